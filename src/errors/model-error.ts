@@ -1,0 +1,30 @@
+import { AgentHarnessError, hasCode, type AgentHarnessErrorOptions } from './agent-harness-error.js';
+
+/** Fields that describe a failed model call. */
+export interface ModelErrorOptions extends AgentHarnessErrorOptions {
+  /** HTTP status, when the failure came with one. */
+  status?: number;
+  /** The API's error type, e.g. `overloaded_error`, `rate_limit_error`, `invalid_request_error`. */
+  errorType?: string;
+  /** True when repeating the same request may succeed (overload, rate limit, dropped stream). */
+  retryable?: boolean;
+  /** The provider's request id, for support tickets. */
+  requestId?: string;
+}
+
+/** A model call failed: an HTTP error, a mid-stream `error` event, or a broken stream. */
+export class ModelError extends AgentHarnessError {
+  static readonly code = 'model';
+  readonly status: number | undefined;
+  readonly errorType: string | undefined;
+  readonly retryable: boolean;
+  readonly requestId: string | undefined;
+  constructor(message: string, options: ModelErrorOptions = {}) {
+    super(ModelError.code, message, options);
+    this.status = options.status;
+    this.errorType = options.errorType;
+    this.retryable = options.retryable ?? false;
+    this.requestId = options.requestId;
+  }
+  static override isInstance = hasCode<ModelError>(ModelError.code);
+}

@@ -1,0 +1,13 @@
+import { AgentHarnessError, hasCode } from './agent-harness-error.js';
+
+/** `run()` or `resolveApproval()` was called while another run of the same agent is active. */
+export class RunInProgressError extends AgentHarnessError {
+  static readonly code = 'run-in-progress';
+  constructor(sessionId: string) {
+    super(
+      RunInProgressError.code,
+      `Agent session "${sessionId}" already has an active run. Await its \`result\` (or call \`agent.interrupt()\`) before starting another; use \`agent.fork()\` for a parallel conversation.`,
+    );
+  }
+  static override isInstance = hasCode<RunInProgressError>(RunInProgressError.code);
+}
