@@ -1,0 +1,166 @@
+import type { AgentHarnessError } from '../errors/agent-harness-error.js';
+import type { ContentBlock, ToolUseBlock } from '../model/messages.js';
+import type { Usage } from '../model/usage.js';
+import type {
+  PermissionDecision,
+  PermissionMode,
+  PermissionReason,
+  PermissionUpdate,
+} from '../permissions/types.js';
+import type { Todo } from '../todos/types.js';
+import type { RunResult } from './run-result.js';
+
+/** Fields every event carries. */
+interface EventBase {
+  /** The session the event belongs to. */
+  sessionId: string;
+  /** Set when the event comes from a subagent. */
+  agentId?: string;
+}
+
+/** A run began. */
+export interface RunStartEvent extends EventBase {
+  type: 'run-start';
+  runId: string;
+  /** The prompt, or undefined when the run continues after approvals. */
+  prompt: string | undefined;
+}
+
+/** A model turn began. */
+export interface TurnStartEvent extends EventBase {
+  type: 'turn-start';
+  /** 1-based turn number within the run. */
+  turn: number;
+}
+
+/** Text streamed from the model. */
+export interface TextDeltaEvent extends EventBase {
+  type: 'text-delta';
+  text: string;
+}
+
+/** Thinking streamed from the model. */
+export interface ThinkingDeltaEvent extends EventBase {
+  type: 'thinking-delta';
+  thinking: string;
+}
+
+/** The model asked for a tool call (emitted once its input is complete). */
+export interface ToolCallEvent extends EventBase {
+  type: 'tool-call';
+  toolUseId: string;
+  toolName: string;
+  input: unknown;
+}
+
+/** A tool call was answered (executed, denied, failed or interrupted). */
+export interface ToolResultEvent extends EventBase {
+  type: 'tool-result';
+  toolUseId: string;
+  toolName: string;
+  /** The content sent back to the model. */
+  content: string | ContentBlock[];
+  isError: boolean;
+  /** The tool's return value before serialization, when it executed. */
+  output?: unknown;
+  /** Execution time in milliseconds, when it executed. */
+  durationMs?: number;
+}
+
+/** A host is being asked about a tool call; render an approval card from it. */
+export interface PermissionRequestEvent extends EventBase {
+  type: 'permission-request';
+  toolUseId: string;
+  toolName: string;
+  input: unknown;
+  reason: PermissionReason;
+  suggestions: PermissionUpdate[];
+  blockedPath?: string;
+}
+
+/** The pipeline decided about a tool call. The stream of these is an audit log. */
+export interface PermissionDecisionEvent extends EventBase, PermissionDecision {
+  type: 'permission-decision';
+}
+
+/** The permission mode changed. */
+export interface ModeChangeEvent extends EventBase {
+  type: 'mode-change';
+  from: PermissionMode;
+  to: PermissionMode;
+  /** Who changed it: `host`, `plan-approved`, `enter-plan-mode`, `permission-update`, `resume`. */
+  reason: string;
+}
+
+/** The model presented a plan with `ExitPlanMode`; render a plan card. */
+export interface PlanApprovalRequestEvent extends EventBase {
+  type: 'plan-approval-request';
+  toolUseId: string;
+  plan: string;
+}
+
+/** A plan was approved (the final text, after any host edit). */
+export interface PlanApprovedEvent extends EventBase {
+  type: 'plan-approved';
+  toolUseId?: string;
+  plan: string;
+  /** The plan's file name in the plan store. */
+  name?: string;
+}
+
+/** The todo list changed; carries the full new list. */
+export interface TodoUpdateEvent extends EventBase {
+  type: 'todo-update';
+  todos: Todo[];
+  previous: Todo[];
+}
+
+/** A model turn ended. */
+export interface TurnEndEvent extends EventBase {
+  type: 'turn-end';
+  turn: number;
+  /** Usage of this turn's model call. */
+  usage: Usage;
+  stopReason: string | null;
+  /** The assistant message of this turn. */
+  toolCalls: ToolUseBlock[];
+}
+
+/** Tool results of a turn were appended (one user message). */
+/** Something failed. Fatal errors also end the run with status `error`. */
+export interface ErrorEvent extends EventBase {
+  type: 'error';
+  error: AgentHarnessError | Error;
+  /** True when the run stops because of it. */
+  fatal: boolean;
+}
+
+/** The run ended. */
+export interface RunEndEvent extends EventBase {
+  type: 'run-end';
+  result: RunResult;
+}
+
+/** Every event an agent emits, discriminated on `type`. */
+export type AgentEvent =
+  | RunStartEvent
+  | TurnStartEvent
+  | TextDeltaEvent
+  | ThinkingDeltaEvent
+  | ToolCallEvent
+  | ToolResultEvent
+  | PermissionRequestEvent
+  | PermissionDecisionEvent
+  | ModeChangeEvent
+  | PlanApprovalRequestEvent
+  | PlanApprovedEvent
+  | TodoUpdateEvent
+  | TurnEndEvent
+  | ErrorEvent
+  | RunEndEvent;
+
+/** The `type` strings of {@link AgentEvent}. */
+export type AgentEventType = AgentEvent['type'];
+
+/** The event of a given type. */
+export type AgentEventOf<T extends AgentEventType> = Extract<AgentEvent, { type: T }>;

@@ -1,0 +1,156 @@
+import type { ContentBlock } from '../messages.js';
+import type { ModelResponse, ModelStreamEvent, StopReason } from '../model.js';
+import { emptyUsage, type Usage } from '../usage.js';
+import type { AnthropicStreamEvent, AnthropicWireUsage } from './anthropic-stream-event.js';
+import { parseToolInputJson } from './incomplete-tool-input.js';
+
+type MutableBlock = { type: string; [key: string]: unknown };
+
+/**
+ * Assembles one assistant message from Messages API stream events, and translates each event into
+ * the {@link ModelStreamEvent} delta it stands for. It owns the blocks it builds and mutates them in
+ * place (no per-delta copies).
+ *
+ * Rules, matching the SDK's `MessageStream` except where the SDK drops data:
+ * - `tool_use` (and any block receiving `input_json_delta`, e.g. `server_tool_use`,
+ *   `mcp_tool_use`) gets its input parsed once, at `content_block_stop`, from the concatenated
+ *   `partial_json`; `""` becomes `{}`; JSON that does not parse becomes
+ *   `{ __incomplete_json__: raw }` (see `isIncompleteToolInput`). A block still open when the
+ *   message ends is finalized the same way.
+ * - `citations_delta` appends to `citations`; `signature_delta` sets `signature`.
+ * - An unknown delta type is merged into its block field by field (its `type` aside), which is
+ *   how `compaction_delta` carries a block's final value. Unknown block types pass through as sent.
+ * - Usage: the last reported value of each counter wins; counters are never summed.
+ */
+export class AnthropicMessageAccumulator {
+  /** The assembled content blocks so far. */
+  readonly content: ContentBlock[] = [];
+  /** Message id from `message_start`. */
+  id: string | undefined;
+  /** Model id from `message_start`. */
+  model: string | undefined;
+  /** Stop reason from `message_delta`; null until it arrives. */
+  stopReason: StopReason | null = null;
+  /** Usage, last known value of each counter. */
+  readonly usage: Usage = emptyUsage();
+  /** True once `message_start` arrived. */
+  started = false;
+  /** True once `message_stop` arrived. */
+  stopped = false;
+  readonly #jsonParts = new Map<number, string[]>();
+
+  /**
+   * Applies one event and returns the delta event to yield for it, if any.
+   * @param event - one parsed server-sent event.
+   */
+  apply(event: AnthropicStreamEvent): ModelStreamEvent | undefined {
+    switch (event.type) {
+      case 'message_start':
+        this.started = true;
+        this.id = event.message.id;
+        this.model = event.message.model;
+        if (event.message.usage) this.#updateUsage(event.message.usage);
+        return undefined;
+      case 'content_block_start':
+        return this.#startBlock(event.index, { ...event.content_block });
+      case 'content_block_delta':
+        return this.#applyDelta(event.index, event.delta);
+      case 'content_block_stop':
+        this.#finishToolInput(event.index);
+        return undefined;
+      case 'message_delta':
+        if (event.delta.stop_reason !== undefined) this.stopReason = event.delta.stop_reason;
+        if (event.usage) this.#updateUsage(event.usage);
+        return undefined;
+      case 'message_stop':
+        this.stopped = true;
+        this.finish();
+        return undefined;
+      default:
+        return undefined; // ping, and event types added to the API later
+    }
+  }
+
+  /** Finalizes tool inputs of blocks that never received `content_block_stop`. */
+  finish(): void {
+    for (const index of [...this.#jsonParts.keys()]) this.#finishToolInput(index);
+  }
+
+  /** The assembled response; call after the stream ended. */
+  toResponse(): ModelResponse {
+    this.finish();
+    const response: ModelResponse = {
+      message: { role: 'assistant', content: this.content },
+      stopReason: this.stopReason,
+      usage: this.usage,
+    };
+    if (this.id !== undefined) response.id = this.id;
+    if (this.model !== undefined) response.model = this.model;
+    return response;
+  }
+
+  #startBlock(index: number, block: MutableBlock): ModelStreamEvent | undefined {
+    // Like the SDK, blocks are appended in arrival order; deltas address them by index.
+    this.content.push(block as ContentBlock);
+    if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
+      return { type: 'tool-input-start', index, id: block.id, name: block.name };
+    }
+    return undefined;
+  }
+
+  #applyDelta(index: number, delta: { type: string; [key: string]: unknown }): ModelStreamEvent | undefined {
+    const block = this.content[index] as MutableBlock | undefined;
+    if (!block) return undefined; // a delta for a block that never started: nothing to attach it to
+    switch (delta.type) {
+      case 'text_delta': {
+        const text = String(delta.text ?? '');
+        if (block.type !== 'text') return undefined;
+        block.text = String(block.text ?? '') + text;
+        return { type: 'text-delta', index, text };
+      }
+      case 'thinking_delta': {
+        const thinking = String(delta.thinking ?? '');
+        if (block.type !== 'thinking') return undefined;
+        block.thinking = String(block.thinking ?? '') + thinking;
+        return { type: 'thinking-delta', index, thinking };
+      }
+      case 'signature_delta':
+        block.signature = delta.signature;
+        return undefined;
+      case 'citations_delta': {
+        const citations = Array.isArray(block.citations) ? (block.citations as unknown[]) : [];
+        block.citations = [...citations, delta.citation];
+        return undefined;
+      }
+      case 'input_json_delta': {
+        const partialJson = String(delta.partial_json ?? '');
+        const parts = this.#jsonParts.get(index);
+        if (parts) parts.push(partialJson);
+        else this.#jsonParts.set(index, [partialJson]);
+        return block.type === 'tool_use' ? { type: 'tool-input-delta', index, partialJson } : undefined;
+      }
+      default:
+        for (const [key, value] of Object.entries(delta)) if (key !== 'type') block[key] = value;
+        return undefined;
+    }
+  }
+
+  #finishToolInput(index: number): void {
+    const parts = this.#jsonParts.get(index);
+    const block = this.content[index] as MutableBlock | undefined;
+    if (!parts || !block) return;
+    this.#jsonParts.delete(index);
+    block.input = parseToolInputJson(parts.join(''));
+  }
+
+  #updateUsage(usage: AnthropicWireUsage): void {
+    if (typeof usage.input_tokens === 'number') this.usage.inputTokens = usage.input_tokens;
+    if (typeof usage.output_tokens === 'number') this.usage.outputTokens = usage.output_tokens;
+    if (typeof usage.cache_read_input_tokens === 'number') {
+      this.usage.cacheReadInputTokens = usage.cache_read_input_tokens;
+    }
+    if (typeof usage.cache_creation_input_tokens === 'number') {
+      this.usage.cacheCreationInputTokens = usage.cache_creation_input_tokens;
+    }
+  }
+}

@@ -1,0 +1,20 @@
+import type { PermissionReason, PermissionUpdate } from './types.js';
+
+/** A tool call parked until the host answers, possibly days later in another process. */
+export interface PendingApproval {
+  /** Pass this to `agent.resolveApproval(id, decision)`. */
+  id: string;
+  toolName: string;
+  /** The validated input the call would run with. */
+  input: unknown;
+  toolUseId: string;
+  agentId?: string;
+  /** Why the call is being asked. */
+  reason: PermissionReason;
+  /** Ready-made "always allow" updates the host may echo back. */
+  suggestions: PermissionUpdate[];
+  /** A path outside the workspace that caused the question. */
+  blockedPath?: string;
+  /** ISO 8601 time the approval was created. */
+  createdAt: string;
+}

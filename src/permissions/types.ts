@@ -1,0 +1,164 @@
+/**
+ * Permission vocabulary shared by the pipeline, tools, hooks and the agent. A leaf module.
+ */
+
+/** The session-level permission mode. See the README's modes table. */
+export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'auto' | 'dontAsk' | 'bypassPermissions';
+
+/** Every permission mode, in documentation order. */
+export const PERMISSION_MODES: readonly PermissionMode[] = [
+  'default',
+  'acceptEdits',
+  'plan',
+  'auto',
+  'dontAsk',
+  'bypassPermissions',
+];
+
+/** Permission rules as strings: `Tool` or `Tool(pattern)`, e.g. `Bash(npm test:*)`, `Edit(src/**)`. */
+export interface PermissionRules {
+  /** Calls matching these run without asking (after deny/ask rules and the mode). */
+  allow?: string[];
+  /** Calls matching these are always denied, in every mode. */
+  deny?: string[];
+  /** Calls matching these are always asked, in every mode, even `bypassPermissions`. */
+  ask?: string[];
+}
+
+/** Where a permission update applies. Only the running session for now. */
+export type PermissionUpdateDestination = 'session';
+
+/**
+ * A change to permissions that a host can apply by echoing it back from `canUseTool`
+ * (`updatedPermissions`), e.g. an "always allow" suggestion.
+ */
+export type PermissionUpdate =
+  | {
+      type: 'addRules';
+      /** Which list the rules join. */
+      behavior: 'allow' | 'deny' | 'ask';
+      /** Rule strings, e.g. `Bash(npm test:*)`. */
+      rules: string[];
+      destination: PermissionUpdateDestination;
+    }
+  | {
+      type: 'setMode';
+      mode: PermissionMode;
+      destination: PermissionUpdateDestination;
+    };
+
+/** Which step of the pipeline decided, or why a question is asked. */
+export type PermissionReason =
+  | { type: 'validation'; message: string }
+  | { type: 'hook'; hookEvent: 'PreToolUse' | 'PermissionRequest'; message?: string }
+  | { type: 'rule'; behavior: 'allow' | 'deny' | 'ask'; rule: string }
+  | { type: 'mode'; mode: PermissionMode; message?: string }
+  | { type: 'read-only' }
+  | { type: 'tool-check'; message?: string }
+  | { type: 'plan-approval' }
+  | { type: 'classifier'; message?: string }
+  | { type: 'callback'; message?: string }
+  | { type: 'default' };
+
+/** What `canUseTool` (and a resolved approval) may answer. */
+export type PermissionResult =
+  | {
+      behavior: 'allow';
+      /** A replacement input (e.g. edited by the user); validated against the schema again. */
+      updatedInput?: unknown;
+      /** Permission changes to apply to the session, e.g. an echoed suggestion. */
+      updatedPermissions?: PermissionUpdate[];
+    }
+  | {
+      behavior: 'deny';
+      /** Sent to the model as the error tool_result; say why and what to do instead. */
+      message: string;
+      /** End the run (`interrupted`) once the current batch of tool calls is answered. */
+      interrupt?: boolean;
+    }
+  | {
+      /** Park the call as a pending approval; the run ends `awaiting-approval`. */
+      behavior: 'defer';
+    };
+
+/** The context handed to `canUseTool`. */
+export interface CanUseToolContext {
+  /** Aborted when the run is interrupted; a callback that waits on a human should honour it. */
+  signal: AbortSignal;
+  /** The id of the `tool_use` block being decided. */
+  toolUseId: string;
+  /** Set when the call comes from a subagent. */
+  agentId?: string;
+  /** Why the question is being asked (rule, mode, tool check, hook, plan approval, default). */
+  reason: PermissionReason;
+  /** Ready-made updates for "always allow" that the host may echo back in `updatedPermissions`. */
+  suggestions: PermissionUpdate[];
+  /** A path outside the workspace that caused the question, when that is the reason. */
+  blockedPath?: string;
+}
+
+/**
+ * The host's permission callback. Called only for calls the pipeline could not decide.
+ * @param toolName - the tool's name, e.g. `Write`.
+ * @param input - the validated input (after any hook rewrite).
+ */
+export type CanUseTool = (
+  toolName: string,
+  input: unknown,
+  context: CanUseToolContext,
+) => PermissionResult | Promise<PermissionResult>;
+
+/** What a tool's own `checkPermissions` may say about one call. */
+export type ToolPermissionCheck =
+  | { behavior: 'allow' }
+  | { behavior: 'deny'; message: string }
+  | {
+      behavior: 'ask';
+      /** Shown to the host as the reason. */
+      message?: string;
+      /** A path outside the workspace that triggered the question. */
+      blockedPath?: string;
+      /** Suggestions more precise than the generic one (e.g. an allow rule for a command prefix). */
+      suggestions?: PermissionUpdate[];
+    }
+  /** No opinion: the pipeline goes on. */
+  | { behavior: 'passthrough' };
+
+/** The final decision on one tool call, as emitted in `permission-decision`. */
+export interface PermissionDecision {
+  toolName: string;
+  toolUseId: string;
+  behavior: 'allow' | 'deny' | 'defer';
+  reason: PermissionReason;
+  /** The input that will run (after hooks and `updatedInput`), for `allow`. */
+  input?: unknown;
+  /** The message the model receives, for `deny`. */
+  message?: string;
+  /** For `deny`: the host asked to end the run after this batch. */
+  interrupt?: boolean;
+  /** For `allow`: permission updates to apply to the session. */
+  updatedPermissions?: PermissionUpdate[];
+}
+
+/** A host-supplied classifier for `auto` mode. */
+export interface AutoModeOptions {
+  /**
+   * Decides a call that would otherwise be asked. Return `undefined` (or `{ behavior: 'ask' }`)
+   * when undecided; the call then goes to `canUseTool`.
+   */
+  classify: (args: {
+    toolName: string;
+    input: unknown;
+    toolUseId: string;
+    signal: AbortSignal;
+  }) =>
+    | Promise<{ behavior: 'allow' | 'deny' | 'ask'; message?: string } | undefined>
+    | { behavior: 'allow' | 'deny' | 'ask'; message?: string }
+    | undefined;
+  /**
+   * Whether the classifier is available now. When it says no, `auto` behaves like `default`,
+   * and leaving plan mode falls back to `default` instead of `auto`.
+   * @default () => true
+   */
+  isAvailable?: () => boolean;
+}

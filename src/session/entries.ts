@@ -1,0 +1,108 @@
+import type { Message } from '../model/messages.js';
+import type { Usage } from '../model/usage.js';
+import type { PermissionMode } from '../permissions/types.js';
+import type { Todo } from '../todos/types.js';
+
+/** The transcript entry format version this build writes. */
+export const ENTRY_SCHEMA_VERSION = 1;
+
+/** Fields every transcript entry carries. */
+export interface EntryBase {
+  $schemaVersion: number;
+  /** Unique id of this entry. */
+  id: string;
+  /** The entry before it in the session, or null for the first. */
+  parentId: string | null;
+  /** ISO 8601 time of writing. */
+  timestamp: string;
+  sessionId: string;
+  /** Set for entries of a subagent (a sidechain). */
+  agentId?: string;
+}
+
+/** A conversation message. */
+export interface MessageEntry extends EntryBase {
+  kind: 'message';
+  message: Message;
+  /** The provider's message id (assistant messages), used to merge split lines. */
+  messageId?: string;
+  /** A plan handed to a fresh context by the host (the user message restarting from a plan). */
+  planContent?: string;
+  /** Structured result metadata of a tool call in this (user) message, as Claude Code records it. */
+  toolUseResult?: unknown;
+  /** Claude Code: the line is a compaction summary. */
+  isCompactSummary?: boolean;
+}
+
+/** The permission mode changed. */
+export interface ModeChangeEntry extends EntryBase {
+  kind: 'mode-change';
+  from: PermissionMode;
+  to: PermissionMode;
+  /** Who changed it: `host`, `plan-approved`, `enter-plan-mode`, `permission-update`, `resume`. */
+  reason: string;
+  /** The mode saved on entering plan mode, restored on approval. */
+  prePlanMode?: PermissionMode;
+}
+
+/** The todo list was replaced. */
+export interface TodoUpdateEntry extends EntryBase {
+  kind: 'todo-update';
+  todos: Todo[];
+}
+
+/** An approved plan, recorded so it survives losing the plan store. */
+export interface PlanSnapshotEntry extends EntryBase {
+  kind: 'plan-snapshot';
+  /** The session's plan slug. */
+  slug: string;
+  /** The plan file name, `{slug}.md` or `{slug}-agent-{agentId}.md`. */
+  name: string;
+  text: string;
+}
+
+/** A reference to the plan file (an attachment kept through compaction). */
+export interface PlanReferenceEntry extends EntryBase {
+  kind: 'plan-reference';
+  /** The plan file name or path. */
+  name: string;
+  /** The plan text when the attachment carried it. */
+  text?: string;
+}
+
+/** Session metadata: the plan slug once drawn, and anything else a resume needs. */
+export interface SessionMetaEntry extends EntryBase {
+  kind: 'session-meta';
+  slug?: string;
+}
+
+/** Marks a compaction boundary: messages before it were summarized. */
+export interface CompactBoundaryEntry extends EntryBase {
+  kind: 'compact-boundary';
+}
+
+/** A run started. */
+export interface RunStartEntry extends EntryBase {
+  kind: 'run-start';
+  runId: string;
+}
+
+/** A run ended. */
+export interface RunEndEntry extends EntryBase {
+  kind: 'run-end';
+  runId: string;
+  status: string;
+  usage: Usage;
+}
+
+/** One entry of a session transcript. */
+export type SessionEntry =
+  | MessageEntry
+  | ModeChangeEntry
+  | TodoUpdateEntry
+  | PlanSnapshotEntry
+  | PlanReferenceEntry
+  | SessionMetaEntry
+  | CompactBoundaryEntry
+  | RunStartEntry
+  | RunEndEntry;

@@ -1,0 +1,92 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { ToolPermissionCheck } from '../permissions/types.js';
+import { compileInputSchema, type InferInput, type InputSchema } from './input-schema.js';
+import type { Tool, ToolCheckArgs, ToolExecuteArgs, ToolKind, ToolReturn, ToolRuleTarget } from './types.js';
+
+/** Options of {@link defineTool}. */
+export interface DefineToolOptions<S extends InputSchema> {
+  /** Name the model calls the tool by; letters, digits, `_` and `-`, at most 64 characters. */
+  name: string;
+  /** What the tool does and when to use it; the model reads this. */
+  description: string;
+  /** A zod 4 (or zod 3) object schema, or a plain JSON Schema object. Input is validated against it first. */
+  inputSchema: S;
+  /** Run the tool. Return a string, content blocks, `toolOutput(...)`, or any value (serialized as JSON). */
+  execute: (args: ToolExecuteArgs<InferInput<S>>) => ToolReturn | Promise<ToolReturn>;
+  /**
+   * The tool only reads: it runs in plan mode and without asking in `default` mode.
+   * @default false (true when `kind` is `'read'`)
+   */
+  readOnly?: boolean;
+  /**
+   * Calls may run in parallel with other concurrency-safe calls of the same turn.
+   * @default the value of `readOnly`
+   */
+  concurrencySafe?: boolean;
+  /**
+   * What the tool does, for the permission pipeline (`edit` tools are auto-approved in `acceptEdits`).
+   * @default 'read' when `readOnly`, else 'other'
+   */
+  kind?: ToolKind;
+  /** Semantic checks after schema validation; return a problem description to reject the call. */
+  validateInput?: (args: ToolCheckArgs<InferInput<S>>) => string | undefined | Promise<string | undefined>;
+  /** The tool's own permission opinion (step 7 of the pipeline). */
+  checkPermissions?: (args: ToolCheckArgs<InferInput<S>>) => ToolPermissionCheck | Promise<ToolPermissionCheck>;
+  /** Whether one particular call only reads (e.g. `ls` for a shell tool); overrides `readOnly` per call. */
+  isReadOnlyCall?: (input: InferInput<S>) => boolean;
+  /**
+   * Which input field `Tool(pattern)` rules match, and how.
+   * @default undefined (rules with a pattern never match this tool)
+   */
+  ruleTarget?: ToolRuleTarget;
+  /**
+   * Abort the call and answer the model with a timeout error after this many milliseconds.
+   * @default undefined (no timeout)
+   */
+  timeoutMs?: number;
+}
+
+const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Defines a typed tool. The JSON Schema for the API is generated once, here.
+ * @throws ConfigurationError for a bad name, a non-object schema, or a non-positive timeout.
+ * @example
+ * const wordCount = defineTool({
+ *   name: 'word_count',
+ *   description: 'Counts the words of a text.',
+ *   inputSchema: z.object({ text: z.string() }),
+ *   readOnly: true,
+ *   execute: ({ input }) => String(input.text.split(/\s+/).filter(Boolean).length),
+ * });
+ */
+export function defineTool<S extends InputSchema>(options: DefineToolOptions<S>): Tool<InferInput<S>> {
+  if (!NAME_PATTERN.test(options.name ?? '')) {
+    throw new ConfigurationError(
+      `Tool name ${JSON.stringify(options.name)} is invalid: use 1-64 letters, digits, "_" or "-" (the Messages API's rule).`,
+    );
+  }
+  if (typeof options.execute !== 'function') {
+    throw new ConfigurationError(`Tool "${options.name}" has no execute function; pass execute: ({ input }) => ...`);
+  }
+  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
+    throw new ConfigurationError(`Tool "${options.name}": timeoutMs must be a positive number of milliseconds, got ${options.timeoutMs}.`);
+  }
+  const compiled = compileInputSchema(options.name, options.inputSchema);
+  const readOnly = options.readOnly ?? options.kind === 'read';
+  return {
+    name: options.name,
+    description: options.description,
+    jsonSchema: compiled.jsonSchema,
+    readOnly,
+    concurrencySafe: options.concurrencySafe ?? readOnly,
+    kind: options.kind ?? (readOnly ? 'read' : 'other'),
+    timeoutMs: options.timeoutMs,
+    ruleTarget: options.ruleTarget,
+    parseInput: compiled.parse as Tool<InferInput<S>>['parseInput'],
+    validateInput: options.validateInput,
+    checkPermissions: options.checkPermissions,
+    isReadOnlyCall: options.isReadOnlyCall,
+    execute: options.execute,
+  };
+}

@@ -1,0 +1,121 @@
+import * as z4 from 'zod/v4/core';
+import { fromJSONSchema } from 'zod/v4';
+import { zodToJsonSchema } from 'zod-to-json-schema';
+import { ConfigurationError } from '../errors/configuration-error.js';
+
+/** A zod 4 schema (classic or mini). */
+export type Zod4Schema = z4.$ZodType;
+
+/** The parts of a zod 3 schema this library uses. */
+export interface Zod3Schema {
+  readonly _def: unknown;
+  readonly _output: unknown;
+  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: Array<{ path: (string | number)[]; message: string }> } };
+}
+
+/** A plain JSON Schema object describing the tool input. */
+export type JsonSchemaObject = Record<string, unknown> & { type?: 'object' | (string & {}) };
+
+/** What `defineTool({ inputSchema })` accepts. */
+export type InputSchema = Zod4Schema | Zod3Schema | JsonSchemaObject;
+
+/** The input type a schema describes: inferred for zod, `Record<string, unknown>` for JSON Schema. */
+export type InferInput<S> = S extends z4.$ZodType
+  ? z4.output<S>
+  : S extends { readonly _output: infer O; readonly _def: unknown }
+    ? O
+    : Record<string, unknown>;
+
+/** A compiled schema: the JSON Schema for the API and a validator. */
+export interface CompiledSchema {
+  jsonSchema: Record<string, unknown>;
+  parse(value: unknown): { ok: true; value: unknown } | { ok: false; issues: string[] };
+}
+
+function isZod4(schema: unknown): schema is Zod4Schema {
+  return typeof schema === 'object' && schema !== null && '_zod' in schema;
+}
+
+function isZod3(schema: unknown): schema is Zod3Schema {
+  return typeof schema === 'object' && schema !== null && '_def' in schema && typeof (schema as Zod3Schema).safeParse === 'function';
+}
+
+function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string[] {
+  return issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return path ? `${path}: ${issue.message}` : issue.message;
+  });
+}
+
+function stripMeta(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = schema;
+  return rest;
+}
+
+function requireObjectSchema(toolName: string, jsonSchema: Record<string, unknown>): Record<string, unknown> {
+  if (jsonSchema.type !== 'object') {
+    throw new ConfigurationError(
+      `Tool "${toolName}" has an input schema of type ${JSON.stringify(jsonSchema.type ?? 'unknown')}; the Messages API needs an object schema. Wrap the fields in z.object({ ... }) (or a JSON Schema with type: "object").`,
+    );
+  }
+  return jsonSchema;
+}
+
+/**
+ * Compiles a tool's input schema once, at definition time: zod 4 through its own JSON Schema
+ * converter, zod 3 through `zod-to-json-schema`, plain JSON Schema as given (validated with zod's
+ * `fromJSONSchema` where the installed zod has it).
+ * @throws ConfigurationError when the schema is not an object schema or cannot be converted.
+ */
+export function compileInputSchema(toolName: string, schema: InputSchema): CompiledSchema {
+  if (isZod4(schema)) {
+    let jsonSchema: Record<string, unknown>;
+    try {
+      jsonSchema = stripMeta(z4.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
+    } catch (cause) {
+      throw new ConfigurationError(`Tool "${toolName}": its zod input schema cannot be converted to JSON Schema (${String(cause)}). Use JSON-representable types (no transforms on the input side, no functions).`, { cause });
+    }
+    return {
+      jsonSchema: requireObjectSchema(toolName, jsonSchema),
+      parse(value) {
+        const result = z4.safeParse(schema, value);
+        return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues) };
+      },
+    };
+  }
+  if (isZod3(schema)) {
+    const jsonSchema = stripMeta(zodToJsonSchema(schema as never, { target: 'jsonSchema7', $refStrategy: 'none' }) as Record<string, unknown>);
+    return {
+      jsonSchema: requireObjectSchema(toolName, jsonSchema),
+      parse(value) {
+        const result = schema.safeParse(value);
+        return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues) };
+      },
+    };
+  }
+  if (typeof schema !== 'object' || schema === null) {
+    throw new ConfigurationError(`Tool "${toolName}": inputSchema must be a zod schema or a JSON Schema object, got ${schema === null ? 'null' : typeof schema}.`);
+  }
+  const jsonSchema = requireObjectSchema(toolName, stripMeta(schema));
+  const validator = typeof fromJSONSchema === 'function' ? tryFromJsonSchema(jsonSchema) : undefined;
+  return {
+    jsonSchema,
+    parse(value) {
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        return { ok: false, issues: ['Input must be a JSON object.'] };
+      }
+      if (!validator) return { ok: true, value };
+      const result = z4.safeParse(validator, value);
+      return result.success ? { ok: true, value } : { ok: false, issues: formatIssues(result.error.issues) };
+    },
+  };
+}
+
+function tryFromJsonSchema(jsonSchema: Record<string, unknown>): Zod4Schema | undefined {
+  try {
+    return fromJSONSchema(jsonSchema as never) as unknown as Zod4Schema;
+  } catch {
+    // A schema zod cannot express is still sent to the model; input is then only checked to be an object.
+    return undefined;
+  }
+}

@@ -1,0 +1,98 @@
+import type { ContentBlock, ImageBlock, TextBlock } from '../model/messages.js';
+import type { PermissionMode, ToolPermissionCheck } from '../permissions/types.js';
+
+/**
+ * What a tool does, for the permission pipeline: `read` tools only look, `edit` tools change
+ * files or documents (auto-approved in `acceptEdits` inside the workspace), `execute` tools run
+ * commands, `other` is anything else that is not read-only.
+ */
+export type ToolKind = 'read' | 'edit' | 'execute' | 'other';
+
+/**
+ * A per-agent key/value store for tools (e.g. which files were read). It is JSON, kept in
+ * snapshots, and copied to forks and resumed agents.
+ */
+export interface ToolStateStore {
+  /** Reads a value; `undefined` when unset. */
+  get<T = unknown>(key: string): T | undefined;
+  /** Sets a JSON-serializable value. */
+  set(key: string, value: unknown): void;
+}
+
+/** The running agent, as a tool sees it. */
+export interface ToolAgentContext {
+  /** The session this call belongs to. */
+  readonly sessionId: string;
+  /** Set for subagents. */
+  readonly agentId: string | undefined;
+  /** The permission mode at the time of the call. */
+  readonly permissionMode: PermissionMode;
+  /** Per-agent JSON state for tools, persisted with the session. */
+  readonly toolState: ToolStateStore;
+}
+
+/** The argument of a tool's `execute`. */
+export interface ToolExecuteArgs<Input> {
+  /** The validated input. */
+  input: Input;
+  /** Aborted on interrupt or timeout; long-running tools must honour it. */
+  signal: AbortSignal;
+  /** The id of the `tool_use` block being answered. */
+  toolUseId: string;
+  /** The agent running the tool. */
+  agent: ToolAgentContext;
+}
+
+/** The argument of `validateInput` and `checkPermissions`. */
+export interface ToolCheckArgs<Input> {
+  input: Input;
+  toolUseId: string;
+  agent: ToolAgentContext;
+  signal: AbortSignal;
+}
+
+/**
+ * What `execute` may return: a string, content blocks (text and images), or any other value,
+ * which is serialized as JSON. Return `{ isError: true, content }` via {@link ToolOutput} to
+ * report a failure the model should see without throwing.
+ */
+export type ToolReturn = string | Array<TextBlock | ImageBlock> | ToolOutput | unknown;
+
+/** An explicit tool output. */
+export interface ToolOutput {
+  readonly type: 'tool-output';
+  content: string | Array<TextBlock | ImageBlock>;
+  isError?: boolean;
+}
+
+/** Which input field rule patterns (`Tool(pattern)`) apply to, and how they match. */
+export interface ToolRuleTarget {
+  /** Input field holding the value, e.g. `file_path` or `command`. */
+  field: string;
+  /** `path`: glob on a path; `command`: `prefix:*` or exact command. */
+  kind: 'path' | 'command';
+}
+
+/** A tool as the runtime holds it. Create one with {@link defineTool}. */
+export interface Tool<Input = any> {
+  readonly name: string;
+  readonly description: string;
+  /** The JSON Schema sent to the model, generated once at definition time. */
+  readonly jsonSchema: Record<string, unknown>;
+  readonly readOnly: boolean;
+  readonly concurrencySafe: boolean;
+  readonly kind: ToolKind;
+  readonly timeoutMs: number | undefined;
+  readonly ruleTarget: ToolRuleTarget | undefined;
+  /** Validates raw model input against the schema. */
+  parseInput(input: unknown): { ok: true; value: Input } | { ok: false; issues: string[] };
+  /** The tool's own semantic validation; a string is the problem, sent to the model. */
+  validateInput?(args: ToolCheckArgs<Input>): string | undefined | Promise<string | undefined>;
+  /** The tool's own permission opinion on a call (paths outside the workspace, writing commands). */
+  checkPermissions?(args: ToolCheckArgs<Input>): ToolPermissionCheck | Promise<ToolPermissionCheck>;
+  /** Whether this particular call is read-only (e.g. a Bash command that only reads). */
+  isReadOnlyCall?(input: Input): boolean;
+  execute(args: ToolExecuteArgs<Input>): ToolReturn | Promise<ToolReturn>;
+}
+
+export type { ContentBlock };
