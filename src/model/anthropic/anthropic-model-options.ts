@@ -1,0 +1,71 @@
+import type Anthropic from '@anthropic-ai/sdk';
+
+/** Extended-thinking configuration, passed to the API unchanged (`thinking` request field). */
+export type AnthropicThinkingConfig = Anthropic.Messages.ThinkingConfigParam;
+
+/** Options of {@link anthropicModel}. */
+export interface AnthropicModelOptions {
+  /** Model id sent to the API, e.g. `claude-sonnet-4-5`. */
+  model: string;
+  /**
+   * An existing SDK client to send requests with (its own key, base URL, retries, fetch).
+   * Cannot be combined with `apiKey` or `baseURL`.
+   * @default a new `Anthropic` client built from `apiKey`, `baseURL` and `maxRetries`
+   */
+  client?: Anthropic;
+  /**
+   * API key for the client this adapter creates.
+   * @default the SDK's default, the `ANTHROPIC_API_KEY` environment variable
+   */
+  apiKey?: string;
+  /**
+   * Base URL of the Messages API, e.g. the loopback server of `agent-harness/testing`.
+   * @default the SDK's default, `https://api.anthropic.com` (or `ANTHROPIC_BASE_URL`)
+   */
+  baseURL?: string;
+  /**
+   * Upper bound of output tokens per turn (`max_tokens`). When a turn hits it the response's
+   * `stopReason` is `max_tokens`.
+   * @default 8192
+   */
+  maxTokens?: number;
+  /**
+   * Extended thinking, passed through, e.g. `{ type: 'enabled', budget_tokens: 4096 }`.
+   * `budget_tokens` must be below `maxTokens`.
+   * @default undefined (the API's default: no thinking)
+   */
+  thinking?: AnthropicThinkingConfig;
+  /**
+   * Marks prompt-cache breakpoints (`cache_control: { type: 'ephemeral' }`) on the last system
+   * block, the last tool definition and the last content block of the last message.
+   * @default true
+   */
+  promptCaching?: boolean;
+  /**
+   * How often the SDK itself retries a request that failed with 408, 409, 429, 5xx or a connection
+   * error, honouring `retry-after`. Errors in the middle of a stream are not retried here.
+   * @default 2 (with `client`: the client's own setting)
+   */
+  maxRetries?: number;
+  /**
+   * Sampling temperature.
+   * @default undefined (the API's default)
+   */
+  temperature?: number;
+  /**
+   * Custom stop sequences; a turn that ends on one reports `stopReason: 'stop_sequence'`.
+   * @default undefined
+   */
+  stopSequences?: string[];
+  /**
+   * Extra fields merged into every request body (e.g. `metadata`, `tool_choice`, beta fields).
+   * They are applied before the adapter's own fields, which therefore cannot be overridden here.
+   * @default undefined
+   */
+  extraBody?: Record<string, unknown>;
+  /**
+   * Extra HTTP headers sent with every request (e.g. `anthropic-beta`).
+   * @default undefined
+   */
+  headers?: Record<string, string>;
+}

@@ -1,0 +1,84 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import type { Model, ModelRequest, ModelStreamEvent } from '../model.js';
+import type { AnthropicModelOptions } from './anthropic-model-options.js';
+import type { AnthropicStreamEvent } from './anthropic-stream-event.js';
+import { mapAnthropicError } from './map-anthropic-error.js';
+import { streamAnthropicTurn } from './stream-anthropic-turn.js';
+import { toAnthropicRequest, type AnthropicRequestSettings } from './to-anthropic-request.js';
+
+const defaultMaxTokens = 8192;
+const defaultMaxRetries = 2;
+
+/**
+ * A {@link Model} backed by the Anthropic Messages API through the official `@anthropic-ai/sdk`.
+ * Every turn is streamed; prompt caching is on by default.
+ *
+ * @param options - model id and client settings; see {@link AnthropicModelOptions}.
+ * @throws ConfigurationError when `model` is missing, `maxTokens`/`maxRetries` are not valid
+ *   numbers, or `client` is combined with `apiKey`/`baseURL`.
+ * @example
+ * const model = anthropicModel({ model: 'claude-sonnet-4-5', thinking: { type: 'enabled', budget_tokens: 4096 } });
+ */
+export function anthropicModel(options: AnthropicModelOptions): Model {
+  validateOptions(options);
+  const client =
+    options.client ??
+    new Anthropic({
+      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+      maxRetries: options.maxRetries ?? defaultMaxRetries,
+    });
+  const settings: AnthropicRequestSettings = {
+    model: options.model,
+    maxTokens: options.maxTokens ?? defaultMaxTokens,
+    promptCaching: options.promptCaching ?? true,
+    thinking: options.thinking,
+    temperature: options.temperature,
+    stopSequences: options.stopSequences,
+    extraBody: options.extraBody,
+  };
+  // With a caller's client, its own retry setting stands unless maxRetries was given explicitly.
+  const maxRetries = options.client && options.maxRetries !== undefined ? options.maxRetries : undefined;
+
+  async function* stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
+    const body = toAnthropicRequest(request, settings);
+    let events: AsyncIterable<AnthropicStreamEvent>;
+    let requestId: string | undefined;
+    try {
+      const answer = await client.messages
+        .create(body as unknown as Anthropic.Messages.MessageCreateParamsStreaming, {
+          ...(request.signal ? { signal: request.signal } : {}),
+          ...(options.headers ? { headers: options.headers } : {}),
+          ...(maxRetries === undefined ? {} : { maxRetries }),
+        })
+        .withResponse();
+      events = answer.data as AsyncIterable<AnthropicStreamEvent>;
+      requestId = answer.request_id ?? undefined;
+    } catch (error) {
+      throw mapAnthropicError(error, { signal: request.signal });
+    }
+    yield* streamAnthropicTurn(events, { signal: request.signal, requestId });
+  }
+
+  return { specificationVersion: 'v1', provider: 'anthropic', modelId: options.model, stream };
+}
+
+function validateOptions(options: AnthropicModelOptions): void {
+  if (typeof options?.model !== 'string' || options.model.trim() === '') {
+    throw new ConfigurationError(
+      `anthropicModel() needs a model id, got ${JSON.stringify(options?.model)}; pass e.g. { model: 'claude-sonnet-4-5' }.`,
+    );
+  }
+  if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) {
+    throw new ConfigurationError(`anthropicModel() option maxTokens must be a positive integer, got ${options.maxTokens}.`);
+  }
+  if (options.maxRetries !== undefined && !(Number.isInteger(options.maxRetries) && options.maxRetries >= 0)) {
+    throw new ConfigurationError(`anthropicModel() option maxRetries must be a non-negative integer, got ${options.maxRetries}.`);
+  }
+  if (options.client && (options.apiKey !== undefined || options.baseURL !== undefined)) {
+    throw new ConfigurationError(
+      'anthropicModel() got both `client` and `apiKey`/`baseURL`; configure the key and base URL on the client you pass, or drop `client`.',
+    );
+  }
+}

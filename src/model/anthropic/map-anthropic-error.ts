@@ -1,0 +1,105 @@
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
+import { ModelError } from '../../errors/model-error.js';
+
+/** Error types of the API that mean "the same request may succeed later". */
+const retryableErrorTypes = new Set(['overloaded_error', 'rate_limit_error', 'api_error', 'timeout_error']);
+
+/** What {@link mapAnthropicError} knows besides the error itself. */
+export interface MapAnthropicErrorContext {
+  /** The caller's abort signal: an error after it fired is reported as an abort. */
+  signal?: AbortSignal | undefined;
+  /** Request id of the HTTP response, for errors raised after the headers arrived. */
+  requestId?: string | undefined;
+}
+
+/**
+ * Translates anything the Anthropic SDK (or the stream under it) throws into a {@link ModelError}
+ * with `status`, `errorType`, `retryable` and `requestId` set.
+ *
+ * - HTTP errors keep their status; 408, 409, 429 and 5xx (529 overloaded included) are retryable,
+ *   unless the response said otherwise with `x-should-retry`.
+ * - A mid-stream `error` event (HTTP 200, no status) keeps its `error.type`; `overloaded_error`,
+ *   `rate_limit_error`, `api_error` and `timeout_error` are retryable.
+ * - Connection failures, timeouts and a stream that breaks off are retryable, without a status.
+ * - An abort through the caller's signal becomes `errorType: 'aborted'`, not retryable.
+ * @param error - what was thrown.
+ * @param context - the caller's signal and the response's request id, when known.
+ */
+export function mapAnthropicError(error: unknown, context: MapAnthropicErrorContext = {}): ModelError {
+  if (ModelError.isInstance(error)) return error;
+  const requestId = context.requestId;
+  if (error instanceof APIUserAbortError || context.signal?.aborted) {
+    return new ModelError('The model call was aborted through its signal before the response was complete.', {
+      cause: error,
+      errorType: 'aborted',
+      retryable: false,
+      ...(requestId === undefined ? {} : { requestId }),
+    });
+  }
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ModelError('The Anthropic API did not answer in time (request timed out); retry later or raise the timeout on the client.', {
+      cause: error,
+      retryable: true,
+    });
+  }
+  if (error instanceof APIConnectionError) {
+    return new ModelError(`Could not reach the Anthropic API (${describeCause(error)}); check the network and \`baseURL\`, then retry.`, {
+      cause: error,
+      retryable: true,
+    });
+  }
+  if (error instanceof APIError) return fromApiError(error, requestId);
+  return new ModelError(`The response stream from the Anthropic API broke off (${describeCause(error)}); the turn can be retried.`, {
+    cause: error,
+    retryable: true,
+    ...(requestId === undefined ? {} : { requestId }),
+  });
+}
+
+function fromApiError(error: APIError, fallbackRequestId: string | undefined): ModelError {
+  const body = (error.error ?? {}) as { error?: { type?: unknown; message?: unknown }; request_id?: unknown };
+  const errorType = readString(body.error?.type) ?? readString((error as { type?: unknown }).type);
+  const apiMessage = readString(body.error?.message) ?? error.message;
+  const requestId =
+    readString(error.requestID) ?? readString(body.request_id) ?? fallbackRequestId;
+  const status = error.status;
+  const common = {
+    cause: error,
+    ...(errorType === undefined ? {} : { errorType }),
+    ...(requestId === undefined ? {} : { requestId }),
+  };
+  if (status === undefined) {
+    // An SSE `error` event on an HTTP 200 response.
+    return new ModelError(`The Anthropic API sent an error event mid-stream (${errorType ?? 'unknown type'}): ${apiMessage}`, {
+      ...common,
+      retryable: errorType !== undefined && retryableErrorTypes.has(errorType),
+    });
+  }
+  return new ModelError(`The Anthropic API answered HTTP ${status}${errorType ? ` ${errorType}` : ''}: ${apiMessage}`, {
+    ...common,
+    status,
+    retryable: isRetryableStatus(status, error.headers),
+  });
+}
+
+function isRetryableStatus(status: number, headers: Headers | undefined): boolean {
+  const shouldRetry = headers?.get('x-should-retry');
+  if (shouldRetry === 'true') return true;
+  if (shouldRetry === 'false') return false;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+function readString(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function describeCause(error: unknown): string {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const message = error instanceof Error ? error.message : String(error);
+  return cause instanceof Error && cause.message && cause.message !== message ? `${message}: ${cause.message}` : message;
+}

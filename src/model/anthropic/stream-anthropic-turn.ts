@@ -1,0 +1,63 @@
+import { ModelError } from '../../errors/model-error.js';
+import type { ModelStreamEvent } from '../model.js';
+import { AnthropicMessageAccumulator } from './anthropic-message-accumulator.js';
+import type { AnthropicStreamEvent } from './anthropic-stream-event.js';
+import { mapAnthropicError } from './map-anthropic-error.js';
+
+/** Where the events come from, for error reports. */
+export interface StreamAnthropicTurnContext {
+  /** The caller's abort signal. */
+  signal?: AbortSignal | undefined;
+  /** Request id of the HTTP response. */
+  requestId?: string | undefined;
+}
+
+/**
+ * Turns the server-sent events of one streamed Messages API response into {@link ModelStreamEvent}s:
+ * deltas as they arrive, then exactly one `response` with the assembled message.
+ *
+ * @param events - the SDK's event stream (`messages.create({ stream: true })`), or any iterable of
+ *   parsed events.
+ * @param context - signal and request id, for error reports.
+ * @throws ModelError when the SDK or the connection fails (see `mapAnthropicError`), and, retryable,
+ *   when the stream ends before `message_stop`.
+ */
+export async function* streamAnthropicTurn(
+  events: AsyncIterable<AnthropicStreamEvent>,
+  context: StreamAnthropicTurnContext = {},
+): AsyncGenerator<ModelStreamEvent, void, undefined> {
+  const accumulator = new AnthropicMessageAccumulator();
+  const iterator = events[Symbol.asyncIterator]();
+  let finished = false;
+  try {
+    for (;;) {
+      let next: IteratorResult<AnthropicStreamEvent>;
+      try {
+        next = await iterator.next();
+      } catch (error) {
+        finished = true; // the iterator is done once it threw
+        throw mapAnthropicError(error, context);
+      }
+      if (next.done) {
+        finished = true;
+        break;
+      }
+      const delta = accumulator.apply(next.value);
+      if (delta) yield delta;
+    }
+    if (!accumulator.stopped) throw incompleteStreamError(accumulator, context);
+    yield { type: 'response', response: accumulator.toResponse() };
+  } finally {
+    // The consumer stopped early (break/return): abort the HTTP request under the iterator.
+    if (!finished) await iterator.return?.();
+  }
+}
+
+function incompleteStreamError(accumulator: AnthropicMessageAccumulator, context: StreamAnthropicTurnContext): ModelError {
+  if (context.signal?.aborted) return mapAnthropicError(context.signal.reason, context);
+  const where = accumulator.started ? 'before `message_stop`' : 'before `message_start`';
+  return new ModelError(`The response stream from the Anthropic API ended ${where}; the turn can be retried.`, {
+    retryable: true,
+    ...(context.requestId === undefined ? {} : { requestId: context.requestId }),
+  });
+}
