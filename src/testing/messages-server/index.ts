@@ -1,0 +1,13 @@
+export { startMessagesServer } from './start-messages-server.js';
+export type {
+  FaultResponse,
+  MessagesRequestBody,
+  MessagesRequestInfo,
+  MessagesServer,
+  MessagesServerOptions,
+  MessagesServerResponse,
+  RecordingResponse,
+  ScriptedTurn,
+  StaticMessagesResponse,
+} from './messages-server-types.js';
+export { validateMessagesRequest } from './validate-messages-request.js';

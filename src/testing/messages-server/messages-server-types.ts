@@ -1,0 +1,160 @@
+import type { ContentBlock, Message, TextBlock } from '../../model/messages.js';
+import type { StopReason } from '../../model/model.js';
+import type { Usage } from '../../model/usage.js';
+import type { ScriptMismatchError } from '../../errors/script-mismatch-error.js';
+
+/**
+ * One assistant turn the server answers with, streamed as realistic server-sent events (or as one
+ * JSON message for a non-streaming request).
+ */
+export interface ScriptedTurn {
+  /** The assistant content blocks, in order. */
+  content: ContentBlock[];
+  /**
+   * Why the turn stopped.
+   * @default 'tool_use' when `content` has a `tool_use` block, else 'end_turn'
+   */
+  stopReason?: StopReason;
+  /**
+   * Token counts to report; missing counts are estimated from the request and content sizes.
+   * @default estimated
+   */
+  usage?: Partial<Usage>;
+  /**
+   * Message id.
+   * @default `msg_loopback_<n>`
+   */
+  id?: string;
+}
+
+/** Answers with a recorded real response, served byte for byte (or assembled for a JSON request). */
+export interface RecordingResponse {
+  /**
+   * Raw text of a recording, in either format: full SSE (`event:` + `data:` lines) or one JSON
+   * event per line (vercel-ai `.chunks.txt`). The format is detected.
+   */
+  recording: string;
+}
+
+/** Fields shared by the HTTP error faults. */
+interface HttpFaultTiming {
+  /**
+   * Sets a `retry-after-ms` header (honoured by the SDK), so tests can retry without waiting.
+   * @default no header
+   */
+  retryAfterMs?: number;
+}
+
+/** A failure to inject instead of a normal answer. */
+export type FaultResponse =
+  | (HttpFaultTiming & {
+      /** HTTP 429 `rate_limit_error`, with a `retry-after` header. */
+      fault: 'rate-limit';
+      /**
+       * Value of the `retry-after` header, in seconds.
+       * @default 0
+       */
+      retryAfterSeconds?: number;
+    })
+  | (HttpFaultTiming & {
+      /** HTTP 529 `overloaded_error`. */
+      fault: 'overloaded';
+    })
+  | (HttpFaultTiming & {
+      /** HTTP 500 `api_error`. */
+      fault: 'server-error';
+    })
+  | {
+      /** HTTP 200, some events of `turn`, then an SSE `error` frame and no `message_stop`. */
+      fault: 'stream-error';
+      /**
+       * How many events to send before the error frame.
+       * @default 3
+       */
+      after?: number;
+      /**
+       * The error frame's `error.type`.
+       * @default 'overloaded_error'
+       */
+      errorType?: string;
+      /**
+       * The turn whose events precede the error.
+       * @default a short text turn
+       */
+      turn?: ScriptedTurn;
+    }
+  | {
+      /** HTTP 200, some events of `turn`, then the socket is destroyed. */
+      fault: 'drop-connection';
+      /**
+       * How many events to send before dropping the connection.
+       * @default 3
+       */
+      after?: number;
+      /**
+       * The turn whose events precede the drop.
+       * @default a short text turn
+       */
+      turn?: ScriptedTurn;
+    };
+
+/** A request body as the server received it (parsed JSON). */
+export interface MessagesRequestBody {
+  model: string;
+  max_tokens: number;
+  messages: Message[];
+  system?: string | TextBlock[];
+  tools?: Array<Record<string, unknown>>;
+  stream?: boolean;
+  [key: string]: unknown;
+}
+
+/** What a dynamic response function is given. */
+export interface MessagesRequestInfo {
+  /** The parsed request body. */
+  body: MessagesRequestBody;
+  /** 1-based number of this request among all requests the server received. */
+  number: number;
+  /** The request headers, lower-case names. */
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** A static answer: a scripted turn, a recording or a fault. */
+export type StaticMessagesResponse = ScriptedTurn | RecordingResponse | FaultResponse;
+
+/** One queued answer: static, or computed from the request. */
+export type MessagesServerResponse =
+  | StaticMessagesResponse
+  | ((request: MessagesRequestInfo) => StaticMessagesResponse | Promise<StaticMessagesResponse>);
+
+/** Options of `startMessagesServer`. */
+export interface MessagesServerOptions {
+  /**
+   * Answers, consumed one per accepted request, in order. Requests rejected by validation do not
+   * consume an answer.
+   * @default []
+   */
+  responses?: MessagesServerResponse[];
+  /**
+   * Reject requests the real API rejects (tool_use without tool_result, orphan tool_result,
+   * roles not alternating, first message not from the user, empty content) with its HTTP 400.
+   * @default true
+   */
+  validate?: boolean;
+}
+
+/** A running loopback Messages API server. */
+export interface MessagesServer {
+  /** Base URL to pass as the SDK's `baseURL`, e.g. `http://127.0.0.1:53122`. */
+  readonly url: string;
+  /** Every request body received on `/v1/messages`, parsed, in arrival order (retries included). */
+  readonly requests: MessagesRequestBody[];
+  /** Requests the script had no answer for (each was answered with HTTP 500). */
+  readonly errors: ScriptMismatchError[];
+  /** Answers not consumed yet. */
+  readonly pendingResponses: number;
+  /** Adds answers to the end of the queue. */
+  enqueue(...responses: MessagesServerResponse[]): void;
+  /** Stops the server and closes open connections. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,117 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ScriptMismatchError } from '../../errors/script-mismatch-error.js';
+import type {
+  MessagesRequestBody,
+  MessagesServer,
+  MessagesServerOptions,
+  MessagesServerResponse,
+  StaticMessagesResponse,
+} from './messages-server-types.js';
+import { sendApiError, sendMessagesResponse } from './send-messages-response.js';
+import { validateMessagesRequest } from './validate-messages-request.js';
+
+/**
+ * Starts a loopback Messages API server on 127.0.0.1 (ephemeral port) that answers
+ * `POST /v1/messages` from a queue of scripted turns, recordings and faults. Point the real
+ * `@anthropic-ai/sdk` client at it with `baseURL: server.url`.
+ *
+ * Like the real API it rejects invalid conversations with HTTP 400 (see `validate`). When the queue
+ * is empty it answers HTTP 500 saying "the script has no response for request #N" (with
+ * `x-should-retry: false`, so the SDK does not retry) and records a `ScriptMismatchError` in
+ * `server.errors`.
+ *
+ * @param options - the answers and validation switch; see {@link MessagesServerOptions}.
+ * @example
+ * const server = await startMessagesServer({ responses: [{ content: [{ type: 'text', text: 'Hi' }] }] });
+ * const model = anthropicModel({ model: 'claude-sonnet-4-5', apiKey: 'test', baseURL: server.url });
+ * // ... run, then inspect server.requests
+ * await server.close();
+ */
+export async function startMessagesServer(options: MessagesServerOptions = {}): Promise<MessagesServer> {
+  const queue: MessagesServerResponse[] = [...(options.responses ?? [])];
+  const requests: MessagesRequestBody[] = [];
+  const errors: ScriptMismatchError[] = [];
+  const validate = options.validate ?? true;
+  let answered = 0;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = (request.url ?? '').split('?')[0];
+    if (request.method !== 'POST' || path !== '/v1/messages') {
+      const requestId = `req_loopback_unrouted`;
+      return sendApiError(response, 404, 'not_found_error', `Not found: ${request.method} ${path}`, requestId);
+    }
+    const raw = await readBody(request);
+    let body: MessagesRequestBody;
+    try {
+      body = JSON.parse(raw) as MessagesRequestBody;
+    } catch {
+      return sendApiError(response, 400, 'invalid_request_error', 'There was an error parsing the body of your request as JSON.', 'req_loopback_unparsed');
+    }
+    requests.push(body);
+    const number = requests.length;
+    const requestId = `req_loopback_${String(number).padStart(4, '0')}`;
+    if (validate) {
+      const problem = validateMessagesRequest(body.messages);
+      if (problem) return sendApiError(response, 400, 'invalid_request_error', problem, requestId);
+    }
+    const next = queue.shift();
+    if (next === undefined) {
+      const message = `The messages server script has no response for request #${number}: all ${answered} scripted responses were used. Add one to \`responses\` (or \`server.enqueue()\`).`;
+      errors.push(new ScriptMismatchError(message));
+      return sendApiError(response, 500, 'api_error', message, requestId, { 'x-should-retry': 'false' });
+    }
+    answered++;
+    let item: StaticMessagesResponse;
+    try {
+      item = typeof next === 'function' ? await next({ body, number, headers: request.headers }) : next;
+    } catch (error) {
+      const message = `The response function for request #${number} threw: ${error instanceof Error ? error.message : String(error)}`;
+      errors.push(new ScriptMismatchError(message));
+      return sendApiError(response, 500, 'api_error', message, requestId, { 'x-should-retry': 'false' });
+    }
+    await sendMessagesResponse(response, item, { body, number, requestId });
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) {
+        sendApiError(response, 500, 'api_error', `Messages server failure: ${String(error)}`, 'req_loopback_failure');
+      } else {
+        response.destroy();
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    errors,
+    get pendingResponses() {
+      return queue.length;
+    },
+    enqueue(...responses) {
+      queue.push(...responses);
+    },
+    close() {
+      return new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.on('error', reject);
+  });
+}
