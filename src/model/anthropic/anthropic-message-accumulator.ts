@@ -21,6 +21,8 @@ type MutableBlock = { type: string; [key: string]: unknown };
  * - An unknown delta type is merged into its block field by field (its `type` aside), which is
  *   how `compaction_delta` carries a block's final value. Unknown block types pass through as sent.
  * - Usage: the last reported value of each counter wins; counters are never summed.
+ * - Blocks and a stop reason already present in `message_start` are kept (programmatic tool calling).
+ * - Events after `message_stop` are ignored.
  */
 export class AnthropicMessageAccumulator {
   /** The assembled content blocks so far. */
@@ -44,11 +46,16 @@ export class AnthropicMessageAccumulator {
    * @param event - one parsed server-sent event.
    */
   apply(event: AnthropicStreamEvent): ModelStreamEvent | undefined {
+    if (this.stopped) return undefined; // one response holds one message; nothing follows message_stop
     switch (event.type) {
       case 'message_start':
         this.started = true;
         this.id = event.message.id;
         this.model = event.message.model;
+        // Usually empty, but a response may open with blocks already complete (programmatic tool
+        // calling sends tool_use blocks and the stop reason right in message_start).
+        for (const block of event.message.content ?? []) this.content.push({ ...(block as MutableBlock) } as ContentBlock);
+        if (event.message.stop_reason != null) this.stopReason = event.message.stop_reason;
         if (event.message.usage) this.#updateUsage(event.message.usage);
         return undefined;
       case 'content_block_start':

@@ -27,7 +27,11 @@ export interface ScriptedTurn {
   id?: string;
 }
 
-/** Answers with a recorded real response, served byte for byte (or assembled for a JSON request). */
+/**
+ * Answers with a recorded real response, served byte for byte (or assembled into one JSON message
+ * for a non-streaming request). A recording that holds several responses (several
+ * `message_start` … `message_stop`) answers that many consecutive requests.
+ */
 export interface RecordingResponse {
   /**
    * Raw text of a recording, in either format: full SSE (`event:` + `data:` lines) or one JSON

@@ -3,7 +3,7 @@ import { AnthropicMessageAccumulator } from '../../model/anthropic/anthropic-mes
 import type { AnthropicStreamEvent } from '../../model/anthropic/anthropic-stream-event.js';
 import { apiErrorBody } from './api-error-body.js';
 import type { FaultResponse, MessagesRequestBody, ScriptedTurn, StaticMessagesResponse } from './messages-server-types.js';
-import { recordingFrames } from './recording-frames.js';
+import { recordingResponses, type RecordingFrames } from './recording-responses.js';
 import { scriptedTurnEvents, scriptedTurnMessage, type WireEvent } from './scripted-turn-events.js';
 
 /** Everything needed to answer one request. */
@@ -32,22 +32,36 @@ export function sendApiError(
   response.end(JSON.stringify(apiErrorBody(errorType, message, requestId)));
 }
 
-/** Answers one request with a scripted turn, a recording or a fault, streamed or as JSON. */
+/** One response of a recording, already split into frames. */
+export interface RecordedResponse {
+  recordedResponse: RecordingFrames;
+}
+
+/**
+ * Answers one request with a scripted turn, a recording or a fault, streamed or as JSON.
+ * @returns the further responses of a recording that holds several, to answer the next requests.
+ */
 export async function sendMessagesResponse(
   response: ServerResponse,
-  item: StaticMessagesResponse,
+  item: StaticMessagesResponse | RecordedResponse,
   context: ResponseContext,
-): Promise<void> {
+): Promise<RecordedResponse[]> {
   const streaming = context.body.stream === true;
-  if ('fault' in item) return sendFault(response, item, context, streaming);
-  if ('recording' in item) {
-    const { frames, events } = recordingFrames(item.recording);
-    if (streaming) return sendFrames(response, frames, context.requestId);
-    return sendJson(response, assembleMessage(events), context.requestId);
+  if ('fault' in item) {
+    await sendFault(response, item, context, streaming);
+    return [];
+  }
+  if ('recording' in item || 'recordedResponse' in item) {
+    const [first = { frames: [], events: [] }, ...rest] =
+      'recording' in item ? recordingResponses(item.recording) : [item.recordedResponse];
+    if (streaming) await sendFrames(response, first.frames, context.requestId);
+    else sendJson(response, assembleMessage(first.events), context.requestId);
+    return rest.map((recordedResponse) => ({ recordedResponse }));
   }
   const fallbackId = `msg_loopback_${context.number}`;
-  if (!streaming) return sendJson(response, scriptedTurnMessage(item, context.body, fallbackId), context.requestId);
-  return sendFrames(response, scriptedTurnEvents(item, context.body, fallbackId).map(toFrame), context.requestId);
+  if (!streaming) sendJson(response, scriptedTurnMessage(item, context.body, fallbackId), context.requestId);
+  else await sendFrames(response, scriptedTurnEvents(item, context.body, fallbackId).map(toFrame), context.requestId);
+  return [];
 }
 
 async function sendFault(

@@ -8,7 +8,7 @@ import type {
   MessagesServerResponse,
   StaticMessagesResponse,
 } from './messages-server-types.js';
-import { sendApiError, sendMessagesResponse } from './send-messages-response.js';
+import { sendApiError, sendMessagesResponse, type RecordedResponse } from './send-messages-response.js';
 import { validateMessagesRequest } from './validate-messages-request.js';
 
 /**
@@ -29,7 +29,7 @@ import { validateMessagesRequest } from './validate-messages-request.js';
  * await server.close();
  */
 export async function startMessagesServer(options: MessagesServerOptions = {}): Promise<MessagesServer> {
-  const queue: MessagesServerResponse[] = [...(options.responses ?? [])];
+  const queue: Array<MessagesServerResponse | RecordedResponse> = [...(options.responses ?? [])];
   const requests: MessagesRequestBody[] = [];
   const errors: ScriptMismatchError[] = [];
   const validate = options.validate ?? true;
@@ -57,12 +57,12 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
     }
     const next = queue.shift();
     if (next === undefined) {
-      const message = `The messages server script has no response for request #${number}: all ${answered} scripted responses were used. Add one to \`responses\` (or \`server.enqueue()\`).`;
+      const message = `The messages server script has no response for request #${number}: the script ran out after answering ${answered} requests. Add a response to \`responses\` (or \`server.enqueue()\`).`;
       errors.push(new ScriptMismatchError(message));
       return sendApiError(response, 500, 'api_error', message, requestId, { 'x-should-retry': 'false' });
     }
     answered++;
-    let item: StaticMessagesResponse;
+    let item: StaticMessagesResponse | RecordedResponse;
     try {
       item = typeof next === 'function' ? await next({ body, number, headers: request.headers }) : next;
     } catch (error) {
@@ -70,7 +70,8 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
       errors.push(new ScriptMismatchError(message));
       return sendApiError(response, 500, 'api_error', message, requestId, { 'x-should-retry': 'false' });
     }
-    await sendMessagesResponse(response, item, { body, number, requestId });
+    const rest = await sendMessagesResponse(response, item, { body, number, requestId });
+    queue.unshift(...rest);
   }
 
   const server = createServer((request, response) => {
