@@ -120,6 +120,12 @@ export type ToolPermissionCheck =
       blockedPath?: string;
       /** Suggestions more precise than the generic one (e.g. an allow rule for a command prefix). */
       suggestions?: PermissionUpdate[];
+      /**
+       * Why the host is asked, when it is more specific than a tool check (e.g. `ExitPlanMode`
+       * asks with `{ type: 'plan-approval' }`).
+       * @default { type: 'tool-check', message }
+       */
+      askReason?: PermissionReason;
     }
   /** No opinion: the pipeline goes on. */
   | { behavior: 'passthrough' };
