@@ -101,5 +101,6 @@ function readString(value: unknown): string | undefined {
 function describeCause(error: unknown): string {
   const cause = (error as { cause?: unknown } | null)?.cause;
   const message = error instanceof Error ? error.message : String(error);
-  return cause instanceof Error && cause.message && cause.message !== message ? `${message}: ${cause.message}` : message;
+  const text = message.replace(/\.$/, '');
+  return cause instanceof Error && cause.message && cause.message !== message ? `${text}; cause: ${cause.message}` : text;
 }

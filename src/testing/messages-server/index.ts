@@ -7,7 +7,7 @@ export type {
   MessagesServerOptions,
   MessagesServerResponse,
   RecordingResponse,
-  ScriptedTurn,
+  MessagesServerTurn,
   StaticMessagesResponse,
 } from './messages-server-types.js';
 export { validateMessagesRequest } from './validate-messages-request.js';

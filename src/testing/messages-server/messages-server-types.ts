@@ -5,9 +5,10 @@ import type { ScriptMismatchError } from '../../errors/script-mismatch-error.js'
 
 /**
  * One assistant turn the server answers with, streamed as realistic server-sent events (or as one
- * JSON message for a non-streaming request).
+ * JSON message for a non-streaming request). A turn built with the scripted model's `turn()`
+ * builder fits this shape; its other fields are ignored here.
  */
-export interface ScriptedTurn {
+export interface MessagesServerTurn {
   /** The assistant content blocks, in order. */
   content: ContentBlock[];
   /**
@@ -85,7 +86,7 @@ export type FaultResponse =
        * The turn whose events precede the error.
        * @default a short text turn
        */
-      turn?: ScriptedTurn;
+      turn?: MessagesServerTurn;
     }
   | {
       /** HTTP 200, some events of `turn`, then the socket is destroyed. */
@@ -99,7 +100,7 @@ export type FaultResponse =
        * The turn whose events precede the drop.
        * @default a short text turn
        */
-      turn?: ScriptedTurn;
+      turn?: MessagesServerTurn;
     };
 
 /** A request body as the server received it (parsed JSON). */
@@ -124,7 +125,7 @@ export interface MessagesRequestInfo {
 }
 
 /** A static answer: a scripted turn, a recording or a fault. */
-export type StaticMessagesResponse = ScriptedTurn | RecordingResponse | FaultResponse;
+export type StaticMessagesResponse = MessagesServerTurn | RecordingResponse | FaultResponse;
 
 /** One queued answer: static, or computed from the request. */
 export type MessagesServerResponse =

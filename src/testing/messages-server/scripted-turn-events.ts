@@ -1,11 +1,11 @@
 import type { ContentBlock } from '../../model/messages.js';
-import type { MessagesRequestBody, ScriptedTurn } from './messages-server-types.js';
+import type { MessagesRequestBody, MessagesServerTurn } from './messages-server-types.js';
 
 /** One server-sent event: its name and JSON payload. */
 export type WireEvent = { type: string; [key: string]: unknown };
 
 /** The non-streaming JSON answer for a scripted turn. */
-export function scriptedTurnMessage(turn: ScriptedTurn, request: MessagesRequestBody, fallbackId: string): WireEvent {
+export function scriptedTurnMessage(turn: MessagesServerTurn, request: MessagesRequestBody, fallbackId: string): WireEvent {
   const usage = turnUsage(turn, request);
   return {
     id: turn.id ?? fallbackId,
@@ -25,7 +25,7 @@ export function scriptedTurnMessage(turn: ScriptedTurn, request: MessagesRequest
  * tool input sent as several `partial_json` chunks split mid-string, a `ping`, `message_delta` with
  * the stop reason and final usage, and `message_stop`.
  */
-export function scriptedTurnEvents(turn: ScriptedTurn, request: MessagesRequestBody, fallbackId: string): WireEvent[] {
+export function scriptedTurnEvents(turn: MessagesServerTurn, request: MessagesRequestBody, fallbackId: string): WireEvent[] {
   const usage = turnUsage(turn, request);
   const events: WireEvent[] = [
     {
@@ -104,11 +104,11 @@ function splitText(text: string): string[] {
   return [text.slice(0, first), text.slice(first, second), text.slice(second)].filter((piece) => piece !== '');
 }
 
-function turnStopReason(turn: ScriptedTurn): string {
+function turnStopReason(turn: MessagesServerTurn): string {
   return turn.stopReason ?? (turn.content.some((block) => block.type === 'tool_use') ? 'tool_use' : 'end_turn');
 }
 
-function turnUsage(turn: ScriptedTurn, request: MessagesRequestBody) {
+function turnUsage(turn: MessagesServerTurn, request: MessagesRequestBody) {
   const given = turn.usage ?? {};
   return {
     input_tokens: given.inputTokens ?? Math.ceil(JSON.stringify(request.messages ?? []).length / 4),

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { AnthropicMessageAccumulator } from '../../model/anthropic/anthropic-message-accumulator.js';
 import type { AnthropicStreamEvent } from '../../model/anthropic/anthropic-stream-event.js';
 import { apiErrorBody } from './api-error-body.js';
-import type { FaultResponse, MessagesRequestBody, ScriptedTurn, StaticMessagesResponse } from './messages-server-types.js';
+import type { FaultResponse, MessagesRequestBody, MessagesServerTurn, StaticMessagesResponse } from './messages-server-types.js';
 import { recordingResponses, type RecordingFrames } from './recording-responses.js';
 import { scriptedTurnEvents, scriptedTurnMessage, type WireEvent } from './scripted-turn-events.js';
 
@@ -14,7 +14,7 @@ export interface ResponseContext {
   requestId: string;
 }
 
-const defaultFaultTurn: ScriptedTurn = { content: [{ type: 'text', text: 'This answer will not arrive in full.' }] };
+const defaultFaultTurn: MessagesServerTurn = { content: [{ type: 'text', text: 'This answer will not arrive in full.' }] };
 
 const rateLimitMessage =
   'This request would exceed the rate limit for your organization of 20,000 input tokens per minute. For details, refer to: https://docs.anthropic.com/en/api/rate-limits. You can see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later.';
@@ -97,6 +97,7 @@ async function sendFault(
     }
     case 'drop-connection': {
       response.writeHead(200, { 'content-type': streaming ? 'text/event-stream' : 'application/json', 'request-id': requestId });
+      response.flushHeaders(); // with after: 0 the client still gets its 200 before the drop
       const frames = streaming ? faultTurnFrames(fault.turn, context).slice(0, fault.after ?? 3) : ['{"id":"msg_'];
       for (const frame of frames) await write(response, frame);
       response.socket?.destroy();
@@ -105,7 +106,7 @@ async function sendFault(
   }
 }
 
-function faultTurnFrames(turn: ScriptedTurn | undefined, context: ResponseContext): string[] {
+function faultTurnFrames(turn: MessagesServerTurn | undefined, context: ResponseContext): string[] {
   return scriptedTurnEvents(turn ?? defaultFaultTurn, context.body, `msg_loopback_${context.number}`).map(toFrame);
 }
 

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anthropicModel } from '../../../src/model/anthropic/anthropic-model.js';
+import { toAnthropicRequest, type AnthropicRequestSettings } from '../../../src/model/anthropic/to-anthropic-request.js';
+import type { Message } from '../../../src/model/messages.js';
+import type { ModelRequest, ToolDefinition } from '../../../src/model/model.js';
+import { startMessagesServer, type MessagesServer } from '../../../src/testing/messages-server/index.js';
+
+const settings: AnthropicRequestSettings = { model: 'claude-test', maxTokens: 1000, promptCaching: true };
+const tools: ToolDefinition[] = [
+  { name: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: { path: { type: 'string' } } } },
+  { name: 'Write', description: 'Write a file', input_schema: { type: 'object', properties: {} } },
+];
+const system = [{ type: 'text' as const, text: 'You are a writing assistant.' }, { type: 'text' as const, text: 'Be brief.' }];
+
+function history(): Message[] {
+  return [
+    { role: 'user', content: 'Read a.md' },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a.md' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hello' }] },
+  ];
+}
+
+describe('toAnthropicRequest', () => {
+  it('puts cache_control on the last system block, the last tool and the last block of the last message', () => {
+    const body = toAnthropicRequest({ system, tools, messages: history() }, settings);
+    expect(body.system?.map((block) => block.cache_control)).toEqual([undefined, { type: 'ephemeral' }]);
+    expect(body.tools?.map((tool) => tool.cache_control)).toEqual([undefined, { type: 'ephemeral' }]);
+    expect(body.messages[2]!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_1', content: 'hello', cache_control: { type: 'ephemeral' } },
+    ]);
+    expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(3);
+  });
+
+  it('turns a string last message into a text block carrying the breakpoint', () => {
+    const body = toAnthropicRequest({ system, tools, messages: [{ role: 'user', content: 'Hi' }] }, settings);
+    expect(body.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'ephemeral' } }] });
+  });
+
+  it('does not mutate the caller and copies only the last message', () => {
+    const messages = history();
+    const snapshot = structuredClone(messages);
+    const request: ModelRequest = { system, tools, messages };
+    const body = toAnthropicRequest(request, settings);
+    expect(messages).toEqual(snapshot);
+    expect(system.some((block) => 'cache_control' in block)).toBe(false);
+    expect(tools.some((tool) => 'cache_control' in tool)).toBe(false);
+    expect(body.messages[0]).toBe(messages[0]);
+    expect(body.messages[1]).toBe(messages[1]);
+    expect(body.messages[2]).not.toBe(messages[2]);
+  });
+
+  it('adds no breakpoints with promptCaching off, and shares every message', () => {
+    const messages = history();
+    const body = toAnthropicRequest({ system, tools, messages }, { ...settings, promptCaching: false });
+    expect(JSON.stringify(body)).not.toContain('cache_control');
+    body.messages.forEach((message, index) => expect(message).toBe(messages[index]));
+  });
+
+  it('skips a breakpoint the API would refuse (thinking block) and omits empty system/tools', () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'Hi' },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 'sig' }] },
+    ];
+    const body = toAnthropicRequest({ system: [], tools: [], messages }, settings);
+    expect(body).not.toHaveProperty('system');
+    expect(body).not.toHaveProperty('tools');
+    expect(body.messages[1]).toBe(messages[1]);
+  });
+
+  it('passes thinking, temperature, stop sequences and extra body fields', () => {
+    const body = toAnthropicRequest(
+      { system, tools, messages: history() },
+      {
+        ...settings,
+        thinking: { type: 'enabled', budget_tokens: 2048 },
+        temperature: 0.5,
+        stopSequences: ['END'],
+        extraBody: { metadata: { user_id: 'u1' }, model: 'ignored' },
+      },
+    );
+    expect(body).toMatchObject({
+      model: 'claude-test',
+      max_tokens: 1000,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      temperature: 0.5,
+      stop_sequences: ['END'],
+      metadata: { user_id: 'u1' },
+      stream: true,
+    });
+  });
+});
+
+describe('anthropicModel request prefix', () => {
+  let server: MessagesServer;
+  beforeAll(async () => {
+    server = await startMessagesServer();
+  });
+  afterAll(() => server.close());
+
+  it('sends system + tools byte-identical on every turn', async () => {
+    const model = anthropicModel({ model: 'claude-test', apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+    const messages: Message[] = [{ role: 'user', content: 'Read a.md' }];
+    server.enqueue({ content: [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a.md' } }] });
+    server.enqueue({ content: [{ type: 'text', text: 'Done.' }] });
+    for (let turn = 0; turn < 2; turn++) {
+      for await (const event of model.stream({ system, tools, messages })) {
+        if (event.type === 'response') messages.push(event.response.message);
+      }
+      if (turn === 0) messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'hello' }] });
+    }
+    expect(server.requests).toHaveLength(2);
+    const prefix = (index: number) => JSON.stringify([server.requests[index]!.system, server.requests[index]!.tools]);
+    expect(prefix(1)).toBe(prefix(0));
+    expect(server.requests[0]!.max_tokens).toBe(8192);
+    // The caller's history never picked up a breakpoint.
+    expect(JSON.stringify(messages)).not.toContain('cache_control');
+  });
+});
