@@ -1,0 +1,141 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ScriptMismatchError } from '../../../src/errors/script-mismatch-error.js';
+import { startMessagesServer, type MessagesServer } from '../../../src/testing/messages-server/index.js';
+
+const sseRoot = path.resolve(import.meta.dirname, '../../..', '../shared/fixtures/anthropic-sse');
+const fixture = (name: string) => readFileSync(path.join(sseRoot, name), 'utf8');
+
+let server: MessagesServer;
+let client: Anthropic;
+beforeEach(async () => {
+  server = await startMessagesServer();
+  client = new Anthropic({ apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+});
+afterEach(() => server.close());
+
+const ask = { model: 'claude-test', max_tokens: 100, messages: [{ role: 'user' as const, content: 'Hi' }] };
+const post = (body: unknown) =>
+  fetch(`${server.url}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('startMessagesServer', () => {
+  it('binds to 127.0.0.1 and records every request body in order', async () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    server.enqueue({ content: [{ type: 'text', text: 'one' }] }, { content: [{ type: 'text', text: 'two' }] });
+    await client.messages.create(ask);
+    await client.messages.create({ ...ask, system: 'Be brief.' });
+    expect(server.requests.map((request) => request.system)).toEqual([undefined, 'Be brief.']);
+  });
+
+  it('streams a scripted turn as realistic events the SDK assembles back', async () => {
+    const content = [
+      { type: 'thinking' as const, thinking: 'Let me think.', signature: 'sig-1' },
+      { type: 'text' as const, text: 'Reading the file now.' },
+      { type: 'tool_use' as const, id: 'toolu_1', name: 'Read', input: { path: 'notes/a "quoted" name.md', lines: [1, 2] } },
+    ];
+    server.enqueue({ content, usage: { inputTokens: 42, outputTokens: 17 } });
+    const stream = client.messages.stream(ask);
+    const events: Anthropic.MessageStreamEvent[] = [];
+    // Cloned on arrival: the SDK's snapshot is the message_start object, mutated by later events.
+    stream.on('streamEvent', (event) => events.push(structuredClone(event)));
+    const message = await stream.finalMessage();
+    expect(message.content).toEqual(content);
+    expect(message.stop_reason).toBe('tool_use');
+    expect(message.usage).toMatchObject({ input_tokens: 42, output_tokens: 17 });
+    const start = events[0] as Anthropic.RawMessageStartEvent;
+    expect(start.message.usage.output_tokens).toBe(1);
+    const partials = events.filter((event) => event.type === 'content_block_delta' && event.delta.type === 'input_json_delta');
+    expect(partials.length).toBeGreaterThanOrEqual(3);
+    expect(events.map((event) => event.type).slice(-2)).toEqual(['message_delta', 'message_stop']);
+  });
+
+  it('sends a ping among the events', async () => {
+    server.enqueue({ content: [{ type: 'text', text: 'hello' }] });
+    const text = await (await post({ ...ask, stream: true })).text();
+    expect(text).toContain('event: ping\ndata: {"type":"ping"}\n\n');
+  });
+
+  it('answers a non-streaming request with one JSON message', async () => {
+    server.enqueue({ content: [{ type: 'text', text: 'plain' }], stopReason: 'max_tokens', id: 'msg_fixed' });
+    const message = await client.messages.create(ask);
+    expect(message).toMatchObject({ id: 'msg_fixed', role: 'assistant', model: 'claude-test', stop_reason: 'max_tokens' });
+    expect(message.content).toEqual([{ type: 'text', text: 'plain' }]);
+  });
+
+  it('serves a full-SSE recording byte for byte', async () => {
+    const recording = fixture('official-sdk/basic_response.txt');
+    server.enqueue({ recording });
+    const response = await post({ ...ask, stream: true });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect((await response.text()).trim()).toBe(recording.replace(/\r\n?/g, '\n').trim());
+  });
+
+  it('gives a JSON-lines recording its event: lines, so the SDK reads it', async () => {
+    const recording = fixture('vercel-ai/anthropic-text.chunks.txt');
+    server.enqueue({ recording });
+    const text = await (await post({ ...ask, stream: true })).text();
+    expect(text.startsWith('event: message_start\ndata: {"type":"message_start"')).toBe(true);
+    server.enqueue({ recording });
+    const message = await client.messages.stream(ask).finalMessage();
+    expect(message.content[0]?.type).toBe('text');
+  });
+
+  it('assembles a recording for a non-streaming request', async () => {
+    server.enqueue({ recording: fixture('official-sdk/tool_use_response.txt') });
+    const message = await client.messages.create(ask);
+    expect(message.stop_reason).toBe('tool_use');
+    expect(message.content.find((block) => block.type === 'tool_use')).toMatchObject({ input: expect.any(Object) });
+    expect(message.usage.output_tokens).toBeGreaterThan(1);
+  });
+
+  it('answers consecutive requests from a recording that holds several responses', async () => {
+    server.enqueue({ recording: fixture('vercel-ai/anthropic-tool-search-bm25.1.chunks.txt') });
+    const first = await client.messages.stream(ask).finalMessage();
+    expect(server.pendingResponses).toBe(1);
+    const second = await client.messages.stream(ask).finalMessage();
+    expect(first.id).not.toBe(second.id);
+    expect(server.pendingResponses).toBe(0);
+  });
+
+  it('computes an answer from the request with a function', async () => {
+    server.enqueue(({ body, number }) => ({ content: [{ type: 'text', text: `#${number}: ${String(body.messages.length)}` }] }));
+    const message = await client.messages.create(ask);
+    expect(message.content).toEqual([{ type: 'text', text: '#1: 1' }]);
+  });
+
+  it('an empty queue: HTTP 500 naming the request, and an error the test can check', async () => {
+    const response = await post(ask);
+    expect(response.status).toBe(500);
+    expect(response.headers.get('x-should-retry')).toBe('false');
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toContain('script has no response for request #1');
+    expect(server.errors).toHaveLength(1);
+    expect(ScriptMismatchError.isInstance(server.errors[0])).toBe(true);
+  });
+
+  it('a rate-limit fault: 429 with retry-after and the real body shape', async () => {
+    server.enqueue({ fault: 'rate-limit', retryAfterSeconds: 7 });
+    const response = await post(ask);
+    expect(response.status).toBe(429);
+    expect(response.headers.get('retry-after')).toBe('7');
+    expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' }, request_id: expect.stringMatching(/^req_/) });
+  });
+
+  it('a stream-error fault: HTTP 200, some events, an error frame, no message_stop', async () => {
+    server.enqueue({ fault: 'stream-error', after: 2 });
+    const response = await post({ ...ask, stream: true });
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(text.match(/^event: /gm)).toHaveLength(3);
+    expect(text).toContain('event: error\ndata: {"type":"error","error":{"details":null,"type":"overloaded_error","message":"Overloaded"}');
+    expect(text).not.toContain('message_stop');
+  });
+
+  it('answers 404 outside /v1/messages', async () => {
+    const response = await fetch(`${server.url}/v1/models`);
+    expect(response.status).toBe(404);
+    expect(server.requests).toHaveLength(0);
+  });
+});
