@@ -78,7 +78,7 @@ describe('messages server validation (HTTP 400 like the real API)', () => {
   });
 
   it('a first message that is not from the user', async () => {
-    const error = await rejection([{ role: 'assistant', content: 'hi' }]);
+    const error = await rejection([{ role: 'assistant', content: [{ type: 'text', text: 'hi' }] }]);
     expect(error.apiMessage).toBe('messages: first message must use the "user" role');
   });
 
