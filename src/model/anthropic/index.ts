@@ -5,4 +5,3 @@ export {
   isIncompleteToolInput,
   type IncompleteToolInput,
 } from './incomplete-tool-input.js';
-export { mapAnthropicError, type MapAnthropicErrorContext } from './map-anthropic-error.js';

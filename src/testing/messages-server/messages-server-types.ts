@@ -70,7 +70,10 @@ export type FaultResponse =
       fault: 'server-error';
     })
   | {
-      /** HTTP 200, some events of `turn`, then an SSE `error` frame and no `message_stop`. */
+      /**
+       * HTTP 200, some events of `turn`, then an SSE `error` frame and no `message_stop`. A
+       * non-streaming request gets the matching HTTP error (529 or 500) instead.
+       */
       fault: 'stream-error';
       /**
        * How many events to send before the error frame.

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ModelError } from '../../../src/errors/model-error.js';
 import { anthropicModel } from '../../../src/model/anthropic/anthropic-model.js';
 import { INCOMPLETE_TOOL_INPUT_KEY } from '../../../src/model/anthropic/incomplete-tool-input.js';
 import type { ModelResponse, ModelStreamEvent } from '../../../src/model/model.js';
@@ -123,6 +124,30 @@ describe('differential: our assembly equals the SDK finalMessage() on every real
       expect(server.pendingResponses).toBe(0);
     });
   }
+});
+
+describe('a real mid-stream error frame (error-bodies-from-issues.json) after real events', () => {
+  const errorFixture = path.resolve(sseRoot, '../anthropic-errors/error-bodies-from-issues.json');
+  const wireFrame = (
+    JSON.parse(readFileSync(errorFixture, 'utf8')) as { errors: Array<{ kind: string; body: string }> }
+  ).errors.find((entry) => entry.kind === 'sse_wire')!.body;
+  // The first four frames of a real text stream, then the error frame verbatim (padding included).
+  const basic = fixtures.find((fixture) => fixture.name === 'official-sdk/basic_response.txt')!.text;
+  const recording = `${basic.split(/\n\n/).slice(0, 4).join('\n\n')}\n\n${wireFrame}\n\n`;
+
+  it('ours: deltas, then a retryable ModelError overloaded_error; the SDK fails too', async () => {
+    server.enqueue({ recording });
+    const model = anthropicModel({ model: 'claude-test', client });
+    const events: ModelStreamEvent[] = [];
+    const failure = await (async () => {
+      for await (const event of model.stream(request)) events.push(event);
+    })().catch((error: unknown) => error);
+    expect(events.some((event) => event.type === 'text-delta')).toBe(true);
+    expect(ModelError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({ errorType: 'overloaded_error', retryable: true, status: undefined });
+    server.enqueue({ recording });
+    await expect(client.messages.stream({ model: 'claude-test', max_tokens: 10, messages: request.messages }).finalMessage()).rejects.toThrow(/Overloaded/);
+  });
 });
 
 describe('recordings where we differ from the SDK on purpose', () => {
