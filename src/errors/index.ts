@@ -7,3 +7,4 @@ export { RunInProgressError } from './run-in-progress-error.js';
 export { UnsupportedSchemaVersionError } from './unsupported-schema-version-error.js';
 export { ApprovalNotFoundError } from './approval-not-found-error.js';
 export { ScriptMismatchError } from './script-mismatch-error.js';
+export { PromptBlockedError } from './prompt-blocked-error.js';

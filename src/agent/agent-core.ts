@@ -1,0 +1,231 @@
+import EventEmitter from 'eventemitter3';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import type { ContentBlock, Message, TextBlock } from '../model/messages.js';
+import type { ToolDefinition } from '../model/model.js';
+import type { PermissionMode, PermissionRules, PermissionUpdate } from '../permissions/types.js';
+import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
+import { modeReminder } from '../permissions/mode-reminder.js';
+import { createRuleSet, type RuleSet } from '../permissions/rule-set.js';
+import type { OpenBatch } from '../loop/open-batch.js';
+import { DEFAULT_PRICES, findPrice, type ModelPrice } from '../loop/pricing.js';
+import type { Todo } from '../todos/types.js';
+import { diffTodos } from '../todos/diff-todos.js';
+import type { Tool, ToolAgentContext, ToolStateStore } from '../tools/types.js';
+import { allocatePlanSlug } from '../plan/allocate-plan-slug.js';
+import { planFileName } from '../plan/plan-name.js';
+import { memoryPlanStore } from '../plan/memory-plan-store.js';
+import type { PlanStore } from '../plan/plan-store.js';
+import type { AgentOptions } from './agent-options.js';
+import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
+
+/** An event before the agent stamps it with its session and agent ids. */
+export type AgentEventInput = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'agentId'> : never) : never;
+
+/**
+ * The session state and the services the loop and built-in tools share. Internal: hosts use the
+ * `Agent` facade.
+ */
+export class AgentCore {
+  readonly sessionId: string;
+  readonly agentId: string | undefined;
+  readonly options: AgentOptions;
+  readonly emitter = new EventEmitter();
+  readonly tools: ReadonlyMap<string, Tool>;
+  /** Tool definitions in the fixed order sent on every turn. */
+  readonly toolDefinitions: ToolDefinition[];
+  readonly system: TextBlock[];
+  readonly rules: RuleSet;
+  readonly planStore: PlanStore;
+  readonly price: ModelPrice | undefined;
+
+  messages: Message[];
+  mode: PermissionMode;
+  prePlanMode: PermissionMode | undefined;
+  todos: Todo[];
+  planSlug: string | undefined;
+  plan: { name: string; text: string } | undefined;
+  sessionRules: Required<PermissionRules>;
+  pendingReminders: string[];
+  openBatch: OpenBatch | undefined;
+  toolStateData: Record<string, unknown>;
+  readonly toolContext: ToolAgentContext;
+  /** Receives events of the active run (set by the run). */
+  runSink: ((event: AgentEvent) => void) | undefined;
+
+  constructor(options: AgentOptions, tools: Tool[], sessionId: string, snapshot: AgentSnapshot | undefined) {
+    this.options = options;
+    this.sessionId = sessionId;
+    this.agentId = snapshot?.agentId ?? options.agentId;
+    const byName = new Map<string, Tool>();
+    for (const tool of tools) {
+      if (byName.has(tool.name)) {
+        throw new ConfigurationError(`Two tools are named "${tool.name}". Tool names must be unique; rename one, or leave out the built-in one with its option (todoWrite, exitPlanMode).`);
+      }
+      byName.set(tool.name, tool);
+    }
+    this.tools = byName;
+    this.toolDefinitions = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema }));
+    this.system = options.system ? [{ type: 'text', text: options.system }] : [];
+    this.planStore = options.planStore ?? memoryPlanStore();
+    this.price = findPrice(options.model.modelId, { ...DEFAULT_PRICES, ...options.prices });
+
+    this.messages = snapshot ? [...snapshot.messages] : [];
+    this.mode = snapshot?.permissionMode ?? options.permissionMode ?? 'default';
+    this.prePlanMode = snapshot?.prePlanMode;
+    this.todos = snapshot ? [...snapshot.todos] : [];
+    this.planSlug = snapshot?.planSlug;
+    this.plan = snapshot?.plan;
+    this.sessionRules = {
+      allow: [...(snapshot?.sessionRules.allow ?? [])],
+      deny: [...(snapshot?.sessionRules.deny ?? [])],
+      ask: [...(snapshot?.sessionRules.ask ?? [])],
+    };
+    this.rules = createRuleSet(options.rules);
+    for (const behavior of ['allow', 'deny', 'ask'] as const) {
+      if (this.sessionRules[behavior].length) this.rules.add(behavior, this.sessionRules[behavior]);
+    }
+    this.pendingReminders = snapshot ? [...snapshot.pendingReminders] : [];
+    this.openBatch = snapshot?.openBatch ? structuredClone(snapshot.openBatch) : undefined;
+    this.toolStateData = snapshot ? structuredClone(snapshot.toolState) : {};
+
+    assertPermissionMode(this.mode);
+    if (this.mode === 'bypassPermissions') this.assertBypassAllowed();
+    const data = this.toolStateData;
+    const toolState: ToolStateStore = {
+      get: <T>(key: string) => data[key] as T | undefined,
+      set: (key, value) => {
+        data[key] = value;
+      },
+    };
+    const core = this;
+    this.toolContext = {
+      sessionId,
+      agentId: this.agentId,
+      get permissionMode() {
+        return core.mode;
+      },
+      toolState,
+    };
+  }
+
+  /** Stamps and delivers an event to the active run and to listeners. */
+  emit(input: AgentEventInput): AgentEvent {
+    const event = { ...input, sessionId: this.sessionId } as AgentEvent;
+    if (this.agentId !== undefined) event.agentId = this.agentId;
+    this.runSink?.(event);
+    try {
+      this.emitter.emit(event.type, event);
+    } catch (error) {
+      // A throwing listener must not break the run; the run's own stream still reports it.
+      if (event.type !== 'error') {
+        this.runSink?.({ type: 'error', sessionId: this.sessionId, error: error as Error, fatal: false });
+      }
+    }
+    return event;
+  }
+
+  private assertBypassAllowed(): void {
+    if (!this.options.allowDangerouslySkipPermissions) {
+      throw new ConfigurationError(
+        'permissionMode "bypassPermissions" runs every tool without asking. It is refused unless you also pass allowDangerouslySkipPermissions: true to createAgent.',
+      );
+    }
+  }
+
+  /** Changes the permission mode, saving `prePlanMode` on entering plan mode, and queues the mode's reminder. */
+  setMode(to: PermissionMode, reason: string): void {
+    assertPermissionMode(to);
+    if (to === 'bypassPermissions') this.assertBypassAllowed();
+    const from = this.mode;
+    if (from === to) return;
+    if (to === 'plan') this.prePlanMode = from;
+    this.mode = to;
+    this.pendingReminders.push(modeReminder(to, { planModeInstructions: this.options.planModeInstructions }));
+    this.emit({ type: 'mode-change', from, to, reason });
+  }
+
+  /** The mode to return to when a plan is approved without an explicit target. */
+  modeAfterPlan(): PermissionMode {
+    const previous = this.prePlanMode ?? 'default';
+    if (previous === 'plan') return 'default';
+    if (previous === 'auto' && !(this.options.autoMode && (this.options.autoMode.isAvailable?.() ?? true))) return 'default';
+    if (previous === 'bypassPermissions' && !this.options.allowDangerouslySkipPermissions) return 'default';
+    return previous;
+  }
+
+  /** Applies permission updates (from `canUseTool` or a resolved approval) to the session. */
+  applyPermissionUpdates(updates: readonly PermissionUpdate[] | undefined): void {
+    for (const update of updates ?? []) {
+      if (update.type === 'addRules') {
+        this.rules.add(update.behavior, update.rules);
+        this.sessionRules[update.behavior].push(...update.rules);
+      } else if (update.type === 'setMode') {
+        this.setMode(update.mode, 'permission-update');
+      }
+    }
+  }
+
+  /** Replaces the todo list and announces it. */
+  setTodos(todos: Todo[]): void {
+    const previous = this.todos;
+    this.todos = todos.map((todo) => ({ ...todo }));
+    this.emit({ type: 'todo-update', todos: this.todos, previous, changes: diffTodos(previous, this.todos) } as AgentEventInput);
+  }
+
+  /** Writes an approved plan to the plan store under the session's name and keeps it in state. */
+  async savePlan(text: string, toolUseId?: string): Promise<{ name: string; text: string }> {
+    if (this.planSlug === undefined) {
+      this.planSlug = await allocatePlanSlug({ store: this.planStore, agentId: this.agentId });
+    }
+    const name = planFileName({ slug: this.planSlug, agentId: this.agentId });
+    await this.planStore.write(name, text);
+    this.plan = { name, text };
+    this.emit({ type: 'plan-approved', plan: text, name, ...(toolUseId ? { toolUseId } : {}) });
+    return this.plan;
+  }
+
+  /** Content for the next user message: queued reminders, then the given blocks. */
+  takeReminders(): TextBlock[] {
+    if (this.pendingReminders.length === 0) return [];
+    const blocks = this.pendingReminders.map((reminder): TextBlock => ({ type: 'text', text: reminder }));
+    this.pendingReminders = [];
+    return blocks;
+  }
+
+  /**
+   * Appends user content. When the history already ends with a user message (after an
+   * interrupted batch, say), the new blocks join it so no two user messages are adjacent.
+   */
+  appendUserContent(blocks: ContentBlock[]): void {
+    if (blocks.length === 0) return;
+    const last = this.messages[this.messages.length - 1];
+    if (last?.role === 'user') {
+      const previous = typeof last.content === 'string' ? [{ type: 'text', text: last.content } as TextBlock] : last.content;
+      this.messages[this.messages.length - 1] = { role: 'user', content: [...previous, ...blocks] };
+    } else {
+      this.messages.push({ role: 'user', content: blocks });
+    }
+  }
+
+  /** Plain JSON of everything a resume needs. */
+  snapshot(): AgentSnapshot {
+    const snapshot: AgentSnapshot = {
+      $schemaVersion: SNAPSHOT_SCHEMA_VERSION,
+      sessionId: this.sessionId,
+      messages: this.messages,
+      permissionMode: this.mode,
+      todos: this.todos,
+      sessionRules: this.sessionRules,
+      pendingReminders: this.pendingReminders,
+      toolState: this.toolStateData,
+    };
+    if (this.agentId !== undefined) snapshot.agentId = this.agentId;
+    if (this.prePlanMode !== undefined) snapshot.prePlanMode = this.prePlanMode;
+    if (this.planSlug !== undefined) snapshot.planSlug = this.planSlug;
+    if (this.plan !== undefined) snapshot.plan = this.plan;
+    if (this.openBatch !== undefined) snapshot.openBatch = this.openBatch;
+    // A deep copy, so the snapshot does not change as the session goes on.
+    return structuredClone(snapshot);
+  }
+}

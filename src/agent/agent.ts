@@ -1,0 +1,240 @@
+import PQueue from 'p-queue';
+import { nanoid } from 'nanoid';
+import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { RunInProgressError } from '../errors/run-in-progress-error.js';
+import type { AgentEventOf, AgentEventType } from '../events/agent-event.js';
+import type { ContentBlock, Message } from '../model/messages.js';
+import type { PendingApproval } from '../permissions/pending-approval.js';
+import type { PermissionMode, PermissionResult, PermissionRules } from '../permissions/types.js';
+import { answerWithError, deferredCalls } from '../loop/open-batch.js';
+import { runLoop, type RunInput } from '../loop/run-loop.js';
+import type { Todo } from '../todos/types.js';
+import { validateTodos } from '../todos/validate-todos.js';
+import type { AgentCore } from './agent-core.js';
+import { AgentRun } from './agent-run.js';
+import type { AgentSnapshot } from './snapshot.js';
+
+/** Options of `agent.run()`. */
+export interface RunOptions {
+  /** Aborting it interrupts the run, like `agent.interrupt()`. */
+  signal?: AbortSignal;
+}
+
+/** The host's answer to a pending approval. */
+export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
+
+/**
+ * One conversation (session) with a model: its history, permission mode, todos, plan and
+ * pending approvals. Create it with `createAgent`.
+ */
+export class Agent {
+  private readonly core: AgentCore;
+  private readonly queue: PQueue;
+  private readonly forkSelf: (snapshot: AgentSnapshot) => Agent;
+  private active: { controller: AbortController; run: AgentRun } | undefined;
+
+  /** @internal Use `createAgent`. */
+  constructor(core: AgentCore, forkSelf: (snapshot: AgentSnapshot) => Agent) {
+    this.core = core;
+    this.forkSelf = forkSelf;
+    this.queue = new PQueue({ concurrency: core.options.maxToolConcurrency ?? 10 });
+  }
+
+  /** The session id. */
+  get sessionId(): string {
+    return this.core.sessionId;
+  }
+
+  /** Set for subagents. */
+  get agentId(): string | undefined {
+    return this.core.agentId;
+  }
+
+  /** The current permission mode. */
+  get permissionMode(): PermissionMode {
+    return this.core.mode;
+  }
+
+  /** The conversation in Anthropic wire shape. Read-only: do not mutate. */
+  get messages(): readonly Message[] {
+    return this.core.messages;
+  }
+
+  /** The agent's todo list (the single source of truth). */
+  get todos(): readonly Todo[] {
+    return this.core.todos;
+  }
+
+  /** The approved plan and its file name, or undefined. */
+  get plan(): { readonly name: string; readonly text: string } | undefined {
+    return this.core.plan;
+  }
+
+  /** Tool calls waiting for the host's answer. */
+  get pendingApprovals(): readonly PendingApproval[] {
+    return this.core.openBatch ? deferredCalls(this.core.openBatch).map((call) => call.approval!) : [];
+  }
+
+  /** True while a run is active. */
+  get running(): boolean {
+    return this.active !== undefined;
+  }
+
+  /**
+   * Sends a prompt and runs the loop until the model is done, approvals are needed, or a stop
+   * condition. Pending approvals left unanswered are superseded by the new prompt (denied).
+   * @throws RunInProgressError when a run is already active.
+   */
+  run(prompt: string | ContentBlock[], options: RunOptions = {}): AgentRun {
+    if (typeof prompt !== 'string' && !Array.isArray(prompt)) {
+      throw new ConfigurationError(`agent.run() takes a prompt string or an array of content blocks, got ${prompt === null ? 'null' : typeof prompt}.`);
+    }
+    return this.start({ prompt }, options);
+  }
+
+  /**
+   * Answers a pending approval. Returns a run that executes what was allowed and continues the
+   * same turn once the last pending call of the batch is answered (while others still wait, the
+   * run ends `awaiting-approval` again).
+   * @throws ApprovalNotFoundError for an unknown or already-resolved id.
+   * @throws RunInProgressError when a run is active.
+   */
+  resolveApproval(id: string, decision: ApprovalDecision, options: RunOptions = {}): AgentRun {
+    if (this.active) throw new RunInProgressError(this.sessionId);
+    const batch = this.core.openBatch;
+    const pending = batch ? deferredCalls(batch) : [];
+    const call = pending.find((candidate) => candidate.approval?.id === id);
+    if (!batch || !call) throw new ApprovalNotFoundError(id, pending.map((candidate) => candidate.approval!.id));
+    if (decision?.behavior !== 'allow' && decision?.behavior !== 'deny') {
+      throw new ConfigurationError(`resolveApproval: decision.behavior must be "allow" or "deny", got ${JSON.stringify((decision as { behavior?: unknown })?.behavior)}.`);
+    }
+    const reason = { type: 'callback' as const, message: 'resolved approval' };
+    const base = { toolName: call.toolName, toolUseId: call.toolUseId, reason };
+    if (decision.behavior === 'deny') {
+      answerWithError(call, decision.message);
+      this.core.emit({ type: 'permission-decision', ...base, behavior: 'deny', message: decision.message, ...(decision.interrupt ? { interrupt: true } : {}) });
+      this.core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: decision.message, isError: true });
+      if (decision.interrupt) batch.interruptRequested = true;
+    } else {
+      const tool = this.core.tools.get(call.toolName)!;
+      let input = call.input;
+      if (decision.updatedInput !== undefined) {
+        const parsed = tool.parseInput(decision.updatedInput);
+        if (!parsed.ok) {
+          const message = `The edited input for ${call.toolName} is invalid, so the call was not run: ${parsed.issues.join('; ')}`;
+          answerWithError(call, message);
+          this.core.emit({ type: 'permission-decision', ...base, reason: { type: 'validation', message }, behavior: 'deny', message });
+          this.core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: message, isError: true });
+          return this.start({}, options);
+        }
+        input = parsed.value;
+      }
+      call.state = 'allowed';
+      call.input = input;
+      delete call.approval;
+      this.core.emit({ type: 'permission-decision', ...base, behavior: 'allow', input, ...(decision.updatedPermissions ? { updatedPermissions: decision.updatedPermissions } : {}) });
+      this.core.applyPermissionUpdates(decision.updatedPermissions);
+    }
+    return this.start({}, options);
+  }
+
+  private start(input: RunInput, options: RunOptions): AgentRun {
+    if (this.active) throw new RunInProgressError(this.sessionId);
+    const controller = new AbortController();
+    const external = options.signal;
+    const onExternalAbort = () => controller.abort(external?.reason);
+    if (external?.aborted) controller.abort(external.reason);
+    else external?.addEventListener('abort', onExternalAbort, { once: true });
+    const runId = `run_${nanoid(12)}`;
+    const run = new AgentRun(runId, async (push) => {
+      this.core.runSink = push;
+      try {
+        return await runLoop(this.core, input, { runId, signal: controller.signal, queue: this.queue });
+      } finally {
+        this.core.runSink = undefined;
+        this.active = undefined;
+        external?.removeEventListener('abort', onExternalAbort);
+      }
+    });
+    this.active = { controller, run };
+    return run;
+  }
+
+  /** Interrupts the active run: streams and tools are aborted, unanswered calls get an `is_error` result. No-op when idle. */
+  interrupt(reason?: string): void {
+    this.active?.controller.abort(new Error(reason ?? 'interrupted'));
+  }
+
+  /**
+   * Changes the permission mode (emits `mode-change`; the model is told in the next user message).
+   * @throws ConfigurationError for an unknown mode, or `bypassPermissions` without `allowDangerouslySkipPermissions`.
+   */
+  setPermissionMode(mode: PermissionMode): void {
+    this.core.setMode(mode, 'host');
+  }
+
+  /** Adds permission rules for the rest of the session (kept in snapshots). */
+  addRules(rules: PermissionRules): void {
+    this.core.applyPermissionUpdates(
+      (['allow', 'deny', 'ask'] as const)
+        .filter((behavior) => rules[behavior]?.length)
+        .map((behavior) => ({ type: 'addRules' as const, behavior, rules: rules[behavior]!, destination: 'session' as const })),
+    );
+  }
+
+  /**
+   * Replaces the todo list (e.g. seeded from a plan with `planToTodos`); emits `todo-update`.
+   * @throws ToolInputError naming the bad field when the list is invalid.
+   */
+  setTodos(todos: Todo[]): void {
+    this.core.setTodos(validateTodos({ todos }).todos);
+  }
+
+  /** Saves a plan approved outside `ExitPlanMode` (e.g. the plan-phase flow) to the plan store. */
+  savePlan(text: string): Promise<{ name: string; text: string }> {
+    if (typeof text !== 'string' || text.trim() === '') {
+      return Promise.reject(new ConfigurationError('savePlan(text) needs the plan as a non-empty string (use formatPlanAsMarkdown for a structured plan).'));
+    }
+    return this.core.savePlan(text);
+  }
+
+  /** Plain JSON holding everything needed to continue this session in any process. */
+  snapshot(): AgentSnapshot {
+    return this.core.snapshot();
+  }
+
+  /**
+   * A new session with a copy of this one's history, todos, rules and tool state, and its own
+   * copy of the plan under a new name. The two never affect each other.
+   */
+  async fork(): Promise<Agent> {
+    if (this.active) throw new RunInProgressError(this.sessionId);
+    const snapshot = this.core.snapshot();
+    snapshot.sessionId = `session_${nanoid(16)}`;
+    delete snapshot.planSlug;
+    const plan = snapshot.plan;
+    delete snapshot.plan;
+    const fork = this.forkSelf(snapshot);
+    if (plan) await fork.core.savePlan(plan.text);
+    return fork;
+  }
+
+  /** Listens to events of one type (every run of this agent). */
+  on<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
+    this.core.emitter.on(type, listener);
+    return this;
+  }
+
+  /** Removes a listener added with `on` or `once`. */
+  off<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
+    this.core.emitter.off(type, listener);
+    return this;
+  }
+
+  /** Listens to the next event of one type. */
+  once<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
+    this.core.emitter.once(type, listener);
+    return this;
+  }
+}

@@ -1,0 +1,115 @@
+import PQueue from 'p-queue';
+import type { AgentCore } from '../agent/agent-core.js';
+import { ToolExecutionError } from '../errors/tool-execution-error.js';
+import { runHooks } from '../hooks/run-hooks.js';
+import type { BatchCall, OpenBatch } from './open-batch.js';
+import { answerWithError } from './open-batch.js';
+import { toToolResultContent } from './tool-result-content.js';
+
+const INTERRUPTED = 'The user interrupted this tool call before it finished; it may have had partial effects. Do not assume it completed.';
+
+/**
+ * Executes the allowed calls of a batch: consecutive concurrency-safe calls run in parallel
+ * (through a p-queue bounded by `maxToolConcurrency`), every other call alone, in order. Results
+ * are stored on each call, so their order is the `tool_use` order whatever order they finish in.
+ */
+export async function executeTools(core: AgentCore, batch: OpenBatch, signal: AbortSignal, queue: PQueue): Promise<void> {
+  const allowed = batch.calls.filter((call) => call.state === 'allowed');
+  let index = 0;
+  while (index < allowed.length && !signal.aborted) {
+    const first = allowed[index]!;
+    const group: BatchCall[] = [first];
+    index++;
+    if (isConcurrencySafe(core, first)) {
+      while (index < allowed.length && isConcurrencySafe(core, allowed[index]!)) group.push(allowed[index++]!);
+    }
+    await Promise.all(group.map((call) => queue.add(() => executeCall(core, call, signal))));
+  }
+  for (const call of allowed) if (call.state !== 'done') answerWithError(call, INTERRUPTED);
+}
+
+function isConcurrencySafe(core: AgentCore, call: BatchCall): boolean {
+  return core.tools.get(call.toolName)?.concurrencySafe ?? false;
+}
+
+
+async function executeCall(core: AgentCore, call: BatchCall, runSignal: AbortSignal): Promise<void> {
+  const tool = core.tools.get(call.toolName)!;
+  const controller = new AbortController();
+  let releaseOnAbort: (value: 'aborted') => void = () => undefined;
+  const aborted = new Promise<'aborted'>((resolve) => (releaseOnAbort = resolve));
+  const onAbort = () => {
+    controller.abort(runSignal.reason);
+    releaseOnAbort('aborted');
+  };
+  if (runSignal.aborted) onAbort();
+  else runSignal.addEventListener('abort', onAbort, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  const started = performance.now();
+  try {
+    const timeout = tool.timeoutMs === undefined ? undefined : new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new ToolExecutionError(tool.name, `timed out after ${tool.timeoutMs} ms`, { timedOut: true }));
+        resolve('timeout');
+      }, tool.timeoutMs);
+    });
+    const execution = Promise.resolve().then(() =>
+      tool.execute({ input: call.input, signal: controller.signal, toolUseId: call.toolUseId, agent: core.toolContext }),
+    );
+    const contenders: Array<Promise<unknown>> = [execution, aborted];
+    if (timeout) contenders.push(timeout);
+    const outcome = await Promise.race(contenders.map((promise, position) => promise.then((value) => ({ position, value }))));
+    if (outcome.position !== 0) {
+      execution.catch(() => undefined);
+      const message = timedOut
+        ? `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms and was stopped. Try a smaller step or a different approach.`
+        : INTERRUPTED;
+      await failCall(core, call, message, new ToolExecutionError(tool.name, message, { timedOut }), runSignal);
+      return;
+    }
+    let { content, isError } = toToolResultContent(outcome.value, core.options.maxToolResultChars ?? 100_000);
+    const post = await runHooks({
+      event: 'PostToolUse',
+      hooks: core.options.hooks,
+      signal: runSignal,
+      input: { sessionId: core.sessionId, toolName: tool.name, toolInput: call.input, toolUseId: call.toolUseId, toolResponse: outcome.value },
+    });
+    reportHookErrors(core, post.errors);
+    for (const output of post.outputs) {
+      if (output?.updatedOutput !== undefined) ({ content, isError } = toToolResultContent(output.updatedOutput, core.options.maxToolResultChars ?? 100_000));
+    }
+    const context = post.outputs.map((output) => output?.additionalContext).filter((text): text is string => Boolean(text));
+    if (context.length) {
+      const blocks = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
+      content = [...blocks, ...context.map((text) => ({ type: 'text' as const, text }))];
+    }
+    call.state = 'done';
+    call.result = { type: 'tool_result', tool_use_id: call.toolUseId, content, ...(isError ? { is_error: true } : {}) };
+    core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: tool.name, content, isError, output: outcome.value, durationMs: performance.now() - started });
+  } catch (error) {
+    const message = `Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`;
+    await failCall(core, call, message, new ToolExecutionError(tool.name, message, { cause: error }), runSignal);
+  } finally {
+    if (timer) clearTimeout(timer);
+    runSignal.removeEventListener('abort', onAbort);
+  }
+}
+
+async function failCall(core: AgentCore, call: BatchCall, message: string, error: ToolExecutionError, signal: AbortSignal): Promise<void> {
+  answerWithError(call, message);
+  const failure = await runHooks({
+    event: 'PostToolUseFailure',
+    hooks: core.options.hooks,
+    signal,
+    input: { sessionId: core.sessionId, toolName: call.toolName, toolInput: call.input, toolUseId: call.toolUseId, error },
+  });
+  reportHookErrors(core, failure.errors);
+  core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: message, isError: true });
+}
+
+/** Reports errors thrown by non-blocking hooks as non-fatal error events. */
+export function reportHookErrors(core: AgentCore, errors: readonly Error[]): void {
+  for (const error of errors) core.emit({ type: 'error', error, fatal: false });
+}

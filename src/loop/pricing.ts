@@ -1,0 +1,49 @@
+import type { Usage } from '../model/usage.js';
+
+/** Prices in US dollars per million tokens. */
+export interface ModelPrice {
+  /** Uncached input. */
+  input: number;
+  /** Output. */
+  output: number;
+  /** Writing to the prompt cache. @default 1.25 × input */
+  cacheWrite?: number;
+  /** Reading from the prompt cache. @default 0.1 × input */
+  cacheRead?: number;
+}
+
+/**
+ * Built-in list prices by model id prefix (USD per million tokens). The longest matching prefix
+ * wins; hosts override or extend it with the `prices` option.
+ */
+export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
+  'claude-opus-4-5': { input: 5, output: 25 },
+  'claude-opus-4-6': { input: 5, output: 25 },
+  'claude-opus-4': { input: 15, output: 75 },
+  'claude-sonnet-4': { input: 3, output: 15 },
+  'claude-sonnet-5': { input: 3, output: 15 },
+  'claude-3-7-sonnet': { input: 3, output: 15 },
+  'claude-haiku-4': { input: 1, output: 5 },
+  'claude-3-5-haiku': { input: 0.8, output: 4 },
+  'claude-3-haiku': { input: 0.25, output: 1.25 },
+};
+
+/** Finds the price for a model id: the longest matching prefix of the table. */
+export function findPrice(modelId: string, table: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
+  let best: string | undefined;
+  for (const prefix of Object.keys(table)) {
+    if (modelId.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = prefix;
+  }
+  return best === undefined ? undefined : table[best];
+}
+
+/** Estimated cost in US dollars of some usage at a price. */
+export function estimateCost(usage: Usage, price: ModelPrice): number {
+  const perToken = 1 / 1_000_000;
+  return (
+    usage.inputTokens * price.input * perToken +
+    usage.outputTokens * price.output * perToken +
+    usage.cacheCreationInputTokens * (price.cacheWrite ?? price.input * 1.25) * perToken +
+    usage.cacheReadInputTokens * (price.cacheRead ?? price.input * 0.1) * perToken
+  );
+}

@@ -1,0 +1,50 @@
+import type { ImageBlock, TextBlock } from '../model/messages.js';
+import { isToolOutput } from '../tools/tool-output.js';
+
+/** Content for a tool_result and whether it reports an error. */
+export interface ToolResultContent {
+  content: string | Array<TextBlock | ImageBlock>;
+  isError: boolean;
+}
+
+function isBlockArray(value: unknown): value is Array<TextBlock | ImageBlock> {
+  return (
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((block) => typeof block === 'object' && block !== null && (block.type === 'text' || block.type === 'image'))
+  );
+}
+
+/** Truncates text past `maxChars`, saying so in the text. */
+export function truncateText(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars)}\n\n[Output truncated: showing the first ${maxChars} of ${text.length} characters.]`;
+}
+
+/**
+ * Turns what a tool returned into tool_result content: strings and content blocks as they are,
+ * `toolOutput(...)` unwrapped, anything else as JSON; long text truncated with a note.
+ */
+export function toToolResultContent(value: unknown, maxChars: number): ToolResultContent {
+  let content: string | Array<TextBlock | ImageBlock>;
+  let isError = false;
+  if (isToolOutput(value)) {
+    content = value.content;
+    isError = value.isError ?? false;
+  } else if (typeof value === 'string') {
+    content = value;
+  } else if (isBlockArray(value)) {
+    content = value;
+  } else if (value === undefined || value === null) {
+    content = '(no output)';
+  } else {
+    content = JSON.stringify(value, null, 2) ?? String(value);
+  }
+  if (typeof content === 'string') {
+    content = truncateText(content, maxChars);
+  } else {
+    content = content.map((block) => (block.type === 'text' ? { ...block, text: truncateText(block.text, maxChars) } : block));
+  }
+  if (typeof content === 'string' && content.length === 0) content = '(no output)';
+  return { content, isError };
+}

@@ -1,0 +1,76 @@
+import type { ContentBlock, TextBlock, ThinkingBlock, ToolUseBlock } from '../../model/messages.js';
+import type { ModelRequest, StopReason } from '../../model/model.js';
+import type { Usage } from '../../model/usage.js';
+
+let nextToolUseNumber = 1;
+
+/** A text block for a scripted turn. */
+export function text(value: string): TextBlock {
+  return { type: 'text', text: value };
+}
+
+/** A thinking block for a scripted turn. */
+export function thinking(value: string, signature = 'scripted-signature'): ThinkingBlock {
+  return { type: 'thinking', thinking: value, signature };
+}
+
+/**
+ * A tool call for a scripted turn.
+ * @param id - the `tool_use` id; a unique `toolu_scripted_N` when omitted.
+ */
+export function toolCall(name: string, input: unknown = {}, id?: string): ToolUseBlock {
+  return { type: 'tool_use', id: id ?? `toolu_scripted_${nextToolUseNumber++}`, name, input };
+}
+
+/** Options of one scripted turn. */
+export interface ScriptedTurnOptions {
+  /**
+   * The stop reason reported.
+   * @default 'tool_use' when the turn has tool calls, else 'end_turn'
+   */
+  stopReason?: StopReason;
+  /** Usage reported for the turn. @default 10 input and 10 output tokens */
+  usage?: Partial<Usage>;
+  /**
+   * Awaited after the first streamed delta and before the rest: lets a test interrupt mid-stream
+   * or hold a turn open. Receives the request's abort signal.
+   */
+  hold?: (signal: AbortSignal | undefined) => Promise<void>;
+  /** Throw this error instead of finishing (after the first delta), e.g. a retryable `ModelError`. */
+  error?: Error;
+}
+
+/** One scripted model turn. */
+export interface ScriptedTurn extends ScriptedTurnOptions {
+  readonly kind: 'scripted-turn';
+  content: ContentBlock[];
+}
+
+/** A turn computed from the request, e.g. to answer with what the tools returned. */
+export type ScriptedTurnFactory = (request: ModelRequest, index: number) => ScriptedTurn | Promise<ScriptedTurn>;
+
+/** What a script item may be: a turn, a factory, a bare string (one text block), or an array of blocks. */
+export type ScriptItem = ScriptedTurn | ScriptedTurnFactory | string | ContentBlock[];
+
+/**
+ * Builds a scripted turn from blocks (strings become text blocks) and options.
+ * @example turn('Let me check.', toolCall('Read', { file_path: 'a.md' }))
+ */
+export function turn(...parts: Array<ContentBlock | string | ScriptedTurnOptions>): ScriptedTurn {
+  const content: ContentBlock[] = [];
+  let options: ScriptedTurnOptions = {};
+  for (const part of parts) {
+    if (typeof part === 'string') content.push(text(part));
+    else if ('type' in part && typeof part.type === 'string') content.push(part as ContentBlock);
+    else options = { ...options, ...(part as ScriptedTurnOptions) };
+  }
+  return { kind: 'scripted-turn', content, ...options };
+}
+
+/** Normalizes any script item to a turn. */
+export async function resolveScriptItem(item: ScriptItem, request: ModelRequest, index: number): Promise<ScriptedTurn> {
+  if (typeof item === 'function') return item(request, index);
+  if (typeof item === 'string') return turn(item);
+  if (Array.isArray(item)) return turn(...item);
+  return item;
+}

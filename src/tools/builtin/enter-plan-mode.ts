@@ -1,0 +1,25 @@
+import { z } from 'zod/v4';
+import type { AgentCore } from '../../agent/agent-core.js';
+import { defineTool } from '../define-tool.js';
+
+const DESCRIPTION = `Ask to enter plan mode before a task that needs exploring and planning first: several possible approaches, unclear requirements, or changes the user should agree to. In plan mode you can only read and explore; present the plan with ExitPlanMode. Needs the user's approval.`;
+
+/** The opt-in `EnterPlanMode` tool: the model asks to switch into plan mode (needs approval; refused in subagents). */
+export function createEnterPlanModeTool(core: () => AgentCore) {
+  return defineTool({
+    name: 'EnterPlanMode',
+    description: DESCRIPTION,
+    inputSchema: z.object({}),
+    readOnly: false,
+    kind: 'other',
+    validateInput: ({ agent }) => {
+      if (agent.agentId !== undefined) return 'EnterPlanMode cannot be used by a subagent; only the main agent plans. Continue with your task.';
+      if (agent.permissionMode === 'plan') return 'You are already in plan mode.';
+      return undefined;
+    },
+    execute: () => {
+      core().setMode('plan', 'enter-plan-mode');
+      return 'Entered plan mode. Explore and read only; do not change anything yet. When the plan is ready, present it with ExitPlanMode.';
+    },
+  });
+}

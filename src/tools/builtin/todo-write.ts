@@ -1,0 +1,29 @@
+import { z } from 'zod/v4';
+import type { AgentCore } from '../../agent/agent-core.js';
+import { defineTool } from '../define-tool.js';
+
+const todoSchema = z.object({
+  content: z.string().min(1).describe('What is to be done, imperative: "Draft the introduction".'),
+  status: z.enum(['pending', 'in_progress', 'completed']),
+  activeForm: z.string().min(1).describe('Present continuous, shown while in progress: "Drafting the introduction".'),
+});
+
+const DESCRIPTION = `Create and update your todo list for the current task. It is the single source of truth for progress, and the user sees it.
+Use it for tasks with several steps: write the whole list, keep exactly one item in_progress while working, and mark each item completed as soon as it is done (do not batch completions). Send the full list every time; it replaces the previous one.`;
+
+/** The built-in `TodoWrite` tool: replaces the agent's todo list with the full list given. */
+export function createTodoWriteTool(core: () => AgentCore) {
+  return defineTool({
+    name: 'TodoWrite',
+    description: DESCRIPTION,
+    inputSchema: z.object({ todos: z.array(todoSchema).describe('The full, updated todo list.') }),
+    // Touches only the agent's own state: allowed in plan mode and without asking.
+    readOnly: true,
+    concurrencySafe: false,
+    execute: ({ input }) => {
+      core().setTodos(input.todos);
+      const open = input.todos.filter((todo) => todo.status !== 'completed').length;
+      return `Todos have been modified successfully (${input.todos.length} items, ${open} not completed). Keep using the todo list to track your progress, and proceed with the current task.`;
+    },
+  });
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from 'tsup';
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+    'node/index': 'src/node/index.ts',
+    'testing/index': 'src/testing/index.ts',
+  },
+  format: ['esm', 'cjs'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  splitting: true,
+  treeshake: true,
+  target: 'node20',
+  external: ['@anthropic-ai/sdk', 'zod', 'zod/v4', 'zod/v4/core', 'zod/v3'],
+});

@@ -1,0 +1,21 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    // Tests and examples import the package by name, as users do; it resolves to the sources.
+    alias: [
+      { find: /^agent-harness\/node$/, replacement: source('./src/node/index.ts') },
+      { find: /^agent-harness\/testing$/, replacement: source('./src/testing/index.ts') },
+      { find: /^agent-harness$/, replacement: source('./src/index.ts') },
+    ],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+  },
+});
