@@ -1,0 +1,119 @@
+import { HookError } from '../errors/hook-error.js';
+import { checkHookOutput } from './check-hook-output.js';
+import { hookMatches } from './hook-matcher.js';
+import type { HookCallInput, HookEntry, HookEventName, HookInput, HookOutput, HooksConfig } from './types.js';
+
+/** The timeout of a hook without its own `timeoutMs`. */
+export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
+
+/** Options of {@link runHooks}. */
+export interface RunHooksOptions<E extends HookEventName> {
+  /** The event whose hooks run. */
+  event: E;
+  /** The event input without `hookEventName` and `signal`, which the runner sets. */
+  input: HookCallInput<E>;
+  /** The agent's `hooks` option (checked with `validateHooksConfig`); `undefined` runs nothing. */
+  hooks: HooksConfig | undefined;
+  /** Aborted on interrupt: the running hook's signal aborts and the runner stops waiting for it. */
+  signal: AbortSignal;
+  /**
+   * Timeout of hooks that set no `timeoutMs`.
+   * @default 60000
+   */
+  defaultTimeoutMs?: number;
+}
+
+/** What {@link runHooks} collected. */
+export interface RunHooksResult<E extends HookEventName> {
+  /** The outputs of the hooks that succeeded, in run order (`{}` for a hook that returned nothing). */
+  outputs: Array<HookOutput<E>>;
+  /** One error per hook that threw, timed out, was aborted or returned an invalid output. */
+  errors: HookError[];
+  /** How many hooks matched and ran. */
+  ran: number;
+}
+
+type Settled<T> = { ok: true; value: T } | { ok: false; error: HookError };
+
+function hookFailure(event: string, index: number, what: string, cause?: unknown, timedOut = false): HookError {
+  return new HookError(`${event} hook #${index} ${what}.`, { hookEventName: event, hookIndex: index, cause, timedOut });
+}
+
+/** Runs one hook against its timeout and the run's signal; the timer and listener are always cleared. */
+async function runOne<E extends HookEventName>(
+  event: E,
+  index: number,
+  entry: HookEntry<E>,
+  input: HookCallInput<E>,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<Settled<unknown>> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<Settled<unknown>>((resolve) => {
+    timer = setTimeout(() => {
+      const error = hookFailure(event, index, `timed out after ${timeoutMs} ms`, undefined, true);
+      controller.abort(error);
+      resolve({ ok: false, error });
+    }, timeoutMs);
+    onAbort = () => {
+      controller.abort(signal.reason);
+      resolve({ ok: false, error: hookFailure(event, index, 'was aborted because the run was interrupted', signal.reason) });
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const fullInput = { ...input, hookEventName: event, signal: controller.signal } as unknown as HookInput<E>;
+  const called = (async (): Promise<Settled<unknown>> => {
+    try {
+      return { ok: true, value: await entry.hook(fullInput) };
+    } catch (cause) {
+      return { ok: false, error: hookFailure(event, index, `threw: ${cause instanceof Error ? cause.message : String(cause)}`, cause) };
+    }
+  })();
+  try {
+    return await Promise.race([called, stopped]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * Runs the hooks of one event, in order, each with its own timeout. A hook whose `matcher` does
+ * not match `input.toolName` is skipped. For tool events, a hook's `updatedInput` becomes the
+ * next hook's `toolInput`. Never throws: failures are collected in `errors`, and the caller
+ * decides what they mean (a failing `PreToolUse` hook denies its call).
+ * @example
+ * const { outputs, errors } = await runHooks({ event: 'Stop', input: { sessionId, stopHookActive: false }, hooks, signal });
+ */
+export async function runHooks<E extends HookEventName>(options: RunHooksOptions<E>): Promise<RunHooksResult<E>> {
+  const { event, hooks, signal } = options;
+  const entries = (hooks?.[event] ?? []) as Array<HookEntry<E>>;
+  const result: RunHooksResult<E> = { outputs: [], errors: [], ran: 0 };
+  let input = options.input;
+  const toolName = (input as { toolName?: unknown }).toolName;
+  for (const [index, entry] of entries.entries()) {
+    if (!hookMatches(entry.matcher, typeof toolName === 'string' ? toolName : undefined)) continue;
+    result.ran += 1;
+    const timeoutMs = entry.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
+    const settled = await runOne(event, index, entry, input, signal, timeoutMs);
+    if (!settled.ok) {
+      result.errors.push(settled.error);
+      continue;
+    }
+    const problem = checkHookOutput(event, settled.value);
+    if (problem !== undefined) {
+      result.errors.push(hookFailure(event, index, problem));
+      continue;
+    }
+    const output = (settled.value ?? {}) as HookOutput<E>;
+    result.outputs.push(output);
+    const updatedInput = (output as { updatedInput?: unknown }).updatedInput;
+    if (updatedInput !== undefined && 'toolInput' in input) {
+      input = { ...input, toolInput: updatedInput };
+    }
+  }
+  return result;
+}

@@ -1,0 +1,214 @@
+/**
+ * Hook vocabulary: the events, what each hook receives and what it may return. A leaf module.
+ */
+import type { PermissionMode, PermissionReason, PermissionUpdate } from '../permissions/types.js';
+
+/** Fields every hook input carries. */
+export interface HookInputBase {
+  /** The session the hook runs for. */
+  sessionId: string;
+  /** Set when the event comes from a subagent. */
+  agentId?: string;
+  /**
+   * Aborted when the run is interrupted or the hook's `timeoutMs` passes; long hooks should honour it.
+   * Set by the runner.
+   */
+  signal: AbortSignal;
+}
+
+/** Fields every tool-event hook input carries. */
+export interface ToolHookInputBase extends HookInputBase {
+  /** The tool's name, e.g. `Write`. */
+  toolName: string;
+  /** The tool input (for `PreToolUse`, after any rewrite by an earlier hook). */
+  toolInput: unknown;
+  /** The id of the `tool_use` block. */
+  toolUseId: string;
+}
+
+/** A session was created or resumed. */
+export interface SessionStartHookInput extends HookInputBase {
+  hookEventName: 'SessionStart';
+  /** `startup` for a new session, `resume` for one restored from a snapshot or store, `fork` for a fork. */
+  source: 'startup' | 'resume' | 'fork';
+}
+
+/** The host submitted a prompt; the hook may add context or block it. */
+export interface UserPromptSubmitHookInput extends HookInputBase {
+  hookEventName: 'UserPromptSubmit';
+  /** The prompt as submitted. */
+  prompt: string;
+}
+
+/** A tool call is about to be decided (after schema validation, before any rule). */
+export interface PreToolUseHookInput extends ToolHookInputBase {
+  hookEventName: 'PreToolUse';
+  /** The permission mode at the time of the call. */
+  permissionMode: PermissionMode;
+}
+
+/** A tool call would be asked to the host; the hook may answer instead of `canUseTool`. */
+export interface PermissionRequestHookInput extends ToolHookInputBase {
+  hookEventName: 'PermissionRequest';
+  /** The permission mode at the time of the call. */
+  permissionMode: PermissionMode;
+  /** Why the call is asked. */
+  reason: PermissionReason;
+  /** The "always allow" suggestions the host would get. */
+  suggestions: PermissionUpdate[];
+}
+
+/** A tool call executed successfully. */
+export interface PostToolUseHookInput extends ToolHookInputBase {
+  hookEventName: 'PostToolUse';
+  /** What the tool returned, before serialization. */
+  toolResponse: unknown;
+}
+
+/** A tool call failed (threw, timed out, or returned an error output). */
+export interface PostToolUseFailureHookInput extends ToolHookInputBase {
+  hookEventName: 'PostToolUseFailure';
+  /** The failure. */
+  error: Error;
+}
+
+/** The model ended its turn without tool calls; the hook may send it back to work. */
+export interface StopHookInput extends HookInputBase {
+  hookEventName: 'Stop';
+  /** True when a `Stop` hook already sent the model back in this run (avoid endless loops). */
+  stopHookActive: boolean;
+}
+
+/** The session is ending (the agent is closed). */
+export interface SessionEndHookInput extends HookInputBase {
+  hookEventName: 'SessionEnd';
+  /** Why it ends, e.g. `closed`. */
+  reason?: string;
+}
+
+/** What a `SessionStart` hook may return. */
+export interface SessionStartHookOutput {
+  /** Text appended to the history for the model. */
+  additionalContext?: string;
+}
+
+/** What a `UserPromptSubmit` hook may return. */
+export interface UserPromptSubmitHookOutput {
+  /** Refuse the prompt; the run ends without calling the model. */
+  block?: boolean;
+  /** Why the prompt was blocked. */
+  reason?: string;
+  /** Text added to the history next to the prompt. */
+  additionalContext?: string;
+}
+
+/** What a `PreToolUse` hook may return. Several hooks compose: deny > defer > ask > allow. */
+export interface PreToolUseHookOutput {
+  /**
+   * `deny` refuses the call at once; `ask` and `defer` send it to the host (like an ask rule, or
+   * straight to a pending approval); `allow` approves it like an allow rule. Deny rules and plan
+   * mode still apply to `allow`, `ask` and `defer`. Omit to have no opinion.
+   */
+  decision?: 'allow' | 'deny' | 'ask' | 'defer';
+  /** Why; sent to the model for `deny`, to the host otherwise. */
+  reason?: string;
+  /** A replacement input; the next hook sees it, and the result is validated against the schema. */
+  updatedInput?: unknown;
+}
+
+/** What a `PermissionRequest` hook may return. */
+export interface PermissionRequestHookOutput {
+  /** Answer the question instead of `canUseTool`; omit to let the host decide. */
+  decision?: 'allow' | 'deny';
+  /** For `deny`: sent to the model. */
+  message?: string;
+  /** For `allow`: a replacement input, validated against the schema. */
+  updatedInput?: unknown;
+}
+
+/** What a `PostToolUse` hook may return. */
+export interface PostToolUseHookOutput {
+  /** Text added for the model after the tool result. */
+  additionalContext?: string;
+  /** Replaces the tool's output before it is sent to the model. */
+  updatedOutput?: unknown;
+}
+
+/** What a `PostToolUseFailure` hook may return. */
+export interface PostToolUseFailureHookOutput {
+  /** Text added for the model after the error result. */
+  additionalContext?: string;
+}
+
+/** What a `Stop` hook may return. */
+export interface StopHookOutput {
+  /** Send the model back to work instead of stopping (bounded by the loop). */
+  continue?: boolean;
+  /** Told to the model when it is sent back. */
+  reason?: string;
+}
+
+/** What a `SessionEnd` hook may return (nothing is used). */
+export type SessionEndHookOutput = Record<string, never>;
+
+/** Each hook event's input. */
+export interface HookInputs {
+  SessionStart: SessionStartHookInput;
+  UserPromptSubmit: UserPromptSubmitHookInput;
+  PreToolUse: PreToolUseHookInput;
+  PermissionRequest: PermissionRequestHookInput;
+  PostToolUse: PostToolUseHookInput;
+  PostToolUseFailure: PostToolUseFailureHookInput;
+  Stop: StopHookInput;
+  SessionEnd: SessionEndHookInput;
+}
+
+/** Each hook event's output. */
+export interface HookOutputs {
+  SessionStart: SessionStartHookOutput;
+  UserPromptSubmit: UserPromptSubmitHookOutput;
+  PreToolUse: PreToolUseHookOutput;
+  PermissionRequest: PermissionRequestHookOutput;
+  PostToolUse: PostToolUseHookOutput;
+  PostToolUseFailure: PostToolUseFailureHookOutput;
+  Stop: StopHookOutput;
+  SessionEnd: SessionEndHookOutput;
+}
+
+/** The name of a hook event. */
+export type HookEventName = keyof HookInputs;
+
+/** The input a hook of event `E` receives. */
+export type HookInput<E extends HookEventName> = HookInputs[E];
+
+/** The output a hook of event `E` may return. */
+export type HookOutput<E extends HookEventName> = HookOutputs[E];
+
+/** What a caller hands to the runner: the input without the fields the runner sets. */
+export type HookCallInput<E extends HookEventName> = Omit<HookInputs[E], 'hookEventName' | 'signal'>;
+
+/** A hook function: one object in, one object out (or nothing, meaning no opinion). */
+export type HookFunction<E extends HookEventName> = (
+  input: HookInput<E>,
+) => HookOutput<E> | void | Promise<HookOutput<E> | void>;
+
+/** One configured hook. */
+export interface HookEntry<E extends HookEventName> {
+  /**
+   * A regular expression (source) that must match the whole tool name, e.g. `Write|Edit`.
+   * Only for tool events (`PreToolUse`, `PermissionRequest`, `PostToolUse`, `PostToolUseFailure`).
+   * `*` or an empty string match every tool.
+   * @default undefined (every tool)
+   */
+  matcher?: string;
+  /** The hook. */
+  hook: HookFunction<E>;
+  /**
+   * Give up on the hook after this many milliseconds (a `PreToolUse` hook then denies its call).
+   * @default 60000
+   */
+  timeoutMs?: number;
+}
+
+/** The `hooks` option: hook entries per event, run in order. */
+export type HooksConfig = { [E in HookEventName]?: Array<HookEntry<E>> };

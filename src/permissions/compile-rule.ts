@@ -1,0 +1,115 @@
+import type { ToolRuleTarget } from '../tools/types.js';
+import { globToRegExp } from './glob-to-reg-exp.js';
+import { parseRule } from './parse-rule.js';
+import { splitShellCommand } from './split-shell-command.js';
+import { isAbsolutePath, toWorkspacePath } from './workspace-path.js';
+
+/** Which rule list is being matched; allow rules match more strictly than deny and ask rules. */
+export type RuleBehavior = 'allow' | 'deny' | 'ask';
+
+/** A rule parsed and compiled once, when it is added. */
+export interface CompiledRule {
+  /** The rule string (trimmed), as reported in decisions and snapshots. */
+  rule: string;
+  toolName: string;
+  /** The raw pattern; `undefined` for a bare `Tool` rule. */
+  pattern: string | undefined;
+  /** For command targets: the prefix of a `prefix:*` pattern, whitespace-collapsed. */
+  commandPrefix: string | undefined;
+  /** For command targets: the exact command of a pattern without `:*`, whitespace-collapsed. */
+  commandExact: string | undefined;
+  /** For path targets: the glob, compiled. */
+  pathRegExp: RegExp | undefined;
+  /** For path targets: whether the glob is absolute (matched against absolute paths). */
+  pathAbsolute: boolean;
+}
+
+const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
+
+/**
+ * Parses and compiles a rule for both target kinds (the tool it applies to is known only when a
+ * call is matched).
+ * @throws ConfigurationError for a malformed rule.
+ */
+export function compileRule(rule: string): CompiledRule {
+  const parsed = parseRule(rule);
+  const compiled: CompiledRule = {
+    rule: rule.trim(),
+    toolName: parsed.toolName,
+    pattern: parsed.pattern,
+    commandPrefix: undefined,
+    commandExact: undefined,
+    pathRegExp: undefined,
+    pathAbsolute: false,
+  };
+  if (parsed.pattern === undefined) return compiled;
+  if (parsed.pattern.endsWith(':*')) compiled.commandPrefix = collapse(parsed.pattern.slice(0, -2));
+  else compiled.commandExact = collapse(parsed.pattern);
+  let glob = parsed.pattern.replace(/\\/g, '/');
+  while (glob.startsWith('./')) glob = glob.slice(2);
+  compiled.pathAbsolute = isAbsolutePath(glob);
+  compiled.pathRegExp = globToRegExp(compiled.pathAbsolute ? normalizeGlobRoot(glob) : glob);
+  return compiled;
+}
+
+/** Collapses repeated separators of an absolute glob without touching its wildcards. */
+function normalizeGlobRoot(glob: string): string {
+  return glob.replace(/\/{2,}/g, '/');
+}
+
+/** Strips leading `NAME=value` assignments, so `FOO=1 rm -rf x` still meets a deny rule on `rm`. */
+function withoutAssignments(command: string): string {
+  return command.replace(/^(?:[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"]*"|\S*)\s+)+/, '');
+}
+
+/** Whether one simple command matches a command pattern. */
+export function matchesCommandSegment(rule: CompiledRule, segment: string): boolean {
+  if (rule.commandExact !== undefined) return segment === rule.commandExact;
+  const prefix = rule.commandPrefix!;
+  return segment === prefix || segment.startsWith(`${prefix} `);
+}
+
+/**
+ * Whether a command matches a rule with a pattern. Deny and ask rules match when any simple
+ * command of a compound line matches (also after stripping leading variable assignments), or the
+ * whole line does. Allow rules are matched per simple command by the rule set (every part must be
+ * allowed); here only an exact pattern equal to the whole line counts.
+ */
+export function matchesCommand(rule: CompiledRule, command: string, behavior: RuleBehavior): boolean {
+  const whole = collapse(command);
+  if (behavior === 'allow') return rule.commandExact !== undefined && whole === rule.commandExact;
+  if (matchesCommandSegment(rule, whole)) return true;
+  return splitShellCommand(command).some(
+    (segment) => matchesCommandSegment(rule, segment.text) || matchesCommandSegment(rule, withoutAssignments(segment.text)),
+  );
+}
+
+/**
+ * Whether a path matches a rule with a pattern. Absolute globs match the absolute path. Relative
+ * globs match the path relative to `cwd`; for allow rules only paths inside the workspace, so
+ * `Edit(**)` never allows `../x` or `/etc/x`; deny and ask rules also match outside paths as given.
+ */
+export function matchesPath(rule: CompiledRule, path: string, behavior: RuleBehavior, cwd: string | undefined): boolean {
+  const located = toWorkspacePath(path, cwd);
+  const regExp = rule.pathRegExp!;
+  if (rule.pathAbsolute) return located.absolute !== undefined && regExp.test(located.absolute);
+  if (behavior === 'allow' && !located.insideWorkspace) return false;
+  return regExp.test(located.relative);
+}
+
+/**
+ * Whether a rule with a pattern matches one call, given the tool's rule target. A tool without a
+ * `ruleTarget`, or an input whose target field is not a string, never matches a pattern.
+ */
+export function matchesTarget(
+  rule: CompiledRule,
+  target: ToolRuleTarget | undefined,
+  input: unknown,
+  behavior: RuleBehavior,
+  cwd: string | undefined,
+): boolean {
+  if (target === undefined || typeof input !== 'object' || input === null) return false;
+  const value = (input as Record<string, unknown>)[target.field];
+  if (typeof value !== 'string') return false;
+  return target.kind === 'command' ? matchesCommand(rule, value, behavior) : matchesPath(rule, value, behavior, cwd);
+}

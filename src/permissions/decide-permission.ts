@@ -1,0 +1,73 @@
+import type { DecidePermissionArgs, PermissionOutcome } from './decide-permission-types.js';
+import { isReadOnlyCall } from './is-read-only-call.js';
+import { validateInputStep } from './steps/1-validate-input.js';
+import { preToolUseHooksStep } from './steps/2-pre-tool-use-hooks.js';
+import { denyRulesStep } from './steps/3-deny-rules.js';
+import { askRulesStep } from './steps/4-ask-rules.js';
+import { modeStep, planModeDenial } from './steps/5-mode.js';
+import { allowRulesStep } from './steps/6-allow-rules.js';
+import { toolCheckStep } from './steps/7-tool-check.js';
+import { askStep } from './steps/8-ask.js';
+import type { PermissionStep, PipelineState } from './steps/pipeline-state.js';
+
+/**
+ * Steps 1–7 in their documented order; the first that decides wins, one that asks jumps to
+ * step 8 ({@link askStep}), which always decides.
+ */
+export const PERMISSION_STEPS: readonly PermissionStep[] = [
+  validateInputStep,
+  preToolUseHooksStep,
+  denyRulesStep,
+  askRulesStep,
+  modeStep,
+  allowRulesStep,
+  toolCheckStep,
+];
+
+async function runSteps(state: PipelineState): Promise<PermissionOutcome> {
+  for (const step of PERMISSION_STEPS) {
+    const result = await step(state);
+    if (result?.type === 'decided') return result.outcome;
+    if (result?.type === 'ask') return askStep(state, result.ask);
+  }
+  // Unreachable: the tool-check step always decides or asks.
+  return askStep(state, { reason: { type: 'default' } });
+}
+
+/**
+ * Decides one tool call, in this order (the first decisive step wins):
+ * 1. schema, then the tool's `validateInput` (failure → deny, reason `validation`);
+ * 2. `PreToolUse` hooks (deny > defer > ask > allow; rewrites chain and are validated again; a
+ *    failing hook denies);
+ * 3. deny rules → deny (every mode); 4. ask rules, or a hook's ask/defer → ask (every mode);
+ * 5. mode: `bypassPermissions` → allow, `plan` → deny what is not read-only, `acceptEdits` →
+ *    allow edit-kind calls unless the tool's check asks or denies;
+ * 6. allow rules, or a hook's allow → allow;
+ * 7. the tool's `checkPermissions`; with no opinion, read-only → allow, else ask;
+ * 8. ask: `dontAsk` → deny; `auto` → classifier; `PermissionRequest` hooks; then a
+ *    `permission-request` event and `canUseTool` (none → defer).
+ * Whatever the answer, a call that is not read-only is never allowed in plan mode.
+ *
+ * Pure apart from the callbacks it is given: it applies no permission updates and emits only
+ * `permission-request` and non-fatal `error` events (the loop emits `permission-decision`).
+ * @returns the decision, the validated input, and for `defer` what a pending approval needs.
+ * @example
+ * const { decision, input } = await decidePermission({ tool, toolUseId, rawInput, mode: 'default',
+ *   rules, canUseTool, signal, agent, emit: (event) => emitter.emit({ ...event, sessionId }) });
+ */
+export async function decidePermission(args: DecidePermissionArgs): Promise<PermissionOutcome> {
+  const state: PipelineState = {
+    args,
+    input: undefined,
+    hookVerdict: undefined,
+    toolCheck: undefined,
+    outsidePath: undefined,
+  };
+  const outcome = await runSteps(state);
+  // Invariant, whatever answered: plan mode never lets a non-read-only call run (e.g. a host edit
+  // that turned a read-only command into a writing one).
+  if (args.mode === 'plan' && outcome.decision.behavior === 'allow' && !isReadOnlyCall(args.tool, state.input)) {
+    return planModeDenial(state);
+  }
+  return outcome;
+}

@@ -1,0 +1,18 @@
+export * from './types.js';
+export type { PendingApproval } from './pending-approval.js';
+export { parseRule, formatRule, type ParsedRule } from './parse-rule.js';
+export { createRuleSet, type RuleSet, type RuleMatchOptions, type RuleMatchTool } from './rule-set.js';
+export type { RuleBehavior } from './compile-rule.js';
+export { globToRegExp } from './glob-to-reg-exp.js';
+export { splitShellCommand, type ShellCommandSegment } from './split-shell-command.js';
+export { suggestPermissionUpdates, type SuggestPermissionUpdatesOptions } from './suggest-permission-updates.js';
+export { isReadOnlyCall } from './is-read-only-call.js';
+export { assertPermissionMode } from './assert-permission-mode.js';
+export {
+  modeReminder,
+  DEFAULT_PLAN_MODE_INSTRUCTIONS,
+  DEFAULT_PLAN_MODE_DENY_MESSAGE,
+  type ModeReminderOptions,
+} from './mode-reminder.js';
+export { decidePermission, PERMISSION_STEPS } from './decide-permission.js';
+export type { DecidePermissionArgs, PermissionOutcome, PermissionEventDraft } from './decide-permission-types.js';

@@ -1,0 +1,112 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { Tool } from '../tools/types.js';
+import { compileRule, matchesCommandSegment, matchesTarget, type CompiledRule, type RuleBehavior } from './compile-rule.js';
+import { splitShellCommand } from './split-shell-command.js';
+import type { PermissionRules } from './types.js';
+
+/** The parts of a tool that rule matching reads. */
+export type RuleMatchTool = Pick<Tool, 'name' | 'ruleTarget'>;
+
+/** Options of {@link RuleSet.match}. */
+export interface RuleMatchOptions {
+  /**
+   * The workspace root; absolute paths inside it are matched relative to it.
+   * @default undefined (paths are matched as given)
+   */
+  cwd?: string;
+}
+
+/** A session's permission rules: mutable, compiled once per rule, serializable for snapshots. */
+export interface RuleSet {
+  /**
+   * Adds rules to a list; rules already present are skipped.
+   * @throws ConfigurationError for a malformed rule (nothing is added then).
+   */
+  add(behavior: RuleBehavior, rules: readonly string[]): void;
+  /**
+   * The first rule of a list that matches a call, or `undefined`.
+   * A bare `Tool` rule matches every call of the tool; `Tool(pattern)` matches through the tool's
+   * `ruleTarget` (never for a tool without one). A compound shell command meets a deny or ask rule
+   * when any part does, and an allow rule only when every part is allowed and none hides a command
+   * substitution or a file redirection.
+   */
+  match(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined;
+  /** The rules as plain strings, in the order they were added (for snapshots). */
+  toJSON(): Required<PermissionRules>;
+}
+
+const BEHAVIORS: readonly RuleBehavior[] = ['allow', 'deny', 'ask'];
+
+/** Matches allow rules against a command: every simple command must be allowed. */
+function matchAllowedCommand(rules: readonly CompiledRule[], command: string): string | undefined {
+  const segments = splitShellCommand(command);
+  if (segments.length === 0 || segments.some((segment) => segment.opaque)) return undefined;
+  let first: string | undefined;
+  for (const segment of segments) {
+    const rule = rules.find((candidate) => candidate.pattern !== undefined && matchesCommandSegment(candidate, segment.text));
+    if (rule === undefined) return undefined;
+    first ??= rule.rule;
+  }
+  return first;
+}
+
+/**
+ * Creates a session rule set from the `rules` option.
+ * @throws ConfigurationError for a malformed rule, naming it and the right form.
+ * @example
+ * const rules = createRuleSet({ allow: ['Bash(npm test:*)'], deny: ['Edit(secrets/**)'] });
+ * rules.match('allow', bash, { command: 'npm test -- --watch' }); // 'Bash(npm test:*)'
+ */
+export function createRuleSet(rules: PermissionRules = {}): RuleSet {
+  const lists: Record<RuleBehavior, CompiledRule[]> = { allow: [], deny: [], ask: [] };
+
+  const ruleSet: RuleSet = {
+    add(behavior, added) {
+      if (!BEHAVIORS.includes(behavior)) {
+        throw new ConfigurationError(`Unknown rule list ${JSON.stringify(behavior)}; use "allow", "deny" or "ask".`);
+      }
+      if (!Array.isArray(added)) {
+        throw new ConfigurationError(`rules.${behavior} must be an array of rule strings such as "Bash(npm test:*)".`);
+      }
+      const compiled = added.map(compileRule);
+      const list = lists[behavior];
+      for (const rule of compiled) {
+        if (!list.some((existing) => existing.rule === rule.rule)) list.push(rule);
+      }
+    },
+    match(behavior, tool, input, options = {}) {
+      const candidates = lists[behavior].filter((rule) => rule.toolName === tool.name);
+      if (candidates.length === 0) return undefined;
+      for (const rule of candidates) {
+        if (rule.pattern === undefined || matchesTarget(rule, tool.ruleTarget, input, behavior, options.cwd)) return rule.rule;
+      }
+      const target = tool.ruleTarget;
+      if (behavior === 'allow' && target?.kind === 'command' && typeof input === 'object' && input !== null) {
+        const command = (input as Record<string, unknown>)[target.field];
+        if (typeof command === 'string') return matchAllowedCommand(candidates, command);
+      }
+      return undefined;
+    },
+    toJSON() {
+      return {
+        allow: lists.allow.map((rule) => rule.rule),
+        deny: lists.deny.map((rule) => rule.rule),
+        ask: lists.ask.map((rule) => rule.rule),
+      };
+    },
+  };
+
+  if (typeof rules !== 'object' || rules === null) {
+    throw new ConfigurationError(`rules must be an object { allow?, deny?, ask? } of rule string arrays.`);
+  }
+  for (const key of Object.keys(rules)) {
+    if (!(BEHAVIORS as readonly string[]).includes(key)) {
+      throw new ConfigurationError(`rules.${key} is not a rule list; use allow, deny or ask, e.g. { allow: ['Bash(npm test:*)'] }.`);
+    }
+  }
+  for (const behavior of BEHAVIORS) {
+    const added = rules[behavior];
+    if (added !== undefined) ruleSet.add(behavior, added);
+  }
+  return ruleSet;
+}

@@ -1,0 +1,51 @@
+import { composePreToolUse } from '../../hooks/compose-pre-tool-use.js';
+import { runHooks } from '../../hooks/run-hooks.js';
+import { validateToolInput } from '../validate-tool-input.js';
+import { decided, deny, reportError, type PermissionStep } from './pipeline-state.js';
+
+/**
+ * Step 2: `PreToolUse` hooks. A hook that throws, times out or returns nonsense denies the call
+ * (fail closed). Composed verdict: `deny` decides here; `ask`, `defer` and `allow` are kept for
+ * steps 4 and 6, so deny rules and plan mode still apply to them. A rewritten input is validated
+ * again like the model's.
+ */
+export const preToolUseHooksStep: PermissionStep = async (state) => {
+  const { hooks, tool, toolUseId, agent, signal, mode } = state.args;
+  if (!hooks?.PreToolUse?.length) return undefined;
+  const agentId = state.args.agentId ?? agent.agentId;
+  const { outputs, errors } = await runHooks({
+    event: 'PreToolUse',
+    input: {
+      sessionId: agent.sessionId,
+      ...(agentId === undefined ? {} : { agentId }),
+      toolName: tool.name,
+      toolInput: state.input,
+      toolUseId,
+      permissionMode: mode,
+    },
+    hooks,
+    signal,
+  });
+  if (errors.length > 0) {
+    for (const error of errors) reportError(state, error);
+    const message = errors[0]!.message;
+    return decided(
+      deny(state, { type: 'hook', hookEvent: 'PreToolUse', message }, `The call was not run because a PreToolUse hook failed: ${message}`),
+    );
+  }
+  const verdict = composePreToolUse(outputs);
+  if (verdict.decision === 'deny') {
+    const message = verdict.reason ?? `A PreToolUse hook denied this ${tool.name} call.`;
+    return decided(deny(state, { type: 'hook', hookEvent: 'PreToolUse', message }, message));
+  }
+  if (verdict.hasUpdatedInput) {
+    const validated = await validateToolInput({ tool, input: verdict.updatedInput, toolUseId, agent, signal });
+    if (!validated.ok) {
+      const message = `A PreToolUse hook rewrote the input into an invalid one. ${validated.message}`;
+      return decided(deny(state, { type: 'validation', message }, message));
+    }
+    state.input = validated.value;
+  }
+  if (verdict.decision !== undefined) state.hookVerdict = verdict;
+  return undefined;
+};

@@ -1,0 +1,55 @@
+import type { PermissionOutcome } from '../decide-permission-types.js';
+import { isReadOnlyCall } from '../is-read-only-call.js';
+import { DEFAULT_PLAN_MODE_DENY_MESSAGE } from '../mode-reminder.js';
+import { toWorkspacePath } from '../workspace-path.js';
+import { askFromToolCheck, getToolCheck } from './get-tool-check.js';
+import { allow, decided, deny, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
+
+/** The target path of an edit when it lies outside the workspace (only known with `cwd`). */
+function pathOutsideWorkspace(state: PipelineState): string | undefined {
+  const { tool, cwd } = state.args;
+  const target = tool.ruleTarget;
+  if (target?.kind !== 'path' || cwd === undefined || typeof state.input !== 'object' || state.input === null) return undefined;
+  const path = (state.input as Record<string, unknown>)[target.field];
+  if (typeof path !== 'string') return undefined;
+  return toWorkspacePath(path, cwd).insideWorkspace ? undefined : path;
+}
+
+/** Plan mode: a call that is not read-only is refused at once, without asking anyone. */
+export function planModeDenial(state: PipelineState): PermissionOutcome {
+  const message = state.args.planModeDenyMessage ?? DEFAULT_PLAN_MODE_DENY_MESSAGE;
+  return deny(state, { type: 'mode', mode: 'plan', message }, message);
+}
+
+async function acceptEdits(state: PipelineState): Promise<StepResult> {
+  if (state.args.tool.kind !== 'edit') return undefined;
+  const outside = pathOutsideWorkspace(state);
+  if (outside !== undefined) {
+    state.outsidePath = outside;
+    return undefined;
+  }
+  // The tool's own check (e.g. a path outside the workspace) still stands.
+  const check = await getToolCheck(state);
+  if (check.behavior === 'deny') return decided(deny(state, { type: 'tool-check', message: check.message }, check.message));
+  if (check.behavior === 'ask') return askFromToolCheck(check);
+  return decided(allow(state, { type: 'mode', mode: 'acceptEdits' }));
+}
+
+/**
+ * Step 5: the mode. `bypassPermissions` allows; `plan` denies what is not read-only (read-only
+ * calls go on); `acceptEdits` allows edit-kind calls inside the workspace unless the tool's own
+ * check asks or denies. `default`, `auto` and `dontAsk` go on.
+ */
+export const modeStep: PermissionStep = (state) => {
+  const { mode, tool } = state.args;
+  switch (mode) {
+    case 'bypassPermissions':
+      return decided(allow(state, { type: 'mode', mode }));
+    case 'plan':
+      return isReadOnlyCall(tool, state.input) ? undefined : decided(planModeDenial(state));
+    case 'acceptEdits':
+      return acceptEdits(state);
+    default:
+      return undefined;
+  }
+};

@@ -1,0 +1,48 @@
+import type { PermissionOutcome } from '../decide-permission-types.js';
+import { isReadOnlyCall } from '../is-read-only-call.js';
+import { suggestPermissionUpdates } from '../suggest-permission-updates.js';
+import type { PermissionUpdate } from '../types.js';
+import { planModeDenial } from './5-mode.js';
+import { autoClassifierStep } from './8a-auto-classifier.js';
+import { permissionRequestHooksStep } from './8b-permission-request-hooks.js';
+import { canUseToolStep } from './8c-can-use-tool.js';
+import { defer, deny, type AskRequest, type PipelineState } from './pipeline-state.js';
+
+function suggestionsFor(state: PipelineState, ask: AskRequest): PermissionUpdate[] {
+  if (ask.suggestions !== undefined) return ask.suggestions;
+  if (ask.reason.type === 'plan-approval') return [];
+  return suggestPermissionUpdates(state.args.tool, state.input, { cwd: state.args.cwd });
+}
+
+/**
+ * Step 8: a question (from a hook, a rule or the tool check). In plan mode a call that is not
+ * read-only is refused without asking (an ask rule cannot open plan mode); `dontAsk` denies;
+ * a hook's `defer` parks the call; `auto` lets the classifier decide; then `PermissionRequest`
+ * hooks; then a `permission-request` event and `canUseTool` (none → defer).
+ */
+export async function askStep(state: PipelineState, ask: AskRequest): Promise<PermissionOutcome> {
+  const { mode, tool, emit, agent } = state.args;
+  if (mode === 'plan' && !isReadOnlyCall(tool, state.input)) return planModeDenial(state);
+  if (mode === 'dontAsk') {
+    const message = `Permission to use ${tool.name} was not granted: the session is in dontAsk mode, where calls that need approval are refused without asking. Work with what is already allowed.`;
+    return deny(state, { type: 'mode', mode, message }, message);
+  }
+  const suggestions = suggestionsFor(state, ask);
+  if (ask.deferOnly) return defer(state, ask.reason, suggestions, ask.blockedPath);
+  const classified = await autoClassifierStep(state, ask);
+  if (classified !== undefined) return classified;
+  const hooked = await permissionRequestHooksStep(state, ask, suggestions);
+  if (hooked !== undefined) return hooked;
+  const agentId = state.args.agentId ?? agent.agentId;
+  emit({
+    type: 'permission-request',
+    toolUseId: state.args.toolUseId,
+    toolName: tool.name,
+    input: state.input,
+    reason: ask.reason,
+    suggestions,
+    ...(ask.blockedPath === undefined ? {} : { blockedPath: ask.blockedPath }),
+    ...(agentId === undefined ? {} : { agentId }),
+  });
+  return canUseToolStep(state, ask, suggestions);
+}

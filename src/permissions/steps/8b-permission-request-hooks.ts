@@ -1,0 +1,52 @@
+import { composePermissionRequest } from '../../hooks/compose-permission-request.js';
+import { runHooks } from '../../hooks/run-hooks.js';
+import type { PermissionOutcome } from '../decide-permission-types.js';
+import type { PermissionUpdate } from '../types.js';
+import { validateToolInput } from '../validate-tool-input.js';
+import { allow, deny, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
+
+/**
+ * Step 8b: `PermissionRequest` hooks may answer instead of the host (deny > allow). A hook that
+ * fails is reported in an `error` event and ignored. An allowing hook's rewritten input is
+ * validated again.
+ */
+export async function permissionRequestHooksStep(
+  state: PipelineState,
+  ask: AskRequest,
+  suggestions: PermissionUpdate[],
+): Promise<PermissionOutcome | undefined> {
+  const { hooks, tool, toolUseId, agent, signal, mode } = state.args;
+  if (!hooks?.PermissionRequest?.length) return undefined;
+  const agentId = state.args.agentId ?? agent.agentId;
+  const { outputs, errors } = await runHooks({
+    event: 'PermissionRequest',
+    input: {
+      sessionId: agent.sessionId,
+      ...(agentId === undefined ? {} : { agentId }),
+      toolName: tool.name,
+      toolInput: state.input,
+      toolUseId,
+      permissionMode: mode,
+      reason: ask.reason,
+      suggestions,
+    },
+    hooks,
+    signal,
+  });
+  for (const error of errors) reportError(state, error);
+  const answer = composePermissionRequest(outputs);
+  if (answer.decision === 'deny') {
+    const message = answer.message ?? `A PermissionRequest hook denied this ${tool.name} call.`;
+    return deny(state, { type: 'hook', hookEvent: 'PermissionRequest', message }, message);
+  }
+  if (answer.decision !== 'allow') return undefined;
+  if (answer.hasUpdatedInput) {
+    const validated = await validateToolInput({ tool, input: answer.updatedInput, toolUseId, agent, signal });
+    if (!validated.ok) {
+      const message = `A PermissionRequest hook rewrote the input into an invalid one. ${validated.message}`;
+      return deny(state, { type: 'validation', message }, message);
+    }
+    state.input = validated.value;
+  }
+  return allow(state, { type: 'hook', hookEvent: 'PermissionRequest' });
+}

@@ -1,0 +1,72 @@
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import type { PermissionOutcome } from '../decide-permission-types.js';
+import { raceAbort } from '../race-abort.js';
+import type { PermissionResult, PermissionUpdate } from '../types.js';
+import { validateToolInput } from '../validate-tool-input.js';
+import { allow, defer, deny, interrupted, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
+
+function isPermissionResult(value: unknown): value is PermissionResult {
+  if (typeof value !== 'object' || value === null) return false;
+  const behavior = (value as { behavior?: unknown }).behavior;
+  return behavior === 'allow' || behavior === 'defer' || (behavior === 'deny' && typeof (value as { message?: unknown }).message === 'string');
+}
+
+/**
+ * Step 8c: the host's `canUseTool`, raced against the run's signal. Throwing or answering
+ * nonsense denies (with an `error` event) and the run goes on; an abort while waiting denies as
+ * interrupted. An edited input is validated again; `updatedPermissions` are returned for the
+ * loop to apply.
+ */
+export async function canUseToolStep(
+  state: PipelineState,
+  ask: AskRequest,
+  suggestions: PermissionUpdate[],
+): Promise<PermissionOutcome> {
+  const { canUseTool, tool, toolUseId, agent, signal } = state.args;
+  if (canUseTool === undefined) return defer(state, ask.reason, suggestions, ask.blockedPath);
+  const agentId = state.args.agentId ?? agent.agentId;
+  const context = {
+    signal,
+    toolUseId,
+    ...(agentId === undefined ? {} : { agentId }),
+    reason: ask.reason,
+    suggestions,
+    ...(ask.blockedPath === undefined ? {} : { blockedPath: ask.blockedPath }),
+  };
+  let result: unknown;
+  try {
+    const raced = await raceAbort(() => canUseTool(tool.name, state.input, context), signal);
+    if (raced.aborted) return interrupted(state);
+    result = raced.value;
+  } catch (error) {
+    reportError(state, error);
+    const detail = error instanceof Error ? error.message : String(error);
+    return deny(
+      state,
+      { type: 'callback', message: `canUseTool threw: ${detail}` },
+      `Permission to use ${tool.name} could not be obtained (the permission callback failed), so the call was not run.`,
+    );
+  }
+  if (!isPermissionResult(result)) {
+    const problem = `canUseTool returned ${JSON.stringify(result)} for tool "${tool.name}"; return { behavior: 'allow' }, { behavior: 'deny', message } or { behavior: 'defer' }.`;
+    reportError(state, new ConfigurationError(problem));
+    return deny(state, { type: 'callback', message: problem }, `Permission to use ${tool.name} could not be obtained, so the call was not run.`);
+  }
+  switch (result.behavior) {
+    case 'deny':
+      return deny(state, { type: 'callback', message: result.message }, result.message, result.interrupt === true);
+    case 'defer':
+      return defer(state, ask.reason, suggestions, ask.blockedPath);
+    default: {
+      if (result.updatedInput !== undefined) {
+        const validated = await validateToolInput({ tool, input: result.updatedInput, toolUseId, agent, signal });
+        if (!validated.ok) {
+          const message = `The edited input was rejected. ${validated.message}`;
+          return deny(state, { type: 'validation', message }, message);
+        }
+        state.input = validated.value;
+      }
+      return allow(state, { type: 'callback' }, result.updatedPermissions);
+    }
+  }
+}

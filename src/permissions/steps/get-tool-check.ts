@@ -1,0 +1,40 @@
+import type { ToolPermissionCheck } from '../types.js';
+import { reportError, type AskRequest, type PipelineState, type StepResult } from './pipeline-state.js';
+
+const BEHAVIORS = new Set(['allow', 'deny', 'ask', 'passthrough']);
+
+async function callToolCheck(state: PipelineState): Promise<ToolPermissionCheck> {
+  const { tool, toolUseId, agent, signal } = state.args;
+  if (tool.checkPermissions === undefined) return { behavior: 'passthrough' };
+  try {
+    const check = await tool.checkPermissions({ input: state.input, toolUseId, agent, signal });
+    if (typeof check === 'object' && check !== null && BEHAVIORS.has(check.behavior)) return check;
+    throw new Error(`returned ${JSON.stringify(check)}; expected { behavior: 'allow' | 'deny' | 'ask' | 'passthrough' }`);
+  } catch (cause) {
+    // Fail closed: a broken check must not let the call through.
+    const message = `The permission check of tool "${tool.name}" failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+    reportError(state, new Error(message, { cause }));
+    return { behavior: 'deny', message: `${message}. The call was not run.` };
+  }
+}
+
+/**
+ * The tool's own `checkPermissions` answer for the current input, called at most once per
+ * decision (the mode step and the tool-check step share it). A check that throws or answers
+ * nonsense denies (fail closed) and reports an `error` event.
+ */
+export function getToolCheck(state: PipelineState): Promise<ToolPermissionCheck> {
+  state.toolCheck ??= callToolCheck(state);
+  return state.toolCheck;
+}
+
+/** The ask request of a tool check that said `ask`: its own reason (e.g. plan approval) or `tool-check`. */
+export function askFromToolCheck(check: Extract<ToolPermissionCheck, { behavior: 'ask' }>, fallbackBlockedPath?: string): StepResult {
+  const ask: AskRequest = {
+    reason: check.askReason ?? { type: 'tool-check', ...(check.message === undefined ? {} : { message: check.message }) },
+  };
+  if (check.suggestions !== undefined) ask.suggestions = check.suggestions;
+  const blockedPath = check.blockedPath ?? fallbackBlockedPath;
+  if (blockedPath !== undefined) ask.blockedPath = blockedPath;
+  return { type: 'ask', ask };
+}

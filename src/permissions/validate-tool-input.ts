@@ -1,0 +1,37 @@
+import { ToolInputError } from '../errors/tool-input-error.js';
+import type { Tool, ToolAgentContext } from '../tools/types.js';
+
+/** The input, validated, or the problem as a sentence for the model. */
+export type ValidatedInput = { ok: true; value: unknown } | { ok: false; message: string };
+
+/** Options of {@link validateToolInput}. */
+export interface ValidateToolInputOptions {
+  tool: Tool;
+  /** The input to check: the model's, a hook's rewrite, or the host's edit. */
+  input: unknown;
+  toolUseId: string;
+  agent: ToolAgentContext;
+  signal: AbortSignal;
+}
+
+/**
+ * Validates an input against the tool's schema (`parseInput`), then its own `validateInput`.
+ * Never throws: a `validateInput` that throws counts as a failed validation.
+ */
+export async function validateToolInput(options: ValidateToolInputOptions): Promise<ValidatedInput> {
+  const { tool, toolUseId, agent, signal } = options;
+  const parsed = tool.parseInput(options.input);
+  if (!parsed.ok) return { ok: false, message: new ToolInputError(tool.name, parsed.issues).message };
+  if (tool.validateInput !== undefined) {
+    let problem: string | undefined;
+    try {
+      problem = await tool.validateInput({ input: parsed.value, toolUseId, agent, signal });
+    } catch (cause) {
+      problem = `its validateInput check failed (${cause instanceof Error ? cause.message : String(cause)})`;
+    }
+    if (typeof problem === 'string' && problem !== '') {
+      return { ok: false, message: new ToolInputError(tool.name, [problem]).message };
+    }
+  }
+  return { ok: true, value: parsed.value };
+}

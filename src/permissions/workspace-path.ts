@@ -1,0 +1,66 @@
+/**
+ * Lexical path handling for rule matching, with no `node:path` (the core runs anywhere).
+ * Paths are compared with `/` separators; `.` and `..` segments are resolved.
+ */
+
+/** Whether `path` (already using `/`) is absolute: `/x` or a drive letter `C:/x`. */
+export function isAbsolutePath(path: string): boolean {
+  return path.startsWith('/') || /^[A-Za-z]:\//.test(path);
+}
+
+/**
+ * Normalizes a path lexically: `\` becomes `/`, repeated separators collapse, `.` segments go,
+ * `..` segments cancel the previous one (leading `..` of a relative path stay). A trailing
+ * separator is dropped. The empty path and `.` become `.`.
+ */
+export function normalizePath(path: string): string {
+  const slashed = path.replace(/\\/g, '/');
+  const absolute = isAbsolutePath(slashed);
+  const root = !absolute ? '' : slashed.startsWith('/') ? '/' : `${slashed.slice(0, 2)}/`;
+  const segments: string[] = [];
+  for (const segment of slashed.slice(root.length).split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (segments.length > 0 && segments[segments.length - 1] !== '..') segments.pop();
+      else if (!absolute) segments.push('..');
+      continue;
+    }
+    segments.push(segment);
+  }
+  const joined = root + segments.join('/');
+  return joined === '' ? '.' : joined;
+}
+
+/** A path as rules see it: relative to the workspace when inside it, and absolute when known. */
+export interface WorkspacePath {
+  /** Relative to `cwd` when the path is inside it; otherwise the normalized path as given. */
+  relative: string;
+  /** Whether `relative` lies inside the workspace (relative, not starting with `..`). */
+  insideWorkspace: boolean;
+  /** The absolute path, when the path is absolute or `cwd` is known. */
+  absolute: string | undefined;
+}
+
+/**
+ * Locates `path` relative to the workspace root `cwd`. Without `cwd` the path is used as given
+ * (normalized): a relative path counts as inside the workspace, an absolute one as outside.
+ * @param path - the path from the tool input.
+ * @param cwd - the workspace root (absolute), when the agent has one.
+ */
+export function toWorkspacePath(path: string, cwd: string | undefined): WorkspacePath {
+  const normalized = normalizePath(path);
+  const root = cwd === undefined ? undefined : normalizePath(cwd);
+  if (isAbsolutePath(normalized)) {
+    if (root !== undefined && isAbsolutePath(root)) {
+      if (normalized === root) return { relative: '.', insideWorkspace: true, absolute: normalized };
+      const prefix = root.endsWith('/') ? root : `${root}/`;
+      if (normalized.startsWith(prefix)) {
+        return { relative: normalized.slice(prefix.length), insideWorkspace: true, absolute: normalized };
+      }
+    }
+    return { relative: normalized, insideWorkspace: false, absolute: normalized };
+  }
+  const insideWorkspace = normalized !== '..' && !normalized.startsWith('../');
+  const absolute = root !== undefined && isAbsolutePath(root) ? normalizePath(`${root}/${normalized}`) : undefined;
+  return { relative: normalized, insideWorkspace, absolute };
+}
