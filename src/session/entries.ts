@@ -32,6 +32,8 @@ export interface MessageEntry extends EntryBase {
   toolUseResult?: unknown;
   /** Claude Code: the line is a compaction summary. */
   isCompactSummary?: boolean;
+  /** Usage of the model call that produced this (assistant) message, counted once per provider message. */
+  usage?: Usage;
 }
 
 /** The permission mode changed. */

@@ -1,0 +1,89 @@
+import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { assertPlanName } from '../plan/plan-name.js';
+import type { PlanStore } from '../plan/plan-store.js';
+
+/** Options of {@link filePlanStore}. */
+export interface FilePlanStoreOptions {
+  /**
+   * The directory plans are written to, one `.md` file per plan. Created on the first write.
+   * Nothing is ever written outside it; there is no default, so nothing lands in a home directory
+   * unless the host points there (e.g. `~/.claude/plans` to share Claude Code's plans).
+   */
+  dir: string;
+}
+
+function isNotFound(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
+}
+
+/**
+ * A plan store backed by a directory: each plan is the file `{dir}/{name}`. Writes are atomic
+ * (a temporary file in the same directory, then a rename), so a reader never sees half a plan.
+ * @throws ConfigurationError when `dir` is missing, and (from its methods) for a plan name with
+ * a path separator, `..`, or a leading dot.
+ * @example
+ * const store = filePlanStore({ dir: path.join(process.cwd(), '.plans') });
+ * await store.write('quiet-copper-lantern.md', '# Plan\n...');
+ */
+export function filePlanStore(options: FilePlanStoreOptions): PlanStore {
+  if (typeof options?.dir !== 'string' || options.dir.length === 0) {
+    throw new ConfigurationError('filePlanStore needs `dir`, the directory to keep plans in, e.g. filePlanStore({ dir: "./.plans" }).');
+  }
+  const dir = resolve(options.dir);
+  const pathOf = (name: string): string => {
+    assertPlanName(name);
+    return join(dir, name);
+  };
+
+  return {
+    async read(name) {
+      try {
+        return await readFile(pathOf(name), 'utf8');
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+    },
+
+    async write(name, text) {
+      const target = pathOf(name);
+      await mkdir(dir, { recursive: true });
+      // Same directory as the target so the rename never crosses file systems.
+      const temporary = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+      try {
+        await writeFile(temporary, text, { encoding: 'utf8', flag: 'wx' });
+        await rename(temporary, target);
+      } catch (error) {
+        await unlink(temporary).catch(() => undefined);
+        throw error;
+      }
+    },
+
+    async exists(name) {
+      try {
+        return (await stat(pathOf(name))).isFile();
+      } catch (error) {
+        if (isNotFound(error)) return false;
+        throw error;
+      }
+    },
+
+    async list() {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (error) {
+        if (isNotFound(error)) return [];
+        throw error;
+      }
+      // Temporary files start with a dot, which plan names never do.
+      return entries
+        .filter((entry) => entry.isFile() && !entry.name.startsWith('.'))
+        .map((entry) => entry.name)
+        .sort();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { PlanNameCollisionError } from '../errors/plan-name-collision-error.js';
+import { generatePlanSlug, type RandomSource } from './generate-plan-slug.js';
+import { planFileName } from './plan-name.js';
+import type { PlanStore } from './plan-store.js';
+
+/** How many slugs {@link allocatePlanSlug} draws before giving up. */
+export const PLAN_SLUG_ATTEMPTS = 10;
+
+/** Options of {@link allocatePlanSlug}. */
+export interface AllocatePlanSlugOptions {
+  /** The store whose names must not be reused. */
+  store: PlanStore;
+  /**
+   * The subagent the plan belongs to; the name checked is then `{slug}-agent-{agentId}.md`.
+   * @default undefined (the main agent, `{slug}.md`)
+   */
+  agentId?: string;
+  /**
+   * Numbers in `[0, 1)` for drawing slugs.
+   * @default crypto.getRandomValues when available, else Math.random
+   */
+  random?: RandomSource;
+}
+
+/**
+ * Draws a plan slug whose file name is free in the store, drawing again when it is taken, up to
+ * {@link PLAN_SLUG_ATTEMPTS} times.
+ * @returns the slug (not the file name; use `planFileName({ slug, agentId })` for that).
+ * @throws PlanNameCollisionError when every drawn name is taken.
+ */
+export async function allocatePlanSlug(options: AllocatePlanSlugOptions): Promise<string> {
+  const { store, agentId, random } = options;
+  const tried: string[] = [];
+  for (let attempt = 0; attempt < PLAN_SLUG_ATTEMPTS; attempt++) {
+    const slug = generatePlanSlug(random);
+    const name = planFileName({ slug, agentId });
+    if (!(await store.exists(name))) return slug;
+    tried.push(name);
+  }
+  throw new PlanNameCollisionError(tried);
+}

@@ -1,0 +1,55 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+
+/** Options of {@link planFileName}. */
+export interface PlanFileNameOptions {
+  /** The session's plan slug, e.g. `quiet-copper-lantern`. */
+  slug: string;
+  /**
+   * The subagent whose plan this is; the main agent's plan has none.
+   * @default undefined
+   */
+  agentId?: string;
+}
+
+/**
+ * The plan file name of a session: `{slug}.md` for the main agent, `{slug}-agent-{agentId}.md`
+ * for a subagent (the names Claude Code uses, so its plan folder can serve as a store).
+ * @throws ConfigurationError when the resulting name is not a valid plan name.
+ * @example planFileName({ slug: 'quiet-copper-lantern', agentId: 'a1' }) // 'quiet-copper-lantern-agent-a1.md'
+ */
+export function planFileName(options: PlanFileNameOptions): string {
+  const { slug, agentId } = options;
+  const name = agentId === undefined ? `${slug}.md` : `${slug}-agent-${agentId}.md`;
+  assertPlanName(name);
+  return name;
+}
+
+/** Why `name` is not a valid plan name, or `undefined` when it is. */
+export function planNameProblem(name: unknown): string | undefined {
+  if (typeof name !== 'string') return `a plan name must be a string, got ${name === null ? 'null' : typeof name}`;
+  if (name.length === 0) return 'a plan name must not be empty';
+  if (name.length > 255) return `a plan name must be at most 255 characters, got ${name.length}`;
+  if (/[/\\]/.test(name)) return `plan name ${JSON.stringify(name)} contains a path separator`;
+  if (name.includes('..')) return `plan name ${JSON.stringify(name)} contains ".."`;
+  if (name.startsWith('.')) return `plan name ${JSON.stringify(name)} starts with "." (reserved for temporary files)`;
+  // Control characters (NUL above all) are never part of a file name we write.
+  if (/[\u0000-\u001f\u007f]/.test(name)) return `plan name ${JSON.stringify(name)} contains a control character`;
+  return undefined;
+}
+
+/**
+ * Checks that `name` is a plain file name that stays inside a store's directory.
+ * @throws ConfigurationError naming the problem.
+ */
+export function assertPlanName(name: unknown): asserts name is string {
+  const problem = planNameProblem(name);
+  if (problem !== undefined) {
+    throw new ConfigurationError(`Invalid plan name: ${problem}. Use a plain file name such as "quiet-copper-lantern.md" (see planFileName()).`);
+  }
+}
+
+/** The last segment of a path (`/home/me/.claude/plans/x.md` → `x.md`), for `/` and `\` separators. */
+export function baseName(path: string): string {
+  const index = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return index === -1 ? path : path.slice(index + 1);
+}

@@ -1,0 +1,165 @@
+import * as z4 from 'zod/v4/core';
+import { fromJSONSchema } from 'zod/v4';
+import { zodToJsonSchema } from 'zod-to-json-schema';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { JsonSchemaObject, Zod3Schema, Zod4Schema } from '../tools/input-schema.js';
+
+/** The parts of a Standard Schema (v1) validator this library uses (valibot, arktype, zod, ...). */
+export interface StandardSchemaLike<Output = unknown> {
+  readonly '~standard': {
+    readonly version: 1;
+    readonly vendor: string;
+    validate(value: unknown):
+      | { value: Output; issues?: undefined }
+      | { issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> }
+      | Promise<unknown>;
+    readonly types?: { readonly output: Output } | undefined;
+  };
+}
+
+/** A schema for a value: zod 4, zod 3, any Standard Schema validator, or a plain JSON Schema object. */
+export type ValueSchema = Zod4Schema | Zod3Schema | StandardSchemaLike | JsonSchemaObject;
+
+/** The type a schema validates to (`unknown` for plain JSON Schema). */
+export type InferSchemaOutput<S> = S extends z4.$ZodType
+  ? z4.output<S>
+  : S extends { readonly _output: infer O; readonly _def: unknown }
+    ? O
+    : S extends { readonly '~standard': { readonly types?: { readonly output: infer O } | undefined } }
+      ? O
+      : unknown;
+
+/** The result of {@link validateWithSchema}. */
+export type SchemaValidation<T = unknown> = { ok: true; value: T } | { ok: false; issues: string[] };
+
+interface IssueLike {
+  readonly path?: ReadonlyArray<PropertyKey | { key: PropertyKey }>;
+  readonly message: string;
+  readonly code?: string;
+  readonly expected?: unknown;
+  readonly received?: unknown;
+  readonly input?: unknown;
+  readonly values?: readonly unknown[];
+  readonly minimum?: unknown;
+  readonly origin?: string;
+}
+
+function isZod4(schema: unknown): schema is Zod4Schema {
+  return typeof schema === 'object' && schema !== null && '_zod' in schema;
+}
+
+function isZod3(schema: unknown): schema is Zod3Schema {
+  return typeof schema === 'object' && schema !== null && '_def' in schema && typeof (schema as Zod3Schema).safeParse === 'function';
+}
+
+function isStandard(schema: unknown): schema is StandardSchemaLike {
+  return typeof schema === 'object' && schema !== null && '~standard' in schema;
+}
+
+/** `todos[0].status`; the empty path is the whole value. */
+export function formatIssuePath(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined): string {
+  let text = '';
+  for (const raw of path ?? []) {
+    const segment = typeof raw === 'object' && raw !== null ? raw.key : raw;
+    if (typeof segment === 'number') text += `[${segment}]`;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) text += text ? `.${segment}` : segment;
+    else text += `[${JSON.stringify(String(segment))}]`;
+  }
+  return text || '(the whole value)';
+}
+
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/**
+ * One line per issue, each starting with the field it is about, phrased so a model (or a person)
+ * can fix the value: `todos[0].status: must be one of "pending", "in_progress", "completed", got "done"`.
+ */
+export function formatSchemaIssues(issues: ReadonlyArray<IssueLike>): string[] {
+  return issues.map((issue) => {
+    const path = formatIssuePath(issue.path);
+    const missing = 'input' in issue ? issue.input === undefined : issue.received === 'undefined';
+    switch (issue.code) {
+      case 'invalid_type':
+        if (missing) return `${path}: is missing (expected ${String(issue.expected)})`;
+        return `${path}: expected ${String(issue.expected)}, got ${'input' in issue ? describeValue(issue.input) : String(issue.received)}`;
+      case 'invalid_value':
+      case 'invalid_enum_value':
+        if (issue.values) {
+          return `${path}: must be one of ${issue.values.map((value) => JSON.stringify(value)).join(', ')}${'input' in issue ? `, got ${describeValue(issue.input)}` : ''}`;
+        }
+        break;
+      case 'too_small':
+        if (issue.origin === 'string' && issue.minimum === 1) return `${path}: must not be empty`;
+        break;
+    }
+    return `${path}: ${issue.message}`;
+  });
+}
+
+const jsonSchemaValidators = new WeakMap<object, Zod4Schema>();
+
+function jsonSchemaValidator(schema: JsonSchemaObject): Zod4Schema {
+  let validator = jsonSchemaValidators.get(schema);
+  if (!validator) {
+    try {
+      validator = fromJSONSchema(schema as never) as unknown as Zod4Schema;
+    } catch (cause) {
+      throw new ConfigurationError(`The JSON Schema given as \`schema\` cannot be used for validation (${String(cause)}). Pass a zod schema, or a simpler JSON Schema.`, { cause });
+    }
+    jsonSchemaValidators.set(schema, validator);
+  }
+  return validator;
+}
+
+/**
+ * Validates a value against any supported schema.
+ * @throws ConfigurationError for an asynchronous Standard Schema, or a JSON Schema zod cannot compile.
+ */
+export function validateWithSchema<S extends ValueSchema>(schema: S, value: unknown): SchemaValidation<InferSchemaOutput<S>> {
+  type Out = InferSchemaOutput<S>;
+  if (isZod4(schema)) {
+    const result = z4.safeParse(schema, value, { reportInput: true });
+    return result.success ? { ok: true, value: result.data as Out } : { ok: false, issues: formatSchemaIssues(result.error.issues as IssueLike[]) };
+  }
+  if (isZod3(schema)) {
+    const result = schema.safeParse(value);
+    return result.success ? { ok: true, value: result.data as Out } : { ok: false, issues: formatSchemaIssues(result.error.issues as IssueLike[]) };
+  }
+  if (isStandard(schema)) {
+    const result = schema['~standard'].validate(value);
+    if (result instanceof Promise) {
+      throw new ConfigurationError('The schema validates asynchronously; plans and JSON answers are checked synchronously. Use a schema without async refinements.');
+    }
+    const settled = result as { value?: unknown; issues?: ReadonlyArray<IssueLike> };
+    return settled.issues ? { ok: false, issues: formatSchemaIssues(settled.issues) } : { ok: true, value: settled.value as Out };
+  }
+  if (typeof schema !== 'object' || schema === null) {
+    throw new ConfigurationError(`\`schema\` must be a zod schema, a Standard Schema validator or a JSON Schema object, got ${schema === null ? 'null' : typeof schema}.`);
+  }
+  const result = z4.safeParse(jsonSchemaValidator(schema as JsonSchemaObject), value, { reportInput: true });
+  return result.success ? { ok: true, value: value as Out } : { ok: false, issues: formatSchemaIssues(result.error.issues as IssueLike[]) };
+}
+
+/** The JSON Schema of a schema, to show a model the expected shape; `undefined` when it has none. */
+export function schemaToJsonSchema(schema: ValueSchema): Record<string, unknown> | undefined {
+  try {
+    let jsonSchema: Record<string, unknown>;
+    if (isZod4(schema)) jsonSchema = z4.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+    else if (isZod3(schema)) jsonSchema = zodToJsonSchema(schema as never, { target: 'jsonSchema7', $refStrategy: 'none' }) as Record<string, unknown>;
+    else if (isStandard(schema)) return undefined;
+    else jsonSchema = schema as Record<string, unknown>;
+    const { $schema: _ignored, ...rest } = jsonSchema;
+    return rest;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,65 @@
+import { isToolResultBlock, isToolUseBlock } from '../model/messages.js';
+import type { SessionEntrySource } from '../plan/session-entry-source.js';
+import type { Todo } from './types.js';
+import { validateTodos } from './validate-todos.js';
+
+/** The name of the todo tool, in Claude Code and here. */
+const TODO_WRITE = 'TodoWrite';
+
+/** Options of {@link recoverTodos}. */
+export interface RecoverTodosOptions {
+  /** The session's entries, e.g. a session store's entries or `readClaudeCodeSessionFile(path)`. */
+  entries: SessionEntrySource;
+  /**
+   * Whose list: a subagent's id, or `undefined` for the main agent (entries of other agents are ignored).
+   * @default undefined
+   */
+  agentId?: string;
+}
+
+function newTodosOf(toolUseResult: unknown): unknown {
+  if (typeof toolUseResult !== 'object' || toolUseResult === null) return undefined;
+  const { newTodos } = toolUseResult as { newTodos?: unknown };
+  return Array.isArray(newTodos) ? newTodos : undefined;
+}
+
+/**
+ * The last todo list of a session: the latest `todo-update` entry or successful `TodoWrite` call,
+ * whichever comes last. For a call, the list Claude Code recorded on its result
+ * (`toolUseResult.newTodos`) is preferred, else the call's input. Calls answered with an error,
+ * calls never answered, and lists that fail validation do not count.
+ * @returns the list, or `undefined` when the session never had one.
+ */
+export async function recoverTodos(options: RecoverTodosOptions): Promise<Todo[] | undefined> {
+  const { entries, agentId } = options;
+  let latest: Todo[] | undefined;
+  const calls = new Map<string, unknown>();
+  const accept = (candidate: unknown): void => {
+    const result = validateTodos(typeof candidate === 'object' && candidate !== null && !Array.isArray(candidate) ? candidate : { todos: candidate });
+    if (result.ok) latest = result.todos;
+  };
+
+  for await (const entry of entries) {
+    if (entry.agentId !== agentId) continue;
+    if (entry.kind === 'todo-update') {
+      accept({ todos: entry.todos });
+      continue;
+    }
+    if (entry.kind !== 'message' || typeof entry.message.content === 'string') continue;
+    if (entry.message.role === 'assistant') {
+      for (const block of entry.message.content) {
+        if (isToolUseBlock(block) && block.name === TODO_WRITE) calls.set(block.id, block.input);
+      }
+      continue;
+    }
+    for (const block of entry.message.content) {
+      if (!isToolResultBlock(block) || !calls.has(block.tool_use_id)) continue;
+      const input = calls.get(block.tool_use_id);
+      calls.delete(block.tool_use_id);
+      if (block.is_error) continue;
+      const recorded = newTodosOf(entry.toolUseResult);
+      accept(recorded !== undefined ? { todos: recorded } : input);
+    }
+  }
+  return latest;
+}
