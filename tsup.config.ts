@@ -13,5 +13,6 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   target: 'node20',
+  removeNodeProtocol: false,
   external: ['@anthropic-ai/sdk', 'zod', 'zod/v4', 'zod/v4/core', 'zod/v3'],
 });

@@ -73,7 +73,7 @@ function offlineModel(): Model {
 }
 
 const online = Boolean(process.env.ANTHROPIC_API_KEY);
-const model = online ? anthropicModel({ model: process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-4-5' }) : offlineModel();
+const model = online ? anthropicModel({ model: process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-4-6' }) : offlineModel();
 
 const agent = createAgent({
   model,

@@ -8,7 +8,7 @@ import type { AgentSnapshot } from './snapshot.js';
 
 /** Options of `createAgent`. */
 export interface AgentOptions {
-  /** The language model, e.g. `anthropicModel({ model: 'claude-sonnet-4-5' })` or `scriptedModel([...])`. */
+  /** The language model, e.g. `anthropicModel({ model: 'claude-sonnet-4-6' })` or `scriptedModel([...])`. */
   model: Model;
   /** The system prompt. It never changes during a session (the request prefix stays cacheable). */
   system?: string;

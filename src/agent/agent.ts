@@ -3,6 +3,7 @@ import { nanoid } from 'nanoid';
 import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RunInProgressError } from '../errors/run-in-progress-error.js';
+import { ToolInputError } from '../errors/tool-input-error.js';
 import type { AgentEventOf, AgentEventType } from '../events/agent-event.js';
 import type { ContentBlock, Message } from '../model/messages.js';
 import type { PendingApproval } from '../permissions/pending-approval.js';
@@ -188,7 +189,9 @@ export class Agent {
    * @throws ToolInputError naming the bad field when the list is invalid.
    */
   setTodos(todos: Todo[]): void {
-    this.core.setTodos(validateTodos({ todos }).todos);
+    const validation = validateTodos({ todos });
+    if (!validation.ok) throw new ToolInputError('setTodos', validation.issues);
+    this.core.setTodos(validation.todos);
   }
 
   /** Saves a plan approved outside `ExitPlanMode` (e.g. the plan-phase flow) to the plan store. */

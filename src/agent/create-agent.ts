@@ -16,7 +16,7 @@ function validateOptions(options: AgentOptions): void {
   }
   const model = options.model as Partial<AgentOptions['model']> | undefined;
   if (!model || typeof model.stream !== 'function') {
-    throw new ConfigurationError('createAgent: `model` is required and must implement Model (a `stream(request)` method), e.g. model: anthropicModel({ model: "claude-sonnet-4-5" }) or scriptedModel([...]) from agent-harness/testing.');
+    throw new ConfigurationError('createAgent: `model` is required and must implement Model (a `stream(request)` method), e.g. model: anthropicModel({ model: "claude-sonnet-4-6" }) or scriptedModel([...]) from agent-harness/testing.');
   }
   if (options.tools !== undefined && !Array.isArray(options.tools)) {
     throw new ConfigurationError('createAgent: `tools` must be an array of tools made with defineTool().');
@@ -62,7 +62,7 @@ function build(options: AgentOptions, snapshot: AgentSnapshot | undefined): Agen
  * @throws ConfigurationError naming the bad option.
  * @throws UnsupportedSchemaVersionError when `resume` is a snapshot this version cannot read.
  * @example
- * const agent = createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-5' }), system: 'You are a writing assistant.' });
+ * const agent = createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6' }), system: 'You are a writing assistant.' });
  * const result = await agent.run('Outline an article about tide pools.').result;
  */
 export function createAgent(options: AgentOptions): Agent {

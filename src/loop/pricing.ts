@@ -14,16 +14,18 @@ export interface ModelPrice {
 
 /**
  * Built-in list prices by model id prefix (USD per million tokens). The longest matching prefix
- * wins; hosts override or extend it with the `prices` option.
+ * wins; hosts override or extend it with the `prices` option. A model not listed has no cost
+ * estimate (`costUsd` undefined) and `maxBudgetUsd` cannot stop it: pass its price in `prices`.
  */
 export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
-  'claude-opus-4-5': { input: 5, output: 25 },
   'claude-opus-4-6': { input: 5, output: 25 },
-  'claude-opus-4': { input: 15, output: 75 },
+  'claude-opus-4-5': { input: 5, output: 25 },
+  'claude-opus-4-1': { input: 15, output: 75 },
+  'claude-opus-4-0': { input: 15, output: 75 },
+  'claude-opus-4-2025': { input: 15, output: 75 },
   'claude-sonnet-4': { input: 3, output: 15 },
-  'claude-sonnet-5': { input: 3, output: 15 },
   'claude-3-7-sonnet': { input: 3, output: 15 },
-  'claude-haiku-4': { input: 1, output: 5 },
+  'claude-haiku-4-5': { input: 1, output: 5 },
   'claude-3-5-haiku': { input: 0.8, output: 4 },
   'claude-3-haiku': { input: 0.25, output: 1.25 },
 };

@@ -48,20 +48,19 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       agentId: core.agentId,
       cwd: core.options.cwd,
       agent: core.toolContext,
-      sessionId: core.sessionId,
-      emit: (event: AgentEventInput) => {
+      emit: (event) => {
         if (event.type === 'permission-request' && event.toolName === 'ExitPlanMode') {
           const plan = (event.input as { plan?: unknown } | undefined)?.plan;
           core.emit({ type: 'plan-approval-request', toolUseId: call.toolUseId, plan: typeof plan === 'string' ? plan : '' });
         }
-        core.emit(event);
+        core.emit(event as AgentEventInput);
       },
     });
     const decision = outcome.decision;
     core.emit({ type: 'permission-decision', ...decision });
     if (decision.behavior === 'allow') {
       call.state = 'allowed';
-      call.input = decision.input;
+      call.input = outcome.input ?? decision.input;
       core.applyPermissionUpdates(decision.updatedPermissions);
     } else if (decision.behavior === 'deny') {
       answerWithError(call, decision.message ?? `Permission to use ${call.toolName} was denied.`);
@@ -70,7 +69,7 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       if (decision.interrupt) batch.interruptRequested = true;
     } else {
       call.state = 'deferred';
-      call.input = decision.input ?? call.rawInput;
+      call.input = outcome.input ?? call.rawInput;
       call.approval = {
         id: `approval_${nanoid(12)}`,
         toolName: call.toolName,

@@ -62,7 +62,7 @@ export interface Model {
   readonly specificationVersion: 'v1';
   /** Provider name, e.g. `anthropic` or `scripted`. */
   readonly provider: string;
-  /** Model id used for pricing and logs, e.g. `claude-sonnet-4-5`. */
+  /** Model id used for pricing and logs, e.g. `claude-sonnet-4-6`. */
   readonly modelId: string;
   /** Streams one assistant turn. */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;

@@ -17,7 +17,7 @@ const echoCall = (id: string, value: string): MessagesServerTurn => ({
 const say = (value: string): MessagesServerTurn => ({ content: [{ type: 'text', text: value }] });
 
 function modelFor(url: string, maxRetries = 2) {
-  return anthropicModel({ model: 'claude-sonnet-4-5', apiKey: 'test-key', baseURL: url, maxRetries });
+  return anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test-key', baseURL: url, maxRetries });
 }
 
 describe('the loop through @anthropic-ai/sdk and the loopback server', () => {

@@ -2,7 +2,7 @@ import type { ContentBlock } from '../messages.js';
 import type { ModelResponse, ModelStreamEvent, StopReason } from '../model.js';
 import { emptyUsage, type Usage } from '../usage.js';
 import type { AnthropicStreamEvent, AnthropicWireUsage } from './anthropic-stream-event.js';
-import { parseToolInputJson } from './incomplete-tool-input.js';
+import { parseToolInputJson } from '../incomplete-tool-input.js';
 
 type MutableBlock = { type: string; [key: string]: unknown };
 

@@ -5,7 +5,7 @@ export type AnthropicThinkingConfig = Anthropic.Messages.ThinkingConfigParam;
 
 /** Options of {@link anthropicModel}. */
 export interface AnthropicModelOptions {
-  /** Model id sent to the API, e.g. `claude-sonnet-4-5`. */
+  /** Model id sent to the API, e.g. `claude-sonnet-4-6`. */
   model: string;
   /**
    * An existing SDK client to send requests with (its own key, base URL, retries, fetch).

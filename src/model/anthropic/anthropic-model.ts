@@ -18,7 +18,7 @@ const defaultMaxRetries = 2;
  * @throws ConfigurationError when `model` is missing, `maxTokens`/`maxRetries` are not valid
  *   numbers, or `client` is combined with `apiKey`/`baseURL`.
  * @example
- * const model = anthropicModel({ model: 'claude-sonnet-4-5', thinking: { type: 'enabled', budget_tokens: 4096 } });
+ * const model = anthropicModel({ model: 'claude-sonnet-4-6', thinking: { type: 'enabled', budget_tokens: 4096 } });
  */
 export function anthropicModel(options: AnthropicModelOptions): Model {
   validateOptions(options);
@@ -67,7 +67,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
 function validateOptions(options: AnthropicModelOptions): void {
   if (typeof options?.model !== 'string' || options.model.trim() === '') {
     throw new ConfigurationError(
-      `anthropicModel() needs a model id, got ${JSON.stringify(options?.model)}; pass e.g. { model: 'claude-sonnet-4-5' }.`,
+      `anthropicModel() needs a model id, got ${JSON.stringify(options?.model)}; pass e.g. { model: 'claude-sonnet-4-6' }.`,
     );
   }
   if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) {

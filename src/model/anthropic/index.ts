@@ -4,4 +4,4 @@ export {
   INCOMPLETE_TOOL_INPUT_KEY,
   isIncompleteToolInput,
   type IncompleteToolInput,
-} from './incomplete-tool-input.js';
+} from '../incomplete-tool-input.js';

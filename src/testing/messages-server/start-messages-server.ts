@@ -24,7 +24,7 @@ import { validateMessagesRequest } from './validate-messages-request.js';
  * @param options - the answers and validation switch; see {@link MessagesServerOptions}.
  * @example
  * const server = await startMessagesServer({ responses: [{ content: [{ type: 'text', text: 'Hi' }] }] });
- * const model = anthropicModel({ model: 'claude-sonnet-4-5', apiKey: 'test', baseURL: server.url });
+ * const model = anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test', baseURL: server.url });
  * // ... run, then inspect server.requests
  * await server.close();
  */

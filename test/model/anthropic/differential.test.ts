@@ -4,7 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelError } from '../../../src/errors/model-error.js';
 import { anthropicModel } from '../../../src/model/anthropic/anthropic-model.js';
-import { INCOMPLETE_TOOL_INPUT_KEY } from '../../../src/model/anthropic/incomplete-tool-input.js';
+import { INCOMPLETE_TOOL_INPUT_KEY } from '../../../src/model/incomplete-tool-input.js';
 import type { ModelResponse, ModelStreamEvent } from '../../../src/model/model.js';
 import { startMessagesServer, type MessagesServer } from '../../../src/testing/messages-server/index.js';
 

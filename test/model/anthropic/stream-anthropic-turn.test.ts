@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ModelError } from '../../../src/errors/model-error.js';
 import type { AnthropicStreamEvent } from '../../../src/model/anthropic/anthropic-stream-event.js';
-import { isIncompleteToolInput } from '../../../src/model/anthropic/incomplete-tool-input.js';
+import { isIncompleteToolInput } from '../../../src/model/incomplete-tool-input.js';
 import { streamAnthropicTurn } from '../../../src/model/anthropic/stream-anthropic-turn.js';
 import type { ModelResponse, ModelStreamEvent } from '../../../src/model/model.js';
 
