@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { normalizePath, toWorkspacePath } from '../../src/permissions/workspace-path.js';
+
+describe('normalizePath', () => {
+  it.each([
+    ['./src/a.ts', 'src/a.ts'],
+    ['src//x/../a.ts', 'src/a.ts'],
+    ['../a', '../a'],
+    ['a/../../b', '../b'],
+    ['/a/../../b', '/b'],
+    ['C:\\work\\x\\.\\y', 'C:/work/x/y'],
+    ['', '.'],
+    ['src/', 'src'],
+    ['/', '/'],
+  ])('%s → %s', (path, expected) => {
+    expect(normalizePath(path)).toBe(expected);
+  });
+});
+
+describe('toWorkspacePath', () => {
+  it('makes absolute paths inside cwd relative', () => {
+    expect(toWorkspacePath('/work/p/src/a.ts', '/work/p')).toEqual({ relative: 'src/a.ts', insideWorkspace: true, absolute: '/work/p/src/a.ts' });
+    expect(toWorkspacePath('/work/p/', '/work/p/')).toMatchObject({ relative: '.', insideWorkspace: true });
+  });
+  it('keeps outside paths absolute', () => {
+    expect(toWorkspacePath('/work/px/a', '/work/p')).toEqual({ relative: '/work/px/a', insideWorkspace: false, absolute: '/work/px/a' });
+    expect(toWorkspacePath('/work/p/../q/a', '/work/p')).toMatchObject({ relative: '/work/q/a', insideWorkspace: false });
+  });
+  it('resolves relative paths against cwd', () => {
+    expect(toWorkspacePath('src/../../x', '/work/p')).toEqual({ relative: '../x', insideWorkspace: false, absolute: '/work/x' });
+  });
+  it('uses the path as given without cwd', () => {
+    expect(toWorkspacePath('src/a.ts', undefined)).toEqual({ relative: 'src/a.ts', insideWorkspace: true, absolute: undefined });
+    expect(toWorkspacePath('/abs/a.ts', undefined)).toEqual({ relative: '/abs/a.ts', insideWorkspace: false, absolute: '/abs/a.ts' });
+  });
+});
