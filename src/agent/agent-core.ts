@@ -90,7 +90,15 @@ export class AgentCore {
     this.toolStateData = snapshot ? structuredClone(snapshot.toolState) : {};
 
     assertPermissionMode(this.mode);
+    if (snapshot && this.mode === 'bypassPermissions') {
+      // A resumed session never starts without permission checks; the host can switch again.
+      this.mode = 'default';
+    }
     if (this.mode === 'bypassPermissions') this.assertBypassAllowed();
+    if (!snapshot && this.mode !== 'default') {
+      // The model learns the starting mode the same way it learns later changes: in the history.
+      this.pendingReminders.push(modeReminder(this.mode, { planModeInstructions: options.planModeInstructions }));
+    }
     const data = this.toolStateData;
     const toolState: ToolStateStore = {
       get: <T>(key: string) => data[key] as T | undefined,
