@@ -33,8 +33,18 @@ function isConcurrencySafe(core: AgentCore, call: BatchCall): boolean {
 }
 
 
+const PLAN_MODE_GUARD =
+  'This call was not run: plan mode is active, and only read-only tools run while planning. Present your plan with ExitPlanMode first.';
+
 async function executeCall(core: AgentCore, call: BatchCall, runSignal: AbortSignal): Promise<void> {
   const tool = core.tools.get(call.toolName)!;
+  // The last line of defence for "plan mode never writes": whatever was decided earlier (an
+  // approval given before the host switched to plan mode, say), nothing that writes runs now.
+  if (core.mode === 'plan' && !(tool.isReadOnlyCall?.(call.input) ?? tool.readOnly)) {
+    answerWithError(call, PLAN_MODE_GUARD);
+    core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: PLAN_MODE_GUARD, isError: true });
+    return;
+  }
   const controller = new AbortController();
   let releaseOnAbort: (value: 'aborted') => void = () => undefined;
   const aborted = new Promise<'aborted'>((resolve) => (releaseOnAbort = resolve));
