@@ -1,0 +1,170 @@
+import { jsonCandidates, type JsonCandidate, type JsonCandidateStrategy } from './json-candidates.js';
+import { validateWithSchema, type InferSchemaOutput, type ValueSchema } from './value-schema.js';
+
+/** How JSON wrapped in another layer was unwrapped. */
+export type JsonUnwrap =
+  /** A JSON string whose content is JSON (double-encoded). */
+  | 'json-string'
+  /** An object with a single field holding the real value (as a JSON string, or, with a schema, as an object). */
+  | 'envelope';
+
+/** Why {@link extractJson} failed. */
+export type ExtractJsonFailureReason = 'no-json' | 'truncated' | 'invalid-json' | 'schema';
+
+/** {@link extractJson} found a value. */
+export interface ExtractJsonSuccess<T> {
+  ok: true;
+  value: T;
+  /** Where the JSON was found. */
+  strategy: JsonCandidateStrategy;
+  /** Layers removed to reach the value, outermost first; empty for plain JSON. */
+  unwrapped: JsonUnwrap[];
+}
+
+/** {@link extractJson} found no usable value. */
+export interface ExtractJsonFailure {
+  ok: false;
+  /** What went wrong, addressed to the model so it can be sent back as is. */
+  error: string;
+  reason: ExtractJsonFailureReason;
+  /** For `schema`: one line per problem, each naming the field. */
+  issues: string[];
+}
+
+/** The result of {@link extractJson}. */
+export type ExtractJsonResult<T> = ExtractJsonSuccess<T> | ExtractJsonFailure;
+
+/** Options of {@link extractJson}. */
+export interface ExtractJsonOptions<S extends ValueSchema | undefined> {
+  /**
+   * Validates the value (zod 4, zod 3, a Standard Schema validator, or JSON Schema). With a
+   * schema, the first candidate that validates wins, also after unwrapping an object envelope.
+   * @default undefined (any JSON value is accepted)
+   */
+  schema?: S;
+}
+
+interface Variant {
+  value: unknown;
+  unwrapped: JsonUnwrap[];
+  /** Reached through an object-valued envelope (only tried against a schema). */
+  objectEnvelope: boolean;
+}
+
+const MAX_DEPTH = 3;
+const ASK_AGAIN = 'Reply with only the JSON value: no prose, no code fences.';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** JSON held in a string, found the same way as in the answer itself (it may be fenced too). */
+function jsonInString(text: string, depth: number): unknown[] {
+  if (depth >= MAX_DEPTH || !/[{[]/.test(text)) return [];
+  const found: unknown[] = [];
+  for (const candidate of jsonCandidates(text)) {
+    if (candidate.truncated) continue;
+    const parsed = tryParse(candidate.text);
+    if (parsed.ok && typeof parsed.value === 'object' && parsed.value !== null) {
+      found.push(parsed.value);
+      break;
+    }
+  }
+  return found;
+}
+
+/** The value and the values inside its wrappers, outermost first. */
+function variantsOf(value: unknown, depth = 0, path: JsonUnwrap[] = [], objectEnvelope = false): Variant[] {
+  const variants: Variant[] = [{ value, unwrapped: path, objectEnvelope }];
+  if (depth >= MAX_DEPTH) return variants;
+  if (typeof value === 'string') {
+    for (const inner of jsonInString(value, depth)) variants.push(...variantsOf(inner, depth + 1, [...path, 'json-string'], objectEnvelope));
+  } else if (isRecord(value)) {
+    const keys = Object.keys(value);
+    if (keys.length === 1) {
+      const field = value[keys[0] as string];
+      if (typeof field === 'string') {
+        for (const inner of jsonInString(field, depth)) variants.push(...variantsOf(inner, depth + 1, [...path, 'envelope'], objectEnvelope));
+      } else if (typeof field === 'object' && field !== null) {
+        variants.push(...variantsOf(field, depth + 1, [...path, 'envelope'], true));
+      }
+    }
+  }
+  return variants;
+}
+
+function truncationError(candidate: JsonCandidate): string {
+  const open = candidate.openBrackets ?? 0;
+  const what = open > 0 ? ` (${open} object${open === 1 ? '' : 's'} or array${open === 1 ? '' : 's'} still open at the end)` : '';
+  return `Your JSON is cut off before it ends${what}. Send the complete JSON again, shorter if it has to be. ${ASK_AGAIN}`;
+}
+
+/**
+ * Finds the JSON in a model's answer: the whole text, then fenced code blocks, then the first
+ * balanced `{...}` or `[...]`; unwraps JSON sent as a JSON string (double-encoded) or inside an
+ * envelope (`{"plan": "{...}"}`, or with a schema also `{"plan": {...}}`); and validates it
+ * against the schema. The failure's `error` is addressed to the model, ready to send back.
+ * @example
+ * const result = extractJson(answer, { schema: PlanSchema });
+ * if (!result.ok) await agent.run(buildPlanRetryPrompt(result.error));
+ */
+export function extractJson<S extends ValueSchema | undefined = undefined>(
+  text: string,
+  options: ExtractJsonOptions<S> = {},
+): ExtractJsonResult<S extends ValueSchema ? InferSchemaOutput<S> : unknown> {
+  type Out = S extends ValueSchema ? InferSchemaOutput<S> : unknown;
+  const { schema } = options;
+  let schemaFailure: { issues: string[] } | undefined;
+  let truncated: JsonCandidate | undefined;
+  let parseFailure: { candidate: JsonCandidate; message: string } | undefined;
+
+  for (const candidate of jsonCandidates(typeof text === 'string' ? text : String(text))) {
+    const parsed = tryParse(candidate.text);
+    if (!parsed.ok) {
+      if (candidate.truncated) truncated ??= candidate;
+      else if (/^[{["]/.test(candidate.text)) parseFailure ??= { candidate, message: parsed.message };
+      continue;
+    }
+    // Balanced spans are objects or arrays by construction; a whole text may be any JSON value.
+    const variants = variantsOf(parsed.value);
+    if (schema === undefined) {
+      const plain = variants.filter((variant) => !variant.objectEnvelope);
+      const chosen = plain[plain.length - 1] as Variant;
+      return { ok: true, value: chosen.value as Out, strategy: candidate.strategy, unwrapped: chosen.unwrapped };
+    }
+    let best: string[] | undefined;
+    for (const variant of variants) {
+      const validation = validateWithSchema(schema, variant.value);
+      if (validation.ok) return { ok: true, value: validation.value as Out, strategy: candidate.strategy, unwrapped: variant.unwrapped };
+      if (!best || validation.issues.length < best.length) best = validation.issues;
+    }
+    schemaFailure ??= { issues: best ?? [] };
+  }
+
+  if (schemaFailure) {
+    return {
+      ok: false,
+      reason: 'schema',
+      issues: schemaFailure.issues,
+      error: `Your JSON does not have the required shape:\n${schemaFailure.issues.map((issue) => `- ${issue}`).join('\n')}\nFix these fields and send the whole JSON again. ${ASK_AGAIN}`,
+    };
+  }
+  if (truncated) return { ok: false, reason: 'truncated', issues: [], error: truncationError(truncated) };
+  if (parseFailure) {
+    return {
+      ok: false,
+      reason: 'invalid-json',
+      issues: [],
+      error: `Your answer has JSON that cannot be parsed (${parseFailure.message}). Use double quotes around keys and strings, no trailing commas and no comments. ${ASK_AGAIN}`,
+    };
+  }
+  return { ok: false, reason: 'no-json', issues: [], error: `Your answer contains no JSON. ${ASK_AGAIN}` };
+}

@@ -1,0 +1,157 @@
+import { isToolResultBlock, isToolUseBlock } from '../model/messages.js';
+import type { SessionEntry } from '../session/entries.js';
+import { baseName, planFileName, planNameProblem } from './plan-name.js';
+import type { PlanStore } from './plan-store.js';
+import type { SessionEntrySource } from './session-entry-source.js';
+
+/** Where a recovered plan came from, in the order {@link recoverPlan} tries them. */
+export type PlanSource = 'store' | 'snapshot' | 'exit-plan-mode' | 'plan-content' | 'plan-reference';
+
+/** The sources, in order. */
+export const PLAN_SOURCES: readonly PlanSource[] = ['store', 'snapshot', 'exit-plan-mode', 'plan-content', 'plan-reference'];
+
+/** A recovered plan. */
+export interface RecoveredPlan {
+  text: string;
+  /** Which source answered. */
+  source: PlanSource;
+  /** The plan file name (or path) the source named, when it named one. */
+  name?: string;
+}
+
+/** Options of {@link recoverPlan}. */
+export interface RecoverPlanOptions {
+  /** The session's entries (a session store's entries, or `readClaudeCodeSession(...)`). Read once. */
+  entries: SessionEntrySource;
+  /**
+   * The plan store to look in first (and to resolve plan references that carry no text).
+   * @default undefined (the store is skipped)
+   */
+  store?: PlanStore;
+  /**
+   * The session's plan slug.
+   * @default the last slug recorded in the entries (`session-meta`), if any
+   */
+  slug?: string;
+  /**
+   * Whose plan: a subagent's id (entries of other agents are ignored), or `undefined` for the main agent.
+   * @default undefined
+   */
+  agentId?: string;
+}
+
+const EXIT_PLAN_MODE = 'ExitPlanMode';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function nonEmpty(value: unknown): value is string {
+  return typeof value === 'string' && value.trim().length > 0;
+}
+
+/** The latest candidate of each source, found in one pass over the entries. */
+interface Candidates {
+  slug?: string;
+  snapshot?: RecoveredPlan;
+  exitPlanMode?: RecoveredPlan;
+  planContent?: RecoveredPlan;
+  referenceWithText?: RecoveredPlan;
+  /** The last reference, which may carry only a name to look up in the store. */
+  lastReference?: { name: string; text?: string };
+}
+
+async function scan(entries: SessionEntrySource, agentId: string | undefined): Promise<Candidates> {
+  const found: Candidates = {};
+  /** ExitPlanMode calls waiting for their result: id → the plan in the input. */
+  const calls = new Map<string, unknown>();
+  for await (const entry of entries as AsyncIterable<SessionEntry>) {
+    // The slug belongs to the session; everything else to one agent.
+    if (entry.kind === 'session-meta') {
+      if (nonEmpty(entry.slug)) found.slug = entry.slug;
+      continue;
+    }
+    if (entry.agentId !== agentId) continue;
+    switch (entry.kind) {
+      case 'plan-snapshot':
+        if (nonEmpty(entry.text)) found.snapshot = { text: entry.text, source: 'snapshot', name: entry.name };
+        break;
+      case 'plan-reference':
+        found.lastReference = { name: entry.name, ...(entry.text !== undefined ? { text: entry.text } : {}) };
+        if (nonEmpty(entry.text)) found.referenceWithText = { text: entry.text, source: 'plan-reference', name: entry.name };
+        break;
+      case 'message': {
+        if (nonEmpty(entry.planContent)) found.planContent = { text: entry.planContent, source: 'plan-content' };
+        const { content } = entry.message;
+        if (typeof content === 'string') break;
+        if (entry.message.role === 'assistant') {
+          for (const block of content) {
+            if (isToolUseBlock(block) && block.name === EXIT_PLAN_MODE) calls.set(block.id, isRecord(block.input) ? block.input.plan : undefined);
+          }
+          break;
+        }
+        for (const block of content) {
+          if (!isToolResultBlock(block) || !calls.has(block.tool_use_id)) continue;
+          const inputPlan = calls.get(block.tool_use_id);
+          calls.delete(block.tool_use_id);
+          // A rejected plan comes back as an error result; only an approved one counts.
+          if (block.is_error) continue;
+          // Claude Code records the approved (possibly user-edited) plan on the result line.
+          const recorded = isRecord(entry.toolUseResult) ? entry.toolUseResult : undefined;
+          const text = nonEmpty(recorded?.plan) ? recorded.plan : nonEmpty(inputPlan) ? inputPlan : undefined;
+          if (text === undefined) continue;
+          const filePath = nonEmpty(recorded?.filePath) ? recorded.filePath : undefined;
+          found.exitPlanMode = { text, source: 'exit-plan-mode', ...(filePath ? { name: filePath } : {}) };
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return found;
+}
+
+async function readFromStore(store: PlanStore, name: string): Promise<string | undefined> {
+  if (planNameProblem(name) !== undefined) return undefined;
+  const text = await store.read(name);
+  return nonEmpty(text) ? text : undefined;
+}
+
+/**
+ * Finds a session's plan, trying in order: the plan `store` (the file `{slug}.md`, or
+ * `{slug}-agent-{agentId}.md`); the last plan `snapshot` entry; the last approved `ExitPlanMode`
+ * call (its result's `toolUseResult.plan` when Claude Code recorded one, else the call's
+ * `input.plan`; rejected calls are error results and do not count); the last user message's
+ * `planContent`; the last plan file reference (an attachment kept through compaction — its text,
+ * or the referenced file in the store). Reports which source answered.
+ * @returns the plan, or `undefined` when no source has one.
+ * @example
+ * const plan = await recoverPlan({ store, entries: readClaudeCodeSessionFile(file) });
+ */
+export async function recoverPlan(options: RecoverPlanOptions): Promise<RecoveredPlan | undefined> {
+  const { store, agentId } = options;
+  const nameOf = (slug: string): string => planFileName({ slug, agentId });
+  // With a slug and a store, the cheapest source may answer before the entries are read at all.
+  if (store && options.slug !== undefined) {
+    const name = nameOf(options.slug);
+    const text = await readFromStore(store, name);
+    if (text !== undefined) return { text, source: 'store', name };
+  }
+  const found = await scan(options.entries, agentId);
+  if (store && options.slug === undefined && found.slug !== undefined) {
+    // A slug read from a transcript is only used when it makes a valid file name (readFromStore checks).
+    const name = agentId === undefined ? `${found.slug}.md` : `${found.slug}-agent-${agentId}.md`;
+    const text = await readFromStore(store, name);
+    if (text !== undefined) return { text, source: 'store', name };
+  }
+  if (found.snapshot) return found.snapshot;
+  if (found.exitPlanMode) return found.exitPlanMode;
+  if (found.planContent) return found.planContent;
+  const reference = found.lastReference;
+  if (reference && !nonEmpty(reference.text) && store) {
+    const text = await readFromStore(store, baseName(reference.name));
+    if (text !== undefined) return { text, source: 'plan-reference', name: reference.name };
+  }
+  return found.referenceWithText;
+}
