@@ -50,11 +50,14 @@ export class AgentCore {
   openBatch: OpenBatch | undefined;
   toolStateData: Record<string, unknown>;
   readonly toolContext: ToolAgentContext;
+  /** How this agent object came to be, for the `SessionStart` hook; cleared once it has fired. */
+  sessionStartSource: 'startup' | 'resume' | 'fork' | undefined;
   /** Receives events of the active run (set by the run). */
   runSink: ((event: AgentEvent) => void) | undefined;
 
-  constructor(options: AgentOptions, tools: Tool[], sessionId: string, snapshot: AgentSnapshot | undefined) {
+  constructor(options: AgentOptions, tools: Tool[], sessionId: string, snapshot: AgentSnapshot | undefined, origin: 'startup' | 'resume' | 'fork') {
     this.options = options;
+    this.sessionStartSource = origin;
     this.sessionId = sessionId;
     this.agentId = snapshot?.agentId ?? options.agentId;
     const byName = new Map<string, Tool>();

@@ -10,6 +10,7 @@ import type { PendingApproval } from '../permissions/pending-approval.js';
 import type { PermissionMode, PermissionResult, PermissionRules } from '../permissions/types.js';
 import { answerWithError, deferredCalls } from '../loop/open-batch.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
+import { runHooks } from '../hooks/run-hooks.js';
 import type { Todo } from '../todos/types.js';
 import { validateTodos } from '../todos/validate-todos.js';
 import type { AgentCore } from './agent-core.js';
@@ -34,6 +35,7 @@ export class Agent {
   private readonly queue: PQueue;
   private readonly forkSelf: (snapshot: AgentSnapshot) => Agent;
   private active: { controller: AbortController; run: AgentRun } | undefined;
+  private closed = false;
 
   /** @internal Use `createAgent`. */
   constructor(core: AgentCore, forkSelf: (snapshot: AgentSnapshot) => Agent) {
@@ -142,6 +144,9 @@ export class Agent {
 
   private start(input: RunInput, options: RunOptions): AgentRun {
     if (this.active) throw new RunInProgressError(this.sessionId);
+    if (this.closed) {
+      throw new ConfigurationError(`Agent session "${this.sessionId}" is closed. Create a new agent (resume: agent.snapshot() keeps the conversation) to go on.`);
+    }
     const controller = new AbortController();
     const external = options.signal;
     const onExternalAbort = () => controller.abort(external?.reason);
@@ -221,6 +226,27 @@ export class Agent {
     const fork = this.forkSelf(snapshot);
     if (plan) await fork.core.savePlan(plan.text);
     return fork;
+  }
+
+  /**
+   * Ends the session: interrupts an active run, then runs the `SessionEnd` hooks. The agent
+   * accepts no more runs; its snapshot stays available.
+   */
+  async close(options: { reason?: string } = {}): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const active = this.active;
+    if (active) {
+      active.controller.abort(new Error('closed'));
+      await active.run.result;
+    }
+    const ended = await runHooks({
+      event: 'SessionEnd',
+      hooks: this.core.options.hooks,
+      signal: new AbortController().signal,
+      input: { sessionId: this.sessionId, reason: options.reason ?? 'closed' },
+    });
+    for (const error of ended.errors) this.core.emit({ type: 'error', error, fatal: false });
   }
 
   /** Listens to events of one type (every run of this agent). */

@@ -44,7 +44,7 @@ function validateOptions(options: AgentOptions): void {
   if (options.hooks !== undefined) validateHooksConfig(options.hooks);
 }
 
-function build(options: AgentOptions, snapshot: AgentSnapshot | undefined): Agent {
+function build(options: AgentOptions, snapshot: AgentSnapshot | undefined, origin: 'startup' | 'resume' | 'fork'): Agent {
   let core: AgentCore | undefined;
   const getCore = () => core!;
   const tools: Tool[] = [...(options.tools ?? [])];
@@ -52,8 +52,8 @@ function build(options: AgentOptions, snapshot: AgentSnapshot | undefined): Agen
   if (options.exitPlanMode ?? true) tools.push(createExitPlanModeTool(getCore));
   if (options.enterPlanMode ?? false) tools.push(createEnterPlanModeTool(getCore));
   const sessionId = snapshot?.sessionId ?? options.sessionId ?? `session_${nanoid(16)}`;
-  core = new AgentCore(options, tools, sessionId, snapshot);
-  return new Agent(core, (forkSnapshot) => build(options, forkSnapshot));
+  core = new AgentCore(options, tools, sessionId, snapshot, origin);
+  return new Agent(core, (forkSnapshot) => build(options, forkSnapshot, 'fork'));
 }
 
 /**
@@ -71,5 +71,5 @@ export function createAgent(options: AgentOptions): Agent {
   if (snapshot && options.sessionId !== undefined && options.sessionId !== snapshot.sessionId) {
     throw new ConfigurationError(`createAgent: sessionId "${options.sessionId}" differs from the resumed snapshot's "${snapshot.sessionId}"; leave sessionId out when resuming.`);
   }
-  return build(options, snapshot);
+  return build(options, snapshot, snapshot ? 'resume' : 'startup');
 }

@@ -161,8 +161,10 @@ function textOf(message: Message): string {
  */
 async function submitPrompt(core: AgentCore, prompt: string | ContentBlock[], signal: AbortSignal): Promise<PromptBlockedError | undefined> {
   const context: TextBlock[] = [];
-  if (core.messages.length === 0) {
-    const start = await runHooks({ event: 'SessionStart', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, source: 'startup' } });
+  const source = core.sessionStartSource;
+  if (source !== undefined) {
+    core.sessionStartSource = undefined;
+    const start = await runHooks({ event: 'SessionStart', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, source } });
     reportHookErrors(core, start.errors);
     for (const output of start.outputs) if (output?.additionalContext) context.push({ type: 'text', text: output.additionalContext });
   }

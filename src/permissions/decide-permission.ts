@@ -46,7 +46,8 @@ async function runSteps(state: PipelineState): Promise<PermissionOutcome> {
  * 7. the tool's `checkPermissions`; with no opinion, read-only → allow, else ask;
  * 8. ask: `dontAsk` → deny; `auto` → classifier; `PermissionRequest` hooks; then a
  *    `permission-request` event and `canUseTool` (none → defer).
- * Whatever the answer, a call that is not read-only is never allowed in plan mode.
+ * Whatever the answer, an allowed call is checked once more with its final input: deny rules
+ * always win, and a call that is not read-only is never allowed in plan mode.
  *
  * Pure apart from the callbacks it is given: it applies no permission updates and emits only
  * `permission-request` and non-fatal `error` events (the loop emits `permission-decision`).
@@ -64,10 +65,17 @@ export async function decidePermission(args: DecidePermissionArgs): Promise<Perm
     outsidePath: undefined,
   };
   const outcome = await runSteps(state);
-  // Invariant, whatever answered: plan mode never lets a non-read-only call run (e.g. a host edit
-  // that turned a read-only command into a writing one).
-  if (args.mode === 'plan' && outcome.decision.behavior === 'allow' && !isReadOnlyCall(args.tool, state.input)) {
-    return planModeDenial(state);
-  }
+  return outcome.decision.behavior === 'allow' ? enforceInvariants(state, outcome) : outcome;
+}
+
+/**
+ * Whatever answered, an allowed call must still pass the deny rules and plan mode with the input
+ * it will run with: a host or `PermissionRequest` hook may have edited it after step 3 (e.g. a
+ * read-only command turned into a writing one).
+ */
+async function enforceInvariants(state: PipelineState, outcome: PermissionOutcome): Promise<PermissionOutcome> {
+  const denied = await denyRulesStep(state);
+  if (denied?.type === 'decided') return denied.outcome;
+  if (state.args.mode === 'plan' && !isReadOnlyCall(state.args.tool, state.input)) return planModeDenial(state);
   return outcome;
 }

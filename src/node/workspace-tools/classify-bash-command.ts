@@ -1,0 +1,70 @@
+import { parseShellCommand, type ShellRedirect, type ShellSimpleCommand } from './parse-shell-command.js';
+import { READ_ONLY_COMMANDS } from './read-only-commands.js';
+
+/** The verdict of {@link classifyBashCommand}. */
+export interface BashCommandClassification {
+  /** True only when every part of the command is on the read-only allow-list. */
+  readOnly: boolean;
+  /** Why, in a few words: the first part that is not read-only, or the commands that are. */
+  reason: string;
+}
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+const DESCRIPTOR = /^(\d+|-)$/;
+
+/** Redirections that cannot write a file: input from a file, descriptor copies, output to /dev/null. */
+function redirectProblem(redirect: ShellRedirect): string | undefined {
+  const { operator, target } = redirect;
+  if (target.hasExpansion || target.hasGlob) return `redirection target ${target.value} is expanded at run time`;
+  if (operator === '<') {
+    return target.value.startsWith('/dev/tcp/') || target.value.startsWith('/dev/udp/') ? 'network redirection' : undefined;
+  }
+  if ((operator === '>&' || operator === '<&') && DESCRIPTOR.test(target.value)) return undefined;
+  if ((operator === '>' || operator === '>>' || operator === '&>' || operator === '&>>') && target.value === '/dev/null') return undefined;
+  if (operator === '<<' || operator === '<<-' || operator === '<<<') return 'here-documents are not classified';
+  return `redirection "${operator} ${target.value}" may write a file`;
+}
+
+function commandProblem(command: ShellSimpleCommand): string | undefined {
+  for (const redirect of command.redirects) {
+    const problem = redirectProblem(redirect);
+    if (problem) return problem;
+  }
+  const [name, ...rest] = command.words;
+  if (name === undefined) return undefined;
+  if (ASSIGNMENT.test(name.value) && !name.hasExpansion) return `variable assignment ${name.value.split('=')[0]}= is not classified`;
+  const expanded = command.words.find((word) => word.hasExpansion);
+  if (expanded) return `"${expanded.value}" is expanded or substituted at run time`;
+  if (name.value.includes('/')) return `${name.value} runs a program by path`;
+  const spec = READ_ONLY_COMMANDS.get(name.value);
+  if (!spec) return `${name.value} is not on the read-only list`;
+  if (!spec.globSafe) {
+    const globbed = rest.find((word) => word.hasGlob);
+    if (globbed) return `unquoted glob ${globbed.value} could expand into an option of ${name.value}`;
+  }
+  return spec.check?.(rest.map((word) => word.value));
+}
+
+/**
+ * Decides whether a shell command only reads, from a conservative allow-list: `ls`, `cat`,
+ * `head`, `tail`, `wc`, `grep`, `rg`, `find` without `-delete`/`-exec`, read-only `git`
+ * subcommands, `sort`/`uniq` without output files, … Anything with a redirection that can write,
+ * a command or process substitution, a variable expansion, an assignment, a subshell, a
+ * background job, or a command not on the list is not read-only; so is a pipe or chain with any
+ * such part.
+ * @param command - the command line as the Bash tool would run it.
+ * @example classifyBashCommand('git diff && ls | wc -l') // { readOnly: true, ... }
+ * @example classifyBashCommand('ls > files.txt') // { readOnly: false, reason: 'redirection "> files.txt" may write a file' }
+ */
+export function classifyBashCommand(command: string): BashCommandClassification {
+  if (command.includes('\0')) return { readOnly: false, reason: 'the command contains a NUL character' };
+  const parsed = parseShellCommand(command);
+  if (parsed.error) return { readOnly: false, reason: `the command could not be parsed (${parsed.error})` };
+  if (parsed.unsupported.length > 0) return { readOnly: false, reason: `${parsed.unsupported[0]} is not classified` };
+  for (const simple of parsed.commands) {
+    const problem = commandProblem(simple);
+    if (problem) return { readOnly: false, reason: problem };
+  }
+  const names = [...new Set(parsed.commands.map((simple) => simple.words[0]?.value).filter(Boolean))];
+  return { readOnly: true, reason: names.length > 0 ? `read-only: ${names.join(', ')}` : 'empty command' };
+}

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import type { ToolPermissionCheck } from '../../permissions/types.js';
+import type { ToolAgentContext } from '../../tools/types.js';
+import { recordOutsideCheck, takeOutsideCheck } from './tool-state-records.js';
+import type { ResolvedPath, WorkspaceBoundary } from './workspace-boundary.js';
+
+/** The argument of {@link checkPathPermission}. */
+export interface PathPermissionArgs {
+  boundary: WorkspaceBoundary;
+  /** The tool asking, e.g. `Write`; used in the message and the suggested rule. */
+  toolName: string;
+  /** What the call does to the path, e.g. `writes`. */
+  verb: string;
+  /** The path as the model gave it. */
+  input: string;
+  /** The path is a directory (Glob, Grep): the suggested rule covers it rather than its parent. */
+  isDirectory?: boolean;
+  toolUseId: string;
+  agent: ToolAgentContext;
+}
+
+function describeError(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The `checkPermissions` of the file tools: no opinion inside the workspace; outside it, ask the
+ * host with `blockedPath` set, and remember (in tool state, by `toolUseId`) which real path was
+ * asked about so that `execute` can tell an approved outside path from one swapped in later.
+ */
+export async function checkPathPermission(args: PathPermissionArgs): Promise<ToolPermissionCheck> {
+  const { boundary, toolName, verb } = args;
+  let resolved: ResolvedPath;
+  try {
+    resolved = await boundary.resolve(args.input);
+  } catch (error) {
+    const lexical = boundary.lexical(args.input);
+    return { behavior: 'ask', blockedPath: lexical, message: `${toolName} cannot resolve ${lexical} (${describeError(error)}); it may lead outside the workspace.` };
+  }
+  if (resolved.inside) return { behavior: 'passthrough' };
+  recordOutsideCheck(args.agent.toolState, args.toolUseId, resolved.real);
+  const via = resolved.real === resolved.lexical ? '' : ` (through a symbolic link: ${resolved.lexical})`;
+  const directory = args.isDirectory ? resolved.real : path.dirname(resolved.real);
+  const relative = path.relative(boundary.cwd, directory).split(path.sep).join('/');
+  const pattern = relative === '' ? '**' : `${relative}/**`;
+  return {
+    behavior: 'ask',
+    blockedPath: resolved.real,
+    message: `${toolName} ${verb} ${resolved.real}${via}, which is outside the workspace (${boundary.roots.join(', ')}).`,
+    suggestions: [{ type: 'addRules', behavior: 'allow', rules: [`${toolName}(${pattern})`], destination: 'session' }],
+  };
+}
+
+/** The argument of {@link authorizePath}. */
+export interface AuthorizePathArgs {
+  boundary: WorkspaceBoundary;
+  input: string;
+  toolUseId: string;
+  agent: ToolAgentContext;
+}
+
+/** The outcome of {@link authorizePath}. */
+export type PathAuthorization = { ok: true; resolved: ResolvedPath } | { ok: false; message: string };
+
+/**
+ * Re-resolves a path at execute time and decides whether the call may touch it. Inside the
+ * workspace: yes. Outside: only when
+ * - the permission mode is `bypassPermissions`, or
+ * - `checkPermissions` asked the host about this very real path for this call, or
+ * - the path involves no symbolic link (its lexical and real forms agree), so whatever allowed
+ *   the call (a rule, a hook, the host) saw that it was outside.
+ * A path that was inside (or elsewhere) when checked and now leads outside through a symbolic
+ * link is refused.
+ */
+export async function authorizePath(args: AuthorizePathArgs): Promise<PathAuthorization> {
+  const checked = takeOutsideCheck(args.agent.toolState, args.toolUseId);
+  let resolved: ResolvedPath;
+  try {
+    resolved = await args.boundary.resolve(args.input);
+  } catch (error) {
+    return { ok: false, message: `Cannot resolve ${args.input}: ${describeError(error)}` };
+  }
+  if (resolved.inside || args.agent.permissionMode === 'bypassPermissions') return { ok: true, resolved };
+  if (checked === resolved.real || resolved.lexical === resolved.real) return { ok: true, resolved };
+  return {
+    ok: false,
+    message:
+      `Refused: ${args.input} now leads to ${resolved.real}, outside the workspace, through a symbolic link, ` +
+      `and that location was not the one approved for this call. Check the link and call the tool again.`,
+  };
+}

@@ -1,0 +1,39 @@
+import fs from 'node:fs/promises';
+import type { ToolAgentContext } from '../../tools/types.js';
+import { getReadRecord, staleMessage } from './tool-state-records.js';
+import type { WorkspaceBoundary } from './workspace-boundary.js';
+
+/** What {@link precheckFile} learned about an existing file inside the workspace. */
+export type FilePrecheck =
+  | { status: 'problem'; message: string }
+  /** Missing, outside the workspace (not looked at before the host answers), or unresolvable. */
+  | { status: 'unknown' }
+  | { status: 'missing' }
+  | { status: 'existing'; content: string };
+
+/**
+ * The early part of the read-before-write rule, for `validateInput`: inside the workspace, an
+ * existing file must have been read and not modified since (by modification time; the content
+ * hash is compared again at execute time). Paths outside the workspace are not touched here.
+ */
+export async function precheckFile(boundary: WorkspaceBoundary, agent: ToolAgentContext, input: string, readContent: boolean): Promise<FilePrecheck> {
+  let real: string;
+  try {
+    const resolved = await boundary.resolve(input);
+    if (!resolved.inside) return { status: 'unknown' };
+    real = resolved.real;
+  } catch {
+    return { status: 'unknown' };
+  }
+  let stat;
+  try {
+    stat = await fs.stat(real);
+  } catch {
+    return { status: 'missing' };
+  }
+  if (stat.isDirectory()) return { status: 'problem', message: `${input} is a directory, not a file.` };
+  if (!stat.isFile()) return { status: 'problem', message: `${input} is not a regular file.` };
+  const stale = staleMessage(getReadRecord(agent.toolState, real), { mtimeMs: stat.mtimeMs });
+  if (stale) return { status: 'problem', message: stale };
+  return { status: 'existing', content: readContent ? await fs.readFile(real, 'utf8') : '' };
+}

@@ -1,0 +1,126 @@
+import { createHash } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+
+/** Options of {@link readFileWindow}. */
+export interface ReadFileWindowOptions {
+  /** First line to return, 1-based. */
+  startLine: number;
+  /** Most lines to return. */
+  maxLines: number;
+  /** Most bytes of line content to return (at least one line is always returned). */
+  maxBytes: number;
+  /** Longer lines are cut to this many characters. */
+  maxLineChars: number;
+  /** Collect the raw bytes when the file is an image no larger than this. */
+  maxImageBytes: number;
+}
+
+/** What {@link readFileWindow} found. */
+export interface FileWindow {
+  /** SHA-256 of the whole file, hex. */
+  sha256: string;
+  /** Total number of lines (a last line without a newline counts). */
+  totalLines: number;
+  /** The returned lines, without line terminators; cut lines end with a note. */
+  lines: string[];
+  /** Lines after the window were left out because of `maxBytes`. */
+  stoppedByBytes: boolean;
+  /** The file holds no text: a NUL byte in its first 8 KiB, or an image. */
+  binary: boolean;
+  /** For images: the media type, and the bytes when within `maxImageBytes`. */
+  image: { mediaType: string; data: Buffer | undefined } | undefined;
+}
+
+const CHUNK_BYTES = 64 * 1024;
+const BINARY_SNIFF_BYTES = 8 * 1024;
+
+function imageType(head: Buffer): string | undefined {
+  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  if (head.length >= 6 && /^GIF8[79]a$/.test(head.subarray(0, 6).toString('latin1'))) return 'image/gif';
+  if (head.length >= 12 && head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
+/**
+ * Reads a whole open file once, in chunks: hashes all of it, counts its lines, and keeps only
+ * the requested window of lines (bounded by lines and bytes), so a large file costs little memory.
+ */
+export async function readFileWindow(handle: FileHandle, options: ReadFileWindowOptions): Promise<FileWindow> {
+  const hash = createHash('sha256');
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.alloc(CHUNK_BYTES);
+  const window: FileWindow = { sha256: '', totalLines: 0, lines: [], stoppedByBytes: false, binary: false, image: undefined };
+  const imageChunks: Buffer[] = [];
+  let collecting = true;
+  let bytes = 0;
+  let line = '';
+  let lineCut = false;
+  let lineStarted = false;
+  let position = 0;
+
+  const endLine = () => {
+    window.totalLines++;
+    if (collecting && window.totalLines >= options.startLine) {
+      const text = (line.endsWith('\r') ? line.slice(0, -1) : line) + (lineCut ? ' ... [line truncated]' : '');
+      const cost = Buffer.byteLength(text) + 1;
+      if (window.lines.length >= options.maxLines) collecting = false;
+      else if (window.lines.length > 0 && bytes + cost > options.maxBytes) {
+        collecting = false;
+        window.stoppedByBytes = true;
+      } else {
+        window.lines.push(text);
+        bytes += cost;
+      }
+    }
+    line = '';
+    lineCut = false;
+    lineStarted = false;
+  };
+  const addText = (text: string) => {
+    let start = 0;
+    for (;;) {
+      const newline = text.indexOf('\n', start);
+      const piece = text.slice(start, newline === -1 ? text.length : newline);
+      if (piece !== '') lineStarted = true;
+      if (collecting && !lineCut) {
+        line += piece;
+        if (line.length > options.maxLineChars) {
+          line = line.slice(0, options.maxLineChars);
+          lineCut = true;
+        }
+      }
+      if (newline === -1) return;
+      endLine();
+      start = newline + 1;
+    }
+  };
+
+  for (;;) {
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
+    if (bytesRead === 0) break;
+    const chunk = buffer.subarray(0, bytesRead);
+    hash.update(chunk);
+    if (position === 0) {
+      const mediaType = imageType(chunk);
+      if (mediaType) window.image = { mediaType, data: undefined };
+      window.binary = mediaType !== undefined || chunk.subarray(0, BINARY_SNIFF_BYTES).includes(0);
+    }
+    position += bytesRead;
+    if (window.image && position <= options.maxImageBytes) imageChunks.push(Buffer.from(chunk));
+    if (!window.binary) addText(decoder.write(chunk));
+  }
+  if (!window.binary) {
+    addText(decoder.end());
+    if (lineStarted) endLine();
+  }
+  if (window.image && position <= options.maxImageBytes) window.image.data = Buffer.concat(imageChunks);
+  window.sha256 = hash.digest('hex');
+  return window;
+}
+
+/** SHA-256 of a buffer or string, hex. */
+export function sha256(content: Buffer | string): string {
+  return createHash('sha256').update(content).digest('hex');
+}

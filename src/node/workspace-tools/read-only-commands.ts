@@ -1,0 +1,147 @@
+/**
+ * The allow-list behind {@link classifyBashCommand}: commands that cannot change files, and for
+ * those that have writing options or subcommands, a check of their arguments. Anything not
+ * listed is not read-only.
+ */
+
+/** How one allow-listed command is judged. */
+export interface ReadOnlyCommandSpec {
+  /**
+   * Unquoted glob or brace characters are allowed in its arguments. Only for commands none of
+   * whose options can write or run programs, since a glob can expand to a file named like an option.
+   */
+  globSafe: boolean;
+  /** Returns why these arguments are not read-only, or `undefined` when they are. */
+  check?: (args: string[]) => string | undefined;
+}
+
+/** True when `arg` is `--name[=value]` and `name` is a (possibly abbreviated) one of `options`. */
+function isLongOption(arg: string, options: string[]): boolean {
+  if (!arg.startsWith('--') || arg === '--') return false;
+  const name = arg.slice(2).split('=')[0]!;
+  return name.length > 0 && options.some((option) => option.startsWith(name));
+}
+
+/** True when `arg` is a cluster of short options (`-rno`) containing one of `letters`. */
+function hasShortOption(arg: string, letters: string): boolean {
+  if (!arg.startsWith('-') || arg.startsWith('--') || arg === '-') return false;
+  return [...arg.slice(1)].some((letter) => letters.includes(letter));
+}
+
+function positional(args: string[]): string[] {
+  const dashDash = args.indexOf('--');
+  const before = dashDash === -1 ? args : args.slice(0, dashDash);
+  const after = dashDash === -1 ? [] : args.slice(dashDash + 1);
+  return [...before.filter((arg) => !arg.startsWith('-') || arg === '-'), ...after];
+}
+
+const FIND_WRITERS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir', '-fprint', '-fprint0', '-fprintf', '-fls']);
+
+function checkFind(args: string[]): string | undefined {
+  const writer = args.find((arg) => FIND_WRITERS.has(arg));
+  return writer ? `find ${writer} can delete files or run commands` : undefined;
+}
+
+function checkSort(args: string[]): string | undefined {
+  const bad = args.find(
+    (arg) => hasShortOption(arg, 'oT') || isLongOption(arg, ['output', 'temporary-directory', 'compress-program']),
+  );
+  return bad ? `sort ${bad} writes files or runs a program` : undefined;
+}
+
+function checkUniq(args: string[]): string | undefined {
+  return positional(args).length > 1 ? 'uniq with two file arguments writes the second one' : undefined;
+}
+
+function checkRg(args: string[]): string | undefined {
+  const bad = args.find((arg) => isLongOption(arg, ['pre', 'hostname-bin']));
+  return bad ? `rg ${bad} runs another program` : undefined;
+}
+
+function checkFile(args: string[]): string | undefined {
+  const bad = args.find((arg) => hasShortOption(arg, 'C') || isLongOption(arg, ['compile']));
+  return bad ? `file ${bad} writes a compiled magic file` : undefined;
+}
+
+function checkTree(args: string[]): string | undefined {
+  const bad = args.find((arg) => hasShortOption(arg, 'o') || isLongOption(arg, ['output']));
+  return bad ? `tree ${bad} writes its output to a file` : undefined;
+}
+
+function checkDate(args: string[]): string | undefined {
+  const bad = args.find((arg) => hasShortOption(arg, 's') || isLongOption(arg, ['set']) || (!arg.startsWith('-') && !arg.startsWith('+')));
+  return bad ? `date ${bad} may set the clock` : undefined;
+}
+
+function checkCommand(args: string[]): string | undefined {
+  return args.length > 0 && (args[0] === '-v' || args[0] === '-V') ? undefined : 'command runs another command';
+}
+
+function checkNoArguments(name: string) {
+  return (args: string[]) => (args.length === 0 ? undefined : `${name} with arguments runs or changes something`);
+}
+
+const GIT_BRANCH_FLAGS = new Set(['-a', '-r', '-v', '-vv', '-l', '--list', '--all', '--remotes', '--verbose', '--show-current', '--no-color', '--color', '--column', '--no-column', '-i', '--ignore-case']);
+const GIT_BRANCH_VALUE_FLAGS = new Set(['--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--sort', '--format']);
+
+function checkGitBranch(args: string[]): string | undefined {
+  const listing = args.includes('--list') || args.includes('-l');
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (GIT_BRANCH_FLAGS.has(arg)) continue;
+    const flag = arg.split('=')[0]!;
+    if (GIT_BRANCH_VALUE_FLAGS.has(flag)) {
+      if (!arg.includes('=')) index++;
+      continue;
+    }
+    if (!arg.startsWith('-') && listing) continue;
+    return `git branch ${arg} may create, rename or delete branches`;
+  }
+  return undefined;
+}
+
+const GIT_READ_ONLY_SUBCOMMANDS = new Set(['status', 'diff', 'log', 'show', 'rev-parse', 'ls-files', 'blame', 'shortlog', 'describe']);
+
+function checkGit(args: string[]): string | undefined {
+  let rest = args;
+  while (rest[0] === '--no-pager' || rest[0] === '-P') rest = rest.slice(1);
+  const [subcommand, ...subArgs] = rest;
+  if (subcommand === undefined) return undefined;
+  if (subcommand.startsWith('-')) return `git option ${subcommand} before the subcommand is not classified`;
+  const output = subArgs.find((arg) => isLongOption(arg, ['output']));
+  if (output) return `git ${subcommand} ${output} writes a file`;
+  if (GIT_READ_ONLY_SUBCOMMANDS.has(subcommand)) return undefined;
+  if (subcommand === 'branch') return checkGitBranch(subArgs);
+  if (subcommand === 'remote') {
+    return subArgs.every((arg) => arg === '-v' || arg === '--verbose') ? undefined : 'git remote with arguments changes remotes';
+  }
+  return `git ${subcommand} is not a read-only git subcommand`;
+}
+
+const FREE: ReadOnlyCommandSpec = { globSafe: true };
+
+/** Read-only commands by name. */
+export const READ_ONLY_COMMANDS: ReadonlyMap<string, ReadOnlyCommandSpec> = new Map<string, ReadOnlyCommandSpec>([
+  ...[
+    'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'pwd', 'echo', 'printf', 'stat', 'du', 'df',
+    'which', 'type', 'whoami', 'id', 'uname', 'basename', 'dirname', 'realpath', 'readlink', 'true', 'false',
+    'test', '[', 'sleep', 'cd', 'diff', 'cmp', 'comm', 'cut', 'tr', 'nl', 'od', 'sha1sum', 'sha256sum',
+    'sha512sum', 'md5sum', 'cksum', 'printenv',
+  ].map((name): [string, ReadOnlyCommandSpec] => [name, FREE]),
+  ['find', { globSafe: false, check: checkFind }],
+  ['sort', { globSafe: false, check: checkSort }],
+  ['uniq', { globSafe: false, check: checkUniq }],
+  ['rg', { globSafe: false, check: checkRg }],
+  ['file', { globSafe: false, check: checkFile }],
+  ['tree', { globSafe: false, check: checkTree }],
+  ['date', { globSafe: false, check: checkDate }],
+  ['git', { globSafe: false, check: checkGit }],
+  ['command', { globSafe: false, check: checkCommand }],
+  ['env', { globSafe: false, check: checkNoArguments('env') }],
+]);
+
+/** Commands whose arguments are not file paths (used when looking for paths outside the workspace). */
+export const NON_PATH_ARGUMENT_COMMANDS: ReadonlySet<string> = new Set([
+  'echo', 'printf', 'sleep', 'true', 'false', 'pwd', 'whoami', 'id', 'uname', 'date', 'which', 'type',
+  'command', 'printenv', 'env', 'basename', 'dirname',
+]);

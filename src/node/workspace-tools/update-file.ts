@@ -1,0 +1,100 @@
+import fs, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { toolOutput } from '../../tools/tool-output.js';
+import type { ToolAgentContext, ToolOutput } from '../../tools/types.js';
+import { openCheckedFile } from './open-checked-file.js';
+import { authorizePath } from './path-access.js';
+import { sha256 } from './read-file-window.js';
+import { getReadRecord, setReadRecord, staleMessage } from './tool-state-records.js';
+import { resolveRealPath, type WorkspaceBoundary } from './workspace-boundary.js';
+
+/** What a tool wants written: new content and a sentence for the model, or a problem. */
+export type FileTransform =
+  | { ok: true; content: string; summary: string }
+  | { ok: false; message: string };
+
+/** The argument of {@link updateFile}. */
+export interface UpdateFileArgs {
+  boundary: WorkspaceBoundary;
+  /** The path as the model gave it. */
+  input: string;
+  toolUseId: string;
+  agent: ToolAgentContext;
+  /**
+   * Computes the new content from the current one (`undefined` when the file does not exist).
+   * `displayPath` is how the result should name the file.
+   */
+  transform: (current: string | undefined, displayPath: string) => FileTransform;
+}
+
+async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+  await handle.truncate(0);
+  let offset = 0;
+  while (offset < data.length) {
+    const { bytesWritten } = await handle.write(data, offset, data.length - offset, offset);
+    offset += bytesWritten;
+  }
+}
+
+async function finishWrite(handle: FileHandle, args: UpdateFileArgs, real: string, content: string): Promise<void> {
+  const data = Buffer.from(content, 'utf8');
+  await writeAll(handle, data);
+  const stat = await handle.stat();
+  setReadRecord(args.agent.toolState, real, { mtimeMs: stat.mtimeMs, sha256: sha256(data) });
+}
+
+async function updateExisting(args: UpdateFileArgs, real: string, handle: FileHandle): Promise<ToolOutput> {
+  const stat = await handle.stat();
+  if (!stat.isFile()) return toolOutput(`${args.input} is not a regular file.`, { isError: true });
+  const bytes = await handle.readFile();
+  const stale = staleMessage(getReadRecord(args.agent.toolState, real), { mtimeMs: stat.mtimeMs, sha256: sha256(bytes) });
+  if (stale) return toolOutput(stale, { isError: true });
+  const change = args.transform(bytes.toString('utf8'), args.boundary.display(real));
+  if (!change.ok) return toolOutput(change.message, { isError: true });
+  await finishWrite(handle, args, real, change.content);
+  return toolOutput(change.summary);
+}
+
+async function createNew(args: UpdateFileArgs, real: string): Promise<ToolOutput> {
+  const change = args.transform(undefined, args.boundary.display(real));
+  if (!change.ok) return toolOutput(change.message, { isError: true });
+  await fs.mkdir(path.dirname(real), { recursive: true });
+  // The directories just created must still lead where the path was authorized to go.
+  if ((await resolveRealPath(real)) !== real) {
+    return toolOutput(`Refused: the directories of ${args.input} changed while it was being created.`, { isError: true });
+  }
+  const opened = await openCheckedFile(real, 'create');
+  if (!opened.ok) {
+    const message = opened.code === 'EEXIST' ? `${args.input} was created by someone else meanwhile. Read it first before writing to it.` : opened.message;
+    return toolOutput(message, { isError: true });
+  }
+  try {
+    await finishWrite(opened.handle, args, real, change.content);
+  } finally {
+    await opened.handle.close();
+  }
+  return toolOutput(change.summary);
+}
+
+/**
+ * Writes a file the safe way, for Write and Edit: re-authorizes the path, opens it without
+ * following a last-component symbolic link and checks what was opened, requires a current read
+ * record for an existing file (same modification time and content hash), writes through the
+ * same handle, and records the new version so the next edit needs no new read.
+ */
+export async function updateFile(args: UpdateFileArgs): Promise<ToolOutput> {
+  const authorization = await authorizePath({ boundary: args.boundary, input: args.input, toolUseId: args.toolUseId, agent: args.agent });
+  if (!authorization.ok) return toolOutput(authorization.message, { isError: true });
+  const { real } = authorization.resolved;
+  const opened = await openCheckedFile(real, 'update');
+  if (opened.ok) {
+    try {
+      return await updateExisting(args, real, opened.handle);
+    } finally {
+      await opened.handle.close();
+    }
+  }
+  if (opened.code === 'ENOENT') return createNew(args, real);
+  if (opened.code === 'EISDIR') return toolOutput(`${args.input} is a directory.`, { isError: true });
+  return toolOutput(opened.message, { isError: true });
+}

@@ -1,0 +1,97 @@
+import type { Dirent } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { isGitignored, parseGitignore, type GitignoreFile } from './gitignore-rules.js';
+
+/** A file found by {@link walkFiles}. */
+export interface WalkedFile {
+  /** Absolute path. */
+  absolutePath: string;
+  /** Path relative to the walk's root, with `/` separators. */
+  relativePath: string;
+  /** The entry is a symbolic link (never followed). */
+  isSymbolicLink: boolean;
+}
+
+/** Options of {@link walkFiles}. */
+export interface WalkFilesOptions {
+  /** The directory to walk (already resolved and authorized). */
+  root: string;
+  /**
+   * The outermost directory whose `.gitignore` files apply (the workspace root holding `root`);
+   * `.gitignore` files between it and `root` are read too.
+   * @default root
+   */
+  ignoreRoot?: string;
+  /** Stops the walk when aborted. */
+  signal?: AbortSignal;
+}
+
+/** Directory names never descended into. */
+export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
+
+async function readGitignore(directory: string): Promise<GitignoreFile | undefined> {
+  const file = path.join(directory, '.gitignore');
+  try {
+    const stat = await fs.lstat(file);
+    if (!stat.isFile()) return undefined;
+    return parseGitignore(directory, await fs.readFile(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+async function ancestorGitignores(root: string, ignoreRoot: string): Promise<GitignoreFile[]> {
+  const relative = path.relative(ignoreRoot, root);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return [];
+  const files: GitignoreFile[] = [];
+  let directory = ignoreRoot;
+  for (const segment of relative.split(path.sep).slice(0, -1)) {
+    const file = await readGitignore(directory);
+    if (file) files.push(file);
+    directory = path.join(directory, segment);
+  }
+  const parent = await readGitignore(directory);
+  if (parent) files.push(parent);
+  return files;
+}
+
+/**
+ * Lists the files below `root`, depth first in name order, without following symbolic links,
+ * skipping `.git` and `node_modules` directories and whatever the `.gitignore` files of `root`,
+ * its subdirectories and its ancestors up to `ignoreRoot` exclude. Unreadable directories are
+ * skipped silently.
+ */
+export async function* walkFiles(options: WalkFilesOptions): AsyncGenerator<WalkedFile> {
+  const { root, signal } = options;
+  const inherited = await ancestorGitignores(root, options.ignoreRoot ?? root);
+  const stack: Array<{ directory: string; relative: string; ignores: GitignoreFile[] }> = [
+    { directory: root, relative: '', ignores: inherited },
+  ];
+  while (stack.length > 0) {
+    signal?.throwIfAborted();
+    const { directory, relative, ignores: parentIgnores } = stack.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = await fs.readdir(directory, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    const own = entries.some((entry) => entry.name === '.gitignore') ? await readGitignore(directory) : undefined;
+    const ignores = own ? [...parentIgnores, own] : parentIgnores;
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirectories: typeof stack = [];
+    for (const entry of entries) {
+      const absolutePath = path.join(directory, entry.name);
+      const relativePath = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (SKIPPED_DIRECTORIES.has(entry.name) || isGitignored(ignores, absolutePath, true)) continue;
+        subdirectories.push({ directory: absolutePath, relative: relativePath, ignores });
+      } else if (entry.isFile() || entry.isSymbolicLink()) {
+        if (isGitignored(ignores, absolutePath, false)) continue;
+        yield { absolutePath, relativePath, isSymbolicLink: entry.isSymbolicLink() };
+      }
+    }
+    for (let index = subdirectories.length - 1; index >= 0; index--) stack.push(subdirectories[index]!);
+  }
+}
