@@ -1,6 +1,8 @@
 import type { Message } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
-import type { PermissionMode } from '../permissions/types.js';
+import type { ToolResultBlock } from '../model/messages.js';
+import type { PendingApproval } from '../permissions/pending-approval.js';
+import type { PermissionDecision, PermissionMode, PermissionResult } from '../permissions/types.js';
 import type { Todo } from '../todos/types.js';
 
 /** The transcript entry format version this build writes. */
@@ -45,6 +47,8 @@ export interface ModeChangeEntry extends EntryBase {
   reason: string;
   /** The mode saved on entering plan mode, restored on approval. */
   prePlanMode?: PermissionMode;
+  /** The reminder queued for the model's next user message. */
+  reminder?: string;
 }
 
 /** The todo list was replaced. */
@@ -76,6 +80,52 @@ export interface PlanReferenceEntry extends EntryBase {
 export interface SessionMetaEntry extends EntryBase {
   kind: 'session-meta';
   slug?: string;
+  /** The session this one was forked from. */
+  forkedFrom?: string;
+}
+
+/** One tool call of the open batch was answered (executed, failed, denied, interrupted). */
+export interface ToolResultEntry extends EntryBase {
+  kind: 'tool-result';
+  toolUseId: string;
+  toolName: string;
+  result: ToolResultBlock;
+}
+
+/** The pipeline decided about a tool call (the audit log). */
+export interface PermissionDecisionEntry extends EntryBase {
+  kind: 'permission-decision';
+  decision: PermissionDecision;
+}
+
+/** A tool call was parked for the host. */
+export interface ApprovalPendingEntry extends EntryBase {
+  kind: 'approval-pending';
+  approval: PendingApproval;
+}
+
+/** The host answered a pending approval. */
+export interface ApprovalResolvedEntry extends EntryBase {
+  kind: 'approval-resolved';
+  approvalId: string;
+  toolUseId: string;
+  decision: Exclude<PermissionResult, { behavior: 'defer' }>;
+  /** The validated input that will run, for `allow`. */
+  input?: unknown;
+}
+
+/** Rules were added to the session. */
+export interface RulesAddedEntry extends EntryBase {
+  kind: 'rules-added';
+  behavior: 'allow' | 'deny' | 'ask';
+  rules: string[];
+}
+
+/** A tool changed its per-agent state (e.g. the files it has read). */
+export interface ToolStateEntry extends EntryBase {
+  kind: 'tool-state';
+  key: string;
+  value: unknown;
 }
 
 /** Marks a compaction boundary: messages before it were summarized. */
@@ -107,4 +157,13 @@ export type SessionEntry =
   | SessionMetaEntry
   | CompactBoundaryEntry
   | RunStartEntry
-  | RunEndEntry;
+  | RunEndEntry
+  | ToolResultEntry
+  | PermissionDecisionEntry
+  | ApprovalPendingEntry
+  | ApprovalResolvedEntry
+  | RulesAddedEntry
+  | ToolStateEntry;
+
+/** The entry format versions this build reads. */
+export const SUPPORTED_ENTRY_VERSIONS: readonly number[] = [1];
