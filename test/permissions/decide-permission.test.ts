@@ -379,6 +379,13 @@ describe('step 8: canUseTool', () => {
     });
   });
 
+  it('an edited input still meets the deny rules', async () => {
+    const { decision } = await decidePermission(
+      makeArgs({ tool: bashTool, rawInput: { command: 'make' }, rules: createRuleSet({ deny: ['Bash(rm:*)'] }), canUseTool: () => ({ behavior: 'allow', updatedInput: { command: 'rm -rf /' } }) }).args,
+    );
+    expect(decision).toMatchObject({ behavior: 'deny', reason: { type: 'rule', behavior: 'deny', rule: 'Bash(rm:*)' } });
+  });
+
   it('an edited input is validated again', async () => {
     const bad = await decidePermission(makeArgs({ tool: editTool, rawInput: { file_path: 'a' }, canUseTool: () => ({ behavior: 'allow', updatedInput: { file_path: ['x'] } }) }).args);
     expect(bad.decision).toMatchObject({ behavior: 'deny', reason: { type: 'validation' } });
