@@ -19,6 +19,8 @@ import { defineTool } from '../../src/tools/define-tool.js';
 import type { Tool, ToolKind } from '../../src/tools/types.js';
 import { makeArgs } from './fixtures.js';
 
+type ArbitraryValue<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
 const COMMANDS = ['ls', 'ls -la', 'cat a', 'rm -rf x', 'npm test', 'npm test && rm x', 'git push', 'make'];
 const TOOL_NAMES = ['Shell', 'Writer', 'Viewer'];
 const RULES = [
@@ -33,7 +35,7 @@ const RULES = [
 
 const command = fc.constantFrom(...COMMANDS);
 
-const toolCheck: fc.Arbitrary<ToolPermissionCheck | 'throw' | undefined> = fc.constantFrom(
+const toolCheck = fc.constantFrom<ToolPermissionCheck | 'throw' | undefined>(
   undefined,
   'throw',
   { behavior: 'passthrough' },
@@ -51,7 +53,7 @@ const toolSpec = fc.record({
   check: toolCheck,
 });
 
-function buildTool(spec: fc.RecordValue<typeof toolSpec>): Tool {
+function buildTool(spec: ArbitraryValue<typeof toolSpec>): Tool {
   return defineTool({
     name: spec.name,
     description: 'random tool',
@@ -102,7 +104,7 @@ const scenario = fc.record({
   classifier: classifierAnswer,
 });
 
-type Scenario = fc.RecordValue<typeof scenario>;
+type Scenario = ArbitraryValue<typeof scenario>;
 
 function buildHooks(s: Scenario): HooksConfig {
   return {
