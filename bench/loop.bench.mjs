@@ -5,6 +5,7 @@ import os from 'node:os';
 import { z } from 'zod';
 import { createAgent, defineTool } from '../dist/index.js';
 import { fakeModel, toolTurnsModel } from './lib/fake-model.mjs';
+import { phaseBreakdown } from './lib/phases.mjs';
 import { gaps, mean, median, quantile, settledHeap } from './lib/stats.mjs';
 import { renderTable } from './lib/table.mjs';
 
@@ -56,7 +57,8 @@ async function timedRun({ tool, toolTurns, callsPerTurn = 1, consumeEvents = fal
 }
 
 async function perTurnOverhead() {
-  for (let index = 0; index < 3; index++) await timedRun({ tool: trivialTool, toolTurns: 200 }); // warm-up
+  // Warm-up: 3,000 turns. With only ~600, V8 has not optimized the loop yet and turns are ~2× slower.
+  for (let index = 0; index < 15; index++) await timedRun({ tool: trivialTool, toolTurns: 200 });
   const bySize = new Map(SIZES.map((size) => [size, { medians: [], means: [], p95s: [], first: [], last: [] }]));
   // Sizes interleaved, so drift (heap growth, CPU frequency, neighbours) spreads over all of them.
   for (let run = 0; run < RUNS; run++) {
@@ -128,6 +130,18 @@ async function idleAgentHeap() {
   return { perAgent, messagesPerAgent, beyond: perAgent - messagesPerAgent, messageCount, freshDefault, freshNoBuiltins };
 }
 
+/** Median time of one `createAgent` call, in µs, over 9 rounds of 1,000. */
+function createAgentTime(extra) {
+  const model = fakeModel({ decide: () => [] });
+  const rounds = [];
+  for (let round = 0; round < 10; round++) {
+    const started = performance.now();
+    for (let index = 0; index < 1000; index++) createAgent({ model, ...extra });
+    if (round > 0) rounds.push(performance.now() - started); // round 0 is warm-up; ms per 1,000 = µs each
+  }
+  return median(rounds);
+}
+
 const us = (value) => `${value.toFixed(1)} µs`;
 const ms = (value) => `${value.toFixed(2)} ms`;
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
@@ -140,8 +154,12 @@ async function main() {
   console.log(`agent-harness loop benchmark — node ${process.version}, ${cores} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${RUNS} runs per size\n`);
 
   const { bySize, consumedMedian } = await perTurnOverhead();
+  // Optional diagnostics, measured while the loop is warm and the heap small.
+  const phases = process.env.BENCH_PHASES ? await phaseBreakdown({ createAgent, tool: trivialTool, toolTurns: 200, runs: RUNS }) : undefined;
   const parallel = await parallelTurn();
   const heap = await idleAgentHeap();
+  const createDefault = createAgentTime({});
+  const createBare = createAgentTime({ todoWrite: false, exitPlanMode: false });
 
   const rows = [];
   const medianOf = (size) => median(bySize.get(size).medians);
@@ -163,7 +181,13 @@ async function main() {
   rows.push([`  heap of its ${heap.messageCount} messages alone (JSON copies)`, kb(heap.messagesPerAgent), '—', 'info']);
   rows.push([`  heap per fresh agent (no run)`, kb(heap.freshDefault), '—', 'info']);
   rows.push([`  heap per fresh agent, todoWrite and exitPlanMode off`, kb(heap.freshNoBuiltins), '—', 'info']);
+  rows.push(['createAgent() time (default options)', us(createDefault), '—', 'info']);
+  rows.push(['createAgent() time, todoWrite and exitPlanMode off', us(createBare), '—', 'info']);
   console.log(renderTable(['measure', 'value', 'goal', 'result'], rows));
+  if (phases) {
+    console.log(`\nPhases of a one-call turn (median µs over ${phases[0].count} turns, listeners on 4 event types):\n`);
+    console.log(renderTable(['µs', 'from → to', 'what runs in between'], phases.map((phase) => [phase.medianUs.toFixed(2), `${phase.from} → ${phase.to}`, phase.what])));
+  }
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; KB = 1000 bytes; a MISS is reported, not an exit code)`);
 }
 
