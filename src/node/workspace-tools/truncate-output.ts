@@ -41,3 +41,11 @@ export class BoundedText {
     return `${this.head}\n\n... [${omitted} characters omitted] ...\n\n${tailSize > 0 ? this.tail.slice(-tailSize) : ''}`;
   }
 }
+
+/** Keeps the beginning of a text longer than `maxChars`, cut at a line end, with a note and a hint. */
+export function truncateEnd(text: string, maxChars: number, hint: string): string {
+  if (text.length <= maxChars) return text;
+  const cut = text.lastIndexOf('\n', maxChars);
+  const kept = text.slice(0, cut > 0 ? cut : maxChars);
+  return `${kept}\n\n[Output truncated: ${text.length - kept.length} more characters. ${hint}]`;
+}

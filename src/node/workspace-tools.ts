@@ -1,0 +1,43 @@
+import type { Tool } from '../tools/types.js';
+import { createBashTool } from './workspace-tools/bash-tool.js';
+import { createEditTool } from './workspace-tools/edit-tool.js';
+import { createGlobTool } from './workspace-tools/glob-tool.js';
+import { createGrepTool } from './workspace-tools/grep-tool.js';
+import { createReadTool } from './workspace-tools/read-tool.js';
+import { resolveWorkspaceContext, type WorkspaceContext } from './workspace-tools/workspace-context.js';
+import type { WorkspaceToolName, WorkspaceToolsOptions } from './workspace-tools/workspace-tools-options.js';
+import { createWriteTool } from './workspace-tools/write-tool.js';
+
+export type { WorkspaceToolName, WorkspaceToolsOptions } from './workspace-tools/workspace-tools-options.js';
+
+const FACTORIES: Record<WorkspaceToolName, (context: WorkspaceContext) => Tool> = {
+  Read: createReadTool,
+  Write: createWriteTool,
+  Edit: createEditTool,
+  Glob: createGlobTool,
+  Grep: createGrepTool,
+  Bash: createBashTool,
+};
+
+const ALL_TOOLS: WorkspaceToolName[] = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash'];
+
+/**
+ * Creates the built-in workspace tools, with the names and inputs Claude Code users know:
+ * `Read`, `Write`, `Edit`, `Glob`, `Grep` and `Bash`, scoped to `cwd` and `additionalDirectories`.
+ *
+ * Safety does not depend on the model: every path is resolved through symbolic links and a path
+ * outside the workspace makes `checkPermissions` ask the host (`blockedPath` set), and is checked
+ * again when the call executes; `Edit` and `Write` over an existing file require a current `Read`
+ * by the same agent (tracked in `agent.toolState`); `Bash` commands are classified, so only
+ * allow-listed read-only commands run in plan mode or without asking, and a few catastrophic
+ * commands are refused in every mode.
+ * @throws ConfigurationError when `cwd` or an additional directory does not exist, or an option is out of range.
+ * @example
+ * const agent = createAgent({ model, tools: workspaceTools({ cwd: '/srv/project' }), permissionMode: 'default' });
+ */
+export function workspaceTools(options: WorkspaceToolsOptions): Tool[] {
+  const context = resolveWorkspaceContext(options);
+  const names = options.tools ?? ALL_TOOLS;
+  // Fixed order, whatever order the host lists them in: the tool list is part of the cached prefix.
+  return ALL_TOOLS.filter((name) => names.includes(name)).map((name) => FACTORIES[name](context));
+}

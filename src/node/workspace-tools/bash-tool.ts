@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { PermissionUpdate } from '../../permissions/types.js';
+import { defineTool } from '../../tools/define-tool.js';
+import { toolOutput } from '../../tools/tool-output.js';
+import type { Tool } from '../../tools/types.js';
+import { findOutsidePath } from './bash-command-paths.js';
+import { classifyBashCommand } from './classify-bash-command.js';
+import { findCatastrophicCommand } from './find-catastrophic-command.js';
+import { parseShellCommand } from './parse-shell-command.js';
+import { runShellCommand, type ShellCommandResult } from './run-shell-command.js';
+import { truncateMiddle } from './truncate-output.js';
+import { MAX_BASH_TIMEOUT_MS, type WorkspaceContext } from './workspace-context.js';
+
+const bashInput = z.object({
+  command: z.string().min(1).describe('The command to run.'),
+  timeout: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (up to ${MAX_BASH_TIMEOUT_MS}).`),
+  description: z.string().optional().describe('What the command does, in 5-10 words, e.g. "Run the unit tests".'),
+});
+
+/** Input of the Bash tool. */
+export type BashInput = z.infer<typeof bashInput>;
+
+const SUBCOMMAND = /^[a-z][a-z0-9_-]*$/;
+
+/** "Always allow" suggestion: `Bash(npm test:*)` for a single command, else the exact command. */
+export function suggestBashRule(command: string): PermissionUpdate[] {
+  const parsed = parseShellCommand(command);
+  const only = parsed.commands.length === 1 && parsed.unsupported.length === 0 && !parsed.error ? parsed.commands[0] : undefined;
+  let rule: string | undefined;
+  if (only && only.words.length > 0 && only.words.every((word) => !word.hasExpansion)) {
+    const [name, second] = only.words.map((word) => word.value);
+    const prefix = second !== undefined && SUBCOMMAND.test(second) ? `${name} ${second}` : name;
+    if (prefix && !/[()]/.test(prefix)) rule = `Bash(${prefix}:*)`;
+  } else if (command.length <= 200 && !/[()\n]/.test(command)) {
+    rule = `Bash(${command})`;
+  }
+  return rule ? [{ type: 'addRules', behavior: 'allow', rules: [rule], destination: 'session' }] : [];
+}
+
+function formatResult(result: ShellCommandResult, timeoutMs: number, maxChars: number) {
+  if (result.spawnError) return toolOutput(`The shell could not be started: ${result.spawnError}`, { isError: true });
+  const parts = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter((part) => part !== '');
+  let status: string | undefined;
+  if (result.aborted) status = 'The command was interrupted; it and everything it started were killed.';
+  else if (result.timedOut) status = `The command timed out after ${timeoutMs} ms; it and everything it started were killed.`;
+  else if (result.exitCode !== 0) status = `Exit code ${result.exitCode ?? 'unknown (killed by a signal)'}`;
+  const body = truncateMiddle(parts.join('\n'), maxChars);
+  const text = [body, status].filter((part) => part !== undefined && part !== '').join('\n\n') || '(no output)';
+  return toolOutput(text, { isError: status !== undefined });
+}
+
+/** Creates the Bash tool: runs a shell command in the working directory. */
+export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
+  const { boundary } = context;
+  return defineTool({
+    name: 'Bash',
+    description: [
+      `Runs a command with ${context.shell} in the working directory (${boundary.cwd}) and returns its output (stdout, then stderr) and exit code.`,
+      `Each call starts a fresh shell there: \`cd\` and variables do not carry over. Stdin is empty. Timeout ${context.bashTimeoutMs} ms unless \`timeout\` is given (up to ${MAX_BASH_TIMEOUT_MS}); output beyond ${context.maxOutputChars} characters is cut in the middle.`,
+      'Everything the command starts is killed when it ends: background processes do not survive the call.',
+      'Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo >. Quote paths that contain spaces.',
+    ].join('\n'),
+    inputSchema: bashInput,
+    kind: 'execute',
+    readOnly: false,
+    concurrencySafe: false,
+    ruleTarget: { field: 'command', kind: 'command' },
+    isReadOnlyCall: (input) => classifyBashCommand(input.command).readOnly,
+    validateInput({ input }) {
+      const catastrophic = findCatastrophicCommand(input.command);
+      if (catastrophic) return `Refused, in every permission mode: ${catastrophic}. This command is never run.`;
+      return undefined;
+    },
+    async checkPermissions({ input }) {
+      const classification = classifyBashCommand(input.command);
+      if (!classification.readOnly) {
+        return { behavior: 'ask', message: `This command may change files or run programs: ${classification.reason}.`, suggestions: suggestBashRule(input.command) };
+      }
+      const outside = await findOutsidePath(boundary, input.command);
+      if (outside) return { behavior: 'ask', message: outside.message, blockedPath: outside.blockedPath, suggestions: [] };
+      return { behavior: 'passthrough' };
+    },
+    async execute({ input, signal }) {
+      // Checked again here: a host may have replaced the input when approving it.
+      const catastrophic = findCatastrophicCommand(input.command);
+      if (catastrophic) return toolOutput(`Refused, in every permission mode: ${catastrophic}. This command is never run.`, { isError: true });
+      const timeoutMs = input.timeout ?? context.bashTimeoutMs;
+      const result = await runShellCommand({
+        command: input.command,
+        cwd: boundary.cwd,
+        shell: context.shell,
+        env: context.env,
+        timeoutMs,
+        maxOutputChars: context.maxOutputChars,
+        signal,
+      });
+      return formatResult(result, timeoutMs, context.maxOutputChars);
+    },
+  });
+}

@@ -1,0 +1,72 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool } from '../../tools/define-tool.js';
+import { toolOutput } from '../../tools/tool-output.js';
+import type { Tool } from '../../tools/types.js';
+import { globToRegExp, splitGlobBase } from './glob-to-regexp.js';
+import { checkPathPermission } from './path-access.js';
+import { resolveSearchRoot } from './search-root.js';
+import { truncateEnd } from './truncate-output.js';
+import { walkFiles } from './walk-files.js';
+import type { WorkspaceContext } from './workspace-context.js';
+
+/** Most paths one Glob call returns. */
+const MAX_GLOB_RESULTS = 100;
+
+const globInput = z.object({
+  pattern: z.string().min(1).describe('The glob to match file paths against, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
+  path: z.string().min(1).optional().describe('The directory to search in (default: the working directory).'),
+});
+
+/** Input of the Glob tool. */
+export type GlobInput = z.infer<typeof globInput>;
+
+/** The directory a Glob call searches, as a model-style path, and the pattern below it. */
+export function globSearchTarget(input: GlobInput): { directory: string; pattern: string } {
+  const { base, pattern } = splitGlobBase(input.pattern);
+  const directory = path.isAbsolute(base) ? base : path.join(input.path ?? '.', base);
+  return { directory, pattern };
+}
+
+/** Creates the Glob tool: file paths matching a glob, most recently modified first. */
+export function createGlobTool(context: WorkspaceContext): Tool<GlobInput> {
+  const { boundary } = context;
+  return defineTool({
+    name: 'Glob',
+    description: [
+      'Finds files by name with a glob pattern ("**/*.ts", "src/**/*.{ts,tsx}", "*.md"): `*` and `?` stay within a directory, `**` spans directories, `{a,b}` lists alternatives.',
+      `Returns matching file paths, most recently modified first, at most ${MAX_GLOB_RESULTS}.`,
+      'Skips node_modules, .git and files ignored by .gitignore; symbolic links to directories are not followed.',
+      'Use Grep to search file contents.',
+    ].join('\n'),
+    inputSchema: globInput,
+    kind: 'read',
+    readOnly: true,
+    concurrencySafe: true,
+    ruleTarget: { field: 'path', kind: 'path' },
+    checkPermissions: ({ input, toolUseId, agent }) =>
+      checkPathPermission({ boundary, toolName: 'Glob', verb: 'searches', input: globSearchTarget(input).directory, isDirectory: true, toolUseId, agent }),
+    async execute({ input, toolUseId, agent, signal }) {
+      const target = globSearchTarget(input);
+      const root = await resolveSearchRoot(boundary, target.directory, toolUseId, agent);
+      if (!root.ok) return toolOutput(root.message, { isError: true });
+      if (!root.stat.isDirectory()) return toolOutput(`${target.directory} is not a directory.`, { isError: true });
+      const matcher = globToRegExp(target.pattern);
+      const matches: Array<{ absolutePath: string; mtimeMs: number }> = [];
+      for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal })) {
+        if (!matcher.test(file.relativePath)) continue;
+        const stat = await fs.lstat(file.absolutePath).catch(() => undefined);
+        matches.push({ absolutePath: file.absolutePath, mtimeMs: stat?.mtimeMs ?? 0 });
+      }
+      if (matches.length === 0) return 'No files found';
+      matches.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.absolutePath < b.absolutePath ? -1 : 1));
+      const shown = matches.slice(0, MAX_GLOB_RESULTS).map((match) => boundary.display(match.absolutePath));
+      let text = shown.join('\n');
+      if (matches.length > MAX_GLOB_RESULTS) {
+        text += `\n\n[Showing the ${MAX_GLOB_RESULTS} most recently modified of ${matches.length} matches. Use a more specific pattern or path.]`;
+      }
+      return truncateEnd(text, context.maxOutputChars, 'Use a more specific pattern or path.');
+    },
+  });
+}

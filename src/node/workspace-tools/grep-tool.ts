@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool } from '../../tools/define-tool.js';
+import { toolOutput } from '../../tools/tool-output.js';
+import type { Tool } from '../../tools/types.js';
+import { globToRegExp } from './glob-to-regexp.js';
+import { searchFile, type FileMatches } from './search-file.js';
+import { checkPathPermission } from './path-access.js';
+import { resolveSearchRoot } from './search-root.js';
+import { truncateEnd } from './truncate-output.js';
+import { walkFiles } from './walk-files.js';
+import { isWithin } from './workspace-boundary.js';
+import type { WorkspaceContext } from './workspace-context.js';
+
+const grepInput = z.object({
+  pattern: z.string().min(1).describe('The regular expression to search for (JavaScript syntax), e.g. "function\\s+\\w+" or "TODO".'),
+  path: z.string().min(1).optional().describe('The file or directory to search in (default: the working directory).'),
+  glob: z.string().min(1).optional().describe('Only search files matching this glob, e.g. "*.ts" (matched against the file name) or "src/**/*.{ts,tsx}".'),
+  output_mode: z
+    .enum(['content', 'files_with_matches', 'count'])
+    .optional()
+    .describe('"files_with_matches" (default): paths of matching files; "content": matching lines; "count": matches per file.'),
+  '-i': z.boolean().optional().describe('Case-insensitive search.'),
+  '-n': z.boolean().optional().describe('Show line numbers in "content" mode (default true).'),
+  '-A': z.number().int().nonnegative().optional().describe('Lines of context after each match ("content" mode).'),
+  '-B': z.number().int().nonnegative().optional().describe('Lines of context before each match ("content" mode).'),
+  '-C': z.number().int().nonnegative().optional().describe('Lines of context before and after each match ("content" mode).'),
+  head_limit: z.number().int().positive().optional().describe('Return only the first N lines or entries.'),
+});
+
+/** Input of the Grep tool. */
+export type GrepInput = z.infer<typeof grepInput>;
+
+const HINT = 'Narrow the search with path, glob or head_limit.';
+
+function compile(input: GrepInput): RegExp | string {
+  try {
+    return new RegExp(input.pattern, input['-i'] ? 'i' : '');
+  } catch (error) {
+    return `Invalid regular expression ${JSON.stringify(input.pattern)}: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function formatContent(results: FileMatches[], input: GrepInput, withContext: boolean): string[] {
+  const numbered = input['-n'] ?? true;
+  const out: string[] = [];
+  for (const result of results) {
+    let previous: number | undefined;
+    for (const line of result.lines) {
+      if (withContext && previous !== undefined && line.number > previous + 1) out.push('--');
+      if (withContext && previous === undefined && out.length > 0) out.push('--');
+      const separator = line.isMatch ? ':' : '-';
+      out.push(numbered ? `${result.display}${separator}${line.number}${separator}${line.text}` : `${result.display}${separator}${line.text}`);
+      previous = line.number;
+    }
+  }
+  return out;
+}
+
+/** Creates the Grep tool: a regular-expression search over files, without external binaries. */
+export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
+  const { boundary } = context;
+  return defineTool({
+    name: 'Grep',
+    description: [
+      'Searches file contents with a regular expression (JavaScript syntax, line by line).',
+      'output_mode "files_with_matches" (default) lists matching files, most recently modified first; "content" shows matching lines (with -n line numbers, -A/-B/-C context); "count" shows matches per file.',
+      'Filter files with glob (e.g. "*.ts"). Skips node_modules, .git, files ignored by .gitignore, binary files and symbolic links.',
+      'Use it instead of grep or rg in Bash.',
+    ].join('\n'),
+    inputSchema: grepInput,
+    kind: 'read',
+    readOnly: true,
+    concurrencySafe: true,
+    ruleTarget: { field: 'path', kind: 'path' },
+    validateInput: ({ input }) => {
+      const regexp = compile(input);
+      return typeof regexp === 'string' ? regexp : undefined;
+    },
+    checkPermissions: ({ input, toolUseId, agent }) =>
+      checkPathPermission({ boundary, toolName: 'Grep', verb: 'searches', input: input.path ?? '.', isDirectory: true, toolUseId, agent }),
+    async execute({ input, toolUseId, agent, signal }) {
+      const regexp = compile(input);
+      if (typeof regexp === 'string') return toolOutput(regexp, { isError: true });
+      const root = await resolveSearchRoot(boundary, input.path ?? '.', toolUseId, agent);
+      if (!root.ok) return toolOutput(root.message, { isError: true });
+      const mode = input.output_mode ?? 'files_with_matches';
+      const after = mode === 'content' ? (input['-A'] ?? input['-C'] ?? 0) : 0;
+      const before = mode === 'content' ? (input['-B'] ?? input['-C'] ?? 0) : 0;
+      const filter = input.glob ? globToRegExp(input.glob) : undefined;
+      const filterOnName = input.glob !== undefined && !input.glob.includes('/');
+      const results: FileMatches[] = [];
+      let outputChars = 0;
+      const search = async (absolutePath: string, accept: (opened: string) => boolean) => {
+        const found = await searchFile({ absolutePath, accept, regexp, before, after, collectLines: mode === 'content' });
+        if (!found) return;
+        found.display = boundary.display(absolutePath);
+        results.push(found);
+        outputChars += found.lines.reduce((sum, line) => sum + line.text.length + found.display.length + 8, found.display.length);
+      };
+      if (root.stat.isFile()) {
+        await search(root.real, (opened) => opened === root.real);
+      } else {
+        for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal })) {
+          if (file.isSymbolicLink) continue;
+          if (filter && !filter.test(filterOnName ? path.basename(file.relativePath) : file.relativePath)) continue;
+          await search(file.absolutePath, (opened) => isWithin(root.real, opened));
+          // Content is collected until well past what can be returned; the rest could not be shown.
+          if (mode === 'content' && (outputChars > context.maxOutputChars * 2 || (input.head_limit !== undefined && results.reduce((n, r) => n + r.lines.length, 0) >= input.head_limit))) break;
+        }
+      }
+      if (results.length === 0) return mode === 'files_with_matches' ? 'No files found' : 'No matches found';
+      let lines: string[];
+      let header = '';
+      if (mode === 'files_with_matches') {
+        results.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.display < b.display ? -1 : 1));
+        lines = results.map((result) => result.display);
+        header = `Found ${results.length} file${results.length === 1 ? '' : 's'}\n`;
+      } else if (mode === 'count') {
+        lines = results.map((result) => `${result.display}:${result.matchCount}`);
+        const total = results.reduce((sum, result) => sum + result.matchCount, 0);
+        header = `Found ${total} matching line${total === 1 ? '' : 's'} in ${results.length} file${results.length === 1 ? '' : 's'}\n`;
+      } else {
+        lines = formatContent(results, input, before > 0 || after > 0);
+      }
+      let limitNote = '';
+      if (input.head_limit !== undefined && lines.length > input.head_limit) {
+        limitNote = `\n\n[Showing the first ${input.head_limit} of ${lines.length} ${mode === 'content' ? 'lines' : 'entries'}.]`;
+        lines = lines.slice(0, input.head_limit);
+      }
+      return truncateEnd(header + lines.join('\n') + limitNote, context.maxOutputChars, HINT);
+    },
+  });
+}

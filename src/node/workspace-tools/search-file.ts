@@ -1,0 +1,74 @@
+import { openCheckedFile } from './open-checked-file.js';
+
+/** Files larger than this are skipped by Grep. */
+export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
+const MAX_LINE_CHARS = 1000;
+const MAX_LINES_PER_FILE = 5000;
+
+/** The matches of one file. */
+export interface FileMatches {
+  absolutePath: string;
+  /** How the output names the file (set by the caller). */
+  display: string;
+  mtimeMs: number;
+  /** Number of matching lines. */
+  matchCount: number;
+  /** Matching lines and their context, in order (only when lines were collected). */
+  lines: Array<{ number: number; text: string; isMatch: boolean }>;
+}
+
+/** Options of {@link searchFile}. */
+export interface SearchFileOptions {
+  absolutePath: string;
+  /** Which real paths of the opened file are acceptable (inside the authorized search root). */
+  accept: (openedRealPath: string) => boolean;
+  regexp: RegExp;
+  before: number;
+  after: number;
+  /** Collect the lines (content mode); otherwise only count. */
+  collectLines: boolean;
+}
+
+/**
+ * Searches one file line by line. Returns `undefined` when it has no match, cannot be opened
+ * safely, is not a regular file, is larger than {@link MAX_GREP_FILE_BYTES} or looks binary.
+ */
+export async function searchFile(options: SearchFileOptions): Promise<FileMatches | undefined> {
+  const opened = await openCheckedFile(options.absolutePath, 'read', options.accept);
+  if (!opened.ok) return undefined;
+  let bytes: Buffer;
+  let mtimeMs: number;
+  try {
+    const stat = await opened.handle.stat();
+    if (!stat.isFile() || stat.size > MAX_GREP_FILE_BYTES) return undefined;
+    mtimeMs = stat.mtimeMs;
+    bytes = await opened.handle.readFile();
+  } finally {
+    await opened.handle.close();
+  }
+  if (bytes.subarray(0, 8192).includes(0)) return undefined;
+  const lines = bytes.toString('utf8').split(/\r?\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  const marks = options.collectLines ? new Uint8Array(lines.length) : undefined;
+  let matchCount = 0;
+  for (let index = 0; index < lines.length; index++) {
+    if (!options.regexp.test(lines[index]!)) continue;
+    matchCount++;
+    if (!marks) continue;
+    const from = Math.max(0, index - options.before);
+    const to = Math.min(lines.length - 1, index + options.after);
+    for (let context = from; context <= to; context++) if (marks[context] === 0) marks[context] = 1;
+    marks[index] = 2;
+  }
+  if (matchCount === 0) return undefined;
+  const collected: FileMatches['lines'] = [];
+  if (marks) {
+    for (let index = 0; index < lines.length && collected.length < MAX_LINES_PER_FILE; index++) {
+      if (marks[index] === 0) continue;
+      let text = lines[index]!;
+      if (text.length > MAX_LINE_CHARS) text = `${text.slice(0, MAX_LINE_CHARS)} ... [line truncated]`;
+      collected.push({ number: index + 1, text, isMatch: marks[index] === 2 });
+    }
+  }
+  return { absolutePath: options.absolutePath, display: options.absolutePath, mtimeMs, matchCount, lines: collected };
+}
