@@ -73,7 +73,8 @@ function jsonInString(text: string, depth: number): unknown[] {
   for (const candidate of jsonCandidates(text)) {
     if (candidate.truncated) continue;
     const parsed = tryParse(candidate.text);
-    if (parsed.ok && typeof parsed.value === 'object' && parsed.value !== null) {
+    // Objects and arrays, or a string that is itself encoded JSON (encoded more than twice).
+    if (parsed.ok && ((typeof parsed.value === 'object' && parsed.value !== null) || (typeof parsed.value === 'string' && /^\s*[{["]/.test(parsed.value)))) {
       found.push(parsed.value);
       break;
     }

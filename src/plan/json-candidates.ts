@@ -112,8 +112,18 @@ export function* jsonCandidates(text: string): Generator<JsonCandidate> {
       seen.add(span);
       yield { strategy: 'balanced', text: span };
     }
-    // Inner spans come next: when the outer span is not JSON, or fails the schema, one may be the answer.
-    from = start + 1;
+    // Inside a span that is JSON (but failed the schema) the answer may still hide, one level
+    // down; inside a span that is not JSON at all, only fragments of the broken value would.
+    from = parses(span) ? start + 1 : scan.end;
+  }
+}
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

@@ -172,8 +172,9 @@ function parseFrom(text: string, start: number): { value: unknown; complete: boo
     if (char === '-' || (char >= '0' && char <= '9')) {
       NUMBER.lastIndex = index;
       const match = NUMBER.exec(text);
-      // A number touching the end of the text may still grow ("12" → "123").
-      if (!match || NUMBER.lastIndex >= text.length) throw STOP;
+      // A number touching the end of the text, or an unfinished part ("1.", "1e", "1e-"), may still
+      // grow ("12" → "123"): only a delimiter after it makes it final.
+      if (!match || NUMBER.lastIndex >= text.length || /[\d.eE+-]/.test(text[NUMBER.lastIndex] as string)) throw STOP;
       assign(Number(match[0]));
       index = NUMBER.lastIndex;
       return;

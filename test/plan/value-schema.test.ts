@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod/v4';
+import * as z3 from 'zod/v3';
+import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { formatIssuePath, schemaToJsonSchema, validateWithSchema } from '../../src/plan/value-schema.js';
+
+describe('validateWithSchema', () => {
+  it('validates with zod 4 and phrases issues by field', () => {
+    const schema = z.object({ items: z.array(z.object({ kind: z.enum(['a', 'b']) })) });
+    expect(validateWithSchema(schema, { items: [{ kind: 'a' }] })).toEqual({ ok: true, value: { items: [{ kind: 'a' }] } });
+    expect(validateWithSchema(schema, { items: [{ kind: 'c' }] })).toEqual({ ok: false, issues: ['items[0].kind: must be one of "a", "b", got "c"'] });
+  });
+
+  it('validates with zod 3', () => {
+    const schema = z3.object({ name: z3.string() });
+    expect(validateWithSchema(schema, { name: 'x' })).toEqual({ ok: true, value: { name: 'x' } });
+    const result = validateWithSchema(schema, {});
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues[0]).toMatch(/^name: /);
+  });
+
+  it('refuses asynchronous Standard Schema validators with a clear error', () => {
+    const schema = { '~standard': { version: 1 as const, vendor: 'x', validate: async (value: unknown) => ({ value }) } };
+    expect(() => validateWithSchema(schema, 1)).toThrow(ConfigurationError);
+  });
+});
+
+describe('formatIssuePath', () => {
+  it('writes paths the way code reads them', () => {
+    expect(formatIssuePath(['steps', 0, 'title'])).toBe('steps[0].title');
+    expect(formatIssuePath(['odd key', { key: 'x' }])).toBe('["odd key"].x');
+    expect(formatIssuePath([])).toBe('(the whole value)');
+  });
+});
+
+describe('schemaToJsonSchema', () => {
+  it('converts zod 4 and zod 3, passes JSON Schema through, and has nothing for other validators', () => {
+    expect(schemaToJsonSchema(z.object({ a: z.string() }))).toMatchObject({ type: 'object', required: ['a'] });
+    expect(schemaToJsonSchema(z3.object({ a: z3.string() }))).toMatchObject({ type: 'object', required: ['a'] });
+    expect(schemaToJsonSchema({ type: 'array' })).toEqual({ type: 'array' });
+    expect(schemaToJsonSchema({ '~standard': { version: 1, vendor: 'x', validate: (value: unknown) => ({ value }) } })).toBeUndefined();
+  });
+});
