@@ -1,7 +1,7 @@
 import EventEmitter from 'eventemitter3';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
-import type { ContentBlock, Message, TextBlock } from '../model/messages.js';
+import type { AssistantMessage, ContentBlock, Message, TextBlock } from '../model/messages.js';
 import type { ToolDefinition } from '../model/model.js';
 import type { PermissionMode, PermissionRules, PermissionUpdate } from '../permissions/types.js';
 import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
@@ -18,6 +18,7 @@ import { memoryPlanStore } from '../plan/memory-plan-store.js';
 import type { PlanStore } from '../plan/plan-store.js';
 import type { AgentOptions } from './agent-options.js';
 import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
+import type { EntryDraft, Journal } from '../session/journal.js';
 
 /** An event before the agent stamps it with its session and agent ids. */
 export type AgentEventInput = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'agentId'> : never) : never;
@@ -54,9 +55,19 @@ export class AgentCore {
   sessionStartSource: 'startup' | 'resume' | 'fork' | undefined;
   /** Receives events of the active run (set by the run). */
   runSink: ((event: AgentEvent) => void) | undefined;
+  /** Writes the transcript when the host gave a session store. */
+  readonly journal: Journal | undefined;
 
-  constructor(options: AgentOptions, tools: Tool[], sessionId: string, snapshot: AgentSnapshot | undefined, origin: 'startup' | 'resume' | 'fork') {
+  constructor(
+    options: AgentOptions,
+    tools: Tool[],
+    sessionId: string,
+    snapshot: AgentSnapshot | undefined,
+    origin: 'startup' | 'resume' | 'fork',
+    journal?: Journal,
+  ) {
     this.options = options;
+    this.journal = journal;
     this.sessionStartSource = origin;
     this.sessionId = sessionId;
     this.agentId = snapshot?.agentId ?? options.agentId;
@@ -107,6 +118,7 @@ export class AgentCore {
       get: <T>(key: string) => data[key] as T | undefined,
       set: (key, value) => {
         data[key] = value;
+        this.record({ kind: 'tool-state', key, value });
       },
     };
     const core = this;
@@ -120,20 +132,49 @@ export class AgentCore {
     };
   }
 
-  /** Stamps and delivers an event to the active run and to listeners. */
+  /**
+   * Stamps an event and delivers it to the active run and to listeners. With a session store,
+   * the entry that records it is written first and delivery waits for it, so a host that saw an
+   * event can rely on it being stored.
+   */
   emit(input: AgentEventInput): AgentEvent {
     const event = { ...input, sessionId: this.sessionId } as AgentEvent;
     if (this.agentId !== undefined) event.agentId = this.agentId;
-    this.runSink?.(event);
+    const sink = this.runSink;
+    if (!this.journal) {
+      this.deliver(event, sink);
+      return event;
+    }
+    const entry = entryForEvent(event);
+    if (entry) this.journal.record(entry);
+    this.journal.after(() => this.deliver(event, sink));
+    return event;
+  }
+
+  private deliver(event: AgentEvent, sink: ((event: AgentEvent) => void) | undefined): void {
+    sink?.(event);
     try {
       this.emitter.emit(event.type, event);
     } catch (error) {
       // A throwing listener must not break the run; the run's own stream still reports it.
-      if (event.type !== 'error') {
-        this.runSink?.({ type: 'error', sessionId: this.sessionId, error: error as Error, fatal: false });
-      }
+      if (event.type !== 'error') sink?.({ type: 'error', sessionId: this.sessionId, error: error as Error, fatal: false });
     }
-    return event;
+  }
+
+  /** Appends transcript entries when there is a store; a no-op otherwise. */
+  record(...drafts: EntryDraft[]): void {
+    this.journal?.record(...drafts);
+  }
+
+  /** Resolves once every entry and event so far is stored and delivered. */
+  flush(): Promise<void> {
+    return this.journal?.flush() ?? Promise.resolve();
+  }
+
+  /** Appends the model's message to the history. */
+  pushAssistant(message: AssistantMessage, messageId?: string): void {
+    this.messages.push(message);
+    this.record({ kind: 'message', message, ...(messageId ? { messageId } : {}) });
   }
 
   private assertBypassAllowed(): void {
@@ -152,7 +193,9 @@ export class AgentCore {
     if (from === to) return;
     if (to === 'plan') this.prePlanMode = from;
     this.mode = to;
-    this.pendingReminders.push(modeReminder(to, { planModeInstructions: this.options.planModeInstructions }));
+    const reminder = modeReminder(to, { planModeInstructions: this.options.planModeInstructions });
+    this.pendingReminders.push(reminder);
+    this.record({ kind: 'mode-change', from, to, reason, reminder, ...(to === 'plan' ? { prePlanMode: from } : {}) });
     this.emit({ type: 'mode-change', from, to, reason });
   }
 
@@ -171,6 +214,7 @@ export class AgentCore {
       if (update.type === 'addRules') {
         this.rules.add(update.behavior, update.rules);
         this.sessionRules[update.behavior].push(...update.rules);
+        this.record({ kind: 'rules-added', behavior: update.behavior, rules: [...update.rules] });
       } else if (update.type === 'setMode') {
         this.setMode(update.mode, 'permission-update');
       }
@@ -188,10 +232,12 @@ export class AgentCore {
   async savePlan(text: string, toolUseId?: string): Promise<{ name: string; text: string }> {
     if (this.planSlug === undefined) {
       this.planSlug = await allocatePlanSlug({ store: this.planStore, agentId: this.agentId });
+      this.record({ kind: 'session-meta', slug: this.planSlug });
     }
     const name = planFileName({ slug: this.planSlug, agentId: this.agentId });
     await this.planStore.write(name, text);
     this.plan = { name, text };
+    this.record({ kind: 'plan-snapshot', slug: this.planSlug, name, text });
     this.emit({ type: 'plan-approved', plan: text, name, ...(toolUseId ? { toolUseId } : {}) });
     return this.plan;
   }
@@ -217,6 +263,8 @@ export class AgentCore {
     } else {
       this.messages.push({ role: 'user', content: blocks });
     }
+    // Stored as its own entry; loading merges adjacent user entries the same way.
+    this.record({ kind: 'message', message: { role: 'user', content: blocks } });
   }
 
   /** Plain JSON of everything a resume needs. */
@@ -238,5 +286,30 @@ export class AgentCore {
     if (this.openBatch !== undefined) snapshot.openBatch = this.openBatch;
     // A deep copy, so the snapshot does not change as the session goes on.
     return structuredClone(snapshot);
+  }
+}
+
+/** The transcript entry that records an event, for events that change what a resume sees. */
+function entryForEvent(event: AgentEvent): EntryDraft | undefined {
+  switch (event.type) {
+    case 'tool-result':
+      return {
+        kind: 'tool-result',
+        toolUseId: event.toolUseId,
+        toolName: event.toolName,
+        result: { type: 'tool_result', tool_use_id: event.toolUseId, content: event.content as never, ...(event.isError ? { is_error: true } : {}) },
+      };
+    case 'permission-decision': {
+      const { type: _type, sessionId: _sessionId, agentId: _agentId, ...decision } = event;
+      return { kind: 'permission-decision', decision };
+    }
+    case 'todo-update':
+      return { kind: 'todo-update', todos: event.todos };
+    case 'run-start':
+      return { kind: 'run-start', runId: event.runId };
+    case 'run-end':
+      return { kind: 'run-end', runId: event.result.runId, status: event.result.status, usage: event.result.usage };
+    default:
+      return undefined;
   }
 }

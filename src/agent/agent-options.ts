@@ -5,6 +5,7 @@ import type { PlanStore } from '../plan/plan-store.js';
 import type { Tool } from '../tools/types.js';
 import type { ModelPrice } from '../loop/pricing.js';
 import type { AgentSnapshot } from './snapshot.js';
+import type { SessionStore } from '../session/session-store.js';
 
 /** Options of `createAgent`. */
 export interface AgentOptions {
@@ -50,8 +51,18 @@ export interface AgentOptions {
   sessionId?: string;
   /** Marks this agent as a subagent; `EnterPlanMode` is refused in subagents. */
   agentId?: string;
-  /** Continue a session from a snapshot (`agent.snapshot()`, possibly after `JSON.parse`). */
-  resume?: AgentSnapshot;
+  /**
+   * Continue a session: a snapshot (`agent.snapshot()`, possibly after `JSON.parse`), or a session
+   * id to rebuild from `store`.
+   */
+  resume?: AgentSnapshot | string;
+  /**
+   * Where the transcript is written as the session goes (an entry is stored before the event
+   * announcing it is emitted). `memorySessionStore()` or `fileSessionStore({ dir })` from
+   * `agent-harness/node`.
+   * @default undefined (nothing is written)
+   */
+  store?: SessionStore;
   /**
    * Include the built-in `TodoWrite` tool.
    * @default true

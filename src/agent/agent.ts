@@ -16,6 +16,8 @@ import { validateTodos } from '../todos/validate-todos.js';
 import type { AgentCore } from './agent-core.js';
 import { AgentRun } from './agent-run.js';
 import type { AgentSnapshot } from './snapshot.js';
+import { forkSnapshot, type ForkOptions } from './fork-snapshot.js';
+import { failedBeforeStart } from './failed-before-start.js';
 
 /** Options of `agent.run()`. */
 export interface RunOptions {
@@ -31,22 +33,47 @@ export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
  * pending approvals. Create it with `createAgent`.
  */
 export class Agent {
-  private readonly core: AgentCore;
+  private loadedCore: AgentCore | undefined;
   private readonly queue: PQueue;
-  private readonly forkSelf: (snapshot: AgentSnapshot) => Agent;
+  /**
+   * Resolves when the agent is ready: at once, or after loading when it resumes a session from a
+   * store. `run()` waits for it by itself; read properties after awaiting it.
+   */
+  readonly ready: Promise<void>;
+  private readonly forkSelf: (snapshot: AgentSnapshot) => Promise<Agent>;
   private active: { controller: AbortController; run: AgentRun } | undefined;
   private closed = false;
 
   /** @internal Use `createAgent`. */
-  constructor(core: AgentCore, forkSelf: (snapshot: AgentSnapshot) => Agent) {
-    this.core = core;
+  constructor(core: AgentCore | Promise<AgentCore>, maxToolConcurrency: number, forkSelf: (snapshot: AgentSnapshot) => Promise<Agent>) {
     this.forkSelf = forkSelf;
-    this.queue = new PQueue({ concurrency: core.options.maxToolConcurrency ?? 10 });
+    this.queue = new PQueue({ concurrency: maxToolConcurrency });
+    if (core instanceof Promise) {
+      this.ready = core.then((loaded) => {
+        this.loadedCore = loaded;
+      });
+      // Hosts that never await `ready` see the failure through run() instead of an unhandled rejection.
+      this.ready.catch(() => undefined);
+    } else {
+      this.loadedCore = core;
+      this.ready = Promise.resolve();
+    }
+  }
+
+  private get core(): AgentCore {
+    if (!this.loadedCore) {
+      throw new ConfigurationError('This agent is still loading its session from the store; `await agent.ready` before reading its state or resolving approvals.');
+    }
+    return this.loadedCore;
   }
 
   /** The session id. */
   get sessionId(): string {
     return this.core.sessionId;
+  }
+
+  private sessionIdOrUnknown(): string {
+    return this.loadedCore?.sessionId ?? 'unknown';
   }
 
   /** Set for subagents. */
@@ -112,6 +139,13 @@ export class Agent {
     if (decision?.behavior !== 'allow' && decision?.behavior !== 'deny') {
       throw new ConfigurationError(`resolveApproval: decision.behavior must be "allow" or "deny", got ${JSON.stringify((decision as { behavior?: unknown })?.behavior)}.`);
     }
+    this.core.record({
+      kind: 'approval-resolved',
+      approvalId: id,
+      toolUseId: call.toolUseId,
+      decision,
+      ...(decision.behavior === 'allow' && decision.updatedInput !== undefined ? { input: decision.updatedInput } : {}),
+    });
     const reason = { type: 'callback' as const, message: 'resolved approval' };
     const base = { toolName: call.toolName, toolUseId: call.toolUseId, reason };
     if (decision.behavior === 'deny') {
@@ -143,7 +177,7 @@ export class Agent {
   }
 
   private start(input: RunInput, options: RunOptions): AgentRun {
-    if (this.active) throw new RunInProgressError(this.sessionId);
+    if (this.active) throw new RunInProgressError(this.sessionIdOrUnknown());
     if (this.closed) {
       throw new ConfigurationError(`Agent session "${this.sessionId}" is closed. Create a new agent (resume: agent.snapshot() keeps the conversation) to go on.`);
     }
@@ -154,9 +188,18 @@ export class Agent {
     else external?.addEventListener('abort', onExternalAbort, { once: true });
     const runId = `run_${nanoid(12)}`;
     const run = new AgentRun(runId, async (push) => {
+      try {
+        await this.ready;
+      } catch (error) {
+        this.active = undefined;
+        return failedBeforeStart(runId, this.sessionIdOrUnknown(), error);
+      }
       this.core.runSink = push;
       try {
-        return await runLoop(this.core, input, { runId, signal: controller.signal, queue: this.queue });
+        const result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: this.queue });
+        // Every entry stored and every event delivered before the result resolves.
+        await this.core.flush();
+        return result;
       } finally {
         this.core.runSink = undefined;
         this.active = undefined;
@@ -213,18 +256,21 @@ export class Agent {
   }
 
   /**
-   * A new session with a copy of this one's history, todos, rules and tool state, and its own
-   * copy of the plan under a new name. The two never affect each other.
+   * A new session with a copy of this one's history (all of it, or the first `upTo` messages),
+   * todos, rules and tool state, and its own copy of the plan under a new name. With a store,
+   * the fork's transcript is written under its new id. The two never affect each other.
+   * @throws RunInProgressError while a run is active.
    */
-  async fork(): Promise<Agent> {
+  async fork(options: ForkOptions = {}): Promise<Agent> {
     if (this.active) throw new RunInProgressError(this.sessionId);
-    const snapshot = this.core.snapshot();
-    snapshot.sessionId = `session_${nanoid(16)}`;
-    delete snapshot.planSlug;
+    await this.core.flush();
+    const snapshot = forkSnapshot(this.core.snapshot(), options);
     const plan = snapshot.plan;
     delete snapshot.plan;
-    const fork = this.forkSelf(snapshot);
+    delete snapshot.planSlug;
+    const fork = await this.forkSelf(snapshot);
     if (plan) await fork.core.savePlan(plan.text);
+    await fork.core.flush();
     return fork;
   }
 

@@ -1,6 +1,11 @@
 import { nanoid } from 'nanoid';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { validateHooksConfig } from '../hooks/validate-hooks-config.js';
+import type { SessionEntry } from '../session/entries.js';
+import { entriesToSnapshot } from '../session/entries-to-snapshot.js';
+import { Journal } from '../session/journal.js';
+import type { SessionStore } from '../session/session-store.js';
+import { snapshotToEntries } from '../session/snapshot-to-entries.js';
 import { createEnterPlanModeTool } from '../tools/builtin/enter-plan-mode.js';
 import { createExitPlanModeTool } from '../tools/builtin/exit-plan-mode.js';
 import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
@@ -9,6 +14,9 @@ import { Agent } from './agent.js';
 import { AgentCore } from './agent-core.js';
 import type { AgentOptions } from './agent-options.js';
 import { readSnapshot, type AgentSnapshot } from './snapshot.js';
+import { SessionNotFoundError } from '../errors/session-not-found-error.js';
+
+type Origin = 'startup' | 'resume' | 'fork';
 
 function validateOptions(options: AgentOptions): void {
   if (typeof options !== 'object' || options === null) {
@@ -42,9 +50,12 @@ function validateOptions(options: AgentOptions): void {
     throw new ConfigurationError('createAgent: `canUseTool` must be a function (toolName, input, context) => result.');
   }
   if (options.hooks !== undefined) validateHooksConfig(options.hooks);
+  if (typeof options.resume === 'string' && !options.store) {
+    throw new ConfigurationError(`createAgent: resume "${options.resume}" is a session id, which needs the \`store\` it was saved in (e.g. store: fileSessionStore({ dir })). To resume without a store, pass the object agent.snapshot() returned.`);
+  }
 }
 
-function build(options: AgentOptions, snapshot: AgentSnapshot | undefined, origin: 'startup' | 'resume' | 'fork'): Agent {
+function buildCore(options: AgentOptions, snapshot: AgentSnapshot | undefined, origin: Origin, journal: Journal | undefined): AgentCore {
   let core: AgentCore | undefined;
   const getCore = () => core!;
   const tools: Tool[] = [...(options.tools ?? [])];
@@ -52,13 +63,60 @@ function build(options: AgentOptions, snapshot: AgentSnapshot | undefined, origi
   if (options.exitPlanMode ?? true) tools.push(createExitPlanModeTool(getCore));
   if (options.enterPlanMode ?? false) tools.push(createEnterPlanModeTool(getCore));
   const sessionId = snapshot?.sessionId ?? options.sessionId ?? `session_${nanoid(16)}`;
-  core = new AgentCore(options, tools, sessionId, snapshot, origin);
-  return new Agent(core, (forkSnapshot) => build(options, forkSnapshot, 'fork'));
+  core = new AgentCore(options, tools, sessionId, snapshot, origin, journal);
+  return core;
+}
+
+function newAgent(options: AgentOptions, core: AgentCore | Promise<AgentCore>): Agent {
+  return new Agent(core, options.maxToolConcurrency ?? 10, (snapshot) => Promise.resolve(newAgent(options, coreFor(options, snapshot, 'fork'))));
+}
+
+/** A core for a new session (fresh or forked): with a store, its transcript starts with the full state. */
+function coreFor(options: AgentOptions, snapshot: AgentSnapshot | undefined, origin: Origin): AgentCore {
+  const store = options.store;
+  if (!store) return buildCore(options, snapshot, origin, undefined);
+  const sessionId = snapshot?.sessionId ?? options.sessionId ?? `session_${nanoid(16)}`;
+  const journal = new Journal(store, sessionId, snapshot?.agentId ?? options.agentId, null);
+  const core = buildCore({ ...options, sessionId }, snapshot, origin, journal);
+  journal.record(...snapshotToEntries(core.snapshot()));
+  return core;
+}
+
+async function loadAll(store: SessionStore, sessionId: string): Promise<SessionEntry[]> {
+  const entries: SessionEntry[] = [];
+  for await (const entry of store.load(sessionId)) entries.push(entry);
+  return entries;
+}
+
+/** Resumes a session kept in a store: by id (rebuilt from its transcript), or from a snapshot. */
+async function resumeFromStore(options: AgentOptions, store: SessionStore): Promise<AgentCore> {
+  const resume = options.resume!;
+  const sessionId = typeof resume === 'string' ? resume : readSnapshot(resume).sessionId;
+  const entries = await loadAll(store, sessionId);
+  let snapshot: AgentSnapshot;
+  if (typeof resume === 'string') {
+    if (entries.length === 0) throw new SessionNotFoundError(sessionId);
+    snapshot = entriesToSnapshot(sessionId, entries);
+  } else {
+    snapshot = readSnapshot(resume);
+  }
+  const lastId = entries.length ? entries[entries.length - 1]!.id : null;
+  const journal = new Journal(store, sessionId, snapshot.agentId ?? options.agentId, lastId);
+  const core = buildCore(options, snapshot, 'resume', journal);
+  // A snapshot resumed into a store that has never seen the session seeds its transcript.
+  if (entries.length === 0) journal.record(...snapshotToEntries(core.snapshot()));
+  if (core.plan && !(await core.planStore.exists(core.plan.name))) {
+    // The plan store lost the plan (another machine, a wiped directory): put it back from the history.
+    await core.planStore.write(core.plan.name, core.plan.text);
+  }
+  await core.flush();
+  return core;
 }
 
 /**
  * Creates an agent: one conversation with a model, its tools and permissions. Cheap: no I/O,
- * no subprocess.
+ * no subprocess — except when resuming from a `store`, which loads in the background
+ * (`await agent.ready`; `run()` waits by itself).
  * @throws ConfigurationError naming the bad option.
  * @throws UnsupportedSchemaVersionError when `resume` is a snapshot this version cannot read.
  * @example
@@ -67,9 +125,10 @@ function build(options: AgentOptions, snapshot: AgentSnapshot | undefined, origi
  */
 export function createAgent(options: AgentOptions): Agent {
   validateOptions(options);
+  if (options.store && options.resume !== undefined) return newAgent(options, resumeFromStore(options, options.store));
   const snapshot = options.resume === undefined ? undefined : readSnapshot(options.resume);
   if (snapshot && options.sessionId !== undefined && options.sessionId !== snapshot.sessionId) {
     throw new ConfigurationError(`createAgent: sessionId "${options.sessionId}" differs from the resumed snapshot's "${snapshot.sessionId}"; leave sessionId out when resuming.`);
   }
-  return build(options, snapshot, snapshot ? 'resume' : 'startup');
+  return newAgent(options, snapshot ? buildCore(options, snapshot, 'resume', undefined) : coreFor(options, undefined, 'startup'));
 }

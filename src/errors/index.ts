@@ -8,3 +8,5 @@ export { UnsupportedSchemaVersionError } from './unsupported-schema-version-erro
 export { ApprovalNotFoundError } from './approval-not-found-error.js';
 export { ScriptMismatchError } from './script-mismatch-error.js';
 export { PromptBlockedError } from './prompt-blocked-error.js';
+export { SessionWriteError } from './session-write-error.js';
+export { SessionNotFoundError } from './session-not-found-error.js';

@@ -25,7 +25,11 @@ export async function executeTools(core: AgentCore, batch: OpenBatch, signal: Ab
     }
     await Promise.all(group.map((call) => queue.add(() => executeCall(core, call, signal))));
   }
-  for (const call of allowed) if (call.state !== 'done') answerWithError(call, INTERRUPTED);
+  for (const call of allowed) {
+    if (call.state === 'done') continue;
+    answerWithError(call, INTERRUPTED);
+    core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: INTERRUPTED, isError: true });
+  }
 }
 
 function isConcurrencySafe(core: AgentCore, call: BatchCall): boolean {

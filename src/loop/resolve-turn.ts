@@ -81,6 +81,7 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
         ...(outcome.blockedPath !== undefined ? { blockedPath: outcome.blockedPath } : {}),
         createdAt: new Date().toISOString(),
       };
+      core.record({ kind: 'approval-pending', approval: call.approval });
     }
   }
 }

@@ -1,6 +1,7 @@
 import type PQueue from 'p-queue';
 import type { AgentCore } from '../agent/agent-core.js';
 import { PromptBlockedError } from '../errors/prompt-blocked-error.js';
+import { SessionWriteError } from '../errors/session-write-error.js';
 import type { RunResult, RunStatus } from '../events/run-result.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { ContentBlock, Message, TextBlock } from '../model/messages.js';
@@ -102,12 +103,13 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
       }
       const stop = checkStopConditions(core, { turns, costUsd: costUsd(), signal });
       if (stop) return finish(stop);
+      if (core.journal?.failure) return finish('error', new SessionWriteError(core.sessionId, core.journal.failure));
 
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
       const response = await streamTurn(core, prepareRequest(core, signal), core.options.maxStreamRetries ?? 2);
       addUsage(usage, response.usage);
-      core.messages.push(response.message);
+      core.pushAssistant(response.message, response.id);
       const text = textOf(response.message);
       if (text) lastText = text;
       const next = openBatch(response.message.content);

@@ -1,0 +1,16 @@
+import { AgentHarnessError, hasCode } from './agent-harness-error.js';
+
+/** The session store failed to append the transcript; the run stops rather than lose history. */
+export class SessionWriteError extends AgentHarnessError {
+  static readonly code = 'session-write';
+  readonly sessionId: string;
+  constructor(sessionId: string, cause: Error) {
+    super(
+      SessionWriteError.code,
+      `Could not write the transcript of session "${sessionId}": ${cause.message}. The run stopped so that nothing unrecorded happens; fix the store (disk space, permissions, lock) and resume the session.`,
+      { cause },
+    );
+    this.sessionId = sessionId;
+  }
+  static override isInstance = hasCode<SessionWriteError>(SessionWriteError.code);
+}
