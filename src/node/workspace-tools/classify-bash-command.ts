@@ -38,11 +38,10 @@ function commandProblem(command: ShellSimpleCommand): string | undefined {
   if (name.value.includes('/')) return `${name.value} runs a program by path`;
   const spec = READ_ONLY_COMMANDS.get(name.value);
   if (!spec) return `${name.value} is not on the read-only list`;
-  if (!spec.globSafe) {
-    const globbed = rest.find((word) => word.hasGlob);
-    if (globbed) return `unquoted glob ${globbed.value} could expand into an option of ${name.value}`;
-  }
-  return spec.check?.(rest.map((word) => word.value));
+  const problem = spec.check?.(rest.map((word) => word.value));
+  if (problem) return problem;
+  const globbed = spec.globSafe ? undefined : rest.find((word) => word.hasGlob);
+  return globbed ? `unquoted glob ${globbed.value} could expand into an option of ${name.value}` : undefined;
 }
 
 /**

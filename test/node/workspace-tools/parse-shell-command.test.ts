@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { parseShellCommand } from '../../../src/node/workspace-tools/parse-shell-command.js';
+
+const words = (command: string) => parseShellCommand(command).commands.map((simple) => simple.words.map((word) => word.value));
+
+describe('parseShellCommand', () => {
+  it('splits commands on operators and removes quotes', () => {
+    expect(words(`ls -la | grep "a b" && echo 'c;d' ; pwd`)).toEqual([['ls', '-la'], ['grep', 'a b'], ['echo', 'c;d'], ['pwd']]);
+    expect(parseShellCommand('a && b || c | d |& e ; f').operators).toEqual(['&&', '||', '|', '|&', ';']);
+  });
+
+  it('handles escapes, adjacent quotes and line continuations', () => {
+    expect(words(`echo a\\;b "x\\"y" 'p'"q"r \\$HOME`)).toEqual([['echo', 'a;b', 'x"y', 'pqr', '$HOME']]);
+    expect(words('echo one \\\n two')).toEqual([['echo', 'one', 'two']]);
+    expect(parseShellCommand('echo \\$HOME').commands[0]!.words[1]!.hasExpansion).toBe(false);
+  });
+
+  it('records expansions, substitutions and globs', () => {
+    const parsed = parseShellCommand('echo $(rm -rf x) "`touch y`" $HOME *.ts \'*.js\'');
+    const flags = parsed.commands[0]!.words.map((word) => [word.hasExpansion, word.hasGlob]);
+    expect(flags).toEqual([[false, false], [true, false], [true, false], [true, false], [false, true], [false, false]]);
+    expect(parsed.substitutions).toEqual(['rm -rf x', 'touch y']);
+  });
+
+  it('parses redirections with descriptors', () => {
+    const [simple] = parseShellCommand('grep x file 2>/dev/null >out.txt 2>&1 <in &>>log').commands;
+    expect(simple!.redirects.map((r) => [r.fd, r.operator, r.target.value])).toEqual([
+      ['2', '>', '/dev/null'],
+      [undefined, '>', 'out.txt'],
+      ['2', '>&', '1'],
+      [undefined, '<', 'in'],
+      [undefined, '&>>', 'log'],
+    ]);
+    expect(simple!.words.map((word) => word.value)).toEqual(['grep', 'x', 'file']);
+  });
+
+  it('splits words at operators without spaces', () => {
+    expect(words('ls>x;pwd')).toEqual([['ls'], ['pwd']]);
+    expect(parseShellCommand('ls>x').commands[0]!.redirects[0]!.target.value).toBe('x');
+  });
+
+  it('skips comments and here-document bodies', () => {
+    expect(words('ls # rm -rf /')).toEqual([['ls']]);
+    expect(words("cat <<'EOF'\nrm -rf /\nEOF\npwd")).toEqual([['cat'], ['pwd']]);
+  });
+
+  it('reports unsupported constructs instead of guessing', () => {
+    expect(parseShellCommand('(ls)').unsupported).toContain('subshell or function definition "("');
+    expect(parseShellCommand('sleep 1 &').unsupported).toContain('background job "&"');
+    const processSubstitution = parseShellCommand('diff <(ls a) <(ls b)');
+    expect(processSubstitution.unsupported).toContain('process substitution');
+    expect(processSubstitution.substitutions).toEqual(['ls a', 'ls b']);
+  });
+
+  it('fails on unterminated quotes and dangling operators', () => {
+    expect(parseShellCommand('echo "abc').error).toMatch(/double quote/);
+    expect(parseShellCommand("echo 'abc").error).toMatch(/single quote/);
+    expect(parseShellCommand('ls &&').error).toMatch(/ends with/);
+    expect(parseShellCommand('&& ls').error).toBeDefined();
+    expect(parseShellCommand('echo $(ls').error).toBeDefined();
+    expect(parseShellCommand('cat > ').error).toMatch(/no target/);
+  });
+});
