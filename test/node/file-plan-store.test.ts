@@ -1,0 +1,88 @@
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../src/errors/configuration-error.js';
+import { filePlanStore } from '../../src/node/file-plan-store.js';
+import { allocatePlanSlug } from '../../src/plan/allocate-plan-slug.js';
+import { planFileName } from '../../src/plan/plan-name.js';
+
+let root: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'agent-harness-plans-'));
+});
+
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('filePlanStore', () => {
+  it('creates its directory on the first write only', async () => {
+    const dir = join(root, 'nested', 'plans');
+    const store = filePlanStore({ dir });
+    expect(await store.list()).toEqual([]);
+    expect(await store.read('a.md')).toBeUndefined();
+    expect(await store.exists('a.md')).toBe(false);
+    await expect(readdir(join(root, 'nested'))).rejects.toThrow();
+    await store.write('a.md', '# A\n');
+    expect(await readFile(join(dir, 'a.md'), 'utf8')).toBe('# A\n');
+  });
+
+  it('reads, replaces, checks and lists plans, leaving no temporary files', async () => {
+    const store = filePlanStore({ dir: root });
+    await store.write('quiet-copper-lantern.md', 'v1');
+    await store.write('quiet-copper-lantern.md', 'v2 — ünïcödé');
+    await store.write('quiet-copper-lantern-agent-a1.md', 'sub');
+    await writeFile(join(root, '.quiet-copper-lantern.md.abc.tmp'), 'stray temp');
+    await mkdir(join(root, 'subdir.md'));
+    expect(await store.read('quiet-copper-lantern.md')).toBe('v2 — ünïcödé');
+    expect(await store.exists('quiet-copper-lantern-agent-a1.md')).toBe(true);
+    expect(await store.exists('subdir.md')).toBe(false);
+    expect(await store.list()).toEqual(['quiet-copper-lantern-agent-a1.md', 'quiet-copper-lantern.md']);
+    expect((await readdir(root)).filter((name) => name.endsWith('.tmp') && name !== '.quiet-copper-lantern.md.abc.tmp')).toEqual([]);
+  });
+
+  it('never writes outside its directory', async () => {
+    const store = filePlanStore({ dir: join(root, 'plans') });
+    for (const name of ['../escape.md', 'a/b.md', '..\\x.md', '..', '.hidden.md', '']) {
+      await expect(store.write(name, 'x')).rejects.toSatisfy(ConfigurationError.isInstance);
+      await expect(store.read(name)).rejects.toThrow(/Invalid plan name/);
+    }
+    expect(await readdir(root)).toEqual([]);
+  });
+
+  it('replaces a symlink at the plan path instead of writing through it', async () => {
+    const outside = join(root, 'outside.md');
+    await writeFile(outside, 'precious');
+    const dir = join(root, 'plans');
+    await mkdir(dir);
+    await symlink(outside, join(dir, 'p.md'));
+    await filePlanStore({ dir }).write('p.md', 'new plan');
+    expect(await readFile(outside, 'utf8')).toBe('precious');
+    expect(await readFile(join(dir, 'p.md'), 'utf8')).toBe('new plan');
+  });
+
+  it('needs a directory', () => {
+    expect(() => filePlanStore({} as never)).toThrow(/needs `dir`/);
+  });
+
+  it('keeps a plan across store instances and avoids taken names', async () => {
+    const first = filePlanStore({ dir: root });
+    const slug = await allocatePlanSlug({ store: first, random: () => 0.5 });
+    await first.write(planFileName({ slug }), 'plan');
+    const second = filePlanStore({ dir: root });
+    expect(await second.read(planFileName({ slug }))).toBe('plan');
+    let calls = 0;
+    const next = await allocatePlanSlug({ store: second, random: () => (calls++ < 3 ? 0.5 : 0.25) });
+    expect(next).not.toBe(slug);
+  });
+
+  it('survives concurrent writes of the same plan with one complete text', async () => {
+    const store = filePlanStore({ dir: root });
+    const texts = Array.from({ length: 20 }, (_, index) => `version ${index} `.repeat(500));
+    await Promise.all(texts.map((text) => store.write('race.md', text)));
+    expect(texts).toContain(await store.read('race.md'));
+    expect(await store.list()).toEqual(['race.md']);
+  });
+});
