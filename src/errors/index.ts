@@ -10,3 +10,4 @@ export { ScriptMismatchError } from './script-mismatch-error.js';
 export { PromptBlockedError } from './prompt-blocked-error.js';
 export { SessionWriteError } from './session-write-error.js';
 export { SessionNotFoundError } from './session-not-found-error.js';
+export { SessionLockedError, type SessionLockHolder, type SessionLockedErrorOptions } from './session-locked-error.js';

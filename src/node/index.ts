@@ -3,3 +3,5 @@
  * @packageDocumentation
  */
 export { filePlanStore, type FilePlanStoreOptions } from './file-plan-store.js';
+export { fileSessionStore, type FileSessionStoreOptions } from './file-session-store.js';
+export { SessionLockedError, type SessionLockHolder, type SessionLockedErrorOptions } from '../errors/session-locked-error.js';

@@ -1,0 +1,96 @@
+import { open } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { assertSupportedEntry } from '../../session/assert-supported-entry.js';
+import type { SessionEntry } from '../../session/entries.js';
+import type { SessionStoreWarning } from '../../session/session-store.js';
+
+/** Options of {@link readSessionFile}. */
+export interface ReadSessionFileOptions {
+  /** The transcript file. */
+  file: string;
+  /** The session id, for warnings. */
+  sessionId: string;
+  /** Receives a warning for every skipped line. @default warnings are dropped */
+  onWarning?: (warning: SessionStoreWarning) => void;
+}
+
+type Parsed = { entry: object } | { problem: string };
+
+function parseLine(text: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: 'is not valid JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'is not a transcript entry (a JSON object)' };
+  return { entry: value };
+}
+
+/**
+ * Streams a JSONL transcript line by line (memory stays bounded by the longest line). Reads the
+ * file as it was when reading began. Unparseable lines are skipped with a warning: a cut-short
+ * last line after a crash, or damage in the middle. A complete last line that only lacks its
+ * newline is kept: the next append terminates it, and later loads must see the same entries.
+ * Yields nothing when the file does not exist.
+ * @throws UnsupportedSchemaVersionError for an entry whose `$schemaVersion` this build cannot read.
+ */
+export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGenerator<SessionEntry> {
+  const { file, sessionId, onWarning } = options;
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return;
+    throw error;
+  }
+  let stream: ReturnType<typeof handle.createReadStream> | undefined;
+  let lines: ReturnType<typeof createInterface> | undefined;
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return;
+    const lastByte = Buffer.alloc(1);
+    await handle.read(lastByte, 0, 1, size - 1);
+    const terminated = lastByte[0] === 0x0a;
+    // Read only what exists now: a concurrent append can't make half a line look like the end.
+    stream = handle.createReadStream({ start: 0, end: size - 1, autoClose: false, encoding: 'utf8', highWaterMark: 256 * 1024 });
+    lines = createInterface({ input: stream, crlfDelay: Infinity });
+
+    const warn = (line: number, message: string) => onWarning?.({ sessionId, line, message });
+    const toEntry = (text: string, line: number, isLast: boolean): SessionEntry | undefined => {
+      if (text.trim().length === 0) return undefined;
+      const parsed = parseLine(text);
+      if ('problem' in parsed) {
+        if (isLast && !terminated) {
+          warn(line, `Skipped the last line (${line}) of ${file}: it was cut short (no newline at the end and ${parsed.problem}), most likely by a crash during a write.`);
+        } else {
+          warn(line, `Skipped line ${line} of ${file}: it ${parsed.problem}.`);
+        }
+        return undefined;
+      }
+      assertSupportedEntry(parsed.entry, `the transcript entry on line ${line} of ${file}`);
+      return parsed.entry;
+    };
+
+    // One line of lookahead tells which line is the last.
+    let pending: string | undefined;
+    let lineNumber = 0;
+    for await (const text of lines) {
+      if (pending !== undefined) {
+        const entry = toEntry(pending, lineNumber, false);
+        if (entry !== undefined) yield entry;
+      }
+      pending = text;
+      lineNumber += 1;
+    }
+    if (pending !== undefined) {
+      const entry = toEntry(pending, lineNumber, true);
+      if (entry !== undefined) yield entry;
+    }
+  } finally {
+    // Also when the reader stopped early: stop reading, then close (close waits for a pending read).
+    lines?.close();
+    stream?.destroy();
+    await handle.close();
+  }
+}

@@ -1,0 +1,30 @@
+import { ConfigurationError } from '../../errors/configuration-error.js';
+
+/** The extension of a session transcript file. */
+export const SESSION_FILE_EXTENSION = '.jsonl';
+
+const MAX_LENGTH = 200;
+const ALLOWED = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
+/** Why `sessionId` cannot name a transcript file, or undefined when it can. */
+export function sessionIdProblem(sessionId: unknown): string | undefined {
+  if (typeof sessionId !== 'string') return `a session id must be a string, got ${typeof sessionId}`;
+  if (sessionId.length === 0) return 'a session id must not be empty';
+  if (sessionId.length > MAX_LENGTH) return `a session id must be at most ${MAX_LENGTH} characters, got ${sessionId.length}`;
+  if (/[/\\]/.test(sessionId)) return `session id ${JSON.stringify(sessionId)} contains a path separator`;
+  if (sessionId.includes('..')) return `session id ${JSON.stringify(sessionId)} contains ".."`;
+  if (sessionId.startsWith('.')) return `session id ${JSON.stringify(sessionId)} starts with "."`;
+  if (!ALLOWED.test(sessionId)) return `session id ${JSON.stringify(sessionId)} has characters other than letters, digits, ".", "_" and "-"`;
+  return undefined;
+}
+
+/**
+ * Checks that a session id is safe to use as a file name inside the store's directory.
+ * @throws ConfigurationError naming the bad id.
+ */
+export function assertSessionId(sessionId: unknown): asserts sessionId is string {
+  const problem = sessionIdProblem(sessionId);
+  if (problem !== undefined) {
+    throw new ConfigurationError(`Invalid session id for the file session store: ${problem}. Use letters, digits, ".", "_" and "-", e.g. "session_V1StGXR8Z5jdHi6B".`);
+  }
+}
