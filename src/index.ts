@@ -88,6 +88,54 @@ export {
 } from './permissions/types.js';
 export type { PendingApproval } from './permissions/pending-approval.js';
 
+export {
+  decidePermission,
+  type DecidePermissionArgs,
+  type PermissionOutcome,
+  type PermissionEventDraft,
+} from './permissions/index.js';
+export { createRuleSet, parseRule, formatRule, suggestPermissionUpdates, isReadOnlyCall, modeReminder, DEFAULT_PLAN_MODE_INSTRUCTIONS, DEFAULT_PLAN_MODE_DENY_MESSAGE, type RuleSet, type RuleMatchOptions, type ParsedRule } from './permissions/index.js';
+
+// Hooks
+export {
+  HOOK_EVENT_NAMES,
+  runHooks,
+  DEFAULT_HOOK_TIMEOUT_MS,
+  validateHooksConfig,
+  composePreToolUse,
+  composePermissionRequest,
+  type RunHooksOptions,
+  type RunHooksResult,
+} from './hooks/index.js';
+export type * from './hooks/types.js';
+
+// Sessions
+export type { SessionStore, SessionStoreWarning, SessionLoadOptions } from './session/session-store.js';
+export type {
+  SessionEntry,
+  EntryBase,
+  MessageEntry,
+  ModeChangeEntry,
+  TodoUpdateEntry,
+  PlanSnapshotEntry,
+  PlanReferenceEntry,
+  SessionMetaEntry,
+  CompactBoundaryEntry,
+  RunStartEntry,
+  RunEndEntry,
+  ToolResultEntry,
+  PermissionDecisionEntry,
+  ApprovalPendingEntry,
+  ApprovalResolvedEntry,
+  RulesAddedEntry,
+  ToolStateEntry,
+} from './session/entries.js';
+export { ENTRY_SCHEMA_VERSION, SUPPORTED_ENTRY_VERSIONS } from './session/entries.js';
+export { memorySessionStore } from './session/memory-session-store.js';
+export { entriesToSnapshot } from './session/entries-to-snapshot.js';
+export { forkSession, type ForkSessionOptions } from './session/fork-session.js';
+export type { ForkOptions } from './agent/fork-snapshot.js';
+
 // Todos
 export type { Todo, TodoStatus } from './todos/types.js';
 
@@ -103,6 +151,9 @@ export {
   ApprovalNotFoundError,
   ScriptMismatchError,
   PromptBlockedError,
+  SessionWriteError,
+  SessionNotFoundError,
+  HookError,
   type AgentHarnessErrorOptions,
   type ModelErrorOptions,
 } from './errors/index.js';

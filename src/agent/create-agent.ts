@@ -4,6 +4,7 @@ import { validateHooksConfig } from '../hooks/validate-hooks-config.js';
 import type { SessionEntry } from '../session/entries.js';
 import { entriesToSnapshot } from '../session/entries-to-snapshot.js';
 import { Journal } from '../session/journal.js';
+import { assertSupportedEntry } from '../session/assert-supported-entry.js';
 import type { SessionStore } from '../session/session-store.js';
 import { snapshotToEntries } from '../session/snapshot-to-entries.js';
 import { createEnterPlanModeTool } from '../tools/builtin/enter-plan-mode.js';
@@ -82,9 +83,13 @@ function coreFor(options: AgentOptions, snapshot: AgentSnapshot | undefined, ori
   return core;
 }
 
-async function loadAll(store: SessionStore, sessionId: string): Promise<SessionEntry[]> {
+export async function loadAll(store: SessionStore, sessionId: string): Promise<SessionEntry[]> {
   const entries: SessionEntry[] = [];
-  for await (const entry of store.load(sessionId)) entries.push(entry);
+  for await (const entry of store.load(sessionId)) {
+    // Stores check versions as they read; a custom store might not, so check again here.
+    assertSupportedEntry(entry, `transcript entry ${entries.length + 1} of session "${sessionId}"`);
+    entries.push(entry);
+  }
   return entries;
 }
 

@@ -11,3 +11,4 @@ export { PromptBlockedError } from './prompt-blocked-error.js';
 export { SessionWriteError } from './session-write-error.js';
 export { SessionNotFoundError } from './session-not-found-error.js';
 export { SessionLockedError, type SessionLockHolder, type SessionLockedErrorOptions } from './session-locked-error.js';
+export { HookError } from './hook-error.js';

@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  createAgent,
+  defineTool,
+  forkSession,
+  memorySessionStore,
+  SessionNotFoundError,
+  UnsupportedSchemaVersionError,
+  type AgentSnapshot,
+  type SessionEntry,
+  type SessionStore,
+  type ToolResultBlock,
+} from 'agent-harness';
+import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+import { echoTool } from '../helpers.js';
+
+const remember = defineTool({
+  name: 'remember',
+  description: 'Remembers a fact in tool state.',
+  inputSchema: z.object({ fact: z.string() }),
+  kind: 'edit',
+  execute: ({ input, agent }) => {
+    agent.toolState.set('facts', [...(agent.toolState.get<string[]>('facts') ?? []), input.fact]);
+    return 'remembered';
+  },
+});
+
+async function entriesOf(store: SessionStore, sessionId: string): Promise<SessionEntry[]> {
+  const entries: SessionEntry[] = [];
+  for await (const entry of store.load(sessionId)) entries.push(entry);
+  return entries;
+}
+
+/** The parts of a snapshot a resume must reproduce. */
+function state(snapshot: AgentSnapshot) {
+  const { $schemaVersion, ...rest } = snapshot;
+  return rest;
+}
+
+function busyScript() {
+  return scriptedModel([
+    turn(toolCall('ExitPlanMode', { plan: 'Remember two facts.' })),
+    turn(
+      toolCall('TodoWrite', { todos: [{ content: 'Remember', status: 'in_progress', activeForm: 'Remembering' }] }),
+      toolCall('remember', { fact: 'tides' }),
+    ),
+    turn(toolCall('remember', { fact: 'pools' })),
+    'Done.',
+  ]);
+}
+
+describe('sessions in a store', () => {
+  it('round-trips everything an agent holds: store → resume and snapshot → resume', async () => {
+    const store = memorySessionStore();
+    const agent = createAgent({
+      model: busyScript(),
+      tools: [remember, echoTool],
+      store,
+      canUseTool: (_name, _input, context) => ({ behavior: 'allow', updatedPermissions: context.suggestions.filter((update) => update.type === 'addRules') }),
+    });
+    agent.setPermissionMode('plan');
+    const result = await agent.run('go').result;
+    expect(result.status).toBe('completed');
+    // A reminder still waiting for the next prompt; once the event is seen, the entry is stored.
+    const stored = new Promise((resolve) => agent.once('mode-change', resolve));
+    agent.setPermissionMode('dontAsk');
+    await stored;
+    const expected = state(agent.snapshot());
+    expect(expected.plan?.text).toBe('Remember two facts.');
+    expect(expected.toolState).toEqual({ facts: ['tides', 'pools'] });
+    expect(expected.sessionRules.allow.length).toBeGreaterThan(0);
+
+    const fromStore = createAgent({ model: scriptedModel([]), tools: [remember, echoTool], store, resume: agent.sessionId });
+    await fromStore.ready;
+    expect(state(fromStore.snapshot())).toEqual(expected);
+
+    const fromSnapshot = createAgent({ model: scriptedModel([]), tools: [remember, echoTool], resume: JSON.parse(JSON.stringify(agent.snapshot())) });
+    expect(state(fromSnapshot.snapshot())).toEqual(expected);
+  });
+
+  it('stores an entry before the event that announces it', async () => {
+    const store = memorySessionStore();
+    const appended: SessionEntry[] = [];
+    const spy: SessionStore = {
+      append: async (id, entries) => {
+        await store.append(id, entries);
+        appended.push(...entries);
+      },
+      load: (id, options) => store.load(id, options),
+      list: () => store.list(),
+      delete: (id) => store.delete(id),
+    };
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('echo', { text: 'b' }, 'e2')), 'ok']), tools: [echoTool], store: spy });
+    const checks: boolean[] = [];
+    agent.on('tool-result', (event) => checks.push(appended.some((entry) => entry.kind === 'tool-result' && entry.toolUseId === event.toolUseId)));
+    agent.on('todo-update', () => checks.push(false));
+    agent.on('run-end', (event) => checks.push(appended.some((entry) => entry.kind === 'run-end' && entry.runId === event.result.runId)));
+    agent.on('turn-end', (event) => checks.push(appended.filter((entry) => entry.kind === 'message').length >= event.turn + 1));
+    await agent.run('go').result;
+    expect(checks).toEqual([true, true, true, true]);
+  });
+
+  it('keeps pending approvals through the store, and continues the turn after resolving them', async () => {
+    const store = memorySessionStore();
+    const model = scriptedModel([turn(toolCall('remember', { fact: 'x' }, 'r1')), 'done']);
+    const agent = createAgent({ model, tools: [remember], store });
+    const first = await agent.run('go').result;
+    expect(first.status).toBe('awaiting-approval');
+    const resumed = createAgent({ model, tools: [remember], store, resume: agent.sessionId });
+    await resumed.ready;
+    expect(resumed.pendingApprovals).toEqual(agent.pendingApprovals);
+    const after = await resumed.resolveApproval(resumed.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+    expect(after.status).toBe('completed');
+    const again = createAgent({ model, tools: [remember], store, resume: agent.sessionId });
+    await again.ready;
+    expect(again.pendingApprovals).toEqual([]);
+    expect(again.messages).toEqual(resumed.messages);
+  });
+
+  it('answers calls that died mid-batch with their stored result or an interrupted error, running nothing again', async () => {
+    const store = memorySessionStore();
+    let executions = 0;
+    const counted = defineTool({ name: 'counted', description: 'Counts.', inputSchema: z.object({}), readOnly: true, execute: () => (executions++, 'counted') });
+    const agent = createAgent({ model: scriptedModel([]), tools: [counted], store });
+    await agent.ready;
+    // Write what a process that died in the middle of a batch leaves behind.
+    const base = { $schemaVersion: 1, sessionId: agent.sessionId, timestamp: new Date().toISOString(), parentId: null };
+    await store.append(agent.sessionId, [
+      { ...base, id: 'm1', kind: 'message', message: { role: 'user', content: [{ type: 'text', text: 'go' }] } },
+      {
+        ...base,
+        id: 'm2',
+        kind: 'message',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'counted', input: {} }, { type: 'tool_use', id: 'c2', name: 'counted', input: {} }] },
+      },
+      { ...base, id: 'r1', kind: 'tool-result', toolUseId: 'c1', toolName: 'counted', result: { type: 'tool_result', tool_use_id: 'c1', content: 'counted' } },
+    ]);
+    const model = scriptedModel(['recovered']);
+    const resumed = createAgent({ model, tools: [counted], store, resume: agent.sessionId });
+    const result = await resumed.run('continue').result;
+    expect(result.status).toBe('completed');
+    expect(executions).toBe(0);
+    const sent = model.requests[0]!.messages;
+    expect(validateMessagesRequest(sent)).toBeUndefined();
+    const results = sent.at(-1)!.content as ToolResultBlock[];
+    expect(results[0]).toEqual({ type: 'tool_result', tool_use_id: 'c1', content: 'counted' });
+    expect(results[1]!.is_error).toBe(true);
+    expect(results[1]!.content).toMatch(/interrupted before it finished/);
+  });
+
+  it('forks: independent histories and plans, in memory and in the store, up to a message', async () => {
+    const store = memorySessionStore();
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('ExitPlanMode', { plan: 'The plan.' })), 'one', 'parent two', 'fork two']), store, canUseTool: () => ({ behavior: 'allow' }) });
+    agent.setPermissionMode('plan');
+    await agent.run('first').result;
+    const fork = await agent.fork();
+    expect(fork.sessionId).not.toBe(agent.sessionId);
+    expect(fork.plan?.text).toBe('The plan.');
+    expect(fork.plan?.name).not.toBe(agent.plan?.name);
+    await agent.run('parent').result;
+    await fork.run('fork').result;
+    expect(agent.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'parent two' }] });
+    expect(fork.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'fork two' }] });
+    expect((await store.list()).sort()).toEqual([agent.sessionId, fork.sessionId].sort());
+    const reloadedFork = createAgent({ model: scriptedModel([]), store, resume: fork.sessionId });
+    await reloadedFork.ready;
+    expect(reloadedFork.messages).toEqual(fork.messages);
+
+    const early = await agent.fork({ upTo: 1 });
+    expect(early.messages).toEqual([agent.messages[0]]);
+    const stored = await forkSession(store, agent.sessionId, { upTo: 2 });
+    const fromStore = createAgent({ model: scriptedModel([]), store, resume: stored });
+    await fromStore.ready;
+    // Message 2 is the assistant's ExitPlanMode call without its result: left out.
+    expect(fromStore.messages).toEqual([agent.messages[0]]);
+    expect(fromStore.plan?.text).toBe('The plan.');
+    await expect(forkSession(store, 'nope')).rejects.toThrow(SessionNotFoundError);
+  });
+
+  it('refuses transcripts written by an unknown version, naming the supported ones', async () => {
+    const future = { $schemaVersion: 99, id: 'x', parentId: null, timestamp: '', sessionId: 'old', kind: 'run-start', runId: 'r' } as SessionEntry;
+    const store: SessionStore = {
+      append: async () => undefined,
+      load: async function* () {
+        yield future;
+      },
+      list: async () => ['old'],
+      delete: async () => undefined,
+    };
+    const agent = createAgent({ model: scriptedModel([]), store, resume: 'old' });
+    await expect(agent.ready).rejects.toThrow(UnsupportedSchemaVersionError);
+    await expect(agent.ready).rejects.toThrow(/\$schemaVersion 99.*reads \$schemaVersion 1/);
+    const result = await agent.run('hi').result;
+    expect(result.status).toBe('error');
+    expect(UnsupportedSchemaVersionError.isInstance(result.error)).toBe(true);
+  });
+});
