@@ -1,5 +1,4 @@
 import type { ContentBlock, Message } from '../../model/messages.js';
-import type { Usage } from '../../model/usage.js';
 import {
   ENTRY_SCHEMA_VERSION,
   type CompactBoundaryEntry,
@@ -8,34 +7,10 @@ import {
   type SessionEntry,
   type SessionMetaEntry,
 } from '../../session/entries.js';
+import { isRecord, toBlocks, toUsage, type JsonRecord } from './claude-code-line-fields.js';
+import type { ClaudeCodeSessionStats, ClaudeCodeSessionWarning } from './claude-code-session-types.js';
 
-/** Counts gathered while reading a Claude Code session. */
-export interface ClaudeCodeSessionStats {
-  /** Lines read, empty ones included. */
-  lines: number;
-  /** Lines that were not JSON objects with a `type` (skipped, reported through `onWarning`). */
-  malformedLines: number;
-  /** Well-formed lines of kinds that carry no conversation (progress, snapshots, hook summaries, ...). */
-  skippedLines: number;
-  /** The skipped lines by kind: `progress`, `system/turn_duration`, `attachment/plan_mode`, ... */
-  skippedByKind: Record<string, number>;
-  /** Entries yielded. */
-  entries: number;
-  /** Message entries yielded (after merging). */
-  messages: number;
-  /** Assistant lines folded into an earlier line of the same provider message (`message.id`). */
-  mergedLines: number;
-}
-
-/** A problem with one line; reading goes on. */
-export interface ClaudeCodeSessionWarning {
-  /** What is wrong, as a sentence. */
-  message: string;
-  /** 1-based line number within its file or source. */
-  lineNumber: number;
-  /** The file or source label the line came from, when known. */
-  source?: string;
-}
+export type { ClaudeCodeSessionStats, ClaudeCodeSessionWarning } from './claude-code-session-types.js';
 
 /** Options of {@link ClaudeCodeSessionNormalizer}. */
 export interface ClaudeCodeSessionNormalizerOptions {
@@ -44,8 +19,6 @@ export interface ClaudeCodeSessionNormalizerOptions {
   /** Used for lines that carry no `sessionId`. @default '' until a line names one */
   sessionId?: string;
 }
-
-type JsonRecord = Record<string, unknown>;
 
 interface Thread {
   agentId: string | undefined;
@@ -60,30 +33,6 @@ interface Thread {
 
 const MAIN = '\u0000main';
 const EPOCH = '1970-01-01T00:00:00.000Z';
-
-function isRecord(value: unknown): value is JsonRecord {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
-}
-
-function toUsage(value: unknown): Usage | undefined {
-  if (!isRecord(value)) return undefined;
-  return {
-    inputTokens: count(value.input_tokens),
-    outputTokens: count(value.output_tokens),
-    cacheReadInputTokens: count(value.cache_read_input_tokens),
-    cacheCreationInputTokens: count(value.cache_creation_input_tokens),
-  };
-}
-
-function toBlocks(content: unknown): ContentBlock[] | undefined {
-  if (typeof content === 'string') return content.length ? [{ type: 'text', text: content }] : [];
-  if (!Array.isArray(content)) return undefined;
-  return content.filter((block): block is ContentBlock => isRecord(block) && typeof block.type === 'string');
-}
 
 /**
  * Turns Claude Code session lines (`~/.claude/projects/<project>/<session>.jsonl`) into
