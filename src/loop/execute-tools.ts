@@ -49,11 +49,14 @@ async function executeCall(core: AgentCore, call: BatchCall, runSignal: AbortSig
     core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: PLAN_MODE_GUARD, isError: true });
     return;
   }
-  const controller = new AbortController();
+  // A signal of its own only when the call can time out; otherwise the run's signal serves (and
+  // saves creating one per call, a measurable share of a turn).
+  const controller = tool.timeoutMs === undefined ? undefined : new AbortController();
+  const signal = controller?.signal ?? runSignal;
   let releaseOnAbort: (value: 'aborted') => void = () => undefined;
   const aborted = new Promise<'aborted'>((resolve) => (releaseOnAbort = resolve));
   const onAbort = () => {
-    controller.abort(runSignal.reason);
+    controller?.abort(runSignal.reason);
     releaseOnAbort('aborted');
   };
   if (runSignal.aborted) onAbort();
@@ -65,12 +68,12 @@ async function executeCall(core: AgentCore, call: BatchCall, runSignal: AbortSig
     const timeout = tool.timeoutMs === undefined ? undefined : new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => {
         timedOut = true;
-        controller.abort(new ToolExecutionError(tool.name, `timed out after ${tool.timeoutMs} ms`, { timedOut: true }));
+        controller?.abort(new ToolExecutionError(tool.name, `timed out after ${tool.timeoutMs} ms`, { timedOut: true }));
         resolve('timeout');
       }, tool.timeoutMs);
     });
     const execution = Promise.resolve().then(() =>
-      tool.execute({ input: call.input, signal: controller.signal, toolUseId: call.toolUseId, agent: core.toolContext }),
+      tool.execute({ input: call.input, signal, toolUseId: call.toolUseId, agent: core.toolContext }),
     );
     const contenders: Array<Promise<unknown>> = [execution, aborted];
     if (timeout) contenders.push(timeout);

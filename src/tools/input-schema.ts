@@ -68,6 +68,17 @@ function requireObjectSchema(toolName: string, jsonSchema: Record<string, unknow
  * @throws ConfigurationError when the schema is not an object schema or cannot be converted.
  */
 export function compileInputSchema(toolName: string, schema: InputSchema): CompiledSchema {
+  // Tools made per agent from one schema object (the built-ins, say) compile it once.
+  const cached = compiled.get(schema);
+  if (cached) return cached;
+  const result = compile(toolName, schema);
+  compiled.set(schema, result);
+  return result;
+}
+
+const compiled = new WeakMap<object, CompiledSchema>();
+
+function compile(toolName: string, schema: InputSchema): CompiledSchema {
   if (isZod4(schema)) {
     let jsonSchema: Record<string, unknown>;
     try {

@@ -4,12 +4,14 @@ import { defineTool } from '../define-tool.js';
 
 const DESCRIPTION = `Ask to enter plan mode before a task that needs exploring and planning first: several possible approaches, unclear requirements, or changes the user should agree to. In plan mode you can only read and explore; present the plan with ExitPlanMode. Needs the user's approval.`;
 
+const enterPlanModeInput = z.object({});
+
 /** The opt-in `EnterPlanMode` tool: the model asks to switch into plan mode (needs approval; refused in subagents). */
 export function createEnterPlanModeTool(core: () => AgentCore) {
   return defineTool({
     name: 'EnterPlanMode',
     description: DESCRIPTION,
-    inputSchema: z.object({}),
+    inputSchema: enterPlanModeInput,
     readOnly: false,
     kind: 'other',
     validateInput: ({ agent }) => {

@@ -5,6 +5,8 @@ import { defineTool } from '../define-tool.js';
 const DESCRIPTION = `Use this tool when you are in plan mode and have finished planning: it presents your plan to the user for approval.
 Pass the complete plan as markdown in "plan": the goal, the steps in order, and the risks or open questions. If the user approves, you leave plan mode and continue right away with the execution; if they reject it, you receive their feedback and stay in plan mode to revise the plan.`;
 
+const exitPlanModeInput = z.object({ plan: z.string().min(1).describe('The plan to present, in markdown.') });
+
 /**
  * The built-in `ExitPlanMode` tool. In plan mode, a call asks the host to approve the plan
  * (a `plan-approval-request`); approval saves the plan, restores the mode from before planning
@@ -14,7 +16,7 @@ export function createExitPlanModeTool(core: () => AgentCore) {
   return defineTool({
     name: 'ExitPlanMode',
     description: DESCRIPTION,
-    inputSchema: z.object({ plan: z.string().min(1).describe('The plan to present, in markdown.') }),
+    inputSchema: exitPlanModeInput,
     readOnly: true,
     concurrencySafe: false,
     validateInput: ({ agent }) =>

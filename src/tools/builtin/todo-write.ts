@@ -11,12 +11,14 @@ const todoSchema = z.object({
 const DESCRIPTION = `Create and update your todo list for the current task. It is the single source of truth for progress, and the user sees it.
 Use it for tasks with several steps: write the whole list, keep exactly one item in_progress while working, and mark each item completed as soon as it is done (do not batch completions). Send the full list every time; it replaces the previous one.`;
 
+const todoWriteInput = z.object({ todos: z.array(todoSchema).describe('The full, updated todo list.') });
+
 /** The built-in `TodoWrite` tool: replaces the agent's todo list with the full list given. */
 export function createTodoWriteTool(core: () => AgentCore) {
   return defineTool({
     name: 'TodoWrite',
     description: DESCRIPTION,
-    inputSchema: z.object({ todos: z.array(todoSchema).describe('The full, updated todo list.') }),
+    inputSchema: todoWriteInput,
     // Touches only the agent's own state: allowed in plan mode and without asking.
     readOnly: true,
     concurrencySafe: false,
