@@ -1,0 +1,132 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { workspaceTools } from '../../../src/node/workspace-tools.js';
+import { READ_STATE_KEY } from '../../../src/node/workspace-tools/tool-state-records.js';
+import type { Tool } from '../../../src/tools/types.js';
+import { callTool, fakeAgent, makeTempDir, outcomeOf, toolNamed } from './helpers.js';
+
+let work: string;
+let read: Tool;
+let write: Tool;
+let edit: Tool;
+const file = (name: string) => path.join(work, name);
+
+beforeEach(async () => {
+  work = await makeTempDir('ws-write-');
+  const tools = workspaceTools({ cwd: work });
+  [read, write, edit] = [toolNamed(tools, 'Read'), toolNamed(tools, 'Write'), toolNamed(tools, 'Edit')];
+  await fs.writeFile(file('a.txt'), 'one\ntwo\nthree\ntwo\n');
+});
+
+afterEach(async () => {
+  await fs.rm(work, { recursive: true, force: true });
+});
+
+describe('Write', () => {
+  it('is an edit-kind tool', () => {
+    expect(write).toMatchObject({ kind: 'edit', readOnly: false, concurrencySafe: false, ruleTarget: { field: 'file_path', kind: 'path' } });
+    expect(edit).toMatchObject({ kind: 'edit', readOnly: false, concurrencySafe: false, ruleTarget: { field: 'file_path', kind: 'path' } });
+  });
+
+  it('creates a new file and its directories without a read, then allows overwriting it', async () => {
+    const agent = fakeAgent();
+    const created = await callTool(write, { file_path: 'deep/dir/new.txt', content: 'hello' }, { agent });
+    expect(created).toMatchObject({ stage: 'execute', isError: false, text: 'File created successfully at: deep/dir/new.txt' });
+    expect(await fs.readFile(file('deep/dir/new.txt'), 'utf8')).toBe('hello');
+    const again = await callTool(write, { file_path: 'deep/dir/new.txt', content: 'bye' }, { agent });
+    expect(again.text).toBe('The file deep/dir/new.txt has been overwritten.');
+  });
+
+  it('refuses to overwrite an existing file that was not read', async () => {
+    const result = await callTool(write, { file_path: 'a.txt', content: 'x' });
+    expect(result).toMatchObject({ stage: 'validate', text: 'File has not been read yet. Read it first before writing to it.' });
+    expect(await fs.readFile(file('a.txt'), 'utf8')).toBe('one\ntwo\nthree\ntwo\n');
+  });
+
+  it('refuses a stale file at validation (mtime) and at execution (content hash)', async () => {
+    const agent = fakeAgent();
+    await callTool(read, { file_path: 'a.txt' }, { agent });
+    await fs.writeFile(file('a.txt'), 'changed by the user\n');
+    await fs.utimes(file('a.txt'), new Date(), new Date(Date.now() + 5000));
+    expect((await callTool(write, { file_path: 'a.txt', content: 'x' }, { agent })).text).toMatch(/modified since it was last read/);
+
+    // Same mtime as recorded but different content: only the hash can tell.
+    await callTool(read, { file_path: 'a.txt' }, { agent });
+    const { mtime } = await fs.stat(file('a.txt'));
+    await fs.writeFile(file('a.txt'), 'changed by the user, again\n');
+    await fs.utimes(file('a.txt'), mtime, mtime);
+    const raw = await write.execute({ input: { file_path: 'a.txt', content: 'x' }, toolUseId: 't', agent, signal: new AbortController().signal });
+    expect(outcomeOf(raw)).toMatchObject({ isError: true, text: expect.stringMatching(/modified since it was last read/) });
+    expect(await fs.readFile(file('a.txt'), 'utf8')).toBe('changed by the user, again\n');
+  });
+
+  it('keeps read state per agent: a fork starts with a copy', async () => {
+    const parent = fakeAgent();
+    await callTool(read, { file_path: 'a.txt' }, { agent: parent });
+    const fork = fakeAgent();
+    fork.toolState.set(READ_STATE_KEY, parent.toolState.get(READ_STATE_KEY));
+    expect((await callTool(write, { file_path: 'a.txt', content: 'from fork' }, { agent: fork })).isError).toBe(false);
+    expect((await callTool(write, { file_path: 'a.txt', content: 'stranger' }, { agent: fakeAgent() })).stage).toBe('validate');
+  });
+});
+
+describe('Edit', () => {
+  it('replaces a unique string and allows consecutive edits without a new read', async () => {
+    const agent = fakeAgent();
+    await callTool(read, { file_path: 'a.txt' }, { agent });
+    const first = await callTool(edit, { file_path: 'a.txt', old_string: 'three', new_string: '3' }, { agent });
+    expect(first).toMatchObject({ stage: 'execute', isError: false, text: 'The file a.txt has been updated (1 replacement).' });
+    const second = await callTool(edit, { file_path: 'a.txt', old_string: 'one', new_string: '1' }, { agent });
+    expect(second.isError).toBe(false);
+    expect(await fs.readFile(file('a.txt'), 'utf8')).toBe('1\ntwo\n3\ntwo\n');
+  });
+
+  it('requires a read first', async () => {
+    const result = await callTool(edit, { file_path: 'a.txt', old_string: 'one', new_string: '1' });
+    expect(result).toMatchObject({ stage: 'validate', text: expect.stringMatching(/has not been read yet/) });
+  });
+
+  it('reports how many times a non-unique string occurs, and replace_all replaces them all', async () => {
+    const agent = fakeAgent();
+    await callTool(read, { file_path: 'a.txt' }, { agent });
+    const ambiguous = await callTool(edit, { file_path: 'a.txt', old_string: 'two', new_string: '2' }, { agent });
+    expect(ambiguous).toMatchObject({ stage: 'validate', text: expect.stringMatching(/^Found 2 matches of the string to replace, but replace_all is false/) });
+    // The same rule holds at execute time (e.g. the file changed between validation and approval).
+    const raw = await edit.execute({ input: { file_path: 'a.txt', old_string: 'two', new_string: '2' }, toolUseId: 't', agent, signal: new AbortController().signal });
+    expect(outcomeOf(raw).text).toMatch(/^Found 2 matches/);
+    const all = await callTool(edit, { file_path: 'a.txt', old_string: 'two', new_string: '2', replace_all: true }, { agent });
+    expect(all.text).toBe('The file a.txt has been updated (2 replacements).');
+    expect(await fs.readFile(file('a.txt'), 'utf8')).toBe('one\n2\nthree\n2\n');
+  });
+
+  it('reports a missing string, identical strings, a missing file, and creates with an empty old_string', async () => {
+    const agent = fakeAgent();
+    await callTool(read, { file_path: 'a.txt' }, { agent });
+    expect((await callTool(edit, { file_path: 'a.txt', old_string: 'zzz', new_string: 'y' }, { agent })).text).toMatch(/^String to replace not found in file/);
+    expect((await callTool(edit, { file_path: 'a.txt', old_string: 'one', new_string: 'one' }, { agent })).text).toMatch(/No changes to make/);
+    expect((await callTool(edit, { file_path: 'nope.txt', old_string: 'a', new_string: 'b' }, { agent })).text).toMatch(/File does not exist/);
+    const created = await callTool(edit, { file_path: 'fresh.txt', old_string: '', new_string: 'new file\n' }, { agent });
+    expect(created.text).toBe('File created successfully at: fresh.txt');
+    expect(await fs.readFile(file('fresh.txt'), 'utf8')).toBe('new file\n');
+  });
+
+  it('matches LF-written strings in a CRLF file', async () => {
+    await fs.writeFile(file('crlf.txt'), 'alpha\r\nbeta\r\ngamma\r\n');
+    const agent = fakeAgent();
+    await callTool(read, { file_path: 'crlf.txt' }, { agent });
+    const result = await callTool(edit, { file_path: 'crlf.txt', old_string: 'alpha\nbeta', new_string: 'A\nB' }, { agent });
+    expect(result.isError).toBe(false);
+    expect(await fs.readFile(file('crlf.txt'), 'utf8')).toBe('A\r\nB\r\ngamma\r\n');
+  });
+
+  it('edits through the same inode (hard links and permissions survive)', async () => {
+    await fs.chmod(file('a.txt'), 0o640);
+    await fs.link(file('a.txt'), file('hard.txt'));
+    const agent = fakeAgent();
+    await callTool(read, { file_path: 'a.txt' }, { agent });
+    await callTool(edit, { file_path: 'a.txt', old_string: 'one', new_string: 'uno' }, { agent });
+    expect(await fs.readFile(file('hard.txt'), 'utf8')).toMatch(/^uno/);
+    expect((await fs.stat(file('a.txt'))).mode & 0o777).toBe(0o640);
+  });
+});
