@@ -90,6 +90,9 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
       const batch = core.openBatch;
       if (batch) {
         await resolveTurn(core, batch, signal, denials);
+        // A tool runs only once the call that asked for it is stored: after a crash, the
+        // transcript then shows the call, and resume answers it instead of the model asking again.
+        await core.flush();
         await executeTools(core, batch, signal, context.queue);
         if (signal.aborted) {
           closeBatch(INTERRUPTED);
