@@ -91,11 +91,14 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       const filterOnName = input.glob !== undefined && !input.glob.includes('/');
       const results: FileMatches[] = [];
       let outputChars = 0;
+      let outputLines = 0;
+      let stoppedEarly = false;
       const search = async (absolutePath: string, accept: (opened: string) => boolean) => {
         const found = await searchFile({ absolutePath, accept, regexp, before, after, collectLines: mode === 'content' });
         if (!found) return;
         found.display = boundary.display(absolutePath);
         results.push(found);
+        outputLines += found.lines.length;
         outputChars += found.lines.reduce((sum, line) => sum + line.text.length + found.display.length + 8, found.display.length);
       };
       if (root.stat.isFile()) {
@@ -105,8 +108,11 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
           if (file.isSymbolicLink) continue;
           if (filter && !filter.test(filterOnName ? path.basename(file.relativePath) : file.relativePath)) continue;
           await search(file.absolutePath, (opened) => isWithin(root.real, opened));
-          // Content is collected until well past what can be returned; the rest could not be shown.
-          if (mode === 'content' && (outputChars > context.maxOutputChars * 2 || (input.head_limit !== undefined && results.reduce((n, r) => n + r.lines.length, 0) >= input.head_limit))) break;
+          // In content mode, stop once more has been found than can be returned.
+          if (mode === 'content' && (outputChars > context.maxOutputChars || (input.head_limit !== undefined && outputLines > input.head_limit))) {
+            stoppedEarly = true;
+            break;
+          }
         }
       }
       if (results.length === 0) return mode === 'files_with_matches' ? 'No files found' : 'No matches found';
@@ -125,7 +131,8 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       }
       let limitNote = '';
       if (input.head_limit !== undefined && lines.length > input.head_limit) {
-        limitNote = `\n\n[Showing the first ${input.head_limit} of ${lines.length} ${mode === 'content' ? 'lines' : 'entries'}.]`;
+        const total = stoppedEarly ? `more than ${input.head_limit}` : String(lines.length);
+        limitNote = `\n\n[Showing the first ${input.head_limit} of ${total} ${mode === 'content' ? 'lines' : 'entries'}.]`;
         lines = lines.slice(0, input.head_limit);
       }
       return truncateEnd(header + lines.join('\n') + limitNote, context.maxOutputChars, HINT);

@@ -1,12 +1,15 @@
 import type { ToolStateStore } from '../../tools/types.js';
 
-/** `agent.toolState` key of the read records: `{ [realPath]: { mtimeMs, sha256 } }`. */
-export const READ_STATE_KEY = 'workspace.reads';
-/** `agent.toolState` key of the outside paths `checkPermissions` asked about: `{ [toolUseId]: realPath }`. */
-export const OUTSIDE_CHECKS_KEY = 'workspace.outsideChecks';
-
-const MAX_READ_RECORDS = 1000;
-const MAX_OUTSIDE_CHECKS = 100;
+/**
+ * `agent.toolState` key prefix of read records: `workspace.read:<realPath>` → `{ mtimeMs, sha256 }`.
+ * One key per file, because the agent journals every `set` with its whole value.
+ */
+export const READ_STATE_KEY_PREFIX = 'workspace.read:';
+/**
+ * `agent.toolState` key prefix of the outside path `checkPermissions` asked about for one call:
+ * `workspace.outside-check:<toolUseId>` → real path (`null` once used).
+ */
+export const OUTSIDE_CHECK_KEY_PREFIX = 'workspace.outside-check:';
 
 /** What the agent saw when it last read (or wrote) a file. */
 export interface FileReadRecord {
@@ -16,35 +19,25 @@ export interface FileReadRecord {
   sha256: string;
 }
 
-/** Sets `key` in a JSON record kept in tool state, newest last, dropping the oldest past `limit`. */
-function putBounded<T>(store: ToolStateStore, stateKey: string, key: string, value: T | undefined, limit: number): void {
-  const next: Record<string, T> = { ...(store.get<Record<string, T>>(stateKey) ?? {}) };
-  delete next[key];
-  if (value !== undefined) next[key] = value;
-  const keys = Object.keys(next);
-  for (const old of keys.slice(0, Math.max(0, keys.length - limit))) delete next[old];
-  store.set(stateKey, next);
-}
-
 /** The read record of a file, by real path. */
 export function getReadRecord(store: ToolStateStore, realPath: string): FileReadRecord | undefined {
-  return store.get<Record<string, FileReadRecord>>(READ_STATE_KEY)?.[realPath];
+  return store.get<FileReadRecord | null>(READ_STATE_KEY_PREFIX + realPath) ?? undefined;
 }
 
 /** Remembers that the agent has seen this exact version of a file. */
 export function setReadRecord(store: ToolStateStore, realPath: string, record: FileReadRecord): void {
-  putBounded(store, READ_STATE_KEY, realPath, record, MAX_READ_RECORDS);
+  store.set(READ_STATE_KEY_PREFIX + realPath, { mtimeMs: record.mtimeMs, sha256: record.sha256 });
 }
 
 /** Remembers that `checkPermissions` asked the host about this outside real path for this call. */
 export function recordOutsideCheck(store: ToolStateStore, toolUseId: string, realPath: string): void {
-  putBounded(store, OUTSIDE_CHECKS_KEY, toolUseId, realPath, MAX_OUTSIDE_CHECKS);
+  store.set(OUTSIDE_CHECK_KEY_PREFIX + toolUseId, realPath);
 }
 
-/** The outside real path `checkPermissions` asked about for this call, removed from state. */
+/** The outside real path `checkPermissions` asked about for this call; cleared once taken. */
 export function takeOutsideCheck(store: ToolStateStore, toolUseId: string): string | undefined {
-  const checked = store.get<Record<string, string>>(OUTSIDE_CHECKS_KEY)?.[toolUseId];
-  if (checked !== undefined) putBounded<string>(store, OUTSIDE_CHECKS_KEY, toolUseId, undefined, MAX_OUTSIDE_CHECKS);
+  const checked = store.get<string | null>(OUTSIDE_CHECK_KEY_PREFIX + toolUseId) ?? undefined;
+  if (checked !== undefined) store.set(OUTSIDE_CHECK_KEY_PREFIX + toolUseId, null);
   return checked;
 }
 

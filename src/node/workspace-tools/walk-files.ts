@@ -57,7 +57,8 @@ async function ancestorGitignores(root: string, ignoreRoot: string): Promise<Git
 }
 
 /**
- * Lists the files below `root`, depth first in name order, without following symbolic links,
+ * Lists the files below `root`, directory by directory in name order (a directory's files
+ * before its subdirectories'), without following symbolic links,
  * skipping `.git` and `node_modules` directories and whatever the `.gitignore` files of `root`,
  * its subdirectories and its ancestors up to `ignoreRoot` exclude. Unreadable directories are
  * skipped silently.

@@ -156,3 +156,11 @@ describe('glob and .gitignore matching', () => {
     expect(isGitignored(rules, '/elsewhere/a.log', false)).toBe(false);
   });
 });
+
+describe('Grep, early stop', () => {
+  it('stops walking once head_limit lines are exceeded in content mode, and says so', async () => {
+    await Promise.all(Array.from({ length: 30 }, (_, index) => put(`many/f${String(index).padStart(2, '0')}.txt`, 'hit\nhit\n')));
+    const result = await callTool(grep, { pattern: 'hit', path: 'many', output_mode: 'content', head_limit: 3 });
+    expect(result.text).toBe('many/f00.txt:1:hit\nmany/f00.txt:2:hit\nmany/f01.txt:1:hit\n\n[Showing the first 3 of more than 3 lines.]');
+  });
+});

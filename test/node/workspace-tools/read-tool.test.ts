@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
-import { READ_STATE_KEY } from '../../../src/node/workspace-tools/tool-state-records.js';
+import { READ_STATE_KEY_PREFIX } from '../../../src/node/workspace-tools/tool-state-records.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { callTool, fakeAgent, makeTempDir, toolNamed } from './helpers.js';
 
@@ -30,8 +30,9 @@ describe('Read', () => {
     const agent = fakeAgent();
     const result = await callTool(read, { file_path: 'a.txt' }, { agent });
     expect(result.text).toBe('     1\tfirst\n     2\tsecond\n     3\t\tthird');
-    const record = (agent.state.get(READ_STATE_KEY) as Record<string, { sha256: string }>)[path.join(work, 'a.txt')];
-    expect(record?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const record = agent.state.get(READ_STATE_KEY_PREFIX + path.join(work, 'a.txt')) as { sha256: string; mtimeMs: number };
+    expect(record.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(record.mtimeMs).toBe((await fs.stat(path.join(work, 'a.txt'))).mtimeMs);
   });
 
   it('reads a window with offset and limit, and says where to continue', async () => {
@@ -68,7 +69,7 @@ describe('Read', () => {
     const agent = fakeAgent();
     const result = await callTool(read, { file_path: 'blob.bin' }, { agent });
     expect(result).toMatchObject({ isError: true, text: expect.stringMatching(/blob\.bin is a binary file \(8 bytes\)/) });
-    expect(Object.keys(agent.state.get(READ_STATE_KEY) as object)).toEqual([path.join(work, 'blob.bin')]);
+    expect([...agent.state.keys()]).toEqual([READ_STATE_KEY_PREFIX + path.join(work, 'blob.bin')]);
   });
 
   it('returns images as image blocks', async () => {

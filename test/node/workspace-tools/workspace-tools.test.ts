@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../../src/errors/configuration-error.js';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
-import { OUTSIDE_CHECKS_KEY, recordOutsideCheck, setReadRecord, READ_STATE_KEY, takeOutsideCheck } from '../../../src/node/workspace-tools/tool-state-records.js';
+import { OUTSIDE_CHECK_KEY_PREFIX, READ_STATE_KEY_PREFIX, recordOutsideCheck, setReadRecord, takeOutsideCheck } from '../../../src/node/workspace-tools/tool-state-records.js';
 import { callTool, fakeAgent, makeTempDir, toolNamed } from './helpers.js';
 
 let work: string;
@@ -55,15 +55,13 @@ describe('workspaceTools', () => {
 });
 
 describe('tool state records', () => {
-  it('keep JSON shapes, drop the oldest entries, and take an outside check once', () => {
+  it('use one JSON key per file and per call, and take an outside check once', () => {
     const agent = fakeAgent();
-    for (let index = 0; index < 105; index++) recordOutsideCheck(agent.toolState, `toolu_${index}`, `/x/${index}`);
-    const checks = agent.toolState.get<Record<string, string>>(OUTSIDE_CHECKS_KEY)!;
-    expect(Object.keys(checks)).toHaveLength(100);
-    expect(checks.toolu_4).toBeUndefined();
-    expect(takeOutsideCheck(agent.toolState, 'toolu_104')).toBe('/x/104');
-    expect(takeOutsideCheck(agent.toolState, 'toolu_104')).toBeUndefined();
+    recordOutsideCheck(agent.toolState, 'toolu_1', '/x/1');
+    expect(agent.state.get(`${OUTSIDE_CHECK_KEY_PREFIX}toolu_1`)).toBe('/x/1');
+    expect(takeOutsideCheck(agent.toolState, 'toolu_1')).toBe('/x/1');
+    expect(takeOutsideCheck(agent.toolState, 'toolu_1')).toBeUndefined();
     setReadRecord(agent.toolState, '/a', { mtimeMs: 1, sha256: 'abc' });
-    expect(agent.toolState.get(READ_STATE_KEY)).toEqual({ '/a': { mtimeMs: 1, sha256: 'abc' } });
+    expect(agent.state.get(`${READ_STATE_KEY_PREFIX}/a`)).toEqual({ mtimeMs: 1, sha256: 'abc' });
   });
 });

@@ -2,7 +2,6 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
-import { READ_STATE_KEY } from '../../../src/node/workspace-tools/tool-state-records.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { callTool, fakeAgent, makeTempDir, outcomeOf, toolNamed } from './helpers.js';
 
@@ -65,7 +64,7 @@ describe('Write', () => {
     const parent = fakeAgent();
     await callTool(read, { file_path: 'a.txt' }, { agent: parent });
     const fork = fakeAgent();
-    fork.toolState.set(READ_STATE_KEY, parent.toolState.get(READ_STATE_KEY));
+    for (const [key, value] of parent.state) fork.toolState.set(key, value);
     expect((await callTool(write, { file_path: 'a.txt', content: 'from fork' }, { agent: fork })).isError).toBe(false);
     expect((await callTool(write, { file_path: 'a.txt', content: 'stranger' }, { agent: fakeAgent() })).stage).toBe('validate');
   });
