@@ -8,9 +8,9 @@ const ALLOWED = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 /** Why `sessionId` cannot name a transcript file, or undefined when it can. */
 export function sessionIdProblem(sessionId: unknown): string | undefined {
-  if (typeof sessionId !== 'string') return `a session id must be a string, got ${typeof sessionId}`;
-  if (sessionId.length === 0) return 'a session id must not be empty';
-  if (sessionId.length > MAX_LENGTH) return `a session id must be at most ${MAX_LENGTH} characters, got ${sessionId.length}`;
+  if (typeof sessionId !== 'string') return `a session id must be a string, got ${sessionId === null ? 'null' : typeof sessionId}`;
+  if (sessionId.length === 0) return 'session id "" is empty';
+  if (sessionId.length > MAX_LENGTH) return `session id ${JSON.stringify(`${sessionId.slice(0, 20)}…`)} is ${sessionId.length} characters long, at most ${MAX_LENGTH} are allowed`;
   if (/[/\\]/.test(sessionId)) return `session id ${JSON.stringify(sessionId)} contains a path separator`;
   if (sessionId.includes('..')) return `session id ${JSON.stringify(sessionId)} contains ".."`;
   if (sessionId.startsWith('.')) return `session id ${JSON.stringify(sessionId)} starts with "."`;
