@@ -136,8 +136,61 @@ export { entriesToSnapshot } from './session/entries-to-snapshot.js';
 export { forkSession, type ForkSessionOptions } from './session/fork-session.js';
 export type { ForkOptions } from './agent/fork-snapshot.js';
 
+// Plans
+export type { PlanStore } from './plan/plan-store.js';
+export { memoryPlanStore, type MemoryPlanStoreOptions } from './plan/memory-plan-store.js';
+export { planFileName, assertPlanName, planNameProblem, type PlanFileNameOptions } from './plan/plan-name.js';
+export { generatePlanSlug, type RandomSource } from './plan/generate-plan-slug.js';
+export { allocatePlanSlug, PLAN_SLUG_ATTEMPTS, type AllocatePlanSlugOptions } from './plan/allocate-plan-slug.js';
+export { recoverPlan, PLAN_SOURCES, type RecoverPlanOptions, type RecoveredPlan, type PlanSource } from './plan/recover-plan.js';
+export {
+  copyPlanForResume,
+  copyPlanForFork,
+  type CopyPlanForResumeOptions,
+  type CopyPlanForResumeResult,
+  type CopyPlanForForkOptions,
+  type CopyPlanForForkResult,
+} from './plan/copy-plan.js';
+export type { SessionEntrySource } from './plan/session-entry-source.js';
+export { PlanSchema, type StructuredPlan, type PlanStep } from './plan/plan-schema.js';
+export {
+  extractJson,
+  type ExtractJsonResult,
+  type ExtractJsonSuccess,
+  type ExtractJsonFailure,
+  type ExtractJsonOptions,
+  type ExtractJsonFailureReason,
+  type JsonUnwrap,
+} from './plan/extract-json.js';
+export type { ValueSchema, InferSchemaOutput, StandardSchemaLike } from './plan/value-schema.js';
+export { createPartialJsonParser, type PartialJsonParser, type DeepPartial } from './plan/partial-json-parser.js';
+export { formatPlanAsMarkdown, type FormatPlanAsMarkdownOptions } from './plan/format-plan-as-markdown.js';
+export {
+  createPlanPhase,
+  planPhaseDenialMessage,
+  DEFAULT_READ_ONLY_TOOL_NAMES,
+  type PlanPhase,
+  type PlanPhaseOptions,
+  type PlanPhaseCall,
+  type PlanPhaseToolInfo,
+} from './plan/plan-phase.js';
+export { buildPlanRequestPrompt, buildPlanRetryPrompt, type BuildPlanRequestPromptOptions } from './plan/plan-request-prompt.js';
+export { requestPlan, type RequestPlanOptions, type RequestedPlan } from './plan/request-plan.js';
+export {
+  readClaudeCodeSession,
+  type ReadClaudeCodeSessionOptions,
+  type ClaudeCodeSessionSource,
+  type ClaudeCodeSessionReader,
+} from './plan/claude-code/read-claude-code-session.js';
+export type { ClaudeCodeSessionStats, ClaudeCodeSessionWarning } from './plan/claude-code/claude-code-session-types.js';
+
 // Todos
 export type { Todo, TodoStatus } from './todos/types.js';
+export { TodoSchema, TodoListSchema } from './todos/todo-schema.js';
+export { validateTodos, type TodoValidation } from './todos/validate-todos.js';
+export { diffTodos, type TodoChanges, type TodoStatusChange } from './todos/diff-todos.js';
+export { planToTodos, type PlanToTodosOptions } from './todos/plan-to-todos.js';
+export { recoverTodos, type RecoverTodosOptions } from './todos/recover-todos.js';
 
 // Errors
 export {
@@ -154,6 +207,8 @@ export {
   SessionWriteError,
   SessionNotFoundError,
   HookError,
+  PlanNameCollisionError,
+  PlanExtractionError,
   type AgentHarnessErrorOptions,
   type ModelErrorOptions,
 } from './errors/index.js';

@@ -225,7 +225,7 @@ export class AgentCore {
   setTodos(todos: Todo[]): void {
     const previous = this.todos;
     this.todos = todos.map((todo) => ({ ...todo }));
-    this.emit({ type: 'todo-update', todos: this.todos, previous, changes: diffTodos(previous, this.todos) } as AgentEventInput);
+    this.emit({ type: 'todo-update', todos: this.todos, previous, changes: diffTodos(previous, this.todos) });
   }
 
   /** Writes an approved plan to the plan store under the session's name and keeps it in state. */

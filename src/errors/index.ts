@@ -12,3 +12,5 @@ export { SessionWriteError } from './session-write-error.js';
 export { SessionNotFoundError } from './session-not-found-error.js';
 export { SessionLockedError, type SessionLockHolder, type SessionLockedErrorOptions } from './session-locked-error.js';
 export { HookError } from './hook-error.js';
+export { PlanNameCollisionError } from './plan-name-collision-error.js';
+export { PlanExtractionError, type PlanExtractionErrorOptions } from './plan-extraction-error.js';

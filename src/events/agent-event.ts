@@ -8,6 +8,7 @@ import type {
   PermissionUpdate,
 } from '../permissions/types.js';
 import type { Todo } from '../todos/types.js';
+import type { TodoChanges } from '../todos/diff-todos.js';
 import type { RunResult } from './run-result.js';
 
 /** Fields every event carries. */
@@ -111,8 +112,12 @@ export interface PlanApprovedEvent extends EventBase {
 /** The todo list changed; carries the full new list. */
 export interface TodoUpdateEvent extends EventBase {
   type: 'todo-update';
+  /** The full new list. */
   todos: Todo[];
+  /** The list before. */
   previous: Todo[];
+  /** What changed: items added, removed, and status changes. */
+  changes: TodoChanges;
 }
 
 /** A model turn ended. */

@@ -1,3 +1,4 @@
+import type { ToolKind } from '../tools/types.js';
 /**
  * Hook vocabulary: the events, what each hook receives and what it may return. A leaf module.
  */
@@ -45,6 +46,15 @@ export interface PreToolUseHookInput extends ToolHookInputBase {
   hookEventName: 'PreToolUse';
   /** The permission mode at the time of the call. */
   permissionMode: PermissionMode;
+  /**
+   * What the tool is, for hooks that treat reads and writes differently (e.g. a plan phase).
+   * The agent always sets it; it is optional only so hand-built inputs in tests may leave it out.
+   */
+  tool?: {
+    /** Whether this call only reads (per call: a read-only shell command counts). */
+    readOnly: boolean;
+    kind: ToolKind;
+  };
 }
 
 /** A tool call would be asked to the host; the hook may answer instead of `canUseTool`. */

@@ -105,8 +105,8 @@ export function createPlanPhase(options: PlanPhaseOptions = {}): PlanPhase {
   const denies = (call: PlanPhaseCall): boolean => active && isWriteTool(call);
 
   const hook = (input: PreToolUseHookInput): PreToolUseHookOutput => {
-    // A future hook input may describe the tool itself; prefer that over the name lookup.
-    const tool = (input as PreToolUseHookInput & { tool?: PlanPhaseCall['tool'] }).tool;
+    // The hook input describes the tool (read-only per call); prefer it over the name lookup.
+    const tool = input.tool as PlanPhaseCall['tool'] | undefined;
     const call: PlanPhaseCall = { toolName: input.toolName, input: input.toolInput, ...(tool ? { tool } : {}) };
     return denies(call) ? { decision: 'deny', reason: message(input.toolName) } : {};
   };

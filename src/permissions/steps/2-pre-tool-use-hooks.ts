@@ -1,5 +1,6 @@
 import { composePreToolUse } from '../../hooks/compose-pre-tool-use.js';
 import { runHooks } from '../../hooks/run-hooks.js';
+import { isReadOnlyCall } from '../is-read-only-call.js';
 import { validateToolInput } from '../validate-tool-input.js';
 import { decided, deny, reportError, type PermissionStep } from './pipeline-state.js';
 
@@ -22,6 +23,7 @@ export const preToolUseHooksStep: PermissionStep = async (state) => {
       toolInput: state.input,
       toolUseId,
       permissionMode: mode,
+      tool: { readOnly: isReadOnlyCall(tool, state.input), kind: tool.kind },
     },
     hooks,
     signal,

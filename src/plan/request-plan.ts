@@ -1,0 +1,83 @@
+import type { Agent } from '../agent/agent.js';
+import { PlanExtractionError } from '../errors/plan-extraction-error.js';
+import { extractJson } from './extract-json.js';
+import type { PlanPhase } from './plan-phase.js';
+import { buildPlanRequestPrompt, buildPlanRetryPrompt } from './plan-request-prompt.js';
+import { PlanSchema, type StructuredPlan } from './plan-schema.js';
+import type { InferSchemaOutput, ValueSchema } from './value-schema.js';
+
+/** Options of {@link requestPlan}. */
+export interface RequestPlanOptions<S extends ValueSchema | undefined> {
+  /** The plan phase to end first, so the agent may act once the plan is approved. */
+  phase?: PlanPhase;
+  /**
+   * The shape of the plan; its JSON Schema is shown to the model and the answer is validated.
+   * @default PlanSchema ({ goal, outline, steps, risks })
+   */
+  schema?: S;
+  /**
+   * What the plan is for, placed before the format instructions.
+   * @default 'Exploration is over. Write the plan for the task, based on what you found.'
+   */
+  prompt?: string;
+  /**
+   * How many answers to ask for in all: after an invalid one, the model gets the validation
+   * error and is asked again.
+   * @default 2
+   */
+  maxAttempts?: number;
+  /** Interrupts the run asking for the plan. */
+  signal?: AbortSignal;
+}
+
+/** The plan {@link requestPlan} returns, with how it was obtained. */
+export interface RequestedPlan<T> {
+  plan: T;
+  /** The model's answer the plan was extracted from. */
+  text: string;
+  /** How many answers were asked for. */
+  attempts: number;
+}
+
+/**
+ * Ends the plan phase and asks the same session for the plan as JSON: what the agent explored
+ * stays in context (no restart, no second session). An invalid answer is sent back with the
+ * problem, once by default.
+ * @throws PlanExtractionError when no valid plan came back, or the run did not complete.
+ * @example
+ * phase.begin();
+ * await agent.run('Research tide pools for an article.').result;
+ * const { plan } = await requestPlan(agent, { phase });
+ * agent.setTodos(planToTodos(plan));
+ */
+export async function requestPlan<S extends ValueSchema | undefined = undefined>(
+  agent: Agent,
+  options: RequestPlanOptions<S> = {},
+): Promise<RequestedPlan<S extends ValueSchema ? InferSchemaOutput<S> : StructuredPlan>> {
+  options.phase?.end();
+  const schema = (options.schema ?? PlanSchema) as ValueSchema;
+  const maxAttempts = options.maxAttempts ?? 2;
+  let prompt = buildPlanRequestPrompt({ schema, ...(options.prompt ? { instructions: options.prompt } : {}) });
+  let lastText = '';
+  let issues: string[] = [];
+  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+    const result = await agent.run(prompt, options.signal ? { signal: options.signal } : {}).result;
+    if (result.status !== 'completed') {
+      throw new PlanExtractionError(
+        `requestPlan: the run asking for the plan ended with status "${result.status}" instead of an answer${result.error ? ` (${result.error.message})` : ''}. Resolve what it waits for, then ask again.`,
+        { attempts: attempt, responseText: result.text, ...(result.error ? { cause: result.error } : {}) },
+      );
+    }
+    lastText = result.text;
+    const extracted = extractJson(result.text, { schema });
+    if (extracted.ok) {
+      return { plan: extracted.value as never, text: result.text, attempts: attempt };
+    }
+    issues = extracted.issues ?? [];
+    prompt = buildPlanRetryPrompt(extracted);
+  }
+  throw new PlanExtractionError(
+    `requestPlan: no valid plan after ${maxAttempts} answer(s)${issues.length ? `: ${issues.join('; ')}` : ''}. Check the schema, or raise maxAttempts.`,
+    { attempts: maxAttempts, responseText: lastText, issues },
+  );
+}
