@@ -67,6 +67,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
     ruleTarget: { field: 'command', kind: 'command' },
     isReadOnlyCall: (input) => classifyBashCommand(input.command).readOnly,
     validateInput({ input }) {
+      if (input.command.includes('\0')) return 'The command contains a NUL character, which no shell accepts.';
       const catastrophic = findCatastrophicCommand(input.command);
       if (catastrophic) return `Refused, in every permission mode: ${catastrophic}. This command is never run.`;
       return undefined;

@@ -9,7 +9,8 @@ const HOME = '/\u0000home';
 const HARMLESS_DEVICES = /^\/dev\/(null|zero|full|random|urandom|stdin|stdout|stderr|tty|fd\/.*|pts\/.*)$/;
 const WRAPPERS = new Set(['sudo', 'doas', 'env', 'nice', 'nohup', 'time', 'command', 'builtin', 'exec', 'xargs', 'timeout', 'stdbuf', 'ionice']);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
-const FORK_BOMB_DEFINITION = /(?:function\s+)?([\w:.-]+)\s*(?:\(\s*\))?\s*\{([^}]*)\}/g;
+// Bounded repetitions and a lookbehind keep this linear on long commands.
+const FORK_BOMB_DEFINITION = /(?<![\w:.-])([\w:.-]{1,64})\s{0,8}(?:\(\s{0,8}\))?\s{0,8}\{([^}]{0,200})\}/g;
 
 /** `/`, `/*`, `~`, `$HOME`, or a top-level system directory, however spelled. */
 function isCriticalPath(value: string): boolean {

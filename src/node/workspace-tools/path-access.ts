@@ -33,9 +33,9 @@ export async function checkPathPermission(args: PathPermissionArgs): Promise<Too
   let resolved: ResolvedPath;
   try {
     resolved = await boundary.resolve(args.input);
-  } catch (error) {
-    const lexical = boundary.lexical(args.input);
-    return { behavior: 'ask', blockedPath: lexical, message: `${toolName} cannot resolve ${lexical} (${describeError(error)}); it may lead outside the workspace.` };
+  } catch {
+    // Unresolvable now (a link loop, no permission): execute resolves again and fails closed.
+    return { behavior: 'passthrough' };
   }
   if (resolved.inside) return { behavior: 'passthrough' };
   recordOutsideCheck(args.agent.toolState, args.toolUseId, resolved.real);

@@ -58,7 +58,11 @@ async function updateExisting(args: UpdateFileArgs, real: string, handle: FileHa
 async function createNew(args: UpdateFileArgs, real: string): Promise<ToolOutput> {
   const change = args.transform(undefined, args.boundary.display(real));
   if (!change.ok) return toolOutput(change.message, { isError: true });
-  await fs.mkdir(path.dirname(real), { recursive: true });
+  try {
+    await fs.mkdir(path.dirname(real), { recursive: true });
+  } catch (error) {
+    return toolOutput(`Cannot create the directory of ${args.input}: ${error instanceof Error ? error.message : String(error)}`, { isError: true });
+  }
   // The directories just created must still lead where the path was authorized to go.
   if ((await resolveRealPath(real)) !== real) {
     return toolOutput(`Refused: the directories of ${args.input} changed while it was being created.`, { isError: true });

@@ -50,7 +50,7 @@ export interface WorkspaceToolsOptions {
   /**
    * The environment of Bash commands. `GIT_OPTIONAL_LOCKS=0` is added unless set, so read-only
    * git commands do not refresh the index.
-   * @default process.env
+   * @default a copy of process.env, taken when the tools are created
    */
   env?: Record<string, string | undefined>;
 }

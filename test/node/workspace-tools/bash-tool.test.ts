@@ -86,6 +86,10 @@ describe('Bash', () => {
     expect(outcomeOf(raw)).toMatchObject({ isError: true, text: expect.stringMatching(/fork bomb/) });
   });
 
+  it('rejects a NUL character at validation', async () => {
+    expect(await callTool(bash, { command: 'ls\0x' })).toMatchObject({ stage: 'validate', text: expect.stringMatching(/NUL/) });
+  });
+
   it('rejects a timeout above the maximum', async () => {
     expect((await callTool(bash, { command: 'ls', timeout: 600_001 })).stage).toBe('parse');
   });

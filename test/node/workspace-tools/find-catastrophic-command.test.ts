@@ -64,4 +64,10 @@ describe('findCatastrophicCommand', () => {
   it.each(harmless)('lets %j through', (command) => {
     expect(findCatastrophicCommand(command)).toBeUndefined();
   });
+
+  it('stays fast on long commands', () => {
+    const started = performance.now();
+    expect(findCatastrophicCommand(`echo ${'a'.repeat(200_000)} ${'{'.repeat(50_000)}`)).toBeUndefined();
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
 });

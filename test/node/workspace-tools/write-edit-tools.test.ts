@@ -37,6 +37,16 @@ describe('Write', () => {
     expect(again.text).toBe('The file deep/dir/new.txt has been overwritten.');
   });
 
+  it('reports a path below a file, and a link loop, as clean errors', async () => {
+    const below = await callTool(write, { file_path: 'a.txt/inner.txt', content: 'x' });
+    expect(below).toMatchObject({ stage: 'execute', isError: true });
+    await fs.symlink('loop-b', file('loop-a'));
+    await fs.symlink('loop-a', file('loop-b'));
+    const loop = await callTool(write, { file_path: 'loop-a', content: 'x' }, { answer: () => true });
+    expect(loop).toMatchObject({ stage: 'execute', isError: true, text: expect.stringMatching(/Cannot resolve loop-a/) });
+    expect((await callTool(read, { file_path: 'loop-a/x' })).isError).toBe(true);
+  });
+
   it('refuses to overwrite an existing file that was not read', async () => {
     const result = await callTool(write, { file_path: 'a.txt', content: 'x' });
     expect(result).toMatchObject({ stage: 'validate', text: 'File has not been read yet. Read it first before writing to it.' });
