@@ -50,7 +50,9 @@ function commandProblem(command: ShellSimpleCommand): string | undefined {
  * subcommands, `sort`/`uniq` without output files, … Anything with a redirection that can write,
  * a command or process substitution, a variable expansion, an assignment, a subshell, a
  * background job, or a command not on the list is not read-only; so is a pipe or chain with any
- * such part.
+ * such part. Read-only means no file in the workspace changes, except that `git status` and
+ * `git diff` may refresh the stat cache in `.git/index`. The classifier trusts the repository's
+ * own git configuration (pagers, external diff drivers, hooks such as fsmonitor).
  * @param command - the command line as the Bash tool would run it.
  * @example classifyBashCommand('git diff && ls | wc -l') // { readOnly: true, ... }
  * @example classifyBashCommand('ls > files.txt') // { readOnly: false, reason: 'redirection "> files.txt" may write a file' }

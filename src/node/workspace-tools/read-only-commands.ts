@@ -64,8 +64,9 @@ function checkFile(args: string[]): string | undefined {
 }
 
 function checkTree(args: string[]): string | undefined {
-  const bad = args.find((arg) => hasShortOption(arg, 'o') || isLongOption(arg, ['output']));
-  return bad ? `tree ${bad} writes its output to a file` : undefined;
+  // -R with -H writes a 00Tree.html into every directory.
+  const bad = args.find((arg) => hasShortOption(arg, 'oR') || isLongOption(arg, ['output']));
+  return bad ? `tree ${bad} writes its output to files` : undefined;
 }
 
 function checkDate(args: string[]): string | undefined {
@@ -100,7 +101,9 @@ function checkGitBranch(args: string[]): string | undefined {
   return undefined;
 }
 
-const GIT_READ_ONLY_SUBCOMMANDS = new Set(['status', 'diff', 'log', 'show', 'rev-parse', 'ls-files', 'blame', 'shortlog', 'describe']);
+// `git status` and `git diff` may refresh the stat cache in .git/index (status not with
+// GIT_OPTIONAL_LOCKS=0); no tracked or working-tree content changes. `describe --dirty` is left out.
+const GIT_READ_ONLY_SUBCOMMANDS = new Set(['status', 'diff', 'log', 'show', 'rev-parse', 'ls-files', 'blame', 'shortlog']);
 
 function checkGit(args: string[]): string | undefined {
   let rest = args;

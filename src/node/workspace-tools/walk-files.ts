@@ -43,7 +43,7 @@ async function readGitignore(directory: string): Promise<GitignoreFile | undefin
 
 async function ancestorGitignores(root: string, ignoreRoot: string): Promise<GitignoreFile[]> {
   const relative = path.relative(ignoreRoot, root);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) return [];
+  if (relative === '' || relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) return [];
   const files: GitignoreFile[] = [];
   let directory = ignoreRoot;
   for (const segment of relative.split(path.sep).slice(0, -1)) {

@@ -90,6 +90,8 @@ const notReadOnly: Array<[string, RegExp]> = [
   ['sleep 5 &', /background/],
   ['date -s "2020-01-01"', /date -s/],
   ['file -C -m magic', /file -C/],
+  ['tree -R -H .', /tree -R/],
+  ['git describe --dirty', /git describe/],
   ['env rm x', /env with arguments/],
   ['command rm x', /command runs/],
   ['echo "unterminated', /could not be parsed/],
