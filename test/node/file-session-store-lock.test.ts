@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -134,6 +134,17 @@ describe('fileSessionStore: one writer per session', () => {
     expect(await loadAll(store.load('s'))).toHaveLength(2);
   });
 
+  it('lets exactly one of several stores take over the same stale lock', async () => {
+    await runChildToDeath('s', 'append-then-kill');
+    const contenders = Array.from({ length: 5 }, () => storeFor(['s']));
+    const outcomes = await Promise.allSettled(contenders.map((store, index) => store.append('s', [makeEntries('s')(`contender ${index}`)])));
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (outcome.status === 'rejected') expect(SessionLockedError.isInstance(outcome.reason)).toBe(true);
+    }
+    expect(await loadAll(contenders[0]!.load('s'))).toHaveLength(2);
+  });
+
   it('deletes a session whose writer died, stale lock included', async () => {
     await runChildToDeath('s', 'append-then-kill');
     const store = storeFor([]);
@@ -160,6 +171,15 @@ describe('fileSessionStore: one writer per session', () => {
     const empty = await store.append('empty', [makeEntries('empty')('x')]).catch((caught: unknown) => caught);
     expect((empty as Error).message).toMatch(/empty or unreadable/);
     expect(existsSync(join(dir, 'remote.jsonl'))).toBe(false);
+  });
+
+  it('takes over an unreadable lock file that has stayed unreadable for a while (its writer died creating it)', async () => {
+    writeFileSync(lockOf('s'), '');
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(lockOf('s'), aMinuteAgo, aMinuteAgo);
+    const store = storeFor(['s']);
+    await store.append('s', [makeEntries('s')('x')]);
+    expect(JSON.parse(readFileSync(lockOf('s'), 'utf8'))).toMatchObject({ pid: process.pid });
   });
 
   it('loads whatever a writer killed at a random moment left: a prefix of its appends, then appends after it', async () => {

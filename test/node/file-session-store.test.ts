@@ -133,6 +133,14 @@ describe('fileSessionStore', () => {
     expect(warnings[1]!.message).toMatch(/line 4 .*not a transcript entry/);
   });
 
+  it('ignores a byte order mark at the start of the file', async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(fileOf('s'), `\uFEFF${JSON.stringify(makeEntries('s')('one'))}\n`);
+    const warnings: SessionStoreWarning[] = [];
+    expect((await loadAll(storeFor({ dir }).load('s', { onWarning: (warning) => warnings.push(warning) }))).map(textOf)).toEqual(['one']);
+    expect(warnings).toEqual([]);
+  });
+
   it('fails on an entry version it cannot read, naming the supported versions and the line', async () => {
     const store = storeFor({ dir });
     const next = makeEntries('s');

@@ -80,7 +80,8 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
         const entry = toEntry(pending, lineNumber, false);
         if (entry !== undefined) yield entry;
       }
-      pending = text;
+      // A byte order mark (a file saved by an editor) is not part of the first entry.
+      pending = lineNumber === 0 && text.startsWith('\uFEFF') ? text.slice(1) : text;
       lineNumber += 1;
     }
     if (pending !== undefined) {

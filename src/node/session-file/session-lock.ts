@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
-import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { SessionLockedError, type SessionLockHolder } from '../../errors/session-locked-error.js';
 
@@ -18,12 +18,17 @@ export interface SessionLockTarget {
 export type SessionLockState =
   | { state: 'free' }
   /** The holder is gone (its pid is dead on this host): the lock may be taken over. */
-  | { state: 'stale'; raw: string; holder: SessionLockHolder }
+  | { state: 'stale'; raw: string; holder: SessionLockHolder | undefined }
   | { state: 'held'; holder: SessionLockHolder | undefined; heldByThisProcess: boolean };
+
+/** An unreadable lock file older than this was left by a writer that died while creating it. */
+const ABANDONED_UNREADABLE_LOCK_MS = 5_000;
 
 interface LockRegistry {
   /** Lock files this process holds, with the exact content it wrote. */
   held: Map<string, string>;
+  /** Lock files a store of this process is taking right now. */
+  acquiring: Set<string>;
   exitHandlerInstalled: boolean;
 }
 
@@ -31,8 +36,10 @@ interface LockRegistry {
 const registryKey = Symbol.for('agent-harness.session-locks');
 const registry: LockRegistry = ((globalThis as Record<symbol, unknown>)[registryKey] as LockRegistry | undefined) ?? {
   held: new Map(),
+  acquiring: new Set(),
   exitHandlerInstalled: false,
 };
+registry.acquiring ??= new Set();
 (globalThis as Record<symbol, unknown>)[registryKey] = registry;
 
 function errorCode(error: unknown): unknown {
@@ -61,7 +68,12 @@ function parseHolder(raw: string): SessionLockHolder | undefined {
 }
 
 /** Reads a session's lock file and says whether it is free, stale or held by a live writer. */
-export async function inspectSessionLock(lockFile: string): Promise<SessionLockState> {
+export function inspectSessionLock(lockFile: string): Promise<SessionLockState> {
+  return inspect(lockFile, false);
+}
+
+/** `duringOwnAcquisition`: the caller is the one store of this process taking this lock. */
+async function inspect(lockFile: string, duringOwnAcquisition: boolean): Promise<SessionLockState> {
   let raw: string;
   try {
     raw = await readFile(lockFile, 'utf8');
@@ -70,12 +82,18 @@ export async function inspectSessionLock(lockFile: string): Promise<SessionLockS
     throw error;
   }
   const holder = parseHolder(raw);
-  // An unreadable lock (e.g. read between another writer's create and its write) counts as held.
-  if (holder === undefined || holder.hostname !== hostname()) return { state: 'held', holder, heldByThisProcess: false };
+  if (holder === undefined) {
+    // Read between another writer's create and its write: held. Still unreadable long after, the
+    // writer died in that instant (the write takes microseconds).
+    const age = await stat(lockFile).then((stats) => Date.now() - stats.mtimeMs, () => 0);
+    return age > ABANDONED_UNREADABLE_LOCK_MS ? { state: 'stale', raw, holder } : { state: 'held', holder, heldByThisProcess: false };
+  }
+  if (holder.hostname !== hostname()) return { state: 'held', holder, heldByThisProcess: false };
   if (holder.pid === process.pid) {
-    // Our pid but not a lock we hold: left by an earlier process that had the same pid (containers).
-    if (registry.held.get(lockFile) !== raw) return { state: 'stale', raw, holder };
-    return { state: 'held', holder, heldByThisProcess: true };
+    const ours = registry.held.get(lockFile) === raw || (registry.acquiring.has(lockFile) && !duringOwnAcquisition);
+    if (ours) return { state: 'held', holder, heldByThisProcess: true };
+    // Our pid on a lock no store of ours holds: left by an earlier process with the same pid (containers).
+    return { state: 'stale', raw, holder };
   }
   return isProcessAlive(holder.pid) ? { state: 'held', holder, heldByThisProcess: false } : { state: 'stale', raw, holder };
 }
@@ -145,23 +163,35 @@ function releaseAllOnExit(): void {
  * @throws SessionLockedError when a live writer holds the lock.
  */
 export async function acquireSessionLock(target: SessionLockTarget): Promise<void> {
-  const content = `${JSON.stringify({ pid: process.pid, hostname: hostname(), createdAt: new Date().toISOString() })}\n`;
-  let last: SessionLockState = { state: 'free' };
-  // A few rounds cover the lock vanishing or being taken over between our steps.
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    if (await tryCreate(target.lockFile, content)) {
-      registry.held.set(target.lockFile, content);
-      if (!registry.exitHandlerInstalled) {
-        registry.exitHandlerInstalled = true;
-        process.on('exit', releaseAllOnExit);
-      }
-      return;
-    }
-    last = await inspectSessionLock(target.lockFile);
-    if (last.state === 'held') throw sessionLockedError(target, last);
-    if (last.state === 'stale') await removeStaleLock(target.lockFile, last.raw);
+  const { lockFile } = target;
+  // Stores of one process settle it among themselves first: only one of them touches the file.
+  if (registry.held.has(lockFile) || registry.acquiring.has(lockFile)) {
+    const heldContent = registry.held.get(lockFile);
+    const holder = heldContent === undefined ? { pid: process.pid, hostname: hostname(), createdAt: new Date().toISOString() } : parseHolder(heldContent);
+    throw sessionLockedError(target, { state: 'held', holder, heldByThisProcess: true });
   }
-  throw sessionLockedError(target, { state: 'held', holder: last.state === 'free' ? undefined : last.holder, heldByThisProcess: false });
+  registry.acquiring.add(lockFile);
+  try {
+    const content = `${JSON.stringify({ pid: process.pid, hostname: hostname(), createdAt: new Date().toISOString() })}\n`;
+    let last: SessionLockState = { state: 'free' };
+    // A few rounds cover the lock vanishing or being taken over between our steps.
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      if (await tryCreate(lockFile, content)) {
+        registry.held.set(lockFile, content);
+        if (!registry.exitHandlerInstalled) {
+          registry.exitHandlerInstalled = true;
+          process.on('exit', releaseAllOnExit);
+        }
+        return;
+      }
+      last = await inspect(lockFile, true);
+      if (last.state === 'held') throw sessionLockedError(target, last);
+      if (last.state === 'stale') await removeStaleLock(lockFile, last.raw);
+    }
+    throw sessionLockedError(target, { state: 'held', holder: last.state === 'free' ? undefined : last.holder, heldByThisProcess: false });
+  } finally {
+    registry.acquiring.delete(lockFile);
+  }
 }
 
 /** Releases a lock this process holds; leaves the file alone if it is no longer ours. */
