@@ -108,6 +108,12 @@ describe('escapes from the workspace', () => {
       expect(result.check, command).toMatchObject({ behavior: 'ask' });
       expect(result.stage).toBe('permission');
     }
+    // Globs and brace lists are expanded; link-following walks are asked about.
+    for (const command of ['cat *', 'cat secret-*', 'head {notes.txt,secret-link}', 'wc -l */secret.txt', 'grep -R SECRET .', 'find -L . -name x', 'rg --follow SECRET', 'ls {1..3}']) {
+      expect((await callTool(bash, { command })).check, command).toMatchObject({ behavior: 'ask' });
+    }
+    expect((await callTool(bash, { command: 'cat inner/* notes.*' })).text).toBe('inside\nnotes');
+    expect((await callTool(bash, { command: 'grep -r SECRET .' })).check).toEqual({ behavior: 'passthrough' });
     expect((await callTool(bash, { command: 'cat notes.txt inner/secret.txt' })).text).toBe('notes\ninside');
     expect((await callTool(bash, { command: 'echo /etc/passwd' })).stage).toBe('execute');
   });
