@@ -275,8 +275,9 @@ export class Agent {
   }
 
   /**
-   * Ends the session: interrupts an active run, then runs the `SessionEnd` hooks. The agent
-   * accepts no more runs; its snapshot stays available.
+   * Ends the session: interrupts an active run, runs the `SessionEnd` hooks, and releases what the
+   * session store holds for it (the file store's handle and lock). The agent accepts no more runs;
+   * its snapshot stays available.
    */
   async close(options: { reason?: string } = {}): Promise<void> {
     if (this.closed) return;
@@ -293,6 +294,9 @@ export class Agent {
       input: { sessionId: this.sessionId, reason: options.reason ?? 'closed' },
     });
     for (const error of ended.errors) this.core.emit({ type: 'error', error, fatal: false });
+    await this.core.flush();
+    // Release what the store holds for this session (a file handle and lock, for the file store).
+    await this.core.options.store?.close?.(this.sessionId);
   }
 
   /** Listens to events of one type (every run of this agent). */
