@@ -209,6 +209,7 @@ export {
   HookError,
   PlanNameCollisionError,
   PlanExtractionError,
+  SessionLockedError,
   type AgentHarnessErrorOptions,
   type ModelErrorOptions,
 } from './errors/index.js';

@@ -23,7 +23,9 @@ export function planModeDenial(state: PipelineState): PermissionOutcome {
 
 async function acceptEdits(state: PipelineState): Promise<StepResult> {
   if (state.args.tool.kind !== 'edit') return undefined;
-  const outside = pathOutsideWorkspace(state);
+  // A tool with its own check knows its workspace (additional directories, symlinks) better than
+  // a literal comparison with cwd; without one, the literal comparison is all there is.
+  const outside = state.args.tool.checkPermissions ? undefined : pathOutsideWorkspace(state);
   if (outside !== undefined) {
     state.outsidePath = outside;
     return undefined;
