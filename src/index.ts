@@ -14,6 +14,7 @@ export { SNAPSHOT_SCHEMA_VERSION, SUPPORTED_SNAPSHOT_VERSIONS, type AgentSnapsho
 
 // Events and results
 export type {
+  EventBase,
   AgentEvent,
   AgentEventType,
   AgentEventOf,
@@ -94,7 +95,23 @@ export {
   type PermissionOutcome,
   type PermissionEventDraft,
 } from './permissions/index.js';
-export { createRuleSet, parseRule, formatRule, suggestPermissionUpdates, isReadOnlyCall, modeReminder, DEFAULT_PLAN_MODE_INSTRUCTIONS, DEFAULT_PLAN_MODE_DENY_MESSAGE, type RuleSet, type RuleMatchOptions, type ParsedRule } from './permissions/index.js';
+export {
+  createRuleSet,
+  parseRule,
+  formatRule,
+  suggestPermissionUpdates,
+  isReadOnlyCall,
+  modeReminder,
+  DEFAULT_PLAN_MODE_INSTRUCTIONS,
+  DEFAULT_PLAN_MODE_DENY_MESSAGE,
+  type RuleSet,
+  type RuleMatchOptions,
+  type RuleMatchTool,
+  type RuleBehavior,
+  type ParsedRule,
+  type SuggestPermissionUpdatesOptions,
+  type ModeReminderOptions,
+} from './permissions/index.js';
 
 // Hooks
 export {
@@ -104,6 +121,8 @@ export {
   validateHooksConfig,
   composePreToolUse,
   composePermissionRequest,
+  type ComposedPreToolUse,
+  type ComposedPermissionRequest,
   type RunHooksOptions,
   type RunHooksResult,
 } from './hooks/index.js';
@@ -135,6 +154,7 @@ export { memorySessionStore } from './session/memory-session-store.js';
 export { entriesToSnapshot } from './session/entries-to-snapshot.js';
 export { forkSession, type ForkSessionOptions } from './session/fork-session.js';
 export type { ForkOptions } from './agent/fork-snapshot.js';
+export type { OpenBatch, BatchCall, BatchCallState } from './loop/open-batch.js';
 
 // Plans
 export type { PlanStore } from './plan/plan-store.js';
@@ -162,6 +182,7 @@ export {
   type ExtractJsonFailureReason,
   type JsonUnwrap,
 } from './plan/extract-json.js';
+export type { JsonCandidateStrategy } from './plan/json-candidates.js';
 export type { ValueSchema, InferSchemaOutput, StandardSchemaLike } from './plan/value-schema.js';
 export { createPartialJsonParser, type PartialJsonParser, type DeepPartial } from './plan/partial-json-parser.js';
 export { formatPlanAsMarkdown, type FormatPlanAsMarkdownOptions } from './plan/format-plan-as-markdown.js';
@@ -212,4 +233,8 @@ export {
   SessionLockedError,
   type AgentHarnessErrorOptions,
   type ModelErrorOptions,
+  type HookErrorOptions,
+  type PlanExtractionErrorOptions,
+  type SessionLockHolder,
+  type SessionLockedErrorOptions,
 } from './errors/index.js';

@@ -11,6 +11,6 @@ export { PromptBlockedError } from './prompt-blocked-error.js';
 export { SessionWriteError } from './session-write-error.js';
 export { SessionNotFoundError } from './session-not-found-error.js';
 export { SessionLockedError, type SessionLockHolder, type SessionLockedErrorOptions } from './session-locked-error.js';
-export { HookError } from './hook-error.js';
+export { HookError, type HookErrorOptions } from './hook-error.js';
 export { PlanNameCollisionError } from './plan-name-collision-error.js';
 export { PlanExtractionError, type PlanExtractionErrorOptions } from './plan-extraction-error.js';

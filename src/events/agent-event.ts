@@ -12,7 +12,7 @@ import type { TodoChanges } from '../todos/diff-todos.js';
 import type { RunResult } from './run-result.js';
 
 /** Fields every event carries. */
-interface EventBase {
+export interface EventBase {
   /** The session the event belongs to. */
   sessionId: string;
   /** Set when the event comes from a subagent. */
