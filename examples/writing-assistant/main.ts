@@ -1,123 +1,103 @@
 /**
- * The demo: a writing assistant that reads the author's profile, plans an article and drafts it.
- * Offline (no ANTHROPIC_API_KEY) it runs on a scripted model; with a key, the same agent runs
- * against the real API.
+ * The model case: a writing assistant that plans an article read-only, shows the plan as a
+ * card, and then writes it section by section while its todo list ticks over.
  *
- *   npm run demo
- *   ANTHROPIC_API_KEY=sk-... npm run demo
+ * It stays in `acceptEdits` throughout and runs its own phases with the plan-phase guard:
+ * while planning, write tools are refused at once; `requestPlan` then asks the same session for
+ * the plan as JSON (the explored material stays in context), and the plan becomes the todo list.
+ *
+ *   npm run demo                          offline, scripted model, asks you to confirm the plan
+ *   npm run demo -- --yes                 confirm automatically
+ *   ANTHROPIC_API_KEY=... npm run demo    the same agent against the real API
  */
-import { z } from 'zod';
-import { anthropicModel, createAgent, defineTool, type AgentEvent, type Model } from 'agent-harness';
-import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { fileURLToPath } from 'node:url';
+import {
+  anthropicModel,
+  createAgent,
+  createPlanPhase,
+  formatPlanAsMarkdown,
+  planToTodos,
+  requestPlan,
+  type AgentRun,
+  type Model,
+} from 'agent-harness';
+import { offlineModel } from './offline-script.js';
+import { planCard } from './print-plan-card.js';
+import { writingTools } from './tools.js';
+import { todoList, trace } from './trace.js';
 
-const profile = {
-  name: 'Ada Park',
-  voice: 'warm, concrete, short sentences, one idea per paragraph',
-  audience: 'curious non-specialists',
-  avoid: ['jargon without a gloss', 'listicles'],
-};
-
-const drafts = new Map<string, string>();
-
-const profileReader = defineTool({
-  name: 'profile_reader',
-  description: "Reads the author's profile: name, voice, audience, and what to avoid.",
-  inputSchema: z.object({}),
-  readOnly: true,
-  execute: () => profile,
-});
-
-const writeSection = defineTool({
-  name: 'write_section',
-  description: 'Writes one section of the draft, replacing any earlier version of it.',
-  inputSchema: z.object({ heading: z.string().min(1), body: z.string().min(1) }),
-  kind: 'edit',
-  execute: ({ input }) => {
-    drafts.set(input.heading, input.body);
-    return `Saved section "${input.heading}" (${input.body.split(/\s+/).length} words).`;
-  },
-});
-
-function offlineModel(): Model {
-  return scriptedModel([
-    turn("I'll start by reading the author's profile.", toolCall('profile_reader', {})),
-    turn(
-      'Got it: warm and concrete, for curious non-specialists. Here is the plan.',
-      toolCall('TodoWrite', {
-        todos: [
-          { content: 'Write the opening', status: 'in_progress', activeForm: 'Writing the opening' },
-          { content: 'Write the body', status: 'pending', activeForm: 'Writing the body' },
-        ],
-      }),
-    ),
-    turn(toolCall('write_section', { heading: 'Opening', body: 'At low tide the rocks become a city. Crabs keep the streets.' })),
-    turn(
-      toolCall('TodoWrite', {
-        todos: [
-          { content: 'Write the opening', status: 'completed', activeForm: 'Writing the opening' },
-          { content: 'Write the body', status: 'in_progress', activeForm: 'Writing the body' },
-        ],
-      }),
-      toolCall('write_section', { heading: 'Body', body: 'Every pool is a small experiment. Anemones wait. Snails graze.' }),
-    ),
-    turn(
-      toolCall('TodoWrite', {
-        todos: [
-          { content: 'Write the opening', status: 'completed', activeForm: 'Writing the opening' },
-          { content: 'Write the body', status: 'completed', activeForm: 'Writing the body' },
-        ],
-      }),
-    ),
-    'The draft is done: an opening and a body, in a warm, concrete voice.',
-  ]);
-}
-
+const here = dirname(fileURLToPath(import.meta.url));
+const yes = process.argv.includes('--yes');
 const online = Boolean(process.env.ANTHROPIC_API_KEY);
-const model = online ? anthropicModel({ model: process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-4-6' }) : offlineModel();
+const model: Model = online ? anthropicModel({ model: process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-4-6' }) : offlineModel();
+const draftFile = join(mkdtempSync(join(tmpdir(), 'writing-assistant-')), 'draft.md');
+const { tools } = writingTools({ materialDir: join(here, 'material'), draftFile });
 
+const phase = createPlanPhase();
 const agent = createAgent({
   model,
-  system: 'You are a writing assistant. Read the author profile first, track your steps with TodoWrite, and write the draft section by section with write_section. Keep it short.',
-  tools: [profileReader, writeSection],
+  system:
+    "You are a writing assistant. First explore: read the author's profile and the research material. Write nothing until the plan is approved. Then write the article section by section with write_section, tracking each step with TodoWrite.",
+  tools,
   permissionMode: 'acceptEdits',
-  maxTurns: 12,
+  hooks: { ...phase.hooks },
+  maxTurns: 20,
 });
 
-function trace(event: AgentEvent): void {
-  switch (event.type) {
-    case 'turn-start':
-      process.stdout.write(`\n── turn ${event.turn} ──\n`);
-      break;
-    case 'text-delta':
-      process.stdout.write(event.text);
-      break;
-    case 'tool-call':
-      process.stdout.write(`\n→ ${event.toolName} ${JSON.stringify(event.input)}\n`);
-      break;
-    case 'tool-result': {
-      const content = typeof event.content === 'string' ? event.content : JSON.stringify(event.content);
-      process.stdout.write(`${event.isError ? '✗' : '←'} ${event.toolName}: ${content.replace(/\s+/g, ' ').slice(0, 120)}\n`);
-      break;
-    }
-    case 'todo-update':
-      for (const todo of event.todos) {
-        const mark = todo.status === 'completed' ? '[x]' : todo.status === 'in_progress' ? '[>]' : '[ ]';
-        process.stdout.write(`   ${mark} ${todo.content}\n`);
-      }
-      break;
-    case 'error':
-      process.stdout.write(`\n! ${event.error.message}\n`);
-      break;
-    default:
-      break;
-  }
+const total = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, costUsd: 0, turns: 0 };
+
+async function show(run: AgentRun): Promise<void> {
+  for await (const event of run) trace(event);
+  const result = await run.result;
+  total.input += result.usage.inputTokens;
+  total.output += result.usage.outputTokens;
+  total.cacheRead += result.usage.cacheReadInputTokens;
+  total.cacheWrite += result.usage.cacheCreationInputTokens;
+  total.costUsd += result.costUsd ?? 0;
+  total.turns += result.turns;
+  if (result.status !== 'completed') throw new Error(`The run ended with status ${result.status}${result.error ? `: ${result.error.message}` : ''}`);
 }
 
-console.log(`agent-harness demo — ${online ? `real API (${model.modelId})` : 'offline, scripted model (set ANTHROPIC_API_KEY for the real API)'}`);
-const run = agent.run('Draft a two-section article about tide pools for my blog.');
-for await (const event of run) trace(event);
-const result = await run.result;
-console.log(`\n\n── ${result.status} after ${result.turns} turns ──`);
-console.log(`usage: ${result.usage.inputTokens} input, ${result.usage.outputTokens} output, ${result.usage.cacheReadInputTokens} cache read, ${result.usage.cacheCreationInputTokens} cache write tokens${result.costUsd !== undefined ? `; about $${result.costUsd.toFixed(4)}` : ''}`);
-console.log(`draft sections: ${[...drafts.keys()].join(', ') || 'none'}`);
-if (result.status !== 'completed') process.exitCode = 1;
+async function confirm(question: string): Promise<boolean> {
+  if (yes) return true;
+  if (!process.stdin.isTTY) {
+    console.log(`${question} yes (not a terminal: confirming automatically; pass --yes to say so)`);
+    return true;
+  }
+  const terminal = createInterface({ input: process.stdin, output: process.stdout });
+  const answer = await terminal.question(`${question} [Y/n] `);
+  terminal.close();
+  return !/^n/i.test(answer.trim());
+}
+
+console.log(`writing assistant — ${online ? `real API (${model.modelId})` : 'offline, scripted model (set ANTHROPIC_API_KEY for the real API)'}\n`);
+
+console.log('── 1. Explore (plan phase: writing is refused) ──');
+phase.begin();
+await show(agent.run('I want a short article for my blog about visiting tide pools. Explore the material and think about the plan.'));
+
+console.log('\n\n── 2. Plan ──');
+const { plan } = await requestPlan(agent, { phase });
+console.log(planCard(plan));
+if (!(await confirm('Write the article from this plan?'))) {
+  console.log('Stopped before writing. The plan was not saved.');
+  process.exit(0);
+}
+const saved = await agent.savePlan(formatPlanAsMarkdown(plan));
+agent.setTodos(planToTodos(plan));
+console.log(`Plan saved as ${saved.name}.\n${todoList(agent.todos)}`);
+
+console.log('── 3. Write ──');
+const started = Date.now();
+await show(agent.run('The plan is approved. Write the article now, one section per step, and keep the todo list up to date.'));
+
+console.log(`\n\n── done in ${((Date.now() - started) / 1000).toFixed(1)} s ──`);
+console.log(todoList(agent.todos));
+console.log(`draft: ${draftFile}`);
+console.log(
+  `usage: ${total.turns} model calls; ${total.input} input, ${total.output} output, ${total.cacheRead} cache-read, ${total.cacheWrite} cache-write tokens${online ? `; about $${total.costUsd.toFixed(4)}` : ''}`,
+);

@@ -1,0 +1,36 @@
+import type { AgentEvent, Todo } from 'agent-harness';
+
+/** One line per tool call and result, text as it streams, the todo list as it ticks over. */
+export function trace(event: AgentEvent, write: (text: string) => void = (text) => process.stdout.write(text)): void {
+  switch (event.type) {
+    case 'text-delta':
+      write(event.text);
+      break;
+    case 'tool-call':
+      write(`\n  → ${event.toolName} ${JSON.stringify(event.input).slice(0, 100)}\n`);
+      break;
+    case 'tool-result': {
+      const text = typeof event.content === 'string' ? event.content : event.content.map((block) => ('text' in block ? block.text : `[${block.type}]`)).join(' ');
+      write(`  ${event.isError ? '✗' : '←'} ${event.toolName}: ${text.replace(/\s+/g, ' ').slice(0, 110)}\n`);
+      break;
+    }
+    case 'todo-update':
+      write(todoList(event.todos));
+      break;
+    case 'error':
+      write(`\n  ! ${event.error.message}\n`);
+      break;
+    default:
+      break;
+  }
+}
+
+/** The todo list with a progress count. */
+export function todoList(todos: readonly Todo[]): string {
+  const done = todos.filter((todo) => todo.status === 'completed').length;
+  const lines = todos.map((todo) => {
+    const mark = todo.status === 'completed' ? '[x]' : todo.status === 'in_progress' ? '[>]' : '[ ]';
+    return `     ${mark} ${todo.status === 'in_progress' ? todo.activeForm : todo.content}`;
+  });
+  return `  todos ${done}/${todos.length}\n${lines.join('\n')}\n`;
+}

@@ -1,0 +1,27 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('examples/writing-assistant (the demo)', () => {
+  it('runs offline: explores with writes refused, prints the plan card, writes the draft while the todos tick over', async () => {
+    const env = { ...process.env };
+    delete env.ANTHROPIC_API_KEY;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'examples/writing-assistant/main.ts', '--yes'], { cwd: root, env });
+    expect(stdout).toContain('offline, scripted model');
+    expect(stdout).toMatch(/✗ write_section: .*planning phase is active/);
+    expect(stdout).toMatch(/╭─+╮\n│ PLAN/);
+    expect(stdout).toContain('Goal: A 600-word article');
+    expect(stdout).toMatch(/Plan saved as [a-z]+-[a-z]+-[a-z]+\.md/);
+    expect(stdout).toContain('todos 3/3');
+    expect(stdout).toMatch(/usage: \d+ model calls/);
+    const draftPath = /draft: (.+)/.exec(stdout)![1]!.trim();
+    const draft = readFileSync(draftPath, 'utf8');
+    expect(draft.match(/^## /gm)).toHaveLength(3);
+    expect(draft).toContain('Sit still for five minutes');
+  });
+});
