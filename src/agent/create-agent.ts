@@ -1,10 +1,9 @@
 import { nanoid } from 'nanoid';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { validateHooksConfig } from '../hooks/validate-hooks-config.js';
-import type { SessionEntry } from '../session/entries.js';
 import { entriesToSnapshot } from '../session/entries-to-snapshot.js';
 import { Journal } from '../session/journal.js';
-import { assertSupportedEntry } from '../session/assert-supported-entry.js';
+import { loadEntries } from '../session/load-entries.js';
 import type { SessionStore } from '../session/session-store.js';
 import { snapshotToEntries } from '../session/snapshot-to-entries.js';
 import { createEnterPlanModeTool } from '../tools/builtin/enter-plan-mode.js';
@@ -83,21 +82,11 @@ function coreFor(options: AgentOptions, snapshot: AgentSnapshot | undefined, ori
   return core;
 }
 
-export async function loadAll(store: SessionStore, sessionId: string): Promise<SessionEntry[]> {
-  const entries: SessionEntry[] = [];
-  for await (const entry of store.load(sessionId)) {
-    // Stores check versions as they read; a custom store might not, so check again here.
-    assertSupportedEntry(entry, `transcript entry ${entries.length + 1} of session "${sessionId}"`);
-    entries.push(entry);
-  }
-  return entries;
-}
-
 /** Resumes a session kept in a store: by id (rebuilt from its transcript), or from a snapshot. */
 async function resumeFromStore(options: AgentOptions, store: SessionStore): Promise<AgentCore> {
   const resume = options.resume!;
   const sessionId = typeof resume === 'string' ? resume : readSnapshot(resume).sessionId;
-  const entries = await loadAll(store, sessionId);
+  const entries = await loadEntries(store, sessionId);
   let snapshot: AgentSnapshot;
   if (typeof resume === 'string') {
     if (entries.length === 0) throw new SessionNotFoundError(sessionId);

@@ -4,9 +4,8 @@ import { allocatePlanSlug } from '../plan/allocate-plan-slug.js';
 import { generatePlanSlug } from '../plan/generate-plan-slug.js';
 import { planFileName } from '../plan/plan-name.js';
 import type { PlanStore } from '../plan/plan-store.js';
-import { assertSupportedEntry } from './assert-supported-entry.js';
+import { loadEntries } from './load-entries.js';
 import { entriesToSnapshot } from './entries-to-snapshot.js';
-import type { SessionEntry } from './entries.js';
 import { Journal } from './journal.js';
 import type { SessionStore } from './session-store.js';
 import { snapshotToEntries } from './snapshot-to-entries.js';
@@ -25,11 +24,7 @@ export interface ForkSessionOptions extends ForkOptions {
  * @throws SessionNotFoundError when the store has no such session.
  */
 export async function forkSession(store: SessionStore, sessionId: string, options: ForkSessionOptions = {}): Promise<string> {
-  const entries: SessionEntry[] = [];
-  for await (const entry of store.load(sessionId)) {
-    assertSupportedEntry(entry, `transcript entry ${entries.length + 1} of session "${sessionId}"`);
-    entries.push(entry);
-  }
+  const entries = await loadEntries(store, sessionId);
   if (entries.length === 0) throw new SessionNotFoundError(sessionId);
   const snapshot = forkSnapshot(entriesToSnapshot(sessionId, entries), options);
   const plan = snapshot.plan;
