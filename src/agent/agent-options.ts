@@ -11,9 +11,15 @@ import type { SessionStore } from '../session/session-store.js';
 export interface AgentOptions {
   /** The language model, e.g. `anthropicModel({ model: 'claude-sonnet-4-6' })` or `scriptedModel([...])`. */
   model: Model;
-  /** The system prompt. It never changes during a session (the request prefix stays cacheable). */
+  /**
+   * The system prompt. It never changes during a session (the request prefix stays cacheable).
+   * @default no system prompt
+   */
   system?: string;
-  /** The host's tools. Their order is the order sent to the model, after the built-in tools. */
+  /**
+   * The host's tools, made with `defineTool`. Sent to the model in this order, before the built-in tools.
+   * @default []
+   */
   tools?: Tool[];
   /**
    * The session-level permission mode.
@@ -25,13 +31,26 @@ export interface AgentOptions {
    * @default false
    */
   allowDangerouslySkipPermissions?: boolean;
-  /** Decides calls the pipeline could not. Absent: such calls are deferred as pending approvals. */
+  /**
+   * Decides calls the pipeline could not (step 8).
+   * @default undefined (such calls are deferred as pending approvals)
+   */
   canUseTool?: CanUseTool;
-  /** Permission rules for the session; more can be added at run time. */
+  /**
+   * Permission rules (`Tool` or `Tool(pattern)`); more can be added with `agent.addRules()` or
+   * echoed suggestions.
+   * @default no rules
+   */
   rules?: PermissionRules;
-  /** The classifier for `auto` mode. */
+  /**
+   * The classifier for `auto` mode.
+   * @default undefined (`auto` asks like `default`)
+   */
   autoMode?: AutoModeOptions;
-  /** Lifecycle hooks. */
+  /**
+   * Lifecycle hooks: `{ PreToolUse: [{ matcher?, hook, timeoutMs? }], ... }`.
+   * @default no hooks
+   */
   hooks?: HooksConfig;
   /**
    * Workspace root, used to match path rules (`Edit(src/**)`) against relative paths.
@@ -43,17 +62,32 @@ export interface AgentOptions {
    * @default 30
    */
   maxTurns?: number;
-  /** Stop the run once its estimated cost reaches this many US dollars. */
+  /**
+   * Stop the run before a model call once its estimated cost reaches this many US dollars
+   * (needs a price for the model: built in for Claude models, or `prices`).
+   * @default undefined (no budget)
+   */
   maxBudgetUsd?: number;
-  /** Prices per million tokens by model id (prefix match), merged over the built-in table. */
+  /**
+   * Prices in USD per million tokens by model id prefix, merged over `DEFAULT_PRICES`.
+   * @default DEFAULT_PRICES
+   */
   prices?: Record<string, ModelPrice>;
-  /** The session id; generated when absent. */
+  /**
+   * The session id.
+   * @default a random `session_…` id (or the resumed session's)
+   */
   sessionId?: string;
-  /** Marks this agent as a subagent; `EnterPlanMode` is refused in subagents. */
+  /**
+   * Marks this agent as a subagent: its plan is `{slug}-agent-{agentId}.md` and `EnterPlanMode`
+   * is refused.
+   * @default undefined (the main agent)
+   */
   agentId?: string;
   /**
    * Continue a session: a snapshot (`agent.snapshot()`, possibly after `JSON.parse`), or a session
    * id to rebuild from `store`.
+   * @default undefined (a new session)
    */
   resume?: AgentSnapshot | string;
   /**
@@ -78,7 +112,10 @@ export interface AgentOptions {
    * @default false
    */
   enterPlanMode?: boolean;
-  /** Replaces the default (domain-neutral) plan-mode instructions the model receives on entering plan mode. */
+  /**
+   * Replaces the plan-mode instructions the model receives on entering plan mode.
+   * @default DEFAULT_PLAN_MODE_INSTRUCTIONS (domain-neutral: explore read-only, consider options, ask, present with ExitPlanMode)
+   */
   planModeInstructions?: string;
   /** Where approved plans are written. @default memoryPlanStore() */
   planStore?: PlanStore;
