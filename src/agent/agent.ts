@@ -7,9 +7,10 @@ import { ToolInputError } from '../errors/tool-input-error.js';
 import type { AgentEventOf, AgentEventType } from '../events/agent-event.js';
 import type { ContentBlock, Message } from '../model/messages.js';
 import type { PendingApproval } from '../permissions/pending-approval.js';
-import type { PermissionMode, PermissionResult, PermissionRules } from '../permissions/types.js';
-import { answerWithError, deferredCalls } from '../loop/open-batch.js';
+import type { PermissionMode, PermissionRules } from '../permissions/types.js';
+import { deferredCalls } from '../loop/open-batch.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
+import { applyApprovalDecision, type ApprovalDecision } from '../loop/apply-approval-decision.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { Todo } from '../todos/types.js';
 import { validateTodos } from '../todos/validate-todos.js';
@@ -25,8 +26,7 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** The host's answer to a pending approval. */
-export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
+export type { ApprovalDecision };
 
 /**
  * One conversation (session) with a model: its history, permission mode, todos, plan and
@@ -139,40 +139,7 @@ export class Agent {
     if (decision?.behavior !== 'allow' && decision?.behavior !== 'deny') {
       throw new ConfigurationError(`resolveApproval: decision.behavior must be "allow" or "deny", got ${JSON.stringify((decision as { behavior?: unknown })?.behavior)}.`);
     }
-    this.core.record({
-      kind: 'approval-resolved',
-      approvalId: id,
-      toolUseId: call.toolUseId,
-      decision,
-      ...(decision.behavior === 'allow' && decision.updatedInput !== undefined ? { input: decision.updatedInput } : {}),
-    });
-    const reason = { type: 'callback' as const, message: 'resolved approval' };
-    const base = { toolName: call.toolName, toolUseId: call.toolUseId, reason };
-    if (decision.behavior === 'deny') {
-      answerWithError(call, decision.message);
-      this.core.emit({ type: 'permission-decision', ...base, behavior: 'deny', message: decision.message, ...(decision.interrupt ? { interrupt: true } : {}) });
-      this.core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: decision.message, isError: true });
-      if (decision.interrupt) batch.interruptRequested = true;
-    } else {
-      const tool = this.core.tools.get(call.toolName)!;
-      let input = call.input;
-      if (decision.updatedInput !== undefined) {
-        const parsed = tool.parseInput(decision.updatedInput);
-        if (!parsed.ok) {
-          const message = `The edited input for ${call.toolName} is invalid, so the call was not run: ${parsed.issues.join('; ')}`;
-          answerWithError(call, message);
-          this.core.emit({ type: 'permission-decision', ...base, reason: { type: 'validation', message }, behavior: 'deny', message });
-          this.core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: message, isError: true });
-          return this.start({}, options);
-        }
-        input = parsed.value;
-      }
-      call.state = 'allowed';
-      call.input = input;
-      delete call.approval;
-      this.core.emit({ type: 'permission-decision', ...base, behavior: 'allow', input, ...(decision.updatedPermissions ? { updatedPermissions: decision.updatedPermissions } : {}) });
-      this.core.applyPermissionUpdates(decision.updatedPermissions);
-    }
+    applyApprovalDecision(this.core, batch, call, decision);
     return this.start({}, options);
   }
 

@@ -14,7 +14,8 @@ export interface AgentHarnessErrorOptions {
 export class AgentHarnessError extends Error {
   /** Stable machine-readable code, e.g. `configuration`. */
   readonly code: string;
-  private readonly [brand] = true;
+  /** The cross-install brand `isInstance` checks. */
+  readonly [brand] = true;
 
   constructor(code: string, message: string, options: AgentHarnessErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });

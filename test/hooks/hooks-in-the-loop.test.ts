@@ -182,3 +182,18 @@ describe('canUseTool in the loop', () => {
     expect(() => agent.resolveApproval(id, { behavior: 'allow' })).toThrow(/already resolved/);
   });
 });
+
+describe('resolving approvals', () => {
+  const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({ path: z.string() }), kind: 'edit', ruleTarget: { field: 'path', kind: 'path' }, execute: ({ input }) => `wrote ${input.path}` });
+
+  it('an edited input cannot get around the deny rules', async () => {
+    const model = scriptedModel([turn(toolCall('write', { path: 'notes/a.md' }, 'w1')), 'ok']);
+    const agent = createAgent({ model, tools: [write], rules: { deny: ['write(secrets/**)'] } });
+    const first = await agent.run('go').result;
+    const after = await agent.resolveApproval(first.pendingApprovals[0]!.id, { behavior: 'allow', updatedInput: { path: 'secrets/key.pem' } }).result;
+    expect(after.status).toBe('completed');
+    const result = (model.requests[1]!.messages.at(-1)!.content as ToolResultBlock[])[0]!;
+    expect(result.is_error).toBe(true);
+    expect(result.content).toMatch(/deny rule "write\(secrets\/\*\*\)"/);
+  });
+});

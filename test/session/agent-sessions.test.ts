@@ -26,12 +26,6 @@ const remember = defineTool({
   },
 });
 
-async function entriesOf(store: SessionStore, sessionId: string): Promise<SessionEntry[]> {
-  const entries: SessionEntry[] = [];
-  for await (const entry of store.load(sessionId)) entries.push(entry);
-  return entries;
-}
-
 /** The parts of a snapshot a resume must reproduce. */
 function state(snapshot: AgentSnapshot) {
   const { $schemaVersion, ...rest } = snapshot;

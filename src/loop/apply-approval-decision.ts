@@ -1,0 +1,61 @@
+import type { AgentCore } from '../agent/agent-core.js';
+import type { PermissionDecision, PermissionResult } from '../permissions/types.js';
+import { answerWithError, type BatchCall, type OpenBatch } from './open-batch.js';
+
+/** The host's answer to a pending approval. */
+export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
+
+/**
+ * Applies the host's answer to a deferred call: records it, then either answers the call with
+ * the denial, or marks it allowed (an edited input is validated again and checked against the
+ * deny rules) and applies the permission updates. The run that follows executes what is allowed.
+ */
+export function applyApprovalDecision(core: AgentCore, batch: OpenBatch, call: BatchCall, decision: ApprovalDecision): void {
+  core.record({
+    kind: 'approval-resolved',
+    approvalId: call.approval!.id,
+    toolUseId: call.toolUseId,
+    decision,
+    ...(decision.behavior === 'allow' && decision.updatedInput !== undefined ? { input: decision.updatedInput } : {}),
+  });
+  const base = { toolName: call.toolName, toolUseId: call.toolUseId };
+  const refuse = (message: string, reason: PermissionDecision['reason'], interrupt = false) => {
+    answerWithError(call, message);
+    core.emit({ type: 'permission-decision', ...base, reason, behavior: 'deny', message, ...(interrupt ? { interrupt: true } : {}) });
+    core.emit({ type: 'tool-result', ...base, content: message, isError: true });
+    if (interrupt) batch.interruptRequested = true;
+  };
+  if (decision.behavior === 'deny') {
+    refuse(decision.message, { type: 'callback', message: 'resolved approval' }, decision.interrupt === true);
+    return;
+  }
+  const tool = core.tools.get(call.toolName)!;
+  let input = call.input;
+  if (decision.updatedInput !== undefined) {
+    const parsed = tool.parseInput(decision.updatedInput);
+    if (!parsed.ok) {
+      const message = `The edited input for ${call.toolName} is invalid, so the call was not run: ${parsed.issues.join('; ')}`;
+      refuse(message, { type: 'validation', message });
+      return;
+    }
+    input = parsed.value;
+    // An edited input gets no way around the deny rules.
+    const rule = core.rules.match('deny', tool, input, { cwd: core.options.cwd });
+    if (rule !== undefined) {
+      refuse(`The edited input for ${call.toolName} matches the deny rule "${rule}", so the call was not run.`, { type: 'rule', behavior: 'deny', rule });
+      return;
+    }
+  }
+  call.state = 'allowed';
+  call.input = input;
+  delete call.approval;
+  core.emit({
+    type: 'permission-decision',
+    ...base,
+    reason: { type: 'callback', message: 'resolved approval' },
+    behavior: 'allow',
+    input,
+    ...(decision.updatedPermissions ? { updatedPermissions: decision.updatedPermissions } : {}),
+  });
+  core.applyPermissionUpdates(decision.updatedPermissions);
+}
