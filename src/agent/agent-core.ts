@@ -285,7 +285,10 @@ export class AgentCore {
     if (this.plan !== undefined) snapshot.plan = this.plan;
     if (this.openBatch !== undefined) snapshot.openBatch = this.openBatch;
     // A deep copy, so the snapshot does not change as the session goes on.
-    return structuredClone(snapshot);
+    const copy = structuredClone(snapshot);
+    // An answered call needs only its result to continue.
+    for (const call of copy.openBatch?.calls ?? []) if (call.state === 'done') delete call.input;
+    return copy;
   }
 }
 
