@@ -1,0 +1,65 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { z } from 'zod';
+import { z as z3 } from 'zod/v3';
+import { ConfigurationError, defineTool, toolOutput } from 'agent-harness';
+
+describe('defineTool', () => {
+  it('converts a zod 4 schema to JSON Schema once, infers the input type, and validates with field names', () => {
+    const tool = defineTool({
+      name: 'add_event',
+      description: 'Adds an event.',
+      inputSchema: z.object({ title: z.string().describe('What'), day: z.number().int().min(1), tags: z.array(z.string()).optional() }),
+      execute: ({ input }) => {
+        expectTypeOf(input).toEqualTypeOf<{ title: string; day: number; tags?: string[] | undefined }>();
+        return input.title;
+      },
+    });
+    expect(tool.jsonSchema).toMatchObject({
+      type: 'object',
+      properties: { title: { type: 'string', description: 'What' }, day: { type: 'integer', minimum: 1 } },
+      required: ['title', 'day'],
+    });
+    expect(tool.jsonSchema).not.toHaveProperty('$schema');
+    expect(tool.parseInput({ title: 'x', day: 2 })).toEqual({ ok: true, value: { title: 'x', day: 2 } });
+    const bad = tool.parseInput({ title: 3, day: 0 });
+    expect(bad.ok).toBe(false);
+    expect(!bad.ok && bad.issues.join('\n')).toMatch(/^title: .*\nday: /);
+    expect(tool.readOnly).toBe(false);
+    expect(tool.concurrencySafe).toBe(false);
+    expect(tool.kind).toBe('other');
+  });
+
+  it('accepts zod 3 schemas through zod-to-json-schema', () => {
+    const tool = defineTool({ name: 'legacy', description: 'Old schema.', inputSchema: z3.object({ count: z3.number() }), readOnly: true, execute: ({ input }) => String(input.count) });
+    expect(tool.jsonSchema).toMatchObject({ type: 'object', properties: { count: { type: 'number' } }, required: ['count'] });
+    expect(tool.parseInput({ count: 'x' })).toMatchObject({ ok: false, issues: [expect.stringMatching(/^count: /)] });
+    expect(tool.concurrencySafe).toBe(true);
+    expect(tool.kind).toBe('read');
+  });
+
+  it('accepts a plain JSON Schema object and validates against it', () => {
+    const schema = { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] } as const;
+    const tool = defineTool({ name: 'fetch_page', description: 'Fetches.', inputSchema: { ...schema }, execute: () => 'ok' });
+    expect(tool.jsonSchema).toEqual(schema);
+    expect(tool.parseInput({ url: 'https://example.org' }).ok).toBe(true);
+    expect(tool.parseInput({})).toMatchObject({ ok: false });
+    expect(tool.parseInput('nope')).toEqual({ ok: false, issues: ['Input must be a JSON object.'] });
+  });
+
+  it('refuses bad definitions with errors that name the value and the fix', () => {
+    expect(() => defineTool({ name: 'has space', description: '', inputSchema: z.object({}), execute: () => '' })).toThrow(/"has space" is invalid: use 1-64 letters/);
+    expect(() => defineTool({ name: 'scalar', description: '', inputSchema: z.string() as never, execute: () => '' })).toThrow(/object schema.*z\.object/);
+    expect(() => defineTool({ name: 'slow', description: '', inputSchema: z.object({}), timeoutMs: 0, execute: () => '' })).toThrow(ConfigurationError);
+  });
+
+  it('compiles one schema object once, however many tools use it', () => {
+    const schema = z.object({ a: z.string() });
+    const first = defineTool({ name: 'one', description: '', inputSchema: schema, execute: () => '' });
+    const second = defineTool({ name: 'two', description: '', inputSchema: schema, execute: () => '' });
+    expect(second.jsonSchema).toBe(first.jsonSchema);
+  });
+
+  it('toolOutput marks an error result without throwing', () => {
+    expect(toolOutput('not found', { isError: true })).toEqual({ type: 'tool-output', content: 'not found', isError: true });
+  });
+});
