@@ -5,7 +5,7 @@
  * follows whatever the page answers (reject the plan, deny a write) and carries on the same way
  * after a server restart.
  */
-import { anthropicModel, type Message, type Model, type ModelRequest, type ToolResultBlock } from 'agent-harness';
+import { anthropicModel, type Message, type Model, type ModelRequest, type ToolResultBlock, type ToolUseBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn, type ScriptedTurn } from 'agent-harness/testing';
 
 /** The prompt the page suggests. */
@@ -49,8 +49,23 @@ const EXECUTION: Array<(id: string) => ScriptedTurn> = [
   (id) => turn(toolCall('TodoWrite', todos(['completed', 'in_progress']), id)),
   (id) => turn('Now the checklist.', toolCall('Write', { file_path: 'checklist.md', content: CHECKLIST }, id)),
   (id) => turn(toolCall('TodoWrite', todos(['completed', 'completed']), id)),
-  () => turn('Done: `brief.md` and `checklist.md` are in the workspace.'),
 ];
+
+/** The closing message: what was written, and what the user turned down. */
+function summary(messages: readonly Message[], results: Map<string, ToolResultBlock>): ScriptedTurn {
+  const written: string[] = [];
+  const skipped: string[] = [];
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const block of message.content) {
+      if (block.type !== 'tool_use' || (block as ToolUseBlock).name !== 'Write') continue;
+      const { id, input } = block as ToolUseBlock & { input: { file_path: string } };
+      (results.get(id)?.is_error ? skipped : written).push(`\`${input.file_path}\``);
+    }
+  }
+  const done = written.length ? `Written: ${written.join(', ')}.` : 'Nothing was written.';
+  return turn(`Done. ${done}${skipped.length ? ` Not written, as you asked: ${skipped.join(', ')}.` : ''}`);
+}
 
 function toolResults(messages: readonly Message[]): Map<string, ToolResultBlock> {
   const results = new Map<string, ToolResultBlock>();
@@ -83,7 +98,9 @@ export function demoTurn(request: ModelRequest): ScriptedTurn {
   }
   // Turns taken since the approval: assistant messages after the one that presented the plan.
   const step = messages.slice(last.index + 1).filter((message) => message.role === 'assistant').length;
-  return EXECUTION[step]?.(id) ?? turn('(offline demo) The work is done. Set ANTHROPIC_API_KEY to talk to a real model.');
+  if (step < EXECUTION.length) return EXECUTION[step]!(id);
+  if (step === EXECUTION.length) return summary(messages, results);
+  return turn('(offline demo) The work is done. Set ANTHROPIC_API_KEY to talk to a real model.');
 }
 
 /** The offline demo model: an endless script of {@link demoTurn}. */

@@ -93,7 +93,7 @@ describe.skipIf(!existsSync(CHROMIUM))('examples/approval-web in headless Chromi
     try {
       await page.goto(app.url);
       await page.getByLabel('Prompt').fill('Write the meeting notes.');
-      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
 
       // The plan card: reject it with feedback.
       const firstPlan = page.locator('.plan-card', { hasText: 'Short meeting notes' });
