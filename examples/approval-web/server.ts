@@ -15,8 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ApprovalNotFoundError, RunInProgressError, type Model, type PermissionMode } from 'agent-harness';
-// TODO: import from 'agent-harness/node' once it exports workspaceTools.
-import { workspaceTools } from '../../src/node/workspace-tools.js';
+import { workspaceTools } from 'agent-harness/node';
 import { ApprovalSession } from './approval-session.js';
 import { DEMO_PROMPT, modelFromEnvironment } from './demo-model.js';
 import { openEventStream, readJson, sendJson, sendStatic } from './http-utils.js';
