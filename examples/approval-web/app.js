@@ -79,8 +79,10 @@ function renderTodos() {
   $('todos').replaceChildren(
     ...state.todos.map((todo) => {
       const li = document.createElement('li');
+      const label = document.createElement('span');
+      label.textContent = todo.status === 'in_progress' ? todo.activeForm : todo.content;
       li.className = todo.status;
-      li.textContent = todo.status === 'in_progress' ? todo.activeForm : todo.content;
+      li.append(label);
       return li;
     }),
   );
