@@ -134,4 +134,5 @@ if (result) {
   if (result.status === 'completed') print.line(`Check it yourself: cd ${workspace.dir} && node --test`);
 }
 await agent.close();
-process.exitCode = !result || result.status === 'completed' ? 0 : 1;
+// A plan rejected with "n" ends the run `interrupted` on purpose; errors and limits exit 1.
+process.exitCode = !result || result.status === 'completed' || result.status === 'interrupted' ? 0 : 1;
