@@ -31,7 +31,8 @@ export class AgentCore {
   readonly sessionId: string;
   readonly agentId: string | undefined;
   readonly options: AgentOptions;
-  readonly emitter = new EventEmitter();
+  /** Listeners; the `Agent` that wraps this core hands over its own emitter (see `Agent`). */
+  emitter = new EventEmitter();
   readonly tools: ReadonlyMap<string, Tool>;
   /** Tool definitions in the fixed order sent on every turn. */
   readonly toolDefinitions: ToolDefinition[];

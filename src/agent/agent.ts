@@ -1,3 +1,4 @@
+import EventEmitter from 'eventemitter3';
 import PQueue from 'p-queue';
 import { nanoid } from 'nanoid';
 import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
@@ -34,6 +35,8 @@ export type { ApprovalDecision };
  */
 export class Agent {
   private loadedCore: AgentCore | undefined;
+  /** Owned here, not by the core, so listeners can be added while a session is still loading. */
+  private readonly emitter = new EventEmitter();
   private readonly queue: PQueue;
   /**
    * Resolves when the agent is ready: at once, or after loading when it resumes a session from a
@@ -50,11 +53,13 @@ export class Agent {
     this.queue = new PQueue({ concurrency: maxToolConcurrency });
     if (core instanceof Promise) {
       this.ready = core.then((loaded) => {
+        loaded.emitter = this.emitter;
         this.loadedCore = loaded;
       });
       // Hosts that never await `ready` see the failure through run() instead of an unhandled rejection.
       this.ready.catch(() => undefined);
     } else {
+      core.emitter = this.emitter;
       this.loadedCore = core;
       this.ready = Promise.resolve();
     }
@@ -268,19 +273,19 @@ export class Agent {
 
   /** Listens to events of one type (every run of this agent). */
   on<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
-    this.core.emitter.on(type, listener);
+    this.emitter.on(type, listener);
     return this;
   }
 
   /** Removes a listener added with `on` or `once`. */
   off<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
-    this.core.emitter.off(type, listener);
+    this.emitter.off(type, listener);
     return this;
   }
 
   /** Listens to the next event of one type. */
   once<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
-    this.core.emitter.once(type, listener);
+    this.emitter.once(type, listener);
     return this;
   }
 }

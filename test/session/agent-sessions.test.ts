@@ -102,10 +102,13 @@ describe('sessions in a store', () => {
     const first = await agent.run('go').result;
     expect(first.status).toBe('awaiting-approval');
     const resumed = createAgent({ model, tools: [remember], store, resume: agent.sessionId });
+    const heard: string[] = [];
+    resumed.on('tool-result', (event) => heard.push(event.toolUseId)); // fine while still loading
     await resumed.ready;
     expect(resumed.pendingApprovals).toEqual(agent.pendingApprovals);
     const after = await resumed.resolveApproval(resumed.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
     expect(after.status).toBe('completed');
+    expect(heard).toEqual(['r1']);
     const again = createAgent({ model, tools: [remember], store, resume: agent.sessionId });
     await again.ready;
     expect(again.pendingApprovals).toEqual([]);
