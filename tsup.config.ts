@@ -8,7 +8,8 @@ export default defineConfig({
   },
   format: ['esm', 'cjs'],
   dts: true,
-  sourcemap: true,
+  // No source maps in the package: they doubled its size and point at sources it does not ship.
+  sourcemap: false,
   clean: true,
   splitting: true,
   treeshake: true,

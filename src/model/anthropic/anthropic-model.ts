@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { Model, ModelRequest, ModelStreamEvent } from '../model.js';
 import type { AnthropicModelOptions } from './anthropic-model-options.js';
@@ -22,13 +22,18 @@ const defaultMaxRetries = 2;
  */
 export function anthropicModel(options: AnthropicModelOptions): Model {
   validateOptions(options);
-  const client =
-    options.client ??
-    new Anthropic({
-      ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
-      ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-      maxRetries: options.maxRetries ?? defaultMaxRetries,
-    });
+  // The SDK is loaded on the first call, not on import: a host that never calls the model (or
+  // brings its own Model) does not pay its load time.
+  let client: Promise<Anthropic> | undefined = options.client ? Promise.resolve(options.client) : undefined;
+  const getClient = (): Promise<Anthropic> =>
+    (client ??= import('@anthropic-ai/sdk').then(
+      ({ Anthropic: AnthropicClient }) =>
+        new AnthropicClient({
+          ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+          ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
+          maxRetries: options.maxRetries ?? defaultMaxRetries,
+        }),
+    ));
   const settings: AnthropicRequestSettings = {
     model: options.model,
     maxTokens: options.maxTokens ?? defaultMaxTokens,
@@ -46,7 +51,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     let events: AsyncIterable<AnthropicStreamEvent>;
     let requestId: string | undefined;
     try {
-      const answer = await client.messages
+      const answer = await (await getClient()).messages
         .create(body as unknown as Anthropic.Messages.MessageCreateParamsStreaming, {
           ...(request.signal ? { signal: request.signal } : {}),
           ...(options.headers ? { headers: options.headers } : {}),

@@ -1,10 +1,17 @@
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-} from '@anthropic-ai/sdk';
+import type { APIError } from '@anthropic-ai/sdk';
 import { ModelError } from '../../errors/model-error.js';
+
+/**
+ * Whether an error is an instance of the SDK's error class of that name, by the names along its
+ * prototype chain: works without loading the SDK here, and with a client from another copy of it.
+ */
+function isSdkError(error: unknown, className: string): boolean {
+  if (!(error instanceof Error)) return false;
+  for (let proto = Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {
+    if ((proto as { constructor?: { name?: string } }).constructor?.name === className) return true;
+  }
+  return false;
+}
 
 /** Error types of the API that mean "the same request may succeed later". */
 const retryableErrorTypes = new Set(['overloaded_error', 'rate_limit_error', 'api_error', 'timeout_error']);
@@ -33,7 +40,7 @@ export interface MapAnthropicErrorContext {
 export function mapAnthropicError(error: unknown, context: MapAnthropicErrorContext = {}): ModelError {
   if (ModelError.isInstance(error)) return error;
   const requestId = context.requestId;
-  if (error instanceof APIUserAbortError || context.signal?.aborted) {
+  if (isSdkError(error, 'APIUserAbortError') || context.signal?.aborted) {
     return new ModelError('The model call was aborted through its signal before the response was complete.', {
       cause: error,
       errorType: 'aborted',
@@ -41,19 +48,19 @@ export function mapAnthropicError(error: unknown, context: MapAnthropicErrorCont
       ...(requestId === undefined ? {} : { requestId }),
     });
   }
-  if (error instanceof APIConnectionTimeoutError) {
+  if (isSdkError(error, 'APIConnectionTimeoutError')) {
     return new ModelError('The Anthropic API did not answer in time (request timed out); retry later or raise the timeout on the client.', {
       cause: error,
       retryable: true,
     });
   }
-  if (error instanceof APIConnectionError) {
+  if (isSdkError(error, 'APIConnectionError')) {
     return new ModelError(`Could not reach the Anthropic API (${describeCause(error)}); check the network and \`baseURL\`, then retry.`, {
       cause: error,
       retryable: true,
     });
   }
-  if (error instanceof APIError) return fromApiError(error, requestId);
+  if (isSdkError(error, 'APIError')) return fromApiError(error as APIError, requestId);
   return new ModelError(`The response stream from the Anthropic API broke off (${describeCause(error)}); the turn can be retried.`, {
     cause: error,
     retryable: true,
