@@ -33,6 +33,13 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
           ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
           maxRetries: options.maxRetries ?? defaultMaxRetries,
         }),
+      (cause: unknown) => {
+        client = undefined;
+        throw new ConfigurationError(
+          'anthropicModel() needs the @anthropic-ai/sdk package, which could not be loaded. Install it next to agent-harness: npm install @anthropic-ai/sdk',
+          { cause },
+        );
+      },
     ));
   const settings: AnthropicRequestSettings = {
     model: options.model,
