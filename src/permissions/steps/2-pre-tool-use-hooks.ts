@@ -1,6 +1,7 @@
 import { composePreToolUse } from '../../hooks/compose-pre-tool-use.js';
 import { runHooks } from '../../hooks/run-hooks.js';
 import { isReadOnlyCall } from '../is-read-only-call.js';
+import { toolHookInput } from './tool-hook-input.js';
 import { validateToolInput } from '../validate-tool-input.js';
 import { decided, deny, reportError, type PermissionStep } from './pipeline-state.js';
 
@@ -11,20 +12,11 @@ import { decided, deny, reportError, type PermissionStep } from './pipeline-stat
  * again like the model's.
  */
 export const preToolUseHooksStep: PermissionStep = async (state) => {
-  const { hooks, tool, toolUseId, agent, signal, mode } = state.args;
+  const { hooks, tool, toolUseId, agent, signal } = state.args;
   if (!hooks?.PreToolUse?.length) return undefined;
-  const agentId = state.args.agentId ?? agent.agentId;
   const { outputs, errors } = await runHooks({
     event: 'PreToolUse',
-    input: {
-      sessionId: agent.sessionId,
-      ...(agentId === undefined ? {} : { agentId }),
-      toolName: tool.name,
-      toolInput: state.input,
-      toolUseId,
-      permissionMode: mode,
-      tool: { readOnly: isReadOnlyCall(tool, state.input), kind: tool.kind },
-    },
+    input: { ...toolHookInput(state), tool: { readOnly: isReadOnlyCall(tool, state.input), kind: tool.kind } },
     hooks,
     signal,
   });

@@ -4,6 +4,7 @@ import type { PermissionOutcome } from '../decide-permission-types.js';
 import type { PermissionUpdate } from '../types.js';
 import { validateToolInput } from '../validate-tool-input.js';
 import { allow, deny, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
+import { toolHookInput } from './tool-hook-input.js';
 
 /**
  * Step 8b: `PermissionRequest` hooks may answer instead of the host (deny > allow). A hook that
@@ -15,21 +16,11 @@ export async function permissionRequestHooksStep(
   ask: AskRequest,
   suggestions: PermissionUpdate[],
 ): Promise<PermissionOutcome | undefined> {
-  const { hooks, tool, toolUseId, agent, signal, mode } = state.args;
+  const { hooks, tool, toolUseId, agent, signal } = state.args;
   if (!hooks?.PermissionRequest?.length) return undefined;
-  const agentId = state.args.agentId ?? agent.agentId;
   const { outputs, errors } = await runHooks({
     event: 'PermissionRequest',
-    input: {
-      sessionId: agent.sessionId,
-      ...(agentId === undefined ? {} : { agentId }),
-      toolName: tool.name,
-      toolInput: state.input,
-      toolUseId,
-      permissionMode: mode,
-      reason: ask.reason,
-      suggestions,
-    },
+    input: { ...toolHookInput(state), reason: ask.reason, suggestions },
     hooks,
     signal,
   });
