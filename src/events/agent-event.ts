@@ -1,5 +1,5 @@
 import type { AgentHarnessError } from '../errors/agent-harness-error.js';
-import type { ContentBlock, ToolUseBlock } from '../model/messages.js';
+import type { AssistantMessage, ContentBlock, ToolUseBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type {
   PermissionDecision,
@@ -127,7 +127,9 @@ export interface TurnEndEvent extends EventBase {
   /** Usage of this turn's model call. */
   usage: Usage;
   stopReason: string | null;
-  /** The assistant message of this turn. */
+  /** The assistant message of this turn (the one in the history, not a copy: do not mutate). */
+  message: AssistantMessage;
+  /** The tool calls of this turn, in order (empty when the turn has none). */
   toolCalls: ToolUseBlock[];
 }
 

@@ -4,7 +4,7 @@ import { PromptBlockedError } from '../errors/prompt-blocked-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import type { RunResult, RunStatus } from '../events/run-result.js';
 import { runHooks } from '../hooks/run-hooks.js';
-import type { ContentBlock, Message, TextBlock } from '../model/messages.js';
+import type { ContentBlock, Message, TextBlock, ToolUseBlock } from '../model/messages.js';
 import { addUsage, emptyUsage } from '../model/usage.js';
 import type { PermissionDecision } from '../permissions/types.js';
 import { executeTools, reportHookErrors } from './execute-tools.js';
@@ -124,7 +124,8 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
         turn: turns,
         usage: response.usage,
         stopReason: response.stopReason,
-        toolCalls: next ? (response.message.content.filter((block) => block.type === 'tool_use') as never) : [],
+        message: response.message,
+        toolCalls: next ? response.message.content.filter((block): block is ToolUseBlock => block.type === 'tool_use') : [],
       });
       if (next) {
         core.openBatch = next;
