@@ -19,6 +19,7 @@ import type { PlanStore } from '../plan/plan-store.js';
 import type { AgentOptions } from './agent-options.js';
 import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
 import type { EntryDraft, Journal } from '../session/journal.js';
+import { INTERRUPTED_BEFORE_FINISHING } from '../session/entries-to-snapshot.js';
 
 /** An event before the agent stamps it with its session and agent ids. */
 export type AgentEventInput = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'agentId'> : never) : never;
@@ -107,7 +108,11 @@ export class AgentCore {
     assertPermissionMode(this.mode);
     if (snapshot && this.mode === 'bypassPermissions') {
       // A resumed session never starts without permission checks; the host can switch again.
+      // The model is told, as for any mode change.
       this.mode = 'default';
+      const reminder = modeReminder('default');
+      this.pendingReminders.push(reminder);
+      this.record({ kind: 'mode-change', from: 'bypassPermissions', to: 'default', reason: 'resume', reminder });
     }
     if (this.mode === 'bypassPermissions') this.assertBypassAllowed();
     if (!snapshot && this.mode !== 'default') {
@@ -154,12 +159,8 @@ export class AgentCore {
 
   private deliver(event: AgentEvent, sink: ((event: AgentEvent) => void) | undefined): void {
     sink?.(event);
-    try {
-      this.emitter.emit(event.type, event);
-    } catch (error) {
-      // A throwing listener must not break the run; the run's own stream still reports it.
-      if (event.type !== 'error') sink?.({ type: 'error', sessionId: this.sessionId, error: error as Error, fatal: false });
-    }
+    // Listeners are guarded by the Agent (one that throws is reported, the others still run).
+    this.emitter.emit(event.type, event);
   }
 
   /** Appends transcript entries when there is a store; a no-op otherwise. */
@@ -172,9 +173,18 @@ export class AgentCore {
     return this.journal?.flush() ?? Promise.resolve();
   }
 
-  /** Appends the model's message to the history. */
-  pushAssistant(message: AssistantMessage, messageId?: string): void {
-    this.messages.push(message);
+  /**
+   * Appends the model's message to the history; with `continued` (after `pause_turn`) its blocks
+   * join the previous assistant message instead.
+   */
+  pushAssistant(message: AssistantMessage, messageId: string | undefined, continued = false): void {
+    const last = this.messages[this.messages.length - 1];
+    if (continued && last?.role === 'assistant') {
+      this.messages[this.messages.length - 1] = { role: 'assistant', content: [...last.content, ...message.content] };
+    } else {
+      this.messages.push(message);
+    }
+    // Stored as its own entry; loading joins adjacent assistant entries the same way.
     this.record({ kind: 'message', message, ...(messageId ? { messageId } : {}) });
   }
 
@@ -287,8 +297,15 @@ export class AgentCore {
     if (this.openBatch !== undefined) snapshot.openBatch = this.openBatch;
     // A deep copy, so the snapshot does not change as the session goes on.
     const copy = structuredClone(snapshot);
-    // An answered call needs only its result to continue.
-    for (const call of copy.openBatch?.calls ?? []) if (call.state === 'done') delete call.input;
+    for (const call of copy.openBatch?.calls ?? []) {
+      // A call running now may finish after the snapshot: a resume must answer it, not run it again.
+      if (call.state === 'running') {
+        call.state = 'done';
+        call.result = { type: 'tool_result', tool_use_id: call.toolUseId, content: INTERRUPTED_BEFORE_FINISHING, is_error: true };
+      }
+      // An answered call needs only its result to continue.
+      if (call.state === 'done') delete call.input;
+    }
     return copy;
   }
 }

@@ -11,7 +11,7 @@ import type { PendingApproval } from '../permissions/pending-approval.js';
 import type { PermissionMode, PermissionRules } from '../permissions/types.js';
 import { deferredCalls } from '../loop/open-batch.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
-import { applyApprovalDecision, type ApprovalDecision } from '../loop/apply-approval-decision.js';
+import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { Todo } from '../todos/types.js';
 import { validateTodos } from '../todos/validate-todos.js';
@@ -37,6 +37,8 @@ export class Agent {
   private loadedCore: AgentCore | undefined;
   /** Owned here, not by the core, so listeners can be added while a session is still loading. */
   private readonly emitter = new EventEmitter();
+  /** The guard wrapping each listener, by event type, so `off` can find it. */
+  private readonly guards = new WeakMap<Listener, Map<string, Listener>>();
   private readonly queue: PQueue;
   /**
    * Resolves when the agent is ready: at once, or after loading when it resumes a session from a
@@ -137,6 +139,7 @@ export class Agent {
    */
   resolveApproval(id: string, decision: ApprovalDecision, options: RunOptions = {}): AgentRun {
     if (this.active) throw new RunInProgressError(this.sessionId);
+    this.assertOpen();
     const batch = this.core.openBatch;
     const pending = batch ? deferredCalls(batch) : [];
     const call = pending.find((candidate) => candidate.approval?.id === id);
@@ -144,15 +147,19 @@ export class Agent {
     if (decision?.behavior !== 'allow' && decision?.behavior !== 'deny') {
       throw new ConfigurationError(`resolveApproval: decision.behavior must be "allow" or "deny", got ${JSON.stringify((decision as { behavior?: unknown })?.behavior)}.`);
     }
-    applyApprovalDecision(this.core, batch, call, decision);
-    return this.start({}, options);
+    // Applied inside the run: an edited input goes through the tool's async validateInput first.
+    return this.start({ approval: { toolUseId: call.toolUseId, decision } }, options);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) {
+      throw new ConfigurationError(`Agent session "${this.sessionIdOrUnknown()}" is closed. Create a new agent (resume: agent.snapshot() keeps the conversation) to go on.`);
+    }
   }
 
   private start(input: RunInput, options: RunOptions): AgentRun {
     if (this.active) throw new RunInProgressError(this.sessionIdOrUnknown());
-    if (this.closed) {
-      throw new ConfigurationError(`Agent session "${this.sessionId}" is closed. Create a new agent (resume: agent.snapshot() keeps the conversation) to go on.`);
-    }
+    this.assertOpen();
     const controller = new AbortController();
     const external = options.signal;
     const onExternalAbort = () => controller.abort(external?.reason);
@@ -236,7 +243,7 @@ export class Agent {
   async fork(options: ForkOptions = {}): Promise<Agent> {
     if (this.active) throw new RunInProgressError(this.sessionId);
     await this.core.flush();
-    const snapshot = forkSnapshot(this.core.snapshot(), options);
+    const snapshot = forkSnapshot(this.core.snapshot(), options, this.core.options.planModeInstructions);
     const plan = snapshot.plan;
     delete snapshot.plan;
     delete snapshot.planSlug;
@@ -271,21 +278,43 @@ export class Agent {
     await this.core.options.store?.close?.(this.sessionId);
   }
 
-  /** Listens to events of one type (every run of this agent). */
+  /**
+   * Listens to events of one type (every run of this agent). A listener that throws does not
+   * stop the others or the run: its error is reported as a non-fatal `error` event.
+   */
   on<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
-    this.emitter.on(type, listener);
+    this.emitter.on(type, this.guarded(type, listener));
     return this;
   }
 
   /** Removes a listener added with `on` or `once`. */
   off<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
-    this.emitter.off(type, listener);
+    const byType = this.guards.get(listener as Listener);
+    this.emitter.off(type, byType?.get(type) ?? listener);
+    byType?.delete(type);
     return this;
   }
 
   /** Listens to the next event of one type. */
   once<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
-    this.emitter.once(type, listener);
+    this.emitter.once(type, this.guarded(type, listener));
     return this;
   }
+
+  private guarded<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): Listener {
+    const guard: Listener = (event) => {
+      try {
+        listener(event as AgentEventOf<T>);
+      } catch (error) {
+        // Not for an `error` listener's own failure: that would loop.
+        if (type !== 'error') this.loadedCore?.emit({ type: 'error', error: error instanceof Error ? error : new Error(String(error)), fatal: false });
+      }
+    };
+    let byType = this.guards.get(listener as Listener);
+    if (!byType) this.guards.set(listener as Listener, (byType = new Map()));
+    byType.set(type, guard);
+    return guard;
+  }
 }
+
+type Listener = (event: unknown) => void;

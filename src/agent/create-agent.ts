@@ -1,5 +1,6 @@
 import { nanoid } from 'nanoid';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { DEFAULT_PRICES, findPrice } from '../loop/pricing.js';
 import { validateHooksConfig } from '../hooks/validate-hooks-config.js';
 import { entriesToSnapshot } from '../session/entries-to-snapshot.js';
 import { Journal } from '../session/journal.js';
@@ -46,6 +47,11 @@ function validateOptions(options: AgentOptions): void {
   if (options.maxBudgetUsd !== undefined && !(typeof options.maxBudgetUsd === 'number' && options.maxBudgetUsd > 0)) {
     throw new ConfigurationError(`createAgent: \`maxBudgetUsd\` must be a positive number of US dollars, got ${JSON.stringify(options.maxBudgetUsd)}.`);
   }
+  if (options.maxBudgetUsd !== undefined && !findPrice(model.modelId ?? '', { ...DEFAULT_PRICES, ...options.prices })) {
+    throw new ConfigurationError(
+      `createAgent: maxBudgetUsd needs a price for model "${model.modelId}", and the price table has none. Pass it: prices: { '${model.modelId}': { input: <USD per million input tokens>, output: <USD per million output tokens> } }.`,
+    );
+  }
   if (options.canUseTool !== undefined && typeof options.canUseTool !== 'function') {
     throw new ConfigurationError('createAgent: `canUseTool` must be a function (toolName, input, context) => result.');
   }
@@ -82,6 +88,20 @@ function coreFor(options: AgentOptions, snapshot: AgentSnapshot | undefined, ori
   return core;
 }
 
+/**
+ * A snapshot and a store that both hold the session must agree: a snapshot older than the
+ * transcript would offer answered approvals again and run their tools twice.
+ */
+function assertSnapshotMatchesStore(snapshot: AgentSnapshot, stored: AgentSnapshot): void {
+  const pending = (state: AgentSnapshot) =>
+    (state.openBatch?.calls ?? []).filter((call) => call.state === 'deferred').map((call) => call.toolUseId).join(',');
+  if (snapshot.messages.length !== stored.messages.length || pending(snapshot) !== pending(stored)) {
+    throw new ConfigurationError(
+      `createAgent: the snapshot of session "${snapshot.sessionId}" (${snapshot.messages.length} messages, pending: ${pending(snapshot) || 'none'}) does not match its transcript in the store (${stored.messages.length} messages, pending: ${pending(stored) || 'none'}). The store is written as the session goes, so resume from it: resume: "${snapshot.sessionId}".`,
+    );
+  }
+}
+
 /** Resumes a session kept in a store: by id (rebuilt from its transcript), or from a snapshot. */
 async function resumeFromStore(options: AgentOptions, store: SessionStore): Promise<AgentCore> {
   const resume = options.resume!;
@@ -93,6 +113,7 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore): Prom
     snapshot = entriesToSnapshot(sessionId, entries);
   } else {
     snapshot = readSnapshot(resume);
+    if (entries.length > 0) assertSnapshotMatchesStore(snapshot, entriesToSnapshot(sessionId, entries));
   }
   const lastId = entries.length ? entries[entries.length - 1]!.id : null;
   const journal = new Journal(store, sessionId, snapshot.agentId ?? options.agentId, lastId);

@@ -1,5 +1,6 @@
 import { nanoid } from 'nanoid';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { modeReminder } from '../permissions/mode-reminder.js';
 import type { AgentSnapshot } from './snapshot.js';
 
 /** Options of `agent.fork()` and `forkSession()`. */
@@ -15,7 +16,7 @@ export interface ForkOptions {
 }
 
 /** The state of a fork: a new id and a (possibly cut) copy of the history; the plan stays for the caller to copy. */
-export function forkSnapshot(source: AgentSnapshot, options: ForkOptions): AgentSnapshot {
+export function forkSnapshot(source: AgentSnapshot, options: ForkOptions, planModeInstructions?: string): AgentSnapshot {
   const snapshot = structuredClone(source);
   snapshot.sessionId = options.sessionId ?? `session_${nanoid(16)}`;
   const { upTo } = options;
@@ -29,7 +30,11 @@ export function forkSnapshot(source: AgentSnapshot, options: ForkOptions): Agent
       if (last?.role === 'assistant' && last.content.some((block) => block.type === 'tool_use')) keep--;
       snapshot.messages = snapshot.messages.slice(0, keep);
       delete snapshot.openBatch;
-      snapshot.pendingReminders = [];
+      // The cut history may predate the mode's reminder: tell the fork's model its mode again.
+      const reminder = modeReminder(snapshot.permissionMode, { planModeInstructions });
+      if (snapshot.permissionMode !== 'default' && !snapshot.pendingReminders.includes(reminder)) {
+        snapshot.pendingReminders = [...snapshot.pendingReminders, reminder];
+      }
     }
   }
   return snapshot;

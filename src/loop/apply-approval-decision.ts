@@ -1,6 +1,7 @@
 import type { AgentCore } from '../agent/agent-core.js';
 import type { PermissionDecision, PermissionResult } from '../permissions/types.js';
-import { answerWithError, type BatchCall, type OpenBatch } from './open-batch.js';
+import { validateToolInput } from '../permissions/validate-tool-input.js';
+import { answerWithError, holdPlanTargetMode, type BatchCall, type OpenBatch } from './open-batch.js';
 
 /** The host's answer to a pending approval. */
 export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
@@ -10,7 +11,13 @@ export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
  * the denial, or marks it allowed (an edited input is validated again and checked against the
  * deny rules) and applies the permission updates. The run that follows executes what is allowed.
  */
-export function applyApprovalDecision(core: AgentCore, batch: OpenBatch, call: BatchCall, decision: ApprovalDecision): void {
+export async function applyApprovalDecision(
+  core: AgentCore,
+  batch: OpenBatch,
+  call: BatchCall,
+  decision: ApprovalDecision,
+  signal: AbortSignal,
+): Promise<void> {
   core.record({
     kind: 'approval-resolved',
     approvalId: call.approval!.id,
@@ -32,13 +39,14 @@ export function applyApprovalDecision(core: AgentCore, batch: OpenBatch, call: B
   const tool = core.tools.get(call.toolName)!;
   let input = call.input;
   if (decision.updatedInput !== undefined) {
-    const parsed = tool.parseInput(decision.updatedInput);
-    if (!parsed.ok) {
-      const message = `The edited input for ${call.toolName} is invalid, so the call was not run: ${parsed.issues.join('; ')}`;
+    // The same checks as the model's input: the schema, then the tool's own validateInput.
+    const validated = await validateToolInput({ tool, input: decision.updatedInput, toolUseId: call.toolUseId, agent: core.toolContext, signal });
+    if (!validated.ok) {
+      const message = `The edited input was not run: ${validated.message}`;
       refuse(message, { type: 'validation', message });
       return;
     }
-    input = parsed.value;
+    input = validated.value;
     // An edited input gets no way around the deny rules.
     const rule = core.rules.match('deny', tool, input, { cwd: core.options.cwd });
     if (rule !== undefined) {
@@ -46,6 +54,7 @@ export function applyApprovalDecision(core: AgentCore, batch: OpenBatch, call: B
       return;
     }
   }
+  const isPlanApproval = call.approval?.reason.type === 'plan-approval' || (call.toolName === 'ExitPlanMode' && core.mode === 'plan');
   call.state = 'allowed';
   call.input = input;
   delete call.approval;
@@ -57,5 +66,5 @@ export function applyApprovalDecision(core: AgentCore, batch: OpenBatch, call: B
     input,
     ...(decision.updatedPermissions ? { updatedPermissions: decision.updatedPermissions } : {}),
   });
-  core.applyPermissionUpdates(decision.updatedPermissions);
+  core.applyPermissionUpdates(isPlanApproval ? holdPlanTargetMode(call, decision.updatedPermissions) : decision.updatedPermissions);
 }

@@ -9,12 +9,13 @@ import { toToolResultContent } from './tool-result-content.js';
 const INTERRUPTED = 'The user interrupted this tool call before it finished; it may have had partial effects. Do not assume it completed.';
 
 /**
- * Executes the allowed calls of a batch: consecutive concurrency-safe calls run in parallel
+ * Executes the allowed calls of a batch that come before any call still waiting for the host:
+ * consecutive concurrency-safe calls run in parallel
  * (through a p-queue bounded by `maxToolConcurrency`), every other call alone, in order. Results
  * are stored on each call, so their order is the `tool_use` order whatever order they finish in.
  */
 export async function executeTools(core: AgentCore, batch: OpenBatch, signal: AbortSignal, queue: PQueue): Promise<void> {
-  const allowed = batch.calls.filter((call) => call.state === 'allowed');
+  const allowed = runnableCalls(batch);
   let index = 0;
   while (index < allowed.length && !signal.aborted) {
     const first = allowed[index]!;
@@ -30,6 +31,19 @@ export async function executeTools(core: AgentCore, batch: OpenBatch, signal: Ab
     answerWithError(call, INTERRUPTED);
     core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: INTERRUPTED, isError: true });
   }
+}
+
+/**
+ * The allowed calls that may run now: those before the first call still waiting for a decision,
+ * so calls never run out of `tool_use` order (a write after a pending mkdir waits for it).
+ */
+function runnableCalls(batch: OpenBatch): BatchCall[] {
+  const runnable: BatchCall[] = [];
+  for (const call of batch.calls) {
+    if (call.state === 'deferred' || call.state === 'undecided') break;
+    if (call.state === 'allowed') runnable.push(call);
+  }
+  return runnable;
 }
 
 function isConcurrencySafe(core: AgentCore, call: BatchCall): boolean {
@@ -64,6 +78,8 @@ async function executeCall(core: AgentCore, call: BatchCall, runSignal: AbortSig
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
   const started = performance.now();
+  // Seen as running by a snapshot taken meanwhile: a resume answers it, never runs it again.
+  call.state = 'running';
   try {
     const timeout = tool.timeoutMs === undefined ? undefined : new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => {

@@ -1,8 +1,9 @@
 import type { ToolResultBlock } from '../model/messages.js';
 import type { PendingApproval } from '../permissions/pending-approval.js';
+import type { PermissionMode, PermissionUpdate } from '../permissions/types.js';
 
 /** Where one tool call of the open batch stands. */
-export type BatchCallState = 'undecided' | 'allowed' | 'deferred' | 'done';
+export type BatchCallState = 'undecided' | 'allowed' | 'deferred' | 'running' | 'done';
 
 /** One tool call of the assistant message being answered. JSON, kept in snapshots. */
 export interface BatchCall {
@@ -17,6 +18,11 @@ export interface BatchCall {
   approval?: PendingApproval;
   /** The answer, once done. */
   result?: ToolResultBlock;
+  /**
+   * For an approved plan (`ExitPlanMode`): the mode the host chose, applied only once the plan
+   * is saved, so nothing runs outside plan mode on a plan that was not kept.
+   */
+  planTargetMode?: PermissionMode;
 }
 
 /**
@@ -49,4 +55,17 @@ export function batchResults(batch: OpenBatch): ToolResultBlock[] {
     }
     return call.result;
   });
+}
+
+/**
+ * Applies nothing itself: splits a plan approval's updates into the target mode (kept on the
+ * call until the plan is saved) and the rest (applied at once by the caller).
+ */
+export function holdPlanTargetMode(call: BatchCall, updates: readonly PermissionUpdate[] | undefined): PermissionUpdate[] {
+  const rest: PermissionUpdate[] = [];
+  for (const update of updates ?? []) {
+    if (update.type === 'setMode') call.planTargetMode = update.mode;
+    else rest.push(update);
+  }
+  return rest;
 }

@@ -25,6 +25,8 @@ export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-opus-4-2025': { input: 15, output: 75 },
   'claude-sonnet-4': { input: 3, output: 15 },
   'claude-3-7-sonnet': { input: 3, output: 15 },
+  'claude-3-5-sonnet': { input: 3, output: 15 },
+  'claude-3-opus': { input: 15, output: 75 },
   'claude-haiku-4-5': { input: 1, output: 5 },
   'claude-3-5-haiku': { input: 0.8, output: 4 },
   'claude-3-haiku': { input: 0.25, output: 1.25 },
@@ -32,9 +34,14 @@ export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
 
 /** Finds the price for a model id: the longest matching prefix of the table. */
 export function findPrice(modelId: string, table: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
+  // Cloud ids carry a prefix ("us.anthropic.claude-…", "anthropic.claude-…"): match from "claude-".
+  const at = modelId.indexOf('claude-');
+  const candidates = at > 0 ? [modelId, modelId.slice(at)] : [modelId];
   let best: string | undefined;
-  for (const prefix of Object.keys(table)) {
-    if (modelId.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = prefix;
+  for (const id of candidates) {
+    for (const prefix of Object.keys(table)) {
+      if (id.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = prefix;
+    }
   }
   return best === undefined ? undefined : table[best];
 }

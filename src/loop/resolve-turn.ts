@@ -4,7 +4,7 @@ import type { PermissionDecision } from '../permissions/types.js';
 import { decidePermission } from '../permissions/decide-permission.js';
 import { nanoid } from 'nanoid';
 import { isIncompleteToolInput } from '../model/incomplete-tool-input.js';
-import { answerWithError, type BatchCall, type OpenBatch } from './open-batch.js';
+import { answerWithError, holdPlanTargetMode, type BatchCall, type OpenBatch } from './open-batch.js';
 
 
 /** Opens a batch for the tool calls of an assistant message. */
@@ -24,7 +24,8 @@ export function openBatch(content: readonly ContentBlock[]): OpenBatch | undefin
 export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: AbortSignal, denials: PermissionDecision[]): Promise<void> {
   for (const call of batch.calls) {
     if (call.state !== 'undecided') continue;
-    if (signal.aborted) return;
+    // Aborted, or the host denied a call and asked to stop: the caller answers the rest.
+    if (signal.aborted || batch.interruptRequested) return;
     const tool = core.tools.get(call.toolName);
     if (!tool) {
       const available = [...core.tools.keys()].join(', ');
@@ -61,11 +62,14 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
     if (decision.behavior === 'allow') {
       call.state = 'allowed';
       call.input = outcome.input ?? decision.input;
-      core.applyPermissionUpdates(decision.updatedPermissions);
+      // The decision's reason is the step that allowed it (the callback); the call tells it is a plan.
+      const isPlanApproval = call.toolName === 'ExitPlanMode' && core.mode === 'plan';
+      core.applyPermissionUpdates(isPlanApproval ? holdPlanTargetMode(call, decision.updatedPermissions) : decision.updatedPermissions);
     } else if (decision.behavior === 'deny') {
       answerWithError(call, decision.message ?? `Permission to use ${call.toolName} was denied.`);
       core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: call.result!.content, isError: true });
-      denials.push(decision);
+      // An interrupt is not the host's denial: keep it out of the audit of denials.
+      if (!signal.aborted) denials.push(decision);
       if (decision.interrupt) batch.interruptRequested = true;
     } else {
       call.state = 'deferred';

@@ -7,6 +7,7 @@ import { runHooks } from '../hooks/run-hooks.js';
 import type { ContentBlock, Message, TextBlock, ToolUseBlock } from '../model/messages.js';
 import { addUsage, emptyUsage } from '../model/usage.js';
 import type { PermissionDecision } from '../permissions/types.js';
+import { applyApprovalDecision, type ApprovalDecision } from './apply-approval-decision.js';
 import { executeTools, reportHookErrors } from './execute-tools.js';
 import { answerWithError, batchResults, deferredCalls } from './open-batch.js';
 import { estimateCost } from './pricing.js';
@@ -15,9 +16,10 @@ import { openBatch, resolveTurn } from './resolve-turn.js';
 import { checkStopConditions } from './stop-conditions.js';
 import { streamTurn } from './stream-turn.js';
 
-/** What starts a run: a prompt, or nothing (continue the open batch after approvals). */
+/** What starts a run: a prompt, or the host's answer to a pending approval (continue the open batch). */
 export interface RunInput {
   prompt?: string | ContentBlock[];
+  approval?: { toolUseId: string; decision: ApprovalDecision };
 }
 
 /** Per-run plumbing the agent provides. */
@@ -29,6 +31,7 @@ export interface RunContext {
 
 const SUPERSEDED = 'The user sent a new message instead of answering this permission request, so the call was not run.';
 const INTERRUPTED = 'The user interrupted the run before this tool call was answered; it did not run.';
+const STOPPED = 'The user stopped the run when denying another call of this batch, so this call was not run.';
 const MAX_STOP_HOOK_CONTINUATIONS = 3;
 
 /** Runs the agentic loop until a stop condition. Never throws: failures end with status `error`. */
@@ -40,6 +43,7 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
   let firstTouched = core.messages.length;
   let lastText = '';
   let stopContinuations = 0;
+  let paused = false;
   const costUsd = () => (core.price ? estimateCost(usage, core.price) : undefined);
   const markTouched = () => {
     firstTouched = Math.min(firstTouched, Math.max(0, core.messages.length - (core.messages.at(-1)?.role === 'user' ? 1 : 0)));
@@ -81,6 +85,10 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
 
   core.emit({ type: 'run-start', runId: context.runId, prompt: typeof input.prompt === 'string' ? input.prompt : undefined });
   try {
+    if (input.approval && core.openBatch) {
+      const call = core.openBatch.calls.find((candidate) => candidate.toolUseId === input.approval!.toolUseId && candidate.state === 'deferred');
+      if (call) await applyApprovalDecision(core, core.openBatch, call, input.approval.decision, signal);
+    }
     if (input.prompt !== undefined) {
       const blocked = await submitPrompt(core, input.prompt, signal);
       if (blocked) return finish('error', blocked);
@@ -93,16 +101,25 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
         // A tool runs only once the call that asked for it is stored: after a crash, the
         // transcript then shows the call, and resume answers it instead of the model asking again.
         await core.flush();
-        await executeTools(core, batch, signal, context.queue);
+        if (core.journal?.failure) {
+          const error = new SessionWriteError(core.sessionId, core.journal.failure);
+          closeBatch(`This tool call was not run: ${error.message}`);
+          return finish('error', error);
+        }
+        if (!batch.interruptRequested) await executeTools(core, batch, signal, context.queue);
         if (signal.aborted) {
           closeBatch(INTERRUPTED);
+          return finish('interrupted');
+        }
+        if (batch.interruptRequested) {
+          // The host denied a call and asked to stop: nothing else of the batch runs.
+          closeBatch(STOPPED);
           return finish('interrupted');
         }
         if (deferredCalls(batch).length > 0) return finish('awaiting-approval');
         markTouched();
         core.appendUserContent([...batchResults(batch), ...core.takeReminders()]);
         core.openBatch = undefined;
-        if (batch.interruptRequested) return finish('interrupted');
       }
       const stop = checkStopConditions(core, { turns, costUsd: costUsd(), signal });
       if (stop) return finish(stop);
@@ -112,7 +129,15 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
       core.emit({ type: 'turn-start', turn: turns });
       const response = await streamTurn(core, prepareRequest(core, signal), core.options.maxStreamRetries ?? 2);
       addUsage(usage, response.usage);
-      core.pushAssistant(response.message, response.id);
+      if (response.message.content.length === 0) {
+        // Nothing to keep: an empty assistant message would make the next request invalid.
+        if (response.stopReason === 'pause_turn') continue;
+        return finish('completed');
+      }
+      // After pause_turn the model continues the same message: join it, so no two assistant
+      // messages are adjacent.
+      core.pushAssistant(response.message, response.id, paused);
+      paused = response.stopReason === 'pause_turn';
       const text = textOf(response.message);
       if (text) lastText = text;
       const next = openBatch(response.message.content);

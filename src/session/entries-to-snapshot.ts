@@ -15,8 +15,8 @@ function userBlocks(message: Message): ContentBlock[] {
 }
 
 /**
- * Rebuilds everything a resume needs from a transcript: messages (consecutive user entries
- * merged, as the agent merges them), mode, pre-plan mode, reminders not yet delivered, todos,
+ * Rebuilds everything a resume needs from a transcript: messages (adjacent entries of the same
+ * role merged, as the agent merges them), mode, pre-plan mode, reminders not yet delivered, todos,
  * plan name and text, session rules, tool state, and the open batch of the last assistant
  * message. Calls of that batch keep their stored results and pending approvals; a call that was
  * in flight when the process died is answered with an `is_error` result, never run again.
@@ -46,6 +46,9 @@ export function entriesToSnapshot(sessionId: string, entries: Iterable<SessionEn
         if (message.role === 'user') reminders = [];
         if (message.role === 'user' && last?.role === 'user') {
           messages[messages.length - 1] = { role: 'user', content: [...userBlocks(last), ...userBlocks(message)] };
+        } else if (message.role === 'assistant' && last?.role === 'assistant') {
+          // A continuation after pause_turn.
+          messages[messages.length - 1] = { role: 'assistant', content: [...last.content, ...message.content] };
         } else {
           messages.push(message);
         }

@@ -108,8 +108,11 @@ describe('permission modes on the agent', () => {
 
   it('never resumes into bypassPermissions', async () => {
     const agent = createAgent({ model: scriptedModel([]), permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true });
-    const resumed = createAgent({ model: scriptedModel([]), allowDangerouslySkipPermissions: true, resume: JSON.parse(JSON.stringify(agent.snapshot())) });
+    const model = scriptedModel(['ok']);
+    const resumed = createAgent({ model, allowDangerouslySkipPermissions: true, resume: JSON.parse(JSON.stringify(agent.snapshot())) });
     expect(resumed.permissionMode).toBe('default');
+    await resumed.run('go on').result;
+    expect(JSON.stringify(model.requests[0]!.messages)).toContain('Permission mode is now \\"default\\"');
   });
 
   it('sends host tools then the built-ins, and lets the host leave built-ins out', async () => {

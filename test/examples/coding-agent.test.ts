@@ -105,7 +105,7 @@ describe('examples/coding-agent', () => {
     expect(output).toContain('offline, scripted model');
     expect(output).toContain('┌─ Plan');
     expect(output).toMatch(/Bash \$ node --test: This call was not run because plan mode is active/);
-    expect(output).toContain('⇄ mode: plan → acceptEdits (permission-update)');
+    expect(output).toContain('⇄ mode: plan → acceptEdits (plan-approved)');
     const planName = planNameIn(output);
     expect(planName).toBeDefined();
     expect(existsSync(join(workdir, '.agent-harness', 'plans', planName!))).toBe(true);

@@ -126,7 +126,7 @@ describe('canUseTool in the loop', () => {
     expect((await agent.run('next').result).status).toBe('completed');
   });
 
-  it('deny with interrupt ends the run after the batch is answered', async () => {
+  it('deny with interrupt ends the run once the batch is answered; nothing else of it runs', async () => {
     const model = scriptedModel([turn(toolCall('write', { text: 'a' }), toolCall('echo', { text: 'b' })), 'unused']);
     const agent = createAgent({ model, tools: [write, echoTool], canUseTool: () => ({ behavior: 'deny', message: 'Stop right there.', interrupt: true }) });
     const result = await agent.run('go').result;
@@ -134,7 +134,8 @@ describe('canUseTool in the loop', () => {
     const answered = agent.messages.at(-1)!.content as ToolResultBlock[];
     expect(answered).toHaveLength(2);
     expect(answered[0]!.content).toBe('Stop right there.');
-    expect(answered[1]!.content).toBe('echo: b');
+    expect(answered[1]!.is_error).toBe(true);
+    expect(answered[1]!.content).toMatch(/stopped the run.*not run/);
     expect(model.remaining).toBe(1);
   });
 

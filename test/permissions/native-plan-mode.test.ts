@@ -64,7 +64,7 @@ describe('native plan mode through @anthropic-ai/sdk', () => {
     const modeChanges = events.filter((event) => event.type === 'mode-change').map((event) => event.type === 'mode-change' && [event.from, event.to, event.reason]);
     expect(modeChanges).toEqual([
       ['default', 'plan', 'enter-plan-mode'],
-      ['plan', 'acceptEdits', 'permission-update'],
+      ['plan', 'acceptEdits', 'plan-approved'],
     ]);
     expect(events.filter((event) => event.type === 'plan-approval-request').map((event) => event.type === 'plan-approval-request' && event.plan)).toEqual([
       '1. Outline\n2. Draft',

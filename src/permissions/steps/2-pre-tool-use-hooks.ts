@@ -3,7 +3,7 @@ import { runHooks } from '../../hooks/run-hooks.js';
 import { isReadOnlyCall } from '../is-read-only-call.js';
 import { toolHookInput } from './tool-hook-input.js';
 import { validateToolInput } from '../validate-tool-input.js';
-import { decided, deny, reportError, type PermissionStep } from './pipeline-state.js';
+import { interrupted, decided, deny, reportError, type PermissionStep } from './pipeline-state.js';
 
 /**
  * Step 2: `PreToolUse` hooks. A hook that throws, times out or returns nonsense denies the call
@@ -20,6 +20,8 @@ export const preToolUseHooksStep: PermissionStep = async (state) => {
     hooks,
     signal,
   });
+  // An interrupt is not a hook failure: no error event, no denial in the audit log.
+  if (signal.aborted) return decided(interrupted(state));
   if (errors.length > 0) {
     for (const error of errors) reportError(state, error);
     const message = errors[0]!.message;

@@ -26,9 +26,11 @@ export function createExitPlanModeTool(core: () => AgentCore) {
     checkPermissions: () => ({ behavior: 'ask', message: 'The plan needs the user\'s approval.', askReason: { type: 'plan-approval' } }),
     execute: async ({ input, toolUseId }) => {
       const agent = core();
-      // The host may already have chosen the next mode with a setMode update; otherwise restore.
-      if (agent.mode === 'plan') agent.setMode(agent.modeAfterPlan(), 'plan-approved');
+      // Saved first: if that fails, the call fails and the session stays in plan mode.
       const saved = await agent.savePlan(input.plan, toolUseId);
+      const target = agent.openBatch?.calls.find((call) => call.toolUseId === toolUseId)?.planTargetMode;
+      // The mode the host chose with the approval, else the one from before planning.
+      if (agent.mode === 'plan') agent.setMode(target ?? agent.modeAfterPlan(), 'plan-approved');
       return `The user approved your plan. Leave planning behind and start carrying it out now, step by step${agent.tools.has('TodoWrite') ? ' (track the steps with TodoWrite)' : ''}.\n\nThe approved plan (saved as ${saved.name}):\n\n${input.plan}`;
     },
   });
