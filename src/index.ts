@@ -32,6 +32,7 @@ export type {
   TodoUpdateEvent,
   TurnEndEvent,
   ErrorEvent,
+  WarningEvent,
   RunEndEvent,
 } from './events/agent-event.js';
 export type { RunResult, RunStatus } from './events/run-result.js';

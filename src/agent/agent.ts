@@ -57,6 +57,7 @@ export class Agent {
       this.ready = core.then((loaded) => {
         loaded.emitter = this.emitter;
         this.loadedCore = loaded;
+        for (const message of loaded.loadWarnings) loaded.emit({ type: 'warning', message, source: 'session-store' });
       });
       // Hosts that never await `ready` see the failure through run() instead of an unhandled rejection.
       this.ready.catch(() => undefined);

@@ -106,7 +106,8 @@ function assertSnapshotMatchesStore(snapshot: AgentSnapshot, stored: AgentSnapsh
 async function resumeFromStore(options: AgentOptions, store: SessionStore): Promise<AgentCore> {
   const resume = options.resume!;
   const sessionId = typeof resume === 'string' ? resume : readSnapshot(resume).sessionId;
-  const entries = await loadEntries(store, sessionId);
+  const warnings: string[] = [];
+  const entries = await loadEntries(store, sessionId, { onWarning: (warning) => warnings.push(warning.message) });
   let snapshot: AgentSnapshot;
   if (typeof resume === 'string') {
     if (entries.length === 0) throw new SessionNotFoundError(sessionId);
@@ -125,6 +126,7 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore): Prom
     await core.planStore.write(core.plan.name, core.plan.text);
   }
   await core.flush();
+  core.loadWarnings = warnings;
   return core;
 }
 

@@ -142,6 +142,15 @@ export interface ErrorEvent extends EventBase {
   fatal: boolean;
 }
 
+/** Something was skipped or repaired without failing (e.g. a torn last line of a transcript after a crash). */
+export interface WarningEvent extends EventBase {
+  type: 'warning';
+  /** A sentence saying what happened and what was done about it. */
+  message: string;
+  /** Where it came from. */
+  source: 'session-store';
+}
+
 /** The run ended. */
 export interface RunEndEvent extends EventBase {
   type: 'run-end';
@@ -164,6 +173,7 @@ export type AgentEvent =
   | TodoUpdateEvent
   | TurnEndEvent
   | ErrorEvent
+  | WarningEvent
   | RunEndEvent;
 
 /** The `type` strings of {@link AgentEvent}. */

@@ -1,11 +1,11 @@
 import { assertSupportedEntry } from './assert-supported-entry.js';
 import type { SessionEntry } from './entries.js';
-import type { SessionStore } from './session-store.js';
+import type { SessionLoadOptions, SessionStore } from './session-store.js';
 
 /** Loads a session's whole transcript, checking each entry's version (a custom store might not). */
-export async function loadEntries(store: SessionStore, sessionId: string): Promise<SessionEntry[]> {
+export async function loadEntries(store: SessionStore, sessionId: string, options: SessionLoadOptions = {}): Promise<SessionEntry[]> {
   const entries: SessionEntry[] = [];
-  for await (const entry of store.load(sessionId)) {
+  for await (const entry of store.load(sessionId, options)) {
     assertSupportedEntry(entry, `transcript entry ${entries.length + 1} of session "${sessionId}"`);
     entries.push(entry);
   }
