@@ -70,18 +70,70 @@ export function matchesCommandSegment(rule: CompiledRule, segment: string): bool
 }
 
 /**
- * Whether a command matches a rule with a pattern. Deny and ask rules match when any simple
- * command of a compound line matches (also after stripping leading variable assignments), or the
- * whole line does. Allow rules are matched per simple command by the rule set (every part must be
- * allowed); here only an exact pattern equal to the whole line counts.
+ * Characters that let a command line do more than its words say (comments, expansions, escapes,
+ * groups, history): an allow rule never matches a line that has one, so it is asked instead.
+ */
+const UNSAFE_FOR_ALLOW = /[\n\r#$`\\!{}()]/;
+
+/** Whether a command line is plain enough for an allow rule to vouch for it. */
+export function isPlainCommand(command: string): boolean {
+  return !UNSAFE_FOR_ALLOW.test(command);
+}
+
+/**
+ * Whether a command line hides what it runs behind expansions (`$X`, `${…}`, `$(…)`, backticks,
+ * `$'…'`, process substitution): no rule can tell what such a line will run.
+ */
+export function hidesCommands(command: string): boolean {
+  return /`|\$[A-Za-z_{(@*#?$!0-9'"]|[<>]\(/.test(command);
+}
+
+/**
+ * The words of a command line as a deny rule should see them: escapes and quotes removed
+ * (`\rm`, `'rm'`), split at every operator and grouping character, paths reduced to their last
+ * part (`/bin/rm` → `rm`). Over-inclusive on purpose: deny and ask rules fail closed.
+ */
+function commandWords(command: string): string[] {
+  return command
+    .replace(/\\(.)/gs, '$1')
+    .replace(/['"]/g, '')
+    .split(/[\s;&|(){}!<>=]+/)
+    .filter((word) => word !== '')
+    .map((word) => word.slice(word.lastIndexOf('/') + 1));
+}
+
+/** Whether the rule's words occur, one after another, anywhere in the line's words. */
+function occursInWords(rule: CompiledRule, command: string): boolean {
+  const wanted = (rule.commandPrefix ?? rule.commandExact ?? '').split(' ').filter(Boolean);
+  if (wanted.length === 0) return false;
+  wanted[0] = wanted[0]!.slice(wanted[0]!.lastIndexOf('/') + 1);
+  const words = commandWords(command);
+  for (let start = 0; start + wanted.length <= words.length; start++) {
+    if (wanted.every((word, offset) => words[start + offset] === word)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a command matches a rule with a pattern. Deny and ask rules match when the whole line
+ * does, when any simple command does (also after leading variable assignments), or when the
+ * rule's words occur anywhere in the line once quotes, escapes, grouping and paths are stripped:
+ * wrappers (`sudo rm`, `{ rm …; }`, `\rm`, `/bin/rm`) cannot slip past them. Allow rules are
+ * matched per simple command by the rule set (every part must be allowed); here only an exact
+ * pattern equal to the whole, plain line counts.
  */
 export function matchesCommand(rule: CompiledRule, command: string, behavior: RuleBehavior): boolean {
   const whole = collapse(command);
-  if (behavior === 'allow') return rule.commandExact !== undefined && whole === rule.commandExact;
+  if (behavior === 'allow') return rule.commandExact !== undefined && isPlainCommand(command) && whole === rule.commandExact;
   if (matchesCommandSegment(rule, whole)) return true;
-  return splitShellCommand(command).some(
-    (segment) => matchesCommandSegment(rule, segment.text) || matchesCommandSegment(rule, withoutAssignments(segment.text)),
-  );
+  if (
+    splitShellCommand(command).some(
+      (segment) => matchesCommandSegment(rule, segment.text) || matchesCommandSegment(rule, withoutAssignments(segment.text)),
+    )
+  ) {
+    return true;
+  }
+  return occursInWords(rule, command);
 }
 
 /**

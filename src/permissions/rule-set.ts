@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { Tool } from '../tools/types.js';
-import { compileRule, matchesCommandSegment, matchesTarget, type CompiledRule, type RuleBehavior } from './compile-rule.js';
+import { compileRule, hidesCommands, isPlainCommand, matchesCommandSegment, matchesTarget, type CompiledRule, type RuleBehavior } from './compile-rule.js';
 import { splitShellCommand } from './split-shell-command.js';
 import type { PermissionRules } from './types.js';
 
@@ -31,6 +31,12 @@ export interface RuleSet {
    * substitution or a file redirection.
    */
   match(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined;
+  /**
+   * A rule of the list with a command pattern that cannot be checked against this call because
+   * the command hides what it runs behind expansions (`$X`, `$(…)`, backticks): the caller asks
+   * the host instead of trusting either answer. `undefined` when there is none.
+   */
+  uncheckable(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown): string | undefined;
   /** The rules as plain strings, in the order they were added (for snapshots). */
   toJSON(): Required<PermissionRules>;
 }
@@ -39,6 +45,8 @@ const BEHAVIORS: readonly RuleBehavior[] = ['allow', 'deny', 'ask'];
 
 /** Matches allow rules against a command: every simple command must be allowed. */
 function matchAllowedCommand(rules: readonly CompiledRule[], command: string): string | undefined {
+  // Comments, expansions, escapes and groups could hide a second command: never vouch for them.
+  if (!isPlainCommand(command)) return undefined;
   const segments = splitShellCommand(command);
   if (segments.length === 0 || segments.some((segment) => segment.opaque)) return undefined;
   let first: string | undefined;
@@ -86,6 +94,13 @@ export function createRuleSet(rules: PermissionRules = {}): RuleSet {
         if (typeof command === 'string') return matchAllowedCommand(candidates, command);
       }
       return undefined;
+    },
+    uncheckable(behavior, tool, input) {
+      const target = tool.ruleTarget;
+      if (target?.kind !== 'command' || typeof input !== 'object' || input === null) return undefined;
+      const command = (input as Record<string, unknown>)[target.field];
+      if (typeof command !== 'string' || !hidesCommands(command)) return undefined;
+      return lists[behavior].find((rule) => rule.toolName === tool.name && rule.pattern !== undefined)?.rule;
     },
     toJSON() {
       return {

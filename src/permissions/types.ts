@@ -51,7 +51,13 @@ export type PermissionUpdate =
 export type PermissionReason =
   | { type: 'validation'; message: string }
   | { type: 'hook'; hookEvent: 'PreToolUse' | 'PermissionRequest'; message?: string }
-  | { type: 'rule'; behavior: 'allow' | 'deny' | 'ask'; rule: string }
+  | {
+      type: 'rule';
+      behavior: 'allow' | 'deny' | 'ask';
+      rule: string;
+      /** Set when the rule could not be checked (a command hiding what it runs) and the call is asked instead. */
+      message?: string;
+    }
   | { type: 'mode'; mode: PermissionMode; message?: string }
   | { type: 'read-only' }
   | { type: 'tool-check'; message?: string }

@@ -37,9 +37,42 @@ describe('createRuleSet: command rules', () => {
     ['echo hi;rm x', 'Bash(rm:*)'],
     ['FOO=1 BAR="a b" rm x', 'Bash(rm:*)'],
     ['ls  |  rm    x', 'Bash(rm:*)'],
-    ['echo "rm x"', undefined],
+    // Deny rules fail closed: the rule's words anywhere, once quotes, escapes, groups and paths go.
+    ['echo "rm x"', 'Bash(rm:*)'],
+    ['{ rm -rf x; }', 'Bash(rm:*)'],
+    ['if true; then rm x; fi', 'Bash(rm:*)'],
+    ['! rm x', 'Bash(rm:*)'],
+    ['time rm x', 'Bash(rm:*)'],
+    ['command rm x', 'Bash(rm:*)'],
+    ['\\rm x', 'Bash(rm:*)'],
+    ["'rm' x", 'Bash(rm:*)'],
+    ['/bin/rm x', 'Bash(rm:*)'],
+    ["echo ok #'\nrm x'", 'Bash(rm:*)'],
+    ['echo rmdir', undefined],
   ])('deny %j → %s', (command, expected) => {
     expect(rules.match('deny', bashTool, bash(command))).toBe(expected);
+  });
+
+  it('allow rules never vouch for lines with comments, expansions, escapes or groups', () => {
+    const allowEcho = createRuleSet({ allow: ['Bash(echo:*)', 'Bash(echo touch pwned)'] });
+    for (const command of [
+      "echo ok #'\ntouch pwned1\n#'",
+      "echo ok $'\\'' ; touch pwned2 ; echo ''",
+      'echo "${x:=\\$(touch pwned3)}" "${x@P}"',
+      'echo\ntouch pwned',
+      'echo $(touch x)',
+      'echo `touch x`',
+      'echo { a; }',
+    ]) {
+      expect(allowEcho.match('allow', bashTool, bash(command)), command).toBeUndefined();
+    }
+    expect(allowEcho.match('allow', bashTool, bash('echo "hello world"'))).toBe('Bash(echo:*)');
+  });
+
+  it('a command that hides what it runs cannot be checked: deny and ask rules report it as uncheckable', () => {
+    expect(rules.match('deny', bashTool, bash('X=r; $X$Ym -rf dist'))).toBeUndefined();
+    expect(rules.uncheckable('deny', bashTool, bash('X=r; $X$Ym -rf dist'))).toBe('Bash(rm:*)');
+    expect(rules.uncheckable('deny', bashTool, bash('ls -la'))).toBeUndefined();
   });
 
   it('ask rules match any part like deny rules', () => {

@@ -12,6 +12,15 @@ export const askRulesStep: PermissionStep = (state) => {
   }
   const { rules, tool, cwd } = state.args;
   const rule = rules?.match('ask', tool, state.input, { cwd });
-  if (rule === undefined) return undefined;
-  return { type: 'ask', ask: { reason: { type: 'rule', behavior: 'ask', rule } } };
+  if (rule !== undefined) return { type: 'ask', ask: { reason: { type: 'rule', behavior: 'ask', rule } } };
+  // A command that hides what it runs (`$X`, `$(…)`) cannot be checked against deny or ask rules:
+  // neither trusted nor refused, it is asked.
+  for (const behavior of ['deny', 'ask'] as const) {
+    const unchecked = rules?.uncheckable(behavior, tool, state.input);
+    if (unchecked !== undefined) {
+      const message = `The command hides what it runs behind expansions, so it cannot be checked against the ${behavior} rule "${unchecked}".`;
+      return { type: 'ask', ask: { reason: { type: 'rule', behavior, rule: unchecked, message } } };
+    }
+  }
+  return undefined;
 };
