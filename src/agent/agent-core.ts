@@ -57,6 +57,8 @@ export class AgentCore {
   sessionStartSource: 'startup' | 'resume' | 'fork' | undefined;
   /** Receives events of the active run (set by the run). */
   runSink: ((event: AgentEvent) => void) | undefined;
+  /** Set by `agent.close()`: the session's store hold is released. */
+  closed = false;
   /** What the store skipped while loading this session, announced once listeners are attached. */
   loadWarnings: string[] = [];
   /** Writes the transcript when the host gave a session store. */

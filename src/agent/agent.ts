@@ -262,6 +262,7 @@ export class Agent {
   async close(options: { reason?: string } = {}): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.loadedCore) this.loadedCore.closed = true;
     const active = this.active;
     if (active) {
       active.controller.abort(new Error('closed'));

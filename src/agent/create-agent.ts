@@ -4,6 +4,7 @@ import { DEFAULT_PRICES, findPrice } from '../loop/pricing.js';
 import { validateHooksConfig } from '../hooks/validate-hooks-config.js';
 import { entriesToSnapshot } from '../session/entries-to-snapshot.js';
 import { Journal } from '../session/journal.js';
+import { claimSession } from '../session/open-sessions.js';
 import { loadEntries } from '../session/load-entries.js';
 import type { SessionStore } from '../session/session-store.js';
 import { snapshotToEntries } from '../session/snapshot-to-entries.js';
@@ -84,6 +85,7 @@ function coreFor(options: AgentOptions, snapshot: AgentSnapshot | undefined, ori
   const sessionId = snapshot?.sessionId ?? options.sessionId ?? `session_${nanoid(16)}`;
   const journal = new Journal(store, sessionId, snapshot?.agentId ?? options.agentId, null);
   const core = buildCore({ ...options, sessionId }, snapshot, origin, journal);
+  claimSession(store, sessionId, core);
   journal.record(...snapshotToEntries(core.snapshot()));
   return core;
 }
@@ -119,6 +121,7 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore): Prom
   const lastId = entries.length ? entries[entries.length - 1]!.id : null;
   const journal = new Journal(store, sessionId, snapshot.agentId ?? options.agentId, lastId);
   const core = buildCore(options, snapshot, 'resume', journal);
+  claimSession(store, sessionId, core);
   // A snapshot resumed into a store that has never seen the session seeds its transcript.
   if (entries.length === 0) journal.record(...snapshotToEntries(core.snapshot()));
   if (core.plan && !(await core.planStore.exists(core.plan.name))) {

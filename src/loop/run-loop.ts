@@ -49,7 +49,18 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
     firstTouched = Math.min(firstTouched, Math.max(0, core.messages.length - (core.messages.at(-1)?.role === 'user' ? 1 : 0)));
   };
 
-  const finish = (status: RunStatus, error?: Error): RunResult => {
+  /**
+   * Ends the run once everything recorded is stored: a store that failed to write turns any
+   * ending into an `error`, so a host never sees a run as done while its transcript is not.
+   */
+  const finish = async (status: RunStatus, error?: Error): Promise<RunResult> => {
+    await core.flush();
+    const failure = core.journal?.failure;
+    if (failure && !error) return settle('error', new SessionWriteError(core.sessionId, failure));
+    return settle(status, error);
+  };
+
+  const settle = (status: RunStatus, error?: Error): RunResult => {
     const result: RunResult = {
       status,
       runId: context.runId,
@@ -91,7 +102,7 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
     }
     if (input.prompt !== undefined) {
       const blocked = await submitPrompt(core, input.prompt, signal);
-      if (blocked) return finish('error', blocked);
+      if (blocked) return await finish('error', blocked);
       markTouched();
     }
     for (;;) {
@@ -104,26 +115,28 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
         if (core.journal?.failure) {
           const error = new SessionWriteError(core.sessionId, core.journal.failure);
           closeBatch(`This tool call was not run: ${error.message}`);
-          return finish('error', error);
+          return await finish('error', error);
         }
         if (!batch.interruptRequested) await executeTools(core, batch, signal, context.queue);
         if (signal.aborted) {
           closeBatch(INTERRUPTED);
-          return finish('interrupted');
+          return await finish('interrupted');
         }
         if (batch.interruptRequested) {
           // The host denied a call and asked to stop: nothing else of the batch runs.
           closeBatch(STOPPED);
-          return finish('interrupted');
+          return await finish('interrupted');
         }
-        if (deferredCalls(batch).length > 0) return finish('awaiting-approval');
+        if (deferredCalls(batch).length > 0) return await finish('awaiting-approval');
         markTouched();
         core.appendUserContent([...batchResults(batch), ...core.takeReminders()]);
         core.openBatch = undefined;
       }
       const stop = checkStopConditions(core, { turns, costUsd: costUsd(), signal });
-      if (stop) return finish(stop);
-      if (core.journal?.failure) return finish('error', new SessionWriteError(core.sessionId, core.journal.failure));
+      if (stop) return await finish(stop);
+      // No model call on top of a transcript that failed to store.
+      await core.flush();
+      if (core.journal?.failure) return await finish('error', new SessionWriteError(core.sessionId, core.journal.failure));
 
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
@@ -132,7 +145,7 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
       if (response.message.content.length === 0) {
         // Nothing to keep: an empty assistant message would make the next request invalid.
         if (response.stopReason === 'pause_turn') continue;
-        return finish('completed');
+        return await finish('completed');
       }
       // After pause_turn the model continues the same message: join it, so no two assistant
       // messages are adjacent.
@@ -165,15 +178,15 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
           continue;
         }
       }
-      return finish('completed');
+      return await finish('completed');
     }
   } catch (error) {
     if (signal.aborted) {
       closeBatch(INTERRUPTED);
-      return finish('interrupted');
+      return await finish('interrupted');
     }
     closeBatch(`The tool call could not be answered because the run failed: ${error instanceof Error ? error.message : String(error)}`);
-    return finish('error', error instanceof Error ? error : new Error(String(error)));
+    return await finish('error', error instanceof Error ? error : new Error(String(error)));
   }
 }
 

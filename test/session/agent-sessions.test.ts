@@ -65,6 +65,8 @@ describe('sessions in a store', () => {
     expect(expected.toolState).toEqual({ facts: ['tides', 'pools'] });
     expect(expected.sessionRules.allow.length).toBeGreaterThan(0);
 
+    // One agent per stored session in a process: the first lets go before another resumes it.
+    await agent.close();
     const fromStore = createAgent({ model: scriptedModel([]), tools: [remember, echoTool], store, resume: agent.sessionId });
     await fromStore.ready;
     expect(state(fromStore.snapshot())).toEqual(expected);
@@ -101,14 +103,17 @@ describe('sessions in a store', () => {
     const agent = createAgent({ model, tools: [remember], store });
     const first = await agent.run('go').result;
     expect(first.status).toBe('awaiting-approval');
+    const pendingBefore = agent.pendingApprovals;
+    await agent.close();
     const resumed = createAgent({ model, tools: [remember], store, resume: agent.sessionId });
     const heard: string[] = [];
     resumed.on('tool-result', (event) => heard.push(event.toolUseId)); // fine while still loading
     await resumed.ready;
-    expect(resumed.pendingApprovals).toEqual(agent.pendingApprovals);
+    expect(resumed.pendingApprovals).toEqual(pendingBefore);
     const after = await resumed.resolveApproval(resumed.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
     expect(after.status).toBe('completed');
     expect(heard).toEqual(['r1']);
+    await resumed.close();
     const again = createAgent({ model, tools: [remember], store, resume: agent.sessionId });
     await again.ready;
     expect(again.pendingApprovals).toEqual([]);
@@ -120,7 +125,7 @@ describe('sessions in a store', () => {
     let executions = 0;
     const counted = defineTool({ name: 'counted', description: 'Counts.', inputSchema: z.object({}), readOnly: true, execute: () => (executions++, 'counted') });
     const agent = createAgent({ model: scriptedModel([]), tools: [counted], store });
-    await agent.ready;
+    await agent.close();
     // Write what a process that died in the middle of a batch leaves behind.
     const base = { $schemaVersion: 1, sessionId: agent.sessionId, timestamp: new Date().toISOString(), parentId: null };
     await store.append(agent.sessionId, [
@@ -160,6 +165,7 @@ describe('sessions in a store', () => {
     expect(agent.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'parent two' }] });
     expect(fork.messages.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'fork two' }] });
     expect((await store.list()).sort()).toEqual([agent.sessionId, fork.sessionId].sort());
+    await fork.close();
     const reloadedFork = createAgent({ model: scriptedModel([]), store, resume: fork.sessionId });
     await reloadedFork.ready;
     expect(reloadedFork.messages).toEqual(fork.messages);
@@ -173,6 +179,18 @@ describe('sessions in a store', () => {
     expect(fromStore.messages).toEqual([agent.messages[0]]);
     expect(fromStore.plan?.text).toBe('The plan.');
     await expect(forkSession(store, 'nope')).rejects.toThrow(SessionNotFoundError);
+  });
+
+  it('refuses a second open agent on the same stored session in one process', async () => {
+    const store = memorySessionStore();
+    const first = createAgent({ model: scriptedModel(['one']), store });
+    await first.run('hi').result;
+    const second = createAgent({ model: scriptedModel([]), store, resume: first.sessionId });
+    await expect(second.ready).rejects.toThrow(/already open in another agent of this process.*close\(\) first/);
+    await first.close();
+    const third = createAgent({ model: scriptedModel([]), store, resume: first.sessionId });
+    await third.ready;
+    expect(third.messages).toEqual(first.messages);
   });
 
   it('refuses transcripts written by an unknown version, naming the supported ones', async () => {

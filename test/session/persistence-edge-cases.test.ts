@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memoryPlanStore, memorySessionStore, type SessionStore } from 'agent-harness';
+import { createAgent, defineTool, memoryPlanStore, memorySessionStore, SessionWriteError, type SessionStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 
 function countingWrite() {
@@ -39,6 +39,27 @@ describe('persistence edge cases (found in review)', () => {
     await reloaded.ready;
     expect(reloaded.pendingApprovals).toEqual([]);
     expect(validateMessagesRequest([...reloaded.messages, { role: 'user', content: 'x' }])).toBeUndefined();
+  });
+
+  it('a store that fails to write ends the run with a SessionWriteError instead of a silent success', async () => {
+    const inner = memorySessionStore();
+    let failing = false;
+    const store: SessionStore = {
+      ...inner,
+      async append(sessionId, entries) {
+        if (failing) throw new Error('the session is locked by another writer');
+        return inner.append(sessionId, entries);
+      },
+    };
+    const model = scriptedModel(['never sent']);
+    const agent = createAgent({ model, store });
+    await agent.ready;
+    failing = true;
+    const result = await agent.run('hello').result;
+    expect(result.status).toBe('error');
+    expect(SessionWriteError.isInstance(result.error)).toBe(true);
+    expect(result.error!.message).toMatch(/locked by another writer/);
+    expect(model.requests).toEqual([]);
   });
 
   it('a tool does not run when the message that asked for it failed to be stored', async () => {

@@ -6,6 +6,7 @@ import type { Tool } from '../../tools/types.js';
 import { findOutsidePath } from './bash-command-paths.js';
 import { classifyBashCommand } from './classify-bash-command.js';
 import { findCatastrophicCommand } from './find-catastrophic-command.js';
+import { gitSafeEnvironment } from './git-safe-environment.js';
 import { parseShellCommand } from './parse-shell-command.js';
 import { runShellCommand, type ShellCommandResult } from './run-shell-command.js';
 import { truncateMiddle } from './truncate-output.js';
@@ -49,9 +50,17 @@ function formatResult(result: ShellCommandResult, timeoutMs: number, maxChars: n
   return toolOutput(text, { isError: status !== undefined });
 }
 
-/** Creates the Bash tool: runs a shell command in the working directory. */
+/**
+ * Creates the Bash tool: runs a shell command in the working directory. Every command runs with
+ * {@link gitSafeEnvironment}: git's pager, hooks, fsmonitor, external diff and signature programs
+ * are pinned, so read-only git subcommands do not run programs named in a repository's config.
+ * Residual risk: textconv, external-diff and clean/process filter drivers that a repository's own
+ * config defines and its `.gitattributes` selects still run (driver names cannot be pinned);
+ * Write/Edit under `.git/` always ask, so the agent cannot add one to a repository without the host.
+ */
 export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
   const { boundary } = context;
+  const env = gitSafeEnvironment(context.env);
   return defineTool({
     name: 'Bash',
     description: [
@@ -59,6 +68,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       `Each call starts a fresh shell there: \`cd\` and variables do not carry over. Stdin is empty. Timeout ${context.bashTimeoutMs} ms unless \`timeout\` is given (up to ${MAX_BASH_TIMEOUT_MS}); output beyond ${context.maxOutputChars} characters is cut in the middle.`,
       'Everything the command starts is killed when it ends: background processes do not survive the call.',
       'Prefer Read, Glob, Grep, Edit and Write over cat, find, grep, sed and echo >. Quote paths that contain spaces.',
+      'Git runs with pagers, hooks, fsmonitor and signature programs turned off, and `git diff` shows a plain unified diff (diff.external is pinned).',
     ].join('\n'),
     inputSchema: bashInput,
     kind: 'execute',
@@ -90,7 +100,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
         command: input.command,
         cwd: boundary.cwd,
         shell: context.shell,
-        env: context.env,
+        env,
         timeoutMs,
         maxOutputChars: context.maxOutputChars,
         signal,

@@ -71,6 +71,7 @@ export function createEditTool(context: WorkspaceContext): Tool<EditInput> {
       'The file must have been read with Read first (and not changed since). Give old_string exactly as in the file, without the line-number prefix Read adds.',
       'old_string must occur exactly once unless replace_all is true; otherwise the edit fails and says how many times it occurs, so add surrounding context to make it unique.',
       'An empty old_string creates a file that does not exist yet.',
+      'Changes inside a .git directory, and to files with several hard links, always need the user\'s approval.',
     ].join('\n'),
     inputSchema: editInput,
     kind: 'edit',
@@ -86,7 +87,7 @@ export function createEditTool(context: WorkspaceContext): Tool<EditInput> {
       return change.ok ? undefined : change.message;
     },
     checkPermissions: ({ input, toolUseId, agent }) =>
-      checkPathPermission({ boundary, toolName: 'Edit', verb: 'edits', input: input.file_path, toolUseId, agent }),
+      checkPathPermission({ boundary, toolName: 'Edit', verb: 'edits', input: input.file_path, writes: true, toolUseId, agent }),
     execute: ({ input, toolUseId, agent }) =>
       updateFile({ boundary, input: input.file_path, toolUseId, agent, transform: (current, shown) => applyEdit(current, input, shown) }),
   });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ToolPermissionCheck } from '../../permissions/types.js';
 import type { ToolAgentContext } from '../../tools/types.js';
+import { hasGitSegment, protectedWriteReason } from './protected-write.js';
 import { recordOutsideCheck, takeOutsideCheck } from './tool-state-records.js';
 import type { ResolvedPath, WorkspaceBoundary } from './workspace-boundary.js';
 
@@ -15,6 +16,12 @@ export interface PathPermissionArgs {
   input: string;
   /** The path is a directory (Glob, Grep): the suggested rule covers it rather than its parent. */
   isDirectory?: boolean;
+  /**
+   * The call changes the file: inside the workspace, a path in a `.git` directory or a file with
+   * several hard links is asked too (see {@link protectedWriteReason}).
+   * @default false
+   */
+  writes?: boolean;
   toolUseId: string;
   agent: ToolAgentContext;
 }
@@ -24,9 +31,10 @@ function describeError(error: unknown): string {
 }
 
 /**
- * The `checkPermissions` of the file tools: no opinion inside the workspace; outside it, ask the
- * host with `blockedPath` set, and remember (in tool state, by `toolUseId`) which real path was
- * asked about so that `execute` can tell an approved outside path from one swapped in later.
+ * The `checkPermissions` of the file tools: no opinion inside the workspace (except that a write
+ * into `.git` or through a hard link asks); outside it, ask the host with `blockedPath` set, and
+ * remember (in tool state, by `toolUseId`) which real path was asked about so that `execute` can
+ * tell an approved path from one swapped in later.
  */
 export async function checkPathPermission(args: PathPermissionArgs): Promise<ToolPermissionCheck> {
   const { boundary, toolName, verb } = args;
@@ -37,7 +45,12 @@ export async function checkPathPermission(args: PathPermissionArgs): Promise<Too
     // Unresolvable now (a link loop, no permission): execute resolves again and fails closed.
     return { behavior: 'passthrough' };
   }
-  if (resolved.inside) return { behavior: 'passthrough' };
+  if (resolved.inside) {
+    const reason = args.writes ? await protectedWriteReason(toolName, resolved) : undefined;
+    if (reason === undefined) return { behavior: 'passthrough' };
+    recordOutsideCheck(args.agent.toolState, args.toolUseId, resolved.real);
+    return { behavior: 'ask', message: reason, suggestions: [] };
+  }
   recordOutsideCheck(args.agent.toolState, args.toolUseId, resolved.real);
   const via = resolved.real === resolved.lexical ? '' : ` (through a symbolic link: ${resolved.lexical})`;
   const directory = args.isDirectory ? resolved.real : path.dirname(resolved.real);
@@ -55,6 +68,12 @@ export async function checkPathPermission(args: PathPermissionArgs): Promise<Too
 export interface AuthorizePathArgs {
   boundary: WorkspaceBoundary;
   input: string;
+  /**
+   * The call changes the file: a path that leads into a `.git` directory only through a symbolic
+   * link is refused unless it is the one asked about.
+   * @default false
+   */
+  writes?: boolean;
   toolUseId: string;
   agent: ToolAgentContext;
 }
@@ -70,7 +89,7 @@ export type PathAuthorization = { ok: true; resolved: ResolvedPath } | { ok: fal
  * - the path involves no symbolic link (its lexical and real forms agree), so whatever allowed
  *   the call (a rule, a hook, the host) saw that it was outside.
  * A path that was inside (or elsewhere) when checked and now leads outside through a symbolic
- * link is refused.
+ * link is refused; so is, for a write, one that leads into a `.git` directory through a link.
  */
 export async function authorizePath(args: AuthorizePathArgs): Promise<PathAuthorization> {
   const checked = takeOutsideCheck(args.agent.toolState, args.toolUseId);
@@ -80,7 +99,12 @@ export async function authorizePath(args: AuthorizePathArgs): Promise<PathAuthor
   } catch (error) {
     return { ok: false, message: `Cannot resolve ${args.input}: ${describeError(error)}` };
   }
-  if (resolved.inside || args.agent.permissionMode === 'bypassPermissions') return { ok: true, resolved };
+  if (args.agent.permissionMode === 'bypassPermissions') return { ok: true, resolved };
+  const intoGit = args.writes === true && hasGitSegment(resolved.real) && !hasGitSegment(resolved.lexical);
+  if (intoGit && checked !== resolved.real) {
+    return { ok: false, message: `Refused: ${args.input} leads into a git directory (${resolved.real}) through a symbolic link, and that location was not the one approved for this call.` };
+  }
+  if (resolved.inside) return { ok: true, resolved };
   if (checked === resolved.real || resolved.lexical === resolved.real) return { ok: true, resolved };
   return {
     ok: false,

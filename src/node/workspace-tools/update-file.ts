@@ -87,7 +87,7 @@ async function createNew(args: UpdateFileArgs, real: string): Promise<ToolOutput
  * same handle, and records the new version so the next edit needs no new read.
  */
 export async function updateFile(args: UpdateFileArgs): Promise<ToolOutput> {
-  const authorization = await authorizePath({ boundary: args.boundary, input: args.input, toolUseId: args.toolUseId, agent: args.agent });
+  const authorization = await authorizePath({ boundary: args.boundary, input: args.input, writes: true, toolUseId: args.toolUseId, agent: args.agent });
   if (!authorization.ok) return toolOutput(authorization.message, { isError: true });
   const { real } = authorization.resolved;
   const opened = await openCheckedFile(real, 'update');

@@ -23,6 +23,7 @@ export function createWriteTool(context: WorkspaceContext): Tool<WriteInput> {
       'Writes a file to the local filesystem, replacing it if it exists; missing parent directories are created.',
       'An existing file must have been read with Read first (and not changed since), or the write is refused.',
       'Prefer Edit for changing part of an existing file. Do not create files that are not needed.',
+      'Changes inside a .git directory, and to files with several hard links, always need the user\'s approval.',
     ].join('\n'),
     inputSchema: writeInput,
     kind: 'edit',
@@ -34,7 +35,7 @@ export function createWriteTool(context: WorkspaceContext): Tool<WriteInput> {
       return precheck.status === 'problem' ? precheck.message : undefined;
     },
     checkPermissions: ({ input, toolUseId, agent }) =>
-      checkPathPermission({ boundary, toolName: 'Write', verb: 'writes', input: input.file_path, toolUseId, agent }),
+      checkPathPermission({ boundary, toolName: 'Write', verb: 'writes', input: input.file_path, writes: true, toolUseId, agent }),
     execute: ({ input, toolUseId, agent }) =>
       updateFile({
         boundary,

@@ -134,7 +134,10 @@ describe('Edit', () => {
     await fs.link(file('a.txt'), file('hard.txt'));
     const agent = fakeAgent();
     await callTool(read, { file_path: 'a.txt' }, { agent });
-    await callTool(edit, { file_path: 'a.txt', old_string: 'one', new_string: 'uno' }, { agent });
+    // A file with several hard links is asked about (the other names change too); approved here.
+    const denied = await callTool(edit, { file_path: 'a.txt', old_string: 'one', new_string: 'uno' }, { agent });
+    expect(denied.check).toMatchObject({ behavior: 'ask', message: expect.stringContaining('2 hard links') });
+    await callTool(edit, { file_path: 'a.txt', old_string: 'one', new_string: 'uno' }, { agent, answer: () => true });
     expect(await fs.readFile(file('hard.txt'), 'utf8')).toMatch(/^uno/);
     expect((await fs.stat(file('a.txt'))).mode & 0o777).toBe(0o640);
   });

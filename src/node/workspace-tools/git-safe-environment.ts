@@ -1,0 +1,64 @@
+/**
+ * Git configuration pinned for every command the Bash tool runs, so that "read-only" git
+ * subcommands cannot be made to run programs named in a repository's own configuration.
+ */
+
+/**
+ * An external diff that reproduces a plain unified diff with GNU/BSD `diff` (git runs it through
+ * `sh -c` with `path old-file old-hex old-mode new-file new-hex new-mode`). No value of
+ * `diff.external` turns it off (git 2.39 tries to run an empty value and fails), so it is pinned
+ * to this fixed, harmless program instead; `|| :` because git stops when the program fails.
+ */
+export const SAFE_EXTERNAL_DIFF = 'f() { diff -u --label "a/$1" --label "b/$1" -- "$2" "$5" || :; }; f';
+
+/**
+ * Entries added through `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_n`/`GIT_CONFIG_VALUE_n`. That is the
+ * "command" scope: it overrides system, global, repository and worktree configuration (and any
+ * file they include), and is inherited by git processes git itself starts (submodules).
+ */
+export const PINNED_GIT_CONFIG: ReadonlyArray<readonly [key: string, value: string]> = [
+  ['core.fsmonitor', 'false'],
+  ['core.hooksPath', '/dev/null'],
+  ['core.pager', 'cat'],
+  ['diff.external', SAFE_EXTERNAL_DIFF],
+  ['log.showSignature', 'false'],
+  ['gpg.program', 'gpg'],
+  ['gpg.openpgp.program', 'gpg'],
+  ['gpg.x509.program', 'gpgsm'],
+  ['gpg.ssh.program', 'ssh-keygen'],
+  // A bare repository written as ordinary files (config, info/attributes) would bring its own drivers.
+  ['safe.bareRepository', 'explicit'],
+];
+
+/** Variables removed: they would take precedence over the pinned configuration. */
+const REMOVED_VARIABLES = ['GIT_EXTERNAL_DIFF'];
+
+/**
+ * Returns a copy of `env` in which git cannot run a pager, hook, fsmonitor daemon, external diff
+ * or signature program chosen by a repository's configuration: the entries of
+ * {@link PINNED_GIT_CONFIG} are appended after any `GIT_CONFIG_COUNT` entries already present
+ * (a later entry wins), `GIT_PAGER` and `PAGER` are `cat`, and `GIT_EXTERNAL_DIFF` is removed.
+ * A `GIT_CONFIG_COUNT` that is not a non-negative integer is replaced (git would refuse to run).
+ *
+ * Not closed: `diff.<driver>.textconv`, `diff.<driver>.command` and `filter.<driver>.clean` /
+ * `.process` for a driver named in `.gitattributes` — driver names are arbitrary, so they cannot
+ * be pinned; a repository whose own config defines such a driver still runs it on `git diff`,
+ * `git show`, `git log -p`, `git blame` or `git status`. Bare repositories are only used when
+ * named explicitly (`--git-dir`, which the classifier does not treat as read-only).
+ * @example spawn('bash', ['-c', command], { env: gitSafeEnvironment(process.env) })
+ */
+export function gitSafeEnvironment(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = { ...env };
+  for (const name of REMOVED_VARIABLES) delete out[name];
+  const existing = out.GIT_CONFIG_COUNT;
+  let count = existing !== undefined && /^\d{1,4}$/.test(existing) ? Number(existing) : 0;
+  for (const [key, value] of PINNED_GIT_CONFIG) {
+    out[`GIT_CONFIG_KEY_${count}`] = key;
+    out[`GIT_CONFIG_VALUE_${count}`] = value;
+    count++;
+  }
+  out.GIT_CONFIG_COUNT = String(count);
+  out.GIT_PAGER = 'cat';
+  out.PAGER = 'cat';
+  return out;
+}
