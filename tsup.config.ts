@@ -1,19 +1,36 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
+const shared: Options = {
   entry: {
     index: 'src/index.ts',
     'node/index': 'src/node/index.ts',
     'testing/index': 'src/testing/index.ts',
   },
-  format: ['esm', 'cjs'],
   dts: true,
   // No source maps in the package: they doubled its size and point at sources it does not ship.
   sourcemap: false,
-  clean: true,
   splitting: true,
   treeshake: true,
   target: 'node20',
   removeNodeProtocol: false,
   external: ['@anthropic-ai/sdk', 'zod', 'zod/v4', 'zod/v4/core', 'zod/v3'],
-});
+};
+
+export default defineConfig([
+  { ...shared, format: ['esm'], clean: true },
+  {
+    ...shared,
+    format: ['cjs'],
+    // nanoid 5 and p-queue 9 ship only as ES modules, which `require()` cannot load before
+    // Node 20.19: the CommonJS build carries its own copy. nanoid's web build (globalThis.crypto)
+    // keeps the core free of Node built-ins.
+    noExternal: ['nanoid', 'p-queue', 'p-timeout'],
+    esbuildOptions(options) {
+      options.conditions = ['browser', 'module', 'import'];
+      // The ESM build stays readable; the compatibility build is compacted (names kept) to keep
+      // the package under 1 MB.
+      options.minifyWhitespace = true;
+      options.minifySyntax = true;
+    },
+  },
+]);

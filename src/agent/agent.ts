@@ -50,7 +50,9 @@ export class Agent {
   private closed = false;
 
   /** @internal Use `createAgent`. */
-  constructor(core: AgentCore | Promise<AgentCore>, maxToolConcurrency: number, forkSelf: (snapshot: AgentSnapshot) => Promise<Agent>) {
+  constructor(init: object, maxToolConcurrency: number, forkSelf: (snapshot: AgentSnapshot) => Promise<Agent>) {
+    // Typed loosely on purpose: the core is internal and stays out of the published declarations.
+    const core = init as AgentCore | Promise<AgentCore>;
     this.forkSelf = forkSelf;
     this.queue = new PQueue({ concurrency: maxToolConcurrency });
     if (core instanceof Promise) {
@@ -127,6 +129,10 @@ export class Agent {
   run(prompt: string | ContentBlock[], options: RunOptions = {}): AgentRun {
     if (typeof prompt !== 'string' && !Array.isArray(prompt)) {
       throw new ConfigurationError(`agent.run() takes a prompt string or an array of content blocks, got ${prompt === null ? 'null' : typeof prompt}.`);
+    }
+    if (typeof prompt === 'string' ? prompt.trim() === '' : prompt.length === 0) {
+      // The API refuses empty user content, and the history must stay valid.
+      throw new ConfigurationError('agent.run() needs a non-empty prompt: a string with text in it, or at least one content block.');
     }
     return this.start({ prompt }, options);
   }

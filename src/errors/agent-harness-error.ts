@@ -19,7 +19,8 @@ export class AgentHarnessError extends Error {
 
   constructor(code: string, message: string, options: AgentHarnessErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = new.target.name;
+    // Bundlers may rename a class that refers to itself (`_ConfigurationError`); report the real name.
+    this.name = new.target.name.replace(/^_+/, '');
     this.code = code;
   }
 
