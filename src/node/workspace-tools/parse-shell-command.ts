@@ -13,6 +13,8 @@ export interface ShellWord {
   hasExpansion: boolean;
   /** Contains unquoted `*`, `?`, `[`, `{` or `}`: the shell may turn it into other words. */
   hasGlob: boolean;
+  /** Starts with an unquoted `~` (a tilde prefix: `~`, `~/x`, `~user`, `~+`, `~-`); absent when not. */
+  tilde?: boolean;
 }
 
 /** A redirection such as `2>/dev/null` or `< input.txt`. */
@@ -23,6 +25,8 @@ export interface ShellRedirect {
   fd: string | undefined;
   /** The target word (a file, a descriptor number, or a here-document delimiter). */
   target: ShellWord;
+  /** The text of a here-document (`<<`, `<<-`), lines joined with newlines; absent for other operators. */
+  body?: string;
 }
 
 /** A command with its words and redirections, e.g. `grep -n foo src 2>/dev/null`. */
@@ -44,6 +48,8 @@ export interface ParsedShellCommand {
   /** Set when the text cannot be parsed (e.g. an unterminated quote). */
   error: string | undefined;
 }
+
+import { findClosingBracket } from './find-closing-bracket.js';
 
 const BLANK = new Set([' ', '\t']);
 const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
@@ -72,7 +78,7 @@ export function parseShellCommand(command: string): ParsedShellCommand {
 class ShellParser {
   private i = 0;
   private current: ShellSimpleCommand = { words: [], redirects: [] };
-  private pendingHereDocs: Array<{ delimiter: string; stripTabs: boolean }> = [];
+  private pendingHereDocs: Array<{ redirect: ShellRedirect; stripTabs: boolean }> = [];
 
   constructor(
     private readonly src: string,
@@ -163,14 +169,17 @@ class ShellParser {
     const next = this.src[this.i];
     if (next === undefined || WORD_END.has(next)) throw new ParseFailure(`redirection "${op}" has no target`);
     const target = this.readWord();
-    this.current.redirects.push({ operator: op, fd, target });
-    if (op === '<<' || op === '<<-') this.pendingHereDocs.push({ delimiter: target.value, stripTabs: op === '<<-' });
+    const redirect: ShellRedirect = { operator: op, fd, target };
+    this.current.redirects.push(redirect);
+    if (op === '<<' || op === '<<-') this.pendingHereDocs.push({ redirect, stripTabs: op === '<<-' });
   }
 
   /** Skips the bodies of here-documents that started on the line just ended. */
   private skipHereDocBodies(): void {
     while (this.pendingHereDocs.length > 0) {
-      const { delimiter, stripTabs } = this.pendingHereDocs.shift()!;
+      const { redirect, stripTabs } = this.pendingHereDocs.shift()!;
+      const delimiter = redirect.target.value;
+      const lines: string[] = [];
       for (;;) {
         if (this.i >= this.src.length) throw new ParseFailure(`here-document "${delimiter}" is not terminated`);
         const end = this.src.indexOf('\n', this.i);
@@ -179,13 +188,16 @@ class ShellParser {
         if (stripTabs) line = line.replace(/^\t+/, '');
         this.i = end === -1 ? this.src.length : end + 1;
         if (line === delimiter) break;
+        lines.push(line);
       }
+      redirect.body = lines.join('\n');
     }
   }
 
   private readWord(): ShellWord {
     const src = this.src;
     const word: ShellWord = { value: '', hasExpansion: false, hasGlob: false };
+    if (src[this.i] === '~') word.tilde = true;
     while (this.i < src.length) {
       const c = src[this.i]!;
       if (WORD_END.has(c)) break;
@@ -287,41 +299,12 @@ class ShellParser {
     return `\`${inner}\``;
   }
 
-  /** Reads from an opening bracket at the cursor to its match, skipping quoted text; returns the inside. */
-  private readBalanced(open: string, close: string): string {
-    const src = this.src;
-    const start = this.i + 1;
-    let depth = 0;
-    let j = this.i;
-    while (j < src.length) {
-      const c = src[j]!;
-      if (c === '\\') {
-        j += 2;
-        continue;
-      }
-      if (c === "'") {
-        const end = src.indexOf("'", j + 1);
-        if (end === -1) throw new ParseFailure('unterminated single quote');
-        j = end + 1;
-        continue;
-      }
-      if (c === '"') {
-        j += 1;
-        while (j < src.length && src[j] !== '"') j += src[j] === '\\' ? 2 : 1;
-        if (j >= src.length) throw new ParseFailure('unterminated double quote');
-        j += 1;
-        continue;
-      }
-      if (c === open) depth++;
-      else if (c === close) {
-        depth--;
-        if (depth === 0) {
-          this.i = j + 1;
-          return src.slice(start, j);
-        }
-      }
-      j++;
-    }
-    throw new ParseFailure(`unterminated "${open}"`);
+  /** Reads from an opening bracket at the cursor to its match (see {@link findClosingBracket}); returns the inside. */
+  private readBalanced(open: '(' | '{', close: ')' | '}'): string {
+    const found = findClosingBracket(this.src, this.i, open, close);
+    if (typeof found === 'string') throw new ParseFailure(found);
+    const inside = this.src.slice(this.i + 1, found);
+    this.i = found + 1;
+    return inside;
   }
 }

@@ -60,4 +60,12 @@ describe('parseShellCommand', () => {
     expect(parseShellCommand('echo $(ls').error).toBeDefined();
     expect(parseShellCommand('cat > ').error).toMatch(/no target/);
   });
+
+  it('keeps `case` patterns inside $(...), here-document bodies and unquoted tilde prefixes', () => {
+    expect(parseShellCommand('echo $(case x in x) rm -rf y ;; esac) z').substitutions).toEqual(['case x in x) rm -rf y ;; esac']);
+    expect(parseShellCommand('echo $(echo a # ) comment\n) b').substitutions).toEqual(['echo a # ) comment\n']);
+    expect(parseShellCommand('sh <<EOF\nrm x\nls\nEOF').commands[0]!.redirects[0]!.body).toBe('rm x\nls');
+    const [tilde, quoted] = parseShellCommand("ls ~root '~x'").commands[0]!.words.slice(1);
+    expect([tilde!.tilde, quoted!.tilde]).toEqual([true, undefined]);
+  });
 });
