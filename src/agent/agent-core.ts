@@ -101,6 +101,7 @@ export class AgentCore {
       deny: [...(snapshot?.sessionRules.deny ?? [])],
       ask: [...(snapshot?.sessionRules.ask ?? [])],
     };
+    this.assertRulesNameTools(options.rules);
     this.rules = createRuleSet(options.rules);
     for (const behavior of ['allow', 'deny', 'ask'] as const) {
       if (this.sessionRules[behavior].length) this.rules.add(behavior, this.sessionRules[behavior]);
@@ -140,6 +141,23 @@ export class AgentCore {
       },
       toolState,
     };
+  }
+
+  /**
+   * Rules must name tools this agent has: a typo in a deny rule would otherwise never apply.
+   * @throws ConfigurationError naming the rule and the tools there are.
+   */
+  assertRulesNameTools(rules: PermissionRules | undefined): void {
+    for (const behavior of ['allow', 'deny', 'ask'] as const) {
+      for (const rule of rules?.[behavior] ?? []) {
+        const name = typeof rule === 'string' ? rule.trim().split('(')[0]!.trim() : '';
+        if (name === '' || this.tools.has(name)) continue;
+        const near = [...this.tools.keys()].find((tool) => tool.toLowerCase() === name.toLowerCase());
+        throw new ConfigurationError(
+          `The ${behavior} rule "${rule}" names no tool of this agent${near ? `; did you mean "${near}"? (names are case-sensitive)` : ''}. Tools: ${[...this.tools.keys()].join(', ')}.`,
+        );
+      }
+    }
   }
 
   /**

@@ -209,8 +209,12 @@ export class Agent {
     this.core.setMode(mode, 'host');
   }
 
-  /** Adds permission rules for the rest of the session (kept in snapshots). */
+  /**
+   * Adds permission rules for the rest of the session (kept in snapshots).
+   * @throws ConfigurationError for a malformed rule or one naming no tool of this agent.
+   */
   addRules(rules: PermissionRules): void {
+    this.core.assertRulesNameTools(rules);
     this.core.applyPermissionUpdates(
       (['allow', 'deny', 'ask'] as const)
         .filter((behavior) => rules[behavior]?.length)

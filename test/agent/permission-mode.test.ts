@@ -124,3 +124,14 @@ describe('permission modes on the agent', () => {
     expect(withoutModel.requests[0]!.request.tools.map((tool) => tool.name)).toEqual(['echo']);
   });
 });
+
+describe('rules', () => {
+  it('must name a tool of the agent: a typo is refused with the near name', () => {
+    const model = scriptedModel([]);
+    expect(() => createAgent({ model, tools: [writeTool], rules: { deny: ['wirte(x)'] } })).toThrow(/The deny rule "wirte\(x\)" names no tool of this agent\. Tools: write, TodoWrite, ExitPlanMode/);
+    expect(() => createAgent({ model, tools: [writeTool], rules: { allow: ['Write'] } })).toThrow(/did you mean "write"\? \(names are case-sensitive\)/);
+    const agent = createAgent({ model, tools: [writeTool] });
+    expect(() => agent.addRules({ ask: ['Bash(ls:*)'] })).toThrow(/names no tool/);
+    expect(() => agent.addRules({ ask: ['write'] })).not.toThrow();
+  });
+});
