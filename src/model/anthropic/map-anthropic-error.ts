@@ -48,6 +48,13 @@ export function mapAnthropicError(error: unknown, context: MapAnthropicErrorCont
       ...(requestId === undefined ? {} : { requestId }),
     });
   }
+  if (!isSdkError(error, 'APIError') && error instanceof Error && /authentication method|apiKey|authToken/i.test(error.message)) {
+    // The SDK found no credentials before sending anything: retrying cannot help.
+    return new ModelError(
+      'No Anthropic credentials: set the ANTHROPIC_API_KEY environment variable, or pass apiKey (or a configured client) to anthropicModel().',
+      { cause: error, errorType: 'authentication_error', retryable: false },
+    );
+  }
   if (isSdkError(error, 'APIConnectionTimeoutError')) {
     return new ModelError('The Anthropic API did not answer in time (request timed out); retry later or raise the timeout on the client.', {
       cause: error,

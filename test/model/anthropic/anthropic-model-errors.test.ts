@@ -152,3 +152,21 @@ describe('anthropicModel options', () => {
     expect(seen).toBe('test-beta');
   });
 });
+
+describe('missing credentials', () => {
+  it('say which setting is missing, and are not retried', async () => {
+    const saved = process.env.ANTHROPIC_API_KEY;
+    delete process.env.ANTHROPIC_API_KEY;
+    try {
+      const model = anthropicModel({ model: 'claude-sonnet-4-6', baseURL: 'http://127.0.0.1:9' });
+      const stream = model.stream({ system: [], tools: [], messages: [{ role: 'user', content: 'hi' }] });
+      const error = await (async () => {
+        for await (const _event of stream) void _event;
+      })().catch((caught: unknown) => caught);
+      expect((error as { retryable?: boolean }).retryable).toBe(false);
+      expect((error as Error).message).toMatch(/ANTHROPIC_API_KEY/);
+    } finally {
+      if (saved !== undefined) process.env.ANTHROPIC_API_KEY = saved;
+    }
+  });
+});
