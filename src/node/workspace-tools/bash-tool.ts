@@ -61,6 +61,8 @@ function formatResult(result: ShellCommandResult, timeoutMs: number, maxChars: n
 export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
   const { boundary } = context;
   const env = gitSafeEnvironment(context.env);
+  // With CDPATH, `cd name` may go to a directory outside the workspace that was not checked.
+  delete env.CDPATH;
   return defineTool({
     name: 'Bash',
     description: [

@@ -11,6 +11,7 @@ export interface BashCommandClassification {
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 const DESCRIPTOR = /^(\d+|-)$/;
+const FILES0_FROM = new Set(['sort', 'wc', 'du', 'find']);
 
 /** Redirections that cannot write a file: input from a file, descriptor copies, output to /dev/null. */
 function redirectProblem(redirect: ShellRedirect): string | undefined {
@@ -33,6 +34,11 @@ function commandProblem(command: ShellSimpleCommand): string | undefined {
   const [name, ...rest] = command.words;
   if (name === undefined) return undefined;
   if (ASSIGNMENT.test(name.value) && !name.hasExpansion) return `variable assignment ${name.value.split('=')[0]}= is not classified`;
+  // sort, wc, du and find read the names of the files to open from a file or stdin: not checkable.
+  const namesFrom = FILES0_FROM.has(name.value)
+    ? rest.find((word) => word.value === '-files0-from' || (word.value.startsWith('--f') && 'files0-from'.startsWith(word.value.slice(2).split('=')[0]!)))
+    : undefined;
+  if (namesFrom) return `${name.value} ${namesFrom.value} reads file names that cannot be checked`;
   const expanded = command.words.find((word) => word.hasExpansion);
   if (expanded) return `"${expanded.value}" is expanded or substituted at run time`;
   if (name.value.includes('/')) return `${name.value} runs a program by path`;

@@ -143,8 +143,11 @@ export const READ_ONLY_COMMANDS: ReadonlyMap<string, ReadOnlyCommandSpec> = new 
   ['env', { globSafe: false, check: checkNoArguments('env') }],
 ]);
 
-/** Commands whose arguments are not file paths (used when looking for paths outside the workspace). */
+/**
+ * Commands whose arguments are not file paths (used when looking for paths outside the workspace;
+ * their globbed arguments are still checked). Not `date`: `--file=`/`--reference=` read files.
+ */
 export const NON_PATH_ARGUMENT_COMMANDS: ReadonlySet<string> = new Set([
-  'echo', 'printf', 'sleep', 'true', 'false', 'pwd', 'whoami', 'id', 'uname', 'date', 'which', 'type',
+  'echo', 'printf', 'sleep', 'true', 'false', 'pwd', 'whoami', 'id', 'uname', 'which', 'type',
   'command', 'printenv', 'env', 'basename', 'dirname',
 ]);
