@@ -30,7 +30,16 @@ const ALL_TOOLS: WorkspaceToolName[] = ['Read', 'Write', 'Edit', 'Glob', 'Grep',
  * again when the call executes; `Edit` and `Write` over an existing file require a current `Read`
  * by the same agent (tracked in `agent.toolState`); `Bash` commands are classified, so only
  * allow-listed read-only commands run in plan mode or without asking, and a few catastrophic
- * commands are refused in every mode.
+ * commands are refused in every mode. `Write` and `Edit` inside a `.git` directory, or of a file
+ * with several hard links, ask the host even in `acceptEdits`; `Bash` pins git's configuration
+ * (no pager, hooks, fsmonitor or external diff from the repository).
+ *
+ * Known limits: a read through a hard link to an outside file is not detected (asking whenever
+ * `nlink > 1` would ask for every dependency in a pnpm store, and making such a link needs `ln`,
+ * which Bash asks about); textconv, external-diff and clean/process filter drivers that a
+ * repository's own configuration defines still run on read-only git commands (driver names are
+ * arbitrary, so they cannot be pinned; the agent cannot add one without the host, since writes
+ * into `.git` ask). Not a sandbox: run untrusted repositories in a container.
  * @throws ConfigurationError when `cwd` or an additional directory does not exist, or an option is out of range.
  * @example
  * const agent = createAgent({ model, tools: workspaceTools({ cwd: '/srv/project' }), permissionMode: 'default' });

@@ -57,8 +57,9 @@ function commandProblem(command: ShellSimpleCommand): string | undefined {
  * a command or process substitution, a variable expansion, an assignment, a subshell, a
  * background job, or a command not on the list is not read-only; so is a pipe or chain with any
  * such part. Read-only means no file in the workspace changes, except that `git status` and
- * `git diff` may refresh the stat cache in `.git/index`. The classifier trusts the repository's
- * own git configuration (pagers, external diff drivers, hooks such as fsmonitor).
+ * `git diff` may refresh the stat cache in `.git/index`. Programs a repository's git configuration
+ * names are not looked at here: the Bash tool pins pagers, hooks, fsmonitor and `diff.external`
+ * (see `gitSafeEnvironment`); textconv and filter drivers a repository defines itself still run.
  * @param command - the command line as the Bash tool would run it.
  * @example classifyBashCommand('git diff && ls | wc -l') // { readOnly: true, ... }
  * @example classifyBashCommand('ls > files.txt') // { readOnly: false, reason: 'redirection "> files.txt" may write a file' }
