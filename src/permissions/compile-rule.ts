@@ -163,5 +163,15 @@ export function matchesTarget(
   if (target === undefined || typeof input !== 'object' || input === null) return false;
   const value = (input as Record<string, unknown>)[target.field];
   if (typeof value !== 'string') return false;
-  return target.kind === 'command' ? matchesCommand(rule, value, behavior) : matchesPath(rule, value, behavior, cwd);
+  if (target.kind === 'command') return matchesCommand(rule, value, behavior);
+  if (matchesPath(rule, value, behavior, cwd)) return true;
+  // Deny and ask rules also hold for the other spellings the tool knows (its real path).
+  if (behavior === 'allow' || !target.aliases) return false;
+  let aliases: string[];
+  try {
+    aliases = target.aliases(value);
+  } catch {
+    aliases = [];
+  }
+  return aliases.some((alias) => matchesPath(rule, alias, behavior, cwd));
 }

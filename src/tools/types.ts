@@ -71,6 +71,12 @@ export interface ToolRuleTarget {
   field: string;
   /** `path`: glob on a path; `command`: `prefix:*` or exact command. */
   kind: 'path' | 'command';
+  /**
+   * Other spellings of the same target for deny and ask rules to match too, e.g. the real path
+   * of a path reached through a symlink, relative to the workspace and absolute. Deny rules then
+   * hold however the model spells the path.
+   */
+  aliases?: (value: string) => string[];
 }
 
 /** A tool as the runtime holds it. Create one with {@link defineTool}. */

@@ -10,6 +10,7 @@ import { resolveSearchRoot } from './search-root.js';
 import { truncateEnd } from './truncate-output.js';
 import { walkFiles } from './walk-files.js';
 import type { WorkspaceContext } from './workspace-context.js';
+import { ruleAliases } from './rule-aliases.js';
 
 /** Most paths one Glob call returns. */
 const MAX_GLOB_RESULTS = 100;
@@ -44,7 +45,7 @@ export function createGlobTool(context: WorkspaceContext): Tool<GlobInput> {
     kind: 'read',
     readOnly: true,
     concurrencySafe: true,
-    ruleTarget: { field: 'path', kind: 'path' },
+    ruleTarget: { field: 'path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Glob', verb: 'searches', input: globSearchTarget(input).directory, isDirectory: true, toolUseId, agent }),
     async execute({ input, toolUseId, agent, signal }) {

@@ -11,6 +11,7 @@ import { truncateEnd } from './truncate-output.js';
 import { walkFiles } from './walk-files.js';
 import { isWithin } from './workspace-boundary.js';
 import type { WorkspaceContext } from './workspace-context.js';
+import { ruleAliases } from './rule-aliases.js';
 
 const grepInput = z.object({
   pattern: z.string().min(1).describe('The regular expression to search for (JavaScript syntax), e.g. "function\\s+\\w+" or "TODO".'),
@@ -72,7 +73,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
     kind: 'read',
     readOnly: true,
     concurrencySafe: true,
-    ruleTarget: { field: 'path', kind: 'path' },
+    ruleTarget: { field: 'path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
     validateInput: ({ input }) => {
       const regexp = compile(input);
       return typeof regexp === 'string' ? regexp : undefined;

@@ -7,6 +7,7 @@ import { authorizePath, checkPathPermission } from './path-access.js';
 import { readFileWindow } from './read-file-window.js';
 import { setReadRecord } from './tool-state-records.js';
 import type { WorkspaceContext } from './workspace-context.js';
+import { ruleAliases } from './rule-aliases.js';
 
 const MAX_LINE_CHARS = 2000;
 /** The Messages API accepts images up to 5 MB base64-encoded, about 3.75 MB of bytes. */
@@ -40,7 +41,7 @@ export function createReadTool(context: WorkspaceContext): Tool<ReadInput> {
     kind: 'read',
     readOnly: true,
     concurrencySafe: true,
-    ruleTarget: { field: 'file_path', kind: 'path' },
+    ruleTarget: { field: 'file_path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Read', verb: 'reads', input: input.file_path, toolUseId, agent }),
     async execute({ input, toolUseId, agent }) {
