@@ -96,8 +96,3 @@ export function isToolUseBlock(block: ContentBlock): block is ToolUseBlock {
 export function isToolResultBlock(block: ContentBlock): block is ToolResultBlock {
   return block.type === 'tool_result';
 }
-
-/** Narrows a block to a {@link TextBlock}. */
-export function isTextBlock(block: ContentBlock): block is TextBlock {
-  return block.type === 'text' && typeof (block as TextBlock).text === 'string';
-}
