@@ -27,12 +27,17 @@ export function isIncompleteToolInput(input: unknown): input is IncompleteToolIn
   );
 }
 
-/** Parses a tool call's concatenated `partial_json`: empty → `{}`, bad JSON → the marker object. */
+/**
+ * Parses a tool call's concatenated `partial_json`: empty → `{}`; bad JSON, or JSON that is not
+ * an object (the API takes only object inputs back) → the marker object.
+ */
 export function parseToolInputJson(raw: string): unknown {
   if (raw === '') return {};
   try {
-    return JSON.parse(raw) as unknown;
+    const value = JSON.parse(raw) as unknown;
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value;
   } catch {
-    return { [INCOMPLETE_TOOL_INPUT_KEY]: raw } satisfies IncompleteToolInput;
+    // cut off or malformed: marked below
   }
+  return { [INCOMPLETE_TOOL_INPUT_KEY]: raw } satisfies IncompleteToolInput;
 }

@@ -147,7 +147,10 @@ export class AnthropicMessageAccumulator {
     const block = this.content[index] as MutableBlock | undefined;
     if (!parts || !block) return;
     this.#jsonParts.delete(index);
-    block.input = parseToolInputJson(parts.join(''));
+    const raw = parts.join('');
+    // No deltas beyond an empty one: the input given in content_block_start stands.
+    if (raw === '' && typeof block.input === 'object' && block.input !== null && Object.keys(block.input).length > 0) return;
+    block.input = parseToolInputJson(raw);
   }
 
   #updateUsage(usage: AnthropicWireUsage): void {

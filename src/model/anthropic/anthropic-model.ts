@@ -88,6 +88,20 @@ function validateOptions(options: AnthropicModelOptions): void {
   if (options.maxRetries !== undefined && !(Number.isInteger(options.maxRetries) && options.maxRetries >= 0)) {
     throw new ConfigurationError(`anthropicModel() option maxRetries must be a non-negative integer, got ${options.maxRetries}.`);
   }
+  const thinking = options.thinking as { type?: string; budget_tokens?: number } | undefined;
+  if (thinking && thinking.type !== 'disabled') {
+    if (options.temperature !== undefined && options.temperature !== 1) {
+      throw new ConfigurationError(
+        `anthropicModel(): temperature ${options.temperature} cannot be combined with thinking; the API takes only temperature 1 when thinking is enabled. Leave temperature out, or turn thinking off.`,
+      );
+    }
+    const maxTokens = options.maxTokens ?? defaultMaxTokens;
+    if (typeof thinking.budget_tokens === 'number' && thinking.budget_tokens >= maxTokens) {
+      throw new ConfigurationError(
+        `anthropicModel(): thinking.budget_tokens (${thinking.budget_tokens}) must be below maxTokens (${maxTokens}); raise maxTokens or lower the budget.`,
+      );
+    }
+  }
   if (options.client && (options.apiKey !== undefined || options.baseURL !== undefined)) {
     throw new ConfigurationError(
       'anthropicModel() got both `client` and `apiKey`/`baseURL`; configure the key and base URL on the client you pass, or drop `client`.',

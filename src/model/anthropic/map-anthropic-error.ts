@@ -3,12 +3,15 @@ import { ModelError } from '../../errors/model-error.js';
 
 /**
  * Whether an error is an instance of the SDK's error class of that name, by the names along its
- * prototype chain: works without loading the SDK here, and with a client from another copy of it.
+ * prototype chain (the SDK's `_errorName`, or the class name): works without loading the SDK
+ * here, with a client from another copy of it, and with the SDK bundled into a host's app.
  */
 function isSdkError(error: unknown, className: string): boolean {
   if (!(error instanceof Error)) return false;
   for (let proto = Object.getPrototypeOf(error); proto; proto = Object.getPrototypeOf(proto)) {
-    if ((proto as { constructor?: { name?: string } }).constructor?.name === className) return true;
+    const constructor = (proto as { constructor?: { name?: string; _errorName?: string } }).constructor;
+    // `_errorName` is the SDK's own static name, kept when a bundler renames the class.
+    if (constructor?._errorName === className || constructor?.name === className) return true;
   }
   return false;
 }

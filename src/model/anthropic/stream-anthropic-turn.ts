@@ -29,8 +29,10 @@ export async function* streamAnthropicTurn(
   const accumulator = new AnthropicMessageAccumulator();
   const iterator = events[Symbol.asyncIterator]();
   let finished = false;
+  const abortedError = () => mapAnthropicError(context.signal?.reason, context);
   try {
-    for (;;) {
+    // Stop reading at message_stop: a transport error after it must not cost the finished message.
+    while (!accumulator.stopped) {
       let next: IteratorResult<AnthropicStreamEvent>;
       try {
         next = await iterator.next();
@@ -42,10 +44,13 @@ export async function* streamAnthropicTurn(
         finished = true;
         break;
       }
+      // The SDK may still hand out buffered events after an abort: nothing more is delivered.
+      if (context.signal?.aborted) throw abortedError();
       const delta = accumulator.apply(next.value);
       if (delta) yield delta;
     }
     if (!accumulator.stopped) throw incompleteStreamError(accumulator, context);
+    if (context.signal?.aborted) throw abortedError();
     yield { type: 'response', response: accumulator.toResponse() };
   } finally {
     // The consumer stopped early (break/return): abort the HTTP request under the iterator.

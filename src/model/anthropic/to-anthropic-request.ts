@@ -4,8 +4,6 @@ import type { AnthropicThinkingConfig } from './anthropic-model-options.js';
 
 const ephemeral = { type: 'ephemeral' } as const;
 
-/** Block types the API refuses a `cache_control` on. */
-const uncacheableBlockTypes = new Set(['thinking', 'redacted_thinking']);
 
 /** The per-model settings that shape every request body. */
 export interface AnthropicRequestSettings {
@@ -39,13 +37,14 @@ export interface AnthropicRequestBody {
  */
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): AnthropicRequestBody {
   const { system, tools, messages } = request;
+  const plan = planBreakpoints(request, settings.promptCaching);
   const body: AnthropicRequestBody = {
     ...settings.extraBody,
     model: settings.model,
     max_tokens: settings.maxTokens,
-    ...(system.length > 0 ? { system: buildSystem(system, settings.promptCaching) } : {}),
-    ...(tools.length > 0 ? { tools: buildTools(tools, settings.promptCaching) } : {}),
-    messages: settings.promptCaching ? withCachedLastMessage(messages) : [...messages],
+    ...(system.length > 0 ? { system: buildSystem(system, plan.system ? plan.marker : undefined) } : {}),
+    ...(tools.length > 0 ? { tools: buildTools(tools, plan.tools ? plan.marker : undefined) } : {}),
+    messages: plan.messages ? withCachedLastMessage(messages, plan.marker) : [...messages],
     ...(settings.thinking !== undefined ? { thinking: settings.thinking } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     ...(settings.stopSequences !== undefined ? { stop_sequences: settings.stopSequences } : {}),
@@ -54,34 +53,77 @@ export function toAnthropicRequest(request: ModelRequest, settings: AnthropicReq
   return body;
 }
 
-function buildSystem(system: TextBlock[], promptCaching: boolean): TextBlock[] {
+/** The API takes at most this many `cache_control` breakpoints per request. */
+const MAX_BREAKPOINTS = 4;
+
+type CacheMarker = { type: 'ephemeral'; ttl?: '5m' | '1h' };
+
+/**
+ * Which breakpoints to add, within the API's limit of four counting the caller's own: the system
+ * prompt first, then the tools, then the latest message (the one given up first). When the caller
+ * already uses a one-hour breakpoint, ours are one-hour too (a 5m breakpoint may not precede a 1h one).
+ */
+function planBreakpoints(request: ModelRequest, promptCaching: boolean) {
+  const none = { system: false, tools: false, messages: false, marker: ephemeral as CacheMarker };
+  if (!promptCaching) return none;
+  const existing: CacheMarker[] = [];
+  const collect = (block: unknown) => {
+    const marker = (block as { cache_control?: CacheMarker | null }).cache_control;
+    if (marker) existing.push(marker);
+    const content = (block as { content?: unknown }).content;
+    if (Array.isArray(content)) content.forEach(collect);
+  };
+  request.system.forEach(collect);
+  request.tools.forEach(collect);
+  for (const message of request.messages) if (Array.isArray(message.content)) message.content.forEach(collect);
+  let budget = MAX_BREAKPOINTS - existing.length;
+  const take = () => budget-- > 0;
+  const marker: CacheMarker = existing.some((found) => found.ttl === '1h') ? { type: 'ephemeral', ttl: '1h' } : ephemeral;
+  const systemMarked = request.system.length > 0 && !request.system.at(-1)!.cache_control && request.system.at(-1)!.text !== '';
+  return {
+    system: systemMarked && take(),
+    tools: request.tools.length > 0 && take(),
+    messages: take(),
+    marker,
+  };
+}
+
+function buildSystem(system: TextBlock[], marker: CacheMarker | undefined): TextBlock[] {
   const blocks = system.map((block) => ({ ...block }));
   const last = blocks[blocks.length - 1];
-  if (promptCaching && last && last.text !== '' && !last.cache_control) last.cache_control = ephemeral;
+  if (marker && last) last.cache_control = marker;
   return blocks;
 }
 
-function buildTools(tools: ToolDefinition[], promptCaching: boolean): NonNullable<AnthropicRequestBody['tools']> {
+function buildTools(tools: ToolDefinition[], marker: CacheMarker | undefined): NonNullable<AnthropicRequestBody['tools']> {
   const built = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.input_schema }));
   const last = built[built.length - 1];
-  return promptCaching && last ? [...built.slice(0, -1), { ...last, cache_control: ephemeral }] : built;
+  return marker && last ? [...built.slice(0, -1), { ...last, cache_control: marker }] : built;
 }
 
-function withCachedLastMessage(messages: readonly Message[]): Message[] {
+/** Marks the last cacheable block of the last message (walking back past blocks that take none). */
+function withCachedLastMessage(messages: readonly Message[], marker: CacheMarker): Message[] {
   const copy = messages.slice();
   const last = copy[copy.length - 1];
   if (!last) return copy;
   const content: ContentBlock[] =
     typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
-  const lastBlock = content[content.length - 1];
-  if (!lastBlock || !isCacheable(lastBlock)) return copy;
-  const markedBlock = { ...lastBlock, cache_control: ephemeral } as ContentBlock;
-  copy[copy.length - 1] = { ...last, content: [...content.slice(0, -1), markedBlock] } as Message;
+  for (let index = content.length - 1; index >= 0; index--) {
+    const block = content[index]!;
+    if ('cache_control' in block && block.cache_control) return copy;
+    if (!isCacheable(block)) continue;
+    const marked = [...content];
+    marked[index] = { ...block, cache_control: marker } as ContentBlock;
+    copy[copy.length - 1] = { ...last, content: marked } as Message;
+    return copy;
+  }
   return copy;
 }
 
+/** Block types known to take a breakpoint; others (thinking, beta blocks) are passed over. */
+const cacheableBlockTypes = new Set(['text', 'image', 'document', 'tool_use', 'tool_result', 'server_tool_use', 'search_result']);
+
 function isCacheable(block: ContentBlock): boolean {
-  if (uncacheableBlockTypes.has(block.type)) return false;
-  if (block.type === 'text' && (block as TextBlock).text === '') return false;
-  return !('cache_control' in block && block.cache_control);
+  if (!cacheableBlockTypes.has(block.type)) return false;
+  return !(block.type === 'text' && (block as TextBlock).text === '');
 }

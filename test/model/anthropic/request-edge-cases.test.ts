@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../../src/errors/configuration-error.js';
+import { anthropicModel } from '../../../src/model/anthropic/anthropic-model.js';
+import { toAnthropicRequest, type AnthropicRequestSettings } from '../../../src/model/anthropic/to-anthropic-request.js';
+import type { ContentBlock, Message, TextBlock } from '../../../src/model/messages.js';
+import type { ToolDefinition } from '../../../src/model/model.js';
+
+const settings: AnthropicRequestSettings = { model: 'claude-test', maxTokens: 1000, promptCaching: true };
+const tool: ToolDefinition = { name: 'Read', description: 'Read a file', input_schema: { type: 'object', properties: {} } };
+
+function countBreakpoints(value: unknown): number {
+  if (Array.isArray(value)) return value.reduce((n: number, item) => n + countBreakpoints(item), 0);
+  if (value && typeof value === 'object') {
+    let n = 'cache_control' in value && (value as { cache_control?: unknown }).cache_control ? 1 : 0;
+    for (const [key, child] of Object.entries(value)) if (key !== 'cache_control') n += countBreakpoints(child);
+    return n;
+  }
+  return 0;
+}
+
+describe('cache breakpoints', () => {
+  it('never sends more than 4 cache_control blocks when the caller already marked some', () => {
+    const system: TextBlock[] = [
+      { type: 'text', text: 'A', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'B', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'C' },
+    ];
+    const body = toAnthropicRequest({ system, tools: [tool], messages: [{ role: 'user', content: 'hi' }] }, settings);
+    // API: "A maximum of 4 blocks with cache_control may be provided. Found 5."
+    expect(countBreakpoints(body)).toBeLessThanOrEqual(4);
+  });
+
+  it('counts cache_control already in the history (e.g. inside a tool_result content array)', () => {
+    const marked = { type: 'ephemeral' as const };
+    const messages: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'one', cache_control: marked }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] },
+      {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'r', cache_control: marked }] }],
+      },
+    ];
+    const body = toAnthropicRequest({ system: [{ type: 'text', text: 'S' }], tools: [tool], messages }, settings);
+    expect(countBreakpoints(body)).toBeLessThanOrEqual(4);
+  });
+
+  it('no 5m breakpoint ahead of a caller 1h breakpoint (API: 1h must not come after 5m; order tools→system→messages)', () => {
+    const system: TextBlock[] = [{ type: 'text', text: 'S', cache_control: { type: 'ephemeral', ttl: '1h' } }];
+    const body = toAnthropicRequest({ system, tools: [tool], messages: [{ role: 'user', content: 'hi' }] }, settings);
+    const ordered = [...(body.tools ?? []), ...(body.system ?? [])]
+      .map((block) => (block as { cache_control?: { ttl?: string } }).cache_control)
+      .filter(Boolean)
+      .map((cc) => cc!.ttl ?? '5m');
+    const first1h = ordered.indexOf('1h');
+    expect(ordered.slice(0, first1h).includes('5m')).toBe(false);
+  });
+
+  it('does not put cache_control on beta block types without it (fallback, mcp_tool_listing) at the end of a paused assistant turn', () => {
+    for (const last of [
+      { type: 'mcp_tool_listing', mcp_server_name: 'srv', tools: [] },
+      { type: 'fallback', from: { model: 'a' }, to: { model: 'b' } },
+    ] as ContentBlock[]) {
+      const messages: Message[] = [
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: [{ type: 'text', text: 'Working' }, last] },
+      ];
+      const body = toAnthropicRequest({ system: [], tools: [], messages }, settings);
+      const sent = (body.messages[1]!.content as ContentBlock[]).at(-1) as Record<string, unknown>;
+      expect(sent.cache_control).toBeUndefined();
+    }
+  });
+
+  it('a last message ending in a thinking block still gets a breakpoint on its last cacheable block', () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'hi' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Searching' },
+          { type: 'thinking', thinking: 't', signature: 's' },
+        ],
+      },
+    ];
+    const body = toAnthropicRequest({ system: [], tools: [], messages }, settings);
+    expect(countBreakpoints(body.messages)).toBe(1);
+  });
+
+  it('OK: tool_result with array content gets the breakpoint on the tool_result itself, caller untouched', () => {
+    const result = { type: 'tool_result' as const, tool_use_id: 't1', content: [{ type: 'text' as const, text: 'x' }] };
+    const messages: Message[] = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: {} }] },
+      { role: 'user', content: [result] },
+    ];
+    const snapshot = JSON.stringify(messages);
+    const body = toAnthropicRequest({ system: [], tools: [], messages }, settings);
+    const sent = (body.messages[2]!.content as ContentBlock[])[0] as Record<string, unknown>;
+    expect(sent.cache_control).toEqual({ type: 'ephemeral' });
+    expect((sent.content as Array<Record<string, unknown>>)[0]!.cache_control).toBeUndefined();
+    expect(JSON.stringify(messages)).toBe(snapshot);
+  });
+
+  it('OK: server_tool_use / web_search_tool_result last (pause_turn continuation) get a breakpoint the API accepts', () => {
+    const messages: Message[] = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: [{ type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } }] },
+    ];
+    const body = toAnthropicRequest({ system: [], tools: [], messages }, settings);
+    expect(((body.messages[1]!.content as ContentBlock[])[0] as Record<string, unknown>).cache_control).toEqual({ type: 'ephemeral' });
+  });
+
+  it('OK: system + tools JSON identical across turns while history grows', () => {
+    const system: TextBlock[] = [{ type: 'text', text: 'S1' }, { type: 'text', text: 'S2' }];
+    const one = toAnthropicRequest({ system, tools: [tool, { ...tool, name: 'Write' }], messages: [{ role: 'user', content: 'a' }] }, settings);
+    const two = toAnthropicRequest(
+      {
+        system,
+        tools: [tool, { ...tool, name: 'Write' }],
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: [{ type: 'text', text: 'b' }] },
+          { role: 'user', content: 'c' },
+        ],
+      },
+      settings,
+    );
+    expect(JSON.stringify([one.system, one.tools])).toBe(JSON.stringify([two.system, two.tools]));
+  });
+});
+
+describe('requests the API refuses', () => {
+  it('thinking with temperature != 1 is refused up front (API 400: temperature may only be set to 1 when thinking is enabled)', () => {
+    expect(() =>
+      anthropicModel({ model: 'm', apiKey: 'k', thinking: { type: 'enabled', budget_tokens: 2048 }, temperature: 0.2 }),
+    ).toThrow(ConfigurationError);
+  });
+
+  it('thinking budget_tokens >= maxTokens (documented "must be below maxTokens") is refused up front', () => {
+    // default maxTokens is 8192
+    expect(() => anthropicModel({ model: 'm', apiKey: 'k', thinking: { type: 'enabled', budget_tokens: 10_000 } })).toThrow(
+      ConfigurationError,
+    );
+  });
+});
