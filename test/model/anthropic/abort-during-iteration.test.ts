@@ -45,7 +45,6 @@ describe('abort during iteration', () => {
       } catch (caught) {
         error = caught;
       }
-      console.log(`n=${n}: events after abort=${after}, last=${events.at(-1)?.type}, error=${(error as { errorType?: string })?.errorType}`);
       expect(error).toMatchObject({ errorType: 'aborted' });
       expect(after).toBe(0);
     });

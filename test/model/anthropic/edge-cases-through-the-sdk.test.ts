@@ -32,23 +32,26 @@ async function run(options: Partial<AnthropicModelOptions> = {}, signal?: AbortS
 }
 
 describe('abort, drop, long streams end to end', () => {
-  it('OK: abort while withResponse() waits for headers → aborted, promptly', async () => {
-    server.enqueue(() => new Promise((resolve) => setTimeout(() => resolve(okTurn), 3000)));
+  it('abort while withResponse() waits for headers → aborted', async () => {
+    let release!: () => void;
+    server.enqueue(() => new Promise((resolve) => (release = () => resolve(okTurn))));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const t0 = Date.now();
-    const { error } = await run({}, controller.signal);
-    expect(Date.now() - t0).toBeLessThan(1500);
+    const pending = run({}, controller.signal);
+    while (server.requests.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    controller.abort();
+    const { error } = await pending;
+    release();
     expect(ModelError.isInstance(error) && (error as ModelError).errorType).toBe('aborted');
   });
 
-  it('OK: abort during SDK retry backoff (429 retry-after 30s) → aborted, promptly', async () => {
+  it('abort during SDK retry backoff (429 retry-after 30s) → aborted', async () => {
     server.enqueue({ fault: 'rate-limit', retryAfterSeconds: 30 }, okTurn);
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 200);
-    const t0 = Date.now();
-    const { error } = await run({ maxRetries: 2 }, controller.signal);
-    expect(Date.now() - t0).toBeLessThan(2000);
+    const pending = run({ maxRetries: 2 }, controller.signal);
+    // The SDK now waits out the retry-after; aborting must end that wait.
+    while (server.requests.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    controller.abort();
+    const { error } = await pending;
     expect(ModelError.isInstance(error) && (error as ModelError).errorType).toBe('aborted');
   });
 
@@ -61,7 +64,7 @@ describe('abort, drop, long streams end to end', () => {
     expect(error).toMatchObject({ errorType: 'aborted', retryable: false });
   });
 
-  it('OK: drop-connection with after: 0 → retryable ModelError', async () => {
+  it('drop-connection with after: 0 → retryable ModelError', async () => {
     server.enqueue({ fault: 'drop-connection', after: 0 });
     const { error } = await run();
     expect(error).toMatchObject({ retryable: true });
@@ -74,7 +77,7 @@ describe('abort, drop, long streams end to end', () => {
     expect(events.at(-1)).toMatchObject({ type: 'response', response: { stopReason: 'end_turn' } });
   });
 
-  it('OK: 1 MB of text in 100k SSE frames over loopback through the real SDK', async () => {
+  it('1 MB of text in 100k SSE frames over loopback through the real SDK', async () => {
     const frames: string[] = [
       `event: message_start\ndata: {"type":"message_start","message":{"id":"msg_big","type":"message","role":"assistant","model":"m","content":[],"stop_reason":null,"usage":{"input_tokens":1,"output_tokens":1}}}`,
       `event: content_block_start\ndata: {"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`,
@@ -86,17 +89,13 @@ describe('abort, drop, long streams end to end', () => {
       `event: message_stop\ndata: {"type":"message_stop"}`,
     );
     server.enqueue({ recording: frames.join('\n\n') + '\n\n' });
-    const t0 = Date.now();
     let deltas = 0;
     const { events, error } = await run({}, undefined, (e) => {
       if (e.type === 'text-delta') deltas++;
     });
-    const ms = Date.now() - t0;
-    console.log(`loopback 1 MB / 100k frames: ${ms} ms`);
     expect(error).toBeUndefined();
     expect(deltas).toBe(100_000);
     const response = events.at(-1) as Extract<ModelStreamEvent, { type: 'response' }>;
     expect((response.response.message.content[0] as { text: string }).text.length).toBe(1_000_000);
-    expect(ms).toBeLessThan(20_000);
   }, 60_000);
 });

@@ -85,7 +85,7 @@ describe('cache breakpoints', () => {
     expect(countBreakpoints(body.messages)).toBe(1);
   });
 
-  it('OK: tool_result with array content gets the breakpoint on the tool_result itself, caller untouched', () => {
+  it('tool_result with array content gets the breakpoint on the tool_result itself, caller untouched', () => {
     const result = { type: 'tool_result' as const, tool_use_id: 't1', content: [{ type: 'text' as const, text: 'x' }] };
     const messages: Message[] = [
       { role: 'user', content: 'go' },
@@ -100,7 +100,7 @@ describe('cache breakpoints', () => {
     expect(JSON.stringify(messages)).toBe(snapshot);
   });
 
-  it('OK: server_tool_use / web_search_tool_result last (pause_turn continuation) get a breakpoint the API accepts', () => {
+  it('server_tool_use / web_search_tool_result last (pause_turn continuation) get a breakpoint the API accepts', () => {
     const messages: Message[] = [
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: [{ type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } }] },
@@ -109,7 +109,7 @@ describe('cache breakpoints', () => {
     expect(((body.messages[1]!.content as ContentBlock[])[0] as Record<string, unknown>).cache_control).toEqual({ type: 'ephemeral' });
   });
 
-  it('OK: system + tools JSON identical across turns while history grows', () => {
+  it('system + tools JSON identical across turns while history grows', () => {
     const system: TextBlock[] = [{ type: 'text', text: 'S1' }, { type: 'text', text: 'S2' }];
     const one = toAnthropicRequest({ system, tools: [tool, { ...tool, name: 'Write' }], messages: [{ role: 'user', content: 'a' }] }, settings);
     const two = toAnthropicRequest(

@@ -19,7 +19,7 @@ const start = { type: 'message_start', message: { id: 'msg_1', model: 'm', conte
 const end = [{ type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } }, { type: 'message_stop' }];
 
 describe('accumulator edge cases', () => {
-  it('OK: tool_use with its input already in content_block_start and no deltas keeps that input', async () => {
+  it('tool_use with its input already in content_block_start and no deltas keeps that input', async () => {
     const { response } = await collect([
       start,
       { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 't', name: 'Read', input: { path: 'a' } } },
@@ -40,7 +40,7 @@ describe('accumulator edge cases', () => {
     expect(response.message.content[0]).toMatchObject({ input: { path: 'a' } });
   });
 
-  it('OK: signature_delta sets the signature; citations_delta accumulates from citations: null / []', async () => {
+  it('signature_delta sets the signature; citations_delta accumulates from citations: null / []', async () => {
     const cite = (n: number) => ({ type: 'web_search_result_location', url: `u${n}`, cited_text: 'x', title: 't', encrypted_index: 'e' });
     const { response } = await collect([
       start,
@@ -64,7 +64,7 @@ describe('accumulator edge cases', () => {
     ]);
   });
 
-  it('OK: usage keeps message_start output_tokens until message_delta, null fields ignored', async () => {
+  it('usage keeps message_start output_tokens until message_delta, null fields ignored', async () => {
     const { response } = await collect([
       { ...start, message: { ...start.message, usage: { input_tokens: 7, output_tokens: 3, cache_read_input_tokens: 100 } } },
       { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { input_tokens: null, output_tokens: 12, cache_read_input_tokens: 100 } },
@@ -73,7 +73,7 @@ describe('accumulator edge cases', () => {
     expect(response.usage).toMatchObject({ inputTokens: 7, outputTokens: 12, cacheReadInputTokens: 100 });
   });
 
-  it('OK: a second message after message_stop in the same stream is ignored; one response', async () => {
+  it('a second message after message_stop in the same stream is ignored; one response', async () => {
     const { events, response } = await collect([
       start,
       { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
@@ -109,7 +109,7 @@ describe('accumulator edge cases', () => {
     expect(out.at(-1)?.type).toBe('response');
   });
 
-  it('OK: 1 MB of text deltas + 1 MB of tool JSON in 10-byte chunks assembles in well under a second', async () => {
+  it('1 MB of text deltas + 1 MB of tool JSON in 10-byte chunks assemble whole', async () => {
     const chunk = 'abcdefghij';
     const n = 100_000;
     const events: unknown[] = [start, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }];
@@ -121,18 +121,12 @@ describe('accumulator edge cases', () => {
       events.push({ type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: json.slice(i, i + 10) } });
     }
     events.push({ type: 'content_block_stop', index: 1 }, ...end);
-    const t0 = performance.now();
-    const before = process.memoryUsage().heapUsed;
     const { response } = await collect(events);
-    const ms = performance.now() - t0;
-    const grew = process.memoryUsage().heapUsed - before;
-    console.log(`1MB+1MB stream: ${ms.toFixed(0)} ms, heap +${(grew / 1e6).toFixed(1)} MB`);
     expect((response.message.content[0] as { text: string }).text.length).toBe(1_000_000);
     expect(((response.message.content[1] as { input: { content: string } }).input.content).length).toBe(1_000_000);
-    expect(ms).toBeLessThan(1500);
   });
 
-  it('OK: a ModelError from the source after abort maps to aborted', async () => {
+  it('a ModelError from the source after abort maps to aborted', async () => {
     const controller = new AbortController();
     controller.abort();
     let error: unknown;

@@ -8,7 +8,7 @@ import { findCatastrophicCommand } from '../../../src/node/workspace-tools/find-
 import { runShellCommand } from '../../../src/node/workspace-tools/run-shell-command.js';
 import { createRuleSet } from '../../../src/permissions/rule-set.js';
 import type { Tool } from '../../../src/tools/types.js';
-import { callTool, fakeAgent, makeTempDir, toolNamed } from './helpers.js';
+import { callTool, fakeAgent, makeTempDir, toolNamed, waitUntil } from './helpers.js';
 
 let base: string;
 let work: string;
@@ -102,9 +102,8 @@ describe('held: timeouts kill the whole process group', () => {
     });
     expect(result.timedOut).toBe(true);
     const pid = Number(await fs.readFile(pidFile, 'utf8'));
-    await new Promise((r) => setTimeout(r, 100));
     // gone, or a zombie waiting for a reaper (the container's PID 1 may not reap)
-    const status = await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => 'State:\tgone');
-    expect(status).toMatch(/State:\s+(Z|gone)/);
+    const ended = async () => /State:\s+(Z|gone)/.test(await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => 'State:\tgone'));
+    expect(await waitUntil(ended)).toBe(true);
   });
 });
