@@ -258,7 +258,9 @@ export class AgentCore {
   setTodos(todos: Todo[]): void {
     const previous = this.todos;
     this.todos = todos.map((todo) => ({ ...todo }));
-    this.emit({ type: 'todo-update', todos: this.todos, previous, changes: diffTodos(previous, this.todos) });
+    // The event gets copies: a listener that edits them cannot change the agent's list.
+    const copy = (list: Todo[]) => list.map((todo) => ({ ...todo }));
+    this.emit({ type: 'todo-update', todos: copy(this.todos), previous: copy(previous), changes: diffTodos(previous, this.todos) });
   }
 
   /** Writes an approved plan to the plan store under the session's name and keeps it in state. */

@@ -8,7 +8,10 @@ import type { InferSchemaOutput, ValueSchema } from './value-schema.js';
 
 /** Options of {@link requestPlan}. */
 export interface RequestPlanOptions<S extends ValueSchema | undefined> {
-  /** The plan phase to end first, so the agent may act once the plan is approved. */
+  /**
+   * The plan phase to end once a valid plan came back (it stays on while the model answers, so a
+   * write attempted during the plan request is refused; on failure it stays on).
+   */
   phase?: PlanPhase;
   /**
    * The shape of the plan; its JSON Schema is shown to the model and the answer is validated.
@@ -40,9 +43,9 @@ export interface RequestedPlan<T> {
 }
 
 /**
- * Ends the plan phase and asks the same session for the plan as JSON: what the agent explored
- * stays in context (no restart, no second session). An invalid answer is sent back with the
- * problem, once by default.
+ * Asks the same session for the plan as JSON, then ends the plan phase: what the agent explored
+ * stays in context (no restart, no second session), and writes stay refused until a valid plan is
+ * in hand. An invalid answer is sent back with the problem, once by default.
  * @throws PlanExtractionError when no valid plan came back, or the run did not complete.
  * @example
  * phase.begin();
@@ -54,7 +57,6 @@ export async function requestPlan<S extends ValueSchema | undefined = undefined>
   agent: Agent,
   options: RequestPlanOptions<S> = {},
 ): Promise<RequestedPlan<S extends ValueSchema ? InferSchemaOutput<S> : StructuredPlan>> {
-  options.phase?.end();
   const schema = (options.schema ?? PlanSchema) as ValueSchema;
   const maxAttempts = options.maxAttempts ?? 2;
   let prompt = buildPlanRequestPrompt({ schema, ...(options.prompt ? { instructions: options.prompt } : {}) });
@@ -71,6 +73,8 @@ export async function requestPlan<S extends ValueSchema | undefined = undefined>
     lastText = result.text;
     const extracted = extractJson(result.text, { schema });
     if (extracted.ok) {
+      // Only now: while the model answers, writes stay refused (it may call tools despite the prompt).
+      options.phase?.end();
       return { plan: extracted.value as never, text: result.text, attempts: attempt };
     }
     issues = extracted.issues ?? [];
