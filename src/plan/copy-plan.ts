@@ -22,7 +22,7 @@ export interface CopyPlanForResumeOptions {
 
 /** What {@link copyPlanForResume} did. */
 export type CopyPlanForResumeResult =
-  /** The store already had the plan; nothing was written. */
+  /** The store already had the plan (not empty or blank); nothing was written. */
   | { status: 'present'; name: string; text: string }
   /** The plan was recovered from the history and written to the store. */
   | { status: 'restored'; name: string; text: string; source: Exclude<PlanSource, 'store'> }
@@ -31,7 +31,7 @@ export type CopyPlanForResumeResult =
 
 /**
  * Makes sure a resumed session finds its plan in the store: when `{slug}.md` (or the subagent's
- * file) is missing, the plan is recovered from the history (`recoverPlan`) and written back.
+ * file) is missing, empty or blank, the plan is recovered from the history (`recoverPlan`) and written back.
  * @example
  * const result = await copyPlanForResume({ store, slug, entries });
  * if (result.status === 'restored') log(`plan restored from ${result.source}`);
@@ -40,7 +40,8 @@ export async function copyPlanForResume(options: CopyPlanForResumeOptions): Prom
   const { store, slug, agentId, entries } = options;
   const name = planFileName({ slug, agentId });
   const existing = await store.read(name);
-  if (existing !== undefined) return { status: 'present', name, text: existing };
+  // An empty or blank file counts as missing, as in recoverPlan.
+  if (existing !== undefined && existing.trim().length > 0) return { status: 'present', name, text: existing };
   const recovered = await recoverPlan({ store, slug, agentId, entries });
   if (!recovered) return { status: 'not-found', name };
   await store.write(name, recovered.text);

@@ -30,7 +30,7 @@ export interface RecoverPlanOptions {
   store?: PlanStore;
   /**
    * The session's plan slug.
-   * @default the last slug recorded in the entries (`session-meta`), if any
+   * @default the last slug recorded in the main agent's entries (`session-meta` without `agentId`), if any
    */
   slug?: string;
   /**
@@ -66,9 +66,10 @@ async function scan(entries: SessionEntrySource, agentId: string | undefined): P
   /** ExitPlanMode calls waiting for their result: id → the plan in the input. */
   const calls = new Map<string, unknown>();
   for await (const entry of entries as AsyncIterable<SessionEntry>) {
-    // The slug belongs to the session; everything else to one agent.
+    // The slug belongs to the session (the main agent's session-meta); a subagent sharing the
+    // store records its own slug, which must not replace it. Everything else belongs to one agent.
     if (entry.kind === 'session-meta') {
-      if (nonEmpty(entry.slug)) found.slug = entry.slug;
+      if (entry.agentId === undefined && nonEmpty(entry.slug)) found.slug = entry.slug;
       continue;
     }
     if (entry.agentId !== agentId) continue;

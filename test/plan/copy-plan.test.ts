@@ -31,6 +31,15 @@ describe('copyPlanForResume', () => {
     expect(await store.list()).toEqual([`${SLUG}-agent-a7.md`]);
   });
 
+  it('treats an empty or blank stored plan as missing and restores it from the history', async () => {
+    for (const stored of ['', '  \n']) {
+      const store = memoryPlanStore({ initial: { [`${SLUG}.md`]: stored } });
+      const result = await copyPlanForResume({ store, slug: SLUG, entries: [entry.snapshot(SLUG, '# real plan')] });
+      expect(result).toEqual({ status: 'restored', name: `${SLUG}.md`, text: '# real plan', source: 'snapshot' });
+      expect(await store.read(`${SLUG}.md`)).toBe('# real plan');
+    }
+  });
+
   it('reports when there is nothing to restore', async () => {
     const store = memoryPlanStore();
     expect(await copyPlanForResume({ store, slug: SLUG, entries: [entry.user('hello')] })).toEqual({ status: 'not-found', name: `${SLUG}.md` });

@@ -50,8 +50,8 @@ export const entry = {
   reference(name: string, text?: string, agentId?: string): PlanReferenceEntry {
     return { ...base(agentId), kind: 'plan-reference', name, ...(text !== undefined ? { text } : {}) };
   },
-  meta(slug: string): SessionMetaEntry {
-    return { ...base(), kind: 'session-meta', slug };
+  meta(slug: string, agentId?: string): SessionMetaEntry {
+    return { ...base(agentId), kind: 'session-meta', slug };
   },
   todos(todos: Todo[], agentId?: string): TodoUpdateEntry {
     return { ...base(agentId), kind: 'todo-update', todos };

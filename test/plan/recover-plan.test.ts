@@ -65,6 +65,12 @@ describe('recoverPlan', () => {
     expect(await recoverPlan({ store, entries: streamed([entry.meta(SLUG)]) })).toEqual({ text: 'stored', source: 'store', name: `${SLUG}.md` });
   });
 
+  it("takes the slug only from the main agent's session-meta, not a subagent's", async () => {
+    const store = memoryPlanStore({ initial: { [`${SLUG}.md`]: '# main plan' } });
+    const entries = [entry.meta(SLUG), entry.meta('brave-amber-harbor', 'a1')];
+    expect(await recoverPlan({ store, entries })).toEqual({ text: '# main plan', source: 'store', name: `${SLUG}.md` });
+  });
+
   it('does not count a rejected ExitPlanMode, nor one never answered', async () => {
     const entries = [
       entry.toolUse('t1', 'ExitPlanMode', { plan: 'approved one' }),
