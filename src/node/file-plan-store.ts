@@ -22,8 +22,9 @@ function isNotFound(error: unknown): boolean {
 /**
  * A plan store backed by a directory: each plan is the file `{dir}/{name}`. Writes are atomic
  * (a temporary file in the same directory, then a rename), so a reader never sees half a plan.
+ * Temporary files are named `.tmp-<hex>`; like every dot file, `list()` skips them.
  * @throws ConfigurationError when `dir` is missing, and (from its methods) for a plan name with
- * a path separator, `..`, or a leading dot.
+ * a path separator, `..`, a leading dot, or more than 255 UTF-8 bytes.
  * @example
  * const store = filePlanStore({ dir: path.join(process.cwd(), '.plans') });
  * await store.write('quiet-copper-lantern.md', '# Plan\n...');
@@ -51,8 +52,9 @@ export function filePlanStore(options: FilePlanStoreOptions): PlanStore {
     async write(name, text) {
       const target = pathOf(name);
       await mkdir(dir, { recursive: true });
-      // Same directory as the target so the rename never crosses file systems.
-      const temporary = join(dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+      // Same directory as the target so the rename never crosses file systems; the name leaves
+      // the plan name out so a plan name at the file-name limit still has a temporary file.
+      const temporary = join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
       try {
         await writeFile(temporary, text, { encoding: 'utf8', flag: 'wx' });
         await rename(temporary, target);

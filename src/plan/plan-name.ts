@@ -24,11 +24,35 @@ export function planFileName(options: PlanFileNameOptions): string {
   return name;
 }
 
-/** Why `name` is not a valid plan name, or `undefined` when it is. */
+/** The longest plan name, in UTF-8 bytes: the file-name limit of common file systems (ext4, APFS, NTFS in practice). */
+export const MAX_PLAN_NAME_BYTES = 255;
+
+/** The length of `text` encoded as UTF-8 (a lone surrogate counts as the 3 bytes of U+FFFD). */
+export function utf8ByteLength(text: string): number {
+  let bytes = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) bytes += 1;
+    else if (code < 0x800) bytes += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      index++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * Why `name` is not a valid plan name, or `undefined` when it is. The length limit is
+ * {@link MAX_PLAN_NAME_BYTES} UTF-8 bytes (not characters), since that is what file systems count.
+ */
 export function planNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string') return `a plan name must be a string, got ${name === null ? 'null' : typeof name}`;
   if (name.length === 0) return 'a plan name must not be empty';
-  if (name.length > 255) return `a plan name must be at most 255 characters, got ${name.length}`;
+  const bytes = utf8ByteLength(name);
+  if (bytes > MAX_PLAN_NAME_BYTES) {
+    return `a plan name must be at most ${MAX_PLAN_NAME_BYTES} bytes in UTF-8 (the file-name limit of common file systems), got ${bytes} bytes (${name.length} characters)`;
+  }
   if (/[/\\]/.test(name)) return `plan name ${JSON.stringify(name)} contains a path separator`;
   if (name.includes('..')) return `plan name ${JSON.stringify(name)} contains ".."`;
   if (name.startsWith('.')) return `plan name ${JSON.stringify(name)} starts with "." (reserved for temporary files)`;

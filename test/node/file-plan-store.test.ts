@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { filePlanStore } from '../../src/node/file-plan-store.js';
 import { allocatePlanSlug } from '../../src/plan/allocate-plan-slug.js';
-import { planFileName } from '../../src/plan/plan-name.js';
+import { planFileName, planNameProblem } from '../../src/plan/plan-name.js';
 
 let root: string;
 
@@ -40,7 +40,21 @@ describe('filePlanStore', () => {
     expect(await store.exists('quiet-copper-lantern-agent-a1.md')).toBe(true);
     expect(await store.exists('subdir.md')).toBe(false);
     expect(await store.list()).toEqual(['quiet-copper-lantern-agent-a1.md', 'quiet-copper-lantern.md']);
-    expect((await readdir(root)).filter((name) => name.endsWith('.tmp') && name !== '.quiet-copper-lantern.md.abc.tmp')).toEqual([]);
+    expect((await readdir(root)).filter((name) => name.startsWith('.tmp-'))).toEqual([]);
+  });
+
+  it('writes every name planNameProblem accepts, up to 255 UTF-8 bytes, with a temporary name free of the plan name', async () => {
+    const store = filePlanStore({ dir: root });
+    const ascii = `${'a'.repeat(252)}.md`;
+    const multibyte = `${'é'.repeat(126)}.md`; // 252 + 3 bytes
+    for (const name of [ascii, multibyte]) {
+      expect(planNameProblem(name)).toBeUndefined();
+      await store.write(name, 'x');
+      expect(await store.read(name)).toBe('x');
+    }
+    expect(await store.list()).toEqual([ascii, multibyte].sort());
+    expect((await readdir(root)).filter((name) => name.startsWith('.'))).toEqual([]);
+    await expect(store.write(`${'é'.repeat(127)}.md`, 'x')).rejects.toThrow(/at most 255 bytes in UTF-8/);
   });
 
   it('never writes outside its directory', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { assertPlanName, baseName, planFileName, planNameProblem } from '../../src/plan/plan-name.js';
+import { assertPlanName, baseName, planFileName, planNameProblem, utf8ByteLength } from '../../src/plan/plan-name.js';
 
 describe('planFileName', () => {
   it('names the main plan {slug}.md and a subagent plan {slug}-agent-{agentId}.md', () => {
@@ -30,6 +30,15 @@ describe('assertPlanName', () => {
     } catch (error) {
       expect(ConfigurationError.isInstance(error)).toBe(true);
     }
+  });
+
+  it('limits names to 255 bytes of UTF-8, not 255 characters', () => {
+    expect(utf8ByteLength('aé€😀')).toBe(1 + 2 + 3 + 4);
+    expect(utf8ByteLength('\ud800')).toBe(3);
+    expect(planNameProblem(`${'a'.repeat(252)}.md`)).toBeUndefined();
+    expect(planNameProblem(`${'a'.repeat(253)}.md`)).toMatch(/at most 255 bytes in UTF-8.*got 256 bytes \(256 characters\)/);
+    expect(planNameProblem(`${'€'.repeat(84)}.md`)).toBeUndefined(); // 252 + 3 bytes
+    expect(planNameProblem(`${'€'.repeat(85)}.md`)).toMatch(/got 258 bytes \(88 characters\)/);
   });
 
   it('accepts plain file names', () => {
