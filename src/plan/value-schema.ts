@@ -68,15 +68,27 @@ export function formatIssuePath(path: ReadonlyArray<PropertyKey | { key: Propert
   return text || '(the whole value)';
 }
 
-function describeValue(value: unknown): string {
+/** A short description of a value for an issue line; never throws (deep nesting, cycles, odd objects). */
+export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   let text: string;
   try {
-    text = JSON.stringify(value) ?? String(value);
+    text = JSON.stringify(value) ?? shallowDescription(value);
   } catch {
-    text = String(value);
+    // Too deeply nested for JSON.stringify (a RangeError), a cycle, or a throwing toJSON.
+    text = shallowDescription(value);
   }
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function shallowDescription(value: unknown): string {
+  if (Array.isArray(value)) return `an array of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (typeof value === 'object' && value !== null) return 'an object';
+  try {
+    return String(value);
+  } catch {
+    return typeof value;
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import * as z3 from 'zod/v3';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { formatIssuePath, schemaToJsonSchema, validateWithSchema } from '../../src/plan/value-schema.js';
+import { describeValue, formatIssuePath, schemaToJsonSchema, validateWithSchema } from '../../src/plan/value-schema.js';
 
 describe('validateWithSchema', () => {
   it('validates with zod 4 and phrases issues by field', () => {
@@ -22,6 +22,26 @@ describe('validateWithSchema', () => {
   it('refuses asynchronous Standard Schema validators with a clear error', () => {
     const schema = { '~standard': { version: 1 as const, vendor: 'x', validate: async (value: unknown) => ({ value }) } };
     expect(() => validateWithSchema(schema, 1)).toThrow(ConfigurationError);
+  });
+});
+
+describe('describeValue', () => {
+  it('never throws: deep nesting, cycles and throwing toJSON get a short description', () => {
+    let deep: unknown = [];
+    for (let index = 0; index < 100_000; index++) deep = [deep];
+    expect(describeValue(deep)).toBe('an array of 1 item');
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(describeValue(cyclic)).toBe('an object');
+    expect(describeValue({ toJSON: () => { throw new Error('no'); } })).toBe('an object');
+    expect(describeValue(10n)).toBe('10');
+    expect(describeValue('x'.repeat(100))).toHaveLength(60);
+  });
+
+  it('reports a deeply nested value that fails a schema as an issue, without throwing', () => {
+    let deep: unknown = [];
+    for (let index = 0; index < 100_000; index++) deep = [deep];
+    expect(validateWithSchema(z.object({ goal: z.string() }), deep)).toEqual({ ok: false, issues: ['(the whole value): expected object, got an array of 1 item'] });
   });
 });
 
