@@ -1,4 +1,4 @@
-import { jsonCandidates, type JsonCandidate, type JsonCandidateStrategy } from './json-candidates.js';
+import { findFencedBlocks, jsonCandidates, type JsonCandidate, type JsonCandidateStrategy } from './json-candidates.js';
 import { validateWithSchema, type InferSchemaOutput, type ValueSchema } from './value-schema.js';
 
 /** How JSON wrapped in another layer was unwrapped. */
@@ -8,8 +8,11 @@ export type JsonUnwrap =
   /** An object with a single field holding the real value (as a JSON string, or, with a schema, as an object). */
   | 'envelope';
 
-/** Why {@link extractJson} failed. */
-export type ExtractJsonFailureReason = 'no-json' | 'truncated' | 'invalid-json' | 'schema';
+/**
+ * Why {@link extractJson} failed. `search-limit`: the answer is so large (or so full of brackets)
+ * that the search stopped before its end without finding a usable value.
+ */
+export type ExtractJsonFailureReason = 'no-json' | 'truncated' | 'invalid-json' | 'schema' | 'search-limit';
 
 /** {@link extractJson} found a value. */
 export interface ExtractJsonSuccess<T> {
@@ -66,20 +69,31 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; mes
   }
 }
 
-/** JSON held in a string, found the same way as in the answer itself (it may be fenced too). */
+/**
+ * JSON held in a string: the whole trimmed string, or a fenced block covering the whole string.
+ * Never a span in the middle: `"see [1]"` is text that mentions brackets, not an array.
+ */
 function jsonInString(text: string, depth: number): unknown[] {
-  if (depth >= MAX_DEPTH || !/[{[]/.test(text)) return [];
-  const found: unknown[] = [];
-  for (const candidate of jsonCandidates(text)) {
-    if (candidate.truncated) continue;
-    const parsed = tryParse(candidate.text);
-    // Objects and arrays, or a string that is itself encoded JSON (encoded more than twice).
-    if (parsed.ok && ((typeof parsed.value === 'object' && parsed.value !== null) || (typeof parsed.value === 'string' && /^\s*[{["]/.test(parsed.value)))) {
-      found.push(parsed.value);
-      break;
-    }
+  if (depth >= MAX_DEPTH) return [];
+  const trimmed = text.replace(/^\uFEFF/, '').trim();
+  const inner = wholeFence(trimmed) ?? trimmed;
+  if (!/^[{["]/.test(inner)) return [];
+  const parsed = tryParse(inner);
+  // Objects and arrays, or a string that is itself encoded JSON (encoded more than twice).
+  if (parsed.ok && ((typeof parsed.value === 'object' && parsed.value !== null) || (typeof parsed.value === 'string' && /^\s*[{["`~]/.test(parsed.value)))) {
+    return [parsed.value];
   }
-  return found;
+  return [];
+}
+
+/** The content of the fenced block that is the whole of `text` (opening line first, closing line last). */
+function wholeFence(text: string): string | undefined {
+  if (!/^(`{3,}|~{3,})/.test(text)) return undefined;
+  const blocks = findFencedBlocks(text);
+  const block = blocks[0];
+  if (blocks.length !== 1 || !block?.terminated) return undefined;
+  // The block spans every line but the opening and closing fences.
+  return block.content.split('\n').length === text.split('\n').length - 2 ? block.content.trim() : undefined;
 }
 
 /** The value and the values inside its wrappers, outermost first. */
@@ -102,6 +116,16 @@ function variantsOf(value: unknown, depth = 0, path: JsonUnwrap[] = [], objectEn
   return variants;
 }
 
+/** {@link validateWithSchema}, with a value nested beyond what the schema's validator can recurse into as a failure. */
+function validateSafely(schema: ValueSchema, value: unknown): ReturnType<typeof validateWithSchema> {
+  try {
+    return validateWithSchema(schema, value);
+  } catch (error) {
+    if (error instanceof RangeError) return { ok: false, issues: ['(the whole value): nested too deeply to check'] };
+    throw error;
+  }
+}
+
 function truncationError(candidate: JsonCandidate): string {
   const open = candidate.openBrackets ?? 0;
   const what = open > 0 ? ` (${open} object${open === 1 ? '' : 's'} or array${open === 1 ? '' : 's'} still open at the end)` : '';
@@ -109,10 +133,13 @@ function truncationError(candidate: JsonCandidate): string {
 }
 
 /**
- * Finds the JSON in a model's answer: the whole text, then fenced code blocks, then the first
- * balanced `{...}` or `[...]`; unwraps JSON sent as a JSON string (double-encoded) or inside an
- * envelope (`{"plan": "{...}"}`, or with a schema also `{"plan": {...}}`); and validates it
- * against the schema. The failure's `error` is addressed to the model, ready to send back.
+ * Finds the JSON in a model's answer: the whole text, then fenced code blocks, then balanced
+ * `{...}` or `[...]` spans (past stray brackets in prose) and the values nested in them; unwraps
+ * JSON sent as a JSON string (double-encoded: the whole string, or a fence covering it) or inside
+ * an envelope (`{"plan": "{...}"}`, or with a schema also `{"plan": {...}}`); and validates it
+ * against the schema. The search has a budget proportional to the text, so a huge answer costs
+ * linear time; when it runs out first, the failure says so (`search-limit`). Never throws for
+ * any text (only for an unusable schema). The failure's `error` is addressed to the model, ready to send back.
  * @example
  * const result = extractJson(answer, { schema: PlanSchema });
  * if (!result.ok) await agent.run(buildPlanRetryPrompt(result.error));
@@ -127,15 +154,27 @@ export function extractJson<S extends ValueSchema | undefined = undefined>(
   let truncated: JsonCandidate | undefined;
   let parseFailure: { candidate: JsonCandidate; message: string } | undefined;
 
-  for (const candidate of jsonCandidates(typeof text === 'string' ? text : String(text))) {
-    const parsed = tryParse(candidate.text);
-    if (!parsed.ok) {
+  let budgetExhausted = false;
+  /** Values already validated (a nested value is also its parent's envelope variant). */
+  const validated = new WeakSet<object>();
+  const input = typeof text === 'string' ? text : String(text);
+  const search = jsonCandidates(input);
+  for (let step = search.next(); ; step = search.next()) {
+    if (step.done) {
+      budgetExhausted = step.value.budgetExhausted;
+      break;
+    }
+    const candidate = step.value;
+    if (!candidate.parses) {
       if (candidate.truncated) truncated ??= candidate;
-      else if (/^[{["]/.test(candidate.text)) parseFailure ??= { candidate, message: parsed.message };
+      else if (parseFailure === undefined && candidate.text !== undefined && /^[{["]/.test(candidate.text)) {
+        const parsed = tryParse(candidate.text);
+        if (!parsed.ok) parseFailure = { candidate, message: parsed.message };
+      }
       continue;
     }
     // Balanced spans are objects or arrays by construction; a whole text may be any JSON value.
-    const variants = variantsOf(parsed.value);
+    const variants = variantsOf(candidate.value);
     if (schema === undefined) {
       const plain = variants.filter((variant) => !variant.objectEnvelope);
       const chosen = plain[plain.length - 1] as Variant;
@@ -143,11 +182,15 @@ export function extractJson<S extends ValueSchema | undefined = undefined>(
     }
     let best: string[] | undefined;
     for (const variant of variants) {
-      const validation = validateWithSchema(schema, variant.value);
+      if (typeof variant.value === 'object' && variant.value !== null) {
+        if (validated.has(variant.value)) continue;
+        validated.add(variant.value);
+      }
+      const validation = validateSafely(schema, variant.value);
       if (validation.ok) return { ok: true, value: validation.value as Out, strategy: candidate.strategy, unwrapped: variant.unwrapped };
       if (!best || validation.issues.length < best.length) best = validation.issues;
     }
-    schemaFailure ??= { issues: best ?? [] };
+    if (best) schemaFailure ??= { issues: best };
   }
 
   if (schemaFailure) {
@@ -159,6 +202,14 @@ export function extractJson<S extends ValueSchema | undefined = undefined>(
     };
   }
   if (truncated) return { ok: false, reason: 'truncated', issues: [], error: truncationError(truncated) };
+  if (budgetExhausted) {
+    return {
+      ok: false,
+      reason: 'search-limit',
+      issues: [],
+      error: `Your answer is too long (${input.length} characters) to search all of it for the JSON, and the part searched has none that fits. ${ASK_AGAIN}`,
+    };
+  }
   if (parseFailure) {
     return {
       ok: false,

@@ -68,17 +68,60 @@ export function formatIssuePath(path: ReadonlyArray<PropertyKey | { key: Propert
   return text || '(the whole value)';
 }
 
-/** A short description of a value for an issue line; never throws (deep nesting, cycles, odd objects). */
+/** The longest value description in an issue line. */
+const DESCRIPTION_LIMIT = 60;
+
+/**
+ * A short description of a value for an issue line: its JSON, cut at 60 characters. Reads only
+ * as much of the value as it shows, so it is cheap for huge values and never throws (deep
+ * nesting, cycles, a throwing `toJSON`, a bigint).
+ */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   let text: string;
   try {
-    text = JSON.stringify(value) ?? shallowDescription(value);
+    text = jsonPreview(value, DESCRIPTION_LIMIT + 1);
   } catch {
-    // Too deeply nested for JSON.stringify (a RangeError), a cycle, or a throwing toJSON.
     text = shallowDescription(value);
   }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return text.length > DESCRIPTION_LIMIT ? `${text.slice(0, DESCRIPTION_LIMIT - 3)}...` : text;
+}
+
+/** The start of `JSON.stringify(value)`, at least `limit` characters of it when it is that long. */
+function jsonPreview(value: unknown, limit: number): string {
+  let out = '';
+  // Each level writes at least one character, so the recursion stops within `limit` levels.
+  const write = (item: unknown, inArray: boolean): void => {
+    if (out.length >= limit) return;
+    if (typeof item === 'string') {
+      out += JSON.stringify(item.length > limit ? item.slice(0, limit) : item);
+    } else if (typeof item !== 'object' || item === null || typeof (item as { toJSON?: unknown }).toJSON === 'function') {
+      out += JSON.stringify(item) ?? (inArray ? 'null' : String(item));
+    } else if (Array.isArray(item)) {
+      out += '[';
+      for (let index = 0; index < item.length && out.length < limit; index++) {
+        if (index > 0) out += ',';
+        write(item[index], true);
+      }
+      out += ']';
+    } else {
+      out += '{';
+      let first = true;
+      for (const key in item) {
+        if (out.length >= limit) break;
+        if (!Object.prototype.hasOwnProperty.call(item, key)) continue;
+        const field = (item as Record<string, unknown>)[key];
+        if (field === undefined || typeof field === 'function' || typeof field === 'symbol') continue;
+        if (!first) out += ',';
+        first = false;
+        out += `${JSON.stringify(key)}:`;
+        write(field, false);
+      }
+      out += '}';
+    }
+  };
+  write(value, false);
+  return out;
 }
 
 function shallowDescription(value: unknown): string {

@@ -115,6 +115,61 @@ describe('extractJson without a schema', () => {
   });
 });
 
+describe('extractJson past stray brackets, and never unwrapping a span in the middle of a string', () => {
+  it('finds the JSON after a stray opening brace or bracket, a quoted "{", or a :-{ in the prose', () => {
+    for (const prefix of ['I first considered { but then:\n', 'Note [see below:\n', 'Sure :-{ here you go\n', 'The "{" char matters.\n']) {
+      const result = extractJson(prefix + compact, { schema: PlanSchema });
+      expect(result.ok && result.value, prefix).toEqual(plan);
+    }
+  });
+
+  it('still reports a stray bracket as cut off when nothing after it parses', () => {
+    const result = extractJson('I first considered { but then stopped', { schema: PlanSchema });
+    expect(result).toMatchObject({ ok: false, reason: 'truncated' });
+  });
+
+  it('reports a cut-off value as truncated even when complete values are nested in it', () => {
+    const result = extractJson(`Here it is: ${compact.slice(0, compact.indexOf('"risks"'))}`, { schema: PlanSchema });
+    expect(result).toMatchObject({ ok: false, reason: 'truncated' });
+  });
+
+  it('unwraps a string only when the whole string (or a fence covering it) is JSON', () => {
+    expect(extractJson('{"note": "see [1]"}')).toEqual({ ok: true, value: { note: 'see [1]' }, strategy: 'whole-text', unwrapped: [] });
+    expect(extractJson('"Use the list [1, 2] here"')).toEqual({ ok: true, value: 'Use the list [1, 2] here', strategy: 'whole-text', unwrapped: [] });
+    expect(extractJson(JSON.stringify({ a: '```json\n[1]\n```\nand more' }))).toMatchObject({ value: { a: '```json\n[1]\n```\nand more' }, unwrapped: [] });
+    expect(extractJson(JSON.stringify({ a: '  ```json\n[1]\n```  ' }))).toMatchObject({ value: [1], unwrapped: ['envelope'] });
+    expect(extractJson(JSON.stringify(' [1, 2] '))).toMatchObject({ value: [1, 2], unwrapped: ['json-string'] });
+  });
+});
+
+describe('extractJson on large or deep inputs', () => {
+  it('returns a failure, never throws, for deeply nested input that fails the schema', () => {
+    for (const deep of ['['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(40_000) + '1' + '}'.repeat(40_000)]) {
+      const result = extractJson(deep, { schema: PlanSchema });
+      expect(result).toMatchObject({ ok: false, reason: 'schema' });
+    }
+  });
+
+  it('finds a plan after 1 MB of prose full of brace pairs, stray openers and citations', () => {
+    for (const filler of ['{a} ', ':-{ ', '[see ', 'As noted [1], ']) {
+      const result = extractJson(filler.repeat(Math.ceil((1 << 20) / filler.length)) + compact, { schema: PlanSchema });
+      expect(result.ok && result.value, filler).toEqual(plan);
+    }
+  });
+
+  it('finds a plan nested a few levels down in a parsed value', () => {
+    const result = extractJson(JSON.stringify({ response: { data: [{ meta: 1 }, { result: plan }] } }), { schema: PlanSchema });
+    expect(result.ok && result.value).toEqual(plan);
+  });
+
+  it('says the search stopped, not that valid JSON cannot be parsed, when the budget runs out', () => {
+    const text = '{"a":['.repeat(200_000) + "'";
+    const result = extractJson(text, { schema: PlanSchema });
+    expect(result).toMatchObject({ ok: false, reason: 'search-limit' });
+    if (!result.ok) expect(result.error).toMatch(/too long .* to search/);
+  });
+});
+
 describe('extractJson with other schemas', () => {
   it('accepts any zod 4 schema, also for arrays', () => {
     const result = extractJson('The steps: ["a", "b"]', { schema: z.array(z.string()) });

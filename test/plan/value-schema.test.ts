@@ -29,19 +29,22 @@ describe('describeValue', () => {
   it('never throws: deep nesting, cycles and throwing toJSON get a short description', () => {
     let deep: unknown = [];
     for (let index = 0; index < 100_000; index++) deep = [deep];
-    expect(describeValue(deep)).toBe('an array of 1 item');
+    expect(describeValue(deep)).toBe(`${'['.repeat(57)}...`);
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(describeValue(cyclic)).toBe('an object');
+    expect(describeValue(cyclic)).toMatch(/^\{"self":\{"self":.*\.\.\.$/);
     expect(describeValue({ toJSON: () => { throw new Error('no'); } })).toBe('an object');
     expect(describeValue(10n)).toBe('10');
     expect(describeValue('x'.repeat(100))).toHaveLength(60);
+    expect(describeValue(Array.from({ length: 1_000_000 }, (_, index) => index))).toBe('[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,...');
+    expect(describeValue({ a: [1, 'b', null], c: undefined, d: true })).toBe('{"a":[1,"b",null],"d":true}');
+    expect(describeValue(new Date(0))).toBe('"1970-01-01T00:00:00.000Z"');
   });
 
   it('reports a deeply nested value that fails a schema as an issue, without throwing', () => {
     let deep: unknown = [];
     for (let index = 0; index < 100_000; index++) deep = [deep];
-    expect(validateWithSchema(z.object({ goal: z.string() }), deep)).toEqual({ ok: false, issues: ['(the whole value): expected object, got an array of 1 item'] });
+    expect(validateWithSchema(z.object({ goal: z.string() }), deep)).toEqual({ ok: false, issues: [`(the whole value): expected object, got ${'['.repeat(57)}...`] });
   });
 });
 
