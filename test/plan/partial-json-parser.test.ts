@@ -98,11 +98,57 @@ describe('createPartialJsonParser', () => {
   });
 
   it('starts over after reset', () => {
-    const parser = createPartialJsonParser();
+    const parser = createPartialJsonParser({ root: 'object-or-array' });
     parser.push('[1, 2]');
     parser.reset();
     expect(parser.value).toBeUndefined();
     expect(parser.push('["x"]')).toEqual(['x']);
+  });
+
+  it('is not captured by a markdown checkbox or a citation before the JSON', () => {
+    for (const preamble of ['Plan:\n- [ ] step one\n- [x] step two\n', 'As noted [1], here it is:\n', 'See [docs](https://x.y) and [2]: ']) {
+      const parser = createPartialJsonParser();
+      parser.push(preamble);
+      expect(parser.value, preamble).toBeUndefined();
+      parser.push('{"goal": "x"}');
+      expect(parser.value, preamble).toEqual({ goal: 'x' });
+      expect(parser.complete).toBe(true);
+    }
+  });
+
+  it('takes a top-level array only when asked to', () => {
+    const text = 'The steps: ["a", "b"] and {"c": 1}';
+    const objects = createPartialJsonParser();
+    objects.push(text);
+    expect(objects.value).toEqual({ c: 1 });
+    const any = createPartialJsonParser({ root: 'object-or-array' });
+    any.push(text);
+    expect(any.value).toEqual(['a', 'b']);
+  });
+
+  it('never changes a value it returned earlier', () => {
+    const parser = createPartialJsonParser();
+    const returned: Array<{ value: unknown; json: string }> = [];
+    for (const char of answer) {
+      const value = parser.push(char);
+      returned.push({ value, json: JSON.stringify(value) ?? 'undefined' });
+    }
+    for (const { value, json } of returned) expect(JSON.stringify(value) ?? 'undefined').toBe(json);
+  });
+
+  it('streams a long answer in small deltas to the same value JSON.parse gives', () => {
+    const final = { goal: 'g', outline: Array.from({ length: 4000 }, (_, index) => `item ${index} ${'y'.repeat(40)}`), steps: [{ title: 't' }], risks: [] };
+    const text = JSON.stringify(final);
+    const parser = createPartialJsonParser();
+    let outlineSeen = 0;
+    for (let index = 0; index < text.length; index += 16) {
+      const value = parser.push(text.slice(index, index + 16)) as { outline?: string[] } | undefined;
+      const length = value?.outline?.length ?? 0;
+      expect(length).toBeGreaterThanOrEqual(outlineSeen);
+      outlineSeen = length;
+    }
+    expect(parser.complete).toBe(true);
+    expect(parser.value).toEqual(final);
   });
 
   it('holds for arbitrary JSON objects split at arbitrary points', () => {
