@@ -103,8 +103,15 @@ export class ClaudeCodeSessionNormalizer {
     try {
       parsed = JSON.parse(line);
     } catch (error) {
-      this.malformed(`not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-      return;
+      const recovered = recordAfterTornStart(line);
+      if (!recovered) {
+        this.malformed(`not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+        return;
+      }
+      this.malformed(
+        `its first ${recovered.column} characters are a torn record (cut off, then the next record was appended onto it); that record is lost, the one after it was read`,
+      );
+      parsed = recovered.record;
     }
     if (!isRecord(parsed) || typeof parsed.type !== 'string') {
       this.malformed('not a JSON object with a string "type"');
@@ -327,4 +334,25 @@ export class ClaudeCodeSessionNormalizer {
     this.stats.entries++;
     out.push(entry);
   }
+}
+
+/** Most `{"` positions tried in one malformed line, so a huge broken line stays cheap. */
+const MAX_TORN_LINE_ATTEMPTS = 1000;
+
+/**
+ * A record appended onto a torn line (the writer crashed mid-line, then the session went on):
+ * the first suffix starting at a later `{"` that parses as an object with a string `type`.
+ */
+function recordAfterTornStart(line: string): { record: Record<string, unknown>; column: number } | undefined {
+  let attempts = 0;
+  for (let index = line.indexOf('{"', 1); index !== -1 && attempts < MAX_TORN_LINE_ATTEMPTS; index = line.indexOf('{"', index + 1)) {
+    attempts++;
+    try {
+      const record: unknown = JSON.parse(line.slice(index));
+      if (isRecord(record) && typeof record.type === 'string') return { record, column: index };
+    } catch {
+      // Not here; try the next opening.
+    }
+  }
+  return undefined;
 }

@@ -2,7 +2,10 @@
 export interface ClaudeCodeSessionStats {
   /** Lines read, empty ones included. */
   lines: number;
-  /** Lines that were not JSON objects with a `type` (skipped, reported through `onWarning`). */
+  /**
+   * Lines that were not JSON objects with a `type` (skipped), or that began with a torn record
+   * (the record appended onto it is read); each is reported through `onWarning`.
+   */
   malformedLines: number;
   /** Well-formed lines of kinds that carry no conversation (progress, snapshots, hook summaries, ...). */
   skippedLines: number;

@@ -26,7 +26,9 @@ export interface ReadClaudeCodeSessionOptions {
   lines?: boolean;
   /**
    * Called for each malformed line (not JSON, or not an object with a `type`); the line is skipped
-   * and counted in `stats.malformedLines`. Reading never fails because of a bad line.
+   * and counted in `stats.malformedLines`. A line that starts with a torn record (a crash mid-line,
+   * then the next record appended onto it) loses only the torn record: the first suffix from a
+   * later `{"` that parses as a record is read, with a warning. Reading never fails because of a bad line.
    * @default undefined
    */
   onWarning?: (warning: ClaudeCodeSessionWarning) => void;

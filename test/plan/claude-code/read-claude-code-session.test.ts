@@ -124,6 +124,17 @@ describe('readClaudeCodeSession', () => {
     expect(onWarning.mock.calls.map(([warning]) => warning.lineNumber)).toEqual([1, 2, 3, 5, 8]);
   });
 
+  it('reads the record appended onto a torn line, losing only the torn record, with one warning', async () => {
+    const onWarning = vi.fn();
+    const torn = JSON.stringify({ ...common(), type: 'assistant', uuid: 'a1', message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'hi {"x"' }] } }).slice(0, 120);
+    const text = [user('first'), torn + user('glued on'), user('last')].join('\n');
+    const { messages, stats } = await read(text, { onWarning });
+    expect(messages.map((entry) => entry.message.content)).toEqual(['first', 'glued on', 'last']);
+    expect(stats.malformedLines).toBe(1);
+    expect(onWarning).toHaveBeenCalledTimes(1);
+    expect(onWarning.mock.calls[0]?.[0]).toMatchObject({ lineNumber: 2, message: expect.stringMatching(/first 120 characters are a torn record/) });
+  });
+
   it('keeps inline sidechains (Claude Code 1.x) apart, each with its own agentId and chain', async () => {
     const main = common();
     const side = (content: string, parentUuid: string | null, id: string) =>
