@@ -11,3 +11,4 @@ export type {
   StaticMessagesResponse,
 } from './messages-server-types.js';
 export { validateMessagesRequest } from './validate-messages-request.js';
+export { validateMessagesRequestBody, type ValidateMessagesRequestBodyOptions } from './validate-messages-request-body.js';

@@ -30,8 +30,10 @@ export interface MessagesServerTurn {
 
 /**
  * Answers with a recorded real response, served byte for byte (or assembled into one JSON message
- * for a non-streaming request). A recording that holds several responses (several
- * `message_start` … `message_stop`) answers that many consecutive requests.
+ * for a non-streaming request; a response cut off by an `error` frame answers a non-streaming
+ * request with the matching HTTP error instead: 529 for `overloaded_error`, else 500). A recording
+ * that holds several responses (each starting at a `message_start`, e.g. a response cut off by an
+ * `error` frame and then its retry) answers that many consecutive requests.
  */
 export interface RecordingResponse {
   /**
@@ -76,7 +78,8 @@ export type FaultResponse =
        */
       fault: 'stream-error';
       /**
-       * How many events to send before the error frame.
+       * How many events to send before the error frame. Capped so the error frame always takes
+       * the place of `message_stop`.
        * @default 3
        */
       after?: number;
@@ -144,8 +147,15 @@ export interface MessagesServerOptions {
    */
   responses?: MessagesServerResponse[];
   /**
-   * Reject requests the real API rejects (tool_use without tool_result, orphan tool_result,
-   * roles not alternating, first message not from the user, empty content) with its HTTP 400.
+   * Reject requests the real API rejects with its HTTP 400 and wording (see
+   * `validateMessagesRequestBody`): missing `model`/`max_tokens`; a custom tool whose
+   * `input_schema` is not `type: "object"`; a role other than user/assistant, roles not
+   * alternating, first message not from the user; empty content, empty or whitespace-only text; an
+   * image without `source`, a thinking block without `signature`; tool_use without tool_result,
+   * orphan or duplicate tool_result, tool_result blocks not at the start of the user message; a
+   * final assistant prefill ending in whitespace; `cache_control` on thinking or empty text, or on
+   * more than 4 blocks; thinking with `temperature` other than 1 or `budget_tokens` not below
+   * `max_tokens`.
    * @default true
    */
   validate?: boolean;
@@ -157,7 +167,10 @@ export interface MessagesServer {
   readonly url: string;
   /** Every request body received on `/v1/messages`, parsed, in arrival order (retries included). */
   readonly requests: MessagesRequestBody[];
-  /** Requests the script had no answer for (each was answered with HTTP 500). */
+  /**
+   * Requests the server could not answer as scripted, each also answered with an HTTP error: no
+   * answer left or a response function that threw (HTTP 500), or a body that is not JSON (HTTP 400).
+   */
   readonly errors: ScriptMismatchError[];
   /** Answers not consumed yet. */
   readonly pendingResponses: number;

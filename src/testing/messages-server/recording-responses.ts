@@ -9,8 +9,10 @@ export interface RecordingFrames {
 }
 
 /**
- * Splits a recording into responses (one per `message_stop`: some recordings hold several
- * consecutive responses of a multi-step exchange) and each response into SSE frames. Full SSE text (`event:`/`data:` lines) is kept
+ * Splits a recording into responses (a response ends at its `message_stop` or where the next
+ * `message_start` begins: some recordings hold several consecutive responses of a multi-step
+ * exchange, or a response cut off by an `error` frame followed by its retry) and each response
+ * into SSE frames. Full SSE text (`event:`/`data:` lines) is kept
  * verbatim, padding included; one-JSON-object-per-line text (vercel-ai `.chunks.txt`) gets an
  * `event:` line named after each object's `type`, as the real API sends it.
  * @param recording - raw text of the recording file.
@@ -22,6 +24,12 @@ export function recordingResponses(recording: string): RecordingFrames[] {
   let current: RecordingFrames = { frames: [], events: [] };
   all.frames.forEach((frame, index) => {
     const event = all.parsed[index];
+    // A new message_start begins a new response even without a message_stop before it (a response
+    // cut off by an error frame, then the retried response).
+    if (event?.type === 'message_start' && current.events.some((seen) => seen.type === 'message_start')) {
+      responses.push(current);
+      current = { frames: [], events: [] };
+    }
     current.frames.push(frame);
     if (event) current.events.push(event);
     if (event?.type === 'message_stop') {

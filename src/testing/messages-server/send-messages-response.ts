@@ -54,7 +54,9 @@ export async function sendMessagesResponse(
   if ('recording' in item || 'recordedResponse' in item) {
     const [first = { frames: [], events: [] }, ...rest] =
       'recording' in item ? recordingResponses(item.recording) : [item.recordedResponse];
+    const streamError = first.events.find((event) => event.type === 'error');
     if (streaming) await sendFrames(response, first.frames, context.requestId);
+    else if (streamError) sendRecordedError(response, streamError, context.requestId);
     else sendJson(response, assembleMessage(first.events), context.requestId);
     return rest.map((recordedResponse) => ({ recordedResponse }));
   }
@@ -92,7 +94,9 @@ async function sendFault(
         error: { details: null, type: errorType, message },
         request_id: requestId,
       })}\n\n`;
-      const frames = faultTurnFrames(fault.turn, context).slice(0, fault.after ?? 3);
+      const turnFrames = faultTurnFrames(fault.turn, context);
+      // The error frame takes the place of message_stop at the latest, however large `after` is.
+      const frames = turnFrames.slice(0, Math.min(fault.after ?? 3, turnFrames.length - 1));
       return sendFrames(response, [...frames, errorFrame], requestId);
     }
     case 'drop-connection': {
@@ -104,6 +108,17 @@ async function sendFault(
       return;
     }
   }
+}
+
+/**
+ * A non-streaming request gets no partial message for a response cut off by an error frame: the
+ * real API answers it with the HTTP error instead (529 for `overloaded_error`, else 500).
+ */
+function sendRecordedError(response: ServerResponse, event: WireEvent, requestId: string): void {
+  const error = (event.error ?? {}) as { type?: unknown; message?: unknown };
+  const errorType = typeof error.type === 'string' ? error.type : 'api_error';
+  const message = typeof error.message === 'string' ? error.message : 'Internal server error';
+  sendApiError(response, errorType === 'overloaded_error' ? 529 : 500, errorType, message, requestId);
 }
 
 function faultTurnFrames(turn: MessagesServerTurn | undefined, context: ResponseContext): string[] {

@@ -9,7 +9,7 @@ import type {
   StaticMessagesResponse,
 } from './messages-server-types.js';
 import { sendApiError, sendMessagesResponse, type RecordedResponse } from './send-messages-response.js';
-import { validateMessagesRequest } from './validate-messages-request.js';
+import { validateMessagesRequestBody } from './validate-messages-request-body.js';
 
 /**
  * Starts a loopback Messages API server on 127.0.0.1 (ephemeral port) that answers
@@ -45,14 +45,20 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
     let body: MessagesRequestBody;
     try {
       body = JSON.parse(raw) as MessagesRequestBody;
-    } catch {
+    } catch (error) {
+      const excerpt = raw.length > 120 ? `${raw.slice(0, 120)}…` : raw;
+      errors.push(
+        new ScriptMismatchError(
+          `A request to /v1/messages had a body that is not JSON (answered HTTP 400): ${error instanceof Error ? error.message : String(error)}. Body: ${JSON.stringify(excerpt)}`,
+        ),
+      );
       return sendApiError(response, 400, 'invalid_request_error', 'There was an error parsing the body of your request as JSON.', 'req_loopback_unparsed');
     }
     requests.push(body);
     const number = requests.length;
     const requestId = `req_loopback_${String(number).padStart(4, '0')}`;
     if (validate) {
-      const problem = validateMessagesRequest(body.messages);
+      const problem = validateMessagesRequestBody(body, { betas: betaHeader(request) });
       if (problem) return sendApiError(response, 400, 'invalid_request_error', problem, requestId);
     }
     const next = queue.shift();
@@ -106,6 +112,14 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
       });
     },
   };
+}
+
+function betaHeader(request: IncomingMessage): string[] {
+  const value = request.headers['anthropic-beta'];
+  return (Array.isArray(value) ? value : [value ?? ''])
+    .flatMap((entry) => entry.split(','))
+    .map((beta) => beta.trim())
+    .filter((beta) => beta !== '');
 }
 
 function readBody(request: IncomingMessage): Promise<string> {

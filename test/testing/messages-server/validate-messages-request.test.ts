@@ -3,7 +3,7 @@ import path from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../../src/model/messages.js';
-import { startMessagesServer, type MessagesServer } from '../../../src/testing/messages-server/index.js';
+import { startMessagesServer, validateMessagesRequest, type MessagesServer } from '../../../src/testing/messages-server/index.js';
 
 const errorsRoot = path.resolve(import.meta.dirname, '../../..', '../shared/fixtures/anthropic-errors');
 const readJson = (file: string) => JSON.parse(readFileSync(path.join(errorsRoot, file), 'utf8')) as Record<string, unknown>;
@@ -98,5 +98,100 @@ describe('messages server validation (HTTP 400 like the real API)', () => {
     const message = await lenientClient.messages.create({ model: 'm', max_tokens: 5, messages: [{ role: 'assistant', content: 'x' }] });
     expect(message.content).toEqual([{ type: 'text', text: 'ok' }]);
     await lenient.close();
+  });
+});
+
+describe('validateMessagesRequest: block and conversation rules of the real API', () => {
+  const go = { role: 'user', content: 'go' };
+  const cases: Array<[string, unknown[], string | RegExp]> = [
+    ['an empty text block', [{ role: 'user', content: [{ type: 'text', text: '' }] }], 'messages: text content blocks must be non-empty'],
+    [
+      'whitespace-only text, as a block or as string content',
+      [{ role: 'user', content: [{ type: 'text', text: '  \n' }] }],
+      'messages: text content blocks must contain non-whitespace text',
+    ],
+    ['whitespace-only string content', [{ role: 'user', content: ' \t' }], 'messages: text content blocks must contain non-whitespace text'],
+    [
+      'a tool_result after another block',
+      [go, { role: 'assistant', content: [toolUse('t1')] }, { role: 'user', content: [{ type: 'text', text: 'here:' }, toolResult('t1')] }],
+      'messages.2: Did not find 1 `tool_result` block(s) at the beginning of this message. Messages following `tool_use` blocks must begin with a matching number of `tool_result` blocks.',
+    ],
+    [
+      'a thinking block without its signature',
+      [go, { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm' }, { type: 'text', text: 'a' }] }, { role: 'user', content: 'more' }],
+      'messages.1.content.0.thinking.signature: Field required',
+    ],
+    [
+      'a final assistant prefill ending in whitespace',
+      [go, { role: 'assistant', content: 'Sure, ' }],
+      'messages: final assistant content cannot end with trailing whitespace',
+    ],
+    [
+      'a final assistant whose last text block ends in a newline',
+      [go, { role: 'assistant', content: [{ type: 'text', text: 'Sure\n' }] }],
+      'messages: final assistant content cannot end with trailing whitespace',
+    ],
+    ['a role other than user/assistant', [{ role: 'user', content: 'a' }, { role: 'system', content: 'b' }, { role: 'user', content: 'c' }], "messages.1.role: Input should be 'user' or 'assistant'"],
+    ['an image block without source', [{ role: 'user', content: [{ type: 'image' }] }], 'messages.0.content.0.image.source: Field required'],
+    [
+      'two tool_result blocks for one tool_use',
+      [go, { role: 'assistant', content: [toolUse('t1')] }, { role: 'user', content: [toolResult('t1'), toolResult('t1')] }],
+      /^messages\.2\.content\.1: each tool_use must have a single result\. Found multiple `tool_result` blocks with id: t1/,
+    ],
+    [
+      'cache_control on a thinking block',
+      [go, { role: 'assistant', content: [{ type: 'thinking', thinking: 'x', signature: 's', cache_control: { type: 'ephemeral' } }] }],
+      'messages.1.content.0.thinking.cache_control: Extra inputs are not permitted',
+    ],
+    [
+      'cache_control on a redacted thinking block',
+      [go, { role: 'assistant', content: [{ type: 'redacted_thinking', data: 'x', cache_control: { type: 'ephemeral' } }] }],
+      'messages.1.content.0.redacted_thinking.cache_control: Extra inputs are not permitted',
+    ],
+    [
+      'cache_control on an empty text block',
+      [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'u' } }, { type: 'text', text: '', cache_control: { type: 'ephemeral' } }] }],
+      'messages.0.content.1.text: cache_control cannot be set for empty text blocks',
+    ],
+  ];
+  for (const [name, messages, expected] of cases) {
+    it(`rejects ${name}`, () => {
+      const problem = validateMessagesRequest(messages);
+      if (typeof expected === 'string') expect(problem).toBe(expected);
+      else expect(problem).toMatch(expected);
+    });
+  }
+
+  it('reports a schema problem before a conversation rule earlier in the list, as the API does', () => {
+    expect(validateMessagesRequest([{ role: 'user', content: 'a' }, { role: 'user', content: [{ type: 'image' }] }])).toBe(
+      'messages.1.content.0.image.source: Field required',
+    );
+  });
+
+  it('still names unanswered tool_use ids first when a tool_result is missing altogether', () => {
+    expect(validateMessagesRequest([go, { role: 'assistant', content: [toolUse('t1'), toolUse('t2')] }, { role: 'user', content: [toolResult('t1')] }])).toMatch(
+      /^messages\.1: `tool_use` ids were found without `tool_result` blocks immediately after: t2\./,
+    );
+  });
+
+  it('accepts what the real API accepts: prefills, an empty final assistant, results first then text, server tool blocks', () => {
+    expect(validateMessagesRequest([go, { role: 'assistant', content: 'Sure' }])).toBeUndefined();
+    expect(validateMessagesRequest([go, { role: 'assistant', content: [] }])).toBeUndefined();
+    expect(validateMessagesRequest([go, { role: 'assistant', content: '' }])).toBeUndefined();
+    expect(validateMessagesRequest([go, { role: 'assistant', content: [toolUse('t1'), toolUse('t2')] }, { role: 'user', content: [toolResult('t2'), toolResult('t1'), { type: 'text', text: 'and?' }] }])).toBeUndefined();
+    const fixture = readJson('anthropic-issue-17366-orphan-tool-result.1.json') as { request: { messages: Array<{ content: unknown[] }> } };
+    const [first, assistant] = fixture.request.messages;
+    const serverOnly = { ...assistant, content: assistant!.content.slice(0, 2) };
+    expect(validateMessagesRequest([first, serverOnly])).toBeUndefined();
+    expect(validateMessagesRequest([first, serverOnly, { role: 'user', content: 'thanks' }])).toBeUndefined();
+  });
+
+  it('the orphan tool_result answering a server_tool_use keeps the real wording (fixture 17366)', () => {
+    const problem = validateMessagesRequest([
+      go,
+      { role: 'assistant', content: [{ type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} }, toolUse('t')] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'srvtoolu_1', content: 'x' }, toolResult('t')] },
+    ]);
+    expect(problem).toMatch(/^messages\.2\.content\.0: unexpected `tool_use_id`/);
   });
 });
