@@ -160,7 +160,7 @@ export type { OpenBatch, BatchCall, BatchCallState } from './loop/open-batch.js'
 // Plans
 export type { PlanStore } from './plan/plan-store.js';
 export { memoryPlanStore, type MemoryPlanStoreOptions } from './plan/memory-plan-store.js';
-export { planFileName, assertPlanName, planNameProblem, type PlanFileNameOptions } from './plan/plan-name.js';
+export { planFileName, assertPlanName, planNameProblem, MAX_PLAN_NAME_BYTES, type PlanFileNameOptions } from './plan/plan-name.js';
 export { generatePlanSlug, type RandomSource } from './plan/generate-plan-slug.js';
 export { allocatePlanSlug, PLAN_SLUG_ATTEMPTS, type AllocatePlanSlugOptions } from './plan/allocate-plan-slug.js';
 export { recoverPlan, PLAN_SOURCES, type RecoverPlanOptions, type RecoveredPlan, type PlanSource } from './plan/recover-plan.js';
@@ -185,7 +185,7 @@ export {
 } from './plan/extract-json.js';
 export type { JsonCandidateStrategy } from './plan/json-candidates.js';
 export type { ValueSchema, InferSchemaOutput, StandardSchemaLike } from './plan/value-schema.js';
-export { createPartialJsonParser, type PartialJsonParser, type DeepPartial } from './plan/partial-json-parser.js';
+export { createPartialJsonParser, type PartialJsonParser, type PartialJsonParserOptions, type DeepPartial } from './plan/partial-json-parser.js';
 export { formatPlanAsMarkdown, type FormatPlanAsMarkdownOptions } from './plan/format-plan-as-markdown.js';
 export {
   createPlanPhase,

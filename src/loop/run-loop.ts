@@ -142,6 +142,10 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
       core.emit({ type: 'turn-start', turn: turns });
       const response = await streamTurn(core, prepareRequest(core, signal), core.options.maxStreamRetries ?? 2);
       addUsage(usage, response.usage);
+      // An empty text block would make every later request invalid: the API refuses them.
+      if (response.message.content.some((block) => block.type === 'text' && (block as TextBlock).text === '')) {
+        response.message.content = response.message.content.filter((block) => !(block.type === 'text' && (block as TextBlock).text === ''));
+      }
       if (response.message.content.length === 0) {
         // Nothing to keep: an empty assistant message would make the next request invalid.
         if (response.stopReason === 'pause_turn') continue;

@@ -17,6 +17,8 @@ export {
 export {
   startMessagesServer,
   validateMessagesRequest,
+  validateMessagesRequestBody,
+  type ValidateMessagesRequestBodyOptions,
   type FaultResponse,
   type MessagesRequestBody,
   type MessagesRequestInfo,

@@ -183,3 +183,14 @@ describe('batch edge cases (found in review)', () => {
     expect(() => createAgent({ model: bedrock, maxBudgetUsd: 0.01 })).not.toThrow();
   });
 });
+
+describe('assistant content kept in history', () => {
+  it('drops empty text blocks the model streamed, so the next request stays valid', async () => {
+    const model = scriptedModel([turn('', toolCall('echo', { text: 'x' })), 'done', 'again']);
+    const agent = createAgent({ model, tools: [echoTool] });
+    await agent.run('go').result;
+    await agent.run('more').result;
+    expect(validateMessagesRequest(model.requests[2]!.messages)).toBeUndefined();
+    expect(agent.messages[1]!.content).toEqual([expect.objectContaining({ type: 'tool_use' })]);
+  });
+});
