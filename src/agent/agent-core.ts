@@ -7,6 +7,7 @@ import type { PermissionMode, PermissionRules, PermissionUpdate } from '../permi
 import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { createRuleSet, type RuleSet } from '../permissions/rule-set.js';
+import { assertRulesNameTools } from '../permissions/assert-rules-name-tools.js';
 import type { OpenBatch } from '../loop/open-batch.js';
 import { DEFAULT_PRICES, findPrice, type ModelPrice } from '../loop/pricing.js';
 import type { Todo } from '../todos/types.js';
@@ -19,6 +20,7 @@ import type { PlanStore } from '../plan/plan-store.js';
 import type { AgentOptions } from './agent-options.js';
 import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
 import type { EntryDraft, Journal } from '../session/journal.js';
+import { entryForEvent } from '../session/entry-for-event.js';
 import { INTERRUPTED_BEFORE_FINISHING } from '../session/entries-to-snapshot.js';
 
 /** An event before the agent stamps it with its session and agent ids. */
@@ -148,16 +150,7 @@ export class AgentCore {
    * @throws ConfigurationError naming the rule and the tools there are.
    */
   assertRulesNameTools(rules: PermissionRules | undefined): void {
-    for (const behavior of ['allow', 'deny', 'ask'] as const) {
-      for (const rule of rules?.[behavior] ?? []) {
-        const name = typeof rule === 'string' ? rule.trim().split('(')[0]!.trim() : '';
-        if (name === '' || this.tools.has(name)) continue;
-        const near = [...this.tools.keys()].find((tool) => tool.toLowerCase() === name.toLowerCase());
-        throw new ConfigurationError(
-          `The ${behavior} rule "${rule}" names no tool of this agent${near ? `; did you mean "${near}"? (names are case-sensitive)` : ''}. Tools: ${[...this.tools.keys()].join(', ')}.`,
-        );
-      }
-    }
+    assertRulesNameTools(rules, [...this.tools.keys()]);
   }
 
   /**
@@ -331,30 +324,5 @@ export class AgentCore {
       if (call.state === 'done') delete call.input;
     }
     return copy;
-  }
-}
-
-/** The transcript entry that records an event, for events that change what a resume sees. */
-function entryForEvent(event: AgentEvent): EntryDraft | undefined {
-  switch (event.type) {
-    case 'tool-result':
-      return {
-        kind: 'tool-result',
-        toolUseId: event.toolUseId,
-        toolName: event.toolName,
-        result: { type: 'tool_result', tool_use_id: event.toolUseId, content: event.content as never, ...(event.isError ? { is_error: true } : {}) },
-      };
-    case 'permission-decision': {
-      const { type: _type, sessionId: _sessionId, agentId: _agentId, ...decision } = event;
-      return { kind: 'permission-decision', decision };
-    }
-    case 'todo-update':
-      return { kind: 'todo-update', todos: event.todos };
-    case 'run-start':
-      return { kind: 'run-start', runId: event.runId };
-    case 'run-end':
-      return { kind: 'run-end', runId: event.result.runId, status: event.result.status, usage: event.result.usage };
-    default:
-      return undefined;
   }
 }

@@ -17,6 +17,7 @@ import type { Todo } from '../todos/types.js';
 import { validateTodos } from '../todos/validate-todos.js';
 import type { AgentCore } from './agent-core.js';
 import { AgentRun } from './agent-run.js';
+import { ListenerGuards } from './listener-guards.js';
 import type { AgentSnapshot } from './snapshot.js';
 import { forkSnapshot, type ForkOptions } from './fork-snapshot.js';
 import { failedBeforeStart } from './failed-before-start.js';
@@ -37,8 +38,8 @@ export class Agent {
   private loadedCore: AgentCore | undefined;
   /** Owned here, not by the core, so listeners can be added while a session is still loading. */
   private readonly emitter = new EventEmitter();
-  /** The guard wrapping each listener, by event type, so `off` can find it. */
-  private readonly guards = new WeakMap<Listener, Map<string, Listener>>();
+  /** Wraps listeners so one that throws is reported (as a non-fatal `error` event) and the others still run. */
+  private readonly guards = new ListenerGuards((error) => this.loadedCore?.emit({ type: 'error', error, fatal: false }));
   private readonly queue: PQueue;
   /**
    * Resolves when the agent is ready: at once, or after loading when it resumes a session from a
@@ -295,38 +296,19 @@ export class Agent {
    * stop the others or the run: its error is reported as a non-fatal `error` event.
    */
   on<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
-    this.emitter.on(type, this.guarded(type, listener));
+    this.emitter.on(type, this.guards.wrap(type, listener));
     return this;
   }
 
   /** Removes a listener added with `on` or `once`. */
   off<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
-    const byType = this.guards.get(listener as Listener);
-    this.emitter.off(type, byType?.get(type) ?? listener);
-    byType?.delete(type);
+    this.emitter.off(type, this.guards.unwrap(type, listener));
     return this;
   }
 
   /** Listens to the next event of one type. */
   once<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
-    this.emitter.once(type, this.guarded(type, listener));
+    this.emitter.once(type, this.guards.wrap(type, listener));
     return this;
   }
-
-  private guarded<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): Listener {
-    const guard: Listener = (event) => {
-      try {
-        listener(event as AgentEventOf<T>);
-      } catch (error) {
-        // Not for an `error` listener's own failure: that would loop.
-        if (type !== 'error') this.loadedCore?.emit({ type: 'error', error: error instanceof Error ? error : new Error(String(error)), fatal: false });
-      }
-    };
-    let byType = this.guards.get(listener as Listener);
-    if (!byType) this.guards.set(listener as Listener, (byType = new Map()));
-    byType.set(type, guard);
-    return guard;
-  }
 }
-
-type Listener = (event: unknown) => void;
