@@ -127,6 +127,12 @@ export type ToolPermissionCheck =
       /** Suggestions more precise than the generic one (e.g. an allow rule for a command prefix). */
       suggestions?: PermissionUpdate[];
       /**
+       * A safety question that allow rules cannot answer (a write into `.git`, through a hard
+       * link): asked even when an allow rule matches. Deny rules, hooks and `bypassPermissions`
+       * still apply as usual.
+       */
+      safety?: boolean;
+      /**
        * Why the host is asked, when it is more specific than a tool check (e.g. `ExitPlanMode`
        * asks with `{ type: 'plan-approval' }`).
        * @default { type: 'tool-check', message }

@@ -49,18 +49,20 @@ export async function checkPathPermission(args: PathPermissionArgs): Promise<Too
     const reason = args.writes ? await protectedWriteReason(toolName, resolved) : undefined;
     if (reason === undefined) return { behavior: 'passthrough' };
     recordOutsideCheck(args.agent.toolState, args.toolUseId, resolved.real);
-    return { behavior: 'ask', message: reason, suggestions: [] };
+    // Not answerable by an allow rule like Edit(**): a write into .git or through a hard link.
+    return { behavior: 'ask', message: reason, suggestions: [], safety: true };
   }
   recordOutsideCheck(args.agent.toolState, args.toolUseId, resolved.real);
   const via = resolved.real === resolved.lexical ? '' : ` (through a symbolic link: ${resolved.lexical})`;
-  const directory = args.isDirectory ? resolved.real : path.dirname(resolved.real);
-  const relative = path.relative(boundary.cwd, directory).split(path.sep).join('/');
-  const pattern = relative === '' ? '**' : `${relative}/**`;
+  // "Always allow" for an outside folder: an absolute glob (relative allow globs never reach
+  // outside the workspace), for the path as written and, when a link was followed, the real one.
+  const folder = (target: string) => (args.isDirectory ? target : path.dirname(target)).split(path.sep).join('/');
+  const rules = [...new Set([folder(resolved.lexical), folder(resolved.real)])].map((directory) => `${toolName}(${directory.replace(/\/$/, '')}/**)`);
   return {
     behavior: 'ask',
     blockedPath: resolved.real,
     message: `${toolName} ${verb} ${resolved.real}${via}, which is outside the workspace (${boundary.roots.join(', ')}).`,
-    suggestions: [{ type: 'addRules', behavior: 'allow', rules: [`${toolName}(${pattern})`], destination: 'session' }],
+    suggestions: [{ type: 'addRules', behavior: 'allow', rules, destination: 'session' }],
   };
 }
 

@@ -64,3 +64,14 @@ describe('path deny rules see the real path', () => {
   });
 });
 
+
+describe('safety questions outrank allow rules', () => {
+  it('an allow rule like Write(**) does not approve a write into .git; an ordinary write it does', async () => {
+    await fs.mkdir(path.join(work, '.git'));
+    const intoGit = await decide({ file_path: '.git/config', content: 'x' }, { tool: 'Write', mode: 'default', allow: ['Write(**)'] });
+    expect(intoGit.behavior).not.toBe('allow');
+    expect(intoGit.reason.type).toBe('tool-check');
+    const ordinary = await decide({ file_path: 'notes.md', content: 'x' }, { tool: 'Write', mode: 'default', allow: ['Write(**)'] });
+    expect(ordinary.behavior).toBe('allow');
+  });
+});
