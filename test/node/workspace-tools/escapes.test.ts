@@ -82,7 +82,10 @@ describe('escapes from the workspace', () => {
     const read = await callTool(toolNamed(tools, 'Read'), { file_path: 'link-out/secret.txt' }, { answer: () => true });
     expect(read.stage).toBe('execute');
     expect(read.text).toContain(SECRET);
-    expect(read.check).toMatchObject({ suggestions: [{ type: 'addRules', behavior: 'allow', rules: ['Read(../outside/**)'] }] });
+    // Absolute globs (relative allow globs never reach outside): the link's folder and the real one.
+    expect(read.check).toMatchObject({
+      suggestions: [{ type: 'addRules', behavior: 'allow', rules: [`Read(${path.join(work, 'link-out')}/**)`, `Read(${outside}/**)`] }],
+    });
     const write = await callTool(toolNamed(tools, 'Write'), { file_path: '../outside/created.txt', content: 'ok' }, { answer: () => true });
     expect(write.isError).toBe(false);
     expect(await fs.readFile(path.join(outside, 'created.txt'), 'utf8')).toBe('ok');
