@@ -5,6 +5,7 @@ import { validateHooksConfig } from '../hooks/validate-hooks-config.js';
 import { entriesToSnapshot } from '../session/entries-to-snapshot.js';
 import { Journal } from '../session/journal.js';
 import { claimSession } from '../session/open-sessions.js';
+import { copyPlanForResume } from '../plan/copy-plan.js';
 import { loadEntries } from '../session/load-entries.js';
 import type { SessionStore } from '../session/session-store.js';
 import { snapshotToEntries } from '../session/snapshot-to-entries.js';
@@ -124,8 +125,10 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore): Prom
   claimSession(store, sessionId, core);
   // A snapshot resumed into a store that has never seen the session seeds its transcript.
   if (entries.length === 0) journal.record(...snapshotToEntries(core.snapshot()));
-  if (core.plan && !(await core.planStore.exists(core.plan.name))) {
-    // The plan store lost the plan (another machine, a wiped directory): put it back from the history.
+  // The plan store lost the plan (another machine, a wiped directory): put it back from the history.
+  if (core.planSlug !== undefined && entries.length > 0) {
+    await copyPlanForResume({ store: core.planStore, slug: core.planSlug, entries, ...(core.agentId !== undefined ? { agentId: core.agentId } : {}) });
+  } else if (core.plan && !(await core.planStore.exists(core.plan.name))) {
     await core.planStore.write(core.plan.name, core.plan.text);
   }
   await core.flush();

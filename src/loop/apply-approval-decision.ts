@@ -1,7 +1,8 @@
 import type { AgentCore } from '../agent/agent-core.js';
 import type { PermissionDecision, PermissionResult } from '../permissions/types.js';
 import { validateToolInput } from '../permissions/validate-tool-input.js';
-import { answerWithError, holdPlanTargetMode, type BatchCall, type OpenBatch } from './open-batch.js';
+import { holdPlanTargetMode, type BatchCall, type OpenBatch } from './open-batch.js';
+import { refuseCall } from './refuse-call.js';
 
 /** The host's answer to a pending approval. */
 export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
@@ -27,9 +28,8 @@ export async function applyApprovalDecision(
   });
   const base = { toolName: call.toolName, toolUseId: call.toolUseId };
   const refuse = (message: string, reason: PermissionDecision['reason'], interrupt = false) => {
-    answerWithError(call, message);
     core.emit({ type: 'permission-decision', ...base, reason, behavior: 'deny', message, ...(interrupt ? { interrupt: true } : {}) });
-    core.emit({ type: 'tool-result', ...base, content: message, isError: true });
+    refuseCall(core, call, message);
     if (interrupt) batch.interruptRequested = true;
   };
   if (decision.behavior === 'deny') {

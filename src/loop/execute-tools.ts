@@ -4,7 +4,8 @@ import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { BatchCall, OpenBatch } from './open-batch.js';
 import { answerWithError } from './open-batch.js';
-import { toToolResultContent } from './tool-result-content.js';
+import { refuseCall } from './refuse-call.js';
+import { toToolResultContent, type ToolResultContent } from './tool-result-content.js';
 
 const INTERRUPTED = 'The user interrupted this tool call before it finished; it may have had partial effects. Do not assume it completed.';
 
@@ -28,8 +29,7 @@ export async function executeTools(core: AgentCore, batch: OpenBatch, signal: Ab
   }
   for (const call of allowed) {
     if (call.state === 'done') continue;
-    answerWithError(call, INTERRUPTED);
-    core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: INTERRUPTED, isError: true });
+    refuseCall(core, call, INTERRUPTED);
   }
 }
 
@@ -59,8 +59,7 @@ async function executeCall(core: AgentCore, call: BatchCall, runSignal: AbortSig
   // The last line of defence for "plan mode never writes": whatever was decided earlier (an
   // approval given before the host switched to plan mode, say), nothing that writes runs now.
   if (core.mode === 'plan' && !(tool.isReadOnlyCall?.(call.input) ?? tool.readOnly)) {
-    answerWithError(call, PLAN_MODE_GUARD);
-    core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: PLAN_MODE_GUARD, isError: true });
+    refuseCall(core, call, PLAN_MODE_GUARD);
     return;
   }
   // A signal of its own only when the call can time out; otherwise the run's signal serves (and
@@ -102,22 +101,9 @@ async function executeCall(core: AgentCore, call: BatchCall, runSignal: AbortSig
       await failCall(core, call, message, new ToolExecutionError(tool.name, message, { timedOut }), runSignal);
       return;
     }
-    let { content, isError } = toToolResultContent(outcome.value, core.options.maxToolResultChars ?? 100_000);
-    const post = await runHooks({
-      event: 'PostToolUse',
-      hooks: core.options.hooks,
-      signal: runSignal,
-      input: { sessionId: core.sessionId, toolName: tool.name, toolInput: call.input, toolUseId: call.toolUseId, toolResponse: outcome.value },
-    });
-    reportHookErrors(core, post.errors);
-    for (const output of post.outputs) {
-      if (output?.updatedOutput !== undefined) ({ content, isError } = toToolResultContent(output.updatedOutput, core.options.maxToolResultChars ?? 100_000));
-    }
-    const context = post.outputs.map((output) => output?.additionalContext).filter((text): text is string => Boolean(text));
-    if (context.length) {
-      const blocks = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
-      content = [...blocks, ...context.map((text) => ({ type: 'text' as const, text }))];
-    }
+    const { content, isError } = core.options.hooks?.PostToolUse?.length
+      ? await afterPostToolUseHooks(core, call, outcome.value, runSignal)
+      : toToolResultContent(outcome.value, core.options.maxToolResultChars ?? 100_000);
     call.state = 'done';
     call.result = { type: 'tool_result', tool_use_id: call.toolUseId, content, ...(isError ? { is_error: true } : {}) };
     core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: tool.name, content, isError, output: outcome.value, durationMs: performance.now() - started });
@@ -128,6 +114,28 @@ async function executeCall(core: AgentCore, call: BatchCall, runSignal: AbortSig
     if (timer) clearTimeout(timer);
     runSignal.removeEventListener('abort', onAbort);
   }
+}
+
+/** The result content after `PostToolUse` hooks: a replaced output, then any added context. */
+async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, value: unknown, signal: AbortSignal): Promise<ToolResultContent> {
+  const maxChars = core.options.maxToolResultChars ?? 100_000;
+  let { content, isError } = toToolResultContent(value, maxChars);
+  const post = await runHooks({
+    event: 'PostToolUse',
+    hooks: core.options.hooks,
+    signal,
+    input: { sessionId: core.sessionId, toolName: call.toolName, toolInput: call.input, toolUseId: call.toolUseId, toolResponse: value },
+  });
+  reportHookErrors(core, post.errors);
+  for (const output of post.outputs) {
+    if (output?.updatedOutput !== undefined) ({ content, isError } = toToolResultContent(output.updatedOutput, maxChars));
+  }
+  const context = post.outputs.map((output) => output?.additionalContext).filter((text): text is string => Boolean(text));
+  if (context.length) {
+    const blocks = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
+    content = [...blocks, ...context.map((text) => ({ type: 'text' as const, text }))];
+  }
+  return { content, isError };
 }
 
 async function failCall(core: AgentCore, call: BatchCall, message: string, error: ToolExecutionError, signal: AbortSignal): Promise<void> {

@@ -4,7 +4,8 @@ import type { PermissionDecision } from '../permissions/types.js';
 import { decidePermission } from '../permissions/decide-permission.js';
 import { nanoid } from 'nanoid';
 import { isIncompleteToolInput } from '../model/incomplete-tool-input.js';
-import { answerWithError, holdPlanTargetMode, type BatchCall, type OpenBatch } from './open-batch.js';
+import { holdPlanTargetMode, type BatchCall, type OpenBatch } from './open-batch.js';
+import { refuseCall } from './refuse-call.js';
 
 
 /** Opens a batch for the tool calls of an assistant message. */
@@ -66,8 +67,7 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       const isPlanApproval = call.toolName === 'ExitPlanMode' && core.mode === 'plan';
       core.applyPermissionUpdates(isPlanApproval ? holdPlanTargetMode(call, decision.updatedPermissions) : decision.updatedPermissions);
     } else if (decision.behavior === 'deny') {
-      answerWithError(call, decision.message ?? `Permission to use ${call.toolName} was denied.`);
-      core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: call.result!.content, isError: true });
+      refuseCall(core, call, decision.message ?? `Permission to use ${call.toolName} was denied.`);
       // An interrupt is not the host's denial: keep it out of the audit of denials.
       if (!signal.aborted) denials.push(decision);
       if (decision.interrupt) batch.interruptRequested = true;
@@ -93,7 +93,6 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
 function deny(core: AgentCore, call: BatchCall, message: string, denials: PermissionDecision[], reason: PermissionDecision['reason']): void {
   const decision: PermissionDecision = { toolName: call.toolName, toolUseId: call.toolUseId, behavior: 'deny', reason, message };
   core.emit({ type: 'permission-decision', ...decision });
-  answerWithError(call, message);
-  core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: message, isError: true });
+  refuseCall(core, call, message);
   denials.push(decision);
 }

@@ -9,7 +9,8 @@ import { addUsage, emptyUsage } from '../model/usage.js';
 import type { PermissionDecision } from '../permissions/types.js';
 import { applyApprovalDecision, type ApprovalDecision } from './apply-approval-decision.js';
 import { executeTools, reportHookErrors } from './execute-tools.js';
-import { answerWithError, batchResults, deferredCalls } from './open-batch.js';
+import { batchResults, deferredCalls } from './open-batch.js';
+import { refuseOpenCalls } from './refuse-call.js';
 import { estimateCost } from './pricing.js';
 import { prepareRequest } from './prepare-request.js';
 import { openBatch, resolveTurn } from './resolve-turn.js';
@@ -83,12 +84,7 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
   const closeBatch = (message: string) => {
     const batch = core.openBatch;
     if (!batch) return;
-    for (const call of batch.calls) {
-      if (call.state !== 'done') {
-        answerWithError(call, message);
-        core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: message, isError: true });
-      }
-    }
+    refuseOpenCalls(core, batch, message);
     markTouched();
     core.appendUserContent([...batchResults(batch), ...core.takeReminders()]);
     core.openBatch = undefined;
@@ -230,12 +226,7 @@ async function submitPrompt(core: AgentCore, prompt: string | ContentBlock[], si
   const blocks: ContentBlock[] = [];
   const batch = core.openBatch;
   if (batch) {
-    for (const call of batch.calls) {
-      if (call.state !== 'done') {
-        answerWithError(call, SUPERSEDED);
-        core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: SUPERSEDED, isError: true });
-      }
-    }
+    refuseOpenCalls(core, batch, SUPERSEDED);
     blocks.push(...batchResults(batch));
     core.openBatch = undefined;
   }

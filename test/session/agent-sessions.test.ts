@@ -4,6 +4,7 @@ import {
   createAgent,
   defineTool,
   forkSession,
+  memoryPlanStore,
   memorySessionStore,
   SessionNotFoundError,
   UnsupportedSchemaVersionError,
@@ -179,6 +180,19 @@ describe('sessions in a store', () => {
     expect(fromStore.messages).toEqual([agent.messages[0]]);
     expect(fromStore.plan?.text).toBe('The plan.');
     await expect(forkSession(store, 'nope')).rejects.toThrow(SessionNotFoundError);
+  });
+
+  it('puts a plan missing from the plan store back from the history on resume', async () => {
+    const store = memorySessionStore();
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('ExitPlanMode', { plan: 'Keep me.' })), 'ok']), store, permissionMode: 'plan', canUseTool: () => ({ behavior: 'allow' }) });
+    await agent.run('plan').result;
+    const name = agent.plan!.name;
+    await agent.close();
+    const emptyPlanStore = memoryPlanStore();
+    const resumed = createAgent({ model: scriptedModel([]), store, planStore: emptyPlanStore, resume: agent.sessionId });
+    await resumed.ready;
+    expect(resumed.plan).toEqual({ name, text: 'Keep me.' });
+    expect(await emptyPlanStore.read(name)).toBe('Keep me.');
   });
 
   it('refuses a second open agent on the same stored session in one process', async () => {
