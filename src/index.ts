@@ -152,6 +152,7 @@ export type {
 } from './session/entries.js';
 export { ENTRY_SCHEMA_VERSION, SUPPORTED_ENTRY_VERSIONS } from './session/entries.js';
 export { memorySessionStore } from './session/memory-session-store.js';
+export type { SessionAppendOptions, SessionLease, SessionLeases } from './session/session-store.js';
 export { entriesToSnapshot } from './session/entries-to-snapshot.js';
 export { forkSession, type ForkSessionOptions } from './session/fork-session.js';
 export type { ForkOptions } from './agent/fork-snapshot.js';
@@ -232,6 +233,8 @@ export {
   PlanNameCollisionError,
   PlanExtractionError,
   SessionLockedError,
+  SessionConflictError,
+  type SessionConflictErrorOptions,
   type AgentHarnessErrorOptions,
   type ModelErrorOptions,
   type HookErrorOptions,

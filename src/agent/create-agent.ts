@@ -84,7 +84,7 @@ function coreFor(options: AgentOptions, snapshot: AgentSnapshot | undefined, ori
   const store = options.store;
   if (!store) return buildCore(options, snapshot, origin, undefined);
   const sessionId = snapshot?.sessionId ?? options.sessionId ?? `session_${nanoid(16)}`;
-  const journal = new Journal(store, sessionId, snapshot?.agentId ?? options.agentId, null);
+  const journal = new Journal(store, sessionId, snapshot?.agentId ?? options.agentId);
   const core = buildCore({ ...options, sessionId }, snapshot, origin, journal);
   claimSession(store, sessionId, core);
   journal.record(...snapshotToEntries(core.snapshot()));
@@ -119,8 +119,8 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore): Prom
     snapshot = readSnapshot(resume);
     if (entries.length > 0) assertSnapshotMatchesStore(snapshot, entriesToSnapshot(sessionId, entries));
   }
-  const lastId = entries.length ? entries[entries.length - 1]!.id : null;
-  const journal = new Journal(store, sessionId, snapshot.agentId ?? options.agentId, lastId);
+  const last = entries.at(-1);
+  const journal = new Journal(store, sessionId, snapshot.agentId ?? options.agentId, { lastId: last?.id ?? null, revision: last?.seq ?? 0 });
   const core = buildCore(options, snapshot, 'resume', journal);
   claimSession(store, sessionId, core);
   // A snapshot resumed into a store that has never seen the session seeds its transcript.

@@ -1,6 +1,8 @@
 import { readdir, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { entrySeq } from '../session/entry-seq.js';
 import type { SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import { readSessionFile } from './session-file/read-session-file.js';
 import { SessionFileWriter } from './session-file/session-file-writer.js';
@@ -91,18 +93,37 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   };
 
   return {
-    async append(sessionId, entries) {
+    async append(sessionId, entries, appendOptions) {
       const target = targetOf(sessionId);
+      const expectedRevision = appendOptions?.expectedRevision;
+      if (!Number.isInteger(expectedRevision) || expectedRevision! < 0) {
+        throw new ConfigurationError(`fileSessionStore.append needs options.expectedRevision, the revision the writer last saw (0 for a new session), got ${JSON.stringify(expectedRevision)}.`);
+      }
       // Serialized now, so a later change to the entries by the caller is not written.
       const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+      // Nothing to store: no lock taken, nothing checked.
       if (text.length === 0) return;
+      const next = entries.reduce((previous, entry) => entrySeq(entry, previous), expectedRevision!);
       await enqueue(sessionId, async () => {
         let writer = writers.get(sessionId);
         if (writer === undefined) {
           writer = await SessionFileWriter.open({ ...target, fsync, lock });
           writers.set(sessionId, writer);
+        } else if (!lock) {
+          await writer.readRevision();
         }
-        await writer.append(text);
+        // Under the lock nobody else writes, so the check and the write are one step.
+        if (writer.revision !== expectedRevision) {
+          throw new SessionConflictError({ sessionId, expectedRevision: expectedRevision!, actualRevision: writer.revision });
+        }
+        try {
+          await writer.append(text);
+        } catch (error) {
+          // Part of the text may be on disk: count again before the next append.
+          await writer.readRevision().catch(() => undefined);
+          throw error;
+        }
+        writer.revision = next;
       });
     },
 

@@ -6,7 +6,7 @@ import type { PermissionDecision, PermissionMode, PermissionResult } from '../pe
 import type { Todo } from '../todos/types.js';
 
 /** The transcript entry format version this build writes. */
-export const ENTRY_SCHEMA_VERSION = 1;
+export const ENTRY_SCHEMA_VERSION = 2;
 
 /** Fields every transcript entry carries. */
 export interface EntryBase {
@@ -15,6 +15,11 @@ export interface EntryBase {
   id: string;
   /** The entry before it in the session, or null for the first. */
   parentId: string | null;
+  /**
+   * The entry's 1-based position in the session's transcript; the session's revision is the
+   * `seq` of its last entry. Version 1 entries lack it: loading numbers them by position.
+   */
+  seq: number;
   /** ISO 8601 time of writing. */
   timestamp: string;
   sessionId: string;
@@ -166,4 +171,4 @@ export type SessionEntry =
   | ToolStateEntry;
 
 /** The entry format versions this build reads. */
-export const SUPPORTED_ENTRY_VERSIONS: readonly number[] = [1];
+export const SUPPORTED_ENTRY_VERSIONS: readonly number[] = [1, 2];

@@ -30,7 +30,7 @@ export async function forkSession(store: SessionStore, sessionId: string, option
   const plan = snapshot.plan;
   delete snapshot.plan;
   delete snapshot.planSlug;
-  const journal = new Journal(store, snapshot.sessionId, snapshot.agentId, null);
+  const journal = new Journal(store, snapshot.sessionId, snapshot.agentId);
   journal.record(...snapshotToEntries(snapshot, { forkedFrom: sessionId }));
   if (plan) {
     const slug = options.planStore ? await allocatePlanSlug({ store: options.planStore, agentId: snapshot.agentId }) : generatePlanSlug();

@@ -5,36 +5,58 @@ import type { SessionStore } from './session-store.js';
 /** An entry before the journal stamps it. */
 export type EntryDraft = SessionEntry extends infer E ? (E extends SessionEntry ? Omit<E, keyof EntryBase> & { agentId?: string } : never) : never;
 
+/** Where a journal continues a stored transcript: its last entry's id and the session's revision. */
+export interface JournalPosition {
+  /** The id of the last stored entry, or null for an empty session. */
+  lastId: string | null;
+  /** The `seq` of the last stored entry, or 0 for an empty session. */
+  revision: number;
+}
+
 /**
  * Writes a session's transcript in order: every `record` is appended after the ones before it,
- * and `after(fn)` runs `fn` only once everything recorded before it is stored. The agent delivers
- * events through `after`, so an event is never seen before its entry is stored.
+ * each append conditional on the revision this journal last saw (a stale writer is refused by
+ * the store with `SessionConflictError`), and `after(fn)` runs `fn` only once everything recorded
+ * before it is stored. The agent delivers events through `after`, so an event is never seen
+ * before its entry is stored.
  */
 export class Journal {
   private readonly store: SessionStore;
   private readonly sessionId: string;
   private readonly agentId: string | undefined;
   private lastId: string | null;
+  /** The `seq` of the last entry recorded (stored or queued). */
+  private recorded: number;
   private tail: Promise<void> = Promise.resolve();
   /** The first append failure; once set, nothing more is written. */
   failure: Error | undefined;
+  /** Set by the lease holder: carried by every append so a writer that lost its lease is refused. */
+  fencingToken: number | undefined;
 
-  constructor(store: SessionStore, sessionId: string, agentId: string | undefined, lastId: string | null) {
+  constructor(store: SessionStore, sessionId: string, agentId: string | undefined, position: JournalPosition = { lastId: null, revision: 0 }) {
     this.store = store;
     this.sessionId = sessionId;
     this.agentId = agentId;
-    this.lastId = lastId;
+    this.lastId = position.lastId;
+    this.recorded = position.revision;
   }
 
-  /** Stamps entries (id, parent, time, version) and queues them for appending, in order. */
+  /** The revision the transcript has once everything recorded so far is stored. */
+  get revision(): number {
+    return this.recorded;
+  }
+
+  /** Stamps entries (id, parent, seq, time, version) and queues them for appending, in order. */
   record(...drafts: EntryDraft[]): void {
     if (drafts.length === 0) return;
+    const expectedRevision = this.recorded;
     const entries = drafts.map((draft) => {
       const id = nanoid(12);
       const entry = {
         $schemaVersion: ENTRY_SCHEMA_VERSION,
         id,
         parentId: this.lastId,
+        seq: ++this.recorded,
         timestamp: new Date().toISOString(),
         sessionId: this.sessionId,
         ...(this.agentId !== undefined ? { agentId: this.agentId } : {}),
@@ -46,7 +68,10 @@ export class Journal {
     this.tail = this.tail.then(async () => {
       if (this.failure) return;
       try {
-        await this.store.append(this.sessionId, entries);
+        await this.store.append(this.sessionId, entries, {
+          expectedRevision,
+          ...(this.fencingToken !== undefined ? { fencingToken: this.fencingToken } : {}),
+        });
       } catch (error) {
         this.failure = error instanceof Error ? error : new Error(String(error));
       }

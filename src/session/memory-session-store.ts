@@ -1,5 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSupportedEntry } from './assert-supported-entry.js';
+import { entrySeq } from './entry-seq.js';
 import type { SessionEntry } from './entries.js';
 import type { SessionStore } from './session-store.js';
 
@@ -20,16 +22,27 @@ function assertSessionId(sessionId: unknown): asserts sessionId is string {
  */
 export function memorySessionStore(): SessionStore {
   const sessions = new Map<string, SessionEntry[]>();
+  /** Each session's revision: the `seq` of its last entry. */
+  const revisions = new Map<string, number>();
 
   return {
-    async append(sessionId, entries) {
+    async append(sessionId, entries, options) {
       assertSessionId(sessionId);
+      const expectedRevision = options?.expectedRevision;
+      if (!Number.isInteger(expectedRevision) || expectedRevision! < 0) {
+        throw new ConfigurationError(`memorySessionStore.append needs options.expectedRevision, the revision the writer last saw (0 for a new session), got ${JSON.stringify(expectedRevision)}.`);
+      }
       // Clone everything before storing anything, so a clone failure stores nothing.
       const copies = entries.map((entry) => structuredClone(entry));
+      // Nothing to store: nothing checked (as in every store).
       if (copies.length === 0) return;
       const stored = sessions.get(sessionId);
+      const revision = revisions.get(sessionId) ?? 0;
+      // Checked and appended with no await in between: the compare-and-append is atomic.
+      if (revision !== expectedRevision) throw new SessionConflictError({ sessionId, expectedRevision: expectedRevision!, actualRevision: revision });
       if (stored === undefined) sessions.set(sessionId, copies);
       else stored.push(...copies);
+      revisions.set(sessionId, copies.reduce((previous, entry) => entrySeq(entry, previous), revision));
     },
 
     async *load(sessionId) {
@@ -49,6 +62,7 @@ export function memorySessionStore(): SessionStore {
     async delete(sessionId) {
       assertSessionId(sessionId);
       sessions.delete(sessionId);
+      revisions.delete(sessionId);
     },
 
     async close(sessionId) {

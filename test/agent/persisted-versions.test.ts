@@ -27,7 +27,7 @@ describe('persisted formats of earlier versions', () => {
   it('transcript v1 awaiting approval: rebuilds the same state as the snapshot', async () => {
     const store = memorySessionStore();
     const lines = readFileSync(join(fixtures, 'transcript-v1-awaiting-approval.jsonl'), 'utf8').trim().split('\n');
-    await store.append('session_fixture_v1', lines.map((line) => JSON.parse(line) as SessionEntry));
+    await store.append('session_fixture_v1', lines.map((line) => JSON.parse(line) as SessionEntry), { expectedRevision: 0 });
     const agent = createAgent({ model: scriptedModel([]), tools, store, resume: 'session_fixture_v1' });
     await agent.ready;
     const snapshot = JSON.parse(readFileSync(join(fixtures, 'snapshot-v1-awaiting-approval.json'), 'utf8'));

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionLockedError } from '../../src/errors/index.js';
 import { fileSessionStore } from '../../src/node/file-session-store.js';
 import type { SessionStore, SessionStoreWarning } from '../../src/session/session-store.js';
-import { loadAll, makeEntries, textOf } from '../session/session-entries.js';
+import { appendAsLoaded, appendEntries, loadAll, makeEntries, textOf } from '../session/session-entries.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -57,12 +57,12 @@ describe('fileSessionStore: one writer per session', () => {
   it('takes a lock file naming this process on the first append, and releases it on close', async () => {
     const store = storeFor(['s']);
     const next = makeEntries('s');
-    await store.append('s', [next('one')]);
+    await appendEntries(store, 's', [next('one')]);
     expect(JSON.parse(readFileSync(lockOf('s'), 'utf8'))).toMatchObject({ pid: process.pid, hostname: hostname(), createdAt: expect.any(String) });
     await store.close?.('s');
     expect(existsSync(lockOf('s'))).toBe(false);
     // Usable again after close: the lock is taken anew.
-    await store.append('s', [next('two')]);
+    await appendEntries(store, 's', [next('two')]);
     expect(existsSync(lockOf('s'))).toBe(true);
     expect((await loadAll(store.load('s'))).map(textOf)).toEqual(['one', 'two']);
   });
@@ -70,8 +70,8 @@ describe('fileSessionStore: one writer per session', () => {
   it('refuses a second store instance in the same process, with a clear error', async () => {
     const first = storeFor(['s']);
     const second = storeFor(['s']);
-    await first.append('s', [makeEntries('s')('first')]);
-    const error = await second.append('s', [makeEntries('s')('second')]).catch((caught: unknown) => caught);
+    await appendEntries(first, 's', [makeEntries('s')('first')]);
+    const error = await appendEntries(second, 's', [makeEntries('s')('second')]).catch((caught: unknown) => caught);
     expect(SessionLockedError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'session-locked', sessionId: 's', lockFile: lockOf('s'), holder: { pid: process.pid } });
     const { message } = error as Error;
@@ -84,22 +84,22 @@ describe('fileSessionStore: one writer per session', () => {
     await expect(second.delete('s')).rejects.toSatisfy(SessionLockedError.isInstance);
     // Once the first closes, the second may write.
     await first.close?.('s');
-    await second.append('s', [makeEntries('s')('second')]);
+    await appendAsLoaded(second, 's', 'second');
   });
 
   it('lets two instances write different sessions, and skips locking with lock: false', async () => {
     const first = storeFor(['a']);
     const second = storeFor(['b']);
-    await first.append('a', [makeEntries('a')('a')]);
-    await second.append('b', [makeEntries('b')('b')]);
+    await appendEntries(first, 'a', [makeEntries('a')('a')]);
+    await appendEntries(second, 'b', [makeEntries('b')('b')]);
     const unlocked = storeFor(['c'], { lock: false });
-    await unlocked.append('c', [makeEntries('c')('c')]);
+    await appendEntries(unlocked, 'c', [makeEntries('c')('c')]);
     expect(existsSync(lockOf('c'))).toBe(false);
   });
 
   it('refuses a writer in another process while this one holds the session', async () => {
     const store = storeFor(['s']);
-    await store.append('s', [makeEntries('s')('parent')]);
+    await appendEntries(store, 's', [makeEntries('s')('parent')]);
     const outcome = await runChild('s', 'append');
     expect(outcome).toMatchObject({ ok: false, code: 'session-locked' });
     expect(outcome.message).toContain(`pid ${process.pid} on host`);
@@ -114,14 +114,14 @@ describe('fileSessionStore: one writer per session', () => {
     expect(JSON.parse(first!)).toEqual({ held: true });
 
     const store = storeFor(['s']);
-    const error = await store.append('s', [makeEntries('s')('parent')]).catch((caught: unknown) => caught);
+    const error = await appendEntries(store, 's', [makeEntries('s')('parent')]).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'session-locked', holder: { pid: holder.pid, hostname: hostname() } });
     expect((error as Error).message).toContain(`pid ${holder.pid} on host`);
 
     holder.stdin!.end();
     expect(await exited).toBe(0);
     expect(existsSync(lockOf('s'))).toBe(false);
-    await store.append('s', [makeEntries('s')('parent')]);
+    await appendAsLoaded(store, 's', 'parent');
     expect((await loadAll(store.load('s'))).length).toBe(2);
   });
 
@@ -129,7 +129,7 @@ describe('fileSessionStore: one writer per session', () => {
     const deadPid = await runChildToDeath('s', 'append-then-kill');
     expect(JSON.parse(readFileSync(lockOf('s'), 'utf8'))).toMatchObject({ pid: deadPid });
     const store = storeFor(['s']);
-    await store.append('s', [makeEntries('s')('after takeover')]);
+    await appendAsLoaded(store, 's', 'after takeover');
     expect(JSON.parse(readFileSync(lockOf('s'), 'utf8'))).toMatchObject({ pid: process.pid });
     expect(await loadAll(store.load('s'))).toHaveLength(2);
   });
@@ -137,7 +137,7 @@ describe('fileSessionStore: one writer per session', () => {
   it('lets exactly one of several stores take over the same stale lock', async () => {
     await runChildToDeath('s', 'append-then-kill');
     const contenders = Array.from({ length: 5 }, () => storeFor(['s']));
-    const outcomes = await Promise.allSettled(contenders.map((store, index) => store.append('s', [makeEntries('s')(`contender ${index}`)])));
+    const outcomes = await Promise.allSettled(contenders.map((store, index) => appendAsLoaded(store, 's', `contender ${index}`)));
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
     for (const outcome of outcomes) {
       if (outcome.status === 'rejected') expect(SessionLockedError.isInstance(outcome.reason)).toBe(true);
@@ -156,19 +156,19 @@ describe('fileSessionStore: one writer per session', () => {
   it('takes over a lock with its own pid that it does not hold (a previous process with the same pid)', async () => {
     writeFileSync(lockOf('s'), JSON.stringify({ pid: process.pid, hostname: hostname(), createdAt: '2020-01-01T00:00:00.000Z' }));
     const store = storeFor(['s']);
-    await store.append('s', [makeEntries('s')('x')]);
+    await appendEntries(store, 's', [makeEntries('s')('x')]);
     expect(JSON.parse(readFileSync(lockOf('s'), 'utf8')).createdAt).not.toBe('2020-01-01T00:00:00.000Z');
   });
 
   it('refuses locks it cannot judge: another host, or an unreadable lock file', async () => {
     const store = storeFor([]);
     writeFileSync(lockOf('remote'), JSON.stringify({ pid: 1234, hostname: 'some-other-host', createdAt: '2026-01-01T00:00:00.000Z' }));
-    const remote = await store.append('remote', [makeEntries('remote')('x')]).catch((caught: unknown) => caught);
+    const remote = await appendEntries(store, 'remote', [makeEntries('remote')('x')]).catch((caught: unknown) => caught);
     expect(SessionLockedError.isInstance(remote)).toBe(true);
     expect((remote as Error).message).toMatch(/pid 1234 on host "some-other-host", since 2026-01-01T00:00:00\.000Z.*delete .*remote\.jsonl\.lock/);
 
     writeFileSync(lockOf('empty'), '');
-    const empty = await store.append('empty', [makeEntries('empty')('x')]).catch((caught: unknown) => caught);
+    const empty = await appendEntries(store, 'empty', [makeEntries('empty')('x')]).catch((caught: unknown) => caught);
     expect((empty as Error).message).toMatch(/empty or unreadable/);
     expect(existsSync(join(dir, 'remote.jsonl'))).toBe(false);
   });
@@ -178,7 +178,7 @@ describe('fileSessionStore: one writer per session', () => {
     const aMinuteAgo = new Date(Date.now() - 60_000);
     utimesSync(lockOf('s'), aMinuteAgo, aMinuteAgo);
     const store = storeFor(['s']);
-    await store.append('s', [makeEntries('s')('x')]);
+    await appendEntries(store, 's', [makeEntries('s')('x')]);
     expect(JSON.parse(readFileSync(lockOf('s'), 'utf8'))).toMatchObject({ pid: process.pid });
   });
 
@@ -205,7 +205,7 @@ describe('fileSessionStore: one writer per session', () => {
       expect(seqs.length).toBeGreaterThanOrEqual(written);
       expect(seqs).toEqual(seqs.map((_, index) => index));
       expect(warnings.length).toBeLessThanOrEqual(1);
-      await store.append(sessionId, [makeEntries(sessionId)('resumed')]);
+      await appendAsLoaded(store, sessionId, 'resumed');
       const after = await loadAll(store.load(sessionId));
       expect(after).toHaveLength(seqs.length + 1);
       expect(textOf(after.at(-1)!)).toBe('resumed');

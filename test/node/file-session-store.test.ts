@@ -3,10 +3,10 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigurationError, UnsupportedSchemaVersionError } from '../../src/errors/index.js';
+import { SessionConflictError, ConfigurationError, UnsupportedSchemaVersionError } from '../../src/errors/index.js';
 import { fileSessionStore } from '../../src/node/file-session-store.js';
 import type { SessionStore, SessionStoreWarning } from '../../src/session/session-store.js';
-import { loadAll, makeEntries, textOf } from '../session/session-entries.js';
+import { appendAsLoaded, appendEntries, loadAll, makeEntries, textOf } from '../session/session-entries.js';
 
 let dir: string;
 const stores: SessionStore[] = [];
@@ -36,9 +36,9 @@ describe('fileSessionStore', () => {
     const store = storeFor({ dir });
     const next = makeEntries('s1');
     const written = [next('one'), next('two'), next('three ✓ with "quotes"\nand a newline')];
-    await store.append('s1', written.slice(0, 2));
-    await store.append('s1', written.slice(2));
-    await store.append('s2', [makeEntries('s2')('other')]);
+    await appendEntries(store, 's1', written.slice(0, 2));
+    await appendEntries(store, 's1', written.slice(2));
+    await appendEntries(store, 's2', [makeEntries('s2')('other')]);
     expect(await loadAll(store.load('s1'))).toEqual(written);
     const lines = readFileSync(fileOf('s1'), 'utf8').split('\n');
     expect(lines).toHaveLength(4);
@@ -54,7 +54,7 @@ describe('fileSessionStore', () => {
     expect(await loadAll(store.load('nothing'))).toEqual([]);
     await store.delete('nothing');
     expect(existsSync(nested)).toBe(false);
-    await store.append('s', [makeEntries('s')('x')]);
+    await appendEntries(store, 's', [makeEntries('s')('x')]);
     expect(existsSync(join(nested, 's.jsonl'))).toBe(true);
   });
 
@@ -63,7 +63,7 @@ describe('fileSessionStore', () => {
     const next = makeEntries('s');
     const batches = Array.from({ length: 200 }, (_, index) => Array.from({ length: (index % 3) + 1 }, (__, part) => next(`${index}.${part} ${'y'.repeat(index * 37)}`)));
     const other = makeEntries('t');
-    await Promise.all([...batches.map((batch) => store.append('s', batch)), ...batches.map((_, index) => store.append('t', [other(String(index))]))]);
+    await Promise.all([...batches.map((batch) => appendEntries(store, 's', batch)), ...batches.map((_, index) => appendEntries(store, 't', [other(String(index))]))]);
     expect(await loadAll(store.load('s'))).toEqual(batches.flat());
     expect((await loadAll(store.load('t'))).map(textOf)).toEqual(batches.map((_, index) => String(index)));
   });
@@ -71,15 +71,15 @@ describe('fileSessionStore', () => {
   it('lets a load see appends still queued', async () => {
     const store = storeFor({ dir });
     const next = makeEntries('s');
-    void store.append('s', [next('queued 1')]);
-    void store.append('s', [next('queued 2')]);
+    void appendEntries(store, 's', [next('queued 1')]);
+    void appendEntries(store, 's', [next('queued 2')]);
     expect((await loadAll(store.load('s'))).map(textOf)).toEqual(['queued 1', 'queued 2']);
   });
 
   it('writes what an entry was when append was called', async () => {
     const store = storeFor({ dir });
     const entry = makeEntries('s')('before');
-    const pending = store.append('s', [entry]);
+    const pending = appendEntries(store, 's', [entry]);
     (entry.message.content as Array<{ text: string }>)[0]!.text = 'after';
     await pending;
     expect(textOf((await loadAll(store.load('s')))[0]!)).toBe('before');
@@ -88,7 +88,7 @@ describe('fileSessionStore', () => {
   it('skips a torn last line with a warning, then appends on a fresh line', async () => {
     const first = storeFor({ dir });
     const next = makeEntries('s');
-    await first.append('s', [next('one'), next('two')]);
+    await appendEntries(first, 's', [next('one'), next('two')]);
     await first.close?.('s');
     const torn = JSON.stringify(next('torn')).slice(0, 40);
     appendFileSync(fileOf('s'), torn);
@@ -101,7 +101,7 @@ describe('fileSessionStore', () => {
     expect(warnings[0]!.message).toMatch(/last line \(3\).*cut short/);
 
     const second = storeFor({ dir });
-    await second.append('s', [next('after the crash')]);
+    await appendAsLoaded(second, 's', 'after the crash');
     expect(readFileSync(fileOf('s'), 'utf8').split('\n')).toEqual([expect.any(String), expect.any(String), torn, expect.stringContaining('after the crash'), '']);
     const again: SessionStoreWarning[] = [];
     expect((await loadAll(second.load('s', { onWarning: (warning) => again.push(warning) }))).map(textOf)).toEqual(['one', 'two', 'after the crash']);
@@ -115,7 +115,7 @@ describe('fileSessionStore', () => {
     const store = storeFor({ dir });
     const warnings: SessionStoreWarning[] = [];
     expect((await loadAll(store.load('s', { onWarning: (warning) => warnings.push(warning) }))).map(textOf)).toEqual(['one', 'complete']);
-    await store.append('s', [next('three')]);
+    await appendEntries(store, 's', [next('three')]);
     expect((await loadAll(store.load('s', { onWarning: (warning) => warnings.push(warning) }))).map(textOf)).toEqual(['one', 'complete', 'three']);
     expect(warnings).toEqual([]);
   });
@@ -124,9 +124,9 @@ describe('fileSessionStore', () => {
     const warnings: SessionStoreWarning[] = [];
     const store = storeFor({ dir, onWarning: (warning) => warnings.push(warning) });
     const next = makeEntries('s');
-    await store.append('s', [next('one')]);
+    await appendEntries(store, 's', [next('one')]);
     appendFileSync(fileOf('s'), '{"$schemaVersion":1,"id":\n\n[1,2]\n');
-    await store.append('s', [next('two')]);
+    await appendEntries(store, 's', [next('two')]);
     expect((await loadAll(store.load('s'))).map(textOf)).toEqual(['one', 'two']);
     expect(warnings.map((warning) => warning.line)).toEqual([2, 4]);
     expect(warnings[0]!.message).toMatch(/line 2 .*not valid JSON/);
@@ -144,11 +144,11 @@ describe('fileSessionStore', () => {
   it('fails on an entry version it cannot read, naming the supported versions and the line', async () => {
     const store = storeFor({ dir });
     const next = makeEntries('s');
-    await store.append('s', [next('one'), { ...next('future'), $schemaVersion: 2 }]);
+    await appendEntries(store, 's', [next('one'), { ...next('future'), $schemaVersion: 99 }]);
     const error = await loadAll(store.load('s')).catch((caught: unknown) => caught);
     expect(UnsupportedSchemaVersionError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ found: 2, supported: [1] });
-    expect((error as Error).message).toMatch(/line 2 of .*s\.jsonl with \$schemaVersion 2: this version of agent-harness reads \$schemaVersion 1/);
+    expect(error).toMatchObject({ found: 99, supported: [1, 2] });
+    expect((error as Error).message).toMatch(/line 2 of .*s\.jsonl with \$schemaVersion 99: this version of agent-harness reads \$schemaVersion 1, 2/);
 
     appendFileSync(fileOf('missing-version'), '{"kind":"message"}\n');
     await expect(loadAll(store.load('missing-version'))).rejects.toThrow(/\$schemaVersion undefined/);
@@ -157,12 +157,12 @@ describe('fileSessionStore', () => {
   it('stops reading cleanly when the reader breaks early', async () => {
     const store = storeFor({ dir });
     const next = makeEntries('s');
-    await store.append('s', Array.from({ length: 50 }, (_, index) => next(String(index))));
+    await appendEntries(store, 's', Array.from({ length: 50 }, (_, index) => next(String(index))));
     for await (const entry of store.load('s')) {
       expect(textOf(entry)).toBe('0');
       break;
     }
-    await store.append('s', [next('more')]);
+    await appendEntries(store, 's', [next('more')]);
     expect(await loadAll(store.load('s'))).toHaveLength(51);
   });
 
@@ -180,7 +180,7 @@ describe('fileSessionStore', () => {
     const store = storeFor({ dir });
     const entries = [makeEntries(sessionId)('x')];
     for (const attempt of [
-      () => store.append(sessionId, entries),
+      () => appendEntries(store, sessionId, entries),
       () => loadAll(store.load(sessionId)),
       () => store.delete(sessionId),
       () => store.close!(sessionId),
@@ -195,7 +195,7 @@ describe('fileSessionStore', () => {
   it('accepts the ids the agent generates, and UUIDs', async () => {
     const store = storeFor({ dir });
     for (const sessionId of ['session_V1StGXR8Z5jdHi6B', '-_dash-first', 'f47ac10b-58cc-4372-a567-0e02b2c3d479', 'v1.2']) {
-      await store.append(sessionId, [makeEntries(sessionId)('x')]);
+      await appendEntries(store, sessionId, [makeEntries(sessionId)('x')]);
     }
     expect(await store.list()).toEqual(['-_dash-first', 'f47ac10b-58cc-4372-a567-0e02b2c3d479', 'session_V1StGXR8Z5jdHi6B', 'v1.2']);
   });
@@ -206,7 +206,7 @@ describe('fileSessionStore', () => {
 
   it('lists only transcripts, not locks or other files', async () => {
     const store = storeFor({ dir });
-    await store.append('s', [makeEntries('s')('x')]);
+    await appendEntries(store, 's', [makeEntries('s')('x')]);
     writeFileSync(join(dir, 'notes.txt'), 'x');
     writeFileSync(join(dir, '.hidden.jsonl'), 'x');
     expect(existsSync(join(dir, 's.jsonl.lock'))).toBe(true);
@@ -216,12 +216,14 @@ describe('fileSessionStore', () => {
   it('deletes a session with its lock, and can write it again afterwards', async () => {
     const store = storeFor({ dir });
     const next = makeEntries('s');
-    await store.append('s', [next('one')]);
+    await appendEntries(store, 's', [next('one')]);
     await store.delete('s');
     expect(existsSync(fileOf('s'))).toBe(false);
     expect(existsSync(`${fileOf('s')}.lock`)).toBe(false);
     expect(await loadAll(store.load('s'))).toEqual([]);
-    await store.append('s', [next('two')]);
+    // A deleted session starts again at revision 0: an append after the old revision is stale.
+    await expect(appendEntries(store, 's', [next('stale')])).rejects.toSatisfy(SessionConflictError.isInstance);
+    await appendEntries(store, 's', [makeEntries('s')('two')]);
     expect((await loadAll(store.load('s'))).map(textOf)).toEqual(['two']);
   });
 
@@ -233,13 +235,13 @@ describe('fileSessionStore', () => {
     try {
       const store = storeFor({ dir, fsync: true });
       const next = makeEntries('s');
-      await store.append('s', [next('one')]);
-      await store.append('s', [next('two'), next('three')]);
+      await appendEntries(store, 's', [next('one')]);
+      await appendEntries(store, 's', [next('two'), next('three')]);
       // Two appends, plus the directory once for the new file.
       expect(sync.mock.calls.length).toBeGreaterThanOrEqual(2);
       const callsBefore = sync.mock.calls.length;
       const lazy = storeFor({ dir: join(dir, 'lazy') });
-      await lazy.append('s', [makeEntries('s')('no flush')]);
+      await appendEntries(lazy, 's', [makeEntries('s')('no flush')]);
       expect(sync.mock.calls.length).toBe(callsBefore);
       expect((await loadAll(store.load('s'))).map(textOf)).toEqual(['one', 'two', 'three']);
     } finally {
@@ -249,7 +251,7 @@ describe('fileSessionStore', () => {
 
   it('writes nothing and takes no lock for an empty append', async () => {
     const store = storeFor({ dir });
-    await store.append('s', []);
+    await appendEntries(store, 's', []);
     expect(existsSync(fileOf('s'))).toBe(false);
     expect(existsSync(`${fileOf('s')}.lock`)).toBe(false);
   });

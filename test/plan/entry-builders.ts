@@ -19,6 +19,7 @@ function base(agentId?: string): EntryBase {
     $schemaVersion: ENTRY_SCHEMA_VERSION,
     id: `entry-${counter}`,
     parentId: null,
+    seq: counter,
     timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, counter)).toISOString(),
     sessionId: 'session-1',
     ...(agentId !== undefined ? { agentId } : {}),

@@ -1,3 +1,4 @@
+import { loadEntries } from '../../src/session/load-entries.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -80,8 +81,8 @@ describe('sessions in a store', () => {
     const store = memorySessionStore();
     const appended: SessionEntry[] = [];
     const spy: SessionStore = {
-      append: async (id, entries) => {
-        await store.append(id, entries);
+      append: async (id, entries, options) => {
+        await store.append(id, entries, options);
         appended.push(...entries);
       },
       load: (id, options) => store.load(id, options),
@@ -129,6 +130,7 @@ describe('sessions in a store', () => {
     await agent.close();
     // Write what a process that died in the middle of a batch leaves behind.
     const base = { $schemaVersion: 1, sessionId: agent.sessionId, timestamp: new Date().toISOString(), parentId: null };
+    const revision = (await loadEntries(store, agent.sessionId)).at(-1)!.seq;
     await store.append(agent.sessionId, [
       { ...base, id: 'm1', kind: 'message', message: { role: 'user', content: [{ type: 'text', text: 'go' }] } },
       {
@@ -138,7 +140,7 @@ describe('sessions in a store', () => {
         message: { role: 'assistant', content: [{ type: 'tool_use', id: 'c1', name: 'counted', input: {} }, { type: 'tool_use', id: 'c2', name: 'counted', input: {} }] },
       },
       { ...base, id: 'r1', kind: 'tool-result', toolUseId: 'c1', toolName: 'counted', result: { type: 'tool_result', tool_use_id: 'c1', content: 'counted' } },
-    ]);
+    ] as never, { expectedRevision: revision });
     const model = scriptedModel(['recovered']);
     const resumed = createAgent({ model, tools: [counted], store, resume: agent.sessionId });
     const result = await resumed.run('continue').result;

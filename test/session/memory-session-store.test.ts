@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { ConfigurationError, UnsupportedSchemaVersionError } from '../../src/errors/index.js';
 import { memorySessionStore } from '../../src/session/memory-session-store.js';
 import type { SessionEntry } from '../../src/session/entries.js';
-import { loadAll, makeEntries, textOf } from './session-entries.js';
+import { appendEntries, loadAll, makeEntries, textOf } from './session-entries.js';
 
 describe('memorySessionStore', () => {
   it('round-trips entries in order, per session', async () => {
     const store = memorySessionStore();
     const a = makeEntries('a');
     const b = makeEntries('b');
-    await store.append('a', [a('one'), a('two')]);
-    await store.append('b', [b('other')]);
-    await store.append('a', [a('three')]);
+    await appendEntries(store, 'a', [a('one'), a('two')]);
+    await appendEntries(store, 'b', [b('other')]);
+    await appendEntries(store, 'a', [a('three')]);
     expect((await loadAll(store.load('a'))).map(textOf)).toEqual(['one', 'two', 'three']);
     expect((await loadAll(store.load('b'))).map(textOf)).toEqual(['other']);
     expect(await store.list()).toEqual(['a', 'b']);
@@ -20,7 +20,7 @@ describe('memorySessionStore', () => {
   it('loads nothing for an unknown session and deletes idempotently', async () => {
     const store = memorySessionStore();
     expect(await loadAll(store.load('missing'))).toEqual([]);
-    await store.append('a', [makeEntries('a')('x')]);
+    await appendEntries(store, 'a', [makeEntries('a')('x')]);
     await store.delete('a');
     await store.delete('a');
     expect(await loadAll(store.load('a'))).toEqual([]);
@@ -30,7 +30,7 @@ describe('memorySessionStore', () => {
   it('keeps its own copies: changing an appended or a loaded entry changes nothing stored', async () => {
     const store = memorySessionStore();
     const entry = makeEntries('a')('original');
-    await store.append('a', [entry]);
+    await appendEntries(store, 'a', [entry]);
     (entry.message.content as Array<{ text: string }>)[0]!.text = 'changed by the caller';
     const [loaded] = await loadAll(store.load('a'));
     expect(textOf(loaded!)).toBe('original');
@@ -43,18 +43,18 @@ describe('memorySessionStore', () => {
     const store = memorySessionStore();
     const next = makeEntries('a');
     const bad = { ...next('bad'), toolUseResult: () => 'a function' } as SessionEntry;
-    await expect(store.append('a', [next('fine'), bad])).rejects.toThrow();
+    await expect(appendEntries(store, 'a', [next('fine'), bad])).rejects.toThrow();
     expect(await loadAll(store.load('a'))).toEqual([]);
   });
 
   it('does not show appends made while a load iterates', async () => {
     const store = memorySessionStore();
     const next = makeEntries('a');
-    await store.append('a', [next('one'), next('two')]);
+    await appendEntries(store, 'a', [next('one'), next('two')]);
     const seen: string[] = [];
     for await (const entry of store.load('a')) {
       seen.push(textOf(entry));
-      if (seen.length === 1) await store.append('a', [next('three')]);
+      if (seen.length === 1) await appendEntries(store, 'a', [next('three')]);
     }
     expect(seen).toEqual(['one', 'two']);
     expect(await loadAll(store.load('a'))).toHaveLength(3);
@@ -62,7 +62,7 @@ describe('memorySessionStore', () => {
 
   it('refuses an entry version it cannot read, naming the supported versions', async () => {
     const store = memorySessionStore();
-    await store.append('a', [{ ...makeEntries('a')('future'), $schemaVersion: 7 }]);
+    await appendEntries(store, 'a', [{ ...makeEntries('a')('future'), $schemaVersion: 7 }]);
     const error = await loadAll(store.load('a')).catch((caught: unknown) => caught);
     expect(UnsupportedSchemaVersionError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/\$schemaVersion 7.*reads \$schemaVersion 1/);
@@ -70,16 +70,16 @@ describe('memorySessionStore', () => {
 
   it('refuses an empty session id', async () => {
     const store = memorySessionStore();
-    await expect(store.append('', [])).rejects.toSatisfy(ConfigurationError.isInstance);
+    await expect(appendEntries(store, '', [])).rejects.toSatisfy(ConfigurationError.isInstance);
     await expect(loadAll(store.load(''))).rejects.toSatisfy(ConfigurationError.isInstance);
   });
 
   it('has a close that keeps the session usable', async () => {
     const store = memorySessionStore();
     const next = makeEntries('a');
-    await store.append('a', [next('one')]);
+    await appendEntries(store, 'a', [next('one')]);
     await store.close?.('a');
-    await store.append('a', [next('two')]);
+    await appendEntries(store, 'a', [next('two')]);
     expect(await loadAll(store.load('a'))).toHaveLength(2);
   });
 });

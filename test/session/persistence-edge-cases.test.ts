@@ -46,9 +46,9 @@ describe('persistence edge cases (found in review)', () => {
     let failing = false;
     const store: SessionStore = {
       ...inner,
-      async append(sessionId, entries) {
+      async append(sessionId, entries, options) {
         if (failing) throw new Error('the session is locked by another writer');
-        return inner.append(sessionId, entries);
+        return inner.append(sessionId, entries, options);
       },
     };
     const model = scriptedModel(['never sent']);
@@ -67,12 +67,12 @@ describe('persistence edge cases (found in review)', () => {
     let failNext = false;
     const store: SessionStore = {
       ...inner,
-      async append(sessionId, entries) {
+      async append(sessionId, entries, options) {
         if (failNext || entries.some((entry) => entry.kind === 'message' && entry.message.role === 'assistant')) {
           failNext = true;
           throw new Error('disk full');
         }
-        return inner.append(sessionId, entries);
+        return inner.append(sessionId, entries, options);
       },
     };
     const { tool, runs } = countingWrite();

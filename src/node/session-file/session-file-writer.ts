@@ -1,5 +1,7 @@
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { entrySeq } from '../../session/entry-seq.js';
+import { readSessionFile } from './read-session-file.js';
 import { acquireSessionLock, releaseSessionLock, type SessionLockTarget } from './session-lock.js';
 
 /** Options of {@link SessionFileWriter.open}. */
@@ -38,6 +40,8 @@ export class SessionFileWriter {
   private checkLineEnd = true;
   /** The file was created by this writer and its directory entry is not synced yet. */
   private newDirectoryEntry: boolean;
+  /** The session's revision (the `seq` of its last entry) as last read or written by this writer. */
+  revision = 0;
 
   private constructor(handle: FileHandle, options: SessionFileWriterOptions, created: boolean) {
     this.handle = handle;
@@ -62,7 +66,9 @@ export class SessionFileWriter {
       );
       // 'a+': appends always land at the end, and the last byte can still be read.
       const handle = await open(options.file, 'a+');
-      return new SessionFileWriter(handle, options, created);
+      const writer = new SessionFileWriter(handle, options, created);
+      if (!created) await writer.readRevision();
+      return writer;
     } catch (error) {
       if (options.lock) await releaseSessionLock(options.lockFile).catch(() => undefined);
       throw error;
@@ -94,6 +100,17 @@ export class SessionFileWriter {
       this.checkLineEnd = true;
       throw error;
     }
+  }
+
+  /**
+   * Reads the session's revision from the file: under the lock, once on opening (nobody else
+   * writes while we hold it); without a lock, before every append.
+   */
+  async readRevision(): Promise<number> {
+    let revision = 0;
+    for await (const entry of readSessionFile({ file: this.options.file, sessionId: this.options.sessionId })) revision = entrySeq(entry, revision);
+    this.revision = revision;
+    return revision;
   }
 
   /** Closes the handle and releases the lock. */

@@ -197,6 +197,8 @@ export class ClaudeCodeSessionNormalizer {
       $schemaVersion: ENTRY_SCHEMA_VERSION,
       id: typeof line.uuid === 'string' && line.uuid.length > 0 ? line.uuid : `claude-code-line-${this.nextSyntheticId()}`,
       parentId: null,
+      // Numbered in output order by emit().
+      seq: 0,
       timestamp: typeof line.timestamp === 'string' ? line.timestamp : this.timestamp,
       sessionId: typeof line.sessionId === 'string' ? line.sessionId : this.sessionId,
       ...(agentId !== undefined ? { agentId } : {}),
@@ -213,6 +215,7 @@ export class ClaudeCodeSessionNormalizer {
       $schemaVersion: ENTRY_SCHEMA_VERSION,
       id: `claude-code-slug-${this.nextSyntheticId()}`,
       parentId: null,
+      seq: 0,
       timestamp: this.timestamp,
       sessionId: this.sessionId,
       kind: 'session-meta',
@@ -332,6 +335,7 @@ export class ClaudeCodeSessionNormalizer {
     entry.parentId = thread.lastId;
     thread.lastId = entry.id;
     this.stats.entries++;
+    entry.seq = this.stats.entries;
     out.push(entry);
   }
 }

@@ -74,7 +74,7 @@ describe('readClaudeCodeSession', () => {
     expect(entries[0]?.parentId).toBeNull();
     for (let index = 1; index < entries.length; index++) expect(entries[index]?.parentId).toBe(entries[index - 1]?.id);
     expect(new Set(entries.map((entry) => entry.id)).size).toBe(entries.length);
-    expect(entries.every((entry) => entry.sessionId === 'sess-1' && entry.$schemaVersion === 1)).toBe(true);
+    expect(entries.every((entry) => entry.sessionId === 'sess-1' && entry.$schemaVersion === 2 && entry.seq > 0)).toBe(true);
     expect(entries.find((entry) => entry.kind === 'session-meta')).toMatchObject({ slug: 'lexical-painting-whisper' });
   });
 
