@@ -11,6 +11,8 @@ export { Agent, type RunOptions, type ApprovalDecision } from './agent/agent.js'
 export { AgentRun } from './agent/agent-run.js';
 export type { AgentOptions } from './agent/agent-options.js';
 export { SNAPSHOT_SCHEMA_VERSION, SUPPORTED_SNAPSHOT_VERSIONS, type AgentSnapshot } from './agent/snapshot.js';
+export type { SnapshotKey } from './agent/snapshot-signature.js';
+export type { ClaimApprovalArgs } from './agent/agent-options.js';
 
 // Events and results
 export type {
@@ -60,6 +62,7 @@ export { DEFAULT_PRICES, estimateCost, type ModelPrice } from './loop/pricing.js
 // Tools
 export { defineTool, type DefineToolOptions } from './tools/define-tool.js';
 export { toolOutput } from './tools/tool-output.js';
+export { suspendCall, isToolSuspension } from './tools/types.js';
 export type { InputSchema, InferInput, JsonSchemaObject, Zod3Schema, Zod4Schema } from './tools/input-schema.js';
 export type {
   Tool,
@@ -67,6 +70,9 @@ export type {
   ToolOutput,
   ToolReturn,
   ToolExecuteArgs,
+  ToolResumeArgs,
+  ToolRunContext,
+  ToolSuspension,
   ToolCheckArgs,
   ToolAgentContext,
   ToolStateStore,
@@ -148,15 +154,31 @@ export type {
   ApprovalPendingEntry,
   ApprovalResolvedEntry,
   RulesAddedEntry,
+  RulesChangedEntry,
   ToolStateEntry,
-} from './session/entries.js';
-export { ENTRY_SCHEMA_VERSION, SUPPORTED_ENTRY_VERSIONS } from './session/entries.js';
+  CallAllowedEntry,
+  CallSuspendedEntry,
+  ReminderEntry,
+  PrefixEntry,
+  CheckpointEntry,
+  EntryDraft,
+} from './state/entries.js';
+export { ENTRY_SCHEMA_VERSION, SUPPORTED_ENTRY_VERSIONS } from './state/entries.js';
 export { memorySessionStore } from './session/memory-session-store.js';
 export type { SessionAppendOptions, SessionLease, SessionLeases } from './session/session-store.js';
-export { entriesToSnapshot } from './session/entries-to-snapshot.js';
+export {
+  applyEntry,
+  foldEntries,
+  createSessionState,
+  INTERRUPTED_BEFORE_FINISHING,
+  type FoldEntriesOptions,
+  type SessionState,
+  type RequestPrefix,
+  type NestedRun,
+} from './state/index.js';
 export { forkSession, type ForkSessionOptions } from './session/fork-session.js';
 export type { ForkOptions } from './agent/fork-snapshot.js';
-export type { OpenBatch, BatchCall, BatchCallState } from './loop/open-batch.js';
+export type { OpenBatch, BatchCall, BatchCallState } from './state/index.js';
 
 // Plans
 export type { PlanStore } from './plan/plan-store.js';
@@ -234,6 +256,8 @@ export {
   PlanExtractionError,
   SessionLockedError,
   SessionConflictError,
+  SnapshotInvalidError,
+  ApprovalClaimedError,
   type SessionConflictErrorOptions,
   type AgentHarnessErrorOptions,
   type ModelErrorOptions,

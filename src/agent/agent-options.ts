@@ -6,6 +6,17 @@ import type { Tool } from '../tools/types.js';
 import type { ModelPrice } from '../loop/pricing.js';
 import type { AgentSnapshot } from './snapshot.js';
 import type { SessionStore } from '../session/session-store.js';
+import type { SnapshotKey } from './snapshot-signature.js';
+
+/** What `claimApproval` is asked about. */
+export interface ClaimApprovalArgs {
+  /** The pending approval being answered. */
+  approvalId: string;
+  /** Its session. */
+  sessionId: string;
+  /** The call it asks about. */
+  toolUseId: string;
+}
 
 /** Options of `createAgent`. */
 export interface AgentOptions {
@@ -97,6 +108,22 @@ export interface AgentOptions {
    * @default undefined (nothing is written)
    */
   store?: SessionStore;
+  /**
+   * The arbiter of "exactly once" for hosts that keep snapshots themselves (no `store`): awaited
+   * before an answer to a pending approval is applied; return true only for the first answer to
+   * that approval id — e.g. insert the id into a table with a unique key and return whether the
+   * insert succeeded. On false the run ends with `ApprovalClaimedError` and nothing runs. With a
+   * `store`, the store's revision check already refuses a second answer; a claim adds to it.
+   * @default undefined (a snapshot resumed twice can answer the same approval twice: keep one copy, or use a store)
+   */
+  claimApproval?: (args: ClaimApprovalArgs) => boolean | Promise<boolean>;
+  /**
+   * A secret (at least 32 bytes) that signs snapshots (`$signature`, HMAC-SHA-256 over their
+   * canonical JSON) and refuses, with `SnapshotInvalidError`, a snapshot that is unsigned or was
+   * altered. Use it whenever a snapshot leaves your server (a browser, a client, a queue).
+   * @default undefined (snapshots are unsigned; they are still validated field by field)
+   */
+  snapshotKey?: SnapshotKey;
   /**
    * Include the built-in `TodoWrite` tool.
    * @default true

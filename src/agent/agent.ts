@@ -9,8 +9,10 @@ import type { AgentEventOf, AgentEventType } from '../events/agent-event.js';
 import type { ContentBlock, Message } from '../model/messages.js';
 import type { PendingApproval } from '../permissions/pending-approval.js';
 import type { PermissionMode, PermissionRules } from '../permissions/types.js';
-import { deferredCalls } from '../loop/open-batch.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
+import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { SessionWriteError } from '../errors/session-write-error.js';
+import type { SessionState } from '../state/index.js';
 import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { Todo } from '../todos/types.js';
@@ -19,7 +21,7 @@ import type { AgentCore } from './agent-core.js';
 import { AgentRun } from './agent-run.js';
 import { ListenerGuards } from './listener-guards.js';
 import type { AgentSnapshot } from './snapshot.js';
-import { forkSnapshot, type ForkOptions } from './fork-snapshot.js';
+import { forkState, type ForkOptions } from './fork-snapshot.js';
 import { failedBeforeStart } from './failed-before-start.js';
 
 /** Options of `agent.run()`. */
@@ -46,12 +48,12 @@ export class Agent {
    * store. `run()` waits for it by itself; read properties after awaiting it.
    */
   readonly ready: Promise<void>;
-  private readonly forkSelf: (snapshot: AgentSnapshot) => Promise<Agent>;
+  private readonly forkSelf: (state: SessionState, forkedFrom: string) => Agent;
   private active: { controller: AbortController; run: AgentRun } | undefined;
   private closed = false;
 
   /** @internal Use `createAgent`. */
-  constructor(init: object, maxToolConcurrency: number, forkSelf: (snapshot: AgentSnapshot) => Promise<Agent>) {
+  constructor(init: object, maxToolConcurrency: number, forkSelf: (state: SessionState, forkedFrom: string) => Agent) {
     // Typed loosely on purpose: the core is internal and stays out of the published declarations.
     const core = init as AgentCore | Promise<AgentCore>;
     this.forkSelf = forkSelf;
@@ -99,12 +101,12 @@ export class Agent {
 
   /** The conversation in Anthropic wire shape. Read-only: do not mutate. */
   get messages(): readonly Message[] {
-    return this.core.messages;
+    return this.core.state.messages;
   }
 
   /** The agent's todo list (the single source of truth). */
   get todos(): readonly Todo[] {
-    return this.core.todos;
+    return this.core.state.todos;
   }
 
   /** The approved plan and its file name, or undefined. */
@@ -112,9 +114,12 @@ export class Agent {
     return this.core.plan;
   }
 
-  /** Tool calls waiting for the host's answer. */
+  /**
+   * Tool calls waiting for the host's answer: the agent's own, and those inside subagent runs its
+   * calls wait on, each with its `path`.
+   */
   get pendingApprovals(): readonly PendingApproval[] {
-    return this.core.openBatch ? deferredCalls(this.core.openBatch).map((call) => call.approval!) : [];
+    return this.core.pendingApprovals();
   }
 
   /** True while a run is active. */
@@ -148,15 +153,17 @@ export class Agent {
   resolveApproval(id: string, decision: ApprovalDecision, options: RunOptions = {}): AgentRun {
     if (this.active) throw new RunInProgressError(this.sessionId);
     this.assertOpen();
-    const batch = this.core.openBatch;
-    const pending = batch ? deferredCalls(batch) : [];
-    const call = pending.find((candidate) => candidate.approval?.id === id);
-    if (!batch || !call) throw new ApprovalNotFoundError(id, pending.map((candidate) => candidate.approval!.id));
+    const pending = this.core.pendingApprovals();
+    const approval = pending.find((candidate) => candidate.id === id);
+    if (!approval) throw new ApprovalNotFoundError(id, pending.map((candidate) => candidate.id));
     if (decision?.behavior !== 'allow' && decision?.behavior !== 'deny') {
       throw new ConfigurationError(`resolveApproval: decision.behavior must be "allow" or "deny", got ${JSON.stringify((decision as { behavior?: unknown })?.behavior)}.`);
     }
+    if (decision.behavior === 'deny' && typeof decision.message !== 'string') {
+      throw new ConfigurationError('resolveApproval: a denial needs a `message` for the model, e.g. { behavior: "deny", message: "The user declined." }.');
+    }
     // Applied inside the run: an edited input goes through the tool's async validateInput first.
-    return this.start({ approval: { toolUseId: call.toolUseId, decision } }, options);
+    return this.start({ approval: { id, path: approval.path ?? [approval.toolUseId], decision } }, options);
   }
 
   private assertOpen(): void {
@@ -181,9 +188,16 @@ export class Agent {
         this.active = undefined;
         return failedBeforeStart(runId, this.sessionIdOrUnknown(), error);
       }
+      const failure = this.core.writeFailure;
+      if (failure) {
+        // The store refused a write (a stale copy of the session) or failed: nothing more can be recorded.
+        this.active = undefined;
+        external?.removeEventListener('abort', onExternalAbort);
+        return failedBeforeStart(runId, this.sessionIdOrUnknown(), SessionConflictError.isInstance(failure) ? failure : new SessionWriteError(this.core.sessionId, failure));
+      }
       this.core.runSink = push;
       try {
-        const result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: this.queue });
+        const result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: this.queue, sink: push });
         // Every entry stored and every event delivered before the result resolves.
         await this.core.flush();
         return result;
@@ -255,13 +269,11 @@ export class Agent {
   async fork(options: ForkOptions = {}): Promise<Agent> {
     if (this.active) throw new RunInProgressError(this.sessionId);
     await this.core.flush();
-    const snapshot = forkSnapshot(this.core.snapshot(), options, this.core.options.planModeInstructions);
-    const plan = snapshot.plan;
-    delete snapshot.plan;
-    delete snapshot.planSlug;
-    const fork = await this.forkSelf(snapshot);
+    const { state, plan } = forkState(this.core.state, options, this.core.options.planModeInstructions);
+    const fork = this.forkSelf(state, this.core.sessionId);
     if (plan) await fork.core.savePlan(plan.text);
     await fork.core.flush();
+    if (fork.core.writeFailure) throw fork.core.writeFailure;
     return fork;
   }
 

@@ -1,25 +1,26 @@
 import { nanoid } from 'nanoid';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { SessionNotFoundError } from '../errors/session-not-found-error.js';
 import { DEFAULT_PRICES, findPrice } from '../loop/pricing.js';
 import { validateHooksConfig } from '../hooks/validate-hooks-config.js';
-import { entriesToSnapshot } from '../session/entries-to-snapshot.js';
+import { modeReminder } from '../permissions/mode-reminder.js';
+import { copyPlanForResume } from '../plan/copy-plan.js';
 import { Journal } from '../session/journal.js';
 import { claimSession } from '../session/open-sessions.js';
-import { copyPlanForResume } from '../plan/copy-plan.js';
 import { loadEntries } from '../session/load-entries.js';
 import type { SessionStore } from '../session/session-store.js';
-import { snapshotToEntries } from '../session/snapshot-to-entries.js';
+import { createSessionState, foldEntries, settleLoadedState, type SessionEntry, type SessionState } from '../state/index.js';
+import { repairState } from '../state/repair-state.js';
 import { createEnterPlanModeTool } from '../tools/builtin/enter-plan-mode.js';
 import { createExitPlanModeTool } from '../tools/builtin/exit-plan-mode.js';
 import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
+import type { AgentServices } from '../tools/builtin/agent-services.js';
 import type { Tool } from '../tools/types.js';
 import { Agent } from './agent.js';
-import { AgentCore } from './agent-core.js';
+import { AgentCore, type SessionOrigin } from './agent-core.js';
 import type { AgentOptions } from './agent-options.js';
-import { readSnapshot, type AgentSnapshot } from './snapshot.js';
-import { SessionNotFoundError } from '../errors/session-not-found-error.js';
-
-type Origin = 'startup' | 'resume' | 'fork';
+import { readSnapshot } from './snapshot.js';
 
 function validateOptions(options: AgentOptions): void {
   if (typeof options !== 'object' || options === null) {
@@ -57,81 +58,120 @@ function validateOptions(options: AgentOptions): void {
   if (options.canUseTool !== undefined && typeof options.canUseTool !== 'function') {
     throw new ConfigurationError('createAgent: `canUseTool` must be a function (toolName, input, context) => result.');
   }
+  if (options.claimApproval !== undefined && typeof options.claimApproval !== 'function') {
+    throw new ConfigurationError('createAgent: `claimApproval` must be a function ({ approvalId, sessionId, toolUseId }) => Promise<boolean>.');
+  }
+  const key = options.snapshotKey;
+  if (key !== undefined && !((typeof key === 'string' || key instanceof Uint8Array) && (typeof key === 'string' ? new TextEncoder().encode(key).length : key.length) >= 32)) {
+    throw new ConfigurationError('createAgent: `snapshotKey` must be a secret of at least 32 bytes (a string or a Uint8Array), e.g. 64 random hex characters kept in your server\'s configuration.');
+  }
   if (options.hooks !== undefined) validateHooksConfig(options.hooks);
   if (typeof options.resume === 'string' && !options.store) {
     throw new ConfigurationError(`createAgent: resume "${options.resume}" is a session id, which needs the \`store\` it was saved in (e.g. store: fileSessionStore({ dir })). To resume without a store, pass the object agent.snapshot() returned.`);
   }
 }
 
-function buildCore(options: AgentOptions, snapshot: AgentSnapshot | undefined, origin: Origin, journal: Journal | undefined): AgentCore {
+function buildCore(options: AgentOptions, state: SessionState, origin: SessionOrigin, journal: Journal | undefined, revision = 0): AgentCore {
   let core: AgentCore | undefined;
-  const getCore = () => core!;
+  const services = (): AgentServices => core!;
   const tools: Tool[] = [...(options.tools ?? [])];
-  if (options.todoWrite ?? true) tools.push(createTodoWriteTool(getCore));
-  if (options.exitPlanMode ?? true) tools.push(createExitPlanModeTool(getCore));
-  if (options.enterPlanMode ?? false) tools.push(createEnterPlanModeTool(getCore));
-  const sessionId = snapshot?.sessionId ?? options.sessionId ?? `session_${nanoid(16)}`;
-  core = new AgentCore(options, tools, sessionId, snapshot, origin, journal);
+  if (options.todoWrite ?? true) tools.push(createTodoWriteTool(services));
+  if (options.exitPlanMode ?? true) tools.push(createExitPlanModeTool(services));
+  if (options.enterPlanMode ?? false) tools.push(createEnterPlanModeTool(services));
+  core = new AgentCore(options, tools, state, origin, journal, revision);
   return core;
 }
 
 function newAgent(options: AgentOptions, core: AgentCore | Promise<AgentCore>): Agent {
-  return new Agent(core, options.maxToolConcurrency ?? 10, (snapshot) => Promise.resolve(newAgent(options, coreFor(options, snapshot, 'fork'))));
+  return new Agent(core, options.maxToolConcurrency ?? 10, (state, forkedFrom) => newAgent(options, startCore(options, state, 'fork', forkedFrom)));
 }
 
-/** A core for a new session (fresh or forked): with a store, its transcript starts with the full state. */
-function coreFor(options: AgentOptions, snapshot: AgentSnapshot | undefined, origin: Origin): AgentCore {
-  const store = options.store;
-  if (!store) return buildCore(options, snapshot, origin, undefined);
-  const sessionId = snapshot?.sessionId ?? options.sessionId ?? `session_${nanoid(16)}`;
-  const journal = new Journal(store, sessionId, snapshot?.agentId ?? options.agentId);
-  const core = buildCore({ ...options, sessionId }, snapshot, origin, journal);
-  claimSession(store, sessionId, core);
-  journal.record(...snapshotToEntries(core.snapshot()));
-  return core;
+/** A journal for a session, continuing the stored transcript at its last entry. */
+function journalFor(store: SessionStore, state: SessionState, last: SessionEntry | undefined): Journal {
+  return new Journal(store, state.sessionId, state.agentId, { lastId: last?.id ?? null, revision: last?.seq ?? 0 });
 }
 
 /**
- * A snapshot and a store that both hold the session must agree: a snapshot older than the
- * transcript would offer answered approvals again and run their tools twice.
+ * A core for a new session (fresh or forked). With a store its transcript starts with a
+ * checkpoint of the whole state, so loading it needs nothing else.
  */
-function assertSnapshotMatchesStore(snapshot: AgentSnapshot, stored: AgentSnapshot): void {
-  const pending = (state: AgentSnapshot) =>
-    (state.openBatch?.calls ?? []).filter((call) => call.state === 'deferred').map((call) => call.toolUseId).join(',');
-  if (snapshot.messages.length !== stored.messages.length || pending(snapshot) !== pending(stored)) {
-    throw new ConfigurationError(
-      `createAgent: the snapshot of session "${snapshot.sessionId}" (${snapshot.messages.length} messages, pending: ${pending(snapshot) || 'none'}) does not match its transcript in the store (${stored.messages.length} messages, pending: ${pending(stored) || 'none'}). The store is written as the session goes, so resume from it: resume: "${snapshot.sessionId}".`,
-    );
+function startCore(options: AgentOptions, state: SessionState, origin: 'startup' | 'fork', forkedFrom?: string): AgentCore {
+  const store = options.store;
+  if (!store) return buildCore(options, state, origin, undefined);
+  const journal = journalFor(store, state, undefined);
+  const core = buildCore(options, state, origin, journal);
+  claimSession(store, state.sessionId, core);
+  if (forkedFrom !== undefined) core.commit({ kind: 'session-meta', forkedFrom });
+  core.commit({ kind: 'checkpoint', state: structuredClone(state), reason: origin });
+  return core;
+}
+
+/** The state of a brand-new session: the model learns a starting mode other than `default` like a later change. */
+function freshState(options: AgentOptions): SessionState {
+  const mode = options.permissionMode ?? 'default';
+  const state = createSessionState({
+    sessionId: options.sessionId ?? `session_${nanoid(16)}`,
+    ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+    permissionMode: mode,
+  });
+  if (mode !== 'default') state.pendingReminders.push(modeReminder(mode, { planModeInstructions: options.planModeInstructions }));
+  return state;
+}
+
+/**
+ * Makes a loaded session safe to continue, recording each step: a repaired history (as a
+ * checkpoint), answers for calls that may have been running when the process stopped, and —
+ * a resumed session never starts without permission checks — `default` instead of `bypassPermissions`.
+ */
+function continueLoaded(core: AgentCore, repairs: string[], seed: boolean): void {
+  if (seed || repairs.length > 0) core.commit({ kind: 'checkpoint', state: structuredClone(core.state), reason: seed ? 'snapshot' : 'repair' });
+  for (const answer of settleLoadedState(core.state)) core.commit({ kind: 'tool-result', ...answer });
+  if (core.mode === 'bypassPermissions') {
+    const reminder = modeReminder('default');
+    core.commit({ kind: 'mode-change', from: 'bypassPermissions', to: 'default', reason: 'resume', reminder });
   }
+}
+
+/** Gaps in a transcript's numbering: entries lost to damage in the middle of it. */
+function gapWarnings(sessionId: string, entries: readonly SessionEntry[]): string[] {
+  const warnings: string[] = [];
+  for (let index = 1; index < entries.length; index++) {
+    const previous = entries[index - 1]!.seq;
+    const seq = entries[index]!.seq;
+    if (seq > previous + 1) warnings.push(`Session "${sessionId}": entries ${previous + 1}${seq - 1 > previous + 1 ? `–${seq - 1}` : ''} of the transcript are missing (damaged or removed); the session was rebuilt from the rest.`);
+  }
+  return warnings;
 }
 
 /** Resumes a session kept in a store: by id (rebuilt from its transcript), or from a snapshot. */
 async function resumeFromStore(options: AgentOptions, store: SessionStore): Promise<AgentCore> {
   const resume = options.resume!;
-  const sessionId = typeof resume === 'string' ? resume : readSnapshot(resume).sessionId;
+  const snapshot = typeof resume === 'string' ? undefined : readSnapshot(resume, options.snapshotKey !== undefined ? { snapshotKey: options.snapshotKey } : {});
+  const sessionId = typeof resume === 'string' ? resume : snapshot!.state.sessionId;
   const warnings: string[] = [];
   const entries = await loadEntries(store, sessionId, { onWarning: (warning) => warnings.push(warning.message) });
-  let snapshot: AgentSnapshot;
-  if (typeof resume === 'string') {
-    if (entries.length === 0) throw new SessionNotFoundError(sessionId);
-    snapshot = entriesToSnapshot(sessionId, entries);
-  } else {
-    snapshot = readSnapshot(resume);
-    if (entries.length > 0) assertSnapshotMatchesStore(snapshot, entriesToSnapshot(sessionId, entries));
-  }
+  warnings.push(...gapWarnings(sessionId, entries));
+  if (typeof resume === 'string' && entries.length === 0) throw new SessionNotFoundError(sessionId);
   const last = entries.at(-1);
-  const journal = new Journal(store, sessionId, snapshot.agentId ?? options.agentId, { lastId: last?.id ?? null, revision: last?.seq ?? 0 });
-  const core = buildCore(options, snapshot, 'resume', journal);
+  // A snapshot and a store that both hold the session must be at the same revision: an older
+  // snapshot would offer answered approvals again and run their tools twice.
+  if (snapshot && last && snapshot.revision !== last.seq) {
+    throw new SessionConflictError({ sessionId, expectedRevision: snapshot.revision, actualRevision: last.seq });
+  }
+  const state = last ? foldEntries(entries, { sessionId, ...(options.agentId !== undefined ? { agentId: options.agentId } : {}) }) : snapshot!.state;
+  const repairs = [...(snapshot && !last ? snapshot.repairs : []), ...repairState(state)];
+  for (const repair of repairs) warnings.push(`Session "${sessionId}" was repaired while loading: ${repair}.`);
+  const core = buildCore(options, state, 'resume', journalFor(store, state, last));
   claimSession(store, sessionId, core);
-  // A snapshot resumed into a store that has never seen the session seeds its transcript.
-  if (entries.length === 0) journal.record(...snapshotToEntries(core.snapshot()));
+  continueLoaded(core, repairs, !last);
   // The plan store lost the plan (another machine, a wiped directory): put it back from the history.
-  if (core.planSlug !== undefined && entries.length > 0) {
-    await copyPlanForResume({ store: core.planStore, slug: core.planSlug, entries, ...(core.agentId !== undefined ? { agentId: core.agentId } : {}) });
+  if (core.state.planSlug !== undefined && entries.length > 0) {
+    await copyPlanForResume({ store: core.planStore, slug: core.state.planSlug, entries, ...(core.agentId !== undefined ? { agentId: core.agentId } : {}) });
   } else if (core.plan && !(await core.planStore.exists(core.plan.name))) {
     await core.planStore.write(core.plan.name, core.plan.text);
   }
   await core.flush();
+  if (core.writeFailure) throw core.writeFailure;
   core.loadWarnings = warnings;
   return core;
 }
@@ -142,6 +182,7 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore): Prom
  * (`await agent.ready`; `run()` waits by itself).
  * @throws ConfigurationError naming the bad option.
  * @throws UnsupportedSchemaVersionError when `resume` is a snapshot this version cannot read.
+ * @throws SnapshotInvalidError when `resume` is a snapshot that is malformed, altered, or (with `snapshotKey`) not validly signed.
  * @example
  * const agent = createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6' }), system: 'You are a writing assistant.' });
  * const result = await agent.run('Outline an article about tide pools.').result;
@@ -149,9 +190,14 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore): Prom
 export function createAgent(options: AgentOptions): Agent {
   validateOptions(options);
   if (options.store && options.resume !== undefined) return newAgent(options, resumeFromStore(options, options.store));
-  const snapshot = options.resume === undefined ? undefined : readSnapshot(options.resume);
-  if (snapshot && options.sessionId !== undefined && options.sessionId !== snapshot.sessionId) {
-    throw new ConfigurationError(`createAgent: sessionId "${options.sessionId}" differs from the resumed snapshot's "${snapshot.sessionId}"; leave sessionId out when resuming.`);
+  if (options.resume === undefined) return newAgent(options, startCore(options, freshState(options), 'startup'));
+  const snapshot = readSnapshot(options.resume, options.snapshotKey !== undefined ? { snapshotKey: options.snapshotKey } : {});
+  if (options.sessionId !== undefined && options.sessionId !== snapshot.state.sessionId) {
+    throw new ConfigurationError(`createAgent: sessionId "${options.sessionId}" differs from the resumed snapshot's "${snapshot.state.sessionId}"; leave sessionId out when resuming.`);
   }
-  return newAgent(options, snapshot ? buildCore(options, snapshot, 'resume', undefined) : coreFor(options, undefined, 'startup'));
+  const repairs = [...snapshot.repairs, ...repairState(snapshot.state)];
+  const core = buildCore(options, snapshot.state, 'resume', undefined, snapshot.revision);
+  continueLoaded(core, repairs, false);
+  core.loadWarnings = repairs.map((repair) => `Session "${core.sessionId}" was repaired while loading: ${repair}.`);
+  return newAgent(options, core);
 }

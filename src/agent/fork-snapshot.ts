@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
-import type { AgentSnapshot } from './snapshot.js';
+import type { SessionState } from '../state/index.js';
 
 /** Options of `agent.fork()` and `forkSession()`. */
 export interface ForkOptions {
@@ -15,27 +15,44 @@ export interface ForkOptions {
   sessionId?: string;
 }
 
-/** The state of a fork: a new id and a (possibly cut) copy of the history; the plan stays for the caller to copy. */
-export function forkSnapshot(source: AgentSnapshot, options: ForkOptions, planModeInstructions?: string): AgentSnapshot {
-  const snapshot = structuredClone(source);
-  snapshot.sessionId = options.sessionId ?? `session_${nanoid(16)}`;
+/**
+ * The state of a fork: a new id and a (possibly cut) copy of the history, without the plan (the
+ * caller copies it under the fork's own name).
+ * @throws ConfigurationError for an `upTo` out of range.
+ */
+export function forkState(source: SessionState, options: ForkOptions, planModeInstructions?: string): { state: SessionState; plan: SessionState['plan'] } {
+  const state = structuredClone(source);
+  state.sessionId = options.sessionId ?? `session_${nanoid(16)}`;
+  const plan = state.plan;
+  delete state.plan;
+  delete state.planSlug;
   const { upTo } = options;
   if (upTo !== undefined) {
-    if (!Number.isInteger(upTo) || upTo < 0 || upTo > snapshot.messages.length) {
-      throw new ConfigurationError(`fork: upTo must be an integer from 0 to ${snapshot.messages.length} (the number of messages to keep), got ${JSON.stringify(upTo)}.`);
+    if (!Number.isInteger(upTo) || upTo < 0 || upTo > state.messages.length) {
+      throw new ConfigurationError(`fork: upTo must be an integer from 0 to ${state.messages.length} (the number of messages to keep), got ${JSON.stringify(upTo)}.`);
     }
-    if (upTo < snapshot.messages.length) {
+    if (upTo < state.messages.length) {
       let keep = upTo;
-      const last = snapshot.messages[keep - 1];
+      const last = state.messages[keep - 1];
       if (last?.role === 'assistant' && last.content.some((block) => block.type === 'tool_use')) keep--;
-      snapshot.messages = snapshot.messages.slice(0, keep);
-      delete snapshot.openBatch;
+      state.messages = state.messages.slice(0, keep);
+      state.messageUsage = state.messageUsage.slice(0, keep);
+      delete state.openBatch;
       // The cut history may predate the mode's reminder: tell the fork's model its mode again.
-      const reminder = modeReminder(snapshot.permissionMode, { planModeInstructions });
-      if (snapshot.permissionMode !== 'default' && !snapshot.pendingReminders.includes(reminder)) {
-        snapshot.pendingReminders = [...snapshot.pendingReminders, reminder];
+      const reminder = modeReminder(state.permissionMode, { planModeInstructions });
+      if (state.permissionMode !== 'default' && !state.pendingReminders.includes(reminder)) {
+        state.pendingReminders = [...state.pendingReminders, reminder];
       }
     }
   }
-  return snapshot;
+  renewApprovalIds(state);
+  return { state, plan };
+}
+
+/** A fork's pending approvals are its own: new ids, so answering one never answers the other's. */
+function renewApprovalIds(state: SessionState): void {
+  for (const call of state.openBatch?.calls ?? []) {
+    if (call.approval) call.approval.id = `approval_${nanoid(12)}`;
+    if (call.nested) renewApprovalIds(call.nested.state);
+  }
 }

@@ -1,7 +1,8 @@
 import type { AgentCore } from '../agent/agent-core.js';
 import type { PermissionDecision, PermissionResult } from '../permissions/types.js';
 import { validateToolInput } from '../permissions/validate-tool-input.js';
-import { holdPlanTargetMode, type BatchCall, type OpenBatch } from './open-batch.js';
+import type { BatchCall } from '../state/index.js';
+import { describeInputChange } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
 
 /** The host's answer to a pending approval. */
@@ -9,62 +10,63 @@ export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
 
 /**
  * Applies the host's answer to a deferred call: records it, then either answers the call with
- * the denial, or marks it allowed (an edited input is validated again and checked against the
- * deny rules) and applies the permission updates. The run that follows executes what is allowed.
+ * the denial, or allows it with the approval's input — the input the host was shown — or the
+ * host's edit of it (validated again, checked against the deny rules, and told to the model).
+ * Permission updates are applied (or, for a tool that applies its own, kept for it). The run
+ * that follows executes what is allowed.
+ * @returns true when the host asked to stop the run after the batch (a denial with `interrupt`).
  */
-export async function applyApprovalDecision(
-  core: AgentCore,
-  batch: OpenBatch,
-  call: BatchCall,
-  decision: ApprovalDecision,
-  signal: AbortSignal,
-): Promise<void> {
-  core.record({
+export async function applyApprovalDecision(core: AgentCore, call: BatchCall, decision: ApprovalDecision, signal: AbortSignal): Promise<boolean> {
+  const approval = call.approval!;
+  core.commit({
     kind: 'approval-resolved',
-    approvalId: call.approval!.id,
+    approvalId: approval.id,
     toolUseId: call.toolUseId,
     decision,
     ...(decision.behavior === 'allow' && decision.updatedInput !== undefined ? { input: decision.updatedInput } : {}),
   });
   const base = { toolName: call.toolName, toolUseId: call.toolUseId };
   const refuse = (message: string, reason: PermissionDecision['reason'], interrupt = false) => {
-    core.emit({ type: 'permission-decision', ...base, reason, behavior: 'deny', message, ...(interrupt ? { interrupt: true } : {}) });
+    const refusal: PermissionDecision = { ...base, reason, behavior: 'deny', message, ...(interrupt ? { interrupt: true } : {}) };
+    core.commit({ kind: 'permission-decision', decision: refusal });
+    core.emit({ type: 'permission-decision', ...refusal });
     refuseCall(core, call, message);
-    if (interrupt) batch.interruptRequested = true;
+    return interrupt;
   };
   if (decision.behavior === 'deny') {
-    refuse(decision.message, { type: 'callback', message: 'resolved approval' }, decision.interrupt === true);
-    return;
+    return refuse(decision.message, { type: 'callback', message: 'resolved approval' }, decision.interrupt === true);
   }
-  const tool = core.tools.get(call.toolName)!;
-  let input = call.input;
+  const tool = core.tools.get(call.toolName);
+  if (!tool) return refuse(`No tool named "${call.toolName}" exists any more, so the call was not run.`, { type: 'validation', message: 'unknown tool' });
+  // What runs is what the host was shown: the approval's input (one source, never a second copy).
+  let input = approval.input;
+  let note: string | undefined;
   if (decision.updatedInput !== undefined) {
-    // The same checks as the model's input: the schema, then the tool's own validateInput.
+    // The same checks as the model's input: bounds, the schema, then the tool's own validateInput.
     const validated = await validateToolInput({ tool, input: decision.updatedInput, toolUseId: call.toolUseId, agent: core.toolContext, signal });
     if (!validated.ok) {
       const message = `The edited input was not run: ${validated.message}`;
-      refuse(message, { type: 'validation', message });
-      return;
+      return refuse(message, { type: 'validation', message });
     }
+    note = describeInputChange(input, validated.value);
     input = validated.value;
-    // An edited input gets no way around the deny rules.
-    const rule = core.rules.match('deny', tool, input, { cwd: core.options.cwd });
-    if (rule !== undefined) {
-      refuse(`The edited input for ${call.toolName} matches the deny rule "${rule}", so the call was not run.`, { type: 'rule', behavior: 'deny', rule });
-      return;
-    }
   }
-  const isPlanApproval = call.approval?.reason.type === 'plan-approval' || (call.toolName === 'ExitPlanMode' && core.mode === 'plan');
-  call.state = 'allowed';
-  call.input = input;
-  delete call.approval;
-  core.emit({
-    type: 'permission-decision',
+  // Whatever the host answered, the deny rules still hold for the input that would run.
+  const rule = core.rules.match('deny', tool, input, { cwd: core.options.cwd });
+  if (rule !== undefined) {
+    return refuse(`The input for ${call.toolName} matches the deny rule "${rule}", so the call was not run.`, { type: 'rule', behavior: 'deny', rule });
+  }
+  const allowed: PermissionDecision = {
     ...base,
     reason: { type: 'callback', message: 'resolved approval' },
     behavior: 'allow',
     input,
     ...(decision.updatedPermissions ? { updatedPermissions: decision.updatedPermissions } : {}),
-  });
-  core.applyPermissionUpdates(isPlanApproval ? holdPlanTargetMode(call, decision.updatedPermissions) : decision.updatedPermissions);
+  };
+  core.commit({ kind: 'permission-decision', decision: allowed });
+  const held = tool.appliesPermissionUpdates ? decision.updatedPermissions : undefined;
+  core.commit({ kind: 'call-allowed', toolUseId: call.toolUseId, input, ...(held?.length ? { heldUpdates: held } : {}), ...(note ? { note } : {}) });
+  core.emit({ type: 'permission-decision', ...allowed });
+  if (!tool.appliesPermissionUpdates) core.applyPermissionUpdates(decision.updatedPermissions);
+  return false;
 }

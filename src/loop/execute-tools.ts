@@ -1,46 +1,56 @@
-import PQueue from 'p-queue';
 import type { AgentCore } from '../agent/agent-core.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
-import type { BatchCall, OpenBatch } from './open-batch.js';
-import { answerWithError } from './open-batch.js';
+import type { PermissionResult } from '../permissions/types.js';
+import type { BatchCall, NestedRun, OpenBatch } from '../state/index.js';
+import { isToolSuspension, type Tool, type ToolExecuteArgs, type ToolReturn, type ToolSuspension } from '../tools/types.js';
+import type { RunContext } from './loop-run-context.js';
 import { refuseCall } from './refuse-call.js';
 import { toToolResultContent, type ToolResultContent } from './tool-result-content.js';
 
 const INTERRUPTED = 'The user interrupted this tool call before it finished; it may have had partial effects. Do not assume it completed.';
+const PLAN_MODE_GUARD =
+  'This call was not run: plan mode is active, and only read-only tools run while planning. Present your plan with ExitPlanMode first.';
 
 /**
- * Executes the allowed calls of a batch that come before any call still waiting for the host:
- * consecutive concurrency-safe calls run in parallel
- * (through a p-queue bounded by `maxToolConcurrency`), every other call alone, in order. Results
- * are stored on each call, so their order is the `tool_use` order whatever order they finish in.
+ * Executes the allowed calls of a batch that come before any call still waiting (for a decision,
+ * the host, or a nested run): consecutive concurrency-safe calls run in parallel (through a
+ * p-queue bounded by `maxToolConcurrency`), every other call alone, in order. Results are stored
+ * on each call, so their order is the `tool_use` order whatever order they finish in.
  */
-export async function executeTools(core: AgentCore, batch: OpenBatch, signal: AbortSignal, queue: PQueue): Promise<void> {
+export async function executeTools(core: AgentCore, batch: OpenBatch, context: RunContext): Promise<void> {
   const allowed = runnableCalls(batch);
   let index = 0;
-  while (index < allowed.length && !signal.aborted) {
+  while (index < allowed.length && !context.signal.aborted) {
     const first = allowed[index]!;
     const group: BatchCall[] = [first];
     index++;
     if (isConcurrencySafe(core, first)) {
       while (index < allowed.length && isConcurrencySafe(core, allowed[index]!)) group.push(allowed[index++]!);
     }
-    await Promise.all(group.map((call) => queue.add(() => executeCall(core, call, signal))));
+    await Promise.all(group.map((call) => context.queue.add(() => runCall(core, call, context, undefined))));
   }
-  for (const call of allowed) {
-    if (call.state === 'done') continue;
-    refuseCall(core, call, INTERRUPTED);
-  }
+  for (const call of allowed) if (call.state === 'allowed') refuseCall(core, call, INTERRUPTED);
 }
 
 /**
- * The allowed calls that may run now: those before the first call still waiting for a decision,
- * so calls never run out of `tool_use` order (a write after a pending mkdir waits for it).
+ * Continues a suspended call with the host's answer to an approval inside its nested run: the
+ * tool's `resume` returns the call's result, or suspends it again.
  */
+export async function resumeCall(
+  core: AgentCore,
+  call: BatchCall,
+  approval: { id: string; path: string[]; decision: Exclude<PermissionResult, { behavior: 'defer' }> },
+  context: RunContext,
+): Promise<void> {
+  await runCall(core, call, context, approval);
+}
+
+/** The allowed calls that may run now: those before the first call still waiting, so calls never run out of order. */
 function runnableCalls(batch: OpenBatch): BatchCall[] {
   const runnable: BatchCall[] = [];
   for (const call of batch.calls) {
-    if (call.state === 'deferred' || call.state === 'undecided') break;
+    if (call.state === 'deferred' || call.state === 'undecided' || call.state === 'suspended') break;
     if (call.state === 'allowed') runnable.push(call);
   }
   return runnable;
@@ -50,18 +60,28 @@ function isConcurrencySafe(core: AgentCore, call: BatchCall): boolean {
   return core.tools.get(call.toolName)?.concurrencySafe ?? false;
 }
 
+/** Plan mode never writes: checked when the call starts, whatever was decided before. */
+function refusedByPlanMode(core: AgentCore, tool: Tool, input: unknown): boolean {
+  return core.mode === 'plan' && !(tool.isReadOnlyCall?.(input) ?? tool.readOnly);
+}
 
-const PLAN_MODE_GUARD =
-  'This call was not run: plan mode is active, and only read-only tools run while planning. Present your plan with ExitPlanMode first.';
+type ResumeApproval = Parameters<typeof resumeCall>[2];
 
-async function executeCall(core: AgentCore, call: BatchCall, runSignal: AbortSignal): Promise<void> {
+async function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval: ResumeApproval | undefined): Promise<void> {
   const tool = core.tools.get(call.toolName)!;
+  // A suspended call keeps the input it started with.
+  const input = call.input;
   // The last line of defence for "plan mode never writes": whatever was decided earlier (an
-  // approval given before the host switched to plan mode, say), nothing that writes runs now.
-  if (core.mode === 'plan' && !(tool.isReadOnlyCall?.(call.input) ?? tool.readOnly)) {
+  // approval given before the host switched to plan mode, say), nothing that writes starts now.
+  if (refusedByPlanMode(core, tool, input)) {
     refuseCall(core, call, PLAN_MODE_GUARD);
     return;
   }
+  if (approval && typeof tool.resume !== 'function') {
+    refuseCall(core, call, `Tool "${tool.name}" suspended this call but cannot resume it (it has no resume), so the call was stopped.`);
+    return;
+  }
+  const runSignal = context.signal;
   // A signal of its own only when the call can time out; otherwise the run's signal serves (and
   // saves creating one per call, a measurable share of a turn).
   const controller = tool.timeoutMs === undefined ? undefined : new AbortController();
@@ -77,8 +97,16 @@ async function executeCall(core: AgentCore, call: BatchCall, runSignal: AbortSig
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
   const started = performance.now();
-  // Seen as running by a snapshot taken meanwhile: a resume answers it, never runs it again.
-  call.state = 'running';
+  const args: ToolExecuteArgs<unknown> = {
+    input,
+    signal,
+    toolUseId: call.toolUseId,
+    agent: core.toolContext,
+    run: { runId: context.runId, sink: context.sink, agentId: core.agentId, parentToolUseId: context.parentToolUseId, span: context.span },
+    ...(call.heldUpdates ? { permissionUpdates: call.heldUpdates } : {}),
+  };
+  const note = call.note;
+  core.running.add(call.toolUseId);
   try {
     const timeout = tool.timeoutMs === undefined ? undefined : new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => {
@@ -87,50 +115,79 @@ async function executeCall(core: AgentCore, call: BatchCall, runSignal: AbortSig
         resolve('timeout');
       }, tool.timeoutMs);
     });
-    const execution = Promise.resolve().then(() =>
-      tool.execute({ input: call.input, signal, toolUseId: call.toolUseId, agent: core.toolContext }),
-    );
+    let refusedLate = false;
+    const execution = Promise.resolve().then(() => {
+      // Checked again at the moment it starts: a call of the same parallel group (or the host)
+      // may have switched to plan mode since the batch began.
+      if (refusedByPlanMode(core, tool, input)) {
+        refusedLate = true;
+        return undefined;
+      }
+      return approval ? tool.resume!({ ...args, nested: call.nested as NestedRun, approval }) : tool.execute(args);
+    });
     const contenders: Array<Promise<unknown>> = [execution, aborted];
     if (timeout) contenders.push(timeout);
     const outcome = await Promise.race(contenders.map((promise, position) => promise.then((value) => ({ position, value }))));
+    if (refusedLate) {
+      refuseCall(core, call, PLAN_MODE_GUARD);
+      return;
+    }
     if (outcome.position !== 0) {
       execution.catch(() => undefined);
       const message = timedOut
         ? `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms and was stopped. Try a smaller step or a different approach.`
         : INTERRUPTED;
-      await failCall(core, call, message, new ToolExecutionError(tool.name, message, { timedOut }), runSignal);
+      await failCall(core, call, input, message, new ToolExecutionError(tool.name, message, { timedOut }), runSignal);
+      return;
+    }
+    const value = outcome.value as ToolReturn | ToolSuspension;
+    if (isToolSuspension(value)) {
+      suspend(core, call, value);
       return;
     }
     const { content, isError } = core.options.hooks?.PostToolUse?.length
-      ? await afterPostToolUseHooks(core, call, outcome.value, runSignal)
-      : toToolResultContent(outcome.value, core.options.maxToolResultChars ?? 100_000);
-    call.state = 'done';
-    call.result = { type: 'tool_result', tool_use_id: call.toolUseId, content, ...(isError ? { is_error: true } : {}) };
-    core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: tool.name, content, isError, output: outcome.value, durationMs: performance.now() - started });
+      ? await afterPostToolUseHooks(core, call, input, value, runSignal)
+      : toToolResultContent(value, core.options.maxToolResultChars ?? 100_000);
+    const noted = note ? (typeof content === 'string' ? `${note}\n\n${content}` : [{ type: 'text' as const, text: note }, ...content]) : content;
+    core.answerCall(
+      call,
+      { type: 'tool_result', tool_use_id: call.toolUseId, content: noted, ...(isError ? { is_error: true } : {}) },
+      { output: value, durationMs: performance.now() - started },
+    );
   } catch (error) {
     const message = `Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`;
-    await failCall(core, call, message, new ToolExecutionError(tool.name, message, { cause: error }), runSignal);
+    await failCall(core, call, input, message, new ToolExecutionError(tool.name, message, { cause: error }), runSignal);
   } finally {
+    core.running.delete(call.toolUseId);
     if (timer) clearTimeout(timer);
     runSignal.removeEventListener('abort', onAbort);
   }
 }
 
+function suspend(core: AgentCore, call: BatchCall, suspension: ToolSuspension): void {
+  const nested = suspension.nested as Partial<NestedRun> | undefined;
+  if (!nested || typeof nested.agentId !== 'string' || typeof nested.state !== 'object' || nested.state === null) {
+    refuseCall(core, call, `Tool "${call.toolName}" suspended the call without a valid nested run ({ agentId, state }), so the call was stopped.`);
+    return;
+  }
+  core.commit({ kind: 'call-suspended', toolUseId: call.toolUseId, nested: structuredClone(suspension.nested) });
+}
+
 /** The result content after `PostToolUse` hooks: a replaced output, then any added context. */
-async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, value: unknown, signal: AbortSignal): Promise<ToolResultContent> {
+async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: unknown, value: unknown, signal: AbortSignal): Promise<ToolResultContent> {
   const maxChars = core.options.maxToolResultChars ?? 100_000;
   let { content, isError } = toToolResultContent(value, maxChars);
   const post = await runHooks({
     event: 'PostToolUse',
     hooks: core.options.hooks,
     signal,
-    input: { sessionId: core.sessionId, toolName: call.toolName, toolInput: call.input, toolUseId: call.toolUseId, toolResponse: value },
+    input: { sessionId: core.sessionId, toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, toolResponse: value },
   });
   reportHookErrors(core, post.errors);
   for (const output of post.outputs) {
     if (output?.updatedOutput !== undefined) ({ content, isError } = toToolResultContent(output.updatedOutput, maxChars));
   }
-  const context = post.outputs.map((output) => output?.additionalContext).filter((text): text is string => Boolean(text));
+  const context = post.outputs.map((output) => output?.additionalContext).filter((text): text is string => typeof text === 'string' && text.trim() !== '');
   if (context.length) {
     const blocks = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
     content = [...blocks, ...context.map((text) => ({ type: 'text' as const, text }))];
@@ -138,16 +195,15 @@ async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, value: un
   return { content, isError };
 }
 
-async function failCall(core: AgentCore, call: BatchCall, message: string, error: ToolExecutionError, signal: AbortSignal): Promise<void> {
-  answerWithError(call, message);
+async function failCall(core: AgentCore, call: BatchCall, input: unknown, message: string, error: ToolExecutionError, signal: AbortSignal): Promise<void> {
   const failure = await runHooks({
     event: 'PostToolUseFailure',
     hooks: core.options.hooks,
     signal,
-    input: { sessionId: core.sessionId, toolName: call.toolName, toolInput: call.input, toolUseId: call.toolUseId, error },
+    input: { sessionId: core.sessionId, toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, error },
   });
   reportHookErrors(core, failure.errors);
-  core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: message, isError: true });
+  refuseCall(core, call, message);
 }
 
 /** Reports errors thrown by non-blocking hooks as non-fatal error events. */

@@ -1,13 +1,9 @@
 import type { AgentCore } from '../agent/agent-core.js';
-import { answerWithError, type BatchCall, type OpenBatch } from './open-batch.js';
+import type { BatchCall, OpenBatch } from '../state/index.js';
 
-/**
- * Answers a call with an error result and announces it as a `tool-result` event (which is also
- * what the transcript records), so the model and the host see the same answer.
- */
+/** Answers a call with an error result (denied, failed, interrupted) and announces it. */
 export function refuseCall(core: AgentCore, call: BatchCall, message: string): void {
-  answerWithError(call, message);
-  core.emit({ type: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, content: message, isError: true });
+  core.answerCall(call, { type: 'tool_result', tool_use_id: call.toolUseId, content: message, is_error: true });
 }
 
 /** Refuses every call of the batch that has no answer yet (interrupted, superseded, failed run). */

@@ -1,19 +1,18 @@
-import type { AgentCore, AgentEventInput } from '../agent/agent-core.js';
-import type { ContentBlock, ToolUseBlock } from '../model/messages.js';
-import type { PermissionDecision } from '../permissions/types.js';
-import { decidePermission } from '../permissions/decide-permission.js';
 import { nanoid } from 'nanoid';
+import type { AgentCore, AgentEventInput } from '../agent/agent-core.js';
 import { isIncompleteToolInput } from '../model/incomplete-tool-input.js';
-import { holdPlanTargetMode, type BatchCall, type OpenBatch } from './open-batch.js';
+import { decidePermission } from '../permissions/decide-permission.js';
+import type { PermissionDecision } from '../permissions/types.js';
+import { toolUseOf, type BatchCall, type OpenBatch } from '../state/index.js';
+import { describeInputChange } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
 
-
-/** Opens a batch for the tool calls of an assistant message. */
-export function openBatch(content: readonly ContentBlock[]): OpenBatch | undefined {
-  const calls: BatchCall[] = content
-    .filter((block): block is ToolUseBlock => block.type === 'tool_use')
-    .map((block) => ({ toolUseId: block.id, toolName: block.name, rawInput: block.input, state: 'undecided' }));
-  return calls.length ? { calls } : undefined;
+/** What deciding a batch leaves for the run: denials for the result, and whether the host asked to stop. */
+export interface TurnDecisions {
+  /** Denied calls, for `RunResult.permissionDenials`. */
+  denials: PermissionDecision[];
+  /** A host denial asked to end the run once the batch is answered. */
+  stopRequested: boolean;
 }
 
 /**
@@ -22,25 +21,26 @@ export function openBatch(content: readonly ContentBlock[]): OpenBatch | undefin
  * applies to the calls after it. Denied calls are answered at once; allowed ones wait for
  * `executeTools`; deferred ones become pending approvals.
  */
-export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: AbortSignal, denials: PermissionDecision[]): Promise<void> {
+export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: AbortSignal, decisions: TurnDecisions): Promise<void> {
   for (const call of batch.calls) {
     if (call.state !== 'undecided') continue;
     // Aborted, or the host denied a call and asked to stop: the caller answers the rest.
-    if (signal.aborted || batch.interruptRequested) return;
+    if (signal.aborted || decisions.stopRequested) return;
     const tool = core.tools.get(call.toolName);
     if (!tool) {
       const available = [...core.tools.keys()].join(', ');
-      deny(core, call, `No tool named "${call.toolName}" exists. Available tools: ${available || 'none'}.`, denials, { type: 'validation', message: 'unknown tool' });
+      deny(core, call, `No tool named "${call.toolName}" exists. Available tools: ${available || 'none'}.`, decisions, { type: 'validation', message: 'unknown tool' });
       continue;
     }
-    if (isIncompleteToolInput(call.rawInput)) {
-      deny(core, call, `Your input for "${call.toolName}" was cut off because the response reached the max_tokens limit, so the call was not run. Send the call again with a shorter input (split large content across several calls).`, denials, { type: 'validation', message: 'input cut off by max_tokens' });
+    const rawInput = toolUseOf(core.state, call.toolUseId)?.input;
+    if (isIncompleteToolInput(rawInput)) {
+      deny(core, call, `Your input for "${call.toolName}" was cut off because the response reached the max_tokens limit, so the call was not run. Send the call again with a shorter input (split large content across several calls).`, decisions, { type: 'validation', message: 'input cut off by max_tokens' });
       continue;
     }
     const outcome = await decidePermission({
       tool,
       toolUseId: call.toolUseId,
-      rawInput: call.rawInput,
+      rawInput,
       mode: core.mode,
       rules: core.rules,
       hooks: core.options.hooks,
@@ -51,7 +51,8 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       cwd: core.options.cwd,
       agent: core.toolContext,
       emit: (event) => {
-        if (event.type === 'permission-request' && event.toolName === 'ExitPlanMode') {
+        // The loop knows the reason a question is asked, not the tool that asks it.
+        if (event.type === 'permission-request' && event.reason.type === 'plan-approval') {
           const plan = (event.input as { plan?: unknown } | undefined)?.plan;
           core.emit({ type: 'plan-approval-request', toolUseId: call.toolUseId, plan: typeof plan === 'string' ? plan : '' });
         }
@@ -59,40 +60,42 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       },
     });
     const decision = outcome.decision;
+    core.commit({ kind: 'permission-decision', decision });
     core.emit({ type: 'permission-decision', ...decision });
     if (decision.behavior === 'allow') {
-      call.state = 'allowed';
-      call.input = outcome.input ?? decision.input;
-      // The decision's reason is the step that allowed it (the callback); the call tells it is a plan.
-      const isPlanApproval = call.toolName === 'ExitPlanMode' && core.mode === 'plan';
-      core.applyPermissionUpdates(isPlanApproval ? holdPlanTargetMode(call, decision.updatedPermissions) : decision.updatedPermissions);
+      const input = outcome.input ?? decision.input;
+      const note = 'editedFrom' in outcome ? describeInputChange(outcome.editedFrom, input) : undefined;
+      const held = tool.appliesPermissionUpdates ? decision.updatedPermissions : undefined;
+      core.commit({ kind: 'call-allowed', toolUseId: call.toolUseId, input, ...(held?.length ? { heldUpdates: held } : {}), ...(note ? { note } : {}) });
+      if (!tool.appliesPermissionUpdates) core.applyPermissionUpdates(decision.updatedPermissions);
     } else if (decision.behavior === 'deny') {
       refuseCall(core, call, decision.message ?? `Permission to use ${call.toolName} was denied.`);
       // An interrupt is not the host's denial: keep it out of the audit of denials.
-      if (!signal.aborted) denials.push(decision);
-      if (decision.interrupt) batch.interruptRequested = true;
+      if (!signal.aborted) decisions.denials.push(decision);
+      if (decision.interrupt) decisions.stopRequested = true;
     } else {
-      call.state = 'deferred';
-      call.input = outcome.input ?? call.rawInput;
-      call.approval = {
-        id: `approval_${nanoid(12)}`,
-        toolName: call.toolName,
-        input: call.input,
-        toolUseId: call.toolUseId,
-        ...(core.agentId !== undefined ? { agentId: core.agentId } : {}),
-        reason: decision.reason,
-        suggestions: outcome.suggestions ?? [],
-        ...(outcome.blockedPath !== undefined ? { blockedPath: outcome.blockedPath } : {}),
-        createdAt: new Date().toISOString(),
-      };
-      core.record({ kind: 'approval-pending', approval: call.approval });
+      core.commit({
+        kind: 'approval-pending',
+        approval: {
+          id: `approval_${nanoid(12)}`,
+          toolName: call.toolName,
+          input: outcome.input ?? rawInput,
+          toolUseId: call.toolUseId,
+          ...(core.agentId !== undefined ? { agentId: core.agentId } : {}),
+          reason: decision.reason,
+          suggestions: outcome.suggestions ?? [],
+          ...(outcome.blockedPath !== undefined ? { blockedPath: outcome.blockedPath } : {}),
+          createdAt: new Date().toISOString(),
+        },
+      });
     }
   }
 }
 
-function deny(core: AgentCore, call: BatchCall, message: string, denials: PermissionDecision[], reason: PermissionDecision['reason']): void {
+function deny(core: AgentCore, call: BatchCall, message: string, decisions: TurnDecisions, reason: PermissionDecision['reason']): void {
   const decision: PermissionDecision = { toolName: call.toolName, toolUseId: call.toolUseId, behavior: 'deny', reason, message };
+  core.commit({ kind: 'permission-decision', decision });
   core.emit({ type: 'permission-decision', ...decision });
   refuseCall(core, call, message);
-  denials.push(decision);
+  decisions.denials.push(decision);
 }

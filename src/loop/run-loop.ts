@@ -1,53 +1,60 @@
-import type PQueue from 'p-queue';
 import type { AgentCore } from '../agent/agent-core.js';
+import { ApprovalClaimedError } from '../errors/approval-claimed-error.js';
 import { PromptBlockedError } from '../errors/prompt-blocked-error.js';
+import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import type { RunResult, RunStatus } from '../events/run-result.js';
 import { runHooks } from '../hooks/run-hooks.js';
+import { isBlankText, normalizeAssistantMessage } from '../history/normalize-assistant-message.js';
 import type { ContentBlock, Message, TextBlock, ToolUseBlock } from '../model/messages.js';
 import { addUsage, emptyUsage } from '../model/usage.js';
-import type { PermissionDecision } from '../permissions/types.js';
+import { batchResults, isBatchDone, type OpenBatch } from '../state/index.js';
 import { applyApprovalDecision, type ApprovalDecision } from './apply-approval-decision.js';
-import { executeTools, reportHookErrors } from './execute-tools.js';
-import { batchResults, deferredCalls } from './open-batch.js';
-import { refuseOpenCalls } from './refuse-call.js';
+import { executeTools, reportHookErrors, resumeCall } from './execute-tools.js';
+import type { RunContext } from './loop-run-context.js';
 import { estimateCost } from './pricing.js';
 import { prepareRequest } from './prepare-request.js';
-import { openBatch, resolveTurn } from './resolve-turn.js';
+import { refuseCall, refuseOpenCalls } from './refuse-call.js';
+import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
+import { RunMessages } from './run-messages.js';
 import { checkStopConditions } from './stop-conditions.js';
 import { streamTurn } from './stream-turn.js';
 
 /** What starts a run: a prompt, or the host's answer to a pending approval (continue the open batch). */
 export interface RunInput {
   prompt?: string | ContentBlock[];
-  approval?: { toolUseId: string; decision: ApprovalDecision };
+  /** The approval answered, addressed by its id and path (`[toolUseId]` for the agent's own calls). */
+  approval?: { id: string; path: string[]; decision: ApprovalDecision };
 }
 
-/** Per-run plumbing the agent provides. */
-export interface RunContext {
-  runId: string;
-  signal: AbortSignal;
-  queue: PQueue;
-}
+export type { RunContext };
 
 const SUPERSEDED = 'The user sent a new message instead of answering this permission request, so the call was not run.';
 const INTERRUPTED = 'The user interrupted the run before this tool call was answered; it did not run.';
 const STOPPED = 'The user stopped the run when denying another call of this batch, so this call was not run.';
 const MAX_STOP_HOOK_CONTINUATIONS = 3;
 
+/** The error a failed store write ends a run with: a stale writer's conflict as it is, anything else wrapped. */
+function writeError(core: AgentCore, failure: Error): Error {
+  return SessionConflictError.isInstance(failure) ? failure : new SessionWriteError(core.sessionId, failure);
+}
+
 /** Runs the agentic loop until a stop condition. Never throws: failures end with status `error`. */
 export async function runLoop(core: AgentCore, input: RunInput, context: RunContext): Promise<RunResult> {
   const { signal } = context;
   const usage = emptyUsage();
-  const denials: PermissionDecision[] = [];
+  const decisions: TurnDecisions = { denials: [], stopRequested: false };
+  const runMessages = new RunMessages();
   let turns = 0;
-  let firstTouched = core.messages.length;
   let lastText = '';
   let stopContinuations = 0;
-  let paused = false;
   const costUsd = () => (core.price ? estimateCost(usage, core.price) : undefined);
-  const markTouched = () => {
-    firstTouched = Math.min(firstTouched, Math.max(0, core.messages.length - (core.messages.at(-1)?.role === 'user' ? 1 : 0)));
+  const lastMessage = (): Message | undefined => core.state.messages[core.state.messages.length - 1];
+  const tracked = (change: () => void) => {
+    const before = lastMessage();
+    const length = core.state.messages.length;
+    change();
+    runMessages.note(before, lastMessage(), core.state.messages.length === length);
   };
 
   /**
@@ -56,8 +63,8 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
    */
   const finish = async (status: RunStatus, error?: Error): Promise<RunResult> => {
     await core.flush();
-    const failure = core.journal?.failure;
-    if (failure && !error) return settle('error', new SessionWriteError(core.sessionId, failure));
+    const failure = core.writeFailure;
+    if (failure && !error) return settle('error', writeError(core, failure));
     return settle(status, error);
   };
 
@@ -70,111 +77,98 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
       usage,
       costUsd: costUsd(),
       turns,
-      messages: core.messages.slice(firstTouched),
-      permissionDenials: denials,
-      pendingApprovals: status === 'awaiting-approval' && core.openBatch ? deferredCalls(core.openBatch).map((call) => call.approval!) : [],
+      messages: runMessages.list,
+      permissionDenials: decisions.denials,
+      pendingApprovals: status === 'awaiting-approval' ? core.pendingApprovals() : [],
     };
     if (error) result.error = error;
     if (error) core.emit({ type: 'error', error, fatal: true });
+    core.commit({ kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage });
     core.emit({ type: 'run-end', result });
     return result;
   };
 
   /** Answers every unanswered call of the open batch with an error and appends the results. */
   const closeBatch = (message: string) => {
-    const batch = core.openBatch;
+    const batch = core.state.openBatch;
     if (!batch) return;
     refuseOpenCalls(core, batch, message);
-    markTouched();
-    core.appendUserContent([...batchResults(batch), ...core.takeReminders()]);
-    core.openBatch = undefined;
+    tracked(() => core.appendUserContent([...batchResults(batch), ...core.takeReminders()]));
   };
 
+  core.commit({ kind: 'run-start', runId: context.runId });
   core.emit({ type: 'run-start', runId: context.runId, prompt: typeof input.prompt === 'string' ? input.prompt : undefined });
   try {
-    if (input.approval && core.openBatch) {
-      const call = core.openBatch.calls.find((candidate) => candidate.toolUseId === input.approval!.toolUseId && candidate.state === 'deferred');
-      if (call) await applyApprovalDecision(core, core.openBatch, call, input.approval.decision, signal);
+    if (input.approval) {
+      const refused = await answerApproval(core, input.approval, context, decisions);
+      if (refused) return await finish('error', refused);
     }
     if (input.prompt !== undefined) {
-      const blocked = await submitPrompt(core, input.prompt, signal);
+      const blocked = await submitPrompt(core, input.prompt, signal, tracked);
       if (blocked) return await finish('error', blocked);
-      markTouched();
     }
     for (;;) {
-      const batch = core.openBatch;
+      const batch = core.state.openBatch;
       if (batch) {
-        await resolveTurn(core, batch, signal, denials);
+        await resolveTurn(core, batch, signal, decisions);
         // A tool runs only once the call that asked for it is stored: after a crash, the
         // transcript then shows the call, and resume answers it instead of the model asking again.
         await core.flush();
-        if (core.journal?.failure) {
-          const error = new SessionWriteError(core.sessionId, core.journal.failure);
+        if (core.writeFailure) {
+          const error = writeError(core, core.writeFailure);
           closeBatch(`This tool call was not run: ${error.message}`);
           return await finish('error', error);
         }
-        if (!batch.interruptRequested) await executeTools(core, batch, signal, context.queue);
+        if (!decisions.stopRequested) await executeTools(core, batch, context);
         if (signal.aborted) {
           closeBatch(INTERRUPTED);
           return await finish('interrupted');
         }
-        if (batch.interruptRequested) {
+        if (decisions.stopRequested) {
           // The host denied a call and asked to stop: nothing else of the batch runs.
           closeBatch(STOPPED);
           return await finish('interrupted');
         }
-        if (deferredCalls(batch).length > 0) return await finish('awaiting-approval');
-        markTouched();
-        core.appendUserContent([...batchResults(batch), ...core.takeReminders()]);
-        core.openBatch = undefined;
+        if (!isBatchDone(batch)) return await finish('awaiting-approval');
+        tracked(() => core.appendUserContent([...batchResults(batch), ...core.takeReminders()]));
       }
       const stop = checkStopConditions(core, { turns, costUsd: costUsd(), signal });
       if (stop) return await finish(stop);
       // No model call on top of a transcript that failed to store.
       await core.flush();
-      if (core.journal?.failure) return await finish('error', new SessionWriteError(core.sessionId, core.journal.failure));
+      if (core.writeFailure) return await finish('error', writeError(core, core.writeFailure));
 
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
       const response = await streamTurn(core, prepareRequest(core, signal), core.options.maxStreamRetries ?? 2);
       addUsage(usage, response.usage);
-      // An empty text block would make every later request invalid: the API refuses them.
-      if (response.message.content.some((block) => block.type === 'text' && (block as TextBlock).text === '')) {
-        response.message.content = response.message.content.filter((block) => !(block.type === 'text' && (block as TextBlock).text === ''));
-      }
-      if (response.message.content.length === 0) {
+      // Kept only in a shape every later request is accepted with (no blank text, unique ids,
+      // bounded inputs); calls that cannot be kept as sent are answered with an error below.
+      const { message, refused } = normalizeAssistantMessage(response.message);
+      if (message.content.length === 0) {
         // Nothing to keep: an empty assistant message would make the next request invalid.
         if (response.stopReason === 'pause_turn') continue;
         return await finish('completed');
       }
-      // After pause_turn the model continues the same message: join it, so no two assistant
-      // messages are adjacent.
-      core.pushAssistant(response.message, response.id, paused);
-      paused = response.stopReason === 'pause_turn';
-      const text = textOf(response.message);
+      // After pause_turn the model continues the same message: the state joins it to the last one.
+      tracked(() => core.pushAssistant(message, response.id, response.usage));
+      const text = textOf(message);
       if (text) lastText = text;
-      const next = openBatch(response.message.content);
-      for (const call of next?.calls ?? []) {
-        core.emit({ type: 'tool-call', toolUseId: call.toolUseId, toolName: call.toolName, input: call.rawInput });
+      const next = core.state.openBatch;
+      const uses = message.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+      for (const use of uses) core.emit({ type: 'tool-call', toolUseId: use.id, toolName: use.name, input: use.input });
+      for (const refusal of refused) {
+        const call = next?.calls.find((candidate) => candidate.toolUseId === refusal.toolUseId);
+        if (call && call.state !== 'done') refuseCall(core, call, refusal.message);
       }
-      core.emit({
-        type: 'turn-end',
-        turn: turns,
-        usage: response.usage,
-        stopReason: response.stopReason,
-        message: response.message,
-        toolCalls: next ? response.message.content.filter((block): block is ToolUseBlock => block.type === 'tool_use') : [],
-      });
-      if (next) {
-        core.openBatch = next;
-        continue;
-      }
+      core.emit({ type: 'turn-end', turn: turns, usage: response.usage, stopReason: response.stopReason, message, toolCalls: uses });
+      if (next) continue;
       if (response.stopReason === 'pause_turn') continue;
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
         const reason = await stopHookReason(core, stopContinuations > 0, signal);
         if (reason !== undefined) {
           stopContinuations++;
-          core.appendUserContent([...core.takeReminders(), { type: 'text', text: reason }]);
+          tracked(() => core.appendUserContent([...core.takeReminders(), { type: 'text', text: reason }]));
           continue;
         }
       }
@@ -190,6 +184,29 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
   }
 }
 
+/**
+ * Applies the host's answer to a pending approval: after the host's `claimApproval` agrees it is
+ * the first answer, to the agent's own deferred call, or — down the path — to the nested run a
+ * suspended call waits on. Returns an error when the answer may not be applied.
+ */
+async function answerApproval(core: AgentCore, approval: NonNullable<RunInput['approval']>, context: RunContext, decisions: TurnDecisions): Promise<Error | undefined> {
+  const batch = core.state.openBatch;
+  const call = batch?.calls.find((candidate) => candidate.toolUseId === approval.path[0]);
+  if (!batch || !call) return undefined;
+  const claim = core.options.claimApproval;
+  if (claim && !(await claim({ approvalId: approval.id, sessionId: core.sessionId, toolUseId: approval.path[approval.path.length - 1]! }))) {
+    return new ApprovalClaimedError(core.sessionId, approval.id);
+  }
+  if (approval.path.length === 1) {
+    if (call.state === 'deferred' && call.approval?.id === approval.id) {
+      if (await applyApprovalDecision(core, call, approval.decision, context.signal)) decisions.stopRequested = true;
+    }
+    return undefined;
+  }
+  if (call.state === 'suspended') await resumeCall(core, call, { id: approval.id, path: approval.path.slice(1), decision: approval.decision }, context);
+  return undefined;
+}
+
 function textOf(message: Message): string {
   if (typeof message.content === 'string') return message.content;
   return message.content
@@ -203,14 +220,14 @@ function textOf(message: Message): string {
  * superseded), runs `SessionStart` (first prompt) and `UserPromptSubmit` hooks, and appends one
  * user message. Returns an error when a hook blocked the prompt.
  */
-async function submitPrompt(core: AgentCore, prompt: string | ContentBlock[], signal: AbortSignal): Promise<PromptBlockedError | undefined> {
+async function submitPrompt(core: AgentCore, prompt: string | ContentBlock[], signal: AbortSignal, tracked: (change: () => void) => void): Promise<PromptBlockedError | undefined> {
   const context: TextBlock[] = [];
   const source = core.sessionStartSource;
   if (source !== undefined) {
     core.sessionStartSource = undefined;
     const start = await runHooks({ event: 'SessionStart', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, source } });
     reportHookErrors(core, start.errors);
-    for (const output of start.outputs) if (output?.additionalContext) context.push({ type: 'text', text: output.additionalContext });
+    for (const output of start.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
   }
   const submit = await runHooks({
     event: 'UserPromptSubmit',
@@ -221,19 +238,18 @@ async function submitPrompt(core: AgentCore, prompt: string | ContentBlock[], si
   reportHookErrors(core, submit.errors);
   const blocking = submit.outputs.find((output) => output?.block);
   if (blocking) return new PromptBlockedError(blocking.reason);
-  for (const output of submit.outputs) if (output?.additionalContext) context.push({ type: 'text', text: output.additionalContext });
+  for (const output of submit.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
 
   const blocks: ContentBlock[] = [];
-  const batch = core.openBatch;
+  const batch: OpenBatch | undefined = core.state.openBatch;
   if (batch) {
     refuseOpenCalls(core, batch, SUPERSEDED);
     blocks.push(...batchResults(batch));
-    core.openBatch = undefined;
   }
   blocks.push(...core.takeReminders(), ...context);
   if (typeof prompt === 'string') blocks.push({ type: 'text', text: prompt });
-  else blocks.push(...prompt);
-  core.appendUserContent(blocks);
+  else blocks.push(...prompt.filter((block) => !isBlankText(block)));
+  tracked(() => core.appendUserContent(blocks));
   return undefined;
 }
 
@@ -241,5 +257,6 @@ async function stopHookReason(core: AgentCore, stopHookActive: boolean, signal: 
   const stop = await runHooks({ event: 'Stop', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, stopHookActive } });
   reportHookErrors(core, stop.errors);
   const again = stop.outputs.find((output) => output?.continue);
-  return again ? (again.reason ?? 'A Stop hook asked you to continue working.') : undefined;
+  const reason = again?.reason?.trim() ? again.reason : 'A Stop hook asked you to continue working.';
+  return again ? reason : undefined;
 }

@@ -43,8 +43,12 @@ export function toToolResultContent(value: unknown, maxChars: number): ToolResul
   if (typeof content === 'string') {
     content = truncateText(content, maxChars);
   } else {
-    content = content.map((block) => (block.type === 'text' ? { ...block, text: truncateText(block.text, maxChars) } : block));
+    // The API refuses blank text blocks anywhere in a later request: leave them out.
+    content = content
+      .filter((block) => block.type !== 'text' || (typeof block.text === 'string' && block.text.trim() !== ''))
+      .map((block) => (block.type === 'text' ? { ...block, text: truncateText(block.text, maxChars) } : block));
+    if (content.length === 0) content = '';
   }
-  if (typeof content === 'string' && content.length === 0) content = '(no output)';
+  if (typeof content === 'string' && content.trim().length === 0) content = '(no output)';
   return { content, isError };
 }

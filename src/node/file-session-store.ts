@@ -2,7 +2,7 @@ import { readdir, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
-import { entrySeq } from '../session/entry-seq.js';
+import { entrySeq } from '../state/entry-seq.js';
 import type { SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import { readSessionFile } from './session-file/read-session-file.js';
 import { SessionFileWriter } from './session-file/session-file-writer.js';

@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { SessionEntry } from '../session/entries.js';
+import type { SessionEntry } from '../state/entries.js';
 import {
   ClaudeCodeSessionNormalizer,
   type ClaudeCodeSessionWarning,

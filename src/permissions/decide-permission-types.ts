@@ -82,4 +82,9 @@ export interface PermissionOutcome {
   suggestions?: PermissionUpdate[];
   /** For `defer`: the path outside the workspace that caused the question. */
   blockedPath?: string;
+  /**
+   * For `allow`: the input before the host (`canUseTool` or a `PermissionRequest` hook) edited
+   * it, when it did — the model is told its input was changed.
+   */
+  editedFrom?: unknown;
 }

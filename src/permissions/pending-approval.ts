@@ -17,4 +17,10 @@ export interface PendingApproval {
   blockedPath?: string;
   /** ISO 8601 time the approval was created. */
   createdAt: string;
+  /**
+   * Where the call sits: the `toolUseId`s from the outermost call down to this one — just
+   * `[toolUseId]` for the agent's own calls, `[parentToolUseId, …, toolUseId]` for a call inside a
+   * subagent the parent's call waits on. Set when approvals are listed.
+   */
+  path?: string[];
 }

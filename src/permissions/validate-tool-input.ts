@@ -1,4 +1,5 @@
 import { ToolInputError } from '../errors/tool-input-error.js';
+import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from '../history/json-bounds.js';
 import type { Tool, ToolAgentContext } from '../tools/types.js';
 
 /** The input, validated, or the problem as a sentence for the model. */
@@ -15,11 +16,15 @@ export interface ValidateToolInputOptions {
 }
 
 /**
- * Validates an input against the tool's schema (`parseInput`), then its own `validateInput`.
+ * Validates an input: its size and depth first (plain JSON within `TOOL_INPUT_BOUNDS`), then the
+ * tool's schema (`parseInput`), then its own `validateInput`.
  * Never throws: a `validateInput` that throws counts as a failed validation.
  */
 export async function validateToolInput(options: ValidateToolInputOptions): Promise<ValidatedInput> {
   const { tool, toolUseId, agent, signal } = options;
+  // Bounded before anything walks it: a hostile input nested thousands deep never reaches a parser.
+  const bounds = jsonBoundsProblem(options.input, TOOL_INPUT_BOUNDS);
+  if (bounds) return { ok: false, message: new ToolInputError(tool.name, [`the input is ${bounds}`]).message };
   const parsed = tool.parseInput(options.input);
   if (!parsed.ok) return { ok: false, message: new ToolInputError(tool.name, parsed.issues).message };
   if (tool.validateInput !== undefined) {

@@ -1,5 +1,5 @@
 import { isToolResultBlock, isToolUseBlock } from '../model/messages.js';
-import type { SessionEntry } from '../session/entries.js';
+import type { SessionEntry } from '../state/entries.js';
 import { baseName, planFileName, planNameProblem } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
 import type { SessionEntrySource } from './session-entry-source.js';

@@ -1,4 +1,4 @@
-import type { SessionEntry } from '../session/entries.js';
+import type { SessionEntry } from '../state/entries.js';
 
 /**
  * Session entries from anywhere: an array, a session store's load, or a streaming reader such as

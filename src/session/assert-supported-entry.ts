@@ -1,5 +1,5 @@
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
-import { SUPPORTED_ENTRY_VERSIONS, type SessionEntry } from './entries.js';
+import { SUPPORTED_ENTRY_VERSIONS, type SessionEntry } from '../state/entries.js';
 
 /**
  * Checks that a stored transcript entry carries a `$schemaVersion` this build reads.

@@ -1,14 +1,14 @@
-import { forkSnapshot, type ForkOptions } from '../agent/fork-snapshot.js';
+import { forkState, type ForkOptions } from '../agent/fork-snapshot.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
 import { allocatePlanSlug } from '../plan/allocate-plan-slug.js';
 import { generatePlanSlug } from '../plan/generate-plan-slug.js';
 import { planFileName } from '../plan/plan-name.js';
 import type { PlanStore } from '../plan/plan-store.js';
-import { loadEntries } from './load-entries.js';
-import { entriesToSnapshot } from './entries-to-snapshot.js';
+import { applyEntry, foldEntries, settleLoadedState } from '../state/index.js';
+import { repairState } from '../state/repair-state.js';
 import { Journal } from './journal.js';
+import { loadEntries } from './load-entries.js';
 import type { SessionStore } from './session-store.js';
-import { snapshotToEntries } from './snapshot-to-entries.js';
 
 /** Options of {@link forkSession}. */
 export interface ForkSessionOptions extends ForkOptions {
@@ -22,23 +22,26 @@ export interface ForkSessionOptions extends ForkOptions {
  * Resume it with `createAgent({ store, resume: newSessionId })`.
  * @returns the new session id.
  * @throws SessionNotFoundError when the store has no such session.
+ * @throws SessionConflictError when a session with the fork's id already exists.
  */
 export async function forkSession(store: SessionStore, sessionId: string, options: ForkSessionOptions = {}): Promise<string> {
   const entries = await loadEntries(store, sessionId);
   if (entries.length === 0) throw new SessionNotFoundError(sessionId);
-  const snapshot = forkSnapshot(entriesToSnapshot(sessionId, entries), options);
-  const plan = snapshot.plan;
-  delete snapshot.plan;
-  delete snapshot.planSlug;
-  const journal = new Journal(store, snapshot.sessionId, snapshot.agentId);
-  journal.record(...snapshotToEntries(snapshot, { forkedFrom: sessionId }));
+  const source = foldEntries(entries, { sessionId });
+  repairState(source);
+  const { state: forked, plan } = forkState(source, options);
+  let state = forked;
+  // Calls that may have been running in the source are answered in the fork, never run again.
+  for (const answer of settleLoadedState(state)) state = applyEntry(state, { kind: 'tool-result', ...answer });
+  const journal = new Journal(store, state.sessionId, state.agentId);
+  journal.record({ kind: 'session-meta', forkedFrom: sessionId }, { kind: 'checkpoint', state, reason: 'fork' });
   if (plan) {
-    const slug = options.planStore ? await allocatePlanSlug({ store: options.planStore, agentId: snapshot.agentId }) : generatePlanSlug();
-    const name = planFileName({ slug, agentId: snapshot.agentId });
+    const slug = options.planStore ? await allocatePlanSlug({ store: options.planStore, agentId: state.agentId }) : generatePlanSlug();
+    const name = planFileName({ slug, agentId: state.agentId });
     if (options.planStore) await options.planStore.write(name, plan.text);
     journal.record({ kind: 'session-meta', slug }, { kind: 'plan-snapshot', slug, name, text: plan.text });
   }
   await journal.flush();
   if (journal.failure) throw journal.failure;
-  return snapshot.sessionId;
+  return state.sessionId;
 }

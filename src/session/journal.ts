@@ -1,9 +1,8 @@
 import { nanoid } from 'nanoid';
-import { ENTRY_SCHEMA_VERSION, type EntryBase, type SessionEntry } from './entries.js';
+import { ENTRY_SCHEMA_VERSION, type EntryDraft, type SessionEntry } from '../state/entries.js';
 import type { SessionStore } from './session-store.js';
 
-/** An entry before the journal stamps it. */
-export type EntryDraft = SessionEntry extends infer E ? (E extends SessionEntry ? Omit<E, keyof EntryBase> & { agentId?: string } : never) : never;
+export type { EntryDraft };
 
 /** Where a journal continues a stored transcript: its last entry's id and the session's revision. */
 export interface JournalPosition {

@@ -1,6 +1,6 @@
 import { assertSupportedEntry } from './assert-supported-entry.js';
-import type { SessionEntry } from './entries.js';
-import { entrySeq } from './entry-seq.js';
+import type { SessionEntry } from '../state/entries.js';
+import { entrySeq } from '../state/entry-seq.js';
 import type { SessionLoadOptions, SessionStore } from './session-store.js';
 
 /**

@@ -1,8 +1,8 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSupportedEntry } from './assert-supported-entry.js';
-import { entrySeq } from './entry-seq.js';
-import type { SessionEntry } from './entries.js';
+import { entrySeq } from '../state/entry-seq.js';
+import type { SessionEntry } from '../state/entries.js';
 import type { SessionStore } from './session-store.js';
 
 function assertSessionId(sessionId: unknown): asserts sessionId is string {

@@ -1,4 +1,4 @@
-import type { SessionEntry } from './entries.js';
+import type { SessionEntry } from '../state/entries.js';
 
 /** A warning a store reports while loading (e.g. a torn last line after a crash). */
 export interface SessionStoreWarning {

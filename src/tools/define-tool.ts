@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ToolPermissionCheck } from '../permissions/types.js';
 import { compileInputSchema, type InferInput, type InputSchema } from './input-schema.js';
-import type { Tool, ToolCheckArgs, ToolExecuteArgs, ToolKind, ToolReturn, ToolRuleTarget } from './types.js';
+import type { Tool, ToolCheckArgs, ToolExecuteArgs, ToolKind, ToolResumeArgs, ToolReturn, ToolRuleTarget, ToolSuspension } from './types.js';
 
 /** Options of {@link defineTool}. */
 export interface DefineToolOptions<S extends InputSchema> {
@@ -11,8 +11,24 @@ export interface DefineToolOptions<S extends InputSchema> {
   description: string;
   /** A zod 4 (or zod 3) object schema, or a plain JSON Schema object. Input is validated against it first. */
   inputSchema: S;
-  /** Run the tool. Return a string, content blocks, `toolOutput(...)`, or any value (serialized as JSON). */
-  execute: (args: ToolExecuteArgs<InferInput<S>>) => ToolReturn | Promise<ToolReturn>;
+  /**
+   * Run the tool. Return a string, content blocks, `toolOutput(...)`, or any value (serialized as
+   * JSON) — or `suspendCall(nested)` to wait on a nested run (then define `resume`).
+   */
+  execute: (args: ToolExecuteArgs<InferInput<S>>) => ToolReturn | ToolSuspension | Promise<ToolReturn | ToolSuspension>;
+  /**
+   * Continues a call that `execute` suspended, once the host answers an approval inside the
+   * nested run. Returns the result, or a suspension again while more approvals wait.
+   * @default undefined (the tool never suspends)
+   */
+  resume?: (args: ToolResumeArgs<InferInput<S>>) => ToolReturn | ToolSuspension | Promise<ToolReturn | ToolSuspension>;
+  /**
+   * The host's permission updates that come with allowing a call are handed to `execute` as
+   * `permissionUpdates` instead of being applied at once (e.g. to change the mode only after the
+   * tool succeeded).
+   * @default false
+   */
+  appliesPermissionUpdates?: boolean;
   /**
    * The tool only reads: it runs in plan mode and without asking in `default` mode.
    * @default false (true when `kind` is `'read'`)
@@ -87,6 +103,8 @@ export function defineTool<S extends InputSchema>(options: DefineToolOptions<S>)
     validateInput: options.validateInput,
     checkPermissions: options.checkPermissions,
     isReadOnlyCall: options.isReadOnlyCall,
+    appliesPermissionUpdates: options.appliesPermissionUpdates === true,
     execute: options.execute,
+    ...(options.resume ? { resume: options.resume } : {}),
   };
 }

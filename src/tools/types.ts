@@ -1,5 +1,7 @@
+import type { AgentEvent } from '../events/agent-event.js';
 import type { ContentBlock, ImageBlock, TextBlock } from '../model/messages.js';
-import type { PermissionMode, ToolPermissionCheck } from '../permissions/types.js';
+import type { PermissionMode, PermissionResult, PermissionUpdate, ToolPermissionCheck } from '../permissions/types.js';
+import type { NestedRun } from '../state/session-state.js';
 
 /**
  * What a tool does, for the permission pipeline: `read` tools only look, `edit` tools change
@@ -31,6 +33,24 @@ export interface ToolAgentContext {
   readonly toolState: ToolStateStore;
 }
 
+/**
+ * The run a tool call belongs to, for tools that start runs of their own (a subagent): events of
+ * a nested run go to the outermost run's sink, marked with the nested agent's id and the call
+ * that started it.
+ */
+export interface ToolRunContext {
+  /** The id of the outermost run. */
+  readonly runId: string;
+  /** Delivers an event into the outermost run's stream (and its listeners' agent). */
+  readonly sink: (event: AgentEvent) => void;
+  /** The agent making the call (undefined for the main agent). */
+  readonly agentId: string | undefined;
+  /** For a call inside a nested run: the parent's call that started it. */
+  readonly parentToolUseId: string | undefined;
+  /** The tracing span of the call, when the host traces (an OpenTelemetry span). */
+  readonly span: unknown;
+}
+
 /** The argument of a tool's `execute`. */
 export interface ToolExecuteArgs<Input> {
   /** The validated input. */
@@ -41,6 +61,42 @@ export interface ToolExecuteArgs<Input> {
   toolUseId: string;
   /** The agent running the tool. */
   agent: ToolAgentContext;
+  /** The run the call belongs to (undefined when a test or host calls `execute` directly). */
+  run?: ToolRunContext;
+  /**
+   * For a tool with `appliesPermissionUpdates`: the permission updates the host gave with its
+   * answer, for the tool to apply when it sees fit (they were not applied).
+   */
+  permissionUpdates?: PermissionUpdate[];
+}
+
+/**
+ * Returned by `execute` (or `resume`) to suspend the call: it waits on a nested run (a subagent)
+ * whose own calls wait for the host. The nested state is kept in the session (snapshot, store);
+ * its pending approvals are listed with the parent's, addressed by their path; answering one
+ * calls the tool's `resume`. Make it with {@link suspendCall}.
+ */
+export interface ToolSuspension {
+  readonly type: 'tool-suspension';
+  readonly nested: NestedRun;
+}
+
+/** Suspends a call on a nested run (see {@link ToolSuspension}). */
+export function suspendCall(nested: NestedRun): ToolSuspension {
+  return { type: 'tool-suspension', nested };
+}
+
+/** Whether a tool returned a suspension. */
+export function isToolSuspension(value: unknown): value is ToolSuspension {
+  return typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'tool-suspension';
+}
+
+/** The argument of a tool's `resume`: the host answered an approval inside the nested run. */
+export interface ToolResumeArgs<Input> extends ToolExecuteArgs<Input> {
+  /** What the call waits on, as it was suspended. */
+  nested: NestedRun;
+  /** The host's answer: the approval's id, its path below this call, and the decision. */
+  approval: { id: string; path: string[]; decision: Exclude<PermissionResult, { behavior: 'defer' }> };
 }
 
 /** The argument of `validateInput` and `checkPermissions`. */
@@ -98,7 +154,15 @@ export interface Tool<Input = any> {
   checkPermissions?(args: ToolCheckArgs<Input>): ToolPermissionCheck | Promise<ToolPermissionCheck>;
   /** Whether this particular call is read-only (e.g. a Bash command that only reads). */
   isReadOnlyCall?(input: Input): boolean;
-  execute(args: ToolExecuteArgs<Input>): ToolReturn | Promise<ToolReturn>;
+  /**
+   * The host's permission updates that come with allowing a call are handed to `execute`
+   * (`permissionUpdates`) instead of being applied when the call is allowed (e.g. `ExitPlanMode`
+   * changes the mode only once the plan is saved).
+   */
+  readonly appliesPermissionUpdates: boolean;
+  execute(args: ToolExecuteArgs<Input>): ToolReturn | ToolSuspension | Promise<ToolReturn | ToolSuspension>;
+  /** Continues a call this tool suspended, once the host answers an approval inside it. */
+  resume?(args: ToolResumeArgs<Input>): ToolReturn | ToolSuspension | Promise<ToolReturn | ToolSuspension>;
 }
 
 export type { ContentBlock };

@@ -75,13 +75,15 @@ describe('batch edge cases (found in review)', () => {
     while (runs === 0) await tick();
     // e.g. a host that checkpoints on every permission-decision / tool-call event
     const snapshot = JSON.parse(JSON.stringify(agent.snapshot()));
-    expect(snapshot.openBatch.calls.map((call: { state: string }) => call.state)).toEqual(['done', 'deferred']);
-    expect(snapshot.openBatch.calls[0].result.content).toMatch(/interrupted before it finished/);
+    // The snapshot is the state: the running call shows as allowed, the write as pending.
+    expect(snapshot.openBatch.calls.map((call: { state: string }) => call.state)).toEqual(['allowed', 'deferred']);
     gate.resolve();
     await run.result;
     expect(runs).toBe(1);
-    // The process "crashed" after the snapshot; a new one resumes from it and the host approves the write.
+    // The process "crashed" after the snapshot; a new one resumes from it: the call that may have
+    // been running is answered, never run again, and the host approves the write.
     const resumed = createAgent({ ...options, model: scriptedModel(['done']), resume: snapshot });
+    expect(resumed.snapshot().openBatch!.calls[0]!.result!.content).toMatch(/interrupted before it finished/);
     const approval = resumed.pendingApprovals[0]!;
     await resumed.resolveApproval(approval.id, { behavior: 'allow' }).result;
     expect(runs).toBe(1);

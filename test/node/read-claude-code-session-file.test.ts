@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readClaudeCodeSessionFile } from '../../src/node/read-claude-code-session-file.js';
 import { memoryPlanStore } from '../../src/plan/memory-plan-store.js';
 import { recoverPlan } from '../../src/plan/recover-plan.js';
-import type { MessageEntry, SessionEntry } from '../../src/session/entries.js';
+import type { MessageEntry, SessionEntry } from '../../src/state/entries.js';
 import { recoverTodos } from '../../src/todos/recover-todos.js';
 
 /** Real Claude Code sessions (read-only; copied to a temp folder before use). */

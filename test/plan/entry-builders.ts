@@ -8,7 +8,7 @@ import {
   type SessionEntry,
   type SessionMetaEntry,
   type TodoUpdateEntry,
-} from '../../src/session/entries.js';
+} from '../../src/state/entries.js';
 import type { Todo } from '../../src/todos/types.js';
 
 let counter = 0;

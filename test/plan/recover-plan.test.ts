@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryPlanStore } from '../../src/plan/memory-plan-store.js';
 import { PLAN_SOURCES, recoverPlan, type PlanSource } from '../../src/plan/recover-plan.js';
-import type { SessionEntry } from '../../src/session/entries.js';
+import type { SessionEntry } from '../../src/state/entries.js';
 import { entry, streamed } from './entry-builders.js';
 
 const SLUG = 'quiet-copper-lantern';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError, UnsupportedSchemaVersionError } from '../../src/errors/index.js';
 import { memorySessionStore } from '../../src/session/memory-session-store.js';
-import type { SessionEntry } from '../../src/session/entries.js';
+import type { SessionEntry } from '../../src/state/entries.js';
 import { appendEntries, loadAll, makeEntries, textOf } from './session-entries.js';
 
 describe('memorySessionStore', () => {

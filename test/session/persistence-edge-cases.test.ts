@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memoryPlanStore, memorySessionStore, SessionWriteError, type SessionStore } from 'agent-harness';
+import { createAgent, defineTool, memoryPlanStore, memorySessionStore, SessionConflictError, SessionWriteError, type SessionStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 
 function countingWrite() {
@@ -32,7 +32,8 @@ describe('persistence edge cases (found in review)', () => {
 
     // Later another process resumes with the (stale) snapshot and the same store.
     const resumed = createAgent({ model, tools: [tool], store, resume: stale });
-    await expect(resumed.ready).rejects.toThrow(/does not match its transcript in the store.*resume: "/);
+    await expect(resumed.ready).rejects.toSatisfy(SessionConflictError.isInstance);
+    await expect(resumed.ready).rejects.toThrow(/changed by another writer.*revision.*resume: "/);
     expect((await resumed.run('again').result).status).toBe('error');
     expect(runs).toEqual(['a']);
     const reloaded = createAgent({ model, tools: [tool], store, resume: agent.sessionId });

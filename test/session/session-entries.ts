@@ -1,4 +1,4 @@
-import type { MessageEntry, SessionEntry } from '../../src/session/entries.js';
+import type { MessageEntry, SessionEntry } from '../../src/state/entries.js';
 import type { SessionStore } from '../../src/session/session-store.js';
 import { loadEntries } from '../../src/session/load-entries.js';
 

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { assertSupportedEntry } from '../../session/assert-supported-entry.js';
-import type { SessionEntry } from '../../session/entries.js';
+import type { SessionEntry } from '../../state/entries.js';
 import type { SessionStoreWarning } from '../../session/session-store.js';
 
 /** Options of {@link readSessionFile}. */

@@ -1,6 +1,6 @@
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { entrySeq } from '../../session/entry-seq.js';
+import { entrySeq } from '../../state/entry-seq.js';
 import { readSessionFile } from './read-session-file.js';
 import { acquireSessionLock, releaseSessionLock, type SessionLockTarget } from './session-lock.js';
 

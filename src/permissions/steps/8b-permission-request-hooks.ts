@@ -37,6 +37,7 @@ export async function permissionRequestHooksStep(
       const message = `A PermissionRequest hook rewrote the input into an invalid one. ${validated.message}`;
       return deny(state, { type: 'validation', message }, message);
     }
+    if (!('editedFrom' in state)) state.editedFrom = state.input;
     state.input = validated.value;
   }
   return allow(state, { type: 'hook', hookEvent: 'PermissionRequest' });

@@ -64,6 +64,7 @@ export async function canUseToolStep(
           const message = `The edited input was rejected. ${validated.message}`;
           return deny(state, { type: 'validation', message }, message);
         }
+        if (!('editedFrom' in state)) state.editedFrom = state.input;
         state.input = validated.value;
       }
       return allow(state, { type: 'callback' }, result.updatedPermissions);

@@ -13,6 +13,8 @@ export interface PipelineState {
   toolCheck: Promise<ToolPermissionCheck> | undefined;
   /** A path outside the workspace that kept `acceptEdits` from approving an edit. */
   outsidePath: string | undefined;
+  /** The input before the host edited it (set by the ask step's answers). */
+  editedFrom?: unknown;
 }
 
 /** A question for the ask step. */
@@ -50,6 +52,7 @@ export function allow(
       ...(updatedPermissions === undefined ? {} : { updatedPermissions }),
     },
     input: state.input,
+    ...('editedFrom' in state ? { editedFrom: state.editedFrom } : {}),
   };
 }
 

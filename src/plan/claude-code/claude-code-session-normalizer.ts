@@ -6,7 +6,7 @@ import {
   type PlanReferenceEntry,
   type SessionEntry,
   type SessionMetaEntry,
-} from '../../session/entries.js';
+} from '../../state/entries.js';
 import { isRecord, toBlocks, toUsage, type JsonRecord } from './claude-code-line-fields.js';
 import type { ClaudeCodeSessionStats, ClaudeCodeSessionWarning } from './claude-code-session-types.js';
 

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../../errors/configuration-error.js';
-import type { SessionEntry } from '../../session/entries.js';
+import type { SessionEntry } from '../../state/entries.js';
 import {
   ClaudeCodeSessionNormalizer,
   type ClaudeCodeSessionStats,

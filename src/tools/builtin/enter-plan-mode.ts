@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import type { AgentCore } from '../../agent/agent-core.js';
+import type { AgentServices } from './agent-services.js';
 import { defineTool } from '../define-tool.js';
 
 const DESCRIPTION = `Ask to enter plan mode before a task that needs exploring and planning first: several possible approaches, unclear requirements, or changes the user should agree to. In plan mode you can only read and explore; present the plan with ExitPlanMode. Needs the user's approval.`;
@@ -7,7 +7,7 @@ const DESCRIPTION = `Ask to enter plan mode before a task that needs exploring a
 const enterPlanModeInput = z.object({});
 
 /** The opt-in `EnterPlanMode` tool: the model asks to switch into plan mode (needs approval; refused in subagents). */
-export function createEnterPlanModeTool(core: () => AgentCore) {
+export function createEnterPlanModeTool(agent: () => AgentServices) {
   return defineTool({
     name: 'EnterPlanMode',
     description: DESCRIPTION,
@@ -20,7 +20,7 @@ export function createEnterPlanModeTool(core: () => AgentCore) {
       return undefined;
     },
     execute: () => {
-      core().setMode('plan', 'enter-plan-mode');
+      agent().setMode('plan', 'enter-plan-mode');
       return 'Entered plan mode. Explore and read only; do not change anything yet. When the plan is ready, present it with ExitPlanMode.';
     },
   });

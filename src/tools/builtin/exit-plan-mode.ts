@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import type { AgentCore } from '../../agent/agent-core.js';
+import type { AgentServices } from './agent-services.js';
 import { defineTool } from '../define-tool.js';
 
 const DESCRIPTION = `Use this tool when you are in plan mode and have finished planning: it presents your plan to the user for approval.
@@ -12,7 +12,7 @@ const exitPlanModeInput = z.object({ plan: z.string().min(1).describe('The plan 
  * (a `plan-approval-request`); approval saves the plan, restores the mode from before planning
  * (or the mode the host chose) and the same run goes on into execution.
  */
-export function createExitPlanModeTool(core: () => AgentCore) {
+export function createExitPlanModeTool(agent: () => AgentServices) {
   return defineTool({
     name: 'ExitPlanMode',
     description: DESCRIPTION,
@@ -24,14 +24,18 @@ export function createExitPlanModeTool(core: () => AgentCore) {
         ? undefined
         : 'You are not in plan mode, so there is no plan to present. Continue with the task directly (use TodoWrite to track steps if helpful).',
     checkPermissions: () => ({ behavior: 'ask', message: 'The plan needs the user\'s approval.', askReason: { type: 'plan-approval' } }),
-    execute: async ({ input, toolUseId }) => {
-      const agent = core();
+    // The mode the host chose with its approval applies only once the plan is saved, so nothing
+    // runs outside plan mode on a plan that was not kept.
+    appliesPermissionUpdates: true,
+    execute: async ({ input, toolUseId, permissionUpdates }) => {
+      const services = agent();
       // Saved first: if that fails, the call fails and the session stays in plan mode.
-      const saved = await agent.savePlan(input.plan, toolUseId);
-      const target = agent.openBatch?.calls.find((call) => call.toolUseId === toolUseId)?.planTargetMode;
+      const saved = await services.savePlan(input.plan, toolUseId);
+      const target = permissionUpdates?.filter((update) => update.type === 'setMode').at(-1);
       // The mode the host chose with the approval, else the one from before planning.
-      if (agent.mode === 'plan') agent.setMode(target ?? agent.modeAfterPlan(), 'plan-approved');
-      return `The user approved your plan. Leave planning behind and start carrying it out now, step by step${agent.tools.has('TodoWrite') ? ' (track the steps with TodoWrite)' : ''}.\n\nThe approved plan (saved as ${saved.name}):\n\n${input.plan}`;
+      if (services.mode === 'plan') services.setMode(target?.type === 'setMode' ? target.mode : services.modeAfterPlan(), 'plan-approved');
+      services.applyPermissionUpdates(permissionUpdates?.filter((update) => update.type !== 'setMode'));
+      return `The user approved your plan. Leave planning behind and start carrying it out now, step by step${services.hasTool('TodoWrite') ? ' (track the steps with TodoWrite)' : ''}.\n\nThe approved plan (saved as ${saved.name}):\n\n${input.plan}`;
     },
   });
 }

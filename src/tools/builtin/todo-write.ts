@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import type { AgentCore } from '../../agent/agent-core.js';
+import type { AgentServices } from './agent-services.js';
 import { defineTool } from '../define-tool.js';
 
 const todoSchema = z.object({
@@ -14,7 +14,7 @@ Use it for tasks with several steps: write the whole list, keep exactly one item
 const todoWriteInput = z.object({ todos: z.array(todoSchema).describe('The full, updated todo list.') });
 
 /** The built-in `TodoWrite` tool: replaces the agent's todo list with the full list given. */
-export function createTodoWriteTool(core: () => AgentCore) {
+export function createTodoWriteTool(agent: () => AgentServices) {
   return defineTool({
     name: 'TodoWrite',
     description: DESCRIPTION,
@@ -23,7 +23,7 @@ export function createTodoWriteTool(core: () => AgentCore) {
     readOnly: true,
     concurrencySafe: false,
     execute: ({ input }) => {
-      core().setTodos(input.todos);
+      agent().setTodos(input.todos);
       const open = input.todos.filter((todo) => todo.status !== 'completed').length;
       return `Todos have been modified successfully (${input.todos.length} items, ${open} not completed). Keep using the todo list to track your progress, and proceed with the current task.`;
     },

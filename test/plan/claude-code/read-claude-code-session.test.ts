@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../../src/errors/configuration-error.js';
 import { readClaudeCodeSession } from '../../../src/plan/claude-code/read-claude-code-session.js';
-import type { MessageEntry, SessionEntry } from '../../../src/session/entries.js';
+import type { MessageEntry, SessionEntry } from '../../../src/state/entries.js';
 
 let uuid = 0;
 const common = () => ({ sessionId: 'sess-1', timestamp: `2026-02-10T10:00:${String(uuid).padStart(2, '0')}.000Z`, uuid: `u${++uuid}`, isSidechain: false });

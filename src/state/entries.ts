@@ -2,8 +2,9 @@ import type { Message } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type { ToolResultBlock } from '../model/messages.js';
 import type { PendingApproval } from '../permissions/pending-approval.js';
-import type { PermissionDecision, PermissionMode, PermissionResult } from '../permissions/types.js';
+import type { PermissionDecision, PermissionMode, PermissionResult, PermissionUpdate } from '../permissions/types.js';
 import type { Todo } from '../todos/types.js';
+import type { NestedRun, SessionState } from './session-state.js';
 
 /** The transcript entry format version this build writes. */
 export const ENTRY_SCHEMA_VERSION = 2;
@@ -119,10 +120,61 @@ export interface ApprovalResolvedEntry extends EntryBase {
   input?: unknown;
 }
 
+/** A tool call was allowed (by the pipeline or by the host's answer) with the input that will run. */
+export interface CallAllowedEntry extends EntryBase {
+  kind: 'call-allowed';
+  toolUseId: string;
+  /** The input that will run. */
+  input: unknown;
+  /** Permission updates the tool applies itself when it runs. */
+  heldUpdates?: PermissionUpdate[];
+  /** Told to the model with the result (e.g. that the host changed the input before it ran). */
+  note?: string;
+}
+
+/** A running tool call suspended: it waits on a nested run (a subagent's pending approvals). */
+export interface CallSuspendedEntry extends EntryBase {
+  kind: 'call-suspended';
+  toolUseId: string;
+  nested: NestedRun;
+}
+
+/** A text block queued for the next user message (a reminder that is not a mode change). */
+export interface ReminderEntry extends EntryBase {
+  kind: 'reminder';
+  text: string;
+}
+
+/** The request prefix (system prompt and tool names) the session is sent with. */
+export interface PrefixEntry extends EntryBase {
+  kind: 'prefix';
+  prefix: NonNullable<SessionState['prefix']>;
+}
+
+/**
+ * The whole session state at one point: seeds a new session (a fork, a snapshot resumed into an
+ * empty store) and the state after a compaction. Loading starts again from the last one.
+ */
+export interface CheckpointEntry extends EntryBase {
+  kind: 'checkpoint';
+  state: SessionState;
+  /** Why it was written: `startup`, `fork`, `snapshot`, `compaction`. */
+  reason: string;
+}
+
 /** Rules were added to the session. */
 export interface RulesAddedEntry extends EntryBase {
   kind: 'rules-added';
   behavior: 'allow' | 'deny' | 'ask';
+  rules: string[];
+}
+
+/** The session's rules of one behavior were replaced, or some of them removed. */
+export interface RulesChangedEntry extends EntryBase {
+  kind: 'rules-changed';
+  behavior: 'allow' | 'deny' | 'ask';
+  /** `replace`: the session's list becomes `rules`; `remove`: these rules leave it. */
+  operation: 'replace' | 'remove';
   rules: string[];
 }
 
@@ -168,7 +220,16 @@ export type SessionEntry =
   | ApprovalPendingEntry
   | ApprovalResolvedEntry
   | RulesAddedEntry
-  | ToolStateEntry;
+  | RulesChangedEntry
+  | ToolStateEntry
+  | CallAllowedEntry
+  | CallSuspendedEntry
+  | ReminderEntry
+  | PrefixEntry
+  | CheckpointEntry;
 
 /** The entry format versions this build reads. */
 export const SUPPORTED_ENTRY_VERSIONS: readonly number[] = [1, 2];
+
+/** An entry before the journal stamps it (id, parent, seq, time, version, session). */
+export type EntryDraft = SessionEntry extends infer E ? (E extends SessionEntry ? Omit<E, keyof EntryBase> & { agentId?: string } : never) : never;

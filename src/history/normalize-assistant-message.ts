@@ -1,0 +1,85 @@
+import type { AssistantMessage, ContentBlock, ToolUseBlock } from '../model/messages.js';
+import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from './json-bounds.js';
+
+/** A tool call of a model's message that must be answered with an error instead of running. */
+export interface RefusedToolCall {
+  toolUseId: string;
+  toolName: string;
+  /** What the model is told. */
+  message: string;
+}
+
+/** What {@link normalizeAssistantMessage} returns. */
+export interface NormalizedAssistantMessage {
+  /** The message as it may be kept in the history. */
+  message: AssistantMessage;
+  /** Calls to answer with an error result. */
+  refused: RefusedToolCall[];
+  /** What was changed, in sentences (empty when nothing was). */
+  changes: string[];
+}
+
+/** What the API accepts as a tool_use id. */
+const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+
+/** Text with nothing but whitespace; the API refuses such blocks in any later request. */
+export function isBlankText(block: ContentBlock): boolean {
+  return block.type === 'text' && (typeof (block as { text?: unknown }).text !== 'string' || (block as { text: string }).text.trim() === '');
+}
+
+/**
+ * Makes a model's message safe to keep in the history, so that no later request is refused:
+ * drops empty and whitespace-only text blocks (real models emit them), gives a `tool_use` whose
+ * id is missing, malformed or already used in the message a fresh id, and replaces an input
+ * that is not a plain JSON object within bounds (nested 30,000 levels deep, say) with an empty
+ * object. Those calls are listed in `refused`: they are answered with an error, never run.
+ * Thinking blocks and blocks of unknown types are kept as they are.
+ */
+export function normalizeAssistantMessage(message: AssistantMessage): NormalizedAssistantMessage {
+  const refused: RefusedToolCall[] = [];
+  const changes: string[] = [];
+  const seen = new Set<string>();
+  let blank = 0;
+  const content: ContentBlock[] = [];
+  for (const block of message.content) {
+    if (isBlankText(block)) {
+      blank++;
+      continue;
+    }
+    if (block.type !== 'tool_use') {
+      content.push(block);
+      continue;
+    }
+    const use = block as ToolUseBlock;
+    const name = typeof use.name === 'string' && use.name !== '' ? use.name : String(use.name || 'unnamed_tool');
+    let id = use.id;
+    let problem: string | undefined;
+    if (typeof id !== 'string' || !TOOL_USE_ID.test(id) || seen.has(id)) {
+      problem = typeof id === 'string' && seen.has(id) ? `its id "${id}" was already used by another call in the same message` : 'its id is not a valid tool_use id';
+      id = freshId(typeof id === 'string' ? id : 'toolu', seen);
+    }
+    seen.add(id);
+    let input = use.input;
+    const inputProblem =
+      typeof input !== 'object' || input === null || Array.isArray(input) ? 'its input is not a JSON object' : jsonBoundsProblem(input, TOOL_INPUT_BOUNDS);
+    if (inputProblem) {
+      problem = problem ? `${problem}, and ${inputProblem.startsWith('its') ? inputProblem : `its input is ${inputProblem}`}` : inputProblem.startsWith('its') ? inputProblem : `its input is ${inputProblem}`;
+      input = {};
+    }
+    if (problem) {
+      refused.push({ toolUseId: id, toolName: name, message: `This call of "${name}" was not run: ${problem}. Send the call again with a valid input (a JSON object) and a single call per id.` });
+      changes.push(`the call of "${name}" was kept as ${id} with ${inputProblem ? 'an empty input' : 'its input'} because ${problem}`);
+    }
+    content.push(problem || name !== use.name ? { ...use, id, name, input } : use);
+  }
+  if (blank > 0) changes.unshift(`${blank} empty or whitespace-only text block${blank === 1 ? ' was' : 's were'} dropped`);
+  return { message: changes.length === 0 ? message : { role: 'assistant', content }, refused, changes };
+}
+
+function freshId(base: string, taken: Set<string>): string {
+  const stem = base.replace(/[^a-zA-Z0-9_-]/g, '').slice(0, 60) || 'toolu';
+  for (let n = 2; ; n++) {
+    const candidate = `${stem}_dup${n}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}

@@ -1,0 +1,117 @@
+import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
+import { isBlankText, normalizeAssistantMessage } from './normalize-assistant-message.js';
+
+/** What {@link repairHistory} returns. */
+export interface RepairedHistory {
+  messages: Message[];
+  /** What was changed, one sentence each; empty when the history was already valid. */
+  changes: string[];
+}
+
+const LOST_BEGINNING = '(The beginning of this conversation was lost; it continues from here.)';
+const LOST_RESULT = 'The result of this tool call was lost (the stored transcript was damaged). Do not assume it ran or did not run; check before repeating it.';
+
+function blocksOf(message: Message): ContentBlock[] {
+  if (typeof message.content === 'string') return message.content.trim() === '' ? [] : [{ type: 'text', text: message.content } as TextBlock];
+  return Array.isArray(message.content) ? message.content.filter((block) => typeof block === 'object' && block !== null && typeof block.type === 'string') : [];
+}
+
+/**
+ * Turns a history that may break the API's rules (a transcript written before a fix, or damaged
+ * in the middle) into one the API accepts, saying what changed: messages that are not messages
+ * and blank text go, a model's message is normalized like a new one (duplicate ids, oversized
+ * inputs), adjacent messages of one role are joined, a history that starts with the model gets a
+ * short first user message, every `tool_use` is answered in the next message — in order, first —
+ * with the stored result or an error result saying it was lost, and results that answer no call
+ * go. A final assistant message's calls are left for the open batch. Pure; never throws.
+ */
+export function repairHistory(input: readonly unknown[]): RepairedHistory {
+  const changes: string[] = [];
+  let messages: Message[] = [];
+  for (const [index, raw] of input.entries()) {
+    const message = raw as Message;
+    if (typeof raw !== 'object' || raw === null || (message.role !== 'user' && message.role !== 'assistant')) {
+      changes.push(`message ${index + 1} was dropped: it is not a user or assistant message`);
+      continue;
+    }
+    const blocks = blocksOf(message);
+    if (message.role === 'assistant') {
+      const normalized = normalizeAssistantMessage({ role: 'assistant', content: blocks });
+      for (const change of normalized.changes) changes.push(`message ${index + 1}: ${change}`);
+      if (normalized.message.content.length > 0) messages.push(normalized.message);
+      else changes.push(`message ${index + 1} was dropped: it had no content`);
+      continue;
+    }
+    const kept = blocks.filter((block) => !isBlankText(block));
+    if (kept.length < blocks.length) changes.push(`message ${index + 1}: ${blocks.length - kept.length} blank text block(s) were dropped`);
+    if (kept.length > 0) messages.push(typeof message.content === 'string' && kept.length === blocks.length ? message : { role: 'user', content: kept });
+    else changes.push(`message ${index + 1} was dropped: it had no content`);
+  }
+  // Pairing can empty a message, which can make two of one role adjacent: repeat until stable.
+  for (let pass = 0; pass < 4; pass++) {
+    const before = changes.length;
+    messages = joinAdjacent(messages);
+    messages = pairResults(messages, changes);
+    if (changes.length === before) break;
+  }
+  messages = joinAdjacent(messages);
+  if (messages[0]?.role === 'assistant') {
+    messages.unshift({ role: 'user', content: [{ type: 'text', text: LOST_BEGINNING }] });
+    changes.push('the history started with the model, so a short first user message was added');
+  }
+  return { messages, changes };
+}
+
+function joinAdjacent(messages: Message[]): Message[] {
+  const joined: Message[] = [];
+  for (const message of messages) {
+    const last = joined[joined.length - 1];
+    if (last?.role === message.role) {
+      joined[joined.length - 1] = { role: message.role, content: [...blocksOf(last), ...blocksOf(message)] } as Message;
+    } else {
+      joined.push(message);
+    }
+  }
+  return joined;
+}
+
+function pairResults(messages: Message[], changes: string[]): Message[] {
+  const repaired: Message[] = [];
+  for (let index = 0; index < messages.length; index++) {
+    const message = messages[index]!;
+    const previous = repaired[repaired.length - 1];
+    if (message.role === 'assistant') {
+      repaired.push(message);
+      continue;
+    }
+    const uses = previous?.role === 'assistant' ? previous.content.filter((block): block is ToolUseBlock => block.type === 'tool_use') : [];
+    const blocks = blocksOf(message);
+    const results = new Map<string, ToolResultBlock>();
+    const rest: ContentBlock[] = [];
+    let orphans = 0;
+    const wanted = new Set(uses.map((use) => use.id));
+    for (const block of blocks) {
+      if (block.type !== 'tool_result') {
+        rest.push(block);
+        continue;
+      }
+      const id = (block as ToolResultBlock).tool_use_id;
+      if (wanted.has(id) && !results.has(id)) results.set(id, block as ToolResultBlock);
+      else orphans++;
+    }
+    if (orphans > 0) changes.push(`${orphans} tool result(s) that answered no call of the message before were dropped`);
+    const answers = uses.map((use) => {
+      const found = results.get(use.id);
+      if (found) return found;
+      changes.push(`the call ${use.id} (${use.name}) had no stored result, so it was answered with an error`);
+      return { type: 'tool_result', tool_use_id: use.id, content: LOST_RESULT, is_error: true } as ToolResultBlock;
+    });
+    const inOrder = uses.length > 0 && blocks.slice(0, uses.length).every((block, position) => block === answers[position]);
+    if (uses.length > 0 && !inOrder && results.size === uses.length && orphans === 0) changes.push('tool results were put first and in the order of their calls');
+    const content = [...answers, ...rest];
+    if (content.length > 0) repaired.push({ role: 'user', content });
+    else changes.push('a message left without content was dropped');
+  }
+  // A history that ends with calls (the open batch) keeps them unanswered; the batch answers them.
+  return repaired;
+}

@@ -1,0 +1,19 @@
+import type PQueue from 'p-queue';
+import type { AgentEvent } from '../events/agent-event.js';
+
+/**
+ * What one run carries through the loop: its id and signal, the tool queue, and — for runs nested
+ * inside a parent's tool call (a subagent) — where its events go and whom they belong to, so a
+ * child run's events, entries and spans land in the right place.
+ */
+export interface RunContext {
+  runId: string;
+  signal: AbortSignal;
+  queue: PQueue;
+  /** Receives every event of the run: the outermost run's stream. */
+  sink: (event: AgentEvent) => void;
+  /** For a nested run: the parent's call that started it. */
+  parentToolUseId?: string;
+  /** The host's tracing span of the run, when it traces. */
+  span?: unknown;
+}

@@ -1,0 +1,159 @@
+import type { AssistantMessage, ContentBlock, Message, TextBlock, ToolUseBlock } from '../model/messages.js';
+import type { Usage } from '../model/usage.js';
+import type { EntryDraft, SessionEntry } from './entries.js';
+import type { BatchCall, SessionState } from './session-state.js';
+
+/**
+ * The one place a session's state changes: applies a transcript entry (or a draft of one) to
+ * the state and returns the state — the same object, changed in place, except for a
+ * `checkpoint`, which returns a fresh copy of the state it carries. The live agent records an
+ * entry and applies it with this function; loading folds a stored transcript with it; so the
+ * two always agree. Entries that name a call the open batch does not have change nothing.
+ * Never throws for a well-typed entry.
+ */
+export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft): SessionState {
+  switch (entry.kind) {
+    case 'message':
+      appendMessage(state, entry.message, entry.usage);
+      break;
+    case 'mode-change':
+      state.permissionMode = entry.to;
+      if (entry.prePlanMode !== undefined) state.prePlanMode = entry.prePlanMode;
+      if (entry.reminder) state.pendingReminders.push(entry.reminder);
+      break;
+    case 'reminder':
+      state.pendingReminders.push(entry.text);
+      break;
+    case 'todo-update':
+      state.todos = entry.todos.map((todo) => ({ ...todo }));
+      break;
+    case 'session-meta':
+      if (entry.slug !== undefined) state.planSlug = entry.slug;
+      break;
+    case 'plan-snapshot':
+      state.planSlug = entry.slug;
+      state.plan = { name: entry.name, text: entry.text };
+      break;
+    case 'rules-added':
+      state.sessionRules[entry.behavior].push(...entry.rules);
+      break;
+    case 'rules-changed': {
+      const remove = new Set(entry.rules);
+      state.sessionRules[entry.behavior] =
+        entry.operation === 'replace' ? [...entry.rules] : state.sessionRules[entry.behavior].filter((rule) => !remove.has(rule));
+      break;
+    }
+    case 'tool-state':
+      state.toolState[entry.key] = entry.value;
+      break;
+    case 'prefix':
+      state.prefix = { system: entry.prefix.system.map((block) => ({ ...block })), toolNames: [...entry.prefix.toolNames] };
+      break;
+    case 'call-allowed':
+      updateCall(state, entry.toolUseId, (call) => {
+        call.state = 'allowed';
+        call.input = entry.input;
+        if (entry.heldUpdates?.length) call.heldUpdates = entry.heldUpdates;
+        if (entry.note) call.note = entry.note;
+        delete call.approval;
+        delete call.nested;
+      });
+      break;
+    case 'approval-pending':
+      updateCall(state, entry.approval.toolUseId, (call) => {
+        call.state = 'deferred';
+        call.approval = entry.approval;
+        delete call.input;
+        delete call.heldUpdates;
+        delete call.note;
+      });
+      break;
+    case 'call-suspended':
+      updateCall(state, entry.toolUseId, (call) => {
+        call.state = 'suspended';
+        call.nested = entry.nested;
+      });
+      break;
+    case 'tool-result':
+      updateCall(state, entry.toolUseId, (call) => {
+        call.state = 'done';
+        call.result = entry.result;
+        delete call.input;
+        delete call.heldUpdates;
+        delete call.note;
+        delete call.approval;
+        delete call.nested;
+      });
+      break;
+    case 'checkpoint':
+      return structuredClone(entry.state);
+    default:
+      // Audit and bookkeeping entries (permission decisions, resolved approvals, runs, plan
+      // references, compaction boundaries) change no state.
+      break;
+  }
+  return state;
+}
+
+function updateCall(state: SessionState, toolUseId: string, change: (call: BatchCall) => void): void {
+  const call = state.openBatch?.calls.find((candidate) => candidate.toolUseId === toolUseId);
+  if (call) change(call);
+}
+
+function blocksOf(message: Message): ContentBlock[] {
+  return typeof message.content === 'string' ? [{ type: 'text', text: message.content } as TextBlock] : message.content;
+}
+
+/**
+ * Appends a message: a user message closes the open batch and takes the pending reminders with
+ * it (the agent always opens a user message with them); an assistant message opens a batch for
+ * its tool calls. A message of the same role as the last one joins it (results after an
+ * interrupted batch, a continuation after `pause_turn`), so no two adjacent messages share a role.
+ */
+function appendMessage(state: SessionState, message: Message, usage: Usage | undefined): void {
+  const { messages } = state;
+  const last = messages[messages.length - 1];
+  if (message.role === 'user') {
+    if (last?.role === 'user') messages[messages.length - 1] = { role: 'user', content: [...blocksOf(last), ...blocksOf(message)] };
+    else {
+      messages.push(message);
+      state.messageUsage.push(null);
+    }
+    state.pendingReminders = [];
+    delete state.openBatch;
+    return;
+  }
+  let joined: AssistantMessage = message;
+  if (last?.role === 'assistant') {
+    joined = { role: 'assistant', content: [...last.content, ...message.content] };
+    messages[messages.length - 1] = joined;
+    const previous = state.messageUsage[messages.length - 1];
+    if (usage) state.messageUsage[messages.length - 1] = previous ? sumUsage(previous, usage) : { ...usage };
+  } else {
+    messages.push(message);
+    state.messageUsage.push(usage ? { ...usage } : null);
+  }
+  if (usage) state.lastUsage = { ...usage };
+  openBatchFor(state, joined);
+}
+
+/** The batch of an assistant message: calls already known keep their state, new ones are undecided. */
+function openBatchFor(state: SessionState, message: AssistantMessage): void {
+  const uses = message.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+  if (uses.length === 0) {
+    delete state.openBatch;
+    return;
+  }
+  const known = new Map((state.openBatch?.calls ?? []).map((call) => [call.toolUseId, call]));
+  const calls = uses.map((block): BatchCall => known.get(block.id) ?? { toolUseId: block.id, toolName: block.name, state: 'undecided' });
+  state.openBatch = { calls };
+}
+
+function sumUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
+    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
+  };
+}

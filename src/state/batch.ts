@@ -1,0 +1,42 @@
+import type { ToolResultBlock, ToolUseBlock } from '../model/messages.js';
+import type { PendingApproval } from '../permissions/pending-approval.js';
+import type { BatchCall, OpenBatch, SessionState } from './session-state.js';
+
+/** The calls of a batch still waiting for the host. */
+export function deferredCalls(batch: OpenBatch): BatchCall[] {
+  return batch.calls.filter((call) => call.state === 'deferred');
+}
+
+/** True when every call of the batch is answered. */
+export function isBatchDone(batch: OpenBatch): boolean {
+  return batch.calls.every((call) => call.state === 'done');
+}
+
+/** The tool_result blocks of a finished batch, in `tool_use` order. */
+export function batchResults(batch: OpenBatch): ToolResultBlock[] {
+  return batch.calls.map((call) => {
+    if (call.state !== 'done' || !call.result) throw new Error(`internal: tool call ${call.toolUseId} has no result yet`);
+    return call.result;
+  });
+}
+
+/** The `tool_use` block of a call of the open batch (in the last assistant message): the call's raw input. */
+export function toolUseOf(state: SessionState, toolUseId: string): ToolUseBlock | undefined {
+  const last = state.messages[state.messages.length - 1];
+  if (last?.role !== 'assistant') return undefined;
+  return last.content.find((block): block is ToolUseBlock => block.type === 'tool_use' && block.id === toolUseId);
+}
+
+/**
+ * Every approval waiting for the host, flat: the session's own deferred calls, and those inside
+ * the nested runs suspended calls wait on, each with its `path` — the `toolUseId`s from the
+ * outermost call down to the call itself.
+ */
+export function pendingApprovalsOf(state: SessionState, prefix: readonly string[] = []): PendingApproval[] {
+  const pending: PendingApproval[] = [];
+  for (const call of state.openBatch?.calls ?? []) {
+    if (call.state === 'deferred' && call.approval) pending.push({ ...call.approval, path: [...prefix, call.toolUseId] });
+    if (call.state === 'suspended' && call.nested) pending.push(...pendingApprovalsOf(call.nested.state, [...prefix, call.toolUseId]));
+  }
+  return pending;
+}

@@ -1,0 +1,61 @@
+import { applyEntry } from './apply-entry.js';
+import type { EntryDraft, SessionEntry } from './entries.js';
+import { createSessionState, type SessionState } from './session-state.js';
+
+/** Options of {@link foldEntries}. */
+export interface FoldEntriesOptions {
+  sessionId: string;
+  /**
+   * Whose entries to fold: entries of other agents (subagent sidechains) are passed over.
+   * @default the agent of the first entry
+   */
+  agentId?: string;
+}
+
+/**
+ * Rebuilds a session's state from its transcript with {@link applyEntry} — the same function the
+ * live agent applies each entry with. Starts again at every `checkpoint`. Version 1 entries
+ * (written before calls had their own `call-allowed` entries) are read the way they were
+ * written. The result is the state as stored: a call that was running when the process stopped
+ * still shows `allowed`; `settleLoadedState` answers it before the session continues.
+ */
+export function foldEntries(entries: Iterable<SessionEntry>, options: FoldEntriesOptions): SessionState {
+  let state: SessionState | undefined;
+  let agentId = options.agentId;
+  let batchOpenedByVersion1 = false;
+  for (const entry of entries) {
+    if (state === undefined) {
+      agentId ??= entry.agentId;
+      state = createSessionState({ sessionId: options.sessionId, ...(agentId !== undefined ? { agentId } : {}) });
+    }
+    if (entry.agentId !== agentId) continue;
+    if (entry.kind === 'message' && entry.message.role === 'assistant') batchOpenedByVersion1 = entry.$schemaVersion === 1;
+    for (const draft of upgradeEntry(state, entry)) state = applyEntry(state, draft);
+  }
+  state ??= createSessionState({ sessionId: options.sessionId, ...(agentId !== undefined ? { agentId } : {}) });
+  if (batchOpenedByVersion1) markVersion1CallsAllowed(state);
+  return state;
+}
+
+/**
+ * Version 1 recorded no decision for a call allowed by the pipeline, so an undecided call before
+ * the first pending approval may have been running: it is read as allowed, and settling answers
+ * it as interrupted — never run again (what version 1 did).
+ */
+function markVersion1CallsAllowed(state: SessionState): void {
+  for (const call of state.openBatch?.calls ?? []) {
+    if (call.state === 'deferred' || call.state === 'suspended') return;
+    if (call.state === 'undecided') {
+      call.state = 'allowed';
+      call.input = null;
+    }
+  }
+}
+
+/** A version 1 resolved approval also allowed the call (version 2 records `call-allowed`). */
+function upgradeEntry(state: SessionState, entry: SessionEntry): Array<SessionEntry | EntryDraft> {
+  if (entry.$schemaVersion !== 1 || entry.kind !== 'approval-resolved' || entry.decision.behavior !== 'allow') return [entry];
+  const call = state.openBatch?.calls.find((candidate) => candidate.toolUseId === entry.toolUseId);
+  if (call?.state !== 'deferred') return [entry];
+  return [entry, { kind: 'call-allowed', toolUseId: entry.toolUseId, input: entry.input ?? call.approval?.input }];
+}

@@ -1,0 +1,15 @@
+export { applyEntry } from './apply-entry.js';
+export { foldEntries, type FoldEntriesOptions } from './fold-entries.js';
+export { settleLoadedState, INTERRUPTED_BEFORE_FINISHING } from './settle-loaded-state.js';
+export { deferredCalls, isBatchDone, batchResults, toolUseOf, pendingApprovalsOf } from './batch.js';
+export { entrySeq } from './entry-seq.js';
+export {
+  createSessionState,
+  type SessionState,
+  type BatchCall,
+  type BatchCallState,
+  type OpenBatch,
+  type NestedRun,
+  type RequestPrefix,
+} from './session-state.js';
+export * from './entries.js';

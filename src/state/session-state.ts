@@ -1,0 +1,122 @@
+import type { Message, TextBlock, ToolResultBlock } from '../model/messages.js';
+import type { Usage } from '../model/usage.js';
+import type { PendingApproval } from '../permissions/pending-approval.js';
+import type { PermissionMode, PermissionRules, PermissionUpdate } from '../permissions/types.js';
+import type { Todo } from '../todos/types.js';
+
+/**
+ * Where one tool call of the open batch stands:
+ * - `undecided`: not through the permission pipeline yet;
+ * - `allowed`: allowed with its final input, not answered yet (running, or waiting for an
+ *   earlier call of the batch);
+ * - `deferred`: waiting for the host's answer to its pending approval;
+ * - `suspended`: started, and waiting on something nested (a subagent's own pending approvals);
+ * - `done`: answered (executed, failed, denied or interrupted).
+ */
+export type BatchCallState = 'undecided' | 'allowed' | 'deferred' | 'suspended' | 'done';
+
+/**
+ * The nested run a suspended call waits on (a subagent run): its own session state, with its own
+ * open batch and pending approvals, and whatever the tool needs to continue it.
+ */
+export interface NestedRun {
+  /** The nested agent's id (pending approvals inside it carry it). */
+  agentId: string;
+  /** The nested agent's own session state. */
+  state: SessionState;
+  /** Plain JSON the suspending tool keeps to continue the call (e.g. the subagent's type). */
+  data?: unknown;
+}
+
+/**
+ * One tool call of the assistant message being answered. Plain JSON. The call's raw input is
+ * not kept here: it is the `tool_use` block's input in the last assistant message (one source).
+ */
+export interface BatchCall {
+  toolUseId: string;
+  toolName: string;
+  state: BatchCallState;
+  /** For `allowed`: the input that will run (validated, after hooks and host edits). */
+  input?: unknown;
+  /**
+   * For `allowed`: permission updates the host gave with the answer that the tool applies itself
+   * when it runs (a tool with `appliesPermissionUpdates`, e.g. `ExitPlanMode` sets the mode only
+   * once the plan is saved).
+   */
+  heldUpdates?: PermissionUpdate[];
+  /** For `allowed`: told to the model with the result (e.g. that the host changed the input). */
+  note?: string;
+  /** For `deferred`: the pending approval; the input that would run is `approval.input`. */
+  approval?: PendingApproval;
+  /** For `suspended`: what the call waits on. */
+  nested?: NestedRun;
+  /** For `done`: the answer. */
+  result?: ToolResultBlock;
+}
+
+/**
+ * The tool calls of the latest assistant message that are not all answered yet, in `tool_use`
+ * order. While it exists the history ends with that assistant message; the results are
+ * appended as one user message, in order, when every call is done.
+ */
+export interface OpenBatch {
+  calls: BatchCall[];
+}
+
+/** What the first request of the session was sent with, kept until a compaction rewrites it. */
+export interface RequestPrefix {
+  /** The system prompt blocks. */
+  system: TextBlock[];
+  /** The names of the tools, in the order they are sent. */
+  toolNames: string[];
+}
+
+/**
+ * Everything a session is, as plain JSON. It changes only by applying transcript entries
+ * (`applyEntry`), live and on load alike, so the live state, the state folded from a store and
+ * the state in a snapshot are the same.
+ */
+export interface SessionState {
+  sessionId: string;
+  /** Set for a subagent's session. */
+  agentId?: string;
+  /** The conversation in Anthropic wire shape; adjacent messages of one role are merged. */
+  messages: Message[];
+  /** The usage of the model call behind each message (null for user messages), aligned with `messages`. */
+  messageUsage: Array<Usage | null>;
+  /** The usage of the latest model call. */
+  lastUsage?: Usage;
+  /** The request prefix in use (system and tool names), once the first request was sent. */
+  prefix?: RequestPrefix;
+  permissionMode: PermissionMode;
+  /** The mode to restore when a plan is approved. */
+  prePlanMode?: PermissionMode;
+  /** Text blocks waiting to open the next user message (mode reminders and the like). */
+  pendingReminders: string[];
+  todos: Todo[];
+  /** The session's plan slug, once drawn. */
+  planSlug?: string;
+  /** The approved plan. */
+  plan?: { name: string; text: string };
+  /** Rules added during the session (on top of those passed as options). */
+  sessionRules: Required<PermissionRules>;
+  /** The calls of the last assistant message not all answered yet. */
+  openBatch?: OpenBatch;
+  /** Per-agent tool state (e.g. which files were read). */
+  toolState: Record<string, unknown>;
+}
+
+/** The state of a new session. */
+export function createSessionState(init: { sessionId: string; agentId?: string; permissionMode?: PermissionMode }): SessionState {
+  return {
+    sessionId: init.sessionId,
+    ...(init.agentId !== undefined ? { agentId: init.agentId } : {}),
+    messages: [],
+    messageUsage: [],
+    permissionMode: init.permissionMode ?? 'default',
+    pendingReminders: [],
+    todos: [],
+    sessionRules: { allow: [], deny: [], ask: [] },
+    toolState: {},
+  };
+}

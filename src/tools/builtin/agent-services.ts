@@ -1,0 +1,26 @@
+import type { PermissionMode, PermissionUpdate } from '../../permissions/types.js';
+import type { Todo } from '../../todos/types.js';
+
+/**
+ * What the built-in tools may do to the agent that runs them — a narrow interface instead of
+ * the agent itself: read the mode and the plan, save a plan, set the todo list, change the mode,
+ * apply permission updates.
+ */
+export interface AgentServices {
+  /** The current permission mode. */
+  readonly mode: PermissionMode;
+  /** The approved plan, once saved. */
+  readonly plan: { name: string; text: string } | undefined;
+  /** Whether the agent has a tool of this name (to word replies). */
+  hasTool(name: string): boolean;
+  /** Writes an approved plan to the plan store and keeps it in the session. */
+  savePlan(text: string, toolUseId?: string): Promise<{ name: string; text: string }>;
+  /** Replaces the todo list and announces it. */
+  setTodos(todos: Todo[]): void;
+  /** Changes the permission mode (the model is told in the next user message). */
+  setMode(mode: PermissionMode, reason: string): void;
+  /** The mode to return to when a plan is approved without an explicit target. */
+  modeAfterPlan(): PermissionMode;
+  /** Applies permission updates to the session. */
+  applyPermissionUpdates(updates: readonly PermissionUpdate[] | undefined): void;
+}
