@@ -9,10 +9,10 @@
 export { createAgent } from './agent/create-agent.js';
 export { Agent, type RunOptions, type ApprovalDecision } from './agent/agent.js';
 export { AgentRun } from './agent/agent-run.js';
-export type { AgentOptions } from './agent/agent-options.js';
-export { SNAPSHOT_SCHEMA_VERSION, SUPPORTED_SNAPSHOT_VERSIONS, type AgentSnapshot } from './agent/snapshot.js';
-export type { SnapshotKey } from './agent/snapshot-signature.js';
-export type { ClaimApprovalArgs } from './agent/agent-options.js';
+export type { AgentOptions } from './runtime/agent-options.js';
+export { SNAPSHOT_SCHEMA_VERSION, SUPPORTED_SNAPSHOT_VERSIONS, type AgentSnapshot } from './runtime/snapshot.js';
+export type { SnapshotKey } from './runtime/snapshot-signature.js';
+export type { ClaimApprovalArgs } from './runtime/agent-options.js';
 
 // Events and results
 export type {
@@ -57,7 +57,7 @@ export type {
 export { type Usage } from './model/usage.js';
 export { anthropicModel, type AnthropicModelOptions, type AnthropicThinkingConfig } from './model/anthropic/index.js';
 export { INCOMPLETE_TOOL_INPUT_KEY, isIncompleteToolInput, type IncompleteToolInput } from './model/incomplete-tool-input.js';
-export { DEFAULT_PRICES, estimateCost, type ModelPrice } from './loop/pricing.js';
+export { DEFAULT_PRICES, estimateCost, type ModelPrice } from './model/pricing.js';
 
 // Tools
 export { defineTool, type DefineToolOptions } from './tools/define-tool.js';
@@ -93,8 +93,8 @@ export {
   type CanUseToolContext,
   type ToolPermissionCheck,
   type AutoModeOptions,
-} from './permissions/types.js';
-export type { PendingApproval } from './permissions/pending-approval.js';
+} from './types/permission.js';
+export type { PendingApproval } from './types/pending-approval.js';
 
 export {
   decidePermission,
@@ -177,7 +177,7 @@ export {
   type NestedRun,
 } from './state/index.js';
 export { forkSession, type ForkSessionOptions } from './session/fork-session.js';
-export type { ForkOptions } from './agent/fork-snapshot.js';
+export type { ForkOptions } from './session/fork-state.js';
 export type { OpenBatch, BatchCall, BatchCallState } from './state/index.js';
 
 // Plans
@@ -220,7 +220,7 @@ export {
   type PlanPhaseToolInfo,
 } from './plan/plan-phase.js';
 export { buildPlanRequestPrompt, buildPlanRetryPrompt, type BuildPlanRequestPromptOptions } from './plan/plan-request-prompt.js';
-export { requestPlan, type RequestPlanOptions, type RequestedPlan } from './plan/request-plan.js';
+export { requestPlan, type RequestPlanOptions, type RequestedPlan, type PlanRequestAgent } from './plan/request-plan.js';
 export {
   readClaudeCodeSession,
   type ReadClaudeCodeSessionOptions,
@@ -230,7 +230,7 @@ export {
 export type { ClaudeCodeSessionStats, ClaudeCodeSessionWarning } from './plan/claude-code/claude-code-session-types.js';
 
 // Todos
-export type { Todo, TodoStatus } from './todos/types.js';
+export type { Todo, TodoStatus } from './types/todo.js';
 export { TodoSchema, TodoListSchema } from './todos/todo-schema.js';
 export { validateTodos, type TodoValidation } from './todos/validate-todos.js';
 export { diffTodos, type TodoChanges, type TodoStatusChange } from './todos/diff-todos.js';

@@ -7,21 +7,21 @@ import { RunInProgressError } from '../errors/run-in-progress-error.js';
 import { ToolInputError } from '../errors/tool-input-error.js';
 import type { AgentEventOf, AgentEventType } from '../events/agent-event.js';
 import type { ContentBlock, Message } from '../model/messages.js';
-import type { PendingApproval } from '../permissions/pending-approval.js';
-import type { PermissionMode, PermissionRules } from '../permissions/types.js';
+import type { PendingApproval } from '../types/pending-approval.js';
+import type { PermissionMode, PermissionRules } from '../types/permission.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import type { SessionState } from '../state/index.js';
 import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
 import { runHooks } from '../hooks/run-hooks.js';
-import type { Todo } from '../todos/types.js';
+import type { Todo } from '../types/todo.js';
 import { validateTodos } from '../todos/validate-todos.js';
-import type { AgentCore } from './agent-core.js';
+import type { AgentCore } from '../runtime/agent-core.js';
 import { AgentRun } from './agent-run.js';
 import { ListenerGuards } from './listener-guards.js';
-import type { AgentSnapshot } from './snapshot.js';
-import { forkState, type ForkOptions } from './fork-snapshot.js';
+import type { AgentSnapshot } from '../runtime/snapshot.js';
+import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart } from './failed-before-start.js';
 
 /** Options of `agent.run()`. */

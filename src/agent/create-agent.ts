@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
-import { DEFAULT_PRICES, findPrice } from '../loop/pricing.js';
+import { DEFAULT_PRICES, findPrice } from '../model/pricing.js';
 import { validateHooksConfig } from '../hooks/validate-hooks-config.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { copyPlanForResume } from '../plan/copy-plan.js';
@@ -18,9 +18,9 @@ import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
 import type { AgentServices } from '../tools/builtin/agent-services.js';
 import type { Tool } from '../tools/types.js';
 import { Agent } from './agent.js';
-import { AgentCore, type SessionOrigin } from './agent-core.js';
-import type { AgentOptions } from './agent-options.js';
-import { readSnapshot } from './snapshot.js';
+import { AgentCore, type SessionOrigin } from '../runtime/agent-core.js';
+import type { AgentOptions } from '../runtime/agent-options.js';
+import { readSnapshot } from '../runtime/snapshot.js';
 
 function validateOptions(options: AgentOptions): void {
   if (typeof options !== 'object' || options === null) {

@@ -6,9 +6,9 @@ import type {
   PermissionMode,
   PermissionReason,
   PermissionUpdate,
-} from '../permissions/types.js';
-import type { Todo } from '../todos/types.js';
-import type { TodoChanges } from '../todos/diff-todos.js';
+} from '../types/permission.js';
+import type { Todo } from '../types/todo.js';
+import type { TodoChanges } from '../types/todo.js';
 import type { RunResult } from './run-result.js';
 
 /** Fields every event carries. */

@@ -1,8 +1,8 @@
 import type { AgentHarnessError } from '../errors/agent-harness-error.js';
 import type { Message } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
-import type { PermissionDecision } from '../permissions/types.js';
-import type { PendingApproval } from '../permissions/pending-approval.js';
+import type { PermissionDecision } from '../types/permission.js';
+import type { PendingApproval } from '../types/pending-approval.js';
 
 /** How a run ended. */
 export type RunStatus =

@@ -1,8 +1,8 @@
-import type { ToolKind } from '../tools/types.js';
+import type { ToolKind } from '../types/tool-kind.js';
 /**
  * Hook vocabulary: the events, what each hook receives and what it may return. A leaf module.
  */
-import type { PermissionMode, PermissionReason, PermissionUpdate } from '../permissions/types.js';
+import type { PermissionMode, PermissionReason, PermissionUpdate } from '../types/permission.js';
 
 /** Fields every hook input carries. */
 export interface HookInputBase {

@@ -1,5 +1,5 @@
-import type { AgentCore } from '../agent/agent-core.js';
-import type { PermissionDecision, PermissionResult } from '../permissions/types.js';
+import type { AgentCore } from '../runtime/agent-core.js';
+import type { PermissionDecision, PermissionResult } from '../types/permission.js';
 import { validateToolInput } from '../permissions/validate-tool-input.js';
 import type { BatchCall } from '../state/index.js';
 import { describeInputChange } from './describe-input-change.js';

@@ -1,7 +1,7 @@
-import type { AgentCore } from '../agent/agent-core.js';
+import type { AgentCore } from '../runtime/agent-core.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
-import type { PermissionResult } from '../permissions/types.js';
+import type { PermissionResult } from '../types/permission.js';
 import type { BatchCall, NestedRun, OpenBatch } from '../state/index.js';
 import { isToolSuspension, type Tool, type ToolExecuteArgs, type ToolReturn, type ToolSuspension } from '../tools/types.js';
 import type { RunContext } from './loop-run-context.js';

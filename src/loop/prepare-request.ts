@@ -1,4 +1,4 @@
-import type { AgentCore } from '../agent/agent-core.js';
+import type { AgentCore } from '../runtime/agent-core.js';
 import type { ModelRequest } from '../model/model.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentCore } from '../agent/agent-core.js';
+import type { AgentCore } from '../runtime/agent-core.js';
 import type { BatchCall, OpenBatch } from '../state/index.js';
 
 /** Answers a call with an error result (denied, failed, interrupted) and announces it. */

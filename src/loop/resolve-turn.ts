@@ -1,8 +1,8 @@
 import { nanoid } from 'nanoid';
-import type { AgentCore, AgentEventInput } from '../agent/agent-core.js';
+import type { AgentCore, AgentEventInput } from '../runtime/agent-core.js';
 import { isIncompleteToolInput } from '../model/incomplete-tool-input.js';
 import { decidePermission } from '../permissions/decide-permission.js';
-import type { PermissionDecision } from '../permissions/types.js';
+import type { PermissionDecision } from '../types/permission.js';
 import { toolUseOf, type BatchCall, type OpenBatch } from '../state/index.js';
 import { describeInputChange } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';

@@ -1,4 +1,4 @@
-import type { AgentCore } from '../agent/agent-core.js';
+import type { AgentCore } from '../runtime/agent-core.js';
 import { ApprovalClaimedError } from '../errors/approval-claimed-error.js';
 import { PromptBlockedError } from '../errors/prompt-blocked-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
@@ -12,7 +12,7 @@ import { batchResults, isBatchDone, type OpenBatch } from '../state/index.js';
 import { applyApprovalDecision, type ApprovalDecision } from './apply-approval-decision.js';
 import { executeTools, reportHookErrors, resumeCall } from './execute-tools.js';
 import type { RunContext } from './loop-run-context.js';
-import { estimateCost } from './pricing.js';
+import { estimateCost } from '../model/pricing.js';
 import { prepareRequest } from './prepare-request.js';
 import { refuseCall, refuseOpenCalls } from './refuse-call.js';
 import { resolveTurn, type TurnDecisions } from './resolve-turn.js';

@@ -1,4 +1,4 @@
-import type { AgentCore } from '../agent/agent-core.js';
+import type { AgentCore } from '../runtime/agent-core.js';
 import type { RunStatus } from '../events/run-result.js';
 
 /** What the loop knows when deciding whether to make another model call. */

@@ -1,4 +1,4 @@
-import type { AgentCore } from '../agent/agent-core.js';
+import type { AgentCore } from '../runtime/agent-core.js';
 import { ModelError } from '../errors/model-error.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 

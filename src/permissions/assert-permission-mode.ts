@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { PERMISSION_MODES, type PermissionMode } from './types.js';
+import { PERMISSION_MODES, type PermissionMode } from '../types/permission.js';
 
 /**
  * Checks that a value is a permission mode.

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { PermissionRules } from './types.js';
+import type { PermissionRules } from '../types/permission.js';
 
 /**
  * Checks that every rule names one of the given tools: a typo in a deny rule would otherwise

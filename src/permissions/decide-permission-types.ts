@@ -8,7 +8,7 @@ import type {
   PermissionDecision,
   PermissionMode,
   PermissionUpdate,
-} from './types.js';
+} from '../types/permission.js';
 
 /**
  * An event the pipeline emits, without `sessionId` (the loop fills it in). `agentId` is set when

@@ -1,5 +1,5 @@
-export * from './types.js';
-export type { PendingApproval } from './pending-approval.js';
+export * from '../types/permission.js';
+export type { PendingApproval } from '../types/pending-approval.js';
 export { parseRule, formatRule, type ParsedRule } from './parse-rule.js';
 export { createRuleSet, type RuleSet, type RuleMatchOptions, type RuleMatchTool } from './rule-set.js';
 export type { RuleBehavior } from './compile-rule.js';

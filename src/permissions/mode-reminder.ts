@@ -1,4 +1,4 @@
-import type { PermissionMode } from './types.js';
+import type { PermissionMode } from '../types/permission.js';
 
 /**
  * The plan-mode instructions used when the host gives none. Domain-neutral on purpose: they fit

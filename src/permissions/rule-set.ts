@@ -2,7 +2,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { Tool } from '../tools/types.js';
 import { compileRule, hidesCommands, isPlainCommand, matchesCommandSegment, matchesTarget, type CompiledRule, type RuleBehavior } from './compile-rule.js';
 import { splitShellCommand } from './split-shell-command.js';
-import type { PermissionRules } from './types.js';
+import type { PermissionRules } from '../types/permission.js';
 
 /** The parts of a tool that rule matching reads. */
 export type RuleMatchTool = Pick<Tool, 'name' | 'ruleTarget'>;

@@ -1,6 +1,6 @@
 import type { Tool } from '../tools/types.js';
 import { splitShellCommand } from './split-shell-command.js';
-import type { PermissionUpdate } from './types.js';
+import type { PermissionUpdate } from '../types/permission.js';
 import { toWorkspacePath } from './workspace-path.js';
 
 /** Options of {@link suggestPermissionUpdates}. */

@@ -1,5 +1,5 @@
 import type { HookEntry, PreToolUseHookInput, PreToolUseHookOutput } from '../hooks/types.js';
-import type { CanUseTool, PermissionResult } from '../permissions/types.js';
+import type { CanUseTool, PermissionResult } from '../types/permission.js';
 import type { ToolKind } from '../tools/types.js';
 
 /** What the plan-phase guard knows about a tool. */

@@ -1,4 +1,9 @@
-import type { Agent } from '../agent/agent.js';
+import type { RunResult } from '../events/run-result.js';
+
+/** What `requestPlan` needs of an agent: a run that ends with a result (an `Agent` has it). */
+export interface PlanRequestAgent {
+  run(prompt: string, options?: { signal?: AbortSignal }): { result: Promise<RunResult> };
+}
 import { PlanExtractionError } from '../errors/plan-extraction-error.js';
 import { extractJson } from './extract-json.js';
 import type { PlanPhase } from './plan-phase.js';
@@ -54,7 +59,7 @@ export interface RequestedPlan<T> {
  * agent.setTodos(planToTodos(plan));
  */
 export async function requestPlan<S extends ValueSchema | undefined = undefined>(
-  agent: Agent,
+  agent: PlanRequestAgent,
   options: RequestPlanOptions<S> = {},
 ): Promise<RequestedPlan<S extends ValueSchema ? InferSchemaOutput<S> : StructuredPlan>> {
   const schema = (options.schema ?? PlanSchema) as ValueSchema;

@@ -1,4 +1,4 @@
-import { forkState, type ForkOptions } from '../agent/fork-snapshot.js';
+import { forkState, type ForkOptions } from './fork-state.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
 import { allocatePlanSlug } from '../plan/allocate-plan-slug.js';
 import { generatePlanSlug } from '../plan/generate-plan-slug.js';

@@ -1,5 +1,5 @@
 import type { ToolResultBlock, ToolUseBlock } from '../model/messages.js';
-import type { PendingApproval } from '../permissions/pending-approval.js';
+import type { PendingApproval } from '../types/pending-approval.js';
 import type { BatchCall, OpenBatch, SessionState } from './session-state.js';
 
 /** The calls of a batch still waiting for the host. */

@@ -1,9 +1,9 @@
 import type { Message } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type { ToolResultBlock } from '../model/messages.js';
-import type { PendingApproval } from '../permissions/pending-approval.js';
-import type { PermissionDecision, PermissionMode, PermissionResult, PermissionUpdate } from '../permissions/types.js';
-import type { Todo } from '../todos/types.js';
+import type { PendingApproval } from '../types/pending-approval.js';
+import type { PermissionDecision, PermissionMode, PermissionResult, PermissionUpdate } from '../types/permission.js';
+import type { Todo } from '../types/todo.js';
 import type { NestedRun, SessionState } from './session-state.js';
 
 /** The transcript entry format version this build writes. */

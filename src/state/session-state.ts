@@ -1,8 +1,8 @@
 import type { Message, TextBlock, ToolResultBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
-import type { PendingApproval } from '../permissions/pending-approval.js';
-import type { PermissionMode, PermissionRules, PermissionUpdate } from '../permissions/types.js';
-import type { Todo } from '../todos/types.js';
+import type { PendingApproval } from '../types/pending-approval.js';
+import type { PermissionMode, PermissionRules, PermissionUpdate } from '../types/permission.js';
+import type { Todo } from '../types/todo.js';
 
 /**
  * Where one tool call of the open batch stands:

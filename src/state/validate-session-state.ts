@@ -1,5 +1,5 @@
 import { SnapshotInvalidError } from '../errors/snapshot-invalid-error.js';
-import { PERMISSION_MODES } from '../permissions/types.js';
+import { PERMISSION_MODES } from '../types/permission.js';
 import type { SessionState } from './session-state.js';
 
 type Json = Record<string, unknown>;

@@ -1,24 +1,7 @@
-import type { Todo, TodoStatus } from './types.js';
+import type { Todo, TodoChanges, TodoStatusChange } from '../types/todo.js';
 
-/** A todo whose status changed. */
-export interface TodoStatusChange {
-  /** The item as it is now. */
-  todo: Todo;
-  from: TodoStatus;
-  to: TodoStatus;
-}
+export type { TodoChanges, TodoStatusChange };
 
-/** What changed between two todo lists, for the `todo-update` event. */
-export interface TodoChanges {
-  /** Items in the new list that were not in the old one (matched by `content`). */
-  added: Todo[];
-  /** Items of the old list that are gone. */
-  removed: Todo[];
-  /** Items present in both whose status differs, in the new list's order. */
-  statusChanges: TodoStatusChange[];
-  /** Whether the lists differ at all (also by order or `activeForm`). */
-  changed: boolean;
-}
 
 /**
  * Compares two todo lists. Items are matched by `content` (the same text twice matches in order),

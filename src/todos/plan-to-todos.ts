@@ -1,6 +1,6 @@
 import type { PlanStep, StructuredPlan } from '../plan/plan-schema.js';
 import { toActiveForm } from './active-form.js';
-import type { Todo } from './types.js';
+import type { Todo } from '../types/todo.js';
 
 /** Options of {@link planToTodos}. */
 export interface PlanToTodosOptions {

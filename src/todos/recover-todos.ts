@@ -1,6 +1,6 @@
 import { isToolResultBlock, isToolUseBlock } from '../model/messages.js';
 import type { SessionEntrySource } from '../plan/session-entry-source.js';
-import type { Todo } from './types.js';
+import type { Todo } from '../types/todo.js';
 import { validateTodos } from './validate-todos.js';
 
 /** The name of the todo tool, in Claude Code and here. */

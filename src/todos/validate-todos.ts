@@ -1,6 +1,6 @@
 import { validateWithSchema } from '../plan/value-schema.js';
 import { TodoListSchema } from './todo-schema.js';
-import type { Todo } from './types.js';
+import type { Todo } from '../types/todo.js';
 
 /** The result of {@link validateTodos}. */
 export type TodoValidation = { ok: true; todos: Todo[] } | { ok: false; issues: string[] };

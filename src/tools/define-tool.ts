@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { ToolPermissionCheck } from '../permissions/types.js';
+import type { ToolPermissionCheck } from '../types/permission.js';
 import { compileInputSchema, type InferInput, type InputSchema } from './input-schema.js';
 import type { Tool, ToolCheckArgs, ToolExecuteArgs, ToolKind, ToolResumeArgs, ToolReturn, ToolRuleTarget, ToolSuspension } from './types.js';
 

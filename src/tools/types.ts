@@ -1,14 +1,11 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ContentBlock, ImageBlock, TextBlock } from '../model/messages.js';
-import type { PermissionMode, PermissionResult, PermissionUpdate, ToolPermissionCheck } from '../permissions/types.js';
+import type { PermissionMode, PermissionResult, PermissionUpdate, ToolPermissionCheck } from '../types/permission.js';
 import type { NestedRun } from '../state/session-state.js';
 
-/**
- * What a tool does, for the permission pipeline: `read` tools only look, `edit` tools change
- * files or documents (auto-approved in `acceptEdits` inside the workspace), `execute` tools run
- * commands, `other` is anything else that is not read-only.
- */
-export type ToolKind = 'read' | 'edit' | 'execute' | 'other';
+import type { ToolKind } from '../types/tool-kind.js';
+
+export type { ToolKind };
 
 /**
  * A per-agent key/value store for tools (e.g. which files were read). It is JSON, kept in

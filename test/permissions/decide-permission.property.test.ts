@@ -13,7 +13,7 @@ import {
   type CanUseTool,
   type PermissionResult,
   type ToolPermissionCheck,
-} from '../../src/permissions/types.js';
+} from '../../src/types/permission.js';
 import type { HooksConfig, PreToolUseHookOutput } from '../../src/hooks/types.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import type { Tool, ToolKind } from '../../src/tools/types.js';

@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { decidePermission } from '../../src/permissions/decide-permission.js';
 import { createRuleSet } from '../../src/permissions/rule-set.js';
-import { PERMISSION_MODES, type PermissionMode, type PermissionReason, type PermissionResult } from '../../src/permissions/types.js';
+import { PERMISSION_MODES, type PermissionMode, type PermissionReason, type PermissionResult } from '../../src/types/permission.js';
 import { bashTool, editTool, makeArgs, readTool } from './fixtures.js';
 
 type Kind = 'read-only' | 'edit' | 'execute';

@@ -5,7 +5,7 @@ import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { decidePermission } from '../../src/permissions/decide-permission.js';
 import { DEFAULT_PLAN_MODE_DENY_MESSAGE } from '../../src/permissions/mode-reminder.js';
 import { createRuleSet } from '../../src/permissions/rule-set.js';
-import type { CanUseTool, ToolPermissionCheck } from '../../src/permissions/types.js';
+import type { CanUseTool, ToolPermissionCheck } from '../../src/types/permission.js';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { agentContext, bashTool, editTool, makeArgs, readTool } from './fixtures.js';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/tools/define-tool.js';
 import type { Tool, ToolAgentContext } from '../../src/tools/types.js';
 import type { DecidePermissionArgs, PermissionEventDraft } from '../../src/permissions/decide-permission-types.js';
-import type { PermissionMode } from '../../src/permissions/types.js';
+import type { PermissionMode } from '../../src/types/permission.js';
 import { createRuleSet } from '../../src/permissions/rule-set.js';
 
 export const readTool = defineTool({

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { assertPermissionMode } from '../../src/permissions/assert-permission-mode.js';
 import { DEFAULT_PLAN_MODE_DENY_MESSAGE, DEFAULT_PLAN_MODE_INSTRUCTIONS, modeReminder } from '../../src/permissions/mode-reminder.js';
-import { PERMISSION_MODES } from '../../src/permissions/types.js';
+import { PERMISSION_MODES } from '../../src/types/permission.js';
 
 describe('assertPermissionMode', () => {
   it('accepts every mode', () => {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRuleSet } from '../../src/permissions/rule-set.js';
 import { suggestPermissionUpdates } from '../../src/permissions/suggest-permission-updates.js';
-import type { PermissionUpdate } from '../../src/permissions/types.js';
+import type { PermissionUpdate } from '../../src/types/permission.js';
 import { bashTool, editTool, makeTool, readTool } from './fixtures.js';
 
 const allowRules = (updates: PermissionUpdate[]) => updates.flatMap((update) => (update.type === 'addRules' ? update.rules : []));

@@ -9,7 +9,7 @@ import {
   type SessionMetaEntry,
   type TodoUpdateEntry,
 } from '../../src/state/entries.js';
-import type { Todo } from '../../src/todos/types.js';
+import type { Todo } from '../../src/types/todo.js';
 
 let counter = 0;
 

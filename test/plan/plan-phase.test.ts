@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { PreToolUseHookInput } from '../../src/hooks/types.js';
-import type { CanUseToolContext } from '../../src/permissions/types.js';
+import type { CanUseToolContext } from '../../src/types/permission.js';
 import { createPlanPhase, planPhaseDenialMessage } from '../../src/plan/plan-phase.js';
 
 const tools = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffTodos } from '../../src/todos/diff-todos.js';
-import type { Todo, TodoStatus } from '../../src/todos/types.js';
+import type { Todo, TodoStatus } from '../../src/types/todo.js';
 
 const todo = (content: string, status: TodoStatus = 'pending'): Todo => ({ content, status, activeForm: `Doing ${content}` });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recoverTodos } from '../../src/todos/recover-todos.js';
-import type { Todo } from '../../src/todos/types.js';
+import type { Todo } from '../../src/types/todo.js';
 import { entry, streamed } from '../plan/entry-builders.js';
 
 const list = (...contents: string[]): Todo[] => contents.map((content) => ({ content, status: 'pending', activeForm: `Doing ${content}` }));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { PermissionUpdate } from '../../permissions/types.js';
+import type { PermissionUpdate } from '../../types/permission.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';

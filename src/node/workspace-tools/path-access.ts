@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ToolPermissionCheck } from '../../permissions/types.js';
+import type { ToolPermissionCheck } from '../../types/permission.js';
 import type { ToolAgentContext } from '../../tools/types.js';
 import { hasGitSegment, protectedWriteReason } from './protected-write.js';
 import { recordOutsideCheck, takeOutsideCheck } from './tool-state-records.js';

@@ -1,7 +1,7 @@
 import type { PermissionOutcome } from '../decide-permission-types.js';
 import { isReadOnlyCall } from '../is-read-only-call.js';
 import { suggestPermissionUpdates } from '../suggest-permission-updates.js';
-import type { PermissionUpdate } from '../types.js';
+import type { PermissionUpdate } from '../../types/permission.js';
 import { planModeDenial } from './5-mode.js';
 import { autoClassifierStep } from './8a-auto-classifier.js';
 import { permissionRequestHooksStep } from './8b-permission-request-hooks.js';

@@ -1,7 +1,7 @@
 import { composePermissionRequest } from '../../hooks/compose-permission-request.js';
 import { runHooks } from '../../hooks/run-hooks.js';
 import type { PermissionOutcome } from '../decide-permission-types.js';
-import type { PermissionUpdate } from '../types.js';
+import type { PermissionUpdate } from '../../types/permission.js';
 import { validateToolInput } from '../validate-tool-input.js';
 import { allow, deny, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
 import { toolHookInput } from './tool-hook-input.js';

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { PermissionOutcome } from '../decide-permission-types.js';
 import { raceAbort } from '../race-abort.js';
-import type { PermissionResult, PermissionUpdate } from '../types.js';
+import type { PermissionResult, PermissionUpdate } from '../../types/permission.js';
 import { validateToolInput } from '../validate-tool-input.js';
 import { allow, defer, deny, interrupted, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
 

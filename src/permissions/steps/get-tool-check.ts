@@ -1,4 +1,4 @@
-import type { ToolPermissionCheck } from '../types.js';
+import type { ToolPermissionCheck } from '../../types/permission.js';
 import { reportError, type AskRequest, type PipelineState, type StepResult } from './pipeline-state.js';
 
 const BEHAVIORS = new Set(['allow', 'deny', 'ask', 'passthrough']);

@@ -1,6 +1,6 @@
 import type { ComposedPreToolUse } from '../../hooks/compose-pre-tool-use.js';
 import type { DecidePermissionArgs, PermissionOutcome } from '../decide-permission-types.js';
-import type { PermissionReason, PermissionUpdate, ToolPermissionCheck } from '../types.js';
+import type { PermissionReason, PermissionUpdate, ToolPermissionCheck } from '../../types/permission.js';
 
 /** What the steps share while one call is decided. */
 export interface PipelineState {

@@ -1,5 +1,5 @@
-import type { PermissionMode, PermissionUpdate } from '../../permissions/types.js';
-import type { Todo } from '../../todos/types.js';
+import type { PermissionMode, PermissionUpdate } from '../../types/permission.js';
+import type { Todo } from '../../types/todo.js';
 
 /**
  * What the built-in tools may do to the agent that runs them — a narrow interface instead of

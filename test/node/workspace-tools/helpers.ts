@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { PermissionMode, ToolPermissionCheck } from '../../../src/permissions/types.js';
+import type { PermissionMode, ToolPermissionCheck } from '../../../src/types/permission.js';
 import { isToolOutput } from '../../../src/tools/tool-output.js';
 import type { Tool, ToolAgentContext } from '../../../src/tools/types.js';
 

@@ -1,4 +1,4 @@
-import type { PermissionReason, PermissionUpdate } from './types.js';
+import type { PermissionReason, PermissionUpdate } from './permission.js';
 
 /** A tool call parked until the host answers, possibly days later in another process. */
 export interface PendingApproval {

@@ -1,9 +1,9 @@
 import type { Model } from '../model/model.js';
-import type { AutoModeOptions, CanUseTool, PermissionMode, PermissionRules } from '../permissions/types.js';
+import type { AutoModeOptions, CanUseTool, PermissionMode, PermissionRules } from '../types/permission.js';
 import type { HooksConfig } from '../hooks/types.js';
 import type { PlanStore } from '../plan/plan-store.js';
 import type { Tool } from '../tools/types.js';
-import type { ModelPrice } from '../loop/pricing.js';
+import type { ModelPrice } from '../model/pricing.js';
 import type { AgentSnapshot } from './snapshot.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { SnapshotKey } from './snapshot-signature.js';

@@ -4,7 +4,7 @@ import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-vers
 import { jsonBoundsProblem } from '../history/json-bounds.js';
 import { repairHistory } from '../history/repair-history.js';
 import type { Message } from '../model/messages.js';
-import type { PermissionMode } from '../permissions/types.js';
+import type { PermissionMode } from '../types/permission.js';
 import type { BatchCall, SessionState } from '../state/index.js';
 import { validateSessionState } from '../state/validate-session-state.js';
 import { verifySnapshotSignature, type SnapshotKey } from './snapshot-signature.js';

@@ -1,4 +1,4 @@
-import type { Usage } from '../model/usage.js';
+import type { Usage } from './usage.js';
 
 /** Prices in US dollars per million tokens. */
 export interface ModelPrice {
