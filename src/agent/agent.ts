@@ -255,6 +255,19 @@ export class Agent {
     return this.core.savePlan(text);
   }
 
+  /**
+   * Resolves once everything the agent recorded so far is stored (with a `store`; at once
+   * without). Changes made between runs — `setPermissionMode`, `addRules`, `setTodos` — are
+   * written in the background; await this before telling a user they are saved.
+   * @throws the store's error when a write failed (`SessionConflictError` for a stale copy).
+   */
+  async flush(): Promise<void> {
+    await this.ready;
+    await this.core.flush();
+    const failure = this.core.writeFailure;
+    if (failure) throw failure;
+  }
+
   /** Plain JSON holding everything needed to continue this session in any process. */
   snapshot(): AgentSnapshot {
     return this.core.snapshot();

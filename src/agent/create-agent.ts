@@ -125,7 +125,7 @@ function freshState(options: AgentOptions): SessionState {
  */
 function continueLoaded(core: AgentCore, repairs: string[], seed: boolean): void {
   if (seed || repairs.length > 0) core.commit({ kind: 'checkpoint', state: structuredClone(core.state), reason: seed ? 'snapshot' : 'repair' });
-  for (const answer of settleLoadedState(core.state)) core.commit({ kind: 'tool-result', ...answer });
+  core.commit(...settleLoadedState(core.state));
   if (core.mode === 'bypassPermissions') {
     const reminder = modeReminder('default');
     core.commit({ kind: 'mode-change', from: 'bypassPermissions', to: 'default', reason: 'resume', reminder });

@@ -33,15 +33,17 @@ export function isBlankText(block: ContentBlock): boolean {
  * id is missing, malformed or already used in the message a fresh id, and replaces an input
  * that is not a plain JSON object within bounds (nested 30,000 levels deep, say) with an empty
  * object. Those calls are listed in `refused`: they are answered with an error, never run.
+ * `takenIds` are ids the message may not reuse (those of the message it continues).
  * Thinking blocks and blocks of unknown types are kept as they are.
  */
-export function normalizeAssistantMessage(message: AssistantMessage): NormalizedAssistantMessage {
+export function normalizeAssistantMessage(message: AssistantMessage, options: { takenIds?: Iterable<string> } = {}): NormalizedAssistantMessage {
   const refused: RefusedToolCall[] = [];
   const changes: string[] = [];
-  const seen = new Set<string>();
+  // Ids already used by the message this one continues (after pause_turn) count as taken.
+  const seen = new Set<string>(options.takenIds ?? []);
   let blank = 0;
   const content: ContentBlock[] = [];
-  for (const block of message.content) {
+  for (const block of Array.isArray(message.content) ? message.content : []) {
     if (isBlankText(block)) {
       blank++;
       continue;

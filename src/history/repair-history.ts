@@ -50,11 +50,11 @@ export function repairHistory(input: readonly unknown[]): RepairedHistory {
   // Pairing can empty a message, which can make two of one role adjacent: repeat until stable.
   for (let pass = 0; pass < 4; pass++) {
     const before = changes.length;
-    messages = joinAdjacent(messages);
+    messages = joinAdjacent(messages, changes);
     messages = pairResults(messages, changes);
     if (changes.length === before) break;
   }
-  messages = joinAdjacent(messages);
+  messages = joinAdjacent(messages, changes);
   if (messages[0]?.role === 'assistant') {
     messages.unshift({ role: 'user', content: [{ type: 'text', text: LOST_BEGINNING }] });
     changes.push('the history started with the model, so a short first user message was added');
@@ -62,11 +62,16 @@ export function repairHistory(input: readonly unknown[]): RepairedHistory {
   return { messages, changes };
 }
 
-function joinAdjacent(messages: Message[]): Message[] {
+function joinAdjacent(messages: Message[], changes: string[]): Message[] {
   const joined: Message[] = [];
   for (const message of messages) {
     const last = joined[joined.length - 1];
-    if (last?.role === message.role) {
+    if (last?.role === 'assistant' && message.role === 'assistant') {
+      // Joined calls may reuse an id: the second one gets a fresh id and an error answer.
+      const normalized = normalizeAssistantMessage({ role: 'assistant', content: [...last.content, ...message.content] });
+      changes.push(...normalized.changes.map((change) => `two model messages in a row were joined, and ${change}`));
+      joined[joined.length - 1] = normalized.message;
+    } else if (last?.role === message.role) {
       joined[joined.length - 1] = { role: message.role, content: [...blocksOf(last), ...blocksOf(message)] } as Message;
     } else {
       joined.push(message);

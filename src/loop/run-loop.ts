@@ -144,7 +144,9 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
       addUsage(usage, response.usage);
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.
-      const { message, refused } = normalizeAssistantMessage(response.message);
+      const continued = lastMessage();
+      const takenIds = continued?.role === 'assistant' ? continued.content.filter((block): block is ToolUseBlock => block.type === 'tool_use').map((block) => block.id) : [];
+      const { message, refused } = normalizeAssistantMessage(response.message, { takenIds });
       if (message.content.length === 0) {
         // Nothing to keep: an empty assistant message would make the next request invalid.
         if (response.stopReason === 'pause_turn') continue;

@@ -4,7 +4,7 @@ import { allocatePlanSlug } from '../plan/allocate-plan-slug.js';
 import { generatePlanSlug } from '../plan/generate-plan-slug.js';
 import { planFileName } from '../plan/plan-name.js';
 import type { PlanStore } from '../plan/plan-store.js';
-import { applyEntry, foldEntries, settleLoadedState } from '../state/index.js';
+import { foldEntries, settled } from '../state/index.js';
 import { repairState } from '../state/repair-state.js';
 import { Journal } from './journal.js';
 import { loadEntries } from './load-entries.js';
@@ -30,9 +30,8 @@ export async function forkSession(store: SessionStore, sessionId: string, option
   const source = foldEntries(entries, { sessionId });
   repairState(source);
   const { state: forked, plan } = forkState(source, options);
-  let state = forked;
   // Calls that may have been running in the source are answered in the fork, never run again.
-  for (const answer of settleLoadedState(state)) state = applyEntry(state, { kind: 'tool-result', ...answer });
+  const state = settled(forked);
   const journal = new Journal(store, state.sessionId, state.agentId);
   journal.record({ kind: 'session-meta', forkedFrom: sessionId }, { kind: 'checkpoint', state, reason: 'fork' });
   if (plan) {

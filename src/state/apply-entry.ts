@@ -59,6 +59,15 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         delete call.nested;
       });
       break;
+    case 'call-reset':
+      updateCall(state, entry.toolUseId, (call) => {
+        if (call.state !== 'allowed') return;
+        call.state = 'undecided';
+        delete call.input;
+        delete call.heldUpdates;
+        delete call.note;
+      });
+      break;
     case 'approval-pending':
       updateCall(state, entry.approval.toolUseId, (call) => {
         call.state = 'deferred';

@@ -132,6 +132,14 @@ export interface CallAllowedEntry extends EntryBase {
   note?: string;
 }
 
+/** An allowed call that cannot have started goes back to undecided, to be decided again (on resume). */
+export interface CallResetEntry extends EntryBase {
+  kind: 'call-reset';
+  toolUseId: string;
+  /** Why: `resume`. */
+  reason: string;
+}
+
 /** A running tool call suspended: it waits on a nested run (a subagent's pending approvals). */
 export interface CallSuspendedEntry extends EntryBase {
   kind: 'call-suspended';
@@ -223,6 +231,7 @@ export type SessionEntry =
   | RulesChangedEntry
   | ToolStateEntry
   | CallAllowedEntry
+  | CallResetEntry
   | CallSuspendedEntry
   | ReminderEntry
   | PrefixEntry

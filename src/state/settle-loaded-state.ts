@@ -1,4 +1,5 @@
-import type { ToolResultBlock } from '../model/messages.js';
+import { applyEntry } from './apply-entry.js';
+import type { EntryDraft } from './entries.js';
 import type { BatchCall, SessionState } from './session-state.js';
 
 /** The answer given on resume to a call that may have been running when the process stopped. */
@@ -8,31 +9,44 @@ export const INTERRUPTED_BEFORE_FINISHING =
 const WAITING = new Set<BatchCall['state']>(['undecided', 'deferred', 'suspended']);
 
 /**
- * Makes a loaded state (folded from a store, or read from a snapshot) safe to continue, in place.
- * The calls of the open batch that come before the first call still waiting (undecided, deferred
- * or suspended) and are `allowed` may have started before the process stopped: they are answered
- * with an `is_error` result, never run again. Calls allowed after a waiting call cannot have
- * started (calls run in order): they go back to `undecided`, so the permission pipeline decides
- * them again in the resuming process — nothing runs on the strength of a decision read from
- * outside. Nested runs of suspended calls are settled the same way.
- * @returns the answers given, for the caller to record.
+ * What makes a loaded state (folded from a store, or read from a snapshot) safe to continue, as
+ * entries for the caller to commit (so the transcript shows it). The calls of the open batch that
+ * come before the first call still waiting (undecided, deferred or suspended) and are `allowed`
+ * may have started before the process stopped: they are answered with an `is_error` result,
+ * never run again. Calls allowed after a waiting call cannot have started (calls run in order):
+ * they go back to `undecided` (`call-reset`), so the permission pipeline decides them again in
+ * the resuming process — nothing runs on the strength of a decision read from outside. The nested
+ * run of a suspended call is settled the same way (a new `call-suspended` entry). Pure.
  */
-export function settleLoadedState(state: SessionState): Array<{ toolUseId: string; toolName: string; result: ToolResultBlock }> {
-  const answered: Array<{ toolUseId: string; toolName: string; result: ToolResultBlock }> = [];
+export function settleLoadedState(state: SessionState): EntryDraft[] {
+  const drafts: EntryDraft[] = [];
   let waiting = false;
   for (const call of state.openBatch?.calls ?? []) {
     if (WAITING.has(call.state)) waiting = true;
-    if (call.state === 'suspended' && call.nested) settleLoadedState(call.nested.state);
+    if (call.state === 'suspended' && call.nested) {
+      const nested = settled(call.nested.state);
+      if (nested !== call.nested.state) drafts.push({ kind: 'call-suspended', toolUseId: call.toolUseId, nested: { ...call.nested, state: nested } });
+    }
     if (call.state !== 'allowed') continue;
     if (waiting) {
-      call.state = 'undecided';
-      delete call.input;
-      delete call.heldUpdates;
-      delete call.note;
+      drafts.push({ kind: 'call-reset', toolUseId: call.toolUseId, reason: 'resume' });
       continue;
     }
-    const result: ToolResultBlock = { type: 'tool_result', tool_use_id: call.toolUseId, content: INTERRUPTED_BEFORE_FINISHING, is_error: true };
-    answered.push({ toolUseId: call.toolUseId, toolName: call.toolName, result });
+    drafts.push({
+      kind: 'tool-result',
+      toolUseId: call.toolUseId,
+      toolName: call.toolName,
+      result: { type: 'tool_result', tool_use_id: call.toolUseId, content: INTERRUPTED_BEFORE_FINISHING, is_error: true },
+    });
   }
-  return answered;
+  return drafts;
+}
+
+/** A state with its settling applied (the same object when nothing changes). */
+export function settled(state: SessionState): SessionState {
+  const drafts = settleLoadedState(state);
+  if (drafts.length === 0) return state;
+  let copy = structuredClone(state);
+  for (const draft of drafts) copy = applyEntry(copy, draft);
+  return copy;
 }

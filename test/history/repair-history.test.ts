@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { validateMessagesRequest } from 'agent-harness/testing';
+import { repairHistory } from '../../src/history/repair-history.js';
+import type { Message } from '../../src/model/messages.js';
+
+const user = (...content: unknown[]) => ({ role: 'user', content }) as Message;
+const assistant = (...content: unknown[]) => ({ role: 'assistant', content }) as Message;
+const text = (value: string) => ({ type: 'text', text: value });
+const use = (id: string) => ({ type: 'tool_use', id, name: 'tool', input: {} });
+const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'ok' });
+
+/** A history ending with a user message, as a request sends it: an open batch is answered first. */
+function asRequest(messages: Message[]): Message[] {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant') return messages;
+  const ids = (last.content as Array<{ type: string; id?: string }>).filter((block) => block.type === 'tool_use').map((block) => block.id!);
+  return [...messages, user(...ids.map(result), text('go on'))];
+}
+
+describe('repairHistory', () => {
+  it('leaves a valid history as it is, with no changes', () => {
+    const messages = [user(text('hi')), assistant(text('calling'), use('a')), user(result('a'), text('thanks')), assistant(text('done'))];
+    const repaired = repairHistory(messages);
+    expect(repaired.changes).toEqual([]);
+    expect(repaired.messages).toEqual(messages);
+  });
+
+  it('drops blank text (the transcripts written before the fix) and says so', () => {
+    const repaired = repairHistory([user(text('hi')), assistant(text('  '), use('a')), user(result('a')), assistant(text('\n'), text('ok'))]);
+    expect(repaired.changes.length).toBeGreaterThan(0);
+    expect(validateMessagesRequest(asRequest(repaired.messages))).toBeUndefined();
+  });
+
+  it('answers a call whose result line was lost, and drops a result that answers nothing', () => {
+    const repaired = repairHistory([user(text('hi')), assistant(use('a'), use('b')), user(result('b'), result('zzz'), text('next'))]);
+    expect(repaired.messages[2]).toEqual(
+      user({ type: 'tool_result', tool_use_id: 'a', content: expect.stringMatching(/lost/), is_error: true }, result('b'), text('next')),
+    );
+    expect(repaired.changes.join(' ')).toMatch(/no stored result.*answered no call|answered no call.*no stored result/);
+    expect(validateMessagesRequest(repaired.messages)).toBeUndefined();
+  });
+
+  it('joins adjacent messages of one role, and opens with the user', () => {
+    const repaired = repairHistory([assistant(text('first')), assistant(text('second')), user(text('a')), user(text('b'))]);
+    expect(repaired.messages[0]!.role).toBe('user');
+    expect(validateMessagesRequest(repaired.messages)).toBeUndefined();
+  });
+
+  it('keeps the calls of a final assistant message unanswered (the open batch answers them)', () => {
+    const repaired = repairHistory([user(text('hi')), assistant(use('a'))]);
+    expect(repaired.messages).toHaveLength(2);
+    expect(repaired.changes).toEqual([]);
+  });
+
+  it('never throws on junk, and drops what is not a message', () => {
+    const repaired = repairHistory([null, 42, 'x', { role: 'system', content: 'no' }, { role: 'user' }, user(text('hi'))]);
+    expect(repaired.messages).toEqual([user(text('hi'))]);
+    expect(repaired.changes.length).toBe(5);
+  });
+
+  it('property: any damage to a valid history repairs to one the API accepts', () => {
+    const block = fc.oneof(
+      fc.constantFrom('hi', '', ' ', '\n').map(text),
+      fc.constantFrom('a', 'b', 'c').map(use),
+      fc.constantFrom('a', 'b', 'c', 'x').map(result),
+      fc.constant({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } }),
+    );
+    const message = fc.record({ role: fc.constantFrom('user', 'assistant'), content: fc.oneof(fc.array(block, { maxLength: 5 }), fc.constantFrom('text', '', '  ')) });
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 12 }), (messages) => {
+        const repaired = repairHistory(messages);
+        if (repaired.messages.length === 0) return;
+        // Tool results may only follow calls: a history of results alone repairs to nothing valid to send.
+        const request = asRequest(repaired.messages);
+        expect(validateMessagesRequest(request)).toBeUndefined();
+        // Repairing again changes nothing.
+        expect(repairHistory(repaired.messages).changes).toEqual([]);
+      }),
+      { numRuns: 500, seed: 20261201 },
+    );
+  });
+});
