@@ -84,6 +84,15 @@ export interface PermissionDecisionEvent extends EventBase, PermissionDecision {
   type: 'permission-decision';
 }
 
+/**
+ * A permission update for the `host` destination was applied to the session: keep it beyond the
+ * session (e.g. in the user's settings) and pass its rules back as `rules` next time.
+ */
+export interface PermissionUpdateEvent extends EventBase {
+  type: 'permission-update';
+  update: PermissionUpdate;
+}
+
 /** The permission mode changed. */
 export interface ModeChangeEvent extends EventBase {
   type: 'mode-change';
@@ -167,6 +176,7 @@ export type AgentEvent =
   | ToolResultEvent
   | PermissionRequestEvent
   | PermissionDecisionEvent
+  | PermissionUpdateEvent
   | ModeChangeEvent
   | PlanApprovalRequestEvent
   | PlanApprovedEvent

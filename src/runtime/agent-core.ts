@@ -10,6 +10,7 @@ import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { createRuleSet, type RuleSet } from '../permissions/rule-set.js';
 import { assertRulesNameTools } from '../permissions/assert-rules-name-tools.js';
+import { ruleString } from '../permissions/rule-input.js';
 import { DEFAULT_PRICES, findPrice, type ModelPrice } from '../model/pricing.js';
 import type { Todo } from '../types/todo.js';
 import { diffTodos } from '../todos/diff-todos.js';
@@ -103,6 +104,9 @@ export class AgentCore implements AgentServices {
       agentId: this.agentId,
       get permissionMode() {
         return core.state.permissionMode;
+      },
+      get directories() {
+        return core.state.directories ?? [];
       },
       toolState,
     };
@@ -245,15 +249,48 @@ export class AgentCore implements AgentServices {
     return previous;
   }
 
-  /** Applies permission updates (from `canUseTool` or a resolved approval) to the session. */
+  /**
+   * Applies permission updates (from `canUseTool`, a resolved approval, or the host) to the
+   * session, each recorded in the transcript; updates for the `host` destination are also
+   * announced (`permission-update`) for the host to keep beyond the session.
+   * @throws ConfigurationError for a malformed update or rule (nothing of that update is applied).
+   */
   applyPermissionUpdates(updates: readonly PermissionUpdate[] | undefined): void {
     for (const update of updates ?? []) {
-      if (update.type === 'addRules') {
-        this.rules.add(update.behavior, update.rules);
-        this.commit({ kind: 'rules-added', behavior: update.behavior, rules: [...update.rules] });
-      } else if (update.type === 'setMode') {
-        this.setMode(update.mode, 'permission-update');
+      switch (update.type) {
+        case 'addRules': {
+          const rules = update.rules.map(ruleString);
+          this.assertRulesNameTools({ [update.behavior]: rules });
+          this.rules.add(update.behavior, rules);
+          this.commit({ kind: 'rules-added', behavior: update.behavior, rules });
+          break;
+        }
+        case 'replaceRules':
+        case 'removeRules': {
+          const rules = update.rules.map(ruleString);
+          if (update.type === 'replaceRules') this.assertRulesNameTools({ [update.behavior]: rules });
+          this.commit({ kind: 'rules-changed', behavior: update.behavior, operation: update.type === 'replaceRules' ? 'replace' : 'remove', rules });
+          this.rules = this.compileRules();
+          break;
+        }
+        case 'setMode':
+          this.setMode(update.mode, 'permission-update');
+          break;
+        case 'addDirectories':
+        case 'removeDirectories': {
+          const directories = update.directories;
+          if (!Array.isArray(directories) || directories.some((directory) => typeof directory !== 'string' || directory === '')) {
+            throw new ConfigurationError(`A permission update of type "${update.type}" needs \`directories\`: non-empty path strings, got ${JSON.stringify(directories)}.`);
+          }
+          this.commit({ kind: 'directories-changed', operation: update.type === 'addDirectories' ? 'add' : 'remove', directories: [...directories] });
+          break;
+        }
+        default:
+          throw new ConfigurationError(
+            `Unknown permission update type ${JSON.stringify((update as { type?: unknown }).type)}; use addRules, replaceRules, removeRules, setMode, addDirectories or removeDirectories.`,
+          );
       }
+      if (update.destination === 'host') this.emit({ type: 'permission-update', update });
     }
   }
 

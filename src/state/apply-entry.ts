@@ -43,6 +43,13 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         entry.operation === 'replace' ? [...entry.rules] : state.sessionRules[entry.behavior].filter((rule) => !remove.has(rule));
       break;
     }
+    case 'directories-changed': {
+      const current = state.directories ?? [];
+      const next = entry.operation === 'add' ? [...current, ...entry.directories.filter((directory) => !current.includes(directory))] : current.filter((directory) => !entry.directories.includes(directory));
+      if (next.length > 0) state.directories = next;
+      else delete state.directories;
+      break;
+    }
     case 'tool-state':
       state.toolState[entry.key] = entry.value;
       break;

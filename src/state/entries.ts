@@ -186,6 +186,13 @@ export interface RulesChangedEntry extends EntryBase {
   rules: string[];
 }
 
+/** Directories were added to (or removed from) the session's workspace. */
+export interface DirectoriesChangedEntry extends EntryBase {
+  kind: 'directories-changed';
+  operation: 'add' | 'remove';
+  directories: string[];
+}
+
 /** A tool changed its per-agent state (e.g. the files it has read). */
 export interface ToolStateEntry extends EntryBase {
   kind: 'tool-state';
@@ -229,6 +236,7 @@ export type SessionEntry =
   | ApprovalResolvedEntry
   | RulesAddedEntry
   | RulesChangedEntry
+  | DirectoriesChangedEntry
   | ToolStateEntry
   | CallAllowedEntry
   | CallResetEntry

@@ -104,6 +104,8 @@ export interface SessionState {
   openBatch?: OpenBatch;
   /** Per-agent tool state (e.g. which files were read). */
   toolState: Record<string, unknown>;
+  /** Directories added during the session for the workspace tools (`addDirectories`). */
+  directories?: string[];
 }
 
 /** The state of a new session. */

@@ -149,6 +149,7 @@ export function validateSessionState(value: unknown, path = ''): asserts value i
     array(rules[behavior], at(`sessionRules.${behavior}`)).forEach((rule, index) => string(rule, `${at(`sessionRules.${behavior}`)}[${index}]`));
   }
   object(state.toolState, at('toolState'));
+  if (state.directories !== undefined) array(state.directories, at('directories')).forEach((entry, index) => string(entry, `${at('directories')}[${index}]`));
   if (state.prefix !== undefined) {
     const prefix = object(state.prefix, at('prefix'));
     array(prefix.system, at('prefix.system'));

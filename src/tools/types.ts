@@ -28,6 +28,8 @@ export interface ToolAgentContext {
   readonly permissionMode: PermissionMode;
   /** Per-agent JSON state for tools, persisted with the session. */
   readonly toolState: ToolStateStore;
+  /** Directories the host added to the session (`addDirectories` permission updates), absolute. */
+  readonly directories?: readonly string[];
 }
 
 /**

@@ -25,8 +25,23 @@ export interface PermissionRules {
   ask?: string[];
 }
 
-/** Where a permission update applies. Only the running session for now. */
-export type PermissionUpdateDestination = 'session';
+/**
+ * Where a permission update applies: `session` — the running session only (kept in its state,
+ * snapshots and transcript); `host` — the session too, and the host is asked to keep it beyond
+ * the session (a `permission-update` event carries it; pass the rules back as `rules` next time).
+ */
+export type PermissionUpdateDestination = 'session' | 'host';
+
+/** A rule as an object, the Claude Agent SDK's shape: `{ toolName: 'Bash', ruleContent: 'npm test:*' }` is `Bash(npm test:*)`. */
+export interface PermissionRuleValue {
+  /** The tool (or MCP server) the rule names. */
+  toolName: string;
+  /** The pattern inside the parentheses; absent for a rule on the whole tool. */
+  ruleContent?: string;
+}
+
+/** A rule: a string (`Bash(npm test:*)`) or an object (`{ toolName: 'Bash', ruleContent: 'npm test:*' }`). */
+export type PermissionRuleInput = string | PermissionRuleValue;
 
 /**
  * A change to permissions that a host can apply by echoing it back from `canUseTool`
@@ -34,16 +49,44 @@ export type PermissionUpdateDestination = 'session';
  */
 export type PermissionUpdate =
   | {
+      /** Adds rules to a list. */
       type: 'addRules';
-      /** Which list the rules join. */
+      /** Which list. */
       behavior: 'allow' | 'deny' | 'ask';
-      /** Rule strings, e.g. `Bash(npm test:*)`. */
-      rules: string[];
+      /** Rules as strings (`Bash(npm test:*)`) or objects (`{ toolName, ruleContent }`). */
+      rules: PermissionRuleInput[];
       destination: PermissionUpdateDestination;
     }
   | {
+      /** Replaces the session's rules of one list (the options' rules stay). */
+      type: 'replaceRules';
+      behavior: 'allow' | 'deny' | 'ask';
+      rules: PermissionRuleInput[];
+      destination: PermissionUpdateDestination;
+    }
+  | {
+      /** Removes rules from the session's list (the options' rules stay). */
+      type: 'removeRules';
+      behavior: 'allow' | 'deny' | 'ask';
+      rules: PermissionRuleInput[];
+      destination: PermissionUpdateDestination;
+    }
+  | {
+      /** Changes the permission mode. */
       type: 'setMode';
       mode: PermissionMode;
+      destination: PermissionUpdateDestination;
+    }
+  | {
+      /** Lets the workspace tools work in more directories (absolute paths). */
+      type: 'addDirectories';
+      directories: string[];
+      destination: PermissionUpdateDestination;
+    }
+  | {
+      /** Takes directories added during the session away again. */
+      type: 'removeDirectories';
+      directories: string[];
       destination: PermissionUpdateDestination;
     };
 

@@ -1,3 +1,4 @@
+import { ruleString } from '../../src/permissions/rule-input.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRuleSet } from '../../src/permissions/rule-set.js';
@@ -5,7 +6,7 @@ import { suggestPermissionUpdates } from '../../src/permissions/suggest-permissi
 import type { PermissionUpdate } from '../../src/types/permission.js';
 import { bashTool, editTool, makeTool, readTool } from './fixtures.js';
 
-const allowRules = (updates: PermissionUpdate[]) => updates.flatMap((update) => (update.type === 'addRules' ? update.rules : []));
+const allowRules = (updates: PermissionUpdate[]) => updates.flatMap((update) => (update.type === 'addRules' ? update.rules.map(ruleString) : []));
 
 describe('suggestPermissionUpdates', () => {
   it.each([
