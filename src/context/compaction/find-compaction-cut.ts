@@ -38,7 +38,7 @@ export interface FindCompactionCutOptions {
  * @param messages - the history.
  * @param options - see {@link FindCompactionCutOptions}.
  * @returns the index of the first kept message (`messages.length` when nothing is kept), or
- *   undefined when no safe cut exists (e.g. one prompt and an open tool call).
+ *   undefined when no safe cut exists (an empty history).
  */
 export function findCompactionCut(messages: readonly Message[], options: FindCompactionCutOptions = {}): number | undefined {
   const keep = options.keepTokens ?? 0;

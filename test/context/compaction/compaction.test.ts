@@ -53,7 +53,9 @@ describe('safe cuts', () => {
     expect(findCompactionCut(history, { keepTokens: 350, estimate: size })).toBe(1);
     // More than the whole history: nothing before 1 can be a cut, so the earliest safe one.
     expect(findCompactionCut(history, { keepTokens: 10_000, estimate: size })).toBe(1);
-    expect(findCompactionCut([{ role: 'user', content: 'Go' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 'W', input: {} }] }])).toBeUndefined();
+    // One prompt and an open call: the prompt can still be summarized, the call is kept.
+    expect(findCompactionCut([{ role: 'user', content: 'Go' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'x', name: 'W', input: {} }] }])).toBe(1);
+    expect(findCompactionCut([])).toBeUndefined();
   });
 });
 
