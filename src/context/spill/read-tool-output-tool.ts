@@ -5,7 +5,7 @@ import type { Tool } from '../../tools/types.js';
 import type { SpillStore } from './spill-store.js';
 import { READ_TOOL_OUTPUT_TOOL_NAME } from './spill-tool-result.js';
 
-/** Options of {@link createReadToolOutputTool}. */
+/** Options of {@link readToolOutputTool}. */
 export interface ReadToolOutputToolOptions {
   /** Where spilled outputs are kept. */
   store: SpillStore;
@@ -29,7 +29,7 @@ Give the handle and an offset (a character position, from the note or the previo
  * `spillToolResult`, by character offset, or lists the lines containing a text.
  * @param options - the store and page size; see {@link ReadToolOutputToolOptions}.
  */
-export function createReadToolOutputTool(options: ReadToolOutputToolOptions): Tool {
+export function readToolOutputTool(options: ReadToolOutputToolOptions): Tool {
   const pageChars = options.pageChars ?? 20_000;
   const maxMatches = options.maxMatches ?? 100;
   const input = z.object({

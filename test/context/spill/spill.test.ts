@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createReadToolOutputTool } from '../../../src/context/spill/read-tool-output-tool.js';
+import { readToolOutputTool } from '../../../src/context/spill/read-tool-output-tool.js';
 import { memorySpillStore } from '../../../src/context/spill/spill-store.js';
 import { spillHandle, spillToolResult } from '../../../src/context/spill/spill-tool-result.js';
 import type { ToolResultBlock } from '../../../src/model/messages.js';
@@ -10,7 +10,7 @@ const log = Array.from({ length: 5000 }, (_, index) => `line ${index + 1}: ${ind
 const result = (content: ToolResultBlock['content']): ToolResultBlock => ({ type: 'tool_result', tool_use_id: 'toolu_01Abc', content });
 
 const agent: ToolAgentContext = { sessionId: 's', agentId: undefined, permissionMode: 'default', toolState: { get: () => undefined, set: () => {} } };
-async function call(tool: ReturnType<typeof createReadToolOutputTool>, input: unknown) {
+async function call(tool: ReturnType<typeof readToolOutputTool>, input: unknown) {
   const parsed = tool.parseInput(input);
   if (!parsed.ok) throw new Error(parsed.issues.join('; '));
   return tool.execute({ input: parsed.value, signal: new AbortController().signal, toolUseId: 'toolu_read', agent }) as Promise<unknown>;
@@ -82,7 +82,7 @@ describe('spillToolResult', () => {
 
 describe('ReadToolOutput', () => {
   it('is read-only, so it runs in plan mode and without asking', () => {
-    const tool = createReadToolOutputTool({ store: memorySpillStore() });
+    const tool = readToolOutputTool({ store: memorySpillStore() });
     expect(tool.readOnly).toBe(true);
     expect(tool.name).toBe('ReadToolOutput');
   });
@@ -91,7 +91,7 @@ describe('ReadToolOutput', () => {
     const store = memorySpillStore();
     const { spilled } = spillToolResult(result(log), { toolName: 'Bash' });
     store.save(spilled!);
-    const tool = createReadToolOutputTool({ store, pageChars: 30_000 });
+    const tool = readToolOutputTool({ store, pageChars: 30_000 });
     let offset = 0;
     let read = '';
     for (let page = 0; page < 10; page++) {
@@ -111,7 +111,7 @@ describe('ReadToolOutput', () => {
   it('lists the lines containing a text, with line numbers and offsets', async () => {
     const store = memorySpillStore();
     store.save({ handle: 'out_x', toolUseId: 'x', toolName: 'Bash', text: log });
-    const answer = String(await call(createReadToolOutputTool({ store, maxMatches: 3 }), { handle: 'out_x', search: 'error' }));
+    const answer = String(await call(readToolOutputTool({ store, maxMatches: 3 }), { handle: 'out_x', search: 'error' }));
     expect(answer).toContain('52 line(s) contain "error". Showing the first 3');
     expect(answer).toContain('98 (offset ');
     const offset = Number(/^98 \(offset (\d+)\)/m.exec(answer)![1]);
@@ -121,7 +121,7 @@ describe('ReadToolOutput', () => {
   it('answers an unknown handle or an offset past the end with an error the model can act on', async () => {
     const store = memorySpillStore();
     store.save({ handle: 'out_x', toolUseId: 'x', toolName: 'Bash', text: 'abc' });
-    const tool = createReadToolOutputTool({ store });
+    const tool = readToolOutputTool({ store });
     expect(await call(tool, { handle: 'out_nope' })).toMatchObject({ isError: true, content: expect.stringContaining('No kept output has the handle "out_nope"') });
     expect(await call(tool, { handle: 'out_x', offset: 3 })).toMatchObject({ isError: true, content: expect.stringContaining('has 3 characters') });
     expect(tool.parseInput({ handle: 'out_x', length: 10_000_000 }).ok).toBe(false);
