@@ -1,8 +1,8 @@
 import type { TextBlock } from '../../model/messages.js';
 import { modeReminder } from '../../permissions/mode-reminder.js';
-import type { PendingApproval } from '../../permissions/pending-approval.js';
-import type { PermissionMode, PermissionRules } from '../../permissions/types.js';
-import type { Todo } from '../../todos/types.js';
+import type { PendingApproval } from '../../types/pending-approval.js';
+import type { PermissionMode, PermissionRules } from '../../types/permission.js';
+import type { Todo } from '../../types/todo.js';
 
 /**
  * The agent's state a compaction restates after the summary, taken from the agent itself and
