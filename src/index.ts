@@ -41,7 +41,7 @@ export type {
 export type { RunResult, RunStatus } from './events/run-result.js';
 
 // Models
-export type { Model, ModelRequest, ModelResponse, ModelStreamEvent, StopReason, ToolDefinition } from './model/model.js';
+export type { Model, ModelRequest, ModelResponse, ModelStreamEvent, StopReason, ToolDefinition, TokenCount } from './model/model.js';
 export type {
   Message,
   UserMessage,
@@ -56,7 +56,13 @@ export type {
   UnknownBlock,
 } from './model/messages.js';
 export { type Usage } from './model/usage.js';
-export { anthropicModel, type AnthropicModelOptions, type AnthropicThinkingConfig } from './model/anthropic/index.js';
+export {
+  anthropicModel,
+  CONTEXT_MANAGEMENT_BETA,
+  type AnthropicModelOptions,
+  type AnthropicThinkingConfig,
+  type AnthropicContextManagement,
+} from './model/anthropic/index.js';
 export { INCOMPLETE_TOOL_INPUT_KEY, isIncompleteToolInput, type IncompleteToolInput } from './model/incomplete-tool-input.js';
 export { DEFAULT_PRICES, estimateCost, type ModelPrice } from './model/pricing.js';
 
@@ -240,6 +246,83 @@ export { diffTodos, type TodoChanges, type TodoStatusChange } from './todos/diff
 export { planToTodos, type PlanToTodosOptions } from './todos/plan-to-todos.js';
 export { recoverTodos, type RecoverTodosOptions } from './todos/recover-todos.js';
 
+// Context
+export {
+  estimateTextTokens,
+  estimateBlockTokens,
+  estimateMessageTokens,
+  estimatePrefixTokens,
+  IMAGE_TOKEN_ESTIMATE,
+  DEFAULT_CONTEXT_WINDOWS,
+  contextWindowFor,
+  contextUsage,
+  promptTokens,
+  createContextTracker,
+  DEFAULT_CONTEXT_WINDOW,
+  memorySpillStore,
+  spillToolResult,
+  spillHandle,
+  READ_TOOL_OUTPUT_TOOL_NAME,
+  readToolOutputTool,
+  clearStaleToolResults,
+  describeClearedCall,
+  CLEARED_TOOL_RESULT_PREFIX,
+  compactionThreshold,
+  shouldCompact,
+  promptTooLong,
+  isSafeCut,
+  findCompactionCut,
+  buildHandoffSummaryPrompt,
+  extractHandoffSummary,
+  HANDOFF_SUMMARY_SECTIONS,
+  buildSummaryRequest,
+  sessionStateBlocks,
+  SESSION_STATE_HEADING,
+  buildCompactedHistory,
+  SUMMARY_HEADING,
+  DEFAULT_CONTINUATION,
+  memoryTool,
+  MEMORY_TOOL_TYPE,
+  MEMORY_TOOL_NAME,
+  memoryMemoryStore,
+  parseMemoryPath,
+  MEMORY_ROOT,
+  MAX_MEMORY_PATH_BYTES,
+  MAX_MEMORY_NAME_BYTES,
+  findInstructionImports,
+  type ContextWindowForOptions,
+  type ContextUsage,
+  type ContextUsageSource,
+  type ContextTracker,
+  type ContextTrackerOptions,
+  type ContextRequest,
+  type SpillStore,
+  type SpilledOutput,
+  type MemorySpillStoreOptions,
+  type SpillToolResultOptions,
+  type SpillResult,
+  type ReadToolOutputToolOptions,
+  type ClearStaleToolResultsOptions,
+  type ClearStaleToolResultsResult,
+  type ClearedToolResult,
+  type ClearedCall,
+  type CompactionThresholdOptions,
+  type PromptTooLong,
+  type FindCompactionCutOptions,
+  type HandoffSummaryPromptOptions,
+  type BuildSummaryRequestOptions,
+  type CompactionState,
+  type BuildCompactedHistoryOptions,
+  type CompactedHistory,
+  type MemoryToolOptions,
+  type MemoryCommand,
+  type MemoryStore,
+  type MemoryEntryInfo,
+  type MemoryEntryKind,
+  type MemoryPath,
+  type InstructionImport,
+} from './context/index.js';
+
 // Errors
 export {
   AgentHarnessError,
@@ -262,6 +345,8 @@ export {
   SnapshotInvalidError,
   ApprovalClaimedError,
   type SessionConflictErrorOptions,
+  UnsafeCompactionCutError,
+  MemoryAccessError,
   type AgentHarnessErrorOptions,
   type ModelErrorOptions,
   type HookErrorOptions,

@@ -7,6 +7,12 @@ export interface ToolDefinition {
   description: string;
   /** JSON Schema of the tool input; always an object schema. */
   input_schema: Record<string, unknown>;
+  /**
+   * A provider's own tool type this tool implements, e.g. `memory_20250818`. A model that knows the
+   * type sends the provider's native definition (`{ type, name }`) instead of the schema; others
+   * send `name`, `description` and `input_schema` as for any tool.
+   */
+  type?: string;
 }
 
 /** Why the model stopped, as reported by the API. Unknown values pass through. */
@@ -53,6 +59,12 @@ export type ModelStreamEvent =
   | { type: 'tool-input-delta'; index: number; partialJson: string }
   | { type: 'response'; response: ModelResponse };
 
+/** The result of counting the tokens of a request. */
+export interface TokenCount {
+  /** Input tokens the request would take: system, tools and messages. */
+  inputTokens: number;
+}
+
 /**
  * The contract between the loop and a language model. Implement it to plug in any provider;
  * `anthropicModel` is the default.
@@ -66,4 +78,11 @@ export interface Model {
   readonly modelId: string;
   /** Streams one assistant turn. */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /**
+   * Counts the input tokens `request` would take, exactly, without running the model (for
+   * Anthropic: the Messages API's token counting endpoint). Optional: without it, context size is
+   * estimated.
+   * @throws ModelError when the provider refuses or cannot be reached.
+   */
+  countTokens?(request: ModelRequest): Promise<TokenCount>;
 }

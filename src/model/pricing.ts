@@ -1,3 +1,4 @@
+import { findModelEntry } from './find-model-entry.js';
 import type { Usage } from './usage.js';
 
 /** Prices in US dollars per million tokens. */
@@ -34,16 +35,7 @@ export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
 
 /** Finds the price for a model id: the longest matching prefix of the table. */
 export function findPrice(modelId: string, table: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {
-  // Cloud ids carry a prefix ("us.anthropic.claude-…", "anthropic.claude-…"): match from "claude-".
-  const at = modelId.indexOf('claude-');
-  const candidates = at > 0 ? [modelId, modelId.slice(at)] : [modelId];
-  let best: string | undefined;
-  for (const id of candidates) {
-    for (const prefix of Object.keys(table)) {
-      if (id.startsWith(prefix) && (best === undefined || prefix.length > best.length)) best = prefix;
-    }
-  }
-  return best === undefined ? undefined : table[best];
+  return findModelEntry(modelId, table);
 }
 
 /** Estimated cost in US dollars of some usage at a price. */

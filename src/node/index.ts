@@ -9,3 +9,5 @@ export { readClaudeCodeSessionFile, type ReadClaudeCodeSessionFileOptions } from
 export { workspaceTools, type WorkspaceToolName, type WorkspaceToolsOptions } from './workspace-tools.js';
 export { classifyBashCommand, type BashCommandClassification } from './workspace-tools/classify-bash-command.js';
 export { findCatastrophicCommand } from './workspace-tools/find-catastrophic-command.js';
+export { fileMemoryStore, type FileMemoryStoreOptions } from './file-memory-store.js';
+export { loadInstructions, type LoadInstructionsOptions, type LoadedInstructions, type InstructionFile } from './load-instructions.js';

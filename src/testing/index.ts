@@ -28,4 +28,6 @@ export {
   type RecordingResponse,
   type MessagesServerTurn,
   type StaticMessagesResponse,
+  DEFAULT_MINIMUM_CACHEABLE_TOKENS,
+  type PromptCachingOptions,
 } from './messages-server/index.js';

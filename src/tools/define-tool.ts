@@ -56,6 +56,13 @@ export interface DefineToolOptions<S extends InputSchema> {
    */
   ruleTarget?: ToolRuleTarget;
   /**
+   * The provider tool type this tool implements, e.g. `memory_20250818` for the Messages API's
+   * memory tool: the Anthropic adapter then sends `{ type, name }` and the API supplies the schema
+   * the model was trained on. `inputSchema` must accept that schema's inputs.
+   * @default undefined (a custom tool described by `inputSchema`)
+   */
+  providerType?: string;
+  /**
    * Abort the call and answer the model with a timeout error after this many milliseconds.
    * @default undefined (no timeout)
    */
@@ -99,6 +106,7 @@ export function defineTool<S extends InputSchema>(options: DefineToolOptions<S>)
     kind: options.kind ?? (readOnly ? 'read' : 'other'),
     timeoutMs: options.timeoutMs,
     ruleTarget: options.ruleTarget,
+    ...(options.providerType === undefined ? {} : { providerType: options.providerType }),
     parseInput: compiled.parse as Tool<InferInput<S>>['parseInput'],
     validateInput: options.validateInput,
     checkPermissions: options.checkPermissions,

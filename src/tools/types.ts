@@ -145,6 +145,11 @@ export interface Tool<Input = any> {
   readonly kind: ToolKind;
   readonly timeoutMs: number | undefined;
   readonly ruleTarget: ToolRuleTarget | undefined;
+  /**
+   * The provider tool type this tool implements (e.g. `memory_20250818`): a model that knows it
+   * sends the provider's native definition instead of `jsonSchema` (see `ToolDefinition.type`).
+   */
+  readonly providerType?: string | undefined;
   /** Validates raw model input against the schema. */
   parseInput(input: unknown): { ok: true; value: Input } | { ok: false; issues: string[] };
   /** The tool's own semantic validation; a string is the problem, sent to the model. */

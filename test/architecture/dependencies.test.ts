@@ -63,6 +63,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   events: ['model', 'state', 'errors', 'types'],
   hooks: ['model', 'events', 'errors', 'types'],
   tools: ['model', 'state', 'events', 'history', 'errors', 'types'],
+  context: ['model', 'tools', 'permissions', 'errors', 'types'],
 };
 
 const CORE_UNITS = (unit: string) => unit !== 'node' && unit !== 'testing';

@@ -3,6 +3,17 @@ import type Anthropic from '@anthropic-ai/sdk';
 /** Extended-thinking configuration, passed to the API unchanged (`thinking` request field). */
 export type AnthropicThinkingConfig = Anthropic.Messages.ThinkingConfigParam;
 
+/**
+ * Server-side context editing (`context_management`), passed to the API unchanged, e.g.
+ * `{ edits: [{ type: 'clear_tool_uses_20250919', trigger: { type: 'input_tokens', value: 100_000 }, keep: { type: 'tool_uses', value: 3 } }] }`.
+ * The API clears old tool results before the prompt reaches the model; the history kept here is
+ * not changed.
+ */
+export type AnthropicContextManagement = Anthropic.Beta.Messages.BetaContextManagementConfig;
+
+/** The beta the API needs for `context_management`; sent automatically when it is set. */
+export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
+
 /** Options of {@link anthropicModel}. */
 export interface AnthropicModelOptions {
   /** Model id sent to the API, e.g. `claude-sonnet-4-6`. */
@@ -68,4 +79,12 @@ export interface AnthropicModelOptions {
    * @default undefined
    */
   headers?: Record<string, string>;
+  /**
+   * Server-side context editing: the API clears old tool uses (and thinking) past a threshold
+   * before the prompt reaches the model. Sent as `context_management`, with the
+   * `context-management-2025-06-27` beta added to `anthropic-beta`. Clearing changes the prompt
+   * prefix, so it costs a cache write each time it fires: set `clear_at_least` to make that rare.
+   * @default undefined (no server-side editing)
+   */
+  contextManagement?: AnthropicContextManagement;
 }

@@ -1,11 +1,11 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ConfigurationError } from '../../errors/configuration-error.js';
-import type { Model, ModelRequest, ModelStreamEvent } from '../model.js';
-import type { AnthropicModelOptions } from './anthropic-model-options.js';
+import type { Model, ModelRequest, ModelStreamEvent, TokenCount } from '../model.js';
+import { CONTEXT_MANAGEMENT_BETA, type AnthropicModelOptions } from './anthropic-model-options.js';
 import type { AnthropicStreamEvent } from './anthropic-stream-event.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { streamAnthropicTurn } from './stream-anthropic-turn.js';
-import { toAnthropicRequest, type AnthropicRequestSettings } from './to-anthropic-request.js';
+import { toAnthropicRequest, toCountTokensRequest, type AnthropicRequestSettings } from './to-anthropic-request.js';
 
 const defaultMaxTokens = 8192;
 const defaultMaxRetries = 2;
@@ -49,7 +49,9 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     temperature: options.temperature,
     stopSequences: options.stopSequences,
     extraBody: options.extraBody,
+    contextManagement: options.contextManagement,
   };
+  const headers = requestHeaders(options);
   // With a caller's client, its own retry setting stands unless maxRetries was given explicitly.
   const maxRetries = options.client && options.maxRetries !== undefined ? options.maxRetries : undefined;
 
@@ -61,7 +63,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
       const answer = await (await getClient()).messages
         .create(body as unknown as Anthropic.Messages.MessageCreateParamsStreaming, {
           ...(request.signal ? { signal: request.signal } : {}),
-          ...(options.headers ? { headers: options.headers } : {}),
+          ...(headers ? { headers } : {}),
           ...(maxRetries === undefined ? {} : { maxRetries }),
         })
         .withResponse();
@@ -73,7 +75,32 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     yield* streamAnthropicTurn(events, { signal: request.signal, requestId });
   }
 
-  return { specificationVersion: 'v1', provider: 'anthropic', modelId: options.model, stream };
+  async function countTokens(request: ModelRequest): Promise<TokenCount> {
+    const body = toCountTokensRequest(request, settings);
+    try {
+      const answer = await (await getClient()).messages.countTokens(body as unknown as Anthropic.Messages.MessageCountTokensParams, {
+        ...(request.signal ? { signal: request.signal } : {}),
+        ...(headers ? { headers } : {}),
+        ...(maxRetries === undefined ? {} : { maxRetries }),
+      });
+      return { inputTokens: answer.input_tokens };
+    } catch (error) {
+      throw mapAnthropicError(error, { signal: request.signal });
+    }
+  }
+
+  return { specificationVersion: 'v1', provider: 'anthropic', modelId: options.model, stream, countTokens };
+}
+
+/** The caller's headers, with the betas the chosen options need added to `anthropic-beta`. */
+function requestHeaders(options: AnthropicModelOptions): Record<string, string> | undefined {
+  if (options.contextManagement === undefined) return options.headers;
+  const headers = { ...options.headers };
+  const name = Object.keys(headers).find((key) => key.toLowerCase() === 'anthropic-beta') ?? 'anthropic-beta';
+  const betas = (headers[name] ?? '').split(',').map((beta) => beta.trim()).filter((beta) => beta !== '');
+  if (!betas.includes(CONTEXT_MANAGEMENT_BETA)) betas.push(CONTEXT_MANAGEMENT_BETA);
+  headers[name] = betas.join(',');
+  return headers;
 }
 
 function validateOptions(options: AnthropicModelOptions): void {

@@ -1,5 +1,10 @@
 export { anthropicModel } from './anthropic-model.js';
-export type { AnthropicModelOptions, AnthropicThinkingConfig } from './anthropic-model-options.js';
+export {
+  CONTEXT_MANAGEMENT_BETA,
+  type AnthropicModelOptions,
+  type AnthropicThinkingConfig,
+  type AnthropicContextManagement,
+} from './anthropic-model-options.js';
 export {
   INCOMPLETE_TOOL_INPUT_KEY,
   isIncompleteToolInput,

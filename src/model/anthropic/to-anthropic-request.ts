@@ -1,6 +1,6 @@
 import type { ContentBlock, Message, TextBlock } from '../messages.js';
 import type { ModelRequest, ToolDefinition } from '../model.js';
-import type { AnthropicThinkingConfig } from './anthropic-model-options.js';
+import type { AnthropicContextManagement, AnthropicThinkingConfig } from './anthropic-model-options.js';
 
 const ephemeral = { type: 'ephemeral' } as const;
 
@@ -14,6 +14,7 @@ export interface AnthropicRequestSettings {
   temperature?: number | undefined;
   stopSequences?: string[] | undefined;
   extraBody?: Record<string, unknown> | undefined;
+  contextManagement?: AnthropicContextManagement | undefined;
 }
 
 /** A Messages API request body, in wire shape. */
@@ -21,7 +22,7 @@ export interface AnthropicRequestBody {
   model: string;
   max_tokens: number;
   system?: TextBlock[];
-  tools?: Array<ToolDefinition & { cache_control?: typeof ephemeral }>;
+  tools?: Array<AnthropicToolParam>;
   messages: Message[];
   stream: true;
   [key: string]: unknown;
@@ -48,10 +49,33 @@ export function toAnthropicRequest(request: ModelRequest, settings: AnthropicReq
     ...(settings.thinking !== undefined ? { thinking: settings.thinking } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     ...(settings.stopSequences !== undefined ? { stop_sequences: settings.stopSequences } : {}),
+    ...(settings.contextManagement !== undefined ? { context_management: settings.contextManagement } : {}),
     stream: true,
   };
   return body;
 }
+
+/** The request fields the token counting endpoint takes (it refuses `max_tokens`, `stream`, sampling). */
+const countTokensFields = ['model', 'messages', 'system', 'tools', 'thinking', 'tool_choice', 'context_management', 'mcp_servers', 'output_config'];
+
+/**
+ * Builds the body of a token counting request (`POST /v1/messages/count_tokens`) for `request`:
+ * the same system, tools, messages and thinking as a turn would send, without cache breakpoints
+ * of the adapter's own (they do not change the count) and without the fields the endpoint refuses.
+ * @param request - the loop's request.
+ * @param settings - model id and pass-through fields.
+ */
+export function toCountTokensRequest(request: ModelRequest, settings: AnthropicRequestSettings): Record<string, unknown> {
+  const full = toAnthropicRequest(request, { ...settings, promptCaching: false }) as Record<string, unknown>;
+  const body: Record<string, unknown> = {};
+  for (const field of countTokensFields) if (full[field] !== undefined) body[field] = full[field];
+  return body;
+}
+
+/** A tool as the request carries it: a custom tool with its schema, or a provider's native tool. */
+export type AnthropicToolParam =
+  | (Omit<ToolDefinition, 'type'> & { cache_control?: CacheMarker })
+  | { type: string; name: string; cache_control?: CacheMarker };
 
 /** The API takes at most this many `cache_control` breakpoints per request. */
 const MAX_BREAKPOINTS = 4;
@@ -95,8 +119,13 @@ function buildSystem(system: TextBlock[], marker: CacheMarker | undefined): Text
   return blocks;
 }
 
-function buildTools(tools: ToolDefinition[], marker: CacheMarker | undefined): NonNullable<AnthropicRequestBody['tools']> {
-  const built = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.input_schema }));
+function buildTools(tools: ToolDefinition[], marker: CacheMarker | undefined): AnthropicToolParam[] {
+  // A provider tool (e.g. the memory tool) is sent as its native type; the API knows its schema.
+  const built: AnthropicToolParam[] = tools.map((tool) =>
+    tool.type !== undefined && tool.type !== 'custom'
+      ? { type: tool.type, name: tool.name }
+      : { name: tool.name, description: tool.description, input_schema: tool.input_schema },
+  );
   const last = built[built.length - 1];
   return marker && last ? [...built.slice(0, -1), { ...last, cache_control: marker }] : built;
 }

@@ -2,6 +2,7 @@ import type { ContentBlock, Message, TextBlock } from '../../model/messages.js';
 import type { StopReason } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
 import type { ScriptMismatchError } from '../../errors/script-mismatch-error.js';
+import type { PromptCachingOptions } from './prompt-cache.js';
 
 /**
  * One assistant turn the server answers with, streamed as realistic server-sent events (or as one
@@ -112,6 +113,7 @@ export type FaultResponse =
 /** A request body as the server received it (parsed JSON). */
 export interface MessagesRequestBody {
   model: string;
+  /** Absent on token counting requests. */
   max_tokens: number;
   messages: Message[];
   system?: string | TextBlock[];
@@ -159,6 +161,21 @@ export interface MessagesServerOptions {
    * @default true
    */
   validate?: boolean;
+  /**
+   * Model prompt caching as the API documents it (breakpoints, the longest cached prefix, the
+   * minimum cacheable length per model, 5-minute and 1-hour lifetimes on an injectable clock):
+   * scripted turns then report `input_tokens`, `cache_read_input_tokens` and
+   * `cache_creation_input_tokens` from it (a turn's own `usage` still wins field by field).
+   * @default false (scripted turns report an input estimate and no cache use)
+   */
+  promptCaching?: boolean | PromptCachingOptions;
+  /**
+   * Refuse a request whose token count exceeds this window with the real HTTP 400
+   * `prompt is too long: N tokens > W maximum` (the request consumes no answer). A function
+   * receives the request's model id.
+   * @default undefined (no limit)
+   */
+  contextWindow?: number | ((model: string) => number | undefined);
 }
 
 /** A running loopback Messages API server. */
@@ -172,6 +189,8 @@ export interface MessagesServer {
    * answer left or a response function that threw (HTTP 500), or a body that is not JSON (HTTP 400).
    */
   readonly errors: ScriptMismatchError[];
+  /** Every request body received on `/v1/messages/count_tokens`, parsed, in arrival order. */
+  readonly countTokensRequests: MessagesRequestBody[];
   /** Answers not consumed yet. */
   readonly pendingResponses: number;
   /** Adds answers to the end of the queue. */

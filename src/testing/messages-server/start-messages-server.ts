@@ -10,6 +10,8 @@ import type {
 } from './messages-server-types.js';
 import { sendApiError, sendMessagesResponse, type RecordedResponse } from './send-messages-response.js';
 import { validateMessagesRequestBody } from './validate-messages-request-body.js';
+import { countTokensProblem } from './count-tokens-problem.js';
+import { createRequestAccounting } from './request-accounting.js';
 
 /**
  * Starts a loopback Messages API server on 127.0.0.1 (ephemeral port) that answers
@@ -31,12 +33,15 @@ import { validateMessagesRequestBody } from './validate-messages-request-body.js
 export async function startMessagesServer(options: MessagesServerOptions = {}): Promise<MessagesServer> {
   const queue: Array<MessagesServerResponse | RecordedResponse> = [...(options.responses ?? [])];
   const requests: MessagesRequestBody[] = [];
+  const countTokensRequests: MessagesRequestBody[] = [];
   const errors: ScriptMismatchError[] = [];
   const validate = options.validate ?? true;
+  const accounting = createRequestAccounting(options);
   let answered = 0;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? '').split('?')[0];
+    if (request.method === 'POST' && path === '/v1/messages/count_tokens') return countTokens(request, response);
     if (request.method !== 'POST' || path !== '/v1/messages') {
       const requestId = `req_loopback_unrouted`;
       return sendApiError(response, 404, 'not_found_error', `Not found: ${request.method} ${path}`, requestId);
@@ -61,6 +66,8 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
       const problem = validateMessagesRequestBody(body, { betas: betaHeader(request) });
       if (problem) return sendApiError(response, 400, 'invalid_request_error', problem, requestId);
     }
+    const tooLong = accounting.tooLongProblem(body);
+    if (tooLong) return sendApiError(response, 400, 'invalid_request_error', tooLong, requestId);
     const next = queue.shift();
     if (next === undefined) {
       const message = `The messages server script has no response for request #${number}: the script ran out after answering ${answered} requests. Add a response to \`responses\` (or \`server.enqueue()\`).`;
@@ -76,8 +83,24 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
       errors.push(new ScriptMismatchError(message));
       return sendApiError(response, 500, 'api_error', message, requestId, { 'x-should-retry': 'false' });
     }
+    item = accounting.withCacheUsage(item, body);
     const rest = await sendMessagesResponse(response, item, { body, number, requestId });
     queue.unshift(...rest);
+  }
+
+  async function countTokens(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const requestId = `req_loopback_count_${String(countTokensRequests.length + 1).padStart(4, '0')}`;
+    let body: MessagesRequestBody;
+    try {
+      body = JSON.parse(await readBody(request)) as MessagesRequestBody;
+    } catch {
+      return sendApiError(response, 400, 'invalid_request_error', 'There was an error parsing the body of your request as JSON.', requestId);
+    }
+    countTokensRequests.push(body);
+    const problem = validate ? countTokensProblem(body, { betas: betaHeader(request) }) : undefined;
+    if (problem) return sendApiError(response, 400, 'invalid_request_error', problem, requestId);
+    response.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
+    response.end(JSON.stringify({ input_tokens: accounting.countTokens(body) }));
   }
 
   const server = createServer((request, response) => {
@@ -98,6 +121,7 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    countTokensRequests,
     errors,
     get pendingResponses() {
       return queue.length;

@@ -1,0 +1,165 @@
+import type { AssistantMessage, Message, TextBlock } from '../../model/messages.js';
+import type { ToolDefinition } from '../../model/model.js';
+import type { Usage } from '../../model/usage.js';
+import { contextWindowFor } from './context-windows.js';
+import { contextUsage, promptTokens, type ContextUsage } from './context-usage.js';
+import { estimateMessageTokens, estimatePrefixTokens } from './estimate-tokens.js';
+
+/** The parts of a request that take context: the same fields as a `ModelRequest`. */
+export interface ContextRequest {
+  system: readonly TextBlock[];
+  tools: readonly ToolDefinition[];
+  messages: readonly Message[];
+}
+
+/** Options of {@link createContextTracker}. */
+export interface ContextTrackerOptions {
+  /**
+   * The model id, to look the window up in the context window table.
+   * @default undefined (then `window` or the 200,000-token default applies)
+   */
+  modelId?: string;
+  /**
+   * The context window in tokens; wins over the table.
+   * @default the table's entry for `modelId`, else {@link DEFAULT_CONTEXT_WINDOW}
+   */
+  window?: number;
+  /**
+   * Entries that extend or override the context window table, by model id prefix.
+   * @default {}
+   */
+  windows?: Readonly<Record<string, number>>;
+  /**
+   * Estimates one message; called once per message object.
+   * @default estimateMessageTokens
+   */
+  estimateMessage?: (message: Message) => number;
+}
+
+/** The window assumed for a model the table does not know. */
+export const DEFAULT_CONTEXT_WINDOW = 200_000;
+
+/** Estimates are never scaled by less than this or more than {@link maxRatio}. */
+const minRatio = 0.25;
+const maxRatio = 4;
+
+/**
+ * Keeps a session's context size. Per-message estimates are computed once per message object
+ * (a WeakMap; the history is append-only and shared by reference) and the running sum only
+ * visits messages appended since the last call, so a measure costs the same at turn 2,000 as at
+ * turn 2. Reported usage and exact counts anchor the figure: the next request is that figure plus
+ * the appended messages, whose estimates are scaled by how far the heuristic was off last time.
+ */
+export interface ContextTracker {
+  /** The model's context window, in tokens. */
+  readonly window: number;
+  /** The size the request would have if sent now: exact when anchored on its own count, else calibrated. */
+  measure(request: ContextRequest): ContextUsage;
+  /**
+   * Feeds the usage the API reported for `request`. Pass the assistant `message` the call produced
+   * when it will be appended as is: its size is then known exactly (its output tokens).
+   * @returns the context after the call: the prompt plus the output.
+   */
+  observeUsage(request: ContextRequest, usage: Usage, message?: AssistantMessage): ContextUsage;
+  /** Feeds an exact count of `request` (the token counting endpoint). */
+  observeCount(request: ContextRequest, inputTokens: number): ContextUsage;
+  /** The (cached) estimate of one message. */
+  messageTokens(message: Message): number;
+}
+
+interface Anchor {
+  system: readonly TextBlock[];
+  tools: readonly ToolDefinition[];
+  count: number;
+  last: Message | undefined;
+  tokens: number;
+  source: 'usage' | 'count';
+}
+
+/**
+ * Creates a {@link ContextTracker}.
+ * @param options - the model and its window; see {@link ContextTrackerOptions}.
+ * @example
+ * const tracker = createContextTracker({ modelId: 'claude-sonnet-4-6' });
+ * const before = tracker.measure(request);          // { tokens, window, fraction, source: 'estimate' }
+ * tracker.observeUsage(request, response.usage, response.message);
+ */
+export function createContextTracker(options: ContextTrackerOptions = {}): ContextTracker {
+  const window = options.window ?? (options.modelId ? contextWindowFor(options.modelId, { windows: options.windows }) : undefined) ?? DEFAULT_CONTEXT_WINDOW;
+  const estimate = options.estimateMessage ?? estimateMessageTokens;
+  const estimates = new WeakMap<Message, number>();
+  const exact = new WeakMap<Message, number>();
+  const prefixes = new WeakMap<readonly TextBlock[], WeakMap<readonly ToolDefinition[], number>>();
+  let ratio: number | undefined;
+  let anchor: Anchor | undefined;
+  // The running sum of estimates over one history array.
+  let sum: { messages: readonly Message[]; count: number; last: Message | undefined; total: number } | undefined;
+
+  const messageTokens = (message: Message): number => {
+    let tokens = estimates.get(message);
+    if (tokens === undefined) {
+      tokens = estimate(message);
+      estimates.set(message, tokens);
+    }
+    return tokens;
+  };
+
+  const prefixTokens = (request: ContextRequest): number => {
+    // System and tools are the same objects every turn: each pair is estimated once.
+    let byTools = prefixes.get(request.system);
+    if (!byTools) prefixes.set(request.system, (byTools = new WeakMap()));
+    let tokens = byTools.get(request.tools);
+    if (tokens === undefined) byTools.set(request.tools, (tokens = estimatePrefixTokens(request)));
+    return tokens;
+  };
+
+  const rawTokens = (request: ContextRequest): number => {
+    const { messages } = request;
+    const continues = sum !== undefined && sum.messages === messages && messages.length >= sum.count && (sum.count === 0 || messages[sum.count - 1] === sum.last);
+    let total = continues ? sum!.total : 0;
+    for (let index = continues ? sum!.count : 0; index < messages.length; index++) total += messageTokens(messages[index]!);
+    sum = { messages, count: messages.length, last: messages[messages.length - 1], total };
+    return prefixTokens(request) + total;
+  };
+
+  const anchored = (request: ContextRequest): Anchor | undefined => {
+    if (!anchor || anchor.system !== request.system || anchor.tools !== request.tools) return undefined;
+    const { messages } = request;
+    if (messages.length < anchor.count || (anchor.count > 0 && messages[anchor.count - 1] !== anchor.last)) return undefined;
+    return anchor;
+  };
+
+  const setAnchor = (request: ContextRequest, tokens: number, source: Anchor['source']) => {
+    const raw = rawTokens(request);
+    if (raw > 0) ratio = Math.min(maxRatio, Math.max(minRatio, tokens / raw));
+    const { messages } = request;
+    anchor = { system: request.system, tools: request.tools, count: messages.length, last: messages[messages.length - 1], tokens, source };
+  };
+
+  return {
+    window,
+    messageTokens,
+    measure(request) {
+      const base = anchored(request);
+      if (!base) {
+        const raw = rawTokens(request);
+        return ratio === undefined ? contextUsage(raw, window, 'estimate') : contextUsage(raw * ratio, window, 'calibrated');
+      }
+      let appended = 0;
+      for (let index = base.count; index < request.messages.length; index++) {
+        const message = request.messages[index]!;
+        appended += exact.get(message) ?? messageTokens(message) * (ratio ?? 1);
+      }
+      return contextUsage(base.tokens + appended, window, request.messages.length === base.count ? base.source : 'calibrated');
+    },
+    observeUsage(request, usage, message) {
+      setAnchor(request, promptTokens(usage), 'usage');
+      if (message) exact.set(message, usage.outputTokens);
+      return contextUsage(promptTokens(usage) + usage.outputTokens, window, 'usage');
+    },
+    observeCount(request, inputTokens) {
+      setAnchor(request, inputTokens, 'count');
+      return contextUsage(inputTokens, window, 'count');
+    },
+  };
+}

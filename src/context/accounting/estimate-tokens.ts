@@ -1,0 +1,98 @@
+import type { ContentBlock, Message, TextBlock } from '../../model/messages.js';
+import type { ToolDefinition } from '../../model/model.js';
+
+/**
+ * Tokens assumed for an image whose size is not known: about what the API charges for the
+ * largest image it takes without downscaling (width × height / 750 for ~1.15 megapixels).
+ */
+export const IMAGE_TOKEN_ESTIMATE = 1600;
+
+/** Framing tokens the API adds per message (role, separators). */
+const MESSAGE_OVERHEAD = 4;
+/** Framing tokens per content block. */
+const BLOCK_OVERHEAD = 3;
+/** The tool-use system prompt the API adds when a request has tools. */
+const TOOLS_OVERHEAD = 350;
+
+/**
+ * A rough token count of a text: a quarter token per ASCII character (English prose and code run
+ * at 3.5–4.5 characters a token) and one per other UTF-16 unit (CJK, emoji, most accented text
+ * is denser). Meant to be calibrated against reported usage, not trusted alone.
+ * @param text - any text.
+ */
+export function estimateTextTokens(text: string): number {
+  let ascii = 0;
+  let other = 0;
+  for (let index = 0; index < text.length; index++) {
+    if (text.charCodeAt(index) < 128) ascii++;
+    else other++;
+  }
+  return Math.ceil(ascii / 4 + other);
+}
+
+/**
+ * A rough token count of one content block: its text, a tool call's name and JSON input, a tool
+ * result's content, {@link IMAGE_TOKEN_ESTIMATE} per image, the JSON of any other block.
+ * @param block - a content block in wire shape.
+ */
+export function estimateBlockTokens(block: ContentBlock): number {
+  return BLOCK_OVERHEAD + blockBody(block);
+}
+
+function blockBody(block: ContentBlock): number {
+  const record = block as unknown as Record<string, unknown>;
+  switch (block.type) {
+    case 'text':
+      return estimateTextTokens(String(record.text ?? ''));
+    case 'thinking':
+      return estimateTextTokens(String(record.thinking ?? ''));
+    case 'redacted_thinking':
+      return Math.ceil(String(record.data ?? '').length / 4);
+    case 'tool_use':
+    case 'server_tool_use':
+      return estimateTextTokens(String(record.name ?? '')) + estimateTextTokens(safeJson(record.input));
+    case 'tool_result': {
+      const content = record.content;
+      if (typeof content === 'string') return estimateTextTokens(content);
+      if (!Array.isArray(content)) return 0;
+      return content.reduce<number>((sum, inner: ContentBlock) => sum + estimateBlockTokens(inner), 0);
+    }
+    case 'image':
+      return IMAGE_TOKEN_ESTIMATE;
+    default:
+      return estimateTextTokens(safeJson(record));
+  }
+}
+
+/**
+ * A rough token count of one message, framing included.
+ * @param message - a message in wire shape.
+ */
+export function estimateMessageTokens(message: Message): number {
+  if (typeof message.content === 'string') return MESSAGE_OVERHEAD + BLOCK_OVERHEAD + estimateTextTokens(message.content);
+  let total = MESSAGE_OVERHEAD;
+  for (const block of message.content) total += estimateBlockTokens(block);
+  return total;
+}
+
+/**
+ * A rough token count of the fixed prefix of a request: system blocks and tool definitions (with
+ * the tool-use system prompt the API adds when there are tools).
+ * @param prefix - the request's `system` and `tools`.
+ */
+export function estimatePrefixTokens(prefix: { system: readonly TextBlock[]; tools: readonly ToolDefinition[] }): number {
+  let total = 0;
+  for (const block of prefix.system) total += BLOCK_OVERHEAD + estimateTextTokens(block.text);
+  if (prefix.tools.length > 0) total += TOOLS_OVERHEAD;
+  for (const tool of prefix.tools) total += BLOCK_OVERHEAD + estimateTextTokens(safeJson(tool));
+  return total;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    // A cyclic or BigInt value cannot be sent either; count it as nothing rather than throw here.
+    return '';
+  }
+}

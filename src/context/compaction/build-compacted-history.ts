@@ -1,0 +1,66 @@
+import type { ContentBlock, Message, TextBlock } from '../../model/messages.js';
+import { contentBlocks } from '../message-blocks.js';
+import { UnsafeCompactionCutError } from '../../errors/unsafe-compaction-cut-error.js';
+import { isSafeCut } from './find-compaction-cut.js';
+import { sessionStateBlocks, type CompactionState } from './session-state-blocks.js';
+
+/** The first line of the summary block of a compacted history. */
+export const SUMMARY_HEADING = 'The earlier conversation was compacted. Summary of it:';
+
+/** What carries on after the summary when nothing of the conversation is kept. */
+export const DEFAULT_CONTINUATION =
+  'Continue the work from where it stopped, using the summary and the session state above; do not ask the user to repeat anything.';
+
+/** Options of {@link buildCompactedHistory}. */
+export interface BuildCompactedHistoryOptions {
+  /** The history before compaction. */
+  messages: readonly Message[];
+  /** The first kept message (a safe cut, see `isSafeCut`); `messages.length` keeps nothing. */
+  cut: number;
+  /** The handoff summary of `messages[0..cut)`. */
+  summary: string;
+  /** The agent's state to restate verbatim; see {@link CompactionState}. */
+  state: CompactionState;
+  /**
+   * The last text of the opening message when nothing of the conversation is kept.
+   * @default DEFAULT_CONTINUATION
+   */
+  continuation?: string;
+}
+
+/** The history after a compaction, and how it was made. */
+export interface CompactedHistory {
+  /** The new history: one opening user message, then the kept messages, shared by reference. */
+  messages: Message[];
+  /** How many messages the summary replaced. */
+  summarized: number;
+  /** How many messages were kept verbatim. */
+  kept: number;
+}
+
+/**
+ * Builds the history after a compaction: one user message opening with the summary and the
+ * agent's state restated from its records (see `sessionStateBlocks`), followed by the kept
+ * messages unchanged. When the first kept message is a user message its content joins the
+ * opening one (so roles still alternate); when nothing is kept, a continuation line ends it.
+ * Every tool call in the result keeps its result: the cut must be safe.
+ * @param options - see {@link BuildCompactedHistoryOptions}.
+ * @throws UnsafeCompactionCutError when the cut is not safe (a tool call before it answered after it).
+ */
+export function buildCompactedHistory(options: BuildCompactedHistoryOptions): CompactedHistory {
+  const { messages, cut } = options;
+  if (!isSafeCut(messages, cut)) {
+    throw new UnsafeCompactionCutError(cut, messages.length);
+  }
+  const opening: ContentBlock[] = [{ type: 'text', text: `${SUMMARY_HEADING}\n\n${options.summary.trim()}` }, ...sessionStateBlocks(options.state)];
+  const kept = messages.slice(cut);
+  const first = kept[0];
+  if (first === undefined) {
+    opening.push({ type: 'text', text: options.continuation ?? DEFAULT_CONTINUATION } as TextBlock);
+    return { messages: [{ role: 'user', content: opening }], summarized: cut, kept: 0 };
+  }
+  if (first.role === 'user') {
+    return { messages: [{ role: 'user', content: [...opening, ...contentBlocks(first)] }, ...kept.slice(1)], summarized: cut, kept: kept.length };
+  }
+  return { messages: [{ role: 'user', content: opening }, ...kept], summarized: cut, kept: kept.length };
+}

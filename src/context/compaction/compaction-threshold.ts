@@ -1,0 +1,37 @@
+import type { ContextUsage } from '../accounting/context-usage.js';
+
+/** Options of {@link compactionThreshold} and {@link shouldCompact}. */
+export interface CompactionThresholdOptions {
+  /**
+   * Tokens kept free for the next answer (its `max_tokens`) and the summary call itself.
+   * @default 20_000
+   */
+  outputReserve?: number;
+  /**
+   * Fraction of the window at which to compact, when that comes before the reserve.
+   * @default 0.9
+   */
+  threshold?: number;
+}
+
+/**
+ * The context size at which to compact automatically: the lower of `threshold × window` and
+ * `window − outputReserve`, never below zero.
+ * @param window - the model's context window in tokens.
+ * @param options - see {@link CompactionThresholdOptions}.
+ * @example compactionThreshold(200_000); // 180_000
+ */
+export function compactionThreshold(window: number, options: CompactionThresholdOptions = {}): number {
+  const reserve = options.outputReserve ?? 20_000;
+  const fraction = options.threshold ?? 0.9;
+  return Math.max(0, Math.min(Math.floor(window * fraction), window - reserve));
+}
+
+/**
+ * Whether a context of this size should be compacted before the next request.
+ * @param usage - the measured context (from a `ContextTracker`).
+ * @param options - see {@link CompactionThresholdOptions}.
+ */
+export function shouldCompact(usage: ContextUsage, options: CompactionThresholdOptions = {}): boolean {
+  return usage.tokens >= compactionThreshold(usage.window, options);
+}

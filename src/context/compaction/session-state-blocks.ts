@@ -1,0 +1,61 @@
+import type { TextBlock } from '../../model/messages.js';
+import { modeReminder } from '../../permissions/mode-reminder.js';
+import type { PendingApproval } from '../../types/pending-approval.js';
+import type { PermissionMode, PermissionRules } from '../../types/permission.js';
+import type { Todo } from '../../types/todo.js';
+
+/**
+ * The agent's state a compaction restates after the summary, taken from the agent itself and
+ * never from the summary: the summary is the model's paraphrase; these are the records.
+ */
+export interface CompactionState {
+  /** The permission mode now; a plan-mode session stays in plan mode and is told so. */
+  permissionMode: PermissionMode;
+  /**
+   * The host's plan-mode instructions, restated when the mode is `plan`.
+   * @default DEFAULT_PLAN_MODE_INSTRUCTIONS
+   */
+  planModeInstructions?: string;
+  /** The approved plan, when there is one. */
+  plan?: { name: string; text: string };
+  /** The todo list. */
+  todos?: readonly Todo[];
+  /** Tool calls waiting for the host's answer. */
+  pendingApprovals?: readonly PendingApproval[];
+  /** Rules added during the session ("always allow" answers and the like). */
+  sessionRules?: PermissionRules;
+}
+
+/** The first line of every restated-state block, so a reader (and a test) can tell them apart. */
+export const SESSION_STATE_HEADING = 'Session state, restated exactly from the agent\'s records (it overrides anything the summary says about it):';
+
+/**
+ * The text blocks that restate the agent's state after a compaction, one per part, verbatim:
+ * the permission mode with its reminder (the plan-mode instructions in plan mode), the approved
+ * plan's text, the todo list as the JSON `TodoWrite` takes, pending approvals, and session rules.
+ * Parts with nothing in them are left out; the mode is always there.
+ * @param state - read from the agent; see {@link CompactionState}.
+ */
+export function sessionStateBlocks(state: CompactionState): TextBlock[] {
+  const blocks: string[] = [];
+  const reminder = modeReminder(state.permissionMode, { planModeInstructions: state.planModeInstructions });
+  blocks.push(
+    state.permissionMode === 'plan'
+      ? `${SESSION_STATE_HEADING}\n\nPermission mode: plan. The session is still in plan mode:\n${reminder}`
+      : `${SESSION_STATE_HEADING}\n\nPermission mode: ${state.permissionMode}. ${reminder}`,
+  );
+  if (state.plan) blocks.push(`The approved plan (${state.plan.name}), exactly as approved:\n\n${state.plan.text}`);
+  if (state.todos && state.todos.length > 0) {
+    blocks.push(`The todo list, exactly as it stands (update it with TodoWrite):\n${JSON.stringify(state.todos, null, 2)}`);
+  }
+  if (state.pendingApprovals && state.pendingApprovals.length > 0) {
+    const calls = state.pendingApprovals.map((approval) => `- ${approval.toolName} (${approval.toolUseId}): ${JSON.stringify(approval.input)}`);
+    blocks.push(`Tool calls waiting for the user's approval; do not make them again, their results will follow:\n${calls.join('\n')}`);
+  }
+  const rules = (['allow', 'deny', 'ask'] as const).flatMap((behavior) => {
+    const list = state.sessionRules?.[behavior] ?? [];
+    return list.length > 0 ? [`${behavior}: ${list.join(', ')}`] : [];
+  });
+  if (rules.length > 0) blocks.push(`Permission rules added during this session, still in force:\n${rules.join('\n')}`);
+  return blocks.map((text): TextBlock => ({ type: 'text', text }));
+}

@@ -1,0 +1,82 @@
+import { z } from 'zod/v4';
+import { defineTool } from '../../tools/define-tool.js';
+import { toolOutput } from '../../tools/tool-output.js';
+import type { Tool } from '../../tools/types.js';
+import type { SpillStore } from './spill-store.js';
+import { READ_TOOL_OUTPUT_TOOL_NAME } from './spill-tool-result.js';
+
+/** Options of {@link readToolOutputTool}. */
+export interface ReadToolOutputToolOptions {
+  /** Where spilled outputs are kept. */
+  store: SpillStore;
+  /**
+   * The most characters one call returns.
+   * @default 20_000
+   */
+  pageChars?: number;
+  /**
+   * The most matching lines one search returns.
+   * @default 100
+   */
+  maxMatches?: number;
+}
+
+const DESCRIPTION = `Read a tool output that was too long to show in full. Such results show only their beginning and end, with a note naming a handle like "out_toolu_…".
+Give the handle and an offset (a character position, from the note or the previous page) to read the next part, or a search text to list the lines that contain it (case-insensitive), with their line numbers and offsets.`;
+
+/**
+ * The built-in, read-only `ReadToolOutput` tool: pages through outputs kept aside by
+ * `spillToolResult`, by character offset, or lists the lines containing a text.
+ * @param options - the store and page size; see {@link ReadToolOutputToolOptions}.
+ */
+export function readToolOutputTool(options: ReadToolOutputToolOptions): Tool {
+  const pageChars = options.pageChars ?? 20_000;
+  const maxMatches = options.maxMatches ?? 100;
+  const input = z.object({
+    handle: z.string().min(1).describe('The handle named in the shortened result, e.g. "out_toolu_01A…".'),
+    offset: z.number().int().min(0).optional().describe('Character position to start reading at. Default 0.'),
+    length: z.number().int().min(1).max(pageChars).optional().describe(`How many characters to read, at most ${pageChars}.`),
+    search: z.string().min(1).optional().describe('List the lines containing this text instead of reading a page (case-insensitive).'),
+  });
+  return defineTool({
+    name: READ_TOOL_OUTPUT_TOOL_NAME,
+    description: DESCRIPTION,
+    inputSchema: input,
+    readOnly: true,
+    execute: async ({ input: { handle, offset = 0, length = pageChars, search } }) => {
+      const output = await options.store.load(handle);
+      if (!output) {
+        return toolOutput(`No kept output has the handle "${handle}". Use the exact handle from the note of a shortened tool result; an output of an earlier session may no longer be kept.`, { isError: true });
+      }
+      const { text } = output;
+      if (search !== undefined) return searchLines(handle, text, search, maxMatches);
+      if (offset >= text.length) {
+        return toolOutput(`Offset ${offset} is past the end of "${handle}", which has ${text.length} characters.`, { isError: true });
+      }
+      const end = Math.min(text.length, offset + length);
+      const where = `[${handle}: characters ${offset}–${end} of ${text.length}, from ${output.toolName}.${end < text.length ? ` Continue with offset ${end}.` : ' This is the end of the output.'}]`;
+      return `${where}\n${text.slice(offset, end)}`;
+    },
+  });
+}
+
+function searchLines(handle: string, text: string, search: string, maxMatches: number): string {
+  const needle = search.toLowerCase();
+  const found: string[] = [];
+  let total = 0;
+  let start = 0;
+  for (let line = 1; start <= text.length; line++) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    const content = text.slice(start, end);
+    if (content.toLowerCase().includes(needle)) {
+      total++;
+      if (found.length < maxMatches) found.push(`${line} (offset ${start}): ${content.length > 500 ? `${content.slice(0, 500)}…` : content}`);
+    }
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  if (total === 0) return `[${handle}: no line contains "${search}".]`;
+  const more = total > found.length ? ` Showing the first ${found.length}; search for something more specific to see others.` : '';
+  return `[${handle}: ${total} line(s) contain "${search}".${more}]\n${found.join('\n')}`;
+}

@@ -1,0 +1,13 @@
+import { AgentHarnessError, hasCode } from './agent-harness-error.js';
+
+/**
+ * A memory store refused to reach an entry (a symbolic link on the way, a path that would leave
+ * the memory directory). The memory tool reports it to the model as a failed command.
+ */
+export class MemoryAccessError extends AgentHarnessError {
+  static readonly code = 'memory-access';
+  constructor(message: string) {
+    super(MemoryAccessError.code, message);
+  }
+  static override isInstance = hasCode<MemoryAccessError>(MemoryAccessError.code);
+}
