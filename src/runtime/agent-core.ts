@@ -84,7 +84,7 @@ export class AgentCore implements AgentServices {
       byName.set(tool.name, tool);
     }
     this.tools = byName;
-    this.toolDefinitions = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema }));
+    this.toolDefinitions = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema, ...(tool.providerType ? { type: tool.providerType } : {}) }));
     this.system = options.system ? [{ type: 'text', text: options.system }] : [];
     this.planStore = options.planStore ?? memoryPlanStore();
     this.price = findPrice(options.model.modelId, { ...DEFAULT_PRICES, ...options.prices });
