@@ -15,6 +15,7 @@ import { repairState } from '../state/repair-state.js';
 import { createEnterPlanModeTool } from '../tools/builtin/enter-plan-mode.js';
 import { createExitPlanModeTool } from '../tools/builtin/exit-plan-mode.js';
 import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
+import { createAskUserQuestionTool } from '../tools/builtin/ask-user-question.js';
 import type { AgentServices } from '../tools/builtin/agent-services.js';
 import type { Tool } from '../tools/types.js';
 import { Agent } from './agent.js';
@@ -78,6 +79,7 @@ function buildCore(options: AgentOptions, state: SessionState, origin: SessionOr
   if (options.todoWrite ?? true) tools.push(createTodoWriteTool(services));
   if (options.exitPlanMode ?? true) tools.push(createExitPlanModeTool(services));
   if (options.enterPlanMode ?? false) tools.push(createEnterPlanModeTool(services));
+  if (options.askUserQuestion ?? false) tools.push(createAskUserQuestionTool());
   core = new AgentCore(options, tools, state, origin, journal, revision);
   return core;
 }

@@ -116,6 +116,41 @@ export interface PlanApprovedEvent extends EventBase {
   plan: string;
   /** The plan's file name in the plan store. */
   name?: string;
+  /** The host edited the plan before approving it (what was saved is the edited plan). */
+  edited?: boolean;
+  /** The execution starts in a fresh context (the approval carried `clearContext`). */
+  clearContext?: boolean;
+}
+
+/** The host rejected a plan presented with `ExitPlanMode`; the model stays in plan mode with the feedback. */
+export interface PlanRejectedEvent extends EventBase {
+  type: 'plan-rejected';
+  toolUseId: string;
+  /** What the host said (the denial's message), as the model reads it. */
+  feedback: string;
+}
+
+/** One question of `AskUserQuestion`. */
+export interface UserQuestion {
+  /** The full question. */
+  question: string;
+  /** A short label for the question (a chip, a tab). */
+  header: string;
+  /** The choices (2–4); the user may also answer in free text. */
+  options: Array<{ label: string; description: string }>;
+  /** Several options may be chosen. */
+  multiSelect: boolean;
+}
+
+/**
+ * The model asks the user (`AskUserQuestion`): render the questions. Answer through `canUseTool`
+ * (or `resolveApproval` when it waits) with `{ behavior: 'allow', updatedInput: { ...input,
+ * answers: { [question]: label } } }`.
+ */
+export interface UserQuestionEvent extends EventBase {
+  type: 'user-question';
+  toolUseId: string;
+  questions: UserQuestion[];
 }
 
 /** The todo list changed; carries the full new list. */
@@ -180,6 +215,8 @@ export type AgentEvent =
   | ModeChangeEvent
   | PlanApprovalRequestEvent
   | PlanApprovedEvent
+  | PlanRejectedEvent
+  | UserQuestionEvent
   | TodoUpdateEvent
   | TurnEndEvent
   | ErrorEvent

@@ -2,6 +2,7 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import type { PermissionDecision, PermissionResult } from '../types/permission.js';
 import { validateToolInput } from '../permissions/validate-tool-input.js';
 import type { BatchCall } from '../state/index.js';
+import { planRejected } from './announce-question.js';
 import { describeInputChange } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
 
@@ -34,7 +35,8 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, de
     return interrupt;
   };
   if (decision.behavior === 'deny') {
-    return refuse(decision.message, { type: 'callback', message: 'resolved approval' }, decision.interrupt === true);
+    const message = approval.reason.type === 'plan-approval' ? planRejected(core, call.toolUseId, decision.message) : decision.message;
+    return refuse(message, { type: 'callback', message: 'resolved approval' }, decision.interrupt === true);
   }
   const tool = core.tools.get(call.toolName);
   if (!tool) return refuse(`No tool named "${call.toolName}" exists any more, so the call was not run.`, { type: 'validation', message: 'unknown tool' });
@@ -48,7 +50,8 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, de
       const message = `The edited input was not run: ${validated.message}`;
       return refuse(message, { type: 'validation', message });
     }
-    note = describeInputChange(input, validated.value);
+    // A question's answers are the point of the call, not an edit to warn about.
+    if (!tool.requiresUserInteraction && !tool.handlesHostAnswer) note = describeInputChange(input, validated.value);
     input = validated.value;
   }
   // Whatever the host answered, the deny rules still hold for the input that would run.
@@ -64,9 +67,17 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, de
     ...(decision.updatedPermissions ? { updatedPermissions: decision.updatedPermissions } : {}),
   };
   core.commit({ kind: 'permission-decision', decision: allowed });
-  const held = tool.appliesPermissionUpdates ? decision.updatedPermissions : undefined;
-  core.commit({ kind: 'call-allowed', toolUseId: call.toolUseId, input, ...(held?.length ? { heldUpdates: held } : {}), ...(note ? { note } : {}) });
+  const held = tool.handlesHostAnswer ? decision.updatedPermissions : undefined;
+  const hostAnswer = { ...(decision.updatedInput !== undefined ? { edited: true } : {}), ...(decision.clearContext === true ? { clearContext: true } : {}) };
+  core.commit({
+    kind: 'call-allowed',
+    toolUseId: call.toolUseId,
+    input,
+    ...(held?.length ? { heldUpdates: held } : {}),
+    ...(note ? { note } : {}),
+    ...(Object.keys(hostAnswer).length ? { hostAnswer } : {}),
+  });
   core.emit({ type: 'permission-decision', ...allowed });
-  if (!tool.appliesPermissionUpdates) core.applyPermissionUpdates(decision.updatedPermissions);
+  if (!tool.handlesHostAnswer) core.applyPermissionUpdates(decision.updatedPermissions);
   return false;
 }

@@ -104,6 +104,7 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
     agent: core.toolContext,
     run: { runId: context.runId, sink: context.sink, agentId: core.agentId, parentToolUseId: context.parentToolUseId, span: context.span },
     ...(call.heldUpdates ? { permissionUpdates: call.heldUpdates } : {}),
+    ...(call.hostAnswer ? { hostAnswer: call.hostAnswer } : {}),
   };
   const note = call.note;
   core.running.add(call.toolUseId);

@@ -2,7 +2,8 @@ import { nanoid } from 'nanoid';
 import type { AgentCore, AgentEventInput } from '../runtime/agent-core.js';
 import { isIncompleteToolInput } from '../model/incomplete-tool-input.js';
 import { decidePermission } from '../permissions/decide-permission.js';
-import type { PermissionDecision } from '../types/permission.js';
+import type { PermissionDecision, PermissionReason } from '../types/permission.js';
+import { announceQuestion, planRejected } from './announce-question.js';
 import { toolUseOf, type BatchCall, type OpenBatch } from '../state/index.js';
 import { describeInputChange } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
@@ -33,6 +34,7 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       continue;
     }
     const rawInput = toolUseOf(core.state, call.toolUseId)?.input;
+    let asked: PermissionReason | undefined;
     if (isIncompleteToolInput(rawInput)) {
       deny(core, call, `Your input for "${call.toolName}" was cut off because the response reached the max_tokens limit, so the call was not run. Send the call again with a shorter input (split large content across several calls).`, decisions, { type: 'validation', message: 'input cut off by max_tokens' });
       continue;
@@ -51,10 +53,9 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       cwd: core.options.cwd,
       agent: core.toolContext,
       emit: (event) => {
-        // The loop knows the reason a question is asked, not the tool that asks it.
-        if (event.type === 'permission-request' && event.reason.type === 'plan-approval') {
-          const plan = (event.input as { plan?: unknown } | undefined)?.plan;
-          core.emit({ type: 'plan-approval-request', toolUseId: call.toolUseId, plan: typeof plan === 'string' ? plan : '' });
+        if (event.type === 'permission-request') {
+          asked = event.reason;
+          announceQuestion(core, event.reason, call.toolUseId, event.input);
         }
         core.emit(event as AgentEventInput);
       },
@@ -64,12 +65,23 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
     core.emit({ type: 'permission-decision', ...decision });
     if (decision.behavior === 'allow') {
       const input = outcome.input ?? decision.input;
-      const note = 'editedFrom' in outcome ? describeInputChange(outcome.editedFrom, input) : undefined;
-      const held = tool.appliesPermissionUpdates ? decision.updatedPermissions : undefined;
-      core.commit({ kind: 'call-allowed', toolUseId: call.toolUseId, input, ...(held?.length ? { heldUpdates: held } : {}), ...(note ? { note } : {}) });
-      if (!tool.appliesPermissionUpdates) core.applyPermissionUpdates(decision.updatedPermissions);
+      const edited = 'editedFrom' in outcome;
+      // A question's answers are the point of the call, not an edit to warn about.
+      const note = edited && !tool.requiresUserInteraction && !tool.handlesHostAnswer ? describeInputChange(outcome.editedFrom, input) : undefined;
+      const held = tool.handlesHostAnswer ? decision.updatedPermissions : undefined;
+      const hostAnswer = { ...(edited ? { edited: true } : {}), ...(outcome.clearContext ? { clearContext: true } : {}) };
+      core.commit({
+        kind: 'call-allowed',
+        toolUseId: call.toolUseId,
+        input,
+        ...(held?.length ? { heldUpdates: held } : {}),
+        ...(note ? { note } : {}),
+        ...(Object.keys(hostAnswer).length ? { hostAnswer } : {}),
+      });
+      if (!tool.handlesHostAnswer) core.applyPermissionUpdates(decision.updatedPermissions);
     } else if (decision.behavior === 'deny') {
-      refuseCall(core, call, decision.message ?? `Permission to use ${call.toolName} was denied.`);
+      const message = decision.message ?? `Permission to use ${call.toolName} was denied.`;
+      refuseCall(core, call, asked?.type === 'plan-approval' ? planRejected(core, call.toolUseId, message) : message);
       // An interrupt is not the host's denial: keep it out of the audit of denials.
       if (!signal.aborted) decisions.denials.push(decision);
       if (decision.interrupt) decisions.stopRequested = true;

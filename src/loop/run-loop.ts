@@ -132,6 +132,8 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
         if (!isBatchDone(batch)) return await finish('awaiting-approval');
         tracked(() => core.appendUserContent([...batchResults(batch), ...core.takeReminders()]));
       }
+      // An approved plan asked for a fresh context: it starts once the batch is answered.
+      if (core.state.contextReset) tracked(() => core.startFreshContext());
       const stop = checkStopConditions(core, { turns, costUsd: costUsd(), signal });
       if (stop) return await finish(stop);
       // No model call on top of a transcript that failed to store.
@@ -247,6 +249,11 @@ async function submitPrompt(core: AgentCore, prompt: string | ContentBlock[], si
   if (batch) {
     refuseOpenCalls(core, batch, SUPERSEDED);
     blocks.push(...batchResults(batch));
+  }
+  if (core.state.contextReset) {
+    // The fresh context an approved plan asked for starts before the new prompt.
+    if (blocks.length > 0) tracked(() => core.appendUserContent(blocks.splice(0)));
+    tracked(() => core.startFreshContext());
   }
   blocks.push(...core.takeReminders(), ...context);
   if (typeof prompt === 'string') blocks.push({ type: 'text', text: prompt });

@@ -87,4 +87,6 @@ export interface PermissionOutcome {
    * it, when it did — the model is told its input was changed.
    */
   editedFrom?: unknown;
+  /** For `allow`: the host asked to continue in a fresh context (a plan approval's `clearContext`). */
+  clearContext?: boolean;
 }

@@ -9,7 +9,7 @@ export const DEFAULT_PLAN_MODE_INSTRUCTIONS = [
   'Only read-only tools run now; any other tool call is refused.',
   '1. Explore with read-only tools until you understand the task and its context.',
   '2. Consider the options and their trade-offs.',
-  '3. If something important is unclear, ask the user clarifying questions.',
+  '3. If a requirement is unclear, ask the user instead of guessing (with the AskUserQuestion tool when you have it).',
   '4. When the plan is ready, present it with the ExitPlanMode tool ({ plan }). The user approves it or tells you what to change; once approved, you carry it out.',
 ].join('\n');
 

@@ -304,7 +304,7 @@ export class AgentCore implements AgentServices {
   }
 
   /** Writes an approved plan to the plan store under the session's name and keeps it in state. */
-  async savePlan(text: string, toolUseId?: string): Promise<{ name: string; text: string }> {
+  async savePlan(text: string, toolUseId?: string, details: { edited?: boolean; clearContext?: boolean } = {}): Promise<{ name: string; text: string }> {
     if (this.state.planSlug === undefined) {
       const slug = await allocatePlanSlug({ store: this.planStore, agentId: this.agentId });
       this.commit({ kind: 'session-meta', slug });
@@ -313,8 +313,49 @@ export class AgentCore implements AgentServices {
     const name = planFileName({ slug, agentId: this.agentId });
     await this.planStore.write(name, text);
     this.commit({ kind: 'plan-snapshot', slug, name, text });
-    this.emit({ type: 'plan-approved', plan: text, name, ...(toolUseId ? { toolUseId } : {}) });
+    this.emit({
+      type: 'plan-approved',
+      plan: text,
+      name,
+      ...(toolUseId ? { toolUseId } : {}),
+      ...(details.edited ? { edited: true } : {}),
+      ...(details.clearContext ? { clearContext: true } : {}),
+    });
     return { name, text };
+  }
+
+  requestFreshContext(plan: { text: string; name?: string }): void {
+    this.commit({ kind: 'context-reset', request: { plan: plan.text, ...(plan.name !== undefined ? { name: plan.name } : {}) } });
+  }
+
+  /**
+   * Carries out a requested fresh context (the batch that asked for it is answered): the history
+   * is replaced by one user message with the approved plan (recorded as the session's plan
+   * content), the todo list if there is one, and the current mode's reminder. The transcript keeps
+   * everything before; resume and fork still see it in the store.
+   */
+  startFreshContext(): void {
+    const request = this.state.contextReset;
+    if (!request || this.state.openBatch) return;
+    const fresh = structuredClone(this.state);
+    fresh.messages = [];
+    fresh.messageUsage = [];
+    fresh.pendingReminders = [];
+    delete fresh.contextReset;
+    delete fresh.openBatch;
+    this.commit({ kind: 'checkpoint', state: fresh, reason: 'clear-context' });
+    const blocks: TextBlock[] = [
+      {
+        type: 'text',
+        text: `The user approved the plan below${request.name ? ` (saved as ${request.name})` : ''} and started a fresh context to carry it out: what was explored before is no longer shown. Carry out the plan now, step by step.\n\n${request.plan}`,
+      },
+    ];
+    if (this.state.todos.length > 0) {
+      const list = this.state.todos.map((todo) => `- [${todo.status === 'completed' ? 'x' : ' '}] ${todo.content} (${todo.status})`).join('\n');
+      blocks.push({ type: 'text', text: `Your todo list so far:\n${list}` });
+    }
+    if (this.mode !== 'default') blocks.push({ type: 'text', text: modeReminder(this.mode, { planModeInstructions: this.options.planModeInstructions }) });
+    this.commit({ kind: 'message', message: { role: 'user', content: blocks }, planContent: request.plan });
   }
 
   /** Every approval waiting for the host, with its path. */

@@ -140,6 +140,13 @@ export interface AgentOptions {
    */
   enterPlanMode?: boolean;
   /**
+   * Include the opt-in `AskUserQuestion` tool: the model may ask the user 1–4 multiple-choice
+   * questions (also while planning). Questions reach `canUseTool` with `reason.type === 'question'`
+   * and a `user-question` event, or wait as pending approvals.
+   * @default false
+   */
+  askUserQuestion?: boolean;
+  /**
    * Replaces the plan-mode instructions the model receives on entering plan mode.
    * @default DEFAULT_PLAN_MODE_INSTRUCTIONS (domain-neutral: explore read-only, consider options, ask, present with ExitPlanMode)
    */

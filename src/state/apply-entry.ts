@@ -62,6 +62,7 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         call.input = entry.input;
         if (entry.heldUpdates?.length) call.heldUpdates = entry.heldUpdates;
         if (entry.note) call.note = entry.note;
+        if (entry.hostAnswer && Object.keys(entry.hostAnswer).length > 0) call.hostAnswer = entry.hostAnswer;
         delete call.approval;
         delete call.nested;
       });
@@ -73,6 +74,7 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         delete call.input;
         delete call.heldUpdates;
         delete call.note;
+        delete call.hostAnswer;
       });
       break;
     case 'approval-pending':
@@ -82,6 +84,7 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         delete call.input;
         delete call.heldUpdates;
         delete call.note;
+        delete call.hostAnswer;
       });
       break;
     case 'call-suspended':
@@ -97,9 +100,14 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         delete call.input;
         delete call.heldUpdates;
         delete call.note;
+        delete call.hostAnswer;
         delete call.approval;
         delete call.nested;
       });
+      break;
+    case 'context-reset':
+      if (entry.request) state.contextReset = { ...entry.request };
+      else delete state.contextReset;
       break;
     case 'checkpoint':
       return structuredClone(entry.state);

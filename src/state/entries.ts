@@ -4,7 +4,7 @@ import type { ToolResultBlock } from '../model/messages.js';
 import type { PendingApproval } from '../types/pending-approval.js';
 import type { PermissionDecision, PermissionMode, PermissionResult, PermissionUpdate } from '../types/permission.js';
 import type { Todo } from '../types/todo.js';
-import type { NestedRun, SessionState } from './session-state.js';
+import type { HostAnswer, NestedRun, SessionState } from './session-state.js';
 
 /** The transcript entry format version this build writes. */
 export const ENTRY_SCHEMA_VERSION = 2;
@@ -130,6 +130,15 @@ export interface CallAllowedEntry extends EntryBase {
   heldUpdates?: PermissionUpdate[];
   /** Told to the model with the result (e.g. that the host changed the input before it ran). */
   note?: string;
+  /** What the host's answer said beyond "allow". */
+  hostAnswer?: HostAnswer;
+}
+
+/** An approved plan asked for a fresh context (set), or the fresh context was started (cleared). */
+export interface ContextResetEntry extends EntryBase {
+  kind: 'context-reset';
+  /** The request, or undefined once it was carried out. */
+  request?: { plan: string; name?: string };
 }
 
 /** An allowed call that cannot have started goes back to undecided, to be decided again (on resume). */
@@ -239,6 +248,7 @@ export type SessionEntry =
   | DirectoriesChangedEntry
   | ToolStateEntry
   | CallAllowedEntry
+  | ContextResetEntry
   | CallResetEntry
   | CallSuspendedEntry
   | ReminderEntry

@@ -11,5 +11,6 @@ export {
   type OpenBatch,
   type NestedRun,
   type RequestPrefix,
+  type HostAnswer,
 } from './session-state.js';
 export * from './entries.js';

@@ -15,6 +15,14 @@ import type { Todo } from '../types/todo.js';
  */
 export type BatchCallState = 'undecided' | 'allowed' | 'deferred' | 'suspended' | 'done';
 
+/** What the host's answer to a question said beyond "allow": whether it changed the input, and asked for a fresh context. */
+export interface HostAnswer {
+  /** The host (`canUseTool`, a `PermissionRequest` hook, `resolveApproval`) replaced the model's input. */
+  edited?: boolean;
+  /** The host asked to continue in a fresh context (plan approvals). */
+  clearContext?: boolean;
+}
+
 /**
  * The nested run a suspended call waits on (a subagent run): its own session state, with its own
  * open batch and pending approvals, and whatever the tool needs to continue it.
@@ -40,12 +48,14 @@ export interface BatchCall {
   input?: unknown;
   /**
    * For `allowed`: permission updates the host gave with the answer that the tool applies itself
-   * when it runs (a tool with `appliesPermissionUpdates`, e.g. `ExitPlanMode` sets the mode only
+   * when it runs (a tool with `handlesHostAnswer`, e.g. `ExitPlanMode` sets the mode only
    * once the plan is saved).
    */
   heldUpdates?: PermissionUpdate[];
   /** For `allowed`: told to the model with the result (e.g. that the host changed the input). */
   note?: string;
+  /** For `allowed`: what the host's answer said beyond "allow", for the tool (see `ToolExecuteArgs.hostAnswer`). */
+  hostAnswer?: HostAnswer;
   /** For `deferred`: the pending approval; the input that would run is `approval.input`. */
   approval?: PendingApproval;
   /** For `suspended`: what the call waits on. */
@@ -106,6 +116,11 @@ export interface SessionState {
   toolState: Record<string, unknown>;
   /** Directories added during the session for the workspace tools (`addDirectories`). */
   directories?: string[];
+  /**
+   * An approved plan asked for a fresh context: once the batch that approved it is answered, the
+   * history is replaced by one user message carrying the plan (and the todos).
+   */
+  contextReset?: { plan: string; name?: string };
 }
 
 /** The state of a new session. */

@@ -155,5 +155,6 @@ export function validateSessionState(value: unknown, path = ''): asserts value i
     array(prefix.system, at('prefix.system'));
     array(prefix.toolNames, at('prefix.toolNames')).forEach((name, index) => string(name, `${at('prefix.toolNames')}[${index}]`));
   }
+  if (state.contextReset !== undefined) string(object(state.contextReset, at('contextReset')).plan, at('contextReset.plan'), { empty: true });
   if (state.openBatch !== undefined) openBatch(state.openBatch, state, history, at('openBatch'));
 }

@@ -23,12 +23,19 @@ export interface DefineToolOptions<S extends InputSchema> {
    */
   resume?: (args: ToolResumeArgs<InferInput<S>>) => ToolReturn | ToolSuspension | Promise<ToolReturn | ToolSuspension>;
   /**
-   * The host's permission updates that come with allowing a call are handed to `execute` as
-   * `permissionUpdates` instead of being applied at once (e.g. to change the mode only after the
-   * tool succeeded).
+   * The tool handles the host's answer itself: the permission updates that come with allowing a
+   * call are handed to `execute` as `permissionUpdates` instead of being applied at once (e.g. to
+   * change the mode only after the tool succeeded), and no note about an edited input is added
+   * to the result (`hostAnswer.edited` tells the tool).
    * @default false
    */
-  appliesPermissionUpdates?: boolean;
+  handlesHostAnswer?: boolean;
+  /**
+   * A call is a question for the user (asked in every mode; allow rules and the auto classifier
+   * never answer it); `execute` gets the host's answer in `input` and `hostAnswer.edited`.
+   * @default false
+   */
+  requiresUserInteraction?: boolean;
   /**
    * The tool only reads: it runs in plan mode and without asking in `default` mode.
    * @default false (true when `kind` is `'read'`)
@@ -111,7 +118,8 @@ export function defineTool<S extends InputSchema>(options: DefineToolOptions<S>)
     validateInput: options.validateInput,
     checkPermissions: options.checkPermissions,
     isReadOnlyCall: options.isReadOnlyCall,
-    appliesPermissionUpdates: options.appliesPermissionUpdates === true,
+    handlesHostAnswer: options.handlesHostAnswer === true,
+    requiresUserInteraction: options.requiresUserInteraction === true,
     execute: options.execute,
     ...(options.resume ? { resume: options.resume } : {}),
   };

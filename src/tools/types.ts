@@ -1,7 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { ContentBlock, ImageBlock, TextBlock } from '../model/messages.js';
 import type { PermissionMode, PermissionResult, PermissionUpdate, ToolPermissionCheck } from '../types/permission.js';
-import type { NestedRun } from '../state/session-state.js';
+import type { HostAnswer, NestedRun } from '../state/session-state.js';
 
 import type { ToolKind } from '../types/tool-kind.js';
 
@@ -63,10 +63,15 @@ export interface ToolExecuteArgs<Input> {
   /** The run the call belongs to (undefined when a test or host calls `execute` directly). */
   run?: ToolRunContext;
   /**
-   * For a tool with `appliesPermissionUpdates`: the permission updates the host gave with its
+   * For a tool with `handlesHostAnswer`: the permission updates the host gave with its
    * answer, for the tool to apply when it sees fit (they were not applied).
    */
   permissionUpdates?: PermissionUpdate[];
+  /**
+   * When the host answered a question about this call: whether it replaced the model's input
+   * (`edited`: e.g. the answers to `AskUserQuestion`, an edited plan) and asked for a fresh context.
+   */
+  hostAnswer?: HostAnswer;
 }
 
 /**
@@ -159,11 +164,19 @@ export interface Tool<Input = any> {
   /** Whether this particular call is read-only (e.g. a Bash command that only reads). */
   isReadOnlyCall?(input: Input): boolean;
   /**
-   * The host's permission updates that come with allowing a call are handed to `execute`
-   * (`permissionUpdates`) instead of being applied when the call is allowed (e.g. `ExitPlanMode`
-   * changes the mode only once the plan is saved).
+   * The tool handles the host's answer to a question about a call itself: the permission updates
+   * that come with allowing it are handed to `execute` (`permissionUpdates`) instead of being
+   * applied at once, and no note about an edited input is added to the result — the tool says
+   * what the host's answer means (e.g. `ExitPlanMode` changes the mode only once the plan is
+   * saved, and tells the model the user edited the plan).
    */
-  readonly appliesPermissionUpdates: boolean;
+  readonly handlesHostAnswer: boolean;
+  /**
+   * A call is a question for the user, not a permission matter (`AskUserQuestion`): it is asked
+   * in every mode (also `bypassPermissions`; `dontAsk` refuses it), allow rules and the auto
+   * classifier never answer it, and no note about an edited input is added to its result.
+   */
+  readonly requiresUserInteraction: boolean;
   execute(args: ToolExecuteArgs<Input>): ToolReturn | ToolSuspension | Promise<ToolReturn | ToolSuspension>;
   /** Continues a call this tool suspended, once the host answers an approval inside it. */
   resume?(args: ToolResumeArgs<Input>): ToolReturn | ToolSuspension | Promise<ToolReturn | ToolSuspension>;

@@ -105,6 +105,8 @@ export type PermissionReason =
   | { type: 'read-only' }
   | { type: 'tool-check'; message?: string }
   | { type: 'plan-approval' }
+  /** A question for the user (`AskUserQuestion`): answer it with `updatedInput: { ...input, answers }`. */
+  | { type: 'question' }
   | { type: 'classifier'; message?: string }
   | { type: 'callback'; message?: string }
   | { type: 'default' };
@@ -117,6 +119,13 @@ export type PermissionResult =
       updatedInput?: unknown;
       /** Permission changes to apply to the session, e.g. an echoed suggestion. */
       updatedPermissions?: PermissionUpdate[];
+      /**
+       * For a plan approval (`ExitPlanMode`): start the execution in a fresh context — the next
+       * request holds the system prompt, the tools and one user message with the approved plan
+       * (and the todo list); the exploration stays in the transcript but is no longer sent.
+       * @default false
+       */
+      clearContext?: boolean;
     }
   | {
       behavior: 'deny';

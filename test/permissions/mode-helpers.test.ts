@@ -32,7 +32,7 @@ describe('modeReminder', () => {
       expect(text).toMatch(/read-only/);
       expect(text).not.toMatch(/\b(code|codebase|file|files|repository|compile|test)\b/i);
     }
-    expect(DEFAULT_PLAN_MODE_INSTRUCTIONS).toMatch(/clarifying questions/);
+    expect(DEFAULT_PLAN_MODE_INSTRUCTIONS).toMatch(/ask the user instead of guessing/);
     expect(DEFAULT_PLAN_MODE_INSTRUCTIONS).toMatch(/options/);
   });
   it('takes custom plan instructions', () => {

@@ -60,7 +60,7 @@ describe('native plan mode through @anthropic-ai/sdk', () => {
     const result = events.find((event) => event.type === 'run-end');
     expect(result && result.type === 'run-end' && result.result.status).toBe('completed');
 
-    expect(asked).toEqual(['EnterPlanMode:default', 'ExitPlanMode:plan-approval', 'ExitPlanMode:plan-approval']);
+    expect(asked).toEqual(['EnterPlanMode:tool-check', 'ExitPlanMode:plan-approval', 'ExitPlanMode:plan-approval']);
     const modeChanges = events.filter((event) => event.type === 'mode-change').map((event) => event.type === 'mode-change' && [event.from, event.to, event.reason]);
     expect(modeChanges).toEqual([
       ['default', 'plan', 'enter-plan-mode'],

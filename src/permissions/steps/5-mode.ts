@@ -46,7 +46,8 @@ export const modeStep: PermissionStep = (state) => {
   const { mode, tool } = state.args;
   switch (mode) {
     case 'bypassPermissions':
-      return decided(allow(state, { type: 'mode', mode }));
+      // A question for the user is still asked: nobody else can answer it.
+      return tool.requiresUserInteraction ? undefined : decided(allow(state, { type: 'mode', mode }));
     case 'plan':
       return isReadOnlyCall(tool, state.input) ? undefined : decided(planModeDenial(state));
     case 'acceptEdits':

@@ -8,6 +8,8 @@ export const allowRulesStep: PermissionStep = async (state) => {
     return decided(allow(state, { type: 'hook', hookEvent: 'PreToolUse', ...(verdict.reason === undefined ? {} : { message: verdict.reason }) }));
   }
   const { rules, tool, cwd } = state.args;
+  // An allow rule can grant permission, not answer a question.
+  if (tool.requiresUserInteraction) return undefined;
   const rule = rules?.match('allow', tool, state.input, { cwd });
   if (rule === undefined) return undefined;
   // A safety question of the tool's own (a write into .git, say) is asked whatever the rules say.

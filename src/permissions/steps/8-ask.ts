@@ -10,7 +10,7 @@ import { defer, deny, type AskRequest, type PipelineState } from './pipeline-sta
 
 function suggestionsFor(state: PipelineState, ask: AskRequest): PermissionUpdate[] {
   if (ask.suggestions !== undefined) return ask.suggestions;
-  if (ask.reason.type === 'plan-approval') return [];
+  if (ask.reason.type === 'plan-approval' || ask.reason.type === 'question') return [];
   return suggestPermissionUpdates(state.args.tool, state.input, { cwd: state.args.cwd });
 }
 
@@ -23,6 +23,10 @@ function suggestionsFor(state: PipelineState, ask: AskRequest): PermissionUpdate
 export async function askStep(state: PipelineState, ask: AskRequest): Promise<PermissionOutcome> {
   const { mode, tool, emit, agent } = state.args;
   if (mode === 'plan' && !isReadOnlyCall(tool, state.input)) return planModeDenial(state);
+  if (mode === 'dontAsk' && tool.requiresUserInteraction) {
+    const message = `The user cannot be asked now (the session is in dontAsk mode), so ${tool.name} was not run. Make a reasonable assumption, say which, and go on.`;
+    return deny(state, { type: 'mode', mode, message }, message);
+  }
   if (mode === 'dontAsk') {
     const message = `Permission to use ${tool.name} was not granted: the session is in dontAsk mode, where calls that need approval are refused without asking. Work with what is already allowed.`;
     return deny(state, { type: 'mode', mode, message }, message);

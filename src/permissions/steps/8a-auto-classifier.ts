@@ -15,12 +15,12 @@ function available(state: PipelineState): boolean {
 
 /**
  * Step 8a, `auto` mode only: the host's classifier decides what would be asked. Undecided, failed
- * or unavailable → `undefined` (the question goes on to the host). Plan approvals are never
- * classified: they are the host's.
+ * or unavailable → `undefined` (the question goes on to the host). Plan approvals and questions
+ * for the user are never classified: they are the host's.
  */
 export async function autoClassifierStep(state: PipelineState, ask: AskRequest): Promise<PermissionOutcome | undefined> {
   const { mode, autoMode, tool, toolUseId, signal } = state.args;
-  if (mode !== 'auto' || ask.reason.type === 'plan-approval' || !available(state)) return undefined;
+  if (mode !== 'auto' || ask.reason.type === 'plan-approval' || tool.requiresUserInteraction || !available(state)) return undefined;
   let verdict;
   try {
     const raced = await raceAbort(() => autoMode!.classify({ toolName: tool.name, input: state.input, toolUseId, signal }), signal);

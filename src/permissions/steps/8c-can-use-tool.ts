@@ -67,7 +67,8 @@ export async function canUseToolStep(
         if (!('editedFrom' in state)) state.editedFrom = state.input;
         state.input = validated.value;
       }
-      return allow(state, { type: 'callback' }, result.updatedPermissions);
+      const allowed = allow(state, { type: 'callback' }, result.updatedPermissions);
+      return result.clearContext === true ? { ...allowed, clearContext: true } : allowed;
     }
   }
 }

@@ -13,8 +13,13 @@ export interface AgentServices {
   readonly plan: { name: string; text: string } | undefined;
   /** Whether the agent has a tool of this name (to word replies). */
   hasTool(name: string): boolean;
-  /** Writes an approved plan to the plan store and keeps it in the session. */
-  savePlan(text: string, toolUseId?: string): Promise<{ name: string; text: string }>;
+  /** Writes an approved plan to the plan store and keeps it in the session (and announces it: `plan-approved`). */
+  savePlan(text: string, toolUseId?: string, details?: { edited?: boolean; clearContext?: boolean }): Promise<{ name: string; text: string }>;
+  /**
+   * Asks for the execution to start in a fresh context: once the current batch of calls is
+   * answered, the history is replaced by one user message carrying the plan (and the todos).
+   */
+  requestFreshContext(plan: { text: string; name?: string }): void;
   /** Replaces the todo list and announces it. */
   setTodos(todos: Todo[]): void;
   /** Changes the permission mode (the model is told in the next user message). */

@@ -4,7 +4,9 @@ import { defineTool } from '../define-tool.js';
 
 const DESCRIPTION = `Ask to enter plan mode before a task that needs exploring and planning first: several possible approaches, unclear requirements, or changes the user should agree to. In plan mode you can only read and explore; present the plan with ExitPlanMode. Needs the user's approval.`;
 
-const enterPlanModeInput = z.object({});
+const enterPlanModeInput = z.object({
+  reason: z.string().max(500).optional().describe('Why planning first helps here, in a sentence; the user sees it when asked.'),
+});
 
 /** The opt-in `EnterPlanMode` tool: the model asks to switch into plan mode (needs approval; refused in subagents). */
 export function createEnterPlanModeTool(agent: () => AgentServices) {
@@ -19,6 +21,11 @@ export function createEnterPlanModeTool(agent: () => AgentServices) {
       if (agent.permissionMode === 'plan') return 'You are already in plan mode.';
       return undefined;
     },
+    // The host sees why the model wants to plan when it is asked.
+    checkPermissions: ({ input }) => ({
+      behavior: 'ask',
+      message: input.reason ? `The model asks to plan before acting: ${input.reason}` : 'The model asks to plan before acting.',
+    }),
     execute: () => {
       agent().setMode('plan', 'enter-plan-mode');
       return 'Entered plan mode. Explore and read only; do not change anything yet. When the plan is ready, present it with ExitPlanMode.';

@@ -9,8 +9,10 @@ const exitPlanModeInput = z.object({ plan: z.string().min(1).describe('The plan 
 
 /**
  * The built-in `ExitPlanMode` tool. In plan mode, a call asks the host to approve the plan
- * (a `plan-approval-request`); approval saves the plan, restores the mode from before planning
- * (or the mode the host chose) and the same run goes on into execution.
+ * (a `plan-approval-request`); approval saves the plan (the host's edit of it, if any), restores
+ * the mode from before planning (or the mode the host chose), and the same run goes on into
+ * execution — in a fresh context when the approval carried `clearContext`. What the model reads
+ * says plainly what happened: approved, the plan as saved, its name, the mode, whether edited.
  */
 export function createExitPlanModeTool(agent: () => AgentServices) {
   return defineTool({
@@ -19,23 +21,34 @@ export function createExitPlanModeTool(agent: () => AgentServices) {
     inputSchema: exitPlanModeInput,
     readOnly: true,
     concurrencySafe: false,
-    validateInput: ({ agent }) =>
-      agent.permissionMode === 'plan'
+    validateInput: ({ agent: context }) =>
+      context.permissionMode === 'plan'
         ? undefined
         : 'You are not in plan mode, so there is no plan to present. Continue with the task directly (use TodoWrite to track steps if helpful).',
     checkPermissions: () => ({ behavior: 'ask', message: 'The plan needs the user\'s approval.', askReason: { type: 'plan-approval' } }),
     // The mode the host chose with its approval applies only once the plan is saved, so nothing
     // runs outside plan mode on a plan that was not kept.
-    appliesPermissionUpdates: true,
-    execute: async ({ input, toolUseId, permissionUpdates }) => {
+    handlesHostAnswer: true,
+    execute: async ({ input, toolUseId, permissionUpdates, hostAnswer }) => {
       const services = agent();
+      const edited = hostAnswer?.edited === true;
+      const clearContext = hostAnswer?.clearContext === true;
       // Saved first: if that fails, the call fails and the session stays in plan mode.
-      const saved = await services.savePlan(input.plan, toolUseId);
+      const saved = await services.savePlan(input.plan, toolUseId, { edited, clearContext });
       const target = permissionUpdates?.filter((update) => update.type === 'setMode').at(-1);
       // The mode the host chose with the approval, else the one from before planning.
       if (services.mode === 'plan') services.setMode(target?.type === 'setMode' ? target.mode : services.modeAfterPlan(), 'plan-approved');
       services.applyPermissionUpdates(permissionUpdates?.filter((update) => update.type !== 'setMode'));
-      return `The user approved your plan. Leave planning behind and start carrying it out now, step by step${services.hasTool('TodoWrite') ? ' (track the steps with TodoWrite)' : ''}.\n\nThe approved plan (saved as ${saved.name}):\n\n${input.plan}`;
+      if (clearContext) services.requestFreshContext({ text: input.plan, name: saved.name });
+      const tracking = services.hasTool('TodoWrite') ? ' Track the steps with TodoWrite.' : '';
+      return [
+        `The user approved your plan${edited ? ' after editing it: the plan below is the edited one, and it is the plan to follow' : ''}. You are no longer in plan mode: the permission mode is now "${services.mode}".`,
+        `The approved plan is saved as ${saved.name}. Carry it out now, step by step.${tracking}${clearContext ? ' The conversation continues in a fresh context that holds this plan.' : ''}`,
+        '',
+        'The approved plan:',
+        '',
+        input.plan,
+      ].join('\n');
     },
   });
 }

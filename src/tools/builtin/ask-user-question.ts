@@ -1,0 +1,66 @@
+import { z } from 'zod/v4';
+import { defineTool } from '../define-tool.js';
+
+const DESCRIPTION = `Ask the user one to four questions when you need their decision or information to continue: an unclear requirement, a choice between approaches, a preference. Prefer asking to guessing. Each question has a short header (at most 12 characters), two to four options (a label and what it means), and says whether several options may be chosen; the user may also answer in their own words. Use it in plan mode too. Do not use it to ask for approval of a plan (present plans with ExitPlanMode).`;
+
+const option = z.object({
+  label: z.string().min(1).max(80).describe('The choice as the user sees it, a few words.'),
+  description: z.string().describe('What choosing it means.'),
+});
+
+const question = z.object({
+  question: z.string().min(1).describe('The full question, ending with a question mark.'),
+  header: z.string().min(1).max(12).describe('A very short label for the question, e.g. "Audience".'),
+  options: z.array(option).min(2).max(4).describe('Two to four choices.'),
+  multiSelect: z.boolean().describe('Whether several options may be chosen.'),
+});
+
+const askUserQuestionInput = z.object({
+  questions: z.array(question).min(1).max(4).describe('One to four questions.'),
+  answers: z.record(z.string(), z.string()).optional().describe('Filled in by the user; leave it out.'),
+});
+
+/** The input of `AskUserQuestion`: the shape Claude Code and the Claude Agent SDK use, so hosts reuse their cards. */
+export type AskUserQuestionInput = z.infer<typeof askUserQuestionInput>;
+
+/**
+ * The opt-in `AskUserQuestion` tool (`createAgent({ askUserQuestion: true })`): the model asks
+ * the user 1–4 multiple-choice questions. Read-only (it runs in plan mode), and a question for
+ * the user in every mode: it reaches the host as `canUseTool('AskUserQuestion', input, ctx)` with
+ * `ctx.reason.type === 'question'` and a `user-question` event; the host answers with
+ * `{ behavior: 'allow', updatedInput: { ...input, answers: { [question]: label } } }` (several
+ * labels joined with ", " for multi-select, or free text). Without `canUseTool`, or with
+ * `defer`, the question waits like any approval. Only answers the host gave count: answers the
+ * model wrote itself are ignored.
+ */
+export function createAskUserQuestionTool() {
+  return defineTool({
+    name: 'AskUserQuestion',
+    description: DESCRIPTION,
+    inputSchema: askUserQuestionInput,
+    readOnly: true,
+    concurrencySafe: false,
+    requiresUserInteraction: true,
+    validateInput: ({ input }) => {
+      const texts = input.questions.map((entry) => entry.question);
+      if (new Set(texts).size !== texts.length) return 'Each question must be different (answers are keyed by the question text).';
+      for (const entry of input.questions) {
+        const labels = entry.options.map((choice) => choice.label);
+        if (new Set(labels).size !== labels.length) return `The options of "${entry.question}" must have different labels.`;
+      }
+      return undefined;
+    },
+    checkPermissions: () => ({ behavior: 'ask', message: 'The model asks the user.', askReason: { type: 'question' } }),
+    execute: ({ input, hostAnswer }) => {
+      // Answers count only when the host gave them (it replaced the input); the model's own are ignored.
+      const answers = hostAnswer?.edited ? (input.answers ?? {}) : {};
+      const answered = input.questions.filter((entry) => typeof answers[entry.question] === 'string' && answers[entry.question]!.trim() !== '');
+      if (answered.length === 0) {
+        return 'The user did not answer your questions. Do not assume an answer: go on with what you know and say what you assumed, or ask again later if it blocks you.';
+      }
+      const lines = answered.map((entry) => `"${entry.question}" = "${answers[entry.question]}"`);
+      const missing = input.questions.length - answered.length;
+      return `The user answered your questions: ${lines.join(', ')}.${missing > 0 ? ` ${missing} question(s) were left unanswered.` : ''} Go on with these answers in mind.`;
+    },
+  });
+}
