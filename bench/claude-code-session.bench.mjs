@@ -33,7 +33,7 @@ const MB = 1024 * 1024;
 
 /** Child mode: read the file, sample memory, print one JSON line. */
 async function readMode(path) {
-  const { readClaudeCodeSessionFile } = await import('../src/node/read-claude-code-session-file.ts');
+  const { readClaudeCodeSessionFile } = await import('../src/node/claude-code/read-claude-code-session-file.ts');
   let peakHeap = 0;
   const sample = () => {
     const { heapUsed } = process.memoryUsage();

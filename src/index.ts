@@ -235,8 +235,8 @@ export {
   type ReadClaudeCodeSessionOptions,
   type ClaudeCodeSessionSource,
   type ClaudeCodeSessionReader,
-} from './plan/claude-code/read-claude-code-session.js';
-export type { ClaudeCodeSessionStats, ClaudeCodeSessionWarning } from './plan/claude-code/claude-code-session-types.js';
+} from './interop/claude-code/read-claude-code-session.js';
+export type { ClaudeCodeSessionStats, ClaudeCodeSessionWarning } from './interop/claude-code/claude-code-session-types.js';
 
 // Todos
 export type { Todo, TodoStatus } from './types/todo.js';

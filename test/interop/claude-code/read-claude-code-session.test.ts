@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../../src/errors/configuration-error.js';
-import { readClaudeCodeSession } from '../../../src/plan/claude-code/read-claude-code-session.js';
+import { readClaudeCodeSession } from '../../../src/interop/claude-code/read-claude-code-session.js';
 import type { MessageEntry, SessionEntry } from '../../../src/state/entries.js';
 
 let uuid = 0;

@@ -1,16 +1,14 @@
 import { appendFile, cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readClaudeCodeSessionFile } from '../../src/node/read-claude-code-session-file.js';
-import { memoryPlanStore } from '../../src/plan/memory-plan-store.js';
-import { recoverPlan } from '../../src/plan/recover-plan.js';
-import type { MessageEntry, SessionEntry } from '../../src/state/entries.js';
-import { recoverTodos } from '../../src/todos/recover-todos.js';
+import { readClaudeCodeSessionFile } from '../../../src/node/claude-code/read-claude-code-session-file.js';
+import { memoryPlanStore } from '../../../src/plan/memory-plan-store.js';
+import { recoverPlan } from '../../../src/plan/recover-plan.js';
+import type { MessageEntry, SessionEntry } from '../../../src/state/entries.js';
+import { recoverTodos } from '../../../src/todos/recover-todos.js';
 
-/** Real Claude Code sessions (read-only; copied to a temp folder before use). */
-const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/claude-code-transcripts/', import.meta.url));
+import { CLAUDE_CODE_FIXTURES, MISSING_FIXTURES } from './claude-code-fixtures.js';
 
 let root: string;
 let sessions: string[];
@@ -41,17 +39,18 @@ async function readAll(path: string, includeSubagents = false) {
 }
 
 beforeAll(async () => {
+  if (!CLAUDE_CODE_FIXTURES) return;
   root = await mkdtemp(join(tmpdir(), 'agent-harness-claude-code-'));
-  await cp(FIXTURES, root, { recursive: true });
+  await cp(CLAUDE_CODE_FIXTURES, root, { recursive: true });
   // Main sessions only: subagent files live under <session>/subagents/.
   sessions = (await jsonlFiles(root)).filter((path) => !path.includes('/subagents/'));
 });
 
 afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
+  if (root) await rm(root, { recursive: true, force: true });
 });
 
-describe('readClaudeCodeSessionFile on real Claude Code sessions', () => {
+describe.skipIf(!CLAUDE_CODE_FIXTURES)(`readClaudeCodeSessionFile on real Claude Code sessions${CLAUDE_CODE_FIXTURES ? '' : ` (${MISSING_FIXTURES})`}`, () => {
   it('finds the fixtures', () => {
     expect(sessions.map((path) => relative(root, path))).toEqual([
       'claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl',

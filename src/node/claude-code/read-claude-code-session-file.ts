@@ -2,13 +2,13 @@ import { createReadStream } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ConfigurationError } from '../errors/configuration-error.js';
-import type { SessionEntry } from '../state/entries.js';
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import type { SessionEntry } from '../../state/entries.js';
 import {
   ClaudeCodeSessionNormalizer,
   type ClaudeCodeSessionWarning,
-} from '../plan/claude-code/claude-code-session-normalizer.js';
-import type { ClaudeCodeSessionReader } from '../plan/claude-code/read-claude-code-session.js';
+} from '../../interop/claude-code/claude-code-session-normalizer.js';
+import type { ClaudeCodeSessionReader } from '../../interop/claude-code/read-claude-code-session.js';
 
 /** Options of {@link readClaudeCodeSessionFile}. */
 export interface ReadClaudeCodeSessionFileOptions {
