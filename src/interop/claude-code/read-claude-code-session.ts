@@ -1,11 +1,11 @@
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { SessionEntry } from '../../state/entries.js';
-import {
-  ClaudeCodeSessionNormalizer,
-  type ClaudeCodeSessionStats,
-  type ClaudeCodeSessionWarning,
-} from './claude-code-session-normalizer.js';
+import { ClaudeCodeSessionNormalizer } from './claude-code-session-normalizer.js';
+import { onceReader, readPendingBackups, type ClaudeCodeSessionReader } from './claude-code-session-reader.js';
+import type { ClaudeCodeSessionWarning, ReadClaudeCodeFileBackup } from './claude-code-session-types.js';
 import { LineSplitter } from './line-splitter.js';
+
+export type { ClaudeCodeSessionReader } from './claude-code-session-reader.js';
 
 /**
  * A Claude Code session as the core reads it: the whole text, or an (async) iterable of chunks
@@ -25,10 +25,13 @@ export interface ReadClaudeCodeSessionOptions {
    */
   lines?: boolean;
   /**
-   * Called for each malformed line (not JSON, or not an object with a `type`); the line is skipped
-   * and counted in `stats.malformedLines`. A line that starts with a torn record (a crash mid-line,
-   * then the next record appended onto it) loses only the torn record: the first suffix from a
-   * later `{"` that parses as a record is read, with a warning. Reading never fails because of a bad line.
+   * Called for each problem with a line; reading never fails because of a bad line. A line that
+   * is not JSON, or not an object with a `type`, is skipped and counted in `stats.malformedLines`.
+   * A line that starts with a torn record (a crash mid-line, then the next record appended onto
+   * it) loses only the torn record: the record appended onto it is read. A content block missing
+   * what its type needs is dropped (`stats.droppedBlocks`), a line repeating a complete message
+   * is skipped (`stats.duplicateLines`), an unknown permission mode is ignored, and a plan file
+   * backup that cannot be read is left out — each with a warning.
    * @default undefined
    */
   onWarning?: (warning: ClaudeCodeSessionWarning) => void;
@@ -47,22 +50,28 @@ export interface ReadClaudeCodeSessionOptions {
    * @default '' until a line names one
    */
   sessionId?: string;
-}
-
-/** The entries of a Claude Code session, read lazily; iterate once. */
-export interface ClaudeCodeSessionReader extends AsyncIterable<SessionEntry> {
-  /** Counts so far; complete once iteration has ended. */
-  readonly stats: ClaudeCodeSessionStats;
+  /**
+   * Reads a backup of the plan file from Claude Code's file checkpoints
+   * (`~/.claude/file-history/<sessionId>/<backupFileName>`), so the plan file's copies in
+   * `file-history-snapshot` lines become `plan-snapshot` entries (`capturedFrom: 'file-history'`).
+   * Return undefined when it is not there. `readClaudeCodeSessionFile` supplies one.
+   * @default undefined (file-history lines are skipped)
+   */
+  readFileBackup?: ReadClaudeCodeFileBackup;
 }
 
 /**
  * Reads a Claude Code session (the JSONL files under `~/.claude/projects/`) as normalized
- * {@link SessionEntry} objects, streaming: memory holds one line and at most one unfinished
- * message per thread, never the whole session. Lines that share a `message.id` become one
- * assistant message; subagent sidechains keep their own `agentId`; compaction boundaries,
- * compact summaries, `toolUseResult`, `planContent`, plan file attachments and the plan `slug`
- * are kept; every other kind of line is skipped and counted.
+ * {@link SessionEntry} objects, streaming: memory holds one chunk of lines and at most one
+ * unfinished message per thread, never the whole session. Lines that share a `message.id` become
+ * one assistant message; subagent sidechains keep their own `agentId` (`reader.subagents` links
+ * each to its `Task` or `Agent` call); compaction boundaries, compact summaries, `toolUseResult`,
+ * `planContent`, plan file attachments and the plan `slug` are kept; the permission mode becomes
+ * `mode-change` entries and the todo tools (`TodoWrite`, `TaskCreate`/`TaskUpdate`/`TaskList`)
+ * `todo-update` entries, so `recoverPlan`, `recoverTodos` and a resume read them like the
+ * library's own sessions; every other kind of line is skipped and counted.
  * For a file path, use `readClaudeCodeSessionFile` from `agent-harness/node`.
+ * @throws ConfigurationError when `source` is neither text nor an (async) iterable.
  * @example
  * const reader = readClaudeCodeSession(text);
  * for await (const entry of reader) if (entry.kind === 'message') console.log(entry.message.role);
@@ -77,19 +86,16 @@ export function readClaudeCodeSession(
       `readClaudeCodeSession needs the session text or an (async) iterable of chunks or lines, got ${source === null ? 'null' : typeof source}. For a file path use readClaudeCodeSessionFile from "agent-harness/node".`,
     );
   }
-  const normalizer = new ClaudeCodeSessionNormalizer({ onWarning: options.onWarning, sessionId: options.sessionId });
+  if (options.readFileBackup !== undefined && typeof options.readFileBackup !== 'function') {
+    throw new ConfigurationError(`readClaudeCodeSession's readFileBackup must be a function, got ${typeof options.readFileBackup}.`);
+  }
+  const normalizer = new ClaudeCodeSessionNormalizer({
+    onWarning: options.onWarning,
+    sessionId: options.sessionId,
+    readsFileBackups: options.readFileBackup !== undefined,
+  });
   normalizer.beginSource({ source: options.source, defaultAgentId: options.agentId });
-  let started = false;
-  return {
-    stats: normalizer.stats,
-    [Symbol.asyncIterator]() {
-      if (started) {
-        throw new ConfigurationError('A Claude Code session reader can be iterated only once; call readClaudeCodeSession again to read it anew.');
-      }
-      started = true;
-      return normalizeLines(normalizer, source, options.lines ?? false);
-    },
-  };
+  return onceReader(normalizer, 'readClaudeCodeSession', () => normalizeLines(normalizer, source, options));
 }
 
 function isIterable(value: unknown): value is Iterable<unknown> | AsyncIterable<unknown> {
@@ -104,35 +110,50 @@ function isIterable(value: unknown): value is Iterable<unknown> | AsyncIterable<
 async function* normalizeLines(
   normalizer: ClaudeCodeSessionNormalizer,
   source: ClaudeCodeSessionSource,
-  lines: boolean,
+  options: ReadClaudeCodeSessionOptions,
 ): AsyncGenerator<SessionEntry, void, undefined> {
   const out: SessionEntry[] = [];
-  const onLine = (line: string): void => normalizer.push(line, out);
-  const splitter = new LineSplitter();
+  const lines: string[] = [];
+  const collect = (line: string): void => {
+    lines.push(line);
+  };
+  const { readFileBackup } = options;
+  // Lines are pushed one by one so a plan backup is read before the next line moves the threads on.
+  async function* drain(): AsyncGenerator<SessionEntry, void, undefined> {
+    for (const line of lines) {
+      normalizer.push(line, out);
+      if (readFileBackup) await readPendingBackups(normalizer, readFileBackup, out);
+    }
+    lines.length = 0;
+    yield* out;
+    out.length = 0;
+  }
 
+  const splitter = new LineSplitter();
   const items = typeof source === 'string' ? chunksOf(source) : source;
-  const decoder = lines && typeof source !== 'string' ? new TextDecoder('utf-8') : undefined;
-  for await (const item of items as AsyncIterable<string | Uint8Array>) {
+  const decoder = options.lines && typeof source !== 'string' ? new TextDecoder('utf-8') : undefined;
+  for await (const item of items as AsyncIterable<unknown>) {
+    if (typeof item !== 'string' && !(item instanceof Uint8Array)) {
+      throw new ConfigurationError(`readClaudeCodeSession reads chunks or lines of text or UTF-8 bytes, got ${item === null ? 'null' : typeof item}.`);
+    }
     if (decoder) {
       const text = typeof item === 'string' ? item : decoder.decode(item);
       if (text.includes('\n')) {
         const itemSplitter = new LineSplitter();
-        itemSplitter.push(text, onLine);
-        itemSplitter.end(onLine);
+        itemSplitter.push(text, collect);
+        itemSplitter.end(collect);
       } else {
-        onLine(text.endsWith('\r') ? text.slice(0, -1) : text);
+        collect(text.endsWith('\r') ? text.slice(0, -1) : text);
       }
     } else {
-      splitter.push(item, onLine);
+      splitter.push(item, collect);
     }
-    if (out.length > 0) {
-      for (const entry of out) yield entry;
-      out.length = 0;
-    }
+    yield* drain();
   }
-  splitter.end(onLine);
+  splitter.end(collect);
+  yield* drain();
   normalizer.finish(out);
-  for (const entry of out) yield entry;
+  yield* out;
 }
 
 /** Cuts a text into slices so entries are handed out while reading, not all at the end. */

@@ -66,6 +66,8 @@ describe('readClaudeCodeSession', () => {
       entries: 6,
       messages: 5,
       mergedLines: 3,
+      duplicateLines: 0,
+      droppedBlocks: 0,
     });
   });
 
