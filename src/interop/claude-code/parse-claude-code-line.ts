@@ -32,3 +32,27 @@ export function recordAfterTornStart(line: string): { record: JsonRecord; column
   }
   return undefined;
 }
+
+/**
+ * One line as a record with a string `type`, or — reported through `malformed` — undefined. A
+ * torn line loses only its torn start: the record appended onto it is returned.
+ */
+export function parseClaudeCodeLine(line: string, malformed: (problem: string) => void): JsonRecord | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch (error) {
+    const recovered = recordAfterTornStart(line);
+    if (!recovered) {
+      malformed(`not valid JSON (${error instanceof Error ? error.message.slice(0, 200) : 'unparseable'})`);
+      return undefined;
+    }
+    malformed(`its first ${recovered.column} characters are a torn record (cut off, then the next record was appended onto it); that record is lost, the one after it was read`);
+    parsed = recovered.record;
+  }
+  if (!isRecord(parsed) || typeof parsed.type !== 'string') {
+    malformed('not a JSON object with a string "type"');
+    return undefined;
+  }
+  return parsed;
+}
