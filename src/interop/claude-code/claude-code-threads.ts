@@ -24,7 +24,8 @@ const MAIN = '\u0000main';
  * messages: an assistant message collects the lines that share its `message.id`, tool results
  * written between those lines wait until it is complete and then follow it in call order, and
  * entries made meanwhile (slug, mode, plan backups) are queued behind it. Each entry's `parentId`
- * is the previous entry of its thread; a user message is followed by the todo list it changed.
+ * is the previous entry of its thread and its `seq` its 1-based position in the output; a user
+ * message is followed by the todo list it changed.
  */
 export class ClaudeCodeThreads {
   private readonly threads = new Map<string, Thread>();
@@ -170,6 +171,7 @@ export class ClaudeCodeThreads {
     entry.parentId = thread.lastId;
     thread.lastId = entry.id;
     this.context.stats.entries++;
+    entry.seq = this.context.stats.entries;
     out.push(entry);
     if (entry.kind !== 'message') return;
     if (entry.message.role === 'assistant') {
@@ -180,7 +182,7 @@ export class ClaudeCodeThreads {
     const todos = thread.todos.applyResults(entry.message.content, entry.toolUseResult);
     if (todos === undefined) return;
     const { $schemaVersion, timestamp, sessionId, agentId } = entry;
-    const update: SessionEntry = { $schemaVersion, id: `${entry.id}#todos`, parentId: null, timestamp, sessionId, ...(agentId !== undefined ? { agentId } : {}), kind: 'todo-update', todos };
+    const update: SessionEntry = { $schemaVersion, id: `${entry.id}#todos`, parentId: null, seq: 0, timestamp, sessionId, ...(agentId !== undefined ? { agentId } : {}), kind: 'todo-update', todos };
     this.emit(thread, update, out);
   }
 }

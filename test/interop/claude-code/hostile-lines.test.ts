@@ -10,7 +10,7 @@ import { PERMISSION_MODES } from '../../../src/permissions/types.js';
 import { memoryPlanStore } from '../../../src/plan/memory-plan-store.js';
 import { recoverPlan } from '../../../src/plan/recover-plan.js';
 import { entriesToSnapshot } from '../../../src/session/entries-to-snapshot.js';
-import type { MessageEntry, SessionEntry } from '../../../src/session/entries.js';
+import { ENTRY_SCHEMA_VERSION, type MessageEntry, type SessionEntry } from '../../../src/session/entries.js';
 import { recoverTodos } from '../../../src/todos/recover-todos.js';
 import { validateTodos } from '../../../src/todos/validate-todos.js';
 import { assistant, fileHistorySnapshot, result, toolUse, user } from './claude-code-lines.js';
@@ -30,8 +30,9 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 /** Everything a consumer relies on, checked for every entry. */
 function expectWellFormed(entries: SessionEntry[]): void {
   const lastOfThread = new Map<string | undefined, string | null>();
-  for (const entry of entries) {
-    expect(entry.$schemaVersion).toBe(1);
+  for (const [index, entry] of entries.entries()) {
+    expect(entry.$schemaVersion).toBe(ENTRY_SCHEMA_VERSION);
+    expect(entry.seq).toBe(index + 1);
     expect(isString(entry.id) && entry.id.length > 0).toBe(true);
     expect(isString(entry.timestamp)).toBe(true);
     expect(isString(entry.sessionId)).toBe(true);
@@ -287,7 +288,7 @@ describe('readClaudeCodeSession under attack', () => {
     });
     const { entries } = await read([line], { sessionId: 'from-options' });
     expect(entries).toEqual([
-      expect.objectContaining({ id: 'claude-code-line-0', sessionId: 'from-options', timestamp: '1970-01-01T00:00:00.000Z', kind: 'message', usage: { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } }),
+      expect.objectContaining({ id: 'claude-code-line-0', seq: 1, sessionId: 'from-options', timestamp: '1970-01-01T00:00:00.000Z', kind: 'message', usage: { inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } }),
     ]);
     expect(entries[0]?.agentId).toBeUndefined();
     expect((entries[0] as MessageEntry).messageId).toBeUndefined();
