@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../../errors/configuration-error.js';
-import type { SessionEntry } from '../../session/entries.js';
+import type { SessionEntry } from '../../state/entries.js';
 import type { ClaudeCodeSessionNormalizer } from './claude-code-session-normalizer.js';
 import type { ClaudeCodeSessionStats, ClaudeCodeSubagent, ReadClaudeCodeFileBackup } from './claude-code-session-types.js';
 

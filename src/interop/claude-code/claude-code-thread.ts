@@ -1,5 +1,5 @@
 import type { PermissionMode } from '../../permissions/types.js';
-import type { MessageEntry, SessionEntry } from '../../session/entries.js';
+import type { MessageEntry, SessionEntry } from '../../state/entries.js';
 import { ClaudeCodeTodoReplay } from './claude-code-todo-replay.js';
 
 /** How many recent line uuids and completed message ids a thread remembers, to spot repeated lines. */

@@ -1,6 +1,6 @@
 import type { ContentBlock, Message } from '../../model/messages.js';
 import type { Usage } from '../../model/usage.js';
-import type { EntryBase, MessageEntry, SessionEntry } from '../../session/entries.js';
+import type { EntryBase, MessageEntry, SessionEntry } from '../../state/entries.js';
 import type { ClaudeCodePlanFiles } from './claude-code-plan-files.js';
 import type { ClaudeCodeSessionStats } from './claude-code-session-types.js';
 import type { ClaudeCodeSubagents } from './claude-code-subagents.js';

@@ -9,8 +9,8 @@ import { readClaudeCodeSession, type ReadClaudeCodeSessionOptions } from '../../
 import { PERMISSION_MODES } from '../../../src/permissions/types.js';
 import { memoryPlanStore } from '../../../src/plan/memory-plan-store.js';
 import { recoverPlan } from '../../../src/plan/recover-plan.js';
-import { entriesToSnapshot } from '../../../src/session/entries-to-snapshot.js';
-import { ENTRY_SCHEMA_VERSION, type MessageEntry, type SessionEntry } from '../../../src/session/entries.js';
+import { foldEntries } from '../../../src/state/fold-entries.js';
+import { ENTRY_SCHEMA_VERSION, type MessageEntry, type SessionEntry } from '../../../src/state/entries.js';
 import { recoverTodos } from '../../../src/todos/recover-todos.js';
 import { validateTodos } from '../../../src/todos/validate-todos.js';
 import { assistant, fileHistorySnapshot, result, toolUse, user } from './claude-code-lines.js';
@@ -244,7 +244,8 @@ describe('readClaudeCodeSession under attack', () => {
         if (todos !== undefined) expect(validateTodos({ todos }).ok).toBe(true);
         const plan = await recoverPlan({ entries, store: memoryPlanStore() });
         if (plan !== undefined) expect(typeof plan.text).toBe('string');
-        entriesToSnapshot('s', entries);
+        foldEntries(entries, { sessionId: 's' });
+        for (const agentId of new Set(entries.map((entry) => entry.agentId))) foldEntries(entries, { sessionId: 's', ...(agentId !== undefined ? { agentId } : {}) });
       }),
       { numRuns: 400 },
     );

@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readClaudeCodeSession } from '../../../src/interop/claude-code/read-claude-code-session.js';
-import { entriesToSnapshot } from '../../../src/session/entries-to-snapshot.js';
-import type { ModeChangeEntry, SessionEntry } from '../../../src/session/entries.js';
+import { foldEntries } from '../../../src/state/fold-entries.js';
+import type { ModeChangeEntry, SessionEntry } from '../../../src/state/entries.js';
 import { assistant, envelope, permissionMode, result, toolUse, user } from './claude-code-lines.js';
 
 async function read(lines: string[]) {
@@ -47,7 +47,7 @@ describe('permission modes', () => {
     expect(entries[last + 1]).toMatchObject({ kind: 'message', message: { content: 'go' } });
     expect(stats.skippedByKind).toEqual({ 'permission-mode': 1 });
     // A resume from these entries lands in the session's last mode.
-    expect(entriesToSnapshot('s', entries).permissionMode).toBe('bypassPermissions');
+    expect(foldEntries(entries, { sessionId: 's' }).permissionMode).toBe('bypassPermissions');
   });
 
   it('ignores a mode it does not know, with a warning', async () => {

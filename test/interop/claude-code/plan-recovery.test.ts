@@ -17,7 +17,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { readClaudeCodeSession, type ReadClaudeCodeSessionOptions } from '../../../src/interop/claude-code/read-claude-code-session.js';
 import { memoryPlanStore } from '../../../src/plan/memory-plan-store.js';
 import { recoverPlan } from '../../../src/plan/recover-plan.js';
-import type { PlanSnapshotEntry, SessionEntry } from '../../../src/session/entries.js';
+import type { PlanSnapshotEntry, SessionEntry } from '../../../src/state/entries.js';
 import { assistant, call, fileHistorySnapshot, planFileReference, SESSION_ID, toolUse, user } from './claude-code-lines.js';
 
 const SLUG = 'lexical-painting-whisper';

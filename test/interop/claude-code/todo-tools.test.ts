@@ -13,7 +13,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { readClaudeCodeSession } from '../../../src/interop/claude-code/read-claude-code-session.js';
-import type { SessionEntry, TodoUpdateEntry } from '../../../src/session/entries.js';
+import type { SessionEntry, TodoUpdateEntry } from '../../../src/state/entries.js';
 import { recoverTodos } from '../../../src/todos/recover-todos.js';
 import type { Todo } from '../../../src/todos/types.js';
 import { validateTodos } from '../../../src/todos/validate-todos.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../../src/errors/configuration-error.js';
 import { readClaudeCodeSessionFile, type ReadClaudeCodeSessionFileOptions } from '../../../src/node/claude-code/read-claude-code-session-file.js';
 import { recoverPlan } from '../../../src/plan/recover-plan.js';
-import type { SessionEntry } from '../../../src/session/entries.js';
+import type { SessionEntry } from '../../../src/state/entries.js';
 import { fileHistorySnapshot, user } from '../../interop/claude-code/claude-code-lines.js';
 
 const SESSION = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
