@@ -1,6 +1,6 @@
-import { EXIT_PLAN_MODE_TOOLS, toolInputObject } from '../interop/claude-code/index.js';
 import { isToolResultBlock, isToolUseBlock } from '../model/messages.js';
 import type { SessionEntry } from '../state/entries.js';
+import { EXIT_PLAN_MODE_TOOLS } from './exit-plan-mode-tools.js';
 import { baseName, planFileName, planNameProblem } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
 import type { SessionEntrySource } from './session-entry-source.js';
@@ -69,7 +69,7 @@ interface Candidates {
 
 /** An approved ExitPlanMode call: the plan Claude Code recorded on the result, else the input's; the file it names. */
 function approvedPlan(input: unknown, toolUseResult: unknown): { text?: string; filePath?: string } {
-  const call = toolInputObject(input);
+  const call = isRecord(input) ? input : undefined;
   const recorded = isRecord(toolUseResult) ? toolUseResult : undefined;
   const text = nonEmpty(recorded?.plan) ? recorded.plan : nonEmpty(call?.plan) ? call.plan : undefined;
   const filePath = nonEmpty(recorded?.filePath) ? recorded.filePath : nonEmpty(call?.planFilePath) ? call.planFilePath : undefined;

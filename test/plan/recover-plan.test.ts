@@ -141,9 +141,8 @@ describe('recoverPlan', () => {
     expect((await recoverPlan({ entries: [entry.snapshot(SLUG, 'saved'), entry.fileHistory(SLUG, 'copy'), ...exit] }))?.text).toBe('saved');
   });
 
-  it('reads exit_plan_mode (Claude Code 1.0.x), inputs sent as JSON strings, and a plan named only by its file', async () => {
+  it('reads exit_plan_mode (Claude Code 1.0.x) and a plan named only by its file', async () => {
     expect(await recoverPlan({ entries: [entry.toolUse('t1', 'exit_plan_mode', { plan: 'one' }), entry.toolResult('t1')] })).toEqual({ text: 'one', source: 'exit-plan-mode' });
-    expect((await recoverPlan({ entries: [entry.toolUse('t1', 'ExitPlanMode', '{"plan":"two"}'), entry.toolResult('t1')] }))?.text).toBe('two');
     const fileOnly = [entry.toolUse('t1', 'ExitPlanMode', { planFilePath: '/x/plans/named.md' }), entry.toolResult('t1')];
     const store = memoryPlanStore({ initial: { 'named.md': 'three' } });
     expect(await recoverPlan({ store, entries: fileOnly })).toEqual({ text: 'three', source: 'exit-plan-mode', name: '/x/plans/named.md' });

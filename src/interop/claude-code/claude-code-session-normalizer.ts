@@ -1,5 +1,5 @@
 import type { Message } from '../../model/messages.js';
-import { PERMISSION_MODES, type PermissionMode } from '../../permissions/types.js';
+import { PERMISSION_MODES, type PermissionMode } from '../../types/permission.js';
 import {
   ENTRY_SCHEMA_VERSION,
   type CompactBoundaryEntry,

@@ -1,4 +1,4 @@
-import type { PermissionMode } from '../../permissions/types.js';
+import type { PermissionMode } from '../../types/permission.js';
 import type { MessageEntry, SessionEntry } from '../../state/entries.js';
 import { ClaudeCodeTodoReplay } from './claude-code-todo-replay.js';
 

@@ -1,6 +1,6 @@
 import { isToolResultBlock, isToolUseBlock, type ContentBlock } from '../../model/messages.js';
 import { toActiveForm } from '../../todos/active-form.js';
-import type { Todo, TodoStatus } from '../../todos/types.js';
+import type { Todo, TodoStatus } from '../../types/todo.js';
 import { isRecord, type JsonRecord } from './claude-code-line-fields.js';
 import { TASK_CREATE, TASK_GET, TASK_LIST, TASK_UPDATE, TODO_TOOLS, TODO_WRITE, toolInputObject } from './claude-code-tools.js';
 

@@ -4,8 +4,8 @@
  */
 import { isRecord, type JsonRecord } from './claude-code-line-fields.js';
 
-/** The plan-approval tool: `exit_plan_mode` in 1.0.x, `ExitPlanMode` from 1.0.x's later releases on. */
-export const EXIT_PLAN_MODE_TOOLS: ReadonlySet<string> = new Set(['ExitPlanMode', 'exit_plan_mode']);
+/** The plan-approval tool: `exit_plan_mode` in 1.0.x, `ExitPlanMode` later (recoverPlan's vocabulary). */
+export { EXIT_PLAN_MODE_TOOLS } from '../../plan/exit-plan-mode-tools.js';
 
 /** The subagent tool: `Task` up to 2.1.x, `Agent` in later versions. */
 export const SUBAGENT_TOOLS: ReadonlySet<string> = new Set(['Task', 'Agent']);

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readClaudeCodeSession, type ReadClaudeCodeSessionOptions } from '../../../src/interop/claude-code/read-claude-code-session.js';
-import { PERMISSION_MODES } from '../../../src/permissions/types.js';
+import { PERMISSION_MODES } from '../../../src/types/permission.js';
 import { memoryPlanStore } from '../../../src/plan/memory-plan-store.js';
 import { recoverPlan } from '../../../src/plan/recover-plan.js';
 import { foldEntries } from '../../../src/state/fold-entries.js';

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { readClaudeCodeSession } from '../../../src/interop/claude-code/read-claude-code-session.js';
 import type { SessionEntry, TodoUpdateEntry } from '../../../src/state/entries.js';
 import { recoverTodos } from '../../../src/todos/recover-todos.js';
-import type { Todo } from '../../../src/todos/types.js';
+import type { Todo } from '../../../src/types/todo.js';
 import { validateTodos } from '../../../src/todos/validate-todos.js';
 import { assistant, call, result, toolUse, user } from './claude-code-lines.js';
 
