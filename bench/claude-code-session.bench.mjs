@@ -4,7 +4,7 @@
 //   node --import tsx bench/claude-code-session.bench.mjs [--size-mb 100] [--keep]
 //
 // It builds a synthetic session in a temp folder by repeating the lines of the real Claude Code
-// fixtures (../shared/fixtures/claude-code-transcripts), with message ids, tool ids and uuids
+// fixtures (../shared/fixtures/claude-code-transcripts, or $AGENT_HARNESS_FIXTURES), with message ids, tool ids and uuids
 // made unique per copy, so every merge, sidechain and skip of the real file happens at scale.
 // The file is then read in a child process (so its peak RSS is the reader's alone, not the
 // generator's), which prints time, throughput, entries, and peak RSS and heap. The temp folder
@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const FIXTURES = join(here, '../../shared/fixtures/claude-code-transcripts');
+const FIXTURES = join(process.env.AGENT_HARNESS_FIXTURES ?? join(here, '../../shared/fixtures'), 'claude-code-transcripts');
 const SOURCES = [
   'spotter/ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl',
   'spotter/tool_heavy.jsonl',
@@ -33,7 +33,7 @@ const MB = 1024 * 1024;
 
 /** Child mode: read the file, sample memory, print one JSON line. */
 async function readMode(path) {
-  const { readClaudeCodeSessionFile } = await import('../src/node/read-claude-code-session-file.ts');
+  const { readClaudeCodeSessionFile } = await import('../src/node/claude-code/read-claude-code-session-file.ts');
   let peakHeap = 0;
   const sample = () => {
     const { heapUsed } = process.memoryUsage();

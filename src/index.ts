@@ -233,13 +233,19 @@ export {
 } from './plan/plan-phase.js';
 export { buildPlanRequestPrompt, buildPlanRetryPrompt, type BuildPlanRequestPromptOptions } from './plan/plan-request-prompt.js';
 export { requestPlan, type RequestPlanOptions, type RequestedPlan, type PlanRequestAgent } from './plan/request-plan.js';
+
+// Claude Code interop (reading its session files)
 export {
   readClaudeCodeSession,
   type ReadClaudeCodeSessionOptions,
   type ClaudeCodeSessionSource,
   type ClaudeCodeSessionReader,
-} from './plan/claude-code/read-claude-code-session.js';
-export type { ClaudeCodeSessionStats, ClaudeCodeSessionWarning } from './plan/claude-code/claude-code-session-types.js';
+  type ClaudeCodeSessionStats,
+  type ClaudeCodeSessionWarning,
+  type ClaudeCodeSubagent,
+  type ClaudeCodeFileBackup,
+  type ReadClaudeCodeFileBackup,
+} from './interop/claude-code/index.js';
 
 // Todos
 export type { Todo, TodoStatus } from './types/todo.js';

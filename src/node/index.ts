@@ -5,7 +5,7 @@
 export { filePlanStore, type FilePlanStoreOptions } from './file-plan-store.js';
 export { fileSessionStore, type FileSessionStoreOptions } from './file-session-store.js';
 export { SessionLockedError, type SessionLockHolder, type SessionLockedErrorOptions } from '../errors/session-locked-error.js';
-export { readClaudeCodeSessionFile, type ReadClaudeCodeSessionFileOptions } from './read-claude-code-session-file.js';
+export { readClaudeCodeSessionFile, type ReadClaudeCodeSessionFileOptions } from './claude-code/read-claude-code-session-file.js';
 export { workspaceTools, type WorkspaceToolName, type WorkspaceToolsOptions } from './workspace-tools.js';
 export { classifyBashCommand, type BashCommandClassification } from './workspace-tools/classify-bash-command.js';
 export { findCatastrophicCommand } from './workspace-tools/find-catastrophic-command.js';

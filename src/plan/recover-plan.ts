@@ -1,5 +1,6 @@
 import { isToolResultBlock, isToolUseBlock } from '../model/messages.js';
 import type { SessionEntry } from '../state/entries.js';
+import { EXIT_PLAN_MODE_TOOLS } from './exit-plan-mode-tools.js';
 import { baseName, planFileName, planNameProblem } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
 import type { SessionEntrySource } from './session-entry-source.js';
@@ -40,8 +41,6 @@ export interface RecoverPlanOptions {
   agentId?: string;
 }
 
-const EXIT_PLAN_MODE = 'ExitPlanMode';
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -53,18 +52,38 @@ function nonEmpty(value: unknown): value is string {
 /** The latest candidate of each source, found in one pass over the entries. */
 interface Candidates {
   slug?: string;
+  /** The last snapshot saved at approval. */
   snapshot?: RecoveredPlan;
+  /** The last copy of the plan file from Claude Code's file history, unless a later plan superseded it. */
+  fileHistory?: RecoveredPlan;
+  /** Whether the file-history copy is later than the approval-time snapshot. */
+  fileHistoryIsLater?: boolean;
   exitPlanMode?: RecoveredPlan;
+  /** An approved ExitPlanMode that named only the plan file, to look up in the store. */
+  exitPlanModeFile?: string;
   planContent?: RecoveredPlan;
   referenceWithText?: RecoveredPlan;
   /** The last reference, which may carry only a name to look up in the store. */
   lastReference?: { name: string; text?: string };
 }
 
+/** An approved ExitPlanMode call: the plan Claude Code recorded on the result, else the input's; the file it names. */
+function approvedPlan(input: unknown, toolUseResult: unknown): { text?: string; filePath?: string } {
+  const call = isRecord(input) ? input : undefined;
+  const recorded = isRecord(toolUseResult) ? toolUseResult : undefined;
+  const text = nonEmpty(recorded?.plan) ? recorded.plan : nonEmpty(call?.plan) ? call.plan : undefined;
+  const filePath = nonEmpty(recorded?.filePath) ? recorded.filePath : nonEmpty(call?.planFilePath) ? call.planFilePath : undefined;
+  return { ...(text !== undefined ? { text } : {}), ...(filePath !== undefined ? { filePath } : {}) };
+}
+
 async function scan(entries: SessionEntrySource, agentId: string | undefined): Promise<Candidates> {
   const found: Candidates = {};
-  /** ExitPlanMode calls waiting for their result: id → the plan in the input. */
+  /** ExitPlanMode calls waiting for their result: id → the call's input. */
   const calls = new Map<string, unknown>();
+  /** A later plan supersedes a file-history copy: it was the file before the turn or an edit. */
+  const laterPlan = (): void => {
+    found.fileHistory = undefined;
+  };
   for await (const entry of entries as AsyncIterable<SessionEntry>) {
     // The slug belongs to the session (the main agent's session-meta); a subagent sharing the
     // store records its own slug, which must not replace it. Everything else belongs to one agent.
@@ -75,34 +94,54 @@ async function scan(entries: SessionEntrySource, agentId: string | undefined): P
     if (entry.agentId !== agentId) continue;
     switch (entry.kind) {
       case 'plan-snapshot':
-        if (nonEmpty(entry.text)) found.snapshot = { text: entry.text, source: 'snapshot', name: entry.name };
+        if (!nonEmpty(entry.text)) break;
+        if (entry.capturedFrom === 'file-history') {
+          found.fileHistory = { text: entry.text, source: 'snapshot', name: entry.name };
+          found.fileHistoryIsLater = true;
+        } else {
+          found.snapshot = { text: entry.text, source: 'snapshot', name: entry.name };
+          found.fileHistoryIsLater = false;
+        }
         break;
       case 'plan-reference':
         found.lastReference = { name: entry.name, ...(entry.text !== undefined ? { text: entry.text } : {}) };
-        if (nonEmpty(entry.text)) found.referenceWithText = { text: entry.text, source: 'plan-reference', name: entry.name };
+        if (nonEmpty(entry.text)) {
+          found.referenceWithText = { text: entry.text, source: 'plan-reference', name: entry.name };
+          laterPlan();
+        }
         break;
       case 'message': {
-        if (nonEmpty(entry.planContent)) found.planContent = { text: entry.planContent, source: 'plan-content' };
+        if (nonEmpty(entry.planContent)) {
+          found.planContent = { text: entry.planContent, source: 'plan-content' };
+          laterPlan();
+        }
         const { content } = entry.message;
         if (typeof content === 'string') break;
         if (entry.message.role === 'assistant') {
           for (const block of content) {
-            if (isToolUseBlock(block) && block.name === EXIT_PLAN_MODE) calls.set(block.id, isRecord(block.input) ? block.input.plan : undefined);
+            if (isToolUseBlock(block) && EXIT_PLAN_MODE_TOOLS.has(block.name)) calls.set(block.id, block.input);
           }
           break;
         }
         for (const block of content) {
           if (!isToolResultBlock(block) || !calls.has(block.tool_use_id)) continue;
-          const inputPlan = calls.get(block.tool_use_id);
+          const input = calls.get(block.tool_use_id);
           calls.delete(block.tool_use_id);
           // A rejected plan comes back as an error result; only an approved one counts.
           if (block.is_error) continue;
           // Claude Code records the approved (possibly user-edited) plan on the result line.
-          const recorded = isRecord(entry.toolUseResult) ? entry.toolUseResult : undefined;
-          const text = nonEmpty(recorded?.plan) ? recorded.plan : nonEmpty(inputPlan) ? inputPlan : undefined;
-          if (text === undefined) continue;
-          const filePath = nonEmpty(recorded?.filePath) ? recorded.filePath : undefined;
-          found.exitPlanMode = { text, source: 'exit-plan-mode', ...(filePath ? { name: filePath } : {}) };
+          const { text, filePath } = approvedPlan(input, entry.toolUseResult);
+          if (text !== undefined) {
+            found.exitPlanMode = { text, source: 'exit-plan-mode', ...(filePath ? { name: filePath } : {}) };
+            found.exitPlanModeFile = undefined;
+          } else if (filePath !== undefined) {
+            // Newer Claude Code reads the plan from its file and may not repeat it: the file names it.
+            found.exitPlanMode = undefined;
+            found.exitPlanModeFile = filePath;
+          } else {
+            continue;
+          }
+          laterPlan();
         }
         break;
       }
@@ -121,11 +160,14 @@ async function readFromStore(store: PlanStore, name: string): Promise<string | u
 
 /**
  * Finds a session's plan, trying in order: the plan `store` (the file `{slug}.md`, or
- * `{slug}-agent-{agentId}.md`); the last plan `snapshot` entry; the last approved `ExitPlanMode`
- * call (its result's `toolUseResult.plan` when Claude Code recorded one, else the call's
- * `input.plan`; rejected calls are error results and do not count); the last user message's
- * `planContent`; the last plan file reference (an attachment kept through compaction — its text,
- * or the referenced file in the store). Reports which source answered.
+ * `{slug}-agent-{agentId}.md`); the last plan `snapshot` entry — saved at approval, or a copy of
+ * the plan file from Claude Code's file history (`file-history-snapshot` lines, read by
+ * `readClaudeCodeSessionFile`) when no later plan came after it; the last approved `ExitPlanMode`
+ * call (`exit_plan_mode` in Claude Code 1.0.x: its result's `toolUseResult.plan` when Claude Code
+ * recorded one, else the call's `input.plan`, else the plan file it names, looked up in the store;
+ * rejected calls are error results and do not count); the last user message's `planContent`; the
+ * last plan file reference (an attachment kept through compaction — its text, or the referenced
+ * file in the store). Reports which source answered.
  * @returns the plan, or `undefined` when no source has one.
  * @example
  * const plan = await recoverPlan({ store, entries: readClaudeCodeSessionFile(file) });
@@ -146,8 +188,13 @@ export async function recoverPlan(options: RecoverPlanOptions): Promise<Recovere
     const text = await readFromStore(store, name);
     if (text !== undefined) return { text, source: 'store', name };
   }
-  if (found.snapshot) return found.snapshot;
+  const snapshot = found.fileHistory && (found.fileHistoryIsLater || !found.snapshot) ? found.fileHistory : found.snapshot;
+  if (snapshot) return snapshot;
   if (found.exitPlanMode) return found.exitPlanMode;
+  if (found.exitPlanModeFile !== undefined && store) {
+    const text = await readFromStore(store, baseName(found.exitPlanModeFile));
+    if (text !== undefined) return { text, source: 'exit-plan-mode', name: found.exitPlanModeFile };
+  }
   if (found.planContent) return found.planContent;
   const reference = found.lastReference;
   if (reference && !nonEmpty(reference.text) && store) {

@@ -49,7 +49,10 @@ export interface ModeChangeEntry extends EntryBase {
   kind: 'mode-change';
   from: PermissionMode;
   to: PermissionMode;
-  /** Who changed it: `host`, `plan-approved`, `enter-plan-mode`, `permission-update`, `resume`. */
+  /**
+   * Who changed it: `host`, `plan-approved`, `enter-plan-mode`, `permission-update`, `resume`, or
+   * `claude-code` (read from a Claude Code session).
+   */
   reason: string;
   /** The mode saved on entering plan mode, restored on approval. */
   prePlanMode?: PermissionMode;
@@ -71,6 +74,12 @@ export interface PlanSnapshotEntry extends EntryBase {
   /** The plan file name, `{slug}.md` or `{slug}-agent-{agentId}.md`. */
   name: string;
   text: string;
+  /**
+   * Where the text was captured: absent for a plan saved when it was approved; `'file-history'`
+   * for a copy of the plan file from Claude Code's file checkpoints (the file as it was at a user
+   * prompt or before an edit, possibly a draft), which a later approved plan supersedes.
+   */
+  capturedFrom?: 'file-history';
 }
 
 /** A reference to the plan file (an attachment kept through compaction). */

@@ -8,7 +8,7 @@ const TODO_WRITE = 'TodoWrite';
 
 /** Options of {@link recoverTodos}. */
 export interface RecoverTodosOptions {
-  /** The session's entries, e.g. a session store's entries or `readClaudeCodeSessionFile(path)`. */
+  /** The session's entries, e.g. a session store's entries or `readClaudeCodeSessionFile(path)`. Read once. */
   entries: SessionEntrySource;
   /**
    * Whose list: a subagent's id, or `undefined` for the main agent (entries of other agents are ignored).
@@ -27,7 +27,9 @@ function newTodosOf(toolUseResult: unknown): unknown {
  * The last todo list of a session: the latest `todo-update` entry or successful `TodoWrite` call,
  * whichever comes last. For a call, the list Claude Code recorded on its result
  * (`toolUseResult.newTodos`) is preferred, else the call's input. Calls answered with an error,
- * calls never answered, and lists that fail validation do not count.
+ * calls never answered, and lists that fail validation do not count. Claude Code sessions read
+ * with `readClaudeCodeSession` or `readClaudeCodeSessionFile` carry `todo-update` entries for
+ * every todo tool, the task tools of 2.1.x (`TaskCreate`, `TaskUpdate`, `TaskList`) included.
  * @returns the list, or `undefined` when the session never had one.
  */
 export async function recoverTodos(options: RecoverTodosOptions): Promise<Todo[] | undefined> {

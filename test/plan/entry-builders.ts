@@ -48,6 +48,10 @@ export const entry = {
     const name = agentId === undefined ? `${slug}.md` : `${slug}-agent-${agentId}.md`;
     return { ...base(agentId), kind: 'plan-snapshot', slug, name, text };
   },
+  /** A copy of the plan file from Claude Code's file history. */
+  fileHistory(slug: string, text: string, agentId?: string): PlanSnapshotEntry {
+    return { ...entry.snapshot(slug, text, agentId), capturedFrom: 'file-history' };
+  },
   reference(name: string, text?: string, agentId?: string): PlanReferenceEntry {
     return { ...base(agentId), kind: 'plan-reference', name, ...(text !== undefined ? { text } : {}) };
   },

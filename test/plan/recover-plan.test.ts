@@ -122,4 +122,32 @@ describe('recoverPlan', () => {
     const store = memoryPlanStore({ initial: { [`${SLUG}.md`]: '  \n' } });
     expect((await recoverPlan({ store, slug: SLUG, entries: [entry.snapshot(SLUG, 'real')] }))?.source).toBe('snapshot');
   });
+
+  it("ranks Claude Code's file-history copy as a snapshot until a later plan supersedes it; a plan saved at approval never is", async () => {
+    const exit = [entry.toolUse('t1', 'ExitPlanMode', { plan: 'approved later' }), entry.toolResult('t1')];
+    expect(await recoverPlan({ entries: [entry.fileHistory(SLUG, 'copy')] })).toEqual({ text: 'copy', source: 'snapshot', name: `${SLUG}.md` });
+    expect((await recoverPlan({ entries: [entry.fileHistory(SLUG, 'copy'), ...exit] }))?.text).toBe('approved later');
+    expect((await recoverPlan({ entries: [...exit, entry.fileHistory(SLUG, 'copy')] }))?.text).toBe('copy');
+    expect((await recoverPlan({ entries: [entry.fileHistory(SLUG, 'copy'), entry.user('go', { planContent: 'handed over' })] }))?.source).toBe('plan-content');
+    expect((await recoverPlan({ entries: [entry.fileHistory(SLUG, 'copy'), entry.reference(`/p/${SLUG}.md`, 'after compaction')] }))?.source).toBe('plan-reference');
+    // A rejected or unanswered proposal supersedes nothing.
+    const refused = [entry.toolUse('t2', 'ExitPlanMode', { plan: 'no' }), entry.toolResult('t2', { isError: true })];
+    expect((await recoverPlan({ entries: [entry.fileHistory(SLUG, 'copy'), ...refused, entry.toolUse('t3', 'ExitPlanMode', { plan: 'waiting' })] }))?.text).toBe('copy');
+    // Saved at approval: the order holds however recent the others are.
+    expect((await recoverPlan({ entries: [entry.snapshot(SLUG, 'saved'), ...exit] }))?.text).toBe('saved');
+    // Both kinds: the later of the two, unless the copy was superseded.
+    expect((await recoverPlan({ entries: [entry.snapshot(SLUG, 'saved'), entry.fileHistory(SLUG, 'copy')] }))?.text).toBe('copy');
+    expect((await recoverPlan({ entries: [entry.fileHistory(SLUG, 'copy'), entry.snapshot(SLUG, 'saved')] }))?.text).toBe('saved');
+    expect((await recoverPlan({ entries: [entry.snapshot(SLUG, 'saved'), entry.fileHistory(SLUG, 'copy'), ...exit] }))?.text).toBe('saved');
+  });
+
+  it('reads exit_plan_mode (Claude Code 1.0.x) and a plan named only by its file', async () => {
+    expect(await recoverPlan({ entries: [entry.toolUse('t1', 'exit_plan_mode', { plan: 'one' }), entry.toolResult('t1')] })).toEqual({ text: 'one', source: 'exit-plan-mode' });
+    const fileOnly = [entry.toolUse('t1', 'ExitPlanMode', { planFilePath: '/x/plans/named.md' }), entry.toolResult('t1')];
+    const store = memoryPlanStore({ initial: { 'named.md': 'three' } });
+    expect(await recoverPlan({ store, entries: fileOnly })).toEqual({ text: 'three', source: 'exit-plan-mode', name: '/x/plans/named.md' });
+    // The latest approval wins even when it names only a file the store lacks: an older text is not returned for it.
+    const older = [entry.toolUse('t0', 'ExitPlanMode', { plan: 'older' }), entry.toolResult('t0')];
+    expect(await recoverPlan({ store: memoryPlanStore(), entries: [...older, ...fileOnly] })).toBeUndefined();
+  });
 });

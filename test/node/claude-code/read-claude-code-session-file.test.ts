@@ -1,16 +1,14 @@
 import { appendFile, cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readClaudeCodeSessionFile } from '../../src/node/read-claude-code-session-file.js';
-import { memoryPlanStore } from '../../src/plan/memory-plan-store.js';
-import { recoverPlan } from '../../src/plan/recover-plan.js';
-import type { MessageEntry, SessionEntry } from '../../src/state/entries.js';
-import { recoverTodos } from '../../src/todos/recover-todos.js';
+import { readClaudeCodeSessionFile } from '../../../src/node/claude-code/read-claude-code-session-file.js';
+import { memoryPlanStore } from '../../../src/plan/memory-plan-store.js';
+import { recoverPlan } from '../../../src/plan/recover-plan.js';
+import type { MessageEntry, SessionEntry } from '../../../src/state/entries.js';
+import { recoverTodos } from '../../../src/todos/recover-todos.js';
 
-/** Real Claude Code sessions (read-only; copied to a temp folder before use). */
-const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/claude-code-transcripts/', import.meta.url));
+import { CLAUDE_CODE_FIXTURES, MISSING_FIXTURES } from './claude-code-fixtures.js';
 
 let root: string;
 let sessions: string[];
@@ -34,24 +32,26 @@ async function rawLines(path: string): Promise<Array<Record<string, any>>> {
 }
 
 async function readAll(path: string, includeSubagents = false) {
-  const reader = readClaudeCodeSessionFile(path, { includeSubagents });
+  const warnings: string[] = [];
+  const reader = readClaudeCodeSessionFile(path, { includeSubagents, onWarning: (warning) => warnings.push(warning.message) });
   const entries: SessionEntry[] = [];
   for await (const entry of reader) entries.push(entry);
-  return { entries, stats: reader.stats };
+  return { entries, stats: reader.stats, warnings };
 }
 
 beforeAll(async () => {
+  if (!CLAUDE_CODE_FIXTURES) return;
   root = await mkdtemp(join(tmpdir(), 'agent-harness-claude-code-'));
-  await cp(FIXTURES, root, { recursive: true });
+  await cp(CLAUDE_CODE_FIXTURES, root, { recursive: true });
   // Main sessions only: subagent files live under <session>/subagents/.
   sessions = (await jsonlFiles(root)).filter((path) => !path.includes('/subagents/'));
 });
 
 afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
+  if (root) await rm(root, { recursive: true, force: true });
 });
 
-describe('readClaudeCodeSessionFile on real Claude Code sessions', () => {
+describe.skipIf(!CLAUDE_CODE_FIXTURES)(`readClaudeCodeSessionFile on real Claude Code sessions${CLAUDE_CODE_FIXTURES ? '' : ` (${MISSING_FIXTURES})`}`, () => {
   it('finds the fixtures', () => {
     expect(sessions.map((path) => relative(root, path))).toEqual([
       'claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl',
@@ -62,11 +62,14 @@ describe('readClaudeCodeSessionFile on real Claude Code sessions', () => {
     ]);
   });
 
-  it('reads every file (and every subagent file) without a malformed line', async () => {
+  it('reads every file (and every subagent file) without a malformed line or a warning', async () => {
     for (const path of await jsonlFiles(root)) {
-      const { entries, stats } = await readAll(path);
+      const { entries, stats, warnings } = await readAll(path);
       const lines = await rawLines(path);
       expect(stats.malformedLines, path).toBe(0);
+      // Real sessions hold nothing to warn about: no dropped block, no repeated message.
+      expect(warnings, path).toEqual([]);
+      expect(stats.droppedBlocks + stats.duplicateLines, path).toBe(0);
       expect(stats.lines, path).toBe(lines.length);
       expect(entries.length, path).toBe(stats.entries);
       expect(entries.length, path).toBeGreaterThan(0);
@@ -195,6 +198,63 @@ describe('readClaudeCodeSessionFile on real Claude Code sessions', () => {
       source: 'store',
       name: 'lexical-painting-whisper.md',
     });
+  });
+
+  it('links each subagent to the Task call that started it: 2.x by agentId, 1.x inline sidechains by prompt', async () => {
+    const withSubagents = sessions.find((path) => path.includes('ae4a77f8'))!;
+    const lines = await rawLines(withSubagents);
+    // Independently: the Task calls, and the agentId their result lines name.
+    const calls = new Map(
+      lines.flatMap((line) => (line.type === 'assistant' ? line.message.content : [])).filter((block: any) => block.type === 'tool_use' && block.name === 'Task').map((block: any) => [block.id, block.input]),
+    );
+    const expected = lines
+      .filter((line) => typeof line.toolUseResult?.agentId === 'string')
+      .map((line) => {
+        const toolUseId = line.message.content[0].tool_use_id;
+        const input = calls.get(toolUseId);
+        return { agentId: line.toolUseResult.agentId, toolUseId, toolName: 'Task', ...(input.subagent_type ? { subagentType: input.subagent_type } : {}), ...(input.description ? { description: input.description } : {}) };
+      });
+    expect(expected.length).toBeGreaterThan(0);
+    const reader = readClaudeCodeSessionFile(withSubagents, { includeSubagents: true });
+    const agents = new Set<string | undefined>();
+    for await (const entry of reader) agents.add(entry.agentId);
+    expect([...reader.subagents.values()]).toEqual(expected);
+    // The compaction agent has a file but no Task call.
+    expect(agents.has('acompact-946d2b') && !reader.subagents.has('acompact-946d2b')).toBe(true);
+
+    const inline = sessions.find((path) => path.includes('5c0375b4'))!;
+    const inlineLines = await rawLines(inline);
+    const prompts = new Map(
+      inlineLines.flatMap((line) => (line.type === 'assistant' ? line.message.content : [])).filter((block: any) => block.name === 'Task' && block.input.prompt).map((block: any) => [block.input.prompt, block.id]),
+    );
+    const roots = inlineLines.filter((line) => line.isSidechain && line.parentUuid === null);
+    const inlineReader = readClaudeCodeSessionFile(inline);
+    for await (const _entry of inlineReader) {
+      // read through
+    }
+    expect(roots).toHaveLength(2);
+    for (const root of roots) expect(inlineReader.subagents.get(root.uuid)?.toolUseId).toBe(prompts.get(root.message.content));
+  });
+
+  it("turns every TodoWrite result into a todo-update entry right after it, equal to the newTodos Claude Code recorded", async () => {
+    for (const path of sessions.filter((file) => file.includes('claude-code-viewer'))) {
+      const recorded = (await rawLines(path)).filter((line) => Array.isArray(line.toolUseResult?.newTodos)).map((line) => line.toolUseResult.newTodos);
+      const { entries } = await readAll(path);
+      const updates = entries.flatMap((entry, index) => (entry.kind === 'todo-update' ? [{ entry, before: entries[index - 1] }] : []));
+      // Consecutive identical lists are one update.
+      const distinct = recorded.filter((list, index) => index === 0 || JSON.stringify(list) !== JSON.stringify(recorded[index - 1]));
+      expect(updates.map(({ entry }) => (entry as { todos: unknown }).todos), path).toEqual(distinct);
+      for (const { before } of updates) expect(before, path).toMatchObject({ kind: 'message', message: { role: 'user' } });
+    }
+  });
+
+  it("records the permission mode of the prompts as mode-change entries", async () => {
+    for (const path of sessions) {
+      const modes = (await rawLines(path)).filter((line) => line.type === 'user' && typeof line.permissionMode === 'string').map((line) => line.permissionMode);
+      const changes = modes.filter((mode, index) => mode !== (index === 0 ? 'default' : modes[index - 1]));
+      const { entries } = await readAll(path);
+      expect(entries.filter((entry) => entry.kind === 'mode-change').map((entry) => (entry as { to: string }).to), path).toEqual(changes);
+    }
   });
 
   it('skips a torn last line and bad lines, reporting each, and still reads the rest', async () => {

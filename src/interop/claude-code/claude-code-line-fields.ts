@@ -1,5 +1,4 @@
 /** Field readers for Claude Code session lines, tolerant of anything a line may hold. */
-import type { ContentBlock } from '../../model/messages.js';
 import type { Usage } from '../../model/usage.js';
 
 /** A parsed JSON object. */
@@ -10,8 +9,13 @@ export function isRecord(value: unknown): value is JsonRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The value when it is a non-empty string. */
+export function stringField(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
 function count(value: unknown): number {
-  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
 }
 
 /** Claude Code's `message.usage` (API snake_case, extra keys ignored) as our {@link Usage}. */
@@ -25,9 +29,8 @@ export function toUsage(value: unknown): Usage | undefined {
   };
 }
 
-/** Message content as blocks: a string becomes one text block; entries without a `type` are dropped. */
-export function toBlocks(content: unknown): ContentBlock[] | undefined {
-  if (typeof content === 'string') return content.length ? [{ type: 'text', text: content }] : [];
-  if (!Array.isArray(content)) return undefined;
-  return content.filter((block): block is ContentBlock => isRecord(block) && typeof block.type === 'string');
+/** The last path segment, for `/` and `\` separators alike. */
+export function lastSegment(path: string): string {
+  const index = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return index === -1 ? path : path.slice(index + 1);
 }

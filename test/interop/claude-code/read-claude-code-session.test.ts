@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigurationError } from '../../../src/errors/configuration-error.js';
-import { readClaudeCodeSession } from '../../../src/plan/claude-code/read-claude-code-session.js';
+import { readClaudeCodeSession } from '../../../src/interop/claude-code/read-claude-code-session.js';
 import type { MessageEntry, SessionEntry } from '../../../src/state/entries.js';
 
 let uuid = 0;
@@ -66,6 +66,8 @@ describe('readClaudeCodeSession', () => {
       entries: 6,
       messages: 5,
       mergedLines: 3,
+      duplicateLines: 0,
+      droppedBlocks: 0,
     });
   });
 

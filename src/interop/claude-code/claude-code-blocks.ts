@@ -1,0 +1,66 @@
+import type { ContentBlock } from '../../model/messages.js';
+import { isRecord, type JsonRecord } from './claude-code-line-fields.js';
+import { toolInputObject } from './claude-code-tools.js';
+
+/** Why a block cannot be kept, or undefined when it is sound (known types only; others pass). */
+function blockProblem(block: JsonRecord): string | undefined {
+  switch (block.type) {
+    case 'text':
+      return typeof block.text === 'string' ? undefined : 'a text block whose text is not a string';
+    case 'thinking':
+      return typeof block.thinking === 'string' && typeof block.signature === 'string'
+        ? undefined
+        : 'a thinking block without a string thinking and signature';
+    case 'redacted_thinking':
+      return typeof block.data === 'string' ? undefined : 'a redacted_thinking block whose data is not a string';
+    case 'tool_use':
+      return typeof block.id === 'string' && block.id.length > 0 && typeof block.name === 'string' && block.name.length > 0
+        ? undefined
+        : 'a tool_use block without a string id and name';
+    case 'tool_result': {
+      if (typeof block.tool_use_id !== 'string' || block.tool_use_id.length === 0) return 'a tool_result block without a string tool_use_id';
+      const { content } = block;
+      return content === undefined || typeof content === 'string' || Array.isArray(content)
+        ? undefined
+        : 'a tool_result block whose content is neither text nor blocks';
+    }
+    case 'image':
+      return isRecord(block.source) ? undefined : 'an image block without a source';
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Message content as blocks, each checked for the fields its type needs: a string becomes one
+ * text block; blocks that are not objects with a string `type`, or that lack what their type
+ * needs (a tool_use without a string id, ...), are dropped and described in `problems`. A
+ * tool_use input recorded as a JSON string of an object becomes that object. Block types this
+ * library does not interpret pass through unchanged.
+ * @returns the blocks, or undefined when `content` is neither a string nor an array.
+ */
+export function toBlocks(content: unknown, problems: string[]): ContentBlock[] | undefined {
+  if (typeof content === 'string') return content.length ? [{ type: 'text', text: content }] : [];
+  if (!Array.isArray(content)) return undefined;
+  const blocks: ContentBlock[] = [];
+  for (const block of content) {
+    if (!isRecord(block) || typeof block.type !== 'string') {
+      problems.push('a content block that is not an object with a string type');
+      continue;
+    }
+    const problem = blockProblem(block);
+    if (problem !== undefined) {
+      problems.push(problem);
+      continue;
+    }
+    if (block.type === 'tool_use' && typeof block.input === 'string') {
+      const input = toolInputObject(block.input);
+      if (input !== undefined) {
+        blocks.push({ ...(block as ContentBlock), input } as ContentBlock);
+        continue;
+      }
+    }
+    blocks.push(block as ContentBlock);
+  }
+  return blocks;
+}
