@@ -353,6 +353,8 @@ export {
   SessionConflictError,
   SnapshotInvalidError,
   ApprovalClaimedError,
+  StructuredOutputError,
+  type StructuredOutputErrorOptions,
   type SessionConflictErrorOptions,
   UnsafeCompactionCutError,
   MemoryAccessError,

@@ -6,11 +6,11 @@ import type { RunResult } from '../events/run-result.js';
  * `run.result`. The run starts at once whether or not anyone iterates; events are buffered for
  * a late iterator. Each run can be iterated once.
  */
-export class AgentRun implements AsyncIterable<AgentEvent> {
+export class AgentRun<Output = unknown> implements AsyncIterable<AgentEvent> {
   /** The run's id, also on `run-start` and in the result. */
   readonly runId: string;
   /** Resolves when the run ends; never rejects (failures end with status `error`). */
-  readonly result: Promise<RunResult>;
+  readonly result: Promise<RunResult<Output>>;
   private readonly buffer: AgentEvent[] = [];
   private done = false;
   private wake: (() => void) | undefined;
@@ -19,7 +19,7 @@ export class AgentRun implements AsyncIterable<AgentEvent> {
   /** @internal */
   constructor(runId: string, start: (push: (event: AgentEvent) => void) => Promise<RunResult>) {
     this.runId = runId;
-    this.result = start((event) => this.push(event)).finally(() => {
+    this.result = (start((event) => this.push(event)) as Promise<RunResult<Output>>).finally(() => {
       this.done = true;
       this.wake?.();
     });

@@ -13,6 +13,9 @@ import { runLoop, type RunInput } from '../loop/run-loop.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import type { SessionState } from '../state/index.js';
+import type { Model } from '../model/model.js';
+import { prepareOutput } from '../loop/structured-output.js';
+import type { InferSchemaOutput, ValueSchema } from '../plan/value-schema.js';
 import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { Todo } from '../types/todo.js';
@@ -25,9 +28,23 @@ import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart } from './failed-before-start.js';
 
 /** Options of `agent.run()`. */
-export interface RunOptions {
+export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | undefined> {
   /** Aborting it interrupts the run, like `agent.interrupt()`. */
   signal?: AbortSignal;
+  /**
+   * Ask for a typed final answer: a zod schema (3 or 4), a Standard Schema validator or a JSON
+   * Schema object. The run's final answer is parsed, validated and returned as `result.output`
+   * (typed after the schema). Models with native structured output (`anthropicModel`) are
+   * constrained to it; others are shown the schema in the prompt. An invalid answer is sent back
+   * with what was wrong, `outputRetries` times, then the run ends with `StructuredOutputError`.
+   * @default undefined (no typed output)
+   */
+  outputSchema?: S;
+  /**
+   * How many times an invalid final answer is sent back before the run fails.
+   * @default 1
+   */
+  outputRetries?: number;
 }
 
 export type { ApprovalDecision };
@@ -43,6 +60,7 @@ export class Agent {
   /** Wraps listeners so one that throws is reported (as a non-fatal `error` event) and the others still run. */
   private readonly guards = new ListenerGuards((error) => this.loadedCore?.emit({ type: 'error', error, fatal: false }));
   private readonly queue: PQueue;
+  private readonly model: Model;
   /**
    * Resolves when the agent is ready: at once, or after loading when it resumes a session from a
    * store. `run()` waits for it by itself; read properties after awaiting it.
@@ -53,11 +71,12 @@ export class Agent {
   private closed = false;
 
   /** @internal Use `createAgent`. */
-  constructor(init: object, maxToolConcurrency: number, forkSelf: (state: SessionState, forkedFrom: string) => Agent) {
+  constructor(init: object, settings: { maxToolConcurrency: number; model: Model }, forkSelf: (state: SessionState, forkedFrom: string) => Agent) {
     // Typed loosely on purpose: the core is internal and stays out of the published declarations.
     const core = init as AgentCore | Promise<AgentCore>;
     this.forkSelf = forkSelf;
-    this.queue = new PQueue({ concurrency: maxToolConcurrency });
+    this.queue = new PQueue({ concurrency: settings.maxToolConcurrency });
+    this.model = settings.model;
     if (core instanceof Promise) {
       this.ready = core.then((loaded) => {
         loaded.emitter = this.emitter;
@@ -132,7 +151,10 @@ export class Agent {
    * condition. Pending approvals left unanswered are superseded by the new prompt (denied).
    * @throws RunInProgressError when a run is already active.
    */
-  run(prompt: string | ContentBlock[], options: RunOptions = {}): AgentRun {
+  run<S extends ValueSchema | undefined = undefined>(
+    prompt: string | ContentBlock[],
+    options: RunOptions<S> = {},
+  ): AgentRun<S extends ValueSchema ? InferSchemaOutput<S> : unknown> {
     if (typeof prompt !== 'string' && !Array.isArray(prompt)) {
       throw new ConfigurationError(`agent.run() takes a prompt string or an array of content blocks, got ${prompt === null ? 'null' : typeof prompt}.`);
     }
@@ -140,7 +162,8 @@ export class Agent {
       // The API refuses empty user content, and the history must stay valid.
       throw new ConfigurationError('agent.run() needs a non-empty prompt: a string with text in it, or at least one content block.');
     }
-    return this.start({ prompt }, options);
+    const output = options.outputSchema !== undefined ? prepareOutput(this.model, options.outputSchema, options.outputRetries) : undefined;
+    return this.start({ prompt, ...(output ? { output } : {}) }, options) as AgentRun<S extends ValueSchema ? InferSchemaOutput<S> : unknown>;
   }
 
   /**

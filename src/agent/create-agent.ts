@@ -85,7 +85,7 @@ function buildCore(options: AgentOptions, state: SessionState, origin: SessionOr
 }
 
 function newAgent(options: AgentOptions, core: AgentCore | Promise<AgentCore>): Agent {
-  return new Agent(core, options.maxToolConcurrency ?? 10, (state, forkedFrom) => newAgent(options, startCore(options, state, 'fork', forkedFrom)));
+  return new Agent(core, { maxToolConcurrency: options.maxToolConcurrency ?? 10, model: options.model }, (state, forkedFrom) => newAgent(options, startCore(options, state, 'fork', forkedFrom)));
 }
 
 /** A journal for a session, continuing the stored transcript at its last entry. */

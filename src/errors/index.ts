@@ -10,6 +10,7 @@ export { ScriptMismatchError } from './script-mismatch-error.js';
 export { PromptBlockedError } from './prompt-blocked-error.js';
 export { SessionWriteError } from './session-write-error.js';
 export { SessionNotFoundError } from './session-not-found-error.js';
+export { StructuredOutputError, type StructuredOutputErrorOptions } from './structured-output-error.js';
 export { SnapshotInvalidError } from './snapshot-invalid-error.js';
 export { ApprovalClaimedError } from './approval-claimed-error.js';
 export { SessionConflictError, type SessionConflictErrorOptions } from './session-conflict-error.js';

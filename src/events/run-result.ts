@@ -13,8 +13,8 @@ export type RunStatus =
   | 'budget-exceeded'
   | 'error';
 
-/** What a run produced. */
-export interface RunResult {
+/** What a run produced. `Output` is the type of `output` for a run asked for one (`outputSchema`). */
+export interface RunResult<Output = unknown> {
   status: RunStatus;
   runId: string;
   sessionId: string;
@@ -32,6 +32,14 @@ export interface RunResult {
   permissionDenials: PermissionDecision[];
   /** Calls waiting for the host; non-empty exactly when `status` is `awaiting-approval`. */
   pendingApprovals: PendingApproval[];
+  /**
+   * For a run given an `outputSchema` that completed: its final answer, parsed and validated
+   * (typed after the schema). A run whose answer never validated ends with status `error` and a
+   * `StructuredOutputError`.
+   */
+  output?: Output;
+  /** For a run given an `outputSchema`: how many final answers it took (1 when the first was valid). */
+  outputAttempts?: number;
   /** The error that ended the run, for status `error`. */
   error?: AgentHarnessError | Error;
 }

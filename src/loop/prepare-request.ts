@@ -6,9 +6,15 @@ import type { ModelRequest } from '../model/model.js';
  * byte-identical prefix); the history is passed by reference, never copied. The first request
  * of a session records the prefix in the session state.
  */
-export function prepareRequest(core: AgentCore, signal: AbortSignal): ModelRequest {
+export function prepareRequest(core: AgentCore, signal: AbortSignal, outputSchema?: Record<string, unknown>): ModelRequest {
   if (core.state.prefix === undefined) {
     core.commit({ kind: 'prefix', prefix: { system: core.system, toolNames: core.toolDefinitions.map((tool) => tool.name) } });
   }
-  return { system: core.system, tools: core.toolDefinitions, messages: core.state.messages, signal };
+  return {
+    system: core.system,
+    tools: core.toolDefinitions,
+    messages: core.state.messages,
+    signal,
+    ...(outputSchema ? { outputFormat: { type: 'json_schema' as const, schema: outputSchema } } : {}),
+  };
 }

@@ -19,12 +19,16 @@ import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
 import { checkStopConditions } from './stop-conditions.js';
 import { streamTurn } from './stream-turn.js';
+import { checkOutput, outputInstruction, type OutputRequest } from './structured-output.js';
+import { StructuredOutputError } from '../errors/structured-output-error.js';
 
 /** What starts a run: a prompt, or the host's answer to a pending approval (continue the open batch). */
 export interface RunInput {
   prompt?: string | ContentBlock[];
   /** The approval answered, addressed by its id and path (`[toolUseId]` for the agent's own calls). */
   approval?: { id: string; path: string[]; decision: ApprovalDecision };
+  /** The run's final answer must validate against a schema (`RunResult.output`). */
+  output?: OutputRequest;
 }
 
 export type { RunContext };
@@ -48,6 +52,8 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
   let turns = 0;
   let lastText = '';
   let stopContinuations = 0;
+  let output: unknown;
+  let outputAttempts = 0;
   const costUsd = () => (core.price ? estimateCost(usage, core.price) : undefined);
   const lastMessage = (): Message | undefined => core.state.messages[core.state.messages.length - 1];
   const tracked = (change: () => void) => {
@@ -80,12 +86,34 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
       messages: runMessages.list,
       permissionDenials: decisions.denials,
       pendingApprovals: status === 'awaiting-approval' ? core.pendingApprovals() : [],
+      ...(status === 'completed' && input.output ? { output } : {}),
+      ...(input.output ? { outputAttempts: outputAttempts + 1 } : {}),
     };
     if (error) result.error = error;
     if (error) core.emit({ type: 'error', error, fatal: true });
     core.commit({ kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage });
     core.emit({ type: 'run-end', result });
     return result;
+  };
+
+  let outputFailure: StructuredOutputError | undefined;
+  /**
+   * Checks the final answer against the run's output schema: true when the run may end (valid,
+   * or out of retries — then `outputFailure` is set); false after asking the model again.
+   */
+  const checkFinalOutput = (text: string): boolean => {
+    const check = checkOutput(text, input.output!);
+    if (check.ok) {
+      output = check.value;
+      return true;
+    }
+    if (outputAttempts < input.output!.retries) {
+      outputAttempts++;
+      tracked(() => core.appendUserContent([...core.takeReminders(), { type: 'text', text: check.retryPrompt }]));
+      return false;
+    }
+    outputFailure = new StructuredOutputError({ issues: check.issues, responseText: text, attempts: outputAttempts + 1 });
+    return true;
   };
 
   /** Answers every unanswered call of the open batch with an error and appends the results. */
@@ -104,7 +132,8 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
       if (refused) return await finish('error', refused);
     }
     if (input.prompt !== undefined) {
-      const blocked = await submitPrompt(core, input.prompt, signal, tracked);
+      const instruction = input.output && !input.output.native ? outputInstruction(input.output) : undefined;
+      const blocked = await submitPrompt(core, input.prompt, signal, tracked, instruction);
       if (blocked) return await finish('error', blocked);
     }
     for (;;) {
@@ -142,7 +171,7 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
 
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
-      const response = await streamTurn(core, prepareRequest(core, signal), core.options.maxStreamRetries ?? 2);
+      const response = await streamTurn(core, prepareRequest(core, signal, input.output?.native ? input.output.jsonSchema : undefined), core.options.maxStreamRetries ?? 2);
       addUsage(usage, response.usage);
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.
@@ -152,7 +181,8 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
       if (message.content.length === 0) {
         // Nothing to keep: an empty assistant message would make the next request invalid.
         if (response.stopReason === 'pause_turn') continue;
-        return await finish('completed');
+        if (input.output && !checkFinalOutput('')) continue;
+        return await finish(outputFailure ? 'error' : 'completed', outputFailure);
       }
       // After pause_turn the model continues the same message: the state joins it to the last one.
       tracked(() => core.pushAssistant(message, response.id, response.usage));
@@ -176,7 +206,8 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
           continue;
         }
       }
-      return await finish('completed');
+      if (input.output && !checkFinalOutput(text)) continue;
+      return await finish(outputFailure ? 'error' : 'completed', outputFailure);
     }
   } catch (error) {
     if (signal.aborted) {
@@ -224,7 +255,13 @@ function textOf(message: Message): string {
  * superseded), runs `SessionStart` (first prompt) and `UserPromptSubmit` hooks, and appends one
  * user message. Returns an error when a hook blocked the prompt.
  */
-async function submitPrompt(core: AgentCore, prompt: string | ContentBlock[], signal: AbortSignal, tracked: (change: () => void) => void): Promise<PromptBlockedError | undefined> {
+async function submitPrompt(
+  core: AgentCore,
+  prompt: string | ContentBlock[],
+  signal: AbortSignal,
+  tracked: (change: () => void) => void,
+  instruction?: string,
+): Promise<PromptBlockedError | undefined> {
   const context: TextBlock[] = [];
   const source = core.sessionStartSource;
   if (source !== undefined) {
@@ -258,6 +295,7 @@ async function submitPrompt(core: AgentCore, prompt: string | ContentBlock[], si
   blocks.push(...core.takeReminders(), ...context);
   if (typeof prompt === 'string') blocks.push({ type: 'text', text: prompt });
   else blocks.push(...prompt.filter((block) => !isBlankText(block)));
+  if (instruction) blocks.push({ type: 'text', text: instruction });
   tracked(() => core.appendUserContent(blocks));
   return undefined;
 }

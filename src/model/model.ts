@@ -35,6 +35,11 @@ export interface ModelRequest {
   messages: readonly Message[];
   /** Aborts the call. */
   signal?: AbortSignal;
+  /**
+   * Constrain the model's text answer to this JSON Schema (structured output), for models with
+   * `structuredOutput: true`. Set on every request of a run asked for a typed `output`.
+   */
+  outputFormat?: { type: 'json_schema'; schema: Record<string, unknown> };
 }
 
 /** The assembled result of one model call. */
@@ -78,6 +83,13 @@ export interface Model {
   readonly modelId: string;
   /** Streams one assistant turn. */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /**
+   * The model constrains its answer to `request.outputFormat` natively (the Messages API's
+   * structured outputs). Without it, a run asked for a typed `output` tells the model the JSON
+   * Schema in the prompt and validates the answer, asking again on a mismatch.
+   * @default false
+   */
+  readonly structuredOutput?: boolean;
   /**
    * Counts the input tokens `request` would take, exactly, without running the model (for
    * Anthropic: the Messages API's token counting endpoint). Optional: without it, context size is

@@ -1,15 +1,15 @@
 import type { RunResult } from '../events/run-result.js';
-
-/** What `requestPlan` needs of an agent: a run that ends with a result (an `Agent` has it). */
-export interface PlanRequestAgent {
-  run(prompt: string, options?: { signal?: AbortSignal }): { result: Promise<RunResult> };
-}
 import { PlanExtractionError } from '../errors/plan-extraction-error.js';
-import { extractJson } from './extract-json.js';
 import type { PlanPhase } from './plan-phase.js';
-import { buildPlanRequestPrompt, buildPlanRetryPrompt } from './plan-request-prompt.js';
 import { PlanSchema, type StructuredPlan } from './plan-schema.js';
 import type { InferSchemaOutput, ValueSchema } from './value-schema.js';
+
+/** What `requestPlan` needs of an agent: a run with a typed output (an `Agent` has it). */
+export interface PlanRequestAgent {
+  run(prompt: string, options?: { signal?: AbortSignal; outputSchema?: ValueSchema; outputRetries?: number }): { result: Promise<RunResult> };
+}
+
+const DEFAULT_INSTRUCTIONS = 'Exploration is over. Write the plan for the task, based on what you found.';
 
 /** Options of {@link requestPlan}. */
 export interface RequestPlanOptions<S extends ValueSchema | undefined> {
@@ -64,29 +64,27 @@ export async function requestPlan<S extends ValueSchema | undefined = undefined>
 ): Promise<RequestedPlan<S extends ValueSchema ? InferSchemaOutput<S> : StructuredPlan>> {
   const schema = (options.schema ?? PlanSchema) as ValueSchema;
   const maxAttempts = options.maxAttempts ?? 2;
-  let prompt = buildPlanRequestPrompt({ schema, ...(options.prompt ? { instructions: options.prompt } : {}) });
-  let lastText = '';
-  let issues: string[] = [];
-  for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-    const result = await agent.run(prompt, options.signal ? { signal: options.signal } : {}).result;
-    if (result.status !== 'completed') {
-      throw new PlanExtractionError(
-        `requestPlan: the run asking for the plan ended with status "${result.status}" instead of an answer${result.error ? ` (${result.error.message})` : ''}. Resolve what it waits for, then ask again.`,
-        { attempts: attempt, responseText: result.text, ...(result.error ? { cause: result.error } : {}) },
-      );
-    }
-    lastText = result.text;
-    const extracted = extractJson(result.text, { schema });
-    if (extracted.ok) {
-      // Only now: while the model answers, writes stay refused (it may call tools despite the prompt).
-      options.phase?.end();
-      return { plan: extracted.value as never, text: result.text, attempts: attempt };
-    }
-    issues = extracted.issues ?? [];
-    prompt = buildPlanRetryPrompt(extracted);
+  if (!(Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 11)) {
+    throw new PlanExtractionError(`requestPlan: maxAttempts must be a whole number from 1 to 11, got ${JSON.stringify(maxAttempts)}.`, { attempts: 0, responseText: '' });
+  }
+  // A thin user of the run's typed output: the schema, validation and retries are the run's.
+  const prompt = `${options.prompt ?? DEFAULT_INSTRUCTIONS}\n\nAnswer with the plan. Do not call any tools.`;
+  const result = await agent.run(prompt, { outputSchema: schema, outputRetries: maxAttempts - 1, ...(options.signal ? { signal: options.signal } : {}) }).result;
+  if (result.status === 'completed') {
+    // Only now: while the model answers, writes stay refused (it may call tools despite the prompt).
+    options.phase?.end();
+    return { plan: result.output as never, text: result.text, attempts: result.outputAttempts ?? 1 };
+  }
+  const failure = result.error as { issues?: string[]; attempts?: number; code?: string } | undefined;
+  if (failure?.code === 'structured-output') {
+    const issues = failure.issues ?? [];
+    throw new PlanExtractionError(
+      `requestPlan: no valid plan after ${failure.attempts ?? maxAttempts} answer(s)${issues.length ? `: ${issues.join('; ')}` : ''}. Check the schema, or raise maxAttempts.`,
+      { attempts: failure.attempts ?? maxAttempts, responseText: result.text, issues, cause: result.error },
+    );
   }
   throw new PlanExtractionError(
-    `requestPlan: no valid plan after ${maxAttempts} answer(s)${issues.length ? `: ${issues.join('; ')}` : ''}. Check the schema, or raise maxAttempts.`,
-    { attempts: maxAttempts, responseText: lastText, issues },
+    `requestPlan: the run asking for the plan ended with status "${result.status}" instead of an answer${result.error ? ` (${result.error.message})` : ''}. Resolve what it waits for, then ask again.`,
+    { attempts: 1, responseText: result.text, ...(result.error ? { cause: result.error } : {}) },
   );
 }

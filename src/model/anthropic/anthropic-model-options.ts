@@ -87,4 +87,11 @@ export interface AnthropicModelOptions {
    * @default undefined (no server-side editing)
    */
   contextManagement?: AnthropicContextManagement;
+  /**
+   * Use the Messages API's structured outputs (`output_config.format`) when a run asks for a typed
+   * `output`. Turn it off for a model that does not support them: the run then shows the JSON
+   * Schema in the prompt and validates the answer.
+   * @default true
+   */
+  structuredOutput?: boolean;
 }

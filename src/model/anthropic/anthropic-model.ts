@@ -50,6 +50,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     stopSequences: options.stopSequences,
     extraBody: options.extraBody,
     contextManagement: options.contextManagement,
+    structuredOutput: options.structuredOutput,
   };
   const headers = requestHeaders(options);
   // With a caller's client, its own retry setting stands unless maxRetries was given explicitly.
@@ -89,7 +90,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     }
   }
 
-  return { specificationVersion: 'v1', provider: 'anthropic', modelId: options.model, stream, countTokens };
+  return { specificationVersion: 'v1', provider: 'anthropic', modelId: options.model, structuredOutput: options.structuredOutput ?? true, stream, countTokens };
 }
 
 /** The caller's headers, with the betas the chosen options need added to `anthropic-beta`. */

@@ -15,6 +15,7 @@ export interface AnthropicRequestSettings {
   stopSequences?: string[] | undefined;
   extraBody?: Record<string, unknown> | undefined;
   contextManagement?: AnthropicContextManagement | undefined;
+  structuredOutput?: boolean | undefined;
 }
 
 /** A Messages API request body, in wire shape. */
@@ -50,6 +51,7 @@ export function toAnthropicRequest(request: ModelRequest, settings: AnthropicReq
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     ...(settings.stopSequences !== undefined ? { stop_sequences: settings.stopSequences } : {}),
     ...(settings.contextManagement !== undefined ? { context_management: settings.contextManagement } : {}),
+    ...(request.outputFormat !== undefined && settings.structuredOutput !== false ? { output_config: { format: request.outputFormat } } : {}),
     stream: true,
   };
   return body;

@@ -25,6 +25,13 @@ export interface ScriptedModelOptions {
    * @default 16
    */
   chunkSize?: number;
+  /**
+   * Claim native structured output (`Model.structuredOutput`), so runs asked for a typed `output`
+   * send `outputFormat` instead of showing the schema in the prompt. The script still decides the
+   * answer: it is validated like any other.
+   * @default false
+   */
+  structuredOutput?: boolean;
 }
 
 /** A fake {@link Model} that plays a script; see {@link scriptedModel}. */
@@ -129,6 +136,7 @@ export function scriptedModel(script: ScriptItem[], options: ScriptedModelOption
     specificationVersion: 'v1',
     provider: 'scripted',
     modelId: options.modelId ?? 'scripted',
+    ...(options.structuredOutput ? { structuredOutput: true } : {}),
     stream,
     get requests() {
       return requests;
