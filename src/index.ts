@@ -14,6 +14,9 @@ export { SNAPSHOT_SCHEMA_VERSION, SUPPORTED_SNAPSHOT_VERSIONS, type AgentSnapsho
 export type { SnapshotKey } from './runtime/snapshot-signature.js';
 export type { ClaimApprovalArgs } from './runtime/agent-options.js';
 
+// Telemetry
+export type { TracerLike, SpanLike, SpanOptionsLike, SpanAttributeValue } from './telemetry/index.js';
+
 // Events and results
 export type {
   EventBase,

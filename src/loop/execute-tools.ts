@@ -7,6 +7,7 @@ import { isToolSuspension, type Tool, type ToolExecuteArgs, type ToolReturn, typ
 import type { RunContext } from './loop-run-context.js';
 import { refuseCall } from './refuse-call.js';
 import { toToolResultContent, type ToolResultContent } from './tool-result-content.js';
+import { failSpan, withSpan } from '../telemetry/index.js';
 
 const INTERRUPTED = 'The user interrupted this tool call before it finished; it may have had partial effects. Do not assume it completed.';
 const PLAN_MODE_GUARD =
@@ -28,7 +29,7 @@ export async function executeTools(core: AgentCore, batch: OpenBatch, context: R
     if (isConcurrencySafe(core, first)) {
       while (index < allowed.length && isConcurrencySafe(core, allowed[index]!)) group.push(allowed[index++]!);
     }
-    await Promise.all(group.map((call) => context.queue.add(() => runCall(core, call, context, undefined))));
+    await Promise.all(group.map((call) => context.queue.add(() => tracedCall(core, call, context, undefined))));
   }
   for (const call of allowed) if (call.state === 'allowed') refuseCall(core, call, INTERRUPTED);
 }
@@ -43,7 +44,24 @@ export async function resumeCall(
   approval: { id: string; path: string[]; decision: Exclude<PermissionResult, { behavior: 'defer' }> },
   context: RunContext,
 ): Promise<void> {
-  await runCall(core, call, context, approval);
+  await tracedCall(core, call, context, approval);
+}
+
+/** A tool call inside an `execute_tool` span when the host traces. */
+function tracedCall(core: AgentCore, call: BatchCall, context: RunContext, approval: ResumeApproval | undefined): Promise<void> {
+  const tracer = core.options.tracer;
+  if (!tracer) return runCall(core, call, context, approval);
+  return withSpan(
+    tracer,
+    `execute_tool ${call.toolName}`,
+    { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': call.toolName, 'gen_ai.tool.call.id': call.toolUseId, 'gen_ai.tool.type': 'function' } },
+    async (span) => {
+      await runCall(core, call, { ...context, span }, approval);
+      const suspended = call.state === 'suspended';
+      span?.setAttribute('agent_harness.tool.outcome', suspended ? 'suspended' : call.result?.is_error ? 'error' : 'ok');
+      if (call.result?.is_error) failSpan(span, new Error(typeof call.result.content === 'string' ? call.result.content.slice(0, 200) : 'tool error'));
+    },
+  );
 }
 
 /** The allowed calls that may run now: those before the first call still waiting, so calls never run out of order. */

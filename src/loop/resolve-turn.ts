@@ -7,6 +7,7 @@ import { announceQuestion, planRejected } from './announce-question.js';
 import { toolUseOf, type BatchCall, type OpenBatch } from '../state/index.js';
 import { describeInputChange } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
+import { withSpan } from '../telemetry/index.js';
 
 /** What deciding a batch leaves for the run: denials for the result, and whether the host asked to stop. */
 export interface TurnDecisions {
@@ -39,27 +40,37 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       deny(core, call, `Your input for "${call.toolName}" was cut off because the response reached the max_tokens limit, so the call was not run. Send the call again with a shorter input (split large content across several calls).`, decisions, { type: 'validation', message: 'input cut off by max_tokens' });
       continue;
     }
-    const outcome = await decidePermission({
-      tool,
-      toolUseId: call.toolUseId,
-      rawInput,
-      mode: core.mode,
-      rules: core.rules,
-      hooks: core.options.hooks,
-      canUseTool: core.options.canUseTool,
-      autoMode: core.options.autoMode,
-      signal,
-      agentId: core.agentId,
-      cwd: core.options.cwd,
-      agent: core.toolContext,
-      emit: (event) => {
-        if (event.type === 'permission-request') {
-          asked = event.reason;
-          announceQuestion(core, event.reason, call.toolUseId, event.input);
-        }
-        core.emit(event as AgentEventInput);
+    const outcome = await withSpan(
+      core.options.tracer,
+      `permission ${call.toolName}`,
+      { attributes: { 'gen_ai.tool.name': call.toolName, 'gen_ai.tool.call.id': call.toolUseId } },
+      async (span) => {
+        const decided = await decidePermission({
+          tool,
+          toolUseId: call.toolUseId,
+          rawInput,
+          mode: core.mode,
+          rules: core.rules,
+          hooks: core.options.hooks,
+          canUseTool: core.options.canUseTool,
+          autoMode: core.options.autoMode,
+          signal,
+          agentId: core.agentId,
+          cwd: core.options.cwd,
+          agent: core.toolContext,
+          emit: (event) => {
+            if (event.type === 'permission-request') {
+              asked = event.reason;
+              announceQuestion(core, event.reason, call.toolUseId, event.input);
+            }
+            core.emit(event as AgentEventInput);
+          },
+        });
+        span?.setAttribute('agent_harness.permission.behavior', decided.decision.behavior);
+        span?.setAttribute('agent_harness.permission.step', decided.decision.reason.type);
+        return decided;
       },
-    });
+    );
     const decision = outcome.decision;
     core.commit({ kind: 'permission-decision', decision });
     core.emit({ type: 'permission-decision', ...decision });

@@ -20,6 +20,13 @@ import { RunMessages } from './run-messages.js';
 import { checkStopConditions } from './stop-conditions.js';
 import { streamTurn } from './stream-turn.js';
 import { checkOutput, outputInstruction, type OutputRequest } from './structured-output.js';
+import { failSpan, spanAttributes, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
+import type { Usage } from '../model/usage.js';
+
+/** All input tokens of a call: uncached, read from the cache, written to it. */
+function totalInput(usage: Usage): number {
+  return usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
+}
 import { StructuredOutputError } from '../errors/structured-output-error.js';
 
 /** What starts a run: a prompt, or the host's answer to a pending approval (continue the open batch). */
@@ -43,8 +50,39 @@ function writeError(core: AgentCore, failure: Error): Error {
   return SessionConflictError.isInstance(failure) ? failure : new SessionWriteError(core.sessionId, failure);
 }
 
-/** Runs the agentic loop until a stop condition. Never throws: failures end with status `error`. */
-export async function runLoop(core: AgentCore, input: RunInput, context: RunContext): Promise<RunResult> {
+/**
+ * Runs the agentic loop until a stop condition, inside an `invoke_agent` span when the host
+ * traces. Never throws: failures end with status `error`.
+ */
+export function runLoop(core: AgentCore, input: RunInput, context: RunContext): Promise<RunResult> {
+  const tracer = core.options.tracer;
+  if (!tracer) return runTurns(core, input, context);
+  return withSpan(
+    tracer,
+    `invoke_agent ${core.agentId ?? 'agent'}`,
+    {
+      attributes: {
+        'gen_ai.operation.name': 'invoke_agent',
+        'gen_ai.provider.name': core.options.model.provider,
+        'gen_ai.request.model': core.options.model.modelId,
+        'gen_ai.conversation.id': core.sessionId,
+        'gen_ai.agent.id': core.agentId,
+        'agent_harness.run.id': context.runId,
+      },
+    },
+    async (span) => {
+      const result = await runTurns(core, input, { ...context, span });
+      span?.setAttribute('agent_harness.run.status', result.status);
+      span?.setAttribute('agent_harness.run.turns', result.turns);
+      span?.setAttribute('gen_ai.usage.input_tokens', totalInput(result.usage));
+      span?.setAttribute('gen_ai.usage.output_tokens', result.usage.outputTokens);
+      if (result.error) failSpan(span, result.error);
+      return result;
+    },
+  );
+}
+
+async function runTurns(core: AgentCore, input: RunInput, context: RunContext): Promise<RunResult> {
   const { signal } = context;
   const usage = emptyUsage();
   const decisions: TurnDecisions = { denials: [], stopRequested: false };
@@ -171,7 +209,31 @@ export async function runLoop(core: AgentCore, input: RunInput, context: RunCont
 
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
-      const response = await streamTurn(core, prepareRequest(core, signal, input.output?.native ? input.output.jsonSchema : undefined), core.options.maxStreamRetries ?? 2);
+      const request = prepareRequest(core, signal, input.output?.native ? input.output.jsonSchema : undefined);
+      const response = await withSpan(
+        core.options.tracer,
+        `chat ${core.options.model.modelId}`,
+        { kind: SPAN_KIND_CLIENT, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': core.options.model.provider, 'gen_ai.request.model': core.options.model.modelId } },
+        async (span) => {
+          const answer = await streamTurn(core, request, core.options.maxStreamRetries ?? 2);
+          if (span) {
+            for (const [key, value] of Object.entries(
+              spanAttributes({
+                'gen_ai.response.id': answer.id,
+                'gen_ai.response.model': answer.model,
+                'gen_ai.response.finish_reasons': answer.stopReason ? [answer.stopReason] : undefined,
+                'gen_ai.usage.input_tokens': totalInput(answer.usage),
+                'gen_ai.usage.output_tokens': answer.usage.outputTokens,
+                'gen_ai.usage.cache_read.input_tokens': answer.usage.cacheReadInputTokens,
+                'gen_ai.usage.cache_creation.input_tokens': answer.usage.cacheCreationInputTokens,
+              }),
+            )) {
+              span.setAttribute(key, value);
+            }
+          }
+          return answer;
+        },
+      );
       addUsage(usage, response.usage);
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.

@@ -7,6 +7,7 @@ import type { ModelPrice } from '../model/pricing.js';
 import type { AgentSnapshot } from './snapshot.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { SnapshotKey } from './snapshot-signature.js';
+import type { TracerLike } from '../telemetry/tracer-like.js';
 
 /** What `claimApproval` is asked about. */
 export interface ClaimApprovalArgs {
@@ -124,6 +125,15 @@ export interface AgentOptions {
    * @default undefined (snapshots are unsigned; they are still validated field by field)
    */
   snapshotKey?: SnapshotKey;
+  /**
+   * The host's OpenTelemetry tracer (`trace.getTracer('my-app')` from `@opentelemetry/api`): spans
+   * for the run (`invoke_agent`), each model call (`chat`), each tool call (`execute_tool`) and each
+   * permission decision, with the GenAI semantic-convention attributes (operation, provider, model,
+   * token usage, tool name and call id) and the permission step that decided. Nested spans need the
+   * host's context manager (the OpenTelemetry Node SDK registers one).
+   * @default undefined (no spans, no cost)
+   */
+  tracer?: TracerLike;
   /**
    * Include the built-in `TodoWrite` tool.
    * @default true

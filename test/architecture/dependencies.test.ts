@@ -57,6 +57,7 @@ for (const entry of imports) {
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   types: [],
+  telemetry: [],
   model: ['errors', 'types'],
   history: ['model', 'errors', 'types'],
   state: ['model', 'history', 'errors', 'types'],

@@ -1,0 +1,2 @@
+export type { TracerLike, SpanLike, SpanOptionsLike, SpanAttributeValue } from './tracer-like.js';
+export { withSpan, failSpan, spanAttributes, SPAN_KIND_CLIENT, SPAN_KIND_INTERNAL } from './with-span.js';

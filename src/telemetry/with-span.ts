@@ -1,0 +1,45 @@
+import type { SpanAttributeValue, SpanLike, TracerLike } from './tracer-like.js';
+
+/** OpenTelemetry's `SpanStatusCode.ERROR` and `SpanKind.CLIENT` / `INTERNAL`. */
+const STATUS_ERROR = 2;
+export const SPAN_KIND_INTERNAL = 0;
+export const SPAN_KIND_CLIENT = 2;
+
+/** Attributes without the undefined ones (OpenTelemetry drops them with a warning). */
+export function spanAttributes(attributes: Record<string, SpanAttributeValue | undefined>): Record<string, SpanAttributeValue> {
+  const defined: Record<string, SpanAttributeValue> = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) defined[key] = value;
+  return defined;
+}
+
+/**
+ * Runs `fn` inside an active span of the host's tracer (child spans started inside it nest under
+ * it), ending the span when `fn` settles and recording a thrown error. Without a tracer, `fn`
+ * runs as it is, with no span and no cost.
+ */
+export function withSpan<T>(
+  tracer: TracerLike | undefined,
+  name: string,
+  options: { kind?: number; attributes?: Record<string, SpanAttributeValue | undefined> },
+  fn: (span: SpanLike | undefined) => Promise<T>,
+): Promise<T> {
+  // No tracer: no wrapper, not even an extra promise (the loop's hot path).
+  if (!tracer) return fn(undefined);
+  return tracer.startActiveSpan(name, { kind: options.kind ?? SPAN_KIND_INTERNAL, attributes: spanAttributes(options.attributes ?? {}) }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({ code: STATUS_ERROR, message: error instanceof Error ? error.message : String(error) });
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/** Marks a span as failed, with the error. */
+export function failSpan(span: SpanLike | undefined, error: Error): void {
+  span?.recordException(error);
+  span?.setStatus({ code: STATUS_ERROR, message: error.message });
+}
