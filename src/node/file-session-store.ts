@@ -4,7 +4,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { checkAppend } from '../session/check-append.js';
 import { fenceError } from '../session/lease-rules.js';
-import { foldPendingApprovals } from '../session/pending-approvals.js';
+import { foldPendingApprovals, pendingApprovalsIn } from '../session/pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import { fileSessionLeases } from './session-file/file-session-leases.js';
 import { readLeaseFile, writeLeaseFile } from './session-file/lease-file.js';
@@ -236,7 +236,8 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         await tails.get(sessionId);
         let pending = foldPendingApprovals(undefined, []);
         for await (const entry of readSessionFile({ file: targetOf(sessionId).file, sessionId, onWarning: options.onWarning })) pending = foldPendingApprovals(pending, [entry]);
-        if (pending.approvals.length > 0) waiting.push({ sessionId, approvals: pending.approvals });
+        const approvals = pendingApprovalsIn(pending);
+        if (approvals.length > 0) waiting.push({ sessionId, approvals });
       }
       return waiting;
     },

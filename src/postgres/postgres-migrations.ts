@@ -21,12 +21,13 @@ CREATE TABLE ${s}.sessions (
   revision         bigint NOT NULL DEFAULT 0 CHECK (revision >= 0),
   pending          json,
   pending_rule     integer NOT NULL DEFAULT 0,
+  waiting          boolean NOT NULL DEFAULT false,
   lease_holder     text,
   lease_token      bigint NOT NULL DEFAULT 0,
   lease_expires_at bigint NOT NULL DEFAULT 0,
   updated_at       timestamptz NOT NULL DEFAULT now()
 );
-CREATE INDEX sessions_waiting ON ${s}.sessions (session_id) WHERE pending IS NOT NULL;
+CREATE INDEX sessions_waiting ON ${s}.sessions (session_id) WHERE waiting;
 CREATE INDEX sessions_pending_rule ON ${s}.sessions (pending_rule);
 CREATE TABLE ${s}.session_entries (
   session_id text NOT NULL REFERENCES ${s}.sessions (session_id),

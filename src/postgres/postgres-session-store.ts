@@ -1,8 +1,8 @@
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
-import { foldPendingApprovals, PENDING_APPROVALS_RULE, type PendingApprovalsState } from '../session/pending-approvals.js';
-import { parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
+import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
+import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import { loadPostgresEntries } from './load-postgres-entries.js';
 import { inTransaction } from './postgres-pool.js';
@@ -64,15 +64,17 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     }
     const state = foldPendingApprovals(basis.state, entries);
     const pending = savedPendingText(state);
+    const waiting = isWaiting(state) ? 'true' : 'false';
     const unfencedNew = expectedRevision === 0 && fencingToken === undefined;
     // The row moves from the expected revision to the new one, or nothing happens at all.
     const head = unfencedNew
-      ? `INSERT INTO ${s}.sessions AS r (session_id, revision, pending, pending_rule)
-         VALUES ($1, $3, $4::json, ${PENDING_APPROVALS_RULE})
-         ON CONFLICT (session_id) DO UPDATE SET revision = EXCLUDED.revision, pending = EXCLUDED.pending, pending_rule = EXCLUDED.pending_rule, updated_at = now()
+      ? `INSERT INTO ${s}.sessions AS r (session_id, revision, pending, pending_rule, waiting)
+         VALUES ($1, $3, $4::json, ${PENDING_APPROVALS_RULE}, ${waiting})
+         ON CONFLICT (session_id) DO UPDATE
+           SET revision = EXCLUDED.revision, pending = EXCLUDED.pending, pending_rule = EXCLUDED.pending_rule, waiting = EXCLUDED.waiting, updated_at = now()
          WHERE r.revision = $2
          RETURNING r.session_id`
-      : `UPDATE ${s}.sessions AS r SET revision = $3, pending = $4::json, pending_rule = ${PENDING_APPROVALS_RULE}, updated_at = now()
+      : `UPDATE ${s}.sessions AS r SET revision = $3, pending = $4::json, pending_rule = ${PENDING_APPROVALS_RULE}, waiting = ${waiting}, updated_at = now()
          WHERE r.session_id = $1 AND r.revision = $2 AND ($6::bigint IS NULL OR (r.lease_token = $6 AND r.lease_expires_at > ${clockSql(7)}))
          RETURNING r.session_id`;
     const statement = `WITH head AS (${head}),
@@ -115,11 +117,12 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
       const sessionId = String(row.session_id);
       const head = await readSessionHead(pool, s, sessionId, null);
       const { state } = await pendingFromSaved({ ...head, rule: -1 }, () => load(sessionId));
-      await pool.query(`UPDATE ${s}.sessions SET pending = $3::json, pending_rule = $4 WHERE session_id = $1 AND revision = $2`, [
+      await pool.query(`UPDATE ${s}.sessions SET pending = $3::json, pending_rule = $4, waiting = $5 WHERE session_id = $1 AND revision = $2`, [
         sessionId,
         head.revision,
         savedPendingText(state),
         PENDING_APPROVALS_RULE,
+        isWaiting(state),
       ]);
     }
   };
@@ -151,7 +154,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
         await client.query(`DELETE FROM ${s}.session_entries WHERE session_id = $1`, [sessionId]);
         // The lease ends with the session; its token stays, so tokens never repeat.
         await client.query(
-          `UPDATE ${s}.sessions SET revision = 0, pending = NULL, pending_rule = $2, lease_expires_at = least(lease_expires_at, ${clockSql(3)}), updated_at = now() WHERE session_id = $1`,
+          `UPDATE ${s}.sessions SET revision = 0, pending = NULL, pending_rule = $2, waiting = false, lease_expires_at = least(lease_expires_at, ${clockSql(3)}), updated_at = now() WHERE session_id = $1`,
           [sessionId, PENDING_APPROVALS_RULE, clock()],
         );
       });
@@ -167,11 +170,12 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     async listPending() {
       await ready();
       await refoldOutdated();
-      const { rows } = await pool.query(`SELECT session_id, pending::text AS pending FROM ${s}.sessions WHERE pending IS NOT NULL ORDER BY session_id COLLATE "C"`);
+      const { rows } = await pool.query(`SELECT session_id, pending::text AS pending FROM ${s}.sessions WHERE waiting ORDER BY session_id COLLATE "C"`);
       const waiting: PendingSession[] = [];
       for (const row of rows) {
         const state = parseSavedPending(String(row.pending));
-        if (state !== undefined && state.approvals.length > 0) waiting.push({ sessionId: String(row.session_id), approvals: state.approvals });
+        const approvals = state === undefined ? [] : pendingApprovalsIn(state);
+        if (approvals.length > 0) waiting.push({ sessionId: String(row.session_id), approvals });
       }
       return waiting;
     },

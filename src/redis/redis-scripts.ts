@@ -16,7 +16,7 @@ end
 /**
  * Compare-and-append. KEYS: session hash, entries list, sessions set, waiting set.
  * ARGV: session id, expected revision, new revision, fencing token or '', clock or '',
- * pending JSON or '' (none), pending rule, entries as JSON…
+ * pending JSON, pending rule, '1' when the session waits for approval (else '0'), entries as JSON…
  * Returns {'ok'} | {'conflict', revision} | {'lease-lost', holder, token, expiresAt, now}.
  */
 export const APPEND_SCRIPT = `${CLOCK}
@@ -29,17 +29,11 @@ if ARGV[4] ~= '' then
   end
 end
 if revision ~= tonumber(ARGV[2]) then return {'conflict', revision} end
-for first = 8, #ARGV, 1000 do
+for first = 9, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, #ARGV)))
 end
-redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'pendingRule', ARGV[7])
-if ARGV[6] == '' then
-  redis.call('HDEL', KEYS[1], 'pending')
-  redis.call('SREM', KEYS[4], ARGV[1])
-else
-  redis.call('HSET', KEYS[1], 'pending', ARGV[6])
-  redis.call('SADD', KEYS[4], ARGV[1])
-end
+redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'pending', ARGV[6], 'pendingRule', ARGV[7])
+if ARGV[8] == '1' then redis.call('SADD', KEYS[4], ARGV[1]) else redis.call('SREM', KEYS[4], ARGV[1]) end
 redis.call('SADD', KEYS[3], ARGV[1])
 return {'ok'}
 `;
@@ -61,18 +55,12 @@ return 1
 
 /**
  * Saves refolded pending approvals if the session is still at the revision they were folded at.
- * KEYS: session hash, waiting set. ARGV: session id, revision, pending JSON or '', rule.
+ * KEYS: session hash, waiting set. ARGV: session id, revision, pending JSON, rule, '1' when waiting.
  */
 export const SAVE_PENDING_SCRIPT = `
 if tonumber(redis.call('HGET', KEYS[1], 'revision') or '0') ~= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], 'pendingRule', ARGV[4])
-if ARGV[3] == '' then
-  redis.call('HDEL', KEYS[1], 'pending')
-  redis.call('SREM', KEYS[2], ARGV[1])
-else
-  redis.call('HSET', KEYS[1], 'pending', ARGV[3])
-  redis.call('SADD', KEYS[2], ARGV[1])
-end
+redis.call('HSET', KEYS[1], 'pending', ARGV[3], 'pendingRule', ARGV[4])
+if ARGV[5] == '1' then redis.call('SADD', KEYS[2], ARGV[1]) else redis.call('SREM', KEYS[2], ARGV[1]) end
 return 1
 `;
 

@@ -3,8 +3,8 @@ import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
-import { foldPendingApprovals, PENDING_APPROVALS_RULE, type PendingApprovalsState } from '../session/pending-approvals.js';
-import { pendingFromSaved, savedPendingText, type SavedPendingApprovals } from '../session/saved-pending-approvals.js';
+import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
+import { isWaiting, pendingFromSaved, savedPendingText, type SavedPendingApprovals } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import { loadRedisEntries } from './load-redis-entries.js';
 import { runScript } from './redis-client.js';
@@ -54,7 +54,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     const saved = await readSaved(sessionId);
     const { state, refolded } = await pendingFromSaved(saved, () => load(sessionId));
     // Saved only if nobody appended meanwhile (an append saves its own fold).
-    if (refolded) await runScript(client, SAVE_PENDING_SCRIPT, [keys.session(sessionId), keys.waiting], [sessionId, saved.revision, savedPendingText(state) ?? '', PENDING_APPROVALS_RULE]);
+    if (refolded) await runScript(client, SAVE_PENDING_SCRIPT, [keys.session(sessionId), keys.waiting], [sessionId, saved.revision, savedPendingText(state), PENDING_APPROVALS_RULE, isWaiting(state) ? '1' : '0']);
     return state;
   };
 
@@ -79,7 +79,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       client,
       APPEND_SCRIPT,
       [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting],
-      [sessionId, expectedRevision, revision, fencingToken ?? '', clock(), savedPendingText(state) ?? '', PENDING_APPROVALS_RULE, ...lines],
+      [sessionId, expectedRevision, revision, fencingToken ?? '', clock(), savedPendingText(state), PENDING_APPROVALS_RULE, isWaiting(state) ? '1' : '0', ...lines],
     )) as [string, ...Array<string | number | null>];
     if (result[0] === 'ok') {
       folded.set(sessionId, { revision, state });
@@ -136,7 +136,10 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       const ids = ((await client.call('SMEMBERS', keys.waiting)) as string[]).sort();
       // Sent together: the client pipelines them on its connection.
       const states = await Promise.all(ids.map((sessionId) => pendingOf(sessionId)));
-      return ids.flatMap((sessionId, index): PendingSession[] => (states[index]!.approvals.length > 0 ? [{ sessionId, approvals: states[index]!.approvals }] : []));
+      return ids.flatMap((sessionId, index): PendingSession[] => {
+        const approvals = pendingApprovalsIn(states[index]!);
+        return approvals.length > 0 ? [{ sessionId, approvals }] : [];
+      });
     },
   };
 }

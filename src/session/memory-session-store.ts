@@ -4,7 +4,7 @@ import { assertSessionId } from './assert-session-id.js';
 import { checkAppend } from './check-append.js';
 import type { SessionEntry } from '../state/entries.js';
 import { checkLeaseArguments, checkLeaseObject, endLease, extendLease, fenceError, leaseOf, takeLease, type LeaseRecord } from './lease-rules.js';
-import { foldPendingApprovals, type PendingApprovalsState } from './pending-approvals.js';
+import { foldPendingApprovals, pendingApprovalsIn, type PendingApprovalsState } from './pending-approvals.js';
 import type { PendingSession, SessionLeases, SessionStore } from './session-store.js';
 
 /** Options of {@link memorySessionStore}. */
@@ -121,7 +121,8 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
     async listPending() {
       const waiting: PendingSession[] = [];
       for (const [sessionId, stored] of sessions) {
-        if (stored.pending.approvals.length > 0) waiting.push({ sessionId, approvals: structuredClone(stored.pending.approvals) });
+        const approvals = pendingApprovalsIn(stored.pending);
+        if (approvals.length > 0) waiting.push({ sessionId, approvals: structuredClone(approvals) });
       }
       return waiting.sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
     },

@@ -1,19 +1,24 @@
 import type { SessionEntry } from '../state/entries.js';
-import { foldPendingApprovals, isCurrentPendingApprovals, PENDING_APPROVALS_RULE, type PendingApprovalsState } from './pending-approvals.js';
+import { foldPendingApprovals, isCurrentPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from './pending-approvals.js';
 
 /** What a store saved beside a session: its revision and folded pending approvals. */
 export interface SavedPendingApprovals {
   /** The session's revision (0 for none). */
   revision: number;
-  /** The folded state as JSON text, or null when no approval was pending. */
+  /** The folded state as JSON text, or null when none was saved. */
   pending: string | null;
   /** The `PENDING_APPROVALS_RULE` that folded it. */
   rule: number;
 }
 
-/** The text a store saves for a state: null when nothing is pending (stores index on that). */
-export function savedPendingText(state: PendingApprovalsState): string | null {
-  return state.approvals.length > 0 ? JSON.stringify(state) : null;
+/** The text a store saves for a state. */
+export function savedPendingText(state: PendingApprovalsState): string {
+  return JSON.stringify(state);
+}
+
+/** Whether the session waits for the host: what stores index for `listPending()`. */
+export function isWaiting(state: PendingApprovalsState): boolean {
+  return pendingApprovalsIn(state).length > 0;
 }
 
 /** Reads saved state text; undefined unless this build's rule made it and it is intact. */
@@ -35,7 +40,6 @@ export function parseSavedPending(text: string | null): PendingApprovalsState | 
 export async function pendingFromSaved(saved: SavedPendingApprovals, transcript: () => AsyncIterable<SessionEntry>): Promise<{ state: PendingApprovalsState; refolded: boolean }> {
   if (saved.revision === 0) return { state: foldPendingApprovals(undefined, []), refolded: false };
   if (saved.rule === PENDING_APPROVALS_RULE) {
-    if (saved.pending === null) return { state: foldPendingApprovals(undefined, []), refolded: false };
     const state = parseSavedPending(saved.pending);
     if (state !== undefined) return { state, refolded: false };
   }

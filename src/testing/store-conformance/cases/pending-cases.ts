@@ -37,7 +37,7 @@ export function pendingCases({ options, withStore }: ConformanceSetup): Conforma
             'listPending() with two waiting sessions',
           );
           const listed = await store.listPending!();
-          checkSameJson(listed[0]!.approvals[0], approvalFor('approval_a1', 'toolu_a1'), 'a listed approval, compared with the one appended');
+          checkSameJson(listed[0]!.approvals[0], { ...approvalFor('approval_a1', 'toolu_a1'), path: ['toolu_a1'] }, 'a listed approval (with its path), compared with the one appended');
         }),
     },
     {
