@@ -185,7 +185,14 @@ export type {
   SessionLeaseRenewOptions,
   PendingSession,
 } from './session/session-store.js';
-export { foldPendingApprovals, isCurrentPendingApprovals, PENDING_APPROVALS_RULE, type PendingApprovalsState } from './session/pending-approvals.js';
+export {
+  foldPendingApprovals,
+  pendingApprovalsIn,
+  isCurrentPendingApprovals,
+  PENDING_APPROVALS_RULE,
+  type PendingApprovalsState,
+  type PendingCall,
+} from './session/pending-approvals.js';
 export {
   applyEntry,
   foldEntries,

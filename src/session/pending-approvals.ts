@@ -14,6 +14,7 @@ export const PENDING_APPROVALS_RULE = 1;
 
 /** One call of the open batch, with what it waits on. */
 export interface PendingCall {
+  /** The call's `tool_use` id. */
   toolUseId: string;
   /** Its approval (a deferred call), those inside the nested run it waits on (a suspended call), or none. */
   approvals: PendingApproval[];
