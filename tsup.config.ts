@@ -5,6 +5,8 @@ const shared: Options = {
     index: 'src/index.ts',
     'node/index': 'src/node/index.ts',
     'testing/index': 'src/testing/index.ts',
+    'postgres/index': 'src/postgres/index.ts',
+    'redis/index': 'src/redis/index.ts',
   },
   dts: true,
   // No source maps in the package: they doubled its size and point at sources it does not ship.
@@ -13,7 +15,9 @@ const shared: Options = {
   treeshake: true,
   target: 'node20',
   removeNodeProtocol: false,
-  external: ['@anthropic-ai/sdk', 'zod', 'zod/v4', 'zod/v4/core', 'zod/v3'],
+  // pg and ioredis are optional peers: the postgres and redis entries take the host's pool or
+  // client and never import them, but stay external should that change.
+  external: ['@anthropic-ai/sdk', 'zod', 'zod/v4', 'zod/v4/core', 'zod/v3', 'pg', 'ioredis'],
 };
 
 export default defineConfig([

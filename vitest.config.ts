@@ -8,6 +8,8 @@ export default defineConfig({
     // Tests and examples import the package by name, as users do; it resolves to the sources.
     alias: [
       { find: /^agent-harness\/node$/, replacement: source('./src/node/index.ts') },
+      { find: /^agent-harness\/postgres$/, replacement: source('./src/postgres/index.ts') },
+      { find: /^agent-harness\/redis$/, replacement: source('./src/redis/index.ts') },
       { find: /^agent-harness\/testing$/, replacement: source('./src/testing/index.ts') },
       { find: /^agent-harness$/, replacement: source('./src/index.ts') },
     ],

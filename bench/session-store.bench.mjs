@@ -59,11 +59,13 @@ async function appendSession(dir, turns, fsync) {
   parentId = null;
   const batches = Array.from({ length: turns }, (_, index) => turn(index));
   const times = [];
+  let revision = 0;
   const started = performance.now();
   for (const batch of batches) {
     const before = performance.now();
-    await store.append(sessionId, batch);
+    await store.append(sessionId, batch, { expectedRevision: revision });
     times.push(performance.now() - before);
+    revision += batch.length;
   }
   const total = performance.now() - started;
   await store.close(sessionId);

@@ -179,8 +179,23 @@ export type {
   EntryDraft,
 } from './state/entries.js';
 export { ENTRY_SCHEMA_VERSION, SUPPORTED_ENTRY_VERSIONS } from './state/entries.js';
-export { memorySessionStore } from './session/memory-session-store.js';
-export type { SessionAppendOptions, SessionLease, SessionLeases } from './session/session-store.js';
+export { memorySessionStore, type MemorySessionStoreOptions } from './session/memory-session-store.js';
+export type {
+  SessionAppendOptions,
+  SessionLease,
+  SessionLeases,
+  SessionLeaseAcquireOptions,
+  SessionLeaseRenewOptions,
+  PendingSession,
+} from './session/session-store.js';
+export {
+  foldPendingApprovals,
+  pendingApprovalsIn,
+  isCurrentPendingApprovals,
+  PENDING_APPROVALS_RULE,
+  type PendingApprovalsState,
+  type PendingCall,
+} from './session/pending-approvals.js';
 export {
   applyEntry,
   foldEntries,
@@ -361,6 +376,11 @@ export {
   type SessionConflictErrorOptions,
   UnsafeCompactionCutError,
   MemoryAccessError,
+  LeaseLostError,
+  SessionStoreCorruptError,
+  type SessionStoreCorruptErrorOptions,
+  type LeaseLostErrorLease,
+  type LeaseLostErrorOptions,
   type AgentHarnessErrorOptions,
   type ModelErrorOptions,
   type HookErrorOptions,

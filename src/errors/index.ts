@@ -14,6 +14,8 @@ export { StructuredOutputError, type StructuredOutputErrorOptions } from './stru
 export { SnapshotInvalidError } from './snapshot-invalid-error.js';
 export { ApprovalClaimedError } from './approval-claimed-error.js';
 export { SessionConflictError, type SessionConflictErrorOptions } from './session-conflict-error.js';
+export { LeaseLostError, type LeaseLostErrorLease, type LeaseLostErrorOptions } from './lease-lost-error.js';
+export { SessionStoreCorruptError, type SessionStoreCorruptErrorOptions } from './session-store-corrupt-error.js';
 export { SessionLockedError, type SessionLockHolder, type SessionLockedErrorOptions } from './session-locked-error.js';
 export { HookError, type HookErrorOptions } from './hook-error.js';
 export { PlanNameCollisionError } from './plan-name-collision-error.js';

@@ -1,38 +1,59 @@
-import { readdir, unlink } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
-import { entrySeq } from '../state/entry-seq.js';
-import type { SessionStore, SessionStoreWarning } from '../session/session-store.js';
+import { checkAppend } from '../session/check-append.js';
+import { fenceError } from '../session/lease-rules.js';
+import { foldPendingApprovals, pendingApprovalsIn } from '../session/pending-approvals.js';
+import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
+import { fileSessionLeases } from './session-file/file-session-leases.js';
+import { readLeaseFile, writeLeaseFile } from './session-file/lease-file.js';
+import { takeSessionLock, withOperationLock } from './session-file/operation-lock.js';
 import { readSessionFile } from './session-file/read-session-file.js';
 import { SessionFileWriter } from './session-file/session-file-writer.js';
-import { assertSessionId, SESSION_FILE_EXTENSION, sessionIdProblem } from './session-file/session-id.js';
-import { inspectSessionLock, removeStaleLock, sessionLockedError, type SessionLockTarget } from './session-file/session-lock.js';
+import { sessionFileTarget } from './session-file/session-file-target.js';
+import { SESSION_FILE_EXTENSION, sessionIdProblem } from './session-file/session-id.js';
+import { releaseSessionLock } from './session-file/session-lock.js';
 
 /** Options of {@link fileSessionStore}. */
 export interface FileSessionStoreOptions {
   /**
-   * The directory transcripts are written to, one `<sessionId>.jsonl` file per session (and a
-   * `<sessionId>.jsonl.lock` while a writer has it open). Created on the first append. There is
-   * no default, so nothing lands in a home directory unless the host points there.
+   * The directory transcripts are written to, one `<sessionId>.jsonl` file per session (with a
+   * `<sessionId>.jsonl.lock` while a writer holds it, and a `<sessionId>.jsonl.lease` once a
+   * lease was taken). Created on the first write. There is no default, so nothing lands in a
+   * home directory unless the host points there.
    */
   dir: string;
   /**
-   * Flush every append to the disk (`fsync`) before `append` resolves, so a stored entry survives
-   * a power loss, not only a crash of the process. Costs a disk flush per append.
+   * Flush every append (and lease change) to the disk (`fsync`) before it resolves, so it
+   * survives a power loss, not only a crash of the process. Costs a disk flush per append.
    * @default false
    */
   fsync?: boolean;
   /**
-   * Take an exclusive lock file on a session's first append, so a second live writer (another
-   * store instance or another process) is refused with a `SessionLockedError` instead of
-   * interleaving lines. A lock left by a dead process on this host is taken over. Turn off only
-   * when the file system cannot hold lock files and the host guarantees a single writer.
+   * Use lock files: an unfenced writer holds its session's lock from its first append until
+   * `close`, so a second live writer (another store instance or process) is refused with a
+   * `SessionLockedError` instead of interleaving lines; fenced appends and lease changes hold it
+   * for one operation. A lock left by a dead process on this host is taken over. Turn off only
+   * when the file system cannot hold lock files and the host guarantees a single writer; leases
+   * need it.
    * @default true
    */
   lock?: boolean;
   /**
-   * Receives load warnings (skipped lines) when `load` is called without its own `onWarning`.
+   * How long a fenced append or a lease change waits for another one on the same session (which
+   * holds the lock for one operation) before giving up with `SessionLockedError`, in ms.
+   * @default 10000
+   */
+  lockWaitMs?: number;
+  /**
+   * The clock leases run on, in epoch milliseconds. Tests pass a manual clock.
+   * @default Date.now
+   */
+  now?: () => number;
+  /**
+   * Receives load warnings (skipped lines) when `load` is called without its own `onWarning`,
+   * and those of `listPending()`.
    * @default none: warnings are dropped
    */
   onWarning?: (warning: SessionStoreWarning) => void;
@@ -44,13 +65,25 @@ function errorCode(error: unknown): unknown {
 
 const ignore = (): void => undefined;
 
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if (errorCode(error) === 'ENOENT') return false;
+    throw error;
+  }
+}
+
 /**
  * A session store backed by a directory of append-only JSONL files, one per session: each entry
- * is one line. Appends to a session are serialized and written through one open handle (one
- * write per `append`). After a crash, a torn last line is skipped with a warning on load and the
- * next append starts on a fresh line; an entry with an unknown `$schemaVersion` fails the load.
- * One writer per session: the first append takes a lock file, released by `close(sessionId)`,
- * by `delete`, or on process exit.
+ * is one line, written in one write per `append`. After a crash, a torn last line is skipped with
+ * a warning on load and the next append starts on a fresh line; an entry with an unknown
+ * `$schemaVersion` fails the load. Appends are compare-and-append under the session's lock file.
+ * Without leases, one writer per session: the first append takes the lock until
+ * `close(sessionId)`, `delete`, or process exit. With leases (`store.leases`, a lease file per
+ * session), workers on this host take turns: a fenced append holds the lock for that append only,
+ * after checking the token against the lease file. `listPending()` reads every transcript.
  * @throws ConfigurationError when `dir` is missing, and (from its methods) for a session id that
  * is not a plain file name (a path separator, `..`, a leading dot, other characters than letters,
  * digits, `.`, `_`, `-`).
@@ -65,15 +98,14 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   const dir = resolve(options.dir);
   const fsync = options.fsync ?? false;
   const lock = options.lock ?? true;
+  const lockWaitMs = options.lockWaitMs ?? 10_000;
+  const now = options.now ?? Date.now;
   const writers = new Map<string, SessionFileWriter>();
-  /** Per session, the end of the chain of queued writes; appends, close and delete run one at a time. */
+  /** Sessions whose lock this store holds until `close` (its unfenced writer's). */
+  const writerLocks = new Set<string>();
+  /** Per session, the end of the chain of queued work; appends, lease changes, close and delete run one at a time. */
   const tails = new Map<string, Promise<void>>();
-
-  const targetOf = (sessionId: string): SessionLockTarget => {
-    assertSessionId(sessionId);
-    const file = join(dir, `${sessionId}${SESSION_FILE_EXTENSION}`);
-    return { sessionId, file, lockFile: `${file}.lock` };
-  };
+  const targetOf = (sessionId: string) => sessionFileTarget(dir, sessionId);
 
   const enqueue = <T>(sessionId: string, task: () => Promise<T>): Promise<T> => {
     const result = (tails.get(sessionId) ?? Promise.resolve()).then(task);
@@ -85,45 +117,82 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
     return result;
   };
 
+  /** Runs `task` as the session's only writer: under this store's writer lock, or an operation lock. */
+  const exclusive = async <T>(sessionId: string, task: () => Promise<T>): Promise<T> => {
+    if (!lock || writerLocks.has(sessionId)) return task();
+    await mkdir(dir, { recursive: true });
+    return withOperationLock(targetOf(sessionId), lockWaitMs, task);
+  };
+
   const closeWriter = async (sessionId: string): Promise<void> => {
     const writer = writers.get(sessionId);
-    if (writer === undefined) return;
     writers.delete(sessionId);
-    await writer.close();
+    try {
+      await writer?.close();
+    } finally {
+      if (writerLocks.delete(sessionId)) await releaseSessionLock(targetOf(sessionId).lockFile);
+    }
   };
+
+  /** The session's writer, its revision current (nobody else can write while the caller holds the lock). */
+  const currentWriter = async (sessionId: string): Promise<SessionFileWriter> => {
+    const open = writers.get(sessionId);
+    if (open !== undefined) {
+      if (await open.refresh()) return open;
+      // Deleted or replaced under our handle: never append to a file nobody can see.
+      writers.delete(sessionId);
+      await open.close();
+    }
+    const writer = await SessionFileWriter.open({ sessionId, file: targetOf(sessionId).file, fsync });
+    writers.set(sessionId, writer);
+    return writer;
+  };
+
+  const list = async (): Promise<string[]> => {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return [];
+      throw error;
+    }
+    return names
+      .filter((name) => name.endsWith(SESSION_FILE_EXTENSION))
+      .map((name) => name.slice(0, -SESSION_FILE_EXTENSION.length))
+      .filter((sessionId) => sessionIdProblem(sessionId) === undefined)
+      .sort();
+  };
+
+  const leases = lock ? fileSessionLeases({ targetOf, exclusive: (sessionId, task) => enqueue(sessionId, () => exclusive(sessionId, task)), now, fsync }) : undefined;
 
   return {
     async append(sessionId, entries, appendOptions) {
       const target = targetOf(sessionId);
-      const expectedRevision = appendOptions?.expectedRevision;
-      if (!Number.isInteger(expectedRevision) || expectedRevision! < 0) {
-        throw new ConfigurationError(`fileSessionStore.append needs options.expectedRevision, the revision the writer last saw (0 for a new session), got ${JSON.stringify(expectedRevision)}.`);
+      const { expectedRevision, fencingToken, revision } = checkAppend('fileSessionStore', entries, appendOptions);
+      if (fencingToken !== undefined && !lock) {
+        throw new ConfigurationError('fileSessionStore({ lock: false }) has no leases, so it cannot check a fencingToken: turn lock files on to use leases.');
       }
       // Serialized now, so a later change to the entries by the caller is not written.
       const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
       // Nothing to store: no lock taken, nothing checked.
       if (text.length === 0) return;
-      const next = entries.reduce((previous, entry) => entrySeq(entry, previous), expectedRevision!);
-      await enqueue(sessionId, async () => {
-        let writer = writers.get(sessionId);
-        if (writer === undefined) {
-          writer = await SessionFileWriter.open({ ...target, fsync, lock });
-          writers.set(sessionId, writer);
-        } else if (!lock) {
-          await writer.readRevision();
+      const write = async () => {
+        if (fencingToken !== undefined) {
+          const lost = fenceError(sessionId, await readLeaseFile(target.leaseFile, sessionId), fencingToken, now());
+          if (lost) throw lost;
         }
+        const writer = await currentWriter(sessionId);
         // Under the lock nobody else writes, so the check and the write are one step.
-        if (writer.revision !== expectedRevision) {
-          throw new SessionConflictError({ sessionId, expectedRevision: expectedRevision!, actualRevision: writer.revision });
+        if (writer.revision !== expectedRevision) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision: writer.revision });
+        await writer.append(text, revision);
+      };
+      await enqueue(sessionId, async () => {
+        if (fencingToken === undefined && lock && !writerLocks.has(sessionId)) {
+          await mkdir(dir, { recursive: true });
+          await takeSessionLock(target, 'writer', lockWaitMs);
+          writerLocks.add(sessionId);
         }
-        try {
-          await writer.append(text);
-        } catch (error) {
-          // Part of the text may be on disk: count again before the next append.
-          await writer.readRevision().catch(() => undefined);
-          throw error;
-        }
-        writer.revision = next;
+        await exclusive(sessionId, write);
       });
     },
 
@@ -134,40 +203,43 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       yield* readSessionFile({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning });
     },
 
-    async list() {
-      let names: string[];
-      try {
-        names = await readdir(dir);
-      } catch (error) {
-        if (errorCode(error) === 'ENOENT') return [];
-        throw error;
-      }
-      return names
-        .filter((name) => name.endsWith(SESSION_FILE_EXTENSION))
-        .map((name) => name.slice(0, -SESSION_FILE_EXTENSION.length))
-        .filter((sessionId) => sessionIdProblem(sessionId) === undefined)
-        .sort();
-    },
+    list,
 
     async delete(sessionId) {
       const target = targetOf(sessionId);
       await enqueue(sessionId, async () => {
-        const ours = writers.has(sessionId);
-        const state = !ours && lock ? await inspectSessionLock(target.lockFile) : undefined;
-        // Never pull the file from under another live writer.
-        if (state?.state === 'held') throw sessionLockedError(target, state);
-        // The file goes first, the lock after: nobody can start writing the file we are removing.
-        await unlink(target.file).catch((error: unknown) => {
-          if (errorCode(error) !== 'ENOENT') throw error;
+        // Nothing was ever stored here: no directory to create for a lock.
+        if (!writers.has(sessionId) && !(await exists(dir))) return;
+        // Never pull the file from under another live writer: the lock is taken first.
+        await exclusive(sessionId, async () => {
+          await unlink(target.file).catch((error: unknown) => {
+            if (errorCode(error) !== 'ENOENT') throw error;
+          });
+          // The lease ends with the session; its token stays used, so tokens never repeat.
+          const lease = lock ? await readLeaseFile(target.leaseFile, sessionId).catch(() => undefined) : undefined;
+          if (lease !== undefined && lease.expiresAt > now()) await writeLeaseFile(target.leaseFile, sessionId, { ...lease, expiresAt: now() }, fsync);
         });
-        if (ours) await closeWriter(sessionId);
-        else if (state?.state === 'stale') await removeStaleLock(target.lockFile, state.raw);
+        await closeWriter(sessionId);
       });
     },
 
     async close(sessionId) {
       targetOf(sessionId);
       await enqueue(sessionId, () => closeWriter(sessionId));
+    },
+
+    ...(leases ? { leases } : {}),
+
+    async listPending() {
+      const waiting: PendingSession[] = [];
+      for (const sessionId of await list()) {
+        await tails.get(sessionId);
+        let pending = foldPendingApprovals(undefined, []);
+        for await (const entry of readSessionFile({ file: targetOf(sessionId).file, sessionId, onWarning: options.onWarning })) pending = foldPendingApprovals(pending, [entry]);
+        const approvals = pendingApprovalsIn(pending);
+        if (approvals.length > 0) waiting.push({ sessionId, approvals });
+      }
+      return waiting;
     },
   };
 }

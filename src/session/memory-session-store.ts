@@ -1,54 +1,99 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSupportedEntry } from './assert-supported-entry.js';
-import { entrySeq } from '../state/entry-seq.js';
+import { assertSessionId } from './assert-session-id.js';
+import { checkAppend } from './check-append.js';
 import type { SessionEntry } from '../state/entries.js';
-import type { SessionStore } from './session-store.js';
+import { checkLeaseArguments, checkLeaseObject, endLease, extendLease, fenceError, leaseOf, takeLease, type LeaseRecord } from './lease-rules.js';
+import { foldPendingApprovals, pendingApprovalsIn, type PendingApprovalsState } from './pending-approvals.js';
+import type { PendingSession, SessionLeases, SessionStore } from './session-store.js';
 
-function assertSessionId(sessionId: unknown): asserts sessionId is string {
-  if (typeof sessionId !== 'string' || sessionId.length === 0) {
-    throw new ConfigurationError(`Invalid session id ${JSON.stringify(sessionId)}: a session id must be a non-empty string, e.g. "session_V1StGXR8Z5jdHi6B".`);
-  }
+/** Options of {@link memorySessionStore}. */
+export interface MemorySessionStoreOptions {
+  /**
+   * The clock leases run on, in epoch milliseconds. Tests pass a manual clock to expire leases
+   * without waiting.
+   * @default Date.now
+   */
+  now?: () => number;
+}
+
+interface StoredSession {
+  entries: SessionEntry[];
+  /** The `seq` of the last entry. */
+  revision: number;
+  pending: PendingApprovalsState;
 }
 
 /**
- * A session store that keeps transcripts in memory, for tests and short-lived agents. Entries
- * are copied (`structuredClone`) on the way in and on the way out, so neither the caller nor a
- * reader can change what is stored. Nothing survives the process.
+ * A session store that keeps transcripts in memory, for tests, short-lived agents and several
+ * agents of one process. Entries are copied (`structuredClone`) on the way in and on the way out,
+ * so neither the caller nor a reader can change what is stored. Appends are compare-and-append,
+ * leases (`store.leases`) fence writers by token, and `listPending()` lists sessions waiting for
+ * approval. Nothing survives the process.
  * @throws ConfigurationError (from its methods) for an empty or non-string session id.
  * @example
  * const store = memorySessionStore();
  * const agent = createAgent({ model, store });
  */
-export function memorySessionStore(): SessionStore {
-  const sessions = new Map<string, SessionEntry[]>();
-  /** Each session's revision: the `seq` of its last entry. */
-  const revisions = new Map<string, number>();
+export function memorySessionStore(options: MemorySessionStoreOptions = {}): SessionStore {
+  const now = options.now ?? Date.now;
+  const sessions = new Map<string, StoredSession>();
+  /** Kept after `delete`, so fencing tokens never repeat for a session id. */
+  const leaseRecords = new Map<string, LeaseRecord>();
+
+  const leases: SessionLeases = {
+    async acquire(sessionId, acquireOptions) {
+      assertSessionId(sessionId);
+      checkLeaseArguments('memorySessionStore.leases.acquire', acquireOptions, true);
+      const record = takeLease(leaseRecords.get(sessionId), acquireOptions.holder, acquireOptions.ttlMs, now());
+      if (record === undefined) return undefined;
+      leaseRecords.set(sessionId, record);
+      return leaseOf(sessionId, record);
+    },
+    async renew(lease, renewOptions) {
+      checkLeaseObject('memorySessionStore.leases.renew', lease);
+      checkLeaseArguments('memorySessionStore.leases.renew', renewOptions, false);
+      const record = extendLease(leaseRecords.get(lease.sessionId), lease, renewOptions.ttlMs, now());
+      if (record === undefined) return undefined;
+      leaseRecords.set(lease.sessionId, record);
+      return leaseOf(lease.sessionId, record);
+    },
+    async release(lease) {
+      checkLeaseObject('memorySessionStore.leases.release', lease);
+      const record = endLease(leaseRecords.get(lease.sessionId), lease, now());
+      if (record !== undefined) leaseRecords.set(lease.sessionId, record);
+    },
+  };
 
   return {
-    async append(sessionId, entries, options) {
+    async append(sessionId, entries, appendOptions) {
       assertSessionId(sessionId);
-      const expectedRevision = options?.expectedRevision;
-      if (!Number.isInteger(expectedRevision) || expectedRevision! < 0) {
-        throw new ConfigurationError(`memorySessionStore.append needs options.expectedRevision, the revision the writer last saw (0 for a new session), got ${JSON.stringify(expectedRevision)}.`);
-      }
+      const { expectedRevision, fencingToken, revision } = checkAppend('memorySessionStore', entries, appendOptions);
       // Clone everything before storing anything, so a clone failure stores nothing.
       const copies = entries.map((entry) => structuredClone(entry));
       // Nothing to store: nothing checked (as in every store).
       if (copies.length === 0) return;
-      const stored = sessions.get(sessionId);
-      const revision = revisions.get(sessionId) ?? 0;
       // Checked and appended with no await in between: the compare-and-append is atomic.
-      if (revision !== expectedRevision) throw new SessionConflictError({ sessionId, expectedRevision: expectedRevision!, actualRevision: revision });
-      if (stored === undefined) sessions.set(sessionId, copies);
-      else stored.push(...copies);
-      revisions.set(sessionId, copies.reduce((previous, entry) => entrySeq(entry, previous), revision));
+      if (fencingToken !== undefined) {
+        const lost = fenceError(sessionId, leaseRecords.get(sessionId), fencingToken, now());
+        if (lost) throw lost;
+      }
+      const stored = sessions.get(sessionId);
+      const actualRevision = stored?.revision ?? 0;
+      if (actualRevision !== expectedRevision) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision });
+      const pending = foldPendingApprovals(stored?.pending, copies);
+      if (stored === undefined) sessions.set(sessionId, { entries: copies, revision, pending });
+      else {
+        stored.entries.push(...copies);
+        stored.revision = revision;
+        stored.pending = pending;
+      }
     },
 
     async *load(sessionId) {
       assertSessionId(sessionId);
       // What was stored when loading began; appends made while iterating are not seen.
-      const stored = sessions.get(sessionId)?.slice() ?? [];
+      const stored = sessions.get(sessionId)?.entries.slice() ?? [];
       for (const [index, entry] of stored.entries()) {
         assertSupportedEntry(entry, `transcript entry ${index + 1} of session "${sessionId}"`);
         yield structuredClone(entry);
@@ -62,11 +107,24 @@ export function memorySessionStore(): SessionStore {
     async delete(sessionId) {
       assertSessionId(sessionId);
       sessions.delete(sessionId);
-      revisions.delete(sessionId);
+      // The lease ends with the session; its token stays used.
+      const record = leaseRecords.get(sessionId);
+      if (record !== undefined) leaseRecords.set(sessionId, { ...record, expiresAt: Math.min(record.expiresAt, now()) });
     },
 
     async close(sessionId) {
       assertSessionId(sessionId);
+    },
+
+    leases,
+
+    async listPending() {
+      const waiting: PendingSession[] = [];
+      for (const [sessionId, stored] of sessions) {
+        const approvals = pendingApprovalsIn(stored.pending);
+        if (approvals.length > 0) waiting.push({ sessionId, approvals: structuredClone(approvals) });
+      }
+      return waiting.sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
     },
   };
 }

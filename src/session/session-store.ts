@@ -1,3 +1,4 @@
+import type { PendingApproval } from '../types/pending-approval.js';
 import type { SessionEntry } from '../state/entries.js';
 
 /** A warning a store reports while loading (e.g. a torn last line after a crash). */
@@ -7,6 +8,8 @@ export interface SessionStoreWarning {
   message: string;
   /** 1-based line number for file stores. */
   line?: number;
+  /** The `seq` of the entry concerned, for stores that keep entries by number (databases). */
+  seq?: number;
 }
 
 /** Options of `load`. */
@@ -36,26 +39,62 @@ export interface SessionAppendOptions {
 
 /** A worker's time-limited, exclusive hold on a session. */
 export interface SessionLease {
+  /** The session the lease is on. */
   sessionId: string;
   /** Who holds it (e.g. a worker id), as given to `acquire`. */
   holder: string;
-  /** Grows with every new lease on the session; a write carrying an older token is refused. */
+  /**
+   * Grows with every lease taken on the session (never repeats, also after `delete`); a write
+   * carrying any other token than the current lease's is refused with `LeaseLostError`.
+   */
   fencingToken: number;
-  /** Epoch milliseconds after which the lease is void unless renewed. */
+  /** Epoch milliseconds, in the store's clock, at which the lease ends unless renewed. */
   expiresAt: number;
 }
 
-/** Leases: one worker at a time holds a session; a crashed worker's lease expires. */
+/** Options of `SessionLeases.acquire`. */
+export interface SessionLeaseAcquireOptions {
+  /** Who takes the lease, e.g. a worker id; shown to others in errors. A non-empty string. */
+  holder: string;
+  /** How long the lease lasts unless renewed, in milliseconds (a positive integer). */
+  ttlMs: number;
+}
+
+/** Options of `SessionLeases.renew`. */
+export interface SessionLeaseRenewOptions {
+  /** The new lifetime from now, in milliseconds (a positive integer). */
+  ttlMs: number;
+}
+
+/**
+ * Leases: one worker at a time holds a session, and a crashed worker's lease runs out. A lease is
+ * valid while the store's clock reads less than its `expiresAt`; once expired it is lost for good
+ * (renew refuses it, writes under its token are refused) and only a new `acquire` — with a larger
+ * fencing token — holds the session again.
+ */
 export interface SessionLeases {
   /**
-   * Takes the session's lease for `ttlMs`, or returns undefined while another holder's lease is
-   * unexpired. Taking it over from an expired holder gives a larger fencing token.
+   * Takes the session's lease for `ttlMs` with a new, larger fencing token, or returns undefined
+   * while another holder's lease is unexpired. A holder that acquires again while it still holds
+   * the lease gets a new token: its earlier lease object is lost.
+   * @throws ConfigurationError for an empty holder or a ttl that is not a positive integer.
    */
-  acquire(sessionId: string, options: { holder: string; ttlMs: number }): Promise<SessionLease | undefined>;
-  /** Extends a held lease; undefined when it was lost (expired and taken, or released). */
-  renew(lease: SessionLease, options: { ttlMs: number }): Promise<SessionLease | undefined>;
-  /** Gives the lease up early; a no-op when it was already lost. */
+  acquire(sessionId: string, options: SessionLeaseAcquireOptions): Promise<SessionLease | undefined>;
+  /**
+   * Extends a held lease to `ttlMs` from now, keeping its token; undefined when it was lost
+   * (expired, released, or taken over).
+   */
+  renew(lease: SessionLease, options: SessionLeaseRenewOptions): Promise<SessionLease | undefined>;
+  /** Gives the lease up early (its token stays used); a no-op when it was already lost. */
   release(lease: SessionLease): Promise<void>;
+}
+
+/** A session waiting for the host to answer, as `listPending()` reports it. */
+export interface PendingSession {
+  /** The waiting session; resume it with `createAgent({ store, resume: sessionId })`. */
+  sessionId: string;
+  /** Its unanswered approvals, in the order they were asked. Never empty. */
+  approvals: PendingApproval[];
 }
 
 /**
@@ -71,6 +110,10 @@ export interface SessionStore {
    * Appends entries to a session, in order, if the session's revision is still
    * `options.expectedRevision`. Resolves once they are durable (as the store defines it).
    * @throws SessionConflictError when the session's revision differs: nothing is stored.
+   * @throws LeaseLostError when `options.fencingToken` is not the session's current, unexpired
+   * lease (stores with leases): nothing is stored.
+   * @throws ConfigurationError for a missing or negative `expectedRevision`, or an entry whose
+   * `seq` is not the next position: nothing is stored.
    */
   append(sessionId: string, entries: readonly SessionEntry[], options: SessionAppendOptions): Promise<void>;
   /** The session's entries in order; empty for an unknown session. The revision is the last entry's `seq`. */
@@ -83,4 +126,10 @@ export interface SessionStore {
   close?(sessionId: string): Promise<void>;
   /** Leases for hosts with several workers; stores without them leave it out. */
   readonly leases?: SessionLeases;
+  /**
+   * Sessions with unanswered approvals, each with its approvals, sorted by session id: what an
+   * approval inbox shows. Every store derives them with `foldPendingApprovals`, so they agree.
+   * Stores that cannot answer it cheaply may leave it out.
+   */
+  listPending?(): Promise<PendingSession[]>;
 }

@@ -1,6 +1,7 @@
 /**
  * `agent-harness/testing`: test your agents without a network — a scripted model, and a
- * loopback Messages API server for driving the real `@anthropic-ai/sdk` client.
+ * loopback Messages API server for driving the real `@anthropic-ai/sdk` client — and test your
+ * own session and plan stores with the conformance suites every store of the library passes.
  * @packageDocumentation
  */
 export { scriptedModel, type ScriptedModel, type ScriptedModelOptions, type RecordedRequest } from './scripted-model/scripted-model.js';
@@ -31,3 +32,19 @@ export {
   DEFAULT_MINIMUM_CACHEABLE_TOKENS,
   type PromptCachingOptions,
 } from './messages-server/index.js';
+export {
+  sessionStoreConformance,
+  planStoreConformance,
+  describeConformance,
+  manualClock,
+  StoreConformanceFailure,
+  type SessionStoreConformanceOptions,
+  type SessionStoreConformanceContext,
+  type SessionStoreFixture,
+  type PlanStoreConformanceOptions,
+  type PlanStoreFixture,
+  type ConformanceCase,
+  type ConformanceTestFunction,
+  type DescribeConformanceOptions,
+  type ManualClock,
+} from './store-conformance/index.js';

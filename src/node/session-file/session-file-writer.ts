@@ -2,14 +2,15 @@ import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { entrySeq } from '../../state/entry-seq.js';
 import { readSessionFile } from './read-session-file.js';
-import { acquireSessionLock, releaseSessionLock, type SessionLockTarget } from './session-lock.js';
 
 /** Options of {@link SessionFileWriter.open}. */
-export interface SessionFileWriterOptions extends SessionLockTarget {
+export interface SessionFileWriterOptions {
+  /** The session id, for warnings. */
+  sessionId: string;
+  /** The transcript file. */
+  file: string;
   /** Flush every append to the disk (`fsync`) before it resolves. */
   fsync: boolean;
-  /** Take the session's lock file before writing. */
-  lock: boolean;
 }
 
 function errorCode(error: unknown): unknown {
@@ -30,53 +31,70 @@ async function syncDirectory(directory: string): Promise<void> {
 }
 
 /**
- * The one open, append-mode handle of a session file, with its lock. Not safe for concurrent
- * calls: the store serializes them per session.
+ * The open, append-mode handle of a session file, and the session's revision as of the file's
+ * size it last saw. The file is created by the first append, so a refused first append leaves no
+ * empty session behind. Locks are the store's business: it calls {@link refresh} before every
+ * append (cheap when nothing changed), and serializes calls per session.
  */
 export class SessionFileWriter {
-  private readonly handle: FileHandle;
+  private handle: FileHandle | undefined;
   private readonly options: SessionFileWriterOptions;
   /** Whether the file may end without a newline (opened existing, or a write failed midway). */
   private checkLineEnd = true;
   /** The file was created by this writer and its directory entry is not synced yet. */
-  private newDirectoryEntry: boolean;
+  private newDirectoryEntry = false;
+  /** The file's size when {@link revision} was last true; -1 forces a count on the next refresh. */
+  private knownSize = -1;
+  /** The file's identity, to notice it was deleted or replaced under the handle. */
+  private identity: { dev: number; ino: number } | undefined;
   /** The session's revision (the `seq` of its last entry) as last read or written by this writer. */
   revision = 0;
 
-  private constructor(handle: FileHandle, options: SessionFileWriterOptions, created: boolean) {
-    this.handle = handle;
+  private constructor(options: SessionFileWriterOptions) {
     this.options = options;
-    this.newDirectoryEntry = created;
+  }
+
+  /** A writer for the session file (opened when it exists) with its revision counted. */
+  static async open(options: SessionFileWriterOptions): Promise<SessionFileWriter> {
+    const writer = new SessionFileWriter(options);
+    await writer.refresh();
+    return writer;
   }
 
   /**
-   * Creates the directory if needed, takes the lock, and opens the file for appending.
-   * @throws SessionLockedError when another live writer holds the session.
+   * Brings {@link revision} up to date with the file: counts the entries again when the file's
+   * size is not the one this writer last saw (another writer appended, or a crash tore a line).
+   * @returns false when the path no longer names this writer's file (deleted or replaced): the
+   * caller must close this writer and open a new one.
    */
-  static async open(options: SessionFileWriterOptions): Promise<SessionFileWriter> {
-    await mkdir(dirname(options.file), { recursive: true });
-    if (options.lock) await acquireSessionLock(options);
+  async refresh(): Promise<boolean> {
+    let current;
     try {
-      const created = await stat(options.file).then(
-        () => false,
-        (error: unknown) => {
-          if (errorCode(error) === 'ENOENT') return true;
-          throw error;
-        },
-      );
-      // 'a+': appends always land at the end, and the last byte can still be read.
-      const handle = await open(options.file, 'a+');
-      const writer = new SessionFileWriter(handle, options, created);
-      if (!created) await writer.readRevision();
-      return writer;
+      current = await stat(this.options.file);
     } catch (error) {
-      if (options.lock) await releaseSessionLock(options.lockFile).catch(() => undefined);
-      throw error;
+      if (errorCode(error) !== 'ENOENT') throw error;
+      if (this.handle !== undefined) return false;
+      this.revision = 0;
+      return true;
     }
+    if (this.handle === undefined) await this.openHandle(false);
+    if (current.ino !== this.identity!.ino || current.dev !== this.identity!.dev) return false;
+    if (current.size === this.knownSize) return true;
+    let revision = 0;
+    for await (const entry of readSessionFile({ file: this.options.file, sessionId: this.options.sessionId })) revision = entrySeq(entry, revision);
+    this.revision = revision;
+    this.knownSize = current.size;
+    this.checkLineEnd = true;
+    return true;
   }
 
-  /** Appends `text` (complete lines) in one write, first ending a torn last line if there is one. */
-  async append(text: string): Promise<void> {
+  /**
+   * Appends `text` (complete lines) in one write, first ending a torn last line if there is one,
+   * and records the session's new revision.
+   */
+  async append(text: string, revision: number): Promise<void> {
+    if (this.handle === undefined) await this.openHandle(true);
+    const handle = this.handle!;
     let data = Buffer.from(text, 'utf8');
     if (this.checkLineEnd) {
       if (!(await this.endsWithNewline())) data = Buffer.concat([Buffer.from('\n'), data]);
@@ -85,48 +103,57 @@ export class SessionFileWriter {
     try {
       let offset = 0;
       while (offset < data.length) {
-        const { bytesWritten } = await this.handle.write(data, offset, data.length - offset, null);
+        const { bytesWritten } = await handle.write(data, offset, data.length - offset, null);
         offset += bytesWritten;
       }
       if (this.options.fsync) {
-        await this.handle.sync();
+        await handle.sync();
         if (this.newDirectoryEntry) {
           await syncDirectory(dirname(this.options.file));
           this.newDirectoryEntry = false;
         }
       }
     } catch (error) {
-      // Part of the text may be on disk: the next append must start on a fresh line.
+      // Part of the text may be on disk: count again, on a fresh line, before the next append.
       this.checkLineEnd = true;
+      this.knownSize = -1;
       throw error;
     }
-  }
-
-  /**
-   * Reads the session's revision from the file: under the lock, once on opening (nobody else
-   * writes while we hold it); without a lock, before every append.
-   */
-  async readRevision(): Promise<number> {
-    let revision = 0;
-    for await (const entry of readSessionFile({ file: this.options.file, sessionId: this.options.sessionId })) revision = entrySeq(entry, revision);
     this.revision = revision;
-    return revision;
+    if (this.knownSize >= 0) this.knownSize += data.length;
   }
 
-  /** Closes the handle and releases the lock. */
+  /** Closes the handle. */
   async close(): Promise<void> {
+    const handle = this.handle;
+    this.handle = undefined;
+    await handle?.close();
+  }
+
+  /** Opens the file for appending ('a+': writes land at the end, the last byte can still be read). */
+  private async openHandle(create: boolean): Promise<void> {
+    if (create) await mkdir(dirname(this.options.file), { recursive: true });
+    const handle = await open(this.options.file, 'a+');
     try {
-      await this.handle.close();
-    } finally {
-      if (this.options.lock) await releaseSessionLock(this.options.lockFile);
+      const { dev, ino, size } = await handle.stat();
+      this.identity = { dev, ino };
+      // Created by this append (under the lock nobody else creates it): nothing to count.
+      if (create && size === 0) {
+        this.newDirectoryEntry = true;
+        this.knownSize = 0;
+      }
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      throw error;
     }
+    this.handle = handle;
   }
 
   private async endsWithNewline(): Promise<boolean> {
-    const { size } = await this.handle.stat();
+    const { size } = await this.handle!.stat();
     if (size === 0) return true;
     const last = Buffer.alloc(1);
-    await this.handle.read(last, 0, 1, size - 1);
+    await this.handle!.read(last, 0, 1, size - 1);
     return last[0] === 0x0a;
   }
 }

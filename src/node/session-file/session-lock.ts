@@ -14,12 +14,20 @@ export interface SessionLockTarget {
   lockFile: string;
 }
 
+/**
+ * How long a lock is held: `writer` from a session's first unfenced append until `close` (one
+ * writer per session), `operation` for one step under a lease (an append, a lease change, a
+ * delete), so workers that take turns holding leases take turns with the file too.
+ */
+export type SessionLockScope = 'writer' | 'operation';
+
 /** What a lock file says right now. */
 export type SessionLockState =
   | { state: 'free' }
   /** The holder is gone (its pid is dead on this host): the lock may be taken over. */
   | { state: 'stale'; raw: string; holder: SessionLockHolder | undefined }
-  | { state: 'held'; holder: SessionLockHolder | undefined; heldByThisProcess: boolean };
+  /** `scope` is `unknown` while the lock file is being written (or cannot be read). */
+  | { state: 'held'; holder: SessionLockHolder | undefined; heldByThisProcess: boolean; scope: SessionLockScope | 'unknown' };
 
 /** An unreadable lock file older than this was left by a writer that died while creating it. */
 const ABANDONED_UNREADABLE_LOCK_MS = 5_000;
@@ -56,6 +64,15 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
+function scopeOf(raw: string | undefined): SessionLockScope | 'unknown' {
+  if (raw === undefined) return 'unknown';
+  try {
+    return (JSON.parse(raw) as { scope?: unknown }).scope === 'operation' ? 'operation' : 'writer';
+  } catch {
+    return 'unknown';
+  }
+}
+
 function parseHolder(raw: string): SessionLockHolder | undefined {
   try {
     const value = JSON.parse(raw) as Partial<SessionLockHolder> | null;
@@ -86,16 +103,17 @@ async function inspect(lockFile: string, duringOwnAcquisition: boolean): Promise
     // Read between another writer's create and its write: held. Still unreadable long after, the
     // writer died in that instant (the write takes microseconds).
     const age = await stat(lockFile).then((stats) => Date.now() - stats.mtimeMs, () => 0);
-    return age > ABANDONED_UNREADABLE_LOCK_MS ? { state: 'stale', raw, holder } : { state: 'held', holder, heldByThisProcess: false };
+    return age > ABANDONED_UNREADABLE_LOCK_MS ? { state: 'stale', raw, holder } : { state: 'held', holder, heldByThisProcess: false, scope: 'unknown' };
   }
-  if (holder.hostname !== hostname()) return { state: 'held', holder, heldByThisProcess: false };
+  const scope = scopeOf(raw);
+  if (holder.hostname !== hostname()) return { state: 'held', holder, heldByThisProcess: false, scope };
   if (holder.pid === process.pid) {
     const ours = registry.held.get(lockFile) === raw || (registry.acquiring.has(lockFile) && !duringOwnAcquisition);
-    if (ours) return { state: 'held', holder, heldByThisProcess: true };
+    if (ours) return { state: 'held', holder, heldByThisProcess: true, scope };
     // Our pid on a lock no store of ours holds: left by an earlier process with the same pid (containers).
     return { state: 'stale', raw, holder };
   }
-  return isProcessAlive(holder.pid) ? { state: 'held', holder, heldByThisProcess: false } : { state: 'stale', raw, holder };
+  return isProcessAlive(holder.pid) ? { state: 'held', holder, heldByThisProcess: false, scope } : { state: 'stale', raw, holder };
 }
 
 /** The error for a lock held by someone else. */
@@ -157,22 +175,23 @@ function releaseAllOnExit(): void {
 }
 
 /**
- * Takes a session's write lock: creates `lockFile` exclusively (`O_EXCL`) with this process's pid,
- * host and time. A stale lock (its pid is dead on this host) is taken over. The lock is released
- * by {@link releaseSessionLock}, or on process exit.
- * @throws SessionLockedError when a live writer holds the lock.
+ * Tries to take a session's lock: creates `lockFile` exclusively (`O_EXCL`) with this process's
+ * pid, host, time (and scope, for an operation lock). A stale lock (its pid is dead on this host)
+ * is taken over. The lock is released by {@link releaseSessionLock}, or on process exit.
+ * @returns undefined once the lock is taken, else what holds it.
  */
-export async function acquireSessionLock(target: SessionLockTarget): Promise<void> {
+export async function tryAcquireSessionLock(target: SessionLockTarget, scope: SessionLockScope): Promise<Extract<SessionLockState, { state: 'held' }> | undefined> {
   const { lockFile } = target;
   // Stores of one process settle it among themselves first: only one of them touches the file.
   if (registry.held.has(lockFile) || registry.acquiring.has(lockFile)) {
     const heldContent = registry.held.get(lockFile);
     const holder = heldContent === undefined ? { pid: process.pid, hostname: hostname(), createdAt: new Date().toISOString() } : parseHolder(heldContent);
-    throw sessionLockedError(target, { state: 'held', holder, heldByThisProcess: true });
+    return { state: 'held', holder, heldByThisProcess: true, scope: scopeOf(heldContent) };
   }
   registry.acquiring.add(lockFile);
   try {
-    const content = `${JSON.stringify({ pid: process.pid, hostname: hostname(), createdAt: new Date().toISOString() })}\n`;
+    const fields = { pid: process.pid, hostname: hostname(), createdAt: new Date().toISOString(), ...(scope === 'operation' ? { scope } : {}) };
+    const content = `${JSON.stringify(fields)}\n`;
     let last: SessionLockState = { state: 'free' };
     // A few rounds cover the lock vanishing or being taken over between our steps.
     for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -182,16 +201,25 @@ export async function acquireSessionLock(target: SessionLockTarget): Promise<voi
           registry.exitHandlerInstalled = true;
           process.on('exit', releaseAllOnExit);
         }
-        return;
+        return undefined;
       }
       last = await inspect(lockFile, true);
-      if (last.state === 'held') throw sessionLockedError(target, last);
+      if (last.state === 'held') return last;
       if (last.state === 'stale') await removeStaleLock(lockFile, last.raw);
     }
-    throw sessionLockedError(target, { state: 'held', holder: last.state === 'free' ? undefined : last.holder, heldByThisProcess: false });
+    return { state: 'held', holder: last.state === 'free' ? undefined : last.holder, heldByThisProcess: false, scope: 'unknown' };
   } finally {
     registry.acquiring.delete(lockFile);
   }
+}
+
+/**
+ * Takes a session's lock, refusing at once when a live writer holds it.
+ * @throws SessionLockedError when a live writer holds the lock.
+ */
+export async function acquireSessionLock(target: SessionLockTarget, scope: SessionLockScope = 'writer'): Promise<void> {
+  const held = await tryAcquireSessionLock(target, scope);
+  if (held !== undefined) throw sessionLockedError(target, held);
 }
 
 /** Releases a lock this process holds; leaves the file alone if it is no longer ours. */

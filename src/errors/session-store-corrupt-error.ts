@@ -1,0 +1,35 @@
+import { AgentHarnessError, hasCode } from './agent-harness-error.js';
+
+/** Fields of a {@link SessionStoreCorruptError}. */
+export interface SessionStoreCorruptErrorOptions {
+  /** The session whose data is damaged. */
+  sessionId: string;
+  /** Where the damaged data is: a file, a key, a table row. */
+  location: string;
+  /** What is wrong with it, e.g. `is not valid JSON`. */
+  problem: string;
+  /** How to repair it. */
+  repair: string;
+}
+
+/**
+ * A store found its own bookkeeping for a session damaged (a lease file or a session's metadata
+ * edited by hand, cut short by a disk error) in a way it cannot skip without risking a wrong
+ * answer, such as a fencing token used twice. Transcript entries are not this: a damaged entry is
+ * skipped with a load warning.
+ */
+export class SessionStoreCorruptError extends AgentHarnessError {
+  /** The error's code, `session-store-corrupt`. */
+  static readonly code = 'session-store-corrupt';
+  /** The session whose data is damaged. */
+  readonly sessionId: string;
+  /** Where the damaged data is. */
+  readonly location: string;
+  constructor(options: SessionStoreCorruptErrorOptions) {
+    super(SessionStoreCorruptError.code, `The stored data of session "${options.sessionId}" at ${options.location} ${options.problem}. ${options.repair}`);
+    this.sessionId = options.sessionId;
+    this.location = options.location;
+  }
+  /** True for this error, also when thrown by another copy of the library. */
+  static override isInstance = hasCode<SessionStoreCorruptError>(SessionStoreCorruptError.code);
+}

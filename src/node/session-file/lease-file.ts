@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { SessionStoreCorruptError } from '../../errors/session-store-corrupt-error.js';
+import type { LeaseRecord } from '../../session/lease-rules.js';
+
+/** The lease file format version this build writes and reads. */
+const LEASE_FILE_VERSION = 1;
+
+/** What a lease file holds: the session's lease, or the last one (its token stays used). */
+interface LeaseFileContent extends LeaseRecord {
+  $schemaVersion: number;
+  sessionId: string;
+}
+
+function corrupt(sessionId: string, file: string, problem: string): SessionStoreCorruptError {
+  return new SessionStoreCorruptError({
+    sessionId,
+    location: file,
+    problem,
+    repair:
+      'Lease files are replaced whole (written aside, then renamed), so this is damage from outside. Stop every worker of this session, then delete the file: ' +
+      'the next lease starts again at fencing token 1.',
+  });
+}
+
+/**
+ * Reads a session's lease file; undefined when there is none.
+ * @throws SessionStoreCorruptError when the file is not a lease this build reads.
+ */
+export async function readLeaseFile(file: string, sessionId: string): Promise<LeaseRecord | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let value: Partial<LeaseFileContent>;
+  try {
+    value = JSON.parse(text) as Partial<LeaseFileContent>;
+  } catch {
+    throw corrupt(sessionId, file, 'is not valid JSON');
+  }
+  if (typeof value !== 'object' || value === null || value.$schemaVersion !== LEASE_FILE_VERSION) {
+    throw corrupt(sessionId, file, `is not a lease file of $schemaVersion ${LEASE_FILE_VERSION}`);
+  }
+  const { holder, fencingToken, expiresAt } = value;
+  if (typeof holder !== 'string' || !Number.isSafeInteger(fencingToken) || (fencingToken as number) < 1 || typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) {
+    throw corrupt(sessionId, file, 'lacks a holder, a positive integer fencingToken or a numeric expiresAt');
+  }
+  return { holder, fencingToken: fencingToken as number, expiresAt };
+}
+
+/**
+ * Replaces a session's lease file atomically: the new content is written to a temporary file
+ * beside it (flushed to disk with `fsync`), then renamed over it, so a reader sees the old lease
+ * or the new one, never a mix. Callers hold the session's lock: only one writer at a time.
+ */
+export async function writeLeaseFile(file: string, sessionId: string, record: LeaseRecord, fsync: boolean): Promise<void> {
+  const content: LeaseFileContent = { $schemaVersion: LEASE_FILE_VERSION, sessionId, ...record };
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const handle = await open(temporary, 'wx');
+  try {
+    await handle.writeFile(`${JSON.stringify(content)}\n`, 'utf8');
+    if (fsync) await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temporary, file);
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+}

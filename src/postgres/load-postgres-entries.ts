@@ -1,0 +1,65 @@
+import { assertSupportedEntry } from '../session/assert-supported-entry.js';
+import type { SessionEntry } from '../state/entries.js';
+import type { SessionStoreWarning } from '../session/session-store.js';
+import type { PostgresPool } from './postgres-pool.js';
+import { toNumber } from './postgres-schema.js';
+
+/** Options of {@link loadPostgresEntries}. */
+export interface LoadPostgresEntriesOptions {
+  pool: PostgresPool;
+  /** The quoted schema. */
+  s: string;
+  sessionId: string;
+  /** Receives a warning for every entry skipped or missing. */
+  onWarning?: (warning: SessionStoreWarning) => void;
+}
+
+/** Rows per page, and the entry bytes a page stops after (at least one row). */
+const PAGE_ROWS = 500;
+const PAGE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Streams a session's entries in pages (bounded by rows and bytes, so 1 MB entries do not arrive
+ * five hundred at a time), up to the revision the session had when loading began. A row whose
+ * JSON is not an entry object is skipped with a warning, and so is a gap in the numbers; an
+ * entry of an unknown `$schemaVersion` fails the load.
+ * @throws UnsupportedSchemaVersionError for an entry this build cannot read.
+ */
+export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions): AsyncGenerator<SessionEntry> {
+  const { pool, s, sessionId, onWarning } = options;
+  const head = await pool.query(`SELECT revision FROM ${s}.sessions WHERE session_id = $1`, [sessionId]);
+  const revision = toNumber(head.rows[0]?.revision ?? 0);
+  const where = `session ${JSON.stringify(sessionId)} in the PostgreSQL schema ${s}`;
+  const missing = (from: number, to: number) =>
+    onWarning?.({ sessionId, seq: from, message: `Entries ${from}${to > from ? `–${to}` : ''} of ${where} are missing (rows deleted from ${s}.session_entries); loaded the others.` });
+  let after = 0;
+  while (after < revision) {
+    const { rows } = await pool.query(
+      `SELECT seq, entry::text AS entry FROM (
+         SELECT seq, entry, bytes, sum(bytes) OVER (ORDER BY seq) AS running
+         FROM (SELECT seq, entry, bytes FROM ${s}.session_entries WHERE session_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT ${PAGE_ROWS}) AS page
+       ) AS sized
+       WHERE running - bytes < ${PAGE_BYTES} ORDER BY seq`,
+      [sessionId, after, revision],
+    );
+    if (rows.length === 0) break;
+    for (const row of rows) {
+      const seq = toNumber(row.seq);
+      if (seq > after + 1) missing(after + 1, seq - 1);
+      after = seq;
+      let value: unknown;
+      try {
+        value = JSON.parse(String(row.entry));
+      } catch {
+        value = undefined;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        onWarning?.({ sessionId, seq, message: `Skipped entry ${seq} of ${where}: it is not a transcript entry (a JSON object).` });
+        continue;
+      }
+      assertSupportedEntry(value, `transcript entry ${seq} of ${where}`);
+      yield value;
+    }
+  }
+  if (after < revision) missing(after + 1, revision);
+}

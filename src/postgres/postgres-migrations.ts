@@ -1,0 +1,140 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
+import { inTransaction, type PostgresPool, type PostgresPoolClient } from './postgres-pool.js';
+import { DEFAULT_POSTGRES_SCHEMA, quotedSchema, toNumber } from './postgres-schema.js';
+
+/** One step of the database schema. */
+interface Migration {
+  version: number;
+  description: string;
+  /** The statements, for the quoted schema `s`. */
+  sql: (s: string) => string;
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'sessions, session entries, plans',
+    sql: (s) => `
+CREATE TABLE ${s}.sessions (
+  session_id       text PRIMARY KEY,
+  revision         bigint NOT NULL DEFAULT 0 CHECK (revision >= 0),
+  pending          json,
+  pending_rule     integer NOT NULL DEFAULT 0,
+  waiting          boolean NOT NULL DEFAULT false,
+  lease_holder     text,
+  lease_token      bigint NOT NULL DEFAULT 0,
+  lease_expires_at bigint NOT NULL DEFAULT 0,
+  updated_at       timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX sessions_waiting ON ${s}.sessions (session_id) WHERE waiting;
+CREATE INDEX sessions_pending_rule ON ${s}.sessions (pending_rule);
+CREATE TABLE ${s}.session_entries (
+  session_id text NOT NULL REFERENCES ${s}.sessions (session_id),
+  seq        bigint NOT NULL CHECK (seq > 0),
+  bytes      integer NOT NULL,
+  entry      json NOT NULL,
+  PRIMARY KEY (session_id, seq)
+);
+CREATE TABLE ${s}.plans (
+  name       text PRIMARY KEY,
+  text       text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);`,
+  },
+];
+
+/** The newest database schema version this build knows. */
+export const POSTGRES_SCHEMA_VERSION = MIGRATIONS.at(-1)!.version;
+
+const SUPPORTED = MIGRATIONS.map((migration) => migration.version);
+
+/** Options of {@link migratePostgres} and {@link postgresMigrationSql}. */
+export interface PostgresMigrationOptions {
+  /** The host's `pg.Pool`. */
+  pool: PostgresPool;
+  /**
+   * The schema the tables live in; created when missing.
+   * @default 'agent_harness'
+   */
+  schema?: string;
+}
+
+/** What {@link migratePostgres} did. */
+export interface PostgresMigrationResult {
+  /** The schema migrated. */
+  schema: string;
+  /** The schema version before (0 for a new schema). */
+  from: number;
+  /** The schema version now. */
+  to: number;
+}
+
+function versionTableSql(s: string): string {
+  return `CREATE SCHEMA IF NOT EXISTS ${s};
+CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
+  version     integer PRIMARY KEY,
+  description text NOT NULL,
+  applied_at  timestamptz NOT NULL DEFAULT now()
+);`;
+}
+
+/**
+ * The whole SQL that brings an empty database to {@link POSTGRES_SCHEMA_VERSION}, for hosts that
+ * apply migrations with their own tool (then pass `migrate: false` to the stores).
+ */
+export function postgresMigrationSql(options: { schema?: string } = {}): string {
+  const s = quotedSchema(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
+  const steps = MIGRATIONS.map(
+    (migration) => `-- ${migration.version}: ${migration.description}${migration.sql(s)}\nINSERT INTO ${s}.schema_migrations (version, description) VALUES (${migration.version}, '${migration.description}');`,
+  );
+  return `${versionTableSql(s)}\n\n${steps.join('\n\n')}\n`;
+}
+
+async function currentVersion(client: Pick<PostgresPoolClient, 'query'>, schema: string): Promise<number | undefined> {
+  const { rows } = await client.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`${quotedSchema(schema)}.schema_migrations`]);
+  if (rows[0]?.present !== true) return undefined;
+  const result = await client.query(`SELECT coalesce(max(version), 0) AS version FROM ${quotedSchema(schema)}.schema_migrations`);
+  return toNumber(result.rows[0]?.version ?? 0);
+}
+
+function newerError(schema: string, found: number): UnsupportedSchemaVersionError {
+  return new UnsupportedSchemaVersionError(`the PostgreSQL schema "${schema}"`, found, SUPPORTED);
+}
+
+/**
+ * Creates or upgrades the stores' tables in one transaction, under an advisory lock so that
+ * several processes starting at once migrate once. Safe to call on every start.
+ * @throws UnsupportedSchemaVersionError when the database was migrated by a newer agent-harness.
+ */
+export async function migratePostgres(options: PostgresMigrationOptions): Promise<PostgresMigrationResult> {
+  const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
+  const s = quotedSchema(schema);
+  return inTransaction(options.pool, async (client) => {
+    await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`agent-harness:migrate:${schema}`]);
+    await client.query(versionTableSql(s));
+    const from = (await currentVersion(client, schema)) ?? 0;
+    if (from > POSTGRES_SCHEMA_VERSION) throw newerError(schema, from);
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= from) continue;
+      await client.query(migration.sql(s));
+      await client.query(`INSERT INTO ${s}.schema_migrations (version, description) VALUES ($1, $2)`, [migration.version, migration.description]);
+    }
+    return { schema, from, to: POSTGRES_SCHEMA_VERSION };
+  });
+}
+
+/**
+ * Checks that the schema is at the version this build writes, without changing anything.
+ * @throws ConfigurationError when it is missing or older; UnsupportedSchemaVersionError when newer.
+ */
+export async function checkPostgresSchema(options: PostgresMigrationOptions): Promise<void> {
+  const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
+  const version = (await currentVersion(options.pool, schema)) ?? 0;
+  if (version > POSTGRES_SCHEMA_VERSION) throw newerError(schema, version);
+  if (version < POSTGRES_SCHEMA_VERSION) {
+    throw new ConfigurationError(
+      `The PostgreSQL schema "${schema}" is at version ${version}, this agent-harness needs ${POSTGRES_SCHEMA_VERSION}: run migratePostgres({ pool, schema: "${schema}" }) (or the SQL of postgresMigrationSql()), or leave the stores' migrate option on.`,
+    );
+  }
+}

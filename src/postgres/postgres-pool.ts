@@ -1,0 +1,45 @@
+/** What the stores need of a query result (a `pg` `QueryResult` fits). */
+export interface PostgresQueryResult {
+  /** The rows, one object per row keyed by column name. */
+  rows: Array<Record<string, unknown>>;
+  /** Rows the statement touched. */
+  rowCount: number | null;
+}
+
+/** A connection taken from a pool, for statements that must run on one connection (a `pg` `PoolClient` fits). */
+export interface PostgresPoolClient {
+  /** Runs one statement (or several, without parameters) on this connection. */
+  query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
+  /** Gives the connection back; an error destroys it. */
+  release(error?: Error | boolean): void;
+}
+
+/**
+ * The part of a `pg.Pool` the stores use: the host creates, sizes and ends the pool, the stores
+ * only borrow connections. The package never imports `pg` itself.
+ */
+export interface PostgresPool {
+  /** Runs one statement on any connection of the pool. */
+  query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
+  /** Takes a connection for a transaction; the stores release it. */
+  connect(): Promise<PostgresPoolClient>;
+}
+
+/** Runs `task` in a transaction on one connection of the pool; rolls back when it throws. */
+export async function inTransaction<T>(pool: PostgresPool, task: (client: PostgresPoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('BEGIN');
+    const result = await task(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}

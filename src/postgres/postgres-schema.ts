@@ -1,0 +1,32 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+
+/** The schema the stores use unless told otherwise. */
+export const DEFAULT_POSTGRES_SCHEMA = 'agent_harness';
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/**
+ * The schema name, quoted for SQL.
+ * @throws ConfigurationError for a name that is not a plain lower-case identifier.
+ */
+export function quotedSchema(schema: unknown): string {
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+    throw new ConfigurationError(
+      `Invalid PostgreSQL schema name ${JSON.stringify(schema)}: use lower-case letters, digits and "_" (at most 63, not starting with a digit), e.g. "${DEFAULT_POSTGRES_SCHEMA}".`,
+    );
+  }
+  return `"${schema}"`;
+}
+
+/**
+ * SQL for the lease clock in epoch milliseconds: the parameter `$n` when the host gave a clock,
+ * else the server's time at the start of the statement (one clock for every worker).
+ */
+export function clockSql(parameter: number): string {
+  return `coalesce($${parameter}::bigint, floor(extract(epoch from statement_timestamp()) * 1000)::bigint)`;
+}
+
+/** A bigint column as read by `pg` (a string) or given as a number, as a number. */
+export function toNumber(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value);
+}

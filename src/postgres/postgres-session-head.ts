@@ -1,0 +1,46 @@
+import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { fenceError, type LeaseRecord } from '../session/lease-rules.js';
+import type { PostgresPool } from './postgres-pool.js';
+import { clockSql, toNumber } from './postgres-schema.js';
+
+/** A session's row as the stores read it, with the lease clock's reading. */
+export interface SessionHead {
+  revision: number;
+  /** The folded pending approvals as stored (JSON text), or null. */
+  pending: string | null;
+  /** The rule that folded `pending`. */
+  rule: number;
+  lease: LeaseRecord | undefined;
+  /** The lease clock when the row was read, epoch ms. */
+  now: number;
+}
+
+/** Reads a session's row (all zero for a session without one) and the lease clock. */
+export async function readSessionHead(pool: PostgresPool, s: string, sessionId: string, clock: number | null): Promise<SessionHead> {
+  const { rows } = await pool.query(
+    `SELECT ${clockSql(2)} AS now, r.revision, r.pending::text AS pending, r.pending_rule, r.lease_holder, r.lease_token, r.lease_expires_at
+     FROM (SELECT 1) AS one LEFT JOIN ${s}.sessions AS r ON r.session_id = $1`,
+    [sessionId, clock],
+  );
+  const row = rows[0]!;
+  const token = toNumber(row.lease_token ?? 0);
+  return {
+    revision: toNumber(row.revision ?? 0),
+    pending: (row.pending as string | null) ?? null,
+    rule: toNumber(row.pending_rule ?? 0),
+    lease: token > 0 ? { holder: String(row.lease_holder ?? ''), fencingToken: token, expiresAt: toNumber(row.lease_expires_at) } : undefined,
+    now: toNumber(row.now),
+  };
+}
+
+/**
+ * Throws the error for an append that `head` refuses: `LeaseLostError` for a token that is not the
+ * current, unexpired lease's (checked first), `SessionConflictError` for another revision.
+ */
+export function refuseAppend(sessionId: string, head: SessionHead, expectedRevision: number, fencingToken: number | undefined): void {
+  if (fencingToken !== undefined) {
+    const lost = fenceError(sessionId, head.lease, fencingToken, head.now);
+    if (lost) throw lost;
+  }
+  if (head.revision !== expectedRevision) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision: head.revision });
+}

@@ -1,0 +1,183 @@
+import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { assertSessionId } from '../session/assert-session-id.js';
+import { checkAppend } from '../session/check-append.js';
+import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
+import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
+import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
+import { loadPostgresEntries } from './load-postgres-entries.js';
+import { inTransaction } from './postgres-pool.js';
+import { clockSql, toNumber } from './postgres-schema.js';
+import { readSessionHead, refuseAppend } from './postgres-session-head.js';
+import { postgresSessionLeases } from './postgres-session-leases.js';
+import { storeSetup, type PostgresStoreOptions } from './postgres-store-options.js';
+
+/** Options of {@link postgresSessionStore}. */
+export interface PostgresSessionStoreOptions extends PostgresStoreOptions {
+  /**
+   * The clock leases run on, in epoch milliseconds. Tests pass a manual clock.
+   * @default the PostgreSQL server's clock, so every worker reads the same time
+   */
+  now?: () => number;
+}
+
+function errorCode(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+}
+
+/** Sessions refolded per `listPending()` call when the pending-approvals rule changed since they were saved. */
+const REFOLD_LIMIT = 1000;
+
+/**
+ * A session store in PostgreSQL: a `sessions` row per session (revision, folded pending
+ * approvals, lease) and a `session_entries` row per entry, keyed by `(session_id, seq)`. An
+ * append is one statement: it moves the session's revision from the expected one to the new one
+ * (and checks the fencing token) and inserts the entries only if that row changed, so racing
+ * writers serialize on the row and exactly one wins; the key refuses a duplicate `seq` besides.
+ * Tables are created on first use (see {@link migratePostgres}); several stores and processes
+ * may share them.
+ * @throws ConfigurationError for a missing pool or a bad schema name.
+ * @example
+ * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+ * const store = postgresSessionStore({ pool });
+ * const agent = createAgent({ model, store });
+ */
+export function postgresSessionStore(options: PostgresSessionStoreOptions): SessionStore {
+  const { s, ready } = storeSetup(options, 'postgresSessionStore');
+  const { pool } = options;
+  const clock = (): number | null => options.now?.() ?? null;
+  /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
+  const folded = new Map<string, { revision: number; state: PendingApprovalsState }>();
+
+  const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void) => loadPostgresEntries({ pool, s, sessionId, ...(onWarning ? { onWarning } : {}) });
+  const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
+    assertSessionId(sessionId);
+    const { expectedRevision, fencingToken, revision } = checkAppend('postgresSessionStore', entries, appendOptions);
+    // Serialized now, so a later change to the entries by the caller is not written.
+    const text = JSON.stringify(entries);
+    if (entries.length === 0) return;
+    await ready();
+    let basis = folded.get(sessionId);
+    if (basis?.revision !== expectedRevision) {
+      const head = await readSessionHead(pool, s, sessionId, clock());
+      refuseAppend(sessionId, head, expectedRevision, fencingToken);
+      basis = { revision: expectedRevision, state: (await pendingFromSaved(head, () => load(sessionId))).state };
+    }
+    const state = foldPendingApprovals(basis.state, entries);
+    const pending = savedPendingText(state);
+    const waiting = isWaiting(state) ? 'true' : 'false';
+    const unfencedNew = expectedRevision === 0 && fencingToken === undefined;
+    // The row moves from the expected revision to the new one, or nothing happens at all.
+    const head = unfencedNew
+      ? `INSERT INTO ${s}.sessions AS r (session_id, revision, pending, pending_rule, waiting)
+         VALUES ($1, $3, $4::json, ${PENDING_APPROVALS_RULE}, ${waiting})
+         ON CONFLICT (session_id) DO UPDATE
+           SET revision = EXCLUDED.revision, pending = EXCLUDED.pending, pending_rule = EXCLUDED.pending_rule, waiting = EXCLUDED.waiting, updated_at = now()
+         WHERE r.revision = $2
+         RETURNING r.session_id`
+      : `UPDATE ${s}.sessions AS r SET revision = $3, pending = $4::json, pending_rule = ${PENDING_APPROVALS_RULE}, waiting = ${waiting}, updated_at = now()
+         WHERE r.session_id = $1 AND r.revision = $2 AND ($6::bigint IS NULL OR (r.lease_token = $6 AND r.lease_expires_at > ${clockSql(7)}))
+         RETURNING r.session_id`;
+    const statement = `WITH head AS (${head}),
+      added AS (
+        INSERT INTO ${s}.session_entries (session_id, seq, bytes, entry)
+        SELECT head.session_id, $2 + item.position, octet_length(item.value::text), item.value
+        FROM head, json_array_elements($5::json) WITH ORDINALITY AS item(value, position)
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM head) AS moved, (SELECT count(*) FROM added) AS added`;
+    const values = unfencedNew ? [sessionId, expectedRevision, revision, pending, text] : [sessionId, expectedRevision, revision, pending, text, fencingToken ?? null, clock()];
+    let moved: number;
+    try {
+      moved = toNumber((await pool.query(statement, values)).rows[0]?.moved ?? 0);
+    } catch (error) {
+      folded.delete(sessionId);
+      // A duplicate (session_id, seq): someone else wrote these numbers first.
+      if (errorCode(error) === '23505') throw new SessionConflictError({ sessionId, expectedRevision });
+      throw error;
+    }
+    if (moved !== 1) {
+      folded.delete(sessionId);
+      refuseAppend(sessionId, await readSessionHead(pool, s, sessionId, clock()), expectedRevision, fencingToken);
+      // The row changed back in between (e.g. deleted and written again): still not ours.
+      throw new SessionConflictError({ sessionId, expectedRevision });
+    }
+    folded.set(sessionId, { revision, state });
+  };
+
+  /**
+   * Refolds the saved pending approvals of sessions saved under another version of the rule
+   * (after an upgrade of agent-harness), each once per call; an append racing with it refolds
+   * the session itself.
+   */
+  const refoldOutdated = async (): Promise<void> => {
+    const { rows } = await pool.query(`SELECT session_id FROM ${s}.sessions WHERE revision > 0 AND (pending_rule < $1 OR pending_rule > $1) ORDER BY session_id LIMIT ${REFOLD_LIMIT}`, [
+      PENDING_APPROVALS_RULE,
+    ]);
+    for (const row of rows) {
+      const sessionId = String(row.session_id);
+      const head = await readSessionHead(pool, s, sessionId, null);
+      const { state } = await pendingFromSaved({ ...head, rule: -1 }, () => load(sessionId));
+      await pool.query(`UPDATE ${s}.sessions SET pending = $3::json, pending_rule = $4, waiting = $5 WHERE session_id = $1 AND revision = $2`, [
+        sessionId,
+        head.revision,
+        savedPendingText(state),
+        PENDING_APPROVALS_RULE,
+        isWaiting(state),
+      ]);
+    }
+  };
+
+  return {
+    append,
+
+    async *load(sessionId, loadOptions) {
+      assertSessionId(sessionId);
+      await ready();
+      yield* load(sessionId, loadOptions?.onWarning);
+    },
+
+    async list() {
+      await ready();
+      const { rows } = await pool.query(`SELECT session_id FROM ${s}.sessions WHERE revision > 0 ORDER BY session_id COLLATE "C"`);
+      return rows.map((row) => String(row.session_id));
+    },
+
+    async delete(sessionId) {
+      assertSessionId(sessionId);
+      await ready();
+      folded.delete(sessionId);
+      await inTransaction(pool, async (client) => {
+        // The row first: an append racing with the delete either lands before it (and is
+        // deleted) or waits and finds revision 0.
+        const locked = await client.query(`SELECT 1 FROM ${s}.sessions WHERE session_id = $1 FOR UPDATE`, [sessionId]);
+        if (locked.rows.length === 0) return;
+        await client.query(`DELETE FROM ${s}.session_entries WHERE session_id = $1`, [sessionId]);
+        // The lease ends with the session; its token stays, so tokens never repeat.
+        await client.query(
+          `UPDATE ${s}.sessions SET revision = 0, pending = NULL, pending_rule = $2, waiting = false, lease_expires_at = least(lease_expires_at, ${clockSql(3)}), updated_at = now() WHERE session_id = $1`,
+          [sessionId, PENDING_APPROVALS_RULE, clock()],
+        );
+      });
+    },
+
+    async close(sessionId) {
+      assertSessionId(sessionId);
+      folded.delete(sessionId);
+    },
+
+    leases: postgresSessionLeases({ pool, s, ready, clock }),
+
+    async listPending() {
+      await ready();
+      await refoldOutdated();
+      const { rows } = await pool.query(`SELECT session_id, pending::text AS pending FROM ${s}.sessions WHERE waiting ORDER BY session_id COLLATE "C"`);
+      const waiting: PendingSession[] = [];
+      for (const row of rows) {
+        const state = parseSavedPending(String(row.pending));
+        const approvals = state === undefined ? [] : pendingApprovalsIn(state);
+        if (approvals.length > 0) waiting.push({ sessionId: String(row.session_id), approvals });
+      }
+      return waiting;
+    },
+  };
+}

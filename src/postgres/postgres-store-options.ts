@@ -1,0 +1,47 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { checkPostgresSchema, migratePostgres } from './postgres-migrations.js';
+import type { PostgresPool } from './postgres-pool.js';
+import { DEFAULT_POSTGRES_SCHEMA, quotedSchema } from './postgres-schema.js';
+
+/** Options shared by the PostgreSQL stores. */
+export interface PostgresStoreOptions {
+  /**
+   * The host's `pg.Pool` (`new pg.Pool({ connectionString })`). The host owns it: sizes it, ends
+   * it; the stores borrow a connection per call.
+   */
+  pool: PostgresPool;
+  /**
+   * The schema the tables live in. Give each application (or each test run) its own.
+   * @default 'agent_harness'
+   */
+  schema?: string;
+  /**
+   * Create or upgrade the tables on first use (`migratePostgres`, idempotent, under an advisory
+   * lock). Turn it off when the runtime role may not change the schema: apply
+   * `postgresMigrationSql()` with your own migration tool, and the stores then only check the
+   * version on first use.
+   * @default true
+   */
+  migrate?: boolean;
+}
+
+/** The quoted schema and a once-only readiness check (migration or version check). */
+export function storeSetup(options: PostgresStoreOptions, storeName: string): { s: string; ready: () => Promise<void> } {
+  if (typeof options?.pool?.query !== 'function' || typeof options.pool.connect !== 'function') {
+    throw new ConfigurationError(`${storeName} needs options.pool, a pg.Pool (e.g. new pg.Pool({ connectionString: process.env.DATABASE_URL })), got ${typeof options?.pool}.`);
+  }
+  const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
+  const s = quotedSchema(schema);
+  let pending: Promise<void> | undefined;
+  const ready = (): Promise<void> => {
+    pending ??= (options.migrate === false ? checkPostgresSchema({ pool: options.pool, schema }) : migratePostgres({ pool: options.pool, schema }).then(() => undefined)).catch(
+      (error: unknown) => {
+        // Not remembered: the next call tries again (the database may come up later).
+        pending = undefined;
+        throw error;
+      },
+    );
+    return pending;
+  };
+  return { s, ready };
+}

@@ -1,0 +1,56 @@
+import { assertSupportedEntry } from '../session/assert-supported-entry.js';
+import type { SessionEntry } from '../state/entries.js';
+import type { SessionStoreWarning } from '../session/session-store.js';
+import type { RedisClient } from './redis-client.js';
+import type { RedisKeys } from './redis-keys.js';
+
+/** Options of {@link loadRedisEntries}. */
+export interface LoadRedisEntriesOptions {
+  client: RedisClient;
+  keys: RedisKeys;
+  sessionId: string;
+  /** Receives a warning for every entry skipped or missing. */
+  onWarning?: (warning: SessionStoreWarning) => void;
+}
+
+/** Characters a chunk aims at: chunks shrink after big entries and grow back after small ones. */
+const CHUNK_CHARS = 4 * 1024 * 1024;
+
+/**
+ * Streams a session's entries in chunks (LRANGE), up to the revision the session had when
+ * loading began. An element that is not a JSON entry object is skipped with a warning, and so
+ * is a list shorter than the revision; an entry of an unknown `$schemaVersion` fails the load.
+ * @throws UnsupportedSchemaVersionError for an entry this build cannot read.
+ */
+export async function* loadRedisEntries(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry> {
+  const { client, keys, sessionId, onWarning } = options;
+  const revision = Number((await client.call('HGET', keys.session(sessionId), 'revision')) ?? 0);
+  const where = `session ${JSON.stringify(sessionId)} (Redis key ${keys.entries(sessionId)})`;
+  let chunk = 100;
+  let position = 0;
+  while (position < revision) {
+    const items = (await client.call('LRANGE', keys.entries(sessionId), position, Math.min(position + chunk, revision) - 1)) as string[];
+    if (items.length === 0) break;
+    let chars = 0;
+    for (const text of items) {
+      position += 1;
+      chars += text.length;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        value = undefined;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        onWarning?.({ sessionId, seq: position, message: `Skipped entry ${position} of ${where}: it is not a transcript entry (a JSON object).` });
+        continue;
+      }
+      assertSupportedEntry(value, `transcript entry ${position} of ${where}`);
+      yield value;
+    }
+    chunk = Math.max(1, Math.min(1000, Math.floor((chunk * CHUNK_CHARS) / Math.max(chars, 1))));
+  }
+  if (position < revision) {
+    onWarning?.({ sessionId, seq: position + 1, message: `Entries ${position + 1}–${revision} of ${where} are missing (the list is shorter than the session's revision); loaded the others.` });
+  }
+}

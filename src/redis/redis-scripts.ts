@@ -1,0 +1,97 @@
+// The stores' Lua scripts. Redis runs a script atomically: nothing else touches the keys between
+// its reads and its writes, which makes each of these a compare-and-set.
+
+/** `now`: the host's clock when given (ARGV[i] not empty), else the server's TIME, in epoch ms. */
+const CLOCK = `
+local function clock(given)
+  local now = tonumber(given)
+  if now == nil then
+    local time = redis.call('TIME')
+    now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  end
+  return now
+end
+`;
+
+/**
+ * Compare-and-append. KEYS: session hash, entries list, sessions set, waiting set.
+ * ARGV: session id, expected revision, new revision, fencing token or '', clock or '',
+ * pending JSON, pending rule, '1' when the session waits for approval (else '0'), entries as JSON…
+ * Returns {'ok'} | {'conflict', revision} | {'lease-lost', holder, token, expiresAt, now}.
+ */
+export const APPEND_SCRIPT = `${CLOCK}
+local revision = tonumber(redis.call('HGET', KEYS[1], 'revision') or '0')
+if ARGV[4] ~= '' then
+  local now = clock(ARGV[5])
+  local lease = redis.call('HMGET', KEYS[1], 'leaseHolder', 'leaseToken', 'leaseExpiresAt')
+  if lease[2] ~= ARGV[4] or tonumber(lease[3] or '0') <= now then
+    return {'lease-lost', lease[1] or false, lease[2] or false, lease[3] or false, now}
+  end
+end
+if revision ~= tonumber(ARGV[2]) then return {'conflict', revision} end
+for first = 9, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, #ARGV)))
+end
+redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'pending', ARGV[6], 'pendingRule', ARGV[7])
+if ARGV[8] == '1' then redis.call('SADD', KEYS[4], ARGV[1]) else redis.call('SREM', KEYS[4], ARGV[1]) end
+redis.call('SADD', KEYS[3], ARGV[1])
+return {'ok'}
+`;
+
+/**
+ * Deletes a session's entries and ends its lease (the token stays). KEYS: session hash, entries
+ * list, sessions set, waiting set. ARGV: session id, clock or ''.
+ */
+export const DELETE_SCRIPT = `${CLOCK}
+redis.call('DEL', KEYS[2])
+redis.call('HDEL', KEYS[1], 'revision', 'pending', 'pendingRule')
+redis.call('SREM', KEYS[3], ARGV[1])
+redis.call('SREM', KEYS[4], ARGV[1])
+local expires = tonumber(redis.call('HGET', KEYS[1], 'leaseExpiresAt') or '0')
+local now = clock(ARGV[2])
+if expires > now then redis.call('HSET', KEYS[1], 'leaseExpiresAt', now) end
+return 1
+`;
+
+/**
+ * Saves refolded pending approvals if the session is still at the revision they were folded at.
+ * KEYS: session hash, waiting set. ARGV: session id, revision, pending JSON, rule, '1' when waiting.
+ */
+export const SAVE_PENDING_SCRIPT = `
+if tonumber(redis.call('HGET', KEYS[1], 'revision') or '0') ~= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], 'pending', ARGV[3], 'pendingRule', ARGV[4])
+if ARGV[5] == '1' then redis.call('SADD', KEYS[2], ARGV[1]) else redis.call('SREM', KEYS[2], ARGV[1]) end
+return 1
+`;
+
+/**
+ * Takes the lease when it is free, expired or the holder's own. KEYS: session hash.
+ * ARGV: holder, ttl ms, clock or ''. Returns {token, expiresAt} or false.
+ */
+export const ACQUIRE_SCRIPT = `${CLOCK}
+local now = clock(ARGV[3])
+local lease = redis.call('HMGET', KEYS[1], 'leaseHolder', 'leaseToken', 'leaseExpiresAt')
+if tonumber(lease[3] or '0') > now and lease[1] ~= ARGV[1] then return false end
+local token = tonumber(lease[2] or '0') + 1
+local expires = now + tonumber(ARGV[2])
+redis.call('HSET', KEYS[1], 'leaseHolder', ARGV[1], 'leaseToken', token, 'leaseExpiresAt', expires)
+return {token, expires}
+`;
+
+/** Extends a held, unexpired lease. KEYS: session hash. ARGV: holder, token, ttl ms, clock or ''. Returns expiresAt or false. */
+export const RENEW_SCRIPT = `${CLOCK}
+local now = clock(ARGV[4])
+local lease = redis.call('HMGET', KEYS[1], 'leaseHolder', 'leaseToken', 'leaseExpiresAt')
+if lease[1] ~= ARGV[1] or lease[2] ~= ARGV[2] or tonumber(lease[3] or '0') <= now then return false end
+local expires = now + tonumber(ARGV[3])
+redis.call('HSET', KEYS[1], 'leaseExpiresAt', expires)
+return expires
+`;
+
+/** Ends a held, unexpired lease now. KEYS: session hash. ARGV: token, clock or ''. */
+export const RELEASE_SCRIPT = `${CLOCK}
+local now = clock(ARGV[2])
+local lease = redis.call('HMGET', KEYS[1], 'leaseToken', 'leaseExpiresAt')
+if lease[1] == ARGV[1] and tonumber(lease[2] or '0') > now then redis.call('HSET', KEYS[1], 'leaseExpiresAt', now) end
+return 1
+`;

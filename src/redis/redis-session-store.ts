@@ -1,0 +1,152 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { LeaseLostError } from '../errors/lease-lost-error.js';
+import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { assertSessionId } from '../session/assert-session-id.js';
+import { checkAppend } from '../session/check-append.js';
+import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
+import { isWaiting, pendingFromSaved, savedPendingText, type SavedPendingApprovals } from '../session/saved-pending-approvals.js';
+import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
+import { loadRedisEntries } from './load-redis-entries.js';
+import { runScript } from './redis-client.js';
+import { DEFAULT_REDIS_KEY_PREFIX } from './redis-keys.js';
+import { layoutSetup, type RedisStoreOptions } from './redis-layout.js';
+import { APPEND_SCRIPT, DELETE_SCRIPT, SAVE_PENDING_SCRIPT } from './redis-scripts.js';
+import { redisSessionLeases } from './redis-session-leases.js';
+
+/** Options of {@link redisSessionStore}. */
+export interface RedisSessionStoreOptions extends RedisStoreOptions {
+  /**
+   * The clock leases run on, in epoch milliseconds. Tests pass a manual clock.
+   * @default the Redis server's clock (TIME), so every worker reads the same time
+   */
+  now?: () => number;
+}
+
+/**
+ * A session store in Redis: per session a hash (revision, folded pending approvals, lease) and a
+ * list of entries; a set of session ids and a set of sessions waiting for approval. Appends,
+ * deletes and lease changes are Lua scripts, which Redis runs one at a time: the revision and
+ * fencing checks and the writes are one atomic step. Keys are documented in docs/stores.md.
+ * Durability is Redis's: configure AOF (`appendonly yes`) if a transcript must survive a restart.
+ * @throws ConfigurationError for a missing client or an empty key prefix.
+ * @example
+ * const client = new Redis(process.env.REDIS_URL);
+ * const store = redisSessionStore({ client });
+ * const agent = createAgent({ model, store });
+ */
+export function redisSessionStore(options: RedisSessionStoreOptions): SessionStore {
+  assertClient(options, 'redisSessionStore');
+  const { client } = options;
+  const { keys, ready } = layoutSetup(options, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
+  const clock = (): number | '' => options.now?.() ?? '';
+  /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
+  const folded = new Map<string, { revision: number; state: PendingApprovalsState }>();
+
+  const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void) => loadRedisEntries({ client, keys, sessionId, ...(onWarning ? { onWarning } : {}) });
+  /** The session's revision and pending approvals as saved. */
+  const readSaved = async (sessionId: string): Promise<SavedPendingApprovals> => {
+    const [revision, pending, rule] = (await client.call('HMGET', keys.session(sessionId), 'revision', 'pending', 'pendingRule')) as Array<string | null>;
+    return { revision: Number(revision ?? 0), pending: pending ?? null, rule: Number(rule ?? 0) };
+  };
+
+  /** Reads a session's pending approvals, saving them back when they had to be refolded. */
+  const pendingOf = async (sessionId: string): Promise<PendingApprovalsState> => {
+    const saved = await readSaved(sessionId);
+    const { state, refolded } = await pendingFromSaved(saved, () => load(sessionId));
+    // Saved only if nobody appended meanwhile (an append saves its own fold).
+    if (refolded) await runScript(client, SAVE_PENDING_SCRIPT, [keys.session(sessionId), keys.waiting], [sessionId, saved.revision, savedPendingText(state), PENDING_APPROVALS_RULE, isWaiting(state) ? '1' : '0']);
+    return state;
+  };
+
+  const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
+    assertSessionId(sessionId);
+    const { expectedRevision, fencingToken, revision } = checkAppend('redisSessionStore', entries, appendOptions);
+    // Serialized now, so a later change to the entries by the caller is not written.
+    const lines = entries.map((entry) => JSON.stringify(entry));
+    if (lines.length === 0) return;
+    await ready();
+    let basis = folded.get(sessionId);
+    if (basis?.revision !== expectedRevision) {
+      const saved = await readSaved(sessionId);
+      // A fenced writer learns about its lease first: the script decides.
+      if (saved.revision !== expectedRevision && fencingToken === undefined) {
+        throw new SessionConflictError({ sessionId, expectedRevision, actualRevision: saved.revision });
+      }
+      basis = { revision: saved.revision, state: (await pendingFromSaved(saved, () => load(sessionId))).state };
+    }
+    const state = foldPendingApprovals(basis.state, entries);
+    const result = (await runScript(
+      client,
+      APPEND_SCRIPT,
+      [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting],
+      [sessionId, expectedRevision, revision, fencingToken ?? '', clock(), savedPendingText(state), PENDING_APPROVALS_RULE, isWaiting(state) ? '1' : '0', ...lines],
+    )) as [string, ...Array<string | number | null>];
+    if (result[0] === 'ok') {
+      folded.set(sessionId, { revision, state });
+      return;
+    }
+    folded.delete(sessionId);
+    if (result[0] === 'lease-lost') {
+      const [, holder, token, expiresAt, now] = result;
+      throw new LeaseLostError({
+        sessionId,
+        fencingToken: fencingToken!,
+        currentLease: token === null ? undefined : { holder: String(holder ?? ''), fencingToken: Number(token), expiresAt: Number(expiresAt ?? 0) },
+        now: Number(now),
+      });
+    }
+    throw new SessionConflictError({ sessionId, expectedRevision, actualRevision: Number(result[1]) });
+  };
+
+  return {
+    append,
+
+    async *load(sessionId, loadOptions) {
+      assertSessionId(sessionId);
+      await ready();
+      yield* load(sessionId, loadOptions?.onWarning);
+    },
+
+    async list() {
+      await ready();
+      return ((await client.call('SMEMBERS', keys.sessions)) as string[]).sort();
+    },
+
+    async delete(sessionId) {
+      assertSessionId(sessionId);
+      await ready();
+      folded.delete(sessionId);
+      await runScript(client, DELETE_SCRIPT, [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting], [sessionId, clock()]);
+    },
+
+    async close(sessionId) {
+      assertSessionId(sessionId);
+      folded.delete(sessionId);
+    },
+
+    leases: redisSessionLeases({ client, keys, ready, clock }),
+
+    async listPending() {
+      await ready();
+      // The waiting set was built under another rule (an upgrade): any session may wait now.
+      if (Number(await client.call('GET', keys.waitingRule)) !== PENDING_APPROVALS_RULE) {
+        for (const sessionId of (await client.call('SMEMBERS', keys.sessions)) as string[]) await pendingOf(sessionId);
+        await client.call('SET', keys.waitingRule, PENDING_APPROVALS_RULE);
+      }
+      const ids = ((await client.call('SMEMBERS', keys.waiting)) as string[]).sort();
+      // Sent together: the client pipelines them on its connection.
+      const states = await Promise.all(ids.map((sessionId) => pendingOf(sessionId)));
+      return ids.flatMap((sessionId, index): PendingSession[] => {
+        const approvals = pendingApprovalsIn(states[index]!);
+        return approvals.length > 0 ? [{ sessionId, approvals }] : [];
+      });
+    },
+  };
+}
+
+/** @throws ConfigurationError when `options.client` is not an ioredis client. */
+export function assertClient(options: RedisStoreOptions, storeName: string): void {
+  if (typeof options?.client?.call !== 'function') {
+    throw new ConfigurationError(`${storeName} needs options.client, an ioredis client (e.g. new Redis(process.env.REDIS_URL)), got ${typeof options?.client}.`);
+  }
+}

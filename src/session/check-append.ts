@@ -1,0 +1,54 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { SessionEntry } from '../state/entries.js';
+import type { SessionAppendOptions } from './session-store.js';
+
+/** An append's arguments, checked. */
+export interface CheckedAppend {
+  /** The revision the writer expects the session to be at. */
+  expectedRevision: number;
+  /** The writer's fencing token, when it holds a lease. */
+  fencingToken: number | undefined;
+  /** The `seq` of each entry, in order: `expectedRevision + 1`, `+ 2`, … */
+  seqs: number[];
+  /** The session's revision once the append is stored. */
+  revision: number;
+}
+
+/**
+ * Checks what every store's `append` is given, so all stores refuse the same mistakes: a missing
+ * or negative `expectedRevision`, a fencing token that is not a positive integer, and entries
+ * numbered otherwise than from `expectedRevision + 1` on (an entry without `seq`, written before
+ * entries were numbered, takes the next number).
+ * @param storeName Names the store in errors, e.g. `memorySessionStore`.
+ * @throws ConfigurationError naming the bad value.
+ */
+export function checkAppend(storeName: string, entries: readonly SessionEntry[], options: SessionAppendOptions | undefined): CheckedAppend {
+  const expectedRevision = options?.expectedRevision;
+  if (!Number.isSafeInteger(expectedRevision) || expectedRevision! < 0) {
+    throw new ConfigurationError(
+      `${storeName}.append needs options.expectedRevision, the revision the writer last saw (0 for a new session), got ${JSON.stringify(expectedRevision)}.`,
+    );
+  }
+  const fencingToken = options?.fencingToken;
+  if (fencingToken !== undefined && (!Number.isSafeInteger(fencingToken) || fencingToken <= 0)) {
+    throw new ConfigurationError(`${storeName}.append got fencingToken ${JSON.stringify(fencingToken)}: pass the fencingToken of the lease you hold (a positive integer), or none.`);
+  }
+  if (!Array.isArray(entries)) throw new ConfigurationError(`${storeName}.append needs an array of entries, got ${typeof entries}.`);
+  const seqs: number[] = [];
+  let revision = expectedRevision!;
+  for (const [index, entry] of entries.entries()) {
+    if (typeof entry !== 'object' || entry === null) {
+      throw new ConfigurationError(`${storeName}.append got ${entry === null ? 'null' : typeof entry} as entry ${index + 1}: entries are transcript entry objects.`);
+    }
+    revision += 1;
+    const seq = (entry as { seq?: unknown }).seq;
+    if (seq !== undefined && seq !== revision) {
+      throw new ConfigurationError(
+        `${storeName}.append got an entry with seq ${JSON.stringify(seq)} at position ${revision} (expectedRevision ${expectedRevision} + ${index + 1}): ` +
+          'entries carry the next numbers after the revision the writer saw. Nothing was stored.',
+      );
+    }
+    seqs.push(revision);
+  }
+  return { expectedRevision: expectedRevision!, fencingToken, seqs, revision };
+}

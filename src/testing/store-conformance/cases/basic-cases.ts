@@ -1,0 +1,158 @@
+import type { SessionEntry } from '../../../state/entries.js';
+import { loadEntries } from '../../../session/load-entries.js';
+import { check, checkRejects, checkSameJson, show } from '../check.js';
+import type { ConformanceCase } from '../conformance-case.js';
+import { entryMaker } from '../conformance-entries.js';
+import type { ConformanceSetup } from '../session-store-conformance.js';
+import { appendNext, hasCode, idsOf, loadClean, sorted } from '../store-calls.js';
+
+/** Strings that break naive storage: NUL, line separators, a lone surrogate (a cut-off emoji), quotes. */
+const AWKWARD_TEXT = 'nul:\u0000 ls:\u2028 ps:\u2029 cr:\r lf:\n tab:\t quote:" backslash:\\ emoji:🧪 lone:\ud83e cjk:漢字 rtl:שלום';
+
+/** Append, load, list and delete. */
+export function basicCases({ withStore }: ConformanceSetup): ConformanceCase[] {
+  return [
+    {
+      name: 'an unknown session loads empty, is not listed, and deletes as a no-op',
+      run: () =>
+        withStore(async ({ store }) => {
+          checkSameJson(await loadClean(store, 'never-written'), [], 'load() of an unknown session');
+          checkSameJson(await store.list(), [], 'list() of an empty store');
+          await store.delete('never-written');
+          checkSameJson(await store.list(), [], 'list() after deleting an unknown session');
+        }),
+    },
+    {
+      name: 'entries load back exactly, in order, across appends and sessions',
+      run: () =>
+        withStore(async ({ store }) => {
+          const a = entryMaker('session-a');
+          const b = entryMaker('session-b');
+          const first = [a.userText('Draft the outline.'), a.assistantCalls('toolu_a1', 'toolu_a2')];
+          const second = [a.toolResult('toolu_a1', 'written'), a.approvalPending('approval_a2', 'toolu_a2'), a.toolState('read-files', { 'notes/a.md': 3 })];
+          const other = [b.userText('Another session.')];
+          await appendNext(store, 'session-a', first);
+          await appendNext(store, 'session-b', other);
+          await appendNext(store, 'session-a', second);
+          checkSameJson(await loadClean(store, 'session-a'), [...first, ...second], 'load("session-a")');
+          checkSameJson(await loadClean(store, 'session-b'), other, 'load("session-b")');
+          checkSameJson(sorted(await store.list()), ['session-a', 'session-b'], 'list()');
+        }),
+    },
+    {
+      name: 'values round-trip exactly: NUL, line separators, lone surrogates, emoji, numbers, nesting',
+      run: () =>
+        withStore(async ({ store }) => {
+          const make = entryMaker('awkward');
+          const entries = [
+            make.userText(AWKWARD_TEXT),
+            make.toolState('values', { big: 9007199254740991, negative: -12.5, tiny: 1e-7, zero: 0, yes: true, no: false, none: null, empty: {}, list: [[], [1, [2, [3]]], ''] }),
+            make.toolResult('toolu_awkward', AWKWARD_TEXT.repeat(20)),
+          ];
+          await appendNext(store, 'awkward', entries);
+          checkSameJson(await loadClean(store, 'awkward'), entries, 'load() of entries with awkward values');
+        }),
+    },
+    {
+      name: 'delete removes one session; the others stay, and the deleted id starts again at revision 0',
+      run: () =>
+        withStore(async ({ store }) => {
+          const keep = entryMaker('keep');
+          const gone = entryMaker('gone');
+          const kept = [keep.userText('stays')];
+          await appendNext(store, 'keep', kept);
+          await appendNext(store, 'gone', [gone.userText('one'), gone.userText('two')]);
+          await store.delete('gone');
+          checkSameJson(await loadClean(store, 'gone'), [], 'load() of a deleted session');
+          checkSameJson(await store.list(), ['keep'], 'list() after delete');
+          checkSameJson(await loadClean(store, 'keep'), kept, 'load() of the session that was not deleted');
+          const again = entryMaker('gone');
+          const fresh = [again.userText('new life')];
+          await appendNext(store, 'gone', fresh);
+          checkSameJson(await loadClean(store, 'gone'), fresh, 'load() of a session written again after delete');
+          await store.delete('gone');
+          await store.delete('gone');
+        }),
+    },
+    {
+      name: 'the store keeps its own copies: changing an appended or a loaded entry changes nothing stored',
+      run: () =>
+        withStore(async ({ store }) => {
+          const make = entryMaker('copies');
+          const entry = make.userText('original');
+          const expected = structuredClone(entry);
+          const batch = [entry];
+          await appendNext(store, 'copies', batch);
+          (entry as { id: string }).id = 'changed-by-the-writer';
+          batch.push(make.userText('pushed after the append'));
+          const [loaded] = await loadClean(store, 'copies');
+          checkSameJson(loaded, expected, 'the entry after the writer changed its object');
+          (loaded as { id: string }).id = 'changed-by-a-reader';
+          checkSameJson(await loadClean(store, 'copies'), [expected], 'the entry after a reader changed its copy');
+        }),
+    },
+    {
+      name: 'a load shows the session as it was when loading began',
+      run: () =>
+        withStore(async ({ store }) => {
+          const make = entryMaker('moving');
+          await appendNext(store, 'moving', [make.userText('one'), make.userText('two')]);
+          const seen: SessionEntry[] = [];
+          for await (const entry of store.load('moving')) {
+            seen.push(entry);
+            if (seen.length === 1) await appendNext(store, 'moving', [make.userText('three')]);
+          }
+          checkSameJson(idsOf(seen), ['moving-entry-1', 'moving-entry-2'], 'entries of a load during which another entry was appended');
+          check((await loadClean(store, 'moving')).length === 3, 'The entry appended during the load is missing from the next load.');
+        }),
+    },
+    {
+      name: 'an empty append stores nothing and checks nothing',
+      run: () =>
+        withStore(async ({ store }) => {
+          await store.append('empty', [], { expectedRevision: 7 });
+          checkSameJson(await store.list(), [], 'list() after an empty append');
+          checkSameJson(await loadClean(store, 'empty'), [], 'load() after an empty append');
+        }),
+    },
+    {
+      name: 'bad arguments are refused with a ConfigurationError, and nothing is stored',
+      run: () =>
+        withStore(async ({ store }) => {
+          const make = entryMaker('args');
+          const entry = make.userText('hello');
+          const isConfiguration = hasCode('configuration');
+          const refuse = (promise: Promise<unknown>, what: string) => checkRejects(promise, isConfiguration, `${what} should be refused with a ConfigurationError`);
+          await refuse(store.append('args', [entry], undefined as never), 'append() without options');
+          await refuse(store.append('args', [entry], { expectedRevision: -1 }), 'append() with expectedRevision -1');
+          await refuse(store.append('args', [entry], { expectedRevision: 0.5 }), 'append() with expectedRevision 0.5');
+          await refuse(store.append('args', [entry], { expectedRevision: 0, fencingToken: 0 }), 'append() with fencingToken 0');
+          await refuse(store.append('', [entry], { expectedRevision: 0 }), 'append() to session id ""');
+          // Entries numbered otherwise than from expectedRevision + 1.
+          const skipped = entryMaker('args', 1).userText('numbered 2 at position 1');
+          await refuse(store.append('args', [skipped], { expectedRevision: 0 }), 'append() of an entry whose seq skips a number');
+          const second = make.userText('numbered 2');
+          await refuse(store.append('args', [entry, entry, second], { expectedRevision: 0 }), 'append() of a batch whose seqs repeat');
+          checkSameJson(await loadClean(store, 'args'), [], 'load() after refused appends');
+          checkSameJson(await store.list(), [], 'list() after refused appends');
+          await checkRejects(loadClean(store, ''), isConfiguration, 'load() of session id "" should be refused with a ConfigurationError');
+        }),
+    },
+    {
+      name: 'the revision is the last entry seq: loadEntries continues where the store is',
+      run: () =>
+        withStore(async ({ store }) => {
+          const make = entryMaker('revision');
+          await appendNext(store, 'revision', [make.userText('a'), make.userText('b'), make.userText('c')]);
+          const entries = await loadEntries(store, 'revision');
+          check(entries.at(-1)?.seq === 3, `The last loaded entry should have seq 3, got ${show(entries.at(-1)?.seq)}.`);
+          await appendNext(store, 'revision', [make.userText('d')]);
+          checkSameJson(
+            (await loadEntries(store, 'revision')).map((entry) => entry.seq),
+            [1, 2, 3, 4],
+            'seqs after appending at the loaded revision',
+          );
+        }),
+    },
+  ];
+}

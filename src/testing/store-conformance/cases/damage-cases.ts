@@ -1,0 +1,59 @@
+import { AgentHarnessError } from '../../../errors/agent-harness-error.js';
+import { check, checkSameJson, show } from '../check.js';
+import type { ConformanceCase } from '../conformance-case.js';
+import { entryMaker } from '../conformance-entries.js';
+import type { ConformanceSetup } from '../session-store-conformance.js';
+import { appendNext, idsOf, loadAll, loadClean } from '../store-calls.js';
+
+/** Torn or corrupt data: what the store's own medium can have go wrong. */
+export function damageCases({ options, withStore }: ConformanceSetup): ConformanceCase[] {
+  return [
+    {
+      name: 'damaged data: the store loads what is valid and warns about the rest, or refuses with a clear error, never a raw TypeError',
+      ...(options.damage ? {} : { skip: 'the fixture has no damage()' }),
+      run: () =>
+        withStore(async ({ store, damage }) => {
+          check(damage !== undefined, 'The options say damage: true, but the fixture has no damage().');
+          const make = entryMaker('damaged');
+          const written = [make.userText('one'), make.userText('two'), make.userText('three'), make.userText('four'), make.userText('five')];
+          await appendNext(store, 'damaged', written);
+          const other = entryMaker('healthy');
+          const healthy = [other.userText('untouched')];
+          await appendNext(store, 'healthy', healthy);
+          await damage('damaged');
+
+          let outcome: Awaited<ReturnType<typeof loadAll>> | undefined;
+          try {
+            outcome = await loadAll(store, 'damaged');
+          } catch (error) {
+            check(
+              AgentHarnessError.isInstance(error),
+              `Loading damaged data should either skip what is damaged (with a warning) or fail with an agent-harness error that says what is wrong, not with ${show(error)}`,
+            );
+          }
+          if (outcome !== undefined) {
+            const writtenIds = idsOf(written);
+            const loadedIds = idsOf(outcome.entries);
+            // A subsequence of what was written, in order: nothing invented, nothing reordered.
+            let cursor = 0;
+            for (const id of loadedIds) {
+              cursor = writtenIds.indexOf(id, cursor);
+              check(cursor >= 0, `Loading damaged data yielded entries that were never written or out of order: ${show(loadedIds)} (written: ${show(writtenIds)}).`);
+              cursor += 1;
+            }
+            for (const entry of outcome.entries) checkSameJson(entry, written.find((candidate) => candidate.id === entry.id), `the undamaged entry ${entry.id}`);
+            check(outcome.entries.length < written.length, 'damage() changed nothing the load could see: it should damage at least one entry.');
+            check(outcome.warnings.length > 0, `Loading damaged data skipped ${written.length - outcome.entries.length} entries without a warning.`);
+            for (const warning of outcome.warnings) {
+              check(warning.sessionId === 'damaged' && typeof warning.message === 'string' && warning.message.length > 0, `A load warning should name the session and say what was skipped: ${show(warning)}`);
+            }
+          }
+          checkSameJson(await loadClean(store, 'healthy'), healthy, 'another session after one was damaged');
+          const more = entryMaker('healthy', 1);
+          await appendNext(store, 'healthy', [more.userText('still writable')]);
+          await store.delete('damaged');
+          checkSameJson(await store.list(), ['healthy'], 'list() after deleting the damaged session');
+        }),
+    },
+  ];
+}

@@ -1,0 +1,26 @@
+// docs/stores.md shows the PostgreSQL migration and the Redis key layout: they must be the ones
+// the code uses.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { postgresMigrationSql } from 'agent-harness/postgres';
+import { redisKeys } from '../../src/redis/redis-keys.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const doc = readFileSync(join(root, 'docs/stores.md'), 'utf8');
+const between = (marker: string) => doc.split(`<!-- ${marker} -->`)[1]!.split(`<!-- /${marker} -->`)[0]!;
+
+describe('docs/stores.md', () => {
+  it('shows the migration SQL the PostgreSQL stores run', () => {
+    const block = between('postgres-migration-sql').match(/```sql\n([\s\S]*?)```/)![1];
+    expect(block).toBe(postgresMigrationSql());
+  });
+
+  it('lists every Redis key the stores use, and no other', () => {
+    const documented = [...between('redis-keys').matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]).sort();
+    const keys = redisKeys('<prefix>');
+    const used = [keys.layout, keys.sessions, keys.waiting, keys.waitingRule, keys.plans, keys.session('<id>'), keys.entries('<id>')].sort();
+    expect(documented).toEqual(used);
+  });
+});

@@ -1,0 +1,209 @@
+// Every PostgreSQL test in one file, so a machine without the server skips them with one line.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { ConfigurationError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
+import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
+import { migratePostgres, postgresMigrationSql, postgresPlanStore, postgresSessionStore, POSTGRES_SCHEMA_VERSION } from 'agent-harness/postgres';
+import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
+import { loadEntries } from '../../src/session/load-entries.js';
+import { dropSchema, postgres, testPool, testSchema } from './postgres-test-database.js';
+
+const pools: pg.Pool[] = [];
+const schemas: string[] = [];
+const pool = () => {
+  const created = testPool();
+  pools.push(created);
+  return created;
+};
+const schema = () => {
+  const name = testSchema();
+  schemas.push(name);
+  return name;
+};
+const admin = postgres.reachable ? testPool(2) : undefined;
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((created) => created.end()));
+  for (const name of schemas.splice(0)) await dropSchema(admin!, name);
+});
+afterAll(() => admin?.end());
+
+describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
+  it('migrates a new schema once, also when several processes start at once', async () => {
+    const name = schema();
+    const results = await Promise.all([pool(), pool(), pool()].map((each) => migratePostgres({ pool: each, schema: name })));
+    expect(results.map((result) => result.to)).toEqual([POSTGRES_SCHEMA_VERSION, POSTGRES_SCHEMA_VERSION, POSTGRES_SCHEMA_VERSION]);
+    expect(results.filter((result) => result.from === 0)).toHaveLength(1);
+    expect(await migratePostgres({ pool: pool(), schema: name })).toEqual({ schema: name, from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION });
+    const { rows } = await admin!.query(`SELECT version, description FROM "${name}".schema_migrations ORDER BY version`);
+    expect(rows.map((row) => row.version)).toEqual([1]);
+  });
+
+  it('refuses a schema migrated by a newer agent-harness, naming the versions it reads', async () => {
+    const name = schema();
+    await migratePostgres({ pool: pool(), schema: name });
+    await admin!.query(`INSERT INTO "${name}".schema_migrations (version, description) VALUES (99, 'from the future')`);
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    const error = await store.list().catch((caught: unknown) => caught);
+    expect(UnsupportedSchemaVersionError.isInstance(error)).toBe(true);
+    expect((error as UnsupportedSchemaVersionError).supported).toEqual([1]);
+    expect((error as Error).message).toContain(`"${name}"`);
+    await expect(postgresSessionStore({ pool: pool(), schema: name, migrate: false }).list()).rejects.toSatisfy(UnsupportedSchemaVersionError.isInstance);
+  });
+
+  it('with migrate: false, refuses a schema that is not there and works on one migrated with the published SQL', async () => {
+    const name = schema();
+    const store = postgresSessionStore({ pool: pool(), schema: name, migrate: false });
+    const error = await store.list().catch((caught: unknown) => caught);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/is at version 0, this agent-harness needs 1: run migratePostgres/);
+    await admin!.query(postgresMigrationSql({ schema: name }));
+    // The failed first check is not remembered: the same store works now.
+    const make = entryMaker('s');
+    await store.append('s', [make.userText('hello')], { expectedRevision: 0 });
+    expect(await store.list()).toEqual(['s']);
+    await postgresPlanStore({ pool: pool(), schema: name, migrate: false }).write('plan.md', '# Plan');
+  });
+
+  it('refuses bad options with a ConfigurationError that says what to pass', () => {
+    expect(() => postgresSessionStore({ pool: pool(), schema: 'Robert"; DROP TABLE x' })).toThrow(/Invalid PostgreSQL schema name/);
+    expect(() => postgresSessionStore({} as never)).toThrow(/needs options.pool, a pg.Pool/);
+    expect(() => postgresMigrationSql({ schema: '1abc' })).toThrow(ConfigurationError);
+  });
+});
+
+describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the conformance suite', () => {
+  it('loads sessions of big entries in pages bounded by bytes', async () => {
+    const store = postgresSessionStore({ pool: pool(), schema: schema() });
+    const make = entryMaker('big');
+    const entries = Array.from({ length: 12 }, (_, index) => make.toolResult(`toolu_${index}`, String(index % 10).repeat(1_000_000)));
+    await store.append('big', entries, { expectedRevision: 0 });
+    const loaded = await loadEntries(store, 'big');
+    expect(loaded.map((entry) => (entry.kind === 'tool-result' ? (entry.result.content as string).length : 0))).toEqual(entries.map(() => 1_000_000));
+    expect(loaded.map((entry) => entry.seq)).toEqual(entries.map((entry) => entry.seq));
+  });
+
+  it('never leaves entries beside revision 0 when deletes race appends', async () => {
+    const name = schema();
+    const writer = postgresSessionStore({ pool: pool(), schema: name });
+    const deleter = postgresSessionStore({ pool: pool(), schema: name });
+    for (let round = 0; round < 15; round += 1) {
+      const make = entryMaker('raced');
+      await writer.append('raced', [make.userText('first')], { expectedRevision: 0 }).catch(() => undefined);
+      const entries = await loadEntries(writer, 'raced');
+      const revision = entries.at(-1)?.seq ?? 0;
+      await Promise.allSettled([
+        writer.append('raced', [entryMaker('raced', revision).userText('second')], { expectedRevision: revision }),
+        deleter.delete('raced'),
+      ]);
+      const { rows } = await admin!.query(
+        `SELECT r.revision, (SELECT count(*) FROM "${name}".session_entries e WHERE e.session_id = r.session_id) AS entries FROM "${name}".sessions r WHERE r.session_id = 'raced'`,
+      );
+      expect(Number(rows[0].entries)).toBe(Number(rows[0].revision));
+      await deleter.delete('raced');
+    }
+  });
+
+  it('refolds pending approvals saved under another version of the rule', async () => {
+    const name = schema();
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    const make = entryMaker('waiting');
+    await store.append('waiting', [make.userText('Go.'), make.assistantCalls('toolu_1'), make.approvalPending('approval_1', 'toolu_1')], { expectedRevision: 0 });
+    // As an older agent-harness might have left it: another rule, another shape.
+    await admin!.query(`UPDATE "${name}".sessions SET pending = NULL, pending_rule = 0`);
+    const other = postgresSessionStore({ pool: pool(), schema: name });
+    expect((await other.listPending!()).map((session) => session.approvals.map((approval) => approval.id))).toEqual([['approval_1']]);
+    const { rows } = await admin!.query(`SELECT pending_rule FROM "${name}".sessions`);
+    expect(rows[0].pending_rule).toBe(1);
+    // An append onto a session whose saved state is outdated folds from the whole transcript.
+    await admin!.query(`UPDATE "${name}".sessions SET pending = '{"rule":0,"x":1}', pending_rule = 0`);
+    const third = postgresSessionStore({ pool: pool(), schema: name });
+    await third.append('waiting', [make.toolState('k', 1)], { expectedRevision: 3 });
+    expect((await third.listPending!()).map((session) => session.sessionId)).toEqual(['waiting']);
+  });
+
+  it('runs leases on the server clock by default', async () => {
+    const store = postgresSessionStore({ pool: pool(), schema: schema() });
+    const before = Date.now();
+    const lease = await store.leases!.acquire('clocked', { holder: 'worker', ttlMs: 60_000 });
+    // The server and this process share a host: the server's clock reads the same time.
+    expect(lease!.expiresAt).toBeGreaterThanOrEqual(before + 60_000 - 5_000);
+    expect(lease!.expiresAt).toBeLessThanOrEqual(Date.now() + 60_000 + 5_000);
+    const renewed = await store.leases!.renew(lease!, { ttlMs: 120_000 });
+    expect(renewed!.expiresAt).toBeGreaterThan(lease!.expiresAt);
+  });
+
+  it('refuses a plan text PostgreSQL cannot hold', async () => {
+    const plans = postgresPlanStore({ pool: pool(), schema: schema() });
+    await expect(plans.write('plan.md', 'a\u0000b')).rejects.toThrow(/without NUL characters/);
+  });
+
+  it('keeps entries that are not JSON objects out of the transcript, with a warning naming the seq', async () => {
+    const name = schema();
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    const make = entryMaker('s');
+    await store.append('s', [make.userText('a'), make.userText('b'), make.userText('c')], { expectedRevision: 0 });
+    await admin!.query(`UPDATE "${name}".session_entries SET entry = '[1,2]'::json WHERE seq = 3`);
+    const warnings: Array<{ seq?: number; message: string }> = [];
+    const loaded: SessionEntry[] = [];
+    for await (const entry of store.load('s', { onWarning: (warning) => warnings.push(warning) })) loaded.push(entry);
+    expect(loaded.map((entry) => entry.id)).toEqual(['s-entry-1', 's-entry-2']);
+    expect(warnings).toEqual([expect.objectContaining({ seq: 3, message: expect.stringContaining('Skipped entry 3') })]);
+  });
+});
+
+
+/** A schema per case; every pool opened on it is ended and the schema dropped after. */
+function postgresFixture(now: () => number) {
+  const schema = testSchema();
+  const pools: pg.Pool[] = [];
+  const open = () => {
+    const pool = testPool();
+    pools.push(pool);
+    return postgresSessionStore({ pool, schema, now });
+  };
+  return {
+    store: open(),
+    openPeer: open,
+    // What a database row can look like after a bad hand edit or a partial restore: one entry
+    // that is not an entry object, another row gone.
+    damage: async (sessionId: string) => {
+      await admin!.query(`UPDATE "${schema}".session_entries SET entry = '"not an entry"'::json WHERE session_id = $1 AND seq = 2`, [sessionId]);
+      await admin!.query(`DELETE FROM "${schema}".session_entries WHERE session_id = $1 AND seq = 4`, [sessionId]);
+    },
+    dispose: async () => {
+      await Promise.all(pools.map((pool) => pool.end()));
+      await dropSchema(admin!, schema);
+    },
+  };
+}
+
+describe.skipIf(!postgres.reachable)('PostgreSQL stores', () => {
+  describeConformance({
+    title: 'postgresSessionStore conformance',
+    cases: sessionStoreConformance({ create: ({ now }) => postgresFixture(now), peers: true, damage: true }),
+    describe,
+    it,
+  });
+
+  describeConformance({
+    title: 'postgresPlanStore conformance',
+    cases: planStoreConformance({
+      create: () => {
+        const schema = testSchema();
+        const pool = testPool(2);
+        const peer = testPool(2);
+        return {
+          store: postgresPlanStore({ pool, schema }),
+          openPeer: () => postgresPlanStore({ pool: peer, schema }),
+          dispose: async () => {
+            await Promise.all([pool.end(), peer.end()]);
+            await dropSchema(admin!, schema);
+          },
+        };
+      },
+    }),
+    describe,
+    it,
+  });
+});

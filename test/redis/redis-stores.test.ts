@@ -1,0 +1,169 @@
+// Every Redis test in one file, so a machine without the server skips them with one line.
+import type { Redis } from 'ioredis';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ConfigurationError, UnsupportedSchemaVersionError, type SessionStoreWarning } from 'agent-harness';
+import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
+import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
+import { loadEntries } from '../../src/session/load-entries.js';
+import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
+import { dropPrefix, redis, testClient, testPrefix } from './redis-test-server.js';
+
+const admin = redis.reachable ? testClient() : undefined;
+afterAll(() => admin?.quit());
+
+/** A key prefix per case; every client opened is closed and the keys deleted after. */
+function redisFixture(now: () => number) {
+  const keyPrefix = testPrefix();
+  const clients: Redis[] = [];
+  const open = () => {
+    const client = testClient();
+    clients.push(client);
+    return redisSessionStore({ client, keyPrefix, now });
+  };
+  return {
+    store: open(),
+    openPeer: open,
+    // What a hand edit or a partial restore can leave: one element that is not JSON, the last one gone.
+    damage: async (sessionId: string) => {
+      await admin!.lset(`${keyPrefix}entries:${sessionId}`, 1, '{"torn');
+      await admin!.rpop(`${keyPrefix}entries:${sessionId}`);
+    },
+    dispose: async () => {
+      await Promise.all(clients.map((client) => client.quit()));
+      await dropPrefix(admin!, keyPrefix);
+    },
+  };
+}
+
+describe.skipIf(!redis.reachable)('Redis stores', () => {
+  describeConformance({
+    title: 'redisSessionStore conformance',
+    cases: sessionStoreConformance({ create: ({ now }) => redisFixture(now), peers: true, damage: true }),
+    describe,
+    it,
+  });
+
+  describeConformance({
+    title: 'redisPlanStore conformance',
+    cases: planStoreConformance({
+      create: () => {
+        const keyPrefix = testPrefix();
+        const client = testClient();
+        const peer = testClient();
+        return {
+          store: redisPlanStore({ client, keyPrefix }),
+          openPeer: () => redisPlanStore({ client: peer, keyPrefix }),
+          dispose: async () => {
+            await Promise.all([client.quit(), peer.quit()]);
+            await dropPrefix(admin!, keyPrefix);
+          },
+        };
+      },
+    }),
+    describe,
+    it,
+  });
+
+  describe('beyond the conformance suite', () => {
+    const prefixes: string[] = [];
+    const clients: Redis[] = [];
+    const setup = () => {
+      const keyPrefix = testPrefix();
+      const client = testClient();
+      prefixes.push(keyPrefix);
+      clients.push(client);
+      return { keyPrefix, client, store: redisSessionStore({ client, keyPrefix }) };
+    };
+    afterEach(async () => {
+      await Promise.all(clients.splice(0).map((client) => client.quit()));
+      for (const prefix of prefixes.splice(0)) await dropPrefix(admin!, prefix);
+    });
+
+    it('keeps exactly the documented keys', async () => {
+      const { keyPrefix, store, client } = setup();
+      const make = entryMaker('s1');
+      await store.append('s1', [make.userText('Go.'), make.assistantCalls('toolu_1'), make.approvalPending('approval_1', 'toolu_1')], { expectedRevision: 0 });
+      await store.leases!.acquire('s1', { holder: 'worker', ttlMs: 1000 });
+      await store.listPending!();
+      await redisPlanStore({ client, keyPrefix }).write('plan.md', '# Plan');
+      const keys = (await admin!.keys(`${keyPrefix}*`)).map((key) => key.slice(keyPrefix.length)).sort();
+      expect(keys).toEqual(['entries:s1', 'layout', 'plans', 'session:s1', 'sessions', 'waiting', 'waiting-rule']);
+      expect(await admin!.type(`${keyPrefix}entries:s1`)).toBe('list');
+      expect(Object.keys(await admin!.hgetall(`${keyPrefix}session:s1`)).sort()).toEqual(['leaseExpiresAt', 'leaseHolder', 'leaseToken', 'pending', 'pendingRule', 'revision']);
+      await store.delete('s1');
+      expect((await admin!.keys(`${keyPrefix}*`)).map((key) => key.slice(keyPrefix.length)).sort()).toEqual(['layout', 'plans', 'session:s1', 'waiting-rule']);
+    });
+
+    it('refuses keys written by a newer agent-harness, naming the layout versions it reads', async () => {
+      const { keyPrefix, client } = setup();
+      await admin!.set(`${keyPrefix}layout`, '2');
+      const error = await redisSessionStore({ client, keyPrefix })
+        .list()
+        .catch((caught: unknown) => caught);
+      expect(UnsupportedSchemaVersionError.isInstance(error)).toBe(true);
+      expect((error as UnsupportedSchemaVersionError).supported).toEqual([1]);
+      await expect(redisPlanStore({ client, keyPrefix }).list()).rejects.toSatisfy(UnsupportedSchemaVersionError.isInstance);
+    });
+
+    it('refuses bad options with a ConfigurationError that says what to pass', () => {
+      expect(() => redisSessionStore({} as never)).toThrow(/needs options.client, an ioredis client/);
+      expect(() => redisSessionStore({ client: admin!, keyPrefix: '' })).toThrow(ConfigurationError);
+      expect(() => redisPlanStore({ client: undefined } as never)).toThrow(ConfigurationError);
+    });
+
+    it('reloads its scripts after the server forgot them', async () => {
+      const { store } = setup();
+      const make = entryMaker('s');
+      await store.append('s', [make.userText('one')], { expectedRevision: 0 });
+      await admin!.script('FLUSH');
+      await store.append('s', [make.userText('two')], { expectedRevision: 1 });
+      expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2]);
+    });
+
+    it('loads sessions of big entries in chunks that shrink and grow', async () => {
+      const { store } = setup();
+      const make = entryMaker('big');
+      const entries = [
+        ...Array.from({ length: 12 }, (_, index) => make.toolResult(`toolu_${index}`, String(index % 10).repeat(1_000_000))),
+        ...Array.from({ length: 500 }, (_, index) => make.toolState('small', index)),
+      ];
+      await store.append('big', entries, { expectedRevision: 0 });
+      const loaded = await loadEntries(store, 'big');
+      expect(loaded.map((entry) => entry.id)).toEqual(entries.map((entry) => entry.id));
+    });
+
+    it('refolds pending approvals saved under another version of the rule, also for sessions not in the waiting set', async () => {
+      const { keyPrefix, client, store } = setup();
+      const make = entryMaker('waiting');
+      await store.append('waiting', [make.userText('Go.'), make.assistantCalls('toolu_1'), make.approvalPending('approval_1', 'toolu_1')], { expectedRevision: 0 });
+      expect((await store.listPending!()).map((session) => session.sessionId)).toEqual(['waiting']);
+      // As an older agent-harness might have left it.
+      await admin!.hset(`${keyPrefix}session:waiting`, 'pendingRule', '0', 'pending', '{"old":true}');
+      await admin!.srem(`${keyPrefix}waiting`, 'waiting');
+      await admin!.set(`${keyPrefix}waiting-rule`, '0');
+      const other = redisSessionStore({ client, keyPrefix });
+      expect((await other.listPending!()).map((session) => session.approvals.map((approval) => approval.id))).toEqual([['approval_1']]);
+      expect(await admin!.hget(`${keyPrefix}session:waiting`, 'pendingRule')).toBe('1');
+      expect(await admin!.sismember(`${keyPrefix}waiting`, 'waiting')).toBe(1);
+    });
+
+    it('runs leases on the server clock by default', async () => {
+      const { store } = setup();
+      const before = Date.now();
+      const lease = await store.leases!.acquire('clocked', { holder: 'worker', ttlMs: 60_000 });
+      expect(lease!.expiresAt).toBeGreaterThanOrEqual(before + 60_000 - 5_000);
+      expect(lease!.expiresAt).toBeLessThanOrEqual(Date.now() + 60_000 + 5_000);
+    });
+
+    it('warns about elements that are not entries, naming the seq', async () => {
+      const { keyPrefix, store } = setup();
+      const make = entryMaker('s');
+      await store.append('s', [make.userText('a'), make.userText('b'), make.userText('c')], { expectedRevision: 0 });
+      await admin!.lset(`${keyPrefix}entries:s`, 2, '42');
+      const warnings: SessionStoreWarning[] = [];
+      const loaded = await loadEntries(store, 's', { onWarning: (warning) => warnings.push(warning) });
+      expect(loaded.map((entry) => entry.id)).toEqual(['s-entry-1', 's-entry-2']);
+      expect(warnings).toEqual([expect.objectContaining({ seq: 3, message: expect.stringContaining('Skipped entry 3') })]);
+    });
+  });
+});

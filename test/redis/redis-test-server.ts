@@ -1,0 +1,31 @@
+import { Redis } from 'ioredis';
+import { serverUnderTest, uniqueName } from '../server-under-test.js';
+
+/** The server the Redis tests use: `AGENT_HARNESS_REDIS_URL`, else the loopback default. */
+export const redis = await serverUnderTest('Redis', 'AGENT_HARNESS_REDIS_URL', 'redis://127.0.0.1:6379', async (url) => {
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    await client.ping();
+  } finally {
+    client.disconnect();
+  }
+});
+
+/** A client of the test server; `quit()` it when done. */
+export function testClient(): Redis {
+  return new Redis(redis.url, { maxRetriesPerRequest: 1 });
+}
+
+/** A key prefix no other test run uses. */
+export const testPrefix = () => `${uniqueName('ah-test')}:`;
+
+/** Deletes every key under a test prefix. */
+export async function dropPrefix(client: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    if (keys.length > 0) await client.unlink(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
