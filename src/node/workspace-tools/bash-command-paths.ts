@@ -1,6 +1,6 @@
 import { expandBraces, expandGlob } from './expand-shell-glob.js';
 import { hasGlobSyntax } from './glob-to-regexp.js';
-import { parseShellCommand, type ParsedShellCommand, type ShellWord } from './parse-shell-command.js';
+import { parseShellCommand, type ParsedShellCommand, type ShellWord } from '../../permissions/shell/index.js';
 import { resolvePhysicalPath } from './physical-path.js';
 import { NON_PATH_ARGUMENT_COMMANDS } from './read-only-commands.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';

@@ -7,7 +7,7 @@ import { findOutsidePath } from './bash-command-paths.js';
 import { classifyBashCommand } from './classify-bash-command.js';
 import { findCatastrophicCommand } from './find-catastrophic-command.js';
 import { gitSafeEnvironment } from './git-safe-environment.js';
-import { parseShellCommand } from './parse-shell-command.js';
+import { parseShellCommand } from '../../permissions/shell/index.js';
 import { runShellCommand, type ShellCommandResult } from './run-shell-command.js';
 import { truncateMiddle } from './truncate-output.js';
 import { MAX_BASH_TIMEOUT_MS, type WorkspaceContext } from './workspace-context.js';
@@ -60,6 +60,7 @@ function formatResult(result: ShellCommandResult, timeoutMs: number, maxChars: n
  */
 export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
   const { boundary } = context;
+  const catastropheOptions = { cwd: boundary.cwd, workspace: [...boundary.roots] };
   const env = gitSafeEnvironment(context.env);
   // With CDPATH, `cd name` may go to a directory outside the workspace that was not checked.
   delete env.CDPATH;
@@ -80,7 +81,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
     isReadOnlyCall: (input) => classifyBashCommand(input.command).readOnly,
     validateInput({ input }) {
       if (input.command.includes('\0')) return 'The command contains a NUL character, which no shell accepts.';
-      const catastrophic = findCatastrophicCommand(input.command);
+      const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
       if (catastrophic) return `Refused, in every permission mode: ${catastrophic}. This command is never run.`;
       return undefined;
     },
@@ -95,7 +96,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
     },
     async execute({ input, signal }) {
       // Checked again here: a host may have replaced the input when approving it.
-      const catastrophic = findCatastrophicCommand(input.command);
+      const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
       if (catastrophic) return toolOutput(`Refused, in every permission mode: ${catastrophic}. This command is never run.`, { isError: true });
       const timeoutMs = input.timeout ?? context.bashTimeoutMs;
       const result = await runShellCommand({
