@@ -1,3 +1,5 @@
+import type { DEFAULT_INHERITED_ENV } from './bash-environment.js';
+
 /** The names of the tools {@link workspaceTools} can create, in the order it returns them. */
 export type WorkspaceToolName = 'Read' | 'Write' | 'Edit' | 'Glob' | 'Grep' | 'Bash';
 
@@ -48,9 +50,20 @@ export interface WorkspaceToolsOptions {
    */
   shell?: string;
   /**
-   * The environment of Bash commands. `GIT_OPTIONAL_LOCKS=0` is added unless set, so read-only
-   * git commands do not refresh the index.
-   * @default a copy of process.env, taken when the tools are created
+   * Variables set for Bash commands, as given (a value of `undefined` removes an inherited one),
+   * on top of the variables inherited from the host (see `inheritEnv`). They are visible to the
+   * model through the commands it runs: put no secret here that it must not read.
+   * `GIT_OPTIONAL_LOCKS=0` is added unless set, so read-only git commands do not refresh the index.
+   * @default {}
    */
   env?: Record<string, string | undefined>;
+  /**
+   * More variables of the host's environment (`process.env`, read when the tools are created)
+   * that Bash commands inherit, by name or `PREFIX*` pattern (`['NODE_OPTIONS', 'AWS_*']`); `['*']`
+   * passes everything (not recommended). Only {@link DEFAULT_INHERITED_ENV} (`PATH`, `HOME`, `USER`,
+   * `SHELL`, `LANG`, `LC_*`, `TERM`, `TMPDIR`, …) is inherited otherwise, so secrets such as
+   * `ANTHROPIC_API_KEY` never reach a command the model runs.
+   * @default []
+   */
+  inheritEnv?: string[];
 }
