@@ -1,5 +1,5 @@
 import type { ToolRuleTarget } from '../tools/types.js';
-import { globToRegExp } from './glob-to-reg-exp.js';
+import { compileGlob, type GlobMatcher } from './compile-glob.js';
 import { parseRule } from './parse-rule.js';
 import { splitShellCommand } from './split-shell-command.js';
 import { isAbsolutePath, toWorkspacePath } from './workspace-path.js';
@@ -19,7 +19,7 @@ export interface CompiledRule {
   /** For command targets: the exact command of a pattern without `:*`, whitespace-collapsed. */
   commandExact: string | undefined;
   /** For path targets: the glob, compiled. */
-  pathRegExp: RegExp | undefined;
+  pathGlob: GlobMatcher | undefined;
   /** For path targets: whether the glob is absolute (matched against absolute paths). */
   pathAbsolute: boolean;
 }
@@ -39,7 +39,7 @@ export function compileRule(rule: string): CompiledRule {
     pattern: parsed.pattern,
     commandPrefix: undefined,
     commandExact: undefined,
-    pathRegExp: undefined,
+    pathGlob: undefined,
     pathAbsolute: false,
   };
   if (parsed.pattern === undefined) return compiled;
@@ -48,7 +48,7 @@ export function compileRule(rule: string): CompiledRule {
   let glob = parsed.pattern.replace(/\\/g, '/');
   while (glob.startsWith('./')) glob = glob.slice(2);
   compiled.pathAbsolute = isAbsolutePath(glob);
-  compiled.pathRegExp = globToRegExp(compiled.pathAbsolute ? normalizeGlobRoot(glob) : glob);
+  compiled.pathGlob = compileGlob(compiled.pathAbsolute ? normalizeGlobRoot(glob) : glob);
   return compiled;
 }
 
@@ -143,10 +143,10 @@ export function matchesCommand(rule: CompiledRule, command: string, behavior: Ru
  */
 export function matchesPath(rule: CompiledRule, path: string, behavior: RuleBehavior, cwd: string | undefined): boolean {
   const located = toWorkspacePath(path, cwd);
-  const regExp = rule.pathRegExp!;
-  if (rule.pathAbsolute) return located.absolute !== undefined && regExp.test(located.absolute);
+  const glob = rule.pathGlob!;
+  if (rule.pathAbsolute) return located.absolute !== undefined && glob.test(located.absolute);
   if (behavior === 'allow' && !located.insideWorkspace) return false;
-  return regExp.test(located.relative);
+  return glob.test(located.relative);
 }
 
 /**

@@ -3,7 +3,7 @@ export type { PendingApproval } from '../types/pending-approval.js';
 export { parseRule, formatRule, type ParsedRule } from './parse-rule.js';
 export { createRuleSet, type RuleSet, type RuleMatchOptions, type RuleMatchTool } from './rule-set.js';
 export type { RuleBehavior } from './compile-rule.js';
-export { globToRegExp } from './glob-to-reg-exp.js';
+export { compileGlob, type CompileGlobOptions, type GlobMatcher } from './compile-glob.js';
 export { splitShellCommand, type ShellCommandSegment } from './split-shell-command.js';
 export { suggestPermissionUpdates, type SuggestPermissionUpdatesOptions } from './suggest-permission-updates.js';
 export { isReadOnlyCall } from './is-read-only-call.js';

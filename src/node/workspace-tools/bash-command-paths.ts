@@ -1,5 +1,5 @@
 import { expandBraces, expandGlob } from './expand-shell-glob.js';
-import { hasGlobSyntax } from './glob-to-regexp.js';
+import { hasGlobSyntax } from '../../permissions/compile-glob.js';
 import fs from 'node:fs/promises';
 import { parseShellCommand, type ParsedShellCommand, type ShellAndOr, type ShellCommandNode, type ShellList, type ShellPipeline, type ShellSimpleCommand, type ShellWord } from '../../permissions/shell/index.js';
 import { resolvePhysicalPath } from './physical-path.js';

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { ShellWord } from '../../permissions/shell/index.js';
+import { expandBraces } from './expand-shell-glob.js';
 
 /** Top-level directories whose loss (or recursive change) breaks the system. */
 const SYSTEM_DIRECTORIES = new Set([
@@ -95,20 +96,6 @@ export function isCriticalAbsolute(absolute: string, level: CriticalLevel, conte
   return level === 'tree' && segments.length === 2 && !WORK_ROOTS.has(top);
 }
 
-/** Bash brace expansion of comma lists; `undefined` when there are too many or a sequence (`{1..9}`). */
-function expandBraces(value: string): string[] | undefined {
-  if (/\{[^{}]*\.\.[^{}]*\}/.test(value)) return undefined;
-  const match = /\{([^{}]*,[^{}]*)\}/.exec(value);
-  if (!match) return [value];
-  const out: string[] = [];
-  for (const part of match[1]!.split(',')) {
-    const expanded = expandBraces(value.slice(0, match.index) + part + value.slice(match.index + match[0].length));
-    if (!expanded || out.length + expanded.length > MAX_ALTERNATIVES) return undefined;
-    out.push(...expanded);
-  }
-  return out;
-}
-
 /** Length of the expansion at the start of `value` (`$x`, `${...}`, `$(...)`, `` `...` ``), or the whole value when unsure. */
 function leadingExpansionLength(value: string): number {
   const simple = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(value);
@@ -169,7 +156,7 @@ function place(value: string, tilde: boolean, directory: string | undefined): st
 export function isCriticalTarget(word: ShellWord, context: TargetContext, level: CriticalLevel = 'tree'): boolean {
   const decoded = decodeWord(word);
   const tilde = decoded.tilde === true;
-  const alternatives = decoded.hasGlob ? expandBraces(decoded.value) : [decoded.value];
+  const alternatives = decoded.hasGlob ? expandBraces(decoded.value, MAX_ALTERNATIVES) : [decoded.value];
   if (!alternatives) return true;
   for (const value of alternatives) {
     for (const directory of context.directories) {

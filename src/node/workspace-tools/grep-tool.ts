@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
-import { globToRegExp } from './glob-to-regexp.js';
+import { compileGlob } from '../../permissions/compile-glob.js';
+import { globProblem } from './glob-tool.js';
 import { searchFile, type FileMatches } from './search-file.js';
 import { checkPathPermission } from './path-access.js';
 import { resolveSearchRoot } from './search-root.js';
@@ -76,7 +77,8 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
     ruleTarget: { field: 'path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
     validateInput: ({ input }) => {
       const regexp = compile(input);
-      return typeof regexp === 'string' ? regexp : undefined;
+      if (typeof regexp === 'string') return regexp;
+      return input.glob === undefined ? undefined : globProblem(input.glob);
     },
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Grep', verb: 'searches', input: input.path ?? '.', isDirectory: true, toolUseId, agent }),
@@ -88,7 +90,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       const mode = input.output_mode ?? 'files_with_matches';
       const after = mode === 'content' ? (input['-A'] ?? input['-C'] ?? 0) : 0;
       const before = mode === 'content' ? (input['-B'] ?? input['-C'] ?? 0) : 0;
-      const filter = input.glob ? globToRegExp(input.glob) : undefined;
+      const filter = input.glob ? compileGlob(input.glob) : undefined;
       const filterOnName = input.glob !== undefined && !input.glob.includes('/');
       const results: FileMatches[] = [];
       let outputChars = 0;
