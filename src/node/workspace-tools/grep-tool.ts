@@ -5,6 +5,7 @@ import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
 import { compileGlob } from '../../permissions/compile-glob.js';
 import { globProblem } from './glob-tool.js';
+import { RegexSearchStopped, RegexSearchWorker } from './regex-search-worker.js';
 import { searchFile, type FileMatches } from './search-file.js';
 import { checkPathPermission } from './path-access.js';
 import { resolveSearchRoot } from './search-root.js';
@@ -96,28 +97,44 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       let outputChars = 0;
       let outputLines = 0;
       let stoppedEarly = false;
+      // The model's pattern runs in a worker with a deadline: catastrophic backtracking cannot block the event loop.
+      const searcher = new RegexSearchWorker({ regexp, timeoutMs: context.grepTimeoutMs, signal });
+      const matchingLines = (text: string) => searcher.matchingLines(text);
       const search = async (absolutePath: string, accept: (opened: string) => boolean) => {
-        const found = await searchFile({ absolutePath, accept, regexp, before, after, collectLines: mode === 'content' });
+        const found = await searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content' });
         if (!found) return;
         found.display = boundary.display(absolutePath);
         results.push(found);
         outputLines += found.lines.length;
         outputChars += found.lines.reduce((sum, line) => sum + line.text.length + found.display.length + 8, found.display.length);
       };
-      if (root.stat.isFile()) {
-        await search(root.real, (opened) => opened === root.real);
-      } else {
-        for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal })) {
-          if (file.isSymbolicLink) continue;
-          if (filter && !filter.test(filterOnName ? path.basename(file.relativePath) : file.relativePath)) continue;
-          await search(file.absolutePath, (opened) => isWithin(root.real, opened));
-          // In content mode, stop once more has been found than can be returned.
-          if (mode === 'content' && (outputChars > context.maxOutputChars || (input.head_limit !== undefined && outputLines > input.head_limit))) {
-            stoppedEarly = true;
-            break;
+      try {
+        if (root.stat.isFile()) {
+          await search(root.real, (opened) => opened === root.real);
+        } else {
+          for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal })) {
+            if (signal.aborted) throw new RegexSearchStopped('aborted');
+            if (file.isSymbolicLink) continue;
+            if (filter && !filter.test(filterOnName ? path.basename(file.relativePath) : file.relativePath)) continue;
+            await search(file.absolutePath, (opened) => isWithin(root.real, opened));
+            // In content mode, stop once more has been found than can be returned.
+            if (mode === 'content' && (outputChars > context.maxOutputChars || (input.head_limit !== undefined && outputLines > input.head_limit))) {
+              stoppedEarly = true;
+              break;
+            }
           }
         }
+      } catch (error) {
+        if (signal.aborted || (error instanceof RegexSearchStopped && error.reason === 'aborted')) return toolOutput('The search was interrupted.', { isError: true });
+        if (!(error instanceof RegexSearchStopped)) throw error;
+        return toolOutput(
+          `The search was stopped after ${context.grepTimeoutMs} ms: the regular expression ${JSON.stringify(input.pattern)} takes too long (nested quantifiers such as (a+)+ backtrack exponentially). Simplify the pattern, or narrow the search with path or glob.`,
+          { isError: true },
+        );
+      } finally {
+        await searcher.close();
       }
+      if (signal.aborted) return toolOutput('The search was interrupted.', { isError: true });
       if (results.length === 0) return mode === 'files_with_matches' ? 'No files found' : 'No matches found';
       let lines: string[];
       let header = '';

@@ -6,7 +6,7 @@ import type { WorkspaceToolName, WorkspaceToolsOptions } from './workspace-tools
 export const WORKSPACE_TOOL_NAMES: readonly WorkspaceToolName[] = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash'];
 
 const OPTION_NAMES: ReadonlyArray<keyof WorkspaceToolsOptions> = [
-  'cwd', 'additionalDirectories', 'tools', 'maxReadBytes', 'maxReadLines', 'maxOutputChars', 'bashTimeoutMs', 'shell', 'env', 'inheritEnv',
+  'cwd', 'additionalDirectories', 'tools', 'maxReadBytes', 'maxReadLines', 'maxOutputChars', 'bashTimeoutMs', 'grepTimeoutMs', 'shell', 'env', 'inheritEnv',
 ];
 const ENV_NAME = /^(\*|[A-Za-z_][A-Za-z0-9_]*\*?)$/;
 

@@ -16,6 +16,7 @@ export interface WorkspaceContext {
   maxReadLines: number;
   maxOutputChars: number;
   bashTimeoutMs: number;
+  grepTimeoutMs: number;
   shell: string;
   env: Record<string, string | undefined>;
 }
@@ -58,6 +59,7 @@ export function resolveWorkspaceContext(options: WorkspaceToolsOptions): Workspa
     maxReadLines: positiveInteger('maxReadLines', options.maxReadLines, 2000),
     maxOutputChars: positiveInteger('maxOutputChars', options.maxOutputChars, 30_000),
     bashTimeoutMs: positiveInteger('bashTimeoutMs', options.bashTimeoutMs, 120_000, MAX_BASH_TIMEOUT_MS),
+    grepTimeoutMs: positiveInteger('grepTimeoutMs', options.grepTimeoutMs, 20_000, MAX_BASH_TIMEOUT_MS),
     shell: options.shell ?? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'),
     env,
   };

@@ -44,6 +44,14 @@ export interface WorkspaceToolsOptions {
    */
   bashTimeoutMs?: number;
   /**
+   * The most time one Grep call may spend matching, in milliseconds. The model's regular
+   * expression runs in a worker thread, so a pattern with catastrophic backtracking (`^(a+)+$`)
+   * never blocks the event loop; past this deadline (or on interrupt) the worker is terminated
+   * and the call ends with an error naming the pattern. Up to 600000.
+   * @default 20000
+   */
+  grepTimeoutMs?: number;
+  /**
    * The shell Bash runs commands with (`<shell> -c <command>`). The read-only classifier
    * assumes POSIX/bash syntax.
    * @default '/bin/bash' when it exists, else '/bin/sh'
