@@ -4,6 +4,7 @@ import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
 import { findOutsidePath } from './bash-command-paths.js';
+import { bashReadTargets } from './bash-read-targets.js';
 import { classifyBashCommand } from './classify-bash-command.js';
 import { findCatastrophicCommand } from './find-catastrophic-command.js';
 import { gitSafeEnvironment } from './git-safe-environment.js';
@@ -77,7 +78,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
     kind: 'execute',
     readOnly: false,
     concurrencySafe: false,
-    ruleTarget: { field: 'command', kind: 'command' },
+    ruleTarget: { field: 'command', kind: 'command', reads: (input) => bashReadTargets(boundary, (input as BashInput).command) },
     isReadOnlyCall: (input) => classifyBashCommand(input.command).readOnly,
     validateInput({ input }) {
       if (input.command.includes('\0')) return 'The command contains a NUL character, which no shell accepts.';

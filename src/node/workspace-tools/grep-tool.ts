@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
+import { statSync } from 'node:fs';
 import { compileGlob } from '../../permissions/compile-glob.js';
+import { readRuleMatcher } from '../../permissions/read-rules.js';
 import { globProblem } from './glob-tool.js';
 import { RegexSearchStopped, RegexSearchWorker } from './regex-search-worker.js';
 import { searchFile, type FileMatches } from './search-file.js';
@@ -60,6 +62,14 @@ function formatContent(results: FileMatches[], input: GrepInput, withContext: bo
   return out;
 }
 
+function isDirectorySync(absolutePath: string): boolean {
+  try {
+    return statSync(absolutePath).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Creates the Grep tool: a regular-expression search over files, without external binaries. */
 export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
   const { boundary } = context;
@@ -75,7 +85,17 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
     kind: 'read',
     readOnly: true,
     concurrencySafe: true,
-    ruleTarget: { field: 'path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
+    ruleTarget: {
+      field: 'path',
+      kind: 'path',
+      aliases: (value) => ruleAliases(context.boundary, value),
+      // Read rules hold for what Grep reads: a file it is given, or the files below a folder (skipped).
+      reads: (input) => {
+        const target = (input as GrepInput).path ?? '.';
+        const spellings = [target, ...ruleAliases(context.boundary, target)];
+        return isDirectorySync(path.resolve(boundary.cwd, target)) ? { paths: [], directories: spellings, skipsRuleMatches: true } : { paths: spellings };
+      },
+    },
     validateInput: ({ input }) => {
       const regexp = compile(input);
       if (typeof regexp === 'string') return regexp;
@@ -84,6 +104,8 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Grep', verb: 'searches', input: input.path ?? '.', isDirectory: true, toolUseId, agent }),
     async execute({ input, toolUseId, agent, signal }) {
+      const ruleKeepsOut = readRuleMatcher(agent.toolState, toolUseId, boundary.cwd);
+      let skipped = 0;
       const regexp = compile(input);
       if (typeof regexp === 'string') return toolOutput(regexp, { isError: true });
       const root = await resolveSearchRoot(boundary, input.path ?? '.', toolUseId, agent);
@@ -116,6 +138,10 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
             if (signal.aborted) throw new RegexSearchStopped('aborted');
             if (file.isSymbolicLink) continue;
             if (filter && !filter.test(filterOnName ? path.basename(file.relativePath) : file.relativePath)) continue;
+            if (ruleKeepsOut?.(file.absolutePath, ruleAliases(boundary, file.absolutePath))) {
+              skipped++;
+              continue;
+            }
             await search(file.absolutePath, (opened) => isWithin(root.real, opened));
             // In content mode, stop once more has been found than can be returned.
             if (mode === 'content' && (outputChars > context.maxOutputChars || (input.head_limit !== undefined && outputLines > input.head_limit))) {
@@ -135,7 +161,8 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
         await searcher.close();
       }
       if (signal.aborted) return toolOutput('The search was interrupted.', { isError: true });
-      if (results.length === 0) return mode === 'files_with_matches' ? 'No files found' : 'No matches found';
+      const skippedNote = skipped === 0 ? '' : `\n\n[${skipped} file${skipped === 1 ? ' was' : 's were'} not searched: the session's Read rules keep ${skipped === 1 ? 'it' : 'them'} from being read.]`;
+      if (results.length === 0) return (mode === 'files_with_matches' ? 'No files found' : 'No matches found') + skippedNote;
       let lines: string[];
       let header = '';
       if (mode === 'files_with_matches') {
@@ -155,7 +182,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
         limitNote = `\n\n[Showing the first ${input.head_limit} of ${total} ${mode === 'content' ? 'lines' : 'entries'}.]`;
         lines = lines.slice(0, input.head_limit);
       }
-      return truncateEnd(header + lines.join('\n') + limitNote, context.maxOutputChars, HINT);
+      return truncateEnd(header + lines.join('\n') + limitNote + skippedNote, context.maxOutputChars, HINT);
     },
   });
 }
