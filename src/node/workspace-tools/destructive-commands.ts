@@ -170,7 +170,7 @@ export const DESTRUCTIVE_COMMANDS: ReadonlyMap<string, (scan: DestructiveScan) =
   ['install', writesDevice('install')],
   ['tee', writesDevice('tee', true)],
   ['ddrescue', writesDevice('ddrescue')],
-  ['shred', writesDevice('shred', true)],
+  ['shred', (scan: DestructiveScan) => writesDevice('shred', true)(scan) ?? (critical(scan, split(scan.args).operands) ? 'shred on the system or a home directory would destroy it' : undefined)],
   ['badblocks', (scan: DestructiveScan) => (scan.args.some((arg) => /^-[a-zA-Z]*[wn]/.test(arg.value)) ? writesDevice('badblocks -w', true)(scan) : undefined)],
   ['blkdiscard', always('blkdiscard discards every block of a disk')],
   ['wipefs', formats('wipefs')],

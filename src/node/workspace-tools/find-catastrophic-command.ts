@@ -100,7 +100,8 @@ interface Stdin {
   targets: ShellWord[] | undefined;
 }
 
-function describeWords(all: ShellWord[], scan: Scan, simple?: ShellSimpleCommand, stdin?: Stdin): string | undefined {
+/** `viaXargs`: the command gets what its stdin says as extra arguments (xargs, parallel). */
+function describeWords(all: ShellWord[], scan: Scan, simple?: ShellSimpleCommand, stdin?: Stdin, viaXargs = false): string | undefined {
   const words = commandWords(all.map(decodeWord));
   const [nameWord, ...args] = words;
   if (nameWord === undefined || scan.depth > MAX_DEPTH) return undefined;
@@ -114,7 +115,7 @@ function describeWords(all: ShellWord[], scan: Scan, simple?: ShellSimpleCommand
       const candidate = baseName(args[index]!.value);
       if (!DANGEROUS.test(candidate) && !WRAPPERS.has(candidate)) continue;
       if (++candidates > MAX_WRAPPER_CANDIDATES) return `${base} wraps too many commands to check`;
-      const found = describeWords(args.slice(index), inner, simple, base === 'xargs' || base === 'parallel' ? stdin : undefined);
+      const found = describeWords(args.slice(index), inner, simple, stdin, viaXargs || base === 'xargs' || base === 'parallel');
       if (found) return found;
     }
     if (SCRIPT_WRAPPERS.has(base)) return scanText(args.filter((arg) => !arg.value.startsWith('-')).map((arg) => arg.value).join(' '), inner);
@@ -132,7 +133,7 @@ function describeWords(all: ShellWord[], scan: Scan, simple?: ShellSimpleCommand
   const destructive: DestructiveScan = {
     args,
     context: scan.context,
-    stdinTargets: stdin?.targets,
+    stdinTargets: viaXargs ? stdin?.targets : undefined,
     nested: (nested, stdinTargets) => describeWords(nested, inner, undefined, stdinTargets ? { text: undefined, targets: stdinTargets } : undefined),
   };
   return rule(destructive);
@@ -144,9 +145,13 @@ function pipedFrom(node: ShellCommandNode | undefined): Stdin | undefined {
   const [name, ...args] = commandWords(node.command.words.map(decodeWord));
   if (name?.value === 'echo' || name?.value === 'printf') {
     const shown = args.filter((arg) => !/^-[neE]+$/.test(arg.value));
-    return { text: shown.map((arg) => arg.value).join(' ').replace(/\\n/g, '\n'), targets: shown };
+    const text = shown.map((arg) => arg.value).join(' ').replace(/\\n/g, '\n');
+    // xargs splits what it reads at blanks and newlines.
+    const targets = shown.flatMap((arg) => arg.value.replace(/\\n/g, '\n').split(/\s+/).filter(Boolean).map((value) => ({ ...arg, value })));
+    return { text, targets };
   }
-  if (name?.value === 'find' || name?.value === 'ls') {
+  // find prints whole paths (ls prints names relative to its argument, which xargs then takes relative to its own directory).
+  if (name?.value === 'find') {
     return { text: undefined, targets: args.filter((arg) => !arg.value.startsWith('-')).flatMap((arg) => [arg, { ...arg, value: `${arg.value.replace(/\/$/, '')}/*`, hasGlob: true }]) };
   }
   return undefined;
