@@ -1,6 +1,7 @@
 import type { ToolRuleTarget } from '../tools/types.js';
 import { compileGlob, type GlobMatcher } from './compile-glob.js';
 import { parseRule } from './parse-rule.js';
+import { parseShellCommand } from './shell/parse-shell-command.js';
 import { splitShellCommand } from './split-shell-command.js';
 import { isAbsolutePath, toWorkspacePath } from './workspace-path.js';
 
@@ -97,7 +98,7 @@ function commandWords(command: string): string[] {
   return command
     .replace(/\\(.)/gs, '$1')
     .replace(/['"]/g, '')
-    .split(/[\s;&|(){}!<>=]+/)
+    .split(/[\s;&|(){}!<>=`$]+/)
     .filter((word) => word !== '')
     .map((word) => word.slice(word.lastIndexOf('/') + 1));
 }
@@ -114,9 +115,18 @@ function occursInWords(rule: CompiledRule, command: string): boolean {
   return false;
 }
 
+/** The simple commands of a line and of the substitutions in it (`$(…)`, backticks, `<(…)`), as the shell parser reads them. */
+function nestedSegments(command: string, depth = 0): string[] {
+  const texts = splitShellCommand(command).map((segment) => segment.text);
+  if (depth >= 4) return texts;
+  const parsed = parseShellCommand(command);
+  return [...texts, ...parsed.substitutions.flatMap((inner) => nestedSegments(inner, depth + 1))];
+}
+
 /**
  * Whether a command matches a rule with a pattern. Deny and ask rules match when the whole line
- * does, when any simple command does (also after leading variable assignments), or when the
+ * does, when any simple command does — also one inside a substitution, and after leading
+ * variable assignments — or when the
  * rule's words occur anywhere in the line once quotes, escapes, grouping and paths are stripped:
  * wrappers (`sudo rm`, `{ rm …; }`, `\rm`, `/bin/rm`) cannot slip past them. Allow rules are
  * matched per simple command by the rule set (every part must be allowed); here only an exact
@@ -126,11 +136,7 @@ export function matchesCommand(rule: CompiledRule, command: string, behavior: Ru
   const whole = collapse(command);
   if (behavior === 'allow') return rule.commandExact !== undefined && isPlainCommand(command) && whole === rule.commandExact;
   if (matchesCommandSegment(rule, whole)) return true;
-  if (
-    splitShellCommand(command).some(
-      (segment) => matchesCommandSegment(rule, segment.text) || matchesCommandSegment(rule, withoutAssignments(segment.text)),
-    )
-  ) {
+  if (nestedSegments(command).some((text) => matchesCommandSegment(rule, text) || matchesCommandSegment(rule, withoutAssignments(text)))) {
     return true;
   }
   return occursInWords(rule, command);
