@@ -5,6 +5,7 @@ export { createRuleSet, type RuleSet, type RuleMatchOptions, type RuleMatchTool 
 export type { RuleBehavior } from './compile-rule.js';
 export { compileGlob, type CompileGlobOptions, type GlobMatcher } from './compile-glob.js';
 export { splitShellCommand, type ShellCommandSegment } from './split-shell-command.js';
+export { readRuleMatcher } from './read-rules.js';
 export { suggestPermissionUpdates, type SuggestPermissionUpdatesOptions } from './suggest-permission-updates.js';
 export { isReadOnlyCall } from './is-read-only-call.js';
 export { assertPermissionMode } from './assert-permission-mode.js';
