@@ -156,54 +156,36 @@ function segmentTokens(segment: string, literalBrackets: boolean): Token[] {
 const matchesOne = (token: Token, char: string) =>
   token.kind === 'char' ? token.char === char : token.kind === 'any' ? char !== '/' : token.kind === 'class' ? token.test(char) : false;
 
-/** Wildcard matching of one segment, backtracking only to the last `*` (O(pattern × text)). */
-function matchSegment(tokens: Token[], text: string): boolean {
-  let t = 0;
-  let s = 0;
-  let starToken = -1;
-  let starText = 0;
-  while (s < text.length) {
-    if (t < tokens.length && tokens[t]!.kind === 'star') {
-      starToken = t++;
-      starText = s;
-    } else if (t < tokens.length && matchesOne(tokens[t]!, text[s]!)) {
-      t++;
-      s++;
-    } else if (starToken !== -1) {
-      t = starToken + 1;
-      s = ++starText;
-    } else {
-      return false;
-    }
-  }
-  while (t < tokens.length && tokens[t]!.kind === 'star') t++;
-  return t === tokens.length;
-}
-
-/** The same algorithm one level up: segments against segment patterns, `**` spanning any number of them. */
-function matchSegments(patterns: SegmentPattern[], segments: string[]): boolean {
+/**
+ * Wildcard matching with backtracking only to the last star (O(patterns × items)): used for the
+ * characters of a segment (`*`) and, one level up, for the segments of a path (`**`).
+ */
+function wildcardMatch<P, T>(patterns: readonly P[], items: ArrayLike<T>, isStar: (pattern: P) => boolean, matchesOne: (pattern: P, item: T) => boolean): boolean {
   let p = 0;
-  let s = 0;
+  let i = 0;
   let starPattern = -1;
-  let starSegment = 0;
-  while (s < segments.length) {
-    const pattern = patterns[p];
-    if (pattern === 'globstar') {
+  let starItem = 0;
+  while (i < items.length) {
+    if (p < patterns.length && isStar(patterns[p]!)) {
       starPattern = p++;
-      starSegment = s;
-    } else if (pattern !== undefined && matchSegment(pattern, segments[s]!)) {
+      starItem = i;
+    } else if (p < patterns.length && matchesOne(patterns[p]!, items[i]!)) {
       p++;
-      s++;
+      i++;
     } else if (starPattern !== -1) {
       p = starPattern + 1;
-      s = ++starSegment;
+      i = ++starItem;
     } else {
       return false;
     }
   }
-  while (p < patterns.length && patterns[p] === 'globstar') p++;
+  while (p < patterns.length && isStar(patterns[p]!)) p++;
   return p === patterns.length;
 }
+
+const matchSegment = (tokens: Token[], text: string) => wildcardMatch(tokens, text, (token) => token.kind === 'star', matchesOne);
+const matchSegments = (patterns: SegmentPattern[], segments: string[]) =>
+  wildcardMatch(patterns, segments, (pattern) => pattern === 'globstar', (pattern, segment) => pattern !== 'globstar' && matchSegment(pattern, segment));
 
 /** Segment patterns of a brace-free glob: a trailing `**` (after something) needs one segment at least, as `src/**` does not match `src`. */
 function segmentPatterns(glob: string, literalBrackets: boolean): SegmentPattern[] {

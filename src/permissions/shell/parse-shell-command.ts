@@ -445,11 +445,8 @@ class ShellParser {
         if (next === undefined) throw new ParseFailure('a trailing backslash escapes nothing');
         if (next !== '\n') word.value += next;
         this.i += 2;
-      } else if (c === '$') {
-        this.readDollar(word);
-      } else if (c === '`') {
-        word.hasExpansion = true;
-        word.value += this.readBackticks();
+      } else if (c === '$' || c === '`') {
+        this.readExpansion(word);
       } else {
         if (GLOB_CHARS.has(c)) word.hasGlob = true;
         word.value += c;
@@ -477,16 +474,20 @@ class ShellParser {
         if (next === '$' || next === '`' || next === '"' || next === '\\') word.value += next;
         else if (next !== '\n') word.value += c + next;
         this.i += 2;
-      } else if (c === '$') {
-        this.readDollar(word);
-      } else if (c === '`') {
-        word.hasExpansion = true;
-        word.value += this.readBackticks();
+      } else if (c === '$' || c === '`') {
+        this.readExpansion(word);
       } else {
         word.value += c;
         this.i++;
       }
     }
+  }
+
+  /** A `$…` expansion or a backtick substitution at the cursor, read into the word. */
+  private readExpansion(word: ShellWord): void {
+    if (this.src[this.i] === '$') return this.readDollar(word);
+    word.hasExpansion = true;
+    word.value += this.readBackticks();
   }
 
   /** `$name`, `${...}`, `$(...)`, `$((...))`, `$'...'`: recorded as an expansion, kept as text. */

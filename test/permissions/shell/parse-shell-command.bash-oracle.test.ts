@@ -82,7 +82,7 @@ describe.skipIf(!haveBash)('parseShellCommand against real bash', () => {
         expect(parsed.error, line).toBeUndefined();
         expect(interpret(parsed.tree).output, line).toBe(bash(line));
       }),
-      { numRuns: 250 },
+      { numRuns: 150 },
     );
   });
 
@@ -96,7 +96,7 @@ describe.skipIf(!haveBash)('parseShellCommand against real bash', () => {
         if (globbed) return; // bash would expand the glob against the current directory
         expect(ours, line).toEqual(bash(line).split('\0').slice(0, -1));
       }),
-      { numRuns: 250 },
+      { numRuns: 150 },
     );
   });
 
