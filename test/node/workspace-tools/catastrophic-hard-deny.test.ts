@@ -9,7 +9,7 @@ import { createAgent } from '../../../src/agent/create-agent.js';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
 import { decidePermission } from '../../../src/permissions/decide-permission.js';
 import { createRuleSet } from '../../../src/permissions/rule-set.js';
-import type { PermissionMode } from '../../../src/permissions/types.js';
+import type { PermissionMode } from '../../../src/types/permission.js';
 import { scriptedModel, toolCall, turn } from '../../../src/testing/index.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { agentContext } from '../../permissions/fixtures.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
 import { decidePermission } from '../../../src/permissions/decide-permission.js';
 import { createRuleSet } from '../../../src/permissions/rule-set.js';
-import type { PermissionMode } from '../../../src/permissions/types.js';
+import type { PermissionMode } from '../../../src/types/permission.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { agentContext } from '../../permissions/fixtures.js';
 import { makeTempDir, outcomeOf, toolNamed } from './helpers.js';
