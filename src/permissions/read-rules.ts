@@ -14,6 +14,11 @@ export const READ_TOOL_NAME = 'Read';
 /** `agent.toolState` key prefix of the Read rules a directory search must skip: `permissions.read-rules:<toolUseId>` → rule strings. */
 export const READ_RULES_KEY_PREFIX = 'permissions.read-rules:';
 
+/** Whether a list has a `Read(pattern)` rule (only then is it worth asking a tool what a call reads). */
+export function hasReadPathRule(rules: readonly CompiledRule[]): boolean {
+  return rules.some((rule) => rule.toolName === READ_TOOL_NAME && rule.pattern !== undefined);
+}
+
 /** What a call reads, per its tool; a tool whose `reads` throws counts as reading something unknown. */
 export function readTargetsOf(tool: Pick<Tool, 'name' | 'ruleTarget'>, input: unknown): ReadTargets | undefined {
   const reads = tool.ruleTarget?.reads;

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { Tool } from '../tools/types.js';
 import { compileRule, hidesCommands, isPlainCommand, matchesCommandSegment, matchesTarget, type CompiledRule, type RuleBehavior } from './compile-rule.js';
-import { matchReadPaths, readTargetsOf, uncheckableRead } from './read-rules.js';
+import { hasReadPathRule, matchReadPaths, readTargetsOf, uncheckableRead } from './read-rules.js';
 import { parseShellCommand } from './shell/parse-shell-command.js';
 import { splitShellCommand } from './split-shell-command.js';
 import type { PermissionRules } from '../types/permission.js';
@@ -88,7 +88,7 @@ export function createRuleSet(rules: PermissionRules = {}): RuleSet {
       }
     },
     match(behavior, tool, input, options = {}) {
-      if (behavior !== 'allow') {
+      if (behavior !== 'allow' && hasReadPathRule(lists[behavior])) {
         const targets = readTargetsOf(tool, input);
         const readRule = targets && matchReadPaths(lists[behavior], targets, behavior, options.cwd);
         if (readRule !== undefined) return readRule;
@@ -106,7 +106,7 @@ export function createRuleSet(rules: PermissionRules = {}): RuleSet {
       return undefined;
     },
     uncheckable(behavior, tool, input, options = {}) {
-      if (behavior !== 'allow') {
+      if (behavior !== 'allow' && hasReadPathRule(lists[behavior])) {
         const targets = readTargetsOf(tool, input);
         const readRule = targets && uncheckableRead(lists[behavior], targets, options.cwd);
         if (readRule !== undefined) return readRule;

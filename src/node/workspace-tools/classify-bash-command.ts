@@ -26,11 +26,16 @@ function redirectProblem(redirect: ShellRedirect): string | undefined {
   return `redirection "${operator} ${target.value}" may write a file`;
 }
 
+/** A process's environment file: `/proc/self/environ`, `/proc/1/task/1/environ`. */
+const PROCESS_ENVIRONMENT = /^\/proc\/.*environ$/;
+
 function commandProblem(command: ShellSimpleCommand): string | undefined {
   for (const redirect of command.redirects) {
     const problem = redirectProblem(redirect);
     if (problem) return problem;
   }
+  const environ = [...command.words, ...command.redirects.map((redirect) => redirect.target)].find((word) => PROCESS_ENVIRONMENT.test(word.value.replace(/\/+/g, '/')));
+  if (environ) return `${environ.value} is the environment of a process, whose variables may hold secrets`;
   const [name, ...rest] = command.words;
   if (name === undefined) return undefined;
   if (ASSIGNMENT.test(name.value) && !name.hasExpansion) return `variable assignment ${name.value.split('=')[0]}= is not classified`;
