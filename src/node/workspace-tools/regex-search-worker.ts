@@ -2,20 +2,43 @@ import { Worker } from 'node:worker_threads';
 
 /**
  * The worker's code, run with `eval: true` (no file to locate next to the bundle). It compiles
- * the pattern once and answers each text with the indexes of its matching lines, split exactly
- * as the caller splits them (`\r?\n`, a final empty line dropped).
+ * the pattern it is given and answers each text with the indexes of its matching lines, split
+ * exactly as the caller splits them (`\r?\n`, a final empty line dropped).
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const regexp = new RegExp(workerData.source, workerData.flags);
-parentPort.on('message', ({ id, text }) => {
-  const lines = text.split(/\\r?\\n/);
+const { parentPort } = require('node:worker_threads');
+let regexp;
+parentPort.on('message', (message) => {
+  if (message.type === 'pattern') {
+    regexp = new RegExp(message.source, message.flags);
+    return;
+  }
+  const lines = message.text.split(/\\r?\\n/);
   if (lines[lines.length - 1] === '') lines.pop();
   const matches = [];
   for (let index = 0; index < lines.length; index++) if (regexp.test(lines[index])) matches.push(index);
-  parentPort.postMessage({ id, matches });
+  parentPort.postMessage({ id: message.id, matches });
 });
 `;
+
+/** Idle workers kept for the next search (starting one costs tens of milliseconds). */
+const idleWorkers: Worker[] = [];
+const MAX_IDLE_WORKERS = 2;
+
+function takeWorker(): Worker {
+  const worker = idleWorkers.pop() ?? new Worker(WORKER_SOURCE, { eval: true });
+  // Idle or busy, a worker never keeps the process alive.
+  worker.unref();
+  return worker;
+}
+
+/** A worker whose search finished normally goes back to the pool; one that was stopped is terminated. */
+function returnWorker(worker: Worker): void {
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  if (idleWorkers.length < MAX_IDLE_WORKERS) idleWorkers.push(worker);
+  else void worker.terminate();
+}
 
 /** Why a search stopped before it finished. */
 export class RegexSearchStopped extends Error {
@@ -49,8 +72,8 @@ export class RegexSearchWorker {
   private readonly signal: AbortSignal;
 
   constructor(options: RegexSearchWorkerOptions) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { source: options.regexp.source, flags: options.regexp.flags.replace(/[gy]/g, '') } });
-    this.worker.unref();
+    this.worker = takeWorker();
+    this.worker.postMessage({ type: 'pattern', source: options.regexp.source, flags: options.regexp.flags.replace(/[gy]/g, '') });
     this.worker.on('message', ({ id, matches }: { id: number; matches: number[] }) => {
       this.pending.get(id)?.resolve(matches);
       this.pending.delete(id);
@@ -69,7 +92,7 @@ export class RegexSearchWorker {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, text });
+      this.worker.postMessage({ type: 'text', id, text });
     });
   }
 
@@ -81,10 +104,15 @@ export class RegexSearchWorker {
     void this.close();
   }
 
-  /** Terminates the worker (idempotent). */
+  /** Ends the search: the worker goes back to the pool, or is terminated when it was stopped mid-match (idempotent). */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     clearTimeout(this.timer);
     this.signal.removeEventListener('abort', this.onAbort);
-    await this.worker.terminate();
+    if (this.stopped || this.pending.size > 0) await this.worker.terminate();
+    else returnWorker(this.worker);
   }
+
+  private closed = false;
 }
