@@ -27,8 +27,8 @@ const MAX_IDLE_WORKERS = 2;
 
 function takeWorker(): Worker {
   const worker = idleWorkers.pop() ?? new Worker(WORKER_SOURCE, { eval: true });
-  // Idle or busy, a worker never keeps the process alive.
-  worker.unref();
+  // Busy, it keeps the process alive (a script awaiting the search must not exit); idle, it does not.
+  worker.ref();
   return worker;
 }
 
@@ -36,6 +36,7 @@ function takeWorker(): Worker {
 function returnWorker(worker: Worker): void {
   worker.removeAllListeners('message');
   worker.removeAllListeners('error');
+  worker.unref();
   if (idleWorkers.length < MAX_IDLE_WORKERS) idleWorkers.push(worker);
   else void worker.terminate();
 }

@@ -315,6 +315,17 @@ class ShellParser {
         end = this.i;
         continue;
       }
+      const last = command.words[command.words.length - 1];
+      if (c === '(' && last !== undefined && src[this.i - 1] === '=' && /^[A-Za-z_][A-Za-z0-9_]*\+?=$/.test(last.value)) {
+        // `name=(a b c)`: an array assignment; its elements are scanned like a substitution.
+        const elements = this.balanced('(', ')');
+        this.out.substitutions.push(elements.slice(1, -1));
+        this.out.unsupported.push('array assignment');
+        last.value += elements;
+        last.hasExpansion = true;
+        end = this.i;
+        continue;
+      }
       if (c === '(') {
         // `name() body`: a function definition; any other `(` here is a syntax error in bash.
         if (command.words.length === 1 && command.redirects.length === 0 && !command.words[0]!.hasExpansion && NAME.test(command.words[0]!.value) && /^\(\s*\)/.test(src.slice(this.i))) {

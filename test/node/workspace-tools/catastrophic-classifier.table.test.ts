@@ -70,7 +70,7 @@ const mustRefuse: string[] = [
   ':(){ :|:& };:', ':(){ :|: & };:', 'f(){ f & f; }; f', 'f(){ f | f & }; f', 'bomb() { bomb | bomb & }; bomb', 'fork() { fork & fork & }; fork',
   'b(){ b&b; };b', 'kill -9 -1', 'kill -KILL -1', 'kill -s KILL -1', 'kill -- -1', 'sudo kill -9 -1',
   // variables that could be anything, unparsable lines with a dangerous program
-  'rm -rf "$DIR"', 'rm -rf $TARGET', 'rm -rf ${HOME:?}', 'rm -rf $(pwd)/', 'rm -rf `echo /`', 'echo "rm -rf / ; unterminated',
+  'rm -rf "$DIR"', 'rm -rf $TARGET', 'rm -rf ${HOME:?}', 'rm -rf $(pwd)/', 'rm -rf `echo /`', 'a=($(rm -rf /))', 'a=(x); rm -rf /', 'echo "rm -rf / ; unterminated',
 ];
 
 const mustNotRefuse: string[] = [
@@ -92,7 +92,7 @@ const mustNotRefuse: string[] = [
   'find . -delete', 'find ~ -name "*.pyc" -delete', 'find /tmp -name x -delete', 'find / -name "*.log"', 'find / -name x -exec ls {} +', 'find ~ -name core -exec rm {} \\;',
   'find . -type d -name node_modules | xargs rm -rf', 'ls / | xargs rm -rf', 'echo / | sudo rm -rf x', 'echo build | xargs rm -rf', 'timeout 5 ls /', 'sudo ls /root', 'env', 'echo hi | sh',
   'f(){ echo hi; }; f; f', 'g(){ ls; }; g | wc -l', 'kill -9 1234', 'kill -1 1234', 'kill %1', 'echo {a,b}', 'echo $(case x in x) echo y ;; esac)', 'echo "unterminated',
-  'npm test', 'git clean -fdx', 'git rm -rf src/old', 'docker rm -f x', 'rm -rf $OUT_DIR/build',
+  'npm test', 'arr=(a b); for f in "${arr[@]}"; do cp "$f" dest/; done', 'git clean -fdx', 'git rm -rf src/old', 'docker rm -f x', 'rm -rf $OUT_DIR/build',
 ];
 
 describe('catastrophic-command classifier: must refuse', () => {

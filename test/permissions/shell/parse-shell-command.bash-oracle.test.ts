@@ -106,7 +106,7 @@ describe.skipIf(!haveBash)('parseShellCommand against real bash', () => {
     expect(() => execFileSync(BASH, ['-n', '-c', line], { stdio: 'ignore' })).toThrow();
   });
 
-  it.each(['a=(1 2)', 'coproc x { ls; }'])('%j: valid bash it does not model is an error or unsupported (fail closed)', (line) => {
+  it.each(['a=(1 2)', 'a=(1 2); cp "${a[@]}" /tmp', 'coproc x { ls; }'])('%j: valid bash it does not model is an error or unsupported (fail closed)', (line) => {
     const parsed = parseShellCommand(line);
     expect(parsed.error !== undefined || parsed.unsupported.length > 0).toBe(true);
   });
