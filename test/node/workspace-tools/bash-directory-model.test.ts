@@ -7,11 +7,8 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
-import { decidePermission } from '../../../src/permissions/decide-permission.js';
-import { createRuleSet } from '../../../src/permissions/rule-set.js';
 import type { Tool } from '../../../src/tools/types.js';
-import { agentContext } from '../../permissions/fixtures.js';
-import { makeTempDir, toolNamed } from './helpers.js';
+import { makeTempDir, planModeDecision, toolNamed } from './helpers.js';
 
 const SECRET = 'OUTSIDE-SECRET-7f3a';
 let base: string;
@@ -31,20 +28,7 @@ afterAll(async () => {
   await fs.rm(base, { recursive: true, force: true });
 });
 
-async function planDecision(command: string) {
-  const outcome = await decidePermission({
-    tool: bash,
-    toolUseId: 'toolu_cd',
-    rawInput: { command },
-    mode: 'plan',
-    rules: createRuleSet(),
-    signal: new AbortController().signal,
-    agent: agentContext('plan'),
-    emit: () => {},
-    cwd: work,
-  });
-  return outcome.decision.behavior;
-}
+const planDecision = (command: string) => planModeDecision(bash, command, work);
 
 /** Runs the command with real bash in the workspace (only cd, cat, ls and echo are generated). */
 function runBash(command: string): string {

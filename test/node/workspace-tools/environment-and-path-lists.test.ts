@@ -5,11 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
 import { classifyBashCommand } from '../../../src/node/workspace-tools/classify-bash-command.js';
-import { decidePermission } from '../../../src/permissions/decide-permission.js';
-import { createRuleSet } from '../../../src/permissions/rule-set.js';
 import type { Tool } from '../../../src/tools/types.js';
-import { agentContext } from '../../permissions/fixtures.js';
-import { makeTempDir, toolNamed } from './helpers.js';
+import { makeTempDir, planModeDecision, toolNamed } from './helpers.js';
 
 let work: string;
 let bash: Tool;
@@ -23,20 +20,7 @@ afterAll(async () => {
   await fs.rm(work, { recursive: true, force: true });
 });
 
-async function plan(command: string) {
-  const outcome = await decidePermission({
-    tool: bash,
-    toolUseId: 'toolu_env',
-    rawInput: { command },
-    mode: 'plan',
-    rules: createRuleSet(),
-    signal: new AbortController().signal,
-    agent: agentContext('plan'),
-    emit: () => {},
-    cwd: work,
-  });
-  return outcome.decision.behavior;
-}
+const plan = (command: string) => planModeDecision(bash, command, work);
 
 const environmentDumps = [
   'printenv', 'printenv ANTHROPIC_API_KEY', 'env', 'env -0', 'env | grep KEY', 'printenv | sort', 'export', 'export -p', 'set', 'set | grep KEY',
