@@ -6,7 +6,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgent } from '../../../src/agent/create-agent.js';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
+import { scriptedModel, toolCall, turn } from '../../../src/testing/index.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { makeTempDir, planModeDecision, toolNamed } from './helpers.js';
 
@@ -112,4 +114,19 @@ describe('Bash path analysis follows cd the way bash does', () => {
       { numRuns: 300 },
     );
   });
+
+  it.each(['cd nonexistent; cat ../secret.txt', 'cd sub | cat ../secret.txt', 'cd notes.md || cat ../secret.txt'])(
+    'end to end in plan mode, %j never shows the secret',
+    async (command) => {
+      const agent = createAgent({
+        model: scriptedModel([turn(toolCall('Bash', { command }, 'b1')), 'done']),
+        tools: workspaceTools({ cwd: work }),
+        permissionMode: 'plan',
+        cwd: work,
+        canUseTool: async () => ({ behavior: 'deny', message: 'no' }),
+      });
+      await agent.run('look around').result;
+      expect(JSON.stringify(agent.messages)).not.toContain(SECRET);
+    },
+  );
 });
