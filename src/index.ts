@@ -90,6 +90,7 @@ export type {
   ToolAgentContext,
   ToolStateStore,
   ToolRuleTarget,
+  ReadTargets,
 } from './tools/types.js';
 
 // Permissions
@@ -123,6 +124,7 @@ export {
   formatRule,
   suggestPermissionUpdates,
   isReadOnlyCall,
+  readRuleMatcher,
   modeReminder,
   DEFAULT_PLAN_MODE_INSTRUCTIONS,
   DEFAULT_PLAN_MODE_DENY_MESSAGE,

@@ -7,7 +7,8 @@ export { fileSessionStore, type FileSessionStoreOptions } from './file-session-s
 export { SessionLockedError, type SessionLockHolder, type SessionLockedErrorOptions } from '../errors/session-locked-error.js';
 export { readClaudeCodeSessionFile, type ReadClaudeCodeSessionFileOptions } from './claude-code/read-claude-code-session-file.js';
 export { workspaceTools, type WorkspaceToolName, type WorkspaceToolsOptions } from './workspace-tools.js';
+export { DEFAULT_INHERITED_ENV } from './workspace-tools/bash-environment.js';
 export { classifyBashCommand, type BashCommandClassification } from './workspace-tools/classify-bash-command.js';
-export { findCatastrophicCommand } from './workspace-tools/find-catastrophic-command.js';
+export { findCatastrophicCommand, type FindCatastrophicCommandOptions } from './workspace-tools/find-catastrophic-command.js';
 export { fileMemoryStore, type FileMemoryStoreOptions } from './file-memory-store.js';
 export { loadInstructions, type LoadInstructionsOptions, type LoadedInstructions, type InstructionFile } from './load-instructions.js';

@@ -6,9 +6,11 @@ import { createGrepTool } from './workspace-tools/grep-tool.js';
 import { createReadTool } from './workspace-tools/read-tool.js';
 import { resolveWorkspaceContext, type WorkspaceContext } from './workspace-tools/workspace-context.js';
 import type { WorkspaceToolName, WorkspaceToolsOptions } from './workspace-tools/workspace-tools-options.js';
+import { WORKSPACE_TOOL_NAMES } from './workspace-tools/validate-workspace-tools-options.js';
 import { createWriteTool } from './workspace-tools/write-tool.js';
 
 export type { WorkspaceToolName, WorkspaceToolsOptions } from './workspace-tools/workspace-tools-options.js';
+import type { DEFAULT_INHERITED_ENV } from './workspace-tools/bash-environment.js';
 
 const FACTORIES: Record<WorkspaceToolName, (context: WorkspaceContext) => Tool> = {
   Read: createReadTool,
@@ -19,7 +21,6 @@ const FACTORIES: Record<WorkspaceToolName, (context: WorkspaceContext) => Tool> 
   Bash: createBashTool,
 };
 
-const ALL_TOOLS: WorkspaceToolName[] = ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash'];
 
 /**
  * Creates the built-in workspace tools, with the names and inputs Claude Code users know:
@@ -40,13 +41,16 @@ const ALL_TOOLS: WorkspaceToolName[] = ['Read', 'Write', 'Edit', 'Glob', 'Grep',
  * repository's own configuration defines still run on read-only git commands (driver names are
  * arbitrary, so they cannot be pinned; the agent cannot add one without the host, since writes
  * into `.git` ask). Not a sandbox: run untrusted repositories in a container.
- * @throws ConfigurationError when `cwd` or an additional directory does not exist, or an option is out of range.
+ * `Bash` runs commands with a scrubbed environment: only {@link DEFAULT_INHERITED_ENV} and what
+ * `inheritEnv` names are inherited from the host, plus the host's explicit `env`.
+ * @throws ConfigurationError for an unknown option or tool name (naming the nearest accepted one),
+ * a value of the wrong type or out of range, or a directory that does not exist.
  * @example
  * const agent = createAgent({ model, tools: workspaceTools({ cwd: '/srv/project' }), permissionMode: 'default' });
  */
 export function workspaceTools(options: WorkspaceToolsOptions): Tool[] {
   const context = resolveWorkspaceContext(options);
-  const names = options.tools ?? ALL_TOOLS;
+  const names = options.tools ?? WORKSPACE_TOOL_NAMES;
   // Fixed order, whatever order the host lists them in: the tool list is part of the cached prefix.
-  return ALL_TOOLS.filter((name) => names.includes(name)).map((name) => FACTORIES[name](context));
+  return WORKSPACE_TOOL_NAMES.filter((name) => names.includes(name)).map((name) => FACTORIES[name](context));
 }

@@ -1,6 +1,7 @@
 import type { ToolRuleTarget } from '../tools/types.js';
-import { globToRegExp } from './glob-to-reg-exp.js';
+import { compileGlob, type GlobMatcher } from './compile-glob.js';
 import { parseRule } from './parse-rule.js';
+import { parseShellCommand } from './shell/parse-shell-command.js';
 import { splitShellCommand } from './split-shell-command.js';
 import { isAbsolutePath, toWorkspacePath } from './workspace-path.js';
 
@@ -19,7 +20,7 @@ export interface CompiledRule {
   /** For command targets: the exact command of a pattern without `:*`, whitespace-collapsed. */
   commandExact: string | undefined;
   /** For path targets: the glob, compiled. */
-  pathRegExp: RegExp | undefined;
+  pathGlob: GlobMatcher | undefined;
   /** For path targets: whether the glob is absolute (matched against absolute paths). */
   pathAbsolute: boolean;
 }
@@ -39,7 +40,7 @@ export function compileRule(rule: string): CompiledRule {
     pattern: parsed.pattern,
     commandPrefix: undefined,
     commandExact: undefined,
-    pathRegExp: undefined,
+    pathGlob: undefined,
     pathAbsolute: false,
   };
   if (parsed.pattern === undefined) return compiled;
@@ -48,7 +49,7 @@ export function compileRule(rule: string): CompiledRule {
   let glob = parsed.pattern.replace(/\\/g, '/');
   while (glob.startsWith('./')) glob = glob.slice(2);
   compiled.pathAbsolute = isAbsolutePath(glob);
-  compiled.pathRegExp = globToRegExp(compiled.pathAbsolute ? normalizeGlobRoot(glob) : glob);
+  compiled.pathGlob = compileGlob(compiled.pathAbsolute ? normalizeGlobRoot(glob) : glob);
   return compiled;
 }
 
@@ -97,7 +98,7 @@ function commandWords(command: string): string[] {
   return command
     .replace(/\\(.)/gs, '$1')
     .replace(/['"]/g, '')
-    .split(/[\s;&|(){}!<>=]+/)
+    .split(/[\s;&|(){}!<>=`$]+/)
     .filter((word) => word !== '')
     .map((word) => word.slice(word.lastIndexOf('/') + 1));
 }
@@ -114,9 +115,18 @@ function occursInWords(rule: CompiledRule, command: string): boolean {
   return false;
 }
 
+/** The simple commands of a line and of the substitutions in it (`$(…)`, backticks, `<(…)`), as the shell parser reads them. */
+function nestedSegments(command: string, depth = 0): string[] {
+  const texts = splitShellCommand(command).map((segment) => segment.text);
+  if (depth >= 4) return texts;
+  const parsed = parseShellCommand(command);
+  return [...texts, ...parsed.substitutions.flatMap((inner) => nestedSegments(inner, depth + 1))];
+}
+
 /**
  * Whether a command matches a rule with a pattern. Deny and ask rules match when the whole line
- * does, when any simple command does (also after leading variable assignments), or when the
+ * does, when any simple command does — also one inside a substitution, and after leading
+ * variable assignments — or when the
  * rule's words occur anywhere in the line once quotes, escapes, grouping and paths are stripped:
  * wrappers (`sudo rm`, `{ rm …; }`, `\rm`, `/bin/rm`) cannot slip past them. Allow rules are
  * matched per simple command by the rule set (every part must be allowed); here only an exact
@@ -126,11 +136,7 @@ export function matchesCommand(rule: CompiledRule, command: string, behavior: Ru
   const whole = collapse(command);
   if (behavior === 'allow') return rule.commandExact !== undefined && isPlainCommand(command) && whole === rule.commandExact;
   if (matchesCommandSegment(rule, whole)) return true;
-  if (
-    splitShellCommand(command).some(
-      (segment) => matchesCommandSegment(rule, segment.text) || matchesCommandSegment(rule, withoutAssignments(segment.text)),
-    )
-  ) {
+  if (nestedSegments(command).some((text) => matchesCommandSegment(rule, text) || matchesCommandSegment(rule, withoutAssignments(text)))) {
     return true;
   }
   return occursInWords(rule, command);
@@ -143,10 +149,10 @@ export function matchesCommand(rule: CompiledRule, command: string, behavior: Ru
  */
 export function matchesPath(rule: CompiledRule, path: string, behavior: RuleBehavior, cwd: string | undefined): boolean {
   const located = toWorkspacePath(path, cwd);
-  const regExp = rule.pathRegExp!;
-  if (rule.pathAbsolute) return located.absolute !== undefined && regExp.test(located.absolute);
+  const glob = rule.pathGlob!;
+  if (rule.pathAbsolute) return located.absolute !== undefined && glob.test(located.absolute);
   if (behavior === 'allow' && !located.insideWorkspace) return false;
-  return regExp.test(located.relative);
+  return glob.test(located.relative);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { Tool } from '../tools/types.js';
 import { compileRule, hidesCommands, isPlainCommand, matchesCommandSegment, matchesTarget, type CompiledRule, type RuleBehavior } from './compile-rule.js';
+import { hasReadPathRule, matchReadPaths, readTargetsOf, uncheckableRead } from './read-rules.js';
+import { parseShellCommand } from './shell/parse-shell-command.js';
 import { splitShellCommand } from './split-shell-command.js';
 import type { PermissionRules } from '../types/permission.js';
 
@@ -28,15 +30,18 @@ export interface RuleSet {
    * A bare `Tool` rule matches every call of the tool; `Tool(pattern)` matches through the tool's
    * `ruleTarget` (never for a tool without one). A compound shell command meets a deny or ask rule
    * when any part does, and an allow rule only when every part is allowed and none hides a command
-   * substitution or a file redirection.
+   * substitution or a file redirection. Deny and ask rules on `Read(pattern)` also match any
+   * tool's call that reads a matching path (`ruleTarget.reads`: `cat .env` in Bash, Grep of a file).
    */
   match(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined;
   /**
-   * A rule of the list with a command pattern that cannot be checked against this call because
-   * the command hides what it runs behind expansions (`$X`, `$(…)`, backticks): the caller asks
-   * the host instead of trusting either answer. `undefined` when there is none.
+   * A rule of the list that cannot be checked against this call: a command pattern when the
+   * command hides what it runs behind expansions (`$X`, `$(…)`, backticks) or cannot be parsed,
+   * or a `Read(pattern)` rule when the call reads something that cannot be named in advance
+   * (`cat *`, a recursive `grep -r`). The caller asks the host instead of trusting either
+   * answer. `undefined` when there is none.
    */
-  uncheckable(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown): string | undefined;
+  uncheckable(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined;
   /** The rules as plain strings, in the order they were added (for snapshots). */
   toJSON(): Required<PermissionRules>;
 }
@@ -83,6 +88,11 @@ export function createRuleSet(rules: PermissionRules = {}): RuleSet {
       }
     },
     match(behavior, tool, input, options = {}) {
+      if (behavior !== 'allow' && hasReadPathRule(lists[behavior])) {
+        const targets = readTargetsOf(tool, input);
+        const readRule = targets && matchReadPaths(lists[behavior], targets, behavior, options.cwd);
+        if (readRule !== undefined) return readRule;
+      }
       const candidates = lists[behavior].filter((rule) => rule.toolName === tool.name);
       if (candidates.length === 0) return undefined;
       for (const rule of candidates) {
@@ -95,11 +105,17 @@ export function createRuleSet(rules: PermissionRules = {}): RuleSet {
       }
       return undefined;
     },
-    uncheckable(behavior, tool, input) {
+    uncheckable(behavior, tool, input, options = {}) {
+      if (behavior !== 'allow' && hasReadPathRule(lists[behavior])) {
+        const targets = readTargetsOf(tool, input);
+        const readRule = targets && uncheckableRead(lists[behavior], targets, options.cwd);
+        if (readRule !== undefined) return readRule;
+      }
       const target = tool.ruleTarget;
       if (target?.kind !== 'command' || typeof input !== 'object' || input === null) return undefined;
       const command = (input as Record<string, unknown>)[target.field];
-      if (typeof command !== 'string' || !hidesCommands(command)) return undefined;
+      // Fails closed: a line the shell parser cannot read cannot be checked either.
+      if (typeof command !== 'string' || !(hidesCommands(command) || parseShellCommand(command).error !== undefined)) return undefined;
       return lists[behavior].find((rule) => rule.toolName === tool.name && rule.pattern !== undefined)?.rule;
     },
     toJSON() {

@@ -1,85 +1,41 @@
+import { parseShellCommand } from './shell/parse-shell-command.js';
+import type { ShellRedirect, ShellSimpleCommand } from './shell/shell-syntax.js';
+
 /** One simple command of a (possibly compound) shell command line. */
 export interface ShellCommandSegment {
-  /** The simple command, trimmed, with runs of whitespace collapsed to one space. */
+  /** The simple command's source text, trimmed, with runs of whitespace collapsed to one space. */
   text: string;
   /**
    * Whether it contains command substitution (`$(...)`, backticks, `<(...)`, `>(...)`) or a file
    * redirection (`>`, `>>`, `<`; not `2>&1`-style descriptor duplication): it may do more than its
-   * first words say.
+   * first words say. A line that cannot be parsed is one opaque segment.
    */
   opaque: boolean;
 }
 
+const SUBSTITUTION = /\$\(|`|[<>]\(/;
+const isDuplication = (redirect: ShellRedirect) => (redirect.operator === '>&' || redirect.operator === '<&') && /^(\d+|-)$/.test(redirect.target.value);
+
+function isOpaque(command: ShellSimpleCommand): boolean {
+  return (
+    command.words.some((word) => word.hasExpansion && SUBSTITUTION.test(word.value)) ||
+    command.redirects.some((redirect) => !isDuplication(redirect))
+  );
+}
+
 /**
- * Splits a shell command line at its unquoted control operators (`&&`, `||`, `;`, `|`, `|&`, `&`,
- * newlines) so that rules can look at each simple command. Quotes (`'...'`, `"..."`) and
- * backslash escapes are honoured; this is a lexical split for rule matching, not a shell parser.
+ * The simple commands of a shell command line, for rules to look at one by one: a view of
+ * {@link parseShellCommand}'s tree (the one shell parser), in source order, including those
+ * inside subshells, groups and compound commands. A line that cannot be parsed comes back as
+ * one opaque segment, so no allow rule vouches for it.
  * @example
  * splitShellCommand('npm test && rm -rf dist').map((s) => s.text); // ['npm test', 'rm -rf dist']
  */
 export function splitShellCommand(command: string): ShellCommandSegment[] {
-  const segments: ShellCommandSegment[] = [];
-  let current = '';
-  let opaque = false;
-  let quote: '"' | "'" | undefined;
-  const flush = () => {
-    const text = current.replace(/\s+/g, ' ').trim();
-    if (text !== '') segments.push({ text, opaque });
-    current = '';
-    opaque = false;
-  };
-  for (let index = 0; index < command.length; index += 1) {
-    const char = command[index]!;
-    const next = command[index + 1];
-    if (quote === "'") {
-      if (char === "'") quote = undefined;
-      current += char;
-      continue;
-    }
-    if (char === '\\' && next !== undefined) {
-      current += char + next;
-      index += 1;
-      continue;
-    }
-    if (char === '`' || (char === '$' && next === '(')) opaque = true;
-    if (quote === '"') {
-      if (char === '"') quote = undefined;
-      current += char;
-      continue;
-    }
-    if (char === "'" || char === '"') {
-      quote = char;
-      current += char;
-      continue;
-    }
-    if ((char === '<' || char === '>') && next === '(') opaque = true;
-    if (char === '>' || char === '<') {
-      // `2>&1`, `>&2`: descriptor duplication, harmless. Anything else reads or writes a file.
-      if (next === '&' && /[\d-]/.test(command[index + 2] ?? '')) {
-        current += char + next;
-        index += 1;
-        continue;
-      }
-      opaque = true;
-      current += char;
-      continue;
-    }
-    if (char === '&' && next === '>') {
-      opaque = true;
-      current += char;
-      continue;
-    }
-    if (char === ';' || char === '\n' || char === '\r') {
-      flush();
-      continue;
-    }
-    if (char === '&' || char === '|') {
-      if (next === char || (char === '|' && next === '&')) index += 1;
-      flush();
-      continue;
-    }
-    current += char;
+  const parsed = parseShellCommand(command);
+  if (parsed.error !== undefined) {
+    const text = command.replace(/\s+/g, ' ').trim();
+    return text === '' ? [] : [{ text, opaque: true }];
   }
-  flush();
-  return segments;
+  return parsed.commands.map((simple) => ({ text: simple.text, opaque: isOpaque(simple) }));
 }

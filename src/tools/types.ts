@@ -125,6 +125,30 @@ export interface ToolOutput {
   isError?: boolean;
 }
 
+/**
+ * What one call reads, so that deny and ask rules on `Read(...)` hold for it whatever the tool
+ * (a path deny rule on reading protects the path from every tool that reads it).
+ */
+export interface ReadTargets {
+  /** Files the call reads, each spelling of them (as written, relative to the workspace, real path). */
+  paths: string[];
+  /**
+   * Directories the call searches recursively: a `Read` rule that may match something below one
+   * of them makes the call asked, unless the tool skips what the rules keep from reading
+   * (`skipsRuleMatches`).
+   * @default []
+   */
+  directories?: string[];
+  /**
+   * The tool itself skips, below `directories`, every file a `Read` deny or ask rule matches (it
+   * reads them with `readRuleMatcher`, see the permissions module).
+   * @default false
+   */
+  skipsRuleMatches?: boolean;
+  /** Set when the call reads something that cannot be named before it runs (`cat $(…)`, `cat *`): `Read` rules then make it asked. */
+  unknown?: string;
+}
+
 /** Which input field rule patterns (`Tool(pattern)`) apply to, and how they match. */
 export interface ToolRuleTarget {
   /** Input field holding the value, e.g. `file_path` or `command`. */
@@ -137,6 +161,12 @@ export interface ToolRuleTarget {
    * hold however the model spells the path.
    */
   aliases?: (value: string) => string[];
+  /**
+   * What a call reads: deny and ask rules on `Read(...)` apply to these paths too (so
+   * `Read(**\/.env)` also stops `grep x .env` in Bash and a Grep over a folder holding `.env`).
+   * Must not throw; a throw counts as reading something unknown.
+   */
+  reads?: (input: unknown) => ReadTargets;
 }
 
 /** A tool as the runtime holds it. Create one with {@link defineTool}. */

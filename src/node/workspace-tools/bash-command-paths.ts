@@ -1,6 +1,7 @@
 import { expandBraces, expandGlob } from './expand-shell-glob.js';
-import { hasGlobSyntax } from './glob-to-regexp.js';
-import { parseShellCommand, type ParsedShellCommand, type ShellWord } from './parse-shell-command.js';
+import { hasGlobSyntax } from '../../permissions/compile-glob.js';
+import fs from 'node:fs/promises';
+import { parseShellCommand, type ParsedShellCommand, type ShellAndOr, type ShellCommandNode, type ShellList, type ShellPipeline, type ShellSimpleCommand, type ShellWord } from '../../permissions/shell/index.js';
 import { resolvePhysicalPath } from './physical-path.js';
 import { NON_PATH_ARGUMENT_COMMANDS } from './read-only-commands.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
@@ -52,104 +53,215 @@ function pathCandidates(word: string): string[] {
 
 const ask = (message: string): OutsidePathFinding => ({ blockedPath: undefined, message });
 
+/** Where the shell may be, and the status of the last command there. */
+interface ShellState {
+  directory: string;
+  status: 0 | 1;
+}
+
+/** Every state, also with the other exit status: after a command whose outcome is not known. */
+const eitherStatus = (states: ShellState[]) => dedupe(states.flatMap((state) => [{ ...state, status: 0 as const }, { ...state, status: 1 as const }]));
+const dedupe = (states: ShellState[]) => [...new Map(states.map((state) => [`${state.status}:${state.directory}`, state])).values()];
+
+class OutsidePathFound extends Error {
+  constructor(readonly finding: OutsidePathFinding) {
+    super(finding.message);
+  }
+}
+
 /**
  * Looks for a path outside the workspace among the arguments of a (read-only) command: every
- * argument and input redirection is resolved like a file path, relative to the directory the
- * command would be in (following `cd`), symbolic links included — both lexically and the way the
- * kernel does (a link before `..`) — with globs and brace lists expanded. Options that make a
- * command follow links while walking (`grep -R`, `diff -r`, `find -L`, …) also count, since a
- * link below the workspace may lead out of it. Tilde prefixes other than `~` and `~/` (`~+`,
- * `~-`, `~user`), `cd -`, `cd` options and POSIX bracket classes in globs are asked about.
- * Arguments of commands that take no paths (`echo`, `printf`, …) are only looked at when globbed.
+ * argument and input redirection is resolved like a file path, relative to every directory the
+ * command may be in, symbolic links included — both lexically and the way the kernel does (a
+ * link before `..`) — with globs and brace lists expanded. The directory is modelled as bash
+ * changes it: `cd` changes it only when it succeeds (a missing directory or a file leaves it
+ * unchanged, so `cd missing; cat ../x` reads `../x` here), `&&` and `||` follow the exit status,
+ * and a `cd` in a pipeline, a subshell `( … )` or a background job does not change the directory
+ * of what follows. When the outcome of a `cd` cannot be known, every candidate directory is
+ * checked. Options that make a command follow links while walking (`grep -R`, `diff -r`,
+ * `find -L`, …) also count, since a link below the workspace may lead out of it. Tilde prefixes
+ * other than `~` and `~/` (`~+`, `~-`, `~user`), `cd -`, `cd` options and POSIX bracket classes
+ * in globs are asked about. Arguments of commands that take no paths (`echo`, `printf`, …) are
+ * only looked at when globbed.
  * @returns the first outside real path (or another reason to ask), or `undefined`.
  */
 export async function findOutsidePath(boundary: WorkspaceBoundary, command: string | ParsedShellCommand): Promise<OutsidePathFinding | undefined> {
   const parsed = typeof command === 'string' ? parseShellCommand(command) : command;
-  let directory = boundary.cwd;
-  let checked = 0;
-  const tooMany = ask(`The command names more than ${MAX_CHECKED_PATHS} paths to check against the workspace.`);
-  const home = boundary.lexical('~');
-  // Not normalized: `..` keeps its physical meaning after a symbolic link.
-  const absolute = (candidate: string) =>
-    candidate.startsWith('~') ? home + candidate.slice(1) : candidate.startsWith('/') ? candidate : `${directory}/${candidate}`;
+  if (parsed.error !== undefined) return ask(`The command could not be parsed (${parsed.error}), so the paths it reads were not checked.`);
+  const analysis = new PathAnalysis(boundary);
+  try {
+    await analysis.list(parsed.tree, [{ directory: boundary.cwd, status: 0 }]);
+  } catch (error) {
+    if (error instanceof OutsidePathFound) return error.finding;
+    throw error;
+  }
+  return undefined;
+}
 
-  const outsideOf = async (candidatePath: string): Promise<string | undefined> => {
-    const resolved = await boundary.resolve(candidatePath).catch(() => undefined);
+class PathAnalysis {
+  private checked = 0;
+  private readonly home: string;
+
+  constructor(private readonly boundary: WorkspaceBoundary) {
+    this.home = boundary.lexical('~');
+  }
+
+  async list(items: ShellList, states: ShellState[]): Promise<ShellState[]> {
+    let current = states;
+    for (const item of items) {
+      if (item.background) {
+        // A background job runs in a subshell: its cd stays there.
+        await this.andOr(item.andOr, current);
+        current = current.map((state) => ({ ...state, status: 0 }));
+      } else {
+        current = await this.andOr(item.andOr, current);
+      }
+    }
+    return dedupe(current);
+  }
+
+  private async andOr(andOr: ShellAndOr, states: ShellState[]): Promise<ShellState[]> {
+    let current = await this.pipeline(andOr.pipelines[0]!, states);
+    for (const [index, operator] of andOr.operators.entries()) {
+      const runs = current.filter((state) => (operator === '&&' ? state.status === 0 : state.status !== 0));
+      const skips = current.filter((state) => !runs.includes(state));
+      const ran = runs.length > 0 ? await this.pipeline(andOr.pipelines[index + 1]!, runs) : [];
+      current = dedupe([...skips, ...ran]);
+    }
+    return current;
+  }
+
+  private async pipeline(pipeline: ShellPipeline, states: ShellState[]): Promise<ShellState[]> {
+    let after: ShellState[];
+    if (pipeline.commands.length === 1) {
+      after = await this.command(pipeline.commands[0]!, states);
+    } else {
+      // Every part of a pipeline runs in a subshell: a cd there does not reach the next command.
+      for (const node of pipeline.commands) await this.command(node, states);
+      after = eitherStatus(states);
+    }
+    return pipeline.negated ? after.map((state) => ({ ...state, status: state.status === 0 ? 1 : 0 })) : after;
+  }
+
+  private async command(node: ShellCommandNode, states: ShellState[]): Promise<ShellState[]> {
+    switch (node.type) {
+      case 'simple':
+        return this.simple(node.command, states);
+      case 'subshell':
+        await this.redirects(node.redirects, states);
+        await this.list(node.body, states);
+        return eitherStatus(states);
+      case 'group':
+        await this.redirects(node.redirects, states);
+        return this.list(node.body, states);
+      default:
+        throw new OutsidePathFound(ask(`The paths of a ${node.type === 'keyword' ? `"${node.keyword}" compound command` : node.type} are not checked against the workspace.`));
+    }
+  }
+
+  private async redirects(redirects: ShellSimpleCommand['redirects'], states: ShellState[]): Promise<void> {
+    for (const redirect of redirects) {
+      if (redirect.operator !== '<') continue;
+      for (const state of states) await this.check(redirect.target.value, redirect.target, state.directory);
+    }
+  }
+
+  private async simple(simple: ShellSimpleCommand, states: ShellState[]): Promise<ShellState[]> {
+    await this.redirects(simple.redirects, states);
+    const [nameWord, ...args] = simple.words;
+    const name = nameWord?.value;
+    if (name === undefined) return eitherStatus(states);
+    const follows = LINK_FOLLOWING[name];
+    const following = follows && args.find((arg) => follows(arg.value));
+    if (following) throw new OutsidePathFound(ask(`${name} ${following.value} follows symbolic links, which may lead outside the workspace.`));
+    if (name === 'cd') return this.changeDirectory(args, states);
+    const pathArguments = NON_PATH_ARGUMENT_COMMANDS.has(name) ? args.filter((arg) => arg.hasGlob) : args;
+    for (const state of dedupeDirectories(states)) {
+      for (const arg of pathArguments) {
+        for (const candidate of pathCandidates(arg.value)) await this.check(candidate, arg, state.directory);
+      }
+    }
+    return eitherStatus(states);
+  }
+
+  private absolute(candidate: string, directory: string): string {
+    // Not normalized: `..` keeps its physical meaning after a symbolic link.
+    return candidate.startsWith('~') ? this.home + candidate.slice(1) : candidate.startsWith('/') ? candidate : `${directory}/${candidate}`;
+  }
+
+  private async outsideOf(candidatePath: string): Promise<string | undefined> {
+    const resolved = await this.boundary.resolve(candidatePath).catch(() => undefined);
     if (!resolved?.inside) return resolved?.real ?? candidatePath;
     const physical = await resolvePhysicalPath(candidatePath).catch(() => undefined);
-    return physical !== undefined && boundary.contains(physical) ? undefined : (physical ?? candidatePath);
-  };
+    return physical !== undefined && this.boundary.contains(physical) ? undefined : (physical ?? candidatePath);
+  }
 
-  const check = async (candidate: string, word: ShellWord): Promise<OutsidePathFinding | undefined> => {
-    if (candidate === '') return undefined;
+  private tooMany(): never {
+    throw new OutsidePathFound(ask(`The command names more than ${MAX_CHECKED_PATHS} paths to check against the workspace.`));
+  }
+
+  private async check(candidate: string, word: ShellWord, directory: string): Promise<void> {
+    if (candidate === '') return;
     if (candidate.startsWith('~') && candidate !== '~' && !candidate.startsWith('~/')) {
-      return ask(`The command's argument ${candidate} starts with a tilde prefix that expands to a directory that was not checked against the workspace.`);
+      throw new OutsidePathFound(ask(`The command's argument ${candidate} starts with a tilde prefix that expands to a directory that was not checked against the workspace.`));
     }
-    let paths = [absolute(candidate)];
+    let paths = [this.absolute(candidate, directory)];
     if (word.hasGlob) {
-      if (/\[[:=.]/.test(candidate)) return ask(`The command's argument ${candidate} uses a bracket class that was not checked against the workspace.`);
+      if (/\[[:=.]/.test(candidate)) throw new OutsidePathFound(ask(`The command's argument ${candidate} uses a bracket class that was not checked against the workspace.`));
       const alternatives = expandBraces(candidate, MAX_CHECKED_PATHS);
-      if (!alternatives) return ask(`The command's argument ${candidate} expands to paths that were not checked against the workspace.`);
+      if (!alternatives) throw new OutsidePathFound(ask(`The command's argument ${candidate} expands to paths that were not checked against the workspace.`));
       paths = [];
       for (const alternative of alternatives) {
-        const expanded = hasGlobSyntax(alternative) ? await expandGlob(absolute(alternative), MAX_CHECKED_PATHS) : [absolute(alternative)];
-        if (!expanded) return tooMany;
+        const expanded = hasGlobSyntax(alternative) ? await expandGlob(this.absolute(alternative, directory), MAX_CHECKED_PATHS) : [this.absolute(alternative, directory)];
+        if (!expanded) this.tooMany();
         paths.push(...expanded);
       }
     }
     for (const candidatePath of paths) {
-      if (checked++ >= MAX_CHECKED_PATHS) return tooMany;
-      const blockedPath = await outsideOf(candidatePath);
+      if (this.checked++ >= MAX_CHECKED_PATHS) this.tooMany();
+      const blockedPath = await this.outsideOf(candidatePath);
       if (blockedPath !== undefined) {
-        return { blockedPath, message: `The command refers to ${blockedPath}, which is outside the workspace (${boundary.roots.join(', ')}).` };
+        throw new OutsidePathFound({ blockedPath, message: `The command refers to ${blockedPath}, which is outside the workspace (${this.boundary.roots.join(', ')}).` });
       }
     }
-    return undefined;
-  };
+  }
 
-  const changeDirectory = async (args: ShellWord[]): Promise<OutsidePathFinding | undefined> => {
+  /** `cd DIR`: succeeds (the directory changes) when DIR is an enterable directory, fails (nothing changes) when it is missing or not a directory. */
+  private async changeDirectory(args: ShellWord[], states: ShellState[]): Promise<ShellState[]> {
     let index = 0;
     while (index < args.length && /^-[LPe@]+$/.test(args[index]!.value)) index++;
     if (args[index]?.value === '--') index++;
     const target = args[index] ?? { value: '~', hasExpansion: false, hasGlob: false };
     if (target.value.startsWith('-') || args.length > index + 1 || target.hasGlob) {
-      return ask(`cd ${args.map((arg) => arg.value).join(' ')}: only \`cd <directory>\` is checked against the workspace.`);
+      throw new OutsidePathFound(ask(`cd ${args.map((arg) => arg.value).join(' ')}: only \`cd <directory>\` is checked against the workspace.`));
     }
-    const found = await check(target.value, target);
-    if (found) return found;
-    const raw = absolute(target.value);
-    const physical = await resolvePhysicalPath(raw);
-    if (physical !== (await boundary.resolve(raw)).real) {
-      return ask(`cd ${target.value} goes through a symbolic link and then "..": the directory it ends up in was not checked.`);
-    }
-    directory = physical;
-    return undefined;
-  };
-
-  for (const simple of parsed.commands) {
-    for (const redirect of simple.redirects) {
-      if (redirect.operator !== '<') continue;
-      const found = await check(redirect.target.value, redirect.target);
-      if (found) return found;
-    }
-    const [nameWord, ...args] = simple.words;
-    const name = nameWord?.value;
-    if (name === undefined) continue;
-    const follows = LINK_FOLLOWING[name];
-    const following = follows && args.find((arg) => follows(arg.value));
-    if (following) return ask(`${name} ${following.value} follows symbolic links, which may lead outside the workspace.`);
-    if (name === 'cd') {
-      const found = await changeDirectory(args);
-      if (found) return found;
-      continue;
-    }
-    const pathArguments = NON_PATH_ARGUMENT_COMMANDS.has(name) ? args.filter((arg) => arg.hasGlob) : args;
-    for (const arg of pathArguments) {
-      for (const candidate of pathCandidates(arg.value)) {
-        const found = await check(candidate, arg);
-        if (found) return found;
+    const after: ShellState[] = [];
+    for (const state of dedupeDirectories(states)) {
+      await this.check(target.value, target, state.directory);
+      const raw = this.absolute(target.value, state.directory);
+      const physical = await resolvePhysicalPath(raw);
+      if (physical !== (await this.boundary.resolve(raw)).real) {
+        throw new OutsidePathFound(ask(`cd ${target.value} goes through a symbolic link and then "..": the directory it ends up in was not checked.`));
       }
+      const outcome = await cdOutcome(physical);
+      if (outcome !== 'fails') after.push({ directory: physical, status: 0 });
+      if (outcome !== 'succeeds') after.push({ directory: state.directory, status: 1 });
     }
+    return dedupe(after);
   }
-  return undefined;
+}
+
+const dedupeDirectories = (states: ShellState[]) => [...new Map(states.map((state) => [state.directory, state])).values()];
+
+/** Whether `cd` into a directory will succeed, fail, or may do either (no permission to tell). */
+async function cdOutcome(directory: string): Promise<'succeeds' | 'fails' | 'unknown'> {
+  try {
+    const stat = await fs.stat(directory);
+    if (!stat.isDirectory()) return 'fails';
+    await fs.access(directory, fs.constants.X_OK);
+    return 'succeeds';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'fails' : 'unknown';
+  }
 }

@@ -4,10 +4,11 @@ import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
 import { findOutsidePath } from './bash-command-paths.js';
+import { bashReadTargets } from './bash-read-targets.js';
 import { classifyBashCommand } from './classify-bash-command.js';
 import { findCatastrophicCommand } from './find-catastrophic-command.js';
 import { gitSafeEnvironment } from './git-safe-environment.js';
-import { parseShellCommand } from './parse-shell-command.js';
+import { parseShellCommand } from '../../permissions/shell/index.js';
 import { runShellCommand, type ShellCommandResult } from './run-shell-command.js';
 import { truncateMiddle } from './truncate-output.js';
 import { MAX_BASH_TIMEOUT_MS, type WorkspaceContext } from './workspace-context.js';
@@ -60,6 +61,7 @@ function formatResult(result: ShellCommandResult, timeoutMs: number, maxChars: n
  */
 export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
   const { boundary } = context;
+  const catastropheOptions = { cwd: boundary.cwd, workspace: [...boundary.roots] };
   const env = gitSafeEnvironment(context.env);
   // With CDPATH, `cd name` may go to a directory outside the workspace that was not checked.
   delete env.CDPATH;
@@ -76,11 +78,11 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
     kind: 'execute',
     readOnly: false,
     concurrencySafe: false,
-    ruleTarget: { field: 'command', kind: 'command' },
+    ruleTarget: { field: 'command', kind: 'command', reads: (input) => bashReadTargets(boundary, (input as BashInput).command) },
     isReadOnlyCall: (input) => classifyBashCommand(input.command).readOnly,
     validateInput({ input }) {
       if (input.command.includes('\0')) return 'The command contains a NUL character, which no shell accepts.';
-      const catastrophic = findCatastrophicCommand(input.command);
+      const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
       if (catastrophic) return `Refused, in every permission mode: ${catastrophic}. This command is never run.`;
       return undefined;
     },
@@ -95,7 +97,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
     },
     async execute({ input, signal }) {
       // Checked again here: a host may have replaced the input when approving it.
-      const catastrophic = findCatastrophicCommand(input.command);
+      const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
       if (catastrophic) return toolOutput(`Refused, in every permission mode: ${catastrophic}. This command is never run.`, { isError: true });
       const timeoutMs = input.timeout ?? context.bashTimeoutMs;
       const result = await runShellCommand({

@@ -1,5 +1,5 @@
-import { parseShellCommand, type ShellRedirect, type ShellSimpleCommand } from './parse-shell-command.js';
-import { READ_ONLY_COMMANDS } from './read-only-commands.js';
+import { parseShellCommand, type ShellCommandNode, type ShellList, type ShellRedirect, type ShellSimpleCommand } from '../../permissions/shell/index.js';
+import { ENVIRONMENT_DUMPS, READ_ONLY_COMMANDS } from './read-only-commands.js';
 
 /** The verdict of {@link classifyBashCommand}. */
 export interface BashCommandClassification {
@@ -26,11 +26,16 @@ function redirectProblem(redirect: ShellRedirect): string | undefined {
   return `redirection "${operator} ${target.value}" may write a file`;
 }
 
+/** A process's environment file: `/proc/self/environ`, `/proc/1/task/1/environ`. */
+const PROCESS_ENVIRONMENT = /^\/proc\/.*environ$/;
+
 function commandProblem(command: ShellSimpleCommand): string | undefined {
   for (const redirect of command.redirects) {
     const problem = redirectProblem(redirect);
     if (problem) return problem;
   }
+  const environ = [...command.words, ...command.redirects.map((redirect) => redirect.target)].find((word) => PROCESS_ENVIRONMENT.test(word.value.replace(/\/+/g, '/')));
+  if (environ) return `${environ.value} is the environment of a process, whose variables may hold secrets`;
   const [name, ...rest] = command.words;
   if (name === undefined) return undefined;
   if (ASSIGNMENT.test(name.value) && !name.hasExpansion) return `variable assignment ${name.value.split('=')[0]}= is not classified`;
@@ -42,6 +47,7 @@ function commandProblem(command: ShellSimpleCommand): string | undefined {
   const expanded = command.words.find((word) => word.hasExpansion);
   if (expanded) return `"${expanded.value}" is expanded or substituted at run time`;
   if (name.value.includes('/')) return `${name.value} runs a program by path`;
+  if (ENVIRONMENT_DUMPS.has(name.value)) return `${name.value} can print the environment, whose variables may hold secrets`;
   const spec = READ_ONLY_COMMANDS.get(name.value);
   if (!spec) return `${name.value} is not on the read-only list`;
   const problem = spec.check?.(rest.map((word) => word.value));
@@ -50,13 +56,37 @@ function commandProblem(command: ShellSimpleCommand): string | undefined {
   return globbed ? `unquoted glob ${globbed.value} could expand into an option of ${name.value}` : undefined;
 }
 
+const COMPOUND: Record<Exclude<ShellCommandNode['type'], 'simple'>, string> = {
+  subshell: 'a subshell "( … )"',
+  group: 'a group "{ …; }"',
+  function: 'a function definition',
+  keyword: 'a compound command',
+  case: 'a case statement',
+};
+
+/** Only lists of simple commands (joined by `;`, `&&`, `||`, `|`) are classified. */
+function structureProblem(tree: ShellList): string | undefined {
+  for (const item of tree) {
+    for (const pipeline of item.andOr.pipelines) {
+      if (pipeline.negated) return 'a negated pipeline "!" is not classified';
+      const compound = pipeline.commands.find((node) => node.type !== 'simple');
+      if (compound) return `${COMPOUND[compound.type as Exclude<ShellCommandNode['type'], 'simple'>]} is not classified`;
+    }
+  }
+  return undefined;
+}
+
 /**
  * Decides whether a shell command only reads, from a conservative allow-list: `ls`, `cat`,
  * `head`, `tail`, `wc`, `grep`, `rg`, `find` without `-delete`/`-exec`, read-only `git`
  * subcommands, `sort`/`uniq` without output files, … Anything with a redirection that can write,
  * a command or process substitution, a variable expansion, an assignment, a subshell, a
  * background job, or a command not on the list is not read-only; so is a pipe or chain with any
- * such part. Read-only means no file in the workspace changes, except that `git status` and
+ * such part. Commands that print the environment (`printenv`, `env`, `export -p`, `set`,
+ * `declare -x`, `compgen -v`, …) are not read-only, since its variables may hold secrets; nor
+ * are commands that read the paths to open from a file (`file -f`, `sha256sum -c`,
+ * `wc --files0-from`, `tar -T`, `xargs -a`, `rsync --files-from`), whose list cannot be checked.
+ * It reads the tree of {@link parseShellCommand}, the parser the permission rules use too. Read-only means no file in the workspace changes, except that `git status` and
  * `git diff` may refresh the stat cache in `.git/index`. Programs a repository's git configuration
  * names are not looked at here: the Bash tool pins pagers, hooks, fsmonitor and `diff.external`
  * (see `gitSafeEnvironment`); textconv and filter drivers a repository defines itself still run.
@@ -69,6 +99,8 @@ export function classifyBashCommand(command: string): BashCommandClassification 
   const parsed = parseShellCommand(command);
   if (parsed.error) return { readOnly: false, reason: `the command could not be parsed (${parsed.error})` };
   if (parsed.unsupported.length > 0) return { readOnly: false, reason: `${parsed.unsupported[0]} is not classified` };
+  const structure = structureProblem(parsed.tree);
+  if (structure) return { readOnly: false, reason: structure };
   for (const simple of parsed.commands) {
     const problem = commandProblem(simple);
     if (problem) return { readOnly: false, reason: problem };

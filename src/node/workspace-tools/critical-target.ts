@@ -1,14 +1,34 @@
 import path from 'node:path';
-import type { ShellWord } from './parse-shell-command.js';
+import type { ShellWord } from '../../permissions/shell/index.js';
+import { expandBraces } from './expand-shell-glob.js';
 
+/** Top-level directories whose loss (or recursive change) breaks the system. */
 const SYSTEM_DIRECTORIES = new Set([
-  '/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/lib32', '/lib64', '/opt', '/proc', '/root', '/run',
-  '/sbin', '/srv', '/sys', '/usr', '/var', '/System', '/Users', '/Library', '/Applications', '/private', '/Volumes',
+  '/bin', '/boot', '/dev', '/etc', '/home', '/lib', '/lib32', '/lib64', '/libx32', '/opt', '/proc', '/root', '/run',
+  '/sbin', '/srv', '/sys', '/usr', '/var', '/snap', '/mnt', '/media', '/tmp', '/System', '/Users', '/Library',
+  '/Applications', '/private', '/Volumes', '/nix', '/cores',
 ]);
+/** System directories whose children are ordinary places to work (a project in /srv/app, scratch in /tmp/x). */
+const WORK_ROOTS = new Set(['/home', '/Users', '/tmp', '/mnt', '/media', '/Volumes', '/opt', '/srv', '/private']);
+/** Placeholder for "a home directory" once `~`, `~user` or `$HOME` is seen. */
 const HOME = '/\u0000home';
 const SIMPLE_ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
 /** Most alternatives a brace list may produce before the target counts as uncheckable. */
 const MAX_ALTERNATIVES = 64;
+
+/**
+ * Where relative targets are resolved and what counts as home: the directories the command may
+ * be in (after `cd`), `undefined` standing for "unknown", and the home directory when known.
+ */
+export interface TargetContext {
+  directories: ReadonlyArray<string | undefined>;
+  home: string | undefined;
+  /** The workspace roots: nothing inside them is critical. */
+  workspace: readonly string[];
+}
+
+/** How much of the tree counts: `tree` also the second level below system directories (`/usr/lib`). */
+export type CriticalLevel = 'root' | 'tree';
 
 /** Decodes the body of a bash `$'...'` string; `undefined` for escapes it does not know. */
 function decodeAnsiCBody(body: string): string | undefined {
@@ -52,30 +72,28 @@ export function decodeWord(word: ShellWord): ShellWord {
   return { ...word, value, hasExpansion: stillExpanded };
 }
 
-/** `/`, `/*`, `~`, `~user`, `$HOME`, or a top-level system directory, however spelled (a literal path). */
-export function isCriticalPath(value: string, tilde = value.startsWith('~')): boolean {
-  let target = tilde ? value.replace(/^~[^/]*/, HOME) : value;
-  target = target.replace(/^(\$HOME|\$\{HOME\})(?=\/|$)/, HOME);
-  if (!target.startsWith('/')) return false;
+const within = (root: string, target: string) => target === root || target.startsWith(root.endsWith('/') ? root : `${root}/`);
+
+/** Whether an absolute, literal path is `/`, a home directory or a system directory (at the level asked). */
+export function isCriticalAbsolute(absolute: string, level: CriticalLevel, context: Pick<TargetContext, 'home' | 'workspace'>): boolean {
+  let target = path.posix.normalize(absolute);
+  // /proc/<pid>/root is the root directory by another name.
+  target = target.replace(/^\/proc\/[^/]+\/root(?=\/|$)/, '') || '/';
   target = path.posix.normalize(target);
   while (target.length > 1 && (target.endsWith('/') || target.endsWith('/*') || target.endsWith('/.'))) {
     target = target.endsWith('/') ? target.slice(0, -1) : target.slice(0, -2) || '/';
   }
-  return target === '/' || target === '/*' || target === HOME || SYSTEM_DIRECTORIES.has(target);
-}
-
-/** Bash brace expansion of comma lists; `undefined` when there are too many or a sequence (`{1..9}`). */
-function expandBraces(value: string): string[] | undefined {
-  if (/\{[^{}]*\.\.[^{}]*\}/.test(value)) return undefined;
-  const match = /\{([^{}]*,[^{}]*)\}/.exec(value);
-  if (!match) return [value];
-  const out: string[] = [];
-  for (const part of match[1]!.split(',')) {
-    const expanded = expandBraces(value.slice(0, match.index) + part + value.slice(match.index + match[0].length));
-    if (!expanded || out.length + expanded.length > MAX_ALTERNATIVES) return undefined;
-    out.push(...expanded);
-  }
-  return out;
+  if (target === '/' || target === '/*' || target === HOME) return true;
+  if (context.home !== undefined && target === path.posix.normalize(context.home)) return true;
+  if (target.startsWith(`${HOME}/`)) return false;
+  if (context.workspace.some((root) => within(root, target))) return false;
+  const segments = target.split('/').filter(Boolean);
+  const top = `/${segments[0]}`;
+  if (!SYSTEM_DIRECTORIES.has(top)) return false;
+  if (segments.length === 1) return true;
+  // A user's home: /home/alice, /Users/alice.
+  if (segments.length === 2 && (top === '/home' || top === '/Users')) return true;
+  return level === 'tree' && segments.length === 2 && !WORK_ROOTS.has(top);
 }
 
 /** Length of the expansion at the start of `value` (`$x`, `${...}`, `$(...)`, `` `...` ``), or the whole value when unsure. */
@@ -101,7 +119,7 @@ function leadingExpansionLength(value: string): number {
 const UNKNOWN = /[*?[\]{}$`]/;
 const meaningful = (rest: string) => rest.split('/').filter((segment) => segment !== '' && segment !== '.');
 
-/** An expanded or globbed target that could be `/`, a system directory, or a home directory. */
+/** An expanded or globbed absolute (or home-relative) target that could be `/`, a system directory, or a home directory. */
 function couldBeCritical(value: string, tilde: boolean): boolean {
   if (value.split('/').includes('..')) return true;
   if (tilde || value.startsWith('$') || value.startsWith('`')) {
@@ -110,22 +128,49 @@ function couldBeCritical(value: string, tilde: boolean): boolean {
     return first === undefined || UNKNOWN.test(first);
   }
   if (!value.startsWith('/')) return false;
-  const [first, second] = meaningful(value);
+  const [first, second] = meaningful(value.replace(/^\/proc\/[^/]+\/root(?=\/|$)/, ''));
   if (first === undefined || UNKNOWN.test(first)) return true;
-  return SYSTEM_DIRECTORIES.has(`/${first}`) && (second === undefined || UNKNOWN.test(second));
+  const top = `/${first}`;
+  if (second !== undefined && !UNKNOWN.test(second)) return false;
+  // A glob right below /home is any user's home; below /tmp or /srv just a place to work.
+  return second === undefined ? SYSTEM_DIRECTORIES.has(top) : top === '/home' || top === '/Users' || (SYSTEM_DIRECTORIES.has(top) && !WORK_ROOTS.has(top));
+}
+
+/** One spelling of a target, resolved against one possible directory; `undefined` when it cannot be placed. */
+function place(value: string, tilde: boolean, directory: string | undefined): string | undefined {
+  if (tilde) return value.replace(/^~[^/]*/, HOME);
+  const home = value.replace(/^(\$HOME|\$\{HOME\})(?=\/|$)/, HOME);
+  if (home !== value) return /[$`]/.test(home) ? undefined : home;
+  if (value.startsWith('/')) return value;
+  // An expansion at the start may be an absolute path: it cannot be placed.
+  if (/^[$`]/.test(value)) return undefined;
+  return directory === undefined ? undefined : path.posix.join(directory, value);
 }
 
 /**
- * Whether a target of a recursive command may be `/`, `~` (any `~user`), `$HOME` or a top-level
- * system directory: literal paths exactly; expanded or globbed ones when they could be (a
- * variable with nothing fixed after it, a glob in the first component, `~/{,}`, `/u[s]r`, ...).
+ * Whether a target of a destructive command may be `/`, a home directory (`~`, `~user`, `$HOME`)
+ * or a system directory: literal paths exactly, relative ones in every directory the command may
+ * be in; expanded or globbed ones when they could be (a variable with nothing fixed after it, a
+ * glob in the first component, `~/{,}`, `/u[s]r`, `*` in `/`, ...).
  */
-export function isCriticalTarget(word: ShellWord): boolean {
+export function isCriticalTarget(word: ShellWord, context: TargetContext, level: CriticalLevel = 'tree'): boolean {
   const decoded = decodeWord(word);
-  if (!decoded.hasExpansion && !decoded.hasGlob) return isCriticalPath(decoded.value, decoded.tilde === true);
-  const alternatives = decoded.hasGlob ? expandBraces(decoded.value) : [decoded.value];
+  const tilde = decoded.tilde === true;
+  const alternatives = decoded.hasGlob ? expandBraces(decoded.value, MAX_ALTERNATIVES) : [decoded.value];
   if (!alternatives) return true;
-  return alternatives.some((value) => isCriticalPath(value, decoded.tilde === true) || couldBeCritical(value, decoded.tilde === true));
+  for (const value of alternatives) {
+    for (const directory of context.directories) {
+      const placed = place(value, tilde, directory);
+      if (placed === undefined) {
+        if (decoded.hasExpansion && couldBeCritical(value, tilde)) return true;
+        continue;
+      }
+      const home = placed.startsWith(HOME);
+      if ((decoded.hasExpansion || decoded.hasGlob) && couldBeCritical(home ? `~${placed.slice(HOME.length)}` : placed, home)) return true;
+      if (isCriticalAbsolute(placed, level, context)) return true;
+    }
+  }
+  return false;
 }
 
 /** How a critical target is named in a refusal: the word, plus a note when it is only known at run time. */

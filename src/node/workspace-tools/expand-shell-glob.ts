@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { globToRegExp, hasGlobSyntax } from './glob-to-regexp.js';
+import { compileGlob, hasGlobSyntax } from '../../permissions/compile-glob.js';
 
 /** Bash brace expansion of comma lists (`a.{ts,js}`); `undefined` for sequences like `{1..9}` or too many. */
 export function expandBraces(word: string, limit: number): string[] | undefined {
@@ -34,7 +34,7 @@ export async function expandGlob(absolutePattern: string, limit: number): Promis
       current = current.map((directory) => join(directory, segment));
       continue;
     }
-    const matcher = globToRegExp(segment, { braces: false });
+    const matcher = compileGlob(segment, { braces: false });
     const next: string[] = [];
     for (const directory of current) {
       const names = await fs.readdir(directory).catch(() => [] as string[]);

@@ -1,35 +1,57 @@
-import { decodeWord, isCriticalTarget, targetLabel } from './critical-target.js';
-import { parseShellCommand, type ParsedShellCommand, type ShellSimpleCommand, type ShellWord } from './parse-shell-command.js';
+import os from 'node:os';
+import path from 'node:path';
+import { parseShellCommand, type ShellCommandNode, type ShellList, type ShellSimpleCommand, type ShellWord } from '../../permissions/shell/index.js';
+import { decodeWord, type TargetContext } from './critical-target.js';
+import { destructiveRule, isDiskDevice, type DestructiveScan } from './destructive-commands.js';
+import { findInInterpreterCode, interpreterProgram } from './interpreter-code.js';
 
-const HARMLESS_DEVICES = /^\/dev\/(null|zero|full|random|urandom|stdin|stdout|stderr|tty|fd\/.*|pts\/.*)$/;
+/** Options of {@link findCatastrophicCommand}. */
+export interface FindCatastrophicCommandOptions {
+  /**
+   * The directory the command starts in: relative targets (`rm -rf ../..`, `cd / && rm -rf *`)
+   * are resolved against it. Without it, only absolute, home and expanded targets are judged.
+   * @default undefined
+   */
+  cwd?: string;
+  /**
+   * The home directory, also critical under its real name.
+   * @default os.homedir()
+   */
+  home?: string;
+  /**
+   * Workspace roots: nothing inside them counts as a system directory.
+   * @default [cwd] when cwd is given, else []
+   */
+  workspace?: string[];
+}
+
 /** Commands that run the rest of their arguments as a command (options in between are skipped by scanning). */
 const WRAPPERS = new Set([
-  'sudo', 'doas', 'env', 'nice', 'nohup', 'time', 'command', 'builtin', 'exec', 'xargs', 'timeout', 'stdbuf', 'ionice',
-  'setsid', 'chroot', 'chrt', 'taskset', 'flock', 'unshare', 'nsenter', 'runuser', 'su', 'watch', 'caffeinate', 'systemd-run', 'busybox',
+  'sudo', 'doas', 'pkexec', 'env', 'nice', 'nohup', 'time', 'command', 'builtin', 'exec', 'xargs', 'timeout', 'stdbuf', 'ionice',
+  'setsid', 'chroot', 'chrt', 'taskset', 'flock', 'unshare', 'nsenter', 'runuser', 'su', 'sg', 'watch', 'caffeinate', 'systemd-run',
+  'busybox', 'strace', 'ltrace', 'valgrind', 'fakeroot', 'firejail', 'torsocks', 'proxychains', 'proxychains4', 'parallel', 'script',
+  'catchsegv', 'numactl', 'cgexec', 'prlimit', 'faketime', 'unbuffer', 'rlwrap', 'xvfb-run', 'dbus-run-session', 'ssh-agent', 'sshpass',
 ]);
-/** Reserved words and grouping that may precede a command: `{ rm; }`, `! rm`, `if x; then rm; fi`. */
-const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '[[', '((', 'coproc']);
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
-/** Names a wrapper scan looks for; anything else after a wrapper cannot be catastrophic here. */
-const DANGEROUS = /^(rm|find|chmod|chown|chgrp|dd|shred|wipefs|mke2fs|mkswap|mkfs(\..+)?|eval|sh|bash|zsh|dash|ksh|mksh|ash|fish|env)$/;
+/** Wrappers that hand their non-option arguments to a shell as one script. */
+const SCRIPT_WRAPPERS = new Set(['watch', 'su', 'runuser', 'script', 'sg']);
+/** Reserved words and grouping that may precede a command. */
+const RESERVED = new Set(['{', '}', '!', 'if', 'then', 'else', 'elif', 'fi', 'do', 'done', 'while', 'until', '[[', 'coproc', 'time']);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh', 'rbash']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
-const MAX_DEPTH = 6;
+const MAX_DEPTH = 8;
 const MAX_WRAPPER_CANDIDATES = 32;
+/** Names worth looking for behind a wrapper or in text that did not parse. */
+const DANGEROUS = /^(rm|mv|find|chmod|chown|chgrp|setfacl|chattr|dd|cp|tee|install|rsync|shred|wipefs|blkdiscard|badblocks|mke2fs|mkswap|mkdosfs|mkntfs|mkexfatfs|mkfs(\..+)?|fdisk|sfdisk|sgdisk|gdisk|parted|kill|eval|source|sh|bash|zsh|dash|ksh|mksh|ash|fish|env|xargs|python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|awk|gawk|mawk)$/;
 // Bounded repetitions and a lookbehind keep this linear on long commands.
 const FORK_BOMB_DEFINITION = /(?<![\w:.-])([\w:.-]{1,64})\s{0,8}(?:\(\s{0,8}\))?\s{0,8}\{([^}]{0,200})\}/g;
-const FIND_WRITERS = new Set(['-delete', '-exec', '-execdir', '-ok', '-okdir']);
-
-function isDiskDevice(value: string): boolean {
-  return value.startsWith('/dev/') && !HARMLESS_DEVICES.test(value);
-}
-
-/** `-r`, `-Rf`, `--recursive` or a GNU abbreviation of it (`--recu`). */
-function isRecursiveFlag(arg: string): boolean {
-  if (arg.startsWith('--')) return arg.length > 2 && 'recursive'.startsWith(arg.slice(2).split('=')[0]!);
-  return /^-[a-zA-Z]+$/.test(arg) && /[rR]/.test(arg);
-}
 
 const baseName = (name: string) => name.split('/').pop()!;
+
+
+interface Scan {
+  depth: number;
+  context: TargetContext;
+}
 
 /** Words after assignments and reserved words: the command that actually runs. */
 function commandWords(words: ShellWord[]): ShellWord[] {
@@ -38,157 +60,228 @@ function commandWords(words: ShellWord[]): ShellWord[] {
   return words.slice(start);
 }
 
-function describeRm(args: ShellWord[]): string | undefined {
-  const values = args.map((arg) => arg.value);
-  if (values.some((value) => value.length > 4 && '--no-preserve-root'.startsWith(value))) return 'rm --no-preserve-root would delete the whole filesystem';
-  const dashDash = values.indexOf('--');
-  const flags = dashDash === -1 ? values : values.slice(0, dashDash);
-  const targets = args.filter((arg, index) => (dashDash !== -1 && index > dashDash) || !arg.value.startsWith('-'));
-  const critical = targets.find(isCriticalTarget);
-  return flags.some(isRecursiveFlag) && critical ? `rm -r ${targetLabel(critical)} would delete the system or home directory` : undefined;
-}
-
-function describeFind(args: ShellWord[], depth: number): string | undefined {
-  let index = 0;
-  while (index < args.length && /^-[HLPO]|^-D$/.test(args[index]!.value)) index += args[index]!.value === '-D' ? 2 : 1;
-  const starts: ShellWord[] = [];
-  while (index < args.length && !/^[-(!]/.test(args[index]!.value)) starts.push(args[index++]!);
-  const critical = starts.find(isCriticalTarget);
-  if (!critical) return undefined;
-  const expression = args.slice(index);
-  const writer = expression.findIndex((arg) => FIND_WRITERS.has(arg.value));
-  if (writer === -1) return undefined;
-  const action = expression[writer]!.value;
-  if (action === '-delete') return `find ${targetLabel(critical)} -delete would delete the system or home directory`;
-  const run = expression.slice(writer + 1).map((arg) => (arg.value === '{}' ? { ...arg, value: critical.value } : arg));
-  const end = run.findIndex((arg) => arg.value === ';' || arg.value === '+');
-  const found = describeWords(end === -1 ? run : run.slice(0, end), depth + 1);
-  return found ?? (/^(rm|shred|unlink|chmod|chown|chgrp|mv|dd)$/.test(baseName(run[0]?.value ?? '')) ? `find ${targetLabel(critical)} ${action} ${run[0]!.value} would change the system or home directory` : undefined);
-}
-
 /** A shell's script: `-c SCRIPT`, or what it reads from stdin (a here-string/document, or `stdin` when piped). */
-function describeShell(simple: ShellSimpleCommand | undefined, args: ShellWord[], stdin: string | undefined, depth: number): string | undefined {
+function describeShell(args: ShellWord[], simple: ShellSimpleCommand | undefined, stdin: string | undefined, scan: Scan): string | undefined {
   const index = args.findIndex((arg) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(arg.value));
   if (index !== -1) {
     const script = args[index + 1];
-    return script === undefined ? undefined : findAt(decodeWord(script).value, depth + 1);
+    return script === undefined ? undefined : scanText(decodeWord(script).value, scan);
   }
   const operands = args.filter((arg) => !arg.value.startsWith('-') || arg.value === '-');
   const readsStdin = operands.length === 0 || operands[0]!.value === '-' || operands[0]!.value === '/dev/stdin';
   if (!readsStdin) return undefined;
+  return scanStdin(simple, stdin, scan, (text) => scanText(text, scan));
+}
+
+/** What a command reads on stdin: a here-string, a here-document, or the piped text. */
+function scanStdin(simple: ShellSimpleCommand | undefined, stdin: string | undefined, scan: Scan, check: (text: string) => string | undefined): string | undefined {
   for (const redirect of simple?.redirects ?? []) {
-    if (redirect.operator === '<<<') return findAt(decodeWord(redirect.target).value, depth + 1);
-    if (redirect.body !== undefined) return findAt(redirect.body, depth + 1);
+    if (redirect.operator === '<<<') return check(decodeWord(redirect.target).value);
+    if (redirect.body !== undefined) return check(redirect.body);
   }
-  return stdin === undefined ? undefined : findAt(stdin, depth + 1);
+  return stdin === undefined ? undefined : check(stdin);
 }
 
 /** `env -S 'cmd args'` / `--split-string=...`: the string is split into a command line. */
-function describeEnvSplit(args: ShellWord[], depth: number): string | undefined {
+function describeEnvSplit(args: ShellWord[], scan: Scan): string | undefined {
   const index = args.findIndex((arg) => /^(-[a-zA-Z]*S|--s)/.test(arg.value));
   if (index === -1) return undefined;
   const arg = args[index]!.value;
   const attached = arg.startsWith('--') ? arg.split('=').slice(1).join('=') : arg.slice(arg.indexOf('S') + 1);
   const script = attached !== '' ? attached : (args[index + 1]?.value ?? '');
   const rest = args.slice(index + (attached !== '' ? 1 : 2)).map((word) => word.value);
-  return findAt([script, ...rest].join(' '), depth + 1);
+  return scanText([script, ...rest].join(' '), scan);
 }
 
-function describeWords(all: ShellWord[], depth: number, simple?: ShellSimpleCommand, stdin?: string): string | undefined {
+interface Stdin {
+  /** The text piped in, when the left side is an `echo`/`printf`. */
+  text: string | undefined;
+  /** Paths the left side prints (an `echo`'s words, a `find`'s start points), for xargs. */
+  targets: ShellWord[] | undefined;
+}
+
+/** `viaXargs`: the command gets what its stdin says as extra arguments (xargs, parallel). */
+function describeWords(all: ShellWord[], scan: Scan, simple?: ShellSimpleCommand, stdin?: Stdin, viaXargs = false): string | undefined {
   const words = commandWords(all.map(decodeWord));
   const [nameWord, ...args] = words;
-  if (nameWord === undefined || depth > MAX_DEPTH) return undefined;
+  if (nameWord === undefined || scan.depth > MAX_DEPTH) return undefined;
   const base = baseName(nameWord.value);
-  const values = args.map((arg) => arg.value);
+  const inner: Scan = { ...scan, depth: scan.depth + 1 };
   if (WRAPPERS.has(base)) {
-    const split = base === 'env' ? describeEnvSplit(args, depth) : undefined;
+    const split = base === 'env' ? describeEnvSplit(args, inner) : undefined;
     if (split) return split;
     let candidates = 0;
     for (let index = 0; index < args.length; index++) {
-      if (!DANGEROUS.test(baseName(args[index]!.value)) && !WRAPPERS.has(baseName(args[index]!.value))) continue;
+      const candidate = baseName(args[index]!.value);
+      if (!DANGEROUS.test(candidate) && !WRAPPERS.has(candidate)) continue;
       if (++candidates > MAX_WRAPPER_CANDIDATES) return `${base} wraps too many commands to check`;
-      const found = describeWords(args.slice(index), depth + 1, simple, stdin);
+      const found = describeWords(args.slice(index), inner, simple, stdin, viaXargs || base === 'xargs' || base === 'parallel');
       if (found) return found;
     }
-    // `watch` and `su -c` run their argument through a shell.
-    if (base === 'watch' || base === 'su' || base === 'runuser') return findAt(values.filter((value) => !value.startsWith('-')).join(' '), depth + 1);
+    if (SCRIPT_WRAPPERS.has(base)) return scanText(args.filter((arg) => !arg.value.startsWith('-')).map((arg) => arg.value).join(' '), inner);
     return undefined;
   }
-  if (SHELLS.has(base)) return describeShell(simple, args, stdin, depth);
-  if (base === 'eval') return findAt(values.join(' '), depth + 1);
-  if (base === 'rm') return describeRm(args);
-  if (base === 'find') return describeFind(args, depth);
-  if (base === 'chmod' || base === 'chown' || base === 'chgrp') {
-    const critical = args.filter((arg) => !arg.value.startsWith('-')).find(isCriticalTarget);
-    return values.some(isRecursiveFlag) && critical ? `${base} -R on ${targetLabel(critical)} would break the system's permissions` : undefined;
+  if (SHELLS.has(base)) return describeShell(args, simple, stdin?.text, inner);
+  if (base === 'eval') return scanText(args.map((arg) => arg.value).join(' '), inner);
+  const program = interpreterProgram(base, args);
+  if (program !== null) {
+    const code = program ?? scanStdin(simple, stdin?.text, inner, (text) => text);
+    return code === undefined ? undefined : findInInterpreterCode(code, (text) => scanText(text, inner));
   }
-  if (/^mkfs(\..+)?$/.test(base) || base === 'mke2fs' || base === 'mkswap' || base === 'wipefs') return `${base} formats or wipes a filesystem`;
-  if (base === 'dd') {
-    const output = values.find((arg) => arg.startsWith('of='));
-    return output && isDiskDevice(output.slice(3)) ? `dd ${output} would overwrite a disk` : undefined;
+  const rule = destructiveRule(base);
+  if (rule === undefined) return undefined;
+  const destructive: DestructiveScan = {
+    args,
+    context: scan.context,
+    stdinTargets: viaXargs ? stdin?.targets : undefined,
+    nested: (nested, stdinTargets) => describeWords(nested, inner, undefined, stdinTargets ? { text: undefined, targets: stdinTargets } : undefined),
+  };
+  return rule(destructive);
+}
+
+/** What the left side of a pipe gives the right side: an `echo`'s text and words, a `find`'s start points. */
+function pipedFrom(node: ShellCommandNode | undefined): Stdin | undefined {
+  if (node?.type !== 'simple') return undefined;
+  const [name, ...args] = commandWords(node.command.words.map(decodeWord));
+  if (name?.value === 'echo' || name?.value === 'printf') {
+    const shown = args.filter((arg) => !/^-[neE]+$/.test(arg.value));
+    const text = shown.map((arg) => arg.value).join(' ').replace(/\\n/g, '\n');
+    // xargs splits what it reads at blanks and newlines.
+    const targets = shown.flatMap((arg) => arg.value.replace(/\\n/g, '\n').split(/\s+/).filter(Boolean).map((value) => ({ ...arg, value })));
+    return { text, targets };
   }
-  if (base === 'shred' && values.some(isDiskDevice)) return 'shred on a device would destroy a disk';
+  // find prints whole paths (ls prints names relative to its argument, which xargs then takes relative to its own directory).
+  if (name?.value === 'find') {
+    return { text: undefined, targets: args.filter((arg) => !arg.value.startsWith('-')).flatMap((arg) => [arg, { ...arg, value: `${arg.value.replace(/\/$/, '')}/*`, hasGlob: true }]) };
+  }
   return undefined;
 }
 
-/** What an `echo`/`printf` at the left of a pipe writes, when it can be known. */
-function pipedText(simple: ShellSimpleCommand): string | undefined {
-  const [name, ...args] = commandWords(simple.words.map(decodeWord));
-  if (name?.value !== 'echo' && name?.value !== 'printf') return undefined;
-  const text = args.filter((arg) => !/^-[neE]+$/.test(arg.value)).map((arg) => arg.value).join(' ');
-  return text.replace(/\\n/g, '\n');
+/** Counts the calls of a function in its own body; two (or one in the background or a pipe) make a fork bomb. */
+function selfCalls(name: string, list: ShellList): number {
+  let calls = 0;
+  const visit = (node: ShellCommandNode, multiplied: boolean) => {
+    if (node.type === 'simple') {
+      if (commandWords(node.command.words)[0]?.value === name) calls += multiplied ? 2 : 1;
+    } else if (node.type === 'keyword') {
+      if (node.body) visit(node.body, multiplied);
+    } else if (node.type === 'subshell' || node.type === 'group') {
+      visitList(node.body);
+    } else if (node.type === 'case') {
+      for (const item of node.items) visitList(item.body);
+    }
+  };
+  const visitList = (items: ShellList) => {
+    for (const item of items) {
+      for (const pipeline of item.andOr.pipelines) for (const command of pipeline.commands) visit(command, item.background || pipeline.commands.length > 1);
+    }
+  };
+  visitList(list);
+  return calls;
 }
 
-function findForkBomb(command: string): string | undefined {
-  for (const match of command.matchAll(FORK_BOMB_DEFINITION)) {
+function findForkBomb(tree: ShellList, text: string): string | undefined {
+  const functions: Array<{ name: string; body: ShellCommandNode }> = [];
+  const collect = (items: ShellList) => {
+    for (const item of items) {
+      for (const pipeline of item.andOr.pipelines) {
+        for (const node of pipeline.commands) {
+          if (node.type === 'function') functions.push(node);
+          if (node.type === 'function' || node.type === 'subshell' || node.type === 'group') collect(node.type === 'function' ? [{ andOr: { pipelines: [{ negated: false, commands: [node.body] }], operators: [] }, background: false }] : node.body);
+        }
+      }
+    }
+  };
+  collect(tree);
+  for (const { name, body } of functions) {
+    if (selfCalls(name, [{ andOr: { pipelines: [{ negated: false, commands: [body] }], operators: [] }, background: false }]) >= 2) return `a fork bomb (${name} calls itself more than once)`;
+  }
+  for (const match of text.matchAll(FORK_BOMB_DEFINITION)) {
     const name = match[1]!;
     const body = match[2]!.replace(/\s+/g, '');
-    if (body.includes(`${name}|${name}`)) return `a fork bomb (${name} calls itself twice in a pipe)`;
+    if (body.includes(`${name}|${name}`) || body.includes(`${name}&${name}`)) return `a fork bomb (${name} calls itself twice)`;
   }
   return undefined;
 }
 
-function describeParsed(parsed: ParsedShellCommand, depth: number): string | undefined {
-  for (const [index, simple] of parsed.commands.entries()) {
-    for (const redirect of simple.redirects) {
-      if (redirect.operator.includes('>') && isDiskDevice(redirect.target.value)) return `writing to the device ${redirect.target.value} would destroy a disk`;
+/** The directories a `cd`/`pushd` may lead to (over-approximated: every `cd` of the line counts). */
+function changeDirectory(args: ShellWord[], context: TargetContext, home: string | undefined): Array<string | undefined> {
+  const target = args.find((arg) => !arg.value.startsWith('-') || arg.value === '-');
+  if (target === undefined || target.value === '~' || target.value === '') return [home];
+  if (target.hasExpansion || target.hasGlob || target.value === '-') return [undefined];
+  if (target.tilde) return [target.value.startsWith('~/') && home ? path.posix.join(home, target.value.slice(2)) : undefined];
+  return context.directories.map((directory) => (target.value.startsWith('/') ? path.posix.normalize(target.value) : directory === undefined ? undefined : path.posix.join(directory, target.value)));
+}
+
+function walk(tree: ShellList, commands: ShellSimpleCommand[], scan: Scan, home: string | undefined): string | undefined {
+  const stdinOf = new Map<ShellSimpleCommand, Stdin | undefined>();
+  const visit = (items: ShellList) => {
+    for (const item of items) {
+      for (const pipeline of item.andOr.pipelines) {
+        pipeline.commands.forEach((node, index) => {
+          if (node.type === 'simple' && index > 0) stdinOf.set(node.command, pipedFrom(pipeline.commands[index - 1]));
+          if (node.type === 'subshell' || node.type === 'group') visit(node.body);
+          if (node.type === 'case') for (const caseItem of node.items) visit(caseItem.body);
+        });
+      }
     }
-    const piped = index > 0 && (parsed.operators[index - 1] === '|' || parsed.operators[index - 1] === '|&');
-    const found = describeWords(simple.words, depth, simple, piped ? pipedText(parsed.commands[index - 1]!) : undefined);
-    if (found) return found;
-  }
-  for (const inner of parsed.substitutions) {
-    const found = findAt(inner, depth + 1);
+  };
+  visit(tree);
+  for (const simple of commands) {
+    for (const redirect of simple.redirects) {
+      if (redirect.operator.includes('>') && (isDiskDevice(redirect.target.value) || /^\/proc\/[^/]+\/root\/dev\//.test(redirect.target.value))) {
+        return `writing to the device ${redirect.target.value} would destroy a disk`;
+      }
+    }
+    const words = commandWords(simple.words.map(decodeWord));
+    const name = words[0]?.value;
+    if (name === 'cd' || name === 'pushd') {
+      const next = changeDirectory(words.slice(1), scan.context, home);
+      scan.context = { ...scan.context, directories: [...new Set([...scan.context.directories, ...next])] };
+      continue;
+    }
+    const found = describeWords(simple.words, scan, simple, stdinOf.get(simple));
     if (found) return found;
   }
   return undefined;
 }
 
-function findAt(command: string, depth: number): string | undefined {
-  if (depth > MAX_DEPTH) return undefined;
-  const forkBomb = findForkBomb(command);
-  if (forkBomb) return forkBomb;
+function scanText(command: string, scan: Scan): string | undefined {
+  if (scan.depth > MAX_DEPTH) return undefined;
   const parsed = parseShellCommand(command);
-  const found = describeParsed(parsed, depth);
-  if (found || !parsed.error) return found;
+  const forkBomb = findForkBomb(parsed.tree, command);
+  if (forkBomb) return forkBomb;
+  const found = walk(parsed.tree, parsed.commands, scan, scan.context.home);
+  if (found) return found;
+  for (const inner of parsed.substitutions) {
+    const nested = scanText(inner, { ...scan, depth: scan.depth + 1 });
+    if (nested) return nested;
+  }
+  if (parsed.error === undefined) return undefined;
   // Not parsed to the end: fail closed when a command that can destroy appears at all.
-  const dangerous = command.split(/[\s;&|()`$'"{}!]+/).find((word) => DANGEROUS.test(baseName(word)));
+  const dangerous = command.split(/[\s;&|()`$'"{}!<>]+/).find((word) => DANGEROUS.test(baseName(word)));
   return dangerous ? `the command could not be parsed reliably (${parsed.error}) and runs ${dangerous}` : undefined;
 }
 
 /**
- * Recognizes a small set of commands that are never run, in any permission mode: recursive
- * deletion (`rm -r`, `find -delete`/`-exec rm`) or permission changes of `/`, `~` (any `~user`),
- * `$HOME` or a system directory — also when the target is a glob, a brace list, `$'...'` or a
- * variable that could be one of them — formatting a filesystem, writing to a disk device, and
- * fork bombs. It looks through reserved words (`{`, `!`, `if … then`), wrappers (`sudo`, `env -S`,
- * `timeout`, `setsid`, `chroot`, …), `$(...)`, `sh -c`, shells fed by a here-string, a
- * here-document or a piped `echo`, and `eval`; a command that does not parse and names a
- * dangerous program is refused. Best effort, not a sandbox: everything it misses that writes is
- * still not read-only and goes through the permission pipeline.
+ * The catastrophic-command classifier: recognizes commands that are never run, in any
+ * permission mode (also `bypassPermissions`, whatever a hook or `canUseTool` says): recursive
+ * deletion, move or permission change of `/`, a home directory or a system directory (`/usr`,
+ * `/usr/lib`, `/proc/self/root`, …; also relative ones such as `cd / && rm -rf *`, and globs,
+ * brace lists, `$'...'` or variables that could be one); writing to a disk device (`dd of=`,
+ * `cp … /dev/sda`, `> /dev/nvme0n1`, `tee`), creating a filesystem on or wiping one (`mkfs*`,
+ * `mkswap`, `wipefs`, `blkdiscard`, partition tools), `rsync --delete` into a critical
+ * directory, `kill -1`, and fork bombs. It sees through reserved words and compound commands,
+ * wrappers (`sudo`, `env -S`, `timeout`, `strace`, `xargs`, `find -exec`, …), functions,
+ * `$(...)`, `sh -c`, shells fed by a here-string, a here-document or a pipe, `eval`, and
+ * one-liners of scripting languages (`python3 -c`, `perl -e`, `node -e`, `ruby -e`, awk); a
+ * command that does not parse and names a dangerous program is refused. Best effort, not a
+ * sandbox: what it misses and writes is still not read-only and goes through the permission pipeline.
  * @returns what the command would do, or `undefined` when it is not recognized as catastrophic.
- * @example findCatastrophicCommand('sudo rm -rf /') // 'rm -r / would delete the system or home directory'
+ * @example findCatastrophicCommand('sudo rm -rf /') // 'rm -r / would delete the system or a home directory'
  */
-export function findCatastrophicCommand(command: string): string | undefined {
-  return findAt(command, 0);
+export function findCatastrophicCommand(command: string, options: FindCatastrophicCommandOptions = {}): string | undefined {
+  const home = options.home ?? os.homedir();
+  const workspace = options.workspace ?? (options.cwd === undefined ? [] : [options.cwd]);
+  return scanText(command, { depth: 0, context: { directories: [options.cwd], home, workspace } });
 }

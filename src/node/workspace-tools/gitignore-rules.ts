@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { globToRegExp } from './glob-to-regexp.js';
+import { compileGlob, type GlobMatcher } from '../../permissions/compile-glob.js';
 
 /** One line of a `.gitignore` file, compiled. */
 interface GitignoreRule {
-  regexp: RegExp;
+  matcher: GlobMatcher;
   negated: boolean;
   directoryOnly: boolean;
 }
@@ -35,10 +35,9 @@ function parseLine(rawLine: string): GitignoreRule | undefined {
   if (line === '') return undefined;
   const anchored = line.includes('/');
   if (line.startsWith('/')) line = line.slice(1);
-  const body = globToRegExp(line, { braces: false }).source.slice(1, -1);
   // A pattern without a slash matches a name at any depth below the .gitignore.
-  const regexp = new RegExp(anchored ? `^${body}$` : `^(?:.*/)?${body}$`);
-  return { regexp, negated, directoryOnly };
+  const matcher = compileGlob(anchored ? line : `**/${line}`, { braces: false });
+  return { matcher, negated, directoryOnly };
 }
 
 /**
@@ -63,7 +62,7 @@ export function isGitignored(files: readonly GitignoreFile[], absolutePath: stri
     const posixRelative = relative.split(path.sep).join('/');
     for (const rule of file.rules) {
       if (rule.directoryOnly && !isDirectory) continue;
-      if (rule.regexp.test(posixRelative)) ignored = !rule.negated;
+      if (rule.matcher.test(posixRelative)) ignored = !rule.negated;
     }
   }
   return ignored;

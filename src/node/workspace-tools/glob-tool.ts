@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
-import { globToRegExp, splitGlobBase } from './glob-to-regexp.js';
+import { compileGlob, splitGlobBase } from '../../permissions/compile-glob.js';
 import { checkPathPermission } from './path-access.js';
 import { resolveSearchRoot } from './search-root.js';
 import { truncateEnd } from './truncate-output.js';
@@ -30,6 +30,16 @@ export function globSearchTarget(input: GlobInput): { directory: string; pattern
   return { directory, pattern };
 }
 
+/** Why a glob cannot be used (too many `{a,b}` alternatives), or `undefined`. */
+export function globProblem(glob: string): string | undefined {
+  try {
+    compileGlob(glob);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
 /** Creates the Glob tool: file paths matching a glob, most recently modified first. */
 export function createGlobTool(context: WorkspaceContext): Tool<GlobInput> {
   const { boundary } = context;
@@ -46,6 +56,7 @@ export function createGlobTool(context: WorkspaceContext): Tool<GlobInput> {
     readOnly: true,
     concurrencySafe: true,
     ruleTarget: { field: 'path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
+    validateInput: ({ input }) => globProblem(input.pattern),
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Glob', verb: 'searches', input: globSearchTarget(input).directory, isDirectory: true, toolUseId, agent }),
     async execute({ input, toolUseId, agent, signal }) {
@@ -53,7 +64,7 @@ export function createGlobTool(context: WorkspaceContext): Tool<GlobInput> {
       const root = await resolveSearchRoot(boundary, target.directory, toolUseId, agent);
       if (!root.ok) return toolOutput(root.message, { isError: true });
       if (!root.stat.isDirectory()) return toolOutput(`${target.directory} is not a directory.`, { isError: true });
-      const matcher = globToRegExp(target.pattern);
+      const matcher = compileGlob(target.pattern);
       const matches: Array<{ absolutePath: string; mtimeMs: number }> = [];
       for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal })) {
         if (!matcher.test(file.relativePath)) continue;

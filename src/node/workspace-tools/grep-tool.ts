@@ -3,7 +3,11 @@ import { z } from 'zod';
 import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
-import { globToRegExp } from './glob-to-regexp.js';
+import { statSync } from 'node:fs';
+import { compileGlob } from '../../permissions/compile-glob.js';
+import { readRuleMatcher } from '../../permissions/read-rules.js';
+import { globProblem } from './glob-tool.js';
+import { RegexSearchStopped, RegexSearchWorker } from './regex-search-worker.js';
 import { searchFile, type FileMatches } from './search-file.js';
 import { checkPathPermission } from './path-access.js';
 import { resolveSearchRoot } from './search-root.js';
@@ -58,6 +62,14 @@ function formatContent(results: FileMatches[], input: GrepInput, withContext: bo
   return out;
 }
 
+function isDirectorySync(absolutePath: string): boolean {
+  try {
+    return statSync(absolutePath).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Creates the Grep tool: a regular-expression search over files, without external binaries. */
 export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
   const { boundary } = context;
@@ -73,14 +85,27 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
     kind: 'read',
     readOnly: true,
     concurrencySafe: true,
-    ruleTarget: { field: 'path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
+    ruleTarget: {
+      field: 'path',
+      kind: 'path',
+      aliases: (value) => ruleAliases(context.boundary, value),
+      // Read rules hold for what Grep reads: a file it is given, or the files below a folder (skipped).
+      reads: (input) => {
+        const target = (input as GrepInput).path ?? '.';
+        const spellings = [target, ...ruleAliases(context.boundary, target)];
+        return isDirectorySync(path.resolve(boundary.cwd, target)) ? { paths: [], directories: spellings, skipsRuleMatches: true } : { paths: spellings };
+      },
+    },
     validateInput: ({ input }) => {
       const regexp = compile(input);
-      return typeof regexp === 'string' ? regexp : undefined;
+      if (typeof regexp === 'string') return regexp;
+      return input.glob === undefined ? undefined : globProblem(input.glob);
     },
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Grep', verb: 'searches', input: input.path ?? '.', isDirectory: true, toolUseId, agent }),
     async execute({ input, toolUseId, agent, signal }) {
+      const ruleKeepsOut = readRuleMatcher(agent.toolState, toolUseId, boundary.cwd);
+      let skipped = 0;
       const regexp = compile(input);
       if (typeof regexp === 'string') return toolOutput(regexp, { isError: true });
       const root = await resolveSearchRoot(boundary, input.path ?? '.', toolUseId, agent);
@@ -88,35 +113,56 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       const mode = input.output_mode ?? 'files_with_matches';
       const after = mode === 'content' ? (input['-A'] ?? input['-C'] ?? 0) : 0;
       const before = mode === 'content' ? (input['-B'] ?? input['-C'] ?? 0) : 0;
-      const filter = input.glob ? globToRegExp(input.glob) : undefined;
+      const filter = input.glob ? compileGlob(input.glob) : undefined;
       const filterOnName = input.glob !== undefined && !input.glob.includes('/');
       const results: FileMatches[] = [];
       let outputChars = 0;
       let outputLines = 0;
       let stoppedEarly = false;
+      // The model's pattern runs in a worker with a deadline: catastrophic backtracking cannot block the event loop.
+      const searcher = new RegexSearchWorker({ regexp, timeoutMs: context.grepTimeoutMs, signal });
+      const matchingLines = (text: string) => searcher.matchingLines(text);
       const search = async (absolutePath: string, accept: (opened: string) => boolean) => {
-        const found = await searchFile({ absolutePath, accept, regexp, before, after, collectLines: mode === 'content' });
+        const found = await searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content' });
         if (!found) return;
         found.display = boundary.display(absolutePath);
         results.push(found);
         outputLines += found.lines.length;
         outputChars += found.lines.reduce((sum, line) => sum + line.text.length + found.display.length + 8, found.display.length);
       };
-      if (root.stat.isFile()) {
-        await search(root.real, (opened) => opened === root.real);
-      } else {
-        for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal })) {
-          if (file.isSymbolicLink) continue;
-          if (filter && !filter.test(filterOnName ? path.basename(file.relativePath) : file.relativePath)) continue;
-          await search(file.absolutePath, (opened) => isWithin(root.real, opened));
-          // In content mode, stop once more has been found than can be returned.
-          if (mode === 'content' && (outputChars > context.maxOutputChars || (input.head_limit !== undefined && outputLines > input.head_limit))) {
-            stoppedEarly = true;
-            break;
+      try {
+        if (root.stat.isFile()) {
+          await search(root.real, (opened) => opened === root.real);
+        } else {
+          for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal })) {
+            if (signal.aborted) throw new RegexSearchStopped('aborted');
+            if (file.isSymbolicLink) continue;
+            if (filter && !filter.test(filterOnName ? path.basename(file.relativePath) : file.relativePath)) continue;
+            if (ruleKeepsOut?.(file.absolutePath, ruleAliases(boundary, file.absolutePath))) {
+              skipped++;
+              continue;
+            }
+            await search(file.absolutePath, (opened) => isWithin(root.real, opened));
+            // In content mode, stop once more has been found than can be returned.
+            if (mode === 'content' && (outputChars > context.maxOutputChars || (input.head_limit !== undefined && outputLines > input.head_limit))) {
+              stoppedEarly = true;
+              break;
+            }
           }
         }
+      } catch (error) {
+        if (signal.aborted || (error instanceof RegexSearchStopped && error.reason === 'aborted')) return toolOutput('The search was interrupted.', { isError: true });
+        if (!(error instanceof RegexSearchStopped)) throw error;
+        return toolOutput(
+          `The search was stopped after ${context.grepTimeoutMs} ms: the regular expression ${JSON.stringify(input.pattern)} takes too long (nested quantifiers such as (a+)+ backtrack exponentially). Simplify the pattern, or narrow the search with path or glob.`,
+          { isError: true },
+        );
+      } finally {
+        await searcher.close();
       }
-      if (results.length === 0) return mode === 'files_with_matches' ? 'No files found' : 'No matches found';
+      if (signal.aborted) return toolOutput('The search was interrupted.', { isError: true });
+      const skippedNote = skipped === 0 ? '' : `\n\n[${skipped} file${skipped === 1 ? ' was' : 's were'} not searched: the session's Read rules keep ${skipped === 1 ? 'it' : 'them'} from being read.]`;
+      if (results.length === 0) return (mode === 'files_with_matches' ? 'No files found' : 'No matches found') + skippedNote;
       let lines: string[];
       let header = '';
       if (mode === 'files_with_matches') {
@@ -136,7 +182,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
         limitNote = `\n\n[Showing the first ${input.head_limit} of ${total} ${mode === 'content' ? 'lines' : 'entries'}.]`;
         lines = lines.slice(0, input.head_limit);
       }
-      return truncateEnd(header + lines.join('\n') + limitNote, context.maxOutputChars, HINT);
+      return truncateEnd(header + lines.join('\n') + limitNote + skippedNote, context.maxOutputChars, HINT);
     },
   });
 }

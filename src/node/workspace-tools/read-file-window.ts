@@ -14,12 +14,17 @@ export interface ReadFileWindowOptions {
   maxLineChars: number;
   /** Collect the raw bytes when the file is an image no larger than this. */
   maxImageBytes: number;
+  /** Stops the read between two chunks: the read rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /** What {@link readFileWindow} found. */
 export interface FileWindow {
-  /** SHA-256 of the whole file, hex. */
-  sha256: string;
+  /**
+   * SHA-256 of the whole file, hex; `undefined` when the read stopped early because the rest was
+   * not needed (a binary file, or an image too large to return).
+   */
+  sha256: string | undefined;
   /** Total number of lines (a last line without a newline counts). */
   totalLines: number;
   /** The returned lines, without line terminators; cut lines end with a note. */
@@ -44,14 +49,17 @@ function imageType(head: Buffer): string | undefined {
 }
 
 /**
- * Reads a whole open file once, in chunks: hashes all of it, counts its lines, and keeps only
- * the requested window of lines (bounded by lines and bytes), so a large file costs little memory.
+ * Reads an open file once, in chunks: hashes all of it, counts its lines, and keeps only the
+ * requested window of lines (bounded by lines and bytes), so a large file costs little memory.
+ * Reads no more than needed: a binary file larger than one chunk (64 KiB) stops after it
+ * (nothing of it is returned), an image once it is past `maxImageBytes`; an aborted signal stops between chunks.
+ * @throws the signal's reason when it aborts.
  */
 export async function readFileWindow(handle: FileHandle, options: ReadFileWindowOptions): Promise<FileWindow> {
   const hash = createHash('sha256');
   const decoder = new StringDecoder('utf8');
   const buffer = Buffer.alloc(CHUNK_BYTES);
-  const window: FileWindow = { sha256: '', totalLines: 0, lines: [], stoppedByBytes: false, binary: false, image: undefined };
+  const window: FileWindow = { sha256: undefined, totalLines: 0, lines: [], stoppedByBytes: false, binary: false, image: undefined };
   const imageChunks: Buffer[] = [];
   let collecting = true;
   let bytes = 0;
@@ -97,7 +105,9 @@ export async function readFileWindow(handle: FileHandle, options: ReadFileWindow
     }
   };
 
+  let complete = true;
   for (;;) {
+    options.signal?.throwIfAborted();
     const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
     if (bytesRead === 0) break;
     const chunk = buffer.subarray(0, bytesRead);
@@ -109,14 +119,20 @@ export async function readFileWindow(handle: FileHandle, options: ReadFileWindow
     }
     position += bytesRead;
     if (window.image && position <= options.maxImageBytes) imageChunks.push(Buffer.from(chunk));
+    // Neither the rest of a binary file nor of an oversized image is ever returned: stop reading
+    // (a binary file that fit in this chunk is complete, and keeps its hash).
+    if ((window.binary && !window.image && bytesRead === CHUNK_BYTES) || (window.image && position > options.maxImageBytes)) {
+      complete = false;
+      break;
+    }
     if (!window.binary) addText(decoder.write(chunk));
   }
   if (!window.binary) {
     addText(decoder.end());
     if (lineStarted) endLine();
   }
-  if (window.image && position <= options.maxImageBytes) window.image.data = Buffer.concat(imageChunks);
-  window.sha256 = hash.digest('hex');
+  if (window.image && complete) window.image.data = Buffer.concat(imageChunks);
+  window.sha256 = complete ? hash.digest('hex') : undefined;
   return window;
 }
 

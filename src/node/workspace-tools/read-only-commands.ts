@@ -60,13 +60,24 @@ function checkRg(args: string[]): string | undefined {
 
 function checkFile(args: string[]): string | undefined {
   const bad = args.find((arg) => hasShortOption(arg, 'C') || isLongOption(arg, ['compile']));
-  return bad ? `file ${bad} writes a compiled magic file` : undefined;
+  if (bad) return `file ${bad} writes a compiled magic file`;
+  const list = args.find((arg) => hasShortOption(arg, 'f') || isLongOption(arg, ['files-from']));
+  return list ? `file ${list} opens the files a list names, which cannot be checked` : undefined;
+}
+
+function checkChecksum(name: string) {
+  return (args: string[]): string | undefined => {
+    const check = args.find((arg) => hasShortOption(arg, 'c') || isLongOption(arg, ['check']));
+    return check ? `${name} ${check} opens the files a checksum list names, which cannot be checked` : undefined;
+  };
 }
 
 function checkTree(args: string[]): string | undefined {
   // -R with -H writes a 00Tree.html into every directory.
   const bad = args.find((arg) => hasShortOption(arg, 'oR') || isLongOption(arg, ['output']));
-  return bad ? `tree ${bad} writes its output to files` : undefined;
+  if (bad) return `tree ${bad} writes its output to files`;
+  const list = args.find((arg) => isLongOption(arg, ['fromfile']));
+  return list ? `tree ${list} reads the paths from a file, which cannot be checked` : undefined;
 }
 
 function checkDate(args: string[]): string | undefined {
@@ -76,10 +87,6 @@ function checkDate(args: string[]): string | undefined {
 
 function checkCommand(args: string[]): string | undefined {
   return args.length > 0 && (args[0] === '-v' || args[0] === '-V') ? undefined : 'command runs another command';
-}
-
-function checkNoArguments(name: string) {
-  return (args: string[]) => (args.length === 0 ? undefined : `${name} with arguments runs or changes something`);
 }
 
 const GIT_BRANCH_FLAGS = new Set(['-a', '-r', '-v', '-vv', '-l', '--list', '--all', '--remotes', '--verbose', '--show-current', '--no-color', '--color', '--column', '--no-column', '-i', '--ignore-case']);
@@ -128,9 +135,12 @@ export const READ_ONLY_COMMANDS: ReadonlyMap<string, ReadOnlyCommandSpec> = new 
   ...[
     'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'pwd', 'echo', 'printf', 'stat', 'du', 'df',
     'which', 'type', 'whoami', 'id', 'uname', 'basename', 'dirname', 'realpath', 'readlink', 'true', 'false',
-    'test', '[', 'sleep', 'cd', 'diff', 'cmp', 'comm', 'cut', 'tr', 'nl', 'od', 'sha1sum', 'sha256sum',
-    'sha512sum', 'md5sum', 'cksum', 'printenv',
+    'test', '[', 'sleep', 'cd', 'diff', 'cmp', 'comm', 'cut', 'tr', 'nl', 'od',
   ].map((name): [string, ReadOnlyCommandSpec] => [name, FREE]),
+  // With -c they open the files a checksum list names: paths that cannot be checked here.
+  ...['sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'md5sum', 'b2sum', 'cksum'].map(
+    (name): [string, ReadOnlyCommandSpec] => [name, { globSafe: true, check: checkChecksum(name) }],
+  ),
   ['find', { globSafe: false, check: checkFind }],
   ['sort', { globSafe: false, check: checkSort }],
   ['uniq', { globSafe: false, check: checkUniq }],
@@ -140,7 +150,14 @@ export const READ_ONLY_COMMANDS: ReadonlyMap<string, ReadOnlyCommandSpec> = new 
   ['date', { globSafe: false, check: checkDate }],
   ['git', { globSafe: false, check: checkGit }],
   ['command', { globSafe: false, check: checkCommand }],
-  ['env', { globSafe: false, check: checkNoArguments('env') }],
+]);
+
+/**
+ * Commands that print environment variables (all of them, or with the right options): never
+ * read-only, since the variables may hold secrets (an API key), and the host should be asked.
+ */
+export const ENVIRONMENT_DUMPS: ReadonlySet<string> = new Set([
+  'printenv', 'env', 'export', 'set', 'declare', 'typeset', 'local', 'readonly', 'compgen', 'alias', 'shopt',
 ]);
 
 /**

@@ -44,7 +44,7 @@ export function createReadTool(context: WorkspaceContext): Tool<ReadInput> {
     ruleTarget: { field: 'file_path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Read', verb: 'reads', input: input.file_path, toolUseId, agent }),
-    async execute({ input, toolUseId, agent }) {
+    async execute({ input, toolUseId, agent, signal }) {
       const authorization = await authorizePath({ boundary, input: input.file_path, toolUseId, agent });
       if (!authorization.ok) return toolOutput(authorization.message, { isError: true });
       const { real } = authorization.resolved;
@@ -65,8 +65,14 @@ export function createReadTool(context: WorkspaceContext): Tool<ReadInput> {
           maxBytes: context.maxReadBytes,
           maxLineChars: MAX_LINE_CHARS,
           maxImageBytes: MAX_IMAGE_BYTES,
+          signal,
+        }).catch((error: unknown) => {
+          if (signal.aborted) return undefined;
+          throw error;
         });
-        setReadRecord(agent.toolState, real, { mtimeMs: stat.mtimeMs, sha256: window.sha256 });
+        if (window === undefined) return toolOutput(`Reading ${input.file_path} was interrupted.`, { isError: true });
+        // Only what was read whole counts as read (Edit and Write compare against it).
+        if (window.sha256 !== undefined) setReadRecord(agent.toolState, real, { mtimeMs: stat.mtimeMs, sha256: window.sha256 });
         const shown = boundary.display(real);
         if (window.image) {
           if (!window.image.data) {

@@ -22,7 +22,8 @@ export interface SearchFileOptions {
   absolutePath: string;
   /** Which real paths of the opened file are acceptable (inside the authorized search root). */
   accept: (openedRealPath: string) => boolean;
-  regexp: RegExp;
+  /** The indexes of the matching lines of a text (the pattern runs in a worker, see RegexSearchWorker). */
+  matchingLines: (text: string) => Promise<number[]>;
   before: number;
   after: number;
   /** Collect the lines (content mode); otherwise only count. */
@@ -47,12 +48,14 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
     await opened.handle.close();
   }
   if (bytes.subarray(0, 8192).includes(0)) return undefined;
-  const lines = bytes.toString('utf8').split(/\r?\n/);
+  const text = bytes.toString('utf8');
+  const matching = await options.matchingLines(text);
+  if (matching.length === 0) return undefined;
+  const lines = text.split(/\r?\n/);
   if (lines[lines.length - 1] === '') lines.pop();
   const marks = options.collectLines ? new Uint8Array(lines.length) : undefined;
   let matchCount = 0;
-  for (let index = 0; index < lines.length; index++) {
-    if (!options.regexp.test(lines[index]!)) continue;
+  for (const index of matching) {
     matchCount++;
     if (!marks) continue;
     const from = Math.max(0, index - options.before);

@@ -1,6 +1,8 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigurationError } from '../../errors/configuration-error.js';
+import { bashEnvironment } from './bash-environment.js';
+import { validateWorkspaceToolsOptions } from './validate-workspace-tools-options.js';
 import { WorkspaceBoundary } from './workspace-boundary.js';
 import type { WorkspaceToolsOptions } from './workspace-tools-options.js';
 
@@ -14,6 +16,7 @@ export interface WorkspaceContext {
   maxReadLines: number;
   maxOutputChars: number;
   bashTimeoutMs: number;
+  grepTimeoutMs: number;
   shell: string;
   env: Record<string, string | undefined>;
 }
@@ -33,30 +36,30 @@ function realDirectory(option: string, directory: string): string {
 
 function positiveInteger(option: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value <= 0 || value > max) {
-    throw new ConfigurationError(`workspaceTools: ${option} must be a positive integer${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}, got ${value}.`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > max) {
+    const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
+    throw new ConfigurationError(`workspaceTools: ${option} must be a positive integer${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ''}, got ${shown}.`);
   }
   return value;
 }
 
 /**
  * Validates the options and resolves the workspace roots to real paths.
- * @throws ConfigurationError when `cwd` or an additional directory does not exist, or a limit is not a positive integer.
+ * @throws ConfigurationError for an unknown option, a value of the wrong type or out of range (an
+ * unknown tool name, a limit that is not a positive integer), or a directory that does not exist.
  */
 export function resolveWorkspaceContext(options: WorkspaceToolsOptions): WorkspaceContext {
-  if (typeof options?.cwd !== 'string' || options.cwd === '') {
-    throw new ConfigurationError('workspaceTools: cwd is required; pass the directory the agent works in.');
-  }
+  validateWorkspaceToolsOptions(options);
   const cwd = realDirectory('cwd', options.cwd);
   const extra = (options.additionalDirectories ?? []).map((directory) => realDirectory('additionalDirectories entry', directory));
-  const env = { ...(options.env ?? process.env) };
-  if (env.GIT_OPTIONAL_LOCKS === undefined) env.GIT_OPTIONAL_LOCKS = '0';
+  const env = bashEnvironment({ hostEnv: process.env, inheritEnv: options.inheritEnv ?? [], env: options.env ?? {} });
   return {
     boundary: new WorkspaceBoundary({ cwd, roots: [cwd, ...extra.filter((root) => root !== cwd)] }),
     maxReadBytes: positiveInteger('maxReadBytes', options.maxReadBytes, 256 * 1024),
     maxReadLines: positiveInteger('maxReadLines', options.maxReadLines, 2000),
     maxOutputChars: positiveInteger('maxOutputChars', options.maxOutputChars, 30_000),
     bashTimeoutMs: positiveInteger('bashTimeoutMs', options.bashTimeoutMs, 120_000, MAX_BASH_TIMEOUT_MS),
+    grepTimeoutMs: positiveInteger('grepTimeoutMs', options.grepTimeoutMs, 20_000, MAX_BASH_TIMEOUT_MS),
     shell: options.shell ?? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'),
     env,
   };

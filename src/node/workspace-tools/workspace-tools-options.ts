@@ -1,3 +1,5 @@
+import type { DEFAULT_INHERITED_ENV } from './bash-environment.js';
+
 /** The names of the tools {@link workspaceTools} can create, in the order it returns them. */
 export type WorkspaceToolName = 'Read' | 'Write' | 'Edit' | 'Glob' | 'Grep' | 'Bash';
 
@@ -42,15 +44,34 @@ export interface WorkspaceToolsOptions {
    */
   bashTimeoutMs?: number;
   /**
+   * The most time one Grep call may spend matching, in milliseconds. The model's regular
+   * expression runs in a worker thread, so a pattern with catastrophic backtracking (`^(a+)+$`)
+   * never blocks the event loop; past this deadline (or on interrupt) the worker is terminated
+   * and the call ends with an error naming the pattern. Up to 600000.
+   * @default 20000
+   */
+  grepTimeoutMs?: number;
+  /**
    * The shell Bash runs commands with (`<shell> -c <command>`). The read-only classifier
    * assumes POSIX/bash syntax.
    * @default '/bin/bash' when it exists, else '/bin/sh'
    */
   shell?: string;
   /**
-   * The environment of Bash commands. `GIT_OPTIONAL_LOCKS=0` is added unless set, so read-only
-   * git commands do not refresh the index.
-   * @default a copy of process.env, taken when the tools are created
+   * Variables set for Bash commands, as given (a value of `undefined` removes an inherited one),
+   * on top of the variables inherited from the host (see `inheritEnv`). They are visible to the
+   * model through the commands it runs: put no secret here that it must not read.
+   * `GIT_OPTIONAL_LOCKS=0` is added unless set, so read-only git commands do not refresh the index.
+   * @default {}
    */
   env?: Record<string, string | undefined>;
+  /**
+   * More variables of the host's environment (`process.env`, read when the tools are created)
+   * that Bash commands inherit, by name or `PREFIX*` pattern (`['NODE_OPTIONS', 'AWS_*']`); `['*']`
+   * passes everything (not recommended). Only {@link DEFAULT_INHERITED_ENV} (`PATH`, `HOME`, `USER`,
+   * `SHELL`, `LANG`, `LC_*`, `TERM`, `TMPDIR`, …) is inherited otherwise, so secrets such as
+   * `ANTHROPIC_API_KEY` never reach a command the model runs.
+   * @default []
+   */
+  inheritEnv?: string[];
 }

@@ -13,12 +13,13 @@ export const askRulesStep: PermissionStep = (state) => {
   const { rules, tool, cwd } = state.args;
   const rule = rules?.match('ask', tool, state.input, { cwd });
   if (rule !== undefined) return { type: 'ask', ask: { reason: { type: 'rule', behavior: 'ask', rule } } };
-  // A command that hides what it runs (`$X`, `$(…)`) cannot be checked against deny or ask rules:
-  // neither trusted nor refused, it is asked.
+  // A command that hides what it runs (`$X`, `$(…)`) or does not parse, or a call that reads what
+  // cannot be named in advance, cannot be checked against deny or ask rules: it is asked.
   for (const behavior of ['deny', 'ask'] as const) {
-    const unchecked = rules?.uncheckable(behavior, tool, state.input);
+    const unchecked = rules?.uncheckable(behavior, tool, state.input, { cwd });
     if (unchecked !== undefined) {
-      const message = `The command hides what it runs behind expansions, so it cannot be checked against the ${behavior} rule "${unchecked}".`;
+      const what = unchecked.startsWith('Read(') && tool.name !== 'Read' ? 'reads files that cannot be named before it runs' : 'hides what it runs behind expansions or cannot be parsed';
+      const message = `The call ${what}, so it cannot be checked against the ${behavior} rule "${unchecked}".`;
       return { type: 'ask', ask: { reason: { type: 'rule', behavior, rule: unchecked, message } } };
     }
   }

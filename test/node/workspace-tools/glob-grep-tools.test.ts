@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
 import { isGitignored, parseGitignore } from '../../../src/node/workspace-tools/gitignore-rules.js';
-import { globToRegExp, splitGlobBase } from '../../../src/node/workspace-tools/glob-to-regexp.js';
+import { compileGlob, splitGlobBase } from '../../../src/permissions/compile-glob.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { callTool, makeTempDir, toolNamed } from './helpers.js';
 
@@ -128,7 +128,7 @@ describe('glob and .gitignore matching', () => {
       ['a+b(1).txt', 'a+b(1).txt', true],
       ['{unbalanced', '{unbalanced', true],
     ];
-    for (const [pattern, candidate, expected] of cases) expect(globToRegExp(pattern).test(candidate), `${pattern} ~ ${candidate}`).toBe(expected);
+    for (const [pattern, candidate, expected] of cases) expect(compileGlob(pattern).test(candidate), `${pattern} ~ ${candidate}`).toBe(expected);
   });
 
   it('splits the literal base off a glob', () => {

@@ -4,6 +4,9 @@ import path from 'node:path';
 import type { PermissionMode, ToolPermissionCheck } from '../../../src/types/permission.js';
 import { isToolOutput } from '../../../src/tools/tool-output.js';
 import type { Tool, ToolAgentContext } from '../../../src/tools/types.js';
+import { decidePermission } from '../../../src/permissions/decide-permission.js';
+import { createRuleSet } from '../../../src/permissions/rule-set.js';
+import { agentContext } from '../../permissions/fixtures.js';
 
 /** A fresh directory under the OS temp dir, by real path. */
 export async function makeTempDir(prefix = 'ws-tools-'): Promise<string> {
@@ -106,4 +109,20 @@ export async function snapshotTree(root: string): Promise<Record<string, string>
   };
   await visit(root);
   return out;
+}
+
+/** The pipeline's decision on one Bash command in plan mode, with no rules and no host. */
+export async function planModeDecision(bash: Tool, command: string, cwd: string): Promise<string> {
+  const outcome = await decidePermission({
+    tool: bash,
+    toolUseId: 'toolu_plan',
+    rawInput: { command },
+    mode: 'plan',
+    rules: createRuleSet(),
+    signal: new AbortController().signal,
+    agent: agentContext('plan'),
+    emit: () => {},
+    cwd,
+  });
+  return outcome.decision.behavior;
 }

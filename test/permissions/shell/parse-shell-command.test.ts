@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { parseShellCommand } from '../../../src/node/workspace-tools/parse-shell-command.js';
+import { parseShellCommand } from '../../../src/permissions/shell/index.js';
 
-const words = (command: string) => parseShellCommand(command).commands.map((simple) => simple.words.map((word) => word.value));
+import type { ShellSimpleCommand, ShellWord } from '../../../src/permissions/shell/index.js';
+
+const words = (command: string) => parseShellCommand(command).commands.map((simple: ShellSimpleCommand) => simple.words.map((word: ShellWord) => word.value));
 
 describe('parseShellCommand', () => {
   it('splits commands on operators and removes quotes', () => {
     expect(words(`ls -la | grep "a b" && echo 'c;d' ; pwd`)).toEqual([['ls', '-la'], ['grep', 'a b'], ['echo', 'c;d'], ['pwd']]);
-    expect(parseShellCommand('a && b || c | d |& e ; f').operators).toEqual(['&&', '||', '|', '|&', ';']);
+    const [first, second] = parseShellCommand('a && b || c | d |& e ; f').tree;
+    expect(first!.andOr.operators).toEqual(['&&', '||']);
+    expect(first!.andOr.pipelines.map((pipeline) => pipeline.commands.length)).toEqual([1, 1, 3]);
+    expect(second!.andOr.pipelines[0]!.commands).toHaveLength(1);
   });
 
   it('handles escapes, adjacent quotes and line continuations', () => {
@@ -45,7 +50,8 @@ describe('parseShellCommand', () => {
   });
 
   it('reports unsupported constructs instead of guessing', () => {
-    expect(parseShellCommand('(ls)').unsupported).toContain('subshell or function definition "("');
+    expect(parseShellCommand('(ls)').tree[0]!.andOr.pipelines[0]!.commands[0]!.type).toBe('subshell');
+    expect(parseShellCommand('f() { ls; }').unsupported).toContain('function definition "f"');
     expect(parseShellCommand('sleep 1 &').unsupported).toContain('background job "&"');
     const processSubstitution = parseShellCommand('diff <(ls a) <(ls b)');
     expect(processSubstitution.unsupported).toContain('process substitution');
@@ -56,6 +62,7 @@ describe('parseShellCommand', () => {
     expect(parseShellCommand('echo "abc').error).toMatch(/double quote/);
     expect(parseShellCommand("echo 'abc").error).toMatch(/single quote/);
     expect(parseShellCommand('ls &&').error).toMatch(/ends with/);
+    expect(parseShellCommand('ls |').error).toMatch(/ends with/);
     expect(parseShellCommand('&& ls').error).toBeDefined();
     expect(parseShellCommand('echo $(ls').error).toBeDefined();
     expect(parseShellCommand('cat > ').error).toMatch(/no target/);

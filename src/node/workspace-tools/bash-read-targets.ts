@@ -1,0 +1,131 @@
+import path from 'node:path';
+import { parseShellCommand, type ShellSimpleCommand, type ShellWord } from '../../permissions/shell/index.js';
+import type { ReadTargets } from '../../tools/types.js';
+import { ruleAliases } from './rule-aliases.js';
+import type { WorkspaceBoundary } from './workspace-boundary.js';
+
+/** Commands that do not read the content of their path arguments (names and metadata at most). */
+const NON_READERS = new Set([
+  'ls', 'echo', 'printf', 'pwd', 'cd', 'touch', 'mkdir', 'rmdir', 'rm', 'test', '[', 'true', 'false', 'which', 'type',
+  'basename', 'dirname', 'realpath', 'readlink', 'stat', 'du', 'df', 'chmod', 'chown', 'chgrp', 'sleep', 'date', 'whoami',
+  'id', 'uname', 'kill', 'tree', 'find', 'wc',
+]);
+/** Readers that walk directories given as operands. */
+const RECURSIVE: Record<string, (args: string[]) => boolean> = {
+  grep: (args) => args.some((arg) => /^-[a-zA-Z]*[rR]/.test(arg) || arg.startsWith('--recursive') || arg.startsWith('--dereference-recursive')),
+  egrep: (args) => RECURSIVE.grep!(args),
+  fgrep: (args) => RECURSIVE.grep!(args),
+  rg: () => true,
+  ag: () => true,
+  ack: () => true,
+  diff: (args) => args.some((arg) => /^-[a-zA-Z]*r/.test(arg) || arg === '--recursive'),
+  cp: (args) => args.some((arg) => /^-[a-zA-Z]*[rRa]/.test(arg) || arg === '--recursive' || arg === '--archive'),
+  rsync: () => true,
+  scp: (args) => args.some((arg) => /^-[a-zA-Z]*r/.test(arg)),
+  tar: () => true,
+  zip: () => true,
+};
+/** find actions that read or hand files to another program. */
+const FIND_READERS = /^-(exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
+const GIT_CONTENT = new Set(['diff', 'show', 'log', 'grep', 'blame', 'cat-file', 'archive', 'format-patch', 'stash']);
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+
+/** The path-like parts of an argument: the word, the value of `--opt=value` or `if=value`, the path of `REV:path`. */
+function pathsOf(value: string): string[] {
+  if (value.startsWith('-')) return value.includes('=') ? [value.slice(value.indexOf('=') + 1)] : [];
+  if (/^[a-z]+=/.test(value)) return [value.slice(value.indexOf('=') + 1)];
+  const revision = /^[^/:]*:(.+)$/.exec(value);
+  return revision ? [value, revision[1]!] : [value];
+}
+
+/** Collects what one command line reads; `directories` are lexical, relative to the workspace root. */
+class ReadCollector {
+  readonly targets: Required<Omit<ReadTargets, 'unknown'>> & { unknown: string | undefined } = { paths: [], directories: [], skipsRuleMatches: false, unknown: undefined };
+  private directories = ['.'];
+
+  constructor(private readonly boundary: WorkspaceBoundary) {}
+
+  private unknown(reason: string): void {
+    this.targets.unknown ??= reason;
+  }
+
+  private place(value: string, directory: string): string {
+    if (value.startsWith('~/') || value === '~') return this.boundary.lexical(value);
+    return path.isAbsolute(value) ? value : path.posix.join(directory, value);
+  }
+
+  private read(word: ShellWord, asDirectory: boolean): void {
+    if (word.hasExpansion) return this.unknown(`${word.value} is expanded at run time`);
+    for (const value of pathsOf(word.value)) {
+      if (value === '' || value === '-') continue;
+      if (word.hasGlob) {
+        this.unknown(`the glob ${value} is expanded at run time`);
+        continue;
+      }
+      for (const directory of this.directories) {
+        const placed = this.place(value, directory);
+        this.targets.paths.push(placed, ...ruleAliases(this.boundary, placed));
+        if (asDirectory) this.targets.directories.push(placed);
+      }
+    }
+  }
+
+  command(simple: ShellSimpleCommand): void {
+    for (const redirect of simple.redirects) {
+      if (redirect.operator === '<' || redirect.operator === '<>') this.read(redirect.target, false);
+    }
+    let start = 0;
+    while (start < simple.words.length - 1 && ASSIGNMENT.test(simple.words[start]!.value)) start++;
+    const [nameWord, ...args] = simple.words.slice(start);
+    if (nameWord === undefined) return;
+    if (nameWord.hasExpansion) return this.unknown(`the command ${nameWord.value} is only known at run time`);
+    const name = path.posix.basename(nameWord.value);
+    const values = args.map((arg) => arg.value);
+    if (name === 'cd') {
+      const target = args.find((arg) => !arg.value.startsWith('-'));
+      if (target?.hasExpansion || target?.hasGlob) return this.unknown('cd into a directory known only at run time');
+      // Over-approximated: the directory before and after every cd stay candidates.
+      const next = this.directories.map((directory) => (target === undefined ? this.boundary.lexical('~') : this.place(target.value, directory)));
+      this.directories = [...new Set([...this.directories, ...next])];
+      return;
+    }
+    if (name === 'find' && values.some((value) => FIND_READERS.test(value))) return this.unknown(`find ${values.find((value) => FIND_READERS.test(value))} reads the files it finds`);
+    if (name === 'git') {
+      const subcommand = values.find((value) => !value.startsWith('-'));
+      if (subcommand === undefined || !GIT_CONTENT.has(subcommand)) return;
+      const dashDash = values.indexOf('--');
+      const named = dashDash === -1 ? args.filter((arg) => /^[^/:-][^:]*:.+/.test(arg.value)) : args.slice(dashDash + 1);
+      if (named.length === 0) this.targets.directories.push(...this.directories);
+      for (const arg of named) this.read(arg, true);
+      return;
+    }
+    if (NON_READERS.has(name)) return;
+    if (name === 'xargs' || name === 'parallel') return this.unknown(`${name} takes the names of the files to read from its input`);
+    const recursive = RECURSIVE[name]?.(values) ?? false;
+    // Everything else counts as reading every path-like argument: an unknown program may read
+    // any file it is given (and sudo, env, xargs, timeout … pass theirs on).
+    for (const arg of args) this.read(arg, recursive);
+    if (recursive && args.every((arg) => arg.value.startsWith('-'))) this.targets.directories.push(...this.directories);
+  }
+}
+
+/**
+ * What a Bash command reads, for `Read(...)` deny and ask rules: the path arguments of every
+ * command except a few that only look at names (`ls`, `stat`, `touch`, …), input redirections,
+ * the files of `git show REV:path` and `git diff -- path`, directories walked by recursive readers
+ * (`grep -r`, `rg`, `cp -r`, `tar`, `git diff` without paths), each relative to every directory a
+ * `cd` may have led to, with their real paths. Globs, expansions and `find -exec` read what cannot
+ * be named before the command runs: `unknown`. A line that does not parse is `unknown` too.
+ */
+export function bashReadTargets(boundary: WorkspaceBoundary, command: string): ReadTargets {
+  const collector = new ReadCollector(boundary);
+  const pending = [command];
+  for (let depth = 0; pending.length > 0 && depth < 16; depth++) {
+    const parsed = parseShellCommand(pending.shift()!);
+    if (parsed.error !== undefined) return { paths: collector.targets.paths, unknown: `the command could not be parsed (${parsed.error})` };
+    for (const simple of parsed.commands) collector.command(simple);
+    pending.push(...parsed.substitutions);
+  }
+  const { paths, directories, unknown } = collector.targets;
+  return { paths: [...new Set(paths)], directories: [...new Set(directories)], ...(unknown === undefined ? {} : { unknown }) };
+}

@@ -1,0 +1,119 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * The worker's code, run with `eval: true` (no file to locate next to the bundle). It compiles
+ * the pattern it is given and answers each text with the indexes of its matching lines, split
+ * exactly as the caller splits them (`\r?\n`, a final empty line dropped).
+ */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads');
+let regexp;
+parentPort.on('message', (message) => {
+  if (message.type === 'pattern') {
+    regexp = new RegExp(message.source, message.flags);
+    return;
+  }
+  const lines = message.text.split(/\\r?\\n/);
+  if (lines[lines.length - 1] === '') lines.pop();
+  const matches = [];
+  for (let index = 0; index < lines.length; index++) if (regexp.test(lines[index])) matches.push(index);
+  parentPort.postMessage({ id: message.id, matches });
+});
+`;
+
+/** Idle workers kept for the next search (starting one costs tens of milliseconds). */
+const idleWorkers: Worker[] = [];
+const MAX_IDLE_WORKERS = 2;
+
+function takeWorker(): Worker {
+  const worker = idleWorkers.pop() ?? new Worker(WORKER_SOURCE, { eval: true });
+  // Busy, it keeps the process alive (a script awaiting the search must not exit); idle, it does not.
+  worker.ref();
+  return worker;
+}
+
+/** A worker whose search finished normally goes back to the pool; one that was stopped is terminated. */
+function returnWorker(worker: Worker): void {
+  worker.removeAllListeners('message');
+  worker.removeAllListeners('error');
+  worker.unref();
+  if (idleWorkers.length < MAX_IDLE_WORKERS) idleWorkers.push(worker);
+  else void worker.terminate();
+}
+
+/** Why a search stopped before it finished. */
+export class RegexSearchStopped extends Error {
+  constructor(readonly reason: 'timeout' | 'aborted') {
+    super(reason === 'timeout' ? 'the regular expression took too long' : 'the search was interrupted');
+  }
+}
+
+/** Options of {@link RegexSearchWorker}. */
+export interface RegexSearchWorkerOptions {
+  /** The user's pattern, compiled in the worker (never on the main thread's event loop). */
+  regexp: RegExp;
+  /** The whole search (all files) must finish within this many milliseconds. */
+  timeoutMs: number;
+  /** Stops the search at once. */
+  signal: AbortSignal;
+}
+
+/**
+ * Runs a user-supplied regular expression in a worker thread with a deadline: a pattern with
+ * catastrophic backtracking (`^(a+)+$`) cannot block the event loop, and the worker is
+ * terminated (stopping the match mid-way) when the deadline passes or the signal aborts.
+ */
+export class RegexSearchWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: (matches: number[]) => void; reject: (error: Error) => void }>();
+  private nextId = 0;
+  private stopped: RegexSearchStopped | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort = () => this.stop(new RegexSearchStopped('aborted'));
+  private readonly signal: AbortSignal;
+
+  constructor(options: RegexSearchWorkerOptions) {
+    this.worker = takeWorker();
+    this.worker.postMessage({ type: 'pattern', source: options.regexp.source, flags: options.regexp.flags.replace(/[gy]/g, '') });
+    this.worker.on('message', ({ id, matches }: { id: number; matches: number[] }) => {
+      this.pending.get(id)?.resolve(matches);
+      this.pending.delete(id);
+    });
+    this.worker.on('error', (error) => this.stop(error));
+    this.timer = setTimeout(() => this.stop(new RegexSearchStopped('timeout')), options.timeoutMs);
+    this.timer.unref();
+    this.signal = options.signal;
+    if (options.signal.aborted) this.onAbort();
+    else options.signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  /** The indexes of the lines of `text` that match. */
+  matchingLines(text: string): Promise<number[]> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ type: 'text', id, text });
+    });
+  }
+
+  private stop(error: Error): void {
+    if (this.stopped) return;
+    this.stopped = error instanceof RegexSearchStopped ? error : new RegexSearchStopped('timeout');
+    for (const { reject } of this.pending.values()) reject(error instanceof RegexSearchStopped ? error : this.stopped);
+    this.pending.clear();
+    void this.close();
+  }
+
+  /** Ends the search: the worker goes back to the pool, or is terminated when it was stopped mid-match (idempotent). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.signal.removeEventListener('abort', this.onAbort);
+    if (this.stopped || this.pending.size > 0) await this.worker.terminate();
+    else returnWorker(this.worker);
+  }
+
+  private closed = false;
+}
