@@ -76,6 +76,7 @@ export { DEFAULT_PRICES, estimateCost, type ModelPrice } from './model/pricing.j
 export { defineTool, type DefineToolOptions } from './tools/define-tool.js';
 export { toolOutput } from './tools/tool-output.js';
 export { suspendCall, isToolSuspension } from './tools/types.js';
+export { unifiedDiff, type UnifiedDiffOptions } from './tools/unified-diff.js';
 export type { InputSchema, InferInput, JsonSchemaObject, Zod3Schema, Zod4Schema } from './tools/input-schema.js';
 export type {
   Tool,
@@ -90,6 +91,7 @@ export type {
   ToolAgentContext,
   ToolStateStore,
   ToolRuleTarget,
+  ToolDisplay,
 } from './tools/types.js';
 
 // Permissions
@@ -122,6 +124,7 @@ export {
   parseRule,
   formatRule,
   suggestPermissionUpdates,
+  describePermissionUpdate,
   isReadOnlyCall,
   modeReminder,
   DEFAULT_PLAN_MODE_INSTRUCTIONS,
@@ -132,6 +135,7 @@ export {
   type RuleBehavior,
   type ParsedRule,
   type SuggestPermissionUpdatesOptions,
+  type DescribePermissionUpdateOptions,
   type ModeReminderOptions,
 } from './permissions/index.js';
 

@@ -7,6 +7,7 @@ import { createReadTool } from './workspace-tools/read-tool.js';
 import { resolveWorkspaceContext, type WorkspaceContext } from './workspace-tools/workspace-context.js';
 import type { WorkspaceToolName, WorkspaceToolsOptions } from './workspace-tools/workspace-tools-options.js';
 import { createWriteTool } from './workspace-tools/write-tool.js';
+import { validateWorkspaceToolsOptions } from './validate-workspace-tools-options.js';
 
 export type { WorkspaceToolName, WorkspaceToolsOptions } from './workspace-tools/workspace-tools-options.js';
 
@@ -45,6 +46,7 @@ const ALL_TOOLS: WorkspaceToolName[] = ['Read', 'Write', 'Edit', 'Glob', 'Grep',
  * const agent = createAgent({ model, tools: workspaceTools({ cwd: '/srv/project' }), permissionMode: 'default' });
  */
 export function workspaceTools(options: WorkspaceToolsOptions): Tool[] {
+  validateWorkspaceToolsOptions(options);
   const context = resolveWorkspaceContext(options);
   const names = options.tools ?? ALL_TOOLS;
   // Fixed order, whatever order the host lists them in: the tool list is part of the cached prefix.

@@ -6,6 +6,7 @@ export type { RuleBehavior } from './compile-rule.js';
 export { globToRegExp } from './glob-to-reg-exp.js';
 export { splitShellCommand, type ShellCommandSegment } from './split-shell-command.js';
 export { suggestPermissionUpdates, type SuggestPermissionUpdatesOptions } from './suggest-permission-updates.js';
+export { describePermissionUpdate, type DescribePermissionUpdateOptions } from './describe-permission-update.js';
 export { isReadOnlyCall } from './is-read-only-call.js';
 export { assertPermissionMode } from './assert-permission-mode.js';
 export {
