@@ -13,7 +13,7 @@ import {
 } from '../../interop/claude-code/index.js';
 import type { SessionEntry } from '../../state/entries.js';
 import { fileHistoryBackupReader, inferFileHistoryDir } from './read-file-history-backup.js';
-import { accepts, checkOptions, either, isBoolean, isFunction, isNonEmptyString, type OptionsSpec } from '../../options/index.js';
+import { anything, checkOptions, isBoolean, isFunction, type OptionsSpec } from '../../options/index.js';
 
 /** Options of {@link readClaudeCodeSessionFile}. */
 export interface ReadClaudeCodeSessionFileOptions {
@@ -42,7 +42,7 @@ export interface ReadClaudeCodeSessionFileOptions {
 const OPTIONS: OptionsSpec<ReadClaudeCodeSessionFileOptions> = {
   includeSubagents: isBoolean,
   onWarning: isFunction,
-  fileHistoryDir: either('a directory path, or false', isNonEmptyString, accepts('false', (value) => value === false)),
+  fileHistoryDir: anything, // checked below, with its own message
 };
 
 /**
