@@ -7,6 +7,7 @@ const shared: Options = {
     'testing/index': 'src/testing/index.ts',
     'postgres/index': 'src/postgres/index.ts',
     'redis/index': 'src/redis/index.ts',
+    'testing/messages-server/index': 'src/testing/messages-server/index.ts',
   },
   dts: true,
   // No source maps in the package: they doubled its size and point at sources it does not ship.

@@ -8,6 +8,7 @@ export default defineConfig({
     // Tests and examples import the package by name, as users do; it resolves to the sources.
     alias: [
       { find: /^agent-harness\/node$/, replacement: source('./src/node/index.ts') },
+      { find: /^agent-harness\/testing\/messages-server$/, replacement: source('./src/testing/messages-server/index.ts') },
       { find: /^agent-harness\/postgres$/, replacement: source('./src/postgres/index.ts') },
       { find: /^agent-harness\/redis$/, replacement: source('./src/redis/index.ts') },
       { find: /^agent-harness\/testing$/, replacement: source('./src/testing/index.ts') },
@@ -16,6 +17,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // One line when the recordings beside the repository are missing (their tests skip), a failure under CI.
+    globalSetup: ['test/fixtures-notice.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

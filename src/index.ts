@@ -76,6 +76,7 @@ export { DEFAULT_PRICES, estimateCost, type ModelPrice } from './model/pricing.j
 export { defineTool, type DefineToolOptions } from './tools/define-tool.js';
 export { toolOutput } from './tools/tool-output.js';
 export { suspendCall, isToolSuspension } from './tools/types.js';
+export { unifiedDiff, type UnifiedDiffOptions } from './tools/unified-diff.js';
 export type { InputSchema, InferInput, JsonSchemaObject, Zod3Schema, Zod4Schema } from './tools/input-schema.js';
 export type {
   Tool,
@@ -91,6 +92,7 @@ export type {
   ToolStateStore,
   ToolRuleTarget,
   ReadTargets,
+  ToolDisplay,
 } from './tools/types.js';
 
 // Permissions
@@ -123,6 +125,7 @@ export {
   parseRule,
   formatRule,
   suggestPermissionUpdates,
+  describePermissionUpdate,
   isReadOnlyCall,
   readRuleMatcher,
   modeReminder,
@@ -134,6 +137,7 @@ export {
   type RuleBehavior,
   type ParsedRule,
   type SuggestPermissionUpdatesOptions,
+  type DescribePermissionUpdateOptions,
   type ModeReminderOptions,
 } from './permissions/index.js';
 

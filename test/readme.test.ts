@@ -16,6 +16,9 @@ describe('README', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     expect(readme).toContain('npm install && npm run demo');
     expect(readme).toMatch(/```sh\nnpm test\n```/);
+    // What to install, and the command the missing-SDK error names.
+    expect(readme).toMatch(/## Install\n\n```sh\nnpm install agent-harness zod @anthropic-ai\/sdk\n```/);
+    expect(readme).toContain('`npm install @anthropic-ai/sdk`');
     const blocks = tsBlocks(readme);
     expect(blocks.length).toBeGreaterThanOrEqual(8);
     // Compiled where the package resolves by name (tsconfig paths), each block its own module.

@@ -26,6 +26,26 @@ async function postJson(path, body) {
 
 const answerApproval = (id, body) => postJson(`/api/approvals/${encodeURIComponent(id)}`, body);
 
+/** A tool call's input as a person reads it: each field by name, long text as it is (not JSON with \\n). */
+function renderInput(input) {
+  const box = document.createElement('div');
+  box.className = 'tool-fields';
+  for (const [key, value] of Object.entries(input ?? {})) {
+    const field = document.createElement('div');
+    const name = document.createElement('b');
+    name.textContent = key;
+    field.append(name);
+    const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+    if (text.includes('\n') || text.length > 80) {
+      const pre = document.createElement('pre');
+      pre.textContent = text;
+      field.append(pre);
+    } else field.append(` ${text}`);
+    box.append(field);
+  }
+  return box;
+}
+
 function toolLine(item) {
   const li = document.createElement('li');
   const outcome = item.result === undefined ? 'waiting' : item.isError ? 'failed' : 'ok';
@@ -34,13 +54,12 @@ function toolLine(item) {
   const summary = document.createElement('summary');
   const target = item.input?.file_path ?? item.input?.pattern ?? item.input?.command ?? '';
   const planLabel = { ok: 'plan approved', failed: 'plan not approved', waiting: 'presented a plan' }[outcome];
-  const label = { ExitPlanMode: planLabel, TodoWrite: 'updated the todo list' }[item.toolName];
+  const todoLabel = outcome === 'failed' ? 'todo list not updated' : 'updated the todo list';
+  const label = { ExitPlanMode: planLabel, TodoWrite: todoLabel }[item.toolName];
   summary.innerHTML = `<span class="icon">${{ ok: '✓', failed: '✗', waiting: '…' }[outcome]}</span><span><b></b> <span class="target"></span></span>`;
   summary.querySelector('b').textContent = item.toolName;
   summary.querySelector('.target').textContent = label ?? target;
-  const input = document.createElement('pre');
-  input.textContent = JSON.stringify(item.input, null, 2);
-  details.append(summary, input);
+  details.append(summary, renderInput(item.input));
   if (item.result !== undefined) {
     const result = document.createElement('pre');
     result.textContent = item.result;

@@ -2,19 +2,25 @@
  * One agent session behind the page: creates or resumes the agent from the file store, runs
  * prompts and approvals in the background, and tells listeners about every event and state change.
  */
+import { randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createAgent, type Agent, type AgentEvent, type AgentOptions, type AgentRun, type ApprovalDecision } from 'agent-harness';
+import { createAgent, type Agent, type AgentEvent, type AgentOptions, type AgentRun, type ApprovalDecision, type Tool } from 'agent-harness';
 import { filePlanStore, fileSessionStore } from 'agent-harness/node';
+import { honestTodos } from './honest-todos.js';
 import { viewState, type ViewState, type ViewStatus } from './view-state.js';
 
 /** Options of {@link ApprovalSession.open}. */
 export interface ApprovalSessionOptions {
   /** Holds `sessions/` (transcripts), `plans/`, `current-session.json` and `tool-log.jsonl`. */
   dataDir: string;
-  /** Everything of `createAgent` but the stores, `resume` and `sessionId`. */
-  agentOptions: Omit<AgentOptions, 'store' | 'planStore' | 'resume' | 'sessionId'>;
+  /** Each session works in a folder of its own here, named after the session: a new session never finds the last one's files. */
+  workspacesDir: string;
+  /** The tools of a session, working in its folder. */
+  tools: (workspaceDir: string) => Tool[];
+  /** Everything else of `createAgent` (not the stores, tools, `cwd`, `hooks`, `resume` or `sessionId`). */
+  agentOptions: Omit<AgentOptions, 'store' | 'planStore' | 'resume' | 'sessionId' | 'tools' | 'cwd' | 'hooks'>;
 }
 
 /** What listeners receive: an agent event, or the new page state. */
@@ -42,18 +48,29 @@ export class ApprovalSession {
     const pointer = await readFile(session.pointerFile, 'utf8').catch(() => undefined);
     if (pointer) {
       const { sessionId } = JSON.parse(pointer) as { sessionId: string };
-      session.agent = session.createAgent({ resume: sessionId });
+      session.agent = await session.createAgent(sessionId, { resume: sessionId });
       await session.agent.ready;
       session.status = session.agent.pendingApprovals.length > 0 ? 'awaiting-approval' : 'idle';
     }
     return session;
   }
 
-  private createAgent(extra: Pick<AgentOptions, 'resume'>): Agent {
+  /** The folder a session works in. */
+  private workspaceOf(sessionId: string): string {
+    return join(this.options.workspacesDir, sessionId);
+  }
+
+  private async createAgent(sessionId: string, extra: Pick<AgentOptions, 'resume' | 'sessionId'>): Promise<Agent> {
     const { dataDir, agentOptions } = this.options;
+    const cwd = this.workspaceOf(sessionId);
+    await mkdir(cwd, { recursive: true });
     return createAgent({
       ...agentOptions,
       ...extra,
+      tools: this.options.tools(cwd),
+      cwd,
+      // The todo list never claims work whose tool call failed.
+      hooks: { PreToolUse: [honestTodos(() => this.agent)] },
       store: fileSessionStore({ dir: join(dataDir, 'sessions') }),
       planStore: filePlanStore({ dir: join(dataDir, 'plans') }),
     });
@@ -61,7 +78,8 @@ export class ApprovalSession {
 
   /** The current page state. */
   state(): ViewState {
-    return viewState({ agent: this.agent, status: this.status, streaming: this.streaming, error: this.error });
+    const workspaceDir = this.agent ? this.workspaceOf(this.agent.sessionId) : null;
+    return viewState({ agent: this.agent, status: this.status, streaming: this.streaming, error: this.error, workspaceDir });
   }
 
   /** Listens to events and state changes; returns the function that stops listening. */
@@ -73,7 +91,8 @@ export class ApprovalSession {
   /** Sends a prompt, starting the session on the first one. */
   async prompt(text: string): Promise<void> {
     if (!this.agent) {
-      this.agent = this.createAgent({});
+      const sessionId = `session_${randomUUID()}`;
+      this.agent = await this.createAgent(sessionId, { sessionId });
       await writeFile(this.pointerFile, JSON.stringify({ sessionId: this.agent.sessionId }));
     }
     this.consume(this.agent.run(text));
@@ -85,7 +104,7 @@ export class ApprovalSession {
     this.consume(this.agent.resolveApproval(id, decision));
   }
 
-  /** Forgets the current session (its transcript stays in `sessions/`); the next prompt starts a new one. */
+  /** Forgets the current session (its transcript and its folder stay); the next prompt starts a new one in a new folder. */
   async reset(): Promise<void> {
     await this.agent?.close({ reason: 'new session from the page' });
     this.agent = undefined;

@@ -16,10 +16,46 @@ function describeReason(reason) {
   return reason.message ? `${text}: ${reason.message}` : text;
 }
 
+/** The button text of an "always allow" suggestion: the runtime's plain words, else the rules. */
 function describeSuggestion(update) {
+  if (update.description) return update.description;
   if (update.type === 'addRules') return `Always allow ${update.rules.join(', ')}`;
   if (update.type === 'setMode') return `Allow and switch to ${update.mode}`;
   return 'Always allow';
+}
+
+/** A unified diff, one line per row, coloured by what it does. */
+function renderDiff(diff) {
+  const pre = document.createElement('pre');
+  pre.className = 'diff';
+  for (const line of diff.replace(/\n$/, '').split('\n')) {
+    const row = document.createElement('span');
+    row.className = line.startsWith('@@') ? 'hunk' : line.startsWith('+++') || line.startsWith('---') ? 'file' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : 'same';
+    row.textContent = `${line}\n`;
+    pre.append(row);
+  }
+  return pre;
+}
+
+/** What the call would do, from the tool's display: a title, a line in plain words, and a diff or a command. */
+function renderDisplay(card, display) {
+  const view = $(card, '.display');
+  view.hidden = false;
+  $(view, '.title').textContent = display.title;
+  $(view, '.summary').textContent = display.summary;
+  const body = $(view, '.body');
+  if (display.body === undefined) return;
+  if (display.bodyFormat === 'diff') body.replaceWith(renderDiff(display.body));
+  else {
+    body.textContent = display.bodyFormat === 'command' ? `$ ${display.body}` : display.body;
+    body.classList.add(display.bodyFormat ?? 'text');
+  }
+  if (display.cwd) {
+    const where = document.createElement('p');
+    where.className = 'subtle cwd';
+    where.textContent = `in ${display.cwd}`;
+    view.append(where);
+  }
 }
 
 /** Wires a card's answer: disables it while posting, shows the server's error if any. */
@@ -78,6 +114,9 @@ function toolCard(approval, post) {
   $(card, '.tool-name').textContent = approval.toolName;
   $(card, '.reason').textContent = describeReason(approval.reason);
   $(card, '.tool-input').textContent = json;
+  // With a display, the raw input is one click away; without one it is all there is to show.
+  if (approval.display) renderDisplay(card, approval.display);
+  else $(card, '.raw-input').open = true;
   if (approval.blockedPath) {
     $(card, '.blocked').hidden = false;
     $(card, '.blocked').textContent = `Outside the workspace: ${approval.blockedPath}`;
@@ -85,7 +124,7 @@ function toolCard(approval, post) {
   editor.value = json;
   $(card, '[data-action=edit]').addEventListener('click', () => {
     editor.hidden = !editor.hidden;
-    $(card, '.tool-input').hidden = !editor.hidden;
+    $(card, '.raw-input').hidden = !editor.hidden;
     allow.textContent = editor.hidden ? 'Allow' : 'Allow edited input';
     if (!editor.hidden) editor.focus();
   });

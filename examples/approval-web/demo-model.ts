@@ -21,7 +21,9 @@ A one-page brief for the Elm Street community garden, and a checklist for openin
 ## Risks
 - The opening date is not fixed yet, so the checklist leaves it open.`;
 
-const todos = (statuses: Array<'pending' | 'in_progress' | 'completed'>) => ({
+type TodoStatus = 'pending' | 'in_progress' | 'completed';
+
+const todos = (statuses: [TodoStatus, TodoStatus]) => ({
   todos: [
     { content: 'Write the brief', activeForm: 'Writing the brief', status: statuses[0] },
     { content: 'Write the checklist', activeForm: 'Writing the checklist', status: statuses[1] },
@@ -42,29 +44,43 @@ const CHECKLIST = `# Opening day checklist
 - [ ] Print the sign-up sheet
 `;
 
-/** The steps after the plan is approved, one model turn each; `id` is the turn's unique tool_use id. */
-const EXECUTION: Array<(id: string) => ScriptedTurn> = [
-  (id) => turn('Plan approved. Tracking the work as a todo list.', toolCall('TodoWrite', todos(['in_progress', 'pending']), id)),
-  (id) => turn('Writing the brief.', toolCall('Write', { file_path: 'brief.md', content: BRIEF }, id)),
-  (id) => turn(toolCall('TodoWrite', todos(['completed', 'in_progress']), id)),
-  (id) => turn('Now the checklist.', toolCall('Write', { file_path: 'checklist.md', content: CHECKLIST }, id)),
-  (id) => turn(toolCall('TodoWrite', todos(['completed', 'completed']), id)),
-];
-
-/** The closing message: what was written, and what the user turned down. */
-function summary(messages: readonly Message[], results: Map<string, ToolResultBlock>): ScriptedTurn {
-  const written: string[] = [];
-  const skipped: string[] = [];
+/** How the Write of a file went: `undefined` while it has not been tried. */
+function writeOutcome(messages: readonly Message[], results: Map<string, ToolResultBlock>, file: string): 'written' | 'not-written' | undefined {
+  let outcome: 'written' | 'not-written' | undefined;
   for (const message of messages) {
     if (message.role !== 'assistant') continue;
     for (const block of message.content) {
       if (block.type !== 'tool_use' || (block as ToolUseBlock).name !== 'Write') continue;
       const { id, input } = block as ToolUseBlock & { input: { file_path: string } };
-      (results.get(id)?.is_error ? skipped : written).push(`\`${input.file_path}\``);
+      const result = results.get(id);
+      if (input.file_path === file && result) outcome = result.is_error ? 'not-written' : 'written';
     }
   }
+  return outcome;
+}
+
+/** A todo's status from what really happened: completed only when its file was written. */
+const statusOf = (outcome: 'written' | 'not-written' | undefined): TodoStatus => (outcome === 'written' ? 'completed' : 'pending');
+
+type Step = (id: string, messages: readonly Message[], results: Map<string, ToolResultBlock>) => ScriptedTurn;
+
+/** The steps after the plan is approved, one model turn each; `id` is the turn's unique tool_use id. */
+const EXECUTION: Step[] = [
+  (id) => turn('Plan approved. Tracking the work as a todo list.', toolCall('TodoWrite', todos(['in_progress', 'pending']), id)),
+  (id) => turn('Writing the brief.', toolCall('Write', { file_path: 'brief.md', content: BRIEF }, id)),
+  (id, messages, results) => turn(toolCall('TodoWrite', todos([statusOf(writeOutcome(messages, results, 'brief.md')), 'in_progress']), id)),
+  (id) => turn('Now the checklist.', toolCall('Write', { file_path: 'checklist.md', content: CHECKLIST }, id)),
+  (id, messages, results) =>
+    turn(toolCall('TodoWrite', todos([statusOf(writeOutcome(messages, results, 'brief.md')), statusOf(writeOutcome(messages, results, 'checklist.md'))]), id)),
+];
+
+/** The closing message: what was written, and what was not (refused by the user, or failed). */
+function summary(messages: readonly Message[], results: Map<string, ToolResultBlock>): ScriptedTurn {
+  const written: string[] = [];
+  const skipped: string[] = [];
+  for (const file of ['brief.md', 'checklist.md']) (writeOutcome(messages, results, file) === 'written' ? written : skipped).push(`\`${file}\``);
   const done = written.length ? `Written: ${written.join(', ')}.` : 'Nothing was written.';
-  return turn(`Done. ${done}${skipped.length ? ` Not written, as you asked: ${skipped.join(', ')}.` : ''}`);
+  return turn(`Done. ${done}${skipped.length ? ` Not written (you declined, or the write failed): ${skipped.join(', ')}; those todos stay open.` : ''}`);
 }
 
 function toolResults(messages: readonly Message[]): Map<string, ToolResultBlock> {
@@ -98,7 +114,7 @@ export function demoTurn(request: ModelRequest): ScriptedTurn {
   }
   // Turns taken since the approval: assistant messages after the one that presented the plan.
   const step = messages.slice(last.index + 1).filter((message) => message.role === 'assistant').length;
-  if (step < EXECUTION.length) return EXECUTION[step]!(id);
+  if (step < EXECUTION.length) return EXECUTION[step]!(id, messages, results);
   if (step === EXECUTION.length) return summary(messages, results);
   return turn('(offline demo) The work is done. Set ANTHROPIC_API_KEY to talk to a real model.');
 }

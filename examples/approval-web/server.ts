@@ -36,10 +36,11 @@ export interface ApprovalServerOptions {
    */
   host?: string;
   /**
-   * The directory the agent's Read/Write/Edit/Glob/Grep/Bash tools work in (created if missing).
-   * @default `${dataDir}/workspace`
+   * Where the sessions' folders are: each session's Read/Write/Edit/Glob/Grep/Bash tools work in
+   * `<workspacesDir>/<sessionId>` (created on first use), so "New session" starts in an empty folder.
+   * @default `${dataDir}/workspaces`
    */
-  workspaceDir?: string;
+  workspacesDir?: string;
   /**
    * The model.
    * @default the real API with ANTHROPIC_API_KEY, else the offline demo model
@@ -67,25 +68,25 @@ export interface ApprovalServer {
 
 const STATIC_FILES = ['/app.js', '/cards.js', '/markdown.js', '/style.css'];
 
-const SYSTEM = 'You are a careful assistant that writes files in the workspace. Plan before you change anything, keep the user informed in one or two sentences per step, and track multi-step work with TodoWrite.';
+const SYSTEM = 'You are a careful assistant that writes files in the workspace. Plan before you change anything, keep the user informed in one or two sentences per step, and track multi-step work with TodoWrite: mark an item completed only once its tool calls succeeded, and say so when something could not be done.';
 
 /** Starts the server; resolves once it listens. */
 export async function startApprovalServer(options: ApprovalServerOptions): Promise<ApprovalServer> {
   const dataDir = resolve(options.dataDir);
-  const workspaceDir = resolve(options.workspaceDir ?? join(dataDir, 'workspace'));
-  await mkdir(workspaceDir, { recursive: true });
+  const workspacesDir = resolve(options.workspacesDir ?? join(dataDir, 'workspaces'));
+  await mkdir(workspacesDir, { recursive: true });
   const fromEnvironment = options.model ? { model: options.model, offline: false } : modelFromEnvironment();
   const session = await ApprovalSession.open({
     dataDir,
+    workspacesDir,
+    tools: (cwd) => workspaceTools({ cwd }),
     agentOptions: {
       model: fromEnvironment.model,
       system: options.system ?? SYSTEM,
-      tools: workspaceTools({ cwd: workspaceDir }),
-      cwd: workspaceDir,
       permissionMode: options.permissionMode ?? 'plan',
     },
   });
-  const hello = { type: 'hello', offline: fromEnvironment.offline, suggestedPrompt: DEMO_PROMPT, workspaceDir };
+  const hello = { type: 'hello', offline: fromEnvironment.offline, suggestedPrompt: DEMO_PROMPT };
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;

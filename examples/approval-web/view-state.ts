@@ -28,6 +28,8 @@ export interface ViewState {
   plan: { name: string; text: string } | null;
   /** The last run's error message, for status `error`. */
   error: string | null;
+  /** The folder this session's tools work in (each session has its own). */
+  workspaceDir: string | null;
 }
 
 /** The mode reminders the runtime adds to user messages: not something the user typed. */
@@ -73,13 +75,15 @@ export interface ViewStateOptions {
   streaming?: string;
   /** The last run's error. @default null */
   error?: string | null;
+  /** The session's folder. @default null */
+  workspaceDir?: string | null;
 }
 
 /** Builds the page state. Approvals are listed only between runs, when they can be answered. */
 export function viewState(options: ViewStateOptions): ViewState {
   const { agent, status } = options;
   if (!agent) {
-    return { sessionId: null, status, mode: null, transcript: [], streaming: '', todos: [], approvals: [], plan: null, error: options.error ?? null };
+    return { sessionId: null, status, mode: null, transcript: [], streaming: '', todos: [], approvals: [], plan: null, error: options.error ?? null, workspaceDir: null };
   }
   return {
     sessionId: agent.sessionId,
@@ -91,5 +95,6 @@ export function viewState(options: ViewStateOptions): ViewState {
     approvals: agent.running ? [] : agent.pendingApprovals,
     plan: agent.plan ? { name: agent.plan.name, text: agent.plan.text } : null,
     error: options.error ?? null,
+    workspaceDir: options.workspaceDir ?? null,
   };
 }

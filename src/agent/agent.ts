@@ -26,6 +26,7 @@ import { ListenerGuards } from './listener-guards.js';
 import type { AgentSnapshot } from '../runtime/snapshot.js';
 import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart } from './failed-before-start.js';
+import { validateCloseOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
 
 /** Options of `agent.run()`. */
 export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | undefined> {
@@ -155,6 +156,7 @@ export class Agent {
     prompt: string | ContentBlock[],
     options: RunOptions<S> = {},
   ): AgentRun<S extends ValueSchema ? InferSchemaOutput<S> : unknown> {
+    validateRunOptions(options, 'agent.run');
     if (typeof prompt !== 'string' && !Array.isArray(prompt)) {
       throw new ConfigurationError(`agent.run() takes a prompt string or an array of content blocks, got ${prompt === null ? 'null' : typeof prompt}.`);
     }
@@ -174,6 +176,7 @@ export class Agent {
    * @throws RunInProgressError when a run is active.
    */
   resolveApproval(id: string, decision: ApprovalDecision, options: RunOptions = {}): AgentRun {
+    validateRunOptions(options, 'agent.resolveApproval');
     if (this.active) throw new RunInProgressError(this.sessionId);
     this.assertOpen();
     const pending = this.core.pendingApprovals();
@@ -303,6 +306,7 @@ export class Agent {
    * @throws RunInProgressError while a run is active.
    */
   async fork(options: ForkOptions = {}): Promise<Agent> {
+    validateForkOptions(options);
     if (this.active) throw new RunInProgressError(this.sessionId);
     await this.core.flush();
     const { state, plan } = forkState(this.core.state, options, this.core.options.planModeInstructions);
@@ -319,6 +323,7 @@ export class Agent {
    * its snapshot stays available.
    */
   async close(options: { reason?: string } = {}): Promise<void> {
+    validateCloseOptions(options);
     if (this.closed) return;
     this.closed = true;
     if (this.loadedCore) this.loadedCore.closed = true;

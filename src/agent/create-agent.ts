@@ -2,8 +2,6 @@ import { nanoid } from 'nanoid';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
-import { DEFAULT_PRICES, findPrice } from '../model/pricing.js';
-import { validateHooksConfig } from '../hooks/validate-hooks-config.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { copyPlanForResume } from '../plan/copy-plan.js';
 import { Journal } from '../session/journal.js';
@@ -21,56 +19,8 @@ import type { Tool } from '../tools/types.js';
 import { Agent } from './agent.js';
 import { AgentCore, type SessionOrigin } from '../runtime/agent-core.js';
 import type { AgentOptions } from '../runtime/agent-options.js';
+import { validateAgentOptions } from './validate-agent-options.js';
 import { readSnapshot } from '../runtime/snapshot.js';
-
-function validateOptions(options: AgentOptions): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new ConfigurationError('createAgent needs an options object: createAgent({ model, system, tools }).');
-  }
-  const model = options.model as Partial<AgentOptions['model']> | undefined;
-  if (!model || typeof model.stream !== 'function') {
-    throw new ConfigurationError('createAgent: `model` is required and must implement Model (a `stream(request)` method), e.g. model: anthropicModel({ model: "claude-sonnet-4-6" }) or scriptedModel([...]) from agent-harness/testing.');
-  }
-  if (options.tools !== undefined && !Array.isArray(options.tools)) {
-    throw new ConfigurationError('createAgent: `tools` must be an array of tools made with defineTool().');
-  }
-  for (const [index, tool] of (options.tools ?? []).entries()) {
-    if (!tool || typeof tool.parseInput !== 'function' || typeof tool.execute !== 'function') {
-      throw new ConfigurationError(`createAgent: tools[${index}] is not a tool; create tools with defineTool({ name, description, inputSchema, execute }).`);
-    }
-  }
-  for (const key of ['maxTurns', 'maxToolResultChars', 'maxToolConcurrency'] as const) {
-    const value = options[key];
-    if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
-      throw new ConfigurationError(`createAgent: \`${key}\` must be a positive integer, got ${JSON.stringify(value)}.`);
-    }
-  }
-  if (options.maxStreamRetries !== undefined && !(Number.isInteger(options.maxStreamRetries) && options.maxStreamRetries >= 0)) {
-    throw new ConfigurationError(`createAgent: \`maxStreamRetries\` must be an integer of 0 or more, got ${JSON.stringify(options.maxStreamRetries)}.`);
-  }
-  if (options.maxBudgetUsd !== undefined && !(typeof options.maxBudgetUsd === 'number' && options.maxBudgetUsd > 0)) {
-    throw new ConfigurationError(`createAgent: \`maxBudgetUsd\` must be a positive number of US dollars, got ${JSON.stringify(options.maxBudgetUsd)}.`);
-  }
-  if (options.maxBudgetUsd !== undefined && !findPrice(model.modelId ?? '', { ...DEFAULT_PRICES, ...options.prices })) {
-    throw new ConfigurationError(
-      `createAgent: maxBudgetUsd needs a price for model "${model.modelId}", and the price table has none. Pass it: prices: { '${model.modelId}': { input: <USD per million input tokens>, output: <USD per million output tokens> } }.`,
-    );
-  }
-  if (options.canUseTool !== undefined && typeof options.canUseTool !== 'function') {
-    throw new ConfigurationError('createAgent: `canUseTool` must be a function (toolName, input, context) => result.');
-  }
-  if (options.claimApproval !== undefined && typeof options.claimApproval !== 'function') {
-    throw new ConfigurationError('createAgent: `claimApproval` must be a function ({ approvalId, sessionId, toolUseId }) => Promise<boolean>.');
-  }
-  const key = options.snapshotKey;
-  if (key !== undefined && !((typeof key === 'string' || key instanceof Uint8Array) && (typeof key === 'string' ? new TextEncoder().encode(key).length : key.length) >= 32)) {
-    throw new ConfigurationError('createAgent: `snapshotKey` must be a secret of at least 32 bytes (a string or a Uint8Array), e.g. 64 random hex characters kept in your server\'s configuration.');
-  }
-  if (options.hooks !== undefined) validateHooksConfig(options.hooks);
-  if (typeof options.resume === 'string' && !options.store) {
-    throw new ConfigurationError(`createAgent: resume "${options.resume}" is a session id, which needs the \`store\` it was saved in (e.g. store: fileSessionStore({ dir })). To resume without a store, pass the object agent.snapshot() returned.`);
-  }
-}
 
 function buildCore(options: AgentOptions, state: SessionState, origin: SessionOrigin, journal: Journal | undefined, revision = 0): AgentCore {
   let core: AgentCore | undefined;
@@ -190,7 +140,7 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore): Prom
  * const result = await agent.run('Outline an article about tide pools.').result;
  */
 export function createAgent(options: AgentOptions): Agent {
-  validateOptions(options);
+  validateAgentOptions(options);
   if (options.store && options.resume !== undefined) return newAgent(options, resumeFromStore(options, options.store));
   if (options.resume === undefined) return newAgent(options, startCore(options, freshState(options), 'startup'));
   const snapshot = readSnapshot(options.resume, options.snapshotKey !== undefined ? { snapshotKey: options.snapshotKey } : {});

@@ -9,6 +9,7 @@ import type {
 } from '../types/permission.js';
 import type { Todo } from '../types/todo.js';
 import type { TodoChanges } from '../types/todo.js';
+import type { ToolDisplay } from '../types/tool-display.js';
 import type { RunResult } from './run-result.js';
 
 /** Fields every event carries. */
@@ -77,6 +78,8 @@ export interface PermissionRequestEvent extends EventBase {
   reason: PermissionReason;
   suggestions: PermissionUpdate[];
   blockedPath?: string;
+  /** What the approval card shows, from the tool's `display` (a unified diff, a command); absent when the tool has none. */
+  display?: ToolDisplay;
 }
 
 /** The pipeline decided about a tool call. The stream of these is an audit log. */

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { nearestName } from '../options/nearest-name.js';
 import { compileHookMatcher } from './hook-matcher.js';
 import { HOOK_EVENT_NAMES, TOOL_HOOK_EVENT_NAMES, isToolHookEvent } from './hook-event-names.js';
 import type { HookEventName, HooksConfig } from './types.js';
@@ -16,7 +17,8 @@ function validateEntry(event: HookEventName, index: number, entry: unknown): voi
   }
   for (const key of Object.keys(entry)) {
     if (!ENTRY_KEYS.has(key)) {
-      throw new ConfigurationError(`${where} has an unknown key "${key}"; a hook entry takes matcher, hook and timeoutMs.`);
+      const near = nearestName(key, [...ENTRY_KEYS]);
+      throw new ConfigurationError(`${where} has an unknown key "${key}"; ${near ? `did you mean "${near}"? ` : ''}A hook entry takes matcher, hook and timeoutMs.`);
     }
   }
   if (typeof entry.hook !== 'function') {
@@ -71,7 +73,8 @@ export function validateHooksConfig(hooks: unknown): asserts hooks is HooksConfi
   }
   for (const [key, entries] of Object.entries(hooks)) {
     if (!(HOOK_EVENT_NAMES as readonly string[]).includes(key)) {
-      throw new ConfigurationError(`hooks.${key} is not a hook event; use one of ${HOOK_EVENT_NAMES.join(', ')}.`);
+      const near = nearestName(key, HOOK_EVENT_NAMES);
+      throw new ConfigurationError(`hooks.${key} is not a hook event; ${near ? `did you mean ${near}? Events: ` : 'use one of '}${HOOK_EVENT_NAMES.join(', ')}.`);
     }
     if (entries === undefined) continue;
     if (!Array.isArray(entries)) {

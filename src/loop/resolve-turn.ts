@@ -108,6 +108,7 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
           reason: decision.reason,
           suggestions: outcome.suggestions ?? [],
           ...(outcome.blockedPath !== undefined ? { blockedPath: outcome.blockedPath } : {}),
+          ...(outcome.display !== undefined ? { display: outcome.display } : {}),
           createdAt: new Date().toISOString(),
         },
       });

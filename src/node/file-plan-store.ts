@@ -1,7 +1,7 @@
 import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { ConfigurationError } from '../errors/configuration-error.js';
+import { checkOptions, isNonEmptyString, required } from '../options/index.js';
 import { assertPlanName } from '../plan/plan-name.js';
 import type { PlanStore } from '../plan/plan-store.js';
 
@@ -30,9 +30,7 @@ function isNotFound(error: unknown): boolean {
  * await store.write('quiet-copper-lantern.md', '# Plan\n...');
  */
 export function filePlanStore(options: FilePlanStoreOptions): PlanStore {
-  if (typeof options?.dir !== 'string' || options.dir.length === 0) {
-    throw new ConfigurationError('filePlanStore needs `dir`, the directory to keep plans in, e.g. filePlanStore({ dir: "./.plans" }).');
-  }
+  checkOptions<FilePlanStoreOptions>(options, { dir: required(isNonEmptyString) }, { owner: 'filePlanStore', usage: 'filePlanStore({ dir: "./.plans" })' });
   const dir = resolve(options.dir);
   const pathOf = (name: string): string => {
     assertPlanName(name);

@@ -9,6 +9,7 @@ import type { PendingSession, SessionStore, SessionStoreWarning } from '../sessi
 import { fileSessionLeases } from './session-file/file-session-leases.js';
 import { readLeaseFile, writeLeaseFile } from './session-file/lease-file.js';
 import { takeSessionLock, withOperationLock } from './session-file/operation-lock.js';
+import { accepts, checkOptions, isBoolean, isFunction, isNonEmptyString, required, type OptionsSpec } from '../options/index.js';
 import { readSessionFile } from './session-file/read-session-file.js';
 import { SessionFileWriter } from './session-file/session-file-writer.js';
 import { sessionFileTarget } from './session-file/session-file-target.js';
@@ -59,6 +60,15 @@ export interface FileSessionStoreOptions {
   onWarning?: (warning: SessionStoreWarning) => void;
 }
 
+const FILE_SESSION_STORE_OPTIONS: OptionsSpec<FileSessionStoreOptions> = {
+  dir: required(isNonEmptyString),
+  fsync: isBoolean,
+  lock: isBoolean,
+  onWarning: isFunction,
+  lockWaitMs: accepts('a number of milliseconds, 0 or more', (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0),
+  now: isFunction,
+};
+
 function errorCode(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 }
@@ -92,9 +102,7 @@ async function exists(path: string): Promise<boolean> {
  * const agent = createAgent({ model, store });
  */
 export function fileSessionStore(options: FileSessionStoreOptions): SessionStore {
-  if (typeof options?.dir !== 'string' || options.dir.length === 0) {
-    throw new ConfigurationError('fileSessionStore needs `dir`, the directory to keep transcripts in, e.g. fileSessionStore({ dir: "./.sessions" }).');
-  }
+  checkOptions<FileSessionStoreOptions>(options, FILE_SESSION_STORE_OPTIONS, { owner: 'fileSessionStore', usage: 'fileSessionStore({ dir: "./.sessions" })' });
   const dir = resolve(options.dir);
   const fsync = options.fsync ?? false;
   const lock = options.lock ?? true;

@@ -6,8 +6,8 @@ import { createGrepTool } from './workspace-tools/grep-tool.js';
 import { createReadTool } from './workspace-tools/read-tool.js';
 import { resolveWorkspaceContext, type WorkspaceContext } from './workspace-tools/workspace-context.js';
 import type { WorkspaceToolName, WorkspaceToolsOptions } from './workspace-tools/workspace-tools-options.js';
-import { WORKSPACE_TOOL_NAMES } from './workspace-tools/validate-workspace-tools-options.js';
 import { createWriteTool } from './workspace-tools/write-tool.js';
+import { validateWorkspaceToolsOptions, WORKSPACE_TOOL_NAMES } from './validate-workspace-tools-options.js';
 
 export type { WorkspaceToolName, WorkspaceToolsOptions } from './workspace-tools/workspace-tools-options.js';
 import type { DEFAULT_INHERITED_ENV } from './workspace-tools/bash-environment.js';
@@ -49,6 +49,7 @@ const FACTORIES: Record<WorkspaceToolName, (context: WorkspaceContext) => Tool> 
  * const agent = createAgent({ model, tools: workspaceTools({ cwd: '/srv/project' }), permissionMode: 'default' });
  */
 export function workspaceTools(options: WorkspaceToolsOptions): Tool[] {
+  validateWorkspaceToolsOptions(options);
   const context = resolveWorkspaceContext(options);
   const names = options.tools ?? WORKSPACE_TOOL_NAMES;
   // Fixed order, whatever order the host lists them in: the tool list is part of the cached prefix.

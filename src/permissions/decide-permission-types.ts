@@ -1,5 +1,6 @@
 import type { ErrorEvent, PermissionRequestEvent } from '../events/agent-event.js';
 import type { HooksConfig } from '../hooks/types.js';
+import type { ToolDisplay } from '../types/tool-display.js';
 import type { Tool, ToolAgentContext } from '../tools/types.js';
 import type { RuleSet } from './rule-set.js';
 import type {
@@ -89,4 +90,6 @@ export interface PermissionOutcome {
   editedFrom?: unknown;
   /** For `allow`: the host asked to continue in a fresh context (a plan approval's `clearContext`). */
   clearContext?: boolean;
+  /** For `defer`: what the approval card shows, from the tool's `display`. */
+  display?: ToolDisplay;
 }

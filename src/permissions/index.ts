@@ -7,6 +7,7 @@ export { compileGlob, type CompileGlobOptions, type GlobMatcher } from './compil
 export { splitShellCommand, type ShellCommandSegment } from './split-shell-command.js';
 export { readRuleMatcher } from './read-rules.js';
 export { suggestPermissionUpdates, type SuggestPermissionUpdatesOptions } from './suggest-permission-updates.js';
+export { describePermissionUpdate, type DescribePermissionUpdateOptions } from './describe-permission-update.js';
 export { isReadOnlyCall } from './is-read-only-call.js';
 export { assertPermissionMode } from './assert-permission-mode.js';
 export {

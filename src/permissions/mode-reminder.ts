@@ -1,4 +1,5 @@
 import type { PermissionMode } from '../types/permission.js';
+import { checkOptions, isString, type OptionsSpec } from '../options/index.js';
 
 /**
  * The plan-mode instructions used when the host gives none. Domain-neutral on purpose: they fit
@@ -39,6 +40,8 @@ export interface ModeReminderOptions {
   planModeInstructions?: string;
 }
 
+const OPTIONS: OptionsSpec<ModeReminderOptions> = { planModeInstructions: isString };
+
 /**
  * The short text the loop appends to the history when the mode changes (the system prompt and
  * tool list never change). For `plan`, the plan-mode instructions.
@@ -46,6 +49,7 @@ export interface ModeReminderOptions {
  * modeReminder('plan', { planModeInstructions: 'Outline the article; do not write it yet.' });
  */
 export function modeReminder(mode: PermissionMode, options: ModeReminderOptions = {}): string {
+  checkOptions<ModeReminderOptions>(options, OPTIONS, { owner: 'modeReminder', optional: true });
   if (mode === 'plan') return options.planModeInstructions ?? DEFAULT_PLAN_MODE_INSTRUCTIONS;
   return REMINDERS[mode];
 }

@@ -2,6 +2,7 @@ import type { Tool } from '../tools/types.js';
 import { splitShellCommand } from './split-shell-command.js';
 import type { PermissionUpdate } from '../types/permission.js';
 import { toWorkspacePath } from './workspace-path.js';
+import { checkOptions, isString, type OptionsSpec } from '../options/index.js';
 
 /** Options of {@link suggestPermissionUpdates}. */
 export interface SuggestPermissionUpdatesOptions {
@@ -58,6 +59,8 @@ function pathRule(toolName: string, path: string, cwd: string | undefined): stri
   return directory === '' ? `${toolName}(**)` : `${toolName}(${directory}/**)`;
 }
 
+const OPTIONS: OptionsSpec<SuggestPermissionUpdatesOptions> = { cwd: isString };
+
 /**
  * Ready-made "always allow" updates for a call, handed to `canUseTool` as `ctx.suggestions` for
  * the host to echo back in `updatedPermissions`: an allow rule on the command's program and
@@ -74,6 +77,7 @@ export function suggestPermissionUpdates(
   input: unknown,
   options: SuggestPermissionUpdatesOptions = {},
 ): PermissionUpdate[] {
+  checkOptions<SuggestPermissionUpdatesOptions>(options, OPTIONS, { owner: 'suggestPermissionUpdates', optional: true });
   let rules: string[] | undefined;
   const target = tool.ruleTarget;
   const value = target && typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[target.field] : undefined;

@@ -2,6 +2,7 @@ import { PlanNameCollisionError } from '../errors/plan-name-collision-error.js';
 import { generatePlanSlug, type RandomSource } from './generate-plan-slug.js';
 import { planFileName } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
+import { checkOptions, isFunction, isNonEmptyString, isPlainObject, required, type OptionsSpec } from '../options/index.js';
 
 /** How many slugs {@link allocatePlanSlug} draws before giving up. */
 export const PLAN_SLUG_ATTEMPTS = 10;
@@ -22,6 +23,8 @@ export interface AllocatePlanSlugOptions {
   random?: RandomSource;
 }
 
+const OPTIONS: OptionsSpec<AllocatePlanSlugOptions> = { store: required(isPlainObject), agentId: isNonEmptyString, random: isFunction };
+
 /**
  * Draws a plan slug whose file name is free in the store, drawing again when it is taken, up to
  * {@link PLAN_SLUG_ATTEMPTS} times.
@@ -29,6 +32,7 @@ export interface AllocatePlanSlugOptions {
  * @throws PlanNameCollisionError when every drawn name is taken.
  */
 export async function allocatePlanSlug(options: AllocatePlanSlugOptions): Promise<string> {
+  checkOptions<AllocatePlanSlugOptions>(options, OPTIONS, { owner: 'allocatePlanSlug', usage: 'allocatePlanSlug({ store })' });
   const { store, agentId, random } = options;
   const tried: string[] = [];
   for (let attempt = 0; attempt < PLAN_SLUG_ATTEMPTS; attempt++) {

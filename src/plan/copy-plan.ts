@@ -4,6 +4,7 @@ import { planFileName } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
 import { recoverPlan, type PlanSource } from './recover-plan.js';
 import type { SessionEntrySource } from './session-entry-source.js';
+import { checkOptions, isEntrySource, isFunction, isNonEmptyString, isPlainObject, required, type OptionsSpec } from '../options/index.js';
 
 /** Options of {@link copyPlanForResume}. */
 export interface CopyPlanForResumeOptions {
@@ -29,6 +30,13 @@ export type CopyPlanForResumeResult =
   /** No source has a plan; nothing was written. */
   | { status: 'not-found'; name: string };
 
+const RESUME_OPTIONS: OptionsSpec<CopyPlanForResumeOptions> = {
+  store: required(isPlainObject),
+  slug: required(isNonEmptyString),
+  agentId: isNonEmptyString,
+  entries: required(isEntrySource),
+};
+
 /**
  * Makes sure a resumed session finds its plan in the store: when `{slug}.md` (or the subagent's
  * file) is missing, empty or blank, the plan is recovered from the history (`recoverPlan`) and written back.
@@ -37,6 +45,7 @@ export type CopyPlanForResumeResult =
  * if (result.status === 'restored') log(`plan restored from ${result.source}`);
  */
 export async function copyPlanForResume(options: CopyPlanForResumeOptions): Promise<CopyPlanForResumeResult> {
+  checkOptions<CopyPlanForResumeOptions>(options, RESUME_OPTIONS, { owner: 'copyPlanForResume', usage: 'copyPlanForResume({ store, slug, entries })' });
   const { store, slug, agentId, entries } = options;
   const name = planFileName({ slug, agentId });
   const existing = await store.read(name);
@@ -79,6 +88,8 @@ export interface CopyPlanForForkResult {
   copied?: { text: string; source: PlanSource };
 }
 
+const FORK_OPTIONS: OptionsSpec<CopyPlanForForkOptions> = { ...RESUME_OPTIONS, random: isFunction };
+
 /**
  * Gives a forked session its own plan: a new slug (drawn until its name is free) and, when the
  * parent has a plan, a copy of it under the new name — so parent and fork never overwrite each
@@ -86,6 +97,7 @@ export interface CopyPlanForForkResult {
  * @throws PlanNameCollisionError when no free slug is found.
  */
 export async function copyPlanForFork(options: CopyPlanForForkOptions): Promise<CopyPlanForForkResult> {
+  checkOptions<CopyPlanForForkOptions>(options, FORK_OPTIONS, { owner: 'copyPlanForFork', usage: 'copyPlanForFork({ store, slug, entries })' });
   const { store, slug, agentId, entries, random } = options;
   const recovered = await recoverPlan({ store, slug, agentId, entries });
   const forkSlug = await allocatePlanSlug({ store, agentId, ...(random ? { random } : {}) });

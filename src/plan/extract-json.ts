@@ -1,5 +1,6 @@
 import { findFencedBlocks, jsonCandidates, type JsonCandidate, type JsonCandidateStrategy } from './json-candidates.js';
 import { validateWithSchema, type InferSchemaOutput, type ValueSchema } from './value-schema.js';
+import { checkOptions, isSchema, type OptionsSpec } from '../options/index.js';
 
 /** How JSON wrapped in another layer was unwrapped. */
 export type JsonUnwrap =
@@ -132,6 +133,8 @@ function truncationError(candidate: JsonCandidate): string {
   return `Your JSON is cut off before it ends${what}. Send the complete JSON again, shorter if it has to be. ${ASK_AGAIN}`;
 }
 
+const OPTIONS: OptionsSpec<ExtractJsonOptions<undefined>> = { schema: isSchema };
+
 /**
  * Finds the JSON in a model's answer: the whole text, then fenced code blocks, then balanced
  * `{...}` or `[...]` spans (past stray brackets in prose) and the values nested in them; unwraps
@@ -148,6 +151,7 @@ export function extractJson<S extends ValueSchema | undefined = undefined>(
   text: string,
   options: ExtractJsonOptions<S> = {},
 ): ExtractJsonResult<S extends ValueSchema ? InferSchemaOutput<S> : unknown> {
+  checkOptions<ExtractJsonOptions<undefined>>(options, OPTIONS, { owner: 'extractJson', optional: true });
   type Out = S extends ValueSchema ? InferSchemaOutput<S> : unknown;
   const { schema } = options;
   let schemaFailure: { issues: string[] } | undefined;

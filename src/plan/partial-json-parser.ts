@@ -1,3 +1,5 @@
+import { checkOptions, oneOf, type OptionsSpec } from '../options/index.js';
+
 /** `T` with every field, at any depth, possibly missing (a value still streaming). */
 export type DeepPartial<T> = T extends Array<infer Item>
   ? Array<DeepPartial<Item>>
@@ -84,6 +86,8 @@ function findStart(text: string, arrays: boolean): number {
   return -1;
 }
 
+const OPTIONS: OptionsSpec<PartialJsonParserOptions> = { root: oneOf(['object', 'object-or-array']) };
+
 /**
  * A parser for JSON arriving as text deltas (a model streaming its plan), returning the best
  * partial value after each delta so a host can render a plan card while it streams. Prose and
@@ -99,6 +103,7 @@ function findStart(text: string, arrays: boolean): number {
  * for await (const event of run) if (event.type === 'text-delta') render(parser.push(event.text));
  */
 export function createPartialJsonParser<T = unknown>(options: PartialJsonParserOptions = {}): PartialJsonParser<T> {
+  checkOptions<PartialJsonParserOptions>(options, OPTIONS, { owner: 'createPartialJsonParser', optional: true });
   const arrays = options.root === 'object-or-array';
   let text = '';
   /** Text not read yet: before the start, the part that may still hold it; after, what is waiting for more. */

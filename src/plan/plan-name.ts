@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { checkOptions, isNonEmptyString, required, type OptionsSpec } from '../options/index.js';
 
 /** Options of {@link planFileName}. */
 export interface PlanFileNameOptions {
@@ -11,6 +12,8 @@ export interface PlanFileNameOptions {
   agentId?: string;
 }
 
+const OPTIONS: OptionsSpec<PlanFileNameOptions> = { slug: required(isNonEmptyString), agentId: isNonEmptyString };
+
 /**
  * The plan file name of a session: `{slug}.md` for the main agent, `{slug}-agent-{agentId}.md`
  * for a subagent (the names Claude Code uses, so its plan folder can serve as a store).
@@ -18,6 +21,7 @@ export interface PlanFileNameOptions {
  * @example planFileName({ slug: 'quiet-copper-lantern', agentId: 'a1' }) // 'quiet-copper-lantern-agent-a1.md'
  */
 export function planFileName(options: PlanFileNameOptions): string {
+  checkOptions<PlanFileNameOptions>(options, OPTIONS, { owner: 'planFileName', usage: "planFileName({ slug: 'quiet-copper-lantern' })" });
   const { slug, agentId } = options;
   const name = agentId === undefined ? `${slug}.md` : `${slug}-agent-${agentId}.md`;
   assertPlanName(name);

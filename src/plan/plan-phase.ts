@@ -1,6 +1,7 @@
 import type { HookEntry, PreToolUseHookInput, PreToolUseHookOutput } from '../hooks/types.js';
 import type { CanUseTool, PermissionResult } from '../types/permission.js';
 import type { ToolKind } from '../tools/types.js';
+import { arrayOf, checkOptions, isBoolean, isFunction, isPlainObject, type OptionsSpec } from '../options/index.js';
 
 /** What the plan-phase guard knows about a tool. */
 export interface PlanPhaseToolInfo {
@@ -78,6 +79,13 @@ export function planPhaseDenialMessage(toolName: string): string {
   return `${toolName} was not run: the planning phase is active, and it may change things. Keep exploring with read-only tools (reading, searching, listing) to gather what the plan needs. Writing comes after the plan is approved.`;
 }
 
+const OPTIONS: OptionsSpec<PlanPhaseOptions> = {
+  isWriteTool: isFunction,
+  tools: arrayOf(isPlainObject, "an array of tools (the agent's `tools`)"),
+  denialMessage: isFunction,
+  active: isBoolean,
+};
+
 /**
  * A plan-phase guard for hosts that run their own plan/execute phases without switching the
  * permission mode (e.g. staying in `acceptEdits`). While active, write tools are denied at once —
@@ -92,6 +100,7 @@ export function planPhaseDenialMessage(toolName: string): string {
  * phase.end();
  */
 export function createPlanPhase(options: PlanPhaseOptions = {}): PlanPhase {
+  checkOptions<PlanPhaseOptions>(options, OPTIONS, { owner: 'createPlanPhase', optional: true });
   let active = options.active ?? false;
   const known = new Map<string, PlanPhaseToolInfo>((options.tools ?? []).map((tool) => [tool.name, tool]));
   const message = options.denialMessage ?? planPhaseDenialMessage;

@@ -1,6 +1,7 @@
 import type { ExtractJsonFailure } from './extract-json.js';
 import { PlanSchema } from './plan-schema.js';
 import { schemaToJsonSchema, type ValueSchema } from './value-schema.js';
+import { checkOptions, isSchema, isString, type OptionsSpec } from '../options/index.js';
 
 /** Options of {@link buildPlanRequestPrompt}. */
 export interface BuildPlanRequestPromptOptions {
@@ -18,11 +19,14 @@ export interface BuildPlanRequestPromptOptions {
 
 const DEFAULT_INSTRUCTIONS = 'Exploration is over. Write the plan for the task, based on what you found.';
 
+const OPTIONS: OptionsSpec<BuildPlanRequestPromptOptions> = { schema: isSchema, instructions: isString };
+
 /**
  * The message asking the model, in the same session, for its plan as JSON: the host's
  * instructions, the JSON Schema of the expected shape, and the rule to answer with JSON only.
  */
 export function buildPlanRequestPrompt(options: BuildPlanRequestPromptOptions = {}): string {
+  checkOptions<BuildPlanRequestPromptOptions>(options, OPTIONS, { owner: 'buildPlanRequestPrompt', optional: true });
   const schema = options.schema ?? PlanSchema;
   const jsonSchema = schemaToJsonSchema(schema);
   const shape = jsonSchema

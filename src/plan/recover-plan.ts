@@ -4,6 +4,7 @@ import { EXIT_PLAN_MODE_TOOLS } from './exit-plan-mode-tools.js';
 import { baseName, planFileName, planNameProblem } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
 import type { SessionEntrySource } from './session-entry-source.js';
+import { checkOptions, isEntrySource, isNonEmptyString, isPlainObject, required, type OptionsSpec } from '../options/index.js';
 
 /** Where a recovered plan came from, in the order {@link recoverPlan} tries them. */
 export type PlanSource = 'store' | 'snapshot' | 'exit-plan-mode' | 'plan-content' | 'plan-reference';
@@ -158,6 +159,8 @@ async function readFromStore(store: PlanStore, name: string): Promise<string | u
   return nonEmpty(text) ? text : undefined;
 }
 
+const OPTIONS: OptionsSpec<RecoverPlanOptions> = { entries: required(isEntrySource), store: isPlainObject, slug: isNonEmptyString, agentId: isNonEmptyString };
+
 /**
  * Finds a session's plan, trying in order: the plan `store` (the file `{slug}.md`, or
  * `{slug}-agent-{agentId}.md`); the last plan `snapshot` entry — saved at approval, or a copy of
@@ -173,6 +176,7 @@ async function readFromStore(store: PlanStore, name: string): Promise<string | u
  * const plan = await recoverPlan({ store, entries: readClaudeCodeSessionFile(file) });
  */
 export async function recoverPlan(options: RecoverPlanOptions): Promise<RecoveredPlan | undefined> {
+  checkOptions<RecoverPlanOptions>(options, OPTIONS, { owner: 'recoverPlan', usage: 'recoverPlan({ entries, store, slug })' });
   const { store, agentId } = options;
   const nameOf = (slug: string): string => planFileName({ slug, agentId });
   // With a slug and a store, the cheapest source may answer before the entries are read at all.

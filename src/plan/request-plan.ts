@@ -3,6 +3,7 @@ import { PlanExtractionError } from '../errors/plan-extraction-error.js';
 import type { PlanPhase } from './plan-phase.js';
 import { PlanSchema, type StructuredPlan } from './plan-schema.js';
 import type { InferSchemaOutput, ValueSchema } from './value-schema.js';
+import { checkOptions, isSchema, isAbortSignal, isPlainObject, isPositiveInteger, isString, type OptionsSpec } from '../options/index.js';
 
 /** What `requestPlan` needs of an agent: a run with a typed output (an `Agent` has it). */
 export interface PlanRequestAgent {
@@ -47,6 +48,14 @@ export interface RequestedPlan<T> {
   attempts: number;
 }
 
+const OPTIONS: OptionsSpec<RequestPlanOptions<undefined>> = {
+  phase: isPlainObject,
+  schema: isSchema,
+  prompt: isString,
+  maxAttempts: isPositiveInteger,
+  signal: isAbortSignal,
+};
+
 /**
  * Asks the same session for the plan as JSON, then ends the plan phase: what the agent explored
  * stays in context (no restart, no second session), and writes stay refused until a valid plan is
@@ -62,6 +71,7 @@ export async function requestPlan<S extends ValueSchema | undefined = undefined>
   agent: PlanRequestAgent,
   options: RequestPlanOptions<S> = {},
 ): Promise<RequestedPlan<S extends ValueSchema ? InferSchemaOutput<S> : StructuredPlan>> {
+  checkOptions<RequestPlanOptions<undefined>>(options, OPTIONS, { owner: 'requestPlan', optional: true });
   const schema = (options.schema ?? PlanSchema) as ValueSchema;
   const maxAttempts = options.maxAttempts ?? 2;
   if (!(Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 11)) {

@@ -3,6 +3,7 @@ import { fromJSONSchema } from 'zod/v4';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { JsonSchemaObject, Zod3Schema, Zod4Schema } from '../tools/input-schema.js';
+import { zod4ToJsonSchema } from '../tools/zod4-to-json-schema.js';
 
 /** The parts of a Standard Schema (v1) validator this library uses (valibot, arktype, zod, ...). */
 export interface StandardSchemaLike<Output = unknown> {
@@ -208,7 +209,7 @@ export function validateWithSchema<S extends ValueSchema>(schema: S, value: unkn
 export function schemaToJsonSchema(schema: ValueSchema): Record<string, unknown> | undefined {
   try {
     let jsonSchema: Record<string, unknown>;
-    if (isZod4(schema)) jsonSchema = z4.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' }) as Record<string, unknown>;
+    if (isZod4(schema)) jsonSchema = zod4ToJsonSchema(schema, 'output');
     else if (isZod3(schema)) jsonSchema = zodToJsonSchema(schema as never, { target: 'jsonSchema7', $refStrategy: 'none' }) as Record<string, unknown>;
     else if (isStandard(schema)) return undefined;
     else jsonSchema = schema as Record<string, unknown>;

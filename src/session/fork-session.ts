@@ -9,6 +9,7 @@ import { repairState } from '../state/repair-state.js';
 import { Journal } from './journal.js';
 import { loadEntries } from './load-entries.js';
 import type { SessionStore } from './session-store.js';
+import { validateForkSessionOptions } from './validate-fork-session-options.js';
 
 /** Options of {@link forkSession}. */
 export interface ForkSessionOptions extends ForkOptions {
@@ -25,6 +26,7 @@ export interface ForkSessionOptions extends ForkOptions {
  * @throws SessionConflictError when a session with the fork's id already exists.
  */
 export async function forkSession(store: SessionStore, sessionId: string, options: ForkSessionOptions = {}): Promise<string> {
+  validateForkSessionOptions(options);
   const entries = await loadEntries(store, sessionId);
   if (entries.length === 0) throw new SessionNotFoundError(sessionId);
   const source = foldEntries(entries, { sessionId });

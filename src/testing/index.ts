@@ -1,7 +1,9 @@
 /**
- * `agent-harness/testing`: test your agents without a network — a scripted model, and a
- * loopback Messages API server for driving the real `@anthropic-ai/sdk` client — and test your
- * own session and plan stores with the conformance suites every store of the library passes.
+ * `agent-harness/testing`: test your agents without a network — a scripted model, the Messages
+ * API's own rules for a request (to check a history your agent built), and the conformance
+ * suites every session and plan store of the library passes. Free of Node built-ins (it bundles
+ * for a browser); the loopback Messages API server for driving the real `@anthropic-ai/sdk`
+ * client is in `agent-harness/testing/messages-server`.
  * @packageDocumentation
  */
 export { scriptedModel, type ScriptedModel, type ScriptedModelOptions, type RecordedRequest } from './scripted-model/scripted-model.js';
@@ -15,23 +17,8 @@ export {
   type ScriptedTurnFactory,
   type ScriptItem,
 } from './scripted-model/builders.js';
-export {
-  startMessagesServer,
-  validateMessagesRequest,
-  validateMessagesRequestBody,
-  type ValidateMessagesRequestBodyOptions,
-  type FaultResponse,
-  type MessagesRequestBody,
-  type MessagesRequestInfo,
-  type MessagesServer,
-  type MessagesServerOptions,
-  type MessagesServerResponse,
-  type RecordingResponse,
-  type MessagesServerTurn,
-  type StaticMessagesResponse,
-  DEFAULT_MINIMUM_CACHEABLE_TOKENS,
-  type PromptCachingOptions,
-} from './messages-server/index.js';
+export { validateMessagesRequest } from './messages-server/validate-messages-request.js';
+export { validateMessagesRequestBody, type ValidateMessagesRequestBodyOptions } from './messages-server/validate-messages-request-body.js';
 export {
   sessionStoreConformance,
   planStoreConformance,

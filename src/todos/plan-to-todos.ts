@@ -1,6 +1,7 @@
 import type { PlanStep, StructuredPlan } from '../plan/plan-schema.js';
 import { toActiveForm } from './active-form.js';
 import type { Todo } from '../types/todo.js';
+import { checkOptions, isFunction, type OptionsSpec } from '../options/index.js';
 
 /** Options of {@link planToTodos}. */
 export interface PlanToTodosOptions {
@@ -12,6 +13,8 @@ export interface PlanToTodosOptions {
   activeForm?: (step: PlanStep) => string;
 }
 
+const OPTIONS: OptionsSpec<PlanToTodosOptions> = { activeForm: isFunction };
+
 /**
  * Turns a structured plan's steps into a todo list, every item `pending`, in step order. The
  * library never does this on its own: call it when the host wants the plan as the starting list
@@ -19,6 +22,7 @@ export interface PlanToTodosOptions {
  * @example agent.setTodos(planToTodos(plan));
  */
 export function planToTodos(plan: Pick<StructuredPlan, 'steps'>, options: PlanToTodosOptions = {}): Todo[] {
+  checkOptions<PlanToTodosOptions>(options, OPTIONS, { owner: 'planToTodos', optional: true });
   const activeForm = options.activeForm ?? ((step: PlanStep) => toActiveForm(step.title));
   return plan.steps.map((step) => ({ content: step.title.trim(), status: 'pending', activeForm: activeForm(step) }));
 }

@@ -2,6 +2,7 @@ import { isToolResultBlock, isToolUseBlock } from '../model/messages.js';
 import type { SessionEntrySource } from '../plan/session-entry-source.js';
 import type { Todo } from '../types/todo.js';
 import { validateTodos } from './validate-todos.js';
+import { checkOptions, isEntrySource, isNonEmptyString, required, type OptionsSpec } from '../options/index.js';
 
 /** The name of the todo tool, in Claude Code and here. */
 const TODO_WRITE = 'TodoWrite';
@@ -23,6 +24,8 @@ function newTodosOf(toolUseResult: unknown): unknown {
   return Array.isArray(newTodos) ? newTodos : undefined;
 }
 
+const OPTIONS: OptionsSpec<RecoverTodosOptions> = { entries: required(isEntrySource), agentId: isNonEmptyString };
+
 /**
  * The last todo list of a session: the latest `todo-update` entry or successful `TodoWrite` call,
  * whichever comes last. For a call, the list Claude Code recorded on its result
@@ -33,6 +36,7 @@ function newTodosOf(toolUseResult: unknown): unknown {
  * @returns the list, or `undefined` when the session never had one.
  */
 export async function recoverTodos(options: RecoverTodosOptions): Promise<Todo[] | undefined> {
+  checkOptions<RecoverTodosOptions>(options, OPTIONS, { owner: 'recoverTodos', usage: 'recoverTodos({ entries })' });
   const { entries, agentId } = options;
   let latest: Todo[] | undefined;
   const calls = new Map<string, unknown>();

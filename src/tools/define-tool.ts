@@ -1,7 +1,8 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ToolPermissionCheck } from '../types/permission.js';
+import type { ToolDisplay } from '../types/tool-display.js';
 import { compileInputSchema, type InferInput, type InputSchema } from './input-schema.js';
 import type { Tool, ToolCheckArgs, ToolExecuteArgs, ToolKind, ToolResumeArgs, ToolReturn, ToolRuleTarget, ToolSuspension } from './types.js';
+import { validateDefineToolOptions } from './validate-define-tool-options.js';
 
 /** Options of {@link defineTool}. */
 export interface DefineToolOptions<S extends InputSchema> {
@@ -58,6 +59,13 @@ export interface DefineToolOptions<S extends InputSchema> {
   /** Whether one particular call only reads (e.g. `ls` for a shell tool); overrides `readOnly` per call. */
   isReadOnlyCall?: (input: InferInput<S>) => boolean;
   /**
+   * What an approval card shows for a call in plain words (`{ title, summary, body? }`, e.g. a
+   * unified diff or a command). Asked only when the call needs an approval; a `display` that
+   * throws is reported as an `error` event and the card falls back to the raw input.
+   * @default undefined (hosts show the tool name and input)
+   */
+  display?: (args: ToolCheckArgs<InferInput<S>>) => ToolDisplay | undefined | Promise<ToolDisplay | undefined>;
+  /**
    * Which input field `Tool(pattern)` rules match, and how.
    * @default undefined (rules with a pattern never match this tool)
    */
@@ -76,11 +84,10 @@ export interface DefineToolOptions<S extends InputSchema> {
   timeoutMs?: number;
 }
 
-const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
-
 /**
  * Defines a typed tool. The JSON Schema for the API is generated once, here.
- * @throws ConfigurationError for a bad name, a non-object schema, or a non-positive timeout.
+ * @throws ConfigurationError for an unknown option (with the nearest valid name), an option of the
+ *   wrong type or value (`readOnly: "false"`, `kind: 'write'`), a bad name or a non-object schema.
  * @example
  * const wordCount = defineTool({
  *   name: 'word_count',
@@ -91,17 +98,7 @@ const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
  * });
  */
 export function defineTool<S extends InputSchema>(options: DefineToolOptions<S>): Tool<InferInput<S>> {
-  if (!NAME_PATTERN.test(options.name ?? '')) {
-    throw new ConfigurationError(
-      `Tool name ${JSON.stringify(options.name)} is invalid: use 1-64 letters, digits, "_" or "-" (the Messages API's rule).`,
-    );
-  }
-  if (typeof options.execute !== 'function') {
-    throw new ConfigurationError(`Tool "${options.name}" has no execute function; pass execute: ({ input }) => ...`);
-  }
-  if (options.timeoutMs !== undefined && !(options.timeoutMs > 0)) {
-    throw new ConfigurationError(`Tool "${options.name}": timeoutMs must be a positive number of milliseconds, got ${options.timeoutMs}.`);
-  }
+  validateDefineToolOptions(options);
   const compiled = compileInputSchema(options.name, options.inputSchema);
   const readOnly = options.readOnly ?? options.kind === 'read';
   return {
@@ -120,6 +117,7 @@ export function defineTool<S extends InputSchema>(options: DefineToolOptions<S>)
     isReadOnlyCall: options.isReadOnlyCall,
     handlesHostAnswer: options.handlesHostAnswer === true,
     requiresUserInteraction: options.requiresUserInteraction === true,
+    display: options.display,
     execute: options.execute,
     ...(options.resume ? { resume: options.resume } : {}),
   };

@@ -2,6 +2,7 @@ import * as z4 from 'zod/v4/core';
 import { fromJSONSchema } from 'zod/v4';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { zod4ToJsonSchema } from './zod4-to-json-schema.js';
 
 /** A zod 4 schema (classic or mini). */
 export type Zod4Schema = z4.$ZodType;
@@ -82,7 +83,7 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
   if (isZod4(schema)) {
     let jsonSchema: Record<string, unknown>;
     try {
-      jsonSchema = stripMeta(z4.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
+      jsonSchema = zod4ToJsonSchema(schema, 'input');
     } catch (cause) {
       throw new ConfigurationError(`Tool "${toolName}": its zod input schema cannot be converted to JSON Schema (${String(cause)}). Use JSON-representable types (no transforms on the input side, no functions).`, { cause });
     }

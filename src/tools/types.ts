@@ -2,6 +2,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import type { ContentBlock, ImageBlock, TextBlock } from '../model/messages.js';
 import type { PermissionMode, PermissionResult, PermissionUpdate, ToolPermissionCheck } from '../types/permission.js';
 import type { HostAnswer, NestedRun } from '../state/session-state.js';
+import type { ToolDisplay } from '../types/tool-display.js';
 
 import type { ToolKind } from '../types/tool-kind.js';
 
@@ -207,9 +208,11 @@ export interface Tool<Input = any> {
    * classifier never answer it, and no note about an edited input is added to its result.
    */
   readonly requiresUserInteraction: boolean;
+  /** What an approval card shows for a call; asked only when the call needs an approval. */
+  display?(args: ToolCheckArgs<Input>): ToolDisplay | undefined | Promise<ToolDisplay | undefined>;
   execute(args: ToolExecuteArgs<Input>): ToolReturn | ToolSuspension | Promise<ToolReturn | ToolSuspension>;
   /** Continues a call this tool suspended, once the host answers an approval inside it. */
   resume?(args: ToolResumeArgs<Input>): ToolReturn | ToolSuspension | Promise<ToolReturn | ToolSuspension>;
 }
 
-export type { ContentBlock };
+export type { ContentBlock, ToolDisplay };

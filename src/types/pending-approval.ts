@@ -1,3 +1,4 @@
+import type { ToolDisplay } from './tool-display.js';
 import type { PermissionReason, PermissionUpdate } from './permission.js';
 
 /** A tool call parked until the host answers, possibly days later in another process. */
@@ -15,6 +16,8 @@ export interface PendingApproval {
   suggestions: PermissionUpdate[];
   /** A path outside the workspace that caused the question. */
   blockedPath?: string;
+  /** What the approval card shows, from the tool's `display` (a unified diff, a command); absent when the tool has none. */
+  display?: ToolDisplay;
   /** ISO 8601 time the approval was created. */
   createdAt: string;
   /**

@@ -1,6 +1,7 @@
 /**
  * Permission vocabulary shared by the pipeline, tools, hooks and the agent. A leaf module.
  */
+import type { ToolDisplay } from './tool-display.js';
 
 /** The session-level permission mode. See the README's modes table. */
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'auto' | 'dontAsk' | 'bypassPermissions';
@@ -47,7 +48,7 @@ export type PermissionRuleInput = string | PermissionRuleValue;
  * A change to permissions that a host can apply by echoing it back from `canUseTool`
  * (`updatedPermissions`), e.g. an "always allow" suggestion.
  */
-export type PermissionUpdate =
+export type PermissionUpdate = (
   | {
       /** Adds rules to a list. */
       type: 'addRules';
@@ -88,7 +89,14 @@ export type PermissionUpdate =
       type: 'removeDirectories';
       directories: string[];
       destination: PermissionUpdateDestination;
-    };
+    }
+) & {
+  /**
+   * The update in plain words, for a button ("Allow writing any file in this project"). Set on
+   * the suggestions the runtime hands out; ignored when an update is applied.
+   */
+  description?: string;
+};
 
 /** Which step of the pipeline decided, or why a question is asked. */
 export type PermissionReason =
@@ -153,6 +161,8 @@ export interface CanUseToolContext {
   suggestions: PermissionUpdate[];
   /** A path outside the workspace that caused the question, when that is the reason. */
   blockedPath?: string;
+  /** What the card shows, from the tool's `display` (e.g. a unified diff); absent when the tool has none. */
+  display?: ToolDisplay;
 }
 
 /**

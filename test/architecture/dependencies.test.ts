@@ -58,12 +58,13 @@ const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   types: [],
   telemetry: [],
+  options: ['errors'],
   model: ['errors', 'types'],
   history: ['model', 'errors', 'types'],
   state: ['model', 'history', 'errors', 'types'],
   events: ['model', 'state', 'errors', 'types'],
-  hooks: ['model', 'events', 'errors', 'types'],
-  tools: ['model', 'state', 'events', 'history', 'errors', 'types'],
+  hooks: ['model', 'events', 'options', 'errors', 'types'],
+  tools: ['model', 'state', 'events', 'history', 'options', 'errors', 'types'],
   context: ['model', 'tools', 'permissions', 'errors', 'types'],
 };
 

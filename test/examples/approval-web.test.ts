@@ -2,7 +2,8 @@
  * The approval web example in a real browser (Debian's chromium through playwright-core): the
  * server runs as a child process on the real Anthropic client, pointed at the loopback Messages
  * server playing a scripted conversation. Reject a plan, approve the revision, edit a tool input,
- * kill the server while an approval waits, restart it, and approve after a reload.
+ * kill the server while an approval waits, restart it, and approve after a reload. Then a new
+ * session: its own folder, and a todo list that does not claim a step whose edit failed.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -11,7 +12,8 @@ import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message, ToolResultBlock } from 'agent-harness';
-import { startMessagesServer, toolCall, turn, type MessagesServer } from 'agent-harness/testing';
+import { toolCall, turn } from 'agent-harness/testing';
+import { startMessagesServer, type MessagesServer } from 'agent-harness/testing/messages-server';
 import { REPO_ROOT, startServerProcess, type ServerProcess } from './server-process.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -56,6 +58,7 @@ const textOf = (block: ToolResultBlock | undefined) =>
 // Locally a machine without Chromium skips this file; in CI (which installs it) it must run.
 describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('examples/approval-web in headless Chromium', () => {
   let messagesServer: MessagesServer;
+  let app: ServerProcess;
   let browser: Browser;
   let page: Page;
   let dataDir: string;
@@ -89,8 +92,11 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('examples/approval-web
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
+  /** The page's state, from the server. */
+  const pageState = async () => (await (await fetch(`${app.url}/api/state`)).json()) as { sessionId: string; workspaceDir: string; todos: Array<{ status: string }> };
+
   it('plans, edits, survives a restart while an approval waits, and finishes', { timeout: 60_000 }, async () => {
-    let app = await startApp(0);
+    app = await startApp(0);
     try {
       await page.goto(app.url);
       await page.getByLabel('Prompt').fill('Write the meeting notes.');
@@ -110,9 +116,16 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('examples/approval-web
       await revisedPlan.getByLabel('Mode after approval').selectOption('default');
       await revisedPlan.getByRole('button', { name: 'Approve plan' }).click();
 
-      // The first write: edit its input before allowing it.
+      // The first write: the card shows what would be written as a diff, in plain words; the raw
+      // input is one click away. Edit it before allowing it.
       const notesCard = page.locator('.tool-card[data-tool-name="Write"]', { hasText: 'notes.md' });
       await notesCard.waitFor();
+      expect(await notesCard.locator('.display .title').textContent()).toBe('Create notes.md');
+      expect(await notesCard.locator('.display .summary').textContent()).toBe('A new file of 1 line.');
+      expect(await notesCard.locator('pre.diff .add').allTextContents()).toEqual(['+Draft notes from the model\n']);
+      expect(await notesCard.locator('.tool-input').isVisible()).toBe(false);
+      expect(await notesCard.getByRole('button', { name: 'Allow writing any file in this project' }).isVisible()).toBe(true);
+      await page.screenshot({ path: join(OUTPUT_DIR, 'approval-web-card.png'), fullPage: true, animations: 'disabled' });
       await notesCard.getByRole('button', { name: 'Edit input' }).click();
       await notesCard.getByLabel('Edit the input (JSON)').fill(JSON.stringify({ file_path: 'notes.md', content: EDITED_NOTES }, null, 2));
       await notesCard.getByRole('button', { name: 'Allow edited input' }).click();
@@ -128,7 +141,7 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('examples/approval-web
       await summaryCard.waitFor();
       expect(await summaryCard.getAttribute('data-approval-id')).toBe(approvalId);
       await page.screenshot({ path: join(OUTPUT_DIR, 'approval-web-after-restart.png'), fullPage: true, animations: 'disabled' });
-      await summaryCard.getByRole('button', { name: 'Always allow Write(**)' }).click();
+      await summaryCard.getByRole('button', { name: 'Allow writing any file in this project' }).click();
 
       await page.locator('#status[data-status="completed"]').waitFor();
       await page.locator('#todo-progress', { hasText: '2 of 2 completed' }).waitFor();
@@ -140,8 +153,9 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('examples/approval-web
       throw new Error(`${(error as Error).message}\n--- server output ---\n${servers.map((server) => server.output()).join('\n---\n')}`, { cause: error });
     }
 
-    // The files on disk: the edited input was written, not the model's.
-    const workspace = join(dataDir, 'workspace');
+    // The files on disk, in the session's own folder: the edited input was written, not the model's.
+    const { workspaceDir: workspace, sessionId } = await pageState();
+    expect(workspace).toBe(join(dataDir, 'workspaces', sessionId));
     expect(await readFile(join(workspace, 'notes.md'), 'utf8')).toBe(EDITED_NOTES);
     expect(await readFile(join(workspace, 'summary.md'), 'utf8')).toBe(SUMMARY);
 
@@ -162,5 +176,55 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('examples/approval-web
     const log = (await readFile(join(dataDir, 'tool-log.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { toolUseId: string; isError: boolean });
     expect(log.map((entry) => entry.toolUseId).sort()).toEqual(['toolu_plan_2', 'toolu_todo_1', 'toolu_todo_2', 'toolu_todo_3', 'toolu_write_1', 'toolu_write_2']);
     expect(log.filter((entry) => entry.isError)).toEqual([]);
+  });
+  it('a new session works in its own folder, and its todo list does not claim a step that failed', { timeout: 60_000 }, async () => {
+    const before = await pageState();
+    const polish = { todos: [
+      { content: 'Write the notes', activeForm: 'Writing the notes', status: 'completed' },
+      { content: 'Polish the notes', activeForm: 'Polishing the notes', status: 'in_progress' },
+    ] };
+    const claim = { todos: polish.todos.map((todo) => ({ ...todo, status: 'completed' })) };
+    const honest = { todos: polish.todos.map((todo, index) => ({ ...todo, status: index === 0 ? 'completed' : 'pending' })) };
+    const secondSession = [
+      turn('I will plan this first.', toolCall('ExitPlanMode', { plan: FIRST_PLAN }, 'toolu_plan_3')),
+      turn(toolCall('TodoWrite', todos('in_progress', 'pending'), 'toolu_todo_4')),
+      // The same file name as the first session: in a shared folder this write failed ("File has not been read yet").
+      turn('Writing the notes.', toolCall('Write', { file_path: 'notes.md', content: SCRIPTED_NOTES }, 'toolu_write_3')),
+      turn(toolCall('TodoWrite', polish, 'toolu_todo_5')),
+      turn(toolCall('Edit', { file_path: 'notes.md', old_string: 'no such passage', new_string: 'x' }, 'toolu_edit_1')),
+      turn(toolCall('TodoWrite', claim, 'toolu_todo_6')),
+      turn(toolCall('TodoWrite', honest, 'toolu_todo_7')),
+      turn('The notes are written; the polish did not apply.'),
+    ];
+    messagesServer.enqueue(...secondSession);
+    const requestsBefore = messagesServer.requests.length;
+    try {
+      await page.getByRole('button', { name: 'New session' }).click();
+      await page.locator('#status[data-status="no-session"]').waitFor({ state: 'attached' });
+      await page.getByLabel('Prompt').fill('Write the meeting notes again.');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      const plan = page.locator('.plan-card', { hasText: 'Short meeting notes' });
+      await plan.waitFor();
+      await plan.getByLabel('Mode after approval').selectOption('acceptEdits');
+      await plan.getByRole('button', { name: 'Approve plan' }).click();
+      await page.locator('#status[data-status="completed"]').waitFor();
+      await page.locator('#todo-progress', { hasText: '1 of 2 completed' }).waitFor();
+      await page.screenshot({ path: join(OUTPUT_DIR, 'approval-web-new-session.png'), fullPage: true, animations: 'disabled' });
+    } catch (error) {
+      await page.screenshot({ path: join(OUTPUT_DIR, 'approval-web-failure.png'), fullPage: true }).catch(() => undefined);
+      throw new Error(`${(error as Error).message}\n--- server output ---\n${servers.map((server) => server.output()).join('\n---\n')}`, { cause: error });
+    }
+    const after = await pageState();
+    expect(after.sessionId).not.toBe(before.sessionId);
+    expect(after.workspaceDir).toBe(join(dataDir, 'workspaces', after.sessionId));
+    expect(await readFile(join(after.workspaceDir, 'notes.md'), 'utf8')).toBe(SCRIPTED_NOTES);
+    expect(await readFile(join(before.workspaceDir, 'notes.md'), 'utf8')).toBe(EDITED_NOTES);
+    const history = messagesServer.requests.at(-1)!.messages;
+    expect(messagesServer.requests.length - requestsBefore).toBe(secondSession.length);
+    expect(resultFor(history, 'toolu_write_3')?.is_error).toBeFalsy();
+    expect(resultFor(history, 'toolu_edit_1')?.is_error).toBe(true);
+    expect(resultFor(history, 'toolu_todo_6')?.is_error).toBe(true);
+    expect(textOf(resultFor(history, 'toolu_todo_6'))).toContain('cannot be marked completed, because the last Edit call failed');
+    expect(after.todos.map((todo) => todo.status)).toEqual(['completed', 'pending']);
   });
 });

@@ -20,7 +20,9 @@ describe('validateHooksConfig', () => {
   it.each([
     [[], /hooks must be an object/],
     [{ PreToolUse: {} }, /hooks\.PreToolUse must be an array/],
-    [{ PreToolUSE: [] }, /hooks\.PreToolUSE is not a hook event; use one of SessionStart, UserPromptSubmit, PreToolUse/],
+    [{ PreToolUSE: [] }, /hooks\.PreToolUSE is not a hook event; did you mean PreToolUse\? Events: SessionStart, UserPromptSubmit, PreToolUse/],
+    [{ Bogus: [] }, /hooks\.Bogus is not a hook event; use one of SessionStart, UserPromptSubmit, PreToolUse/],
+    [{ PreToolUse: [{ hook, matchr: 'Write' }] }, /unknown key "matchr"; did you mean "matcher"\?/],
     [{ PreToolUse: [null] }, /hooks\.PreToolUse\[0\] must be an object/],
     [{ PreToolUse: [{ hook }, { hook: 'x' }] }, /hooks\.PreToolUse\[1\]\.hook must be a function/],
     [{ PreToolUse: [{ hook, matcher: '(' }] }, /hooks\.PreToolUse\[0\]\.matcher "\(" is not a valid regular expression/],

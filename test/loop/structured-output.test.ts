@@ -1,7 +1,8 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { anthropicModel, ConfigurationError, createAgent, defineTool, StructuredOutputError } from 'agent-harness';
-import { scriptedModel, startMessagesServer, toolCall, turn } from 'agent-harness/testing';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { startMessagesServer } from 'agent-harness/testing/messages-server';
 
 const Outline = z.object({ title: z.string(), sections: z.array(z.string()).min(1), words: z.number().int() });
 const valid = JSON.stringify({ title: 'Tide pools', sections: ['Intro', 'Life'], words: 800 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { anthropicModel, createAgent, defineTool, ModelError, type Message } from 'agent-harness';
-import { startMessagesServer, type MessagesServer, type MessagesServerTurn } from 'agent-harness/testing';
+import { startMessagesServer, type MessagesServer, type MessagesServerTurn } from 'agent-harness/testing/messages-server';
 import { echoTool } from '../helpers.js';
 
 let server: MessagesServer | undefined;

@@ -78,7 +78,7 @@ describe('filePlanStore', () => {
   });
 
   it('needs a directory', () => {
-    expect(() => filePlanStore({} as never)).toThrow(/needs `dir`/);
+    expect(() => filePlanStore({} as never)).toThrow("filePlanStore: `dir` is required, as in filePlanStore({ dir: \"./.plans\" }).");
   });
 
   it('keeps a plan across store instances and avoids taken names', async () => {

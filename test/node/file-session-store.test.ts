@@ -201,7 +201,7 @@ describe('fileSessionStore', () => {
   });
 
   it('refuses a missing dir', () => {
-    expect(() => fileSessionStore({} as never)).toThrow(/needs `dir`/);
+    expect(() => fileSessionStore({} as never)).toThrow("fileSessionStore: `dir` is required, as in fileSessionStore({ dir: \"./.sessions\" }).");
   });
 
   it('lists only transcripts, not locks or other files', async () => {

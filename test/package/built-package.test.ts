@@ -68,8 +68,18 @@ describe('the built package', () => {
     }
   });
 
-  it('has a scan that does catch Node imports (the node entry has them)', () => {
-    const specifiers = [...reachableSpecifiers(join(dist, 'node/index.js'))];
-    expect(specifiers.some((specifier) => isBuiltin(specifier))).toBe(true);
+  it('keeps Node built-ins out of the testing entry point, in both formats, so scriptedModel bundles for a browser', () => {
+    for (const entry of ['testing/index.js', 'testing/index.cjs']) {
+      const offending = [...reachableSpecifiers(join(dist, entry))].filter(isBuiltin);
+      expect(offending, `${entry} reaches Node built-ins`).toEqual([]);
+    }
+  });
+
+  it('has a scan that does catch Node imports (the node and messages-server entries have them)', () => {
+    for (const entry of ['testing/messages-server/index.js', 'testing/messages-server/index.cjs']) {
+      const specifiers = [...reachableSpecifiers(join(dist, entry))];
+      expect(specifiers.filter(isBuiltin), entry).toContain('node:http');
+    }
+    expect([...reachableSpecifiers(join(dist, 'node/index.js'))].some(isBuiltin)).toBe(true);
   });
 });

@@ -117,7 +117,7 @@ describe('step 2: PreToolUse hooks', () => {
       makeArgs({ tool: readTool, rawInput: { file_path: 'a' }, canUseTool, hooks: { PreToolUse: [{ hook: () => ({ decision: 'defer' }) }] } }).args,
     );
     expect(deferred.decision).toMatchObject({ behavior: 'defer', reason: { type: 'hook', hookEvent: 'PreToolUse' } });
-    expect(deferred.suggestions).toEqual([{ type: 'addRules', behavior: 'allow', rules: ['Read(**)'], destination: 'session' }]);
+    expect(deferred.suggestions).toEqual([{ type: 'addRules', behavior: 'allow', rules: ['Read(**)'], destination: 'session', description: 'Allow reading any file in this project' }]);
     expect(canUseTool).not.toHaveBeenCalled();
   });
 
@@ -315,7 +315,7 @@ describe('step 8: canUseTool', () => {
     const canUseTool = vi.fn(allowAll);
     const { args, events } = makeArgs({ tool: bashTool, rawInput: { command: 'git diff HEAD' }, canUseTool, agentId: 'sub-7', toolUseId: 'toolu_9' });
     await decidePermission(args);
-    const suggestions = [{ type: 'addRules', behavior: 'allow', rules: ['Bash(git diff:*)'], destination: 'session' }];
+    const suggestions = [{ type: 'addRules', behavior: 'allow', rules: ['Bash(git diff:*)'], destination: 'session', description: 'Allow running commands that start with `git diff`' }];
     expect(canUseTool).toHaveBeenCalledWith('Bash', { command: 'git diff HEAD' }, { signal: args.signal, toolUseId: 'toolu_9', agentId: 'sub-7', reason: { type: 'default' }, suggestions });
     expect(events).toEqual([
       { type: 'permission-request', toolUseId: 'toolu_9', toolName: 'Bash', input: { command: 'git diff HEAD' }, reason: { type: 'default' }, suggestions, agentId: 'sub-7' },
@@ -373,8 +373,8 @@ describe('step 8: canUseTool', () => {
       decision: { toolName: 'Edit', toolUseId: 'toolu_1', behavior: 'defer', reason: { type: 'default' } },
       input: { file_path: 'src/a.ts' },
       suggestions: [
-        { type: 'addRules', behavior: 'allow', rules: ['Edit(src/**)'], destination: 'session' },
-        { type: 'setMode', mode: 'acceptEdits', destination: 'session' },
+        { type: 'addRules', behavior: 'allow', rules: ['Edit(src/**)'], destination: 'session', description: 'Allow editing any file in src/' },
+        { type: 'setMode', mode: 'acceptEdits', destination: 'session', description: 'Allow file edits in this project without asking, for the rest of this session' },
       ],
     });
   });

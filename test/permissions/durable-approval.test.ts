@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicModel, createAgent } from 'agent-harness';
-import { startMessagesServer, validateMessagesRequest, type MessagesServer } from 'agent-harness/testing';
+import { validateMessagesRequest } from 'agent-harness/testing';
+import { startMessagesServer, type MessagesServer } from 'agent-harness/testing/messages-server';
 import { notesTools } from '../fixtures/notes-tools.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

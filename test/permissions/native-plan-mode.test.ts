@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicModel, createAgent, type AgentEvent, type CanUseTool } from 'agent-harness';
-import { startMessagesServer, type MessagesServer, type MessagesServerTurn } from 'agent-harness/testing';
+import { startMessagesServer, type MessagesServer, type MessagesServerTurn } from 'agent-harness/testing/messages-server';
 import { notesTools } from '../fixtures/notes-tools.js';
 
 let server: MessagesServer | undefined;

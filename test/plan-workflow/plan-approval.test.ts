@@ -11,7 +11,8 @@ import {
   type SessionEntry,
   type ToolResultBlock,
 } from 'agent-harness';
-import { scriptedModel, startMessagesServer, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+import { startMessagesServer } from 'agent-harness/testing/messages-server';
 import { anthropicModel } from 'agent-harness';
 import { loadEntries } from '../../src/session/load-entries.js';
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicModel, createAgent, defineTool, SessionNotFoundError, type SessionEntry, type ToolResultBlock } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
-import { startMessagesServer, type MessagesServer } from 'agent-harness/testing';
+import { startMessagesServer, type MessagesServer } from 'agent-harness/testing/messages-server';
 import { z } from 'zod';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -47,7 +47,7 @@ describe('defineTool', () => {
   });
 
   it('refuses bad definitions with errors that name the value and the fix', () => {
-    expect(() => defineTool({ name: 'has space', description: '', inputSchema: z.object({}), execute: () => '' })).toThrow(/"has space" is invalid: use 1-64 letters/);
+    expect(() => defineTool({ name: 'has space', description: '', inputSchema: z.object({}), execute: () => '' })).toThrow('defineTool (tool "has space"): `name` must be 1-64 letters, digits, "_" or "-" (the Messages API\'s rule for tool names), got the string "has space".');
     expect(() => defineTool({ name: 'scalar', description: '', inputSchema: z.string() as never, execute: () => '' })).toThrow(/object schema.*z\.object/);
     expect(() => defineTool({ name: 'slow', description: '', inputSchema: z.object({}), timeoutMs: 0, execute: () => '' })).toThrow(ConfigurationError);
   });

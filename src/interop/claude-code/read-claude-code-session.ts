@@ -4,6 +4,7 @@ import { ClaudeCodeSessionNormalizer } from './claude-code-session-normalizer.js
 import { onceReader, readPendingBackups, type ClaudeCodeSessionReader } from './claude-code-session-reader.js';
 import type { ClaudeCodeSessionWarning, ReadClaudeCodeFileBackup } from './claude-code-session-types.js';
 import { LineSplitter } from './line-splitter.js';
+import { checkOptions, isBoolean, isFunction, isNonEmptyString, isString, type OptionsSpec } from '../../options/index.js';
 
 export type { ClaudeCodeSessionReader } from './claude-code-session-reader.js';
 
@@ -60,6 +61,15 @@ export interface ReadClaudeCodeSessionOptions {
   readFileBackup?: ReadClaudeCodeFileBackup;
 }
 
+const OPTIONS: OptionsSpec<ReadClaudeCodeSessionOptions> = {
+  lines: isBoolean,
+  onWarning: isFunction,
+  source: isString,
+  agentId: isNonEmptyString,
+  sessionId: isNonEmptyString,
+  readFileBackup: isFunction,
+};
+
 /**
  * Reads a Claude Code session (the JSONL files under `~/.claude/projects/`) as normalized
  * {@link SessionEntry} objects, streaming: memory holds one chunk of lines and at most one
@@ -81,6 +91,7 @@ export function readClaudeCodeSession(
   source: ClaudeCodeSessionSource,
   options: ReadClaudeCodeSessionOptions = {},
 ): ClaudeCodeSessionReader {
+  checkOptions<ReadClaudeCodeSessionOptions>(options, OPTIONS, { owner: 'readClaudeCodeSession', optional: true });
   if (typeof source !== 'string' && !isIterable(source)) {
     throw new ConfigurationError(
       `readClaudeCodeSession needs the session text or an (async) iterable of chunks or lines, got ${source === null ? 'null' : typeof source}. For a file path use readClaudeCodeSessionFile from "agent-harness/node".`,

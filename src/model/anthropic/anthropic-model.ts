@@ -1,5 +1,19 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ConfigurationError } from '../../errors/configuration-error.js';
+import {
+  anything,
+  checkOptions,
+  isBoolean,
+  isFiniteNumber,
+  isNonEmptyString,
+  isNonNegativeInteger,
+  isPlainObject,
+  isPositiveInteger,
+  isString,
+  isStringArray,
+  recordOf,
+  type OptionsSpec,
+} from '../../options/index.js';
 import type { Model, ModelRequest, ModelStreamEvent, TokenCount } from '../model.js';
 import { CONTEXT_MANAGEMENT_BETA, type AnthropicModelOptions } from './anthropic-model-options.js';
 import type { AnthropicStreamEvent } from './anthropic-stream-event.js';
@@ -36,7 +50,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
       (cause: unknown) => {
         client = undefined;
         throw new ConfigurationError(
-          'anthropicModel() needs the @anthropic-ai/sdk package, which could not be loaded. Install it next to agent-harness: npm install @anthropic-ai/sdk',
+          `anthropicModel() needs the @anthropic-ai/sdk package, which could not be loaded (${cause instanceof Error ? cause.message : String(cause)}). Install it next to agent-harness: npm install @anthropic-ai/sdk`,
           { cause },
         );
       },
@@ -58,10 +72,12 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
 
   async function* stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const body = toAnthropicRequest(request, settings);
+    // Outside the try: a missing SDK is a ConfigurationError, not a stream that broke off (retried).
+    const anthropic = await getClient();
     let events: AsyncIterable<AnthropicStreamEvent>;
     let requestId: string | undefined;
     try {
-      const answer = await (await getClient()).messages
+      const answer = await anthropic.messages
         .create(body as unknown as Anthropic.Messages.MessageCreateParamsStreaming, {
           ...(request.signal ? { signal: request.signal } : {}),
           ...(headers ? { headers } : {}),
@@ -104,17 +120,38 @@ function requestHeaders(options: AnthropicModelOptions): Record<string, string> 
   return headers;
 }
 
+const OPTIONS: OptionsSpec<AnthropicModelOptions> = {
+  model: anything, // checked below, with an example
+  client: isPlainObject,
+  apiKey: isString,
+  baseURL: isNonEmptyString,
+  maxTokens: isPositiveInteger,
+  thinking: isPlainObject,
+  promptCaching: isBoolean,
+  maxRetries: isNonNegativeInteger,
+  temperature: isFiniteNumber,
+  stopSequences: isStringArray,
+  extraBody: isPlainObject,
+  headers: recordOf(isString, 'an object of header names and string values'),
+  contextManagement: isPlainObject,
+  structuredOutput: isBoolean,
+};
+
+/** Names hosts bring from the SDK's request or from other libraries, and what they are here. */
+const HINTS: Readonly<Record<string, string>> = {
+  max_tokens: 'did you mean `maxTokens`?',
+  system: "the system prompt is createAgent's `system` option (it stays the same for the whole session).",
+  tools: "tools are createAgent's `tools` option.",
+  betas: "send beta flags as a header: headers: { 'anthropic-beta': 'name-of-beta' }.",
+  timeout: 'configure timeouts on your own client: anthropicModel({ model, client: new Anthropic({ timeout }) }).',
+};
+
 function validateOptions(options: AnthropicModelOptions): void {
+  checkOptions<AnthropicModelOptions>(options, OPTIONS, { owner: 'anthropicModel', usage: "anthropicModel({ model: 'claude-sonnet-4-6' })", hints: HINTS });
   if (typeof options?.model !== 'string' || options.model.trim() === '') {
     throw new ConfigurationError(
       `anthropicModel() needs a model id, got ${JSON.stringify(options?.model)}; pass e.g. { model: 'claude-sonnet-4-6' }.`,
     );
-  }
-  if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) {
-    throw new ConfigurationError(`anthropicModel() option maxTokens must be a positive integer, got ${options.maxTokens}.`);
-  }
-  if (options.maxRetries !== undefined && !(Number.isInteger(options.maxRetries) && options.maxRetries >= 0)) {
-    throw new ConfigurationError(`anthropicModel() option maxRetries must be a non-negative integer, got ${options.maxRetries}.`);
   }
   const thinking = options.thinking as { type?: string; budget_tokens?: number } | undefined;
   if (thinking && thinking.type !== 'disabled') {

@@ -13,6 +13,7 @@ import {
 } from '../../interop/claude-code/index.js';
 import type { SessionEntry } from '../../state/entries.js';
 import { fileHistoryBackupReader, inferFileHistoryDir } from './read-file-history-backup.js';
+import { anything, checkOptions, isBoolean, isFunction, type OptionsSpec } from '../../options/index.js';
 
 /** Options of {@link readClaudeCodeSessionFile}. */
 export interface ReadClaudeCodeSessionFileOptions {
@@ -38,6 +39,12 @@ export interface ReadClaudeCodeSessionFileOptions {
   fileHistoryDir?: string | false;
 }
 
+const OPTIONS: OptionsSpec<ReadClaudeCodeSessionFileOptions> = {
+  includeSubagents: isBoolean,
+  onWarning: isFunction,
+  fileHistoryDir: anything, // checked below, with its own message
+};
+
 /**
  * Reads a Claude Code session file (`~/.claude/projects/<project>/<session-id>.jsonl`) as
  * normalized `SessionEntry` objects, streaming it line by line with `node:readline`, so even a
@@ -50,6 +57,7 @@ export interface ReadClaudeCodeSessionFileOptions {
  * const todos = await recoverTodos({ entries: reader });
  */
 export function readClaudeCodeSessionFile(path: string, options: ReadClaudeCodeSessionFileOptions = {}): ClaudeCodeSessionReader {
+  checkOptions<ReadClaudeCodeSessionFileOptions>(options, OPTIONS, { owner: 'readClaudeCodeSessionFile', optional: true });
   if (typeof path !== 'string' || path.length === 0) {
     throw new ConfigurationError(`readClaudeCodeSessionFile needs the path of a .jsonl session file, got ${JSON.stringify(path)}.`);
   }

@@ -12,6 +12,7 @@ import { parseShellCommand } from '../../permissions/shell/index.js';
 import { runShellCommand, type ShellCommandResult } from './run-shell-command.js';
 import { truncateMiddle } from './truncate-output.js';
 import { MAX_BASH_TIMEOUT_MS, type WorkspaceContext } from './workspace-context.js';
+import { displayBash } from './display-bash.js';
 
 const bashInput = z.object({
   command: z.string().min(1).describe('The command to run.'),
@@ -79,6 +80,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
     readOnly: false,
     concurrencySafe: false,
     ruleTarget: { field: 'command', kind: 'command', reads: (input) => bashReadTargets(boundary, (input as BashInput).command) },
+    display: displayBash(boundary),
     isReadOnlyCall: (input) => classifyBashCommand(input.command).readOnly,
     validateInput({ input }) {
       if (input.command.includes('\0')) return 'The command contains a NUL character, which no shell accepts.';

@@ -6,6 +6,7 @@ import { precheckFile } from './precheck-file.js';
 import { updateFile, type FileTransform } from './update-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
+import { displayEdit } from './display-edit.js';
 
 const editInput = z.object({
   file_path: z.string().min(1).describe('The path of the file to modify, absolute or relative to the working directory.'),
@@ -79,6 +80,7 @@ export function createEditTool(context: WorkspaceContext): Tool<EditInput> {
     readOnly: false,
     concurrencySafe: false,
     ruleTarget: { field: 'file_path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
+    display: displayEdit(boundary, applyEdit),
     async validateInput({ input, agent }) {
       if (input.old_string === input.new_string) return 'No changes to make: old_string and new_string are exactly the same.';
       const precheck = await precheckFile(boundary, agent, input.file_path, true);

@@ -2,7 +2,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import { bashEnvironment } from './bash-environment.js';
-import { validateWorkspaceToolsOptions } from './validate-workspace-tools-options.js';
+import { validateWorkspaceToolsOptions } from '../validate-workspace-tools-options.js';
 import { WorkspaceBoundary } from './workspace-boundary.js';
 import type { WorkspaceToolsOptions } from './workspace-tools-options.js';
 

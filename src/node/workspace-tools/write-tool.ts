@@ -6,6 +6,7 @@ import { precheckFile } from './precheck-file.js';
 import { updateFile } from './update-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
+import { displayWrite } from './display-write.js';
 
 const writeInput = z.object({
   file_path: z.string().min(1).describe('The path of the file to write, absolute or relative to the working directory.'),
@@ -31,6 +32,7 @@ export function createWriteTool(context: WorkspaceContext): Tool<WriteInput> {
     readOnly: false,
     concurrencySafe: false,
     ruleTarget: { field: 'file_path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
+    display: displayWrite(boundary),
     async validateInput({ input, agent }) {
       const precheck = await precheckFile(boundary, agent, input.file_path, false);
       return precheck.status === 'problem' ? precheck.message : undefined;

@@ -1,5 +1,6 @@
 import type { PermissionOutcome } from '../decide-permission-types.js';
 import { isReadOnlyCall } from '../is-read-only-call.js';
+import { withDescription } from '../describe-permission-update.js';
 import { suggestPermissionUpdates } from '../suggest-permission-updates.js';
 import type { PermissionUpdate } from '../../types/permission.js';
 import { planModeDenial } from './5-mode.js';
@@ -7,11 +8,14 @@ import { autoClassifierStep } from './8a-auto-classifier.js';
 import { permissionRequestHooksStep } from './8b-permission-request-hooks.js';
 import { canUseToolStep } from './8c-can-use-tool.js';
 import { defer, deny, type AskRequest, type PipelineState } from './pipeline-state.js';
+import { toolDisplay } from './tool-display.js';
 
 function suggestionsFor(state: PipelineState, ask: AskRequest): PermissionUpdate[] {
-  if (ask.suggestions !== undefined) return ask.suggestions;
-  if (ask.reason.type === 'plan-approval' || ask.reason.type === 'question') return [];
-  return suggestPermissionUpdates(state.args.tool, state.input, { cwd: state.args.cwd });
+  const { tool, cwd } = state.args;
+  if (ask.reason.type === 'plan-approval' || ask.reason.type === 'question') return ask.suggestions ?? [];
+  const suggestions = ask.suggestions ?? suggestPermissionUpdates(tool, state.input, { cwd });
+  // In plain words for the card's buttons ("Allow writing any file in this project").
+  return suggestions.map((update) => withDescription(update, { tool, ...(cwd === undefined ? {} : { cwd }) }));
 }
 
 /**
@@ -32,12 +36,16 @@ export async function askStep(state: PipelineState, ask: AskRequest): Promise<Pe
     return deny(state, { type: 'mode', mode, message }, message);
   }
   const suggestions = suggestionsFor(state, ask);
-  if (ask.deferOnly) return defer(state, ask.reason, suggestions, ask.blockedPath);
+  if (ask.deferOnly) {
+    await toolDisplay(state);
+    return defer(state, ask.reason, suggestions, ask.blockedPath);
+  }
   const classified = await autoClassifierStep(state, ask);
   if (classified !== undefined) return classified;
   const hooked = await permissionRequestHooksStep(state, ask, suggestions);
   if (hooked !== undefined) return hooked;
   const agentId = state.args.agentId ?? agent.agentId;
+  const display = await toolDisplay(state);
   emit({
     type: 'permission-request',
     toolUseId: state.args.toolUseId,
@@ -46,6 +54,7 @@ export async function askStep(state: PipelineState, ask: AskRequest): Promise<Pe
     reason: ask.reason,
     suggestions,
     ...(ask.blockedPath === undefined ? {} : { blockedPath: ask.blockedPath }),
+    ...(display === undefined ? {} : { display }),
     ...(agentId === undefined ? {} : { agentId }),
   });
   return canUseToolStep(state, ask, suggestions);

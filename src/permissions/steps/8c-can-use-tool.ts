@@ -32,6 +32,7 @@ export async function canUseToolStep(
     reason: ask.reason,
     suggestions,
     ...(ask.blockedPath === undefined ? {} : { blockedPath: ask.blockedPath }),
+    ...(state.display === undefined ? {} : { display: state.display }),
   };
   let result: unknown;
   try {

@@ -12,7 +12,7 @@ async function callToolCheck(state: PipelineState): Promise<ToolPermissionCheck>
     throw new Error(`returned ${JSON.stringify(check)}; expected { behavior: 'allow' | 'deny' | 'ask' | 'passthrough' }`);
   } catch (cause) {
     // Fail closed: a broken check must not let the call through.
-    const message = `The permission check of tool "${tool.name}" failed: ${cause instanceof Error ? cause.message : String(cause)}`;
+    const message = `The permission check of tool "${tool.name}" failed: ${(cause instanceof Error ? cause.message : String(cause)).trim().replace(/\.+$/, '')}`;
     reportError(state, new Error(message, { cause }));
     return { behavior: 'deny', message: `${message}. The call was not run.` };
   }

@@ -1,5 +1,6 @@
 import type { ComposedPreToolUse } from '../../hooks/compose-pre-tool-use.js';
 import type { DecidePermissionArgs, PermissionOutcome } from '../decide-permission-types.js';
+import type { ToolDisplay } from '../../types/tool-display.js';
 import type { PermissionReason, PermissionUpdate, ToolPermissionCheck } from '../../types/permission.js';
 
 /** What the steps share while one call is decided. */
@@ -15,6 +16,8 @@ export interface PipelineState {
   outsidePath: string | undefined;
   /** The input before the host edited it (set by the ask step's answers). */
   editedFrom?: unknown;
+  /** What the approval card shows (the tool's `display`), once the call is asked. */
+  display?: ToolDisplay;
 }
 
 /** A question for the ask step. */
@@ -78,6 +81,7 @@ export function defer(
     input: state.input,
     suggestions,
     ...(blockedPath === undefined ? {} : { blockedPath }),
+    ...(state.display === undefined ? {} : { display: state.display }),
   };
 }
 

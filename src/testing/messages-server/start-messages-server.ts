@@ -12,6 +12,14 @@ import { sendApiError, sendMessagesResponse, type RecordedResponse } from './sen
 import { validateMessagesRequestBody } from './validate-messages-request-body.js';
 import { countTokensProblem } from './count-tokens-problem.js';
 import { createRequestAccounting } from './request-accounting.js';
+import { arrayOf, checkOptions, either, isBoolean, isFunction, isPlainObject, isPositiveInteger, type OptionsSpec } from '../../options/index.js';
+
+const OPTIONS: OptionsSpec<MessagesServerOptions> = {
+  responses: arrayOf(isPlainObject, 'an array of responses'),
+  validate: isBoolean,
+  promptCaching: either('true, false or prompt-caching options', isBoolean, isPlainObject),
+  contextWindow: either('a number of tokens, or a function of the model id', isPositiveInteger, isFunction),
+};
 
 /**
  * Starts a loopback Messages API server on 127.0.0.1 (ephemeral port) that answers
@@ -31,6 +39,7 @@ import { createRequestAccounting } from './request-accounting.js';
  * await server.close();
  */
 export async function startMessagesServer(options: MessagesServerOptions = {}): Promise<MessagesServer> {
+  checkOptions<MessagesServerOptions>(options, OPTIONS, { owner: 'startMessagesServer', optional: true });
   const queue: Array<MessagesServerResponse | RecordedResponse> = [...(options.responses ?? [])];
   const requests: MessagesRequestBody[] = [];
   const countTokensRequests: MessagesRequestBody[] = [];

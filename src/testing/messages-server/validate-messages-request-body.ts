@@ -1,5 +1,6 @@
 import { cacheControlProblem } from './cache-control-problem.js';
 import { validateMessagesRequest } from './validate-messages-request.js';
+import { checkOptions, isStringArray, type OptionsSpec } from '../../options/index.js';
 
 /** Options of `validateMessagesRequestBody`. */
 export interface ValidateMessagesRequestBodyOptions {
@@ -15,6 +16,8 @@ type RawBody = Record<string, unknown>;
 
 const thinkingDocs = 'https://docs.claude.com/en/docs/build-with-claude/extended-thinking';
 
+const OPTIONS: OptionsSpec<ValidateMessagesRequestBodyOptions> = { betas: isStringArray };
+
 /**
  * Checks a whole Messages API request body the way the real API does and returns its
  * `invalid_request_error` message for the first violation, or undefined when it is valid:
@@ -25,6 +28,7 @@ const thinkingDocs = 'https://docs.claude.com/en/docs/build-with-claude/extended
  * @param options - see {@link ValidateMessagesRequestBodyOptions}.
  */
 export function validateMessagesRequestBody(body: unknown, options: ValidateMessagesRequestBodyOptions = {}): string | undefined {
+  checkOptions<ValidateMessagesRequestBodyOptions>(options, OPTIONS, { owner: 'validateMessagesRequestBody', optional: true });
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'Input should be a valid dictionary';
   const request = body as RawBody;
   return (

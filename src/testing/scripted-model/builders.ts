@@ -1,6 +1,7 @@
 import type { ContentBlock, TextBlock, ThinkingBlock, ToolUseBlock } from '../../model/messages.js';
 import type { ModelRequest, StopReason } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
+import { accepts, checkOptions, isFunction, isNonEmptyString, isPlainObject, type OptionsSpec } from '../../options/index.js';
 
 let nextToolUseNumber = 1;
 
@@ -52,6 +53,13 @@ export type ScriptedTurnFactory = (request: ModelRequest, index: number) => Scri
 /** What a script item may be: a turn, a factory, a bare string (one text block), or an array of blocks. */
 export type ScriptItem = ScriptedTurn | ScriptedTurnFactory | string | ContentBlock[];
 
+const TURN_OPTIONS: OptionsSpec<ScriptedTurnOptions> = {
+  stopReason: isNonEmptyString,
+  usage: isPlainObject,
+  hold: isFunction,
+  error: accepts('an Error', (value) => value instanceof Error),
+};
+
 /**
  * Builds a scripted turn from blocks (strings become text blocks) and options.
  * @example turn('Let me check.', toolCall('Read', { file_path: 'a.md' }))
@@ -62,7 +70,10 @@ export function turn(...parts: Array<ContentBlock | string | ScriptedTurnOptions
   for (const part of parts) {
     if (typeof part === 'string') content.push(text(part));
     else if ('type' in part && typeof part.type === 'string') content.push(part as ContentBlock);
-    else options = { ...options, ...(part as ScriptedTurnOptions) };
+    else {
+      checkOptions<ScriptedTurnOptions>(part, TURN_OPTIONS, { owner: 'turn', usage: "turn('text', { stopReason: 'max_tokens' })" });
+      options = { ...options, ...part };
+    }
   }
   return { kind: 'scripted-turn', content, ...options };
 }

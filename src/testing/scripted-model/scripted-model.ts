@@ -4,6 +4,7 @@ import type { Message } from '../../model/messages.js';
 import type { Model, ModelRequest, ModelStreamEvent } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
 import { resolveScriptItem, type ScriptItem, type ScriptedTurn } from './builders.js';
+import { checkOptions, isBoolean, isNonEmptyString, isPositiveInteger, type OptionsSpec } from '../../options/index.js';
 
 /** A request as the scripted model recorded it. */
 export interface RecordedRequest {
@@ -64,6 +65,8 @@ function abortError(): ModelError {
   return new ModelError('The model request was aborted.', { errorType: 'aborted' });
 }
 
+const OPTIONS: OptionsSpec<ScriptedModelOptions> = { modelId: isNonEmptyString, chunkSize: isPositiveInteger, structuredOutput: isBoolean };
+
 /**
  * A model that plays a script of turns, for tests and offline demos. It records every request,
  * streams text in chunks like a real model, and fails loudly when the run asks for a turn the
@@ -75,6 +78,7 @@ function abortError(): ModelError {
  * ]);
  */
 export function scriptedModel(script: ScriptItem[], options: ScriptedModelOptions = {}): ScriptedModel {
+  checkOptions<ScriptedModelOptions>(options, OPTIONS, { owner: 'scriptedModel', optional: true });
   const items = [...script];
   const requests: RecordedRequest[] = [];
   const chunkSize = options.chunkSize ?? 16;

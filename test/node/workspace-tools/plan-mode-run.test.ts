@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicModel, createAgent } from 'agent-harness';
 import { workspaceTools } from 'agent-harness/node';
-import { startMessagesServer, type MessagesServer, type MessagesServerTurn } from 'agent-harness/testing';
+import { startMessagesServer, type MessagesServer, type MessagesServerTurn } from 'agent-harness/testing/messages-server';
 
 let server: MessagesServer | undefined;
 afterEach(async () => {

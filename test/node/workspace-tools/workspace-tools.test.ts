@@ -47,7 +47,7 @@ describe('workspaceTools', () => {
 
   it('rejects bad options with a ConfigurationError', () => {
     expect(() => workspaceTools({ cwd: path.join(work, 'missing') })).toThrow(ConfigurationError);
-    expect(() => workspaceTools({ cwd: '' })).toThrow(/cwd is required/);
+    expect(() => workspaceTools({ cwd: '' })).toThrow(/`cwd` must be a non-empty string/);
     expect(() => workspaceTools({ cwd: work, additionalDirectories: [path.join(work, 'nope')] })).toThrow(/does not exist/);
     expect(() => workspaceTools({ cwd: work, bashTimeoutMs: 600_001 })).toThrow(/up to 600000/);
     expect(() => workspaceTools({ cwd: work, maxReadBytes: 0 })).toThrow(/maxReadBytes/);

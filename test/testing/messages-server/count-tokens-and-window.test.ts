@@ -1,14 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMessagesServer, type MessagesServer } from '../../../src/testing/messages-server/index.js';
+import { fixturePath, hasFixtures } from '../../fixtures-dir.js';
 
-const fixturesRoot = process.env.AGENT_HARNESS_FIXTURES ?? path.resolve(import.meta.dirname, '../../..', '../shared/fixtures');
-const errorBodiesFile = path.join(fixturesRoot, 'anthropic-errors/error-bodies-from-issues.json');
-const haveFixtures = existsSync(errorBodiesFile);
-if (!haveFixtures && process.env.CI) throw new Error(`The real error bodies are missing at ${errorBodiesFile}; CI needs the shared fixtures.`);
-if (!haveFixtures) console.warn(`Skipping the real "prompt is too long" body comparison: no fixtures at ${fixturesRoot}.`);
+// The real bodies, when the recordings are there (test/fixtures-dir.ts: skipped without them, required under CI).
+const haveFixtures = hasFixtures;
 
 let server: MessagesServer;
 afterEach(() => server.close());
@@ -74,7 +71,7 @@ describe('the context window', () => {
   });
 
   it.skipIf(!haveFixtures)('has the shape of the real body transcribed from an issue thread', async () => {
-    const { errors } = JSON.parse(readFileSync(errorBodiesFile, 'utf8')) as { errors: Array<{ body: string; status: number }> };
+    const { errors } = JSON.parse(readFileSync(fixturePath('anthropic-errors', 'error-bodies-from-issues.json'), 'utf8')) as { errors: Array<{ body: string; status: number }> };
     const real = errors.find((entry) => entry.body.includes('prompt is too long'))!;
     const realBody = JSON.parse(real.body);
     server = await startMessagesServer({ contextWindow: 5 });

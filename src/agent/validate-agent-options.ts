@@ -1,0 +1,112 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { validateHooksConfig } from '../hooks/validate-hooks-config.js';
+import { DEFAULT_PRICES, findPrice, type ModelPrice } from '../model/pricing.js';
+import {
+  accepts,
+  arrayOf,
+  checkOptions,
+  either,
+  isBoolean,
+  isFunction,
+  isNonEmptyString,
+  isNonNegativeInteger,
+  isObject,
+  isPlainObject,
+  isPositiveInteger,
+  isPositiveNumber,
+  isString,
+  isStringArray,
+  oneOf,
+  optionProblem,
+  recordOf,
+  required,
+  shape,
+  type OptionCheck,
+  type OptionsSpec,
+} from '../options/index.js';
+import { PERMISSION_MODES, type AutoModeOptions, type PermissionRules } from '../types/permission.js';
+import type { AgentOptions } from '../runtime/agent-options.js';
+import { CLAUDE_AGENT_SDK_HINTS } from './claude-agent-sdk-hints.js';
+
+const isModel: OptionCheck = (value, place) => {
+  if (isObject(value) && typeof value.stream === 'function') return;
+  const fix = typeof value === 'string' ? ` For a model id, wrap it: model: anthropicModel({ model: ${JSON.stringify(value)} }).` : '';
+  throw new ConfigurationError(
+    `${optionProblem(place, 'a Model (an object with a `stream(request)` method), e.g. anthropicModel({ model: "claude-sonnet-4-6" }) or scriptedModel([...]) from agent-harness/testing', value)}${fix}`,
+  );
+};
+
+const isTool: OptionCheck = (value, place) => {
+  if (isObject(value) && typeof value.parseInput === 'function' && typeof value.execute === 'function') return;
+  throw new ConfigurationError(optionProblem(place, 'a tool made with defineTool({ name, description, inputSchema, execute })', value));
+};
+
+const isRuleList = isStringArray;
+
+const RULES_SPEC: OptionsSpec<PermissionRules> = { allow: isRuleList, deny: isRuleList, ask: isRuleList };
+
+const AUTO_MODE_SPEC: OptionsSpec<AutoModeOptions> = { classify: required(isFunction), isAvailable: isFunction };
+
+const isPrice = accepts('a number of US dollars per million tokens (0 or more)', (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0);
+
+const PRICE_SPEC: OptionsSpec<ModelPrice> = { input: required(isPrice), output: required(isPrice), cacheWrite: isPrice, cacheRead: isPrice };
+
+const hooksCheck: OptionCheck = (value) => validateHooksConfig(value);
+
+const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
+  model: required(isModel),
+  system: isString,
+  tools: arrayOf(isTool, 'an array of tools made with defineTool()'),
+  permissionMode: oneOf(PERMISSION_MODES),
+  allowDangerouslySkipPermissions: isBoolean,
+  canUseTool: isFunction,
+  rules: shape(RULES_SPEC, { usage: "{ allow: ['Read'], deny: ['Bash(rm:*)'], ask: [] }" }),
+  autoMode: shape(AUTO_MODE_SPEC, { usage: '{ classify: ({ toolName, input }) => ({ behavior: "allow" }) }' }),
+  hooks: hooksCheck,
+  cwd: isNonEmptyString,
+  maxTurns: isPositiveInteger,
+  maxBudgetUsd: isPositiveNumber,
+  prices: recordOf(shape(PRICE_SPEC, { usage: '{ input: 3, output: 15 }' }), 'an object of prices by model id prefix'),
+  sessionId: isNonEmptyString,
+  agentId: isNonEmptyString,
+  resume: either('a snapshot object (agent.snapshot()) or a session id string', isNonEmptyString, isPlainObject),
+  store: isPlainObject,
+  claimApproval: isFunction,
+  tracer: isPlainObject,
+  askUserQuestion: isBoolean,
+  snapshotKey: accepts(
+    "a secret of at least 32 bytes (a string or a Uint8Array), e.g. 64 random hex characters kept in your server's configuration",
+    (value) => (typeof value === 'string' ? new TextEncoder().encode(value).length : value instanceof Uint8Array ? value.length : 0) >= 32,
+  ),
+  todoWrite: isBoolean,
+  exitPlanMode: isBoolean,
+  enterPlanMode: isBoolean,
+  planModeInstructions: isString,
+  planStore: isPlainObject,
+  maxToolResultChars: isPositiveInteger,
+  maxToolConcurrency: isPositiveInteger,
+  maxStreamRetries: isNonNegativeInteger,
+};
+
+/**
+ * Checks `createAgent`'s options: every key is an option (the nearest valid name, or what to use
+ * instead of a Claude Agent SDK name, when not), every value has the right type and range, and
+ * options that depend on each other agree.
+ * @throws ConfigurationError naming the first bad option and the fix.
+ */
+export function validateAgentOptions(options: unknown): asserts options is AgentOptions {
+  checkOptions<AgentOptions>(options, AGENT_OPTIONS_SPEC, {
+    owner: 'createAgent',
+    usage: 'createAgent({ model, system, tools })',
+    hints: CLAUDE_AGENT_SDK_HINTS,
+  });
+  const { model } = options;
+  if (options.maxBudgetUsd !== undefined && !findPrice(model.modelId ?? '', { ...DEFAULT_PRICES, ...options.prices })) {
+    throw new ConfigurationError(
+      `createAgent: maxBudgetUsd needs a price for model "${model.modelId}", and the price table has none. Pass it: prices: { '${model.modelId}': { input: <USD per million input tokens>, output: <USD per million output tokens> } }.`,
+    );
+  }
+  if (typeof options.resume === 'string' && !options.store) {
+    throw new ConfigurationError(`createAgent: resume "${options.resume}" is a session id, which needs the \`store\` it was saved in (e.g. store: fileSessionStore({ dir })). To resume without a store, pass the object agent.snapshot() returned.`);
+  }
+}

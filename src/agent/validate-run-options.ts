@@ -1,0 +1,37 @@
+import { checkOptions, isAbortSignal, isNonNegativeInteger, isSchema, isString, type OptionsSpec } from '../options/index.js';
+import { FORK_OPTIONS } from '../session/validate-fork-session-options.js';
+import type { RunOptions } from './agent.js';
+import type { ForkOptions } from '../session/fork-state.js';
+
+const RUN_OPTIONS: OptionsSpec<RunOptions> = { signal: isAbortSignal, outputSchema: isSchema, outputRetries: isNonNegativeInteger };
+
+const CLOSE_OPTIONS: OptionsSpec<{ reason?: string }> = { reason: isString };
+
+/**
+ * Checks the options of `agent.run()` and `agent.resolveApproval()`.
+ * @param owner - the call, for the message.
+ * @throws ConfigurationError for an unknown option (with the nearest name) or a value of the wrong type.
+ */
+export function validateRunOptions(options: unknown, owner: 'agent.run' | 'agent.resolveApproval'): asserts options is RunOptions {
+  checkOptions<RunOptions>(options, RUN_OPTIONS, {
+    owner,
+    optional: true,
+    hints: { abortController: 'pass its signal: { signal: controller.signal }.', maxTurns: "`maxTurns` is createAgent's option." },
+  });
+}
+
+/**
+ * Checks the options of `agent.fork()`.
+ * @throws ConfigurationError for an unknown option (with the nearest name) or a value of the wrong type.
+ */
+export function validateForkOptions(options: unknown): asserts options is ForkOptions {
+  checkOptions<ForkOptions>(options, FORK_OPTIONS, { owner: 'agent.fork', optional: true });
+}
+
+/**
+ * Checks the options of `agent.close()`.
+ * @throws ConfigurationError for an unknown option or a reason that is not a string.
+ */
+export function validateCloseOptions(options: unknown): asserts options is { reason?: string } {
+  checkOptions<{ reason?: string }>(options, CLOSE_OPTIONS, { owner: 'agent.close', optional: true });
+}

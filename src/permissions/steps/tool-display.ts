@@ -1,0 +1,38 @@
+import { isObject } from '../../options/index.js';
+import type { ToolDisplay } from '../../types/tool-display.js';
+import { raceAbort } from '../race-abort.js';
+import { reportError, type PipelineState } from './pipeline-state.js';
+
+const BODY_FORMATS = new Set(['diff', 'command', 'markdown', 'text']);
+
+/** A `display` answer with the fields a card needs, of the right types. */
+function isToolDisplay(value: unknown): value is ToolDisplay {
+  if (!isObject(value) || typeof value.title !== 'string' || typeof value.summary !== 'string') return false;
+  if (value.body !== undefined && typeof value.body !== 'string') return false;
+  if (value.bodyFormat !== undefined && !BODY_FORMATS.has(value.bodyFormat as string)) return false;
+  if (value.cwd !== undefined && typeof value.cwd !== 'string') return false;
+  const file = value.file;
+  if (file !== undefined && !(isObject(file) && typeof file.path === 'string' && typeof file.after === 'string' && (file.before === null || typeof file.before === 'string'))) return false;
+  return true;
+}
+
+/**
+ * What the approval card of this call shows, from the tool's `display`, computed once per asked
+ * call (and kept in `state.display`). A `display` that throws or answers something else is
+ * reported as a non-fatal `error` event and left out: the card falls back to the raw input.
+ */
+export async function toolDisplay(state: PipelineState): Promise<ToolDisplay | undefined> {
+  const { tool, toolUseId, agent, signal } = state.args;
+  if (tool.display === undefined || state.display !== undefined) return state.display;
+  try {
+    const raced = await raceAbort(() => tool.display!({ input: state.input, toolUseId, agent, signal }), signal);
+    if (raced.aborted || raced.value === undefined) return undefined;
+    if (!isToolDisplay(raced.value)) throw new Error(`returned ${JSON.stringify(raced.value)}; expected { title: string, summary: string, body?: string }`);
+    state.display = raced.value;
+    return raced.value;
+  } catch (cause) {
+    const detail = (cause instanceof Error ? cause.message : String(cause)).trim().replace(/\.+$/, '');
+    reportError(state, new Error(`The display of tool "${tool.name}" failed: ${detail}. The approval shows the raw input instead.`, { cause }));
+    return undefined;
+  }
+}
