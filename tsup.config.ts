@@ -17,8 +17,9 @@ const shared: Options = {
   target: 'node20',
   removeNodeProtocol: false,
   // pg and ioredis are optional peers: the postgres and redis entries take the host's pool or
-  // client and never import them, but stay external should that change.
-  external: ['@anthropic-ai/sdk', 'zod', 'zod/v4', 'zod/v4/core', 'zod/v3', 'pg', 'ioredis'],
+  // client and never import them, but stay external should that change. The MCP SDK is an
+  // optional peer loaded with a dynamic import.
+  external: ['@anthropic-ai/sdk', /^@modelcontextprotocol\/sdk(\/|$)/, 'zod', 'zod/v4', 'zod/v4/core', 'zod/v3', 'pg', 'ioredis'],
 };
 
 export default defineConfig([

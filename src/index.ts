@@ -42,12 +42,26 @@ export type {
   TurnEndEvent,
   ErrorEvent,
   WarningEvent,
+  McpServerStatusEvent,
   RunEndEvent,
 } from './events/agent-event.js';
 export type { RunResult, RunStatus } from './events/run-result.js';
 
 // Models
-export type { Model, ModelRequest, ModelResponse, ModelStreamEvent, StopReason, ToolDefinition, TokenCount } from './model/model.js';
+export {
+  isServerToolDefinition,
+  type Model,
+  type ModelRequest,
+  type ModelResponse,
+  type ModelStreamEvent,
+  type ModelCapabilities,
+  type StopReason,
+  type ToolDefinition,
+  type ServerToolDefinition,
+  type RequestTool,
+  type ToolSearchSupport,
+  type TokenCount,
+} from './model/model.js';
 export type {
   Message,
   UserMessage,
@@ -59,6 +73,10 @@ export type {
   ToolUseBlock,
   ToolResultBlock,
   ImageBlock,
+  ToolReferenceBlock,
+  ToolResultContentBlock,
+  ServerToolUseBlock,
+  ToolSearchToolResultBlock,
   UnknownBlock,
 } from './model/messages.js';
 export { type Usage } from './model/usage.js';
@@ -77,6 +95,8 @@ export { defineTool, type DefineToolOptions } from './tools/define-tool.js';
 export { toolOutput } from './tools/tool-output.js';
 export { suspendCall, isToolSuspension } from './tools/types.js';
 export { unifiedDiff, type UnifiedDiffOptions } from './tools/unified-diff.js';
+export { deferTool } from './tools/defer-tool.js';
+export { serverTool, isServerTool, type ServerTool } from './tools/server-tool.js';
 export type { InputSchema, InferInput, JsonSchemaObject, Zod3Schema, Zod4Schema } from './tools/input-schema.js';
 export type {
   Tool,
@@ -93,7 +113,27 @@ export type {
   ToolRuleTarget,
   ReadTargets,
   ToolDisplay,
+  ToolAnnotations,
 } from './tools/types.js';
+
+// Tools from outside: MCP servers, skills, tool search
+export {
+  mcpToolName,
+  MCP_TOOL_PREFIX,
+  type McpServerConfig,
+  type McpServerConfigBase,
+  type McpHttpServerConfig,
+  type McpSdkServerConfig,
+  type McpStdioServerConfig,
+  type McpTransportServerConfig,
+  type McpTransportLike,
+  type McpServerLike,
+  type McpReconnectOptions,
+  type McpServerStatus,
+  type McpServerState,
+} from './mcp/index.js';
+export { defineSkill, SKILL_TOOL_NAME, type Skill, type DefineSkillOptions } from './skills/index.js';
+export { TOOL_SEARCH_TOOL_NAME, type ToolSearchMode, type ToolSearchVariant } from './tool-search/index.js';
 
 // Permissions
 export {
@@ -387,6 +427,14 @@ export {
   type SessionStoreCorruptErrorOptions,
   type LeaseLostErrorLease,
   type LeaseLostErrorOptions,
+  McpConnectionError,
+  McpToolCallError,
+  McpProtocolError,
+  SkillFormatError,
+  type McpConnectionErrorOptions,
+  type McpToolCallErrorOptions,
+  type McpProtocolErrorOptions,
+  type SkillFormatErrorOptions,
   type AgentHarnessErrorOptions,
   type ModelErrorOptions,
   type HookErrorOptions,

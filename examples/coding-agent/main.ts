@@ -1,14 +1,17 @@
 /**
  * A coding agent in native plan mode, with the workspace tools, on a copy of a small sample
  * project: it explores read-only, presents a plan, waits for your approval in the terminal, then
- * edits, runs the tests and ticks its todo list. The session lives in a file store inside the
+ * edits, runs the tests and ticks its todo list. A small local MCP server (built with the MCP SDK,
+ * over stdio) tells it the project's conventions and records the change; a skill tells it how this
+ * project writes regression tests. The session lives in a file store inside the
  * work directory: press Ctrl-C at any point and run the same command again to resume.
  * Offline (no ANTHROPIC_API_KEY) it runs on a scripted model; with a key, on the real API.
  *
  *   node --import tsx examples/coding-agent/main.ts [--yes] [--workdir <dir>] [--fresh]
  */
 import { anthropicModel, createAgent, type Agent, type AgentRun, type RunResult } from 'agent-harness';
-import { workspaceTools } from 'agent-harness/node';
+import { fileURLToPath } from 'node:url';
+import { loadSkills, stdioMcpServer, workspaceTools } from 'agent-harness/node';
 import { readCliOptions } from './cli-options.js';
 import { offlineModel } from './offline-model.js';
 import { askApproval } from './terminal-approvals.js';
@@ -16,7 +19,7 @@ import { attachTrace, createPrinter, printTodos } from './trace.js';
 import { lastRunStatus, openWorkspace, WorkspaceError, type Workspace } from './workspace.js';
 
 const SYSTEM = `You are a careful coding agent working on a small Node.js project (your working directory).
-Explore before you change anything. Present your plan with ExitPlanMode. Once it is approved, track your steps with TodoWrite, keep edits minimal (Edit), and run the tests with \`node --test\` (Bash) until they pass. Be brief.`;
+Explore before you change anything, starting with the project's conventions (mcp__project__conventions). Present your plan with ExitPlanMode. Once it is approved, track your steps with TodoWrite, keep edits minimal (Edit), and run the tests with \`node --test\` (Bash) until they pass. Be brief.`;
 const TASK = 'The tests of this project fail. Find the bug and plan the fix; then fix it, add a regression test, and make `node --test` pass.';
 const CONTINUE = 'We were interrupted. Continue where you left off: check your todo list and finish the task.';
 
@@ -34,10 +37,16 @@ try {
 }
 
 const model = online ? anthropicModel({ model: process.env.ANTHROPIC_MODEL ?? 'claude-sonnet-4-6' }) : offlineModel({ pauseAt: options.pauseAt });
+const SKILLS = fileURLToPath(new URL('./skills/', import.meta.url));
+const PROJECT_SERVER = fileURLToPath(new URL('./project-server.ts', import.meta.url));
 const agent = createAgent({
   model,
   system: SYSTEM,
-  tools: workspaceTools({ cwd: workspace.dir }),
+  // The skills' folders are readable (not writable) without asking: their instructions may point to files there.
+  tools: workspaceTools({ cwd: workspace.dir, readOnlyDirectories: [SKILLS] }),
+  skills: loadSkills(SKILLS),
+  // The project's own MCP server, started as a child process; it ends with agent.close().
+  mcpServers: { project: stdioMcpServer({ command: process.execPath, args: ['--import', 'tsx', PROJECT_SERVER, workspace.dir] }) },
   cwd: workspace.dir,
   // Native plan mode: only read-only calls run until the plan is approved.
   permissionMode: 'plan',

@@ -84,6 +84,7 @@ export const OFFLINE_STEPS: readonly OfflineStep[] = [
     calls: () => [
       { id: 'toolu_explore_glob', name: 'Glob', input: { pattern: '**/*' } },
       { id: 'toolu_explore_package', name: 'Read', input: { file_path: 'package.json' } },
+      { id: 'toolu_explore_conventions', name: 'mcp__project__conventions', input: {} },
     ],
   },
   {
@@ -134,9 +135,10 @@ export const OFFLINE_STEPS: readonly OfflineStep[] = [
   },
   {
     name: 'regression-test',
-    text: () => 'Now a regression test with mixed quantities.',
+    text: () => 'Now a regression test with mixed quantities, the way this project writes them.',
     calls: () => [
       { id: 'toolu_regression_todos', name: 'TodoWrite', input: todos('completed', 'in_progress', 'pending') },
+      { id: 'toolu_regression_skill', name: 'Skill', input: { skill: 'regression-test' } },
       { id: 'toolu_regression_edit', name: 'Edit', input: { file_path: 'test/cart.test.js', old_string: LAST_TEST, new_string: LAST_TEST + REGRESSION_TEST } },
     ],
   },
@@ -151,7 +153,10 @@ export const OFFLINE_STEPS: readonly OfflineStep[] = [
   {
     name: 'wrap-up',
     text: (context) => (context.testsFailed ? 'The tests still fail; I am stopping here so you can look.' : 'All five tests pass.'),
-    calls: (context) => [{ id: 'toolu_wrap_up_todos', name: 'TodoWrite', input: todos('completed', 'completed', context.testsFailed ? 'pending' : 'completed') }],
+    calls: (context) => [
+      { id: 'toolu_wrap_up_todos', name: 'TodoWrite', input: todos('completed', 'completed', context.testsFailed ? 'pending' : 'completed') },
+      ...(context.testsFailed ? [] : [{ id: 'toolu_wrap_up_change', name: 'mcp__project__record_change', input: { summary: 'cartTotal multiplies each price by its quantity; regression test for a mixed cart.' } }]),
+    ],
   },
   {
     name: 'summary',

@@ -85,7 +85,9 @@ export async function askApproval(approval: PendingApproval, options: AskApprova
     return answer === undefined ? undefined : planDecision(answer);
   }
   const why = approval.reason.type === 'tool-check' || approval.reason.type === 'mode' ? approval.reason.message : undefined;
-  print.line(`? permission needed: ${describeCall(approval.toolName, approval.input)}${why ? `\n  (${why})` : ''}`);
+  // MCP servers describe their tools: say when one may destroy data.
+  const hints = approval.toolAnnotations?.destructiveHint ? '  ⚠ the server marks this tool as destructive' : '';
+  print.line(`? permission needed: ${describeCall(approval.toolName, approval.input)}${why ? `\n  (${why})` : ''}${hints ? `\n${hints}` : ''}`);
   const rule = ruleOf(approval);
   const choices = `[y]es / [n]o${rule ? ` / [a]lways (${rule})` : ''} / or type what to do instead: `;
   const answer = automaticAnswer(options) ?? (await question(`Allow? ${choices}`, options));

@@ -5,6 +5,8 @@
  * It stays in `acceptEdits` throughout and runs its own phases with the plan-phase guard:
  * while planning, write tools are refused at once; `requestPlan` then asks the same session for
  * the plan as JSON (the explored material stays in context), and the plan becomes the todo list.
+ * Before it drafts, it loads the blog's "house style" skill: only the skill's name and description
+ * sit in the system prompt; its instructions enter the conversation when the model asks for them.
  *
  *   npm run demo                          offline, scripted model, asks you to confirm the plan
  *   npm run demo -- --yes                 confirm automatically
@@ -25,6 +27,7 @@ import {
   type AgentRun,
   type Model,
 } from 'agent-harness';
+import { loadSkills } from 'agent-harness/node';
 import { offlineModel } from './offline-script.js';
 import { planCard } from './print-plan-card.js';
 import { writingTools } from './tools.js';
@@ -41,8 +44,9 @@ const phase = createPlanPhase();
 const agent = createAgent({
   model,
   system:
-    "You are a writing assistant. First explore: read the author's profile and the research material. Write nothing until the plan is approved. Then write the article section by section with write_section, tracking each step with TodoWrite.",
+    "You are a writing assistant. First explore: read the author's profile and the research material. Write nothing until the plan is approved. Then load the house style, and write the article section by section with write_section, tracking each step with TodoWrite.",
   tools,
+  skills: loadSkills(join(here, 'skills')),
   permissionMode: 'acceptEdits',
   hooks: { ...phase.hooks },
   maxTurns: 20,

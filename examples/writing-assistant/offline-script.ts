@@ -29,7 +29,9 @@ export function offlineModel(): ScriptedModel {
     'I have what I need: a warm voice for curious phone readers, field notes, and a quote to open with.',
     // requestPlan: the plan as JSON.
     JSON.stringify(plan, null, 2),
-    // Execution: section by section, the todo list ticking over.
+    // Execution: the house style first (the Skill tool loads its instructions), then section by
+    // section, the todo list ticking over.
+    turn('Before drafting, I load the house style.', toolCall('Skill', { skill: 'house-style' })),
     turn(
       toolCall('TodoWrite', { todos: todos(['in_progress', 'pending', 'pending']) }),
       toolCall('write_section', {

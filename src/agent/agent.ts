@@ -27,6 +27,8 @@ import type { AgentSnapshot } from '../runtime/snapshot.js';
 import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart } from './failed-before-start.js';
 import { validateCloseOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
+import { attachToolSources } from './agent-tool-sources.js';
+import type { McpServerState } from '../types/mcp-server-state.js';
 
 /** Options of `agent.run()`. */
 export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | undefined> {
@@ -83,12 +85,14 @@ export class Agent {
         loaded.emitter = this.emitter;
         this.loadedCore = loaded;
         for (const message of loaded.loadWarnings) loaded.emit({ type: 'warning', message, source: 'session-store' });
+        attachToolSources(loaded);
       });
       // Hosts that never await `ready` see the failure through run() instead of an unhandled rejection.
       this.ready.catch(() => undefined);
     } else {
       core.emitter = this.emitter;
       this.loadedCore = core;
+      attachToolSources(core);
       this.ready = Promise.resolve();
     }
   }
@@ -140,6 +144,14 @@ export class Agent {
    */
   get pendingApprovals(): readonly PendingApproval[] {
     return this.core.pendingApprovals();
+  }
+
+  /**
+   * The MCP servers and their states (`connected`, `reconnecting`, `failed`, `needs-auth`, ...),
+   * with the tools each offers. Empty while the agent is loading (`await agent.ready`).
+   */
+  get mcpServers(): readonly McpServerState[] {
+    return this.loadedCore?.toolSources?.mcpStates() ?? [];
   }
 
   /** True while a run is active. */
@@ -311,6 +323,8 @@ export class Agent {
     await this.core.flush();
     const { state, plan } = forkState(this.core.state, options, this.core.options.planModeInstructions);
     const fork = this.forkSelf(state, this.core.sessionId);
+    // A fork with tool sources connects its own MCP servers first.
+    await fork.ready;
     if (plan) await fork.core.savePlan(plan.text);
     await fork.core.flush();
     if (fork.core.writeFailure) throw fork.core.writeFailure;
@@ -318,15 +332,18 @@ export class Agent {
   }
 
   /**
-   * Ends the session: interrupts an active run, runs the `SessionEnd` hooks, and releases what the
-   * session store holds for it (the file store's handle and lock). The agent accepts no more runs;
-   * its snapshot stays available.
+   * Ends the session: interrupts an active run, runs the `SessionEnd` hooks, closes the MCP
+   * connections (stdio servers' processes end), and releases what the session store holds for it
+   * (the file store's handle and lock). The agent accepts no more runs; its snapshot stays available.
    */
   async close(options: { reason?: string } = {}): Promise<void> {
     validateCloseOptions(options);
     if (this.closed) return;
     this.closed = true;
-    if (this.loadedCore) this.loadedCore.closed = true;
+    // Still loading (connecting MCP servers, say): close what the load opens, once it has.
+    if (!this.loadedCore) await this.ready.catch(() => undefined);
+    if (!this.loadedCore) return;
+    this.loadedCore.closed = true;
     const active = this.active;
     if (active) {
       active.controller.abort(new Error('closed'));
@@ -339,6 +356,7 @@ export class Agent {
       input: { sessionId: this.sessionId, reason: options.reason ?? 'closed' },
     });
     for (const error of ended.errors) this.core.emit({ type: 'error', error, fatal: false });
+    await this.core.toolSources?.close();
     await this.core.flush();
     // Release what the store holds for this session (a file handle and lock, for the file store).
     await this.core.options.store?.close?.(this.sessionId);

@@ -16,26 +16,32 @@ import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
 import { createAskUserQuestionTool } from '../tools/builtin/ask-user-question.js';
 import type { AgentServices } from '../tools/builtin/agent-services.js';
 import type { Tool } from '../tools/types.js';
+import type { ResolvedToolSources } from '../tool-sources/index.js';
+import { agentToolbox, pendingToolSources, withToolSources } from './agent-tool-sources.js';
+import { toolSourcesAreAsync } from '../tool-sources/index.js';
 import { Agent } from './agent.js';
 import { AgentCore, type SessionOrigin } from '../runtime/agent-core.js';
 import type { AgentOptions } from '../runtime/agent-options.js';
 import { validateAgentOptions } from './validate-agent-options.js';
 import { readSnapshot } from '../runtime/snapshot.js';
 
-function buildCore(options: AgentOptions, state: SessionState, origin: SessionOrigin, journal: Journal | undefined, revision = 0): AgentCore {
+function buildCore(options: AgentOptions, state: SessionState, origin: SessionOrigin, journal: Journal | undefined, sources: ResolvedToolSources, revision = 0): AgentCore {
   let core: AgentCore | undefined;
   const services = (): AgentServices => core!;
-  const tools: Tool[] = [...(options.tools ?? [])];
-  if (options.todoWrite ?? true) tools.push(createTodoWriteTool(services));
-  if (options.exitPlanMode ?? true) tools.push(createExitPlanModeTool(services));
-  if (options.enterPlanMode ?? false) tools.push(createEnterPlanModeTool(services));
-  if (options.askUserQuestion ?? false) tools.push(createAskUserQuestionTool());
-  core = new AgentCore(options, tools, state, origin, journal, revision);
+  const builtins: Tool[] = [];
+  if (options.todoWrite ?? true) builtins.push(createTodoWriteTool(services));
+  if (options.exitPlanMode ?? true) builtins.push(createExitPlanModeTool(services));
+  if (options.enterPlanMode ?? false) builtins.push(createEnterPlanModeTool(services));
+  if (options.askUserQuestion ?? false) builtins.push(createAskUserQuestionTool());
+  core = new AgentCore(options, agentToolbox(options, builtins, sources), state, origin, journal, revision, sources);
   return core;
 }
 
-function newAgent(options: AgentOptions, core: AgentCore | Promise<AgentCore>): Agent {
-  return new Agent(core, { maxToolConcurrency: options.maxToolConcurrency ?? 10, model: options.model }, (state, forkedFrom) => newAgent(options, startCore(options, state, 'fork', forkedFrom)));
+/** Makes the agent; `make` builds its core once the tool sources are resolved (see `withToolSources`). */
+function newAgent(options: AgentOptions, make: (sources: ResolvedToolSources) => AgentCore | Promise<AgentCore>): Agent {
+  return new Agent(withToolSources(options, make), { maxToolConcurrency: options.maxToolConcurrency ?? 10, model: options.model }, (state, forkedFrom) =>
+    newAgent(options, (sources) => startCore(options, state, 'fork', sources, forkedFrom)),
+  );
 }
 
 /** A journal for a session, continuing the stored transcript at its last entry. */
@@ -47,11 +53,11 @@ function journalFor(store: SessionStore, state: SessionState, last: SessionEntry
  * A core for a new session (fresh or forked). With a store its transcript starts with a
  * checkpoint of the whole state, so loading it needs nothing else.
  */
-function startCore(options: AgentOptions, state: SessionState, origin: 'startup' | 'fork', forkedFrom?: string): AgentCore {
+function startCore(options: AgentOptions, state: SessionState, origin: 'startup' | 'fork', sources: ResolvedToolSources, forkedFrom?: string): AgentCore {
   const store = options.store;
-  if (!store) return buildCore(options, state, origin, undefined);
+  if (!store) return buildCore(options, state, origin, undefined, sources);
   const journal = journalFor(store, state, undefined);
-  const core = buildCore(options, state, origin, journal);
+  const core = buildCore(options, state, origin, journal, sources);
   claimSession(store, state.sessionId, core);
   if (forkedFrom !== undefined) core.commit({ kind: 'session-meta', forkedFrom });
   core.commit({ kind: 'checkpoint', state: structuredClone(state), reason: origin });
@@ -96,7 +102,7 @@ function gapWarnings(sessionId: string, entries: readonly SessionEntry[]): strin
 }
 
 /** Resumes a session kept in a store: by id (rebuilt from its transcript), or from a snapshot. */
-async function resumeFromStore(options: AgentOptions, store: SessionStore): Promise<AgentCore> {
+async function resumeFromStore(options: AgentOptions, store: SessionStore, sources: ResolvedToolSources): Promise<AgentCore> {
   const resume = options.resume!;
   const snapshot = typeof resume === 'string' ? undefined : readSnapshot(resume, options.snapshotKey !== undefined ? { snapshotKey: options.snapshotKey } : {});
   const sessionId = typeof resume === 'string' ? resume : snapshot!.state.sessionId;
@@ -113,7 +119,7 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore): Prom
   const state = last ? foldEntries(entries, { sessionId, ...(options.agentId !== undefined ? { agentId: options.agentId } : {}) }) : snapshot!.state;
   const repairs = [...(snapshot && !last ? snapshot.repairs : []), ...repairState(state)];
   for (const repair of repairs) warnings.push(`Session "${sessionId}" was repaired while loading: ${repair}.`);
-  const core = buildCore(options, state, 'resume', journalFor(store, state, last));
+  const core = buildCore(options, state, 'resume', journalFor(store, state, last), sources);
   claimSession(store, sessionId, core);
   continueLoaded(core, repairs, !last);
   // The plan store lost the plan (another machine, a wiped directory): put it back from the history.
@@ -141,15 +147,23 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore): Prom
  */
 export function createAgent(options: AgentOptions): Agent {
   validateAgentOptions(options);
-  if (options.store && options.resume !== undefined) return newAgent(options, resumeFromStore(options, options.store));
-  if (options.resume === undefined) return newAgent(options, startCore(options, freshState(options), 'startup'));
+  const store = options.store;
+  if (store && options.resume !== undefined) return newAgent(options, (sources) => resumeFromStore(options, store, sources));
+  if (options.resume === undefined) {
+    // Tool sources load in `ready`: what can be checked without them (tool names, rules) fails here.
+    if (toolSourcesAreAsync(options)) buildCore(options, freshState(options), 'startup', undefined, pendingToolSources(options));
+    return newAgent(options, (sources) => startCore(options, freshState(options), 'startup', sources));
+  }
   const snapshot = readSnapshot(options.resume, options.snapshotKey !== undefined ? { snapshotKey: options.snapshotKey } : {});
   if (options.sessionId !== undefined && options.sessionId !== snapshot.state.sessionId) {
     throw new ConfigurationError(`createAgent: sessionId "${options.sessionId}" differs from the resumed snapshot's "${snapshot.state.sessionId}"; leave sessionId out when resuming.`);
   }
-  const repairs = [...snapshot.repairs, ...repairState(snapshot.state)];
-  const core = buildCore(options, snapshot.state, 'resume', undefined, snapshot.revision);
-  continueLoaded(core, repairs, false);
-  core.loadWarnings = repairs.map((repair) => `Session "${core.sessionId}" was repaired while loading: ${repair}.`);
-  return newAgent(options, core);
+  if (toolSourcesAreAsync(options)) buildCore(options, structuredClone(snapshot.state), 'resume', undefined, pendingToolSources(options), snapshot.revision);
+  return newAgent(options, (sources) => {
+    const repairs = [...snapshot.repairs, ...repairState(snapshot.state)];
+    const core = buildCore(options, snapshot.state, 'resume', undefined, sources, snapshot.revision);
+    continueLoaded(core, repairs, false);
+    core.loadWarnings = repairs.map((repair) => `Session "${core.sessionId}" was repaired while loading: ${repair}.`);
+    return core;
+  });
 }

@@ -27,6 +27,8 @@ import {
 import { PERMISSION_MODES, type AutoModeOptions, type PermissionRules } from '../types/permission.js';
 import type { AgentOptions } from '../runtime/agent-options.js';
 import { CLAUDE_AGENT_SDK_HINTS } from './claude-agent-sdk-hints.js';
+import { isServerTool } from '../tools/server-tool.js';
+import { assertToolSourceOptions } from '../tool-sources/index.js';
 
 const isModel: OptionCheck = (value, place) => {
   if (isObject(value) && typeof value.stream === 'function') return;
@@ -38,8 +40,13 @@ const isModel: OptionCheck = (value, place) => {
 
 const isTool: OptionCheck = (value, place) => {
   if (isObject(value) && typeof value.parseInput === 'function' && typeof value.execute === 'function') return;
-  throw new ConfigurationError(optionProblem(place, 'a tool made with defineTool({ name, description, inputSchema, execute })', value));
+  if (isServerTool(value)) return;
+  throw new ConfigurationError(optionProblem(place, 'a tool made with defineTool({ name, description, inputSchema, execute }) (or serverTool())', value));
 };
+
+/** MCP servers and skills are checked by the tool sources, which know their shapes. */
+const isMcpServers: OptionCheck = (value) => assertToolSourceOptions({ mcpServers: value as never });
+const isSkills: OptionCheck = (value) => assertToolSourceOptions({ skills: value as never });
 
 const isRuleList = isStringArray;
 
@@ -57,6 +64,9 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   model: required(isModel),
   system: isString,
   tools: arrayOf(isTool, 'an array of tools made with defineTool()'),
+  mcpServers: isMcpServers,
+  skills: isSkills,
+  toolSearch: oneOf(['auto', 'regex', 'bm25', 'client']),
   permissionMode: oneOf(PERMISSION_MODES),
   allowDangerouslySkipPermissions: isBoolean,
   canUseTool: isFunction,

@@ -22,3 +22,7 @@ export { PlanNameCollisionError } from './plan-name-collision-error.js';
 export { PlanExtractionError, type PlanExtractionErrorOptions } from './plan-extraction-error.js';
 export { UnsafeCompactionCutError } from './unsafe-compaction-cut-error.js';
 export { MemoryAccessError } from './memory-access-error.js';
+export { McpConnectionError, type McpConnectionErrorOptions } from './mcp-connection-error.js';
+export { McpToolCallError, type McpToolCallErrorOptions } from './mcp-tool-call-error.js';
+export { McpProtocolError, type McpProtocolErrorOptions } from './mcp-protocol-error.js';
+export { SkillFormatError, type SkillFormatErrorOptions } from './skill-format-error.js';

@@ -10,6 +10,8 @@ import type {
 import type { Todo } from '../types/todo.js';
 import type { TodoChanges } from '../types/todo.js';
 import type { ToolDisplay } from '../types/tool-display.js';
+import type { ToolAnnotations } from '../types/tool-annotations.js';
+import type { McpServerState } from '../types/mcp-server-state.js';
 import type { RunResult } from './run-result.js';
 
 /** Fields every event carries. */
@@ -80,6 +82,11 @@ export interface PermissionRequestEvent extends EventBase {
   blockedPath?: string;
   /** What the approval card shows, from the tool's `display` (a unified diff, a command); absent when the tool has none. */
   display?: ToolDisplay;
+  /**
+   * The tool's behaviour hints, e.g. an MCP tool's `destructiveHint` (show a stronger warning) or
+   * `title`. Hints from the tool's author, not guarantees.
+   */
+  toolAnnotations?: ToolAnnotations;
 }
 
 /** The pipeline decided about a tool call. The stream of these is an audit log. */
@@ -198,6 +205,14 @@ export interface WarningEvent extends EventBase {
   source: 'session-store';
 }
 
+/**
+ * An MCP server's state changed: connected, lost and reconnecting, failed, needs authorization,
+ * closed, or its tools changed. Each server's state is also announced once when the agent is ready.
+ */
+export interface McpServerStatusEvent extends EventBase, McpServerState {
+  type: 'mcp-server-status';
+}
+
 /** The run ended. */
 export interface RunEndEvent extends EventBase {
   type: 'run-end';
@@ -224,6 +239,7 @@ export type AgentEvent =
   | TurnEndEvent
   | ErrorEvent
   | WarningEvent
+  | McpServerStatusEvent
   | RunEndEvent;
 
 /** The `type` strings of {@link AgentEvent}. */

@@ -109,6 +109,7 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
           suggestions: outcome.suggestions ?? [],
           ...(outcome.blockedPath !== undefined ? { blockedPath: outcome.blockedPath } : {}),
           ...(outcome.display !== undefined ? { display: outcome.display } : {}),
+          ...(tool.annotations !== undefined ? { toolAnnotations: { ...tool.annotations } } : {}),
           createdAt: new Date().toISOString(),
         },
       });

@@ -1,9 +1,9 @@
-import type { ImageBlock, TextBlock } from '../model/messages.js';
+import type { ImageBlock, TextBlock, ToolResultContentBlock } from '../model/messages.js';
 import { isToolOutput } from '../tools/tool-output.js';
 
 /** Content for a tool_result and whether it reports an error. */
 export interface ToolResultContent {
-  content: string | Array<TextBlock | ImageBlock>;
+  content: string | ToolResultContentBlock[];
   isError: boolean;
 }
 
@@ -26,7 +26,7 @@ export function truncateText(text: string, maxChars: number): string {
  * `toolOutput(...)` unwrapped, anything else as JSON; long text truncated with a note.
  */
 export function toToolResultContent(value: unknown, maxChars: number): ToolResultContent {
-  let content: string | Array<TextBlock | ImageBlock>;
+  let content: string | ToolResultContentBlock[];
   let isError = false;
   if (isToolOutput(value)) {
     content = value.content;

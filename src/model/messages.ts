@@ -44,13 +44,57 @@ export interface ImageBlock {
   cache_control?: { type: 'ephemeral'; ttl?: '5m' | '1h' } | null;
 }
 
+/**
+ * Names a deferred tool in a tool result (a client-side tool search's answer): the API expands it
+ * into the tool's full definition, so the model can call the tool from then on.
+ */
+export interface ToolReferenceBlock {
+  type: 'tool_reference';
+  /** The deferred tool's name, as sent in the request's `tools`. */
+  tool_name: string;
+  cache_control?: { type: 'ephemeral'; ttl?: '5m' | '1h' } | null;
+}
+
+/** What a tool result may hold besides a plain string. */
+export type ToolResultContentBlock = TextBlock | ImageBlock | ToolReferenceBlock;
+
 /** The answer to one {@link ToolUseBlock}, sent in the next user message. */
 export interface ToolResultBlock {
   type: 'tool_result';
   tool_use_id: string;
-  content: string | Array<TextBlock | ImageBlock>;
+  content: string | ToolResultContentBlock[];
   is_error?: boolean;
   cache_control?: { type: 'ephemeral'; ttl?: '5m' | '1h' } | null;
+}
+
+/**
+ * A call of a provider server tool (tool search, web search, ...), run by the provider within the
+ * same response. Kept in history and sent back unchanged.
+ */
+export interface ServerToolUseBlock {
+  type: 'server_tool_use';
+  /** `srvtoolu_…` */
+  id: string;
+  /** The server tool's name, e.g. `tool_search_tool_regex`. */
+  name: string;
+  /** For tool search: `{ pattern, limit? }` (regex) or `{ query, limit? }` (BM25). */
+  input: unknown;
+  [key: string]: unknown;
+}
+
+/** The tool search server tool's answer to a {@link ServerToolUseBlock}, in the same response. */
+export interface ToolSearchToolResultBlock {
+  type: 'tool_search_tool_result';
+  /** The id of the `server_tool_use` block it answers. */
+  tool_use_id: string;
+  content:
+    | { type: 'tool_search_tool_search_result'; tool_references: Array<{ type: 'tool_reference'; tool_name: string }> }
+    | {
+        type: 'tool_search_tool_result_error';
+        error_code: 'invalid_tool_input' | 'unavailable' | 'too_many_requests' | 'execution_time_exceeded' | (string & {});
+        error_message?: string | null;
+      };
+  [key: string]: unknown;
 }
 
 /**
@@ -70,6 +114,9 @@ export type ContentBlock =
   | ToolUseBlock
   | ToolResultBlock
   | ImageBlock
+  | ServerToolUseBlock
+  | ToolSearchToolResultBlock
+  | ToolReferenceBlock
   | UnknownBlock;
 
 /** A message from the user (prompts and tool results). */

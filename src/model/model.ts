@@ -1,7 +1,7 @@
 import type { AssistantMessage, Message, TextBlock } from './messages.js';
 import type { Usage } from './usage.js';
 
-/** The JSON Schema description of one tool, as sent to the model. */
+/** A function tool as sent to the model (the client runs it): name, description and JSON Schema input. */
 export interface ToolDefinition {
   name: string;
   description: string;
@@ -13,6 +13,59 @@ export interface ToolDefinition {
    * send `name`, `description` and `input_schema` as for any tool.
    */
   type?: string;
+  /**
+   * The definition stays out of the model's prompt until tool search finds the tool (sent as
+   * `defer_loading: true`; only for models whose `capabilities.toolSearch` is not `'none'`).
+   * @default false
+   */
+  defer_loading?: boolean;
+}
+
+/**
+ * A provider server tool, run by the provider rather than the client (tool search, web search,
+ * context editing, ...): passed to the API unchanged. `type` names the tool and its version.
+ * @example
+ * const search: ServerToolDefinition = { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' };
+ */
+export interface ServerToolDefinition {
+  /** The provider's tool type with its version, e.g. `tool_search_tool_bm25_20251119`. */
+  type: string;
+  /** The name the provider's `server_tool_use` blocks carry, e.g. `tool_search_tool_bm25`. */
+  name: string;
+  [key: string]: unknown;
+}
+
+/** One entry of a request's tool list: a function tool or a provider server tool. */
+export type RequestTool = ToolDefinition | ServerToolDefinition;
+
+/**
+ * Narrows a request tool to a {@link ServerToolDefinition}: a `type` and no `input_schema`.
+ * Function tools carry an `input_schema` (and may name a provider type they implement, like the
+ * memory tool).
+ */
+export function isServerToolDefinition(tool: RequestTool): tool is ServerToolDefinition {
+  const type = (tool as { type?: unknown }).type;
+  return typeof type === 'string' && type !== 'custom' && !('input_schema' in tool);
+}
+
+/**
+ * How a model reaches deferred tools (tools sent with `defer_loading: true`):
+ * - `'server'`: the provider takes `defer_loading`, runs the tool search server tools (regex and
+ *   BM25 variants), and expands `tool_reference` blocks a client-side search returns;
+ * - `'tool-reference'`: the provider takes `defer_loading` and expands `tool_reference` blocks in
+ *   tool results, but has no server-side search;
+ * - `'none'`: neither; deferred tools are left out of the request and the client-side
+ *   `ToolSearch` tool answers with their definitions as text.
+ */
+export type ToolSearchSupport = 'server' | 'tool-reference' | 'none';
+
+/** What a model supports beyond plain function tools. */
+export interface ModelCapabilities {
+  /**
+   * How the model reaches deferred tools; see {@link ToolSearchSupport}.
+   * @default 'none'
+   */
+  toolSearch?: ToolSearchSupport;
 }
 
 /** Why the model stopped, as reported by the API. Unknown values pass through. */
@@ -29,8 +82,12 @@ export type StopReason =
 export interface ModelRequest {
   /** System prompt blocks; identical on every turn of a session. */
   system: TextBlock[];
-  /** Tool definitions in a fixed order; identical on every turn of a session. */
-  tools: ToolDefinition[];
+  /**
+   * Function tools and provider server tools in a fixed order. The part the model reads is
+   * identical on every turn of a session; deferred tools (`defer_loading`) that a server announces
+   * mid-session may be appended, which leaves the prompt's prefix unchanged.
+   */
+  tools: RequestTool[];
   /** The conversation so far. Adapters must not mutate it. */
   messages: readonly Message[];
   /** Aborts the call. */
@@ -81,6 +138,11 @@ export interface Model {
   readonly provider: string;
   /** Model id used for pricing and logs, e.g. `claude-sonnet-4-6`. */
   readonly modelId: string;
+  /**
+   * What the model supports beyond plain function tools (tool search, deferred tools).
+   * @default {} (no deferred tools: a client-side `ToolSearch` stands in)
+   */
+  readonly capabilities?: ModelCapabilities;
   /** Streams one assistant turn. */
   stream(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
   /**

@@ -30,6 +30,7 @@ const SPEC: OptionsSpec<WorkspaceToolsOptions> = {
   grepTimeoutMs: isPositiveInteger,
   shell: isNonEmptyString,
   env: recordOf(either('a string, or undefined to remove it', isString, isUndefined), 'an object of environment variables (string values)'),
+  readOnlyDirectories: arrayOf(isNonEmptyString, 'an array of directory paths'),
   inheritEnv: arrayOf(
     accepts('a variable name or a PREFIX* pattern, e.g. "NODE_OPTIONS", "AWS_*", or "*" for everything', (value) => typeof value === 'string' && ENV_NAME.test(value)),
     'an array of variable names or PREFIX* patterns',

@@ -8,12 +8,13 @@ export interface ParsedRule {
   pattern?: string;
 }
 
-const RULE = /^([A-Za-z0-9_-]{1,64})(?:\((.*)\))?$/s;
+const RULE = /^([A-Za-z0-9_-]{1,64}?(?:__\*)?)(?:\((.*)\))?$/s;
 
 /**
  * Parses a permission rule: `Tool` (every call of the tool) or `Tool(pattern)`, where the pattern
  * is a command prefix (`Bash(npm test:*)`), an exact command (`Bash(npm test)`) or a path glob
- * (`Edit(src/**)`), depending on the tool's `ruleTarget`.
+ * (`Edit(src/**)`), depending on the tool's `ruleTarget`. MCP tools are named
+ * `mcp__<server>__<tool>`; `mcp__<server>` and `mcp__<server>__*` name every tool of a server.
  * @throws ConfigurationError naming the bad string and the right form.
  * @example
  * parseRule('Bash(npm test:*)'); // { toolName: 'Bash', pattern: 'npm test:*' }
@@ -28,6 +29,9 @@ export function parseRule(rule: string): ParsedRule {
     throw new ConfigurationError(
       `Permission rule ${JSON.stringify(rule)} is malformed: write "Tool" or "Tool(pattern)" with a tool name of letters, digits, "_" or "-" and a non-empty pattern, e.g. "Read", "Bash(npm test:*)" or "Edit(src/**)".`,
     );
+  }
+  if (pattern !== undefined && match[1]!.endsWith('__*')) {
+    throw new ConfigurationError(`Permission rule ${JSON.stringify(rule)} gives a pattern to a group of tools; write "${match[1]}" alone, or name one tool with its pattern.`);
   }
   if (pattern !== undefined && pattern.endsWith(':*') && pattern.slice(0, -2).trim() === '') {
     throw new ConfigurationError(

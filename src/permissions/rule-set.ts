@@ -3,6 +3,7 @@ import type { Tool } from '../tools/types.js';
 import { compileRule, hidesCommands, isPlainCommand, matchesCommandSegment, matchesTarget, type CompiledRule, type RuleBehavior } from './compile-rule.js';
 import { hasReadPathRule, matchReadPaths, readTargetsOf, uncheckableRead } from './read-rules.js';
 import { parseShellCommand } from './shell/parse-shell-command.js';
+import { ruleNamesTool } from './rule-names-tool.js';
 import { splitShellCommand } from './split-shell-command.js';
 import type { PermissionRules } from '../types/permission.js';
 
@@ -27,7 +28,8 @@ export interface RuleSet {
   add(behavior: RuleBehavior, rules: readonly string[]): void;
   /**
    * The first rule of a list that matches a call, or `undefined`.
-   * A bare `Tool` rule matches every call of the tool; `Tool(pattern)` matches through the tool's
+   * A bare `Tool` rule matches every call of the tool (`mcp__<server>` and `mcp__<server>__*`
+   * every call of the server's tools); `Tool(pattern)` matches through the tool's
    * `ruleTarget` (never for a tool without one). A compound shell command meets a deny or ask rule
    * when any part does, and an allow rule only when every part is allowed and none hides a command
    * substitution or a file redirection. Deny and ask rules on `Read(pattern)` also match any
@@ -93,7 +95,7 @@ export function createRuleSet(rules: PermissionRules = {}): RuleSet {
         const readRule = targets && matchReadPaths(lists[behavior], targets, behavior, options.cwd);
         if (readRule !== undefined) return readRule;
       }
-      const candidates = lists[behavior].filter((rule) => rule.toolName === tool.name);
+      const candidates = lists[behavior].filter((rule) => ruleNamesTool(rule.toolName, tool.name));
       if (candidates.length === 0) return undefined;
       for (const rule of candidates) {
         if (rule.pattern === undefined || matchesTarget(rule, tool.ruleTarget, input, behavior, options.cwd)) return rule.rule;
@@ -116,7 +118,7 @@ export function createRuleSet(rules: PermissionRules = {}): RuleSet {
       const command = (input as Record<string, unknown>)[target.field];
       // Fails closed: a line the shell parser cannot read cannot be checked either.
       if (typeof command !== 'string' || !(hidesCommands(command) || parseShellCommand(command).error !== undefined)) return undefined;
-      return lists[behavior].find((rule) => rule.toolName === tool.name && rule.pattern !== undefined)?.rule;
+      return lists[behavior].find((rule) => ruleNamesTool(rule.toolName, tool.name) && rule.pattern !== undefined)?.rule;
     },
     toJSON() {
       return {

@@ -2,7 +2,7 @@ import EventEmitter from 'eventemitter3';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { AssistantMessage, ContentBlock, TextBlock, ToolResultBlock } from '../model/messages.js';
-import type { ToolDefinition } from '../model/model.js';
+import type { RequestTool } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import type { PendingApproval } from '../types/pending-approval.js';
 import type { PermissionMode, PermissionRules, PermissionUpdate } from '../types/permission.js';
@@ -11,6 +11,7 @@ import { modeReminder } from '../permissions/mode-reminder.js';
 import { createRuleSet, type RuleSet } from '../permissions/rule-set.js';
 import { assertRulesNameTools } from '../permissions/assert-rules-name-tools.js';
 import { ruleString } from '../permissions/rule-input.js';
+import type { ResolvedToolSources, Toolbox } from '../tool-sources/index.js';
 import { DEFAULT_PRICES, findPrice, type ModelPrice } from '../model/pricing.js';
 import type { Todo } from '../types/todo.js';
 import { diffTodos } from '../todos/diff-todos.js';
@@ -43,8 +44,11 @@ export class AgentCore implements AgentServices {
   /** Listeners; the `Agent` that wraps this core hands over its own emitter (see `Agent`). */
   emitter = new EventEmitter();
   readonly tools: ReadonlyMap<string, Tool>;
-  /** Tool definitions in the fixed order sent on every turn. */
-  readonly toolDefinitions: ToolDefinition[];
+  /** Tool definitions in the fixed order sent on every turn (only deferred tools are ever appended). */
+  readonly toolDefinitions: RequestTool[];
+  // --- Tool sources: the toolbox owns `tools` and `toolDefinitions`; the sources own MCP connections.
+  readonly toolbox: Toolbox;
+  readonly toolSources: ResolvedToolSources | undefined;
   readonly system: TextBlock[];
   readonly planStore: PlanStore;
   readonly price: ModelPrice | undefined;
@@ -68,7 +72,15 @@ export class AgentCore implements AgentServices {
   /** Entries committed without a store (the revision of a store-less session). */
   private unstoredRevision: number;
 
-  constructor(options: AgentOptions, tools: Tool[], state: SessionState, origin: SessionOrigin, journal: Journal | undefined, revision = 0) {
+  constructor(
+    options: AgentOptions,
+    toolbox: Toolbox,
+    state: SessionState,
+    origin: SessionOrigin,
+    journal: Journal | undefined,
+    revision = 0,
+    toolSources?: ResolvedToolSources,
+  ) {
     this.options = options;
     this.journal = journal;
     this.unstoredRevision = revision;
@@ -76,19 +88,14 @@ export class AgentCore implements AgentServices {
     this.state = state;
     this.sessionId = state.sessionId;
     this.agentId = state.agentId;
-    const byName = new Map<string, Tool>();
-    for (const tool of tools) {
-      if (byName.has(tool.name)) {
-        throw new ConfigurationError(`Two tools are named "${tool.name}". Tool names must be unique; rename one, or leave out the built-in one with its option (todoWrite, exitPlanMode).`);
-      }
-      byName.set(tool.name, tool);
-    }
-    this.tools = byName;
-    this.toolDefinitions = tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.jsonSchema, ...(tool.providerType ? { type: tool.providerType } : {}) }));
-    this.system = options.system ? [{ type: 'text', text: options.system }] : [];
+    this.toolbox = toolbox;
+    this.toolSources = toolSources;
+    this.tools = toolbox.byName;
+    this.toolDefinitions = toolbox.definitions;
+    this.system = [...(options.system ? [{ type: 'text' as const, text: options.system }] : []), ...(toolSources?.system ?? [])];
     this.planStore = options.planStore ?? memoryPlanStore();
     this.price = findPrice(options.model.modelId, { ...DEFAULT_PRICES, ...options.prices });
-    assertRulesNameTools(options.rules, [...this.tools.keys()]);
+    this.assertRulesNameTools(options.rules);
     this.rules = this.compileRules();
     assertPermissionMode(state.permissionMode);
     // A resumed session in bypassPermissions is switched to default right after loading.
@@ -144,7 +151,7 @@ export class AgentCore implements AgentServices {
    * @throws ConfigurationError naming the rule and the tools there are.
    */
   assertRulesNameTools(rules: PermissionRules | undefined): void {
-    assertRulesNameTools(rules, [...this.tools.keys()]);
+    assertRulesNameTools(rules, [...this.tools.keys()], { mcpServers: this.toolSources?.mcpServerNames ?? [] });
   }
 
   /**

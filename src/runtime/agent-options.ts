@@ -4,6 +4,10 @@ import type { HooksConfig } from '../hooks/types.js';
 import type { PlanStore } from '../plan/plan-store.js';
 import type { Tool } from '../tools/types.js';
 import type { ModelPrice } from '../model/pricing.js';
+import type { ServerTool } from '../tools/server-tool.js';
+import type { McpServerConfig } from '../mcp/index.js';
+import type { Skill } from '../skills/index.js';
+import type { ToolSearchMode } from '../tool-search/index.js';
 import type { AgentSnapshot } from './snapshot.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { SnapshotKey } from './snapshot-signature.js';
@@ -29,10 +33,40 @@ export interface AgentOptions {
    */
   system?: string;
   /**
-   * The host's tools, made with `defineTool`. Sent to the model in this order, before the built-in tools.
+   * The host's tools: function tools made with `defineTool` (or `deferTool(tool)` to defer one),
+   * and provider server tools made with `serverTool()`. Sent to the model in this order, before
+   * the tools of MCP servers and skills and the built-in tools.
    * @default []
    */
-  tools?: Tool[];
+  tools?: Array<Tool | ServerTool>;
+  // --- Tool sources (MCP servers, skills, tool search): resolved in `agent.ready`, before the first request.
+  /**
+   * MCP servers whose tools the agent offers as `mcp__<name>__<tool>`, going through the same
+   * permission pipeline as any tool. `{ type: 'http', url, headers? }`, `{ type: 'sdk', server }`,
+   * `{ type: 'transport', transport }`, or `stdioMcpServer({ command, args })` from
+   * `agent-harness/node`. Connections open before the first request (`agent.ready`), reconnect
+   * with backoff, report `mcp-server-status` events, and close with `agent.close()`. Needs the
+   * optional peer dependency `@modelcontextprotocol/sdk`.
+   * @default {} (no MCP servers)
+   */
+  mcpServers?: Record<string, McpServerConfig>;
+  /**
+   * Skills the model can load with the built-in `Skill` tool: their names and descriptions are
+   * listed in the system prompt (fixed for the session), their instructions reach the
+   * conversation only when the model loads one. `defineSkill()` objects, or `loadSkills(dir)` from
+   * `agent-harness/node` (a promise is awaited in `agent.ready`).
+   * @default [] (no skills, no `Skill` tool)
+   */
+  skills?: Skill[] | Promise<Skill[]>;
+  /**
+   * How the model finds deferred tools (`deferLoading`): `'auto'` uses the provider's tool search
+   * when the model runs it (BM25 variant), else a client-side `ToolSearch` tool; `'regex'` and
+   * `'bm25'` pick the provider's variant; `'client'` always uses `ToolSearch`. A tool search is set
+   * up when some tool is deferred, or when this option is given (then MCP tools that servers add
+   * mid-session can be found too).
+   * @default 'auto'
+   */
+  toolSearch?: ToolSearchMode;
   /**
    * The session-level permission mode.
    * @default 'default'

@@ -1,7 +1,7 @@
 import type { ToolPermissionCheck } from '../types/permission.js';
 import type { ToolDisplay } from '../types/tool-display.js';
 import { compileInputSchema, type InferInput, type InputSchema } from './input-schema.js';
-import type { Tool, ToolCheckArgs, ToolExecuteArgs, ToolKind, ToolResumeArgs, ToolReturn, ToolRuleTarget, ToolSuspension } from './types.js';
+import type { Tool, ToolAnnotations, ToolCheckArgs, ToolExecuteArgs, ToolKind, ToolResumeArgs, ToolReturn, ToolRuleTarget, ToolSuspension } from './types.js';
 import { validateDefineToolOptions } from './validate-define-tool-options.js';
 
 /** Options of {@link defineTool}. */
@@ -82,6 +82,18 @@ export interface DefineToolOptions<S extends InputSchema> {
    * @default undefined (no timeout)
    */
   timeoutMs?: number;
+  /**
+   * Keep the definition out of the model's context until tool search finds it: the tool is sent
+   * with `defer_loading: true` beside a tool search tool (the provider's, or the client-side
+   * `ToolSearch` for models without one). For tools the model needs only now and then.
+   * @default false
+   */
+  deferLoading?: boolean;
+  /**
+   * Behaviour hints shown to the host with each permission question (`destructiveHint`, ...).
+   * @default undefined
+   */
+  annotations?: ToolAnnotations;
 }
 
 /**
@@ -120,5 +132,7 @@ export function defineTool<S extends InputSchema>(options: DefineToolOptions<S>)
     display: options.display,
     execute: options.execute,
     ...(options.resume ? { resume: options.resume } : {}),
+    ...(options.deferLoading ? { deferLoading: true } : {}),
+    ...(options.annotations ? { annotations: { ...options.annotations } } : {}),
   };
 }

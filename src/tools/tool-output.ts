@@ -1,13 +1,14 @@
-import type { ImageBlock, TextBlock } from '../model/messages.js';
+import type { ToolResultContentBlock } from '../model/messages.js';
 import type { ToolOutput } from './types.js';
 
 /**
  * Builds an explicit tool output; use `isError: true` to report a failure to the model without
- * throwing.
+ * throwing. Content blocks may be text, images, and `tool_reference` blocks naming deferred tools
+ * (a tool search's answer, for models that expand them).
  * @example return toolOutput('File not found: notes.md', { isError: true });
  */
 export function toolOutput(
-  content: string | Array<TextBlock | ImageBlock>,
+  content: string | ToolResultContentBlock[],
   options: { isError?: boolean } = {},
 ): ToolOutput {
   return { type: 'tool-output', content, isError: options.isError ?? false };

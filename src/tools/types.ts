@@ -1,8 +1,11 @@
 import type { AgentEvent } from '../events/agent-event.js';
-import type { ContentBlock, ImageBlock, TextBlock } from '../model/messages.js';
+import type { ContentBlock, ImageBlock, TextBlock, ToolResultContentBlock } from '../model/messages.js';
 import type { PermissionMode, PermissionResult, PermissionUpdate, ToolPermissionCheck } from '../types/permission.js';
 import type { HostAnswer, NestedRun } from '../state/session-state.js';
 import type { ToolDisplay } from '../types/tool-display.js';
+import type { ToolAnnotations } from '../types/tool-annotations.js';
+
+export type { ToolAnnotations } from '../types/tool-annotations.js';
 
 import type { ToolKind } from '../types/tool-kind.js';
 
@@ -122,7 +125,7 @@ export type ToolReturn = string | Array<TextBlock | ImageBlock> | ToolOutput | u
 /** An explicit tool output. */
 export interface ToolOutput {
   readonly type: 'tool-output';
-  content: string | Array<TextBlock | ImageBlock>;
+  content: string | ToolResultContentBlock[];
   isError?: boolean;
 }
 
@@ -194,6 +197,16 @@ export interface Tool<Input = any> {
   checkPermissions?(args: ToolCheckArgs<Input>): ToolPermissionCheck | Promise<ToolPermissionCheck>;
   /** Whether this particular call is read-only (e.g. a Bash command that only reads). */
   isReadOnlyCall?(input: Input): boolean;
+  /**
+   * The definition is sent only when the model finds the tool through tool search
+   * (`defer_loading`), so it costs no context until then. See `deferTool`.
+   */
+  readonly deferLoading?: boolean;
+  /**
+   * Hints about what the tool does, shown to the host with each permission question (an MCP
+   * server's tool annotations, for instance).
+   */
+  readonly annotations?: ToolAnnotations;
   /**
    * The tool handles the host's answer to a question about a call itself: the permission updates
    * that come with allowing it are handed to `execute` (`permissionUpdates`) instead of being

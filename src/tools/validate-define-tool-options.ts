@@ -4,6 +4,7 @@ import {
   isBoolean,
   isFunction,
   isNonEmptyString,
+  isPlainObject,
   isPositiveNumber,
   isString,
   oneOf,
@@ -44,6 +45,8 @@ const SPEC: OptionsSpec<DefineToolOptions<InputSchema>> = {
   display: isFunction,
   ruleTarget: shape(RULE_TARGET_SPEC, { usage: "{ field: 'file_path', kind: 'path' }" }),
   timeoutMs: isPositiveNumber,
+  deferLoading: isBoolean,
+  annotations: isPlainObject,
 };
 
 /** Names from other tool libraries, and what they are called here. */

@@ -1,5 +1,6 @@
 import type { ToolDisplay } from './tool-display.js';
 import type { PermissionReason, PermissionUpdate } from './permission.js';
+import type { ToolAnnotations } from './tool-annotations.js';
 
 /** A tool call parked until the host answers, possibly days later in another process. */
 export interface PendingApproval {
@@ -18,6 +19,8 @@ export interface PendingApproval {
   blockedPath?: string;
   /** What the approval card shows, from the tool's `display` (a unified diff, a command); absent when the tool has none. */
   display?: ToolDisplay;
+  /** The tool's behaviour hints (an MCP tool's `destructiveHint`, say), to show with the question. */
+  toolAnnotations?: ToolAnnotations;
   /** ISO 8601 time the approval was created. */
   createdAt: string;
   /**

@@ -2,6 +2,7 @@
  * Permission vocabulary shared by the pipeline, tools, hooks and the agent. A leaf module.
  */
 import type { ToolDisplay } from './tool-display.js';
+import type { ToolAnnotations } from './tool-annotations.js';
 
 /** The session-level permission mode. See the README's modes table. */
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'auto' | 'dontAsk' | 'bypassPermissions';
@@ -163,6 +164,11 @@ export interface CanUseToolContext {
   blockedPath?: string;
   /** What the card shows, from the tool's `display` (e.g. a unified diff); absent when the tool has none. */
   display?: ToolDisplay;
+  /**
+   * The tool's behaviour hints (an MCP tool's `destructiveHint`, say), to show with the question.
+   * Hints from the tool's author, not guarantees.
+   */
+  toolAnnotations?: ToolAnnotations;
 }
 
 /**

@@ -66,6 +66,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   hooks: ['model', 'events', 'options', 'errors', 'types'],
   tools: ['model', 'state', 'events', 'history', 'options', 'errors', 'types'],
   context: ['model', 'tools', 'permissions', 'errors', 'types'],
+  'tool-search': ['model', 'tools', 'errors', 'types'],
+  skills: ['tools', 'errors', 'types'],
+  mcp: ['model', 'tools', 'permissions', 'errors', 'types'],
+  'tool-sources': ['model', 'tools', 'tool-search', 'skills', 'mcp', 'errors', 'types'],
 };
 
 const CORE_UNITS = (unit: string) => unit !== 'node' && unit !== 'testing';

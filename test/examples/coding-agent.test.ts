@@ -113,6 +113,11 @@ describe('examples/coding-agent', () => {
     expect(output).toContain('tests: 5 passed, 0 failed');
     expect(output).toContain('── completed');
     expect(sampleTestsPass(workdir)).toBe(true);
+    // The local MCP server (stdio, read-only tool in plan mode; a writing one asked) and the skill.
+    expect(output).toMatch(/✓ mcp__project__conventions \{\}: Project: cart-totals/);
+    expect(output).toMatch(/✓ Skill \{"skill":"regression-test"\}: <skill name="regression-test">/);
+    expect(output).toContain('? permission needed: mcp__project__record_change');
+    expect(readFileSync(join(workdir, 'CHANGES.md'), 'utf8')).toBe('- cartTotal multiplies each price by its quantity; regression test for a mixed cart.\n');
   });
 
   it('Ctrl-C after the plan is approved exits 130; a rerun resumes with the plan and todos and runs no tool twice', async () => {

@@ -18,6 +18,11 @@ describe('examples/writing-assistant (the demo)', () => {
     expect(stdout).toContain('Goal: A 600-word article');
     expect(stdout).toMatch(/Plan saved as [a-z]+-[a-z]+-[a-z]+\.md/);
     expect(stdout).toContain('todos 3/3');
+    // The house-style skill is loaded before the first section is written.
+    const skill = stdout.indexOf('→ Skill {"skill":"house-style"}');
+    expect(skill).toBeGreaterThan(-1);
+    expect(stdout).toContain('← Skill: <skill name="house-style">');
+    expect(skill).toBeLessThan(stdout.indexOf('→ write_section {"heading":"Sit still'));
     expect(stdout).toMatch(/usage: \d+ model calls/);
     const draftPath = /draft: (.+)/.exec(stdout)![1]!.trim();
     const draft = readFileSync(draftPath, 'utf8');

@@ -75,6 +75,16 @@ describe('the built package', () => {
     }
   });
 
+  it('loads the MCP SDK (an optional peer) only by dynamic import, and no YAML parser, from the core entry', () => {
+    for (const entry of ['index.js', 'index.cjs']) {
+      const specifiers = [...reachableSpecifiers(join(dist, entry))];
+      expect(specifiers.filter((specifier) => specifier === 'yaml')).toEqual([]);
+      const source = readFileSync(join(dist, entry), 'utf8');
+      expect(source).toMatch(/import\(['"]@modelcontextprotocol\/sdk\/client\/index\.js['"]\)/);
+      expect(source).not.toMatch(/(?:from\s*|require\(\s*)['"]@modelcontextprotocol/);
+    }
+  });
+
   it('has a scan that does catch Node imports (the node and messages-server entries have them)', () => {
     for (const entry of ['testing/messages-server/index.js', 'testing/messages-server/index.cjs']) {
       const specifiers = [...reachableSpecifiers(join(dist, entry))];

@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import type { ToolSearchSupport } from '../model.js';
 
 /** Extended-thinking configuration, passed to the API unchanged (`thinking` request field). */
 export type AnthropicThinkingConfig = Anthropic.Messages.ThinkingConfigParam;
@@ -94,4 +95,12 @@ export interface AnthropicModelOptions {
    * @default true
    */
   structuredOutput?: boolean;
+  /**
+   * How this model reaches deferred tools (`deferLoading`): `'server'` sends them with
+   * `defer_loading: true` beside the tool search server tool, `'tool-reference'` beside the
+   * client-side `ToolSearch` (which answers with `tool_reference` blocks), `'none'` leaves them out
+   * of requests (the client-side `ToolSearch` answers with their definitions).
+   * @default 'server' for Opus and Sonnet 4.5 and later models, else 'none'
+   */
+  toolSearch?: ToolSearchSupport;
 }

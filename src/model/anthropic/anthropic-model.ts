@@ -11,6 +11,7 @@ import {
   isPositiveInteger,
   isString,
   isStringArray,
+  oneOf,
   recordOf,
   type OptionsSpec,
 } from '../../options/index.js';
@@ -20,6 +21,7 @@ import type { AnthropicStreamEvent } from './anthropic-stream-event.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
 import { streamAnthropicTurn } from './stream-anthropic-turn.js';
 import { toAnthropicRequest, toCountTokensRequest, type AnthropicRequestSettings } from './to-anthropic-request.js';
+import { anthropicToolSearchSupport } from './tool-search-support.js';
 
 const defaultMaxTokens = 8192;
 const defaultMaxRetries = 2;
@@ -106,7 +108,8 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     }
   }
 
-  return { specificationVersion: 'v1', provider: 'anthropic', modelId: options.model, structuredOutput: options.structuredOutput ?? true, stream, countTokens };
+  const capabilities = { toolSearch: options.toolSearch ?? anthropicToolSearchSupport(options.model) };
+  return { specificationVersion: 'v1', provider: 'anthropic', modelId: options.model, structuredOutput: options.structuredOutput ?? true, capabilities, stream, countTokens };
 }
 
 /** The caller's headers, with the betas the chosen options need added to `anthropic-beta`. */
@@ -135,6 +138,7 @@ const OPTIONS: OptionsSpec<AnthropicModelOptions> = {
   headers: recordOf(isString, 'an object of header names and string values'),
   contextManagement: isPlainObject,
   structuredOutput: isBoolean,
+  toolSearch: oneOf(['server', 'tool-reference', 'none']),
 };
 
 /** Names hosts bring from the SDK's request or from other libraries, and what they are here. */
@@ -166,6 +170,9 @@ function validateOptions(options: AnthropicModelOptions): void {
         `anthropicModel(): thinking.budget_tokens (${thinking.budget_tokens}) must be below maxTokens (${maxTokens}); raise maxTokens or lower the budget.`,
       );
     }
+  }
+  if (options.toolSearch !== undefined && !['server', 'tool-reference', 'none'].includes(options.toolSearch)) {
+    throw new ConfigurationError(`anthropicModel() option toolSearch must be 'server', 'tool-reference' or 'none', got ${JSON.stringify(options.toolSearch)}.`);
   }
   if (options.client && (options.apiKey !== undefined || options.baseURL !== undefined)) {
     throw new ConfigurationError(

@@ -1,5 +1,5 @@
 import type { ContentBlock, Message, TextBlock } from '../messages.js';
-import type { ModelRequest, ToolDefinition } from '../model.js';
+import { isServerToolDefinition, type ModelRequest, type RequestTool, type ToolDefinition } from '../model.js';
 import type { AnthropicContextManagement, AnthropicThinkingConfig } from './anthropic-model-options.js';
 
 const ephemeral = { type: 'ephemeral' } as const;
@@ -77,7 +77,7 @@ export function toCountTokensRequest(request: ModelRequest, settings: AnthropicR
 /** A tool as the request carries it: a custom tool with its schema, or a provider's native tool. */
 export type AnthropicToolParam =
   | (Omit<ToolDefinition, 'type'> & { cache_control?: CacheMarker })
-  | { type: string; name: string; cache_control?: CacheMarker };
+  | { type: string; name: string; defer_loading?: boolean; cache_control?: CacheMarker; [key: string]: unknown };
 
 /** The API takes at most this many `cache_control` breakpoints per request. */
 const MAX_BREAKPOINTS = 4;
@@ -108,7 +108,8 @@ function planBreakpoints(request: ModelRequest, promptCaching: boolean) {
   const systemMarked = request.system.length > 0 && !request.system.at(-1)!.cache_control && request.system.at(-1)!.text !== '';
   return {
     system: systemMarked && take(),
-    tools: request.tools.length > 0 && take(),
+    // Deferred tools are not part of the cached prefix: the breakpoint goes on the last one that is.
+    tools: request.tools.some((tool) => !isDeferred(tool)) && take(),
     messages: take(),
     marker,
   };
@@ -121,15 +122,30 @@ function buildSystem(system: TextBlock[], marker: CacheMarker | undefined): Text
   return blocks;
 }
 
-function buildTools(tools: ToolDefinition[], marker: CacheMarker | undefined): AnthropicToolParam[] {
-  // A provider tool (e.g. the memory tool) is sent as its native type; the API knows its schema.
-  const built: AnthropicToolParam[] = tools.map((tool) =>
-    tool.type !== undefined && tool.type !== 'custom'
-      ? { type: tool.type, name: tool.name }
-      : { name: tool.name, description: tool.description, input_schema: tool.input_schema },
-  );
-  const last = built[built.length - 1];
-  return marker && last ? [...built.slice(0, -1), { ...last, cache_control: marker }] : built;
+function isDeferred(tool: RequestTool): boolean {
+  return (tool as { defer_loading?: unknown }).defer_loading === true;
+}
+
+/**
+ * The wire tool list: function tools with their three fields (and `defer_loading` when set), a
+ * function tool that implements a provider type (the memory tool) as that native type, provider
+ * server tools exactly as given. The breakpoint marks the last tool that is not deferred.
+ */
+function buildTools(tools: RequestTool[], marker: CacheMarker | undefined): AnthropicToolParam[] {
+  const built: AnthropicToolParam[] = tools.map((tool): AnthropicToolParam => {
+    if (isServerToolDefinition(tool)) return { ...tool };
+    const deferred = tool.defer_loading === true ? { defer_loading: true } : {};
+    // A provider tool (e.g. the memory tool) is sent as its native type; the API knows its schema.
+    if (tool.type !== undefined && tool.type !== 'custom') return { type: tool.type, name: tool.name, ...deferred };
+    return { name: tool.name, description: tool.description, input_schema: tool.input_schema, ...deferred };
+  });
+  if (!marker) return built;
+  for (let index = built.length - 1; index >= 0; index--) {
+    if (isDeferred(tools[index]!)) continue;
+    built[index] = { ...built[index]!, cache_control: marker };
+    break;
+  }
+  return built;
 }
 
 /** Marks the last cacheable block of the last message (walking back past blocks that take none). */
@@ -152,7 +168,7 @@ function withCachedLastMessage(messages: readonly Message[], marker: CacheMarker
 }
 
 /** Block types known to take a breakpoint; others (thinking, beta blocks) are passed over. */
-const cacheableBlockTypes = new Set(['text', 'image', 'document', 'tool_use', 'tool_result', 'server_tool_use', 'search_result']);
+const cacheableBlockTypes = new Set(['text', 'image', 'document', 'tool_use', 'tool_result', 'server_tool_use', 'tool_search_tool_result', 'search_result']);
 
 function isCacheable(block: ContentBlock): boolean {
   if (!cacheableBlockTypes.has(block.type)) return false;

@@ -45,6 +45,8 @@ export async function checkPathPermission(args: PathPermissionArgs): Promise<Too
     // Unresolvable now (a link loop, no permission): execute resolves again and fails closed.
     return { behavior: 'passthrough' };
   }
+  // A read-only directory (a skill's folder) is read without asking.
+  if (!args.writes && resolved.readable && !resolved.inside) return { behavior: 'passthrough' };
   if (resolved.inside) {
     const reason = args.writes ? await protectedWriteReason(toolName, resolved) : undefined;
     if (reason === undefined) return { behavior: 'passthrough' };
@@ -106,7 +108,7 @@ export async function authorizePath(args: AuthorizePathArgs): Promise<PathAuthor
   if (intoGit && checked !== resolved.real) {
     return { ok: false, message: `Refused: ${args.input} leads into a git directory (${resolved.real}) through a symbolic link, and that location was not the one approved for this call.` };
   }
-  if (resolved.inside) return { ok: true, resolved };
+  if (resolved.inside || (args.writes !== true && resolved.readable)) return { ok: true, resolved };
   if (checked === resolved.real || resolved.lexical === resolved.real) return { ok: true, resolved };
   return {
     ok: false,

@@ -12,6 +12,8 @@ export interface ResolvedPath {
   real: string;
   /** `real` is inside the workspace (the working directory or an additional directory). */
   inside: boolean;
+  /** `real` may be read without asking: inside the workspace or a read-only directory. */
+  readable: boolean;
 }
 
 const MAX_LINK_DEPTH = 40;
@@ -57,10 +59,13 @@ export class WorkspaceBoundary {
   readonly cwd: string;
   /** Real paths of every workspace root, the working directory first. */
   readonly roots: readonly string[];
+  /** Real paths of directories that may be read, not written, without asking. */
+  readonly readRoots: readonly string[];
 
-  constructor(options: { cwd: string; roots: readonly string[] }) {
+  constructor(options: { cwd: string; roots: readonly string[]; readRoots?: readonly string[] }) {
     this.cwd = options.cwd;
     this.roots = options.roots;
+    this.readRoots = options.readRoots ?? [];
   }
 
   /** True when the real path is one of the roots or below one. */
@@ -83,7 +88,8 @@ export class WorkspaceBoundary {
   async resolve(input: string): Promise<ResolvedPath> {
     const lexical = this.lexical(input);
     const real = await resolveRealPath(lexical);
-    return { input, lexical, real, inside: this.contains(real) };
+    const inside = this.contains(real);
+    return { input, lexical, real, inside, readable: inside || this.readRoots.some((root) => isWithin(root, real)) };
   }
 
   /** A path for the model to read: relative to the working directory when inside it, else absolute. */

@@ -52,9 +52,10 @@ export function resolveWorkspaceContext(options: WorkspaceToolsOptions): Workspa
   validateWorkspaceToolsOptions(options);
   const cwd = realDirectory('cwd', options.cwd);
   const extra = (options.additionalDirectories ?? []).map((directory) => realDirectory('additionalDirectories entry', directory));
+  const readRoots = (options.readOnlyDirectories ?? []).map((directory) => realDirectory('readOnlyDirectories entry', directory));
   const env = bashEnvironment({ hostEnv: process.env, inheritEnv: options.inheritEnv ?? [], env: options.env ?? {} });
   return {
-    boundary: new WorkspaceBoundary({ cwd, roots: [cwd, ...extra.filter((root) => root !== cwd)] }),
+    boundary: new WorkspaceBoundary({ cwd, roots: [cwd, ...extra.filter((root) => root !== cwd)], readRoots }),
     maxReadBytes: positiveInteger('maxReadBytes', options.maxReadBytes, 256 * 1024),
     maxReadLines: positiveInteger('maxReadLines', options.maxReadLines, 2000),
     maxOutputChars: positiveInteger('maxOutputChars', options.maxOutputChars, 30_000),

@@ -17,6 +17,13 @@ export interface WorkspaceToolsOptions {
    */
   additionalDirectories?: string[];
   /**
+   * Directories the tools may read without asking but not write: a skill's folder, say
+   * (`loadSkills(dir)`), whose files the model reads when a skill's instructions refer to them.
+   * A write there is asked like one outside the workspace. Each must exist.
+   * @default []
+   */
+  readOnlyDirectories?: string[];
+  /**
    * Which tools to create.
    * @default ['Read', 'Write', 'Edit', 'Glob', 'Grep', 'Bash']
    */

@@ -55,6 +55,7 @@ export async function askStep(state: PipelineState, ask: AskRequest): Promise<Pe
     suggestions,
     ...(ask.blockedPath === undefined ? {} : { blockedPath: ask.blockedPath }),
     ...(display === undefined ? {} : { display }),
+    ...(tool.annotations === undefined ? {} : { toolAnnotations: { ...tool.annotations } }),
     ...(agentId === undefined ? {} : { agentId }),
   });
   return canUseToolStep(state, ask, suggestions);

@@ -33,6 +33,7 @@ export async function canUseToolStep(
     suggestions,
     ...(ask.blockedPath === undefined ? {} : { blockedPath: ask.blockedPath }),
     ...(state.display === undefined ? {} : { display: state.display }),
+    ...(tool.annotations === undefined ? {} : { toolAnnotations: { ...tool.annotations } }),
   };
   let result: unknown;
   try {

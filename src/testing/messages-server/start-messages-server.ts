@@ -12,6 +12,7 @@ import { sendApiError, sendMessagesResponse, type RecordedResponse } from './sen
 import { validateMessagesRequestBody } from './validate-messages-request-body.js';
 import { countTokensProblem } from './count-tokens-problem.js';
 import { createRequestAccounting } from './request-accounting.js';
+import { emulateToolSearch } from './tool-search-emulation.js';
 import { arrayOf, checkOptions, either, isBoolean, isFunction, isPlainObject, isPositiveInteger, type OptionsSpec } from '../../options/index.js';
 
 const OPTIONS: OptionsSpec<MessagesServerOptions> = {
@@ -26,7 +27,10 @@ const OPTIONS: OptionsSpec<MessagesServerOptions> = {
  * `POST /v1/messages` from a queue of scripted turns, recordings and faults. Point the real
  * `@anthropic-ai/sdk` client at it with `baseURL: server.url`.
  *
- * Like the real API it rejects invalid conversations with HTTP 400 (see `validate`). When the queue
+ * Like the real API it rejects invalid conversations with HTTP 400 (see `validate`), and it runs
+ * the tool search server tool: a scripted `server_tool_use` of `tool_search_tool_regex` or
+ * `tool_search_tool_bm25` gets its `tool_search_tool_result`, searched over the request's deferred
+ * tools. When the queue
  * is empty it answers HTTP 500 saying "the script has no response for request #N" (with
  * `x-should-retry: false`, so the SDK does not retry) and records a `ScriptMismatchError` in
  * `server.errors`.
@@ -93,6 +97,8 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
       return sendApiError(response, 500, 'api_error', message, requestId, { 'x-should-retry': 'false' });
     }
     item = accounting.withCacheUsage(item, body);
+    // The provider's part of a scripted tool search: the search results follow the search calls.
+    if ('content' in item) item = emulateToolSearch(item, body);
     const rest = await sendMessagesResponse(response, item, { body, number, requestId });
     queue.unshift(...rest);
   }

@@ -1,4 +1,5 @@
 import { cacheControlProblem } from './cache-control-problem.js';
+import { toolSearchProblem } from './tool-search-problem.js';
 import { validateMessagesRequest } from './validate-messages-request.js';
 import { checkOptions, isStringArray, type OptionsSpec } from '../../options/index.js';
 
@@ -23,7 +24,9 @@ const OPTIONS: OptionsSpec<ValidateMessagesRequestBodyOptions> = { betas: isStri
  * `invalid_request_error` message for the first violation, or undefined when it is valid:
  * required `model` and `max_tokens`, custom tools' `input_schema` of `type: "object"`, the
  * conversation rules of {@link validateMessagesRequest}, `cache_control` placement and count
- * (at most 4), and extended thinking's `temperature` and `budget_tokens` limits.
+ * (at most 4), tool search (no deferred search tool, not every tool deferred, every
+ * `tool_reference` naming a tool of the request), and extended thinking's `temperature` and
+ * `budget_tokens` limits.
  * @param body - the parsed request body.
  * @param options - see {@link ValidateMessagesRequestBodyOptions}.
  */
@@ -36,6 +39,7 @@ export function validateMessagesRequestBody(body: unknown, options: ValidateMess
     toolSchemaProblem(request.tools) ??
     validateMessagesRequest(request.messages) ??
     cacheControlProblem(request) ??
+    toolSearchProblem(request) ??
     thinkingProblem(request, options.betas ?? [])
   );
 }

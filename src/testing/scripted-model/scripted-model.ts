@@ -1,10 +1,10 @@
 import { ModelError } from '../../errors/model-error.js';
 import { ScriptMismatchError } from '../../errors/script-mismatch-error.js';
 import type { Message } from '../../model/messages.js';
-import type { Model, ModelRequest, ModelStreamEvent } from '../../model/model.js';
+import type { Model, ModelCapabilities, ModelRequest, ModelStreamEvent } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
 import { resolveScriptItem, type ScriptItem, type ScriptedTurn } from './builders.js';
-import { checkOptions, isBoolean, isNonEmptyString, isPositiveInteger, type OptionsSpec } from '../../options/index.js';
+import { checkOptions, isBoolean, isNonEmptyString, isPlainObject, isPositiveInteger, type OptionsSpec } from '../../options/index.js';
 
 /** A request as the scripted model recorded it. */
 export interface RecordedRequest {
@@ -33,6 +33,13 @@ export interface ScriptedModelOptions {
    * @default false
    */
   structuredOutput?: boolean;
+  /**
+   * What the model says it supports, e.g. `{ toolSearch: 'server' }` to test deferred tools the
+   * way the Messages API takes them (script the `server_tool_use` and `tool_search_tool_result`
+   * blocks, or use the loopback Messages server, which runs the search).
+   * @default {} (deferred tools are found through the client-side `ToolSearch`)
+   */
+  capabilities?: ModelCapabilities;
 }
 
 /** A fake {@link Model} that plays a script; see {@link scriptedModel}. */
@@ -65,7 +72,7 @@ function abortError(): ModelError {
   return new ModelError('The model request was aborted.', { errorType: 'aborted' });
 }
 
-const OPTIONS: OptionsSpec<ScriptedModelOptions> = { modelId: isNonEmptyString, chunkSize: isPositiveInteger, structuredOutput: isBoolean };
+const OPTIONS: OptionsSpec<ScriptedModelOptions> = { modelId: isNonEmptyString, chunkSize: isPositiveInteger, structuredOutput: isBoolean, capabilities: isPlainObject };
 
 /**
  * A model that plays a script of turns, for tests and offline demos. It records every request,
@@ -141,6 +148,7 @@ export function scriptedModel(script: ScriptItem[], options: ScriptedModelOption
     provider: 'scripted',
     modelId: options.modelId ?? 'scripted',
     ...(options.structuredOutput ? { structuredOutput: true } : {}),
+    ...(options.capabilities ? { capabilities: { ...options.capabilities } } : {}),
     stream,
     get requests() {
       return requests;

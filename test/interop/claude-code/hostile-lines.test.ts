@@ -356,7 +356,7 @@ describe('readClaudeCodeSession under attack', () => {
   it('refuses non-text chunks with a ConfigurationError, not a TypeError', async () => {
     await expect(read({ chunks: [42] })).rejects.toThrow(/reads chunks or lines of text or UTF-8 bytes, got number/);
     await expect(read({ chunks: [{}] }, { lines: true })).rejects.toThrow(/got object/);
-    expect(() => readClaudeCodeSession('', { readFileBackup: 'yes' as never })).toThrow(/readFileBackup must be a function/);
+    expect(() => readClaudeCodeSession('', { readFileBackup: 'yes' as never })).toThrow(/`readFileBackup` must be a function/);
   });
 
   it('does not hold plan backups for a reader that does not read them', async () => {

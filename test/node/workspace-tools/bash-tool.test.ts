@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isGone } from '../../process-helpers.js';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
 import { suggestBashRule } from '../../../src/node/workspace-tools/bash-tool.js';
 import type { Tool } from '../../../src/tools/types.js';
@@ -18,20 +18,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await fs.rm(work, { recursive: true, force: true });
 });
-
-/** Gone, or a zombie nobody has reaped yet (it no longer runs). */
-function isGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
-  } catch {
-    return true;
-  }
-}
 
 async function pidsIn(file: string): Promise<number[]> {
   const text = await fs.readFile(file, 'utf8').catch(() => '');

@@ -1,0 +1,89 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import {
+  assertToolSourceOptions,
+  resolveToolSources,
+  resolveToolSourcesNow,
+  Toolbox,
+  toolSourcesAreAsync,
+  type ResolvedToolSources,
+} from '../tool-sources/index.js';
+import { resolveToolSearch } from '../tool-search/index.js';
+import { isServerTool, type ServerTool } from '../tools/server-tool.js';
+import type { Tool } from '../tools/types.js';
+import type { AgentCore } from '../runtime/agent-core.js';
+import type { AgentOptions } from '../runtime/agent-options.js';
+
+/**
+ * The agent's tool sources (MCP servers, skills) and its toolbox: the seam between `createAgent`
+ * and the tool-sources folder. Everything the agent core needs from them passes here.
+ */
+
+/**
+ * Checks `tools`, `mcpServers`, `skills` and `toolSearch` before anything loads.
+ * @throws ConfigurationError naming the bad entry.
+ */
+export function assertToolOptions(options: AgentOptions): void {
+  if (options.tools !== undefined && !Array.isArray(options.tools)) {
+    throw new ConfigurationError('createAgent: `tools` must be an array of tools made with defineTool() (or serverTool()).');
+  }
+  for (const [index, tool] of (options.tools ?? []).entries()) {
+    if (isServerTool(tool)) continue;
+    if (!tool || typeof tool.parseInput !== 'function' || typeof tool.execute !== 'function') {
+      throw new ConfigurationError(`createAgent: tools[${index}] is not a tool; create tools with defineTool({ name, description, inputSchema, execute }).`);
+    }
+  }
+  assertToolSourceOptions(options);
+}
+
+/**
+ * Builds the agent's toolbox: the host's tools, those of its sources, the built-ins, and a tool
+ * search when some tool is deferred or `toolSearch` is set.
+ * @throws ConfigurationError for duplicate names, or a tool search the model cannot run.
+ */
+export function agentToolbox(options: AgentOptions, builtins: Tool[], sources: ResolvedToolSources): Toolbox {
+  const host = options.tools ?? [];
+  const tools = [...host.filter((tool): tool is Tool => !isServerTool(tool)), ...sources.tools, ...builtins];
+  const wantsSearch = options.toolSearch !== undefined || tools.some((tool) => tool.deferLoading === true);
+  const model = options.model;
+  const search = wantsSearch ? resolveToolSearch(options.toolSearch ?? 'auto', model.capabilities?.toolSearch ?? 'none', model.modelId) : undefined;
+  return new Toolbox({ tools, serverTools: host.filter((tool): tool is ServerTool => isServerTool(tool)), ...(search ? { search } : {}) });
+}
+
+/**
+ * Calls `make` with the resolved tool sources: at once when nothing needs loading, else once the
+ * skills are loaded and the MCP servers connected (the caller's `agent.ready`). When `make`
+ * fails, the connections are closed again.
+ */
+export function withToolSources(options: AgentOptions, make: (sources: ResolvedToolSources) => AgentCore | Promise<AgentCore>): AgentCore | Promise<AgentCore> {
+  if (!toolSourcesAreAsync(options)) return make(resolveToolSourcesNow(options));
+  return resolveToolSources(options).then(async (sources) => {
+    try {
+      return await make(sources);
+    } catch (error) {
+      await sources.close();
+      throw error;
+    }
+  });
+}
+
+/**
+ * A stand-in for sources still loading, to check what can be checked at once: no MCP tools yet
+ * (rules may name the configured servers), the skills when they are given as an array, else one
+ * placeholder skill (so the `Skill` tool exists for rules that name it).
+ */
+export function pendingToolSources(options: AgentOptions): ResolvedToolSources {
+  const skills = Array.isArray(options.skills) ? options.skills : options.skills ? [{ name: 'loading', description: 'Skills are loading.', instructions: '' }] : [];
+  return { ...resolveToolSourcesNow({ skills }), mcpServerNames: Object.keys(options.mcpServers ?? {}) };
+}
+
+/**
+ * Connects a running agent to its sources: MCP status changes become `mcp-server-status` events
+ * (each server's state is announced once at the start), and tools a server adds mid-session join
+ * the toolbox as deferred tools.
+ */
+export function attachToolSources(core: AgentCore): void {
+  core.toolSources?.attach({
+    onMcpState: (state) => core.emit({ type: 'mcp-server-status', ...state }),
+    onToolsAdded: (tools) => core.toolbox.addLateTools(tools),
+  });
+}

@@ -1,0 +1,27 @@
+import { AgentHarnessError, hasCode, type AgentHarnessErrorOptions } from './agent-harness-error.js';
+
+/** Options of {@link McpProtocolError}. */
+export interface McpProtocolErrorOptions extends AgentHarnessErrorOptions {
+  /** The server's name in `mcpServers`. */
+  server: string;
+  /** The tool concerned, when there is one. */
+  toolName?: string;
+}
+
+/**
+ * An MCP server sent something the protocol does not allow: a tool result of the wrong shape, a
+ * tool whose input schema is not an object schema. The run goes on; the model sees an error result.
+ */
+export class McpProtocolError extends AgentHarnessError {
+  static readonly code = 'mcp-protocol';
+  /** The server's name in `mcpServers`. */
+  readonly server: string;
+  /** The tool concerned, when there is one. */
+  readonly toolName: string | undefined;
+  constructor(message: string, options: McpProtocolErrorOptions) {
+    super(McpProtocolError.code, message, options);
+    this.server = options.server;
+    this.toolName = options.toolName;
+  }
+  static override isInstance = hasCode<McpProtocolError>(McpProtocolError.code);
+}

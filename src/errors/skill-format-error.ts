@@ -1,0 +1,22 @@
+import { AgentHarnessError, hasCode, type AgentHarnessErrorOptions } from './agent-harness-error.js';
+
+/** Options of {@link SkillFormatError}. */
+export interface SkillFormatErrorOptions extends AgentHarnessErrorOptions {
+  /** The `SKILL.md` file, or the skill's name for a skill made in code. */
+  source: string;
+}
+
+/**
+ * A skill does not follow the Agent Skills format: no `SKILL.md`, no YAML frontmatter, a missing
+ * or malformed `name` or `description`, a name that differs from its folder's.
+ */
+export class SkillFormatError extends AgentHarnessError {
+  static readonly code = 'skill-format';
+  /** The `SKILL.md` file, or the skill's name for a skill made in code. */
+  readonly source: string;
+  constructor(message: string, options: SkillFormatErrorOptions) {
+    super(SkillFormatError.code, message, options);
+    this.source = options.source;
+  }
+  static override isInstance = hasCode<SkillFormatError>(SkillFormatError.code);
+}

@@ -1,0 +1,62 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+
+/** The parts of `@modelcontextprotocol/sdk` the client adapter uses. */
+export interface McpSdk {
+  Client: typeof Client;
+  InMemoryTransport: typeof InMemoryTransport;
+}
+
+/** The streamable HTTP client transport and its error types. */
+export interface McpHttpSdk {
+  StreamableHTTPClientTransport: typeof StreamableHTTPClientTransport;
+  StreamableHTTPError: new (...args: never[]) => Error & { code?: number };
+  UnauthorizedError: new (...args: never[]) => Error;
+}
+
+function missing(cause: unknown): ConfigurationError {
+  return new ConfigurationError(
+    'MCP servers need the @modelcontextprotocol/sdk package, which could not be loaded. Install it next to agent-harness: npm install @modelcontextprotocol/sdk',
+    { cause },
+  );
+}
+
+let sdk: Promise<McpSdk> | undefined;
+let httpSdk: Promise<McpHttpSdk> | undefined;
+
+/**
+ * Loads the SDK's client on first use: hosts that configure no MCP server never load it (it is an
+ * optional peer dependency), and the core bundle does not import it.
+ * @throws ConfigurationError when the package is not installed.
+ */
+export function loadMcpSdk(): Promise<McpSdk> {
+  sdk ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/inMemory.js')]).then(
+    ([client, inMemory]) => ({ Client: client.Client, InMemoryTransport: inMemory.InMemoryTransport }),
+    (cause: unknown) => {
+      sdk = undefined;
+      throw missing(cause);
+    },
+  );
+  return sdk;
+}
+
+/**
+ * Loads the streamable HTTP transport on first use of an `http` server.
+ * @throws ConfigurationError when the package is not installed.
+ */
+export function loadMcpHttpSdk(): Promise<McpHttpSdk> {
+  httpSdk ??= Promise.all([import('@modelcontextprotocol/sdk/client/streamableHttp.js'), import('@modelcontextprotocol/sdk/client/auth.js')]).then(
+    ([http, auth]) => ({
+      StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+      StreamableHTTPError: http.StreamableHTTPError,
+      UnauthorizedError: auth.UnauthorizedError,
+    }),
+    (cause: unknown) => {
+      httpSdk = undefined;
+      throw missing(cause);
+    },
+  );
+  return httpSdk;
+}

@@ -1,0 +1,192 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpConnectionError } from '../errors/mcp-connection-error.js';
+import { raceAbort } from '../permissions/race-abort.js';
+import { classifyCallError } from './mcp-call-error.js';
+import { connectMcpClient, type ConnectedClient } from './connect-mcp-client.js';
+import { listMcpTools } from './list-mcp-tools.js';
+import type { McpServerConfig, McpServerStatus } from './mcp-server-config.js';
+import type { McpToolInfo } from './mcp-tool-info.js';
+
+/** What a connection reports to its owner. */
+export interface McpConnectionListener {
+  /** The status, error or server info changed. */
+  onChange(connection: McpConnection): void;
+  /** The server's tools are known: after connecting, after reconnecting, after a list change. */
+  onTools(connection: McpConnection, tools: McpToolInfo[]): void;
+}
+
+const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
+
+/** What a call gets back: the protocol's `CallToolResult`. */
+export type McpCallResult = { content?: unknown; structuredContent?: unknown; isError?: unknown };
+
+/**
+ * One agent's connection to one MCP server: connects (bounded by `connectTimeoutMs`), calls tools,
+ * follows tool list changes, and when the connection is lost reconnects with exponential backoff
+ * (`reconnect`), then `failed`; a call to a server that is not connected tries once at once.
+ */
+export class McpConnection {
+  readonly name: string;
+  readonly config: McpServerConfig;
+  status: McpServerStatus = 'pending';
+  /** Why the server is not connected, when it is not. */
+  error: Error | undefined;
+  serverInfo: { name: string; version: string } | undefined;
+  readonly #listener: McpConnectionListener;
+  #connected: ConnectedClient | undefined;
+  #attempt: Promise<void> | undefined;
+  #attemptController: AbortController | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** Failed attempts since the connection was lost. */
+  #failures = 0;
+  #closed = false;
+
+  constructor(name: string, config: McpServerConfig, listener: McpConnectionListener) {
+    this.name = name;
+    this.config = config;
+    this.#listener = listener;
+  }
+
+  /** Connects for the first time; a failure leaves the server `failed` (or `needs-auth`). Never throws. */
+  connect(): Promise<void> {
+    return this.#tryConnect('fail');
+  }
+
+  /**
+   * Calls a tool. Connects first when the server is not connected.
+   * @throws McpConnectionError, McpToolCallError or McpProtocolError naming what went wrong.
+   */
+  async callTool(toolName: string, input: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+    const client = await this.#usableClient(signal);
+    const timeout = this.config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    try {
+      return (await client.callTool({ name: toolName, arguments: input }, undefined, { signal, timeout, resetTimeoutOnProgress: true })) as McpCallResult;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const classified = classifyCallError(error, this.name, toolName, timeout);
+      if (classified.connectionLost) this.#lost(client);
+      throw classified.error;
+    }
+  }
+
+  /** Closes the connection for good: no more reconnection, the server's process (if any) ends. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#attemptController?.abort(new Error('closed'));
+    const connected = this.#connected;
+    this.#connected = undefined;
+    this.#setStatus('closed', undefined);
+    await connected?.close();
+  }
+
+  async #usableClient(signal: AbortSignal): Promise<Client> {
+    if (this.#closed) throw new McpConnectionError(`The MCP server "${this.name}" was closed with the agent; create a new agent to use it again.`, { server: this.name });
+    if (this.#connected) return this.#connected.client;
+    if (this.#timer) {
+      clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+    const raced = await raceAbort(() => this.#tryConnect(this.status === 'reconnecting' ? 'retry' : 'fail'), signal);
+    if (raced.aborted) throw signal.reason;
+    if (this.#connected) return (this.#connected as ConnectedClient).client;
+    const needsAuth = McpConnectionError.isInstance(this.error) && this.error.needsAuth;
+    throw new McpConnectionError(
+      `The MCP server "${this.name}" is not connected (${this.status}${this.error ? `: ${this.error.message.replace(/\.$/, '')}` : ''}), so the call was not made.${needsAuth ? ' The server needs authorization; the host has to provide it.' : ' Try again later or do without it.'}`,
+      { server: this.name, needsAuth, cause: this.error },
+    );
+  }
+
+  /** One connection attempt at a time; `retry` continues the backoff on failure, `fail` ends in `failed`. */
+  #tryConnect(onFailure: 'fail' | 'retry'): Promise<void> {
+    this.#attempt ??= this.#connectOnce(onFailure).finally(() => {
+      this.#attempt = undefined;
+    });
+    return this.#attempt;
+  }
+
+  async #connectOnce(onFailure: 'fail' | 'retry'): Promise<void> {
+    const controller = new AbortController();
+    this.#attemptController = controller;
+    let connected: ConnectedClient;
+    try {
+      connected = await connectMcpClient({
+        name: this.name,
+        config: this.config,
+        signal: controller.signal,
+        onClose: (client) => this.#lost(client),
+        onToolsChanged: (client) => void this.#refreshTools(client),
+      });
+    } catch (error) {
+      if (this.#closed) return;
+      this.#failed(error, onFailure);
+      return;
+    } finally {
+      this.#attemptController = undefined;
+    }
+    if (this.#closed) {
+      await connected.close();
+      return;
+    }
+    this.#connected = connected;
+    this.#failures = 0;
+    this.serverInfo = connected.serverInfo;
+    this.#listener.onTools(this, connected.tools);
+    this.#setStatus('connected', undefined);
+  }
+
+  #failed(error: unknown, onFailure: 'fail' | 'retry'): void {
+    const failure =
+      McpConnectionError.isInstance(error) || !(error instanceof Error)
+        ? (error as Error)
+        : new McpConnectionError(`The MCP server "${this.name}" could not be connected: ${error.message}`, { server: this.name, cause: error });
+    if (McpConnectionError.isInstance(failure) && failure.needsAuth) return this.#setStatus('needs-auth', failure);
+    if (onFailure === 'fail') return this.#setStatus('failed', failure);
+    this.#failures++;
+    this.error = failure;
+    this.#schedule();
+  }
+
+  /** The transport closed, or failed under a call: drop the client and reconnect with backoff. */
+  #lost(client: Client): void {
+    if (this.#closed || this.#connected?.client !== client) return;
+    const connected = this.#connected;
+    this.#connected = undefined;
+    void connected.close();
+    this.#failures = 0;
+    this.#setStatus('reconnecting', new McpConnectionError(`The connection to the MCP server "${this.name}" was lost; reconnecting.`, { server: this.name }));
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    const { maxAttempts = 5, initialDelayMs = 500, maxDelayMs = 30_000 } = this.config.reconnect ?? {};
+    if (this.#failures >= maxAttempts) return this.#setStatus('failed', this.error);
+    if (this.status !== 'reconnecting') this.#setStatus('reconnecting', this.error);
+    else this.#listener.onChange(this);
+    const delay = Math.min(initialDelayMs * 2 ** this.#failures, maxDelayMs);
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#tryConnect('retry');
+    }, delay);
+    // A pending reconnection must not keep a Node process alive on its own.
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  async #refreshTools(client: Client): Promise<void> {
+    if (this.#connected?.client !== client) return;
+    try {
+      const tools = await listMcpTools(client, { timeoutMs: this.config.connectTimeoutMs ?? 30_000 });
+      if (this.#connected?.client === client) this.#listener.onTools(this, tools);
+    } catch {
+      // The old list stays; a broken connection shows up on the next call.
+    }
+  }
+
+  #setStatus(status: McpServerStatus, error: Error | undefined): void {
+    this.status = status;
+    this.error = error;
+    this.#listener.onChange(this);
+  }
+}

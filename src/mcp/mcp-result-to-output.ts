@@ -1,0 +1,70 @@
+import type { ImageBlock, TextBlock } from '../model/messages.js';
+import { toolOutput } from '../tools/tool-output.js';
+import type { ToolOutput } from '../tools/types.js';
+
+/** Image types the Messages API takes in a tool result. */
+const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+type Block = TextBlock | ImageBlock;
+type Raw = Record<string, unknown>;
+
+const text = (value: string): TextBlock => ({ type: 'text', text: value });
+
+function sizeOf(base64: unknown): string {
+  const bytes = typeof base64 === 'string' ? Math.floor((base64.replace(/=+$/, '').length * 3) / 4) : 0;
+  return bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
+}
+
+function image(mimeType: unknown, data: unknown, what: string): Block {
+  if (typeof mimeType === 'string' && IMAGE_TYPES.has(mimeType) && typeof data === 'string' && data !== '') {
+    return { type: 'image', source: { type: 'base64', media_type: mimeType, data } };
+  }
+  return text(`[${what} of type ${String(mimeType)} (${sizeOf(data)}) not shown: only JPEG, PNG, GIF and WebP images can be passed on]`);
+}
+
+/** An embedded resource: its text, or an image, or a note naming what could not be shown. */
+function resource(value: unknown): Block {
+  const item = (value ?? {}) as Raw;
+  const uri = typeof item.uri === 'string' ? item.uri : '(no uri)';
+  const mime = typeof item.mimeType === 'string' ? item.mimeType : undefined;
+  if (typeof item.text === 'string') return text(`Resource ${uri}${mime ? ` (${mime})` : ''}:\n${item.text}`);
+  if (mime && IMAGE_TYPES.has(mime)) return image(mime, item.blob, `Resource ${uri}`);
+  return text(`[Resource ${uri}${mime ? ` (${mime})` : ''}, ${sizeOf(item.blob)} of binary data, not shown]`);
+}
+
+function block(item: Raw): Block | undefined {
+  switch (item.type) {
+    case 'text':
+      return typeof item.text === 'string' && item.text !== '' ? text(item.text) : undefined;
+    case 'image':
+      return image(item.mimeType, item.data, 'Image');
+    case 'audio':
+      return text(`[Audio of type ${String(item.mimeType)} (${sizeOf(item.data)}) not shown: the model does not take audio]`);
+    case 'resource':
+      return resource(item.resource);
+    case 'resource_link': {
+      const name = typeof item.name === 'string' ? item.name : 'resource';
+      const description = typeof item.description === 'string' ? `: ${item.description}` : '';
+      return text(`Resource link ${name} <${String(item.uri)}>${description}`);
+    }
+    default:
+      return text(`[Content of type ${JSON.stringify(item.type)} not shown]`);
+  }
+}
+
+/**
+ * Turns an MCP `CallToolResult` into tool output for the model: text as text blocks, images as
+ * image blocks, embedded resources as their text (binary ones as a note), audio and links as a
+ * note; `structuredContent` as JSON when there is no other content; `isError` as an error result.
+ * Empty text is dropped (the API refuses empty text blocks).
+ * @param result - a result the SDK has already checked against the protocol's schema.
+ */
+export function mcpResultToOutput(result: { content?: unknown; structuredContent?: unknown; isError?: unknown }): ToolOutput {
+  const items = Array.isArray(result.content) ? (result.content as Raw[]) : [];
+  const blocks = items.map((item) => block(item ?? {})).filter((item): item is Block => item !== undefined);
+  if (blocks.length === 0 && result.structuredContent !== undefined) blocks.push(text(JSON.stringify(result.structuredContent, null, 2)));
+  const isError = result.isError === true;
+  if (blocks.length === 0) return toolOutput(isError ? 'The tool reported an error without details.' : '(no output)', { isError });
+  const onlyText = blocks.every((item) => item.type === 'text');
+  return toolOutput(onlyText ? blocks.map((item) => (item as TextBlock).text).join('\n\n') : blocks, { isError });
+}

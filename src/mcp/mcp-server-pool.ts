@@ -1,0 +1,129 @@
+import type { Tool } from '../tools/types.js';
+import { McpConnection, type McpConnectionListener } from './mcp-connection.js';
+import type { McpServerConfig, McpServerState } from './mcp-server-config.js';
+import { createMcpTool } from './mcp-tool.js';
+import type { McpToolInfo } from './mcp-tool-info.js';
+import { mcpToolName } from './mcp-tool-name.js';
+
+/** What the pool reports once the agent is running. */
+export interface McpServerPoolListener {
+  /** A server's state changed (status, error, tools). */
+  onState(state: McpServerState): void;
+  /**
+   * A server offered tools after the agent's tool list was fixed (a list change, a late
+   * connection). They are deferred: reachable through tool search, never in the prefix.
+   * @returns the names of the tools the agent took (none without a tool search).
+   */
+  onToolsAdded(tools: Tool[]): string[];
+}
+
+interface ServerTools {
+  /** Tools made so far, by their name on the server. */
+  byServerName: Map<string, Tool>;
+  /** Names given so far (the model's names). */
+  taken: Set<string>;
+  /** The server's current list, by name on the server. */
+  listed: Set<string>;
+  skipped: Map<string, string>;
+}
+
+/**
+ * The MCP servers of one agent: connects them all before the first request, turns their tools
+ * into agent tools (named `mcp__<server>__<tool>`, in configuration order, then listing order),
+ * tracks their states, and hands tools that arrive later to the agent as deferred tools.
+ */
+export class McpServerPool {
+  readonly #connections: McpConnection[];
+  readonly #tools = new Map<string, ServerTools>();
+  #listener: McpServerPoolListener | undefined;
+  /** Set once the agent's tool list is fixed: tools made from then on are late. */
+  #fixed = false;
+
+  constructor(configs: Readonly<Record<string, McpServerConfig>>) {
+    const listener: McpConnectionListener = {
+      onChange: (connection) => this.#listener?.onState(this.#state(connection)),
+      onTools: (connection, tools) => this.#onTools(connection, tools),
+    };
+    this.#connections = Object.entries(configs).map(([name, config]) => {
+      this.#tools.set(name, { byServerName: new Map(), taken: new Set(), listed: new Set(), skipped: new Map() });
+      return new McpConnection(name, config, listener);
+    });
+  }
+
+  /** Connects every server at once; resolves when each is connected or has failed. */
+  async connectAll(): Promise<void> {
+    await Promise.all(this.#connections.map((connection) => connection.connect()));
+  }
+
+  /** The tools known so far, server by server in configuration order. */
+  tools(): Tool[] {
+    return [...this.#tools.values()].flatMap((server) => [...server.byServerName.values()]);
+  }
+
+  /**
+   * Fixes the tool list: tools offered from now on go to `listener.onToolsAdded` (deferred), and
+   * state changes to `listener.onState`.
+   */
+  attach(listener: McpServerPoolListener): void {
+    this.#fixed = true;
+    this.#listener = listener;
+  }
+
+  /** Every server's state, in configuration order. */
+  states(): McpServerState[] {
+    return this.#connections.map((connection) => this.#state(connection));
+  }
+
+  /** Closes every connection (ending the processes of stdio servers). */
+  async close(): Promise<void> {
+    await Promise.all(this.#connections.map((connection) => connection.close()));
+  }
+
+  #state(connection: McpConnection): McpServerState {
+    const server = this.#tools.get(connection.name)!;
+    const tools = [...server.byServerName.entries()].filter(([name]) => server.listed.has(name)).map(([, tool]) => tool.name);
+    return {
+      name: connection.name,
+      transport: connection.config.type,
+      status: connection.status,
+      ...(connection.error ? { error: connection.error.message } : {}),
+      tools,
+      skippedTools: [...server.skipped].map(([name, reason]) => ({ name, reason })),
+      ...(connection.serverInfo ? { serverInfo: { ...connection.serverInfo } } : {}),
+    };
+  }
+
+  #onTools(connection: McpConnection, listed: McpToolInfo[]): void {
+    const server = this.#tools.get(connection.name)!;
+    server.listed = new Set(listed.map((info) => info.name));
+    const added: Tool[] = [];
+    for (const info of listed) {
+      if (server.byServerName.has(info.name) || server.skipped.has(info.name)) continue;
+      const name = mcpToolName(connection.name, info.name, server.taken);
+      try {
+        const tool = createMcpTool({
+          server: connection.name,
+          name,
+          info,
+          // The prefix is fixed once the agent runs: a tool arriving later can only be found.
+          deferLoading: this.#fixed || connection.config.deferLoading === true,
+          call: (toolName, input, signal) => connection.callTool(toolName, input, signal),
+        });
+        server.byServerName.set(info.name, tool);
+        server.taken.add(name);
+        added.push(tool);
+      } catch (error) {
+        server.skipped.set(info.name, error instanceof Error ? error.message : String(error));
+      }
+    }
+    if (this.#fixed && added.length) {
+      const taken = new Set(this.#listener?.onToolsAdded(added) ?? []);
+      for (const tool of added.filter((candidate) => !taken.has(candidate.name))) {
+        const serverName = [...server.byServerName].find(([, made]) => made === tool)![0];
+        server.byServerName.delete(serverName);
+        server.skipped.set(serverName, 'The server added it mid-session and the agent has no tool search to reach it; it is offered from the next session on.');
+      }
+    }
+    this.#listener?.onState(this.#state(connection));
+  }
+}

@@ -1,0 +1,55 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+
+/** The prefix of every MCP tool name. */
+export const MCP_TOOL_PREFIX = 'mcp__';
+
+/** The longest tool name the Messages API accepts. */
+const MAX_TOOL_NAME = 64;
+/** Server names: letters, digits, `-` and single `_`, so `mcp__<server>__<tool>` parses back. */
+const SERVER_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
+const MAX_SERVER_NAME = 32;
+
+/**
+ * Checks a key of `mcpServers`.
+ * @throws ConfigurationError naming the bad name and the rule.
+ */
+export function assertMcpServerName(name: string): void {
+  if (!SERVER_NAME.test(name) || name.length > MAX_SERVER_NAME) {
+    throw new ConfigurationError(
+      `createAgent: mcpServers key ${JSON.stringify(name)} is not a valid server name: use 1-${MAX_SERVER_NAME} letters, digits, "-" and single "_" (its tools are named mcp__<server>__<tool>), e.g. "github" or "notes-db".`,
+    );
+  }
+}
+
+/** A short stable hash (FNV-1a, 6 hex digits) that keeps shortened names apart. */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0').slice(0, 6);
+}
+
+/**
+ * The name the model calls an MCP tool by: `mcp__<server>__<tool>`. Characters the Messages API
+ * refuses (MCP allows `.` and `/`, for instance) become `_`; a name past 64 characters is cut and
+ * ends with a hash of the tool's full name. A name already `taken` by another tool of the server
+ * (two tools that differ only in such characters) gets the hash too.
+ * @param server - a valid server name (see {@link assertMcpServerName}).
+ * @param tool - the tool's name on the server.
+ * @param taken - names already given to other tools.
+ */
+export function mcpToolName(server: string, tool: string, taken?: ReadonlySet<string>): string {
+  const full = `${MCP_TOOL_PREFIX}${server}__${tool.replace(/[^A-Za-z0-9_-]/g, '_') || '_'}`;
+  if (full.length <= MAX_TOOL_NAME && !taken?.has(full)) return full;
+  const suffix = `_${shortHash(tool)}`;
+  return full.slice(0, MAX_TOOL_NAME - suffix.length) + suffix;
+}
+
+/** The server a tool name belongs to, when it is an MCP tool name. */
+export function mcpServerOfToolName(name: string): string | undefined {
+  if (!name.startsWith(MCP_TOOL_PREFIX)) return undefined;
+  const end = name.indexOf('__', MCP_TOOL_PREFIX.length);
+  return end === -1 ? name.slice(MCP_TOOL_PREFIX.length) : name.slice(MCP_TOOL_PREFIX.length, end);
+}

@@ -1,0 +1,94 @@
+import { parse as parseYaml } from 'yaml';
+import { SkillFormatError } from '../../errors/skill-format-error.js';
+import { skillProblem, type Skill } from '../../skills/index.js';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * Splits an `allowed-tools` string into rules at spaces and commas outside parentheses, so
+ * `Bash(npm test:*) Read, Grep` gives three rules.
+ */
+export function splitAllowedTools(value: string): string[] {
+  const rules: string[] = [];
+  let current = '';
+  let depth = 0;
+  for (const character of value) {
+    if (character === '(') depth++;
+    if (character === ')') depth = Math.max(0, depth - 1);
+    if (depth === 0 && (character === ',' || /\s/.test(character))) {
+      if (current) rules.push(current);
+      current = '';
+    } else {
+      current += character;
+    }
+  }
+  if (current) rules.push(current);
+  return rules;
+}
+
+function fail(source: string, message: string, cause?: unknown): never {
+  throw new SkillFormatError(`${source}: ${message}`, { source, ...(cause === undefined ? {} : { cause }) });
+}
+
+function optionalString(source: string, data: Record<string, unknown>, key: string): string | undefined {
+  const value = data[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') fail(source, `the frontmatter field "${key}" must be a string, got ${typeof value}.`);
+  return value;
+}
+
+function allowedTools(source: string, value: unknown): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return splitAllowedTools(value);
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.map((item: string) => item.trim()).filter(Boolean);
+  return fail(source, 'the frontmatter field "allowed-tools" must be a space-separated string or a list of strings, e.g. "Bash(git:*) Read".');
+}
+
+function metadata(source: string, value: unknown): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) fail(source, 'the frontmatter field "metadata" must be a mapping of keys to strings.');
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, typeof item === 'string' ? item : JSON.stringify(item)]));
+}
+
+/**
+ * Parses a `SKILL.md`: YAML frontmatter between `---` lines (`name`, `description`, and the
+ * optional `license`, `compatibility`, `metadata`, `allowed-tools`; other fields are ignored),
+ * then the Markdown instructions.
+ * @param text - the file's content.
+ * @param source - the file's path, for error messages.
+ * @param folderName - the skill folder's name, which the skill's name must equal (Agent Skills format).
+ * @throws SkillFormatError naming the file and the problem.
+ */
+export function parseSkillFile(text: string, source: string, folderName?: string): Skill {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  if (lines[0]?.trim() !== '---') fail(source, 'a SKILL.md must start with YAML frontmatter between "---" lines, holding at least name and description.');
+  const end = lines.findIndex((line, index) => index > 0 && (line.trim() === '---' || line.trim() === '...'));
+  if (end === -1) fail(source, 'the YAML frontmatter is not closed: add a "---" line after it.');
+  let data: unknown;
+  try {
+    data = parseYaml(lines.slice(1, end).join('\n'), { maxAliasCount: 50 });
+  } catch (error) {
+    fail(source, `the frontmatter is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)}).`, error);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) fail(source, 'the frontmatter must be a YAML mapping with name and description.');
+  const fields = data as Record<string, unknown>;
+  const skill: Mutable<Skill> = {
+    name: fields.name as string,
+    description: fields.description as string,
+    instructions: lines.slice(end + 1).join('\n').trim(),
+  };
+  const license = optionalString(source, fields, 'license');
+  const compatibility = optionalString(source, fields, 'compatibility');
+  const tools = allowedTools(source, fields['allowed-tools']);
+  const meta = metadata(source, fields.metadata);
+  if (license !== undefined) skill.license = license;
+  if (compatibility !== undefined) skill.compatibility = compatibility;
+  if (tools !== undefined) skill.allowedTools = tools;
+  if (meta !== undefined) skill.metadata = meta;
+  const problem = skillProblem(skill, source);
+  if (problem) throw new SkillFormatError(problem, { source });
+  if (folderName !== undefined && skill.name !== folderName) {
+    fail(source, `the skill is named "${skill.name}" but its folder is "${folderName}"; a skill's name must equal its folder's name.`);
+  }
+  return skill;
+}

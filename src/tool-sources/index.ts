@@ -1,0 +1,10 @@
+export { Toolbox, type ToolboxOptions } from './toolbox.js';
+export {
+  resolveToolSources,
+  resolveToolSourcesNow,
+  toolSourcesAreAsync,
+  assertToolSourceOptions,
+  type ToolSourceOptions,
+  type ToolSourceSink,
+  type ResolvedToolSources,
+} from './tool-sources.js';

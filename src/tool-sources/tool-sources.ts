@@ -1,0 +1,117 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { assertMcpServerConfig, McpServerPool, type McpServerConfig, type McpServerState } from '../mcp/index.js';
+import type { TextBlock } from '../model/messages.js';
+import { createSkillTool, skillListing, skillProblem, type Skill } from '../skills/index.js';
+import { SkillFormatError } from '../errors/skill-format-error.js';
+import type { Tool } from '../tools/types.js';
+
+/** The options tool sources come from (a part of the agent's options). */
+export interface ToolSourceOptions {
+  mcpServers?: Readonly<Record<string, McpServerConfig>>;
+  skills?: readonly Skill[] | Promise<readonly Skill[]>;
+}
+
+/** Where a running agent's tool sources report to. */
+export interface ToolSourceSink {
+  /** An MCP server's state changed (and, once, each server's state when the agent starts). */
+  onMcpState(state: McpServerState): void;
+  /**
+   * Tools arrived after the tool list was fixed; they join as deferred tools.
+   * @returns the names taken (none when there is no tool search to reach them).
+   */
+  onToolsAdded(tools: Tool[]): string[];
+}
+
+/** What the tool sources of one agent resolved to, before its first request. */
+export interface ResolvedToolSources {
+  /** Their tools, in a fixed order: MCP tools by server, then the `Skill` tool. */
+  tools: Tool[];
+  /** Their part of the system prompt (the skill listing). */
+  system: TextBlock[];
+  /** The MCP servers' states, in configuration order. */
+  mcpStates(): McpServerState[];
+  /** The names of the configured MCP servers (rules may name them before their tools exist). */
+  mcpServerNames: string[];
+  /** Starts reporting to the agent; the servers' current states are reported at once. */
+  attach(sink: ToolSourceSink): void;
+  /** Closes the MCP connections. */
+  close(): Promise<void>;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** True when the sources must load before the agent can build its first request. */
+export function toolSourcesAreAsync(options: ToolSourceOptions): boolean {
+  return Object.keys(options.mcpServers ?? {}).length > 0 || isThenable(options.skills);
+}
+
+/**
+ * Checks the sources' options before anything connects or loads.
+ * @throws ConfigurationError for a malformed `mcpServers` entry or `skills` value.
+ */
+export function assertToolSourceOptions(options: ToolSourceOptions): void {
+  if (options.mcpServers !== undefined) {
+    if (typeof options.mcpServers !== 'object' || options.mcpServers === null || Array.isArray(options.mcpServers)) {
+      throw new ConfigurationError('createAgent: `mcpServers` must be an object of server configurations by name, e.g. { notes: { type: \'http\', url } }.');
+    }
+    for (const [name, config] of Object.entries(options.mcpServers)) assertMcpServerConfig(name, config);
+  }
+  if (options.skills !== undefined && !isThenable(options.skills)) assertSkills(options.skills);
+}
+
+function assertSkills(skills: unknown): asserts skills is readonly Skill[] {
+  if (!Array.isArray(skills)) {
+    throw new ConfigurationError('createAgent: `skills` must be an array of skills (defineSkill(), or loadSkills(dir) from agent-harness/node).');
+  }
+  skills.forEach((skill: Skill, index) => {
+    const problem = skillProblem(skill ?? {}, `skills[${index}]`);
+    if (problem) throw new SkillFormatError(problem, { source: skill?.name ?? `skills[${index}]` });
+  });
+}
+
+function fromSkills(skills: readonly Skill[]): { tools: Tool[]; system: TextBlock[] } {
+  if (skills.length === 0) return { tools: [], system: [] };
+  return { tools: [createSkillTool(skills)], system: [{ type: 'text', text: skillListing(skills)! }] };
+}
+
+function resolved(skills: readonly Skill[], pool: McpServerPool | undefined, names: string[]): ResolvedToolSources {
+  const fromSkill = fromSkills(skills);
+  return {
+    tools: [...(pool?.tools() ?? []), ...fromSkill.tools],
+    system: fromSkill.system,
+    mcpServerNames: names,
+    mcpStates: () => pool?.states() ?? [],
+    attach(sink) {
+      if (!pool) return;
+      pool.attach({ onState: (state) => sink.onMcpState(state), onToolsAdded: (tools) => sink.onToolsAdded(tools) });
+      for (const state of pool.states()) sink.onMcpState(state);
+    },
+    close: () => pool?.close() ?? Promise.resolve(),
+  };
+}
+
+/** Resolves sources that need no waiting (skills given as an array, no MCP servers). */
+export function resolveToolSourcesNow(options: ToolSourceOptions): ResolvedToolSources {
+  const skills = (options.skills ?? []) as readonly Skill[];
+  return resolved(skills, undefined, []);
+}
+
+/**
+ * Loads the skills and connects every MCP server (at once; each within its `connectTimeoutMs`).
+ * A server that cannot connect is `failed` and offers no tools; the agent still starts.
+ * @throws SkillFormatError or ConfigurationError when the skills promise rejects or yields bad skills.
+ */
+export async function resolveToolSources(options: ToolSourceOptions): Promise<ResolvedToolSources> {
+  const names = Object.keys(options.mcpServers ?? {});
+  const pool = names.length ? new McpServerPool(options.mcpServers!) : undefined;
+  try {
+    const [skills] = await Promise.all([Promise.resolve(options.skills ?? []), pool?.connectAll()]);
+    assertSkills(skills);
+    return resolved(skills, pool, names);
+  } catch (error) {
+    await pool?.close();
+    throw error;
+  }
+}

@@ -1,0 +1,83 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { RequestTool, ToolDefinition } from '../model/model.js';
+import { createToolSearchTool, DeferredToolCatalog, toolSearchServerTool, type ResolvedToolSearch } from '../tool-search/index.js';
+import type { ServerTool } from '../tools/server-tool.js';
+import type { Tool } from '../tools/types.js';
+
+/** Options of {@link Toolbox}. */
+export interface ToolboxOptions {
+  /** Function tools in the agent's order: the host's, then those of tool sources, then built-ins. */
+  tools: readonly Tool[];
+  /** The host's provider server tools. */
+  serverTools?: readonly ServerTool[];
+  /** How deferred tools are found; required when a tool is deferred. */
+  search?: ResolvedToolSearch;
+}
+
+function definitionOf(tool: Tool): ToolDefinition {
+  return { name: tool.name, description: tool.description, input_schema: tool.jsonSchema, ...(tool.providerType ? { type: tool.providerType } : {}) };
+}
+
+/**
+ * The tools of one agent: the function tools it executes (by name) and the tool list sent with
+ * every request, in a fixed order: tools that are loaded, the client-side `ToolSearch` when it is
+ * used, provider server tools (the tool search server tool among them), then deferred tools with
+ * `defer_loading` (left out for models that cannot take them). Tools arriving mid-session are
+ * deferred and appended, so the part of the list the model reads never changes.
+ */
+export class Toolbox {
+  /** Every function tool by name, deferred ones included (a call to any of them is executed). */
+  readonly byName = new Map<string, Tool>();
+  /** The request's tool list (grows only by deferred tools at its end). */
+  readonly definitions: RequestTool[];
+  /** The deferred tools, searchable; undefined when no tool search is set up. */
+  readonly catalog: DeferredToolCatalog | undefined;
+  readonly search: ResolvedToolSearch | undefined;
+
+  /** @throws ConfigurationError for two tools of one name, or deferred tools without a search. */
+  constructor(options: ToolboxOptions) {
+    const deferred = options.tools.filter((tool) => tool.deferLoading === true);
+    if (deferred.length > 0 && !options.search) {
+      throw new ConfigurationError(`Tools ${deferred.map((tool) => `"${tool.name}"`).join(', ')} are deferred, but no tool search is set up to find them.`);
+    }
+    this.search = options.search;
+    this.catalog = options.search ? new DeferredToolCatalog(deferred.map(definitionOf)) : undefined;
+    const loaded = options.tools.filter((tool) => tool.deferLoading !== true);
+    if (this.search?.kind === 'client') loaded.push(createToolSearchTool({ catalog: this.catalog!, references: this.search.references }));
+    for (const tool of [...loaded, ...deferred]) {
+      if (this.byName.has(tool.name)) {
+        throw new ConfigurationError(`Two tools are named "${tool.name}". Tool names must be unique; rename one, or leave out the built-in one with its option (todoWrite, exitPlanMode).`);
+      }
+      this.byName.set(tool.name, tool);
+    }
+    const server = [...(options.serverTools ?? []).map((tool) => tool.definition), ...(this.search?.kind === 'server' ? [toolSearchServerTool(this.search.variant)] : [])];
+    for (const definition of server) {
+      if (this.byName.has(definition.name) || server.filter((other) => other.name === definition.name).length > 1) {
+        throw new ConfigurationError(`Two tools are named "${definition.name}" (a provider server tool among them). Tool names must be unique.`);
+      }
+    }
+    this.definitions = [...loaded.map(definitionOf), ...server, ...this.#sendable(deferred)];
+  }
+
+  /**
+   * Takes tools that arrived after the tool list was fixed (an MCP server's list change): they
+   * become reachable through tool search, deferred; without a tool search they wait for the next
+   * session. Names already taken are skipped.
+   * @returns the names of the tools added.
+   */
+  addLateTools(tools: readonly Tool[]): string[] {
+    if (!this.catalog) return [];
+    const fresh = tools.filter((tool) => !this.byName.has(tool.name) && !this.definitions.some((definition) => definition.name === tool.name));
+    const deferred = fresh.map((tool) => (tool.deferLoading ? tool : { ...tool, deferLoading: true }));
+    for (const tool of deferred) this.byName.set(tool.name, tool);
+    this.catalog.add(deferred.map(definitionOf));
+    this.definitions.push(...this.#sendable(deferred));
+    return deferred.map((tool) => tool.name);
+  }
+
+  /** Deferred tools as the request carries them: with `defer_loading`, or not at all. */
+  #sendable(deferred: readonly Tool[]): ToolDefinition[] {
+    const send = this.search?.kind === 'server' || (this.search?.kind === 'client' && this.search.references);
+    return send ? deferred.map((tool) => ({ ...definitionOf(tool), defer_loading: true })) : [];
+  }
+}

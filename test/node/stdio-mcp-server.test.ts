@@ -1,0 +1,156 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { isGone } from '../process-helpers.js';
+import { ConfigurationError, createAgent, type Agent, type AgentOptions, type McpServerStatusEvent } from 'agent-harness';
+import { stdioMcpServer, type StdioMcpServerOptions } from 'agent-harness/node';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { collect, deferred } from '../helpers.js';
+
+const script = fileURLToPath(new URL('../mcp/fixtures/stdio-notes-server.ts', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'agent-harness-stdio-mcp-'));
+const agents: Agent[] = [];
+
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((agent) => agent.close()));
+});
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Waits (a bounded number of short polls) for a process to end. */
+async function waitGone(pid: number): Promise<boolean> {
+  for (let attempt = 0; attempt < 500 && !isGone(pid); attempt++) await new Promise((resolve) => setTimeout(resolve, 10));
+  return isGone(pid);
+}
+
+function notesServer(options: Partial<StdioMcpServerOptions> = {}) {
+  return stdioMcpServer({ command: process.execPath, args: ['--import', 'tsx', script], stderr: 'pipe', ...options });
+}
+
+function agentWith(options: Partial<AgentOptions> & Pick<AgentOptions, 'model'>, server = notesServer()) {
+  const agent = createAgent({ mcpServers: { notes: server }, rules: { allow: ['mcp__notes'] }, ...options });
+  agents.push(agent);
+  return agent;
+}
+
+/** Resolves on the first status event that matches. */
+function nextStatus(agent: Agent, matches: (event: McpServerStatusEvent) => boolean): Promise<McpServerStatusEvent> {
+  const found = deferred<McpServerStatusEvent>();
+  const listener = (event: McpServerStatusEvent) => {
+    if (!matches(event)) return;
+    agent.off('mcp-server-status', listener);
+    found.resolve(event);
+  };
+  agent.on('mcp-server-status', listener);
+  return found.promise;
+}
+
+const pidOf = async (agent: Agent, model: ReturnType<typeof scriptedModel>) => {
+  model.push(turn(toolCall('mcp__notes__pid', {})), 'Got it.');
+  const { events } = await collect(agent.run('pid?'));
+  return Number(events.find((event) => event.type === 'tool-result')!.content);
+};
+
+describe('stdioMcpServer', () => {
+  it('starts the server as a child process, calls its tools, and ends the process with agent.close()', async () => {
+    const model = scriptedModel([turn(toolCall('mcp__notes__append_note', { text: 'milk' })), turn(toolCall('mcp__notes__list_notes', {})), 'Listed.']);
+    const agent = agentWith({ model });
+    const { events, result } = await collect(agent.run('note milk'));
+    expect(result.status).toBe('completed');
+    expect(events.filter((event) => event.type === 'tool-result').map((event) => event.content)).toEqual(['Saved note 1.', 'milk']);
+    expect(agent.mcpServers[0]).toMatchObject({ name: 'notes', transport: 'stdio', status: 'connected', serverInfo: { name: 'notes', version: '1.2.3' } });
+    const pid = await pidOf(agent, model);
+    await agent.close();
+    expect(await waitGone(pid)).toBe(true);
+  });
+
+  it('answers a call whose server crashes mid-call with an error result, goes on, and restarts the server', async () => {
+    const model = scriptedModel([]);
+    const agent = agentWith({ model });
+    const before = await pidOf(agent, model);
+    const back = nextStatus(agent, (event) => event.status === 'connected');
+    const lost = nextStatus(agent, (event) => event.status === 'reconnecting');
+    model.push(turn(toolCall('mcp__notes__crash', {})), 'The server crashed; moving on.');
+    const { events, result } = await collect(agent.run('crash it'));
+    expect(result.status).toBe('completed');
+    const crashed = events.find((event) => event.type === 'tool-result')!;
+    expect(crashed.isError).toBe(true);
+    expect(crashed.content).toMatch(/closed the connection during the call to "crash".*may or may not have taken effect/);
+    expect((await lost).error).toMatch(/lost/);
+    await back;
+    const after = await pidOf(agent, model);
+    expect(after).not.toBe(before);
+    expect(isGone(before)).toBe(true);
+  });
+
+  it('interrupts a call the server never answers, and the server stays usable', async () => {
+    const model = scriptedModel([turn(toolCall('mcp__notes__hang', {}))]);
+    const agent = agentWith({ model });
+    const called = deferred();
+    agent.on('tool-call', () => called.resolve());
+    const run = agent.run('wait');
+    await called.promise;
+    agent.interrupt();
+    const result = await run.result;
+    expect(result.status).toBe('interrupted');
+    model.push(turn(toolCall('mcp__notes__list_notes', {})), 'Still here.');
+    const next = await collect(agent.run('list'));
+    expect(next.result.status).toBe('completed');
+    expect(next.events.find((event) => event.type === 'tool-result')!.content).toBe('(no notes)');
+    expect(agent.mcpServers[0]!.status).toBe('connected');
+  });
+
+  it('turns a malformed result into a clear error result, and the run and the connection go on', async () => {
+    const model = scriptedModel([turn(toolCall('mcp__notes__malformed', {})), turn(toolCall('mcp__notes__list_notes', {})), 'Recovered.']);
+    const agent = agentWith({ model });
+    const { events, result } = await collect(agent.run('try'));
+    expect(result.status).toBe('completed');
+    const [malformed, list] = events.filter((event) => event.type === 'tool-result');
+    expect(malformed!.isError).toBe(true);
+    expect(malformed!.content).toMatch(/The MCP server "notes" answered the call to "malformed" with a malformed result \(content: .*\), so it was discarded/);
+    expect(list).toMatchObject({ isError: false, content: '(no notes)' });
+  });
+
+  it('reports a server that cannot start as failed, with its stderr to the host, and the agent still runs', async () => {
+    const stderr: string[] = [];
+    const agent = agentWith({ model: scriptedModel(['Working without notes.']) }, notesServer({ env: { NOTES_FAIL_START: '1' }, onStderr: (text) => stderr.push(text) }));
+    const result = await agent.run('hi').result;
+    expect(result.status).toBe('completed');
+    expect(agent.mcpServers[0]).toMatchObject({ status: 'failed', tools: [] });
+    expect(agent.mcpServers[0]!.error).toMatch(/The MCP server "notes" could not be connected/);
+    expect(stderr.join('')).toContain('cannot start (NOTES_FAIL_START)');
+  });
+
+  it('gives up reconnecting after reconnect.maxAttempts, then tries again when a tool is called', async () => {
+    const marker = join(work, 'fail-start');
+    // Preloaded before the server: while the marker file exists, the process exits at once.
+    const preload = join(work, 'preload.cjs');
+    writeFileSync(preload, `if (require('node:fs').existsSync(${JSON.stringify(marker)})) process.exit(2);`);
+    const model = scriptedModel([]);
+    const server = notesServer({ args: ['--require', preload, '--import', 'tsx', script], reconnect: { maxAttempts: 2, initialDelayMs: 1, maxDelayMs: 2 } });
+    const agent = agentWith({ model }, server);
+    await agent.ready;
+    expect(agent.mcpServers[0]!.status).toBe('connected');
+    writeFileSync(marker, 'x');
+    const failed = nextStatus(agent, (event) => event.status === 'failed');
+    model.push(turn(toolCall('mcp__notes__crash', {})), 'Crashed.');
+    await agent.run('crash').result;
+    expect((await failed).error).toMatch(/could not be connected/);
+    model.push(turn(toolCall('mcp__notes__list_notes', {})), 'Not there.');
+    const stillDown = await collect(agent.run('list'));
+    expect(stillDown.events.find((event) => event.type === 'tool-result')).toMatchObject({ isError: true, content: expect.stringMatching(/is not connected \(failed/) });
+    rmSync(marker);
+    expect(existsSync(marker)).toBe(false);
+    model.push(turn(toolCall('mcp__notes__list_notes', {})), 'Back.');
+    const back = await collect(agent.run('list again'));
+    expect(back.events.find((event) => event.type === 'tool-result')).toMatchObject({ isError: false, content: '(no notes)' });
+    expect(agent.mcpServers[0]!.status).toBe('connected');
+  });
+
+  it('refuses a plain stdio configuration, which needs Node, naming stdioMcpServer', () => {
+    expect(() => createAgent({ model: scriptedModel([]), mcpServers: { notes: { type: 'stdio', command: 'node' } } })).toThrow(ConfigurationError);
+    expect(() => createAgent({ model: scriptedModel([]), mcpServers: { notes: { type: 'stdio', command: 'node' } } })).toThrow(/stdioMcpServer\(\{ command: "node", args \}\) from agent-harness\/node/);
+    expect(() => stdioMcpServer({ command: '' })).toThrow(ConfigurationError);
+  });
+});
