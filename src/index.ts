@@ -114,7 +114,17 @@ export type {
   ReadTargets,
   ToolDisplay,
   ToolAnnotations,
+  RestoreFileArgs,
 } from './tools/types.js';
+export type { RewindFilesOptions, RewindFilesResult, RewoundFile, SkippedFile } from './runtime/rewind-files.js';
+export {
+  recordFileCheckpoint,
+  listFileCheckpoints,
+  DEFAULT_CHECKPOINT_MAX_BYTES,
+  DEFAULT_CHECKPOINT_MAX_FILE_BYTES,
+  type FileCheckpoint,
+  type FileCheckpointLimits,
+} from './tools/file-checkpoints.js';
 
 // Tools from outside: MCP servers, skills, tool search
 export {

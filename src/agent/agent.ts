@@ -28,6 +28,7 @@ import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart } from './failed-before-start.js';
 import { validateCloseOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
 import { attachToolSources } from './agent-tool-sources.js';
+import { rewindFiles, type RewindFilesOptions, type RewindFilesResult } from '../runtime/rewind-files.js';
 import type { McpServerState } from '../types/mcp-server-state.js';
 
 /** Options of `agent.run()`. */
@@ -71,6 +72,8 @@ export class Agent {
   readonly ready: Promise<void>;
   private readonly forkSelf: (state: SessionState, forkedFrom: string) => Agent;
   private active: { controller: AbortController; run: AgentRun } | undefined;
+  /** Set while `rewindFiles` puts files back: no run may start meanwhile. */
+  private rewinding = false;
   private closed = false;
 
   /** @internal Use `createAgent`. */
@@ -211,7 +214,7 @@ export class Agent {
   }
 
   private start(input: RunInput, options: RunOptions): AgentRun {
-    if (this.active) throw new RunInProgressError(this.sessionIdOrUnknown());
+    if (this.active || this.rewinding) throw new RunInProgressError(this.sessionIdOrUnknown());
     this.assertOpen();
     const controller = new AbortController();
     const external = options.signal;
@@ -291,6 +294,30 @@ export class Agent {
       return Promise.reject(new ConfigurationError('savePlan(text) needs the plan as a non-empty string (use formatPlanAsMarkdown for a structured plan).'));
     }
     return this.core.savePlan(text);
+  }
+
+  /**
+   * Puts the files that tool calls changed back as they were at an earlier point of the
+   * conversation: every change made by a call in `agent.messages[toMessage]` or later is undone
+   * (a "undo that section" or "undo the last edit"). Works for tools that keep checkpoints — the
+   * workspace tools' Write and Edit do, in the session (bounded, see `workspaceTools({
+   * checkpoints })`), so a rewind also works after a resume in another process. The conversation
+   * itself is not cut; the model is told in the next user message which files were put back.
+   * @returns the files put back and those that could not be (with the reason).
+   * @throws RunInProgressError while a run is active; ConfigurationError for a bad `toMessage`.
+   */
+  async rewindFiles(options: RewindFilesOptions): Promise<RewindFilesResult> {
+    await this.ready;
+    if (this.active || this.rewinding) throw new RunInProgressError(this.sessionId);
+    this.assertOpen();
+    this.rewinding = true;
+    try {
+      const result = await rewindFiles(this.core, options);
+      await this.flush();
+      return result;
+    } finally {
+      this.rewinding = false;
+    }
   }
 
   /**

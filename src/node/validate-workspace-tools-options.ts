@@ -6,6 +6,8 @@ import {
   isNonEmptyString,
   isPositiveInteger,
   isString,
+  isBoolean,
+  shape,
   oneOf,
   recordOf,
   required,
@@ -31,6 +33,11 @@ const SPEC: OptionsSpec<WorkspaceToolsOptions> = {
   shell: isNonEmptyString,
   env: recordOf(either('a string, or undefined to remove it', isString, isUndefined), 'an object of environment variables (string values)'),
   readOnlyDirectories: arrayOf(isNonEmptyString, 'an array of directory paths'),
+  checkpoints: either(
+    'true, false, or { maxBytes, maxFileBytes } (positive integers)',
+    isBoolean,
+    shape<{ maxBytes?: number; maxFileBytes?: number }>({ maxBytes: isPositiveInteger, maxFileBytes: isPositiveInteger }, { usage: 'checkpoints: { maxBytes: 8_388_608 }' }),
+  ),
   inheritEnv: arrayOf(
     accepts('a variable name or a PREFIX* pattern, e.g. "NODE_OPTIONS", "AWS_*", or "*" for everything', (value) => typeof value === 'string' && ENV_NAME.test(value)),
     'an array of variable names or PREFIX* patterns',

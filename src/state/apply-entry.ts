@@ -51,7 +51,9 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
       break;
     }
     case 'tool-state':
-      state.toolState[entry.key] = entry.value;
+      // null removes the key (a consumed record, a dropped checkpoint).
+      if (entry.value === null || entry.value === undefined) delete state.toolState[entry.key];
+      else state.toolState[entry.key] = entry.value;
       break;
     case 'prefix':
       state.prefix = { system: entry.prefix.system.map((block) => ({ ...block })), toolNames: [...entry.prefix.toolNames] };

@@ -1,7 +1,7 @@
 import type { ToolPermissionCheck } from '../types/permission.js';
 import type { ToolDisplay } from '../types/tool-display.js';
 import { compileInputSchema, type InferInput, type InputSchema } from './input-schema.js';
-import type { Tool, ToolAnnotations, ToolCheckArgs, ToolExecuteArgs, ToolKind, ToolResumeArgs, ToolReturn, ToolRuleTarget, ToolSuspension } from './types.js';
+import type { Tool, ToolAnnotations, ToolCheckArgs, ToolExecuteArgs, ToolKind, ToolResumeArgs, RestoreFileArgs, ToolReturn, ToolRuleTarget, ToolSuspension } from './types.js';
 import { validateDefineToolOptions } from './validate-define-tool-options.js';
 
 /** Options of {@link defineTool}. */
@@ -65,6 +65,13 @@ export interface DefineToolOptions<S extends InputSchema> {
    * @default undefined (hosts show the tool name and input)
    */
   display?: (args: ToolCheckArgs<InferInput<S>>) => ToolDisplay | undefined | Promise<ToolDisplay | undefined>;
+  /**
+   * Puts back a file this tool changed when the host calls `agent.rewindFiles` (record the
+   * previous content with `recordFileCheckpoint` before changing it). Throwing reports the file
+   * as not restored.
+   * @default undefined (files this tool changed are not rewound)
+   */
+  restoreFile?: (args: RestoreFileArgs) => Promise<void>;
   /**
    * Which input field `Tool(pattern)` rules match, and how.
    * @default undefined (rules with a pattern never match this tool)
@@ -132,6 +139,7 @@ export function defineTool<S extends InputSchema>(options: DefineToolOptions<S>)
     display: options.display,
     execute: options.execute,
     ...(options.resume ? { resume: options.resume } : {}),
+    ...(options.restoreFile ? { restoreFile: options.restoreFile } : {}),
     ...(options.deferLoading ? { deferLoading: true } : {}),
     ...(options.annotations ? { annotations: { ...options.annotations } } : {}),
   };

@@ -18,7 +18,7 @@ export type { ToolKind };
 export interface ToolStateStore {
   /** Reads a value; `undefined` when unset. */
   get<T = unknown>(key: string): T | undefined;
-  /** Sets a JSON-serializable value. */
+  /** Sets a JSON-serializable value; `null` removes the key. */
   set(key: string, value: unknown): void;
 }
 
@@ -226,6 +226,21 @@ export interface Tool<Input = any> {
   execute(args: ToolExecuteArgs<Input>): ToolReturn | ToolSuspension | Promise<ToolReturn | ToolSuspension>;
   /** Continues a call this tool suspended, once the host answers an approval inside it. */
   resume?(args: ToolResumeArgs<Input>): ToolReturn | ToolSuspension | Promise<ToolReturn | ToolSuspension>;
+  /**
+   * Puts back a file this tool changed, for `agent.rewindFiles` (the tool kept its previous
+   * content with `recordFileCheckpoint`). Throwing reports the file as not restored.
+   */
+  restoreFile?(args: RestoreFileArgs): Promise<void>;
+}
+
+/** The argument of a tool's `restoreFile`. */
+export interface RestoreFileArgs {
+  /** The file, as the tool recorded it. */
+  path: string;
+  /** The content to put back, base64; `null` when the file did not exist before (delete it). */
+  content: string | null;
+  /** The agent rewinding (its tool state holds the tool's records, e.g. read records). */
+  agent: ToolAgentContext;
 }
 
 export type { ContentBlock, ToolDisplay };

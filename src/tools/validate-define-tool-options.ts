@@ -43,6 +43,7 @@ const SPEC: OptionsSpec<DefineToolOptions<InputSchema>> = {
   checkPermissions: isFunction,
   isReadOnlyCall: isFunction,
   display: isFunction,
+  restoreFile: isFunction,
   ruleTarget: shape(RULE_TARGET_SPEC, { usage: "{ field: 'file_path', kind: 'path' }" }),
   timeoutMs: isPositiveNumber,
   deferLoading: isBoolean,

@@ -4,6 +4,7 @@ import type { Tool } from '../../tools/types.js';
 import { checkPathPermission } from './path-access.js';
 import { precheckFile } from './precheck-file.js';
 import { updateFile, type FileTransform } from './update-file.js';
+import { restoreWorkspaceFile } from './restore-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
 import { displayEdit } from './display-edit.js';
@@ -80,6 +81,7 @@ export function createEditTool(context: WorkspaceContext): Tool<EditInput> {
     readOnly: false,
     concurrencySafe: false,
     ruleTarget: { field: 'file_path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
+    restoreFile: restoreWorkspaceFile,
     display: displayEdit(boundary, applyEdit),
     async validateInput({ input, agent }) {
       if (input.old_string === input.new_string) return 'No changes to make: old_string and new_string are exactly the same.';
@@ -92,6 +94,6 @@ export function createEditTool(context: WorkspaceContext): Tool<EditInput> {
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Edit', verb: 'edits', input: input.file_path, writes: true, toolUseId, agent }),
     execute: ({ input, toolUseId, agent }) =>
-      updateFile({ boundary, input: input.file_path, toolUseId, agent, transform: (current, shown) => applyEdit(current, input, shown) }),
+      updateFile({ boundary, toolName: 'Edit', checkpoints: context.checkpoints, input: input.file_path, toolUseId, agent, transform: (current, shown) => applyEdit(current, input, shown) }),
   });
 }

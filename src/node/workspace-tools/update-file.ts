@@ -2,6 +2,8 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { ToolAgentContext, ToolOutput } from '../../tools/types.js';
+import { recordFileCheckpoint } from '../../tools/file-checkpoints.js';
+import type { WorkspaceContext } from './workspace-context.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { authorizePath } from './path-access.js';
 import { sha256 } from './read-file-window.js';
@@ -16,6 +18,10 @@ export type FileTransform =
 /** The argument of {@link updateFile}. */
 export interface UpdateFileArgs {
   boundary: WorkspaceBoundary;
+  /** The tool writing (it restores the file on `rewindFiles`). */
+  toolName: string;
+  /** Bounds of the checkpoint kept before the write; `false` keeps none. */
+  checkpoints: WorkspaceContext['checkpoints'];
   /** The path as the model gave it. */
   input: string;
   toolUseId: string;
@@ -36,7 +42,23 @@ async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
   }
 }
 
-async function finishWrite(handle: FileHandle, args: UpdateFileArgs, real: string, content: string): Promise<void> {
+/** Keeps what the file was (its bytes, or that it did not exist) for `rewindFiles`, before it changes. */
+function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer | null): void {
+  if (args.checkpoints === false) return;
+  recordFileCheckpoint(
+    args.agent.toolState,
+    {
+      toolUseId: args.toolUseId,
+      toolName: args.toolName,
+      path: real,
+      before: before === null ? null : { base64: before.byteLength <= args.checkpoints.maxFileBytes ? before.toString('base64') : '', bytes: before.byteLength },
+    },
+    args.checkpoints,
+  );
+}
+
+async function finishWrite(handle: FileHandle, args: UpdateFileArgs, real: string, content: string, before: Buffer | null): Promise<void> {
+  keepCheckpoint(args, real, before);
   const data = Buffer.from(content, 'utf8');
   await writeAll(handle, data);
   const stat = await handle.stat();
@@ -51,7 +73,7 @@ async function updateExisting(args: UpdateFileArgs, real: string, handle: FileHa
   if (stale) return toolOutput(stale, { isError: true });
   const change = args.transform(bytes.toString('utf8'), args.boundary.display(real));
   if (!change.ok) return toolOutput(change.message, { isError: true });
-  await finishWrite(handle, args, real, change.content);
+  await finishWrite(handle, args, real, change.content, bytes);
   return toolOutput(change.summary);
 }
 
@@ -73,7 +95,7 @@ async function createNew(args: UpdateFileArgs, real: string): Promise<ToolOutput
     return toolOutput(message, { isError: true });
   }
   try {
-    await finishWrite(opened.handle, args, real, change.content);
+    await finishWrite(opened.handle, args, real, change.content, null);
   } finally {
     await opened.handle.close();
   }

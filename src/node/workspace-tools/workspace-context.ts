@@ -2,6 +2,7 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import { bashEnvironment } from './bash-environment.js';
+import { DEFAULT_CHECKPOINT_MAX_BYTES, DEFAULT_CHECKPOINT_MAX_FILE_BYTES } from '../../tools/file-checkpoints.js';
 import { validateWorkspaceToolsOptions } from '../validate-workspace-tools-options.js';
 import { WorkspaceBoundary } from './workspace-boundary.js';
 import type { WorkspaceToolsOptions } from './workspace-tools-options.js';
@@ -19,6 +20,8 @@ export interface WorkspaceContext {
   grepTimeoutMs: number;
   shell: string;
   env: Record<string, string | undefined>;
+  /** Bounds of the file checkpoints Write and Edit keep for `rewindFiles`; `false` keeps none. */
+  checkpoints: false | { maxBytes: number; maxFileBytes: number };
 }
 
 function realDirectory(option: string, directory: string): string {
@@ -63,5 +66,12 @@ export function resolveWorkspaceContext(options: WorkspaceToolsOptions): Workspa
     grepTimeoutMs: positiveInteger('grepTimeoutMs', options.grepTimeoutMs, 20_000, MAX_BASH_TIMEOUT_MS),
     shell: options.shell ?? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'),
     env,
+    checkpoints:
+      options.checkpoints === false
+        ? false
+        : {
+            maxBytes: (typeof options.checkpoints === 'object' && options.checkpoints.maxBytes) || DEFAULT_CHECKPOINT_MAX_BYTES,
+            maxFileBytes: (typeof options.checkpoints === 'object' && options.checkpoints.maxFileBytes) || DEFAULT_CHECKPOINT_MAX_FILE_BYTES,
+          },
   };
 }

@@ -81,4 +81,13 @@ export interface WorkspaceToolsOptions {
    * @default []
    */
   inheritEnv?: string[];
+  /**
+   * File checkpoints for `agent.rewindFiles`: before Write or Edit changes a file, its previous
+   * content is kept in the session (tool state: the store and the snapshot carry it). Bounded:
+   * `maxBytes` of previous content per session (the oldest checkpoints are dropped first) and
+   * `maxFileBytes` per file (a larger file's earlier version is not kept, and rewinding it is
+   * refused with that reason). `false` keeps none.
+   * @default true (4 MiB per session, 1 MiB per file)
+   */
+  checkpoints?: boolean | { maxBytes?: number; maxFileBytes?: number };
 }

@@ -4,6 +4,7 @@ import type { Tool } from '../../tools/types.js';
 import { checkPathPermission } from './path-access.js';
 import { precheckFile } from './precheck-file.js';
 import { updateFile } from './update-file.js';
+import { restoreWorkspaceFile } from './restore-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
 import { displayWrite } from './display-write.js';
@@ -32,6 +33,7 @@ export function createWriteTool(context: WorkspaceContext): Tool<WriteInput> {
     readOnly: false,
     concurrencySafe: false,
     ruleTarget: { field: 'file_path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
+    restoreFile: restoreWorkspaceFile,
     display: displayWrite(boundary),
     async validateInput({ input, agent }) {
       const precheck = await precheckFile(boundary, agent, input.file_path, false);
@@ -42,6 +44,8 @@ export function createWriteTool(context: WorkspaceContext): Tool<WriteInput> {
     execute: ({ input, toolUseId, agent }) =>
       updateFile({
         boundary,
+        toolName: 'Write',
+        checkpoints: context.checkpoints,
         input: input.file_path,
         toolUseId,
         agent,

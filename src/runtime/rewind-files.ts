@@ -1,0 +1,128 @@
+import { ConfigurationError } from '../errors/index.js';
+import { dropFileCheckpoints, fileCheckpointsForgotten, listFileCheckpoints, MAX_FILE_CHECKPOINTS, type FileCheckpoint } from '../tools/file-checkpoints.js';
+import type { AgentCore } from './agent-core.js';
+
+/** Options of `agent.rewindFiles`. */
+export interface RewindFilesOptions {
+  /**
+   * The point of the conversation to go back to: an index into `agent.messages`. Every file
+   * change made by a tool call of that message or a later one is undone, so the files are as
+   * they were when that message was the latest (give the index of a user message to undo
+   * everything done in answer to it).
+   */
+  toMessage: number;
+  /**
+   * Only report what would be restored; change no file and keep the checkpoints.
+   * @default false
+   */
+  dryRun?: boolean;
+}
+
+/** A file `agent.rewindFiles` put back. */
+export interface RewoundFile {
+  /** The file, as the tool that changed it recorded it (the workspace tools: its real path). */
+  path: string;
+  /** `restored`: its earlier content was written back; `deleted`: it did not exist then and was removed. */
+  action: 'restored' | 'deleted';
+  /** The tool that changed it and put it back. */
+  toolName: string;
+}
+
+/** A file `agent.rewindFiles` could not put back, and why. */
+export interface SkippedFile {
+  path: string;
+  /** A sentence for the user, e.g. that the earlier version was too large to keep. */
+  reason: string;
+}
+
+/** What `agent.rewindFiles` did (or, with `dryRun`, would do). */
+export interface RewindFilesResult {
+  restored: RewoundFile[];
+  skipped: SkippedFile[];
+}
+
+function validateRewindOptions(options: RewindFilesOptions, messageCount: number): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigurationError('rewindFiles({ toMessage }) needs an options object, e.g. rewindFiles({ toMessage: 4 }).');
+  }
+  const unknown = Object.keys(options).filter((key) => key !== 'toMessage' && key !== 'dryRun');
+  if (unknown.length > 0) throw new ConfigurationError(`rewindFiles: unknown option \`${unknown[0]}\`; the options are \`toMessage\` and \`dryRun\`.`);
+  const { toMessage } = options;
+  if (typeof toMessage !== 'number' || !Number.isInteger(toMessage) || toMessage < 0 || toMessage > messageCount) {
+    throw new ConfigurationError(
+      `rewindFiles: \`toMessage\` must be an index into agent.messages, an integer from 0 to ${messageCount}, got ${JSON.stringify(toMessage) ?? String(toMessage)}.`,
+    );
+  }
+  if (options.dryRun !== undefined && typeof options.dryRun !== 'boolean') {
+    throw new ConfigurationError(`rewindFiles: \`dryRun\` must be a boolean, got ${JSON.stringify(options.dryRun)}.`);
+  }
+}
+
+/** The tool calls made in `messages[from]` and later. */
+function callsFrom(core: AgentCore, from: number): Set<string> {
+  const ids = new Set<string>();
+  for (const message of core.state.messages.slice(from)) {
+    if (typeof message.content === 'string') continue;
+    for (const block of message.content) if (block.type === 'tool_use' && typeof block.id === 'string') ids.add(block.id);
+  }
+  return ids;
+}
+
+/**
+ * Puts files back as they were at an earlier point of the conversation, from the checkpoints the
+ * tools kept before changing them (see `recordFileCheckpoint`). The model is told, in the next
+ * user message, which files were put back, so it does not believe its edits are still there.
+ */
+export async function rewindFiles(core: AgentCore, options: RewindFilesOptions): Promise<RewindFilesResult> {
+  validateRewindOptions(options, core.state.messages.length);
+  const undone = callsFrom(core, options.toMessage);
+  const kept = listFileCheckpoints(core.toolContext.toolState);
+  const checkpoints = kept.filter((checkpoint) => undone.has(checkpoint.toolUseId));
+  // Records older than the oldest kept one were dropped: a rewind reaching back to it may need them.
+  const beyondKept = fileCheckpointsForgotten(core.toolContext.toolState) && kept[0] !== undefined && undone.has(kept[0].toolUseId);
+  // The earliest change after the point holds the content the file had at that point.
+  const earliest = new Map<string, FileCheckpoint>();
+  for (const checkpoint of checkpoints) if (!earliest.has(checkpoint.path)) earliest.set(checkpoint.path, checkpoint);
+
+  const result: RewindFilesResult = { restored: [], skipped: [] };
+  const consumed: number[] = [];
+  for (const [path, checkpoint] of earliest) {
+    const tool = core.tools.get(checkpoint.toolName);
+    if (beyondKept) {
+      result.skipped.push({ path, reason: `The rewind reaches back beyond the ${MAX_FILE_CHECKPOINTS} most recent file changes this session keeps, so earlier versions may be missing.` });
+      continue;
+    }
+    if (checkpoint.omitted === 'evicted') {
+      result.skipped.push({ path, reason: 'Its earlier version was dropped to keep the session\'s checkpoints within their size bound (workspaceTools `checkpoints.maxBytes`).' });
+      continue;
+    }
+    if (checkpoint.omitted === 'too-large') {
+      result.skipped.push({ path, reason: `Its earlier version (${checkpoint.bytes} bytes) was larger than the checkpoint limit, so it was not kept.` });
+      continue;
+    }
+    if (!tool?.restoreFile) {
+      result.skipped.push({ path, reason: `The tool ${checkpoint.toolName} that changed it is not among this agent's tools (or cannot restore files).` });
+      continue;
+    }
+    const action = checkpoint.before === null ? 'deleted' : 'restored';
+    if (!options.dryRun) {
+      try {
+        await tool.restoreFile({ path, content: checkpoint.before, agent: core.toolContext });
+      } catch (error) {
+        result.skipped.push({ path, reason: `Restoring it failed: ${error instanceof Error ? error.message : String(error)}` });
+        continue;
+      }
+      for (const other of checkpoints) if (other.path === path) consumed.push(other.id);
+    }
+    result.restored.push({ path, action, toolName: checkpoint.toolName });
+  }
+  if (!options.dryRun && result.restored.length > 0) {
+    dropFileCheckpoints(core.toolContext.toolState, consumed);
+    const lines = result.restored.map((file) => `- ${file.path} (${file.action === 'deleted' ? 'removed: it did not exist then' : 'earlier content restored'})`);
+    core.commit({
+      kind: 'reminder',
+      text: `The user rewound files to an earlier point of the conversation; your later changes to them are gone. Read a file again before editing it.\n${lines.join('\n')}`,
+    });
+  }
+  return result;
+}
