@@ -23,5 +23,7 @@ export const CLAUDE_AGENT_SDK_HINTS: Readonly<Record<string, string>> = {
   pathToClaudeCodeExecutable: 'agent-harness runs in your process: there is no CLI to point at.',
   extraArgs: 'agent-harness runs in your process: there is no CLI to pass arguments to.',
   stderr: 'agent-harness runs in your process: errors arrive as `error` events and in the run result.',
+  outputFormat: 'structured output is per run: agent.run(prompt, { outputSchema: zodSchema }) and then result.output.',
+  enableFileCheckpointing: 'the workspace tools keep file checkpoints by default (workspaceTools({ cwd, checkpoints })); undo with agent.rewindFiles({ toMessage }).',
   settingSources: 'agent-harness reads no settings files: pass `rules`, `hooks` and `permissionMode` here.',
 };
