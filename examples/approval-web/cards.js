@@ -89,15 +89,19 @@ function planCard(approval, post) {
     feedback.hidden = !feedback.hidden;
     if (!feedback.hidden) $(feedback, 'textarea').focus();
   });
-  approve.addEventListener('click', () => {
+  // "Approve and start fresh" (clearContext): the next request holds the plan, not the exploration.
+  const answer = (clearContext) => {
     const mode = $(card, 'select').value;
     const edited = !editor.hidden && editor.value.trim() !== approval.input.plan.trim();
     submit(card, post, {
       behavior: 'allow',
       ...(edited ? { updatedInput: { ...approval.input, plan: editor.value } } : {}),
       updatedPermissions: [{ type: 'setMode', mode, destination: 'session' }],
+      ...(clearContext ? { clearContext: true } : {}),
     });
-  });
+  };
+  approve.addEventListener('click', () => answer(false));
+  $(card, '[data-action=approve-fresh]').addEventListener('click', () => answer(true));
   $(card, '[data-action=send-feedback]').addEventListener('click', () => {
     const message = $(feedback, 'textarea').value.trim();
     if (message) submit(card, post, { behavior: 'deny', message: `The user rejected the plan. Their feedback: ${message}` });

@@ -18,7 +18,7 @@ function isOffered(update: unknown, approval: PendingApproval): update is Permis
 
 /** The decision, or a message saying what is wrong with the request body. */
 export function parseDecision(body: unknown, approval: PendingApproval): ApprovalDecision | { problem: string } {
-  const { behavior, message, updatedInput, updatedPermissions } = (body ?? {}) as Record<string, unknown>;
+  const { behavior, message, updatedInput, updatedPermissions, clearContext } = (body ?? {}) as Record<string, unknown>;
   if (behavior === 'deny') {
     if (typeof message !== 'string' || message.trim() === '') return { problem: 'A denial needs a `message` for the model.' };
     return { behavior: 'deny', message };
@@ -29,8 +29,12 @@ export function parseDecision(body: unknown, approval: PendingApproval): Approva
       return { problem: '`updatedPermissions` may only hold the suggestions offered with this approval.' };
     }
   }
+  if (clearContext !== undefined && (clearContext !== true || approval.reason.type !== 'plan-approval')) {
+    return { problem: '`clearContext` may only be `true`, and only when approving a plan.' };
+  }
   return {
     behavior: 'allow',
+    ...(clearContext === true ? { clearContext: true } : {}),
     ...(updatedInput !== undefined ? { updatedInput } : {}),
     ...(updatedPermissions !== undefined ? { updatedPermissions: updatedPermissions as PermissionUpdate[] } : {}),
   };

@@ -43,6 +43,26 @@ function usage(value: unknown, path: string): void {
   }
 }
 
+const BODY_FORMATS = ['diff', 'command', 'markdown', 'text'];
+
+/** An approval card's display: hosts render it as it is, so a loaded one must have its shape. */
+function display(value: unknown, path: string): void {
+  const shown = object(value, path);
+  string(shown.title, `${path}.title`, { empty: true });
+  string(shown.summary, `${path}.summary`, { empty: true });
+  if (shown.body !== undefined) string(shown.body, `${path}.body`, { empty: true });
+  if (shown.bodyFormat !== undefined && !BODY_FORMATS.includes(shown.bodyFormat as string)) {
+    fail(`${path}.bodyFormat`, `expected one of ${BODY_FORMATS.map((format) => `"${format}"`).join(', ')}, got ${JSON.stringify(shown.bodyFormat)}`);
+  }
+  if (shown.file !== undefined) {
+    const file = object(shown.file, `${path}.file`);
+    string(file.path, `${path}.file.path`);
+    if (file.before !== null) string(file.before, `${path}.file.before`, { empty: true });
+    string(file.after, `${path}.file.after`, { empty: true });
+  }
+  if (shown.cwd !== undefined) string(shown.cwd, `${path}.cwd`);
+}
+
 function block(value: unknown, path: string): Json {
   const candidate = object(value, path);
   const type = string(candidate.type, `${path}.type`);
@@ -98,6 +118,8 @@ function openBatch(value: unknown, state: Json, history: Json[], path: string): 
       if (!('input' in approval)) fail(`${at}.approval.input`, 'a pending approval needs the input it would run with');
       object(approval.reason, `${at}.approval.reason`);
       array(approval.suggestions, `${at}.approval.suggestions`);
+      if (approval.display !== undefined) display(approval.display, `${at}.approval.display`);
+      if (approval.blockedPath !== undefined) string(approval.blockedPath, `${at}.approval.blockedPath`);
     }
     if (call.state === 'done') {
       const result = block(call.result, `${at}.result`);

@@ -227,4 +227,32 @@ describe.skipIf(!existsSync(CHROMIUM) && !process.env.CI)('examples/approval-web
     expect(textOf(resultFor(history, 'toolu_todo_6'))).toContain('cannot be marked completed, because the last Edit call failed');
     expect(after.todos.map((todo) => todo.status)).toEqual(['completed', 'pending']);
   });
+  it('"Approve and start fresh" carries the plan out in a fresh context', { timeout: 60_000 }, async () => {
+    const freshSession = [
+      turn('I looked around; here is the plan.', toolCall('ExitPlanMode', { plan: FIRST_PLAN }, 'toolu_plan_fresh')),
+      turn('Starting from the approved plan.'),
+    ];
+    messagesServer.enqueue(...freshSession);
+    const requestsBefore = messagesServer.requests.length;
+    try {
+      await page.getByRole('button', { name: 'New session' }).click();
+      await page.locator('#status[data-status="no-session"]').waitFor({ state: 'attached' });
+      await page.getByLabel('Prompt').fill('Plan the meeting notes, then write them.');
+      await page.getByRole('button', { name: 'Send', exact: true }).click();
+      const plan = page.locator('.plan-card', { hasText: 'Short meeting notes' });
+      await plan.waitFor();
+      await plan.getByRole('button', { name: 'Approve and start fresh' }).click();
+      await page.locator('#status[data-status="completed"]').waitFor();
+    } catch (error) {
+      await page.screenshot({ path: join(OUTPUT_DIR, 'approval-web-failure.png'), fullPage: true }).catch(() => undefined);
+      throw new Error(`${(error as Error).message}\n--- server output ---\n${servers.map((server) => server.output()).join('\n---\n')}`, { cause: error });
+    }
+    expect(messagesServer.requests.length - requestsBefore).toBe(freshSession.length);
+    // The request after the approval: the plan opens a new history; the exploration is not sent.
+    const fresh = JSON.stringify(messagesServer.requests.at(-1)!.messages);
+    expect(fresh).toContain('Short meeting notes');
+    expect(fresh).not.toContain('toolu_plan_fresh');
+    expect(fresh).not.toContain('I looked around');
+    expect(messagesServer.errors).toEqual([]);
+  });
 });
