@@ -39,7 +39,7 @@ export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | un
    * Ask for a typed final answer: a zod schema (3 or 4), a Standard Schema validator or a JSON
    * Schema object. The run's final answer is parsed, validated and returned as `result.output`
    * (typed after the schema). Models with native structured output (`anthropicModel`) are
-   * constrained to it; others are shown the schema in the prompt. An invalid answer is sent back
+   * constrained to it; others give it with a final tool call (see `outputMode`). An invalid answer is sent back
    * with what was wrong, `outputRetries` times, then the run ends with `StructuredOutputError`.
    * @default undefined (no typed output)
    */
@@ -49,6 +49,16 @@ export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | un
    * @default 1
    */
   outputRetries?: number;
+  /**
+   * How a model without native structured output gives its typed answer: `tool` — by calling a
+   * `StructuredOutput` tool whose input schema is `outputSchema` (sent on this run's requests
+   * only, after the agent's tools; a JSON answer in text is accepted too); `text` — as a JSON
+   * object in its final message, with the schema shown in the prompt (the tool list, and so the
+   * cached prefix, stays exactly the session's). A validator without a JSON Schema always uses
+   * `text`. Models with native support ignore it.
+   * @default 'tool'
+   */
+  outputMode?: 'tool' | 'text';
 }
 
 export type { ApprovalDecision };
@@ -179,7 +189,7 @@ export class Agent {
       // The API refuses empty user content, and the history must stay valid.
       throw new ConfigurationError('agent.run() needs a non-empty prompt: a string with text in it, or at least one content block.');
     }
-    const output = options.outputSchema !== undefined ? prepareOutput(this.model, options.outputSchema, options.outputRetries) : undefined;
+    const output = options.outputSchema !== undefined ? prepareOutput(this.model, options.outputSchema, options.outputRetries, options.outputMode) : undefined;
     return this.start({ prompt, ...(output ? { output } : {}) }, options) as AgentRun<S extends ValueSchema ? InferSchemaOutput<S> : unknown>;
   }
 

@@ -1,9 +1,9 @@
-import { checkOptions, isAbortSignal, isNonNegativeInteger, isSchema, isString, type OptionsSpec } from '../options/index.js';
+import { checkOptions, isAbortSignal, isNonNegativeInteger, isSchema, isString, oneOf, type OptionsSpec } from '../options/index.js';
 import { FORK_OPTIONS } from '../session/validate-fork-session-options.js';
 import type { RunOptions } from './agent.js';
 import type { ForkOptions } from '../session/fork-state.js';
 
-const RUN_OPTIONS: OptionsSpec<RunOptions> = { signal: isAbortSignal, outputSchema: isSchema, outputRetries: isNonNegativeInteger };
+const RUN_OPTIONS: OptionsSpec<RunOptions> = { signal: isAbortSignal, outputSchema: isSchema, outputRetries: isNonNegativeInteger, outputMode: oneOf(['tool', 'text']) };
 
 const CLOSE_OPTIONS: OptionsSpec<{ reason?: string }> = { reason: isString };
 

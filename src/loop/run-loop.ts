@@ -19,7 +19,7 @@ import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
 import { checkStopConditions } from './stop-conditions.js';
 import { streamTurn } from './stream-turn.js';
-import { checkOutput, outputInstruction, type OutputRequest } from './structured-output.js';
+import { checkOutput, checkOutputCall, outputInstruction, STRUCTURED_OUTPUT_TOOL_NAME, type OutputRequest } from './structured-output.js';
 import { failSpan, spanAttributes, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
 import type { Usage } from '../model/usage.js';
 
@@ -209,7 +209,7 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
 
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
-      const request = prepareRequest(core, signal, input.output?.native ? input.output.jsonSchema : undefined);
+      const request = prepareRequest(core, signal, input.output);
       const response = await withSpan(
         core.options.tracer,
         `chat ${core.options.model.modelId}`,
@@ -258,6 +258,29 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
         if (call && call.state !== 'done') refuseCall(core, call, refusal.message);
       }
       core.emit({ type: 'turn-end', turn: turns, usage: response.usage, stopReason: response.stopReason, message, toolCalls: uses });
+      const outputUse = input.output?.mode === 'tool' ? uses.find((use) => use.name === STRUCTURED_OUTPUT_TOOL_NAME) : undefined;
+      const outputCall = outputUse && next?.calls.find((candidate) => candidate.toolUseId === outputUse.id && candidate.state !== 'done');
+      if (outputUse && next && outputCall) {
+        // The run's answer, given with the StructuredOutput tool: the loop answers it itself.
+        if (uses.length > 1) {
+          refuseCall(core, outputCall, `Call ${STRUCTURED_OUTPUT_TOOL_NAME} on its own, once your other tool calls are answered.`);
+        } else {
+          const check = checkOutputCall(outputUse.input, input.output!);
+          if (check.ok) {
+            output = check.value;
+            core.answerCall(outputCall, { type: 'tool_result', tool_use_id: outputCall.toolUseId, content: 'Answer received.' });
+            tracked(() => core.appendUserContent(batchResults(next)));
+            return await finish('completed');
+          }
+          refuseCall(core, outputCall, check.retryPrompt);
+          if (outputAttempts >= input.output!.retries) {
+            outputFailure = new StructuredOutputError({ issues: check.issues, responseText: JSON.stringify(outputUse.input), attempts: outputAttempts + 1 });
+            tracked(() => core.appendUserContent(batchResults(next)));
+            return await finish('error', outputFailure);
+          }
+          outputAttempts++;
+        }
+      }
       if (next) continue;
       if (response.stopReason === 'pause_turn') continue;
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {

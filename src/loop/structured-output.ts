@@ -1,7 +1,13 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { extractJson } from '../plan/extract-json.js';
 import { schemaToJsonSchema, validateWithSchema, type ValueSchema } from '../plan/value-schema.js';
-import type { Model } from '../model/model.js';
+import type { Model, RequestTool, ToolDefinition } from '../model/model.js';
+
+/** The name of the tool a model without native structured output gives its final answer with. */
+export const STRUCTURED_OUTPUT_TOOL_NAME = 'StructuredOutput';
+
+/** How a run without native structured output gets its typed answer (see `RunOptions.outputMode`). */
+export type OutputMode = 'tool' | 'text';
 
 /** What a run asked for a typed `output` needs through the loop. */
 export interface OutputRequest {
@@ -10,6 +16,17 @@ export interface OutputRequest {
   jsonSchema: Record<string, unknown> | undefined;
   /** The model constrains its answer natively (`outputFormat` on each request). */
   native: boolean;
+  /**
+   * Without native support: `tool` — the answer is the input of a final `StructuredOutput` call
+   * (the tool is sent on this run's requests only); `text` — a JSON object in the final message.
+   */
+  mode: OutputMode;
+  /** For `tool` mode: the `StructuredOutput` tool, sent after the agent's tools on this run's requests. */
+  toolDefinition?: ToolDefinition;
+  /** This run's tool list, kept while the agent's list is unchanged (the same array every turn). */
+  runTools?: { source: readonly RequestTool[]; length: number; tools: RequestTool[] };
+  /** For `tool` mode: the schema is not an object, so the tool's input wraps it as `{ output }`. */
+  wrapped?: boolean;
   /** How many more answers may be asked for after an invalid one. */
   retries: number;
 }
@@ -22,21 +39,65 @@ export type OutputCheck = { ok: true; value: unknown } | { ok: false; issues: st
  * model's native structured output and a schema shown in the prompt.
  * @throws ConfigurationError for a schema that is not one, or a bad `outputRetries`.
  */
-export function prepareOutput(model: Model, schema: ValueSchema, retries: number | undefined): OutputRequest {
+export function prepareOutput(model: Model, schema: ValueSchema, retries: number | undefined, mode: OutputMode | undefined): OutputRequest {
   if (typeof schema !== 'object' || schema === null) {
     throw new ConfigurationError(`run(): \`outputSchema\` must be a zod schema, a Standard Schema validator or a JSON Schema object, got ${schema === null ? 'null' : typeof schema}.`);
   }
   if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0 && retries <= 10)) {
     throw new ConfigurationError(`run(): \`outputRetries\` must be a whole number from 0 to 10, got ${JSON.stringify(retries)}.`);
   }
+  if (mode !== undefined && mode !== 'tool' && mode !== 'text') {
+    throw new ConfigurationError(`run(): \`outputMode\` must be "tool" or "text", got ${JSON.stringify(mode)}.`);
+  }
   const jsonSchema = schemaToJsonSchema(schema);
-  return { schema, jsonSchema, native: model.structuredOutput === true && jsonSchema !== undefined, retries: retries ?? 1 };
+  const native = model.structuredOutput === true && jsonSchema !== undefined;
+  // A validator with no JSON Schema cannot be a tool's input schema: its answer comes as text.
+  if (native || jsonSchema === undefined || mode === 'text') return { schema, jsonSchema, native, mode: 'text', retries: retries ?? 1 };
+  const wrapped = jsonSchema.type !== 'object';
+  const definition: ToolDefinition = {
+    name: STRUCTURED_OUTPUT_TOOL_NAME,
+    description: 'Gives your final answer, in the required shape. Call it once, on its own, when you have finished; the run ends with it.',
+    input_schema: wrapped ? { type: 'object', properties: { output: jsonSchema }, required: ['output'], additionalProperties: false } : jsonSchema,
+  };
+  return { schema, jsonSchema, native, mode: 'tool', toolDefinition: definition, ...(wrapped ? { wrapped } : {}), retries: retries ?? 1 };
+}
+
+/**
+ * The tools sent on a turn of a run that gives its answer with `StructuredOutput`: the agent's
+ * tools (the stable prefix), then that tool.
+ * @throws ConfigurationError when the agent has a tool of that name.
+ */
+export function toolsWithOutputTool(request: OutputRequest, tools: RequestTool[]): RequestTool[] {
+  if (!request.toolDefinition) return tools;
+  const cached = request.runTools;
+  if (cached && cached.source === tools && cached.length === tools.length) return cached.tools;
+  if (tools.some((tool) => tool.name === STRUCTURED_OUTPUT_TOOL_NAME)) {
+    throw new ConfigurationError(`run(): the agent has a tool named ${STRUCTURED_OUTPUT_TOOL_NAME}, the name of the tool typed output is given with; rename it, or pass outputMode: "text".`);
+  }
+  const withOutput = [...tools, request.toolDefinition];
+  request.runTools = { source: tools, length: tools.length, tools: withOutput };
+  return withOutput;
 }
 
 /** The text added to the prompt when the model has no native structured output. */
 export function outputInstruction(request: OutputRequest): string {
+  if (request.mode === 'tool') {
+    return `When you have finished, give your final answer by calling the ${STRUCTURED_OUTPUT_TOOL_NAME} tool once, on its own; its input schema is the shape required. Do not write the answer as text.`;
+  }
   const shape = request.jsonSchema ? `valid against this JSON Schema:\n\n${JSON.stringify(request.jsonSchema, null, 2)}` : 'of the shape described above';
   return `When you have finished, give your final answer as a single JSON object ${shape}\n\nYour final message must be only that JSON object: no text before or after it, and no code fences.`;
+}
+
+/** Checks the input of a `StructuredOutput` call against the run's schema. */
+export function checkOutputCall(input: unknown, request: OutputRequest): OutputCheck {
+  const value = request.wrapped ? (input as { output?: unknown } | null)?.output : input;
+  const validated = validateWithSchema(request.schema, value);
+  if (validated.ok) return { ok: true, value: validated.value };
+  return {
+    ok: false,
+    issues: validated.issues,
+    retryPrompt: `The answer did not match the required schema:\n${validated.issues.map((issue) => `- ${issue}`).join('\n')}\n\nCall ${STRUCTURED_OUTPUT_TOOL_NAME} again with the complete, corrected answer.`,
+  };
 }
 
 /** Checks a final answer: natively constrained answers are parsed and validated; others extracted first. */
@@ -53,7 +114,16 @@ export function checkOutput(text: string, request: OutputRequest): OutputCheck {
   }
   const extracted = extractJson(text, { schema: request.schema });
   if (extracted.ok) return { ok: true, value: extracted.value };
-  return { ok: false, issues: extracted.issues.length > 0 ? extracted.issues : [extracted.error], retryPrompt: retryPrompt(extracted.error) };
+  const issues = extracted.issues.length > 0 ? extracted.issues : [extracted.error];
+  if (request.mode === 'tool') {
+    // A JSON answer in text is taken too; otherwise the model is reminded of the tool.
+    return {
+      ok: false,
+      issues,
+      retryPrompt: ['Your final answer could not be used.', '', extracted.error.trim(), '', `Your final answer must be given by calling the ${STRUCTURED_OUTPUT_TOOL_NAME} tool, on its own, with the complete answer as its input.`].join('\n'),
+    };
+  }
+  return { ok: false, issues, retryPrompt: retryPrompt(extracted.error) };
 }
 
 function invalid(issues: string[]): OutputCheck {

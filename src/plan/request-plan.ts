@@ -7,7 +7,7 @@ import { checkOptions, isSchema, isAbortSignal, isPlainObject, isPositiveInteger
 
 /** What `requestPlan` needs of an agent: a run with a typed output (an `Agent` has it). */
 export interface PlanRequestAgent {
-  run(prompt: string, options?: { signal?: AbortSignal; outputSchema?: ValueSchema; outputRetries?: number }): { result: Promise<RunResult> };
+  run(prompt: string, options?: { signal?: AbortSignal; outputSchema?: ValueSchema; outputRetries?: number; outputMode?: 'tool' | 'text' }): { result: Promise<RunResult> };
 }
 
 const DEFAULT_INSTRUCTIONS = 'Exploration is over. Write the plan for the task, based on what you found.';
@@ -77,9 +77,10 @@ export async function requestPlan<S extends ValueSchema | undefined = undefined>
   if (!(Number.isInteger(maxAttempts) && maxAttempts >= 1 && maxAttempts <= 11)) {
     throw new PlanExtractionError(`requestPlan: maxAttempts must be a whole number from 1 to 11, got ${JSON.stringify(maxAttempts)}.`, { attempts: 0, responseText: '' });
   }
-  // A thin user of the run's typed output: the schema, validation and retries are the run's.
+  // A thin user of the run's typed output: the schema, validation and retries are the run's. The
+  // plan comes as text ("do not call any tools"), so hosts can stream it with a partial parser.
   const prompt = `${options.prompt ?? DEFAULT_INSTRUCTIONS}\n\nAnswer with the plan. Do not call any tools.`;
-  const result = await agent.run(prompt, { outputSchema: schema, outputRetries: maxAttempts - 1, ...(options.signal ? { signal: options.signal } : {}) }).result;
+  const result = await agent.run(prompt, { outputSchema: schema, outputRetries: maxAttempts - 1, outputMode: 'text', ...(options.signal ? { signal: options.signal } : {}) }).result;
   if (result.status === 'completed') {
     // Only now: while the model answers, writes stay refused (it may call tools despite the prompt).
     options.phase?.end();

@@ -10,10 +10,10 @@ const lastUserText = (messages: readonly { role: string; content: unknown }[]) =
   (messages.filter((message) => message.role === 'user').at(-1)!.content as Array<{ type: string; text?: string }>).map((block) => block.text ?? '').join('\n');
 
 describe('structured output for any run', () => {
-  it('returns the final answer parsed, validated and typed; the schema is shown in the prompt for a model without native support', async () => {
+  it('returns the final answer parsed, validated and typed; with outputMode "text" the schema is shown in the prompt and the tools stay the session\'s', async () => {
     const model = scriptedModel([`Here it is:\n\`\`\`json\n${valid}\n\`\`\``]);
     const agent = createAgent({ model });
-    const result = await agent.run('Outline an article about tide pools.', { outputSchema: Outline }).result;
+    const result = await agent.run('Outline an article about tide pools.', { outputSchema: Outline, outputMode: 'text' }).result;
     expect(result.status).toBe('completed');
     expect(result.output).toEqual({ title: 'Tide pools', sections: ['Intro', 'Life'], words: 800 });
     expectTypeOf(result.output).toEqualTypeOf<{ title: string; sections: string[]; words: number } | undefined>();
@@ -22,6 +22,77 @@ describe('structured output for any run', () => {
     expect(prompt).toContain('JSON Schema');
     expect(prompt).toContain('"sections"');
     expect(model.requests[0]!.request.outputFormat).toBeUndefined();
+    expect(model.requests[0]!.request.tools.map((tool) => tool.name)).not.toContain('StructuredOutput');
+  });
+
+  it('by default a model without native support answers with a final StructuredOutput call, sent on that run only', async () => {
+    const lookup = defineTool({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({ q: z.string() }), readOnly: true, execute: () => 'facts' });
+    const answer = { title: 'Tide pools', sections: ['Intro', 'Life'], words: 800 };
+    const model = scriptedModel([turn('Checking.', toolCall('lookup', { q: 'tide pools' })), turn(toolCall('StructuredOutput', answer, 'toolu_out_1')), 'Anything else?']);
+    const agent = createAgent({ model, tools: [lookup] });
+    const result = await agent.run('Outline it.', { outputSchema: Outline }).result;
+    expect(result.status).toBe('completed');
+    expect(result.output).toEqual(answer);
+    expect(result.outputAttempts).toBe(1);
+    const sent = model.requests.map((request) => request.request.tools.map((tool) => tool.name));
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual(sent[0]);
+    expect(sent[0]).toContain('lookup');
+    expect(sent[0]!.at(-1)).toBe('StructuredOutput');
+    // Same array both turns (the prefix of the run does not move), and the schema is the tool's input schema.
+    expect(model.requests[0]!.request.tools).toBe(model.requests[1]!.request.tools);
+    const tool = model.requests[0]!.request.tools.at(-1) as { input_schema: Record<string, unknown> };
+    expect(Object.keys(tool.input_schema.properties as object)).toEqual(['title', 'sections', 'words']);
+    expect(lastUserText(model.requests[0]!.messages)).toMatch(/calling the StructuredOutput tool/);
+    // The call is answered in the history, which the API accepts; the next run has no such tool.
+    const results = agent.messages.at(-1)!.content as Array<{ type: string; tool_use_id?: string; is_error?: boolean }>;
+    expect(results.find((block) => block.tool_use_id === 'toolu_out_1')).toMatchObject({ type: 'tool_result' });
+    await agent.run('Thanks.').result;
+    expect(model.requests.at(-1)!.request.tools.map((entry) => entry.name)).not.toContain('StructuredOutput');
+  });
+
+  it('sends an invalid StructuredOutput input back as the call\'s error, and fails after the retries', async () => {
+    const bad = { title: 'Tide pools', sections: [], words: 1.5 };
+    const good = { title: 'Tide pools', sections: ['Intro'], words: 10 };
+    const model = scriptedModel([turn(toolCall('StructuredOutput', bad, 'toolu_bad')), turn(toolCall('StructuredOutput', good, 'toolu_good'))]);
+    const result = await createAgent({ model }).run('Outline it.', { outputSchema: Outline }).result;
+    expect(result).toMatchObject({ status: 'completed', output: good, outputAttempts: 2 });
+    const retry = JSON.stringify(model.requests[1]!.messages.at(-1));
+    expect(retry).toContain('toolu_bad');
+    expect(retry).toMatch(/sections/);
+    expect(retry).toMatch(/Call StructuredOutput again/);
+
+    const failing = scriptedModel([turn(toolCall('StructuredOutput', bad)), turn(toolCall('StructuredOutput', bad))]);
+    const failed = await createAgent({ model: failing }).run('Outline it.', { outputSchema: Outline }).result;
+    expect(failed.status).toBe('error');
+    expect(StructuredOutputError.isInstance(failed.error)).toBe(true);
+    expect(failed.error).toMatchObject({ attempts: 2 });
+  });
+
+  it('refuses StructuredOutput beside other calls, wraps a non-object schema, and still takes a JSON answer in text', async () => {
+    const lookup = defineTool({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({ q: z.string() }), readOnly: true, execute: () => 'facts' });
+    const mixed = scriptedModel([turn(toolCall('lookup', { q: 'x' }), toolCall('StructuredOutput', { items: ['a'] }, 'toolu_mixed')), turn(toolCall('StructuredOutput', { output: ['a', 'b'] }))]);
+    const list = z.array(z.string());
+    const result = await createAgent({ model: mixed, tools: [lookup] }).run('List.', { outputSchema: list }).result;
+    expect(result.output).toEqual(['a', 'b']);
+    expect(JSON.stringify(mixed.requests[1]!.messages.at(-1))).toMatch(/on its own/);
+    const wrapper = mixed.requests[0]!.request.tools.at(-1) as unknown as { input_schema: { required: string[] } };
+    expect(wrapper.input_schema.required).toEqual(['output']);
+
+    const text = await createAgent({ model: scriptedModel([valid]) }).run('Outline it.', { outputSchema: Outline }).result;
+    expect(text.output?.title).toBe('Tide pools');
+    const reminded = scriptedModel(['Sure, here you go: a nice outline.', turn(toolCall('StructuredOutput', JSON.parse(valid)))]);
+    expect((await createAgent({ model: reminded }).run('Outline it.', { outputSchema: Outline }).result).status).toBe('completed');
+    expect(lastUserText(reminded.requests[1]!.messages)).toMatch(/must be given by calling the StructuredOutput tool/);
+  });
+
+  it('refuses a tool of its own named StructuredOutput in tool mode, and a bad outputMode', async () => {
+    const impostor = defineTool({ name: 'StructuredOutput', description: 'Mine.', inputSchema: z.object({}), execute: () => 'x' });
+    const result = await createAgent({ model: scriptedModel([valid]), tools: [impostor] }).run('x', { outputSchema: Outline }).result;
+    expect(result.status).toBe('error');
+    expect(result.error?.message).toMatch(/has a tool named StructuredOutput.*outputMode: "text"/);
+    expect((await createAgent({ model: scriptedModel([valid]), tools: [impostor] }).run('x', { outputSchema: Outline, outputMode: 'text' }).result).status).toBe('completed');
+    expect(() => createAgent({ model: scriptedModel([]) }).run('x', { outputSchema: Outline, outputMode: 'json' as never })).toThrow(/`outputMode` must be one of "tool", "text"/);
   });
 
   it('sends an invalid answer back with what was wrong, then accepts the corrected one', async () => {
