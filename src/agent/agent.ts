@@ -26,7 +26,9 @@ import { ListenerGuards } from './listener-guards.js';
 import type { AgentSnapshot } from '../runtime/snapshot.js';
 import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart } from './failed-before-start.js';
-import { validateCloseOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
+import { validateCloseOptions, validateCompactOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
+import { compactHistory, type CompactionResult } from '../loop/compact-history.js';
+import type { ContextUsage } from '../types/context-usage.js';
 import { attachToolSources } from './agent-tool-sources.js';
 import type { McpServerState } from '../types/mcp-server-state.js';
 
@@ -52,6 +54,17 @@ export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | un
 
 export type { ApprovalDecision };
 
+/** Options of `agent.compact()`. */
+export interface CompactOptions {
+  /**
+   * Extra instructions for this summary (e.g. "keep every file path"), after the options' own.
+   * @default undefined
+   */
+  instructions?: string;
+  /** Aborts the summary call; the history is then unchanged. */
+  signal?: AbortSignal;
+}
+
 /**
  * One conversation (session) with a model: its history, permission mode, todos, plan and
  * pending approvals. Create it with `createAgent`.
@@ -72,6 +85,8 @@ export class Agent {
   private readonly forkSelf: (state: SessionState, forkedFrom: string) => Agent;
   private active: { controller: AbortController; run: AgentRun } | undefined;
   private closed = false;
+  /** Set while `compact()` runs: no run may start meanwhile. */
+  private compacting = false;
 
   /** @internal Use `createAgent`. */
   constructor(init: object, settings: { maxToolConcurrency: number; model: Model }, forkSelf: (state: SessionState, forkedFrom: string) => Agent) {
@@ -154,6 +169,52 @@ export class Agent {
     return this.loadedCore?.toolSources?.mcpStates() ?? [];
   }
 
+  /**
+   * How full the context is: the tokens the next request would take (calibrated against the usage
+   * the API last reported, or counted exactly when the model counts), the window and the fraction.
+   * Also announced after every turn as a `context-usage` event.
+   */
+  get contextUsage(): ContextUsage {
+    return this.core.contextUsage();
+  }
+
+  /**
+   * Compacts the history now: the model writes a structured handoff summary of the conversation,
+   * which replaces it (the most recent messages are kept verbatim, cut where no tool call is
+   * open); the plan, todos, permission mode, pending approvals and session rules are restated
+   * from the agent's own records. `PreCompact` hooks may add instructions; the store keeps the
+   * full history, and resume starts from this compaction.
+   * @throws RunInProgressError while a run is active.
+   * @throws CompactionError when the model could not write the summary (the history is unchanged).
+   */
+  async compact(options: CompactOptions = {}): Promise<CompactionResult> {
+    validateCompactOptions(options);
+    if (this.active || this.compacting) throw new RunInProgressError(this.sessionIdOrUnknown());
+    this.assertOpen();
+    this.compacting = true;
+    try {
+      await this.ready;
+      return await this.compactNow(options);
+    } finally {
+      this.compacting = false;
+    }
+  }
+
+  private async compactNow(options: CompactOptions): Promise<CompactionResult> {
+    const controller = new AbortController();
+    const external = options.signal;
+    const onAbort = () => controller.abort(external?.reason);
+    if (external?.aborted) controller.abort(external.reason);
+    else external?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await compactHistory(this.core, { trigger: 'manual', signal: controller.signal, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) });
+      await this.flush();
+      return result;
+    } finally {
+      external?.removeEventListener('abort', onAbort);
+    }
+  }
+
   /** True while a run is active. */
   get running(): boolean {
     return this.active !== undefined;
@@ -211,7 +272,7 @@ export class Agent {
   }
 
   private start(input: RunInput, options: RunOptions): AgentRun {
-    if (this.active) throw new RunInProgressError(this.sessionIdOrUnknown());
+    if (this.active || this.compacting) throw new RunInProgressError(this.sessionIdOrUnknown());
     this.assertOpen();
     const controller = new AbortController();
     const external = options.signal;
