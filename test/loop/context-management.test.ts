@@ -271,3 +271,46 @@ describe('compaction', () => {
     for (const call of model.calls) expect(call.problem).toBeUndefined();
   });
 });
+
+describe('cache-friendly by construction', () => {
+  it('each request extends the last byte for byte (system, tools, history) across turns and mode switches; only a compaction rewrites it', async () => {
+    const model = contextModel(reader(30));
+    const agent = createAgent({ model, tools: [readTool(3_000)], maxTurns: 40, context: { window: 30_000, clearing: false, compaction: { threshold: 0.7, outputReserve: 1_000, keepTokens: 3_000 } } });
+    let mode = 0;
+    agent.on('turn-end', () => agent.setPermissionMode(mode++ % 2 === 0 ? 'acceptEdits' : 'default'));
+    await agent.run('Read the files.').result;
+    const turns = model.calls.filter((call) => !asksForSummary(call.request));
+    let rewrites = 0;
+    for (let index = 1; index < turns.length; index++) {
+      const previous = turns[index - 1]!;
+      const current = turns[index]!;
+      expect(JSON.stringify(current.request.system)).toBe(JSON.stringify(previous.request.system));
+      expect(JSON.stringify(current.request.tools)).toBe(JSON.stringify(previous.request.tools));
+      const prefix = JSON.stringify(previous.messages.slice(0, -1));
+      const extends_ = JSON.stringify(current.messages.slice(0, previous.messages.length - 1)) === prefix;
+      if (!extends_) rewrites++;
+    }
+    const summaries = model.calls.filter((call) => asksForSummary(call.request)).length;
+    expect(summaries).toBeGreaterThan(0);
+    expect(rewrites).toBe(summaries);
+  });
+
+  it('the memory tool is usable from createAgent with the host’s store, and never leaves its root', async () => {
+    const { memoryMemoryStore } = await import('../../src/index.js');
+    const store = memoryMemoryStore();
+    const model = contextModel((_, index) =>
+      index === 0
+        ? [
+            { type: 'tool_use', id: 'toolu_m1', name: 'memory', input: { command: 'create', path: '/memories/notes.md', file_text: 'Prefers short answers.' } },
+            { type: 'tool_use', id: 'toolu_m2', name: 'memory', input: { command: 'view', path: '/memories/../../etc/passwd' } },
+          ]
+        : [{ type: 'text', text: 'Noted.' }],
+    );
+    const agent = createAgent({ model, memory: { store }, permissionMode: 'acceptEdits' });
+    await agent.run('Remember that I prefer short answers.').result;
+    expect(store.files()).toEqual({ 'notes.md': 'Prefers short answers.' });
+    const results = model.calls[1]!.messages.at(-1)!.content as ToolResultBlock[];
+    expect(results[1]!.is_error).toBe(true);
+    expect(model.calls[0]!.request.tools.map((tool) => tool.name)).toContain('memory');
+  });
+});
