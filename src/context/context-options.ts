@@ -43,7 +43,7 @@ export interface ClearingOptions {
   /**
    * Clear nothing unless at least this many characters go (each clearing rewrites the history,
    * one prompt-cache write).
-   * @default 20_000
+   * @default 0.8 × the window in tokens (about a fifth of the window, at ~4 characters a token)
    */
   clearAtLeastChars?: number;
 }

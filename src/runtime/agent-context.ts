@@ -36,7 +36,8 @@ export function contextSettings(options: ContextOptions | undefined, window: num
     clearing:
       clearing === false
         ? undefined
-        : { triggerFraction: 0.5, keepRecentTurns: 3, excludeTools: [], minimumResultChars: 500, clearAtLeastChars: 20_000, ...clearing },
+        : // A clearing is a cache write: it should free about a fifth of the window (~4 characters a token).
+          { triggerFraction: 0.5, keepRecentTurns: 3, excludeTools: [], minimumResultChars: 500, clearAtLeastChars: Math.floor(window * 0.8), ...clearing },
     compaction: {
       threshold: 0.9,
       outputReserve: 20_000,
