@@ -314,3 +314,16 @@ describe('cache-friendly by construction', () => {
     expect(model.calls[0]!.request.tools.map((tool) => tool.name)).toContain('memory');
   });
 });
+
+describe('tampered context state', () => {
+  it('a snapshot whose spilled outputs or compaction count are malformed is refused, naming the field', async () => {
+    const { SnapshotInvalidError } = await import('../../src/index.js');
+    const agent = createAgent({ model: contextModel(() => [{ type: 'text', text: 'ok' }]) });
+    await agent.run('Hi.').result;
+    const bad = { ...agent.snapshot(), spilled: { out_x: { toolUseId: 'x', toolName: 'Read', text: 42 } } };
+    expect(() => createAgent({ model: contextModel(() => []), resume: bad as never })).toThrow(SnapshotInvalidError);
+    expect(() => createAgent({ model: contextModel(() => []), resume: bad as never })).toThrow(/spilled\.out_x\.text/);
+    const count = { ...agent.snapshot(), compactions: -1 };
+    expect(() => createAgent({ model: contextModel(() => []), resume: count as never })).toThrow(/compactions/);
+  });
+});
