@@ -7,7 +7,8 @@
 
 // Agent
 export { createAgent } from './agent/create-agent.js';
-export { Agent, type RunOptions, type ApprovalDecision } from './agent/agent.js';
+export { Agent, type RunOptions, type ApprovalDecision, type CompactOptions } from './agent/agent.js';
+export type { CompactionResult } from './loop/compact-history.js';
 export { AgentRun } from './agent/agent-run.js';
 export type { AgentOptions } from './runtime/agent-options.js';
 export { SNAPSHOT_SCHEMA_VERSION, SUPPORTED_SNAPSHOT_VERSIONS, type AgentSnapshot } from './runtime/snapshot.js';
@@ -40,6 +41,10 @@ export type {
   UserQuestion,
   TodoUpdateEvent,
   TurnEndEvent,
+  ContextUsageEvent,
+  ToolResultsClearedEvent,
+  CompactionStartEvent,
+  CompactionEndEvent,
   ErrorEvent,
   WarningEvent,
   McpServerStatusEvent,
@@ -206,6 +211,8 @@ export {
 } from './hooks/index.js';
 export type * from './hooks/types.js';
 
+export type { CompactionTrigger } from './types/context-usage.js';
+
 // Sessions
 export type { SessionStore, SessionStoreWarning, SessionLoadOptions } from './session/session-store.js';
 export type {
@@ -232,6 +239,9 @@ export type {
   ReminderEntry,
   PrefixEntry,
   CheckpointEntry,
+  CompactionRecord,
+  SpillEntry,
+  ResultsClearedEntry,
   EntryDraft,
 } from './state/entries.js';
 export { ENTRY_SCHEMA_VERSION, SUPPORTED_ENTRY_VERSIONS } from './state/entries.js';
@@ -261,6 +271,7 @@ export {
   type SessionState,
   type RequestPrefix,
   type NestedRun,
+  type SpilledToolOutput,
 } from './state/index.js';
 export { forkSession, type ForkSessionOptions } from './session/fork-session.js';
 export type { ForkOptions } from './session/fork-state.js';
@@ -376,6 +387,10 @@ export {
   type ContextWindowForOptions,
   type ContextUsage,
   type ContextUsageSource,
+  type ContextOptions,
+  type SpillOptions,
+  type ClearingOptions,
+  type CompactionOptions,
   type ContextTracker,
   type ContextTrackerOptions,
   type ContextRequest,
@@ -431,6 +446,7 @@ export {
   type StructuredOutputErrorOptions,
   type SessionConflictErrorOptions,
   UnsafeCompactionCutError,
+  CompactionError,
   MemoryAccessError,
   LeaseLostError,
   SessionStoreCorruptError,

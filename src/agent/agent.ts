@@ -26,7 +26,9 @@ import { ListenerGuards } from './listener-guards.js';
 import type { AgentSnapshot } from '../runtime/snapshot.js';
 import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart } from './failed-before-start.js';
-import { validateCloseOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
+import { validateCloseOptions, validateCompactOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
+import { compactHistory, type CompactionResult } from '../loop/compact-history.js';
+import type { ContextUsage } from '../types/context-usage.js';
 import { attachToolSources } from './agent-tool-sources.js';
 import { rewindFiles, type RewindFilesOptions, type RewindFilesResult } from '../runtime/rewind-files.js';
 import type { McpServerState } from '../types/mcp-server-state.js';
@@ -63,6 +65,17 @@ export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | un
 
 export type { ApprovalDecision };
 
+/** Options of `agent.compact()`. */
+export interface CompactOptions {
+  /**
+   * Extra instructions for this summary (e.g. "keep every file path"), after the options' own.
+   * @default undefined
+   */
+  instructions?: string;
+  /** Aborts the summary call; the history is then unchanged. */
+  signal?: AbortSignal;
+}
+
 /**
  * One conversation (session) with a model: its history, permission mode, todos, plan and
  * pending approvals. Create it with `createAgent`.
@@ -85,6 +98,8 @@ export class Agent {
   /** Set while `rewindFiles` puts files back: no run may start meanwhile. */
   private rewinding = false;
   private closed = false;
+  /** Set while `compact()` runs: no run may start meanwhile. */
+  private compacting = false;
 
   /** @internal Use `createAgent`. */
   constructor(init: object, settings: { maxToolConcurrency: number; model: Model }, forkSelf: (state: SessionState, forkedFrom: string) => Agent) {
@@ -167,6 +182,52 @@ export class Agent {
     return this.loadedCore?.toolSources?.mcpStates() ?? [];
   }
 
+  /**
+   * How full the context is: the tokens the next request would take (calibrated against the usage
+   * the API last reported, or counted exactly when the model counts), the window and the fraction.
+   * Also announced after every turn as a `context-usage` event.
+   */
+  get contextUsage(): ContextUsage {
+    return this.core.contextUsage();
+  }
+
+  /**
+   * Compacts the history now: the model writes a structured handoff summary of the conversation,
+   * which replaces it (the most recent messages are kept verbatim, cut where no tool call is
+   * open); the plan, todos, permission mode, pending approvals and session rules are restated
+   * from the agent's own records. `PreCompact` hooks may add instructions; the store keeps the
+   * full history, and resume starts from this compaction.
+   * @throws RunInProgressError while a run is active.
+   * @throws CompactionError when the model could not write the summary (the history is unchanged).
+   */
+  async compact(options: CompactOptions = {}): Promise<CompactionResult> {
+    validateCompactOptions(options);
+    if (this.active || this.compacting || this.rewinding) throw new RunInProgressError(this.sessionIdOrUnknown());
+    this.assertOpen();
+    this.compacting = true;
+    try {
+      await this.ready;
+      return await this.compactNow(options);
+    } finally {
+      this.compacting = false;
+    }
+  }
+
+  private async compactNow(options: CompactOptions): Promise<CompactionResult> {
+    const controller = new AbortController();
+    const external = options.signal;
+    const onAbort = () => controller.abort(external?.reason);
+    if (external?.aborted) controller.abort(external.reason);
+    else external?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const result = await compactHistory(this.core, { trigger: 'manual', signal: controller.signal, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) });
+      await this.flush();
+      return result;
+    } finally {
+      external?.removeEventListener('abort', onAbort);
+    }
+  }
+
   /** True while a run is active. */
   get running(): boolean {
     return this.active !== undefined;
@@ -224,7 +285,7 @@ export class Agent {
   }
 
   private start(input: RunInput, options: RunOptions): AgentRun {
-    if (this.active || this.rewinding) throw new RunInProgressError(this.sessionIdOrUnknown());
+    if (this.active || this.rewinding || this.compacting) throw new RunInProgressError(this.sessionIdOrUnknown());
     this.assertOpen();
     const controller = new AbortController();
     const external = options.signal;
@@ -318,7 +379,7 @@ export class Agent {
    */
   async rewindFiles(options: RewindFilesOptions): Promise<RewindFilesResult> {
     await this.ready;
-    if (this.active || this.rewinding) throw new RunInProgressError(this.sessionId);
+    if (this.active || this.rewinding || this.compacting) throw new RunInProgressError(this.sessionId);
     this.assertOpen();
     this.rewinding = true;
     try {

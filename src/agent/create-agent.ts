@@ -23,6 +23,7 @@ import { Agent } from './agent.js';
 import { AgentCore, type SessionOrigin } from '../runtime/agent-core.js';
 import type { AgentOptions } from '../runtime/agent-options.js';
 import { validateAgentOptions } from './validate-agent-options.js';
+import { memoryTool, readToolOutputTool } from '../context/index.js';
 import { readSnapshot } from '../runtime/snapshot.js';
 
 function buildCore(options: AgentOptions, state: SessionState, origin: SessionOrigin, journal: Journal | undefined, sources: ResolvedToolSources, revision = 0): AgentCore {
@@ -33,6 +34,8 @@ function buildCore(options: AgentOptions, state: SessionState, origin: SessionOr
   if (options.exitPlanMode ?? true) builtins.push(createExitPlanModeTool(services));
   if (options.enterPlanMode ?? false) builtins.push(createEnterPlanModeTool(services));
   if (options.askUserQuestion ?? false) builtins.push(createAskUserQuestionTool());
+  if (options.memory) builtins.push(memoryTool(options.memory));
+  if (options.context?.spill) builtins.push(readToolOutputTool({ store: { load: (handle) => core!.spillStore.load(handle), save: (output) => core!.spillStore.save(output) } }));
   core = new AgentCore(options, agentToolbox(options, builtins, sources), state, origin, journal, revision, sources);
   return core;
 }

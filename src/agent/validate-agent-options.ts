@@ -29,6 +29,7 @@ import type { AgentOptions } from '../runtime/agent-options.js';
 import { CLAUDE_AGENT_SDK_HINTS } from './claude-agent-sdk-hints.js';
 import { isServerTool } from '../tools/server-tool.js';
 import { assertToolSourceOptions } from '../tool-sources/index.js';
+import type { ClearingOptions, CompactionOptions, ContextOptions, MemoryToolOptions, SpillOptions } from '../context/index.js';
 
 const isModel: OptionCheck = (value, place) => {
   if (isObject(value) && typeof value.stream === 'function') return;
@@ -57,6 +58,42 @@ const AUTO_MODE_SPEC: OptionsSpec<AutoModeOptions> = { classify: required(isFunc
 const isPrice = accepts('a number of US dollars per million tokens (0 or more)', (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0);
 
 const PRICE_SPEC: OptionsSpec<ModelPrice> = { input: required(isPrice), output: required(isPrice), cacheWrite: isPrice, cacheRead: isPrice };
+
+/** `false` (or, with `orTrue`, `true`) as it is, else the nested options object with its own messages. */
+const orBoolean = (check: OptionCheck, orTrue: boolean): OptionCheck => (value, place) => {
+  if (value === false || (orTrue && value === true)) return;
+  if (typeof value === 'boolean') throw new ConfigurationError(optionProblem(place, 'false or an options object', value));
+  check(value, place);
+};
+
+const isFraction = accepts('a fraction above 0 and at most 1, e.g. 0.8', (value) => typeof value === 'number' && value > 0 && value <= 1);
+
+const SPILL_SPEC: OptionsSpec<SpillOptions> = { maxChars: isPositiveInteger, headChars: isNonNegativeInteger, tailChars: isNonNegativeInteger };
+const CLEARING_SPEC: OptionsSpec<ClearingOptions> = {
+  triggerFraction: isFraction,
+  keepRecentTurns: isNonNegativeInteger,
+  excludeTools: isStringArray,
+  minimumResultChars: isNonNegativeInteger,
+  clearAtLeastChars: isNonNegativeInteger,
+};
+const COMPACTION_SPEC: OptionsSpec<CompactionOptions> = {
+  threshold: isFraction,
+  outputReserve: isNonNegativeInteger,
+  keepTokens: isNonNegativeInteger,
+  instructions: isString,
+  auto: isBoolean,
+};
+const CONTEXT_SPEC: OptionsSpec<ContextOptions> = {
+  window: isPositiveInteger,
+  windows: recordOf(isPositiveInteger, 'an object of context windows in tokens by model id prefix'),
+  spill: orBoolean(shape(SPILL_SPEC, { usage: '{ maxChars: 40000 }' }), true),
+  clearing: orBoolean(shape(CLEARING_SPEC, { usage: '{ triggerFraction: 0.5, keepRecentTurns: 3 }' }), false),
+  compaction: orBoolean(shape(COMPACTION_SPEC, { usage: '{ threshold: 0.9, outputReserve: 20000 }' }), false),
+};
+const isMemoryStore = accepts('a memory store (memoryMemoryStore(), or fileMemoryStore({ dir }) from agent-harness/node)', (value) =>
+  isObject(value) && ['stat', 'readFile', 'list', 'writeFile', 'delete', 'rename'].every((method) => typeof value[method] === 'function'),
+);
+const MEMORY_SPEC: OptionsSpec<MemoryToolOptions> = { store: required(isMemoryStore), maxFileChars: isPositiveInteger };
 
 const hooksCheck: OptionCheck = (value) => validateHooksConfig(value);
 
@@ -96,6 +133,8 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   maxToolResultChars: isPositiveInteger,
   maxToolConcurrency: isPositiveInteger,
   maxStreamRetries: isNonNegativeInteger,
+  context: shape(CONTEXT_SPEC, { usage: '{ window: 200000, spill: true, compaction: { threshold: 0.9 } }' }),
+  memory: shape(MEMORY_SPEC, { usage: '{ store: memoryMemoryStore() }' }),
 };
 
 /**

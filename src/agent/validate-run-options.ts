@@ -1,6 +1,6 @@
 import { checkOptions, isAbortSignal, isNonNegativeInteger, isSchema, isString, oneOf, type OptionsSpec } from '../options/index.js';
 import { FORK_OPTIONS } from '../session/validate-fork-session-options.js';
-import type { RunOptions } from './agent.js';
+import type { CompactOptions, RunOptions } from './agent.js';
 import type { ForkOptions } from '../session/fork-state.js';
 
 const RUN_OPTIONS: OptionsSpec<RunOptions> = { signal: isAbortSignal, outputSchema: isSchema, outputRetries: isNonNegativeInteger, outputMode: oneOf(['tool', 'text']) };
@@ -34,4 +34,14 @@ export function validateForkOptions(options: unknown): asserts options is ForkOp
  */
 export function validateCloseOptions(options: unknown): asserts options is { reason?: string } {
   checkOptions<{ reason?: string }>(options, CLOSE_OPTIONS, { owner: 'agent.close', optional: true });
+}
+
+const COMPACT_OPTIONS: OptionsSpec<CompactOptions> = { instructions: isString, signal: isAbortSignal };
+
+/**
+ * Checks the options of `agent.compact()`.
+ * @throws ConfigurationError for an unknown option (with the nearest name) or a value of the wrong type.
+ */
+export function validateCompactOptions(options: unknown): asserts options is CompactOptions {
+  checkOptions<CompactOptions>(options, COMPACT_OPTIONS, { owner: 'agent.compact', optional: true });
 }

@@ -4,6 +4,9 @@
  * and small modules; the loop wires them in.
  */
 
+// Options
+export type { ContextOptions, SpillOptions, ClearingOptions, CompactionOptions } from './context-options.js';
+
 // Accounting
 export { estimateTextTokens, estimateBlockTokens, estimateMessageTokens, estimatePrefixTokens, IMAGE_TOKEN_ESTIMATE } from './accounting/estimate-tokens.js';
 export { DEFAULT_CONTEXT_WINDOWS, contextWindowFor, type ContextWindowForOptions } from './accounting/context-windows.js';

@@ -21,6 +21,7 @@ export { HookError, type HookErrorOptions } from './hook-error.js';
 export { PlanNameCollisionError } from './plan-name-collision-error.js';
 export { PlanExtractionError, type PlanExtractionErrorOptions } from './plan-extraction-error.js';
 export { UnsafeCompactionCutError } from './unsafe-compaction-cut-error.js';
+export { CompactionError } from './compaction-error.js';
 export { MemoryAccessError } from './memory-access-error.js';
 export { McpConnectionError, type McpConnectionErrorOptions } from './mcp-connection-error.js';
 export { McpToolCallError, type McpToolCallErrorOptions } from './mcp-tool-call-error.js';

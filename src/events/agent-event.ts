@@ -12,6 +12,7 @@ import type { TodoChanges } from '../types/todo.js';
 import type { ToolDisplay } from '../types/tool-display.js';
 import type { ToolAnnotations } from '../types/tool-annotations.js';
 import type { McpServerState } from '../types/mcp-server-state.js';
+import type { CompactionTrigger, ContextUsage } from '../types/context-usage.js';
 import type { RunResult } from './run-result.js';
 
 /** Fields every event carries. */
@@ -187,7 +188,53 @@ export interface TurnEndEvent extends EventBase {
   toolCalls: ToolUseBlock[];
 }
 
-/** Tool results of a turn were appended (one user message). */
+/**
+ * How full the context is, once per turn (after the model answered) and after every clearing or
+ * compaction: the figure a host draws a meter from. Also `agent.contextUsage`.
+ */
+export interface ContextUsageEvent extends EventBase {
+  type: 'context-usage';
+  /** The turn it follows (0 when it follows a compaction or clearing outside a turn). */
+  turn: number;
+  usage: ContextUsage;
+}
+
+/** Old tool results were replaced by stubs to save context. */
+export interface ToolResultsClearedEvent extends EventBase {
+  type: 'tool-results-cleared';
+  /** The results cleared, oldest first: the call, its tool and how many characters its result held. */
+  cleared: Array<{ toolUseId: string; toolName: string; chars: number }>;
+  /** The context before, in tokens. */
+  tokensBefore: number;
+  /** The context after, in tokens (estimated). */
+  tokensAfter: number;
+}
+
+/** A compaction began: the model is asked for a handoff summary. */
+export interface CompactionStartEvent extends EventBase {
+  type: 'compaction-start';
+  trigger: CompactionTrigger;
+  /** The context before, in tokens. */
+  tokensBefore: number;
+}
+
+/** A compaction ended: the history was replaced (or, with `error`, left as it was). */
+export interface CompactionEndEvent extends EventBase {
+  type: 'compaction-end';
+  trigger: CompactionTrigger;
+  tokensBefore: number;
+  /** The context after, in tokens (estimated, calibrated); equals `tokensBefore` when it failed. */
+  tokensAfter: number;
+  /** How many messages the summary replaced. */
+  summarizedMessages: number;
+  /** How many messages were kept verbatim. */
+  keptMessages: number;
+  /** What the summary call cost. */
+  usage: Usage;
+  /** Set when the compaction failed; the history is unchanged. */
+  error?: Error;
+}
+
 /** Something failed. Fatal errors also end the run with status `error`. */
 export interface ErrorEvent extends EventBase {
   type: 'error';
@@ -237,6 +284,10 @@ export type AgentEvent =
   | UserQuestionEvent
   | TodoUpdateEvent
   | TurnEndEvent
+  | ContextUsageEvent
+  | ToolResultsClearedEvent
+  | CompactionStartEvent
+  | CompactionEndEvent
   | ErrorEvent
   | WarningEvent
   | McpServerStatusEvent

@@ -1,4 +1,5 @@
 import type { ToolKind } from '../types/tool-kind.js';
+import type { CompactionTrigger } from '../types/context-usage.js';
 /**
  * Hook vocabulary: the events, what each hook receives and what it may return. A leaf module.
  */
@@ -96,6 +97,44 @@ export interface SessionEndHookInput extends HookInputBase {
   reason?: string;
 }
 
+/** The history is about to be compacted; the hook may add instructions, or veto an automatic compaction. */
+export interface PreCompactHookInput extends HookInputBase {
+  hookEventName: 'PreCompact';
+  /** `auto` (near the window), `reactive` (the API refused the prompt as too long) or `manual` (`agent.compact()`). */
+  trigger: CompactionTrigger;
+  /** The context size now, in tokens. */
+  tokensBefore: number;
+  /** The model's context window, in tokens. */
+  window: number;
+  /** Instructions for the summary given so far (options, `agent.compact({ instructions })`). */
+  instructions?: string;
+}
+
+/** The history was compacted. */
+export interface PostCompactHookInput extends HookInputBase {
+  hookEventName: 'PostCompact';
+  trigger: CompactionTrigger;
+  /** The handoff summary that now opens the history. */
+  summary: string;
+  tokensBefore: number;
+  /** The context size after, in tokens (estimated). */
+  tokensAfter: number;
+}
+
+/** What a `PreCompact` hook may return. */
+export interface PreCompactHookOutput {
+  /** Added to the summary request's instructions (e.g. what must be kept). */
+  instructions?: string;
+  /**
+   * Skip this compaction. Honoured only for `auto`: a manual compaction was asked for, and a
+   * reactive one is all that keeps the session alive.
+   */
+  block?: boolean;
+}
+
+/** What a `PostCompact` hook may return (nothing is used). */
+export type PostCompactHookOutput = Record<string, never>;
+
 /** What a `SessionStart` hook may return. */
 export interface SessionStartHookOutput {
   /** Text appended to the history for the model. */
@@ -171,6 +210,8 @@ export interface HookInputs {
   PostToolUseFailure: PostToolUseFailureHookInput;
   Stop: StopHookInput;
   SessionEnd: SessionEndHookInput;
+  PreCompact: PreCompactHookInput;
+  PostCompact: PostCompactHookInput;
 }
 
 /** Each hook event's output. */
@@ -183,6 +224,8 @@ export interface HookOutputs {
   PostToolUseFailure: PostToolUseFailureHookOutput;
   Stop: StopHookOutput;
   SessionEnd: SessionEndHookOutput;
+  PreCompact: PreCompactHookOutput;
+  PostCompact: PostCompactHookOutput;
 }
 
 /** The name of a hook event. */

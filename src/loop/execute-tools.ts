@@ -166,11 +166,11 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
     }
     const { content, isError } = core.options.hooks?.PostToolUse?.length
       ? await afterPostToolUseHooks(core, call, input, value, runSignal)
-      : toToolResultContent(value, core.options.maxToolResultChars ?? 100_000);
+      : toToolResultContent(value, resultCharLimit(core));
     const noted = note ? (typeof content === 'string' ? `${note}\n\n${content}` : [{ type: 'text' as const, text: note }, ...content]) : content;
     core.answerCall(
       call,
-      { type: 'tool_result', tool_use_id: call.toolUseId, content: noted, ...(isError ? { is_error: true } : {}) },
+      core.spillResult(call.toolName, { type: 'tool_result', tool_use_id: call.toolUseId, content: noted, ...(isError ? { is_error: true } : {}) }),
       { output: value, durationMs: performance.now() - started },
     );
   } catch (error) {
@@ -194,7 +194,7 @@ function suspend(core: AgentCore, call: BatchCall, suspension: ToolSuspension): 
 
 /** The result content after `PostToolUse` hooks: a replaced output, then any added context. */
 async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: unknown, value: unknown, signal: AbortSignal): Promise<ToolResultContent> {
-  const maxChars = core.options.maxToolResultChars ?? 100_000;
+  const maxChars = resultCharLimit(core);
   let { content, isError } = toToolResultContent(value, maxChars);
   const post = await runHooks({
     event: 'PostToolUse',
@@ -223,6 +223,11 @@ async function failCall(core: AgentCore, call: BatchCall, input: unknown, messag
   });
   reportHookErrors(core, failure.errors);
   refuseCall(core, call, message);
+}
+
+/** Where a tool's text is truncated: nowhere when long results are spilled (kept whole, previewed). */
+function resultCharLimit(core: AgentCore): number {
+  return core.context.settings.spill ? Number.MAX_SAFE_INTEGER : (core.options.maxToolResultChars ?? 100_000);
 }
 
 /** Reports errors thrown by non-blocking hooks as non-fatal error events. */

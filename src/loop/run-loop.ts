@@ -14,6 +14,11 @@ import { executeTools, reportHookErrors, resumeCall } from './execute-tools.js';
 import type { RunContext } from './loop-run-context.js';
 import { estimateCost } from '../model/pricing.js';
 import { prepareRequest } from './prepare-request.js';
+import { prepareContext } from './prepare-context.js';
+import { compactHistory } from './compact-history.js';
+import { promptTooLong } from '../context/index.js';
+import { CompactionError } from '../errors/compaction-error.js';
+import type { ModelResponse } from '../model/model.js';
 import { refuseCall, refuseOpenCalls } from './refuse-call.js';
 import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
@@ -207,15 +212,35 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
       await core.flush();
       if (core.writeFailure) return await finish('error', writeError(core, core.writeFailure));
 
+      const compaction = await prepareContext(core, signal).catch((error: unknown) => {
+        // A failed automatic compaction leaves the history as it was; the request may still fit,
+        // and if it does not, the refusal compacts reactively.
+        if (!CompactionError.isInstance(error) || signal.aborted) throw error;
+        core.emit({ type: 'error', error, fatal: false });
+        return undefined;
+      });
+      if (compaction) addUsage(usage, compaction.usage);
+
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
-      const request = prepareRequest(core, signal, input.output);
+      let request = prepareRequest(core, signal, input.output);
       const response = await withSpan(
         core.options.tracer,
         `chat ${core.options.model.modelId}`,
         { kind: SPAN_KIND_CLIENT, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': core.options.model.provider, 'gen_ai.request.model': core.options.model.modelId } },
         async (span) => {
-          const answer = await streamTurn(core, request, core.options.maxStreamRetries ?? 2);
+          let answer: ModelResponse;
+          try {
+            answer = await streamTurn(core, request, core.options.maxStreamRetries ?? 2);
+          } catch (error) {
+            // "Prompt is too long": compact and try once more, never a dead session.
+            if (!promptTooLong(error) || !core.context.settings.compaction.enabled || signal.aborted) throw error;
+            const reactive = await compactHistory(core, { trigger: 'reactive', signal });
+            addUsage(usage, reactive.usage);
+            if (!reactive.compacted) throw error;
+            request = prepareRequest(core, signal, input.output);
+            answer = await streamTurn(core, request, core.options.maxStreamRetries ?? 2);
+          }
           if (span) {
             for (const [key, value] of Object.entries(
               spanAttributes({
@@ -246,8 +271,11 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
         if (input.output && !checkFinalOutput('')) continue;
         return await finish(outputFailure ? 'error' : 'completed', outputFailure);
       }
+      // The context the call took, from its reported usage (before the answer joins the history).
+      const measured = core.context.tracker.observeUsage(core.context.request(request.system, request.tools, core.state), response.usage, message);
       // After pause_turn the model continues the same message: the state joins it to the last one.
       tracked(() => core.pushAssistant(message, response.id, response.usage));
+      core.emit({ type: 'context-usage', turn: turns, usage: measured });
       const text = textOf(message);
       if (text) lastText = text;
       const next = core.state.openBatch;

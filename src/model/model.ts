@@ -66,6 +66,13 @@ export interface ModelCapabilities {
    * @default 'none'
    */
   toolSearch?: ToolSearchSupport;
+  /**
+   * The agent counts each request with `countTokens` before sending it (an exact context figure
+   * at the price of one extra call per turn); otherwise it estimates, calibrated by the usage the
+   * last response reported.
+   * @default false
+   */
+  countTokens?: boolean;
 }
 
 /** Why the model stopped, as reported by the API. Unknown values pass through. */

@@ -26,6 +26,8 @@ import { applyEntry, pendingApprovalsOf, type BatchCall, type EntryDraft, type S
 import type { AgentOptions } from './agent-options.js';
 import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
 import { signSnapshot } from './snapshot-signature.js';
+import { AgentContext, stateSpillStore } from './agent-context.js';
+import { spillToolResult, type ContextUsage, type SpillStore } from '../context/index.js';
 
 /** An event before the agent stamps it with its session and agent ids. */
 export type AgentEventInput = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'agentId'> : never) : never;
@@ -71,6 +73,10 @@ export class AgentCore implements AgentServices {
   readonly journal: Journal | undefined;
   /** Entries committed without a store (the revision of a store-less session). */
   private unstoredRevision: number;
+  /** The context window: its tracker and the settings of spill, clearing and compaction. */
+  readonly context: AgentContext;
+  /** Spilled tool outputs, kept in the session state (`spill` entries). */
+  readonly spillStore: SpillStore;
 
   constructor(
     options: AgentOptions,
@@ -95,6 +101,11 @@ export class AgentCore implements AgentServices {
     this.system = [...(options.system ? [{ type: 'text' as const, text: options.system }] : []), ...(toolSources?.system ?? [])];
     this.planStore = options.planStore ?? memoryPlanStore();
     this.price = findPrice(options.model.modelId, { ...DEFAULT_PRICES, ...options.prices });
+    this.context = new AgentContext(options.model, options.context);
+    this.spillStore = stateSpillStore(
+      () => this.state,
+      ({ handle, ...output }) => this.commit({ kind: 'spill', handle, output }),
+    );
     this.assertRulesNameTools(options.rules);
     this.rules = this.compileRules();
     assertPermissionMode(state.permissionMode);
@@ -212,6 +223,23 @@ export class AgentCore implements AgentServices {
   /** Content for the next user message: the queued reminders (a user message consumes them). */
   takeReminders(): TextBlock[] {
     return this.state.pendingReminders.map((reminder): TextBlock => ({ type: 'text', text: reminder }));
+  }
+
+  /** How full the context is: the size the next request would have now. */
+  contextUsage(): ContextUsage {
+    return this.context.measure(this.context.request(this.system, this.toolDefinitions, this.state));
+  }
+
+  /**
+   * With spilling on, keeps a result too long for the context aside (a `spill` entry) and returns
+   * the preview the model gets instead; otherwise returns the result as it is.
+   */
+  spillResult(toolName: string, result: ToolResultBlock): ToolResultBlock {
+    const settings = this.context.settings.spill;
+    if (!settings) return result;
+    const { result: sent, spilled } = spillToolResult(result, { toolName, ...settings });
+    if (spilled) void this.spillStore.save(spilled);
+    return sent;
   }
 
   /** Answers a call of the open batch and announces it (`tool-result`), so the model and the host see the same answer. */

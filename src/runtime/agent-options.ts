@@ -12,6 +12,7 @@ import type { AgentSnapshot } from './snapshot.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { SnapshotKey } from './snapshot-signature.js';
 import type { TracerLike } from '../telemetry/tracer-like.js';
+import type { ContextOptions, MemoryToolOptions } from '../context/index.js';
 
 /** What `claimApproval` is asked about. */
 export interface ClaimApprovalArgs {
@@ -202,6 +203,22 @@ export interface AgentOptions {
    * @default 100_000
    */
   maxToolResultChars?: number;
+  /**
+   * How the context window is managed (DESIGN §9): the window (and a table the host can extend),
+   * spilling long tool results, clearing stale ones, automatic compaction near the window and
+   * reactive compaction on "prompt is too long". `agent.contextUsage` and the `context-usage`
+   * event report how full it is; `agent.compact()` compacts on demand.
+   * @default {} (clearing and compaction on, spill off, the window from the table)
+   */
+  context?: ContextOptions;
+  /**
+   * Adds the memory tool (the Messages API's client-side `memory_20250818` shape: view, create,
+   * str_replace, insert, delete, rename under `/memories`) backed by the store given:
+   * `memoryMemoryStore()`, `fileMemoryStore({ dir })` from `agent-harness/node`, or the host's own.
+   * Paths never leave the store's root.
+   * @default undefined (no memory tool)
+   */
+  memory?: MemoryToolOptions;
   /**
    * How many concurrency-safe tool calls run at once.
    * @default 10

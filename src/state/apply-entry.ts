@@ -1,4 +1,4 @@
-import type { AssistantMessage, ContentBlock, Message, TextBlock, ToolUseBlock } from '../model/messages.js';
+import type { AssistantMessage, ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type { EntryDraft, SessionEntry } from './entries.js';
 import type { BatchCall, SessionState } from './session-state.js';
@@ -113,12 +113,32 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
       break;
     case 'checkpoint':
       return structuredClone(entry.state);
+    case 'spill':
+      state.spilled = { ...state.spilled, [entry.handle]: { ...entry.output } };
+      break;
+    case 'results-cleared':
+      clearResults(state, entry.stubs);
+      break;
     default:
       // Audit and bookkeeping entries (permission decisions, resolved approvals, runs, plan
       // references, compaction boundaries) change no state.
       break;
   }
   return state;
+}
+
+/**
+ * Replaces the content of the named tool results by their stubs. Changed messages are new
+ * objects (a message handed out in an event or a run result is never changed under its holder).
+ */
+function clearResults(state: SessionState, stubs: ReadonlyArray<{ toolUseId: string; content: string }>): void {
+  const byId = new Map(stubs.map((stub) => [stub.toolUseId, stub.content]));
+  const cleared = (block: ContentBlock): block is ToolResultBlock => block.type === 'tool_result' && byId.has((block as ToolResultBlock).tool_use_id);
+  // A new array: the history was rewritten, not appended to (measures over it start afresh).
+  state.messages = state.messages.map((message) => {
+    if (message.role !== 'user' || typeof message.content === 'string' || !message.content.some(cleared)) return message;
+    return { role: 'user', content: message.content.map((block) => (cleared(block) ? { ...block, content: byId.get(block.tool_use_id)! } : block)) };
+  });
 }
 
 function updateCall(state: SessionState, toolUseId: string, change: (call: BatchCall) => void): void {

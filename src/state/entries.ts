@@ -4,7 +4,7 @@ import type { ToolResultBlock } from '../model/messages.js';
 import type { PendingApproval } from '../types/pending-approval.js';
 import type { PermissionDecision, PermissionMode, PermissionResult, PermissionUpdate } from '../types/permission.js';
 import type { Todo } from '../types/todo.js';
-import type { HostAnswer, NestedRun, SessionState } from './session-state.js';
+import type { HostAnswer, NestedRun, SessionState, SpilledToolOutput } from './session-state.js';
 
 /** The transcript entry format version this build writes. */
 export const ENTRY_SCHEMA_VERSION = 2;
@@ -184,8 +184,42 @@ export interface PrefixEntry extends EntryBase {
 export interface CheckpointEntry extends EntryBase {
   kind: 'checkpoint';
   state: SessionState;
-  /** Why it was written: `startup`, `fork`, `snapshot`, `compaction`. */
+  /** Why it was written: `startup`, `fork`, `snapshot`, `repair`, `clear-context`, `compaction`. */
   reason: string;
+  /**
+   * For a compaction: the boundary. Entries before this one hold the full history; the state
+   * carries the compacted one (the summary, the state restated, the kept messages).
+   */
+  compaction?: CompactionRecord;
+}
+
+/** What a compaction boundary records. */
+export interface CompactionRecord {
+  /** What started it: the threshold (`auto`), a refused prompt (`reactive`) or the host (`manual`). */
+  trigger: 'auto' | 'reactive' | 'manual';
+  /** The handoff summary the model wrote. */
+  summary: string;
+  /** The context size before, in tokens. */
+  tokensBefore: number;
+  /** How many messages the summary replaced. */
+  summarizedMessages: number;
+  /** How many messages were kept verbatim. */
+  keptMessages: number;
+}
+
+/** A tool output too long for the context was kept aside whole (its result holds a preview). */
+export interface SpillEntry extends EntryBase {
+  kind: 'spill';
+  /** The handle the model pages with. */
+  handle: string;
+  output: SpilledToolOutput;
+}
+
+/** Old tool results were replaced by stubs to save context (the results' ids keep their places). */
+export interface ResultsClearedEntry extends EntryBase {
+  kind: 'results-cleared';
+  /** Each cleared result's call and the stub text that replaces its content. */
+  stubs: Array<{ toolUseId: string; content: string }>;
 }
 
 /** Rules were added to the session. */
@@ -262,7 +296,9 @@ export type SessionEntry =
   | CallSuspendedEntry
   | ReminderEntry
   | PrefixEntry
-  | CheckpointEntry;
+  | CheckpointEntry
+  | SpillEntry
+  | ResultsClearedEntry;
 
 /** The entry format versions this build reads. */
 export const SUPPORTED_ENTRY_VERSIONS: readonly number[] = [1, 2];

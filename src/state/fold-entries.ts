@@ -23,7 +23,18 @@ export function foldEntries(entries: Iterable<SessionEntry>, options: FoldEntrie
   let state: SessionState | undefined;
   let agentId = options.agentId;
   let batchOpenedByVersion1 = false;
-  for (const entry of entries) {
+  const list = Array.isArray(entries) ? (entries as readonly SessionEntry[]) : [...entries];
+  agentId ??= list[0]?.agentId;
+  // Everything before the agent's last checkpoint (a compaction boundary, a fork's seed) is
+  // replaced by it: folding starts there, so a long session loads in time flat in its length.
+  let start = 0;
+  for (let index = list.length - 1; index > 0; index--) {
+    if (list[index]!.kind === 'checkpoint' && list[index]!.agentId === agentId) {
+      start = index;
+      break;
+    }
+  }
+  for (const entry of start === 0 ? list : list.slice(start)) {
     if (state === undefined) {
       agentId ??= entry.agentId;
       state = createSessionState({ sessionId: options.sessionId, ...(agentId !== undefined ? { agentId } : {}) });

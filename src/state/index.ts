@@ -12,5 +12,6 @@ export {
   type NestedRun,
   type RequestPrefix,
   type HostAnswer,
+  type SpilledToolOutput,
 } from './session-state.js';
 export * from './entries.js';

@@ -121,6 +121,23 @@ export interface SessionState {
    * history is replaced by one user message carrying the plan (and the todos).
    */
   contextReset?: { plan: string; name?: string };
+  /**
+   * Tool outputs too long for the context, kept whole by handle (see `spillToolResult`); the
+   * model pages through them with the built-in `ReadToolOutput` tool.
+   */
+  spilled?: Record<string, SpilledToolOutput>;
+  /** How many compactions this session went through (absent before the first). */
+  compactions?: number;
+}
+
+/** A tool output kept aside whole: the model sees a preview and the handle it is kept under. */
+export interface SpilledToolOutput {
+  /** The call whose result it is. */
+  toolUseId: string;
+  /** The tool that produced it. */
+  toolName: string;
+  /** The whole text of the output. */
+  text: string;
 }
 
 /** The state of a new session. */

@@ -178,5 +178,16 @@ export function validateSessionState(value: unknown, path = ''): asserts value i
     array(prefix.toolNames, at('prefix.toolNames')).forEach((name, index) => string(name, `${at('prefix.toolNames')}[${index}]`));
   }
   if (state.contextReset !== undefined) string(object(state.contextReset, at('contextReset')).plan, at('contextReset.plan'), { empty: true });
+  if (state.spilled !== undefined) {
+    for (const [handle, entry] of Object.entries(object(state.spilled, at('spilled')))) {
+      const output = object(entry, `${at('spilled')}.${handle}`);
+      string(output.toolUseId, `${at('spilled')}.${handle}.toolUseId`);
+      string(output.toolName, `${at('spilled')}.${handle}.toolName`);
+      string(output.text, `${at('spilled')}.${handle}.text`, { empty: true });
+    }
+  }
+  if (state.compactions !== undefined && !(Number.isInteger(state.compactions) && (state.compactions as number) >= 0)) {
+    fail(at('compactions'), `expected a count of compactions, got ${JSON.stringify(state.compactions)}`);
+  }
   if (state.openBatch !== undefined) openBatch(state.openBatch, state, history, at('openBatch'));
 }

@@ -19,7 +19,7 @@ describe('stop conditions', () => {
       { role: 'user', content: [{ type: 'text', text: 'hi' }] },
       { role: 'assistant', content: [{ type: 'text', text: 'Hello there.' }] },
     ]);
-    expect(events.map((event) => event.type)).toEqual(['run-start', 'turn-start', 'text-delta', 'turn-end', 'run-end']);
+    expect(events.map((event) => event.type)).toEqual(['run-start', 'turn-start', 'text-delta', 'context-usage', 'turn-end', 'run-end']);
     model.assertAllUsed();
   });
 
@@ -124,7 +124,7 @@ describe('stop conditions', () => {
     const model = scriptedModel([turn('Reading.', toolCall('echo', { text: 'x' })), 'Done.']);
     const agent = createAgent({ model, tools: [echoTool] });
     const heard: string[] = [];
-    for (const type of ['run-start', 'turn-start', 'text-delta', 'tool-call', 'tool-result', 'turn-end', 'run-end', 'permission-decision'] as const) {
+    for (const type of ['run-start', 'turn-start', 'text-delta', 'tool-call', 'tool-result', 'context-usage', 'turn-end', 'run-end', 'permission-decision'] as const) {
       agent.on(type, (event) => heard.push(event.type));
     }
     const { events } = await collect(agent.run('go'));

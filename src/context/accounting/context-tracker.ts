@@ -68,6 +68,7 @@ export interface ContextTracker {
 }
 
 interface Anchor {
+  messages: readonly Message[];
   system: readonly TextBlock[];
   tools: readonly ToolDefinition[];
   count: number;
@@ -123,7 +124,8 @@ export function createContextTracker(options: ContextTrackerOptions = {}): Conte
   };
 
   const anchored = (request: ContextRequest): Anchor | undefined => {
-    if (!anchor || anchor.system !== request.system || anchor.tools !== request.tools) return undefined;
+    // A history rewritten as a new array (a clearing, a compaction) is measured afresh.
+    if (!anchor || anchor.messages !== request.messages || anchor.system !== request.system || anchor.tools !== request.tools) return undefined;
     const { messages } = request;
     if (messages.length < anchor.count || (anchor.count > 0 && messages[anchor.count - 1] !== anchor.last)) return undefined;
     return anchor;
@@ -133,7 +135,7 @@ export function createContextTracker(options: ContextTrackerOptions = {}): Conte
     const raw = rawTokens(request);
     if (raw > 0) ratio = Math.min(maxRatio, Math.max(minRatio, tokens / raw));
     const { messages } = request;
-    anchor = { system: request.system, tools: request.tools, count: messages.length, last: messages[messages.length - 1], tokens, source };
+    anchor = { messages, system: request.system, tools: request.tools, count: messages.length, last: messages[messages.length - 1], tokens, source };
   };
 
   return {

@@ -103,4 +103,11 @@ export interface AnthropicModelOptions {
    * @default 'server' for Opus and Sonnet 4.5 and later models, else 'none'
    */
   toolSearch?: ToolSearchSupport;
+  /**
+   * Count every request with the Messages API's token counting endpoint (through the SDK) before
+   * sending it, so the agent's `contextUsage` is exact before the call rather than estimated. One
+   * extra request per turn (the endpoint is free of charge but rate-limited).
+   * @default false (estimated, calibrated against the usage each response reports)
+   */
+  countTokens?: boolean;
 }

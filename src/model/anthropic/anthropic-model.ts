@@ -108,7 +108,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     }
   }
 
-  const capabilities = { toolSearch: options.toolSearch ?? anthropicToolSearchSupport(options.model) };
+  const capabilities = { toolSearch: options.toolSearch ?? anthropicToolSearchSupport(options.model), ...(options.countTokens ? { countTokens: true } : {}) };
   return { specificationVersion: 'v1', provider: 'anthropic', modelId: options.model, structuredOutput: options.structuredOutput ?? true, capabilities, stream, countTokens };
 }
 
@@ -139,6 +139,7 @@ const OPTIONS: OptionsSpec<AnthropicModelOptions> = {
   contextManagement: isPlainObject,
   structuredOutput: isBoolean,
   toolSearch: oneOf(['server', 'tool-reference', 'none']),
+  countTokens: isBoolean,
 };
 
 /** Names hosts bring from the SDK's request or from other libraries, and what they are here. */

@@ -1,0 +1,190 @@
+import type { AgentCore } from '../runtime/agent-core.js';
+import {
+  buildCompactedHistory,
+  buildSummaryRequest,
+  clearStaleToolResults,
+  extractHandoffSummary,
+  findCompactionCut,
+  isSafeCut,
+  promptTooLong,
+  type CompactionState,
+} from '../context/index.js';
+import { CompactionError } from '../errors/compaction-error.js';
+import { runHooks } from '../hooks/run-hooks.js';
+import type { Message, TextBlock } from '../model/messages.js';
+import type { ModelRequest, ModelResponse } from '../model/model.js';
+import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
+import type { SessionState } from '../state/index.js';
+import type { CompactionTrigger } from '../types/context-usage.js';
+import { reportHookErrors } from './execute-tools.js';
+
+/** Options of {@link compactHistory}. */
+export interface CompactHistoryOptions {
+  trigger: CompactionTrigger;
+  /** Extra instructions for the summary (`agent.compact({ instructions })`). */
+  instructions?: string;
+  signal: AbortSignal;
+}
+
+/** What a compaction did. */
+export interface CompactionResult {
+  /** False when nothing was compacted: see `skipped`. */
+  compacted: boolean;
+  /** Why nothing was compacted: a `PreCompact` hook blocked it, or the history has nothing to summarize. */
+  skipped?: 'blocked' | 'nothing-to-compact';
+  trigger: CompactionTrigger;
+  /** The context before, in tokens. */
+  tokensBefore: number;
+  /** The context after, in tokens (estimated); `tokensBefore` when nothing was compacted. */
+  tokensAfter: number;
+  /** The handoff summary that now opens the history. */
+  summary?: string;
+  /** How many messages the summary replaced. */
+  summarizedMessages: number;
+  /** How many messages were kept verbatim. */
+  keptMessages: number;
+  /** What the summary call cost. */
+  usage: Usage;
+}
+
+/** The agent's records a compaction restates verbatim after the summary. */
+export function compactionState(core: AgentCore): CompactionState {
+  const state = core.state;
+  return {
+    permissionMode: state.permissionMode,
+    ...(core.options.planModeInstructions !== undefined ? { planModeInstructions: core.options.planModeInstructions } : {}),
+    ...(state.plan ? { plan: state.plan } : {}),
+    todos: state.todos,
+    pendingApprovals: core.pendingApprovals(),
+    sessionRules: state.sessionRules,
+  };
+}
+
+/**
+ * Compacts the history: `PreCompact` hooks (more instructions, or a veto of an automatic
+ * compaction), a handoff summary of everything before a cut where no call is open (asked of the
+ * model with the session's own prefix, so it reads the cache), then one `checkpoint` entry — the
+ * compaction boundary — whose state opens with the summary and the agent's records restated
+ * (plan, todos, mode, pending approvals, session rules) followed by the kept messages. Resume
+ * folds from that boundary; the entries before it keep the full history.
+ * @throws CompactionError when the summary cannot be written (the history is unchanged).
+ */
+export async function compactHistory(core: AgentCore, options: CompactHistoryOptions): Promise<CompactionResult> {
+  const { trigger, signal } = options;
+  const settings = core.context.settings.compaction;
+  const tokensBefore = core.contextUsage().tokens;
+  const given = [settings.instructions, options.instructions].filter((text): text is string => typeof text === 'string' && text.trim() !== '');
+  const unchanged = (skipped: CompactionResult['skipped']): CompactionResult => ({
+    compacted: false,
+    skipped,
+    trigger,
+    tokensBefore,
+    tokensAfter: tokensBefore,
+    summarizedMessages: 0,
+    keptMessages: core.state.messages.length,
+    usage: emptyUsage(),
+  });
+
+  const pre = await runHooks({
+    event: 'PreCompact',
+    hooks: core.options.hooks,
+    signal,
+    input: { sessionId: core.sessionId, trigger, tokensBefore, window: core.context.window, ...(given.length ? { instructions: given.join('\n\n') } : {}) },
+  });
+  reportHookErrors(core, pre.errors);
+  if (trigger === 'auto' && pre.outputs.some((output) => output?.block)) return unchanged('blocked');
+  for (const output of pre.outputs) if (typeof output?.instructions === 'string' && output.instructions.trim() !== '') given.push(output.instructions);
+  const instructions = given.length ? given.join('\n\n') : undefined;
+
+  const messages = core.state.messages;
+  const cut = findCompactionCut(messages, { keepTokens: trigger === 'reactive' ? 0 : settings.keepTokens, estimate: core.context.tracker.messageTokens });
+  if (cut === undefined) return unchanged('nothing-to-compact');
+
+  core.emit({ type: 'compaction-start', trigger, tokensBefore });
+  const usage = emptyUsage();
+  let summary: string;
+  try {
+    summary = await writeSummary(core, messages, cut, instructions, signal, usage);
+  } catch (error) {
+    const failure = CompactionError.isInstance(error)
+      ? error
+      : new CompactionError(`The compaction (${trigger}) failed: the model could not write the summary (${error instanceof Error ? error.message : String(error)}). The history is unchanged.`, { cause: error });
+    core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: tokensBefore, summarizedMessages: 0, keptMessages: messages.length, usage, error: failure });
+    throw failure;
+  }
+
+  const compacted = buildCompactedHistory({ messages, cut, summary, state: compactionState(core) });
+  const mergedFirst = messages[cut]?.role === 'user' ? 1 : 0;
+  const next: SessionState = {
+    ...core.state,
+    messages: compacted.messages,
+    messageUsage: [null, ...core.state.messageUsage.slice(cut + mergedFirst)],
+    prefix: { system: core.system, toolNames: core.toolDefinitions.map((tool) => tool.name) },
+    compactions: (core.state.compactions ?? 0) + 1,
+  };
+  core.commit({
+    kind: 'checkpoint',
+    state: next,
+    reason: 'compaction',
+    compaction: { trigger, summary, tokensBefore, summarizedMessages: compacted.summarized, keptMessages: compacted.kept },
+  });
+  const after = core.contextUsage();
+  core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: after.tokens, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage });
+  core.emit({ type: 'context-usage', turn: 0, usage: after });
+  const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, trigger, summary, tokensBefore, tokensAfter: after.tokens } });
+  reportHookErrors(core, post.errors);
+  return { compacted: true, trigger, tokensBefore, tokensAfter: after.tokens, summary, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage };
+}
+
+/**
+ * Asks the model for the handoff summary of `messages[0..cut)`. When the request is itself too
+ * long (a reactive compaction summarizes a prompt the API just refused), it is asked again with
+ * the old tool results of the summarized part cleared, then with only its later half.
+ */
+async function writeSummary(core: AgentCore, messages: readonly Message[], cut: number, instructions: string | undefined, signal: AbortSignal, usage: Usage): Promise<string> {
+  const attempts: Array<() => Message[]> = [
+    () => [...messages],
+    () => clearStaleToolResults(messages.slice(0, cut), { keepRecentTurns: 0, minimumResultChars: 0 }).messages,
+    () => {
+      const cleared = clearStaleToolResults(messages.slice(0, cut), { keepRecentTurns: 0, minimumResultChars: 0 }).messages;
+      const from = laterSafeStart(cleared);
+      if (from === undefined) return cleared;
+      const first = cleared[from]!;
+      const note: TextBlock = { type: 'text', text: '[The beginning of the conversation is left out: it was too long to summarize at once.]' };
+      return [{ role: 'user', content: [note, ...(typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content)] }, ...cleared.slice(from + 1)];
+    },
+  ];
+  let lastError: unknown;
+  for (const [index, history] of attempts.entries()) {
+    const source = history();
+    const end = index === 0 ? cut : source.length;
+    const request = buildSummaryRequest({ system: core.system, tools: core.toolDefinitions as never, messages: source, cut: end, ...(instructions ? { instructions } : {}) });
+    try {
+      const response = await callModel(core, { ...request, tools: core.toolDefinitions, signal });
+      addUsage(usage, response.usage);
+      const text = response.message.content.filter((block): block is TextBlock => block.type === 'text').map((block) => block.text).join('');
+      const summary = extractHandoffSummary(text);
+      if (summary === undefined) throw new CompactionError('The compaction failed: the model answered the summary request without any text. The history is unchanged.');
+      return summary;
+    } catch (error) {
+      if (!promptTooLong(error) || signal.aborted) throw error;
+      lastError = error;
+    }
+  }
+  throw lastError;
+}
+
+/** A safe start (a user message that answers no call) near the middle of a history, for a shorter summary request. */
+function laterSafeStart(messages: readonly Message[]): number | undefined {
+  for (let index = Math.floor(messages.length / 2); index < messages.length; index++) {
+    if (messages[index]!.role === 'user' && isSafeCut(messages, index)) return index;
+  }
+  return undefined;
+}
+
+async function callModel(core: AgentCore, request: ModelRequest): Promise<ModelResponse> {
+  let response: ModelResponse | undefined;
+  for await (const event of core.options.model.stream(request)) if (event.type === 'response') response = event.response;
+  if (!response) throw new CompactionError(`The compaction failed: the model "${core.options.model.modelId}" ended the summary stream without a response.`);
+  return response;
+}

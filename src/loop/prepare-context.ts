@@ -1,0 +1,65 @@
+import type { AgentCore } from '../runtime/agent-core.js';
+import { clearStaleToolResults, shouldCompact, spillHandle, type ContextUsage } from '../context/index.js';
+import type { ContentBlock, ToolResultBlock } from '../model/messages.js';
+import { compactHistory, type CompactionResult } from './compact-history.js';
+
+/**
+ * Before a model call: measures the next request (exactly, with the token counting endpoint when
+ * the model counts; else the calibrated estimate), clears stale tool results past the clearing
+ * threshold, and compacts past the compaction threshold.
+ * @returns the compaction, when one ran.
+ * @throws CompactionError when an automatic compaction fails.
+ */
+export async function prepareContext(core: AgentCore, signal: AbortSignal): Promise<CompactionResult | undefined> {
+  const { settings } = core.context;
+  let usage = await measureExactly(core, signal);
+  if (settings.clearing && usage.fraction >= settings.clearing.triggerFraction) usage = clearStale(core, usage);
+  if (!settings.compaction.enabled || !settings.compaction.auto) return undefined;
+  if (!shouldCompact(usage, settings.compaction)) return undefined;
+  const result = await compactHistory(core, { trigger: 'auto', signal });
+  return result.compacted ? result : undefined;
+}
+
+/** The size of the next request: counted by the model when it counts (a failed count falls back to the estimate). */
+async function measureExactly(core: AgentCore, signal: AbortSignal): Promise<ContextUsage> {
+  const request = core.context.request(core.system, core.toolDefinitions, core.state);
+  if (!core.context.counts) return core.context.measure(request);
+  try {
+    const { inputTokens } = await core.options.model.countTokens!({ system: core.system, tools: core.toolDefinitions, messages: core.state.messages, signal });
+    return core.context.tracker.observeCount(request, inputTokens);
+  } catch {
+    return core.context.measure(request);
+  }
+}
+
+/**
+ * Replaces old tool results by stubs (recorded as one `results-cleared` entry, applied by the
+ * same reducer on load) and announces it.
+ */
+function clearStale(core: AgentCore, before: ContextUsage): ContextUsage {
+  const clearing = core.context.settings.clearing!;
+  const messages = core.state.messages;
+  const spilled = core.state.spilled;
+  const result = clearStaleToolResults(messages, {
+    keepRecentTurns: clearing.keepRecentTurns,
+    excludeTools: clearing.excludeTools,
+    minimumResultChars: clearing.minimumResultChars,
+    clearAtLeastChars: clearing.clearAtLeastChars,
+    spilledHandle: (toolUseId) => (spilled?.[spillHandle(toolUseId)] ? spillHandle(toolUseId) : undefined),
+  });
+  if (result.cleared.length === 0) return before;
+  const ids = new Set(result.cleared.map((cleared) => cleared.toolUseId));
+  const stubs: Array<{ toolUseId: string; content: string }> = [];
+  result.messages.forEach((message, index) => {
+    if (message === messages[index] || typeof message.content === 'string') return;
+    for (const block of message.content as ContentBlock[]) {
+      const answer = block as ToolResultBlock;
+      if (block.type === 'tool_result' && ids.has(answer.tool_use_id) && typeof answer.content === 'string') stubs.push({ toolUseId: answer.tool_use_id, content: answer.content });
+    }
+  });
+  core.commit({ kind: 'results-cleared', stubs });
+  const after = core.contextUsage();
+  core.emit({ type: 'tool-results-cleared', cleared: result.cleared, tokensBefore: before.tokens, tokensAfter: after.tokens });
+  core.emit({ type: 'context-usage', turn: 0, usage: after });
+  return after;
+}

@@ -1,0 +1,110 @@
+import {
+  compactionThreshold,
+  createContextTracker,
+  type ClearingOptions,
+  type CompactionOptions,
+  type ContextOptions,
+  type ContextRequest,
+  type ContextTracker,
+  type ContextUsage,
+  type SpillOptions,
+  type SpillStore,
+} from '../context/index.js';
+import type { Model, ToolDefinition } from '../model/model.js';
+import type { SessionState } from '../state/index.js';
+import type { TextBlock } from '../model/messages.js';
+import type { RequestTool } from '../model/model.js';
+
+/** The settings of each measure, defaults applied; `undefined` when the measure is off. */
+export interface ContextSettings {
+  spill: Required<SpillOptions> | undefined;
+  clearing: Required<ClearingOptions> | undefined;
+  compaction: Required<Omit<CompactionOptions, 'instructions'>> & { instructions: string | undefined; enabled: boolean };
+}
+
+/**
+ * Resolves `createAgent`'s `context` option against the window.
+ * @param options - the host's option.
+ * @param window - the model's context window.
+ */
+export function contextSettings(options: ContextOptions | undefined, window: number): ContextSettings {
+  const spill = options?.spill;
+  const clearing = options?.clearing;
+  const compaction = options?.compaction;
+  return {
+    spill: spill ? { maxChars: 40_000, headChars: 2_000, tailChars: 1_000, ...(spill === true ? {} : spill) } : undefined,
+    clearing:
+      clearing === false
+        ? undefined
+        : // A clearing is a cache write: it should free about a fifth of the window (~4 characters a token).
+          { triggerFraction: 0.5, keepRecentTurns: 3, excludeTools: [], minimumResultChars: 500, clearAtLeastChars: Math.floor(window * 0.8), ...clearing },
+    compaction: {
+      threshold: 0.9,
+      outputReserve: 20_000,
+      keepTokens: Math.floor(window / 10),
+      auto: true,
+      ...(compaction || {}),
+      instructions: compaction ? compaction.instructions : undefined,
+      enabled: compaction !== false,
+    },
+  };
+}
+
+/**
+ * The context window of one agent: the tracker that measures it (per-message estimates cached,
+ * anchored on reported usage and exact counts) and the settings of spill, clearing and compaction.
+ */
+export class AgentContext {
+  readonly tracker: ContextTracker;
+  readonly settings: ContextSettings;
+  private readonly model: Model;
+
+  constructor(model: Model, options: ContextOptions | undefined) {
+    this.model = model;
+    this.tracker = createContextTracker({
+      modelId: model.modelId,
+      ...(options?.window !== undefined ? { window: options.window } : {}),
+      ...(options?.windows !== undefined ? { windows: options.windows } : {}),
+    });
+    this.settings = contextSettings(options, this.tracker.window);
+  }
+
+  /** The model's context window, in tokens. */
+  get window(): number {
+    return this.tracker.window;
+  }
+
+  /** The context size at which an automatic compaction runs. */
+  get compactAt(): number {
+    return compactionThreshold(this.window, this.settings.compaction);
+  }
+
+  /** Whether the model counts requests exactly before each turn (`capabilities.countTokens`). */
+  get counts(): boolean {
+    return this.model.capabilities?.countTokens === true && typeof this.model.countTokens === 'function';
+  }
+
+  /** The parts of the next request that take context. */
+  request(system: readonly TextBlock[], tools: readonly RequestTool[], state: SessionState): ContextRequest {
+    return { system, tools: tools as readonly ToolDefinition[], messages: state.messages };
+  }
+
+  /** The size the next request would have now. */
+  measure(request: ContextRequest): ContextUsage {
+    return this.tracker.measure(request);
+  }
+}
+
+/**
+ * A {@link SpillStore} over the session state: outputs are recorded as `spill` entries (so they
+ * are in the store and in snapshots) and read back from the state.
+ */
+export function stateSpillStore(state: () => SessionState, record: (output: { handle: string; toolUseId: string; toolName: string; text: string }) => void): SpillStore {
+  return {
+    save: (output) => record(output),
+    load(handle) {
+      const kept = state().spilled?.[handle];
+      return kept ? { handle, ...kept } : undefined;
+    },
+  };
+}
