@@ -237,8 +237,8 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
       addUsage(usage, response.usage);
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.
-      const continued = lastMessage();
-      const takenIds = continued?.role === 'assistant' ? continued.content.filter((block): block is ToolUseBlock => block.type === 'tool_use').map((block) => block.id) : [];
+      // Ids used anywhere in the history are taken (the API wants them unique in a request).
+      const takenIds = core.toolUseIds.idsIn(core.state.messages);
       const { message, refused } = normalizeAssistantMessage(response.message, { takenIds });
       if (message.content.length === 0) {
         // Nothing to keep: an empty assistant message would make the next request invalid.
