@@ -76,6 +76,7 @@ function joinAdjacent(messages: Message[], changes: string[]): Message[] {
       joined[joined.length - 1] = normalized.message;
     } else if (last?.role === message.role) {
       joined[joined.length - 1] = { role: message.role, content: [...blocksOf(last), ...blocksOf(message)] } as Message;
+      changes.push('two user messages in a row were joined');
     } else {
       joined.push(message);
     }
