@@ -1,4 +1,4 @@
-import type { AssistantMessage, ContentBlock, ToolUseBlock } from '../model/messages.js';
+import type { AssistantMessage, ContentBlock, TextBlock, ToolUseBlock } from '../model/messages.js';
 import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from './json-bounds.js';
 
 /** A tool call of a model's message that must be answered with an error instead of running. */
@@ -33,14 +33,18 @@ export function isBlankText(block: ContentBlock): boolean {
  * id is missing, malformed or already used in the message a fresh id, and replaces an input
  * that is not a plain JSON object within bounds (nested 30,000 levels deep, say) with an empty
  * object. Those calls are listed in `refused`: they are answered with an error, never run.
- * `takenIds` are ids the message may not reuse (those of the message it continues).
- * Thinking blocks and blocks of unknown types are kept as they are.
+ * `takenIds` are ids the message may not reuse (those of the history before it).
+ * Trailing whitespace of a final text block is trimmed (a request ending with the message, after
+ * `pause_turn`, is refused otherwise). Thinking blocks and blocks of unknown types are kept as they are.
  */
 export function normalizeAssistantMessage(message: AssistantMessage, options: { takenIds?: Iterable<string> } = {}): NormalizedAssistantMessage {
   const refused: RefusedToolCall[] = [];
   const changes: string[] = [];
-  // Ids already used by the message this one continues (after pause_turn) count as taken.
-  const seen = new Set<string>(options.takenIds ?? []);
+  // Ids already used in the history (by the message this one continues after pause_turn, or by
+  // any earlier one) count as taken: the API wants every id unique in a request.
+  const taken: { has(id: string): boolean } = options.takenIds instanceof Set ? options.takenIds : new Set(options.takenIds ?? []);
+  const seen = new Set<string>();
+  const used = { has: (id: string) => seen.has(id) || taken.has(id) };
   let blank = 0;
   const content: ContentBlock[] = [];
   for (const block of Array.isArray(message.content) ? message.content : []) {
@@ -56,9 +60,14 @@ export function normalizeAssistantMessage(message: AssistantMessage, options: { 
     const name = typeof use.name === 'string' && use.name !== '' ? use.name : String(use.name || 'unnamed_tool');
     let id = use.id;
     let problem: string | undefined;
-    if (typeof id !== 'string' || !TOOL_USE_ID.test(id) || seen.has(id)) {
-      problem = typeof id === 'string' && seen.has(id) ? `its id "${id}" was already used by another call in the same message` : 'its id is not a valid tool_use id';
-      id = freshId(typeof id === 'string' ? id : 'toolu', seen);
+    if (typeof id !== 'string' || !TOOL_USE_ID.test(id) || used.has(id)) {
+      problem =
+        typeof id === 'string' && seen.has(id)
+          ? `its id "${id}" was already used by another call in the same message`
+          : typeof id === 'string' && taken.has(id)
+            ? `its id "${id}" was already used by an earlier call in this conversation`
+            : 'its id is not a valid tool_use id';
+      id = freshId(typeof id === 'string' ? id : 'toolu', used);
     }
     seen.add(id);
     let input = use.input;
@@ -74,11 +83,19 @@ export function normalizeAssistantMessage(message: AssistantMessage, options: { 
     }
     content.push(problem || name !== use.name ? { ...use, id, name, input } : use);
   }
+  // A request that ends with this message (the continuation after pause_turn) is refused when
+  // its last text ends in whitespace: trim it here, once.
+  const last = content[content.length - 1];
+  let trimmed = false;
+  if (last?.type === 'text' && /\s$/.test((last as TextBlock).text)) {
+    content[content.length - 1] = { ...(last as TextBlock), text: (last as TextBlock).text.trimEnd() };
+    trimmed = true;
+  }
   if (blank > 0) changes.unshift(`${blank} empty or whitespace-only text block${blank === 1 ? ' was' : 's were'} dropped`);
-  return { message: changes.length === 0 ? message : { role: 'assistant', content }, refused, changes };
+  return { message: changes.length === 0 && !trimmed ? message : { role: 'assistant', content }, refused, changes };
 }
 
-function freshId(base: string, taken: Set<string>): string {
+function freshId(base: string, taken: { has(id: string): boolean }): string {
   const stem = base.replace(/[^a-zA-Z0-9_-]/g, '').slice(0, 60) || 'toolu';
   for (let n = 2; ; n++) {
     const candidate = `${stem}_dup${n}`;

@@ -28,6 +28,8 @@ function blocksOf(message: Message): ContentBlock[] {
 export function repairHistory(input: readonly unknown[]): RepairedHistory {
   const changes: string[] = [];
   let messages: Message[] = [];
+  // An id used by an earlier model message is taken: the API wants ids unique in a request.
+  const usedIds = new Set<string>();
   for (const [index, raw] of input.entries()) {
     const message = raw as Message;
     if (typeof raw !== 'object' || raw === null || (message.role !== 'user' && message.role !== 'assistant')) {
@@ -36,7 +38,8 @@ export function repairHistory(input: readonly unknown[]): RepairedHistory {
     }
     const blocks = blocksOf(message);
     if (message.role === 'assistant') {
-      const normalized = normalizeAssistantMessage({ role: 'assistant', content: blocks });
+      const normalized = normalizeAssistantMessage({ role: 'assistant', content: blocks }, { takenIds: usedIds });
+      for (const block of normalized.message.content) if (block.type === 'tool_use') usedIds.add((block as ToolUseBlock).id);
       for (const change of normalized.changes) changes.push(`message ${index + 1}: ${change}`);
       if (normalized.message.content.length > 0) messages.push(normalized.message);
       else changes.push(`message ${index + 1} was dropped: it had no content`);
@@ -73,6 +76,7 @@ function joinAdjacent(messages: Message[], changes: string[]): Message[] {
       joined[joined.length - 1] = normalized.message;
     } else if (last?.role === message.role) {
       joined[joined.length - 1] = { role: message.role, content: [...blocksOf(last), ...blocksOf(message)] } as Message;
+      changes.push('two user messages in a row were joined');
     } else {
       joined.push(message);
     }

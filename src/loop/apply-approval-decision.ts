@@ -1,6 +1,7 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { PermissionDecision, PermissionResult } from '../types/permission.js';
 import { validateToolInput } from '../permissions/validate-tool-input.js';
+import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from '../history/json-bounds.js';
 import type { BatchCall } from '../state/index.js';
 import { planRejected } from './announce-question.js';
 import { describeInputChange } from './describe-input-change.js';
@@ -43,7 +44,16 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, de
   // What runs is what the host was shown: the approval's input (one source, never a second copy).
   let input = approval.input;
   let note: string | undefined;
-  if (decision.updatedInput !== undefined) {
+  if (decision.updatedInput === undefined) {
+    // The approval may have been read from a snapshot or a transcript: its input is checked
+    // against the tool's schema again (and its bounds) before anything runs with it.
+    const bounds = jsonBoundsProblem(input, TOOL_INPUT_BOUNDS);
+    const parsed = bounds ? undefined : tool.parseInput(input);
+    if (bounds || !parsed?.ok) {
+      const message = `The call was not run: the input of its approval does not fit the tool's schema (${bounds ? `the input is ${bounds}` : parsed!.ok ? '' : parsed!.issues.join('; ')}). The stored session may have been altered; ask for the call again.`;
+      return refuse(message, { type: 'validation', message });
+    }
+  } else {
     // The same checks as the model's input: bounds, the schema, then the tool's own validateInput.
     const validated = await validateToolInput({ tool, input: decision.updatedInput, toolUseId: call.toolUseId, agent: core.toolContext, signal });
     if (!validated.ok) {

@@ -1,5 +1,6 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import { ApprovalClaimedError } from '../errors/approval-claimed-error.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { PromptBlockedError } from '../errors/prompt-blocked-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
@@ -262,8 +263,8 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
       addUsage(usage, response.usage);
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.
-      const continued = lastMessage();
-      const takenIds = continued?.role === 'assistant' ? continued.content.filter((block): block is ToolUseBlock => block.type === 'tool_use').map((block) => block.id) : [];
+      // Ids used anywhere in the history are taken (the API wants them unique in a request).
+      const takenIds = core.toolUseIds.idsIn(core.state.messages);
       const { message, refused } = normalizeAssistantMessage(response.message, { takenIds });
       if (message.content.length === 0) {
         // Nothing to keep: an empty assistant message would make the next request invalid.
@@ -337,13 +338,26 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
  * the first answer, to the agent's own deferred call, or — down the path — to the nested run a
  * suspended call waits on. Returns an error when the answer may not be applied.
  */
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
 async function answerApproval(core: AgentCore, approval: NonNullable<RunInput['approval']>, context: RunContext, decisions: TurnDecisions): Promise<Error | undefined> {
   const batch = core.state.openBatch;
   const call = batch?.calls.find((candidate) => candidate.toolUseId === approval.path[0]);
   if (!batch || !call) return undefined;
   const claim = core.options.claimApproval;
-  if (claim && !(await claim({ approvalId: approval.id, sessionId: core.sessionId, toolUseId: approval.path[approval.path.length - 1]! }))) {
-    return new ApprovalClaimedError(core.sessionId, approval.id);
+  if (claim) {
+    const claimed: unknown = await claim({ approvalId: approval.id, sessionId: core.sessionId, toolUseId: approval.path[approval.path.length - 1]! });
+    // Only `true` claims: a query result or a count is truthy whether or not the key was taken.
+    if (claimed === false) return new ApprovalClaimedError(core.sessionId, approval.id);
+    if (claimed !== true) {
+      return new ConfigurationError(
+        `claimApproval must return true (this answer is the first) or false (it was answered already), got ${describeValue(claimed)}; nothing was run. Return, e.g., result.rowCount === 1 after an INSERT … ON CONFLICT DO NOTHING.`,
+      );
+    }
   }
   if (approval.path.length === 1) {
     if (call.state === 'deferred' && call.approval?.id === approval.id) {

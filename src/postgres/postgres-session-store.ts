@@ -1,4 +1,5 @@
 import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { isFunction } from '../options/index.js';
 import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
@@ -42,7 +43,7 @@ const REFOLD_LIMIT = 1000;
  * const agent = createAgent({ model, store });
  */
 export function postgresSessionStore(options: PostgresSessionStoreOptions): SessionStore {
-  const { s, ready } = storeSetup(options, 'postgresSessionStore');
+  const { s, ready } = storeSetup(options, 'postgresSessionStore', { now: isFunction });
   const { pool } = options;
   const clock = (): number | null => options.now?.() ?? null;
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */

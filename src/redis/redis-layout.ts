@@ -1,3 +1,4 @@
+import { anything, checkOptions, isNonEmptyString, type OptionsSpec } from '../options/index.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
 import type { RedisClient } from './redis-client.js';
 import { redisKeys, type RedisKeys } from './redis-keys.js';
@@ -18,6 +19,13 @@ export interface RedisStoreOptions {
 }
 
 /** The keys and a once-only check of the layout version (set on first use). */
+const REDIS_STORE_OPTIONS: OptionsSpec<Record<string, unknown>> = { client: anything, keyPrefix: isNonEmptyString };
+
+/** Checks a Redis store's options strictly: a misspelled option (`prefix`) is an error, not a silent default. */
+export function checkRedisStoreOptions(options: RedisStoreOptions, storeName: string, extra: OptionsSpec<Record<string, unknown>> = {}): void {
+  checkOptions<Record<string, unknown>>(options as unknown as Record<string, unknown>, { ...REDIS_STORE_OPTIONS, ...extra }, { owner: storeName, usage: `${storeName}({ client, keyPrefix: 'my-app:' })` });
+}
+
 export function layoutSetup(options: RedisStoreOptions, prefix: string): { keys: RedisKeys; ready: () => Promise<void> } {
   const keys = redisKeys(prefix);
   let pending: Promise<void> | undefined;

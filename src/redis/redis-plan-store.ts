@@ -1,7 +1,7 @@
 import { assertPlanName } from '../plan/plan-name.js';
 import type { PlanStore } from '../plan/plan-store.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-keys.js';
-import { layoutSetup, type RedisStoreOptions } from './redis-layout.js';
+import { checkRedisStoreOptions, layoutSetup, type RedisStoreOptions } from './redis-layout.js';
 import { assertClient } from './redis-session-store.js';
 
 /** Options of {@link redisPlanStore}. */
@@ -16,6 +16,7 @@ export type RedisPlanStoreOptions = RedisStoreOptions;
  */
 export function redisPlanStore(options: RedisPlanStoreOptions): PlanStore {
   assertClient(options, 'redisPlanStore');
+  checkRedisStoreOptions(options, 'redisPlanStore');
   const { client } = options;
   const { keys, ready } = layoutSetup(options, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
   return {

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { isFunction } from '../options/index.js';
 import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSessionId } from '../session/assert-session-id.js';
@@ -9,7 +10,7 @@ import type { PendingSession, SessionStore, SessionStoreWarning } from '../sessi
 import { loadRedisEntries } from './load-redis-entries.js';
 import { runScript } from './redis-client.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-keys.js';
-import { layoutSetup, type RedisStoreOptions } from './redis-layout.js';
+import { checkRedisStoreOptions, layoutSetup, type RedisStoreOptions } from './redis-layout.js';
 import { APPEND_SCRIPT, DELETE_SCRIPT, SAVE_PENDING_SCRIPT } from './redis-scripts.js';
 import { redisSessionLeases } from './redis-session-leases.js';
 
@@ -36,6 +37,7 @@ export interface RedisSessionStoreOptions extends RedisStoreOptions {
  */
 export function redisSessionStore(options: RedisSessionStoreOptions): SessionStore {
   assertClient(options, 'redisSessionStore');
+  checkRedisStoreOptions(options, 'redisSessionStore', { now: isFunction });
   const { client } = options;
   const { keys, ready } = layoutSetup(options, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
   const clock = (): number | '' => options.now?.() ?? '';

@@ -1,4 +1,5 @@
 import EventEmitter from 'eventemitter3';
+import { ToolUseIdIndex } from '../history/tool-use-id-index.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { AssistantMessage, ContentBlock, TextBlock, ToolResultBlock } from '../model/messages.js';
@@ -60,6 +61,8 @@ export class AgentCore implements AgentServices {
   state: SessionState;
   /** Calls executing now. */
   readonly running = new Set<string>();
+  /** The tool_use ids the history uses, read incrementally. */
+  readonly toolUseIds = new ToolUseIdIndex();
   readonly toolContext: ToolAgentContext;
   /** How this agent object came to be, for the `SessionStart` hook; cleared once it has fired. */
   sessionStartSource: SessionOrigin | undefined;

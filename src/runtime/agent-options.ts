@@ -148,7 +148,8 @@ export interface AgentOptions {
    * The arbiter of "exactly once" for hosts that keep snapshots themselves (no `store`): awaited
    * before an answer to a pending approval is applied; return true only for the first answer to
    * that approval id — e.g. insert the id into a table with a unique key and return whether the
-   * insert succeeded. On false the run ends with `ApprovalClaimedError` and nothing runs. With a
+   * insert succeeded. On false the run ends with `ApprovalClaimedError` and nothing runs; any value
+   * other than true or false (a query result, a count) ends it with `ConfigurationError`, nothing run. With a
    * `store`, the store's revision check already refuses a second answer; a claim adds to it.
    * @default undefined (a snapshot resumed twice can answer the same approval twice: keep one copy, or use a store)
    */

@@ -110,12 +110,14 @@ function openBatch(value: unknown, state: Json, history: Json[], path: string): 
     ids.add(call.toolUseId as string);
     if (!CALL_STATES.includes(call.state as string)) fail(`${at}.state`, `expected one of ${CALL_STATES.join(', ')}, got ${JSON.stringify(call.state)}`);
     if ((call.state === 'allowed' || call.state === 'suspended') && !('input' in call)) fail(`${at}.input`, `a call that is ${String(call.state)} needs the input it runs with`);
+    if ('input' in call && call.input !== undefined) object(call.input, `${at}.input`);
     if (call.state === 'deferred') {
       const approval = object(call.approval, `${at}.approval`);
       string(approval.id, `${at}.approval.id`);
       if (approval.toolUseId !== call.toolUseId) fail(`${at}.approval.toolUseId`, `expected "${String(call.toolUseId)}", got ${JSON.stringify(approval.toolUseId)}`);
       if (approval.toolName !== call.toolName) fail(`${at}.approval.toolName`, `expected "${String(call.toolName)}", got ${JSON.stringify(approval.toolName)}`);
       if (!('input' in approval)) fail(`${at}.approval.input`, 'a pending approval needs the input it would run with');
+      object(approval.input, `${at}.approval.input`);
       object(approval.reason, `${at}.approval.reason`);
       array(approval.suggestions, `${at}.approval.suggestions`);
       if (approval.display !== undefined) display(approval.display, `${at}.approval.display`);
@@ -190,4 +192,10 @@ export function validateSessionState(value: unknown, path = ''): asserts value i
     fail(at('compactions'), `expected a count of compactions, got ${JSON.stringify(state.compactions)}`);
   }
   if (state.openBatch !== undefined) openBatch(state.openBatch, state, history, at('openBatch'));
+  else {
+    // Calls in the last message with no batch to answer them would leave the history unanswered.
+    const last = history[history.length - 1];
+    const calls = last?.role === 'assistant' && Array.isArray(last.content) ? (last.content as Json[]).filter((entry) => entry.type === 'tool_use') : [];
+    if (calls.length > 0) fail(at('openBatch'), `the last message calls tools (${calls.map((entry) => String(entry.id)).join(', ')}), but there is no open batch to answer them`);
+  }
 }

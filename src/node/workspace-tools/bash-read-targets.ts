@@ -29,6 +29,8 @@ const RECURSIVE: Record<string, (args: string[]) => boolean> = {
 const FIND_READERS = /^-(exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
 const GIT_CONTENT = new Set(['diff', 'show', 'log', 'grep', 'blame', 'cat-file', 'archive', 'format-patch', 'stash']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
+/** Shells: with `-c` they run a script given on the command line, whose reads count too. */
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh', 'rbash', 'busybox']);
 
 /** The path-like parts of an argument: the word, the value of `--opt=value` or `if=value`, the path of `REV:path`. */
 function pathsOf(value: string): string[] {
@@ -42,6 +44,8 @@ function pathsOf(value: string): string[] {
 class ReadCollector {
   readonly targets: Required<Omit<ReadTargets, 'unknown'>> & { unknown: string | undefined } = { paths: [], directories: [], skipsRuleMatches: false, unknown: undefined };
   private directories = ['.'];
+  /** Scripts a command runs (`bash -c '…'`, `eval …`), read like the line itself. */
+  readonly scripts: string[] = [];
 
   constructor(private readonly boundary: WorkspaceBoundary) {}
 
@@ -99,6 +103,24 @@ class ReadCollector {
       for (const arg of named) this.read(arg, true);
       return;
     }
+    // A script run by a shell or eval (also behind sudo, env, timeout …) reads what its commands read.
+    const runner = [nameWord, ...args].findIndex((word) => SHELLS.has(path.posix.basename(word.value)) || word.value === 'eval');
+    if (runner !== -1) {
+      const rest = [nameWord, ...args].slice(runner + 1);
+      if ([nameWord, ...args][runner]!.value === 'eval') {
+        if (rest.some((word) => word.hasExpansion)) return this.unknown('eval runs a script known only at run time');
+        this.scripts.push(rest.map((word) => word.value).join(' '));
+        return;
+      }
+      const option = rest.findIndex((word) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(word.value));
+      const script = option === -1 ? undefined : rest.slice(option + 1).find((word) => !word.value.startsWith('-'));
+      if (script?.hasExpansion) return this.unknown('the shell runs a script known only at run time');
+      if (script !== undefined) {
+        this.scripts.push(script.value);
+        return;
+      }
+      if (!rest.some((word) => !word.value.startsWith('-'))) return this.unknown('the shell reads its commands from its input');
+    }
     if (NON_READERS.has(name)) return;
     if (name === 'xargs' || name === 'parallel') return this.unknown(`${name} takes the names of the files to read from its input`);
     const recursive = RECURSIVE[name]?.(values) ?? false;
@@ -124,7 +146,7 @@ export function bashReadTargets(boundary: WorkspaceBoundary, command: string): R
     const parsed = parseShellCommand(pending.shift()!);
     if (parsed.error !== undefined) return { paths: collector.targets.paths, unknown: `the command could not be parsed (${parsed.error})` };
     for (const simple of parsed.commands) collector.command(simple);
-    pending.push(...parsed.substitutions);
+    pending.push(...parsed.substitutions, ...collector.scripts.splice(0));
   }
   const { paths, directories, unknown } = collector.targets;
   return { paths: [...new Set(paths)], directories: [...new Set(directories)], ...(unknown === undefined ? {} : { unknown }) };

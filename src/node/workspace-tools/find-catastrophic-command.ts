@@ -145,9 +145,11 @@ function pipedFrom(node: ShellCommandNode | undefined): Stdin | undefined {
   const [name, ...args] = commandWords(node.command.words.map(decodeWord));
   if (name?.value === 'echo' || name?.value === 'printf') {
     const shown = args.filter((arg) => !/^-[neE]+$/.test(arg.value));
-    const text = shown.map((arg) => arg.value).join(' ').replace(/\\n/g, '\n');
-    // xargs splits what it reads at blanks and newlines.
-    const targets = shown.flatMap((arg) => arg.value.replace(/\\n/g, '\n').split(/\s+/).filter(Boolean).map((value) => ({ ...arg, value })));
+    // printf's escapes for newline and NUL (`xargs -0` splits at NUL) become separators.
+    const separators = (value: string) => value.replace(/\\n|\\0+|\\x0+\b|\\u0000/g, '\n');
+    const text = separators(shown.map((arg) => arg.value).join(' '));
+    // xargs splits what it reads at blanks and newlines (or NULs).
+    const targets = shown.flatMap((arg) => separators(arg.value).split(/[\s\0]+/).filter(Boolean).map((value) => ({ ...arg, value })));
     return { text, targets };
   }
   // find prints whole paths (ls prints names relative to its argument, which xargs then takes relative to its own directory).

@@ -70,9 +70,10 @@ export function findInInterpreterCode(code: string, shellScan: (command: string)
     const found = shellScan(literal);
     if (found) return found;
   }
-  // An argument list: ["rm", "-rf", "/"].
-  for (const list of code.matchAll(/\[([^\]]{1,500})\]/g)) {
-    const words = stringLiterals(list[1]!);
+  // An argument list: ["rm", "-rf", "/"], or a program and its list: spawnSync('rm', ['-rf', '/']).
+  for (const list of code.matchAll(/(?:'([^'\\\n]{1,200})'|"([^"\\\n]{1,200})")?\s{0,8},?\s{0,8}\[([^\]]{1,500})\]/g)) {
+    const program = list[1] ?? list[2];
+    const words = [...(program !== undefined && !/\s/.test(program) ? [program] : []), ...stringLiterals(list[3]!)];
     if (words.length > 1) {
       const found = shellScan(words.map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' '));
       if (found) return found;

@@ -201,6 +201,11 @@ class ShellParser {
       this.i += word.length;
       this.out.unsupported.push(`compound command "${word}"`);
       this.blanks();
+      // `time -p cmd`: the keyword's own options are not the command.
+      while (word === 'time' && /^(-p|--)$/.test(this.peekWord() ?? '')) {
+        this.i += this.peekWord()!.length;
+        this.blanks();
+      }
       const ends = this.i >= this.src.length || /^[;&|)\n]/.test(this.src[this.i]!) || END_KEYWORDS.has(this.peekWord() ?? '');
       return { type: 'keyword', keyword: word, body: ends ? undefined : this.command() };
     }

@@ -7,7 +7,7 @@ import { blocksOf, toolResultProblem, unansweredToolUse, type RawMessage } from 
  * valid. Like the API, per-field schema problems (a role other than user/assistant, an image
  * without `source`, a thinking block without `signature`, `cache_control` on thinking) are
  * reported before conversation rules (first message from the user, alternating roles, non-empty
- * content and text, tool_use/tool_result pairing, no trailing whitespace in a final assistant
+ * content and text, tool_use ids that match the API's pattern and are unique in the request, tool_use/tool_result pairing, no trailing whitespace in a final assistant
  * prefill). Wording is copied from real 400 bodies. Request-level rules (model, max_tokens,
  * thinking, tools, the cache_control count) are checked by `validateMessagesRequestBody`.
  * @param messages - the request's `messages`.
@@ -20,9 +20,33 @@ export function validateMessagesRequest(messages: unknown): string | undefined {
     const problem = messageSchemaProblem(list[index], index);
     if (problem) return problem;
   }
+  const idProblem = toolUseIdProblem(list);
+  if (idProblem) return idProblem;
   for (let index = 0; index < list.length; index++) {
     const problem = conversationProblem(list, index);
     if (problem) return problem;
+  }
+  return undefined;
+}
+
+const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+
+/** Every `tool_use` id matches the API's pattern and is used once in the whole request. */
+function toolUseIdProblem(list: RawMessage[]): string | undefined {
+  const seen = new Set<string>();
+  for (let index = 0; index < list.length; index++) {
+    if (list[index]!.role !== 'assistant') continue;
+    const blocks = blocksOf(list[index]!);
+    for (let position = 0; position < blocks.length; position++) {
+      const block = blocks[position]!;
+      if (block.type !== 'tool_use' && block.type !== 'server_tool_use') continue;
+      const id = block.id;
+      if (typeof id !== 'string' || !TOOL_USE_ID.test(id)) {
+        return `messages.${index}.content.${position}.${String(block.type)}.id: String should match pattern '^[a-zA-Z0-9_-]+$'`;
+      }
+      if (seen.has(id)) return `messages.${index}.content.${position}: \`tool_use\` ids must be unique`;
+      seen.add(id);
+    }
   }
   return undefined;
 }

@@ -1,0 +1,247 @@
+// Attack class: exactly once across processes. Two agents (standing for two processes, each with
+// its own store client) load the same session with the same pending approval and both answer it:
+// the stale writer must get SessionConflictError before anything runs, on every store.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, defineTool, memorySessionStore, SessionConflictError, type SessionStore } from 'agent-harness';
+import { fileSessionStore } from 'agent-harness/node';
+import { postgresSessionStore } from 'agent-harness/postgres';
+import { redisSessionStore } from 'agent-harness/redis';
+import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+import { dropSchema, postgres, testPool, testSchema } from '../postgres/postgres-test-database.js';
+import { dropPrefix, redis, testClient, testPrefix } from '../redis/redis-test-server.js';
+
+/** Opens a second, independent client on the same backing data (a second process's view). */
+interface Backend {
+  name: string;
+  reachable: boolean;
+  open: () => Promise<{ stores: () => SessionStore; cleanup: () => Promise<void> }>;
+}
+
+const backends: Backend[] = [
+  {
+    name: 'file (two store objects on one directory)',
+    reachable: true,
+    open: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'attack-exactly-once-'));
+      return { stores: () => fileSessionStore({ dir }), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  },
+  {
+    name: 'postgres (two pools)',
+    reachable: postgres.reachable,
+    open: async () => {
+      const schema = testSchema();
+      const pools: ReturnType<typeof testPool>[] = [];
+      return {
+        stores: () => {
+          const pool = testPool(2);
+          pools.push(pool);
+          return postgresSessionStore({ pool, schema });
+        },
+        cleanup: async () => {
+          await dropSchema(pools[0]!, schema);
+          await Promise.all(pools.map((pool) => pool.end()));
+        },
+      };
+    },
+  },
+  {
+    name: 'redis (two clients)',
+    reachable: redis.reachable,
+    open: async () => {
+      const prefix = testPrefix();
+      const clients: ReturnType<typeof testClient>[] = [];
+      return {
+        stores: () => {
+          const client = testClient();
+          clients.push(client);
+          return redisSessionStore({ client, keyPrefix: prefix });
+        },
+        cleanup: async () => {
+          await dropPrefix(clients[0]!, prefix);
+          await Promise.all(clients.map((client) => client.quit()));
+        },
+      };
+    },
+  },
+];
+
+function counting() {
+  const runs: string[] = [];
+  const write = defineTool({
+    name: 'write',
+    description: 'Writes.',
+    inputSchema: z.object({ text: z.string() }),
+    kind: 'edit',
+    execute: ({ input }) => (runs.push(input.text), `wrote ${input.text}`),
+  });
+  return { runs, tools: [write] };
+}
+
+let cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** A session waiting on one approval, written through its own store client. */
+async function waitingSession(backend: Backend, calls = 1) {
+  const opened = await backend.open();
+  cleanups.push(opened.cleanup);
+  const { runs, tools } = counting();
+  const writer = createAgent({
+    model: scriptedModel([turn(...Array.from({ length: calls }, (_, index) => toolCall('write', { text: `once-${index}` }, `toolu_w${index}`)))]),
+    tools,
+    store: opened.stores(),
+  });
+  await writer.run('write it').result;
+  expect(writer.pendingApprovals).toHaveLength(calls);
+  const snapshot = JSON.parse(JSON.stringify(writer.snapshot()));
+  await writer.close();
+  const resume = (script: string[] = ['done', 'done', 'done']) => {
+    const model = scriptedModel(script);
+    return { agent: createAgent({ model, tools, store: opened.stores(), resume: writer.sessionId }), model };
+  };
+  return { runs, tools, sessionId: writer.sessionId, snapshot, opened, resume };
+}
+
+const allow = { behavior: 'allow' } as const;
+
+describe('attack: exactly once with a memory store', () => {
+  it('a second agent on the same session and store in one process is refused before it can answer', async () => {
+    const store = memorySessionStore();
+    const { runs, tools } = counting();
+    const writer = createAgent({ model: scriptedModel([turn(toolCall('write', { text: 'once' }, 'toolu_w'))]), tools, store });
+    await writer.run('go').result;
+    const second = createAgent({ model: scriptedModel(['x']), tools, store, resume: writer.sessionId });
+    await expect(second.ready).rejects.toThrow(/already open in another agent/);
+    await writer.resolveApproval(writer.pendingApprovals[0]!.id, allow).result;
+    expect(runs).toEqual(['once']);
+  });
+});
+
+for (const backend of backends) {
+  describe.skipIf(!backend.reachable)(`attack: exactly once on ${backend.name}`, () => {
+    it('A answers and closes, then the stale B answers the same approval: conflict, ran once', async () => {
+      const { runs, resume } = await waitingSession(backend);
+      const a = resume();
+      const b = resume();
+      await Promise.all([a.agent.ready, b.agent.ready]);
+      const id = a.agent.pendingApprovals[0]!.id;
+      expect(b.agent.pendingApprovals[0]!.id).toBe(id);
+      expect((await a.agent.resolveApproval(id, allow).result).status).toBe('completed');
+      await a.agent.close();
+      const second = await b.agent.resolveApproval(id, allow).result;
+      expect(second.status).toBe('error');
+      expect(SessionConflictError.isInstance(second.error)).toBe(true);
+      expect(runs).toEqual(['once-0']);
+      await b.agent.close();
+    });
+
+    it('both answer at the same moment: exactly one runs', async () => {
+      const { runs, resume } = await waitingSession(backend);
+      const a = resume();
+      const b = resume();
+      await Promise.all([a.agent.ready, b.agent.ready]);
+      const id = a.agent.pendingApprovals[0]!.id;
+      const results = await Promise.all([a.agent.resolveApproval(id, allow).result, b.agent.resolveApproval(id, allow).result]);
+      expect(results.map((result) => result.status).sort()).toEqual(['completed', 'error']);
+      expect(runs).toEqual(['once-0']);
+      await Promise.all([a.agent.close(), b.agent.close()]);
+    });
+
+    it('A denies, B allows later: the call never runs', async () => {
+      const { runs, resume } = await waitingSession(backend);
+      const a = resume();
+      const b = resume();
+      await Promise.all([a.agent.ready, b.agent.ready]);
+      const id = a.agent.pendingApprovals[0]!.id;
+      await a.agent.resolveApproval(id, { behavior: 'deny', message: 'no' }).result;
+      await a.agent.close();
+      const late = await b.agent.resolveApproval(id, allow).result;
+      expect(SessionConflictError.isInstance(late.error)).toBe(true);
+      expect(runs).toEqual([]);
+      await b.agent.close();
+    });
+
+    it('A answers, B (stale) starts a new prompt instead: conflict, nothing sent to its model', async () => {
+      const { runs, resume } = await waitingSession(backend);
+      const a = resume();
+      const b = resume(['never']);
+      await Promise.all([a.agent.ready, b.agent.ready]);
+      await a.agent.resolveApproval(a.agent.pendingApprovals[0]!.id, allow).result;
+      await a.agent.close();
+      const stale = await b.agent.run('something else').result;
+      expect(stale.status).toBe('error');
+      expect(SessionConflictError.isInstance(stale.error)).toBe(true);
+      expect(b.model.requests).toEqual([]);
+      expect(runs).toEqual(['once-0']);
+      await b.agent.close();
+    });
+
+    it('after a conflict B reloads: the approval is gone and the history is valid', async () => {
+      const { runs, resume } = await waitingSession(backend);
+      const a = resume();
+      const b = resume();
+      await Promise.all([a.agent.ready, b.agent.ready]);
+      const id = a.agent.pendingApprovals[0]!.id;
+      await a.agent.resolveApproval(id, allow).result;
+      await a.agent.close();
+      await b.agent.resolveApproval(id, allow).result;
+      await b.agent.close();
+      const c = resume(['fine']);
+      await c.agent.ready;
+      expect(c.agent.pendingApprovals).toEqual([]);
+      expect(() => c.agent.resolveApproval(id, allow)).toThrow();
+      await c.agent.run('next').result;
+      expect(validateMessagesRequest(c.model.requests[0]!.messages)).toBeUndefined();
+      expect(runs).toEqual(['once-0']);
+      await c.agent.close();
+    });
+
+    it('two approvals split between A and B: each runs once, the stale one conflicts', async () => {
+      const { runs, resume } = await waitingSession(backend, 2);
+      const a = resume();
+      const b = resume();
+      await Promise.all([a.agent.ready, b.agent.ready]);
+      const [first, second] = a.agent.pendingApprovals;
+      await a.agent.resolveApproval(first!.id, allow).result;
+      const late = await b.agent.resolveApproval(second!.id, allow).result;
+      expect(late.status).toBe('error');
+      // A conflict, or (file store, A still open) the session's lock: either way B ran nothing.
+      expect(String(late.error)).toMatch(/changed by another writer|locked/);
+      expect(runs).toEqual(['once-0']);
+      await a.agent.resolveApproval(second!.id, allow).result;
+      expect(runs).toEqual(['once-0', 'once-1']);
+      await Promise.all([a.agent.close(), b.agent.close()]);
+    });
+
+    it('a stale snapshot resumed into the store after the approval was answered: conflict, ran once', async () => {
+      const { runs, resume, snapshot, tools, opened } = await waitingSession(backend);
+      const a = resume();
+      await a.agent.ready;
+      await a.agent.resolveApproval(a.agent.pendingApprovals[0]!.id, allow).result;
+      await a.agent.close();
+      const replay = createAgent({ model: scriptedModel(['x']), tools, store: opened.stores(), resume: snapshot });
+      await expect(replay.ready).rejects.toSatisfy(SessionConflictError.isInstance);
+      expect(runs).toEqual(['once-0']);
+    });
+
+    it('five agents answer at once: exactly one runs', async () => {
+      const { runs, resume } = await waitingSession(backend);
+      const agents = Array.from({ length: 5 }, () => resume());
+      await Promise.all(agents.map((each) => each.agent.ready));
+      const id = agents[0]!.agent.pendingApprovals[0]!.id;
+      const results = await Promise.all(agents.map((each) => each.agent.resolveApproval(id, allow).result));
+      expect(results.filter((result) => result.status === 'completed')).toHaveLength(1);
+      expect(runs).toEqual(['once-0']);
+      await Promise.all(agents.map((each) => each.agent.close()));
+    });
+  });
+}
