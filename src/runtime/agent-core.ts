@@ -94,7 +94,7 @@ export class AgentCore implements AgentServices {
     this.toolDefinitions = toolbox.definitions;
     this.system = [...(options.system ? [{ type: 'text' as const, text: options.system }] : []), ...(toolSources?.system ?? [])];
     this.planStore = options.planStore ?? memoryPlanStore();
-    this.price = findPrice(options.model.modelId, { ...DEFAULT_PRICES, ...options.prices });
+    this.price = findPrice(options.model.modelId, options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES);
     this.assertRulesNameTools(options.rules);
     this.rules = this.compileRules();
     assertPermissionMode(state.permissionMode);
