@@ -37,7 +37,7 @@ describe('startMessagesServer', () => {
     } finally {
       await answering.close();
     }
-    await expect(startMessagesServer({ responses: ['hi' as never] })).rejects.toThrow(/`responses\[0\]` must be a response object or a function returning one, got "hi"/);
+    await expect(startMessagesServer({ responses: ['hi' as never] })).rejects.toThrow(/`responses\[0\]` must be a response object or a function returning one, got the string "hi"/);
   });
 
   it('streams a scripted turn as realistic events the SDK assembles back', async () => {
