@@ -86,7 +86,9 @@ export class Agent {
   private readonly emitter = new EventEmitter();
   /** Wraps listeners so one that throws is reported (as a non-fatal `error` event) and the others still run. */
   private readonly guards = new ListenerGuards((error) => this.loadedCore?.emit({ type: 'error', error, fatal: false }));
-  private readonly queue: PQueue;
+  /** Made at the first run: an idle agent (resumed, never run) does not hold one. */
+  private toolQueue: PQueue | undefined;
+  private readonly maxToolConcurrency: number;
   private readonly model: Model;
   /**
    * Resolves when the agent is ready: at once, or after loading when it resumes a session from a
@@ -106,7 +108,7 @@ export class Agent {
     // Typed loosely on purpose: the core is internal and stays out of the published declarations.
     const core = init as AgentCore | Promise<AgentCore>;
     this.forkSelf = forkSelf;
-    this.queue = new PQueue({ concurrency: settings.maxToolConcurrency });
+    this.maxToolConcurrency = settings.maxToolConcurrency;
     this.model = settings.model;
     if (core instanceof Promise) {
       this.ready = core.then((loaded) => {
@@ -309,7 +311,7 @@ export class Agent {
       }
       this.core.runSink = push;
       try {
-        const result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: this.queue, sink: push });
+        const result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: (this.toolQueue ??= new PQueue({ concurrency: this.maxToolConcurrency })), sink: push });
         // Every entry stored and every event delivered before the result resolves.
         await this.core.flush();
         return result;

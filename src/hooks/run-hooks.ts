@@ -92,6 +92,7 @@ export async function runHooks<E extends HookEventName>(options: RunHooksOptions
   const { event, hooks, signal } = options;
   const entries = (hooks?.[event] ?? []) as Array<HookEntry<E>>;
   const result: RunHooksResult<E> = { outputs: [], errors: [], ran: 0 };
+  if (entries.length === 0) return result; // the common case: several calls per turn with nothing to run
   let input = options.input;
   const toolName = (input as { toolName?: unknown }).toolName;
   for (const [index, entry] of entries.entries()) {

@@ -85,6 +85,10 @@ function refusedByPlanMode(core: AgentCore, tool: Tool, input: unknown): boolean
 
 type ResumeApproval = Parameters<typeof resumeCall>[2];
 
+/** What the abort and timeout contenders of a call resolve to: values no tool can return. */
+const ABORTED: unique symbol = Symbol('aborted');
+const TIMED_OUT: unique symbol = Symbol('timed out');
+
 async function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval: ResumeApproval | undefined): Promise<void> {
   const tool = core.tools.get(call.toolName)!;
   // A suspended call keeps the input it started with.
@@ -104,11 +108,11 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
   // saves creating one per call, a measurable share of a turn).
   const controller = tool.timeoutMs === undefined ? undefined : new AbortController();
   const signal = controller?.signal ?? runSignal;
-  let releaseOnAbort: (value: 'aborted') => void = () => undefined;
-  const aborted = new Promise<'aborted'>((resolve) => (releaseOnAbort = resolve));
+  let releaseOnAbort: () => void = () => undefined;
+  const aborted = new Promise<typeof ABORTED>((resolve) => (releaseOnAbort = () => resolve(ABORTED)));
   const onAbort = () => {
     controller?.abort(runSignal.reason);
-    releaseOnAbort('aborted');
+    releaseOnAbort();
   };
   if (runSignal.aborted) onAbort();
   else runSignal.addEventListener('abort', onAbort, { once: true });
@@ -127,11 +131,11 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
   const note = call.note;
   core.running.add(call.toolUseId);
   try {
-    const timeout = tool.timeoutMs === undefined ? undefined : new Promise<'timeout'>((resolve) => {
+    const timeout = tool.timeoutMs === undefined ? undefined : new Promise<typeof TIMED_OUT>((resolve) => {
       timer = setTimeout(() => {
         timedOut = true;
         controller?.abort(new ToolExecutionError(tool.name, `timed out after ${tool.timeoutMs} ms`, { timedOut: true }));
-        resolve('timeout');
+        resolve(TIMED_OUT);
       }, tool.timeoutMs);
     });
     let refusedLate = false;
@@ -144,14 +148,13 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
       }
       return approval ? tool.resume!({ ...args, nested: call.nested as NestedRun, approval }) : tool.execute(args);
     });
-    const contenders: Array<Promise<unknown>> = [execution, aborted];
-    if (timeout) contenders.push(timeout);
-    const outcome = await Promise.race(contenders.map((promise, position) => promise.then((value) => ({ position, value }))));
+    // The losers are told apart by their private markers (no wrapper promise per contender).
+    const outcome = await Promise.race<unknown>(timeout ? [execution, aborted, timeout] : [execution, aborted]);
     if (refusedLate) {
       refuseCall(core, call, PLAN_MODE_GUARD);
       return;
     }
-    if (outcome.position !== 0) {
+    if (outcome === ABORTED || outcome === TIMED_OUT) {
       execution.catch(() => undefined);
       const message = timedOut
         ? `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms and was stopped. Try a smaller step or a different approach.`
@@ -159,7 +162,7 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
       await failCall(core, call, input, message, new ToolExecutionError(tool.name, message, { timedOut }), runSignal);
       return;
     }
-    const value = outcome.value as ToolReturn | ToolSuspension;
+    const value = outcome as ToolReturn | ToolSuspension;
     if (isToolSuspension(value)) {
       suspend(core, call, value);
       return;

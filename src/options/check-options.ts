@@ -75,22 +75,30 @@ export function checkOptions<T>(options: unknown, spec: OptionsSpec<T>, context:
     if (context.path) throw new ConfigurationError(optionProblem({ owner: context.owner, path: context.path }, context.usage ?? 'an object', options));
     throw new ConfigurationError(`${context.owner} takes an options object, such as ${context.usage ?? `${context.owner}({ ... })`}; got ${describeOptionValue(options)}.`);
   }
-  const known = Object.keys(spec);
-  for (const key of Object.keys(options)) {
-    if (Object.hasOwn(spec, key)) continue;
+  const known = keysOf(spec);
+  for (const key in options) {
+    if (!Object.hasOwn(options, key) || Object.hasOwn(spec, key)) continue;
     throw new ConfigurationError(unknownOptionMessage(key, known, context, prefix));
   }
   const checks = spec as Readonly<Record<string, OptionCheck>>;
   for (const key of known) {
     const check = checks[key]!;
     const value = options[key];
-    const place = { owner: context.owner, path: `${prefix}${key}` };
+    // Most options are absent: no place (and no path string) is made for them, as this runs on every createAgent.
     if (value === undefined) {
-      if (check.required) throw new ConfigurationError(`${context.owner}: \`${place.path}\` is required${context.usage ? `, as in ${context.usage}` : ''}.`);
+      if (check.required) throw new ConfigurationError(`${context.owner}: \`${prefix}${key}\` is required${context.usage ? `, as in ${context.usage}` : ''}.`);
       continue;
     }
-    check(value, place);
+    check(value, { owner: context.owner, path: `${prefix}${key}` });
   }
+}
+
+/** The option names of a spec, listed once per spec (specs are module-level constants). */
+const specKeys = new WeakMap<object, readonly string[]>();
+function keysOf(spec: object): readonly string[] {
+  let keys = specKeys.get(spec);
+  if (!keys) specKeys.set(spec, (keys = Object.keys(spec)));
+  return keys;
 }
 
 function unknownOptionMessage(key: string, known: readonly string[], context: CheckOptionsContext, prefix: string): string {

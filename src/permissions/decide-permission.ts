@@ -8,7 +8,7 @@ import { modeStep, planModeDenial } from './steps/5-mode.js';
 import { allowRulesStep } from './steps/6-allow-rules.js';
 import { toolCheckStep } from './steps/7-tool-check.js';
 import { askStep } from './steps/8-ask.js';
-import type { PermissionStep, PipelineState } from './steps/pipeline-state.js';
+import type { PermissionStep, PipelineState, StepResult } from './steps/pipeline-state.js';
 
 /**
  * Steps 1–7 in their documented order; the first that decides wins, one that asks jumps to
@@ -24,9 +24,15 @@ export const PERMISSION_STEPS: readonly PermissionStep[] = [
   toolCheckStep,
 ];
 
+/** A step's result as it is: most steps decide synchronously, and awaiting those would cost a promise and a microtask each (7 per call). */
+function isPromiseLike(value: StepResult | Promise<StepResult>): value is Promise<StepResult> {
+  return typeof (value as Promise<StepResult> | undefined)?.then === 'function';
+}
+
 async function runSteps(state: PipelineState): Promise<PermissionOutcome> {
   for (const step of PERMISSION_STEPS) {
-    const result = await step(state);
+    const pending = step(state);
+    const result = isPromiseLike(pending) ? await pending : pending;
     if (result?.type === 'decided') return result.outcome;
     if (result?.type === 'ask') return askStep(state, result.ask);
   }
@@ -74,7 +80,8 @@ export async function decidePermission(args: DecidePermissionArgs): Promise<Perm
  * read-only command turned into a writing one).
  */
 async function enforceInvariants(state: PipelineState, outcome: PermissionOutcome): Promise<PermissionOutcome> {
-  const denied = await denyRulesStep(state);
+  const pending = denyRulesStep(state);
+  const denied = isPromiseLike(pending) ? await pending : pending;
   if (denied?.type === 'decided') return denied.outcome;
   if (state.args.mode === 'plan' && !isReadOnlyCall(state.args.tool, state.input)) return planModeDenial(state);
   return outcome;

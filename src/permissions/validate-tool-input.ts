@@ -21,22 +21,35 @@ export interface ValidateToolInputOptions {
  * Never throws: a `validateInput` that throws counts as a failed validation.
  */
 export async function validateToolInput(options: ValidateToolInputOptions): Promise<ValidatedInput> {
-  const { tool, toolUseId, agent, signal } = options;
+  return validateToolInputNow(options);
+}
+
+/**
+ * {@link validateToolInput} without a promise when it can answer at once: a tool without its own
+ * `validateInput` is checked synchronously (the permission pipeline's common case, every call).
+ */
+export function validateToolInputNow(options: ValidateToolInputOptions): ValidatedInput | Promise<ValidatedInput> {
+  const { tool } = options;
   // Bounded before anything walks it: a hostile input nested thousands deep never reaches a parser.
   const bounds = jsonBoundsProblem(options.input, TOOL_INPUT_BOUNDS);
   if (bounds) return { ok: false, message: new ToolInputError(tool.name, [`the input is ${bounds}`]).message };
   const parsed = tool.parseInput(options.input);
   if (!parsed.ok) return { ok: false, message: new ToolInputError(tool.name, parsed.issues).message };
-  if (tool.validateInput !== undefined) {
-    let problem: string | undefined;
-    try {
-      problem = await tool.validateInput({ input: parsed.value, toolUseId, agent, signal });
-    } catch (cause) {
-      problem = `its validateInput check failed (${cause instanceof Error ? cause.message : String(cause)})`;
-    }
-    if (typeof problem === 'string' && problem !== '') {
-      return { ok: false, message: new ToolInputError(tool.name, [problem]).message };
-    }
-  }
+  if (tool.validateInput !== undefined) return checkWithTool(options, parsed.value);
   return { ok: true, value: parsed.value };
+}
+
+/** The tool's own `validateInput`, after the schema passed. */
+async function checkWithTool(options: ValidateToolInputOptions, value: unknown): Promise<ValidatedInput> {
+  const { tool, toolUseId, agent, signal } = options;
+  let problem: string | undefined;
+  try {
+    problem = await tool.validateInput!({ input: value, toolUseId, agent, signal });
+  } catch (cause) {
+    problem = `its validateInput check failed (${cause instanceof Error ? cause.message : String(cause)})`;
+  }
+  if (typeof problem === 'string' && problem !== '') {
+    return { ok: false, message: new ToolInputError(tool.name, [problem]).message };
+  }
+  return { ok: true, value };
 }

@@ -103,7 +103,7 @@ export class AgentCore implements AgentServices {
     this.toolDefinitions = toolbox.definitions;
     this.system = [...(options.system ? [{ type: 'text' as const, text: options.system }] : []), ...(toolSources?.system ?? [])];
     this.planStore = options.planStore ?? memoryPlanStore();
-    this.price = findPrice(options.model.modelId, { ...DEFAULT_PRICES, ...options.prices });
+    this.price = findPrice(options.model.modelId, options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES);
     this.context = new AgentContext(options.model, options.context);
     this.spillStore = stateSpillStore(
       () => this.state,

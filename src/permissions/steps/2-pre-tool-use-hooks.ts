@@ -3,7 +3,7 @@ import { runHooks } from '../../hooks/run-hooks.js';
 import { isReadOnlyCall } from '../is-read-only-call.js';
 import { toolHookInput } from './tool-hook-input.js';
 import { validateToolInput } from '../validate-tool-input.js';
-import { interrupted, decided, deny, reportError, type PermissionStep } from './pipeline-state.js';
+import { interrupted, decided, deny, reportError, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
 
 /**
  * Step 2: `PreToolUse` hooks. A hook that throws, times out or returns nonsense denies the call
@@ -11,9 +11,10 @@ import { interrupted, decided, deny, reportError, type PermissionStep } from './
  * steps 4 and 6, so deny rules and plan mode still apply to them. A rewritten input is validated
  * again like the model's.
  */
-export const preToolUseHooksStep: PermissionStep = async (state) => {
+export const preToolUseHooksStep: PermissionStep = (state) => (state.args.hooks?.PreToolUse?.length ? runPreToolUseHooks(state) : undefined);
+
+async function runPreToolUseHooks(state: PipelineState): Promise<StepResult> {
   const { hooks, tool, toolUseId, agent, signal } = state.args;
-  if (!hooks?.PreToolUse?.length) return undefined;
   const { outputs, errors } = await runHooks({
     event: 'PreToolUse',
     input: { ...toolHookInput(state), tool: { readOnly: isReadOnlyCall(tool, state.input), kind: tool.kind } },
@@ -44,4 +45,4 @@ export const preToolUseHooksStep: PermissionStep = async (state) => {
   }
   if (verdict.decision !== undefined) state.hookVerdict = verdict;
   return undefined;
-};
+}

@@ -10,9 +10,11 @@ export const denyRulesStep: PermissionStep = (state) => {
   const { rules, tool, cwd, agent, toolUseId } = state.args;
   const rule = rules?.match('deny', tool, state.input, { cwd });
   if (rule === undefined) {
+    // Only a tool that reads directories records the Read rules; the others skip copying them (twice per call).
+    if (tool.ruleTarget?.reads === undefined) return undefined;
     const { deny: denied, ask } = rules?.toJSON() ?? { deny: [], ask: [] };
     const readRules = [...denied, ...ask].filter((candidate) => candidate.startsWith(`${READ_TOOL_NAME}(`));
-    if (readRules.length === 0 || tool.ruleTarget?.reads === undefined) return undefined;
+    if (readRules.length === 0) return undefined;
     const targets = readTargetsOf(tool, state.input);
     if (targets?.skipsRuleMatches && (targets.directories ?? []).length > 0) recordReadRules(agent.toolState, toolUseId, readRules);
     return undefined;

@@ -16,7 +16,8 @@ import { emulateToolSearch } from './tool-search-emulation.js';
 import { arrayOf, checkOptions, either, isBoolean, isFunction, isPlainObject, isPositiveInteger, type OptionsSpec } from '../../options/index.js';
 
 const OPTIONS: OptionsSpec<MessagesServerOptions> = {
-  responses: arrayOf(isPlainObject, 'an array of responses'),
+  // A response is an object (a turn, a recording, a fault) or a function of the request that returns one.
+  responses: arrayOf(either('a response object or a function returning one', isPlainObject, isFunction), 'an array of responses'),
   validate: isBoolean,
   promptCaching: either('true, false or prompt-caching options', isBoolean, isPlainObject),
   contextWindow: either('a number of tokens, or a function of the model id', isPositiveInteger, isFunction),

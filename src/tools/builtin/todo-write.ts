@@ -13,19 +13,30 @@ Use it for tasks with several steps: write the whole list, keep exactly one item
 
 const todoWriteInput = z.object({ todos: z.array(todoSchema).describe('The full, updated todo list.') });
 
+/**
+ * Checked and compiled once, not per agent (createAgent's cost): each agent gets a copy whose
+ * `execute` reaches its own services.
+ */
+const TODO_WRITE = defineTool({
+  name: 'TodoWrite',
+  description: DESCRIPTION,
+  inputSchema: todoWriteInput,
+  // Touches only the agent's own state: allowed in plan mode and without asking.
+  readOnly: true,
+  concurrencySafe: false,
+  execute: (): string => {
+    throw new Error('TodoWrite runs only in the copy createTodoWriteTool() makes for an agent.');
+  },
+});
+
 /** The built-in `TodoWrite` tool: replaces the agent's todo list with the full list given. */
-export function createTodoWriteTool(agent: () => AgentServices) {
-  return defineTool({
-    name: 'TodoWrite',
-    description: DESCRIPTION,
-    inputSchema: todoWriteInput,
-    // Touches only the agent's own state: allowed in plan mode and without asking.
-    readOnly: true,
-    concurrencySafe: false,
+export function createTodoWriteTool(agent: () => AgentServices): typeof TODO_WRITE {
+  return {
+    ...TODO_WRITE,
     execute: ({ input }) => {
       agent().setTodos(input.todos);
       const open = input.todos.filter((todo) => todo.status !== 'completed').length;
       return `Todos have been modified successfully (${input.todos.length} items, ${open} not completed). Keep using the todo list to track your progress, and proceed with the current task.`;
     },
-  });
+  };
 }

@@ -28,6 +28,18 @@ describe('startMessagesServer', () => {
     expect(server.requests.map((request) => request.system)).toEqual([undefined, 'Be brief.']);
   });
 
+  it('takes response functions in `responses` at start, as its type allows, and still refuses other values', async () => {
+    const answering = await startMessagesServer({ responses: [({ number }) => ({ content: [{ type: 'text', text: `answer ${number}` }] })] });
+    try {
+      const own = new Anthropic({ apiKey: 'test-key', baseURL: answering.url, maxRetries: 0 });
+      const message = await own.messages.create(ask);
+      expect(message.content).toMatchObject([{ type: 'text', text: 'answer 1' }]);
+    } finally {
+      await answering.close();
+    }
+    await expect(startMessagesServer({ responses: ['hi' as never] })).rejects.toThrow(/`responses\[0\]` must be a response object or a function returning one, got the string "hi"/);
+  });
+
   it('streams a scripted turn as realistic events the SDK assembles back', async () => {
     const content = [
       { type: 'thinking' as const, thinking: 'Let me think.', signature: 'sig-1' },
