@@ -6,6 +6,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { checkOptions, isFunction, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { loadEntries } from '../session/load-entries.js';
+import { foldEntries, pendingApprovalsOf } from '../state/index.js';
 import type { SessionLease, SessionStore } from '../session/session-store.js';
 import { DEFAULT_AGENT_QUEUE_NAME, runIdOfJob, type AgentJobData, type AgentJobResult } from './agent-job.js';
 import type { AgentQueueLocation } from './bullmq-connection.js';
@@ -178,7 +179,8 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       const progress = jobProgress(entries, runId);
       if (progress.endedWith !== undefined) {
         // The job's run ended, but its worker died before BullMQ heard of it.
-        return { sessionId, runId, status: progress.endedWith as AgentJobResult['status'], pendingApprovals: [] };
+        const pending = pendingApprovalsOf(foldEntries(entries, { sessionId }));
+        return { sessionId, runId, status: progress.endedWith as AgentJobResult['status'], pendingApprovals: pending.map((approval) => approval.id) };
       }
       const agentOptions = entries.length > 0 ? { store, fencingToken: lease.fencingToken, resume: sessionId } : { store, fencingToken: lease.fencingToken, sessionId };
       agent = await options.createAgent({ sessionId, jobId: job.id!, agentOptions });
