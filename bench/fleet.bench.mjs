@@ -6,7 +6,12 @@
 // Run: `npm run bench:fleet -- --sessions 1000` (or `node --import tsx bench/fleet.bench.mjs`).
 //   --sessions N      sessions per store (default 200)
 //   --workers W       worker processes (default 4)
-//   --kill-every MS   SIGKILL one worker this often, then start a new one (default 3000; 0 = never)
+//   --kill-every MS   SIGKILL one worker this often, then start a new one (default 5000; 0 = never)
+//   --concurrency C   jobs per worker at once (default 4)
+//   --lease-ms MS     the workers' lease on a session (default 10000)
+//   --lock-ms MS      BullMQ's job lock: a killed worker's jobs are taken over after it (default 8000).
+//                     Shorter is faster after a kill, but on a loaded machine a stalled event loop
+//                     then loses locks and leases of live workers (safe, fenced, but slower).
 //   --stores LIST     postgres,redis (default both)
 //   --timeout S       give up after S seconds per store (default 900)
 // PostgreSQL and Redis are the loopback servers or AGENT_HARNESS_PG_URL / AGENT_HARNESS_REDIS_URL.
@@ -28,7 +33,10 @@ const { values: args } = parseArgs({
   options: {
     sessions: { type: 'string', default: '200' },
     workers: { type: 'string', default: '4' },
-    'kill-every': { type: 'string', default: '3000' },
+    'kill-every': { type: 'string', default: '5000' },
+    concurrency: { type: 'string', default: '4' },
+    'lease-ms': { type: 'string', default: '10000' },
+    'lock-ms': { type: 'string', default: '8000' },
     stores: { type: 'string', default: 'postgres,redis' },
     timeout: { type: 'string', default: '900' },
   },
@@ -41,6 +49,10 @@ const PG_URL = process.env.AGENT_HARNESS_PG_URL || 'postgres://postgres@127.0.0.
 const REDIS_URL = process.env.AGENT_HARNESS_REDIS_URL || 'redis://127.0.0.1:6379';
 const INTERRUPTED = /interrupted/i;
 const tag = `ah_fleet_bench_${process.pid}_${Date.now().toString(36)}`;
+
+// Killed from outside: still take the worker processes down (the 'exit' handlers below).
+process.once('SIGTERM', () => process.exit(143));
+process.once('SIGINT', () => process.exit(130));
 
 const model = await startDemoModelServer();
 
@@ -59,13 +71,14 @@ async function benchStore(kind) {
   const events = new QueueEvents(place.queueName, { connection: bullConnection(REDIS_URL), prefix: place.bullPrefix });
   await events.waitUntilReady();
 
-  const env = { ...process.env, ...placeToEnv(place), FLEET_LOG: logFile, FLEET_MODEL_URL: model.url, FLEET_LEASE_MS: '3000', FLEET_LOCK_MS: '2000' };
+  const env = { ...process.env, ...placeToEnv(place), FLEET_LOG: logFile, FLEET_MODEL_URL: model.url, FLEET_LEASE_MS: args['lease-ms'], FLEET_LOCK_MS: args['lock-ms'], FLEET_CONCURRENCY: args.concurrency };
   const startWorker = () => spawn(process.execPath, ['bench/fleet-worker.mjs'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = (worker) => new Promise((resolve, reject) => {
     worker.stdout.once('data', resolve);
     worker.once('exit', (code) => reject(new Error(`a worker exited (${code}) before it was ready`)));
   });
   const workers = Array.from({ length: WORKERS }, startWorker);
+  process.once('exit', () => workers.forEach((worker) => worker.kill('SIGKILL')));
   // Throughput counts from a ready fleet: the workers' start-up is not the store's cost.
   await Promise.all(workers.map(ready));
   let kills = 0;
@@ -205,7 +218,9 @@ for (const kind of args.stores.split(',')) {
 await model.close();
 
 const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a');
-console.log(`\nWorker fleet: ${SESSIONS} sessions × (${TOOL_TURNS} tool turns + 1 approval), ${WORKERS} workers, one SIGKILLed every ${KILL_EVERY} ms\n`);
+console.log(
+  `\nWorker fleet: ${SESSIONS} sessions × (${TOOL_TURNS} tool turns + 1 approval), ${WORKERS} workers × ${args.concurrency} jobs, one SIGKILLed every ${KILL_EVERY} ms (lease ${args['lease-ms']} ms, lock ${args['lock-ms']} ms)\n`,
+);
 console.log(
   renderTable(
     ['', ...results.map((result) => result.kind)],
