@@ -210,6 +210,10 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
           pendingApprovals: result.pendingApprovals.map((approval) => approval.id),
           ...(result.error ? { error: result.error.message } : {}),
         };
+      } catch (error) {
+        // Lost the lease while loading (the resume's own writes were refused): try again later.
+        if (lost || LeaseLostError.isInstance(error)) return putBack(job, token, heldRetryMs);
+        throw error;
       } finally {
         await agent.close();
       }
