@@ -9,14 +9,19 @@ export type AgentJobData =
   | {
       /** Send `prompt` to the session (created when it does not exist yet). */
       kind: 'run';
+      /** The session; created by the first job that finds it missing. */
       sessionId: string;
+      /** The user's message. */
       prompt: string;
     }
   | {
       /** Answer the session's pending approval `approvalId`; the run continues once its batch is answered. */
       kind: 'approval';
+      /** The session that waits. */
       sessionId: string;
+      /** The pending approval's id. */
       approvalId: string;
+      /** The host's answer. */
       decision: ApprovalDecision;
     };
 

@@ -94,7 +94,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
 
   const finished = async (jobId: string): Promise<AgentJobResult> => {
     const job = await Job.fromId(queue.queue, jobId);
-    return (await job!.waitUntilFinished(events, 25_000)) as AgentJobResult;
+    return (await job!.waitUntilFinished(events, 90_000)) as AgentJobResult;
   };
 
   const entriesOf = (sessionId: string) => loadEntries(store, sessionId);
@@ -130,7 +130,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
     await closeStore(true);
   });
 
-  it.skipIf(!reachable)('runs a prompt, parks on the approval, and finishes once the approval job is run', async () => {
+  it.skipIf(!reachable)('runs a prompt, parks on the approval, and finishes once the approval job is run', { timeout: 120_000 }, async () => {
     logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
     startWorker();
     const sessionId = uniqueName('s');
@@ -214,5 +214,5 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
     expect(ran.map((execution) => `${execution.name} ${execution.n}`)).toEqual(['step 0', 'step 1', 'publish 2', 'step 3', 'step 4']);
     const prompts = (await entriesOf(sessionId)).filter((entry) => entry.kind === 'message' && entry.message.role === 'user' && JSON.stringify(entry.message.content).includes('Do the task.'));
     expect(prompts).toHaveLength(1);
-  }, 60_000);
+  }, 240_000);
 });
