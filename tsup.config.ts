@@ -7,6 +7,7 @@ const shared: Options = {
     'testing/index': 'src/testing/index.ts',
     'postgres/index': 'src/postgres/index.ts',
     'redis/index': 'src/redis/index.ts',
+    'bullmq/index': 'src/bullmq/index.ts',
     'testing/messages-server/index': 'src/testing/messages-server/index.ts',
   },
   dts: true,
@@ -17,9 +18,10 @@ const shared: Options = {
   target: 'node20',
   removeNodeProtocol: false,
   // pg and ioredis are optional peers: the postgres and redis entries take the host's pool or
-  // client and never import them, but stay external should that change. The MCP SDK is an
-  // optional peer loaded with a dynamic import.
-  external: ['@anthropic-ai/sdk', /^@modelcontextprotocol\/sdk(\/|$)/, 'zod', 'zod/v4', 'zod/v4/core', 'zod/v3', 'pg', 'ioredis'],
+  // client and never import them, but stay external should that change. bullmq is an optional
+  // peer imported only by the bullmq entry. The MCP SDK is an optional peer loaded with a
+  // dynamic import.
+  external: ['@anthropic-ai/sdk', /^@modelcontextprotocol\/sdk(\/|$)/, 'zod', 'zod/v4', 'zod/v4/core', 'zod/v3', 'pg', 'ioredis', 'bullmq'],
 };
 
 export default defineConfig([

@@ -11,6 +11,7 @@ import type { PendingApproval } from '../types/pending-approval.js';
 import type { PermissionMode, PermissionRules } from '../types/permission.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import type { SessionState } from '../state/index.js';
 import type { Model } from '../model/model.js';
@@ -61,6 +62,13 @@ export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | un
    * @default 'tool'
    */
   outputMode?: 'tool' | 'text';
+  /**
+   * The run's id, recorded on its `run-start` and `run-end` entries and in the result. A host
+   * that runs the agent from a job queue passes its job id, to find in the transcript after a
+   * crash whether (and how far) that job's run already went (see `agent-harness/bullmq`).
+   * @default a random `run_…` id
+   */
+  runId?: string;
 }
 
 export type { ApprovalDecision };
@@ -280,6 +288,21 @@ export class Agent {
     return this.start({ approval: { id, path: approval.path ?? [approval.toolUseId], decision } }, options);
   }
 
+  /**
+   * Carries on where the session stopped, with no new prompt: after a process died mid-run (its
+   * session resumed from the store), the calls of the open batch are decided and run and the
+   * model is called for the answer it owes. A session with nothing unfinished ends at once:
+   * `awaiting-approval` while approvals wait (answer them with `resolveApproval`), else `completed`
+   * without calling the model. Tools that may have been running when the process died are not run
+   * again: the resume answered them as interrupted.
+   * @throws RunInProgressError when a run is active.
+   */
+  continue(options: RunOptions = {}): AgentRun {
+    validateRunOptions(options, 'agent.continue');
+    const output = options.outputSchema !== undefined ? prepareOutput(this.model, options.outputSchema, options.outputRetries, options.outputMode) : undefined;
+    return this.start({ ...(output ? { output } : {}) }, options);
+  }
+
   private assertOpen(): void {
     if (this.closed) {
       throw new ConfigurationError(`Agent session "${this.sessionIdOrUnknown()}" is closed. Create a new agent (resume: agent.snapshot() keeps the conversation) to go on.`);
@@ -294,7 +317,7 @@ export class Agent {
     const onExternalAbort = () => controller.abort(external?.reason);
     if (external?.aborted) controller.abort(external.reason);
     else external?.addEventListener('abort', onExternalAbort, { once: true });
-    const runId = `run_${nanoid(12)}`;
+    const runId = options.runId ?? `run_${nanoid(12)}`;
     const run = new AgentRun(runId, async (push) => {
       try {
         await this.ready;
@@ -307,7 +330,7 @@ export class Agent {
         // The store refused a write (a stale copy of the session) or failed: nothing more can be recorded.
         this.active = undefined;
         external?.removeEventListener('abort', onExternalAbort);
-        return failedBeforeStart(runId, this.sessionIdOrUnknown(), SessionConflictError.isInstance(failure) ? failure : new SessionWriteError(this.core.sessionId, failure));
+        return failedBeforeStart(runId, this.sessionIdOrUnknown(), SessionConflictError.isInstance(failure) || LeaseLostError.isInstance(failure) ? failure : new SessionWriteError(this.core.sessionId, failure));
       }
       this.core.runSink = push;
       try {

@@ -48,8 +48,10 @@ function newAgent(options: AgentOptions, make: (sources: ResolvedToolSources) =>
 }
 
 /** A journal for a session, continuing the stored transcript at its last entry. */
-function journalFor(store: SessionStore, state: SessionState, last: SessionEntry | undefined): Journal {
-  return new Journal(store, state.sessionId, state.agentId, { lastId: last?.id ?? null, revision: last?.seq ?? 0 });
+function journalFor(store: SessionStore, state: SessionState, last: SessionEntry | undefined, fencingToken: number | undefined): Journal {
+  const journal = new Journal(store, state.sessionId, state.agentId, { lastId: last?.id ?? null, revision: last?.seq ?? 0 });
+  journal.fencingToken = fencingToken;
+  return journal;
 }
 
 /**
@@ -59,7 +61,8 @@ function journalFor(store: SessionStore, state: SessionState, last: SessionEntry
 function startCore(options: AgentOptions, state: SessionState, origin: 'startup' | 'fork', sources: ResolvedToolSources, forkedFrom?: string): AgentCore {
   const store = options.store;
   if (!store) return buildCore(options, state, origin, undefined, sources);
-  const journal = journalFor(store, state, undefined);
+  // The lease is on the host's session; a fork is another session, written without it.
+  const journal = journalFor(store, state, undefined, origin === 'fork' ? undefined : options.fencingToken);
   const core = buildCore(options, state, origin, journal, sources);
   claimSession(store, state.sessionId, core);
   if (forkedFrom !== undefined) core.commit({ kind: 'session-meta', forkedFrom });
@@ -122,7 +125,7 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore, sourc
   const state = last ? foldEntries(entries, { sessionId, ...(options.agentId !== undefined ? { agentId: options.agentId } : {}) }) : snapshot!.state;
   const repairs = [...(snapshot && !last ? snapshot.repairs : []), ...repairState(state)];
   for (const repair of repairs) warnings.push(`Session "${sessionId}" was repaired while loading: ${repair}.`);
-  const core = buildCore(options, state, 'resume', journalFor(store, state, last), sources);
+  const core = buildCore(options, state, 'resume', journalFor(store, state, last, options.fencingToken), sources);
   claimSession(store, sessionId, core);
   continueLoaded(core, repairs, !last);
   // The plan store lost the plan (another machine, a wiped directory): put it back from the history.

@@ -118,6 +118,7 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   agentId: isNonEmptyString,
   resume: either('a snapshot object (agent.snapshot()) or a session id string', isNonEmptyString, isPlainObject),
   store: isPlainObject,
+  fencingToken: isPositiveInteger,
   claimApproval: isFunction,
   tracer: isPlainObject,
   askUserQuestion: isBoolean,
@@ -153,6 +154,11 @@ export function validateAgentOptions(options: unknown): asserts options is Agent
   if (options.maxBudgetUsd !== undefined && !findPrice(model.modelId ?? '', { ...DEFAULT_PRICES, ...options.prices })) {
     throw new ConfigurationError(
       `createAgent: maxBudgetUsd needs a price for model "${model.modelId}", and the price table has none. Pass it: prices: { '${model.modelId}': { input: <USD per million input tokens>, output: <USD per million output tokens> } }.`,
+    );
+  }
+  if (options.fencingToken !== undefined && !options.store) {
+    throw new ConfigurationError(
+      `createAgent: \`fencingToken\` (${options.fencingToken}) guards the appends to a session store, and there is no \`store\`. Pass the store whose lease it comes from: createAgent({ store, fencingToken: lease.fencingToken }).`,
     );
   }
   if (typeof options.resume === 'string' && !options.store) {

@@ -1,18 +1,18 @@
-import { checkOptions, isAbortSignal, isNonNegativeInteger, isSchema, isString, oneOf, type OptionsSpec } from '../options/index.js';
+import { checkOptions, isAbortSignal, isNonEmptyString, isNonNegativeInteger, isSchema, isString, oneOf, type OptionsSpec } from '../options/index.js';
 import { FORK_OPTIONS } from '../session/validate-fork-session-options.js';
 import type { CompactOptions, RunOptions } from './agent.js';
 import type { ForkOptions } from '../session/fork-state.js';
 
-const RUN_OPTIONS: OptionsSpec<RunOptions> = { signal: isAbortSignal, outputSchema: isSchema, outputRetries: isNonNegativeInteger, outputMode: oneOf(['tool', 'text']) };
+const RUN_OPTIONS: OptionsSpec<RunOptions> = { signal: isAbortSignal, outputSchema: isSchema, outputRetries: isNonNegativeInteger, outputMode: oneOf(['tool', 'text']), runId: isNonEmptyString };
 
 const CLOSE_OPTIONS: OptionsSpec<{ reason?: string }> = { reason: isString };
 
 /**
- * Checks the options of `agent.run()` and `agent.resolveApproval()`.
+ * Checks the options of `agent.run()`, `agent.resolveApproval()` and `agent.continue()`.
  * @param owner - the call, for the message.
  * @throws ConfigurationError for an unknown option (with the nearest name) or a value of the wrong type.
  */
-export function validateRunOptions(options: unknown, owner: 'agent.run' | 'agent.resolveApproval'): asserts options is RunOptions {
+export function validateRunOptions(options: unknown, owner: 'agent.run' | 'agent.resolveApproval' | 'agent.continue'): asserts options is RunOptions {
   checkOptions<RunOptions>(options, RUN_OPTIONS, {
     owner,
     optional: true,

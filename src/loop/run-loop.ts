@@ -3,6 +3,7 @@ import { ApprovalClaimedError } from '../errors/approval-claimed-error.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { PromptBlockedError } from '../errors/prompt-blocked-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import type { RunResult, RunStatus } from '../events/run-result.js';
 import { runHooks } from '../hooks/run-hooks.js';
@@ -35,7 +36,7 @@ function totalInput(usage: Usage): number {
 }
 import { StructuredOutputError } from '../errors/structured-output-error.js';
 
-/** What starts a run: a prompt, or the host's answer to a pending approval (continue the open batch). */
+/** What starts a run: a prompt, the host's answer to a pending approval (continue the open batch), or neither (`agent.continue()`). */
 export interface RunInput {
   prompt?: string | ContentBlock[];
   /** The approval answered, addressed by its id and path (`[toolUseId]` for the agent's own calls). */
@@ -51,9 +52,9 @@ const INTERRUPTED = 'The user interrupted the run before this tool call was answ
 const STOPPED = 'The user stopped the run when denying another call of this batch, so this call was not run.';
 const MAX_STOP_HOOK_CONTINUATIONS = 3;
 
-/** The error a failed store write ends a run with: a stale writer's conflict as it is, anything else wrapped. */
+/** The error a failed store write ends a run with: a stale writer's conflict or lost lease as it is, anything else wrapped. */
 function writeError(core: AgentCore, failure: Error): Error {
-  return SessionConflictError.isInstance(failure) ? failure : new SessionWriteError(core.sessionId, failure);
+  return SessionConflictError.isInstance(failure) || LeaseLostError.isInstance(failure) ? failure : new SessionWriteError(core.sessionId, failure);
 }
 
 /**
@@ -174,6 +175,11 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
     if (input.approval) {
       const refused = await answerApproval(core, input.approval, context, decisions);
       if (refused) return await finish('error', refused);
+    }
+    if (input.prompt === undefined && !input.approval) {
+      // agent.continue(): carry on only what a crash left unfinished.
+      if (core.pendingApprovals().length > 0) return await finish('awaiting-approval');
+      if (!core.state.openBatch && lastMessage()?.role !== 'user') return await finish('completed');
     }
     if (input.prompt !== undefined) {
       const instruction = input.output && !input.output.native ? outputInstruction(input.output) : undefined;

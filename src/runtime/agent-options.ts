@@ -145,6 +145,15 @@ export interface AgentOptions {
    */
   store?: SessionStore;
   /**
+   * The fencing token of the lease the host holds on this session (`store.leases.acquire`): every
+   * append carries it, so once the lease is lost (expired, or taken over by another worker) the
+   * store refuses the agent's writes with `LeaseLostError` and the run ends with it — a worker
+   * that stalled past its lease can never write beside the one that took over. Needs `store`.
+   * Forks (`agent.fork()`) are new sessions and write without it.
+   * @default undefined (appends are not checked against leases)
+   */
+  fencingToken?: number;
+  /**
    * The arbiter of "exactly once" for hosts that keep snapshots themselves (no `store`): awaited
    * before an answer to a pending approval is applied; return true only for the first answer to
    * that approval id — e.g. insert the id into a table with a unique key and return whether the

@@ -72,7 +72,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   'tool-sources': ['model', 'tools', 'tool-search', 'skills', 'mcp', 'errors', 'types'],
 };
 
-const CORE_UNITS = (unit: string) => unit !== 'node' && unit !== 'testing';
+// The Node-only entries: `node`, `testing` (its messages server) and `bullmq` (BullMQ runs on Node).
+const CORE_UNITS = (unit: string) => unit !== 'node' && unit !== 'testing' && unit !== 'bullmq';
 
 describe('architecture: the layers of DESIGN §8', () => {
   it('has no import cycle between folders (type imports included)', () => {
@@ -111,6 +112,12 @@ describe('architecture: the layers of DESIGN §8', () => {
       .filter((entry) => entry.specifier.startsWith('@anthropic-ai/sdk') && unitOf(entry.from) !== 'model/anthropic')
       .map((entry) => relative(src, entry.from));
     expect(offending).toEqual([]);
+  });
+
+  it('only the bullmq entry imports bullmq', () => {
+    const offending = imports.filter((entry) => /^bullmq(\/|$)/.test(entry.specifier) && unitOf(entry.from) !== 'bullmq').map((entry) => relative(src, entry.from));
+    expect(offending).toEqual([]);
+    expect(imports.some((entry) => entry.specifier === 'bullmq' && unitOf(entry.from) === 'bullmq')).toBe(true);
   });
 
   it('finds the imports it checks (the check itself works)', () => {

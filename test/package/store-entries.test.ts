@@ -43,6 +43,14 @@ describe('store entry points', () => {
     expect([...reachableSpecifiers(file)].filter((specifier) => isBuiltin(specifier) || specifier === 'pg' || specifier === 'ioredis')).toEqual([]);
   });
 
+  it.each(['bullmq/index.js', 'bullmq/index.cjs'])('dist/%s leaves bullmq to the host (an optional peer) and imports no driver', (entry) => {
+    const file = join(root, 'dist', entry);
+    expect(existsSync(file), 'run `npm run build` first (`npm test` does)').toBe(true);
+    const specifiers = [...reachableSpecifiers(file)];
+    expect(specifiers).toContain('bullmq');
+    expect(specifiers.filter((specifier) => specifier === 'pg' || specifier === 'ioredis')).toEqual([]);
+  });
+
   it('has a scan that does find Node built-ins and drivers where they are', () => {
     expect([...reachableSpecifiers(join(root, 'src/node/file-session-store.ts'))].some(isBuiltin)).toBe(true);
     expect(reachableSpecifiers(join(root, 'test/postgres/postgres-test-database.ts')).has('pg')).toBe(true);
@@ -55,7 +63,7 @@ describe('store entry points', () => {
 
   it('lists every entry point in package.json exports and the build', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; peerDependenciesMeta: Record<string, { optional: boolean }> };
-    for (const name of ['postgres', 'redis']) {
+    for (const name of ['postgres', 'redis', 'bullmq']) {
       expect(manifest.exports[`./${name}`]).toEqual({
         import: { types: `./dist/${name}/index.d.ts`, default: `./dist/${name}/index.js` },
         require: { types: `./dist/${name}/index.d.cts`, default: `./dist/${name}/index.cjs` },
@@ -63,5 +71,6 @@ describe('store entry points', () => {
     }
     expect(manifest.peerDependenciesMeta.pg).toEqual({ optional: true });
     expect(manifest.peerDependenciesMeta.ioredis).toEqual({ optional: true });
+    expect(manifest.peerDependenciesMeta.bullmq).toEqual({ optional: true });
   });
 });

@@ -1,0 +1,113 @@
+import { Queue } from 'bullmq';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
+import { checkOptions, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
+import { DEFAULT_AGENT_QUEUE_NAME, type AgentJobData } from './agent-job.js';
+import type { AgentQueueLocation } from './bullmq-connection.js';
+
+/** Options of {@link createAgentQueue}. */
+export interface AgentQueueOptions extends AgentQueueLocation {
+  /**
+   * How many times a job that failed (a store or model outage, say) is tried in all, with
+   * exponential backoff from one second. A job for a session another worker holds, or whose
+   * worker died, is tried again without counting as an attempt.
+   * @default 3
+   */
+  attempts?: number;
+}
+
+/** Options of `AgentQueue.enqueueRun`. */
+export interface EnqueueRunOptions {
+  /** The session to run in; a worker creates it on its first job. */
+  sessionId: string;
+  /** The user's message. */
+  prompt: string;
+}
+
+/** Options of `AgentQueue.enqueueApproval`. */
+export interface EnqueueApprovalOptions {
+  /** The session that waits. */
+  sessionId: string;
+  /** The approval's id (`PendingApproval.id`, as `store.listPending()` lists it). */
+  approvalId: string;
+  /** The answer: `{ behavior: 'allow' }` or `{ behavior: 'deny', message }` (plain JSON: it travels in the job). */
+  decision: ApprovalDecision;
+}
+
+/** A job on the queue. */
+export interface EnqueuedAgentJob {
+  /** BullMQ's job id; the job's run carries `job_<jobId>` as its run id. */
+  jobId: string;
+  /** The session it runs on. */
+  sessionId: string;
+}
+
+/** Where a host puts the work for its agent workers (`createAgentWorker`). */
+export interface AgentQueue {
+  /** Queues a prompt for a session. @throws ConfigurationError for a missing session id or an empty prompt. */
+  enqueueRun(options: EnqueueRunOptions): Promise<EnqueuedAgentJob>;
+  /** Queues the answer to a pending approval. @throws ConfigurationError for a malformed decision. */
+  enqueueApproval(options: EnqueueApprovalOptions): Promise<EnqueuedAgentJob>;
+  /** The BullMQ queue, for the host's own monitoring (`getJobCounts`, `QueueEvents`, ...). */
+  readonly queue: Queue<AgentJobData>;
+  /** Closes the queue's connection. */
+  close(): Promise<void>;
+}
+
+const isConnection: OptionCheck = (value, place) => {
+  if (isObject(value)) return;
+  throw new ConfigurationError(`${place.owner}: \`connection\` must be ioredis options (e.g. { host: '127.0.0.1', port: 6379 }) or an ioredis instance, got ${JSON.stringify(value)}.`);
+};
+
+const OPTIONS: OptionsSpec<AgentQueueOptions> = {
+  connection: required(isConnection),
+  queueName: isNonEmptyString,
+  prefix: isNonEmptyString,
+  attempts: isPositiveInteger,
+};
+
+const RUN: OptionsSpec<EnqueueRunOptions> = { sessionId: required(isNonEmptyString), prompt: required(isNonEmptyString) };
+
+const isDecision: OptionCheck = (value) => {
+  const decision = value as { behavior?: unknown; message?: unknown } | undefined;
+  if (decision?.behavior === 'allow') return;
+  if (decision?.behavior === 'deny' && typeof decision.message === 'string') return;
+  throw new ConfigurationError(
+    `enqueueApproval: \`decision\` must be { behavior: 'allow' } or { behavior: 'deny', message: 'why, for the model' }, got ${JSON.stringify(value)}.`,
+  );
+};
+
+const APPROVAL: OptionsSpec<EnqueueApprovalOptions> = { sessionId: required(isNonEmptyString), approvalId: required(isNonEmptyString), decision: required(isDecision) };
+
+/**
+ * A queue of agent jobs on BullMQ: prompts and approval answers for sessions, run by
+ * `createAgentWorker` processes, one job per session at a time.
+ * @throws ConfigurationError naming the bad option.
+ * @example
+ * const queue = createAgentQueue({ connection: { host: '127.0.0.1', port: 6379 } });
+ * await queue.enqueueRun({ sessionId: 'user-42', prompt: 'Tidy the docs folder.' });
+ */
+export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
+  checkOptions<AgentQueueOptions>(options, OPTIONS, { owner: 'createAgentQueue', usage: "createAgentQueue({ connection: { host: '127.0.0.1', port: 6379 } })" });
+  const queue = new Queue<AgentJobData>(options.queueName ?? DEFAULT_AGENT_QUEUE_NAME, {
+    connection: options.connection,
+    ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+    defaultJobOptions: { attempts: options.attempts ?? 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 10_000 } },
+  });
+  const add = async (data: AgentJobData): Promise<EnqueuedAgentJob> => {
+    const job = await queue.add(data.kind, data);
+    return { jobId: job.id!, sessionId: data.sessionId };
+  };
+  return {
+    queue,
+    enqueueRun(run) {
+      checkOptions<EnqueueRunOptions>(run, RUN, { owner: 'enqueueRun', usage: "enqueueRun({ sessionId: 'user-42', prompt: 'Hello' })" });
+      return add({ kind: 'run', sessionId: run.sessionId, prompt: run.prompt });
+    },
+    enqueueApproval(approval) {
+      checkOptions<EnqueueApprovalOptions>(approval, APPROVAL, { owner: 'enqueueApproval', usage: "enqueueApproval({ sessionId, approvalId, decision: { behavior: 'allow' } })" });
+      return add({ kind: 'approval', sessionId: approval.sessionId, approvalId: approval.approvalId, decision: approval.decision });
+    },
+    close: () => queue.close(),
+  };
+}

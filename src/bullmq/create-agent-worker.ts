@@ -1,0 +1,242 @@
+import { DelayedError, Worker, type Job } from 'bullmq';
+import { nanoid } from 'nanoid';
+import type { Agent } from '../agent/agent.js';
+import type { AgentRun } from '../agent/agent-run.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { LeaseLostError } from '../errors/lease-lost-error.js';
+import { checkOptions, isFunction, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
+import { loadEntries } from '../session/load-entries.js';
+import { foldEntries, pendingApprovalsOf } from '../state/index.js';
+import type { SessionLease, SessionStore } from '../session/session-store.js';
+import { DEFAULT_AGENT_QUEUE_NAME, runIdOfJob, type AgentJobData, type AgentJobResult } from './agent-job.js';
+import type { AgentQueueLocation } from './bullmq-connection.js';
+import { jobProgress } from './job-progress.js';
+
+/** What the worker hands `createAgent` for one job. */
+export interface AgentWorkerSession {
+  /** The job's session. */
+  sessionId: string;
+  /** BullMQ's id of the job. */
+  jobId: string;
+  /**
+   * Spread these into `createAgent`: the store, the fencing token of the lease this worker holds
+   * on the session, and `sessionId` for a new session or `resume` for a stored one.
+   */
+  agentOptions: { store: SessionStore; fencingToken: number; sessionId?: string; resume?: string };
+}
+
+/** A job's failure, as `onError` receives it. */
+export interface AgentWorkerError {
+  /** The job. */
+  jobId: string;
+  /** Its session. */
+  sessionId: string;
+  /** What went wrong. */
+  error: Error;
+}
+
+/** Options of {@link createAgentWorker}. */
+export interface AgentWorkerOptions extends AgentQueueLocation {
+  /** The session store every worker of the fleet shares; it must have `leases` (PostgreSQL, Redis, file). */
+  store: SessionStore;
+  /**
+   * Makes the agent for a job: `createAgent({ model, tools, ...session.agentOptions })`. The worker
+   * runs it and closes it when the job is done. Keep `store`, `fencingToken`, `sessionId` and
+   * `resume` as given: they are what make a job run beside no other and resume exactly once.
+   */
+  createAgent: (session: AgentWorkerSession) => Agent | Promise<Agent>;
+  /**
+   * Jobs this worker runs at once (on different sessions).
+   * @default 1
+   */
+  concurrency?: number;
+  /**
+   * The lifetime of the worker's lease on a session, renewed every third of it while the job
+   * runs. A worker that dies holds its sessions this long at most.
+   * @default 30000
+   */
+  leaseTtlMs?: number;
+  /**
+   * How long a job for a session another worker holds waits before it is tried again (delayed,
+   * not counted as an attempt).
+   * @default 1000
+   */
+  heldRetryMs?: number;
+  /**
+   * BullMQ's lock on an active job, renewed by a live worker: the job of a worker that died goes
+   * back to the queue once it runs out (BullMQ checks every `lockDurationMs`).
+   * @default 30000
+   */
+  lockDurationMs?: number;
+  /**
+   * The holder name on this worker's leases.
+   * @default `agent-worker-` and a random id
+   */
+  workerId?: string;
+  /**
+   * Receives jobs that failed (the job is retried as its attempts allow). Not called for jobs
+   * put back because their session was held or their lease was lost.
+   * @default undefined (failures are only recorded on the job)
+   */
+  onError?: (failure: AgentWorkerError) => void;
+}
+
+/** A running agent worker. */
+export interface AgentWorker {
+  /** The holder name on its leases. */
+  readonly id: string;
+  /** The BullMQ worker, for the host's own events and metrics. */
+  readonly worker: Worker<AgentJobData, AgentJobResult>;
+  /** Stops taking jobs and waits for the active ones to finish. */
+  close(): Promise<void>;
+}
+
+const isConnection: OptionCheck = (value, place) => {
+  if (isObject(value)) return;
+  throw new ConfigurationError(`${place.owner}: \`connection\` must be ioredis options (e.g. { host: '127.0.0.1', port: 6379 }) or an ioredis instance, got ${JSON.stringify(value)}.`);
+};
+
+const isLeasedStore: OptionCheck = (value, place) => {
+  const store = value as Partial<SessionStore> | undefined;
+  if (isObject(value) && typeof store?.append === 'function' && isObject(store.leases)) return;
+  throw new ConfigurationError(
+    `${place.owner}: \`store\` must be a session store with \`leases\` (postgresSessionStore, redisSessionStore or fileSessionStore), shared by every worker: leases keep two workers off one session.`,
+  );
+};
+
+const OPTIONS: OptionsSpec<AgentWorkerOptions> = {
+  connection: required(isConnection),
+  queueName: isNonEmptyString,
+  prefix: isNonEmptyString,
+  store: required(isLeasedStore),
+  createAgent: required(isFunction),
+  concurrency: isPositiveInteger,
+  leaseTtlMs: isPositiveInteger,
+  heldRetryMs: isPositiveInteger,
+  lockDurationMs: isPositiveInteger,
+  workerId: isNonEmptyString,
+  onError: isFunction,
+};
+
+/** Puts a job back for later without counting an attempt. */
+async function putBack(job: Job, token: string | undefined, delayMs: number): Promise<never> {
+  await job.moveToDelayed(Date.now() + delayMs, token);
+  throw new DelayedError();
+}
+
+/**
+ * A BullMQ worker that runs agent jobs (`createAgentQueue`): for each job it takes the session's
+ * lease, or puts the job back for later while another worker holds it; resumes the session from
+ * the shared store; and writes under the lease's fencing token, so a worker that lost its lease
+ * cannot write. A job whose worker died is taken over once its BullMQ lock runs out: the new
+ * worker reads in the transcript how far the job's run went (by its run id, `job_<jobId>`) and
+ * continues it; the prompt is not sent again, an approval is not answered twice, and a tool that
+ * may have been running is answered as interrupted, not run again.
+ * @throws ConfigurationError naming the bad option.
+ * @example
+ * const worker = createAgentWorker({
+ *   connection: { host: '127.0.0.1', port: 6379 },
+ *   store: postgresSessionStore({ pool }),
+ *   createAgent: (session) => createAgent({ model, tools, ...session.agentOptions }),
+ * });
+ */
+export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
+  checkOptions<AgentWorkerOptions>(options, OPTIONS, {
+    owner: 'createAgentWorker',
+    usage: 'createAgentWorker({ connection, store, createAgent: (session) => createAgent({ model, ...session.agentOptions }) })',
+  });
+  const store = options.store;
+  const leases = store.leases!;
+  const id = options.workerId ?? `agent-worker-${nanoid(10)}`;
+  const ttlMs = options.leaseTtlMs ?? 30_000;
+  const heldRetryMs = options.heldRetryMs ?? 1000;
+  const lockDuration = options.lockDurationMs ?? 30_000;
+
+  async function processJob(job: Job<AgentJobData, AgentJobResult>, token?: string): Promise<AgentJobResult> {
+    const data = job.data;
+    const { sessionId } = data;
+    const runId = runIdOfJob(job.id!);
+    const lease = await leases.acquire(sessionId, { holder: id, ttlMs });
+    if (!lease) return putBack(job, token, heldRetryMs);
+    let current: SessionLease | undefined = lease;
+    let agent: Agent | undefined;
+    let lost = false;
+    const renewal = setInterval(() => {
+      if (!current) return;
+      leases.renew(current, { ttlMs }).then(
+        (renewed) => {
+          current = renewed;
+          if (!renewed) {
+            lost = true;
+            agent?.interrupt('the worker lost its lease on the session');
+          }
+        },
+        () => undefined, // a failed renewal is retried on the next tick; the lease's expiry is the bound
+      );
+    }, Math.max(1, Math.floor(ttlMs / 3)));
+    try {
+      const entries = await loadEntries(store, sessionId);
+      const progress = jobProgress(entries, runId);
+      if (progress.endedWith !== undefined) {
+        // The job's run ended, but its worker died before BullMQ heard of it.
+        const pending = pendingApprovalsOf(foldEntries(entries, { sessionId }));
+        return { sessionId, runId, status: progress.endedWith as AgentJobResult['status'], pendingApprovals: pending.map((approval) => approval.id) };
+      }
+      const agentOptions = entries.length > 0 ? { store, fencingToken: lease.fencingToken, resume: sessionId } : { store, fencingToken: lease.fencingToken, sessionId };
+      agent = await options.createAgent({ sessionId, jobId: job.id!, agentOptions });
+      try {
+        await agent.ready;
+        if (agent.sessionId !== sessionId) {
+          throw new ConfigurationError(
+            `createAgentWorker: createAgent returned an agent for session "${agent.sessionId}" for a job on "${sessionId}"; spread session.agentOptions into createAgent last.`,
+          );
+        }
+        let run: AgentRun;
+        if (data.kind === 'run') {
+          run = progress.promptDelivered ? agent.continue({ runId }) : agent.run(data.prompt, { runId });
+        } else if (agent.pendingApprovals.some((approval) => approval.id === data.approvalId)) {
+          run = agent.resolveApproval(data.approvalId, data.decision, { runId });
+        } else if (progress.started) {
+          run = agent.continue({ runId });
+        } else {
+          return { sessionId, runId, status: 'approval-not-pending', pendingApprovals: agent.pendingApprovals.map((approval) => approval.id) };
+        }
+        const result = await run.result;
+        if (lost || LeaseLostError.isInstance(result.error)) return putBack(job, token, heldRetryMs);
+        return {
+          sessionId,
+          runId,
+          status: result.status,
+          pendingApprovals: result.pendingApprovals.map((approval) => approval.id),
+          ...(result.error ? { error: result.error.message } : {}),
+        };
+      } catch (error) {
+        // Lost the lease while loading (the resume's own writes were refused): try again later.
+        if (lost || LeaseLostError.isInstance(error)) return putBack(job, token, heldRetryMs);
+        throw error;
+      } finally {
+        await agent.close();
+      }
+    } finally {
+      clearInterval(renewal);
+      if (current) await leases.release(current).catch(() => undefined);
+    }
+  }
+
+  const worker = new Worker<AgentJobData, AgentJobResult>(options.queueName ?? DEFAULT_AGENT_QUEUE_NAME, processJob, {
+    connection: options.connection,
+    ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
+    concurrency: options.concurrency ?? 1,
+    lockDuration,
+    stalledInterval: lockDuration,
+    // A job whose worker died is resumed where it stopped, so taking it over again is safe.
+    maxStalledCount: 1000,
+    name: id,
+  });
+  worker.on('failed', (job, error) => {
+    if (job && !(error instanceof DelayedError)) options.onError?.({ jobId: job.id!, sessionId: job.data.sessionId, error });
+  });
+  // BullMQ reports connection trouble here; without a listener Node would crash the host.
+  worker.on('error', () => undefined);
+  return { id, worker, close: () => worker.close() };
+}

@@ -1,0 +1,26 @@
+import type { SessionEntry } from '../state/entries.js';
+
+/** How far a job's run went, read from the session's transcript. */
+export interface JobProgress {
+  /** The status its run ended with, when a `run-end` with its run id is stored. */
+  endedWith: string | undefined;
+  /** A `run-start` with its run id is stored. */
+  started: boolean;
+  /** A user message was stored after that `run-start`: the job's prompt reached the session. */
+  promptDelivered: boolean;
+}
+
+/**
+ * Reads a job's progress from a transcript: a worker that takes over a job whose worker died
+ * continues its run instead of starting it again (the prompt is not sent twice, an approval is
+ * not answered twice, and what ran is not run again).
+ */
+export function jobProgress(entries: readonly SessionEntry[], runId: string): JobProgress {
+  const progress: JobProgress = { endedWith: undefined, started: false, promptDelivered: false };
+  for (const entry of entries) {
+    if (entry.kind === 'run-start' && entry.runId === runId) progress.started = true;
+    else if (entry.kind === 'run-end' && entry.runId === runId) progress.endedWith = entry.status;
+    else if (progress.started && entry.kind === 'message' && entry.message.role === 'user') progress.promptDelivered = true;
+  }
+  return progress;
+}

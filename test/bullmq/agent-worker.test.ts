@@ -1,0 +1,218 @@
+// Agent runs as BullMQ jobs, against the real Redis (the queue) and PostgreSQL or Redis (the
+// session store). Outside CI, a missing server skips these tests with one line; in CI it fails.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { QueueEvents, Job } from 'bullmq';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { anthropicModel, ConfigurationError, createAgent, memorySessionStore, type SessionEntry, type SessionStore } from 'agent-harness';
+import { createAgentQueue, createAgentWorker, type AgentJobResult, type AgentQueue, type AgentWorker } from 'agent-harness/bullmq';
+import type { MessagesServer } from 'agent-harness/testing/messages-server';
+import { Redis } from 'ioredis';
+import { startDemoModelServer } from '../../examples/worker-fleet/demo-script.js';
+import { fleetTools } from '../../examples/worker-fleet/fleet-tools.js';
+import { REPO_ROOT } from '../examples/server-process.js';
+import { loadEntries } from '../../src/session/load-entries.js';
+import { postgres } from '../postgres/postgres-test-database.js';
+import { redis } from '../redis/redis-test-server.js';
+import { uniqueName } from '../server-under-test.js';
+import { bullConnection, dropKeys, openFleetStore, placeToEnv, type FleetPlace, type StoreKind } from './fleet-stores.js';
+
+const INTERRUPTED = /interrupted/i;
+
+interface Execution {
+  toolUseId: string;
+  name: string;
+  n: number;
+  pid: number;
+}
+
+const executions = (file: string): Execution[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Execution) : []);
+
+/** The tool results stored in a transcript, by call id: acknowledged, or answered as interrupted. */
+function storedResults(entries: readonly SessionEntry[]): Map<string, string> {
+  const results = new Map<string, string>();
+  for (const entry of entries) {
+    if (entry.kind !== 'tool-result') continue;
+    const content = entry.result.content;
+    results.set(entry.toolUseId, typeof content === 'string' ? content : JSON.stringify(content));
+  }
+  return results;
+}
+
+let model: MessagesServer;
+beforeAll(async () => {
+  model = await startDemoModelServer();
+});
+afterAll(() => model?.close());
+
+describe('createAgentWorker / createAgentQueue: options', () => {
+  it('names the bad option and the fix', () => {
+    const connection = { host: '127.0.0.1', port: 1 };
+    const make = () => createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'x' }) });
+    expect(() => createAgentWorker({ connection, store: { ...memorySessionStore(), leases: undefined } as SessionStore, createAgent: make })).toThrow(/`store` must be a session store with `leases`/);
+    expect(() => createAgentWorker({ connection, store: memorySessionStore(), createAgent: make, leaseTtlMs: 0 })).toThrow(/`leaseTtlMs`/);
+    expect(() => createAgentWorker({ connection, store: memorySessionStore(), createAgent: make, concurency: 2 } as never)).toThrow(/`concurency`.*`concurrency`/);
+    expect(() => createAgentWorker({ connection, store: memorySessionStore() } as never)).toThrow(/`createAgent`/);
+    expect(() => createAgentQueue({ connection: 'redis://x' as never })).toThrow(ConfigurationError);
+  });
+});
+
+const kinds: Array<{ kind: StoreKind; reachable: boolean }> = [
+  { kind: 'postgres', reachable: postgres.reachable && redis.reachable },
+  { kind: 'redis', reachable: redis.reachable },
+];
+
+describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reachable }) => {
+  let place: FleetPlace;
+  let store: SessionStore;
+  let closeStore: (drop?: boolean) => Promise<void>;
+  let queue: AgentQueue;
+  let events: QueueEvents;
+  let admin: Redis;
+  let logFile: string;
+  const workers: AgentWorker[] = [];
+  const children: ChildProcess[] = [];
+
+  const startWorker = (extra: Partial<Parameters<typeof createAgentWorker>[0]> = {}) => {
+    const worker = createAgentWorker({
+      connection: bullConnection(place.redisUrl),
+      queueName: place.queueName,
+      prefix: place.bullPrefix,
+      store,
+      heldRetryMs: 100,
+      lockDurationMs: 1000,
+      leaseTtlMs: 2000,
+      createAgent: (session) =>
+        createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'offline', baseURL: model.url, maxRetries: 0 }), tools: fleetTools({ logFile }), ...session.agentOptions }),
+      ...extra,
+    });
+    workers.push(worker);
+    return worker;
+  };
+
+  const finished = async (jobId: string): Promise<AgentJobResult> => {
+    const job = await Job.fromId(queue.queue, jobId);
+    return (await job!.waitUntilFinished(events, 90_000)) as AgentJobResult;
+  };
+
+  const entriesOf = (sessionId: string) => loadEntries(store, sessionId);
+
+  beforeAll(async () => {
+    if (!reachable) return;
+    place = {
+      kind,
+      pgUrl: postgres.url,
+      redisUrl: redis.url,
+      namespace: kind === 'postgres' ? uniqueName('ah_fleet') : `${uniqueName('ah-fleet')}:`,
+      queueName: uniqueName('fleet'),
+      bullPrefix: uniqueName('ah-bull'),
+    };
+    ({ store, close: closeStore } = await openFleetStore(place));
+    queue = createAgentQueue({ connection: bullConnection(place.redisUrl), queueName: place.queueName, prefix: place.bullPrefix });
+    events = new QueueEvents(place.queueName, { connection: bullConnection(place.redisUrl), prefix: place.bullPrefix });
+    await events.waitUntilReady();
+    admin = new Redis(place.redisUrl);
+  });
+
+  afterEach(async () => {
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await Promise.all(workers.splice(0).map((worker) => worker.close()));
+  });
+
+  afterAll(async () => {
+    if (!reachable) return;
+    await events.close();
+    await queue.close();
+    await dropKeys(admin, place.bullPrefix);
+    await admin.quit();
+    await closeStore(true);
+  });
+
+  it.skipIf(!reachable)('runs a prompt, parks on the approval, and finishes once the approval job is run', { timeout: 120_000 }, async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    startWorker();
+    const sessionId = uniqueName('s');
+    const parked = await finished((await queue.enqueueRun({ sessionId, prompt: 'Do the task.' })).jobId);
+    expect(parked.status).toBe('awaiting-approval');
+    expect(parked.pendingApprovals).toHaveLength(1);
+    const inbox = (await store.listPending!()).find((pending) => pending.sessionId === sessionId);
+    expect(inbox?.approvals.map((approval) => approval.id)).toEqual(parked.pendingApprovals);
+    expect(inbox?.approvals[0]?.toolName).toBe('publish');
+
+    const approved = await finished((await queue.enqueueApproval({ sessionId, approvalId: parked.pendingApprovals[0]!, decision: { behavior: 'allow' } })).jobId);
+    expect(approved).toMatchObject({ status: 'completed', pendingApprovals: [] });
+    const ran = executions(logFile);
+    expect(ran.map((execution) => `${execution.name} ${execution.n}`)).toEqual(['step 0', 'step 1', 'publish 2', 'step 3', 'step 4']);
+    expect((await store.listPending!()).some((pending) => pending.sessionId === sessionId)).toBe(false);
+
+    // Answering the same approval again runs nothing.
+    const again = await finished((await queue.enqueueApproval({ sessionId, approvalId: parked.pendingApprovals[0]!, decision: { behavior: 'allow' } })).jobId);
+    expect(again.status).toBe('approval-not-pending');
+    expect(executions(logFile)).toHaveLength(5);
+  });
+
+  it.skipIf(!reachable)('puts a job for a session another worker holds back on the queue (delayed), never runs it beside it', async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    const sessionId = uniqueName('held');
+    const held = (await store.leases!.acquire(sessionId, { holder: 'another-worker', ttlMs: 60_000 }))!;
+    const delayed = new Promise<string>((resolve) => events.on('delayed', ({ jobId }) => resolve(jobId)));
+    startWorker();
+    const { jobId } = await queue.enqueueRun({ sessionId, prompt: 'Do the task.' });
+    expect(await delayed).toBe(jobId);
+    // Taken, found held, put back: nothing was written or run.
+    expect(await entriesOf(sessionId)).toEqual([]);
+    expect(executions(logFile)).toEqual([]);
+    const job = await Job.fromId(queue.queue, jobId);
+    expect(job!.attemptsMade).toBe(0);
+    await store.leases!.release(held);
+    expect((await finished(jobId)).status).toBe('awaiting-approval');
+  });
+
+  it.skipIf(!reachable)('a worker killed with SIGKILL in the middle of a tool call leaves the session to another, which resumes it exactly once', async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/bullmq/fleet-worker.child.ts'], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...placeToEnv(place), FLEET_LOG: logFile, FLEET_MODEL_URL: model.url, FLEET_HANG_STEP: '1', FLEET_LEASE_MS: '1500', FLEET_LOCK_MS: '1000' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let output = '';
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const hanging = new Promise<string>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /hanging (\S+)/.exec(output);
+        if (match) resolve(match[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`the worker exited (${code}) before hanging:\n${output}`)));
+    });
+    const sessionId = uniqueName('killed');
+    const { jobId } = await queue.enqueueRun({ sessionId, prompt: 'Do the task.' });
+    const hungCall = await hanging;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+
+    // Another worker takes the job over once the dead worker's lock and lease run out.
+    startWorker();
+    const parked = await finished(jobId);
+    expect(parked.status).toBe('awaiting-approval');
+    const done = await finished((await queue.enqueueApproval({ sessionId, approvalId: parked.pendingApprovals[0]!, decision: { behavior: 'allow' } })).jobId);
+    expect(done.status).toBe('completed');
+
+    const ran = executions(logFile);
+    const results = storedResults(await entriesOf(sessionId));
+    // No call ran twice; the one cut off by the kill was answered as interrupted, not run again.
+    expect(new Set(ran.map((execution) => execution.toolUseId)).size).toBe(ran.length);
+    expect(ran.filter((execution) => execution.toolUseId === hungCall)).toHaveLength(1);
+    expect(results.get(hungCall)).toMatch(INTERRUPTED);
+    // Every acknowledged result is from exactly one execution; the prompt was sent once.
+    const acknowledged = [...results].filter(([, content]) => !INTERRUPTED.test(content)).map(([id]) => id);
+    expect(acknowledged.every((id) => ran.some((execution) => execution.toolUseId === id))).toBe(true);
+    expect(ran.map((execution) => `${execution.name} ${execution.n}`)).toEqual(['step 0', 'step 1', 'publish 2', 'step 3', 'step 4']);
+    const prompts = (await entriesOf(sessionId)).filter((entry) => entry.kind === 'message' && entry.message.role === 'user' && JSON.stringify(entry.message.content).includes('Do the task.'));
+    expect(prompts).toHaveLength(1);
+  }, 240_000);
+});
