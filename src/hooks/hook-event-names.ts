@@ -9,6 +9,8 @@ export const HOOK_EVENT_NAMES: readonly HookEventName[] = [
   'PostToolUse',
   'PostToolUseFailure',
   'Stop',
+  'SubagentStart',
+  'SubagentStop',
   'SessionEnd',
 ];
 
