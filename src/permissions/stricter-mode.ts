@@ -1,20 +1,22 @@
 import type { PermissionMode } from '../types/permission.js';
 
-/**
- * How much each mode lets run without asking, as a partial order: `plan` runs only what reads,
- * `dontAsk` runs only what rules allow, `default` also asks, `auto` and `acceptEdits` each let
- * more through (different things: neither is below the other), `bypassPermissions` everything.
- */
-const LEVEL: Record<PermissionMode, number> = { plan: 0, dontAsk: 1, default: 2, auto: 3, acceptEdits: 3, bypassPermissions: 4 };
+/** Modes in order of how little they let run without asking; each lets run no more than the ones after it. */
+const CHAIN: readonly PermissionMode[] = ['plan', 'dontAsk', 'default', 'acceptEdits', 'bypassPermissions'];
 
 /**
- * The stricter of two modes: the one that lets no more run than either. Two modes that let
- * different things through (`auto` and `acceptEdits`) meet at `default`.
+ * The stricter of two modes: one that lets no more run without asking than either. `plan` runs
+ * only what reads, `dontAsk` only what rules allow, `default` asks, `acceptEdits` also lets edits
+ * through, `bypassPermissions` everything but what deny and ask rules stop. `auto` is beside that
+ * chain, not on it: its classifier may answer what an ask rule asks (which `bypassPermissions`
+ * does not), so `auto` meets any mode above `default` at `default`.
  */
 export function stricterMode(a: PermissionMode, b: PermissionMode): PermissionMode {
   if (a === b) return a;
-  if (LEVEL[a] === LEVEL[b]) return 'default';
-  return LEVEL[a] < LEVEL[b] ? a : b;
+  if (a === 'auto' || b === 'auto') {
+    const other = a === 'auto' ? b : a;
+    return CHAIN.indexOf(other) <= CHAIN.indexOf('default') ? other : 'default';
+  }
+  return CHAIN.indexOf(a) < CHAIN.indexOf(b) ? a : b;
 }
 
 /**
