@@ -5,6 +5,7 @@ import { runHooks } from '../hooks/run-hooks.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { ToolRunContext } from '../tools/types.js';
+import { linkedAbortController } from './linked-abort.js';
 
 /** What one subagent run needs besides its core. */
 export interface SubagentRunArgs {
@@ -24,13 +25,15 @@ export interface SubagentRunArgs {
  * `SubagentStop` hooks run.
  */
 export async function runSubagent(core: AgentCore, input: RunInput, args: SubagentRunArgs): Promise<RunResult> {
+  // Its own signal, linked to the parent's: interrupting the parent stops it.
+  const { controller, unlink } = linkedAbortController(args.signal);
   const result = await runLoop(core, input, {
     runId: args.run?.runId ?? `run_${nanoid(12)}`,
-    signal: args.signal,
+    signal: controller.signal,
     queue: new PQueue({ concurrency: core.options.maxToolConcurrency ?? 10 }),
     sink: args.run?.sink ?? ((event) => args.parent.runSink?.(event)),
     ...(core.parentToolUseId !== undefined ? { parentToolUseId: core.parentToolUseId } : {}),
-  });
+  }).finally(unlink);
   const summary: SubagentRunSummary = {
     agentId: core.agentId!,
     subagentType: args.subagentType,
