@@ -256,6 +256,7 @@ export {
   foldEntries,
   createSessionState,
   INTERRUPTED_BEFORE_FINISHING,
+  NESTED_INTERRUPTED,
   type FoldEntriesOptions,
   type SessionState,
   type RequestPrefix,
