@@ -13,7 +13,12 @@ export { AgentRun } from './agent/agent-run.js';
 export type { AgentOptions } from './runtime/agent-options.js';
 export { SNAPSHOT_SCHEMA_VERSION, SUPPORTED_SNAPSHOT_VERSIONS, type AgentSnapshot } from './runtime/snapshot.js';
 export type { SnapshotKey } from './runtime/snapshot-signature.js';
-export type { ClaimApprovalArgs } from './runtime/agent-options.js';
+export type { ClaimApprovalArgs, VerifyPlanOnCompletionOptions } from './runtime/agent-options.js';
+
+// Subagents
+export { BUILTIN_AGENTS, type AgentDefinition } from './subagents/agent-definition.js';
+export { verifyPlan, type VerifyPlanOptions } from './agent/verify-plan.js';
+export { stricterMode, subagentMode } from './permissions/stricter-mode.js';
 
 // Telemetry
 export type { TracerLike, SpanLike, SpanOptionsLike, SpanAttributeValue } from './telemetry/index.js';
@@ -48,9 +53,13 @@ export type {
   ErrorEvent,
   WarningEvent,
   McpServerStatusEvent,
+  SubagentStartEvent,
+  SubagentEndEvent,
+  BackgroundTaskEndEvent,
+  PlanVerificationEvent,
   RunEndEvent,
 } from './events/agent-event.js';
-export type { RunResult, RunStatus } from './events/run-result.js';
+export type { RunResult, RunStatus, SubagentRunSummary, BackgroundTaskInfo, PlanVerification, PlanStepFinding } from './events/run-result.js';
 
 // Models
 export {
@@ -267,6 +276,7 @@ export {
   foldEntries,
   createSessionState,
   INTERRUPTED_BEFORE_FINISHING,
+  NESTED_INTERRUPTED,
   type FoldEntriesOptions,
   type SessionState,
   type RequestPrefix,

@@ -7,6 +7,7 @@
  * the plan as JSON (the explored material stays in context), and the plan becomes the todo list.
  * Before it drafts, it loads the blog's "house style" skill: only the skill's name and description
  * sit in the system prompt; its instructions enter the conversation when the model asks for them.
+ * After the draft, `verifyPlan` has a read-only verifier subagent check the work against the plan.
  *
  *   npm run demo                          offline, scripted model, asks you to confirm the plan
  *   npm run demo -- --yes                 confirm automatically
@@ -24,6 +25,7 @@ import {
   formatPlanAsMarkdown,
   planToTodos,
   requestPlan,
+  verifyPlan,
   type AgentRun,
   type Model,
 } from 'agent-harness';
@@ -98,6 +100,11 @@ console.log(`Plan saved as ${saved.name}.\n${todoList(agent.todos)}`);
 console.log('── 3. Write ──');
 const started = Date.now();
 await show(agent.run('The plan is approved. Write the article now, one section per step, and keep the todo list up to date.'));
+
+console.log('\n\n── 4. Verify against the plan ──');
+const verification = await verifyPlan({ agent });
+console.log(`verdict: ${verification.verdict} — ${verification.summary}`);
+for (const finding of verification.steps) console.log(`  ${finding.status === 'done' ? '✓' : '✗'} ${finding.step}: ${finding.evidence}`);
 
 console.log(`\n\n── done in ${((Date.now() - started) / 1000).toFixed(1)} s ──`);
 console.log(todoList(agent.todos));

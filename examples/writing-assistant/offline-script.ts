@@ -55,5 +55,16 @@ export function offlineModel(): ScriptedModel {
     ),
     turn(toolCall('TodoWrite', { todos: todos(['completed', 'completed', 'completed']) })),
     'The draft is written: three short sections in a warm, concrete voice.',
+    // verifyPlan: the read-only verifier checks the work against the plan and answers as JSON.
+    turn('Checking the material the opening relies on.', toolCall('read_material', { name: 'interview.md' })),
+    JSON.stringify({
+      verdict: 'compliant',
+      summary: 'All three planned sections were written in order, each as the plan describes.',
+      steps: plan.steps.map((step, index) => ({
+        step: step.title,
+        status: 'done',
+        evidence: `write_section "${plan.outline[index]}" succeeded${index === 0 ? '; it opens with the docent from interview.md' : ''}.`,
+      })),
+    }),
   ]);
 }

@@ -84,6 +84,17 @@ export interface CompactOptions {
   signal?: AbortSignal;
 }
 
+/** Each agent's core, for the library's own functions that work on an agent (`verifyPlan`); not exported from the package. */
+const cores = new WeakMap<object, () => AgentCore>();
+
+/**
+ * The core behind an agent (once it is ready).
+ * @throws ConfigurationError while it is still loading.
+ */
+export function coreOfAgent(agent: Agent): AgentCore {
+  return cores.get(agent)!();
+}
+
 /**
  * One conversation (session) with a model: its history, permission mode, todos, plan and
  * pending approvals. Create it with `createAgent`.
@@ -115,6 +126,7 @@ export class Agent {
   constructor(init: object, settings: { maxToolConcurrency: number; model: Model }, forkSelf: (state: SessionState, forkedFrom: string) => Agent) {
     // Typed loosely on purpose: the core is internal and stays out of the published declarations.
     const core = init as AgentCore | Promise<AgentCore>;
+    cores.set(this, () => this.core);
     this.forkSelf = forkSelf;
     this.maxToolConcurrency = settings.maxToolConcurrency;
     this.model = settings.model;
@@ -467,6 +479,7 @@ export class Agent {
     if (!this.loadedCore) await this.ready.catch(() => undefined);
     if (!this.loadedCore) return;
     this.loadedCore.closed = true;
+    for (const controller of this.loadedCore.backgroundAborts) controller.abort(new Error('closed'));
     const active = this.active;
     if (active) {
       active.controller.abort(new Error('closed'));

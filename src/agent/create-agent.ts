@@ -4,7 +4,7 @@ import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { copyPlanForResume } from '../plan/copy-plan.js';
-import { Journal } from '../session/journal.js';
+import { Journal, type TranscriptWriter } from '../session/journal.js';
 import { claimSession } from '../session/open-sessions.js';
 import { loadEntries } from '../session/load-entries.js';
 import type { SessionStore } from '../session/session-store.js';
@@ -25,8 +25,10 @@ import type { AgentOptions } from '../runtime/agent-options.js';
 import { validateAgentOptions } from './validate-agent-options.js';
 import { memoryTool, readToolOutputTool } from '../context/index.js';
 import { readSnapshot } from '../runtime/snapshot.js';
+import { assertAgentToolsExist, createAgentTools } from '../subagents/index.js';
+import { verifyOnCompletion } from './verify-plan.js';
 
-function buildCore(options: AgentOptions, state: SessionState, origin: SessionOrigin, journal: Journal | undefined, sources: ResolvedToolSources, revision = 0): AgentCore {
+function buildCore(options: AgentOptions, state: SessionState, origin: SessionOrigin, journal: TranscriptWriter | undefined, sources: ResolvedToolSources, revision = 0): AgentCore {
   let core: AgentCore | undefined;
   const services = (): AgentServices => core!;
   const builtins: Tool[] = [];
@@ -36,7 +38,10 @@ function buildCore(options: AgentOptions, state: SessionState, origin: SessionOr
   if (options.askUserQuestion ?? false) builtins.push(createAskUserQuestionTool());
   if (options.memory) builtins.push(memoryTool(options.memory));
   if (options.context?.spill) builtins.push(readToolOutputTool({ store: { load: (handle) => core!.spillStore.load(handle), save: (output) => core!.spillStore.save(output) } }));
+  if (options.agents) builtins.push(...createAgentTools(() => core!, { agents: options.agents, ...(options.maxSubagentConcurrency !== undefined ? { maxConcurrency: options.maxSubagentConcurrency } : {}) }));
   core = new AgentCore(options, agentToolbox(options, builtins, sources), state, origin, journal, revision, sources);
+  if (options.agents) assertAgentToolsExist(options.agents, core);
+  if (options.verifyPlanOnCompletion) core.verifyOnCompletion = verifyOnCompletion(core, options.verifyPlanOnCompletion);
   return core;
 }
 

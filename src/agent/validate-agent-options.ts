@@ -25,7 +25,8 @@ import {
   type OptionsSpec,
 } from '../options/index.js';
 import { PERMISSION_MODES, type AutoModeOptions, type PermissionRules } from '../types/permission.js';
-import type { AgentOptions } from '../runtime/agent-options.js';
+import type { AgentOptions, VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js';
+import type { AgentDefinition } from '../runtime/agent-definition.js';
 import { CLAUDE_AGENT_SDK_HINTS } from './claude-agent-sdk-hints.js';
 import { isServerTool } from '../tools/server-tool.js';
 import { assertToolSourceOptions } from '../tool-sources/index.js';
@@ -97,7 +98,30 @@ const MEMORY_SPEC: OptionsSpec<MemoryToolOptions> = { store: required(isMemorySt
 
 const hooksCheck: OptionCheck = (value) => validateHooksConfig(value);
 
+const AGENT_DEFINITION_SPEC: OptionsSpec<AgentDefinition> = {
+  description: required(isNonEmptyString),
+  prompt: required(isNonEmptyString),
+  tools: isStringArray,
+  readOnly: isBoolean,
+  model: isModel,
+  permissionMode: oneOf(PERMISSION_MODES),
+  maxTurns: isPositiveInteger,
+  maxDepth: isNonNegativeInteger,
+};
+
+const isAgents: OptionCheck = (value, place) => {
+  recordOf(shape(AGENT_DEFINITION_SPEC, { usage: "{ description: 'Finds files', prompt: 'You explore.', tools: ['Read', 'Grep'] }" }), 'an object of subagent definitions by type name')(value, place);
+  if (Object.keys(value as object).length === 0) {
+    throw new ConfigurationError('createAgent: `agents` must define at least one subagent type, e.g. agents: { explore: BUILTIN_AGENTS.explore }; leave it out for no `Agent` tool.');
+  }
+};
+
+const VERIFY_ON_COMPLETION_SPEC: OptionsSpec<VerifyPlanOnCompletionOptions> = { model: isModel };
+
 const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
+  agents: isAgents,
+  maxSubagentConcurrency: isPositiveInteger,
+  verifyPlanOnCompletion: either('true, false, or { model? }', isBoolean, shape(VERIFY_ON_COMPLETION_SPEC, { usage: '{ model: anthropicModel({ model: "claude-haiku-4-5" }) }' })),
   model: required(isModel),
   system: isString,
   tools: arrayOf(isTool, 'an array of tools made with defineTool()'),

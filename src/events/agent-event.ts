@@ -13,7 +13,7 @@ import type { ToolDisplay } from '../types/tool-display.js';
 import type { ToolAnnotations } from '../types/tool-annotations.js';
 import type { McpServerState } from '../types/mcp-server-state.js';
 import type { CompactionTrigger, ContextUsage } from '../types/context-usage.js';
-import type { RunResult } from './run-result.js';
+import type { BackgroundTaskInfo, PlanVerification, RunResult, SubagentRunSummary } from './run-result.js';
 
 /** Fields every event carries. */
 export interface EventBase {
@@ -21,6 +21,8 @@ export interface EventBase {
   sessionId: string;
   /** Set when the event comes from a subagent. */
   agentId?: string;
+  /** For a subagent's event: the parent's `Agent` call that started it (render it nested under that call). */
+  parentToolUseId?: string;
 }
 
 /** A run began. */
@@ -260,6 +262,44 @@ export interface McpServerStatusEvent extends EventBase, McpServerState {
   type: 'mcp-server-status';
 }
 
+/** A subagent started (the parent's `Agent` call `parentToolUseId`); its own events follow with its `agentId`. */
+export interface SubagentStartEvent extends EventBase {
+  type: 'subagent-start';
+  /** The subagent type. */
+  subagentType: string;
+  /** The task's short description. */
+  description: string;
+  /** Started with `run_in_background`: this is its task id. */
+  taskId?: string;
+}
+
+/** A subagent's run ended (or stopped to wait for an approval). */
+export interface SubagentEndEvent extends EventBase {
+  type: 'subagent-end';
+  /** The subagent type. */
+  subagentType: string;
+  /** What its run did. */
+  summary: SubagentRunSummary;
+}
+
+/** A background subagent task ended; the parent model is told in its next turn. */
+export interface BackgroundTaskEndEvent extends EventBase {
+  type: 'background-task-end';
+  /** The task. */
+  task: BackgroundTaskInfo;
+  /** Its final text (or what went wrong). */
+  output: string;
+}
+
+/** The work was checked against the approved plan (`verifyPlanOnCompletion`). */
+export interface PlanVerificationEvent extends EventBase {
+  type: 'plan-verification';
+  /** The plan's file name. */
+  name: string;
+  /** The verdict and the per-step findings. */
+  verification: PlanVerification;
+}
+
 /** The run ended. */
 export interface RunEndEvent extends EventBase {
   type: 'run-end';
@@ -291,6 +331,10 @@ export type AgentEvent =
   | ErrorEvent
   | WarningEvent
   | McpServerStatusEvent
+  | SubagentStartEvent
+  | SubagentEndEvent
+  | BackgroundTaskEndEvent
+  | PlanVerificationEvent
   | RunEndEvent;
 
 /** The `type` strings of {@link AgentEvent}. */

@@ -13,6 +13,58 @@ export type RunStatus =
   | 'budget-exceeded'
   | 'error';
 
+/** One subagent run inside a run (the `Agent` tool), for the per-agent usage breakdown. */
+export interface SubagentRunSummary {
+  /** The subagent's id (its events, entries and approvals carry it). */
+  agentId: string;
+  /** The subagent type (the key in `createAgent({ agents })`). */
+  subagentType: string;
+  /** The parent's call that started it. */
+  parentToolUseId: string;
+  /** How its run (or this part of it, after an approval) ended. */
+  status: RunStatus;
+  /** Its token usage (its own subagents' included). */
+  usage: Usage;
+  /** Its estimated cost in US dollars; undefined for a model without a price. */
+  costUsd: number | undefined;
+  /** Its model calls. */
+  turns: number;
+}
+
+/** A subagent started with `run_in_background`, as the parent's run result lists it. */
+export interface BackgroundTaskInfo {
+  /** The id the `Agent` tool returned (the model checks it with `TaskOutput`). */
+  taskId: string;
+  /** The subagent's id. */
+  agentId: string;
+  /** The subagent type. */
+  subagentType: string;
+  /** The task's short description. */
+  description: string;
+  /** `running` until it ends; `interrupted` when the process stopped while it ran. */
+  status: 'running' | 'completed' | 'failed' | 'interrupted';
+}
+
+/** What one step of a plan looked like when the work was checked against it. */
+export interface PlanStepFinding {
+  /** The step, as the plan says it. */
+  step: string;
+  /** `done` as planned, `deviated` (done differently), or `missing` (not done). */
+  status: 'done' | 'deviated' | 'missing';
+  /** What shows it: files, commands, tool results, quotes from the work. */
+  evidence: string;
+}
+
+/** The verdict of checking the work done against an approved plan (`verifyPlan`). */
+export interface PlanVerification {
+  /** `compliant`: every step done as planned; `deviations`: done, but differently; `incomplete`: steps missing. */
+  verdict: 'compliant' | 'deviations' | 'incomplete';
+  /** A short summary for the user. */
+  summary: string;
+  /** One finding per plan step, in plan order. */
+  steps: PlanStepFinding[];
+}
+
 /** What a run produced. `Output` is the type of `output` for a run asked for one (`outputSchema`). */
 export interface RunResult<Output = unknown> {
   status: RunStatus;
@@ -40,6 +92,18 @@ export interface RunResult<Output = unknown> {
   output?: Output;
   /** For a run given an `outputSchema`: how many final answers it took (1 when the first was valid). */
   outputAttempts?: number;
+  /**
+   * The subagent runs of this run (the `Agent` tool), each with its usage; `usage` and `costUsd`
+   * above already include them. Absent when no subagent ran.
+   */
+  subagents?: SubagentRunSummary[];
+  /** Background subagent tasks still running when the run ended. Absent when there are none. */
+  backgroundTasks?: BackgroundTaskInfo[];
+  /**
+   * With `verifyPlanOnCompletion`: the check of the work against the approved plan, when the run
+   * completed with every todo done (also announced as a `plan-verification` event).
+   */
+  planVerification?: PlanVerification;
   /** The error that ended the run, for status `error`. */
   error?: AgentHarnessError | Error;
 }

@@ -11,6 +11,8 @@ export const HOOK_EVENT_NAMES: readonly HookEventName[] = [
   'Stop',
   'PreCompact',
   'PostCompact',
+  'SubagentStart',
+  'SubagentStop',
   'SessionEnd',
 ];
 

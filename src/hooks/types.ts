@@ -90,6 +90,36 @@ export interface StopHookInput extends HookInputBase {
   stopHookActive: boolean;
 }
 
+/** A subagent is starting (the parent's `Agent` call); the hook may add context to its prompt. */
+export interface SubagentStartHookInput extends HookInputBase {
+  hookEventName: 'SubagentStart';
+  /** The subagent's id. */
+  agentId: string;
+  /** Its type (the key in `createAgent({ agents })`). */
+  subagentType: string;
+  /** The task it is given. */
+  prompt: string;
+  /** The parent's call that starts it. */
+  parentToolUseId: string;
+  /** Started with `run_in_background`. */
+  background: boolean;
+}
+
+/** A subagent's run ended (completed, stopped, failed) or stopped to wait for an approval. */
+export interface SubagentStopHookInput extends HookInputBase {
+  hookEventName: 'SubagentStop';
+  /** The subagent's id. */
+  agentId: string;
+  /** Its type. */
+  subagentType: string;
+  /** The parent's call that started it. */
+  parentToolUseId: string;
+  /** How its run ended (`awaiting-approval` when it waits for the host). */
+  status: string;
+  /** Its final text. */
+  text: string;
+}
+
 /** The session is ending (the agent is closed). */
 export interface SessionEndHookInput extends HookInputBase {
   hookEventName: 'SessionEnd';
@@ -197,6 +227,15 @@ export interface StopHookOutput {
   reason?: string;
 }
 
+/** What a `SubagentStart` hook may return. */
+export interface SubagentStartHookOutput {
+  /** Text added to the subagent's prompt. */
+  additionalContext?: string;
+}
+
+/** What a `SubagentStop` hook may return (nothing is used). */
+export type SubagentStopHookOutput = Record<string, never>;
+
 /** What a `SessionEnd` hook may return (nothing is used). */
 export type SessionEndHookOutput = Record<string, never>;
 
@@ -209,6 +248,8 @@ export interface HookInputs {
   PostToolUse: PostToolUseHookInput;
   PostToolUseFailure: PostToolUseFailureHookInput;
   Stop: StopHookInput;
+  SubagentStart: SubagentStartHookInput;
+  SubagentStop: SubagentStopHookInput;
   SessionEnd: SessionEndHookInput;
   PreCompact: PreCompactHookInput;
   PostCompact: PostCompactHookInput;
@@ -223,6 +264,8 @@ export interface HookOutputs {
   PostToolUse: PostToolUseHookOutput;
   PostToolUseFailure: PostToolUseFailureHookOutput;
   Stop: StopHookOutput;
+  SubagentStart: SubagentStartHookOutput;
+  SubagentStop: SubagentStopHookOutput;
   SessionEnd: SessionEndHookOutput;
   PreCompact: PreCompactHookOutput;
   PostCompact: PostCompactHookOutput;

@@ -124,7 +124,7 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
     signal,
     toolUseId: call.toolUseId,
     agent: core.toolContext,
-    run: { runId: context.runId, sink: context.sink, agentId: core.agentId, parentToolUseId: context.parentToolUseId, span: context.span },
+    run: { runId: context.runId, sink: context.sink, agentId: core.agentId, parentToolUseId: context.parentToolUseId, span: context.span, ...(context.reportSubagent ? { reportSubagent: context.reportSubagent } : {}) },
     ...(call.heldUpdates ? { permissionUpdates: call.heldUpdates } : {}),
     ...(call.hostAnswer ? { hostAnswer: call.hostAnswer } : {}),
   };

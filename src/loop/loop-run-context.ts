@@ -1,5 +1,6 @@
 import type PQueue from 'p-queue';
 import type { AgentEvent } from '../events/agent-event.js';
+import type { SubagentRunSummary } from '../events/run-result.js';
 
 /**
  * What one run carries through the loop: its id and signal, the tool queue, and — for runs nested
@@ -16,4 +17,6 @@ export interface RunContext {
   parentToolUseId?: string;
   /** The host's tracing span of the run, when it traces. */
   span?: unknown;
+  /** Adds a subagent run's usage to this run's result (set by the run itself). */
+  reportSubagent?: (summary: SubagentRunSummary, nested?: readonly SubagentRunSummary[]) => void;
 }

@@ -5,7 +5,7 @@ import { PromptBlockedError } from '../errors/prompt-blocked-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
-import type { RunResult, RunStatus } from '../events/run-result.js';
+import type { PlanVerification, RunResult, RunStatus, SubagentRunSummary } from '../events/run-result.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import { isBlankText, normalizeAssistantMessage } from '../history/normalize-assistant-message.js';
 import type { ContentBlock, Message, TextBlock, ToolUseBlock } from '../model/messages.js';
@@ -89,9 +89,24 @@ export function runLoop(core: AgentCore, input: RunInput, context: RunContext): 
   );
 }
 
-async function runTurns(core: AgentCore, input: RunInput, context: RunContext): Promise<RunResult> {
-  const { signal } = context;
+async function runTurns(core: AgentCore, input: RunInput, outerContext: RunContext): Promise<RunResult> {
+  const { signal } = outerContext;
   const usage = emptyUsage();
+  /** This agent's own model calls (`usage` adds its subagents'). */
+  const ownUsage = emptyUsage();
+  const subagents: SubagentRunSummary[] = [];
+  let subagentCostUsd = 0;
+  let subagentsPriced = true;
+  let planVerification: PlanVerification | undefined;
+  const context: RunContext = {
+    ...outerContext,
+    reportSubagent: (summary, nested = []) => {
+      subagents.push(summary, ...nested);
+      addUsage(usage, summary.usage);
+      if (summary.costUsd === undefined) subagentsPriced = false;
+      else subagentCostUsd += summary.costUsd;
+    },
+  };
   const decisions: TurnDecisions = { denials: [], stopRequested: false };
   const runMessages = new RunMessages();
   let turns = 0;
@@ -99,7 +114,7 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
   let stopContinuations = 0;
   let output: unknown;
   let outputAttempts = 0;
-  const costUsd = () => (core.price ? estimateCost(usage, core.price) : undefined);
+  const costUsd = () => (core.price && subagentsPriced ? estimateCost(ownUsage, core.price) + subagentCostUsd : undefined);
   const lastMessage = (): Message | undefined => core.state.messages[core.state.messages.length - 1];
   const tracked = (change: () => void) => {
     const before = lastMessage();
@@ -113,6 +128,13 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
    * ending into an `error`, so a host never sees a run as done while its transcript is not.
    */
   const finish = async (status: RunStatus, error?: Error): Promise<RunResult> => {
+    if (status === 'completed' && !error && core.verifyOnCompletion) {
+      try {
+        planVerification = await core.verifyOnCompletion({ signal, ...(context.reportSubagent ? { reportSubagent: context.reportSubagent } : {}) });
+      } catch (failure) {
+        core.emit({ type: 'error', error: failure instanceof Error ? failure : new Error(String(failure)), fatal: false });
+      }
+    }
     await core.flush();
     const failure = core.writeFailure;
     if (failure && !error) return settle('error', writeError(core, failure));
@@ -133,7 +155,11 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
       pendingApprovals: status === 'awaiting-approval' ? core.pendingApprovals() : [],
       ...(status === 'completed' && input.output ? { output } : {}),
       ...(input.output ? { outputAttempts: outputAttempts + 1 } : {}),
+      ...(subagents.length ? { subagents } : {}),
+      ...(planVerification ? { planVerification } : {}),
     };
+    const running = [...core.backgroundTasks.values()].filter((task) => task.status === 'running').map((task) => ({ ...task }));
+    if (running.length) result.backgroundTasks = running;
     if (error) result.error = error;
     if (error) core.emit({ type: 'error', error, fatal: true });
     core.commit({ kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage });
@@ -267,6 +293,7 @@ async function runTurns(core: AgentCore, input: RunInput, context: RunContext): 
         },
       );
       addUsage(usage, response.usage);
+      addUsage(ownUsage, response.usage);
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.
       // Ids used anywhere in the history are taken (the API wants them unique in a request).
@@ -396,7 +423,9 @@ async function submitPrompt(
   instruction?: string,
 ): Promise<PromptBlockedError | undefined> {
   const context: TextBlock[] = [];
-  const source = core.sessionStartSource;
+  // A subagent's prompt comes from its parent's model, not the user: `SubagentStart` hooks see it.
+  const subagent = core.parentToolUseId !== undefined;
+  const source = subagent ? undefined : core.sessionStartSource;
   if (source !== undefined) {
     core.sessionStartSource = undefined;
     const start = await runHooks({ event: 'SessionStart', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, source } });
@@ -405,7 +434,7 @@ async function submitPrompt(
   }
   const submit = await runHooks({
     event: 'UserPromptSubmit',
-    hooks: core.options.hooks,
+    hooks: subagent ? undefined : core.options.hooks,
     signal,
     input: { sessionId: core.sessionId, prompt: typeof prompt === 'string' ? prompt : textOf({ role: 'user', content: prompt }) },
   });
@@ -434,6 +463,8 @@ async function submitPrompt(
 }
 
 async function stopHookReason(core: AgentCore, stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined> {
+  // A subagent's end runs the parent's `SubagentStop` hooks instead.
+  if (core.parentToolUseId !== undefined) return undefined;
   const stop = await runHooks({ event: 'Stop', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, stopHookActive } });
   reportHookErrors(core, stop.errors);
   const again = stop.outputs.find((output) => output?.continue);

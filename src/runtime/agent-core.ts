@@ -2,6 +2,7 @@ import EventEmitter from 'eventemitter3';
 import { ToolUseIdIndex } from '../history/tool-use-id-index.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
+import type { BackgroundTaskInfo, PlanVerification } from '../events/run-result.js';
 import type { AssistantMessage, ContentBlock, TextBlock, ToolResultBlock } from '../model/messages.js';
 import type { RequestTool } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
@@ -9,6 +10,7 @@ import type { PendingApproval } from '../types/pending-approval.js';
 import type { PermissionMode, PermissionRules, PermissionUpdate } from '../types/permission.js';
 import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
+import { subagentMode } from '../permissions/stricter-mode.js';
 import { createRuleSet, type RuleSet } from '../permissions/rule-set.js';
 import { assertRulesNameTools } from '../permissions/assert-rules-name-tools.js';
 import { ruleString } from '../permissions/rule-input.js';
@@ -16,13 +18,13 @@ import type { ResolvedToolSources, Toolbox } from '../tool-sources/index.js';
 import { DEFAULT_PRICES, findPrice, type ModelPrice } from '../model/pricing.js';
 import type { Todo } from '../types/todo.js';
 import { diffTodos } from '../todos/diff-todos.js';
-import type { Tool, ToolAgentContext, ToolStateStore } from '../tools/types.js';
+import type { Tool, ToolAgentContext, ToolRunContext, ToolStateStore } from '../tools/types.js';
 import type { AgentServices } from '../tools/builtin/agent-services.js';
 import { allocatePlanSlug } from '../plan/allocate-plan-slug.js';
 import { planFileName } from '../plan/plan-name.js';
 import { memoryPlanStore } from '../plan/memory-plan-store.js';
 import type { PlanStore } from '../plan/plan-store.js';
-import type { Journal } from '../session/journal.js';
+import type { TranscriptWriter } from '../session/journal.js';
 import { applyEntry, pendingApprovalsOf, type BatchCall, type EntryDraft, type SessionState } from '../state/index.js';
 import type { AgentOptions } from './agent-options.js';
 import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
@@ -66,6 +68,17 @@ export class AgentCore implements AgentServices {
   readonly toolContext: ToolAgentContext;
   /** How this agent object came to be, for the `SessionStart` hook; cleared once it has fired. */
   sessionStartSource: SessionOrigin | undefined;
+  /** For a subagent: the parent's call that started it (stamped on its events). */
+  parentToolUseId: string | undefined;
+  /**
+   * Set by `createAgent` when `verifyPlanOnCompletion` is on: checks the work against the
+   * approved plan at the end of a run whose todos are all completed.
+   */
+  verifyOnCompletion: ((args: { signal: AbortSignal; reportSubagent?: ToolRunContext['reportSubagent'] }) => Promise<PlanVerification | undefined>) | undefined;
+  /** Background subagent tasks of this agent still running (by task id). */
+  readonly backgroundTasks = new Map<string, BackgroundTaskInfo>();
+  /** Stops this agent's background tasks (on `agent.close()`). */
+  readonly backgroundAborts = new Set<AbortController>();
   /** Receives events of the active run (set by the run). */
   runSink: ((event: AgentEvent) => void) | undefined;
   /** Set by `agent.close()`: the session's store hold is released. */
@@ -73,7 +86,7 @@ export class AgentCore implements AgentServices {
   /** What was skipped or repaired while loading this session, announced once listeners are attached. */
   loadWarnings: string[] = [];
   /** Writes the transcript when the host gave a session store. */
-  readonly journal: Journal | undefined;
+  readonly journal: TranscriptWriter | undefined;
   /** Entries committed without a store (the revision of a store-less session). */
   private unstoredRevision: number;
   /** The context window: its tracker and the settings of spill, clearing and compaction. */
@@ -86,7 +99,7 @@ export class AgentCore implements AgentServices {
     toolbox: Toolbox,
     state: SessionState,
     origin: SessionOrigin,
-    journal: Journal | undefined,
+    journal: TranscriptWriter | undefined,
     revision = 0,
     toolSources?: ResolvedToolSources,
   ) {
@@ -124,7 +137,7 @@ export class AgentCore implements AgentServices {
       sessionId: this.sessionId,
       agentId: this.agentId,
       get permissionMode() {
-        return core.state.permissionMode;
+        return core.mode;
       },
       get directories() {
         return core.state.directories ?? [];
@@ -141,9 +154,16 @@ export class AgentCore implements AgentServices {
     return rules;
   }
 
-  /** The current permission mode. */
+  /**
+   * For a subagent: the most its parent allows now. Its mode is never looser than this, whatever
+   * it switches to (a plan approved inside it, a parent switched to plan mode while it waits).
+   */
+  modeCeiling: (() => PermissionMode) | undefined;
+
+  /** The current permission mode (for a subagent, capped by its parent's: see {@link modeCeiling}). */
   get mode(): PermissionMode {
-    return this.state.permissionMode;
+    const mode = this.state.permissionMode;
+    return this.modeCeiling ? subagentMode(this.modeCeiling(), mode) : mode;
   }
 
   /** The approved plan. */
@@ -187,6 +207,7 @@ export class AgentCore implements AgentServices {
   emit(input: AgentEventInput): AgentEvent {
     const event = { ...input, sessionId: this.sessionId } as AgentEvent;
     if (this.agentId !== undefined) event.agentId = this.agentId;
+    if (this.parentToolUseId !== undefined) event.parentToolUseId = this.parentToolUseId;
     const sink = this.runSink;
     if (!this.journal) this.deliver(event, sink);
     else this.journal.after(() => this.deliver(event, sink));

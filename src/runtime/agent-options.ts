@@ -13,6 +13,7 @@ import type { SessionStore } from '../session/session-store.js';
 import type { SnapshotKey } from './snapshot-signature.js';
 import type { TracerLike } from '../telemetry/tracer-like.js';
 import type { ContextOptions, MemoryToolOptions } from '../context/index.js';
+import type { AgentDefinition } from './agent-definition.js';
 
 /** What `claimApproval` is asked about. */
 export interface ClaimApprovalArgs {
@@ -22,6 +23,15 @@ export interface ClaimApprovalArgs {
   sessionId: string;
   /** The call it asks about. */
   toolUseId: string;
+}
+
+/** What `verifyPlanOnCompletion` may set. */
+export interface VerifyPlanOnCompletionOptions {
+  /**
+   * The model the verifier runs on.
+   * @default the agent's model
+   */
+  model?: Model;
 }
 
 /** Options of `createAgent`. */
@@ -68,6 +78,28 @@ export interface AgentOptions {
    * @default 'auto'
    */
   toolSearch?: ToolSearchMode;
+  /**
+   * Subagent types the model may start with the built-in `Agent` tool (in the tool list from the
+   * first turn, with `TaskOutput` for background tasks): `{ name: { description, prompt, tools?,
+   * readOnly?, model?, permissionMode?, maxTurns?, maxDepth? } }`, or the built-in types
+   * (`BUILTIN_AGENTS`). A subagent never has more than its parent (tools a subset, the stricter
+   * mode, the parent's rules, hooks and `canUseTool`); what it asks reaches `canUseTool` and the
+   * events with its `agentId`, and a deferral suspends the parent's call until `resolveApproval`.
+   * @default undefined (no `Agent` tool)
+   */
+  agents?: Record<string, AgentDefinition>;
+  /**
+   * How many subagents of this agent run at once (further `Agent` calls wait).
+   * @default 4
+   */
+  maxSubagentConcurrency?: number;
+  /**
+   * When a run that carries out an approved plan completes with every todo completed, check the
+   * work against the plan (`verifyPlan`): the verdict is a `plan-verification` event and
+   * `RunResult.planVerification`. `true`, or `{ model }` to verify on another model.
+   * @default false
+   */
+  verifyPlanOnCompletion?: boolean | VerifyPlanOnCompletionOptions;
   /**
    * The session-level permission mode.
    * @default 'default'

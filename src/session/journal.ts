@@ -13,13 +13,30 @@ export interface JournalPosition {
 }
 
 /**
+ * What an agent writes its transcript through: a session's {@link Journal}, or a subagent's
+ * sidechain, which records into its parent's journal with the subagent's `agentId` on each entry.
+ */
+export interface TranscriptWriter {
+  /** The revision the transcript has once everything recorded so far is stored. */
+  readonly revision: number;
+  /** The first append failure; once set, nothing more is written. */
+  readonly failure: Error | undefined;
+  /** Queues entries for appending, in order. */
+  record(...drafts: EntryDraft[]): void;
+  /** Runs `fn` after everything recorded so far is stored (or failed). */
+  after(fn: () => void): void;
+  /** Resolves when everything recorded so far is stored (or failed). */
+  flush(): Promise<void>;
+}
+
+/**
  * Writes a session's transcript in order: every `record` is appended after the ones before it,
  * each append conditional on the revision this journal last saw (a stale writer is refused by
  * the store with `SessionConflictError`), and `after(fn)` runs `fn` only once everything recorded
  * before it is stored. The agent delivers events through `after`, so an event is never seen
  * before its entry is stored.
  */
-export class Journal {
+export class Journal implements TranscriptWriter {
   private readonly store: SessionStore;
   private readonly sessionId: string;
   private readonly agentId: string | undefined;

@@ -39,7 +39,12 @@ export function foldEntries(entries: Iterable<SessionEntry>, options: FoldEntrie
       agentId ??= entry.agentId;
       state = createSessionState({ sessionId: options.sessionId, ...(agentId !== undefined ? { agentId } : {}) });
     }
-    if (entry.agentId !== agentId) continue;
+    if (entry.agentId !== agentId) {
+      // A subagent's sidechain: its entries continue the nested run a suspended call waits on
+      // (written while an approval inside it was being answered); others are its transcript only.
+      if (entry.agentId !== undefined) applyToNestedRun(state, entry.agentId, entry);
+      continue;
+    }
     if (entry.kind === 'message' && entry.message.role === 'assistant') batchOpenedByVersion1 = entry.$schemaVersion === 1;
     for (const draft of upgradeEntry(state, entry)) state = applyEntry(state, draft);
   }
@@ -69,4 +74,20 @@ function upgradeEntry(state: SessionState, entry: SessionEntry): Array<SessionEn
   const call = state.openBatch?.calls.find((candidate) => candidate.toolUseId === entry.toolUseId);
   if (call?.state !== 'deferred') return [entry];
   return [entry, { kind: 'call-allowed', toolUseId: entry.toolUseId, input: entry.input ?? call.approval?.input }];
+}
+
+/**
+ * Applies a sidechain entry to the nested run of agent `agentId` that a suspended call waits on
+ * (at any depth). The entry is applied to the nested state in place; true when one was found.
+ */
+function applyToNestedRun(state: SessionState, agentId: string, entry: SessionEntry): boolean {
+  for (const call of state.openBatch?.calls ?? []) {
+    if (call.state !== 'suspended' || !call.nested) continue;
+    if (call.nested.agentId === agentId) {
+      call.nested.state = applyEntry(call.nested.state, entry);
+      return true;
+    }
+    if (applyToNestedRun(call.nested.state, agentId, entry)) return true;
+  }
+  return false;
 }

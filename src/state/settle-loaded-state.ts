@@ -1,10 +1,15 @@
 import { applyEntry } from './apply-entry.js';
 import type { EntryDraft } from './entries.js';
 import type { BatchCall, SessionState } from './session-state.js';
+import { pendingApprovalsOf } from './batch.js';
 
 /** The answer given on resume to a call that may have been running when the process stopped. */
 export const INTERRUPTED_BEFORE_FINISHING =
   'This tool call was interrupted before it finished (the session stopped while it ran, and it was resumed later). It may have had partial effects; check before repeating it.';
+
+/** The answer given on resume to a suspended call whose nested run was going on when the process stopped. */
+export const NESTED_INTERRUPTED =
+  'This call was interrupted before it finished: the subagent it waited on was running when the session stopped, and nothing of it is waiting any more. It may have had partial effects; check before repeating it.';
 
 const WAITING = new Set<BatchCall['state']>(['undecided', 'deferred', 'suspended']);
 
@@ -25,6 +30,17 @@ export function settleLoadedState(state: SessionState): EntryDraft[] {
     if (WAITING.has(call.state)) waiting = true;
     if (call.state === 'suspended' && call.nested) {
       const nested = settled(call.nested.state);
+      if (pendingApprovalsOf(nested).length === 0) {
+        // The nested run was going on when the process stopped (an answer had reached it): it
+        // waits on nothing any more, so the call is answered as interrupted, never run again.
+        drafts.push({
+          kind: 'tool-result',
+          toolUseId: call.toolUseId,
+          toolName: call.toolName,
+          result: { type: 'tool_result', tool_use_id: call.toolUseId, content: NESTED_INTERRUPTED, is_error: true },
+        });
+        continue;
+      }
       if (nested !== call.nested.state) drafts.push({ kind: 'call-suspended', toolUseId: call.toolUseId, nested: { ...call.nested, state: nested } });
     }
     if (call.state !== 'allowed') continue;

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../events/agent-event.js';
+import type { SubagentRunSummary } from '../events/run-result.js';
 import type { ContentBlock, ImageBlock, TextBlock, ToolResultContentBlock } from '../model/messages.js';
 import type { PermissionMode, PermissionResult, PermissionUpdate, ToolPermissionCheck } from '../types/permission.js';
 import type { HostAnswer, NestedRun } from '../state/session-state.js';
@@ -52,6 +53,11 @@ export interface ToolRunContext {
   readonly parentToolUseId: string | undefined;
   /** The tracing span of the call, when the host traces (an OpenTelemetry span). */
   readonly span: unknown;
+  /**
+   * Adds a nested run's usage to this run's result (`RunResult.usage`, `costUsd`, and the
+   * per-agent `subagents` breakdown, with the nested run's own subagents).
+   */
+  readonly reportSubagent?: (summary: SubagentRunSummary, nested?: readonly SubagentRunSummary[]) => void;
 }
 
 /** The argument of a tool's `execute`. */

@@ -156,6 +156,10 @@ export interface CanUseToolContext {
   toolUseId: string;
   /** Set when the call comes from a subagent. */
   agentId?: string;
+  /** For a subagent's call: its type (the key in `createAgent({ agents })`). */
+  subagentType?: string;
+  /** For a subagent's call: the parent's `Agent` call that started the subagent. */
+  parentToolUseId?: string;
   /** Why the question is being asked (rule, mode, tool check, hook, plan approval, default). */
   reason: PermissionReason;
   /** Ready-made updates for "always allow" that the host may echo back in `updatedPermissions`. */

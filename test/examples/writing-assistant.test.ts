@@ -24,6 +24,10 @@ describe('examples/writing-assistant (the demo)', () => {
     expect(stdout).toContain('← Skill: <skill name="house-style">');
     expect(skill).toBeLessThan(stdout.indexOf('→ write_section {"heading":"Sit still'));
     expect(stdout).toMatch(/usage: \d+ model calls/);
+    // verifyPlan after the draft: a structured verdict with one finding per step.
+    expect(stdout).toContain('verdict: compliant — All three planned sections were written');
+    expect(stdout).toMatch(/✓ Write the opening: write_section "Sit still for five minutes" succeeded/);
+    expect(stdout.match(/^ {2}✓ /gm)).toHaveLength(3);
     const draftPath = /draft: (.+)/.exec(stdout)![1]!.trim();
     const draft = readFileSync(draftPath, 'utf8');
     expect(draft.match(/^## /gm)).toHaveLength(3);

@@ -1,0 +1,138 @@
+import { z } from 'zod/v4';
+import { ConfigurationError } from '../errors/configuration-error.js';
+import type { PlanVerification } from '../events/run-result.js';
+import { prepareOutput } from '../loop/structured-output.js';
+import type { Model } from '../model/model.js';
+import type { AgentCore } from '../runtime/agent-core.js';
+import type { VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js';
+import { BUILTIN_AGENTS, buildSubagentCore, createAgentTools, runSubagent } from '../subagents/index.js';
+import type { ToolRunContext } from '../tools/types.js';
+import { coreOfAgent, type Agent } from './agent.js';
+import { customAlphabet } from 'nanoid';
+
+const newId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
+
+/** The verdict's shape, as the verifier must answer. */
+const planVerificationSchema = z.object({
+  verdict: z.enum(['compliant', 'deviations', 'incomplete']).describe('compliant: every step done as planned; deviations: done, but differently; incomplete: steps not done.'),
+  summary: z.string().describe('Two or three sentences for the user.'),
+  steps: z
+    .array(
+      z.object({
+        step: z.string().describe('The plan step, as the plan says it.'),
+        status: z.enum(['done', 'deviated', 'missing']),
+        evidence: z.string().describe('What shows it: files, results, quotes.'),
+      }),
+    )
+    .describe('One finding per plan step, in plan order.'),
+});
+
+/** Options of {@link verifyPlan}. */
+export interface VerifyPlanOptions {
+  /** The agent whose work is checked (its history, todos and read-only tools). */
+  agent: Agent;
+  /**
+   * The approved plan (markdown).
+   * @default the agent's approved plan (`agent.plan`)
+   */
+  plan?: string;
+  /**
+   * The model the verifier runs on.
+   * @default the agent's model
+   */
+  model?: Model;
+  /** Aborting it stops the verification. */
+  signal?: AbortSignal;
+}
+
+const MAX_WORK_CHARS = 24_000;
+
+/** What was done, for the verifier: the todos and the calls made since the plan, with their results (bounded). */
+function describeWork(core: AgentCore): string {
+  const lines: string[] = [];
+  const todos = core.state.todos;
+  if (todos.length) lines.push('Todo list:', ...todos.map((todo) => `- [${todo.status}] ${todo.content}`), '');
+  lines.push('Tool calls and results, in order:');
+  for (const message of core.state.messages) {
+    if (typeof message.content === 'string') continue;
+    for (const block of message.content) {
+      if (block.type === 'tool_use') lines.push(`call ${block.name} ${JSON.stringify(block.input).slice(0, 600)}`);
+      else if (block.type === 'tool_result') {
+        const content = block.content as string | Array<{ type: string; text?: string }> | undefined;
+        const text = typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? `[${part.type}]`).join(' ');
+        lines.push(`  → ${block.is_error ? 'error: ' : ''}${text.slice(0, 600)}`);
+      }
+    }
+  }
+  const text = lines.join('\n');
+  return text.length > MAX_WORK_CHARS ? `…${text.slice(text.length - MAX_WORK_CHARS)}` : text;
+}
+
+/** Runs the read-only verifier as a subagent of `core` (a sidechain of its session). */
+async function runVerifier(core: AgentCore, plan: string, options: { model?: Model; signal: AbortSignal; reportSubagent?: ToolRunContext['reportSubagent'] }): Promise<PlanVerification> {
+  const definition = { ...BUILTIN_AGENTS.verify, ...(options.model ? { model: options.model } : {}) };
+  const child = buildSubagentCore({
+    parent: core,
+    subagentType: 'verify',
+    definition,
+    agentId: newId(),
+    parentToolUseId: `verify_${newId()}`,
+    depthLeft: 0,
+    background: false,
+    agentTools: (self, left) => createAgentTools(self, { agents: {} }, left),
+  });
+  const prompt = `Check the work below against the approved plan. Read what you need to confirm each step with your tools; do not trust the log alone where you can look.\n\nThe approved plan:\n\n${plan}\n\nWhat was done:\n\n${describeWork(core)}`;
+  const output = prepareOutput(child.options.model, planVerificationSchema, 1, undefined);
+  const result = await runSubagent(child, { prompt, output }, {
+    parent: core,
+    subagentType: 'verify',
+    signal: options.signal,
+    run: options.reportSubagent ? ({ reportSubagent: options.reportSubagent } as unknown as ToolRunContext) : undefined,
+  });
+  if (result.status !== 'completed' || result.output === undefined) {
+    throw result.error ?? new Error(`The plan verifier stopped before answering (${result.status}).`);
+  }
+  return result.output as PlanVerification;
+}
+
+/**
+ * Checks the work an agent did against the approved plan with a read-only verifier subagent (its
+ * transcript a sidechain of the agent's session), and returns the structured verdict:
+ * `compliant`, `deviations` or `incomplete`, with per-step findings and evidence.
+ * @throws ConfigurationError when there is no plan to check against, or the agent is running.
+ * @throws the verifier's error (e.g. `StructuredOutputError`) when it gave no valid verdict.
+ * @example
+ * const { verdict, steps } = await verifyPlan({ agent });
+ */
+export async function verifyPlan(options: VerifyPlanOptions): Promise<PlanVerification> {
+  await options.agent.ready;
+  if (options.agent.running) throw new ConfigurationError('verifyPlan: the agent is running; verify once its run has ended.');
+  const core = coreOfAgent(options.agent);
+  const plan = options.plan ?? core.plan?.text;
+  if (typeof plan !== 'string' || plan.trim() === '') {
+    throw new ConfigurationError('verifyPlan: there is no plan to check against; pass `plan` (markdown), or approve one first (agent.plan is empty).');
+  }
+  const verification = await runVerifier(core, plan, { ...(options.model ? { model: options.model } : {}), signal: options.signal ?? new AbortController().signal });
+  await core.flush();
+  return verification;
+}
+
+const VERIFIED_KEY = 'agent-harness/plan-verified';
+
+/**
+ * For `verifyPlanOnCompletion`: at the end of a completed run, when the session has an approved
+ * plan not yet verified and every todo is completed, verify it and announce the verdict.
+ */
+export function verifyOnCompletion(core: AgentCore, setting: boolean | VerifyPlanOnCompletionOptions) {
+  const model = typeof setting === 'object' ? setting.model : undefined;
+  return async (args: { signal: AbortSignal; reportSubagent?: ToolRunContext['reportSubagent'] }): Promise<PlanVerification | undefined> => {
+    const plan = core.plan;
+    const todos = core.state.todos;
+    if (!plan || todos.length === 0 || todos.some((todo) => todo.status !== 'completed')) return undefined;
+    if (core.toolContext.toolState.get<string>(VERIFIED_KEY) === plan.name) return undefined;
+    const verification = await runVerifier(core, plan.text, { ...(model ? { model } : {}), signal: args.signal, ...(args.reportSubagent ? { reportSubagent: args.reportSubagent } : {}) });
+    core.toolContext.toolState.set(VERIFIED_KEY, plan.name);
+    core.emit({ type: 'plan-verification', name: plan.name, verification });
+    return verification;
+  };
+}

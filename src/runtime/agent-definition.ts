@@ -1,0 +1,46 @@
+import type { Model } from '../model/model.js';
+import type { PermissionMode } from '../types/permission.js';
+
+/**
+ * A kind of subagent the model may start with the `Agent` tool (`createAgent({ agents: { name:
+ * definition } })`). A subagent never has more than its parent: its tools are a subset of the
+ * parent's, its mode the stricter of the parent's and `permissionMode`, and the parent's rules,
+ * hooks and `canUseTool` apply to it.
+ */
+export interface AgentDefinition {
+  /** When to use this kind of subagent, for the model (listed in the `Agent` tool's description). */
+  description: string;
+  /** The subagent's system prompt. */
+  prompt: string;
+  /**
+   * The names of the parent's tools it may use (a subset; names the parent lacks are refused when
+   * the agent is created).
+   * @default every tool of the parent (but `Agent`, unless `maxDepth` allows it, and `EnterPlanMode`)
+   */
+  tools?: string[];
+  /**
+   * Only the parent's read-only tools (a tool defined with `readOnly: true`).
+   * @default false
+   */
+  readOnly?: boolean;
+  /**
+   * The model it runs on.
+   * @default the parent's model
+   */
+  model?: Model;
+  /**
+   * Its permission mode; the stricter of this and the parent's applies (`bypassPermissions` never).
+   * @default the parent's mode
+   */
+  permissionMode?: PermissionMode;
+  /**
+   * The most model calls one of its runs may make.
+   * @default the parent's `maxTurns`
+   */
+  maxTurns?: number;
+  /**
+   * How many levels of subagents below it may start (it gets its own `Agent` tool when above 0).
+   * @default 0 (it cannot start subagents)
+   */
+  maxDepth?: number;
+}

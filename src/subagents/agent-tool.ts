@@ -1,0 +1,129 @@
+import { customAlphabet } from 'nanoid';
+import PQueue from 'p-queue';
+import { z } from 'zod/v4';
+import type { RunResult } from '../events/run-result.js';
+import { runHooks } from '../hooks/run-hooks.js';
+import { allocatePlanSlug } from '../plan/allocate-plan-slug.js';
+import type { AgentCore } from '../runtime/agent-core.js';
+import { defineTool } from '../tools/define-tool.js';
+import { toolOutput } from '../tools/tool-output.js';
+import { suspendCall, type Tool, type ToolRunContext } from '../tools/types.js';
+import type { AgentDefinition } from './agent-definition.js';
+import { startBackgroundTask } from './background-task.js';
+import { buildSubagentCore, type SubagentSetup } from './build-subagent-core.js';
+import { runSubagent } from './run-subagent.js';
+import { createTaskOutputTool } from './task-output-tool.js';
+
+/** Subagent ids: lower-case letters and digits, safe in plan file names (`{slug}-agent-{agentId}.md`). */
+const newAgentId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
+
+/** What the `Agent` tools of one agent share. */
+export interface AgentToolSettings {
+  /** The subagent types by name. */
+  agents: Readonly<Record<string, AgentDefinition>>;
+  /**
+   * How many subagents of one agent run at once (calls beyond wait their turn).
+   * @default 4
+   */
+  maxConcurrency?: number;
+}
+
+/** What a suspended `Agent` call keeps to continue its subagent (plain JSON). */
+interface AgentCallData {
+  subagentType: string;
+  description: string;
+  depthLeft: number;
+}
+
+function describeTypes(agents: Readonly<Record<string, AgentDefinition>>): string {
+  return Object.entries(agents)
+    .map(([name, definition]) => `- ${name}: ${definition.description}${definition.readOnly ? ' (read-only)' : ''}`)
+    .join('\n');
+}
+
+/**
+ * The built-in `Agent` tool (and `TaskOutput` beside it): starts a subagent of one of the
+ * defined types on a task, in the foreground (the call's result is the subagent's final message)
+ * or in the background (`run_in_background`: a task id at once, a notification when it ends).
+ * A subagent's approvals suspend the call; the host's answer resumes it (`resume`).
+ * `depthLeft` is how many levels of subagents the calling agent may still start.
+ */
+export function createAgentTools(parent: () => AgentCore, settings: AgentToolSettings, depthLeft = Number.POSITIVE_INFINITY): Tool[] {
+  const names = Object.keys(settings.agents);
+  const limiter = new PQueue({ concurrency: settings.maxConcurrency ?? 4 });
+  const input = z.object({
+    description: z.string().min(1).max(200).describe('A short (3-5 word) description of the task.'),
+    prompt: z.string().min(1).describe('The task for the subagent, with everything it needs to know: it does not see this conversation.'),
+    subagent_type: z.enum(names as [string, ...string[]]).describe('Which kind of subagent to start.'),
+    run_in_background: z.boolean().optional().describe('Start it in the background: you get a task id at once and are told when it ends; check its output with TaskOutput.'),
+  });
+
+  const setupFor = (type: string, agentId: string, parentToolUseId: string, left: number, background: boolean): SubagentSetup => ({
+    parent: parent(),
+    subagentType: type,
+    definition: settings.agents[type]!,
+    agentId,
+    parentToolUseId,
+    depthLeft: left,
+    background,
+    agentTools: (core, remaining) => createAgentTools(core, settings, remaining),
+  });
+
+  /** The call's result from how the subagent's run ended; a subagent waiting for the host suspends the call. */
+  const answer = (core: AgentCore, result: RunResult, data: AgentCallData) => {
+    if (result.status === 'awaiting-approval') return suspendCall({ agentId: core.agentId!, state: structuredClone(core.state), data: { ...data } });
+    if (result.status === 'completed') return result.text.trim() === '' ? 'The subagent finished without a final message.' : result.text;
+    const why = result.status === 'error' ? `failed: ${result.error?.message ?? 'unknown error'}` : `stopped before finishing (${result.status})`;
+    return toolOutput(`The ${data.subagentType} subagent ${why}.${result.text ? ` Its last message: ${result.text}` : ''}`, { isError: true });
+  };
+
+  const agentTool = defineTool({
+    name: 'Agent',
+    description: `Start a subagent on a self-contained task. It works in its own context with its own tools and returns one final message; it does not see this conversation, so give it everything it needs. Several Agent calls in one message run in parallel.\nSubagent types:\n${describeTypes(settings.agents)}`,
+    inputSchema: input,
+    // Starting one asks nothing: each call the subagent makes goes through the permissions itself.
+    readOnly: true,
+    concurrencySafe: true,
+    kind: 'other',
+    execute: async ({ input: call, toolUseId, signal, run }) => {
+      const core = parent();
+      const definition = settings.agents[call.subagent_type]!;
+      const left = Number.isFinite(depthLeft) ? Math.min(definition.maxDepth ?? 0, depthLeft - 1) : (definition.maxDepth ?? 0);
+      // The subagent's plan is named after the parent's session: draw the slug once, here.
+      if (core.state.planSlug === undefined) core.commit({ kind: 'session-meta', slug: await allocatePlanSlug({ store: core.planStore, agentId: core.agentId }) });
+      const agentId = newAgentId();
+      const background = call.run_in_background === true;
+      const start = await runHooks({
+        event: 'SubagentStart',
+        hooks: core.options.hooks,
+        signal,
+        input: { sessionId: core.sessionId, agentId, subagentType: call.subagent_type, prompt: call.prompt, parentToolUseId: toolUseId, background },
+      });
+      for (const error of start.errors) core.emit({ type: 'error', error, fatal: false });
+      const context = start.outputs.map((output) => output?.additionalContext).filter((text): text is string => typeof text === 'string' && text.trim() !== '');
+      const prompt = [call.prompt, ...context].join('\n\n');
+      const child = buildSubagentCore(setupFor(call.subagent_type, agentId, toolUseId, left, background));
+      const data: AgentCallData = { subagentType: call.subagent_type, description: call.description, depthLeft: left };
+      if (background) {
+        const taskId = startBackgroundTask({ parent: core, child, subagentType: call.subagent_type, description: call.description, prompt, limiter });
+        return `Started the ${call.subagent_type} subagent in the background as task ${taskId}. You will be told when it ends; check its output with TaskOutput({ task_id: "${taskId}" }).`;
+      }
+      child.emit({ type: 'subagent-start', subagentType: call.subagent_type, description: call.description });
+      const result = await limiter.add(() => runSubagent(child, { prompt }, { parent: core, subagentType: call.subagent_type, signal, run })) as RunResult;
+      return answer(child, result, data);
+    },
+    resume: async ({ nested, approval, signal, run, toolUseId }) => {
+      const data = nested.data as AgentCallData;
+      if (!settings.agents[data.subagentType]) {
+        return toolOutput(`The subagent type "${data.subagentType}" no longer exists, so the subagent could not continue.`, { isError: true });
+      }
+      const child = buildSubagentCore(setupFor(data.subagentType, nested.agentId, toolUseId, data.depthLeft, false), structuredClone(nested.state));
+      return answer(child, await resumeSubagent(child, approval, { parent: parent(), subagentType: data.subagentType, signal, run }), data);
+    },
+  });
+  return [agentTool, createTaskOutputTool(parent)];
+}
+
+function resumeSubagent(child: AgentCore, approval: NonNullable<Parameters<typeof runSubagent>[1]['approval']>, args: { parent: AgentCore; subagentType: string; signal: AbortSignal; run: ToolRunContext | undefined }): Promise<RunResult> {
+  return runSubagent(child, { approval }, args);
+}

@@ -1,0 +1,135 @@
+import { AgentCore } from '../runtime/agent-core.js';
+import type { AgentOptions } from '../runtime/agent-options.js';
+import { assertRulesNameTools } from '../permissions/assert-rules-name-tools.js';
+import { modeReminder } from '../permissions/mode-reminder.js';
+import { subagentMode } from '../permissions/stricter-mode.js';
+import { createSessionState, type SessionState } from '../state/index.js';
+import { Toolbox } from '../tool-sources/index.js';
+import { createAskUserQuestionTool } from '../tools/builtin/ask-user-question.js';
+import { createExitPlanModeTool } from '../tools/builtin/exit-plan-mode.js';
+import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
+import type { Tool } from '../tools/types.js';
+import type { CanUseTool, PermissionRules } from '../types/permission.js';
+import type { AgentDefinition } from './agent-definition.js';
+import { SidechainJournal } from './sidechain-journal.js';
+
+/** The built-in tools every agent makes for itself (bound to its own state), never shared with a subagent. */
+const OWN_BUILTINS = new Set(['TodoWrite', 'ExitPlanMode', 'EnterPlanMode', 'AskUserQuestion', 'Agent', 'TaskOutput', 'ToolSearch']);
+
+/** Who a subagent is and where it sits. */
+export interface SubagentSetup {
+  /** The agent whose call starts it. */
+  parent: AgentCore;
+  /** Its type: the key in `agents`. */
+  subagentType: string;
+  definition: AgentDefinition;
+  agentId: string;
+  /** The parent's call that starts it. */
+  parentToolUseId: string;
+  /** How many more levels of subagents it may start (it has an `Agent` tool when above 0). */
+  depthLeft: number;
+  /** A background task cannot wait for the host: what would be deferred is denied. */
+  background: boolean;
+  /** Makes the subagent's own `Agent` and `TaskOutput` tools (when `depthLeft` allows). */
+  agentTools: (core: () => AgentCore, depthLeft: number) => Tool[];
+}
+
+/**
+ * The tools a subagent gets: the parent's own tools (host tools, MCP tools, skills), narrowed to
+ * the definition's `tools` and to read-only ones for a read-only type, plus built-ins bound to
+ * the subagent (its own todos, its own plan), never `EnterPlanMode`.
+ */
+export function subagentToolNames(parentTools: Iterable<Tool>, definition: AgentDefinition): Tool[] {
+  const allowed = definition.tools ? new Set(definition.tools) : undefined;
+  return [...parentTools].filter(
+    (tool) => !OWN_BUILTINS.has(tool.name) && tool.deferLoading !== true && (!allowed || allowed.has(tool.name)) && (!definition.readOnly || tool.readOnly),
+  );
+}
+
+/** The parent's rules (options and session) that name a tool the subagent has: deny and ask rules hold for it too. */
+function inheritedRules(parent: AgentCore, toolNames: string[]): PermissionRules {
+  const rules: Required<PermissionRules> = { allow: [], deny: [], ask: [] };
+  for (const behavior of ['allow', 'deny', 'ask'] as const) {
+    for (const rule of [...(parent.options.rules?.[behavior] ?? []), ...parent.state.sessionRules[behavior]]) {
+      try {
+        assertRulesNameTools({ [behavior]: [rule] }, toolNames, { mcpServers: parent.toolSources?.mcpServerNames ?? [] });
+        rules[behavior].push(rule);
+      } catch {
+        // A rule about a tool the subagent does not have cannot apply to it.
+      }
+    }
+  }
+  return rules;
+}
+
+/** The parent's `canUseTool`, told which subagent asks; a background task cannot wait, so a deferral is a denial. */
+function bubblingCanUseTool(setup: SubagentSetup): CanUseTool | undefined {
+  const host = setup.parent.options.canUseTool;
+  const refuse = { behavior: 'deny' as const, message: 'This background subagent cannot wait for the user\'s approval, so the call was not run. Do without it, or report what you need.' };
+  if (!host) return setup.background ? () => refuse : undefined;
+  return async (toolName, input, context) => {
+    const answer = await host(toolName, input, { subagentType: setup.subagentType, parentToolUseId: setup.parentToolUseId, ...context });
+    return setup.background && answer.behavior === 'defer' ? refuse : answer;
+  };
+}
+
+/**
+ * Builds a subagent's core: its own history, todos, tool state and mode, its transcript a
+ * sidechain of the parent's session, its events the parent's (marked with its `agentId` and the
+ * parent's call), its mode capped by the parent's for as long as it lives. `state` continues a
+ * subagent that waited on an approval; without it the subagent starts fresh.
+ */
+export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): AgentCore {
+  const { parent, definition } = setup;
+  const inherited = subagentToolNames(parent.tools.values(), definition);
+  const mode = subagentMode(parent.mode, definition.permissionMode);
+  let core: AgentCore | undefined;
+  const self = () => core!;
+  const builtins: Tool[] = [];
+  const wants = (name: string) => parent.hasTool(name) && (!definition.tools || definition.tools.includes(name));
+  if (wants('TodoWrite')) builtins.push(createTodoWriteTool(self));
+  if (parent.hasTool('ExitPlanMode')) builtins.push(createExitPlanModeTool(self));
+  if (wants('AskUserQuestion')) builtins.push(createAskUserQuestionTool());
+  if (setup.depthLeft > 0) builtins.push(...setup.agentTools(self, setup.depthLeft));
+  const tools = [...inherited, ...builtins];
+  const canUseTool = bubblingCanUseTool(setup);
+  const from = parent.options;
+  const options: AgentOptions = {
+    model: definition.model ?? from.model,
+    system: definition.prompt,
+    permissionMode: mode,
+    rules: inheritedRules(parent, tools.map((tool) => tool.name)),
+    agentId: setup.agentId,
+    sessionId: parent.sessionId,
+    planStore: parent.planStore,
+    ...(canUseTool ? { canUseTool } : {}),
+    ...(from.hooks ? { hooks: from.hooks } : {}),
+    ...(from.autoMode ? { autoMode: from.autoMode } : {}),
+    ...(from.cwd !== undefined ? { cwd: from.cwd } : {}),
+    ...(definition.maxTurns ?? from.maxTurns ? { maxTurns: definition.maxTurns ?? from.maxTurns } : {}),
+    ...(from.prices ? { prices: from.prices } : {}),
+    ...(from.tracer ? { tracer: from.tracer } : {}),
+    ...(from.planModeInstructions !== undefined ? { planModeInstructions: from.planModeInstructions } : {}),
+    ...(from.maxToolResultChars !== undefined ? { maxToolResultChars: from.maxToolResultChars } : {}),
+    ...(from.maxToolConcurrency !== undefined ? { maxToolConcurrency: from.maxToolConcurrency } : {}),
+    ...(from.maxStreamRetries !== undefined ? { maxStreamRetries: from.maxStreamRetries } : {}),
+  };
+  const initial = state ?? freshSubagentState(setup, mode);
+  const journal = parent.journal ? new SidechainJournal(parent.journal, setup.agentId) : undefined;
+  core = new AgentCore(options, new Toolbox({ tools }), initial, state ? 'resume' : 'startup', journal, parent.revision);
+  core.emitter = parent.emitter;
+  core.parentToolUseId = setup.parentToolUseId;
+  // Never looser than the parent now: a parent switched to plan mode makes its subagents read-only.
+  core.modeCeiling = () => parent.mode;
+  // Events go to whichever run of the parent is active (a background task outlives the run that started it).
+  core.runSink = (event) => parent.runSink?.(event);
+  return core;
+}
+
+function freshSubagentState(setup: SubagentSetup, mode: AgentOptions['permissionMode'] & string): SessionState {
+  const state = createSessionState({ sessionId: setup.parent.sessionId, agentId: setup.agentId, permissionMode: mode });
+  // Its plan is `{slug}-agent-{agentId}.md` under the parent's slug.
+  if (setup.parent.state.planSlug !== undefined) state.planSlug = setup.parent.state.planSlug;
+  if (mode !== 'default') state.pendingReminders.push(modeReminder(mode, { planModeInstructions: setup.parent.options.planModeInstructions }));
+  return state;
+}

@@ -1,0 +1,34 @@
+import type { EntryDraft, TranscriptWriter } from '../session/journal.js';
+
+/**
+ * A subagent's transcript: a sidechain of its parent's session. Its entries go into the parent's
+ * journal, in order with the parent's, each marked with the subagent's `agentId` — loading the
+ * session passes over them, except those continuing a nested run a suspended call waits on.
+ */
+export class SidechainJournal implements TranscriptWriter {
+  constructor(
+    private readonly parent: TranscriptWriter,
+    private readonly agentId: string,
+  ) {}
+
+  get revision(): number {
+    return this.parent.revision;
+  }
+
+  get failure(): Error | undefined {
+    return this.parent.failure;
+  }
+
+  record(...drafts: EntryDraft[]): void {
+    // A grandchild's entries already carry their own agentId.
+    this.parent.record(...drafts.map((draft) => (draft.agentId !== undefined ? draft : { ...draft, agentId: this.agentId })));
+  }
+
+  after(fn: () => void): void {
+    this.parent.after(fn);
+  }
+
+  flush(): Promise<void> {
+    return this.parent.flush();
+  }
+}

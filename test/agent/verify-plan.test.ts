@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, defineTool, verifyPlan, type AgentEvent, type PlanVerification } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+
+const verdict = (value: PlanVerification['verdict']): string =>
+  JSON.stringify({ verdict: value, summary: `The work is ${value}.`, steps: [{ step: 'Write the file', status: value === 'compliant' ? 'done' : 'missing', evidence: 'write ran once' }] });
+
+function tools() {
+  const read = defineTool({ name: 'read', description: 'Reads.', inputSchema: z.object({}), readOnly: true, execute: () => 'file contents' });
+  const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({}), kind: 'edit', execute: () => 'wrote' });
+  return [read, write];
+}
+
+describe('verifyPlan', () => {
+  it('runs a read-only verifier on the agent and returns the structured verdict', async () => {
+    const model = scriptedModel([turn(toolCall('read', {}, 'v_read')), verdict('compliant')]);
+    const agent = createAgent({ model, tools: tools() });
+    await agent.savePlan('1. Write the file.');
+    const events: AgentEvent[] = [];
+    agent.on('tool-result', (event) => events.push(event));
+    const result = await verifyPlan({ agent });
+    expect(result).toEqual({ verdict: 'compliant', summary: 'The work is compliant.', steps: [{ step: 'Write the file', status: 'done', evidence: 'write ran once' }] });
+    // The verifier is read-only: it is offered `read`, never `write`.
+    expect(model.requests[0]!.request.tools!.map((tool) => tool.name)).toContain('read');
+    expect(model.requests[0]!.request.tools!.map((tool) => tool.name)).not.toContain('write');
+    expect(JSON.stringify(model.requests[0]!.messages)).toContain('1. Write the file.');
+    expect(events[0]).toMatchObject({ toolUseId: 'v_read', agentId: expect.any(String) });
+    // The agent's own history is untouched.
+    expect(agent.messages).toEqual([]);
+  });
+
+  it('needs a plan, and fails with the verifier\'s error when it never gives a valid verdict', async () => {
+    const agent = createAgent({ model: scriptedModel(['not json', 'still not json']), tools: tools() });
+    await expect(verifyPlan({ agent })).rejects.toThrow(/no plan to check against/);
+    await expect(verifyPlan({ agent, plan: '1. Something.' })).rejects.toThrow();
+  });
+});
+
+describe('verifyPlanOnCompletion', () => {
+  it('verifies once the run carrying out the approved plan completes with every todo done: an event and the run result', async () => {
+    const model = scriptedModel([
+      turn(toolCall('write', {}, 'w1'), toolCall('TodoWrite', { todos: [{ content: 'Write the file', status: 'completed', activeForm: 'Writing' }] }, 't1')),
+      'All done.',
+      verdict('compliant'),
+    ]);
+    const agent = createAgent({ model, tools: tools(), permissionMode: 'acceptEdits', verifyPlanOnCompletion: true });
+    await agent.savePlan('1. Write the file.');
+    const events: AgentEvent[] = [];
+    agent.on('plan-verification', (event) => events.push(event));
+    const result = await agent.run('Carry out the plan.').result;
+    expect(result.status).toBe('completed');
+    expect(result.planVerification).toMatchObject({ verdict: 'compliant' });
+    expect(events).toEqual([expect.objectContaining({ type: 'plan-verification', name: agent.plan!.name, verification: result.planVerification })]);
+    // The verifier's usage is in the run's breakdown.
+    expect(result.subagents).toEqual([expect.objectContaining({ subagentType: 'verify', status: 'completed' })]);
+    // Verified once: a later run does not verify the same plan again.
+    model.push('Anything else?');
+    const later = await agent.run('thanks').result;
+    expect(later.planVerification).toBeUndefined();
+  });
+
+  it('does not verify while todos are open, or without a plan', async () => {
+    const model = scriptedModel([turn(toolCall('TodoWrite', { todos: [{ content: 'Write', status: 'in_progress', activeForm: 'Writing' }] }, 't1')), 'Paused.']);
+    const agent = createAgent({ model, tools: tools(), verifyPlanOnCompletion: true });
+    await agent.savePlan('1. Write.');
+    const result = await agent.run('go').result;
+    expect(result.planVerification).toBeUndefined();
+    expect(() => createAgent({ model, verifyPlanOnCompletion: 'yes' as never })).toThrow(/`verifyPlanOnCompletion`/);
+  });
+});
