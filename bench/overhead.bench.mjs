@@ -129,9 +129,12 @@ async function main() {
   rows.push([`  per run ÷ bare loop`, times(agentFixed.median / bareFixed.median), '—', 'info']);
   rows.push([`  CPU time per run, GC included (bare loop ${us(bareFixed.cpu)})`, us(agentFixed.cpu), '—', 'info']);
   const long = cell(`agent:${LONG}`) / cell(`agent:${SHORT}`);
-  rows.push([`long history, no compaction: ${LONG.toLocaleString('en')}-turn ${us(cell(`agent:${LONG}`))} / ${SHORT}-turn ${us(cell(`agent:${SHORT}`))}`, times(long), `≤ ${GOAL_LONG}×`, verdict(long <= GOAL_LONG)]);
+  rows.push([`long history, context management on: ${LONG.toLocaleString('en')}-turn ${us(cell(`agent:${LONG}`))} / ${SHORT}-turn ${us(cell(`agent:${SHORT}`))}`, times(long), `≤ ${GOAL_LONG}×`, verdict(long <= GOAL_LONG)]);
   console.log(renderTable(['measure', 'value', 'goal', 'result'], rows));
-  console.log(`\nCompaction is not wired into the loop yet (another branch): the long-history row measures without it.`);
+  console.log(
+    `\nThe long-history row runs with the default context management (accounting every turn, clearing and automatic compaction enabled);` +
+      ` the fake model reports 10 input tokens a turn, so neither threshold is reached: it measures their per-turn bookkeeping, not a compaction (bench/context.bench.mjs measures those).`,
+  );
   console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s; medians of per-run median turns; a MISS is reported, not an exit code)`);
 }
 
