@@ -15,7 +15,7 @@ import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import type { SessionState } from '../state/index.js';
 import type { Model } from '../model/model.js';
-import { prepareOutput } from '../loop/structured-output.js';
+import { prepareOutput, type OutputRequest } from '../loop/structured-output.js';
 import type { InferSchemaOutput, ValueSchema } from '../plan/value-schema.js';
 import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
 import { runHooks } from '../hooks/run-hooks.js';
@@ -116,6 +116,8 @@ export class Agent {
   readonly ready: Promise<void>;
   private readonly forkSelf: (state: SessionState, forkedFrom: string) => Agent;
   private active: { controller: AbortController; run: AgentRun } | undefined;
+  /** The typed output a run that ended `awaiting-approval` was asked for, for the run that resolves it. */
+  private parkedOutput: OutputRequest | undefined;
   /** Set while `rewindFiles` puts files back: no run may start meanwhile. */
   private rewinding = false;
   private closed = false;
@@ -279,7 +281,9 @@ export class Agent {
   /**
    * Answers a pending approval. Returns a run that executes what was allowed and continues the
    * same turn once the last pending call of the batch is answered (while others still wait, the
-   * run ends `awaiting-approval` again).
+   * run ends `awaiting-approval` again). A run asked for a typed answer (`outputSchema`) that
+   * parked on this approval keeps asking for it; an agent resumed in another process passes
+   * `outputSchema` here again (a schema is code, not part of the snapshot).
    * @throws ApprovalNotFoundError for an unknown or already-resolved id.
    * @throws RunInProgressError when a run is active.
    */
@@ -297,7 +301,9 @@ export class Agent {
       throw new ConfigurationError('resolveApproval: a denial needs a `message` for the model, e.g. { behavior: "deny", message: "The user declined." }.');
     }
     // Applied inside the run: an edited input goes through the tool's async validateInput first.
-    return this.start({ approval: { id, path: approval.path ?? [approval.toolUseId], decision } }, options);
+    // The typed answer a parked run was asked for carries over (in this process); another process passes `outputSchema` again.
+    const output = options.outputSchema !== undefined ? prepareOutput(this.model, options.outputSchema, options.outputRetries, options.outputMode) : this.parkedOutput;
+    return this.start({ approval: { id, path: approval.path ?? [approval.toolUseId], decision }, ...(output ? { output } : {}) }, options);
   }
 
   /**
@@ -347,6 +353,7 @@ export class Agent {
       this.core.runSink = push;
       try {
         const result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: (this.toolQueue ??= new PQueue({ concurrency: this.maxToolConcurrency })), sink: push });
+        this.parkedOutput = result.status === 'awaiting-approval' ? input.output : undefined;
         // Every entry stored and every event delivered before the result resolves.
         await this.core.flush();
         return result;

@@ -151,3 +151,31 @@ describe('structured output for any run', () => {
     expect(() => agent.run('x', { outputSchema: Outline, outputRetries: -1 })).toThrow(/outputRetries/);
   });
 });
+
+describe('typed output across an approval', () => {
+  const Answer = z.object({ saved: z.boolean() });
+  const save = () => defineTool({ name: 'save', description: 'Saves.', inputSchema: z.object({}), kind: 'edit', execute: () => 'saved' });
+
+  it('the run that resolves the approval still asks for, and returns, the typed answer', async () => {
+    const model = scriptedModel([turn(toolCall('save', {})), turn(toolCall('StructuredOutput', { saved: true }))]);
+    const agent = createAgent({ model, tools: [save()] });
+    const parked = await agent.run('Save, then say so.', { outputSchema: Answer }).result;
+    expect(parked.status).toBe('awaiting-approval');
+    const done = await agent.resolveApproval(parked.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+    expect(done).toMatchObject({ status: 'completed', output: { saved: true } });
+    expect(model.requests[1]!.request.tools.map((tool) => tool.name)).toContain('StructuredOutput');
+    // The next run asked for nothing typed: no output tool, no output.
+    const plain = await createAgent({ model: scriptedModel(['hi']) }).run('hello').result;
+    expect(plain.output).toBeUndefined();
+  });
+
+  it('in another process the host passes outputSchema to resolveApproval again', async () => {
+    const first = createAgent({ model: scriptedModel([turn(toolCall('save', {}))]), tools: [save()] });
+    const parked = await first.run('Save, then say so.', { outputSchema: Answer }).result;
+    const resumed = createAgent({ model: scriptedModel([JSON.stringify({ saved: true })]), tools: [save()], resume: JSON.parse(JSON.stringify(first.snapshot())) });
+    const done = await resumed.resolveApproval(parked.pendingApprovals[0]!.id, { behavior: 'allow' }, { outputSchema: Answer }).result;
+    expect(done).toMatchObject({ status: 'completed', output: { saved: true } });
+    const untyped = createAgent({ model: scriptedModel(['Saved.']), tools: [save()], resume: JSON.parse(JSON.stringify(first.snapshot())) });
+    expect((await untyped.resolveApproval(parked.pendingApprovals[0]!.id, { behavior: 'allow' }).result).output).toBeUndefined();
+  });
+});

@@ -25,7 +25,7 @@ describe('store.listPending with subagents', () => {
     const first = await agent.run('go').result;
     expect(first.status).toBe('awaiting-approval');
     await agent.flush();
-    const listed = async () => (await store.listPending()).flatMap((session) => session.approvals.map((approval) => ({ id: approval.id, path: approval.path, input: approval.input })));
+    const listed = async () => (await store.listPending!()).flatMap((session) => session.approvals.map((approval) => ({ id: approval.id, path: approval.path, input: approval.input })));
     expect(await listed()).toEqual([{ id: first.pendingApprovals[0]!.id, path: ['p_agent', 'c_one'], input: { text: 'one' } }]);
 
     const second = await agent.resolveApproval(first.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
