@@ -1,4 +1,5 @@
 import type { AgentCore } from '../runtime/agent-core.js';
+import { onAbort } from './on-abort.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { PermissionResult } from '../types/permission.js';
@@ -110,12 +111,11 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
   const signal = controller?.signal ?? runSignal;
   let releaseOnAbort: () => void = () => undefined;
   const aborted = new Promise<typeof ABORTED>((resolve) => (releaseOnAbort = () => resolve(ABORTED)));
-  const onAbort = () => {
+  const abortCall = () => {
     controller?.abort(runSignal.reason);
     releaseOnAbort();
   };
-  if (runSignal.aborted) onAbort();
-  else runSignal.addEventListener('abort', onAbort, { once: true });
+  const stopListening = onAbort(runSignal, abortCall);
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
   const started = performance.now();
@@ -182,7 +182,7 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
   } finally {
     core.running.delete(call.toolUseId);
     if (timer) clearTimeout(timer);
-    runSignal.removeEventListener('abort', onAbort);
+    stopListening();
   }
 }
 
