@@ -118,11 +118,9 @@ export class Agent {
   private active: { controller: AbortController; run: AgentRun } | undefined;
   /** The typed output a run that ended `awaiting-approval` was asked for, for the run that resolves it. */
   private parkedOutput: OutputRequest | undefined;
-  /** Set while `rewindFiles` puts files back: no run may start meanwhile. */
-  private rewinding = false;
   private closed = false;
-  /** Set while `compact()` runs: no run may start meanwhile. */
-  private compacting = false;
+  /** Set while `compact()` or `rewindFiles()` works on the session: no run, compaction or rewind may start meanwhile. */
+  private exclusive: 'compact' | 'rewind' | undefined;
 
   /** @internal Use `createAgent`. */
   constructor(init: object, settings: { maxToolConcurrency: number; model: Model }, forkSelf: (state: SessionState, forkedFrom: string) => Agent) {
@@ -226,14 +224,14 @@ export class Agent {
    */
   async compact(options: CompactOptions = {}): Promise<CompactionResult> {
     validateCompactOptions(options);
-    if (this.active || this.compacting || this.rewinding) throw new RunInProgressError(this.sessionIdOrUnknown());
+    if (this.busy) throw new RunInProgressError(this.sessionIdOrUnknown());
     this.assertOpen();
-    this.compacting = true;
+    this.exclusive = 'compact';
     try {
       await this.ready;
       return await this.compactNow(options);
     } finally {
-      this.compacting = false;
+      this.exclusive = undefined;
     }
   }
 
@@ -321,6 +319,11 @@ export class Agent {
     return this.start({ ...(output ? { output } : {}) }, options);
   }
 
+  /** A run, a compaction or a rewind is under way. */
+  private get busy(): boolean {
+    return this.active !== undefined || this.exclusive !== undefined;
+  }
+
   private assertOpen(): void {
     if (this.closed) {
       throw new ConfigurationError(`Agent session "${this.sessionIdOrUnknown()}" is closed. Create a new agent (resume: agent.snapshot() keeps the conversation) to go on.`);
@@ -328,7 +331,7 @@ export class Agent {
   }
 
   private start(input: RunInput, options: RunOptions): AgentRun {
-    if (this.active || this.rewinding || this.compacting) throw new RunInProgressError(this.sessionIdOrUnknown());
+    if (this.busy) throw new RunInProgressError(this.sessionIdOrUnknown());
     this.assertOpen();
     const controller = new AbortController();
     const external = options.signal;
@@ -423,15 +426,15 @@ export class Agent {
    */
   async rewindFiles(options: RewindFilesOptions): Promise<RewindFilesResult> {
     await this.ready;
-    if (this.active || this.rewinding || this.compacting) throw new RunInProgressError(this.sessionId);
+    if (this.busy) throw new RunInProgressError(this.sessionId);
     this.assertOpen();
-    this.rewinding = true;
+    this.exclusive = 'rewind';
     try {
       const result = await rewindFiles(this.core, options);
       await this.flush();
       return result;
     } finally {
-      this.rewinding = false;
+      this.exclusive = undefined;
     }
   }
 

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/index.js';
+import { ToolUseIdIndex } from '../history/tool-use-id-index.js';
 import { dropFileCheckpoints, fileCheckpointsForgotten, listFileCheckpoints, MAX_FILE_CHECKPOINTS, type FileCheckpoint } from '../tools/file-checkpoints.js';
 import type { AgentCore } from './agent-core.js';
 
@@ -58,16 +59,6 @@ function validateRewindOptions(options: RewindFilesOptions, messageCount: number
   }
 }
 
-/** The tool calls made in `messages[from]` and later. */
-function callsFrom(core: AgentCore, from: number): Set<string> {
-  const ids = new Set<string>();
-  for (const message of core.state.messages.slice(from)) {
-    if (typeof message.content === 'string') continue;
-    for (const block of message.content) if (block.type === 'tool_use' && typeof block.id === 'string') ids.add(block.id);
-  }
-  return ids;
-}
-
 /**
  * Puts files back as they were at an earlier point of the conversation, from the checkpoints the
  * tools kept before changing them (see `recordFileCheckpoint`). The model is told, in the next
@@ -75,7 +66,8 @@ function callsFrom(core: AgentCore, from: number): Set<string> {
  */
 export async function rewindFiles(core: AgentCore, options: RewindFilesOptions): Promise<RewindFilesResult> {
   validateRewindOptions(options, core.state.messages.length);
-  const undone = callsFrom(core, options.toMessage);
+  // The calls made in `messages[toMessage]` and later.
+  const undone = new ToolUseIdIndex().idsIn(core.state.messages.slice(options.toMessage));
   const kept = listFileCheckpoints(core.toolContext.toolState);
   const checkpoints = kept.filter((checkpoint) => undone.has(checkpoint.toolUseId));
   // Records older than the oldest kept one were dropped: a rewind reaching back to it may need them.

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { RestoreFileArgs } from '../../tools/types.js';
 import { openCheckedFile } from './open-checked-file.js';
+import { writeAll } from './update-file.js';
 import { resolveRealPath } from './workspace-boundary.js';
 
 async function writeBack(real: string, data: Buffer): Promise<void> {
@@ -12,9 +13,7 @@ async function writeBack(real: string, data: Buffer): Promise<void> {
   if (!opened.ok && opened.code === 'ENOENT') opened = await openCheckedFile(real, 'create');
   if (!opened.ok) throw new Error(opened.message);
   try {
-    await opened.handle.truncate(0);
-    let offset = 0;
-    while (offset < data.length) offset += (await opened.handle.write(data, offset, data.length - offset, offset)).bytesWritten;
+    await writeAll(opened.handle, data);
   } finally {
     await opened.handle.close();
   }

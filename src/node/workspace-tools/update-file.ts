@@ -33,7 +33,8 @@ export interface UpdateFileArgs {
   transform: (current: string | undefined, displayPath: string) => FileTransform;
 }
 
-async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+/** Replaces a file's content through an open handle. */
+export async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
   await handle.truncate(0);
   let offset = 0;
   while (offset < data.length) {
