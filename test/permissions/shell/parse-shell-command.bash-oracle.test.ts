@@ -75,7 +75,7 @@ const { list } = fc.letrec<{ list: string; command: string; pipeline: string; an
 }));
 
 describe.skipIf(!haveBash)('parseShellCommand against real bash', () => {
-  it('property: the tree runs the way bash runs the line (structure and quote removal)', () => {
+  it('property: the tree runs the way bash runs the line (structure and quote removal)', { timeout: 180_000 }, () => {
     fc.assert(
       fc.property(list, (line) => {
         const parsed = parseShellCommand(line);
