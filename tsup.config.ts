@@ -1,4 +1,22 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
+
+/** Dependencies bundled into dist/ rather than imported at run time. */
+const BUNDLED = ['nanoid', 'p-queue', 'p-timeout', 'eventemitter3', 'zod-to-json-schema', '@noble/hashes'];
+
+/** Writes the licences of the bundled dependencies next to the code that carries them. */
+async function writeThirdPartyLicenses(): Promise<void> {
+  const sections = BUNDLED.map((name) => {
+    const folder = join('node_modules', name);
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string; license: string };
+    const file = readdirSync(folder).find((entry) => /^licen[cs]e(\.|$)/i.test(entry));
+    if (!file) throw new Error(`${name} ships no LICENSE file to carry into dist/THIRD_PARTY_LICENSES.txt`);
+    const licence = readFileSync(join(folder, file), 'utf8').trim();
+    return `${name}@${manifest.version} (${manifest.license})\n\n${licence}`;
+  });
+  writeFileSync('dist/THIRD_PARTY_LICENSES.txt', `agent-harness bundles these packages into dist/:\n\n${sections.join('\n\n' + '-'.repeat(72) + '\n\n')}\n`);
+}
 
 const shared: Options = {
   entry: {
@@ -22,6 +40,16 @@ const shared: Options = {
   // peer imported only by the bullmq entry. The MCP SDK is an optional peer loaded with a
   // dynamic import.
   external: ['@anthropic-ai/sdk', /^@modelcontextprotocol\/sdk(\/|$)/, 'zod', 'zod/v4', 'zod/v4/core', 'zod/v3', 'pg', 'ioredis', 'bullmq'],
+  // The small dependencies ship inside the package, in both builds: loading them as some sixty
+  // separate modules (zod-to-json-schema alone is fifty files) took about a third of a cold
+  // `import('agent-harness')`, their parsed code takes a few milliseconds (bench/footprint).
+  // nanoid's web build (globalThis.crypto) keeps the core free of Node built-ins. Their licences
+  // are collected into dist/THIRD_PARTY_LICENSES.txt.
+  noExternal: BUNDLED,
+  esbuildOptions(options) {
+    options.conditions = ['browser', 'module', 'import'];
+  },
+  onSuccess: writeThirdPartyLicenses,
 };
 
 export default defineConfig([
@@ -29,10 +57,6 @@ export default defineConfig([
   {
     ...shared,
     format: ['cjs'],
-    // nanoid 5 and p-queue 9 ship only as ES modules, which `require()` cannot load before
-    // Node 20.19: the CommonJS build carries its own copy. nanoid's web build (globalThis.crypto)
-    // keeps the core free of Node built-ins.
-    noExternal: ['nanoid', 'p-queue', 'p-timeout'],
     esbuildOptions(options) {
       options.conditions = ['browser', 'module', 'import'];
       // The ESM build stays readable; the compatibility build is compacted (names kept) to keep
