@@ -1,6 +1,6 @@
 import EventEmitter from 'eventemitter3';
 import PQueue from 'p-queue';
-import { nanoid } from 'nanoid';
+import { randomId } from '../runtime/random-id.js';
 import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RunInProgressError } from '../errors/run-in-progress-error.js';
@@ -338,7 +338,7 @@ export class Agent {
     const onExternalAbort = () => controller.abort(external?.reason);
     if (external?.aborted) controller.abort(external.reason);
     else external?.addEventListener('abort', onExternalAbort, { once: true });
-    const runId = options.runId ?? `run_${nanoid(12)}`;
+    const runId = options.runId ?? `run_${randomId(12)}`;
     const run = new AgentRun(runId, async (push) => {
       try {
         await this.ready;

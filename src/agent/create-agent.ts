@@ -1,4 +1,4 @@
-import { nanoid } from 'nanoid';
+import { randomId } from '../runtime/random-id.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
@@ -79,7 +79,7 @@ function startCore(options: AgentOptions, state: SessionState, origin: 'startup'
 function freshState(options: AgentOptions): SessionState {
   const mode = options.permissionMode ?? 'default';
   const state = createSessionState({
-    sessionId: options.sessionId ?? `session_${nanoid(16)}`,
+    sessionId: options.sessionId ?? `session_${randomId(16)}`,
     ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
     permissionMode: mode,
   });

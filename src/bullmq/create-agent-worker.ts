@@ -1,5 +1,5 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
-import { nanoid } from 'nanoid';
+import { randomId } from '../runtime/random-id.js';
 import type { Agent } from '../agent/agent.js';
 import type { AgentRun } from '../agent/agent-run.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
@@ -147,7 +147,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   });
   const store = options.store;
   const leases = store.leases!;
-  const id = options.workerId ?? `agent-worker-${nanoid(10)}`;
+  const id = options.workerId ?? `agent-worker-${randomId(10)}`;
   const ttlMs = options.leaseTtlMs ?? 30_000;
   const heldRetryMs = options.heldRetryMs ?? 1000;
   const lockDuration = options.lockDurationMs ?? 30_000;

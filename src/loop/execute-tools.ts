@@ -30,7 +30,12 @@ export async function executeTools(core: AgentCore, batch: OpenBatch, context: R
     if (isConcurrencySafe(core, first)) {
       while (index < allowed.length && isConcurrencySafe(core, allowed[index]!)) group.push(allowed[index++]!);
     }
-    await Promise.all(group.map((call) => context.queue.add(() => tracedCall(core, call, context, undefined))));
+    const { queue } = context;
+    // A group that fits the bound while the queue is idle runs directly: the queue would start
+    // every call at once anyway, a turn later and with a closure and a promise per call more.
+    if (group.length === 1) await tracedCall(core, first, context, undefined);
+    else if (queue.size === 0 && queue.pending === 0 && group.length <= queue.concurrency) await Promise.all(group.map((call) => tracedCall(core, call, context, undefined)));
+    else await Promise.all(group.map((call) => queue.add(() => tracedCall(core, call, context, undefined))));
   }
   for (const call of allowed) if (call.state === 'allowed') refuseCall(core, call, INTERRUPTED);
 }
@@ -90,6 +95,12 @@ type ResumeApproval = Parameters<typeof resumeCall>[2];
 const ABORTED: unique symbol = Symbol('aborted');
 const TIMED_OUT: unique symbol = Symbol('timed out');
 
+const noop = (): void => undefined;
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}
+
 async function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval: ResumeApproval | undefined): Promise<void> {
   const tool = core.tools.get(call.toolName)!;
   // A suspended call keeps the input it started with.
@@ -109,13 +120,7 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
   // saves creating one per call, a measurable share of a turn).
   const controller = tool.timeoutMs === undefined ? undefined : new AbortController();
   const signal = controller?.signal ?? runSignal;
-  let releaseOnAbort: () => void = () => undefined;
-  const aborted = new Promise<typeof ABORTED>((resolve) => (releaseOnAbort = () => resolve(ABORTED)));
-  const abortCall = () => {
-    controller?.abort(runSignal.reason);
-    releaseOnAbort();
-  };
-  const stopListening = onAbort(runSignal, abortCall);
+  let stopListening: () => void = noop;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
   const started = performance.now();
@@ -131,31 +136,45 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
   const note = call.note;
   core.running.add(call.toolUseId);
   try {
-    const timeout = tool.timeoutMs === undefined ? undefined : new Promise<typeof TIMED_OUT>((resolve) => {
-      timer = setTimeout(() => {
-        timedOut = true;
-        controller?.abort(new ToolExecutionError(tool.name, `timed out after ${tool.timeoutMs} ms`, { timedOut: true }));
-        resolve(TIMED_OUT);
-      }, tool.timeoutMs);
-    });
-    let refusedLate = false;
-    const execution = Promise.resolve().then(() => {
-      // Checked again at the moment it starts: a call of the same parallel group (or the host)
-      // may have switched to plan mode since the batch began.
-      if (refusedByPlanMode(core, tool, input)) {
-        refusedLate = true;
-        return undefined;
+    // Interrupted before it started (a parallel call's host, say): the tool is not run at all.
+    let outcome: unknown = runSignal.aborted ? ABORTED : undefined;
+    if (outcome === undefined) {
+      // Started now, in this turn of the event loop: the plan-mode check above is current. A tool
+      // that answers synchronously is done (nothing could interrupt it); only a pending promise
+      // races the run's abort and the tool's timeout.
+      const returned: unknown = approval ? tool.resume!({ ...args, nested: call.nested as NestedRun, approval }) : tool.execute(args);
+      if (!isThenable(returned)) outcome = returned;
+      else {
+        const execution = Promise.resolve(returned);
+        let releaseOnAbort: () => void = noop;
+        const aborted = new Promise<typeof ABORTED>((resolve) => (releaseOnAbort = () => resolve(ABORTED)));
+        stopListening = onAbort(runSignal, () => {
+          controller?.abort(runSignal.reason);
+          releaseOnAbort();
+        });
+        const timeout =
+          tool.timeoutMs === undefined
+            ? undefined
+            : new Promise<typeof TIMED_OUT>((resolve) => {
+                timer = setTimeout(() => {
+                  timedOut = true;
+                  controller?.abort(new ToolExecutionError(tool.name, `timed out after ${tool.timeoutMs} ms`, { timedOut: true }));
+                  resolve(TIMED_OUT);
+                }, tool.timeoutMs);
+              });
+        // The losers are told apart by their private markers (no wrapper promise per contender).
+        try {
+          outcome = await Promise.race<unknown>(timeout ? [execution, aborted, timeout] : [execution, aborted]);
+        } catch (error) {
+          // A tool that rejects because its signal fired was stopped, not broken.
+          if (timedOut) outcome = TIMED_OUT;
+          else if (runSignal.aborted) outcome = ABORTED;
+          else throw error;
+        }
+        if (outcome === ABORTED || outcome === TIMED_OUT) execution.catch(noop);
       }
-      return approval ? tool.resume!({ ...args, nested: call.nested as NestedRun, approval }) : tool.execute(args);
-    });
-    // The losers are told apart by their private markers (no wrapper promise per contender).
-    const outcome = await Promise.race<unknown>(timeout ? [execution, aborted, timeout] : [execution, aborted]);
-    if (refusedLate) {
-      refuseCall(core, call, PLAN_MODE_GUARD);
-      return;
     }
     if (outcome === ABORTED || outcome === TIMED_OUT) {
-      execution.catch(() => undefined);
       const message = timedOut
         ? `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms and was stopped. Try a smaller step or a different approach.`
         : INTERRUPTED;

@@ -1,4 +1,4 @@
-import { nanoid } from 'nanoid';
+import { randomId } from '../runtime/random-id.js';
 import type { AgentCore, AgentEventInput } from '../runtime/agent-core.js';
 import { isIncompleteToolInput } from '../model/incomplete-tool-input.js';
 import { decidePermission } from '../permissions/decide-permission.js';
@@ -100,7 +100,7 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       core.commit({
         kind: 'approval-pending',
         approval: {
-          id: `approval_${nanoid(12)}`,
+          id: `approval_${randomId(12)}`,
           toolName: call.toolName,
           input: outcome.input ?? rawInput,
           toolUseId: call.toolUseId,

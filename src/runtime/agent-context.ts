@@ -28,6 +28,18 @@ export interface ContextSettings {
  * @param window - the model's context window.
  */
 export function contextSettings(options: ContextOptions | undefined, window: number): ContextSettings {
+  if (options === undefined) {
+    // The defaults for a window, made once (the settings are only read).
+    let settings = defaultSettings.get(window);
+    if (!settings) defaultSettings.set(window, (settings = settingsFor(undefined, window)));
+    return settings;
+  }
+  return settingsFor(options, window);
+}
+
+const defaultSettings = new Map<number, ContextSettings>();
+
+function settingsFor(options: ContextOptions | undefined, window: number): ContextSettings {
   const spill = options?.spill;
   const clearing = options?.clearing;
   const compaction = options?.compaction;

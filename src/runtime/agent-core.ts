@@ -55,7 +55,11 @@ export class AgentCore implements AgentServices {
   readonly toolbox: Toolbox;
   readonly toolSources: ResolvedToolSources | undefined;
   readonly system: TextBlock[];
-  readonly planStore: PlanStore;
+  #planStore: PlanStore | undefined;
+  /** Where plans are saved: the host's store, else one in memory made when first needed. */
+  get planStore(): PlanStore {
+    return (this.#planStore ??= this.options.planStore ?? memoryPlanStore());
+  }
   readonly price: ModelPrice | undefined;
   /** The options' rules plus the session's, compiled; rebuilt when session rules change. */
   rules: RuleSet;
@@ -115,7 +119,6 @@ export class AgentCore implements AgentServices {
     this.tools = toolbox.byName;
     this.toolDefinitions = toolbox.definitions;
     this.system = [...(options.system ? [{ type: 'text' as const, text: options.system }] : []), ...(toolSources?.system ?? [])];
-    this.planStore = options.planStore ?? memoryPlanStore();
     this.price = findPrice(options.model.modelId, options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES);
     this.context = new AgentContext(options.model, options.context);
     this.spillStore = stateSpillStore(

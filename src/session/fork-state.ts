@@ -1,4 +1,4 @@
-import { nanoid } from 'nanoid';
+import { randomId } from '../runtime/random-id.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import type { SessionState } from '../state/index.js';
@@ -22,7 +22,7 @@ export interface ForkOptions {
  */
 export function forkState(source: SessionState, options: ForkOptions, planModeInstructions?: string): { state: SessionState; plan: SessionState['plan'] } {
   const state = structuredClone(source);
-  state.sessionId = options.sessionId ?? `session_${nanoid(16)}`;
+  state.sessionId = options.sessionId ?? `session_${randomId(16)}`;
   const plan = state.plan;
   delete state.plan;
   delete state.planSlug;
@@ -52,7 +52,7 @@ export function forkState(source: SessionState, options: ForkOptions, planModeIn
 /** A fork's pending approvals are its own: new ids, so answering one never answers the other's. */
 function renewApprovalIds(state: SessionState): void {
   for (const call of state.openBatch?.calls ?? []) {
-    if (call.approval) call.approval.id = `approval_${nanoid(12)}`;
+    if (call.approval) call.approval.id = `approval_${randomId(12)}`;
     if (call.nested) renewApprovalIds(call.nested.state);
   }
 }

@@ -1,4 +1,4 @@
-import { nanoid } from 'nanoid';
+import { randomId } from '../runtime/random-id.js';
 import { ENTRY_SCHEMA_VERSION, type EntryDraft, type SessionEntry } from '../state/entries.js';
 import type { SessionStore } from './session-store.js';
 
@@ -67,7 +67,7 @@ export class Journal implements TranscriptWriter {
     if (drafts.length === 0) return;
     const expectedRevision = this.recorded;
     const entries = drafts.map((draft) => {
-      const id = nanoid(12);
+      const id = randomId(12);
       const entry = {
         $schemaVersion: ENTRY_SCHEMA_VERSION,
         id,

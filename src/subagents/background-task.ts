@@ -1,4 +1,4 @@
-import { nanoid } from 'nanoid';
+import { randomId } from '../runtime/random-id.js';
 import type PQueue from 'p-queue';
 import type { BackgroundTaskInfo } from '../events/run-result.js';
 import type { AgentCore } from '../runtime/agent-core.js';
@@ -42,7 +42,7 @@ export interface StartBackgroundTaskArgs {
  */
 export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
   const { parent, child } = args;
-  const taskId = `task_${nanoid(10)}`;
+  const taskId = `task_${randomId(10)}`;
   const task: BackgroundTaskInfo = { taskId, agentId: child.agentId!, subagentType: args.subagentType, description: args.description, status: 'running' };
   parent.backgroundTasks.set(taskId, task);
   store(parent, { ...task });

@@ -1,5 +1,5 @@
 import PQueue from 'p-queue';
-import { nanoid } from 'nanoid';
+import { randomId } from '../runtime/random-id.js';
 import type { RunResult, SubagentRunSummary } from '../events/run-result.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
@@ -28,7 +28,7 @@ export async function runSubagent(core: AgentCore, input: RunInput, args: Subage
   // Its own signal, linked to the parent's: interrupting the parent stops it.
   const { controller, unlink } = linkedAbortController(args.signal);
   const result = await runLoop(core, input, {
-    runId: args.run?.runId ?? `run_${nanoid(12)}`,
+    runId: args.run?.runId ?? `run_${randomId(12)}`,
     signal: controller.signal,
     queue: new PQueue({ concurrency: core.options.maxToolConcurrency ?? 10 }),
     sink: args.run?.sink ?? ((event) => args.parent.runSink?.(event)),

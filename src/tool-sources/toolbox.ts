@@ -14,8 +14,23 @@ export interface ToolboxOptions {
   search?: ResolvedToolSearch;
 }
 
+/**
+ * Tool definitions by input schema object, shared by every agent: tools are copied per agent (the
+ * built-ins, say) but keep their compiled schema, so a new agent per request reuses the same
+ * definition objects, and what is computed from them once (their token estimates) stays computed.
+ */
+const definitions = new WeakMap<object, ToolDefinition[]>();
+/** Definitions kept per schema object (a schema reused under many names or descriptions stops being cached past it). */
+const MAX_DEFINITIONS_PER_SCHEMA = 8;
+
 function definitionOf(tool: Tool): ToolDefinition {
-  return { name: tool.name, description: tool.description, input_schema: tool.jsonSchema, ...(tool.providerType ? { type: tool.providerType } : {}) };
+  const known = definitions.get(tool.jsonSchema);
+  const found = known?.find((definition) => definition.name === tool.name && definition.description === tool.description && definition.type === tool.providerType);
+  if (found) return found;
+  const definition: ToolDefinition = { name: tool.name, description: tool.description, input_schema: tool.jsonSchema, ...(tool.providerType ? { type: tool.providerType } : {}) };
+  if (!known) definitions.set(tool.jsonSchema, [definition]);
+  else if (known.length < MAX_DEFINITIONS_PER_SCHEMA) known.push(definition);
+  return definition;
 }
 
 /**

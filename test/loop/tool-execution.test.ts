@@ -46,6 +46,65 @@ describe('tool execution', () => {
     expect(results.map((block) => block.content)).toEqual(['read 0', 'read 1', 'read 2']);
   });
 
+  it('does not start a parallel call once the run is interrupted, and reports a tool that rejects on its signal as interrupted', async () => {
+    const executed: number[] = [];
+    let agent: ReturnType<typeof createAgent>;
+    const read = defineTool({
+      name: 'read',
+      description: 'Reads; the first call interrupts the run.',
+      inputSchema: z.object({ n: z.number() }),
+      readOnly: true,
+      execute: ({ input, signal }) => {
+        executed.push(input.n);
+        if (input.n === 0) {
+          // Synchronous answer, then the host interrupts while the batch is still starting.
+          agent.interrupt('stop');
+          return 'first';
+        }
+        return new Promise<string>((_, reject) => signal.addEventListener('abort', () => reject(new Error('saw abort')), { once: true }));
+      },
+    });
+    const model = scriptedModel([turn(toolCall('read', { n: 0 }, 'a'), toolCall('read', { n: 1 }, 'b')), 'unused']);
+    agent = createAgent({ model, tools: [read] });
+    const result = await agent.run('go').result;
+    expect(result.status).toBe('interrupted');
+    // The second call of the parallel group never started: its tool did not run.
+    expect(executed).toEqual([0]);
+    const results = resultsOf(agent.messages);
+    expect(results.map((block) => [block.tool_use_id, block.is_error === true])).toEqual([
+      ['a', false],
+      ['b', true],
+    ]);
+    expect(String(results[1]!.content)).toMatch(/interrupted/);
+  });
+
+  it('reports a tool that rejects when the run is interrupted as interrupted, not failed', async () => {
+    let agent: ReturnType<typeof createAgent>;
+    const started = deferred();
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits for its signal.',
+      inputSchema: z.object({}),
+      readOnly: true,
+      execute: ({ signal }) => {
+        const pending = new Promise<string>((_, reject) => signal.addEventListener('abort', () => reject(new Error('saw abort')), { once: true }));
+        started.resolve();
+        return pending;
+      },
+    });
+    const model = scriptedModel([turn(toolCall('wait', {}, 'w')), 'unused']);
+    agent = createAgent({ model, tools: [wait] });
+    const run = agent.run('go');
+    await started.promise;
+    agent.interrupt('stop');
+    const result = await run.result;
+    expect(result.status).toBe('interrupted');
+    const [block] = resultsOf(agent.messages);
+    expect(block!.is_error).toBe(true);
+    expect(String(block!.content)).toMatch(/interrupted this tool call/);
+    expect(String(block!.content)).not.toMatch(/saw abort/);
+  });
+
   it('runs calls that are not concurrency-safe one at a time, in order', async () => {
     const order: string[] = [];
     let running = 0;

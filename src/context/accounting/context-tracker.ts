@@ -3,7 +3,25 @@ import type { ToolDefinition } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
 import { contextWindowFor } from './context-windows.js';
 import { contextUsage, promptTokens, type ContextUsage } from './context-usage.js';
-import { estimateMessageTokens, estimatePrefixTokens } from './estimate-tokens.js';
+import { estimateMessageTokens, estimatePrefixTokensWith, estimateToolDefinitionTokens } from './estimate-tokens.js';
+
+/**
+ * Each tool definition's estimate, shared by every tracker: an agent's definitions are the same
+ * objects in every session (see the toolbox), and a new agent per request would otherwise
+ * serialise every tool schema again.
+ */
+const toolDefinitionTokens = new WeakMap<ToolDefinition, number>();
+
+/** The default per-message estimates, shared by trackers without `estimateMessage`. */
+const sharedEstimates = new WeakMap<Message, number>();
+/** Prefix estimates by system blocks, then tool list (the same arrays every turn of an agent). */
+const sharedPrefixes = new WeakMap<readonly TextBlock[], WeakMap<readonly ToolDefinition[], number>>();
+
+function cachedToolTokens(tool: ToolDefinition): number {
+  let tokens = toolDefinitionTokens.get(tool);
+  if (tokens === undefined) toolDefinitionTokens.set(tool, (tokens = estimateToolDefinitionTokens(tool)));
+  return tokens;
+}
 
 /** The parts of a request that take context: the same fields as a `ModelRequest`. */
 export interface ContextRequest {
@@ -88,9 +106,11 @@ interface Anchor {
 export function createContextTracker(options: ContextTrackerOptions = {}): ContextTracker {
   const window = options.window ?? (options.modelId ? contextWindowFor(options.modelId, { windows: options.windows }) : undefined) ?? DEFAULT_CONTEXT_WINDOW;
   const estimate = options.estimateMessage ?? estimateMessageTokens;
-  const estimates = new WeakMap<Message, number>();
-  const exact = new WeakMap<Message, number>();
-  const prefixes = new WeakMap<readonly TextBlock[], WeakMap<readonly ToolDefinition[], number>>();
+  // The default estimates depend on nothing but the message: every tracker shares them (an agent
+  // per request would otherwise make and collect these tables each time).
+  const estimates = options.estimateMessage ? new WeakMap<Message, number>() : sharedEstimates;
+  let exact: WeakMap<Message, number> | undefined;
+  const prefixes = sharedPrefixes;
   let ratio: number | undefined;
   let anchor: Anchor | undefined;
   // The running sum of estimates over one history array.
@@ -110,7 +130,7 @@ export function createContextTracker(options: ContextTrackerOptions = {}): Conte
     let byTools = prefixes.get(request.system);
     if (!byTools) prefixes.set(request.system, (byTools = new WeakMap()));
     let tokens = byTools.get(request.tools);
-    if (tokens === undefined) byTools.set(request.tools, (tokens = estimatePrefixTokens(request)));
+    if (tokens === undefined) byTools.set(request.tools, (tokens = estimatePrefixTokensWith(request, cachedToolTokens)));
     return tokens;
   };
 
@@ -150,13 +170,13 @@ export function createContextTracker(options: ContextTrackerOptions = {}): Conte
       let appended = 0;
       for (let index = base.count; index < request.messages.length; index++) {
         const message = request.messages[index]!;
-        appended += exact.get(message) ?? messageTokens(message) * (ratio ?? 1);
+        appended += exact?.get(message) ?? messageTokens(message) * (ratio ?? 1);
       }
       return contextUsage(base.tokens + appended, window, request.messages.length === base.count ? base.source : 'calibrated');
     },
     observeUsage(request, usage, message) {
       setAnchor(request, promptTokens(usage), 'usage');
-      if (message) exact.set(message, usage.outputTokens);
+      if (message) (exact ??= new WeakMap()).set(message, usage.outputTokens);
       return contextUsage(promptTokens(usage) + usage.outputTokens, window, 'usage');
     },
     observeCount(request, inputTokens) {

@@ -81,11 +81,21 @@ export function estimateMessageTokens(message: Message): number {
  * @param prefix - the request's `system` and `tools`.
  */
 export function estimatePrefixTokens(prefix: { system: readonly TextBlock[]; tools: readonly ToolDefinition[] }): number {
+  return estimatePrefixTokensWith(prefix, estimateToolDefinitionTokens);
+}
+
+/** {@link estimatePrefixTokens} with the tools' estimates from `toolTokens` (a cache, say). @internal */
+export function estimatePrefixTokensWith(prefix: { system: readonly TextBlock[]; tools: readonly ToolDefinition[] }, toolTokens: (tool: ToolDefinition) => number): number {
   let total = 0;
   for (const block of prefix.system) total += BLOCK_OVERHEAD + estimateTextTokens(block.text);
   if (prefix.tools.length > 0) total += TOOLS_OVERHEAD;
-  for (const tool of prefix.tools) total += BLOCK_OVERHEAD + estimateTextTokens(safeJson(tool));
+  for (const tool of prefix.tools) total += toolTokens(tool);
   return total;
+}
+
+/** A rough token count of one tool definition in a request's tool list. @internal */
+export function estimateToolDefinitionTokens(tool: ToolDefinition): number {
+  return BLOCK_OVERHEAD + estimateTextTokens(safeJson(tool));
 }
 
 function safeJson(value: unknown): string {
