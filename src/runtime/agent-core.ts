@@ -208,7 +208,10 @@ export class AgentCore implements AgentServices {
    * can rely on what it announces being stored.
    */
   emit(input: AgentEventInput): AgentEvent {
-    const event = { ...input, sessionId: this.sessionId } as AgentEvent;
+    // Every caller passes a draft made for this call: it is stamped in place (a copy of each
+    // event was a measurable share of a turn).
+    const event = input as AgentEvent;
+    event.sessionId = this.sessionId;
     if (this.agentId !== undefined) event.agentId = this.agentId;
     if (this.parentToolUseId !== undefined) event.parentToolUseId = this.parentToolUseId;
     const sink = this.runSink;
