@@ -78,11 +78,7 @@ function startCore(options: AgentOptions, state: SessionState, origin: 'startup'
 /** The state of a brand-new session: the model learns a starting mode other than `default` like a later change. */
 function freshState(options: AgentOptions): SessionState {
   const mode = options.permissionMode ?? 'default';
-  const state = createSessionState({
-    sessionId: options.sessionId ?? `session_${randomId(16)}`,
-    ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
-    permissionMode: mode,
-  });
+  const state = createSessionState({ sessionId: options.sessionId ?? `session_${randomId(16)}`, agentId: options.agentId, permissionMode: mode });
   if (mode !== 'default') state.pendingReminders.push(modeReminder(mode, { planModeInstructions: options.planModeInstructions }));
   return state;
 }

@@ -4,7 +4,7 @@ import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { PermissionResult } from '../types/permission.js';
 import type { BatchCall, NestedRun, OpenBatch } from '../state/index.js';
-import { isToolSuspension, type Tool, type ToolExecuteArgs, type ToolReturn, type ToolSuspension } from '../tools/types.js';
+import { isToolSuspension, type Tool, type ToolExecuteArgs, type ToolReturn, type ToolRunContext, type ToolSuspension } from '../tools/types.js';
 import type { RunContext } from './loop-run-context.js';
 import { refuseCall } from './refuse-call.js';
 import { toToolResultContent, type ToolResultContent } from './tool-result-content.js';
@@ -124,15 +124,12 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
   const started = performance.now();
-  const args: ToolExecuteArgs<unknown> = {
-    input,
-    signal,
-    toolUseId: call.toolUseId,
-    agent: core.toolContext,
-    run: { runId: context.runId, sink: context.sink, agentId: core.agentId, parentToolUseId: context.parentToolUseId, span: context.span, ...(context.reportSubagent ? { reportSubagent: context.reportSubagent } : {}) },
-    ...(call.heldUpdates ? { permissionUpdates: call.heldUpdates } : {}),
-    ...(call.hostAnswer ? { hostAnswer: call.hostAnswer } : {}),
-  };
+  const run: { -readonly [K in keyof ToolRunContext]: ToolRunContext[K] } = { runId: context.runId, sink: context.sink, agentId: core.agentId, parentToolUseId: context.parentToolUseId, span: context.span };
+  if (context.reportSubagent) run.reportSubagent = context.reportSubagent;
+  const args: ToolExecuteArgs<unknown> = { input, signal, toolUseId: call.toolUseId, agent: core.toolContext, run };
+  // Optional fields only when present (set, not spread: this runs for every call).
+  if (call.heldUpdates) args.permissionUpdates = call.heldUpdates;
+  if (call.hostAnswer) args.hostAnswer = call.hostAnswer;
   const note = call.note;
   core.running.add(call.toolUseId);
   try {

@@ -72,62 +72,68 @@ function matchAllowedCommand(rules: readonly CompiledRule[], command: string): s
  * const rules = createRuleSet({ allow: ['Bash(npm test:*)'], deny: ['Edit(secrets/**)'] });
  * rules.match('allow', bash, { command: 'npm test -- --watch' }); // 'Bash(npm test:*)'
  */
-export function createRuleSet(rules: PermissionRules = {}): RuleSet {
-  const lists: Record<RuleBehavior, CompiledRule[]> = { allow: [], deny: [], ask: [] };
+/** A compiled rule set (see {@link createRuleSet}): methods on a prototype, as one is made per agent. */
+class CompiledRuleSet implements RuleSet {
+  readonly #lists: Record<RuleBehavior, CompiledRule[]> = { allow: [], deny: [], ask: [] };
 
-  const ruleSet: RuleSet = {
-    add(behavior, added) {
-      if (!BEHAVIORS.includes(behavior)) {
-        throw new ConfigurationError(`Unknown rule list ${JSON.stringify(behavior)}; use "allow", "deny" or "ask".`);
-      }
-      if (!Array.isArray(added)) {
-        throw new ConfigurationError(`rules.${behavior} must be an array of rule strings such as "Bash(npm test:*)".`);
-      }
-      const compiled = added.map(compileRule);
-      const list = lists[behavior];
-      for (const rule of compiled) {
-        if (!list.some((existing) => existing.rule === rule.rule)) list.push(rule);
-      }
-    },
-    match(behavior, tool, input, options = {}) {
-      if (behavior !== 'allow' && hasReadPathRule(lists[behavior])) {
-        const targets = readTargetsOf(tool, input);
-        const readRule = targets && matchReadPaths(lists[behavior], targets, behavior, options.cwd);
-        if (readRule !== undefined) return readRule;
-      }
-      const candidates = lists[behavior].filter((rule) => ruleNamesTool(rule.toolName, tool.name));
-      if (candidates.length === 0) return undefined;
-      for (const rule of candidates) {
-        if (rule.pattern === undefined || matchesTarget(rule, tool.ruleTarget, input, behavior, options.cwd)) return rule.rule;
-      }
-      const target = tool.ruleTarget;
-      if (behavior === 'allow' && target?.kind === 'command' && typeof input === 'object' && input !== null) {
-        const command = (input as Record<string, unknown>)[target.field];
-        if (typeof command === 'string') return matchAllowedCommand(candidates, command);
-      }
-      return undefined;
-    },
-    uncheckable(behavior, tool, input, options = {}) {
-      if (behavior !== 'allow' && hasReadPathRule(lists[behavior])) {
-        const targets = readTargetsOf(tool, input);
-        const readRule = targets && uncheckableRead(lists[behavior], targets, options.cwd);
-        if (readRule !== undefined) return readRule;
-      }
-      const target = tool.ruleTarget;
-      if (target?.kind !== 'command' || typeof input !== 'object' || input === null) return undefined;
+  add(behavior: RuleBehavior, added: readonly string[]): void {
+    if (!BEHAVIORS.includes(behavior)) {
+      throw new ConfigurationError(`Unknown rule list ${JSON.stringify(behavior)}; use "allow", "deny" or "ask".`);
+    }
+    if (!Array.isArray(added)) {
+      throw new ConfigurationError(`rules.${behavior} must be an array of rule strings such as "Bash(npm test:*)".`);
+    }
+    const compiled = added.map(compileRule);
+    const list = this.#lists[behavior];
+    for (const rule of compiled) {
+      if (!list.some((existing) => existing.rule === rule.rule)) list.push(rule);
+    }
+  }
+
+  match(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options: RuleMatchOptions = {}): string | undefined {
+    if (behavior !== 'allow' && hasReadPathRule(this.#lists[behavior])) {
+      const targets = readTargetsOf(tool, input);
+      const readRule = targets && matchReadPaths(this.#lists[behavior], targets, behavior, options.cwd);
+      if (readRule !== undefined) return readRule;
+    }
+    const candidates = this.#lists[behavior].filter((rule) => ruleNamesTool(rule.toolName, tool.name));
+    if (candidates.length === 0) return undefined;
+    for (const rule of candidates) {
+      if (rule.pattern === undefined || matchesTarget(rule, tool.ruleTarget, input, behavior, options.cwd)) return rule.rule;
+    }
+    const target = tool.ruleTarget;
+    if (behavior === 'allow' && target?.kind === 'command' && typeof input === 'object' && input !== null) {
       const command = (input as Record<string, unknown>)[target.field];
-      // Fails closed: a line the shell parser cannot read cannot be checked either.
-      if (typeof command !== 'string' || !(hidesCommands(command) || parseShellCommand(command).error !== undefined)) return undefined;
-      return lists[behavior].find((rule) => ruleNamesTool(rule.toolName, tool.name) && rule.pattern !== undefined)?.rule;
-    },
-    toJSON() {
-      return {
-        allow: lists.allow.map((rule) => rule.rule),
-        deny: lists.deny.map((rule) => rule.rule),
-        ask: lists.ask.map((rule) => rule.rule),
-      };
-    },
-  };
+      if (typeof command === 'string') return matchAllowedCommand(candidates, command);
+    }
+    return undefined;
+  }
+
+  uncheckable(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options: RuleMatchOptions = {}): string | undefined {
+    if (behavior !== 'allow' && hasReadPathRule(this.#lists[behavior])) {
+      const targets = readTargetsOf(tool, input);
+      const readRule = targets && uncheckableRead(this.#lists[behavior], targets, options.cwd);
+      if (readRule !== undefined) return readRule;
+    }
+    const target = tool.ruleTarget;
+    if (target?.kind !== 'command' || typeof input !== 'object' || input === null) return undefined;
+    const command = (input as Record<string, unknown>)[target.field];
+    // Fails closed: a line the shell parser cannot read cannot be checked either.
+    if (typeof command !== 'string' || !(hidesCommands(command) || parseShellCommand(command).error !== undefined)) return undefined;
+    return this.#lists[behavior].find((rule) => ruleNamesTool(rule.toolName, tool.name) && rule.pattern !== undefined)?.rule;
+  }
+
+  toJSON(): Record<RuleBehavior, string[]> {
+    return {
+      allow: this.#lists.allow.map((rule) => rule.rule),
+      deny: this.#lists.deny.map((rule) => rule.rule),
+      ask: this.#lists.ask.map((rule) => rule.rule),
+    };
+  }
+}
+
+export function createRuleSet(rules: PermissionRules = {}): RuleSet {
+  const ruleSet = new CompiledRuleSet();
 
   if (typeof rules !== 'object' || rules === null) {
     throw new ConfigurationError(`rules must be an object { allow?, deny?, ask? } of rule string arrays.`);

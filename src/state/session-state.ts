@@ -142,9 +142,8 @@ export interface SpilledToolOutput {
 
 /** The state of a new session. */
 export function createSessionState(init: { sessionId: string; agentId?: string; permissionMode?: PermissionMode }): SessionState {
-  return {
+  const state: SessionState = {
     sessionId: init.sessionId,
-    ...(init.agentId !== undefined ? { agentId: init.agentId } : {}),
     messages: [],
     messageUsage: [],
     permissionMode: init.permissionMode ?? 'default',
@@ -153,4 +152,7 @@ export function createSessionState(init: { sessionId: string; agentId?: string; 
     sessionRules: { allow: [], deny: [], ask: [] },
     toolState: {},
   };
+  // Set only when given (no spread of a conditional object: this runs for every new agent).
+  if (init.agentId !== undefined) state.agentId = init.agentId;
+  return state;
 }
