@@ -1,9 +1,24 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { Plugin } from 'esbuild';
 import { defineConfig, type Options } from 'tsup';
 
 /** Dependencies bundled into dist/ rather than imported at run time. */
 const BUNDLED = ['nanoid', 'p-queue', 'p-timeout', 'eventemitter3', 'zod-to-json-schema', '@noble/hashes'];
+
+/**
+ * `zod-to-json-schema` imports one enum of type names from `zod/v3`, which would load the whole
+ * zod 3 implementation inside the zod 4 package at every import of agent-harness: imports of
+ * `zod/v3` (only that package has them; a use of our own would fail the build for want of the
+ * names it needs) get src/tools/zod3-type-names.ts instead, which
+ * test/tools/zod3-type-names.test.ts holds equal to zod's.
+ */
+const zod3TypeNames: Plugin = {
+  name: 'zod3-type-names',
+  setup(build) {
+    build.onResolve({ filter: /^zod\/v3$/ }, () => ({ path: resolve('src/tools/zod3-type-names.ts') }));
+  },
+};
 
 /** Writes the licences of the bundled dependencies next to the code that carries them. */
 async function writeThirdPartyLicenses(): Promise<void> {
@@ -39,16 +54,17 @@ const shared: Options = {
   // client and never import them, but stay external should that change. bullmq is an optional
   // peer imported only by the bullmq entry. The MCP SDK is an optional peer loaded with a
   // dynamic import.
-  external: ['@anthropic-ai/sdk', /^@modelcontextprotocol\/sdk(\/|$)/, 'zod', 'zod/v4', 'zod/v4/core', 'zod/v3', 'pg', 'ioredis', 'bullmq'],
+  external: ['@anthropic-ai/sdk', /^@modelcontextprotocol\/sdk(\/|$)/, 'zod', 'zod/v4', 'zod/v4/core', 'pg', 'ioredis', 'bullmq'],
   // The small dependencies ship inside the package, in both builds: loading them as some sixty
   // separate modules (zod-to-json-schema alone is fifty files) took about a third of a cold
   // `import('agent-harness')`, their parsed code takes a few milliseconds (bench/footprint).
   // nanoid's web build (globalThis.crypto) keeps the core free of Node built-ins. Their licences
   // are collected into dist/THIRD_PARTY_LICENSES.txt.
-  noExternal: BUNDLED,
+  noExternal: [...BUNDLED, 'zod/v3'],
   esbuildOptions(options) {
     options.conditions = ['browser', 'module', 'import'];
   },
+  esbuildPlugins: [zod3TypeNames],
   onSuccess: writeThirdPartyLicenses,
 };
 

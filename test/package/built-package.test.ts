@@ -36,7 +36,8 @@ function reachableSpecifiers(entry: string): Set<string> {
     const file = pending.pop()!;
     if (seen.has(file)) continue;
     seen.add(file);
-    const source = readFileSync(file, 'utf8');
+    // Block comments out: the bundled packages' doc comments show imports of themselves.
+    const source = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
     for (const match of source.matchAll(pattern)) {
       const specifier = match[1] ?? match[2] ?? match[3]!;
       if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier));
@@ -83,6 +84,38 @@ describe('the built package', () => {
       expect(source).toMatch(/import\(['"]@modelcontextprotocol\/sdk\/client\/index\.js['"]\)/);
       expect(source).not.toMatch(/(?:from\s*|require\(\s*)['"]@modelcontextprotocol/);
     }
+  });
+
+  it('imports nothing at run time but zod 4 and the optional peers: the small dependencies are bundled, and zod 3 is not loaded', () => {
+    const allowed = /^(?:zod|zod\/v4|zod\/v4\/core|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/.+)$/;
+    for (const entry of ['index.js', 'index.cjs']) {
+      const specifiers = [...reachableSpecifiers(join(dist, entry))].filter((specifier) => !specifier.startsWith('agent-harness'));
+      expect(specifiers.filter((specifier) => !allowed.test(specifier)), entry).toEqual([]);
+    }
+  });
+
+  it('converts a zod 3 schema with the bundled converter as the sources do', () => {
+    const script = `
+      import { defineTool } from 'agent-harness';
+      import { z } from 'zod/v3';
+      const tool = defineTool({
+        name: 'search', description: 'Searches.', execute: () => 'ok',
+        inputSchema: z.object({ query: z.string().min(1), kind: z.enum(['a', 'b']).optional(), tags: z.array(z.string()), limit: z.number().int().default(5), meta: z.record(z.boolean()) }),
+      });
+      console.log(JSON.stringify(tool.jsonSchema));
+    `;
+    expect(runNode(['--input-type=module', '-e', script])).toEqual({
+      type: 'object',
+      properties: {
+        query: { type: 'string', minLength: 1 },
+        kind: { type: 'string', enum: ['a', 'b'] },
+        tags: { type: 'array', items: { type: 'string' } },
+        limit: { type: 'integer', default: 5 },
+        meta: { type: 'object', additionalProperties: { type: 'boolean' } },
+      },
+      required: ['query', 'tags', 'meta'],
+      additionalProperties: false,
+    });
   });
 
   it('has a scan that does catch Node imports (the node and messages-server entries have them)', () => {
