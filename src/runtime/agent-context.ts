@@ -31,13 +31,24 @@ export function contextSettings(options: ContextOptions | undefined, window: num
   if (options === undefined) {
     // The defaults for a window, made once (the settings are only read).
     let settings = defaultSettings.get(window);
-    if (!settings) defaultSettings.set(window, (settings = settingsFor(undefined, window)));
+    if (!settings) defaultSettings.set(window, (settings = frozen(settingsFor(undefined, window))));
     return settings;
   }
   return settingsFor(options, window);
 }
 
 const defaultSettings = new Map<number, ContextSettings>();
+
+/** Shared between agents, so frozen all the way down: a write to them would throw, not leak. */
+function frozen(settings: ContextSettings): ContextSettings {
+  for (const part of Object.values(settings)) {
+    if (part && typeof part === 'object') {
+      for (const value of Object.values(part)) if (value && typeof value === 'object') Object.freeze(value);
+      Object.freeze(part);
+    }
+  }
+  return Object.freeze(settings);
+}
 
 function settingsFor(options: ContextOptions | undefined, window: number): ContextSettings {
   const spill = options?.spill;
