@@ -75,13 +75,18 @@ export function checkOptions<T>(options: unknown, spec: OptionsSpec<T>, context:
     if (context.path) throw new ConfigurationError(optionProblem({ owner: context.owner, path: context.path }, context.usage ?? 'an object', options));
     throw new ConfigurationError(`${context.owner} takes an options object, such as ${context.usage ?? `${context.owner}({ ... })`}; got ${describeOptionValue(options)}.`);
   }
-  const known = keysOf(spec);
+  const { keys: known, order, required } = layoutOf(spec);
+  // Only the options given (and the required ones) are visited, in the spec's order: the same
+  // checks and the same first error as walking every option, for a few lookups instead of ~50.
+  const visit: string[] = [...required];
   for (const key in options) {
-    if (!Object.hasOwn(options, key) || Object.hasOwn(spec, key)) continue;
-    throw new ConfigurationError(unknownOptionMessage(key, known, context, prefix));
+    if (!Object.hasOwn(options, key)) continue;
+    if (!Object.hasOwn(spec, key)) throw new ConfigurationError(unknownOptionMessage(key, known, context, prefix));
+    if (!spec[key as keyof typeof spec].required) visit.push(key);
   }
+  if (visit.length > 1) visit.sort((a, b) => order.get(a)! - order.get(b)!);
   const checks = spec as Readonly<Record<string, OptionCheck>>;
-  for (const key of known) {
+  for (const key of visit) {
     const check = checks[key]!;
     const value = options[key];
     // Most options are absent: no place (and no path string) is made for them, as this runs on every createAgent.
@@ -93,12 +98,22 @@ export function checkOptions<T>(options: unknown, spec: OptionsSpec<T>, context:
   }
 }
 
-/** The option names of a spec, listed once per spec (specs are module-level constants). */
-const specKeys = new WeakMap<object, readonly string[]>();
-function keysOf(spec: object): readonly string[] {
-  let keys = specKeys.get(spec);
-  if (!keys) specKeys.set(spec, (keys = Object.keys(spec)));
-  return keys;
+/** A spec's option names, their order and the required ones, worked out once per spec (specs are module-level constants). */
+interface SpecLayout {
+  keys: readonly string[];
+  order: ReadonlyMap<string, number>;
+  required: readonly string[];
+}
+const layouts = new WeakMap<object, SpecLayout>();
+function layoutOf(spec: object): SpecLayout {
+  let layout = layouts.get(spec);
+  if (!layout) {
+    const keys = Object.keys(spec);
+    const checks = spec as Readonly<Record<string, OptionCheck>>;
+    layout = { keys, order: new Map(keys.map((key, index) => [key, index])), required: keys.filter((key) => checks[key]!.required) };
+    layouts.set(spec, layout);
+  }
+  return layout;
 }
 
 function unknownOptionMessage(key: string, known: readonly string[], context: CheckOptionsContext, prefix: string): string {

@@ -72,6 +72,16 @@ const mutationArbitrary = (paths: Path[]): fc.Arbitrary<Mutation> =>
     fc.record({ kind: fc.constant('duplicate' as const), path: fc.constantFrom(...paths.filter((path) => typeof path[path.length - 1] === 'number')) }),
   );
 
+/** A copy, or the value itself when it is too deep for structuredClone (a DEEP value set earlier): a shared reference is hostile input too. */
+function cloneOrShare(value: unknown): unknown {
+  try {
+    return structuredClone(value);
+  } catch (error) {
+    if (error instanceof RangeError) return value;
+    throw error;
+  }
+}
+
 function mutate(snapshot: AgentSnapshot, mutations: Mutation[]): any {
   const copy: any = structuredClone(snapshot);
   for (const mutation of mutations) {
@@ -80,7 +90,7 @@ function mutate(snapshot: AgentSnapshot, mutations: Mutation[]): any {
     if (typeof parent !== 'object' || parent === null) continue;
     if (mutation.kind === 'set') parent[key] = mutation.value === DEEP ? deep(5000) : mutation.value;
     else if (mutation.kind === 'delete') Array.isArray(parent) && typeof key === 'number' ? parent.splice(key, 1) : delete parent[key];
-    else if (Array.isArray(parent) && typeof key === 'number' && key < parent.length) parent.splice(key, 0, structuredClone(parent[key]));
+    else if (Array.isArray(parent) && typeof key === 'number' && key < parent.length) parent.splice(key, 0, cloneOrShare(parent[key]));
   }
   return copy;
 }
