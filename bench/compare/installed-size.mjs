@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -26,7 +26,9 @@ export function installedSize(spec, { breakdown = [] } = {}) {
       npm(['install', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', ...extra, spec], folder);
       sizes[key] = folderSize(join(folder, 'node_modules'));
       if (key === 'withPeers') {
-        sizes.packages = Object.fromEntries(breakdown.map((name) => [name, folderSize(join(folder, 'node_modules', name))]));
+        // An optional peer (the Anthropic SDK for agent-harness) is not installed by npm: left out.
+        const present = breakdown.filter((name) => existsSync(join(folder, 'node_modules', name)));
+        sizes.packages = Object.fromEntries(present.map((name) => [name, folderSize(join(folder, 'node_modules', name))]));
       }
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -40,10 +42,10 @@ export function installedSize(spec, { breakdown = [] } = {}) {
  * files, then `npm pack` into a temp folder and the installed size of that tarball.
  */
 export function harnessSizes(repoRoot) {
-  const [dryRun] = JSON.parse(npm(['pack', '--dry-run', '--json'], repoRoot));
+  const [dryRun] = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], repoRoot));
   const folder = mkdtempSync(join(tmpdir(), 'bench-pack-'));
   try {
-    const [packed] = JSON.parse(npm(['pack', '--json', '--pack-destination', folder], repoRoot));
+    const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', folder], repoRoot));
     const mapBytes = dryRun.files.filter((file) => file.path.endsWith('.map')).reduce((sum, file) => sum + file.size, 0);
     const ownFiles = { unpackedBytes: dryRun.unpackedSize, withoutMapsBytes: dryRun.unpackedSize - mapBytes, tarballBytes: dryRun.size, files: dryRun.entryCount };
     return { ownFiles, ...installedSize(join(folder, packed.filename), { breakdown: ['@anthropic-ai/sdk', 'zod'] }) };
