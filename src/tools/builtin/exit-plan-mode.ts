@@ -8,27 +8,30 @@ Pass the complete plan as markdown in "plan": the goal, the steps in order, and 
 const exitPlanModeInput = z.object({ plan: z.string().min(1).describe('The plan to present, in markdown.') });
 
 /**
- * Checked and compiled once, not per agent (createAgent's cost): each agent gets a copy whose
- * `execute` reaches its own services.
+ * Checked and compiled once, at the first agent (not per agent: createAgent's cost; nor at import:
+ * a cold start's), and each agent gets a copy whose `execute` reaches its own services.
  */
-const EXIT_PLAN_MODE = defineTool({
-  name: 'ExitPlanMode',
-  description: DESCRIPTION,
-  inputSchema: exitPlanModeInput,
-  readOnly: true,
-  concurrencySafe: false,
-  validateInput: ({ agent: context }) =>
-    context.permissionMode === 'plan'
-      ? undefined
-      : 'You are not in plan mode, so there is no plan to present. Continue with the task directly (use TodoWrite to track steps if helpful).',
-  checkPermissions: () => ({ behavior: 'ask', message: 'The plan needs the user\'s approval.', askReason: { type: 'plan-approval' } }),
-  // The mode the host chose with its approval applies only once the plan is saved, so nothing
-  // runs outside plan mode on a plan that was not kept.
-  handlesHostAnswer: true,
-  execute: (): string => {
-    throw new Error('ExitPlanMode runs only in the copy createExitPlanModeTool() makes for an agent.');
-  },
-});
+const defineExitPlanMode = () =>
+  defineTool({
+    name: 'ExitPlanMode',
+    description: DESCRIPTION,
+    inputSchema: exitPlanModeInput,
+    readOnly: true,
+    concurrencySafe: false,
+    validateInput: ({ agent: context }) =>
+      context.permissionMode === 'plan'
+        ? undefined
+        : 'You are not in plan mode, so there is no plan to present. Continue with the task directly (use TodoWrite to track steps if helpful).',
+    checkPermissions: () => ({ behavior: 'ask', message: 'The plan needs the user\'s approval.', askReason: { type: 'plan-approval' } }),
+    // The mode the host chose with its approval applies only once the plan is saved, so nothing
+    // runs outside plan mode on a plan that was not kept.
+    handlesHostAnswer: true,
+    execute: (): string => {
+      throw new Error('ExitPlanMode runs only in the copy createExitPlanModeTool() makes for an agent.');
+    },
+  });
+
+let exitPlanModeBase: ReturnType<typeof defineExitPlanMode> | undefined;
 
 /**
  * The built-in `ExitPlanMode` tool. In plan mode, a call asks the host to approve the plan
@@ -37,9 +40,9 @@ const EXIT_PLAN_MODE = defineTool({
  * execution — in a fresh context when the approval carried `clearContext`. What the model reads
  * says plainly what happened: approved, the plan as saved, its name, the mode, whether edited.
  */
-export function createExitPlanModeTool(agent: () => AgentServices): typeof EXIT_PLAN_MODE {
+export function createExitPlanModeTool(agent: () => AgentServices): ReturnType<typeof defineExitPlanMode> {
   return {
-    ...EXIT_PLAN_MODE,
+    ...(exitPlanModeBase ??= defineExitPlanMode()),
     execute: async ({ input, toolUseId, permissionUpdates, hostAnswer }) => {
       const services = agent();
       const edited = hostAnswer?.edited === true;

@@ -14,25 +14,28 @@ Use it for tasks with several steps: write the whole list, keep exactly one item
 const todoWriteInput = z.object({ todos: z.array(todoSchema).describe('The full, updated todo list.') });
 
 /**
- * Checked and compiled once, not per agent (createAgent's cost): each agent gets a copy whose
- * `execute` reaches its own services.
+ * Checked and compiled once, at the first agent (not per agent: createAgent's cost; nor at import:
+ * a cold start's), and each agent gets a copy whose `execute` reaches its own services.
  */
-const TODO_WRITE = defineTool({
-  name: 'TodoWrite',
-  description: DESCRIPTION,
-  inputSchema: todoWriteInput,
-  // Touches only the agent's own state: allowed in plan mode and without asking.
-  readOnly: true,
-  concurrencySafe: false,
-  execute: (): string => {
-    throw new Error('TodoWrite runs only in the copy createTodoWriteTool() makes for an agent.');
-  },
-});
+const defineTodoWrite = () =>
+  defineTool({
+    name: 'TodoWrite',
+    description: DESCRIPTION,
+    inputSchema: todoWriteInput,
+    // Touches only the agent's own state: allowed in plan mode and without asking.
+    readOnly: true,
+    concurrencySafe: false,
+    execute: (): string => {
+      throw new Error('TodoWrite runs only in the copy createTodoWriteTool() makes for an agent.');
+    },
+  });
+
+let todoWriteBase: ReturnType<typeof defineTodoWrite> | undefined;
 
 /** The built-in `TodoWrite` tool: replaces the agent's todo list with the full list given. */
-export function createTodoWriteTool(agent: () => AgentServices): typeof TODO_WRITE {
+export function createTodoWriteTool(agent: () => AgentServices): ReturnType<typeof defineTodoWrite> {
   return {
-    ...TODO_WRITE,
+    ...(todoWriteBase ??= defineTodoWrite()),
     execute: ({ input }) => {
       agent().setTodos(input.todos);
       const open = input.todos.filter((todo) => todo.status !== 'completed').length;
