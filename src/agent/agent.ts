@@ -1,6 +1,6 @@
 import EventEmitter from 'eventemitter3';
-import PQueue from 'p-queue';
 import { randomId } from '../runtime/random-id.js';
+import { ToolQueue } from '../loop/tool-queue.js';
 import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RunInProgressError } from '../errors/run-in-progress-error.js';
@@ -106,7 +106,7 @@ export class Agent {
   /** Wraps listeners so one that throws is reported (as a non-fatal `error` event) and the others still run. */
   private readonly guards = new ListenerGuards((error) => this.loadedCore?.emit({ type: 'error', error, fatal: false }));
   /** Made at the first run: an idle agent (resumed, never run) does not hold one. */
-  private toolQueue: PQueue | undefined;
+  private toolQueue: ToolQueue | undefined;
   private readonly maxToolConcurrency: number;
   private readonly model: Model;
   /**
@@ -355,7 +355,7 @@ export class Agent {
       }
       this.core.runSink = push;
       try {
-        const result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: (this.toolQueue ??= new PQueue({ concurrency: this.maxToolConcurrency })), sink: push });
+        const result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: (this.toolQueue ??= new ToolQueue(this.maxToolConcurrency)), sink: push });
         this.parkedOutput = result.status === 'awaiting-approval' ? input.output : undefined;
         // Every entry stored and every event delivered before the result resolves.
         await this.core.flush();

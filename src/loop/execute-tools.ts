@@ -34,7 +34,7 @@ export async function executeTools(core: AgentCore, batch: OpenBatch, context: R
     // A group that fits the bound while the queue is idle runs directly: the queue would start
     // every call at once anyway, a turn later and with a closure and a promise per call more.
     if (group.length === 1) await tracedCall(core, first, context, undefined);
-    else if (queue.size === 0 && queue.pending === 0 && group.length <= queue.concurrency) await Promise.all(group.map((call) => tracedCall(core, call, context, undefined)));
+    else if (queue.idle && group.length <= queue.concurrency) await Promise.all(group.map((call) => tracedCall(core, call, context, undefined)));
     else await Promise.all(group.map((call) => queue.add(() => tracedCall(core, call, context, undefined))));
   }
   for (const call of allowed) if (call.state === 'allowed') refuseCall(core, call, INTERRUPTED);

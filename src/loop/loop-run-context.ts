@@ -1,6 +1,6 @@
-import type PQueue from 'p-queue';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { SubagentRunSummary } from '../events/run-result.js';
+import type { ToolQueue } from './tool-queue.js';
 
 /**
  * What one run carries through the loop: its id and signal, the tool queue, and — for runs nested
@@ -10,7 +10,7 @@ import type { SubagentRunSummary } from '../events/run-result.js';
 export interface RunContext {
   runId: string;
   signal: AbortSignal;
-  queue: PQueue;
+  queue: ToolQueue;
   /** Receives every event of the run: the outermost run's stream. */
   sink: (event: AgentEvent) => void;
   /** For a nested run: the parent's call that started it. */

@@ -95,8 +95,14 @@ export class AgentCore implements AgentServices {
   private unstoredRevision: number;
   /** The context window: its tracker and the settings of spill, clearing and compaction. */
   readonly context: AgentContext;
-  /** Spilled tool outputs, kept in the session state (`spill` entries). */
-  readonly spillStore: SpillStore;
+  #spillStore: SpillStore | undefined;
+  /** Spilled tool outputs, kept in the session state (`spill` entries); made when first used. */
+  get spillStore(): SpillStore {
+    return (this.#spillStore ??= stateSpillStore(
+      () => this.state,
+      ({ handle, ...output }) => this.commit({ kind: 'spill', handle, output }),
+    ));
+  }
 
   constructor(
     options: AgentOptions,
@@ -121,10 +127,6 @@ export class AgentCore implements AgentServices {
     this.system = [...(options.system ? [{ type: 'text' as const, text: options.system }] : []), ...(toolSources?.system ?? [])];
     this.price = findPrice(options.model.modelId, options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES);
     this.context = new AgentContext(options.model, options.context);
-    this.spillStore = stateSpillStore(
-      () => this.state,
-      ({ handle, ...output }) => this.commit({ kind: 'spill', handle, output }),
-    );
     this.assertRulesNameTools(options.rules);
     this.rules = this.compileRules();
     assertPermissionMode(state.permissionMode);

@@ -1,5 +1,5 @@
-import PQueue from 'p-queue';
 import { randomId } from '../runtime/random-id.js';
+import { ToolQueue } from '../loop/tool-queue.js';
 import type { RunResult, SubagentRunSummary } from '../events/run-result.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
@@ -30,7 +30,7 @@ export async function runSubagent(core: AgentCore, input: RunInput, args: Subage
   const result = await runLoop(core, input, {
     runId: args.run?.runId ?? `run_${randomId(12)}`,
     signal: controller.signal,
-    queue: new PQueue({ concurrency: core.options.maxToolConcurrency ?? 10 }),
+    queue: new ToolQueue(core.options.maxToolConcurrency ?? 10),
     sink: args.run?.sink ?? ((event) => args.parent.runSink?.(event)),
     ...(core.parentToolUseId !== undefined ? { parentToolUseId: core.parentToolUseId } : {}),
   }).finally(unlink);

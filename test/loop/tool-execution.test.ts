@@ -46,6 +46,45 @@ describe('tool execution', () => {
     expect(results.map((block) => block.content)).toEqual(['read 0', 'read 1', 'read 2']);
   });
 
+  it('never runs more concurrency-safe calls at once than maxToolConcurrency, and keeps their order', async () => {
+    let running = 0;
+    let maxRunning = 0;
+    const gates: Array<() => void> = [];
+    const slowRead = defineTool({
+      name: 'slow_read',
+      description: 'Reads slowly.',
+      inputSchema: z.object({ n: z.number() }),
+      readOnly: true,
+      execute: async ({ input }) => {
+        running++;
+        maxRunning = Math.max(maxRunning, running);
+        await new Promise<void>((resolve) => gates.push(resolve));
+        running--;
+        return `read ${input.n}`;
+      },
+    });
+    const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const model = scriptedModel([turn(...ids.map((id, n) => toolCall('slow_read', { n }, id))), 'done']);
+    const agent = createAgent({ model, tools: [slowRead], maxToolConcurrency: 2 });
+    const run = agent.run('go');
+    // Release the calls one at a time, newest first, as they start.
+    let released = 0;
+    while (released < ids.length) {
+      await tick();
+      const gate = gates.pop();
+      if (gate) {
+        gate();
+        released++;
+      }
+    }
+    const result = await run.result;
+    expect(result.status).toBe('completed');
+    expect(maxRunning).toBe(2);
+    const results = resultsOf(model.requests[1]!.messages);
+    expect(results.map((block) => block.tool_use_id)).toEqual(ids);
+    expect(results.map((block) => block.content)).toEqual(ids.map((_, n) => `read ${n}`));
+  });
+
   it('does not start a parallel call once the run is interrupted, and reports a tool that rejects on its signal as interrupted', async () => {
     const executed: number[] = [];
     let agent: ReturnType<typeof createAgent>;

@@ -105,83 +105,103 @@ interface Anchor {
  */
 export function createContextTracker(options: ContextTrackerOptions = {}): ContextTracker {
   const window = options.window ?? (options.modelId ? contextWindowFor(options.modelId, { windows: options.windows }) : undefined) ?? DEFAULT_CONTEXT_WINDOW;
-  const estimate = options.estimateMessage ?? estimateMessageTokens;
-  // The default estimates depend on nothing but the message: every tracker shares them (an agent
-  // per request would otherwise make and collect these tables each time).
-  const estimates = options.estimateMessage ? new WeakMap<Message, number>() : sharedEstimates;
-  let exact: WeakMap<Message, number> | undefined;
-  const prefixes = sharedPrefixes;
-  let ratio: number | undefined;
-  let anchor: Anchor | undefined;
-  // The running sum of estimates over one history array.
-  let sum: { messages: readonly Message[]; count: number; last: Message | undefined; total: number } | undefined;
+  return new Tracker(window, options.estimateMessage);
+}
 
-  const messageTokens = (message: Message): number => {
-    let tokens = estimates.get(message);
+interface RunningSum {
+  messages: readonly Message[];
+  count: number;
+  last: Message | undefined;
+  total: number;
+}
+
+/** The tracker: a class, so the many agents of a server share its methods (one per agent holds only its fields). */
+class Tracker implements ContextTracker {
+  readonly window: number;
+  readonly #estimate: (message: Message) => number;
+  readonly #estimates: WeakMap<Message, number>;
+  #exact: WeakMap<Message, number> | undefined;
+  #ratio: number | undefined;
+  #anchor: Anchor | undefined;
+  /** The running sum of estimates over one history array. */
+  #sum: RunningSum | undefined;
+
+  constructor(window: number, estimateMessage: ((message: Message) => number) | undefined) {
+    this.window = window;
+    this.#estimate = estimateMessage ?? estimateMessageTokens;
+    // The default estimates depend on nothing but the message: every tracker shares them (an agent
+    // per request would otherwise make and collect these tables each time).
+    this.#estimates = estimateMessage ? new WeakMap() : sharedEstimates;
+    // Handed out on its own (`findCompactionCut({ estimate: tracker.messageTokens })`).
+    this.messageTokens = this.messageTokens.bind(this);
+  }
+
+  messageTokens(message: Message): number {
+    let tokens = this.#estimates.get(message);
     if (tokens === undefined) {
-      tokens = estimate(message);
-      estimates.set(message, tokens);
+      tokens = this.#estimate(message);
+      this.#estimates.set(message, tokens);
     }
     return tokens;
-  };
+  }
 
-  const prefixTokens = (request: ContextRequest): number => {
+  measure(request: ContextRequest): ContextUsage {
+    const base = this.#anchored(request);
+    if (!base) {
+      const raw = this.#rawTokens(request);
+      return this.#ratio === undefined ? contextUsage(raw, this.window, 'estimate') : contextUsage(raw * this.#ratio, this.window, 'calibrated');
+    }
+    let appended = 0;
+    for (let index = base.count; index < request.messages.length; index++) {
+      const message = request.messages[index]!;
+      appended += this.#exact?.get(message) ?? this.messageTokens(message) * (this.#ratio ?? 1);
+    }
+    return contextUsage(base.tokens + appended, this.window, request.messages.length === base.count ? base.source : 'calibrated');
+  }
+
+  observeUsage(request: ContextRequest, usage: Usage, message?: AssistantMessage): ContextUsage {
+    this.#setAnchor(request, promptTokens(usage), 'usage');
+    if (message) (this.#exact ??= new WeakMap()).set(message, usage.outputTokens);
+    return contextUsage(promptTokens(usage) + usage.outputTokens, this.window, 'usage');
+  }
+
+  observeCount(request: ContextRequest, inputTokens: number): ContextUsage {
+    this.#setAnchor(request, inputTokens, 'count');
+    return contextUsage(inputTokens, this.window, 'count');
+  }
+
+  #prefixTokens(request: ContextRequest): number {
     // System and tools are the same objects every turn: each pair is estimated once.
-    let byTools = prefixes.get(request.system);
-    if (!byTools) prefixes.set(request.system, (byTools = new WeakMap()));
+    let byTools = sharedPrefixes.get(request.system);
+    if (!byTools) sharedPrefixes.set(request.system, (byTools = new WeakMap()));
     let tokens = byTools.get(request.tools);
     if (tokens === undefined) byTools.set(request.tools, (tokens = estimatePrefixTokensWith(request, cachedToolTokens)));
     return tokens;
-  };
+  }
 
-  const rawTokens = (request: ContextRequest): number => {
+  #rawTokens(request: ContextRequest): number {
     const { messages } = request;
+    const sum = this.#sum;
     const continues = sum !== undefined && sum.messages === messages && messages.length >= sum.count && (sum.count === 0 || messages[sum.count - 1] === sum.last);
-    let total = continues ? sum!.total : 0;
-    for (let index = continues ? sum!.count : 0; index < messages.length; index++) total += messageTokens(messages[index]!);
-    sum = { messages, count: messages.length, last: messages[messages.length - 1], total };
-    return prefixTokens(request) + total;
-  };
+    let total = continues ? sum.total : 0;
+    for (let index = continues ? sum.count : 0; index < messages.length; index++) total += this.messageTokens(messages[index]!);
+    this.#sum = { messages, count: messages.length, last: messages[messages.length - 1], total };
+    return this.#prefixTokens(request) + total;
+  }
 
-  const anchored = (request: ContextRequest): Anchor | undefined => {
+  #anchored(request: ContextRequest): Anchor | undefined {
+    const anchor = this.#anchor;
     // A history rewritten as a new array (a clearing, a compaction) is measured afresh.
     if (!anchor || anchor.messages !== request.messages || anchor.system !== request.system || anchor.tools !== request.tools) return undefined;
     const { messages } = request;
     if (messages.length < anchor.count || (anchor.count > 0 && messages[anchor.count - 1] !== anchor.last)) return undefined;
     return anchor;
-  };
+  }
 
-  const setAnchor = (request: ContextRequest, tokens: number, source: Anchor['source']) => {
-    const raw = rawTokens(request);
-    if (raw > 0) ratio = Math.min(maxRatio, Math.max(minRatio, tokens / raw));
+  #setAnchor(request: ContextRequest, tokens: number, source: Anchor['source']): void {
+    const raw = this.#rawTokens(request);
+    if (raw > 0) this.#ratio = Math.min(maxRatio, Math.max(minRatio, tokens / raw));
     const { messages } = request;
-    anchor = { messages, system: request.system, tools: request.tools, count: messages.length, last: messages[messages.length - 1], tokens, source };
-  };
-
-  return {
-    window,
-    messageTokens,
-    measure(request) {
-      const base = anchored(request);
-      if (!base) {
-        const raw = rawTokens(request);
-        return ratio === undefined ? contextUsage(raw, window, 'estimate') : contextUsage(raw * ratio, window, 'calibrated');
-      }
-      let appended = 0;
-      for (let index = base.count; index < request.messages.length; index++) {
-        const message = request.messages[index]!;
-        appended += exact?.get(message) ?? messageTokens(message) * (ratio ?? 1);
-      }
-      return contextUsage(base.tokens + appended, window, request.messages.length === base.count ? base.source : 'calibrated');
-    },
-    observeUsage(request, usage, message) {
-      setAnchor(request, promptTokens(usage), 'usage');
-      if (message) (exact ??= new WeakMap()).set(message, usage.outputTokens);
-      return contextUsage(promptTokens(usage) + usage.outputTokens, window, 'usage');
-    },
-    observeCount(request, inputTokens) {
-      setAnchor(request, inputTokens, 'count');
-      return contextUsage(inputTokens, window, 'count');
-    },
-  };
+    this.#anchor = { messages, system: request.system, tools: request.tools, count: messages.length, last: messages[messages.length - 1], tokens, source };
+  }
 }
