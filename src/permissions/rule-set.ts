@@ -65,13 +65,6 @@ function matchAllowedCommand(rules: readonly CompiledRule[], command: string): s
   return first;
 }
 
-/**
- * Creates a session rule set from the `rules` option.
- * @throws ConfigurationError for a malformed rule, naming it and the right form.
- * @example
- * const rules = createRuleSet({ allow: ['Bash(npm test:*)'], deny: ['Edit(secrets/**)'] });
- * rules.match('allow', bash, { command: 'npm test -- --watch' }); // 'Bash(npm test:*)'
- */
 /** A compiled rule set (see {@link createRuleSet}): methods on a prototype, as one is made per agent. */
 class CompiledRuleSet implements RuleSet {
   readonly #lists: Record<RuleBehavior, CompiledRule[]> = { allow: [], deny: [], ask: [] };
@@ -132,6 +125,13 @@ class CompiledRuleSet implements RuleSet {
   }
 }
 
+/**
+ * Creates a session rule set from the `rules` option.
+ * @throws ConfigurationError for a malformed rule, naming it and the right form.
+ * @example
+ * const rules = createRuleSet({ allow: ['Bash(npm test:*)'], deny: ['Edit(secrets/**)'] });
+ * rules.match('allow', bash, { command: 'npm test -- --watch' }); // 'Bash(npm test:*)'
+ */
 export function createRuleSet(rules: PermissionRules = {}): RuleSet {
   const ruleSet = new CompiledRuleSet();
 
