@@ -24,13 +24,19 @@ const definitions = new WeakMap<object, ToolDefinition[]>();
 const MAX_DEFINITIONS_PER_SCHEMA = 8;
 
 function definitionOf(tool: Tool): ToolDefinition {
+  // A hand-made tool object without a schema object is passed on as it is (and not cached).
+  if (typeof tool.jsonSchema !== 'object' || tool.jsonSchema === null) return makeDefinition(tool);
   const known = definitions.get(tool.jsonSchema);
   const found = known?.find((definition) => definition.name === tool.name && definition.description === tool.description && definition.type === tool.providerType);
   if (found) return found;
-  const definition: ToolDefinition = { name: tool.name, description: tool.description, input_schema: tool.jsonSchema, ...(tool.providerType ? { type: tool.providerType } : {}) };
+  const definition = makeDefinition(tool);
   if (!known) definitions.set(tool.jsonSchema, [definition]);
   else if (known.length < MAX_DEFINITIONS_PER_SCHEMA) known.push(definition);
   return definition;
+}
+
+function makeDefinition(tool: Tool): ToolDefinition {
+  return { name: tool.name, description: tool.description, input_schema: tool.jsonSchema, ...(tool.providerType ? { type: tool.providerType } : {}) };
 }
 
 /**
