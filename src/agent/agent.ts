@@ -1,5 +1,5 @@
 import EventEmitter from 'eventemitter3';
-import { randomId } from '../runtime/random-id.js';
+import { randomId } from '../ids/random-id.js';
 import { ToolQueue } from '../loop/tool-queue.js';
 import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
 import { ConfigurationError } from '../errors/configuration-error.js';

@@ -1,4 +1,4 @@
-import { randomId } from '../runtime/random-id.js';
+import { randomId } from '../ids/random-id.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';

@@ -1,5 +1,5 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
-import { randomId } from '../runtime/random-id.js';
+import { randomId } from '../ids/random-id.js';
 import type { Agent } from '../agent/agent.js';
 import type { AgentRun } from '../agent/agent-run.js';
 import { ConfigurationError } from '../errors/configuration-error.js';

@@ -1,4 +1,4 @@
-import { randomId } from '../runtime/random-id.js';
+import { randomId } from '../ids/random-id.js';
 import type { AgentCore, AgentEventInput } from '../runtime/agent-core.js';
 import { isIncompleteToolInput } from '../model/incomplete-tool-input.js';
 import { decidePermission } from '../permissions/decide-permission.js';

@@ -1,4 +1,4 @@
-import { randomId } from '../runtime/random-id.js';
+import { randomId } from '../ids/random-id.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import type { SessionState } from '../state/index.js';

@@ -1,4 +1,4 @@
-import { randomId } from '../runtime/random-id.js';
+import { randomId } from '../ids/random-id.js';
 import { ENTRY_SCHEMA_VERSION, type EntryDraft, type SessionEntry } from '../state/entries.js';
 import type { SessionStore } from './session-store.js';
 

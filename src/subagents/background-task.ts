@@ -1,4 +1,4 @@
-import { randomId } from '../runtime/random-id.js';
+import { randomId } from '../ids/random-id.js';
 import type PQueue from 'p-queue';
 import type { BackgroundTaskInfo } from '../events/run-result.js';
 import type { AgentCore } from '../runtime/agent-core.js';

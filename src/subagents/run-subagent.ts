@@ -1,4 +1,4 @@
-import { randomId } from '../runtime/random-id.js';
+import { randomId } from '../ids/random-id.js';
 import { ToolQueue } from '../loop/tool-queue.js';
 import type { RunResult, SubagentRunSummary } from '../events/run-result.js';
 import { runHooks } from '../hooks/run-hooks.js';

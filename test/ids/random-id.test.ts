@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomId } from '../../src/runtime/random-id.js';
+import { randomId } from '../../src/ids/random-id.js';
 
 describe('randomId', () => {
   it('makes ids of the size asked, from the URL-safe alphabet', () => {
