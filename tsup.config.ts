@@ -58,8 +58,9 @@ const shared: Options = {
   // The small dependencies ship inside the package, in both builds: loading them as some sixty
   // separate modules (zod-to-json-schema alone is fifty files) took about a third of a cold
   // `import('agent-harness')`, their parsed code takes a few milliseconds (bench/footprint).
-  // nanoid's web build (globalThis.crypto) keeps the core free of Node built-ins. Their licences
-  // are collected into dist/THIRD_PARTY_LICENSES.txt.
+  // The CommonJS build needs them inside anyway: nanoid 5 and p-queue 9 are ES modules only,
+  // which `require()` cannot load before Node 20.19. nanoid's web build (globalThis.crypto) keeps
+  // the core free of Node built-ins. Their licences are collected into dist/THIRD_PARTY_LICENSES.txt.
   noExternal: [...BUNDLED, 'zod/v3'],
   esbuildOptions(options) {
     options.conditions = ['browser', 'module', 'import'];
