@@ -4,6 +4,7 @@ import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { PermissionResult } from '../types/permission.js';
 import type { BatchCall, NestedRun, OpenBatch } from '../state/index.js';
+import { isThenable } from '../tools/is-thenable.js';
 import { isToolSuspension, type Tool, type ToolExecuteArgs, type ToolReturn, type ToolRunContext, type ToolSuspension } from '../tools/types.js';
 import type { RunContext } from './loop-run-context.js';
 import { refuseCall } from './refuse-call.js';
@@ -96,10 +97,6 @@ const ABORTED: unique symbol = Symbol('aborted');
 const TIMED_OUT: unique symbol = Symbol('timed out');
 
 const noop = (): void => undefined;
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
-}
 
 async function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval: ResumeApproval | undefined): Promise<void> {
   const tool = core.tools.get(call.toolName)!;

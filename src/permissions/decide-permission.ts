@@ -1,5 +1,6 @@
 import type { DecidePermissionArgs, PermissionOutcome } from './decide-permission-types.js';
 import { isReadOnlyCall } from './is-read-only-call.js';
+import { isThenable } from '../tools/is-thenable.js';
 import { validateInputStep } from './steps/1-validate-input.js';
 import { preToolUseHooksStep } from './steps/2-pre-tool-use-hooks.js';
 import { denyRulesStep } from './steps/3-deny-rules.js';
@@ -8,7 +9,7 @@ import { modeStep, planModeDenial } from './steps/5-mode.js';
 import { allowRulesStep } from './steps/6-allow-rules.js';
 import { toolCheckStep } from './steps/7-tool-check.js';
 import { askStep } from './steps/8-ask.js';
-import type { PermissionStep, PipelineState, StepResult } from './steps/pipeline-state.js';
+import type { PermissionStep, PipelineState } from './steps/pipeline-state.js';
 
 /**
  * Steps 1–7 in their documented order; the first that decides wins, one that asks jumps to
@@ -24,15 +25,11 @@ export const PERMISSION_STEPS: readonly PermissionStep[] = [
   toolCheckStep,
 ];
 
-/** A step's result as it is: most steps decide synchronously, and awaiting those would cost a promise and a microtask each (7 per call). */
-function isPromiseLike(value: StepResult | Promise<StepResult>): value is Promise<StepResult> {
-  return typeof (value as Promise<StepResult> | undefined)?.then === 'function';
-}
-
 async function runSteps(state: PipelineState): Promise<PermissionOutcome> {
   for (const step of PERMISSION_STEPS) {
     const pending = step(state);
-    const result = isPromiseLike(pending) ? await pending : pending;
+    // Most steps decide synchronously; awaiting those would cost a promise and a microtask each (7 per call).
+    const result = isThenable(pending) ? await pending : pending;
     if (result?.type === 'decided') return result.outcome;
     if (result?.type === 'ask') return askStep(state, result.ask);
   }
@@ -81,7 +78,7 @@ export async function decidePermission(args: DecidePermissionArgs): Promise<Perm
  */
 async function enforceInvariants(state: PipelineState, outcome: PermissionOutcome): Promise<PermissionOutcome> {
   const pending = denyRulesStep(state);
-  const denied = isPromiseLike(pending) ? await pending : pending;
+  const denied = isThenable(pending) ? await pending : pending;
   if (denied?.type === 'decided') return denied.outcome;
   if (state.args.mode === 'plan' && !isReadOnlyCall(state.args.tool, state.input)) return planModeDenial(state);
   return outcome;

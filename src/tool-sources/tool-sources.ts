@@ -3,6 +3,7 @@ import { assertMcpServerConfig, McpServerPool, type McpServerConfig, type McpSer
 import type { TextBlock } from '../model/messages.js';
 import { createSkillTool, skillListing, skillProblem, type Skill } from '../skills/index.js';
 import { SkillFormatError } from '../errors/skill-format-error.js';
+import { isThenable } from '../tools/is-thenable.js';
 import type { Tool } from '../tools/types.js';
 
 /** The options tool sources come from (a part of the agent's options). */
@@ -36,10 +37,6 @@ export interface ResolvedToolSources {
   attach(sink: ToolSourceSink): void;
   /** Closes the MCP connections. */
   close(): Promise<void>;
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /** True when the sources must load before the agent can build its first request. */

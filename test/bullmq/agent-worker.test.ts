@@ -17,7 +17,7 @@ import { loadEntries } from '../../src/session/load-entries.js';
 import { postgres } from '../postgres/postgres-test-database.js';
 import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
-import { bullConnection, dropKeys, openFleetStore, placeToEnv, type FleetPlace, type StoreKind } from './fleet-stores.js';
+import { bullConnection, dropPrefix, openFleetStore, placeToEnv, type FleetPlace, type StoreKind } from './fleet-stores.js';
 
 const INTERRUPTED = /interrupted/i;
 
@@ -125,7 +125,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
     if (!reachable) return;
     await events.close();
     await queue.close();
-    await dropKeys(admin, place.bullPrefix);
+    await dropPrefix(admin, place.bullPrefix);
     await admin.quit();
     await closeStore(true);
   });

@@ -4,6 +4,9 @@ import { Redis } from 'ioredis';
 import type { SessionStore } from 'agent-harness';
 import { postgresSessionStore } from 'agent-harness/postgres';
 import { redisSessionStore } from 'agent-harness/redis';
+import { dropPrefix } from '../redis/drop-prefix.js';
+
+export { dropPrefix };
 
 export type StoreKind = 'postgres' | 'redis';
 
@@ -61,18 +64,8 @@ export async function openFleetStore(place: FleetPlace): Promise<{ store: Sessio
   return {
     store,
     close: async (drop = false) => {
-      if (drop) await dropKeys(client, place.namespace);
+      if (drop) await dropPrefix(client, place.namespace);
       await client.quit();
     },
   };
-}
-
-/** Deletes every key under a prefix (a test's store, or its BullMQ queue). */
-export async function dropKeys(client: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    if (keys.length > 0) await client.unlink(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }

@@ -10,7 +10,7 @@ import type { PendingSession } from 'agent-harness';
 import { postgres } from '../postgres/postgres-test-database.js';
 import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
-import { dropKeys } from '../bullmq/fleet-stores.js';
+import { dropPrefix } from '../bullmq/fleet-stores.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 
 const reachable = postgres.reachable && redis.reachable;
@@ -35,7 +35,7 @@ describe.skipIf(!reachable)('examples/worker-fleet: an HTTP API in front of work
     await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     await pool.end();
     const client = new Redis(redis.url);
-    await dropKeys(client, `bull:${queueName}:`);
+    await dropPrefix(client, `bull:${queueName}:`);
     await client.quit();
   });
 

@@ -20,12 +20,4 @@ export function testClient(): Redis {
 /** A key prefix no other test run uses. */
 export const testPrefix = () => `${uniqueName('ah-test')}:`;
 
-/** Deletes every key under a test prefix. */
-export async function dropPrefix(client: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await client.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    if (keys.length > 0) await client.unlink(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-}
+export { dropPrefix } from './drop-prefix.js';
