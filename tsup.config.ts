@@ -62,24 +62,17 @@ const shared: Options = {
   // which `require()` cannot load before Node 20.19. nanoid's web build (globalThis.crypto) keeps
   // the core free of Node built-ins. Their licences are collected into dist/THIRD_PARTY_LICENSES.txt.
   noExternal: [...BUNDLED, 'zod/v3'],
-  esbuildOptions(options) {
+  esbuildOptions(options, { format }) {
     options.conditions = ['browser', 'module', 'import'];
+    if (format === 'cjs') {
+      // The ESM build stays readable; the compatibility build is compacted (names kept).
+      options.minifyWhitespace = true;
+      options.minifySyntax = true;
+    }
   },
   esbuildPlugins: [zod3TypeNames],
   onSuccess: writeThirdPartyLicenses,
 };
 
-export default defineConfig([
-  { ...shared, format: ['esm'], clean: true },
-  {
-    ...shared,
-    format: ['cjs'],
-    esbuildOptions(options) {
-      options.conditions = ['browser', 'module', 'import'];
-      // The ESM build stays readable; the compatibility build is compacted (names kept) to keep
-      // the package under 1 MB.
-      options.minifyWhitespace = true;
-      options.minifySyntax = true;
-    },
-  },
-]);
+// One config for both formats, so the declarations (.d.ts and .d.cts) come from one pass.
+export default defineConfig({ ...shared, format: ['esm', 'cjs'], clean: true });
