@@ -84,15 +84,21 @@ export interface CompactOptions {
   signal?: AbortSignal;
 }
 
-/** Each agent's core, for the library's own functions that work on an agent (`verifyPlan`); not exported from the package. */
-const cores = new WeakMap<object, () => AgentCore>();
+/**
+ * Reads an agent's core; set by `Agent`'s static block. Not a `WeakMap<Agent, () => core>`: an
+ * entry whose value refers back to its key keeps the agent alive through every young-generation
+ * GC (V8's scavenger treats such ephemerons as strong), so each agent and all its runs' garbage
+ * would be promoted to the old generation and wait for a full mark-compact.
+ */
+let readCore: (agent: Agent) => AgentCore;
 
 /**
- * The core behind an agent (once it is ready).
+ * The core behind an agent (once it is ready), for the library's own functions that work on an
+ * agent (`verifyPlan`); not exported from the package.
  * @throws ConfigurationError while it is still loading.
  */
 export function coreOfAgent(agent: Agent): AgentCore {
-  return cores.get(agent)!();
+  return readCore(agent);
 }
 
 /**
@@ -122,11 +128,14 @@ export class Agent {
   /** Set while `compact()` or `rewindFiles()` works on the session: no run, compaction or rewind may start meanwhile. */
   private exclusive: 'compact' | 'rewind' | undefined;
 
+  static {
+    readCore = (agent) => agent.core;
+  }
+
   /** @internal Use `createAgent`. */
   constructor(init: object, settings: { maxToolConcurrency: number; model: Model }, forkSelf: (state: SessionState, forkedFrom: string) => Agent) {
     // Typed loosely on purpose: the core is internal and stays out of the published declarations.
     const core = init as AgentCore | Promise<AgentCore>;
-    cores.set(this, () => this.core);
     this.forkSelf = forkSelf;
     this.maxToolConcurrency = settings.maxToolConcurrency;
     this.model = settings.model;

@@ -129,9 +129,9 @@ export function verifyOnCompletion(core: AgentCore, setting: boolean | VerifyPla
     const plan = core.plan;
     const todos = core.state.todos;
     if (!plan || todos.length === 0 || todos.some((todo) => todo.status !== 'completed')) return undefined;
-    if (core.toolContext.toolState.get<string>(VERIFIED_KEY) === plan.name) return undefined;
+    if (core.toolState.get<string>(VERIFIED_KEY) === plan.name) return undefined;
     const verification = await runVerifier(core, plan.text, { ...(model ? { model } : {}), signal: args.signal, ...(args.reportSubagent ? { reportSubagent: args.reportSubagent } : {}) });
-    core.toolContext.toolState.set(VERIFIED_KEY, plan.name);
+    core.toolState.set(VERIFIED_KEY, plan.name);
     core.emit({ type: 'plan-verification', name: plan.name, verification });
     return verification;
   };

@@ -69,7 +69,8 @@ export class AgentCore implements AgentServices {
   readonly running = new Set<string>();
   /** The tool_use ids the history uses, read incrementally. */
   readonly toolUseIds = new ToolUseIdIndex();
-  readonly toolContext: ToolAgentContext;
+  /** Per-agent JSON state for tools, persisted with the session (`tool-state` entries). */
+  readonly toolState: ToolStateStore;
   /** How this agent object came to be, for the `SessionStart` hook; cleared once it has fired. */
   sessionStartSource: SessionOrigin | undefined;
   /** For a subagent: the parent's call that started it (stamped on its events). */
@@ -134,21 +135,20 @@ export class AgentCore implements AgentServices {
     if (state.permissionMode === 'bypassPermissions' && origin !== 'resume') this.assertBypassAllowed();
 
     const core = this;
-    const toolState: ToolStateStore = {
+    this.toolState = {
       get: <T>(key: string) => core.state.toolState[key] as T | undefined,
       set: (key, value) => core.commit({ kind: 'tool-state', key, value }),
     };
-    this.toolContext = {
-      sessionId: this.sessionId,
-      agentId: this.agentId,
-      get permissionMode() {
-        return core.mode;
-      },
-      get directories() {
-        return core.state.directories ?? [];
-      },
-      toolState,
-    };
+  }
+
+  /**
+   * What a tool call is told about its agent, as of now (`permissionMode` is the mode at the time
+   * of the call). A plain object made per call, not one object with getters: V8 gives an object
+   * literal with accessor closures a map of its own, maps live in the old generation, and so the
+   * closures (and this core, and everything it holds) would survive every young-generation GC.
+   */
+  get toolContext(): ToolAgentContext {
+    return { sessionId: this.sessionId, agentId: this.agentId, permissionMode: this.mode, directories: this.state.directories ?? [], toolState: this.toolState };
   }
 
   private compileRules(): RuleSet {

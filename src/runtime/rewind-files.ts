@@ -68,10 +68,10 @@ export async function rewindFiles(core: AgentCore, options: RewindFilesOptions):
   validateRewindOptions(options, core.state.messages.length);
   // The calls made in `messages[toMessage]` and later.
   const undone = new ToolUseIdIndex().idsIn(core.state.messages.slice(options.toMessage));
-  const kept = listFileCheckpoints(core.toolContext.toolState);
+  const kept = listFileCheckpoints(core.toolState);
   const checkpoints = kept.filter((checkpoint) => undone.has(checkpoint.toolUseId));
   // Records older than the oldest kept one were dropped: a rewind reaching back to it may need them.
-  const beyondKept = fileCheckpointsForgotten(core.toolContext.toolState) && kept[0] !== undefined && undone.has(kept[0].toolUseId);
+  const beyondKept = fileCheckpointsForgotten(core.toolState) && kept[0] !== undefined && undone.has(kept[0].toolUseId);
   // The earliest change after the point holds the content the file had at that point.
   const earliest = new Map<string, FileCheckpoint>();
   for (const checkpoint of checkpoints) if (!earliest.has(checkpoint.path)) earliest.set(checkpoint.path, checkpoint);
@@ -109,7 +109,7 @@ export async function rewindFiles(core: AgentCore, options: RewindFilesOptions):
     result.restored.push({ path, action, toolName: checkpoint.toolName });
   }
   if (!options.dryRun && result.restored.length > 0) {
-    dropFileCheckpoints(core.toolContext.toolState, consumed);
+    dropFileCheckpoints(core.toolState, consumed);
     const lines = result.restored.map((file) => `- ${file.path} (${file.action === 'deleted' ? 'removed: it did not exist then' : 'earlier content restored'})`);
     core.commit({
       kind: 'reminder',

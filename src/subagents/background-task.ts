@@ -15,11 +15,11 @@ export interface StoredBackgroundTask extends BackgroundTaskInfo {
 
 /** The parent's background tasks as stored (a task stored `running` that this process does not run was interrupted). */
 export function storedBackgroundTasks(parent: AgentCore): Record<string, StoredBackgroundTask> {
-  return parent.toolContext.toolState.get<Record<string, StoredBackgroundTask>>(BACKGROUND_TASKS_KEY) ?? {};
+  return parent.toolState.get<Record<string, StoredBackgroundTask>>(BACKGROUND_TASKS_KEY) ?? {};
 }
 
 function store(parent: AgentCore, task: StoredBackgroundTask): void {
-  parent.toolContext.toolState.set(BACKGROUND_TASKS_KEY, { ...storedBackgroundTasks(parent), [task.taskId]: task });
+  parent.toolState.set(BACKGROUND_TASKS_KEY, { ...storedBackgroundTasks(parent), [task.taskId]: task });
 }
 
 /** What starting a background task needs. */
