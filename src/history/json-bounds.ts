@@ -17,17 +17,17 @@ export const TOOL_INPUT_BOUNDS: JsonBounds = { maxDepth: 64, maxChars: 8_000_000
  * cycles. Returns the problem as a short phrase ("nested deeper than 64 levels"), or undefined.
  */
 export function jsonBoundsProblem(value: unknown, bounds: JsonBounds): string | undefined {
-  // `leave` marks the end of an object's children: it is no longer on the current path.
-  const stack: Array<{ value: unknown; depth: number; leave?: object }> = [{ value, depth: 0 }];
-  const open = new Set<object>();
+  // Depth-first with an explicit stack of values and their depths (no object per value: this
+  // runs on every tool input). `path` holds the containers above the value being read: when a
+  // value at depth d comes off the stack, every container deeper than d is finished.
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  const path: object[] = [];
   let chars = 0;
   let nodes = 0;
-  while (stack.length > 0) {
-    const { value: current, depth, leave } = stack.pop()!;
-    if (leave) {
-      open.delete(leave);
-      continue;
-    }
+  while (values.length > 0) {
+    const current = values.pop();
+    const depth = depths.pop()!;
     if (++nodes > bounds.maxNodes) return `made of more than ${bounds.maxNodes} values`;
     if (current === null || typeof current === 'boolean') continue;
     if (typeof current === 'number') {
@@ -41,16 +41,24 @@ export function jsonBoundsProblem(value: unknown, bounds: JsonBounds): string | 
     }
     if (typeof current !== 'object') return `not plain JSON (it holds a ${typeof current})`;
     if (depth >= bounds.maxDepth) return `nested deeper than ${bounds.maxDepth} levels`;
+    path.length = depth;
     // A value seen twice on one path is a cycle; shared (non-cyclic) references are fine as JSON.
-    if (open.has(current)) return 'not plain JSON (it refers to itself)';
-    open.add(current);
-    const children = Array.isArray(current) ? current : Object.values(current as Record<string, unknown>);
-    if (!Array.isArray(current)) {
-      for (const key of Object.keys(current as Record<string, unknown>)) chars += key.length;
-      if (chars > bounds.maxChars) return `longer than ${bounds.maxChars} characters`;
+    // The path is at most maxDepth long, so the search is bounded like the depth.
+    if (path.includes(current)) return 'not plain JSON (it refers to itself)';
+    path.push(current);
+    if (Array.isArray(current)) {
+      for (const child of current) {
+        values.push(child);
+        depths.push(depth + 1);
+      }
+      continue;
     }
-    stack.push({ value: undefined, depth, leave: current });
-    for (const child of children) stack.push({ value: child, depth: depth + 1 });
+    for (const key of Object.keys(current)) {
+      chars += key.length;
+      values.push((current as Record<string, unknown>)[key]);
+      depths.push(depth + 1);
+    }
+    if (chars > bounds.maxChars) return `longer than ${bounds.maxChars} characters`;
   }
   return undefined;
 }

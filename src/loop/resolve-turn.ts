@@ -2,12 +2,14 @@ import { randomId } from '../ids/random-id.js';
 import type { AgentCore, AgentEventInput } from '../runtime/agent-core.js';
 import { isIncompleteToolInput } from '../model/incomplete-tool-input.js';
 import { decidePermission } from '../permissions/decide-permission.js';
+import type { PermissionOutcome } from '../permissions/decide-permission-types.js';
+import type { Tool } from '../tools/types.js';
 import type { PermissionDecision, PermissionReason } from '../types/permission.js';
 import { announceQuestion, planRejected } from './announce-question.js';
 import { toolUseOf, type BatchCall, type OpenBatch } from '../state/index.js';
 import { describeInputChange } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
-import { withSpan } from '../telemetry/index.js';
+import { withSpan, type SpanLike } from '../telemetry/index.js';
 
 /** What deciding a batch leaves for the run: denials for the result, and whether the host asked to stop. */
 export interface TurnDecisions {
@@ -35,42 +37,18 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       continue;
     }
     const rawInput = toolUseOf(core.state, call.toolUseId)?.input;
-    let asked: PermissionReason | undefined;
     if (isIncompleteToolInput(rawInput)) {
       deny(core, call, `Your input for "${call.toolName}" was cut off because the response reached the max_tokens limit, so the call was not run. Send the call again with a shorter input (split large content across several calls).`, decisions, { type: 'validation', message: 'input cut off by max_tokens' });
       continue;
     }
-    const outcome = await withSpan(
-      core.options.tracer,
-      `permission ${call.toolName}`,
-      { attributes: { 'gen_ai.tool.name': call.toolName, 'gen_ai.tool.call.id': call.toolUseId } },
-      async (span) => {
-        const decided = await decidePermission({
-          tool,
-          toolUseId: call.toolUseId,
-          rawInput,
-          mode: core.mode,
-          rules: core.rules,
-          hooks: core.options.hooks,
-          canUseTool: core.options.canUseTool,
-          autoMode: core.options.autoMode,
-          signal,
-          agentId: core.agentId,
-          cwd: core.options.cwd,
-          agent: core.toolContext,
-          emit: (event) => {
-            if (event.type === 'permission-request') {
-              asked = event.reason;
-              announceQuestion(core, event.reason, call.toolUseId, event.input);
-            }
-            core.emit(event as AgentEventInput);
-          },
-        });
-        span?.setAttribute('agent_harness.permission.behavior', decided.decision.behavior);
-        span?.setAttribute('agent_harness.permission.step', decided.decision.reason.type);
-        return decided;
-      },
-    );
+    const question: AskedQuestion = { reason: undefined };
+    const tracer = core.options.tracer;
+    const outcome = tracer
+      ? await withSpan(tracer, `permission ${call.toolName}`, { attributes: { 'gen_ai.tool.name': call.toolName, 'gen_ai.tool.call.id': call.toolUseId } }, (span) =>
+          decideCall(core, call, tool, rawInput, signal, question, span),
+        )
+      : await decideCall(core, call, tool, rawInput, signal, question, undefined);
+    const asked = question.reason;
     const decision = outcome.decision;
     core.commit({ kind: 'permission-decision', decision });
     core.emit({ type: 'permission-decision', ...decision });
@@ -115,6 +93,47 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       });
     }
   }
+}
+
+/** The question the pipeline put to the host about a call, if it asked one. */
+interface AskedQuestion {
+  reason: PermissionReason | undefined;
+}
+
+/** One call through the permission pipeline (inside a `permission` span when the host traces). */
+async function decideCall(
+  core: AgentCore,
+  call: BatchCall,
+  tool: Tool,
+  rawInput: unknown,
+  signal: AbortSignal,
+  question: AskedQuestion,
+  span: SpanLike | undefined,
+): Promise<PermissionOutcome> {
+  const decided = await decidePermission({
+    tool,
+    toolUseId: call.toolUseId,
+    rawInput,
+    mode: core.mode,
+    rules: core.rules,
+    hooks: core.options.hooks,
+    canUseTool: core.options.canUseTool,
+    autoMode: core.options.autoMode,
+    signal,
+    agentId: core.agentId,
+    cwd: core.options.cwd,
+    agent: core.toolContext,
+    emit: (event) => {
+      if (event.type === 'permission-request') {
+        question.reason = event.reason;
+        announceQuestion(core, event.reason, call.toolUseId, event.input);
+      }
+      core.emit(event as AgentEventInput);
+    },
+  });
+  span?.setAttribute('agent_harness.permission.behavior', decided.decision.behavior);
+  span?.setAttribute('agent_harness.permission.step', decided.decision.reason.type);
+  return decided;
 }
 
 function deny(core: AgentCore, call: BatchCall, message: string, decisions: TurnDecisions, reason: PermissionDecision['reason']): void {

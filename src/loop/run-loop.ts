@@ -17,23 +17,14 @@ import type { RunContext } from './loop-run-context.js';
 import { estimateCost } from '../model/pricing.js';
 import { prepareRequest } from './prepare-request.js';
 import { prepareContext } from './prepare-context.js';
-import { compactHistory } from './compact-history.js';
-import { promptTooLong } from '../context/index.js';
 import { CompactionError } from '../errors/compaction-error.js';
-import type { ModelResponse } from '../model/model.js';
 import { refuseCall, refuseOpenCalls } from './refuse-call.js';
 import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
 import { checkStopConditions } from './stop-conditions.js';
-import { streamTurn } from './stream-turn.js';
 import { checkOutput, checkOutputCall, outputInstruction, STRUCTURED_OUTPUT_TOOL_NAME, type OutputRequest } from './structured-output.js';
-import { failSpan, spanAttributes, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
-import type { Usage } from '../model/usage.js';
-
-/** All input tokens of a call: uncached, read from the cache, written to it. */
-function totalInput(usage: Usage): number {
-  return usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
-}
+import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
+import { modelTurn, totalInput, type TurnRequest } from './model-turn.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
 
 /** What starts a run: a prompt, the host's answer to a pending approval (continue the open batch), or neither (`agent.continue()`). */
@@ -256,42 +247,17 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
 
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
-      let request = prepareRequest(core, signal, input.output);
-      const response = await withSpan(
-        core.options.tracer,
-        `chat ${core.options.model.modelId}`,
-        { kind: SPAN_KIND_CLIENT, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': core.options.model.provider, 'gen_ai.request.model': core.options.model.modelId } },
-        async (span) => {
-          let answer: ModelResponse;
-          try {
-            answer = await streamTurn(core, request, core.options.maxStreamRetries ?? 2);
-          } catch (error) {
-            // "Prompt is too long": compact and try once more, never a dead session.
-            if (!promptTooLong(error) || !core.context.settings.compaction.enabled || signal.aborted) throw error;
-            const reactive = await compactHistory(core, { trigger: 'reactive', signal });
-            addUsage(usage, reactive.usage);
-            if (!reactive.compacted) throw error;
-            request = prepareRequest(core, signal, input.output);
-            answer = await streamTurn(core, request, core.options.maxStreamRetries ?? 2);
-          }
-          if (span) {
-            for (const [key, value] of Object.entries(
-              spanAttributes({
-                'gen_ai.response.id': answer.id,
-                'gen_ai.response.model': answer.model,
-                'gen_ai.response.finish_reasons': answer.stopReason ? [answer.stopReason] : undefined,
-                'gen_ai.usage.input_tokens': totalInput(answer.usage),
-                'gen_ai.usage.output_tokens': answer.usage.outputTokens,
-                'gen_ai.usage.cache_read.input_tokens': answer.usage.cacheReadInputTokens,
-                'gen_ai.usage.cache_creation.input_tokens': answer.usage.cacheCreationInputTokens,
-              }),
-            )) {
-              span.setAttribute(key, value);
-            }
-          }
-          return answer;
-        },
-      );
+      const turn: TurnRequest = { request: prepareRequest(core, signal, input.output) };
+      const tracer = core.options.tracer;
+      const response = tracer
+        ? await withSpan(
+            tracer,
+            `chat ${core.options.model.modelId}`,
+            { kind: SPAN_KIND_CLIENT, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': core.options.model.provider, 'gen_ai.request.model': core.options.model.modelId } },
+            (span) => modelTurn(core, turn, input.output, signal, usage, span),
+          )
+        : await modelTurn(core, turn, input.output, signal, usage, undefined);
+      const { request } = turn;
       addUsage(usage, response.usage);
       addUsage(ownUsage, response.usage);
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,

@@ -83,16 +83,19 @@ class CompiledRuleSet implements RuleSet {
     }
   }
 
-  match(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options: RuleMatchOptions = {}): string | undefined {
-    if (behavior !== 'allow' && hasReadPathRule(this.#lists[behavior])) {
+  match(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined {
+    const list = this.#lists[behavior];
+    // Asked of every call, three times: an empty list (the common case) answers without allocating.
+    if (list.length === 0) return undefined;
+    if (behavior !== 'allow' && hasReadPathRule(list)) {
       const targets = readTargetsOf(tool, input);
-      const readRule = targets && matchReadPaths(this.#lists[behavior], targets, behavior, options.cwd);
+      const readRule = targets && matchReadPaths(list, targets, behavior, options?.cwd);
       if (readRule !== undefined) return readRule;
     }
-    const candidates = this.#lists[behavior].filter((rule) => ruleNamesTool(rule.toolName, tool.name));
+    const candidates = list.filter((rule) => ruleNamesTool(rule.toolName, tool.name));
     if (candidates.length === 0) return undefined;
     for (const rule of candidates) {
-      if (rule.pattern === undefined || matchesTarget(rule, tool.ruleTarget, input, behavior, options.cwd)) return rule.rule;
+      if (rule.pattern === undefined || matchesTarget(rule, tool.ruleTarget, input, behavior, options?.cwd)) return rule.rule;
     }
     const target = tool.ruleTarget;
     if (behavior === 'allow' && target?.kind === 'command' && typeof input === 'object' && input !== null) {
@@ -102,10 +105,12 @@ class CompiledRuleSet implements RuleSet {
     return undefined;
   }
 
-  uncheckable(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options: RuleMatchOptions = {}): string | undefined {
-    if (behavior !== 'allow' && hasReadPathRule(this.#lists[behavior])) {
+  uncheckable(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined {
+    const list = this.#lists[behavior];
+    if (list.length === 0) return undefined;
+    if (behavior !== 'allow' && hasReadPathRule(list)) {
       const targets = readTargetsOf(tool, input);
-      const readRule = targets && uncheckableRead(this.#lists[behavior], targets, options.cwd);
+      const readRule = targets && uncheckableRead(list, targets, options?.cwd);
       if (readRule !== undefined) return readRule;
     }
     const target = tool.ruleTarget;
@@ -113,7 +118,7 @@ class CompiledRuleSet implements RuleSet {
     const command = (input as Record<string, unknown>)[target.field];
     // Fails closed: a line the shell parser cannot read cannot be checked either.
     if (typeof command !== 'string' || !(hidesCommands(command) || parseShellCommand(command).error !== undefined)) return undefined;
-    return this.#lists[behavior].find((rule) => ruleNamesTool(rule.toolName, tool.name) && rule.pattern !== undefined)?.rule;
+    return list.find((rule) => ruleNamesTool(rule.toolName, tool.name) && rule.pattern !== undefined)?.rule;
   }
 
   toJSON(): Record<RuleBehavior, string[]> {

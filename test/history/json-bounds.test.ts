@@ -44,4 +44,26 @@ describe('jsonBoundsProblem', () => {
     const shared = { x: 1 };
     expect(jsonBoundsProblem({ a: shared, b: [shared, shared] }, TOOL_INPUT_BOUNDS)).toBeUndefined();
   });
+
+  it('finds a cycle deep in the value, through arrays and objects, and only on the path', () => {
+    const inner: Record<string, unknown> = { list: [] };
+    (inner.list as unknown[]).push({ back: [inner] });
+    expect(jsonBoundsProblem({ a: { b: inner } }, TOOL_INPUT_BOUNDS)).toMatch(/refers to itself/);
+    // The same container again, but after its branch closed: at a shallower and at a deeper level.
+    const leaf = { deep: { deeper: [1, 2] } };
+    expect(jsonBoundsProblem([{ one: leaf }, leaf, [[{ two: leaf }]]], TOOL_INPUT_BOUNDS)).toBeUndefined();
+    expect(jsonBoundsProblem([[[leaf]], leaf], TOOL_INPUT_BOUNDS)).toBeUndefined();
+  });
+
+  it('counts every value and key of wide and nested inputs', () => {
+    const wide = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`k${index}`, [index, { s: 'x' }]]));
+    // 1 root + 50 arrays + 50 numbers + 50 objects + 50 strings
+    expect(jsonBoundsProblem(wide, { maxDepth: 8, maxChars: 10_000, maxNodes: 201 })).toBeUndefined();
+    expect(jsonBoundsProblem(wide, { maxDepth: 8, maxChars: 10_000, maxNodes: 200 })).toMatch(/more than 200 values/);
+    // keys k0..k49 (140 chars) + 50 "s" keys + 50 "x" strings
+    expect(jsonBoundsProblem(wide, { maxDepth: 8, maxChars: 240, maxNodes: 1000 })).toBeUndefined();
+    expect(jsonBoundsProblem(wide, { maxDepth: 8, maxChars: 239, maxNodes: 1000 })).toMatch(/longer than 239/);
+    expect(jsonBoundsProblem(wide, { maxDepth: 2, maxChars: 10_000, maxNodes: 1000 })).toMatch(/deeper than 2/);
+    expect(jsonBoundsProblem(wide, { maxDepth: 3, maxChars: 10_000, maxNodes: 1000 })).toBeUndefined();
+  });
 });

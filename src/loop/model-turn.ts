@@ -1,0 +1,53 @@
+import type { AgentCore } from '../runtime/agent-core.js';
+import type { ModelRequest, ModelResponse } from '../model/model.js';
+import { addUsage, type Usage } from '../model/usage.js';
+import { promptTooLong } from '../context/index.js';
+import { spanAttributes, type SpanLike } from '../telemetry/index.js';
+import { compactHistory } from './compact-history.js';
+import { prepareRequest } from './prepare-request.js';
+import { streamTurn } from './stream-turn.js';
+import type { OutputRequest } from './structured-output.js';
+
+/** All input tokens of a call: uncached, read from the cache, written to it. */
+export function totalInput(usage: Usage): number {
+  return usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
+}
+
+/** The request of a turn; replaced when a too-long prompt was compacted and sent again. */
+export interface TurnRequest {
+  request: ModelRequest;
+}
+
+/**
+ * The model call of one turn. "Prompt is too long" compacts the history and tries once more,
+ * never leaving a dead session (the compaction's usage is added to `usage`). With a span (the
+ * host traces), the response's attributes are set on it. A function of its own rather than a
+ * closure per turn: without a tracer the loop calls it directly.
+ */
+export async function modelTurn(core: AgentCore, turn: TurnRequest, output: OutputRequest | undefined, signal: AbortSignal, usage: Usage, span: SpanLike | undefined): Promise<ModelResponse> {
+  const retries = core.options.maxStreamRetries ?? 2;
+  let answer: ModelResponse;
+  try {
+    answer = await streamTurn(core, turn.request, retries);
+  } catch (error) {
+    if (!promptTooLong(error) || !core.context.settings.compaction.enabled || signal.aborted) throw error;
+    const reactive = await compactHistory(core, { trigger: 'reactive', signal });
+    addUsage(usage, reactive.usage);
+    if (!reactive.compacted) throw error;
+    turn.request = prepareRequest(core, signal, output);
+    answer = await streamTurn(core, turn.request, retries);
+  }
+  if (span) {
+    const attributes = spanAttributes({
+      'gen_ai.response.id': answer.id,
+      'gen_ai.response.model': answer.model,
+      'gen_ai.response.finish_reasons': answer.stopReason ? [answer.stopReason] : undefined,
+      'gen_ai.usage.input_tokens': totalInput(answer.usage),
+      'gen_ai.usage.output_tokens': answer.usage.outputTokens,
+      'gen_ai.usage.cache_read.input_tokens': answer.usage.cacheReadInputTokens,
+      'gen_ai.usage.cache_creation.input_tokens': answer.usage.cacheCreationInputTokens,
+    });
+    for (const [key, value] of Object.entries(attributes)) span.setAttribute(key, value);
+  }
+  return answer;
+}
