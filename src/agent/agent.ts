@@ -110,7 +110,11 @@ export class Agent {
   /** Owned here, not by the core, so listeners can be added while a session is still loading. */
   private readonly emitter = new EventEmitter();
   /** Wraps listeners so one that throws is reported (as a non-fatal `error` event) and the others still run. */
-  private readonly guards = new ListenerGuards((error) => this.loadedCore?.emit({ type: 'error', error, fatal: false }));
+  private listenerGuards: ListenerGuards | undefined;
+  /** Made with the first listener: most agents of a server never get one. */
+  private get guards(): ListenerGuards {
+    return (this.listenerGuards ??= new ListenerGuards((error) => this.loadedCore?.emit({ type: 'error', error, fatal: false })));
+  }
   /** Made at the first run: an idle agent (resumed, never run) does not hold one. */
   private toolQueue: ToolQueue | undefined;
   private readonly maxToolConcurrency: number;

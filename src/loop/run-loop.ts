@@ -149,7 +149,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       ...(subagents.length ? { subagents } : {}),
       ...(planVerification ? { planVerification } : {}),
     };
-    const running = [...core.backgroundTasks.values()].filter((task) => task.status === 'running').map((task) => ({ ...task }));
+    const running = core.runningBackgroundTasks();
     if (running.length) result.backgroundTasks = running;
     if (error) result.error = error;
     if (error) core.emit({ type: 'error', error, fatal: true });

@@ -46,8 +46,14 @@ export class AgentCore implements AgentServices {
   readonly sessionId: string;
   readonly agentId: string | undefined;
   readonly options: AgentOptions;
-  /** Listeners; the `Agent` that wraps this core hands over its own emitter (see `Agent`). */
-  emitter = new EventEmitter();
+  #emitter: EventEmitter | undefined;
+  /** Listeners; the `Agent` that wraps this core hands over its own emitter (see `Agent`), so a core makes one only when none was given. */
+  get emitter(): EventEmitter {
+    return (this.#emitter ??= new EventEmitter());
+  }
+  set emitter(emitter: EventEmitter) {
+    this.#emitter = emitter;
+  }
   readonly tools: ReadonlyMap<string, Tool>;
   /** Tool definitions in the fixed order sent on every turn (only deferred tools are ever appended). */
   readonly toolDefinitions: RequestTool[];
@@ -80,10 +86,22 @@ export class AgentCore implements AgentServices {
    * approved plan at the end of a run whose todos are all completed.
    */
   verifyOnCompletion: ((args: { signal: AbortSignal; reportSubagent?: ToolRunContext['reportSubagent'] }) => Promise<PlanVerification | undefined>) | undefined;
-  /** Background subagent tasks of this agent still running (by task id). */
-  readonly backgroundTasks = new Map<string, BackgroundTaskInfo>();
-  /** Stops this agent's background tasks (on `agent.close()`). */
-  readonly backgroundAborts = new Set<AbortController>();
+  #backgroundTasks: Map<string, BackgroundTaskInfo> | undefined;
+  #backgroundAborts: Set<AbortController> | undefined;
+  /** Background subagent tasks of this agent still running (by task id); made when first used. */
+  get backgroundTasks(): Map<string, BackgroundTaskInfo> {
+    return (this.#backgroundTasks ??= new Map());
+  }
+  /** Stops this agent's background tasks (on `agent.close()`); made when first used. */
+  get backgroundAborts(): Set<AbortController> {
+    return (this.#backgroundAborts ??= new Set());
+  }
+  /** Copies of the background tasks still running, for a run's result (none made for an agent that never started one). */
+  runningBackgroundTasks(): BackgroundTaskInfo[] {
+    const running: BackgroundTaskInfo[] = [];
+    for (const task of this.#backgroundTasks?.values() ?? []) if (task.status === 'running') running.push({ ...task });
+    return running;
+  }
   /** Receives events of the active run (set by the run). */
   runSink: ((event: AgentEvent) => void) | undefined;
   /** Set by `agent.close()`: the session's store hold is released. */

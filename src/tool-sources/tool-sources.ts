@@ -73,7 +73,21 @@ function fromSkills(skills: readonly Skill[]): { tools: Tool[]; system: TextBloc
   return { tools: [createSkillTool(skills)], system: [{ type: 'text', text: skillListing(skills)! }] };
 }
 
+/**
+ * No skills, no MCP servers (most agents): one frozen value for all of them, instead of arrays
+ * and closures held by every agent for its whole life.
+ */
+const NO_SOURCES: ResolvedToolSources = Object.freeze({
+  tools: Object.freeze([]) as unknown as Tool[],
+  system: Object.freeze([]) as unknown as TextBlock[],
+  mcpServerNames: Object.freeze([]) as unknown as string[],
+  mcpStates: () => [],
+  attach: () => undefined,
+  close: () => Promise.resolve(),
+});
+
 function resolved(skills: readonly Skill[], pool: McpServerPool | undefined, names: string[]): ResolvedToolSources {
+  if (skills.length === 0 && !pool && names.length === 0) return NO_SOURCES;
   const fromSkill = fromSkills(skills);
   return {
     tools: [...(pool?.tools() ?? []), ...fromSkill.tools],

@@ -120,7 +120,12 @@ class Tracker implements ContextTracker {
   readonly window: number;
   readonly #estimate: (message: Message) => number;
   readonly #estimates: WeakMap<Message, number>;
-  #exact: WeakMap<Message, number> | undefined;
+  /**
+   * The last answer's exact output tokens, as the API reported them. Only messages after the
+   * anchor are ever summed, and every report moves the anchor to just before its answer: the
+   * latest answer is the only one whose exact count can still be read.
+   */
+  #exact: { message: Message; tokens: number } | undefined;
   #ratio: number | undefined;
   #anchor: Anchor | undefined;
   /** The running sum of estimates over one history array. */
@@ -154,14 +159,14 @@ class Tracker implements ContextTracker {
     let appended = 0;
     for (let index = base.count; index < request.messages.length; index++) {
       const message = request.messages[index]!;
-      appended += this.#exact?.get(message) ?? this.messageTokens(message) * (this.#ratio ?? 1);
+      appended += this.#exact?.message === message ? this.#exact.tokens : this.messageTokens(message) * (this.#ratio ?? 1);
     }
     return contextUsage(base.tokens + appended, this.window, request.messages.length === base.count ? base.source : 'calibrated');
   }
 
   observeUsage(request: ContextRequest, usage: Usage, message?: AssistantMessage): ContextUsage {
     this.#setAnchor(request, promptTokens(usage), 'usage');
-    if (message) (this.#exact ??= new WeakMap()).set(message, usage.outputTokens);
+    this.#exact = message ? { message, tokens: usage.outputTokens } : undefined;
     return contextUsage(promptTokens(usage) + usage.outputTokens, this.window, 'usage');
   }
 

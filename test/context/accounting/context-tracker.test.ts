@@ -93,6 +93,23 @@ describe('createContextTracker', () => {
     expect(next.tokens).toBe(Math.round(raw * 2 + 3 + estimateMessageTokens(appended) * 2));
   });
 
+  it('uses each answer\'s exact output tokens turn after turn, and estimates an answer it was not told about', () => {
+    const tracker = createContextTracker({ window: 100_000 });
+    const messages: Message[] = [user('x'.repeat(4000))];
+    const first = assistant('a'.repeat(800));
+    tracker.observeUsage({ system, tools, messages }, usage(1000, 7), first);
+    messages.push(first, user('next'));
+    const second = assistant('b'.repeat(800));
+    const secondPrompt = tracker.measure({ system, tools, messages }).tokens;
+    tracker.observeUsage({ system, tools, messages }, usage(secondPrompt, 5), second);
+    messages.push(second);
+    // The latest answer counts as reported (5), not as its estimate (about 200).
+    expect(tracker.measure({ system, tools, messages }).tokens).toBe(secondPrompt + 5);
+    // A copy of that answer (a merged pause_turn continuation, say) is estimated instead.
+    messages[messages.length - 1] = assistant('b'.repeat(800));
+    expect(tracker.measure({ system, tools, messages }).tokens).toBeGreaterThan(secondPrompt + 100);
+  });
+
   it('an exact count of the same request is returned as is', () => {
     const tracker = createContextTracker();
     const request = { system, tools, messages: [user('count me')] };
