@@ -84,7 +84,18 @@ export function checkOptions<T>(options: unknown, spec: OptionsSpec<T>, context:
     if (!Object.hasOwn(spec, key)) throw new ConfigurationError(unknownOptionMessage(key, known, context, prefix));
     if (!spec[key as keyof typeof spec].required) visit.push(key);
   }
-  if (visit.length > 1) visit.sort((a, b) => order.get(a)! - order.get(b)!);
+  // Insertion sort in place: a handful of keys, where Array#sort would allocate a work array on
+  // every createAgent (at most ~50 keys, so the quadratic worst case stays small).
+  for (let index = 1; index < visit.length; index++) {
+    const key = visit[index]!;
+    const rank = order.get(key)!;
+    let slot = index;
+    while (slot > 0 && order.get(visit[slot - 1]!)! > rank) {
+      visit[slot] = visit[slot - 1]!;
+      slot--;
+    }
+    visit[slot] = key;
+  }
   const checks = spec as Readonly<Record<string, OptionCheck>>;
   for (const key of visit) {
     const check = checks[key]!;

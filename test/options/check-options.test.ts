@@ -86,6 +86,16 @@ describe('checkOptions', () => {
     expect(() => checkOptions<Options>(undefined, spec, { owner: 'connect', optional: true })).not.toThrow();
   });
 
+  it('reports the first bad option in the spec\'s order, whatever order the options were written in', () => {
+    // Given last to first: verbose, prices, tags, mode, retries — all wrong, name missing.
+    const backwards = { verbose: 'yes', prices: { a: -1 }, tags: [1], mode: 'warp', retries: 0 };
+    expect(check(backwards)).toThrow(/`name` is required/);
+    expect(check({ ...backwards, name: 'db' })).toThrow(/`retries`/);
+    expect(check({ verbose: 'yes', prices: { a: -1 }, tags: [1], mode: 'warp', name: 'db' })).toThrow(/`mode`/);
+    expect(check({ verbose: 'yes', prices: { a: -1 }, name: 'db', tags: [1] })).toThrow(/`tags/);
+    expect(check({ verbose: 'yes', name: 'db', prices: { a: -1 } })).toThrow(/`prices/);
+  });
+
   it('only looks at own keys, so inherited ones do not count', () => {
     const options = Object.create({ inherited: true }) as Record<string, unknown>;
     options.name = 'db';
