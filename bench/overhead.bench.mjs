@@ -2,6 +2,7 @@
 // per turn in a long history. Run with `npm run bench:overhead` (builds, then
 // `nice node --expose-gc bench/overhead.bench.mjs`); `--full` for the full sizes.
 // Exits non-zero only when something crashes; a missed goal prints MISS. Method: bench/README.md.
+import { getHeapSpaceStatistics } from 'node:v8';
 import { z } from 'zod';
 import { createAgent, defineTool } from '../dist/index.js';
 import { toolTurnsModel } from './lib/fake-model.mjs';
@@ -110,6 +111,34 @@ async function fixedCost(loop) {
   return { median: median(walls), cpu: (cpu.user + cpu.system) / walls.length };
 }
 
+/**
+ * What a whole run leaves in the old generation: bytes of old space added per finished,
+ * unreferenced run after two young-generation GCs (least of 3 rounds of 500 runs). Anything
+ * here survived a scavenge it should not have and waits for a full mark-compact.
+ */
+async function promotedPerRun(loop) {
+  const model = toolTurnsModel({ toolName: 'trivial', toolTurns: 1 });
+  const oldSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'old_space').space_used_size;
+  const nextTask = () => new Promise((resolve) => setImmediate(resolve));
+  const rounds = [];
+  for (let round = 0; round < 3; round++) {
+    await nextTask();
+    global.gc({ type: 'major', execution: 'sync' });
+    await nextTask();
+    global.gc({ type: 'major', execution: 'sync' });
+    const before = oldSpace();
+    for (let index = 0; index < 500; index++) {
+      await loop(model, 'Go.', 2);
+      if (index % 50 === 0) await nextTask();
+    }
+    await nextTask();
+    global.gc({ type: 'minor', execution: 'sync' });
+    global.gc({ type: 'minor', execution: 'sync' });
+    rounds.push((oldSpace() - before) / 500);
+  }
+  return Math.max(0, Math.min(...rounds));
+}
+
 async function main() {
   if (typeof global.gc !== 'function') throw new Error('run with node --expose-gc (npm run bench:overhead does)');
   const started = performance.now();
@@ -117,6 +146,8 @@ async function main() {
   const cell = await perTurn();
   const agentFixed = await fixedCost(agentLoop);
   const bareFixed = await fixedCost(bareLoop);
+  const agentPromoted = await promotedPerRun(agentLoop);
+  const barePromoted = await promotedPerRun(bareLoop);
 
   const rows = [];
   for (const size of SIZES) {
@@ -128,6 +159,7 @@ async function main() {
   rows.push([`per run, new session (createAgent + 1 tool turn + answer), median; bare loop ${us(bareFixed.median)}`, us(agentFixed.median), `≤ ${GOAL_FIXED_US} µs`, verdict(agentFixed.median <= GOAL_FIXED_US)]);
   rows.push([`  per run ÷ bare loop`, times(agentFixed.median / bareFixed.median), '—', 'info']);
   rows.push([`  CPU time per run, GC included (bare loop ${us(bareFixed.cpu)})`, us(agentFixed.cpu), '—', 'info']);
+  rows.push([`  left in the old generation per finished run (bare loop ${Math.round(barePromoted)} B)`, `${Math.round(agentPromoted)} B`, '—', 'info']);
   const long = cell(`agent:${LONG}`) / cell(`agent:${SHORT}`);
   rows.push([`long history, context management on: ${LONG.toLocaleString('en')}-turn ${us(cell(`agent:${LONG}`))} / ${SHORT}-turn ${us(cell(`agent:${SHORT}`))}`, times(long), `≤ ${GOAL_LONG}×`, verdict(long <= GOAL_LONG)]);
   console.log(renderTable(['measure', 'value', 'goal', 'result'], rows));
