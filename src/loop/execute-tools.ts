@@ -2,6 +2,7 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import { onAbort } from './on-abort.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
+import { hasHooks } from '../hooks/has-hooks.js';
 import type { PermissionResult } from '../types/permission.js';
 import type { BatchCall, NestedRun, OpenBatch } from '../state/index.js';
 import { isThenable } from '../tools/is-thenable.js';
@@ -211,6 +212,7 @@ function suspend(core: AgentCore, call: BatchCall, suspension: ToolSuspension): 
 /** The result content after `PostToolUse` hooks: a replaced output, then any added context. */
 async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: unknown, value: unknown, signal: AbortSignal): Promise<ToolResultContent> {
   const maxChars = resultCharLimit(core);
+  if (!hasHooks(core.options.hooks, 'PostToolUse')) return toToolResultContent(value, maxChars);
   let { content, isError } = toToolResultContent(value, maxChars);
   const post = await runHooks({
     event: 'PostToolUse',
@@ -231,13 +233,15 @@ async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: un
 }
 
 async function failCall(core: AgentCore, call: BatchCall, input: unknown, message: string, error: ToolExecutionError, signal: AbortSignal): Promise<void> {
-  const failure = await runHooks({
-    event: 'PostToolUseFailure',
-    hooks: core.options.hooks,
-    signal,
-    input: { sessionId: core.sessionId, toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, error },
-  });
-  reportHookErrors(core, failure.errors);
+  if (hasHooks(core.options.hooks, 'PostToolUseFailure')) {
+    const failure = await runHooks({
+      event: 'PostToolUseFailure',
+      hooks: core.options.hooks,
+      signal,
+      input: { sessionId: core.sessionId, toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, error },
+    });
+    reportHookErrors(core, failure.errors);
+  }
   refuseCall(core, call, message);
 }
 

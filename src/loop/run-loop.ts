@@ -7,6 +7,7 @@ import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import type { PlanVerification, RunResult, RunStatus, SubagentRunSummary } from '../events/run-result.js';
 import { runHooks } from '../hooks/run-hooks.js';
+import { hasHooks } from '../hooks/has-hooks.js';
 import { isBlankText, normalizeAssistantMessage } from '../history/normalize-assistant-message.js';
 import type { ContentBlock, Message, TextBlock, ToolUseBlock } from '../model/messages.js';
 import { addUsage, emptyUsage } from '../model/usage.js';
@@ -392,22 +393,24 @@ async function submitPrompt(
   // A subagent's prompt comes from its parent's model, not the user: `SubagentStart` hooks see it.
   const subagent = core.parentToolUseId !== undefined;
   const source = subagent ? undefined : core.sessionStartSource;
-  if (source !== undefined) {
-    core.sessionStartSource = undefined;
+  if (source !== undefined) core.sessionStartSource = undefined;
+  if (source !== undefined && hasHooks(core.options.hooks, 'SessionStart')) {
     const start = await runHooks({ event: 'SessionStart', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, source } });
     reportHookErrors(core, start.errors);
     for (const output of start.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
   }
-  const submit = await runHooks({
-    event: 'UserPromptSubmit',
-    hooks: subagent ? undefined : core.options.hooks,
-    signal,
-    input: { sessionId: core.sessionId, prompt: typeof prompt === 'string' ? prompt : textOf({ role: 'user', content: prompt }) },
-  });
-  reportHookErrors(core, submit.errors);
-  const blocking = submit.outputs.find((output) => output?.block);
-  if (blocking) return new PromptBlockedError(blocking.reason);
-  for (const output of submit.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
+  if (!subagent && hasHooks(core.options.hooks, 'UserPromptSubmit')) {
+    const submit = await runHooks({
+      event: 'UserPromptSubmit',
+      hooks: core.options.hooks,
+      signal,
+      input: { sessionId: core.sessionId, prompt: typeof prompt === 'string' ? prompt : textOf({ role: 'user', content: prompt }) },
+    });
+    reportHookErrors(core, submit.errors);
+    const blocking = submit.outputs.find((output) => output?.block);
+    if (blocking) return new PromptBlockedError(blocking.reason);
+    for (const output of submit.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
+  }
 
   const blocks: ContentBlock[] = [];
   const batch: OpenBatch | undefined = core.state.openBatch;
@@ -430,7 +433,7 @@ async function submitPrompt(
 
 async function stopHookReason(core: AgentCore, stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined> {
   // A subagent's end runs the parent's `SubagentStop` hooks instead.
-  if (core.parentToolUseId !== undefined) return undefined;
+  if (core.parentToolUseId !== undefined || !hasHooks(core.options.hooks, 'Stop')) return undefined;
   const stop = await runHooks({ event: 'Stop', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, stopHookActive } });
   reportHookErrors(core, stop.errors);
   const again = stop.outputs.find((output) => output?.continue);
