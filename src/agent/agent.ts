@@ -370,8 +370,8 @@ export class Agent {
       try {
         const result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: (this.toolQueue ??= new ToolQueue(this.maxToolConcurrency)), sink: push });
         this.parkedOutput = result.status === 'awaiting-approval' ? input.output : undefined;
-        // Every entry stored and every event delivered before the result resolves.
-        await this.core.flush();
+        // Every entry stored before the result resolves (events are delivered as they happen).
+        if (this.core.journal) await this.core.flush();
         return result;
       } finally {
         this.core.runSink = undefined;

@@ -127,7 +127,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
         core.emit({ type: 'error', error: failure instanceof Error ? failure : new Error(String(failure)), fatal: false });
       }
     }
-    await core.flush();
+    if (core.journal) await core.flush();
     const failure = core.writeFailure;
     if (failure && !error) return settle('error', writeError(core, failure));
     return settle(status, error);
@@ -210,7 +210,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
         await resolveTurn(core, batch, signal, decisions);
         // A tool runs only once the call that asked for it is stored: after a crash, the
         // transcript then shows the call, and resume answers it instead of the model asking again.
-        await core.flush();
+        if (core.journal) await core.flush();
         if (core.writeFailure) {
           const error = writeError(core, core.writeFailure);
           closeBatch(`This tool call was not run: ${error.message}`);
@@ -233,8 +233,8 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       if (core.state.contextReset) tracked(() => core.startFreshContext());
       const stop = checkStopConditions(core, { turns, costUsd: costUsd(), signal });
       if (stop) return await finish(stop);
-      // No model call on top of a transcript that failed to store.
-      await core.flush();
+      // No model call on top of a transcript that failed to store (no store: nothing to wait for).
+      if (core.journal) await core.flush();
       if (core.writeFailure) return await finish('error', writeError(core, core.writeFailure));
 
       const compaction = await prepareContext(core, signal).catch((error: unknown) => {
