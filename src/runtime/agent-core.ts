@@ -30,6 +30,7 @@ import type { AgentOptions } from './agent-options.js';
 import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
 import { signSnapshot } from './snapshot-signature.js';
 import { AgentContext, stateSpillStore } from './agent-context.js';
+import { createToolAgentContext } from './tool-agent-context.js';
 import { spillToolResult, type ContextUsage, type SpillStore } from '../context/index.js';
 
 /** An event before the agent stamps it with its session and agent ids. */
@@ -77,6 +78,8 @@ export class AgentCore implements AgentServices {
   readonly toolUseIds = new ToolUseIdIndex();
   /** Per-agent JSON state for tools, persisted with the session (`tool-state` entries). */
   readonly toolState: ToolStateStore;
+  /** What a tool call is told about its agent: one object, its mode and directories read live. */
+  readonly toolContext: ToolAgentContext;
   /** How this agent object came to be, for the `SessionStart` hook; cleared once it has fired. */
   sessionStartSource: SessionOrigin | undefined;
   /** For a subagent: the parent's call that started it (stamped on its events). */
@@ -157,16 +160,12 @@ export class AgentCore implements AgentServices {
       get: <T>(key: string) => core.state.toolState[key] as T | undefined,
       set: (key, value) => core.commit({ kind: 'tool-state', key, value }),
     };
+    this.toolContext = createToolAgentContext(this);
   }
 
-  /**
-   * What a tool call is told about its agent, as of now (`permissionMode` is the mode at the time
-   * of the call). A plain object made per call, not one object with getters: V8 gives an object
-   * literal with accessor closures a map of its own, maps live in the old generation, and so the
-   * closures (and this core, and everything it holds) would survive every young-generation GC.
-   */
-  get toolContext(): ToolAgentContext {
-    return { sessionId: this.sessionId, agentId: this.agentId, permissionMode: this.mode, directories: this.state.directories ?? [], toolState: this.toolState };
+  /** Directories the host added to the session (`addDirectories` permission updates). */
+  get directories(): readonly string[] {
+    return this.state.directories ?? [];
   }
 
   private compileRules(): RuleSet {
