@@ -47,6 +47,9 @@ export function jsonBoundsProblem(value: unknown, bounds: JsonBounds): string | 
     if (path.includes(current)) return 'not plain JSON (it refers to itself)';
     path.push(current);
     if (Array.isArray(current)) {
+      // Every element is a value: a longer array is over the bound before any is pushed (a host's
+      // `new Array(2 ** 32 - 1)` would otherwise be walked hole by hole).
+      if (current.length > bounds.maxNodes - nodes) return `made of more than ${bounds.maxNodes} values`;
       for (const child of current) {
         values.push(child);
         depths.push(depth + 1);

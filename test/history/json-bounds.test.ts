@@ -66,4 +66,12 @@ describe('jsonBoundsProblem', () => {
     expect(jsonBoundsProblem(wide, { maxDepth: 2, maxChars: 10_000, maxNodes: 1000 })).toMatch(/deeper than 2/);
     expect(jsonBoundsProblem(wide, { maxDepth: 3, maxChars: 10_000, maxNodes: 1000 })).toBeUndefined();
   });
+
+  it('refuses an array longer than the value bound at once, without walking it', () => {
+    expect(jsonBoundsProblem(new Array(2 ** 32 - 1), TOOL_INPUT_BOUNDS)).toMatch(/more than 1000000 values/);
+    expect(jsonBoundsProblem({ list: new Array(1_000_000) }, TOOL_INPUT_BOUNDS)).toMatch(/more than 1000000 values/);
+    // Exactly at the bound: the root array and its 9 elements are 10 values.
+    expect(jsonBoundsProblem(new Array(9).fill(0), { maxDepth: 4, maxChars: 100, maxNodes: 10 })).toBeUndefined();
+    expect(jsonBoundsProblem(new Array(10).fill(0), { maxDepth: 4, maxChars: 100, maxNodes: 10 })).toMatch(/more than 10 values/);
+  });
 });
