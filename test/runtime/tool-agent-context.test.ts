@@ -42,11 +42,17 @@ describe('the agent context a tool is given', () => {
     expect(copy).toMatchObject({ sessionId: agent.sessionId, permissionMode: 'acceptEdits', directories: [] });
     expect(JSON.parse(JSON.stringify(seen[0]!.context))).toMatchObject({ sessionId: agent.sessionId, permissionMode: 'acceptEdits' });
     expect(Object.keys(seen[0]!.context).sort()).toEqual(['agentId', 'directories', 'permissionMode', 'sessionId', 'toolState']);
+    // The agent behind it is not reachable from the tool.
+    expect(Object.getOwnPropertySymbols(seen[0]!.context)).toEqual([]);
   });
 
   it('gives two agents different contexts that read their own agents', async () => {
     const contexts: ToolAgentContext[] = [];
-    const probe = defineTool({ name: 'probe', description: 'Keeps its context.', inputSchema: z.object({}), readOnly: true, execute: ({ agent }) => void contexts.push(agent) ?? 'ok' });
+    const keep = ({ agent }: { agent: ToolAgentContext }) => {
+      contexts.push(agent);
+      return 'ok';
+    };
+    const probe = defineTool({ name: 'probe', description: 'Keeps its context.', inputSchema: z.object({}), readOnly: true, execute: keep });
     const one = createAgent({ model: scriptedModel([turn(toolCall('probe', {}, 'a')), 'done']), tools: [probe] });
     const two = createAgent({ model: scriptedModel([turn(toolCall('probe', {}, 'b')), 'done']), tools: [probe], permissionMode: 'plan' });
     await one.run('go').result;
