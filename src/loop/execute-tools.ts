@@ -66,7 +66,7 @@ function tracedCall(core: AgentCore, call: BatchCall, context: RunContext, appro
     async (span) => {
       await runCall(core, call, { ...context, span }, approval);
       const suspended = call.state === 'suspended';
-      span?.setAttribute('agent_harness.tool.outcome', suspended ? 'suspended' : call.result?.is_error ? 'error' : 'ok');
+      span.setAttribute('agent_harness.tool.outcome', suspended ? 'suspended' : call.result?.is_error ? 'error' : 'ok');
       if (call.result?.is_error) failSpan(span, new Error(typeof call.result.content === 'string' ? call.result.content.slice(0, 200) : 'tool error'));
     },
   );
@@ -181,7 +181,7 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
       suspend(core, call, value);
       return;
     }
-    const { content, isError } = core.options.hooks?.PostToolUse?.length
+    const { content, isError } = hasHooks(core.options.hooks, 'PostToolUse')
       ? await afterPostToolUseHooks(core, call, input, value, runSignal)
       : toToolResultContent(value, resultCharLimit(core));
     const noted = note ? (typeof content === 'string' ? `${note}\n\n${content}` : [{ type: 'text' as const, text: note }, ...content]) : content;
@@ -212,7 +212,6 @@ function suspend(core: AgentCore, call: BatchCall, suspension: ToolSuspension): 
 /** The result content after `PostToolUse` hooks: a replaced output, then any added context. */
 async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: unknown, value: unknown, signal: AbortSignal): Promise<ToolResultContent> {
   const maxChars = resultCharLimit(core);
-  if (!hasHooks(core.options.hooks, 'PostToolUse')) return toToolResultContent(value, maxChars);
   let { content, isError } = toToolResultContent(value, maxChars);
   const post = await runHooks({
     event: 'PostToolUse',

@@ -71,10 +71,10 @@ export function runLoop(core: AgentCore, input: RunInput, context: RunContext): 
     },
     async (span) => {
       const result = await runTurns(core, input, { ...context, span });
-      span?.setAttribute('agent_harness.run.status', result.status);
-      span?.setAttribute('agent_harness.run.turns', result.turns);
-      span?.setAttribute('gen_ai.usage.input_tokens', totalInput(result.usage));
-      span?.setAttribute('gen_ai.usage.output_tokens', result.usage.outputTokens);
+      span.setAttribute('agent_harness.run.status', result.status);
+      span.setAttribute('agent_harness.run.turns', result.turns);
+      span.setAttribute('gen_ai.usage.input_tokens', totalInput(result.usage));
+      span.setAttribute('gen_ai.usage.output_tokens', result.usage.outputTokens);
       if (result.error) failSpan(span, result.error);
       return result;
     },

@@ -14,17 +14,15 @@ export function spanAttributes(attributes: Record<string, SpanAttributeValue | u
 
 /**
  * Runs `fn` inside an active span of the host's tracer (child spans started inside it nest under
- * it), ending the span when `fn` settles and recording a thrown error. Without a tracer, `fn`
- * runs as it is, with no span and no cost.
+ * it), ending the span when `fn` settles and recording a thrown error. Callers without a tracer
+ * skip it (and the span's name and attributes) altogether: the loop's hot path builds nothing.
  */
 export function withSpan<T>(
-  tracer: TracerLike | undefined,
+  tracer: TracerLike,
   name: string,
   options: { kind?: number; attributes?: Record<string, SpanAttributeValue | undefined> },
-  fn: (span: SpanLike | undefined) => Promise<T>,
+  fn: (span: SpanLike) => Promise<T>,
 ): Promise<T> {
-  // No tracer: no wrapper, not even an extra promise (the loop's hot path).
-  if (!tracer) return fn(undefined);
   return tracer.startActiveSpan(name, { kind: options.kind ?? SPAN_KIND_INTERNAL, attributes: spanAttributes(options.attributes ?? {}) }, async (span) => {
     try {
       return await fn(span);

@@ -1,5 +1,6 @@
 import { composePreToolUse } from '../../hooks/compose-pre-tool-use.js';
 import { runHooks } from '../../hooks/run-hooks.js';
+import { hasHooks } from '../../hooks/has-hooks.js';
 import { isReadOnlyCall } from '../is-read-only-call.js';
 import { toolHookInput } from './tool-hook-input.js';
 import { validateToolInput } from '../validate-tool-input.js';
@@ -11,7 +12,7 @@ import { interrupted, decided, deny, reportError, type PermissionStep, type Pipe
  * steps 4 and 6, so deny rules and plan mode still apply to them. A rewritten input is validated
  * again like the model's.
  */
-export const preToolUseHooksStep: PermissionStep = (state) => (state.args.hooks?.PreToolUse?.length ? runPreToolUseHooks(state) : undefined);
+export const preToolUseHooksStep: PermissionStep = (state) => (hasHooks(state.args.hooks, 'PreToolUse') ? runPreToolUseHooks(state) : undefined);
 
 async function runPreToolUseHooks(state: PipelineState): Promise<StepResult> {
   const { hooks, tool, toolUseId, agent, signal } = state.args;

@@ -1,5 +1,6 @@
 import { composePermissionRequest } from '../../hooks/compose-permission-request.js';
 import { runHooks } from '../../hooks/run-hooks.js';
+import { hasHooks } from '../../hooks/has-hooks.js';
 import type { PermissionOutcome } from '../decide-permission-types.js';
 import type { PermissionUpdate } from '../../types/permission.js';
 import { validateToolInput } from '../validate-tool-input.js';
@@ -17,7 +18,7 @@ export async function permissionRequestHooksStep(
   suggestions: PermissionUpdate[],
 ): Promise<PermissionOutcome | undefined> {
   const { hooks, tool, toolUseId, agent, signal } = state.args;
-  if (!hooks?.PermissionRequest?.length) return undefined;
+  if (!hasHooks(hooks, 'PermissionRequest')) return undefined;
   const { outputs, errors } = await runHooks({
     event: 'PermissionRequest',
     input: { ...toolHookInput(state), reason: ask.reason, suggestions },
