@@ -251,6 +251,9 @@ export type {
   CompactionRecord,
   SpillEntry,
   ResultsClearedEntry,
+  ContextResetEntry,
+  CallResetEntry,
+  DirectoriesChangedEntry,
   EntryDraft,
 } from './state/entries.js';
 export { ENTRY_SCHEMA_VERSION, SUPPORTED_ENTRY_VERSIONS } from './state/entries.js';
@@ -285,7 +288,7 @@ export {
 } from './state/index.js';
 export { forkSession, type ForkSessionOptions } from './session/fork-session.js';
 export type { ForkOptions } from './session/fork-state.js';
-export type { OpenBatch, BatchCall, BatchCallState } from './state/index.js';
+export type { OpenBatch, BatchCall, BatchCallState, HostAnswer } from './state/index.js';
 
 // Plans
 export type { PlanStore } from './plan/plan-store.js';

@@ -145,6 +145,7 @@ export interface CallAllowedEntry extends EntryBase {
 
 /** An approved plan asked for a fresh context (set), or the fresh context was started (cleared). */
 export interface ContextResetEntry extends EntryBase {
+  /** The entry's type. */
   kind: 'context-reset';
   /** The request, or undefined once it was carried out. */
   request?: { plan: string; name?: string };
@@ -152,7 +153,9 @@ export interface ContextResetEntry extends EntryBase {
 
 /** An allowed call that cannot have started goes back to undecided, to be decided again (on resume). */
 export interface CallResetEntry extends EntryBase {
+  /** The entry's type. */
   kind: 'call-reset';
+  /** The call of the open batch that goes back to undecided. */
   toolUseId: string;
   /** Why: `resume`. */
   reason: string;
@@ -240,8 +243,11 @@ export interface RulesChangedEntry extends EntryBase {
 
 /** Directories were added to (or removed from) the session's workspace. */
 export interface DirectoriesChangedEntry extends EntryBase {
+  /** The entry's type. */
   kind: 'directories-changed';
+  /** Whether `directories` were added or removed. */
   operation: 'add' | 'remove';
+  /** The directories (absolute paths). */
   directories: string[];
 }
 

@@ -8,6 +8,7 @@
 export { startMessagesServer } from './start-messages-server.js';
 export type {
   FaultResponse,
+  HttpFaultTiming,
   MessagesRequestBody,
   MessagesRequestInfo,
   MessagesServer,

@@ -45,7 +45,7 @@ export interface RecordingResponse {
 }
 
 /** Fields shared by the HTTP error faults. */
-interface HttpFaultTiming {
+export interface HttpFaultTiming {
   /**
    * Sets a `retry-after-ms` header (honoured by the SDK), so tests can retry without waiting.
    * @default no header
