@@ -182,6 +182,14 @@ export class AgentCore implements AgentServices {
    */
   modeCeiling: (() => PermissionMode) | undefined;
 
+  /**
+   * For a subagent: the agent whose session it works in. Rules a host answer adds, replaces or
+   * removes for the subagent (an "always allow" on its approval card) are the session's, so they
+   * apply to that agent as well (recorded in its transcript), and neither it nor a later subagent
+   * asks again.
+   */
+  sessionParent: AgentCore | undefined;
+
   /** The current permission mode (for a subagent, capped by its parent's: see {@link modeCeiling}). */
   get mode(): PermissionMode {
     const mode = this.state.permissionMode;
@@ -342,19 +350,12 @@ export class AgentCore implements AgentServices {
   applyPermissionUpdates(updates: readonly PermissionUpdate[] | undefined): void {
     for (const update of updates ?? []) {
       switch (update.type) {
-        case 'addRules': {
-          const rules = update.rules.map(ruleString);
-          this.assertRulesNameTools({ [update.behavior]: rules });
-          this.rules.add(update.behavior, rules);
-          this.commit({ kind: 'rules-added', behavior: update.behavior, rules });
-          break;
-        }
+        case 'addRules':
         case 'replaceRules':
         case 'removeRules': {
           const rules = update.rules.map(ruleString);
-          if (update.type === 'replaceRules') this.assertRulesNameTools({ [update.behavior]: rules });
-          this.commit({ kind: 'rules-changed', behavior: update.behavior, operation: update.type === 'replaceRules' ? 'replace' : 'remove', rules });
-          this.rules = this.compileRules();
+          this.changeRules(update.type, update.behavior, rules);
+          this.sessionParent?.adoptSessionRules(update.type, update.behavior, rules);
           break;
         }
         case 'setMode':
@@ -376,6 +377,34 @@ export class AgentCore implements AgentServices {
       }
       if (update.destination === 'host') this.emit({ type: 'permission-update', update });
     }
+  }
+
+  /** Adds, replaces or removes session rules. @throws ConfigurationError for a rule naming a tool this agent lacks. */
+  private changeRules(type: 'addRules' | 'replaceRules' | 'removeRules', behavior: 'allow' | 'deny' | 'ask', rules: string[]): void {
+    if (type === 'addRules') {
+      this.assertRulesNameTools({ [behavior]: rules });
+      this.rules.add(behavior, rules);
+      this.commit({ kind: 'rules-added', behavior, rules });
+      return;
+    }
+    if (type === 'replaceRules') this.assertRulesNameTools({ [behavior]: rules });
+    this.commit({ kind: 'rules-changed', behavior, operation: type === 'replaceRules' ? 'replace' : 'remove', rules });
+    this.rules = this.compileRules();
+  }
+
+  /**
+   * Takes a subagent's session-rule change as this agent's own (and passes it up to its own
+   * parent). A rule about a tool this agent lacks (one only the subagent could have) stays the
+   * subagent's.
+   */
+  private adoptSessionRules(type: 'addRules' | 'replaceRules' | 'removeRules', behavior: 'allow' | 'deny' | 'ask', rules: string[]): void {
+    try {
+      this.changeRules(type, behavior, rules);
+    } catch (error) {
+      if (ConfigurationError.isInstance(error)) return;
+      throw error;
+    }
+    this.sessionParent?.adoptSessionRules(type, behavior, rules);
   }
 
   /** Replaces the todo list and announces it. */

@@ -14,12 +14,14 @@ export interface AgentDefinition {
   prompt: string;
   /**
    * The names of the parent's tools it may use (a subset; names the parent lacks are refused when
-   * the agent is created).
+   * the agent is created). Deferred tools and provider server tools count: a subagent with
+   * deferred tools gets its own tool search.
    * @default every tool of the parent (but `Agent`, unless `maxDepth` allows it, and `EnterPlanMode`)
    */
   tools?: string[];
   /**
-   * Only the parent's read-only tools (a tool defined with `readOnly: true`).
+   * Only the parent's read-only tools (a tool defined with `readOnly: true`), and its provider
+   * server tools (the provider runs them, never the host).
    * @default false
    */
   readOnly?: boolean;

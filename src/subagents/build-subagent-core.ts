@@ -5,6 +5,10 @@ import { modeReminder } from '../permissions/mode-reminder.js';
 import { subagentMode } from '../permissions/stricter-mode.js';
 import { createSessionState, type SessionState } from '../state/index.js';
 import { Toolbox } from '../tool-sources/index.js';
+import { resolveToolSearch, type ResolvedToolSearch } from '../tool-search/index.js';
+import type { ServerTool } from '../tools/server-tool.js';
+import type { Model } from '../model/model.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { createAskUserQuestionTool } from '../tools/builtin/ask-user-question.js';
 import { createExitPlanModeTool } from '../tools/builtin/exit-plan-mode.js';
 import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
@@ -35,15 +39,39 @@ export interface SubagentSetup {
 }
 
 /**
- * The tools a subagent gets: the parent's own tools (host tools, MCP tools, skills), narrowed to
- * the definition's `tools` and to read-only ones for a read-only type, plus built-ins bound to
- * the subagent (its own todos, its own plan), never `EnterPlanMode`.
+ * The tools a subagent gets: the parent's own tools (host tools, MCP tools, skills, deferred ones
+ * included), narrowed to the definition's `tools` and to read-only ones for a read-only type, plus
+ * built-ins bound to the subagent (its own todos, its own plan, its own `ToolSearch`), never
+ * `EnterPlanMode`.
  */
 export function subagentToolNames(parentTools: Iterable<Tool>, definition: AgentDefinition): Tool[] {
   const allowed = definition.tools ? new Set(definition.tools) : undefined;
-  return [...parentTools].filter(
-    (tool) => !OWN_BUILTINS.has(tool.name) && tool.deferLoading !== true && (!allowed || allowed.has(tool.name)) && (!definition.readOnly || tool.readOnly),
-  );
+  return [...parentTools].filter((tool) => !OWN_BUILTINS.has(tool.name) && (!allowed || allowed.has(tool.name)) && (!definition.readOnly || tool.readOnly));
+}
+
+/**
+ * The parent's provider server tools a subagent gets: those its definition's `tools` names, or
+ * all of them. The provider runs them within its own response, never on the host, so a read-only
+ * type gets them too.
+ */
+export function subagentServerTools(parentServerTools: readonly ServerTool[], definition: AgentDefinition): ServerTool[] {
+  return definition.tools ? parentServerTools.filter((tool) => definition.tools!.includes(tool.name)) : [...parentServerTools];
+}
+
+/**
+ * How a subagent with deferred tools finds them: the parent's `toolSearch` setting, resolved for
+ * the subagent's own model (which may run the provider's tool search where the parent's does not,
+ * or the other way round).
+ * @throws ConfigurationError naming the type, when the setting asks for the provider's tool search
+ * and the subagent's model does not run it.
+ */
+export function subagentToolSearch(parentOptions: AgentOptions, subagentType: string, model: Model): ResolvedToolSearch {
+  try {
+    return resolveToolSearch(parentOptions.toolSearch ?? 'auto', model.capabilities?.toolSearch ?? 'none', model.modelId);
+  } catch (error) {
+    if (!ConfigurationError.isInstance(error)) throw error;
+    throw new ConfigurationError(`createAgent: agents["${subagentType}"] gets deferred tools, but ${error.message.replace(/^createAgent: /, '')} Give this type a model that runs it, or leave its deferred tools out with its \`tools\`.`, { cause: error });
+  }
 }
 
 /** The parent's rules (options and session) that name a tool the subagent has: deny and ask rules hold for it too. */
@@ -94,8 +122,11 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   const tools = [...inherited, ...builtins];
   const canUseTool = bubblingCanUseTool(setup);
   const from = parent.options;
+  const model = definition.model ?? from.model;
+  const serverTools = subagentServerTools(parent.toolbox.serverTools, definition);
+  const search = inherited.some((tool) => tool.deferLoading === true) ? subagentToolSearch(from, setup.subagentType, model) : undefined;
   const options: AgentOptions = {
-    model: definition.model ?? from.model,
+    model,
     system: definition.prompt,
     permissionMode: mode,
     rules: inheritedRules(parent, tools.map((tool) => tool.name)),
@@ -116,11 +147,13 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   };
   const initial = state ?? freshSubagentState(setup, mode);
   const journal = parent.journal ? new SidechainJournal(parent.journal, setup.agentId) : undefined;
-  core = new AgentCore(options, new Toolbox({ tools }), initial, state ? 'resume' : 'startup', journal, parent.revision);
+  core = new AgentCore(options, new Toolbox({ tools, serverTools, ...(search ? { search } : {}) }), initial, state ? 'resume' : 'startup', journal, parent.revision);
   core.emitter = parent.emitter;
   core.parentToolUseId = setup.parentToolUseId;
   // Never looser than the parent now: a parent switched to plan mode makes its subagents read-only.
   core.modeCeiling = () => parent.mode;
+  // Its hosts' "always allow" answers are the session's: the parent keeps them too.
+  core.sessionParent = parent;
   // Events go to whichever run of the parent is active (a background task outlives the run that started it).
   core.runSink = (event) => parent.runSink?.(event);
   return core;

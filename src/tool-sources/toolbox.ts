@@ -4,6 +4,8 @@ import { createToolSearchTool, DeferredToolCatalog, toolSearchServerTool, type R
 import type { ServerTool } from '../tools/server-tool.js';
 import type { Tool } from '../tools/types.js';
 
+const NO_SERVER_TOOLS: readonly ServerTool[] = Object.freeze([]);
+
 /** Options of {@link Toolbox}. */
 export interface ToolboxOptions {
   /** Function tools in the agent's order: the host's, then those of tool sources, then built-ins. */
@@ -54,6 +56,8 @@ export class Toolbox {
   /** The deferred tools, searchable; undefined when no tool search is set up. */
   readonly catalog: DeferredToolCatalog | undefined;
   readonly search: ResolvedToolSearch | undefined;
+  /** The host's provider server tools (not the tool search server tool, which `search` adds). */
+  readonly serverTools: readonly ServerTool[];
 
   /** @throws ConfigurationError for two tools of one name, or deferred tools without a search. */
   constructor(options: ToolboxOptions) {
@@ -62,6 +66,7 @@ export class Toolbox {
       throw new ConfigurationError(`Tools ${deferred.map((tool) => `"${tool.name}"`).join(', ')} are deferred, but no tool search is set up to find them.`);
     }
     this.search = options.search;
+    this.serverTools = options.serverTools ?? NO_SERVER_TOOLS;
     this.catalog = options.search ? new DeferredToolCatalog(deferred.map(definitionOf)) : undefined;
     const loaded = options.tools.filter((tool) => tool.deferLoading !== true);
     if (this.search?.kind === 'client') loaded.push(createToolSearchTool({ catalog: this.catalog!, references: this.search.references }));
@@ -71,7 +76,7 @@ export class Toolbox {
       }
       this.byName.set(tool.name, tool);
     }
-    const server = [...(options.serverTools ?? []).map((tool) => tool.definition), ...(this.search?.kind === 'server' ? [toolSearchServerTool(this.search.variant)] : [])];
+    const server = [...this.serverTools.map((tool) => tool.definition), ...(this.search?.kind === 'server' ? [toolSearchServerTool(this.search.variant)] : [])];
     for (const definition of server) {
       if (this.byName.has(definition.name) || server.filter((other) => other.name === definition.name).length > 1) {
         throw new ConfigurationError(`Two tools are named "${definition.name}" (a provider server tool among them). Tool names must be unique.`);
