@@ -1,6 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+/** Test files that mock a module: they run with modules of their own. */
+const ISOLATED = ['test/model/anthropic/missing-sdk.test.ts'];
+
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 export default defineConfig({
@@ -17,11 +20,24 @@ export default defineConfig({
     ],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     // One line when the recordings beside the repository are missing (their tests skip), a failure under CI.
     globalSetup: ['test/fixtures-notice.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      {
+        // Test files share a worker's modules: loading the sources again for each of ~200 files
+        // took a quarter of the suite's time. Every test makes its own agents, stores and
+        // directories, so nothing they keep at module level is seen by another file.
+        extends: true,
+        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false },
+      },
+      {
+        // Files that replace a module (vi.mock) get modules of their own.
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED, isolate: true },
+      },
+    ],
   },
 });
