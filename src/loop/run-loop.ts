@@ -1,3 +1,4 @@
+import { allowAbortListeners } from './allow-abort-listeners.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { ApprovalClaimedError } from '../errors/approval-claimed-error.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
@@ -54,6 +55,7 @@ function writeError(core: AgentCore, failure: Error): Error {
  * traces. Never throws: failures end with status `error`.
  */
 export function runLoop(core: AgentCore, input: RunInput, context: RunContext): Promise<RunResult> {
+  allowAbortListeners(context.signal, context.queue.concurrency);
   const tracer = core.options.tracer;
   if (!tracer) return runTurns(core, input, context);
   return withSpan(
