@@ -69,6 +69,16 @@ export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | un
    * @default a random `run_…` id
    */
   runId?: string;
+  /**
+   * Keep the run's events for an iterator that starts late (after the run has emitted some, or
+   * after it ended). With `false`, an iterator gets the events from the moment it starts (one
+   * that starts at once, `for await (const event of agent.run(…, { bufferEvents: false }))`, gets
+   * them all), and a run nobody iterates keeps none: for a host that only listens
+   * (`agent.on`) or awaits `run.result`, so a long run with streamed text does not hold every
+   * delta until it ends. Listeners get every event either way.
+   * @default true
+   */
+  bufferEvents?: boolean;
 }
 
 export type { ApprovalDecision };
@@ -378,7 +388,7 @@ export class Agent {
         this.active = undefined;
         external?.removeEventListener('abort', onExternalAbort);
       }
-    });
+    }, options.bufferEvents ?? true);
     this.active = { controller, run };
     return run;
   }

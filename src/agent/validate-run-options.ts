@@ -1,9 +1,16 @@
-import { checkOptions, isAbortSignal, isNonEmptyString, isNonNegativeInteger, isSchema, isString, oneOf, type OptionsSpec } from '../options/index.js';
+import { checkOptions, isAbortSignal, isBoolean, isNonEmptyString, isNonNegativeInteger, isSchema, isString, oneOf, type OptionsSpec } from '../options/index.js';
 import { FORK_OPTIONS } from '../session/validate-fork-session-options.js';
 import type { CompactOptions, RunOptions } from './agent.js';
 import type { ForkOptions } from '../session/fork-state.js';
 
-const RUN_OPTIONS: OptionsSpec<RunOptions> = { signal: isAbortSignal, outputSchema: isSchema, outputRetries: isNonNegativeInteger, outputMode: oneOf(['tool', 'text']), runId: isNonEmptyString };
+const RUN_OPTIONS: OptionsSpec<RunOptions> = {
+  signal: isAbortSignal,
+  outputSchema: isSchema,
+  outputRetries: isNonNegativeInteger,
+  outputMode: oneOf(['tool', 'text']),
+  runId: isNonEmptyString,
+  bufferEvents: isBoolean,
+};
 
 const CLOSE_OPTIONS: OptionsSpec<{ reason?: string }> = { reason: isString };
 

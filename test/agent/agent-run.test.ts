@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigurationError, createAgent, defineTool, type AgentEvent, type AgentRun } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+
+const TYPES = ['run-start', 'turn-start', 'text-delta', 'context-usage', 'tool-call', 'turn-end', 'permission-decision', 'tool-result', 'run-end'] as const;
+
+const look = defineTool({ name: 'look', description: 'Looks.', inputSchema: z.object({}), readOnly: true, execute: () => 'seen' });
+
+/** An agent whose run streams `deltas` text deltas, calls a tool, then answers; `heard` gets every event of the listed types through listeners. */
+function streamingAgent(deltas: number) {
+  const text = 'x'.repeat(deltas);
+  const agent = createAgent({ model: scriptedModel([turn(text, toolCall('look', {})), 'Done.'], { chunkSize: 1 }), tools: [look] });
+  const heard: AgentEvent[] = [];
+  for (const type of TYPES) agent.on(type, (event) => heard.push(event));
+  return { agent, heard };
+}
+
+async function drain(run: AgentRun): Promise<AgentEvent[]> {
+  const events: AgentEvent[] = [];
+  for await (const event of run) events.push(event);
+  return events;
+}
+
+/** What the run still holds for an iterator (white-box: the memory a run keeps). */
+const held = (run: AgentRun) => (run as unknown as { buffer: unknown[] }).buffer.filter((event) => event !== undefined).length;
+
+const ofTypes = (events: AgentEvent[]) => events.filter((event) => (TYPES as readonly string[]).includes(event.type));
+
+describe('AgentRun events', () => {
+  it('keeps every event for an iterator that starts after the run ended, in the order listeners got them', async () => {
+    const { agent, heard } = streamingAgent(50);
+    const run = agent.run('go');
+    await run.result;
+    expect(held(run)).toBeGreaterThan(50);
+    const events = await drain(run);
+    expect(ofTypes(events)).toEqual(heard);
+    expect(events.filter((event) => event.type === 'text-delta')).toHaveLength(50 + 'Done.'.length);
+    expect(held(run)).toBe(0);
+  });
+
+  it('is iterated once', async () => {
+    const { agent } = streamingAgent(3);
+    const run = agent.run('go');
+    await drain(run);
+    await expect(drain(run)).rejects.toThrow(/already being iterated; iterate a run once, or use agent\.on/);
+  });
+
+  it('keeps nothing once its iteration ended early: nobody can read it', async () => {
+    const { agent, heard } = streamingAgent(200);
+    const run = agent.run('go');
+    for await (const event of run) if (event.type === 'text-delta') break;
+    const result = await run.result;
+    expect(result.status).toBe('completed');
+    expect(held(run)).toBe(0);
+    // Listeners still got the whole run.
+    expect(heard.filter((event) => event.type === 'text-delta')).toHaveLength(200 + 'Done.'.length);
+    expect(heard.at(-1)?.type).toBe('run-end');
+  });
+
+  describe('with bufferEvents: false', () => {
+    it('gives an iterator that starts at once every event, like the default', async () => {
+      const buffered = streamingAgent(30);
+      const expected = ofTypes(await drain(buffered.agent.run('go')));
+      const { agent } = streamingAgent(30);
+      const events = ofTypes(await drain(agent.run('go', { bufferEvents: false })));
+      const shape = (list: AgentEvent[]) => list.map((event) => [event.type, 'text' in event ? event.text : undefined]);
+      expect(shape(events)).toEqual(shape(expected));
+    });
+
+    it('keeps nothing for a run nobody iterates, while listeners get everything', async () => {
+      const { agent, heard } = streamingAgent(500);
+      const run = agent.run('go', { bufferEvents: false });
+      const result = await run.result;
+      expect(result.status).toBe('completed');
+      expect(held(run)).toBe(0);
+      expect(heard.filter((event) => event.type === 'text-delta')).toHaveLength(500 + 'Done.'.length);
+      // A late iterator gets nothing and ends at once.
+      expect(await drain(run)).toEqual([]);
+    });
+
+    it('gives an iterator that starts midway the events from then on, in order, none twice', async () => {
+      const { agent, heard } = streamingAgent(40);
+      const run = agent.run('go', { bufferEvents: false });
+      let seenByListener = 0;
+      const started = new Promise<void>((resolve) =>
+        agent.on('text-delta', () => {
+          if (++seenByListener === 10) resolve();
+        }),
+      );
+      await started;
+      const events = ofTypes(await drain(run));
+      const from = heard.length - events.length;
+      expect(from).toBeGreaterThanOrEqual(10);
+      expect(events).toEqual(heard.slice(from));
+      expect(events.at(-1)?.type).toBe('run-end');
+    });
+
+    it('is refused when it is not a boolean, naming the option', () => {
+      const { agent } = streamingAgent(1);
+      expect(() => agent.run('go', { bufferEvents: 'no' as never })).toThrow(ConfigurationError);
+      expect(() => agent.run('go', { bufferEvents: 'no' as never })).toThrow(/bufferEvents/);
+    });
+  });
+});
