@@ -75,7 +75,9 @@ function block(value: unknown, path: string): Json {
   }
   if (type === 'tool_result') {
     string(candidate.tool_use_id, `${path}.tool_use_id`);
-    if (typeof candidate.content !== 'string' && candidate.content !== undefined) array(candidate.content, `${path}.content`);
+    if (typeof candidate.content !== 'string' && candidate.content !== undefined) {
+      array(candidate.content, `${path}.content`).forEach((entry, position) => block(entry, `${path}.content[${position}]`));
+    }
     if (candidate.is_error !== undefined && typeof candidate.is_error !== 'boolean') fail(`${path}.is_error`, 'expected a boolean');
   }
   return candidate;

@@ -246,6 +246,15 @@ describe('attack: tampered snapshots', () => {
     expect(ran.filter((entry) => entry.tool === 'write')).toEqual([]);
   });
 
+  it('refuses a tool result whose content holds something that is not a block (fast-check seed -199560902 found a raw TypeError)', () => {
+    const tampered = structuredClone(BASE) as any;
+    tampered.openBatch.calls[0].result.content = [null];
+    const { tools } = fixture();
+    expect(() => createAgent({ model: scriptedModel([]), tools, resume: tampered })).toThrow(/openBatch\.calls\[0\]\.result\.content\[0\]/);
+    tampered.openBatch.calls[0].result.content = [{ type: 'text' }];
+    expect(() => createAgent({ model: scriptedModel([]), tools, resume: tampered })).toThrow(/openBatch\.calls\[0\]\.result\.content\[0\]\.text/);
+  });
+
   it('the error names the path and the problem', () => {
     const tampered = structuredClone(BASE) as any;
     tampered.openBatch.calls[1].approval.input = 'nope';
