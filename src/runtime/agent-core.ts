@@ -12,6 +12,7 @@ import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { subagentMode } from '../permissions/stricter-mode.js';
 import { createRuleSet, type RuleSet } from '../permissions/rule-set.js';
+import type { RuleBehavior } from '../permissions/compile-rule.js';
 import { assertRulesNameTools } from '../permissions/assert-rules-name-tools.js';
 import { ruleString } from '../permissions/rule-input.js';
 import type { ResolvedToolSources, Toolbox } from '../tool-sources/index.js';
@@ -43,6 +44,11 @@ export type SessionOrigin = 'startup' | 'resume' | 'fork';
  * One agent's session: its state (changed only by committing entries) and the services the loop
  * and the built-in tools share. Internal: hosts use the `Agent` facade.
  */
+const RULE_BEHAVIORS: readonly RuleBehavior[] = ['allow', 'deny', 'ask'];
+
+/** The permission updates that change rules. */
+type RuleUpdateType = 'addRules' | 'replaceRules' | 'removeRules';
+
 export class AgentCore implements AgentServices {
   readonly sessionId: string;
   readonly agentId: string | undefined;
@@ -68,8 +74,38 @@ export class AgentCore implements AgentServices {
     return (this.#planStore ??= this.options.planStore ?? memoryPlanStore());
   }
   readonly price: ModelPrice | undefined;
-  /** The options' rules plus the session's, compiled; rebuilt when session rules change. */
-  rules: RuleSet;
+  #rules: RuleSet;
+  /** Bumped on every change of this agent's session rules (a subagent's rules follow it). */
+  #rulesRevision = 0;
+  /** The revision of the parents' rules that `#rules` was compiled from (subagents). */
+  #inheritedRevision = 0;
+
+  /**
+   * The rules that decide this agent's calls, compiled: the options' (for a subagent, what it
+   * inherits from its parents as their rules are now) plus the session's.
+   */
+  get rules(): RuleSet {
+    const parent = this.sessionParent;
+    if (parent !== undefined) {
+      const revision = parent.rulesRevision;
+      if (revision !== this.#inheritedRevision) {
+        this.#inheritedRevision = revision;
+        this.#rules = this.compileRules();
+      }
+    }
+    return this.#rules;
+  }
+
+  /** Changes whenever the rules of this agent or of one above it change. */
+  get rulesRevision(): number {
+    return this.#rulesRevision + (this.sessionParent?.rulesRevision ?? 0);
+  }
+
+  /**
+   * For a subagent: the rules it inherits, read from its parent as they are now (those of the
+   * parent's rules that name its tools). Without it, the options' rules.
+   */
+  inheritRules: (() => PermissionRules) | undefined;
   /** The session state. Change it only through {@link commit}. */
   state: SessionState;
   /** Calls executing now. */
@@ -150,7 +186,7 @@ export class AgentCore implements AgentServices {
     this.price = findPrice(options.model.modelId, options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES);
     this.context = new AgentContext(options.model, options.context);
     this.assertRulesNameTools(options.rules);
-    this.rules = this.compileRules();
+    this.#rules = this.compileRules();
     assertPermissionMode(state.permissionMode);
     // A resumed session in bypassPermissions is switched to default right after loading.
     if (state.permissionMode === 'bypassPermissions' && origin !== 'resume') this.assertBypassAllowed();
@@ -169,11 +205,19 @@ export class AgentCore implements AgentServices {
   }
 
   private compileRules(): RuleSet {
-    const rules = createRuleSet(this.options.rules);
-    for (const behavior of ['allow', 'deny', 'ask'] as const) {
+    const rules = createRuleSet(this.inheritRules?.() ?? this.options.rules);
+    for (const behavior of RULE_BEHAVIORS) {
       if (this.state.sessionRules[behavior].length) rules.add(behavior, this.state.sessionRules[behavior]);
     }
     return rules;
+  }
+
+  /** The rules this agent decides with, as lists: the options' (or inherited) and the session's. */
+  ruleLists(): Required<PermissionRules> {
+    const base = this.inheritRules?.() ?? this.options.rules;
+    const lists = { allow: [], deny: [], ask: [] } as Required<PermissionRules>;
+    for (const behavior of RULE_BEHAVIORS) lists[behavior] = [...(base?.[behavior] ?? []), ...this.state.sessionRules[behavior]];
+    return lists;
   }
 
   /**
@@ -353,9 +397,16 @@ export class AgentCore implements AgentServices {
         case 'addRules':
         case 'replaceRules':
         case 'removeRules': {
-          const rules = update.rules.map(ruleString);
-          this.changeRules(update.type, update.behavior, rules);
-          this.sessionParent?.adoptSessionRules(update.type, update.behavior, rules);
+          const { behavior } = update;
+          if (!RULE_BEHAVIORS.includes(behavior)) {
+            throw new ConfigurationError(`A permission update of type "${update.type}" needs \`behavior\`: "allow", "deny" or "ask", got ${JSON.stringify(behavior)}.`);
+          }
+          if (!Array.isArray(update.rules)) {
+            throw new ConfigurationError(
+              `A permission update of type "${update.type}" needs \`rules\`: an array of rules ("Bash(npm test:*)" or { toolName: "Bash", ruleContent: "npm test:*" }), got ${JSON.stringify(update.rules)}.`,
+            );
+          }
+          this.changeSessionRules(update.type, behavior, update.rules.map(ruleString));
           break;
         }
         case 'setMode':
@@ -379,32 +430,57 @@ export class AgentCore implements AgentServices {
     }
   }
 
-  /** Adds, replaces or removes session rules. @throws ConfigurationError for a rule naming a tool this agent lacks. */
-  private changeRules(type: 'addRules' | 'replaceRules' | 'removeRules', behavior: 'allow' | 'deny' | 'ask', rules: string[]): void {
-    if (type === 'addRules') {
-      this.assertRulesNameTools({ [behavior]: rules });
-      this.rules.add(behavior, rules);
-      this.commit({ kind: 'rules-added', behavior, rules });
-      return;
-    }
-    if (type === 'replaceRules') this.assertRulesNameTools({ [behavior]: rules });
-    this.commit({ kind: 'rules-changed', behavior, operation: type === 'replaceRules' ? 'replace' : 'remove', rules });
-    this.rules = this.compileRules();
+  /**
+   * Adds, replaces or removes session rules. A subagent's change is the session's: each rule goes
+   * to the highest agent above it that has the tool it names (recorded there, and inherited from
+   * there by every subagent), and stays the subagent's own only when no agent above has that tool.
+   * @throws ConfigurationError for a malformed rule, or one naming a tool neither this agent nor one above it has (nothing is changed then).
+   */
+  private changeSessionRules(type: RuleUpdateType, behavior: RuleBehavior, rules: readonly string[]): void {
+    const parent = this.sessionParent;
+    if (parent === undefined) return this.changeRules(type, behavior, rules);
+    const above = rules.filter((rule) => parent.takesRule(behavior, rule));
+    const own = rules.filter((rule) => !above.includes(rule));
+    if (type !== 'removeRules') this.checkRules(behavior, own);
+    if (type === 'removeRules' || above.length > 0 || type === 'replaceRules') parent.changeSessionRules(type, behavior, type === 'removeRules' ? rules : above);
+    if (type === 'removeRules') this.changeRules(type, behavior, rules);
+    else if (type === 'replaceRules' || own.length > 0) this.changeRules(type, behavior, own);
   }
 
-  /**
-   * Takes a subagent's session-rule change as this agent's own (and passes it up to its own
-   * parent). A rule about a tool this agent lacks (one only the subagent could have) stays the
-   * subagent's.
-   */
-  private adoptSessionRules(type: 'addRules' | 'replaceRules' | 'removeRules', behavior: 'allow' | 'deny' | 'ask', rules: string[]): void {
+  /** Whether this agent or one above it has the tool `rule` names. */
+  private takesRule(behavior: RuleBehavior, rule: string): boolean {
     try {
-      this.changeRules(type, behavior, rules);
+      this.checkRules(behavior, [rule]);
+      return true;
     } catch (error) {
-      if (ConfigurationError.isInstance(error)) return;
-      throw error;
+      if (!ConfigurationError.isInstance(error)) throw error;
     }
-    this.sessionParent?.adoptSessionRules(type, behavior, rules);
+    return this.sessionParent?.takesRule(behavior, rule) ?? false;
+  }
+
+  /** @throws ConfigurationError for a malformed rule or one naming a tool this agent lacks. */
+  private checkRules(behavior: RuleBehavior, rules: readonly string[]): void {
+    this.assertRulesNameTools({ [behavior]: rules });
+    createRuleSet({ [behavior]: rules });
+  }
+
+  /** Changes this agent's own session rules, recording the change (nothing when it changes nothing). */
+  private changeRules(type: RuleUpdateType, behavior: RuleBehavior, rules: readonly string[]): void {
+    const present = this.state.sessionRules[behavior];
+    if (type === 'addRules') {
+      this.checkRules(behavior, rules);
+      const fresh = rules.filter((rule, index) => !present.includes(rule) && rules.indexOf(rule) === index);
+      if (fresh.length === 0) return;
+      this.commit({ kind: 'rules-added', behavior, rules: fresh });
+    } else if (type === 'replaceRules') {
+      this.checkRules(behavior, rules);
+      this.commit({ kind: 'rules-changed', behavior, operation: 'replace', rules: [...rules] });
+    } else {
+      if (!rules.some((rule) => present.includes(rule))) return;
+      this.commit({ kind: 'rules-changed', behavior, operation: 'remove', rules: [...rules] });
+    }
+    this.#rules = this.compileRules();
+    this.#rulesRevision++;
   }
 
   /** Replaces the todo list and announces it. */

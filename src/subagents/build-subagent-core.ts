@@ -8,7 +8,6 @@ import { Toolbox } from '../tool-sources/index.js';
 import { resolveToolSearch, type ResolvedToolSearch } from '../tool-search/index.js';
 import type { ServerTool } from '../tools/server-tool.js';
 import type { Model } from '../model/model.js';
-import { ConfigurationError } from '../errors/configuration-error.js';
 import { createAskUserQuestionTool } from '../tools/builtin/ask-user-question.js';
 import { createExitPlanModeTool } from '../tools/builtin/exit-plan-mode.js';
 import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
@@ -60,25 +59,24 @@ export function subagentServerTools(parentServerTools: readonly ServerTool[], de
 
 /**
  * How a subagent with deferred tools finds them: the parent's `toolSearch` setting, resolved for
- * the subagent's own model (which may run the provider's tool search where the parent's does not,
- * or the other way round).
- * @throws ConfigurationError naming the type, when the setting asks for the provider's tool search
- * and the subagent's model does not run it.
+ * the subagent's own model. A model that does not run the provider's tool search the setting asks
+ * for (`'regex'`, `'bm25'`) gets the client-side `ToolSearch` instead, as with `'auto'`.
  */
-export function subagentToolSearch(parentOptions: AgentOptions, subagentType: string, model: Model): ResolvedToolSearch {
-  try {
-    return resolveToolSearch(parentOptions.toolSearch ?? 'auto', model.capabilities?.toolSearch ?? 'none', model.modelId);
-  } catch (error) {
-    if (!ConfigurationError.isInstance(error)) throw error;
-    throw new ConfigurationError(`createAgent: agents["${subagentType}"] gets deferred tools, but ${error.message.replace(/^createAgent: /, '')} Give this type a model that runs it, or leave its deferred tools out with its \`tools\`.`, { cause: error });
-  }
+export function subagentToolSearch(parentOptions: AgentOptions, model: Model): ResolvedToolSearch {
+  const mode = parentOptions.toolSearch ?? 'auto';
+  const support = model.capabilities?.toolSearch ?? 'none';
+  return resolveToolSearch(support !== 'server' && (mode === 'regex' || mode === 'bm25') ? 'auto' : mode, support, model.modelId);
 }
 
-/** The parent's rules (options and session) that name a tool the subagent has: deny and ask rules hold for it too. */
+/**
+ * The parent's rules (options and session, as they are now) that name a tool the subagent has:
+ * deny and ask rules hold for it too, and so do the session's "always allow" answers.
+ */
 function inheritedRules(parent: AgentCore, toolNames: string[]): PermissionRules {
   const rules: Required<PermissionRules> = { allow: [], deny: [], ask: [] };
+  const lists = parent.ruleLists();
   for (const behavior of ['allow', 'deny', 'ask'] as const) {
-    for (const rule of [...(parent.options.rules?.[behavior] ?? []), ...parent.state.sessionRules[behavior]]) {
+    for (const rule of lists[behavior]) {
       try {
         assertRulesNameTools({ [behavior]: [rule] }, toolNames, { mcpServers: parent.toolSources?.mcpServerNames ?? [] });
         rules[behavior].push(rule);
@@ -124,12 +122,15 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   const from = parent.options;
   const model = definition.model ?? from.model;
   const serverTools = subagentServerTools(parent.toolbox.serverTools, definition);
-  const search = inherited.some((tool) => tool.deferLoading === true) ? subagentToolSearch(from, setup.subagentType, model) : undefined;
+  const search = inherited.some((tool) => tool.deferLoading === true) ? subagentToolSearch(from, model) : undefined;
+  const toolbox = new Toolbox({ tools, serverTools, ...(search ? { search } : {}) });
+  // Named by the toolbox's tools: its own ToolSearch included, so the parent's rules on it hold.
+  const toolNames = [...toolbox.byName.keys()];
   const options: AgentOptions = {
     model,
     system: definition.prompt,
     permissionMode: mode,
-    rules: inheritedRules(parent, tools.map((tool) => tool.name)),
+    rules: inheritedRules(parent, toolNames),
     agentId: setup.agentId,
     sessionId: parent.sessionId,
     planStore: parent.planStore,
@@ -144,16 +145,19 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
     ...(from.maxToolResultChars !== undefined ? { maxToolResultChars: from.maxToolResultChars } : {}),
     ...(from.maxToolConcurrency !== undefined ? { maxToolConcurrency: from.maxToolConcurrency } : {}),
     ...(from.maxStreamRetries !== undefined ? { maxStreamRetries: from.maxStreamRetries } : {}),
+    ...(from.toolSearch !== undefined ? { toolSearch: from.toolSearch } : {}),
   };
   const initial = state ?? freshSubagentState(setup, mode);
   const journal = parent.journal ? new SidechainJournal(parent.journal, setup.agentId) : undefined;
-  core = new AgentCore(options, new Toolbox({ tools, serverTools, ...(search ? { search } : {}) }), initial, state ? 'resume' : 'startup', journal, parent.revision);
+  core = new AgentCore(options, toolbox, initial, state ? 'resume' : 'startup', journal, parent.revision);
   core.emitter = parent.emitter;
   core.parentToolUseId = setup.parentToolUseId;
   // Never looser than the parent now: a parent switched to plan mode makes its subagents read-only.
   core.modeCeiling = () => parent.mode;
   // Its hosts' "always allow" answers are the session's: the parent keeps them too.
   core.sessionParent = parent;
+  // Its rules follow the parent's as they change (a deny the host adds holds at once).
+  core.inheritRules = () => inheritedRules(parent, toolNames);
   // Events go to whichever run of the parent is active (a background task outlives the run that started it).
   core.runSink = (event) => parent.runSink?.(event);
   return core;

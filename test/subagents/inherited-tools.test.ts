@@ -8,10 +8,14 @@ import {
   isServerToolDefinition,
   memorySessionStore,
   serverTool,
+  type Agent,
   type CanUseTool,
+  type PermissionUpdate,
   type RequestTool,
 } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { deferred } from '../helpers.js';
+import { createNotesServer } from '../mcp/fixtures/notes-server.js';
 
 const names = (tools: readonly RequestTool[] | undefined) =>
   (tools ?? []).map((tool) => (isServerToolDefinition(tool) ? `server:${tool.name}` : `${tool.name}${tool.defer_loading ? ' (deferred)' : ''}`));
@@ -35,7 +39,7 @@ function fixture() {
 }
 
 /** The content of each tool result, by call id, as the agent announced them. */
-function toolResults(agent: ReturnType<typeof createAgent>): Map<string, { content: unknown; isError: boolean }> {
+function toolResults(agent: Agent): Map<string, { content: unknown; isError: boolean }> {
   const results = new Map<string, { content: unknown; isError: boolean }>();
   agent.on('tool-result', (event) => results.set(event.toolUseId, { content: event.content, isError: event.isError }));
   return results;
@@ -117,17 +121,62 @@ describe('a subagent inherits deferred tools', () => {
     expect(decisions.find((decision) => decision.toolUseId === 'c_close')).toMatchObject({ behavior: 'deny', reason: { type: 'rule' } });
   });
 
-  it('refuses at createAgent a type whose own model cannot run the provider tool search the parent is set to', () => {
-    const { lookup } = fixture();
-    const model = scriptedModel([], { capabilities: { toolSearch: 'server' } });
-    const weak = scriptedModel([], { modelId: 'weak-model' });
-    expect(() => createAgent({ model, tools: [lookup], toolSearch: 'bm25', agents: { cheap: { description: 'c', prompt: 'c', model: weak } } })).toThrow(
-      /agents\["cheap"\] gets deferred tools, but toolSearch 'bm25' .*"weak-model".*Give this type a model that runs it/,
-    );
-    // Without deferred tools of its own, the type needs no search.
-    expect(() => createAgent({ model, tools: [lookup], toolSearch: 'bm25', agents: { cheap: { description: 'c', prompt: 'c', tools: [], model: weak } } })).not.toThrow();
-    // With 'auto' the weak model gets the client-side search instead.
-    expect(() => createAgent({ model, tools: [lookup], agents: { cheap: { description: 'c', prompt: 'c', model: weak } } })).not.toThrow();
+  it("gives a type whose own model cannot run the provider search the parent is set to the client ToolSearch, also for tools that arrive later", async () => {
+    const server = createNotesServer();
+    const weak = scriptedModel([turn(toolCall('ToolSearch', { query: 'select:mcp__notes__late' }, 'c_search')), 'child done'], { modelId: 'weak-model' });
+    const agent = createAgent({
+      model: scriptedModel(['Before.', turn(agentCall('cheap', 'p_agent')), 'After.'], { capabilities: { toolSearch: 'server' } }),
+      mcpServers: { notes: { type: 'sdk', server } },
+      toolSearch: 'bm25',
+      agents: { cheap: { description: 'c', prompt: 'c', model: weak } },
+    });
+    await agent.run('one').result;
+    const listed = deferred();
+    agent.on('mcp-server-status', (event) => {
+      if (event.tools.includes('mcp__notes__late')) listed.resolve();
+    });
+    server.registerTool('late', { description: 'Arrives mid-session.' }, async () => ({ content: [{ type: 'text', text: 'late' }] }));
+    await listed.promise;
+    const results = toolResults(agent);
+    expect((await agent.run('two').result).status).toBe('completed');
+    await agent.close();
+    expect(results.get('p_agent')?.content).toBe('child done');
+    expect(results.get('c_search')?.content).toContain('<tool name="mcp__notes__late">');
+    expect(names(weak.requests[0]!.request.tools)).toContain('ToolSearch');
+  });
+
+  it('searches the way the root agent is set to at every depth', async () => {
+    const caps = { capabilities: { toolSearch: 'server' as const } };
+    const searchTools = (tools: readonly RequestTool[] | undefined) => names(tools).filter((name) => /search/i.test(name));
+    const leaf = scriptedModel(['leaf done'], caps);
+    const mid = scriptedModel([turn(agentCall('leaf', 'm1')), 'mid done'], caps);
+    const agent = createAgent({
+      model: scriptedModel([turn(agentCall('mid', 'p1')), 'done'], caps),
+      tools: [fixture().lookup],
+      toolSearch: 'regex',
+      agents: { mid: { description: 'm', prompt: 'm', maxDepth: 1, model: mid }, leaf: { description: 'l', prompt: 'l', model: leaf } },
+    });
+    await agent.run('go').result;
+    expect(searchTools(mid.requests[0]!.request.tools)).toEqual(['server:tool_search_tool_regex']);
+    expect(searchTools(leaf.requests[0]!.request.tools)).toEqual(['server:tool_search_tool_regex']);
+  });
+
+  it("holds the parent's deny and ask rules on ToolSearch for the subagent's own ToolSearch", async () => {
+    for (const behavior of ['deny', 'ask'] as const) {
+      const { lookup } = fixture();
+      const asked: string[] = [];
+      const agent = createAgent({
+        model: scriptedModel([turn(agentCall('g', 'p_agent')), 'done']),
+        tools: [lookup],
+        rules: { [behavior]: ['ToolSearch'] },
+        canUseTool: (name) => (asked.push(name), { behavior: 'deny', message: 'Not now.' }),
+        agents: { g: { description: 'g', prompt: 'g', model: scriptedModel([turn(toolCall('ToolSearch', { query: 'select:lookup_issue' }, 'c_search')), 'x']) } },
+      });
+      const results = toolResults(agent);
+      await agent.run('go').result;
+      expect(results.get('c_search')?.isError, behavior).toBe(true);
+      expect(asked, behavior).toEqual(behavior === 'ask' ? ['ToolSearch'] : []);
+    }
   });
 });
 
@@ -228,5 +277,139 @@ describe('an "always allow" answered for a subagent', () => {
     });
     await agent.run('go').result;
     expect(agent.permissionMode).toBe('default');
+  });
+  it('removes or replaces for the subagent that asked as well as for the parent: nothing runs unasked on a rule the host took back', async () => {
+    const updates: PermissionUpdate[] = [
+      { type: 'removeRules', behavior: 'allow', rules: ['erase'], destination: 'session' },
+      { type: 'replaceRules', behavior: 'allow', rules: ['write'], destination: 'session' },
+    ];
+    for (const update of updates) {
+      const ran: string[] = [];
+      const asked: string[] = [];
+      const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({}), execute: () => (ran.push('write'), 'ok') });
+      const erase = defineTool({ name: 'erase', description: 'Erases.', inputSchema: z.object({}), execute: () => (ran.push('erase'), 'ok') });
+      const agent = createAgent({
+        model: scriptedModel([turn(agentCall('w', 'p_agent')), turn(toolCall('erase', {}, 'p_erase')), 'done']),
+        tools: [write, erase],
+        canUseTool: (name, _input, context) => {
+          asked.push(`${name} ${context.agentId ? 'subagent' : 'parent'}`);
+          return name === 'write' ? { behavior: 'allow', updatedPermissions: [update] } : { behavior: 'deny', message: 'No.' };
+        },
+        agents: { w: { description: 'w', prompt: 'w', model: scriptedModel([turn(toolCall('write', {}, 'c_write')), turn(toolCall('erase', {}, 'c_erase')), 'child done']) } },
+      });
+      agent.addRules({ allow: ['erase'] });
+      await agent.run('go').result;
+      expect(agent.snapshot().sessionRules.allow, update.type).not.toContain('erase');
+      expect(asked, update.type).toEqual(['write subagent', 'erase subagent', 'erase parent']);
+      expect(ran, update.type).toEqual(['write']);
+    }
+  });
+
+  it("follows the parent's rules as they change while the subagent runs: a deny the host adds holds at once", async () => {
+    const { ran, write } = fixture();
+    let agent!: Agent;
+    const child = scriptedModel([
+      turn(toolCall('write', { text: 'first' }, 'c_1')),
+      async () => {
+        agent.addRules({ deny: ['write'] });
+        return turn(toolCall('write', { text: 'second' }, 'c_2'));
+      },
+      'child done',
+    ]);
+    agent = createAgent({ model: scriptedModel([turn(agentCall('w', 'p_agent')), 'done']), tools: [write], canUseTool: () => ({ behavior: 'allow' }), agents: { w: { description: 'w', prompt: 'w', model: child } } });
+    await agent.run('go').result;
+    expect(ran).toEqual(['write first']);
+  });
+
+  it('gives the parent every rule it has the tool for, and keeps the rest for the subagent that asked', async () => {
+    const { write, lookup } = fixture();
+    const asked: string[] = [];
+    // The parent's model runs the provider's search (no ToolSearch tool); the subagent's does not (a ToolSearch of its own).
+    const agent = createAgent({
+      model: scriptedModel([turn(agentCall('w', 'p_agent')), turn(toolCall('write', { text: 'parent' })), 'done'], { capabilities: { toolSearch: 'server' } }),
+      tools: [write, lookup],
+      canUseTool: (name, _input, context) => {
+        asked.push(`${name} ${context.agentId ? 'subagent' : 'parent'}`);
+        return context.agentId ? { behavior: 'allow', updatedPermissions: [{ type: 'addRules', behavior: 'allow', rules: ['write', 'ToolSearch'], destination: 'session' }] } : { behavior: 'allow' };
+      },
+      agents: { w: { description: 'w', prompt: 'w', model: scriptedModel([turn(toolCall('write', { text: 'child' })), 'child done']) } },
+    });
+    await agent.run('go').result;
+    expect(agent.snapshot().sessionRules.allow).toEqual(['write']);
+    expect(asked).toEqual(['write subagent']);
+  });
+
+  it("takes a rule naming a tool of the parent's that the subagent's type lacks: the allowed call runs", async () => {
+    const { ran, write } = fixture();
+    const erase = defineTool({ name: 'erase', description: 'Erases.', inputSchema: z.object({}), execute: () => (ran.push('erase'), 'ok') });
+    const agent = createAgent({
+      model: scriptedModel([turn(agentCall('w', 'p_agent')), turn(toolCall('erase', {})), 'done']),
+      tools: [write, erase],
+      canUseTool: (name, _input, context) =>
+        context.agentId ? { behavior: 'allow', updatedPermissions: [{ type: 'addRules', behavior: 'allow', rules: ['write', 'erase'], destination: 'session' }] } : { behavior: 'deny', message: 'Asked.' },
+      agents: { w: { description: 'w', prompt: 'w', tools: ['write'], model: scriptedModel([turn(toolCall('write', { text: 'child' })), 'child done']) } },
+    });
+    expect((await agent.run('go').result).status).toBe('completed');
+    expect(ran).toEqual(['write child', 'erase']);
+    expect(agent.snapshot().sessionRules.allow).toEqual(['write', 'erase']);
+  });
+
+  it('records a rule once, however many subagents are told to always allow it', async () => {
+    const { write } = fixture();
+    const child = () => scriptedModel([turn(toolCall('write', { text: 'child' })), 'child done']);
+    const store = memorySessionStore();
+    const agent = createAgent({
+      model: scriptedModel([turn(agentCall('a', 'p_1'), agentCall('b', 'p_2')), 'done']),
+      tools: [write],
+      store,
+      canUseTool: () => ({ behavior: 'allow', updatedPermissions: [{ type: 'addRules', behavior: 'allow', rules: ['write', 'write'], destination: 'session' }] }),
+      agents: { a: { description: 'a', prompt: 'a', model: child() }, b: { description: 'b', prompt: 'b', model: child() } },
+    });
+    await agent.run('go').result;
+    expect(agent.snapshot().sessionRules.allow).toEqual(['write']);
+    await agent.close();
+    const resumed = createAgent({ model: scriptedModel([]), tools: [write], store, resume: agent.sessionId, agents: { a: { description: 'a', prompt: 'a' } } });
+    await resumed.ready;
+    expect(resumed.snapshot().sessionRules.allow).toEqual(['write']);
+  });
+});
+
+describe('a rule change the host answers with', () => {
+  const answering = (updatedPermissions: unknown) => {
+    const { write } = fixture();
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('write', { text: 'x' }, 'call_1')), 'done']),
+      tools: [write],
+      canUseTool: () => ({ behavior: 'allow', updatedPermissions: updatedPermissions as never }),
+    });
+    return agent;
+  };
+
+  it('is refused before anything is recorded when a rule is malformed, and the session still resumes', async () => {
+    const store = memorySessionStore();
+    const { write } = fixture();
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('write', { text: 'x' })), 'done']),
+      tools: [write],
+      store,
+      canUseTool: () => ({ behavior: 'allow', updatedPermissions: [{ type: 'replaceRules', behavior: 'allow', rules: ['write('], destination: 'session' }] }),
+    });
+    const result = await agent.run('go').result;
+    expect(result.status).toBe('error');
+    expect(result.error?.message).toMatch(/write\(/);
+    expect(agent.snapshot().sessionRules.allow).toEqual([]);
+    await agent.close();
+    const resumed = createAgent({ model: scriptedModel([]), tools: [write], store, resume: agent.sessionId });
+    await resumed.ready;
+    expect(resumed.snapshot().sessionRules.allow).toEqual([]);
+  });
+
+  it('names what is wrong with rules that are not a list, and with an unknown behavior', async () => {
+    const notAList = await answering([{ type: 'addRules', behavior: 'allow', rules: 'write', destination: 'session' }]).run('go').result;
+    expect(notAList.error?.message).toBe(
+      'A permission update of type "addRules" needs `rules`: an array of rules ("Bash(npm test:*)" or { toolName: "Bash", ruleContent: "npm test:*" }), got "write".',
+    );
+    const behavior = await answering([{ type: 'addRules', behavior: 'always', rules: ['write'], destination: 'session' }]).run('go').result;
+    expect(behavior.error?.message).toBe('A permission update of type "addRules" needs `behavior`: "allow", "deny" or "ask", got "always".');
   });
 });
