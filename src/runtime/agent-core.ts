@@ -40,15 +40,15 @@ export type AgentEventInput = AgentEvent extends infer E ? (E extends AgentEvent
 /** How an agent object came to be, for the `SessionStart` hook. */
 export type SessionOrigin = 'startup' | 'resume' | 'fork';
 
-/**
- * One agent's session: its state (changed only by committing entries) and the services the loop
- * and the built-in tools share. Internal: hosts use the `Agent` facade.
- */
 const RULE_BEHAVIORS: readonly RuleBehavior[] = ['allow', 'deny', 'ask'];
 
 /** The permission updates that change rules. */
 type RuleUpdateType = 'addRules' | 'replaceRules' | 'removeRules';
 
+/**
+ * One agent's session: its state (changed only by committing entries) and the services the loop
+ * and the built-in tools share. Internal: hosts use the `Agent` facade.
+ */
 export class AgentCore implements AgentServices {
   readonly sessionId: string;
   readonly agentId: string | undefined;
@@ -227,10 +227,10 @@ export class AgentCore implements AgentServices {
   modeCeiling: (() => PermissionMode) | undefined;
 
   /**
-   * For a subagent: the agent whose session it works in. Rules a host answer adds, replaces or
-   * removes for the subagent (an "always allow" on its approval card) are the session's, so they
-   * apply to that agent as well (recorded in its transcript), and neither it nor a later subagent
-   * asks again.
+   * For a subagent: the agent whose session it works in. Its rules follow that agent's as they
+   * change (see {@link inheritRules}), and rules a host answer adds, replaces or removes for the
+   * subagent (an "always allow" on its approval card) are the session's: they go to that agent
+   * (see `changeSessionRules`).
    */
   sessionParent: AgentCore | undefined;
 
@@ -474,6 +474,7 @@ export class AgentCore implements AgentServices {
       this.commit({ kind: 'rules-added', behavior, rules: fresh });
     } else if (type === 'replaceRules') {
       this.checkRules(behavior, rules);
+      if (rules.length === present.length && rules.every((rule, index) => rule === present[index])) return;
       this.commit({ kind: 'rules-changed', behavior, operation: 'replace', rules: [...rules] });
     } else {
       if (!rules.some((rule) => present.includes(rule))) return;
