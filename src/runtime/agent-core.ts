@@ -12,6 +12,7 @@ import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { subagentMode } from '../permissions/stricter-mode.js';
 import { createRuleSet, type RuleSet } from '../permissions/rule-set.js';
+import { LiveRuleSet } from './live-rule-set.js';
 import type { RuleBehavior } from '../permissions/compile-rule.js';
 import { assertRulesNameTools } from '../permissions/assert-rules-name-tools.js';
 import { ruleString } from '../permissions/rule-input.js';
@@ -45,6 +46,11 @@ const RULE_BEHAVIORS: readonly RuleBehavior[] = ['allow', 'deny', 'ask'];
 /** The permission updates that change rules. */
 type RuleUpdateType = 'addRules' | 'replaceRules' | 'removeRules';
 
+/** The rules in their first order, each once. */
+function unique(rules: readonly string[]): string[] {
+  return rules.filter((rule, index) => rules.indexOf(rule) === index);
+}
+
 /**
  * One agent's session: its state (changed only by committing entries) and the services the loop
  * and the built-in tools share. Internal: hosts use the `Agent` facade.
@@ -74,38 +80,32 @@ export class AgentCore implements AgentServices {
     return (this.#planStore ??= this.options.planStore ?? memoryPlanStore());
   }
   readonly price: ModelPrice | undefined;
-  #rules: RuleSet;
+  /**
+   * The rules that decide this agent's calls: the options' (for a subagent, all of its parents'
+   * rules as they are now) plus the session's. One object for the agent's life, so a decision that
+   * waits on the host still sees a deny added meanwhile when it checks again.
+   */
+  readonly rules: LiveRuleSet;
   /** Bumped on every change of this agent's session rules (a subagent's rules follow it). */
   #rulesRevision = 0;
-  /** The revision of the parents' rules that `#rules` was compiled from (subagents). */
-  #inheritedRevision = 0;
-
-  /**
-   * The rules that decide this agent's calls, compiled: the options' (for a subagent, what it
-   * inherits from its parents as their rules are now) plus the session's.
-   */
-  get rules(): RuleSet {
-    const parent = this.sessionParent;
-    if (parent !== undefined) {
-      const revision = parent.rulesRevision;
-      if (revision !== this.#inheritedRevision) {
-        this.#inheritedRevision = revision;
-        this.#rules = this.compileRules();
-      }
-    }
-    return this.#rules;
-  }
 
   /** Changes whenever the rules of this agent or of one above it change. */
   get rulesRevision(): number {
     return this.#rulesRevision + (this.sessionParent?.rulesRevision ?? 0);
   }
 
+  #inheritRules: (() => PermissionRules) | undefined;
   /**
-   * For a subagent: the rules it inherits, read from its parent as they are now (those of the
-   * parent's rules that name its tools). Without it, the options' rules.
+   * For a subagent: the rules it inherits, read from its parent as they are now (all of them: a
+   * deny rule on `Read(…)` paths holds for its Bash and Grep too). Without it, the options' rules.
    */
-  inheritRules: (() => PermissionRules) | undefined;
+  get inheritRules(): (() => PermissionRules) | undefined {
+    return this.#inheritRules;
+  }
+  set inheritRules(inherit: (() => PermissionRules) | undefined) {
+    this.#inheritRules = inherit;
+    this.rules.invalidate();
+  }
   /** The session state. Change it only through {@link commit}. */
   state: SessionState;
   /** Calls executing now. */
@@ -186,7 +186,9 @@ export class AgentCore implements AgentServices {
     this.price = findPrice(options.model.modelId, options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES);
     this.context = new AgentContext(options.model, options.context);
     this.assertRulesNameTools(options.rules);
-    this.#rules = this.compileRules();
+    this.rules = new LiveRuleSet(() => this.compileRules(), () => this.rulesRevision);
+    // Compiled now, so a malformed rule fails createAgent.
+    void this.rules.current;
     assertPermissionMode(state.permissionMode);
     // A resumed session in bypassPermissions is switched to default right after loading.
     if (state.permissionMode === 'bypassPermissions' && origin !== 'resume') this.assertBypassAllowed();
@@ -205,7 +207,7 @@ export class AgentCore implements AgentServices {
   }
 
   private compileRules(): RuleSet {
-    const rules = createRuleSet(this.inheritRules?.() ?? this.options.rules);
+    const rules = createRuleSet(this.#inheritRules?.() ?? this.options.rules);
     for (const behavior of RULE_BEHAVIORS) {
       if (this.state.sessionRules[behavior].length) rules.add(behavior, this.state.sessionRules[behavior]);
     }
@@ -214,7 +216,7 @@ export class AgentCore implements AgentServices {
 
   /** The rules this agent decides with, as lists: the options' (or inherited) and the session's. */
   ruleLists(): Required<PermissionRules> {
-    const base = this.inheritRules?.() ?? this.options.rules;
+    const base = this.#inheritRules?.() ?? this.options.rules;
     const lists = { allow: [], deny: [], ask: [] } as Required<PermissionRules>;
     for (const behavior of RULE_BEHAVIORS) lists[behavior] = [...(base?.[behavior] ?? []), ...this.state.sessionRules[behavior]];
     return lists;
@@ -392,7 +394,15 @@ export class AgentCore implements AgentServices {
    * @throws ConfigurationError for a malformed update or rule (nothing of that update is applied).
    */
   applyPermissionUpdates(updates: readonly PermissionUpdate[] | undefined): void {
+    if (updates !== undefined && !Array.isArray(updates)) {
+      throw new ConfigurationError(
+        `updatedPermissions must be an array of permission updates, e.g. [{ type: 'addRules', behavior: 'allow', rules: ['Bash(npm test:*)'], destination: 'session' }], got ${JSON.stringify(updates)}.`,
+      );
+    }
     for (const update of updates ?? []) {
+      if (typeof update !== 'object' || update === null) {
+        throw new ConfigurationError(`A permission update must be an object such as { type: 'addRules', behavior: 'allow', rules: [...], destination: 'session' }, got ${JSON.stringify(update)}.`);
+      }
       switch (update.type) {
         case 'addRules':
         case 'replaceRules':
@@ -467,20 +477,25 @@ export class AgentCore implements AgentServices {
   /** Changes this agent's own session rules, recording the change (nothing when it changes nothing). */
   private changeRules(type: RuleUpdateType, behavior: RuleBehavior, rules: readonly string[]): void {
     const present = this.state.sessionRules[behavior];
+    const before = this.rulesRevision;
     if (type === 'addRules') {
       this.checkRules(behavior, rules);
-      const fresh = rules.filter((rule, index) => !present.includes(rule) && rules.indexOf(rule) === index);
+      const fresh = unique(rules).filter((rule) => !present.includes(rule));
       if (fresh.length === 0) return;
       this.commit({ kind: 'rules-added', behavior, rules: fresh });
-    } else if (type === 'replaceRules') {
+      this.#rulesRevision++;
+      this.rules.changed(before, this.rulesRevision, (compiled) => compiled.add(behavior, fresh));
+      return;
+    }
+    if (type === 'replaceRules') {
       this.checkRules(behavior, rules);
-      if (rules.length === present.length && rules.every((rule, index) => rule === present[index])) return;
-      this.commit({ kind: 'rules-changed', behavior, operation: 'replace', rules: [...rules] });
+      const replacement = unique(rules);
+      if (replacement.length === present.length && replacement.every((rule, index) => rule === present[index])) return;
+      this.commit({ kind: 'rules-changed', behavior, operation: 'replace', rules: replacement });
     } else {
       if (!rules.some((rule) => present.includes(rule))) return;
       this.commit({ kind: 'rules-changed', behavior, operation: 'remove', rules: [...rules] });
     }
-    this.#rules = this.compileRules();
     this.#rulesRevision++;
   }
 

@@ -1,6 +1,5 @@
 import { AgentCore } from '../runtime/agent-core.js';
 import type { AgentOptions } from '../runtime/agent-options.js';
-import { assertRulesNameTools } from '../permissions/assert-rules-name-tools.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { subagentMode } from '../permissions/stricter-mode.js';
 import { createSessionState, type SessionState } from '../state/index.js';
@@ -12,7 +11,7 @@ import { createAskUserQuestionTool } from '../tools/builtin/ask-user-question.js
 import { createExitPlanModeTool } from '../tools/builtin/exit-plan-mode.js';
 import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
 import type { Tool } from '../tools/types.js';
-import type { CanUseTool, PermissionRules } from '../types/permission.js';
+import type { CanUseTool } from '../types/permission.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { SidechainJournal } from './sidechain-journal.js';
 
@@ -68,26 +67,6 @@ export function subagentToolSearch(parentOptions: AgentOptions, model: Model): R
   return resolveToolSearch(support !== 'server' && (mode === 'regex' || mode === 'bm25') ? 'auto' : mode, support, model.modelId);
 }
 
-/**
- * The parent's rules (options and session, as they are now) that name a tool the subagent has:
- * deny and ask rules hold for it too, and so do the session's "always allow" answers.
- */
-function inheritedRules(parent: AgentCore, toolNames: string[]): PermissionRules {
-  const rules: Required<PermissionRules> = { allow: [], deny: [], ask: [] };
-  const lists = parent.ruleLists();
-  for (const behavior of ['allow', 'deny', 'ask'] as const) {
-    for (const rule of lists[behavior]) {
-      try {
-        assertRulesNameTools({ [behavior]: [rule] }, toolNames, { mcpServers: parent.toolSources?.mcpServerNames ?? [] });
-        rules[behavior].push(rule);
-      } catch {
-        // A rule about a tool the subagent does not have cannot apply to it.
-      }
-    }
-  }
-  return rules;
-}
-
 /** The parent's `canUseTool`, told which subagent asks; a background task cannot wait, so a deferral is a denial. */
 function bubblingCanUseTool(setup: SubagentSetup): CanUseTool | undefined {
   const host = setup.parent.options.canUseTool;
@@ -124,13 +103,10 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   const serverTools = subagentServerTools(parent.toolbox.serverTools, definition);
   const search = inherited.some((tool) => tool.deferLoading === true) ? subagentToolSearch(from, model) : undefined;
   const toolbox = new Toolbox({ tools, serverTools, ...(search ? { search } : {}) });
-  // Named by the toolbox's tools: its own ToolSearch included, so the parent's rules on it hold.
-  const toolNames = [...toolbox.byName.keys()];
   const options: AgentOptions = {
     model,
     system: definition.prompt,
     permissionMode: mode,
-    rules: inheritedRules(parent, toolNames),
     agentId: setup.agentId,
     sessionId: parent.sessionId,
     planStore: parent.planStore,
@@ -156,8 +132,9 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   core.modeCeiling = () => parent.mode;
   // Its hosts' "always allow" answers are the session's: the parent keeps them too.
   core.sessionParent = parent;
-  // Its rules follow the parent's as they change (a deny the host adds holds at once).
-  core.inheritRules = () => inheritedRules(parent, toolNames);
+  // It decides with all of the parent's rules as they are now (a deny the host adds holds at
+  // once; a deny on Read(…) paths holds for its Bash and Grep even without a Read tool).
+  core.inheritRules = () => parent.ruleLists();
   // Events go to whichever run of the parent is active (a background task outlives the run that started it).
   core.runSink = (event) => parent.runSink?.(event);
   return core;
