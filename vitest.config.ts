@@ -20,8 +20,6 @@ export default defineConfig({
     ],
   },
   test: {
-    // One line when the recordings beside the repository are missing (their tests skip), a failure under CI.
-    globalSetup: ['test/fixtures-notice.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
@@ -31,7 +29,15 @@ export default defineConfig({
         // took a quarter of the suite's time. Every test makes its own agents, stores and
         // directories, so nothing they keep at module level is seen by another file.
         extends: true,
-        test: { name: 'shared', include: ['test/**/*.test.ts'], exclude: ISOLATED, isolate: false },
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: ISOLATED,
+          isolate: false,
+          // One line when the recordings beside the repository are missing (their tests skip), a
+          // failure under CI. Here only: a root or inherited setup would run once per project.
+          globalSetup: ['test/fixtures-notice.ts'],
+        },
       },
       {
         // Files that replace a module (vi.mock) get modules of their own.

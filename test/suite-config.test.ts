@@ -22,6 +22,10 @@ describe('the test suite configuration', () => {
     expect(isolated.test.isolate).toBe(true);
     expect(shared.test.isolate).toBe(false);
     expect(shared.test.exclude).toEqual(isolated.test.include);
+    // The fixtures notice is one line: set on one project only (a root setup runs once per project too).
+    expect(config.test?.globalSetup).toBeUndefined();
+    expect((shared.test as { globalSetup?: string[] }).globalSetup).toEqual(['test/fixtures-notice.ts']);
+    expect((isolated.test as { globalSetup?: string[] }).globalSetup).toBeUndefined();
     const mocking = testFiles(join(root, 'test')).filter((file) => /\bvi\.(mock|doMock)\(/.test(readFileSync(join(root, file), 'utf8')) && file !== 'test/suite-config.test.ts');
     expect(mocking.length).toBeGreaterThan(0);
     expect(mocking.filter((file) => !isolated.test.include.includes(file))).toEqual([]);
