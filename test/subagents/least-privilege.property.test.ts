@@ -10,11 +10,12 @@ import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 const MODES: PermissionMode[] = ['default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions'];
 const TOOL_NAMES = ['read', 'write', 'gate'] as const;
 
-function tools(ran: Array<{ tool: string; agentId: string | undefined }>) {
+/** The tools of a run; with `deferred`, read and write are deferred tools (found through tool search, inherited by subagents). */
+function tools(ran: Array<{ tool: string; agentId: string | undefined }>, deferred = false) {
   const record = (tool: string) => ({ agent }: { agent: { agentId: string | undefined } }) => (ran.push({ tool, agentId: agent.agentId }), `${tool} ran`);
   return [
-    defineTool({ name: 'read', description: 'Reads.', inputSchema: z.object({}), readOnly: true, execute: record('read') }),
-    defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({}), kind: 'edit', execute: record('write') }),
+    defineTool({ name: 'read', description: 'Reads.', inputSchema: z.object({}), readOnly: true, deferLoading: deferred, execute: record('read') }),
+    defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({}), kind: 'edit', deferLoading: deferred, execute: record('write') }),
     // Always asks: the host's answer is the moment a switch happens.
     defineTool({ name: 'gate', description: 'Asks.', inputSchema: z.object({}), readOnly: true, checkPermissions: () => ({ behavior: 'ask' }), execute: record('gate') }),
   ];
@@ -48,10 +49,11 @@ describe('least privilege (property)', () => {
           rules: rulesArb,
           switchTo: fc.option(fc.constantFrom(...MODES), { nil: undefined }),
           target: fc.constantFrom('read', 'write'),
+          deferred: fc.boolean(),
         }),
-        async ({ parentMode, definitionMode, definitionTools, readOnly, rules, switchTo, target }) => {
+        async ({ parentMode, definitionMode, definitionTools, readOnly, rules, switchTo, target, deferred }) => {
           const ran: Array<{ tool: string; agentId: string | undefined }> = [];
-          const common = { tools: tools(ran), rules, allowDangerouslySkipPermissions: true, autoMode: { classify: () => ({ behavior: 'allow' as const }) } };
+          const common = { tools: tools(ran, deferred), rules, allowDangerouslySkipPermissions: true, autoMode: { classify: () => ({ behavior: 'allow' as const }) } };
           const child = scriptedModel([turn(toolCall('gate', {}, 'c_gate')), turn(toolCall(target, {}, 'c_target')), 'child done']);
           const parentModel = scriptedModel([turn(toolCall('Agent', { description: 'd', prompt: 'p', subagent_type: 'sub' }, 'p_agent')), 'done', 'done', 'done']);
           const parent = createAgent({
@@ -74,12 +76,12 @@ describe('least privilege (property)', () => {
           for (const request of child.requests) for (const tool of request.request.tools ?? []) expect(parentNames.has(tool.name)).toBe(true);
           const childRan = ran.some((entry) => entry.tool === target && entry.agentId !== undefined);
           if (!childRan) return;
-          childRuns.push(`${target} in ${modeWhenTargetRan}`);
+          childRuns.push(`${target} in ${modeWhenTargetRan}${deferred ? ' (deferred)' : ''}`);
           // The oracle: the parent itself, in the mode it had when the subagent's call ran, with the same rules and no host answer.
           const oracleRan: Array<{ tool: string; agentId: string | undefined }> = [];
-          const oracle = createAgent({ ...common, tools: tools(oracleRan), model: scriptedModel([turn(toolCall(target, {}, 'o_target')), 'done']), permissionMode: modeWhenTargetRan });
+          const oracle = createAgent({ ...common, tools: tools(oracleRan, deferred), model: scriptedModel([turn(toolCall(target, {}, 'o_target')), 'done']), permissionMode: modeWhenTargetRan });
           await oracle.run('go').result;
-          expect(oracleRan.some((entry) => entry.tool === target), JSON.stringify({ parentMode, definitionMode, readOnly, definitionTools, rules, switchTo, target, modeWhenTargetRan })).toBe(true);
+          expect(oracleRan.some((entry) => entry.tool === target), JSON.stringify({ parentMode, definitionMode, readOnly, definitionTools, rules, switchTo, target, deferred, modeWhenTargetRan })).toBe(true);
         },
       ),
       { numRuns: 120, seed: 20261201 },
@@ -88,5 +90,6 @@ describe('least privilege (property)', () => {
     expect(childRuns.some((run) => run.startsWith('write'))).toBe(true);
     expect(childRuns.some((run) => run.startsWith('read'))).toBe(true);
     expect(new Set(childRuns.map((run) => run.split(' in ')[1])).size).toBeGreaterThan(2);
+    expect(childRuns.some((run) => run.endsWith('(deferred)'))).toBe(true);
   }, 60_000);
 });
