@@ -99,9 +99,6 @@ export class AgentCore implements AgentServices {
    * For a subagent: the rules it inherits, read from its parent as they are now (all of them: a
    * deny rule on `Read(…)` paths holds for its Bash and Grep too). Without it, the options' rules.
    */
-  get inheritRules(): (() => PermissionRules) | undefined {
-    return this.#inheritRules;
-  }
   set inheritRules(inherit: (() => PermissionRules) | undefined) {
     this.#inheritRules = inherit;
     this.rules.invalidate();
@@ -206,8 +203,13 @@ export class AgentCore implements AgentServices {
     return this.state.directories ?? [];
   }
 
+  /** The rules before the session's: inherited from the parent now, else the options'. */
+  private baseRules(): PermissionRules | undefined {
+    return this.#inheritRules?.() ?? this.options.rules;
+  }
+
   private compileRules(): RuleSet {
-    const rules = createRuleSet(this.#inheritRules?.() ?? this.options.rules);
+    const rules = createRuleSet(this.baseRules());
     for (const behavior of RULE_BEHAVIORS) {
       if (this.state.sessionRules[behavior].length) rules.add(behavior, this.state.sessionRules[behavior]);
     }
@@ -216,7 +218,7 @@ export class AgentCore implements AgentServices {
 
   /** The rules this agent decides with, as lists: the options' (or inherited) and the session's. */
   ruleLists(): Required<PermissionRules> {
-    const base = this.#inheritRules?.() ?? this.options.rules;
+    const base = this.baseRules();
     const lists = { allow: [], deny: [], ask: [] } as Required<PermissionRules>;
     for (const behavior of RULE_BEHAVIORS) lists[behavior] = [...(base?.[behavior] ?? []), ...this.state.sessionRules[behavior]];
     return lists;
@@ -452,7 +454,7 @@ export class AgentCore implements AgentServices {
     const above = rules.filter((rule) => parent.takesRule(behavior, rule));
     const own = rules.filter((rule) => !above.includes(rule));
     if (type !== 'removeRules') this.checkRules(behavior, own);
-    if (type === 'removeRules' || above.length > 0 || type === 'replaceRules') parent.changeSessionRules(type, behavior, type === 'removeRules' ? rules : above);
+    if (type !== 'addRules' || above.length > 0) parent.changeSessionRules(type, behavior, type === 'removeRules' ? rules : above);
     if (type === 'removeRules') this.changeRules(type, behavior, rules);
     else if (type === 'replaceRules' || own.length > 0) this.changeRules(type, behavior, own);
   }
