@@ -77,7 +77,9 @@ export function estimateMessageTokens(message: Message): number {
 
 /**
  * A rough token count of the fixed prefix of a request: system blocks and tool definitions (with
- * the tool-use system prompt the API adds when there are tools).
+ * the tool-use system prompt the API adds when there are tools). A deferred tool
+ * (`defer_loading: true`) costs nothing here: the provider keeps its definition out of the context
+ * until tool search finds it, and then it is counted where it is loaded.
  * @param prefix - the request's `system` and `tools`.
  */
 export function estimatePrefixTokens(prefix: { system: readonly TextBlock[]; tools: readonly ToolDefinition[] }): number {
@@ -88,9 +90,13 @@ export function estimatePrefixTokens(prefix: { system: readonly TextBlock[]; too
 export function estimatePrefixTokensWith(prefix: { system: readonly TextBlock[]; tools: readonly ToolDefinition[] }, toolTokens: (tool: ToolDefinition) => number): number {
   let total = 0;
   for (const block of prefix.system) total += BLOCK_OVERHEAD + estimateTextTokens(block.text);
-  if (prefix.tools.length > 0) total += TOOLS_OVERHEAD;
-  for (const tool of prefix.tools) total += toolTokens(tool);
-  return total;
+  let loaded = false;
+  for (const tool of prefix.tools) {
+    if (tool.defer_loading === true) continue;
+    loaded = true;
+    total += toolTokens(tool);
+  }
+  return loaded ? total + TOOLS_OVERHEAD : total;
 }
 
 /** A rough token count of one tool definition in a request's tool list. @internal */

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createContextTracker, DEFAULT_CONTEXT_WINDOW } from '../../../src/context/accounting/context-tracker.js';
 import { contextWindowFor } from '../../../src/context/accounting/context-windows.js';
-import { estimateMessageTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from '../../../src/context/accounting/estimate-tokens.js';
+import { estimateMessageTokens, estimatePrefixTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from '../../../src/context/accounting/estimate-tokens.js';
+import { z } from 'zod';
+import { createAgent, defineTool } from 'agent-harness';
+import { scriptedModel } from 'agent-harness/testing';
 import type { AssistantMessage, Message, TextBlock } from '../../../src/model/messages.js';
 import type { ToolDefinition } from '../../../src/model/model.js';
 
@@ -160,5 +163,27 @@ describe('createContextTracker', () => {
     }
     expect(Math.max(...perTurn.slice(10))).toBeLessThanOrEqual(perTurn[10]!);
     expect(Math.max(...perTurn)).toBeLessThan(8);
+  });
+});
+
+describe('deferred tools', () => {
+  it('a tool sent with defer_loading costs nothing in the prefix estimate (the provider keeps it out of the context)', () => {
+    const deferred: ToolDefinition[] = Array.from({ length: 50 }, (_, index) => ({ name: `remote_${index}`, description: 'Does one remote thing. '.repeat(30), input_schema: { type: 'object' }, defer_loading: true }));
+    expect(estimatePrefixTokens({ system, tools: [...tools, ...deferred] })).toBe(estimatePrefixTokens({ system, tools }));
+    expect(estimatePrefixTokens({ system, tools: deferred })).toBe(estimatePrefixTokens({ system, tools: [] }));
+  });
+
+  it('300 deferred tools do not make a new session compact its first prompt away', async () => {
+    const many = Array.from({ length: 300 }, (_, index) =>
+      defineTool({ name: `remote_${index}`, description: 'Does one thing for the remote service. '.repeat(30), inputSchema: z.object({ id: z.string() }), deferLoading: true, execute: () => 'ok' }),
+    );
+    const model = scriptedModel(['Hello.'], { modelId: 'claude-sonnet-4-6', capabilities: { toolSearch: 'server' } });
+    const agent = createAgent({ model, tools: many, context: { window: 100_000 } });
+    const compactions: string[] = [];
+    agent.on('compaction-start', (event) => compactions.push(event.trigger));
+    const result = await agent.run('Say hello.').result;
+    expect(result.status).toBe('completed');
+    expect(compactions).toEqual([]);
+    expect(JSON.stringify(model.requests.at(-1)!.request.messages)).toContain('Say hello.');
   });
 });
