@@ -2,6 +2,7 @@ import EventEmitter from 'eventemitter3';
 import { randomId } from '../ids/random-id.js';
 import { ToolQueue } from '../loop/tool-queue.js';
 import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
+import { checkPrompt } from './check-prompt.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RunInProgressError } from '../errors/run-in-progress-error.js';
 import { ToolInputError } from '../errors/tool-input-error.js';
@@ -288,13 +289,8 @@ export class Agent {
     options: RunOptions<S> = {},
   ): AgentRun<S extends ValueSchema ? InferSchemaOutput<S> : unknown> {
     validateRunOptions(options, 'agent.run');
-    if (typeof prompt !== 'string' && !Array.isArray(prompt)) {
-      throw new ConfigurationError(`agent.run() takes a prompt string or an array of content blocks, got ${prompt === null ? 'null' : typeof prompt}.`);
-    }
-    if (typeof prompt === 'string' ? prompt.trim() === '' : prompt.length === 0) {
-      // The API refuses empty user content, and the history must stay valid.
-      throw new ConfigurationError('agent.run() needs a non-empty prompt: a string with text in it, or at least one content block.');
-    }
+    // The API refuses empty user content and blocks a user cannot send; the history must stay valid.
+    checkPrompt(prompt, 'agent.run()');
     const output = options.outputSchema !== undefined ? prepareOutput(this.model, options.outputSchema, options.outputRetries, options.outputMode) : undefined;
     return this.start({ prompt, ...(output ? { output } : {}) }, options) as AgentRun<S extends ValueSchema ? InferSchemaOutput<S> : unknown>;
   }

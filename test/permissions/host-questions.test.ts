@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAgent, type CreateAgentOptions } from 'agent-harness';
+import { createAgent, type AgentOptions } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
 // A question for the user (AskUserQuestion) and a plan waiting for approval (ExitPlanMode) reach
@@ -7,7 +7,7 @@ import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 // not answer for the user.
 const questions = [{ question: 'Who reads it?', header: 'Audience', options: [{ label: 'Experts', description: '' }, { label: 'Newcomers', description: '' }], multiSelect: false }];
 
-async function planSession(extra: Partial<CreateAgentOptions>) {
+async function planSession(extra: Partial<AgentOptions>) {
   const asked: string[] = [];
   const agent = createAgent({
     model: scriptedModel([turn(toolCall('AskUserQuestion', { questions }, 'q1')), turn(toolCall('ExitPlanMode', { plan: '1. Write it.' }, 'p1')), 'Waiting.']),
