@@ -42,6 +42,7 @@ export { isSafeCut, findCompactionCut, type FindCompactionCutOptions } from './c
 export {
   buildHandoffSummaryPrompt,
   extractHandoffSummary,
+  unclosedHandoffSummary,
   HANDOFF_SUMMARY_SECTIONS,
   type HandoffSummaryPromptOptions,
 } from './compaction/handoff-summary-prompt.js';

@@ -7,6 +7,7 @@ import {
   findCompactionCut,
   isSafeCut,
   promptTooLong,
+  unclosedHandoffSummary,
   type CompactionState,
 } from '../context/index.js';
 import { CompactionError } from '../errors/compaction-error.js';
@@ -163,15 +164,32 @@ async function writeSummary(core: AgentCore, messages: readonly Message[], cut: 
       const response = await callModel(core, { ...request, tools: core.toolDefinitions, signal });
       addUsage(usage, response.usage);
       const text = response.message.content.filter((block): block is TextBlock => block.type === 'text').map((block) => block.text).join('');
-      const summary = extractHandoffSummary(text);
-      if (summary === undefined) throw new CompactionError('The compaction failed: the model answered the summary request without any text. The history is unchanged.');
-      return summary;
+      return summaryOf(text, response.stopReason);
     } catch (error) {
       if (!promptTooLong(error) || signal.aborted) throw error;
       lastError = error;
     }
   }
   throw lastError;
+}
+
+/**
+ * The summary in a whole answer. An answer cut off by the output limit, a refusal, or a
+ * `<summary>` never closed is no handoff: replacing the history by it would lose the work.
+ */
+function summaryOf(text: string, stopReason: ModelResponse['stopReason']): string {
+  if (stopReason === 'max_tokens') {
+    throw new CompactionError(
+      'The compaction failed: the summary was cut off by the output limit (stop reason "max_tokens"). The history is unchanged. Compact again with instructions for a shorter summary, or raise the model\'s maxTokens.',
+    );
+  }
+  if (stopReason === 'refusal') throw new CompactionError('The compaction failed: the model refused to write the summary (stop reason "refusal"). The history is unchanged.');
+  if (unclosedHandoffSummary(text)) {
+    throw new CompactionError(`The compaction failed: the summary opens <summary> but never closes it (stop reason "${stopReason ?? 'none'}"), so it is cut off. The history is unchanged.`);
+  }
+  const summary = extractHandoffSummary(text);
+  if (summary === undefined) throw new CompactionError('The compaction failed: the model answered the summary request without any text. The history is unchanged.');
+  return summary;
 }
 
 /** A safe start (a user message that answers no call) near the middle of a history, for a shorter summary request. */

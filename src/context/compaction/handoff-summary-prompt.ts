@@ -64,11 +64,22 @@ export function buildHandoffSummaryPrompt(options: HandoffSummaryPromptOptions =
  * Takes the summary out of the model's answer: the text inside the last `<summary>…</summary>`
  * when there is one, else the whole answer without an `<analysis>…</analysis>` preamble.
  * @param text - the model's answer to {@link buildHandoffSummaryPrompt}.
- * @returns the summary, or undefined when the answer holds no text.
+ * @returns the summary, or undefined when the answer holds no text or opens a `<summary>` it
+ * never closes (a cut-off answer).
  */
 export function extractHandoffSummary(text: string): string | undefined {
+  if (unclosedHandoffSummary(text)) return undefined;
   const matches = [...text.matchAll(/<summary>([\s\S]*?)<\/summary>/g)];
   const inner = matches.length > 0 ? matches[matches.length - 1]![1]! : text.replace(/<analysis>[\s\S]*?<\/analysis>/g, '');
   const summary = inner.replace(/<\/?summary>/g, '').trim();
   return summary === '' ? undefined : summary;
+}
+
+/**
+ * Whether the answer opens a `<summary>` after its last `</summary>`: the answer was cut off
+ * mid-summary, and what it holds is not the whole handoff.
+ * @param text - the model's answer to {@link buildHandoffSummaryPrompt}.
+ */
+export function unclosedHandoffSummary(text: string): boolean {
+  return text.lastIndexOf('<summary>') > text.lastIndexOf('</summary>');
 }

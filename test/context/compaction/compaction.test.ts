@@ -144,7 +144,9 @@ describe('the handoff prompt and its answer', () => {
     expect(extractHandoffSummary('<analysis>x</analysis>\n## Goal\nplain')).toBe('## Goal\nplain');
     expect(extractHandoffSummary('<summary>  </summary>')).toBeUndefined();
     expect(extractHandoffSummary('')).toBeUndefined();
-    expect(extractHandoffSummary('<summary>cut off')).toBe('cut off');
+    // Cut off mid-summary: not a handoff.
+    expect(extractHandoffSummary('<summary>cut off')).toBeUndefined();
+    expect(extractHandoffSummary('<summary>draft</summary> then <summary>final, cut')).toBeUndefined();
   });
 });
 
