@@ -26,6 +26,7 @@ import {
 } from '../options/index.js';
 import { PERMISSION_MODES, type AutoModeOptions, type PermissionRules } from '../types/permission.js';
 import type { AgentOptions, VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js';
+import type { Model } from '../model/model.js';
 import type { AgentDefinition } from '../runtime/agent-definition.js';
 import { CLAUDE_AGENT_SDK_HINTS } from './claude-agent-sdk-hints.js';
 import { isServerTool } from '../tools/server-tool.js';
@@ -163,6 +164,25 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
 };
 
 /**
+ * A budget counts every model call of a run, its subagents' too: each model that may run needs a
+ * price, or the run's cost is unknown and the budget could never stop it.
+ */
+function checkBudgetPrices(options: AgentOptions): void {
+  const prices = { ...DEFAULT_PRICES, ...options.prices };
+  const models: Array<[Model, string]> = [[options.model, 'model']];
+  for (const [type, definition] of Object.entries(options.agents ?? {})) if (definition.model) models.push([definition.model, `agents.${type}.model`]);
+  const verifier = options.verifyPlanOnCompletion;
+  if (typeof verifier === 'object' && verifier.model) models.push([verifier.model, 'verifyPlanOnCompletion.model']);
+  for (const [model, option] of models) {
+    if (findPrice(model.modelId ?? '', prices)) continue;
+    const where = option === 'model' ? '' : ` (${option})`;
+    throw new ConfigurationError(
+      `createAgent: maxBudgetUsd needs a price for model "${model.modelId}"${where}, and the price table has none. Pass it: prices: { '${model.modelId}': { input: <USD per million input tokens>, output: <USD per million output tokens> } }.`,
+    );
+  }
+}
+
+/**
  * Checks `createAgent`'s options: every key is an option (the nearest valid name, or what to use
  * instead of a Claude Agent SDK name, when not), every value has the right type and range, and
  * options that depend on each other agree.
@@ -174,12 +194,7 @@ export function validateAgentOptions(options: unknown): asserts options is Agent
     usage: 'createAgent({ model, system, tools })',
     hints: CLAUDE_AGENT_SDK_HINTS,
   });
-  const { model } = options;
-  if (options.maxBudgetUsd !== undefined && !findPrice(model.modelId ?? '', { ...DEFAULT_PRICES, ...options.prices })) {
-    throw new ConfigurationError(
-      `createAgent: maxBudgetUsd needs a price for model "${model.modelId}", and the price table has none. Pass it: prices: { '${model.modelId}': { input: <USD per million input tokens>, output: <USD per million output tokens> } }.`,
-    );
-  }
+  if (options.maxBudgetUsd !== undefined) checkBudgetPrices(options);
   if (options.fencingToken !== undefined && !options.store) {
     throw new ConfigurationError(
       `createAgent: \`fencingToken\` (${options.fencingToken}) guards the appends to a session store, and there is no \`store\`. Pass the store whose lease it comes from: createAgent({ store, fencingToken: lease.fencingToken }).`,

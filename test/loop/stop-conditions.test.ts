@@ -185,3 +185,40 @@ describe('interrupt', () => {
     expect(validateMessagesRequest(model.requests[1]!.messages)).toBeUndefined();
   });
 });
+
+describe('maxBudgetUsd with subagents', () => {
+  // $1.50 per parent turn at the default Sonnet price ($15 per million output tokens).
+  const costly = { usage: { inputTokens: 10, outputTokens: 100_000 } };
+  const parentScript = () =>
+    scriptedModel(
+      [turn(toolCall('Agent', { description: 'd', prompt: 'p', subagent_type: 'helper' }), costly), ...Array.from({ length: 6 }, (_, index) => turn(toolCall('echo', { text: String(index) }), costly)), 'done'],
+      { modelId: 'claude-sonnet-4-6' },
+    );
+
+  it('createAgent refuses a budget when a subagent type’s model has no price, naming the type', () => {
+    expect(() =>
+      createAgent({
+        model: parentScript(),
+        tools: [echoTool],
+        maxBudgetUsd: 1,
+        agents: { helper: { description: 'Helps.', prompt: 'You help.', model: scriptedModel(['sub done'], { modelId: 'my-local-model' }) } },
+      }),
+    ).toThrow(/maxBudgetUsd needs a price for model "my-local-model" \(agents\.helper\.model\)/);
+    expect(() => createAgent({ model: parentScript(), maxBudgetUsd: 1, verifyPlanOnCompletion: { model: scriptedModel([], { modelId: 'my-verifier' }) } })).toThrow(
+      /"my-verifier" \(verifyPlanOnCompletion\.model\)/,
+    );
+  });
+
+  it('a priced subagent counts, and the parent still stops at its budget', async () => {
+    const agent = createAgent({
+      model: parentScript(),
+      tools: [echoTool],
+      maxBudgetUsd: 1,
+      prices: { 'my-local-model': { input: 0, output: 0 } },
+      agents: { helper: { description: 'Helps.', prompt: 'You help.', model: scriptedModel(['sub done'], { modelId: 'my-local-model' }) } },
+    });
+    const result = await agent.run('go').result;
+    expect(result.status).toBe('budget-exceeded');
+    expect(result.turns).toBe(1);
+  });
+});
