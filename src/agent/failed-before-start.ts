@@ -1,5 +1,6 @@
 import type { RunResult } from '../events/run-result.js';
 import { emptyUsage } from '../model/usage.js';
+import { toError } from '../errors/describe-thrown.js';
 
 /** The result of a run that could not start (its session failed to load). */
 export function failedBeforeStart(runId: string, sessionId: string, error: unknown): RunResult {
@@ -14,6 +15,6 @@ export function failedBeforeStart(runId: string, sessionId: string, error: unkno
     messages: [],
     permissionDenials: [],
     pendingApprovals: [],
-    error: error instanceof Error ? error : new Error(String(error)),
+    error: toError(error),
   };
 }

@@ -1,3 +1,5 @@
+import { toError } from '../errors/describe-thrown.js';
+
 /** A listener as the emitter holds it. */
 type Listener = (event: unknown) => void;
 
@@ -20,7 +22,7 @@ export class ListenerGuards {
       try {
         listener(event as E);
       } catch (error) {
-        if (type !== 'error') this.report(error instanceof Error ? error : new Error(String(error)));
+        if (type !== 'error') this.report(toError(error));
       }
     };
     let byType = this.wrappers.get(listener as Listener);

@@ -1,4 +1,5 @@
 import type { HookEventName } from './types.js';
+import { describeJson } from '../options/describe-json.js';
 
 const DECISIONS: Partial<Record<HookEventName, readonly string[]>> = {
   PreToolUse: ['allow', 'deny', 'ask', 'defer'],
@@ -17,7 +18,7 @@ export function checkHookOutput(event: HookEventName, output: unknown): string |
   const allowed = DECISIONS[event];
   const decision = (output as { decision?: unknown }).decision;
   if (allowed !== undefined && decision !== undefined && !allowed.includes(decision as string)) {
-    return `returned decision ${JSON.stringify(decision)}; a ${event} hook's decision is one of ${allowed.map((value) => `"${value}"`).join(', ')}`;
+    return `returned decision ${describeJson(decision)}; a ${event} hook's decision is one of ${allowed.map((value) => `"${value}"`).join(', ')}`;
   }
   return undefined;
 }

@@ -2,6 +2,7 @@ import { HookError } from '../errors/hook-error.js';
 import { checkHookOutput } from './check-hook-output.js';
 import { hookMatches } from './hook-matcher.js';
 import type { HookCallInput, HookEntry, HookEventName, HookInput, HookOutput, HooksConfig } from './types.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 /** The timeout of a hook without its own `timeoutMs`. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
@@ -69,7 +70,7 @@ async function runOne<E extends HookEventName>(
     try {
       return { ok: true, value: await entry.hook(fullInput) };
     } catch (cause) {
-      return { ok: false, error: hookFailure(event, index, `threw: ${cause instanceof Error ? cause.message : String(cause)}`, cause) };
+      return { ok: false, error: hookFailure(event, index, `threw: ${describeThrown(cause)}`, cause) };
     }
   })();
   try {

@@ -18,6 +18,7 @@ import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
 import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
 import { reportHookErrors } from './execute-tools.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 /** Options of {@link compactHistory}. */
 export interface CompactHistoryOptions {
@@ -109,7 +110,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   } catch (error) {
     const failure = CompactionError.isInstance(error)
       ? error
-      : new CompactionError(`The compaction (${trigger}) failed: the model could not write the summary (${error instanceof Error ? error.message : String(error)}). The history is unchanged.`, { cause: error });
+      : new CompactionError(`The compaction (${trigger}) failed: the model could not write the summary (${describeThrown(error)}). The history is unchanged.`, { cause: error });
     core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: tokensBefore, summarizedMessages: 0, keptMessages: messages.length, usage, error: failure });
     throw failure;
   }

@@ -11,6 +11,7 @@ import type { RunContext } from './loop-run-context.js';
 import { refuseCall } from './refuse-call.js';
 import { toToolResultContent, type ToolResultContent } from './tool-result-content.js';
 import { failSpan, withSpan } from '../telemetry/index.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 const INTERRUPTED = 'The user interrupted this tool call before it finished; it may have had partial effects. Do not assume it completed.';
 const PLAN_MODE_GUARD =
@@ -191,7 +192,7 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
       { output: value, durationMs: performance.now() - started },
     );
   } catch (error) {
-    const message = `Tool "${tool.name}" failed: ${error instanceof Error ? error.message : String(error)}`;
+    const message = `Tool "${tool.name}" failed: ${describeThrown(error)}`;
     await failCall(core, call, input, message, new ToolExecutionError(tool.name, message, { cause: error }), runSignal);
   } finally {
     core.running.delete(call.toolUseId);

@@ -28,6 +28,7 @@ import { checkOutput, checkOutputCall, outputInstruction, STRUCTURED_OUTPUT_TOOL
 import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
 import { modelTurn, totalInput, type TurnRequest } from './model-turn.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
+import { describeThrown, toError } from '../errors/describe-thrown.js';
 
 /** What starts a run: a prompt, the host's answer to a pending approval (continue the open batch), or neither (`agent.continue()`). */
 export interface RunInput {
@@ -126,7 +127,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       try {
         planVerification = await core.verifyOnCompletion({ signal, ...(context.reportSubagent ? { reportSubagent: context.reportSubagent } : {}) });
       } catch (failure) {
-        core.emit({ type: 'error', error: failure instanceof Error ? failure : new Error(String(failure)), fatal: false });
+        core.emit({ type: 'error', error: toError(failure), fatal: false });
       }
     }
     if (core.journal) await core.flush();
@@ -330,8 +331,8 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       closeBatch(INTERRUPTED);
       return await finish('interrupted');
     }
-    closeBatch(`The tool call could not be answered because the run failed: ${error instanceof Error ? error.message : String(error)}`);
-    return await finish('error', error instanceof Error ? error : new Error(String(error)));
+    closeBatch(`The tool call could not be answered because the run failed: ${describeThrown(error)}`);
+    return await finish('error', toError(error));
   }
 }
 

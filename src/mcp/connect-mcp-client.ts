@@ -6,6 +6,7 @@ import { listMcpTools } from './list-mcp-tools.js';
 import { loadMcpHttpSdk, loadMcpSdk } from './load-mcp-sdk.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 /** How this library introduces itself to MCP servers. */
 export const MCP_CLIENT_INFO = { name: 'agent-harness', version: '0.1.0' } as const;
@@ -84,7 +85,7 @@ export async function connectMcpClient(args: ConnectMcpClientArgs): Promise<Conn
     await close();
     if (McpConnectionError.isInstance(error)) throw error;
     const needsAuth = await isAuthError(error, config).catch(() => false);
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = describeThrown(error);
     throw new McpConnectionError(
       needsAuth
         ? `The MCP server "${name}" asks for authorization (${detail}). Pass its credentials in headers, or an authProvider, in mcpServers.${name}.`

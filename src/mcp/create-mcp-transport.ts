@@ -1,6 +1,7 @@
 import { McpConnectionError } from '../errors/mcp-connection-error.js';
 import { loadMcpHttpSdk, loadMcpSdk } from './load-mcp-sdk.js';
 import type { McpServerConfig, McpServerLike, McpTransportLike } from './mcp-server-config.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 /** A transport ready to connect, and what to close with it. */
 export interface CreatedTransport {
@@ -33,7 +34,7 @@ export async function createMcpTransport(name: string, config: McpServerConfig):
         await server.connect(serverSide);
       } catch (cause) {
         throw new McpConnectionError(
-          `The in-process MCP server "${name}" could not be connected: ${cause instanceof Error ? cause.message : String(cause)}. A server object serves one connection at a time; when several agents or forks use it, pass a function that makes one: { type: 'sdk', server: () => createServer() }.`,
+          `The in-process MCP server "${name}" could not be connected: ${describeThrown(cause)}. A server object serves one connection at a time; when several agents or forks use it, pass a function that makes one: { type: 'sdk', server: () => createServer() }.`,
           { server: name, cause },
         );
       }

@@ -1,6 +1,7 @@
 import { McpConnectionError } from '../errors/mcp-connection-error.js';
 import { McpProtocolError } from '../errors/mcp-protocol-error.js';
 import { McpToolCallError } from '../errors/mcp-tool-call-error.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 /** JSON-RPC codes the SDK uses for a closed connection and a request timeout. */
 const CONNECTION_CLOSED = -32000;
@@ -30,7 +31,7 @@ function issuesOf(error: unknown): string | undefined {
 export function classifyCallError(error: unknown, server: string, toolName: string, timeoutMs: number): ClassifiedCallError {
   const code = (error as { code?: unknown } | null)?.code;
   const name = (error as { name?: unknown } | null)?.name;
-  const detail = error instanceof Error ? error.message : String(error);
+  const detail = describeThrown(error);
   if (name === 'McpError' && code === CONNECTION_CLOSED) {
     return {
       connectionLost: true,

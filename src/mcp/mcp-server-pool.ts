@@ -4,6 +4,7 @@ import type { McpServerConfig, McpServerState } from './mcp-server-config.js';
 import { createMcpTool } from './mcp-tool.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 import { mcpToolName } from './mcp-tool-name.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 /** What the pool reports once the agent is running. */
 export interface McpServerPoolListener {
@@ -113,7 +114,7 @@ export class McpServerPool {
         server.taken.add(name);
         added.push(tool);
       } catch (error) {
-        server.skipped.set(info.name, error instanceof Error ? error.message : String(error));
+        server.skipped.set(info.name, describeThrown(error));
       }
     }
     if (this.#fixed && added.length) {

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { PERMISSION_MODES, type PermissionMode } from '../types/permission.js';
+import { describeOptionValue } from '../options/describe-option-value.js';
 
 /**
  * Checks that a value is a permission mode.
@@ -10,7 +11,7 @@ import { PERMISSION_MODES, type PermissionMode } from '../types/permission.js';
 export function assertPermissionMode(value: unknown, name = 'permissionMode'): asserts value is PermissionMode {
   if (!(PERMISSION_MODES as readonly unknown[]).includes(value)) {
     throw new ConfigurationError(
-      `${name} ${typeof value === 'string' ? JSON.stringify(value) : String(value)} is not a permission mode; use one of ${PERMISSION_MODES.map((mode) => `"${mode}"`).join(', ')}.`,
+      `${name} ${typeof value === 'string' ? JSON.stringify(value) : describeOptionValue(value)} is not a permission mode; use one of ${PERMISSION_MODES.map((mode) => `"${mode}"`).join(', ')}.`,
     );
   }
 }

@@ -2,6 +2,7 @@ import type { ReadTargets, Tool, ToolStateStore } from '../tools/types.js';
 import { splitGlobBase } from './compile-glob.js';
 import { compileRule, matchesPath, type CompiledRule, type RuleBehavior } from './compile-rule.js';
 import { normalizePath, toWorkspacePath } from './workspace-path.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 /**
  * Read rules for every tool: a `Read(pattern)` deny or ask rule protects the paths it matches
@@ -26,7 +27,7 @@ export function readTargetsOf(tool: Pick<Tool, 'name' | 'ruleTarget'>, input: un
   try {
     return reads(input);
   } catch (error) {
-    return { paths: [], unknown: `what the call reads could not be determined (${error instanceof Error ? error.message : String(error)})` };
+    return { paths: [], unknown: `what the call reads could not be determined (${describeThrown(error)})` };
   }
 }
 

@@ -1,6 +1,7 @@
 import { ToolInputError } from '../errors/tool-input-error.js';
 import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from '../history/json-bounds.js';
 import type { Tool, ToolAgentContext } from '../tools/types.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 /** The input, validated, or the problem as a sentence for the model. */
 export type ValidatedInput = { ok: true; value: unknown } | { ok: false; message: string };
@@ -46,7 +47,7 @@ async function checkWithTool(options: ValidateToolInputOptions, value: unknown):
   try {
     problem = await tool.validateInput!({ input: value, toolUseId, agent, signal });
   } catch (cause) {
-    problem = `its validateInput check failed (${cause instanceof Error ? cause.message : String(cause)})`;
+    problem = `its validateInput check failed (${describeThrown(cause)})`;
   }
   if (typeof problem === 'string' && problem !== '') {
     return { ok: false, message: new ToolInputError(tool.name, [problem]).message };

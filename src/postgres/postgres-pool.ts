@@ -1,3 +1,5 @@
+import { toError } from '../errors/describe-thrown.js';
+
 /** What the stores need of a query result (a `pg` `QueryResult` fits). */
 export interface PostgresQueryResult {
   /** The rows, one object per row keyed by column name. */
@@ -36,7 +38,7 @@ export async function inTransaction<T>(pool: PostgresPool, task: (client: Postgr
     return result;
   } catch (error) {
     await client.query('ROLLBACK').catch((rollbackError: unknown) => {
-      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+      broken = toError(rollbackError);
     });
     throw error;
   } finally {

@@ -34,6 +34,7 @@ import { signSnapshot } from './snapshot-signature.js';
 import { AgentContext, stateSpillStore } from './agent-context.js';
 import { createToolAgentContext } from './tool-agent-context.js';
 import { spillToolResult, type ContextUsage, type SpillStore } from '../context/index.js';
+import { describeJson } from '../options/describe-json.js';
 
 /** An event before the agent stamps it with its session and agent ids. */
 export type AgentEventInput = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'agentId'> : never) : never;
@@ -398,12 +399,12 @@ export class AgentCore implements AgentServices {
   applyPermissionUpdates(updates: readonly PermissionUpdate[] | undefined): void {
     if (updates !== undefined && !Array.isArray(updates)) {
       throw new ConfigurationError(
-        `updatedPermissions must be an array of permission updates, e.g. [{ type: 'addRules', behavior: 'allow', rules: ['Bash(npm test:*)'], destination: 'session' }], got ${JSON.stringify(updates)}.`,
+        `updatedPermissions must be an array of permission updates, e.g. [{ type: 'addRules', behavior: 'allow', rules: ['Bash(npm test:*)'], destination: 'session' }], got ${describeJson(updates)}.`,
       );
     }
     for (const update of updates ?? []) {
       if (typeof update !== 'object' || update === null) {
-        throw new ConfigurationError(`A permission update must be an object such as { type: 'addRules', behavior: 'allow', rules: [...], destination: 'session' }, got ${JSON.stringify(update)}.`);
+        throw new ConfigurationError(`A permission update must be an object such as { type: 'addRules', behavior: 'allow', rules: [...], destination: 'session' }, got ${describeJson(update)}.`);
       }
       switch (update.type) {
         case 'addRules':
@@ -411,11 +412,11 @@ export class AgentCore implements AgentServices {
         case 'removeRules': {
           const { behavior } = update;
           if (!RULE_BEHAVIORS.includes(behavior)) {
-            throw new ConfigurationError(`A permission update of type "${update.type}" needs \`behavior\`: "allow", "deny" or "ask", got ${JSON.stringify(behavior)}.`);
+            throw new ConfigurationError(`A permission update of type "${update.type}" needs \`behavior\`: "allow", "deny" or "ask", got ${describeJson(behavior)}.`);
           }
           if (!Array.isArray(update.rules)) {
             throw new ConfigurationError(
-              `A permission update of type "${update.type}" needs \`rules\`: an array of rules ("Bash(npm test:*)" or { toolName: "Bash", ruleContent: "npm test:*" }), got ${JSON.stringify(update.rules)}.`,
+              `A permission update of type "${update.type}" needs \`rules\`: an array of rules ("Bash(npm test:*)" or { toolName: "Bash", ruleContent: "npm test:*" }), got ${describeJson(update.rules)}.`,
             );
           }
           this.changeSessionRules(update.type, behavior, update.rules.map(ruleString));
@@ -428,14 +429,14 @@ export class AgentCore implements AgentServices {
         case 'removeDirectories': {
           const directories = update.directories;
           if (!Array.isArray(directories) || directories.some((directory) => typeof directory !== 'string' || directory === '')) {
-            throw new ConfigurationError(`A permission update of type "${update.type}" needs \`directories\`: non-empty path strings, got ${JSON.stringify(directories)}.`);
+            throw new ConfigurationError(`A permission update of type "${update.type}" needs \`directories\`: non-empty path strings, got ${describeJson(directories)}.`);
           }
           this.commit({ kind: 'directories-changed', operation: update.type === 'addDirectories' ? 'add' : 'remove', directories: [...directories] });
           break;
         }
         default:
           throw new ConfigurationError(
-            `Unknown permission update type ${JSON.stringify((update as { type?: unknown }).type)}; use addRules, replaceRules, removeRules, setMode, addDirectories or removeDirectories.`,
+            `Unknown permission update type ${describeJson((update as { type?: unknown }).type)}; use addRules, replaceRules, removeRules, setMode, addDirectories or removeDirectories.`,
           );
       }
       if (update.destination === 'host') this.emit({ type: 'permission-update', update });

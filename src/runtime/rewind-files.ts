@@ -2,6 +2,7 @@ import { ConfigurationError } from '../errors/index.js';
 import { ToolUseIdIndex } from '../history/tool-use-id-index.js';
 import { dropFileCheckpoints, fileCheckpointsForgotten, listFileCheckpoints, MAX_FILE_CHECKPOINTS, type FileCheckpoint } from '../tools/file-checkpoints.js';
 import type { AgentCore } from './agent-core.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 /** Options of `agent.rewindFiles`. */
 export interface RewindFilesOptions {
@@ -101,7 +102,7 @@ export async function rewindFiles(core: AgentCore, options: RewindFilesOptions):
       try {
         await tool.restoreFile({ path, content: checkpoint.before, agent: core.toolContext });
       } catch (error) {
-        result.skipped.push({ path, reason: `Restoring it failed: ${error instanceof Error ? error.message : String(error)}` });
+        result.skipped.push({ path, reason: `Restoring it failed: ${describeThrown(error)}` });
         continue;
       }
       for (const other of checkpoints) if (other.path === path) consumed.push(other.id);

@@ -1,6 +1,7 @@
 import { randomId } from '../ids/random-id.js';
 import { ENTRY_SCHEMA_VERSION, type EntryDraft, type SessionEntry } from '../state/entries.js';
 import type { SessionStore } from './session-store.js';
+import { toError } from '../errors/describe-thrown.js';
 
 export type { EntryDraft };
 
@@ -89,7 +90,7 @@ export class Journal implements TranscriptWriter {
           ...(this.fencingToken !== undefined ? { fencingToken: this.fencingToken } : {}),
         });
       } catch (error) {
-        this.failure = error instanceof Error ? error : new Error(String(error));
+        this.failure = toError(error);
       }
     });
   }

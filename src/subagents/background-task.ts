@@ -3,6 +3,7 @@ import type PQueue from 'p-queue';
 import type { BackgroundTaskInfo } from '../events/run-result.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { runSubagent } from './run-subagent.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 /** The tool-state key under which an agent keeps its background tasks (with their outputs once ended). */
 export const BACKGROUND_TASKS_KEY = 'agent-harness/background-tasks';
@@ -53,7 +54,7 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
     .add(() => runSubagent(child, { prompt: args.prompt }, { parent, subagentType: args.subagentType, signal: controller.signal, run: undefined }))
     .then(
       (result) => finish(result?.status === 'completed' ? 'completed' : result?.status === 'interrupted' ? 'interrupted' : 'failed', result?.text || result?.error?.message || `(ended: ${result?.status})`),
-      (error: unknown) => finish('failed', error instanceof Error ? error.message : String(error)),
+      (error: unknown) => finish('failed', describeThrown(error)),
     );
   const finish = (status: BackgroundTaskInfo['status'], output: string) => {
     parent.backgroundAborts.delete(controller);

@@ -27,13 +27,26 @@ export function withSpan<T>(
     try {
       return await fn(span);
     } catch (error) {
-      span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({ code: STATUS_ERROR, message: error instanceof Error ? error.message : String(error) });
+      const message = textOf(error);
+      span.recordException(error instanceof Error ? error : message);
+      span.setStatus({ code: STATUS_ERROR, message });
       throw error;
     } finally {
       span.end();
     }
   });
+}
+
+/**
+ * A thrown value's text; never throws (`Object.create(null)` has no string form). The errors
+ * folder's `describeThrown`, which telemetry, a bottom layer, may not import.
+ */
+function textOf(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'a thrown object with no text form';
+  }
 }
 
 /** Marks a span as failed, with the error. */

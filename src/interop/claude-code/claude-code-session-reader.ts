@@ -2,6 +2,7 @@ import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { SessionEntry } from '../../state/entries.js';
 import type { ClaudeCodeSessionNormalizer } from './claude-code-session-normalizer.js';
 import type { ClaudeCodeSessionStats, ClaudeCodeSubagent, ReadClaudeCodeFileBackup } from './claude-code-session-types.js';
+import { describeThrown } from '../../errors/describe-thrown.js';
 
 /** The entries of a Claude Code session, read lazily; iterate once. */
 export interface ClaudeCodeSessionReader extends AsyncIterable<SessionEntry> {
@@ -49,7 +50,7 @@ export async function readPendingBackups(
       if (typeof read === 'string') text = read;
       else if (read !== undefined) reason = `readFileBackup returned ${read === null ? 'null' : typeof read}, not a string`;
     } catch (error) {
-      reason = error instanceof Error ? error.message : String(error);
+      reason = describeThrown(error);
     }
     normalizer.completeBackup(pending, text, out, reason);
   }

@@ -1,5 +1,6 @@
 import type { APIError } from '@anthropic-ai/sdk';
 import { ModelError } from '../../errors/model-error.js';
+import { describeThrown } from '../../errors/describe-thrown.js';
 
 /**
  * Whether an error is an instance of the SDK's error class of that name, by the names along its
@@ -117,7 +118,7 @@ function readString(value: unknown): string | undefined {
 
 function describeCause(error: unknown): string {
   const cause = (error as { cause?: unknown } | null)?.cause;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = describeThrown(error);
   const text = message.replace(/\.$/, '');
   return cause instanceof Error && cause.message && cause.message !== message ? `${text}; cause: ${cause.message}` : text;
 }

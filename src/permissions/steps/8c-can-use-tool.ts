@@ -4,6 +4,8 @@ import { raceAbort } from '../race-abort.js';
 import type { PermissionResult, PermissionUpdate } from '../../types/permission.js';
 import { validateToolInput } from '../validate-tool-input.js';
 import { allow, defer, deny, interrupted, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
+import { describeThrown } from '../../errors/describe-thrown.js';
+import { describeJson } from '../../options/describe-json.js';
 
 function isPermissionResult(value: unknown): value is PermissionResult {
   if (typeof value !== 'object' || value === null) return false;
@@ -42,7 +44,7 @@ export async function canUseToolStep(
     result = raced.value;
   } catch (error) {
     reportError(state, error);
-    const detail = error instanceof Error ? error.message : String(error);
+    const detail = describeThrown(error);
     return deny(
       state,
       { type: 'callback', message: `canUseTool threw: ${detail}` },
@@ -50,7 +52,7 @@ export async function canUseToolStep(
     );
   }
   if (!isPermissionResult(result)) {
-    const problem = `canUseTool returned ${JSON.stringify(result)} for tool "${tool.name}"; return { behavior: 'allow' }, { behavior: 'deny', message } or { behavior: 'defer' }.`;
+    const problem = `canUseTool returned ${describeJson(result)} for tool "${tool.name}"; return { behavior: 'allow' }, { behavior: 'deny', message } or { behavior: 'defer' }.`;
     reportError(state, new ConfigurationError(problem));
     return deny(state, { type: 'callback', message: problem }, `Permission to use ${tool.name} could not be obtained, so the call was not run.`);
   }

@@ -1,5 +1,7 @@
 import type { ToolPermissionCheck } from '../../types/permission.js';
 import { reportError, type AskRequest, type PipelineState, type StepResult } from './pipeline-state.js';
+import { describeThrown } from '../../errors/describe-thrown.js';
+import { describeJson } from '../../options/describe-json.js';
 
 const BEHAVIORS = new Set(['allow', 'deny', 'ask', 'passthrough']);
 
@@ -9,10 +11,10 @@ async function callToolCheck(state: PipelineState): Promise<ToolPermissionCheck>
   try {
     const check = await tool.checkPermissions({ input: state.input, toolUseId, agent, signal });
     if (typeof check === 'object' && check !== null && BEHAVIORS.has(check.behavior)) return check;
-    throw new Error(`returned ${JSON.stringify(check)}; expected { behavior: 'allow' | 'deny' | 'ask' | 'passthrough' }`);
+    throw new Error(`returned ${describeJson(check)}; expected { behavior: 'allow' | 'deny' | 'ask' | 'passthrough' }`);
   } catch (cause) {
     // Fail closed: a broken check must not let the call through.
-    const message = `The permission check of tool "${tool.name}" failed: ${(cause instanceof Error ? cause.message : String(cause)).trim().replace(/\.+$/, '')}`;
+    const message = `The permission check of tool "${tool.name}" failed: ${describeThrown(cause).trim().replace(/\.+$/, '')}`;
     reportError(state, new Error(message, { cause }));
     return { behavior: 'deny', message: `${message}. The call was not run.` };
   }

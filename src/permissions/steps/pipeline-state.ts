@@ -2,6 +2,7 @@ import type { ComposedPreToolUse } from '../../hooks/compose-pre-tool-use.js';
 import type { DecidePermissionArgs, PermissionOutcome } from '../decide-permission-types.js';
 import type { ToolDisplay } from '../../types/tool-display.js';
 import type { PermissionReason, PermissionUpdate, ToolPermissionCheck } from '../../types/permission.js';
+import { toError } from '../../errors/describe-thrown.js';
 
 /** What the steps share while one call is decided. */
 export interface PipelineState {
@@ -94,7 +95,7 @@ export function reportError(state: PipelineState, error: unknown): void {
   const id = agentId ?? agent.agentId;
   emit({
     type: 'error',
-    error: error instanceof Error ? error : new Error(String(error)),
+    error: toError(error),
     fatal: false,
     ...(id === undefined ? {} : { agentId: id }),
   });

@@ -2,6 +2,8 @@ import { isObject } from '../../options/index.js';
 import type { ToolDisplay } from '../../types/tool-display.js';
 import { raceAbort } from '../race-abort.js';
 import { reportError, type PipelineState } from './pipeline-state.js';
+import { describeThrown } from '../../errors/describe-thrown.js';
+import { describeJson } from '../../options/describe-json.js';
 
 const BODY_FORMATS = new Set(['diff', 'command', 'markdown', 'text']);
 
@@ -27,11 +29,11 @@ export async function toolDisplay(state: PipelineState): Promise<ToolDisplay | u
   try {
     const raced = await raceAbort(() => tool.display!({ input: state.input, toolUseId, agent, signal }), signal);
     if (raced.aborted || raced.value === undefined) return undefined;
-    if (!isToolDisplay(raced.value)) throw new Error(`returned ${JSON.stringify(raced.value)}; expected { title: string, summary: string, body?: string }`);
+    if (!isToolDisplay(raced.value)) throw new Error(`returned ${describeJson(raced.value)}; expected { title: string, summary: string, body?: string }`);
     state.display = raced.value;
     return raced.value;
   } catch (cause) {
-    const detail = (cause instanceof Error ? cause.message : String(cause)).trim().replace(/\.+$/, '');
+    const detail = describeThrown(cause).trim().replace(/\.+$/, '');
     reportError(state, new Error(`The display of tool "${tool.name}" failed: ${detail}. The approval shows the raw input instead.`, { cause }));
     return undefined;
   }
