@@ -1,3 +1,4 @@
+import { codePointBoundary } from '../model/code-point-boundary.js';
 import type { ImageBlock, TextBlock, ToolResultContentBlock } from '../model/messages.js';
 import { isToolOutput } from '../tools/tool-output.js';
 
@@ -15,10 +16,11 @@ function isBlockArray(value: unknown): value is Array<TextBlock | ImageBlock> {
   );
 }
 
-/** Truncates text past `maxChars`, saying so in the text. */
+/** Truncates text past `maxChars` (never inside a surrogate pair), saying so in the text. */
 export function truncateText(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}\n\n[Output truncated: showing the first ${maxChars} of ${text.length} characters.]`;
+  const end = codePointBoundary(text, maxChars);
+  return `${text.slice(0, end)}\n\n[Output truncated: showing the first ${end} of ${text.length} characters.]`;
 }
 
 /**

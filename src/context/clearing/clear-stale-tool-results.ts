@@ -1,3 +1,4 @@
+import { codePointBoundary } from '../../model/code-point-boundary.js';
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from '../../model/messages.js';
 import { READ_TOOL_OUTPUT_TOOL_NAME } from '../spill/spill-tool-result.js';
 
@@ -81,7 +82,7 @@ export function describeClearedCall(call: ClearedCall): string {
   const input = jsonPreview(call.input, 200);
   const text = resultText(call.result);
   const images = Array.isArray(call.result.content) ? call.result.content.filter((block) => block.type === 'image').length : 0;
-  const began = text.trim() === '' ? '' : ` It began: ${JSON.stringify(text.slice(0, 120))}${text.length > 120 ? '…' : ''}.`;
+  const began = text.trim() === '' ? '' : ` It began: ${JSON.stringify(text.slice(0, codePointBoundary(text, 120)))}${text.length > 120 ? '…' : ''}.`;
   const again = call.spilledHandle
     ? ` Read it again with ${READ_TOOL_OUTPUT_TOOL_NAME}({ "handle": "${call.spilledHandle}" }).`
     : ' Make the call again if you need it and it is safe to repeat.';
@@ -156,5 +157,5 @@ function jsonPreview(value: unknown, max: number): string {
   } catch {
     json = '…';
   }
-  return json.length > max ? `${json.slice(0, max)}…` : json;
+  return json.length > max ? `${json.slice(0, codePointBoundary(json, max))}…` : json;
 }

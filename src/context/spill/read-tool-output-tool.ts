@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { codePointBoundary } from '../../model/code-point-boundary.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
@@ -43,17 +44,21 @@ export function readToolOutputTool(options: ReadToolOutputToolOptions): Tool {
     description: DESCRIPTION,
     inputSchema: input,
     readOnly: true,
-    execute: async ({ input: { handle, offset = 0, length = pageChars, search } }) => {
+    execute: async ({ input: { handle, offset: asked = 0, length = pageChars, search } }) => {
       const output = await options.store.load(handle);
       if (!output) {
         return toolOutput(`No kept output has the handle "${handle}". Use the exact handle from the note of a shortened tool result; an output of an earlier session may no longer be kept.`, { isError: true });
       }
       const { text } = output;
       if (search !== undefined) return searchLines(handle, text, search, maxMatches);
-      if (offset >= text.length) {
-        return toolOutput(`Offset ${offset} is past the end of "${handle}", which has ${text.length} characters.`, { isError: true });
+      if (asked >= text.length) {
+        return toolOutput(`Offset ${asked} is past the end of "${handle}", which has ${text.length} characters.`, { isError: true });
       }
-      const end = Math.min(text.length, offset + length);
+      // A page never starts or ends inside a surrogate pair; a page of one such half grows to the whole character.
+      const offset = codePointBoundary(text, asked);
+      const limit = Math.min(text.length, offset + length);
+      const back = codePointBoundary(text, limit);
+      const end = back > offset ? back : codePointBoundary(text, limit, 'forward');
       const where = `[${handle}: characters ${offset}–${end} of ${text.length}, from ${output.toolName}.${end < text.length ? ` Continue with offset ${end}.` : ' This is the end of the output.'}]`;
       return `${where}\n${text.slice(offset, end)}`;
     },
@@ -71,7 +76,7 @@ function searchLines(handle: string, text: string, search: string, maxMatches: n
     const content = text.slice(start, end);
     if (content.toLowerCase().includes(needle)) {
       total++;
-      if (found.length < maxMatches) found.push(`${line} (offset ${start}): ${content.length > 500 ? `${content.slice(0, 500)}…` : content}`);
+      if (found.length < maxMatches) found.push(`${line} (offset ${start}): ${content.length > 500 ? `${content.slice(0, codePointBoundary(content, 500))}…` : content}`);
     }
     if (newline === -1) break;
     start = newline + 1;

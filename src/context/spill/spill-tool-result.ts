@@ -1,3 +1,4 @@
+import { codePointBoundary } from '../../model/code-point-boundary.js';
 import type { ImageBlock, TextBlock, ToolResultBlock } from '../../model/messages.js';
 import type { SpilledOutput } from './spill-store.js';
 
@@ -62,8 +63,9 @@ export function spillToolResult(result: ToolResultBlock, options: SpillToolResul
   // The preview never shows more than maxChars of the text (text.length > maxChars here).
   const headBudget = Math.min(options.headChars ?? 2_000, maxChars);
   const tailBudget = Math.min(options.tailChars ?? 1_000, maxChars - headBudget);
-  const headEnd = lineEndNear(text, headBudget, 'back');
-  const tailStart = Math.max(headEnd, lineEndNear(text, text.length - tailBudget, 'forward'));
+  // Cuts never split a surrogate pair; the tail's start moves forward so the budget holds.
+  const headEnd = codePointBoundary(text, lineEndNear(text, headBudget, 'back'));
+  const tailStart = Math.max(headEnd, codePointBoundary(text, lineEndNear(text, text.length - tailBudget, 'forward'), 'forward'));
   const lines = text.split('\n').length;
   const note =
     `[This output is ${format(text.length)} characters (${format(lines)} lines), too long to show in full. It is kept as "${handle}": ` +

@@ -1,10 +1,16 @@
-/** Keeps the beginning and the end of a text longer than `maxChars`, noting what was left out. */
+import { codePointBoundary } from '../../model/code-point-boundary.js';
+
+/**
+ * Keeps the beginning and the end of a text longer than `maxChars`, noting what was left out.
+ * Cuts never split a surrogate pair (the API refuses half a character).
+ */
 export function truncateMiddle(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
-  const head = Math.ceil(maxChars / 2);
-  const tail = maxChars - head;
-  const omitted = text.length - maxChars;
-  return `${text.slice(0, head)}\n\n... [${omitted} characters omitted] ...\n\n${tail > 0 ? text.slice(-tail) : ''}`;
+  const headEnd = codePointBoundary(text, Math.ceil(maxChars / 2));
+  const tail = maxChars - Math.ceil(maxChars / 2);
+  const tailStart = tail > 0 ? codePointBoundary(text, text.length - tail, 'forward') : text.length;
+  const omitted = tailStart - headEnd;
+  return `${text.slice(0, headEnd)}\n\n... [${omitted} characters omitted] ...\n\n${text.slice(tailStart)}`;
 }
 
 /**
@@ -13,6 +19,8 @@ export function truncateMiddle(text: string, maxChars: number): string {
  */
 export class BoundedText {
   private head = '';
+  /** The head is closed once text went to the tail: what comes later must not jump ahead of it. */
+  private headClosed = false;
   private tail = '';
   private total = 0;
 
@@ -21,24 +29,26 @@ export class BoundedText {
   /** Appends a chunk. */
   push(chunk: string): void {
     this.total += chunk.length;
-    const headRoom = Math.ceil(this.maxChars / 2) - this.head.length;
+    const headRoom = this.headClosed ? 0 : Math.ceil(this.maxChars / 2) - this.head.length;
     if (headRoom > 0) {
-      this.head += chunk.slice(0, headRoom);
-      chunk = chunk.slice(headRoom);
+      const cut = codePointBoundary(chunk, headRoom);
+      this.head += chunk.slice(0, cut);
+      chunk = chunk.slice(cut);
     }
     if (chunk === '') return;
+    this.headClosed = true;
     this.tail += chunk;
     const tailSize = Math.floor(this.maxChars / 2);
-    if (this.tail.length > tailSize * 2 + 1024) this.tail = this.tail.slice(-tailSize);
+    if (this.tail.length > tailSize * 2 + 1024) this.tail = this.tail.slice(codePointBoundary(this.tail, this.tail.length - tailSize, 'forward'));
   }
 
   /** The text, with a note in the middle when some was left out. */
   toString(): string {
-    const tailSize = Math.floor(this.maxChars / 2);
-    const kept = this.head.length + Math.min(this.tail.length, tailSize);
     if (this.total <= this.maxChars) return this.head + this.tail;
-    const omitted = this.total - kept;
-    return `${this.head}\n\n... [${omitted} characters omitted] ...\n\n${tailSize > 0 ? this.tail.slice(-tailSize) : ''}`;
+    const tailSize = Math.floor(this.maxChars / 2);
+    const tail = this.tail.length <= tailSize ? this.tail : this.tail.slice(codePointBoundary(this.tail, this.tail.length - tailSize, 'forward'));
+    const omitted = this.total - this.head.length - tail.length;
+    return `${this.head}\n\n... [${omitted} characters omitted] ...\n\n${tail}`;
   }
 }
 
@@ -46,6 +56,6 @@ export class BoundedText {
 export function truncateEnd(text: string, maxChars: number, hint: string): string {
   if (text.length <= maxChars) return text;
   const cut = text.lastIndexOf('\n', maxChars);
-  const kept = text.slice(0, cut > 0 ? cut : maxChars);
+  const kept = text.slice(0, cut > 0 ? cut : codePointBoundary(text, maxChars));
   return `${kept}\n\n[Output truncated: ${text.length - kept.length} more characters. ${hint}]`;
 }
