@@ -75,6 +75,37 @@ describe('loadSkills', () => {
     expect(parseSkillFile('\uFEFF---\r\nname: my-skill\r\ndescription: y\r\nunknown: kept out\r\n---\r\nBody\r\n', 'f', 'my-skill')).toEqual({ name: 'my-skill', description: 'y', instructions: 'Body' });
   });
 
+  it('refuses a frontmatter value that is not plain data (a circular alias) with a SkillFormatError, not a raw TypeError', async () => {
+    const circular = [
+      '---\nname: x\ndescription: d\nmetadata:\n  loop: &a [*a]\n---\nBody',
+      '---\nname: x\ndescription: d\nmetadata: &m\n  self: *m\n---\nBody',
+      '---\nname: x\ndescription: d\nmetadata:\n  deep: &a { inner: [1, *a] }\n---\nBody',
+    ];
+    for (const text of circular) {
+      const error = (() => {
+        try {
+          return parseSkillFile(text, 'x/SKILL.md', 'x');
+        } catch (thrown) {
+          return thrown;
+        }
+      })();
+      expect(SkillFormatError.isInstance(error), text).toBe(true);
+      expect((error as Error).message).toMatch(/^x\/SKILL\.md: the frontmatter field "metadata" .*circular/);
+    }
+    // Each other field refuses such a value with its own message.
+    for (const field of ['name', 'description', 'license', 'compatibility', 'allowed-tools']) {
+      const text = field === 'name' ? '---\nname: &a [*a]\ndescription: d\n---\n' : `---\nname: x\ndescription: d\n${field}: &a [*a]\n---\n`;
+      expect(() => parseSkillFile(text, 'x/SKILL.md', 'x'), field).toThrow(SkillFormatError);
+    }
+    const root = join(scratch, 'circular');
+    skillFolder(root, 'good-one', '---\nname: good-one\ndescription: Fine.\n---\nDo it.');
+    skillFolder(root, 'x', circular[0]!);
+    const warnings: string[] = [];
+    const skills = await loadSkills(root, { onInvalid: 'skip', onWarning: (message) => warnings.push(message) });
+    expect(skills.map((skill) => skill.name)).toEqual(['good-one']);
+    expect(warnings).toHaveLength(1);
+  });
+
   it('splits allowed-tools at spaces and commas outside parentheses', () => {
     expect(splitAllowedTools('Bash(npm test:*) Read, Grep')).toEqual(['Bash(npm test:*)', 'Read', 'Grep']);
   });

@@ -47,7 +47,20 @@ function allowedTools(source: string, value: unknown): string[] | undefined {
 function metadata(source: string, value: unknown): Record<string, string> | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) fail(source, 'the frontmatter field "metadata" must be a mapping of keys to strings.');
-  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, typeof item === 'string' ? item : JSON.stringify(item)]));
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([key, item]) => [key, typeof item === 'string' ? item : metadataJson(source, key, item)]));
+}
+
+/** A non-string metadata value as JSON; a YAML alias can make it circular, which JSON cannot hold. */
+function metadataJson(source: string, key: string, item: unknown): string {
+  try {
+    return JSON.stringify(item);
+  } catch (error) {
+    return fail(
+      source,
+      `the frontmatter field "metadata" holds a value under ${JSON.stringify(key)} that cannot be written as text (a circular YAML alias, or nested too deep); metadata values must be strings.`,
+      error,
+    );
+  }
 }
 
 /**
