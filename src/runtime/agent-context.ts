@@ -126,7 +126,9 @@ export function stateSpillStore(state: () => SessionState, record: (output: { ha
   return {
     save: (output) => record(output),
     load(handle) {
-      const kept = state().spilled?.[handle];
+      // The handle is the model's input: "constructor" or "__proto__" must not find what every object inherits.
+      const spilled = state().spilled;
+      const kept = spilled && Object.hasOwn(spilled, handle) ? spilled[handle] : undefined;
       return kept ? { handle, ...kept } : undefined;
     },
   };

@@ -46,7 +46,8 @@ export function readToolOutputTool(options: ReadToolOutputToolOptions): Tool {
     readOnly: true,
     execute: async ({ input: { handle, offset: asked = 0, length = pageChars, search } }) => {
       const output = await options.store.load(handle);
-      if (!output) {
+      // A store keyed by a plain object may hand back what it inherits for "constructor" and the like.
+      if (!output || typeof output.text !== 'string') {
         return toolOutput(`No kept output has the handle "${handle}". Use the exact handle from the note of a shortened tool result; an output of an earlier session may no longer be kept.`, { isError: true });
       }
       const { text } = output;
