@@ -317,6 +317,9 @@ export class Agent {
     if (decision.behavior === 'deny' && typeof decision.message !== 'string') {
       throw new ConfigurationError('resolveApproval: a denial needs a `message` for the model, e.g. { behavior: "deny", message: "The user declined." }.');
     }
+    // Refused now, with the approval still pending, rather than inside the run once it is used up.
+    // An answer meant for a subagent's call is checked for its shape here, and whole by the subagent.
+    if (decision.behavior === 'allow') this.core.checkPermissionUpdates(decision.updatedPermissions, { tools: approval.path === undefined || approval.path.length <= 1 });
     // Applied inside the run: an edited input goes through the tool's async validateInput first.
     // The typed answer a parked run was asked for carries over (in this process); another process passes `outputSchema` again.
     const output = options.outputSchema !== undefined ? prepareOutput(this.model, options.outputSchema, options.outputRetries, options.outputMode) : this.parkedOutput;

@@ -18,8 +18,9 @@ export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
  * that follows executes what is allowed.
  * @returns true when the host asked to stop the run after the batch (a denial with `interrupt`).
  */
-export async function applyApprovalDecision(core: AgentCore, call: BatchCall, decision: ApprovalDecision, signal: AbortSignal): Promise<boolean> {
+export async function applyApprovalDecision(core: AgentCore, call: BatchCall, answer: ApprovalDecision, signal: AbortSignal): Promise<boolean> {
   const approval = call.approval!;
+  const decision = recordedDecision(core, answer);
   core.commit({
     kind: 'approval-resolved',
     approvalId: approval.id,
@@ -42,9 +43,11 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, de
   const tool = core.tools.get(call.toolName);
   if (!tool) return refuse(`No tool named "${call.toolName}" exists any more, so the call was not run.`, { type: 'validation', message: 'unknown tool' });
   // What runs is what the host was shown: the approval's input (one source, never a second copy).
+  // The host's edit as it was given (the recorded decision leaves out one that is not plain JSON).
+  const edit = answer.behavior === 'allow' ? answer.updatedInput : undefined;
   let input = approval.input;
   let note: string | undefined;
-  if (decision.updatedInput === undefined) {
+  if (edit === undefined) {
     // The approval may have been read from a snapshot or a transcript: its input is checked
     // against the tool's schema again (and its bounds) before anything runs with it.
     const bounds = jsonBoundsProblem(input, TOOL_INPUT_BOUNDS);
@@ -55,7 +58,7 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, de
     }
   } else {
     // The same checks as the model's input: bounds, the schema, then the tool's own validateInput.
-    const validated = await validateToolInput({ tool, input: decision.updatedInput, toolUseId: call.toolUseId, agent: core.toolContext, signal });
+    const validated = await validateToolInput({ tool, input: edit, toolUseId: call.toolUseId, agent: core.toolContext, signal });
     if (!validated.ok) {
       const message = `The edited input was not run: ${validated.message}`;
       return refuse(message, { type: 'validation', message });
@@ -78,7 +81,7 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, de
   };
   core.commit({ kind: 'permission-decision', decision: allowed });
   const held = tool.handlesHostAnswer ? decision.updatedPermissions : undefined;
-  const hostAnswer = { ...(decision.updatedInput !== undefined ? { edited: true } : {}), ...(decision.clearContext === true ? { clearContext: true } : {}) };
+  const hostAnswer = { ...(edit !== undefined ? { edited: true } : {}), ...(decision.clearContext === true ? { clearContext: true } : {}) };
   core.commit({
     kind: 'call-allowed',
     toolUseId: call.toolUseId,
@@ -90,4 +93,22 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, de
   core.emit({ type: 'permission-decision', ...allowed });
   if (!tool.handlesHostAnswer) core.applyPermissionUpdates(decision.updatedPermissions);
   return false;
+}
+
+/**
+ * The host's answer as it is recorded: its known fields only (a UI's decision object may carry
+ * methods), its permission updates checked whole and copied, and an edited input only when it is
+ * plain JSON — one that is not is refused as the call's result below, never stored.
+ * @throws ConfigurationError for a malformed permission update (nothing is recorded then).
+ */
+function recordedDecision(core: AgentCore, answer: ApprovalDecision): ApprovalDecision {
+  if (answer.behavior === 'deny') return { behavior: 'deny', message: answer.message, ...(answer.interrupt === true ? { interrupt: true } : {}) };
+  const updatedPermissions = core.checkPermissionUpdates(answer.updatedPermissions);
+  const plainInput = answer.updatedInput !== undefined && jsonBoundsProblem(answer.updatedInput, TOOL_INPUT_BOUNDS) === undefined;
+  return {
+    behavior: 'allow',
+    ...(plainInput ? { updatedInput: answer.updatedInput } : {}),
+    ...(updatedPermissions ? { updatedPermissions } : {}),
+    ...(answer.clearContext === true ? { clearContext: true } : {}),
+  };
 }

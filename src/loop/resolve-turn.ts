@@ -50,6 +50,9 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       : await decideCall(core, call, tool, rawInput, signal, question, undefined);
     const asked = question.reason;
     const decision = outcome.decision;
+    // The host's updates are checked whole before anything of the answer is recorded or applied
+    // (a bad one ends the run with a ConfigurationError), and recorded as plain data.
+    if (decision.behavior === 'allow' && decision.updatedPermissions !== undefined) decision.updatedPermissions = core.checkPermissionUpdates(decision.updatedPermissions);
     core.commit({ kind: 'permission-decision', decision });
     core.emit({ type: 'permission-decision', ...decision });
     if (decision.behavior === 'allow') {

@@ -394,53 +394,90 @@ export class AgentCore implements AgentServices {
    * Applies permission updates (from `canUseTool`, a resolved approval, or the host) to the
    * session, each recorded in the transcript; updates for the `host` destination are also
    * announced (`permission-update`) for the host to keep beyond the session.
-   * @throws ConfigurationError for a malformed update or rule (nothing of that update is applied).
+   * @throws ConfigurationError for a malformed update or rule (nothing is applied then; see {@link checkPermissionUpdates}).
    */
-  applyPermissionUpdates(updates: readonly PermissionUpdate[] | undefined): void {
-    if (updates !== undefined && !Array.isArray(updates)) {
-      throw new ConfigurationError(
-        `updatedPermissions must be an array of permission updates, e.g. [{ type: 'addRules', behavior: 'allow', rules: ['Bash(npm test:*)'], destination: 'session' }], got ${describeJson(updates)}.`,
-      );
-    }
-    for (const update of updates ?? []) {
-      if (typeof update !== 'object' || update === null) {
-        throw new ConfigurationError(`A permission update must be an object such as { type: 'addRules', behavior: 'allow', rules: [...], destination: 'session' }, got ${describeJson(update)}.`);
-      }
+  applyPermissionUpdates(updates: unknown): void {
+    for (const update of this.checkPermissionUpdates(updates) ?? []) {
       switch (update.type) {
         case 'addRules':
         case 'replaceRules':
-        case 'removeRules': {
-          const { behavior } = update;
-          if (!RULE_BEHAVIORS.includes(behavior)) {
-            throw new ConfigurationError(`A permission update of type "${update.type}" needs \`behavior\`: "allow", "deny" or "ask", got ${describeJson(behavior)}.`);
-          }
-          if (!Array.isArray(update.rules)) {
-            throw new ConfigurationError(
-              `A permission update of type "${update.type}" needs \`rules\`: an array of rules ("Bash(npm test:*)" or { toolName: "Bash", ruleContent: "npm test:*" }), got ${describeJson(update.rules)}.`,
-            );
-          }
-          this.changeSessionRules(update.type, behavior, update.rules.map(ruleString));
+        case 'removeRules':
+          this.changeSessionRules(update.type, update.behavior, update.rules as string[]);
           break;
-        }
         case 'setMode':
           this.setMode(update.mode, 'permission-update');
           break;
         case 'addDirectories':
-        case 'removeDirectories': {
-          const directories = update.directories;
-          if (!Array.isArray(directories) || directories.some((directory) => typeof directory !== 'string' || directory === '')) {
-            throw new ConfigurationError(`A permission update of type "${update.type}" needs \`directories\`: non-empty path strings, got ${describeJson(directories)}.`);
-          }
-          this.commit({ kind: 'directories-changed', operation: update.type === 'addDirectories' ? 'add' : 'remove', directories: [...directories] });
+        case 'removeDirectories':
+          this.commit({ kind: 'directories-changed', operation: update.type === 'addDirectories' ? 'add' : 'remove', directories: [...update.directories] });
           break;
-        }
-        default:
-          throw new ConfigurationError(
-            `Unknown permission update type ${describeJson((update as { type?: unknown }).type)}; use addRules, replaceRules, removeRules, setMode, addDirectories or removeDirectories.`,
-          );
       }
       if (update.destination === 'host') this.emit({ type: 'permission-update', update });
     }
+  }
+
+  /**
+   * Checks permission updates whole, applying none: a host's answer with one bad update changes
+   * nothing. Returns plain copies (the known fields, rules as strings) to record and apply.
+   * @param options.tools - false to check shapes only (an answer for a subagent not loaded here);
+   *   by default a rule to add must also name a tool of this agent or of one above it.
+   * @throws ConfigurationError naming the bad update and the fix.
+   */
+  checkPermissionUpdates(updates: unknown, options: { tools?: boolean } = {}): PermissionUpdate[] | undefined {
+    if (updates === undefined) return undefined;
+    if (!Array.isArray(updates)) {
+      throw new ConfigurationError(
+        `updatedPermissions must be an array of permission updates, e.g. [{ type: 'addRules', behavior: 'allow', rules: ['Bash(npm test:*)'], destination: 'session' }], got ${describeJson(updates)}.`,
+      );
+    }
+    return updates.map((update: unknown): PermissionUpdate => {
+      if (typeof update !== 'object' || update === null || Array.isArray(update)) {
+        throw new ConfigurationError(`A permission update must be an object such as { type: 'addRules', behavior: 'allow', rules: [...], destination: 'session' }, got ${describeJson(update)}.`);
+      }
+      const { type, destination } = update as { type?: unknown; destination?: unknown };
+      if (destination !== 'session' && destination !== 'host') {
+        throw new ConfigurationError(
+          `A permission update needs \`destination\`: "session" (this session keeps it) or "host" (also announced as a permission-update event for the host to keep), got ${describeJson(destination)}.`,
+        );
+      }
+      switch (type) {
+        case 'addRules':
+        case 'replaceRules':
+        case 'removeRules': {
+          const { behavior, rules } = update as { behavior?: unknown; rules?: unknown };
+          if (!RULE_BEHAVIORS.includes(behavior as RuleBehavior)) {
+            throw new ConfigurationError(`A permission update of type "${type}" needs \`behavior\`: "allow", "deny" or "ask", got ${describeJson(behavior)}.`);
+          }
+          if (!Array.isArray(rules)) {
+            throw new ConfigurationError(
+              `A permission update of type "${type}" needs \`rules\`: an array of rules ("Bash(npm test:*)" or { toolName: "Bash", ruleContent: "npm test:*" }), got ${describeJson(rules)}.`,
+            );
+          }
+          const strings = rules.map(ruleString);
+          if (type !== 'removeRules') {
+            if (options.tools === false) createRuleSet({ [behavior as RuleBehavior]: strings });
+            else for (const rule of strings) if (!this.takesRule(behavior as RuleBehavior, rule)) this.checkRules(behavior as RuleBehavior, [rule]);
+          }
+          return { type, behavior: behavior as RuleBehavior, rules: strings, destination };
+        }
+        case 'setMode': {
+          const { mode } = update as { mode?: unknown };
+          assertPermissionMode(mode);
+          if (mode === 'bypassPermissions') this.assertBypassAllowed();
+          return { type, mode, destination };
+        }
+        case 'addDirectories':
+        case 'removeDirectories': {
+          const { directories } = update as { directories?: unknown };
+          if (!Array.isArray(directories) || directories.some((directory) => typeof directory !== 'string' || directory === '')) {
+            throw new ConfigurationError(`A permission update of type "${type}" needs \`directories\`: non-empty path strings, got ${describeJson(directories)}.`);
+          }
+          return { type, directories: [...(directories as string[])], destination };
+        }
+        default:
+          throw new ConfigurationError(`Unknown permission update type ${describeJson(type)}; use addRules, replaceRules, removeRules, setMode, addDirectories or removeDirectories.`);
+      }
+    });
   }
 
   /**

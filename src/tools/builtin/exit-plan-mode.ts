@@ -50,8 +50,10 @@ export function createExitPlanModeTool(agent: () => AgentServices): ReturnType<t
       // Saved first: if that fails, the call fails and the session stays in plan mode.
       const saved = await services.savePlan(input.plan, toolUseId, { edited, clearContext });
       const target = permissionUpdates?.filter((update) => update.type === 'setMode').at(-1);
-      // The mode the host chose with the approval, else the one from before planning.
-      if (services.mode === 'plan') services.setMode(target?.type === 'setMode' ? target.mode : services.modeAfterPlan(), 'plan-approved');
+      // The mode the host chose with the approval (even if it left plan mode while the plan
+      // waited), else the one from before planning.
+      if (target?.type === 'setMode') services.setMode(target.mode, 'plan-approved');
+      else if (services.mode === 'plan') services.setMode(services.modeAfterPlan(), 'plan-approved');
       services.applyPermissionUpdates(permissionUpdates?.filter((update) => update.type !== 'setMode'));
       if (clearContext) services.requestFreshContext({ text: input.plan, name: saved.name });
       const tracking = services.hasTool('TodoWrite') ? ' Track the steps with TodoWrite.' : '';
