@@ -539,7 +539,7 @@ export class Agent {
     return this;
   }
 
-  /** Removes a listener added with `on` or `once`. */
+  /** Removes a listener added with `on` or `once`: one registration of it, the latest (a listener added twice needs two calls). */
   off<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
     this.emitter.off(type, this.guards.unwrap(type, listener));
     return this;
@@ -547,7 +547,7 @@ export class Agent {
 
   /** Listens to the next event of one type. */
   once<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
-    this.emitter.once(type, this.guards.wrap(type, listener));
+    this.emitter.once(type, this.guards.wrap(type, listener, true));
     return this;
   }
 }

@@ -5,20 +5,22 @@ type Listener = (event: unknown) => void;
 
 /**
  * Wraps event listeners so that one that throws neither stops the others nor the run: its error
- * goes to `report` (not for `error` listeners themselves, which would loop). Keeps the wrapper of
- * each listener by event type, so `off` removes the right one.
+ * goes to `report` (not for `error` listeners themselves, which would loop). Keeps the wrappers of
+ * each listener by event type, so `off` removes one registration of it (the latest, as Node's
+ * emitters do): a listener added twice is removed by two `off` calls.
  */
 export class ListenerGuards {
-  private readonly wrappers = new WeakMap<Listener, Map<string, Listener>>();
+  private readonly wrappers = new WeakMap<Listener, Map<string, Listener[]>>();
   private readonly report: (error: Error) => void;
 
   constructor(report: (error: Error) => void) {
     this.report = report;
   }
 
-  /** The guarded wrapper to register for `listener` on `type`. */
-  wrap<E>(type: string, listener: (event: E) => void): Listener {
+  /** The guarded wrapper to register for `listener` on `type` (`once`: forgotten when it fires). */
+  wrap<E>(type: string, listener: (event: E) => void, once = false): Listener {
     const guard: Listener = (event) => {
+      if (once) this.forget(type, listener as Listener, guard);
       try {
         listener(event as E);
       } catch (error) {
@@ -27,15 +29,27 @@ export class ListenerGuards {
     };
     let byType = this.wrappers.get(listener as Listener);
     if (!byType) this.wrappers.set(listener as Listener, (byType = new Map()));
-    byType.set(type, guard);
+    const registered = byType.get(type);
+    if (registered) registered.push(guard);
+    else byType.set(type, [guard]);
     return guard;
   }
 
-  /** The wrapper registered for `listener` on `type` (forgotten from now on), or the listener itself. */
+  /** The latest wrapper registered for `listener` on `type` (forgotten from now on), or the listener itself. */
   unwrap<E>(type: string, listener: (event: E) => void): Listener {
     const byType = this.wrappers.get(listener as Listener);
-    const guard = byType?.get(type);
-    byType?.delete(type);
+    const registered = byType?.get(type);
+    const guard = registered?.pop();
+    if (registered?.length === 0) byType!.delete(type);
     return guard ?? (listener as Listener);
+  }
+
+  private forget(type: string, listener: Listener, guard: Listener): void {
+    const byType = this.wrappers.get(listener);
+    const registered = byType?.get(type);
+    const index = registered?.lastIndexOf(guard) ?? -1;
+    if (index < 0) return;
+    registered!.splice(index, 1);
+    if (registered!.length === 0) byType!.delete(type);
   }
 }
