@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { RunResult } from '../events/run-result.js';
 
@@ -39,7 +40,7 @@ export class AgentRun<Output = unknown> implements AsyncIterable<AgentEvent> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
-    if (this.iteration !== 0) throw new Error('This AgentRun is already being iterated; iterate a run once, or use agent.on(type, listener) for more consumers.');
+    if (this.iteration !== 0) throw new ConfigurationError('This AgentRun is already being iterated; iterate a run once, or use agent.on(type, listener) for more consumers.');
     this.iteration = 1;
     let index = 0;
     try {

@@ -29,6 +29,7 @@ import type { AgentSnapshot } from '../runtime/snapshot.js';
 import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart } from './failed-before-start.js';
 import { validateCloseOptions, validateCompactOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
+import { validateRulesArgument } from './validate-agent-options.js';
 import { compactHistory, type CompactionResult } from '../loop/compact-history.js';
 import type { ContextUsage } from '../types/context-usage.js';
 import { attachToolSources } from './agent-tool-sources.js';
@@ -407,9 +408,10 @@ export class Agent {
 
   /**
    * Adds permission rules for the rest of the session (kept in snapshots).
-   * @throws ConfigurationError for a malformed rule or one naming no tool of this agent.
+   * @throws ConfigurationError for a malformed rule or one naming no tool of this agent, or an argument that is not `{ allow?, deny?, ask? }` rule lists.
    */
   addRules(rules: PermissionRules): void {
+    validateRulesArgument(rules, 'agent.addRules');
     this.core.assertRulesNameTools(rules);
     this.core.applyPermissionUpdates(
       (['allow', 'deny', 'ask'] as const)

@@ -55,6 +55,15 @@ const isRuleList = isStringArray;
 
 const RULES_SPEC: OptionsSpec<PermissionRules> = { allow: isRuleList, deny: isRuleList, ask: isRuleList };
 
+/**
+ * Checks the rules a host passes to `agent.addRules`: an object of rule lists (`allow`, `deny`,
+ * `ask`) and nothing else, so a typo (`allowed`) is not taken as no rules at all.
+ * @throws ConfigurationError naming the bad key or value and the fix.
+ */
+export function validateRulesArgument(rules: unknown, owner: string): asserts rules is PermissionRules {
+  checkOptions<PermissionRules>(rules, RULES_SPEC, { owner, usage: `${owner}({ allow: ['Read'], deny: ['Bash(rm:*)'] })` });
+}
+
 const AUTO_MODE_SPEC: OptionsSpec<AutoModeOptions> = { classify: required(isFunction), isAvailable: isFunction };
 
 const isPrice = accepts('a number of US dollars per million tokens (0 or more)', (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0);

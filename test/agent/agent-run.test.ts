@@ -44,6 +44,8 @@ describe('AgentRun events', () => {
     const run = agent.run('go');
     await drain(run);
     await expect(drain(run)).rejects.toThrow(/already being iterated; iterate a run once, or use agent\.on/);
+    const error = await drain(run).catch((caught: unknown) => caught);
+    expect(ConfigurationError.isInstance(error)).toBe(true);
   });
 
   it('keeps nothing once its iteration ended early: nobody can read it', async () => {

@@ -135,4 +135,16 @@ describe('rules', () => {
     expect(() => agent.addRules({ ask: ['Bash(ls:*)'] })).toThrow(/names no tool/);
     expect(() => agent.addRules({ ask: ['write'] })).not.toThrow();
   });
+
+  it('addRules refuses an argument that is not rule lists, naming the key', () => {
+    const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({}), kind: 'edit', execute: () => 'ok' });
+    const agent = createAgent({ model: scriptedModel([]), tools: [write] });
+    expect(() => agent.addRules({ allowed: ['write'] } as never)).toThrow(/allowed.*allow/);
+    expect(() => agent.addRules(null as never)).toThrow(ConfigurationError);
+    expect(() => agent.addRules(undefined as never)).toThrow(ConfigurationError);
+    expect(() => agent.addRules({ allow: 'write' } as never)).toThrow(/agent\.addRules.*allow/);
+    expect(agent.snapshot().sessionRules).toEqual({ allow: [], deny: [], ask: [] });
+    agent.addRules({ allow: ['write'] });
+    expect(agent.snapshot().sessionRules.allow).toEqual(['write']);
+  });
 });
