@@ -52,11 +52,16 @@ export function agentToolbox(options: AgentOptions, builtins: Tool[], sources: R
 /**
  * Calls `make` with the resolved tool sources: at once when nothing needs loading, else once the
  * skills are loaded and the MCP servers connected (the caller's `agent.ready`). When `make`
- * fails, the connections are closed again.
+ * fails, the connections are closed again; when `signal` aborts (the agent closed while
+ * connecting), the servers are closed at once instead of waiting for their connect timeouts.
  */
-export function withToolSources(options: AgentOptions, make: (sources: ResolvedToolSources) => AgentCore | Promise<AgentCore>): AgentCore | Promise<AgentCore> {
+export function withToolSources(
+  options: AgentOptions,
+  make: (sources: ResolvedToolSources) => AgentCore | Promise<AgentCore>,
+  signal?: AbortSignal,
+): AgentCore | Promise<AgentCore> {
   if (!toolSourcesAreAsync(options)) return make(resolveToolSourcesNow(options));
-  return resolveToolSources(options).then(async (sources) => {
+  return resolveToolSources(options, signal).then(async (sources) => {
     try {
       return await make(sources);
     } catch (error) {

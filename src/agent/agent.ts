@@ -27,7 +27,7 @@ import { AgentRun } from './agent-run.js';
 import { ListenerGuards } from './listener-guards.js';
 import type { AgentSnapshot } from '../runtime/snapshot.js';
 import { forkState, type ForkOptions } from '../session/fork-state.js';
-import { failedBeforeStart } from './failed-before-start.js';
+import { failedBeforeStart, interruptedBeforeStart, readyUnlessAborted } from './failed-before-start.js';
 import { validateCloseOptions, validateCompactOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
 import { validateRulesArgument } from './validate-agent-options.js';
 import { compactHistory, type CompactionResult } from '../loop/compact-history.js';
@@ -141,6 +141,10 @@ export class Agent {
   /** The typed output a run that ended `awaiting-approval` was asked for, for the run that resolves it. */
   private parkedOutput: OutputRequest | undefined;
   private closed = false;
+  /** Stops the tool sources connecting (close() while MCP servers connect), when they do. */
+  private readonly stopLoading: (() => void) | undefined;
+  /** `ready` has resolved: a run starts without waiting on it. */
+  private isReady = false;
   /** Set while `compact()` or `rewindFiles()` works on the session: no run, compaction or rewind may start meanwhile. */
   private exclusive: 'compact' | 'rewind' | undefined;
 
@@ -149,18 +153,20 @@ export class Agent {
   }
 
   /** @internal Use `createAgent`. */
-  constructor(init: object, settings: { maxToolConcurrency: number; model: Model }, forkSelf: (state: SessionState, forkedFrom: string) => Agent) {
+  constructor(init: object, settings: { maxToolConcurrency: number; model: Model; stopLoading?: () => void }, forkSelf: (state: SessionState, forkedFrom: string) => Agent) {
     // Typed loosely on purpose: the core is internal and stays out of the published declarations.
     const core = init as AgentCore | Promise<AgentCore>;
     this.forkSelf = forkSelf;
     this.maxToolConcurrency = settings.maxToolConcurrency;
     this.model = settings.model;
+    this.stopLoading = settings.stopLoading;
     if (core instanceof Promise) {
       this.ready = core.then((loaded) => {
         loaded.emitter = this.emitter;
         this.loadedCore = loaded;
         for (const message of loaded.loadWarnings) loaded.emit({ type: 'warning', message, source: 'session-store' });
         attachToolSources(loaded);
+        this.isReady = true;
       });
       // Hosts that never await `ready` see the failure through run() instead of an unhandled rejection.
       this.ready.catch(() => undefined);
@@ -168,6 +174,7 @@ export class Agent {
       core.emitter = this.emitter;
       this.loadedCore = core;
       attachToolSources(core);
+      this.isReady = true;
       this.ready = Promise.resolve();
     }
   }
@@ -364,9 +371,17 @@ export class Agent {
     const runId = options.runId ?? `run_${randomId(12)}`;
     const run = new AgentRun(runId, async (push) => {
       try {
-        await this.ready;
+        // An interrupt while the session loads or its MCP servers connect ends the run at once.
+        // (A ready agent still awaits: the loop starts a microtask after run(), once the host's listeners are on.)
+        if (this.isReady) await this.ready;
+        else if (!(await readyUnlessAborted(this.ready, controller.signal))) {
+          this.active = undefined;
+          external?.removeEventListener('abort', onExternalAbort);
+          return interruptedBeforeStart(runId, this.sessionIdOrUnknown());
+        }
       } catch (error) {
         this.active = undefined;
+        external?.removeEventListener('abort', onExternalAbort);
         return failedBeforeStart(runId, this.sessionIdOrUnknown(), error);
       }
       const failure = this.core.writeFailure;
@@ -509,8 +524,12 @@ export class Agent {
     validateCloseOptions(options);
     if (this.closed) return;
     this.closed = true;
-    // Still loading (connecting MCP servers, say): close what the load opens, once it has.
-    if (!this.loadedCore) await this.ready.catch(() => undefined);
+    // Still loading (connecting MCP servers, say): stop the connecting, and close what the load
+    // opened once it has settled.
+    if (!this.loadedCore) {
+      this.stopLoading?.();
+      await this.ready.catch(() => undefined);
+    }
     if (!this.loadedCore) return;
     this.loadedCore.closed = true;
     for (const controller of this.loadedCore.backgroundAborts) controller.abort(new Error('closed'));

@@ -47,8 +47,12 @@ function buildCore(options: AgentOptions, state: SessionState, origin: SessionOr
 
 /** Makes the agent; `make` builds its core once the tool sources are resolved (see `withToolSources`). */
 function newAgent(options: AgentOptions, make: (sources: ResolvedToolSources) => AgentCore | Promise<AgentCore>): Agent {
-  return new Agent(withToolSources(options, make), { maxToolConcurrency: options.maxToolConcurrency ?? 10, model: options.model }, (state, forkedFrom) =>
-    newAgent(options, (sources) => startCore(options, state, 'fork', sources, forkedFrom)),
+  // Sources that connect can be stopped by close() while they do (only then is a controller made).
+  const loading = toolSourcesAreAsync(options) ? new AbortController() : undefined;
+  return new Agent(
+    withToolSources(options, make, loading?.signal),
+    { maxToolConcurrency: options.maxToolConcurrency ?? 10, model: options.model, ...(loading ? { stopLoading: () => loading.abort() } : {}) },
+    (state, forkedFrom) => newAgent(options, (sources) => startCore(options, state, 'fork', sources, forkedFrom)),
   );
 }
 

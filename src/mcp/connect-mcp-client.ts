@@ -52,7 +52,9 @@ export async function connectMcpClient(args: ConnectMcpClientArgs): Promise<Conn
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
   const onOuterAbort = () => controller.abort(args.signal.reason);
-  args.signal.addEventListener('abort', onOuterAbort, { once: true });
+  // Aborted while the SDK loaded (the agent closed at once): the attempt ends before it starts.
+  if (args.signal.aborted) onOuterAbort();
+  else args.signal.addEventListener('abort', onOuterAbort, { once: true });
   let created: CreatedTransport | undefined;
   let client: Client | undefined;
   let closing = false;

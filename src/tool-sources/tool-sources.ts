@@ -111,12 +111,17 @@ export function resolveToolSourcesNow(options: ToolSourceOptions): ResolvedToolS
 
 /**
  * Loads the skills and connects every MCP server (at once; each within its `connectTimeoutMs`).
- * A server that cannot connect is `failed` and offers no tools; the agent still starts.
+ * A server that cannot connect is `failed` and offers no tools; the agent still starts. When
+ * `signal` aborts first, every server is closed and the sources resolve without them.
  * @throws SkillFormatError or ConfigurationError when the skills promise rejects or yields bad skills.
  */
-export async function resolveToolSources(options: ToolSourceOptions): Promise<ResolvedToolSources> {
+export async function resolveToolSources(options: ToolSourceOptions, signal?: AbortSignal): Promise<ResolvedToolSources> {
   const names = Object.keys(options.mcpServers ?? {});
   const pool = names.length ? new McpServerPool(options.mcpServers!) : undefined;
+  // Stopped (the agent closed while connecting): the pool closes, which ends every attempt now.
+  const stop = () => void pool?.close();
+  if (signal?.aborted) stop();
+  else signal?.addEventListener('abort', stop, { once: true });
   try {
     const [skills] = await Promise.all([Promise.resolve(options.skills ?? []), pool?.connectAll()]);
     assertSkills(skills);
@@ -124,5 +129,7 @@ export async function resolveToolSources(options: ToolSourceOptions): Promise<Re
   } catch (error) {
     await pool?.close();
     throw error;
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
 }

@@ -317,3 +317,41 @@ describe('MCP tools and durable approvals', () => {
     expect(state.calls).toEqual(['append_note']);
   });
 });
+
+describe('an interrupt while an MCP server connects', () => {
+  // The server never answers and the connect timeout is an hour: only the interrupt can end the run.
+  const hanging = () => createAgent({ model: scriptedModel(['Hello.']), mcpServers: { slow: { type: 'sdk', server: () => new Promise<never>(() => {}), connectTimeoutMs: 3_600_000 } } });
+
+  it('agent.interrupt() ends the run interrupted without waiting for the connect timeout', async () => {
+    const agent = hanging();
+    agents.push(agent);
+    const run = agent.run('Hi.');
+    const events: string[] = [];
+    agent.on('run-start', () => events.push('run-start'));
+    await Promise.resolve();
+    agent.interrupt();
+    const result = await run.result;
+    expect(result.status).toBe('interrupted');
+    expect(result.turns).toBe(0);
+    expect(events).toEqual([]);
+    expect(agent.running).toBe(false);
+  });
+
+  it('the run options’ signal does the same, and an already-aborted one ends it before it waits', async () => {
+    const agent = hanging();
+    agents.push(agent);
+    const controller = new AbortController();
+    const run = agent.run('Hi.', { signal: controller.signal });
+    controller.abort();
+    expect((await run.result).status).toBe('interrupted');
+    expect((await agent.run('Again.', { signal: AbortSignal.abort() }).result).status).toBe('interrupted');
+  });
+
+  it('agent.close() stops the connecting at once: the server ends closed, and the agent takes no runs', async () => {
+    const agent = hanging();
+    await agent.close();
+    expect(() => agent.run('Hi.')).toThrow(/closed/);
+    await agent.ready;
+    expect(agent.mcpServers.map((server) => server.status)).toEqual(['closed']);
+  });
+});
