@@ -47,7 +47,7 @@ export {
   type HandoffSummaryPromptOptions,
 } from './compaction/handoff-summary-prompt.js';
 export { buildSummaryRequest, type BuildSummaryRequestOptions } from './compaction/build-summary-request.js';
-export { sessionStateBlocks, SESSION_STATE_HEADING, type CompactionState } from './compaction/session-state-blocks.js';
+export { sessionStateBlocks, SESSION_STATE_HEADING, LOADED_SKILLS_HEADING, type CompactionState } from './compaction/session-state-blocks.js';
 export {
   buildCompactedHistory,
   SUMMARY_HEADING,

@@ -6,13 +6,15 @@ import {
   extractHandoffSummary,
   findCompactionCut,
   isSafeCut,
+  LOADED_SKILLS_HEADING,
   promptTooLong,
   unclosedHandoffSummary,
   type CompactionState,
 } from '../context/index.js';
 import { CompactionError } from '../errors/compaction-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
-import type { Message, TextBlock } from '../model/messages.js';
+import type { Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
+import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
 import type { SessionState } from '../state/index.js';
@@ -49,10 +51,15 @@ export interface CompactionResult {
   usage: Usage;
 }
 
-/** The agent's records a compaction restates verbatim after the summary. */
-export function compactionState(core: AgentCore): CompactionState {
+/**
+ * The agent's records a compaction restates verbatim after the summary; with `summarized`, the
+ * messages the summary replaces, also the skills loaded there (the `Skill` tool's answers).
+ */
+export function compactionState(core: AgentCore, summarized: readonly Message[] = []): CompactionState {
   const state = core.state;
+  const skills = loadedSkills(summarized);
   return {
+    ...(skills.length ? { loadedSkills: skills } : {}),
     permissionMode: state.permissionMode,
     ...(core.options.planModeInstructions !== undefined ? { planModeInstructions: core.options.planModeInstructions } : {}),
     ...(state.plan ? { plan: state.plan } : {}),
@@ -60,6 +67,35 @@ export function compactionState(core: AgentCore): CompactionState {
     pendingApprovals: core.pendingApprovals(),
     sessionRules: state.sessionRules,
   };
+}
+
+/**
+ * The `Skill` tool's successful answers in `messages`, the latest per skill, in load order, after
+ * the skills an earlier compaction restated there (carried over as they were written).
+ */
+function loadedSkills(messages: readonly Message[]): string[] {
+  const calls = new Map<string, string>();
+  const answers = new Map<string, string>();
+  const restated: string[] = [];
+  for (const message of messages) {
+    if (typeof message.content === 'string') continue;
+    for (const block of message.content) {
+      if (block.type === 'text' && (block as TextBlock).text.startsWith(LOADED_SKILLS_HEADING)) {
+        restated.push((block as TextBlock).text.slice(LOADED_SKILLS_HEADING.length).trim());
+      } else if (block.type === 'tool_use' && (block as ToolUseBlock).name === SKILL_TOOL_NAME) {
+        const skill = ((block as ToolUseBlock).input as { skill?: unknown } | null)?.skill;
+        if (typeof skill === 'string') calls.set((block as ToolUseBlock).id, skill);
+      } else if (block.type === 'tool_result') {
+        const result = block as ToolResultBlock;
+        const skill = calls.get(result.tool_use_id);
+        if (skill === undefined || result.is_error === true) continue;
+        const text = typeof result.content === 'string' ? result.content : result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+        answers.delete(skill);
+        answers.set(skill, text);
+      }
+    }
+  }
+  return [...restated, ...answers.values()];
 }
 
 /**
@@ -115,7 +151,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
     throw failure;
   }
 
-  const compacted = buildCompactedHistory({ messages, cut, summary, state: compactionState(core) });
+  const compacted = buildCompactedHistory({ messages, cut, summary, state: compactionState(core, messages.slice(0, cut)) });
   const mergedFirst = messages[cut]?.role === 'user' ? 1 : 0;
   const next: SessionState = {
     ...core.state,

@@ -1,3 +1,4 @@
+import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { clearStaleToolResults, shouldCompact, spillHandle, type ContextUsage } from '../context/index.js';
 import type { ContentBlock, ToolResultBlock } from '../model/messages.js';
@@ -42,7 +43,8 @@ function clearStale(core: AgentCore, before: ContextUsage): ContextUsage {
   const spilled = core.state.spilled;
   const result = clearStaleToolResults(messages, {
     keepRecentTurns: clearing.keepRecentTurns,
-    excludeTools: clearing.excludeTools,
+    // A loaded skill's instructions are the model's to follow for the rest of the conversation.
+    excludeTools: [...clearing.excludeTools, SKILL_TOOL_NAME],
     minimumResultChars: clearing.minimumResultChars,
     clearAtLeastChars: clearing.clearAtLeastChars,
     spilledHandle: (toolUseId) => (spilled?.[spillHandle(toolUseId)] ? spillHandle(toolUseId) : undefined),

@@ -24,15 +24,21 @@ export interface CompactionState {
   pendingApprovals?: readonly PendingApproval[];
   /** Rules added during the session ("always allow" answers and the like). */
   sessionRules?: PermissionRules;
+  /** What the `Skill` tool answered for the skills loaded in the summarized part, each as loaded. */
+  loadedSkills?: readonly string[];
 }
 
 /** The first line of every restated-state block, so a reader (and a test) can tell them apart. */
 export const SESSION_STATE_HEADING = 'Session state, restated exactly from the agent\'s records (it overrides anything the summary says about it):';
 
+/** The first line of the restated loaded skills (a later compaction carries the block over). */
+export const LOADED_SKILLS_HEADING = 'Skills loaded earlier in this conversation; their instructions, exactly as loaded, still apply (do not load them again):';
+
 /**
  * The text blocks that restate the agent's state after a compaction, one per part, verbatim:
  * the permission mode with its reminder (the plan-mode instructions in plan mode), the approved
- * plan's text, the todo list as the JSON `TodoWrite` takes, pending approvals, and session rules.
+ * plan's text, the todo list as the JSON `TodoWrite` takes, pending approvals, session rules, and
+ * the instructions of skills loaded in the summarized part.
  * Parts with nothing in them are left out; the mode is always there.
  * @param state - read from the agent; see {@link CompactionState}.
  */
@@ -57,5 +63,8 @@ export function sessionStateBlocks(state: CompactionState): TextBlock[] {
     return list.length > 0 ? [`${behavior}: ${list.join(', ')}`] : [];
   });
   if (rules.length > 0) blocks.push(`Permission rules added during this session, still in force:\n${rules.join('\n')}`);
+  if (state.loadedSkills && state.loadedSkills.length > 0) {
+    blocks.push(`${LOADED_SKILLS_HEADING}\n\n${state.loadedSkills.join('\n\n')}`);
+  }
   return blocks.map((text): TextBlock => ({ type: 'text', text }));
 }
