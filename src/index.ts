@@ -385,6 +385,7 @@ export {
   buildSummaryRequest,
   sessionStateBlocks,
   SESSION_STATE_HEADING,
+  LOADED_SKILLS_HEADING,
   buildCompactedHistory,
   SUMMARY_HEADING,
   DEFAULT_CONTINUATION,
