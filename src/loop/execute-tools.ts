@@ -14,6 +14,7 @@ import { failSpan, withSpan } from '../telemetry/index.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 
 const INTERRUPTED = 'The user interrupted this tool call before it finished; it may have had partial effects. Do not assume it completed.';
+const NOT_STARTED = 'The user interrupted the run before this tool call started; it did not run.';
 const PLAN_MODE_GUARD =
   'This call was not run: plan mode is active, and only read-only tools run while planning. Present your plan with ExitPlanMode first.';
 
@@ -40,7 +41,7 @@ export async function executeTools(core: AgentCore, batch: OpenBatch, context: R
     else if (queue.idle && group.length <= queue.concurrency) await Promise.all(group.map((call) => tracedCall(core, call, context, undefined)));
     else await Promise.all(group.map((call) => queue.add(() => tracedCall(core, call, context, undefined))));
   }
-  for (const call of allowed) if (call.state === 'allowed') refuseCall(core, call, INTERRUPTED);
+  for (const call of allowed) if (call.state === 'allowed') refuseCall(core, call, NOT_STARTED);
 }
 
 /**
@@ -96,6 +97,7 @@ type ResumeApproval = Parameters<typeof resumeCall>[2];
 
 /** What the abort and timeout contenders of a call resolve to: values no tool can return. */
 const ABORTED: unique symbol = Symbol('aborted');
+const NEVER_STARTED: unique symbol = Symbol('never started');
 const TIMED_OUT: unique symbol = Symbol('timed out');
 
 const noop = (): void => undefined;
@@ -133,7 +135,7 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
   core.running.add(call.toolUseId);
   try {
     // Interrupted before it started (a parallel call's host, say): the tool is not run at all.
-    let outcome: unknown = runSignal.aborted ? ABORTED : undefined;
+    let outcome: unknown = runSignal.aborted ? NEVER_STARTED : undefined;
     if (outcome === undefined) {
       // Started now, in this turn of the event loop: the plan-mode check above is current. A tool
       // that answers synchronously is done (nothing could interrupt it); only a pending promise
@@ -169,6 +171,10 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
         }
         if (outcome === ABORTED || outcome === TIMED_OUT) execution.catch(noop);
       }
+    }
+    if (outcome === NEVER_STARTED) {
+      await failCall(core, call, input, NOT_STARTED, new ToolExecutionError(tool.name, NOT_STARTED), runSignal);
+      return;
     }
     if (outcome === ABORTED || outcome === TIMED_OUT) {
       const message = timedOut

@@ -317,6 +317,8 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       if (response.stopReason === 'pause_turn') continue;
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
         const reason = await stopHookReason(core, stopContinuations > 0, signal);
+        // Interrupted while a Stop hook ran: the run ends interrupted, not completed.
+        if (signal.aborted) return await finish('interrupted');
         if (reason !== undefined) {
           stopContinuations++;
           tracked(() => core.appendUserContent([...core.takeReminders(), { type: 'text', text: reason }]));

@@ -26,6 +26,11 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, maxRetr
 async function streamOnce(core: AgentCore, request: ModelRequest): Promise<ModelResponse> {
   let response: ModelResponse | undefined;
   for await (const event of core.options.model.stream(request)) {
+    if (response !== undefined) {
+      throw new ModelError(
+        `The model "${core.options.model.modelId}" yielded a ${describeEvent(event)} event after its response; a Model must yield exactly one { type: 'response' } event, last.`,
+      );
+    }
     switch (event.type) {
       case 'text-delta':
         core.emit({ type: 'text-delta', text: event.text });
@@ -43,5 +48,28 @@ async function streamOnce(core: AgentCore, request: ModelRequest): Promise<Model
   if (!response) {
     throw new ModelError(`The model "${core.options.model.modelId}" ended its stream without a response event; a Model must yield exactly one { type: 'response' } event last.`, { retryable: true });
   }
+  const problem = responseProblem(response);
+  if (problem) throw new ModelError(`The model "${core.options.model.modelId}" answered with a response whose ${problem}; see ModelResponse for the shape a Model yields.`);
   return response;
+}
+
+function describeEvent(event: unknown): string {
+  const type = (event as { type?: unknown } | null)?.type;
+  return typeof type === 'string' ? `"${type.slice(0, 40)}"` : 'malformed';
+}
+
+const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens'] as const;
+
+/** What is wrong with a custom model's response, if anything (our adapters always yield the right shape). */
+function responseProblem(response: unknown): string | undefined {
+  if (typeof response !== 'object' || response === null) return 'value is not an object';
+  const { message, usage } = response as Partial<ModelResponse>;
+  if (typeof message !== 'object' || message === null || message.role !== 'assistant') return 'message is not an assistant message ({ role: "assistant", content: [...] })';
+  if (!Array.isArray(message.content)) return 'message.content is not an array of content blocks';
+  if (typeof usage !== 'object' || usage === null) return 'usage is missing (token counts: inputTokens, outputTokens, cacheReadInputTokens, cacheCreationInputTokens)';
+  for (const field of USAGE_FIELDS) {
+    const count = usage[field];
+    if (typeof count !== 'number' || !Number.isFinite(count) || count < 0) return `usage.${field} is not a count of tokens (a finite number, 0 or more)`;
+  }
+  return undefined;
 }

@@ -60,6 +60,32 @@ describe('hooks in the loop', () => {
     expect(failures).toEqual(['failing: Tool "failing" failed: nope']);
   });
 
+  it('an interrupt while a Stop hook runs ends the run interrupted, not completed', async () => {
+    const model = scriptedModel(['first', 'second']);
+    let started!: () => void;
+    const hookStarted = new Promise<void>((resolve) => (started = resolve));
+    const agent = createAgent({
+      model,
+      hooks: {
+        Stop: [
+          {
+            hook: (input) =>
+              new Promise<void>((resolve) => {
+                started();
+                input.signal.addEventListener('abort', () => resolve());
+              }),
+          },
+        ],
+      },
+    });
+    const run = agent.run('go');
+    await hookStarted;
+    agent.interrupt();
+    const result = await run.result;
+    expect(result.status).toBe('interrupted');
+    expect(model.remaining).toBe(1);
+  });
+
   it('a Stop hook sends the model back to work, a bounded number of times', async () => {
     const model = scriptedModel(['first', 'second', 'third', 'fourth', 'fifth']);
     let calls = 0;
