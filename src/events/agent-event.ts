@@ -306,7 +306,11 @@ export interface RunEndEvent extends EventBase {
   result: RunResult;
 }
 
-/** Every event an agent emits, discriminated on `type`. */
+/**
+ * Every event an agent emits, discriminated on `type`. Events carry the agent's own objects (a
+ * call's `input`, a turn's `message`, a result's `messages`), not copies: treat them as read-only
+ * and copy what you keep (a listener that edits `input` edits what the tool runs with).
+ */
 export type AgentEvent =
   | RunStartEvent
   | TurnStartEvent
