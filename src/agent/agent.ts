@@ -1,3 +1,4 @@
+import { describeJson } from '../options/describe-json.js';
 import EventEmitter from 'eventemitter3';
 import { randomId } from '../ids/random-id.js';
 import { ToolQueue } from '../loop/tool-queue.js';
@@ -320,7 +321,7 @@ export class Agent {
     const approval = pending.find((candidate) => candidate.id === id);
     if (!approval) throw new ApprovalNotFoundError(id, pending.map((candidate) => candidate.id));
     if (decision?.behavior !== 'allow' && decision?.behavior !== 'deny') {
-      throw new ConfigurationError(`resolveApproval: decision.behavior must be "allow" or "deny", got ${JSON.stringify((decision as { behavior?: unknown })?.behavior)}.`);
+      throw new ConfigurationError(`resolveApproval: decision.behavior must be "allow" or "deny", got ${describeJson((decision as { behavior?: unknown } | undefined)?.behavior)}.`);
     }
     if (decision.behavior === 'deny' && typeof decision.message !== 'string') {
       throw new ConfigurationError('resolveApproval: a denial needs a `message` for the model, e.g. { behavior: "deny", message: "The user declined." }.');

@@ -1,4 +1,4 @@
-import { codePointBoundary } from '../model/code-point-boundary.js';
+import { codePointBoundary, wellFormedText } from '../model/code-point-boundary.js';
 import type { ImageBlock, TextBlock, ToolResultContentBlock } from '../model/messages.js';
 import { isToolOutput } from '../tools/tool-output.js';
 
@@ -16,8 +16,12 @@ function isBlockArray(value: unknown): value is Array<TextBlock | ImageBlock> {
   );
 }
 
-/** Truncates text past `maxChars` (never inside a surrogate pair), saying so in the text. */
-export function truncateText(text: string, maxChars: number): string {
+/**
+ * Truncates text past `maxChars` (never inside a surrogate pair), saying so in the text; a lone
+ * surrogate in it (which the API refuses) becomes U+FFFD.
+ */
+export function truncateText(given: string, maxChars: number): string {
+  const text = wellFormedText(given);
   if (text.length <= maxChars) return text;
   const end = codePointBoundary(text, maxChars);
   return `${text.slice(0, end)}\n\n[Output truncated: showing the first ${end} of ${text.length} characters.]`;

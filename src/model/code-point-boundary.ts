@@ -16,3 +16,15 @@ export function codePointBoundary(text: string, index: number, direction: 'back'
   if (!splits) return index;
   return direction === 'back' ? index - 1 : index + 1;
 }
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `text` with every lone surrogate (half of a pair, as broken tool output or a JSON `"\ud800"`
+ * can hold) replaced by U+FFFD, so the Messages API takes it; the same string when it has none.
+ * `String.prototype.toWellFormed` where it exists, else a regular expression (older browsers).
+ */
+export function wellFormedText(text: string): string {
+  const native = (text as { toWellFormed?: () => string }).toWellFormed;
+  return native ? native.call(text) : text.replace(LONE_SURROGATE, '\ufffd');
+}

@@ -18,7 +18,7 @@ export function skillProblem(skill: Partial<Skill>, source: string): string | un
   const { name, description } = skill;
   if (typeof name !== 'string' || name === '') return `${source} has no name; add one, e.g. name: house-style.`;
   if (name.length > MAX_NAME || !NAME.test(name)) {
-    return `${source} has the name ${JSON.stringify(name)}; a skill name is 1-${MAX_NAME} lowercase letters, digits and hyphens, not starting or ending with a hyphen and without "--", e.g. "house-style".`;
+    return `${source} has the name ${quoted(name)}; a skill name is 1-${MAX_NAME} lowercase letters, digits and hyphens, not starting or ending with a hyphen and without "--", e.g. "house-style".`;
   }
   if (typeof description !== 'string' || description.trim() === '') {
     return `${source} (skill "${name}") has no description; add one that says what the skill does and when to use it.`;
@@ -44,7 +44,7 @@ export function skillProblem(skill: Partial<Skill>, source: string): string | un
  * const houseStyle = defineSkill({ name: 'house-style', description: 'Our editorial style. Use when drafting.', instructions: '# House style\n- Short sentences.' });
  */
 export function defineSkill(options: DefineSkillOptions): Skill {
-  const source = `The skill ${JSON.stringify(options?.name ?? '(unnamed)')}`;
+  const source = `The skill ${quoted(options?.name ?? '(unnamed)')}`;
   const problem = skillProblem(options ?? {}, source);
   if (problem) throw new SkillFormatError(problem, { source: options?.name ?? '(unnamed)' });
   return {
@@ -52,4 +52,13 @@ export function defineSkill(options: DefineSkillOptions): Skill {
     ...(options.allowedTools ? { allowedTools: [...options.allowedTools] } : {}),
     ...(options.metadata ? { metadata: { ...options.metadata } } : {}),
   };
+}
+
+/** A value for a message: its JSON, or what it is when JSON cannot write it (a bigint, a cycle). */
+function quoted(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? typeof value;
+  } catch {
+    return `a ${typeof value} that JSON cannot write`;
+  }
 }

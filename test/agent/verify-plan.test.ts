@@ -30,6 +30,20 @@ describe('verifyPlan', () => {
     expect(agent.messages).toEqual([]);
   });
 
+  it('cuts the work it describes to the verifier on whole characters (an emoji at the 600th character stays whole)', async () => {
+    const emojiTool = defineTool({ name: 'emoji', description: 'Emoji.', inputSchema: z.object({}), readOnly: true, execute: () => `${'a'.repeat(599)}${'😀'.repeat(50)}` });
+    const main = scriptedModel([turn(toolCall('emoji', {}, 'e1')), 'Done.']);
+    const agent = createAgent({ model: main, tools: [emojiTool] });
+    await agent.run('Go.').result;
+    await agent.savePlan('1. Use emoji.');
+    const verifier = scriptedModel([verdict('compliant')]);
+    await verifyPlan({ agent, model: verifier });
+    const sent = JSON.stringify(verifier.requests[0]!.messages);
+    expect(sent).toContain('a'.repeat(599));
+    // JSON.stringify writes a lone surrogate as an escape (\ud83d), a whole emoji as itself.
+    expect(sent).not.toMatch(/\\ud[89a-f][0-9a-f]{2}/i);
+  });
+
   it('needs a plan, and fails with the verifier\'s error when it never gives a valid verdict', async () => {
     const agent = createAgent({ model: scriptedModel(['not json', 'still not json']), tools: tools() });
     await expect(verifyPlan({ agent })).rejects.toThrow(/no plan to check against/);

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, defineTool } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { describeClearedCall } from '../../src/context/clearing/clear-stale-tool-results.js';
 import { describeInputChange } from '../../src/loop/describe-input-change.js';
 import { createMcpTool } from '../../src/mcp/mcp-tool.js';
@@ -46,5 +49,16 @@ describe('text shortened for the model never ends in half a character', () => {
     expect(wellFormed(tool.description)).toBe(true);
     expect(wellFormed(describeValue(`x${emoji(200)}`))).toBe(true);
     expect(wellFormed(describeValue([`${emoji(200)}`]))).toBe(true);
+  });
+});
+
+describe('a lone surrogate in what a tool returns', () => {
+  it('becomes U+FFFD in the tool result (string and text blocks), so the API takes it; whole characters stay', async () => {
+    const broken = defineTool({ name: 'broken', description: 'Broken.', inputSchema: z.object({ blocks: z.boolean() }), readOnly: true, execute: ({ input }) => (input.blocks ? [{ type: 'text' as const, text: 'x\udc00y 😀' }] : 'a\ud800b 😀') });
+    const model = scriptedModel([turn(toolCall('broken', { blocks: false }, 'b1'), toolCall('broken', { blocks: true }, 'b2')), 'Done.']);
+    await createAgent({ model, tools: [broken] }).run('Go.').result;
+    const results = model.requests[1]!.messages.at(-1)!.content as Array<{ content: unknown }>;
+    expect(results[0]!.content).toBe('a\ufffdb 😀');
+    expect(results[1]!.content).toEqual([{ type: 'text', text: 'x\ufffdy 😀' }]);
   });
 });

@@ -114,3 +114,9 @@ describe('plan approval with permission updates', () => {
     expect(agent.permissionMode).toBe('acceptEdits');
   });
 });
+
+it('resolveApproval names a behavior JSON cannot write (a bigint) in a ConfigurationError', async () => {
+  const agent = await waiting();
+  expect(() => agent.resolveApproval(agent.pendingApprovals[0]!.id, { behavior: 1n } as never)).toThrow(/decision\.behavior must be "allow" or "deny", got/);
+  expect(() => agent.resolveApproval(agent.pendingApprovals[0]!.id, { behavior: 1n } as never)).toThrow(ConfigurationError);
+});

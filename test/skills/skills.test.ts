@@ -58,4 +58,8 @@ describe('skills in an agent', () => {
     expect(() => createAgent({ model: scriptedModel([]), skills: 'skills/' as never })).toThrow(/`skills` must be an array/);
     expect(() => createAgent({ model: scriptedModel([]), rules: { allow: ['Skill(x)'] } })).toThrow(/names no tool/);
   });
+
+  it('defineSkill names a name JSON cannot write (a bigint) in a SkillFormatError, not a TypeError', () => {
+    expect(() => defineSkill({ name: 10n as never, description: 'd', instructions: 'i' })).toThrow(SkillFormatError);
+  });
 });
