@@ -85,6 +85,18 @@ function checkDate(args: string[]): string | undefined {
   return bad ? `date ${bad} may set the clock` : undefined;
 }
 
+function checkTest(args: string[]): string | undefined {
+  // -v and -R take a variable name, whose array subscript bash evaluates (and so runs commands in).
+  const name = args.find((arg) => arg === '-v' || arg === '-R');
+  return name ? `test ${name} evaluates a variable name, whose array subscript can run commands` : undefined;
+}
+
+function checkPrintf(args: string[]): string | undefined {
+  // -v assigns a shell variable (PATH, CDPATH, GIT_CONFIG_VALUE_0, …) that the rest of the line runs with.
+  const assigns = args.find((arg) => arg.startsWith('-v'));
+  return assigns ? `printf ${assigns} assigns a shell variable` : undefined;
+}
+
 function checkCommand(args: string[]): string | undefined {
   return args.length > 0 && (args[0] === '-v' || args[0] === '-V') ? undefined : 'command runs another command';
 }
@@ -133,10 +145,13 @@ const FREE: ReadOnlyCommandSpec = { globSafe: true };
 /** Read-only commands by name. */
 export const READ_ONLY_COMMANDS: ReadonlyMap<string, ReadOnlyCommandSpec> = new Map<string, ReadOnlyCommandSpec>([
   ...[
-    'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'pwd', 'echo', 'printf', 'stat', 'du', 'df',
+    'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'pwd', 'echo', 'stat', 'du', 'df',
     'which', 'type', 'whoami', 'id', 'uname', 'basename', 'dirname', 'realpath', 'readlink', 'true', 'false',
-    'test', '[', 'sleep', 'cd', 'diff', 'cmp', 'comm', 'cut', 'tr', 'nl', 'od',
+    'sleep', 'cd', 'diff', 'cmp', 'comm', 'cut', 'tr', 'nl', 'od',
   ].map((name): [string, ReadOnlyCommandSpec] => [name, FREE]),
+  ['test', { globSafe: false, check: checkTest }],
+  ['[', { globSafe: false, check: checkTest }],
+  ['printf', { globSafe: false, check: checkPrintf }],
   // With -c they open the files a checksum list names: paths that cannot be checked here.
   ...['sha1sum', 'sha224sum', 'sha256sum', 'sha384sum', 'sha512sum', 'md5sum', 'b2sum', 'cksum'].map(
     (name): [string, ReadOnlyCommandSpec] => [name, { globSafe: true, check: checkChecksum(name) }],

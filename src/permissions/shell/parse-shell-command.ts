@@ -18,6 +18,32 @@ import type { ParsedShellCommand, ShellAndOr, ShellCommandNode, ShellList, Shell
 const BLANK = new Set([' ', '\t']);
 const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 const GLOB_CHARS = new Set(['*', '?', '[', '{', '}']);
+
+/** An array subscript with an expansion in it: `a[$(cmd)]`, `a[\`cmd\`]`, `a[${x:=y}]`. */
+const SUBSCRIPT_EXPANSION = /\[[^\]]*[$`]/;
+
+/** The command texts of the `$(…)` and backtick substitutions in a literal value (unbalanced: the rest). */
+function subscriptCommands(value: string): string[] {
+  const commands: string[] = [];
+  for (let index = 0; index < value.length; index++) {
+    if (value[index] === '`') {
+      const end = value.indexOf('`', index + 1);
+      commands.push(value.slice(index + 1, end === -1 ? undefined : end));
+      if (end === -1) break;
+      index = end;
+    } else if (value.startsWith('$(', index)) {
+      let depth = 0;
+      let end = index + 1;
+      for (; end < value.length; end++) {
+        if (value[end] === '(') depth++;
+        else if (value[end] === ')' && --depth === 0) break;
+      }
+      commands.push(value.slice(index + 2, end));
+      index = end;
+    }
+  }
+  return commands;
+}
 const REDIRECT_OPERATORS = ['<<<', '<<-', '&>>', '<<', '<>', '<&', '>>', '>&', '>|', '&>', '<', '>'];
 /** Reserved words that start or continue a compound command; the command after them is parsed on. */
 const PREFIX_KEYWORDS = new Set(['if', 'then', 'elif', 'else', 'while', 'until', 'do', 'for', 'select', 'time', 'coproc']);
@@ -472,6 +498,12 @@ class ShellParser {
     }
     if (this.i === start) throw new ParseFailure(`unexpected "${src[this.i] ?? 'end'}"`);
     this.lastWordQuoted = /['"\\]/.test(src.slice(start, this.i));
+    if (!word.hasExpansion && SUBSCRIPT_EXPANSION.test(word.value)) {
+      // Quoted, but bash expands an array subscript when a builtin takes the word as a variable
+      // name (`test -v 'a[$(cmd)]'`, `printf -v`, `unset`, `read`): its commands are commands.
+      word.hasExpansion = true;
+      this.out.substitutions.push(...subscriptCommands(word.value));
+    }
     return word;
   }
 
