@@ -128,6 +128,8 @@ export function basicCases({ withStore }: ConformanceSetup): ConformanceCase[] {
           await refuse(store.append('args', [entry], { expectedRevision: 0.5 }), 'append() with expectedRevision 0.5');
           await refuse(store.append('args', [entry], { expectedRevision: 0, fencingToken: 0 }), 'append() with fencingToken 0');
           await refuse(store.append('', [entry], { expectedRevision: 0 }), 'append() to session id ""');
+          // UTF-8 has no lone surrogate: two such ids would become one (U+FFFD) in a database.
+          await refuse(store.append('\ud800', [entryMaker('\ud800').userText('x')], { expectedRevision: 0 }), 'append() to a session id with a lone surrogate');
           // Entries numbered otherwise than from expectedRevision + 1.
           const skipped = entryMaker('args', 1).userText('numbered 2 at position 1');
           await refuse(store.append('args', [skipped], { expectedRevision: 0 }), 'append() of an entry whose seq skips a number');
