@@ -1,4 +1,5 @@
 import { allowAbortListeners } from './allow-abort-listeners.js';
+import { raceAbort } from '../permissions/race-abort.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { ApprovalClaimedError } from '../errors/approval-claimed-error.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
@@ -355,7 +356,10 @@ async function answerApproval(core: AgentCore, approval: NonNullable<RunInput['a
   if (!batch || !call) return undefined;
   const claim = core.options.claimApproval;
   if (claim) {
-    const claimed: unknown = await claim({ approvalId: approval.id, sessionId: core.sessionId, toolUseId: approval.path[approval.path.length - 1]! });
+    // Raced with an interrupt: a claim that hangs (a stuck database) must not hold the run or close().
+    const raced = await raceAbort(() => claim({ approvalId: approval.id, sessionId: core.sessionId, toolUseId: approval.path[approval.path.length - 1]!, signal: context.signal }), context.signal);
+    if (raced.aborted) return undefined;
+    const claimed: unknown = raced.value;
     // Only `true` claims: a query result or a count is truthy whether or not the key was taken.
     if (claimed === false) return new ApprovalClaimedError(core.sessionId, approval.id);
     if (claimed !== true) {

@@ -23,6 +23,11 @@ export interface ClaimApprovalArgs {
   sessionId: string;
   /** The call it asks about. */
   toolUseId: string;
+  /**
+   * Aborts when the run is interrupted or the agent closed: the run ends at once without the
+   * answer, so stop waiting on your database. A claim taken anyway is not applied.
+   */
+  signal: AbortSignal;
 }
 
 /** What `verifyPlanOnCompletion` may set. */

@@ -120,3 +120,34 @@ it('resolveApproval names a behavior JSON cannot write (a bigint) in a Configura
   expect(() => agent.resolveApproval(agent.pendingApprovals[0]!.id, { behavior: 1n } as never)).toThrow(/decision\.behavior must be "allow" or "deny", got/);
   expect(() => agent.resolveApproval(agent.pendingApprovals[0]!.id, { behavior: 1n } as never)).toThrow(ConfigurationError);
 });
+
+describe('claimApproval that never answers', () => {
+  async function parked() {
+    const first = createAgent({ model: scriptedModel([turn(toolCall('write', { path: 'a' }, 't1'))]), tools: [write] });
+    await first.run('Write a.').result;
+    return JSON.parse(JSON.stringify(first.snapshot()));
+  }
+
+  it('interrupt() ends the run at once; the claim gets the aborted signal and the call does not run', async () => {
+    let asked!: (signal: AbortSignal) => void;
+    const claimed = new Promise<AbortSignal>((resolve) => (asked = resolve));
+    const agent = createAgent({ model: scriptedModel(['Done.']), tools: [write], resume: await parked(), claimApproval: ({ signal }) => (asked(signal), new Promise<boolean>(() => {})) });
+    const run = agent.resolveApproval(agent.pendingApprovals[0]!.id, { behavior: 'allow' });
+    const signal = await claimed;
+    agent.interrupt();
+    const result = await run.result;
+    expect(result.status).toBe('interrupted');
+    expect(signal.aborted).toBe(true);
+    expect(resultOf(agent.messages, 't1')).not.toBe('wrote a');
+  });
+
+  it('close() returns instead of waiting on it', async () => {
+    let asked!: () => void;
+    const claimed = new Promise<void>((resolve) => (asked = resolve));
+    const agent = createAgent({ model: scriptedModel(['Done.']), tools: [write], resume: await parked(), claimApproval: () => (asked(), new Promise<boolean>(() => {})) });
+    const run = agent.resolveApproval(agent.pendingApprovals[0]!.id, { behavior: 'allow' });
+    await claimed;
+    await agent.close();
+    expect((await run.result).status).toBe('interrupted');
+  });
+});
