@@ -15,8 +15,9 @@ export interface SessionStoreCorruptErrorOptions {
 /**
  * A store found its own bookkeeping for a session damaged (a lease file or a session's metadata
  * edited by hand, cut short by a disk error) in a way it cannot skip without risking a wrong
- * answer, such as a fencing token used twice. Transcript entries are not this: a damaged entry is
- * skipped with a load warning.
+ * answer, such as a fencing token used twice; or a transcript entry that reads but was altered
+ * so that it cannot be applied (loading the session fails with this error, naming the entry). An
+ * entry that cannot be read at all (torn, not JSON) is skipped with a load warning instead.
  */
 export class SessionStoreCorruptError extends AgentHarnessError {
   /** The error's code, `session-store-corrupt`. */

@@ -148,6 +148,13 @@ export function foldPendingApprovals(state: PendingApprovalsState | undefined, e
   if (current.rule !== PENDING_APPROVALS_RULE) {
     throw new ConfigurationError(`Cannot continue a pending-approvals state made by rule ${String(current.rule)} with rule ${PENDING_APPROVALS_RULE}: fold the session's entries from the start.`);
   }
-  for (const entry of entries) current = step(current, entry);
+  for (const entry of entries) {
+    try {
+      current = step(current, entry);
+    } catch {
+      // An altered entry (a hand-edited transcript) is passed over: one damaged session must not
+      // take the whole inbox down. Loading that session refuses it with SessionStoreCorruptError.
+    }
+  }
   return current;
 }

@@ -1,4 +1,6 @@
 import { applyEntry } from './apply-entry.js';
+import { describeThrown } from '../errors/describe-thrown.js';
+import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
 import type { EntryDraft, SessionEntry } from './entries.js';
 import { createSessionState, type SessionState } from './session-state.js';
 
@@ -39,18 +41,33 @@ export function foldEntries(entries: Iterable<SessionEntry>, options: FoldEntrie
       agentId ??= entry.agentId;
       state = createSessionState({ sessionId: options.sessionId, ...(agentId !== undefined ? { agentId } : {}) });
     }
-    if (entry.agentId !== agentId) {
-      // A subagent's sidechain: its entries continue the nested run a suspended call waits on
-      // (written while an approval inside it was being answered); others are its transcript only.
-      if (entry.agentId !== undefined) applyToNestedRun(state, entry.agentId, entry);
-      continue;
+    try {
+      if (entry.agentId !== agentId) {
+        // A subagent's sidechain: its entries continue the nested run a suspended call waits on
+        // (written while an approval inside it was being answered); others are its transcript only.
+        if (entry.agentId !== undefined) applyToNestedRun(state, entry.agentId, entry);
+        continue;
+      }
+      if (entry.kind === 'message' && entry.message.role === 'assistant') batchOpenedByVersion1 = entry.$schemaVersion === 1;
+      for (const draft of upgradeEntry(state, entry)) state = applyEntry(state, draft);
+    } catch (error) {
+      // A well-typed entry never throws: this one was altered (edited by hand, written by a bug).
+      throw damaged(options.sessionId, entry, `cannot be applied (${describeThrown(error)})`);
     }
-    if (entry.kind === 'message' && entry.message.role === 'assistant') batchOpenedByVersion1 = entry.$schemaVersion === 1;
-    for (const draft of upgradeEntry(state, entry)) state = applyEntry(state, draft);
   }
   state ??= createSessionState({ sessionId: options.sessionId, ...(agentId !== undefined ? { agentId } : {}) });
   if (batchOpenedByVersion1) markVersion1CallsAllowed(state);
   return state;
+}
+
+function damaged(sessionId: string, entry: SessionEntry, problem: string): SessionStoreCorruptError {
+  const kind = typeof entry?.kind === 'string' ? entry.kind.slice(0, 40) : 'unknown kind';
+  return new SessionStoreCorruptError({
+    sessionId,
+    location: `transcript entry ${typeof entry?.seq === 'number' ? entry.seq : '?'} (${kind})`,
+    problem,
+    repair: 'The entry was altered; restore the session from a backup or a snapshot, or remove that entry and the ones after it.',
+  });
 }
 
 /**
