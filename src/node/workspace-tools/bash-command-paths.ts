@@ -21,9 +21,13 @@ function isLong(arg: string, option: string): boolean {
   return arg.startsWith('--') && arg.length > 2 && option.startsWith(arg.slice(2).split('=')[0]!);
 }
 
-/** A cluster of short options (`-rN`) containing `letter`. */
+/**
+ * A word of short options containing `letter`: a cluster (`-rN`), also with a value stuck to one
+ * of them (`-rNx.git`, `-Re'pattern'`) — where the value may hold the letter too, so this errs
+ * towards asking.
+ */
 function hasShort(arg: string, letter: string): boolean {
-  return /^-[a-zA-Z0-9]+$/.test(arg) && arg.includes(letter);
+  return arg.length > 1 && arg[0] === '-' && arg[1] !== '-' && arg.includes(letter);
 }
 
 /** Options that make a read-only command follow symbolic links while it walks directories. */
@@ -52,6 +56,14 @@ function pathCandidates(word: string): string[] {
 }
 
 const ask = (message: string): OutsidePathFinding => ({ blockedPath: undefined, message });
+
+/** The words an unquoted brace list expands into (the word itself when it has none). */
+function braceAlternatives(word: ShellWord): ShellWord[] {
+  if (!word.hasGlob || !word.value.includes('{')) return [word];
+  const expanded = expandBraces(word.value, MAX_CHECKED_PATHS);
+  if (expanded === undefined) throw new OutsidePathFound(ask(`The brace expansion ${word.value} is not checked against the workspace.`));
+  return expanded.map((value) => ({ ...word, value }));
+}
 
 /** Where the shell may be, and the status of the last command there. */
 interface ShellState {
@@ -168,13 +180,17 @@ class PathAnalysis {
 
   private async simple(simple: ShellSimpleCommand, states: ShellState[]): Promise<ShellState[]> {
     await this.redirects(simple.redirects, states);
-    const [nameWord, ...args] = simple.words;
+    const [nameWord, ...words] = simple.words;
     const name = nameWord?.value;
     if (name === undefined) return eitherStatus(states);
+    // A brace list becomes several words before the command sees them, options among them
+    // (`diff a {--to-file=/etc/x,}`, `diff {-rN,} a b`): each alternative is checked as a word.
+    const args = words.flatMap((word) => braceAlternatives(word));
     const follows = LINK_FOLLOWING[name];
     const following = follows && args.find((arg) => follows(arg.value));
     if (following) throw new OutsidePathFound(ask(`${name} ${following.value} follows symbolic links, which may lead outside the workspace.`));
     if (name === 'cd') return this.changeDirectory(args, states);
+    if (name === 'git') for (const state of dedupeDirectories(states)) await this.gitRepository(state.directory);
     const pathArguments = NON_PATH_ARGUMENT_COMMANDS.has(name) ? args.filter((arg) => arg.hasGlob) : args;
     for (const state of dedupeDirectories(states)) {
       for (const arg of pathArguments) {
@@ -182,6 +198,28 @@ class PathAnalysis {
       }
     }
     return eitherStatus(states);
+  }
+
+  /**
+   * git works on the whole repository it finds above `directory` (`git show HEAD:path`, `git log
+   * -p`, `:(top)` pathspecs): a repository whose top is outside the workspace (the workspace a
+   * folder of a larger one) can show files outside it, so such a command is asked.
+   */
+  private async gitRepository(directory: string): Promise<void> {
+    for (let current = directory; ; ) {
+      const found = await fs.lstat(`${current}/.git`).then(
+        () => true,
+        () => false,
+      );
+      if (found) {
+        const real = await fs.realpath(current).catch(() => current);
+        if (this.boundary.contains(real)) return;
+        throw new OutsidePathFound({ blockedPath: real, message: `git works on the repository at ${real}, which reaches outside the workspace (${this.boundary.roots.join(', ')}).` });
+      }
+      const parent = current.replace(/\/[^/]*$/, '') || '/';
+      if (parent === current) return;
+      current = parent;
+    }
   }
 
   private absolute(candidate: string, directory: string): string {

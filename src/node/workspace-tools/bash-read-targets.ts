@@ -7,7 +7,7 @@ import type { WorkspaceBoundary } from './workspace-boundary.js';
 /** Commands that do not read the content of their path arguments (names and metadata at most). */
 const NON_READERS = new Set([
   'ls', 'echo', 'printf', 'pwd', 'cd', 'touch', 'mkdir', 'rmdir', 'rm', 'test', '[', 'true', 'false', 'which', 'type',
-  'basename', 'dirname', 'realpath', 'readlink', 'stat', 'du', 'df', 'chmod', 'chown', 'chgrp', 'sleep', 'date', 'whoami',
+  'basename', 'dirname', 'realpath', 'readlink', 'stat', 'du', 'df', 'chmod', 'chown', 'chgrp', 'sleep', 'whoami',
   'id', 'uname', 'kill', 'tree', 'find', 'wc',
 ]);
 /** Readers that walk directories given as operands. */
@@ -32,9 +32,19 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 /** Shells: with `-c` they run a script given on the command line, whose reads count too. */
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh', 'rbash', 'busybox']);
 
-/** The path-like parts of an argument: the word, the value of `--opt=value` or `if=value`, the path of `REV:path`. */
+/**
+ * The path-like parts of an argument: the word, the value of `--opt=value` or `if=value`, the
+ * path of `REV:path`, and what may follow a short option in its word (`date -f.env`, `file -m/x`).
+ */
 function pathsOf(value: string): string[] {
-  if (value.startsWith('-')) return value.includes('=') ? [value.slice(value.indexOf('=') + 1)] : [];
+  if (value.startsWith('--')) return value.includes('=') ? [value.slice(value.indexOf('=') + 1)] : [];
+  if (value.startsWith('-')) {
+    // Any letter of a cluster may take the rest of the word as its value: every suffix may be a path.
+    const out: string[] = [];
+    for (let index = 2; index < value.length; index++) out.push(value.slice(index));
+    if (value.includes('=')) out.push(value.slice(value.indexOf('=') + 1));
+    return out;
+  }
   if (/^[a-z]+=/.test(value)) return [value.slice(value.indexOf('=') + 1)];
   const revision = /^[^/:]*:(.+)$/.exec(value);
   return revision ? [value, revision[1]!] : [value];

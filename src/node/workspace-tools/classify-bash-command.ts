@@ -1,5 +1,6 @@
 import { parseShellCommand, type ShellCommandNode, type ShellList, type ShellRedirect, type ShellSimpleCommand } from '../../permissions/shell/index.js';
 import { ENVIRONMENT_DUMPS, READ_ONLY_COMMANDS } from './read-only-commands.js';
+import { expandBraces } from './expand-shell-glob.js';
 
 /** The verdict of {@link classifyBashCommand}. */
 export interface BashCommandClassification {
@@ -12,6 +13,8 @@ export interface BashCommandClassification {
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 const DESCRIPTOR = /^(\d+|-)$/;
 const FILES0_FROM = new Set(['sort', 'wc', 'du', 'find']);
+/** Most alternatives of one brace list looked at; past it the word is checked as written. */
+const MAX_ALTERNATIVES = 1000;
 
 /** Redirections that cannot write a file: input from a file, descriptor copies, output to /dev/null. */
 function redirectProblem(redirect: ShellRedirect): string | undefined {
@@ -39,18 +42,26 @@ function commandProblem(command: ShellSimpleCommand): string | undefined {
   const [name, ...rest] = command.words;
   if (name === undefined) return undefined;
   if (ASSIGNMENT.test(name.value) && !name.hasExpansion) return `variable assignment ${name.value.split('=')[0]}= is not classified`;
+  // A brace list is several words by the time the command sees them, options among them
+  // (`sha256sum {-c,} sums`): the checks below see every alternative.
+  const values: string[] = [];
+  for (const word of rest) {
+    const alternatives = word.hasGlob && word.value.includes('{') ? expandBraces(word.value, MAX_ALTERNATIVES) : [word.value];
+    if (alternatives === undefined) return `the brace expansion ${word.value} is not classified`;
+    values.push(...alternatives);
+  }
   // sort, wc, du and find read the names of the files to open from a file or stdin: not checkable.
   const namesFrom = FILES0_FROM.has(name.value)
-    ? rest.find((word) => word.value === '-files0-from' || (word.value.startsWith('--f') && 'files0-from'.startsWith(word.value.slice(2).split('=')[0]!)))
+    ? values.find((value) => value === '-files0-from' || (value.startsWith('--f') && 'files0-from'.startsWith(value.slice(2).split('=')[0]!)))
     : undefined;
-  if (namesFrom) return `${name.value} ${namesFrom.value} reads file names that cannot be checked`;
+  if (namesFrom) return `${name.value} ${namesFrom} reads file names that cannot be checked`;
   const expanded = command.words.find((word) => word.hasExpansion);
   if (expanded) return `"${expanded.value}" is expanded or substituted at run time`;
   if (name.value.includes('/')) return `${name.value} runs a program by path`;
   if (ENVIRONMENT_DUMPS.has(name.value)) return `${name.value} can print the environment, whose variables may hold secrets`;
   const spec = READ_ONLY_COMMANDS.get(name.value);
   if (!spec) return `${name.value} is not on the read-only list`;
-  const problem = spec.check?.(rest.map((word) => word.value));
+  const problem = spec.check?.(values);
   if (problem) return problem;
   const globbed = spec.globSafe ? undefined : rest.find((word) => word.hasGlob);
   return globbed ? `unquoted glob ${globbed.value} could expand into an option of ${name.value}` : undefined;

@@ -19,8 +19,17 @@ const BLANK = new Set([' ', '\t']);
 const WORD_END = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 const GLOB_CHARS = new Set(['*', '?', '[', '{', '}']);
 
-/** An array subscript with an expansion in it: `a[$(cmd)]`, `a[\`cmd\`]`, `a[${x:=y}]`. */
-const SUBSCRIPT_EXPANSION = /\[[^\]]*[$`]/;
+/** Whether `value` holds an array subscript with an expansion in it: `a[$(cmd)]`, `a[\`cmd\`]`, `a[${x:=y}]` (one pass). */
+function hasSubscriptExpansion(value: string): boolean {
+  let open = false;
+  for (let index = 0; index < value.length; index++) {
+    const c = value[index];
+    if (c === '[') open = true;
+    else if (c === ']') open = false;
+    else if (open && (c === '$' || c === '`')) return true;
+  }
+  return false;
+}
 
 /** The command texts of the `$(…)` and backtick substitutions in a literal value (unbalanced: the rest). */
 function subscriptCommands(value: string): string[] {
@@ -498,7 +507,7 @@ class ShellParser {
     }
     if (this.i === start) throw new ParseFailure(`unexpected "${src[this.i] ?? 'end'}"`);
     this.lastWordQuoted = /['"\\]/.test(src.slice(start, this.i));
-    if (!word.hasExpansion && SUBSCRIPT_EXPANSION.test(word.value)) {
+    if (!word.hasExpansion && hasSubscriptExpansion(word.value)) {
       // Quoted, but bash expands an array subscript when a builtin takes the word as a variable
       // name (`test -v 'a[$(cmd)]'`, `printf -v`, `unset`, `read`): its commands are commands.
       word.hasExpansion = true;
