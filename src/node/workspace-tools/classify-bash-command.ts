@@ -37,7 +37,11 @@ function commandProblem(command: ShellSimpleCommand): string | undefined {
     const problem = redirectProblem(redirect);
     if (problem) return problem;
   }
-  const environ = [...command.words, ...command.redirects.map((redirect) => redirect.target)].find((word) => PROCESS_ENVIRONMENT.test(word.value.replace(/\/+/g, '/')));
+  const environ = [...command.words, ...command.redirects.map((redirect) => redirect.target)].find((word) => {
+    // `/./proc//1/environ` is the same file; a glob under /proc (`environ?`, `env*`) may be it.
+    const value = word.value.replace(/\/+/g, '/').replace(/\/\.(?=\/|$)/g, '');
+    return PROCESS_ENVIRONMENT.test(value) || (word.hasGlob && value.startsWith('/proc/'));
+  });
   if (environ) return `${environ.value} is the environment of a process, whose variables may hold secrets`;
   const [name, ...rest] = command.words;
   if (name === undefined) return undefined;

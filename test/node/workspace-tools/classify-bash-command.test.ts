@@ -115,4 +115,11 @@ describe('classifyBashCommand', () => {
   it('names the commands it found read-only', () => {
     expect(classifyBashCommand('git diff && ls | wc -l').reason).toBe('read-only: git, ls, wc');
   });
+
+  it('a process environment file is not read-only however its path is spelled', () => {
+    for (const command of ['cat /proc/self/environ', 'cat /./proc/1/environ', 'cat /proc//self/./environ', 'cat /proc/self/enviro?', 'cat /proc/*/env*']) {
+      expect(classifyBashCommand(command).readOnly, command).toBe(false);
+    }
+    expect(classifyBashCommand('cat /proc/cpuinfo').readOnly).toBe(true);
+  });
 });
