@@ -1,4 +1,5 @@
 import { assertSupportedEntry } from '../session/assert-supported-entry.js';
+import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionStoreWarning } from '../session/session-store.js';
 import type { PostgresPool } from './postgres-pool.js';
@@ -58,7 +59,7 @@ export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions):
         continue;
       }
       assertSupportedEntry(value, `transcript entry ${seq} of ${where}`);
-      yield value;
+      yield withStoredSeq(value, seq, sessionId, where, onWarning);
     }
   }
   if (after < revision) missing(after + 1, revision);

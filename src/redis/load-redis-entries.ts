@@ -1,4 +1,5 @@
 import { assertSupportedEntry } from '../session/assert-supported-entry.js';
+import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionStoreWarning } from '../session/session-store.js';
 import type { RedisClient } from './redis-client.js';
@@ -46,7 +47,7 @@ export async function* loadRedisEntries(options: LoadRedisEntriesOptions): Async
         continue;
       }
       assertSupportedEntry(value, `transcript entry ${position} of ${where}`);
-      yield value;
+      yield withStoredSeq(value, position, sessionId, where, onWarning);
     }
     chunk = Math.max(1, Math.min(1000, Math.floor((chunk * CHUNK_CHARS) / Math.max(chars, 1))));
   }

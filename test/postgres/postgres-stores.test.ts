@@ -150,6 +150,20 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     expect(loaded.map((entry) => entry.id)).toEqual(['s-entry-1', 's-entry-2']);
     expect(warnings).toEqual([expect.objectContaining({ seq: 3, message: expect.stringContaining('Skipped entry 3') })]);
   });
+
+  it('loads an entry whose own seq was edited with its row\'s seq, with a warning, and the session stays writable', async () => {
+    const name = schema();
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    const make = entryMaker('s');
+    await store.append('s', [make.userText('a'), make.userText('b'), make.userText('c')], { expectedRevision: 0 });
+    await admin!.query(`UPDATE "${name}".session_entries SET entry = jsonb_set(entry::jsonb, '{seq}', '99')::json WHERE seq = 3`);
+    const warnings: Array<{ seq?: number; message: string }> = [];
+    const loaded: SessionEntry[] = [];
+    for await (const entry of store.load('s', { onWarning: (warning) => warnings.push(warning) })) loaded.push(entry);
+    expect(loaded.map((entry) => entry.seq)).toEqual([1, 2, 3]);
+    expect(warnings).toEqual([expect.objectContaining({ seq: 3, message: expect.stringContaining('says it is entry 99') })]);
+    await store.append('s', [entryMaker('s', 3).userText('d')], { expectedRevision: 3 });
+  });
 });
 
 

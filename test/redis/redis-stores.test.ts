@@ -165,5 +165,18 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       expect(loaded.map((entry) => entry.id)).toEqual(['s-entry-1', 's-entry-2']);
       expect(warnings).toEqual([expect.objectContaining({ seq: 3, message: expect.stringContaining('Skipped entry 3') })]);
     });
+
+    it('loads an entry whose own seq was edited with the position it has, with a warning, and the session stays writable', async () => {
+      const { keyPrefix, store } = setup();
+      const make = entryMaker('s');
+      await store.append('s', [make.userText('a'), make.userText('b'), make.userText('c')], { expectedRevision: 0 });
+      const third = JSON.parse((await admin!.lindex(`${keyPrefix}entries:s`, 2))!);
+      await admin!.lset(`${keyPrefix}entries:s`, 2, JSON.stringify({ ...third, seq: 99 }));
+      const warnings: SessionStoreWarning[] = [];
+      const loaded = await loadEntries(store, 's', { onWarning: (warning) => warnings.push(warning) });
+      expect(loaded.map((entry) => entry.seq)).toEqual([1, 2, 3]);
+      expect(warnings).toEqual([expect.objectContaining({ seq: 3, message: expect.stringContaining('says it is entry 99') })]);
+      await store.append('s', [entryMaker('s', 3).userText('d')], { expectedRevision: 3 });
+    });
   });
 });
