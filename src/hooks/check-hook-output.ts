@@ -6,14 +6,28 @@ const DECISIONS: Partial<Record<HookEventName, readonly string[]>> = {
   PermissionRequest: ['allow', 'deny'],
 };
 
+/** Output fields that are text wherever an event has them. */
+const TEXT_FIELDS = ['additionalContext', 'reason', 'instructions', 'message'] as const;
+/** Output fields that are flags wherever an event has them. */
+const FLAG_FIELDS = ['block', 'continue'] as const;
+
 /**
- * Checks the shape of what a hook returned. Returns the problem as a sentence, or `undefined`
+ * Checks the shape of what a hook returned: an object (or nothing), its text fields strings, its
+ * flags booleans, its decision one of the event's. Returns the problem as a sentence, or `undefined`
  * when the output is usable. `undefined`/`null` (no opinion) is fine.
  */
 export function checkHookOutput(event: HookEventName, output: unknown): string | undefined {
   if (output === undefined || output === null) return undefined;
   if (typeof output !== 'object' || Array.isArray(output)) {
     return `returned ${Array.isArray(output) ? 'an array' : typeof output}; a hook returns an object (or nothing)`;
+  }
+  for (const field of TEXT_FIELDS) {
+    const value = (output as Record<string, unknown>)[field];
+    if (value !== undefined && value !== null && typeof value !== 'string') return `returned ${field} ${describeJson(value)}; a hook's ${field} is a string`;
+  }
+  for (const field of FLAG_FIELDS) {
+    const value = (output as Record<string, unknown>)[field];
+    if (value !== undefined && typeof value !== 'boolean') return `returned ${field} ${describeJson(value)}; a hook's ${field} is true or false`;
   }
   const allowed = DECISIONS[event];
   const decision = (output as { decision?: unknown }).decision;

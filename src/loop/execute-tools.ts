@@ -9,7 +9,7 @@ import { isThenable } from '../tools/is-thenable.js';
 import { isToolSuspension, type Tool, type ToolExecuteArgs, type ToolReturn, type ToolRunContext, type ToolSuspension } from '../tools/types.js';
 import type { RunContext } from './loop-run-context.js';
 import { refuseCall } from './refuse-call.js';
-import { toToolResultContent, type ToolResultContent } from './tool-result-content.js';
+import { toToolResultContent, truncateText, type ToolResultContent } from './tool-result-content.js';
 import { failSpan, withSpan } from '../telemetry/index.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 
@@ -233,7 +233,9 @@ async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: un
   const context = post.outputs.map((output) => output?.additionalContext).filter((text): text is string => typeof text === 'string' && text.trim() !== '');
   if (context.length) {
     const blocks = typeof content === 'string' ? [{ type: 'text' as const, text: content }] : content;
-    content = [...blocks, ...context.map((text) => ({ type: 'text' as const, text }))];
+    // The hooks' context counts against the same limit as the output: a hook cannot flood the context.
+    const used = blocks.reduce((sum, block) => sum + (block.type === 'text' ? block.text.length : 0), 0);
+    content = [...blocks, { type: 'text' as const, text: truncateText(context.join('\n\n'), Math.max(0, maxChars - used)) }];
   }
   return { content, isError };
 }

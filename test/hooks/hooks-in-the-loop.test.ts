@@ -224,3 +224,29 @@ describe('resolving approvals', () => {
     expect(result.content).toMatch(/deny rule "write\(secrets\/\*\*\)"/);
   });
 });
+
+describe('hook outputs of the wrong type', () => {
+  it.each([
+    ['SessionStart additionalContext 42', { SessionStart: [{ hook: () => ({ additionalContext: 42 }) as never }] }],
+    ['UserPromptSubmit additionalContext {}', { UserPromptSubmit: [{ hook: () => ({ additionalContext: {} }) as never }] }],
+    ['Stop reason 7', { Stop: [{ hook: () => ({ continue: true, reason: 7 }) as never }] }],
+    ['Stop continue "yes"', { Stop: [{ hook: () => ({ continue: 'yes' }) as never }] }],
+  ])('%s: reported as an error event naming the field; the run completes', async (_name, hooks) => {
+    const agent = createAgent({ model: scriptedModel(['Done.', 'Again.']), hooks: hooks as never });
+    const errors: string[] = [];
+    agent.on('error', (event) => errors.push(event.error.message));
+    const result = await agent.run('hi').result;
+    expect(result.status).toBe('completed');
+    expect(errors.join('\n')).toMatch(/additionalContext|reason|continue/);
+  });
+
+  it('PostToolUse additionalContext counts against maxToolResultChars', async () => {
+    const echo = defineTool({ name: 'echo', description: 'Echoes.', inputSchema: z.object({ text: z.string() }), readOnly: true, execute: ({ input }) => input.text });
+    const model = scriptedModel([turn(toolCall('echo', { text: 'a' })), 'Done.']);
+    const agent = createAgent({ model, tools: [echo], maxToolResultChars: 1_000, hooks: { PostToolUse: [{ hook: () => ({ additionalContext: 'y'.repeat(500_000) }) }] } });
+    await agent.run('hi').result;
+    const sent = JSON.stringify(model.requests[1]!.messages.at(-1));
+    expect(sent.length).toBeLessThan(5_000);
+    expect(sent).toContain('Output truncated');
+  });
+});

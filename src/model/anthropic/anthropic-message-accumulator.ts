@@ -3,6 +3,7 @@ import type { ModelResponse, ModelStreamEvent, StopReason } from '../model.js';
 import { emptyUsage, type Usage } from '../usage.js';
 import type { AnthropicStreamEvent, AnthropicWireUsage } from './anthropic-stream-event.js';
 import { parseToolInputJson } from '../incomplete-tool-input.js';
+import { ModelError } from '../../errors/model-error.js';
 
 type MutableBlock = { type: string; [key: string]: unknown };
 
@@ -97,7 +98,15 @@ export class AnthropicMessageAccumulator {
   }
 
   #startBlock(index: number, block: MutableBlock): ModelStreamEvent | undefined {
-    // Like the SDK, blocks are appended in arrival order; deltas address them by index.
+    // Like the SDK, blocks are appended in arrival order; deltas address them by index. The API
+    // numbers them 0, 1, 2, …: a start at another index (repeated, skipped) would send later
+    // deltas into the wrong block, so the answer is refused (and the turn retried) instead.
+    if (index !== this.content.length) {
+      throw new ModelError(
+        `The response stream started content block ${JSON.stringify(index)} where block ${this.content.length} comes next (a repeated or skipped content_block_start); the answer was discarded.`,
+        { retryable: true },
+      );
+    }
     this.content.push(block as ContentBlock);
     if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
       return { type: 'tool-input-start', index, id: block.id, name: block.name };

@@ -99,3 +99,32 @@ describe('abort, drop, long streams end to end', () => {
     expect((response.response.message.content[0] as { text: string }).text.length).toBe(1_000_000);
   }, 60_000);
 });
+
+describe('a stream that numbers its content blocks wrongly', () => {
+  const sse = (events: Array<{ type: string; [key: string]: unknown }>) => events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
+  const start = { type: 'message_start', message: { id: 'msg_x', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } };
+  const end = [{ type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 5 } }, { type: 'message_stop' }];
+
+  it.each([
+    ['a repeated index', 0],
+    ['a skipped index', 2],
+  ])('%s: the answer is refused with a retryable ModelError, not two blocks mixed together', async (_name, second) => {
+    server.enqueue({
+      recording: sse([
+        start,
+        { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+        { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello' } },
+        { type: 'content_block_stop', index: 0 },
+        { type: 'content_block_start', index: second, content_block: { type: 'tool_use', id: 'toolu_1', name: 'echo', input: {} } },
+        { type: 'content_block_delta', index: second, delta: { type: 'input_json_delta', partial_json: '{"text":"a"}' } },
+        { type: 'content_block_stop', index: second },
+        ...end,
+      ]),
+    });
+    const { error } = await run();
+    expect(ModelError.isInstance(error)).toBe(true);
+    expect((error as ModelError).retryable).toBe(true);
+    expect((error as Error).message).toMatch(new RegExp(`started content block ${second} where block 1 comes next`));
+  });
+});
+
