@@ -8,11 +8,17 @@ export interface ToolResultContent {
   isError: boolean;
 }
 
+/** Content blocks a tool may return as they are: text with its text, images with their source (else the value is sent as JSON). */
 function isBlockArray(value: unknown): value is Array<TextBlock | ImageBlock> {
   return (
     Array.isArray(value) &&
     value.length > 0 &&
-    value.every((block) => typeof block === 'object' && block !== null && (block.type === 'text' || block.type === 'image'))
+    value.every(
+      (block) =>
+        typeof block === 'object' &&
+        block !== null &&
+        ((block.type === 'text' && typeof block.text === 'string') || (block.type === 'image' && typeof block.source === 'object' && block.source !== null)),
+    )
   );
 }
 
