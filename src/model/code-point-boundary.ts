@@ -17,7 +17,9 @@ export function codePointBoundary(text: string, index: number, direction: 'back'
   return direction === 'back' ? index - 1 : index + 1;
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** Half of a surrogate pair on its own (UTF-8 cannot encode it; the Messages API refuses it). */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
 /**
  * `text` with every lone surrogate (half of a pair, as broken tool output or a JSON `"\ud800"`
@@ -26,5 +28,5 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  */
 export function wellFormedText(text: string): string {
   const native = (text as { toWellFormed?: () => string }).toWellFormed;
-  return native ? native.call(text) : text.replace(LONE_SURROGATE, '\ufffd');
+  return native ? native.call(text) : text.replace(LONE_SURROGATES, '\ufffd');
 }

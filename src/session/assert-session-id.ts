@@ -1,7 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { LONE_SURROGATE } from '../model/code-point-boundary.js';
 
-/** Half of a surrogate pair on its own: UTF-8 (PostgreSQL text, Redis keys) cannot encode it. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /**
  * Checks a session id for stores that take any string: non-empty, without the NUL character

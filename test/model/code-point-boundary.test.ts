@@ -5,7 +5,7 @@ import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { describeClearedCall } from '../../src/context/clearing/clear-stale-tool-results.js';
 import { describeInputChange } from '../../src/loop/describe-input-change.js';
 import { createMcpTool } from '../../src/mcp/mcp-tool.js';
-import { codePointBoundary } from '../../src/model/code-point-boundary.js';
+import { codePointBoundary, wellFormedText } from '../../src/model/code-point-boundary.js';
 import { describeValue } from '../../src/plan/value-schema.js';
 
 /** No lone surrogate (with the u flag, a pair is one code point and does not match). */
@@ -62,3 +62,21 @@ describe('a lone surrogate in what a tool returns', () => {
     expect(results[1]!.content).toEqual([{ type: 'text', text: 'x\ufffdy 😀' }]);
   });
 });
+
+describe('wellFormedText', () => {
+  it('replaces lone surrogates with U+FFFD, natively and without String.prototype.toWellFormed (older browsers)', () => {
+    const text = 'a\ud800b\udc00c 😀 \ud83d';
+    const expected = 'a\ufffdb\ufffdc 😀 \ufffd';
+    expect(wellFormedText(text)).toBe(expected);
+    const prototype = String.prototype as { toWellFormed?: () => string };
+    const native = prototype.toWellFormed;
+    delete prototype.toWellFormed;
+    try {
+      expect(wellFormedText(text)).toBe(expected);
+      expect(wellFormedText('plain 😀')).toBe('plain 😀');
+    } finally {
+      if (native) prototype.toWellFormed = native;
+    }
+  });
+});
+
