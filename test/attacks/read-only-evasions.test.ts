@@ -61,6 +61,12 @@ describe('plan mode reads nothing outside the workspace', () => {
     expect(await plan(work, command)).not.toContain('OUTSIDE-');
   });
 
+  it('in a folder of a larger repository, git status (names, not contents) still runs unasked', async () => {
+    const work = await setup(true);
+    await fs.writeFile(path.join(work, 'a.txt'), 'v2\n');
+    expect(await plan(work, 'git status --short')).toContain('a.txt');
+  });
+
   it('git in a workspace that is its own repository still runs unasked', async () => {
     const work = await setup();
     await fs.writeFile(path.join(work, 'a.txt'), 'v2\n');

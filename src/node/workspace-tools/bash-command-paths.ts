@@ -57,6 +57,17 @@ function pathCandidates(word: string): string[] {
 
 const ask = (message: string): OutsidePathFinding => ({ blockedPath: undefined, message });
 
+/** git subcommands that show files' contents (or history of them) from anywhere in the repository. */
+const GIT_CONTENT_SUBCOMMANDS = new Set(['diff', 'show', 'log', 'blame', 'shortlog', 'grep', 'cat-file', 'archive', 'format-patch', 'stash', 'whatchanged']);
+
+/** Whether a git command line (its arguments) shows contents: `status`, `rev-parse`, `ls-files`, `branch` show names at most. */
+function showsContent(args: string[]): boolean {
+  let rest = args;
+  while (rest[0] === '--no-pager' || rest[0] === '-P') rest = rest.slice(1);
+  const subcommand = rest[0];
+  return subcommand === undefined || subcommand.startsWith('-') || GIT_CONTENT_SUBCOMMANDS.has(subcommand);
+}
+
 /** The words an unquoted brace list expands into (the word itself when it has none). */
 function braceAlternatives(word: ShellWord): ShellWord[] {
   if (!word.hasGlob || !word.value.includes('{')) return [word];
@@ -190,7 +201,7 @@ class PathAnalysis {
     const following = follows && args.find((arg) => follows(arg.value));
     if (following) throw new OutsidePathFound(ask(`${name} ${following.value} follows symbolic links, which may lead outside the workspace.`));
     if (name === 'cd') return this.changeDirectory(args, states);
-    if (name === 'git') for (const state of dedupeDirectories(states)) await this.gitRepository(state.directory);
+    if (name === 'git' && showsContent(args.map((arg) => arg.value))) for (const state of dedupeDirectories(states)) await this.gitRepository(state.directory);
     const pathArguments = NON_PATH_ARGUMENT_COMMANDS.has(name) ? args.filter((arg) => arg.hasGlob) : args;
     for (const state of dedupeDirectories(states)) {
       for (const arg of pathArguments) {
@@ -202,8 +213,9 @@ class PathAnalysis {
 
   /**
    * git works on the whole repository it finds above `directory` (`git show HEAD:path`, `git log
-   * -p`, `:(top)` pathspecs): a repository whose top is outside the workspace (the workspace a
-   * folder of a larger one) can show files outside it, so such a command is asked.
+   * -p`, `:(top)` pathspecs): in a repository whose top is outside the workspace (the workspace a
+   * folder of a larger one, as in a monorepo) a subcommand that shows contents can show files
+   * outside it, so it is asked; `git status` and the like, which show names, still run.
    */
   private async gitRepository(directory: string): Promise<void> {
     for (let current = directory; ; ) {
