@@ -28,7 +28,8 @@ import { AgentRun } from './agent-run.js';
 import { ListenerGuards } from './listener-guards.js';
 import type { AgentSnapshot } from '../runtime/snapshot.js';
 import { forkState, type ForkOptions } from '../session/fork-state.js';
-import { failedBeforeStart, interruptedBeforeStart, readyUnlessAborted } from './failed-before-start.js';
+import { failedBeforeStart, interruptedBeforeStart } from './failed-before-start.js';
+import { raceAbort } from '../permissions/race-abort.js';
 import { validateCloseOptions, validateCompactOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
 import { validateRulesArgument } from './validate-agent-options.js';
 import { compactHistory, type CompactionResult } from '../loop/compact-history.js';
@@ -375,7 +376,7 @@ export class Agent {
         // An interrupt while the session loads or its MCP servers connect ends the run at once.
         // (A ready agent still awaits: the loop starts a microtask after run(), once the host's listeners are on.)
         if (this.isReady) await this.ready;
-        else if (!(await readyUnlessAborted(this.ready, controller.signal))) {
+        else if ((await raceAbort(() => this.ready, controller.signal)).aborted) {
           this.active = undefined;
           external?.removeEventListener('abort', onExternalAbort);
           return interruptedBeforeStart(runId, this.sessionIdOrUnknown());

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ContentBlock } from '../model/messages.js';
+import { isBlankText } from '../history/normalize-assistant-message.js';
 
 /** Blocks a prompt cannot carry: the loop writes tool results, the model writes calls and thinking. */
 const NOT_IN_A_PROMPT = new Set(['tool_result', 'tool_use', 'server_tool_use', 'thinking', 'redacted_thinking', 'tool_search_tool_result', 'tool_reference']);
@@ -38,7 +39,7 @@ export function checkPrompt(prompt: unknown, owner: string): asserts prompt is s
     if (type === 'text') {
       const { text } = block as { text?: unknown };
       if (typeof text !== 'string') throw new ConfigurationError(`${at}.text must be a string, got ${describe(text)}.`);
-      if (text.trim() !== '') content = true;
+      if (!isBlankText(block as ContentBlock)) content = true;
     } else if (type === 'image') {
       const { source } = block as { source?: unknown };
       if (typeof source !== 'object' || source === null) throw new ConfigurationError(`${at}.source must be an object ({ type: 'base64', media_type, data } or { type: 'url', url }), got ${describe(source)}.`);

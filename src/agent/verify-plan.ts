@@ -1,4 +1,4 @@
-import { codePointBoundary } from '../model/code-point-boundary.js';
+import { codePointBoundary, headOfText } from '../model/code-point-boundary.js';
 import { z } from 'zod/v4';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { PlanVerification } from '../events/run-result.js';
@@ -57,21 +57,16 @@ function describeWork(core: AgentCore): string {
   for (const message of core.state.messages) {
     if (typeof message.content === 'string') continue;
     for (const block of message.content) {
-      if (block.type === 'tool_use') lines.push(`call ${block.name} ${cut(JSON.stringify(block.input) ?? '', 600)}`);
+      if (block.type === 'tool_use') lines.push(`call ${block.name} ${headOfText(JSON.stringify(block.input) ?? '', 600)}`);
       else if (block.type === 'tool_result') {
         const content = block.content as string | Array<{ type: string; text?: string }> | undefined;
         const text = typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? `[${part.type}]`).join(' ');
-        lines.push(`  → ${block.is_error ? 'error: ' : ''}${cut(text, 600)}`);
+        lines.push(`  → ${block.is_error ? 'error: ' : ''}${headOfText(text, 600)}`);
       }
     }
   }
   const text = lines.join('\n');
   return text.length > MAX_WORK_CHARS ? `…${text.slice(codePointBoundary(text, text.length - MAX_WORK_CHARS, 'forward'))}` : text;
-}
-
-/** The first `max` characters of `text`, never half of a surrogate pair. */
-function cut(text: string, max: number): string {
-  return text.slice(0, codePointBoundary(text, max));
 }
 
 /** Runs the read-only verifier as a subagent of `core` (a sidechain of its session). */

@@ -28,6 +28,7 @@ export { readToolOutputTool, type ReadToolOutputToolOptions } from './spill/read
 export {
   clearStaleToolResults,
   describeClearedCall,
+  toolResultText,
   CLEARED_TOOL_RESULT_PREFIX,
   type ClearStaleToolResultsOptions,
   type ClearStaleToolResultsResult,

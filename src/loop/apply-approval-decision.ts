@@ -91,7 +91,8 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
     ...(Object.keys(hostAnswer).length ? { hostAnswer } : {}),
   });
   core.emit({ type: 'permission-decision', ...allowed });
-  if (!tool.handlesHostAnswer) core.applyPermissionUpdates(decision.updatedPermissions);
+  // Checked when the decision was recorded.
+  if (!tool.handlesHostAnswer) core.applyCheckedPermissionUpdates(decision.updatedPermissions);
   return false;
 }
 

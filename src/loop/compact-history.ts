@@ -7,6 +7,7 @@ import {
   findCompactionCut,
   isSafeCut,
   LOADED_SKILLS_HEADING,
+  toolResultText,
   promptTooLong,
   unclosedHandoffSummary,
   type CompactionState,
@@ -89,9 +90,8 @@ function loadedSkills(messages: readonly Message[]): string[] {
         const result = block as ToolResultBlock;
         const skill = calls.get(result.tool_use_id);
         if (skill === undefined || result.is_error === true) continue;
-        const text = typeof result.content === 'string' ? result.content : result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
         answers.delete(skill);
-        answers.set(skill, text);
+        answers.set(skill, toolResultText(result));
       }
     }
   }

@@ -1,4 +1,4 @@
-import { codePointBoundary } from '../model/code-point-boundary.js';
+import { headOfText } from '../model/code-point-boundary.js';
 import { canonicalJson } from '../state/canonical-json.js';
 
 const MAX = 120;
@@ -6,7 +6,7 @@ const MAX = 120;
 function preview(value: unknown): string {
   if (value === undefined) return '(none)';
   const text = typeof value === 'string' ? JSON.stringify(value) : canonicalJson(value);
-  return text.length <= MAX ? text : `${text.slice(0, codePointBoundary(text, MAX))}… (${text.length} characters)`;
+  return text.length <= MAX ? text : `${headOfText(text, MAX)}… (${text.length} characters)`;
 }
 
 /**

@@ -70,7 +70,8 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
         ...(note ? { note } : {}),
         ...(Object.keys(hostAnswer).length ? { hostAnswer } : {}),
       });
-      if (!tool.handlesHostAnswer) core.applyPermissionUpdates(decision.updatedPermissions);
+      // Checked when the decision was recorded.
+      if (!tool.handlesHostAnswer) core.applyCheckedPermissionUpdates(decision.updatedPermissions);
     } else if (decision.behavior === 'deny') {
       const message = decision.message ?? `Permission to use ${call.toolName} was denied.`;
       refuseCall(core, call, asked?.type === 'plan-approval' ? planRejected(core, call.toolUseId, message) : message);

@@ -1,4 +1,4 @@
-import { codePointBoundary } from '../model/code-point-boundary.js';
+import { headOfText } from '../model/code-point-boundary.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/input-schema.js';
 import type { Tool } from '../tools/types.js';
@@ -27,7 +27,7 @@ export interface CreateMcpToolOptions {
 
 function describe(server: string, info: McpToolInfo): string {
   const text = info.description?.trim() || info.title?.trim() || `The tool "${info.name}" of the MCP server "${server}".`;
-  return text.length > MAX_DESCRIPTION ? `${text.slice(0, codePointBoundary(text, MAX_DESCRIPTION - 1))}…` : text;
+  return text.length > MAX_DESCRIPTION ? `${headOfText(text, MAX_DESCRIPTION - 1)}…` : text;
 }
 
 /**

@@ -8,13 +8,18 @@
  * @param text - the text to cut.
  * @param index - a UTF-16 index into it.
  * @param direction - where to move a cut that splits a pair. @default 'back'
- * @example text.slice(0, codePointBoundary(text, 2_000))
+ * @example text.slice(0, codePointBoundary(text, 2_000)) // or headOfText(text, 2_000)
  */
 export function codePointBoundary(text: string, index: number, direction: 'back' | 'forward' = 'back'): number {
   if (index <= 0 || index >= text.length) return index;
   const splits = (text.charCodeAt(index - 1) & 0xfc00) === 0xd800 && (text.charCodeAt(index) & 0xfc00) === 0xdc00;
   if (!splits) return index;
   return direction === 'back' ? index - 1 : index + 1;
+}
+
+/** The first `max` characters of `text` (fewer by one rather than half of a surrogate pair). */
+export function headOfText(text: string, max: number): string {
+  return text.slice(0, codePointBoundary(text, max));
 }
 
 /** Half of a surrogate pair on its own (UTF-8 cannot encode it; the Messages API refuses it). */

@@ -2,7 +2,7 @@ import * as z4 from 'zod/v4/core';
 import { fromJSONSchema } from 'zod/v4';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { codePointBoundary } from '../model/code-point-boundary.js';
+import { headOfText } from '../model/code-point-boundary.js';
 import type { JsonSchemaObject, Zod3Schema, Zod4Schema } from '../tools/input-schema.js';
 import { zod4ToJsonSchema } from '../tools/zod4-to-json-schema.js';
 
@@ -86,7 +86,7 @@ export function describeValue(value: unknown): string {
   } catch {
     text = shallowDescription(value);
   }
-  return text.length > DESCRIPTION_LIMIT ? `${text.slice(0, codePointBoundary(text, DESCRIPTION_LIMIT - 3))}...` : text;
+  return text.length > DESCRIPTION_LIMIT ? `${headOfText(text, DESCRIPTION_LIMIT - 3)}...` : text;
 }
 
 /** The start of `JSON.stringify(value)`, at least `limit` characters of it when it is that long. */

@@ -397,7 +397,12 @@ export class AgentCore implements AgentServices {
    * @throws ConfigurationError for a malformed update or rule (nothing is applied then; see {@link checkPermissionUpdates}).
    */
   applyPermissionUpdates(updates: unknown): void {
-    for (const update of this.checkPermissionUpdates(updates) ?? []) {
+    this.applyCheckedPermissionUpdates(this.checkPermissionUpdates(updates));
+  }
+
+  /** Applies updates {@link checkPermissionUpdates} returned (the plain copies a decision records), without checking them again. */
+  applyCheckedPermissionUpdates(updates: readonly PermissionUpdate[] | undefined): void {
+    for (const update of updates ?? []) {
       switch (update.type) {
         case 'addRules':
         case 'replaceRules':

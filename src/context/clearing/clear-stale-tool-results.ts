@@ -1,4 +1,4 @@
-import { codePointBoundary } from '../../model/code-point-boundary.js';
+import { headOfText } from '../../model/code-point-boundary.js';
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from '../../model/messages.js';
 import { READ_TOOL_OUTPUT_TOOL_NAME } from '../spill/spill-tool-result.js';
 
@@ -80,9 +80,9 @@ export interface ClearStaleToolResultsResult {
  */
 export function describeClearedCall(call: ClearedCall): string {
   const input = jsonPreview(call.input, 200);
-  const text = resultText(call.result);
+  const text = toolResultText(call.result);
   const images = Array.isArray(call.result.content) ? call.result.content.filter((block) => block.type === 'image').length : 0;
-  const began = text.trim() === '' ? '' : ` It began: ${JSON.stringify(text.slice(0, codePointBoundary(text, 120)))}${text.length > 120 ? '…' : ''}.`;
+  const began = text.trim() === '' ? '' : ` It began: ${JSON.stringify(headOfText(text, 120))}${text.length > 120 ? '…' : ''}.`;
   const again = call.spilledHandle
     ? ` Read it again with ${READ_TOOL_OUTPUT_TOOL_NAME}({ "handle": "${call.spilledHandle}" }).`
     : ' Make the call again if you need it and it is safe to repeat.';
@@ -129,7 +129,7 @@ export function clearStaleToolResults(messages: Message[], options: ClearStaleTo
       if (block.type !== 'tool_result') return;
       const result = block as ToolResultBlock;
       const call = calls.get(result.tool_use_id);
-      const text = resultText(result);
+      const text = toolResultText(result);
       const hasImage = Array.isArray(result.content) && result.content.some((inner) => inner.type === 'image');
       if (!call || excluded.has(call.name) || text.startsWith(CLEARED_TOOL_RESULT_PREFIX)) return;
       if (text.length < minimum && !hasImage) return;
@@ -145,7 +145,8 @@ export function clearStaleToolResults(messages: Message[], options: ClearStaleTo
   return { messages: messages.map((message, index) => changed.get(index) ?? message), cleared, clearedChars };
 }
 
-function resultText(result: ToolResultBlock): string {
+/** The text of a tool result: its string, or its text blocks joined by newlines. @internal */
+export function toolResultText(result: ToolResultBlock): string {
   if (typeof result.content === 'string') return result.content;
   return result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
 }
@@ -157,5 +158,5 @@ function jsonPreview(value: unknown, max: number): string {
   } catch {
     json = '…';
   }
-  return json.length > max ? `${json.slice(0, codePointBoundary(json, max))}…` : json;
+  return json.length > max ? `${headOfText(json, max)}…` : json;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod/v4';
-import { codePointBoundary } from '../../model/code-point-boundary.js';
+import { codePointBoundary, headOfText } from '../../model/code-point-boundary.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
@@ -77,7 +77,7 @@ function searchLines(handle: string, text: string, search: string, maxMatches: n
     const content = text.slice(start, end);
     if (content.toLowerCase().includes(needle)) {
       total++;
-      if (found.length < maxMatches) found.push(`${line} (offset ${start}): ${content.length > 500 ? `${content.slice(0, codePointBoundary(content, 500))}…` : content}`);
+      if (found.length < maxMatches) found.push(`${line} (offset ${start}): ${content.length > 500 ? `${headOfText(content, 500)}…` : content}`);
     }
     if (newline === -1) break;
     start = newline + 1;

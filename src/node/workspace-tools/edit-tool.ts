@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codePointBoundary } from '../../model/code-point-boundary.js';
+import { headOfText } from '../../model/code-point-boundary.js';
 import { defineTool } from '../../tools/define-tool.js';
 import type { Tool } from '../../tools/types.js';
 import { checkPathPermission } from './path-access.js';
@@ -25,7 +25,7 @@ function countOccurrences(text: string, search: string): number {
 }
 
 function preview(text: string): string {
-  return text.length > 200 ? `${text.slice(0, codePointBoundary(text, 200))}...` : text;
+  return text.length > 200 ? `${headOfText(text, 200)}...` : text;
 }
 
 /**

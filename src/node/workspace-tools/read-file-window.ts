@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { codePointBoundary } from '../../model/code-point-boundary.js';
+import { headOfText } from '../../model/code-point-boundary.js';
 
 /** Options of {@link readFileWindow}. */
 export interface ReadFileWindowOptions {
@@ -96,7 +96,7 @@ export async function readFileWindow(handle: FileHandle, options: ReadFileWindow
       if (collecting && !lineCut) {
         line += piece;
         if (line.length > options.maxLineChars) {
-          line = line.slice(0, codePointBoundary(line, options.maxLineChars));
+          line = headOfText(line, options.maxLineChars);
           lineCut = true;
         }
       }

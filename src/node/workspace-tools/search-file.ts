@@ -1,4 +1,4 @@
-import { codePointBoundary } from '../../model/code-point-boundary.js';
+import { headOfText } from '../../model/code-point-boundary.js';
 import { openCheckedFile } from './open-checked-file.js';
 
 /** Files larger than this are skipped by Grep. */
@@ -70,7 +70,7 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
     for (let index = 0; index < lines.length && collected.length < MAX_LINES_PER_FILE; index++) {
       if (marks[index] === 0) continue;
       let text = lines[index]!;
-      if (text.length > MAX_LINE_CHARS) text = `${text.slice(0, codePointBoundary(text, MAX_LINE_CHARS))} ... [line truncated]`;
+      if (text.length > MAX_LINE_CHARS) text = `${headOfText(text, MAX_LINE_CHARS)} ... [line truncated]`;
       collected.push({ number: index + 1, text, isMatch: marks[index] === 2 });
     }
   }
