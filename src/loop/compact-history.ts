@@ -211,8 +211,9 @@ async function writeSummary(core: AgentCore, messages: readonly Message[], cut: 
 }
 
 /**
- * The summary in a whole answer. An answer cut off by the output limit, a refusal, or a
- * `<summary>` never closed is no handoff: replacing the history by it would lose the work.
+ * The summary in a whole answer. An answer cut off by the output limit, a refusal, a
+ * `<summary>` never closed, or an answer that stopped for a tool call before closing a
+ * `<summary>` is no handoff: replacing the history by it would lose the work.
  */
 function summaryOf(text: string, stopReason: ModelResponse['stopReason']): string {
   if (stopReason === 'max_tokens') {
@@ -221,6 +222,13 @@ function summaryOf(text: string, stopReason: ModelResponse['stopReason']): strin
     );
   }
   if (stopReason === 'refusal') throw new CompactionError('The compaction failed: the model refused to write the summary (stop reason "refusal"). The history is unchanged.');
+  // A tool call or a paused server tool ends the answer before it is finished: only a summary
+  // already closed by </summary> is whole.
+  if ((stopReason === 'tool_use' || stopReason === 'pause_turn') && !/<summary>[\s\S]*?<\/summary>/.test(text)) {
+    throw new CompactionError(
+      `The compaction failed: the model stopped to call a tool (stop reason "${stopReason}") instead of finishing the summary, so what it wrote is not the whole handoff. The history is unchanged. Compact again, with instructions that ask for the summary only.`,
+    );
+  }
   if (unclosedHandoffSummary(text)) {
     throw new CompactionError(`The compaction failed: the summary opens <summary> but never closes it (stop reason "${stopReason ?? 'none'}"), so it is cut off. The history is unchanged.`);
   }

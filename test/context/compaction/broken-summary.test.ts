@@ -19,6 +19,8 @@ describe('a summary that is not a whole answer', () => {
     ['a whole-looking answer cut off by max_tokens', turn('<summary>\n## Goal\nWrite the report\n</summary>', { stopReason: 'max_tokens' }), /max_tokens/],
     ['a refusal', turn('I am unable to', { stopReason: 'refusal' }), /refus/],
     ['a <summary> opened and never closed', turn('<summary>\n## Goal\nWrite the report for Ma'), /never closes/],
+    ['text before a tool call (stop reason tool_use)', turn('Let me read the file again first.', toolCall('Read', { path: 'notes.md' })), /stop reason "tool_use"/],
+    ['text before a paused server tool (stop reason pause_turn)', turn('Searching for the deadline first.', { stopReason: 'pause_turn' }), /stop reason "pause_turn"/],
   ];
 
   it.each(broken)('%s fails the manual compaction with a CompactionError; the history is unchanged', async (_name, summary, reason) => {
@@ -57,6 +59,20 @@ describe('a summary that is not a whole answer', () => {
     expect(model.requests[3]!.messages.length).toBe(before + 1);
     expect(agent.messages.length).toBe(before + 2);
     expect(agent.messages.at(-1)!.content).toEqual([{ type: 'text', text: 'Friday it is.' }]);
+  });
+});
+
+describe('a whole summary followed by a tool call', () => {
+  it('is kept: the closed <summary> is the handoff, the call is not run', async () => {
+    let reads = 0;
+    const counted = defineTool({ name: 'Read', description: 'Reads.', inputSchema: z.object({ path: z.string() }), readOnly: true, execute: () => (reads++, 'deadline is Friday') });
+    const model = scriptedModel([turn(toolCall('Read', { path: 'notes.md' })), 'Noted.', turn('<summary>\n## Goal\nThe deadline is Friday.\n</summary>', toolCall('Read', { path: 'notes.md' }))]);
+    const agent = createAgent({ model, tools: [counted] });
+    await agent.run('Read notes.md').result;
+    const result = await agent.compact();
+    expect(result.compacted).toBe(true);
+    expect(JSON.stringify(agent.messages)).toContain('The deadline is Friday.');
+    expect(reads).toBe(1);
   });
 });
 
