@@ -30,6 +30,8 @@ import type { AgentSnapshot } from '../runtime/snapshot.js';
 import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart, interruptedBeforeStart } from './failed-before-start.js';
 import { raceAbort } from '../permissions/race-abort.js';
+import { onAbort } from '../loop/on-abort.js';
+import { boundWrites, DEFAULT_STORE_WRITE_GRACE_MS } from '../session/bound-writes.js';
 import { validateCloseOptions, validateCompactOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
 import { validateRulesArgument } from './validate-agent-options.js';
 import { compactHistory, type CompactionResult } from '../loop/compact-history.js';
@@ -391,9 +393,12 @@ export class Agent {
         // The store refused a write (a stale copy of the session) or failed: nothing more can be recorded.
         this.active = undefined;
         external?.removeEventListener('abort', onExternalAbort);
-        return failedBeforeStart(runId, this.sessionIdOrUnknown(), SessionConflictError.isInstance(failure) || LeaseLostError.isInstance(failure) ? failure : new SessionWriteError(this.core.sessionId, failure));
+        return failedBeforeStart(runId, this.sessionIdOrUnknown(), SessionConflictError.isInstance(failure) || LeaseLostError.isInstance(failure) || SessionWriteError.isInstance(failure) ? failure : new SessionWriteError(this.core.sessionId, failure));
       }
       this.core.runSink = push;
+      // Interrupted, the run waits on a store that stopped answering only so long.
+      let stopBounding: (() => void) | undefined;
+      const unbound = this.core.journal ? onAbort(controller.signal, () => (stopBounding = this.boundWrites('the run was interrupted'))) : undefined;
       try {
         const result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: (this.toolQueue ??= new ToolQueue(this.maxToolConcurrency)), sink: push });
         this.parkedOutput = result.status === 'awaiting-approval' ? input.output : undefined;
@@ -401,6 +406,8 @@ export class Agent {
         if (this.core.journal) await this.core.flush();
         return result;
       } finally {
+        unbound?.();
+        stopBounding?.();
         this.core.runSink = undefined;
         this.active = undefined;
         external?.removeEventListener('abort', onExternalAbort);
@@ -408,6 +415,13 @@ export class Agent {
     }, options.bufferEvents ?? true);
     this.active = { controller, run };
     return run;
+  }
+
+  /** Gives up on a store write left unanswered for `storeWriteGraceMs` from now (see {@link boundWrites}). */
+  private boundWrites(why: string): () => void {
+    const graceMs = this.core.options.storeWriteGraceMs ?? DEFAULT_STORE_WRITE_GRACE_MS;
+    const cause = () => new Error(`the store left a write unanswered for ${graceMs} ms after ${why} (storeWriteGraceMs), so it was given up and nothing more is written; that write may or may not have been stored`);
+    return boundWrites(this.core.journal!, graceMs, () => new SessionWriteError(this.core.sessionId, cause()));
   }
 
   /** Interrupts the active run: streams and tools are aborted, unanswered calls get an `is_error` result. No-op when idle. */
@@ -548,7 +562,9 @@ export class Agent {
     });
     for (const error of ended.errors) this.core.emit({ type: 'error', error, fatal: false });
     await this.core.toolSources?.close();
+    const stopBounding = this.core.journal ? this.boundWrites('the agent was closed') : undefined;
     await this.core.flush();
+    stopBounding?.();
     // Release what the store holds for this session (a file handle and lock, for the file store).
     await this.core.options.store?.close?.(this.sessionId);
   }

@@ -30,6 +30,7 @@ import type { Model } from '../model/model.js';
 import type { AgentDefinition } from '../runtime/agent-definition.js';
 import { CLAUDE_AGENT_SDK_HINTS } from './claude-agent-sdk-hints.js';
 import { isServerTool } from '../tools/server-tool.js';
+import { MAX_TIMER_MS } from '../session/bound-writes.js';
 import { assertToolSourceOptions } from '../tool-sources/index.js';
 import type { ClearingOptions, CompactionOptions, ContextOptions, MemoryToolOptions, SpillOptions } from '../context/index.js';
 
@@ -153,6 +154,7 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   resume: either('a snapshot object (agent.snapshot()) or a session id string', isNonEmptyString, isPlainObject),
   store: isPlainObject,
   fencingToken: isPositiveInteger,
+  storeWriteGraceMs: accepts(`an integer from 0 to ${MAX_TIMER_MS} (milliseconds)`, (value) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_TIMER_MS),
   claimApproval: isFunction,
   tracer: isPlainObject,
   askUserQuestion: isBoolean,
@@ -207,6 +209,11 @@ export function validateAgentOptions(options: unknown): asserts options is Agent
   if (options.fencingToken !== undefined && !options.store) {
     throw new ConfigurationError(
       `createAgent: \`fencingToken\` (${options.fencingToken}) guards the appends to a session store, and there is no \`store\`. Pass the store whose lease it comes from: createAgent({ store, fencingToken: lease.fencingToken }).`,
+    );
+  }
+  if (options.storeWriteGraceMs !== undefined && !options.store) {
+    throw new ConfigurationError(
+      `createAgent: \`storeWriteGraceMs\` (${options.storeWriteGraceMs}) bounds the wait on a session store's writes after an interrupt, and there is no \`store\`. Pass the store, or leave storeWriteGraceMs out.`,
     );
   }
   if (typeof options.resume === 'string' && !options.store) {

@@ -49,7 +49,7 @@ const MAX_STOP_HOOK_CONTINUATIONS = 3;
 
 /** The error a failed store write ends a run with: a stale writer's conflict or lost lease as it is, anything else wrapped. */
 function writeError(core: AgentCore, failure: Error): Error {
-  return SessionConflictError.isInstance(failure) || LeaseLostError.isInstance(failure) ? failure : new SessionWriteError(core.sessionId, failure);
+  return SessionConflictError.isInstance(failure) || LeaseLostError.isInstance(failure) || SessionWriteError.isInstance(failure) ? failure : new SessionWriteError(core.sessionId, failure);
 }
 
 /**

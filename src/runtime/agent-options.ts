@@ -191,6 +191,15 @@ export interface AgentOptions {
    */
   fencingToken?: number;
   /**
+   * How long, once a run is interrupted (`interrupt()`, the run's `signal`, `close()`), the run
+   * waits on a store write left unanswered before giving it up: the run then ends with a
+   * `SessionWriteError` and the agent writes nothing more (load the session again to go on). A
+   * store that answers in time changes nothing; a run that is not interrupted always waits, since
+   * a tool runs only once its call is stored. Needs `store`.
+   * @default 30000
+   */
+  storeWriteGraceMs?: number;
+  /**
    * The arbiter of "exactly once" for hosts that keep snapshots themselves (no `store`): awaited
    * before an answer to a pending approval is applied; return true only for the first answer to
    * that approval id — e.g. insert the id into a table with a unique key and return whether the

@@ -28,6 +28,10 @@ export interface TranscriptWriter {
   after(fn: () => void): void;
   /** Resolves when everything recorded so far is stored (or failed). */
   flush(): Promise<void>;
+  /** When (`Date.now()`) the append in flight was sent to the store; undefined when none is. */
+  readonly writingSince: number | undefined;
+  /** Gives up on the store: sets `failure` and ends the wait for the append in flight. */
+  abandon(failure: Error): void;
 }
 
 /**
@@ -49,6 +53,10 @@ export class Journal implements TranscriptWriter {
   failure: Error | undefined;
   /** Set by the lease holder: carried by every append so a writer that lost its lease is refused. */
   fencingToken: number | undefined;
+  /** Ends the wait for the append in flight (see {@link abandon}); undefined when none is. */
+  private release: (() => void) | undefined;
+  /** When (`Date.now()`) the append in flight was sent; undefined when none is. */
+  writingSince: number | undefined;
 
   constructor(store: SessionStore, sessionId: string, agentId: string | undefined, position: JournalPosition = { lastId: null, revision: 0 }) {
     this.store = store;
@@ -85,14 +93,40 @@ export class Journal implements TranscriptWriter {
     this.tail = this.tail.then(async () => {
       if (this.failure) return;
       try {
-        await this.store.append(this.sessionId, entries, {
-          expectedRevision,
-          ...(this.fencingToken !== undefined ? { fencingToken: this.fencingToken } : {}),
-        });
+        await this.released(
+          this.store.append(this.sessionId, entries, {
+            expectedRevision,
+            ...(this.fencingToken !== undefined ? { fencingToken: this.fencingToken } : {}),
+          }),
+        );
       } catch (error) {
-        this.failure = toError(error);
+        this.failure ??= toError(error);
       }
     });
+  }
+
+  /**
+   * Gives up on the store: `failure` is set (nothing more is written), and the wait for the append
+   * in flight ends, so everything queued behind it (events, `flush()`) goes on. Whether that
+   * append lands is the store's: a host reloads the session to see what was stored.
+   */
+  abandon(failure: Error): void {
+    this.failure ??= failure;
+    this.release?.();
+  }
+
+  /** `write`, or sooner when the journal is abandoned. */
+  private async released(write: Promise<void>): Promise<void> {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        this.release = resolve;
+        this.writingSince = Date.now();
+        Promise.resolve(write).then(resolve, reject);
+      });
+    } finally {
+      this.release = undefined;
+      this.writingSince = undefined;
+    }
   }
 
   /** Runs `fn` after everything recorded so far is stored (or failed). */

@@ -31,4 +31,12 @@ export class SidechainJournal implements TranscriptWriter {
   flush(): Promise<void> {
     return this.parent.flush();
   }
+
+  get writingSince(): number | undefined {
+    return this.parent.writingSince;
+  }
+
+  abandon(failure: Error): void {
+    this.parent.abandon(failure);
+  }
 }
