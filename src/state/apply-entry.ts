@@ -65,28 +65,28 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         if (entry.heldUpdates?.length) call.heldUpdates = entry.heldUpdates;
         if (entry.note) call.note = entry.note;
         if (entry.hostAnswer && Object.keys(entry.hostAnswer).length > 0) call.hostAnswer = entry.hostAnswer;
-        delete call.approval;
-        delete call.nested;
+        clear(call, 'approval');
+        clear(call, 'nested');
       });
       break;
     case 'call-reset':
       updateCall(state, entry.toolUseId, (call) => {
         if (call.state !== 'allowed') return;
         call.state = 'undecided';
-        delete call.input;
-        delete call.heldUpdates;
-        delete call.note;
-        delete call.hostAnswer;
+        clear(call, 'input');
+        clear(call, 'heldUpdates');
+        clear(call, 'note');
+        clear(call, 'hostAnswer');
       });
       break;
     case 'approval-pending':
       updateCall(state, entry.approval.toolUseId, (call) => {
         call.state = 'deferred';
         call.approval = entry.approval;
-        delete call.input;
-        delete call.heldUpdates;
-        delete call.note;
-        delete call.hostAnswer;
+        clear(call, 'input');
+        clear(call, 'heldUpdates');
+        clear(call, 'note');
+        clear(call, 'hostAnswer');
       });
       break;
     case 'call-suspended':
@@ -99,12 +99,12 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
       updateCall(state, entry.toolUseId, (call) => {
         call.state = 'done';
         call.result = entry.result;
-        delete call.input;
-        delete call.heldUpdates;
-        delete call.note;
-        delete call.hostAnswer;
-        delete call.approval;
-        delete call.nested;
+        clear(call, 'input');
+        clear(call, 'heldUpdates');
+        clear(call, 'note');
+        clear(call, 'hostAnswer');
+        clear(call, 'approval');
+        clear(call, 'nested');
       });
       break;
     case 'context-reset':
@@ -139,6 +139,15 @@ function clearResults(state: SessionState, stubs: ReadonlyArray<{ toolUseId: str
     if (message.role !== 'user' || typeof message.content === 'string' || !message.content.some(cleared)) return message;
     return { role: 'user', content: message.content.map((block) => (cleared(block) ? { ...block, content: byId.get(block.tool_use_id)! } : block)) };
   });
+}
+
+/**
+ * Ends a field of a call: set to undefined rather than deleted (JSON, snapshots and the stored
+ * state leave undefined fields out). Deleting a field added before the last one turns the call
+ * into a slow dictionary object, once per call per turn.
+ */
+function clear(call: BatchCall, field: 'input' | 'heldUpdates' | 'note' | 'hostAnswer' | 'approval' | 'nested'): void {
+  if (call[field] !== undefined) call[field] = undefined;
 }
 
 function updateCall(state: SessionState, toolUseId: string, change: (call: BatchCall) => void): void {

@@ -12,8 +12,12 @@ import { estimateMessageTokens, estimatePrefixTokensWith, estimateToolDefinition
  */
 const toolDefinitionTokens = new WeakMap<ToolDefinition, number>();
 
-/** The default per-message estimates, shared by trackers without `estimateMessage`. */
-const sharedEstimates = new WeakMap<Message, number>();
+/**
+ * How many of its latest per-message estimates a tracker keeps at hand: a turn estimates the
+ * messages after the anchor (an answer and its results) and reads them again when the next
+ * answer moves the anchor.
+ */
+const RECENT_ESTIMATES = 4;
 /** Prefix estimates by system blocks, then tool list (the same arrays every turn of an agent). */
 const sharedPrefixes = new WeakMap<readonly TextBlock[], WeakMap<readonly ToolDefinition[], number>>();
 
@@ -119,7 +123,11 @@ interface RunningSum {
 class Tracker implements ContextTracker {
   readonly window: number;
   readonly #estimate: (message: Message) => number;
-  readonly #estimates: WeakMap<Message, number>;
+  /** Every estimate of a host's `estimateMessage` (a tokenizer may be costly); undefined for the default. */
+  readonly #estimates: WeakMap<Message, number> | undefined;
+  readonly #recentMessages: Array<Message | undefined> = new Array<Message | undefined>(RECENT_ESTIMATES).fill(undefined);
+  readonly #recentTokens: number[] = new Array<number>(RECENT_ESTIMATES).fill(0);
+  #nextRecent = 0;
   /**
    * The last answer's exact output tokens, as the API reported them. Only messages after the
    * anchor are ever summed, and every report moves the anchor to just before its answer: the
@@ -130,23 +138,32 @@ class Tracker implements ContextTracker {
   #anchor: Anchor | undefined;
   /** The running sum of estimates over one history array. */
   #sum: RunningSum | undefined;
+  /** The prefix estimated last (the same system and tools every turn of an agent). */
+  #prefix: { system: ContextRequest['system']; tools: ContextRequest['tools']; tokens: number } | undefined;
 
   constructor(window: number, estimateMessage: ((message: Message) => number) | undefined) {
     this.window = window;
     this.#estimate = estimateMessage ?? estimateMessageTokens;
-    // The default estimates depend on nothing but the message: every tracker shares them (an agent
-    // per request would otherwise make and collect these tables each time).
-    this.#estimates = estimateMessage ? new WeakMap() : sharedEstimates;
+    // The default estimate is one pass over the message's text: cheaper to make again, for the
+    // rare history rewritten as a new array (a clearing, a compaction), than to keep in a table
+    // per message (a WeakMap entry per message cost a sixth of a turn, most of it in GC).
+    this.#estimates = estimateMessage ? new WeakMap() : undefined;
     // Handed out on its own (`findCompactionCut({ estimate: tracker.messageTokens })`).
     this.messageTokens = this.messageTokens.bind(this);
   }
 
   messageTokens(message: Message): number {
-    let tokens = this.#estimates.get(message);
+    const recent = this.#recentMessages;
+    for (let index = 0; index < RECENT_ESTIMATES; index++) if (recent[index] === message) return this.#recentTokens[index]!;
+    let tokens = this.#estimates?.get(message);
     if (tokens === undefined) {
       tokens = this.#estimate(message);
-      this.#estimates.set(message, tokens);
+      this.#estimates?.set(message, tokens);
     }
+    const slot = this.#nextRecent;
+    this.#nextRecent = (slot + 1) % RECENT_ESTIMATES;
+    recent[slot] = message;
+    this.#recentTokens[slot] = tokens;
     return tokens;
   }
 
@@ -177,10 +194,13 @@ class Tracker implements ContextTracker {
 
   #prefixTokens(request: ContextRequest): number {
     // System and tools are the same objects every turn: each pair is estimated once.
+    const last = this.#prefix;
+    if (last !== undefined && last.system === request.system && last.tools === request.tools) return last.tokens;
     let byTools = sharedPrefixes.get(request.system);
     if (!byTools) sharedPrefixes.set(request.system, (byTools = new WeakMap()));
     let tokens = byTools.get(request.tools);
     if (tokens === undefined) byTools.set(request.tools, (tokens = estimatePrefixTokensWith(request, cachedToolTokens)));
+    this.#prefix = { system: request.system, tools: request.tools, tokens };
     return tokens;
   }
 
