@@ -1,8 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ToolUseBlock } from '../model/messages.js';
-import { pendingApprovalsOf } from '../state/batch.js';
 import type { SessionEntry } from '../state/entries.js';
-import type { SessionState } from '../state/session-state.js';
+import type { BatchCall, SessionState } from '../state/session-state.js';
 import type { PendingApproval } from '../types/pending-approval.js';
 
 /**
@@ -10,14 +9,20 @@ import type { PendingApproval } from '../types/pending-approval.js';
  * closing approvals: stores keep folded states (a database row, a Redis hash), and fold a
  * session again from its transcript when its saved state was made by another version.
  */
-export const PENDING_APPROVALS_RULE = 1;
+export const PENDING_APPROVALS_RULE = 2;
 
 /** One call of the open batch, with what it waits on. */
 export interface PendingCall {
   /** The call's `tool_use` id. */
   toolUseId: string;
-  /** Its approval (a deferred call), those inside the nested run it waits on (a suspended call), or none. */
+  /** Its approval (a deferred call), or none. A suspended call's approvals are its nested run's. */
   approvals: PendingApproval[];
+  /**
+   * The nested run a suspended call waits on: the subagent's id and what that run waits on, which
+   * the subagent's own entries (its sidechain, written while an approval inside it is answered)
+   * continue, as `foldEntries` continues the nested state.
+   */
+  nested?: { agentId: string; state: PendingApprovalsState };
 }
 
 /**
@@ -41,19 +46,46 @@ export interface PendingApprovalsState {
 
 type Step<K extends SessionEntry['kind']> = (state: PendingApprovalsState, entry: Extract<SessionEntry, { kind: K }>) => PendingApprovalsState;
 
-/** The state with one call's approvals replaced; the same state when the call is not in the batch or nothing changes. */
-function withCall(state: PendingApprovalsState, toolUseId: string, approvals: PendingApproval[]): PendingApprovalsState {
-  const index = state.calls.findIndex((call) => call.toolUseId === toolUseId);
-  if (index < 0 || (approvals.length === 0 && state.calls[index]!.approvals.length === 0)) return state;
+const waitsOnNothing = (call: PendingCall): boolean => call.approvals.length === 0 && call.nested === undefined;
+
+/** The state with one call replaced by `next`; the same state when the call is not in the batch or nothing changes. */
+function withCall(state: PendingApprovalsState, next: PendingCall): PendingApprovalsState {
+  const index = state.calls.findIndex((call) => call.toolUseId === next.toolUseId);
+  if (index < 0 || (waitsOnNothing(next) && waitsOnNothing(state.calls[index]!))) return state;
   const calls = state.calls.slice();
-  calls[index] = { toolUseId, approvals };
+  calls[index] = next;
   return { ...state, calls };
 }
 
-/** The pending calls of a whole session state (a checkpoint carries one). */
-function callsOf(session: SessionState): PendingCall[] {
-  const listed = pendingApprovalsOf(session);
-  return (session.openBatch?.calls ?? []).map((call) => ({ toolUseId: call.toolUseId, approvals: listed.filter((approval) => approval.path?.[0] === call.toolUseId) }));
+/** What a whole session state (a checkpoint's, a nested run's) waits on, as folding its transcript would give. */
+function pendingStateOf(session: SessionState, agentId: string | null): PendingApprovalsState {
+  const last = session.messages[session.messages.length - 1];
+  return { rule: PENDING_APPROVALS_RULE, agentId, ...(last ? { lastRole: last.role } : {}), calls: (session.openBatch?.calls ?? []).map(pendingCallOf) };
+}
+
+function pendingCallOf(call: BatchCall): PendingCall {
+  if (call.state === 'deferred' && call.approval) return { toolUseId: call.toolUseId, approvals: [{ ...call.approval, path: [call.toolUseId] }] };
+  if (call.state === 'suspended' && call.nested) return suspendedCall(call.toolUseId, call.nested.agentId, call.nested.state);
+  return { toolUseId: call.toolUseId, approvals: [] };
+}
+
+function suspendedCall(toolUseId: string, agentId: string, nested: SessionState): PendingCall {
+  return { toolUseId, approvals: [], nested: { agentId, state: pendingStateOf(nested, agentId) } };
+}
+
+/**
+ * Folds a sidechain entry into the nested run of agent `agentId` a suspended call waits on, at
+ * any depth, the first found (as `foldEntries` applies it); undefined when no call waits on it.
+ */
+function intoNestedRun(state: PendingApprovalsState, agentId: string, entry: SessionEntry): PendingApprovalsState | undefined {
+  for (const call of state.calls) {
+    const nested = call.nested;
+    if (nested === undefined) continue;
+    const next = nested.agentId === agentId ? step(nested.state, entry) : intoNestedRun(nested.state, agentId, entry);
+    if (next === undefined) continue;
+    return next === nested.state ? state : withCall(state, { ...call, nested: { agentId: nested.agentId, state: next } });
+  }
+  return undefined;
 }
 
 /**
@@ -71,25 +103,25 @@ const steps: { [K in SessionEntry['kind']]?: Step<K> } = {
       .map((block): PendingCall => ({ toolUseId: block.id, approvals: [] }));
     return { ...state, lastRole: 'assistant', calls: [...known, ...added] };
   },
-  'approval-pending': (state, entry) => withCall(state, entry.approval.toolUseId, [{ ...entry.approval, path: [entry.approval.toolUseId] }]),
-  // Answered (or claimed) by the host: no longer in anyone's inbox.
+  'approval-pending': (state, entry) => withCall(state, { toolUseId: entry.approval.toolUseId, approvals: [{ ...entry.approval, path: [entry.approval.toolUseId] }] }),
+  // An answer is recorded with the entry that follows it (`call-allowed`, a `tool-result`): a
+  // process that stopped in between left the call waiting, in the inbox as in the session. Only
+  // version 1 let an allow end the wait by itself (foldEntries reads it the same way).
   'approval-resolved': (state, entry) => {
+    if (entry.$schemaVersion !== 1 || entry.decision.behavior !== 'allow') return state;
     const call = state.calls.find((candidate) => candidate.toolUseId === entry.toolUseId);
-    return call?.approvals.some((approval) => approval.id === entry.approvalId) ? withCall(state, entry.toolUseId, call.approvals.filter((approval) => approval.id !== entry.approvalId)) : state;
+    return call && call.approvals.length > 0 ? withCall(state, { toolUseId: entry.toolUseId, approvals: [] }) : state;
   },
-  'call-allowed': (state, entry) => withCall(state, entry.toolUseId, []),
-  'call-suspended': (state, entry) => withCall(state, entry.toolUseId, pendingApprovalsOf(entry.nested.state, [entry.toolUseId])),
-  'tool-result': (state, entry) => withCall(state, entry.toolUseId, []),
-  checkpoint: (state, entry) => {
-    const last = entry.state.messages[entry.state.messages.length - 1];
-    return { rule: PENDING_APPROVALS_RULE, agentId: state.agentId ?? null, ...(last ? { lastRole: last.role } : {}), calls: callsOf(entry.state) };
-  },
+  'call-allowed': (state, entry) => withCall(state, { toolUseId: entry.toolUseId, approvals: [] }),
+  'call-suspended': (state, entry) => withCall(state, suspendedCall(entry.toolUseId, entry.nested.agentId, entry.nested.state)),
+  'tool-result': (state, entry) => withCall(state, { toolUseId: entry.toolUseId, approvals: [] }),
+  checkpoint: (state, entry) => pendingStateOf(entry.state, state.agentId ?? null),
 };
 
 function step(state: PendingApprovalsState, entry: SessionEntry): PendingApprovalsState {
   const agentId = entry.agentId ?? null;
   if (state.agentId === undefined) state = { ...state, agentId };
-  else if (state.agentId !== agentId) return state;
+  else if (state.agentId !== agentId) return agentId === null ? state : (intoNestedRun(state, agentId, entry) ?? state);
   const apply = steps[entry.kind] as Step<SessionEntry['kind']> | undefined;
   return apply === undefined ? state : apply(state, entry);
 }
@@ -101,7 +133,9 @@ export function emptyPendingApprovals(): PendingApprovalsState {
 
 /** The approvals a state waits on, flat, in the order the agent lists them (with `path`). */
 export function pendingApprovalsIn(state: PendingApprovalsState): PendingApproval[] {
-  return state.calls.flatMap((call) => call.approvals);
+  return state.calls.flatMap((call) =>
+    call.nested === undefined ? call.approvals : pendingApprovalsIn(call.nested.state).map((approval) => ({ ...approval, path: [call.toolUseId, ...(approval.path ?? [])] })),
+  );
 }
 
 /**
@@ -109,7 +143,14 @@ export function pendingApprovalsIn(state: PendingApprovalsState): PendingApprova
  * store folds the whole transcript again otherwise.
  */
 export function isCurrentPendingApprovals(value: unknown): value is PendingApprovalsState {
-  if (typeof value !== 'object' || value === null) return false;
+  return isPendingState(value, 0);
+}
+
+/** Nested runs deeper than this are not a state this build wrote. */
+const MAX_NESTING = 32;
+
+function isPendingState(value: unknown, depth: number): value is PendingApprovalsState {
+  if (typeof value !== 'object' || value === null || depth > MAX_NESTING) return false;
   const { rule, calls, lastRole, agentId } = value as Partial<PendingApprovalsState>;
   return (
     rule === PENDING_APPROVALS_RULE &&
@@ -122,7 +163,9 @@ export function isCurrentPendingApprovals(value: unknown): value is PendingAppro
         call !== null &&
         typeof call.toolUseId === 'string' &&
         Array.isArray(call.approvals) &&
-        call.approvals.every((approval) => typeof approval === 'object' && approval !== null && typeof approval.id === 'string'),
+        call.approvals.every((approval) => typeof approval === 'object' && approval !== null && typeof approval.id === 'string') &&
+        (call.nested === undefined ||
+          (typeof call.nested === 'object' && call.nested !== null && typeof call.nested.agentId === 'string' && isPendingState(call.nested.state, depth + 1))),
     )
   );
 }
@@ -130,10 +173,12 @@ export function isCurrentPendingApprovals(value: unknown): value is PendingAppro
 /**
  * Folds transcript entries into a session's pending approvals, following `applyEntry`: an
  * assistant message opens a batch of its calls, `approval-pending` makes a call wait for the
- * host, `call-suspended` makes it wait on the approvals inside a nested run, and
- * `approval-resolved`, `call-allowed`, a `tool-result` or a user message (which closes the batch)
- * end the wait; a `checkpoint` starts over from the state it carries. Entries of other agents
- * than the first entry's (subagent sidechains) are passed over. Pure; the one place this
+ * host, `call-suspended` makes it wait on the approvals inside a nested run (which that
+ * subagent's own entries continue), and `call-allowed`, a `tool-result` or a user message (which
+ * closes the batch) end the wait; a `checkpoint` starts over from the state it carries. Other
+ * entries of other agents than the first entry's (subagent transcripts) are passed over. The
+ * approvals listed are those of `pendingApprovalsOf(foldEntries(entries))` for every prefix of a
+ * transcript (a process may stop between any two appends). Pure; the one place this
  * rule lives, used by every store's `listPending()`. `pendingApprovalsIn(state)` lists them.
  * @param state The state before `entries` (`undefined` for a session with no entries before them).
  * @returns `state` itself when no entry changed it, else a new state.

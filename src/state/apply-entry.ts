@@ -92,7 +92,9 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
     case 'call-suspended':
       updateCall(state, entry.toolUseId, (call) => {
         call.state = 'suspended';
-        call.nested = entry.nested;
+        // A copy: the subagent's later entries change the nested state in place (foldEntries),
+        // which must not change the entry the caller holds.
+        call.nested = structuredClone(entry.nested);
       });
       break;
     case 'tool-result':

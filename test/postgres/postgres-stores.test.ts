@@ -1,7 +1,7 @@
 // Every PostgreSQL test in one file, so a machine without the server skips them with one line.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { ConfigurationError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
+import { ConfigurationError, PENDING_APPROVALS_RULE, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
 import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
 import { migratePostgres, postgresMigrationSql, postgresPlanStore, postgresSessionStore, POSTGRES_SCHEMA_VERSION } from 'agent-harness/postgres';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
@@ -114,7 +114,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     const other = postgresSessionStore({ pool: pool(), schema: name });
     expect((await other.listPending!()).map((session) => session.approvals.map((approval) => approval.id))).toEqual([['approval_1']]);
     const { rows } = await admin!.query(`SELECT pending_rule FROM "${name}".sessions`);
-    expect(rows[0].pending_rule).toBe(1);
+    expect(rows[0].pending_rule).toBe(PENDING_APPROVALS_RULE);
     // An append onto a session whose saved state is outdated folds from the whole transcript.
     await admin!.query(`UPDATE "${name}".sessions SET pending = '{"rule":0,"x":1}', pending_rule = 0`);
     const third = postgresSessionStore({ pool: pool(), schema: name });

@@ -1,7 +1,7 @@
 // Every Redis test in one file, so a machine without the server skips them with one line.
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ConfigurationError, UnsupportedSchemaVersionError, type SessionStoreWarning } from 'agent-harness';
+import { ConfigurationError, PENDING_APPROVALS_RULE, UnsupportedSchemaVersionError, type SessionStoreWarning } from 'agent-harness';
 import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
 import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
@@ -143,7 +143,7 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       await admin!.set(`${keyPrefix}waiting-rule`, '0');
       const other = redisSessionStore({ client, keyPrefix });
       expect((await other.listPending!()).map((session) => session.approvals.map((approval) => approval.id))).toEqual([['approval_1']]);
-      expect(await admin!.hget(`${keyPrefix}session:waiting`, 'pendingRule')).toBe('1');
+      expect(await admin!.hget(`${keyPrefix}session:waiting`, 'pendingRule')).toBe(String(PENDING_APPROVALS_RULE));
       expect(await admin!.sismember(`${keyPrefix}waiting`, 'waiting')).toBe(1);
     });
 

@@ -23,7 +23,7 @@ const callAllowed = (make: EntryMaker, toolUseId: string) => make.next({ kind: '
 const suspended = (make: EntryMaker, toolUseId: string, nested: SessionState) => make.next({ kind: 'call-suspended', toolUseId, nested: { agentId: 'sub-1', state: nested } });
 
 describe('foldPendingApprovals', () => {
-  it('opens an approval for a call of the open batch and closes it on approval-resolved, call-allowed, a tool result or a user message', () => {
+  it('opens an approval for a call of the open batch and closes it on call-allowed, a tool result or a user message', () => {
     const make = entryMaker('s');
     const opened = [make.userText('go'), make.assistantCalls('t1', 't2', 't3'), make.approvalPending('a1', 't1'), make.approvalPending('a2', 't2'), make.approvalPending('a3', 't3')];
     expect(listed(opened).map((approval) => [approval.id, approval.path])).toEqual([
@@ -31,8 +31,7 @@ describe('foldPendingApprovals', () => {
       ['a2', ['t2']],
       ['a3', ['t3']],
     ]);
-    expect(idsOf([...opened, make.approvalResolved('a2', 't2')])).toEqual(['a1', 'a3']);
-    expect(idsOf([...opened, callAllowed(make, 't2')])).toEqual(['a1', 'a3']);
+    expect(idsOf([...opened, make.approvalResolved('a2', 't2'), callAllowed(make, 't2')])).toEqual(['a1', 'a3']);
     expect(idsOf([...opened, make.toolResult('t1', 'refused')])).toEqual(['a2', 'a3']);
     expect(idsOf([...opened, make.userText('something else')])).toEqual([]);
   });
@@ -41,6 +40,40 @@ describe('foldPendingApprovals', () => {
     const make = entryMaker('s');
     const entries = [make.assistantCalls('t1', 't2'), make.approvalPending('a2', 't2'), make.approvalPending('a1', 't1'), make.approvalPending('stray', 'not-a-call')];
     expect(idsOf(entries)).toEqual(['a1', 'a2']);
+  });
+
+  it('keeps an approval whose answer was recorded without the entry that applies it (a process stopped between the two), as the session does', () => {
+    const make = entryMaker('s');
+    const entries = [make.userText('go'), make.assistantCalls('t1'), make.approvalPending('a1', 't1'), make.approvalResolved('a1', 't1')];
+    expect(idsOf(entries)).toEqual(['a1']);
+    expect(listed(entries)).toEqual(pendingApprovalsOf(foldEntries(entries, { sessionId: 's' })));
+    // Version 1 recorded an allow with approval-resolved alone: it still ends the wait.
+    const version1 = [...entries.slice(0, 3), { ...make.approvalResolved('a1', 't1'), $schemaVersion: 1 } as SessionEntry];
+    expect(idsOf(version1)).toEqual([]);
+    expect(pendingApprovalsOf(foldEntries(version1, { sessionId: 's' }))).toEqual([]);
+  });
+
+  it("follows a subagent's own entries into the nested run a suspended call waits on, at any depth, as foldEntries does", () => {
+    const make = entryMaker('s');
+    const sub = (draft: Parameters<EntryMaker['next']>[0]) => make.next({ ...draft, agentId: 'sub-1' });
+    const entries = [make.userText('go'), make.assistantCalls('t1'), suspended(make, 't1', nestedWaiting('inner-1', 'c1'))];
+    const continued = [
+      ...entries,
+      // The host answered inner-1: the subagent's run went on in its sidechain, then the process stopped.
+      sub({ kind: 'approval-resolved', approvalId: 'inner-1', toolUseId: 'c1', decision: { behavior: 'allow' } }),
+      sub({ kind: 'call-allowed', toolUseId: 'c1', input: {} }),
+      sub({ kind: 'tool-result', toolUseId: 'c1', toolName: 'Write', result: { type: 'tool_result', tool_use_id: 'c1', content: 'ok' } }),
+      sub({ kind: 'message', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'c1', content: 'ok' }] } }),
+      sub({ kind: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'c2', name: 'Write', input: {} }] } }),
+      sub({ kind: 'approval-pending', approval: { ...nestedWaiting('inner-2', 'c2').openBatch!.calls[0]!.approval!, agentId: 'sub-1' } }),
+    ];
+    for (let cut = entries.length; cut <= continued.length; cut++) {
+      const prefix = continued.slice(0, cut);
+      expect(listed(prefix)).toEqual(pendingApprovalsOf(foldEntries(prefix, { sessionId: 's' })));
+    }
+    expect(listed(continued).map((approval) => [approval.id, approval.path])).toEqual([['inner-2', ['t1', 'c2']]]);
+    // Entries of a subagent no call waits on are its transcript only.
+    expect(idsOf([...entries, make.next({ kind: 'message', message: { role: 'user', content: 'hi' }, agentId: 'sub-9' })])).toEqual(['inner-1']);
   });
 
   it('keeps what calls wait on through an assistant message that continues the last one, and through other kinds', () => {
@@ -82,8 +115,8 @@ describe('foldPendingApprovals', () => {
     const make = entryMaker('s');
     const state = foldPendingApprovals(undefined, [make.assistantCalls('t1'), make.approvalPending('a1', 't1')]);
     const frozen = structuredClone(state);
-    expect(foldPendingApprovals(state, [make.toolState('k', 1), make.toolResult('t9', 'x'), make.approvalResolved('a9', 't1')])).toBe(state);
-    const next = foldPendingApprovals(state, [make.approvalResolved('a1', 't1')]);
+    expect(foldPendingApprovals(state, [make.toolState('k', 1), make.toolResult('t9', 'x'), make.approvalResolved('a9', 't1'), make.approvalResolved('a1', 't1')])).toBe(state);
+    const next = foldPendingApprovals(state, [callAllowed(make, 't1')]);
     expect(next).not.toBe(state);
     expect(pendingApprovalsIn(next)).toEqual([]);
     expect(state).toEqual(frozen);
@@ -114,7 +147,7 @@ describe('foldPendingApprovals', () => {
   // continuations and checkpoints.
   const action = fc.oneof(
     fc.record({ kind: fc.constant('batch' as const), size: fc.integer({ min: 1, max: 3 }), continues: fc.boolean() }),
-    fc.record({ kind: fc.constantFrom('defer' as const, 'suspend' as const, 'allow' as const, 'result' as const, 'resolve-allow' as const, 'resolve-deny' as const), call: fc.nat(2) }),
+    fc.record({ kind: fc.constantFrom('defer' as const, 'suspend' as const, 'allow' as const, 'result' as const, 'resolve-allow' as const, 'resolve-deny' as const, 'nested-step' as const), call: fc.nat(2) }),
     fc.record({ kind: fc.constantFrom('user' as const, 'checkpoint' as const, 'other' as const) }),
   );
   type Action = typeof action extends fc.Arbitrary<infer A> ? A : never;
@@ -138,8 +171,22 @@ describe('foldPendingApprovals', () => {
           entries.push(make.approvalPending(`approval-${call}-${entries.length}`, call));
           break;
         case 'suspend':
-          entries.push(suspended(make, call, nestedWaiting(`inner-${call}-${entries.length}`, `sub-${call}`)));
+          entries.push(make.next({ kind: 'call-suspended', toolUseId: call, nested: { agentId: `agent-${call}`, state: nestedWaiting(`inner-${call}-${entries.length}`, `sub-${call}-${entries.length}`) } }));
           break;
+        case 'nested-step': {
+          // The subagent a call waits on goes on in its sidechain: its waiting call is answered,
+          // and it asks again (the parent's call-suspended would follow, unless the process stopped).
+          const agentId = `agent-${call}`;
+          const sub = (draft: Parameters<EntryMaker['next']>[0]) => make.next({ ...draft, agentId });
+          const inner = `sub-${call}-${entries.length}`;
+          entries.push(
+            sub({ kind: 'tool-result', toolUseId: `sub-${call}`, toolName: 'Write', result: { type: 'tool_result', tool_use_id: `sub-${call}`, content: 'ok' } }),
+            sub({ kind: 'message', message: { role: 'user', content: [{ type: 'text', text: 'results' }] } }),
+            sub({ kind: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', id: inner, name: 'Write', input: {} }] } }),
+            sub({ kind: 'approval-pending', approval: { ...nestedWaiting(`inner-${inner}`, inner).openBatch!.calls[0]!.approval!, agentId } }),
+          );
+          break;
+        }
         case 'allow':
           entries.push(callAllowed(make, call));
           break;
@@ -168,11 +215,15 @@ describe('foldPendingApprovals', () => {
     return entries;
   }
 
-  it('lists what the session state lists: the same approvals, paths and order as pendingApprovalsOf(foldEntries(...)) (property)', () => {
+  it('lists what the session state lists: the same approvals, paths and order as pendingApprovalsOf(foldEntries(...)), wherever the transcript stops (property)', () => {
     fc.assert(
       fc.property(fc.array(action, { maxLength: 30 }), (actions) => {
         const entries = transcriptOf(actions);
-        expect(listed(entries)).toEqual(pendingApprovalsOf(foldEntries(entries, { sessionId: 'p' })));
+        // A process can stop between any two appends: every prefix is a transcript.
+        for (let cut = 0; cut <= entries.length; cut++) {
+          const prefix = entries.slice(0, cut);
+          expect(listed(prefix)).toEqual(pendingApprovalsOf(foldEntries(prefix, { sessionId: 'p' })));
+        }
       }),
       { numRuns: 300 },
     );

@@ -41,15 +41,18 @@ export function pendingCases({ options, withStore }: ConformanceSetup): Conforma
         }),
     },
     {
-      name: 'listPending: an approval leaves the list when resolved, when its call gets a result, or when a user message closes the batch',
+      name: 'listPending: an approval leaves the list when its answer is applied (call-allowed), when its call gets a result, or when a user message closes the batch; a recorded answer alone does not take it off',
       ...skip,
       run: () =>
         withStore(async ({ store }) => {
           const make = entryMaker('inbox');
           await appendNext(store, 'inbox', [make.userText('Go.'), make.assistantCalls('toolu_1', 'toolu_2', 'toolu_3')]);
           await appendNext(store, 'inbox', [make.approvalPending('approval_1', 'toolu_1'), make.approvalPending('approval_2', 'toolu_2'), make.approvalPending('approval_3', 'toolu_3')]);
+          // A process that stopped between recording the answer and applying it left the call waiting.
           await appendNext(store, 'inbox', [make.approvalResolved('approval_1', 'toolu_1')]);
-          checkSameJson(await pendingOf(store), [['inbox', ['approval_2', 'approval_3']]], 'listPending() after one approval was resolved');
+          checkSameJson(await pendingOf(store), [['inbox', ['approval_1', 'approval_2', 'approval_3']]], 'listPending() after an answer was recorded but not applied');
+          await appendNext(store, 'inbox', [make.next({ kind: 'call-allowed', toolUseId: 'toolu_1', input: {} })]);
+          checkSameJson(await pendingOf(store), [['inbox', ['approval_2', 'approval_3']]], 'listPending() after one approval was answered and applied');
           await appendNext(store, 'inbox', [make.toolResult('toolu_2', 'denied by a hook')]);
           checkSameJson(await pendingOf(store), [['inbox', ['approval_3']]], 'listPending() after a call got its result');
           await appendNext(store, 'inbox', [make.userText('Never mind, do something else.')]);
