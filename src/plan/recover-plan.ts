@@ -1,4 +1,4 @@
-import { isToolResultBlock, isToolUseBlock } from '../model/messages.js';
+import { isToolResultBlock, isToolUseBlock, type ContentBlock } from '../model/messages.js';
 import type { SessionEntry } from '../state/entries.js';
 import { EXIT_PLAN_MODE_TOOLS } from './exit-plan-mode-tools.js';
 import { baseName, planFileName, planNameProblem } from './plan-name.js';
@@ -116,15 +116,17 @@ async function scan(entries: SessionEntrySource, agentId: string | undefined): P
           found.planContent = { text: entry.planContent, source: 'plan-content' };
           laterPlan();
         }
-        const { content } = entry.message;
-        if (typeof content === 'string') break;
+        // Read from outside (a store, Claude Code's files): a message that is not whole is passed over.
+        const content: unknown = isRecord(entry.message) ? entry.message.content : undefined;
+        if (!Array.isArray(content)) break;
+        const blocks = content.filter(isRecord) as unknown as ContentBlock[];
         if (entry.message.role === 'assistant') {
-          for (const block of content) {
+          for (const block of blocks) {
             if (isToolUseBlock(block) && EXIT_PLAN_MODE_TOOLS.has(block.name)) calls.set(block.id, block.input);
           }
           break;
         }
-        for (const block of content) {
+        for (const block of blocks) {
           if (!isToolResultBlock(block) || !calls.has(block.tool_use_id)) continue;
           const input = calls.get(block.tool_use_id);
           calls.delete(block.tool_use_id);

@@ -1,8 +1,10 @@
 import { applyEntry } from './apply-entry.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
+import { SnapshotInvalidError } from '../errors/snapshot-invalid-error.js';
 import type { EntryDraft, SessionEntry } from './entries.js';
-import { createSessionState, type SessionState } from './session-state.js';
+import { createSessionState, type BatchCall, type SessionState } from './session-state.js';
+import { validateMessage, validateSessionState } from './validate-session-state.js';
 
 /** Options of {@link foldEntries}. */
 export interface FoldEntriesOptions {
@@ -48,11 +50,13 @@ export function foldEntries(entries: Iterable<SessionEntry>, options: FoldEntrie
         if (entry.agentId !== undefined) applyToNestedRun(state, entry.agentId, entry);
         continue;
       }
+      checkEntry(entry);
       if (entry.kind === 'message' && entry.message.role === 'assistant') batchOpenedByVersion1 = entry.$schemaVersion === 1;
       for (const draft of upgradeEntry(state, entry)) state = applyEntry(state, draft);
     } catch (error) {
       // A well-typed entry never throws: this one was altered (edited by hand, written by a bug).
-      throw damaged(options.sessionId, entry, `cannot be applied (${describeThrown(error)})`);
+      const problem = SnapshotInvalidError.isInstance(error) ? `${error.path}: ${error.problem}` : describeThrown(error);
+      throw damaged(options.sessionId, entry, `cannot be applied (${problem})`);
     }
   }
   state ??= createSessionState({ sessionId: options.sessionId, ...(agentId !== undefined ? { agentId } : {}) });
@@ -94,6 +98,20 @@ function upgradeEntry(state: SessionState, entry: SessionEntry): Array<SessionEn
 }
 
 /**
+ * Checks what an entry brings into the state that later code reads block by block (a message, a
+ * nested run's state): an altered one fails here, naming the entry, instead of as a `TypeError`
+ * deep in recovering a plan or settling calls.
+ */
+function checkEntry(entry: SessionEntry): void {
+  if (entry.kind === 'message') validateMessage(entry.message);
+  else if (entry.kind === 'call-suspended') {
+    const nested = entry.nested as Partial<NonNullable<BatchCall['nested']>> | undefined;
+    if (typeof nested !== 'object' || nested === null || typeof nested.agentId !== 'string') throw new Error('nested: expected { agentId, state }');
+    validateSessionState(nested.state, 'nested.state');
+  }
+}
+
+/**
  * Applies a sidechain entry to the nested run of agent `agentId` that a suspended call waits on
  * (at any depth). The entry is applied to the nested state in place; true when one was found.
  */
@@ -101,6 +119,7 @@ function applyToNestedRun(state: SessionState, agentId: string, entry: SessionEn
   for (const call of state.openBatch?.calls ?? []) {
     if (call.state !== 'suspended' || !call.nested) continue;
     if (call.nested.agentId === agentId) {
+      checkEntry(entry);
       call.nested.state = applyEntry(call.nested.state, entry);
       return true;
     }

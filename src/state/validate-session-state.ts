@@ -84,14 +84,24 @@ function block(value: unknown, path: string): Json {
 }
 
 function messages(value: unknown, path: string): Json[] {
-  return array(value, path).map((item, index) => {
-    const at = `${path}[${index}]`;
-    const message = object(item, at);
-    if (message.role !== 'user' && message.role !== 'assistant') fail(`${at}.role`, `expected "user" or "assistant", got ${JSON.stringify(message.role)}`);
-    if (typeof message.content !== 'string') array(message.content, `${at}.content`).forEach((entry, position) => block(entry, `${at}.content[${position}]`));
-    else if (message.role === 'assistant') fail(`${at}.content`, 'expected an array of content blocks');
-    return message;
-  });
+  return array(value, path).map((item, index) => messageAt(item, `${path}[${index}]`));
+}
+
+function messageAt(value: unknown, at: string): Json {
+  const message = object(value, at);
+  if (message.role !== 'user' && message.role !== 'assistant') fail(`${at}.role`, `expected "user" or "assistant", got ${JSON.stringify(message.role)}`);
+  if (typeof message.content !== 'string') array(message.content, `${at}.content`).forEach((entry, position) => block(entry, `${at}.content[${position}]`));
+  else if (message.role === 'assistant') fail(`${at}.content`, 'expected an array of content blocks');
+  return message;
+}
+
+/**
+ * Checks one message read from outside (a transcript entry): its role, and content that is a
+ * string (a user's) or an array of well-formed blocks.
+ * @throws SnapshotInvalidError naming the path and the problem.
+ */
+export function validateMessage(value: unknown, path = 'message'): void {
+  messageAt(value, path);
 }
 
 function openBatch(value: unknown, state: Json, history: Json[], path: string): void {

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -29,12 +29,34 @@ describe('altered transcript entries', () => {
     ['a message that is null', { kind: 'message', message: null }],
     ['rules of an unknown list', { kind: 'rules-added', behavior: 'sometimes', rules: ['write'] }],
     ['a pending approval without its approval', { kind: 'approval-pending' }],
+    ['a user message without content', { kind: 'message', message: { role: 'user' } }],
+    ['a user message whose block is null', { kind: 'message', message: { role: 'user', content: [null] } }],
+    ['an assistant message whose tool call has no id', { kind: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', name: 'write', input: {} }] } }],
+    ['a message of another role', { kind: 'message', message: { role: 'system', content: 'x' } }],
   ])('%s: resume fails with SessionStoreCorruptError naming the entry', async (_name, line) => {
     const sessionId = await sessionWithLine(line);
     const resumed = createAgent({ model: scriptedModel(['x']), tools: [write], store: fileSessionStore({ dir }), resume: sessionId });
     const error = await resumed.ready.then(() => undefined, (caught: unknown) => caught);
     expect(SessionStoreCorruptError.isInstance(error), String(error)).toBe(true);
     expect((error as SessionStoreCorruptError).location).toMatch(/transcript entry \d+ \(/);
+  });
+
+  it("a suspended call whose nested run's state was altered: resume fails with SessionStoreCorruptError naming the entry and the field", async () => {
+    const writer = { description: 'Writes.', prompt: 'You write.', model: scriptedModel([turn(toolCall('write', { text: 'x' }, 'toolu_c'))]) };
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('Agent', { description: 'd', prompt: 'p', subagent_type: 'writer' }, 'toolu_a'))]), tools: [write], store: fileSessionStore({ dir }), agents: { writer } });
+    await agent.run('Go.').result;
+    await agent.close();
+    expect(agent.pendingApprovals.map((approval) => approval.path)).toEqual([['toolu_a', 'toolu_c']]);
+    const file = join(dir, `${agent.sessionId}.jsonl`);
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { kind: string; nested?: { state: { openBatch: { calls: unknown[] } } } });
+    const suspended = [...lines].reverse().find((line) => line.kind === 'call-suspended')!;
+    suspended.nested!.state.openBatch.calls[0] = null;
+    writeFileSync(file, `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const resumed = createAgent({ model: scriptedModel(['x']), tools: [write], store: fileSessionStore({ dir }), agents: { writer }, resume: agent.sessionId });
+    const error = await resumed.ready.then(() => undefined, (caught: unknown) => caught);
+    expect(SessionStoreCorruptError.isInstance(error), String(error)).toBe(true);
+    expect((error as SessionStoreCorruptError).location).toMatch(/transcript entry \d+ \(call-suspended\)/);
+    expect((error as Error).message).toContain('nested.state.openBatch.calls[0]');
   });
 
   it('listPending passes over a damaged session and still lists the others', async () => {

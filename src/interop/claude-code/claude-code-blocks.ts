@@ -1,6 +1,9 @@
 import type { ContentBlock } from '../../model/messages.js';
 import { isRecord, type JsonRecord } from './claude-code-line-fields.js';
 import { toolInputObject } from './claude-code-tools.js';
+import { INCOMPLETE_TOOL_INPUT_KEY } from '../../model/incomplete-tool-input.js';
+
+const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 
 /** Why a block cannot be kept, or undefined when it is sound (known types only; others pass). */
 function blockProblem(block: JsonRecord): string | undefined {
@@ -14,11 +17,12 @@ function blockProblem(block: JsonRecord): string | undefined {
     case 'redacted_thinking':
       return typeof block.data === 'string' ? undefined : 'a redacted_thinking block whose data is not a string';
     case 'tool_use':
-      return typeof block.id === 'string' && block.id.length > 0 && typeof block.name === 'string' && block.name.length > 0
-        ? undefined
-        : 'a tool_use block without a string id and name';
+      if (typeof block.id !== 'string' || block.id.length === 0 || typeof block.name !== 'string' || block.name.length === 0) return 'a tool_use block without a string id and name';
+      // The API takes back only ids of these characters: a block with another would fail every request.
+      return TOOL_USE_ID.test(block.id) ? undefined : 'a tool_use block whose id has characters other than letters, digits, _ and -';
     case 'tool_result': {
       if (typeof block.tool_use_id !== 'string' || block.tool_use_id.length === 0) return 'a tool_result block without a string tool_use_id';
+      if (block.is_error !== undefined && typeof block.is_error !== 'boolean') return 'a tool_result block whose is_error is not a boolean';
       const { content } = block;
       return content === undefined || typeof content === 'string' || Array.isArray(content)
         ? undefined
@@ -44,8 +48,8 @@ export function toBlocks(content: unknown, problems: string[]): ContentBlock[] |
   if (!Array.isArray(content)) return undefined;
   const blocks: ContentBlock[] = [];
   for (const block of content) {
-    if (!isRecord(block) || typeof block.type !== 'string') {
-      problems.push('a content block that is not an object with a string type');
+    if (!isRecord(block) || typeof block.type !== 'string' || block.type === '') {
+      problems.push('a content block that is not an object with a non-empty string type');
       continue;
     }
     const problem = blockProblem(block);
@@ -53,12 +57,18 @@ export function toBlocks(content: unknown, problems: string[]): ContentBlock[] |
       problems.push(problem);
       continue;
     }
-    if (block.type === 'tool_use' && typeof block.input === 'string') {
+    if (block.type === 'tool_result' && Array.isArray(block.content)) {
+      // Blocks inside a result are checked like any others.
+      blocks.push({ ...(block as ContentBlock), content: toBlocks(block.content, problems)! } as ContentBlock);
+      continue;
+    }
+    if (block.type === 'tool_use' && !isRecord(block.input)) {
+      // An object recorded as JSON text is that object; any other input (null, a number, a cut
+      // string) is kept as unreadable input, which the API takes back and the loop never runs.
       const input = toolInputObject(block.input);
-      if (input !== undefined) {
-        blocks.push({ ...(block as ContentBlock), input } as ContentBlock);
-        continue;
-      }
+      if (input === undefined) problems.push('a tool_use block whose input is not an object (kept as unreadable input)');
+      blocks.push({ ...(block as ContentBlock), input: input ?? { [INCOMPLETE_TOOL_INPUT_KEY]: typeof block.input === 'string' ? block.input : (JSON.stringify(block.input) ?? '') } } as ContentBlock);
+      continue;
     }
     blocks.push(block as ContentBlock);
   }
