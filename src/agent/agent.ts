@@ -330,8 +330,9 @@ export class Agent {
       throw new ConfigurationError('resolveApproval: a denial needs a `message` for the model, e.g. { behavior: "deny", message: "The user declined." }.');
     }
     // Refused now, with the approval still pending, rather than inside the run once it is used up.
-    // An answer meant for a subagent's call is checked for its shape here, and whole by the subagent.
-    if (decision.behavior === 'allow') this.core.checkPermissionUpdates(decision.updatedPermissions, { tools: approval.path === undefined || approval.path.length <= 1 });
+    // Also for a subagent's call: a rule there may name a tool of the subagent or of an agent above
+    // it, and a subagent's tools are a subset of its parent's, so this agent's tools are those.
+    if (decision.behavior === 'allow') this.core.checkPermissionUpdates(decision.updatedPermissions);
     // Applied inside the run: an edited input goes through the tool's async validateInput first.
     // The typed answer a parked run was asked for carries over (in this process); another process passes `outputSchema` again.
     const output = options.outputSchema !== undefined ? prepareOutput(this.model, options.outputSchema, options.outputRetries, options.outputMode) : this.parkedOutput;

@@ -424,11 +424,10 @@ export class AgentCore implements AgentServices {
   /**
    * Checks permission updates whole, applying none: a host's answer with one bad update changes
    * nothing. Returns plain copies (the known fields, rules as strings) to record and apply.
-   * @param options.tools - false to check shapes only (an answer for a subagent not loaded here);
-   *   by default a rule to add must also name a tool of this agent or of one above it.
+   * A rule to add must also name a tool of this agent or of one above it.
    * @throws ConfigurationError naming the bad update and the fix.
    */
-  checkPermissionUpdates(updates: unknown, options: { tools?: boolean } = {}): PermissionUpdate[] | undefined {
+  checkPermissionUpdates(updates: unknown): PermissionUpdate[] | undefined {
     if (updates === undefined) return undefined;
     if (!Array.isArray(updates)) {
       throw new ConfigurationError(
@@ -460,8 +459,7 @@ export class AgentCore implements AgentServices {
           }
           const strings = rules.map(ruleString);
           if (type !== 'removeRules') {
-            if (options.tools === false) createRuleSet({ [behavior as RuleBehavior]: strings });
-            else for (const rule of strings) if (!this.takesRule(behavior as RuleBehavior, rule)) this.checkRules(behavior as RuleBehavior, [rule]);
+            for (const rule of strings) if (!this.takesRule(behavior as RuleBehavior, rule)) this.checkRules(behavior as RuleBehavior, [rule]);
           }
           return { type, behavior: behavior as RuleBehavior, rules: strings, destination };
         }

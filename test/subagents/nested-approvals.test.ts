@@ -28,6 +28,19 @@ describe('a deferral inside a subagent', () => {
     expect(validateMessagesRequest(agent.messages)).toBeUndefined();
   });
 
+  it("refuses an answer whose rule names no tool with a ConfigurationError, the subagent's approval still pending; a rule naming a tool works", async () => {
+    const { writes, write } = fixture();
+    const agent = createAgent({ model: scriptedModel([turn(agentCall('write', 'p_agent')), 'Parent done.']), tools: [write], agents: { writer: { description: 'w', prompt: 'w', model: scriptedModel(childScript()) } } });
+    const [approval] = (await agent.run('go').result).pendingApprovals;
+    const typo = [{ type: 'addRules' as const, behavior: 'allow' as const, rules: ['wrtie'], destination: 'session' as const }];
+    expect(() => agent.resolveApproval(approval!.id, { behavior: 'allow', updatedPermissions: typo })).toThrow(/"wrtie" names no tool/);
+    expect(agent.pendingApprovals.map((pending) => pending.id)).toEqual([approval!.id]);
+    expect(writes).toEqual([]);
+    const rule = [{ type: 'addRules' as const, behavior: 'allow' as const, rules: ['write'], destination: 'session' as const }];
+    expect((await agent.resolveApproval(approval!.id, { behavior: 'allow', updatedPermissions: rule }).result).status).toBe('completed');
+    expect(writes).toEqual(['from the child']);
+  });
+
   it('resumes in another agent from a snapshot, and from the store, running the nested call exactly once', async () => {
     for (const via of ['snapshot', 'store'] as const) {
       const { writes, write } = fixture();
