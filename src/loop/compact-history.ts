@@ -29,6 +29,11 @@ export interface CompactHistoryOptions {
   /** Extra instructions for the summary (`agent.compact({ instructions })`). */
   instructions?: string;
   signal: AbortSignal;
+  /**
+   * Told what the summary calls used once they are done, whether the compaction succeeded or
+   * failed: a run counts them in its usage, cost and budget (a failed summary was paid for too).
+   */
+  countUsage?: (usage: Usage) => void;
 }
 
 /** What a compaction did. */
@@ -147,9 +152,11 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
     const failure = CompactionError.isInstance(error)
       ? error
       : new CompactionError(`The compaction (${trigger}) failed: the model could not write the summary (${describeThrown(error)}). The history is unchanged.`, { cause: error });
+    options.countUsage?.(usage);
     core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: tokensBefore, summarizedMessages: 0, keptMessages: messages.length, usage, error: failure });
     throw failure;
   }
+  options.countUsage?.(usage);
 
   const compacted = buildCompactedHistory({ messages, cut, summary, state: compactionState(core, messages.slice(0, cut)) });
   const mergedFirst = messages[cut]?.role === 'user' ? 1 : 0;

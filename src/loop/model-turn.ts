@@ -1,6 +1,6 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
-import { addUsage, type Usage } from '../model/usage.js';
+import type { Usage } from '../model/usage.js';
 import { promptTooLong } from '../context/index.js';
 import { spanAttributes, type SpanLike } from '../telemetry/index.js';
 import { compactHistory } from './compact-history.js';
@@ -20,19 +20,25 @@ export interface TurnRequest {
 
 /**
  * The model call of one turn. "Prompt is too long" compacts the history and tries once more,
- * never leaving a dead session (the compaction's usage is added to `usage`). With a span (the
- * host traces), the response's attributes are set on it. A function of its own rather than a
- * closure per turn: without a tracer the loop calls it directly.
+ * never leaving a dead session (the compaction's usage goes to `countUsage`, also when it
+ * failed). With a span (the host traces), the response's attributes are set on it. A function
+ * of its own rather than a closure per turn: without a tracer the loop calls it directly.
  */
-export async function modelTurn(core: AgentCore, turn: TurnRequest, output: OutputRequest | undefined, signal: AbortSignal, usage: Usage, span: SpanLike | undefined): Promise<ModelResponse> {
+export async function modelTurn(
+  core: AgentCore,
+  turn: TurnRequest,
+  output: OutputRequest | undefined,
+  signal: AbortSignal,
+  countUsage: (usage: Usage) => void,
+  span: SpanLike | undefined,
+): Promise<ModelResponse> {
   const retries = core.options.maxStreamRetries ?? 2;
   let answer: ModelResponse;
   try {
     answer = await streamTurn(core, turn.request, retries);
   } catch (error) {
     if (!promptTooLong(error) || !core.context.settings.compaction.enabled || signal.aborted) throw error;
-    const reactive = await compactHistory(core, { trigger: 'reactive', signal });
-    addUsage(usage, reactive.usage);
+    const reactive = await compactHistory(core, { trigger: 'reactive', signal, countUsage });
     if (!reactive.compacted) throw error;
     turn.request = prepareRequest(core, signal, output);
     answer = await streamTurn(core, turn.request, retries);

@@ -2,22 +2,24 @@ import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { clearStaleToolResults, shouldCompact, spillHandle, type ContextUsage } from '../context/index.js';
 import type { ContentBlock, ToolResultBlock } from '../model/messages.js';
+import type { Usage } from '../model/usage.js';
 import { compactHistory, type CompactionResult } from './compact-history.js';
 
 /**
  * Before a model call: measures the next request (exactly, with the token counting endpoint when
  * the model counts; else the calibrated estimate), clears stale tool results past the clearing
  * threshold, and compacts past the compaction threshold.
+ * @param countUsage - told what a compaction's summary calls used, also when it failed.
  * @returns the compaction, when one ran.
  * @throws CompactionError when an automatic compaction fails.
  */
-export async function prepareContext(core: AgentCore, signal: AbortSignal): Promise<CompactionResult | undefined> {
+export async function prepareContext(core: AgentCore, signal: AbortSignal, countUsage: (usage: Usage) => void): Promise<CompactionResult | undefined> {
   const { settings } = core.context;
   let usage = await measureExactly(core, signal);
   if (settings.clearing && usage.fraction >= settings.clearing.triggerFraction) usage = clearStale(core, usage);
   if (!settings.compaction.enabled || !settings.compaction.auto) return undefined;
   if (!shouldCompact(usage, settings.compaction)) return undefined;
-  const result = await compactHistory(core, { trigger: 'auto', signal });
+  const result = await compactHistory(core, { trigger: 'auto', signal, countUsage });
   return result.compacted ? result : undefined;
 }
 

@@ -12,7 +12,7 @@ import { runHooks } from '../hooks/run-hooks.js';
 import { hasHooks } from '../hooks/has-hooks.js';
 import { isBlankText, normalizeAssistantMessage } from '../history/normalize-assistant-message.js';
 import type { ContentBlock, Message, TextBlock, ToolUseBlock } from '../model/messages.js';
-import { addUsage, emptyUsage } from '../model/usage.js';
+import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
 import { batchResults, isBatchDone, type OpenBatch } from '../state/index.js';
 import { applyApprovalDecision, type ApprovalDecision } from './apply-approval-decision.js';
 import { executeTools, reportHookErrors, resumeCall } from './execute-tools.js';
@@ -111,6 +111,11 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
   let output: unknown;
   let outputAttempts = 0;
   const costUsd = () => (core.price && subagentsPriced ? estimateCost(ownUsage, core.price) + subagentCostUsd : undefined);
+  /** Counts one of this agent's own model calls (a turn, or a compaction's summary, failed or not) in the run's usage and cost. */
+  const countUsage = (callUsage: Usage) => {
+    addUsage(usage, callUsage);
+    addUsage(ownUsage, callUsage);
+  };
   const lastMessage = (): Message | undefined => core.state.messages[core.state.messages.length - 1];
   const tracked = (change: () => void) => {
     const before = lastMessage();
@@ -241,14 +246,16 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       if (core.journal) await core.flush();
       if (core.writeFailure) return await finish('error', writeError(core, core.writeFailure));
 
-      const compaction = await prepareContext(core, signal).catch((error: unknown) => {
+      await prepareContext(core, signal, countUsage).catch((error: unknown) => {
         // A failed automatic compaction leaves the history as it was; the request may still fit,
         // and if it does not, the refusal compacts reactively.
         if (!CompactionError.isInstance(error) || signal.aborted) throw error;
         core.emit({ type: 'error', error, fatal: false });
         return undefined;
       });
-      if (compaction) addUsage(usage, compaction.usage);
+      // A compaction's summary call may have spent the rest of the budget: checked again before the turn's call.
+      const spent = checkStopConditions(core, { turns, costUsd: costUsd(), signal });
+      if (spent) return await finish(spent);
 
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
@@ -259,12 +266,11 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
             tracer,
             `chat ${core.options.model.modelId}`,
             { kind: SPAN_KIND_CLIENT, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': core.options.model.provider, 'gen_ai.request.model': core.options.model.modelId } },
-            (span) => modelTurn(core, turn, input.output, signal, usage, span),
+            (span) => modelTurn(core, turn, input.output, signal, countUsage, span),
           )
-        : await modelTurn(core, turn, input.output, signal, usage, undefined);
+        : await modelTurn(core, turn, input.output, signal, countUsage, undefined);
       const { request } = turn;
-      addUsage(usage, response.usage);
-      addUsage(ownUsage, response.usage);
+      countUsage(response.usage);
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.
       // Ids used anywhere in the history are taken (the API wants them unique in a request).

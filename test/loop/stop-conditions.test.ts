@@ -38,7 +38,8 @@ describe('stop conditions', () => {
       Array.from({ length: 5 }, (_, index) => turn(toolCall('echo', { text: String(index) }), { usage: { inputTokens: 1_000_000, outputTokens: 0 } })),
       { modelId: 'house-model-1' },
     );
-    const agent = createAgent({ model, tools: [echoTool], maxBudgetUsd: 2.5, prices: { 'house-model': { input: 1, output: 1 } } });
+    // No compaction: a million input tokens a turn would fill the window, and a summary call is a model call of the run too.
+    const agent = createAgent({ model, tools: [echoTool], maxBudgetUsd: 2.5, prices: { 'house-model': { input: 1, output: 1 } }, context: { compaction: false } });
     const result = await agent.run('spend').result;
     expect(result.status).toBe('budget-exceeded');
     expect(result.turns).toBe(3);
