@@ -127,6 +127,7 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
   const started = performance.now();
   const run: { -readonly [K in keyof ToolRunContext]: ToolRunContext[K] } = { runId: context.runId, sink: context.sink, agentId: core.agentId, parentToolUseId: context.parentToolUseId, span: context.span };
   if (context.reportSubagent) run.reportSubagent = context.reportSubagent;
+  if (context.spend) run.spend = context.spend;
   const args: ToolExecuteArgs<unknown> = { input, signal, toolUseId: call.toolUseId, agent: core.toolContext, run };
   // Optional fields only when present (set, not spread: this runs for every call).
   if (call.heldUpdates) args.permissionUpdates = call.heldUpdates;

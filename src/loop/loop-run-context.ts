@@ -1,5 +1,6 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { SubagentRunSummary } from '../events/run-result.js';
+import type { RunSpend } from '../model/run-spend.js';
 import type { ToolQueue } from './tool-queue.js';
 
 /**
@@ -17,6 +18,11 @@ export interface RunContext {
   parentToolUseId?: string;
   /** The host's tracing span of the run, when it traces. */
   span?: unknown;
+  /**
+   * The running cost of the outermost run and every run nested in it, checked against its budget
+   * before each model call; the outermost run makes it, nested runs share it.
+   */
+  spend?: RunSpend;
   /** Adds a subagent run's usage to this run's result (set by the run itself). */
   reportSubagent?: (summary: SubagentRunSummary, nested?: readonly SubagentRunSummary[]) => void;
 }

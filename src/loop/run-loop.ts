@@ -24,6 +24,7 @@ import { CompactionError } from '../errors/compaction-error.js';
 import { refuseCall, refuseOpenCalls } from './refuse-call.js';
 import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
+import { RunSpend } from '../model/run-spend.js';
 import { checkStopConditions } from './stop-conditions.js';
 import { checkOutput, checkOutputCall, outputInstruction, STRUCTURED_OUTPUT_TOOL_NAME, type OutputRequest } from './structured-output.js';
 import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
@@ -94,8 +95,11 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
   let subagentCostUsd = 0;
   let subagentsPriced = true;
   let planVerification: PlanVerification | undefined;
+  // A subagent counts into its parent's total; a run of its own (the outermost, a background task) starts one at its budget.
+  const spend = outerContext.spend ?? new RunSpend(core.options.maxBudgetUsd);
   const context: RunContext = {
     ...outerContext,
+    spend,
     reportSubagent: (summary, nested = []) => {
       subagents.push(summary, ...nested);
       addUsage(usage, summary.usage);
@@ -111,10 +115,14 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
   let output: unknown;
   let outputAttempts = 0;
   const costUsd = () => (core.price && subagentsPriced ? estimateCost(ownUsage, core.price) + subagentCostUsd : undefined);
-  /** Counts one of this agent's own model calls (a turn, or a compaction's summary, failed or not) in the run's usage and cost. */
+  /**
+   * Counts one of this agent's own model calls (a turn, or a compaction's summary, failed or not)
+   * in the run's usage and cost, and in the run tree's running total the budget is checked against.
+   */
   const countUsage = (callUsage: Usage) => {
     addUsage(usage, callUsage);
     addUsage(ownUsage, callUsage);
+    spend.add(callUsage, core.price);
   };
   const lastMessage = (): Message | undefined => core.state.messages[core.state.messages.length - 1];
   const tracked = (change: () => void) => {
@@ -240,7 +248,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       }
       // An approved plan asked for a fresh context: it starts once the batch is answered.
       if (core.state.contextReset) tracked(() => core.startFreshContext());
-      const stop = checkStopConditions(core, { turns, costUsd: costUsd(), signal });
+      const stop = checkStopConditions(core, { turns, spend, signal });
       if (stop) return await finish(stop);
       // No model call on top of a transcript that failed to store (no store: nothing to wait for).
       if (core.journal) await core.flush();
@@ -254,7 +262,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
         return undefined;
       });
       // A compaction's summary call may have spent the rest of the budget: checked again before the turn's call.
-      const spent = checkStopConditions(core, { turns, costUsd: costUsd(), signal });
+      const spent = checkStopConditions(core, { turns, spend, signal });
       if (spent) return await finish(spent);
 
       turns++;

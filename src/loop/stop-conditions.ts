@@ -1,21 +1,23 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { RunStatus } from '../events/run-result.js';
+import type { RunSpend } from '../model/run-spend.js';
 
 /** What the loop knows when deciding whether to make another model call. */
 export interface StopCheck {
   turns: number;
-  costUsd: number | undefined;
+  /** The cost so far of the whole run tree (the outermost run, its subagents and theirs) and its budget. */
+  spend: RunSpend;
   signal: AbortSignal;
 }
 
 /**
- * Checked before every model call: interrupt, `maxTurns`, then `maxBudgetUsd`. Returns the status
- * to end with, or undefined to go on.
+ * Checked before every model call: interrupt, `maxTurns`, then the budget (the run tree's cost
+ * so far against the outermost agent's `maxBudgetUsd`). Returns the status to end with, or
+ * undefined to go on.
  */
 export function checkStopConditions(core: AgentCore, check: StopCheck): RunStatus | undefined {
   if (check.signal.aborted) return 'interrupted';
   if (check.turns >= (core.options.maxTurns ?? 30)) return 'max-turns';
-  const budget = core.options.maxBudgetUsd;
-  if (budget !== undefined && check.costUsd !== undefined && check.costUsd >= budget) return 'budget-exceeded';
+  if (check.spend.exhausted) return 'budget-exceeded';
   return undefined;
 }

@@ -148,7 +148,11 @@ export interface AgentOptions {
   maxTurns?: number;
   /**
    * Stop the run before a model call once its estimated cost reaches this many US dollars
-   * (needs a price for the model: built in for Claude models, or `prices`).
+   * (needs a price for the model: built in for Claude models, or `prices`). The cost counts
+   * every model call of the run: its turns, its compactions' summaries, and its subagents'
+   * calls, parallel and nested ones included, as they are made; a subagent stops before a model
+   * call once the whole run reached the budget. A background subagent, which outlives the run,
+   * has a budget of this size of its own.
    * @default undefined (no budget)
    */
   maxBudgetUsd?: number;

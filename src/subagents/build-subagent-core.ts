@@ -116,6 +116,9 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
     ...(from.cwd !== undefined ? { cwd: from.cwd } : {}),
     ...(definition.maxTurns ?? from.maxTurns ? { maxTurns: definition.maxTurns ?? from.maxTurns } : {}),
     ...(from.prices ? { prices: from.prices } : {}),
+    // The budget of a run of its own (a background task, a plan verifier); in a run's tool call
+    // it spends from that run's total instead.
+    ...(from.maxBudgetUsd !== undefined ? { maxBudgetUsd: from.maxBudgetUsd } : {}),
     ...(from.tracer ? { tracer: from.tracer } : {}),
     ...(from.planModeInstructions !== undefined ? { planModeInstructions: from.planModeInstructions } : {}),
     ...(from.maxToolResultChars !== undefined ? { maxToolResultChars: from.maxToolResultChars } : {}),

@@ -32,6 +32,8 @@ export async function runSubagent(core: AgentCore, input: RunInput, args: Subage
     signal: controller.signal,
     queue: new ToolQueue(core.options.maxToolConcurrency ?? 10),
     sink: args.run?.sink ?? ((event) => args.parent.runSink?.(event)),
+    // It spends from its parent run's budget (a background task, outliving the run, has one of its own).
+    ...(args.run?.spend ? { spend: args.run.spend } : {}),
     ...(core.parentToolUseId !== undefined ? { parentToolUseId: core.parentToolUseId } : {}),
   }).finally(unlink);
   const summary: SubagentRunSummary = {

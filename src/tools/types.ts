@@ -1,6 +1,7 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { SubagentRunSummary } from '../events/run-result.js';
 import type { ContentBlock, ImageBlock, TextBlock, ToolResultContentBlock } from '../model/messages.js';
+import type { RunSpend } from '../model/run-spend.js';
 import type { PermissionMode, PermissionResult, PermissionUpdate, ToolPermissionCheck } from '../types/permission.js';
 import type { HostAnswer, NestedRun } from '../state/session-state.js';
 import type { ToolDisplay } from '../types/tool-display.js';
@@ -58,6 +59,12 @@ export interface ToolRunContext {
    * per-agent `subagents` breakdown, with the nested run's own subagents).
    */
   readonly reportSubagent?: (summary: SubagentRunSummary, nested?: readonly SubagentRunSummary[]) => void;
+  /**
+   * The running cost of the outermost run and every run nested in it, for a nested run to spend
+   * from (it stops at the run's `maxBudgetUsd`).
+   * @internal
+   */
+  readonly spend?: RunSpend;
 }
 
 /** The argument of a tool's `execute`. */
