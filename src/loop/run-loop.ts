@@ -26,7 +26,7 @@ import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
 import { RunSpend } from '../model/run-spend.js';
 import { checkStopConditions } from './stop-conditions.js';
-import { checkOutput, checkOutputCall, outputInstruction, STRUCTURED_OUTPUT_TOOL_NAME, type OutputRequest } from './structured-output.js';
+import { checkOutput, checkOutputCall, outputInstruction, STRUCTURED_OUTPUT_TOOL_NAME, type OutputCheck, type OutputRequest } from './structured-output.js';
 import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
 import { modelTurn, totalInput, type TurnRequest } from './model-turn.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
@@ -47,6 +47,16 @@ const SUPERSEDED = 'The user sent a new message instead of answering this permis
 const INTERRUPTED = 'The user interrupted the run before this tool call was answered; it did not run.';
 const STOPPED = 'The user stopped the run when denying another call of this batch, so this call was not run.';
 const MAX_STOP_HOOK_CONTINUATIONS = 3;
+const OUTPUT_FAILED = `This tool call was not run: the run ended because no ${STRUCTURED_OUTPUT_TOOL_NAME} answer was valid within the retries it allows.`;
+
+/** The check of a StructuredOutput call made beside `others` other calls: an invalid answer. */
+function besideOtherCalls(others: number): OutputCheck {
+  return {
+    ok: false,
+    issues: [`${STRUCTURED_OUTPUT_TOOL_NAME} was called beside ${others} other tool call(s), not on its own`],
+    retryPrompt: `Call ${STRUCTURED_OUTPUT_TOOL_NAME} on its own, once your other tool calls are answered.`,
+  };
+}
 
 /** The error a failed store write ends a run with: a stale writer's conflict or lost lease as it is, anything else wrapped. */
 function writeError(core: AgentCore, failure: Error): Error {
@@ -308,25 +318,25 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       const outputUse = input.output?.mode === 'tool' ? uses.find((use) => use.name === STRUCTURED_OUTPUT_TOOL_NAME) : undefined;
       const outputCall = outputUse && next?.calls.find((candidate) => candidate.toolUseId === outputUse.id && candidate.state !== 'done');
       if (outputUse && next && outputCall) {
-        // The run's answer, given with the StructuredOutput tool: the loop answers it itself.
-        if (uses.length > 1) {
-          refuseCall(core, outputCall, `Call ${STRUCTURED_OUTPUT_TOOL_NAME} on its own, once your other tool calls are answered.`);
-        } else {
-          const check = checkOutputCall(outputUse.input, input.output!);
-          if (check.ok) {
-            output = check.value;
-            core.answerCall(outputCall, { type: 'tool_result', tool_use_id: outputCall.toolUseId, content: 'Answer received.' });
-            tracked(() => core.appendUserContent(batchResults(next)));
-            return await finish('completed');
-          }
-          refuseCall(core, outputCall, check.retryPrompt);
-          if (outputAttempts >= input.output!.retries) {
-            outputFailure = new StructuredOutputError({ issues: check.issues, responseText: JSON.stringify(outputUse.input), attempts: outputAttempts + 1 });
-            tracked(() => core.appendUserContent(batchResults(next)));
-            return await finish('error', outputFailure);
-          }
-          outputAttempts++;
+        // The run's answer, given with the StructuredOutput tool: the loop answers it itself. Given
+        // beside other calls it is an invalid answer too, counted against outputRetries (else a
+        // model doing so every turn would run to maxTurns).
+        const check = uses.length > 1 ? besideOtherCalls(uses.length - 1) : checkOutputCall(outputUse.input, input.output!);
+        if (check.ok) {
+          output = check.value;
+          core.answerCall(outputCall, { type: 'tool_result', tool_use_id: outputCall.toolUseId, content: 'Answer received.' });
+          tracked(() => core.appendUserContent(batchResults(next)));
+          return await finish('completed');
         }
+        refuseCall(core, outputCall, check.retryPrompt);
+        if (outputAttempts >= input.output!.retries) {
+          outputFailure = new StructuredOutputError({ issues: check.issues, responseText: JSON.stringify(outputUse.input), attempts: outputAttempts + 1 });
+          // The run ends here: the other calls of the batch are not run.
+          refuseOpenCalls(core, next, OUTPUT_FAILED);
+          tracked(() => core.appendUserContent(batchResults(next)));
+          return await finish('error', outputFailure);
+        }
+        outputAttempts++;
       }
       if (next) continue;
       if (response.stopReason === 'pause_turn') continue;

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { anthropicModel, ConfigurationError, createAgent, defineTool, StructuredOutputError } from 'agent-harness';
-import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 import { startMessagesServer } from 'agent-harness/testing/messages-server';
 
 const Outline = z.object({ title: z.string(), sections: z.array(z.string()).min(1), words: z.number().int() });
@@ -84,6 +84,37 @@ describe('structured output for any run', () => {
     const reminded = scriptedModel(['Sure, here you go: a nice outline.', turn(toolCall('StructuredOutput', JSON.parse(valid)))]);
     expect((await createAgent({ model: reminded }).run('Outline it.', { outputSchema: Outline }).result).status).toBe('completed');
     expect(lastUserText(reminded.requests[1]!.messages)).toMatch(/must be given by calling the StructuredOutput tool/);
+  });
+
+  it('counts a StructuredOutput call beside other calls as an invalid answer: a model that does it every turn ends with StructuredOutputError after outputRetries', async () => {
+    const ran: string[] = [];
+    const lookup = defineTool({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({ q: z.string() }), readOnly: true, execute: ({ input }) => (ran.push(input.q), 'facts') });
+    const answer = JSON.parse(valid);
+    const mixedTurn = (index: number) => turn(toolCall('lookup', { q: `q${index}` }, `toolu_lookup_${index}`), toolCall('StructuredOutput', answer, `toolu_answer_${index}`));
+    const model = scriptedModel(Array.from({ length: 10 }, (_, index) => mixedTurn(index)));
+    const agent = createAgent({ model, tools: [lookup], maxTurns: 10 });
+    const result = await agent.run('Outline it.', { outputSchema: Outline, outputRetries: 1 }).result;
+    expect(result.status).toBe('error');
+    expect(StructuredOutputError.isInstance(result.error)).toBe(true);
+    expect(result.error).toMatchObject({ attempts: 2 });
+    expect(result.error!.message).toMatch(/on its own/);
+    expect(result.outputAttempts).toBe(2);
+    expect(model.requests).toHaveLength(2);
+    // The first turn's lookup ran (the model was asked again); the last turn's did not: the run ended.
+    expect(ran).toEqual(['q0']);
+    const results = (agent.messages.at(-1)!.content as Array<{ type: string; tool_use_id?: string; is_error?: boolean }>).filter((block) => block.type === 'tool_result');
+    expect(results.map((block) => [block.tool_use_id, block.is_error])).toEqual([
+      ['toolu_lookup_1', true],
+      ['toolu_answer_1', true],
+    ]);
+    expect(validateMessagesRequest([...agent.messages, { role: 'assistant', content: [{ type: 'text', text: 'x' }] }])).toBeUndefined();
+
+    // outputRetries: 0 ends on the first such answer.
+    const once = scriptedModel([mixedTurn(0), mixedTurn(1)]);
+    const failed = await createAgent({ model: once, tools: [lookup] }).run('Outline it.', { outputSchema: Outline, outputRetries: 0 }).result;
+    expect(failed.status).toBe('error');
+    expect(StructuredOutputError.isInstance(failed.error)).toBe(true);
+    expect(once.requests).toHaveLength(1);
   });
 
   it('refuses a tool of its own named StructuredOutput in tool mode, and a bad outputMode', async () => {
