@@ -2,10 +2,15 @@ import type { ContentBlock } from '../messages.js';
 import type { ModelResponse, ModelStreamEvent, StopReason } from '../model.js';
 import { emptyUsage, type Usage } from '../usage.js';
 import type { AnthropicStreamEvent, AnthropicWireUsage } from './anthropic-stream-event.js';
-import { parseToolInputJson } from '../incomplete-tool-input.js';
+import { INCOMPLETE_TOOL_INPUT_KEY, parseToolInputJson, type IncompleteToolInput } from '../incomplete-tool-input.js';
 import { ModelError } from '../../errors/model-error.js';
 
 type MutableBlock = { type: string; [key: string]: unknown };
+
+/** No input given: absent, or an object without keys (how the API opens a streamed `tool_use`). */
+function isEmptyInput(input: unknown): boolean {
+  return input === undefined || input === null || (typeof input === 'object' && !Array.isArray(input) && Object.keys(input).length === 0);
+}
 
 /**
  * Assembles one assistant message from Messages API stream events, and translates each event into
@@ -17,7 +22,10 @@ type MutableBlock = { type: string; [key: string]: unknown };
  *   `mcp_tool_use`) gets its input parsed once, at `content_block_stop`, from the concatenated
  *   `partial_json`; `""` becomes `{}`; JSON that does not parse becomes
  *   `{ __incomplete_json__: raw }` (see `isIncompleteToolInput`). A block still open when the
- *   message ends is finalized the same way.
+ *   message ends is finalized the same way. A `tool_use` that is the last block of a message
+ *   stopped by `max_tokens`, and got no input (none in its start, no non-empty delta), was cut
+ *   before its input: it gets the marker with `""`, not `{}` (a call that completed with no
+ *   input, stop reason `tool_use`, keeps `{}`).
  * - `citations_delta` appends to `citations`; `signature_delta` sets `signature`.
  * - An unknown delta type is merged into its block field by field (its `type` aside), which is
  *   how `compaction_delta` carries a block's final value. Unknown block types pass through as sent.
@@ -41,6 +49,8 @@ export class AnthropicMessageAccumulator {
   /** True once `message_stop` arrived. */
   stopped = false;
   readonly #jsonParts = new Map<number, string[]>();
+  /** `tool_use` blocks that got no input yet (an empty one in their start, no non-empty delta). */
+  readonly #awaitingInput = new Set<number>();
 
   /**
    * Applies one event and returns the delta event to yield for it, if any.
@@ -79,9 +89,18 @@ export class AnthropicMessageAccumulator {
     }
   }
 
-  /** Finalizes tool inputs of blocks that never received `content_block_stop`. */
+  /**
+   * Finalizes tool inputs of blocks that never received `content_block_stop`, and marks a last
+   * `tool_use` cut by `max_tokens` before any of its input arrived.
+   */
   finish(): void {
     for (const index of [...this.#jsonParts.keys()]) this.#finishToolInput(index);
+    // Only the last block can be the one the limit cut; an earlier call without input was whole.
+    const last = this.content.length - 1;
+    if (this.stopReason === 'max_tokens' && this.#awaitingInput.has(last)) {
+      (this.content[last] as MutableBlock).input = { [INCOMPLETE_TOOL_INPUT_KEY]: '' } satisfies IncompleteToolInput;
+    }
+    this.#awaitingInput.clear();
   }
 
   /** The assembled response; call after the stream ended. */
@@ -108,6 +127,7 @@ export class AnthropicMessageAccumulator {
       );
     }
     this.content.push(block as ContentBlock);
+    if (block.type === 'tool_use' && isEmptyInput(block.input)) this.#awaitingInput.add(index);
     if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
       return { type: 'tool-input-start', index, id: block.id, name: block.name };
     }
@@ -143,6 +163,7 @@ export class AnthropicMessageAccumulator {
         const parts = this.#jsonParts.get(index);
         if (parts) parts.push(partialJson);
         else this.#jsonParts.set(index, [partialJson]);
+        if (partialJson !== '') this.#awaitingInput.delete(index);
         return block.type === 'tool_use' ? { type: 'tool-input-delta', index, partialJson } : undefined;
       }
       default:
