@@ -281,7 +281,9 @@ export class AgentCore implements AgentServices {
   /**
    * Stamps an event and delivers it to the active run and to listeners. With a session store,
    * delivery waits until every entry committed before it is stored, so a host that saw an event
-   * can rely on what it announces being stored.
+   * can rely on what it announces being stored; once a write failed, an event that follows an
+   * entry not stored is not delivered at all, except `error` and `run-end`, which announce
+   * nothing stored (so a host always sees the run end).
    */
   emit(input: AgentEventInput): AgentEvent {
     // Every caller passes a draft made for this call: it is stamped in place (a copy of each
@@ -292,7 +294,7 @@ export class AgentCore implements AgentServices {
     if (this.parentToolUseId !== undefined) event.parentToolUseId = this.parentToolUseId;
     const sink = this.runSink;
     if (!this.journal) this.deliver(event, sink);
-    else this.journal.after(() => this.deliver(event, sink));
+    else this.journal.after(() => this.deliver(event, sink), event.type === 'error' || event.type === 'run-end');
     return event;
   }
 

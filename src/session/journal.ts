@@ -24,8 +24,12 @@ export interface TranscriptWriter {
   readonly failure: Error | undefined;
   /** Queues entries for appending, in order. */
   record(...drafts: EntryDraft[]): void;
-  /** Runs `fn` after everything recorded so far is stored (or failed). */
-  after(fn: () => void): void;
+  /**
+   * Runs `fn` once everything recorded so far is stored. When some of it was not (its write
+   * failed, or came after a failure, or was given up), `fn` is dropped, unless `evenIfUnstored`:
+   * for what announces nothing stored (the run's error and end).
+   */
+  after(fn: () => void, evenIfUnstored?: boolean): void;
   /** Resolves when everything recorded so far is stored (or failed). */
   flush(): Promise<void>;
   /** When (`Date.now()`) the append in flight was sent to the store; undefined when none is. */
@@ -39,7 +43,7 @@ export interface TranscriptWriter {
  * each append conditional on the revision this journal last saw (a stale writer is refused by
  * the store with `SessionConflictError`), and `after(fn)` runs `fn` only once everything recorded
  * before it is stored. The agent delivers events through `after`, so an event is never seen
- * before its entry is stored.
+ * before its entry is stored, nor at all when its entry, or one before it, was not.
  */
 export class Journal implements TranscriptWriter {
   private readonly store: SessionStore;
@@ -57,6 +61,8 @@ export class Journal implements TranscriptWriter {
   private release: (() => void) | undefined;
   /** When (`Date.now()`) the append in flight was sent; undefined when none is. */
   writingSince: number | undefined;
+  /** True once an entry recorded here was not stored (its append failed, came after a failure, or was given up). */
+  private unstored = false;
 
   constructor(store: SessionStore, sessionId: string, agentId: string | undefined, position: JournalPosition = { lastId: null, revision: 0 }) {
     this.store = store;
@@ -91,16 +97,22 @@ export class Journal implements TranscriptWriter {
       return entry;
     });
     this.tail = this.tail.then(async () => {
-      if (this.failure) return;
+      if (this.failure) {
+        this.unstored = true;
+        return;
+      }
       try {
-        await this.released(
+        const answered = await this.released(
           this.store.append(this.sessionId, entries, {
             expectedRevision,
             ...(this.fencingToken !== undefined ? { fencingToken: this.fencingToken } : {}),
           }),
         );
+        // Given up (abandon): whether it landed is unknown, so it does not count as stored.
+        if (!answered) this.unstored = true;
       } catch (error) {
         this.failure ??= toError(error);
+        this.unstored = true;
       }
     });
   }
@@ -115,13 +127,13 @@ export class Journal implements TranscriptWriter {
     this.release?.();
   }
 
-  /** `write`, or sooner when the journal is abandoned. */
-  private async released(write: Promise<void>): Promise<void> {
+  /** `write`, or sooner when the journal is abandoned: true when the store answered, false when given up. */
+  private async released(write: Promise<void>): Promise<boolean> {
     try {
-      await new Promise<void>((resolve, reject) => {
-        this.release = resolve;
+      return await new Promise<boolean>((resolve, reject) => {
+        this.release = () => resolve(false);
         this.writingSince = Date.now();
-        Promise.resolve(write).then(resolve, reject);
+        Promise.resolve(write).then(() => resolve(true), reject);
       });
     } finally {
       this.release = undefined;
@@ -129,9 +141,16 @@ export class Journal implements TranscriptWriter {
     }
   }
 
-  /** Runs `fn` after everything recorded so far is stored (or failed). */
-  after(fn: () => void): void {
-    this.tail = this.tail.then(fn, fn);
+  /**
+   * Runs `fn` once everything recorded so far is stored. When some of it was not (its write
+   * failed, or came after a failure, or was given up), `fn` is dropped, unless `evenIfUnstored`:
+   * for what announces nothing stored (the run's error and end).
+   */
+  after(fn: () => void, evenIfUnstored = false): void {
+    const run = () => {
+      if (evenIfUnstored || !this.unstored) fn();
+    };
+    this.tail = this.tail.then(run, run);
   }
 
   /** Resolves when everything recorded so far is stored (or failed). */

@@ -24,8 +24,8 @@ export class SidechainJournal implements TranscriptWriter {
     this.parent.record(...drafts.map((draft) => (draft.agentId !== undefined ? draft : { ...draft, agentId: this.agentId })));
   }
 
-  after(fn: () => void): void {
-    this.parent.after(fn);
+  after(fn: () => void, evenIfUnstored?: boolean): void {
+    this.parent.after(fn, evenIfUnstored);
   }
 
   flush(): Promise<void> {
