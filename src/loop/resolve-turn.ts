@@ -41,7 +41,7 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
       deny(core, call, `Your input for "${call.toolName}" was cut off because the response reached the max_tokens limit, so the call was not run. Send the call again with a shorter input (split large content across several calls).`, decisions, { type: 'validation', message: 'input cut off by max_tokens' });
       continue;
     }
-    const question: AskedQuestion = { reason: undefined };
+    const question: AskedQuestion = { reason: undefined, held: [] };
     const tracer = core.options.tracer;
     const outcome = tracer
       ? await withSpan(tracer, `permission ${call.toolName}`, { attributes: { 'gen_ai.tool.name': call.toolName, 'gen_ai.tool.call.id': call.toolUseId } }, (span) =>
@@ -54,7 +54,11 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
     // (a bad one ends the run with a ConfigurationError), and recorded as plain data.
     if (decision.behavior === 'allow' && decision.updatedPermissions !== undefined) decision.updatedPermissions = core.checkPermissionUpdates(decision.updatedPermissions);
     core.commit({ kind: 'permission-decision', decision });
-    core.emit({ type: 'permission-decision', ...decision });
+    const announce = () => {
+      for (const held of question.held) held();
+      core.emit({ type: 'permission-decision', ...decision });
+    };
+    if (decision.behavior !== 'defer') announce();
     if (decision.behavior === 'allow') {
       const input = outcome.input ?? decision.input;
       const edited = 'editedFrom' in outcome;
@@ -95,6 +99,9 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
           createdAt: new Date().toISOString(),
         },
       });
+      // Announced once the approval it asks about is recorded: a host never draws a card for an
+      // approval the store did not keep.
+      announce();
     }
   }
 }
@@ -102,6 +109,11 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
 /** The question the pipeline put to the host about a call, if it asked one. */
 interface AskedQuestion {
   reason: PermissionReason | undefined;
+  /**
+   * The question's events, held when nobody answers it now (no `canUseTool`: the call will wait
+   * for the host), to be announced once its approval is recorded.
+   */
+  held: Array<() => void>;
 }
 
 /** One call through the permission pipeline (inside a `permission` span when the host traces). */
@@ -128,11 +140,15 @@ async function decideCall(
     cwd: core.options.cwd,
     agent: core.toolContext,
     emit: (event) => {
-      if (event.type === 'permission-request') {
-        question.reason = event.reason;
+      if (event.type !== 'permission-request') return void core.emit(event as AgentEventInput);
+      question.reason = event.reason;
+      const ask = () => {
         announceQuestion(core, event.reason, call.toolUseId, event.input);
-      }
-      core.emit(event as AgentEventInput);
+        core.emit(event as AgentEventInput);
+      };
+      // With canUseTool the host answers now, from this event (a card awaiting a click): it goes out at once.
+      if (core.options.canUseTool) ask();
+      else question.held.push(ask);
     },
   });
   span?.setAttribute('agent_harness.permission.behavior', decided.decision.behavior);

@@ -104,3 +104,28 @@ describe('events and a store that failed to write', () => {
     });
   });
 });
+
+describe('a question for the host and a store that failed to write', () => {
+  const write = () => defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({ text: z.string() }), kind: 'edit', execute: () => 'written' });
+
+  it('a call waiting for the host is announced (permission-request) only once its approval is stored: not at all when the store refused it', async () => {
+    const { store } = failingStore((entries) => entries.some((entry) => entry.kind === 'approval-pending'));
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('write', { text: 'x' }, 't1'))]), tools: [write()], store });
+    const asked: AgentEvent[] = [];
+    agent.on('permission-request', (event) => asked.push(event));
+    const result = await agent.run('Go.').result;
+    expect(result.status).toBe('error');
+    expect(asked).toEqual([]);
+  });
+
+  it('with a store that keeps it, the question is announced as before: permission-request, then the deferral, with the approval already stored', async () => {
+    const { store, stored } = failingStore(() => false);
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('write', { text: 'x' }, 't1'))]), tools: [write()], store });
+    const order: string[] = [];
+    agent.on('permission-request', () => order.push(`request (approval stored: ${stored.some((entry) => entry.kind === 'approval-pending')})`));
+    agent.on('permission-decision', (event) => order.push(`decision ${event.behavior}`));
+    const result = await agent.run('Go.').result;
+    expect(result.status).toBe('awaiting-approval');
+    expect(order).toEqual(['request (approval stored: true)', 'decision defer']);
+  });
+});
