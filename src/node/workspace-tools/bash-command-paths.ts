@@ -2,6 +2,7 @@ import { expandBraces, expandGlob } from './expand-shell-glob.js';
 import { hasGlobSyntax } from '../../permissions/compile-glob.js';
 import fs from 'node:fs/promises';
 import { parseShellCommand, type ParsedShellCommand, type ShellAndOr, type ShellCommandNode, type ShellList, type ShellPipeline, type ShellSimpleCommand, type ShellWord } from '../../permissions/shell/index.js';
+import { gitRepositoryPlaces } from './git-repository-places.js';
 import { resolvePhysicalPath } from './physical-path.js';
 import { NON_PATH_ARGUMENT_COMMANDS } from './read-only-commands.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
@@ -215,23 +216,21 @@ class PathAnalysis {
    * git works on the whole repository it finds above `directory` (`git show HEAD:path`, `git log
    * -p`, `:(top)` pathspecs): in a repository whose top is outside the workspace (the workspace a
    * folder of a larger one, as in a monorepo) a subcommand that shows contents can show files
-   * outside it, so it is asked; `git status` and the like, which show names, still run.
+   * outside it, so it is asked; `git status` and the like, which show names, still run. So is one
+   * whose git directory, common directory or an alternate object store is outside the workspace
+   * (a `.git` symbolic link, a `.git` file's `gitdir:` line, a linked worktree's `commondir`),
+   * since the history shown comes from there; see {@link gitRepositoryPlaces}.
    */
   private async gitRepository(directory: string): Promise<void> {
-    for (let current = directory; ; ) {
-      const found = await fs.lstat(`${current}/.git`).then(
-        () => true,
-        () => false,
-      );
-      if (found) {
-        const real = await fs.realpath(current).catch(() => current);
-        if (this.boundary.contains(real)) return;
-        throw new OutsidePathFound({ blockedPath: real, message: `git works on the repository at ${real}, which reaches outside the workspace (${this.boundary.roots.join(', ')}).` });
-      }
-      const parent = current.replace(/\/[^/]*$/, '') || '/';
-      if (parent === current) return;
-      current = parent;
+    const { places, unchecked } = await gitRepositoryPlaces(directory);
+    for (const place of places) {
+      if (this.boundary.isReadable(place.path)) continue;
+      throw new OutsidePathFound({
+        blockedPath: place.path,
+        message: `git works on a repository whose ${place.what} (${place.path}) is outside the workspace (${this.boundary.roots.join(', ')}).`,
+      });
     }
+    if (unchecked !== undefined) throw new OutsidePathFound(ask(`git may read outside the workspace: ${unchecked}.`));
   }
 
   private absolute(candidate: string, directory: string): string {

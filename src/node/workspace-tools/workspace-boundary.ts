@@ -73,6 +73,11 @@ export class WorkspaceBoundary {
     return this.roots.some((root) => isWithin(root, realPath));
   }
 
+  /** True when the real path may be read without asking: inside the workspace or a read-only directory. */
+  isReadable(realPath: string): boolean {
+    return this.contains(realPath) || this.readRoots.some((root) => isWithin(root, realPath));
+  }
+
   /** The workspace root holding this real path, if any. */
   rootOf(realPath: string): string | undefined {
     return this.roots.find((root) => isWithin(root, realPath));
@@ -89,7 +94,7 @@ export class WorkspaceBoundary {
     const lexical = this.lexical(input);
     const real = await resolveRealPath(lexical);
     const inside = this.contains(real);
-    return { input, lexical, real, inside, readable: inside || this.readRoots.some((root) => isWithin(root, real)) };
+    return { input, lexical, real, inside, readable: this.isReadable(real) };
   }
 
   /** A path for the model to read: relative to the working directory when inside it, else absolute. */
