@@ -32,7 +32,8 @@ function describeError(error: unknown): string {
 
 /**
  * The `checkPermissions` of the file tools: no opinion inside the workspace (except that a write
- * into `.git` or through a hard link asks); outside it, ask the host with `blockedPath` set, and
+ * into `.git`, through a hard link or into a read-only directory asks); outside it, ask the host
+ * with `blockedPath` set, and
  * remember (in tool state, by `toolUseId`) which real path was asked about so that `execute` can
  * tell an approved path from one swapped in later.
  */
@@ -47,6 +48,18 @@ export async function checkPathPermission(args: PathPermissionArgs): Promise<Too
   }
   // A read-only directory (a skill's folder) is read without asking.
   if (!args.writes && resolved.readable && !resolved.inside) return { behavior: 'passthrough' };
+  const readOnlyDirectory = args.writes && resolved.inside ? boundary.readOnlyDirectoryOf(resolved.real) : undefined;
+  if (readOnlyDirectory !== undefined) {
+    recordOutsideCheck(args.agent.toolState, args.toolUseId, resolved.real);
+    // Not answerable by an allow rule like Edit(**): the host declared the folder read-only.
+    return {
+      behavior: 'ask',
+      blockedPath: resolved.real,
+      message: `${toolName} ${verb} ${resolved.real}, in ${readOnlyDirectory}, a read-only directory of the workspace (readOnlyDirectories): it is read without asking, never written without asking.`,
+      suggestions: [],
+      safety: true,
+    };
+  }
   if (resolved.inside) {
     const reason = args.writes ? await protectedWriteReason(toolName, resolved) : undefined;
     if (reason === undefined) return { behavior: 'passthrough' };
@@ -87,7 +100,8 @@ export type PathAuthorization = { ok: true; resolved: ResolvedPath } | { ok: fal
 
 /**
  * Re-resolves a path at execute time and decides whether the call may touch it. Inside the
- * workspace: yes. Outside: only when
+ * workspace: yes (for a write, not in a read-only directory). Outside (or a write into a
+ * read-only directory): only when
  * - the permission mode is `bypassPermissions`, or
  * - `checkPermissions` asked the host about this very real path for this call, or
  * - the path involves no symbolic link (its lexical and real forms agree), so whatever allowed
@@ -108,7 +122,7 @@ export async function authorizePath(args: AuthorizePathArgs): Promise<PathAuthor
   if (intoGit && checked !== resolved.real) {
     return { ok: false, message: `Refused: ${args.input} leads into a git directory (${resolved.real}) through a symbolic link, and that location was not the one approved for this call.` };
   }
-  if (resolved.inside || (args.writes !== true && resolved.readable)) return { ok: true, resolved };
+  if (args.writes === true ? resolved.writable : resolved.readable) return { ok: true, resolved };
   if (checked === resolved.real || resolved.lexical === resolved.real) return { ok: true, resolved };
   return {
     ok: false,

@@ -12,6 +12,8 @@ export interface ResolvedPath {
   real: string;
   /** `real` is inside the workspace (the working directory or an additional directory). */
   inside: boolean;
+  /** `real` may be written without the outside-the-workspace question: inside the workspace and not in a read-only directory there (see {@link WorkspaceBoundary.readOnlyDirectoryOf}). */
+  writable: boolean;
   /** `real` may be read without asking: inside the workspace or a read-only directory. */
   readable: boolean;
 }
@@ -78,6 +80,17 @@ export class WorkspaceBoundary {
     return this.contains(realPath) || this.readRoots.some((root) => isWithin(root, realPath));
   }
 
+  /**
+   * The read-only directory that governs a real path inside the workspace, if any: the deepest
+   * read-only directory holding it, when no workspace root holding it lies deeper (a workspace
+   * below a read-only directory stays writable; a read-only folder of the workspace does not).
+   */
+  readOnlyDirectoryOf(realPath: string): string | undefined {
+    const root = deepestHolder(this.roots, realPath);
+    const readRoot = deepestHolder(this.readRoots, realPath);
+    return root !== undefined && readRoot !== undefined && readRoot.length >= root.length ? readRoot : undefined;
+  }
+
   /** The workspace root holding this real path, if any. */
   rootOf(realPath: string): string | undefined {
     return this.roots.find((root) => isWithin(root, realPath));
@@ -94,7 +107,7 @@ export class WorkspaceBoundary {
     const lexical = this.lexical(input);
     const real = await resolveRealPath(lexical);
     const inside = this.contains(real);
-    return { input, lexical, real, inside, readable: this.isReadable(real) };
+    return { input, lexical, real, inside, writable: inside && this.readOnlyDirectoryOf(real) === undefined, readable: this.isReadable(real) };
   }
 
   /** A path for the model to read: relative to the working directory when inside it, else absolute. */
@@ -102,6 +115,13 @@ export class WorkspaceBoundary {
     if (!isWithin(this.cwd, absolutePath)) return absolutePath;
     return path.relative(this.cwd, absolutePath) || '.';
   }
+}
+
+/** The deepest of `directories` that holds `realPath`. */
+function deepestHolder(directories: readonly string[], realPath: string): string | undefined {
+  let deepest: string | undefined;
+  for (const directory of directories) if (isWithin(directory, realPath) && (deepest === undefined || directory.length > deepest.length)) deepest = directory;
+  return deepest;
 }
 
 /** True when `child` is `parent` or below it (both absolute and normalized). */

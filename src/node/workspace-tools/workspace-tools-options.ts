@@ -19,7 +19,10 @@ export interface WorkspaceToolsOptions {
   /**
    * Directories the tools may read without asking but not write: a skill's folder, say
    * (`loadSkills(dir)`), whose files the model reads when a skill's instructions refer to them.
-   * A write there is asked like one outside the workspace. Each must exist.
+   * A write there is asked like one outside the workspace (with `blockedPath`), also when the
+   * directory is inside the workspace, in every permission mode but `bypassPermissions`
+   * (`acceptEdits` included); an allow rule such as `Edit(**)` does not answer it, a hook or the
+   * host does. A workspace root below a read-only directory stays writable. Each must exist.
    * @default []
    */
   readOnlyDirectories?: string[];
