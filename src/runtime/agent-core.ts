@@ -33,6 +33,7 @@ import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
 import { signSnapshot } from './snapshot-signature.js';
 import { AgentContext, stateSpillStore } from './agent-context.js';
 import { createToolAgentContext } from './tool-agent-context.js';
+import { withSessionFileCheckpoints } from '../tools/file-checkpoints.js';
 import { spillToolResult, type ContextUsage, type SpillStore } from '../context/index.js';
 import { describeJson } from '../options/describe-json.js';
 
@@ -192,10 +193,14 @@ export class AgentCore implements AgentServices {
     if (state.permissionMode === 'bypassPermissions' && origin !== 'resume') this.assertBypassAllowed();
 
     const core = this;
-    this.toolState = {
+    const own: ToolStateStore = {
       get: <T>(key: string) => core.state.toolState[key] as T | undefined,
       set: (key, value) => core.commit({ kind: 'tool-state', key, value }),
     };
+    // A subagent's file checkpoints are the session's: rewinding the parent undoes its changes.
+    this.toolState = withSessionFileCheckpoints(own, () =>
+      core.sessionParent !== undefined && core.parentToolUseId !== undefined ? { toolState: core.sessionParent.toolState, toolUseId: core.parentToolUseId } : undefined,
+    );
     this.toolContext = createToolAgentContext(this);
   }
 

@@ -10,7 +10,8 @@ export interface RewindFilesOptions {
    * The point of the conversation to go back to: an index into `agent.messages`. Every file
    * change made by a tool call of that message or a later one is undone, so the files are as
    * they were when that message was the latest (give the index of a user message to undo
-   * everything done in answer to it).
+   * everything done in answer to it). What a subagent changed counts as a change of the `Agent`
+   * call that started it (a background subagent's too, whenever it made the change).
    */
   toMessage: number;
   /**

@@ -169,3 +169,38 @@ export function dropFileCheckpoints(store: ToolStateStore, ids: readonly number[
   }
   writeIndex(store, index);
 }
+
+/** Whether a `toolState` key holds file checkpoints: the index or one checkpoint. */
+export function isFileCheckpointKey(key: string): boolean {
+  return key === FILE_CHECKPOINT_INDEX_KEY || key.startsWith(FILE_CHECKPOINT_KEY_PREFIX);
+}
+
+/** Where a subagent's file checkpoints go: the parent's tool state, and the parent's call that started the subagent. */
+export interface SessionCheckpointTarget {
+  toolState: ToolStateStore;
+  toolUseId: string;
+}
+
+/**
+ * A subagent's tool state: its own, except that file checkpoints are the session's. They go to
+ * the parent's tool state (for a nested subagent, on up to the main agent's), each attributed to
+ * the parent's call that started the subagent, so `agent.rewindFiles` on the main agent undoes
+ * what a subagent changed in answer to a call it rewinds, and the session's bounds cover them.
+ * @param own - the subagent's own tool state.
+ * @param target - read at each access: where checkpoints go, or `undefined` to keep them in `own`.
+ */
+export function withSessionFileCheckpoints(own: ToolStateStore, target: () => SessionCheckpointTarget | undefined): ToolStateStore {
+  const targetFor = (key: string) => (isFileCheckpointKey(key) ? target() : undefined);
+  return {
+    get: <T>(key: string) => {
+      const to = targetFor(key);
+      return to ? to.toolState.get<T>(key) : own.get<T>(key);
+    },
+    set: (key, value) => {
+      const to = targetFor(key);
+      if (!to) return own.set(key, value);
+      const isCheckpoint = key !== FILE_CHECKPOINT_INDEX_KEY && typeof value === 'object' && value !== null;
+      to.toolState.set(key, isCheckpoint ? { ...value, toolUseId: to.toolUseId } : value);
+    },
+  };
+}

@@ -6,6 +6,7 @@ import {
   MAX_FILE_CHECKPOINTS,
   recordFileCheckpoint,
   FILE_CHECKPOINT_INDEX_KEY,
+  withSessionFileCheckpoints,
 } from '../../src/tools/file-checkpoints.js';
 import type { ToolStateStore } from '../../src/tools/types.js';
 
@@ -92,5 +93,26 @@ describe('recordFileCheckpoint', () => {
     const store = toolState();
     for (let i = 0; i < 300; i++) recordFileCheckpoint(store, { toolUseId: `t${i}`, toolName: 'Write', path: `/w/${i}`, before: null });
     expect(JSON.stringify(store.get(FILE_CHECKPOINT_INDEX_KEY)).length).toBeLessThan(100);
+  });
+});
+
+describe('withSessionFileCheckpoints', () => {
+  it('sends file checkpoints to the session, attributed to the parent call, and keeps other keys its own', () => {
+    const own = toolState();
+    const parent = toolState();
+    const store = withSessionFileCheckpoints(own, () => ({ toolState: parent, toolUseId: 'p_agent' }));
+    recordFileCheckpoint(store, { toolUseId: 'c_write', toolName: 'Write', path: '/w/x', before: null });
+    store.set('files.read:/w/x', { mtimeMs: 1 });
+    expect(listFileCheckpoints(parent)).toEqual([expect.objectContaining({ id: 1, toolUseId: 'p_agent', toolName: 'Write', path: '/w/x', before: null })]);
+    expect(listFileCheckpoints(store)).toEqual(listFileCheckpoints(parent));
+    expect(own.keys()).toEqual(['files.read:/w/x']);
+    expect(parent.get(FILE_CHECKPOINT_INDEX_KEY)).toMatchObject({ next: 2 });
+  });
+
+  it('keeps checkpoints its own when there is no session target (the main agent)', () => {
+    const own = toolState();
+    const store = withSessionFileCheckpoints(own, () => undefined);
+    recordFileCheckpoint(store, { toolUseId: 'a', toolName: 'Write', path: '/w/x', before: null });
+    expect(listFileCheckpoints(own)).toEqual([expect.objectContaining({ toolUseId: 'a' })]);
   });
 });
