@@ -1,12 +1,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { RestoreFileArgs } from '../../tools/types.js';
+import { makeDirectories } from './make-directories.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { writeAll } from './update-file.js';
 import { resolveRealPath } from './workspace-boundary.js';
 
 async function writeBack(real: string, data: Buffer): Promise<void> {
-  await fs.mkdir(path.dirname(real), { recursive: true });
+  // Nothing is created through a directory swapped for a link since the file was written.
+  await makeDirectories(path.dirname(real), real);
   // The directories must still lead where the file was written (no link swapped in since).
   if ((await resolveRealPath(real)) !== real) throw new Error(`the directories of ${real} lead elsewhere now; refusing to write through them.`);
   let opened = await openCheckedFile(real, 'update');

@@ -1,9 +1,10 @@
-import fs, { type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { ToolAgentContext, ToolOutput } from '../../tools/types.js';
 import { recordFileCheckpoint } from '../../tools/file-checkpoints.js';
 import type { WorkspaceContext } from './workspace-context.js';
+import { makeDirectories } from './make-directories.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { authorizePath } from './path-access.js';
 import { sha256 } from './read-file-window.js';
@@ -82,7 +83,7 @@ async function createNew(args: UpdateFileArgs, real: string): Promise<ToolOutput
   const change = args.transform(undefined, args.boundary.display(real));
   if (!change.ok) return toolOutput(change.message, { isError: true });
   try {
-    await fs.mkdir(path.dirname(real), { recursive: true });
+    await makeDirectories(path.dirname(real), args.input);
   } catch (error) {
     return toolOutput(`Cannot create the directory of ${args.input}: ${error instanceof Error ? error.message : String(error)}`, { isError: true });
   }

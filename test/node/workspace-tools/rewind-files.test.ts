@@ -197,6 +197,48 @@ describe('agent.rewindFiles', () => {
     expect(await fs.readFile(path.join(outside, 'a.md'), 'utf8')).toBe('outside file\n');
   });
 
+  it('creates no folder through a directory swapped for a link since the change (an edited file deeper down)', async () => {
+    const outside = path.join(base, 'outside');
+    await fs.mkdir(outside);
+    await fs.mkdir(path.join(work, 'a', 'b'), { recursive: true });
+    await fs.writeFile(path.join(work, 'a', 'b', 'draft.md'), 'v1\n');
+    const agent = createAgent({
+      model: scriptedModel([
+        turn(toolCall('Read', { file_path: 'a/b/draft.md' })),
+        turn(toolCall('Edit', { file_path: 'a/b/draft.md', old_string: 'v1', new_string: 'v2' })),
+        'edited',
+      ]),
+      tools: workspaceTools({ cwd: work }),
+      permissionMode: 'acceptEdits',
+    });
+    expect((await agent.run('edit the draft').result).status).toBe('completed');
+    await fs.rm(path.join(work, 'a'), { recursive: true });
+    await fs.symlink(outside, path.join(work, 'a'));
+    const result = await agent.rewindFiles({ toMessage: 0 });
+    expect(result.restored).toEqual([]);
+    expect(result.skipped).toEqual([{ path: path.join(work, 'a', 'b', 'draft.md'), reason: expect.stringMatching(/a is a symbolic link now; refusing to create/) }]);
+    expect(await fs.readdir(outside)).toEqual([]);
+  });
+
+  it('creates the missing folders of an edited file again when they are simply gone', async () => {
+    await fs.mkdir(path.join(work, 'a', 'b'), { recursive: true });
+    await fs.writeFile(path.join(work, 'a', 'b', 'draft.md'), 'v1\n');
+    const agent = createAgent({
+      model: scriptedModel([
+        turn(toolCall('Read', { file_path: 'a/b/draft.md' })),
+        turn(toolCall('Edit', { file_path: 'a/b/draft.md', old_string: 'v1', new_string: 'v2' })),
+        'edited',
+      ]),
+      tools: workspaceTools({ cwd: work }),
+      permissionMode: 'acceptEdits',
+    });
+    await agent.run('edit the draft').result;
+    await fs.rm(path.join(work, 'a'), { recursive: true });
+    const result = await agent.rewindFiles({ toMessage: 0 });
+    expect(result.skipped).toEqual([]);
+    expect(await read('a/b/draft.md')).toBe('v1\n');
+  });
+
   it('rejects a bad toMessage or option with a message naming it, and refuses during a run', async () => {
     const agent = createAgent({ model: scriptedModel(['hi']), tools: workspaceTools({ cwd: work }) });
     await agent.run('hello').result;
