@@ -75,6 +75,7 @@ export function createEditTool(context: WorkspaceContext): Tool<EditInput> {
       'The file must have been read with Read first (and not changed since). Give old_string exactly as in the file, without the line-number prefix Read adds.',
       'old_string must occur exactly once unless replace_all is true; otherwise the edit fails and says how many times it occurs, so add surrounding context to make it unique.',
       'An empty old_string creates a file that does not exist yet.',
+      'Only UTF-8 text files can be edited: a file in another encoding (Latin-1, say) is refused unchanged.',
       'Changes inside a .git directory, and to files with several hard links, always need the user\'s approval.',
     ].join('\n'),
     inputSchema: editInput,
@@ -86,7 +87,7 @@ export function createEditTool(context: WorkspaceContext): Tool<EditInput> {
     display: displayEdit(boundary, applyEdit),
     async validateInput({ input, agent }) {
       if (input.old_string === input.new_string) return 'No changes to make: old_string and new_string are exactly the same.';
-      const precheck = await precheckFile(boundary, agent, input.file_path, true);
+      const precheck = await precheckFile(boundary, agent, input.file_path, true, 'Edit');
       if (precheck.status === 'problem') return precheck.message;
       if (precheck.status === 'unknown') return undefined;
       const change = applyEdit(precheck.status === 'existing' ? precheck.content : undefined, input, input.file_path);
@@ -95,6 +96,6 @@ export function createEditTool(context: WorkspaceContext): Tool<EditInput> {
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Edit', verb: 'edits', input: input.file_path, writes: true, toolUseId, agent }),
     execute: ({ input, toolUseId, agent }) =>
-      updateFile({ boundary, toolName: 'Edit', checkpoints: context.checkpoints, input: input.file_path, toolUseId, agent, transform: (current, shown) => applyEdit(current, input, shown) }),
+      updateFile({ boundary, toolName: 'Edit', checkpoints: context.checkpoints, input: input.file_path, toolUseId, agent, editsText: true, transform: (current, shown) => applyEdit(current, input, shown) }),
   });
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import type { ToolAgentContext } from '../../tools/types.js';
+import { notUtf8Message } from './not-utf8-message.js';
 import { getReadRecord, staleMessage } from './tool-state-records.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
 
@@ -15,8 +16,11 @@ export type FilePrecheck =
  * The early part of the read-before-write rule, for `validateInput`: inside the workspace, an
  * existing file must have been read and not modified since (by modification time; the content
  * hash is compared again at execute time). Paths outside the workspace are not touched here.
+ * With `readContent`, the content is returned for the tool to edit, and a file that is not valid
+ * UTF-8 is a problem (see {@link notUtf8Message}).
+ * @param toolName - the tool that edits the content, named in that problem.
  */
-export async function precheckFile(boundary: WorkspaceBoundary, agent: ToolAgentContext, input: string, readContent: boolean): Promise<FilePrecheck> {
+export async function precheckFile(boundary: WorkspaceBoundary, agent: ToolAgentContext, input: string, readContent: boolean, toolName: string): Promise<FilePrecheck> {
   let real: string;
   try {
     const resolved = await boundary.resolve(input);
@@ -35,5 +39,9 @@ export async function precheckFile(boundary: WorkspaceBoundary, agent: ToolAgent
   if (!stat.isFile()) return { status: 'problem', message: `${input} is not a regular file.` };
   const stale = staleMessage(getReadRecord(agent.toolState, real), { mtimeMs: stat.mtimeMs });
   if (stale) return { status: 'problem', message: stale };
-  return { status: 'existing', content: readContent ? await fs.readFile(real, 'utf8') : '' };
+  if (!readContent) return { status: 'existing', content: '' };
+  const bytes = await fs.readFile(real);
+  const notText = notUtf8Message(toolName, input, bytes);
+  if (notText !== undefined) return { status: 'problem', message: notText };
+  return { status: 'existing', content: bytes.toString('utf8') };
 }

@@ -34,6 +34,8 @@ export interface FileWindow {
   stoppedByBytes: boolean;
   /** The file holds no text: a NUL byte in its first 8 KiB, or an image. */
   binary: boolean;
+  /** The text is not valid UTF-8 (Latin-1, say): the bytes that are not were decoded as U+FFFD. */
+  notUtf8: boolean;
   /** For images: the media type, and the bytes when within `maxImageBytes`. */
   image: { mediaType: string; data: Buffer | undefined } | undefined;
 }
@@ -59,8 +61,19 @@ function imageType(head: Buffer): string | undefined {
 export async function readFileWindow(handle: FileHandle, options: ReadFileWindowOptions): Promise<FileWindow> {
   const hash = createHash('sha256');
   const decoder = new StringDecoder('utf8');
+  // Only tells whether the bytes are valid UTF-8 (StringDecoder replaces invalid ones silently).
+  const validator = new TextDecoder('utf-8', { fatal: true });
+  const validate = (chunk?: Buffer) => {
+    if (window.notUtf8) return;
+    try {
+      if (chunk === undefined) validator.decode();
+      else validator.decode(chunk, { stream: true });
+    } catch {
+      window.notUtf8 = true;
+    }
+  };
   const buffer = Buffer.alloc(CHUNK_BYTES);
-  const window: FileWindow = { sha256: undefined, totalLines: 0, lines: [], stoppedByBytes: false, binary: false, image: undefined };
+  const window: FileWindow = { sha256: undefined, totalLines: 0, lines: [], stoppedByBytes: false, binary: false, notUtf8: false, image: undefined };
   const imageChunks: Buffer[] = [];
   let collecting = true;
   let bytes = 0;
@@ -126,9 +139,13 @@ export async function readFileWindow(handle: FileHandle, options: ReadFileWindow
       complete = false;
       break;
     }
-    if (!window.binary) addText(decoder.write(chunk));
+    if (!window.binary) {
+      validate(chunk);
+      addText(decoder.write(chunk));
+    }
   }
   if (!window.binary) {
+    validate();
     addText(decoder.end());
     if (lineStarted) endLine();
   }

@@ -96,6 +96,9 @@ export function createReadTool(context: WorkspaceContext): Tool<ReadInput> {
           const why = window.stoppedByBytes ? `the ${context.maxReadBytes}-byte limit of one read` : 'the line limit';
           text += `\n\n[Showing lines ${startLine}-${lastLine} of ${window.totalLines} (stopped at ${why}). Continue with offset=${lastLine + 1}.]`;
         }
+        if (window.notUtf8) {
+          text += `\n\n[${shown} is not valid UTF-8 (Latin-1 or another encoding?): bytes that are not were shown as \uFFFD. Edit refuses such a file; change it with Bash in its own encoding, or Write the whole file as UTF-8.]`;
+        }
         return text;
       } finally {
         await handle.close();

@@ -5,6 +5,7 @@ import type { ToolAgentContext, ToolOutput } from '../../tools/types.js';
 import { recordFileCheckpoint } from '../../tools/file-checkpoints.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { makeDirectories } from './make-directories.js';
+import { notUtf8Message } from './not-utf8-message.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { authorizePath } from './path-access.js';
 import { sha256 } from './read-file-window.js';
@@ -27,6 +28,13 @@ export interface UpdateFileArgs {
   input: string;
   toolUseId: string;
   agent: ToolAgentContext;
+  /**
+   * The transform edits the current text (Edit): a file that is not valid UTF-8 is refused, since
+   * decoding and encoding it again would change bytes the edit does not touch (see
+   * {@link notUtf8Message}). Write, which replaces the whole content, leaves it `false`.
+   * @default false
+   */
+  editsText?: boolean;
   /**
    * Computes the new content from the current one (`undefined` when the file does not exist).
    * `displayPath` is how the result should name the file.
@@ -73,7 +81,10 @@ async function updateExisting(args: UpdateFileArgs, real: string, handle: FileHa
   const bytes = await handle.readFile();
   const stale = staleMessage(getReadRecord(args.agent.toolState, real), { mtimeMs: stat.mtimeMs, sha256: sha256(bytes) });
   if (stale) return toolOutput(stale, { isError: true });
-  const change = args.transform(bytes.toString('utf8'), args.boundary.display(real));
+  const shown = args.boundary.display(real);
+  const notText = args.editsText === true ? notUtf8Message(args.toolName, shown, bytes) : undefined;
+  if (notText !== undefined) return toolOutput(notText, { isError: true });
+  const change = args.transform(bytes.toString('utf8'), shown);
   if (!change.ok) return toolOutput(change.message, { isError: true });
   await finishWrite(handle, args, real, change.content, bytes);
   return toolOutput(change.summary);

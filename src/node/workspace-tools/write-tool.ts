@@ -36,7 +36,7 @@ export function createWriteTool(context: WorkspaceContext): Tool<WriteInput> {
     restoreFile: restoreWorkspaceFile,
     display: displayWrite(boundary),
     async validateInput({ input, agent }) {
-      const precheck = await precheckFile(boundary, agent, input.file_path, false);
+      const precheck = await precheckFile(boundary, agent, input.file_path, false, 'Write');
       return precheck.status === 'problem' ? precheck.message : undefined;
     },
     checkPermissions: ({ input, toolUseId, agent }) =>
