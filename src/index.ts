@@ -475,6 +475,8 @@ export {
   type McpToolCallErrorOptions,
   type McpProtocolErrorOptions,
   type SkillFormatErrorOptions,
+  TracerError,
+  type TracerErrorOptions,
   type AgentHarnessErrorOptions,
   type ModelErrorOptions,
   type HookErrorOptions,

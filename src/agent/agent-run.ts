@@ -21,11 +21,16 @@ export class AgentRun<Output = unknown> implements AsyncIterable<AgentEvent> {
   /** Events are kept for an iterator that has not started yet. */
   private readonly keepForLate: boolean;
 
-  /** @internal */
-  constructor(runId: string, start: (push: (event: AgentEvent) => void) => Promise<RunResult>, keepForLate = true) {
+  /**
+   * @internal
+   * @param fail - The result of a run whose `start` rejected after all (a bug, not a failure the
+   * run reports itself): `result` resolves with it instead of rejecting.
+   */
+  constructor(runId: string, start: (push: (event: AgentEvent) => void) => Promise<RunResult>, fail: (error: unknown) => RunResult, keepForLate = true) {
     this.runId = runId;
     this.keepForLate = keepForLate;
-    this.result = (start((event) => this.push(event)) as Promise<RunResult<Output>>).finally(() => {
+    // The last line of defence of "never rejects": the run's own failures already end as `error`.
+    this.result = (start((event) => this.push(event)).catch(fail) as Promise<RunResult<Output>>).finally(() => {
       this.done = true;
       this.wake?.();
     });

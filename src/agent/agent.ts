@@ -29,6 +29,7 @@ import { ListenerGuards } from './listener-guards.js';
 import type { AgentSnapshot } from '../runtime/snapshot.js';
 import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart, interruptedBeforeStart } from './failed-before-start.js';
+import type { RunResult } from '../events/run-result.js';
 import { raceAbort } from '../permissions/race-abort.js';
 import { onAbort } from '../loop/on-abort.js';
 import { boundWrites, DEFAULT_STORE_WRITE_GRACE_MS } from '../session/bound-writes.js';
@@ -401,7 +402,13 @@ export class Agent {
       let stopBounding: (() => void) | undefined;
       const unbound = this.core.journal ? onAbort(controller.signal, () => (stopBounding = this.boundWrites('the run was interrupted'))) : undefined;
       try {
-        const result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: (this.toolQueue ??= new ToolQueue(this.maxToolConcurrency)), sink: push });
+        let result: RunResult;
+        try {
+          result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: (this.toolQueue ??= new ToolQueue(this.maxToolConcurrency)), sink: push });
+        } catch (error) {
+          // The loop ends its own failures as `error`; a throw past it is a bug, and still ends the run as one.
+          result = this.endedByThrow(runId, error);
+        }
         this.parkedOutput = result.status === 'awaiting-approval' ? input.output : undefined;
         // Every entry stored before the result resolves (events are delivered as they happen).
         if (this.core.journal) await this.core.flush();
@@ -413,9 +420,32 @@ export class Agent {
         this.active = undefined;
         external?.removeEventListener('abort', onExternalAbort);
       }
-    }, options.bufferEvents ?? true);
+    }, (error) => failedBeforeStart(runId, this.sessionIdOrUnknown(), error), options.bufferEvents ?? true);
     this.active = { controller, run };
     return run;
+  }
+
+  /**
+   * The result of a run whose loop threw (which it never should): status `error` with what was
+   * thrown, told in a fatal `error` event and `run-end` like any failed run. What the run did
+   * before is in the session, not in this result (its messages, turns and usage are unknown here).
+   */
+  private endedByThrow(runId: string, thrown: unknown): RunResult {
+    const result = failedBeforeStart(runId, this.core.sessionId, thrown);
+    // What broke the loop may break these too: each is tried alone, and the result is the run's answer regardless.
+    const steps = [
+      () => this.core.emit({ type: 'error', error: result.error!, fatal: true }),
+      () => this.core.commit({ kind: 'run-end', runId, status: result.status, usage: result.usage }),
+      () => this.core.emit({ type: 'run-end', result }),
+    ];
+    for (const step of steps) {
+      try {
+        step();
+      } catch {
+        // Nothing more to tell it with.
+      }
+    }
+    return result;
   }
 
   /** Gives up on a store write left unanswered for `storeWriteGraceMs` from now (see {@link boundWrites}). */

@@ -27,3 +27,4 @@ export { McpConnectionError, type McpConnectionErrorOptions } from './mcp-connec
 export { McpToolCallError, type McpToolCallErrorOptions } from './mcp-tool-call-error.js';
 export { McpProtocolError, type McpProtocolErrorOptions } from './mcp-protocol-error.js';
 export { SkillFormatError, type SkillFormatErrorOptions } from './skill-format-error.js';
+export { TracerError, type TracerErrorOptions } from './tracer-error.js';

@@ -36,6 +36,9 @@ import { createToolAgentContext } from './tool-agent-context.js';
 import { withSessionFileCheckpoints } from '../tools/file-checkpoints.js';
 import { spillToolResult, type ContextUsage, type SpillStore } from '../context/index.js';
 import { describeJson } from '../options/describe-json.js';
+import { guardTracer, type TracerOperation } from '../telemetry/index.js';
+import { TracerError } from '../errors/tracer-error.js';
+import { describeThrown } from '../errors/describe-thrown.js';
 
 /** An event before the agent stamps it with its session and agent ids. */
 export type AgentEventInput = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'agentId'> : never) : never;
@@ -60,7 +63,10 @@ function unique(rules: readonly string[]): string[] {
 export class AgentCore implements AgentServices {
   readonly sessionId: string;
   readonly agentId: string | undefined;
+  /** The options as given, except `tracer`: the host's tracer guarded so it cannot break a run (see {@link reportTracerFailure}). */
   readonly options: AgentOptions;
+  /** The run sink (or the idle agent) a tracer failure was last reported to: one report per run. */
+  #tracerFailureReportedTo: unknown;
   #emitter: EventEmitter | undefined;
   /** Listeners; the `Agent` that wraps this core hands over its own emitter (see `Agent`), so a core makes one only when none was given. */
   get emitter(): EventEmitter {
@@ -170,7 +176,8 @@ export class AgentCore implements AgentServices {
     revision = 0,
     toolSources?: ResolvedToolSources,
   ) {
-    this.options = options;
+    // A subagent inherits its parent's tracer already guarded (its failures are the parent's run's).
+    this.options = options.tracer ? { ...options, tracer: guardTracer(options.tracer, ({ operation, error }) => this.reportTracerFailure(operation, error)) } : options;
     this.journal = journal;
     this.unstoredRevision = revision;
     this.sessionStartSource = origin;
@@ -301,6 +308,19 @@ export class AgentCore implements AgentServices {
     if (!this.journal) this.deliver(event, sink);
     else this.journal.after(() => this.deliver(event, sink), event.type === 'error' || event.type === 'run-end');
     return event;
+  }
+
+  /**
+   * Reports a failure of the host's tracer as a non-fatal `error` event, once per run: a tracer
+   * that fails on every span would otherwise report on every turn and tool call. The run goes on
+   * without that span either way.
+   */
+  private reportTracerFailure(operation: TracerOperation, error: unknown): void {
+    const to = this.runSink ?? this;
+    if (this.#tracerFailureReportedTo === to) return;
+    this.#tracerFailureReportedTo = to;
+    const message = `The tracer passed as createAgent({ tracer }) failed in ${operation}: ${describeThrown(error)}. The run goes on without that span, and further tracer failures of this run are not reported. Fix the tracer (e.g. pass trace.getTracer('my-app') from @opentelemetry/api) or leave the option out.`;
+    this.emit({ type: 'error', error: new TracerError(message, { operation, cause: error }), fatal: false });
   }
 
   private deliver(event: AgentEvent, sink: ((event: AgentEvent) => void) | undefined): void {

@@ -225,7 +225,9 @@ export interface AgentOptions {
    * for the run (`invoke_agent`), each model call (`chat`), each tool call (`execute_tool`) and each
    * permission decision, with the GenAI semantic-convention attributes (operation, provider, model,
    * token usage, tool name and call id) and the permission step that decided. Nested spans need the
-   * host's context manager (the OpenTelemetry Node SDK registers one).
+   * host's context manager (the OpenTelemetry Node SDK registers one). A tracer that throws never
+   * breaks a run: the work goes on without that span, and the failure is reported once per run in
+   * a non-fatal `error` event with a `TracerError`.
    * @default undefined (no spans, no cost)
    */
   tracer?: TracerLike;

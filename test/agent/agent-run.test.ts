@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigurationError, createAgent, defineTool, type AgentEvent, type AgentRun } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { AgentRun as AgentRunClass } from '../../src/agent/agent-run.js';
+import { coreOfAgent } from '../../src/agent/agent.js';
+import { interruptedBeforeStart } from '../../src/agent/failed-before-start.js';
 
 const TYPES = ['run-start', 'turn-start', 'text-delta', 'context-usage', 'tool-call', 'turn-end', 'permission-decision', 'tool-result', 'run-end'] as const;
 
@@ -103,5 +106,35 @@ describe('AgentRun events', () => {
       expect(() => agent.run('go', { bufferEvents: 'no' as never })).toThrow(ConfigurationError);
       expect(() => agent.run('go', { bufferEvents: 'no' as never })).toThrow(/bufferEvents/);
     });
+  });
+});
+
+describe('AgentRun.result never rejects', () => {
+  it('a loop that throws past its own error handling (a bug) still ends the run as `error`, with a fatal error event and run-end', async () => {
+    const agent = createAgent({ model: scriptedModel(['hello']) });
+    await agent.ready;
+    const core = coreOfAgent(agent);
+    const commit = core.commit.bind(core);
+    const bug = new Error('a bug in the loop');
+    // White-box: recording the end of a run fails every time, so the loop's own catch fails too.
+    core.commit = (entry) => {
+      if (entry.kind === 'run-end') throw bug;
+      return commit(entry);
+    };
+    const run = agent.run('go');
+    const events = await drain(run);
+    const result = await run.result;
+    expect(result).toMatchObject({ status: 'error', runId: run.runId, sessionId: agent.sessionId });
+    expect(result.error).toBe(bug);
+    // (The loop's own catch told of it too, before recording the end failed again.)
+    expect(events.filter((event) => event.type === 'error').at(-1)).toMatchObject({ error: bug, fatal: true });
+    expect(events.at(-1)).toMatchObject({ type: 'run-end', result: { status: 'error' } });
+  });
+
+  it('a run whose start rejects resolves with the error result it is given', async () => {
+    const bug = new Error('unexpected');
+    const run = new AgentRunClass('run_1', async () => { throw bug; }, (error) => ({ ...interruptedBeforeStart('run_1', 's'), status: 'error', error: error as Error }));
+    await expect(run.result).resolves.toMatchObject({ status: 'error', error: bug });
+    expect(await drain(run)).toEqual([]);
   });
 });
