@@ -12,6 +12,9 @@ export {
   isNonEmptyString,
   isNonNegativeInteger,
   isPlainObject,
+  isPlanStore,
+  isSessionStore,
+  isTracer,
   isPositiveInteger,
   isPositiveNumber,
   isSchema,
@@ -21,6 +24,7 @@ export {
   recordOf,
   required,
   shape,
+  withMethods,
 } from './option-checks.js';
 export { nearestName } from './nearest-name.js';
 export { describeOptionValue } from './describe-option-value.js';

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { nearestName } from './nearest-name.js';
+import { describeOptionValue } from './describe-option-value.js';
 import { checkOptions, isObject, optionProblem, type CheckOptionsContext, type OptionCheck, type OptionPlace, type OptionsSpec } from './check-options.js';
 
 /** A check from what the option accepts (said after "must be") and a test of the value. */
@@ -27,6 +28,47 @@ export const isPositiveNumber = accepts('a positive number', (value) => typeof v
 export const isPositiveInteger = accepts('a positive integer', (value) => Number.isInteger(value) && (value as number) > 0);
 export const isNonNegativeInteger = accepts('an integer of 0 or more', (value) => Number.isInteger(value) && (value as number) >= 0);
 export const isAbortSignal = accepts('an AbortSignal', (value) => isObject(value) && typeof value.aborted === 'boolean' && typeof value.addEventListener === 'function');
+
+/** Names as prose: `a`, `a and b`, `a, b and c`. */
+function listed(names: readonly string[]): string {
+  return names.length < 2 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * An object (a class instance too: methods may live on its prototype) with the `methods` a
+ * contract needs, and whose `optionalMethods`, when present, are functions. The message names
+ * what is missing and how to make the right value.
+ * @param what - What the option takes and how to get one, e.g. `a session store (memorySessionStore())`.
+ * @param methods - The methods it must have.
+ * @param optionalMethods - The methods it may leave out, but not set to something else.
+ */
+export function withMethods(what: string, methods: readonly string[], optionalMethods: readonly string[] = []): OptionCheck {
+  const expected = `${what}, an object with the method${methods.length > 1 ? 's' : ''} ${listed(methods)}`;
+  return (value, place) => {
+    if (!isObject(value)) throw new ConfigurationError(optionProblem(place, expected, value));
+    const missing = methods.filter((method) => typeof value[method] !== 'function');
+    const wrong = optionalMethods.filter((method) => value[method] !== undefined && typeof value[method] !== 'function');
+    if (missing.length === 0 && wrong.length === 0) return;
+    const problems = [
+      ...(missing.length ? [`it has no ${listed(missing)} method${missing.length > 1 ? 's' : ''}`] : []),
+      ...(wrong.length ? [`its ${listed(wrong)} ${wrong.length > 1 ? 'are not functions' : 'is not a function'}`] : []),
+    ];
+    throw new ConfigurationError(`${place.owner}: \`${place.path}\` must be ${expected}; ${problems.join(', and ')} (got ${describeOptionValue(value)}).`);
+  };
+}
+
+/** A `SessionStore`: what a run appends its transcript with and a resume loads it from. */
+export const isSessionStore = withMethods(
+  'a session store (memorySessionStore(), fileSessionStore({ dir }) from agent-harness/node, or your own implementing SessionStore)',
+  ['append', 'load', 'list', 'delete'],
+  ['close', 'listPending'],
+);
+
+/** A `PlanStore`: where plans are saved and read back. */
+export const isPlanStore = withMethods('a plan store (memoryPlanStore(), filePlanStore({ dir }) from agent-harness/node, or your own implementing PlanStore)', ['read', 'write', 'exists', 'list']);
+
+/** An OpenTelemetry tracer, as `TracerLike` describes it. */
+export const isTracer = withMethods("an OpenTelemetry tracer (trace.getTracer('my-app') from @opentelemetry/api)", ['startActiveSpan']);
 
 /** One of the listed values, e.g. `oneOf(['read', 'edit'])`; a mistyped string gets the nearest one. */
 export function oneOf(values: readonly unknown[]): OptionCheck {

@@ -2,7 +2,7 @@ import { PlanNameCollisionError } from '../errors/plan-name-collision-error.js';
 import { generatePlanSlug, type RandomSource } from './generate-plan-slug.js';
 import { planFileName } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
-import { checkOptions, isFunction, isNonEmptyString, isPlainObject, required, type OptionsSpec } from '../options/index.js';
+import { checkOptions, isFunction, isNonEmptyString, isPlanStore, required, type OptionsSpec } from '../options/index.js';
 
 /** How many slugs {@link allocatePlanSlug} draws before giving up. */
 export const PLAN_SLUG_ATTEMPTS = 10;
@@ -23,7 +23,7 @@ export interface AllocatePlanSlugOptions {
   random?: RandomSource;
 }
 
-const OPTIONS: OptionsSpec<AllocatePlanSlugOptions> = { store: required(isPlainObject), agentId: isNonEmptyString, random: isFunction };
+const OPTIONS: OptionsSpec<AllocatePlanSlugOptions> = { store: required(isPlanStore), agentId: isNonEmptyString, random: isFunction };
 
 /**
  * Draws a plan slug whose file name is free in the store, drawing again when it is taken, up to

@@ -4,7 +4,7 @@ import { planFileName } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
 import { recoverPlan, type PlanSource } from './recover-plan.js';
 import type { SessionEntrySource } from './session-entry-source.js';
-import { checkOptions, isEntrySource, isFunction, isNonEmptyString, isPlainObject, required, type OptionsSpec } from '../options/index.js';
+import { checkOptions, isEntrySource, isFunction, isNonEmptyString, isPlanStore, required, type OptionsSpec } from '../options/index.js';
 
 /** Options of {@link copyPlanForResume}. */
 export interface CopyPlanForResumeOptions {
@@ -31,7 +31,7 @@ export type CopyPlanForResumeResult =
   | { status: 'not-found'; name: string };
 
 const RESUME_OPTIONS: OptionsSpec<CopyPlanForResumeOptions> = {
-  store: required(isPlainObject),
+  store: required(isPlanStore),
   slug: required(isNonEmptyString),
   agentId: isNonEmptyString,
   entries: required(isEntrySource),

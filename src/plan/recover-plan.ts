@@ -4,7 +4,7 @@ import { EXIT_PLAN_MODE_TOOLS } from './exit-plan-mode-tools.js';
 import { baseName, planFileName, planNameProblem } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
 import type { SessionEntrySource } from './session-entry-source.js';
-import { checkOptions, isEntrySource, isNonEmptyString, isPlainObject, required, type OptionsSpec } from '../options/index.js';
+import { checkOptions, isEntrySource, isNonEmptyString, isPlanStore, required, type OptionsSpec } from '../options/index.js';
 
 /** Where a recovered plan came from, in the order {@link recoverPlan} tries them. */
 export type PlanSource = 'store' | 'snapshot' | 'exit-plan-mode' | 'plan-content' | 'plan-reference';
@@ -161,7 +161,7 @@ async function readFromStore(store: PlanStore, name: string): Promise<string | u
   return nonEmpty(text) ? text : undefined;
 }
 
-const OPTIONS: OptionsSpec<RecoverPlanOptions> = { entries: required(isEntrySource), store: isPlainObject, slug: isNonEmptyString, agentId: isNonEmptyString };
+const OPTIONS: OptionsSpec<RecoverPlanOptions> = { entries: required(isEntrySource), store: isPlanStore, slug: isNonEmptyString, agentId: isNonEmptyString };
 
 /**
  * Finds a session's plan, trying in order: the plan `store` (the file `{slug}.md`, or

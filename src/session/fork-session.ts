@@ -24,9 +24,10 @@ export interface ForkSessionOptions extends ForkOptions {
  * @returns the new session id.
  * @throws SessionNotFoundError when the store has no such session.
  * @throws SessionConflictError when a session with the fork's id already exists.
+ * @throws ConfigurationError when `store` is not a session store, or for a bad option.
  */
 export async function forkSession(store: SessionStore, sessionId: string, options: ForkSessionOptions = {}): Promise<string> {
-  validateForkSessionOptions(options);
+  validateForkSessionOptions(store, options);
   const entries = await loadEntries(store, sessionId);
   if (entries.length === 0) throw new SessionNotFoundError(sessionId);
   const source = foldEntries(entries, { sessionId });
