@@ -10,6 +10,7 @@ import { isToolSuspension, type Tool, type ToolExecuteArgs, type ToolReturn, typ
 import type { RunContext } from './loop-run-context.js';
 import { refuseCall } from './refuse-call.js';
 import { toToolResultContent, truncateText, type ToolResultContent } from './tool-result-content.js';
+import { resultCharLimit } from './result-char-limit.js';
 import { failSpan, withSpan } from '../telemetry/index.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 
@@ -252,11 +253,6 @@ async function failCall(core: AgentCore, call: BatchCall, input: unknown, messag
     reportHookErrors(core, failure.errors);
   }
   refuseCall(core, call, message);
-}
-
-/** Where a tool's text is truncated: nowhere when long results are spilled (kept whole, previewed). */
-function resultCharLimit(core: AgentCore): number {
-  return core.context.settings.spill ? Number.MAX_SAFE_INTEGER : (core.options.maxToolResultChars ?? 100_000);
 }
 
 /** Reports errors thrown by non-blocking hooks as non-fatal error events. */

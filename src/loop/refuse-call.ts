@@ -1,9 +1,16 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { BatchCall, OpenBatch } from '../state/index.js';
+import { resultCharLimit } from './result-char-limit.js';
+import { truncateText } from './tool-result-content.js';
 
-/** Answers a call with an error result (denied, failed, interrupted) and announces it. */
+/**
+ * Answers a call with an error result (denied, failed, interrupted) and announces it. The message
+ * is bounded like a tool's output (`maxToolResultChars`, or spilled when long results are): a
+ * thrown error or a host's denial can be as long as any output.
+ */
 export function refuseCall(core: AgentCore, call: BatchCall, message: string): void {
-  core.answerCall(call, { type: 'tool_result', tool_use_id: call.toolUseId, content: message, is_error: true });
+  const content = truncateText(message, resultCharLimit(core));
+  core.answerCall(call, core.spillResult(call.toolName, { type: 'tool_result', tool_use_id: call.toolUseId, content, is_error: true }));
 }
 
 /** Refuses every call of the batch that has no answer yet (interrupted, superseded, failed run). */

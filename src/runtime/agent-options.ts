@@ -261,7 +261,10 @@ export interface AgentOptions {
   /** Where approved plans are written. @default memoryPlanStore() */
   planStore?: PlanStore;
   /**
-   * Tool results longer than this many characters are truncated with a note.
+   * Tool results longer than this many characters are truncated with a note: the text of the
+   * whole result (a result of many blocks counts them together), an error result (a thrown
+   * error's message, a denial) as much as an output. With `context.spill` on, long results are
+   * spilled instead.
    * @default 100_000
    */
   maxToolResultChars?: number;
