@@ -27,7 +27,7 @@ import { planFileName } from '../plan/plan-name.js';
 import { memoryPlanStore } from '../plan/memory-plan-store.js';
 import type { PlanStore } from '../plan/plan-store.js';
 import type { TranscriptWriter } from '../session/journal.js';
-import { applyEntry, pendingApprovalsOf, type BatchCall, type EntryDraft, type SessionState } from '../state/index.js';
+import { applyEntry, pendingApprovalsOf, wellFormedEntry, wellFormedMessages, type BatchCall, type EntryDraft, type SessionState } from '../state/index.js';
 import type { AgentOptions } from './agent-options.js';
 import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
 import { signSnapshot } from './snapshot-signature.js';
@@ -39,6 +39,7 @@ import { describeJson } from '../options/describe-json.js';
 import { guardTracer, type TracerOperation } from '../telemetry/index.js';
 import { TracerError } from '../errors/tracer-error.js';
 import { describeThrown } from '../errors/describe-thrown.js';
+import { wellFormedText } from '../model/code-point-boundary.js';
 
 /** An event before the agent stamps it with its session and agent ids. */
 export type AgentEventInput = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'agentId'> : never) : never;
@@ -181,14 +182,17 @@ export class AgentCore implements AgentServices {
     this.journal = journal;
     this.unstoredRevision = revision;
     this.sessionStartSource = origin;
-    this.state = state;
+    // A resumed history (a snapshot, a transcript written by an older version) may hold a lone
+    // surrogate that no entry of this version would let in: every request would be refused.
+    const messages = wellFormedMessages(state.messages);
+    this.state = messages === state.messages ? state : { ...state, messages };
     this.sessionId = state.sessionId;
     this.agentId = state.agentId;
     this.toolbox = toolbox;
     this.toolSources = toolSources;
     this.tools = toolbox.byName;
     this.toolDefinitions = toolbox.definitions;
-    this.system = [...(options.system ? [{ type: 'text' as const, text: options.system }] : []), ...(toolSources?.system ?? [])];
+    this.system = [...(options.system ? [{ type: 'text' as const, text: wellFormedText(options.system) }] : []), ...(toolSources?.system ?? [])];
     this.price = findPrice(options.model.modelId, options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES);
     this.context = new AgentContext(options.model, options.context);
     this.assertRulesNameTools(options.rules);
@@ -281,10 +285,14 @@ export class AgentCore implements AgentServices {
 
   /**
    * The only way the state changes: records each entry (when there is a store) and applies it
-   * with `applyEntry` — the function that also folds a stored transcript on load.
+   * with `applyEntry` — the function that also folds a stored transcript on load. What an entry
+   * puts in the history has its lone surrogates replaced by U+FFFD first (`wellFormedEntry`).
    */
   commit(...drafts: EntryDraft[]): void {
     if (drafts.length === 0) return;
+    // Where text enters the history: no lone surrogate gets in, whichever path it came by (a tool's
+    // error, a host's denial, a hook's reason or context, a prompt), so no later request is refused.
+    for (let index = 0; index < drafts.length; index++) drafts[index] = wellFormedEntry(drafts[index]!);
     this.journal?.record(...drafts);
     if (!this.journal) this.unstoredRevision += drafts.length;
     for (const draft of drafts) this.state = applyEntry(this.state, draft);
@@ -376,7 +384,9 @@ export class AgentCore implements AgentServices {
   }
 
   /** Answers a call of the open batch and announces it (`tool-result`), so the model and the host see the same answer. */
-  answerCall(call: BatchCall, result: ToolResultBlock, extra: { output?: unknown; durationMs?: number } = {}): void {
+  answerCall(call: BatchCall, given: ToolResultBlock, extra: { output?: unknown; durationMs?: number } = {}): void {
+    // The host is told what the model gets: commit would replace lone surrogates anyway.
+    const { result } = wellFormedEntry({ kind: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, result: given }) as { result: ToolResultBlock };
     this.commit({ kind: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, result });
     this.emit({
       type: 'tool-result',
