@@ -1,9 +1,10 @@
 import { LONE_SURROGATE, wellFormedText } from './code-point-boundary.js';
 
+const nativeIsWellFormed = (String.prototype as { isWellFormed?: (this: string) => boolean }).isWellFormed;
+
 /** True when `text` holds no lone surrogate (`String.prototype.isWellFormed` where it exists). */
 function isWellFormedText(text: string): boolean {
-  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  return native ? native.call(text) : !LONE_SURROGATE.test(text);
+  return nativeIsWellFormed ? nativeIsWellFormed.call(text) : !LONE_SURROGATE.test(text);
 }
 
 /**
@@ -15,12 +16,36 @@ function isWellFormedText(text: string): boolean {
  * @param keep - Blocks to leave exactly as they are (thinking, whose signature covers its text).
  */
 export function wellFormedValue<T>(value: T, keep?: (value: object) => boolean): T {
+  // Every entry of a session goes through here: the common case walks it once without allocating.
+  return isWellFormedValue(value, keep) ? value : repaired(value, keep);
+}
+
+/** True when no string of `value` (object keys included) holds a lone surrogate; allocates nothing. */
+function isWellFormedValue(value: unknown, keep: ((value: object) => boolean) | undefined): boolean {
+  if (typeof value === 'string') return isWellFormedText(value);
+  if (typeof value !== 'object' || value === null || keep?.(value)) return true;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (!isWellFormedValue(value[index], keep)) return false;
+    return true;
+  }
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return true;
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    if (!isWellFormedText(key) || !isWellFormedValue(record[key], keep)) return false;
+  }
+  return true;
+}
+
+/** `value` with its lone surrogates replaced: a copy of the changed path only. */
+function repaired<T>(value: T, keep: ((value: object) => boolean) | undefined): T {
   if (typeof value === 'string') return (isWellFormedText(value) ? value : wellFormedText(value)) as T;
   if (typeof value !== 'object' || value === null || keep?.(value)) return value;
   if (Array.isArray(value)) {
     let copy: unknown[] | undefined;
     value.forEach((item: unknown, index) => {
-      const clean = wellFormedValue(item, keep);
+      const clean = repaired(item, keep);
       if (clean !== item) (copy ??= [...value])[index] = clean;
     });
     return (copy ?? value) as T;
@@ -29,8 +54,8 @@ export function wellFormedValue<T>(value: T, keep?: (value: object) => boolean):
   if (prototype !== Object.prototype && prototype !== null) return value;
   let copy: Record<string, unknown> | undefined;
   for (const [key, item] of Object.entries(value)) {
-    const clean = wellFormedValue(item, keep);
-    const cleanKey = wellFormedValue(key);
+    const clean = repaired(item, keep);
+    const cleanKey = repaired(key, undefined);
     if (clean === item && cleanKey === key) continue;
     copy ??= { ...(value as Record<string, unknown>) };
     if (cleanKey !== key) delete copy[key];
