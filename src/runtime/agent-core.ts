@@ -293,6 +293,11 @@ export class AgentCore implements AgentServices {
     // Where text enters the history: no lone surrogate gets in, whichever path it came by (a tool's
     // error, a host's denial, a hook's reason or context, a prompt), so no later request is refused.
     for (let index = 0; index < drafts.length; index++) drafts[index] = wellFormedEntry(drafts[index]!);
+    this.commitWellFormed(drafts);
+  }
+
+  /** {@link commit} for entries that already went through `wellFormedEntry` (scanned once, not twice). */
+  private commitWellFormed(drafts: readonly EntryDraft[]): void {
     this.journal?.record(...drafts);
     if (!this.journal) this.unstoredRevision += drafts.length;
     for (const draft of drafts) this.state = applyEntry(this.state, draft);
@@ -386,8 +391,9 @@ export class AgentCore implements AgentServices {
   /** Answers a call of the open batch and announces it (`tool-result`), so the model and the host see the same answer. */
   answerCall(call: BatchCall, given: ToolResultBlock, extra: { output?: unknown; durationMs?: number } = {}): void {
     // The host is told what the model gets: commit would replace lone surrogates anyway.
-    const { result } = wellFormedEntry({ kind: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, result: given }) as { result: ToolResultBlock };
-    this.commit({ kind: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, result });
+    const entry = wellFormedEntry({ kind: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, result: given });
+    const { result } = entry as { result: ToolResultBlock };
+    this.commitWellFormed([entry]);
     this.emit({
       type: 'tool-result',
       toolUseId: call.toolUseId,
