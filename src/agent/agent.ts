@@ -11,9 +11,7 @@ import type { AgentEventOf, AgentEventType } from '../events/agent-event.js';
 import type { ContentBlock, Message } from '../model/messages.js';
 import type { PendingApproval } from '../types/pending-approval.js';
 import type { PermissionMode, PermissionRules } from '../types/permission.js';
-import { runLoop, type RunInput } from '../loop/run-loop.js';
-import { SessionConflictError } from '../errors/session-conflict-error.js';
-import { LeaseLostError } from '../errors/lease-lost-error.js';
+import { runLoop, writeError, type RunInput } from '../loop/run-loop.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import type { SessionState } from '../state/index.js';
 import type { Model } from '../model/model.js';
@@ -395,7 +393,7 @@ export class Agent {
         // The store refused a write (a stale copy of the session) or failed: nothing more can be recorded.
         this.active = undefined;
         external?.removeEventListener('abort', onExternalAbort);
-        return failedBeforeStart(runId, this.sessionIdOrUnknown(), SessionConflictError.isInstance(failure) || LeaseLostError.isInstance(failure) || SessionWriteError.isInstance(failure) ? failure : new SessionWriteError(this.core.sessionId, failure));
+        return failedBeforeStart(runId, this.sessionIdOrUnknown(), writeError(this.core, failure));
       }
       this.core.runSink = push;
       // Interrupted, the run waits on a store that stopped answering only so long.

@@ -58,8 +58,8 @@ function besideOtherCalls(others: number): OutputCheck {
   };
 }
 
-/** The error a failed store write ends a run with: a stale writer's conflict or lost lease as it is, anything else wrapped. */
-function writeError(core: AgentCore, failure: Error): Error {
+/** The error a failed store write ends a run with: a stale writer's conflict or lost lease, or an error already saying so, as it is; anything else wrapped. */
+export function writeError(core: AgentCore, failure: Error): Error {
   return SessionConflictError.isInstance(failure) || LeaseLostError.isInstance(failure) || SessionWriteError.isInstance(failure) ? failure : new SessionWriteError(core.sessionId, failure);
 }
 
@@ -272,8 +272,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
         return undefined;
       });
       // A compaction's summary call may have spent the rest of the budget: checked again before the turn's call.
-      const spent = checkStopConditions(core, { turns, spend, signal });
-      if (spent) return await finish(spent);
+      if (spend.exhausted) return await finish('budget-exceeded');
 
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
