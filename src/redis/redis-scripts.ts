@@ -18,9 +18,23 @@ end
  * ARGV: session id, expected revision, new revision, fencing token or '', clock or '',
  * pending JSON, pending rule, '1' when the session waits for approval (else '0'), entries as JSON…
  * Returns {'ok'} | {'conflict', revision} | {'lease-lost', holder, token, expiresAt, now}.
+ * An append whose entries are already stored where it would put them, byte for byte, is 'ok'
+ * without writing: ioredis sends a command again after a reconnect when its reply was lost with
+ * the connection, and that second run must not call the first one's write a conflict.
  */
 export const APPEND_SCRIPT = `${CLOCK}
 local revision = tonumber(redis.call('HGET', KEYS[1], 'revision') or '0')
+local expected = tonumber(ARGV[2])
+local count = #ARGV - 8
+if revision >= expected + count then
+  local stored = redis.call('LRANGE', KEYS[2], expected - revision, expected - revision + count - 1)
+  local same = #stored == count
+  for index = 1, count do
+    if not same then break end
+    same = stored[index] == ARGV[8 + index]
+  end
+  if same then return {'ok'} end
+end
 if ARGV[4] ~= '' then
   local now = clock(ARGV[5])
   local lease = redis.call('HMGET', KEYS[1], 'leaseHolder', 'leaseToken', 'leaseExpiresAt')
@@ -28,7 +42,7 @@ if ARGV[4] ~= '' then
     return {'lease-lost', lease[1] or false, lease[2] or false, lease[3] or false, now}
   end
 end
-if revision ~= tonumber(ARGV[2]) then return {'conflict', revision} end
+if revision ~= expected then return {'conflict', revision} end
 for first = 9, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, #ARGV)))
 end
