@@ -69,7 +69,8 @@ export interface AgentWorkerOptions extends AgentQueueLocation {
    */
   lockDurationMs?: number;
   /**
-   * The holder name on this worker's leases.
+   * The holder name on this worker's leases. Give each worker process its own: a store hands a
+   * holder its own lease again, so two live processes with one name would not keep each other out.
    * @default `agent-worker-` and a random id
    */
   workerId?: string;
@@ -151,8 +152,25 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   const ttlMs = options.leaseTtlMs ?? 30_000;
   const heldRetryMs = options.heldRetryMs ?? 1000;
   const lockDuration = options.lockDurationMs ?? 30_000;
+  /**
+   * Sessions a job of this worker is running. A store gives a holder its own lease again (with a
+   * new token), so with `concurrency` above 1 a second job of a session would take the lease from
+   * the first, in the middle of its tool call: it is put back instead, as for another worker.
+   */
+  const running = new Set<string>();
 
   async function processJob(job: Job<AgentJobData, AgentJobResult>, token?: string): Promise<AgentJobResult> {
+    const { sessionId } = job.data;
+    if (running.has(sessionId)) return putBack(job, token, heldRetryMs);
+    running.add(sessionId);
+    try {
+      return await processLeased(job, token);
+    } finally {
+      running.delete(sessionId);
+    }
+  }
+
+  async function processLeased(job: Job<AgentJobData, AgentJobResult>, token: string | undefined): Promise<AgentJobResult> {
     const data = job.data;
     const { sessionId } = data;
     const runId = runIdOfJob(job.id!);

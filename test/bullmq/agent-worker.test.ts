@@ -170,6 +170,54 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
     expect((await finished(jobId)).status).toBe('awaiting-approval');
   });
 
+  it.skipIf(!reachable)('a worker running several jobs at once puts back a second job of a session it is running, never runs it beside the first', { timeout: 120_000 }, async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let hang!: (toolUseId: string) => void;
+    const hanging = new Promise<string>((resolve) => (hang = resolve));
+    let hung: string | undefined;
+    const tools = fleetTools({
+      logFile,
+      onStart: ({ toolUseId, name, n }) => {
+        if (name !== 'step' || n !== 1 || hung !== undefined) return;
+        hung = toolUseId;
+        hang(toolUseId);
+        return released;
+      },
+    });
+    startWorker({
+      concurrency: 2,
+      createAgent: (session) => createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'offline', baseURL: model.url, maxRetries: 0 }), tools, ...session.agentOptions }),
+    });
+    const sessionId = uniqueName('twice');
+    const delayedIds = new Set<string>();
+    let onDelayed: (() => void) | undefined;
+    events.on('delayed', ({ jobId }) => {
+      delayedIds.add(jobId);
+      onDelayed?.();
+    });
+    const first = await queue.enqueueRun({ sessionId, prompt: 'Do the task.' });
+    const hungCall = await hanging;
+    const second = await queue.enqueueRun({ sessionId, prompt: 'Do it again.' });
+    // While the first job is in its tool call, the second is put back, not run beside it.
+    const putBack = new Promise<'put back'>((resolve) => {
+      onDelayed = () => delayedIds.has(second.jobId) && resolve('put back');
+      onDelayed();
+    });
+    const secondDone = finished(second.jobId).then(() => 'ran beside the first' as const);
+    expect(await Promise.race([putBack, secondDone])).toBe('put back');
+    release();
+    await finished(first.jobId);
+    await finished(second.jobId);
+    // The call that ran has its real result: nothing that ran is recorded as interrupted (the model would ask for it again).
+    const results = storedResults(await entriesOf(sessionId));
+    expect(results.get(hungCall)).toBe('step 1 done');
+    const ran = executions(logFile);
+    expect(new Set(ran.map((execution) => execution.toolUseId)).size).toBe(ran.length);
+    expect(ran.every((execution) => results.get(execution.toolUseId) === `${execution.name} ${execution.n} done`)).toBe(true);
+  });
+
   it.skipIf(!reachable)('a worker killed with SIGKILL in the middle of a tool call leaves the session to another, which resumes it exactly once', async () => {
     logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/bullmq/fleet-worker.child.ts'], {
