@@ -6,7 +6,7 @@ export interface JobProgress {
   endedWith: string | undefined;
   /** A `run-start` with its run id is stored. */
   started: boolean;
-  /** A user message was stored after that `run-start`: the job's prompt reached the session. */
+  /** A user message was stored after that `run-start`, before another run started: the job's prompt reached the session. */
   promptDelivered: boolean;
 }
 
@@ -17,10 +17,15 @@ export interface JobProgress {
  */
 export function jobProgress(entries: readonly SessionEntry[], runId: string): JobProgress {
   const progress: JobProgress = { endedWith: undefined, started: false, promptDelivered: false };
+  // Only a user message of the job's own run is its prompt: a worker that died between storing
+  // its run's start and its prompt may see another job's run of the session go first.
+  let inJobRun = false;
   for (const entry of entries) {
-    if (entry.kind === 'run-start' && entry.runId === runId) progress.started = true;
-    else if (entry.kind === 'run-end' && entry.runId === runId) progress.endedWith = entry.status;
-    else if (progress.started && entry.kind === 'message' && entry.message.role === 'user') progress.promptDelivered = true;
+    if (entry.kind === 'run-start') {
+      inJobRun = entry.runId === runId;
+      if (inJobRun) progress.started = true;
+    } else if (entry.kind === 'run-end' && entry.runId === runId) progress.endedWith = entry.status;
+    else if (inJobRun && entry.kind === 'message' && entry.message.role === 'user') progress.promptDelivered = true;
   }
   return progress;
 }

@@ -218,6 +218,25 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
     expect(ran.every((execution) => results.get(execution.toolUseId) === `${execution.name} ${execution.n} done`)).toBe(true);
   });
 
+  it.skipIf(!reachable)('a job whose worker died between its run-start and its prompt still sends its prompt when another job of the session ran first', { timeout: 120_000 }, async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    const sessionId = uniqueName('overtaken');
+    const jobId = uniqueName('overtaken-job');
+    // What a worker killed right after storing its run's start leaves (the prompt is a later append).
+    const runStart = { $schemaVersion: 2, id: 'killed-run-start', parentId: null, seq: 1, timestamp: new Date().toISOString(), sessionId, kind: 'run-start', runId: `job_${jobId}` };
+    await store.append(sessionId, [runStart as unknown as SessionEntry], { expectedRevision: 0 });
+    startWorker();
+    // Another job of the session runs before BullMQ hands the dead worker's job on.
+    const other = await finished((await queue.enqueueRun({ sessionId, prompt: 'Do the task.' })).jobId);
+    await finished((await queue.enqueueApproval({ sessionId, approvalId: other.pendingApprovals[0]!, decision: { behavior: 'allow' } })).jobId);
+    // The dead worker's job, taken over.
+    await queue.queue.add('run', { kind: 'run', sessionId, prompt: 'Then tidy up.' }, { jobId });
+    const result = await finished(jobId);
+    const prompts = (await entriesOf(sessionId)).filter((entry) => entry.kind === 'message' && entry.message.role === 'user' && JSON.stringify(entry.message.content).includes('Then tidy up.'));
+    expect(prompts).toHaveLength(1);
+    expect(result.status).toBe('awaiting-approval');
+  });
+
   it.skipIf(!reachable)('a worker killed with SIGKILL in the middle of a tool call leaves the session to another, which resumes it exactly once', async () => {
     logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/bullmq/fleet-worker.child.ts'], {

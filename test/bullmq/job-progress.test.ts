@@ -22,6 +22,13 @@ describe('jobProgress: how far a job went, from the transcript', () => {
     expect(jobProgress([...earlier, entry({ kind: 'run-start', runId: 'job_2' }), user('second')], 'job_2')).toMatchObject({ started: true, promptDelivered: true });
   });
 
+  it('killed after run-start, then another job of the session ran first: its prompt is not this job’s, the prompt must still be sent', () => {
+    const other = [entry({ kind: 'run-start', runId: 'job_3' }), user('third'), assistant('three'), entry({ kind: 'run-end', runId: 'job_3', status: 'completed', usage: {} })];
+    expect(jobProgress([...earlier, entry({ kind: 'run-start', runId: 'job_2' }), ...other], 'job_2')).toEqual({ endedWith: undefined, started: true, promptDelivered: false });
+    // Its retry then delivered it: continue from there.
+    expect(jobProgress([...earlier, entry({ kind: 'run-start', runId: 'job_2' }), ...other, entry({ kind: 'run-start', runId: 'job_2' }), user('second')], 'job_2').promptDelivered).toBe(true);
+  });
+
   it('a run that ended (its worker died before BullMQ heard): done, with its status', () => {
     const ended = [...earlier, entry({ kind: 'run-start', runId: 'job_2' }), user('second'), entry({ kind: 'run-end', runId: 'job_2', status: 'awaiting-approval', usage: {} })];
     expect(jobProgress(ended, 'job_2').endedWith).toBe('awaiting-approval');
