@@ -9,8 +9,11 @@ import type { AgentQueueLocation } from './bullmq-connection.js';
 export interface AgentQueueOptions extends AgentQueueLocation {
   /**
    * How many times a job that failed (a store or model outage, say) is tried in all, with
-   * exponential backoff from one second. A job for a session another worker holds, or whose
-   * worker died, is tried again without counting as an attempt.
+   * exponential backoff from one second. A run that a model outage (a retryable `ModelError`) or
+   * a store failure (`SessionWriteError`) ended fails its attempt while attempts are left, and the
+   * next attempt continues it where it stopped; the last one returns its status `error`. A job for
+   * a session another worker holds, or whose worker died, is tried again without counting as an
+   * attempt.
    * @default 3
    */
   attempts?: number;

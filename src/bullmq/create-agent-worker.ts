@@ -4,6 +4,8 @@ import type { Agent } from '../agent/agent.js';
 import type { AgentRun } from '../agent/agent-run.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { LeaseLostError } from '../errors/lease-lost-error.js';
+import { ModelError } from '../errors/model-error.js';
+import { SessionWriteError } from '../errors/session-write-error.js';
 import { checkOptions, isFunction, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { loadEntries } from '../session/load-entries.js';
 import { foldEntries, pendingApprovalsOf } from '../state/index.js';
@@ -119,6 +121,11 @@ const OPTIONS: OptionsSpec<AgentWorkerOptions> = {
   onError: isFunction,
 };
 
+/** An error that ended a run and that a later attempt may get past: a model outage, a store that failed to write. */
+function isOutage(error: Error | undefined): boolean {
+  return (ModelError.isInstance(error) && error.retryable) || SessionWriteError.isInstance(error);
+}
+
 /** Puts a job back for later without counting an attempt. */
 async function putBack(job: Job, token: string | undefined, delayMs: number): Promise<never> {
   await job.moveToDelayed(Date.now() + delayMs, token);
@@ -195,7 +202,9 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     try {
       const entries = await loadEntries(store, sessionId);
       const progress = jobProgress(entries, runId);
-      if (progress.endedWith !== undefined) {
+      // A run an outage ended failed its attempt (below): this attempt continues it.
+      const retrying = progress.endedWith === 'error' && job.attemptsMade > 0;
+      if (progress.endedWith !== undefined && !retrying) {
         // The job's run ended, but its worker died before BullMQ heard of it.
         const pending = pendingApprovalsOf(foldEntries(entries, { sessionId }));
         return { sessionId, runId, status: progress.endedWith as AgentJobResult['status'], pendingApprovals: pending.map((approval) => approval.id) };
@@ -221,6 +230,8 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         }
         const result = await run.result;
         if (lost || LeaseLostError.isInstance(result.error)) return putBack(job, token, heldRetryMs);
+        // Failed as an attempt while attempts are left, so BullMQ tries the job again after its backoff.
+        if (result.status === 'error' && isOutage(result.error) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw result.error;
         return {
           sessionId,
           runId,

@@ -8,9 +8,9 @@ import { QueueEvents, Job } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicModel, ConfigurationError, createAgent, memorySessionStore, type SessionEntry, type SessionStore } from 'agent-harness';
 import { createAgentQueue, createAgentWorker, type AgentJobResult, type AgentQueue, type AgentWorker } from 'agent-harness/bullmq';
-import type { MessagesServer } from 'agent-harness/testing/messages-server';
+import { startMessagesServer, type MessagesServer, type MessagesServerResponse } from 'agent-harness/testing/messages-server';
 import { Redis } from 'ioredis';
-import { startDemoModelServer } from '../../examples/worker-fleet/demo-script.js';
+import { demoTurn, startDemoModelServer } from '../../examples/worker-fleet/demo-script.js';
 import { fleetTools } from '../../examples/worker-fleet/fleet-tools.js';
 import { REPO_ROOT } from '../examples/server-process.js';
 import { loadEntries } from '../../src/session/load-entries.js';
@@ -235,6 +235,34 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
     const prompts = (await entriesOf(sessionId)).filter((entry) => entry.kind === 'message' && entry.message.role === 'user' && JSON.stringify(entry.message.content).includes('Then tidy up.'));
     expect(prompts).toHaveLength(1);
     expect(result.status).toBe('awaiting-approval');
+  });
+
+  it.skipIf(!reachable)('a run ended by a model outage is tried again as an attempt, and the retry continues it without running a tool twice', { timeout: 120_000 }, async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    // The model is overloaded on the second call of the run (after step 0 ran), then answers again.
+    const flaky = await startMessagesServer({ responses: [] });
+    const respond: MessagesServerResponse = ({ body, number }) => {
+      flaky.enqueue(respond);
+      return number === 2 ? { fault: 'overloaded' } : demoTurn(body);
+    };
+    flaky.enqueue(respond);
+    try {
+      startWorker({
+        createAgent: (session) =>
+          createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'offline', baseURL: flaky.url, maxRetries: 0 }), tools: fleetTools({ logFile }), ...session.agentOptions }),
+      });
+      const sessionId = uniqueName('outage');
+      const { jobId } = await queue.enqueueRun({ sessionId, prompt: 'Do the task.' });
+      const result = await finished(jobId);
+      expect(result.status).toBe('awaiting-approval');
+      // One attempt failed on the outage, the next finished (BullMQ counts both).
+      expect((await Job.fromId(queue.queue, jobId))!.attemptsMade).toBe(2);
+      expect(executions(logFile).map((execution) => `${execution.name} ${execution.n}`)).toEqual(['step 0', 'step 1']);
+      const prompts = (await entriesOf(sessionId)).filter((entry) => entry.kind === 'message' && entry.message.role === 'user' && JSON.stringify(entry.message.content).includes('Do the task.'));
+      expect(prompts).toHaveLength(1);
+    } finally {
+      await flaky.close();
+    }
   });
 
   it.skipIf(!reachable)('a worker killed with SIGKILL in the middle of a tool call leaves the session to another, which resumes it exactly once', async () => {
