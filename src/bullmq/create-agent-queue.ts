@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { randomId } from '../ids/random-id.js';
 import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
 import { checkOptions, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { DEFAULT_AGENT_QUEUE_NAME, type AgentJobData } from './agent-job.js';
@@ -39,7 +40,7 @@ export interface EnqueueApprovalOptions {
 
 /** A job on the queue. */
 export interface EnqueuedAgentJob {
-  /** BullMQ's job id; the job's run carries `job_<jobId>` as its run id. */
+  /** BullMQ's job id (random, unique across queues); the job's run carries `job_<jobId>` as its run id. */
   jobId: string;
   /** The session it runs on. */
   sessionId: string;
@@ -98,7 +99,10 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
     defaultJobOptions: { attempts: options.attempts ?? 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 10_000 } },
   });
   const add = async (data: AgentJobData): Promise<EnqueuedAgentJob> => {
-    const job = await queue.add(data.kind, data);
+    // A random id, not BullMQ's counter, which starts again at 1 in another queue or once the
+    // queue's Redis is emptied: the job's run id (`job_<jobId>`) must never name an earlier job's
+    // run in the session, or the worker would take that run for this job's and run nothing.
+    const job = await queue.add(data.kind, data, { jobId: `${data.kind}-${randomId(16)}` });
     return { jobId: job.id!, sessionId: data.sessionId };
   };
   return {

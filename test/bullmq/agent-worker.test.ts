@@ -265,6 +265,31 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
     }
   });
 
+  it.skipIf(!reachable)('a job of another queue over the same store (or of a queue whose Redis was emptied) is not taken for an earlier job of the session', { timeout: 120_000 }, async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    const sessionId = uniqueName('two-queues');
+    // Two new queues: BullMQ numbers each queue's jobs from 1 unless the job id is given.
+    const opened = [uniqueName('fleet-a'), uniqueName('fleet-b')].map((queueName) => ({
+      queueName,
+      queue: createAgentQueue({ connection: bullConnection(place.redisUrl), queueName, prefix: place.bullPrefix }),
+      events: new QueueEvents(queueName, { connection: bullConnection(place.redisUrl), prefix: place.bullPrefix }),
+    }));
+    try {
+      const results: AgentJobResult[] = [];
+      for (const [index, { queueName, queue: agentQueue, events: queueEvents }] of opened.entries()) {
+        await queueEvents.waitUntilReady();
+        startWorker({ queueName });
+        const { jobId } = await agentQueue.enqueueRun({ sessionId, prompt: index === 0 ? 'Do the task.' : 'Then tidy up.' });
+        results.push((await (await Job.fromId(agentQueue.queue, jobId))!.waitUntilFinished(queueEvents, 90_000)) as AgentJobResult);
+      }
+      expect(results[1]!.runId).not.toBe(results[0]!.runId);
+      const prompts = (await entriesOf(sessionId)).filter((entry) => entry.kind === 'message' && entry.message.role === 'user' && JSON.stringify(entry.message.content).includes('Then tidy up.'));
+      expect(prompts).toHaveLength(1);
+    } finally {
+      for (const { queue: agentQueue, events: queueEvents } of opened) await Promise.all([agentQueue.close(), queueEvents.close()]);
+    }
+  });
+
   it.skipIf(!reachable)('a worker killed with SIGKILL in the middle of a tool call leaves the session to another, which resumes it exactly once', async () => {
     logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/bullmq/fleet-worker.child.ts'], {
