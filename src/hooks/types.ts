@@ -105,7 +105,11 @@ export interface SubagentStartHookInput extends HookInputBase {
   background: boolean;
 }
 
-/** A subagent's run ended (completed, stopped, failed) or stopped to wait for an approval. */
+/**
+ * A subagent's run ended (completed, stopped, failed) or stopped to wait for an approval. Its
+ * `signal` aborts with the parent's run; for a background subagent, which outlives that run, it
+ * aborts when the agent is closed.
+ */
 export interface SubagentStopHookInput extends HookInputBase {
   hookEventName: 'SubagentStop';
   /** The subagent's id. */

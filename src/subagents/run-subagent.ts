@@ -13,7 +13,10 @@ export interface SubagentRunArgs {
   parent: AgentCore;
   /** The subagent's type. */
   subagentType: string;
-  /** Aborted with the parent's call (or, for a background task, when the parent agent closes). */
+  /**
+   * Aborted with the parent's call (or, for a background task, when the parent agent closes): it
+   * stops the subagent's run, and then the `SubagentStop` hooks.
+   */
   signal: AbortSignal;
   /** The parent call's run, to add the subagent's usage to (absent for a background task). */
   run: ToolRunContext | undefined;
@@ -47,10 +50,13 @@ export async function runSubagent(core: AgentCore, input: RunInput, args: Subage
   };
   args.run?.reportSubagent?.(summary, result.subagents);
   core.emit({ type: 'subagent-end', subagentType: args.subagentType, summary });
+  // The parent's signal, not the subagent's own (unlinked by now): an interrupt of the parent's
+  // run stops a slow hook as it stops the parent's other hooks, and a background task's hooks stop
+  // when the agent closes.
   const stop = await runHooks({
     event: 'SubagentStop',
     hooks: args.parent.options.hooks,
-    signal: new AbortController().signal,
+    signal: args.signal,
     input: { sessionId: core.sessionId, agentId: summary.agentId, subagentType: args.subagentType, parentToolUseId: summary.parentToolUseId, status: result.status, text: result.text },
   });
   for (const error of stop.errors) args.parent.emit({ type: 'error', error, fatal: false });
