@@ -94,7 +94,13 @@ export interface AgentOptions {
    */
   agents?: Record<string, AgentDefinition>;
   /**
-   * How many subagents of this agent run at once (further `Agent` calls wait).
+   * How many subagents (started through the `Agent` tool) may be at work at once across this
+   * agent's whole tree: the ones it starts, the ones they start at any depth (`maxDepth`) and
+   * background tasks share this one bound, across runs; further `Agent` calls wait their turn. A
+   * subagent waiting on foreground subagents it started does not count while it waits (its place
+   * passes to the first of them, and it takes one again before it goes on), so a parent never
+   * starves its children, and more subagents than this may be alive at once, the others waiting on
+   * theirs. A fork (`agent.fork()`) has a bound of its own.
    * @default 4
    */
   maxSubagentConcurrency?: number;

@@ -1,5 +1,4 @@
 import { customAlphabet } from 'nanoid';
-import PQueue from 'p-queue';
 import { z } from 'zod/v4';
 import type { RunResult } from '../events/run-result.js';
 import { runHooks } from '../hooks/run-hooks.js';
@@ -12,6 +11,7 @@ import type { AgentDefinition } from './agent-definition.js';
 import { startBackgroundTask } from './background-task.js';
 import { buildSubagentCore, type SubagentSetup } from './build-subagent-core.js';
 import { runSubagent } from './run-subagent.js';
+import { SubagentLimiter } from './subagent-limiter.js';
 import { createTaskOutputTool } from './task-output-tool.js';
 
 /** Subagent ids: lower-case letters and digits, safe in plan file names (`{slug}-agent-{agentId}.md`). */
@@ -22,7 +22,8 @@ export interface AgentToolSettings {
   /** The subagent types by name. */
   agents: Readonly<Record<string, AgentDefinition>>;
   /**
-   * How many subagents of one agent run at once (calls beyond wait their turn).
+   * How many subagents are at work at once across the agent's whole tree (see `SubagentLimiter`;
+   * calls beyond wait their turn).
    * @default 4
    */
   maxConcurrency?: number;
@@ -46,11 +47,16 @@ function describeTypes(agents: Readonly<Record<string, AgentDefinition>>): strin
  * defined types on a task, in the foreground (the call's result is the subagent's final message)
  * or in the background (`run_in_background`: a task id at once, a notification when it ends).
  * A subagent's approvals suspend the call; the host's answer resumes it (`resume`).
- * `depthLeft` is how many levels of subagents the calling agent may still start.
+ * `depthLeft` is how many levels of subagents the calling agent may still start; `limiter` is the
+ * top agent's, shared by the subagents at every level below it.
  */
-export function createAgentTools(parent: () => AgentCore, settings: AgentToolSettings, depthLeft = Number.POSITIVE_INFINITY): Tool[] {
+export function createAgentTools(
+  parent: () => AgentCore,
+  settings: AgentToolSettings,
+  depthLeft = Number.POSITIVE_INFINITY,
+  limiter = new SubagentLimiter(settings.maxConcurrency ?? 4),
+): Tool[] {
   const names = Object.keys(settings.agents);
-  const limiter = new PQueue({ concurrency: settings.maxConcurrency ?? 4 });
   const input = z.object({
     description: z.string().min(1).max(200).describe('A short (3-5 word) description of the task.'),
     prompt: z.string().min(1).describe('The task for the subagent, with everything it needs to know: it does not see this conversation.'),
@@ -66,7 +72,7 @@ export function createAgentTools(parent: () => AgentCore, settings: AgentToolSet
     parentToolUseId,
     depthLeft: left,
     background,
-    agentTools: (core, remaining) => createAgentTools(core, settings, remaining),
+    agentTools: (core, remaining) => createAgentTools(core, settings, remaining, limiter),
   });
 
   /** The call's result from how the subagent's run ended; a subagent waiting for the host suspends the call. */
@@ -109,7 +115,8 @@ export function createAgentTools(parent: () => AgentCore, settings: AgentToolSet
         return `Started the ${call.subagent_type} subagent in the background as task ${taskId}. You will be told when it ends; check its output with TaskOutput({ task_id: "${taskId}" }).`;
       }
       child.emit({ type: 'subagent-start', subagentType: call.subagent_type, description: call.description });
-      const result = await limiter.add(() => runSubagent(child, { prompt }, { parent: core, subagentType: call.subagent_type, signal, run })) as RunResult;
+      // The calling subagent lets go of its place while it waits on this one.
+      const result = await limiter.run(child, () => runSubagent(child, { prompt }, { parent: core, subagentType: call.subagent_type, signal, run }), core);
       return answer(child, result, data);
     },
     resume: async ({ nested, approval, signal, run, toolUseId }) => {
@@ -117,8 +124,9 @@ export function createAgentTools(parent: () => AgentCore, settings: AgentToolSet
       if (!settings.agents[data.subagentType]) {
         return toolOutput(`The subagent type "${data.subagentType}" no longer exists, so the subagent could not continue.`, { isError: true });
       }
+      const core = parent();
       const child = buildSubagentCore(setupFor(data.subagentType, nested.agentId, toolUseId, data.depthLeft, false), structuredClone(nested.state));
-      return answer(child, await resumeSubagent(child, approval, { parent: parent(), subagentType: data.subagentType, signal, run }), data);
+      return answer(child, await limiter.run(child, () => resumeSubagent(child, approval, { parent: core, subagentType: data.subagentType, signal, run }), core), data);
     },
   });
   return [agentTool, createTaskOutputTool(parent)];

@@ -1,9 +1,9 @@
 import { randomId } from '../ids/random-id.js';
-import type PQueue from 'p-queue';
 import type { BackgroundTaskInfo } from '../events/run-result.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { runSubagent } from './run-subagent.js';
 import { describeThrown } from '../errors/describe-thrown.js';
+import type { SubagentLimiter } from './subagent-limiter.js';
 
 /** The tool-state key under which an agent keeps its background tasks (with their outputs once ended). */
 export const BACKGROUND_TASKS_KEY = 'agent-harness/background-tasks';
@@ -31,8 +31,8 @@ export interface StartBackgroundTaskArgs {
   subagentType: string;
   description: string;
   prompt: string;
-  /** The parent's subagent limiter. */
-  limiter: PQueue;
+  /** The agent tree's subagent limiter (the task takes a place of its own: nobody waits on it). */
+  limiter: SubagentLimiter;
 }
 
 /**
@@ -51,7 +51,7 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
   const controller = new AbortController();
   parent.backgroundAborts.add(controller);
   void args.limiter
-    .add(() => runSubagent(child, { prompt: args.prompt }, { parent, subagentType: args.subagentType, signal: controller.signal, run: undefined }))
+    .run(child, () => runSubagent(child, { prompt: args.prompt }, { parent, subagentType: args.subagentType, signal: controller.signal, run: undefined }))
     .then(
       (result) => finish(result?.status === 'completed' ? 'completed' : result?.status === 'interrupted' ? 'interrupted' : 'failed', result?.text || result?.error?.message || `(ended: ${result?.status})`),
       (error: unknown) => finish('failed', describeThrown(error)),
