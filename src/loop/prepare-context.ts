@@ -10,23 +10,28 @@ import { compactHistory, type CompactionResult } from './compact-history.js';
  * the model counts; else the calibrated estimate), clears stale tool results past the clearing
  * threshold, and compacts past the compaction threshold.
  * @param countUsage - told what a compaction's summary calls used, also when it failed.
- * @returns the compaction, when one ran.
- * @throws CompactionError when an automatic compaction fails.
+ * @returns undefined when nothing asynchronous was needed (no exact count, no compaction); else
+ * a promise of the compaction, when one ran (rejected with CompactionError when it failed).
  */
-export async function prepareContext(core: AgentCore, signal: AbortSignal, countUsage: (usage: Usage) => void): Promise<CompactionResult | undefined> {
+export function prepareContext(core: AgentCore, signal: AbortSignal, countUsage: (usage: Usage) => void): Promise<CompactionResult | undefined> | undefined {
+  // Without a model that counts and short of the compaction threshold (most turns), no promise.
+  if (core.context.counts) return measureExactly(core, signal).then((usage) => afterMeasure(core, usage, signal, countUsage));
+  return afterMeasure(core, core.context.measure(core.context.request(core.system, core.toolDefinitions, core.state)), signal, countUsage);
+}
+
+/** Clears past the clearing threshold, then compacts past the compaction threshold (the promise of that compaction). */
+function afterMeasure(core: AgentCore, measured: ContextUsage, signal: AbortSignal, countUsage: (usage: Usage) => void): Promise<CompactionResult | undefined> | undefined {
   const { settings } = core.context;
-  let usage = await measureExactly(core, signal);
+  let usage = measured;
   if (settings.clearing && usage.fraction >= settings.clearing.triggerFraction) usage = clearStale(core, usage);
   if (!settings.compaction.enabled || !settings.compaction.auto) return undefined;
   if (!shouldCompact(usage, settings.compaction)) return undefined;
-  const result = await compactHistory(core, { trigger: 'auto', signal, countUsage });
-  return result.compacted ? result : undefined;
+  return compactHistory(core, { trigger: 'auto', signal, countUsage }).then((result) => (result.compacted ? result : undefined));
 }
 
 /** The size of the next request: counted by the model when it counts (a failed count falls back to the estimate). */
 async function measureExactly(core: AgentCore, signal: AbortSignal): Promise<ContextUsage> {
   const request = core.context.request(core.system, core.toolDefinitions, core.state);
-  if (!core.context.counts) return core.context.measure(request);
   try {
     const { inputTokens } = await core.options.model.countTokens!({ system: core.system, tools: core.toolDefinitions, messages: core.state.messages, signal });
     return core.context.tracker.observeCount(request, inputTokens);

@@ -1,7 +1,8 @@
 import { randomId } from '../ids/random-id.js';
 import type { AgentCore, AgentEventInput } from '../runtime/agent-core.js';
 import { isIncompleteToolInput } from '../model/incomplete-tool-input.js';
-import { decidePermission } from '../permissions/decide-permission.js';
+import { decidePermissionNow } from '../permissions/decide-permission.js';
+import { isThenable } from '../tools/is-thenable.js';
 import type { PermissionOutcome } from '../permissions/decide-permission-types.js';
 import type { Tool } from '../tools/types.js';
 import type { PermissionDecision, PermissionReason } from '../types/permission.js';
@@ -43,11 +44,13 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
     }
     const question: AskedQuestion = { reason: undefined, held: [] };
     const tracer = core.options.tracer;
-    const outcome = tracer
-      ? await withSpan(tracer, `permission ${call.toolName}`, { attributes: { 'gen_ai.tool.name': call.toolName, 'gen_ai.tool.call.id': call.toolUseId } }, (span) =>
+    // A call nothing asynchronous decides (no hook, no question to the host) is decided without a promise.
+    const deciding = tracer
+      ? withSpan(tracer, `permission ${call.toolName}`, { attributes: { 'gen_ai.tool.name': call.toolName, 'gen_ai.tool.call.id': call.toolUseId } }, async (span) =>
           decideCall(core, call, tool, rawInput, signal, question, span),
         )
-      : await decideCall(core, call, tool, rawInput, signal, question, undefined);
+      : decideCall(core, call, tool, rawInput, signal, question, undefined);
+    const outcome = isThenable(deciding) ? await deciding : deciding;
     const asked = question.reason;
     const decision = outcome.decision;
     // The host's updates are checked whole before anything of the answer is recorded or applied
@@ -117,7 +120,7 @@ interface AskedQuestion {
 }
 
 /** One call through the permission pipeline (inside a `permission` span when the host traces). */
-async function decideCall(
+function decideCall(
   core: AgentCore,
   call: BatchCall,
   tool: Tool,
@@ -125,8 +128,8 @@ async function decideCall(
   signal: AbortSignal,
   question: AskedQuestion,
   span: SpanLike | undefined,
-): Promise<PermissionOutcome> {
-  const decided = await decidePermission({
+): PermissionOutcome | Promise<PermissionOutcome> {
+  const deciding = decidePermissionNow({
     tool,
     toolUseId: call.toolUseId,
     rawInput,
@@ -151,9 +154,12 @@ async function decideCall(
       else question.held.push(ask);
     },
   });
-  span?.setAttribute('agent_harness.permission.behavior', decided.decision.behavior);
-  span?.setAttribute('agent_harness.permission.step', decided.decision.reason.type);
-  return decided;
+  if (!span) return deciding;
+  return Promise.resolve(deciding).then((decided) => {
+    span.setAttribute('agent_harness.permission.behavior', decided.decision.behavior);
+    span.setAttribute('agent_harness.permission.step', decided.decision.reason.type);
+    return decided;
+  });
 }
 
 function deny(core: AgentCore, call: BatchCall, message: string, decisions: TurnDecisions, reason: PermissionDecision['reason']): void {

@@ -264,13 +264,16 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       if (core.journal) await core.flush();
       if (core.writeFailure) return await finish('error', writeError(core, core.writeFailure));
 
-      await prepareContext(core, signal, countUsage).catch((error: unknown) => {
-        // A failed automatic compaction leaves the history as it was; the request may still fit,
-        // and if it does not, the refusal compacts reactively.
-        if (!CompactionError.isInstance(error) || signal.aborted) throw error;
-        core.emit({ type: 'error', error, fatal: false });
-        return undefined;
-      });
+      const preparing = prepareContext(core, signal, countUsage);
+      if (preparing) {
+        await preparing.catch((error: unknown) => {
+          // A failed automatic compaction leaves the history as it was; the request may still fit,
+          // and if it does not, the refusal compacts reactively.
+          if (!CompactionError.isInstance(error) || signal.aborted) throw error;
+          core.emit({ type: 'error', error, fatal: false });
+          return undefined;
+        });
+      }
       // A compaction's summary call may have spent the rest of the budget: checked again before the turn's call.
       if (spend.exhausted) return await finish('budget-exceeded');
 

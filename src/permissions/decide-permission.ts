@@ -9,7 +9,7 @@ import { modeStep, planModeDenial } from './steps/5-mode.js';
 import { allowRulesStep } from './steps/6-allow-rules.js';
 import { toolCheckStep } from './steps/7-tool-check.js';
 import { askStep } from './steps/8-ask.js';
-import type { PermissionStep, PipelineState } from './steps/pipeline-state.js';
+import type { PermissionStep, PipelineState, StepResult } from './steps/pipeline-state.js';
 
 /**
  * Steps 1–7 in their documented order; the first that decides wins, one that asks jumps to
@@ -25,13 +25,24 @@ export const PERMISSION_STEPS: readonly PermissionStep[] = [
   toolCheckStep,
 ];
 
-async function runSteps(state: PipelineState): Promise<PermissionOutcome> {
-  for (const step of PERMISSION_STEPS) {
-    const pending = step(state);
-    // Most steps decide synchronously; awaiting those would cost a promise and a microtask each (7 per call).
-    const result = isThenable(pending) ? await pending : pending;
-    if (result?.type === 'decided') return result.outcome;
-    if (result?.type === 'ask') return askStep(state, result.ask);
+/** A step's verdict as the pipeline's outcome; undefined when the step had no opinion. */
+function settle(state: PipelineState, result: StepResult): PermissionOutcome | Promise<PermissionOutcome> | undefined {
+  if (result?.type === 'decided') return result.outcome;
+  if (result?.type === 'ask') return askStep(state, result.ask);
+  return undefined;
+}
+
+/**
+ * Runs the steps from `from` on. Most steps decide synchronously, and a call no step awaits
+ * anything for is decided without a promise (awaiting each would cost a promise and a microtask
+ * per step and per frame); the first step that returns a promise continues the rest after it.
+ */
+function runSteps(state: PipelineState, from = 0): PermissionOutcome | Promise<PermissionOutcome> {
+  for (let index = from; index < PERMISSION_STEPS.length; index++) {
+    const pending = PERMISSION_STEPS[index]!(state);
+    if (isThenable(pending)) return Promise.resolve(pending).then((result) => settle(state, result) ?? runSteps(state, index + 1));
+    const outcome = settle(state, pending);
+    if (outcome) return outcome;
   }
   // Unreachable: the tool-check step always decides or asks.
   return askStep(state, { reason: { type: 'default' } });
@@ -60,6 +71,14 @@ async function runSteps(state: PipelineState): Promise<PermissionOutcome> {
  *   rules, canUseTool, signal, agent, emit: (event) => emitter.emit({ ...event, sessionId }) });
  */
 export async function decidePermission(args: DecidePermissionArgs): Promise<PermissionOutcome> {
+  return decidePermissionNow(args);
+}
+
+/**
+ * {@link decidePermission} without a promise when nothing on the way is asynchronous (no hook,
+ * no host question): the loop decides most calls this way. A step that throws throws here.
+ */
+export function decidePermissionNow(args: DecidePermissionArgs): PermissionOutcome | Promise<PermissionOutcome> {
   const state: PipelineState = {
     args,
     input: undefined,
@@ -67,7 +86,11 @@ export async function decidePermission(args: DecidePermissionArgs): Promise<Perm
     toolCheck: undefined,
     outsidePath: undefined,
   };
-  const outcome = await runSteps(state);
+  const outcome = runSteps(state);
+  return isThenable(outcome) ? Promise.resolve(outcome).then((settled) => checkAllowed(state, settled)) : checkAllowed(state, outcome);
+}
+
+function checkAllowed(state: PipelineState, outcome: PermissionOutcome): PermissionOutcome | Promise<PermissionOutcome> {
   return outcome.decision.behavior === 'allow' ? enforceInvariants(state, outcome) : outcome;
 }
 
@@ -76,9 +99,13 @@ export async function decidePermission(args: DecidePermissionArgs): Promise<Perm
  * it will run with: a host or `PermissionRequest` hook may have edited it after step 3 (e.g. a
  * read-only command turned into a writing one).
  */
-async function enforceInvariants(state: PipelineState, outcome: PermissionOutcome): Promise<PermissionOutcome> {
+function enforceInvariants(state: PipelineState, outcome: PermissionOutcome): PermissionOutcome | Promise<PermissionOutcome> {
   const pending = denyRulesStep(state);
-  const denied = isThenable(pending) ? await pending : pending;
+  if (isThenable(pending)) return Promise.resolve(pending).then((denied) => invariantOutcome(state, denied, outcome));
+  return invariantOutcome(state, pending, outcome);
+}
+
+function invariantOutcome(state: PipelineState, denied: StepResult, outcome: PermissionOutcome): PermissionOutcome {
   if (denied?.type === 'decided') return denied.outcome;
   if (state.args.mode === 'plan' && !isReadOnlyCall(state.args.tool, state.input)) return planModeDenial(state);
   return outcome;
