@@ -233,6 +233,8 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
     }
     for (;;) {
       const batch = core.state.openBatch;
+      // Reminders for a fresh context an approved plan asked for (the results' message consumes them).
+      let carried: TextBlock[] | undefined;
       if (batch) {
         await resolveTurn(core, batch, signal, decisions);
         // A tool runs only once the call that asked for it is stored: after a crash, the
@@ -254,10 +256,13 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
           return await finish('interrupted');
         }
         if (!isBatchDone(batch)) return await finish('awaiting-approval');
-        tracked(() => core.appendUserContent([...batchResults(batch), ...core.takeReminders()]));
+        const reminders = core.takeReminders();
+        // Going to a fresh context, the reminders go there, not into the history it replaces.
+        if (core.state.contextReset) carried = reminders;
+        tracked(() => core.appendUserContent([...batchResults(batch), ...(carried ? [] : reminders)]));
       }
       // An approved plan asked for a fresh context: it starts once the batch is answered.
-      if (core.state.contextReset) tracked(() => core.startFreshContext());
+      if (core.state.contextReset) tracked(() => core.startFreshContext(carried));
       const stop = checkStopConditions(core, { turns, spend, signal });
       if (stop) return await finish(stop);
       // No model call on top of a transcript that failed to store (no store: nothing to wait for).
@@ -454,9 +459,10 @@ async function submitPrompt(
     blocks.push(...batchResults(batch));
   }
   if (core.state.contextReset) {
-    // The fresh context an approved plan asked for starts before the new prompt.
+    // The fresh context an approved plan asked for starts before the new prompt, with the reminders.
+    const carried = core.takeReminders();
     if (blocks.length > 0) tracked(() => core.appendUserContent(blocks.splice(0)));
-    tracked(() => core.startFreshContext());
+    tracked(() => core.startFreshContext(carried));
   }
   blocks.push(...core.takeReminders(), ...context);
   if (typeof prompt === 'string') blocks.push({ type: 'text', text: prompt });

@@ -7,7 +7,7 @@ import type { AssistantMessage, ContentBlock, TextBlock, ToolResultBlock } from 
 import type { RequestTool } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import type { PendingApproval } from '../types/pending-approval.js';
-import type { PermissionMode, PermissionRules, PermissionUpdate } from '../types/permission.js';
+import { PERMISSION_MODES, type PermissionMode, type PermissionRules, type PermissionUpdate } from '../types/permission.js';
 import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { subagentMode } from '../permissions/stricter-mode.js';
@@ -622,10 +622,14 @@ export class AgentCore implements AgentServices {
   /**
    * Carries out a requested fresh context (the batch that asked for it is answered): the history
    * is replaced by one user message with the approved plan (recorded as the session's plan
-   * content), the todo list if there is one, and the current mode's reminder. The transcript keeps
-   * everything before; resume and fork still see it in the store.
+   * content), the todo list if there is one, the current mode's reminder, and the reminders queued
+   * for the model's next turn (a background task's end, files rewound), which the history it
+   * replaces never showed. The transcript keeps everything before; resume and fork still see it
+   * in the store.
+   * @param carried - the reminders queued before the batch's results were appended (that append
+   *   consumes them); by default those queued now.
    */
-  startFreshContext(): void {
+  startFreshContext(carried: readonly TextBlock[] = this.takeReminders()): void {
     const request = this.state.contextReset;
     if (!request || this.state.openBatch) return;
     const fresh = structuredClone(this.state);
@@ -645,7 +649,12 @@ export class AgentCore implements AgentServices {
       const list = this.state.todos.map((todo) => `- [${todo.status === 'completed' ? 'x' : ' '}] ${todo.content} (${todo.status})`).join('\n');
       blocks.push({ type: 'text', text: `Your todo list so far:\n${list}` });
     }
-    if (this.mode !== 'default') blocks.push({ type: 'text', text: modeReminder(this.mode, { planModeInstructions: this.options.planModeInstructions }) });
+    const planModeInstructions = this.options.planModeInstructions;
+    if (this.mode !== 'default') blocks.push({ type: 'text', text: modeReminder(this.mode, { planModeInstructions }) });
+    // Mode changes are left out: the fresh context states the mode as it is now.
+    const modeReminders = new Set(PERMISSION_MODES.map((mode) => modeReminder(mode, { planModeInstructions })));
+    const reminders = new Set(carried.map((block) => block.text).filter((text) => !modeReminders.has(text)));
+    for (const text of reminders) blocks.push({ type: 'text', text });
     this.commit({ kind: 'message', message: { role: 'user', content: blocks }, planContent: request.plan });
   }
 
