@@ -4,7 +4,7 @@ import { validateToolInput } from '../permissions/validate-tool-input.js';
 import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from '../history/json-bounds.js';
 import type { BatchCall } from '../state/index.js';
 import { planRejected } from './announce-question.js';
-import { describeInputChange } from './describe-input-change.js';
+import { describeInputChange, inputChanged } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
 
 /** The host's answer to a pending approval. */
@@ -47,6 +47,7 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
   const edit = answer.behavior === 'allow' ? answer.updatedInput : undefined;
   let input = approval.input;
   let note: string | undefined;
+  let edited = false;
   if (edit === undefined) {
     // The approval may have been read from a snapshot or a transcript: its input is checked
     // against the tool's schema again (and its bounds) before anything runs with it.
@@ -65,6 +66,8 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
     }
     // A question's answers are the point of the call, not an edit to warn about.
     if (!tool.requiresUserInteraction && !tool.handlesHostAnswer) note = describeInputChange(input, validated.value);
+    // Only an input the host really changed is an edit (an echo of the approval's is not).
+    edited = inputChanged(input, validated.value);
     input = validated.value;
   }
   // Whatever the host answered, the deny rules still hold for the input that would run.
@@ -81,7 +84,7 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
   };
   core.commit({ kind: 'permission-decision', decision: allowed });
   const held = tool.handlesHostAnswer ? decision.updatedPermissions : undefined;
-  const hostAnswer = { ...(edit !== undefined ? { edited: true } : {}), ...(decision.clearContext === true ? { clearContext: true } : {}) };
+  const hostAnswer = { ...(edited ? { edited: true } : {}), ...(decision.clearContext === true ? { clearContext: true } : {}) };
   core.commit({
     kind: 'call-allowed',
     toolUseId: call.toolUseId,

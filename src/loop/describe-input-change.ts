@@ -10,11 +10,20 @@ function preview(value: unknown): string {
 }
 
 /**
+ * Whether the host's input differs from the one it was shown. An echo of the same input (hosts
+ * used to the Claude Agent SDK allow with `updatedInput: input`) is no edit: for a question, the
+ * answers the model wrote into its own input would otherwise pass for the user's.
+ */
+export function inputChanged(before: unknown, after: unknown): boolean {
+  return canonicalJson(before) !== canonicalJson(after);
+}
+
+/**
  * A short sentence telling the model its input was changed before the call ran, and how: the
  * fields that changed with their old and new values (shortened). Undefined when nothing changed.
  */
 export function describeInputChange(before: unknown, after: unknown): string | undefined {
-  if (canonicalJson(before) === canonicalJson(after)) return undefined;
+  if (!inputChanged(before, after)) return undefined;
   const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
   let changes: string[];
   if (isRecord(before) && isRecord(after)) {

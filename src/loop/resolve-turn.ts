@@ -8,7 +8,7 @@ import type { Tool } from '../tools/types.js';
 import type { PermissionDecision, PermissionReason } from '../types/permission.js';
 import { announceQuestion, planRejected } from './announce-question.js';
 import { toolUseOf, type BatchCall, type OpenBatch } from '../state/index.js';
-import { describeInputChange } from './describe-input-change.js';
+import { describeInputChange, inputChanged } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
 import { withSpan, type SpanLike } from '../telemetry/index.js';
 
@@ -64,7 +64,8 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
     if (decision.behavior !== 'defer') announce();
     if (decision.behavior === 'allow') {
       const input = outcome.input ?? decision.input;
-      const edited = 'editedFrom' in outcome;
+      // Only an input the host really changed is an edit (an echo of the model's is not).
+      const edited = 'editedFrom' in outcome && inputChanged(outcome.editedFrom, input);
       // A question's answers are the point of the call, not an edit to warn about.
       const note = edited && !tool.requiresUserInteraction && !tool.handlesHostAnswer ? describeInputChange(outcome.editedFrom, input) : undefined;
       const held = tool.handlesHostAnswer ? decision.updatedPermissions : undefined;

@@ -97,3 +97,37 @@ describe('AskUserQuestion', () => {
     expect(answerOf(agent.messages)).toMatch(/options/);
   });
 });
+
+describe('AskUserQuestion answers the model wrote itself, echoed back by the host', () => {
+  // Hosts coming from the Claude Agent SDK allow with `updatedInput: input` (there it is required):
+  // that echo is no answer, and the model's own answers in it must not become the user's.
+  const forged = { answers: { 'Who is the article for?': 'Experts', 'Which sections do you want?': 'Safety' } };
+
+  it('from canUseTool: the user did not answer', async () => {
+    const agent = createAgent({
+      model: scriptedModel([ask(forged), 'ok']),
+      askUserQuestion: true,
+      canUseTool: (_name, input) => ({ behavior: 'allow', updatedInput: input as Record<string, unknown> }),
+    });
+    await agent.run('go').result;
+    expect(answerOf(agent.messages)).toMatch(/did not answer your questions/);
+  });
+
+  it('from resolveApproval with the approval input', async () => {
+    const agent = createAgent({ model: scriptedModel([ask(forged), 'ok']), askUserQuestion: true });
+    const first = await agent.run('go').result;
+    const approval = first.pendingApprovals[0]!;
+    await agent.resolveApproval(approval.id, { behavior: 'allow', updatedInput: approval.input as Record<string, unknown> }).result;
+    expect(answerOf(agent.messages)).toMatch(/did not answer your questions/);
+  });
+
+  it('an answer the host really gives still counts', async () => {
+    const agent = createAgent({
+      model: scriptedModel([ask(forged), 'ok']),
+      askUserQuestion: true,
+      canUseTool: (_name, input) => ({ behavior: 'allow', updatedInput: { ...(input as object), answers: { 'Who is the article for?': 'Beginners' } } }),
+    });
+    await agent.run('go').result;
+    expect(answerOf(agent.messages)).toMatch(/"Who is the article for\?" = "Beginners".*1 question\(s\) were left unanswered/);
+  });
+});
