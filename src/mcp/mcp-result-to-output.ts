@@ -15,9 +15,36 @@ function sizeOf(base64: unknown): string {
   return bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
 }
 
+/** The largest image the Messages API takes: 5 MB, base64-encoded. */
+const MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
+
+/** The type the first bytes of base64 image data say, when it is one the API takes. */
+function imageTypeOf(base64: string): string | undefined {
+  let head: string;
+  try {
+    // 16 base64 characters are 12 bytes: enough for every signature below.
+    head = atob(base64.slice(0, 64).replace(/\s/g, '').slice(0, 16));
+  } catch {
+    return undefined;
+  }
+  if (head.startsWith('\x89PNG\r\n\x1a\n')) return 'image/png';
+  if (head.startsWith('\xff\xd8\xff')) return 'image/jpeg';
+  if (/^GIF8[79]a/.test(head)) return 'image/gif';
+  if (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
+/**
+ * An image block the API takes, or a note: an image it would refuse (over its size limit, or
+ * bytes that are not the image they claim) would stay in the history and fail every later
+ * request. A mislabelled image goes with the type its bytes have.
+ */
 function image(mimeType: unknown, data: unknown, what: string): Block {
   if (typeof mimeType === 'string' && IMAGE_TYPES.has(mimeType) && typeof data === 'string' && data !== '') {
-    return { type: 'image', source: { type: 'base64', media_type: mimeType, data } };
+    if (data.length > MAX_IMAGE_BASE64_CHARS) return text(`[${what} of type ${mimeType} (${sizeOf(data)}) not shown: larger than the 5 MB (base64) an image may have for the model]`);
+    const actual = imageTypeOf(data);
+    if (actual === undefined) return text(`[${what} of type ${mimeType} (${sizeOf(data)}) not shown: its data is not a JPEG, PNG, GIF or WebP image]`);
+    return { type: 'image', source: { type: 'base64', media_type: actual, data } };
   }
   return text(`[${what} of type ${String(mimeType)} (${sizeOf(data)}) not shown: only JPEG, PNG, GIF and WebP images can be passed on]`);
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mcpResultToOutput, mcpToolName } from '../../src/mcp/index.js';
 import { assertMcpServerConfig } from '../../src/mcp/index.js';
 import { ConfigurationError } from 'agent-harness';
+import { PIXEL_PNG } from './fixtures/notes-server.js';
 
 describe('mcpToolName', () => {
   it('names a tool mcp__<server>__<tool>, with characters the API refuses turned into _', () => {
@@ -41,14 +42,15 @@ describe('mcpResultToOutput', () => {
     const output = mcpResultToOutput({
       content: [
         { type: 'image', data: 'AAAA', mimeType: 'image/svg+xml' },
-        { type: 'resource', resource: { uri: 'file:///a.png', mimeType: 'image/png', blob: 'AAAA' } },
+        // A real PNG: bytes that are no image would be refused by the API (see hostile-mcp-images.test.ts).
+        { type: 'resource', resource: { uri: 'file:///a.png', mimeType: 'image/png', blob: PIXEL_PNG } },
         { type: 'resource_link', uri: 'file:///b.md', name: 'b.md', description: 'the b file' },
         { type: 'hologram' },
       ],
     });
     expect(output.content).toEqual([
       { type: 'text', text: '[Image of type image/svg+xml (3 bytes) not shown: only JPEG, PNG, GIF and WebP images can be passed on]' },
-      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AAAA' } },
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PIXEL_PNG } },
       { type: 'text', text: 'Resource link b.md <file:///b.md>: the b file' },
       { type: 'text', text: '[Content of type "hologram" not shown]' },
     ]);
