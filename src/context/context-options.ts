@@ -31,7 +31,7 @@ export interface ClearingOptions {
    */
   keepRecentTurns?: number;
   /**
-   * Tools whose results are never cleared (the `Skill` tool's never are: its instructions hold for the whole conversation).
+   * Tools whose results are never cleared (the `Skill` tool's never are: its instructions hold for the whole conversation; nor are the user's answers to `AskUserQuestion`).
    * @default []
    */
   excludeTools?: string[];

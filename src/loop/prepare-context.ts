@@ -50,8 +50,10 @@ function clearStale(core: AgentCore, before: ContextUsage): ContextUsage {
   const spilled = core.state.spilled;
   const result = clearStaleToolResults(messages, {
     keepRecentTurns: clearing.keepRecentTurns,
-    // A loaded skill's instructions are the model's to follow for the rest of the conversation.
-    excludeTools: [...clearing.excludeTools, SKILL_TOOL_NAME],
+    // A loaded skill's instructions are the model's to follow for the rest of the conversation,
+    // and the user's answers to a question (AskUserQuestion) are the user's words: no call gets
+    // them again.
+    excludeTools: [...clearing.excludeTools, SKILL_TOOL_NAME, ...questionTools(core)],
     minimumResultChars: clearing.minimumResultChars,
     clearAtLeastChars: clearing.clearAtLeastChars,
     spilledHandle: (toolUseId) => (spilled?.[spillHandle(toolUseId)] ? spillHandle(toolUseId) : undefined),
@@ -71,4 +73,11 @@ function clearStale(core: AgentCore, before: ContextUsage): ContextUsage {
   core.emit({ type: 'tool-results-cleared', cleared: result.cleared, tokensBefore: before.tokens, tokensAfter: after.tokens });
   core.emit({ type: 'context-usage', turn: 0, usage: after });
   return after;
+}
+
+/** The tools whose calls ask the user a question (their answers are the user's, not stale output). */
+function questionTools(core: AgentCore): string[] {
+  const names: string[] = [];
+  for (const tool of core.tools.values()) if (tool.requiresUserInteraction === true) names.push(tool.name);
+  return names;
 }
