@@ -77,7 +77,8 @@ export function compactionState(core: AgentCore, summarized: readonly Message[] 
 
 /**
  * The `Skill` tool's successful answers in `messages`, the latest per skill, in load order, after
- * the skills an earlier compaction restated there (carried over as they were written).
+ * the skills an earlier compaction restated there (carried over as they were written; only from
+ * user messages, never from the model's text).
  */
 function loadedSkills(messages: readonly Message[]): string[] {
   const calls = new Map<string, string>();
@@ -86,7 +87,9 @@ function loadedSkills(messages: readonly Message[]): string[] {
   for (const message of messages) {
     if (typeof message.content === 'string') continue;
     for (const block of message.content) {
-      if (block.type === 'text' && (block as TextBlock).text.startsWith(LOADED_SKILLS_HEADING)) {
+      // Only where a compaction put it (the opening user message): the model's own text may open
+      // with the heading too, and must not become instructions restated on the user's side.
+      if (block.type === 'text' && message.role === 'user' && (block as TextBlock).text.startsWith(LOADED_SKILLS_HEADING)) {
         restated.push((block as TextBlock).text.slice(LOADED_SKILLS_HEADING.length).trim());
       } else if (block.type === 'tool_use' && (block as ToolUseBlock).name === SKILL_TOOL_NAME) {
         const skill = ((block as ToolUseBlock).input as { skill?: unknown } | null)?.skill;
