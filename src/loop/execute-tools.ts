@@ -1,5 +1,6 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import { onAbort } from './on-abort.js';
+import { isReadOnlyCall } from '../permissions/is-read-only-call.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import { hasHooks } from '../hooks/has-hooks.js';
@@ -89,9 +90,13 @@ function isConcurrencySafe(core: AgentCore, call: BatchCall): boolean {
   return core.tools.get(call.toolName)?.concurrencySafe ?? false;
 }
 
-/** Plan mode never writes: checked when the call starts, whatever was decided before. */
+/**
+ * Plan mode never writes: checked when the call starts, whatever was decided before, with the
+ * pipeline's reading of a tool's per-call opinion (only `true` is read-only; a check that throws
+ * is "not read-only").
+ */
 function refusedByPlanMode(core: AgentCore, tool: Tool, input: unknown): boolean {
-  return core.mode === 'plan' && !(tool.isReadOnlyCall?.(input) ?? tool.readOnly);
+  return core.mode === 'plan' && !isReadOnlyCall(tool, input);
 }
 
 type ResumeApproval = Parameters<typeof resumeCall>[2];
