@@ -561,9 +561,12 @@ export class Agent {
   }
 
   /**
-   * Ends the session: interrupts an active run, runs the `SessionEnd` hooks, closes the MCP
-   * connections (stdio servers' processes end), and releases what the session store holds for it
-   * (the file store's handle and lock). The agent accepts no more runs; its snapshot stays available.
+   * Ends the session: interrupts an active run and every background subagent task of the agent's
+   * tree (those its subagents started too, at any depth) and waits for them to stop, runs the
+   * `SessionEnd` hooks, closes the MCP connections (stdio servers' processes end), and releases
+   * what the session store holds for it (the file store's handle and lock). Once it resolves, no
+   * model call, hook or store write of the agent or its subagents follows (a tool that ignores its
+   * abort signal is no longer waited on). The agent accepts no more runs; its snapshot stays available.
    */
   async close(options: { reason?: string } = {}): Promise<void> {
     validateCloseOptions(options);
@@ -577,11 +580,19 @@ export class Agent {
     }
     if (!this.loadedCore) return;
     this.loadedCore.closed = true;
-    for (const controller of this.loadedCore.backgroundAborts) controller.abort(new Error('closed'));
+    // Every background task of the tree, whichever subagent started it; none starts from now on.
+    const background = [...this.loadedCore.backgroundTasks.values()];
+    for (const task of background) task.controller.abort(new Error('closed'));
     const active = this.active;
     if (active) {
       active.controller.abort(new Error('closed'));
       await active.run.result;
+    }
+    if (background.length) {
+      // A store that stops answering does not hold their ends, nor close(), forever (they never reject).
+      const stopBounding = this.core.journal ? this.boundWrites('the agent was closed') : undefined;
+      await Promise.all(background.map((task) => task.ended));
+      stopBounding?.();
     }
     const ended = await runHooks({
       event: 'SessionEnd',

@@ -282,7 +282,10 @@ export interface SubagentEndEvent extends EventBase {
   summary: SubagentRunSummary;
 }
 
-/** A background subagent task ended; the parent model is told in its next turn. */
+/**
+ * A background subagent task ended; the model of the agent that started it is told in its next
+ * turn. For a task a subagent started, the event carries that subagent's `agentId`.
+ */
 export interface BackgroundTaskEndEvent extends EventBase {
   type: 'background-task-end';
   /** The task. */

@@ -97,7 +97,10 @@ export interface RunResult<Output = unknown> {
    * above already include them. Absent when no subagent ran.
    */
   subagents?: SubagentRunSummary[];
-  /** Background subagent tasks still running when the run ended. Absent when there are none. */
+  /**
+   * Background subagent tasks still running when the run ended: the agent's own and those its
+   * subagents started, at any depth. Absent when there are none.
+   */
   backgroundTasks?: BackgroundTaskInfo[];
   /**
    * With `verifyPlanOnCompletion`: the check of the work against the approved plan, when the run

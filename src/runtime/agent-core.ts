@@ -3,6 +3,7 @@ import { ToolUseIdIndex } from '../history/tool-use-id-index.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { BackgroundTaskInfo, PlanVerification } from '../events/run-result.js';
+import type { BackgroundTaskRun } from './background-task-run.js';
 import type { AssistantMessage, ContentBlock, TextBlock, ToolResultBlock } from '../model/messages.js';
 import type { RequestTool } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
@@ -131,26 +132,29 @@ export class AgentCore implements AgentServices {
    * approved plan at the end of a run whose todos are all completed.
    */
   verifyOnCompletion: ((args: { signal: AbortSignal; reportSubagent?: ToolRunContext['reportSubagent'] }) => Promise<PlanVerification | undefined>) | undefined;
-  #backgroundTasks: Map<string, BackgroundTaskInfo> | undefined;
-  #backgroundAborts: Set<AbortController> | undefined;
-  /** Background subagent tasks of this agent still running (by task id); made when first used. */
-  get backgroundTasks(): Map<string, BackgroundTaskInfo> {
-    return (this.#backgroundTasks ??= new Map());
+  #backgroundTasks: Map<string, BackgroundTaskRun> | undefined;
+  /**
+   * The background subagent tasks at work in this agent's whole tree, by task id: those it
+   * started and those its subagents started, at any depth. One map, the top agent's, shared by
+   * every subagent below it, so `agent.close()` stops them all and a run's result lists them all;
+   * made when first used.
+   */
+  get backgroundTasks(): Map<string, BackgroundTaskRun> {
+    return this.sessionParent?.backgroundTasks ?? (this.#backgroundTasks ??= new Map());
   }
-  /** Stops this agent's background tasks (on `agent.close()`); made when first used. */
-  get backgroundAborts(): Set<AbortController> {
-    return (this.#backgroundAborts ??= new Set());
-  }
-  /** Copies of the background tasks still running, for a run's result (none made for an agent that never started one). */
+  /** Copies of the background tasks at work in this agent's tree, for a run's result (none made for a tree that never started one). */
   runningBackgroundTasks(): BackgroundTaskInfo[] {
-    const running: BackgroundTaskInfo[] = [];
-    for (const task of this.#backgroundTasks?.values() ?? []) if (task.status === 'running') running.push({ ...task });
-    return running;
+    if (this.sessionParent) return this.sessionParent.runningBackgroundTasks();
+    return [...(this.#backgroundTasks?.values() ?? [])].map((task) => ({ ...task.info }));
+  }
+  /** Set by `agent.close()` on the agent the host made: the session's store hold is released. */
+  closed = false;
+  /** Whether the agent at the top of this one's tree was closed (nothing more may start in it). */
+  get treeClosed(): boolean {
+    return this.sessionParent?.treeClosed ?? this.closed;
   }
   /** Receives events of the active run (set by the run). */
   runSink: ((event: AgentEvent) => void) | undefined;
-  /** Set by `agent.close()`: the session's store hold is released. */
-  closed = false;
   /** What was skipped or repaired while loading this session, announced once listeners are attached. */
   loadWarnings: string[] = [];
   /** Writes the transcript when the host gave a session store. */

@@ -1,5 +1,6 @@
 import { randomId } from '../ids/random-id.js';
-import type { BackgroundTaskInfo } from '../events/run-result.js';
+import type { BackgroundTaskInfo, RunResult } from '../events/run-result.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { runSubagent } from './run-subagent.js';
 import { describeThrown } from '../errors/describe-thrown.js';
@@ -35,32 +36,32 @@ export interface StartBackgroundTaskArgs {
   limiter: SubagentLimiter;
 }
 
+/** How a background task ended, from its run's status. */
+function endStatus(status: RunResult['status']): BackgroundTaskInfo['status'] {
+  return status === 'completed' ? 'completed' : status === 'interrupted' ? 'interrupted' : 'failed';
+}
+
 /**
  * Starts a subagent that outlives the call that started it: recorded at once in the parent's
  * tool state (so a resumed session knows of it), run detached, and — when it ends — its output
  * stored, a notification queued for the parent model's next turn, and `background-task-end`
- * emitted. Returns its task id.
+ * emitted. The parent is the agent whose call started it, a subagent's own subagent included
+ * (once that subagent's run has ended, only the event tells of it). While it runs it is kept in
+ * the tree's {@link AgentCore.backgroundTasks}, so closing the top agent stops and awaits it at
+ * any depth. Returns its task id.
+ * @throws ConfigurationError when the agent at the top of the tree is closed (nothing starts in it).
  */
 export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
   const { parent, child } = args;
+  if (parent.treeClosed) throw new ConfigurationError('The agent was closed, so no background task can start in it.');
   const taskId = `task_${randomId(10)}`;
-  const task: BackgroundTaskInfo = { taskId, agentId: child.agentId!, subagentType: args.subagentType, description: args.description, status: 'running' };
-  parent.backgroundTasks.set(taskId, task);
-  store(parent, { ...task });
-  child.emit({ type: 'subagent-start', subagentType: args.subagentType, description: args.description, taskId });
-  const controller = new AbortController();
-  parent.backgroundAborts.add(controller);
-  void args.limiter
-    .run(child, () => runSubagent(child, { prompt: args.prompt }, { parent, subagentType: args.subagentType, signal: controller.signal, run: undefined }))
-    .then(
-      (result) => finish(result?.status === 'completed' ? 'completed' : result?.status === 'interrupted' ? 'interrupted' : 'failed', result?.text || result?.error?.message || `(ended: ${result?.status})`),
-      (error: unknown) => finish('failed', describeThrown(error)),
-    );
+  const info: BackgroundTaskInfo = { taskId, agentId: child.agentId!, subagentType: args.subagentType, description: args.description, status: 'running' };
+  const tasks = parent.backgroundTasks;
   const finish = (status: BackgroundTaskInfo['status'], output: string) => {
-    parent.backgroundAborts.delete(controller);
-    parent.backgroundTasks.delete(taskId);
-    if (parent.closed && status === 'interrupted') return;
-    const ended = { ...task, status };
+    tasks.delete(taskId);
+    // Stopped by close(): it stays stored as running, which a resumed session reads as interrupted.
+    if (parent.treeClosed && status === 'interrupted') return;
+    const ended = { ...info, status };
     store(parent, { ...ended, output });
     parent.commit({
       kind: 'reminder',
@@ -68,5 +69,17 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
     });
     parent.emit({ type: 'background-task-end', task: ended, output });
   };
+  store(parent, { ...info });
+  child.emit({ type: 'subagent-start', subagentType: args.subagentType, description: args.description, taskId });
+  const controller = new AbortController();
+  const ended = args.limiter
+    .run(child, () => runSubagent(child, { prompt: args.prompt }, { parent, subagentType: args.subagentType, signal: controller.signal, run: undefined }))
+    .then(
+      (result) => finish(endStatus(result.status), result.text || result.error?.message || `(ended: ${result.status})`),
+      (error: unknown) => finish('failed', describeThrown(error)),
+    )
+    // Recording the end failed (a bug): reported, and the task still counts as ended.
+    .catch((error: unknown) => void parent.emit({ type: 'error', error: error instanceof Error ? error : new Error(describeThrown(error)), fatal: false }));
+  tasks.set(taskId, { info, controller, ended });
   return taskId;
 }

@@ -14,7 +14,7 @@ export interface SubagentRunArgs {
   /** The subagent's type. */
   subagentType: string;
   /**
-   * Aborted with the parent's call (or, for a background task, when the parent agent closes): it
+   * Aborted with the parent's call (or, for a background task, when the top agent closes): it
    * stops the subagent's run, and then the `SubagentStop` hooks.
    */
   signal: AbortSignal;
