@@ -33,6 +33,7 @@ export type {
   TurnStartEvent,
   TextDeltaEvent,
   ThinkingDeltaEvent,
+  StreamRetryEvent,
   ToolCallEvent,
   ToolResultEvent,
   PermissionRequestEvent,

@@ -1,4 +1,5 @@
 import type { AgentHarnessError } from '../errors/agent-harness-error.js';
+import type { ModelError } from '../errors/model-error.js';
 import type { AssistantMessage, ContentBlock, ToolUseBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type {
@@ -40,16 +41,50 @@ export interface TurnStartEvent extends EventBase {
   turn: number;
 }
 
-/** Text streamed from the model. */
+/**
+ * Text streamed from the model. Concatenate the deltas of one agent (`agentId`) to show the
+ * answer as it streams; on a `stream-retry` of that agent, drop what this turn streamed so far.
+ */
 export interface TextDeltaEvent extends EventBase {
   type: 'text-delta';
   text: string;
 }
 
-/** Thinking streamed from the model. */
+/** Thinking streamed from the model; like `text-delta`, void for this turn after a `stream-retry`. */
 export interface ThinkingDeltaEvent extends EventBase {
   type: 'thinking-delta';
   thinking: string;
+}
+
+/**
+ * A turn's model stream failed midway with a retryable error (an `overloaded_error` frame, a
+ * dropped connection), and the turn starts over with the same request (`maxStreamRetries`).
+ * What this turn streamed so far is void: discard the `text-delta` and `thinking-delta` events of
+ * the same agent (same `agentId`) received since this turn's `turn-start` or its previous
+ * `stream-retry`; the new attempt streams its answer from the beginning. Nothing of the failed
+ * attempt enters the history, and no `tool-call` belongs to it (calls are announced once a turn's
+ * answer is complete), so `turn-end` carries the new attempt's message only. A failure past the
+ * last retry is not announced by this event: it ends the run with a fatal `error`.
+ * @example
+ * let shown = ''; // the main agent's text, all turns
+ * let turnStart = 0; // where the current turn's text begins in `shown`
+ * for await (const event of run) {
+ *   if (event.agentId !== undefined) continue; // a subagent's events: keep them apart the same way
+ *   if (event.type === 'turn-start') turnStart = shown.length;
+ *   if (event.type === 'stream-retry') shown = shown.slice(0, turnStart);
+ *   if (event.type === 'text-delta') shown += event.text;
+ * }
+ */
+export interface StreamRetryEvent extends EventBase {
+  type: 'stream-retry';
+  /** The turn that starts over (as on its `turn-start`). */
+  turn: number;
+  /** Which retry of this turn this is: 1 for the first, at most `maxRetries`. */
+  retry: number;
+  /** How many retries a turn gets (`maxStreamRetries`). */
+  maxRetries: number;
+  /** Why the attempt failed: a retryable `ModelError` without an HTTP status (HTTP-level retries are the model adapter's). */
+  error: ModelError;
 }
 
 /** The model asked for a tool call (emitted once its input is complete). */
@@ -237,7 +272,10 @@ export interface CompactionEndEvent extends EventBase {
   error?: Error;
 }
 
-/** Something failed. Fatal errors also end the run with status `error`. */
+/**
+ * Something failed. Fatal errors also end the run with status `error`. A mid-stream failure the
+ * loop retries is announced by `stream-retry` instead.
+ */
 export interface ErrorEvent extends EventBase {
   type: 'error';
   error: AgentHarnessError | Error;
@@ -319,6 +357,7 @@ export type AgentEvent =
   | TurnStartEvent
   | TextDeltaEvent
   | ThinkingDeltaEvent
+  | StreamRetryEvent
   | ToolCallEvent
   | ToolResultEvent
   | PermissionRequestEvent

@@ -15,6 +15,8 @@ export function totalInput(usage: Usage): number {
 
 /** The request of a turn; replaced when a too-long prompt was compacted and sent again. */
 export interface TurnRequest {
+  /** The turn's number within the run (as on its `turn-start`). */
+  readonly number: number;
   request: ModelRequest;
 }
 
@@ -32,16 +34,16 @@ export async function modelTurn(
   countUsage: (usage: Usage) => void,
   span: SpanLike | undefined,
 ): Promise<ModelResponse> {
-  const retries = core.options.maxStreamRetries ?? 2;
+  const streamOptions = { turn: turn.number, maxRetries: core.options.maxStreamRetries ?? 2 };
   let answer: ModelResponse;
   try {
-    answer = await streamTurn(core, turn.request, retries);
+    answer = await streamTurn(core, turn.request, streamOptions);
   } catch (error) {
     if (!promptTooLong(error) || !core.context.settings.compaction.enabled || signal.aborted) throw error;
     const reactive = await compactHistory(core, { trigger: 'reactive', signal, countUsage });
     if (!reactive.compacted) throw error;
     turn.request = prepareRequest(core, signal, output);
-    answer = await streamTurn(core, turn.request, retries);
+    answer = await streamTurn(core, turn.request, streamOptions);
   }
   if (span) {
     const attributes = spanAttributes({

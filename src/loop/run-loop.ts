@@ -284,7 +284,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
 
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
-      const turn: TurnRequest = { request: prepareRequest(core, signal, input.output) };
+      const turn: TurnRequest = { number: turns, request: prepareRequest(core, signal, input.output) };
       const tracer = core.options.tracer;
       const response = tracer
         ? await withSpan(

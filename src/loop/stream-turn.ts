@@ -2,23 +2,34 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import { ModelError } from '../errors/model-error.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 
+/** Options of {@link streamTurn}. */
+export interface StreamTurnOptions {
+  /** The turn's number within the run (as on its `turn-start`). */
+  turn: number;
+  /** How many times a failure in the middle of the stream is retried (`maxStreamRetries`). */
+  maxRetries: number;
+}
+
 /**
  * Streams one model turn, forwarding text and thinking deltas as events, and returns the
  * assembled response. A retryable failure in the middle of the stream (an `overloaded_error`
- * frame, a dropped connection) repeats the turn up to `maxRetries` times; nothing is added to
- * the history until a response is complete, so a retry duplicates nothing.
+ * frame, a dropped connection) repeats the turn up to `maxRetries` times, each announced by a
+ * `stream-retry` event before the new attempt streams: the failed attempt's deltas were already
+ * emitted, and a host must know to drop them. Nothing is added to the history until a response
+ * is complete, so a retry duplicates nothing there.
  * @throws ModelError (or the model's own error) when the turn cannot be completed.
  */
-export async function streamTurn(core: AgentCore, request: ModelRequest, maxRetries: number): Promise<ModelResponse> {
-  for (let attempt = 0; ; attempt++) {
+export async function streamTurn(core: AgentCore, request: ModelRequest, options: StreamTurnOptions): Promise<ModelResponse> {
+  const { turn, maxRetries } = options;
+  for (let retry = 1; ; retry++) {
     try {
       return await streamOnce(core, request);
     } catch (error) {
       // HTTP-level failures were already retried by the adapter (the SDK's own retry); only
       // failures inside a stream, which carry no HTTP status, are retried here.
-      const retryable = ModelError.isInstance(error) && error.retryable && error.status === undefined;
-      if (!retryable || attempt >= maxRetries || request.signal?.aborted) throw error;
-      core.emit({ type: 'error', error: error as Error, fatal: false });
+      if (!ModelError.isInstance(error) || !error.retryable || error.status !== undefined) throw error;
+      if (retry > maxRetries || request.signal?.aborted) throw error;
+      core.emit({ type: 'stream-retry', turn, retry, maxRetries, error });
     }
   }
 }

@@ -25,11 +25,14 @@ describe('anthropicModel without @anthropic-ai/sdk installed', () => {
     const agent = createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test' }), maxStreamRetries: 3 });
     const errors: Array<{ error: Error; fatal: boolean }> = [];
     agent.on('error', (event) => errors.push(event));
+    const retries: unknown[] = [];
+    agent.on('stream-retry', (event) => retries.push(event));
     const result = await agent.run('hi').result;
     expect(result.status).toBe('error');
     expect(ConfigurationError.isInstance(result.error)).toBe(true);
     expect(result.error?.message).toMatch(/^anthropicModel\(\) needs the @anthropic-ai\/sdk package/);
-    // A retry announces itself with a non-fatal error event first: there is none.
+    // A retry announces itself with a stream-retry event first: there is none, and no other report.
+    expect(retries).toEqual([]);
     expect(errors.filter((event) => !event.fatal)).toEqual([]);
   });
 });
