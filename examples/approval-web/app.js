@@ -133,10 +133,11 @@ function onMessage(message) {
     state = message.state;
     if (state.status === 'no-session' && !$('prompt').value) $('prompt').value = suggestedPrompt;
     render();
-  } else if (message.type === 'text-delta' && state) {
-    state.streaming += message.text;
+  } else if ((message.type === 'text-delta' || message.type === 'stream-retry') && state) {
+    // A stream-retry voids what the turn streamed so far: the retried turn streams its answer anew.
+    state.streaming = message.type === 'stream-retry' ? '' : state.streaming + message.text;
     const live = $('streaming');
-    if (live) live.textContent = state.streaming;
+    if (live && state.streaming) live.textContent = state.streaming;
     else renderTranscript();
   }
 }

@@ -144,7 +144,8 @@ export class ApprovalSession {
   }
 
   private onEvent(event: AgentEvent): void {
-    if (event.type === 'turn-start' || event.type === 'turn-end') this.streaming = '';
+    // The text of the turn streaming now; a turn retried after a broken stream starts it over.
+    if (event.type === 'turn-start' || event.type === 'turn-end' || event.type === 'stream-retry') this.streaming = '';
     if (event.type === 'text-delta') this.streaming += event.text;
     if (event.type === 'tool-result' && event.durationMs !== undefined) {
       // An audit log of every tool that actually ran: one line per execution.

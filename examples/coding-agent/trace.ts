@@ -120,6 +120,8 @@ export function describeResult(toolName: string, content: string): string {
 /** Prints the agent's events as they happen (every run of the agent). */
 export function attachTrace(agent: Agent, print: Printer): void {
   agent.on('text-delta', (event) => print.write(event.text));
+  // Printed text cannot be taken back: say that the turn's text so far is void.
+  agent.on('stream-retry', (event) => print.line(`↻ the stream broke (${event.error.message}); the turn starts over, retry ${event.retry} of ${event.maxRetries}: disregard its text above`));
   // Results of parallel calls come back in any order: each result line names its call.
   const calls = new Map<string, string>();
   agent.on('tool-call', (event) => {

@@ -6,6 +6,10 @@ export function trace(event: AgentEvent, write: (text: string) => void = (text) 
     case 'text-delta':
       write(event.text);
       break;
+    case 'stream-retry':
+      // Printed text cannot be taken back: say that the turn's text so far is void.
+      write(`\n  ↻ the stream broke (${event.error.message}); the turn starts over, retry ${event.retry} of ${event.maxRetries}: disregard its text above\n`);
+      break;
     case 'tool-call':
       write(`\n  → ${event.toolName} ${JSON.stringify(event.input).slice(0, 100)}\n`);
       break;

@@ -100,7 +100,10 @@ const OPTIONS: OptionsSpec<PartialJsonParserOptions> = { root: oneOf(['object', 
  * objects and arrays still open (the path to the value being read), never the closed ones.
  * @example
  * const parser = createPartialJsonParser<StructuredPlan>();
- * for await (const event of run) if (event.type === 'text-delta') render(parser.push(event.text));
+ * for await (const event of run) {
+ *   if (event.type === 'text-delta') render(parser.push(event.text));
+ *   if (event.type === 'stream-retry') parser.reset(); // the turn starts over: its text so far is void
+ * }
  */
 export function createPartialJsonParser<T = unknown>(options: PartialJsonParserOptions = {}): PartialJsonParser<T> {
   checkOptions<PartialJsonParserOptions>(options, OPTIONS, { owner: 'createPartialJsonParser', optional: true });

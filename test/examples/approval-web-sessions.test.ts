@@ -8,10 +8,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createAgent, type PendingApproval, type Todo } from 'agent-harness';
+import { createAgent, ModelError, type PendingApproval, type Todo } from 'agent-harness';
 import { workspaceTools } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { ApprovalSession } from '../../examples/approval-web/approval-session.js';
+import { deferred } from '../helpers.js';
 import { demoModel, DEMO_PROMPT } from '../../examples/approval-web/demo-model.js';
 import { honestTodos } from '../../examples/approval-web/honest-todos.js';
 import type { ViewState } from '../../examples/approval-web/view-state.js';
@@ -91,6 +92,37 @@ describe('examples/approval-web sessions', () => {
     expect(statuses(done.todos)).toEqual(['Write the brief: pending', 'Write the checklist: completed']);
     const last = done.transcript.filter((item) => item.kind === 'assistant').at(-1);
     expect(last).toMatchObject({ text: expect.stringContaining('Not written (you declined, or the write failed): `brief.md`') });
+  });
+
+  it("a turn retried after a broken stream streams anew: the failed attempt's text is dropped", async () => {
+    const overloaded = new ModelError('Overloaded.', { errorType: 'overloaded_error', retryable: true });
+    const gate = deferred();
+    const model = scriptedModel([turn('A broken start', { error: overloaded }), turn('The real answer.', { hold: () => gate.promise })], { chunkSize: 6 });
+    const retrying = await ApprovalSession.open({ dataDir: join(dataDir, 'retrying'), workspacesDir: join(dataDir, 'retrying-workspaces'), tools: () => [], agentOptions: { model } });
+    try {
+      const messages: string[] = [];
+      const held = new Promise<void>((resolve) =>
+        retrying.subscribe((message) => {
+          if (message.type !== 'state') messages.push(message.type);
+          if (message.type === 'text-delta' && message.text === 'The re') resolve();
+        }),
+      );
+      await retrying.prompt('go');
+      await held; // the new attempt streamed its first piece and holds
+      expect(messages.filter((type) => type === 'text-delta' || type === 'stream-retry')).toEqual(['text-delta', 'stream-retry', 'text-delta']);
+      expect(retrying.state().streaming).toBe('The re');
+      gate.resolve();
+      const done = await new Promise<ViewState>((resolve) => {
+        const check = (state: ViewState) => state.status === 'completed' && resolve(state);
+        retrying.subscribe((message) => message.type === 'state' && check(message.state));
+        check(retrying.state());
+      });
+      expect(done.streaming).toBe('');
+      expect(done.transcript.filter((item) => item.kind === 'assistant')).toEqual([{ kind: 'assistant', text: 'The real answer.' }]);
+    } finally {
+      gate.resolve();
+      await retrying.close();
+    }
   });
 
   it('the approval cards carry a diff and plain words', async () => {
