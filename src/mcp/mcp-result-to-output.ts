@@ -1,6 +1,7 @@
 import type { ImageBlock, TextBlock } from '../model/messages.js';
 import { toolOutput } from '../tools/tool-output.js';
 import type { ToolOutput } from '../tools/types.js';
+import { imageMediaType } from '../model/image-media-type.js';
 
 /** Image types the Messages API takes in a tool result. */
 const IMAGE_TYPES = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
@@ -18,20 +19,16 @@ function sizeOf(base64: unknown): string {
 /** The largest image the Messages API takes: 5 MB, base64-encoded. */
 const MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
 
-/** The type the first bytes of base64 image data say, when it is one the API takes. */
+/** The type the first bytes of base64 image data show, when it is one the API takes. */
 function imageTypeOf(base64: string): string | undefined {
   let head: string;
   try {
-    // 16 base64 characters are 12 bytes: enough for every signature below.
+    // 16 base64 characters are 12 bytes: enough for every signature.
     head = atob(base64.slice(0, 64).replace(/\s/g, '').slice(0, 16));
   } catch {
     return undefined;
   }
-  if (head.startsWith('\x89PNG\r\n\x1a\n')) return 'image/png';
-  if (head.startsWith('\xff\xd8\xff')) return 'image/jpeg';
-  if (/^GIF8[79]a/.test(head)) return 'image/gif';
-  if (head.startsWith('RIFF') && head.slice(8, 12) === 'WEBP') return 'image/webp';
-  return undefined;
+  return imageMediaType(Uint8Array.from(head, (char) => char.charCodeAt(0)));
 }
 
 /**

@@ -3,7 +3,7 @@ import type { BackgroundTaskInfo, RunResult } from '../events/run-result.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { runSubagent } from './run-subagent.js';
-import { describeThrown } from '../errors/describe-thrown.js';
+import { describeThrown, toError } from '../errors/describe-thrown.js';
 import type { SubagentLimiter } from './subagent-limiter.js';
 
 /** The tool-state key under which an agent keeps its background tasks (with their outputs once ended). */
@@ -79,7 +79,7 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
       (error: unknown) => finish('failed', describeThrown(error)),
     )
     // Recording the end failed (a bug): reported, and the task still counts as ended.
-    .catch((error: unknown) => void parent.emit({ type: 'error', error: error instanceof Error ? error : new Error(describeThrown(error)), fatal: false }));
+    .catch((error: unknown) => void parent.emit({ type: 'error', error: toError(error), fatal: false }));
   tasks.set(taskId, { info, controller, ended });
   return taskId;
 }

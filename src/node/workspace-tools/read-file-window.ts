@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { headOfText } from '../../model/code-point-boundary.js';
+import { imageMediaType } from '../../model/image-media-type.js';
 
 /** Options of {@link readFileWindow}. */
 export interface ReadFileWindowOptions {
@@ -42,14 +43,6 @@ export interface FileWindow {
 
 const CHUNK_BYTES = 64 * 1024;
 const BINARY_SNIFF_BYTES = 8 * 1024;
-
-function imageType(head: Buffer): string | undefined {
-  if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
-  if (head.length >= 6 && /^GIF8[79]a$/.test(head.subarray(0, 6).toString('latin1'))) return 'image/gif';
-  if (head.length >= 12 && head.subarray(0, 4).toString('latin1') === 'RIFF' && head.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
-  return undefined;
-}
 
 /**
  * Reads an open file once, in chunks: hashes all of it, counts its lines, and keeps only the
@@ -127,7 +120,7 @@ export async function readFileWindow(handle: FileHandle, options: ReadFileWindow
     const chunk = buffer.subarray(0, bytesRead);
     hash.update(chunk);
     if (position === 0) {
-      const mediaType = imageType(chunk);
+      const mediaType = imageMediaType(chunk);
       if (mediaType) window.image = { mediaType, data: undefined };
       window.binary = mediaType !== undefined || chunk.subarray(0, BINARY_SNIFF_BYTES).includes(0);
     }
