@@ -26,9 +26,17 @@ const PLAN_MODE_GUARD =
  * p-queue bounded by `maxToolConcurrency`), every other call alone, in order. Results are stored
  * on each call, so their order is the `tool_use` order whatever order they finish in.
  */
-export async function executeTools(core: AgentCore, batch: OpenBatch, context: RunContext): Promise<void> {
-  const allowed = runnableCalls(batch);
-  let index = 0;
+export function executeTools(core: AgentCore, batch: OpenBatch, context: RunContext): Promise<void> | undefined {
+  return executeFrom(core, runnableCalls(batch), 0, context);
+}
+
+/**
+ * Runs the groups of `allowed` from `start` on. A call that finishes synchronously (a tool that
+ * answers at once, no hook) takes no promise; the rest goes on after the first group that is
+ * asynchronous. Calls not started (an interrupt) are answered at the end.
+ */
+function executeFrom(core: AgentCore, allowed: BatchCall[], start: number, context: RunContext): Promise<void> | undefined {
+  let index = start;
   while (index < allowed.length && !context.signal.aborted) {
     const first = allowed[index]!;
     const group: BatchCall[] = [first];
@@ -39,11 +47,17 @@ export async function executeTools(core: AgentCore, batch: OpenBatch, context: R
     const { queue } = context;
     // A group that fits the bound while the queue is idle runs directly: the queue would start
     // every call at once anyway, a turn later and with a closure and a promise per call more.
-    if (group.length === 1) await tracedCall(core, first, context, undefined);
-    else if (queue.idle && group.length <= queue.concurrency) await Promise.all(group.map((call) => tracedCall(core, call, context, undefined)));
-    else await Promise.all(group.map((call) => queue.add(() => tracedCall(core, call, context, undefined))));
+    let pending: Promise<unknown> | undefined;
+    if (group.length === 1) pending = tracedCall(core, first, context, undefined);
+    else if (queue.idle && group.length <= queue.concurrency) pending = Promise.all(group.map((call) => tracedCall(core, call, context, undefined)));
+    else pending = Promise.all(group.map((call) => queue.add(async () => tracedCall(core, call, context, undefined))));
+    if (pending) {
+      const next = index;
+      return pending.then(() => executeFrom(core, allowed, next, context));
+    }
   }
   for (const call of allowed) if (call.state === 'allowed') refuseCall(core, call, NOT_STARTED);
+  return undefined;
 }
 
 /**
@@ -60,7 +74,7 @@ export async function resumeCall(
 }
 
 /** A tool call inside an `execute_tool` span when the host traces. */
-function tracedCall(core: AgentCore, call: BatchCall, context: RunContext, approval: ResumeApproval | undefined): Promise<void> {
+function tracedCall(core: AgentCore, call: BatchCall, context: RunContext, approval: ResumeApproval | undefined): Promise<void> | undefined {
   const tracer = core.options.tracer;
   if (!tracer) return runCall(core, call, context, approval);
   return withSpan(
@@ -103,12 +117,16 @@ type ResumeApproval = Parameters<typeof resumeCall>[2];
 
 /** What the abort and timeout contenders of a call resolve to: values no tool can return. */
 const ABORTED: unique symbol = Symbol('aborted');
-const NEVER_STARTED: unique symbol = Symbol('never started');
 const TIMED_OUT: unique symbol = Symbol('timed out');
 
 const noop = (): void => undefined;
 
-async function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval: ResumeApproval | undefined): Promise<void> {
+/**
+ * Runs one allowed call and answers it. A tool that answers synchronously is done here, in this
+ * turn of the event loop (nothing could interrupt it), without a promise unless a `PostToolUse`
+ * hook or a failure needs one; only a pending promise races the run's abort and the tool's timeout.
+ */
+function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval: ResumeApproval | undefined): Promise<void> | undefined {
   const tool = core.tools.get(call.toolName)!;
   // A suspended call keeps the input it started with.
   const input = call.input;
@@ -116,102 +134,144 @@ async function runCall(core: AgentCore, call: BatchCall, context: RunContext, ap
   // approval given before the host switched to plan mode, say), nothing that writes starts now.
   if (refusedByPlanMode(core, tool, input)) {
     refuseCall(core, call, PLAN_MODE_GUARD);
-    return;
+    return undefined;
   }
   if (approval && typeof tool.resume !== 'function') {
     refuseCall(core, call, `Tool "${tool.name}" suspended this call but cannot resume it (it has no resume), so the call was stopped.`);
-    return;
+    return undefined;
   }
   const runSignal = context.signal;
   // A signal of its own only when the call can time out; otherwise the run's signal serves (and
   // saves creating one per call, a measurable share of a turn).
   const controller = tool.timeoutMs === undefined ? undefined : new AbortController();
-  const signal = controller?.signal ?? runSignal;
-  let stopListening: () => void = noop;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let timedOut = false;
   const started = performance.now();
   const run: { -readonly [K in keyof ToolRunContext]: ToolRunContext[K] } = { runId: context.runId, sink: context.sink, agentId: core.agentId, parentToolUseId: context.parentToolUseId, span: context.span };
   if (context.reportSubagent) run.reportSubagent = context.reportSubagent;
   if (context.spend) run.spend = context.spend;
-  const args: ToolExecuteArgs<unknown> = { input, signal, toolUseId: call.toolUseId, agent: core.toolContext, run };
+  const args: ToolExecuteArgs<unknown> = { input, signal: controller?.signal ?? runSignal, toolUseId: call.toolUseId, agent: core.toolContext, run };
   // Optional fields only when present (set, not spread: this runs for every call).
   if (call.heldUpdates) args.permissionUpdates = call.heldUpdates;
   if (call.hostAnswer) args.hostAnswer = call.hostAnswer;
-  const note = call.note;
+  const ending: CallEnding = { core, call, tool, input, runSignal, started, note: call.note };
   core.running.add(call.toolUseId);
+  let settled: Promise<void> | undefined;
   try {
     // Interrupted before it started (a parallel call's host, say): the tool is not run at all.
-    let outcome: unknown = runSignal.aborted ? NEVER_STARTED : undefined;
-    if (outcome === undefined) {
-      // Started now, in this turn of the event loop: the plan-mode check above is current. A tool
-      // that answers synchronously is done (nothing could interrupt it); only a pending promise
-      // races the run's abort and the tool's timeout.
+    if (runSignal.aborted) settled = failCall(core, call, input, NOT_STARTED, new ToolExecutionError(tool.name, NOT_STARTED), runSignal);
+    else {
+      // Started now, in this turn of the event loop: the plan-mode check above is current.
       const returned: unknown = approval ? tool.resume!({ ...args, nested: call.nested as NestedRun, approval }) : tool.execute(args);
-      if (!isThenable(returned)) outcome = returned;
-      else {
-        const execution = Promise.resolve(returned);
-        let releaseOnAbort: () => void = noop;
-        const aborted = new Promise<typeof ABORTED>((resolve) => (releaseOnAbort = () => resolve(ABORTED)));
-        stopListening = onAbort(runSignal, () => {
-          controller?.abort(runSignal.reason);
-          releaseOnAbort();
-        });
-        const timeout =
-          tool.timeoutMs === undefined
-            ? undefined
-            : new Promise<typeof TIMED_OUT>((resolve) => {
-                timer = setTimeout(() => {
-                  timedOut = true;
-                  controller?.abort(new ToolExecutionError(tool.name, `timed out after ${tool.timeoutMs} ms`, { timedOut: true }));
-                  resolve(TIMED_OUT);
-                }, tool.timeoutMs);
-              });
-        // The losers are told apart by their private markers (no wrapper promise per contender).
-        try {
-          outcome = await Promise.race<unknown>(timeout ? [execution, aborted, timeout] : [execution, aborted]);
-        } catch (error) {
-          // A tool that rejects because its signal fired was stopped, not broken.
-          if (timedOut) outcome = TIMED_OUT;
-          else if (runSignal.aborted) outcome = ABORTED;
-          else throw error;
-        }
-        if (outcome === ABORTED || outcome === TIMED_OUT) execution.catch(noop);
-      }
+      settled = isThenable(returned) ? raceCall(ending, returned, controller) : settleCall(ending, returned);
     }
-    if (outcome === NEVER_STARTED) {
-      await failCall(core, call, input, NOT_STARTED, new ToolExecutionError(tool.name, NOT_STARTED), runSignal);
-      return;
+  } catch (error) {
+    settled = callFailed(ending, error);
+  }
+  if (!settled) {
+    core.running.delete(call.toolUseId);
+    return undefined;
+  }
+  return settled.finally(() => core.running.delete(call.toolUseId));
+}
+
+/** What answering a started call needs. */
+interface CallEnding {
+  core: AgentCore;
+  call: BatchCall;
+  tool: Tool;
+  input: unknown;
+  runSignal: AbortSignal;
+  /** `performance.now()` when the tool started. */
+  started: number;
+  /** A note for the model to put before the result (the host edited the input). */
+  note: string | undefined;
+}
+
+/** A tool's promise against the run's abort and the tool's timeout; the timer and the listener are always cleared. */
+async function raceCall(ending: CallEnding, returned: unknown, controller: AbortController | undefined): Promise<void> {
+  const { core, call, tool, input, runSignal } = ending;
+  let stopListening: () => void = noop;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timedOut = false;
+  try {
+    const execution = Promise.resolve(returned);
+    let releaseOnAbort: () => void = noop;
+    const aborted = new Promise<typeof ABORTED>((resolve) => (releaseOnAbort = () => resolve(ABORTED)));
+    stopListening = onAbort(runSignal, () => {
+      controller?.abort(runSignal.reason);
+      releaseOnAbort();
+    });
+    const timeout =
+      tool.timeoutMs === undefined
+        ? undefined
+        : new Promise<typeof TIMED_OUT>((resolve) => {
+            timer = setTimeout(() => {
+              timedOut = true;
+              controller?.abort(new ToolExecutionError(tool.name, `timed out after ${tool.timeoutMs} ms`, { timedOut: true }));
+              resolve(TIMED_OUT);
+            }, tool.timeoutMs);
+          });
+    // The losers are told apart by their private markers (no wrapper promise per contender).
+    let outcome: unknown;
+    try {
+      outcome = await Promise.race<unknown>(timeout ? [execution, aborted, timeout] : [execution, aborted]);
+    } catch (error) {
+      // A tool that rejects because its signal fired was stopped, not broken.
+      if (timedOut) outcome = TIMED_OUT;
+      else if (runSignal.aborted) outcome = ABORTED;
+      else throw error;
     }
     if (outcome === ABORTED || outcome === TIMED_OUT) {
+      execution.catch(noop);
       const message = timedOut
         ? `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms and was stopped. Try a smaller step or a different approach.`
         : INTERRUPTED;
       await failCall(core, call, input, message, new ToolExecutionError(tool.name, message, { timedOut }), runSignal);
       return;
     }
-    const value = outcome as ToolReturn | ToolSuspension;
-    if (isToolSuspension(value)) {
-      suspend(core, call, value);
-      return;
-    }
-    const { content, isError } = hasHooks(core.options.hooks, 'PostToolUse')
-      ? await afterPostToolUseHooks(core, call, input, value, runSignal)
-      : toToolResultContent(value, resultCharLimit(core));
-    const noted = note ? (typeof content === 'string' ? `${note}\n\n${content}` : [{ type: 'text' as const, text: note }, ...content]) : content;
-    core.answerCall(
-      call,
-      core.spillResult(call.toolName, { type: 'tool_result', tool_use_id: call.toolUseId, content: noted, ...(isError ? { is_error: true } : {}) }),
-      { output: value, durationMs: performance.now() - started },
-    );
+    await settleCall(ending, outcome);
   } catch (error) {
-    const message = `Tool "${tool.name}" failed: ${describeThrown(error)}`;
-    await failCall(core, call, input, message, new ToolExecutionError(tool.name, message, { cause: error }), runSignal);
+    await callFailed(ending, error);
   } finally {
-    core.running.delete(call.toolUseId);
     if (timer) clearTimeout(timer);
     stopListening();
   }
+}
+
+/**
+ * Answers a call with what its tool returned (or suspends it): synchronously unless `PostToolUse`
+ * hooks run. A failure on the way answers it as a failed call.
+ */
+function settleCall(ending: CallEnding, value: unknown): Promise<void> | undefined {
+  const { core, call, input, runSignal } = ending;
+  if (isToolSuspension(value)) {
+    suspend(core, call, value);
+    return undefined;
+  }
+  const returned = value as ToolReturn;
+  if (hasHooks(core.options.hooks, 'PostToolUse')) {
+    return afterPostToolUseHooks(core, call, input, returned, runSignal)
+      .then((content) => answer(ending, content, returned))
+      .catch((error: unknown) => callFailed(ending, error));
+  }
+  answer(ending, toToolResultContent(returned, resultCharLimit(core)), returned);
+  return undefined;
+}
+
+/** Records the call's result. */
+function answer(ending: CallEnding, { content, isError }: ToolResultContent, output: ToolReturn): void {
+  const { core, call, note } = ending;
+  const noted = note ? (typeof content === 'string' ? `${note}\n\n${content}` : [{ type: 'text' as const, text: note }, ...content]) : content;
+  core.answerCall(
+    call,
+    core.spillResult(call.toolName, { type: 'tool_result', tool_use_id: call.toolUseId, content: noted, ...(isError ? { is_error: true } : {}) }),
+    { output, durationMs: performance.now() - ending.started },
+  );
+}
+
+/** Answers a call whose tool threw (or whose result could not be recorded). */
+function callFailed(ending: CallEnding, error: unknown): Promise<void> {
+  const message = `Tool "${ending.tool.name}" failed: ${describeThrown(error)}`;
+  return failCall(ending.core, ending.call, ending.input, message, new ToolExecutionError(ending.tool.name, message, { cause: error }), ending.runSignal);
 }
 
 function suspend(core: AgentCore, call: BatchCall, suspension: ToolSuspension): void {

@@ -25,12 +25,20 @@ export interface TurnDecisions {
  * pipeline. Decisions run one at a time, so a mode change or an "always allow" from one call
  * applies to the calls after it. Denied calls are answered at once; allowed ones wait for
  * `executeTools`; deferred ones become pending approvals.
+ * @returns undefined when every decision was made synchronously (no hook, no question to the
+ * host, no tracer: most turns), else a promise of the rest of the batch.
  */
-export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: AbortSignal, decisions: TurnDecisions): Promise<void> {
-  for (const call of batch.calls) {
+export function resolveTurn(core: AgentCore, batch: OpenBatch, signal: AbortSignal, decisions: TurnDecisions): Promise<void> | undefined {
+  return resolveFrom(core, batch.calls, 0, signal, decisions);
+}
+
+/** Decides the calls from `start` on; goes on asynchronously only from a decision that is a promise. */
+function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number, signal: AbortSignal, decisions: TurnDecisions): Promise<void> | undefined {
+  for (let index = start; index < calls.length; index++) {
+    const call = calls[index]!;
     if (call.state !== 'undecided') continue;
     // Aborted, or the host denied a call and asked to stop: the caller answers the rest.
-    if (signal.aborted || decisions.stopRequested) return;
+    if (signal.aborted || decisions.stopRequested) return undefined;
     const tool = core.tools.get(call.toolName);
     if (!tool) {
       const available = [...core.tools.keys()].join(', ');
@@ -50,63 +58,83 @@ export async function resolveTurn(core: AgentCore, batch: OpenBatch, signal: Abo
           decideCall(core, call, tool, rawInput, signal, question, span),
         )
       : decideCall(core, call, tool, rawInput, signal, question, undefined);
-    const outcome = isThenable(deciding) ? await deciding : deciding;
-    const asked = question.reason;
-    const decision = outcome.decision;
-    // The host's updates are checked whole before anything of the answer is recorded or applied
-    // (a bad one ends the run with a ConfigurationError), and recorded as plain data.
-    if (decision.behavior === 'allow' && decision.updatedPermissions !== undefined) decision.updatedPermissions = core.checkPermissionUpdates(decision.updatedPermissions);
-    core.commit({ kind: 'permission-decision', decision });
-    const announce = () => {
-      for (const held of question.held) held();
-      core.emit({ type: 'permission-decision', ...decision });
-    };
-    if (decision.behavior !== 'defer') announce();
-    if (decision.behavior === 'allow') {
-      const input = outcome.input ?? decision.input;
-      // Only an input the host really changed is an edit (an echo of the model's is not).
-      const edited = 'editedFrom' in outcome && inputChanged(outcome.editedFrom, input);
-      // A question's answers are the point of the call, not an edit to warn about.
-      const note = edited && !tool.requiresUserInteraction && !tool.handlesHostAnswer ? describeInputChange(outcome.editedFrom, input) : undefined;
-      const held = tool.handlesHostAnswer ? decision.updatedPermissions : undefined;
-      const hostAnswer = { ...(edited ? { edited: true } : {}), ...(outcome.clearContext ? { clearContext: true } : {}) };
-      core.commit({
-        kind: 'call-allowed',
-        toolUseId: call.toolUseId,
-        input,
-        ...(held?.length ? { heldUpdates: held } : {}),
-        ...(note ? { note } : {}),
-        ...(Object.keys(hostAnswer).length ? { hostAnswer } : {}),
+    if (isThenable(deciding)) {
+      return deciding.then((outcome) => {
+        recordDecision(core, call, tool, rawInput, outcome, question, signal, decisions);
+        return resolveFrom(core, calls, index + 1, signal, decisions);
       });
-      // Checked when the decision was recorded.
-      if (!tool.handlesHostAnswer) core.applyCheckedPermissionUpdates(decision.updatedPermissions);
-    } else if (decision.behavior === 'deny') {
-      const message = decision.message ?? `Permission to use ${call.toolName} was denied.`;
-      refuseCall(core, call, asked?.type === 'plan-approval' ? planRejected(core, call.toolUseId, message) : message);
-      // An interrupt is not the host's denial: keep it out of the audit of denials.
-      if (!signal.aborted) decisions.denials.push(decision);
-      if (decision.interrupt) decisions.stopRequested = true;
-    } else {
-      core.commit({
-        kind: 'approval-pending',
-        approval: {
-          id: `approval_${randomId(12)}`,
-          toolName: call.toolName,
-          input: outcome.input ?? rawInput,
-          toolUseId: call.toolUseId,
-          ...(core.agentId !== undefined ? { agentId: core.agentId } : {}),
-          reason: decision.reason,
-          suggestions: outcome.suggestions ?? [],
-          ...(outcome.blockedPath !== undefined ? { blockedPath: outcome.blockedPath } : {}),
-          ...(outcome.display !== undefined ? { display: outcome.display } : {}),
-          ...(tool.annotations !== undefined ? { toolAnnotations: { ...tool.annotations } } : {}),
-          createdAt: new Date().toISOString(),
-        },
-      });
-      // Announced once the approval it asks about is recorded: a host never draws a card for an
-      // approval the store did not keep.
-      announce();
     }
+    recordDecision(core, call, tool, rawInput, deciding, question, signal, decisions);
+  }
+  return undefined;
+}
+
+/** Records one call's decision and acts on it: allowed (waits for `executeTools`), denied (answered), or deferred (a pending approval). */
+function recordDecision(
+  core: AgentCore,
+  call: BatchCall,
+  tool: Tool,
+  rawInput: unknown,
+  outcome: PermissionOutcome,
+  question: AskedQuestion,
+  signal: AbortSignal,
+  decisions: TurnDecisions,
+): void {
+  const asked = question.reason;
+  const decision = outcome.decision;
+  // The host's updates are checked whole before anything of the answer is recorded or applied
+  // (a bad one ends the run with a ConfigurationError), and recorded as plain data.
+  if (decision.behavior === 'allow' && decision.updatedPermissions !== undefined) decision.updatedPermissions = core.checkPermissionUpdates(decision.updatedPermissions);
+  core.commit({ kind: 'permission-decision', decision });
+  const announce = () => {
+    for (const held of question.held) held();
+    core.emit({ type: 'permission-decision', ...decision });
+  };
+  if (decision.behavior !== 'defer') announce();
+  if (decision.behavior === 'allow') {
+    const input = outcome.input ?? decision.input;
+    // Only an input the host really changed is an edit (an echo of the model's is not).
+    const edited = 'editedFrom' in outcome && inputChanged(outcome.editedFrom, input);
+    // A question's answers are the point of the call, not an edit to warn about.
+    const note = edited && !tool.requiresUserInteraction && !tool.handlesHostAnswer ? describeInputChange(outcome.editedFrom, input) : undefined;
+    const held = tool.handlesHostAnswer ? decision.updatedPermissions : undefined;
+    const hostAnswer = { ...(edited ? { edited: true } : {}), ...(outcome.clearContext ? { clearContext: true } : {}) };
+    core.commit({
+      kind: 'call-allowed',
+      toolUseId: call.toolUseId,
+      input,
+      ...(held?.length ? { heldUpdates: held } : {}),
+      ...(note ? { note } : {}),
+      ...(Object.keys(hostAnswer).length ? { hostAnswer } : {}),
+    });
+    // Checked when the decision was recorded.
+    if (!tool.handlesHostAnswer) core.applyCheckedPermissionUpdates(decision.updatedPermissions);
+  } else if (decision.behavior === 'deny') {
+    const message = decision.message ?? `Permission to use ${call.toolName} was denied.`;
+    refuseCall(core, call, asked?.type === 'plan-approval' ? planRejected(core, call.toolUseId, message) : message);
+    // An interrupt is not the host's denial: keep it out of the audit of denials.
+    if (!signal.aborted) decisions.denials.push(decision);
+    if (decision.interrupt) decisions.stopRequested = true;
+  } else {
+    core.commit({
+      kind: 'approval-pending',
+      approval: {
+        id: `approval_${randomId(12)}`,
+        toolName: call.toolName,
+        input: outcome.input ?? rawInput,
+        toolUseId: call.toolUseId,
+        ...(core.agentId !== undefined ? { agentId: core.agentId } : {}),
+        reason: decision.reason,
+        suggestions: outcome.suggestions ?? [],
+        ...(outcome.blockedPath !== undefined ? { blockedPath: outcome.blockedPath } : {}),
+        ...(outcome.display !== undefined ? { display: outcome.display } : {}),
+        ...(tool.annotations !== undefined ? { toolAnnotations: { ...tool.annotations } } : {}),
+        createdAt: new Date().toISOString(),
+      },
+    });
+    // Announced once the approval it asks about is recorded: a host never draws a card for an
+    // approval the store did not keep.
+    announce();
   }
 }
 

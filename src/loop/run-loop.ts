@@ -236,7 +236,9 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       // Reminders for a fresh context an approved plan asked for (the results' message consumes them).
       let carried: TextBlock[] | undefined;
       if (batch) {
-        await resolveTurn(core, batch, signal, decisions);
+        // Most batches are decided without a promise (no hook, no question to the host).
+        const resolving = resolveTurn(core, batch, signal, decisions);
+        if (resolving) await resolving;
         // A tool runs only once the call that asked for it is stored: after a crash, the
         // transcript then shows the call, and resume answers it instead of the model asking again.
         if (core.journal) await core.flush();
@@ -245,7 +247,11 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
           closeBatch(`This tool call was not run: ${error.message}`);
           return await finish('error', error);
         }
-        if (!decisions.stopRequested) await executeTools(core, batch, context);
+        if (!decisions.stopRequested) {
+          // A batch of synchronous tools (no hooks, no timeout) runs without a promise.
+          const executing = executeTools(core, batch, context);
+          if (executing) await executing;
+        }
         if (signal.aborted) {
           closeBatch(INTERRUPTED);
           return await finish('interrupted');

@@ -21,9 +21,35 @@ export interface StreamTurnOptions {
  */
 export async function streamTurn(core: AgentCore, request: ModelRequest, options: StreamTurnOptions): Promise<ModelResponse> {
   const { turn, maxRetries } = options;
+  const model = core.options.model;
+  // One async frame per turn: the attempt's stream is read here, not in a function of its own.
   for (let retry = 1; ; retry++) {
     try {
-      return await streamOnce(core, request);
+      let response: ModelResponse | undefined;
+      for await (const event of model.stream(request)) {
+        if (response !== undefined) {
+          throw new ModelError(`The model "${model.modelId}" yielded a ${describeEvent(event)} event after its response; a Model must yield exactly one { type: 'response' } event, last.`);
+        }
+        switch (event.type) {
+          case 'text-delta':
+            core.emit({ type: 'text-delta', text: event.text });
+            break;
+          case 'thinking-delta':
+            core.emit({ type: 'thinking-delta', thinking: event.thinking });
+            break;
+          case 'response':
+            response = event.response;
+            break;
+          default:
+            break;
+        }
+      }
+      if (!response) {
+        throw new ModelError(`The model "${model.modelId}" ended its stream without a response event; a Model must yield exactly one { type: 'response' } event last.`, { retryable: true });
+      }
+      const problem = responseProblem(response);
+      if (problem) throw new ModelError(`The model "${model.modelId}" answered with a response whose ${problem}; see ModelResponse for the shape a Model yields.`);
+      return response;
     } catch (error) {
       // HTTP-level failures were already retried by the adapter (the SDK's own retry); only
       // failures inside a stream, which carry no HTTP status, are retried here.
@@ -32,36 +58,6 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
       core.emit({ type: 'stream-retry', turn, retry, maxRetries, error });
     }
   }
-}
-
-async function streamOnce(core: AgentCore, request: ModelRequest): Promise<ModelResponse> {
-  let response: ModelResponse | undefined;
-  for await (const event of core.options.model.stream(request)) {
-    if (response !== undefined) {
-      throw new ModelError(
-        `The model "${core.options.model.modelId}" yielded a ${describeEvent(event)} event after its response; a Model must yield exactly one { type: 'response' } event, last.`,
-      );
-    }
-    switch (event.type) {
-      case 'text-delta':
-        core.emit({ type: 'text-delta', text: event.text });
-        break;
-      case 'thinking-delta':
-        core.emit({ type: 'thinking-delta', thinking: event.thinking });
-        break;
-      case 'response':
-        response = event.response;
-        break;
-      default:
-        break;
-    }
-  }
-  if (!response) {
-    throw new ModelError(`The model "${core.options.model.modelId}" ended its stream without a response event; a Model must yield exactly one { type: 'response' } event last.`, { retryable: true });
-  }
-  const problem = responseProblem(response);
-  if (problem) throw new ModelError(`The model "${core.options.model.modelId}" answered with a response whose ${problem}; see ModelResponse for the shape a Model yields.`);
-  return response;
 }
 
 function describeEvent(event: unknown): string {

@@ -41,9 +41,12 @@ describe('maxBudgetUsd covers the run’s subagents while they run', () => {
     const result = await agent.run('go').result;
     expect(result.status).toBe('budget-exceeded');
     expect(result.subagents!.map((summary) => summary.status)).toEqual(['budget-exceeded', 'budget-exceeded']);
-    // Four calls ($1.20) reach the $1 budget; each subagent alone would have made four.
+    // Four calls ($1.20) reach the $1 budget; each subagent alone would have made four (eight in
+    // all). Which of them makes the fourth depends on how their turns interleave, and the other may
+    // have checked the budget at $0.90 just before: one call more at most.
     const calls = first.requests.length + second.requests.length;
-    expect(calls).toBe(4);
+    expect(calls).toBeGreaterThanOrEqual(4);
+    expect(calls).toBeLessThanOrEqual(5);
     // At most one call past the budget for each run in flight.
     expect(result.costUsd!).toBeLessThan(1 + 2 * 0.3 + 0.01);
     expect(model.requests).toHaveLength(1);
