@@ -41,7 +41,7 @@ export interface BackgroundTaskInfo {
   subagentType: string;
   /** The task's short description. */
   description: string;
-  /** `running` until it ends; `interrupted` when the process stopped while it ran. */
+  /** `running` until it ends; `interrupted` when `agent.close()` stopped it (or, read back, when the process stopped while it ran). */
   status: 'running' | 'completed' | 'failed' | 'interrupted';
 }
 

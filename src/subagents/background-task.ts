@@ -48,7 +48,8 @@ function endStatus(status: RunResult['status']): BackgroundTaskInfo['status'] {
  * emitted. The parent is the agent whose call started it, a subagent's own subagent included
  * (once that subagent's run has ended, only the event tells of it). While it runs it is kept in
  * the tree's {@link AgentCore.backgroundTasks}, so closing the top agent stops and awaits it at
- * any depth. Returns its task id.
+ * any depth, its end (`interrupted`) recorded, notified and emitted before `close()` resolves.
+ * Returns its task id.
  * @throws ConfigurationError when the agent at the top of the tree is closed (nothing starts in it).
  */
 export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
@@ -59,8 +60,8 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
   const tasks = parent.backgroundTasks;
   const finish = (status: BackgroundTaskInfo['status'], output: string) => {
     tasks.delete(taskId);
-    // Stopped by close(): it stays stored as running, which a resumed session reads as interrupted.
-    if (parent.treeClosed && status === 'interrupted') return;
+    // Stopped by close() too: recorded as interrupted (close() awaits this), so neither a snapshot
+    // nor a resumed session shows a task that will never end as running.
     const ended = { ...info, status };
     store(parent, { ...ended, output });
     parent.commit({
@@ -75,7 +76,7 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
   const ended = args.limiter
     .run(child, () => runSubagent(child, { prompt: args.prompt }, { parent, subagentType: args.subagentType, signal: controller.signal, run: undefined }))
     .then(
-      (result) => finish(endStatus(result.status), result.text || result.error?.message || `(ended: ${result.status})`),
+      (result) => finish(endStatus(result.status), result.text || result.error?.message || (parent.treeClosed ? '(stopped: the agent was closed while it ran)' : `(ended: ${result.status})`)),
       (error: unknown) => finish('failed', describeThrown(error)),
     )
     // Recording the end failed (a bug): reported, and the task still counts as ended.

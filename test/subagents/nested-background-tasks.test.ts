@@ -53,7 +53,7 @@ describe('background tasks at any depth', () => {
     { starter: 'the agent itself', start: turn(agentCall('worker', 'p_bg', true)) },
     { starter: 'a foreground subagent', start: turn(agentCall('lead', 'p_lead')) },
     { starter: 'a background task', start: turn(agentCall('lead', 'p_lead', true)) },
-  ])('are stopped and waited for by close(), and nothing of them runs or is written after (started by $starter)', async ({ starter, start }) => {
+  ])('are stopped and waited for by close(), their end recorded, and nothing of them runs or is written after (started by $starter)', async ({ starter, start }) => {
     const worker = heldWorker();
     const { store, late, watch } = watchedStore();
     const agents: Record<string, AgentDefinition> = {
@@ -89,12 +89,44 @@ describe('background tasks at any depth', () => {
     worker.release();
     await tick();
     expect(worker.model.requests).toHaveLength(1);
-    expect(ends.filter((event) => event.type === 'background-task-end' && event.task.subagentType === 'worker')).toEqual([]);
+    // Its end was recorded as interrupted, once, before close() resolved.
+    expect(ends.filter((event) => event.type === 'background-task-end' && event.task.subagentType === 'worker')).toEqual([
+      expect.objectContaining({ task: expect.objectContaining({ status: 'interrupted' }) }),
+    ]);
     expect(stopsAfterClose).toEqual([]);
     expect(late).toEqual([]);
     // The run's result listed it, whoever started it (a lead in the background may start it only
     // after the agent's run ended).
     if (starter !== 'a background task') expect(result.backgroundTasks).toEqual([expect.objectContaining({ subagentType: 'worker', status: 'running' })]);
+  });
+
+  it('stopped by close() are recorded as interrupted before it resolves, not as running', async () => {
+    const worker = heldWorker();
+    const store = memorySessionStore();
+    const agent = createAgent({
+      model: scriptedModel([turn(agentCall('worker', 'p_bg', true)), 'On it.']),
+      tools: [look],
+      agents: { worker: { description: 'worker', prompt: 'worker', model: worker.model } },
+      store,
+    });
+    const ends: AgentEvent[] = [];
+    agent.on('background-task-end', (event) => ends.push(event));
+    await agent.run('go').result;
+    await worker.held;
+
+    await agent.close();
+    const stored = (state: { toolState: Record<string, unknown> }) => Object.values(state.toolState['agent-harness/background-tasks'] as Record<string, { status: string }>);
+    expect(stored(agent.snapshot())).toEqual([expect.objectContaining({ subagentType: 'worker', status: 'interrupted' })]);
+    expect(ends).toEqual([expect.objectContaining({ task: expect.objectContaining({ subagentType: 'worker', status: 'interrupted' }) })]);
+
+    // A session resumed from the store knows it ended, and its model is told in its next turn.
+    const model = scriptedModel(['Noted.']);
+    const resumed = createAgent({ model, tools: [look], agents: { worker: { description: 'worker', prompt: 'worker', model: scriptedModel([]) } }, store, resume: agent.sessionId });
+    await resumed.ready;
+    expect(stored(resumed.snapshot())).toEqual([expect.objectContaining({ status: 'interrupted' })]);
+    await resumed.run('and the worker?').result;
+    expect(JSON.stringify(model.requests[0]!.messages.at(-1))).toMatch(/Background task task_[\w-]+ \(worker: worker job\) interrupted\. Its output:\\n\(stopped: the agent was closed while it ran\)/);
+    await resumed.close();
   });
 
   it('do not start once close() began (a SubagentStart hook still running then)', async () => {
