@@ -7,7 +7,7 @@
 
 // Agent
 export { createAgent } from './agent/create-agent.js';
-export { Agent, type RunOptions, type ApprovalDecision, type CompactOptions } from './agent/agent.js';
+export { Agent, type RunOptions, type ApprovalDecision, type CompactOptions, type CloseOptions } from './agent/agent.js';
 export type { CompactionResult } from './loop/compact-history.js';
 export { AgentRun } from './agent/agent-run.js';
 export type { AgentOptions } from './runtime/agent-options.js';

@@ -99,6 +99,25 @@ export interface CompactOptions {
   signal?: AbortSignal;
 }
 
+/** Options of `agent.close()`. */
+export interface CloseOptions {
+  /**
+   * Why the session ends, for the `SessionEnd` hooks.
+   * @default 'closed'
+   */
+  reason?: string;
+  /**
+   * Stops `close()` waiting on the `SessionEnd` hooks: once it aborts (also when it already has as
+   * `close()` starts), the running hook's `signal` aborts and it is no longer waited on, later
+   * hooks get an aborted signal and are not waited on either, each such hook is reported as a
+   * non-fatal `error` event, and `close()` goes on closing (MCP connections, store writes).
+   * Without it, a hook that hangs holds `close()` until its own `timeoutMs` passes (60 s by
+   * default). `AbortSignal.timeout(ms)` makes a shutdown deadline.
+   * @default undefined (the hooks are stopped only by their `timeoutMs`)
+   */
+  signal?: AbortSignal;
+}
+
 /**
  * Reads an agent's core; set by `Agent`'s static block. Not a `WeakMap<Agent, () => core>`: an
  * entry whose value refers back to its key keeps the agent alive through every young-generation
@@ -564,12 +583,12 @@ export class Agent {
    * Ends the session: interrupts an active run and every background subagent task of the agent's
    * tree (those its subagents started too, at any depth) and waits for them to stop (each is
    * recorded as `interrupted`, with its `background-task-end` event), runs the
-   * `SessionEnd` hooks, closes the MCP connections (stdio servers' processes end), and releases
+   * `SessionEnd` hooks (stopped when `options.signal` aborts), closes the MCP connections (stdio servers' processes end), and releases
    * what the session store holds for it (the file store's handle and lock). Once it resolves, no
    * model call, hook or store write of the agent or its subagents follows (a tool that ignores its
    * abort signal is no longer waited on). The agent accepts no more runs; its snapshot stays available.
    */
-  async close(options: { reason?: string } = {}): Promise<void> {
+  async close(options: CloseOptions = {}): Promise<void> {
     validateCloseOptions(options);
     if (this.closed) return;
     this.closed = true;
@@ -598,7 +617,9 @@ export class Agent {
     const ended = await runHooks({
       event: 'SessionEnd',
       hooks: this.core.options.hooks,
-      signal: new AbortController().signal,
+      // No run to interrupt: the host's signal stops them (a hook stops itself at its timeoutMs).
+      signal: options.signal ?? new AbortController().signal,
+      abortedBecause: "close()'s signal aborted",
       input: { sessionId: this.sessionId, reason: options.reason ?? 'closed' },
     });
     for (const error of ended.errors) this.core.emit({ type: 'error', error, fatal: false });

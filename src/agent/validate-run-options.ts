@@ -1,6 +1,6 @@
 import { checkOptions, isAbortSignal, isBoolean, isNonEmptyString, isNonNegativeInteger, isSchema, isString, oneOf, type OptionsSpec } from '../options/index.js';
 import { FORK_OPTIONS } from '../session/validate-fork-session-options.js';
-import type { CompactOptions, RunOptions } from './agent.js';
+import type { CloseOptions, CompactOptions, RunOptions } from './agent.js';
 import type { ForkOptions } from '../session/fork-state.js';
 
 const RUN_OPTIONS: OptionsSpec<RunOptions> = {
@@ -12,7 +12,7 @@ const RUN_OPTIONS: OptionsSpec<RunOptions> = {
   bufferEvents: isBoolean,
 };
 
-const CLOSE_OPTIONS: OptionsSpec<{ reason?: string }> = { reason: isString };
+const CLOSE_OPTIONS: OptionsSpec<CloseOptions> = { reason: isString, signal: isAbortSignal };
 
 /**
  * Checks the options of `agent.run()`, `agent.resolveApproval()` and `agent.continue()`.
@@ -37,10 +37,10 @@ export function validateForkOptions(options: unknown): asserts options is ForkOp
 
 /**
  * Checks the options of `agent.close()`.
- * @throws ConfigurationError for an unknown option or a reason that is not a string.
+ * @throws ConfigurationError for an unknown option, a reason that is not a string or a signal that is not an AbortSignal.
  */
-export function validateCloseOptions(options: unknown): asserts options is { reason?: string } {
-  checkOptions<{ reason?: string }>(options, CLOSE_OPTIONS, { owner: 'agent.close', optional: true });
+export function validateCloseOptions(options: unknown): asserts options is CloseOptions {
+  checkOptions<CloseOptions>(options, CLOSE_OPTIONS, { owner: 'agent.close', optional: true });
 }
 
 const COMPACT_OPTIONS: OptionsSpec<CompactOptions> = { instructions: isString, signal: isAbortSignal };

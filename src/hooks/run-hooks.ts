@@ -18,6 +18,11 @@ export interface RunHooksOptions<E extends HookEventName> {
   /** Aborted on interrupt: the running hook's signal aborts and the runner stops waiting for it. */
   signal: AbortSignal;
   /**
+   * What aborting `signal` means, for the error of a hook it stopped ("was aborted because …").
+   * @default 'the run was interrupted'
+   */
+  abortedBecause?: string;
+  /**
    * Timeout of hooks that set no `timeoutMs`.
    * @default 60000
    */
@@ -48,6 +53,7 @@ async function runOne<E extends HookEventName>(
   input: HookCallInput<E>,
   signal: AbortSignal,
   timeoutMs: number,
+  abortedBecause: string,
 ): Promise<Settled<unknown>> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -60,7 +66,7 @@ async function runOne<E extends HookEventName>(
     }, timeoutMs);
     onAbort = () => {
       controller.abort(signal.reason);
-      resolve({ ok: false, error: hookFailure(event, index, 'was aborted because the run was interrupted', signal.reason) });
+      resolve({ ok: false, error: hookFailure(event, index, `was aborted because ${abortedBecause}`, signal.reason) });
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
@@ -100,7 +106,7 @@ export async function runHooks<E extends HookEventName>(options: RunHooksOptions
     if (!hookMatches(entry.matcher, typeof toolName === 'string' ? toolName : undefined)) continue;
     result.ran += 1;
     const timeoutMs = entry.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_HOOK_TIMEOUT_MS;
-    const settled = await runOne(event, index, entry, input, signal, timeoutMs);
+    const settled = await runOne(event, index, entry, input, signal, timeoutMs, options.abortedBecause ?? 'the run was interrupted');
     if (!settled.ok) {
       result.errors.push(settled.error);
       continue;

@@ -124,7 +124,10 @@ export interface SubagentStopHookInput extends HookInputBase {
   text: string;
 }
 
-/** The session is ending (the agent is closed). */
+/**
+ * The session is ending (the agent is closed). There is no run to interrupt: its `signal` aborts
+ * when the signal given to `agent.close({ signal })` does, or when the hook's `timeoutMs` passes.
+ */
 export interface SessionEndHookInput extends HookInputBase {
   hookEventName: 'SessionEnd';
   /** Why it ends, e.g. `closed`. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, PromptBlockedError, type TextBlock, type ToolResultBlock } from 'agent-harness';
+import { createAgent, defineTool, PromptBlockedError, type AgentEvent, type TextBlock, type ToolResultBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
-import { collect, echoTool, tick } from '../helpers.js';
+import { collect, deferred, echoTool, tick } from '../helpers.js';
 
 const lastUser = (model: ReturnType<typeof scriptedModel>, request: number) =>
   model.requests[request]!.messages.at(-1)!.content as Array<TextBlock | ToolResultBlock>;
@@ -114,6 +114,36 @@ describe('hooks in the loop', () => {
     await agent.close({ reason: 'user left' });
     expect(ended).toEqual(['user left']);
     expect(() => agent.run('more')).toThrow(/closed/);
+  });
+
+  it("a SessionEnd hook that hangs is aborted through its signal when close()'s signal aborts, and close() resolves", async () => {
+    const started = deferred();
+    const aborted = deferred<unknown>();
+    const agent = createAgent({
+      model: scriptedModel(['ok']),
+      hooks: {
+        SessionEnd: [{ hook: ({ signal }) => new Promise<void>((resolve) => (started.resolve(), signal.addEventListener('abort', () => (aborted.resolve(signal.reason), resolve()), { once: true }))) }],
+      },
+    });
+    await agent.run('go').result;
+    const errors: AgentEvent[] = [];
+    agent.on('error', (event) => errors.push(event));
+    const stop = new AbortController();
+    const closing = agent.close({ signal: stop.signal });
+    await Promise.race([started.promise, closing]);
+    stop.abort(new Error('shutting down'));
+    await closing;
+    expect(await aborted.promise).toEqual(new Error('shutting down'));
+    expect(errors).toEqual([
+      expect.objectContaining({ fatal: false, error: expect.objectContaining({ hookEventName: 'SessionEnd', timedOut: false, message: expect.stringMatching(/SessionEnd hook #0 was aborted because close\(\)'s signal aborted/) }) }),
+    ]);
+  });
+
+  it('SessionEnd hooks get an aborted signal at once when close() is given one already aborted', async () => {
+    const seen: boolean[] = [];
+    const agent = createAgent({ model: scriptedModel([]), hooks: { SessionEnd: [{ hook: ({ signal }) => void seen.push(signal.aborted) }] } });
+    await agent.close({ signal: AbortSignal.abort() });
+    expect(seen).toEqual([true]);
   });
 });
 
