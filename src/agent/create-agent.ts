@@ -38,7 +38,7 @@ function buildCore(options: AgentOptions, state: SessionState, origin: SessionOr
   if (options.askUserQuestion ?? false) builtins.push(createAskUserQuestionTool());
   if (options.memory) builtins.push(memoryTool(options.memory));
   if (options.context?.spill) builtins.push(readToolOutputTool({ store: { load: (handle) => core!.spillStore.load(handle), save: (output) => core!.spillStore.save(output) } }));
-  if (options.agents) builtins.push(...createAgentTools(() => core!, { agents: options.agents, ...(options.maxSubagentConcurrency !== undefined ? { maxConcurrency: options.maxSubagentConcurrency } : {}) }));
+  if (options.agents) builtins.push(...createAgentTools(() => core!, { agents: options.agents }));
   core = new AgentCore(options, agentToolbox(options, builtins, sources), state, origin, journal, revision, sources);
   if (options.agents) assertAgentToolsExist(options.agents, core);
   if (options.verifyPlanOnCompletion) core.verifyOnCompletion = verifyOnCompletion(core, options.verifyPlanOnCompletion);

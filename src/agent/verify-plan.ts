@@ -6,7 +6,7 @@ import { prepareOutput } from '../loop/structured-output.js';
 import type { Model } from '../model/model.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js';
-import { BUILTIN_AGENTS, buildSubagentCore, createAgentTools, runSubagent } from '../subagents/index.js';
+import { BUILTIN_AGENTS, buildSubagentCore, createAgentTools, runSubagent, subagentLimiterOf } from '../subagents/index.js';
 import type { ToolRunContext } from '../tools/types.js';
 import { coreOfAgent, type Agent } from './agent.js';
 import { customAlphabet } from 'nanoid';
@@ -69,7 +69,11 @@ function describeWork(core: AgentCore): string {
   return text.length > MAX_WORK_CHARS ? `…${text.slice(codePointBoundary(text, text.length - MAX_WORK_CHARS, 'forward'))}` : text;
 }
 
-/** Runs the read-only verifier as a subagent of `core` (a sidechain of its session). */
+/**
+ * Runs the read-only verifier as a subagent of `core` (a sidechain of its session). It takes a
+ * place of the tree's `maxSubagentConcurrency` like any subagent, waiting its turn; aborted while
+ * it waits, it never starts.
+ */
 async function runVerifier(core: AgentCore, plan: string, options: { model?: Model; signal: AbortSignal; reportSubagent?: ToolRunContext['reportSubagent'] }): Promise<PlanVerification> {
   const definition = { ...BUILTIN_AGENTS.verify, ...(options.model ? { model: options.model } : {}) };
   const child = buildSubagentCore({
@@ -84,12 +88,22 @@ async function runVerifier(core: AgentCore, plan: string, options: { model?: Mod
   });
   const prompt = `Check the work below against the approved plan. Read what you need to confirm each step with your tools; do not trust the log alone where you can look.\n\nThe approved plan:\n\n${plan}\n\nWhat was done:\n\n${describeWork(core)}`;
   const output = prepareOutput(child.options.model, planVerificationSchema, 1, undefined);
-  const result = await runSubagent(child, { prompt, output }, {
-    parent: core,
-    subagentType: 'verify',
-    signal: options.signal,
-    run: options.reportSubagent ? ({ reportSubagent: options.reportSubagent } as unknown as ToolRunContext) : undefined,
-  });
+  let started = false;
+  const run = () => {
+    started = true;
+    return runSubagent(child, { prompt, output }, {
+      parent: core,
+      subagentType: 'verify',
+      signal: options.signal,
+      run: options.reportSubagent ? ({ reportSubagent: options.reportSubagent } as unknown as ToolRunContext) : undefined,
+    });
+  };
+  const result = await subagentLimiterOf(core)
+    .run(child, run, { waiter: core, signal: options.signal })
+    .catch((error: unknown) => {
+      if (!started) throw new Error('The plan verifier stopped before answering (interrupted while it waited for a place under maxSubagentConcurrency).', { cause: error });
+      throw error;
+    });
   if (result.status !== 'completed' || result.output === undefined) {
     throw result.error ?? new Error(`The plan verifier stopped before answering (${result.status}).`);
   }

@@ -95,8 +95,9 @@ export interface AgentOptions {
   agents?: Record<string, AgentDefinition>;
   /**
    * How many subagents (started through the `Agent` tool) may be at work at once across this
-   * agent's whole tree: the ones it starts, the ones they start at any depth (`maxDepth`) and
-   * background tasks share this one bound, across runs; further `Agent` calls wait their turn. A
+   * agent's whole tree: the ones it starts, the ones they start at any depth (`maxDepth`),
+   * background tasks and the plan verifier (`verifyPlan`, `verifyPlanOnCompletion`) share this one
+   * bound, across runs; further `Agent` calls and verifications wait their turn. A
    * subagent waiting on foreground subagents it started does not count while it waits (its place
    * passes to the first of them, and it takes one again before it goes on), so a parent never
    * starves its children, and more subagents than this may be alive at once, the others waiting on

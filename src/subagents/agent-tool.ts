@@ -11,7 +11,7 @@ import type { AgentDefinition } from './agent-definition.js';
 import { startBackgroundTask } from './background-task.js';
 import { buildSubagentCore, type SubagentSetup } from './build-subagent-core.js';
 import { runSubagent } from './run-subagent.js';
-import { SubagentLimiter } from './subagent-limiter.js';
+import { subagentLimiterOf } from './subagent-limiter.js';
 import { createTaskOutputTool } from './task-output-tool.js';
 
 /** Subagent ids: lower-case letters and digits, safe in plan file names (`{slug}-agent-{agentId}.md`). */
@@ -21,12 +21,6 @@ const newAgentId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
 export interface AgentToolSettings {
   /** The subagent types by name. */
   agents: Readonly<Record<string, AgentDefinition>>;
-  /**
-   * How many subagents are at work at once across the agent's whole tree (see `SubagentLimiter`;
-   * calls beyond wait their turn).
-   * @default 4
-   */
-  maxConcurrency?: number;
 }
 
 /** What a suspended `Agent` call keeps to continue its subagent (plain JSON). */
@@ -47,14 +41,14 @@ function describeTypes(agents: Readonly<Record<string, AgentDefinition>>): strin
  * defined types on a task, in the foreground (the call's result is the subagent's final message)
  * or in the background (`run_in_background`: a task id at once, a notification when it ends).
  * A subagent's approvals suspend the call; the host's answer resumes it (`resume`).
- * `depthLeft` is how many levels of subagents the calling agent may still start; `limiter` is the
- * top agent's, shared by the subagents at every level below it.
+ * `depthLeft` is how many levels of subagents the calling agent may still start. The subagents
+ * take their places from the tree's limiter (`subagentLimiterOf`, the top agent's
+ * `maxSubagentConcurrency`), shared at every level below it.
  */
 export function createAgentTools(
   parent: () => AgentCore,
   settings: AgentToolSettings,
   depthLeft = Number.POSITIVE_INFINITY,
-  limiter = new SubagentLimiter(settings.maxConcurrency ?? 4),
 ): Tool[] {
   const names = Object.keys(settings.agents);
   const input = z.object({
@@ -72,7 +66,7 @@ export function createAgentTools(
     parentToolUseId,
     depthLeft: left,
     background,
-    agentTools: (core, remaining) => createAgentTools(core, settings, remaining, limiter),
+    agentTools: (core, remaining) => createAgentTools(core, settings, remaining),
   });
 
   /** The call's result from how the subagent's run ended; a subagent waiting for the host suspends the call. */
@@ -111,12 +105,12 @@ export function createAgentTools(
       const child = buildSubagentCore(setupFor(call.subagent_type, agentId, toolUseId, left, background));
       const data: AgentCallData = { subagentType: call.subagent_type, description: call.description, depthLeft: left };
       if (background) {
-        const taskId = startBackgroundTask({ parent: core, child, subagentType: call.subagent_type, description: call.description, prompt, limiter });
+        const taskId = startBackgroundTask({ parent: core, child, subagentType: call.subagent_type, description: call.description, prompt, limiter: subagentLimiterOf(core) });
         return `Started the ${call.subagent_type} subagent in the background as task ${taskId}. You will be told when it ends; check its output with TaskOutput({ task_id: "${taskId}" }).`;
       }
       child.emit({ type: 'subagent-start', subagentType: call.subagent_type, description: call.description });
       // The calling subagent lets go of its place while it waits on this one.
-      const result = await limiter.run(child, () => runSubagent(child, { prompt }, { parent: core, subagentType: call.subagent_type, signal, run }), core);
+      const result = await subagentLimiterOf(core).run(child, () => runSubagent(child, { prompt }, { parent: core, subagentType: call.subagent_type, signal, run }), { waiter: core });
       return answer(child, result, data);
     },
     resume: async ({ nested, approval, signal, run, toolUseId }) => {
@@ -126,7 +120,8 @@ export function createAgentTools(
       }
       const core = parent();
       const child = buildSubagentCore(setupFor(data.subagentType, nested.agentId, toolUseId, data.depthLeft, false), structuredClone(nested.state));
-      return answer(child, await limiter.run(child, () => resumeSubagent(child, approval, { parent: core, subagentType: data.subagentType, signal, run }), core), data);
+      const result = await subagentLimiterOf(core).run(child, () => resumeSubagent(child, approval, { parent: core, subagentType: data.subagentType, signal, run }), { waiter: core });
+      return answer(child, result, data);
     },
   });
   return [agentTool, createTaskOutputTool(parent)];

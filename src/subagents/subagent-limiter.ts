@@ -29,23 +29,25 @@ export class SubagentLimiter {
   /**
    * Runs `task` (the run of `child`) once a place is free, holding the place until it ends.
    * `waiter` is the subagent that waits on `child` (a foreground call): it lets go of its place
-   * meanwhile. A background task, or a subagent of the agent itself, has none.
+   * meanwhile. A background task, a subagent of the agent itself, or the plan verifier has none.
+   * When `signal` aborts before a place was free, `task` never runs and the call rejects with the
+   * signal's reason.
    */
-  async run<T>(child: AgentCore, task: () => Promise<T>, waiter?: AgentCore): Promise<T> {
-    const parent = waiter && this.#holders.get(waiter);
-    if (!parent) return this.#hold(child, task, false);
+  async run<T>(child: AgentCore, task: () => Promise<T>, options: { waiter?: AgentCore; signal?: AbortSignal } = {}): Promise<T> {
+    const parent = options.waiter && this.#holders.get(options.waiter);
+    if (!parent) return this.#hold(child, task, false, options.signal);
     parent.waitingOn++;
     const inherited = parent.holds;
     parent.holds = false;
     try {
-      return await this.#hold(child, task, inherited);
+      return await this.#hold(child, task, inherited, options.signal);
     } finally {
       await this.#reclaim(parent);
     }
   }
 
-  async #hold<T>(child: AgentCore, task: () => Promise<T>, inherited: boolean): Promise<T> {
-    if (!inherited) await this.#acquire(false);
+  async #hold<T>(child: AgentCore, task: () => Promise<T>, inherited: boolean, signal: AbortSignal | undefined): Promise<T> {
+    if (!inherited) await this.#acquire(false, signal);
     const holder: Holder = { holds: true, waitingOn: 0, ended: false };
     this.#holders.set(child, holder);
     try {
@@ -67,12 +69,21 @@ export class SubagentLimiter {
     else parent.holds = true;
   }
 
-  #acquire(first: boolean): Promise<void> {
+  #acquire(first: boolean, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.#active < this.concurrency) {
       this.#active++;
       return Promise.resolve();
     }
-    return new Promise((resolve) => (first ? this.#queue.unshift(resolve) : this.#queue.push(resolve)));
+    if (!signal) return new Promise((resolve) => (first ? this.#queue.unshift(resolve) : this.#queue.push(resolve)));
+    return new Promise((resolve, reject) => {
+      const served = () => (signal.removeEventListener('abort', gaveUp), resolve());
+      // Out of the line: the place it would have had goes to the next one.
+      const gaveUp = () => (this.#queue.splice(this.#queue.indexOf(served), 1), reject(signal.reason));
+      signal.addEventListener('abort', gaveUp, { once: true });
+      if (first) this.#queue.unshift(served);
+      else this.#queue.push(served);
+    });
   }
 
   /** A place is given up: straight to the next in line, if any. */
@@ -81,4 +92,19 @@ export class SubagentLimiter {
     if (next) next();
     else this.#active--;
   }
+}
+
+const treeLimiters = new WeakMap<AgentCore, SubagentLimiter>();
+
+/**
+ * The subagent limiter of `core`'s agent tree: its top agent's, made when first used with that
+ * agent's `maxSubagentConcurrency` (default 4). Every subagent below it, background tasks and the
+ * plan verifier share it; a fork or a resumed agent is a new top agent with a limiter of its own.
+ */
+export function subagentLimiterOf(core: AgentCore): SubagentLimiter {
+  let top = core;
+  while (top.sessionParent) top = top.sessionParent;
+  let limiter = treeLimiters.get(top);
+  if (!limiter) treeLimiters.set(top, (limiter = new SubagentLimiter(top.options.maxSubagentConcurrency ?? 4)));
+  return limiter;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, verifyPlan, type AgentEvent, type PlanVerification } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { deferred, tick } from '../helpers.js';
 
 const verdict = (value: PlanVerification['verdict']): string =>
   JSON.stringify({ verdict: value, summary: `The work is ${value}.`, steps: [{ step: 'Write the file', status: value === 'compliant' ? 'done' : 'missing', evidence: 'write ran once' }] });
@@ -48,6 +49,53 @@ describe('verifyPlan', () => {
     const agent = createAgent({ model: scriptedModel(['not json', 'still not json']), tools: tools() });
     await expect(verifyPlan({ agent })).rejects.toThrow(/no plan to check against/);
     await expect(verifyPlan({ agent, plan: '1. Something.' })).rejects.toThrow();
+  });
+});
+
+describe('verifyPlan and maxSubagentConcurrency', () => {
+  /** An agent whose background `worker` holds the tree's only subagent place until released. */
+  async function busyAgent() {
+    const release = deferred();
+    const started = deferred();
+    const wait = defineTool({ name: 'wait', description: 'Waits.', inputSchema: z.object({}), readOnly: true, execute: async () => (started.resolve(), await release.promise, 'waited') });
+    const worker = scriptedModel([turn(toolCall('wait', {}, 'w_wait')), 'Worker done.']);
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('Agent', { description: 'job', prompt: 'do it', subagent_type: 'worker', run_in_background: true }, 'p_bg')), 'Started.']),
+      tools: [...tools(), wait],
+      agents: { worker: { description: 'worker', prompt: 'worker', model: worker } },
+      maxSubagentConcurrency: 1,
+    });
+    await agent.run('go').result;
+    await started.promise;
+    await agent.savePlan('1. Write the file.');
+    return { agent, release: () => release.resolve() };
+  }
+
+  it('the verifier takes a place of the tree-wide limit: it waits while a background task holds the only one', async () => {
+    const { agent, release } = await busyAgent();
+    const verifier = scriptedModel([verdict('compliant')]);
+    const verifying = verifyPlan({ agent, model: verifier });
+    await tick();
+    await tick();
+    expect(verifier.requests).toHaveLength(0);
+    release();
+    expect(await verifying).toMatchObject({ verdict: 'compliant' });
+    expect(verifier.requests).toHaveLength(1);
+    await agent.close();
+  });
+
+  it('a verification waiting for a place ends at once when its signal aborts, and never calls the model', async () => {
+    const { agent, release } = await busyAgent();
+    const verifier = scriptedModel([verdict('compliant')]);
+    const stop = new AbortController();
+    const verifying = verifyPlan({ agent, model: verifier, signal: stop.signal });
+    await tick();
+    stop.abort(new Error('no longer needed'));
+    await expect(verifying).rejects.toThrow(/interrupted/);
+    release();
+    await tick();
+    expect(verifier.requests).toHaveLength(0);
+    await agent.close();
   });
 });
 
