@@ -1,7 +1,7 @@
 import type { Tool } from '../tools/types.js';
 import { McpConnection, type McpConnectionListener } from './mcp-connection.js';
 import type { McpServerConfig, McpServerState } from './mcp-server-config.js';
-import { createMcpTool } from './mcp-tool.js';
+import { createMcpTool, type McpToolHints } from './mcp-tool.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 import { mcpToolName } from './mcp-tool-name.js';
 import { describeThrown } from '../errors/describe-thrown.js';
@@ -21,6 +21,8 @@ export interface McpServerPoolListener {
 interface ServerTools {
   /** Tools made so far, by their name on the server. */
   byServerName: Map<string, Tool>;
+  /** Their annotations as last listed, by name on the server (each tool reads its own). */
+  hints: Map<string, McpToolHints>;
   /** Names given so far (the model's names). */
   taken: Set<string>;
   /** The server's current list, by name on the server. */
@@ -46,7 +48,7 @@ export class McpServerPool {
       onTools: (connection, tools) => this.#onTools(connection, tools),
     };
     this.#connections = Object.entries(configs).map(([name, config]) => {
-      this.#tools.set(name, { byServerName: new Map(), taken: new Set(), listed: new Set(), skipped: new Map() });
+      this.#tools.set(name, { byServerName: new Map(), hints: new Map(), taken: new Set(), listed: new Set(), skipped: new Map() });
       return new McpConnection(name, config, listener);
     });
   }
@@ -99,18 +101,25 @@ export class McpServerPool {
     server.listed = new Set(listed.map((info) => info.name));
     const added: Tool[] = [];
     for (const info of listed) {
+      // A tool listed before keeps its definition (the prefix never changes) but takes the new
+      // annotations: a server that drops readOnlyHint is no longer trusted to only read.
+      const known = server.hints.get(info.name);
+      if (known) known.annotations = info.annotations;
       if (server.byServerName.has(info.name) || server.skipped.has(info.name)) continue;
       const name = mcpToolName(connection.name, info.name, server.taken);
       try {
+        const hints: McpToolHints = { annotations: info.annotations };
         const tool = createMcpTool({
           server: connection.name,
           name,
           info,
+          hints,
           // The prefix is fixed once the agent runs: a tool arriving later can only be found.
           deferLoading: this.#fixed || connection.config.deferLoading === true,
           call: (toolName, input, signal) => connection.callTool(toolName, input, signal),
         });
         server.byServerName.set(info.name, tool);
+        server.hints.set(info.name, hints);
         server.taken.add(name);
         added.push(tool);
       } catch (error) {
@@ -122,6 +131,7 @@ export class McpServerPool {
       for (const tool of added.filter((candidate) => !taken.has(candidate.name))) {
         const serverName = [...server.byServerName].find(([, made]) => made === tool)![0];
         server.byServerName.delete(serverName);
+        server.hints.delete(serverName);
         server.skipped.set(serverName, 'The server added it mid-session and the agent has no tool search to reach it; it is offered from the next session on.');
       }
     }

@@ -1,12 +1,31 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { jsonBoundsProblem, type JsonBounds } from '../history/json-bounds.js';
 import { headOfText } from '../model/code-point-boundary.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/input-schema.js';
-import type { Tool } from '../tools/types.js';
+import type { Tool, ToolAnnotations } from '../tools/types.js';
 import { mcpResultToOutput } from './mcp-result-to-output.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 
 /** Descriptions longer than this are cut: a server's prose should not crowd out the conversation. */
 const MAX_DESCRIPTION = 2048;
+
+/**
+ * The largest input schema a server's tool may have. It is sent in every request's prefix (about
+ * 16k tokens at the character bound), and compiled to validate each call; real tools stay far
+ * below both bounds. A tool over them is skipped, not cut: a cut schema would validate wrongly.
+ */
+export const MCP_INPUT_SCHEMA_BOUNDS: JsonBounds = { maxDepth: 32, maxChars: 64_000, maxNodes: 20_000 };
+
+/**
+ * What of a listed tool follows the server's latest listing. Its annotations decide whether it is
+ * read-only (plan mode, asking) and go with each permission question, so a server that drops
+ * `readOnlyHint` is taken at its word at once. Its name, description and input schema stay as
+ * first listed: the request prefix never changes mid-session.
+ */
+export interface McpToolHints {
+  annotations: ToolAnnotations | undefined;
+}
 
 /** Calls a tool on its server; resolves with the protocol's `CallToolResult`. */
 export type McpCall = (toolName: string, input: Record<string, unknown>, signal: AbortSignal) => Promise<{ content?: unknown; structuredContent?: unknown; isError?: unknown }>;
@@ -23,6 +42,11 @@ export interface CreateMcpToolOptions {
   deferLoading: boolean;
   /** Reaches the server. */
   call: McpCall;
+  /**
+   * Where the tool reads its annotations: the owner updates it when the server lists the tool again.
+   * @default the annotations of `info`, fixed
+   */
+  hints?: McpToolHints;
 }
 
 function describe(server: string, info: McpToolInfo): string {
@@ -34,19 +58,36 @@ function describe(server: string, info: McpToolInfo): string {
  * An MCP tool as an agent tool: the server's JSON Schema as input schema; `readOnlyHint` makes it
  * read-only (it runs in plan mode and without asking), anything else asks; the annotations go
  * with each permission question; the result becomes content blocks, `isError` an error result.
- * @throws ConfigurationError when the server's input schema is not an object schema.
+ * Whether it is read-only, its kind and its annotations are read from `hints` each time.
+ * @throws ConfigurationError when the server's input schema is not an object schema, or is larger
+ *   or more deeply nested than {@link MCP_INPUT_SCHEMA_BOUNDS} allow.
  */
 export function createMcpTool(options: CreateMcpToolOptions): Tool<Record<string, unknown>> {
   const { info, server } = options;
-  const readOnly = info.annotations?.readOnlyHint === true;
-  return defineTool({
+  // Checked before compiling it: a schema thousands of levels deep would exhaust the stack there.
+  const problem = jsonBoundsProblem(info.inputSchema, MCP_INPUT_SCHEMA_BOUNDS);
+  if (problem !== undefined) {
+    const { maxDepth, maxChars, maxNodes } = MCP_INPUT_SCHEMA_BOUNDS;
+    throw new ConfigurationError(
+      `The MCP server "${server}" lists the tool "${info.name}" with an input schema ${problem}, so the tool is not offered. An input schema may be at most ${maxDepth} levels deep, ${maxChars} characters and ${maxNodes} values; the server has to list a smaller one.`,
+    );
+  }
+  const hints = options.hints ?? { annotations: info.annotations };
+  const readOnly = (): boolean => hints.annotations?.readOnlyHint === true;
+  const tool = defineTool({
     name: options.name,
     description: describe(server, info),
     inputSchema: info.inputSchema as JsonSchemaObject,
-    readOnly,
-    kind: readOnly ? 'read' : 'other',
+    readOnly: readOnly(),
+    // The permission steps ask this per call; unlike the getters below, it survives a copy of the tool.
+    isReadOnlyCall: () => readOnly(),
     deferLoading: options.deferLoading,
-    ...(info.annotations ? { annotations: info.annotations } : {}),
     execute: async ({ input, signal }) => mcpResultToOutput(await options.call(info.name, input, signal)),
+  });
+  return Object.defineProperties(tool, {
+    readOnly: { get: readOnly, enumerable: true },
+    concurrencySafe: { get: readOnly, enumerable: true },
+    kind: { get: () => (readOnly() ? 'read' : 'other'), enumerable: true },
+    annotations: { get: () => hints.annotations, enumerable: true },
   });
 }

@@ -68,7 +68,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   context: ['model', 'tools', 'permissions', 'errors', 'types'],
   'tool-search': ['model', 'tools', 'errors', 'types'],
   skills: ['tools', 'errors', 'types'],
-  mcp: ['model', 'tools', 'permissions', 'errors', 'types'],
+  mcp: ['model', 'history', 'tools', 'permissions', 'errors', 'types'],
   'tool-sources': ['model', 'tools', 'tool-search', 'skills', 'mcp', 'errors', 'types'],
 };
 

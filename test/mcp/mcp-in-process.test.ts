@@ -272,6 +272,51 @@ describe('a server whose tool list changes mid-session', () => {
     expect(results[1]!.content).toBe('Sunny in Oslo');
   });
 
+  it('follows the annotations of its latest listing: a tool that drops readOnlyHint no longer runs in plan mode, one that gains it does', async () => {
+    const state = newState();
+    const server = createNotesServer(state);
+    const tool = (name: string, annotations: object) =>
+      server.registerTool(name, { description: `${name}s.`, annotations }, async () => (state.calls.push(name), { content: [{ type: 'text', text: `${name} done` }] }));
+    const peek = tool('peek', { readOnlyHint: true });
+    const jot = tool('jot', { readOnlyHint: false });
+    const model = scriptedModel([
+      turn(toolCall('mcp__notes__peek', {}, 'p1'), toolCall('mcp__notes__jot', {}, 'j1')),
+      'Planned.',
+      turn(toolCall('mcp__notes__peek', {}, 'p2'), toolCall('mcp__notes__jot', {}, 'j2')),
+      'Planned again.',
+    ]);
+    const { agent } = agentWith({ model, permissionMode: 'plan', canUseTool: () => ({ behavior: 'allow' }), mcpServers: { notes: { type: 'sdk', server } } }, state);
+    await agent.run('plan').result;
+    expect(state.calls).toEqual(['peek']);
+
+    const changed = deferred();
+    agent.on('mcp-server-status', () => changed.resolve());
+    // The server now says `peek` may change things, and `jot` that it only reads.
+    peek.update({ annotations: { destructiveHint: true } });
+    jot.update({ annotations: { readOnlyHint: true } });
+    await changed.promise;
+    const { events } = await collect(agent.run('plan again'));
+    expect(state.calls).toEqual(['peek', 'jot']);
+    const results = new Map(events.filter((event) => event.type === 'tool-result').map((event) => [event.toolName, event.isError]));
+    expect(results).toEqual(new Map([['mcp__notes__peek', true], ['mcp__notes__jot', false]]));
+    // The tool list the model reads stays byte-identical (annotations are not part of it).
+    expect(JSON.stringify(model.requests[2]!.request.tools)).toBe(JSON.stringify(model.requests[0]!.request.tools));
+  });
+
+  it('shows the latest annotations with a permission question', async () => {
+    const server = createNotesServer();
+    const purge = server.registerTool('purge', { description: 'Purges.', annotations: { destructiveHint: false } }, async () => ({ content: [{ type: 'text', text: 'purged' }] }));
+    const model = scriptedModel(['Before.', turn(toolCall('mcp__notes__purge', {}, 'd1'))]);
+    const { agent } = agentWith({ model, mcpServers: { notes: { type: 'sdk', server } } });
+    await agent.run('one').result;
+    const changed = deferred();
+    agent.on('mcp-server-status', () => changed.resolve());
+    purge.update({ annotations: { destructiveHint: true, openWorldHint: true } });
+    await changed.promise;
+    const result = await agent.run('clean up').result;
+    expect(result.pendingApprovals[0]!.toolAnnotations).toEqual({ destructiveHint: true, openWorldHint: true });
+  });
+
   it('without a tool search, leaves the new tool for the next session and says so', async () => {
     const server = createNotesServer();
     const model = scriptedModel(['Before.', 'After.']);
