@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAgent, ScriptMismatchError, type AgentEvent } from 'agent-harness';
-import { scriptedModel, thinking, toolCall, turn } from 'agent-harness/testing';
+import { ConfigurationError, createAgent, ScriptMismatchError, type AgentEvent } from 'agent-harness';
+import { scriptedModel, text, thinking, toolCall, turn, type ScriptItem } from 'agent-harness/testing';
 import { collect, echoTool } from '../helpers.js';
 
 describe('scriptedModel', () => {
@@ -40,5 +40,45 @@ describe('scriptedModel', () => {
     model.push('pushed later');
     expect((await agent.run('again').result).text).toBe('pushed later');
     model.assertAllUsed();
+  });
+
+  it('refuses blocks given as script items, naming the item and the fix, when the script is given', () => {
+    const thrown = (() => {
+      try {
+        scriptedModel([toolCall('x', {}), text('Done.')] as unknown as ScriptItem[]);
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(ConfigurationError.isInstance(thrown)).toBe(true);
+    expect((thrown as Error).message).toMatch(/script item 0 is a tool_use block.*wrap blocks in turn\(\.\.\.\) or an array/);
+  });
+
+  it('refuses other things that are no script item: null, a number, an object that is not a turn, an array holding one', () => {
+    const bad: Array<[unknown, RegExp]> = [
+      [null, /item 1 is null/],
+      [42, /item 1 is a number/],
+      [{ content: 'hi' }, /item 1 is an object that is not a turn/],
+      [['fine', 7], /item 1 is an array whose element 1 is a number/],
+    ];
+    for (const [item, message] of bad) {
+      expect(() => scriptedModel(['ok', item] as ScriptItem[])).toThrow(message);
+    }
+    expect(() => scriptedModel('hello' as unknown as ScriptItem[])).toThrow(/takes an array of script items/);
+  });
+
+  it('checks pushed items too, numbering them in the whole script', () => {
+    const model = scriptedModel(['one']);
+    expect(() => model.push('two', text('three') as unknown as ScriptItem)).toThrow(/script item 2 is a text block.*wrap blocks in turn/);
+    // Nothing of a refused push is added.
+    expect(model.remaining).toBe(1);
+  });
+
+  it('refuses a turn factory that returns something other than a turn, naming the item', async () => {
+    const model = scriptedModel([() => text('oops') as never]);
+    const result = await createAgent({ model }).run('go').result;
+    expect(result.status).toBe('error');
+    expect(result.error!.message).toMatch(/script item 0 is a function that returned a text block.*return turn\(\.\.\.\)/);
   });
 });

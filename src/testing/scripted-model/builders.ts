@@ -2,6 +2,7 @@ import type { ContentBlock, TextBlock, ThinkingBlock, ToolUseBlock } from '../..
 import type { ModelRequest, StopReason } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
 import { accepts, checkOptions, isFunction, isNonEmptyString, isPlainObject, type OptionsSpec } from '../../options/index.js';
+import { checkFactoryTurn } from './check-script-items.js';
 
 let nextToolUseNumber = 1;
 
@@ -78,9 +79,9 @@ export function turn(...parts: Array<ContentBlock | string | ScriptedTurnOptions
   return { kind: 'scripted-turn', content, ...options };
 }
 
-/** Normalizes any script item to a turn. */
+/** Normalizes any script item (checked by `checkScriptItems`) to a turn. */
 export async function resolveScriptItem(item: ScriptItem, request: ModelRequest, index: number): Promise<ScriptedTurn> {
-  if (typeof item === 'function') return item(request, index);
+  if (typeof item === 'function') return checkFactoryTurn(await item(request, index), index);
   if (typeof item === 'string') return turn(item);
   if (Array.isArray(item)) return turn(...item);
   return item;

@@ -4,6 +4,7 @@ import type { Message } from '../../model/messages.js';
 import type { Model, ModelCapabilities, ModelRequest, ModelStreamEvent } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
 import { resolveScriptItem, type ScriptItem, type ScriptedTurn } from './builders.js';
+import { checkScriptItems } from './check-script-items.js';
 import { checkOptions, isBoolean, isNonEmptyString, isPlainObject, isPositiveInteger, type OptionsSpec } from '../../options/index.js';
 
 /** A request as the scripted model recorded it. */
@@ -78,6 +79,8 @@ const OPTIONS: OptionsSpec<ScriptedModelOptions> = { modelId: isNonEmptyString, 
  * A model that plays a script of turns, for tests and offline demos. It records every request,
  * streams text in chunks like a real model, and fails loudly when the run asks for a turn the
  * script does not have.
+ * @throws ConfigurationError for a script item that cannot be played (a block given directly
+ *   instead of in `turn(...)` or an array, say), naming its index; `push` checks its items the same way.
  * @example
  * const model = scriptedModel([
  *   turn('Reading the profile.', toolCall('profile_reader', {})),
@@ -86,6 +89,7 @@ const OPTIONS: OptionsSpec<ScriptedModelOptions> = { modelId: isNonEmptyString, 
  */
 export function scriptedModel(script: ScriptItem[], options: ScriptedModelOptions = {}): ScriptedModel {
   checkOptions<ScriptedModelOptions>(options, OPTIONS, { owner: 'scriptedModel', optional: true });
+  checkScriptItems(script, 'scriptedModel');
   const items = [...script];
   const requests: RecordedRequest[] = [];
   const chunkSize = options.chunkSize ?? 16;
@@ -157,6 +161,7 @@ export function scriptedModel(script: ScriptItem[], options: ScriptedModelOption
       return items.length - played;
     },
     push(...more) {
+      checkScriptItems(more, 'model.push', items.length);
       items.push(...more);
     },
     assertAllUsed() {
