@@ -34,7 +34,8 @@ export async function modelTurn(
   countUsage: (usage: Usage) => void,
   span: SpanLike | undefined,
 ): Promise<ModelResponse> {
-  const streamOptions = { turn: turn.number, maxRetries: core.options.maxStreamRetries ?? 2 };
+  // One retry budget for the turn: the attempt after a reactive compaction numbers its retries on.
+  const streamOptions = { turn: turn.number, maxRetries: core.options.maxStreamRetries ?? 2, retries: { used: 0 } };
   let answer: ModelResponse;
   try {
     answer = await streamTurn(core, turn.request, streamOptions);

@@ -6,8 +6,14 @@ import type { ModelRequest, ModelResponse } from '../model/model.js';
 export interface StreamTurnOptions {
   /** The turn's number within the run (as on its `turn-start`). */
   turn: number;
-  /** How many times a failure in the middle of the stream is retried (`maxStreamRetries`). */
+  /** How many times a failure in the middle of the stream is retried (`maxStreamRetries`), per turn. */
   maxRetries: number;
+  /**
+   * The retries the turn has used so far, counted up here: a turn that calls `streamTurn` again
+   * (after a reactive compaction) passes the same object, so its retries are numbered on and
+   * `maxRetries` bounds them all.
+   */
+  retries: { used: number };
 }
 
 /**
@@ -20,10 +26,10 @@ export interface StreamTurnOptions {
  * @throws ModelError (or the model's own error) when the turn cannot be completed.
  */
 export async function streamTurn(core: AgentCore, request: ModelRequest, options: StreamTurnOptions): Promise<ModelResponse> {
-  const { turn, maxRetries } = options;
+  const { turn, maxRetries, retries } = options;
   const model = core.options.model;
   // One async frame per turn: the attempt's stream is read here, not in a function of its own.
-  for (let retry = 1; ; retry++) {
+  for (;;) {
     try {
       let response: ModelResponse | undefined;
       for await (const event of model.stream(request)) {
@@ -54,8 +60,9 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
       // HTTP-level failures were already retried by the adapter (the SDK's own retry); only
       // failures inside a stream, which carry no HTTP status, are retried here.
       if (!ModelError.isInstance(error) || !error.retryable || error.status !== undefined) throw error;
-      if (retry > maxRetries || request.signal?.aborted) throw error;
-      core.emit({ type: 'stream-retry', turn, retry, maxRetries, error });
+      if (retries.used >= maxRetries || request.signal?.aborted) throw error;
+      retries.used++;
+      core.emit({ type: 'stream-retry', turn, retry: retries.used, maxRetries, error });
     }
   }
 }

@@ -298,7 +298,8 @@ export interface AgentOptions {
   maxToolConcurrency?: number;
   /**
    * How many times a turn is retried after a retryable failure in the middle of a stream
-   * (e.g. `overloaded_error`). HTTP-level retries are the model adapter's.
+   * (e.g. `overloaded_error`), in all: the attempt after a "prompt is too long" compaction shares
+   * the turn's retries. HTTP-level retries are the model adapter's.
    * @default 2
    */
   maxStreamRetries?: number;
