@@ -95,7 +95,11 @@ export interface CompactOptions {
    * @default undefined
    */
   instructions?: string;
-  /** Aborts the summary call; the history is then unchanged. */
+  /**
+   * Stops the compaction like `agent.interrupt()`: the summary call is aborted, the history is
+   * unchanged, and `compact()` resolves with `skipped: 'interrupted'`.
+   * @default undefined
+   */
   signal?: AbortSignal;
 }
 
@@ -169,6 +173,8 @@ export class Agent {
   private isReady = false;
   /** Set while `compact()` or `rewindFiles()` works on the session: no run, compaction or rewind may start meanwhile. */
   private exclusive: 'compact' | 'rewind' | undefined;
+  /** The compaction `compact()` is running: `interrupt()` and `close()` abort it, and `close()` waits for it. */
+  private compaction: { controller: AbortController; done: Promise<unknown> } | undefined;
 
   static {
     readCore = (agent) => agent.core;
@@ -272,7 +278,10 @@ export class Agent {
    * which replaces it (the most recent messages are kept verbatim, cut where no tool call is
    * open); the plan, todos, permission mode, pending approvals and session rules are restated
    * from the agent's own records. `PreCompact` hooks may add instructions; the store keeps the
-   * full history, and resume starts from this compaction.
+   * full history, and resume starts from this compaction. Like a run, it stops on `interrupt()`,
+   * `close()` or its `signal`: the summary call is aborted, the history stays as it was, and the
+   * promise resolves with `{ compacted: false, skipped: 'interrupted' }` (the `compaction-end`
+   * event, when the summary call had started, carries a `CompactionError` saying so).
    * @throws RunInProgressError while a run is active.
    * @throws CompactionError when the model could not write the summary (the history is unchanged).
    */
@@ -281,21 +290,24 @@ export class Agent {
     if (this.busy) throw new RunInProgressError(this.sessionIdOrUnknown());
     this.assertOpen();
     this.exclusive = 'compact';
+    const controller = new AbortController();
+    const done = this.compactNow(options, controller);
+    this.compaction = { controller, done };
     try {
-      await this.ready;
-      return await this.compactNow(options);
+      return await done;
     } finally {
+      this.compaction = undefined;
       this.exclusive = undefined;
     }
   }
 
-  private async compactNow(options: CompactOptions): Promise<CompactionResult> {
-    const controller = new AbortController();
+  private async compactNow(options: CompactOptions, controller: AbortController): Promise<CompactionResult> {
     const external = options.signal;
     const onAbort = () => controller.abort(external?.reason);
     if (external?.aborted) controller.abort(external.reason);
     else external?.addEventListener('abort', onAbort, { once: true });
     try {
+      await this.ready;
       const result = await compactHistory(this.core, { trigger: 'manual', signal: controller.signal, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) });
       await this.flush();
       return result;
@@ -472,9 +484,14 @@ export class Agent {
     return boundWrites(this.core.journal!, graceMs, () => new SessionWriteError(this.core.sessionId, cause()));
   }
 
-  /** Interrupts the active run: streams and tools are aborted, unanswered calls get an `is_error` result. No-op when idle. */
+  /**
+   * Interrupts the active run: streams and tools are aborted, unanswered calls get an `is_error`
+   * result. Also stops a `compact()` under way (its summary call is aborted, the history stays as
+   * it was). No-op when idle.
+   */
   interrupt(reason?: string): void {
     this.active?.controller.abort(new Error(reason ?? 'interrupted'));
+    this.compaction?.controller.abort(new Error(reason ?? 'interrupted'));
   }
 
   /**
@@ -580,9 +597,9 @@ export class Agent {
   }
 
   /**
-   * Ends the session: interrupts an active run and every background subagent task of the agent's
-   * tree (those its subagents started too, at any depth) and waits for them to stop (each is
-   * recorded as `interrupted`, with its `background-task-end` event), runs the
+   * Ends the session: interrupts an active run (or `compact()`) and every background subagent task
+   * of the agent's tree (those its subagents started too, at any depth) and waits for them to stop
+   * (each is recorded as `interrupted`, with its `background-task-end` event), runs the
    * `SessionEnd` hooks (stopped when `options.signal` aborts), closes the MCP connections (stdio servers' processes end), and releases
    * what the session store holds for it (the file store's handle and lock). Once it resolves, no
    * model call, hook or store write of the agent or its subagents follows (a tool that ignores its
@@ -592,6 +609,9 @@ export class Agent {
     validateCloseOptions(options);
     if (this.closed) return;
     this.closed = true;
+    // A compaction under way stops too (waited for below, once loaded): it writes nothing after this resolves.
+    const compaction = this.compaction;
+    compaction?.controller.abort(new Error('closed'));
     // Still loading (connecting MCP servers, say): stop the connecting, and close what the load
     // opened once it has settled.
     if (!this.loadedCore) {
@@ -608,6 +628,7 @@ export class Agent {
       active.controller.abort(new Error('closed'));
       await active.run.result;
     }
+    await compaction?.done.catch(() => undefined);
     if (background.length) {
       // A store that stops answering does not hold their ends, nor close(), forever (they never reject).
       const stopBounding = this.core.journal ? this.boundWrites('the agent was closed') : undefined;

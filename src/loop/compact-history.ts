@@ -40,8 +40,12 @@ export interface CompactHistoryOptions {
 export interface CompactionResult {
   /** False when nothing was compacted: see `skipped`. */
   compacted: boolean;
-  /** Why nothing was compacted: a `PreCompact` hook blocked it, or the history has nothing to summarize. */
-  skipped?: 'blocked' | 'nothing-to-compact';
+  /**
+   * Why nothing was compacted: a `PreCompact` hook blocked it, the history has nothing to
+   * summarize, or it was interrupted (`agent.interrupt()`, `agent.close()`, the signal) before
+   * the summary was taken; the history is then as it was.
+   */
+  skipped?: 'blocked' | 'nothing-to-compact' | 'interrupted';
   trigger: CompactionTrigger;
   /** The context before, in tokens. */
   tokensBefore: number;
@@ -112,7 +116,8 @@ function loadedSkills(messages: readonly Message[]): string[] {
  * model with the session's own prefix, so it reads the cache), then one `checkpoint` entry — the
  * compaction boundary — whose state opens with the summary and the agent's records restated
  * (plan, todos, mode, pending approvals, session rules) followed by the kept messages. Resume
- * folds from that boundary; the entries before it keep the full history.
+ * folds from that boundary; the entries before it keep the full history. Interrupted (`signal`)
+ * before that entry, it replaces nothing and returns `skipped: 'interrupted'`.
  * @throws CompactionError when the summary cannot be written (the history is unchanged).
  */
 export async function compactHistory(core: AgentCore, options: CompactHistoryOptions): Promise<CompactionResult> {
@@ -131,6 +136,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
     usage: emptyUsage(),
   });
 
+  if (signal.aborted) return unchanged('interrupted');
   const pre = await runHooks({
     event: 'PreCompact',
     hooks: core.options.hooks,
@@ -138,6 +144,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
     input: { sessionId: core.sessionId, trigger, tokensBefore, window: core.context.window, ...(given.length ? { instructions: given.join('\n\n') } : {}) },
   });
   reportHookErrors(core, pre.errors);
+  if (signal.aborted) return unchanged('interrupted');
   if (trigger === 'auto' && pre.outputs.some((output) => output?.block)) return unchanged('blocked');
   for (const output of pre.outputs) if (typeof output?.instructions === 'string' && output.instructions.trim() !== '') given.push(output.instructions);
   const instructions = given.length ? given.join('\n\n') : undefined;
@@ -148,16 +155,26 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
 
   core.emit({ type: 'compaction-start', trigger, tokensBefore });
   const usage = emptyUsage();
-  let summary: string;
+  const failed = (failure: CompactionError) => {
+    options.countUsage?.(usage);
+    core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: tokensBefore, summarizedMessages: 0, keptMessages: messages.length, usage, error: failure });
+  };
+  let summary: string | undefined;
   try {
     summary = await writeSummary(core, messages, cut, instructions, signal, usage);
   } catch (error) {
-    const failure = CompactionError.isInstance(error)
-      ? error
-      : new CompactionError(`The compaction (${trigger}) failed: the model could not write the summary (${describeThrown(error)}). The history is unchanged.`, { cause: error });
-    options.countUsage?.(usage);
-    core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: tokensBefore, summarizedMessages: 0, keptMessages: messages.length, usage, error: failure });
-    throw failure;
+    if (!signal.aborted) {
+      const failure = CompactionError.isInstance(error)
+        ? error
+        : new CompactionError(`The compaction (${trigger}) failed: the model could not write the summary (${describeThrown(error)}). The history is unchanged.`, { cause: error });
+      failed(failure);
+      throw failure;
+    }
+  }
+  // Interrupted while the summary was written (also by a model that finished regardless): nothing is replaced.
+  if (signal.aborted || summary === undefined) {
+    failed(new CompactionError(`The compaction (${trigger}) was interrupted before the summary was written. The history is unchanged.`, { cause: signal.reason }));
+    return unchanged('interrupted');
   }
   options.countUsage?.(usage);
 

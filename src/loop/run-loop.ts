@@ -284,6 +284,11 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
           core.emit({ type: 'error', error, fatal: false });
           return undefined;
         });
+        // Interrupted while compacting (the compaction replaced nothing): no turn starts.
+        if (signal.aborted) {
+          closeBatch(INTERRUPTED);
+          return await finish('interrupted');
+        }
       }
       // A compaction's summary call may have spent the rest of the budget: checked again before the turn's call.
       if (spend.exhausted) return await finish('budget-exceeded');
