@@ -21,6 +21,7 @@ import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
 import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
 import { reportHookErrors } from './execute-tools.js';
+import { questionTools } from './question-tools.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 
 /** Options of {@link compactHistory}. */
@@ -204,14 +205,19 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
 /**
  * Asks the model for the handoff summary of `messages[0..cut)`. When the request is itself too
  * long (a reactive compaction summarizes a prompt the API just refused), it is asked again with
- * the old tool results of the summarized part cleared, then with only its later half.
+ * the old tool results of the summarized part cleared (never the user's answers to questions, nor
+ * the host's `clearing.excludeTools`), then with only its later half.
  */
 async function writeSummary(core: AgentCore, messages: readonly Message[], cut: number, instructions: string | undefined, signal: AbortSignal, usage: Usage): Promise<string> {
+  // The user's answers to questions are the user's words, and the host's excluded tools are never
+  // cleared: the summary must see them (a loaded skill is restated from the history itself).
+  const excludeTools = [...(core.context.settings.clearing?.excludeTools ?? []), ...questionTools(core)];
+  const clearOld = () => clearStaleToolResults(messages.slice(0, cut), { keepRecentTurns: 0, minimumResultChars: 0, excludeTools }).messages;
   const attempts: Array<() => Message[]> = [
     () => [...messages],
-    () => clearStaleToolResults(messages.slice(0, cut), { keepRecentTurns: 0, minimumResultChars: 0 }).messages,
+    clearOld,
     () => {
-      const cleared = clearStaleToolResults(messages.slice(0, cut), { keepRecentTurns: 0, minimumResultChars: 0 }).messages;
+      const cleared = clearOld();
       const from = laterSafeStart(cleared);
       if (from === undefined) return cleared;
       const first = cleared[from]!;

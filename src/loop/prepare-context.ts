@@ -4,6 +4,7 @@ import { clearStaleToolResults, shouldCompact, spillHandle, type ContextUsage } 
 import type { ContentBlock, ToolResultBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import { compactHistory, type CompactionResult } from './compact-history.js';
+import { questionTools } from './question-tools.js';
 
 /**
  * Before a model call: measures the next request (exactly, with the token counting endpoint when
@@ -73,11 +74,4 @@ function clearStale(core: AgentCore, before: ContextUsage): ContextUsage {
   core.emit({ type: 'tool-results-cleared', cleared: result.cleared, tokensBefore: before.tokens, tokensAfter: after.tokens });
   core.emit({ type: 'context-usage', turn: 0, usage: after });
   return after;
-}
-
-/** The tools whose calls ask the user a question (their answers are the user's, not stale output). */
-function questionTools(core: AgentCore): string[] {
-  const names: string[] = [];
-  for (const tool of core.tools.values()) if (tool.requiresUserInteraction === true) names.push(tool.name);
-  return names;
 }

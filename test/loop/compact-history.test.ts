@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { CLEARED_TOOL_RESULT_PREFIX, createAgent, defineTool, ModelError, type CanUseTool, type ModelRequest, type ToolResultBlock } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+
+// When the summary request is itself too long, compaction asks again with the old tool results
+// of the summarized part cleared. The user's answers to AskUserQuestion are the user's words, not
+// output a call gets again: that fallback keeps them, as the clearing before a turn does.
+
+const question = {
+  question: 'Which constraints must the article respect?',
+  header: 'Constraints',
+  options: [
+    { label: 'Strict', description: 'Follow the brief to the letter' },
+    { label: 'Loose', description: 'Interpret freely' },
+  ],
+  multiSelect: false,
+};
+const ANSWER = `ANSWER-17: no jargon, cite two primary sources, and keep it under 900 words. ${'The reader is a beginner. '.repeat(30)}`;
+const answering: CanUseTool = (_name, input, context) =>
+  context.reason.type === 'question' ? { behavior: 'allow', updatedInput: { ...(input as object), answers: { [question.question]: ANSWER } } } : { behavior: 'allow' };
+const tooLong = () => new ModelError('prompt is too long: 210000 tokens > 200000 maximum', { status: 400, errorType: 'invalid_request_error' });
+const SUMMARY = '<summary>\n## Goal\nWrite the article.\n</summary>';
+
+/** The tool results a request sends, by call id. */
+function resultsOf(request: ModelRequest): Map<string, string> {
+  const results = new Map<string, string>();
+  for (const message of request.messages) {
+    if (typeof message.content === 'string') continue;
+    for (const block of message.content) {
+      if (block.type !== 'tool_result') continue;
+      const result = block as ToolResultBlock;
+      results.set(result.tool_use_id, typeof result.content === 'string' ? result.content : result.content.map((inner) => (inner.type === 'text' ? inner.text : '')).join('\n'));
+    }
+  }
+  return results;
+}
+
+describe('a summary request too long for the model', () => {
+  it('is asked again with old tool results cleared, but never the user’s answers to AskUserQuestion', async () => {
+    const dump = defineTool({ name: 'Dump', description: 'Dumps.', inputSchema: z.object({}), readOnly: true, execute: () => 'y'.repeat(4_000) });
+    const model = scriptedModel([
+      turn(toolCall('AskUserQuestion', { questions: [question] }, 'ask_1')),
+      turn(toolCall('Dump', {}, 'dump_1')),
+      'Outline ready.',
+      turn('', { error: tooLong() }),
+      turn(SUMMARY),
+    ]);
+    const agent = createAgent({ model, tools: [dump], askUserQuestion: true, canUseTool: answering, maxStreamRetries: 0, context: { compaction: { keepTokens: 0 } } });
+    expect((await agent.run('Plan the article.').result).status).toBe('completed');
+    const result = await agent.compact();
+    expect(result.compacted).toBe(true);
+    const retried = resultsOf(model.requests.at(-1)!.request);
+    // The fallback did clear: the dump is a stub now.
+    expect(retried.get('dump_1')!.startsWith(CLEARED_TOOL_RESULT_PREFIX)).toBe(true);
+    expect(retried.get('ask_1')).toContain(ANSWER);
+    expect(retried.get('ask_1')).not.toContain(CLEARED_TOOL_RESULT_PREFIX);
+  });
+
+  it('keeps the results of the host’s clearing.excludeTools too', async () => {
+    const notes = defineTool({ name: 'Notes', description: 'Notes.', inputSchema: z.object({}), readOnly: true, execute: () => `NOTES-9 ${'n'.repeat(3_000)}` });
+    const model = scriptedModel([turn(toolCall('Notes', {}, 'notes_1')), 'Read.', turn('', { error: tooLong() }), turn(SUMMARY)]);
+    const agent = createAgent({ model, tools: [notes], maxStreamRetries: 0, context: { clearing: { excludeTools: ['Notes'] }, compaction: { keepTokens: 0 } } });
+    await agent.run('Read the notes.').result;
+    expect((await agent.compact()).compacted).toBe(true);
+    expect(resultsOf(model.requests.at(-1)!.request).get('notes_1')).toMatch(/^NOTES-9 n{3000}$/);
+  });
+});
