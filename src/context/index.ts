@@ -48,10 +48,12 @@ export {
   type HandoffSummaryPromptOptions,
 } from './compaction/handoff-summary-prompt.js';
 export { buildSummaryRequest, type BuildSummaryRequestOptions } from './compaction/build-summary-request.js';
-export { sessionStateBlocks, SESSION_STATE_HEADING, LOADED_SKILLS_HEADING, type CompactionState } from './compaction/session-state-blocks.js';
+export { sessionStateBlocks, isSessionStateText, SESSION_STATE_HEADING, LOADED_SKILLS_HEADING, type CompactionState } from './compaction/session-state-blocks.js';
 export {
   buildCompactedHistory,
+  conversationInOpening,
   SUMMARY_HEADING,
+  LATEST_PROMPT_HEADING,
   DEFAULT_CONTINUATION,
   type BuildCompactedHistoryOptions,
   type CompactedHistory,

@@ -3,6 +3,7 @@ import {
   buildCompactedHistory,
   buildSummaryRequest,
   clearStaleToolResults,
+  estimateMessageTokens,
   extractHandoffSummary,
   findCompactionCut,
   isSafeCut,
@@ -14,13 +15,14 @@ import {
 } from '../context/index.js';
 import { CompactionError } from '../errors/compaction-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
-import type { Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
+import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
 import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
 import { reportHookErrors } from './execute-tools.js';
+import { latestPrompt } from './latest-prompt.js';
 import { questionTools } from './question-tools.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 
@@ -151,8 +153,18 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   const instructions = given.length ? given.join('\n\n') : undefined;
 
   const messages = core.state.messages;
-  const cut = findCompactionCut(messages, { keepTokens: trigger === 'reactive' ? 0 : settings.keepTokens, estimate: core.context.tracker.messageTokens });
+  let cut = findCompactionCut(messages, { keepTokens: trigger === 'reactive' ? 0 : settings.keepTokens, estimate: core.context.tracker.messageTokens });
   if (cut === undefined) return unchanged('nothing-to-compact');
+  // A reactive compaction summarizes all it can, but never the user's latest message only: kept
+  // as it is when the turn answers it, else restated after the summary.
+  let restated: ContentBlock[] | undefined;
+  if (trigger === 'reactive') {
+    const latest = latestPrompt(messages);
+    if (latest && latest.index < cut && fitsVerbatim(core, latest.blocks)) {
+      if (latest.index === messages.length - 1 && isSafeCut(messages, latest.index)) cut = latest.index;
+      else restated = latest.blocks;
+    }
+  }
 
   core.emit({ type: 'compaction-start', trigger, tokensBefore });
   const usage = emptyUsage();
@@ -179,7 +191,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   }
   options.countUsage?.(usage);
 
-  const compacted = buildCompactedHistory({ messages, cut, summary, state: compactionState(core, messages.slice(0, cut)) });
+  const compacted = buildCompactedHistory({ messages, cut, summary, state: compactionState(core, messages.slice(0, cut)), ...(restated ? { latestPrompt: restated } : {}) });
   const mergedFirst = messages[cut]?.role === 'user' ? 1 : 0;
   const next: SessionState = {
     ...core.state,
@@ -200,6 +212,14 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, trigger, summary, tokensBefore, tokensAfter: after.tokens } });
   reportHookErrors(core, post.errors);
   return { compacted: true, trigger, tokensBefore, tokensAfter: after.tokens, summary, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage };
+}
+
+/**
+ * Whether the user's latest message can be kept verbatim: one that alone takes the context to the
+ * compaction threshold cannot, and is summarized with the rest.
+ */
+function fitsVerbatim(core: AgentCore, blocks: ContentBlock[]): boolean {
+  return estimateMessageTokens({ role: 'user', content: blocks }) < core.context.compactAt;
 }
 
 /**

@@ -3,6 +3,9 @@ import type { BatchCall, OpenBatch } from '../state/index.js';
 import { resultCharLimit } from './result-char-limit.js';
 import { truncateText } from './tool-result-content.js';
 
+/** The result of a call left waiting for approval when the user sent a new prompt instead (it joins that prompt's message). */
+export const SUPERSEDED_BY_PROMPT = 'The user sent a new message instead of answering this permission request, so the call was not run.';
+
 /**
  * Answers a call with an error result (denied, failed, interrupted) and announces it. The message
  * is bounded like a tool's output (`maxToolResultChars`, or spilled when long results are): a

@@ -21,7 +21,7 @@ import { estimateCost } from '../model/pricing.js';
 import { prepareRequest } from './prepare-request.js';
 import { prepareContext } from './prepare-context.js';
 import { CompactionError } from '../errors/compaction-error.js';
-import { refuseCall, refuseOpenCalls } from './refuse-call.js';
+import { refuseCall, refuseOpenCalls, SUPERSEDED_BY_PROMPT } from './refuse-call.js';
 import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
 import { RunSpend } from '../model/run-spend.js';
@@ -43,7 +43,6 @@ export interface RunInput {
 
 export type { RunContext };
 
-const SUPERSEDED = 'The user sent a new message instead of answering this permission request, so the call was not run.';
 const INTERRUPTED = 'The user interrupted the run before this tool call was answered; it did not run.';
 const STOPPED = 'The user stopped the run when denying another call of this batch, so this call was not run.';
 const MAX_STOP_HOOK_CONTINUATIONS = 3;
@@ -466,7 +465,7 @@ async function submitPrompt(
   const blocks: ContentBlock[] = [];
   const batch: OpenBatch | undefined = core.state.openBatch;
   if (batch) {
-    refuseOpenCalls(core, batch, SUPERSEDED);
+    refuseOpenCalls(core, batch, SUPERSEDED_BY_PROMPT);
     blocks.push(...batchResults(batch));
   }
   if (core.state.contextReset) {

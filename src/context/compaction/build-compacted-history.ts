@@ -2,10 +2,13 @@ import type { ContentBlock, Message, TextBlock } from '../../model/messages.js';
 import { contentBlocks } from '../message-blocks.js';
 import { UnsafeCompactionCutError } from '../../errors/unsafe-compaction-cut-error.js';
 import { isSafeCut } from './find-compaction-cut.js';
-import { sessionStateBlocks, type CompactionState } from './session-state-blocks.js';
+import { isSessionStateText, sessionStateBlocks, type CompactionState } from './session-state-blocks.js';
 
 /** The first line of the summary block of a compacted history. */
 export const SUMMARY_HEADING = 'The earlier conversation was compacted. Summary of it:';
+
+/** The text block before the user's latest message when a compaction restates it (`latestPrompt`). */
+export const LATEST_PROMPT_HEADING = "The user's latest message, restated exactly as sent (the summary above includes it and what was done about it so far):";
 
 /** What carries on after the summary when nothing of the conversation is kept. */
 export const DEFAULT_CONTINUATION =
@@ -21,6 +24,13 @@ export interface BuildCompactedHistoryOptions {
   summary: string;
   /** The agent's state to restate verbatim; see {@link CompactionState}. */
   state: CompactionState;
+  /**
+   * The content of the user's latest message when it is among the summarized ones: restated
+   * verbatim after the state, under {@link LATEST_PROMPT_HEADING}, so the request the work answers
+   * is never only paraphrased.
+   * @default undefined (nothing restated)
+   */
+  latestPrompt?: readonly ContentBlock[];
   /**
    * The last text of the opening message when nothing of the conversation is kept.
    * @default DEFAULT_CONTINUATION
@@ -40,8 +50,8 @@ export interface CompactedHistory {
 
 /**
  * Builds the history after a compaction: one user message opening with the summary and the
- * agent's state restated from its records (see `sessionStateBlocks`), followed by the kept
- * messages unchanged. When the first kept message is a user message its content joins the
+ * agent's state restated from its records (see `sessionStateBlocks`), and the user's latest
+ * message when it was summarized (`latestPrompt`), followed by the kept messages unchanged. When the first kept message is a user message its content joins the
  * opening one (so roles still alternate); when nothing is kept, a continuation line ends it.
  * Every tool call in the result keeps its result: the cut must be safe.
  * @param options - see {@link BuildCompactedHistoryOptions}.
@@ -53,6 +63,7 @@ export function buildCompactedHistory(options: BuildCompactedHistoryOptions): Co
     throw new UnsafeCompactionCutError(cut, messages.length);
   }
   const opening: ContentBlock[] = [{ type: 'text', text: `${SUMMARY_HEADING}\n\n${options.summary.trim()}` }, ...sessionStateBlocks(options.state)];
+  if (options.latestPrompt?.length) opening.push({ type: 'text', text: LATEST_PROMPT_HEADING } as TextBlock, ...options.latestPrompt);
   const kept = messages.slice(cut);
   const first = kept[0];
   if (first === undefined) {
@@ -63,4 +74,22 @@ export function buildCompactedHistory(options: BuildCompactedHistoryOptions): Co
     return { messages: [{ role: 'user', content: [...opening, ...contentBlocks(first)] }, ...kept.slice(1)], summarized: cut, kept: kept.length };
   }
   return { messages: [{ role: 'user', content: opening }, ...kept], summarized: cut, kept: kept.length };
+}
+
+/**
+ * The blocks of a compacted history's opening message that are the conversation's own — the
+ * restated latest message and the content of a first kept user message merged into it — without
+ * what the compaction wrote (the summary, the restated state, the headings, the continuation).
+ * @returns undefined when the message is not such an opening.
+ * @internal
+ */
+export function conversationInOpening(message: Message): ContentBlock[] | undefined {
+  const blocks = contentBlocks(message);
+  const first = blocks[0];
+  if (message.role !== 'user' || first?.type !== 'text' || !(first as TextBlock).text.startsWith(SUMMARY_HEADING)) return undefined;
+  return blocks.slice(1).filter((block) => {
+    if (block.type !== 'text') return true;
+    const text = (block as TextBlock).text;
+    return !isSessionStateText(text) && text !== LATEST_PROMPT_HEADING && text !== DEFAULT_CONTINUATION;
+  });
 }

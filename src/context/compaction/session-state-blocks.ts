@@ -34,6 +34,20 @@ export const SESSION_STATE_HEADING = 'Session state, restated exactly from the a
 /** The first line of the restated loaded skills (a later compaction carries the block over). */
 export const LOADED_SKILLS_HEADING = 'Skills loaded earlier in this conversation; their instructions, exactly as loaded, still apply (do not load them again):';
 
+const PLAN_OPENING = 'The approved plan (';
+const TODOS_OPENING = 'The todo list, exactly as it stands';
+const APPROVALS_OPENING = "Tool calls waiting for the user's approval";
+const RULES_OPENING = 'Permission rules added during this session';
+
+/**
+ * Whether a text is one of the blocks {@link sessionStateBlocks} writes (by how it opens), so the
+ * restated state in a compacted history's opening message can be told from the conversation.
+ * @internal
+ */
+export function isSessionStateText(text: string): boolean {
+  return [SESSION_STATE_HEADING, PLAN_OPENING, TODOS_OPENING, APPROVALS_OPENING, RULES_OPENING, LOADED_SKILLS_HEADING].some((opening) => text.startsWith(opening));
+}
+
 /**
  * The text blocks that restate the agent's state after a compaction, one per part, verbatim:
  * the permission mode with its reminder (the plan-mode instructions in plan mode), the approved
@@ -50,19 +64,19 @@ export function sessionStateBlocks(state: CompactionState): TextBlock[] {
       ? `${SESSION_STATE_HEADING}\n\nPermission mode: plan. The session is still in plan mode:\n${reminder}`
       : `${SESSION_STATE_HEADING}\n\nPermission mode: ${state.permissionMode}. ${reminder}`,
   );
-  if (state.plan) blocks.push(`The approved plan (${state.plan.name}), exactly as approved:\n\n${state.plan.text}`);
+  if (state.plan) blocks.push(`${PLAN_OPENING}${state.plan.name}), exactly as approved:\n\n${state.plan.text}`);
   if (state.todos && state.todos.length > 0) {
-    blocks.push(`The todo list, exactly as it stands (update it with TodoWrite):\n${JSON.stringify(state.todos, null, 2)}`);
+    blocks.push(`${TODOS_OPENING} (update it with TodoWrite):\n${JSON.stringify(state.todos, null, 2)}`);
   }
   if (state.pendingApprovals && state.pendingApprovals.length > 0) {
     const calls = state.pendingApprovals.map((approval) => `- ${approval.toolName} (${approval.toolUseId}): ${JSON.stringify(approval.input)}`);
-    blocks.push(`Tool calls waiting for the user's approval; do not make them again, their results will follow:\n${calls.join('\n')}`);
+    blocks.push(`${APPROVALS_OPENING}; do not make them again, their results will follow:\n${calls.join('\n')}`);
   }
   const rules = (['allow', 'deny', 'ask'] as const).flatMap((behavior) => {
     const list = state.sessionRules?.[behavior] ?? [];
     return list.length > 0 ? [`${behavior}: ${list.join(', ')}`] : [];
   });
-  if (rules.length > 0) blocks.push(`Permission rules added during this session, still in force:\n${rules.join('\n')}`);
+  if (rules.length > 0) blocks.push(`${RULES_OPENING}, still in force:\n${rules.join('\n')}`);
   if (state.loadedSkills && state.loadedSkills.length > 0) {
     blocks.push(`${LOADED_SKILLS_HEADING}\n\n${state.loadedSkills.join('\n\n')}`);
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCompactedHistory, DEFAULT_CONTINUATION, SUMMARY_HEADING } from '../../../src/context/compaction/build-compacted-history.js';
+import { buildCompactedHistory, conversationInOpening, DEFAULT_CONTINUATION, LATEST_PROMPT_HEADING, SUMMARY_HEADING } from '../../../src/context/compaction/build-compacted-history.js';
 import { buildSummaryRequest } from '../../../src/context/compaction/build-summary-request.js';
 import { compactionThreshold, shouldCompact } from '../../../src/context/compaction/compaction-threshold.js';
 import { findCompactionCut, isSafeCut } from '../../../src/context/compaction/find-compaction-cut.js';
@@ -99,6 +99,18 @@ describe('the compacted history', () => {
     const blocks = sessionStateBlocks({ permissionMode: 'default', todos: [], pendingApprovals: [], sessionRules: { allow: [] } });
     expect(blocks).toHaveLength(1);
     expect(blocks[0]!.text).toContain('Permission mode: default.');
+  });
+
+  it('restates the latest prompt verbatim after the state, and tells the conversation in an opening from what the compaction wrote', () => {
+    const prompt = [{ type: 'text' as const, text: 'Shorter, please.' }];
+    const { messages } = buildCompactedHistory({ messages: history, cut: 6, summary: 'S', state, latestPrompt: prompt });
+    const opening = messages[0]!.content as TextBlock[];
+    expect(opening.slice(-3)).toEqual([{ type: 'text', text: LATEST_PROMPT_HEADING }, prompt[0], { type: 'text', text: DEFAULT_CONTINUATION }]);
+    expect(opening.slice(1, -3)).toEqual(sessionStateBlocks(state));
+    expect(conversationInOpening(messages[0]!)).toEqual(prompt);
+    // A first kept user message merged into the opening is the conversation's too.
+    expect(conversationInOpening(buildCompactedHistory({ messages: history, cut: 4, summary: 'S', state }).messages[0]!)).toEqual([{ type: 'text', text: 'Shorter, please.' }]);
+    expect(conversationInOpening(history[0]!)).toBeUndefined();
   });
 
   it('keeps a kept assistant message as the second message, and shares kept messages by reference', () => {
