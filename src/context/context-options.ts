@@ -52,7 +52,10 @@ export interface ClearingOptions {
 export interface CompactionOptions {
   /**
    * Compact before a request once the context reaches this fraction of the window (or the window
-   * less `outputReserve`, whichever comes first).
+   * less `outputReserve`, whichever comes first). A compaction that leaves the context at or past
+   * it (or an automatic one that fails) could not help: automatic compaction then waits until the
+   * context has grown by `keepTokens` (at least a tenth of the window), announced by a `warning`
+   * event (`source: 'compaction'`).
    * @default 0.9
    */
   threshold?: number;

@@ -288,8 +288,11 @@ export interface WarningEvent extends EventBase {
   type: 'warning';
   /** A sentence saying what happened and what was done about it. */
   message: string;
-  /** Where it came from. */
-  source: 'session-store';
+  /**
+   * Where it came from: loading the session from its store, or context management (a compaction
+   * that left the context past the automatic compaction threshold).
+   */
+  source: 'session-store' | 'compaction';
 }
 
 /**

@@ -181,6 +181,8 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
         ? error
         : new CompactionError(`The compaction (${trigger}) failed: the model could not write the summary (${describeThrown(error)}). The history is unchanged.`, { cause: error });
       failed(failure);
+      // A failed automatic compaction would fail again next turn, at the same price.
+      if (trigger === 'auto') core.context.noteCompaction(tokensBefore);
       throw failure;
     }
   }
@@ -209,9 +211,20 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   const after = core.contextUsage();
   core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: after.tokens, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage });
   core.emit({ type: 'context-usage', turn: 0, usage: after });
+  const resumesAt = core.context.noteCompaction(after.tokens);
+  if (resumesAt !== undefined) core.emit({ type: 'warning', source: 'compaction', message: didNotHelp(trigger, after.tokens, core.context.compactAt, resumesAt) });
   const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, trigger, summary, tokensBefore, tokensAfter: after.tokens } });
   reportHookErrors(core, post.errors);
   return { compacted: true, trigger, tokensBefore, tokensAfter: after.tokens, summary, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage };
+}
+
+function didNotHelp(trigger: CompactionTrigger, tokens: number, threshold: number, resumesAt: number): string {
+  const count = (value: number) => Math.round(value).toLocaleString('en-US');
+  return (
+    `The compaction (${trigger}) left the context at ${count(tokens)} tokens, at or past the automatic compaction threshold of ${count(threshold)}, ` +
+    `so compacting again now would not help: automatic compaction pauses until the context reaches ${count(resumesAt)} tokens (a "prompt is too long" refusal still compacts). ` +
+    'If this repeats, lower context.compaction.keepTokens, ask for a shorter summary (instructions), or raise the threshold.'
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
 import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { AgentCore } from '../runtime/agent-core.js';
-import { clearStaleToolResults, shouldCompact, spillHandle, type ContextUsage } from '../context/index.js';
+import { clearStaleToolResults, spillHandle, type ContextUsage } from '../context/index.js';
 import type { ContentBlock, ToolResultBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import { compactHistory, type CompactionResult } from './compact-history.js';
@@ -9,7 +9,8 @@ import { questionTools } from './question-tools.js';
 /**
  * Before a model call: measures the next request (exactly, with the token counting endpoint when
  * the model counts; else the calibrated estimate), clears stale tool results past the clearing
- * threshold, and compacts past the compaction threshold.
+ * threshold, and compacts past the compaction threshold (unless paused after a compaction that did
+ * not help, see `AgentContext.noteCompaction`).
  * @param countUsage - told what a compaction's summary calls used, also when it failed.
  * @returns undefined when nothing asynchronous was needed (no exact count, no compaction); else
  * a promise of the compaction, when one ran (rejected with CompactionError when it failed).
@@ -26,7 +27,8 @@ function afterMeasure(core: AgentCore, measured: ContextUsage, signal: AbortSign
   let usage = measured;
   if (settings.clearing && usage.fraction >= settings.clearing.triggerFraction) usage = clearStale(core, usage);
   if (!settings.compaction.enabled || !settings.compaction.auto) return undefined;
-  if (!shouldCompact(usage, settings.compaction)) return undefined;
+  // Not again and again after a compaction that did not help: each one is a model call.
+  if (!core.context.shouldAutoCompact(usage)) return undefined;
   return compactHistory(core, { trigger: 'auto', signal, countUsage }).then((result) => (result.compacted ? result : undefined));
 }
 

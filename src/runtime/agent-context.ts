@@ -81,6 +81,12 @@ export class AgentContext {
   readonly tracker: ContextTracker;
   readonly settings: ContextSettings;
   private readonly model: Model;
+  /**
+   * Set after a compaction that did not help (it left the context at or past the threshold, or
+   * failed): no automatic compaction until the context reaches this many tokens. Kept in memory
+   * only; a resumed session may try once more.
+   */
+  private autoCompactionResumesAt: number | undefined;
 
   constructor(model: Model, options: ContextOptions | undefined) {
     this.model = model;
@@ -100,6 +106,33 @@ export class AgentContext {
   /** The context size at which an automatic compaction runs. */
   get compactAt(): number {
     return compactionThreshold(this.window, this.settings.compaction);
+  }
+
+  /**
+   * Whether to compact automatically at this context size: past the threshold, and not while
+   * paused after a compaction that did not help (a context back under the threshold ends the pause).
+   */
+  shouldAutoCompact(usage: ContextUsage): boolean {
+    if (usage.tokens < this.compactAt) {
+      this.autoCompactionResumesAt = undefined;
+      return false;
+    }
+    return this.autoCompactionResumesAt === undefined || usage.tokens >= this.autoCompactionResumesAt;
+  }
+
+  /**
+   * Notes where a compaction left the context (`tokensAfter`, or the size before it for one that
+   * failed). Past the threshold, it could not help, and neither would the next one before the
+   * context grows by `keepTokens` (at least a tenth of the window): by then what it kept can be
+   * summarized too. Returns the size at which automatic compaction resumes, when it pauses.
+   */
+  noteCompaction(tokensAfter: number): number | undefined {
+    if (tokensAfter < this.compactAt) {
+      this.autoCompactionResumesAt = undefined;
+      return undefined;
+    }
+    this.autoCompactionResumesAt = tokensAfter + Math.max(this.settings.compaction.keepTokens, Math.floor(this.window / 10));
+    return this.autoCompactionResumesAt;
   }
 
   /** Whether the model counts requests exactly before each turn (`capabilities.countTokens`). */
