@@ -597,11 +597,12 @@ export class Agent {
   }
 
   /**
-   * Ends the session: interrupts an active run (or `compact()`) and every background subagent task
-   * of the agent's tree (those its subagents started too, at any depth) and waits for them to stop
-   * (each is recorded as `interrupted`, with its `background-task-end` event), runs the
-   * `SessionEnd` hooks (stopped when `options.signal` aborts), closes the MCP connections (stdio servers' processes end), and releases
-   * what the session store holds for it (the file store's handle and lock). Once it resolves, no
+   * Ends the session: interrupts an active run (or `compact()`) and every background subagent
+   * task of the agent's tree (those its subagents started too, at any depth) and waits for them
+   * to stop (each is recorded as `interrupted`, with its `background-task-end` event), runs the
+   * `SessionEnd` hooks (stopped when `options.signal` aborts), closes the MCP connections (stdio
+   * servers' processes end), and releases what the session store holds for it (the file store's
+   * handle and lock). Once it resolves, no
    * model call, hook or store write of the agent or its subagents follows (a tool that ignores its
    * abort signal is no longer waited on). The agent accepts no more runs; its snapshot stays available.
    */

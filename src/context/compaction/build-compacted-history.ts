@@ -51,8 +51,9 @@ export interface CompactedHistory {
 /**
  * Builds the history after a compaction: one user message opening with the summary and the
  * agent's state restated from its records (see `sessionStateBlocks`), and the user's latest
- * message when it was summarized (`latestPrompt`), followed by the kept messages unchanged. When the first kept message is a user message its content joins the
- * opening one (so roles still alternate); when nothing is kept, a continuation line ends it.
+ * message when it was summarized (`latestPrompt`), followed by the kept messages unchanged. When
+ * the first kept message is a user message its content joins the opening one (so roles still
+ * alternate); when nothing is kept, a continuation line ends it.
  * Every tool call in the result keeps its result: the cut must be safe.
  * @param options - see {@link BuildCompactedHistoryOptions}.
  * @throws UnsafeCompactionCutError when the cut is not safe (a tool call before it answered after it).
