@@ -602,9 +602,9 @@ export class Agent {
    * to stop (each is recorded as `interrupted`, with its `background-task-end` event), runs the
    * `SessionEnd` hooks (stopped when `options.signal` aborts), closes the MCP connections (stdio
    * servers' processes end), and releases what the session store holds for it (the file store's
-   * handle and lock). Once it resolves, no
-   * model call, hook or store write of the agent or its subagents follows (a tool that ignores its
-   * abort signal is no longer waited on). The agent accepts no more runs; its snapshot stays available.
+   * handle and lock). Once it resolves, no model call, hook or store write of the agent or its
+   * subagents follows (a tool that ignores its abort signal is no longer waited on). The agent
+   * accepts no more runs; its snapshot stays available.
    */
   async close(options: CloseOptions = {}): Promise<void> {
     validateCloseOptions(options);
