@@ -5,14 +5,23 @@ export const DEFAULT_POSTGRES_SCHEMA = 'agent_harness';
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** PostgreSQL keeps names with this prefix for its system schemas: `CREATE SCHEMA pg_x` fails. */
+const RESERVED_PREFIX = 'pg_';
+
 /**
  * The schema name, quoted for SQL.
- * @throws ConfigurationError for a name that is not a plain lower-case identifier.
+ * @throws ConfigurationError for a name that is not a plain lower-case identifier, or that starts
+ * with `pg_` (reserved by PostgreSQL, so the migration would fail at the first query).
  */
 export function quotedSchema(schema: unknown): string {
   if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
     throw new ConfigurationError(
       `Invalid PostgreSQL schema name ${JSON.stringify(schema)}: use lower-case letters, digits and "_" (at most 63, not starting with a digit), e.g. "${DEFAULT_POSTGRES_SCHEMA}".`,
+    );
+  }
+  if (schema.startsWith(RESERVED_PREFIX)) {
+    throw new ConfigurationError(
+      `Invalid PostgreSQL schema name ${JSON.stringify(schema)}: PostgreSQL reserves names starting with "${RESERVED_PREFIX}" for its system schemas, so the tables could not be created there. Choose a name without that prefix, e.g. "${DEFAULT_POSTGRES_SCHEMA}".`,
     );
   }
   return `"${schema}"`;

@@ -12,7 +12,10 @@ export interface PostgresStoreOptions {
    */
   pool: PostgresPool;
   /**
-   * The schema the tables live in. Give each application (or each test run) its own.
+   * The schema the tables live in. Give each application (or each test run) its own. A plain
+   * lower-case identifier (letters, digits and `_`, at most 63, not starting with a digit), not
+   * starting with `pg_` (PostgreSQL keeps those for itself); another name is refused when the store
+   * is created.
    * @default 'agent_harness'
    */
   schema?: string;

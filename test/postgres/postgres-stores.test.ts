@@ -70,6 +70,17 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     expect(() => postgresSessionStore({} as never)).toThrow(/needs options.pool, a pg.Pool/);
     expect(() => postgresMigrationSql({ schema: '1abc' })).toThrow(ConfigurationError);
   });
+
+  it('refuses a schema name starting with pg_ (reserved by PostgreSQL) when the store is created, not at its first query', async () => {
+    const reserved = /Invalid PostgreSQL schema name "pg_app": PostgreSQL reserves names starting with "pg_" for its system schemas.*e\.g\. "agent_harness"/;
+    expect(() => postgresSessionStore({ pool: pool(), schema: 'pg_app' })).toThrow(reserved);
+    expect(() => postgresPlanStore({ pool: pool(), schema: 'pg_app' })).toThrow(reserved);
+    expect(() => postgresMigrationSql({ schema: 'pg_app' })).toThrow(reserved);
+    await expect(migratePostgres({ pool: pool(), schema: 'pg_app' })).rejects.toSatisfy(ConfigurationError.isInstance);
+    // Only the prefix is reserved.
+    expect(() => postgresSessionStore({ pool: pool(), schema: 'app_pg_x' })).not.toThrow();
+    expect(() => postgresSessionStore({ pool: pool(), schema: 'pgx' })).not.toThrow();
+  });
 });
 
 describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the conformance suite', () => {
