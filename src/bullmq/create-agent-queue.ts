@@ -4,6 +4,7 @@ import { randomId } from '../ids/random-id.js';
 import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
 import { checkOptions, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { DEFAULT_AGENT_QUEUE_NAME, type AgentJobData } from './agent-job.js';
+import { isJobSessionId } from './is-job-session-id.js';
 import type { AgentQueueLocation } from './bullmq-connection.js';
 
 /** Options of {@link createAgentQueue}. */
@@ -22,7 +23,10 @@ export interface AgentQueueOptions extends AgentQueueLocation {
 
 /** Options of `AgentQueue.enqueueRun`. */
 export interface EnqueueRunOptions {
-  /** The session to run in; a worker creates it on its first job. */
+  /**
+   * The session to run in; a worker creates it on its first job. Any non-blank string of
+   * well-formed Unicode without NUL characters (what every session store accepts).
+   */
   sessionId: string;
   /** The user's message. */
   prompt: string;
@@ -48,9 +52,17 @@ export interface EnqueuedAgentJob {
 
 /** Where a host puts the work for its agent workers (`createAgentWorker`). */
 export interface AgentQueue {
-  /** Queues a prompt for a session. @throws ConfigurationError for a missing session id or an empty prompt. */
+  /**
+   * Queues a prompt for a session.
+   * @throws ConfigurationError, before anything is queued, for a session id the stores would refuse
+   * (not a string, blank, a lone surrogate, a NUL character) or an empty prompt.
+   */
   enqueueRun(options: EnqueueRunOptions): Promise<EnqueuedAgentJob>;
-  /** Queues the answer to a pending approval. @throws ConfigurationError for a malformed decision. */
+  /**
+   * Queues the answer to a pending approval.
+   * @throws ConfigurationError, before anything is queued, for a session id the stores would refuse
+   * or a malformed decision.
+   */
   enqueueApproval(options: EnqueueApprovalOptions): Promise<EnqueuedAgentJob>;
   /** The BullMQ queue, for the host's own monitoring (`getJobCounts`, `QueueEvents`, ...). */
   readonly queue: Queue<AgentJobData>;
@@ -70,7 +82,7 @@ const OPTIONS: OptionsSpec<AgentQueueOptions> = {
   attempts: isPositiveInteger,
 };
 
-const RUN: OptionsSpec<EnqueueRunOptions> = { sessionId: required(isNonEmptyString), prompt: required(isNonEmptyString) };
+const RUN: OptionsSpec<EnqueueRunOptions> = { sessionId: required(isJobSessionId), prompt: required(isNonEmptyString) };
 
 const isDecision: OptionCheck = (value) => {
   const decision = value as { behavior?: unknown; message?: unknown } | undefined;
@@ -81,7 +93,7 @@ const isDecision: OptionCheck = (value) => {
   );
 };
 
-const APPROVAL: OptionsSpec<EnqueueApprovalOptions> = { sessionId: required(isNonEmptyString), approvalId: required(isNonEmptyString), decision: required(isDecision) };
+const APPROVAL: OptionsSpec<EnqueueApprovalOptions> = { sessionId: required(isJobSessionId), approvalId: required(isNonEmptyString), decision: required(isDecision) };
 
 /**
  * A queue of agent jobs on BullMQ: prompts and approval answers for sessions, run by

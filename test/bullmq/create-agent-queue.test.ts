@@ -1,0 +1,65 @@
+// enqueueRun / enqueueApproval refuse what no worker could run, before anything reaches Redis.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigurationError } from 'agent-harness';
+import { createAgentQueue, type AgentQueue } from 'agent-harness/bullmq';
+import { Redis } from 'ioredis';
+import { redis } from '../redis/redis-test-server.js';
+import { uniqueName } from '../server-under-test.js';
+import { bullConnection, dropPrefix } from './fleet-stores.js';
+
+describe.skipIf(!redis.reachable)('createAgentQueue: session ids', () => {
+  let queue: AgentQueue;
+  let admin: Redis;
+  const prefix = uniqueName('ah-queue');
+
+  beforeAll(() => {
+    queue = createAgentQueue({ connection: bullConnection(redis.url), queueName: uniqueName('queue'), prefix });
+    admin = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    await queue?.close();
+    await dropPrefix(admin, prefix);
+    await admin?.quit();
+  });
+
+  // What the stores refuse (assertSessionId), refused when the job is queued, not by the worker that takes it.
+  const refused: Array<[string, unknown, RegExp]> = [
+    ['a lone surrogate', 'user-\ud800', /"user-\\ud800"/],
+    ['a NUL character', 'user\u000042', /"user\\u000042"/],
+    ['an empty string', '', /""/],
+    ['a number', 42, /42/],
+  ];
+
+  /** What a call threw (at once, or as its rejection). */
+  const thrownBy = async (call: () => Promise<unknown>): Promise<unknown> => {
+    try {
+      await call();
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+
+  it.each(refused)('enqueueRun refuses a session id with %s at once, naming it and the fix, and queues nothing', async (_, sessionId, shown) => {
+    const thrown = await thrownBy(() => queue.enqueueRun({ sessionId: sessionId as string, prompt: 'Hello' }));
+    expect(ConfigurationError.isInstance(thrown)).toBe(true);
+    const message = (thrown as Error).message;
+    expect(message).toMatch(/^enqueueRun: `sessionId`/);
+    expect(message).toMatch(shown);
+    expect(message).toMatch(/well-formed Unicode/);
+    expect(message).toMatch(/e\.g\. "user-42"/);
+    expect(await queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
+  });
+
+  it('enqueueApproval refuses such a session id too', async () => {
+    const thrown = await thrownBy(() => queue.enqueueApproval({ sessionId: 'user-\udfff', approvalId: 'approval_x', decision: { behavior: 'allow' } }));
+    expect(ConfigurationError.isInstance(thrown)).toBe(true);
+    expect((thrown as Error).message).toMatch(/^enqueueApproval: `sessionId`.*"user-\\udfff"/);
+    expect(await queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
+  });
+
+  it('takes any session id the stores take', async () => {
+    const { sessionId } = await queue.enqueueRun({ sessionId: 'user 42 · 🧪 漢字', prompt: 'Hello' });
+    expect(sessionId).toBe('user 42 · 🧪 漢字');
+  });
+});
