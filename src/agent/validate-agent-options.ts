@@ -157,6 +157,7 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   resume: either('a snapshot object (agent.snapshot()) or a session id string', isNonEmptyString, isPlainObject),
   store: isSessionStore,
   fencingToken: isPositiveInteger,
+  checkLease: isFunction,
   storeWriteGraceMs: accepts(`an integer from 0 to ${MAX_TIMER_MS} (milliseconds)`, (value) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_TIMER_MS),
   claimApproval: isFunction,
   tracer: isTracer,

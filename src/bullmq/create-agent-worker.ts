@@ -22,9 +22,10 @@ export interface AgentWorkerSession {
   jobId: string;
   /**
    * Spread these into `createAgent`: the store, the fencing token of the lease this worker holds
-   * on the session, and `sessionId` for a new session or `resume` for a stored one.
+   * on the session, the check that keeps a tool call from starting once that lease ran out by the
+   * worker's clock (`checkLease`), and `sessionId` for a new session or `resume` for a stored one.
    */
-  agentOptions: { store: SessionStore; fencingToken: number; sessionId?: string; resume?: string };
+  agentOptions: { store: SessionStore; fencingToken: number; checkLease: () => LeaseLostError | undefined; sessionId?: string; resume?: string };
 }
 
 /** A job's failure, as `onError` receives it. */
@@ -43,8 +44,9 @@ export interface AgentWorkerOptions extends AgentQueueLocation {
   store: SessionStore;
   /**
    * Makes the agent for a job: `createAgent({ model, tools, ...session.agentOptions })`. The worker
-   * runs it and closes it when the job is done. Keep `store`, `fencingToken`, `sessionId` and
-   * `resume` as given: they are what make a job run beside no other and resume exactly once.
+   * runs it and closes it when the job is done. Keep `store`, `fencingToken`, `checkLease`,
+   * `sessionId` and `resume` as given: they are what make a job run beside no other and resume
+   * exactly once.
    */
   createAgent: (session: AgentWorkerSession) => Agent | Promise<Agent>;
   /**
@@ -54,10 +56,21 @@ export interface AgentWorkerOptions extends AgentQueueLocation {
   concurrency?: number;
   /**
    * The lifetime of the worker's lease on a session, renewed every third of it while the job
-   * runs. A worker that dies holds its sessions this long at most.
+   * runs. A worker that dies holds its sessions this long at most. A tool call of the job does not
+   * start once this long has passed on the worker's clock (`now`) since the lease was last taken or
+   * renewed (timed from when the request was sent, so never later than the store's own end): a
+   * worker that stalled (a long pause, a slow permission step) may have lost the session to
+   * another by then. The job is then put back, and the next holder continues the session.
    * @default 30000
    */
   leaseTtlMs?: number;
+  /**
+   * The clock the worker times its leases with, in epoch milliseconds (see `leaseTtlMs`). Tests pass
+   * the manual clock they give the store (`memorySessionStore({ now })`), so a lease runs out without
+   * waiting.
+   * @default Date.now
+   */
+  now?: () => number;
   /**
    * How long a job for a session another worker holds waits before it is tried again (delayed,
    * not counted as an attempt).
@@ -115,6 +128,7 @@ const OPTIONS: OptionsSpec<AgentWorkerOptions> = {
   createAgent: required(isFunction),
   concurrency: isPositiveInteger,
   leaseTtlMs: isPositiveInteger,
+  now: isFunction,
   heldRetryMs: isPositiveInteger,
   lockDurationMs: isPositiveInteger,
   workerId: isNonEmptyString,
@@ -139,7 +153,8 @@ async function putBack(job: Job, token: string | undefined, delayMs: number): Pr
  * cannot write. A job whose worker died is taken over once its BullMQ lock runs out: the new
  * worker reads in the transcript how far the job's run went (by its run id, `job_<jobId>`) and
  * continues it; the prompt is not sent again, an approval is not answered twice, and a tool that
- * may have been running is answered as interrupted, not run again.
+ * may have been running is answered as interrupted, not run again. A worker that stalled past its
+ * lease starts no more tool calls of the job (`leaseTtlMs`): the job is put back for the next holder.
  * @throws ConfigurationError naming the bad option.
  * @example
  * const worker = createAgentWorker({
@@ -157,6 +172,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   const leases = store.leases!;
   const id = options.workerId ?? `agent-worker-${randomId(10)}`;
   const ttlMs = options.leaseTtlMs ?? 30_000;
+  const now = options.now ?? Date.now;
   const heldRetryMs = options.heldRetryMs ?? 1000;
   const lockDuration = options.lockDurationMs ?? 30_000;
   /**
@@ -181,17 +197,23 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     const data = job.data;
     const { sessionId } = data;
     const runId = runIdOfJob(job.id!);
+    // Timed from before the request: the store's lease ends no sooner than this, whatever its clock.
+    const askedAt = now();
     const lease = await leases.acquire(sessionId, { holder: id, ttlMs });
     if (!lease) return putBack(job, token, heldRetryMs);
     let current: SessionLease | undefined = lease;
     let agent: Agent | undefined;
     let lost = false;
+    /** When the lease ends by this worker's clock, unless a renewal comes back first. */
+    let deadline = askedAt + ttlMs;
     const renewal = setInterval(() => {
       if (!current) return;
+      const sentAt = now();
       leases.renew(current, { ttlMs }).then(
         (renewed) => {
           current = renewed;
-          if (!renewed) {
+          if (renewed) deadline = Math.max(deadline, sentAt + ttlMs);
+          else {
             lost = true;
             agent?.interrupt('the worker lost its lease on the session');
           }
@@ -199,6 +221,14 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         () => undefined, // a failed renewal is retried on the next tick; the lease's expiry is the bound
       );
     }, Math.max(1, Math.floor(ttlMs / 3)));
+    // Read right before each tool call starts: no store round trip, and a pause that outlasted the
+    // lease (when no renewal could run) is seen at once.
+    const checkLease = (): LeaseLostError | undefined => {
+      const time = now();
+      if (!lost && time < deadline) return undefined;
+      const reason = lost ? `the store refused to renew it (worker "${id}")` : `its ${ttlMs} ms (leaseTtlMs) ran out ${time - deadline} ms ago by the clock of worker "${id}", with no renewal since`;
+      return new LeaseLostError({ sessionId, fencingToken: lease.fencingToken, currentLease: undefined, now: time, reason });
+    };
     try {
       const entries = await loadEntries(store, sessionId);
       const progress = jobProgress(entries, runId);
@@ -209,7 +239,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         const pending = pendingApprovalsOf(foldEntries(entries, { sessionId }));
         return { sessionId, runId, status: progress.endedWith as AgentJobResult['status'], pendingApprovals: pending.map((approval) => approval.id) };
       }
-      const agentOptions = entries.length > 0 ? { store, fencingToken: lease.fencingToken, resume: sessionId } : { store, fencingToken: lease.fencingToken, sessionId };
+      const agentOptions = { store, fencingToken: lease.fencingToken, checkLease, ...(entries.length > 0 ? { resume: sessionId } : { sessionId }) };
       agent = await options.createAgent({ sessionId, jobId: job.id!, agentOptions });
       try {
         await agent.ready;

@@ -18,8 +18,16 @@ export interface LeaseLostErrorOptions {
   fencingToken: number;
   /** The session's lease as the store holds it now; undefined when it has none. */
   currentLease: LeaseLostErrorLease | undefined;
-  /** The store's clock (epoch milliseconds) when it refused. */
+  /** The store's clock (epoch milliseconds) when it refused; the holder's, with `reason`. */
   now: number;
+  /**
+   * Set when the lease holder found out itself, before the store refused anything — its lease ran
+   * out by its own clock with no renewal, or a renewal was refused — and stopped a tool call from
+   * starting: why, as a clause (e.g. `its 30000 ms ran out with no renewal`). The message then says
+   * so, instead of naming the store's lease.
+   * @default undefined (the store refused a write)
+   */
+  reason?: string;
 }
 
 function iso(epochMs: number): string {
@@ -38,8 +46,10 @@ function whyLost(options: LeaseLostErrorOptions): string {
 /**
  * A write carried the fencing token of a lease that is no longer the session's current,
  * unexpired lease: it expired, was released, or another worker took the session over. Nothing of
- * the write was stored. The worker must stop working on the session; to continue it, acquire the
- * lease again and load the session afresh.
+ * the write was stored. Also what a run ends with when its lease holder found the lease lost
+ * before a tool call started (`createAgent({ checkLease })`, with `reason`): the call did not run.
+ * The worker must stop working on the session; to continue it, acquire the lease again and load
+ * the session afresh.
  */
 export class LeaseLostError extends AgentHarnessError {
   /** The error's code, `lease-lost`. */
@@ -53,8 +63,9 @@ export class LeaseLostError extends AgentHarnessError {
   constructor(options: LeaseLostErrorOptions) {
     super(
       LeaseLostError.code,
-      `Session "${options.sessionId}" is no longer leased under fencing token ${options.fencingToken}: ${whyLost(options)}. ` +
-        'Nothing was written. Stop working on this session; to continue it, acquire its lease again (store.leases.acquire) and load it afresh.',
+      `Session "${options.sessionId}" is no longer leased under fencing token ${options.fencingToken}: ` +
+        (options.reason === undefined ? `${whyLost(options)}. Nothing was written.` : `${options.reason}. The tool call about to start was not run, and the run stopped.`) +
+        ' Stop working on this session; to continue it, acquire its lease again (store.leases.acquire) and load it afresh.',
     );
     this.sessionId = options.sessionId;
     this.fencingToken = options.fencingToken;

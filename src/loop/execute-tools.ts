@@ -10,6 +10,7 @@ import { isThenable } from '../tools/is-thenable.js';
 import { isToolSuspension, type Tool, type ToolExecuteArgs, type ToolReturn, type ToolRunContext, type ToolSuspension } from '../tools/types.js';
 import type { RunContext } from './loop-run-context.js';
 import { refuseCall } from './refuse-call.js';
+import { lostLease } from './lost-lease.js';
 import { toToolResultContent, truncateText, type ToolResultContent } from './tool-result-content.js';
 import { resultCharLimit } from './result-char-limit.js';
 import { failSpan, withSpan } from '../telemetry/index.js';
@@ -17,6 +18,8 @@ import { describeThrown } from '../errors/describe-thrown.js';
 
 const INTERRUPTED = 'The user interrupted this tool call before it finished; it may have had partial effects. Do not assume it completed.';
 const NOT_STARTED = 'The user interrupted the run before this tool call started; it did not run.';
+/** For a call that did not start because the session's lease was lost (another worker may hold the session). */
+const LEASE_LOST_NOT_STARTED = "The worker's hold on this session (its lease) ran out before this tool call started; it did not run.";
 const PLAN_MODE_GUARD =
   'This call was not run: plan mode is active, and only read-only tools run while planning. Present your plan with ExitPlanMode first.';
 
@@ -37,7 +40,8 @@ export function executeTools(core: AgentCore, batch: OpenBatch, context: RunCont
  */
 function executeFrom(core: AgentCore, allowed: BatchCall[], start: number, context: RunContext): Promise<void> | undefined {
   let index = start;
-  while (index < allowed.length && !context.signal.aborted) {
+  // A call that found the lease lost stops the batch: the rest are answered below.
+  while (index < allowed.length && !context.signal.aborted && !core.leaseLost) {
     const first = allowed[index]!;
     const group: BatchCall[] = [first];
     index++;
@@ -56,7 +60,7 @@ function executeFrom(core: AgentCore, allowed: BatchCall[], start: number, conte
       return pending.then(() => executeFrom(core, allowed, next, context));
     }
   }
-  for (const call of allowed) if (call.state === 'allowed') refuseCall(core, call, NOT_STARTED);
+  for (const call of allowed) if (call.state === 'allowed') refuseCall(core, call, core.leaseLost ? LEASE_LOST_NOT_STARTED : NOT_STARTED);
   return undefined;
 }
 
@@ -158,6 +162,9 @@ function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval
   try {
     // Interrupted before it started (a parallel call's host, say): the tool is not run at all.
     if (runSignal.aborted) settled = failCall(core, call, input, NOT_STARTED, new ToolExecutionError(tool.name, NOT_STARTED), runSignal);
+    // The session's lease is known lost or past its end (a pause since the call was stored, say):
+    // another worker may hold the session by now, and would answer or run this call itself.
+    else if (lostLease(core)) settled = failCall(core, call, input, LEASE_LOST_NOT_STARTED, new ToolExecutionError(tool.name, LEASE_LOST_NOT_STARTED), runSignal);
     else {
       // Started now, in this turn of the event loop: the plan-mode check above is current.
       const returned: unknown = approval ? tool.resume!({ ...args, nested: call.nested as NestedRun, approval }) : tool.execute(args);

@@ -213,6 +213,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
     tracked(() => core.appendUserContent([...batchResults(batch), ...core.takeReminders()]));
   };
 
+  core.leaseLost = undefined;
   core.commit({ kind: 'run-start', runId: context.runId });
   core.emit({ type: 'run-start', runId: context.runId, prompt: typeof input.prompt === 'string' ? input.prompt : undefined });
   try {
@@ -250,6 +251,18 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
           // A batch of synchronous tools (no hooks, no timeout) runs without a promise.
           const executing = executeTools(core, batch, context);
           if (executing) await executing;
+        }
+        const lost = core.leaseLost;
+        if (lost) {
+          // A call did not start because the session's lease is gone: another worker may hold the
+          // session. The answers so far are stored if the store still takes them (the lease may only
+          // have run out by the host's clock), then nothing more is written, not even the run's end:
+          // the next holder continues the session, and the calls still waiting for the host wait on.
+          if (core.journal) {
+            await core.flush();
+            core.journal.abandon(lost);
+          }
+          return await finish('error', lost);
         }
         if (signal.aborted) {
           closeBatch(INTERRUPTED);

@@ -147,6 +147,13 @@ export class AgentCore implements AgentServices {
     if (this.sessionParent) return this.sessionParent.runningBackgroundTasks();
     return [...(this.#backgroundTasks?.values() ?? [])].map((task) => ({ ...task.info }));
   }
+  /**
+   * The host's check of its lease on the session (`createAgent({ checkLease })`), read right
+   * before a tool call starts (see `lostLease`); a subagent's asks its parent's. None for a fork.
+   */
+  leaseCheck: (() => Error | undefined) | undefined;
+  /** What stopped a tool call of the active run from starting: the lease was lost. Cleared when a run starts. */
+  leaseLost: Error | undefined;
   /** Set by `agent.close()` on the agent the host made: the session's store hold is released. */
   closed = false;
   /** Whether the agent at the top of this one's tree was closed (nothing more may start in it). */
@@ -184,6 +191,7 @@ export class AgentCore implements AgentServices {
     // A subagent inherits its parent's tracer already guarded (its failures are the parent's run's).
     this.options = options.tracer ? { ...options, tracer: guardTracer(options.tracer, ({ operation, error }) => this.reportTracerFailure(operation, error)) } : options;
     this.journal = journal;
+    this.leaseCheck = options.checkLease;
     this.unstoredRevision = revision;
     this.sessionStartSource = origin;
     // A resumed history (a snapshot, a transcript written by an older version) may hold a lone

@@ -10,6 +10,7 @@ import type { Skill } from '../skills/index.js';
 import type { ToolSearchMode } from '../tool-search/index.js';
 import type { AgentSnapshot } from './snapshot.js';
 import type { SessionStore } from '../session/session-store.js';
+import type { LeaseLostError } from '../errors/lease-lost-error.js';
 import type { SnapshotKey } from './snapshot-signature.js';
 import type { TracerLike } from '../telemetry/tracer-like.js';
 import type { ContextOptions, MemoryToolOptions } from '../context/index.js';
@@ -201,6 +202,26 @@ export interface AgentOptions {
    * @default undefined (appends are not checked against leases)
    */
   fencingToken?: number;
+  /**
+   * The host's check of its lease on the session, read right before each tool call starts (a
+   * subagent's too): return a `LeaseLostError` (with `reason`) once the lease is lost or past its
+   * end by the host's own clock, `undefined` while it holds. The store fences writes, not a tool's
+   * effects, and another worker may hold the session by then: so the call does not start, the
+   * calls of the batch that have not started are answered as not run (pending approvals stay
+   * pending), those answers are stored if the store still takes them, and the run ends with the
+   * error, writing nothing more — the next holder continues the session. Synchronous: no store
+   * round trip per call. `createAgentWorker` passes one in `session.agentOptions`. Forks are new
+   * sessions and run without it. Without it, a call still does not start once the store refused
+   * a write with `LeaseLostError`.
+   * @default undefined (only a write the store refused stops the calls)
+   * @example
+   * const takenAt = Date.now();
+   * const lease = await store.leases.acquire(sessionId, { holder, ttlMs: 30_000 });
+   * createAgent({ model, store, resume: sessionId, fencingToken: lease.fencingToken, checkLease: () =>
+   *   Date.now() < takenAt + 30_000 ? undefined
+   *     : new LeaseLostError({ sessionId, fencingToken: lease.fencingToken, currentLease: undefined, now: Date.now(), reason: 'its 30000 ms ran out' }) });
+   */
+  checkLease?: () => LeaseLostError | undefined;
   /**
    * How long, once a run is interrupted (`interrupt()`, the run's `signal`, `close()`), the run
    * waits on a store write left unanswered before giving it up: the run then ends with a

@@ -14,6 +14,7 @@ import type { Tool } from '../tools/types.js';
 import type { CanUseTool } from '../types/permission.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { SidechainJournal } from './sidechain-journal.js';
+import { lostLease } from '../loop/lost-lease.js';
 
 /** The built-in tools every agent makes for itself (bound to its own state), never shared with a subagent. */
 const OWN_BUILTINS = new Set(['TodoWrite', 'ExitPlanMode', 'EnterPlanMode', 'AskUserQuestion', 'Agent', 'TaskOutput', 'ToolSearch']);
@@ -131,6 +132,8 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   core = new AgentCore(options, toolbox, initial, state ? 'resume' : 'startup', journal, parent.revision);
   core.emitter = parent.emitter;
   core.parentToolUseId = setup.parentToolUseId;
+  // Its calls start under the session's lease, as the parent's do: a loss it finds stops the parent too.
+  core.leaseCheck = () => lostLease(parent);
   // Never looser than the parent now: a parent switched to plan mode makes its subagents read-only.
   core.modeCeiling = () => parent.mode;
   // Its hosts' "always allow" answers are the session's: the parent keeps them too.
