@@ -65,10 +65,10 @@ export interface AgentWorkerOptions extends AgentQueueLocation {
    */
   leaseTtlMs?: number;
   /**
-   * The clock the worker times its leases with, in epoch milliseconds (see `leaseTtlMs`). Tests pass
-   * the manual clock they give the store (`memorySessionStore({ now })`), so a lease runs out without
-   * waiting.
-   * @default Date.now
+   * The clock the worker times its leases with, in milliseconds (see `leaseTtlMs`); only compared
+   * with its own readings. Tests pass the manual clock they give the store
+   * (`memorySessionStore({ now })`), so a lease runs out without waiting.
+   * @default performance.now (monotonic: a step of the system clock does not move a lease's end)
    */
   now?: () => number;
   /**
@@ -172,7 +172,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   const leases = store.leases!;
   const id = options.workerId ?? `agent-worker-${randomId(10)}`;
   const ttlMs = options.leaseTtlMs ?? 30_000;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => performance.now());
   const heldRetryMs = options.heldRetryMs ?? 1000;
   const lockDuration = options.lockDurationMs ?? 30_000;
   /**
