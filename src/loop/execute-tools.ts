@@ -159,6 +159,7 @@ function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval
   const ending: CallEnding = { core, call, tool, input, runSignal, started, note: call.note };
   core.running.add(call.toolUseId);
   let settled: Promise<void> | undefined;
+  let raced = false;
   try {
     // Interrupted before it started (a parallel call's host, say): the tool is not run at all.
     if (runSignal.aborted) settled = failCall(core, call, input, NOT_STARTED, new ToolExecutionError(tool.name, NOT_STARTED), runSignal);
@@ -168,16 +169,28 @@ function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval
     else {
       // Started now, in this turn of the event loop: the plan-mode check above is current.
       const returned: unknown = approval ? tool.resume!({ ...args, nested: call.nested as NestedRun, approval }) : tool.execute(args);
-      settled = isThenable(returned) ? raceCall(ending, returned, controller) : settleCall(ending, returned);
+      raced = isThenable(returned);
+      settled = raced ? raceCall(ending, returned, controller) : settleCall(ending, returned);
     }
   } catch (error) {
+    raced = false;
     settled = callFailed(ending, error);
   }
   if (!settled) {
     core.running.delete(call.toolUseId);
     return undefined;
   }
-  return settled.finally(() => core.running.delete(call.toolUseId));
+  // A tool's own promise leaves `running` when its race ends (raceCall); a hook or a failure here.
+  return raced ? settled : releasedAfter(core, call, settled);
+}
+
+/** `settled`, then the call leaves `running` (one await: no more ticks than the call had before). */
+async function releasedAfter(core: AgentCore, call: BatchCall, settled: Promise<void>): Promise<void> {
+  try {
+    await settled;
+  } finally {
+    core.running.delete(call.toolUseId);
+  }
 }
 
 /** What answering a started call needs. */
@@ -235,10 +248,12 @@ async function raceCall(ending: CallEnding, returned: unknown, controller: Abort
       await failCall(core, call, input, message, new ToolExecutionError(tool.name, message, { timedOut }), runSignal);
       return;
     }
-    await settleCall(ending, outcome);
+    const settling = settleCall(ending, outcome);
+    if (settling) await settling;
   } catch (error) {
     await callFailed(ending, error);
   } finally {
+    core.running.delete(call.toolUseId);
     if (timer) clearTimeout(timer);
     stopListening();
   }
