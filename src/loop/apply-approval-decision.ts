@@ -6,6 +6,7 @@ import type { BatchCall } from '../state/index.js';
 import { planRejected } from './announce-question.js';
 import { describeInputChange, inputChanged } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
+import { commitCallAllowed } from './commit-call-allowed.js';
 
 /** The host's answer to a pending approval. */
 export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
@@ -83,16 +84,7 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
     ...(decision.updatedPermissions ? { updatedPermissions: decision.updatedPermissions } : {}),
   };
   core.commit({ kind: 'permission-decision', decision: allowed });
-  const held = tool.handlesHostAnswer ? decision.updatedPermissions : undefined;
-  const hostAnswer = { ...(edited ? { edited: true } : {}), ...(decision.clearContext === true ? { clearContext: true } : {}) };
-  core.commit({
-    kind: 'call-allowed',
-    toolUseId: call.toolUseId,
-    input,
-    ...(held?.length ? { heldUpdates: held } : {}),
-    ...(note ? { note } : {}),
-    ...(Object.keys(hostAnswer).length ? { hostAnswer } : {}),
-  });
+  commitCallAllowed(core, call, tool, input, { updatedPermissions: decision.updatedPermissions, edited, note, clearContext: decision.clearContext });
   core.emit({ type: 'permission-decision', ...allowed });
   // Checked when the decision was recorded.
   if (!tool.handlesHostAnswer) core.applyCheckedPermissionUpdates(decision.updatedPermissions);

@@ -10,6 +10,7 @@ import { announceQuestion, planRejected } from './announce-question.js';
 import { toolUseOf, type BatchCall, type OpenBatch } from '../state/index.js';
 import { describeInputChange, inputChanged } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
+import { commitCallAllowed } from './commit-call-allowed.js';
 import { withSpan, type SpanLike } from '../telemetry/index.js';
 
 /** What deciding a batch leaves for the run: denials for the result, and whether the host asked to stop. */
@@ -97,16 +98,7 @@ function recordDecision(
     const edited = 'editedFrom' in outcome && inputChanged(outcome.editedFrom, input);
     // A question's answers are the point of the call, not an edit to warn about.
     const note = edited && !tool.requiresUserInteraction && !tool.handlesHostAnswer ? describeInputChange(outcome.editedFrom, input) : undefined;
-    const held = tool.handlesHostAnswer ? decision.updatedPermissions : undefined;
-    const hostAnswer = { ...(edited ? { edited: true } : {}), ...(outcome.clearContext ? { clearContext: true } : {}) };
-    core.commit({
-      kind: 'call-allowed',
-      toolUseId: call.toolUseId,
-      input,
-      ...(held?.length ? { heldUpdates: held } : {}),
-      ...(note ? { note } : {}),
-      ...(Object.keys(hostAnswer).length ? { hostAnswer } : {}),
-    });
+    commitCallAllowed(core, call, tool, input, { updatedPermissions: decision.updatedPermissions, edited, note, clearContext: outcome.clearContext });
     // Checked when the decision was recorded.
     if (!tool.handlesHostAnswer) core.applyCheckedPermissionUpdates(decision.updatedPermissions);
   } else if (decision.behavior === 'deny') {
