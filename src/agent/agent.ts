@@ -167,6 +167,8 @@ export class Agent {
   /** The typed output a run that ended `awaiting-approval` was asked for, for the run that resolves it. */
   private parkedOutput: OutputRequest | undefined;
   private closed = false;
+  /** The agent's closing, shared by every `close()` call. */
+  private closing: Promise<void> | undefined;
   /** Stops the tool sources connecting (close() while MCP servers connect), when they do. */
   private readonly stopLoading: (() => void) | undefined;
   /** `ready` has resolved: a run starts without waiting on it. */
@@ -604,11 +606,17 @@ export class Agent {
    * servers' processes end), and releases what the session store holds for it (the file store's
    * handle and lock). Once it resolves, no model call, hook or store write of the agent or its
    * subagents follows (a tool that ignores its abort signal is no longer waited on). The agent
-   * accepts no more runs; its snapshot stays available.
+   * accepts no more runs; its snapshot stays available. A second call while the first is still
+   * closing resolves with it, not before (its options are not applied: the first call's are).
    */
   async close(options: CloseOptions = {}): Promise<void> {
     validateCloseOptions(options);
-    if (this.closed) return;
+    this.closing ??= this.closeOnce(options);
+    return this.closing;
+  }
+
+  /** What `close()` does, once. */
+  private async closeOnce(options: CloseOptions): Promise<void> {
     this.closed = true;
     // A compaction under way stops too (waited for below, once loaded): it writes nothing after this resolves.
     const compaction = this.compaction;

@@ -145,6 +145,24 @@ describe('hooks in the loop', () => {
     await agent.close({ signal: AbortSignal.abort() });
     expect(seen).toEqual([true]);
   });
+
+  it('a second close() while the first waits on a SessionEnd hook resolves only once the first has', async () => {
+    const started = deferred();
+    const release = deferred();
+    const ran: string[] = [];
+    const agent = createAgent({ model: scriptedModel([]), hooks: { SessionEnd: [{ hook: async () => (ran.push('hook'), started.resolve(), await release.promise) }] } });
+    let secondDone = false;
+    const first = agent.close();
+    await started.promise;
+    const second = agent.close().then(() => (secondDone = true));
+    for (let tick = 0; tick < 5; tick++) await new Promise((resolve) => setImmediate(resolve));
+    expect(secondDone).toBe(false);
+    release.resolve();
+    await Promise.all([first, second]);
+    expect(secondDone).toBe(true);
+    // The hooks ran once.
+    expect(ran).toEqual(['hook']);
+  });
 });
 
 describe('canUseTool in the loop', () => {
