@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type AgentEvent, type AgentRun } from 'agent-harness';
+import { defineTool, type AgentEvent, type AgentRun, type CanUseTool } from 'agent-harness';
 
 /** A deferred promise a test resolves by hand (no timers). */
 export function deferred<T = void>() {
@@ -32,3 +32,23 @@ export const echoTool = defineTool({
 export function tick(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
+
+/** One question for `AskUserQuestion` (tests of what happens to the user's answers). */
+export const constraintsQuestion = {
+  question: 'Which constraints must the article respect?',
+  header: 'Constraints',
+  options: [
+    { label: 'Strict', description: 'Follow the brief to the letter' },
+    { label: 'Loose', description: 'Interpret freely' },
+  ],
+  multiSelect: false,
+};
+
+/** The user's answer to {@link constraintsQuestion}: long enough for clearing to consider it. */
+export const CONSTRAINTS_ANSWER = `ANSWER-17: no jargon, cite two primary sources, and keep it under 900 words. ${'The reader is a beginner. '.repeat(30)}`;
+
+/** A host that answers {@link constraintsQuestion} with {@link CONSTRAINTS_ANSWER} and allows every other call. */
+export const answersConstraints: CanUseTool = (_name, input, context) =>
+  context.reason.type === 'question'
+    ? { behavior: 'allow', updatedInput: { ...(input as object), answers: { [constraintsQuestion.question]: CONSTRAINTS_ANSWER } } }
+    : { behavior: 'allow' };

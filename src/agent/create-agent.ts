@@ -69,16 +69,10 @@ function journalFor(store: SessionStore, state: SessionState, last: SessionEntry
  */
 function startCore(options: AgentOptions, state: SessionState, origin: 'startup' | 'fork', sources: ResolvedToolSources, forkedFrom?: string): AgentCore {
   const store = options.store;
-  if (!store) {
-    const core = buildCore(options, state, origin, undefined, sources);
-    // The lease is on the host's session; a fork is another session.
-    if (origin === 'fork') core.leaseCheck = undefined;
-    return core;
-  }
+  if (!store) return buildCore(options, state, origin, undefined, sources);
   // The lease is on the host's session; a fork is another session, written without it.
   const journal = journalFor(store, state, undefined, origin === 'fork' ? undefined : options.fencingToken);
   const core = buildCore(options, state, origin, journal, sources);
-  if (origin === 'fork') core.leaseCheck = undefined;
   claimSession(store, state.sessionId, core);
   if (forkedFrom !== undefined) core.commit({ kind: 'session-meta', forkedFrom });
   core.commit({ kind: 'checkpoint', state: structuredClone(state), reason: origin });

@@ -173,7 +173,7 @@ function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval
       settled = raced ? raceCall(ending, returned, controller) : settleCall(ending, returned);
     }
   } catch (error) {
-    raced = false;
+    // Thrown by the tool itself (raceCall, async, never throws here): `raced` is still false.
     settled = callFailed(ending, error);
   }
   if (!settled) {

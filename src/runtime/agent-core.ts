@@ -191,7 +191,8 @@ export class AgentCore implements AgentServices {
     // A subagent inherits its parent's tracer already guarded (its failures are the parent's run's).
     this.options = options.tracer ? { ...options, tracer: guardTracer(options.tracer, ({ operation, error }) => this.reportTracerFailure(operation, error)) } : options;
     this.journal = journal;
-    this.leaseCheck = options.checkLease;
+    // The lease is on the host's session; a fork is another session.
+    this.leaseCheck = origin === 'fork' ? undefined : options.checkLease;
     this.unstoredRevision = revision;
     this.sessionStartSource = origin;
     // A resumed history (a snapshot, a transcript written by an older version) may hold a lone

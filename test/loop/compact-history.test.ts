@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CLEARED_TOOL_RESULT_PREFIX, createAgent, defineTool, ModelError, type CanUseTool, type ModelRequest, type ToolResultBlock } from 'agent-harness';
+import { CLEARED_TOOL_RESULT_PREFIX, createAgent, defineTool, ModelError, type ModelRequest, type ToolResultBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { answersConstraints as answering, CONSTRAINTS_ANSWER as ANSWER, constraintsQuestion as question } from '../helpers.js';
 
 // When the summary request is itself too long, compaction asks again with the old tool results
 // of the summarized part cleared. The user's answers to AskUserQuestion are the user's words, not
 // output a call gets again: that fallback keeps them, as the clearing before a turn does.
 
-const question = {
-  question: 'Which constraints must the article respect?',
-  header: 'Constraints',
-  options: [
-    { label: 'Strict', description: 'Follow the brief to the letter' },
-    { label: 'Loose', description: 'Interpret freely' },
-  ],
-  multiSelect: false,
-};
-const ANSWER = `ANSWER-17: no jargon, cite two primary sources, and keep it under 900 words. ${'The reader is a beginner. '.repeat(30)}`;
-const answering: CanUseTool = (_name, input, context) =>
-  context.reason.type === 'question' ? { behavior: 'allow', updatedInput: { ...(input as object), answers: { [question.question]: ANSWER } } } : { behavior: 'allow' };
 const tooLong = () => new ModelError('prompt is too long: 210000 tokens > 200000 maximum', { status: 400, errorType: 'invalid_request_error' });
 const SUMMARY = '<summary>\n## Goal\nWrite the article.\n</summary>';
 

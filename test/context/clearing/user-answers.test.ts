@@ -1,25 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, type CanUseTool, type ToolResultBlock } from 'agent-harness';
+import { createAgent, defineTool, type ToolResultBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { answersConstraints as answering, constraintsQuestion as question } from '../../helpers.js';
 
 // Clearing replaces old tool results by a stub that says "make the call again". The answer to a
 // question for the user (AskUserQuestion) is the user's own words, not something a call gets
 // again: clearing never stubs it (the model would lose the answers, or ask the user again).
-
-const question = {
-  question: 'Which constraints must the article respect?',
-  header: 'Constraints',
-  options: [
-    { label: 'Strict', description: 'Follow the brief to the letter' },
-    { label: 'Loose', description: 'Interpret freely' },
-  ],
-  multiSelect: false,
-};
-const ANSWER = `ANSWER-17: no jargon, cite two primary sources, and keep it under 900 words. ${'The reader is a beginner. '.repeat(30)}`;
-
-const answering: CanUseTool = (_name, input, context) =>
-  context.reason.type === 'question' ? { behavior: 'allow', updatedInput: { ...(input as object), answers: { [question.question]: ANSWER } } } : { behavior: 'allow' };
 
 describe('clearing stale tool results', () => {
   it('never stubs the user’s answers to AskUserQuestion', async () => {
