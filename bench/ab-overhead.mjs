@@ -2,9 +2,10 @@
 // (say a worktree of the commit before a change: `git worktree add ../base <rev> && (cd ../base &&
 // npm ci && npx tsup)`), alternated round by round so the machine's drift hits both alike.
 //   node --expose-gc bench/ab-overhead.mjs ../base/dist/index.js
-// Prints, per build, the medians over 8 rounds of: a whole new-session run (createAgent + one tool
+// Prints, per build, the medians over 8 rounds (AB_ROUNDS) of: a whole new-session run (createAgent + one tool
 // turn + the answer, median of 500), a turn of a 200-turn run (median), and the mean turn of a
-// 1,000-turn run (GC included).
+// 1,000-turn run (GC included); the change of the medians, and the median of the per-round ratios
+// (each round measures both builds back to back, so that ratio is the least moved by drift).
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
@@ -13,7 +14,7 @@ import { median } from './lib/stats.mjs';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: node --expose-gc bench/ab-overhead.mjs <path to the other build\'s dist/index.js>');
-const ROUNDS = 8;
+const ROUNDS = Number(process.env.AB_ROUNDS ?? 8);
 const builds = {
   base: await import(pathToFileURL(resolve(other)).href),
   this: await import('../dist/index.js'),
@@ -62,9 +63,14 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const row = (label, key, digits) => {
   const [base, now] = [median(results.base[key]), median(results.this[key])];
-  return `${label.padEnd(44)} ${base.toFixed(digits).padStart(8)} µs  ${now.toFixed(digits).padStart(8)} µs  ${(((now - base) / base) * 100).toFixed(0).padStart(4)}%`;
+  const paired = median(results.this[key].map((value, round) => value / results.base[key][round]));
+  const percent = (ratio) => `${((ratio - 1) * 100).toFixed(0).padStart(4)}%`;
+  return `${label.padEnd(44)} ${base.toFixed(digits).padStart(8)} µs  ${now.toFixed(digits).padStart(8)} µs  ${percent(now / base)}  ${percent(paired).padStart(7)}`;
 };
-console.log(`A/B in one process, ${ROUNDS} rounds; base = ${other}\n${''.padEnd(44)} ${'base'.padStart(11)}  ${'this'.padStart(11)}  change`);
+console.log(
+  `A/B in one process, ${ROUNDS} rounds (AB_ROUNDS); base = ${other}\n` +
+    `${''.padEnd(44)} ${'base'.padStart(11)}  ${'this'.padStart(11)}  change  per round (median of this ÷ base)`,
+);
 console.log(row('whole run, new session (median)', 'run', 1));
 console.log(row('turn of a 200-turn run (median)', 'turn', 2));
 console.log(row('mean turn of a 1,000-turn run (GC included)', 'mean', 2));

@@ -30,6 +30,7 @@ import { failedBeforeStart, interruptedBeforeStart } from './failed-before-start
 import type { RunResult } from '../events/run-result.js';
 import { raceAbort } from '../permissions/race-abort.js';
 import { onAbort } from '../loop/on-abort.js';
+import { RunAbort } from '../loop/run-abort.js';
 import { boundWrites, DEFAULT_STORE_WRITE_GRACE_MS } from '../session/bound-writes.js';
 import { validateCloseOptions, validateCompactOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
 import { validateRulesArgument } from './validate-agent-options.js';
@@ -163,7 +164,7 @@ export class Agent {
    */
   readonly ready: Promise<void>;
   private readonly forkSelf: (state: SessionState, forkedFrom: string) => Agent;
-  private active: { controller: AbortController; run: AgentRun } | undefined;
+  private active: { abort: RunAbort; run: AgentRun } | undefined;
   /** The typed output a run that ended `awaiting-approval` was asked for, for the run that resolves it. */
   private parkedOutput: OutputRequest | undefined;
   private closed = false;
@@ -400,10 +401,11 @@ export class Agent {
   private start(input: RunInput, options: RunOptions): AgentRun {
     if (this.busy) throw new RunInProgressError(this.sessionIdOrUnknown());
     this.assertOpen();
-    const controller = new AbortController();
+    // The run's AbortSignal is made only when something is handed it (see RunAbort).
+    const abort = new RunAbort(this.maxToolConcurrency);
     const external = options.signal;
-    const onExternalAbort = () => controller.abort(external?.reason);
-    if (external?.aborted) controller.abort(external.reason);
+    const onExternalAbort = () => abort.abort(external?.reason);
+    if (external?.aborted) abort.abort(external.reason);
     else external?.addEventListener('abort', onExternalAbort, { once: true });
     const runId = options.runId ?? `run_${randomId(12)}`;
     const run = new AgentRun(runId, async (push) => {
@@ -411,7 +413,7 @@ export class Agent {
         // An interrupt while the session loads or its MCP servers connect ends the run at once.
         // (A ready agent still awaits: the loop starts a microtask after run(), once the host's listeners are on.)
         if (this.isReady) await this.ready;
-        else if ((await raceAbort(() => this.ready, controller.signal)).aborted) {
+        else if ((await raceAbort(() => this.ready, abort.signal)).aborted) {
           this.active = undefined;
           external?.removeEventListener('abort', onExternalAbort);
           return interruptedBeforeStart(runId, this.sessionIdOrUnknown());
@@ -431,11 +433,11 @@ export class Agent {
       this.core.runSink = push;
       // Interrupted, the run waits on a store that stopped answering only so long.
       let stopBounding: (() => void) | undefined;
-      const unbound = this.core.journal ? onAbort(controller.signal, () => (stopBounding = this.boundWrites('the run was interrupted'))) : undefined;
+      const unbound = this.core.journal ? onAbort(abort.signal, () => (stopBounding = this.boundWrites('the run was interrupted'))) : undefined;
       try {
         let result: RunResult;
         try {
-          result = await runLoop(this.core, input, { runId, signal: controller.signal, queue: (this.toolQueue ??= new ToolQueue(this.maxToolConcurrency)), sink: push });
+          result = await runLoop(this.core, input, { runId, abort, queue: (this.toolQueue ??= new ToolQueue(this.maxToolConcurrency)), sink: push });
         } catch (error) {
           // The loop ends its own failures as `error`; a throw past it is a bug, and still ends the run as one.
           result = this.endedByThrow(runId, error);
@@ -452,7 +454,7 @@ export class Agent {
         external?.removeEventListener('abort', onExternalAbort);
       }
     }, (error) => failedBeforeStart(runId, this.sessionIdOrUnknown(), error), options.bufferEvents ?? true);
-    this.active = { controller, run };
+    this.active = { abort, run };
     return run;
   }
 
@@ -492,7 +494,7 @@ export class Agent {
    * it was). No-op when idle.
    */
   interrupt(reason?: string): void {
-    this.active?.controller.abort(new Error(reason ?? 'interrupted'));
+    this.active?.abort.abort(new Error(reason ?? 'interrupted'));
     this.compaction?.controller.abort(new Error(reason ?? 'interrupted'));
   }
 
@@ -634,7 +636,7 @@ export class Agent {
     for (const task of background) task.controller.abort(new Error('closed'));
     const active = this.active;
     if (active) {
-      active.controller.abort(new Error('closed'));
+      active.abort.abort(new Error('closed'));
       await active.run.result;
     }
     await compaction?.done.catch(() => undefined);

@@ -1,5 +1,6 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import { onAbort } from './on-abort.js';
+import type { RunAbort } from './run-abort.js';
 import { isReadOnlyCall } from '../permissions/is-read-only-call.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
@@ -41,7 +42,7 @@ export function executeTools(core: AgentCore, batch: OpenBatch, context: RunCont
 function executeFrom(core: AgentCore, allowed: BatchCall[], start: number, context: RunContext): Promise<void> | undefined {
   let index = start;
   // A call that found the lease lost stops the batch: the rest are answered below.
-  while (index < allowed.length && !context.signal.aborted && !core.leaseLost) {
+  while (index < allowed.length && !context.abort.aborted && !core.leaseLost) {
     const first = allowed[index]!;
     const group: BatchCall[] = [first];
     index++;
@@ -144,7 +145,7 @@ function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval
     refuseCall(core, call, `Tool "${tool.name}" suspended this call but cannot resume it (it has no resume), so the call was stopped.`);
     return undefined;
   }
-  const runSignal = context.signal;
+  const { abort } = context;
   // A signal of its own only when the call can time out; otherwise the run's signal serves (and
   // saves creating one per call, a measurable share of a turn).
   const controller = tool.timeoutMs === undefined ? undefined : new AbortController();
@@ -152,20 +153,20 @@ function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval
   const run: { -readonly [K in keyof ToolRunContext]: ToolRunContext[K] } = { runId: context.runId, sink: context.sink, agentId: core.agentId, parentToolUseId: context.parentToolUseId, span: context.span };
   if (context.reportSubagent) run.reportSubagent = context.reportSubagent;
   if (context.spend) run.spend = context.spend;
-  const args: ToolExecuteArgs<unknown> = { input, signal: controller?.signal ?? runSignal, toolUseId: call.toolUseId, agent: core.toolContext, run };
+  const args: ToolExecuteArgs<unknown> = { input, signal: controller?.signal ?? abort.signal, toolUseId: call.toolUseId, agent: core.toolContext, run };
   // Optional fields only when present (set, not spread: this runs for every call).
   if (call.heldUpdates) args.permissionUpdates = call.heldUpdates;
   if (call.hostAnswer) args.hostAnswer = call.hostAnswer;
-  const ending: CallEnding = { core, call, tool, input, runSignal, started, note: call.note };
+  const ending: CallEnding = { core, call, tool, input, abort, started, note: call.note };
   core.running.add(call.toolUseId);
   let settled: Promise<void> | undefined;
   let raced = false;
   try {
     // Interrupted before it started (a parallel call's host, say): the tool is not run at all.
-    if (runSignal.aborted) settled = failCall(core, call, input, NOT_STARTED, new ToolExecutionError(tool.name, NOT_STARTED), runSignal);
+    if (abort.aborted) settled = failCall(core, call, input, NOT_STARTED, new ToolExecutionError(tool.name, NOT_STARTED), abort);
     // The session's lease is known lost or past its end (a pause since the call was stored, say):
     // another worker may hold the session by now, and would answer or run this call itself.
-    else if (lostLease(core)) settled = failCall(core, call, input, LEASE_LOST_NOT_STARTED, new ToolExecutionError(tool.name, LEASE_LOST_NOT_STARTED), runSignal);
+    else if (lostLease(core)) settled = failCall(core, call, input, LEASE_LOST_NOT_STARTED, new ToolExecutionError(tool.name, LEASE_LOST_NOT_STARTED), abort);
     else {
       // Started now, in this turn of the event loop: the plan-mode check above is current.
       const returned: unknown = approval ? tool.resume!({ ...args, nested: call.nested as NestedRun, approval }) : tool.execute(args);
@@ -199,7 +200,7 @@ interface CallEnding {
   call: BatchCall;
   tool: Tool;
   input: unknown;
-  runSignal: AbortSignal;
+  abort: RunAbort;
   /** `performance.now()` when the tool started. */
   started: number;
   /** A note for the model to put before the result (the host edited the input). */
@@ -208,7 +209,9 @@ interface CallEnding {
 
 /** A tool's promise against the run's abort and the tool's timeout; the timer and the listener are always cleared. */
 async function raceCall(ending: CallEnding, returned: unknown, controller: AbortController | undefined): Promise<void> {
-  const { core, call, tool, input, runSignal } = ending;
+  const { core, call, tool, input, abort } = ending;
+  // A tool that returned a promise is raced against the run's signal: made now if it was not.
+  const runSignal = abort.signal;
   let stopListening: () => void = noop;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let timedOut = false;
@@ -245,7 +248,7 @@ async function raceCall(ending: CallEnding, returned: unknown, controller: Abort
       const message = timedOut
         ? `Tool "${tool.name}" timed out after ${tool.timeoutMs} ms and was stopped. Try a smaller step or a different approach.`
         : INTERRUPTED;
-      await failCall(core, call, input, message, new ToolExecutionError(tool.name, message, { timedOut }), runSignal);
+      await failCall(core, call, input, message, new ToolExecutionError(tool.name, message, { timedOut }), abort);
       return;
     }
     const settling = settleCall(ending, outcome);
@@ -264,14 +267,14 @@ async function raceCall(ending: CallEnding, returned: unknown, controller: Abort
  * hooks run. A failure on the way answers it as a failed call.
  */
 function settleCall(ending: CallEnding, value: unknown): Promise<void> | undefined {
-  const { core, call, input, runSignal } = ending;
+  const { core, call, input, abort } = ending;
   if (isToolSuspension(value)) {
     suspend(core, call, value);
     return undefined;
   }
   const returned = value as ToolReturn;
   if (hasHooks(core.options.hooks, 'PostToolUse')) {
-    return afterPostToolUseHooks(core, call, input, returned, runSignal)
+    return afterPostToolUseHooks(core, call, input, returned, abort.signal)
       .then((content) => answer(ending, content, returned))
       .catch((error: unknown) => callFailed(ending, error));
   }
@@ -293,7 +296,7 @@ function answer(ending: CallEnding, { content, isError }: ToolResultContent, out
 /** Answers a call whose tool threw (or whose result could not be recorded). */
 function callFailed(ending: CallEnding, error: unknown): Promise<void> {
   const message = `Tool "${ending.tool.name}" failed: ${describeThrown(error)}`;
-  return failCall(ending.core, ending.call, ending.input, message, new ToolExecutionError(ending.tool.name, message, { cause: error }), ending.runSignal);
+  return failCall(ending.core, ending.call, ending.input, message, new ToolExecutionError(ending.tool.name, message, { cause: error }), ending.abort);
 }
 
 function suspend(core: AgentCore, call: BatchCall, suspension: ToolSuspension): void {
@@ -329,12 +332,12 @@ async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: un
   return { content, isError };
 }
 
-async function failCall(core: AgentCore, call: BatchCall, input: unknown, message: string, error: ToolExecutionError, signal: AbortSignal): Promise<void> {
+async function failCall(core: AgentCore, call: BatchCall, input: unknown, message: string, error: ToolExecutionError, abort: RunAbort): Promise<void> {
   if (hasHooks(core.options.hooks, 'PostToolUseFailure')) {
     const failure = await runHooks({
       event: 'PostToolUseFailure',
       hooks: core.options.hooks,
-      signal,
+      signal: abort.signal,
       input: { sessionId: core.sessionId, toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, error },
     });
     reportHookErrors(core, failure.errors);

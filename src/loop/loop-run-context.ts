@@ -1,16 +1,18 @@
 import type { AgentEvent } from '../events/agent-event.js';
 import type { SubagentRunSummary } from '../events/run-result.js';
 import type { RunSpend } from '../model/run-spend.js';
+import type { RunAbort } from './run-abort.js';
 import type { ToolQueue } from './tool-queue.js';
 
 /**
- * What one run carries through the loop: its id and signal, the tool queue, and — for runs nested
+ * What one run carries through the loop: its id and interruption, the tool queue, and — for runs nested
  * inside a parent's tool call (a subagent) — where its events go and whom they belong to, so a
  * child run's events, entries and spans land in the right place.
  */
 export interface RunContext {
   runId: string;
-  signal: AbortSignal;
+  /** Interrupts the run; its `signal` is made only when something is handed it. */
+  abort: RunAbort;
   queue: ToolQueue;
   /** Receives every event of the run: the outermost run's stream. */
   sink: (event: AgentEvent) => void;

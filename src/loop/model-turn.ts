@@ -7,6 +7,7 @@ import { compactHistory } from './compact-history.js';
 import { prepareRequest } from './prepare-request.js';
 import { streamTurn } from './stream-turn.js';
 import type { OutputRequest } from './structured-output.js';
+import type { RunAbort } from './run-abort.js';
 
 /** All input tokens of a call: uncached, read from the cache, written to it. */
 export function totalInput(usage: Usage): number {
@@ -30,7 +31,7 @@ export async function modelTurn(
   core: AgentCore,
   turn: TurnRequest,
   output: OutputRequest | undefined,
-  signal: AbortSignal,
+  abort: RunAbort,
   countUsage: (usage: Usage) => void,
   span: SpanLike | undefined,
 ): Promise<ModelResponse> {
@@ -40,10 +41,10 @@ export async function modelTurn(
   try {
     answer = await streamTurn(core, turn.request, streamOptions);
   } catch (error) {
-    if (!promptTooLong(error) || !core.context.settings.compaction.enabled || signal.aborted) throw error;
-    const reactive = await compactHistory(core, { trigger: 'reactive', signal, countUsage });
+    if (!promptTooLong(error) || !core.context.settings.compaction.enabled || abort.aborted) throw error;
+    const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage });
     if (!reactive.compacted) throw error;
-    turn.request = prepareRequest(core, signal, output);
+    turn.request = prepareRequest(core, abort, output);
     answer = await streamTurn(core, turn.request, streamOptions);
   }
   if (span) {

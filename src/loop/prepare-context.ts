@@ -5,6 +5,7 @@ import type { ContentBlock, ToolResultBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import { compactHistory, type CompactionResult } from './compact-history.js';
 import { questionTools } from './question-tools.js';
+import type { RunAbort } from './run-abort.js';
 
 /**
  * Before a model call: measures the next request (exactly, with the token counting endpoint when
@@ -15,21 +16,21 @@ import { questionTools } from './question-tools.js';
  * @returns undefined when nothing asynchronous was needed (no exact count, no compaction); else
  * a promise of the compaction, when one ran (rejected with CompactionError when it failed).
  */
-export function prepareContext(core: AgentCore, signal: AbortSignal, countUsage: (usage: Usage) => void): Promise<CompactionResult | undefined> | undefined {
+export function prepareContext(core: AgentCore, abort: RunAbort, countUsage: (usage: Usage) => void): Promise<CompactionResult | undefined> | undefined {
   // Without a model that counts and short of the compaction threshold (most turns), no promise.
-  if (core.context.counts) return measureExactly(core, signal).then((usage) => afterMeasure(core, usage, signal, countUsage));
-  return afterMeasure(core, core.context.measure(core.context.request(core.system, core.toolDefinitions, core.state)), signal, countUsage);
+  if (core.context.counts) return measureExactly(core, abort.signal).then((usage) => afterMeasure(core, usage, abort, countUsage));
+  return afterMeasure(core, core.context.measure(core.context.request(core.system, core.toolDefinitions, core.state)), abort, countUsage);
 }
 
 /** Clears past the clearing threshold, then compacts past the compaction threshold (the promise of that compaction). */
-function afterMeasure(core: AgentCore, measured: ContextUsage, signal: AbortSignal, countUsage: (usage: Usage) => void): Promise<CompactionResult | undefined> | undefined {
+function afterMeasure(core: AgentCore, measured: ContextUsage, abort: RunAbort, countUsage: (usage: Usage) => void): Promise<CompactionResult | undefined> | undefined {
   const { settings } = core.context;
   let usage = measured;
   if (settings.clearing && usage.fraction >= settings.clearing.triggerFraction) usage = clearStale(core, usage);
   if (!settings.compaction.enabled || !settings.compaction.auto) return undefined;
   // Not again and again after a compaction that did not help: each one is a model call.
   if (!core.context.shouldAutoCompact(usage)) return undefined;
-  return compactHistory(core, { trigger: 'auto', signal, countUsage }).then((result) => (result.compacted ? result : undefined));
+  return compactHistory(core, { trigger: 'auto', signal: abort.signal, countUsage }).then((result) => (result.compacted ? result : undefined));
 }
 
 /** The size of the next request: counted by the model when it counts (a failed count falls back to the estimate). */

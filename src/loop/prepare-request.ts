@@ -1,13 +1,14 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { ModelRequest } from '../model/model.js';
 import { toolsWithOutputTool, type OutputRequest } from './structured-output.js';
+import type { RunAbort } from './run-abort.js';
 
 /**
  * Builds the request of one turn. System and tools are the same objects every turn (the
  * byte-identical prefix); the history is passed by reference, never copied. The first request
  * of a session records the prefix in the session state.
  */
-export function prepareRequest(core: AgentCore, signal: AbortSignal, output?: OutputRequest): ModelRequest {
+export function prepareRequest(core: AgentCore, abort: RunAbort, output?: OutputRequest): ModelRequest {
   const outputSchema = output?.native ? output.jsonSchema : undefined;
   if (core.state.prefix === undefined) {
     core.commit({ kind: 'prefix', prefix: { system: core.system, toolNames: core.toolDefinitions.map((tool) => tool.name) } });
@@ -16,7 +17,8 @@ export function prepareRequest(core: AgentCore, signal: AbortSignal, output?: Ou
     system: core.system,
     tools: output?.mode === 'tool' ? toolsWithOutputTool(output, core.toolDefinitions) : core.toolDefinitions,
     messages: core.state.messages,
-    signal,
+    // The run's signal is made here, at its first model call, if nothing asked for it before (see RunAbort).
+    signal: abort.signal,
     ...(outputSchema ? { outputFormat: { type: 'json_schema' as const, schema: outputSchema } } : {}),
   };
 }

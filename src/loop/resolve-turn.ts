@@ -12,6 +12,8 @@ import { describeInputChange, inputChanged } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
 import { commitCallAllowed } from './commit-call-allowed.js';
 import { withSpan, type SpanLike } from '../telemetry/index.js';
+import { CallPermissionArgs } from './call-permission-args.js';
+import type { RunAbort } from './run-abort.js';
 
 /** What deciding a batch leaves for the run: denials for the result, and whether the host asked to stop. */
 export interface TurnDecisions {
@@ -29,17 +31,17 @@ export interface TurnDecisions {
  * @returns undefined when every decision was made synchronously (no hook, no question to the
  * host, no tracer: most turns), else a promise of the rest of the batch.
  */
-export function resolveTurn(core: AgentCore, batch: OpenBatch, signal: AbortSignal, decisions: TurnDecisions): Promise<void> | undefined {
-  return resolveFrom(core, batch.calls, 0, signal, decisions);
+export function resolveTurn(core: AgentCore, batch: OpenBatch, abort: RunAbort, decisions: TurnDecisions): Promise<void> | undefined {
+  return resolveFrom(core, batch.calls, 0, abort, decisions);
 }
 
 /** Decides the calls from `start` on; goes on asynchronously only from a decision that is a promise. */
-function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number, signal: AbortSignal, decisions: TurnDecisions): Promise<void> | undefined {
+function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number, abort: RunAbort, decisions: TurnDecisions): Promise<void> | undefined {
   for (let index = start; index < calls.length; index++) {
     const call = calls[index]!;
     if (call.state !== 'undecided') continue;
     // Aborted, or the host denied a call and asked to stop: the caller answers the rest.
-    if (signal.aborted || decisions.stopRequested) return undefined;
+    if (abort.aborted || decisions.stopRequested) return undefined;
     const tool = core.tools.get(call.toolName);
     if (!tool) {
       const available = [...core.tools.keys()].join(', ');
@@ -56,16 +58,16 @@ function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number
     // A call nothing asynchronous decides (no hook, no question to the host) is decided without a promise.
     const deciding = tracer
       ? withSpan(tracer, `permission ${call.toolName}`, { attributes: { 'gen_ai.tool.name': call.toolName, 'gen_ai.tool.call.id': call.toolUseId } }, async (span) =>
-          decideCall(core, call, tool, rawInput, signal, question, span),
+          decideCall(core, call, tool, rawInput, abort, question, span),
         )
-      : decideCall(core, call, tool, rawInput, signal, question, undefined);
+      : decideCall(core, call, tool, rawInput, abort, question, undefined);
     if (isThenable(deciding)) {
       return deciding.then((outcome) => {
-        recordDecision(core, call, tool, rawInput, outcome, question, signal, decisions);
-        return resolveFrom(core, calls, index + 1, signal, decisions);
+        recordDecision(core, call, tool, rawInput, outcome, question, abort, decisions);
+        return resolveFrom(core, calls, index + 1, abort, decisions);
       });
     }
-    recordDecision(core, call, tool, rawInput, deciding, question, signal, decisions);
+    recordDecision(core, call, tool, rawInput, deciding, question, abort, decisions);
   }
   return undefined;
 }
@@ -78,7 +80,7 @@ function recordDecision(
   rawInput: unknown,
   outcome: PermissionOutcome,
   question: AskedQuestion,
-  signal: AbortSignal,
+  abort: RunAbort,
   decisions: TurnDecisions,
 ): void {
   const asked = question.reason;
@@ -105,7 +107,7 @@ function recordDecision(
     const message = decision.message ?? `Permission to use ${call.toolName} was denied.`;
     refuseCall(core, call, asked?.type === 'plan-approval' ? planRejected(core, call.toolUseId, message) : message);
     // An interrupt is not the host's denial: keep it out of the audit of denials.
-    if (!signal.aborted) decisions.denials.push(decision);
+    if (!abort.aborted) decisions.denials.push(decision);
     if (decision.interrupt) decisions.stopRequested = true;
   } else {
     core.commit({
@@ -146,24 +148,12 @@ function decideCall(
   call: BatchCall,
   tool: Tool,
   rawInput: unknown,
-  signal: AbortSignal,
+  abort: RunAbort,
   question: AskedQuestion,
   span: SpanLike | undefined,
 ): PermissionOutcome | Promise<PermissionOutcome> {
-  const deciding = decidePermissionNow({
-    tool,
-    toolUseId: call.toolUseId,
-    rawInput,
-    mode: core.mode,
-    rules: core.rules,
-    hooks: core.options.hooks,
-    canUseTool: core.options.canUseTool,
-    autoMode: core.options.autoMode,
-    signal,
-    agentId: core.agentId,
-    cwd: core.options.cwd,
-    agent: core.toolContext,
-    emit: (event) => {
+  const deciding = decidePermissionNow(
+    new CallPermissionArgs(core, abort, tool, call.toolUseId, rawInput, (event) => {
       if (event.type !== 'permission-request') return void core.emit(event as AgentEventInput);
       question.reason = event.reason;
       const ask = () => {
@@ -173,8 +163,8 @@ function decideCall(
       // With canUseTool the host answers now, from this event (a card awaiting a click): it goes out at once.
       if (core.options.canUseTool) ask();
       else question.held.push(ask);
-    },
-  });
+    }),
+  );
   if (!span) return deciding;
   return Promise.resolve(deciding).then((decided) => {
     span.setAttribute('agent_harness.permission.behavior', decided.decision.behavior);

@@ -1,4 +1,3 @@
-import { allowAbortListeners } from './allow-abort-listeners.js';
 import { raceAbort } from '../permissions/race-abort.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { ApprovalClaimedError } from '../errors/approval-claimed-error.js';
@@ -17,6 +16,7 @@ import { batchResults, isBatchDone, type OpenBatch } from '../state/index.js';
 import { applyApprovalDecision, type ApprovalDecision } from './apply-approval-decision.js';
 import { executeTools, reportHookErrors, resumeCall } from './execute-tools.js';
 import type { RunContext } from './loop-run-context.js';
+import type { RunAbort } from './run-abort.js';
 import { estimateCost } from '../model/pricing.js';
 import { prepareRequest } from './prepare-request.js';
 import { prepareContext } from './prepare-context.js';
@@ -67,7 +67,6 @@ export function writeError(core: AgentCore, failure: Error): Error {
  * traces. Never throws: failures end with status `error`.
  */
 export function runLoop(core: AgentCore, input: RunInput, context: RunContext): Promise<RunResult> {
-  allowAbortListeners(context.signal, context.queue.concurrency);
   const tracer = core.options.tracer;
   if (!tracer) return runTurns(core, input, context);
   return withSpan(
@@ -96,7 +95,7 @@ export function runLoop(core: AgentCore, input: RunInput, context: RunContext): 
 }
 
 async function runTurns(core: AgentCore, input: RunInput, outerContext: RunContext): Promise<RunResult> {
-  const { signal } = outerContext;
+  const { abort } = outerContext;
   const usage = emptyUsage();
   /** This agent's own model calls (`usage` adds its subagents'). */
   const ownUsage = emptyUsage();
@@ -148,7 +147,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
   const finish = async (status: RunStatus, error?: Error): Promise<RunResult> => {
     if (status === 'completed' && !error && core.verifyOnCompletion) {
       try {
-        planVerification = await core.verifyOnCompletion({ signal, ...(context.reportSubagent ? { reportSubagent: context.reportSubagent } : {}) });
+        planVerification = await core.verifyOnCompletion({ signal: abort.signal, ...(context.reportSubagent ? { reportSubagent: context.reportSubagent } : {}) });
       } catch (failure) {
         core.emit({ type: 'error', error: toError(failure), fatal: false });
       }
@@ -228,7 +227,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
     }
     if (input.prompt !== undefined) {
       const instruction = input.output && !input.output.native ? outputInstruction(input.output) : undefined;
-      const blocked = await submitPrompt(core, input.prompt, signal, tracked, instruction);
+      const blocked = await submitPrompt(core, input.prompt, abort, tracked, instruction);
       if (blocked) return await finish('error', blocked);
     }
     for (;;) {
@@ -237,7 +236,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       let carried: TextBlock[] | undefined;
       if (batch) {
         // Most batches are decided without a promise (no hook, no question to the host).
-        const resolving = resolveTurn(core, batch, signal, decisions);
+        const resolving = resolveTurn(core, batch, abort, decisions);
         if (resolving) await resolving;
         // A tool runs only once the call that asked for it is stored: after a crash, the
         // transcript then shows the call, and resume answers it instead of the model asking again.
@@ -264,7 +263,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
           }
           return await finish('error', lost);
         }
-        if (signal.aborted) {
+        if (abort.aborted) {
           closeBatch(INTERRUPTED);
           return await finish('interrupted');
         }
@@ -281,23 +280,23 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       }
       // An approved plan asked for a fresh context: it starts once the batch is answered.
       if (core.state.contextReset) tracked(() => core.startFreshContext(carried));
-      const stop = checkStopConditions(core, { turns, spend, signal });
+      const stop = checkStopConditions(core, { turns, spend, abort });
       if (stop) return await finish(stop);
       // No model call on top of a transcript that failed to store (no store: nothing to wait for).
       if (core.journal) await core.flush();
       if (core.writeFailure) return await finish('error', writeError(core, core.writeFailure));
 
-      const preparing = prepareContext(core, signal, countUsage);
+      const preparing = prepareContext(core, abort, countUsage);
       if (preparing) {
         await preparing.catch((error: unknown) => {
           // A failed automatic compaction leaves the history as it was; the request may still fit,
           // and if it does not, the refusal compacts reactively.
-          if (!CompactionError.isInstance(error) || signal.aborted) throw error;
+          if (!CompactionError.isInstance(error) || abort.aborted) throw error;
           core.emit({ type: 'error', error, fatal: false });
           return undefined;
         });
         // Interrupted while compacting (the compaction replaced nothing): no turn starts.
-        if (signal.aborted) {
+        if (abort.aborted) {
           closeBatch(INTERRUPTED);
           return await finish('interrupted');
         }
@@ -307,16 +306,16 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
 
       turns++;
       core.emit({ type: 'turn-start', turn: turns });
-      const turn: TurnRequest = { number: turns, request: prepareRequest(core, signal, input.output) };
+      const turn: TurnRequest = { number: turns, request: prepareRequest(core, abort, input.output) };
       const tracer = core.options.tracer;
       const response = tracer
         ? await withSpan(
             tracer,
             `chat ${core.options.model.modelId}`,
             { kind: SPAN_KIND_CLIENT, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': core.options.model.provider, 'gen_ai.request.model': core.options.model.modelId } },
-            (span) => modelTurn(core, turn, input.output, signal, countUsage, span),
+            (span) => modelTurn(core, turn, input.output, abort, countUsage, span),
           )
-        : await modelTurn(core, turn, input.output, signal, countUsage, undefined);
+        : await modelTurn(core, turn, input.output, abort, countUsage, undefined);
       const { request } = turn;
       countUsage(response.usage);
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,
@@ -371,9 +370,9 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       if (next) continue;
       if (response.stopReason === 'pause_turn') continue;
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
-        const reason = await stopHookReason(core, stopContinuations > 0, signal);
+        const reason = await stopHookReason(core, stopContinuations > 0, abort);
         // Interrupted while a Stop hook ran: the run ends interrupted, not completed.
-        if (signal.aborted) return await finish('interrupted');
+        if (abort.aborted) return await finish('interrupted');
         if (reason !== undefined) {
           stopContinuations++;
           tracked(() => core.appendUserContent([...core.takeReminders(), { type: 'text', text: reason }]));
@@ -384,7 +383,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       return await finish(outputFailure ? 'error' : 'completed', outputFailure);
     }
   } catch (error) {
-    if (signal.aborted) {
+    if (abort.aborted) {
       closeBatch(INTERRUPTED);
       return await finish('interrupted');
     }
@@ -411,7 +410,7 @@ async function answerApproval(core: AgentCore, approval: NonNullable<RunInput['a
   const claim = core.options.claimApproval;
   if (claim) {
     // Raced with an interrupt: a claim that hangs (a stuck database) must not hold the run or close().
-    const raced = await raceAbort(() => claim({ approvalId: approval.id, sessionId: core.sessionId, toolUseId: approval.path[approval.path.length - 1]!, signal: context.signal }), context.signal);
+    const raced = await raceAbort(() => claim({ approvalId: approval.id, sessionId: core.sessionId, toolUseId: approval.path[approval.path.length - 1]!, signal: context.abort.signal }), context.abort.signal);
     if (raced.aborted) return undefined;
     const claimed: unknown = raced.value;
     // Only `true` claims: a query result or a count is truthy whether or not the key was taken.
@@ -424,7 +423,7 @@ async function answerApproval(core: AgentCore, approval: NonNullable<RunInput['a
   }
   if (approval.path.length === 1) {
     if (call.state === 'deferred' && call.approval?.id === approval.id) {
-      if (await applyApprovalDecision(core, call, approval.decision, context.signal)) decisions.stopRequested = true;
+      if (await applyApprovalDecision(core, call, approval.decision, context.abort.signal)) decisions.stopRequested = true;
     }
     return undefined;
   }
@@ -448,7 +447,7 @@ function textOf(message: Message): string {
 async function submitPrompt(
   core: AgentCore,
   prompt: string | ContentBlock[],
-  signal: AbortSignal,
+  abort: RunAbort,
   tracked: (change: () => void) => void,
   instruction?: string,
 ): Promise<PromptBlockedError | undefined> {
@@ -458,7 +457,7 @@ async function submitPrompt(
   const source = subagent ? undefined : core.sessionStartSource;
   if (source !== undefined) core.sessionStartSource = undefined;
   if (source !== undefined && hasHooks(core.options.hooks, 'SessionStart')) {
-    const start = await runHooks({ event: 'SessionStart', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, source } });
+    const start = await runHooks({ event: 'SessionStart', hooks: core.options.hooks, signal: abort.signal, input: { sessionId: core.sessionId, source } });
     reportHookErrors(core, start.errors);
     for (const output of start.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
   }
@@ -466,7 +465,7 @@ async function submitPrompt(
     const submit = await runHooks({
       event: 'UserPromptSubmit',
       hooks: core.options.hooks,
-      signal,
+      signal: abort.signal,
       input: { sessionId: core.sessionId, prompt: typeof prompt === 'string' ? prompt : textOf({ role: 'user', content: prompt }) },
     });
     reportHookErrors(core, submit.errors);
@@ -495,10 +494,10 @@ async function submitPrompt(
   return undefined;
 }
 
-async function stopHookReason(core: AgentCore, stopHookActive: boolean, signal: AbortSignal): Promise<string | undefined> {
+async function stopHookReason(core: AgentCore, stopHookActive: boolean, abort: RunAbort): Promise<string | undefined> {
   // A subagent's end runs the parent's `SubagentStop` hooks instead.
   if (core.parentToolUseId !== undefined || !hasHooks(core.options.hooks, 'Stop')) return undefined;
-  const stop = await runHooks({ event: 'Stop', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, stopHookActive } });
+  const stop = await runHooks({ event: 'Stop', hooks: core.options.hooks, signal: abort.signal, input: { sessionId: core.sessionId, stopHookActive } });
   reportHookErrors(core, stop.errors);
   const again = stop.outputs.find((output) => output?.continue);
   const reason = again?.reason?.trim() ? again.reason : 'A Stop hook asked you to continue working.';

@@ -22,26 +22,26 @@ export interface ValidateToolInputOptions {
  * Never throws: a `validateInput` that throws counts as a failed validation.
  */
 export async function validateToolInput(options: ValidateToolInputOptions): Promise<ValidatedInput> {
-  return validateToolInputNow(options);
+  const parsed = parseToolInput(options.tool, options.input);
+  if (parsed.ok && options.tool.validateInput !== undefined) return checkWithTool(options, parsed.value);
+  return parsed;
 }
 
 /**
- * {@link validateToolInput} without a promise when it can answer at once: a tool without its own
- * `validateInput` is checked synchronously (the permission pipeline's common case, every call).
+ * The first two checks of {@link validateToolInput}, which need no signal: the input's size and
+ * depth (plain JSON within `TOOL_INPUT_BOUNDS`), then the tool's schema (`parseInput`).
  */
-export function validateToolInputNow(options: ValidateToolInputOptions): ValidatedInput | Promise<ValidatedInput> {
-  const { tool } = options;
+export function parseToolInput(tool: Tool, input: unknown): ValidatedInput {
   // Bounded before anything walks it: a hostile input nested thousands deep never reaches a parser.
-  const bounds = jsonBoundsProblem(options.input, TOOL_INPUT_BOUNDS);
+  const bounds = jsonBoundsProblem(input, TOOL_INPUT_BOUNDS);
   if (bounds) return { ok: false, message: new ToolInputError(tool.name, [`the input is ${bounds}`]).message };
-  const parsed = tool.parseInput(options.input);
+  const parsed = tool.parseInput(input);
   if (!parsed.ok) return { ok: false, message: new ToolInputError(tool.name, parsed.issues).message };
-  if (tool.validateInput !== undefined) return checkWithTool(options, parsed.value);
   return { ok: true, value: parsed.value };
 }
 
-/** The tool's own `validateInput`, after the schema passed. */
-async function checkWithTool(options: ValidateToolInputOptions, value: unknown): Promise<ValidatedInput> {
+/** The tool's own `validateInput`, after the schema passed ({@link parseToolInput}). */
+export async function checkWithTool(options: ValidateToolInputOptions, value: unknown): Promise<ValidatedInput> {
   const { tool, toolUseId, agent, signal } = options;
   let problem: string | undefined;
   try {

@@ -5,7 +5,7 @@ import { runHooks } from '../hooks/run-hooks.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { ToolRunContext } from '../tools/types.js';
-import { linkedAbortController } from './linked-abort.js';
+import { linkedRunAbort } from './linked-run-abort.js';
 
 /** What one subagent run needs besides its core. */
 export interface SubagentRunArgs {
@@ -29,11 +29,12 @@ export interface SubagentRunArgs {
  */
 export async function runSubagent(core: AgentCore, input: RunInput, args: SubagentRunArgs): Promise<RunResult> {
   // Its own signal, linked to the parent's: interrupting the parent stops it.
-  const { controller, unlink } = linkedAbortController(args.signal);
+  const toolConcurrency = core.options.maxToolConcurrency ?? 10;
+  const { abort, unlink } = linkedRunAbort(args.signal, toolConcurrency);
   const result = await runLoop(core, input, {
     runId: args.run?.runId ?? `run_${randomId(12)}`,
-    signal: controller.signal,
-    queue: new ToolQueue(core.options.maxToolConcurrency ?? 10),
+    abort,
+    queue: new ToolQueue(toolConcurrency),
     sink: args.run?.sink ?? ((event) => args.parent.runSink?.(event)),
     // It spends from its parent run's budget (a background task, outliving the run, has one of its own).
     ...(args.run?.spend ? { spend: args.run.spend } : {}),

@@ -1,4 +1,4 @@
-import { validateToolInputNow, type ValidatedInput } from '../validate-tool-input.js';
+import { checkWithTool, parseToolInput, type ValidatedInput } from '../validate-tool-input.js';
 import { decided, deny, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
 
 /**
@@ -7,10 +7,13 @@ import { decided, deny, type PermissionStep, type PipelineState, type StepResult
  * which field is wrong.
  */
 export const validateInputStep: PermissionStep = (state) => {
-  const { tool, toolUseId, agent, signal, rawInput } = state.args;
-  const validated = validateToolInputNow({ tool, input: rawInput, toolUseId, agent, signal });
-  // Synchronous unless the tool has its own validateInput: no promise per call for the others.
-  return validated instanceof Promise ? validated.then((answer) => accept(state, answer)) : accept(state, validated);
+  const { tool, rawInput } = state.args;
+  const parsed = parseToolInput(tool, rawInput);
+  // Synchronous unless the tool has its own validateInput: no promise per call for the others,
+  // and no signal read (a run's signal is made on first read, see RunAbort).
+  if (!parsed.ok || tool.validateInput === undefined) return accept(state, parsed);
+  const { toolUseId, agent, signal } = state.args;
+  return checkWithTool({ tool, input: rawInput, toolUseId, agent, signal }, parsed.value).then((answer) => accept(state, answer));
 };
 
 function accept(state: PipelineState, validated: ValidatedInput): StepResult {

@@ -19,8 +19,9 @@ function available(state: PipelineState): boolean {
  * for the user are never classified: they are the host's.
  */
 export async function autoClassifierStep(state: PipelineState, ask: AskRequest): Promise<PermissionOutcome | undefined> {
-  const { mode, autoMode, tool, toolUseId, signal } = state.args;
+  const { mode, autoMode, tool, toolUseId } = state.args;
   if (mode !== 'auto' || ask.reason.type === 'plan-approval' || tool.requiresUserInteraction || !available(state)) return undefined;
+  const { signal } = state.args;
   let verdict;
   try {
     const raced = await raceAbort(() => autoMode!.classify({ toolName: tool.name, input: state.input, toolUseId, signal }), signal);

@@ -17,8 +17,9 @@ export async function permissionRequestHooksStep(
   ask: AskRequest,
   suggestions: PermissionUpdate[],
 ): Promise<PermissionOutcome | undefined> {
-  const { hooks, tool, toolUseId, agent, signal } = state.args;
+  const { hooks, tool, toolUseId, agent } = state.args;
   if (!hasHooks(hooks, 'PermissionRequest')) return undefined;
+  const { signal } = state.args;
   const { outputs, errors } = await runHooks({
     event: 'PermissionRequest',
     input: { ...toolHookInput(state), reason: ask.reason, suggestions },

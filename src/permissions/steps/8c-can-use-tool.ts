@@ -24,8 +24,9 @@ export async function canUseToolStep(
   ask: AskRequest,
   suggestions: PermissionUpdate[],
 ): Promise<PermissionOutcome> {
-  const { canUseTool, tool, toolUseId, agent, signal } = state.args;
+  const { canUseTool, tool, toolUseId, agent } = state.args;
   if (canUseTool === undefined) return defer(state, ask.reason, suggestions, ask.blockedPath);
+  const { signal } = state.args;
   const agentId = state.args.agentId ?? agent.agentId;
   const context = {
     signal,

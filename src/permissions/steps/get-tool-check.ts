@@ -6,8 +6,10 @@ import { describeJson } from '../../options/describe-json.js';
 const BEHAVIORS = new Set(['allow', 'deny', 'ask', 'passthrough']);
 
 async function callToolCheck(state: PipelineState): Promise<ToolPermissionCheck> {
-  const { tool, toolUseId, agent, signal } = state.args;
+  const { tool, toolUseId, agent } = state.args;
   if (tool.checkPermissions === undefined) return { behavior: 'passthrough' };
+  // Read only when handed out: a run's signal is made on first read (see RunAbort).
+  const { signal } = state.args;
   try {
     const check = await tool.checkPermissions({ input: state.input, toolUseId, agent, signal });
     if (typeof check === 'object' && check !== null && BEHAVIORS.has(check.behavior)) return check;

@@ -24,8 +24,9 @@ function isToolDisplay(value: unknown): value is ToolDisplay {
  * reported as a non-fatal `error` event and left out: the card falls back to the raw input.
  */
 export async function toolDisplay(state: PipelineState): Promise<ToolDisplay | undefined> {
-  const { tool, toolUseId, agent, signal } = state.args;
+  const { tool, toolUseId, agent } = state.args;
   if (tool.display === undefined || state.display !== undefined) return state.display;
+  const { signal } = state.args;
   try {
     const raced = await raceAbort(() => tool.display!({ input: state.input, toolUseId, agent, signal }), signal);
     if (raced.aborted || raced.value === undefined) return undefined;

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, defineTool, type Model, type ModelRequest } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { RunAbort } from '../../src/loop/run-abort.js';
+import { deferred } from '../helpers.js';
+
+describe('RunAbort: a flag now, the AbortSignal when first asked for', () => {
+  it('makes no signal until asked, and then one already aborted with the first reason', () => {
+    const abort = new RunAbort(10);
+    expect(abort.signalIfMade).toBeUndefined();
+    const first = new Error('first');
+    abort.abort(first);
+    abort.abort(new Error('second'));
+    expect(abort.aborted).toBe(true);
+    expect(abort.reason).toBe(first);
+    expect(abort.signalIfMade).toBeUndefined();
+    const signal = abort.signal;
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe(first);
+    expect(abort.signal).toBe(signal);
+  });
+
+  it('aborts a signal made earlier, listeners first seeing the flag set', () => {
+    const abort = new RunAbort(10);
+    const signal = abort.signal;
+    const seen: boolean[] = [];
+    signal.addEventListener('abort', () => seen.push(abort.aborted, signal.aborted));
+    const reason = new Error('stop');
+    abort.abort(reason);
+    expect(seen).toEqual([true, true]);
+    expect(signal.reason).toBe(reason);
+  });
+});
+
+describe("the run's signal through the agent", () => {
+  it('a hook running before the first model call gets a signal that interrupt() aborts, and no model call follows', async () => {
+    const hookStarted = deferred();
+    let hookSignal: AbortSignal | undefined;
+    const model = scriptedModel(['never']);
+    const agent = createAgent({
+      model,
+      hooks: {
+        UserPromptSubmit: [
+          {
+            hook: (input) => {
+              const signal = input.signal;
+              hookSignal = signal;
+              hookStarted.resolve();
+              return new Promise((resolve) => signal.addEventListener('abort', () => resolve({}), { once: true }));
+            },
+          },
+        ],
+      },
+    });
+    const run = agent.run('go');
+    await hookStarted.promise;
+    expect(hookSignal!.aborted).toBe(false);
+    agent.interrupt('host stopped it');
+    const result = await run.result;
+    expect(hookSignal!.aborted).toBe(true);
+    expect((hookSignal!.reason as Error).message).toBe('host stopped it');
+    expect(result.status).toBe('interrupted');
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it('an external signal aborted before run() starts ends it interrupted with no model call', async () => {
+    const model = scriptedModel(['never']);
+    const agent = createAgent({ model });
+    const result = await agent.run('go', { signal: AbortSignal.abort(new Error('too late')) }).result;
+    expect(result.status).toBe('interrupted');
+    expect(model.requests).toHaveLength(0);
+  });
+
+  it("the model's request and a tool's arguments carry the same signal, which interrupt() aborts with its reason", async () => {
+    const requests: ModelRequest[] = [];
+    const inner = scriptedModel([turn(toolCall('wait', {})), 'Done.']);
+    const model: Model = { ...inner, stream: (request) => (requests.push(request), inner.stream(request)) };
+    const started = deferred();
+    let toolSignal: AbortSignal | undefined;
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits to be stopped.',
+      inputSchema: z.object({}),
+      readOnly: true,
+      execute: ({ signal }) => {
+        toolSignal = signal;
+        started.resolve();
+        return new Promise((resolve) => signal.addEventListener('abort', () => resolve('stopped'), { once: true }));
+      },
+    });
+    const agent = createAgent({ model, tools: [wait] });
+    const run = agent.run('go');
+    await started.promise;
+    expect(requests[0]!.signal).toBe(toolSignal);
+    agent.interrupt('enough');
+    const result = await run.result;
+    expect(result.status).toBe('interrupted');
+    expect(toolSignal!.aborted).toBe(true);
+    expect((toolSignal!.reason as Error).message).toBe('enough');
+  });
+
+  it('each run gets a signal of its own: an interrupted run leaves the next one unaborted', async () => {
+    const signals: AbortSignal[] = [];
+    const inner = scriptedModel(['one', 'two']);
+    const model: Model = { ...inner, stream: (request) => (signals.push(request.signal!), inner.stream(request)) };
+    const agent = createAgent({ model });
+    await agent.run('first').result;
+    agent.interrupt();
+    const second = await agent.run('second').result;
+    expect(second.status).toBe('completed');
+    expect(signals).toHaveLength(2);
+    expect(signals[0]).not.toBe(signals[1]);
+    expect(signals[1]!.aborted).toBe(false);
+  });
+});
