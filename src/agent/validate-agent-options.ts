@@ -183,7 +183,7 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
  * price, or the run's cost is unknown and the budget could never stop it.
  */
 function checkBudgetPrices(options: AgentOptions): void {
-  const prices = { ...DEFAULT_PRICES, ...options.prices };
+  const prices = options.prices ? { ...DEFAULT_PRICES, ...options.prices } : DEFAULT_PRICES;
   const models: Array<[Model, string]> = [[options.model, 'model']];
   for (const [type, definition] of Object.entries(options.agents ?? {})) if (definition.model) models.push([definition.model, `agents.${type}.model`]);
   const verifier = options.verifyPlanOnCompletion;

@@ -17,8 +17,9 @@ export interface ModelPrice {
  * Built-in list prices by model id prefix (USD per million tokens). The longest matching prefix
  * wins; hosts override or extend it with the `prices` option. A model not listed has no cost
  * estimate (`costUsd` undefined) and `maxBudgetUsd` cannot stop it: pass its price in `prices`.
+ * Frozen, entries too: extend it with `prices`, not by changing it.
  */
-export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
+export const DEFAULT_PRICES: Readonly<Record<string, Readonly<ModelPrice>>> = deepFreeze({
   'claude-opus-4-6': { input: 5, output: 25 },
   'claude-opus-4-5': { input: 5, output: 25 },
   'claude-opus-4-1': { input: 15, output: 75 },
@@ -31,7 +32,12 @@ export const DEFAULT_PRICES: Readonly<Record<string, ModelPrice>> = {
   'claude-haiku-4-5': { input: 1, output: 5 },
   'claude-3-5-haiku': { input: 0.8, output: 4 },
   'claude-3-haiku': { input: 0.25, output: 1.25 },
-};
+});
+
+function deepFreeze<T extends Record<string, object>>(table: T): Readonly<T> {
+  for (const entry of Object.values(table)) Object.freeze(entry);
+  return Object.freeze(table);
+}
 
 /** Finds the price for a model id: the longest matching prefix of the table. */
 export function findPrice(modelId: string, table: Readonly<Record<string, ModelPrice>>): ModelPrice | undefined {

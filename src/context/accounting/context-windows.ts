@@ -4,9 +4,9 @@ import { findModelEntry } from '../../model/find-model-entry.js';
  * Context windows in tokens by model id prefix; the longest matching prefix wins, so `claude-`
  * is the fallback for Claude models not listed. These are the standard windows: a model run with
  * a larger window (the 1M-token beta of some Sonnet and Opus models) needs its entry overridden,
- * e.g. `{ 'claude-sonnet-4-5': 1_000_000 }`.
+ * e.g. `{ 'claude-sonnet-4-5': 1_000_000 }`. Frozen: extend it with `windows`, not by changing it.
  */
-export const DEFAULT_CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
+export const DEFAULT_CONTEXT_WINDOWS: Readonly<Record<string, number>> = Object.freeze({
   'claude-': 200_000,
   'claude-opus-4': 200_000,
   'claude-sonnet-4': 200_000,
@@ -16,7 +16,7 @@ export const DEFAULT_CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
   'claude-3-5-haiku': 200_000,
   'claude-3-opus': 200_000,
   'claude-3-haiku': 200_000,
-};
+});
 
 /** Options of {@link contextWindowFor}. */
 export interface ContextWindowForOptions {
@@ -35,5 +35,5 @@ export interface ContextWindowForOptions {
  * @example contextWindowFor('claude-sonnet-4-5', { windows: { 'claude-sonnet-4-5': 1_000_000 } }); // 1_000_000
  */
 export function contextWindowFor(modelId: string, options: ContextWindowForOptions = {}): number | undefined {
-  return findModelEntry(modelId, { ...DEFAULT_CONTEXT_WINDOWS, ...options.windows });
+  return findModelEntry(modelId, options.windows ? { ...DEFAULT_CONTEXT_WINDOWS, ...options.windows } : DEFAULT_CONTEXT_WINDOWS);
 }
