@@ -41,6 +41,7 @@ const shared: Options = {
     'postgres/index': 'src/postgres/index.ts',
     'redis/index': 'src/redis/index.ts',
     'bullmq/index': 'src/bullmq/index.ts',
+    'zod3/index': 'src/zod3/index.ts',
     'testing/messages-server/index': 'src/testing/messages-server/index.ts',
   },
   dts: true,

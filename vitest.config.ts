@@ -15,6 +15,7 @@ export default defineConfig({
       { find: /^agent-harness\/postgres$/, replacement: source('./src/postgres/index.ts') },
       { find: /^agent-harness\/redis$/, replacement: source('./src/redis/index.ts') },
       { find: /^agent-harness\/bullmq$/, replacement: source('./src/bullmq/index.ts') },
+      { find: /^agent-harness\/zod3$/, replacement: source('./src/zod3/index.ts') },
       { find: /^agent-harness\/testing$/, replacement: source('./src/testing/index.ts') },
       { find: /^agent-harness$/, replacement: source('./src/index.ts') },
     ],

@@ -112,7 +112,7 @@ export { suspendCall, isToolSuspension } from './tools/types.js';
 export { unifiedDiff, type UnifiedDiffOptions } from './tools/unified-diff.js';
 export { deferTool } from './tools/defer-tool.js';
 export { serverTool, isServerTool, type ServerTool } from './tools/server-tool.js';
-export type { InputSchema, InferInput, JsonSchemaObject, Zod3Schema, Zod4Schema } from './tools/input-schema.js';
+export type { InputSchema, InferInput, JsonSchemaObject, Zod3Schema, Zod3WithJsonSchema, Zod4Schema } from './tools/input-schema.js';
 export type {
   Tool,
   ToolKind,

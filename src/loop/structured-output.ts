@@ -49,7 +49,7 @@ export function prepareOutput(model: Model, schema: ValueSchema, retries: number
   if (mode !== undefined && mode !== 'tool' && mode !== 'text') {
     throw new ConfigurationError(`run(): \`outputMode\` must be "tool" or "text", got ${JSON.stringify(mode)}.`);
   }
-  const jsonSchema = schemaToJsonSchema(schema);
+  const jsonSchema = schemaToJsonSchema(schema, 'run(): `outputSchema`');
   const native = model.structuredOutput === true && jsonSchema !== undefined;
   // A validator with no JSON Schema cannot be a tool's input schema: its answer comes as text.
   if (native || jsonSchema === undefined || mode === 'text') return { schema, jsonSchema, native, mode: 'text', retries: retries ?? 1 };

@@ -41,7 +41,7 @@ export type ExtractJsonResult<T> = ExtractJsonSuccess<T> | ExtractJsonFailure;
 /** Options of {@link extractJson}. */
 export interface ExtractJsonOptions<S extends ValueSchema | undefined> {
   /**
-   * Validates the value (zod 4, zod 3, a Standard Schema validator, or JSON Schema). With a
+   * Validates the value (zod 4, zod 3 bare or wrapped by `zod3Schema`, a Standard Schema validator, or JSON Schema). With a
    * schema, the first candidate that validates wins, also after unwrapping an object envelope.
    * @default undefined (any JSON value is accepted)
    */

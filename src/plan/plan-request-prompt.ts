@@ -28,7 +28,7 @@ const OPTIONS: OptionsSpec<BuildPlanRequestPromptOptions> = { schema: isSchema, 
 export function buildPlanRequestPrompt(options: BuildPlanRequestPromptOptions = {}): string {
   checkOptions<BuildPlanRequestPromptOptions>(options, OPTIONS, { owner: 'buildPlanRequestPrompt', optional: true });
   const schema = options.schema ?? PlanSchema;
-  const jsonSchema = schemaToJsonSchema(schema);
+  const jsonSchema = schemaToJsonSchema(schema, 'The plan `schema`');
   const shape = jsonSchema
     ? `It must be valid against this JSON Schema:\n\n${JSON.stringify(jsonSchema, null, 2)}`
     : 'It must have the shape you were asked for.';

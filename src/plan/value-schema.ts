@@ -1,9 +1,9 @@
 import * as z4 from 'zod/v4/core';
 import { fromJSONSchema } from 'zod/v4';
-import { zodToJsonSchema } from 'zod-to-json-schema';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { headOfText } from '../model/code-point-boundary.js';
-import type { JsonSchemaObject, Zod3Schema, Zod4Schema } from '../tools/input-schema.js';
+import type { JsonSchemaObject, Zod4Schema } from '../tools/input-schema.js';
+import { isZod3, isZod3WithJsonSchema, zod3ConverterMissing, type Zod3Schema, type Zod3WithJsonSchema } from '../tools/zod3-with-json-schema.js';
 import { zod4ToJsonSchema } from '../tools/zod4-to-json-schema.js';
 
 /** The parts of a Standard Schema (v1) validator this library uses (valibot, arktype, zod, ...). */
@@ -19,17 +19,23 @@ export interface StandardSchemaLike<Output = unknown> {
   };
 }
 
-/** A schema for a value: zod 4, zod 3, any Standard Schema validator, or a plain JSON Schema object. */
-export type ValueSchema = Zod4Schema | Zod3Schema | StandardSchemaLike | JsonSchemaObject;
+/**
+ * A schema for a value: zod 4, zod 3 (wrapped by `zod3Schema` from `agent-harness/zod3` where the
+ * model is shown its JSON Schema; bare where it only validates), any Standard Schema validator, or
+ * a plain JSON Schema object.
+ */
+export type ValueSchema = Zod4Schema | Zod3WithJsonSchema | Zod3Schema | StandardSchemaLike | JsonSchemaObject;
 
 /** The type a schema validates to (`unknown` for plain JSON Schema). */
 export type InferSchemaOutput<S> = S extends z4.$ZodType
   ? z4.output<S>
-  : S extends { readonly _output: infer O; readonly _def: unknown }
-    ? O
-    : S extends { readonly '~standard': { readonly types?: { readonly output: infer O } | undefined } }
+  : S extends Zod3WithJsonSchema<infer Z>
+    ? Z['_output']
+    : S extends { readonly _output: infer O; readonly _def: unknown }
       ? O
-      : unknown;
+      : S extends { readonly '~standard': { readonly types?: { readonly output: infer O } | undefined } }
+        ? O
+        : unknown;
 
 /** The result of {@link validateWithSchema}. */
 export type SchemaValidation<T = unknown> = { ok: true; value: T } | { ok: false; issues: string[] };
@@ -48,10 +54,6 @@ interface IssueLike {
 
 function isZod4(schema: unknown): schema is Zod4Schema {
   return typeof schema === 'object' && schema !== null && '_zod' in schema;
-}
-
-function isZod3(schema: unknown): schema is Zod3Schema {
-  return typeof schema === 'object' && schema !== null && '_def' in schema && typeof (schema as Zod3Schema).safeParse === 'function';
 }
 
 function isStandard(schema: unknown): schema is StandardSchemaLike {
@@ -187,8 +189,9 @@ export function validateWithSchema<S extends ValueSchema>(schema: S, value: unkn
     const result = z4.safeParse(schema, value, { reportInput: true });
     return result.success ? { ok: true, value: result.data as Out } : { ok: false, issues: formatSchemaIssues(result.error.issues as IssueLike[]) };
   }
-  if (isZod3(schema)) {
-    const result = schema.safeParse(value);
+  const zod3 = isZod3WithJsonSchema(schema) ? schema.zod3 : isZod3(schema) ? schema : undefined;
+  if (zod3) {
+    const result = zod3.safeParse(value);
     return result.success ? { ok: true, value: result.data as Out } : { ok: false, issues: formatSchemaIssues(result.error.issues as IssueLike[]) };
   }
   if (isStandard(schema)) {
@@ -206,12 +209,18 @@ export function validateWithSchema<S extends ValueSchema>(schema: S, value: unkn
   return result.success ? { ok: true, value: value as Out } : { ok: false, issues: formatSchemaIssues(result.error.issues as IssueLike[]) };
 }
 
-/** The JSON Schema of a schema, to show a model the expected shape; `undefined` when it has none. */
-export function schemaToJsonSchema(schema: ValueSchema): Record<string, unknown> | undefined {
+/**
+ * The JSON Schema of a schema, to show a model the expected shape; `undefined` when it has none.
+ * @param where - Names the schema in the error for a bare zod 3 schema, e.g. `run(): \`outputSchema\``.
+ * @throws ConfigurationError for a bare zod 3 schema: its JSON Schema needs `zod3Schema` (it would
+ * otherwise reach the model without its shape).
+ */
+export function schemaToJsonSchema(schema: ValueSchema, where = 'The schema'): Record<string, unknown> | undefined {
+  if (isZod3(schema)) throw zod3ConverterMissing(where);
   try {
     let jsonSchema: Record<string, unknown>;
     if (isZod4(schema)) jsonSchema = zod4ToJsonSchema(schema, 'output');
-    else if (isZod3(schema)) jsonSchema = zodToJsonSchema(schema as never, { target: 'jsonSchema7', $refStrategy: 'none' }) as Record<string, unknown>;
+    else if (isZod3WithJsonSchema(schema)) jsonSchema = schema.jsonSchema as Record<string, unknown>;
     else if (isStandard(schema)) return undefined;
     else jsonSchema = schema as Record<string, unknown>;
     const { $schema: _ignored, ...rest } = jsonSchema;

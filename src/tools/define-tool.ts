@@ -10,7 +10,10 @@ export interface DefineToolOptions<S extends InputSchema> {
   name: string;
   /** What the tool does and when to use it; the model reads this. */
   description: string;
-  /** A zod 4 (or zod 3) object schema, or a plain JSON Schema object. Input is validated against it first. */
+  /**
+   * A zod 4 object schema, a zod 3 one wrapped by `zod3Schema` (from `agent-harness/zod3`), or a
+   * plain JSON Schema object. Input is validated against it first.
+   */
   inputSchema: S;
   /**
    * Run the tool. Return a string, content blocks, `toolOutput(...)`, or any value (serialized as

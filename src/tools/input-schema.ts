@@ -1,30 +1,28 @@
 import * as z4 from 'zod/v4/core';
 import { fromJSONSchema } from 'zod/v4';
-import { zodToJsonSchema } from 'zod-to-json-schema';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { zod4ToJsonSchema } from './zod4-to-json-schema.js';
+import { isZod3, isZod3WithJsonSchema, zod3ConverterMissing, type Zod3Schema, type Zod3WithJsonSchema } from './zod3-with-json-schema.js';
+
+export type { Zod3Schema, Zod3WithJsonSchema } from './zod3-with-json-schema.js';
 
 /** A zod 4 schema (classic or mini). */
 export type Zod4Schema = z4.$ZodType;
 
-/** The parts of a zod 3 schema this library uses. */
-export interface Zod3Schema {
-  readonly _def: unknown;
-  readonly _output: unknown;
-  safeParse(value: unknown): { success: true; data: unknown } | { success: false; error: { issues: Array<{ path: (string | number)[]; message: string }> } };
-}
-
 /** A plain JSON Schema object describing the tool input. */
 export type JsonSchemaObject = Record<string, unknown> & { type?: 'object' | (string & {}) };
 
-/** What `defineTool({ inputSchema })` accepts. */
-export type InputSchema = Zod4Schema | Zod3Schema | JsonSchemaObject;
+/**
+ * What `defineTool({ inputSchema })` accepts: a zod 4 schema, a zod 3 schema wrapped by
+ * `zod3Schema` (from `agent-harness/zod3`), or a JSON Schema object.
+ */
+export type InputSchema = Zod4Schema | Zod3WithJsonSchema | JsonSchemaObject;
 
 /** The input type a schema describes: inferred for zod, `Record<string, unknown>` for JSON Schema. */
 export type InferInput<S> = S extends z4.$ZodType
   ? z4.output<S>
-  : S extends { readonly _output: infer O; readonly _def: unknown }
-    ? O
+  : S extends Zod3WithJsonSchema<infer Z>
+    ? Z['_output']
     : Record<string, unknown>;
 
 /** A compiled schema: the JSON Schema for the API and a validator. */
@@ -35,10 +33,6 @@ export interface CompiledSchema {
 
 function isZod4(schema: unknown): schema is Zod4Schema {
   return typeof schema === 'object' && schema !== null && '_zod' in schema;
-}
-
-function isZod3(schema: unknown): schema is Zod3Schema {
-  return typeof schema === 'object' && schema !== null && '_def' in schema && typeof (schema as Zod3Schema).safeParse === 'function';
 }
 
 function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string[] {
@@ -64,9 +58,10 @@ function requireObjectSchema(toolName: string, jsonSchema: Record<string, unknow
 
 /**
  * Compiles a tool's input schema once, at definition time: zod 4 through its own JSON Schema
- * converter, zod 3 through `zod-to-json-schema`, plain JSON Schema as given (validated with zod's
- * `fromJSONSchema` where the installed zod has it).
- * @throws ConfigurationError when the schema is not an object schema or cannot be converted.
+ * converter, zod 3 with the JSON Schema `zod3Schema` made for it, plain JSON Schema as given
+ * (validated with zod's `fromJSONSchema` where the installed zod has it).
+ * @throws ConfigurationError when the schema is not an object schema, cannot be converted, or is
+ * a bare zod 3 schema.
  */
 export function compileInputSchema(toolName: string, schema: InputSchema): CompiledSchema {
   // Tools made per agent from one schema object (the built-ins, say) compile it once.
@@ -95,12 +90,15 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
       },
     };
   }
-  if (isZod3(schema)) {
-    const jsonSchema = stripMeta(zodToJsonSchema(schema as never, { target: 'jsonSchema7', $refStrategy: 'none' }) as Record<string, unknown>);
+  if (isZod3(schema)) throw zod3ConverterMissing(`Tool "${toolName}": its inputSchema`);
+  if (isZod3WithJsonSchema(schema)) {
+    const zod3: Zod3Schema = schema.zod3;
+    // A copy: the pair is frozen and shared, the tool's schema is its own.
+    const jsonSchema = { ...schema.jsonSchema };
     return {
       jsonSchema: requireObjectSchema(toolName, jsonSchema),
       parse(value) {
-        const result = schema.safeParse(value);
+        const result = zod3.safeParse(value);
         return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues) };
       },
     };

@@ -120,6 +120,12 @@ describe('architecture: the layers of DESIGN §8', () => {
     expect(imports.some((entry) => entry.specifier === 'bullmq' && unitOf(entry.from) === 'bullmq')).toBe(true);
   });
 
+  it('only the zod3 entry imports the zod 3 converter, so the core never loads it', () => {
+    const offending = imports.filter((entry) => entry.specifier === 'zod-to-json-schema' && unitOf(entry.from) !== 'zod3').map((entry) => relative(src, entry.from));
+    expect(offending).toEqual([]);
+    expect(imports.some((entry) => entry.specifier === 'zod-to-json-schema' && unitOf(entry.from) === 'zod3')).toBe(true);
+  });
+
   it('finds the imports it checks (the check itself works)', () => {
     expect(graph.get('runtime')?.has('state')).toBe(true);
     expect(graph.get('loop')?.has('runtime')).toBe(true);

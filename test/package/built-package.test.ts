@@ -28,6 +28,11 @@ function runNode(args: string[]): unknown {
 
 /** Every file reachable from an entry through relative imports, with the bare specifiers it imports. */
 function reachableSpecifiers(entry: string): Set<string> {
+  return reachable(entry).specifiers;
+}
+
+/** The files an entry reaches through relative imports, and the bare specifiers they import. */
+function reachable(entry: string): { files: Set<string>; specifiers: Set<string> } {
   const seen = new Set<string>();
   const specifiers = new Set<string>();
   const pending = [entry];
@@ -44,7 +49,7 @@ function reachableSpecifiers(entry: string): Set<string> {
       else specifiers.add(specifier);
     }
   }
-  return specifiers;
+  return { files: seen, specifiers };
 }
 
 describe('the built package', () => {
@@ -94,13 +99,21 @@ describe('the built package', () => {
     }
   });
 
-  it('converts a zod 3 schema with the bundled converter as the sources do', () => {
+  it('keeps the zod 3 converter out of the core entry, in both formats: only agent-harness/zod3 carries it', () => {
+    // A string of zod-to-json-schema's own (its draft 2019-09 target), not of ours.
+    const carriesConverter = (entry: string) => [...reachable(join(dist, entry)).files].some((file) => readFileSync(file, 'utf8').includes('jsonSchema2019-09'));
+    for (const entry of ['index.js', 'index.cjs']) expect(carriesConverter(entry), entry).toBe(false);
+    for (const entry of ['zod3/index.js', 'zod3/index.cjs']) expect(carriesConverter(entry), entry).toBe(true);
+  });
+
+  it('converts a zod 3 schema with the converter bundled into agent-harness/zod3, as the sources do', () => {
     const script = `
       import { defineTool } from 'agent-harness';
+      import { zod3Schema } from 'agent-harness/zod3';
       import { z } from 'zod/v3';
       const tool = defineTool({
         name: 'search', description: 'Searches.', execute: () => 'ok',
-        inputSchema: z.object({ query: z.string().min(1), kind: z.enum(['a', 'b']).optional(), tags: z.array(z.string()), limit: z.number().int().default(5), meta: z.record(z.boolean()) }),
+        inputSchema: zod3Schema(z.object({ query: z.string().min(1), kind: z.enum(['a', 'b']).optional(), tags: z.array(z.string()), limit: z.number().int().default(5), meta: z.record(z.boolean()) })),
       });
       console.log(JSON.stringify(tool.jsonSchema));
     `;

@@ -63,7 +63,7 @@ describe('store entry points', () => {
 
   it('lists every entry point in package.json exports and the build', () => {
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; peerDependenciesMeta: Record<string, { optional: boolean }> };
-    for (const name of ['postgres', 'redis', 'bullmq']) {
+    for (const name of ['postgres', 'redis', 'bullmq', 'zod3']) {
       expect(manifest.exports[`./${name}`]).toEqual({
         import: { types: `./dist/${name}/index.d.ts`, default: `./dist/${name}/index.js` },
         require: { types: `./dist/${name}/index.d.cts`, default: `./dist/${name}/index.cjs` },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
 import * as z3 from 'zod/v3';
+import { zod3Schema } from 'agent-harness/zod3';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { describeValue, formatIssuePath, schemaToJsonSchema, validateWithSchema } from '../../src/plan/value-schema.js';
 
@@ -11,12 +12,14 @@ describe('validateWithSchema', () => {
     expect(validateWithSchema(schema, { items: [{ kind: 'c' }] })).toEqual({ ok: false, issues: ['items[0].kind: must be one of "a", "b", got "c"'] });
   });
 
-  it('validates with zod 3', () => {
-    const schema = z3.object({ name: z3.string() });
-    expect(validateWithSchema(schema, { name: 'x' })).toEqual({ ok: true, value: { name: 'x' } });
-    const result = validateWithSchema(schema, {});
-    expect(result.ok).toBe(false);
-    if (!result.ok) expect(result.issues[0]).toMatch(/^name: /);
+  it('validates with zod 3, bare or wrapped by zod3Schema', () => {
+    const bare = z3.object({ name: z3.string() });
+    for (const schema of [bare, zod3Schema(bare)]) {
+      expect(validateWithSchema(schema, { name: 'x' })).toEqual({ ok: true, value: { name: 'x' } });
+      const result = validateWithSchema(schema, {});
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.issues[0]).toMatch(/^name: /);
+    }
   });
 
   it('refuses asynchronous Standard Schema validators with a clear error', () => {
@@ -57,10 +60,14 @@ describe('formatIssuePath', () => {
 });
 
 describe('schemaToJsonSchema', () => {
-  it('converts zod 4 and zod 3, passes JSON Schema through, and has nothing for other validators', () => {
+  it('converts zod 4, takes a wrapped zod 3 schema\'s, passes JSON Schema through, and has nothing for other validators', () => {
     expect(schemaToJsonSchema(z.object({ a: z.string() }))).toMatchObject({ type: 'object', required: ['a'] });
-    expect(schemaToJsonSchema(z3.object({ a: z3.string() }))).toMatchObject({ type: 'object', required: ['a'] });
+    expect(schemaToJsonSchema(zod3Schema(z3.object({ a: z3.string() })))).toMatchObject({ type: 'object', required: ['a'] });
     expect(schemaToJsonSchema({ type: 'array' })).toEqual({ type: 'array' });
     expect(schemaToJsonSchema({ '~standard': { version: 1, vendor: 'x', validate: (value: unknown) => ({ value }) } })).toBeUndefined();
+  });
+
+  it('refuses a bare zod 3 schema, whose shape the model would otherwise not be shown, naming where it was given', () => {
+    expect(() => schemaToJsonSchema(z3.object({ a: z3.string() }), 'run(): `outputSchema`')).toThrow(/^run\(\): `outputSchema` is a zod 3 schema.*zod3Schema/);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { ConfigurationError, defineTool, toolOutput } from 'agent-harness';
+import { zod3Schema } from 'agent-harness/zod3';
 
 describe('defineTool', () => {
   it('converts a zod 4 schema to JSON Schema once, infers the input type, and validates with field names', () => {
@@ -29,12 +30,28 @@ describe('defineTool', () => {
     expect(tool.kind).toBe('other');
   });
 
-  it('accepts zod 3 schemas through zod-to-json-schema', () => {
-    const tool = defineTool({ name: 'legacy', description: 'Old schema.', inputSchema: z3.object({ count: z3.number() }), readOnly: true, execute: ({ input }) => String(input.count) });
+  it('accepts zod 3 schemas wrapped by zod3Schema (agent-harness/zod3), typed and validated by zod 3', () => {
+    const tool = defineTool({ name: 'legacy', description: 'Old schema.', inputSchema: zod3Schema(z3.object({ count: z3.number() })), readOnly: true, execute: ({ input }) => String(input.count satisfies number) });
     expect(tool.jsonSchema).toMatchObject({ type: 'object', properties: { count: { type: 'number' } }, required: ['count'] });
     expect(tool.parseInput({ count: 'x' })).toMatchObject({ ok: false, issues: [expect.stringMatching(/^count: /)] });
     expect(tool.concurrencySafe).toBe(true);
     expect(tool.kind).toBe('read');
+  });
+
+  it('refuses a bare zod 3 schema, naming the tool and the wrapper that takes it', () => {
+    const bare = z3.object({ count: z3.number() });
+    expect(() => defineTool({ name: 'legacy', description: 'Old schema.', inputSchema: bare as never, execute: () => 'ok' })).toThrow(ConfigurationError);
+    expect(() => defineTool({ name: 'legacy', description: 'Old schema.', inputSchema: bare as never, execute: () => 'ok' })).toThrow(
+      /Tool "legacy": its inputSchema is a zod 3 schema.*import \{ zod3Schema \} from 'agent-harness\/zod3'.*zod3Schema\(schema\).*zod\/v4/,
+    );
+  });
+
+  it('gives each tool its own copy of a shared zod 3 JSON Schema', () => {
+    const wrapped = zod3Schema(z3.object({ count: z3.number() }));
+    const first = defineTool({ name: 'one', description: 'One.', inputSchema: wrapped, execute: () => 'ok' });
+    expect(first.jsonSchema).toEqual(wrapped.jsonSchema);
+    expect(first.jsonSchema).not.toBe(wrapped.jsonSchema);
+    expect(Object.isFrozen(wrapped)).toBe(true);
   });
 
   it('accepts a plain JSON Schema object and validates against it', () => {

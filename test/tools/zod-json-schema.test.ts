@@ -6,10 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { z as z3 } from 'zod/v3';
 import { z as z4 } from 'zod/v4';
 import * as z4mini from 'zod/v4-mini';
+import { zod3Schema } from 'agent-harness/zod3';
 import { defineTool } from '../../src/tools/define-tool.js';
 import { schemaToJsonSchema } from '../../src/plan/value-schema.js';
 
-const jsonOf = (inputSchema: object) => defineTool({ name: 't', description: '', inputSchema: inputSchema as never, execute: () => '' }).jsonSchema;
+/** A zod 3 schema goes through `zod3Schema` (agent-harness/zod3), a zod 4 one as it is. */
+const jsonOf = (inputSchema: object) =>
+  defineTool({ name: 't', description: '', inputSchema: ('_zod' in inputSchema ? inputSchema : zod3Schema(inputSchema as never)) as never, execute: () => '' }).jsonSchema;
 
 /** The same shapes in each major. */
 const shapes: Array<[string, object, object]> = [
