@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from '../../src/history/json-bounds.js';
+import { jsonBoundsProblem, TOOL_INPUT_BOUNDS, walkedProblem } from '../../src/history/json-bounds.js';
 
 function nested(depth: number): unknown {
   let value: unknown = 'leaf';
@@ -73,5 +73,43 @@ describe('jsonBoundsProblem', () => {
     // Exactly at the bound: the root array and its 9 elements are 10 values.
     expect(jsonBoundsProblem(new Array(9).fill(0), { maxDepth: 4, maxChars: 100, maxNodes: 10 })).toBeUndefined();
     expect(jsonBoundsProblem(new Array(10).fill(0), { maxDepth: 4, maxChars: 100, maxNodes: 10 })).toMatch(/more than 10 values/);
+  });
+});
+
+describe('jsonBoundsProblem on flat objects (checked without the walk)', () => {
+  /** A small deterministic generator, so a failure names a seed that replays it. */
+  const random = (seed: number) => () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  const VALUES: Array<(next: () => number) => unknown> = [
+    () => null,
+    (next) => next() < 0.5,
+    (next) => Math.floor(next() * 1000) - 500,
+    () => Number.NaN,
+    () => Number.POSITIVE_INFINITY,
+    (next) => 'x'.repeat(Math.floor(next() * 12)),
+    () => undefined,
+    () => () => 'a function',
+    () => 10n,
+    () => Symbol('s'),
+    () => ({ nested: 'yes' }),
+    () => ['an', 'array'],
+  ];
+
+  it('gives the same answer as the full walk, for 5,000 random objects and bounds', () => {
+    for (let seed = 1; seed <= 5_000; seed++) {
+      const next = random(seed);
+      const value: Record<string, unknown> = {};
+      const size = Math.floor(next() * 6);
+      for (let index = 0; index < size; index++) value[`k${'e'.repeat(Math.floor(next() * 4))}${index}`] = VALUES[Math.floor(next() * VALUES.length)]!(next);
+      const bounds = { maxDepth: Math.floor(next() * 3), maxChars: Math.floor(next() * 40), maxNodes: Math.floor(next() * 8) };
+      expect(jsonBoundsProblem(value, bounds), `seed ${seed}`).toBe(walkedProblem(value, bounds));
+    }
+  });
+
+  it('reports the last problem value first, as the walk pops them', () => {
+    expect(jsonBoundsProblem({ a: Number.NaN, b: () => 1 }, TOOL_INPUT_BOUNDS)).toBe('not plain JSON (it holds a function)');
+    expect(jsonBoundsProblem({ a: () => 1, b: Number.NaN }, TOOL_INPUT_BOUNDS)).toBe('not plain JSON (a number that is not finite)');
   });
 });
