@@ -7,6 +7,7 @@ import { runHooks } from '../hooks/run-hooks.js';
 import { hasHooks } from '../hooks/has-hooks.js';
 import type { PermissionResult } from '../types/permission.js';
 import type { BatchCall, NestedRun, OpenBatch } from '../state/index.js';
+import type { ToolResultBlock } from '../model/messages.js';
 import { isThenable } from '../tools/is-thenable.js';
 import { isToolSuspension, type Tool, type ToolExecuteArgs, type ToolReturn, type ToolRunContext, type ToolSuspension } from '../tools/types.js';
 import type { RunContext } from './loop-run-context.js';
@@ -286,11 +287,9 @@ function settleCall(ending: CallEnding, value: unknown): Promise<void> | undefin
 function answer(ending: CallEnding, { content, isError }: ToolResultContent, output: ToolReturn): void {
   const { core, call, note } = ending;
   const noted = note ? (typeof content === 'string' ? `${note}\n\n${content}` : [{ type: 'text' as const, text: note }, ...content]) : content;
-  core.answerCall(
-    call,
-    core.spillResult(call.toolName, { type: 'tool_result', tool_use_id: call.toolUseId, content: noted, ...(isError ? { is_error: true } : {}) }),
-    { output, durationMs: performance.now() - ending.started },
-  );
+  const block: ToolResultBlock = { type: 'tool_result', tool_use_id: call.toolUseId, content: noted };
+  if (isError) block.is_error = true;
+  core.answerCall(call, core.spillResult(call.toolName, block), { output, durationMs: performance.now() - ending.started });
 }
 
 /** Answers a call whose tool threw (or whose result could not be recorded). */

@@ -13,12 +13,13 @@ export function prepareRequest(core: AgentCore, abort: RunAbort, output?: Output
   if (core.state.prefix === undefined) {
     core.commit({ kind: 'prefix', prefix: { system: core.system, toolNames: core.toolDefinitions.map((tool) => tool.name) } });
   }
-  return {
+  const request: ModelRequest = {
     system: core.system,
     tools: output?.mode === 'tool' ? toolsWithOutputTool(output, core.toolDefinitions) : core.toolDefinitions,
     messages: core.state.messages,
     // The run's signal is made here, at its first model call, if nothing asked for it before (see RunAbort).
     signal: abort.signal,
-    ...(outputSchema ? { outputFormat: { type: 'json_schema' as const, schema: outputSchema } } : {}),
   };
+  if (outputSchema) request.outputFormat = { type: 'json_schema', schema: outputSchema };
+  return request;
 }

@@ -170,11 +170,14 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       messages: runMessages.list,
       permissionDenials: decisions.denials,
       pendingApprovals: status === 'awaiting-approval' ? core.pendingApprovals() : [],
-      ...(status === 'completed' && input.output ? { output } : {}),
-      ...(input.output ? { outputAttempts: outputAttempts + 1 } : {}),
-      ...(subagents.length ? { subagents } : {}),
-      ...(planVerification ? { planVerification } : {}),
     };
+    // Optional fields set only when present (no spreads of conditional objects on every run).
+    if (input.output) {
+      if (status === 'completed') result.output = output;
+      result.outputAttempts = outputAttempts + 1;
+    }
+    if (subagents.length) result.subagents = subagents;
+    if (planVerification) result.planVerification = planVerification;
     const running = core.runningBackgroundTasks();
     if (running.length) result.backgroundTasks = running;
     if (error) result.error = error;

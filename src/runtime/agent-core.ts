@@ -367,7 +367,11 @@ export class AgentCore implements AgentServices {
 
   /** Appends the model's message (with `continued`, after `pause_turn`, its blocks join the last one). */
   pushAssistant(message: AssistantMessage, messageId: string | undefined, usage: Usage | undefined): void {
-    this.commit({ kind: 'message', message, ...(messageId ? { messageId } : {}), ...(usage ? { usage } : {}) });
+    // Optional fields set only when present (no spread of a conditional object: this runs every turn).
+    const entry: EntryDraft & { kind: 'message' } = { kind: 'message', message };
+    if (messageId) entry.messageId = messageId;
+    if (usage) entry.usage = usage;
+    this.commit(entry);
   }
 
   /**
@@ -407,15 +411,16 @@ export class AgentCore implements AgentServices {
     const entry = wellFormedEntry({ kind: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, result: given });
     const { result } = entry as { result: ToolResultBlock };
     this.commitWellFormed([entry]);
-    this.emit({
+    const event: AgentEventInput & { type: 'tool-result' } = {
       type: 'tool-result',
       toolUseId: call.toolUseId,
       toolName: call.toolName,
       content: result.content as never,
       isError: result.is_error === true,
-      ...(extra.output !== undefined ? { output: extra.output } : {}),
-      ...(extra.durationMs !== undefined ? { durationMs: extra.durationMs } : {}),
-    });
+    };
+    if (extra.output !== undefined) event.output = extra.output;
+    if (extra.durationMs !== undefined) event.durationMs = extra.durationMs;
+    this.emit(event);
   }
 
   private assertBypassAllowed(): void {
