@@ -303,7 +303,12 @@ export interface McpServerStatusEvent extends EventBase, McpServerState {
   type: 'mcp-server-status';
 }
 
-/** A subagent started (the parent's `Agent` call `parentToolUseId`); its own events follow with its `agentId`. */
+/**
+ * A subagent started (the parent's `Agent` call `parentToolUseId`); its own events follow with its
+ * `agentId`, and its `subagent-end` always follows. Emitted once it has its place under
+ * `maxSubagentConcurrency` and its `SubagentStart` hooks ran: a call interrupted while it waits for
+ * a place never starts and emits neither.
+ */
 export interface SubagentStartEvent extends EventBase {
   type: 'subagent-start';
   /** The subagent type. */

@@ -90,7 +90,12 @@ export interface StopHookInput extends HookInputBase {
   stopHookActive: boolean;
 }
 
-/** A subagent is starting (the parent's `Agent` call); the hook may add context to its prompt. */
+/**
+ * A subagent is starting (the parent's `Agent` call), having taken its place under
+ * `maxSubagentConcurrency`; the hook may add context to its prompt. Its `signal` aborts with the
+ * parent's run (for a background subagent, when the agent is closed); aborted, the subagent does
+ * not start. A subagent that starts always ends with the `SubagentStop` hooks.
+ */
 export interface SubagentStartHookInput extends HookInputBase {
   hookEventName: 'SubagentStart';
   /** The subagent's id. */

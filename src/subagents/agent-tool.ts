@@ -1,7 +1,6 @@
 import { customAlphabet } from 'nanoid';
 import { z } from 'zod/v4';
 import type { RunResult } from '../events/run-result.js';
-import { runHooks } from '../hooks/run-hooks.js';
 import { allocatePlanSlug } from '../plan/allocate-plan-slug.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { defineTool } from '../tools/define-tool.js';
@@ -9,6 +8,7 @@ import { toolOutput } from '../tools/tool-output.js';
 import { suspendCall, type Tool, type ToolRunContext } from '../tools/types.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { startBackgroundTask } from './background-task.js';
+import { beginSubagent } from './begin-subagent.js';
 import { buildSubagentCore, type SubagentSetup } from './build-subagent-core.js';
 import { runSubagent } from './run-subagent.js';
 import { subagentLimiterOf } from './subagent-limiter.js';
@@ -93,24 +93,24 @@ export function createAgentTools(
       if (core.state.planSlug === undefined) core.commit({ kind: 'session-meta', slug: await allocatePlanSlug({ store: core.planStore, agentId: core.agentId }) });
       const agentId = newAgentId();
       const background = call.run_in_background === true;
-      const start = await runHooks({
-        event: 'SubagentStart',
-        hooks: core.options.hooks,
-        signal,
-        input: { sessionId: core.sessionId, agentId, subagentType: call.subagent_type, prompt: call.prompt, parentToolUseId: toolUseId, background },
-      });
-      for (const error of start.errors) core.emit({ type: 'error', error, fatal: false });
-      const context = start.outputs.map((output) => output?.additionalContext).filter((text): text is string => typeof text === 'string' && text.trim() !== '');
-      const prompt = [call.prompt, ...context].join('\n\n');
       const child = buildSubagentCore(setupFor(call.subagent_type, agentId, toolUseId, left, background));
       const data: AgentCallData = { subagentType: call.subagent_type, description: call.description, depthLeft: left };
+      const begin = { parent: core, child, subagentType: call.subagent_type, description: call.description, prompt: call.prompt };
       if (background) {
-        const taskId = startBackgroundTask({ parent: core, child, subagentType: call.subagent_type, description: call.description, prompt, limiter: subagentLimiterOf(core) });
+        const taskId = startBackgroundTask({ ...begin, limiter: subagentLimiterOf(core) });
         return `Started the ${call.subagent_type} subagent in the background as task ${taskId}. You will be told when it ends; check its output with TaskOutput({ task_id: "${taskId}" }).`;
       }
-      child.emit({ type: 'subagent-start', subagentType: call.subagent_type, description: call.description });
-      // The calling subagent lets go of its place while it waits on this one.
-      const result = await subagentLimiterOf(core).run(child, () => runSubagent(child, { prompt }, { parent: core, subagentType: call.subagent_type, signal, run }), { waiter: core });
+      // The calling subagent lets go of its place while it waits on this one. Interrupted while it
+      // waits for a place (or in its SubagentStart hooks), it never starts: the call ends unanswered.
+      const result = await subagentLimiterOf(core).run(
+        child,
+        async () => {
+          const prompt = await beginSubagent({ ...begin, signal });
+          if (prompt === undefined) throw signal.reason;
+          return runSubagent(child, { prompt }, { parent: core, subagentType: call.subagent_type, signal, run });
+        },
+        { waiter: core, signal },
+      );
       return answer(child, result, data);
     },
     resume: async ({ nested, approval, signal, run, toolUseId }) => {
@@ -120,7 +120,7 @@ export function createAgentTools(
       }
       const core = parent();
       const child = buildSubagentCore(setupFor(data.subagentType, nested.agentId, toolUseId, data.depthLeft, false), structuredClone(nested.state));
-      const result = await subagentLimiterOf(core).run(child, () => resumeSubagent(child, approval, { parent: core, subagentType: data.subagentType, signal, run }), { waiter: core });
+      const result = await subagentLimiterOf(core).run(child, () => resumeSubagent(child, approval, { parent: core, subagentType: data.subagentType, signal, run }), { waiter: core, signal });
       return answer(child, result, data);
     },
   });

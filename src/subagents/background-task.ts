@@ -5,6 +5,7 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import { runSubagent } from './run-subagent.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
 import type { SubagentLimiter } from './subagent-limiter.js';
+import { beginSubagent } from './begin-subagent.js';
 
 /** The tool-state key under which an agent keeps its background tasks (with their outputs once ended). */
 export const BACKGROUND_TASKS_KEY = 'agent-harness/background-tasks';
@@ -31,10 +32,14 @@ export interface StartBackgroundTaskArgs {
   child: AgentCore;
   subagentType: string;
   description: string;
+  /** The task as the parent's call gave it (`SubagentStart` hooks may add to it). */
   prompt: string;
   /** The agent tree's subagent limiter (the task takes a place of its own: nobody waits on it). */
   limiter: SubagentLimiter;
 }
+
+/** The output of a task stopped (by `agent.close()`) before it started: waiting for a place, or in its `SubagentStart` hooks. */
+const NEVER_STARTED = '(stopped before it started: the agent was closed while it waited for a place under maxSubagentConcurrency or for its SubagentStart hooks)';
 
 /** How a background task ended, from its run's status. */
 function endStatus(status: RunResult['status']): BackgroundTaskInfo['status'] {
@@ -45,7 +50,9 @@ function endStatus(status: RunResult['status']): BackgroundTaskInfo['status'] {
  * Starts a subagent that outlives the call that started it: recorded at once in the parent's
  * tool state (so a resumed session knows of it), run detached, and — when it ends — its output
  * stored, a notification queued for the parent model's next turn, and `background-task-end`
- * emitted. The parent is the agent whose call started it, a subagent's own subagent included
+ * emitted. It starts (`SubagentStart` hooks, `subagent-start`) once it has a place under the
+ * tree's `maxSubagentConcurrency`; stopped before that, it ends `interrupted` without starting.
+ * The parent is the agent whose call started it, a subagent's own subagent included
  * (once that subagent's run has ended, only the event tells of it). While it runs it is kept in
  * the tree's {@link AgentCore.backgroundTasks}, so closing the top agent stops and awaits it at
  * any depth, its end (`interrupted`) recorded, notified and emitted before `close()` resolves.
@@ -71,13 +78,27 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
     parent.emit({ type: 'background-task-end', task: ended, output });
   };
   store(parent, { ...info });
-  child.emit({ type: 'subagent-start', subagentType: args.subagentType, description: args.description, taskId });
   const controller = new AbortController();
+  const { signal } = controller;
+  let began = false;
   const ended = args.limiter
-    .run(child, () => runSubagent(child, { prompt: args.prompt }, { parent, subagentType: args.subagentType, signal: controller.signal, run: undefined }))
+    .run(
+      child,
+      async () => {
+        const prompt = await beginSubagent({ ...args, taskId, signal });
+        if (prompt === undefined) return undefined;
+        began = true;
+        return runSubagent(child, { prompt }, { parent, subagentType: args.subagentType, signal, run: undefined });
+      },
+      { signal },
+    )
     .then(
-      (result) => finish(endStatus(result.status), result.text || result.error?.message || (parent.treeClosed ? '(stopped: the agent was closed while it ran)' : `(ended: ${result.status})`)),
-      (error: unknown) => finish('failed', describeThrown(error)),
+      (result) =>
+        result === undefined
+          ? finish('interrupted', NEVER_STARTED)
+          : finish(endStatus(result.status), result.text || result.error?.message || (parent.treeClosed ? '(stopped: the agent was closed while it ran)' : `(ended: ${result.status})`)),
+      // Stopped while it waited for a place: it never started.
+      (error: unknown) => (!began && signal.aborted ? finish('interrupted', NEVER_STARTED) : finish('failed', describeThrown(error))),
     )
     // Recording the end failed (a bug): reported, and the task still counts as ended.
     .catch((error: unknown) => void parent.emit({ type: 'error', error: toError(error), fatal: false }));

@@ -30,8 +30,9 @@ export class SubagentLimiter {
    * Runs `task` (the run of `child`) once a place is free, holding the place until it ends.
    * `waiter` is the subagent that waits on `child` (a foreground call): it lets go of its place
    * meanwhile. A background task, a subagent of the agent itself, or the plan verifier has none.
-   * When `signal` aborts before a place was free, `task` never runs and the call rejects with the
-   * signal's reason.
+   * When `signal` (the waiting run's) aborts before a place was free, `task` never runs and the
+   * call rejects with the signal's reason; aborted while `waiter` waits to take its place back, it
+   * stops waiting too (its run is ending: it takes no place back).
    */
   async run<T>(child: AgentCore, task: () => Promise<T>, options: { waiter?: AgentCore; signal?: AbortSignal } = {}): Promise<T> {
     const parent = options.waiter && this.#holders.get(options.waiter);
@@ -42,7 +43,7 @@ export class SubagentLimiter {
     try {
       return await this.#hold(child, task, inherited, options.signal);
     } finally {
-      await this.#reclaim(parent);
+      await this.#reclaim(parent, options.signal);
     }
   }
 
@@ -60,10 +61,15 @@ export class SubagentLimiter {
   }
 
   /** The last of a parent's children is done: it takes a place again before its run goes on. */
-  async #reclaim(parent: Holder): Promise<void> {
+  async #reclaim(parent: Holder, signal: AbortSignal | undefined): Promise<void> {
     parent.waitingOn--;
     if (parent.waitingOn > 0 || parent.ended) return;
-    await this.#acquire(true);
+    try {
+      await this.#acquire(true, signal);
+    } catch {
+      // Interrupted: its run goes no further, so it needs no place (its call's outcome stands).
+      return;
+    }
     // Meanwhile it started another child, took a place through another call, or its run ended.
     if (parent.holds || parent.waitingOn > 0 || parent.ended) this.#release();
     else parent.holds = true;

@@ -133,7 +133,8 @@ describe('background tasks at any depth', () => {
     const hookStarted = deferred();
     const worker = scriptedModel(['Worker done.']);
     const agent = createAgent({
-      model: scriptedModel([turn(agentCall('worker', 'p_bg', true))]),
+      // The hook runs once the task has its place, beside the parent's next turn (held until close()).
+      model: scriptedModel([turn(agentCall('worker', 'p_bg', true)), turn('On it.', { hold: (signal) => new Promise<void>((resolve) => signal!.addEventListener('abort', () => resolve(), { once: true })) })]),
       agents: { worker: { description: 'worker', prompt: 'worker', model: worker } },
       hooks: {
         SubagentStart: [{ hook: ({ signal }) => new Promise<void>((resolve) => (hookStarted.resolve(), signal.addEventListener('abort', () => resolve(), { once: true }))) }],
