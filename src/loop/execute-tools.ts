@@ -142,6 +142,13 @@ function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval
     refuseCall(core, call, PLAN_MODE_GUARD);
     return undefined;
   }
+  // Allowed before it could no longer be used (an MCP server's listing changed while the host
+  // was asked, or before an approval was answered): it does not start now.
+  const refusal = core.toolRefusal?.(tool);
+  if (refusal !== undefined) {
+    refuseCall(core, call, refusal);
+    return undefined;
+  }
   if (approval && typeof tool.resume !== 'function') {
     refuseCall(core, call, `Tool "${tool.name}" suspended this call but cannot resume it (it has no resume), so the call was stopped.`);
     return undefined;

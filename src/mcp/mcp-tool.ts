@@ -49,6 +49,18 @@ export interface CreateMcpToolOptions {
   hints?: McpToolHints;
 }
 
+/** The tools made with live `hints`: their read-only flag follows the server's latest listing. */
+const followingServer = new WeakSet<Tool>();
+
+/**
+ * Whether `tool` is an MCP tool whose read-only flag follows its server's latest listing
+ * (`readOnlyHint`), so it may change while the agent runs; false for every other tool, whose flag
+ * is fixed when it is defined. A copy of the tool (`{ ...tool }`) is not one: its flag is fixed.
+ */
+export function followsServerAnnotations(tool: Tool): boolean {
+  return followingServer.has(tool);
+}
+
 function describe(server: string, info: McpToolInfo): string {
   const text = info.description?.trim() || info.title?.trim() || `The tool "${info.name}" of the MCP server "${server}".`;
   return text.length > MAX_DESCRIPTION ? `${headOfText(text, MAX_DESCRIPTION - 1)}…` : text;
@@ -84,10 +96,12 @@ export function createMcpTool(options: CreateMcpToolOptions): Tool<Record<string
     deferLoading: options.deferLoading,
     execute: async ({ input, signal }) => mcpResultToOutput(await options.call(info.name, input, signal)),
   });
-  return Object.defineProperties(tool, {
+  const live = Object.defineProperties(tool, {
     readOnly: { get: readOnly, enumerable: true },
     concurrencySafe: { get: readOnly, enumerable: true },
     kind: { get: () => (readOnly() ? 'read' : 'other'), enumerable: true },
     annotations: { get: () => hints.annotations, enumerable: true },
   });
+  if (options.hints) followingServer.add(live);
+  return live;
 }

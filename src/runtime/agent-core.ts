@@ -261,6 +261,13 @@ export class AgentCore implements AgentServices {
   modeCeiling: (() => PermissionMode) | undefined;
 
   /**
+   * For a subagent: why one of its tools may not be used now, or undefined when it may (a
+   * read-only type and an MCP tool its server no longer marks read-only). Asked when a call is
+   * decided, before anyone is asked about it, and again right before it runs.
+   */
+  toolRefusal: ((tool: Tool) => string | undefined) | undefined;
+
+  /**
    * For a subagent: the agent whose session it works in. Its rules follow that agent's as they
    * change (see {@link inheritRules}), and rules a host answer adds, replaces or removes for the
    * subagent (an "always allow" on its approval card) are the session's: they go to that agent

@@ -21,7 +21,10 @@ export interface AgentDefinition {
   tools?: string[];
   /**
    * Only the parent's read-only tools (a tool defined with `readOnly: true`), and its provider
-   * server tools (the provider runs them, never the host).
+   * server tools (the provider runs them, never the host). Its MCP tools follow their server's
+   * latest listing: they are all offered, and a call runs only while the server marks the tool
+   * `readOnlyHint` (a tool that stops being read-only after a list change is refused, one that
+   * becomes read-only may be used), checked before anyone is asked and again right before it runs.
    * @default false
    */
   readOnly?: boolean;

@@ -15,6 +15,7 @@ import type { CanUseTool } from '../types/permission.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { SidechainJournal } from './sidechain-journal.js';
 import { lostLease } from '../loop/lost-lease.js';
+import { offeredToReadOnly, readOnlyRefusal } from './read-only-refusal.js';
 
 /** The built-in tools every agent makes for itself (bound to its own state), never shared with a subagent. */
 const OWN_BUILTINS = new Set(['TodoWrite', 'ExitPlanMode', 'EnterPlanMode', 'AskUserQuestion', 'Agent', 'TaskOutput', 'ToolSearch']);
@@ -39,13 +40,14 @@ export interface SubagentSetup {
 
 /**
  * The tools a subagent gets: the parent's own tools (host tools, MCP tools, skills, deferred ones
- * included), narrowed to the definition's `tools` and to read-only ones for a read-only type, plus
- * built-ins bound to the subagent (its own todos, its own plan, its own `ToolSearch`), never
- * `EnterPlanMode`.
+ * included), narrowed to the definition's `tools` and, for a read-only type, to read-only ones and
+ * the MCP tools (whose calls are checked against their server's latest `readOnlyHint`, see
+ * `readOnlyRefusal`), plus built-ins bound to the subagent (its own todos, its own plan, its own
+ * `ToolSearch`), never `EnterPlanMode`.
  */
 export function subagentToolNames(parentTools: Iterable<Tool>, definition: AgentDefinition): Tool[] {
   const allowed = definition.tools ? new Set(definition.tools) : undefined;
-  return [...parentTools].filter((tool) => !OWN_BUILTINS.has(tool.name) && (!allowed || allowed.has(tool.name)) && (!definition.readOnly || tool.readOnly));
+  return [...parentTools].filter((tool) => !OWN_BUILTINS.has(tool.name) && (!allowed || allowed.has(tool.name)) && (!definition.readOnly || offeredToReadOnly(tool)));
 }
 
 /**
@@ -136,6 +138,8 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   core.leaseCheck = () => lostLease(parent);
   // Never looser than the parent now: a parent switched to plan mode makes its subagents read-only.
   core.modeCeiling = () => parent.mode;
+  // A read-only type uses an MCP tool only while its server's latest listing says it only reads.
+  if (definition.readOnly) core.toolRefusal = readOnlyRefusal(setup.subagentType);
   // Its hosts' "always allow" answers are the session's: the parent keeps them too.
   core.sessionParent = parent;
   // It decides with all of the parent's rules as they are now (a deny the host adds holds at
