@@ -454,6 +454,7 @@ export {
   HookError,
   PlanNameCollisionError,
   PlanExtractionError,
+  PlanVerificationError,
   SessionLockedError,
   SessionConflictError,
   SnapshotInvalidError,
@@ -483,6 +484,8 @@ export {
   type ModelErrorOptions,
   type HookErrorOptions,
   type PlanExtractionErrorOptions,
+  type PlanVerificationErrorOptions,
+  type PlanVerificationFailure,
   type SessionLockHolder,
   type SessionLockedErrorOptions,
 } from './errors/index.js';

@@ -9,6 +9,7 @@ import type { VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js'
 import { BUILTIN_AGENTS, buildSubagentCore, createAgentTools, runSubagent, subagentLimiterOf } from '../subagents/index.js';
 import type { ToolRunContext } from '../tools/types.js';
 import { coreOfAgent, type Agent } from './agent.js';
+import { verifierFailure, verifierNotStarted } from './verifier-failure.js';
 import { customAlphabet } from 'nanoid';
 
 const newId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
@@ -73,6 +74,7 @@ function describeWork(core: AgentCore): string {
  * Runs the read-only verifier as a subagent of `core` (a sidechain of its session). It takes a
  * place of the tree's `maxSubagentConcurrency` like any subagent, waiting its turn; aborted while
  * it waits, it never starts.
+ * @throws PlanVerificationError when it ends without a valid verdict, or never started.
  */
 async function runVerifier(core: AgentCore, plan: string, options: { model?: Model; signal: AbortSignal; reportSubagent?: ToolRunContext['reportSubagent'] }): Promise<PlanVerification> {
   const definition = { ...BUILTIN_AGENTS.verify, ...(options.model ? { model: options.model } : {}) };
@@ -101,12 +103,10 @@ async function runVerifier(core: AgentCore, plan: string, options: { model?: Mod
   const result = await subagentLimiterOf(core)
     .run(child, run, { waiter: core, signal: options.signal })
     .catch((error: unknown) => {
-      if (!started) throw new Error('The plan verifier stopped before answering (interrupted while it waited for a place under maxSubagentConcurrency).', { cause: error });
+      if (!started) throw verifierNotStarted(error);
       throw error;
     });
-  if (result.status !== 'completed' || result.output === undefined) {
-    throw result.error ?? new Error(`The plan verifier stopped before answering (${result.status}).`);
-  }
+  if (result.status !== 'completed' || result.output === undefined) throw verifierFailure(result, child.options);
   return result.output as PlanVerification;
 }
 
@@ -115,7 +115,11 @@ async function runVerifier(core: AgentCore, plan: string, options: { model?: Mod
  * transcript a sidechain of the agent's session), and returns the structured verdict:
  * `compliant`, `deviations` or `incomplete`, with per-step findings and evidence.
  * @throws ConfigurationError when there is no plan to check against, or the agent is running.
- * @throws the verifier's error (e.g. `StructuredOutputError`) when it gave no valid verdict.
+ * @throws PlanVerificationError when the verifier ends without a valid verdict: no answer was one
+ *   (`status: 'error'`, a `StructuredOutputError` as `cause`), its model failed (`error`, the
+ *   failure as `cause`), `signal` aborted before or while it ran (`interrupted`), or it reached
+ *   `maxTurns` (`max-turns`) or `maxBudgetUsd` (`budget-exceeded`), or a call of it waits for an
+ *   approval (`awaiting-approval`).
  * @example
  * const { verdict, steps } = await verifyPlan({ agent });
  */

@@ -20,6 +20,7 @@ export { SessionLockedError, type SessionLockHolder, type SessionLockedErrorOpti
 export { HookError, type HookErrorOptions } from './hook-error.js';
 export { PlanNameCollisionError } from './plan-name-collision-error.js';
 export { PlanExtractionError, type PlanExtractionErrorOptions } from './plan-extraction-error.js';
+export { PlanVerificationError, type PlanVerificationErrorOptions, type PlanVerificationFailure } from './plan-verification-error.js';
 export { UnsafeCompactionCutError } from './unsafe-compaction-cut-error.js';
 export { CompactionError } from './compaction-error.js';
 export { MemoryAccessError } from './memory-access-error.js';

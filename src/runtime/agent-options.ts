@@ -109,7 +109,9 @@ export interface AgentOptions {
   /**
    * When a run that carries out an approved plan completes with every todo completed, check the
    * work against the plan (`verifyPlan`): the verdict is a `plan-verification` event and
-   * `RunResult.planVerification`. `true`, or `{ model }` to verify on another model.
+   * `RunResult.planVerification`. `true`, or `{ model }` to verify on another model. A verifier
+   * that gives no valid verdict is reported as a non-fatal `error` event (a
+   * `PlanVerificationError`), and the run still completes.
    * @default false
    */
   verifyPlanOnCompletion?: boolean | VerifyPlanOnCompletionOptions;

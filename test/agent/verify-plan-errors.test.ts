@@ -1,0 +1,132 @@
+// How verifyPlan fails when the verifier ends without a valid verdict: one typed error, each way.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AgentHarnessError, createAgent, defineTool, ModelError, PlanVerificationError, StructuredOutputError, verifyPlan, type AgentEvent, type AgentOptions } from 'agent-harness';
+import { scriptedModel, toolCall, turn, type ScriptItem } from 'agent-harness/testing';
+import { deferred } from '../helpers.js';
+
+const read = defineTool({ name: 'read', description: 'Reads.', inputSchema: z.object({}), readOnly: true, execute: () => 'file contents' });
+
+/** An agent with an approved plan whose verifier plays `script`. */
+async function agentWithPlan(script: ScriptItem[], options: Partial<AgentOptions> = {}) {
+  const verifier = scriptedModel(script, { modelId: 'claude-sonnet-4-6' });
+  const agent = createAgent({ model: verifier, tools: [read], ...options });
+  await agent.savePlan('1. Write the file.');
+  return { agent, verifier };
+}
+
+/** The error `verifyPlan` rejects with. */
+async function failure(verifying: Promise<unknown>): Promise<PlanVerificationError> {
+  const error = await verifying.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(PlanVerificationError);
+  expect(PlanVerificationError.isInstance(error)).toBe(true);
+  expect(AgentHarnessError.isInstance(error)).toBe(true);
+  expect((error as PlanVerificationError).code).toBe('plan-verification');
+  return error as PlanVerificationError;
+}
+
+describe('verifyPlan fails with a PlanVerificationError', () => {
+  it('when no answer of the verifier is a valid verdict (the structured output error is its cause)', async () => {
+    const { agent } = await agentWithPlan(['not json', 'still not json']);
+    const error = await failure(verifyPlan({ agent }));
+    expect(error.status).toBe('error');
+    expect(StructuredOutputError.isInstance(error.cause)).toBe(true);
+    expect(error.message).toMatch(/no valid verdict after 2 answer\(s\)/);
+    expect(error.message).toMatch(/verifyPlan\(\{ agent, model \}\)/);
+  });
+
+  it('when the verifier model refuses to answer', async () => {
+    const refusal = turn("I can't help with that.", { stopReason: 'refusal' });
+    const { agent } = await agentWithPlan([refusal, refusal]);
+    const error = await failure(verifyPlan({ agent }));
+    expect(error.status).toBe('error');
+    expect(error.message).toMatch(/no valid verdict/);
+    expect(error.text).toBe("I can't help with that.");
+  });
+
+  it('when the verifier model fails (its error is the cause)', async () => {
+    const { agent } = await agentWithPlan([turn('Checking', { error: new ModelError('The model is overloaded.', { errorType: 'overloaded_error' }) })], { maxStreamRetries: 0 });
+    const error = await failure(verifyPlan({ agent }));
+    expect(error.status).toBe('error');
+    expect(ModelError.isInstance(error.cause)).toBe(true);
+    expect(error.message).toMatch(/The plan verifier failed: The model is overloaded\./);
+  });
+
+  it('when its signal aborts while the verifier runs', async () => {
+    const held = deferred();
+    const { agent } = await agentWithPlan([
+      turn('Checking', { hold: (signal) => (held.resolve(), new Promise<void>((resolve) => signal!.addEventListener('abort', () => resolve(), { once: true }))) }),
+    ]);
+    const stop = new AbortController();
+    const verifying = verifyPlan({ agent, signal: stop.signal });
+    await held.promise;
+    stop.abort(new Error('no longer needed'));
+    const error = await failure(verifying);
+    expect(error.status).toBe('interrupted');
+    expect(error.message).toMatch(/interrupted before it gave a verdict/);
+  });
+
+  it('when its signal aborts while the verifier waits for a place under maxSubagentConcurrency (it never started)', async () => {
+    const release = deferred();
+    const started = deferred();
+    const wait = defineTool({ name: 'wait', description: 'Waits.', inputSchema: z.object({}), readOnly: true, execute: async () => (started.resolve(), await release.promise, 'waited') });
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('Agent', { description: 'job', prompt: 'do it', subagent_type: 'worker', run_in_background: true }, 'p_bg')), 'Started.']),
+      tools: [read, wait],
+      agents: { worker: { description: 'worker', prompt: 'worker', model: scriptedModel([turn(toolCall('wait', {}, 'w_wait')), 'Worker done.']) } },
+      maxSubagentConcurrency: 1,
+    });
+    await agent.run('go').result;
+    await started.promise;
+    await agent.savePlan('1. Write the file.');
+    const verifier = scriptedModel([]);
+    const stop = new AbortController();
+    const verifying = verifyPlan({ agent, model: verifier, signal: stop.signal });
+    stop.abort(new Error('no longer needed'));
+    const error = await failure(verifying);
+    expect(error.status).toBe('interrupted');
+    expect(error.message).toMatch(/before the verifier started/);
+    expect(error.message).toMatch(/maxSubagentConcurrency/);
+    expect(error.cause).toEqual(new Error('no longer needed'));
+    release.resolve();
+    expect(verifier.requests).toHaveLength(0);
+    await agent.close();
+  });
+
+  it('when the verifier reaches maxTurns', async () => {
+    const { agent } = await agentWithPlan([turn(toolCall('read', {}, 'v_read'))], { maxTurns: 1 });
+    const error = await failure(verifyPlan({ agent }));
+    expect(error.status).toBe('max-turns');
+    expect(error.message).toMatch(/maxTurns/);
+  });
+
+  it('when the verifier reaches maxBudgetUsd', async () => {
+    const { agent } = await agentWithPlan([turn(toolCall('read', {}, 'v_read'), { usage: { inputTokens: 100_000, outputTokens: 0 } }), 'unreached'], { maxBudgetUsd: 0.1 });
+    const error = await failure(verifyPlan({ agent }));
+    expect(error.status).toBe('budget-exceeded');
+    expect(error.message).toMatch(/maxBudgetUsd/);
+  });
+
+  it('when a call of the verifier waits for an approval verifyPlan cannot give', async () => {
+    const { agent } = await agentWithPlan([turn(toolCall('read', {}, 'v_read'))], { rules: { ask: ['read'] } });
+    const error = await failure(verifyPlan({ agent }));
+    expect(error.status).toBe('awaiting-approval');
+    expect(error.message).toMatch(/approval/);
+  });
+
+  it('reported as a non-fatal error event by verifyPlanOnCompletion, and the run still completes', async () => {
+    const model = scriptedModel([turn(toolCall('TodoWrite', { todos: [{ content: 'Write the file', status: 'completed', activeForm: 'Writing' }] }, 't1')), 'All done.', 'not json', 'still not json']);
+    const agent = createAgent({ model, tools: [read], verifyPlanOnCompletion: true });
+    await agent.savePlan('1. Write the file.');
+    const errors: AgentEvent[] = [];
+    agent.on('error', (event) => errors.push(event));
+    const result = await agent.run('Carry out the plan.').result;
+    expect(result.status).toBe('completed');
+    expect(result.planVerification).toBeUndefined();
+    // The verifier's own run ends with its error (events marked with its agentId); the agent's run reports the typed one.
+    expect(errors.filter((event) => event.agentId === undefined)).toEqual([expect.objectContaining({ fatal: false, error: expect.any(PlanVerificationError) })]);
+  });
+});
