@@ -279,8 +279,9 @@ export class Agent {
   /**
    * Compacts the history now: the model writes a structured handoff summary of the conversation,
    * which replaces it (the most recent messages are kept verbatim, cut where no tool call is
-   * open); the plan, todos, permission mode, pending approvals and session rules are restated
-   * from the agent's own records. `PreCompact` hooks may add instructions; the store keeps the
+   * open); the user's latest message, when summarized, is restated verbatim after the summary;
+   * the plan, todos, permission mode, pending approvals and session rules are restated from the
+   * agent's own records. `PreCompact` hooks may add instructions; the store keeps the
    * full history, and resume starts from this compaction. Like a run, it stops on `interrupt()`,
    * `close()` or its `signal`: the summary call is aborted, the history stays as it was, and the
    * promise resolves with `{ compacted: false, skipped: 'interrupted' }` (the `compaction-end`

@@ -3,7 +3,6 @@ import {
   buildCompactedHistory,
   buildSummaryRequest,
   clearStaleToolResults,
-  estimateMessageTokens,
   extractHandoffSummary,
   findCompactionCut,
   isSafeCut,
@@ -15,14 +14,14 @@ import {
 } from '../context/index.js';
 import { CompactionError } from '../errors/compaction-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
-import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
+import type { Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
 import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
 import { reportHookErrors } from './execute-tools.js';
-import { latestPrompt } from './latest-prompt.js';
+import { keepLatestPrompt } from './keep-latest-prompt.js';
 import { questionTools } from './question-tools.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 
@@ -118,7 +117,8 @@ function loadedSkills(messages: readonly Message[]): string[] {
  * compaction), a handoff summary of everything before a cut where no call is open (asked of the
  * model with the session's own prefix, so it reads the cache), then one `checkpoint` entry — the
  * compaction boundary — whose state opens with the summary and the agent's records restated
- * (plan, todos, mode, pending approvals, session rules) followed by the kept messages. Resume
+ * (plan, todos, mode, pending approvals, session rules) and the user's latest message when it
+ * was summarized (see `keepLatestPrompt`), followed by the kept messages. Resume
  * folds from that boundary; the entries before it keep the full history. Interrupted (`signal`)
  * before that entry, it replaces nothing and returns `skipped: 'interrupted'`.
  * @throws CompactionError when the summary cannot be written (the history is unchanged).
@@ -153,18 +153,11 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   const instructions = given.length ? given.join('\n\n') : undefined;
 
   const messages = core.state.messages;
-  let cut = findCompactionCut(messages, { keepTokens: trigger === 'reactive' ? 0 : settings.keepTokens, estimate: core.context.tracker.messageTokens });
-  if (cut === undefined) return unchanged('nothing-to-compact');
-  // A reactive compaction summarizes all it can, but never the user's latest message only: kept
-  // as it is when the turn answers it, else restated after the summary.
-  let restated: ContentBlock[] | undefined;
-  if (trigger === 'reactive') {
-    const latest = latestPrompt(messages);
-    if (latest && latest.index < cut && fitsVerbatim(core, latest.blocks)) {
-      if (latest.index === messages.length - 1 && isSafeCut(messages, latest.index)) cut = latest.index;
-      else restated = latest.blocks;
-    }
-  }
+  const found = findCompactionCut(messages, { keepTokens: trigger === 'reactive' ? 0 : settings.keepTokens, estimate: core.context.tracker.messageTokens });
+  if (found === undefined) return unchanged('nothing-to-compact');
+  // Never the user's latest message only in the summary: kept as it is when the next turn
+  // answers it, else restated after the summary.
+  const { cut, restated } = keepLatestPrompt(messages, found, core.context.compactAt);
 
   core.emit({ type: 'compaction-start', trigger, tokensBefore });
   const usage = emptyUsage();
@@ -225,14 +218,6 @@ function didNotHelp(trigger: CompactionTrigger, tokens: number, threshold: numbe
     `so compacting again now would not help: automatic compaction pauses until the context reaches ${count(resumesAt)} tokens (a "prompt is too long" refusal still compacts). ` +
     'If this repeats, lower context.compaction.keepTokens, ask for a shorter summary (instructions), or raise the threshold.'
   );
-}
-
-/**
- * Whether the user's latest message can be kept verbatim: one that alone takes the context to the
- * compaction threshold cannot, and is summarized with the rest.
- */
-function fitsVerbatim(core: AgentCore, blocks: ContentBlock[]): boolean {
-  return estimateMessageTokens({ role: 'user', content: blocks }) < core.context.compactAt;
 }
 
 /**
