@@ -5,7 +5,6 @@ import {
   clearStaleToolResults,
   extractHandoffSummary,
   findCompactionCut,
-  isSafeCut,
   LOADED_SKILLS_HEADING,
   toolResultText,
   promptTooLong,
@@ -23,6 +22,7 @@ import type { CompactionTrigger } from '../types/context-usage.js';
 import { reportHookErrors } from './execute-tools.js';
 import { keepLatestPrompt } from './keep-latest-prompt.js';
 import { questionTools } from './question-tools.js';
+import { startAndLaterHalf } from './start-and-later-half.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 
 /** Options of {@link compactHistory}. */
@@ -224,7 +224,8 @@ function didNotHelp(trigger: CompactionTrigger, tokens: number, threshold: numbe
  * Asks the model for the handoff summary of `messages[0..cut)`. When the request is itself too
  * long (a reactive compaction summarizes a prompt the API just refused), it is asked again with
  * the old tool results of the summarized part cleared (never the user's answers to questions, nor
- * the host's `clearing.excludeTools`), then with only its later half.
+ * the host's `clearing.excludeTools`), then with only its first message and its later half (see
+ * `startAndLaterHalf`).
  */
 async function writeSummary(core: AgentCore, messages: readonly Message[], cut: number, instructions: string | undefined, signal: AbortSignal, usage: Usage): Promise<string> {
   // The user's answers to questions are the user's words, and the host's excluded tools are never
@@ -234,14 +235,7 @@ async function writeSummary(core: AgentCore, messages: readonly Message[], cut: 
   const attempts: Array<() => Message[]> = [
     () => [...messages],
     clearOld,
-    () => {
-      const cleared = clearOld();
-      const from = laterSafeStart(cleared);
-      if (from === undefined) return cleared;
-      const first = cleared[from]!;
-      const note: TextBlock = { type: 'text', text: '[The beginning of the conversation is left out: it was too long to summarize at once.]' };
-      return [{ role: 'user', content: [note, ...(typeof first.content === 'string' ? [{ type: 'text' as const, text: first.content }] : first.content)] }, ...cleared.slice(from + 1)];
-    },
+    () => startAndLaterHalf(clearOld()),
   ];
   let lastError: unknown;
   for (const [index, history] of attempts.entries()) {
@@ -286,14 +280,6 @@ function summaryOf(text: string, stopReason: ModelResponse['stopReason']): strin
   const summary = extractHandoffSummary(text);
   if (summary === undefined) throw new CompactionError('The compaction failed: the model answered the summary request without any text. The history is unchanged.');
   return summary;
-}
-
-/** A safe start (a user message that answers no call) near the middle of a history, for a shorter summary request. */
-function laterSafeStart(messages: readonly Message[]): number | undefined {
-  for (let index = Math.floor(messages.length / 2); index < messages.length; index++) {
-    if (messages[index]!.role === 'user' && isSafeCut(messages, index)) return index;
-  }
-  return undefined;
 }
 
 async function callModel(core: AgentCore, request: ModelRequest): Promise<ModelResponse> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CLEARED_TOOL_RESULT_PREFIX, createAgent, defineTool, ModelError, type ModelRequest, type ToolResultBlock } from 'agent-harness';
-import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 import { answersConstraints as answering, CONSTRAINTS_ANSWER as ANSWER, constraintsQuestion as question } from '../helpers.js';
 
 // When the summary request is itself too long, compaction asks again with the old tool results
@@ -53,5 +53,28 @@ describe('a summary request too long for the model', () => {
     await agent.run('Read the notes.').result;
     expect((await agent.compact()).compacted).toBe(true);
     expect(resultsOf(model.requests.at(-1)!.request).get('notes_1')).toMatch(/^NOTES-9 n{3000}$/);
+  });
+
+  it('asked a third time with only the later half, keeps the start of the session (the task statement) and a well-formed history', async () => {
+    const TASK = 'TASK-1: write an article about owls, 800 words, for children.';
+    const dump = defineTool({ name: 'Dump', description: 'Dumps.', inputSchema: z.object({}), readOnly: true, execute: () => 'y'.repeat(2_000) });
+    const model = scriptedModel([
+      turn(toolCall('Dump', {}, 'dump_1')),
+      'Outline ready.',
+      ...[2, 3, 4, 5].flatMap((run) => [turn(toolCall('Dump', {}, `dump_${run}`)), `Part ${run} written.`]),
+      turn('', { error: tooLong() }),
+      turn('', { error: tooLong() }),
+      turn(SUMMARY),
+    ]);
+    const agent = createAgent({ model, tools: [dump], maxStreamRetries: 0, context: { compaction: { keepTokens: 0 } } });
+    expect((await agent.run(TASK).result).status).toBe('completed');
+    for (const run of [2, 3, 4, 5]) expect((await agent.run(`Write part ${run}.`).result).status).toBe('completed');
+    expect((await agent.compact()).compacted).toBe(true);
+    const third = model.requests.at(-1)!.request;
+    expect(JSON.stringify(third.messages)).toContain('its middle is left out');
+    // Shorter, but still from the start: the task statement is there, exactly.
+    expect(third.messages.length).toBeLessThan(model.requests.at(-3)!.request.messages.length);
+    expect(JSON.stringify(third.messages[0])).toContain(JSON.stringify(TASK).slice(1, -1));
+    expect(validateMessagesRequest(third.messages)).toBeUndefined();
   });
 });
