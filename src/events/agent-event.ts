@@ -231,7 +231,11 @@ export interface TurnEndEvent extends EventBase {
  */
 export interface ContextUsageEvent extends EventBase {
   type: 'context-usage';
-  /** The turn it follows (0 when it follows a compaction or clearing outside a turn). */
+  /**
+   * The run's turn it follows: the turn just answered; for a clearing or an automatic compaction
+   * before the next request, the run's latest turn; for a reactive compaction, the turn it
+   * happened in. 0 before a run's first turn and for `agent.compact()`.
+   */
   turn: number;
   usage: ContextUsage;
 }

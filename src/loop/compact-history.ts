@@ -36,6 +36,12 @@ export interface CompactHistoryOptions {
    * failed: a run counts them in its usage, cost and budget (a failed summary was paid for too).
    */
   countUsage?: (usage: Usage) => void;
+  /**
+   * The run's turn the compaction follows (or, for a reactive one, happens in), for the
+   * `context-usage` event after it.
+   * @default 0 (outside a run: `agent.compact()`)
+   */
+  turn?: number;
 }
 
 /** What a compaction did. */
@@ -203,7 +209,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   });
   const after = core.contextUsage();
   core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: after.tokens, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage });
-  core.emit({ type: 'context-usage', turn: 0, usage: after });
+  core.emit({ type: 'context-usage', turn: options.turn ?? 0, usage: after });
   const resumesAt = core.context.noteCompaction(after.tokens);
   if (resumesAt !== undefined) core.emit({ type: 'warning', source: 'compaction', message: didNotHelp(trigger, after.tokens, core.context.compactAt, resumesAt) });
   const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, trigger, summary, tokensBefore, tokensAfter: after.tokens } });

@@ -42,7 +42,7 @@ export async function modelTurn(
     answer = await streamTurn(core, turn.request, streamOptions);
   } catch (error) {
     if (!promptTooLong(error) || !core.context.settings.compaction.enabled || abort.aborted) throw error;
-    const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage });
+    const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
     if (!reactive.compacted) throw error;
     turn.request = prepareRequest(core, abort, output);
     answer = await streamTurn(core, turn.request, streamOptions);

@@ -13,24 +13,26 @@ import type { RunAbort } from './run-abort.js';
  * threshold, and compacts past the compaction threshold (unless paused after a compaction that did
  * not help, see `AgentContext.noteCompaction`).
  * @param countUsage - told what a compaction's summary calls used, also when it failed.
+ * @param turn - the run's turn this follows (its last `turn-start`; 0 before the first), carried
+ *   by the `context-usage` event after a clearing or a compaction.
  * @returns undefined when nothing asynchronous was needed (no exact count, no compaction); else
  * a promise of the compaction, when one ran (rejected with CompactionError when it failed).
  */
-export function prepareContext(core: AgentCore, abort: RunAbort, countUsage: (usage: Usage) => void): Promise<CompactionResult | undefined> | undefined {
+export function prepareContext(core: AgentCore, abort: RunAbort, countUsage: (usage: Usage) => void, turn: number): Promise<CompactionResult | undefined> | undefined {
   // Without a model that counts and short of the compaction threshold (most turns), no promise.
-  if (core.context.counts) return measureExactly(core, abort.signal).then((usage) => afterMeasure(core, usage, abort, countUsage));
-  return afterMeasure(core, core.context.measure(core.context.request(core.system, core.toolDefinitions, core.state)), abort, countUsage);
+  if (core.context.counts) return measureExactly(core, abort.signal).then((usage) => afterMeasure(core, usage, abort, countUsage, turn));
+  return afterMeasure(core, core.context.measure(core.context.request(core.system, core.toolDefinitions, core.state)), abort, countUsage, turn);
 }
 
 /** Clears past the clearing threshold, then compacts past the compaction threshold (the promise of that compaction). */
-function afterMeasure(core: AgentCore, measured: ContextUsage, abort: RunAbort, countUsage: (usage: Usage) => void): Promise<CompactionResult | undefined> | undefined {
+function afterMeasure(core: AgentCore, measured: ContextUsage, abort: RunAbort, countUsage: (usage: Usage) => void, turn: number): Promise<CompactionResult | undefined> | undefined {
   const { settings } = core.context;
   let usage = measured;
-  if (settings.clearing && usage.fraction >= settings.clearing.triggerFraction) usage = clearStale(core, usage);
+  if (settings.clearing && usage.fraction >= settings.clearing.triggerFraction) usage = clearStale(core, usage, turn);
   if (!settings.compaction.enabled || !settings.compaction.auto) return undefined;
   // Not again and again after a compaction that did not help: each one is a model call.
   if (!core.context.shouldAutoCompact(usage)) return undefined;
-  return compactHistory(core, { trigger: 'auto', signal: abort.signal, countUsage }).then((result) => (result.compacted ? result : undefined));
+  return compactHistory(core, { trigger: 'auto', signal: abort.signal, countUsage, turn }).then((result) => (result.compacted ? result : undefined));
 }
 
 /** The size of the next request: counted by the model when it counts (a failed count falls back to the estimate). */
@@ -48,7 +50,7 @@ async function measureExactly(core: AgentCore, signal: AbortSignal): Promise<Con
  * Replaces old tool results by stubs (recorded as one `results-cleared` entry, applied by the
  * same reducer on load) and announces it.
  */
-function clearStale(core: AgentCore, before: ContextUsage): ContextUsage {
+function clearStale(core: AgentCore, before: ContextUsage, turn: number): ContextUsage {
   const clearing = core.context.settings.clearing!;
   const messages = core.state.messages;
   const spilled = core.state.spilled;
@@ -75,6 +77,6 @@ function clearStale(core: AgentCore, before: ContextUsage): ContextUsage {
   core.commit({ kind: 'results-cleared', stubs });
   const after = core.contextUsage();
   core.emit({ type: 'tool-results-cleared', cleared: result.cleared, tokensBefore: before.tokens, tokensAfter: after.tokens });
-  core.emit({ type: 'context-usage', turn: 0, usage: after });
+  core.emit({ type: 'context-usage', turn, usage: after });
   return after;
 }

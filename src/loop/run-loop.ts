@@ -289,7 +289,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       if (core.journal) await core.flush();
       if (core.writeFailure) return await finish('error', writeError(core, core.writeFailure));
 
-      const preparing = prepareContext(core, abort, countUsage);
+      const preparing = prepareContext(core, abort, countUsage, turns);
       if (preparing) {
         await preparing.catch((error: unknown) => {
           // A failed automatic compaction leaves the history as it was; the request may still fit,
