@@ -178,6 +178,8 @@ export class Agent {
   private exclusive: 'compact' | 'rewind' | undefined;
   /** The compaction `compact()` is running: `interrupt()` and `close()` abort it, and `close()` waits for it. */
   private compaction: { controller: AbortController; done: Promise<unknown> } | undefined;
+  /** The rewind `rewindFiles()` is running: `interrupt()` and `close()` stop it between files, and `close()` waits for it. */
+  private rewinding: { controller: AbortController; done: Promise<unknown> } | undefined;
 
   static {
     readCore = (agent) => agent.core;
@@ -492,11 +494,12 @@ export class Agent {
   /**
    * Interrupts the active run: streams and tools are aborted, unanswered calls get an `is_error`
    * result. Also stops a `compact()` under way (its summary call is aborted, the history stays as
-   * it was). No-op when idle.
+   * it was) and a `rewindFiles()` under way (after the file it is putting back). No-op when idle.
    */
   interrupt(reason?: string): void {
     this.active?.abort.abort(new Error(reason ?? 'interrupted'));
     this.compaction?.controller.abort(new Error(reason ?? 'interrupted'));
+    this.rewinding?.controller.abort(new Error(reason ?? 'interrupted'));
   }
 
   /**
@@ -546,21 +549,33 @@ export class Agent {
    * workspace tools' Write and Edit do, in the session (bounded, see `workspaceTools({
    * checkpoints })`), so a rewind also works after a resume in another process. The conversation
    * itself is not cut; the model is told in the next user message which files were put back.
+   * Its `signal`, `interrupt()` and `close()` stop it between files (the file under way is
+   * finished; `close()` waits for it): the files not reached are in `skipped`, `interrupted` is
+   * true, and a later rewind can still put them back.
    * @returns the files put back and those that could not be (with the reason).
-   * @throws RunInProgressError while a run is active; ConfigurationError for a bad `toMessage`.
+   * @throws RunInProgressError while a run is active; ConfigurationError for a bad `toMessage`
+   * or option.
    */
   async rewindFiles(options: RewindFilesOptions): Promise<RewindFilesResult> {
     await this.ready;
     if (this.busy) throw new RunInProgressError(this.sessionId);
     this.assertOpen();
     this.exclusive = 'rewind';
+    const controller = new AbortController();
+    const done = this.rewindNow(options, controller.signal);
+    this.rewinding = { controller, done };
     try {
-      const result = await rewindFiles(this.core, options);
-      await this.flush();
-      return result;
+      return await done;
     } finally {
+      this.rewinding = undefined;
       this.exclusive = undefined;
     }
+  }
+
+  private async rewindNow(options: RewindFilesOptions, stop: AbortSignal): Promise<RewindFilesResult> {
+    const result = await rewindFiles(this.core, options, stop);
+    await this.flush();
+    return result;
   }
 
   /**
@@ -602,9 +617,10 @@ export class Agent {
   }
 
   /**
-   * Ends the session: interrupts an active run (or `compact()`) and every background subagent
-   * task of the agent's tree (those its subagents started too, at any depth) and waits for them
-   * to stop (each is recorded as `interrupted`, with its `background-task-end` event), runs the
+   * Ends the session: interrupts an active run (or `compact()`, or `rewindFiles()` after the
+   * file it is putting back) and every background subagent task of the agent's tree (those its
+   * subagents started too, at any depth) and waits for them to stop (each is recorded as
+   * `interrupted`, with its `background-task-end` event), runs the
    * `SessionEnd` hooks (stopped when `options.signal` aborts), closes the MCP connections (stdio
    * servers' processes end), and releases what the session store holds for it (the file store's
    * handle and lock). Once it resolves, no model call, hook or store write of the agent or its
@@ -624,6 +640,9 @@ export class Agent {
     // A compaction under way stops too (waited for below, once loaded): it writes nothing after this resolves.
     const compaction = this.compaction;
     compaction?.controller.abort(new Error('closed'));
+    // A rewind under way stops after the file it is putting back (waited for below).
+    const rewinding = this.rewinding;
+    rewinding?.controller.abort(new Error('closed'));
     // Still loading (connecting MCP servers, say): stop the connecting, and close what the load
     // opened once it has settled.
     if (!this.loadedCore) {
@@ -641,6 +660,7 @@ export class Agent {
       await active.run.result;
     }
     await compaction?.done.catch(() => undefined);
+    await rewinding?.done.catch(() => undefined);
     if (background.length) {
       // A store that stops answering does not hold their ends, nor close(), forever (they never reject).
       const stopBounding = this.core.journal ? this.boundWrites('the agent was closed') : undefined;

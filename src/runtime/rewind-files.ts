@@ -19,6 +19,14 @@ export interface RewindFilesOptions {
    * @default false
    */
   dryRun?: boolean;
+  /**
+   * Stops the rewind between files: the file being put back is finished (never left
+   * half-written), the files not reached are reported in `skipped` and keep their checkpoints,
+   * so a later rewind can still put them back; `interrupted` is then true. `agent.interrupt()`
+   * and `agent.close()` stop a rewind the same way.
+   * @default undefined (runs to the end unless the agent is interrupted or closed)
+   */
+  signal?: AbortSignal;
 }
 
 /** A file `agent.rewindFiles` put back. */
@@ -42,14 +50,21 @@ export interface SkippedFile {
 export interface RewindFilesResult {
   restored: RewoundFile[];
   skipped: SkippedFile[];
+  /** True when the rewind was stopped (its `signal`, `agent.interrupt()`, `agent.close()`) before every file was put back; those not reached are in `skipped`. */
+  interrupted: boolean;
 }
+
+/** Why a file the rewind did not reach was left as it is. */
+const REWIND_STOPPED_REASON = 'The rewind was stopped before it reached this file, so it was left as it is; rewind again to put it back.';
+
+const OPTION_NAMES = ['toMessage', 'dryRun', 'signal'];
 
 function validateRewindOptions(options: RewindFilesOptions, messageCount: number): void {
   if (typeof options !== 'object' || options === null) {
     throw new ConfigurationError('rewindFiles({ toMessage }) needs an options object, e.g. rewindFiles({ toMessage: 4 }).');
   }
-  const unknown = Object.keys(options).filter((key) => key !== 'toMessage' && key !== 'dryRun');
-  if (unknown.length > 0) throw new ConfigurationError(`rewindFiles: unknown option \`${unknown[0]}\`; the options are \`toMessage\` and \`dryRun\`.`);
+  const unknown = Object.keys(options).filter((key) => !OPTION_NAMES.includes(key));
+  if (unknown.length > 0) throw new ConfigurationError(`rewindFiles: unknown option \`${unknown[0]}\`; the options are \`toMessage\`, \`dryRun\` and \`signal\`.`);
   const { toMessage } = options;
   if (typeof toMessage !== 'number' || !Number.isInteger(toMessage) || toMessage < 0 || toMessage > messageCount) {
     throw new ConfigurationError(
@@ -59,14 +74,19 @@ function validateRewindOptions(options: RewindFilesOptions, messageCount: number
   if (options.dryRun !== undefined && typeof options.dryRun !== 'boolean') {
     throw new ConfigurationError(`rewindFiles: \`dryRun\` must be a boolean, got ${JSON.stringify(options.dryRun)}.`);
   }
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+    throw new ConfigurationError(`rewindFiles: \`signal\` must be an AbortSignal (e.g. new AbortController().signal), got ${typeof options.signal}.`);
+  }
 }
 
 /**
  * Puts files back as they were at an earlier point of the conversation, from the checkpoints the
  * tools kept before changing them (see `recordFileCheckpoint`). The model is told, in the next
  * user message, which files were put back, so it does not believe its edits are still there.
+ * Stopped (`options.signal`, or `stop`: the agent interrupted or closed), it stops between files.
+ * @param stop - the agent's own stop (`agent.interrupt()`, `agent.close()`).
  */
-export async function rewindFiles(core: AgentCore, options: RewindFilesOptions): Promise<RewindFilesResult> {
+export async function rewindFiles(core: AgentCore, options: RewindFilesOptions, stop?: AbortSignal): Promise<RewindFilesResult> {
   validateRewindOptions(options, core.state.messages.length);
   // The calls made in `messages[toMessage]` and later.
   const undone = new ToolUseIdIndex().idsIn(core.state.messages.slice(options.toMessage));
@@ -78,9 +98,15 @@ export async function rewindFiles(core: AgentCore, options: RewindFilesOptions):
   const earliest = new Map<string, FileCheckpoint>();
   for (const checkpoint of checkpoints) if (!earliest.has(checkpoint.path)) earliest.set(checkpoint.path, checkpoint);
 
-  const result: RewindFilesResult = { restored: [], skipped: [] };
+  const result: RewindFilesResult = { restored: [], skipped: [], interrupted: false };
   const consumed: number[] = [];
   for (const [path, checkpoint] of earliest) {
+    // Between files only: a file is never left half-written.
+    if (result.interrupted || options.signal?.aborted || stop?.aborted) {
+      result.interrupted = true;
+      result.skipped.push({ path, reason: REWIND_STOPPED_REASON });
+      continue;
+    }
     const tool = core.tools.get(checkpoint.toolName);
     if (beyondKept) {
       result.skipped.push({ path, reason: `The rewind reaches back beyond the ${MAX_FILE_CHECKPOINTS} most recent file changes this session keeps, so earlier versions may be missing.` });

@@ -67,7 +67,7 @@ describe('agent.rewindFiles', () => {
     expect(sent).toContain('draft.md');
 
     // Rewinding to the same point again changes nothing: the checkpoints were consumed.
-    expect(await agent.rewindFiles({ toMessage: userIndex(agent, 'edit it') })).toEqual({ restored: [], skipped: [] });
+    expect(await agent.rewindFiles({ toMessage: userIndex(agent, 'edit it') })).toEqual({ restored: [], skipped: [], interrupted: false });
     // Back to the start: the draft did not exist.
     const first = await agent.rewindFiles({ toMessage: 0 });
     expect(first.restored).toEqual([{ path: file('draft.md'), action: 'deleted', toolName: 'Write' }]);
@@ -173,7 +173,7 @@ describe('agent.rewindFiles', () => {
   it('keeps nothing with checkpoints: false', async () => {
     const agent = createAgent({ model: scriptedModel(SCRIPT), tools: workspaceTools({ cwd: work, checkpoints: false }), permissionMode: 'acceptEdits' });
     await threeRuns(agent);
-    expect(await agent.rewindFiles({ toMessage: 0 })).toEqual({ restored: [], skipped: [] });
+    expect(await agent.rewindFiles({ toMessage: 0 })).toEqual({ restored: [], skipped: [], interrupted: false });
     expect(Object.keys(agent.snapshot().toolState).filter((key) => key.startsWith('files.'))).toEqual([]);
     expect(await read('draft.md')).toBe('v3\n');
   });

@@ -42,7 +42,7 @@ describe('agent.rewindFiles after a subagent changed files', () => {
     expect(await read('pricing.md')).toBe('PRICING\n');
 
     const result = await agent.rewindFiles({ toMessage: 0 });
-    expect(result).toEqual({ restored: [{ path: file('pricing.md'), action: 'deleted', toolName: 'Write' }], skipped: [] });
+    expect(result).toEqual({ restored: [{ path: file('pricing.md'), action: 'deleted', toolName: 'Write' }], skipped: [], interrupted: false });
     expect(await read('pricing.md')).toBeUndefined();
   });
 
@@ -57,9 +57,9 @@ describe('agent.rewindFiles after a subagent changed files', () => {
     await agent.run('let the writer go on').result;
     expect(await read('draft.md')).toBe('v2\n');
 
-    expect(await agent.rewindFiles({ toMessage: second + 2 })).toEqual({ restored: [], skipped: [] });
+    expect(await agent.rewindFiles({ toMessage: second + 2 })).toEqual({ restored: [], skipped: [], interrupted: false });
     const result = await agent.rewindFiles({ toMessage: second });
-    expect(result).toEqual({ restored: [{ path: file('draft.md'), action: 'restored', toolName: 'Edit' }], skipped: [] });
+    expect(result).toEqual({ restored: [{ path: file('draft.md'), action: 'restored', toolName: 'Edit' }], skipped: [], interrupted: false });
     expect(await read('draft.md')).toBe('v1\n');
     expect(JSON.stringify(agent.snapshot().toolState)).not.toContain('files.checkpoint:2');
   });
