@@ -252,6 +252,7 @@ export type {
   CompactionRecord,
   SpillEntry,
   ResultsClearedEntry,
+  CompactionPauseEntry,
   ContextResetEntry,
   CallResetEntry,
   DirectoriesChangedEntry,

@@ -20,6 +20,7 @@ import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
 import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
 import { reportHookErrors } from './execute-tools.js';
+import { noteCompaction } from './compaction-pause.js';
 import { keepLatestPrompt } from './keep-latest-prompt.js';
 import { questionTools } from './question-tools.js';
 import { startAndLaterHalf } from './start-and-later-half.js';
@@ -181,7 +182,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
         : new CompactionError(`The compaction (${trigger}) failed: the model could not write the summary (${describeThrown(error)}). The history is unchanged.`, { cause: error });
       failed(failure);
       // A failed automatic compaction would fail again next turn, at the same price.
-      if (trigger === 'auto') core.context.noteCompaction(tokensBefore);
+      if (trigger === 'auto') noteCompaction(core, tokensBefore);
       throw failure;
     }
   }
@@ -210,7 +211,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   const after = core.contextUsage();
   core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: after.tokens, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage });
   core.emit({ type: 'context-usage', turn: options.turn ?? 0, usage: after });
-  const resumesAt = core.context.noteCompaction(after.tokens);
+  const resumesAt = noteCompaction(core, after.tokens);
   if (resumesAt !== undefined) core.emit({ type: 'warning', source: 'compaction', message: didNotHelp(trigger, after.tokens, core.context.compactAt, resumesAt) });
   const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, trigger, summary, tokensBefore, tokensAfter: after.tokens } });
   reportHookErrors(core, post.errors);

@@ -4,6 +4,7 @@ import { clearStaleToolResults, spillHandle, type ContextUsage } from '../contex
 import type { ContentBlock, ToolResultBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import { compactHistory, type CompactionResult } from './compact-history.js';
+import { autoCompactionDue } from './compaction-pause.js';
 import { questionTools } from './question-tools.js';
 import type { RunAbort } from './run-abort.js';
 
@@ -11,7 +12,7 @@ import type { RunAbort } from './run-abort.js';
  * Before a model call: measures the next request (exactly, with the token counting endpoint when
  * the model counts; else the calibrated estimate), clears stale tool results past the clearing
  * threshold, and compacts past the compaction threshold (unless paused after a compaction that did
- * not help, see `AgentContext.noteCompaction`).
+ * not help, see `noteCompaction`).
  * @param countUsage - told what a compaction's summary calls used, also when it failed.
  * @param turn - the run's turn this follows (its last `turn-start`; 0 before the first), carried
  *   by the `context-usage` event after a clearing or a compaction.
@@ -31,7 +32,7 @@ function afterMeasure(core: AgentCore, measured: ContextUsage, abort: RunAbort, 
   if (settings.clearing && usage.fraction >= settings.clearing.triggerFraction) usage = clearStale(core, usage, turn);
   if (!settings.compaction.enabled || !settings.compaction.auto) return undefined;
   // Not again and again after a compaction that did not help: each one is a model call.
-  if (!core.context.shouldAutoCompact(usage)) return undefined;
+  if (!autoCompactionDue(core, usage)) return undefined;
   return compactHistory(core, { trigger: 'auto', signal: abort.signal, countUsage, turn }).then((result) => (result.compacted ? result : undefined));
 }
 

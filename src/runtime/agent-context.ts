@@ -81,12 +81,6 @@ export class AgentContext {
   readonly tracker: ContextTracker;
   readonly settings: ContextSettings;
   private readonly model: Model;
-  /**
-   * Set after a compaction that did not help (it left the context at or past the threshold, or
-   * failed): no automatic compaction until the context reaches this many tokens. Kept in memory
-   * only; a resumed session may try once more.
-   */
-  private autoCompactionResumesAt: number | undefined;
 
   constructor(model: Model, options: ContextOptions | undefined) {
     this.model = model;
@@ -109,30 +103,15 @@ export class AgentContext {
   }
 
   /**
-   * Whether to compact automatically at this context size: past the threshold, and not while
-   * paused after a compaction that did not help (a context back under the threshold ends the pause).
+   * Where a compaction left the context (`tokensAfter`, or the size before it for one that
+   * failed) decides whether automatic compaction pauses. Past the threshold, it could not help,
+   * and neither would the next one before the context grows by `keepTokens` (at least a tenth of
+   * the window): by then what it kept can be summarized too.
+   * @returns the size at which automatic compaction resumes, or undefined when it does not pause.
    */
-  shouldAutoCompact(usage: ContextUsage): boolean {
-    if (usage.tokens < this.compactAt) {
-      this.autoCompactionResumesAt = undefined;
-      return false;
-    }
-    return this.autoCompactionResumesAt === undefined || usage.tokens >= this.autoCompactionResumesAt;
-  }
-
-  /**
-   * Notes where a compaction left the context (`tokensAfter`, or the size before it for one that
-   * failed). Past the threshold, it could not help, and neither would the next one before the
-   * context grows by `keepTokens` (at least a tenth of the window): by then what it kept can be
-   * summarized too. Returns the size at which automatic compaction resumes, when it pauses.
-   */
-  noteCompaction(tokensAfter: number): number | undefined {
-    if (tokensAfter < this.compactAt) {
-      this.autoCompactionResumesAt = undefined;
-      return undefined;
-    }
-    this.autoCompactionResumesAt = tokensAfter + Math.max(this.settings.compaction.keepTokens, Math.floor(this.window / 10));
-    return this.autoCompactionResumesAt;
+  pauseAfter(tokensAfter: number): number | undefined {
+    if (tokensAfter < this.compactAt) return undefined;
+    return tokensAfter + Math.max(this.settings.compaction.keepTokens, Math.floor(this.window / 10));
   }
 
   /** Whether the model counts requests exactly before each turn (`capabilities.countTokens`). */

@@ -121,6 +121,10 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
     case 'results-cleared':
       clearResults(state, entry.stubs);
       break;
+    case 'compaction-pause':
+      if (entry.resumesAt !== undefined) state.autoCompactionResumesAt = entry.resumesAt;
+      else delete state.autoCompactionResumesAt;
+      break;
     default:
       // Audit and bookkeeping entries (permission decisions, resolved approvals, runs, plan
       // references, compaction boundaries) change no state.

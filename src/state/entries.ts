@@ -225,6 +225,17 @@ export interface ResultsClearedEntry extends EntryBase {
   stubs: Array<{ toolUseId: string; content: string }>;
 }
 
+/**
+ * Automatic compaction paused after a compaction that did not help (`resumesAt` set), or the
+ * pause ended (`resumesAt` absent). Sessions written before this entry existed load unpaused.
+ */
+export interface CompactionPauseEntry extends EntryBase {
+  /** The entry's type. */
+  kind: 'compaction-pause';
+  /** The context size, in tokens, at which automatic compaction resumes; absent: it is not paused. */
+  resumesAt?: number;
+}
+
 /** Rules were added to the session. */
 export interface RulesAddedEntry extends EntryBase {
   kind: 'rules-added';
@@ -304,7 +315,8 @@ export type SessionEntry =
   | PrefixEntry
   | CheckpointEntry
   | SpillEntry
-  | ResultsClearedEntry;
+  | ResultsClearedEntry
+  | CompactionPauseEntry;
 
 /** The entry format versions this build reads. */
 export const SUPPORTED_ENTRY_VERSIONS: readonly number[] = [1, 2];

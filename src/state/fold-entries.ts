@@ -4,7 +4,7 @@ import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.
 import { SnapshotInvalidError } from '../errors/snapshot-invalid-error.js';
 import type { EntryDraft, SessionEntry } from './entries.js';
 import { createSessionState, type BatchCall, type SessionState } from './session-state.js';
-import { validateMessage, validateSessionState } from './validate-session-state.js';
+import { isTokenCount, validateMessage, validateSessionState } from './validate-session-state.js';
 
 /** Options of {@link foldEntries}. */
 export interface FoldEntriesOptions {
@@ -108,6 +108,8 @@ function checkEntry(entry: SessionEntry): void {
     const nested = entry.nested as Partial<NonNullable<BatchCall['nested']>> | undefined;
     if (typeof nested !== 'object' || nested === null || typeof nested.agentId !== 'string') throw new Error('nested: expected { agentId, state }');
     validateSessionState(nested.state, 'nested.state');
+  } else if (entry.kind === 'compaction-pause' && entry.resumesAt !== undefined && !isTokenCount(entry.resumesAt)) {
+    throw new Error(`resumesAt: expected a count of tokens, got ${JSON.stringify(entry.resumesAt)}`);
   }
 }
 

@@ -128,6 +128,13 @@ export interface SessionState {
   spilled?: Record<string, SpilledToolOutput>;
   /** How many compactions this session went through (absent before the first). */
   compactions?: number;
+  /**
+   * Set after a compaction that did not help (it left the context at or past the automatic
+   * compaction threshold, or an automatic one failed): no automatic compaction until the context
+   * reaches this many tokens. Absent when automatic compaction is not paused; a context back
+   * under the threshold, or a compaction that helped, ends the pause.
+   */
+  autoCompactionResumesAt?: number;
 }
 
 /** A tool output kept aside whole: the model sees a preview and the handle it is kept under. */

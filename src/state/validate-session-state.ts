@@ -11,6 +11,11 @@ const TODO_STATUSES = ['pending', 'in_progress', 'completed'];
 const CALL_STATES = ['undecided', 'allowed', 'deferred', 'suspended', 'done'];
 const USAGE_KEYS = ['inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens'];
 
+/** A number of tokens: finite and not negative. */
+export function isTokenCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
 function fail(path: string, problem: string): never {
   throw new SnapshotInvalidError(path, problem);
 }
@@ -202,6 +207,9 @@ export function validateSessionState(value: unknown, path = ''): asserts value i
   }
   if (state.compactions !== undefined && !(Number.isInteger(state.compactions) && (state.compactions as number) >= 0)) {
     fail(at('compactions'), `expected a count of compactions, got ${JSON.stringify(state.compactions)}`);
+  }
+  if (state.autoCompactionResumesAt !== undefined && !isTokenCount(state.autoCompactionResumesAt)) {
+    fail(at('autoCompactionResumesAt'), `expected a count of tokens, got ${JSON.stringify(state.autoCompactionResumesAt)}`);
   }
   if (state.openBatch !== undefined) openBatch(state.openBatch, state, history, at('openBatch'));
   else {

@@ -90,4 +90,13 @@ describe('settleLoadedState', () => {
     expect(after.openBatch!.calls.map((call) => call.state)).toEqual(['done', 'deferred', 'undecided', 'undecided']);
     expect(settleLoadedState(after)).toEqual([]);
   });
+
+  it('sets and ends the automatic compaction pause; a state without the entry is not paused', () => {
+    const state = fold([{ kind: 'message', message: { role: 'user', content: 'go' } }]);
+    expect(state.autoCompactionResumesAt).toBeUndefined();
+    fold([{ kind: 'compaction-pause', resumesAt: 4_200 }], state);
+    expect(state.autoCompactionResumesAt).toBe(4_200);
+    fold([{ kind: 'compaction-pause' }], state);
+    expect('autoCompactionResumesAt' in state).toBe(false);
+  });
 });

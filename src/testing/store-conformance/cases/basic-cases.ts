@@ -29,7 +29,14 @@ export function basicCases({ withStore }: ConformanceSetup): ConformanceCase[] {
           const a = entryMaker('session-a');
           const b = entryMaker('session-b');
           const first = [a.userText('Draft the outline.'), a.assistantCalls('toolu_a1', 'toolu_a2')];
-          const second = [a.toolResult('toolu_a1', 'written'), a.approvalPending('approval_a2', 'toolu_a2'), a.toolState('read-files', { 'notes/a.md': 3 })];
+          const second = [
+            a.toolResult('toolu_a1', 'written'),
+            a.approvalPending('approval_a2', 'toolu_a2'),
+            a.toolState('read-files', { 'notes/a.md': 3 }),
+            // An entry with an optional field, written with it and without it.
+            a.next({ kind: 'compaction-pause', resumesAt: 4_200 }),
+            a.next({ kind: 'compaction-pause' }),
+          ];
           const other = [b.userText('Another session.')];
           await appendNext(store, 'session-a', first);
           await appendNext(store, 'session-b', other);
