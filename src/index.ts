@@ -260,6 +260,7 @@ export type {
 } from './state/entries.js';
 export { ENTRY_SCHEMA_VERSION, SUPPORTED_ENTRY_VERSIONS } from './state/entries.js';
 export { memorySessionStore, type MemorySessionStoreOptions } from './session/memory-session-store.js';
+export { MAX_SESSION_ID_BYTES } from './session/assert-session-id.js';
 export type {
   SessionAppendOptions,
   SessionLease,

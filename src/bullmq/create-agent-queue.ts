@@ -25,7 +25,8 @@ export interface AgentQueueOptions extends AgentQueueLocation {
 export interface EnqueueRunOptions {
   /**
    * The session to run in; a worker creates it on its first job. Any non-blank string of
-   * well-formed Unicode without NUL characters (what every session store accepts).
+   * well-formed Unicode without NUL characters, at most `MAX_SESSION_ID_BYTES` (200) bytes of UTF-8
+   * (what every session store accepts).
    */
   sessionId: string;
   /** The user's message. */
@@ -55,7 +56,8 @@ export interface AgentQueue {
   /**
    * Queues a prompt for a session.
    * @throws ConfigurationError, before anything is queued, for a session id the stores would refuse
-   * (not a string, blank, a lone surrogate, a NUL character) or an empty prompt.
+   * (not a string, blank, a lone surrogate, a NUL character, longer than `MAX_SESSION_ID_BYTES`
+   * bytes of UTF-8) or an empty prompt.
    */
   enqueueRun(options: EnqueueRunOptions): Promise<EnqueuedAgentJob>;
   /**

@@ -96,7 +96,7 @@ async function exists(path: string): Promise<boolean> {
  * after checking the token against the lease file. `listPending()` reads every transcript.
  * @throws ConfigurationError when `dir` is missing, and (from its methods) for a session id that
  * is not a plain file name (a path separator, `..`, a leading dot, other characters than letters,
- * digits, `.`, `_`, `-`).
+ * digits, `.`, `_`, `-`) or is longer than `MAX_SESSION_ID_BYTES` (200).
  * @example
  * const store = fileSessionStore({ dir: path.join(process.cwd(), '.sessions') });
  * const agent = createAgent({ model, store });

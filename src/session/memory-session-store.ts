@@ -30,7 +30,8 @@ interface StoredSession {
  * so neither the caller nor a reader can change what is stored. Appends are compare-and-append,
  * leases (`store.leases`) fence writers by token, and `listPending()` lists sessions waiting for
  * approval. Nothing survives the process.
- * @throws ConfigurationError (from its methods) for an empty or non-string session id.
+ * @throws ConfigurationError (from its methods) for a session id no store accepts (see
+ * `MAX_SESSION_ID_BYTES`).
  * @example
  * const store = memorySessionStore();
  * const agent = createAgent({ model, store });

@@ -103,7 +103,9 @@ export interface PendingSession {
  * an old copy of the session) is refused instead of running anything twice. Implement it for
  * your own database and check it with the conformance suite in `agent-harness/testing`;
  * `memorySessionStore()` (core) and `fileSessionStore({ dir })` (`agent-harness/node`) ship
- * with the library.
+ * with the library. Every store accepts session ids of up to `MAX_SESSION_ID_BYTES` (200) bytes
+ * of UTF-8 and refuses longer ones with `ConfigurationError`, so an id that works in one store
+ * works in all (the file store takes fewer characters: letters, digits, `.`, `_`, `-`).
  */
 export interface SessionStore {
   /**

@@ -1,6 +1,6 @@
 // enqueueRun / enqueueApproval refuse what no worker could run, before anything reaches Redis.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigurationError } from 'agent-harness';
+import { ConfigurationError, MAX_SESSION_ID_BYTES } from 'agent-harness';
 import { createAgentQueue, type AgentQueue } from 'agent-harness/bullmq';
 import { Redis } from 'ioredis';
 import { redis } from '../redis/redis-test-server.js';
@@ -58,7 +58,21 @@ describe.skipIf(!redis.reachable)('createAgentQueue: session ids', () => {
     expect(await queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
   });
 
+  it(`refuses a session id longer than MAX_SESSION_ID_BYTES (${MAX_SESSION_ID_BYTES}) bytes of UTF-8 at once, naming its length and the limit, and queues nothing`, async () => {
+    // 67 three-byte characters: 201 bytes, though only 67 characters.
+    for (const sessionId of ['s'.repeat(MAX_SESSION_ID_BYTES + 1), '漢'.repeat(67)]) {
+      for (const call of [() => queue.enqueueRun({ sessionId, prompt: 'Hello' }), () => queue.enqueueApproval({ sessionId, approvalId: 'approval_x', decision: { behavior: 'allow' } })]) {
+        const thrown = await thrownBy(call);
+        expect(ConfigurationError.isInstance(thrown)).toBe(true);
+        expect((thrown as Error).message).toMatch(/^enqueue(Run|Approval): `sessionId`/);
+        expect((thrown as Error).message).toContain(`is 201 bytes long in UTF-8, at most ${MAX_SESSION_ID_BYTES} are allowed`);
+      }
+    }
+    expect(await queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
+  });
+
   it('takes any session id the stores take', async () => {
+    expect((await queue.enqueueRun({ sessionId: 's'.repeat(MAX_SESSION_ID_BYTES), prompt: 'Hello' })).sessionId).toHaveLength(MAX_SESSION_ID_BYTES);
     const { sessionId } = await queue.enqueueRun({ sessionId: 'user 42 · 🧪 漢字', prompt: 'Hello' });
     expect(sessionId).toBe('user 42 · 🧪 漢字');
   });

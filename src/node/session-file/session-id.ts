@@ -1,16 +1,18 @@
 import { ConfigurationError } from '../../errors/configuration-error.js';
+import { MAX_SESSION_ID_BYTES, utf8ByteLength } from '../../session/assert-session-id.js';
 
 /** The extension of a session transcript file. */
 export const SESSION_FILE_EXTENSION = '.jsonl';
 
-const MAX_LENGTH = 200;
 const ALLOWED = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 
 /** Why `sessionId` cannot name a transcript file, or undefined when it can. */
 export function sessionIdProblem(sessionId: unknown): string | undefined {
   if (typeof sessionId !== 'string') return `a session id must be a string, got ${sessionId === null ? 'null' : typeof sessionId}`;
   if (sessionId.length === 0) return 'session id "" is empty';
-  if (sessionId.length > MAX_LENGTH) return `session id ${JSON.stringify(`${sessionId.slice(0, 20)}…`)} is ${sessionId.length} characters long, at most ${MAX_LENGTH} are allowed`;
+  // The limit of every store; with the suffixes and temporary names beside it, a file name stays under 255 bytes.
+  const bytes = utf8ByteLength(sessionId);
+  if (bytes > MAX_SESSION_ID_BYTES) return `session id ${JSON.stringify(`${Array.from(sessionId).slice(0, 20).join('')}…`)} is ${bytes} bytes long in UTF-8, at most ${MAX_SESSION_ID_BYTES} are allowed`;
   if (/[/\\]/.test(sessionId)) return `session id ${JSON.stringify(sessionId)} contains a path separator`;
   if (sessionId.includes('..')) return `session id ${JSON.stringify(sessionId)} contains ".."`;
   if (sessionId.startsWith('.')) return `session id ${JSON.stringify(sessionId)} starts with "."`;

@@ -6,6 +6,7 @@ import { leaseCases } from './cases/lease-cases.js';
 import { pendingCases } from './cases/pending-cases.js';
 import { revisionCases } from './cases/revision-cases.js';
 import { schemaCases } from './cases/schema-cases.js';
+import { sessionIdCases } from './cases/session-id-cases.js';
 import type { ConformanceCase } from './conformance-case.js';
 import { manualClock, type ManualClock } from './manual-clock.js';
 
@@ -125,6 +126,7 @@ export function sessionStoreConformance(options: SessionStoreConformanceOptions)
   };
   return [
     ...basicCases(setup),
+    ...sessionIdCases(setup),
     ...schemaCases(setup),
     ...damageCases(setup),
     ...largeCases(setup),
