@@ -12,7 +12,7 @@ export interface SessionConflictErrorOptions {
 
 /**
  * A stale writer was refused: the session changed in the store since this writer loaded it
- * (another agent, process or server appended to it). Nothing of the refused append was stored,
+ * (another agent, process or server appended to it, or deleted it and wrote it again). Nothing of the refused append was stored,
  * and no tool call that depended on it was run. Load the session again and retry.
  */
 export class SessionConflictError extends AgentHarnessError {
@@ -24,7 +24,12 @@ export class SessionConflictError extends AgentHarnessError {
   /** The revision the store holds now, when known. */
   readonly actualRevision: number | undefined;
   constructor(options: SessionConflictErrorOptions) {
-    const actual = options.actualRevision === undefined ? 'a different one' : `revision ${options.actualRevision}`;
+    const actual =
+      options.actualRevision === undefined
+        ? 'a different one'
+        : options.actualRevision === options.expectedRevision
+          ? `revision ${options.actualRevision} of another history (its entry ${options.actualRevision} is not the one this writer saw: the session was deleted and written again since)`
+          : `revision ${options.actualRevision}`;
     super(
       SessionConflictError.code,
       `Session "${options.sessionId}" was changed by another writer: this one last saw revision ${options.expectedRevision}, the store holds ${actual}. ` +

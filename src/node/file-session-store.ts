@@ -176,7 +176,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   return {
     async append(sessionId, entries, appendOptions) {
       const target = targetOf(sessionId);
-      const { expectedRevision, fencingToken, revision } = checkAppend('fileSessionStore', entries, appendOptions);
+      const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('fileSessionStore', entries, appendOptions);
       if (fencingToken !== undefined && !lock) {
         throw new ConfigurationError('fileSessionStore({ lock: false }) has no leases, so it cannot check a fencingToken: turn lock files on to use leases.');
       }
@@ -192,7 +192,11 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         const writer = await currentWriter(sessionId);
         // Under the lock nobody else writes, so the check and the write are one step.
         if (writer.revision !== expectedRevision) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision: writer.revision });
-        await writer.append(text, revision);
+        // The same revision of another history: the session was deleted and written again.
+        if (previousId !== undefined && writer.lastId !== undefined && writer.lastId !== previousId) {
+          throw new SessionConflictError({ sessionId, expectedRevision, actualRevision: writer.revision });
+        }
+        await writer.append(text, revision, lastId);
       };
       await enqueue(sessionId, async () => {
         if (fencingToken === undefined && lock && !writerLocks.has(sessionId)) {

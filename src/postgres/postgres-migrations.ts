@@ -42,6 +42,13 @@ CREATE TABLE ${s}.plans (
   updated_at timestamptz NOT NULL DEFAULT now()
 );`,
   },
+  {
+    version: 2,
+    description: 'sessions.last_id, the id of the last entry',
+    // Null for rows written before: their next append sets it.
+    sql: (s) => `
+ALTER TABLE ${s}.sessions ADD COLUMN last_id text;`,
+  },
 ];
 
 /** The newest database schema version this build knows. */

@@ -47,36 +47,40 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   const { pool } = options;
   const clock = (): number | null => options.now?.() ?? null;
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
-  const folded = new Map<string, { revision: number; state: PendingApprovalsState }>();
+  const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
 
   const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void) => loadPostgresEntries({ pool, s, sessionId, ...(onWarning ? { onWarning } : {}) });
   const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
     assertSessionId(sessionId);
-    const { expectedRevision, fencingToken, revision } = checkAppend('postgresSessionStore', entries, appendOptions);
+    const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('postgresSessionStore', entries, appendOptions);
     // Serialized now, so a later change to the entries by the caller is not written.
     const text = JSON.stringify(entries);
     if (entries.length === 0) return;
     await ready();
     let basis = folded.get(sessionId);
-    if (basis?.revision !== expectedRevision) {
+    // Folded at this revision of the history the writer saw (not of one deleted since).
+    if (basis?.revision !== expectedRevision || previousId === undefined || basis.lastId !== previousId) {
       const head = await readSessionHead(pool, s, sessionId, clock());
-      refuseAppend(sessionId, head, expectedRevision, fencingToken);
-      basis = { revision: expectedRevision, state: (await pendingFromSaved(head, () => load(sessionId))).state };
+      refuseAppend(sessionId, head, expectedRevision, fencingToken, previousId);
+      basis = { revision: expectedRevision, lastId: head.lastId ?? undefined, state: (await pendingFromSaved(head, () => load(sessionId))).state };
     }
     const state = foldPendingApprovals(basis.state, entries);
     const pending = savedPendingText(state);
     const waiting = isWaiting(state) ? 'true' : 'false';
     const unfencedNew = expectedRevision === 0 && fencingToken === undefined;
     // The row moves from the expected revision to the new one, or nothing happens at all.
+    // The row's own columns only in the WHERE: a writer waiting on the row lock re-checks them
+    // on the row as the other writer left it. last_id tells two histories at one revision apart.
     const head = unfencedNew
-      ? `INSERT INTO ${s}.sessions AS r (session_id, revision, pending, pending_rule, waiting)
-         VALUES ($1, $3, $4::json, ${PENDING_APPROVALS_RULE}, ${waiting})
+      ? `INSERT INTO ${s}.sessions AS r (session_id, revision, pending, pending_rule, waiting, last_id)
+         VALUES ($1, $3, $4::json, ${PENDING_APPROVALS_RULE}, ${waiting}, $6)
          ON CONFLICT (session_id) DO UPDATE
-           SET revision = EXCLUDED.revision, pending = EXCLUDED.pending, pending_rule = EXCLUDED.pending_rule, waiting = EXCLUDED.waiting, updated_at = now()
+           SET revision = EXCLUDED.revision, pending = EXCLUDED.pending, pending_rule = EXCLUDED.pending_rule, waiting = EXCLUDED.waiting, last_id = EXCLUDED.last_id, updated_at = now()
          WHERE r.revision = $2
          RETURNING r.session_id`
-      : `UPDATE ${s}.sessions AS r SET revision = $3, pending = $4::json, pending_rule = ${PENDING_APPROVALS_RULE}, waiting = ${waiting}, updated_at = now()
-         WHERE r.session_id = $1 AND r.revision = $2 AND ($6::bigint IS NULL OR (r.lease_token = $6 AND r.lease_expires_at > ${clockSql(7)}))
+      : `UPDATE ${s}.sessions AS r SET revision = $3, pending = $4::json, pending_rule = ${PENDING_APPROVALS_RULE}, waiting = ${waiting}, last_id = $6, updated_at = now()
+         WHERE r.session_id = $1 AND r.revision = $2 AND ($7::text IS NULL OR r.last_id IS NULL OR r.last_id = $7)
+           AND ($8::bigint IS NULL OR (r.lease_token = $8 AND r.lease_expires_at > ${clockSql(9)}))
          RETURNING r.session_id`;
     const statement = `WITH head AS (${head}),
       added AS (
@@ -86,7 +90,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM head) AS moved, (SELECT count(*) FROM added) AS added`;
-    const values = unfencedNew ? [sessionId, expectedRevision, revision, pending, text] : [sessionId, expectedRevision, revision, pending, text, fencingToken ?? null, clock()];
+    const values = [sessionId, expectedRevision, revision, pending, text, lastId ?? null, ...(unfencedNew ? [] : [previousId ?? null, fencingToken ?? null, clock()])];
     let moved: number;
     try {
       moved = toNumber((await pool.query(statement, values)).rows[0]?.moved ?? 0);
@@ -98,11 +102,11 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     }
     if (moved !== 1) {
       folded.delete(sessionId);
-      refuseAppend(sessionId, await readSessionHead(pool, s, sessionId, clock()), expectedRevision, fencingToken);
+      refuseAppend(sessionId, await readSessionHead(pool, s, sessionId, clock()), expectedRevision, fencingToken, previousId);
       // The row changed back in between (e.g. deleted and written again): still not ours.
       throw new SessionConflictError({ sessionId, expectedRevision });
     }
-    folded.set(sessionId, { revision, state });
+    folded.set(sessionId, { revision, lastId, state });
   };
 
   /**
@@ -155,7 +159,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
         await client.query(`DELETE FROM ${s}.session_entries WHERE session_id = $1`, [sessionId]);
         // The lease ends with the session; its token stays, so tokens never repeat.
         await client.query(
-          `UPDATE ${s}.sessions SET revision = 0, pending = NULL, pending_rule = $2, waiting = false, lease_expires_at = least(lease_expires_at, ${clockSql(3)}), updated_at = now() WHERE session_id = $1`,
+          `UPDATE ${s}.sessions SET revision = 0, pending = NULL, pending_rule = $2, waiting = false, last_id = NULL, lease_expires_at = least(lease_expires_at, ${clockSql(3)}), updated_at = now() WHERE session_id = $1`,
           [sessionId, PENDING_APPROVALS_RULE, clock()],
         );
       });

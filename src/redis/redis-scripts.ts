@@ -14,24 +14,41 @@ end
 `;
 
 /**
+ * Whether the stored entry `text` is not the one with id `id` (whose JSON is `needle`, `"id":"…"`):
+ * found as written (the store writes entries with JSON.stringify), else read as JSON. Unreadable
+ * or without a string id, it tells nothing: not another entry.
+ */
+const IS_OTHER_ENTRY = `
+local function isOtherEntry(text, id, needle)
+  if string.find(text, needle, 1, true) then return false end
+  local ok, entry = pcall(cjson.decode, text)
+  return ok and type(entry) == 'table' and type(entry.id) == 'string' and entry.id ~= id
+end
+`;
+
+/**
  * Compare-and-append. KEYS: session hash, entries list, sessions set, waiting set.
  * ARGV: session id, expected revision, new revision, fencing token or '', clock or '',
- * pending JSON, pending rule, '1' when the session waits for approval (else '0'), entries as JSON…
+ * pending JSON, pending rule, '1' when the session waits for approval (else '0'), the id the
+ * writer saw last (the first entry's parentId) or '', that id as `"id":<JSON>`, entries as JSON…
  * Returns {'ok'} | {'conflict', revision} | {'lease-lost', holder, token, expiresAt, now}.
  * An append whose entries are already stored where it would put them, byte for byte, is 'ok'
  * without writing: ioredis sends a command again after a reconnect when its reply was lost with
  * the connection, and that second run must not call the first one's write a conflict.
+ * At the expected revision, the entry there must be the one the writer saw last: another one
+ * means the session was deleted and written again since (a conflict).
  */
-export const APPEND_SCRIPT = `${CLOCK}
+export const APPEND_SCRIPT = `${CLOCK}${IS_OTHER_ENTRY}
 local revision = tonumber(redis.call('HGET', KEYS[1], 'revision') or '0')
 local expected = tonumber(ARGV[2])
-local count = #ARGV - 8
+local first = 11
+local count = #ARGV - first + 1
 if revision >= expected + count then
   local stored = redis.call('LRANGE', KEYS[2], expected - revision, expected - revision + count - 1)
   local same = #stored == count
   for index = 1, count do
     if not same then break end
-    same = stored[index] == ARGV[8 + index]
+    same = stored[index] == ARGV[first + index - 1]
   end
   if same then return {'ok'} end
 end
@@ -43,8 +60,12 @@ if ARGV[4] ~= '' then
   end
 end
 if revision ~= expected then return {'conflict', revision} end
-for first = 9, #ARGV, 1000 do
-  redis.call('RPUSH', KEYS[2], unpack(ARGV, first, math.min(first + 999, #ARGV)))
+if ARGV[9] ~= '' and revision > 0 then
+  local last = redis.call('LINDEX', KEYS[2], revision - 1)
+  if last and isOtherEntry(last, ARGV[9], ARGV[10]) then return {'conflict', revision} end
+end
+for from = first, #ARGV, 1000 do
+  redis.call('RPUSH', KEYS[2], unpack(ARGV, from, math.min(from + 999, #ARGV)))
 end
 redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'pending', ARGV[6], 'pendingRule', ARGV[7])
 if ARGV[8] == '1' then redis.call('SADD', KEYS[4], ARGV[1]) else redis.call('SREM', KEYS[4], ARGV[1]) end

@@ -42,7 +42,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   const { keys, ready } = layoutSetup(options, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
   const clock = (): number | '' => options.now?.() ?? '';
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
-  const folded = new Map<string, { revision: number; state: PendingApprovalsState }>();
+  const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
 
   const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void) => loadRedisEntries({ client, keys, sessionId, ...(onWarning ? { onWarning } : {}) });
   /** The session's revision and pending approvals as saved. */
@@ -62,29 +62,42 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
 
   const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
     assertSessionId(sessionId);
-    const { expectedRevision, fencingToken, revision } = checkAppend('redisSessionStore', entries, appendOptions);
+    const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('redisSessionStore', entries, appendOptions);
     // Serialized now, so a later change to the entries by the caller is not written.
     const lines = entries.map((entry) => JSON.stringify(entry));
     if (lines.length === 0) return;
     await ready();
     let basis = folded.get(sessionId);
-    if (basis?.revision !== expectedRevision) {
+    // Folded at this revision of the history the writer saw (not of one deleted since).
+    if (basis?.revision !== expectedRevision || previousId === undefined || basis.lastId !== previousId) {
       const saved = await readSaved(sessionId);
       // A fenced writer learns about its lease first: the script decides.
       if (saved.revision !== expectedRevision && fencingToken === undefined) {
         throw new SessionConflictError({ sessionId, expectedRevision, actualRevision: saved.revision });
       }
-      basis = { revision: saved.revision, state: (await pendingFromSaved(saved, () => load(sessionId))).state };
+      basis = { revision: saved.revision, lastId: undefined, state: (await pendingFromSaved(saved, () => load(sessionId))).state };
     }
     const state = foldPendingApprovals(basis.state, entries);
     const result = (await runScript(
       client,
       APPEND_SCRIPT,
       [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting],
-      [sessionId, expectedRevision, revision, fencingToken ?? '', clock(), savedPendingText(state), PENDING_APPROVALS_RULE, isWaiting(state) ? '1' : '0', ...lines],
+      [
+        sessionId,
+        expectedRevision,
+        revision,
+        fencingToken ?? '',
+        clock(),
+        savedPendingText(state),
+        PENDING_APPROVALS_RULE,
+        isWaiting(state) ? '1' : '0',
+        previousId ?? '',
+        previousId === undefined ? '' : `"id":${JSON.stringify(previousId)}`,
+        ...lines,
+      ],
     )) as [string, ...Array<string | number | null>];
     if (result[0] === 'ok') {
-      folded.set(sessionId, { revision, state });
+      folded.set(sessionId, { revision, lastId, state });
       return;
     }
     folded.delete(sessionId);

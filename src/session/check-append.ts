@@ -12,6 +12,15 @@ export interface CheckedAppend {
   seqs: number[];
   /** The session's revision once the append is stored. */
   revision: number;
+  /**
+   * The id of the entry the writer saw last: the first entry's `parentId`, when `expectedRevision`
+   * is above 0 and it is a non-empty string. The session's entry at `expectedRevision` must have this id, or
+   * the writer saw another history that reached the same revision (the session was deleted and
+   * written again): a conflict. Undefined when the entries do not say; only the revision is checked.
+   */
+  previousId: string | undefined;
+  /** The id of the last entry, when it is a string: what the next writer's `parentId` must be. */
+  lastId: string | undefined;
 }
 
 /**
@@ -50,5 +59,14 @@ export function checkAppend(storeName: string, entries: readonly SessionEntry[],
     }
     seqs.push(revision);
   }
-  return { expectedRevision: expectedRevision!, fencingToken, seqs, revision };
+  const parentId = (entries[0] as { parentId?: unknown } | undefined)?.parentId;
+  const lastId = (entries.at(-1) as { id?: unknown } | undefined)?.id;
+  return {
+    expectedRevision: expectedRevision!,
+    fencingToken,
+    seqs,
+    revision,
+    previousId: expectedRevision! > 0 && typeof parentId === 'string' && parentId !== '' ? parentId : undefined,
+    lastId: typeof lastId === 'string' ? lastId : undefined,
+  };
 }

@@ -69,7 +69,7 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
   return {
     async append(sessionId, entries, appendOptions) {
       assertSessionId(sessionId);
-      const { expectedRevision, fencingToken, revision } = checkAppend('memorySessionStore', entries, appendOptions);
+      const { expectedRevision, fencingToken, revision, previousId } = checkAppend('memorySessionStore', entries, appendOptions);
       // Clone everything before storing anything, so a clone failure stores nothing.
       const copies = entries.map((entry) => structuredClone(entry));
       // Nothing to store: nothing checked (as in every store).
@@ -82,6 +82,9 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       const stored = sessions.get(sessionId);
       const actualRevision = stored?.revision ?? 0;
       if (actualRevision !== expectedRevision) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision });
+      // The same revision of another history: the session was deleted and written again.
+      const seen = stored?.entries[expectedRevision - 1]?.id;
+      if (previousId !== undefined && typeof seen === 'string' && seen !== previousId) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision });
       const pending = foldPendingApprovals(stored?.pending, copies);
       if (stored === undefined) sessions.set(sessionId, { entries: copies, revision, pending });
       else {

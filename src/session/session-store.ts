@@ -26,6 +26,10 @@ export interface SessionAppendOptions {
    * session is still exactly this one, and does so atomically with the check (compare-and-append);
    * otherwise it stores nothing and throws `SessionConflictError`. The entries carry the following
    * `seq` numbers (`expectedRevision + 1`, `+ 2`, …), so the new revision is that of the last one.
+   * When the first entry's `parentId` is a non-empty string (the id of the entry the writer saw
+   * last, as the library's writers set it), the session's entry at `expectedRevision` must have
+   * that id too: a session deleted and written again up to the same revision is another history,
+   * and the writer that saw the old one is refused with `SessionConflictError`.
    */
   expectedRevision: number;
   /**
@@ -111,7 +115,8 @@ export interface SessionStore {
   /**
    * Appends entries to a session, in order, if the session's revision is still
    * `options.expectedRevision`. Resolves once they are durable (as the store defines it).
-   * @throws SessionConflictError when the session's revision differs: nothing is stored.
+   * @throws SessionConflictError when the session's revision differs, or its entry at that
+   * revision is not the one the first entry's `parentId` names: nothing is stored.
    * @throws LeaseLostError when `options.fencingToken` is not the session's current, unexpired
    * lease (stores with leases): nothing is stored.
    * @throws ConfigurationError for a missing or negative `expectedRevision`, or an entry whose

@@ -11,6 +11,7 @@ import { fileSessionStore } from 'agent-harness/node';
 import { postgresSessionStore } from 'agent-harness/postgres';
 import { redisSessionStore } from 'agent-harness/redis';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+import { loadEntries } from '../../src/session/load-entries.js';
 import { dropSchema, postgres, testPool, testSchema } from '../postgres/postgres-test-database.js';
 import { dropPrefix, redis, testClient, testPrefix } from '../redis/redis-test-server.js';
 
@@ -231,6 +232,24 @@ for (const backend of backends) {
       const replay = createAgent({ model: scriptedModel(['x']), tools, store: opened.stores(), resume: snapshot });
       await expect(replay.ready).rejects.toSatisfy(SessionConflictError.isInstance);
       expect(runs).toEqual(['once-0']);
+    });
+
+    it('the session is deleted and written again up to the same revision, then B (who saw the old one) answers: conflict, nothing runs', async () => {
+      const { runs, resume, sessionId, tools, opened } = await waitingSession(backend);
+      const b = resume();
+      await b.agent.ready;
+      const revision = (await loadEntries(opened.stores(), sessionId)).length;
+      await opened.stores().delete(sessionId);
+      // A new session under the same id, waiting on its own approval at the same revision.
+      const again = createAgent({ model: scriptedModel([turn(toolCall('write', { text: 'second life' }, 'toolu_w0'))]), tools, store: opened.stores(), sessionId });
+      await again.run('write it').result;
+      await again.close();
+      expect((await loadEntries(opened.stores(), sessionId)).length).toBe(revision);
+      const late = await b.agent.resolveApproval(b.agent.pendingApprovals[0]!.id, allow).result;
+      expect(late.status).toBe('error');
+      expect(SessionConflictError.isInstance(late.error)).toBe(true);
+      expect(runs).toEqual([]);
+      await b.agent.close();
     });
 
     it('five agents answer at once: exactly one runs', async () => {

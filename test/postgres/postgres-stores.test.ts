@@ -1,7 +1,7 @@
 // Every PostgreSQL test in one file, so a machine without the server skips them with one line.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { ConfigurationError, PENDING_APPROVALS_RULE, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
+import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
 import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
 import { migratePostgres, postgresMigrationSql, postgresPlanStore, postgresSessionStore, POSTGRES_SCHEMA_VERSION } from 'agent-harness/postgres';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
@@ -36,7 +36,24 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     expect(results.filter((result) => result.from === 0)).toHaveLength(1);
     expect(await migratePostgres({ pool: pool(), schema: name })).toEqual({ schema: name, from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION });
     const { rows } = await admin!.query(`SELECT version, description FROM "${name}".schema_migrations ORDER BY version`);
-    expect(rows.map((row) => row.version)).toEqual([1]);
+    expect(rows.map((row) => row.version)).toEqual([1, 2]);
+  });
+
+  it('migrates a schema at version 1 with sessions in it: they stay writable, and tell two histories apart from their next append on', async () => {
+    const name = schema();
+    await migratePostgres({ pool: pool(), schema: name });
+    // Back to what version 1 was: no last_id column.
+    await admin!.query(`ALTER TABLE "${name}".sessions DROP COLUMN last_id; DELETE FROM "${name}".schema_migrations WHERE version = 2`);
+    const make = entryMaker('old');
+    await admin!.query(`INSERT INTO "${name}".sessions (session_id, revision) VALUES ('old', 1)`);
+    await admin!.query(`INSERT INTO "${name}".session_entries (session_id, seq, bytes, entry) VALUES ('old', 1, 1, $1::json)`, [JSON.stringify(make.userText('from version 1'))]);
+    expect(await migratePostgres({ pool: pool(), schema: name })).toEqual({ schema: name, from: 1, to: 2 });
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    await store.append('old', [make.userText('after the upgrade')], { expectedRevision: 1 });
+    const { rows } = await admin!.query(`SELECT last_id FROM "${name}".sessions WHERE session_id = 'old'`);
+    expect(rows[0].last_id).toBe('old-entry-2');
+    const otherHistory = entryMaker('old', 2, 'another-history').userText('x');
+    await expect(postgresSessionStore({ pool: pool(), schema: name }).append('old', [otherHistory], { expectedRevision: 2 })).rejects.toSatisfy(SessionConflictError.isInstance);
   });
 
   it('refuses a schema migrated by a newer agent-harness, naming the versions it reads', async () => {
@@ -46,7 +63,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     const store = postgresSessionStore({ pool: pool(), schema: name });
     const error = await store.list().catch((caught: unknown) => caught);
     expect(UnsupportedSchemaVersionError.isInstance(error)).toBe(true);
-    expect((error as UnsupportedSchemaVersionError).supported).toEqual([1]);
+    expect((error as UnsupportedSchemaVersionError).supported).toEqual([1, 2]);
     expect((error as Error).message).toContain(`"${name}"`);
     await expect(postgresSessionStore({ pool: pool(), schema: name, migrate: false }).list()).rejects.toSatisfy(UnsupportedSchemaVersionError.isInstance);
   });
@@ -56,7 +73,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     const store = postgresSessionStore({ pool: pool(), schema: name, migrate: false });
     const error = await store.list().catch((caught: unknown) => caught);
     expect(ConfigurationError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/is at version 0, this agent-harness needs 1: run migratePostgres/);
+    expect((error as Error).message).toMatch(/is at version 0, this agent-harness needs 2: run migratePostgres/);
     await admin!.query(postgresMigrationSql({ schema: name }));
     // The failed first check is not remembered: the same store works now.
     const make = entryMaker('s');

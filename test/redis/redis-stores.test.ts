@@ -1,7 +1,7 @@
 // Every Redis test in one file, so a machine without the server skips them with one line.
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ConfigurationError, PENDING_APPROVALS_RULE, UnsupportedSchemaVersionError, type SessionStoreWarning } from 'agent-harness';
+import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, UnsupportedSchemaVersionError, type SessionStoreWarning } from 'agent-harness';
 import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
 import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
@@ -177,6 +177,19 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       expect(loaded.map((entry) => entry.seq)).toEqual([1, 2, 3]);
       expect(warnings).toEqual([expect.objectContaining({ seq: 3, message: expect.stringContaining('says it is entry 99') })]);
       await store.append('s', [entryMaker('s', 3).userText('d')], { expectedRevision: 3 });
+    });
+
+    it('tells the history a writer saw from another one at the same revision also when the last entry was rewritten by hand (spaces in its JSON)', async () => {
+      const { keyPrefix, store } = setup();
+      const make = entryMaker('s');
+      await store.append('s', [make.userText('a'), make.userText('b')], { expectedRevision: 0 });
+      const last = JSON.parse((await admin!.lindex(`${keyPrefix}entries:s`, 1))!);
+      await admin!.lset(`${keyPrefix}entries:s`, 1, JSON.stringify(last, null, 2));
+      await expect(store.append('s', [entryMaker('s', 2, 'another-history').userText('x')], { expectedRevision: 2 })).rejects.toSatisfy(SessionConflictError.isInstance);
+      await store.append('s', [make.userText('c')], { expectedRevision: 2 });
+      // An element that is no entry tells nothing: the revision alone decides.
+      await admin!.lset(`${keyPrefix}entries:s`, 2, '{"torn');
+      await store.append('s', [entryMaker('s', 3, 'unknown').userText('d')], { expectedRevision: 3 });
     });
   });
 });

@@ -49,6 +49,8 @@ export class SessionFileWriter {
   private identity: { dev: number; ino: number } | undefined;
   /** The session's revision (the `seq` of its last entry) as last read or written by this writer. */
   revision = 0;
+  /** The id of the session's last entry, when it has one that is a string. */
+  lastId: string | undefined;
 
   private constructor(options: SessionFileWriterOptions) {
     this.options = options;
@@ -75,14 +77,20 @@ export class SessionFileWriter {
       if (errorCode(error) !== 'ENOENT') throw error;
       if (this.handle !== undefined) return false;
       this.revision = 0;
+      this.lastId = undefined;
       return true;
     }
     if (this.handle === undefined) await this.openHandle(false);
     if (current.ino !== this.identity!.ino || current.dev !== this.identity!.dev) return false;
     if (current.size === this.knownSize) return true;
     let revision = 0;
-    for await (const entry of readSessionFile({ file: this.options.file, sessionId: this.options.sessionId })) revision = entrySeq(entry, revision);
+    let lastId: unknown;
+    for await (const entry of readSessionFile({ file: this.options.file, sessionId: this.options.sessionId })) {
+      revision = entrySeq(entry, revision);
+      lastId = entry.id;
+    }
     this.revision = revision;
+    this.lastId = typeof lastId === 'string' ? lastId : undefined;
     this.knownSize = current.size;
     this.checkLineEnd = true;
     return true;
@@ -90,9 +98,9 @@ export class SessionFileWriter {
 
   /**
    * Appends `text` (complete lines) in one write, first ending a torn last line if there is one,
-   * and records the session's new revision.
+   * and records the session's new revision and the id of its last entry.
    */
-  async append(text: string, revision: number): Promise<void> {
+  async append(text: string, revision: number, lastId: string | undefined): Promise<void> {
     if (this.handle === undefined) await this.openHandle(true);
     const handle = this.handle!;
     let data = Buffer.from(text, 'utf8');
@@ -120,6 +128,7 @@ export class SessionFileWriter {
       throw error;
     }
     this.revision = revision;
+    this.lastId = lastId;
     if (this.knownSize >= 0) this.knownSize += data.length;
   }
 

@@ -31,13 +31,17 @@ export function approvalFor(approvalId: string, toolUseId: string, agentId?: str
   } as PendingApproval;
 }
 
-/** Entries for `sessionId`, numbered on from `revision`. */
-export function entryMaker(sessionId: string, revision = 0): EntryMaker {
+/**
+ * Entries for `sessionId`, numbered on from `revision`, with ids `<idPrefix>-entry-<seq>` (each
+ * entry's `parentId` the id of the one before it, as writers chain them).
+ * @param idPrefix Tells the entries of two writers (or of a session deleted and written again) apart.
+ */
+export function entryMaker(sessionId: string, revision = 0, idPrefix = sessionId): EntryMaker {
   let seq = revision;
-  let parentId: string | null = revision === 0 ? null : `${sessionId}-entry-${revision}`;
+  let parentId: string | null = revision === 0 ? null : `${idPrefix}-entry-${revision}`;
   const next = (draft: Draft): SessionEntry => {
     seq += 1;
-    const id = `${sessionId}-entry-${seq}`;
+    const id = `${idPrefix}-entry-${seq}`;
     const entry = {
       $schemaVersion: 2,
       id,

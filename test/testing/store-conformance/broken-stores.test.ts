@@ -1,7 +1,7 @@
 // The conformance suite must fail stores that break the contract: each broken store below is the
 // memory store with one promise broken, and the suite must name a failing case for it.
 import { describe, expect, it } from 'vitest';
-import { memorySessionStore, type SessionEntry, type SessionStore } from 'agent-harness';
+import { MAX_SESSION_ID_BYTES, memorySessionStore, type SessionEntry, type SessionStore } from 'agent-harness';
 import { manualClock, sessionStoreConformance, StoreConformanceFailure, type ConformanceCase } from 'agent-harness/testing';
 
 type Breakage = (store: SessionStore, now: () => number) => SessionStore;
@@ -113,6 +113,24 @@ const breakages: Array<[string, Breakage, RegExp]> = [
       },
     }),
     /unknown \$schemaVersion|version-1/,
+  ],
+  [
+    'cuts session ids past MAX_SESSION_ID_BYTES short instead of refusing them',
+    (store) => {
+      const cut = (sessionId: string) => sessionId.slice(0, MAX_SESSION_ID_BYTES);
+      return {
+        ...store,
+        append: (sessionId, entries, options) => store.append(cut(sessionId), entries, options),
+        load: (sessionId, options) => store.load(cut(sessionId), options),
+        delete: (sessionId) => store.delete(cut(sessionId)),
+      };
+    },
+    /session ids/,
+  ],
+  [
+    'tells a session only by its revision, not by the entry the writer saw (parentId)',
+    (store) => ({ ...store, append: (sessionId, entries, options) => store.append(sessionId, entries.map((entry) => ({ ...entry, parentId: null })), options) }),
+    /deleted and written again/,
   ],
   [
     'lists only some sessions',

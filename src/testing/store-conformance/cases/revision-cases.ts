@@ -65,6 +65,42 @@ export function revisionCases({ options, withStore }: ConformanceSetup): Conform
         }),
     },
     {
+      name: 'compare-and-append: a writer that saw a session before it was deleted and written again up to the same revision is refused (the first entry\'s parentId is not the stored entry at expectedRevision)',
+      run: () =>
+        withStore(async (fixture) => {
+          const variants: Array<[string, SessionStore]> = [['the same store instance', fixture.store]];
+          if (options.peers) variants.push(['another store instance', (await peersOf(fixture, 1))[0]!]);
+          for (const [where, other] of variants) {
+            const sessionId = `reborn-${variants.findIndex(([name]) => name === where)}`;
+            // The old writer's view: revision 2 of the session's first life.
+            const old = entryMaker(sessionId, 0, `${sessionId}-first-life`);
+            await appendNext(fixture.store, sessionId, [old.userText('one'), old.userText('two')]);
+            await fixture.store.close?.(sessionId);
+            // Meanwhile the session is deleted and written again, up to revision 2, from ${where}.
+            await other.delete(sessionId);
+            const reborn = entryMaker(sessionId, 0, `${sessionId}-second-life`);
+            const secondLife = [reborn.userText('new one'), reborn.userText('new two')];
+            await appendNext(other, sessionId, secondLife);
+            await other.close?.(sessionId);
+            const error = await checkRejects(
+              appendNext(fixture.store, sessionId, [old.userText('three, from a writer that saw the first life')]),
+              (caught) => SessionConflictError.isInstance(caught),
+              `An append at revision 2 by a writer that saw revision 2 of the session before it was deleted and written again (from ${where}) should be refused with SessionConflictError`,
+            );
+            const conflict = error as SessionConflictError;
+            check(conflict.sessionId === sessionId && conflict.expectedRevision === 2, `The SessionConflictError should name the session and the expected revision: ${show(conflict)}`);
+            check(conflict.actualRevision === undefined || conflict.actualRevision === 2, `The SessionConflictError names revision ${show(conflict.actualRevision)}, the store is at 2.`);
+            await fixture.store.close?.(sessionId);
+            checkSameJson(idsOf(await loadClean(fixture.store, sessionId)), idsOf(secondLife), `the session after the refused append (${where})`);
+            // The writer of the second life goes on.
+            const third = reborn.userText('new three');
+            await appendNext(other, sessionId, [third]);
+            await other.close?.(sessionId);
+            checkSameJson(idsOf(await loadClean(fixture.store, sessionId)), idsOf([...secondLife, third]), `the session after its new writer appended (${where})`);
+          }
+        }),
+    },
+    {
       name: 'compare-and-append: two writers racing with the same revision on one store, exactly one wins',
       run: () =>
         withStore(async ({ store }) => {
@@ -90,7 +126,8 @@ export function revisionCases({ options, withStore }: ConformanceSetup): Conform
           const winners: string[] = [];
           for (let round = 0; round < rounds; round += 1) {
             const attempts = writers.map((writer, index) => () => {
-              const entry = { ...entryMaker('contended', round).userText(`round ${round} by writer ${index}`), id: `round-${round}-writer-${index}` };
+              // Each writer saw the last round's winner: its entry follows that one.
+              const entry = { ...entryMaker('contended', round).userText(`round ${round} by writer ${index}`), id: `round-${round}-writer-${index}`, parentId: winners.at(-1) ?? null };
               return writer.append('contended', [entry], { expectedRevision: round });
             });
             const winner = await raceOnce(attempts, peerCodes, `Round ${round + 1} of ${writers.length} instances appending at revision ${round}`);
