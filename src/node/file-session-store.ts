@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { checkAppend } from '../session/check-append.js';
+import { isReplay } from '../session/is-replay.js';
 import { fenceError } from '../session/lease-rules.js';
 import { foldPendingApprovals, pendingApprovalsIn } from '../session/pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
@@ -181,15 +182,18 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         throw new ConfigurationError('fileSessionStore({ lock: false }) has no leases, so it cannot check a fencingToken: turn lock files on to use leases.');
       }
       // Serialized now, so a later change to the entries by the caller is not written.
-      const text = entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+      const lines = entries.map((entry) => JSON.stringify(entry));
+      const text = lines.map((line) => `${line}\n`).join('');
       // Nothing to store: no lock taken, nothing checked.
       if (text.length === 0) return;
       const write = async () => {
+        const writer = await currentWriter(sessionId);
+        // A retry of an append whose reply was lost: stored already, whatever the lease says now.
+        if (writer.revision >= revision && isReplay(await writer.storedJson(expectedRevision, revision), lines)) return;
         if (fencingToken !== undefined) {
           const lost = fenceError(sessionId, await readLeaseFile(target.leaseFile, sessionId), fencingToken, now());
           if (lost) throw lost;
         }
-        const writer = await currentWriter(sessionId);
         // Under the lock nobody else writes, so the check and the write are one step.
         if (writer.revision !== expectedRevision) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision: writer.revision });
         // The same revision of another history: the session was deleted and written again.

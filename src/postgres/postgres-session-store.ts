@@ -2,13 +2,14 @@ import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { isFunction } from '../options/index.js';
 import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
+import { isReplay } from '../session/is-replay.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
 import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import { loadPostgresEntries } from './load-postgres-entries.js';
 import { inTransaction } from './postgres-pool.js';
 import { clockSql, toNumber } from './postgres-schema.js';
-import { readSessionHead, refuseAppend } from './postgres-session-head.js';
+import { readSessionHead, refuseAppend, type SessionHead } from './postgres-session-head.js';
 import { postgresSessionLeases } from './postgres-session-leases.js';
 import { storeSetup, type PostgresStoreOptions } from './postgres-store-options.js';
 
@@ -54,14 +55,24 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     assertSessionId(sessionId);
     const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('postgresSessionStore', entries, appendOptions);
     // Serialized now, so a later change to the entries by the caller is not written.
-    const text = JSON.stringify(entries);
+    const lines = entries.map((entry) => JSON.stringify(entry));
+    const text = `[${lines.join(',')}]`;
     if (entries.length === 0) return;
     await ready();
+    /** True for a retry of an append whose reply was lost (stored already, whatever the lease says now); else throws the refusal `head` calls for, if any. */
+    const isStoredReplay = async (head: SessionHead): Promise<boolean> => {
+      if (head.revision >= revision) {
+        const { rows } = await pool.query(`SELECT entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq`, [sessionId, expectedRevision, revision]);
+        if (isReplay(rows.map((row) => String(row.entry)), lines)) return true;
+      }
+      refuseAppend(sessionId, head, expectedRevision, fencingToken, previousId);
+      return false;
+    };
     let basis = folded.get(sessionId);
     // Folded at this revision of the history the writer saw (not of one deleted since).
     if (basis?.revision !== expectedRevision || previousId === undefined || basis.lastId !== previousId) {
       const head = await readSessionHead(pool, s, sessionId, clock());
-      refuseAppend(sessionId, head, expectedRevision, fencingToken, previousId);
+      if (await isStoredReplay(head)) return;
       basis = { revision: expectedRevision, lastId: head.lastId ?? undefined, state: (await pendingFromSaved(head, () => load(sessionId))).state };
     }
     const state = foldPendingApprovals(basis.state, entries);
@@ -102,7 +113,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     }
     if (moved !== 1) {
       folded.delete(sessionId);
-      refuseAppend(sessionId, await readSessionHead(pool, s, sessionId, clock()), expectedRevision, fencingToken, previousId);
+      if (await isStoredReplay(await readSessionHead(pool, s, sessionId, clock()))) return;
       // The row changed back in between (e.g. deleted and written again): still not ours.
       throw new SessionConflictError({ sessionId, expectedRevision });
     }

@@ -29,7 +29,8 @@ end
 /**
  * Compare-and-append. KEYS: session hash, entries list, sessions set, waiting set.
  * ARGV: session id, expected revision, new revision, fencing token or '', clock or '',
- * pending JSON, pending rule, '1' when the session waits for approval (else '0'), the id the
+ * pending JSON (or '': folded at no revision, write nothing), pending rule, '1' when the session
+ * waits for approval (else '0'), the id the
  * writer saw last (the first entry's parentId) or '', that id as `"id":<JSON>`, entries as JSON…
  * Returns {'ok'} | {'conflict', revision} | {'lease-lost', holder, token, expiresAt, now}.
  * An append whose entries are already stored where it would put them, byte for byte, is 'ok'
@@ -59,7 +60,7 @@ if ARGV[4] ~= '' then
     return {'lease-lost', lease[1] or false, lease[2] or false, lease[3] or false, now}
   end
 end
-if revision ~= expected then return {'conflict', revision} end
+if revision ~= expected or ARGV[6] == '' then return {'conflict', revision} end
 if ARGV[9] ~= '' and revision > 0 then
   local last = redis.call('LINDEX', KEYS[2], revision - 1)
   if last and isOtherEntry(last, ARGV[9], ARGV[10]) then return {'conflict', revision} end

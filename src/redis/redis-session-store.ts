@@ -71,13 +71,11 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     // Folded at this revision of the history the writer saw (not of one deleted since).
     if (basis?.revision !== expectedRevision || previousId === undefined || basis.lastId !== previousId) {
       const saved = await readSaved(sessionId);
-      // A fenced writer learns about its lease first: the script decides.
-      if (saved.revision !== expectedRevision && fencingToken === undefined) {
-        throw new SessionConflictError({ sessionId, expectedRevision, actualRevision: saved.revision });
-      }
-      basis = { revision: saved.revision, lastId: undefined, state: (await pendingFromSaved(saved, () => load(sessionId))).state };
+      // At another revision there is nothing to fold onto and the script writes nothing; it still
+      // tells a replay of stored entries, a lost lease and a conflict apart.
+      basis = saved.revision === expectedRevision ? { revision: expectedRevision, lastId: undefined, state: (await pendingFromSaved(saved, () => load(sessionId))).state } : undefined;
     }
-    const state = foldPendingApprovals(basis.state, entries);
+    const state = basis && foldPendingApprovals(basis.state, entries);
     const result = (await runScript(
       client,
       APPEND_SCRIPT,
@@ -88,19 +86,17 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
         revision,
         fencingToken ?? '',
         clock(),
-        savedPendingText(state),
+        state ? savedPendingText(state) : '',
         PENDING_APPROVALS_RULE,
-        isWaiting(state) ? '1' : '0',
+        state && isWaiting(state) ? '1' : '0',
         previousId ?? '',
         previousId === undefined ? '' : `"id":${JSON.stringify(previousId)}`,
         ...lines,
       ],
     )) as [string, ...Array<string | number | null>];
-    if (result[0] === 'ok') {
-      folded.set(sessionId, { revision, lastId, state });
-      return;
-    }
-    folded.delete(sessionId);
+    if (result[0] === 'ok' && state) folded.set(sessionId, { revision, lastId, state });
+    else folded.delete(sessionId);
+    if (result[0] === 'ok') return;
     if (result[0] === 'lease-lost') {
       const [, holder, token, expiresAt, now] = result;
       throw new LeaseLostError({
@@ -110,7 +106,9 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
         now: Number(now),
       });
     }
-    throw new SessionConflictError({ sessionId, expectedRevision, actualRevision: Number(result[1]) });
+    const actualRevision = Number(result[1]);
+    // Back at the expected revision since it was read (deleted and written again): not a history the writer saw.
+    throw new SessionConflictError({ sessionId, expectedRevision, ...(state === undefined && actualRevision === expectedRevision ? {} : { actualRevision }) });
   };
 
   return {

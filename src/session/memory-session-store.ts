@@ -2,6 +2,7 @@ import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSupportedEntry } from './assert-supported-entry.js';
 import { assertSessionId } from './assert-session-id.js';
 import { checkAppend } from './check-append.js';
+import { isReplay } from './is-replay.js';
 import type { SessionEntry } from '../state/entries.js';
 import { checkLeaseArguments, checkLeaseObject, endLease, extendLease, fenceError, leaseOf, takeLease, type LeaseRecord } from './lease-rules.js';
 import { foldPendingApprovals, pendingApprovalsIn, type PendingApprovalsState } from './pending-approvals.js';
@@ -16,6 +17,8 @@ export interface MemorySessionStoreOptions {
    */
   now?: () => number;
 }
+
+const toJson = (entry: SessionEntry): string => JSON.stringify(entry);
 
 interface StoredSession {
   entries: SessionEntry[];
@@ -75,12 +78,14 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       // Nothing to store: nothing checked (as in every store).
       if (copies.length === 0) return;
       // Checked and appended with no await in between: the compare-and-append is atomic.
+      const stored = sessions.get(sessionId);
+      const actualRevision = stored?.revision ?? 0;
+      // A retry of an append whose reply was lost: stored already, whatever the lease says now.
+      if (actualRevision >= revision && isReplay(stored!.entries.slice(expectedRevision, revision).map(toJson), entries.map(toJson))) return;
       if (fencingToken !== undefined) {
         const lost = fenceError(sessionId, leaseRecords.get(sessionId), fencingToken, now());
         if (lost) throw lost;
       }
-      const stored = sessions.get(sessionId);
-      const actualRevision = stored?.revision ?? 0;
       if (actualRevision !== expectedRevision) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision });
       // The same revision of another history: the session was deleted and written again.
       const seen = stored?.entries[expectedRevision - 1]?.id;

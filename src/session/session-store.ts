@@ -114,7 +114,9 @@ export interface PendingSession {
 export interface SessionStore {
   /**
    * Appends entries to a session, in order, if the session's revision is still
-   * `options.expectedRevision`. Resolves once they are durable (as the store defines it).
+   * `options.expectedRevision`. Resolves once they are durable (as the store defines it). An append
+   * whose entries are already stored where it would put them, byte for byte as JSON (a retry after
+   * its reply was lost), resolves without writing, whatever the session's revision or lease now.
    * @throws SessionConflictError when the session's revision differs, or its entry at that
    * revision is not the one the first entry's `parentId` names: nothing is stored.
    * @throws LeaseLostError when `options.fencingToken` is not the session's current, unexpired

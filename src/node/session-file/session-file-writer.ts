@@ -96,6 +96,18 @@ export class SessionFileWriter {
     return true;
   }
 
+  /** The JSON text of the stored entries numbered `after + 1` to `upTo`, as read from the file now. */
+  async storedJson(after: number, upTo: number): Promise<string[]> {
+    const found: string[] = [];
+    let revision = 0;
+    for await (const entry of readSessionFile({ file: this.options.file, sessionId: this.options.sessionId })) {
+      revision = entrySeq(entry, revision);
+      if (revision > upTo) break;
+      if (revision > after) found.push(JSON.stringify(entry));
+    }
+    return found;
+  }
+
   /**
    * Appends `text` (complete lines) in one write, first ending a torn last line if there is one,
    * and records the session's new revision and the id of its last entry.

@@ -4,6 +4,7 @@ import { damageCases } from './cases/damage-cases.js';
 import { largeCases } from './cases/large-cases.js';
 import { leaseCases } from './cases/lease-cases.js';
 import { pendingCases } from './cases/pending-cases.js';
+import { replayCases } from './cases/replay-cases.js';
 import { revisionCases } from './cases/revision-cases.js';
 import { schemaCases } from './cases/schema-cases.js';
 import { sessionIdCases } from './cases/session-id-cases.js';
@@ -131,6 +132,7 @@ export function sessionStoreConformance(options: SessionStoreConformanceOptions)
     ...damageCases(setup),
     ...largeCases(setup),
     ...revisionCases(setup),
+    ...replayCases(setup),
     ...leaseCases(setup),
     ...pendingCases(setup),
   ];

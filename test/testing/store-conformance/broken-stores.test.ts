@@ -1,7 +1,7 @@
 // The conformance suite must fail stores that break the contract: each broken store below is the
 // memory store with one promise broken, and the suite must name a failing case for it.
 import { describe, expect, it } from 'vitest';
-import { MAX_SESSION_ID_BYTES, memorySessionStore, type SessionEntry, type SessionStore } from 'agent-harness';
+import { MAX_SESSION_ID_BYTES, memorySessionStore, SessionConflictError, type SessionEntry, type SessionStore } from 'agent-harness';
 import { manualClock, sessionStoreConformance, StoreConformanceFailure, type ConformanceCase } from 'agent-harness/testing';
 
 type Breakage = (store: SessionStore, now: () => number) => SessionStore;
@@ -131,6 +131,29 @@ const breakages: Array<[string, Breakage, RegExp]> = [
     'tells a session only by its revision, not by the entry the writer saw (parentId)',
     (store) => ({ ...store, append: (sessionId, entries, options) => store.append(sessionId, entries.map((entry) => ({ ...entry, parentId: null })), options) }),
     /deleted and written again/,
+  ],
+  [
+    'calls a replay of a stored append (its reply lost) a conflict',
+    (store) => ({
+      ...store,
+      append: async (sessionId, entries, options) => {
+        const revision = await loadRevision(store, sessionId);
+        if (entries.length > 0 && revision !== options.expectedRevision) throw new SessionConflictError({ sessionId, expectedRevision: options.expectedRevision, actualRevision: revision });
+        return store.append(sessionId, entries, options);
+      },
+    }),
+    /identical replay/,
+  ],
+  [
+    'takes any append at a revision it has passed for a replay',
+    (store) => ({
+      ...store,
+      append: async (sessionId, entries, options) => {
+        if ((await loadRevision(store, sessionId)) >= options.expectedRevision + entries.length && entries.length > 0) return;
+        return store.append(sessionId, entries, options);
+      },
+    }),
+    /other entries at a stored revision/,
   ],
   [
     'lists only some sessions',
