@@ -277,6 +277,7 @@ export {
   type PendingApprovalsState,
   type PendingCall,
 } from './session/pending-approvals.js';
+export { compareSessionIds } from './session/compare-session-ids.js';
 export {
   applyEntry,
   foldEntries,

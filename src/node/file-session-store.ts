@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { checkAppend } from '../session/check-append.js';
+import { compareSessionIds } from '../session/compare-session-ids.js';
 import { isReplay } from '../session/is-replay.js';
 import { fenceError } from '../session/lease-rules.js';
 import { foldPendingApprovals, pendingApprovalsIn } from '../session/pending-approvals.js';
@@ -169,7 +170,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       .filter((name) => name.endsWith(SESSION_FILE_EXTENSION))
       .map((name) => name.slice(0, -SESSION_FILE_EXTENSION.length))
       .filter((sessionId) => sessionIdProblem(sessionId) === undefined)
-      .sort();
+      .sort(compareSessionIds);
   };
 
   const leases = lock ? fileSessionLeases({ targetOf, exclusive: (sessionId, task) => enqueue(sessionId, () => exclusive(sessionId, task)), now, fsync }) : undefined;

@@ -4,6 +4,7 @@ import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
+import { compareSessionIds } from '../session/compare-session-ids.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
 import { isWaiting, pendingFromSaved, savedPendingText, type SavedPendingApprovals } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
@@ -122,7 +123,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
 
     async list() {
       await ready();
-      return ((await client.call('SMEMBERS', keys.sessions)) as string[]).sort();
+      return ((await client.call('SMEMBERS', keys.sessions)) as string[]).sort(compareSessionIds);
     },
 
     async delete(sessionId) {
@@ -146,7 +147,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
         for (const sessionId of (await client.call('SMEMBERS', keys.sessions)) as string[]) await pendingOf(sessionId);
         await client.call('SET', keys.waitingRule, PENDING_APPROVALS_RULE);
       }
-      const ids = ((await client.call('SMEMBERS', keys.waiting)) as string[]).sort();
+      const ids = ((await client.call('SMEMBERS', keys.waiting)) as string[]).sort(compareSessionIds);
       // Sent together: the client pipelines them on its connection.
       const states = await Promise.all(ids.map((sessionId) => pendingOf(sessionId)));
       return ids.flatMap((sessionId, index): PendingSession[] => {

@@ -2,6 +2,7 @@ import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSupportedEntry } from './assert-supported-entry.js';
 import { assertSessionId } from './assert-session-id.js';
 import { checkAppend } from './check-append.js';
+import { compareSessionIds } from './compare-session-ids.js';
 import { isReplay } from './is-replay.js';
 import type { SessionEntry } from '../state/entries.js';
 import { checkLeaseArguments, checkLeaseObject, endLease, extendLease, fenceError, leaseOf, takeLease, type LeaseRecord } from './lease-rules.js';
@@ -133,7 +134,7 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
         const approvals = pendingApprovalsIn(stored.pending);
         if (approvals.length > 0) waiting.push({ sessionId, approvals: structuredClone(approvals) });
       }
-      return waiting.sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
+      return waiting.sort((a, b) => compareSessionIds(a.sessionId, b.sessionId));
     },
   };
 }

@@ -136,8 +136,8 @@ export interface SessionStore {
   /** Leases for hosts with several workers; stores without them leave it out. */
   readonly leases?: SessionLeases;
   /**
-   * Sessions with unanswered approvals, each with its approvals, sorted by session id: what an
-   * approval inbox shows. Every store derives them with `foldPendingApprovals`, so they agree.
+   * Sessions with unanswered approvals, each with its approvals, sorted by session id in code
+   * point order (`compareSessionIds`, the byte order of UTF-8): what an approval inbox shows. Every store derives them with `foldPendingApprovals`, so they agree.
    * Stores that cannot answer it cheaply may leave it out.
    */
   listPending?(): Promise<PendingSession[]>;

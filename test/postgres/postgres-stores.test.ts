@@ -132,6 +132,23 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     }
   });
 
+  it('lists sessions in code point order also when the column sorts by a locale (an ICU collation)', async () => {
+    const { rows: icu } = await admin!.query(`SELECT 1 FROM pg_collation WHERE collname = 'en-x-icu'`);
+    if (icu.length === 0) return; // A server built without ICU: nothing to check.
+    const name = schema();
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    await store.list();
+    await admin!.query(`ALTER TABLE "${name}".sessions ALTER COLUMN session_id TYPE text COLLATE "en-x-icu"`);
+    const ids = ['ab', 'a_b', 'B', 'a-c', 'a'];
+    for (const sessionId of ids) {
+      const make = entryMaker(sessionId);
+      await store.append(sessionId, [make.userText('Go.'), make.assistantCalls('toolu_1'), make.approvalPending('approval_1', 'toolu_1')], { expectedRevision: 0 });
+    }
+    // The locale's order would be a, a_b, a-c, ab, B.
+    expect(await store.list()).toEqual(['B', 'a', 'a-c', 'a_b', 'ab']);
+    expect((await store.listPending!()).map((session) => session.sessionId)).toEqual(['B', 'a', 'a-c', 'a_b', 'ab']);
+  });
+
   it('refolds pending approvals saved under another version of the rule', async () => {
     const name = schema();
     const store = postgresSessionStore({ pool: pool(), schema: name });

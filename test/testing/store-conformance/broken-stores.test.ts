@@ -156,6 +156,11 @@ const breakages: Array<[string, Breakage, RegExp]> = [
     /other entries at a stored revision/,
   ],
   [
+    'sorts listPending() by UTF-16 code units (JavaScript\'s default), not by code point',
+    (store) => ({ ...store, listPending: async () => (await store.listPending!()).sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)) }),
+    /code point order/,
+  ],
+  [
     'lists only some sessions',
     (store) => ({ ...store, list: async () => (await store.list()).slice(1) }),
     /list|delete/,

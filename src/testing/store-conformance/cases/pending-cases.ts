@@ -3,7 +3,7 @@ import { check, checkSameJson } from '../check.js';
 import type { ConformanceCase } from '../conformance-case.js';
 import { approvalFor, entryMaker } from '../conformance-entries.js';
 import type { ConformanceSetup } from '../session-store-conformance.js';
-import { appendNext } from '../store-calls.js';
+import { appendNext, hasCode } from '../store-calls.js';
 
 async function pendingOf(store: SessionStore): Promise<Array<[string, string[]]>> {
   check(store.listPending !== undefined, 'The options say listPending: true (the default), but the store has no listPending(). Pass listPending: false if it has none.');
@@ -38,6 +38,35 @@ export function pendingCases({ options, withStore }: ConformanceSetup): Conforma
           );
           const listed = await store.listPending!();
           checkSameJson(listed[0]!.approvals[0], { ...approvalFor('approval_a1', 'toolu_a1'), path: ['toolu_a1'] }, 'a listed approval (with its path), compared with the one appended');
+        }),
+    },
+    {
+      name: 'listPending: sorted by session id in code point order (the byte order of UTF-8), not by a locale\'s collation nor by UTF-16 code units',
+      ...skip,
+      run: () =>
+        withStore(async ({ store }) => {
+          // Orders that differ: upper before lower case and punctuation by its code under "C", not
+          // under a locale; U+FF21 before U+1F600 by code point, after it by UTF-16 code unit.
+          const candidates = ['a', 'B', 'ab', 'a_b', 'a.b', 'a-c', 'a-b', 'Z9', '_x', '0', 'é', '\uff21', '\u{1f600}', '\u{1f600}a', 'z'];
+          const taken: string[] = [];
+          for (const sessionId of candidates) {
+            const make = entryMaker(sessionId);
+            try {
+              await appendNext(store, sessionId, [make.userText('Go.'), make.assistantCalls('toolu_1'), make.approvalPending('approval_1', 'toolu_1')]);
+              taken.push(sessionId);
+            } catch (error) {
+              // Ids this store does not take (the file store keeps to letters, digits, ".", "_", "-").
+              check(hasCode('configuration')(error), `Appending to session ${JSON.stringify(sessionId)} failed otherwise than with a ConfigurationError for an id the store does not take: ${String(error)}`);
+            }
+          }
+          check(taken.length >= 10, `The store took only ${taken.length} of the session ids ${JSON.stringify(candidates)}: ${JSON.stringify(taken)}.`);
+          const encoder = new TextEncoder();
+          const byUtf8 = (a: string, b: string) => {
+            const [x, y] = [encoder.encode(a), encoder.encode(b)];
+            for (let index = 0; index < Math.min(x.length, y.length); index++) if (x[index] !== y[index]) return x[index]! - y[index]!;
+            return x.length - y.length;
+          };
+          checkSameJson((await pendingOf(store)).map(([sessionId]) => sessionId), [...taken].sort(byUtf8), 'the session ids listPending() lists, in order');
         }),
     },
     {
