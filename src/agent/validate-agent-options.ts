@@ -34,6 +34,7 @@ import type { AgentDefinition } from '../runtime/agent-definition.js';
 import { CLAUDE_AGENT_SDK_HINTS } from './claude-agent-sdk-hints.js';
 import { isServerTool } from '../tools/server-tool.js';
 import { MAX_TIMER_MS } from '../session/bound-writes.js';
+import { MAX_SESSION_ID_BYTES, invalidSessionIdReason } from '../session/assert-session-id.js';
 import { assertToolSourceOptions } from '../tool-sources/index.js';
 import type { ClearingOptions, CompactionOptions, ContextOptions, MemoryToolOptions, SpillOptions } from '../context/index.js';
 
@@ -132,6 +133,17 @@ const isAgents: OptionCheck = (value, place) => {
 
 const VERIFY_ON_COMPLETION_SPEC: OptionsSpec<VerifyPlanOnCompletionOptions> = { model: isModel };
 
+/** A session id every store takes, checked when the agent is made rather than at its first write. */
+const isSessionId: OptionCheck = (value, place) => {
+  isNonEmptyString(value, place);
+  const reason = invalidSessionIdReason(value);
+  if (reason) {
+    throw new ConfigurationError(
+      `${place.owner}: \`${place.path}\` ${reason}; a session id is a non-empty string of well-formed Unicode without NUL characters, at most ${MAX_SESSION_ID_BYTES} bytes of UTF-8, e.g. "session_V1StGXR8Z5jdHi6B".`,
+    );
+  }
+};
+
 const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   agents: isAgents,
   maxSubagentConcurrency: isPositiveInteger,
@@ -152,7 +164,7 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   maxTurns: isPositiveInteger,
   maxBudgetUsd: isPositiveNumber,
   prices: recordOf(shape(PRICE_SPEC, { usage: '{ input: 3, output: 15 }' }), 'an object of prices by model id prefix'),
-  sessionId: isNonEmptyString,
+  sessionId: isSessionId,
   agentId: isNonEmptyString,
   resume: either('a snapshot object (agent.snapshot()) or a session id string', isNonEmptyString, isPlainObject),
   store: isSessionStore,

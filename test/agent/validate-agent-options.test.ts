@@ -56,6 +56,21 @@ class ClassTracer implements TracerLike {
   }
 }
 
+describe('createAgent({ sessionId })', () => {
+  it('refuses an id no store would take, when the agent is made, naming why and the limit', () => {
+    expect(refusal({ sessionId: 'x'.repeat(201) })).toMatch(/^createAgent: `sessionId` is 201 bytes long in UTF-8, at most 200 are allowed; .*at most 200 bytes/);
+    expect(refusal({ sessionId: '漢'.repeat(67) })).toMatch(/is 201 bytes long in UTF-8/);
+    expect(refusal({ sessionId: 'a\u0000b' })).toMatch(/`sessionId` contains a NUL character/);
+    expect(refusal({ sessionId: 'a\ud800' })).toMatch(/`sessionId` contains a lone surrogate/);
+    expect(refusal({ sessionId: '   ' })).toMatch(/`sessionId` must be a non-empty string/);
+  });
+
+  it('takes an id of exactly 200 bytes of UTF-8', () => {
+    expect(refusal({ sessionId: 'x'.repeat(200) })).toBeUndefined();
+    expect(refusal({ sessionId: `${'漢'.repeat(66)}ab` })).toBeUndefined();
+  });
+});
+
 describe('createAgent: store, planStore and tracer must have the methods they are used through', () => {
   it('refuses `store: {}` naming the option, the missing methods and the stores to use', () => {
     expect(refusal({ store: {} })).toBe(
