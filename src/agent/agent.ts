@@ -140,6 +140,18 @@ export function coreOfAgent(agent: Agent): AgentCore {
   return readCore(agent);
 }
 
+let runBeside: <T>(agent: Agent, signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>) => Promise<T>;
+
+/**
+ * Runs work of the library's own on an agent's session beside its runs (`verifyPlan`), under a
+ * signal that `signal`, `agent.interrupt()` and `agent.close()` abort; `close()` waits for it to
+ * end, so nothing of it runs after `close()` resolves. Not exported from the package.
+ * @throws ConfigurationError when the agent is closed.
+ */
+export function workBesideAgent<T>(agent: Agent, signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  return runBeside(agent, signal, work);
+}
+
 /**
  * One conversation (session) with a model: its history, permission mode, todos, plan and
  * pending approvals. Create it with `createAgent`.
@@ -180,9 +192,28 @@ export class Agent {
   private compaction: { controller: AbortController; done: Promise<unknown> } | undefined;
   /** The rewind `rewindFiles()` is running: `interrupt()` and `close()` stop it between files, and `close()` waits for it. */
   private rewinding: { controller: AbortController; done: Promise<unknown> } | undefined;
+  /** Work beside the runs (`verifyPlan`): `interrupt()` and `close()` abort it, and `close()` waits for it. */
+  private beside: Set<{ controller: AbortController; done: Promise<unknown> }> | undefined;
 
   static {
     readCore = (agent) => agent.core;
+    runBeside = (agent, signal, work) => agent.runBeside(signal, work);
+  }
+
+  private async runBeside<T>(outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.assertOpen();
+    const controller = new AbortController();
+    // Linked before the work starts: a signal aborted already aborts it at once.
+    const unlink = outer ? onAbort(outer, () => controller.abort(outer.reason)) : undefined;
+    const done = work(controller.signal);
+    const entry = { controller, done };
+    (this.beside ??= new Set()).add(entry);
+    try {
+      return await done;
+    } finally {
+      this.beside.delete(entry);
+      unlink?.();
+    }
   }
 
   /** @internal Use `createAgent`. */
@@ -500,6 +531,7 @@ export class Agent {
     this.active?.abort.abort(new Error(reason ?? 'interrupted'));
     this.compaction?.controller.abort(new Error(reason ?? 'interrupted'));
     this.rewinding?.controller.abort(new Error(reason ?? 'interrupted'));
+    for (const work of this.beside ?? []) work.controller.abort(new Error(reason ?? 'interrupted'));
   }
 
   /**
@@ -643,6 +675,9 @@ export class Agent {
     // A rewind under way stops after the file it is putting back (waited for below).
     const rewinding = this.rewinding;
     rewinding?.controller.abort(new Error('closed'));
+    // So does a plan verification (waited for below, so its verifier writes nothing after this resolves).
+    const beside = [...(this.beside ?? [])];
+    for (const work of beside) work.controller.abort(new Error('closed'));
     // Still loading (connecting MCP servers, say): stop the connecting, and close what the load
     // opened once it has settled.
     if (!this.loadedCore) {
@@ -661,6 +696,7 @@ export class Agent {
     }
     await compaction?.done.catch(() => undefined);
     await rewinding?.done.catch(() => undefined);
+    await Promise.all(beside.map((work) => work.done.catch(() => undefined)));
     if (background.length) {
       // A store that stops answering does not hold their ends, nor close(), forever (they never reject).
       const stopBounding = this.core.journal ? this.boundWrites('the agent was closed') : undefined;

@@ -8,7 +8,7 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import type { VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js';
 import { BUILTIN_AGENTS, buildSubagentCore, createAgentTools, runSubagent, subagentLimiterOf } from '../subagents/index.js';
 import type { ToolRunContext } from '../tools/types.js';
-import { coreOfAgent, type Agent } from './agent.js';
+import { coreOfAgent, workBesideAgent, type Agent } from './agent.js';
 import { verifierFailure, verifierNotStarted } from './verifier-failure.js';
 import { customAlphabet } from 'nanoid';
 
@@ -43,7 +43,10 @@ export interface VerifyPlanOptions {
    * @default the agent's model
    */
   model?: Model;
-  /** Aborting it stops the verification. */
+  /**
+   * Aborting it stops the verification (`PlanVerificationError` with status `interrupted`), as
+   * `agent.interrupt()` and `agent.close()` do; `close()` waits for the verifier to end.
+   */
   signal?: AbortSignal;
 }
 
@@ -114,7 +117,7 @@ async function runVerifier(core: AgentCore, plan: string, options: { model?: Mod
  * Checks the work an agent did against the approved plan with a read-only verifier subagent (its
  * transcript a sidechain of the agent's session), and returns the structured verdict:
  * `compliant`, `deviations` or `incomplete`, with per-step findings and evidence.
- * @throws ConfigurationError when there is no plan to check against, or the agent is running.
+ * @throws ConfigurationError when there is no plan to check against, or the agent is running or closed.
  * @throws PlanVerificationError when the verifier ends without a valid verdict: no answer was one
  *   (`status: 'error'`, a `StructuredOutputError` as `cause`), its model failed (`error`, the
  *   failure as `cause`), `signal` aborted before or while it ran (`interrupted`), or it reached
@@ -131,7 +134,8 @@ export async function verifyPlan(options: VerifyPlanOptions): Promise<PlanVerifi
   if (typeof plan !== 'string' || plan.trim() === '') {
     throw new ConfigurationError('verifyPlan: there is no plan to check against; pass `plan` (markdown), or approve one first (agent.plan is empty).');
   }
-  const verification = await runVerifier(core, plan, { ...(options.model ? { model: options.model } : {}), signal: options.signal ?? new AbortController().signal });
+  // Beside the agent's runs: interrupt() and close() stop it, and close() waits for it to end.
+  const verification = await workBesideAgent(options.agent, options.signal, (signal) => runVerifier(core, plan, { ...(options.model ? { model: options.model } : {}), signal }));
   await core.flush();
   return verification;
 }

@@ -130,3 +130,45 @@ describe('verifyPlan fails with a PlanVerificationError', () => {
     expect(errors.filter((event) => event.agentId === undefined)).toEqual([expect.objectContaining({ fatal: false, error: expect.any(PlanVerificationError) })]);
   });
 });
+
+describe('verifyPlan beside the agent', () => {
+  /** An agent whose verifier holds its first turn until its signal aborts. */
+  async function heldVerification() {
+    const held = deferred();
+    const { agent, verifier } = await agentWithPlan([
+      turn('Checking', { hold: (signal) => (held.resolve(), new Promise<void>((resolve) => signal!.addEventListener('abort', () => resolve(), { once: true }))) }),
+      '{"verdict":"compliant","summary":"late","steps":[]}',
+    ]);
+    const verifying = verifyPlan({ agent });
+    await held.promise;
+    return { agent, verifier, verifying };
+  }
+
+  it('is stopped by agent.interrupt(): interrupted, no further model call', async () => {
+    const { agent, verifier, verifying } = await heldVerification();
+    agent.interrupt('host stopped it');
+    const error = await failure(verifying);
+    expect(error.status).toBe('interrupted');
+    expect(verifier.requests).toHaveLength(1);
+  });
+
+  it('is stopped by agent.close(), which resolves only once the verifier has ended', async () => {
+    const { agent, verifier, verifying } = await heldVerification();
+    const order: string[] = [];
+    const settled = verifying.then(
+      () => order.push('verified'),
+      () => order.push('verification failed'),
+    );
+    await agent.close().then(() => order.push('closed'));
+    await settled;
+    expect(order).toEqual(['verification failed', 'closed']);
+    expect((await failure(verifying)).status).toBe('interrupted');
+    expect(verifier.requests).toHaveLength(1);
+  });
+
+  it('is refused on a closed agent', async () => {
+    const { agent } = await agentWithPlan(['{}']);
+    await agent.close();
+    await expect(verifyPlan({ agent })).rejects.toThrow(/is closed/);
+  });
+});
