@@ -9,6 +9,7 @@ import type { VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js'
 import { BUILTIN_AGENTS, buildSubagentCore, createAgentTools, runSubagent, subagentLimiterOf } from '../subagents/index.js';
 import type { ToolRunContext } from '../tools/types.js';
 import { coreOfAgent, workBesideAgent, type Agent } from './agent.js';
+import { beginSubagent } from '../subagents/begin-subagent.js';
 import { verifierFailure, verifierNotStarted } from './verifier-failure.js';
 import { customAlphabet } from 'nanoid';
 
@@ -73,6 +74,9 @@ function describeWork(core: AgentCore): string {
   return text.length > MAX_WORK_CHARS ? `…${text.slice(codePointBoundary(text, text.length - MAX_WORK_CHARS, 'forward'))}` : text;
 }
 
+/** The verifier's `description` on its `subagent-start` and in its `SubagentStart` hooks. */
+const VERIFIER_DESCRIPTION = 'Check the work against the approved plan';
+
 /**
  * Runs the read-only verifier as a subagent of `core` (a sidechain of its session). It takes a
  * place of the tree's `maxSubagentConcurrency` like any subagent, waiting its turn; aborted while
@@ -94,9 +98,13 @@ async function runVerifier(core: AgentCore, plan: string, options: { model?: Mod
   const prompt = `Check the work below against the approved plan. Read what you need to confirm each step with your tools; do not trust the log alone where you can look.\n\nThe approved plan:\n\n${plan}\n\nWhat was done:\n\n${describeWork(core)}`;
   const output = prepareOutput(child.options.model, planVerificationSchema, 1, undefined);
   let started = false;
-  const run = () => {
+  const run = async () => {
+    // Announced like any subagent once it has its place (SubagentStart hooks, subagent-start), so
+    // the subagent-end that follows is paired; stopped before that, it never started.
+    const begun = await beginSubagent({ parent: core, child, subagentType: 'verify', description: VERIFIER_DESCRIPTION, prompt, signal: options.signal });
+    if (begun === undefined) throw options.signal.reason;
     started = true;
-    return runSubagent(child, { prompt, output }, {
+    return runSubagent(child, { prompt: begun, output }, {
       parent: core,
       subagentType: 'verify',
       signal: options.signal,

@@ -172,3 +172,37 @@ describe('verifyPlan beside the agent', () => {
     await expect(verifyPlan({ agent })).rejects.toThrow(/is closed/);
   });
 });
+
+describe('the verifier announced like any subagent', () => {
+  it('runs the SubagentStart hooks and emits subagent-start before its subagent-end, paired by agent id', async () => {
+    const starts: string[] = [];
+    const { agent } = await agentWithPlan(['{"verdict":"compliant","summary":"All done.","steps":[{"step":"1. Write the file.","status":"done","evidence":"read it"}]}'], {
+      hooks: { SubagentStart: [{ hook: (input) => (starts.push(input.subagentType), {}) }] },
+    });
+    const events: AgentEvent[] = [];
+    agent.on('subagent-start', (event) => void events.push(event));
+    agent.on('subagent-end', (event) => void events.push(event));
+    const verification = await verifyPlan({ agent });
+    expect(verification.verdict).toBe('compliant');
+    expect(starts).toEqual(['verify']);
+    expect(events.map((event) => event.type)).toEqual(['subagent-start', 'subagent-end']);
+    expect(events[0]!.agentId).toBeDefined();
+    expect(events[1]!.agentId).toBe(events[0]!.agentId);
+  });
+
+  it('stopped in its SubagentStart hook, it never starts: interrupted, no subagent event, no model call', async () => {
+    const inHook = deferred();
+    const { agent, verifier } = await agentWithPlan(['{}'], {
+      hooks: { SubagentStart: [{ hook: (input) => (inHook.resolve(), new Promise((resolve) => input.signal.addEventListener('abort', () => resolve({}), { once: true }))) }] },
+    });
+    const events: AgentEvent[] = [];
+    agent.on('subagent-start', (event) => void events.push(event));
+    agent.on('subagent-end', (event) => void events.push(event));
+    const verifying = verifyPlan({ agent });
+    await inHook.promise;
+    agent.interrupt();
+    expect((await failure(verifying)).status).toBe('interrupted');
+    expect(events).toEqual([]);
+    expect(verifier.requests).toHaveLength(0);
+  });
+});
