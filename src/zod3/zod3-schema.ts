@@ -17,7 +17,7 @@ const converted = new WeakMap<Zod3Schema, Zod3WithJsonSchema>();
  * @example
  * import { z } from 'zod'; // zod 3
  * import { zod3Schema } from 'agent-harness/zod3';
- * const search = defineTool({ name: 'search', description: 'Searches.', inputSchema: zod3Schema(z.object({ query: z.string() })), execute: ({ query }) => query });
+ * const search = defineTool({ name: 'search', description: 'Searches.', inputSchema: zod3Schema(z.object({ query: z.string() })), execute: ({ input }) => input.query });
  */
 export function zod3Schema<S extends Zod3Schema>(schema: S): Zod3WithJsonSchema<S> {
   if (!isZod3(schema)) {
