@@ -188,30 +188,33 @@ export class Agent {
   private isReady = false;
   /** Set while `compact()` or `rewindFiles()` works on the session: no run, compaction or rewind may start meanwhile. */
   private exclusive: 'compact' | 'rewind' | undefined;
-  /** The compaction `compact()` is running: `interrupt()` and `close()` abort it, and `close()` waits for it. */
-  private compaction: { controller: AbortController; done: Promise<unknown> } | undefined;
-  /** The rewind `rewindFiles()` is running: `interrupt()` and `close()` stop it between files, and `close()` waits for it. */
-  private rewinding: { controller: AbortController; done: Promise<unknown> } | undefined;
-  /** Work beside the runs (`verifyPlan`): `interrupt()` and `close()` abort it, and `close()` waits for it. */
-  private beside: Set<{ controller: AbortController; done: Promise<unknown> }> | undefined;
+  /**
+   * Work on the session other than a run (`compact()`, `rewindFiles()`, `verifyPlan`):
+   * `interrupt()` and `close()` abort it, and `close()` waits for it.
+   */
+  private aside: Set<{ controller: AbortController; done: Promise<unknown> }> | undefined;
 
   static {
     readCore = (agent) => agent.core;
-    runBeside = (agent, signal, work) => agent.runBeside(signal, work);
+    runBeside = (agent, signal, work) => agent.runAside(signal, work);
   }
 
-  private async runBeside<T>(outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` on the session beside (or instead of) a run, under a signal that `outer`,
+   * `interrupt()` and `close()` abort; `close()` waits for it to end.
+   */
+  private async runAside<T>(outer: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.assertOpen();
     const controller = new AbortController();
     // Linked before the work starts: a signal aborted already aborts it at once.
     const unlink = outer ? onAbort(outer, () => controller.abort(outer.reason)) : undefined;
     const done = work(controller.signal);
     const entry = { controller, done };
-    (this.beside ??= new Set()).add(entry);
+    (this.aside ??= new Set()).add(entry);
     try {
       return await done;
     } finally {
-      this.beside.delete(entry);
+      this.aside.delete(entry);
       unlink?.();
     }
   }
@@ -327,30 +330,18 @@ export class Agent {
     if (this.busy) throw new RunInProgressError(this.sessionIdOrUnknown());
     this.assertOpen();
     this.exclusive = 'compact';
-    const controller = new AbortController();
-    const done = this.compactNow(options, controller);
-    this.compaction = { controller, done };
     try {
-      return await done;
+      return await this.runAside(options.signal, (signal) => this.compactNow(options, signal));
     } finally {
-      this.compaction = undefined;
       this.exclusive = undefined;
     }
   }
 
-  private async compactNow(options: CompactOptions, controller: AbortController): Promise<CompactionResult> {
-    const external = options.signal;
-    const onAbort = () => controller.abort(external?.reason);
-    if (external?.aborted) controller.abort(external.reason);
-    else external?.addEventListener('abort', onAbort, { once: true });
-    try {
-      await this.ready;
-      const result = await compactHistory(this.core, { trigger: 'manual', signal: controller.signal, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) });
-      await this.flush();
-      return result;
-    } finally {
-      external?.removeEventListener('abort', onAbort);
-    }
+  private async compactNow(options: CompactOptions, signal: AbortSignal): Promise<CompactionResult> {
+    await this.ready;
+    const result = await compactHistory(this.core, { trigger: 'manual', signal, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) });
+    await this.flush();
+    return result;
   }
 
   /** True while a run is active. */
@@ -529,9 +520,7 @@ export class Agent {
    */
   interrupt(reason?: string): void {
     this.active?.abort.abort(new Error(reason ?? 'interrupted'));
-    this.compaction?.controller.abort(new Error(reason ?? 'interrupted'));
-    this.rewinding?.controller.abort(new Error(reason ?? 'interrupted'));
-    for (const work of this.beside ?? []) work.controller.abort(new Error(reason ?? 'interrupted'));
+    for (const work of this.aside ?? []) work.controller.abort(new Error(reason ?? 'interrupted'));
   }
 
   /**
@@ -593,13 +582,10 @@ export class Agent {
     if (this.busy) throw new RunInProgressError(this.sessionId);
     this.assertOpen();
     this.exclusive = 'rewind';
-    const controller = new AbortController();
-    const done = this.rewindNow(options, controller.signal);
-    this.rewinding = { controller, done };
     try {
-      return await done;
+      // Its own `signal` is checked by rewindFiles, after the options are (it may not be one).
+      return await this.runAside(undefined, (signal) => this.rewindNow(options, signal));
     } finally {
-      this.rewinding = undefined;
       this.exclusive = undefined;
     }
   }
@@ -669,15 +655,10 @@ export class Agent {
   /** What `close()` does, once. */
   private async closeOnce(options: CloseOptions): Promise<void> {
     this.closed = true;
-    // A compaction under way stops too (waited for below, once loaded): it writes nothing after this resolves.
-    const compaction = this.compaction;
-    compaction?.controller.abort(new Error('closed'));
-    // A rewind under way stops after the file it is putting back (waited for below).
-    const rewinding = this.rewinding;
-    rewinding?.controller.abort(new Error('closed'));
-    // So does a plan verification (waited for below, so its verifier writes nothing after this resolves).
-    const beside = [...(this.beside ?? [])];
-    for (const work of beside) work.controller.abort(new Error('closed'));
+    // A compaction, a rewind (after the file it is putting back) or a plan verification under way
+    // stops too, and is waited for below, once loaded: it writes nothing after this resolves.
+    const aside = [...(this.aside ?? [])];
+    for (const work of aside) work.controller.abort(new Error('closed'));
     // Still loading (connecting MCP servers, say): stop the connecting, and close what the load
     // opened once it has settled.
     if (!this.loadedCore) {
@@ -694,9 +675,7 @@ export class Agent {
       active.abort.abort(new Error('closed'));
       await active.run.result;
     }
-    await compaction?.done.catch(() => undefined);
-    await rewinding?.done.catch(() => undefined);
-    await Promise.all(beside.map((work) => work.done.catch(() => undefined)));
+    await Promise.all(aside.map((work) => work.done.catch(() => undefined)));
     if (background.length) {
       // A store that stops answering does not hold their ends, nor close(), forever (they never reject).
       const stopBounding = this.core.journal ? this.boundWrites('the agent was closed') : undefined;
