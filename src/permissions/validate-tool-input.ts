@@ -16,36 +16,43 @@ export interface ValidateToolInputOptions {
   signal: AbortSignal;
 }
 
+/** What a tool's own `validateInput` is given besides the input; `signal` is read only if it runs. */
+export interface ToolCheckContext {
+  readonly toolUseId: string;
+  readonly agent: ToolAgentContext;
+  readonly signal: AbortSignal;
+}
+
 /**
  * Validates an input: its size and depth first (plain JSON within `TOOL_INPUT_BOUNDS`), then the
  * tool's schema (`parseInput`), then its own `validateInput`.
  * Never throws: a `validateInput` that throws counts as a failed validation.
  */
 export async function validateToolInput(options: ValidateToolInputOptions): Promise<ValidatedInput> {
-  const parsed = parseToolInput(options.tool, options.input);
-  if (parsed.ok && options.tool.validateInput !== undefined) return checkWithTool(options, parsed.value);
-  return parsed;
+  return validateToolInputNow(options.tool, options.input, options);
 }
 
 /**
- * The first two checks of {@link validateToolInput}, which need no signal: the input's size and
- * depth (plain JSON within `TOOL_INPUT_BOUNDS`), then the tool's schema (`parseInput`).
+ * {@link validateToolInput} without a promise when it can answer at once: a tool without its own
+ * `validateInput` is checked synchronously (the permission pipeline's common case, every call),
+ * and `context.signal` is read only when that check runs (a run's signal is made on first read,
+ * see `RunAbort`).
  */
-export function parseToolInput(tool: Tool, input: unknown): ValidatedInput {
+export function validateToolInputNow(tool: Tool, input: unknown, context: ToolCheckContext): ValidatedInput | Promise<ValidatedInput> {
   // Bounded before anything walks it: a hostile input nested thousands deep never reaches a parser.
   const bounds = jsonBoundsProblem(input, TOOL_INPUT_BOUNDS);
   if (bounds) return { ok: false, message: new ToolInputError(tool.name, [`the input is ${bounds}`]).message };
   const parsed = tool.parseInput(input);
   if (!parsed.ok) return { ok: false, message: new ToolInputError(tool.name, parsed.issues).message };
+  if (tool.validateInput !== undefined) return checkWithTool(tool, context, parsed.value);
   return { ok: true, value: parsed.value };
 }
 
-/** The tool's own `validateInput`, after the schema passed ({@link parseToolInput}). */
-export async function checkWithTool(options: ValidateToolInputOptions, value: unknown): Promise<ValidatedInput> {
-  const { tool, toolUseId, agent, signal } = options;
+/** The tool's own `validateInput`, after the schema passed. */
+async function checkWithTool(tool: Tool, context: ToolCheckContext, value: unknown): Promise<ValidatedInput> {
   let problem: string | undefined;
   try {
-    problem = await tool.validateInput!({ input: value, toolUseId, agent, signal });
+    problem = await tool.validateInput!({ input: value, toolUseId: context.toolUseId, agent: context.agent, signal: context.signal });
   } catch (cause) {
     problem = `its validateInput check failed (${describeThrown(cause)})`;
   }

@@ -1,4 +1,4 @@
-import { checkWithTool, parseToolInput, type ValidatedInput } from '../validate-tool-input.js';
+import { validateToolInputNow, type ValidatedInput } from '../validate-tool-input.js';
 import { decided, deny, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
 
 /**
@@ -8,12 +8,10 @@ import { decided, deny, type PermissionStep, type PipelineState, type StepResult
  */
 export const validateInputStep: PermissionStep = (state) => {
   const { tool, rawInput } = state.args;
-  const parsed = parseToolInput(tool, rawInput);
-  // Synchronous unless the tool has its own validateInput: no promise per call for the others,
-  // and no signal read (a run's signal is made on first read, see RunAbort).
-  if (!parsed.ok || tool.validateInput === undefined) return accept(state, parsed);
-  const { toolUseId, agent, signal } = state.args;
-  return checkWithTool({ tool, input: rawInput, toolUseId, agent, signal }, parsed.value).then((answer) => accept(state, answer));
+  // Synchronous unless the tool has its own validateInput: no promise per call for the others.
+  // The arguments are the context: their signal is read only if that check runs.
+  const validated = validateToolInputNow(tool, rawInput, state.args);
+  return validated instanceof Promise ? validated.then((answer) => accept(state, answer)) : accept(state, validated);
 };
 
 function accept(state: PipelineState, validated: ValidatedInput): StepResult {
