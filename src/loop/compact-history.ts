@@ -25,6 +25,7 @@ import { keepLatestPrompt } from './keep-latest-prompt.js';
 import { questionTools } from './question-tools.js';
 import { startAndLaterHalf } from './start-and-later-half.js';
 import { describeThrown } from '../errors/describe-thrown.js';
+import { raceAbort } from '../permissions/race-abort.js';
 
 /** Options of {@link compactHistory}. */
 export interface CompactHistoryOptions {
@@ -250,7 +251,10 @@ async function writeSummary(core: AgentCore, messages: readonly Message[], cut: 
     const end = index === 0 ? cut : source.length;
     const request = buildSummaryRequest({ system: core.system, tools: core.toolDefinitions as never, messages: source, cut: end, ...(instructions ? { instructions } : {}) });
     try {
-      const response = await callModel(core, { ...request, tools: core.toolDefinitions, signal });
+      // Raced: an interrupt ends the compaction at once even when a Model ignores the signal.
+      const raced = await raceAbort(() => callModel(core, { ...request, tools: core.toolDefinitions, signal }), signal);
+      if (raced.aborted) throw signal.reason;
+      const response = raced.value;
       addUsage(usage, response.usage);
       const text = response.message.content.filter((block): block is TextBlock => block.type === 'text').map((block) => block.text).join('');
       return summaryOf(text, response.stopReason);
@@ -289,9 +293,13 @@ function summaryOf(text: string, stopReason: ModelResponse['stopReason']): strin
   return summary;
 }
 
-async function callModel(core: AgentCore, request: ModelRequest): Promise<ModelResponse> {
+async function callModel(core: AgentCore, request: ModelRequest & { signal: AbortSignal }): Promise<ModelResponse> {
   let response: ModelResponse | undefined;
-  for await (const event of core.options.model.stream(request)) if (event.type === 'response') response = event.response;
+  for await (const event of core.options.model.stream(request)) {
+    // Given up (see writeSummary): the stream is read no further.
+    if (request.signal.aborted) throw request.signal.reason;
+    if (event.type === 'response') response = event.response;
+  }
   if (!response) throw new CompactionError(`The compaction failed: the model "${core.options.model.modelId}" ended the summary stream without a response.`);
   return response;
 }

@@ -36,16 +36,17 @@ export async function modelTurn(
   span: SpanLike | undefined,
 ): Promise<ModelResponse> {
   // One retry budget for the turn: the attempt after a reactive compaction numbers its retries on.
-  const streamOptions = { turn: turn.number, maxRetries: core.options.maxStreamRetries ?? 2, retries: { used: 0 } };
+  const streamOptions = { turn: turn.number, maxRetries: core.options.maxStreamRetries ?? 2, retries: { used: 0 }, abort };
   let answer: ModelResponse;
   try {
-    answer = await streamTurn(core, turn.request, streamOptions);
+    // Raced: interrupt() ends the turn at once even when a Model ignores `request.signal`.
+    answer = await abort.race(streamTurn(core, turn.request, streamOptions));
   } catch (error) {
     if (!promptTooLong(error) || !core.context.settings.compaction.enabled || abort.aborted) throw error;
     const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
     if (!reactive.compacted) throw error;
     turn.request = prepareRequest(core, abort, output);
-    answer = await streamTurn(core, turn.request, streamOptions);
+    answer = await abort.race(streamTurn(core, turn.request, streamOptions));
   }
   if (span) {
     const attributes = spanAttributes({

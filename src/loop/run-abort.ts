@@ -16,6 +16,8 @@ export class RunAbort {
   #aborted = false;
   #reason: unknown;
   readonly #toolConcurrency: number;
+  /** Rejects the promise {@link RunAbort.race} is waiting on, if any. */
+  #wake: ((reason: unknown) => void) | undefined;
 
   /** @param toolConcurrency - the run's `maxToolConcurrency`, for the signal's listener limit (see `allowAbortListeners`). */
   constructor(toolConcurrency: number) {
@@ -48,11 +50,46 @@ export class RunAbort {
     return controller.signal;
   }
 
-  /** Interrupts the run (a second call does nothing): the signal, if made, aborts with `reason`. */
+  /**
+   * Settles like `work`, or rejects with the run's reason as soon as the run is interrupted,
+   * whichever comes first: for awaiting host code that may not honour the signal (a custom
+   * Model's stream), so that `interrupt()` and `close()` never wait on it. A late settlement of
+   * `work` is absorbed. One race at a time (the run's model call); a race started while another
+   * waits replaces its wake-up, so the earlier one then waits for its `work` alone.
+   *
+   * One promise per call and no listener on the signal: a plain field the abort reads, so the
+   * race costs a turn next to nothing.
+   */
+  race<T>(work: Promise<T>): Promise<T> {
+    if (this.#aborted) {
+      work.then(undefined, ignore);
+      return Promise.reject(this.#reason);
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.#wake = reject;
+      work.then(
+        (value) => {
+          if (this.#wake === reject) this.#wake = undefined;
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (this.#wake === reject) this.#wake = undefined;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Interrupts the run (a second call does nothing): the signal, if made, aborts with `reason`, and a {@link RunAbort.race} waiting rejects with it. */
   abort(reason: unknown): void {
     if (this.#aborted) return;
     this.#aborted = true;
     this.#reason = reason;
     this.#controller?.abort(reason);
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.(reason);
   }
 }
+
+function ignore(): void {}

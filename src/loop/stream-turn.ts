@@ -1,6 +1,7 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import { ModelError } from '../errors/model-error.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
+import type { RunAbort } from './run-abort.js';
 
 /** Options of {@link streamTurn}. */
 export interface StreamTurnOptions {
@@ -14,6 +15,12 @@ export interface StreamTurnOptions {
    * `maxRetries` bounds them all.
    */
   retries: { used: number };
+  /**
+   * The run's interruption. Once it is aborted the stream is read no further and nothing more is
+   * emitted: the turn was given up at once (see `RunAbort.race`), and a Model that ignored the
+   * signal must not stream into a run that has ended.
+   */
+  abort: RunAbort;
 }
 
 /**
@@ -26,13 +33,15 @@ export interface StreamTurnOptions {
  * @throws ModelError (or the model's own error) when the turn cannot be completed.
  */
 export async function streamTurn(core: AgentCore, request: ModelRequest, options: StreamTurnOptions): Promise<ModelResponse> {
-  const { turn, maxRetries, retries } = options;
+  const { turn, maxRetries, retries, abort } = options;
   const model = core.options.model;
   // One async frame per turn: the attempt's stream is read here, not in a function of its own.
   for (;;) {
     try {
       let response: ModelResponse | undefined;
       for await (const event of model.stream(request)) {
+        // Stops reading (and so ends the model's stream) once the run is interrupted.
+        if (abort.aborted) throw abort.reason;
         if (response !== undefined) {
           throw new ModelError(`The model "${model.modelId}" yielded a ${describeEvent(event)} event after its response; a Model must yield exactly one { type: 'response' } event, last.`);
         }
@@ -60,7 +69,7 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
       // HTTP-level failures were already retried by the adapter (the SDK's own retry); only
       // failures inside a stream, which carry no HTTP status, are retried here.
       if (!ModelError.isInstance(error) || !error.retryable || error.status !== undefined) throw error;
-      if (retries.used >= maxRetries || request.signal?.aborted) throw error;
+      if (retries.used >= maxRetries || abort.aborted) throw error;
       retries.used++;
       core.emit({ type: 'stream-retry', turn, retry: retries.used, maxRetries, error });
     }

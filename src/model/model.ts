@@ -97,7 +97,12 @@ export interface ModelRequest {
   tools: RequestTool[];
   /** The conversation so far. Adapters must not mutate it. */
   messages: readonly Message[];
-  /** Aborts the call. */
+  /**
+   * Aborts the call. A Model should stop its request when it aborts (free the connection, stop
+   * paying for tokens); the loop does not wait for it either way: on `interrupt()` or `close()`
+   * the turn is given up at once, the stream is read no further (which ends it), and nothing it
+   * yields afterwards reaches the host or the session.
+   */
   signal?: AbortSignal;
   /**
    * Constrain the model's text answer to this JSON Schema (structured output), for models with

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createAgent, defineTool, type Model, type ModelRequest } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { RunAbort } from '../../src/loop/run-abort.js';
-import { deferred } from '../helpers.js';
+import { deferred, tick } from '../helpers.js';
 
 describe('RunAbort: a flag now, the AbortSignal when first asked for', () => {
   it('makes no signal until asked, and then one already aborted with the first reason', () => {
@@ -30,6 +30,48 @@ describe('RunAbort: a flag now, the AbortSignal when first asked for', () => {
     abort.abort(reason);
     expect(seen).toEqual([true, true]);
     expect(signal.reason).toBe(reason);
+  });
+});
+
+describe('RunAbort.race: host work the run does not wait for once interrupted', () => {
+  it('settles like the work while the run goes on', async () => {
+    const abort = new RunAbort(10);
+    await expect(abort.race(Promise.resolve('answer'))).resolves.toBe('answer');
+    const failure = new Error('model failed');
+    await expect(abort.race(Promise.reject(failure))).rejects.toBe(failure);
+    // A race that ended leaves nothing behind: a later abort wakes no one and throws nothing.
+    abort.abort(new Error('later'));
+  });
+
+  it('rejects with the reason at once on abort, and absorbs the work settling later (no unhandled rejection)', async () => {
+    const abort = new RunAbort(10);
+    const work = deferred<string>();
+    const raced = abort.race(work.promise);
+    const reason = new Error('interrupted');
+    abort.abort(reason);
+    await expect(raced).rejects.toBe(reason);
+    work.reject(new Error('the stream failed after all'));
+    await tick();
+  });
+
+  it('rejects at once when the run was already interrupted', async () => {
+    const abort = new RunAbort(10);
+    const reason = new Error('gone');
+    abort.abort(reason);
+    const work = deferred<string>();
+    await expect(abort.race(work.promise)).rejects.toBe(reason);
+    work.reject(new Error('late'));
+    await tick();
+  });
+
+  it('wakes the race waiting now, after earlier ones ended', async () => {
+    const abort = new RunAbort(10);
+    await abort.race(Promise.resolve(1));
+    await expect(abort.race(Promise.reject(new Error('x')))).rejects.toThrow('x');
+    const raced = abort.race(new Promise<number>(() => undefined));
+    const reason = new Error('stop');
+    abort.abort(reason);
+    await expect(raced).rejects.toBe(reason);
   });
 });
 
