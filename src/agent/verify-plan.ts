@@ -12,23 +12,26 @@ import { coreOfAgent, workBesideAgent, type Agent } from './agent.js';
 import { beginSubagent } from '../subagents/begin-subagent.js';
 import { verifierFailure, verifierNotStarted } from './verifier-failure.js';
 import { customAlphabet } from 'nanoid';
+import { builtOnFirstUse } from '../tools/built-on-first-use.js';
 
 const newId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
 
 /** The verdict's shape, as the verifier must answer. */
-const planVerificationSchema = z.object({
-  verdict: z.enum(['compliant', 'deviations', 'incomplete']).describe('compliant: every step done as planned; deviations: done, but differently; incomplete: steps not done.'),
-  summary: z.string().describe('Two or three sentences for the user.'),
-  steps: z
-    .array(
-      z.object({
-        step: z.string().describe('The plan step, as the plan says it.'),
-        status: z.enum(['done', 'deviated', 'missing']),
-        evidence: z.string().describe('What shows it: files, results, quotes.'),
-      }),
-    )
-    .describe('One finding per plan step, in plan order.'),
-});
+const planVerificationSchema = builtOnFirstUse(() =>
+  z.object({
+    verdict: z.enum(['compliant', 'deviations', 'incomplete']).describe('compliant: every step done as planned; deviations: done, but differently; incomplete: steps not done.'),
+    summary: z.string().describe('Two or three sentences for the user.'),
+    steps: z
+      .array(
+        z.object({
+          step: z.string().describe('The plan step, as the plan says it.'),
+          status: z.enum(['done', 'deviated', 'missing']),
+          evidence: z.string().describe('What shows it: files, results, quotes.'),
+        }),
+      )
+      .describe('One finding per plan step, in plan order.'),
+  }),
+);
 
 /** Options of {@link verifyPlan}. */
 export interface VerifyPlanOptions {
@@ -96,7 +99,7 @@ async function runVerifier(core: AgentCore, plan: string, options: { model?: Mod
     agentTools: (self, left) => createAgentTools(self, { agents: {} }, left),
   });
   const prompt = `Check the work below against the approved plan. Read what you need to confirm each step with your tools; do not trust the log alone where you can look.\n\nThe approved plan:\n\n${plan}\n\nWhat was done:\n\n${describeWork(core)}`;
-  const output = prepareOutput(child.options.model, planVerificationSchema, 1, undefined);
+  const output = prepareOutput(child.options.model, planVerificationSchema(), 1, undefined);
   let started = false;
   const run = async () => {
     // Announced like any subagent once it has its place (SubagentStart hooks, subagent-start), so

@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { builtOnFirstUse } from '../tools/built-on-first-use.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
 import type { Skill } from './skill.js';
@@ -7,9 +8,11 @@ import type { Skill } from './skill.js';
 /** The `Skill` tool's name; rules `Skill(name)` match one skill. */
 export const SKILL_TOOL_NAME = 'Skill';
 
-const inputSchema = z.object({
-  skill: z.string().min(1).describe('The name of the skill to load, exactly as listed.'),
-});
+const inputSchema = builtOnFirstUse(() =>
+  z.object({
+    skill: z.string().min(1).describe('The name of the skill to load, exactly as listed.'),
+  }),
+);
 
 const DESCRIPTION = `Loads a skill: instructions for a kind of task, listed in the system prompt by name and description.
 When a task matches a skill's description, call this tool with the skill's name before you start, then follow the instructions it returns. Load a skill once per conversation; its instructions stay in the conversation.`;
@@ -27,7 +30,7 @@ function loaded(skill: Skill): string {
  * Read-only, so it runs in every mode; a rule `Skill(name)` allows, asks or denies one skill.
  * @throws ConfigurationError when two skills share a name.
  */
-export function createSkillTool(skills: readonly Skill[]): Tool<z.infer<typeof inputSchema>> {
+export function createSkillTool(skills: readonly Skill[]): Tool<z.infer<ReturnType<typeof inputSchema>>> {
   const byName = new Map<string, Skill>();
   for (const skill of skills) {
     if (byName.has(skill.name)) throw new ConfigurationError(`createAgent: two skills are named "${skill.name}"; skill names must be unique.`);
@@ -36,7 +39,7 @@ export function createSkillTool(skills: readonly Skill[]): Tool<z.infer<typeof i
   return defineTool({
     name: SKILL_TOOL_NAME,
     description: DESCRIPTION,
-    inputSchema,
+    inputSchema: inputSchema(),
     readOnly: true,
     ruleTarget: { field: 'skill', kind: 'command' },
     validateInput: ({ input }) =>

@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import type { ToolDefinition } from '../model/model.js';
+import { builtOnFirstUse } from '../tools/built-on-first-use.js';
 import { defineTool } from '../tools/define-tool.js';
 import { toolOutput } from '../tools/tool-output.js';
 import type { Tool } from '../tools/types.js';
@@ -11,13 +12,15 @@ export const TOOL_SEARCH_TOOL_NAME = 'ToolSearch';
 const DEFAULT_RESULTS = 5;
 const MAX_RESULTS = 20;
 
-const inputSchema = z.object({
-  query: z
-    .string()
-    .min(1)
-    .describe('Keywords describing the capability you need (e.g. "create github issue"), or "select:name1,name2" to load tools by exact name.'),
-  max_results: z.number().int().min(1).max(MAX_RESULTS).optional().describe(`How many tools to return at most (default ${DEFAULT_RESULTS}).`),
-});
+const inputSchema = builtOnFirstUse(() =>
+  z.object({
+    query: z
+      .string()
+      .min(1)
+      .describe('Keywords describing the capability you need (e.g. "create github issue"), or "select:name1,name2" to load tools by exact name.'),
+    max_results: z.number().int().min(1).max(MAX_RESULTS).optional().describe(`How many tools to return at most (default ${DEFAULT_RESULTS}).`),
+  }),
+);
 
 /** Options of {@link createToolSearchTool}. */
 export interface ToolSearchToolOptions {
@@ -65,12 +68,12 @@ function asText(found: ToolDefinition[]): string {
  * search (BM25 over names, descriptions and arguments) or `select:` by name over the agent's
  * deferred tools. Read-only, so it runs in every mode without asking.
  */
-export function createToolSearchTool(options: ToolSearchToolOptions): Tool<z.infer<typeof inputSchema>> {
+export function createToolSearchTool(options: ToolSearchToolOptions): Tool<z.infer<ReturnType<typeof inputSchema>>> {
   const { catalog, references } = options;
   return defineTool({
     name: TOOL_SEARCH_TOOL_NAME,
     description: describe(references),
-    inputSchema,
+    inputSchema: inputSchema(),
     readOnly: true,
     execute: ({ input }) => {
       const query = input.query.trim();

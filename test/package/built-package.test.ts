@@ -18,6 +18,18 @@ agent.run('hi').result.then((result) => {
 });
 `;
 
+/** Three calls in one turn over a bound of one: they go through p-queue, which the core loads on first need. */
+const queuedAgent = (importLine: string) => `
+${importLine}
+const tool = defineTool({ name: 'slow', description: 'Waits a tick.', inputSchema: z.object({}), readOnly: true, execute: () => new Promise((done) => setImmediate(() => done('ok'))) });
+const model = scriptedModel([turn(toolCall('slow', {}, 'a'), toolCall('slow', {}, 'b'), toolCall('slow', {}, 'c')), 'All done.']);
+const agent = createAgent({ model, tools: [tool], maxToolConcurrency: 1 });
+agent.run('hi').result.then((result) => {
+  const answered = agent.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((block) => block.type === 'tool_result').map((block) => block.content);
+  console.log(JSON.stringify({ status: result.status, text: result.text, answered }));
+});
+`;
+
 const builtins = new Set(builtinModules);
 const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtins.has(specifier.split('/')[0]!);
 
@@ -65,6 +77,14 @@ describe('the built package', () => {
   it('runs a tiny agent through `require`', () => {
     const script = tinyAgent("const { createAgent } = require('agent-harness'); const { scriptedModel, turn, toolCall } = require('agent-harness/testing');");
     expect(runNode(['--input-type=commonjs', '-e', script])).toEqual({ status: 'completed', text: 'All done.', todos: 1 });
+  });
+
+  it('runs tool calls beyond maxToolConcurrency (p-queue, loaded on first need), in both formats', () => {
+    const expected = { status: 'completed', text: 'All done.', answered: ['ok', 'ok', 'ok'] };
+    const esm = queuedAgent("import { createAgent, defineTool } from 'agent-harness'; import { scriptedModel, turn, toolCall } from 'agent-harness/testing'; import { z } from 'zod';");
+    expect(runNode(['--input-type=module', '-e', esm])).toEqual(expected);
+    const cjs = queuedAgent("const { createAgent, defineTool } = require('agent-harness'); const { scriptedModel, turn, toolCall } = require('agent-harness/testing'); const { z } = require('zod');");
+    expect(runNode(['--input-type=commonjs', '-e', cjs])).toEqual(expected);
   });
 
   it('keeps Node built-ins out of the core entry point, in both formats', () => {

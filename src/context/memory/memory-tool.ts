@@ -1,5 +1,6 @@
 import { z } from 'zod/v4';
 import { MemoryAccessError } from '../../errors/memory-access-error.js';
+import { builtOnFirstUse } from '../../tools/built-on-first-use.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
@@ -26,18 +27,20 @@ export interface MemoryToolOptions {
 const DESCRIPTION = `Your memory: a directory of files, ${MEMORY_ROOT}, that persists between sessions. Check it before starting a task; record what you learn, decisions and progress as you work, so a later session can pick up where you left off. Keep files short and organized; update or delete notes that turn out wrong.
 Commands: view (a directory listing, or a file with line numbers; view_range [start, end]), create (a new file with file_text), str_replace (replace old_str, which must appear exactly once, by new_str), insert (insert_text after line insert_line; 0 inserts at the top), delete (a file or directory), rename (old_path to new_path). Every path starts with ${MEMORY_ROOT}.`;
 
-const input = z.object({
-  command: z.enum(['view', 'create', 'str_replace', 'insert', 'delete', 'rename']),
-  path: z.string().optional().describe(`The file or directory, under ${MEMORY_ROOT}. All commands but rename.`),
-  view_range: z.array(z.number().int()).optional().describe('view: [start, end] lines of a file, end -1 for the end.'),
-  file_text: z.string().optional().describe('create: the file content.'),
-  old_str: z.string().optional().describe('str_replace: the exact text to replace (must appear once).'),
-  new_str: z.string().optional().describe('str_replace: the replacement.'),
-  insert_line: z.number().int().optional().describe('insert: the line after which to insert; 0 for the top.'),
-  insert_text: z.string().optional().describe('insert: the text to insert.'),
-  old_path: z.string().optional().describe('rename: the current path.'),
-  new_path: z.string().optional().describe('rename: the new path.'),
-});
+const input = builtOnFirstUse(() =>
+  z.object({
+    command: z.enum(['view', 'create', 'str_replace', 'insert', 'delete', 'rename']),
+    path: z.string().optional().describe(`The file or directory, under ${MEMORY_ROOT}. All commands but rename.`),
+    view_range: z.array(z.number().int()).optional().describe('view: [start, end] lines of a file, end -1 for the end.'),
+    file_text: z.string().optional().describe('create: the file content.'),
+    old_str: z.string().optional().describe('str_replace: the exact text to replace (must appear once).'),
+    new_str: z.string().optional().describe('str_replace: the replacement.'),
+    insert_line: z.number().int().optional().describe('insert: the line after which to insert; 0 for the top.'),
+    insert_text: z.string().optional().describe('insert: the text to insert.'),
+    old_path: z.string().optional().describe('rename: the current path.'),
+    new_path: z.string().optional().describe('rename: the new path.'),
+  }),
+);
 
 const required: Record<MemoryCommand['command'], readonly string[]> = {
   view: ['path'],
@@ -64,7 +67,7 @@ export function memoryTool(options: MemoryToolOptions): Tool {
   return defineTool({
     name: MEMORY_TOOL_NAME,
     description: DESCRIPTION,
-    inputSchema: input,
+    inputSchema: input(),
     providerType: MEMORY_TOOL_TYPE,
     kind: 'edit',
     isReadOnlyCall: (call) => call.command === 'view',

@@ -1,27 +1,28 @@
 import { z } from 'zod/v4';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 import { defineTool } from '../define-tool.js';
 
 const DESCRIPTION = `Ask the user one to four questions when you need their decision or information to continue: an unclear requirement, a choice between approaches, a preference. Prefer asking to guessing. Each question has a short header (at most 12 characters), two to four options (a label and what it means), and says whether several options may be chosen; the user may also answer in their own words. Use it in plan mode too. Do not use it to ask for approval of a plan (present plans with ExitPlanMode).`;
 
-const option = z.object({
-  label: z.string().min(1).max(80).describe('The choice as the user sees it, a few words.'),
-  description: z.string().describe('What choosing it means.'),
-});
-
-const question = z.object({
-  question: z.string().min(1).describe('The full question, ending with a question mark.'),
-  header: z.string().min(1).max(12).describe('A very short label for the question, e.g. "Audience".'),
-  options: z.array(option).min(2).max(4).describe('Two to four choices.'),
-  multiSelect: z.boolean().describe('Whether several options may be chosen.'),
-});
-
-const askUserQuestionInput = z.object({
-  questions: z.array(question).min(1).max(4).describe('One to four questions.'),
-  answers: z.record(z.string(), z.string()).optional().describe('Filled in by the user; leave it out.'),
+const askUserQuestionInput = builtOnFirstUse(() => {
+  const option = z.object({
+    label: z.string().min(1).max(80).describe('The choice as the user sees it, a few words.'),
+    description: z.string().describe('What choosing it means.'),
+  });
+  const question = z.object({
+    question: z.string().min(1).describe('The full question, ending with a question mark.'),
+    header: z.string().min(1).max(12).describe('A very short label for the question, e.g. "Audience".'),
+    options: z.array(option).min(2).max(4).describe('Two to four choices.'),
+    multiSelect: z.boolean().describe('Whether several options may be chosen.'),
+  });
+  return z.object({
+    questions: z.array(question).min(1).max(4).describe('One to four questions.'),
+    answers: z.record(z.string(), z.string()).optional().describe('Filled in by the user; leave it out.'),
+  });
 });
 
 /** The input of `AskUserQuestion`: the shape Claude Code and the Claude Agent SDK use, so hosts reuse their cards. */
-export type AskUserQuestionInput = z.infer<typeof askUserQuestionInput>;
+export type AskUserQuestionInput = z.infer<ReturnType<typeof askUserQuestionInput>>;
 
 /**
  * The opt-in `AskUserQuestion` tool (`createAgent({ askUserQuestion: true })`): the model asks
@@ -37,7 +38,7 @@ export function createAskUserQuestionTool() {
   return defineTool({
     name: 'AskUserQuestion',
     description: DESCRIPTION,
-    inputSchema: askUserQuestionInput,
+    inputSchema: askUserQuestionInput(),
     readOnly: true,
     concurrencySafe: false,
     requiresUserInteraction: true,

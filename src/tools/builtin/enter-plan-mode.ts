@@ -1,19 +1,22 @@
 import { z } from 'zod/v4';
 import type { AgentServices } from './agent-services.js';
+import { builtOnFirstUse } from '../built-on-first-use.js';
 import { defineTool } from '../define-tool.js';
 
 const DESCRIPTION = `Ask to enter plan mode before a task that needs exploring and planning first: several possible approaches, unclear requirements, or changes the user should agree to. In plan mode you can only read and explore; present the plan with ExitPlanMode. Needs the user's approval.`;
 
-const enterPlanModeInput = z.object({
-  reason: z.string().max(500).optional().describe('Why planning first helps here, in a sentence; the user sees it when asked.'),
-});
+const enterPlanModeInput = builtOnFirstUse(() =>
+  z.object({
+    reason: z.string().max(500).optional().describe('Why planning first helps here, in a sentence; the user sees it when asked.'),
+  }),
+);
 
 /** The opt-in `EnterPlanMode` tool: the model asks to switch into plan mode (needs approval; refused in subagents). */
 export function createEnterPlanModeTool(agent: () => AgentServices) {
   return defineTool({
     name: 'EnterPlanMode',
     description: DESCRIPTION,
-    inputSchema: enterPlanModeInput,
+    inputSchema: enterPlanModeInput(),
     readOnly: false,
     kind: 'other',
     validateInput: ({ agent }) => {

@@ -5,8 +5,6 @@ import { defineTool } from '../define-tool.js';
 const DESCRIPTION = `Use this tool when you are in plan mode and have finished planning: it presents your plan to the user for approval.
 Pass the complete plan as markdown in "plan": the goal, the steps in order, and the risks or open questions. If the user approves, you leave plan mode and continue right away with the execution; if they reject it, you receive their feedback and stay in plan mode to revise the plan.`;
 
-const exitPlanModeInput = z.object({ plan: z.string().min(1).describe('The plan to present, in markdown.') });
-
 /**
  * Checked and compiled once, at the first agent (not per agent: createAgent's cost; nor at import:
  * a cold start's), and each agent gets a copy whose `execute` reaches its own services.
@@ -15,7 +13,7 @@ const defineExitPlanMode = () =>
   defineTool({
     name: 'ExitPlanMode',
     description: DESCRIPTION,
-    inputSchema: exitPlanModeInput,
+    inputSchema: z.object({ plan: z.string().min(1).describe('The plan to present, in markdown.') }),
     readOnly: true,
     concurrencySafe: false,
     validateInput: ({ agent: context }) =>

@@ -2,16 +2,18 @@ import { z } from 'zod/v4';
 import type { AgentServices } from './agent-services.js';
 import { defineTool } from '../define-tool.js';
 
-const todoSchema = z.object({
-  content: z.string().min(1).describe('What is to be done, imperative: "Draft the introduction".'),
-  status: z.enum(['pending', 'in_progress', 'completed']),
-  activeForm: z.string().min(1).describe('Present continuous, shown while in progress: "Drafting the introduction".'),
-});
-
 const DESCRIPTION = `Create and update your todo list for the current task. It is the single source of truth for progress, and the user sees it.
 Use it for tasks with several steps: write the whole list, keep exactly one item in_progress while working, and mark each item completed as soon as it is done (do not batch completions). Send the full list every time; it replaces the previous one.`;
 
-const todoWriteInput = z.object({ todos: z.array(todoSchema).describe('The full, updated todo list.') });
+/** The input schema, built with the tool (see below), not at import. */
+function todoWriteInput() {
+  const todo = z.object({
+    content: z.string().min(1).describe('What is to be done, imperative: "Draft the introduction".'),
+    status: z.enum(['pending', 'in_progress', 'completed']),
+    activeForm: z.string().min(1).describe('Present continuous, shown while in progress: "Drafting the introduction".'),
+  });
+  return z.object({ todos: z.array(todo).describe('The full, updated todo list.') });
+}
 
 /**
  * Checked and compiled once, at the first agent (not per agent: createAgent's cost; nor at import:
@@ -21,7 +23,7 @@ const defineTodoWrite = () =>
   defineTool({
     name: 'TodoWrite',
     description: DESCRIPTION,
-    inputSchema: todoWriteInput,
+    inputSchema: todoWriteInput(),
     // Touches only the agent's own state: allowed in plan mode and without asking.
     readOnly: true,
     concurrencySafe: false,
