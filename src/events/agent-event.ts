@@ -308,22 +308,41 @@ export interface McpServerStatusEvent extends EventBase, McpServerState {
 }
 
 /**
- * A subagent started (the parent's `Agent` call `parentToolUseId`); its own events follow with its
- * `agentId`, and its `subagent-end` always follows. Emitted once it has its place under
- * `maxSubagentConcurrency` and its `SubagentStart` hooks ran: a call interrupted while it waits for
- * a place never starts and emits neither.
+ * A subagent started (the parent's `Agent` call `parentToolUseId`), or continues after waiting for
+ * the host (`resumed`); its own events follow with its `agentId`, and its `subagent-end` always
+ * follows. Emitted once it has its place under `maxSubagentConcurrency` (and, for a new subagent,
+ * its `SubagentStart` hooks ran): a call interrupted while it waits for a place never starts and
+ * emits neither. Starts and ends pair by `agentId`: a subagent that stops to wait for an approval
+ * ends (`summary.status` `awaiting-approval`), and starts again, `resumed`, when the host's answer
+ * continues it — on the same agent, or in another process from the snapshot or the store.
+ * @example
+ * // The subagents at work now (one waiting for an approval is not), by agentId.
+ * const working = new Map<string, string>();
+ * agent.on('subagent-start', (event) => working.set(event.agentId!, event.description));
+ * agent.on('subagent-end', (event) => working.delete(event.agentId!));
  */
 export interface SubagentStartEvent extends EventBase {
   type: 'subagent-start';
   /** The subagent type. */
   subagentType: string;
-  /** The task's short description. */
+  /** The task's short description (a resumed subagent's is the one it started with). */
   description: string;
   /** Started with `run_in_background`: this is its task id. */
   taskId?: string;
+  /**
+   * Set when the subagent continues after the host answered an approval it waited on: it started
+   * earlier (maybe in another process) and its previous `subagent-end` had `summary.status`
+   * `awaiting-approval`. Its `SubagentStart` hooks do not run again.
+   * @default undefined (a subagent starting on its task)
+   */
+  resumed?: boolean;
 }
 
-/** A subagent's run ended (or stopped to wait for an approval). */
+/**
+ * A subagent's run ended (or stopped to wait for an approval: `summary.status`
+ * `awaiting-approval`, and a `subagent-start` with `resumed` follows when it continues). Always
+ * preceded by a `subagent-start` with the same `agentId`.
+ */
 export interface SubagentEndEvent extends EventBase {
   type: 'subagent-end';
   /** The subagent type. */

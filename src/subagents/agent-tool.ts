@@ -120,13 +120,19 @@ export function createAgentTools(
       }
       const core = parent();
       const child = buildSubagentCore(setupFor(data.subagentType, nested.agentId, toolUseId, data.depthLeft, false), structuredClone(nested.state));
-      const result = await subagentLimiterOf(core).run(child, () => resumeSubagent(child, approval, { parent: core, subagentType: data.subagentType, signal, run }), { waiter: core, signal });
+      const result = await subagentLimiterOf(core).run(child, () => resumeSubagent(child, approval, data, { parent: core, subagentType: data.subagentType, signal, run }), { waiter: core, signal });
       return answer(child, result, data);
     },
   });
   return [agentTool, createTaskOutputTool(parent)];
 }
 
-function resumeSubagent(child: AgentCore, approval: NonNullable<Parameters<typeof runSubagent>[1]['approval']>, args: { parent: AgentCore; subagentType: string; signal: AbortSignal; run: ToolRunContext | undefined }): Promise<RunResult> {
+/**
+ * Continues a subagent that waited on the host, once it has its place again: it ended with
+ * `subagent-end` (`awaiting-approval`) when it stopped, so it starts again (`resumed`) before the
+ * `subagent-end` its run now ends with. Its `SubagentStart` hooks ran when it first started.
+ */
+function resumeSubagent(child: AgentCore, approval: NonNullable<Parameters<typeof runSubagent>[1]['approval']>, data: AgentCallData, args: { parent: AgentCore; subagentType: string; signal: AbortSignal; run: ToolRunContext | undefined }): Promise<RunResult> {
+  child.emit({ type: 'subagent-start', subagentType: data.subagentType, description: data.description, resumed: true });
   return runSubagent(child, { approval }, args);
 }
