@@ -37,6 +37,7 @@ import { validateRulesArgument } from './validate-agent-options.js';
 import { compactHistory, type CompactionResult } from '../loop/compact-history.js';
 import type { ContextUsage } from '../types/context-usage.js';
 import { attachToolSources } from './agent-tool-sources.js';
+import { subagentRunsEnded } from '../subagents/subagent-runs.js';
 import { rewindFiles, type RewindFilesOptions, type RewindFilesResult } from '../runtime/rewind-files.js';
 import type { McpServerState } from '../types/mcp-server-state.js';
 
@@ -638,7 +639,8 @@ export class Agent {
    * Ends the session: interrupts an active run (or `compact()`, or `rewindFiles()` after the
    * file it is putting back) and every background subagent task of the agent's tree (those its
    * subagents started too, at any depth) and waits for them to stop (each is recorded as
-   * `interrupted`, with its `background-task-end` event), runs the
+   * `interrupted`, with its `background-task-end` event) and for subagents of an earlier,
+   * interrupted run still ending (their `SubagentStop` hooks' signal aborts), runs the
    * `SessionEnd` hooks (stopped when `options.signal` aborts), closes the MCP connections (stdio
    * servers' processes end), and releases what the session store holds for it (the file store's
    * handle and lock). Once it resolves, no model call, hook or store write of the agent or its
@@ -666,7 +668,8 @@ export class Agent {
       await this.ready.catch(() => undefined);
     }
     if (!this.loadedCore) return;
-    this.loadedCore.closed = true;
+    // SubagentStop hooks still running (a subagent's cleanup after an interrupt) are stopped.
+    this.loadedCore.markClosed();
     // Every background task of the tree, whichever subagent started it; none starts from now on.
     const background = [...this.loadedCore.backgroundTasks.values()];
     for (const task of background) task.controller.abort(new Error('closed'));
@@ -676,10 +679,13 @@ export class Agent {
       await active.run.result;
     }
     await Promise.all(aside.map((work) => work.done.catch(() => undefined)));
-    if (background.length) {
+    // A foreground subagent of an interrupted run may still be ending (its SubagentStop hooks,
+    // stopped by markClosed above): waited for, as the background tasks are.
+    const subagentsEnded = subagentRunsEnded(this.loadedCore);
+    if (background.length || subagentsEnded) {
       // A store that stops answering does not hold their ends, nor close(), forever (they never reject).
       const stopBounding = this.core.journal ? this.boundWrites('the agent was closed') : undefined;
-      await Promise.all(background.map((task) => task.ended));
+      await Promise.all([...background.map((task) => task.ended), subagentsEnded]);
       stopBounding?.();
     }
     const ended = await runHooks({

@@ -12,8 +12,8 @@ export interface HookInputBase {
   /** Set when the event comes from a subagent. */
   agentId?: string;
   /**
-   * Aborted when the run is interrupted or the hook's `timeoutMs` passes; long hooks should honour it.
-   * Set by the runner.
+   * Aborted when the run is interrupted or the hook's `timeoutMs` passes (`SubagentStop` and
+   * `SessionEnd` say when theirs abort); long hooks should honour it. Set by the runner.
    */
   signal: AbortSignal;
 }
@@ -112,8 +112,13 @@ export interface SubagentStartHookInput extends HookInputBase {
 
 /**
  * A subagent's run ended (completed, stopped, failed) or stopped to wait for an approval. Its
- * `signal` aborts with the parent's run; for a background subagent, which outlives that run, it
- * aborts when the agent is closed.
+ * `signal` aborts when the parent's run is interrupted while the hook runs, when the agent is
+ * closed, or at the hook's `timeoutMs` — not because of an interrupt that came before: a subagent
+ * stopped by an interrupt (`status: 'interrupted'`) gets a live signal, so the hook can clean up
+ * after it (the interrupted run ends without waiting for it, the subagent keeps its place under
+ * `maxSubagentConcurrency` until the hook returns; `agent.close()` aborts it, and its events are
+ * delivered before `close()` resolves). For a background subagent, which outlives the
+ * run that started it, only closing the agent and the timeout abort it.
  */
 export interface SubagentStopHookInput extends HookInputBase {
   hookEventName: 'SubagentStop';

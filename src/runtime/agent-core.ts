@@ -154,11 +154,23 @@ export class AgentCore implements AgentServices {
   leaseCheck: (() => Error | undefined) | undefined;
   /** What stopped a tool call of the active run from starting: the lease was lost. Cleared when a run starts. */
   leaseLost: Error | undefined;
-  /** Set by `agent.close()` on the agent the host made: the session's store hold is released. */
-  closed = false;
+  /** Aborted by `agent.close()` on the agent the host made; made when first needed. */
+  #closing: AbortController | undefined;
+  /** Whether `agent.close()` was called on the agent the host made (the session's store hold is released). */
+  get closed(): boolean {
+    return this.#closing?.signal.aborted ?? false;
+  }
+  /** Marks the agent closed (by `agent.close()`): {@link treeClosing} aborts for its whole tree. */
+  markClosed(): void {
+    (this.#closing ??= new AbortController()).abort(new Error('closed'));
+  }
   /** Whether the agent at the top of this one's tree was closed (nothing more may start in it). */
   get treeClosed(): boolean {
     return this.sessionParent?.treeClosed ?? this.closed;
+  }
+  /** Aborted once the agent at the top of this one's tree is closed: what stops work that outlives runs. */
+  get treeClosing(): AbortSignal {
+    return this.sessionParent?.treeClosing ?? (this.#closing ??= new AbortController()).signal;
   }
   /** Receives events of the active run (set by the run). */
   runSink: ((event: AgentEvent) => void) | undefined;

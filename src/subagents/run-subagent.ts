@@ -6,6 +6,8 @@ import { runLoop, type RunInput } from '../loop/run-loop.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { ToolRunContext } from '../tools/types.js';
 import { linkedRunAbort } from './linked-run-abort.js';
+import { subagentStopSignal } from './subagent-stop-signal.js';
+import { trackSubagentRun } from './subagent-runs.js';
 
 /** What one subagent run needs besides its core. */
 export interface SubagentRunArgs {
@@ -15,7 +17,8 @@ export interface SubagentRunArgs {
   subagentType: string;
   /**
    * Aborted with the parent's call (or, for a background task, when the top agent closes): it
-   * stops the subagent's run, and then the `SubagentStop` hooks.
+   * stops the subagent's run, and the `SubagentStop` hooks if it aborts while they run (see
+   * `subagentStopSignal`).
    */
   signal: AbortSignal;
   /** The parent call's run, to add the subagent's usage to (absent for a background task). */
@@ -25,9 +28,13 @@ export interface SubagentRunArgs {
 /**
  * Runs a subagent's loop (a prompt, or the host's answer to an approval inside it) to its end:
  * its usage is added to the parent's run (`reportSubagent`), `subagent-end` is announced and the
- * `SubagentStop` hooks run.
+ * `SubagentStop` hooks run. `agent.close()` waits for it (see `trackSubagentRun`).
  */
-export async function runSubagent(core: AgentCore, input: RunInput, args: SubagentRunArgs): Promise<RunResult> {
+export function runSubagent(core: AgentCore, input: RunInput, args: SubagentRunArgs): Promise<RunResult> {
+  return trackSubagentRun(core, runToEnd(core, input, args));
+}
+
+async function runToEnd(core: AgentCore, input: RunInput, args: SubagentRunArgs): Promise<RunResult> {
   // Its own signal, linked to the parent's: interrupting the parent stops it.
   const toolConcurrency = core.options.maxToolConcurrency ?? 10;
   const { abort, unlink } = linkedRunAbort(args.signal, toolConcurrency);
@@ -51,15 +58,17 @@ export async function runSubagent(core: AgentCore, input: RunInput, args: Subage
   };
   args.run?.reportSubagent?.(summary, result.subagents);
   core.emit({ type: 'subagent-end', subagentType: args.subagentType, summary });
-  // The parent's signal, not the subagent's own (unlinked by now): an interrupt of the parent's
-  // run stops a slow hook as it stops the parent's other hooks, and a background task's hooks stop
-  // when the agent closes.
+  // Not the parent's signal as it is: the interrupt that stopped the subagent would hand its hooks
+  // an aborted signal, leaving them no way to clean up after it. A later interrupt, or close(),
+  // stops them.
+  const stopSignal = subagentStopSignal(core, args.signal);
   const stop = await runHooks({
     event: 'SubagentStop',
     hooks: args.parent.options.hooks,
-    signal: args.signal,
+    signal: stopSignal.signal,
+    abortedBecause: stopSignal.abortedBecause,
     input: { sessionId: core.sessionId, agentId: summary.agentId, subagentType: args.subagentType, parentToolUseId: summary.parentToolUseId, status: result.status, text: result.text },
-  });
+  }).finally(stopSignal.unlink);
   for (const error of stop.errors) args.parent.emit({ type: 'error', error, fatal: false });
   await core.flush();
   return result;
