@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { deferred } from '../helpers.js';
+import { deferred, tick } from '../helpers.js';
 import { z } from 'zod';
 import { createAgent, defineTool, memoryPlanStore, memorySessionStore, type Agent, type AgentEvent } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
@@ -182,6 +182,7 @@ describe('a deferral inside a subagent', () => {
 
   it('a continuation interrupted while it waits for a place neither starts nor ends', async () => {
     const holding = deferred();
+    const claimed = deferred();
     const { writes, write } = fixture();
     const hang = defineTool({ name: 'hang', description: 'Hangs.', inputSchema: z.object({}), readOnly: true, execute: ({ signal }) => new Promise((resolve) => (holding.resolve(), signal.addEventListener('abort', () => resolve('stopped')))) });
     const agent = createAgent({
@@ -191,15 +192,17 @@ describe('a deferral inside a subagent', () => {
       agents: { writer: { description: 'w', prompt: 'w', model: scriptedModel(childScript()) }, holder: { description: 'h', prompt: 'h', model: scriptedModel([turn(toolCall('hang', {}, 'h_hang')), 'held']) } },
       // One place, held by the background task when the writer's answer comes.
       maxSubagentConcurrency: 1,
+      claimApproval: () => (claimed.resolve(), true),
     });
     const seen = watchStartsAndEnds(agent);
     const first = await agent.run('go').result;
     const writerId = first.pendingApprovals[0]!.agentId!;
     await holding.promise;
     const run = agent.resolveApproval(first.pendingApprovals[0]!.id, { behavior: 'allow' });
-    await new Promise<void>((resolve) => agent.once('run-start', () => resolve()));
-    // Long enough for the answer to reach the Agent call, which waits for the place.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Once the answer is claimed it goes on to the Agent call, which waits for the place.
+    await claimed.promise;
+    await tick();
+    expect(agent.running).toBe(true);
     agent.interrupt();
     expect((await run.result).status).toBe('interrupted');
     await agent.close();
