@@ -1,8 +1,19 @@
 import type PQueue from 'p-queue';
 
-/** p-queue, loaded the first time a group of calls outgrows the bound: most hosts never need it, and an import that loads it pays its parsing. */
+/**
+ * p-queue, loaded the first time a group of calls outgrows the bound: most hosts never need it, and
+ * an import that loads it pays its parsing. A load that failed (a file briefly unreadable during a
+ * deploy, say) is forgotten, so the next group of calls tries again rather than failing forever.
+ */
 let loading: Promise<typeof PQueue> | undefined;
-const loadPQueue = () => (loading ??= import('./p-queue-class.js').then((module) => module.PQueueClass));
+const loadPQueue = () =>
+  (loading ??= import('./p-queue-class.js').then(
+    (module) => module.PQueueClass,
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  ));
 
 /**
  * The bound on a run's parallel tool calls (`maxToolConcurrency`). The p-queue behind it is made
