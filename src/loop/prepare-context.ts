@@ -21,7 +21,8 @@ import type { RunAbort } from './run-abort.js';
  */
 export function prepareContext(core: AgentCore, abort: RunAbort, countUsage: (usage: Usage) => void, turn: number): Promise<CompactionResult | undefined> | undefined {
   // Without a model that counts and short of the compaction threshold (most turns), no promise.
-  if (core.context.counts) return measureExactly(core, abort.signal).then((usage) => afterMeasure(core, usage, abort, countUsage, turn));
+  // Interrupted while counting: nothing more (the loop ends the run).
+  if (core.context.counts) return measureExactly(core, abort).then((usage) => (abort.aborted ? undefined : afterMeasure(core, usage, abort, countUsage, turn)));
   return afterMeasure(core, core.context.measure(core.context.request(core.system, core.toolDefinitions, core.state)), abort, countUsage, turn);
 }
 
@@ -36,11 +37,17 @@ function afterMeasure(core: AgentCore, measured: ContextUsage, abort: RunAbort, 
   return compactHistory(core, { trigger: 'auto', signal: abort.signal, countUsage, turn }).then((result) => (result.compacted ? result : undefined));
 }
 
-/** The size of the next request: counted by the model when it counts (a failed count falls back to the estimate). */
-async function measureExactly(core: AgentCore, signal: AbortSignal): Promise<ContextUsage> {
+/**
+ * The size of the next request: counted by the model when it counts (a failed count falls back to
+ * the estimate). The count is raced with the run's interruption, so `interrupt()` and `close()`
+ * never wait on a `countTokens` that ignores its signal; a count given as a plain object rather
+ * than a promise counts too.
+ */
+async function measureExactly(core: AgentCore, abort: RunAbort): Promise<ContextUsage> {
   const request = core.context.request(core.system, core.toolDefinitions, core.state);
   try {
-    const { inputTokens } = await core.options.model.countTokens!({ system: core.system, tools: core.toolDefinitions, messages: core.state.messages, signal });
+    const counting = core.options.model.countTokens!({ system: core.system, tools: core.toolDefinitions, messages: core.state.messages, signal: abort.signal });
+    const { inputTokens } = await abort.race(Promise.resolve(counting));
     return core.context.tracker.observeCount(request, inputTokens);
   } catch {
     return core.context.measure(request);

@@ -167,7 +167,8 @@ export interface Model {
   /**
    * Counts the input tokens `request` would take, exactly, without running the model (for
    * Anthropic: the Messages API's token counting endpoint). Optional: without it, context size is
-   * estimated.
+   * estimated. `request.signal` is aborted when the run is interrupted or the agent closed; the
+   * agent does not wait for a count that ignores it. A count that fails falls back to the estimate.
    * @throws ModelError when the provider refuses or cannot be reached.
    */
   countTokens?(request: ModelRequest): Promise<TokenCount>;
