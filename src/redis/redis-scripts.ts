@@ -14,13 +14,17 @@ end
 `;
 
 /**
- * Whether the stored entry `text` is not the one with id `id` (whose JSON is `needle`, `"id":"…"`):
- * found as written (the store writes entries with JSON.stringify), else read as JSON. Unreadable
- * or without a string id, it tells nothing: not another entry.
+ * Whether the stored entry `text` is not the one with id `id`. The store writes each entry with its
+ * `id` first (`{"id":<JSON>,…}`), so `prefix`, that beginning for `id`, tells it exactly: an entry
+ * that begins with another id is another entry, whatever it holds further on (an id quoted in a
+ * message or a tool input is not the entry's own). An entry written otherwise (by an earlier
+ * version of the store) is read as JSON and its top-level id compared. Unreadable, or without a
+ * string id, it tells nothing: not another entry.
  */
 const IS_OTHER_ENTRY = `
-local function isOtherEntry(text, id, needle)
-  if string.find(text, needle, 1, true) then return false end
+local function isOtherEntry(text, id, prefix)
+  if string.sub(text, 1, #prefix) == prefix then return false end
+  if string.sub(text, 1, 6) == '{"id":' then return true end
   local ok, entry = pcall(cjson.decode, text)
   return ok and type(entry) == 'table' and type(entry.id) == 'string' and entry.id ~= id
 end
@@ -31,7 +35,8 @@ end
  * ARGV: session id, expected revision, new revision, fencing token or '', clock or '',
  * pending JSON (or '': folded at no revision, write nothing), pending rule, '1' when the session
  * waits for approval (else '0'), the id the
- * writer saw last (the first entry's parentId) or '', that id as `"id":<JSON>`, entries as JSON…
+ * writer saw last (the first entry's parentId) or '', the beginning of that entry as the store
+ * writes it (`{"id":<JSON>,`), entries as JSON (each with its id first)…
  * Returns {'ok'} | {'conflict', revision} | {'lease-lost', holder, token, expiresAt, now}.
  * An append whose entries are already stored where it would put them, byte for byte, is 'ok'
  * without writing: ioredis sends a command again after a reconnect when its reply was lost with

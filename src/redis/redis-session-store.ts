@@ -8,6 +8,7 @@ import { compareSessionIds } from '../session/compare-session-ids.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
 import { isWaiting, pendingFromSaved, savedPendingText, type SavedPendingApprovals } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
+import type { SessionEntry } from '../state/entries.js';
 import { loadRedisEntries } from './load-redis-entries.js';
 import { runScript } from './redis-client.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-keys.js';
@@ -64,8 +65,9 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
     assertSessionId(sessionId);
     const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('redisSessionStore', entries, appendOptions);
-    // Serialized now, so a later change to the entries by the caller is not written.
-    const lines = entries.map((entry) => JSON.stringify(entry));
+    // Serialized now, so a later change to the entries by the caller is not written; the id first,
+    // so the next append can tell the entry it follows by its beginning (see IS_OTHER_ENTRY).
+    const lines = entries.map((entry) => JSON.stringify(idFirst(entry)));
     if (lines.length === 0) return;
     await ready();
     let basis = folded.get(sessionId);
@@ -91,7 +93,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
         PENDING_APPROVALS_RULE,
         state && isWaiting(state) ? '1' : '0',
         previousId ?? '',
-        previousId === undefined ? '' : `"id":${JSON.stringify(previousId)}`,
+        previousId === undefined ? '' : `{"id":${JSON.stringify(previousId)},`,
         ...lines,
       ],
     )) as [string, ...Array<string | number | null>];
@@ -163,4 +165,10 @@ export function assertClient(options: RedisStoreOptions, storeName: string): voi
   if (typeof options?.client?.call !== 'function') {
     throw new ConfigurationError(`${storeName} needs options.client, an ioredis client (e.g. new Redis(process.env.REDIS_URL)), got ${typeof options?.client}.`);
   }
+}
+
+/** The entry with its `id` as the first key (the same entry once parsed). */
+function idFirst(entry: SessionEntry): SessionEntry {
+  const { id, ...rest } = entry;
+  return { id, ...rest } as SessionEntry;
 }

@@ -132,6 +132,29 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       expect(loaded.map((entry) => entry.id)).toEqual(entries.map((entry) => entry.id));
     });
 
+    it('stores each entry with its id first, and still tells the entry a writer follows when an earlier version stored it otherwise', async () => {
+      const { keyPrefix, store } = setup();
+      const make = entryMaker('older', 0, 'older-first');
+      const [one, two] = [make.userText('one'), make.userText('two')];
+      await store.append('older', [one, two], { expectedRevision: 0 });
+      const key = `${keyPrefix}entries:older`;
+      expect((await admin!.lrange(key, 0, -1)).map((text) => text.slice(0, 7))).toEqual(['{"id":"', '{"id":"']);
+      // As an earlier agent-harness stored it: the keys in the entry's own order, id not first.
+      const { id, ...rest } = two;
+      await admin!.lset(key, 1, JSON.stringify({ ...rest, id }));
+      // A writer that saw that entry appends after it...
+      const three = make.userText('three');
+      await store.append('older', [three], { expectedRevision: 2 });
+      expect((await loadEntries(store, 'older')).map((entry) => entry.id)).toEqual([one.id, two.id, three.id]);
+      // ...and one that saw another entry there is refused, even when the stored one quotes its id.
+      const other = entryMaker('older', 0, 'older-other');
+      const quoting = other.toolState('seen', { id: 'older-other-entry-3' });
+      const { id: quotingId, ...quotingRest } = quoting;
+      await admin!.lset(key, 2, JSON.stringify({ ...quotingRest, id: quotingId, seq: 3 }));
+      const stale = { ...other.userText('x'), id: 'older-other-entry-4', seq: 4, parentId: 'older-other-entry-3' };
+      await expect(store.append('older', [stale], { expectedRevision: 3 })).rejects.toSatisfy((error: unknown) => SessionConflictError.isInstance(error));
+    });
+
     it('refolds pending approvals saved under another version of the rule, also for sessions not in the waiting set', async () => {
       const { keyPrefix, client, store } = setup();
       const make = entryMaker('waiting');

@@ -65,6 +65,32 @@ export function revisionCases({ options, withStore }: ConformanceSetup): Conform
         }),
     },
     {
+      name: 'compare-and-append: a writer that saw a session before it was deleted and written again is refused even when the entry now at expectedRevision quotes the old entry\'s id in its content',
+      run: () =>
+        withStore(async ({ store }) => {
+          const sessionId = 'reborn-quoting';
+          const old = entryMaker(sessionId, 0, `${sessionId}-first-life`);
+          const firstLife = [old.userText('one'), old.userText('two')];
+          await appendNext(store, sessionId, firstLife);
+          await store.close?.(sessionId);
+          await store.delete(sessionId);
+          // The second life's entry at revision 2 holds the id of the first life's, as a value a
+          // tool kept, a message may quote, … : it is still another entry.
+          const reborn = entryMaker(sessionId, 0, `${sessionId}-second-life`);
+          const quoted = firstLife[1]!.id;
+          const secondLife = [reborn.userText(`{"id":"${quoted}"}`), reborn.toolState('seen', { id: quoted, entries: [{ id: quoted }] })];
+          await appendNext(store, sessionId, secondLife);
+          await store.close?.(sessionId);
+          await checkRejects(
+            appendNext(store, sessionId, [old.userText('three, from a writer that saw the first life')]),
+            (caught) => SessionConflictError.isInstance(caught),
+            'An append by a writer that saw revision 2 of the session before it was deleted and written again should be refused with SessionConflictError, even though the entry now at revision 2 quotes the id of the one the writer saw',
+          );
+          await store.close?.(sessionId);
+          checkSameJson(idsOf(await loadClean(store, sessionId)), idsOf(secondLife), 'the session after the refused append');
+        }),
+    },
+    {
       name: 'compare-and-append: a writer that saw a session before it was deleted and written again up to the same revision is refused (the first entry\'s parentId is not the stored entry at expectedRevision)',
       run: () =>
         withStore(async (fixture) => {
