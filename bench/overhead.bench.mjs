@@ -5,6 +5,7 @@
 import { getHeapSpaceStatistics } from 'node:v8';
 import { z } from 'zod';
 import { createAgent, defineTool } from '../dist/index.js';
+import { bareLoop } from './lib/bare-loop.mjs';
 import { toolTurnsModel } from './lib/fake-model.mjs';
 import { environmentHeader, fullRun, times, us, verdict } from './lib/environment.mjs';
 import { gaps, median } from './lib/stats.mjs';
@@ -22,34 +23,7 @@ const GOAL_FLAT = 1.25;
 const GOAL_FIXED_US = 15;
 const GOAL_LONG = 1.25;
 
-const inputSchema = z.object({});
-const execute = () => 'ok';
-const tool = defineTool({ name: 'trivial', description: 'Returns ok at once.', inputSchema, readOnly: true, execute });
-
-/**
- * The bare loop: what a host would write by hand around the same model and the same zod tool —
- * stream the turn, keep the message, validate each call's input, run it, append the results.
- * No permissions, events, hooks, stores or limits.
- */
-async function bareLoop(model, prompt, maxTurns) {
-  const messages = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
-  const request = { messages, tools: [{ name: 'trivial', description: 'Returns ok at once.', input_schema: { type: 'object' } }] };
-  for (let turn = 0; turn < maxTurns; turn++) {
-    let response;
-    for await (const event of model.stream(request)) if (event.type === 'response') response = event.response;
-    messages.push(response.message);
-    const results = [];
-    for (const block of response.message.content) {
-      if (block.type !== 'tool_use') continue;
-      const parsed = inputSchema.safeParse(block.input);
-      const content = parsed.success ? await execute(parsed.data) : `Invalid input: ${parsed.error.message}`;
-      results.push({ type: 'tool_result', tool_use_id: block.id, content });
-    }
-    if (results.length === 0) return { messages, turns: turn + 1 };
-    messages.push({ role: 'user', content: results });
-  }
-  return { messages, turns: maxTurns };
-}
+const tool = defineTool({ name: 'trivial', description: 'Returns ok at once.', inputSchema: z.object({}), readOnly: true, execute: () => 'ok' });
 
 async function agentLoop(model, prompt, maxTurns) {
   const result = await createAgent({ model, tools: [tool], maxTurns }).run(prompt).result;
