@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir, realpath, rename, rm, unlink } from 'node:fs/promises';
+import { lstat, mkdir, open, readdir, realpath, rename, rm } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import type { MemoryEntryInfo, MemoryStore } from '../context/memory/memory-store.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { writeFileAtomically } from './fs/write-file-atomically.js';
 import { MemoryAccessError } from '../errors/memory-access-error.js';
 
 /** Options of {@link fileMemoryStore}. */
@@ -113,22 +113,7 @@ export function fileMemoryStore(options: FileMemoryStoreOptions): MemoryStore {
     }
   }
 
-  async function writeAtomically(path: string, text: string): Promise<void> {
-    const temporary = join(path, '..', `.tmp-${randomBytes(8).toString('hex')}`);
-    const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await rename(temporary, path);
-    } catch (error) {
-      await unlink(temporary).catch(() => undefined);
-      throw error;
-    }
-  }
+  const writeAtomically = (path: string, text: string) => writeFileAtomically(path, text, { mode: 0o600 });
 
   return {
     async stat(relative) {

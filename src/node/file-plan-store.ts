@@ -1,6 +1,6 @@
-import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { writeFileAtomically } from './fs/write-file-atomically.js';
 import { checkOptions, isNonEmptyString, required } from '../options/index.js';
 import { assertPlanName } from '../plan/plan-name.js';
 import type { PlanStore } from '../plan/plan-store.js';
@@ -50,16 +50,7 @@ export function filePlanStore(options: FilePlanStoreOptions): PlanStore {
     async write(name, text) {
       const target = pathOf(name);
       await mkdir(dir, { recursive: true });
-      // Same directory as the target so the rename never crosses file systems; the name leaves
-      // the plan name out so a plan name at the file-name limit still has a temporary file.
-      const temporary = join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
-      try {
-        await writeFile(temporary, text, { encoding: 'utf8', flag: 'wx' });
-        await rename(temporary, target);
-      } catch (error) {
-        await unlink(temporary).catch(() => undefined);
-        throw error;
-      }
+      await writeFileAtomically(target, text);
     },
 
     async exists(name) {

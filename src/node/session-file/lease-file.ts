@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomically } from '../fs/write-file-atomically.js';
 import { SessionStoreCorruptError } from '../../errors/session-store-corrupt-error.js';
 import type { LeaseRecord } from '../../session/lease-rules.js';
 
@@ -58,18 +58,5 @@ export async function readLeaseFile(file: string, sessionId: string): Promise<Le
  */
 export async function writeLeaseFile(file: string, sessionId: string, record: LeaseRecord, fsync: boolean): Promise<void> {
   const content: LeaseFileContent = { $schemaVersion: LEASE_FILE_VERSION, sessionId, ...record };
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  const handle = await open(temporary, 'wx');
-  try {
-    await handle.writeFile(`${JSON.stringify(content)}\n`, 'utf8');
-    if (fsync) await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temporary, file);
-  } catch (error) {
-    await unlink(temporary).catch(() => undefined);
-    throw error;
-  }
+  await writeFileAtomically(file, `${JSON.stringify(content)}\n`, { fsync });
 }

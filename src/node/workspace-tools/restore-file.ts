@@ -1,8 +1,10 @@
+import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { RestoreFileArgs } from '../../tools/types.js';
 import { makeDirectories } from './make-directories.js';
-import { openCheckedFile } from './open-checked-file.js';
+import { writeFileAtomically } from '../fs/write-file-atomically.js';
+import { openCheckedFile, realPathOfOpenFile } from './open-checked-file.js';
 import { writeAll } from './update-file.js';
 import { resolveRealPath } from './workspace-boundary.js';
 
@@ -11,24 +13,46 @@ async function writeBack(real: string, data: Buffer): Promise<void> {
   await makeDirectories(path.dirname(real), real);
   // The directories must still lead where the file was written (no link swapped in since).
   if ((await resolveRealPath(real)) !== real) throw new Error(`the directories of ${real} lead elsewhere now; refusing to write through them.`);
-  let opened = await openCheckedFile(real, 'update');
-  if (!opened.ok && opened.code === 'ENOENT') opened = await openCheckedFile(real, 'create');
+  const stat = await lstatIfAny(real);
+  if (stat && !stat.isFile()) throw new Error(`${real} is no longer a regular file; it was left as it is.`);
+  // A file with other names (hard links) is written in place, so that every name has the earlier
+  // content again: a new file renamed over one name would leave the others as they are.
+  if (stat && stat.nlink > 1) return await writeInPlace(real, data);
+  // Else a new file takes its place whole (a crash leaves the file before or after, never torn),
+  // with the same permission bits; a file that was gone is created only if still nothing is there.
+  await writeFileAtomically(real, data, {
+    ...(stat ? { mode: stat.mode & 0o7777 } : { exclusive: true }),
+    check: async (handle, temporary) => {
+      if ((await realPathOfOpenFile(handle, temporary)) !== path.join(path.dirname(real), path.basename(temporary))) {
+        throw new Error(`the directories of ${real} lead elsewhere now; refusing to write through them.`);
+      }
+    },
+  });
+}
+
+async function writeInPlace(real: string, data: Buffer): Promise<void> {
+  const opened = await openCheckedFile(real, 'update');
   if (!opened.ok) throw new Error(opened.message);
   try {
     await writeAll(opened.handle, data);
+    await opened.handle.sync();
   } finally {
     await opened.handle.close();
   }
 }
 
-async function removeCreated(real: string): Promise<void> {
-  let stat;
+async function lstatIfAny(real: string): Promise<Stats | undefined> {
   try {
-    stat = await fs.lstat(real);
+    return await fs.lstat(real);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // already gone
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+async function removeCreated(real: string): Promise<void> {
+  const stat = await lstatIfAny(real);
+  if (stat === undefined) return; // already gone
   if (!stat.isFile()) throw new Error(`${real} is no longer a regular file; it was left as it is.`);
   if ((await resolveRealPath(real)) !== real) throw new Error(`the directories of ${real} lead elsewhere now; refusing to remove through them.`);
   await fs.unlink(real);
@@ -37,7 +61,11 @@ async function removeCreated(real: string): Promise<void> {
 /**
  * Write and Edit's `restoreFile`: writes a file's earlier bytes back to the real path recorded
  * when it was changed (never through a symbolic link swapped in since), or removes a file the
- * call created. The file's read record goes stale by itself (its modification time changes), so
+ * call created. The earlier bytes go to a new file that replaces the current one at once, with
+ * its permission bits, so a crash or kill -9 mid-rewind leaves each file as it was or as restored,
+ * never half-written; a file with several hard links is written in place instead, so that all its
+ * names get the content back (a crash then can leave it torn). The new file's owner is the
+ * process's user. The file's read record goes stale by itself (its modification time changes), so
  * the model reads it again before the next edit.
  */
 export async function restoreWorkspaceFile(args: RestoreFileArgs): Promise<void> {

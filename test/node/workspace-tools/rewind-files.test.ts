@@ -272,3 +272,46 @@ describe('agent.rewindFiles', () => {
     expect((await run.result).status).toBe('completed');
   });
 });
+
+describe('agent.rewindFiles puts a file back whole', () => {
+  const rewound = async () => {
+    const agent = createAgent({ model: scriptedModel([...SCRIPT, 'ok']), tools: workspaceTools({ cwd: work }), permissionMode: 'acceptEdits' });
+    await threeRuns(agent);
+    return agent;
+  };
+
+  it('as a new file that takes its place at once, with the same permission bits, leaving no temporary file', async () => {
+    const agent = await rewound();
+    await fs.chmod(file('draft.md'), 0o640);
+    const before = await fs.stat(file('draft.md'));
+    const result = await agent.rewindFiles({ toMessage: userIndex(agent, 'edit it') });
+    expect(result.restored.map((restored) => restored.path)).toContain(file('draft.md'));
+    expect(await read('draft.md')).toBe('v1\n');
+    const after = await fs.stat(file('draft.md'));
+    // Not written in place (where a crash midway would leave it torn): another file, same mode.
+    expect(after.ino).not.toBe(before.ino);
+    expect(after.mode & 0o7777).toBe(0o640);
+    expect((await fs.readdir(work)).filter((name) => name.startsWith('.tmp-'))).toEqual([]);
+  });
+
+  it('in place when it has other names (hard links), so that every name has the earlier content again', async () => {
+    const agent = await rewound();
+    await fs.link(file('draft.md'), file('alias.md'));
+    const before = await fs.stat(file('draft.md'));
+    await agent.rewindFiles({ toMessage: userIndex(agent, 'edit it') });
+    expect(await read('draft.md')).toBe('v1\n');
+    expect(await read('alias.md')).toBe('v1\n');
+    expect((await fs.stat(file('draft.md'))).ino).toBe(before.ino);
+  });
+
+  it('creates a file that was removed since only if nothing is there, and refuses to replace a symbolic link put in its place', async () => {
+    const agent = await rewound();
+    await fs.rm(file('draft.md'));
+    await fs.writeFile(file('elsewhere.md'), 'not the draft\n');
+    await fs.symlink(file('elsewhere.md'), file('draft.md'));
+    const result = await agent.rewindFiles({ toMessage: userIndex(agent, 'edit it') });
+    expect(result.skipped.map((skipped) => skipped.path)).toContain(file('draft.md'));
+    expect(await fs.readFile(file('elsewhere.md'), 'utf8')).toBe('not the draft\n');
+    expect((await fs.lstat(file('draft.md'))).isSymbolicLink()).toBe(true);
+  });
+});
