@@ -38,7 +38,8 @@ import { MAX_SESSION_ID_BYTES, invalidSessionIdReason } from '../session/assert-
 import { assertToolSourceOptions } from '../tool-sources/index.js';
 import type { ClearingOptions, CompactionOptions, ContextOptions, MemoryToolOptions, SpillOptions } from '../context/index.js';
 
-const isModel: OptionCheck = (value, place) => {
+/** A `Model`: an object with a `stream(request)` method (a model id string gets a hint to wrap it). */
+export const isModel: OptionCheck = (value, place) => {
   if (isObject(value) && typeof value.stream === 'function') return;
   const fix = typeof value === 'string' ? ` For a model id, wrap it: model: anthropicModel({ model: ${JSON.stringify(value)} }).` : '';
   throw new ConfigurationError(

@@ -8,7 +8,9 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import type { VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js';
 import { BUILTIN_AGENTS, buildSubagentCore, createAgentTools, runSubagent, subagentLimiterOf } from '../subagents/index.js';
 import type { ToolRunContext } from '../tools/types.js';
-import { coreOfAgent, workBesideAgent, type Agent } from './agent.js';
+import { Agent, coreOfAgent, workBesideAgent } from './agent.js';
+import { isModel } from './validate-agent-options.js';
+import { checkOptions, isAbortSignal, isString, optionProblem, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { beginSubagent } from '../subagents/begin-subagent.js';
 import { verifierFailure, verifierNotStarted } from './verifier-failure.js';
 import { customAlphabet } from 'nanoid';
@@ -32,6 +34,13 @@ const planVerificationSchema = builtOnFirstUse(() =>
       .describe('One finding per plan step, in plan order.'),
   }),
 );
+
+const isAgent: OptionCheck = (value, place) => {
+  if (value instanceof Agent) return;
+  throw new ConfigurationError(optionProblem(place, 'an agent made by createAgent() (of this copy of agent-harness)', value));
+};
+
+const VERIFY_PLAN_OPTIONS: OptionsSpec<VerifyPlanOptions> = { agent: required(isAgent), plan: isString, model: isModel, signal: isAbortSignal };
 
 /** Options of {@link verifyPlan}. */
 export interface VerifyPlanOptions {
@@ -138,6 +147,7 @@ async function runVerifier(core: AgentCore, plan: string, options: { model?: Mod
  * const { verdict, steps } = await verifyPlan({ agent });
  */
 export async function verifyPlan(options: VerifyPlanOptions): Promise<PlanVerification> {
+  checkOptions<VerifyPlanOptions>(options, VERIFY_PLAN_OPTIONS, { owner: 'verifyPlan', usage: 'verifyPlan({ agent })' });
   await options.agent.ready;
   if (options.agent.running) throw new ConfigurationError('verifyPlan: the agent is running; verify once its run has ended.');
   const core = coreOfAgent(options.agent);

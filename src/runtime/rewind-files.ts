@@ -74,8 +74,10 @@ function validateRewindOptions(options: RewindFilesOptions, messageCount: number
   if (options.dryRun !== undefined && typeof options.dryRun !== 'boolean') {
     throw new ConfigurationError(`rewindFiles: \`dryRun\` must be a boolean, got ${JSON.stringify(options.dryRun)}.`);
   }
-  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
-    throw new ConfigurationError(`rewindFiles: \`signal\` must be an AbortSignal (e.g. new AbortController().signal), got ${typeof options.signal}.`);
+  // Shaped like one is enough: a polyfill's, or one from another realm, is not an instance of this AbortSignal.
+  const signal = options.signal as { aborted?: unknown; addEventListener?: unknown } | null | undefined;
+  if (signal !== undefined && (typeof signal !== 'object' || signal === null || typeof signal.aborted !== 'boolean' || typeof signal.addEventListener !== 'function')) {
+    throw new ConfigurationError(`rewindFiles: \`signal\` must be an AbortSignal (e.g. new AbortController().signal), got ${signal === null ? 'null' : typeof signal}.`);
   }
 }
 

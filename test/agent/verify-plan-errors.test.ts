@@ -1,7 +1,7 @@
 // How verifyPlan fails when the verifier ends without a valid verdict: one typed error, each way.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { AgentHarnessError, createAgent, defineTool, ModelError, PlanVerificationError, StructuredOutputError, verifyPlan, type AgentEvent, type AgentOptions } from 'agent-harness';
+import { AgentHarnessError, ConfigurationError, createAgent, defineTool, ModelError, PlanVerificationError, StructuredOutputError, verifyPlan, type AgentEvent, type AgentOptions } from 'agent-harness';
 import { scriptedModel, toolCall, turn, type ScriptItem } from 'agent-harness/testing';
 import { deferred } from '../helpers.js';
 
@@ -203,6 +203,29 @@ describe('the verifier announced like any subagent', () => {
     agent.interrupt();
     expect((await failure(verifying)).status).toBe('interrupted');
     expect(events).toEqual([]);
+    expect(verifier.requests).toHaveLength(0);
+  });
+});
+
+describe('verifyPlan checks its options before any work', () => {
+  it('refuses a missing or wrong agent, an unknown option and values of the wrong type, naming the option and the fix, without calling a model', async () => {
+    const { agent, verifier } = await agentWithPlan(['never asked']);
+    const refused = async (options: unknown, message: RegExp) => {
+      const error = await verifyPlan(options as never).then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(ConfigurationError.isInstance(error)).toBe(true);
+      expect((error as Error).message).toMatch(message);
+    };
+    await refused(undefined, /verifyPlan takes an options object, such as verifyPlan\(\{ agent \}\)/);
+    await refused({}, /agent/);
+    await refused({ agent: 'my-agent' }, /agent.*must be an agent made by createAgent\(\).*"my-agent"/);
+    await refused({ agent: { ready: Promise.resolve(), running: false } }, /agent.*must be an agent made by createAgent\(\)/);
+    await refused({ agent, plan: 42 }, /plan.*must be a string.*42/);
+    await refused({ agent, model: 'claude-sonnet-4-6' }, /model.*wrap it: model: anthropicModel/);
+    await refused({ agent, signal: 'stop' }, /signal.*must be an AbortSignal/);
+    await refused({ agent, modle: verifier }, /modle.*model/);
     expect(verifier.requests).toHaveLength(0);
   });
 });

@@ -87,6 +87,16 @@ describe('stopping agent.rewindFiles', () => {
     await expect(agent.rewindFiles({ toMessage: 0, signal: 'stop' as never })).rejects.toThrow(/`signal` must be an AbortSignal/);
   });
 
+  it('takes a signal shaped like an AbortSignal from elsewhere (a polyfill, another realm)', async () => {
+    const { agent, files } = await edited();
+    const foreign = { aborted: true, reason: 'stop', addEventListener: () => {}, removeEventListener: () => {} };
+    const result = await agent.rewindFiles({ toMessage: 0, signal: foreign as unknown as AbortSignal });
+    expect(result.interrupted).toBe(true);
+    expect(result.restored).toEqual([]);
+    expect([...files.values()]).toEqual(NAMES.map((name) => `new ${name}`));
+    await expect(agent.rewindFiles({ toMessage: 0, signal: null as never })).rejects.toThrow(/`signal` must be an AbortSignal .*got null/);
+  });
+
   it('agent.interrupt() stops it between files', async () => {
     const { agent, files, restoring } = await edited();
     const rewinding = agent.rewindFiles({ toMessage: 0 });
