@@ -1,8 +1,9 @@
 // A/B of two builds in CPU instructions, not seconds: each build's workload runs under
 // `valgrind --tool=callgrind` (which counts the instructions a process executes, whatever else the
 // machine is doing) with V8 on one thread and its time-driven heuristics off (`--single-threaded
-// --predictable`: no concurrent compiler or GC threads), so a whole-run figure repeats to within
-// ~0.5% and a per-turn one to within ~2%, where wall-time A/Bs on this shared machine move by more.
+// --predictable`: no concurrent compiler or GC threads), so the figures do not move with what else
+// the machine runs. They still move between runs (random ids, GC timing): a whole-run figure by
+// ~±3% and a per-turn one by ~±5% here, so a change smaller than that needs several runs.
 //   node bench/ab-instructions.mjs ../base/dist/index.js
 // Prints per build the instructions of one whole new-session run (the difference between 1,300 and
 // 300 whole runs, over 1,000) and of one tool turn (a 1,100-turn run against a 100-turn one, over
