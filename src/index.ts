@@ -467,6 +467,7 @@ export {
   type SessionConflictErrorOptions,
   UnsafeCompactionCutError,
   CompactionError,
+  type CompactionErrorOptions,
   MemoryAccessError,
   LeaseLostError,
   SessionStoreCorruptError,

@@ -1,13 +1,33 @@
 import { AgentHarnessError, hasCode } from './agent-harness-error.js';
 
+/** Options of the {@link CompactionError} constructor. */
+export interface CompactionErrorOptions {
+  /** The underlying error (the model's refusal, a hook's failure, …). */
+  cause?: unknown;
+  /**
+   * The history is too long for the context window even after everything a compaction can do
+   * (see {@link CompactionError.promptTooLong}).
+   * @default false
+   */
+  promptTooLong?: boolean;
+}
+
 /**
  * A compaction could not be completed: the summary call failed or returned no summary. The
  * history is left as it was.
  */
 export class CompactionError extends AgentHarnessError {
   static readonly code = 'compaction-failed';
-  constructor(message: string, options: { cause?: unknown } = {}) {
+  /**
+   * True when what is left cannot fit the context window whatever is dropped: after a "prompt is
+   * too long" refusal that no summary could shrink, even the user's latest message with the
+   * most recent exchange (the part a compaction keeps verbatim) is too long. Retrying does not
+   * help; a shorter message, a model with a larger window or a new session does.
+   */
+  readonly promptTooLong: boolean;
+  constructor(message: string, options: CompactionErrorOptions = {}) {
     super(CompactionError.code, message, options);
+    this.promptTooLong = options.promptTooLong === true;
   }
   static override isInstance = hasCode<CompactionError>(CompactionError.code);
 }

@@ -22,7 +22,7 @@ export { PlanNameCollisionError } from './plan-name-collision-error.js';
 export { PlanExtractionError, type PlanExtractionErrorOptions } from './plan-extraction-error.js';
 export { PlanVerificationError, type PlanVerificationErrorOptions, type PlanVerificationFailure } from './plan-verification-error.js';
 export { UnsafeCompactionCutError } from './unsafe-compaction-cut-error.js';
-export { CompactionError } from './compaction-error.js';
+export { CompactionError, type CompactionErrorOptions } from './compaction-error.js';
 export { MemoryAccessError } from './memory-access-error.js';
 export { McpConnectionError, type McpConnectionErrorOptions } from './mcp-connection-error.js';
 export { McpToolCallError, type McpToolCallErrorOptions } from './mcp-tool-call-error.js';

@@ -272,6 +272,12 @@ export interface CompactionEndEvent extends EventBase {
   keptMessages: number;
   /** What the summary call cost. */
   usage: Usage;
+  /**
+   * Set when no summary could be written because even the summary request was too long (a
+   * reactive compaction's last resort): the oldest `summarizedMessages` were dropped instead, and
+   * a `warning` event says so.
+   */
+  trimmed?: true;
   /** Set when the compaction failed; the history is unchanged. */
   error?: Error;
 }

@@ -166,6 +166,8 @@ export interface PostCompactHookInput extends HookInputBase {
   tokensBefore: number;
   /** The context size after, in tokens (estimated). */
   tokensAfter: number;
+  /** Set when the oldest messages were dropped because no summary could be written (see `CompactionEndEvent.trimmed`); `summary` is the note that says so. */
+  trimmed?: true;
 }
 
 /** What a `PreCompact` hook may return. */

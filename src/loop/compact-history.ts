@@ -21,7 +21,7 @@ import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
 import { reportHookErrors } from './execute-tools.js';
 import { noteCompaction } from './compaction-pause.js';
-import { keepLatestPrompt } from './keep-latest-prompt.js';
+import { keepLatestPrompt, type LatestPromptCut } from './keep-latest-prompt.js';
 import { questionTools } from './question-tools.js';
 import { startAndLaterHalf } from './start-and-later-half.js';
 import { describeThrown } from '../errors/describe-thrown.js';
@@ -69,6 +69,8 @@ export interface CompactionResult {
   keptMessages: number;
   /** What the summary call cost. */
   usage: Usage;
+  /** Set when the oldest messages were dropped because no summary could be written (see `CompactionEndEvent.trimmed`). */
+  trimmed?: true;
 }
 
 /**
@@ -174,17 +176,31 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
     core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: tokensBefore, summarizedMessages: 0, keptMessages: messages.length, usage, error: failure });
   };
   let summary: string | undefined;
+  let kept: LatestPromptCut = { cut, ...(restated ? { restated } : {}) };
+  let trimmed = false;
   try {
     summary = await writeSummary(core, messages, cut, instructions, signal, usage);
   } catch (error) {
     if (!signal.aborted) {
-      const failure = CompactionError.isInstance(error)
-        ? error
-        : new CompactionError(`The compaction (${trigger}) failed: the model could not write the summary (${describeThrown(error)}). The history is unchanged.`, { cause: error });
-      failed(failure);
-      // A failed automatic compaction would fail again next turn, at the same price.
-      if (trigger === 'auto') noteCompaction(core, tokensBefore);
-      throw failure;
+      // Every way of shortening the summary request was refused as too long. A reactive
+      // compaction is all that keeps the session going: as a last resort it drops the oldest
+      // messages (keeping what an automatic compaction keeps verbatim) instead of failing.
+      const trim = trigger === 'reactive' && promptTooLong(error) ? trimCut(core, messages) : undefined;
+      if (trim) {
+        kept = trim;
+        summary = trimmedNote(trim.cut);
+        trimmed = true;
+      } else {
+        const failure = CompactionError.isInstance(error)
+          ? error
+          : trigger === 'reactive' && promptTooLong(error)
+            ? tooLongToTrim(trigger, error)
+            : new CompactionError(`The compaction (${trigger}) failed: the model could not write the summary (${describeThrown(error)}). The history is unchanged.`, { cause: error });
+        failed(failure);
+        // A failed automatic compaction would fail again next turn, at the same price.
+        if (trigger === 'auto') noteCompaction(core, tokensBefore);
+        throw failure;
+      }
     }
   }
   // Interrupted while the summary was written (also by a model that finished regardless): nothing is replaced.
@@ -192,14 +208,24 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
     failed(new CompactionError(`The compaction (${trigger}) was interrupted before the summary was written. The history is unchanged.`, { cause: signal.reason }));
     return unchanged('interrupted');
   }
-  options.countUsage?.(usage);
 
-  const compacted = buildCompactedHistory({ messages, cut, summary, state: compactionState(core, messages.slice(0, cut)), ...(restated ? { latestPrompt: restated } : {}) });
-  const mergedFirst = messages[cut]?.role === 'user' ? 1 : 0;
+  const compacted = buildCompactedHistory({ messages, cut: kept.cut, summary, state: compactionState(core, messages.slice(0, kept.cut)), ...(kept.restated ? { latestPrompt: kept.restated } : {}) });
+  if (trimmed) {
+    // What is left must fit the window, or dropping the oldest messages lost them for nothing.
+    const left = core.context.measure({ system: core.system, tools: core.toolDefinitions as never, messages: compacted.messages }).tokens;
+    if (left >= core.context.window) {
+      const failure = tooLongToTrim(trigger, undefined, left, core.context.window);
+      failed(failure);
+      throw failure;
+    }
+  }
+  options.countUsage?.(usage);
+  const cutAt = kept.cut;
+  const mergedFirst = messages[cutAt]?.role === 'user' ? 1 : 0;
   const next: SessionState = {
     ...core.state,
     messages: compacted.messages,
-    messageUsage: [null, ...core.state.messageUsage.slice(cut + mergedFirst)],
+    messageUsage: [null, ...core.state.messageUsage.slice(cutAt + mergedFirst)],
     prefix: { system: core.system, toolNames: core.toolDefinitions.map((tool) => tool.name) },
     compactions: (core.state.compactions ?? 0) + 1,
   };
@@ -207,16 +233,56 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
     kind: 'checkpoint',
     state: next,
     reason: 'compaction',
-    compaction: { trigger, summary, tokensBefore, summarizedMessages: compacted.summarized, keptMessages: compacted.kept },
+    compaction: { trigger, summary, tokensBefore, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, ...(trimmed ? { trimmed: true as const } : {}) },
   });
   const after = core.contextUsage();
-  core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: after.tokens, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage });
+  core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: after.tokens, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage, ...(trimmed ? { trimmed: true as const } : {}) });
+  if (trimmed) core.emit({ type: 'warning', source: 'compaction', message: trimmedWarning(compacted.summarized, tokensBefore, after.tokens) });
   core.emit({ type: 'context-usage', turn: options.turn ?? 0, usage: after });
   const resumesAt = noteCompaction(core, after.tokens);
   if (resumesAt !== undefined) core.emit({ type: 'warning', source: 'compaction', message: didNotHelp(trigger, after.tokens, core.context.compactAt, resumesAt) });
-  const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, trigger, summary, tokensBefore, tokensAfter: after.tokens } });
+  const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, trigger, summary, tokensBefore, tokensAfter: after.tokens, ...(trimmed ? { trimmed: true as const } : {}) } });
   reportHookErrors(core, post.errors);
-  return { compacted: true, trigger, tokensBefore, tokensAfter: after.tokens, summary, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage };
+  return { compacted: true, trigger, tokensBefore, tokensAfter: after.tokens, summary, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage, ...(trimmed ? { trimmed: true as const } : {}) };
+}
+
+/**
+ * Where to drop the oldest messages when no summary can be written: the cut an automatic
+ * compaction would make (keeping `keepTokens` of recent history verbatim, where no call is open),
+ * with the user's latest message kept or restated; undefined when no cut drops anything.
+ */
+function trimCut(core: AgentCore, messages: readonly Message[]): LatestPromptCut | undefined {
+  const found = findCompactionCut(messages, { keepTokens: core.context.settings.compaction.keepTokens, estimate: core.context.tracker.messageTokens });
+  if (found === undefined || found === 0) return undefined;
+  const kept = keepLatestPrompt(messages, found, core.context.compactAt);
+  return kept.cut > 0 ? kept : undefined;
+}
+
+/** The note that takes the dropped messages' place, for the model. */
+function trimmedNote(dropped: number): string {
+  return (
+    `The ${dropped} earliest message(s) of this conversation were dropped without a summary: the conversation had grown too long for the context window, even to summarize. ` +
+    'What they held is no longer available to you. The records below (plan, todos, permissions) are current; if you need something from the dropped part, ask the user.'
+  );
+}
+
+function trimmedWarning(dropped: number, tokensBefore: number, tokensAfter: number): string {
+  const count = (value: number) => Math.round(value).toLocaleString('en-US');
+  return (
+    `The history (${count(tokensBefore)} tokens) was refused as too long and could not be summarized (even the summary request was too long), so its ${dropped} oldest message(s) were dropped, leaving ${count(tokensAfter)} tokens; ` +
+    'the model is told. The session store keeps the full history. To avoid this, let automatic compaction run earlier (a lower context.compaction threshold) or keep tool results shorter.'
+  );
+}
+
+/** The history cannot be made to fit: not even the most recent part a compaction keeps. */
+function tooLongToTrim(trigger: CompactionTrigger, cause?: unknown, left?: number, window?: number): CompactionError {
+  const size = left !== undefined && window !== undefined ? ` (about ${Math.round(left).toLocaleString('en-US')} tokens left against a window of ${window.toLocaleString('en-US')})` : '';
+  return new CompactionError(
+    `The compaction (${trigger}) failed: the prompt is too long for the context window, no summary could be written (even the summary request was too long), and dropping the oldest messages cannot make it fit: ` +
+      `the user's latest message with the most recent exchange is too long by itself${size}. The history is unchanged. ` +
+      'Send a shorter message, lower context.compaction.keepTokens, use a model with a larger context window, or start a new session.',
+    { ...(cause !== undefined ? { cause } : {}), promptTooLong: true },
+  );
 }
 
 function didNotHelp(trigger: CompactionTrigger, tokens: number, threshold: number, resumesAt: number): string {

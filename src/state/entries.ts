@@ -208,6 +208,12 @@ export interface CompactionRecord {
   summarizedMessages: number;
   /** How many messages were kept verbatim. */
   keptMessages: number;
+  /**
+   * Set when no summary could be written because even the summary request was too long (a
+   * reactive compaction's last resort): the oldest messages were dropped, and `summary` is the
+   * note that says so.
+   */
+  trimmed?: true;
 }
 
 /** A tool output too long for the context was kept aside whole (its result holds a preview). */
