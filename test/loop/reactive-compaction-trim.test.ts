@@ -12,7 +12,9 @@ import {
   type SessionEntry,
   type TextBlock,
 } from 'agent-harness';
-import { scriptedModel, turn } from 'agent-harness/testing';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { z } from 'zod';
+import { defineTool } from 'agent-harness';
 
 // When even the summary request of a reactive compaction is refused as too long (every shorter
 // form of it too), the oldest messages are dropped instead of the session being stuck for good.
@@ -98,6 +100,29 @@ describe('a reactive compaction that cannot write a summary', () => {
     const resumed = createAgent({ model: scriptedModel([]), store, resume: agent.sessionId });
     await resumed.ready;
     expect(resumed.messages).toEqual(agent.messages);
+  });
+
+  it('mid-run, keeps each kept tool result with its call and restates the run\'s prompt after the note', async () => {
+    const PROMPT = 'PROMPT-5: read both files and compare them.';
+    const read = defineTool({ name: 'Read', description: 'Reads.', inputSchema: z.object({ path: z.string() }), readOnly: true, execute: ({ input }) => `contents of ${input.path}` });
+    const { model } = modelRefusingSummaries([
+      'Answer one.',
+      turn(toolCall('Read', { path: 'a.md' })),
+      turn(toolCall('Read', { path: 'b.md' })),
+      turn('', { error: tooLong() }),
+      'They differ.',
+    ]);
+    const agent = createAgent({ model, tools: [read], maxStreamRetries: 0, context: { compaction: { keepTokens: 1 } } });
+    expect((await agent.run('First question.').result).status).toBe('completed');
+    expect((await agent.run(PROMPT).result).status).toBe('completed');
+    const retried = model.requests.at(-1)!;
+    expectValidHistory(retried.messages);
+    const texts = retried.messages.flatMap(textsOf);
+    expect(texts).toContain(PROMPT);
+    expect(JSON.stringify(retried.messages)).not.toContain('First question.');
+    // The latest call and its result are kept together.
+    expect(JSON.stringify(retried.messages)).toContain('contents of b.md');
+    expectValidHistory(agent.messages);
   });
 
   it('fails with a CompactionError that says the prompt is too long (promptTooLong) when even the latest message cannot fit, and changes nothing', async () => {
