@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, type AgentEvent, type AgentRun, type CanUseTool } from 'agent-harness';
+import { defineTool, memorySessionStore, type AgentEvent, type AgentRun, type CanUseTool, type SessionEntry, type SessionStore } from 'agent-harness';
 
 /** A deferred promise a test resolves by hand (no timers). */
 export function deferred<T = void>() {
@@ -52,3 +52,18 @@ export const answersConstraints: CanUseTool = (_name, input, context) =>
   context.reason.type === 'question'
     ? { behavior: 'allow', updatedInput: { ...(input as object), answers: { [constraintsQuestion.question]: CONSTRAINTS_ANSWER } } }
     : { behavior: 'allow' };
+
+/** A memory store that records what is appended once `watch()` was called (what a stopped run must no longer write). */
+export function watchedStore() {
+  const inner = memorySessionStore();
+  const late: SessionEntry[] = [];
+  let watching = false;
+  const store: SessionStore = {
+    ...inner,
+    append: (sessionId, entries, options) => {
+      if (watching) late.push(...entries);
+      return inner.append(sessionId, entries, options);
+    },
+  };
+  return { store, late, watch: () => (watching = true) };
+}

@@ -1,9 +1,9 @@
 // A custom Model that ignores `request.signal`: interrupt() and close() must not wait for it, and
 // nothing it streams afterwards may reach the host or the session.
 import { describe, expect, it } from 'vitest';
-import { createAgent, memorySessionStore, type AgentEvent, type Model, type ModelRequest, type ModelStreamEvent, type SessionEntry, type SessionStore } from 'agent-harness';
+import { createAgent, type AgentEvent, type Model, type ModelRequest, type ModelStreamEvent } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
-import { deferred, tick } from '../helpers.js';
+import { deferred, tick, watchedStore } from '../helpers.js';
 
 const USAGE = { inputTokens: 10, outputTokens: 5, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
 
@@ -41,21 +41,6 @@ function deafModel(before: Model | undefined = undefined) {
     },
   };
   return { model, started: started.promise, release: () => release.resolve(), ended: () => ended };
-}
-
-/** A memory store that records what is appended once `watch()` was called. */
-function watchedStore() {
-  const inner = memorySessionStore();
-  const late: SessionEntry[] = [];
-  let watching = false;
-  const store: SessionStore = {
-    ...inner,
-    append: (sessionId, entries, options) => {
-      if (watching) late.push(...entries);
-      return inner.append(sessionId, entries, options);
-    },
-  };
-  return { store, late, watch: () => (watching = true) };
 }
 
 async function settle(): Promise<void> {

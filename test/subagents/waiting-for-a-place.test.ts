@@ -1,8 +1,8 @@
 // Subagents waiting for a place under maxSubagentConcurrency when the run is interrupted or the agent closed.
 import { describe, expect, it } from 'vitest';
-import { createAgent, memorySessionStore, type AgentEvent, type AgentEventType, type SessionEntry, type SessionStore } from 'agent-harness';
+import { createAgent, type AgentEvent, type AgentEventType } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
-import { deferred, tick } from '../helpers.js';
+import { deferred, tick, watchedStore } from '../helpers.js';
 import { SubagentLimiter } from '../../src/subagents/subagent-limiter.js';
 import type { AgentCore } from '../../src/runtime/agent-core.js';
 
@@ -29,21 +29,6 @@ function heldWorker(honorsAbort: boolean) {
     ...Array.from({ length: 5 }, () => 'Worker done.'),
   ]);
   return { model, held: held.promise, release: () => release.resolve() };
-}
-
-/** A memory store that records what is appended once `watch()` was called. */
-function watchedStore() {
-  const inner = memorySessionStore();
-  const late: SessionEntry[] = [];
-  let watching = false;
-  const store: SessionStore = {
-    ...inner,
-    append: (sessionId, entries, options) => {
-      if (watching) late.push(...entries);
-      return inner.append(sessionId, entries, options);
-    },
-  };
-  return { store, late, watch: () => (watching = true) };
 }
 
 /** Three `worker` calls on one place: the first takes it and is held, the other two wait. */
