@@ -254,7 +254,9 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
 function trimCut(core: AgentCore, messages: readonly Message[]): LatestPromptCut | undefined {
   const found = findCompactionCut(messages, { keepTokens: core.context.settings.compaction.keepTokens, estimate: core.context.tracker.messageTokens });
   if (found === undefined || found === 0) return undefined;
-  const kept = keepLatestPrompt(messages, found, core.context.compactAt);
+  // No summary carries the user's latest message here: it is kept or restated whatever its size
+  // (whether what is left fits is checked after).
+  const kept = keepLatestPrompt(messages, found, Number.POSITIVE_INFINITY);
   return kept.cut > 0 ? kept : undefined;
 }
 

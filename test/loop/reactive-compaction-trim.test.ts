@@ -125,6 +125,21 @@ describe('a reactive compaction that cannot write a summary', () => {
     expectValidHistory(agent.messages);
   });
 
+  it('keeps the user\'s latest message even when it alone is past the compaction threshold (no summary could carry it)', async () => {
+    const PROMPT = `PROMPT-6: ${'a long brief to follow exactly. '.repeat(400)}`;
+    const read = defineTool({ name: 'Read', description: 'Reads.', inputSchema: z.object({ path: z.string() }), readOnly: true, execute: ({ input }) => `contents of ${input.path}` });
+    const { model } = modelRefusingSummaries(['Answer one.', turn(toolCall('Read', { path: 'a.md' })), turn('', { error: tooLong() }), 'Done as briefed.']);
+    const agent = createAgent({ model, tools: [read], maxStreamRetries: 0, context: { window: 20_000, clearing: false, compaction: { keepTokens: 1, outputReserve: 0, threshold: 0.1 } } });
+    const ends: unknown[] = [];
+    agent.on('compaction-end', (event) => ends.push(event));
+    expect((await agent.run('First question.').result).status).toBe('completed');
+    expect((await agent.run(PROMPT).result).status).toBe('completed');
+    expect(ends).toContainEqual(expect.objectContaining({ trigger: 'reactive', trimmed: true }));
+    const retried = model.requests.at(-1)!;
+    expectValidHistory(retried.messages);
+    expect(retried.messages.flatMap(textsOf)).toContain(PROMPT);
+  });
+
   it('fails with a CompactionError that says the prompt is too long (promptTooLong) when even the latest message cannot fit, and changes nothing', async () => {
     const HUGE = `PROMPT-4: ${'a very long paste '.repeat(2_000)}`;
     const { model } = modelRefusingSummaries(['Answer one.', turn('', { error: tooLong() })]);
