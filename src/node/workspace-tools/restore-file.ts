@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { RestoreFileArgs } from '../../tools/types.js';
 import { makeDirectories } from './make-directories.js';
-import { writeFileAtomically } from '../fs/write-file-atomically.js';
-import { openCheckedFile, realPathOfOpenFile } from './open-checked-file.js';
+import { openCheckedFile } from './open-checked-file.js';
+import { replaceFile } from './replace-file.js';
 import { writeAll } from './update-file.js';
 import { resolveRealPath } from './workspace-boundary.js';
 
@@ -20,14 +20,7 @@ async function writeBack(real: string, data: Buffer): Promise<void> {
   if (stat && stat.nlink > 1) return await writeInPlace(real, data);
   // Else a new file takes its place whole (a crash leaves the file before or after, never torn),
   // with the same permission bits; a file that was gone is created only if still nothing is there.
-  await writeFileAtomically(real, data, {
-    ...(stat ? { mode: stat.mode & 0o7777 } : { exclusive: true }),
-    check: async (handle, temporary) => {
-      if ((await realPathOfOpenFile(handle, temporary)) !== path.join(path.dirname(real), path.basename(temporary))) {
-        throw new Error(`the directories of ${real} lead elsewhere now; refusing to write through them.`);
-      }
-    },
-  });
+  await replaceFile(real, data, stat ? { mode: stat.mode & 0o7777, replacing: stat } : { exclusive: true });
 }
 
 async function writeInPlace(real: string, data: Buffer): Promise<void> {

@@ -7,6 +7,7 @@ import type { WorkspaceContext } from './workspace-context.js';
 import { makeDirectories } from './make-directories.js';
 import { notUtf8Message } from './not-utf8-message.js';
 import { openCheckedFile } from './open-checked-file.js';
+import { replaceFile } from './replace-file.js';
 import { authorizePath } from './path-access.js';
 import { sha256 } from './read-file-window.js';
 import { getReadRecord, setReadRecord, staleMessage } from './tool-state-records.js';
@@ -67,12 +68,24 @@ function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer | nul
   );
 }
 
+/**
+ * Writes the new content: as a new file that replaces the one opened at once, with its permission
+ * bits (a crash or kill -9 mid-write leaves the old content or the new, never a truncated file);
+ * a file with several hard links is written in place, so that all its names see the change.
+ */
 async function finishWrite(handle: FileHandle, args: UpdateFileArgs, real: string, content: string, before: Buffer | null): Promise<void> {
   keepCheckpoint(args, real, before);
   const data = Buffer.from(content, 'utf8');
-  await writeAll(handle, data);
-  const stat = await handle.stat();
-  setReadRecord(args.agent.toolState, real, { mtimeMs: stat.mtimeMs, sha256: sha256(data) });
+  const opened = await handle.stat();
+  let written;
+  if (opened.nlink === 1) {
+    written = await replaceFile(real, data, { mode: opened.mode & 0o7777, replacing: opened });
+  } else {
+    await writeAll(handle, data);
+    await handle.sync();
+    written = await handle.stat();
+  }
+  setReadRecord(args.agent.toolState, real, { mtimeMs: written.mtimeMs, sha256: sha256(data) });
 }
 
 async function updateExisting(args: UpdateFileArgs, real: string, handle: FileHandle): Promise<ToolOutput> {
@@ -118,8 +131,9 @@ async function createNew(args: UpdateFileArgs, real: string): Promise<ToolOutput
 /**
  * Writes a file the safe way, for Write and Edit: re-authorizes the path, opens it without
  * following a last-component symbolic link and checks what was opened, requires a current read
- * record for an existing file (same modification time and content hash), writes through the
- * same handle, and records the new version so the next edit needs no new read.
+ * record for an existing file (same modification time and content hash), writes the new content
+ * as a new file that replaces it at once (see `finishWrite`), and records the new version so the
+ * next edit needs no new read.
  */
 export async function updateFile(args: UpdateFileArgs): Promise<ToolOutput> {
   const authorization = await authorizePath({ boundary: args.boundary, input: args.input, writes: true, toolUseId: args.toolUseId, agent: args.agent });

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { callTool, fakeAgent, makeTempDir, outcomeOf, toolNamed } from './helpers.js';
+import { replaceFile } from '../../../src/node/workspace-tools/replace-file.js';
 
 let work: string;
 let read: Tool;
@@ -140,5 +141,47 @@ describe('Edit', () => {
     await callTool(edit, { file_path: 'a.txt', old_string: 'one', new_string: 'uno' }, { agent, answer: () => true });
     expect(await fs.readFile(file('hard.txt'), 'utf8')).toMatch(/^uno/);
     expect((await fs.stat(file('a.txt'))).mode & 0o777).toBe(0o640);
+  });
+});
+
+describe('Write and Edit put the new content in place whole', () => {
+  const strays = async () => (await fs.readdir(work)).filter((name) => name.startsWith('.tmp-'));
+
+  it('as a new file that replaces the old one at once, with its permission bits; the next edit needs no new read', async () => {
+    const agent = fakeAgent();
+    await fs.chmod(file('a.txt'), 0o640);
+    const before = await fs.stat(file('a.txt'));
+    await callTool(read, { file_path: 'a.txt' }, { agent });
+    const first = await callTool(edit, { file_path: 'a.txt', old_string: 'three', new_string: 'THREE' }, { agent });
+    expect(first.isError).toBe(false);
+    const after = await fs.stat(file('a.txt'));
+    // Not truncated and rewritten in place (where a crash midway would leave it cut short).
+    expect(after.ino).not.toBe(before.ino);
+    expect(after.mode & 0o7777).toBe(0o640);
+    expect(await fs.readFile(file('a.txt'), 'utf8')).toBe('one\ntwo\nTHREE\ntwo\n');
+    const second = await callTool(write, { file_path: 'a.txt', content: 'all new\n' }, { agent });
+    expect(second).toMatchObject({ isError: false, text: 'The file a.txt has been overwritten.' });
+    expect(await fs.readFile(file('a.txt'), 'utf8')).toBe('all new\n');
+    expect((await fs.stat(file('a.txt'))).mode & 0o7777).toBe(0o640);
+    expect(await strays()).toEqual([]);
+  });
+
+  it('in place for a file with several hard links, so that every name sees the change', async () => {
+    const agent = fakeAgent();
+    await fs.link(file('a.txt'), file('alias.txt'));
+    const before = await fs.stat(file('a.txt'));
+    await callTool(read, { file_path: 'a.txt' }, { agent });
+    expect((await callTool(edit, { file_path: 'a.txt', old_string: 'three', new_string: 'THREE' }, { agent, answer: () => true })).isError).toBe(false);
+    expect(await fs.readFile(file('alias.txt'), 'utf8')).toBe('one\ntwo\nTHREE\ntwo\n');
+    expect((await fs.stat(file('a.txt'))).ino).toBe(before.ino);
+  });
+
+  it('refuses to replace a file that another file took the place of after it was checked (an editor saving by rename)', async () => {
+    const checked = await fs.stat(file('a.txt'));
+    await fs.writeFile(file('saved.txt'), 'the user saved this\n');
+    await fs.rename(file('saved.txt'), file('a.txt'));
+    await expect(replaceFile(file('a.txt'), Buffer.from('ours'), { replacing: checked })).rejects.toThrow(/was replaced by another file meanwhile/);
+    expect(await fs.readFile(file('a.txt'), 'utf8')).toBe('the user saved this\n');
+    expect(await strays()).toEqual([]);
   });
 });

@@ -1,0 +1,45 @@
+import type { Stats } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { writeFileAtomically } from '../fs/write-file-atomically.js';
+import { realPathOfOpenFile } from './open-checked-file.js';
+
+/** Options of {@link replaceFile}. */
+export interface ReplaceFileOptions {
+  /** The permission bits of the new file (those of the file it replaces). */
+  mode?: number;
+  /** Only when nothing is at the path (a file being created): `EEXIST` otherwise. */
+  exclusive?: boolean;
+  /**
+   * The file this write replaces, as it was checked (opened, read, compared with the read
+   * record): if another file has taken its place since (an editor saving by rename), the write is
+   * refused rather than replacing that one.
+   */
+  replacing?: Stats;
+}
+
+/**
+ * Puts `data` at the already-authorized real path `real` as a new file that replaces the current
+ * one at once (see `writeFileAtomically`): a crash or kill -9 leaves the old content or the new,
+ * never a truncated file. The temporary file must really be in `real`'s directory (a directory on
+ * the way swapped for a link since the path was authorized is refused).
+ * @returns the new file's status (its modification time, for the read record).
+ */
+export async function replaceFile(real: string, data: Buffer, options: ReplaceFileOptions = {}): Promise<Stats> {
+  let written: Stats | undefined;
+  const { replacing, ...rest } = options;
+  await writeFileAtomically(real, data, {
+    ...rest,
+    check: async (handle, temporary) => {
+      if (replacing) {
+        const now = await fs.lstat(real).catch(() => undefined);
+        if (now?.ino !== replacing.ino || now.dev !== replacing.dev) throw new Error(`${real} was replaced by another file meanwhile; it was left as it is. Read it again.`);
+      }
+      if ((await realPathOfOpenFile(handle, temporary)) !== path.join(path.dirname(real), path.basename(temporary))) {
+        throw new Error(`the directories of ${real} lead elsewhere now; refusing to write through them.`);
+      }
+      written = await handle.stat();
+    },
+  });
+  return written!;
+}
