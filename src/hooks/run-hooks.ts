@@ -71,7 +71,7 @@ async function runOne<E extends HookEventName>(
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
-  const fullInput = { ...input, hookEventName: event, signal: controller.signal } as unknown as HookInput<E>;
+  const fullInput = Object.assign({}, input, { hookEventName: event, signal: controller.signal }) as unknown as HookInput<E>;
   const called = (async (): Promise<Settled<unknown>> => {
     try {
       return { ok: true, value: await entry.hook(fullInput) };

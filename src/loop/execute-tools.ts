@@ -88,7 +88,7 @@ function tracedCall(core: AgentCore, call: BatchCall, context: RunContext, appro
     `execute_tool ${call.toolName}`,
     { attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': call.toolName, 'gen_ai.tool.call.id': call.toolUseId, 'gen_ai.tool.type': 'function' } },
     async (span) => {
-      await runCall(core, call, { ...context, span }, approval);
+      await runCall(core, call, Object.assign({}, context, { span }), approval);
       const suspended = call.state === 'suspended';
       span.setAttribute('agent_harness.tool.outcome', suspended ? 'suspended' : call.result?.is_error ? 'error' : 'ok');
       if (call.result?.is_error) failSpan(span, new Error(typeof call.result.content === 'string' ? call.result.content.slice(0, 200) : 'tool error'));

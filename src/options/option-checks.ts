@@ -119,7 +119,7 @@ export function recordOf(item: OptionCheck, expected = 'an object'): OptionCheck
 
 /** A nested options object, checked like the top level: unknown keys get the nearest name. */
 export function shape<T>(spec: OptionsSpec<T>, context: Pick<CheckOptionsContext, 'hints' | 'usage'> = {}): OptionCheck {
-  return (value, place) => checkOptions(value, spec, { ...context, owner: place.owner, path: place.path });
+  return (value, place) => checkOptions(value, spec, Object.assign({}, context, { owner: place.owner, path: place.path }));
 }
 
 /** The first check that accepts the value wins; otherwise the message says every accepted form. */

@@ -21,7 +21,7 @@ export class SidechainJournal implements TranscriptWriter {
 
   record(...drafts: EntryDraft[]): void {
     // A grandchild's entries already carry their own agentId.
-    this.parent.record(...drafts.map((draft) => (draft.agentId !== undefined ? draft : { ...draft, agentId: this.agentId })));
+    this.parent.record(...drafts.map((draft): EntryDraft => (draft.agentId !== undefined ? draft : Object.assign({}, draft, { agentId: this.agentId }))));
   }
 
   after(fn: () => void, evenIfUnstored?: boolean): void {

@@ -18,8 +18,6 @@ const toolDefinitionTokens = new WeakMap<ToolDefinition, number>();
  * answer moves the anchor.
  */
 const RECENT_ESTIMATES = 4;
-/** Prefix estimates by system blocks, then tool list (the same arrays every turn of an agent). */
-const sharedPrefixes = new WeakMap<readonly TextBlock[], WeakMap<readonly ToolDefinition[], number>>();
 
 function cachedToolTokens(tool: ToolDefinition): number {
   let tokens = toolDefinitionTokens.get(tool);
@@ -193,13 +191,12 @@ class Tracker implements ContextTracker {
   }
 
   #prefixTokens(request: ContextRequest): number {
-    // System and tools are the same objects every turn: each pair is estimated once.
+    // System and tools are the same objects every turn: each pair is estimated once per tracker.
+    // (Not in a WeakMap shared by trackers: each agent has arrays of its own, so it never hit, and
+    // its entries outlived young-generation GCs.) Each tool's estimate is shared (cachedToolTokens).
     const last = this.#prefix;
     if (last !== undefined && last.system === request.system && last.tools === request.tools) return last.tokens;
-    let byTools = sharedPrefixes.get(request.system);
-    if (!byTools) sharedPrefixes.set(request.system, (byTools = new WeakMap()));
-    let tokens = byTools.get(request.tools);
-    if (tokens === undefined) byTools.set(request.tools, (tokens = estimatePrefixTokensWith(request, cachedToolTokens)));
+    const tokens = estimatePrefixTokensWith(request, cachedToolTokens);
     this.#prefix = { system: request.system, tools: request.tools, tokens };
     return tokens;
   }

@@ -71,6 +71,14 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
   const headers = requestHeaders(options);
   // With a caller's client, its own retry setting stands unless maxRetries was given explicitly.
   const maxRetries = options.client && options.maxRetries !== undefined ? options.maxRetries : undefined;
+  /** The SDK's per-request options: only those set (built by assignment, not spreads, on every call). */
+  const callOptions = (request: ModelRequest): Anthropic.RequestOptions => {
+    const call: Anthropic.RequestOptions = {};
+    if (request.signal) call.signal = request.signal;
+    if (headers) call.headers = headers;
+    if (maxRetries !== undefined) call.maxRetries = maxRetries;
+    return call;
+  };
 
   async function* stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
     const body = toAnthropicRequest(request, settings);
@@ -80,11 +88,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     let requestId: string | undefined;
     try {
       const answer = await anthropic.messages
-        .create(body as unknown as Anthropic.Messages.MessageCreateParamsStreaming, {
-          ...(request.signal ? { signal: request.signal } : {}),
-          ...(headers ? { headers } : {}),
-          ...(maxRetries === undefined ? {} : { maxRetries }),
-        })
+        .create(body as unknown as Anthropic.Messages.MessageCreateParamsStreaming, callOptions(request))
         .withResponse();
       events = answer.data as AsyncIterable<AnthropicStreamEvent>;
       requestId = answer.request_id ?? undefined;
@@ -97,11 +101,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
   async function countTokens(request: ModelRequest): Promise<TokenCount> {
     const body = toCountTokensRequest(request, settings);
     try {
-      const answer = await (await getClient()).messages.countTokens(body as unknown as Anthropic.Messages.MessageCountTokensParams, {
-        ...(request.signal ? { signal: request.signal } : {}),
-        ...(headers ? { headers } : {}),
-        ...(maxRetries === undefined ? {} : { maxRetries }),
-      });
+      const answer = await (await getClient()).messages.countTokens(body as unknown as Anthropic.Messages.MessageCountTokensParams, callOptions(request));
       return { inputTokens: answer.input_tokens };
     } catch (error) {
       throw mapAnthropicError(error, { signal: request.signal });

@@ -18,7 +18,7 @@ async function runPreToolUseHooks(state: PipelineState): Promise<StepResult> {
   const { hooks, tool, toolUseId, agent, signal } = state.args;
   const { outputs, errors } = await runHooks({
     event: 'PreToolUse',
-    input: { ...toolHookInput(state), tool: { readOnly: isReadOnlyCall(tool, state.input), kind: tool.kind } },
+    input: Object.assign(toolHookInput(state), { tool: { readOnly: isReadOnlyCall(tool, state.input), kind: tool.kind } }),
     hooks,
     signal,
   });

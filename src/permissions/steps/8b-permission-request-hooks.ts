@@ -22,7 +22,7 @@ export async function permissionRequestHooksStep(
   const { signal } = state.args;
   const { outputs, errors } = await runHooks({
     event: 'PermissionRequest',
-    input: { ...toolHookInput(state), reason: ask.reason, suggestions },
+    input: Object.assign(toolHookInput(state), { reason: ask.reason, suggestions }),
     hooks,
     signal,
   });
