@@ -16,6 +16,11 @@ export interface ReplaceFileOptions {
    * refused rather than replacing that one.
    */
   replacing?: Stats;
+  /**
+   * The owner and group the new file gets (those of the file it replaces; see `keepsOwner` for
+   * when this process can give them). Unset: the process's own.
+   */
+  owner?: { uid: number; gid: number };
 }
 
 /**
@@ -27,10 +32,18 @@ export interface ReplaceFileOptions {
  */
 export async function replaceFile(real: string, data: Buffer, options: ReplaceFileOptions = {}): Promise<Stats> {
   let written: Stats | undefined;
-  const { replacing, ...rest } = options;
+  const { replacing, owner, ...rest } = options;
   await writeFileAtomically(real, data, {
     ...rest,
     check: async (handle, temporary) => {
+      if (owner) {
+        const made = await handle.stat();
+        if (made.uid !== owner.uid || made.gid !== owner.gid) {
+          await handle.chown(owner.uid, owner.gid);
+          // A change of owner can clear the set-user-ID and set-group-ID bits: the file's bits again.
+          if (rest.mode !== undefined) await handle.chmod(rest.mode);
+        }
+      }
       if (replacing) {
         const now = await fs.lstat(real).catch(() => undefined);
         if (now?.ino !== replacing.ino || now.dev !== replacing.dev) throw new Error(`${real} was replaced by another file meanwhile; it was left as it is. Read it again.`);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { RestoreFileArgs } from '../../tools/types.js';
 import { makeDirectories } from './make-directories.js';
 import { openCheckedFile } from './open-checked-file.js';
+import { keepsOwner } from './keeps-owner.js';
 import { replaceFile } from './replace-file.js';
 import { writeAll } from './update-file.js';
 import { resolveRealPath } from './workspace-boundary.js';
@@ -18,9 +19,11 @@ async function writeBack(real: string, data: Buffer): Promise<void> {
   // A file with other names (hard links) is written in place, so that every name has the earlier
   // content again: a new file renamed over one name would leave the others as they are.
   if (stat && stat.nlink > 1) return await writeInPlace(real, data);
+  // So is another user's file this process may write to but could not give back to them.
+  if (stat && !keepsOwner(stat)) return await writeInPlace(real, data);
   // Else a new file takes its place whole (a crash leaves the file before or after, never torn),
   // with the same permission bits; a file that was gone is created only if still nothing is there.
-  await replaceFile(real, data, stat ? { mode: stat.mode & 0o7777, replacing: stat } : { exclusive: true });
+  await replaceFile(real, data, stat ? { mode: stat.mode & 0o7777, replacing: stat, owner: { uid: stat.uid, gid: stat.gid } } : { exclusive: true });
 }
 
 async function writeInPlace(real: string, data: Buffer): Promise<void> {
@@ -57,8 +60,9 @@ async function removeCreated(real: string): Promise<void> {
  * call created. The earlier bytes go to a new file that replaces the current one at once, with
  * its permission bits, so a crash or kill -9 mid-rewind leaves each file as it was or as restored,
  * never half-written; a file with several hard links is written in place instead, so that all its
- * names get the content back (a crash then can leave it torn). The new file's owner is the
- * process's user. The file's read record goes stale by itself (its modification time changes), so
+ * names get the content back (a crash then can leave it torn), and so is another user's file this
+ * process cannot give back to them (see `keepsOwner`); otherwise the new file keeps the owner and
+ * group. The file's read record goes stale by itself (its modification time changes), so
  * the model reads it again before the next edit.
  */
 export async function restoreWorkspaceFile(args: RestoreFileArgs): Promise<void> {

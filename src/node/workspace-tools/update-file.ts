@@ -7,6 +7,7 @@ import type { WorkspaceContext } from './workspace-context.js';
 import { makeDirectories } from './make-directories.js';
 import { notUtf8Message } from './not-utf8-message.js';
 import { openCheckedFile } from './open-checked-file.js';
+import { keepsOwner } from './keeps-owner.js';
 import { replaceFile } from './replace-file.js';
 import { authorizePath } from './path-access.js';
 import { sha256 } from './read-file-window.js';
@@ -70,16 +71,18 @@ function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer | nul
 
 /**
  * Writes the new content: as a new file that replaces the one opened at once, with its permission
- * bits (a crash or kill -9 mid-write leaves the old content or the new, never a truncated file);
- * a file with several hard links is written in place, so that all its names see the change.
+ * bits, owner and group (a crash or kill -9 mid-write leaves the old content or the new, never a
+ * truncated file); a file with several hard links is written in place, so that all its names see
+ * the change, and so is one whose owner and group this process cannot give a new file (another
+ * user's file it may write to), so that the file stays theirs.
  */
 async function finishWrite(handle: FileHandle, args: UpdateFileArgs, real: string, content: string, before: Buffer | null): Promise<void> {
   keepCheckpoint(args, real, before);
   const data = Buffer.from(content, 'utf8');
   const opened = await handle.stat();
   let written;
-  if (opened.nlink === 1) {
-    written = await replaceFile(real, data, { mode: opened.mode & 0o7777, replacing: opened });
+  if (opened.nlink === 1 && keepsOwner(opened)) {
+    written = await replaceFile(real, data, { mode: opened.mode & 0o7777, replacing: opened, owner: { uid: opened.uid, gid: opened.gid } });
   } else {
     await writeAll(handle, data);
     await handle.sync();

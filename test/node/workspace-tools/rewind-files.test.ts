@@ -294,6 +294,16 @@ describe('agent.rewindFiles puts a file back whole', () => {
     expect((await fs.readdir(work)).filter((name) => name.startsWith('.tmp-'))).toEqual([]);
   });
 
+  // Only root can make a file of another user to try this on (keepsOwner's own tests cover the rule).
+  it.skipIf(process.getuid?.() !== 0)('keeping the owner and group of another user\'s file', async () => {
+    const agent = await rewound();
+    await fs.chown(file('draft.md'), 1234, 5678);
+    await agent.rewindFiles({ toMessage: userIndex(agent, 'edit it') });
+    expect(await read('draft.md')).toBe('v1\n');
+    const after = await fs.stat(file('draft.md'));
+    expect({ uid: after.uid, gid: after.gid }).toEqual({ uid: 1234, gid: 5678 });
+  });
+
   it('in place when it has other names (hard links), so that every name has the earlier content again', async () => {
     const agent = await rewound();
     await fs.link(file('draft.md'), file('alias.md'));

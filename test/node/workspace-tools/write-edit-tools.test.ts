@@ -5,6 +5,7 @@ import { workspaceTools } from '../../../src/node/workspace-tools.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { callTool, fakeAgent, makeTempDir, outcomeOf, toolNamed } from './helpers.js';
 import { replaceFile } from '../../../src/node/workspace-tools/replace-file.js';
+import { keepsOwner } from '../../../src/node/workspace-tools/keeps-owner.js';
 
 let work: string;
 let read: Tool;
@@ -176,6 +177,19 @@ describe('Write and Edit put the new content in place whole', () => {
     expect((await fs.stat(file('a.txt'))).ino).toBe(before.ino);
   });
 
+  // Only root can make a file of another user to try this on; the keepsOwner tests below cover the rule for everyone.
+  it.skipIf(process.getuid?.() !== 0)('keeps the owner and group of another user\'s file (an agent running as root on a mounted workspace), also with its set-group-ID bit', async () => {
+    const agent = fakeAgent();
+    await fs.chown(file('a.txt'), 1234, 5678);
+    await fs.chmod(file('a.txt'), 0o2664);
+    await callTool(read, { file_path: 'a.txt' }, { agent });
+    expect((await callTool(edit, { file_path: 'a.txt', old_string: 'three', new_string: 'THREE' }, { agent })).isError).toBe(false);
+    const after = await fs.stat(file('a.txt'));
+    expect({ uid: after.uid, gid: after.gid, mode: after.mode & 0o7777 }).toEqual({ uid: 1234, gid: 5678, mode: 0o2664 });
+    expect(await fs.readFile(file('a.txt'), 'utf8')).toBe('one\ntwo\nTHREE\ntwo\n');
+    expect(await strays()).toEqual([]);
+  });
+
   it('refuses to replace a file that another file took the place of after it was checked (an editor saving by rename)', async () => {
     const checked = await fs.stat(file('a.txt'));
     await fs.writeFile(file('saved.txt'), 'the user saved this\n');
@@ -183,5 +197,21 @@ describe('Write and Edit put the new content in place whole', () => {
     await expect(replaceFile(file('a.txt'), Buffer.from('ours'), { replacing: checked })).rejects.toThrow(/was replaced by another file meanwhile/);
     expect(await fs.readFile(file('a.txt'), 'utf8')).toBe('the user saved this\n');
     expect(await strays()).toEqual([]);
+  });
+});
+
+describe('keepsOwner: when a new file can take a file\'s place with its owner and group', () => {
+  const user = { uid: 1000, gid: 1000, groups: [1000, 27] };
+
+  it('always for root, and where files have no owner ids', () => {
+    expect(keepsOwner({ uid: 1234, gid: 5678 }, { uid: 0, gid: 0, groups: [] })).toBe(true);
+    expect(keepsOwner({ uid: 1234, gid: 5678 }, undefined)).toBe(true);
+  });
+
+  it('for a user, only for its own files in its own groups: another user\'s file is written in place', () => {
+    expect(keepsOwner({ uid: 1000, gid: 1000 }, user)).toBe(true);
+    expect(keepsOwner({ uid: 1000, gid: 27 }, user)).toBe(true);
+    expect(keepsOwner({ uid: 1000, gid: 999 }, user)).toBe(false);
+    expect(keepsOwner({ uid: 1001, gid: 1000 }, user)).toBe(false);
   });
 });
