@@ -1,0 +1,74 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readSessionFile } from '../../../src/node/session-file/read-session-file.js';
+import type { SessionStoreWarning } from '../../../src/session/session-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'read-session-file-'));
+const entry = (id: string, text = id) => JSON.stringify({ $schemaVersion: 2, id, text });
+// Enough valid lines in front to push a file past the size read in one go (256 KiB), so that the
+// same content is read both ways: whole, and streamed through a line reader.
+const PADDING = Array.from({ length: 300 }, (_, index) => entry(`pad-${index}`, 'x'.repeat(1000)));
+
+async function read(content: string | Buffer): Promise<{ ids: string[]; texts: string[]; warnings: SessionStoreWarning[] }> {
+  const file = join(dir, `${Math.random().toString(36).slice(2)}.jsonl`);
+  writeFileSync(file, content);
+  const warnings: SessionStoreWarning[] = [];
+  const ids: string[] = [];
+  const texts: string[] = [];
+  for await (const read of readSessionFile({ file, sessionId: 's', onWarning: (warning) => warnings.push(warning) })) {
+    const { id, text } = read as unknown as { id: string; text: string };
+    ids.push(id);
+    texts.push(text);
+  }
+  return { ids, texts, warnings };
+}
+
+/** Reads `content` alone (whole) and behind the padding (streamed): the two must agree. */
+async function bothWays(content: string | Buffer) {
+  const small = await read(content);
+  const padded = Buffer.concat([Buffer.from(PADDING.join('\n') + '\n'), Buffer.from(content)]);
+  expect(padded.length).toBeGreaterThan(256 * 1024);
+  const large = await read(padded);
+  expect(large.ids.slice(0, PADDING.length)).toEqual(PADDING.map((_, index) => `pad-${index}`));
+  expect({ ids: large.ids.slice(PADDING.length), texts: large.texts.slice(PADDING.length) }).toEqual({ ids: small.ids, texts: small.texts });
+  expect(large.warnings.map((warning) => ({ ...warning, line: warning.line! - PADDING.length, message: warning.message.replace(/line \d+/g, 'line N').replace(/\(\d+\)/g, '(N)').replace(/[^ ]*\.jsonl/, 'FILE') })))
+    .toEqual(small.warnings.map((warning) => ({ ...warning, message: warning.message.replace(/line \d+/g, 'line N').replace(/\(\d+\)/g, '(N)').replace(/[^ ]*\.jsonl/, 'FILE') })));
+  return small;
+}
+
+describe('readSessionFile reads a small file whole and a large one streamed, with the same result', () => {
+  it('lines ending in \\n, \\r\\n or a lone \\r, and blank lines', async () => {
+    const result = await bothWays(`${entry('a')}\r\n\n${entry('b')}\r${entry('c')}\n   \n${entry('d')}\n`);
+    expect(result.ids).toEqual(['a', 'b', 'c', 'd']);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('a byte order mark at the start of the file (an editor saved it)', async () => {
+    expect((await read(`\uFEFF${entry('a')}\n${entry('b')}\n`)).ids).toEqual(['a', 'b']);
+    expect((await read(`\uFEFF${PADDING.join('\n')}\n${entry('b')}\n`)).ids.slice(0, 1)).toEqual(['pad-0']);
+  });
+
+  it('a complete last line without its newline is kept; one cut short is skipped with a warning that says so', async () => {
+    expect((await bothWays(`${entry('a')}\n${entry('b')}`)).ids).toEqual(['a', 'b']);
+    const torn = await bothWays(`${entry('a')}\n${entry('b').slice(0, 10)}`);
+    expect(torn.ids).toEqual(['a']);
+    expect(torn.warnings).toMatchObject([{ line: 2, message: expect.stringContaining('cut short') }]);
+  });
+
+  it('damage in the middle is skipped with its line number; non-ASCII text and invalid UTF-8 bytes decode alike', async () => {
+    const damaged = await bothWays(`${entry('a', 'é 😀 中')}\nnot json\n[1]\n${entry('b')}\n`);
+    expect(damaged.ids).toEqual(['a', 'b']);
+    expect(damaged.texts[0]).toBe('é 😀 中');
+    expect(damaged.warnings.map((warning) => warning.line)).toEqual([2, 3]);
+    const invalid = await bothWays(Buffer.concat([Buffer.from(`${entry('a')}\n{"$schemaVersion":2,"id":"b","text":"`), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]));
+    expect(invalid.ids).toEqual(['a', 'b']);
+    expect(invalid.texts[1]).toBe('\uFFFD\uFFFD');
+  });
+
+  it('yields nothing for a file that is empty or holds only line breaks', async () => {
+    expect((await read('')).ids).toEqual([]);
+    expect((await read('\n\r\n')).ids).toEqual([]);
+  });
+});
