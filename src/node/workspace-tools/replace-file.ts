@@ -4,6 +4,17 @@ import path from 'node:path';
 import { writeFileAtomically } from '../fs/write-file-atomically.js';
 import { realPathOfOpenFile } from './open-checked-file.js';
 
+/**
+ * The new file could not be given the owner and group asked for (a user namespace that does not
+ * map them, say): nothing was replaced, and the caller writes the file in place instead.
+ */
+export class OwnerNotKeptError extends Error {
+  constructor(real: string, cause: unknown) {
+    super(`${real} could not be replaced with its owner and group kept (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
+    this.name = 'OwnerNotKeptError';
+  }
+}
+
 /** Options of {@link replaceFile}. */
 export interface ReplaceFileOptions {
   /** The permission bits of the new file (those of the file it replaces). */
@@ -29,6 +40,7 @@ export interface ReplaceFileOptions {
  * never a truncated file. The temporary file must really be in `real`'s directory (a directory on
  * the way swapped for a link since the path was authorized is refused).
  * @returns the new file's status (its modification time, for the read record).
+ * @throws OwnerNotKeptError when `owner` could not be given (nothing was replaced).
  */
 export async function replaceFile(real: string, data: Buffer, options: ReplaceFileOptions = {}): Promise<Stats> {
   let written: Stats | undefined;
@@ -39,7 +51,9 @@ export async function replaceFile(real: string, data: Buffer, options: ReplaceFi
       if (owner) {
         const made = await handle.stat();
         if (made.uid !== owner.uid || made.gid !== owner.gid) {
-          await handle.chown(owner.uid, owner.gid);
+          await handle.chown(owner.uid, owner.gid).catch((error: unknown) => {
+            throw new OwnerNotKeptError(real, error);
+          });
           // A change of owner can clear the set-user-ID and set-group-ID bits: the file's bits again.
           if (rest.mode !== undefined) await handle.chmod(rest.mode);
         }

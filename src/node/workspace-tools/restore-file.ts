@@ -5,7 +5,7 @@ import type { RestoreFileArgs } from '../../tools/types.js';
 import { makeDirectories } from './make-directories.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { keepsOwner } from './keeps-owner.js';
-import { replaceFile } from './replace-file.js';
+import { OwnerNotKeptError, replaceFile } from './replace-file.js';
 import { writeAll } from './update-file.js';
 import { resolveRealPath } from './workspace-boundary.js';
 
@@ -23,7 +23,13 @@ async function writeBack(real: string, data: Buffer): Promise<void> {
   if (stat && !keepsOwner(stat)) return await writeInPlace(real, data);
   // Else a new file takes its place whole (a crash leaves the file before or after, never torn),
   // with the same permission bits; a file that was gone is created only if still nothing is there.
-  await replaceFile(real, data, stat ? { mode: stat.mode & 0o7777, replacing: stat, owner: { uid: stat.uid, gid: stat.gid } } : { exclusive: true });
+  try {
+    await replaceFile(real, data, stat ? { mode: stat.mode & 0o7777, replacing: stat, owner: { uid: stat.uid, gid: stat.gid } } : { exclusive: true });
+  } catch (error) {
+    // Its owner and group could not be given to a new file: written in place, so the file stays theirs.
+    if (!(error instanceof OwnerNotKeptError)) throw error;
+    await writeInPlace(real, data);
+  }
 }
 
 async function writeInPlace(real: string, data: Buffer): Promise<void> {

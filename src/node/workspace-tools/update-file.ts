@@ -1,3 +1,4 @@
+import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { toolOutput } from '../../tools/tool-output.js';
@@ -8,7 +9,7 @@ import { makeDirectories } from './make-directories.js';
 import { notUtf8Message } from './not-utf8-message.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { keepsOwner } from './keeps-owner.js';
-import { replaceFile } from './replace-file.js';
+import { OwnerNotKeptError, replaceFile } from './replace-file.js';
 import { authorizePath } from './path-access.js';
 import { sha256 } from './read-file-window.js';
 import { getReadRecord, setReadRecord, staleMessage } from './tool-state-records.js';
@@ -80,10 +81,14 @@ async function finishWrite(handle: FileHandle, args: UpdateFileArgs, real: strin
   keepCheckpoint(args, real, before);
   const data = Buffer.from(content, 'utf8');
   const opened = await handle.stat();
-  let written;
+  let written: Stats | undefined;
   if (opened.nlink === 1 && keepsOwner(opened)) {
-    written = await replaceFile(real, data, { mode: opened.mode & 0o7777, replacing: opened, owner: { uid: opened.uid, gid: opened.gid } });
-  } else {
+    written = await replaceFile(real, data, { mode: opened.mode & 0o7777, replacing: opened, owner: { uid: opened.uid, gid: opened.gid } }).catch((error: unknown) => {
+      if (error instanceof OwnerNotKeptError) return undefined;
+      throw error;
+    });
+  }
+  if (written === undefined) {
     await writeAll(handle, data);
     await handle.sync();
     written = await handle.stat();

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigurationError, createAgent, defineTool, RunInProgressError, type Agent } from 'agent-harness';
 import { fileSessionStore, workspaceTools } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn, type ScriptItem } from 'agent-harness/testing';
@@ -302,6 +302,25 @@ describe('agent.rewindFiles puts a file back whole', () => {
     expect(await read('draft.md')).toBe('v1\n');
     const after = await fs.stat(file('draft.md'));
     expect({ uid: after.uid, gid: after.gid }).toEqual({ uid: 1234, gid: 5678 });
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('in place when the new file cannot be given the owner (a user namespace that does not map it)', async () => {
+    const agent = await rewound();
+    await fs.chown(file('draft.md'), 1234, 5678);
+    const before = await fs.stat(file('draft.md'));
+    const probe = await fs.open(file('draft.md'), 'r');
+    const handles = Object.getPrototypeOf(probe) as { chown: (uid: number, gid: number) => Promise<void> };
+    await probe.close();
+    const chown = vi.spyOn(handles, 'chown').mockRejectedValue(Object.assign(new Error('EINVAL: invalid argument, fchown'), { code: 'EINVAL' }));
+    try {
+      const result = await agent.rewindFiles({ toMessage: userIndex(agent, 'edit it') });
+      expect(result.restored.map((restored) => restored.path)).toContain(file('draft.md'));
+    } finally {
+      chown.mockRestore();
+    }
+    expect(await read('draft.md')).toBe('v1\n');
+    const after = await fs.stat(file('draft.md'));
+    expect({ ino: after.ino, uid: after.uid, gid: after.gid }).toEqual({ ino: before.ino, uid: 1234, gid: 5678 });
   });
 
   it('in place when it has other names (hard links), so that every name has the earlier content again', async () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { callTool, fakeAgent, makeTempDir, outcomeOf, toolNamed } from './helpers.js';
@@ -186,6 +186,27 @@ describe('Write and Edit put the new content in place whole', () => {
     expect((await callTool(edit, { file_path: 'a.txt', old_string: 'three', new_string: 'THREE' }, { agent })).isError).toBe(false);
     const after = await fs.stat(file('a.txt'));
     expect({ uid: after.uid, gid: after.gid, mode: after.mode & 0o7777 }).toEqual({ uid: 1234, gid: 5678, mode: 0o2664 });
+    expect(await fs.readFile(file('a.txt'), 'utf8')).toBe('one\ntwo\nTHREE\ntwo\n');
+    expect(await strays()).toEqual([]);
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('writes in place when the new file cannot be given the owner (a user namespace that does not map it), rather than failing or changing it', async () => {
+    const agent = fakeAgent();
+    await fs.chown(file('a.txt'), 1234, 5678);
+    const before = await fs.stat(file('a.txt'));
+    const probe = await fs.open(file('a.txt'), 'r');
+    const handles = Object.getPrototypeOf(probe) as { chown: (uid: number, gid: number) => Promise<void> };
+    await probe.close();
+    const chown = vi.spyOn(handles, 'chown').mockRejectedValue(Object.assign(new Error('EINVAL: invalid argument, fchown'), { code: 'EINVAL' }));
+    try {
+      await callTool(read, { file_path: 'a.txt' }, { agent });
+      expect((await callTool(edit, { file_path: 'a.txt', old_string: 'three', new_string: 'THREE' }, { agent })).isError).toBe(false);
+      expect(chown).toHaveBeenCalled();
+    } finally {
+      chown.mockRestore();
+    }
+    const after = await fs.stat(file('a.txt'));
+    expect({ ino: after.ino, uid: after.uid, gid: after.gid }).toEqual({ ino: before.ino, uid: 1234, gid: 5678 });
     expect(await fs.readFile(file('a.txt'), 'utf8')).toBe('one\ntwo\nTHREE\ntwo\n');
     expect(await strays()).toEqual([]);
   });
