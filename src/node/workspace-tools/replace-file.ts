@@ -5,15 +5,23 @@ import { writeFileAtomically } from '../fs/write-file-atomically.js';
 import { realPathOfOpenFile } from './open-checked-file.js';
 
 /**
- * The new file could not be given the owner and group asked for (a user namespace that does not
- * map them, say): nothing was replaced, and the caller writes the file in place instead.
+ * A file that cannot be replaced by a new one, though it may be written: its directory takes no
+ * new file (not writable, immutable), the file is a mount point of its own (a file bind-mounted
+ * into a container: `EBUSY`), or the new file could not be given its owner and group (a user
+ * namespace that does not map them). Nothing was changed; the caller writes the file in place.
  */
-export class OwnerNotKeptError extends Error {
+export class CannotReplaceError extends Error {
   constructor(real: string, cause: unknown) {
-    super(`${real} could not be replaced with its owner and group kept (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
-    this.name = 'OwnerNotKeptError';
+    super(`${real} cannot be replaced by a new file (${cause instanceof Error ? cause.message : String(cause)}).`, { cause });
+    this.name = 'CannotReplaceError';
   }
 }
+
+/**
+ * Failures that say the file cannot be replaced here, not that writing it would fail: no space
+ * (`ENOSPC`, `EDQUOT`) is not one of them, since writing in place then would lose the file.
+ */
+const CANNOT_REPLACE = new Set(['EACCES', 'EPERM', 'EBUSY', 'EXDEV']);
 
 /** Options of {@link replaceFile}. */
 export interface ReplaceFileOptions {
@@ -40,7 +48,8 @@ export interface ReplaceFileOptions {
  * never a truncated file. The temporary file must really be in `real`'s directory (a directory on
  * the way swapped for a link since the path was authorized is refused).
  * @returns the new file's status (its modification time, for the read record).
- * @throws OwnerNotKeptError when `owner` could not be given (nothing was replaced).
+ * @throws CannotReplaceError when the file cannot be replaced here (nothing was changed): the
+ * caller writes it in place. A new file (`exclusive`) never gets it.
  */
 export async function replaceFile(real: string, data: Buffer, options: ReplaceFileOptions = {}): Promise<Stats> {
   let written: Stats | undefined;
@@ -52,7 +61,7 @@ export async function replaceFile(real: string, data: Buffer, options: ReplaceFi
         const made = await handle.stat();
         if (made.uid !== owner.uid || made.gid !== owner.gid) {
           await handle.chown(owner.uid, owner.gid).catch((error: unknown) => {
-            throw new OwnerNotKeptError(real, error);
+            throw new CannotReplaceError(real, error);
           });
           // A change of owner can clear the set-user-ID and set-group-ID bits: the file's bits again.
           if (rest.mode !== undefined) await handle.chmod(rest.mode);
@@ -67,6 +76,10 @@ export async function replaceFile(real: string, data: Buffer, options: ReplaceFi
       }
       written = await handle.stat();
     },
+  }).catch((error: unknown) => {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (!rest.exclusive && typeof code === 'string' && CANNOT_REPLACE.has(code)) throw new CannotReplaceError(real, error);
+    throw error;
   });
   return written!;
 }

@@ -5,7 +5,7 @@ import type { RestoreFileArgs } from '../../tools/types.js';
 import { makeDirectories } from './make-directories.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { keepsOwner } from './keeps-owner.js';
-import { OwnerNotKeptError, replaceFile } from './replace-file.js';
+import { CannotReplaceError, replaceFile } from './replace-file.js';
 import { writeAll } from './update-file.js';
 import { resolveRealPath } from './workspace-boundary.js';
 
@@ -26,8 +26,9 @@ async function writeBack(real: string, data: Buffer): Promise<void> {
   try {
     await replaceFile(real, data, stat ? { mode: stat.mode & 0o7777, replacing: stat, owner: { uid: stat.uid, gid: stat.gid } } : { exclusive: true });
   } catch (error) {
-    // Its owner and group could not be given to a new file: written in place, so the file stays theirs.
-    if (!(error instanceof OwnerNotKeptError)) throw error;
+    // It cannot be replaced here (its owner could not be kept, its directory takes no new file, a
+    // mount point): written in place.
+    if (!(error instanceof CannotReplaceError)) throw error;
     await writeInPlace(real, data);
   }
 }
@@ -67,8 +68,8 @@ async function removeCreated(real: string): Promise<void> {
  * its permission bits, so a crash or kill -9 mid-rewind leaves each file as it was or as restored,
  * never half-written; a file with several hard links is written in place instead, so that all its
  * names get the content back (a crash then can leave it torn), and so is another user's file this
- * process cannot give back to them (see `keepsOwner`); otherwise the new file keeps the owner and
- * group. The file's read record goes stale by itself (its modification time changes), so
+ * process cannot give back to them (see `keepsOwner`) and a file that cannot be replaced here (see
+ * `CannotReplaceError`); otherwise the new file keeps the owner and group. The file's read record goes stale by itself (its modification time changes), so
  * the model reads it again before the next edit.
  */
 export async function restoreWorkspaceFile(args: RestoreFileArgs): Promise<void> {

@@ -9,7 +9,7 @@ import { makeDirectories } from './make-directories.js';
 import { notUtf8Message } from './not-utf8-message.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { keepsOwner } from './keeps-owner.js';
-import { OwnerNotKeptError, replaceFile } from './replace-file.js';
+import { CannotReplaceError, replaceFile } from './replace-file.js';
 import { authorizePath } from './path-access.js';
 import { sha256 } from './read-file-window.js';
 import { getReadRecord, setReadRecord, staleMessage } from './tool-state-records.js';
@@ -75,7 +75,9 @@ function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer | nul
  * bits, owner and group (a crash or kill -9 mid-write leaves the old content or the new, never a
  * truncated file); a file with several hard links is written in place, so that all its names see
  * the change, and so is one whose owner and group this process cannot give a new file (another
- * user's file it may write to), so that the file stays theirs.
+ * user's file it may write to), so that the file stays theirs, and one that cannot be replaced
+ * here though it can be written (a directory that takes no new file, a file bind-mounted on its
+ * own: see `CannotReplaceError`). A full disk is not a reason: the write then fails, file whole.
  */
 async function finishWrite(handle: FileHandle, args: UpdateFileArgs, real: string, content: string, before: Buffer | null): Promise<void> {
   keepCheckpoint(args, real, before);
@@ -84,7 +86,7 @@ async function finishWrite(handle: FileHandle, args: UpdateFileArgs, real: strin
   let written: Stats | undefined;
   if (opened.nlink === 1 && keepsOwner(opened)) {
     written = await replaceFile(real, data, { mode: opened.mode & 0o7777, replacing: opened, owner: { uid: opened.uid, gid: opened.gid } }).catch((error: unknown) => {
-      if (error instanceof OwnerNotKeptError) return undefined;
+      if (error instanceof CannotReplaceError) return undefined;
       throw error;
     });
   }
