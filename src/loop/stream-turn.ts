@@ -1,6 +1,7 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import { ModelError } from '../errors/model-error.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
+import type { Usage } from '../model/usage.js';
 import type { RunAbort } from './run-abort.js';
 
 /** Options of {@link streamTurn}. */
@@ -21,6 +22,14 @@ export interface StreamTurnOptions {
    * signal must not stream into a run that has ended.
    */
   abort: RunAbort;
+  /**
+   * The usage the current attempt's model reported so far (`usage` events), until the attempt
+   * completes: the caller counts it when the turn is given up or fails (see `ModelStreamEvent`).
+   * An attempt that failed and is retried here is counted here, through `countUsage`.
+   */
+  partial: { usage?: Usage | undefined };
+  /** Counts the usage of an attempt that failed midway and is retried. */
+  countUsage: (usage: Usage) => void;
 }
 
 /**
@@ -33,12 +42,13 @@ export interface StreamTurnOptions {
  * @throws ModelError (or the model's own error) when the turn cannot be completed.
  */
 export async function streamTurn(core: AgentCore, request: ModelRequest, options: StreamTurnOptions): Promise<ModelResponse> {
-  const { turn, maxRetries, retries, abort } = options;
+  const { turn, maxRetries, retries, abort, partial } = options;
   const model = core.options.model;
   // One async frame per turn: the attempt's stream is read here, not in a function of its own.
   for (;;) {
     try {
       let response: ModelResponse | undefined;
+      partial.usage = undefined;
       for await (const event of model.stream(request)) {
         // Stops reading (and so ends the model's stream) once the run is interrupted.
         if (abort.aborted) throw abort.reason;
@@ -52,6 +62,12 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
           case 'thinking-delta':
             core.emit({ type: 'thinking-delta', thinking: event.thinking });
             break;
+          case 'usage': {
+            const problem = usageProblem(event.usage);
+            if (problem) throw new ModelError(`The model "${model.modelId}" yielded a usage event whose ${problem}; see ModelStreamEvent for the shape a Model yields.`);
+            partial.usage = event.usage;
+            break;
+          }
           case 'response':
             response = event.response;
             break;
@@ -70,6 +86,10 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
       // failures inside a stream, which carry no HTTP status, are retried here.
       if (!ModelError.isInstance(error) || !error.retryable || error.status !== undefined) throw error;
       if (retries.used >= maxRetries || abort.aborted) throw error;
+      // The failed attempt was billed for what it reported so far: counted before the next one.
+      const billed = partial.usage;
+      partial.usage = undefined;
+      if (billed) options.countUsage(billed);
       retries.used++;
       core.emit({ type: 'stream-retry', turn, retry: retries.used, maxRetries, error });
     }
@@ -89,9 +109,14 @@ function responseProblem(response: unknown): string | undefined {
   const { message, usage } = response as Partial<ModelResponse>;
   if (typeof message !== 'object' || message === null || message.role !== 'assistant') return 'message is not an assistant message ({ role: "assistant", content: [...] })';
   if (!Array.isArray(message.content)) return 'message.content is not an array of content blocks';
+  return usageProblem(usage);
+}
+
+/** What is wrong with a custom model's token usage, if anything. */
+function usageProblem(usage: unknown): string | undefined {
   if (typeof usage !== 'object' || usage === null) return 'usage is missing (token counts: inputTokens, outputTokens, cacheReadInputTokens, cacheCreationInputTokens)';
   for (const field of USAGE_FIELDS) {
-    const count = usage[field];
+    const count = (usage as Partial<Record<(typeof USAGE_FIELDS)[number], unknown>>)[field];
     if (typeof count !== 'number' || !Number.isFinite(count) || count < 0) return `usage.${field} is not a count of tokens (a finite number, 0 or more)`;
   }
   return undefined;

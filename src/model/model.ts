@@ -125,12 +125,19 @@ export interface ModelResponse {
 /**
  * What a model stream yields: deltas as they arrive, then exactly one `response` event with the
  * assembled message. A stream that fails throws (see `ModelError`).
+ *
+ * `usage` (optional) is the call's token usage so far, each one replacing the last (the Anthropic
+ * API reports the input at the start of a stream, the output at its end). The loop counts it only
+ * when the call does not complete: interrupted, or failed midway (and then retried or not), so the
+ * run's usage, cost and budget include what such a call was billed for; a completed call counts
+ * its `response.usage`. A model that never yields it leaves such calls uncounted.
  */
 export type ModelStreamEvent =
   | { type: 'text-delta'; index: number; text: string }
   | { type: 'thinking-delta'; index: number; thinking: string }
   | { type: 'tool-input-start'; index: number; id: string; name: string }
   | { type: 'tool-input-delta'; index: number; partialJson: string }
+  | { type: 'usage'; usage: Usage }
   | { type: 'response'; response: ModelResponse };
 
 /** The result of counting the tokens of a request. */

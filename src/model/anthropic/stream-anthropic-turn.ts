@@ -14,7 +14,8 @@ export interface StreamAnthropicTurnContext {
 
 /**
  * Turns the server-sent events of one streamed Messages API response into {@link ModelStreamEvent}s:
- * deltas as they arrive, then exactly one `response` with the assembled message.
+ * deltas as they arrive, the usage so far when `message_start` and `message_delta` report it, then
+ * exactly one `response` with the assembled message.
  *
  * @param events - the SDK's event stream (`messages.create({ stream: true })`), or any iterable of
  *   parsed events.
@@ -46,8 +47,14 @@ export async function* streamAnthropicTurn(
       }
       // The SDK may still hand out buffered events after an abort: nothing more is delivered.
       if (context.signal?.aborted) throw abortedError();
-      const delta = accumulator.apply(next.value);
+      const event = next.value;
+      const delta = accumulator.apply(event);
       if (delta) yield delta;
+      // The usage so far (input at message_start, output at message_delta): what a call given up
+      // midway was billed for. A copy: the accumulator goes on updating its own.
+      else if ((event.type === 'message_start' && event.message.usage) || (event.type === 'message_delta' && event.usage)) {
+        yield { type: 'usage', usage: { ...accumulator.usage } };
+      }
     }
     if (!accumulator.stopped) throw incompleteStreamError(accumulator, context);
     if (context.signal?.aborted) throw abortedError();

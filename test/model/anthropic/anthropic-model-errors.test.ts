@@ -65,7 +65,7 @@ describe('anthropicModel faults', () => {
   it('mid-stream overloaded_error event: deltas first, then a retryable ModelError without status', async () => {
     server.enqueue({ fault: 'stream-error', after: 3 });
     const { events, error } = await run();
-    expect(events.map((event) => event.type)).toEqual(['text-delta']);
+    expect(events.map((event) => event.type)).toEqual(['usage', 'text-delta']);
     const modelError = expectModelError(error);
     expect(modelError).toMatchObject({ status: undefined, errorType: 'overloaded_error', retryable: true, requestId: 'req_loopback_0001' });
     expect(modelError.message).toContain('Overloaded');

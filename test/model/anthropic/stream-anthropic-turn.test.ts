@@ -52,8 +52,20 @@ describe('streamAnthropicTurn', () => {
       { type: 'tool_use', id: 'toolu_b', name: 'Read', input: {} },
     ]);
     expect(events.map((event) => event.type)).toEqual([
-      'tool-input-start', 'tool-input-delta', 'tool-input-delta', 'tool-input-delta', 'tool-input-start', 'tool-input-delta', 'response',
+      'usage', 'tool-input-start', 'tool-input-delta', 'tool-input-delta', 'tool-input-delta', 'tool-input-start', 'tool-input-delta', 'usage', 'response',
     ]);
+  });
+
+  it('reports the usage so far at message_start and message_delta (what a call given up midway was billed for)', async () => {
+    const { events, response } = await collect([start({ input_tokens: 1200, output_tokens: 1, cache_read_input_tokens: 800 }), ...stop('end_turn', { output_tokens: 42 })]);
+    const reported = events.filter((event) => event.type === 'usage').map((event) => (event as { usage: unknown }).usage);
+    expect(reported).toEqual([
+      { inputTokens: 1200, outputTokens: 1, cacheReadInputTokens: 800, cacheCreationInputTokens: 0 },
+      { inputTokens: 1200, outputTokens: 42, cacheReadInputTokens: 800, cacheCreationInputTokens: 0 },
+    ]);
+    expect(response.usage).toEqual(reported[1]);
+    // Copies: the response's usage is not the object an earlier event carried.
+    expect(reported[0]).not.toBe(response.usage);
   });
 
   it('marks JSON that does not parse, keeping the raw text', async () => {
