@@ -16,7 +16,7 @@ import { runHooks } from '../hooks/run-hooks.js';
 import type { Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
-import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
+import { addUsage, emptyUsage, usageProblem, type Usage } from '../model/usage.js';
 import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
 import { reportHookErrors } from './execute-tools.js';
@@ -318,15 +318,21 @@ async function writeSummary(core: AgentCore, messages: readonly Message[], cut: 
     const source = history();
     const end = index === 0 ? cut : source.length;
     const request = buildSummaryRequest({ system: core.system, tools: core.toolDefinitions as never, messages: source, cut: end, ...(instructions ? { instructions } : {}) });
+    // What the call reported so far: counted if it is given up or fails midway (it was billed).
+    const partial: { usage?: Usage | undefined } = {};
     try {
       // Raced: an interrupt ends the compaction at once even when a Model ignores the signal.
-      const raced = await raceAbort(() => callModel(core, { ...request, tools: core.toolDefinitions, signal }), signal);
+      const raced = await raceAbort(() => callModel(core, { ...request, tools: core.toolDefinitions, signal }, partial), signal);
       if (raced.aborted) throw signal.reason;
       const response = raced.value;
+      partial.usage = undefined;
       addUsage(usage, response.usage);
       const text = response.message.content.filter((block): block is TextBlock => block.type === 'text').map((block) => block.text).join('');
       return summaryOf(text, response.stopReason);
     } catch (error) {
+      const billed = partial.usage;
+      partial.usage = undefined;
+      if (billed) addUsage(usage, billed);
       if (!promptTooLong(error) || signal.aborted) throw error;
       lastError = error;
     }
@@ -361,12 +367,18 @@ function summaryOf(text: string, stopReason: ModelResponse['stopReason']): strin
   return summary;
 }
 
-async function callModel(core: AgentCore, request: ModelRequest & { signal: AbortSignal }): Promise<ModelResponse> {
+async function callModel(core: AgentCore, request: ModelRequest & { signal: AbortSignal }, partial: { usage?: Usage | undefined }): Promise<ModelResponse> {
   let response: ModelResponse | undefined;
   for await (const event of core.options.model.stream(request)) {
     // Given up (see writeSummary): the stream is read no further.
     if (request.signal.aborted) throw request.signal.reason;
     if (event.type === 'response') response = event.response;
+    // The usage so far, counted if the call does not complete (see ModelStreamEvent).
+    else if (event.type === 'usage') {
+      const problem = usageProblem(event.usage);
+      if (problem) throw new CompactionError(`The compaction failed: the model "${core.options.model.modelId}" yielded a usage event whose ${problem}.`);
+      partial.usage = event.usage;
+    }
   }
   if (!response) throw new CompactionError(`The compaction failed: the model "${core.options.model.modelId}" ended the summary stream without a response.`);
   return response;

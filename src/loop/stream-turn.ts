@@ -1,7 +1,7 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import { ModelError } from '../errors/model-error.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
-import type { Usage } from '../model/usage.js';
+import { usageProblem, type Usage } from '../model/usage.js';
 import type { RunAbort } from './run-abort.js';
 
 /** Options of {@link streamTurn}. */
@@ -101,8 +101,6 @@ function describeEvent(event: unknown): string {
   return typeof type === 'string' ? `"${type.slice(0, 40)}"` : 'malformed';
 }
 
-const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens'] as const;
-
 /** What is wrong with a custom model's response, if anything (our adapters always yield the right shape). */
 function responseProblem(response: unknown): string | undefined {
   if (typeof response !== 'object' || response === null) return 'value is not an object';
@@ -110,14 +108,4 @@ function responseProblem(response: unknown): string | undefined {
   if (typeof message !== 'object' || message === null || message.role !== 'assistant') return 'message is not an assistant message ({ role: "assistant", content: [...] })';
   if (!Array.isArray(message.content)) return 'message.content is not an array of content blocks';
   return usageProblem(usage);
-}
-
-/** What is wrong with a custom model's token usage, if anything. */
-function usageProblem(usage: unknown): string | undefined {
-  if (typeof usage !== 'object' || usage === null) return 'usage is missing (token counts: inputTokens, outputTokens, cacheReadInputTokens, cacheCreationInputTokens)';
-  for (const field of USAGE_FIELDS) {
-    const count = (usage as Partial<Record<(typeof USAGE_FIELDS)[number], unknown>>)[field];
-    if (typeof count !== 'number' || !Number.isFinite(count) || count < 0) return `usage.${field} is not a count of tokens (a finite number, 0 or more)`;
-  }
-  return undefined;
 }

@@ -23,3 +23,15 @@ export function addUsage(total: Usage, delta: Usage): Usage {
   total.cacheCreationInputTokens += delta.cacheCreationInputTokens;
   return total;
 }
+
+const USAGE_FIELDS = ['inputTokens', 'outputTokens', 'cacheReadInputTokens', 'cacheCreationInputTokens'] as const;
+
+/** What is wrong with a custom model's token usage, if anything (our adapters always report the right shape). */
+export function usageProblem(usage: unknown): string | undefined {
+  if (typeof usage !== 'object' || usage === null) return 'usage is missing (token counts: inputTokens, outputTokens, cacheReadInputTokens, cacheCreationInputTokens)';
+  for (const field of USAGE_FIELDS) {
+    const count = (usage as Partial<Record<(typeof USAGE_FIELDS)[number], unknown>>)[field];
+    if (typeof count !== 'number' || !Number.isFinite(count) || count < 0) return `usage.${field} is not a count of tokens (a finite number, 0 or more)`;
+  }
+  return undefined;
+}

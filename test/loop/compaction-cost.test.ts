@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CompactionError, createAgent, defineTool, ModelError, type AgentEvent } from 'agent-harness';
+import { CompactionError, createAgent, defineTool, ModelError, type AgentEvent, type Model } from 'agent-harness';
+import { deferred } from '../helpers.js';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
 /** A read-only tool whose 40,000-character answer fills a 10,000-token window past its compaction threshold. */
@@ -93,5 +94,38 @@ describe('compaction calls count in the run usage, cost and budget', () => {
     expect(triggers).toEqual(['reactive']);
     expect(result.usage.inputTokens).toBe(1_001_100);
     expect(result.costUsd!).toBeCloseTo(dollars(1_001_100), 6);
+  });
+});
+
+describe('a compaction summary call that does not complete', () => {
+  it('interrupted while the summary streams: the usage the call reported counts in the compaction, the run usage and the cost', async () => {
+    const inner = scriptedModel([turn(toolCall('probe', {}), { usage: { inputTokens: 1_000, outputTokens: 0 } })], SONNET);
+    const reported = deferred();
+    let calls = 0;
+    const model: Model = {
+      ...inner,
+      async *stream(request) {
+        if (calls++ === 0) {
+          yield* inner.stream(request);
+          return;
+        }
+        // The summary call: the API took its input, then the run is interrupted.
+        yield { type: 'usage', usage: { inputTokens: 1_000_000, outputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } };
+        reported.resolve();
+        await new Promise<void>(() => {}); // ignores its signal
+      },
+    };
+    const agent = createAgent({ model, tools: [probe], context });
+    const ends: AgentEvent[] = [];
+    agent.on('compaction-end', (event) => ends.push(event));
+    const run = agent.run('go');
+    await reported.promise;
+    await agent.interrupt();
+    const result = await run.result;
+    expect(result.status).toBe('interrupted');
+    expect(ends).toHaveLength(1);
+    expect(ends[0]).toMatchObject({ type: 'compaction-end', usage: { inputTokens: 1_000_000, outputTokens: 1 } });
+    expect(result.usage.inputTokens).toBe(1_001_000);
+    expect(result.costUsd!).toBeCloseTo(dollars(1_001_000) + 15 / 1_000_000, 9);
   });
 });
