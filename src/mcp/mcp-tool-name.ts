@@ -35,7 +35,9 @@ function shortHash(text: string): string {
  * The name the model calls an MCP tool by: `mcp__<server>__<tool>`. Characters the Messages API
  * refuses (MCP allows `.` and `/`, for instance) become `_`; a name past 64 characters is cut and
  * ends with a hash of the tool's full name. A name already `taken` by another tool of the server
- * (two tools that differ only in such characters) gets the hash too.
+ * (two tools that differ only in such characters) gets the hash too; when the hashed name is
+ * taken as well (a server may list a tool named exactly like another one's cut name, or two whose
+ * hashes collide), the hash is drawn again until the name is free, so no two tools share a name.
  * @param server - a valid server name (see {@link assertMcpServerName}).
  * @param tool - the tool's name on the server.
  * @param taken - names already given to other tools.
@@ -43,8 +45,12 @@ function shortHash(text: string): string {
 export function mcpToolName(server: string, tool: string, taken?: ReadonlySet<string>): string {
   const full = `${MCP_TOOL_PREFIX}${server}__${tool.replace(/[^A-Za-z0-9_-]/g, '_') || '_'}`;
   if (full.length <= MAX_TOOL_NAME && !taken?.has(full)) return full;
-  const suffix = `_${shortHash(tool)}`;
-  return full.slice(0, MAX_TOOL_NAME - suffix.length) + suffix;
+  // Ends: `taken` is finite, and each attempt hashes a different text.
+  for (let attempt = 0; ; attempt++) {
+    const suffix = `_${shortHash(attempt === 0 ? tool : `${tool}\u0000${attempt}`)}`;
+    const name = full.slice(0, MAX_TOOL_NAME - suffix.length) + suffix;
+    if (!taken?.has(name)) return name;
+  }
 }
 
 /** The server a tool name belongs to, when it is an MCP tool name. */
