@@ -26,6 +26,8 @@ import { questionTools } from './question-tools.js';
 import { startAndLaterHalf } from './start-and-later-half.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 import { raceAbort } from '../permissions/race-abort.js';
+import { modeReminder } from '../permissions/mode-reminder.js';
+import { PERMISSION_MODES } from '../types/permission.js';
 
 /** Options of {@link compactHistory}. */
 export interface CompactHistoryOptions {
@@ -167,7 +169,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   if (found === undefined) return unchanged('nothing-to-compact');
   // Never the user's latest message only in the summary: kept as it is when the next turn
   // answers it, else restated after the summary.
-  const { cut, restated } = keepLatestPrompt(messages, found, core.context.compactAt);
+  const { cut, restated } = keepLatestPrompt(messages, found, core.context.compactAt, modeReminderTexts(core));
 
   core.emit({ type: 'compaction-start', trigger, tokensBefore });
   const usage = emptyUsage();
@@ -247,6 +249,16 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
 }
 
 /**
+ * Every mode reminder the loop may have queued on a prompt. A restated prompt leaves them out: the
+ * restated state before it says the mode as it is now (a plan-mode reminder after it would tell
+ * the model it is still planning once the plan was approved).
+ */
+function modeReminderTexts(core: AgentCore): Set<string> {
+  const planModeInstructions = core.options.planModeInstructions;
+  return new Set(PERMISSION_MODES.map((mode) => modeReminder(mode, { planModeInstructions })));
+}
+
+/**
  * Where to drop the oldest messages when no summary can be written: the cut an automatic
  * compaction would make (keeping `keepTokens` of recent history verbatim, where no call is open),
  * with the user's latest message kept or restated; undefined when no cut drops anything.
@@ -256,7 +268,7 @@ function trimCut(core: AgentCore, messages: readonly Message[]): LatestPromptCut
   if (found === undefined || found === 0) return undefined;
   // No summary carries the user's latest message here: it is kept or restated whatever its size
   // (whether what is left fits is checked after).
-  const kept = keepLatestPrompt(messages, found, Number.POSITIVE_INFINITY);
+  const kept = keepLatestPrompt(messages, found, Number.POSITIVE_INFINITY, modeReminderTexts(core));
   return kept.cut > 0 ? kept : undefined;
 }
 

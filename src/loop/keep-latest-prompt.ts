@@ -1,5 +1,5 @@
 import { estimateMessageTokens, isSafeCut } from '../context/index.js';
-import type { ContentBlock, Message } from '../model/messages.js';
+import type { ContentBlock, Message, TextBlock } from '../model/messages.js';
 import { latestPrompt } from './latest-prompt.js';
 
 /** Where a compaction cuts, and the user's latest message when it is restated after the summary. */
@@ -20,10 +20,14 @@ export interface LatestPromptCut {
  * @param messages - the history.
  * @param cut - the cut the compaction found (see `findCompactionCut`).
  * @param compactAt - the context size at which an automatic compaction runs, in tokens.
+ * @param leaveOut - texts left out of a restated message: the mode reminders the loop queued on
+ *   it, which may no longer hold (a plan approved since) and would otherwise follow the restated
+ *   state, contradicting it. What the summary replaces is only the conversation's own words.
  */
-export function keepLatestPrompt(messages: readonly Message[], cut: number, compactAt: number): LatestPromptCut {
+export function keepLatestPrompt(messages: readonly Message[], cut: number, compactAt: number, leaveOut?: ReadonlySet<string>): LatestPromptCut {
   const latest = latestPrompt(messages);
   if (!latest || latest.index >= cut || estimateMessageTokens({ role: 'user', content: latest.blocks }) >= compactAt) return { cut };
   if (latest.index === messages.length - 1 && isSafeCut(messages, latest.index)) return { cut: latest.index };
-  return { cut, restated: latest.blocks };
+  const restated = leaveOut?.size ? latest.blocks.filter((block) => block.type !== 'text' || !leaveOut.has((block as TextBlock).text)) : latest.blocks;
+  return restated.length > 0 ? { cut, restated } : { cut };
 }

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createAgent, type Agent, type ToolDefinition } from 'agent-harness';
+import { z } from 'zod';
+import { createAgent, defineTool, DEFAULT_PLAN_MODE_INSTRUCTIONS, SESSION_STATE_HEADING, type Agent, type TextBlock, type ToolDefinition } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { mcpToolName } from '../../src/mcp/index.js';
 
@@ -45,5 +46,33 @@ describe('attack: an MCP server lists a tool named exactly like another tool’s
     expect(agent.mcpServers[0]!.tools).toHaveLength(2);
     // The read-only one ran without asking, and it was the one the model named.
     expect(calls).toEqual([long]);
+  });
+});
+
+describe('attack: a compaction after the plan was approved, mid-run', () => {
+  it('the restated prompt does not carry the plan-mode reminder it was sent with: nothing after the restated state says "still planning"', async () => {
+    const read = defineTool({ name: 'Read', description: 'Reads.', inputSchema: z.object({ path: z.string() }), readOnly: true, execute: () => 'content' });
+    const model = scriptedModel([
+      turn(toolCall('ExitPlanMode', { plan: '1. Read a\n2. Report' }, 'c_plan')),
+      // Executing the plan; the reported usage puts the next request past the compaction threshold.
+      turn(toolCall('Read', { path: 'a' }, 'c_read'), { usage: { inputTokens: 195_000 } }),
+      turn('<summary>## Goal\nRead a and report.</summary>'),
+      'Done.',
+    ]);
+    const agent = createAgent({ model, tools: [read], permissionMode: 'plan', canUseTool: () => ({ behavior: 'allow' }) });
+    agents.push(agent);
+    const result = await agent.run('Plan the reading of a.').result;
+    expect(result.status).toBe('completed');
+    expect(agent.permissionMode).toBe('default');
+    // The prompt went out with the plan-mode instructions before it.
+    const prompt = (model.requests[0]!.messages[0]!.content as TextBlock[]).map((block) => block.text);
+    expect(prompt).toEqual([DEFAULT_PLAN_MODE_INSTRUCTIONS, 'Plan the reading of a.']);
+
+    const opening = (model.requests[3]!.messages[0]!.content as TextBlock[]).map((block) => block.text);
+    const state = opening.findIndex((text) => text.startsWith(SESSION_STATE_HEADING));
+    expect(opening[state]).toContain('Permission mode: default.');
+    // The prompt itself is restated, verbatim; the stale reminder is not.
+    expect(opening.slice(state)).toContain('Plan the reading of a.');
+    expect(opening.slice(state).some((text) => text.includes('Plan mode is active'))).toBe(false);
   });
 });
