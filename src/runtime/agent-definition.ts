@@ -15,7 +15,9 @@ export interface AgentDefinition {
   /**
    * The names of the parent's tools it may use (a subset; names the parent lacks are refused when
    * the agent is created). Deferred tools and provider server tools count: a subagent with
-   * deferred tools gets its own tool search.
+   * deferred tools gets its own tool search. A tool of a configured MCP server
+   * (`mcp__<server>__<tool>`) may be named before the server lists it: the subagent has it while
+   * the parent does.
    * @default every tool of the parent (but `Agent`, unless `maxDepth` allows it, and `EnterPlanMode`)
    */
   tools?: string[];

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { mcpServerOfToolName } from '../mcp/index.js';
 import { nearestName } from '../options/nearest-name.js';
 import type { ServerTool } from '../tools/server-tool.js';
 import type { Tool } from '../tools/types.js';
@@ -8,22 +9,30 @@ import type { AgentDefinition } from './agent-definition.js';
 export interface SubagentParent {
   readonly tools: ReadonlyMap<string, Tool>;
   readonly toolbox: { readonly serverTools: readonly ServerTool[] };
+  /** The configured MCP servers (their tools are listed once connected, or later, or never). */
+  readonly toolSources?: { readonly mcpServerNames: readonly string[] } | undefined;
 }
 
 /**
  * A subagent's `tools` must name tools its parent has (function tools, deferred ones included, or
  * provider server tools): a subagent never gets a tool its parent lacks, and a typo would silently
- * leave it without one.
+ * leave it without one. A name `mcp__<server>__<tool>` of a configured MCP server is accepted as
+ * rules accept it: its tools are not known before the server connects (`createAgent` checks before
+ * that), and a server that is down or drops the tool must not keep the agent from starting; the
+ * subagent gets the tool while its parent has it.
  * @throws ConfigurationError naming the type, the tool and the tools there are.
  */
 export function assertAgentToolsExist(agents: Readonly<Record<string, AgentDefinition>>, parent: SubagentParent): void {
   const serverNames = parent.toolbox.serverTools.map((tool) => tool.name);
+  const mcpServers = parent.toolSources?.mcpServerNames ?? [];
   for (const [type, definition] of Object.entries(agents)) {
     for (const name of definition.tools ?? []) {
       if (name === 'EnterPlanMode') {
         throw new ConfigurationError(`createAgent: agents["${type}"].tools names "EnterPlanMode", which subagents never get (only the main agent plans); remove it.`);
       }
       if (parent.tools.has(name) || serverNames.includes(name)) continue;
+      const server = mcpServerOfToolName(name);
+      if (server !== undefined && name.length > `mcp__${server}__`.length && name.startsWith(`mcp__${server}__`) && mcpServers.includes(server)) continue;
       const names = [...parent.tools.keys(), ...serverNames];
       const near = nearestName(name, names);
       throw new ConfigurationError(

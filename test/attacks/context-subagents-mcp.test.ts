@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { createAgent, defineTool, DEFAULT_PLAN_MODE_INSTRUCTIONS, SESSION_STATE_HEADING, type Agent, type TextBlock, type ToolDefinition } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { mcpToolName } from '../../src/mcp/index.js';
+import { createNotesServer } from '../mcp/fixtures/notes-server.js';
 
 const agents: Agent[] = [];
 afterEach(async () => {
@@ -74,5 +75,41 @@ describe('attack: a compaction after the plan was approved, mid-run', () => {
     // The prompt itself is restated, verbatim; the stale reminder is not.
     expect(opening.slice(state)).toContain('Plan the reading of a.');
     expect(opening.slice(state).some((text) => text.includes('Plan mode is active'))).toBe(false);
+  });
+});
+
+describe('attack: a subagent type limited to one MCP tool of its parent', () => {
+  const lister = (model: ReturnType<typeof scriptedModel>) => ({ lister: { description: 'Lists notes.', prompt: 'List the notes.', tools: ['mcp__notes__list_notes'], model } });
+
+  it('is accepted (the server’s tools are not known when createAgent checks), and gets that tool only', async () => {
+    const child = scriptedModel([turn(toolCall('mcp__notes__list_notes', {}, 'c_list')), 'No notes.']);
+    const model = scriptedModel([turn(toolCall('Agent', { description: 'list', prompt: 'List the notes.', subagent_type: 'lister' }, 'p_agent')), 'Done.']);
+    const agent = createAgent({ model, mcpServers: { notes: { type: 'sdk', server: () => createNotesServer() } }, agents: lister(child) });
+    agents.push(agent);
+    const result = await agent.run('go').result;
+    expect(result.status).toBe('completed');
+    const names = (child.requests[0]!.request.tools as ToolDefinition[]).map((tool) => tool.name);
+    expect(names.filter((name) => name.startsWith('mcp__'))).toEqual(['mcp__notes__list_notes']);
+    expect(child.requests[1]!.messages.at(-1)!.content).toEqual([expect.objectContaining({ type: 'tool_result', tool_use_id: 'c_list', content: '(no notes)' })]);
+  });
+
+  it('does not keep the agent from starting while the server is down; the subagent runs without the tool', async () => {
+    const child = scriptedModel(['The notes server is not there.']);
+    const model = scriptedModel([turn(toolCall('Agent', { description: 'list', prompt: 'List the notes.', subagent_type: 'lister' }, 'p_agent')), 'Done.']);
+    const down = () => {
+      throw new Error('the notes server is down');
+    };
+    const agent = createAgent({ model, mcpServers: { notes: { type: 'sdk', server: down } }, agents: lister(child) });
+    agents.push(agent);
+    const result = await agent.run('go').result;
+    expect(result.status).toBe('completed');
+    expect((child.requests[0]!.request.tools as ToolDefinition[]).some((tool) => tool.name.startsWith('mcp__'))).toBe(false);
+  });
+
+  it('still refuses a tool of a server that is not configured, and a bare server name', () => {
+    const make = (tools: string[]) => createAgent({ model: scriptedModel([]), mcpServers: { notes: { type: 'sdk', server: () => createNotesServer() } }, agents: { lister: { description: 'l', prompt: 'l', tools } } });
+    expect(() => make(['mcp__github__create_issue'])).toThrow(/which this agent does not have/);
+    expect(() => make(['mcp__notes'])).toThrow(/which this agent does not have/);
+    expect(() => make(['mcp__notes__'])).toThrow(/which this agent does not have/);
   });
 });
