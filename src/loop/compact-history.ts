@@ -212,14 +212,17 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   }
 
   const compacted = buildCompactedHistory({ messages, cut: kept.cut, summary, state: compactionState(core, messages.slice(0, kept.cut)), ...(kept.restated ? { latestPrompt: kept.restated } : {}) });
-  if (trimmed) {
-    // What is left must fit the window, or dropping the oldest messages lost them for nothing.
-    const left = core.context.measure({ system: core.system, tools: core.toolDefinitions as never, messages: compacted.messages }).tokens;
-    if (left >= core.context.window) {
-      const failure = tooLongToTrim(trigger, undefined, left, core.context.window);
-      failed(failure);
-      throw failure;
-    }
+  // What is left must fit the window, or dropping the oldest messages lost them for nothing; and a
+  // summary that leaves a history which cannot be sent, longer than the one it replaces (a model
+  // gone astray), would replace the conversation for nothing. (A compaction that shrank the
+  // history without making it fit is kept: a "prompt is too long" refusal compacts it further.)
+  const left = core.context.measure({ system: core.system, tools: core.toolDefinitions as never, messages: compacted.messages }).tokens;
+  if (left >= core.context.window && (trimmed || left > tokensBefore)) {
+    const failure = trimmed ? tooLongToTrim(trigger, undefined, left, core.context.window) : summaryTooLong(trigger, left, tokensBefore, core.context.window);
+    failed(failure);
+    // A failed automatic compaction would fail again next turn, at the same price.
+    if (trigger === 'auto') noteCompaction(core, tokensBefore);
+    throw failure;
   }
   options.countUsage?.(usage);
   const cutAt = kept.cut;
@@ -296,6 +299,15 @@ function tooLongToTrim(trigger: CompactionTrigger, cause?: unknown, left?: numbe
       `the user's latest message with the most recent exchange is too long by itself${size}. The history is unchanged. ` +
       'Send a shorter message, lower context.compaction.keepTokens, use a model with a larger context window, or start a new session.',
     { ...(cause !== undefined ? { cause } : {}), promptTooLong: true },
+  );
+}
+
+/** The summary made the history longer than before and past the window: refused, nothing replaced. */
+function summaryTooLong(trigger: CompactionTrigger, left: number, before: number, window: number): CompactionError {
+  const count = (value: number) => Math.round(value).toLocaleString('en-US');
+  return new CompactionError(
+    `The compaction (${trigger}) failed: the summary the model wrote is longer than what it replaces; the compacted history would take about ${count(left)} tokens (${count(before)} before), which does not fit the context window of ${count(window)} tokens. The history is unchanged. ` +
+      'Compact again with instructions for a shorter summary, or lower context.compaction.keepTokens.',
   );
 }
 

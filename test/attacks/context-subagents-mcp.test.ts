@@ -2,10 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { createAgent, defineTool, DEFAULT_PLAN_MODE_INSTRUCTIONS, SESSION_STATE_HEADING, type Agent, type TextBlock, type ToolDefinition } from 'agent-harness';
+import { CompactionError, createAgent, defineTool, DEFAULT_PLAN_MODE_INSTRUCTIONS, SESSION_STATE_HEADING, type Agent, type TextBlock, type ToolDefinition } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { mcpToolName } from '../../src/mcp/index.js';
 import { createNotesServer } from '../mcp/fixtures/notes-server.js';
+import { asksForSummary, contextModel } from '../loop/context-model.js';
 
 const agents: Agent[] = [];
 afterEach(async () => {
@@ -111,5 +112,41 @@ describe('attack: a subagent type limited to one MCP tool of its parent', () => 
     expect(() => make(['mcp__github__create_issue'])).toThrow(/which this agent does not have/);
     expect(() => make(['mcp__notes'])).toThrow(/which this agent does not have/);
     expect(() => make(['mcp__notes__'])).toThrow(/which this agent does not have/);
+  });
+});
+
+describe('attack: a model answers the summary request with a summary longer than the context window', () => {
+  const read = defineTool({ name: 'Read', description: 'Reads.', inputSchema: z.object({ path: z.string() }), readOnly: true, execute: () => 'some content '.repeat(200) });
+  /** Reads one file, then answers; every summary it writes is about 20,000 tokens. */
+  const rambler = () =>
+    contextModel((request, index) => {
+      if (asksForSummary(request)) return [{ type: 'text', text: `<summary>${'blah '.repeat(16_000)}</summary>` }];
+      if (index === 0) return [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a' } }];
+      return [{ type: 'text', text: 'Read it.' }];
+    });
+  const context = { window: 10_000, compaction: { outputReserve: 500 } };
+
+  it('a manual compaction is refused with a CompactionError; the history is unchanged, not replaced by a history that cannot be sent', async () => {
+    const agent = createAgent({ model: rambler(), tools: [read], context });
+    agents.push(agent);
+    await agent.run('Read a.').result;
+    const before = JSON.stringify(agent.messages);
+    const outcome = await agent.compact().catch((error: unknown) => error);
+    expect(CompactionError.isInstance(outcome)).toBe(true);
+    expect((outcome as Error).message).toMatch(/does not fit the context window of 10,000 tokens\. The history is unchanged\./);
+    expect(JSON.stringify(agent.messages)).toBe(before);
+    expect(agent.contextUsage.tokens).toBeLessThan(10_000);
+  });
+
+  it('an automatic one fails (a non-fatal error), and the run goes on with its history', async () => {
+    const agent = createAgent({ model: rambler(), tools: [read], context: { ...context, compaction: { ...context.compaction, threshold: 0.1, keepTokens: 0 } } });
+    agents.push(agent);
+    const errors: unknown[] = [];
+    agent.on('error', (event) => errors.push(event.error));
+    const result = await agent.run('Read a.').result;
+    expect(result.status).toBe('completed');
+    expect(errors.some((error) => CompactionError.isInstance(error))).toBe(true);
+    expect(agent.messages[0]!.content).toEqual([{ type: 'text', text: 'Read a.' }]);
+    expect(agent.contextUsage.tokens).toBeLessThan(10_000);
   });
 });

@@ -21,7 +21,9 @@ describe('compaction calls count in the run usage, cost and budget', () => {
       ],
       SONNET,
     );
-    const agent = createAgent({ model, tools: [probe], context });
+    // Everything is summarized (keepTokens 0): kept verbatim, the 40,000-character result alone
+    // would leave the context past the window, longer than before, and the compaction is refused.
+    const agent = createAgent({ model, tools: [probe], context: { ...context, compaction: { ...context.compaction, keepTokens: 0 } } });
     const ends: AgentEvent[] = [];
     agent.on('compaction-end', (event) => ends.push(event));
     const result = await agent.run('go').result;
