@@ -19,7 +19,7 @@ import type { ModelRequest, ModelResponse } from '../model/model.js';
 import { addUsage, emptyUsage, usageProblem, type Usage } from '../model/usage.js';
 import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
-import { reportHookErrors } from './execute-tools.js';
+import { hookInputBase, reportHookErrors } from './execute-tools.js';
 import { noteCompaction } from './compaction-pause.js';
 import { keepLatestPrompt, type LatestPromptCut } from './keep-latest-prompt.js';
 import { questionTools } from './question-tools.js';
@@ -156,7 +156,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
     event: 'PreCompact',
     hooks: core.options.hooks,
     signal,
-    input: { sessionId: core.sessionId, trigger, tokensBefore, window: core.context.window, ...(given.length ? { instructions: given.join('\n\n') } : {}) },
+    input: { ...hookInputBase(core), trigger, tokensBefore, window: core.context.window, ...(given.length ? { instructions: given.join('\n\n') } : {}) },
   });
   reportHookErrors(core, pre.errors);
   if (signal.aborted) return unchanged('interrupted');
@@ -246,7 +246,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   core.emit({ type: 'context-usage', turn: options.turn ?? 0, usage: after });
   const resumesAt = noteCompaction(core, after.tokens);
   if (resumesAt !== undefined) core.emit({ type: 'warning', source: 'compaction', message: didNotHelp(trigger, after.tokens, core.context.compactAt, resumesAt) });
-  const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: { sessionId: core.sessionId, trigger, summary, tokensBefore, tokensAfter: after.tokens, ...(trimmed ? { trimmed: true as const } : {}) } });
+  const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: { ...hookInputBase(core), trigger, summary, tokensBefore, tokensAfter: after.tokens, ...(trimmed ? { trimmed: true as const } : {}) } });
   reportHookErrors(core, post.errors);
   return { compacted: true, trigger, tokensBefore, tokensAfter: after.tokens, summary, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage, ...(trimmed ? { trimmed: true as const } : {}) };
 }

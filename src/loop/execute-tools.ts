@@ -322,7 +322,7 @@ async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: un
     event: 'PostToolUse',
     hooks: core.options.hooks,
     signal,
-    input: { sessionId: core.sessionId, toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, toolResponse: value },
+    input: { ...hookInputBase(core), toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, toolResponse: value },
   });
   reportHookErrors(core, post.errors);
   for (const output of post.outputs) {
@@ -344,11 +344,19 @@ async function failCall(core: AgentCore, call: BatchCall, input: unknown, messag
       event: 'PostToolUseFailure',
       hooks: core.options.hooks,
       signal: abort.signal,
-      input: { sessionId: core.sessionId, toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, error },
+      input: { ...hookInputBase(core), toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, error },
     });
     reportHookErrors(core, failure.errors);
   }
   refuseCall(core, call, message);
+}
+
+/**
+ * The fields every hook input of `core`'s events carries: its session, and — in a subagent, whose
+ * parent's hooks run for it — its `agentId`, so a hook can tell whose event it is.
+ */
+export function hookInputBase(core: AgentCore): { sessionId: string; agentId?: string } {
+  return core.agentId === undefined ? { sessionId: core.sessionId } : { sessionId: core.sessionId, agentId: core.agentId };
 }
 
 /** Reports errors thrown by non-blocking hooks as non-fatal error events. */

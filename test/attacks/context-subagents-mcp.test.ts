@@ -150,3 +150,40 @@ describe('attack: a model answers the summary request with a summary longer than
     expect(agent.contextUsage.tokens).toBeLessThan(10_000);
   });
 });
+
+describe("attack: the parent's hooks run for a subagent's events", () => {
+  it('PostToolUse, PostToolUseFailure, PreCompact and PostCompact inputs say which subagent the event comes from (agentId)', async () => {
+    const read = defineTool({ name: 'Read', description: 'Reads.', inputSchema: z.object({ path: z.string() }), readOnly: true, execute: () => 'content' });
+    const broken = defineTool({ name: 'Broken', description: 'Fails.', inputSchema: z.object({}), readOnly: true, execute: () => { throw new Error('disk on fire'); } });
+    const child = scriptedModel([
+      turn(toolCall('Broken', {}, 'c_broken')),
+      // The reported usage puts the subagent's next request past its compaction threshold.
+      turn(toolCall('Read', { path: 'a' }, 'c_read'), { usage: { inputTokens: 195_000 } }),
+      turn('<summary>## Goal\nRead a.</summary>'),
+      'Read it.',
+    ]);
+    const model = scriptedModel([turn(toolCall('Agent', { description: 'read', prompt: 'Read a.', subagent_type: 'reader' }, 'p_agent')), 'Done.']);
+    const seen: Array<{ event: string; agentId: string | undefined }> = [];
+    const record = (event: string) => ({ hook: (input: { agentId?: string }) => void seen.push({ event, agentId: input.agentId }) });
+    const agent = createAgent({
+      model,
+      tools: [read, broken],
+      agents: { reader: { description: 'Reads.', prompt: 'Read.', model: child } },
+      hooks: { PostToolUse: [record('PostToolUse')], PostToolUseFailure: [record('PostToolUseFailure')], PreCompact: [record('PreCompact')], PostCompact: [record('PostCompact')] },
+    });
+    agents.push(agent);
+    let subagentId: string | undefined;
+    agent.on('subagent-start', (event) => (subagentId = event.agentId));
+    const result = await agent.run('go').result;
+    expect(result.status).toBe('completed');
+    expect(subagentId).toEqual(expect.any(String));
+    // The subagent's events carry its id; the parent's own Agent call does not.
+    expect(seen).toEqual([
+      { event: 'PostToolUseFailure', agentId: subagentId },
+      { event: 'PostToolUse', agentId: subagentId },
+      { event: 'PreCompact', agentId: subagentId },
+      { event: 'PostCompact', agentId: subagentId },
+      { event: 'PostToolUse', agentId: undefined },
+    ]);
+  });
+});
