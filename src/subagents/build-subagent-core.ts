@@ -15,7 +15,7 @@ import type { CanUseTool } from '../types/permission.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { SidechainJournal } from './sidechain-journal.js';
 import { lostLease } from '../loop/lost-lease.js';
-import { offeredToReadOnly, readOnlyRefusal } from './read-only-refusal.js';
+import { offeredToReadOnly, subagentToolRefusal } from './read-only-refusal.js';
 
 /** The built-in tools every agent makes for itself (bound to its own state), never shared with a subagent. */
 const OWN_BUILTINS = new Set(['TodoWrite', 'ExitPlanMode', 'EnterPlanMode', 'AskUserQuestion', 'Agent', 'TaskOutput', 'ToolSearch']);
@@ -138,8 +138,9 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   core.leaseCheck = () => lostLease(parent);
   // Never looser than the parent now: a parent switched to plan mode makes its subagents read-only.
   core.modeCeiling = () => parent.mode;
-  // A read-only type uses an MCP tool only while its server's latest listing says it only reads.
-  if (definition.readOnly) core.toolRefusal = readOnlyRefusal(setup.subagentType);
+  // A read-only type uses an MCP tool only while its server's latest listing says it only reads;
+  // so does every subagent below a read-only one (it inherits the parent's refusal).
+  core.toolRefusal = subagentToolRefusal(setup.subagentType, definition.readOnly === true, parent.toolRefusal);
   // Its hosts' "always allow" answers are the session's: the parent keeps them too.
   core.sessionParent = parent;
   // It decides with all of the parent's rules as they are now (a deny the host adds holds at

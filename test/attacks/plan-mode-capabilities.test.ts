@@ -1,0 +1,40 @@
+// Attack class: capabilities that reach the agent by other ways than its own tool list — tools a
+// subagent inherits from a read-only one, suggestions on a plan-mode approval card, stores behind
+// a read-only command — must not let plan mode or a read-only subagent change anything.
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgent, type Agent } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { collect } from '../helpers.js';
+import { createNotesServer, type NotesServerState } from '../mcp/fixtures/notes-server.js';
+
+const agents: Agent[] = [];
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((agent) => agent.close()));
+});
+
+describe('attack: a read-only subagent starts a subagent that writes', () => {
+  it('the subagent it starts is read-only too: an MCP tool its server does not mark read-only is refused, even where a rule allows it', async () => {
+    const state: NotesServerState = { notes: [], calls: [], cancelled: false };
+    const worker = scriptedModel([turn(toolCall('mcp__notes__append_note', { text: 'written' }, 'w_append'), toolCall('mcp__notes__list_notes', {}, 'w_list')), 'Tried.']);
+    const scout = scriptedModel([turn(toolCall('Agent', { description: 'delegate', prompt: 'append a note', subagent_type: 'worker' }, 's_agent')), 'Scouted.']);
+    const agent = createAgent({
+      model: scriptedModel(['Connected.', turn(toolCall('Agent', { description: 'look', prompt: 'look at the notes', subagent_type: 'scout' }, 'p_agent')), 'Done.']),
+      mcpServers: { notes: { type: 'sdk', server: createNotesServer(state) } },
+      // The host trusts the server's tools: only the scout's type keeps it (and what it starts) from writing.
+      rules: { allow: ['mcp__notes'] },
+      agents: {
+        scout: { description: 'A read-only scout.', prompt: 'Scout.', readOnly: true, maxDepth: 1, model: scout },
+        worker: { description: 'A worker.', prompt: 'Work.', model: worker },
+      },
+    });
+    agents.push(agent);
+    await agent.run('connect').result;
+    const { events, result } = await collect(agent.run('look'));
+    expect(result.status).toBe('completed');
+    expect(state.calls).toEqual(['list_notes']);
+    expect(state.notes).toEqual([]);
+    const refusal = events.find((event) => event.type === 'tool-result' && event.toolUseId === 'w_append');
+    expect(refusal).toMatchObject({ isError: true });
+    expect(JSON.stringify(refusal)).toMatch(/started by a read-only subagent, so it is read-only too. The scout subagent is read-only/);
+  });
+});
