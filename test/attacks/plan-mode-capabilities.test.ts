@@ -2,7 +2,8 @@
 // subagent inherits from a read-only one, suggestions on a plan-mode approval card, stores behind
 // a read-only command — must not let plan mode or a read-only subagent change anything.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, type Agent } from 'agent-harness';
+import { z } from 'zod';
+import { createAgent, defineTool, memoryMemoryStore, memoryTool, type Agent, type PermissionUpdate } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { collect } from '../helpers.js';
 import { createNotesServer, type NotesServerState } from '../mcp/fixtures/notes-server.js';
@@ -36,5 +37,27 @@ describe('attack: a read-only subagent starts a subagent that writes', () => {
     const refusal = events.find((event) => event.type === 'tool-result' && event.toolUseId === 'w_append');
     expect(refusal).toMatchObject({ isError: true });
     expect(JSON.stringify(refusal)).toMatch(/started by a read-only subagent, so it is read-only too. The scout subagent is read-only/);
+  });
+});
+
+describe('attack: the approval card of a read-only call in plan mode', () => {
+  it('suggests nothing that leaves plan mode: a host that takes the suggestions stays in plan mode, and the next write is refused', async () => {
+    const writes: string[] = [];
+    const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({ text: z.string() }), kind: 'edit', execute: ({ input }) => (writes.push(input.text), 'wrote') });
+    const suggested: PermissionUpdate[][] = [];
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('memory', { command: 'view', path: '/memories' }, 'm_view')), turn(toolCall('write', { text: 'x' }, 'w_write')), 'Planned.']),
+      tools: [memoryTool({ store: memoryMemoryStore() }), write],
+      permissionMode: 'plan',
+      // The memory tool is edit-kind; its `view` only reads, so plan mode lets it be asked.
+      rules: { ask: ['memory'] },
+      // "Allow, and remember": the host echoes the suggestions it was given, as documented.
+      canUseTool: (_name, _input, context) => (suggested.push(context.suggestions), { behavior: 'allow', updatedPermissions: context.suggestions }),
+    });
+    await agent.run('Plan.').result;
+    expect(suggested).toHaveLength(1);
+    expect(suggested[0]!.filter((update) => update.type === 'setMode')).toEqual([]);
+    expect(agent.permissionMode).toBe('plan');
+    expect(writes).toEqual([]);
   });
 });

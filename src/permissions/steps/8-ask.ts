@@ -10,10 +10,16 @@ import { canUseToolStep } from './8c-can-use-tool.js';
 import { defer, deny, type AskRequest, type PipelineState } from './pipeline-state.js';
 import { toolDisplay } from './tool-display.js';
 
+/**
+ * The "always allow" updates offered with a question. In plan mode none switches the mode: the
+ * question is about a call that only reads, and a host that takes the suggestions (an edit-kind
+ * tool's would switch to `acceptEdits`) must not leave plan mode without a plan approved.
+ */
 function suggestionsFor(state: PipelineState, ask: AskRequest): PermissionUpdate[] {
-  const { tool, cwd } = state.args;
+  const { tool, cwd, mode } = state.args;
   if (ask.reason.type === 'plan-approval' || ask.reason.type === 'question') return ask.suggestions ?? [];
-  const suggestions = ask.suggestions ?? suggestPermissionUpdates(tool, state.input, { cwd });
+  let suggestions = ask.suggestions ?? suggestPermissionUpdates(tool, state.input, { cwd });
+  if (mode === 'plan') suggestions = suggestions.filter((update) => update.type !== 'setMode');
   // In plain words for the card's buttons ("Allow writing any file in this project").
   return suggestions.map((update) => withDescription(update, { tool, ...(cwd === undefined ? {} : { cwd }) }));
 }
