@@ -10,7 +10,8 @@ import { MemoryAccessError } from '../errors/memory-access-error.js';
 export interface FileMemoryStoreOptions {
   /**
    * The directory that is `/memories`: every memory file lives under it and nothing is read or
-   * written outside it. Created (mode 0700) on first use. There is no default, so nothing lands
+   * written outside it. Created (mode 0700) by the first command that writes (reading one that
+   * does not exist yet finds it empty and creates nothing). There is no default, so nothing lands
    * in a home directory unless the host points there.
    */
   dir: string;
@@ -40,27 +41,45 @@ export function fileMemoryStore(options: FileMemoryStoreOptions): MemoryStore {
   }
   const root = resolve(options.dir);
   let ready: Promise<string> | undefined;
-  const rootReal = (): Promise<string> =>
-    (ready ??= mkdir(root, { recursive: true, mode: 0o700 })
-      .then(async () => {
-        // The directory itself may not be a link either: one planted in a workspace could point anywhere.
-        const info = await lstat(root);
-        if (!info.isDirectory()) throw new ConfigurationError(`fileMemoryStore: ${root} is not a directory (a symbolic link or a file); point dir at a real directory.`);
-        return realpath(root);
-      })
-      .catch((error: unknown) => {
-        ready = undefined;
-        throw error;
-      }));
+  // The directory itself may not be a link either: one planted in a workspace could point anywhere.
+  const checkedRoot = async (): Promise<string> => {
+    const info = await lstat(root);
+    if (!info.isDirectory()) throw new ConfigurationError(`fileMemoryStore: ${root} is not a directory (a symbolic link or a file); point dir at a real directory.`);
+    return realpath(root);
+  };
+  const remembered = (checking: Promise<string>): Promise<string> =>
+    (ready = checking.catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    }));
+  /**
+   * The real path of the directory, checked. A write creates it (mode 0700) first; a read does
+   * not — `view` only reads, and runs in plan mode — and gets undefined while it does not exist.
+   */
+  async function rootReal(create: true): Promise<string>;
+  async function rootReal(create: false): Promise<string | undefined>;
+  async function rootReal(create: boolean): Promise<string | undefined> {
+    if (ready) return ready;
+    if (create) return remembered(mkdir(root, { recursive: true, mode: 0o700 }).then(checkedRoot));
+    try {
+      await lstat(root);
+    } catch (error) {
+      if (code(error) === 'ENOENT' || code(error) === 'ENOTDIR') return undefined;
+      throw error;
+    }
+    return remembered(checkedRoot());
+  }
 
   /**
    * The absolute path of a relative memory path, after checking that no name on the way is a
    * link (the last one too, unless it does not exist yet).
    * @returns the path, or undefined when a name on the way is missing (`missing: true`) or a file.
    */
-  async function locate(relative: string): Promise<{ path: string; exists: boolean; blockedByFile: boolean }> {
-    const base = await rootReal();
+  async function locate(relative: string, create = false): Promise<{ path: string; exists: boolean; blockedByFile: boolean }> {
     const names = relative === '' ? [] : relative.split('/');
+    const base = create ? await rootReal(true) : await rootReal(false);
+    // Not created yet: nothing is in it (the root itself reads as an empty directory, see stat).
+    if (base === undefined) return { path: join(root, ...names), exists: false, blockedByFile: false };
     let current = base;
     for (let index = 0; index < names.length; index++) {
       current = join(current, names[index]!);
@@ -81,7 +100,7 @@ export function fileMemoryStore(options: FileMemoryStoreOptions): MemoryStore {
 
   async function makeParents(relative: string): Promise<boolean> {
     const names = relative.split('/').slice(0, -1);
-    let current = await rootReal();
+    let current = await rootReal(true);
     for (const name of names) {
       current = join(current, name);
       try {
@@ -118,7 +137,8 @@ export function fileMemoryStore(options: FileMemoryStoreOptions): MemoryStore {
   return {
     async stat(relative) {
       const place = await locate(relative);
-      if (!place.exists) return undefined;
+      // The root always exists for the memory tool, even before anything created the directory.
+      if (!place.exists) return relative === '' ? { kind: 'directory', size: 0 } : undefined;
       const info = await lstat(place.path);
       if (info.isDirectory()) return { kind: 'directory', size: info.size };
       return info.isFile() ? { kind: 'file', size: info.size } : undefined;
@@ -148,7 +168,7 @@ export function fileMemoryStore(options: FileMemoryStoreOptions): MemoryStore {
       return entries;
     },
     async writeFile(relative, text, { exclusive }) {
-      const place = await locate(relative);
+      const place = await locate(relative, true);
       if (place.blockedByFile) return 'not-a-directory';
       if (place.exists) {
         if (exclusive || !(await lstat(place.path)).isFile()) return 'exists';
@@ -186,7 +206,7 @@ export function fileMemoryStore(options: FileMemoryStoreOptions): MemoryStore {
     async rename(from, to) {
       const source = await locate(from);
       if (!source.exists) return 'missing';
-      const target = await locate(to);
+      const target = await locate(to, true);
       if (target.blockedByFile) return 'not-a-directory';
       if (target.exists) return 'exists';
       if (!(await makeParents(to))) return 'not-a-directory';

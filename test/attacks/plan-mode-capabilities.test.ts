@@ -1,16 +1,22 @@
 // Attack class: capabilities that reach the agent by other ways than its own tool list — tools a
 // subagent inherits from a read-only one, suggestions on a plan-mode approval card, stores behind
 // a read-only command — must not let plan mode or a read-only subagent change anything.
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, memoryMemoryStore, memoryTool, type Agent, type PermissionUpdate } from 'agent-harness';
+import { fileMemoryStore } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { collect } from '../helpers.js';
 import { createNotesServer, type NotesServerState } from '../mcp/fixtures/notes-server.js';
 
 const agents: Agent[] = [];
+const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(agents.splice(0).map((agent) => agent.close()));
+  await Promise.all(dirs.splice(0).map((dir) => fs.rm(dir, { recursive: true, force: true })));
 });
 
 describe('attack: a read-only subagent starts a subagent that writes', () => {
@@ -59,5 +65,23 @@ describe('attack: the approval card of a read-only call in plan mode', () => {
     expect(suggested[0]!.filter((update) => update.type === 'setMode')).toEqual([]);
     expect(agent.permissionMode).toBe('plan');
     expect(writes).toEqual([]);
+  });
+});
+
+describe('attack: a read-only command of a tool backed by a store', () => {
+  it("the memory tool's view in plan mode creates no directory: a memory folder not made yet reads as empty", async () => {
+    const base = await fs.mkdtemp(path.join(os.tmpdir(), 'attack-memory-'));
+    dirs.push(base);
+    const dir = path.join(base, 'not', 'yet');
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('memory', { command: 'view', path: '/memories' }, 'm_root'), toolCall('memory', { command: 'view', path: '/memories/notes.md' }, 'm_file')), 'Planned.']),
+      tools: [memoryTool({ store: fileMemoryStore({ dir }) })],
+      permissionMode: 'plan',
+    });
+    const { events } = await collect(agent.run('Plan.'));
+    expect(await fs.readdir(base)).toEqual([]);
+    const results = events.flatMap((event) => (event.type === 'tool-result' ? [[event.toolUseId, event.isError]] : []));
+    // The root lists as an empty directory, as with a store that exists; a file in it does not exist.
+    expect(results).toEqual([['m_root', false], ['m_file', true]]);
   });
 });
