@@ -143,8 +143,9 @@ function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval
     return undefined;
   }
   // Allowed before it could no longer be used (an MCP server's listing changed while the host
-  // was asked, or before an approval was answered): it does not start now.
-  const refusal = core.toolRefusal?.(tool);
+  // was asked, or before an approval was answered), or with an input that writes (a hook's or the
+  // host's edit) where only reading is allowed: it does not start now.
+  const refusal = core.toolRefusal?.(tool, input);
   if (refusal !== undefined) {
     refuseCall(core, call, refusal);
     return undefined;

@@ -48,15 +48,15 @@ function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number
       deny(core, call, `No tool named "${call.toolName}" exists. Available tools: ${available || 'none'}.`, decisions, { type: 'validation', message: 'unknown tool' });
       continue;
     }
-    // A tool this agent has but may not use now (a read-only subagent's): refused before anyone is asked.
-    const refusal = core.toolRefusal?.(tool);
-    if (refusal !== undefined) {
-      deny(core, call, refusal, decisions, { type: 'validation', message: refusal });
-      continue;
-    }
     const rawInput = toolUseOf(core.state, call.toolUseId)?.input;
     if (isIncompleteToolInput(rawInput)) {
       deny(core, call, `Your input for "${call.toolName}" was cut off because the response reached the max_tokens limit, so the call was not run. Send the call again with a shorter input (split large content across several calls).`, decisions, { type: 'validation', message: 'input cut off by max_tokens' });
+      continue;
+    }
+    // A call this agent may not make now (a read-only subagent's that writes): refused before anyone is asked.
+    const refusal = core.toolRefusal?.(tool, rawInput);
+    if (refusal !== undefined) {
+      deny(core, call, refusal, decisions, { type: 'validation', message: refusal });
       continue;
     }
     const question: AskedQuestion = { reason: undefined, held: [] };

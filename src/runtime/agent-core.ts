@@ -273,11 +273,13 @@ export class AgentCore implements AgentServices {
   modeCeiling: (() => PermissionMode) | undefined;
 
   /**
-   * For a subagent: why one of its tools may not be used now, or undefined when it may (a
-   * read-only type and an MCP tool its server no longer marks read-only). Asked when a call is
-   * decided, before anyone is asked about it, and again right before it runs.
+   * For a subagent: why one of its calls may not run now, or undefined when it may (a read-only
+   * type and a call that does not only read: an MCP tool its server no longer marks read-only, a
+   * call the tool's `isReadOnlyCall` says writes). Asked with the model's input when a call is
+   * decided, before anyone is asked about it, and with the input it would run with right before
+   * it runs.
    */
-  toolRefusal: ((tool: Tool) => string | undefined) | undefined;
+  toolRefusal: ((tool: Tool, input: unknown) => string | undefined) | undefined;
 
   /**
    * For a subagent: the agent whose session it works in. Its rules follow that agent's as they

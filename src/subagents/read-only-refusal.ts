@@ -1,5 +1,9 @@
 import { followsServerAnnotations } from '../mcp/index.js';
+import { isReadOnlyCall } from '../permissions/index.js';
 import type { Tool } from '../tools/types.js';
+
+/** Why a subagent may not make a call now (see `AgentCore.toolRefusal`), or undefined when it may. */
+export type ToolRefusal = (tool: Tool, input: unknown) => string | undefined;
 
 /**
  * Whether a read-only subagent type is given `tool`: a read-only one, or an MCP tool whose
@@ -11,15 +15,20 @@ export function offeredToReadOnly(tool: Tool): boolean {
 }
 
 /**
- * Why a read-only subagent of type `subagentType` may not use `tool` now: an MCP tool its server's
- * latest listing does not mark `readOnlyHint` (it never was, or it stopped being read-only after a
- * list change). Undefined when it may: a tool read-only now, or one of its own built-ins.
+ * Why a read-only subagent of type `subagentType` may not make a call now: an MCP tool its
+ * server's latest listing does not mark `readOnlyHint` (it never was, or it stopped being
+ * read-only after a list change), or a call that does not only read by the tool's own per-call
+ * judgement (`isReadOnlyCall`: a tool offered as read-only may still write with some inputs).
+ * Undefined when it may: a call that only reads, e.g. of one of its own built-ins.
  */
-export function readOnlyRefusal(subagentType: string): (tool: Tool) => string | undefined {
-  return (tool) =>
-    followsServerAnnotations(tool) && !tool.readOnly
-      ? `The ${subagentType} subagent is read-only, and its MCP server does not mark "${tool.name}" as read-only (readOnlyHint) now, so the call was not run. Use only read-only tools; report what else is needed.`
-      : undefined;
+export function readOnlyRefusal(subagentType: string): ToolRefusal {
+  return (tool, input) => {
+    if (followsServerAnnotations(tool) && !tool.readOnly) {
+      return `The ${subagentType} subagent is read-only, and its MCP server does not mark "${tool.name}" as read-only (readOnlyHint) now, so the call was not run. Use only read-only tools; report what else is needed.`;
+    }
+    if (isReadOnlyCall(tool, input)) return undefined;
+    return `The ${subagentType} subagent is read-only, and this ${tool.name} call does not only read (as ${tool.name} judges its input), so it was not run. Make only calls that read; report what else is needed.`;
+  };
 }
 
 /**
@@ -32,15 +41,15 @@ export function readOnlyRefusal(subagentType: string): (tool: Tool) => string | 
 export function subagentToolRefusal(
   subagentType: string,
   readOnly: boolean,
-  parentRefusal: ((tool: Tool) => string | undefined) | undefined,
-): ((tool: Tool) => string | undefined) | undefined {
+  parentRefusal: ToolRefusal | undefined,
+): ToolRefusal | undefined {
   const own = readOnly ? readOnlyRefusal(subagentType) : undefined;
   if (parentRefusal === undefined) return own;
-  const inherited = (tool: Tool): string | undefined => {
-    const refusal = parentRefusal(tool);
+  const inherited: ToolRefusal = (tool, input) => {
+    const refusal = parentRefusal(tool, input);
     return refusal === undefined || refusal.startsWith(STARTED_BY_READ_ONLY) ? refusal : `${STARTED_BY_READ_ONLY} ${refusal}`;
   };
-  return own === undefined ? inherited : (tool) => own(tool) ?? inherited(tool);
+  return own === undefined ? inherited : (tool, input) => own(tool, input) ?? inherited(tool, input);
 }
 
 /** How the refusal of a subagent below a read-only one begins. */

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memoryMemoryStore, memoryTool, type Agent, type PermissionUpdate } from 'agent-harness';
+import { BUILTIN_AGENTS, createAgent, defineTool, memoryMemoryStore, memoryTool, type Agent, type PermissionUpdate } from 'agent-harness';
 import { fileMemoryStore } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { collect } from '../helpers.js';
@@ -43,6 +43,59 @@ describe('attack: a read-only subagent starts a subagent that writes', () => {
     const refusal = events.find((event) => event.type === 'tool-result' && event.toolUseId === 'w_append');
     expect(refusal).toMatchObject({ isError: true });
     expect(JSON.stringify(refusal)).toMatch(/started by a read-only subagent, so it is read-only too. The scout subagent is read-only/);
+  });
+});
+
+describe('attack: a read-only subagent calls a tool whose call decides whether it reads', () => {
+  it('a call the tool itself says does not only read is refused to a read-only type, before anyone is asked, even where a rule allows the tool', async () => {
+    const ops: string[] = [];
+    // Read-only as a tool (so a read-only type is given it), but its `set` calls write.
+    const settings = defineTool({
+      name: 'settings',
+      description: 'Gets or sets a setting.',
+      inputSchema: z.object({ op: z.enum(['get', 'set']), key: z.string() }),
+      readOnly: true,
+      isReadOnlyCall: (input) => input.op === 'get',
+      execute: ({ input }) => (ops.push(`${input.op} ${input.key}`), 'ok'),
+    });
+    const asked: string[] = [];
+    const explorer = scriptedModel([turn(toolCall('settings', { op: 'get', key: 'a' }, 'e_get'), toolCall('settings', { op: 'set', key: 'a' }, 'e_set')), 'Explored.']);
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('Agent', { description: 'look', prompt: 'look at the settings', subagent_type: 'explore' }, 'p_agent')), 'Done.']),
+      tools: [settings],
+      rules: { allow: ['settings'] },
+      canUseTool: (name) => (asked.push(name), { behavior: 'allow' }),
+      agents: { explore: { ...BUILTIN_AGENTS.explore, model: explorer } },
+    });
+    const { events, result } = await collect(agent.run('look'));
+    expect(result.status).toBe('completed');
+    expect(ops).toEqual(['get a']);
+    expect(asked).toEqual([]);
+    const refusal = events.find((event) => event.type === 'tool-result' && event.toolUseId === 'e_set');
+    expect(refusal).toMatchObject({ isError: true });
+    expect(JSON.stringify(refusal)).toMatch(/explore subagent is read-only/);
+  });
+
+  it('a hook that rewrites a reading call into a writing one does not get it run either', async () => {
+    const ops: string[] = [];
+    const settings = defineTool({
+      name: 'settings',
+      description: 'Gets or sets a setting.',
+      inputSchema: z.object({ op: z.enum(['get', 'set']), key: z.string() }),
+      readOnly: true,
+      isReadOnlyCall: (input) => input.op === 'get',
+      execute: ({ input }) => (ops.push(`${input.op} ${input.key}`), 'ok'),
+    });
+    const explorer = scriptedModel([turn(toolCall('settings', { op: 'get', key: 'a' }, 'e_get')), 'Explored.']);
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('Agent', { description: 'look', prompt: 'look at the settings', subagent_type: 'explore' }, 'p_agent')), 'Done.']),
+      tools: [settings],
+      rules: { allow: ['settings'] },
+      hooks: { PreToolUse: [{ matcher: 'settings', hook: ({ toolInput }) => ({ decision: 'allow', updatedInput: { ...(toolInput as object), op: 'set' } }) }] },
+      agents: { explore: { ...BUILTIN_AGENTS.explore, model: explorer } },
+    });
+    await collect(agent.run('look'));
+    expect(ops).toEqual([]);
   });
 });
 
