@@ -16,7 +16,8 @@ import { runHooks } from '../hooks/run-hooks.js';
 import type { Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
-import { addUsage, emptyUsage, usageProblem, type Usage } from '../model/usage.js';
+import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
+import { PartialUsage } from './partial-usage.js';
 import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
 import { hookInputBase, reportHookErrors } from './execute-tools.js';
@@ -156,7 +157,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
     event: 'PreCompact',
     hooks: core.options.hooks,
     signal,
-    input: { ...hookInputBase(core), trigger, tokensBefore, window: core.context.window, ...(given.length ? { instructions: given.join('\n\n') } : {}) },
+    input: Object.assign(hookInputBase(core), { trigger, tokensBefore, window: core.context.window, ...(given.length ? { instructions: given.join('\n\n') } : {}) }),
   });
   reportHookErrors(core, pre.errors);
   if (signal.aborted) return unchanged('interrupted');
@@ -246,7 +247,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   core.emit({ type: 'context-usage', turn: options.turn ?? 0, usage: after });
   const resumesAt = noteCompaction(core, after.tokens);
   if (resumesAt !== undefined) core.emit({ type: 'warning', source: 'compaction', message: didNotHelp(trigger, after.tokens, core.context.compactAt, resumesAt) });
-  const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: { ...hookInputBase(core), trigger, summary, tokensBefore, tokensAfter: after.tokens, ...(trimmed ? { trimmed: true as const } : {}) } });
+  const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: Object.assign(hookInputBase(core), { trigger, summary, tokensBefore, tokensAfter: after.tokens, ...(trimmed ? { trimmed: true as const } : {}) }) });
   reportHookErrors(core, post.errors);
   return { compacted: true, trigger, tokensBefore, tokensAfter: after.tokens, summary, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage, ...(trimmed ? { trimmed: true as const } : {}) };
 }
@@ -343,20 +344,18 @@ async function writeSummary(core: AgentCore, messages: readonly Message[], cut: 
     const end = index === 0 ? cut : source.length;
     const request = buildSummaryRequest({ system: core.system, tools: core.toolDefinitions as never, messages: source, cut: end, ...(instructions ? { instructions } : {}) });
     // What the call reported so far: counted if it is given up or fails midway (it was billed).
-    const partial: { usage?: Usage | undefined } = {};
+    const partial = new PartialUsage();
     try {
       // Raced: an interrupt ends the compaction at once even when a Model ignores the signal.
       const raced = await raceAbort(() => callModel(core, { ...request, tools: core.toolDefinitions, signal }, partial), signal);
       if (raced.aborted) throw signal.reason;
       const response = raced.value;
-      partial.usage = undefined;
+      partial.clear();
       addUsage(usage, response.usage);
       const text = response.message.content.filter((block): block is TextBlock => block.type === 'text').map((block) => block.text).join('');
       return summaryOf(text, response.stopReason);
     } catch (error) {
-      const billed = partial.usage;
-      partial.usage = undefined;
-      if (billed) addUsage(usage, billed);
+      partial.countInto((billed) => addUsage(usage, billed));
       if (!promptTooLong(error) || signal.aborted) throw error;
       lastError = error;
     }
@@ -391,7 +390,7 @@ function summaryOf(text: string, stopReason: ModelResponse['stopReason']): strin
   return summary;
 }
 
-async function callModel(core: AgentCore, request: ModelRequest & { signal: AbortSignal }, partial: { usage?: Usage | undefined }): Promise<ModelResponse> {
+async function callModel(core: AgentCore, request: ModelRequest & { signal: AbortSignal }, partial: PartialUsage): Promise<ModelResponse> {
   let response: ModelResponse | undefined;
   for await (const event of core.options.model.stream(request)) {
     // Given up (see writeSummary): the stream is read no further.
@@ -399,9 +398,8 @@ async function callModel(core: AgentCore, request: ModelRequest & { signal: Abor
     if (event.type === 'response') response = event.response;
     // The usage so far, counted if the call does not complete (see ModelStreamEvent).
     else if (event.type === 'usage') {
-      const problem = usageProblem(event.usage);
+      const problem = partial.record(event.usage);
       if (problem) throw new CompactionError(`The compaction failed: the model "${core.options.model.modelId}" yielded a usage event whose ${problem}.`);
-      partial.usage = event.usage;
     }
   }
   if (!response) throw new CompactionError(`The compaction failed: the model "${core.options.model.modelId}" ended the summary stream without a response.`);

@@ -323,7 +323,7 @@ async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: un
     event: 'PostToolUse',
     hooks: core.options.hooks,
     signal,
-    input: { ...hookInputBase(core), toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, toolResponse: value },
+    input: Object.assign(hookInputBase(core), { toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, toolResponse: value }),
   });
   reportHookErrors(core, post.errors);
   for (const output of post.outputs) {
@@ -345,7 +345,7 @@ async function failCall(core: AgentCore, call: BatchCall, input: unknown, messag
       event: 'PostToolUseFailure',
       hooks: core.options.hooks,
       signal: abort.signal,
-      input: { ...hookInputBase(core), toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, error },
+      input: Object.assign(hookInputBase(core), { toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, error }),
     });
     reportHookErrors(core, failure.errors);
   }
@@ -354,7 +354,9 @@ async function failCall(core: AgentCore, call: BatchCall, input: unknown, messag
 
 /**
  * The fields every hook input of `core`'s events carries: its session, and — in a subagent, whose
- * parent's hooks run for it — its `agentId`, so a hook can tell whose event it is.
+ * parent's hooks run for it — its `agentId`, so a hook can tell whose event it is. A new object:
+ * callers add their fields to it (`Object.assign`, not a spread followed by new keys: see
+ * docs/architecture.md).
  */
 export function hookInputBase(core: AgentCore): { sessionId: string; agentId?: string } {
   return core.agentId === undefined ? { sessionId: core.sessionId } : { sessionId: core.sessionId, agentId: core.agentId };

@@ -5,6 +5,7 @@ import { promptTooLong } from '../context/index.js';
 import { spanAttributes, type SpanLike } from '../telemetry/index.js';
 import { compactHistory } from './compact-history.js';
 import { prepareRequest } from './prepare-request.js';
+import { PartialUsage } from './partial-usage.js';
 import { streamTurn, type StreamTurnOptions } from './stream-turn.js';
 import type { OutputRequest } from './structured-output.js';
 import type { RunAbort } from './run-abort.js';
@@ -35,7 +36,7 @@ export async function modelTurn(
   countUsage: (usage: Usage) => void,
   span: SpanLike | undefined,
 ): Promise<ModelResponse> {
-  const partial: StreamTurnOptions['partial'] = {};
+  const partial = new PartialUsage();
   // One retry budget for the turn: the attempt after a reactive compaction numbers its retries on.
   const streamOptions: StreamTurnOptions = { turn: turn.number, maxRetries: core.options.maxStreamRetries ?? 2, retries: { used: 0 }, abort, partial, countUsage };
   let answer: ModelResponse;
@@ -44,7 +45,7 @@ export async function modelTurn(
       // Raced: interrupt() ends the turn at once even when a Model ignores `request.signal`.
       answer = await abort.race(streamTurn(core, turn.request, streamOptions));
     } catch (error) {
-      countPartial(partial, countUsage);
+      partial.countInto(countUsage);
       if (!promptTooLong(error) || !core.context.settings.compaction.enabled || abort.aborted) throw error;
       const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
       if (!reactive.compacted) throw error;
@@ -52,7 +53,9 @@ export async function modelTurn(
       answer = await abort.race(streamTurn(core, turn.request, streamOptions));
     }
   } catch (error) {
-    countPartial(partial, countUsage);
+    // Given up or failed midway: the call was billed for what it reported (counted at once: an
+    // interrupted run's result is settled right after).
+    partial.countInto(countUsage);
     throw error;
   }
   if (span) {
@@ -70,12 +73,3 @@ export async function modelTurn(
   return answer;
 }
 
-/**
- * Counts the usage a call given up or failed midway reported so far (it was billed for it), once
- * and at once: an interrupted run's result is settled right after.
- */
-function countPartial(partial: StreamTurnOptions['partial'], countUsage: (usage: Usage) => void): void {
-  const billed = partial.usage;
-  partial.usage = undefined;
-  if (billed) countUsage(billed);
-}

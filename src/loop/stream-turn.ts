@@ -2,6 +2,7 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import { ModelError } from '../errors/model-error.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import { usageProblem, type Usage } from '../model/usage.js';
+import type { PartialUsage } from './partial-usage.js';
 import type { RunAbort } from './run-abort.js';
 
 /** Options of {@link streamTurn}. */
@@ -27,7 +28,7 @@ export interface StreamTurnOptions {
    * completes: the caller counts it when the turn is given up or fails (see `ModelStreamEvent`).
    * An attempt that failed and is retried here is counted here, through `countUsage`.
    */
-  partial: { usage?: Usage | undefined };
+  partial: PartialUsage;
   /** Counts the usage of an attempt that failed midway and is retried. */
   countUsage: (usage: Usage) => void;
 }
@@ -48,7 +49,7 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
   for (;;) {
     try {
       let response: ModelResponse | undefined;
-      partial.usage = undefined;
+      partial.clear();
       for await (const event of model.stream(request)) {
         // Stops reading (and so ends the model's stream) once the run is interrupted.
         if (abort.aborted) throw abort.reason;
@@ -63,9 +64,8 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
             core.emit({ type: 'thinking-delta', thinking: event.thinking });
             break;
           case 'usage': {
-            const problem = usageProblem(event.usage);
+            const problem = partial.record(event.usage);
             if (problem) throw new ModelError(`The model "${model.modelId}" yielded a usage event whose ${problem}; see ModelStreamEvent for the shape a Model yields.`);
-            partial.usage = event.usage;
             break;
           }
           case 'response':
@@ -87,9 +87,7 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
       if (!ModelError.isInstance(error) || !error.retryable || error.status !== undefined) throw error;
       if (retries.used >= maxRetries || abort.aborted) throw error;
       // The failed attempt was billed for what it reported so far: counted before the next one.
-      const billed = partial.usage;
-      partial.usage = undefined;
-      if (billed) options.countUsage(billed);
+      partial.countInto(options.countUsage);
       retries.used++;
       core.emit({ type: 'stream-retry', turn, retry: retries.used, maxRetries, error });
     }

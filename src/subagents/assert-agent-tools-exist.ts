@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { mcpServerOfToolName } from '../mcp/index.js';
+import { MCP_TOOL_PREFIX, mcpServerOfToolName } from '../mcp/index.js';
 import { nearestName } from '../options/nearest-name.js';
 import type { ServerTool } from '../tools/server-tool.js';
 import type { Tool } from '../tools/types.js';
@@ -32,7 +32,8 @@ export function assertAgentToolsExist(agents: Readonly<Record<string, AgentDefin
       }
       if (parent.tools.has(name) || serverNames.includes(name)) continue;
       const server = mcpServerOfToolName(name);
-      if (server !== undefined && name.length > `mcp__${server}__`.length && name.startsWith(`mcp__${server}__`) && mcpServers.includes(server)) continue;
+      // A tool's name, not the bare server's (`mcp__<server>__<tool>`, the tool not empty).
+      if (server !== undefined && name.length > `${MCP_TOOL_PREFIX}${server}__`.length && mcpServers.includes(server)) continue;
       const names = [...parent.tools.keys(), ...serverNames];
       const near = nearestName(name, names);
       throw new ConfigurationError(

@@ -46,18 +46,22 @@ describe('attack: a read-only subagent starts a subagent that writes', () => {
   });
 });
 
+/** Read-only as a tool (so a read-only type is given it), but its `set` calls write; each call is noted in `ops`. */
+function settingsTool(ops: string[]) {
+  return defineTool({
+    name: 'settings',
+    description: 'Gets or sets a setting.',
+    inputSchema: z.object({ op: z.enum(['get', 'set']), key: z.string() }),
+    readOnly: true,
+    isReadOnlyCall: (input) => input.op === 'get',
+    execute: ({ input }) => (ops.push(`${input.op} ${input.key}`), 'ok'),
+  });
+}
+
 describe('attack: a read-only subagent calls a tool whose call decides whether it reads', () => {
   it('a call the tool itself says does not only read is refused to a read-only type, before anyone is asked, even where a rule allows the tool', async () => {
     const ops: string[] = [];
-    // Read-only as a tool (so a read-only type is given it), but its `set` calls write.
-    const settings = defineTool({
-      name: 'settings',
-      description: 'Gets or sets a setting.',
-      inputSchema: z.object({ op: z.enum(['get', 'set']), key: z.string() }),
-      readOnly: true,
-      isReadOnlyCall: (input) => input.op === 'get',
-      execute: ({ input }) => (ops.push(`${input.op} ${input.key}`), 'ok'),
-    });
+    const settings = settingsTool(ops);
     const asked: string[] = [];
     const explorer = scriptedModel([turn(toolCall('settings', { op: 'get', key: 'a' }, 'e_get'), toolCall('settings', { op: 'set', key: 'a' }, 'e_set')), 'Explored.']);
     const agent = createAgent({
@@ -78,14 +82,7 @@ describe('attack: a read-only subagent calls a tool whose call decides whether i
 
   it('a hook that rewrites a reading call into a writing one does not get it run either', async () => {
     const ops: string[] = [];
-    const settings = defineTool({
-      name: 'settings',
-      description: 'Gets or sets a setting.',
-      inputSchema: z.object({ op: z.enum(['get', 'set']), key: z.string() }),
-      readOnly: true,
-      isReadOnlyCall: (input) => input.op === 'get',
-      execute: ({ input }) => (ops.push(`${input.op} ${input.key}`), 'ok'),
-    });
+    const settings = settingsTool(ops);
     const explorer = scriptedModel([turn(toolCall('settings', { op: 'get', key: 'a' }, 'e_get')), 'Explored.']);
     const agent = createAgent({
       model: scriptedModel([turn(toolCall('Agent', { description: 'look', prompt: 'look at the settings', subagent_type: 'explore' }, 'p_agent')), 'Done.']),

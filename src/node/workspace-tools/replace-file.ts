@@ -2,6 +2,7 @@ import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomically } from '../fs/write-file-atomically.js';
+import { keepsOwner } from './keeps-owner.js';
 import { realPathOfOpenFile } from './open-checked-file.js';
 
 /**
@@ -82,4 +83,23 @@ export async function replaceFile(real: string, data: Buffer, options: ReplaceFi
     throw error;
   });
   return written!;
+}
+
+/**
+ * Writes `data` over the existing file at `real`, as it was checked (`current`): as a new file that
+ * replaces it whole, with its permission bits, owner and group (see {@link replaceFile}), or with
+ * `writeInPlace` where a replacement would be wrong or cannot be made — a file with several hard
+ * links (every name must see the change), another user's file this process could not give back
+ * to them (see `keepsOwner`), a file that cannot be replaced here ({@link CannotReplaceError}).
+ * A full disk is no reason to write in place: the write then fails and the file stays whole.
+ * @returns the status of the file written.
+ */
+export async function writeOverFile(real: string, data: Buffer, current: Stats, writeInPlace: () => Promise<Stats>): Promise<Stats> {
+  if (current.nlink > 1 || !keepsOwner(current)) return writeInPlace();
+  try {
+    return await replaceFile(real, data, { mode: current.mode & 0o7777, replacing: current, owner: { uid: current.uid, gid: current.gid } });
+  } catch (error) {
+    if (!(error instanceof CannotReplaceError)) throw error;
+    return writeInPlace();
+  }
 }

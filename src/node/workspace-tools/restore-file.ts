@@ -4,8 +4,7 @@ import path from 'node:path';
 import type { RestoreFileArgs } from '../../tools/types.js';
 import { makeDirectories } from './make-directories.js';
 import { openCheckedFile } from './open-checked-file.js';
-import { keepsOwner } from './keeps-owner.js';
-import { CannotReplaceError, replaceFile } from './replace-file.js';
+import { replaceFile, writeOverFile } from './replace-file.js';
 import { writeAll } from './update-file.js';
 import { resolveRealPath } from './workspace-boundary.js';
 
@@ -16,29 +15,24 @@ async function writeBack(real: string, data: Buffer): Promise<void> {
   if ((await resolveRealPath(real)) !== real) throw new Error(`the directories of ${real} lead elsewhere now; refusing to write through them.`);
   const stat = await lstatIfAny(real);
   if (stat && !stat.isFile()) throw new Error(`${real} is no longer a regular file; it was left as it is.`);
-  // A file with other names (hard links) is written in place, so that every name has the earlier
-  // content again: a new file renamed over one name would leave the others as they are.
-  if (stat && stat.nlink > 1) return await writeInPlace(real, data);
-  // So is another user's file this process may write to but could not give back to them.
-  if (stat && !keepsOwner(stat)) return await writeInPlace(real, data);
-  // Else a new file takes its place whole (a crash leaves the file before or after, never torn),
-  // with the same permission bits; a file that was gone is created only if still nothing is there.
-  try {
-    await replaceFile(real, data, stat ? { mode: stat.mode & 0o7777, replacing: stat, owner: { uid: stat.uid, gid: stat.gid } } : { exclusive: true });
-  } catch (error) {
-    // It cannot be replaced here (its owner could not be kept, its directory takes no new file, a
-    // mount point): written in place.
-    if (!(error instanceof CannotReplaceError)) throw error;
-    await writeInPlace(real, data);
+  // A file that was gone is created only if still nothing is there.
+  if (!stat) {
+    await replaceFile(real, data, { exclusive: true });
+    return;
   }
+  // Else a new file takes its place whole (a crash leaves the file before or after, never torn),
+  // or, where it must be (hard links: every name gets the earlier content again), it is written
+  // in place: see writeOverFile.
+  await writeOverFile(real, data, stat, () => writeInPlace(real, data));
 }
 
-async function writeInPlace(real: string, data: Buffer): Promise<void> {
+async function writeInPlace(real: string, data: Buffer): Promise<Stats> {
   const opened = await openCheckedFile(real, 'update');
   if (!opened.ok) throw new Error(opened.message);
   try {
     await writeAll(opened.handle, data);
     await opened.handle.sync();
+    return await opened.handle.stat();
   } finally {
     await opened.handle.close();
   }

@@ -1,4 +1,3 @@
-import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { toolOutput } from '../../tools/tool-output.js';
@@ -8,8 +7,7 @@ import type { WorkspaceContext } from './workspace-context.js';
 import { makeDirectories } from './make-directories.js';
 import { notUtf8Message } from './not-utf8-message.js';
 import { openCheckedFile } from './open-checked-file.js';
-import { keepsOwner } from './keeps-owner.js';
-import { CannotReplaceError, replaceFile } from './replace-file.js';
+import { writeOverFile } from './replace-file.js';
 import { authorizePath } from './path-access.js';
 import { sha256 } from './read-file-window.js';
 import { getReadRecord, setReadRecord, staleMessage } from './tool-state-records.js';
@@ -71,30 +69,18 @@ function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer | nul
 }
 
 /**
- * Writes the new content: as a new file that replaces the one opened at once, with its permission
- * bits, owner and group (a crash or kill -9 mid-write leaves the old content or the new, never a
- * truncated file); a file with several hard links is written in place, so that all its names see
- * the change, and so is one whose owner and group this process cannot give a new file (another
- * user's file it may write to), so that the file stays theirs, and one that cannot be replaced
- * here though it can be written (a directory that takes no new file, a file bind-mounted on its
- * own: see `CannotReplaceError`). A full disk is not a reason: the write then fails, file whole.
+ * Writes the new content over the file opened (see `writeOverFile`): as a new file that replaces
+ * it at once, so a crash or kill -9 mid-write leaves the old content or the new, never a truncated
+ * file; in place through the open handle where it must be.
  */
 async function finishWrite(handle: FileHandle, args: UpdateFileArgs, real: string, content: string, before: Buffer | null): Promise<void> {
   keepCheckpoint(args, real, before);
   const data = Buffer.from(content, 'utf8');
-  const opened = await handle.stat();
-  let written: Stats | undefined;
-  if (opened.nlink === 1 && keepsOwner(opened)) {
-    written = await replaceFile(real, data, { mode: opened.mode & 0o7777, replacing: opened, owner: { uid: opened.uid, gid: opened.gid } }).catch((error: unknown) => {
-      if (error instanceof CannotReplaceError) return undefined;
-      throw error;
-    });
-  }
-  if (written === undefined) {
+  const written = await writeOverFile(real, data, await handle.stat(), async () => {
     await writeAll(handle, data);
     await handle.sync();
-    written = await handle.stat();
-  }
+    return handle.stat();
+  });
   setReadRecord(args.agent.toolState, real, { mtimeMs: written.mtimeMs, sha256: sha256(data) });
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { vi } from 'vitest';
 import type { PermissionMode, ToolPermissionCheck } from '../../../src/types/permission.js';
 import { isToolOutput } from '../../../src/tools/tool-output.js';
 import type { Tool, ToolAgentContext } from '../../../src/tools/types.js';
@@ -125,4 +126,16 @@ export async function planModeDecision(bash: Tool, command: string, cwd: string)
     cwd,
   });
   return outcome.decision.behavior;
+}
+
+/**
+ * Makes every file handle's `chown` fail as in a user namespace that does not map the owner
+ * (`EINVAL`), until the returned spy is restored.
+ * @param anyFile - a file to open once, to reach the file handle class.
+ */
+export async function failingChown(anyFile: string) {
+  const probe = await fs.open(anyFile, 'r');
+  const handles = Object.getPrototypeOf(probe) as { chown: (uid: number, gid: number) => Promise<void> };
+  await probe.close();
+  return vi.spyOn(handles, 'chown').mockRejectedValue(Object.assign(new Error('EINVAL: invalid argument, fchown'), { code: 'EINVAL' }));
 }

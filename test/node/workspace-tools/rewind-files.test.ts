@@ -1,11 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, createAgent, defineTool, RunInProgressError, type Agent } from 'agent-harness';
 import { fileSessionStore, workspaceTools } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn, type ScriptItem } from 'agent-harness/testing';
 import { z } from 'zod';
-import { makeTempDir } from './helpers.js';
+import { failingChown, makeTempDir } from './helpers.js';
 
 let base: string;
 let work: string;
@@ -308,10 +308,7 @@ describe('agent.rewindFiles puts a file back whole', () => {
     const agent = await rewound();
     await fs.chown(file('draft.md'), 1234, 5678);
     const before = await fs.stat(file('draft.md'));
-    const probe = await fs.open(file('draft.md'), 'r');
-    const handles = Object.getPrototypeOf(probe) as { chown: (uid: number, gid: number) => Promise<void> };
-    await probe.close();
-    const chown = vi.spyOn(handles, 'chown').mockRejectedValue(Object.assign(new Error('EINVAL: invalid argument, fchown'), { code: 'EINVAL' }));
+    const chown = await failingChown(file('draft.md'));
     try {
       const result = await agent.rewindFiles({ toMessage: userIndex(agent, 'edit it') });
       expect(result.restored.map((restored) => restored.path)).toContain(file('draft.md'));

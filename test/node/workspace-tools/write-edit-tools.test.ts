@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
 import type { Tool } from '../../../src/tools/types.js';
-import { callTool, fakeAgent, makeTempDir, outcomeOf, toolNamed } from './helpers.js';
+import { callTool, failingChown, fakeAgent, makeTempDir, outcomeOf, toolNamed } from './helpers.js';
 import { replaceFile } from '../../../src/node/workspace-tools/replace-file.js';
 import { keepsOwner } from '../../../src/node/workspace-tools/keeps-owner.js';
 
@@ -194,10 +194,7 @@ describe('Write and Edit put the new content in place whole', () => {
     const agent = fakeAgent();
     await fs.chown(file('a.txt'), 1234, 5678);
     const before = await fs.stat(file('a.txt'));
-    const probe = await fs.open(file('a.txt'), 'r');
-    const handles = Object.getPrototypeOf(probe) as { chown: (uid: number, gid: number) => Promise<void> };
-    await probe.close();
-    const chown = vi.spyOn(handles, 'chown').mockRejectedValue(Object.assign(new Error('EINVAL: invalid argument, fchown'), { code: 'EINVAL' }));
+    const chown = await failingChown(file('a.txt'));
     try {
       await callTool(read, { file_path: 'a.txt' }, { agent });
       expect((await callTool(edit, { file_path: 'a.txt', old_string: 'three', new_string: 'THREE' }, { agent })).isError).toBe(false);
