@@ -116,7 +116,10 @@ export interface AgentOptions {
    */
   verifyPlanOnCompletion?: boolean | VerifyPlanOnCompletionOptions;
   /**
-   * The session-level permission mode.
+   * The permission mode a new session starts in. A resumed session (`resume`) keeps
+   * the mode it was stored with, so the documented `createAgent({ ...options, resume })` does not
+   * send an approved plan back to planning; to change it, call `agent.setPermissionMode()` once
+   * `agent.ready` resolves. A session stored in `bypassPermissions` resumes in `default`.
    * @default 'default'
    */
   permissionMode?: PermissionMode;

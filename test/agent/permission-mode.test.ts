@@ -115,6 +115,15 @@ describe('permission modes on the agent', () => {
     expect(JSON.stringify(model.requests[0]!.messages)).toContain('Permission mode is now \\"default\\"');
   });
 
+  it('resumes in the stored mode whatever permissionMode says, and setPermissionMode after ready changes it', async () => {
+    const agent = createAgent({ model: scriptedModel([]), permissionMode: 'acceptEdits' });
+    const resumed = createAgent({ model: scriptedModel([]), permissionMode: 'plan', resume: JSON.parse(JSON.stringify(agent.snapshot())) });
+    await resumed.ready;
+    expect(resumed.permissionMode).toBe('acceptEdits');
+    resumed.setPermissionMode('plan');
+    expect(resumed.permissionMode).toBe('plan');
+  });
+
   it('sends host tools then the built-ins, and lets the host leave built-ins out', async () => {
     const withModel = scriptedModel(['x']);
     await createAgent({ model: withModel, tools: [echoTool], enterPlanMode: true }).run('go').result;
