@@ -115,6 +115,8 @@ describe('fileSessionStore leases across processes', () => {
     await later.append('job', [{ ...entries[0]!, id: 'continued', seq: revision + 1 }], { expectedRevision: revision, fencingToken: taken!.fencingToken });
     expect((await loadEntries(later, 'job')).map((entry) => entry.id).slice(-2)).toEqual([`worker-a-${revision}`, 'continued']);
     expect(existsSync(join(dir, 'job.jsonl.lock'))).toBe(false);
+    // Stores keep a session's file open until closed.
+    await Promise.all([later, stale].map((store) => store.close!('job')));
   });
 
   it('refuses a live worker whose lease was taken over, while the new holder writes', async () => {
@@ -132,6 +134,7 @@ describe('fileSessionStore leases across processes', () => {
     const revision = entries.at(-1)!.seq;
     await successor.append('slow', [{ ...entries[0]!, id: 'worker-b-1', seq: revision + 1 }], { expectedRevision: revision, fencingToken: taken!.fencingToken });
     expect((await loadEntries(successor, 'slow')).every((entry, index) => entry.seq === index + 1)).toBe(true);
+    await successor.close!('slow');
   });
 
   it('lets exactly one of two processes write when both append at the same revision under the same token', async () => {
