@@ -7,7 +7,10 @@
 
 // Agent
 export { createAgent } from './agent/create-agent.js';
-export { Agent, type RunOptions, type ApprovalDecision, type CompactOptions, type CloseOptions } from './agent/agent.js';
+export { Agent, type ApprovalDecision } from './agent/agent.js';
+export type { RunOptions } from './agent/run-options.js';
+export type { CompactOptions } from './agent/compact-options.js';
+export type { CloseOptions } from './agent/close-options.js';
 export type { CompactionResult } from './loop/compact-history.js';
 export { AgentRun } from './agent/agent-run.js';
 export type { AgentOptions } from './runtime/agent-options.js';

@@ -40,89 +40,11 @@ import { attachToolSources } from './agent-tool-sources.js';
 import { subagentRunsEnded } from '../subagents/subagent-runs.js';
 import { rewindFiles, type RewindFilesOptions, type RewindFilesResult } from '../runtime/rewind-files.js';
 import type { McpServerState } from '../types/mcp-server-state.js';
-
-/** Options of `agent.run()`. */
-export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | undefined> {
-  /** Aborting it interrupts the run, like `agent.interrupt()`. */
-  signal?: AbortSignal;
-  /**
-   * Ask for a typed final answer: a zod schema (3 or 4), a Standard Schema validator or a JSON
-   * Schema object. The run's final answer is parsed, validated and returned as `result.output`
-   * (typed after the schema). Models with native structured output (`anthropicModel`) are
-   * constrained to it; others give it with a final tool call (see `outputMode`). An invalid answer is sent back
-   * with what was wrong, `outputRetries` times, then the run ends with `StructuredOutputError`.
-   * @default undefined (no typed output)
-   */
-  outputSchema?: S;
-  /**
-   * How many times an invalid final answer is sent back before the run fails.
-   * @default 1
-   */
-  outputRetries?: number;
-  /**
-   * How a model without native structured output gives its typed answer: `tool` — by calling a
-   * `StructuredOutput` tool whose input schema is `outputSchema` (sent on this run's requests
-   * only, after the agent's tools; a JSON answer in text is accepted too); `text` — as a JSON
-   * object in its final message, with the schema shown in the prompt (the tool list, and so the
-   * cached prefix, stays exactly the session's). A validator without a JSON Schema always uses
-   * `text`. Models with native support ignore it.
-   * @default 'tool'
-   */
-  outputMode?: 'tool' | 'text';
-  /**
-   * The run's id, recorded on its `run-start` and `run-end` entries and in the result. A host
-   * that runs the agent from a job queue passes its job id, to find in the transcript after a
-   * crash whether (and how far) that job's run already went (see `agent-harness/bullmq`).
-   * @default a random `run_…` id
-   */
-  runId?: string;
-  /**
-   * Keep the run's events for an iterator that starts late (after the run has emitted some, or
-   * after it ended). With `false`, an iterator gets the events from the moment it starts (one
-   * that starts at once, `for await (const event of agent.run(…, { bufferEvents: false }))`, gets
-   * them all), and a run nobody iterates keeps none: for a host that only listens
-   * (`agent.on`) or awaits `run.result`, so a long run with streamed text does not hold every
-   * delta until it ends. Listeners get every event either way.
-   * @default true
-   */
-  bufferEvents?: boolean;
-}
+import type { RunOptions } from './run-options.js';
+import type { CompactOptions } from './compact-options.js';
+import type { CloseOptions } from './close-options.js';
 
 export type { ApprovalDecision };
-
-/** Options of `agent.compact()`. */
-export interface CompactOptions {
-  /**
-   * Extra instructions for this summary (e.g. "keep every file path"), after the options' own.
-   * @default undefined
-   */
-  instructions?: string;
-  /**
-   * Stops the compaction like `agent.interrupt()`: the summary call is aborted, the history is
-   * unchanged, and `compact()` resolves with `skipped: 'interrupted'`.
-   * @default undefined
-   */
-  signal?: AbortSignal;
-}
-
-/** Options of `agent.close()`. */
-export interface CloseOptions {
-  /**
-   * Why the session ends, for the `SessionEnd` hooks.
-   * @default 'closed'
-   */
-  reason?: string;
-  /**
-   * Stops `close()` waiting on the `SessionEnd` hooks: once it aborts (also when it already has as
-   * `close()` starts), the running hook's `signal` aborts and it is no longer waited on, later
-   * hooks get an aborted signal and are not waited on either, each such hook is reported as a
-   * non-fatal `error` event, and `close()` goes on closing (MCP connections, store writes).
-   * Without it, a hook that hangs holds `close()` until its own `timeoutMs` passes (60 s by
-   * default). `AbortSignal.timeout(ms)` makes a shutdown deadline.
-   * @default undefined (the hooks are stopped only by their `timeoutMs`)
-   */
-  signal?: AbortSignal;
-}
 
 /**
  * Reads an agent's core; set by `Agent`'s static block. Not a `WeakMap<Agent, () => core>`: an

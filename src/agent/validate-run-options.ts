@@ -1,6 +1,8 @@
 import { checkOptions, isAbortSignal, isBoolean, isNonEmptyString, isNonNegativeInteger, isSchema, isString, oneOf, type OptionsSpec } from '../options/index.js';
 import { FORK_OPTIONS } from '../session/validate-fork-session-options.js';
-import type { CloseOptions, CompactOptions, RunOptions } from './agent.js';
+import type { CloseOptions } from './close-options.js';
+import type { CompactOptions } from './compact-options.js';
+import type { RunOptions } from './run-options.js';
 import type { ForkOptions } from '../session/fork-state.js';
 
 const RUN_OPTIONS: OptionsSpec<RunOptions> = {

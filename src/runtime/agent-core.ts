@@ -16,7 +16,7 @@ import { createRuleSet, type RuleSet } from '../permissions/rule-set.js';
 import { LiveRuleSet } from './live-rule-set.js';
 import type { RuleBehavior } from '../permissions/compile-rule.js';
 import { assertRulesNameTools } from '../permissions/assert-rules-name-tools.js';
-import { ruleString } from '../permissions/rule-input.js';
+import { parsePermissionUpdates } from '../permissions/parse-permission-updates.js';
 import type { ResolvedToolSources, Toolbox } from '../tool-sources/index.js';
 import { DEFAULT_PRICES, findPrice, type ModelPrice } from '../model/pricing.js';
 import type { Todo } from '../types/todo.js';
@@ -36,7 +36,6 @@ import { AgentContext, stateSpillStore } from './agent-context.js';
 import { createToolAgentContext } from './tool-agent-context.js';
 import { withSessionFileCheckpoints } from '../tools/file-checkpoints.js';
 import { spillToolResult, type ContextUsage, type SpillStore } from '../context/index.js';
-import { describeJson } from '../options/describe-json.js';
 import { guardTracer, type TracerOperation } from '../telemetry/index.js';
 import { TracerError } from '../errors/tracer-error.js';
 import { describeThrown } from '../errors/describe-thrown.js';
@@ -510,58 +509,13 @@ export class AgentCore implements AgentServices {
    * @throws ConfigurationError naming the bad update and the fix.
    */
   checkPermissionUpdates(updates: unknown): PermissionUpdate[] | undefined {
-    if (updates === undefined) return undefined;
-    if (!Array.isArray(updates)) {
-      throw new ConfigurationError(
-        `updatedPermissions must be an array of permission updates, e.g. [{ type: 'addRules', behavior: 'allow', rules: ['Bash(npm test:*)'], destination: 'session' }], got ${describeJson(updates)}.`,
-      );
-    }
-    return updates.map((update: unknown): PermissionUpdate => {
-      if (typeof update !== 'object' || update === null || Array.isArray(update)) {
-        throw new ConfigurationError(`A permission update must be an object such as { type: 'addRules', behavior: 'allow', rules: [...], destination: 'session' }, got ${describeJson(update)}.`);
-      }
-      const { type, destination } = update as { type?: unknown; destination?: unknown };
-      if (destination !== 'session' && destination !== 'host') {
-        throw new ConfigurationError(
-          `A permission update needs \`destination\`: "session" (this session keeps it) or "host" (also announced as a permission-update event for the host to keep), got ${describeJson(destination)}.`,
-        );
-      }
-      switch (type) {
-        case 'addRules':
-        case 'replaceRules':
-        case 'removeRules': {
-          const { behavior, rules } = update as { behavior?: unknown; rules?: unknown };
-          if (!RULE_BEHAVIORS.includes(behavior as RuleBehavior)) {
-            throw new ConfigurationError(`A permission update of type "${type}" needs \`behavior\`: "allow", "deny" or "ask", got ${describeJson(behavior)}.`);
-          }
-          if (!Array.isArray(rules)) {
-            throw new ConfigurationError(
-              `A permission update of type "${type}" needs \`rules\`: an array of rules ("Bash(npm test:*)" or { toolName: "Bash", ruleContent: "npm test:*" }), got ${describeJson(rules)}.`,
-            );
-          }
-          const strings = rules.map(ruleString);
-          if (type !== 'removeRules') {
-            for (const rule of strings) if (!this.takesRule(behavior as RuleBehavior, rule)) this.checkRules(behavior as RuleBehavior, [rule]);
-          }
-          return { type, behavior: behavior as RuleBehavior, rules: strings, destination };
-        }
-        case 'setMode': {
-          const { mode } = update as { mode?: unknown };
-          assertPermissionMode(mode);
-          if (mode === 'bypassPermissions') this.assertBypassAllowed();
-          return { type, mode, destination };
-        }
-        case 'addDirectories':
-        case 'removeDirectories': {
-          const { directories } = update as { directories?: unknown };
-          if (!Array.isArray(directories) || directories.some((directory) => typeof directory !== 'string' || directory === '')) {
-            throw new ConfigurationError(`A permission update of type "${type}" needs \`directories\`: non-empty path strings, got ${describeJson(directories)}.`);
-          }
-          return { type, directories: [...(directories as string[])], destination };
-        }
-        default:
-          throw new ConfigurationError(`Unknown permission update type ${describeJson(type)}; use addRules, replaceRules, removeRules, setMode, addDirectories or removeDirectories.`);
-      }
+    return parsePermissionUpdates(updates, {
+      checkRule: (behavior, rule) => {
+        if (!this.takesRule(behavior, rule)) this.checkRules(behavior, [rule]);
+      },
+      assertModeAllowed: (mode) => {
+        if (mode === 'bypassPermissions') this.assertBypassAllowed();
+      },
     });
   }
 
