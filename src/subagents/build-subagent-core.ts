@@ -7,6 +7,7 @@ import { Toolbox } from '../tool-sources/index.js';
 import { resolveToolSearch, type ResolvedToolSearch } from '../tool-search/index.js';
 import type { ServerTool } from '../tools/server-tool.js';
 import type { Model } from '../model/model.js';
+import type { ContextOptions } from '../context/index.js';
 import { createAskUserQuestionTool } from '../tools/builtin/ask-user-question.js';
 import { createExitPlanModeTool } from '../tools/builtin/exit-plan-mode.js';
 import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
@@ -57,6 +58,23 @@ export function subagentToolNames(parentTools: Iterable<Tool>, definition: Agent
  */
 export function subagentServerTools(parentServerTools: readonly ServerTool[], definition: AgentDefinition): ServerTool[] {
   return definition.tools ? parentServerTools.filter((tool) => definition.tools!.includes(tool.name)) : [...parentServerTools];
+}
+
+/**
+ * The parent's context management, for a subagent's own history: the window table (`windows`),
+ * clearing and compaction (off, or with the host's thresholds and summary instructions) carry
+ * over; so does `window` when the subagent runs on the parent's model (a window belongs to a
+ * model). Spilling does not: a subagent's long results are truncated at `maxToolResultChars`, and
+ * the `ReadToolOutput` it may inherit pages the parent's spilled outputs.
+ */
+export function subagentContext(from: ContextOptions | undefined, sameModel: boolean): ContextOptions | undefined {
+  if (from === undefined) return undefined;
+  const context: ContextOptions = {};
+  if (from.window !== undefined && sameModel) context.window = from.window;
+  if (from.windows !== undefined) context.windows = from.windows;
+  if (from.clearing !== undefined) context.clearing = from.clearing;
+  if (from.compaction !== undefined) context.compaction = from.compaction;
+  return Object.keys(context).length > 0 ? context : undefined;
 }
 
 /**
@@ -129,6 +147,8 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
     ...(from.maxStreamRetries !== undefined ? { maxStreamRetries: from.maxStreamRetries } : {}),
     ...(from.toolSearch !== undefined ? { toolSearch: from.toolSearch } : {}),
   };
+  const context = subagentContext(from.context, model.modelId === from.model.modelId);
+  if (context !== undefined) options.context = context;
   const initial = state ?? freshSubagentState(setup, mode);
   const journal = parent.journal ? new SidechainJournal(parent.journal, setup.agentId) : undefined;
   core = new AgentCore(options, toolbox, initial, state ? 'resume' : 'startup', journal, parent.revision);
