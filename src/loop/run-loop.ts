@@ -20,6 +20,7 @@ import type { RunAbort } from './run-abort.js';
 import { estimateCost } from '../model/pricing.js';
 import { prepareRequest } from './prepare-request.js';
 import { prepareContext } from './prepare-context.js';
+import { openSubagentsEnded } from './open-subagents.js';
 import { CompactionError } from '../errors/compaction-error.js';
 import { refuseCall, refuseOpenCalls, SUPERSEDED_BY_PROMPT } from './refuse-call.js';
 import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
@@ -147,6 +148,10 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
    * ending into an `error`, so a host never sees a run as done while its transcript is not.
    */
   const finish = async (status: RunStatus, error?: Error): Promise<RunResult> => {
+    // A subagent of this run still ending (its call was not waited for after an interrupt)
+    // announces its end before this run's.
+    const subagentsEnding = openSubagentsEnded(core);
+    if (subagentsEnding) await subagentsEnding;
     if (status === 'completed' && !error && core.verifyOnCompletion) {
       try {
         planVerification = await core.verifyOnCompletion({ signal: abort.signal, ...(context.reportSubagent ? { reportSubagent: context.reportSubagent } : {}) });

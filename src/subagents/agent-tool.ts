@@ -11,6 +11,7 @@ import { startBackgroundTask } from './background-task.js';
 import { beginSubagent } from './begin-subagent.js';
 import { buildSubagentCore, type SubagentSetup } from './build-subagent-core.js';
 import { runSubagent } from './run-subagent.js';
+import { noteSubagentStarted } from '../loop/open-subagents.js';
 import { subagentLimiterOf } from './subagent-limiter.js';
 import { createTaskOutputTool } from './task-output-tool.js';
 
@@ -105,7 +106,8 @@ export function createAgentTools(
       const result = await subagentLimiterOf(core).run(
         child,
         async () => {
-          const prompt = await beginSubagent({ ...begin, signal });
+          // The run that made this call ends after the subagent's end (see openSubagentsEnded).
+          const prompt = await beginSubagent({ ...begin, signal, onStart: () => noteSubagentStarted(core, child) });
           if (prompt === undefined) throw signal.reason;
           return runSubagent(child, { prompt }, { parent: core, subagentType: call.subagent_type, signal, run });
         },
@@ -133,6 +135,7 @@ export function createAgentTools(
  * `subagent-end` its run now ends with. Its `SubagentStart` hooks ran when it first started.
  */
 function resumeSubagent(child: AgentCore, approval: NonNullable<Parameters<typeof runSubagent>[1]['approval']>, data: AgentCallData, args: { parent: AgentCore; subagentType: string; signal: AbortSignal; run: ToolRunContext | undefined }): Promise<RunResult> {
+  noteSubagentStarted(args.parent, child);
   child.emit({ type: 'subagent-start', subagentType: data.subagentType, description: data.description, resumed: true });
   return runSubagent(child, { approval }, args);
 }

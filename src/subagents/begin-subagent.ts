@@ -16,6 +16,8 @@ export interface BeginSubagentArgs {
   taskId?: string;
   /** Aborted when it is stopped (the parent's run interrupted, the agent closed). */
   signal: AbortSignal;
+  /** Called right before `subagent-start` is emitted (not when it never starts). */
+  onStart?: () => void;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function beginSubagent(args: BeginSubagentArgs): Promise<string | u
   if (args.signal.aborted) return undefined;
   for (const error of start.errors) parent.emit({ type: 'error', error, fatal: false });
   const context = start.outputs.map((output) => output?.additionalContext).filter((text): text is string => typeof text === 'string' && text.trim() !== '');
+  args.onStart?.();
   child.emit({ type: 'subagent-start', subagentType: args.subagentType, description: args.description, ...(background ? { taskId: args.taskId! } : {}) });
   return [args.prompt, ...context].join('\n\n');
 }

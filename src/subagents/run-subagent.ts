@@ -8,6 +8,7 @@ import type { ToolRunContext } from '../tools/types.js';
 import { linkedRunAbort } from './linked-run-abort.js';
 import { subagentStopSignal } from './subagent-stop-signal.js';
 import { trackSubagentRun } from './subagent-runs.js';
+import { noteSubagentEnded } from '../loop/open-subagents.js';
 
 /** What one subagent run needs besides its core. */
 export interface SubagentRunArgs {
@@ -38,15 +39,22 @@ async function runToEnd(core: AgentCore, input: RunInput, args: SubagentRunArgs)
   // Its own signal, linked to the parent's: interrupting the parent stops it.
   const toolConcurrency = core.options.maxToolConcurrency ?? 10;
   const { abort, unlink } = linkedRunAbort(args.signal, toolConcurrency);
-  const result = await runLoop(core, input, {
-    runId: args.run?.runId ?? `run_${randomId(12)}`,
-    abort,
-    queue: new ToolQueue(toolConcurrency),
-    sink: args.run?.sink ?? ((event) => args.parent.runSink?.(event)),
-    // It spends from its parent run's budget (a background task, outliving the run, has one of its own).
-    ...(args.run?.spend ? { spend: args.run.spend } : {}),
-    ...(core.parentToolUseId !== undefined ? { parentToolUseId: core.parentToolUseId } : {}),
-  }).finally(unlink);
+  let result: RunResult;
+  try {
+    result = await runLoop(core, input, {
+      runId: args.run?.runId ?? `run_${randomId(12)}`,
+      abort,
+      queue: new ToolQueue(toolConcurrency),
+      sink: args.run?.sink ?? ((event) => args.parent.runSink?.(event)),
+      // It spends from its parent run's budget (a background task, outliving the run, has one of its own).
+      ...(args.run?.spend ? { spend: args.run.spend } : {}),
+      ...(core.parentToolUseId !== undefined ? { parentToolUseId: core.parentToolUseId } : {}),
+    }).finally(unlink);
+  } catch (error) {
+    // The loop ends its own failures; whatever got past it still releases the parent's run end.
+    noteSubagentEnded(args.parent, core);
+    throw error;
+  }
   const summary: SubagentRunSummary = {
     agentId: core.agentId!,
     subagentType: args.subagentType,
@@ -58,6 +66,7 @@ async function runToEnd(core: AgentCore, input: RunInput, args: SubagentRunArgs)
   };
   args.run?.reportSubagent?.(summary, result.subagents);
   core.emit({ type: 'subagent-end', subagentType: args.subagentType, summary });
+  noteSubagentEnded(args.parent, core);
   // Not the parent's signal as it is: the interrupt that stopped the subagent would hand its hooks
   // an aborted signal, leaving them no way to clean up after it. A later interrupt, or close(),
   // stops them.
