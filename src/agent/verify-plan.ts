@@ -1,7 +1,7 @@
 import { codePointBoundary, headOfText } from '../model/code-point-boundary.js';
 import { z } from 'zod/v4';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import type { PlanVerification } from '../events/run-result.js';
+import type { PlanVerification, RunResult } from '../events/run-result.js';
 import { prepareOutput } from '../loop/structured-output.js';
 import type { Model } from '../model/model.js';
 import type { AgentCore } from '../runtime/agent-core.js';
@@ -58,7 +58,8 @@ export interface VerifyPlanOptions {
   model?: Model;
   /**
    * Aborting it stops the verification (`PlanVerificationError` with status `interrupted`), as
-   * `agent.interrupt()` and `agent.close()` do; `close()` waits for the verifier to end.
+   * `agent.interrupt()` and `agent.close()` do, as soon as the verifier's loop stops: its
+   * `SubagentStop` hooks may go on cleaning up after it, and `close()` stops them and waits.
    */
   signal?: AbortSignal;
 }
@@ -110,6 +111,10 @@ async function runVerifier(core: AgentCore, plan: string, options: { model?: Mod
   const prompt = `Check the work below against the approved plan. Read what you need to confirm each step with your tools; do not trust the log alone where you can look.\n\nThe approved plan:\n\n${plan}\n\nWhat was done:\n\n${describeWork(core)}`;
   const output = prepareOutput(child.options.model, planVerificationSchema(), 1, undefined);
   let started = false;
+  let ended!: (result: RunResult) => void;
+  const interrupted = new Promise<RunResult>((resolve) => (ended = (result) => {
+    if (result.status === 'interrupted') resolve(result);
+  }));
   const run = async () => {
     // Announced like any subagent once it has its place (SubagentStart hooks, subagent-start), so
     // the subagent-end that follows is paired; stopped before that, it never started.
@@ -121,14 +126,19 @@ async function runVerifier(core: AgentCore, plan: string, options: { model?: Mod
       subagentType: 'verify',
       signal: options.signal,
       run: options.reportSubagent ? ({ reportSubagent: options.reportSubagent } as unknown as ToolRunContext) : undefined,
+      onEnd: ended,
     });
   };
-  const result = await subagentLimiterOf(core)
+  const running = subagentLimiterOf(core)
     .run(child, run, { waiter: core, signal: options.signal })
     .catch((error: unknown) => {
       if (!started) throw verifierNotStarted(error);
       throw error;
     });
+  // Interrupted, the verification ends with the verifier's loop: its SubagentStop hooks may go
+  // on cleaning up after it (close() waits for them), the caller does not wait for them.
+  running.catch(() => undefined);
+  const result = await Promise.race([running, interrupted]);
   if (result.status !== 'completed' || result.output === undefined) throw verifierFailure(result, child.options);
   return result.output as PlanVerification;
 }

@@ -24,6 +24,8 @@ export interface SubagentRunArgs {
   signal: AbortSignal;
   /** The parent call's run, to add the subagent's usage to (absent for a background task). */
   run: ToolRunContext | undefined;
+  /** Called with the subagent's result once `subagent-end` is emitted, before its `SubagentStop` hooks run. */
+  onEnd?: (result: RunResult) => void;
 }
 
 /**
@@ -67,6 +69,7 @@ async function runToEnd(core: AgentCore, input: RunInput, args: SubagentRunArgs)
   args.run?.reportSubagent?.(summary, result.subagents);
   core.emit({ type: 'subagent-end', subagentType: args.subagentType, summary });
   noteSubagentEnded(args.parent, core);
+  args.onEnd?.(result);
   // Not the parent's signal as it is: the interrupt that stopped the subagent would hand its hooks
   // an aborted signal, leaving them no way to clean up after it. A later interrupt, or close(),
   // stops them.

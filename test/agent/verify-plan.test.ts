@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, verifyPlan, type AgentEvent, type PlanVerification } from 'agent-harness';
+import { createAgent, defineTool, PlanVerificationError, verifyPlan, type AgentEvent, type PlanVerification } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { deferred, tick } from '../helpers.js';
 
@@ -129,5 +129,51 @@ describe('verifyPlanOnCompletion', () => {
     const result = await agent.run('go').result;
     expect(result.planVerification).toBeUndefined();
     expect(() => createAgent({ model, verifyPlanOnCompletion: 'yes' as never })).toThrow(/`verifyPlanOnCompletion`/);
+  });
+});
+
+describe('verifyPlan interrupted', () => {
+  it("ends with the verifier's loop, not after its SubagentStop hooks, which close() still stops and waits for", async () => {
+    const modelHeld = deferred();
+    const hookStarted = deferred();
+    let hookAborted = false;
+    // The verifier's model holds its turn until the verification is aborted.
+    const model = scriptedModel([
+      turn('never finished', {
+        hold: (signal) => {
+          modelHeld.resolve();
+          return new Promise<void>((resolve) => signal?.addEventListener('abort', () => resolve(), { once: true }));
+        },
+      }),
+    ]);
+    const agent = createAgent({
+      model,
+      tools: tools(),
+      // A cleanup that holds until its signal aborts (only close() aborts it after an interrupt).
+      hooks: {
+        SubagentStop: [
+          {
+            hook: ({ signal }) =>
+              new Promise<void>((resolve) => {
+                hookStarted.resolve();
+                signal.addEventListener('abort', () => ((hookAborted = true), resolve()), { once: true });
+              }),
+          },
+        ],
+      },
+    });
+    await agent.savePlan('1. Write the file.');
+    const controller = new AbortController();
+    const verifying = verifyPlan({ agent, signal: controller.signal }).catch((error: unknown) => error);
+    await modelHeld.promise;
+    controller.abort();
+    const error = await verifying;
+    expect(PlanVerificationError.isInstance(error)).toBe(true);
+    expect((error as PlanVerificationError).status).toBe('interrupted');
+    // The hook runs on after the verification ended, until close() stops it.
+    await hookStarted.promise;
+    expect(hookAborted).toBe(false);
+    await agent.close();
+    expect(hookAborted).toBe(true);
   });
 });
