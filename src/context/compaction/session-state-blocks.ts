@@ -1,3 +1,4 @@
+import { headOfText } from '../../model/code-point-boundary.js';
 import type { TextBlock } from '../../model/messages.js';
 import { modeReminder } from '../../permissions/mode-reminder.js';
 import type { PendingApproval } from '../../types/pending-approval.js';
@@ -48,10 +49,22 @@ export function isSessionStateText(text: string): boolean {
   return [SESSION_STATE_HEADING, PLAN_OPENING, TODOS_OPENING, APPROVALS_OPENING, RULES_OPENING, LOADED_SKILLS_HEADING].some((opening) => text.startsWith(opening));
 }
 
+/** Characters of a pending call's input restated after a compaction; its call keeps the whole input. */
+const MAX_RESTATED_INPUT_CHARS = 2_000;
+
+/** A pending call's input as JSON, its head only when long (a file's whole content, say): a summary must fit the window. */
+function approvalInput(input: unknown): string {
+  const json = JSON.stringify(input) ?? String(input);
+  if (json.length <= MAX_RESTATED_INPUT_CHARS) return json;
+  const head = headOfText(json, MAX_RESTATED_INPUT_CHARS);
+  return `${head}… (${json.length - head.length} more characters of input; the call runs with all of it)`;
+}
+
 /**
  * The text blocks that restate the agent's state after a compaction, one per part, verbatim:
  * the permission mode with its reminder (the plan-mode instructions in plan mode), the approved
- * plan's text, the todo list as the JSON `TodoWrite` takes, pending approvals, session rules, and
+ * plan's text, the todo list as the JSON `TodoWrite` takes, pending approvals (an input past
+ * 2,000 characters by its head), session rules, and
  * the instructions of skills loaded in the summarized part.
  * Parts with nothing in them are left out; the mode is always there.
  * @param state - read from the agent; see {@link CompactionState}.
@@ -69,7 +82,7 @@ export function sessionStateBlocks(state: CompactionState): TextBlock[] {
     blocks.push(`${TODOS_OPENING} (update it with TodoWrite):\n${JSON.stringify(state.todos, null, 2)}`);
   }
   if (state.pendingApprovals && state.pendingApprovals.length > 0) {
-    const calls = state.pendingApprovals.map((approval) => `- ${approval.toolName} (${approval.toolUseId}): ${JSON.stringify(approval.input)}`);
+    const calls = state.pendingApprovals.map((approval) => `- ${approval.toolName} (${approval.toolUseId}): ${approvalInput(approval.input)}`);
     blocks.push(`${APPROVALS_OPENING}; do not make them again, their results will follow:\n${calls.join('\n')}`);
   }
   const rules = (['allow', 'deny', 'ask'] as const).flatMap((behavior) => {

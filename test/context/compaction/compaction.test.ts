@@ -95,6 +95,18 @@ describe('the compacted history', () => {
     expect(opening.at(-1)).toBe(DEFAULT_CONTINUATION);
   });
 
+  it("restates a pending call's long input by its head (a summary must fit the window), on whole characters", () => {
+    const content = `${'a'.repeat(1_990)}😀${'b'.repeat(100_000)}`;
+    const approval = { ...state.pendingApprovals![0]!, input: { path: 'big.md', content } };
+    const block = sessionStateBlocks({ permissionMode: 'default', pendingApprovals: [approval] }).find((part) => part.text.startsWith('Tool calls waiting'))!;
+    expect(block.text.length).toBeLessThan(2_300);
+    expect(block.text).toContain('{"path":"big.md","content":"aaa');
+    expect(block.text).toMatch(/… \(\d+ more characters of input; the call runs with all of it\)$/);
+    expect(block.text).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    // A short input stays whole.
+    expect(sessionStateBlocks({ permissionMode: 'default', pendingApprovals: state.pendingApprovals! })[1]!.text).toContain('- Write (t9): {"path":"report.md"}');
+  });
+
   it('leaves out empty parts but always states the mode', () => {
     const blocks = sessionStateBlocks({ permissionMode: 'default', todos: [], pendingApprovals: [], sessionRules: { allow: [] } });
     expect(blocks).toHaveLength(1);
