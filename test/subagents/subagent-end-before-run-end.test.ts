@@ -54,6 +54,31 @@ describe('interrupted while a subagent works, the run ends after the subagent an
     await agent.close();
   });
 
+  it('a subagent resumed by resolveApproval: the answering run ends after its subagent-end too', async () => {
+    const deaf = deafTool();
+    const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({}), kind: 'edit', execute: () => 'wrote' });
+    const agent = createAgent({
+      model: scriptedModel([turn(agentCall('call_1')), 'never played']),
+      tools: [deaf.tool, write],
+      agents: { worker: { description: 'Works.', prompt: 'You work.', model: scriptedModel([turn(toolCall('write', {})), turn(toolCall('deaf', {})), 'never played']) } },
+    });
+    // No canUseTool: the subagent's write waits for the host, and the parent run parks.
+    const parked = await agent.run('go').result;
+    expect(parked.status).toBe('awaiting-approval');
+    const run = agent.resolveApproval(parked.pendingApprovals[0]!.id, { behavior: 'allow' });
+    const seen: AgentEvent[] = [];
+    const iterating = (async () => {
+      for await (const event of run) seen.push(event);
+    })();
+    await deaf.started;
+    agent.interrupt();
+    expect((await run.result).status).toBe('interrupted');
+    await iterating;
+    expect(starts(seen)).toEqual(['subagent-start', 'subagent-end', 'run-end']);
+    deaf.release();
+    await agent.close();
+  });
+
   it('nested: each run ends after its own subagent, the outermost last', async () => {
     const deaf = deafTool();
     const agent = createAgent({
