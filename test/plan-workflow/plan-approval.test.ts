@@ -156,6 +156,46 @@ describe('approval that clears the context', () => {
     }
   });
 
+  it('a deferred plan approval answered later in another agent with clearContext: fresh context there, the plan saved once, nothing run twice', async () => {
+    const store = memorySessionStore();
+    const writes: string[] = [];
+    const counted = [read, defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({ path: z.string() }), kind: 'edit', execute: ({ input }) => (writes.push(input.path), `wrote ${input.path}`) })];
+    const first = createAgent({ model: planning([]), tools: counted, store, permissionMode: 'plan' });
+    const parked = await first.run('plan the article').result;
+    expect(parked.status).toBe('awaiting-approval');
+    expect(parked.pendingApprovals[0]).toMatchObject({ toolName: 'ExitPlanMode', reason: { type: 'plan-approval' } });
+    await first.close();
+
+    const model = scriptedModel([turn(toolCall('write', { path: 'draft.md' }, 'toolu_write')), 'Done.']);
+    const later = createAgent({ model, tools: counted, store, resume: first.sessionId, permissionMode: 'plan' });
+    await later.ready;
+    const approved: PlanApprovedEvent[] = [];
+    later.on('plan-approved', (event) => approved.push(event));
+    const approval = later.pendingApprovals[0]!;
+    const done = await later
+      .resolveApproval(approval.id, { behavior: 'allow', clearContext: true, updatedPermissions: [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }] })
+      .result;
+    expect(done.status).toBe('completed');
+    expect(approved).toEqual([expect.objectContaining({ plan: PLAN, clearContext: true })]);
+    // The first request after the approval holds the plan alone, in acceptEdits, and is valid.
+    const fresh = model.requests[0]!.messages;
+    expect(fresh).toHaveLength(1);
+    expect(JSON.stringify(fresh)).toContain('Write the draft');
+    expect(JSON.stringify(fresh)).not.toContain('contents of notes.md');
+    expect(validateMessagesRequest(fresh)).toBeUndefined();
+    expect(later.permissionMode).toBe('acceptEdits');
+    expect(writes).toEqual(['draft.md']);
+    // The answered approval is gone for good: not again here, nor in a third agent.
+    expect(() => later.resolveApproval(approval.id, { behavior: 'allow' })).toThrow(/approval/i);
+    await later.close();
+    const third = createAgent({ model: scriptedModel([]), tools: counted, store, resume: first.sessionId });
+    await third.ready;
+    expect(third.pendingApprovals).toEqual([]);
+    expect(third.messages[0]).toEqual(fresh[0]);
+    expect(third.plan?.text).toBe(PLAN);
+    await third.close();
+  });
+
   it('through the real SDK and the loopback server, the fresh request is accepted', async () => {
     const server = await startMessagesServer({
       responses: [
