@@ -331,7 +331,8 @@ export class AgentCore implements AgentServices {
 
   /** {@link commit} for entries that already went through `wellFormedEntry` (scanned once, not twice). */
   private commitWellFormed(drafts: readonly EntryDraft[]): void {
-    this.journal?.record(...drafts);
+    if (this.#oneWrite && this.journal) this.#oneWrite.drafts.push(...drafts);
+    else this.journal?.record(...drafts);
     if (!this.journal) this.unstoredRevision += drafts.length;
     for (const draft of drafts) this.state = applyEntry(this.state, draft);
   }
@@ -351,9 +352,33 @@ export class AgentCore implements AgentServices {
     if (this.agentId !== undefined) event.agentId = this.agentId;
     if (this.parentToolUseId !== undefined) event.parentToolUseId = this.parentToolUseId;
     const sink = this.runSink;
-    if (!this.journal) this.deliver(event, sink);
-    else this.journal.after(() => this.deliver(event, sink), event.type === 'error' || event.type === 'run-end');
+    const journal = this.journal;
+    if (!journal) this.deliver(event, sink);
+    else if (this.#oneWrite) this.#oneWrite.events.push(() => journal.after(() => this.deliver(event, sink), false));
+    else journal.after(() => this.deliver(event, sink), event.type === 'error' || event.type === 'run-end');
     return event;
+  }
+
+  /** Commits and events of {@link inOneWrite} under way: recorded together when it ends. */
+  #oneWrite: { drafts: EntryDraft[]; events: Array<() => void> } | undefined;
+
+  /**
+   * Runs `change` (synchronous) with every entry it commits recorded in one append, so a crash
+   * stores all of them or none (a plan approval: the plan, the mode, the rules, a fresh context),
+   * and the events it emits delivered once that append is stored. The state changes at once, as
+   * with any commit.
+   */
+  inOneWrite<T>(change: () => T): T {
+    if (this.#oneWrite || !this.journal) return change();
+    const group: { drafts: EntryDraft[]; events: Array<() => void> } = { drafts: [], events: [] };
+    this.#oneWrite = group;
+    try {
+      return change();
+    } finally {
+      this.#oneWrite = undefined;
+      if (group.drafts.length > 0) this.journal.record(...group.drafts);
+      for (const deliver of group.events) deliver();
+    }
   }
 
   /**
@@ -587,8 +612,11 @@ export class AgentCore implements AgentServices {
     this.emit({ type: 'todo-update', todos: copy(this.state.todos), previous: copy(previous), changes: diffTodos(previous, this.state.todos) });
   }
 
-  /** Writes an approved plan to the plan store under the session's name and keeps it in state. */
-  async savePlan(text: string, toolUseId?: string, details: { edited?: boolean; clearContext?: boolean } = {}): Promise<{ name: string; text: string }> {
+  /**
+   * Writes an approved plan to the plan store under the session's name and keeps it in state.
+   * `details.alongside` runs right after, its entries recorded in the same append as the plan's.
+   */
+  async savePlan(text: string, toolUseId?: string, details: { edited?: boolean; clearContext?: boolean; alongside?: (name: string) => void } = {}): Promise<{ name: string; text: string }> {
     if (this.state.planSlug === undefined) {
       const slug = await allocatePlanSlug({ store: this.planStore, agentId: this.agentId });
       this.commit({ kind: 'session-meta', slug });
@@ -596,14 +624,17 @@ export class AgentCore implements AgentServices {
     const slug = this.state.planSlug!;
     const name = planFileName({ slug, agentId: this.agentId });
     await this.planStore.write(name, text);
-    this.commit({ kind: 'plan-snapshot', slug, name, text });
-    this.emit({
-      type: 'plan-approved',
-      plan: text,
-      name,
-      ...(toolUseId ? { toolUseId } : {}),
-      ...(details.edited ? { edited: true } : {}),
-      ...(details.clearContext ? { clearContext: true } : {}),
+    this.inOneWrite(() => {
+      this.commit({ kind: 'plan-snapshot', slug, name, text });
+      this.emit({
+        type: 'plan-approved',
+        plan: text,
+        name,
+        ...(toolUseId ? { toolUseId } : {}),
+        ...(details.edited ? { edited: true } : {}),
+        ...(details.clearContext ? { clearContext: true } : {}),
+      });
+      details.alongside?.(name);
     });
     return { name, text };
   }
@@ -631,7 +662,8 @@ export class AgentCore implements AgentServices {
     fresh.pendingReminders = [];
     delete fresh.contextReset;
     delete fresh.openBatch;
-    this.commit({ kind: 'checkpoint', state: fresh, reason: 'clear-context' });
+    // The todos and the mode are the same before and after the checkpoint: the message is made
+    // first, so both are recorded in one append (a crash between two would leave an empty history).
     const blocks: TextBlock[] = [
       {
         type: 'text',
@@ -648,7 +680,7 @@ export class AgentCore implements AgentServices {
     const modeReminders = new Set(PERMISSION_MODES.map((mode) => modeReminder(mode, { planModeInstructions })));
     const reminders = new Set(carried.map((block) => block.text).filter((text) => !modeReminders.has(text)));
     for (const text of reminders) blocks.push({ type: 'text', text });
-    this.commit({ kind: 'message', message: { role: 'user', content: blocks }, planContent: request.plan });
+    this.commit({ kind: 'checkpoint', state: fresh, reason: 'clear-context' }, { kind: 'message', message: { role: 'user', content: blocks }, planContent: request.plan });
   }
 
   /** Every approval waiting for the host, with its path. */

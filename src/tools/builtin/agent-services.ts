@@ -13,8 +13,12 @@ export interface AgentServices {
   readonly plan: { name: string; text: string } | undefined;
   /** Whether the agent has a tool of this name (to word replies). */
   hasTool(name: string): boolean;
-  /** Writes an approved plan to the plan store and keeps it in the session (and announces it: `plan-approved`). */
-  savePlan(text: string, toolUseId?: string, details?: { edited?: boolean; clearContext?: boolean }): Promise<{ name: string; text: string }>;
+  /**
+   * Writes an approved plan to the plan store and keeps it in the session (and announces it:
+   * `plan-approved`). `details.alongside` runs right after, synchronously: what it changes is
+   * recorded in the same append as the plan, so a crash keeps all of it or none.
+   */
+  savePlan(text: string, toolUseId?: string, details?: { edited?: boolean; clearContext?: boolean; alongside?: (name: string) => void }): Promise<{ name: string; text: string }>;
   /**
    * Asks for the execution to start in a fresh context: once the current batch of calls is
    * answered, the history is replaced by one user message carrying the plan (and the todos).

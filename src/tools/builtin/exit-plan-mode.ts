@@ -45,15 +45,22 @@ export function createExitPlanModeTool(agent: () => AgentServices): ReturnType<t
       const services = agent();
       const edited = hostAnswer?.edited === true;
       const clearContext = hostAnswer?.clearContext === true;
-      // Saved first: if that fails, the call fails and the session stays in plan mode.
-      const saved = await services.savePlan(input.plan, toolUseId, { edited, clearContext });
+      // Saved first: if that fails, the call fails and the session stays in plan mode. The mode,
+      // the rules and a fresh context are recorded with the plan, in one append: a crash never
+      // leaves a saved plan in plan mode, nor an approval to start fresh without its request.
       const target = permissionUpdates?.filter((update) => update.type === 'setMode').at(-1);
-      // The mode the host chose with the approval (even if it left plan mode while the plan
-      // waited), else the one from before planning.
-      if (target?.type === 'setMode') services.setMode(target.mode, 'plan-approved');
-      else if (services.mode === 'plan') services.setMode(services.modeAfterPlan(), 'plan-approved');
-      services.applyPermissionUpdates(permissionUpdates?.filter((update) => update.type !== 'setMode'));
-      if (clearContext) services.requestFreshContext({ text: input.plan, name: saved.name });
+      const saved = await services.savePlan(input.plan, toolUseId, {
+        edited,
+        clearContext,
+        alongside: (name) => {
+          // The mode the host chose with the approval (even if it left plan mode while the plan
+          // waited), else the one from before planning.
+          if (target?.type === 'setMode') services.setMode(target.mode, 'plan-approved');
+          else if (services.mode === 'plan') services.setMode(services.modeAfterPlan(), 'plan-approved');
+          services.applyPermissionUpdates(permissionUpdates?.filter((update) => update.type !== 'setMode'));
+          if (clearContext) services.requestFreshContext({ text: input.plan, name });
+        },
+      });
       const tracking = services.hasTool('TodoWrite') ? ' Track the steps with TodoWrite.' : '';
       return [
         `The user approved your plan${edited ? ' after editing it: the plan below is the edited one, and it is the plan to follow' : ''}. You are no longer in plan mode: the permission mode is now "${services.mode}".`,
