@@ -1,0 +1,86 @@
+// A process dies at every append of a run — an automatic compaction, a subagent's tool call —
+// and another resumes the session from what was stored and carries on (`continue()`). Each
+// append is where a kill -9 can cut: the store takes the appends before the cut and none after.
+// (The plan approval's cuts: test/plan-workflow/approval-crash-points.test.ts.)
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, defineTool, memorySessionStore, type AgentOptions, type SessionStore } from 'agent-harness';
+import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+
+/** A store that stores the first `cut - 1` appends and refuses every later one (the process died there). */
+function dyingStore(inner: SessionStore, cut: number): { store: SessionStore; appends: () => number } {
+  let appends = 0;
+  const store: SessionStore = {
+    append: async (sessionId, entries, options) => {
+      appends += 1;
+      if (appends >= cut) throw new Error('the process died');
+      return inner.append(sessionId, entries, options);
+    },
+    load: (sessionId, options) => inner.load(sessionId, options),
+    list: () => inner.list(),
+    delete: (sessionId) => inner.delete(sessionId),
+    close: async (sessionId) => inner.close?.(sessionId),
+  };
+  return { store, appends: () => appends };
+}
+
+function tools(ran: string[]) {
+  const probe = defineTool({ name: 'probe', description: 'Probes.', inputSchema: z.object({}), readOnly: true, execute: () => 'x'.repeat(40_000) });
+  const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({}), kind: 'edit', execute: ({ toolUseId }) => (ran.push(toolUseId), 'wrote') });
+  return [probe, write];
+}
+
+type Flow = (ran: string[]) => { first: Omit<AgentOptions, 'store'>; resumed: Omit<AgentOptions, 'store' | 'resume'> };
+
+const flows: Record<string, Flow> = {
+  'an automatic compaction between two tool turns': (ran) => {
+    const context = { window: 10_000, compaction: { outputReserve: 500, keepTokens: 0 } };
+    return {
+      first: {
+        model: scriptedModel([turn(toolCall('probe', {}, 'toolu_probe'), { usage: { inputTokens: 1_000, outputTokens: 0 } }), '<summary>Probed.</summary>', turn(toolCall('write', {}, 'toolu_write')), 'Done.']),
+        tools: tools(ran),
+        context,
+      },
+      resumed: { model: scriptedModel(['Done.', 'Done.']), tools: tools(ran), context },
+    };
+  },
+  "a subagent's tool call": (ran) => ({
+    first: {
+      model: scriptedModel([turn(toolCall('Agent', { description: 'Write it', prompt: 'Write.', subagent_type: 'worker' }, 'toolu_agent')), 'Done.']),
+      tools: tools(ran),
+      agents: { worker: { description: 'Writes.', prompt: 'You write.', model: scriptedModel([turn(toolCall('write', {}, 'toolu_sub_write')), 'Written.']) } },
+    },
+    resumed: { model: scriptedModel(['Done.', 'Done.']), tools: tools(ran), agents: { worker: { description: 'Writes.', prompt: 'You write.', model: scriptedModel(['Again.', 'Again.']) } } },
+  }),
+};
+
+describe('a process killed at any append, the session resumed in another', () => {
+  it.each(Object.entries(flows))('%s: it loads, carries on with valid requests, and no call runs twice', async (_name, flow) => {
+    let cut = 2;
+    for (; cut < 100; cut++) {
+      const inner = memorySessionStore();
+      const dying = dyingStore(inner, cut);
+      const ran: string[] = [];
+      const { first: firstOptions, resumed: resumedOptions } = flow(ran);
+      const first = createAgent({ ...firstOptions, store: dying.store, canUseTool: () => ({ behavior: 'allow' }) } as AgentOptions);
+      const firstResult = await first.run('go').result;
+      await first.close().catch(() => undefined);
+      if (dying.appends() < cut) {
+        expect(firstResult.status).toBe('completed');
+        break;
+      }
+      const where = `killed at append ${cut}`;
+      const resumed = createAgent({ ...resumedOptions, store: inner, resume: first.sessionId, canUseTool: () => ({ behavior: 'allow' }) } as AgentOptions);
+      await resumed.ready;
+      const result = await resumed.continue().result;
+      expect(result.status, where).toBe('completed');
+      const model = resumedOptions.model as ReturnType<typeof scriptedModel>;
+      for (const request of model.requests) expect(validateMessagesRequest(request.messages), where).toBeUndefined();
+      // A history that holds the prompt is one the API takes.
+      if (resumed.messages.length > 0) expect(validateMessagesRequest(resumed.messages), where).toBeUndefined();
+      expect(ran.length, `${where}: ${ran.join(', ')}`).toBe(new Set(ran).size);
+      await resumed.close();
+    }
+    expect(cut).toBeGreaterThan(10);
+  });
+});
