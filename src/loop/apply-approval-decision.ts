@@ -83,11 +83,14 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
     input,
     ...(decision.updatedPermissions ? { updatedPermissions: decision.updatedPermissions } : {}),
   };
-  core.commit({ kind: 'permission-decision', decision: allowed });
-  commitCallAllowed(core, call, tool, input, { updatedPermissions: decision.updatedPermissions, edited, note, clearContext: decision.clearContext });
-  core.emit({ type: 'permission-decision', ...allowed });
-  // Checked when the decision was recorded.
-  if (!tool.handlesHostAnswer) core.applyCheckedPermissionUpdates(decision.updatedPermissions);
+  // One append: a crash never keeps the allowed call without the host's permission updates.
+  core.inOneWrite(() => {
+    core.commit({ kind: 'permission-decision', decision: allowed });
+    commitCallAllowed(core, call, tool, input, { updatedPermissions: decision.updatedPermissions, edited, note, clearContext: decision.clearContext });
+    core.emit({ type: 'permission-decision', ...allowed });
+    // Checked when the decision was recorded.
+    if (!tool.handlesHostAnswer) core.applyCheckedPermissionUpdates(decision.updatedPermissions);
+  });
   return false;
 }
 

@@ -78,6 +78,12 @@ function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number
   return undefined;
 }
 
+/** Records an allowed call and applies the host's permission updates that came with it (checked when the decision was recorded). */
+function allowCall(core: AgentCore, call: BatchCall, tool: Tool, input: unknown, details: Parameters<typeof commitCallAllowed>[4]): void {
+  commitCallAllowed(core, call, tool, input, details);
+  if (!tool.handlesHostAnswer) core.applyCheckedPermissionUpdates(details.updatedPermissions);
+}
+
 /** Records one call's decision and acts on it: allowed (waits for `executeTools`), denied (answered), or deferred (a pending approval). */
 function recordDecision(
   core: AgentCore,
@@ -106,9 +112,10 @@ function recordDecision(
     const edited = 'editedFrom' in outcome && inputChanged(outcome.editedFrom, input);
     // A question's answers are the point of the call, not an edit to warn about.
     const note = edited && !tool.requiresUserInteraction && !tool.handlesHostAnswer ? describeInputChange(outcome.editedFrom, input) : undefined;
-    commitCallAllowed(core, call, tool, input, { updatedPermissions: decision.updatedPermissions, edited, note, clearContext: outcome.clearContext });
-    // Checked when the decision was recorded.
-    if (!tool.handlesHostAnswer) core.applyCheckedPermissionUpdates(decision.updatedPermissions);
+    const details = { updatedPermissions: decision.updatedPermissions, edited, note, clearContext: outcome.clearContext };
+    // With the host's permission updates, one append: a crash never keeps the allowed call without them.
+    if (decision.updatedPermissions?.length && !tool.handlesHostAnswer) core.inOneWrite(() => allowCall(core, call, tool, input, details));
+    else allowCall(core, call, tool, input, details);
   } else if (decision.behavior === 'deny') {
     const message = decision.message ?? `Permission to use ${call.toolName} was denied.`;
     refuseCall(core, call, asked?.type === 'plan-approval' ? planRejected(core, call.toolUseId, message) : message);

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, memorySessionStore, type AgentOptions, type SessionStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+import { loadEntries } from '../../src/session/load-entries.js';
 
 /** A store that stores the first `cut - 1` appends and refuses every later one (the process died there). */
 function dyingStore(inner: SessionStore, cut: number): { store: SessionStore; appends: () => number } {
@@ -82,5 +83,69 @@ describe('a process killed at any append, the session resumed in another', () =>
       await resumed.close();
     }
     expect(cut).toBeGreaterThan(10);
+  });
+});
+
+describe('an approval answered with permission updates, the process killed at any append', () => {
+  it('resumes with the approval still pending, or answered with its updates applied: never the call without them', async () => {
+    let cut = 1;
+    for (; cut < 100; cut++) {
+      const inner = memorySessionStore();
+      const ran: string[] = [];
+      // Parked on two approvals, stored whole.
+      const parked = createAgent({ model: scriptedModel([turn(toolCall('write', {}, 'toolu_w1'), toolCall('write', {}, 'toolu_w2'))]), tools: tools(ran), store: inner });
+      await parked.run('go').result;
+      await parked.close();
+      const dying = dyingStore(inner, cut);
+      const answering = createAgent({ model: scriptedModel(['Done.']), tools: tools(ran), store: dying.store, resume: parked.sessionId });
+      await answering.ready;
+      const first = answering.pendingApprovals.find((approval) => approval.toolUseId === 'toolu_w1')!;
+      await answering.resolveApproval(first.id, {
+        behavior: 'allow',
+        updatedPermissions: [
+          { type: 'addRules', behavior: 'allow', rules: ['write'], destination: 'session' },
+          { type: 'setMode', mode: 'acceptEdits', destination: 'session' },
+        ],
+      }).result;
+      await answering.close().catch(() => undefined);
+      if (dying.appends() < cut) break;
+      const where = `killed at append ${cut}`;
+      const resumed = createAgent({ model: scriptedModel(['Done.']), tools: tools(ran), store: inner, resume: parked.sessionId });
+      await resumed.ready;
+      const stillPending = resumed.pendingApprovals.some((approval) => approval.toolUseId === 'toolu_w1');
+      if (!stillPending) {
+        expect(resumed.permissionMode, where).toBe('acceptEdits');
+        expect(resumed.snapshot().sessionRules.allow, where).toContain('write');
+      } else {
+        expect(resumed.permissionMode, where).toBe('default');
+      }
+      expect(ran.length, where).toBeLessThanOrEqual(1);
+      await resumed.close();
+    }
+    expect(cut).toBeGreaterThan(4);
+  });
+});
+
+describe("canUseTool's allow with permission updates, the process killed at any append", () => {
+  it('never stores the allowed call without the updates that came with it', async () => {
+    let cut = 2;
+    for (; cut < 100; cut++) {
+      const inner = memorySessionStore();
+      const dying = dyingStore(inner, cut);
+      const agent = createAgent({
+        model: scriptedModel([turn(toolCall('write', {}, 'toolu_w1')), 'Done.']),
+        tools: tools([]),
+        store: dying.store,
+        canUseTool: () => ({ behavior: 'allow', updatedPermissions: [{ type: 'addRules', behavior: 'allow', rules: ['write'], destination: 'session' }] }),
+      });
+      await agent.run('go').result;
+      await agent.close().catch(() => undefined);
+      if (dying.appends() < cut) break;
+      const entries = await loadEntries(inner, agent.sessionId);
+      const allowed = entries.some((entry) => entry.kind === 'call-allowed');
+      const ruled = entries.some((entry) => entry.kind === 'rules-added');
+      expect(allowed ? ruled : true, `killed at append ${cut}`).toBe(true);
+    }
+    expect(cut).toBeGreaterThan(4);
   });
 });
