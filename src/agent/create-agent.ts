@@ -74,8 +74,10 @@ function startCore(options: AgentOptions, state: SessionState, origin: 'startup'
   const journal = journalFor(store, state, undefined, origin === 'fork' ? undefined : options.fencingToken);
   const core = buildCore(options, state, origin, journal, sources);
   claimSession(store, state.sessionId, core);
-  if (forkedFrom !== undefined) core.commit({ kind: 'session-meta', forkedFrom });
-  core.commit({ kind: 'checkpoint', state: structuredClone(state), reason: origin });
+  // One append: a process killed while a fork is written leaves no half-written session behind.
+  const checkpoint = { kind: 'checkpoint', state: structuredClone(state), reason: origin } as const;
+  if (forkedFrom !== undefined) core.commit({ kind: 'session-meta', forkedFrom }, checkpoint);
+  else core.commit(checkpoint);
   return core;
 }
 

@@ -149,3 +149,34 @@ describe("canUseTool's allow with permission updates, the process killed at any 
     expect(cut).toBeGreaterThan(4);
   });
 });
+
+describe('a fork, the process killed while it is written', () => {
+  it('leaves no session behind that holds only part of its start (the fork mark without the copied history)', async () => {
+    const inner = memorySessionStore();
+    const parent = createAgent({ model: scriptedModel(['Hello.']), store: inner });
+    await parent.run('hi').result;
+    // Every append of another session than the parent's (the fork's) after the first is refused.
+    let forkAppends = 0;
+    const store: SessionStore = {
+      append: async (sessionId, entries, options) => {
+        if (sessionId !== parent.sessionId && ++forkAppends > 1) throw new Error('the process died');
+        return inner.append(sessionId, entries, options);
+      },
+      load: (sessionId, options) => inner.load(sessionId, options),
+      list: () => inner.list(),
+      delete: (sessionId) => inner.delete(sessionId),
+    };
+    const writer = createAgent({ model: scriptedModel([]), store, resume: parent.sessionId });
+    await writer.ready;
+    await parent.close();
+    await writer.fork().catch(() => undefined);
+    for (const sessionId of await inner.list()) {
+      if (sessionId === parent.sessionId) continue;
+      const entries = await loadEntries(inner, sessionId);
+      expect(entries.map((entry) => entry.kind)).toContain('checkpoint');
+      const resumed = createAgent({ model: scriptedModel([]), store: inner, resume: sessionId });
+      await resumed.ready;
+      expect(resumed.messages.length).toBeGreaterThan(0);
+    }
+  });
+});
