@@ -506,9 +506,18 @@ export class AgentCore implements AgentServices {
     this.applyCheckedPermissionUpdates(this.checkPermissionUpdates(updates));
   }
 
-  /** Applies updates {@link checkPermissionUpdates} returned (the plain copies a decision records), without checking them again. */
+  /**
+   * Applies updates {@link checkPermissionUpdates} returned (the plain copies a decision records),
+   * without checking them again, recorded in one append: a crash keeps all of them or none (an
+   * allow rule never without the deny rule given with it).
+   */
   applyCheckedPermissionUpdates(updates: readonly PermissionUpdate[] | undefined): void {
-    for (const update of updates ?? []) {
+    if (!updates?.length) return;
+    this.inOneWrite(() => this.applyEachUpdate(updates));
+  }
+
+  private applyEachUpdate(updates: readonly PermissionUpdate[]): void {
+    for (const update of updates) {
       switch (update.type) {
         case 'addRules':
         case 'replaceRules':

@@ -180,3 +180,30 @@ describe('a fork, the process killed while it is written', () => {
     }
   });
 });
+
+describe('rules added together, the process killed while they are written', () => {
+  it('stores all of them or none: an allow rule never without the deny rule given with it', async () => {
+    for (let cut = 1; cut <= 3; cut++) {
+      const inner = memorySessionStore();
+      const setup = createAgent({ model: scriptedModel([]), tools: tools([]), store: inner });
+      await setup.flush();
+      await setup.close();
+      let appends = 0;
+      const store: SessionStore = {
+        append: async (sessionId, entries, options) => {
+          if (++appends >= cut) throw new Error('the process died');
+          return inner.append(sessionId, entries, options);
+        },
+        load: (sessionId, options) => inner.load(sessionId, options),
+        list: () => inner.list(),
+        delete: (sessionId) => inner.delete(sessionId),
+      };
+      const agent = createAgent({ model: scriptedModel([]), tools: tools([]), store, resume: setup.sessionId });
+      await agent.ready;
+      agent.addRules({ allow: ['write'], deny: ['probe'] });
+      await agent.flush().catch(() => undefined);
+      const added = (await loadEntries(inner, setup.sessionId)).filter((entry) => entry.kind === 'rules-added').map((entry) => (entry as { behavior: string }).behavior);
+      expect([[], ['allow', 'deny']], `killed at append ${cut}`).toContainEqual(added);
+    }
+  });
+});
