@@ -207,3 +207,42 @@ describe('rules added together, the process killed while they are written', () =
     }
   });
 });
+
+describe("a subagent's approval answered days later, the process killed at any append", () => {
+  it('resumes with the approval pending (nothing ran) or answered, carries on with valid requests, and the call runs at most once', async () => {
+    const worker = (script: Parameters<typeof scriptedModel>[0]) => ({ worker: { description: 'Writes.', prompt: 'You write.', model: scriptedModel(script) } });
+    let cut = 1;
+    for (; cut < 100; cut++) {
+      const inner = memorySessionStore();
+      const ran: string[] = [];
+      const parked = createAgent({
+        model: scriptedModel([turn(toolCall('Agent', { description: 'Write it', prompt: 'Write.', subagent_type: 'worker' }, 'toolu_agent'))]),
+        tools: tools(ran),
+        store: inner,
+        agents: worker([turn(toolCall('write', {}, 'toolu_sub_write'))]),
+      });
+      expect((await parked.run('go').result).status).toBe('awaiting-approval');
+      await parked.close();
+      const dying = dyingStore(inner, cut);
+      const answering = createAgent({ model: scriptedModel(['Done.']), tools: tools(ran), store: dying.store, resume: parked.sessionId, agents: worker(['Written.']) });
+      await answering.ready;
+      await answering.resolveApproval(answering.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+      await answering.close().catch(() => undefined);
+      if (dying.appends() < cut) break;
+      const where = `killed at append ${cut}`;
+      const model = scriptedModel(['Done.', 'Done.']);
+      const resumed = createAgent({ model, tools: tools(ran), store: inner, resume: parked.sessionId, agents: worker(['Written.', 'Written.']), canUseTool: () => ({ behavior: 'allow' }) });
+      await resumed.ready;
+      if (resumed.pendingApprovals.length > 0) {
+        expect(ran, where).toEqual([]);
+      } else {
+        expect((await resumed.continue().result).status, where).toBe('completed');
+        for (const request of model.requests) expect(validateMessagesRequest(request.messages), where).toBeUndefined();
+        expect(validateMessagesRequest(resumed.messages), where).toBeUndefined();
+      }
+      expect(ran.length, where).toBeLessThanOrEqual(1);
+      await resumed.close();
+    }
+    expect(cut).toBeGreaterThan(5);
+  });
+});
