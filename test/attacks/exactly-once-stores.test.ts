@@ -5,15 +5,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createAgent, defineTool, memorySessionStore, SessionConflictError, type SessionStore } from 'agent-harness';
+import { createAgent, memorySessionStore, SessionConflictError, type SessionStore } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
-import { postgresSessionStore } from 'agent-harness/postgres';
-import { redisSessionStore } from 'agent-harness/redis';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+import { counting } from './counting-write.js';
 import { loadEntries } from '../../src/session/load-entries.js';
-import { dropSchema, postgres, testPool, testSchema } from '../postgres/postgres-test-database.js';
-import { dropPrefix, redis, testClient, testPrefix } from '../redis/redis-test-server.js';
+import { serverBackends } from './server-backends.js';
 
 /** Opens a second, independent client on the same backing data (a second process's view). */
 interface Backend {
@@ -31,57 +28,8 @@ const backends: Backend[] = [
       return { stores: () => fileSessionStore({ dir }), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
     },
   },
-  {
-    name: 'postgres (two pools)',
-    reachable: postgres.reachable,
-    open: async () => {
-      const schema = testSchema();
-      const pools: ReturnType<typeof testPool>[] = [];
-      return {
-        stores: () => {
-          const pool = testPool(2);
-          pools.push(pool);
-          return postgresSessionStore({ pool, schema });
-        },
-        cleanup: async () => {
-          await dropSchema(pools[0]!, schema);
-          await Promise.all(pools.map((pool) => pool.end()));
-        },
-      };
-    },
-  },
-  {
-    name: 'redis (two clients)',
-    reachable: redis.reachable,
-    open: async () => {
-      const prefix = testPrefix();
-      const clients: ReturnType<typeof testClient>[] = [];
-      return {
-        stores: () => {
-          const client = testClient();
-          clients.push(client);
-          return redisSessionStore({ client, keyPrefix: prefix });
-        },
-        cleanup: async () => {
-          await dropPrefix(clients[0]!, prefix);
-          await Promise.all(clients.map((client) => client.quit()));
-        },
-      };
-    },
-  },
+  ...serverBackends.map((backend) => ({ name: backend.name, reachable: backend.reachable, open: async () => backend.open() })),
 ];
-
-function counting() {
-  const runs: string[] = [];
-  const write = defineTool({
-    name: 'write',
-    description: 'Writes.',
-    inputSchema: z.object({ text: z.string() }),
-    kind: 'edit',
-    execute: ({ input }) => (runs.push(input.text), `wrote ${input.text}`),
-  });
-  return { runs, tools: [write] };
-}
 
 let cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {

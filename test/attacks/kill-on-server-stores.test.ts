@@ -8,85 +8,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createAgent, defineTool, type SessionStore } from 'agent-harness';
-import { postgresSessionStore } from 'agent-harness/postgres';
-import { redisSessionStore } from 'agent-harness/redis';
+import { createAgent } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
-import { dropSchema, postgres, testPool, testSchema } from '../postgres/postgres-test-database.js';
-import { dropPrefix, redis, testClient, testPrefix } from '../redis/redis-test-server.js';
+import { counting } from './counting-write.js';
+import { serverBackends } from './server-backends.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '../..');
 
-interface Server {
-  kind: 'postgres' | 'redis';
-  url: string;
-  reachable: boolean;
-  /** A namespace of its own (a schema, a key prefix), a store factory on it, and its cleanup. */
-  open: () => { namespace: string; store: () => SessionStore; cleanup: () => Promise<void> };
-}
-
-const servers: Server[] = [
-  {
-    kind: 'postgres',
-    url: postgres.url,
-    reachable: postgres.reachable,
-    open: () => {
-      const schema = testSchema();
-      const pools: ReturnType<typeof testPool>[] = [];
-      return {
-        namespace: schema,
-        store: () => {
-          const pool = testPool(2);
-          pools.push(pool);
-          return postgresSessionStore({ pool, schema });
-        },
-        cleanup: async () => {
-          if (pools[0]) await dropSchema(pools[0], schema);
-          await Promise.all(pools.map((pool) => pool.end()));
-        },
-      };
-    },
-  },
-  {
-    kind: 'redis',
-    url: redis.url,
-    reachable: redis.reachable,
-    open: () => {
-      const prefix = testPrefix();
-      const clients: ReturnType<typeof testClient>[] = [];
-      return {
-        namespace: prefix,
-        store: () => {
-          const client = testClient();
-          clients.push(client);
-          return redisSessionStore({ client, keyPrefix: prefix });
-        },
-        cleanup: async () => {
-          if (clients[0]) await dropPrefix(clients[0], prefix);
-          await Promise.all(clients.map((client) => client.quit()));
-        },
-      };
-    },
-  },
-];
-
-function counting() {
-  const runs: string[] = [];
-  const write = defineTool({
-    name: 'write',
-    description: 'Writes.',
-    inputSchema: z.object({ text: z.string() }),
-    kind: 'edit',
-    execute: ({ input }) => (runs.push(input.text), `wrote ${input.text}`),
-  });
-  return { runs, tools: [write] };
-}
-
 const allow = { behavior: 'allow' } as const;
 
-for (const server of servers) {
+for (const server of serverBackends) {
   describe.skipIf(!server.reachable)(`attack: a second process killed with SIGKILL, on ${server.kind}`, () => {
     let dir: string;
     let cleanup: (() => Promise<void>) | undefined;
@@ -102,7 +34,7 @@ for (const server of servers) {
       const opened = server.open();
       cleanup = opened.cleanup;
       const { tools } = counting();
-      const agent = createAgent({ model: scriptedModel([turn(toolCall('write', { text: 'from-the-child' }, 'toolu_w'))]), tools, store: opened.store() });
+      const agent = createAgent({ model: scriptedModel([turn(toolCall('write', { text: 'from-the-child' }, 'toolu_w'))]), tools, store: opened.stores() });
       await agent.run('write').result;
       await agent.close();
       return { sessionId: agent.sessionId, opened, marker: join(dir, 'marker.txt') };
@@ -128,7 +60,7 @@ for (const server of servers) {
       expect(readFileSync(marker, 'utf8')).toBe('from-the-child\n');
       const { runs, tools } = counting();
       const model = scriptedModel(['noted']);
-      const resumed = createAgent({ model, tools, store: opened.store(), resume: sessionId });
+      const resumed = createAgent({ model, tools, store: opened.stores(), resume: sessionId });
       await resumed.ready;
       expect(resumed.pendingApprovals).toEqual([]);
       await resumed.run('what happened?').result;
@@ -143,7 +75,7 @@ for (const server of servers) {
     it('the child answers and exits; this process, which loaded before, then answers: conflict, ran once', async () => {
       const { sessionId, opened, marker } = await waiting();
       const { runs, tools } = counting();
-      const stale = createAgent({ model: scriptedModel(['ok']), tools, store: opened.store(), resume: sessionId });
+      const stale = createAgent({ model: scriptedModel(['ok']), tools, store: opened.stores(), resume: sessionId });
       await stale.ready;
       const id = stale.pendingApprovals[0]!.id;
       const child = await runChild(opened.namespace, sessionId, marker, 'answer');
@@ -161,7 +93,7 @@ for (const server of servers) {
       const { signal } = await runChild(opened.namespace, sessionId, marker, 'die-in-tool');
       expect(signal).toBe('SIGKILL');
       const { runs, tools } = counting();
-      const agents = [0, 1].map(() => createAgent({ model: scriptedModel(['noted']), tools, store: opened.store(), resume: sessionId }));
+      const agents = [0, 1].map(() => createAgent({ model: scriptedModel(['noted']), tools, store: opened.stores(), resume: sessionId }));
       const loaded = await Promise.allSettled(agents.map((agent) => agent.ready));
       // Each that loaded settles the interrupted call its own way; at most one write of that lands.
       for (const [index, outcome] of loaded.entries()) if (outcome.status === 'fulfilled') await agents[index]!.run('what happened?').result;

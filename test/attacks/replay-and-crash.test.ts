@@ -8,25 +8,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { AgentHarnessError, ApprovalClaimedError, createAgent, defineTool, type AgentSnapshot, type ClaimApprovalArgs } from 'agent-harness';
+import { AgentHarnessError, ApprovalClaimedError, createAgent, type AgentSnapshot, type ClaimApprovalArgs } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+import { counting } from './counting-write.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
-
-function counting() {
-  const runs: string[] = [];
-  const write = defineTool({
-    name: 'write',
-    description: 'Writes.',
-    inputSchema: z.object({ text: z.string() }),
-    kind: 'edit',
-    execute: ({ input }) => (runs.push(input.text), `wrote ${input.text}`),
-  });
-  return { runs, tools: [write] };
-}
 
 async function savedSnapshot(tools: ReturnType<typeof counting>['tools'], calls = 1): Promise<AgentSnapshot> {
   const agent = createAgent({ model: scriptedModel([turn(...Array.from({ length: calls }, (_, index) => toolCall('write', { text: `t${index}` }, `toolu_${index}`)))]), tools });

@@ -3,28 +3,12 @@
 // append is where a kill -9 can cut: the store takes appends up to the cut and none after.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memorySessionStore, SessionNotFoundError, type CanUseTool, type SessionStore } from 'agent-harness';
+import { createAgent, defineTool, memorySessionStore, SessionNotFoundError, type CanUseTool } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
+import { dyingStore } from '../session/dying-store.js';
 
 const PLAN = '# Plan\n1. Read the notes\n2. Write the draft';
-
-/** A store that stores the first `cut - 1` appends and refuses every later one (the process died there). */
-function dyingStore(inner: SessionStore, cut: number): { store: SessionStore; appends: () => number } {
-  let appends = 0;
-  const store: SessionStore = {
-    append: async (sessionId, entries, options) => {
-      appends += 1;
-      if (appends >= cut) throw new Error('the process died');
-      return inner.append(sessionId, entries, options);
-    },
-    load: (sessionId, options) => inner.load(sessionId, options),
-    list: () => inner.list(),
-    delete: (sessionId) => inner.delete(sessionId),
-    close: async (sessionId) => inner.close?.(sessionId),
-  };
-  return { store, appends: () => appends };
-}
 
 function tools(ran: string[]) {
   const read = defineTool({ name: 'read', description: 'Reads.', inputSchema: z.object({ path: z.string() }), readOnly: true, execute: ({ input }) => `contents of ${input.path}` });

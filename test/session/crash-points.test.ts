@@ -7,23 +7,7 @@ import { z } from 'zod';
 import { createAgent, defineTool, memorySessionStore, type AgentOptions, type SessionStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
-
-/** A store that stores the first `cut - 1` appends and refuses every later one (the process died there). */
-function dyingStore(inner: SessionStore, cut: number): { store: SessionStore; appends: () => number } {
-  let appends = 0;
-  const store: SessionStore = {
-    append: async (sessionId, entries, options) => {
-      appends += 1;
-      if (appends >= cut) throw new Error('the process died');
-      return inner.append(sessionId, entries, options);
-    },
-    load: (sessionId, options) => inner.load(sessionId, options),
-    list: () => inner.list(),
-    delete: (sessionId) => inner.delete(sessionId),
-    close: async (sessionId) => inner.close?.(sessionId),
-  };
-  return { store, appends: () => appends };
-}
+import { dyingStore } from './dying-store.js';
 
 function tools(ran: string[]) {
   const probe = defineTool({ name: 'probe', description: 'Probes.', inputSchema: z.object({}), readOnly: true, execute: () => 'x'.repeat(40_000) });
@@ -188,16 +172,7 @@ describe('rules added together, the process killed while they are written', () =
       const setup = createAgent({ model: scriptedModel([]), tools: tools([]), store: inner });
       await setup.flush();
       await setup.close();
-      let appends = 0;
-      const store: SessionStore = {
-        append: async (sessionId, entries, options) => {
-          if (++appends >= cut) throw new Error('the process died');
-          return inner.append(sessionId, entries, options);
-        },
-        load: (sessionId, options) => inner.load(sessionId, options),
-        list: () => inner.list(),
-        delete: (sessionId) => inner.delete(sessionId),
-      };
+      const { store } = dyingStore(inner, cut);
       const agent = createAgent({ model: scriptedModel([]), tools: tools([]), store, resume: setup.sessionId });
       await agent.ready;
       agent.addRules({ allow: ['write'], deny: ['probe'] });

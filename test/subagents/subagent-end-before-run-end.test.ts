@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, type AgentEvent } from 'agent-harness';
+import { createAgent, defineTool, type Agent, type AgentEvent, type AgentRun } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { deferred } from '../helpers.js';
 
@@ -24,6 +24,19 @@ function deafTool() {
   return { tool, started: started.promise, release: () => release.resolve() };
 }
 
+/** Iterates `run`, interrupting `agent` once `started` resolves; `iterated` resolves when the iterator ends. */
+function iterateAndInterrupt(agent: Agent, run: AgentRun, started: Promise<void>): { seen: AgentEvent[]; iterated: Promise<void> } {
+  const seen: AgentEvent[] = [];
+  const iterating = (async () => {
+    for await (const event of run) seen.push(event);
+  })();
+  const iterated = started.then(() => {
+    agent.interrupt();
+    return iterating;
+  });
+  return { seen, iterated };
+}
+
 /** The subagent starts, ends and run ends of a run's iterator, in order, as `type:agentId`. */
 const starts = (events: AgentEvent[]) => events.filter((event) => event.type === 'subagent-start' || event.type === 'subagent-end' || (event.type === 'run-end' && event.agentId === undefined)).map((event) => event.type);
 
@@ -38,14 +51,9 @@ describe('interrupted while a subagent works, the run ends after the subagent an
     const listened: AgentEvent[] = [];
     for (const type of ['subagent-start', 'subagent-end', 'run-end'] as const) agent.on(type, (event) => listened.push(event));
     const run = agent.run('go');
-    const seen: AgentEvent[] = [];
-    const iterating = (async () => {
-      for await (const event of run) seen.push(event);
-    })();
-    await deaf.started;
-    agent.interrupt();
+    const { seen, iterated } = iterateAndInterrupt(agent, run, deaf.started);
     expect((await run.result).status).toBe('interrupted');
-    await iterating;
+    await iterated;
     expect(starts(seen)).toEqual(['subagent-start', 'subagent-end', 'run-end']);
     expect(starts(listened)).toEqual(['subagent-start', 'subagent-end', 'run-end']);
     const end = seen.find((event) => event.type === 'subagent-end');
@@ -66,14 +74,9 @@ describe('interrupted while a subagent works, the run ends after the subagent an
     const parked = await agent.run('go').result;
     expect(parked.status).toBe('awaiting-approval');
     const run = agent.resolveApproval(parked.pendingApprovals[0]!.id, { behavior: 'allow' });
-    const seen: AgentEvent[] = [];
-    const iterating = (async () => {
-      for await (const event of run) seen.push(event);
-    })();
-    await deaf.started;
-    agent.interrupt();
+    const { seen, iterated } = iterateAndInterrupt(agent, run, deaf.started);
     expect((await run.result).status).toBe('interrupted');
-    await iterating;
+    await iterated;
     expect(starts(seen)).toEqual(['subagent-start', 'subagent-end', 'run-end']);
     deaf.release();
     await agent.close();
@@ -95,14 +98,9 @@ describe('interrupted while a subagent works, the run ends after the subagent an
       },
     });
     const run = agent.run('go');
-    const seen: AgentEvent[] = [];
-    const iterating = (async () => {
-      for await (const event of run) seen.push(event);
-    })();
-    await deaf.started;
-    agent.interrupt();
+    const { seen, iterated } = iterateAndInterrupt(agent, run, deaf.started);
     await run.result;
-    await iterating;
+    await iterated;
     expect(starts(seen)).toEqual(['subagent-start', 'subagent-start', 'subagent-end', 'subagent-end', 'run-end']);
     deaf.release();
     await agent.close();
