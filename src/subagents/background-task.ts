@@ -70,12 +70,15 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
     // Stopped by close() too: recorded as interrupted (close() awaits this), so neither a snapshot
     // nor a resumed session shows a task that will never end as running.
     const ended = { ...info, status };
-    store(parent, { ...ended, output });
-    parent.commit({
-      kind: 'reminder',
-      text: `Background task ${taskId} (${args.subagentType}: ${args.description}) ${status}. Its output:\n${output}`,
+    // One append: a crash never records the end without the notification the model gets.
+    parent.inOneWrite(() => {
+      store(parent, { ...ended, output });
+      parent.commit({
+        kind: 'reminder',
+        text: `Background task ${taskId} (${args.subagentType}: ${args.description}) ${status}. Its output:\n${output}`,
+      });
+      parent.emit({ type: 'background-task-end', task: ended, output });
     });
-    parent.emit({ type: 'background-task-end', task: ended, output });
   };
   store(parent, { ...info });
   const controller = new AbortController();

@@ -221,3 +221,31 @@ describe("a subagent's approval answered days later, the process killed at any a
     expect(cut).toBeGreaterThan(5);
   });
 });
+
+describe("a background task's end, the process killed at any append", () => {
+  it('never records the end without the notification the model is given', async () => {
+    let cut = 2;
+    for (; cut < 100; cut++) {
+      const inner = memorySessionStore();
+      const dying = dyingStore(inner, cut);
+      const agent = createAgent({
+        model: scriptedModel([turn(toolCall('Agent', { description: 'Write it', prompt: 'Write.', subagent_type: 'worker', run_in_background: true }, 'toolu_agent')), 'Started it.']),
+        tools: tools([]),
+        store: dying.store,
+        canUseTool: () => ({ behavior: 'allow' }),
+        agents: { worker: { description: 'Writes.', prompt: 'You write.', model: scriptedModel([turn(toolCall('write', {}, 'toolu_sub_write')), 'Written.']) } },
+      });
+      const ended = new Promise<void>((resolve) => agent.once('background-task-end', () => resolve()));
+      await agent.run('go').result;
+      // The task ends by itself, or is stopped by close(): either way its end is recorded.
+      await Promise.race([ended, agent.close()]);
+      await agent.close().catch(() => undefined);
+      if (dying.appends() < cut) break;
+      const entries = await loadEntries(inner, agent.sessionId).catch(() => []);
+      const endedTask = entries.some((entry) => entry.kind === 'tool-state' && /"status":"(completed|interrupted|failed)"/.test(JSON.stringify(entry)));
+      const notified = entries.some((entry) => entry.kind === 'reminder' && JSON.stringify(entry).includes('Background task'));
+      expect(endedTask ? notified : true, `killed at append ${cut}`).toBe(true);
+    }
+    expect(cut).toBeGreaterThan(5);
+  });
+});
