@@ -25,7 +25,7 @@ import type { AgentOptions } from '../runtime/agent-options.js';
 import { validateAgentOptions } from './validate-agent-options.js';
 import { memoryTool, readToolOutputTool } from '../context/index.js';
 import { readSnapshot } from '../runtime/snapshot.js';
-import { assertAgentToolsExist, createAgentTools } from '../subagents/index.js';
+import { assertAgentToolsExist, createAgentTools, settleStoppedBackgroundTasks } from '../subagents/index.js';
 import { verifyOnCompletion } from './verify-plan.js';
 
 function buildCore(options: AgentOptions, state: SessionState, origin: SessionOrigin, journal: TranscriptWriter | undefined, sources: ResolvedToolSources, revision = 0): AgentCore {
@@ -91,8 +91,9 @@ function freshState(options: AgentOptions): SessionState {
 
 /**
  * Makes a loaded session safe to continue, recording each step: a repaired history (as a
- * checkpoint), answers for calls that may have been running when the process stopped, and —
- * a resumed session never starts without permission checks — `default` instead of `bypassPermissions`.
+ * checkpoint), answers for calls that may have been running when the process stopped,
+ * `default` instead of `bypassPermissions` (a resumed session never starts without permission
+ * checks), and background tasks that were running recorded as interrupted, the model told.
  */
 function continueLoaded(core: AgentCore, repairs: string[], seed: boolean): void {
   if (seed || repairs.length > 0) core.commit({ kind: 'checkpoint', state: structuredClone(core.state), reason: seed ? 'snapshot' : 'repair' });
@@ -101,6 +102,7 @@ function continueLoaded(core: AgentCore, repairs: string[], seed: boolean): void
     const reminder = modeReminder('default');
     core.commit({ kind: 'mode-change', from: 'bypassPermissions', to: 'default', reason: 'resume', reminder });
   }
+  settleStoppedBackgroundTasks(core);
 }
 
 /** Gaps in a transcript's numbering: entries lost to damage in the middle of it. */

@@ -25,6 +25,25 @@ function store(parent: AgentCore, task: StoredBackgroundTask): void {
   parent.toolState.set(BACKGROUND_TASKS_KEY, { ...storedBackgroundTasks(parent), [task.taskId]: task });
 }
 
+/** What a task that was running when its process stopped is recorded with, on resume. */
+const STOPPED_WITH_THE_SESSION = '(it was interrupted: the session stopped while it ran, and was resumed later; it did not finish, and may have had partial effects)';
+
+/**
+ * On resume: the background tasks recorded as running were stopped with the process that ran
+ * them. Each is recorded as `interrupted`, and the model is told, as it would have been told of
+ * its end (one append for all of them). Nothing runs again.
+ */
+export function settleStoppedBackgroundTasks(parent: AgentCore): void {
+  const running = Object.values(storedBackgroundTasks(parent)).filter((task) => task.status === 'running' && !parent.backgroundTasks.has(task.taskId));
+  if (running.length === 0) return;
+  parent.inOneWrite(() => {
+    for (const task of running) {
+      store(parent, { ...task, status: 'interrupted', output: STOPPED_WITH_THE_SESSION });
+      parent.commit({ kind: 'reminder', text: `Background task ${task.taskId} (${task.subagentType}: ${task.description}) interrupted. Its output:\n${STOPPED_WITH_THE_SESSION}` });
+    }
+  });
+}
+
 /** What starting a background task needs. */
 export interface StartBackgroundTaskArgs {
   parent: AgentCore;

@@ -55,6 +55,9 @@ describe('background subagents', () => {
     const agentModel = scriptedModel([]);
     const running = createAgent({ model: agentModel, tools: [wait], agents: { worker: { description: 'w', prompt: 'w', model: worker } }, resume: snapshot });
     expect(await taskOutput(agentModel, running)).toMatch(/was interrupted/);
+    // The resumed model was told of it with its next turn, as of any task's end, and it is recorded as such.
+    expect(JSON.stringify(agentModel.requests[0]!.messages)).toContain(`Background task ${taskId} (worker: long job) interrupted.`);
+    expect(running.snapshot().toolState['agent-harness/background-tasks']).toMatchObject({ [taskId]: { status: 'interrupted' } });
 
     const ended = new Promise((resolve) => agent.once('background-task-end', resolve));
     release();
