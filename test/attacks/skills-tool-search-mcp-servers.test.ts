@@ -1,0 +1,185 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createAgent, type Agent, type McpTransportLike, type ToolResultBlock } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { collect, deferred, tick } from '../helpers.js';
+
+// Attacks on the tools from outside: SKILL.md files with hostile frontmatter and folders, skills
+// that ask for more than they get, tool search over deferred tools, and MCP servers that hang,
+// flood, crash, lie about their tools or speak malformed protocol.
+
+const scratch = mkdtempSync(join(tmpdir(), 'agent-harness-attack-skills-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const agents: Agent[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  await Promise.all(agents.splice(0).map((agent) => agent.close()));
+});
+
+function track(agent: Agent): Agent {
+  agents.push(agent);
+  return agent;
+}
+
+/** The content of the tool result the model read in its request number `index`. */
+function resultIn(model: ReturnType<typeof scriptedModel>, index: number): ToolResultBlock {
+  return (model.requests[index]!.messages.at(-1)!.content as ToolResultBlock[])[0]!;
+}
+
+/** A low-level MCP server listing `tools` as given (no SDK checks), answering calls with `answer`. */
+function rawServer(tools: unknown[], answer: (name: string, args: unknown) => unknown = (name) => ({ content: [{ type: 'text', text: `called ${name}` }] })) {
+  return () => {
+    const server = new Server({ name: 'raw', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }) as never);
+    server.setRequestHandler(CallToolRequestSchema, async (request) => answer(request.params.name, request.params.arguments) as never);
+    return server;
+  };
+}
+
+/**
+ * A server played by hand on the client's side of the wire: it answers the handshake and
+ * `tools/list` with `tools` exactly as given, and each `tools/call` with `answer` (a JSON-RPC
+ * `result` or `error`, or undefined for no answer at all), skipping every check an SDK server makes.
+ */
+function scriptedTransport(tools: unknown[], answer: (name: string, args: unknown) => Record<string, unknown> | undefined): McpTransportLike {
+  const transport: McpTransportLike = {
+    start: async () => undefined,
+    close: async () => transport.onclose?.(),
+    send: async (message) => {
+      const request = message as { id?: number; method?: string; params?: { name?: string; arguments?: unknown; protocolVersion?: string } };
+      if (request.id === undefined) return;
+      let reply: Record<string, unknown> | undefined;
+      if (request.method === 'initialize') {
+        reply = { result: { protocolVersion: request.params!.protocolVersion, capabilities: { tools: { listChanged: true } }, serverInfo: { name: 'raw', version: '1.0.0' } } };
+      } else if (request.method === 'tools/list') reply = { result: { tools } };
+      else if (request.method === 'tools/call') reply = answer(request.params!.name!, request.params!.arguments);
+      else reply = { error: { code: -32601, message: 'unknown method' } };
+      if (reply) queueMicrotask(() => transport.onmessage?.({ jsonrpc: '2.0', id: request.id, ...reply } as never));
+    },
+  };
+  return transport;
+}
+
+describe('attack: an MCP server that keeps a call open', () => {
+  it('a call past toolTimeoutMs becomes an error result that says it timed out; the run goes on', async () => {
+    const started = deferred();
+    const server = () => {
+      const made = new McpServer({ name: 'slow', version: '1.0.0' });
+      made.registerTool('wait', { description: 'Never answers.', annotations: { readOnlyHint: true } }, async () => {
+        started.resolve();
+        return new Promise(() => undefined);
+      });
+      return made;
+    };
+    const model = scriptedModel([turn(toolCall('mcp__slow__wait', {})), 'Gave up.']);
+    const agent = track(createAgent({ model, mcpServers: { slow: { type: 'sdk', server, toolTimeoutMs: 1_000 } } }));
+    await agent.ready;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const run = agent.run('wait');
+    await started.promise;
+    await vi.advanceTimersByTimeAsync(1_001);
+    const result = await run.result;
+    expect(result.status).toBe('completed');
+    expect(resultIn(model, 1)).toMatchObject({ is_error: true, content: expect.stringMatching(/did not answer the call to "wait" within 1000 ms/) });
+  });
+
+  it('progress notifications restart the clock, as toolTimeoutMs documents: a long call that reports progress completes', async () => {
+    const started = deferred();
+    const progress: Array<() => Promise<void>> = [];
+    let finish!: () => void;
+    const server = () => {
+      const made = new McpServer({ name: 'slow', version: '1.0.0' });
+      made.registerTool('build', { description: 'A long build that reports progress.', annotations: { readOnlyHint: true } }, async (extra) => {
+        const token = extra._meta?.progressToken;
+        let step = 0;
+        progress.push(async () => {
+          // Without a progress token the server has no way to report progress.
+          if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++step } });
+        });
+        started.resolve();
+        await new Promise<void>((resolve) => (finish = resolve));
+        return { content: [{ type: 'text', text: 'built' }] };
+      });
+      return made;
+    };
+    const model = scriptedModel([turn(toolCall('mcp__slow__build', {})), 'Built.']);
+    const agent = track(createAgent({ model, mcpServers: { slow: { type: 'sdk', server, toolTimeoutMs: 1_000 } } }));
+    await agent.ready;
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const run = agent.run('build');
+    await started.promise;
+    // Three seconds in all, with progress every 600 ms: no 1 s stretch without news.
+    for (let round = 0; round < 5; round++) {
+      await vi.advanceTimersByTimeAsync(600);
+      await progress[0]!();
+      await tick();
+    }
+    finish();
+    const result = await run.result;
+    expect(result.status).toBe('completed');
+    expect(resultIn(model, 1).is_error).toBeFalsy();
+    expect(resultIn(model, 1).content).toBe('built');
+  });
+});
+
+describe('attack: an MCP server that floods, or answers with malformed content', () => {
+  it('a 5 MB text answer is cut to maxToolResultChars with a note; the session stays usable', async () => {
+    const huge = 'x'.repeat(5 * 1024 * 1024);
+    const model = scriptedModel([turn(toolCall('mcp__raw__dump', {})), 'Read it.']);
+    const agent = track(
+      createAgent({ model, maxToolResultChars: 10_000, rules: { allow: ['mcp__raw'] }, mcpServers: { raw: { type: 'sdk', server: rawServer([{ name: 'dump', inputSchema: { type: 'object' } }], () => ({ content: [{ type: 'text', text: huge }, { type: 'text', text: huge }] })) } } }),
+    );
+    const result = await agent.run('dump').result;
+    expect(result.status).toBe('completed');
+    const content = resultIn(model, 1).content as string;
+    expect(content.length).toBeLessThan(10_200);
+    expect(content).toMatch(/\[Output truncated: showing the first 10000 of \d+ characters\.\]$/);
+  });
+
+  it('content blocks of unknown types or missing fields, and results of the wrong shape, become error results naming the problem; the connection stays', async () => {
+    const answers: Record<string, unknown> = {
+      odd: { content: [{ type: 'video', url: 'x' }, { type: 'text' }, null] },
+      wrong: { content: 'not a list', isError: 'maybe' },
+      nothing: {},
+    };
+    const tools = Object.keys(answers).map((name) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }));
+    const model = scriptedModel([turn(toolCall('mcp__raw__odd', {}, 'c1'), toolCall('mcp__raw__wrong', {}, 'c2'), toolCall('mcp__raw__nothing', {}, 'c3')), 'Done.']);
+    const transport = () => scriptedTransport(tools, (name) => ({ result: answers[name] }));
+    const agent = track(createAgent({ model, mcpServers: { raw: { type: 'transport', transport } } }));
+    const { result, events } = await collect(agent.run('go'));
+    expect(result.status).toBe('completed');
+    const results = events.filter((event) => event.type === 'tool-result');
+    expect(results.map((event) => event.isError)).toEqual([true, true, false]);
+    expect(results[0]!.content).toMatch(/answered the call to "odd" with a malformed result \(content\.0/);
+    expect(results[1]!.content).toMatch(/answered the call to "wrong" with a malformed result \(content/);
+    expect(results[2]!.content).toBe('(no output)');
+    expect(agent.mcpServers[0]!.status).toBe('connected');
+  });
+});
+
+describe('attack: an MCP server whose transport dies in the middle of a call', () => {
+  it('the call is reported failed, made once (never retried by itself), and the run goes on', async () => {
+    let calls = 0;
+    let made: Server | undefined;
+    const factory = () => {
+      made = rawServer([{ name: 'charge', inputSchema: { type: 'object' } }], () => {
+        calls++;
+        void made!.close();
+        return new Promise(() => undefined);
+      })();
+      return made;
+    };
+    const model = scriptedModel([turn(toolCall('mcp__pay__charge', {})), 'Checked.']);
+    const agent = track(createAgent({ model, rules: { allow: ['mcp__pay'] }, mcpServers: { pay: { type: 'sdk', server: factory, reconnect: { maxAttempts: 0 } } } }));
+    const result = await agent.run('charge').result;
+    expect(result.status).toBe('completed');
+    expect(calls).toBe(1);
+    expect(resultIn(model, 1)).toMatchObject({ is_error: true, content: expect.stringMatching(/may or may not have taken effect/) });
+  });
+});
