@@ -1,12 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createAgent, defineSkill, type Agent, type McpTransportLike, type ToolDefinition, type ToolResultBlock } from 'agent-harness';
-import { parseSkillFile } from 'agent-harness/node';
+import { createAgent, defineSkill, SkillFormatError, type Agent, type McpTransportLike, type ToolDefinition, type ToolResultBlock } from 'agent-harness';
+import { loadSkills, parseSkillFile, workspaceTools } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { collect, deferred, tick } from '../helpers.js';
 
@@ -218,5 +219,105 @@ describe('attack: hostile text in tool names, descriptions and skill description
     const system = JSON.stringify(model.requests[0]!.request.system);
     expect(system).not.toMatch(LONE_SURROGATE_ESCAPE);
     expect(system).toContain('- odd: Odd \ufffd text.');
+  });
+});
+
+function skillFolder(parent: string, folder: string, text: string): string {
+  mkdirSync(join(parent, folder), { recursive: true });
+  writeFileSync(join(parent, folder, 'SKILL.md'), text);
+  return join(parent, folder);
+}
+
+/** What `work` throws, or undefined. */
+function thrownBy(work: () => unknown): unknown {
+  try {
+    work();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('attack: SKILL.md files with hostile frontmatter', () => {
+  it('an alias bomb (billion laughs) is refused with a SkillFormatError, at once', () => {
+    const bomb = ['---', 'name: bomb', 'description: d', 'a: &a ["x","x","x","x","x","x","x","x","x","x"]'];
+    for (let level = 1; level < 9; level++) bomb.push(`${String.fromCharCode(97 + level)}: &${String.fromCharCode(97 + level)} [${Array(10).fill(`*${String.fromCharCode(96 + level)}`).join(',')}]`);
+    bomb.push('metadata: { boom: *i }', '---', 'Body');
+    const error = thrownBy(() => parseSkillFile(bomb.join('\n'), 'bomb/SKILL.md', 'bomb'));
+    expect(SkillFormatError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/^bomb\/SKILL\.md: the frontmatter is not valid YAML \(.*alias/i);
+  });
+
+  it('a duplicate key (two names, the second for another folder) is refused, not resolved either way', () => {
+    const error = thrownBy(() => parseSkillFile('---\nname: safe\ndescription: d\nname: evil\n---\nBody', 'safe/SKILL.md', 'safe'));
+    expect(SkillFormatError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(/not valid YAML .*unique/i);
+  });
+
+  it('names that are paths, not strings, or empty are refused naming the value', () => {
+    const names = ['../evil', 'a/b', 'a\\\\b', '..', '.', '123', 'true', 'null', '[x]', '{a: 1}', '""', 'Evil', 'évil', 'a\\u0000b'];
+    for (const name of names) {
+      const text = `---\nname: ${name.startsWith('a\\') || name === 'a\\\\b' ? `"${name}"` : name}\ndescription: d\n---\n`;
+      const error = thrownBy(() => parseSkillFile(text, 'x/SKILL.md'));
+      expect(SkillFormatError.isInstance(error), name).toBe(true);
+      expect((error as Error).message, name).toMatch(/has no name|has the name .*lowercase letters, digits and hyphens/);
+    }
+    // A number is refused as a name too, though its folder has that name: YAML reads it as a number.
+    expect(SkillFormatError.isInstance(thrownBy(() => parseSkillFile('---\nname: 42\ndescription: d\n---\n', '42/SKILL.md', '42')))).toBe(true);
+  });
+
+  it('frontmatter edges: "..." closes it, a later "---" stays in the body, an empty body is allowed, extra fields are ignored', () => {
+    expect(parseSkillFile('---\nname: x\ndescription: d\n...\nBody\n---\nmore', 'x/SKILL.md', 'x')).toMatchObject({ instructions: 'Body\n---\nmore' });
+    expect(parseSkillFile('---\nname: x\ndescription: d\nextra: { deep: [1, 2] }\n---', 'x/SKILL.md', 'x')).toEqual({ name: 'x', description: 'd', instructions: '' });
+    expect(thrownBy(() => parseSkillFile('---\n---\n', 'x/SKILL.md', 'x'))).toMatchObject({ message: expect.stringMatching(/must be a YAML mapping/) });
+    expect(thrownBy(() => parseSkillFile('\n---\nname: x\ndescription: d\n---\n', 'x/SKILL.md', 'x'))).toMatchObject({ message: expect.stringMatching(/must start with YAML frontmatter/) });
+  });
+
+  it('a SKILL.md over 1 MB, a FIFO and a link to a device are never read whole (no hang); onInvalid: skip leaves the big one out', async () => {
+    const root = join(scratch, 'odd-files');
+    skillFolder(root, 'good', '---\nname: good\ndescription: Fine.\n---\nDo it.');
+    skillFolder(root, 'big', `---\nname: big\ndescription: Big.\n---\n${'line\n'.repeat(300_000)}`);
+    mkdirSync(join(root, 'device'));
+    symlinkSync('/dev/zero', join(root, 'device', 'SKILL.md'));
+    mkdirSync(join(root, 'pipe'));
+    execFileSync('mkfifo', [join(root, 'pipe', 'SKILL.md')]);
+    await expect(loadSkills(root)).rejects.toThrow(/big\/SKILL\.md: the file has \d+ bytes/);
+    const warnings: string[] = [];
+    const skills = await loadSkills(root, { onInvalid: 'skip', onWarning: (message) => warnings.push(message) });
+    expect(skills.map((skill) => skill.name)).toEqual(['good']);
+    expect(warnings).toEqual([expect.stringMatching(/big was left out/)]);
+  });
+});
+
+describe('attack: skill folders with links out of the skill root', () => {
+  it('Read asks before following a link in a skill folder to a file outside the read-only skills directory', async () => {
+    const outside = mkdtempSync(join(scratch, 'outside-'));
+    writeFileSync(join(outside, 'secret.txt'), 'TOP SECRET');
+    const root = mkdtempSync(join(scratch, 'skills-'));
+    const folder = skillFolder(root, 'leaky', '---\nname: leaky\ndescription: Reads its notes.\n---\nRead notes.txt for details.');
+    symlinkSync(join(outside, 'secret.txt'), join(folder, 'notes.txt'));
+    const work = mkdtempSync(join(scratch, 'work-'));
+    const model = scriptedModel([turn(toolCall('Skill', { skill: 'leaky' })), turn(toolCall('Read', { file_path: join(folder, 'notes.txt') })), 'Done.']);
+    const agent = track(createAgent({ model, skills: loadSkills(root), tools: workspaceTools({ cwd: work, readOnlyDirectories: [root] }), permissionMode: 'dontAsk' }));
+    const { events, result } = await collect(agent.run('go'));
+    expect(result.status).toBe('completed');
+    const read = events.filter((event) => event.type === 'tool-result')[1]!;
+    expect(read.isError).toBe(true);
+    expect(JSON.stringify(model.requests.map((request) => request.messages))).not.toContain('TOP SECRET');
+  });
+
+  it('a skill folder that is a link out of the root: its directory is where it really is, and reading there asks', async () => {
+    const elsewhere = mkdtempSync(join(scratch, 'elsewhere-'));
+    const real = skillFolder(elsewhere, 'away', '---\nname: away\ndescription: Lives elsewhere.\n---\nRead data.txt.');
+    writeFileSync(join(real, 'data.txt'), 'AWAY DATA');
+    const root = mkdtempSync(join(scratch, 'skills-'));
+    symlinkSync(real, join(root, 'away'));
+    const [skill] = await loadSkills(root);
+    expect(skill!.directory).toBe(realpathSync(real));
+    const work = mkdtempSync(join(scratch, 'work-'));
+    const model = scriptedModel([turn(toolCall('Read', { file_path: join(root, 'away', 'data.txt') })), 'Done.']);
+    const agent = track(createAgent({ model, skills: [skill!], tools: workspaceTools({ cwd: work, readOnlyDirectories: [root] }), permissionMode: 'dontAsk' }));
+    const { events } = await collect(agent.run('go'));
+    expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ isError: true });
   });
 });
