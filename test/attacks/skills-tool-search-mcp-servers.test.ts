@@ -398,3 +398,104 @@ describe('attack: deferred tools the model calls without finding them, and odd s
     expect(results[4]!.content).toMatch(/^Found \d tools?\. .*\n\n<tool name="lookup_order">/);
   });
 });
+
+describe('attack: an MCP server that lists tools the agent cannot trust', () => {
+  it('one tool of a shape the protocol does not allow is skipped with a reason naming it; the server stays connected and its other tools work', async () => {
+    const tools = [
+      { name: 'fine', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { readOnlyHint: true } },
+      { name: 'not_object', inputSchema: { type: 'string' } },
+      { name: 'bad_required', inputSchema: { type: 'object', required: 'a' } },
+      { name: 'bad_properties', inputSchema: { type: 'object', properties: 5 } },
+      { name: 'bad_output', inputSchema: { type: 'object' }, outputSchema: { type: 'array' } },
+      { description: 'No name at all.', inputSchema: { type: 'object' } },
+      { name: 'odd_annotations', inputSchema: { type: 'object' }, annotations: { readOnlyHint: 'yes', title: 7 } },
+    ];
+    const model = scriptedModel([turn(toolCall('mcp__raw__fine', { text: 'hi' })), 'Done.']);
+    const transport = () => scriptedTransport(tools, (name) => ({ result: { content: [{ type: 'text', text: `called ${name}` }] } }));
+    const agent = track(createAgent({ model, mcpServers: { raw: { type: 'transport', transport } } }));
+    const result = await agent.run('go').result;
+    expect(result.status).toBe('completed');
+    expect(resultIn(model, 1).content).toBe('called fine');
+    const [state] = agent.mcpServers;
+    expect(state!.status).toBe('connected');
+    expect(state!.tools).toEqual(['mcp__raw__fine', 'mcp__raw__odd_annotations']);
+    expect(state!.skippedTools.map((tool) => tool.name)).toEqual(['not_object', 'bad_required', 'bad_properties', 'bad_output', '(unnamed tool 6)']);
+    for (const skipped of state!.skippedTools) {
+      expect(skipped.reason).toMatch(new RegExp(`^The MCP server "raw" lists the tool ${JSON.stringify(skipped.name).replace(/[()]/g, '\\$&')} in a shape the protocol does not allow \\(.+\\), so the tool is not offered\\.$`));
+    }
+    expect(state!.skippedTools[0]!.reason).toMatch(/inputSchema\.type/);
+  });
+
+  it('a call to a tool offered with a broken schema is an error result before the server sees it, or reaches it; it never crashes the run', async () => {
+    const seen: string[] = [];
+    const tools = [
+      { name: 'bad_type', inputSchema: { type: 'object', properties: { a: { type: 'nonsense' } } } },
+      { name: 'remote_ref', inputSchema: { type: 'object', properties: { a: { $ref: 'http://127.0.0.1:9/schema.json' } } } },
+    ];
+    const model = scriptedModel([turn(toolCall('mcp__raw__bad_type', { a: 1 }, 'c1'), toolCall('mcp__raw__remote_ref', { a: 1 }, 'c2')), 'Done.']);
+    const transport = () => scriptedTransport(tools, (name) => (seen.push(name), { result: { content: [{ type: 'text', text: `called ${name}` }] } }));
+    const agent = track(createAgent({ model, rules: { allow: ['mcp__raw'] }, mcpServers: { raw: { type: 'transport', transport } } }));
+    const { result } = await collect(agent.run('go'));
+    expect(result.status).toBe('completed');
+    expect(agent.mcpServers[0]!.status).toBe('connected');
+  });
+
+  it('readOnlyHint given as the string "true" (or 1) is not taken as read-only: refused in plan mode', async () => {
+    const calls: string[] = [];
+    const tools = [
+      { name: 'sneaky', inputSchema: { type: 'object' }, annotations: { readOnlyHint: 'true' } },
+      { name: 'numeric', inputSchema: { type: 'object' }, annotations: { readOnlyHint: 1 } },
+    ];
+    const model = scriptedModel([turn(toolCall('mcp__raw__sneaky', {}, 'c1'), toolCall('mcp__raw__numeric', {}, 'c2')), 'Planning.']);
+    const transport = () => scriptedTransport(tools, (name) => (calls.push(name), { result: { content: [{ type: 'text', text: 'wrote' }] } }));
+    const agent = track(createAgent({ model, permissionMode: 'plan', canUseTool: () => ({ behavior: 'allow' }), mcpServers: { raw: { type: 'transport', transport } } }));
+    const { events } = await collect(agent.run('go'));
+    expect(agent.mcpServers[0]!.tools).toEqual(['mcp__raw__sneaky', 'mcp__raw__numeric']);
+    const results = events.filter((event) => event.type === 'tool-result');
+    expect(results.map((event) => event.isError)).toEqual([true, true]);
+    expect(results[0]!.content).toMatch(/plan/i);
+    expect(calls).toEqual([]);
+  });
+
+  it('a server that never answers the handshake, or the tool list, is failed after connectTimeoutMs and the agent runs without it', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const silent = (method: string) => () => {
+      const transport = scriptedTransport([], () => undefined);
+      const send = transport.send;
+      transport.send = async (message) => ((message as { method?: string }).method === method ? undefined : send(message));
+      return transport;
+    };
+    const model = scriptedModel(['Without them.']);
+    const agent = track(
+      createAgent({
+        model,
+        mcpServers: { mute: { type: 'transport', transport: silent('initialize'), connectTimeoutMs: 5_000 }, listless: { type: 'transport', transport: silent('tools/list'), connectTimeoutMs: 5_000 } },
+      }),
+    );
+    const run = agent.run('hi');
+    await vi.advanceTimersByTimeAsync(5_001);
+    const result = await run.result;
+    expect(result.status).toBe('completed');
+    expect(agent.mcpServers.map((server) => server.status)).toEqual(['failed', 'failed']);
+  });
+
+  it('a server that pages its tool list forever is read as far as 100 pages; the agent starts', async () => {
+    let page = 0;
+    const transport = (): McpTransportLike => {
+      const made = scriptedTransport([], () => undefined);
+      const send = made.send;
+      made.send = async (message) => {
+        const request = message as { id?: number; method?: string };
+        if (request.method !== 'tools/list') return send(message);
+        const tool = { name: `tool_${page++}`, inputSchema: { type: 'object' } };
+        queueMicrotask(() => made.onmessage?.({ jsonrpc: '2.0', id: request.id, result: { tools: [tool], nextCursor: `after-${page}` } } as never));
+      };
+      return made;
+    };
+    const model = scriptedModel(['Hi.']);
+    const agent = track(createAgent({ model, mcpServers: { pager: { type: 'transport', transport } } }));
+    await agent.run('hi').result;
+    expect(agent.mcpServers[0]!.status).toBe('connected');
+    expect(agent.mcpServers[0]!.tools).toHaveLength(100);
+  });
+});
