@@ -1,12 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 
 /** The parts of `@modelcontextprotocol/sdk` the client adapter uses. */
 export interface McpSdk {
   Client: typeof Client;
   InMemoryTransport: typeof InMemoryTransport;
+  /** The protocol's shape of a listed tool. */
+  ToolSchema: typeof ToolSchema;
 }
 
 /** The streamable HTTP client transport and its error types. */
@@ -32,8 +35,8 @@ let httpSdk: Promise<McpHttpSdk> | undefined;
  * @throws ConfigurationError when the package is not installed.
  */
 export function loadMcpSdk(): Promise<McpSdk> {
-  sdk ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/inMemory.js')]).then(
-    ([client, inMemory]) => ({ Client: client.Client, InMemoryTransport: inMemory.InMemoryTransport }),
+  sdk ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/inMemory.js'), import('@modelcontextprotocol/sdk/types.js')]).then(
+    ([client, inMemory, types]) => ({ Client: client.Client, InMemoryTransport: inMemory.InMemoryTransport, ToolSchema: types.ToolSchema }),
     (cause: unknown) => {
       sdk = undefined;
       throw missing(cause);

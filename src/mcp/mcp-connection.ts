@@ -17,6 +17,9 @@ export interface McpConnectionListener {
 
 const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
 
+/** Progress only keeps a call alive (`toolTimeoutMs` restarts); its numbers are not shown. */
+const ignoreProgress = (): void => undefined;
+
 /** What a call gets back: the protocol's `CallToolResult`. */
 export type McpCallResult = { content?: unknown; structuredContent?: unknown; isError?: unknown };
 
@@ -60,7 +63,9 @@ export class McpConnection {
     const client = await this.#usableClient(signal);
     const timeout = this.config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
     try {
-      return (await client.callTool({ name: toolName, arguments: input }, undefined, { signal, timeout, resetTimeoutOnProgress: true })) as McpCallResult;
+      // The SDK asks the server for progress (and lets it restart the clock) only with a handler.
+      const options = { signal, timeout, resetTimeoutOnProgress: true, onprogress: ignoreProgress };
+      return (await client.callTool({ name: toolName, arguments: input }, undefined, options)) as McpCallResult;
     } catch (error) {
       if (signal.aborted) throw error;
       const classified = classifyCallError(error, this.name, toolName, timeout);

@@ -106,6 +106,10 @@ export class McpServerPool {
       const known = server.hints.get(info.name);
       if (known) known.annotations = info.annotations;
       if (server.byServerName.has(info.name) || server.skipped.has(info.name)) continue;
+      if (info.problem !== undefined) {
+        server.skipped.set(info.name, `The MCP server "${connection.name}" lists the tool ${JSON.stringify(info.name)} ${info.problem}, so the tool is not offered.`);
+        continue;
+      }
       const name = mcpToolName(connection.name, info.name, server.taken);
       try {
         const hints: McpToolHints = { annotations: info.annotations };

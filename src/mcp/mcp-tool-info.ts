@@ -9,6 +9,11 @@ export interface McpToolInfo {
   /** JSON Schema of the input (an object schema, by the protocol). */
   inputSchema: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /**
+   * Why the tool cannot be offered, when it cannot: a phrase that follows "lists the tool x", e.g.
+   * `in a shape the protocol does not allow (inputSchema.type: …)`.
+   */
+  problem?: string;
 }
 
 const ANNOTATION_KEYS = ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;

@@ -1,5 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { wellFormedText } from '../model/code-point-boundary.js';
 import type { RequestTool, ToolDefinition } from '../model/model.js';
+import { wellFormedValue } from '../model/well-formed-value.js';
 import { createToolSearchTool, DeferredToolCatalog, toolSearchServerTool, type ResolvedToolSearch } from '../tool-search/index.js';
 import type { ServerTool } from '../tools/server-tool.js';
 import type { Tool } from '../tools/types.js';
@@ -37,8 +39,14 @@ function definitionOf(tool: Tool): ToolDefinition {
   return definition;
 }
 
+/**
+ * A tool's definition for the request. Descriptions and schemas may come from an MCP server: a
+ * lone surrogate in them (which the Messages API refuses) would fail every request of the
+ * session, so it becomes U+FFFD here, for the model only (calls are still checked with the schema as given).
+ */
 function makeDefinition(tool: Tool): ToolDefinition {
-  return { name: tool.name, description: tool.description, input_schema: tool.jsonSchema, ...(tool.providerType ? { type: tool.providerType } : {}) };
+  const description = typeof tool.description === 'string' ? wellFormedText(tool.description) : tool.description;
+  return { name: tool.name, description, input_schema: wellFormedValue(tool.jsonSchema), ...(tool.providerType ? { type: tool.providerType } : {}) };
 }
 
 /**
