@@ -323,3 +323,27 @@ describe('attack: todos across resume, fork and a fresh context', () => {
     expect(JSON.stringify(events[2]!.changes)).toContain('Step 1');
   });
 });
+
+describe('attack: verifyPlanOnCompletion and a second plan in the same session', () => {
+  const verdict = JSON.stringify({ verdict: 'compliant', summary: 'Done as planned.', steps: [{ step: 'Write', status: 'done', evidence: 'write ran' }] });
+  const done = (content: string) => ({ todos: [{ content, status: 'completed', activeForm: content }] });
+
+  it('a plan approved after the first one was carried out and verified is verified too', async () => {
+    const model = scriptedModel([
+      turn(toolCall('ExitPlanMode', { plan: '1. Write the intro.' }, 'p1')),
+      turn(toolCall('TodoWrite', done('Write the intro'), 't1')),
+      'Intro done.',
+      verdict,
+    ]);
+    const agent = createAgent({ model, tools, permissionMode: 'plan', canUseTool: allowAll, verifyPlanOnCompletion: true });
+    const first = await agent.run('plan the intro').result;
+    expect(first.planVerification).toMatchObject({ verdict: 'compliant' });
+
+    agent.setPermissionMode('plan');
+    model.push(turn(toolCall('ExitPlanMode', { plan: '1. Write the conclusion.' }, 'p2')), turn(toolCall('TodoWrite', done('Write the conclusion'), 't2')), 'Conclusion done.', verdict);
+    const second = await agent.run('plan the conclusion').result;
+    expect(agent.plan?.text).toBe('1. Write the conclusion.');
+    expect(second.planVerification).toMatchObject({ verdict: 'compliant' });
+    expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain('1. Write the conclusion.');
+  });
+});
