@@ -255,6 +255,22 @@ describe('attack: recoverPlan on tampered or truncated transcripts', () => {
       { kind: 'message', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_plan', content: 'approved' }] } },
     ] as never;
 
+  it('entries that are not whole (null, wrong kinds, wrong field types) are passed over, and the plan is still found', async () => {
+    const tampered = [
+      null,
+      42,
+      'text',
+      { kind: 'plan-reference', name: 42 },
+      { kind: 'plan-snapshot', text: 7, name: {} },
+      { kind: 'session-meta', slug: { evil: true } },
+      { kind: 'message', message: null },
+      { kind: 'message', message: { role: 'user', content: [null, 5, { type: 'tool_result' }] } },
+      ...approvedCall(PLAN),
+    ] as unknown as SessionEntry[];
+    const recovered = await recoverPlan({ entries: tampered, store: memoryPlanStore() });
+    expect(recovered).toMatchObject({ text: PLAN, source: 'exit-plan-mode' });
+  });
+
   it('a slug in the transcript that points outside the store is never read', async () => {
     const reads: string[] = [];
     const plans = memoryPlanStore({ initial: { 'passwd.md': 'not a plan of this session' } });
