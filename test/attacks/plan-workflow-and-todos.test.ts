@@ -248,6 +248,32 @@ describe('attack: a fresh context keeps what was promised and only that', () => 
   });
 });
 
+describe('attack: two sessions save their first plan at once into one store', () => {
+  it('each gets its own name: neither plan overwrites the other', async () => {
+    const plans = memoryPlanStore();
+    const crypto = globalThis.crypto;
+    const original = crypto.getRandomValues.bind(crypto);
+    // The two sessions draw the same first slug (each slug takes three numbers), then others.
+    let draws = 0;
+    crypto.getRandomValues = (<T extends ArrayBufferView | null>(array: T) => {
+      if (array instanceof Uint32Array) array.fill((Math.floor(draws++ / 6) * 0x0b0b_0b0b) % 0x1_0000_0000);
+      return array;
+    }) as typeof crypto.getRandomValues;
+    try {
+      const one = createAgent({ model: scriptedModel([]), planStore: plans });
+      const two = createAgent({ model: scriptedModel([]), planStore: plans });
+      const [first, second] = await Promise.all([one.savePlan('Plan of one'), two.savePlan('Plan of two')]);
+      expect(first.name).not.toBe(second.name);
+      expect(await plans.read(first.name)).toBe('Plan of one');
+      expect(await plans.read(second.name)).toBe('Plan of two');
+      expect(one.plan?.name).toBe(first.name);
+      expect(two.plan?.name).toBe(second.name);
+    } finally {
+      crypto.getRandomValues = original;
+    }
+  });
+});
+
 describe('attack: recoverPlan on tampered or truncated transcripts', () => {
   const approvedCall = (plan: unknown): SessionEntry[] =>
     [
