@@ -101,6 +101,27 @@ describe('attack: hostile questions in plan mode', () => {
     expect(agent.permissionMode).toBe('plan');
   });
 
+  it.each(['constructor', 'toString', 'hasOwnProperty'])('a question whose text is %j gets the answer the host gave', async (text) => {
+    const canUseTool: CanUseTool = (_name, input, context) =>
+      context.reason.type === 'question' ? { behavior: 'allow', updatedInput: { ...(input as object), answers: Object.fromEntries([[text, 'Yes']]) } } : { behavior: 'allow' };
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('AskUserQuestion', { questions: [question(text)] }, 'toolu_q')), 'ok']), askUserQuestion: true, permissionMode: 'plan', canUseTool });
+    await agent.run('plan').result;
+    expect(resultOf(agent.messages, 'toolu_q')!.content).toContain(`"${text}" = "Yes"`);
+  });
+
+  it('a question whose text is "__proto__" (an answer the host gives it would be lost) is refused before the host is asked', async () => {
+    let asked = 0;
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('AskUserQuestion', { questions: [question('__proto__')] }, 'toolu_q')), 'ok']),
+      askUserQuestion: true,
+      permissionMode: 'plan',
+      canUseTool: () => (asked++, { behavior: 'allow' }),
+    });
+    await agent.run('plan').result;
+    expect(asked).toBe(0);
+    expect(resultOf(agent.messages, 'toolu_q')).toMatchObject({ is_error: true, content: expect.stringContaining('"__proto__"') });
+  });
+
   it('an answer that arrives after the run was interrupted is not shown to the model as the user\'s answer', async () => {
     const answer = deferred<{ behavior: 'allow'; updatedInput: unknown }>();
     const waiting = deferred();
