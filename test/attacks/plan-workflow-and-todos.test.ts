@@ -6,10 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createAgent,
+  createPlanPhase,
   defineTool,
   memoryPlanStore,
   memorySessionStore,
+  planToTodos,
   recoverPlan,
+  requestPlan,
   type AgentEvent,
   type CanUseTool,
   type PlanStore,
@@ -408,5 +411,32 @@ describe('attack: verifyPlanOnCompletion and a second plan in the same session',
     expect(agent.plan?.text).toBe('1. Write the conclusion.');
     expect(second.planVerification).toMatchObject({ verdict: 'compliant' });
     expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain('1. Write the conclusion.');
+  });
+});
+
+describe('attack: the todo handoff of a plan a hostile model wrote', () => {
+  it('a step whose title is blank is sent back as invalid, so planToTodos never hands setTodos an empty todo', async () => {
+    const blank = { goal: 'Write the article.', outline: ['Intro'], steps: [{ title: 'Draft the intro' }, { title: '   ' }], risks: [] };
+    const good = { ...blank, steps: [{ title: 'Draft the intro' }, { title: 'Review it' }] };
+    const model = scriptedModel([JSON.stringify(blank), JSON.stringify(good)]);
+    const phase = createPlanPhase();
+    const agent = createAgent({ model, permissionMode: 'acceptEdits', hooks: { ...phase.hooks } });
+    phase.begin();
+    const { plan, attempts } = await requestPlan(agent, { phase });
+    expect(attempts).toBe(2);
+    expect(() => agent.setTodos(planToTodos(plan))).not.toThrow();
+    expect(agent.todos.map((todo) => todo.content)).toEqual(['Draft the intro', 'Review it']);
+  });
+
+  it('duplicate step titles become duplicate todos, each tracked on its own', async () => {
+    const plan = { goal: 'g', outline: [], steps: [{ title: 'Review' }, { title: 'Review' }], risks: [] };
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('TodoWrite', { todos: [{ content: 'Review', status: 'completed', activeForm: 'Reviewing' }, { content: 'Review', status: 'pending', activeForm: 'Reviewing' }] }, 't1')), 'ok']) });
+    agent.setTodos(planToTodos(plan));
+    const events: Extract<AgentEvent, { type: 'todo-update' }>[] = [];
+    agent.on('todo-update', (event) => events.push(event));
+    await agent.run('go').result;
+    expect(agent.todos.map((todo) => todo.status)).toEqual(['completed', 'pending']);
+    expect(events[0]!.changes).toMatchObject({ added: [], removed: [], changed: true });
+    expect(events[0]!.changes.statusChanges).toEqual([expect.objectContaining({ from: 'pending', to: 'completed' })]);
   });
 });
