@@ -440,3 +440,65 @@ describe('attack: the todo handoff of a plan a hostile model wrote', () => {
     expect(events[0]!.changes.statusChanges).toEqual([expect.objectContaining({ from: 'pending', to: 'completed' })]);
   });
 });
+
+describe('attack: odd but legal answers to a plan approval', () => {
+  it.each([
+    ['an empty plan', { plan: '' }],
+    ['a plan that is not text', { plan: 42 }],
+    ['no plan at all', {}],
+  ])('an edit to %s is not run: nothing saved, still planning, the model told why', async (_label, updatedInput) => {
+    const approved: AgentEvent[] = [];
+    const agent = createAgent({
+      model: scriptedModel([...planningTurns(), 'Revising.']),
+      tools,
+      permissionMode: 'plan',
+      canUseTool: (_name, _input, context) => (context.reason.type === 'plan-approval' ? { behavior: 'allow', updatedInput } : { behavior: 'allow' }),
+    });
+    agent.on('plan-approved', (event) => approved.push(event));
+    await agent.run('plan it').result;
+    expect(approved).toEqual([]);
+    expect(agent.plan).toBeUndefined();
+    expect(agent.permissionMode).toBe('plan');
+    expect(resultOf(agent.messages, 'toolu_plan')).toMatchObject({ is_error: true });
+  });
+
+  it('the host leaves plan mode while the plan waits, then approves it: the plan is saved and the mode the host chose stays', async () => {
+    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'Executing.']), tools, permissionMode: 'plan' });
+    expect((await agent.run('plan it').result).status).toBe('awaiting-approval');
+    agent.setPermissionMode('acceptEdits');
+    await agent.resolveApproval(agent.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+    expect(agent.plan?.text).toBe(PLAN);
+    expect(agent.permissionMode).toBe('acceptEdits');
+    expect(resultOf(agent.messages, 'toolu_plan')).toMatchObject({ content: expect.stringContaining('approved your plan') });
+  });
+
+  it('an approval that keeps plan mode (setMode: plan) does not tell the model it left plan mode, and writes stay refused', async () => {
+    const model = scriptedModel([turn(toolCall('ExitPlanMode', { plan: PLAN }, 'toolu_plan')), turn(toolCall('write', { path: 'draft.md' }, 'toolu_write')), 'ok']);
+    const agent = createAgent({
+      model,
+      tools,
+      permissionMode: 'plan',
+      canUseTool: (_name, _input, context) =>
+        context.reason.type === 'plan-approval' ? { behavior: 'allow', updatedPermissions: [{ type: 'setMode', mode: 'plan', destination: 'session' }] } : { behavior: 'allow' },
+    });
+    await agent.run('plan it').result;
+    expect(agent.permissionMode).toBe('plan');
+    expect(resultOf(agent.messages, 'toolu_plan')!.content).not.toMatch(/no longer in plan mode/);
+    expect(resultOf(agent.messages, 'toolu_write')).toMatchObject({ is_error: true });
+  });
+
+  it('two ExitPlanMode calls in one turn, both approved: the host saw both, the last approved is the plan kept and in the store', async () => {
+    const other = '# Other plan\n1. Something else';
+    const model = scriptedModel([turn(toolCall('ExitPlanMode', { plan: PLAN }, 'toolu_p1'), toolCall('ExitPlanMode', { plan: other }, 'toolu_p2')), 'ok']);
+    const plans = memoryPlanStore();
+    const approved: string[] = [];
+    const agent = createAgent({ model, tools, permissionMode: 'plan', canUseTool: allowAll, planStore: plans });
+    agent.on('plan-approved', (event) => approved.push(event.plan));
+    await agent.run('plan it').result;
+    expect(approved).toEqual([PLAN, other]);
+    expect(agent.plan?.text).toBe(other);
+    expect(await plans.read(agent.plan!.name)).toBe(other);
+    expect(await plans.list()).toEqual([agent.plan!.name]);
+    expect(agent.permissionMode).toBe('default');
+  });
+});
