@@ -12,6 +12,7 @@ import {
   memorySessionStore,
   planToTodos,
   recoverPlan,
+  recoverTodos,
   requestPlan,
   type AgentEvent,
   type CanUseTool,
@@ -500,5 +501,22 @@ describe('attack: odd but legal answers to a plan approval', () => {
     expect(await plans.read(agent.plan!.name)).toBe(other);
     expect(await plans.list()).toEqual([agent.plan!.name]);
     expect(agent.permissionMode).toBe('default');
+  });
+});
+
+describe('attack: recoverTodos on tampered or truncated transcripts', () => {
+  it('entries that are not whole are passed over, and the last good list is still found', async () => {
+    const list = [{ content: 'Write', status: 'in_progress', activeForm: 'Writing' }];
+    const tampered = [
+      { kind: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'TodoWrite', input: { todos: list } }] } },
+      { kind: 'message', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: 'ok' }] } },
+      null,
+      7,
+      { kind: 'message', message: null },
+      { kind: 'message', message: { role: 'user', content: null } },
+      { kind: 'message', message: { role: 'assistant', content: [null, 3] } },
+      { kind: 'todo-update', todos: 'not a list' },
+    ] as unknown as SessionEntry[];
+    expect(await recoverTodos({ entries: tampered })).toEqual(list);
   });
 });
