@@ -14,6 +14,7 @@ import { checkOptions, isAbortSignal, isString, optionProblem, required, type Op
 import { beginSubagent } from '../subagents/begin-subagent.js';
 import { verifierFailure, verifierNotStarted } from './verifier-failure.js';
 import { customAlphabet } from 'nanoid';
+import { sha256 } from '@noble/hashes/sha2';
 import { builtOnFirstUse } from '../tools/built-on-first-use.js';
 
 const newId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
@@ -174,8 +175,19 @@ export async function verifyPlan(options: VerifyPlanOptions): Promise<PlanVerifi
 const VERIFIED_KEY = 'agent-harness/plan-verified';
 
 /**
+ * Which plan was verified: its name and a digest of its text. The name alone is the session's
+ * (every plan approved in a session is saved under it), so a later plan would pass for verified.
+ */
+function verifiedMark(plan: { name: string; text: string }): string {
+  let digest = '';
+  for (const byte of sha256(new TextEncoder().encode(plan.text))) digest += byte.toString(16).padStart(2, '0');
+  return `${plan.name}#${digest}`;
+}
+
+/**
  * For `verifyPlanOnCompletion`: at the end of a completed run, when the session has an approved
- * plan not yet verified and every todo is completed, verify it and announce the verdict.
+ * plan not yet verified (a plan approved later in the session is verified too) and every todo is
+ * completed, verify it and announce the verdict.
  */
 export function verifyOnCompletion(core: AgentCore, setting: boolean | VerifyPlanOnCompletionOptions) {
   const model = typeof setting === 'object' ? setting.model : undefined;
@@ -183,9 +195,10 @@ export function verifyOnCompletion(core: AgentCore, setting: boolean | VerifyPla
     const plan = core.plan;
     const todos = core.state.todos;
     if (!plan || todos.length === 0 || todos.some((todo) => todo.status !== 'completed')) return undefined;
-    if (core.toolState.get<string>(VERIFIED_KEY) === plan.name) return undefined;
+    const mark = verifiedMark(plan);
+    if (core.toolState.get<string>(VERIFIED_KEY) === mark) return undefined;
     const verification = await runVerifier(core, plan.text, { ...(model ? { model } : {}), signal: args.signal, ...(args.reportSubagent ? { reportSubagent: args.reportSubagent } : {}) });
-    core.toolState.set(VERIFIED_KEY, plan.name);
+    core.toolState.set(VERIFIED_KEY, mark);
     core.emit({ type: 'plan-verification', name: plan.name, verification });
     return verification;
   };

@@ -236,6 +236,13 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       if (!core.state.openBatch && lastMessage()?.role !== 'user') return await finish('completed');
     }
     if (input.prompt !== undefined) {
+      // A call a resume left allowed (an approved ExitPlanMode, safe to run again) runs before the
+      // prompt supersedes the batch, so the approval it carries is not lost.
+      const left = core.state.openBatch;
+      if (left && !abort.aborted) {
+        const executing = executeTools(core, left, context);
+        if (executing) await executing;
+      }
       const instruction = input.output && !input.output.native ? outputInstruction(input.output) : undefined;
       const blocked = await submitPrompt(core, input.prompt, abort, tracked, instruction);
       if (blocked) return await finish('error', blocked);

@@ -1,4 +1,4 @@
-import { allocatePlanSlug } from './allocate-plan-slug.js';
+import { allocatePlanSlug, releasePlanName } from './allocate-plan-slug.js';
 import type { RandomSource } from './generate-plan-slug.js';
 import { planFileName } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
@@ -104,5 +104,6 @@ export async function copyPlanForFork(options: CopyPlanForForkOptions): Promise<
   const name = planFileName({ slug: forkSlug, agentId });
   if (!recovered) return { slug: forkSlug, name };
   await store.write(name, recovered.text);
+  releasePlanName(store, name);
   return { slug: forkSlug, name, copied: { text: recovered.text, source: recovered.source } };
 }

@@ -11,7 +11,8 @@ export const PlanSchema = z.object({
   steps: z
     .array(
       z.object({
-        title: z.string().min(1).describe('The step as an imperative sentence, e.g. "Draft the introduction".'),
+        // Not blank: each step becomes a todo (planToTodos), whose content must not be empty.
+        title: z.string().regex(/\S/, 'must not be blank').describe('The step as an imperative sentence, e.g. "Draft the introduction".'),
         detail: z.string().optional().describe('How to do it, what to watch for; optional.'),
       }),
     )

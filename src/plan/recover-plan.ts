@@ -50,6 +50,11 @@ function nonEmpty(value: unknown): value is string {
   return typeof value === 'string' && value.trim().length > 0;
 }
 
+/** A recorded plan name, left out when it is not a name. */
+function nameOf(name: unknown): { name?: string } {
+  return nonEmpty(name) ? { name } : {};
+}
+
 /** The latest candidate of each source, found in one pass over the entries. */
 interface Candidates {
   slug?: string;
@@ -86,6 +91,8 @@ async function scan(entries: SessionEntrySource, agentId: string | undefined): P
     found.fileHistory = undefined;
   };
   for await (const entry of entries as AsyncIterable<SessionEntry>) {
+    // Read from outside (a store, Claude Code's files, a hand-edited transcript): what is not an entry is passed over.
+    if (!isRecord(entry)) continue;
     // The slug belongs to the session (the main agent's session-meta); a subagent sharing the
     // store records its own slug, which must not replace it. Everything else belongs to one agent.
     if (entry.kind === 'session-meta') {
@@ -97,14 +104,15 @@ async function scan(entries: SessionEntrySource, agentId: string | undefined): P
       case 'plan-snapshot':
         if (!nonEmpty(entry.text)) break;
         if (entry.capturedFrom === 'file-history') {
-          found.fileHistory = { text: entry.text, source: 'snapshot', name: entry.name };
+          found.fileHistory = { text: entry.text, source: 'snapshot', ...nameOf(entry.name) };
           found.fileHistoryIsLater = true;
         } else {
-          found.snapshot = { text: entry.text, source: 'snapshot', name: entry.name };
+          found.snapshot = { text: entry.text, source: 'snapshot', ...nameOf(entry.name) };
           found.fileHistoryIsLater = false;
         }
         break;
       case 'plan-reference':
+        if (!nonEmpty(entry.name)) break;
         found.lastReference = { name: entry.name, ...(entry.text !== undefined ? { text: entry.text } : {}) };
         if (nonEmpty(entry.text)) {
           found.referenceWithText = { text: entry.text, source: 'plan-reference', name: entry.name };

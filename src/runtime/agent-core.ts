@@ -23,7 +23,7 @@ import type { Todo } from '../types/todo.js';
 import { diffTodos } from '../todos/diff-todos.js';
 import type { Tool, ToolAgentContext, ToolRunContext, ToolStateStore } from '../tools/types.js';
 import type { AgentServices } from '../tools/builtin/agent-services.js';
-import { allocatePlanSlug } from '../plan/allocate-plan-slug.js';
+import { allocatePlanSlug, releasePlanName } from '../plan/allocate-plan-slug.js';
 import { planFileName } from '../plan/plan-name.js';
 import { memoryPlanStore } from '../plan/memory-plan-store.js';
 import type { PlanStore } from '../plan/plan-store.js';
@@ -633,6 +633,7 @@ export class AgentCore implements AgentServices {
     const slug = this.state.planSlug!;
     const name = planFileName({ slug, agentId: this.agentId });
     await this.planStore.write(name, text);
+    releasePlanName(this.planStore, name);
     this.inOneWrite(() => {
       this.commit({ kind: 'plan-snapshot', slug, name, text });
       this.emit({

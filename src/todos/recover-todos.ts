@@ -1,4 +1,4 @@
-import { isToolResultBlock, isToolUseBlock } from '../model/messages.js';
+import { isToolResultBlock, isToolUseBlock, type ContentBlock } from '../model/messages.js';
 import type { SessionEntrySource } from '../plan/session-entry-source.js';
 import type { Todo } from '../types/todo.js';
 import { validateTodos } from './validate-todos.js';
@@ -16,6 +16,10 @@ export interface RecoverTodosOptions {
    * @default undefined
    */
   agentId?: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function newTodosOf(toolUseResult: unknown): unknown {
@@ -46,19 +50,21 @@ export async function recoverTodos(options: RecoverTodosOptions): Promise<Todo[]
   };
 
   for await (const entry of entries) {
-    if (entry.agentId !== agentId) continue;
+    // Read from outside (a store, Claude Code's files, a hand-edited transcript): what is not whole is passed over.
+    if (!isRecord(entry) || entry.agentId !== agentId) continue;
     if (entry.kind === 'todo-update') {
       accept({ todos: entry.todos });
       continue;
     }
-    if (entry.kind !== 'message' || typeof entry.message.content === 'string') continue;
+    if (entry.kind !== 'message' || !isRecord(entry.message) || !Array.isArray(entry.message.content)) continue;
+    const blocks = (entry.message.content as unknown[]).filter(isRecord) as unknown as ContentBlock[];
     if (entry.message.role === 'assistant') {
-      for (const block of entry.message.content) {
+      for (const block of blocks) {
         if (isToolUseBlock(block) && block.name === TODO_WRITE) calls.set(block.id, block.input);
       }
       continue;
     }
-    for (const block of entry.message.content) {
+    for (const block of blocks) {
       if (!isToolResultBlock(block) || !calls.has(block.tool_use_id)) continue;
       const input = calls.get(block.tool_use_id);
       calls.delete(block.tool_use_id);

@@ -45,6 +45,8 @@ export function createAskUserQuestionTool() {
     validateInput: ({ input }) => {
       const texts = input.questions.map((entry) => entry.question);
       if (new Set(texts).size !== texts.length) return 'Each question must be different (answers are keyed by the question text).';
+      // An object key that cannot hold an answer (assigning it sets the prototype): the answer would be lost.
+      if (texts.includes('__proto__')) return 'A question cannot be "__proto__" (answers are keyed by the question text); ask it in other words.';
       for (const entry of input.questions) {
         const labels = entry.options.map((choice) => choice.label);
         if (new Set(labels).size !== labels.length) return `The options of "${entry.question}" must have different labels.`;

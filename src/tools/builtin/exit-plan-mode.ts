@@ -62,9 +62,17 @@ export function createExitPlanModeTool(agent: () => AgentServices): ReturnType<t
         },
       });
       const tracking = services.hasTool('TodoWrite') ? ' Track the steps with TodoWrite.' : '';
+      const approval = `The user approved your plan${edited ? ' after editing it: the plan below is the edited one, and it is the plan to follow' : ''}.`;
+      const fresh = clearContext ? ' The conversation continues in a fresh context that holds this plan.' : '';
+      // The host may approve and keep planning (its answer set the mode to plan): say so, not "carry it out".
+      const stillPlanning = services.mode === 'plan';
       return [
-        `The user approved your plan${edited ? ' after editing it: the plan below is the edited one, and it is the plan to follow' : ''}. You are no longer in plan mode: the permission mode is now "${services.mode}".`,
-        `The approved plan is saved as ${saved.name}. Carry it out now, step by step.${tracking}${clearContext ? ' The conversation continues in a fresh context that holds this plan.' : ''}`,
+        stillPlanning
+          ? `${approval} The user kept you in plan mode: the permission mode is still "plan", so only read-only tools run.`
+          : `${approval} You are no longer in plan mode: the permission mode is now "${services.mode}".`,
+        stillPlanning
+          ? `The approved plan is saved as ${saved.name}. Do not carry it out yet: wait until the user leaves plan mode.${fresh}`
+          : `The approved plan is saved as ${saved.name}. Carry it out now, step by step.${tracking}${fresh}`,
         '',
         'The approved plan:',
         '',
