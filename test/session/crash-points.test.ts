@@ -249,3 +249,25 @@ describe("a background task's end, the process killed at any append", () => {
     expect(cut).toBeGreaterThan(5);
   });
 });
+
+describe('a host tool named ExitPlanMode, the process killed at any append', () => {
+  it('is never run again on resume (only the built-in ExitPlanMode is)', async () => {
+    let cut = 2;
+    for (; cut < 100; cut++) {
+      const inner = memorySessionStore();
+      const dying = dyingStore(inner, cut);
+      const ran: string[] = [];
+      const own = () => defineTool({ name: 'ExitPlanMode', description: 'The host’s own.', inputSchema: z.object({}), kind: 'edit', execute: ({ toolUseId }) => (ran.push(toolUseId), 'sent') });
+      const agent = createAgent({ model: scriptedModel([turn(toolCall('ExitPlanMode', {}, 'toolu_own')), 'Done.']), tools: [own()], exitPlanMode: false, store: dying.store, canUseTool: () => ({ behavior: 'allow' }) });
+      await agent.run('go').result;
+      await agent.close().catch(() => undefined);
+      if (dying.appends() < cut) break;
+      const resumed = createAgent({ model: scriptedModel(['Done.', 'Done.']), tools: [own()], exitPlanMode: false, store: inner, resume: agent.sessionId, canUseTool: () => ({ behavior: 'allow' }) });
+      await resumed.ready;
+      await resumed.continue().result;
+      expect(ran.length, `killed at append ${cut}`).toBeLessThanOrEqual(1);
+      await resumed.close();
+    }
+    expect(cut).toBeGreaterThan(4);
+  });
+});

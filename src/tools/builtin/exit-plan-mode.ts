@@ -29,6 +29,17 @@ const defineExitPlanMode = () =>
     },
   });
 
+/** The tools {@link createExitPlanModeTool} made: a host tool may be named `ExitPlanMode` too. */
+const builtins = new WeakSet<object>();
+
+/**
+ * Whether `tool` is the built-in `ExitPlanMode` (only saves the plan and changes the mode, so a
+ * resume may run an approved call of it again), not a host tool of that name.
+ */
+export function isBuiltinExitPlanMode(tool: unknown): boolean {
+  return typeof tool === 'object' && tool !== null && builtins.has(tool);
+}
+
 let exitPlanModeBase: ReturnType<typeof defineExitPlanMode> | undefined;
 
 /**
@@ -39,7 +50,7 @@ let exitPlanModeBase: ReturnType<typeof defineExitPlanMode> | undefined;
  * says plainly what happened: approved, the plan as saved, its name, the mode, whether edited.
  */
 export function createExitPlanModeTool(agent: () => AgentServices): ReturnType<typeof defineExitPlanMode> {
-  return {
+  const tool: ReturnType<typeof defineExitPlanMode> = {
     ...(exitPlanModeBase ??= defineExitPlanMode()),
     execute: async ({ input, toolUseId, permissionUpdates, hostAnswer }) => {
       const services = agent();
@@ -80,4 +91,6 @@ export function createExitPlanModeTool(agent: () => AgentServices): ReturnType<t
       ].join('\n');
     },
   };
+  builtins.add(tool);
+  return tool;
 }
