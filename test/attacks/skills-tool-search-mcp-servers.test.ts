@@ -7,9 +7,10 @@ import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { createAgent, defineSkill, defineTool, deferTool, SkillFormatError, type Agent, type McpTransportLike, type ToolDefinition, type ToolResultBlock } from 'agent-harness';
+import { anthropicModel, createAgent, defineSkill, defineTool, deferTool, SkillFormatError, type Agent, type McpTransportLike, type ToolDefinition, type ToolResultBlock } from 'agent-harness';
 import { loadSkills, parseSkillFile, workspaceTools } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { startMessagesServer } from 'agent-harness/testing/messages-server';
 import { collect, deferred, echoTool as echo, tick } from '../helpers.js';
 
 // Attacks on the tools from outside: SKILL.md files with hostile frontmatter and folders, skills
@@ -497,5 +498,66 @@ describe('attack: an MCP server that lists tools the agent cannot trust', () => 
     await agent.run('hi').result;
     expect(agent.mcpServers[0]!.status).toBe('connected');
     expect(agent.mcpServers[0]!.tools).toHaveLength(100);
+  });
+});
+
+describe('attack: tool search on the provider path and the local path', () => {
+  const catalog = [
+    ['crm_lookup_customer', 'Look up a customer record in the CRM by id.'],
+    ['billing_get_invoice', 'Fetch an invoice from the billing system.'],
+    ['billing_refund_invoice', 'Refund an invoice, fully or partly.'],
+    ['calendar_list_events', 'List events of a calendar.'],
+    ['calendar_create_event', 'Schedule a new meeting on a calendar.'],
+    ['github_create_issue', 'Open an issue in a GitHub repository.'],
+  ].map(([name, description]) => defineTool({ name: name!, description: description!, inputSchema: z.object({ id: z.string() }), readOnly: true, deferLoading: true, execute: () => name! }));
+  const queries = ['refund an invoice', 'customer', 'open a ticket', 'calendar meeting', 'nothing like this'];
+
+  it('the BM25 server search (loopback) and the client ToolSearch find the same tools, in the same order, for the same queries', async () => {
+    const server = await startMessagesServer({
+      responses: [
+        { content: queries.map((query, index) => ({ type: 'server_tool_use', id: `srvtoolu_${index}`, name: 'tool_search_tool_bm25', input: { query } })) },
+      ],
+    });
+    try {
+      const provider = createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }), tools: catalog });
+      track(provider);
+      await provider.run('search').result;
+      const serverFound = (provider.messages[1]!.content as Array<{ type: string; content?: { tool_references?: Array<{ tool_name: string }> } }>)
+        .filter((block) => block.type === 'tool_search_tool_result')
+        .map((block) => block.content!.tool_references!.map((reference) => reference.tool_name));
+
+      const model = scriptedModel([turn(...queries.map((query, index) => toolCall('ToolSearch', { query }, `q${index}`))), 'Done.'], { capabilities: { toolSearch: 'tool-reference' } });
+      const local = track(createAgent({ model, tools: catalog, toolSearch: 'client' }));
+      const { events } = await collect(local.run('search'));
+      const localFound = events
+        .filter((event) => event.type === 'tool-result')
+        .map((event) => (Array.isArray(event.content) ? (event.content as Array<{ type: string; tool_name?: string }>).filter((block) => block.type === 'tool_reference').map((block) => block.tool_name) : []));
+      expect(serverFound).toHaveLength(queries.length);
+      expect(localFound).toEqual(serverFound);
+      expect(serverFound[0]![0]).toBe('billing_refund_invoice');
+      expect(serverFound[4]).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('a deferred MCP server in plan mode: ToolSearch runs, a found read-only tool runs, a found writing tool is refused', async () => {
+    const calls: string[] = [];
+    const tools = [
+      { name: 'read_doc', description: 'Reads a document.', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+      { name: 'delete_doc', description: 'Deletes a document.', inputSchema: { type: 'object' }, annotations: { destructiveHint: true } },
+    ];
+    const model = scriptedModel([
+      turn(toolCall('ToolSearch', { query: 'select:mcp__docs__read_doc,mcp__docs__delete_doc' })),
+      turn(toolCall('mcp__docs__read_doc', {}, 'c1'), toolCall('mcp__docs__delete_doc', {}, 'c2')),
+      'Planned.',
+    ]);
+    const transport = () => scriptedTransport(tools, (name) => (calls.push(name), { result: { content: [{ type: 'text', text: `${name} done` }] } }));
+    const agent = track(createAgent({ model, permissionMode: 'plan', canUseTool: () => ({ behavior: 'allow' }), mcpServers: { docs: { type: 'transport', transport, deferLoading: true } } }));
+    const { events } = await collect(agent.run('plan'));
+    const results = Object.fromEntries(events.flatMap((event) => (event.type === 'tool-result' ? [[event.toolUseId, event.isError]] : [])));
+    expect(results).toMatchObject({ c1: false, c2: true });
+    expect(calls).toEqual(['read_doc']);
+    expect((model.requests[0]!.request.tools as ToolDefinition[]).map((tool) => tool.name)).not.toContain('mcp__docs__delete_doc');
   });
 });
