@@ -561,3 +561,25 @@ describe('attack: tool search on the provider path and the local path', () => {
     expect((model.requests[0]!.request.tools as ToolDefinition[]).map((tool) => tool.name)).not.toContain('mcp__docs__delete_doc');
   });
 });
+
+describe('attack: reading a denied skill through its files', () => {
+  it('Skill(name) denies the Skill tool only; a Read(<folder>/**) deny keeps its files closed too, as the README says', async () => {
+    const root = mkdtempSync(join(scratch, 'skills-'));
+    const folder = skillFolder(root, 'deploy', '---\nname: deploy\ndescription: Deploys production.\n---\nDEPLOY SECRET STEPS');
+    const work = mkdtempSync(join(scratch, 'work-'));
+    const script = () => scriptedModel([turn(toolCall('Skill', { skill: 'deploy' }, 'c1'), toolCall('Read', { file_path: join(folder, 'SKILL.md') }, 'c2')), 'Done.']);
+    const run = async (deny: string[]) => {
+      const model = script();
+      const agent = track(createAgent({ model, skills: loadSkills(root), tools: workspaceTools({ cwd: work, readOnlyDirectories: [root] }), rules: { deny }, permissionMode: 'dontAsk' }));
+      const { events } = await collect(agent.run('deploy'));
+      return Object.fromEntries(events.flatMap((event) => (event.type === 'tool-result' ? [[event.toolUseId, { isError: event.isError, content: JSON.stringify(event.content) }]] : [])));
+    };
+    const skillOnly = await run(['Skill(deploy)']);
+    expect(skillOnly.c1!.isError).toBe(true);
+    expect(skillOnly.c2).toMatchObject({ isError: false, content: expect.stringContaining('DEPLOY SECRET STEPS') });
+    const both = await run(['Skill(deploy)', `Read(${realpathSync(folder)}/**)`]);
+    expect(both.c1!.isError).toBe(true);
+    expect(both.c2!.isError).toBe(true);
+    expect(both.c2!.content).not.toContain('DEPLOY SECRET STEPS');
+  });
+});
