@@ -8,7 +8,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { anthropicModel, createAgent, defineSkill, defineTool, deferTool, SkillFormatError, type Agent, type McpTransportLike, type ToolDefinition, type ToolResultBlock } from 'agent-harness';
-import { loadSkills, parseSkillFile, workspaceTools } from 'agent-harness/node';
+import { loadSkills, parseSkillFile, stdioMcpServer, workspaceTools } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { startMessagesServer } from 'agent-harness/testing/messages-server';
 import { collect, deferred, echoTool as echo, tick } from '../helpers.js';
@@ -612,5 +612,36 @@ describe('attack: an MCP server that changes its tool list while the agent conne
     const { events } = await collect(agent.run('save'));
     expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ isError: true });
     expect(calls).toEqual([]);
+  });
+});
+
+/** A stdio MCP server written by hand: it prints lines that are not JSON-RPC around its answers. */
+const NOISY_SERVER = `
+const rl = require('node:readline').createInterface({ input: process.stdin });
+const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n');
+rl.on('line', (line) => {
+  const request = JSON.parse(line);
+  if (request.id === undefined) return;
+  if (request.method === 'initialize') return send({ jsonrpc: '2.0', id: request.id, result: { protocolVersion: request.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'noisy', version: '1' } } });
+  if (request.method === 'tools/list') {
+    process.stdout.write('starting up... not json\\n{"half": \\n');
+    return send({ jsonrpc: '2.0', id: request.id, result: { tools: [{ name: 'echo', inputSchema: { type: 'object' } }] } });
+  }
+  if (request.method === 'tools/call') {
+    process.stdout.write('\\u001b[31mDEBUG\\u001b[0m calling echo\\n[1,2,3]\\nnull\\n');
+    return send({ jsonrpc: '2.0', id: request.id, result: { content: [{ type: 'text', text: 'echoed' }] } });
+  }
+  send({ jsonrpc: '2.0', id: request.id, error: { code: -32601, message: 'no' } });
+});
+`;
+
+describe('attack: a stdio MCP server that prints lines that are not JSON-RPC', () => {
+  it('the lines are passed over: the server connects, its tool answers, and the run goes on', async () => {
+    const model = scriptedModel([turn(toolCall('mcp__noisy__echo', {})), 'Done.']);
+    const agent = track(createAgent({ model, rules: { allow: ['mcp__noisy'] }, mcpServers: { noisy: stdioMcpServer({ command: process.execPath, args: ['-e', NOISY_SERVER], stderr: 'pipe' }) } }));
+    const result = await agent.run('echo').result;
+    expect(agent.mcpServers[0]).toMatchObject({ status: 'connected', tools: ['mcp__noisy__echo'] });
+    expect(result.status).toBe('completed');
+    expect(resultIn(model, 1).content).toBe('echoed');
   });
 });
