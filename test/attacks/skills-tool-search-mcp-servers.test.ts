@@ -427,18 +427,32 @@ describe('attack: an MCP server that lists tools the agent cannot trust', () => 
     expect(state!.skippedTools[0]!.reason).toMatch(/inputSchema\.type/);
   });
 
-  it('a call to a tool offered with a broken schema is an error result before the server sees it, or reaches it; it never crashes the run', async () => {
-    const seen: string[] = [];
+  it('input schemas that break JSON Schema 2020-12 (which the Messages API refuses in every request) are skipped naming the path; valid ones with unknown keywords are offered', async () => {
     const tools = [
       { name: 'bad_type', inputSchema: { type: 'object', properties: { a: { type: 'nonsense' } } } },
-      { name: 'remote_ref', inputSchema: { type: 'object', properties: { a: { $ref: 'http://127.0.0.1:9/schema.json' } } } },
+      { name: 'tuple_items', inputSchema: { type: 'object', properties: { pair: { type: 'array', items: [{ type: 'string' }, { type: 'number' }] } } } },
+      { name: 'draft4_exclusive', inputSchema: { type: 'object', properties: { n: { type: 'number', minimum: 0, exclusiveMinimum: true } } } },
+      { name: 'required_flag', inputSchema: { type: 'object', properties: { a: { type: 'string', required: true } } } },
+      { name: 'negative_length', inputSchema: { type: 'object', properties: { a: { type: 'string', maxLength: -1 } } } },
+      { name: 'empty_any_of', inputSchema: { type: 'object', properties: { a: { anyOf: [] } } } },
+      { name: 'fine_extras', inputSchema: { type: 'object', 'x-vendor': { anything: [1] }, properties: { a: { type: ['string', 'null'], examples: [{ type: 'nonsense' }], nullable: true }, b: {} }, $defs: { c: { type: 'integer' } } } },
     ];
-    const model = scriptedModel([turn(toolCall('mcp__raw__bad_type', { a: 1 }, 'c1'), toolCall('mcp__raw__remote_ref', { a: 1 }, 'c2')), 'Done.']);
-    const transport = () => scriptedTransport(tools, (name) => (seen.push(name), { result: { content: [{ type: 'text', text: `called ${name}` }] } }));
+    const model = scriptedModel([turn(toolCall('mcp__raw__fine_extras', { a: null })), 'Done.']);
+    const transport = () => scriptedTransport(tools, (name) => ({ result: { content: [{ type: 'text', text: `called ${name}` }] } }));
     const agent = track(createAgent({ model, rules: { allow: ['mcp__raw'] }, mcpServers: { raw: { type: 'transport', transport } } }));
-    const { result } = await collect(agent.run('go'));
+    const result = await agent.run('go').result;
     expect(result.status).toBe('completed');
-    expect(agent.mcpServers[0]!.status).toBe('connected');
+    expect(resultIn(model, 1).content).toBe('called fine_extras');
+    const [state] = agent.mcpServers;
+    expect(state!.tools).toEqual(['mcp__raw__fine_extras']);
+    const reasons = Object.fromEntries(state!.skippedTools.map((tool) => [tool.name, tool.reason]));
+    expect(Object.keys(reasons)).toEqual(['bad_type', 'tuple_items', 'draft4_exclusive', 'required_flag', 'negative_length', 'empty_any_of']);
+    expect(reasons.bad_type).toMatch(/^The MCP server "raw" lists the tool "bad_type" with an input schema that is not valid JSON Schema 2020-12 \(at properties\.a\.type: "nonsense" is not a JSON type/);
+    expect(reasons.tuple_items).toMatch(/at properties\.pair\.items: .* is not a schema/);
+    expect(reasons.draft4_exclusive).toMatch(/at properties\.n\.exclusiveMinimum: true is not a number/);
+    expect(reasons.required_flag).toMatch(/at properties\.a\.required: true is not a list of distinct property names/);
+    const sent = JSON.stringify(model.requests[0]!.request.tools);
+    for (const name of Object.keys(reasons)) expect(sent).not.toContain(`mcp__raw__${name}`);
   });
 
   it('readOnlyHint given as the string "true" (or 1) is not taken as read-only: refused in plan mode', async () => {
