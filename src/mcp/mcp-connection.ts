@@ -116,13 +116,18 @@ export class McpConnection {
     const controller = new AbortController();
     this.#attemptController = controller;
     let connected: ConnectedClient;
+    // A change announced before the connection is ours (while the tools were listed, say): the list read may predate it.
+    let changedWhileConnecting = false;
     try {
       connected = await connectMcpClient({
         name: this.name,
         config: this.config,
         signal: controller.signal,
         onClose: (client) => this.#lost(client),
-        onToolsChanged: (client) => void this.#refreshTools(client),
+        onToolsChanged: (client) => {
+          if (this.#connected?.client === client) void this.#refreshTools(client);
+          else changedWhileConnecting = true;
+        },
       });
     } catch (error) {
       if (this.#closed) return;
@@ -139,6 +144,11 @@ export class McpConnection {
     this.#failures = 0;
     this.serverInfo = connected.serverInfo;
     this.#listener.onTools(this, connected.tools);
+    if (changedWhileConnecting) {
+      await this.#refreshTools(connected.client);
+      // Lost or closed meanwhile: that path has set the status.
+      if (this.#connected !== connected) return;
+    }
     this.#setStatus('connected', undefined);
   }
 

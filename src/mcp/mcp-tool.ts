@@ -4,6 +4,7 @@ import { headOfText } from '../model/code-point-boundary.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/input-schema.js';
 import type { Tool, ToolAnnotations } from '../tools/types.js';
+import { jsonSchemaProblem } from './json-schema-problem.js';
 import { mcpResultToOutput } from './mcp-result-to-output.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 
@@ -71,8 +72,9 @@ function describe(server: string, info: McpToolInfo): string {
  * read-only (it runs in plan mode and without asking), anything else asks; the annotations go
  * with each permission question; the result becomes content blocks, `isError` an error result.
  * Whether it is read-only, its kind and its annotations are read from `hints` each time.
- * @throws ConfigurationError when the server's input schema is not an object schema, or is larger
- *   or more deeply nested than {@link MCP_INPUT_SCHEMA_BOUNDS} allow.
+ * @throws ConfigurationError when the server's input schema is not an object schema, is larger
+ *   or more deeply nested than {@link MCP_INPUT_SCHEMA_BOUNDS} allow, or breaks JSON Schema 2020-12
+ *   (which the Messages API refuses).
  */
 export function createMcpTool(options: CreateMcpToolOptions): Tool<Record<string, unknown>> {
   const { info, server } = options;
@@ -82,6 +84,12 @@ export function createMcpTool(options: CreateMcpToolOptions): Tool<Record<string
     const { maxDepth, maxChars, maxNodes } = MCP_INPUT_SCHEMA_BOUNDS;
     throw new ConfigurationError(
       `The MCP server "${server}" lists the tool "${info.name}" with an input schema ${problem}, so the tool is not offered. An input schema may be at most ${maxDepth} levels deep, ${maxChars} characters and ${maxNodes} values; the server has to list a smaller one.`,
+    );
+  }
+  const invalid = jsonSchemaProblem(info.inputSchema);
+  if (invalid !== undefined) {
+    throw new ConfigurationError(
+      `The MCP server "${server}" lists the tool "${info.name}" with an input schema that is not valid JSON Schema 2020-12 (${invalid}), so the tool is not offered: the Messages API would refuse every request that carries it. The server has to fix the schema.`,
     );
   }
   const hints = options.hints ?? { annotations: info.annotations };
