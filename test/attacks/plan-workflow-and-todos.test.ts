@@ -520,3 +520,28 @@ describe('attack: recoverTodos on tampered or truncated transcripts', () => {
     expect(await recoverTodos({ entries: tampered })).toEqual(list);
   });
 });
+
+describe('attack: killed before the result of an approval with a fresh context was stored', () => {
+  it.each(['run', 'continue'] as const)('on resume (%s) the execution starts in the fresh context with the plan, the exploration not sent', async (how) => {
+    const { store, inner, kill } = killableStore();
+    const plans = memoryPlanStore();
+    const saved = deferred();
+    const dying: PlanStore = { ...plans, write: async (name, text) => (await plans.write(name, text), kill(), saved.resolve()) };
+    const approved: AgentEvent[] = [];
+    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'never']), tools, permissionMode: 'plan', canUseTool: approveFresh, store, planStore: dying });
+    agent.on('plan-approved', (event) => approved.push(event));
+    void agent.run('plan it');
+    await saved.promise;
+
+    const next = scriptedModel(['Executing.']);
+    const resumed = createAgent({ model: next, tools, store: inner, planStore: plans, resume: agent.sessionId, canUseTool: approveFresh });
+    resumed.on('plan-approved', (event) => approved.push(event));
+    await (how === 'run' ? resumed.run('go on') : resumed.continue()).result;
+    expect(approved.at(-1)).toMatchObject({ type: 'plan-approved', toolUseId: 'toolu_plan', plan: PLAN, clearContext: true });
+    const sent = JSON.stringify(next.requests[0]!.messages);
+    expect(sent).toContain('Read the notes');
+    expect(sent).not.toContain('contents of notes.md');
+    expect(resumed.permissionMode).toBe('default');
+    if (how === 'run') expect(sent).toContain('go on');
+  });
+});
