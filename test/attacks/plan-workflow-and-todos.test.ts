@@ -545,3 +545,47 @@ describe('attack: killed before the result of an approval with a fresh context w
     if (how === 'run') expect(sent).toContain('go on');
   });
 });
+
+describe('attack: a fork of a session whose plan waits for approval', () => {
+  it('approved in the fork: the fork saves its own plan under its own name, the parent still waits and has none', async () => {
+    const plans = memoryPlanStore();
+    const store = memorySessionStore();
+    const parent = createAgent({ model: scriptedModel([...planningTurns()]), tools, permissionMode: 'plan', store, planStore: plans });
+    expect((await parent.run('plan it').result).status).toBe('awaiting-approval');
+    const fork = await parent.fork();
+    expect(fork.pendingApprovals).toHaveLength(1);
+    expect(fork.permissionMode).toBe('plan');
+    await fork.resolveApproval(fork.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+    expect(fork.plan?.text).toBe(PLAN);
+    expect(parent.plan).toBeUndefined();
+    expect(parent.permissionMode).toBe('plan');
+    expect(parent.pendingApprovals).toHaveLength(1);
+    await parent.resolveApproval(parent.pendingApprovals[0]!.id, { behavior: 'allow', updatedInput: { plan: `${PLAN}\n3. Parent's own step` } }).result;
+    expect(parent.plan!.name).not.toBe(fork.plan!.name);
+    expect(await plans.read(fork.plan!.name)).toBe(PLAN);
+    expect(await plans.read(parent.plan!.name)).toContain("Parent's own step");
+  });
+});
+
+describe('attack: the plan store fails while an approved plan is saved', () => {
+  it('the call fails, nothing is approved, the session stays in plan mode; presented again once the store works, it is saved', async () => {
+    const plans = memoryPlanStore();
+    let failing = true;
+    const flaky: PlanStore = { ...plans, write: async (name, text) => (failing ? Promise.reject(new Error('disk full')) : plans.write(name, text)) };
+    const model = scriptedModel([turn(toolCall('ExitPlanMode', { plan: PLAN }, 'toolu_p1')), turn(toolCall('ExitPlanMode', { plan: PLAN }, 'toolu_p2')), 'Executing.']);
+    const approved: AgentEvent[] = [];
+    const modes: AgentEvent[] = [];
+    const agent = createAgent({ model, tools, permissionMode: 'plan', planStore: flaky, canUseTool: allowAll });
+    agent.on('plan-approved', (event) => approved.push(event));
+    agent.on('mode-change', (event) => modes.push(event));
+    agent.on('tool-result', (event) => {
+      if (event.toolUseId === 'toolu_p1') failing = false;
+    });
+    await agent.run('plan it').result;
+    expect(resultOf(agent.messages, 'toolu_p1')).toMatchObject({ is_error: true, content: expect.stringContaining('disk full') });
+    expect(resultOf(agent.messages, 'toolu_p2')).toMatchObject({ content: expect.stringContaining('approved your plan') });
+    expect(approved).toHaveLength(1);
+    expect(modes).toEqual([expect.objectContaining({ from: 'plan', to: 'default' })]);
+    expect(await plans.read(agent.plan!.name)).toBe(PLAN);
+  });
+});
