@@ -278,9 +278,12 @@ export class Agent {
     return this.core.state.messages;
   }
 
-  /** The agent's todo list (the single source of truth). */
+  /**
+   * The agent's todo list (the single source of truth), as copies: editing them changes nothing;
+   * change the list with `setTodos` (recorded and announced with `todo-update`).
+   */
   get todos(): readonly Todo[] {
-    return this.core.state.todos;
+    return this.core.state.todos.map((todo) => ({ ...todo }));
   }
 
   /** The approved plan and its file name, or undefined. */

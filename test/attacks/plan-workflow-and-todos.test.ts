@@ -589,3 +589,45 @@ describe('attack: the plan store fails while an approved plan is saved', () => {
     expect(await plans.read(agent.plan!.name)).toBe(PLAN);
   });
 });
+
+describe('attack: a plan approval that arrives after the run was interrupted', () => {
+  it('is not applied: nothing saved, no plan-approved, still in plan mode; the next run does not start executing', async () => {
+    const answer = deferred();
+    const waiting = deferred();
+    const canUseTool: CanUseTool = async (_name, _input, context) => {
+      if (context.reason.type !== 'plan-approval') return { behavior: 'allow' };
+      waiting.resolve();
+      await answer.promise;
+      return { behavior: 'allow', clearContext: true };
+    };
+    const plans = memoryPlanStore();
+    const approved: AgentEvent[] = [];
+    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'Still planning.']), tools, permissionMode: 'plan', canUseTool, planStore: plans });
+    agent.on('plan-approved', (event) => approved.push(event));
+    const run = agent.run('plan it');
+    await waiting.promise;
+    agent.interrupt();
+    answer.resolve();
+    expect((await run.result).status).toBe('interrupted');
+    expect(approved).toEqual([]);
+    expect(agent.plan).toBeUndefined();
+    expect(await plans.list()).toEqual([]);
+    expect(agent.permissionMode).toBe('plan');
+    await agent.run('go on').result;
+    expect(agent.permissionMode).toBe('plan');
+    expect(JSON.stringify(agent.messages)).toContain('contents of notes.md');
+  });
+});
+
+describe('attack: a host that edits the list agent.todos gave it', () => {
+  it('does not change the agent\'s list (the single source of truth): no change without setTodos, and a snapshot agrees with the store', async () => {
+    const store = memorySessionStore();
+    const agent = createAgent({ model: scriptedModel([]), store });
+    agent.setTodos([{ content: 'Write', status: 'pending', activeForm: 'Writing' }]);
+    await agent.flush();
+    const list = agent.todos;
+    list[0]!.status = 'completed';
+    expect(agent.todos[0]!.status).toBe('pending');
+    expect(agent.snapshot().todos).toEqual([{ content: 'Write', status: 'pending', activeForm: 'Writing' }]);
+  });
+});
