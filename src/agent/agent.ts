@@ -407,8 +407,9 @@ export class Agent {
    * model is called for the answer it owes. A session with nothing unfinished ends at once:
    * `awaiting-approval` while approvals wait (answer them with `resolveApproval`), else `completed`
    * without calling the model. Tools that may have been running when the process died are not run
-   * again: the resume answered them as interrupted — except an approved `ExitPlanMode`, which is
-   * safe to repeat and runs again (here, or before the next prompt), so the approval is kept.
+   * again: the resume answered them as interrupted — except, in a session resumed from its store,
+   * an approved `ExitPlanMode`, which is safe to repeat and runs again (here, or before the next
+   * prompt), so the approval is kept.
    * @throws RunInProgressError when a run is active.
    */
   continue(options: RunOptions = {}): AgentRun {
