@@ -200,9 +200,12 @@ export class Agent {
     return this.core.state.messages;
   }
 
-  /** The agent's todo list (the single source of truth). */
+  /**
+   * The agent's todo list (the single source of truth), as copies: editing them changes nothing;
+   * change the list with `setTodos` (recorded and announced with `todo-update`).
+   */
   get todos(): readonly Todo[] {
-    return this.core.state.todos;
+    return this.core.state.todos.map((todo) => ({ ...todo }));
   }
 
   /** The approved plan and its file name, or undefined. */
@@ -326,8 +329,9 @@ export class Agent {
    * model is called for the answer it owes. A session with nothing unfinished ends at once:
    * `awaiting-approval` while approvals wait (answer them with `resolveApproval`), else `completed`
    * without calling the model. Tools that may have been running when the process died are not run
-   * again: the resume answered them as interrupted — except an approved `ExitPlanMode`, which is
-   * safe to repeat and runs again (here, or before the next prompt), so the approval is kept.
+   * again: the resume answered them as interrupted — except, in a session resumed from its store,
+   * an approved `ExitPlanMode`, which is safe to repeat and runs again (here, or before the next
+   * prompt), so the approval is kept.
    * @throws RunInProgressError when a run is active.
    */
   continue(options: RunOptions = {}): AgentRun {

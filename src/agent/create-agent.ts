@@ -91,13 +91,14 @@ function freshState(options: AgentOptions): SessionState {
 
 /**
  * Makes a loaded session safe to continue, recording each step: a repaired history (as a
- * checkpoint), answers for calls that may have been running when the process stopped,
- * `default` instead of `bypassPermissions` (a resumed session never starts without permission
- * checks), and background tasks that were running recorded as interrupted, the model told.
+ * checkpoint), answers for calls that may have been running when the process stopped (an approved
+ * built-in `ExitPlanMode` of a session read from its transcript runs again instead), `default`
+ * instead of `bypassPermissions` (a resumed session never starts without permission checks), and
+ * background tasks that were running recorded as interrupted, the model told.
  */
-function continueLoaded(core: AgentCore, repairs: string[], seed: boolean): void {
+function continueLoaded(core: AgentCore, repairs: string[], seed: boolean, fromTranscript = false): void {
   if (seed || repairs.length > 0) core.commit({ kind: 'checkpoint', state: structuredClone(core.state), reason: seed ? 'snapshot' : 'repair' });
-  core.commit(...settleLoadedState(core.state));
+  core.commit(...settleLoadedState(core.state, { fromTranscript }));
   // An approved ExitPlanMode is left to run again, but only the built-in one: a host tool of that name may do anything.
   const again = core.state.openBatch?.calls.filter((call) => call.state === 'allowed' && call.toolName === 'ExitPlanMode') ?? [];
   if (again.length > 0 && !isBuiltinExitPlanMode(core.tools.get('ExitPlanMode'))) {
@@ -148,7 +149,7 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore, sourc
   for (const repair of repairs) warnings.push(`Session "${sessionId}" was repaired while loading: ${repair}.`);
   const core = buildCore(options, state, 'resume', journalFor(store, state, last, options.fencingToken), sources);
   claimSession(store, sessionId, core);
-  continueLoaded(core, repairs, !last);
+  continueLoaded(core, repairs, !last, last !== undefined);
   // The plan store lost the plan (another machine, a wiped directory): put it back from the history.
   if (core.state.planSlug !== undefined && entries.length > 0) {
     await copyPlanForResume({ store: core.planStore, slug: core.state.planSlug, entries, ...(core.agentId !== undefined ? { agentId: core.agentId } : {}) });

@@ -520,3 +520,135 @@ describe('attack: recoverTodos on tampered or truncated transcripts', () => {
     expect(await recoverTodos({ entries: tampered })).toEqual(list);
   });
 });
+
+describe('attack: killed before the result of an approval with a fresh context was stored', () => {
+  it.each(['run', 'continue'] as const)('on resume (%s) the execution starts in the fresh context with the plan, the exploration not sent', async (how) => {
+    const { store, inner, kill } = killableStore();
+    const plans = memoryPlanStore();
+    const saved = deferred();
+    const dying: PlanStore = { ...plans, write: async (name, text) => (await plans.write(name, text), kill(), saved.resolve()) };
+    const approved: AgentEvent[] = [];
+    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'never']), tools, permissionMode: 'plan', canUseTool: approveFresh, store, planStore: dying });
+    agent.on('plan-approved', (event) => approved.push(event));
+    void agent.run('plan it');
+    await saved.promise;
+
+    const next = scriptedModel(['Executing.']);
+    const resumed = createAgent({ model: next, tools, store: inner, planStore: plans, resume: agent.sessionId, canUseTool: approveFresh });
+    resumed.on('plan-approved', (event) => approved.push(event));
+    await (how === 'run' ? resumed.run('go on') : resumed.continue()).result;
+    expect(approved.at(-1)).toMatchObject({ type: 'plan-approved', toolUseId: 'toolu_plan', plan: PLAN, clearContext: true });
+    const sent = JSON.stringify(next.requests[0]!.messages);
+    expect(sent).toContain('Read the notes');
+    expect(sent).not.toContain('contents of notes.md');
+    expect(resumed.permissionMode).toBe('default');
+    if (how === 'run') expect(sent).toContain('go on');
+  });
+});
+
+describe('attack: a fork of a session whose plan waits for approval', () => {
+  it('approved in the fork: the fork saves its own plan under its own name, the parent still waits and has none', async () => {
+    const plans = memoryPlanStore();
+    const store = memorySessionStore();
+    const parent = createAgent({ model: scriptedModel([...planningTurns()]), tools, permissionMode: 'plan', store, planStore: plans });
+    expect((await parent.run('plan it').result).status).toBe('awaiting-approval');
+    const fork = await parent.fork();
+    expect(fork.pendingApprovals).toHaveLength(1);
+    expect(fork.permissionMode).toBe('plan');
+    await fork.resolveApproval(fork.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+    expect(fork.plan?.text).toBe(PLAN);
+    expect(parent.plan).toBeUndefined();
+    expect(parent.permissionMode).toBe('plan');
+    expect(parent.pendingApprovals).toHaveLength(1);
+    await parent.resolveApproval(parent.pendingApprovals[0]!.id, { behavior: 'allow', updatedInput: { plan: `${PLAN}\n3. Parent's own step` } }).result;
+    expect(parent.plan!.name).not.toBe(fork.plan!.name);
+    expect(await plans.read(fork.plan!.name)).toBe(PLAN);
+    expect(await plans.read(parent.plan!.name)).toContain("Parent's own step");
+  });
+});
+
+describe('attack: the plan store fails while an approved plan is saved', () => {
+  it('the call fails, nothing is approved, the session stays in plan mode; presented again once the store works, it is saved', async () => {
+    const plans = memoryPlanStore();
+    let failing = true;
+    const flaky: PlanStore = { ...plans, write: async (name, text) => (failing ? Promise.reject(new Error('disk full')) : plans.write(name, text)) };
+    const model = scriptedModel([turn(toolCall('ExitPlanMode', { plan: PLAN }, 'toolu_p1')), turn(toolCall('ExitPlanMode', { plan: PLAN }, 'toolu_p2')), 'Executing.']);
+    const approved: AgentEvent[] = [];
+    const modes: AgentEvent[] = [];
+    const agent = createAgent({ model, tools, permissionMode: 'plan', planStore: flaky, canUseTool: allowAll });
+    agent.on('plan-approved', (event) => approved.push(event));
+    agent.on('mode-change', (event) => modes.push(event));
+    agent.on('tool-result', (event) => {
+      if (event.toolUseId === 'toolu_p1') failing = false;
+    });
+    await agent.run('plan it').result;
+    expect(resultOf(agent.messages, 'toolu_p1')).toMatchObject({ is_error: true, content: expect.stringContaining('disk full') });
+    expect(resultOf(agent.messages, 'toolu_p2')).toMatchObject({ content: expect.stringContaining('approved your plan') });
+    expect(approved).toHaveLength(1);
+    expect(modes).toEqual([expect.objectContaining({ from: 'plan', to: 'default' })]);
+    expect(await plans.read(agent.plan!.name)).toBe(PLAN);
+  });
+});
+
+describe('attack: a plan approval that arrives after the run was interrupted', () => {
+  it('is not applied: nothing saved, no plan-approved, still in plan mode; the next run does not start executing', async () => {
+    const answer = deferred();
+    const waiting = deferred();
+    const canUseTool: CanUseTool = async (_name, _input, context) => {
+      if (context.reason.type !== 'plan-approval') return { behavior: 'allow' };
+      waiting.resolve();
+      await answer.promise;
+      return { behavior: 'allow', clearContext: true };
+    };
+    const plans = memoryPlanStore();
+    const approved: AgentEvent[] = [];
+    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'Still planning.']), tools, permissionMode: 'plan', canUseTool, planStore: plans });
+    agent.on('plan-approved', (event) => approved.push(event));
+    const run = agent.run('plan it');
+    await waiting.promise;
+    agent.interrupt();
+    answer.resolve();
+    expect((await run.result).status).toBe('interrupted');
+    expect(approved).toEqual([]);
+    expect(agent.plan).toBeUndefined();
+    expect(await plans.list()).toEqual([]);
+    expect(agent.permissionMode).toBe('plan');
+    await agent.run('go on').result;
+    expect(agent.permissionMode).toBe('plan');
+    expect(JSON.stringify(agent.messages)).toContain('contents of notes.md');
+  });
+});
+
+describe('attack: a host that edits the list agent.todos gave it', () => {
+  it('does not change the agent\'s list (the single source of truth): no change without setTodos, and a snapshot agrees with the store', async () => {
+    const store = memorySessionStore();
+    const agent = createAgent({ model: scriptedModel([]), store });
+    agent.setTodos([{ content: 'Write', status: 'pending', activeForm: 'Writing' }]);
+    await agent.flush();
+    const list = agent.todos;
+    list[0]!.status = 'completed';
+    expect(agent.todos[0]!.status).toBe('pending');
+    expect(agent.snapshot().todos).toEqual([{ content: 'Write', status: 'pending', activeForm: 'Writing' }]);
+  });
+});
+
+describe('attack: a snapshot that shows an approved ExitPlanMode as allowed', () => {
+  it('is not run on its word: answered as interrupted, nothing saved, still in plan mode', async () => {
+    const agent = createAgent({ model: scriptedModel([...planningTurns()]), tools, permissionMode: 'plan' });
+    expect((await agent.run('plan it').result).status).toBe('awaiting-approval');
+    const snapshot = JSON.parse(JSON.stringify(agent.snapshot()));
+    const call = snapshot.openBatch.calls.find((entry: { toolUseId: string }) => entry.toolUseId === 'toolu_plan');
+    // Tampered: the pending approval turned into an allowed call that leaves plan mode for acceptEdits.
+    call.state = 'allowed';
+    call.input = { plan: PLAN };
+    call.heldUpdates = [{ type: 'setMode', mode: 'acceptEdits', destination: 'session' }];
+    delete call.approval;
+    const plans = memoryPlanStore();
+    const resumed = createAgent({ model: scriptedModel(['ok']), tools, planStore: plans, resume: snapshot });
+    await resumed.run('go on').result;
+    expect(resumed.permissionMode).toBe('plan');
+    expect(resumed.plan).toBeUndefined();
+    expect(await plans.list()).toEqual([]);
+    expect(resultOf(resumed.messages, 'toolu_plan')).toMatchObject({ is_error: true });
+  });
+});
