@@ -12,6 +12,7 @@ import { loadSkills, parseSkillFile, stdioMcpServer, workspaceTools } from 'agen
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { startMessagesServer } from 'agent-harness/testing/messages-server';
 import { collect, deferred, echoTool as echo, tick } from '../helpers.js';
+import { PIXEL_PNG } from '../mcp/fixtures/notes-server.js';
 
 // Attacks on the tools from outside: SKILL.md files with hostile frontmatter and folders, skills
 // that ask for more than they get, tool search over deferred tools, and MCP servers that hang,
@@ -657,5 +658,28 @@ describe('attack: a stdio MCP server that prints lines that are not JSON-RPC', (
     expect(agent.mcpServers[0]).toMatchObject({ status: 'connected', tools: ['mcp__noisy__echo'] });
     expect(result.status).toBe('completed');
     expect(resultIn(model, 1).content).toBe('echoed');
+  });
+});
+
+describe('attack: an MCP server that answers with many images', () => {
+  const FOUR_MB_PNG = PIXEL_PNG.slice(0, 16) + 'A'.repeat(4 * 1024 * 1024);
+
+  it('a result keeps at most 20 images and 10 MB (base64) of them; the rest become notes, so later requests stay within the API limits', async () => {
+    const answers: Record<string, unknown> = {
+      many: { content: Array.from({ length: 25 }, () => ({ type: 'image', mimeType: 'image/png', data: PIXEL_PNG })) },
+      big: { content: Array.from({ length: 4 }, () => ({ type: 'image', mimeType: 'image/png', data: FOUR_MB_PNG })) },
+    };
+    const tools = Object.keys(answers).map((name) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }));
+    const model = scriptedModel([turn(toolCall('mcp__shots__many', {}, 'c1'), toolCall('mcp__shots__big', {}, 'c2')), 'Seen.']);
+    const transport = () => scriptedTransport(tools, (name) => ({ result: answers[name] }));
+    const agent = track(createAgent({ model, mcpServers: { shots: { type: 'transport', transport } } }));
+    const result = await agent.run('look').result;
+    expect(result.status).toBe('completed');
+    const [many, big] = model.requests[1]!.messages.at(-1)!.content as ToolResultBlock[];
+    const kinds = (block: ToolResultBlock) => (block.content as Array<{ type: string }>).map((item) => item.type);
+    expect(kinds(many!).filter((type) => type === 'image')).toHaveLength(20);
+    expect(kinds(many!).filter((type) => type === 'text')).toHaveLength(5);
+    expect(kinds(big!)).toEqual(['image', 'image', 'text', 'text']);
+    expect(JSON.stringify(big!.content)).toMatch(/not shown: one result may hold at most 20 images and 10 MB/);
   });
 });
