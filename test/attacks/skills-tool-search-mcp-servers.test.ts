@@ -683,3 +683,24 @@ describe('attack: an MCP server that answers with many images', () => {
     expect(JSON.stringify(big!.content)).toMatch(/not shown: one result may hold at most 20 images and 10 MB/);
   });
 });
+
+describe('attack: an MCP server that answers with structures built to break the client', () => {
+  it('structured content nested 100,000 levels deep, and an error message of 5 MB, become bounded error or text results; the run goes on', async () => {
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let level = 0; level < 100_000; level++) deep = { inner: deep };
+    const answers: Record<string, Record<string, unknown>> = {
+      deep: { result: { content: [], structuredContent: deep } },
+      shouting: { error: { code: -32000 - 3, message: 'E'.repeat(5 * 1024 * 1024) } },
+    };
+    const tools = Object.keys(answers).map((name) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }));
+    const model = scriptedModel([turn(toolCall('mcp__raw__deep', {}, 'c1'), toolCall('mcp__raw__shouting', {}, 'c2')), 'Survived.']);
+    const transport = () => scriptedTransport(tools, (name) => answers[name]);
+    const agent = track(createAgent({ model, maxToolResultChars: 20_000, mcpServers: { raw: { type: 'transport', transport } } }));
+    const { result, events } = await collect(agent.run('go'));
+    expect(result.status).toBe('completed');
+    const results = Object.fromEntries(events.flatMap((event) => (event.type === 'tool-result' ? [[event.toolUseId, event]] : [])));
+    expect(results.c2!.isError).toBe(true);
+    for (const id of ['c1', 'c2']) expect(JSON.stringify(results[id]!.content).length).toBeLessThan(21_000);
+    expect(JSON.stringify(model.requests[1]!.messages).length).toBeLessThan(50_000);
+  });
+});
