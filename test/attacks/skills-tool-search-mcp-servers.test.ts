@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { anthropicModel, createAgent, defineSkill, defineTool, deferTool, SkillFormatError, type Agent, type McpTransportLike, type ToolDefinition, type ToolResultBlock } from 'agent-harness';
+import { anthropicModel, createAgent, defineSkill, defineTool, deferTool, memorySessionStore, SkillFormatError, type Agent, type McpTransportLike, type ToolDefinition, type ToolResultBlock } from 'agent-harness';
 import { loadSkills, parseSkillFile, stdioMcpServer, workspaceTools } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { startMessagesServer } from 'agent-harness/testing/messages-server';
@@ -715,5 +715,33 @@ describe('attack: an MCP server that answers with structures built to break the 
     expect(results.c2!.isError).toBe(true);
     for (const id of ['c1', 'c2']) expect(JSON.stringify(results[id]!.content).length).toBeLessThan(21_000);
     expect(JSON.stringify(model.requests[1]!.messages).length).toBeLessThan(50_000);
+  });
+});
+
+describe('attack: an MCP server that is different when a parked approval resumes', () => {
+  const options = (transport: () => McpTransportLike, store: ReturnType<typeof memorySessionStore>) => ({ mcpServers: { srv: { type: 'transport' as const, transport } }, store });
+
+  it('the tool is gone, or skipped now (its schema broke): the approved call becomes an error result, never a hang, and nothing runs', async () => {
+    const calls: string[] = [];
+    const answer = (name: string) => (calls.push(name), { result: { content: [{ type: 'text', text: 'sent' }] } });
+    const variants = [
+      () => scriptedTransport([], answer),
+      () => scriptedTransport([{ name: 'send', inputSchema: { type: 'object', properties: { to: { type: 'nonsense' } } } }], answer),
+    ];
+    for (const after of variants) {
+      const store = memorySessionStore();
+      const before = () => scriptedTransport([{ name: 'send', inputSchema: { type: 'object' } }], answer);
+      const first = track(createAgent({ ...options(before, store), model: scriptedModel([turn(toolCall('mcp__srv__send', {}))]) }));
+      const parked = await first.run('send').result;
+      expect(parked.status).toBe('awaiting-approval');
+      await first.close();
+      const model = scriptedModel(['Could not send.']);
+      const second = track(createAgent({ ...options(after, store), model, resume: first.sessionId }));
+      await second.ready;
+      const resumed = await second.resolveApproval(parked.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+      expect(resumed.status).toBe('completed');
+      expect(resultIn(model, 0)).toMatchObject({ is_error: true });
+    }
+    expect(calls).toEqual([]);
   });
 });
