@@ -56,6 +56,30 @@ function resource(value: unknown): Block {
   return text(`[Resource ${uri}${mime ? ` (${mime})` : ''}, ${sizeOf(item.blob)} of binary data, not shown]`);
 }
 
+/**
+ * What one result may carry in images: the Messages API takes a request of at most 32 MB and 100
+ * images, and a result stays in every later request, so a server answering with dozens of
+ * full-size images would make the session's requests fail. Images past either bound become notes.
+ */
+const MAX_IMAGES_PER_RESULT = 20;
+const MAX_IMAGE_BASE64_CHARS_PER_RESULT = 2 * MAX_IMAGE_BASE64_CHARS;
+
+/** Images past the result's bounds become notes naming how many were left out and why. */
+function withinImageBudget(blocks: Block[]): Block[] {
+  let count = 0;
+  let chars = 0;
+  return blocks.map((item) => {
+    if (item.type !== 'image' || item.source.type !== 'base64') return item;
+    const size = item.source.data.length;
+    if (count + 1 > MAX_IMAGES_PER_RESULT || chars + size > MAX_IMAGE_BASE64_CHARS_PER_RESULT) {
+      return text(`[Image of type ${item.source.media_type} (${sizeOf(item.source.data)}) not shown: one result may hold at most ${MAX_IMAGES_PER_RESULT} images and 10 MB (base64) of them]`);
+    }
+    count++;
+    chars += size;
+    return item;
+  });
+}
+
 function block(item: Raw): Block | undefined {
   switch (item.type) {
     case 'text':
@@ -80,12 +104,13 @@ function block(item: Raw): Block | undefined {
  * Turns an MCP `CallToolResult` into tool output for the model: text as text blocks, images as
  * image blocks, embedded resources as their text (binary ones as a note), audio and links as a
  * note; `structuredContent` as JSON when there is no other content; `isError` as an error result.
+ * Images past 20, or past 10 MB (base64) together, become notes.
  * Empty text is dropped (the API refuses empty text blocks).
  * @param result - a result the SDK has already checked against the protocol's schema.
  */
 export function mcpResultToOutput(result: { content?: unknown; structuredContent?: unknown; isError?: unknown }): ToolOutput {
   const items = Array.isArray(result.content) ? (result.content as Raw[]) : [];
-  const blocks = items.map((item) => block(item ?? {})).filter((item): item is Block => item !== undefined);
+  const blocks = withinImageBudget(items.map((item) => block(item ?? {})).filter((item): item is Block => item !== undefined));
   if (blocks.length === 0 && result.structuredContent !== undefined) blocks.push(text(JSON.stringify(result.structuredContent, null, 2)));
   const isError = result.isError === true;
   if (blocks.length === 0) return toolOutput(isError ? 'The tool reported an error without details.' : '(no output)', { isError });

@@ -1,6 +1,5 @@
 import { z } from 'zod/v4';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { wellFormedText } from '../model/code-point-boundary.js';
 import { builtOnFirstUse } from '../tools/built-on-first-use.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { Tool } from '../tools/types.js';
@@ -55,7 +54,6 @@ export function createSkillTool(skills: readonly Skill[]): Tool<z.infer<ReturnTy
  */
 export function skillListing(skills: readonly Skill[]): string | undefined {
   if (skills.length === 0) return undefined;
-  // A lone surrogate (a YAML "\ud800" escape) would make the Messages API refuse every request.
-  const lines = skills.map((skill) => `- ${skill.name}: ${wellFormedText(skill.description).replace(/\s+/g, ' ').trim()}`);
+  const lines = skills.map((skill) => `- ${skill.name}: ${skill.description.replace(/\s+/g, ' ').trim()}`);
   return `Skills are available: each packages instructions for one kind of task. When a task matches a skill's description, call the ${SKILL_TOOL_NAME} tool with its name before you start, and follow its instructions.\n\n<skills>\n${lines.join('\n')}\n</skills>`;
 }

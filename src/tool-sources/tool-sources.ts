@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { assertMcpServerConfig, McpServerPool, type McpServerConfig, type McpServerState } from '../mcp/index.js';
+import { wellFormedText } from '../model/code-point-boundary.js';
 import type { TextBlock } from '../model/messages.js';
 import { createSkillTool, skillListing, skillProblem, type Skill } from '../skills/index.js';
 import { SkillFormatError } from '../errors/skill-format-error.js';
@@ -70,7 +71,8 @@ function assertSkills(skills: unknown): asserts skills is readonly Skill[] {
 
 function fromSkills(skills: readonly Skill[]): { tools: Tool[]; system: TextBlock[] } {
   if (skills.length === 0) return { tools: [], system: [] };
-  return { tools: [createSkillTool(skills)], system: [{ type: 'text', text: skillListing(skills)! }] };
+  // A lone surrogate in a description (a YAML "\ud800" escape) would make the Messages API refuse every request.
+  return { tools: [createSkillTool(skills)], system: [{ type: 'text', text: wellFormedText(skillListing(skills)!) }] };
 }
 
 /**
