@@ -652,3 +652,24 @@ describe('attack: a snapshot that shows an approved ExitPlanMode as allowed', ()
     expect(resultOf(resumed.messages, 'toolu_plan')).toMatchObject({ is_error: true });
   });
 });
+
+describe('attack: resumed on another machine, with an empty plan store', () => {
+  // From a snapshot the plan comes back in the state (agent.plan) but is not written to the new
+  // plan store: a snapshot resume is synchronous (pendingApprovals readable at once), and writing
+  // would make it wait. Only the store path is checked for the file.
+  it.each(['store', 'snapshot'] as const)('from a %s: the approved plan is back (in the new plan store too, from a session store)', async (how) => {
+    const store = memorySessionStore();
+    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'Executing.']), tools, permissionMode: 'plan', canUseTool: allowAll, store, planStore: memoryPlanStore() });
+    await agent.run('plan it').result;
+    const name = agent.plan!.name;
+    const snapshot = JSON.parse(JSON.stringify(agent.snapshot()));
+    await agent.close();
+    const elsewhere = memoryPlanStore();
+    const resumed = createAgent({ model: scriptedModel(['ok']), tools, planStore: elsewhere, ...(how === 'store' ? { store, resume: agent.sessionId } : { resume: snapshot }) });
+    await resumed.ready;
+    expect(resumed.plan).toEqual({ name, text: PLAN });
+    if (how === 'snapshot') return;
+    expect(await elsewhere.read(name)).toBe(PLAN);
+    expect(await recoverPlan({ store: elsewhere, slug: name.replace(/\.md$/, ''), entries: [] })).toMatchObject({ text: PLAN, source: 'store' });
+  });
+});
