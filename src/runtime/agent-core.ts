@@ -641,8 +641,11 @@ export class AgentCore implements AgentServices {
     }
     const slug = this.state.planSlug!;
     const name = planFileName({ slug, agentId: this.agentId });
-    await this.planStore.write(name, text);
-    releasePlanName(this.planStore, name);
+    try {
+      await this.planStore.write(name, text);
+    } finally {
+      releasePlanName(this.planStore, name);
+    }
     this.commit({ kind: 'plan-snapshot', slug, name, text });
     this.emit({
       type: 'plan-approved',

@@ -673,3 +673,29 @@ describe('attack: resumed on another machine, with an empty plan store', () => {
     expect(await recoverPlan({ store: elsewhere, slug: name.replace(/\.md$/, ''), entries: [] })).toMatchObject({ text: PLAN, source: 'store' });
   });
 });
+
+describe("attack: a subagent's question, parked and answered in another agent", () => {
+  it('waits in the parent, is answered after a resume from the store, and the subagent reads the answer once', async () => {
+    const store = memorySessionStore();
+    const spawn = () => turn(toolCall('Agent', { description: 'ask', prompt: 'ask the user', subagent_type: 'helper' }, 'toolu_agent'));
+    const child = scriptedModel([turn(toolCall('AskUserQuestion', { questions: [question('Pick?')] }, 'toolu_q')), 'Child done.']);
+    const agents = { helper: { description: 'Asks.', prompt: 'You ask.', model: child } };
+    const questions: AgentEvent[] = [];
+    const parent = createAgent({ model: scriptedModel([spawn()]), agents, askUserQuestion: true, permissionMode: 'plan', store });
+    parent.on('user-question', (event) => questions.push(event));
+    expect((await parent.run('plan').result).status).toBe('awaiting-approval');
+    expect(questions).toEqual([expect.objectContaining({ toolUseId: 'toolu_q', agentId: expect.any(String) })]);
+    await parent.close();
+
+    const resumed = createAgent({ model: scriptedModel(['Parent done.']), agents, askUserQuestion: true, store, resume: parent.sessionId });
+    await resumed.ready;
+    const [pending] = resumed.pendingApprovals;
+    expect(pending).toMatchObject({ toolName: 'AskUserQuestion', reason: { type: 'question' } });
+    const result = await resumed.resolveApproval(pending!.id, { behavior: 'allow', updatedInput: { ...(pending!.input as object), answers: { 'Pick?': 'Yes' } } }).result;
+    expect(result.status).toBe('completed');
+    const childAnswer = JSON.stringify(child.requests.at(-1)!.messages);
+    expect(childAnswer).toContain('\\"Pick?\\" = \\"Yes\\"');
+    expect(resumed.permissionMode).toBe('plan');
+    expect(() => resumed.resolveApproval(pending!.id, { behavior: 'allow' })).toThrow();
+  });
+});
