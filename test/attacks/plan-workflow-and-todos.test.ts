@@ -699,3 +699,25 @@ describe("attack: a subagent's question, parked and answered in another agent", 
     expect(() => resumed.resolveApproval(pending!.id, { behavior: 'allow' })).toThrow();
   });
 });
+
+describe('attack: the approved plan after a fresh context and then a compaction', () => {
+  it('is restated verbatim from the agent\'s records, the latest approved one, not the summary\'s version', async () => {
+    const second = '# Plan v2\n1. Only the intro';
+    const model = scriptedModel([
+      ...planningTurns(),
+      turn(toolCall('TodoWrite', { todos: [{ content: 'Write the draft', status: 'in_progress', activeForm: 'Writing the draft' }] }, 'toolu_todo')),
+      'Working.',
+    ]);
+    const agent = createAgent({ model, tools, permissionMode: 'plan', canUseTool: approveFresh });
+    await agent.run('plan it').result;
+    agent.setPermissionMode('plan');
+    model.push(turn(toolCall('ExitPlanMode', { plan: second }, 'toolu_plan2')), 'Replanned.', 'SUMMARY: the plan was to write everything (a paraphrase).');
+    await agent.run('replan').result;
+    const compacted = await agent.compact();
+    expect(compacted.compacted).toBe(true);
+    const opening = JSON.stringify(agent.messages[0]);
+    expect(opening).toContain(JSON.stringify(second).slice(1, -1));
+    expect(opening).toContain('Write the draft');
+    expect(agent.plan?.text).toBe(second);
+  });
+});
