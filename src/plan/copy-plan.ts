@@ -102,7 +102,11 @@ export async function copyPlanForFork(options: CopyPlanForForkOptions): Promise<
   const recovered = await recoverPlan({ store, slug, agentId, entries });
   const forkSlug = await allocatePlanSlug({ store, agentId, ...(random ? { random } : {}) });
   const name = planFileName({ slug: forkSlug, agentId });
-  if (!recovered) return { slug: forkSlug, name };
+  if (!recovered) {
+    // Nothing written under it: the name is not held in this process any longer.
+    releasePlanName(store, name);
+    return { slug: forkSlug, name };
+  }
   await store.write(name, recovered.text);
   releasePlanName(store, name);
   return { slug: forkSlug, name, copied: { text: recovered.text, source: recovered.source } };

@@ -632,8 +632,11 @@ export class AgentCore implements AgentServices {
     }
     const slug = this.state.planSlug!;
     const name = planFileName({ slug, agentId: this.agentId });
-    await this.planStore.write(name, text);
-    releasePlanName(this.planStore, name);
+    try {
+      await this.planStore.write(name, text);
+    } finally {
+      releasePlanName(this.planStore, name);
+    }
     this.inOneWrite(() => {
       this.commit({ kind: 'plan-snapshot', slug, name, text });
       this.emit({

@@ -1,7 +1,8 @@
 import { customAlphabet } from 'nanoid';
 import { z } from 'zod/v4';
 import type { RunResult } from '../events/run-result.js';
-import { allocatePlanSlug } from '../plan/allocate-plan-slug.js';
+import { allocatePlanSlug, releasePlanName } from '../plan/allocate-plan-slug.js';
+import { planFileName } from '../plan/plan-name.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { defineTool } from '../tools/define-tool.js';
 import { toolOutput } from '../tools/tool-output.js';
@@ -91,7 +92,12 @@ export function createAgentTools(
       const definition = settings.agents[call.subagent_type]!;
       const left = Number.isFinite(depthLeft) ? Math.min(definition.maxDepth ?? 0, depthLeft - 1) : (definition.maxDepth ?? 0);
       // The subagent's plan is named after the parent's session: draw the slug once, here.
-      if (core.state.planSlug === undefined) core.commit({ kind: 'session-meta', slug: await allocatePlanSlug({ store: core.planStore, agentId: core.agentId }) });
+      if (core.state.planSlug === undefined) {
+        const slug = await allocatePlanSlug({ store: core.planStore, agentId: core.agentId });
+        core.commit({ kind: 'session-meta', slug });
+        // The parent's own plan is not written now: its name is not held in this process.
+        releasePlanName(core.planStore, planFileName({ slug, agentId: core.agentId }));
+      }
       const agentId = newAgentId();
       const background = call.run_in_background === true;
       const child = buildSubagentCore(setupFor(call.subagent_type, agentId, toolUseId, left, background));

@@ -652,3 +652,72 @@ describe('attack: a snapshot that shows an approved ExitPlanMode as allowed', ()
     expect(resultOf(resumed.messages, 'toolu_plan')).toMatchObject({ is_error: true });
   });
 });
+
+describe('attack: resumed on another machine, with an empty plan store', () => {
+  // From a snapshot the plan comes back in the state (agent.plan) but is not written to the new
+  // plan store: a snapshot resume is synchronous (pendingApprovals readable at once), and writing
+  // would make it wait. Only the store path is checked for the file.
+  it.each(['store', 'snapshot'] as const)('from a %s: the approved plan is back (in the new plan store too, from a session store)', async (how) => {
+    const store = memorySessionStore();
+    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'Executing.']), tools, permissionMode: 'plan', canUseTool: allowAll, store, planStore: memoryPlanStore() });
+    await agent.run('plan it').result;
+    const name = agent.plan!.name;
+    const snapshot = JSON.parse(JSON.stringify(agent.snapshot()));
+    await agent.close();
+    const elsewhere = memoryPlanStore();
+    const resumed = createAgent({ model: scriptedModel(['ok']), tools, planStore: elsewhere, ...(how === 'store' ? { store, resume: agent.sessionId } : { resume: snapshot }) });
+    await resumed.ready;
+    expect(resumed.plan).toEqual({ name, text: PLAN });
+    if (how === 'snapshot') return;
+    expect(await elsewhere.read(name)).toBe(PLAN);
+    expect(await recoverPlan({ store: elsewhere, slug: name.replace(/\.md$/, ''), entries: [] })).toMatchObject({ text: PLAN, source: 'store' });
+  });
+});
+
+describe("attack: a subagent's question, parked and answered in another agent", () => {
+  it('waits in the parent, is answered after a resume from the store, and the subagent reads the answer once', async () => {
+    const store = memorySessionStore();
+    const spawn = () => turn(toolCall('Agent', { description: 'ask', prompt: 'ask the user', subagent_type: 'helper' }, 'toolu_agent'));
+    const child = scriptedModel([turn(toolCall('AskUserQuestion', { questions: [question('Pick?')] }, 'toolu_q')), 'Child done.']);
+    const agents = { helper: { description: 'Asks.', prompt: 'You ask.', model: child } };
+    const questions: AgentEvent[] = [];
+    const parent = createAgent({ model: scriptedModel([spawn()]), agents, askUserQuestion: true, permissionMode: 'plan', store });
+    parent.on('user-question', (event) => questions.push(event));
+    expect((await parent.run('plan').result).status).toBe('awaiting-approval');
+    expect(questions).toEqual([expect.objectContaining({ toolUseId: 'toolu_q', agentId: expect.any(String) })]);
+    await parent.close();
+
+    const resumed = createAgent({ model: scriptedModel(['Parent done.']), agents, askUserQuestion: true, store, resume: parent.sessionId });
+    await resumed.ready;
+    const [pending] = resumed.pendingApprovals;
+    expect(pending).toMatchObject({ toolName: 'AskUserQuestion', reason: { type: 'question' } });
+    const result = await resumed.resolveApproval(pending!.id, { behavior: 'allow', updatedInput: { ...(pending!.input as object), answers: { 'Pick?': 'Yes' } } }).result;
+    expect(result.status).toBe('completed');
+    const childAnswer = JSON.stringify(child.requests.at(-1)!.messages);
+    expect(childAnswer).toContain('\\"Pick?\\" = \\"Yes\\"');
+    expect(resumed.permissionMode).toBe('plan');
+    expect(() => resumed.resolveApproval(pending!.id, { behavior: 'allow' })).toThrow();
+  });
+});
+
+describe('attack: the approved plan after a fresh context and then a compaction', () => {
+  it('is restated verbatim from the agent\'s records, the latest approved one, not the summary\'s version', async () => {
+    const second = '# Plan v2\n1. Only the intro';
+    const model = scriptedModel([
+      ...planningTurns(),
+      turn(toolCall('TodoWrite', { todos: [{ content: 'Write the draft', status: 'in_progress', activeForm: 'Writing the draft' }] }, 'toolu_todo')),
+      'Working.',
+    ]);
+    const agent = createAgent({ model, tools, permissionMode: 'plan', canUseTool: approveFresh });
+    await agent.run('plan it').result;
+    agent.setPermissionMode('plan');
+    model.push(turn(toolCall('ExitPlanMode', { plan: second }, 'toolu_plan2')), 'Replanned.', 'SUMMARY: the plan was to write everything (a paraphrase).');
+    await agent.run('replan').result;
+    const compacted = await agent.compact();
+    expect(compacted.compacted).toBe(true);
+    const opening = JSON.stringify(agent.messages[0]);
+    expect(opening).toContain(JSON.stringify(second).slice(1, -1));
+    expect(opening).toContain('Write the draft');
+    expect(agent.plan?.text).toBe(second);
+  });
+});
