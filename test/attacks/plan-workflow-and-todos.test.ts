@@ -721,3 +721,30 @@ describe('attack: the approved plan after a fresh context and then a compaction'
     expect(agent.plan?.text).toBe(second);
   });
 });
+
+describe('attack: one agent saves two plans at once', () => {
+  it('both land under the session\'s one name; the plan kept is the last saved and the store agrees', async () => {
+    const plans = memoryPlanStore();
+    const agent = createAgent({ model: scriptedModel([]), planStore: plans });
+    const [first, second] = await Promise.all([agent.savePlan('Plan A'), agent.savePlan('Plan B')]);
+    expect(first.name).toBe(second.name);
+    expect(await plans.list()).toEqual([first.name]);
+    expect(agent.plan).toEqual({ name: first.name, text: await plans.read(first.name) });
+  });
+});
+
+describe('attack: parallel subagents each save a plan', () => {
+  it('the session keeps one slug: every subagent plan is named after it, and the parent\'s plan too', async () => {
+    const plans = memoryPlanStore();
+    const spawn = (id: string) => toolCall('Agent', { description: `plan ${id}`, prompt: 'plan it', subagent_type: id }, id);
+    // Each subagent on its own model: they run in parallel.
+    const planner = () => ({ description: 'Plans.', prompt: 'You plan.', model: scriptedModel([turn(toolCall('ExitPlanMode', { plan: 'Sub plan' })), 'Sub done.']), permissionMode: 'plan' as const });
+    const agents = { toolu_a1: planner(), toolu_a2: planner() };
+    const parent = createAgent({ model: scriptedModel([turn(spawn('toolu_a1'), spawn('toolu_a2')), turn(toolCall('ExitPlanMode', { plan: PLAN }, 'toolu_plan')), 'Done.']), agents, permissionMode: 'plan', canUseTool: allowAll, planStore: plans });
+    await parent.run('plan with helpers').result;
+    const slug = parent.plan!.name.replace(/\.md$/, '');
+    const names = await plans.list();
+    expect(names).toHaveLength(3);
+    for (const name of names) expect(name.startsWith(slug)).toBe(true);
+  });
+});
