@@ -748,3 +748,42 @@ describe('attack: parallel subagents each save a plan', () => {
     for (const name of names) expect(name.startsWith(slug)).toBe(true);
   });
 });
+
+describe('attack: killed after an edited plan was approved and saved', () => {
+  it('on resume the edited plan is the one kept and the model is told it was edited; the host is not asked again', async () => {
+    const edited = `${PLAN}\n3. Ask the editor`;
+    const editing: CanUseTool = (_name, _input, context) => (context.reason.type === 'plan-approval' ? { behavior: 'allow', updatedInput: { plan: edited } } : { behavior: 'allow' });
+    const { store, inner, kill } = killableStore();
+    const plans = memoryPlanStore();
+    const saved = deferred();
+    const dying: PlanStore = { ...plans, write: async (name, text) => (await plans.write(name, text), kill(), saved.resolve()) };
+    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'never']), tools, permissionMode: 'plan', canUseTool: editing, store, planStore: dying });
+    void agent.run('plan it');
+    await saved.promise;
+    let asked = 0;
+    const resumed = createAgent({ model: scriptedModel(['Executing.']), tools, store: inner, planStore: plans, resume: agent.sessionId, canUseTool: () => (asked++, { behavior: 'allow' }) });
+    await resumed.continue().result;
+    expect(asked).toBe(0);
+    expect(resumed.plan?.text).toBe(edited);
+    expect(await plans.read(resumed.plan!.name)).toBe(edited);
+    expect(resultOf(resumed.messages, 'toolu_plan')!.content).toMatch(/approved your plan after editing it/);
+  });
+});
+
+describe('attack: a plan rejected with a request to stop', () => {
+  it('plan-rejected carries the feedback, the run ends interrupted, still in plan mode, nothing saved', async () => {
+    const rejected: AgentEvent[] = [];
+    const agent = createAgent({
+      model: scriptedModel([...planningTurns(), 'never']),
+      tools,
+      permissionMode: 'plan',
+      canUseTool: (_name, _input, context) => (context.reason.type === 'plan-approval' ? { behavior: 'deny', message: 'Stop here.', interrupt: true } : { behavior: 'allow' }),
+    });
+    agent.on('plan-rejected', (event) => rejected.push(event));
+    const result = await agent.run('plan it').result;
+    expect(result.status).toBe('interrupted');
+    expect(rejected).toEqual([expect.objectContaining({ toolUseId: 'toolu_plan', feedback: 'Stop here.' })]);
+    expect(agent.permissionMode).toBe('plan');
+    expect(agent.plan).toBeUndefined();
+  });
+});
