@@ -787,3 +787,30 @@ describe('attack: a plan rejected with a request to stop', () => {
     expect(agent.plan).toBeUndefined();
   });
 });
+
+describe('attack: two servers resume the session a crash left with an approved ExitPlanMode', () => {
+  it.each(['continue', 'run'] as const)('(%s) only one of them runs it: the other gets a conflict before anything runs', async (how) => {
+    const { store, inner, kill } = killableStore();
+    const plans = memoryPlanStore();
+    const saved = deferred();
+    const dying: PlanStore = { ...plans, write: async (name, text) => (await plans.write(name, text), kill(), saved.resolve()) };
+    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'never']), tools, permissionMode: 'plan', canUseTool: allowAll, store, planStore: dying });
+    void agent.run('plan it');
+    await saved.promise;
+
+    const approvedOn: string[] = [];
+    const server = (label: string) => {
+      // Its own store object over the same records: another process.
+      const resumed = createAgent({ model: scriptedModel(['Executing.']), tools, store: { ...inner }, planStore: plans, resume: agent.sessionId, canUseTool: allowAll });
+      resumed.on('plan-approved', () => approvedOn.push(label));
+      return resumed;
+    };
+    const one = server('one');
+    const two = server('two');
+    const go = (resumed: typeof one) => resumed.ready.then(() => (how === 'run' ? resumed.run('go on') : resumed.continue()).result);
+    const outcomes = await Promise.allSettled([go(one), go(two)]);
+    const completed = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value.status === 'completed');
+    expect(completed).toHaveLength(1);
+    expect(approvedOn).toHaveLength(1);
+  });
+});
