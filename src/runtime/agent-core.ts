@@ -622,15 +622,30 @@ export class AgentCore implements AgentServices {
   }
 
   /**
+   * The session's plan slug, drawn on first use. Calls at the same time (two plans saved at once,
+   * parallel `Agent` calls) share one draw, so the session keeps one name.
+   */
+  ensurePlanSlug(): Promise<string> {
+    if (this.state.planSlug !== undefined) return Promise.resolve(this.state.planSlug);
+    this.#slugDraw ??= allocatePlanSlug({ store: this.planStore, agentId: this.agentId })
+      .then((slug) => {
+        this.commit({ kind: 'session-meta', slug });
+        return slug;
+      })
+      .finally(() => {
+        this.#slugDraw = undefined;
+      });
+    return this.#slugDraw;
+  }
+
+  #slugDraw: Promise<string> | undefined;
+
+  /**
    * Writes an approved plan to the plan store under the session's name and keeps it in state.
    * `details.alongside` runs right after, its entries recorded in the same append as the plan's.
    */
   async savePlan(text: string, toolUseId?: string, details: { edited?: boolean; clearContext?: boolean; alongside?: (name: string) => void } = {}): Promise<{ name: string; text: string }> {
-    if (this.state.planSlug === undefined) {
-      const slug = await allocatePlanSlug({ store: this.planStore, agentId: this.agentId });
-      this.commit({ kind: 'session-meta', slug });
-    }
-    const slug = this.state.planSlug!;
+    const slug = await this.ensurePlanSlug();
     const name = planFileName({ slug, agentId: this.agentId });
     try {
       await this.planStore.write(name, text);

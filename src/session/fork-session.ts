@@ -1,6 +1,6 @@
 import { forkState, type ForkOptions } from './fork-state.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
-import { allocatePlanSlug } from '../plan/allocate-plan-slug.js';
+import { allocatePlanSlug, releasePlanName } from '../plan/allocate-plan-slug.js';
 import { generatePlanSlug } from '../plan/generate-plan-slug.js';
 import { planFileName } from '../plan/plan-name.js';
 import type { PlanStore } from '../plan/plan-store.js';
@@ -40,7 +40,10 @@ export async function forkSession(store: SessionStore, sessionId: string, option
   if (plan) {
     const slug = options.planStore ? await allocatePlanSlug({ store: options.planStore, agentId: state.agentId }) : generatePlanSlug();
     const name = planFileName({ slug, agentId: state.agentId });
-    if (options.planStore) await options.planStore.write(name, plan.text);
+    if (options.planStore) {
+      await options.planStore.write(name, plan.text);
+      releasePlanName(options.planStore, name);
+    }
     journal.record({ kind: 'session-meta', slug }, { kind: 'plan-snapshot', slug, name, text: plan.text });
   }
   await journal.flush();

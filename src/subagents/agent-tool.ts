@@ -1,7 +1,7 @@
 import { customAlphabet } from 'nanoid';
 import { z } from 'zod/v4';
 import type { RunResult } from '../events/run-result.js';
-import { allocatePlanSlug, releasePlanName } from '../plan/allocate-plan-slug.js';
+import { releasePlanName } from '../plan/allocate-plan-slug.js';
 import { planFileName } from '../plan/plan-name.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { defineTool } from '../tools/define-tool.js';
@@ -93,9 +93,9 @@ export function createAgentTools(
       const left = Number.isFinite(depthLeft) ? Math.min(definition.maxDepth ?? 0, depthLeft - 1) : (definition.maxDepth ?? 0);
       // The subagent's plan is named after the parent's session: draw the slug once, here.
       if (core.state.planSlug === undefined) {
-        const slug = await allocatePlanSlug({ store: core.planStore, agentId: core.agentId });
-        core.commit({ kind: 'session-meta', slug });
-        // The parent's own plan is not written now: its name is not held in this process.
+        // One draw for parallel Agent calls; the parent's own plan is not written now, so its
+        // name is not held in this process.
+        const slug = await core.ensurePlanSlug();
         releasePlanName(core.planStore, planFileName({ slug, agentId: core.agentId }));
       }
       const agentId = newAgentId();

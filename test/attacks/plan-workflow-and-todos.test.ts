@@ -721,3 +721,96 @@ describe('attack: the approved plan after a fresh context and then a compaction'
     expect(agent.plan?.text).toBe(second);
   });
 });
+
+describe('attack: one agent saves two plans at once', () => {
+  it('both land under the session\'s one name; the plan kept is the last saved and the store agrees', async () => {
+    const plans = memoryPlanStore();
+    const agent = createAgent({ model: scriptedModel([]), planStore: plans });
+    const [first, second] = await Promise.all([agent.savePlan('Plan A'), agent.savePlan('Plan B')]);
+    expect(first.name).toBe(second.name);
+    expect(await plans.list()).toEqual([first.name]);
+    expect(agent.plan).toEqual({ name: first.name, text: await plans.read(first.name) });
+  });
+});
+
+describe('attack: parallel subagents each save a plan', () => {
+  it('the session keeps one slug: every subagent plan is named after it, and the parent\'s plan too', async () => {
+    const plans = memoryPlanStore();
+    const spawn = (id: string) => toolCall('Agent', { description: `plan ${id}`, prompt: 'plan it', subagent_type: id }, id);
+    // Each subagent on its own model: they run in parallel.
+    const planner = () => ({ description: 'Plans.', prompt: 'You plan.', model: scriptedModel([turn(toolCall('ExitPlanMode', { plan: 'Sub plan' })), 'Sub done.']), permissionMode: 'plan' as const });
+    const agents = { toolu_a1: planner(), toolu_a2: planner() };
+    const parent = createAgent({ model: scriptedModel([turn(spawn('toolu_a1'), spawn('toolu_a2')), turn(toolCall('ExitPlanMode', { plan: PLAN }, 'toolu_plan')), 'Done.']), agents, permissionMode: 'plan', canUseTool: allowAll, planStore: plans });
+    await parent.run('plan with helpers').result;
+    const slug = parent.plan!.name.replace(/\.md$/, '');
+    const names = await plans.list();
+    expect(names).toHaveLength(3);
+    for (const name of names) expect(name.startsWith(slug)).toBe(true);
+  });
+});
+
+describe('attack: killed after an edited plan was approved and saved', () => {
+  it('on resume the edited plan is the one kept and the model is told it was edited; the host is not asked again', async () => {
+    const edited = `${PLAN}\n3. Ask the editor`;
+    const editing: CanUseTool = (_name, _input, context) => (context.reason.type === 'plan-approval' ? { behavior: 'allow', updatedInput: { plan: edited } } : { behavior: 'allow' });
+    const { store, inner, kill } = killableStore();
+    const plans = memoryPlanStore();
+    const saved = deferred();
+    const dying: PlanStore = { ...plans, write: async (name, text) => (await plans.write(name, text), kill(), saved.resolve()) };
+    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'never']), tools, permissionMode: 'plan', canUseTool: editing, store, planStore: dying });
+    void agent.run('plan it');
+    await saved.promise;
+    let asked = 0;
+    const resumed = createAgent({ model: scriptedModel(['Executing.']), tools, store: inner, planStore: plans, resume: agent.sessionId, canUseTool: () => (asked++, { behavior: 'allow' }) });
+    await resumed.continue().result;
+    expect(asked).toBe(0);
+    expect(resumed.plan?.text).toBe(edited);
+    expect(await plans.read(resumed.plan!.name)).toBe(edited);
+    expect(resultOf(resumed.messages, 'toolu_plan')!.content).toMatch(/approved your plan after editing it/);
+  });
+});
+
+describe('attack: a plan rejected with a request to stop', () => {
+  it('plan-rejected carries the feedback, the run ends interrupted, still in plan mode, nothing saved', async () => {
+    const rejected: AgentEvent[] = [];
+    const agent = createAgent({
+      model: scriptedModel([...planningTurns(), 'never']),
+      tools,
+      permissionMode: 'plan',
+      canUseTool: (_name, _input, context) => (context.reason.type === 'plan-approval' ? { behavior: 'deny', message: 'Stop here.', interrupt: true } : { behavior: 'allow' }),
+    });
+    agent.on('plan-rejected', (event) => rejected.push(event));
+    const result = await agent.run('plan it').result;
+    expect(result.status).toBe('interrupted');
+    expect(rejected).toEqual([expect.objectContaining({ toolUseId: 'toolu_plan', feedback: 'Stop here.' })]);
+    expect(agent.permissionMode).toBe('plan');
+    expect(agent.plan).toBeUndefined();
+  });
+});
+
+describe('attack: two servers resume the session a crash left with an approved ExitPlanMode', () => {
+  it.each(['continue', 'run'] as const)('(%s) only one of them runs it: the other gets a conflict before anything runs', async (how) => {
+    const { store, inner, kill } = killableStore();
+    const plans = memoryPlanStore();
+    const saved = deferred();
+    const dying: PlanStore = { ...plans, write: async (name, text) => (await plans.write(name, text), kill(), saved.resolve()) };
+    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'never']), tools, permissionMode: 'plan', canUseTool: allowAll, store, planStore: dying });
+    void agent.run('plan it');
+    await saved.promise;
+
+    const approvedOn: string[] = [];
+    const server = (label: string) => {
+      // Its own store object over the same records: another process.
+      const resumed = createAgent({ model: scriptedModel(['Executing.']), tools, store: { ...inner }, planStore: plans, resume: agent.sessionId, canUseTool: allowAll });
+      resumed.on('plan-approved', () => approvedOn.push(label));
+      return resumed;
+    };
+    const one = server('one');
+    const two = server('two');
+    const go = (resumed: typeof one) => resumed.ready.then(() => (how === 'run' ? resumed.run('go on') : resumed.continue()).result);
+    const outcomes = await Promise.allSettled([go(one), go(two)]);
+    const completed = outcomes.filter((outcome) => outcome.status === 'fulfilled' && outcome.value.status === 'completed');
+    expect(completed).toHaveLength(1);
+    expect(approvedOn).toHaveLength(1);
+  });
+});
