@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 /** Gone, or a zombie nobody has reaped yet (it no longer runs). */
@@ -12,4 +13,15 @@ export function isGone(pid: number): boolean {
   } catch {
     return true;
   }
+}
+
+/** Runs a TypeScript script in a child process (`node --import tsx`) to its end: its stdout and the signal that ended it, if any. */
+export function runTsxChild(script: string, args: readonly string[], cwd: string): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.on('error', fail);
+    child.on('exit', (_code, signal) => done({ signal, stdout }));
+  });
 }

@@ -8,7 +8,7 @@ import { Journal, type TranscriptWriter } from '../session/journal.js';
 import { claimSession } from '../session/open-sessions.js';
 import { loadEntries } from '../session/load-entries.js';
 import type { SessionStore } from '../session/session-store.js';
-import { createSessionState, foldEntries, INTERRUPTED_BEFORE_FINISHING, settleLoadedState, type EntryDraft, type SessionEntry, type SessionState } from '../state/index.js';
+import { createSessionState, foldEntries, settleLoadedState, type BatchCall, type SessionEntry, type SessionState } from '../state/index.js';
 import { repairState } from '../state/repair-state.js';
 import { createEnterPlanModeTool } from '../tools/builtin/enter-plan-mode.js';
 import { createExitPlanModeTool, isBuiltinExitPlanMode } from '../tools/builtin/exit-plan-mode.js';
@@ -98,19 +98,11 @@ function freshState(options: AgentOptions): SessionState {
  */
 function continueLoaded(core: AgentCore, repairs: string[], seed: boolean, fromTranscript = false): void {
   if (seed || repairs.length > 0) core.commit({ kind: 'checkpoint', state: structuredClone(core.state), reason: seed ? 'snapshot' : 'repair' });
-  core.commit(...settleLoadedState(core.state, { fromTranscript }));
-  // An approved ExitPlanMode is left to run again, but only the built-in one: a host tool of that name may do anything.
-  const again = core.state.openBatch?.calls.filter((call) => call.state === 'allowed' && call.toolName === 'ExitPlanMode') ?? [];
-  if (again.length > 0 && !isBuiltinExitPlanMode(core.tools.get('ExitPlanMode'))) {
-    core.commit(
-      ...again.map((call): EntryDraft => ({
-        kind: 'tool-result',
-        toolUseId: call.toolUseId,
-        toolName: call.toolName,
-        result: { type: 'tool_result', tool_use_id: call.toolUseId, content: INTERRUPTED_BEFORE_FINISHING, is_error: true },
-      })),
-    );
-  }
+  // An approved built-in ExitPlanMode only saves the plan and changes the mode: in a session read
+  // from its own transcript it runs again, so the host's approval is kept. A snapshot is input,
+  // not trust, and a host tool of that name may do anything: those are answered as interrupted.
+  const runAgain = fromTranscript ? (call: BatchCall) => call.toolName === 'ExitPlanMode' && isBuiltinExitPlanMode(core.tools.get(call.toolName)) : undefined;
+  core.commit(...settleLoadedState(core.state, runAgain ? { runAgain } : {}));
   if (core.mode === 'bypassPermissions') {
     const reminder = modeReminder('default');
     core.commit({ kind: 'mode-change', from: 'bypassPermissions', to: 'default', reason: 'resume', reminder });

@@ -13,23 +13,15 @@ export const NESTED_INTERRUPTED =
 
 const WAITING = new Set<BatchCall['state']>(['undecided', 'deferred', 'suspended']);
 
-/**
- * Calls safe to run again after a crash, left allowed so they run when the session goes on: an
- * approved `ExitPlanMode` saves the same plan under the session's name and leaves plan mode
- * again, so the host's approval is kept instead of being answered as interrupted (which would
- * send the model back to planning and ask the host a second time). Only for a session rebuilt
- * from its own transcript: a snapshot is input, not trust, and runs nothing on its word.
- */
-const RUN_AGAIN_ON_RESUME = new Set(['ExitPlanMode']);
-
 /** Options of {@link settleLoadedState}. */
 export interface SettleOptions {
   /**
-   * The state was rebuilt from the session's own transcript (a store), so an approved
-   * `ExitPlanMode` that may have been running is left allowed to run again.
-   * @default false (a snapshot: it is answered as interrupted like any call)
+   * Which allowed calls are safe to run again after a crash: they are left allowed, to run when
+   * the session goes on, instead of being answered as interrupted. The caller decides (the state
+   * does not know which tool a name stands for, nor whether it can trust where it came from).
+   * @default none: every such call is answered as interrupted
    */
-  fromTranscript?: boolean;
+  runAgain?: (call: BatchCall) => boolean;
 }
 
 /**
@@ -37,9 +29,9 @@ export interface SettleOptions {
  * entries for the caller to commit (so the transcript shows it). The calls of the open batch that
  * come before the first call still waiting (undecided, deferred or suspended) and are `allowed`
  * may have started before the process stopped: they are answered with an `is_error` result,
- * never run again — except, in a state rebuilt from its own transcript, an approved
- * `ExitPlanMode`, which is safe to run again and is left allowed (it runs when the session goes
- * on: `continue()` or the next prompt). Calls allowed after a waiting call cannot have started (calls run in order):
+ * never run again — except those `options.runAgain` says are safe to repeat, which are left
+ * allowed (they run when the session goes on: `continue()` or the next prompt). Calls allowed
+ * after a waiting call cannot have started (calls run in order):
  * they go back to `undecided` (`call-reset`), so the permission pipeline decides them again in
  * the resuming process — nothing runs on the strength of a decision read from outside. The nested
  * run of a suspended call is settled the same way (a new `call-suspended` entry). Pure.
@@ -69,7 +61,7 @@ export function settleLoadedState(state: SessionState, options: SettleOptions = 
       drafts.push({ kind: 'call-reset', toolUseId: call.toolUseId, reason: 'resume' });
       continue;
     }
-    if (options.fromTranscript === true && RUN_AGAIN_ON_RESUME.has(call.toolName)) continue;
+    if (options.runAgain?.(call)) continue;
     drafts.push({
       kind: 'tool-result',
       toolUseId: call.toolUseId,

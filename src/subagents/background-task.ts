@@ -25,6 +25,12 @@ function store(parent: AgentCore, task: StoredBackgroundTask): void {
   parent.toolState.set(BACKGROUND_TASKS_KEY, { ...storedBackgroundTasks(parent), [task.taskId]: task });
 }
 
+/** Records a task's end and tells the model in its next turn (call inside `inOneWrite`: never one without the other). */
+function recordTaskEnd(parent: AgentCore, task: StoredBackgroundTask & { output: string }): void {
+  store(parent, task);
+  parent.commit({ kind: 'reminder', text: `Background task ${task.taskId} (${task.subagentType}: ${task.description}) ${task.status}. Its output:\n${task.output}` });
+}
+
 /** What a task that was running when its process stopped is recorded with, on resume. */
 const STOPPED_WITH_THE_SESSION = '(it was interrupted: the session stopped while it ran, and was resumed later; it did not finish, and may have had partial effects)';
 
@@ -37,10 +43,7 @@ export function settleStoppedBackgroundTasks(parent: AgentCore): void {
   const running = Object.values(storedBackgroundTasks(parent)).filter((task) => task.status === 'running' && !parent.backgroundTasks.has(task.taskId));
   if (running.length === 0) return;
   parent.inOneWrite(() => {
-    for (const task of running) {
-      store(parent, { ...task, status: 'interrupted', output: STOPPED_WITH_THE_SESSION });
-      parent.commit({ kind: 'reminder', text: `Background task ${task.taskId} (${task.subagentType}: ${task.description}) interrupted. Its output:\n${STOPPED_WITH_THE_SESSION}` });
-    }
+    for (const task of running) recordTaskEnd(parent, { ...task, status: 'interrupted', output: STOPPED_WITH_THE_SESSION });
   });
 }
 
@@ -91,11 +94,7 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
     const ended = { ...info, status };
     // One append: a crash never records the end without the notification the model gets.
     parent.inOneWrite(() => {
-      store(parent, { ...ended, output });
-      parent.commit({
-        kind: 'reminder',
-        text: `Background task ${taskId} (${args.subagentType}: ${args.description}) ${status}. Its output:\n${output}`,
-      });
+      recordTaskEnd(parent, { ...ended, output });
       parent.emit({ type: 'background-task-end', task: ended, output });
     });
   };

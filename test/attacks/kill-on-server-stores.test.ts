@@ -2,7 +2,7 @@
 // replay-and-crash.test.ts makes on the file store, with a real second process on PostgreSQL and
 // Redis: killed inside the tool, the call is answered as interrupted on resume and never runs
 // again; a process that loaded the session before another answered it cannot answer it again.
-import { spawn } from 'node:child_process';
+import { runTsxChild } from '../process-helpers.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -40,18 +40,8 @@ for (const server of serverBackends) {
       return { sessionId: agent.sessionId, opened, marker: join(dir, 'marker.txt') };
     }
 
-    function runChild(namespace: string, sessionId: string, marker: string, mode: 'die-in-tool' | 'answer'): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
-      return new Promise((done, fail) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures/approve-and-die-on-a-server.child.ts'), server.kind, server.url, namespace, sessionId, marker, mode], {
-          cwd: root,
-          stdio: ['ignore', 'pipe', 'inherit'],
-        });
-        let stdout = '';
-        child.stdout.on('data', (chunk) => (stdout += chunk));
-        child.on('error', fail);
-        child.on('exit', (_code, signal) => done({ signal, stdout }));
-      });
-    }
+    const runChild = (namespace: string, sessionId: string, marker: string, mode: 'die-in-tool' | 'answer') =>
+      runTsxChild(join(here, 'fixtures/approve-and-die-on-a-server.child.ts'), [server.kind, server.url, namespace, sessionId, marker, mode], root);
 
     it('killed inside the tool: on resume the call is answered as interrupted, never run again', async () => {
       const { sessionId, opened, marker } = await waiting();

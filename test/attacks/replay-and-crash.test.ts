@@ -2,7 +2,7 @@
 // claim function two copies of a snapshot are two sessions (documented: both run); with
 // claimApproval a second answer never runs; a process killed mid-call never gets the call run
 // again on resume.
-import { spawn } from 'node:child_process';
+import { runTsxChild } from '../process-helpers.js';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -149,15 +149,7 @@ describe('attack: a second process killed with SIGKILL', () => {
   let dir: string;
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  function runChild(sessionId: string, marker: string, mode: string): Promise<{ signal: NodeJS.Signals | null; stdout: string }> {
-    return new Promise((done, fail) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'fixtures/approve-and-die.child.ts'), dir, sessionId, marker, mode], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-      let stdout = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.on('error', fail);
-      child.on('exit', (_code, signal) => done({ signal, stdout }));
-    });
-  }
+  const runChild = (sessionId: string, marker: string, mode: string) => runTsxChild(join(here, 'fixtures/approve-and-die.child.ts'), [dir, sessionId, marker, mode], root);
 
   async function waiting() {
     dir = mkdtempSync(join(tmpdir(), 'attack-kill-'));
