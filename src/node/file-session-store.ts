@@ -2,6 +2,7 @@ import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { checkAppend } from '../session/check-append.js';
 import { compareSessionIds } from '../session/compare-session-ids.js';
 import { isReplay } from '../session/is-replay.js';
@@ -251,9 +252,14 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       const waiting: PendingSession[] = [];
       for (const sessionId of await list()) {
         await tails.get(sessionId);
-        let pending = foldPendingApprovals(undefined, []);
-        for await (const entry of readSessionFile({ file: targetOf(sessionId).file, sessionId, onWarning: options.onWarning })) pending = foldPendingApprovals(pending, [entry]);
-        const approvals = pendingApprovalsIn(pending);
+        const fold = async () => {
+          let pending = foldPendingApprovals(undefined, []);
+          for await (const entry of readSessionFile({ file: targetOf(sessionId).file, sessionId, onWarning: options.onWarning })) pending = foldPendingApprovals(pending, [entry]);
+          return pending;
+        };
+        // A session a newer agent-harness wrote is left to the builds that read it.
+        const pending = await unlessUnsupported(fold());
+        const approvals = pending === undefined ? [] : pendingApprovalsIn(pending);
         if (approvals.length > 0) waiting.push({ sessionId, approvals });
       }
       return waiting;

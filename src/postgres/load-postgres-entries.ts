@@ -1,4 +1,5 @@
 import { assertSupportedEntry } from '../session/assert-supported-entry.js';
+import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionStoreWarning } from '../session/session-store.js';
@@ -48,13 +49,8 @@ export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions):
       const seq = toNumber(row.seq);
       if (seq > after + 1) missing(after + 1, seq - 1);
       after = seq;
-      let value: unknown;
-      try {
-        value = JSON.parse(String(row.entry));
-      } catch {
-        value = undefined;
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      const value = parseEntryText(String(row.entry));
+      if (value === undefined) {
         onWarning?.({ sessionId, seq, message: `Skipped entry ${seq} of ${where}: it is not a transcript entry (a JSON object).` });
         continue;
       }

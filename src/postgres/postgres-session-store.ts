@@ -1,9 +1,12 @@
 import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
 import { isFunction } from '../options/index.js';
 import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
 import { isReplay } from '../session/is-replay.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
+import { unlessUnsupported } from '../session/unless-unsupported.js';
+import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import { loadPostgresEntries } from './load-postgres-entries.js';
@@ -47,6 +50,8 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   const { s, ready } = storeSetup(options, 'postgresSessionStore', { now: isFunction });
   const { pool } = options;
   const clock = (): number | null => options.now?.() ?? null;
+  /** Sessions `listPending()` could not refold: an entry of a `$schemaVersion` this build does not read. */
+  const unreadable = new Set<string>();
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
   const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
 
@@ -65,7 +70,14 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
         const { rows } = await pool.query(`SELECT entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq`, [sessionId, expectedRevision, revision]);
         if (isReplay(rows.map((row) => String(row.entry)), lines)) return true;
       }
-      refuseAppend(sessionId, head, expectedRevision, fencingToken, previousId);
+      try {
+        refuseAppend(sessionId, head, expectedRevision, fencingToken, previousId);
+      } catch (error) {
+        if (SessionConflictError.isInstance(error) && head.revision > expectedRevision && (await onlyUnreadableAfter(sessionId, expectedRevision, head.revision))) {
+          throw unreadableTailError({ sessionId, expectedRevision, revision: head.revision, location: `${s}.session_entries`, cutBack: cutBackSql(s, sessionId, expectedRevision) });
+        }
+        throw error;
+      }
       return false;
     };
     let basis = folded.get(sessionId);
@@ -108,7 +120,10 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     } catch (error) {
       folded.delete(sessionId);
       // A duplicate (session_id, seq): someone else wrote these numbers first.
-      if (errorCode(error) === '23505') throw new SessionConflictError({ sessionId, expectedRevision });
+      if (errorCode(error) === '23505') {
+        await refuseStrayRows(sessionId);
+        throw new SessionConflictError({ sessionId, expectedRevision });
+      }
       throw error;
     }
     if (moved !== 1) {
@@ -121,18 +136,66 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   };
 
   /**
+   * True when none of the session's rows after `expectedRevision` holds an entry a load can read
+   * (missing, or not a JSON object) and the session is still at `revision`: a writer that loaded
+   * it cannot get past `expectedRevision`. One statement, so one snapshot.
+   */
+  const onlyUnreadableAfter = async (sessionId: string, expectedRevision: number, revision: number): Promise<boolean> => {
+    const { rows } = await pool.query(
+      `SELECT r.revision, EXISTS (SELECT 1 FROM ${s}.session_entries AS e WHERE e.session_id = $1 AND e.seq > $2 AND e.seq <= r.revision AND json_typeof(e.entry) = 'object') AS readable
+       FROM ${s}.sessions AS r WHERE r.session_id = $1`,
+      [sessionId, expectedRevision],
+    );
+    const row = rows[0];
+    return row !== undefined && toNumber(row.revision) === revision && row.readable === false;
+  };
+
+  /**
+   * Throws SessionStoreCorruptError when rows lie past the session's revision: every append would
+   * collide with them (a duplicate key) and be refused as a conflict, for ever.
+   */
+  const refuseStrayRows = async (sessionId: string): Promise<void> => {
+    const { rows } = await pool.query(
+      `SELECT r.revision, (SELECT min(seq) FROM ${s}.session_entries AS e WHERE e.session_id = $1 AND e.seq > r.revision) AS first_stray,
+         (SELECT max(seq) FROM ${s}.session_entries AS e WHERE e.session_id = $1) AS last_row
+       FROM ${s}.sessions AS r WHERE r.session_id = $1`,
+      [sessionId],
+    );
+    const row = rows[0];
+    if (row === undefined || row.first_stray === null) return;
+    const revision = toNumber(row.revision);
+    const last = toNumber(row.last_row);
+    const id = sqlText(sessionId);
+    throw new SessionStoreCorruptError({
+      sessionId,
+      location: `${last > toNumber(row.first_stray) ? `rows ${toNumber(row.first_stray)}–${last}` : `row ${last}`} of ${s}.session_entries`,
+      problem: `lie past the session's revision, ${revision} (in ${s}.sessions), where the next append must put its entries`,
+      repair:
+        `Nothing was written. Delete those rows (DELETE FROM ${s}.session_entries WHERE session_id = ${id} AND seq > ${revision}), or, if they belong to the session, ` +
+        `make the last of them its revision (UPDATE ${s}.sessions SET revision = ${last}, last_id = NULL, pending = NULL WHERE session_id = ${id}); store.delete(${JSON.stringify(sessionId)}) discards the session.`,
+    });
+  };
+
+  /**
    * Refolds the saved pending approvals of sessions saved under another version of the rule
    * (after an upgrade of agent-harness), each once per call; an append racing with it refolds
    * the session itself.
    */
   const refoldOutdated = async (): Promise<void> => {
-    const { rows } = await pool.query(`SELECT session_id FROM ${s}.sessions WHERE revision > 0 AND (pending_rule < $1 OR pending_rule > $1) ORDER BY session_id LIMIT ${REFOLD_LIMIT}`, [
-      PENDING_APPROVALS_RULE,
-    ]);
+    const { rows } = await pool.query(
+      `SELECT session_id FROM ${s}.sessions WHERE revision > 0 AND (pending_rule < $1 OR pending_rule > $1) AND NOT (session_id = ANY($2::text[])) ORDER BY session_id LIMIT ${REFOLD_LIMIT}`,
+      [PENDING_APPROVALS_RULE, [...unreadable]],
+    );
     for (const row of rows) {
       const sessionId = String(row.session_id);
       const head = await readSessionHead(pool, s, sessionId, null);
-      const { state } = await pendingFromSaved({ ...head, rule: -1 }, () => load(sessionId));
+      const refolded = await unlessUnsupported(pendingFromSaved({ ...head, rule: -1 }, () => load(sessionId)));
+      // Written by a newer agent-harness: left to the builds that read it (and not asked for again).
+      if (refolded === undefined) {
+        unreadable.add(sessionId);
+        continue;
+      }
+      const { state } = refolded;
       await pool.query(`UPDATE ${s}.sessions SET pending = $3::json, pending_rule = $4, waiting = $5 WHERE session_id = $1 AND revision = $2`, [
         sessionId,
         head.revision,
@@ -186,7 +249,8 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     async listPending() {
       await ready();
       await refoldOutdated();
-      const { rows } = await pool.query(`SELECT session_id, pending::text AS pending FROM ${s}.sessions WHERE waiting ORDER BY session_id COLLATE "C"`);
+      // Only states this build's rule folded: one it could not refold (a newer version wrote the session) is not read.
+      const { rows } = await pool.query(`SELECT session_id, pending::text AS pending FROM ${s}.sessions WHERE waiting AND pending_rule = $1 ORDER BY session_id COLLATE "C"`, [PENDING_APPROVALS_RULE]);
       const waiting: PendingSession[] = [];
       for (const row of rows) {
         const state = parseSavedPending(String(row.pending));
@@ -196,4 +260,15 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
       return waiting;
     },
   };
+}
+
+/** `text` as an SQL string literal, for the repair commands errors print. */
+function sqlText(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** The statements that cut a session back to `revision`, dropping the rows after it. */
+function cutBackSql(s: string, sessionId: string, revision: number): string {
+  const id = sqlText(sessionId);
+  return `DELETE FROM ${s}.session_entries WHERE session_id = ${id} AND seq > ${revision}; UPDATE ${s}.sessions SET revision = ${revision}, last_id = NULL, pending = NULL WHERE session_id = ${id}`;
 }

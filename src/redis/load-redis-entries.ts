@@ -1,4 +1,5 @@
 import { assertSupportedEntry } from '../session/assert-supported-entry.js';
+import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionStoreWarning } from '../session/session-store.js';
@@ -36,13 +37,8 @@ export async function* loadRedisEntries(options: LoadRedisEntriesOptions): Async
     for (const text of items) {
       position += 1;
       chars += text.length;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        value = undefined;
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      const value = parseEntryText(text);
+      if (value === undefined) {
         onWarning?.({ sessionId, seq: position, message: `Skipped entry ${position} of ${where}: it is not a transcript entry (a JSON object).` });
         continue;
       }

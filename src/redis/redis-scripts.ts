@@ -37,7 +37,9 @@ end
  * waits for approval (else '0'), the id the
  * writer saw last (the first entry's parentId) or '', the beginning of that entry as the store
  * writes it (`{"id":<JSON>,`), entries as JSON (each with its id first)…
- * Returns {'ok'} | {'conflict', revision} | {'lease-lost', holder, token, expiresAt, now}.
+ * Returns {'ok'} | {'conflict', revision} | {'lease-lost', holder, token, expiresAt, now} |
+ * {'corrupt', revision, length} (the entries list does not hold `revision` entries: damaged or
+ * restored in part; nothing is written, since entries pushed onto it would not get their seq).
  * An append whose entries are already stored where it would put them, byte for byte, is 'ok'
  * without writing: ioredis sends a command again after a reconnect when its reply was lost with
  * the connection, and that second run must not call the first one's write a conflict.
@@ -65,6 +67,8 @@ if ARGV[4] ~= '' then
     return {'lease-lost', lease[1] or false, lease[2] or false, lease[3] or false, now}
   end
 end
+local length = redis.call('LLEN', KEYS[2])
+if length ~= revision then return {'corrupt', revision, length} end
 if revision ~= expected or ARGV[6] == '' then return {'conflict', revision} end
 if ARGV[9] ~= '' and revision > 0 then
   local last = redis.call('LINDEX', KEYS[2], revision - 1)
@@ -77,6 +81,15 @@ redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'pending', ARGV[6], 'pendingRul
 if ARGV[8] == '1' then redis.call('SADD', KEYS[4], ARGV[1]) else redis.call('SREM', KEYS[4], ARGV[1]) end
 redis.call('SADD', KEYS[3], ARGV[1])
 return {'ok'}
+`;
+
+/**
+ * The entries from index ARGV[2] to ARGV[3] if the session is still at revision ARGV[1], else
+ * false. KEYS: session hash, entries list.
+ */
+export const RANGE_AT_REVISION_SCRIPT = `
+if tonumber(redis.call('HGET', KEYS[1], 'revision') or '0') ~= tonumber(ARGV[1]) then return false end
+return redis.call('LRANGE', KEYS[2], ARGV[2], ARGV[3])
 `;
 
 /**

@@ -2,10 +2,14 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { isFunction } from '../options/index.js';
 import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
 import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
 import { compareSessionIds } from '../session/compare-session-ids.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
+import { unlessUnsupported } from '../session/unless-unsupported.js';
+import { parseEntryText } from '../session/parse-entry-text.js';
+import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, pendingFromSaved, savedPendingText, type SavedPendingApprovals } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import type { SessionEntry } from '../state/entries.js';
@@ -13,7 +17,7 @@ import { loadRedisEntries } from './load-redis-entries.js';
 import { runScript } from './redis-client.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-keys.js';
 import { checkRedisStoreOptions, layoutSetup, type RedisStoreOptions } from './redis-layout.js';
-import { APPEND_SCRIPT, DELETE_SCRIPT, SAVE_PENDING_SCRIPT } from './redis-scripts.js';
+import { APPEND_SCRIPT, DELETE_SCRIPT, RANGE_AT_REVISION_SCRIPT, SAVE_PENDING_SCRIPT } from './redis-scripts.js';
 import { redisSessionLeases } from './redis-session-leases.js';
 
 /** Options of {@link redisSessionStore}. */
@@ -24,6 +28,9 @@ export interface RedisSessionStoreOptions extends RedisStoreOptions {
    */
   now?: () => number;
 }
+
+/** Entries read at a time when telling a damaged tail from another writer's entries. */
+const TAIL_CHUNK = 100;
 
 /**
  * A session store in Redis: per session a hash (revision, folded pending approvals, lease) and a
@@ -61,6 +68,9 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     if (refolded) await runScript(client, SAVE_PENDING_SCRIPT, [keys.session(sessionId), keys.waiting], [sessionId, saved.revision, savedPendingText(state), PENDING_APPROVALS_RULE, isWaiting(state) ? '1' : '0']);
     return state;
   };
+
+  /** {@link pendingOf}, or undefined for a session this build cannot read (a newer version wrote it): listed by the builds that can. */
+  const readablePendingOf = (sessionId: string): Promise<PendingApprovalsState | undefined> => unlessUnsupported(pendingOf(sessionId));
 
   const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
     assertSessionId(sessionId);
@@ -110,8 +120,42 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       });
     }
     const actualRevision = Number(result[1]);
+    if (result[0] === 'corrupt') {
+      const length = Number(result[2]);
+      throw new SessionStoreCorruptError({
+        sessionId,
+        location: `Redis key ${keys.entries(sessionId)}`,
+        problem: `holds ${length} entries, while the session's revision (field "revision" of ${keys.session(sessionId)}) is ${actualRevision}: entries appended to it would not get their seq`,
+        repair: `Nothing was written. Restore the missing entries, or make the revision the number of entries the list holds (HSET ${keys.session(sessionId)} revision ${length}; HDEL ${keys.session(sessionId)} pending) to go on with them; store.delete(${JSON.stringify(sessionId)}) discards the session.`,
+      });
+    }
+    if (actualRevision > expectedRevision && (await onlyUnreadableAfter(sessionId, expectedRevision, actualRevision))) {
+      const entriesKey = keys.entries(sessionId);
+      const sessionKey = keys.session(sessionId);
+      throw unreadableTailError({
+        sessionId,
+        expectedRevision,
+        revision: actualRevision,
+        location: `Redis key ${entriesKey}`,
+        cutBack: `${expectedRevision === 0 ? `DEL ${entriesKey}` : `LTRIM ${entriesKey} 0 ${expectedRevision - 1}`}; HSET ${sessionKey} revision ${expectedRevision}; HDEL ${sessionKey} pending`,
+      });
+    }
     // Back at the expected revision since it was read (deleted and written again): not a history the writer saw.
     throw new SessionConflictError({ sessionId, expectedRevision, ...(state === undefined && actualRevision === expectedRevision ? {} : { actualRevision }) });
+  };
+
+  /**
+   * True when none of the session's entries after `expectedRevision` is one a load can read, and
+   * the session is still at `revision`: a writer that loaded it cannot get past `expectedRevision`.
+   */
+  const onlyUnreadableAfter = async (sessionId: string, expectedRevision: number, revision: number): Promise<boolean> => {
+    for (let from = expectedRevision; from < revision; from += TAIL_CHUNK) {
+      const items = (await runScript(client, RANGE_AT_REVISION_SCRIPT, [keys.session(sessionId), keys.entries(sessionId)], [revision, from, Math.min(from + TAIL_CHUNK, revision) - 1])) as string[] | null;
+      // Written meanwhile: a conflict like any other.
+      if (items === null) return false;
+      if (items.some((text) => parseEntryText(text) !== undefined)) return false;
+    }
+    return true;
   };
 
   return {
@@ -146,14 +190,15 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       await ready();
       // The waiting set was built under another rule (an upgrade): any session may wait now.
       if (Number(await client.call('GET', keys.waitingRule)) !== PENDING_APPROVALS_RULE) {
-        for (const sessionId of (await client.call('SMEMBERS', keys.sessions)) as string[]) await pendingOf(sessionId);
+        for (const sessionId of (await client.call('SMEMBERS', keys.sessions)) as string[]) await readablePendingOf(sessionId);
         await client.call('SET', keys.waitingRule, PENDING_APPROVALS_RULE);
       }
       const ids = ((await client.call('SMEMBERS', keys.waiting)) as string[]).sort(compareSessionIds);
       // Sent together: the client pipelines them on its connection.
-      const states = await Promise.all(ids.map((sessionId) => pendingOf(sessionId)));
+      const states = await Promise.all(ids.map((sessionId) => readablePendingOf(sessionId)));
       return ids.flatMap((sessionId, index): PendingSession[] => {
-        const approvals = pendingApprovalsIn(states[index]!);
+        const state = states[index];
+        const approvals = state === undefined ? [] : pendingApprovalsIn(state);
         return approvals.length > 0 ? [{ sessionId, approvals }] : [];
       });
     },

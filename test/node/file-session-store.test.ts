@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SessionConflictError, ConfigurationError, UnsupportedSchemaVersionError } from '../../src/errors/index.js';
 import { fileSessionStore } from '../../src/node/file-session-store.js';
 import type { SessionStore, SessionStoreWarning } from '../../src/session/session-store.js';
+import type { SessionEntry } from '../../src/state/entries.js';
+import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { appendAsLoaded, appendEntries, loadAll, makeEntries, textOf } from '../session/session-entries.js';
 
 let dir: string;
@@ -152,6 +154,17 @@ describe('fileSessionStore', () => {
 
     appendFileSync(fileOf('missing-version'), '{"kind":"message"}\n');
     await expect(loadAll(store.load('missing-version'))).rejects.toThrow(/\$schemaVersion undefined/);
+  });
+
+  it('lists the other sessions\' approvals when one was written by a newer agent-harness', async () => {
+    const store = storeFor({ dir });
+    for (const sessionId of ['a-newer', 'b-waiting']) {
+      const make = entryMaker(sessionId);
+      await store.append(sessionId, [make.userText('Go.'), make.assistantCalls('toolu_1'), make.approvalPending(`approval_${sessionId}`, 'toolu_1')], { expectedRevision: 0 });
+    }
+    const next = entryMaker('a-newer', 3);
+    await store.append('a-newer', [{ ...next.userText('from the future'), $schemaVersion: 99 } as unknown as SessionEntry], { expectedRevision: 3 });
+    expect((await store.listPending!()).map((session) => session.sessionId)).toEqual(['b-waiting']);
   });
 
   it('stops reading cleanly when the reader breaks early', async () => {

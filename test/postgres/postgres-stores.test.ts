@@ -1,7 +1,7 @@
 // Every PostgreSQL test in one file, so a machine without the server skips them with one line.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
+import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
 import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
 import { migratePostgres, postgresMigrationSql, postgresPlanStore, postgresSessionStore, POSTGRES_SCHEMA_VERSION } from 'agent-harness/postgres';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
@@ -167,6 +167,33 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     expect((await third.listPending!()).map((session) => session.sessionId)).toEqual(['waiting']);
   });
 
+  it('lists the other sessions\' approvals when a session written by a newer agent-harness has to be refolded, and does not read it again', async () => {
+    const name = schema();
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    for (const sessionId of ['a-newer', 'b-waiting']) {
+      const make = entryMaker(sessionId);
+      await store.append(sessionId, [make.userText('Go.'), make.assistantCalls('toolu_1'), make.approvalPending(`approval_${sessionId}`, 'toolu_1')], { expectedRevision: 0 });
+    }
+    await admin!.query(`UPDATE "${name}".session_entries SET entry = jsonb_set(entry::jsonb, '{$schemaVersion}', '99')::json WHERE session_id = 'a-newer' AND seq = 1`);
+    await admin!.query(`UPDATE "${name}".sessions SET pending_rule = pending_rule + 1 WHERE session_id = 'a-newer'`);
+    await admin!.query(`UPDATE "${name}".sessions SET pending_rule = 0 WHERE session_id = 'b-waiting'`);
+    const queries: string[] = [];
+    const watched = pool();
+    const query = watched.query.bind(watched);
+    watched.query = ((text: string, values?: unknown[]) => {
+      queries.push(text);
+      return query(text, values);
+    }) as typeof watched.query;
+    const other = postgresSessionStore({ pool: watched, schema: name });
+    expect((await other.listPending!()).map((session) => session.sessionId)).toEqual(['b-waiting']);
+    const { rows } = await admin!.query(`SELECT pending_rule FROM "${name}".sessions WHERE session_id = 'a-newer'`);
+    expect(rows[0].pending_rule).toBe(PENDING_APPROVALS_RULE + 1);
+    const reads = () => queries.filter((text) => text.includes('session_entries') && text.includes('ORDER BY seq')).length;
+    const before = reads();
+    expect((await other.listPending!()).map((session) => session.sessionId)).toEqual(['b-waiting']);
+    expect(reads()).toBe(before);
+  });
+
   it('runs leases on the server clock by default', async () => {
     const store = postgresSessionStore({ pool: pool(), schema: schema() });
     const before = Date.now();
@@ -181,6 +208,46 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
   it('refuses a plan text PostgreSQL cannot hold', async () => {
     const plans = postgresPlanStore({ pool: pool(), schema: schema() });
     await expect(plans.write('plan.md', 'a\u0000b')).rejects.toThrow(/without NUL characters/);
+  });
+
+  /** Runs the SQL a SessionStoreCorruptError prints as its repair (the parentheses after `marker`). */
+  const runRepair = async (error: unknown, marker: string) => {
+    const message = (error as Error).message;
+    const sql = message.slice(message.indexOf(marker)).split(' (')[1]!.split(')')[0]!;
+    for (const statement of sql.split('; ')) await admin!.query(statement);
+  };
+
+  it('refuses an append after the last readable row when the later rows are gone or unreadable, and the cut back it prints makes the session writable', async () => {
+    const name = schema();
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    const make = entryMaker('s');
+    await store.append('s', [make.userText('a'), make.userText('b'), make.userText('c'), make.userText('d')], { expectedRevision: 0 });
+    await admin!.query(`DELETE FROM "${name}".session_entries WHERE seq = 4`);
+    await admin!.query(`UPDATE "${name}".session_entries SET entry = '"torn"'::json WHERE seq = 3`);
+    expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2]);
+    const refused = await store.append('s', [entryMaker('s', 2).userText('x')], { expectedRevision: 2 }).catch((error: unknown) => error);
+    expect(SessionStoreCorruptError.isInstance(refused)).toBe(true);
+    expect((refused as Error).message).toContain(`entries 3–4 of "${name}".session_entries are missing or not a transcript entry`);
+    await runRepair(refused, 'cut the session back');
+    await store.append('s', [entryMaker('s', 2).userText('x')], { expectedRevision: 2 });
+    expect((await loadEntries(store, 's')).map((entry) => entry.id)).toEqual(['s-entry-1', 's-entry-2', 's-entry-3']);
+  });
+
+  it('refuses an append onto rows that lie past the revision, and the repair it prints makes the session writable', async () => {
+    const name = schema();
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    const make = entryMaker('s');
+    await store.append('s', [make.userText('a'), make.userText('b'), make.userText('c')], { expectedRevision: 0 });
+    // A partial restore of the sessions table: the revision went back, the rows stayed.
+    await admin!.query(`UPDATE "${name}".sessions SET revision = 1, last_id = 's-entry-1'`);
+    const next = { ...entryMaker('s', 1, 'other').userText('x'), parentId: 's-entry-1' };
+    const refused = await store.append('s', [next], { expectedRevision: 1 }).catch((error: unknown) => error);
+    expect(SessionStoreCorruptError.isInstance(refused)).toBe(true);
+    expect((refused as Error).message).toContain(`rows 2–3 of "${name}".session_entries lie past the session's revision, 1`);
+    expect((await admin!.query(`SELECT count(*)::int AS n FROM "${name}".session_entries`)).rows[0].n).toBe(3);
+    await runRepair(refused, 'make the last of them');
+    expect((await loadEntries(store, 's')).map((entry) => entry.id)).toEqual(['s-entry-1', 's-entry-2', 's-entry-3']);
+    await store.append('s', [entryMaker('s', 3).userText('d')], { expectedRevision: 3 });
   });
 
   it('keeps entries that are not JSON objects out of the transcript, with a warning naming the seq', async () => {
@@ -229,6 +296,8 @@ function postgresFixture(now: () => number) {
     damage: async (sessionId: string) => {
       await admin!.query(`UPDATE "${schema}".session_entries SET entry = '"not an entry"'::json WHERE session_id = $1 AND seq = 2`, [sessionId]);
       await admin!.query(`DELETE FROM "${schema}".session_entries WHERE session_id = $1 AND seq = 4`, [sessionId]);
+      // The last row lost too: the session's revision is past its last row.
+      await admin!.query(`DELETE FROM "${schema}".session_entries WHERE session_id = $1 AND seq = 5`, [sessionId]);
     },
     dispose: async () => {
       await Promise.all(pools.map((pool) => pool.end()));

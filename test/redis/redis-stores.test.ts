@@ -1,7 +1,7 @@
 // Every Redis test in one file, so a machine without the server skips them with one line.
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, UnsupportedSchemaVersionError, type SessionStoreWarning } from 'agent-harness';
+import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionStoreWarning } from 'agent-harness';
 import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
 import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
@@ -170,12 +170,76 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       expect(await admin!.sismember(`${keyPrefix}waiting`, 'waiting')).toBe(1);
     });
 
+    it('lists the other sessions\' approvals when a session written by a newer agent-harness has to be refolded', async () => {
+      const { keyPrefix, client, store } = setup();
+      for (const sessionId of ['a-newer', 'b-waiting']) {
+        const make = entryMaker(sessionId);
+        await store.append(sessionId, [make.userText('Go.'), make.assistantCalls('toolu_1'), make.approvalPending(`approval_${sessionId}`, 'toolu_1')], { expectedRevision: 0 });
+      }
+      const first = JSON.parse((await admin!.lindex(`${keyPrefix}entries:a-newer`, 0))!);
+      await admin!.lset(`${keyPrefix}entries:a-newer`, 0, JSON.stringify({ ...first, $schemaVersion: 99 }));
+      // A newer rule's saved state, and a waiting set built under it: every session is refolded.
+      await admin!.hset(`${keyPrefix}session:a-newer`, 'pendingRule', String(PENDING_APPROVALS_RULE + 1));
+      await admin!.set(`${keyPrefix}waiting-rule`, '0');
+      const other = redisSessionStore({ client, keyPrefix });
+      expect((await other.listPending!()).map((session) => session.sessionId)).toEqual(['b-waiting']);
+      // Left as the newer build saved it.
+      expect(await admin!.hget(`${keyPrefix}session:a-newer`, 'pendingRule')).toBe(String(PENDING_APPROVALS_RULE + 1));
+      await expect(loadEntries(other, 'a-newer')).rejects.toSatisfy(UnsupportedSchemaVersionError.isInstance);
+    });
+
     it('runs leases on the server clock by default', async () => {
       const { store } = setup();
       const before = Date.now();
       const lease = await store.leases!.acquire('clocked', { holder: 'worker', ttlMs: 60_000 });
       expect(lease!.expiresAt).toBeGreaterThanOrEqual(before + 60_000 - 5_000);
       expect(lease!.expiresAt).toBeLessThanOrEqual(Date.now() + 60_000 + 5_000);
+    });
+
+    /** Runs the Redis commands a SessionStoreCorruptError prints as its repair (between the parentheses). */
+    const runRepair = async (error: unknown, marker: string) => {
+      const message = (error as Error).message;
+      const commands = message.slice(message.indexOf(marker)).split(' (')[1]!.split(')')[0]!;
+      for (const command of commands.split('; ')) await admin!.call(...(command.split(' ') as [string, ...string[]]));
+    };
+
+    it('refuses an append onto an entries list that does not hold the revision\'s entries, and the repair it prints makes the session writable', async () => {
+      const { keyPrefix, store } = setup();
+      const make = entryMaker('s');
+      await store.append('s', [make.userText('a'), make.userText('b'), make.userText('c')], { expectedRevision: 0 });
+      // The session's hash lost (a partial restore, an eviction): a new session must not write after the old list.
+      await admin!.del(`${keyPrefix}session:s`);
+      const fresh = entryMaker('s', 0, 'fresh');
+      const refused = await store.append('s', [fresh.userText('new')], { expectedRevision: 0 }).catch((error: unknown) => error);
+      expect(SessionStoreCorruptError.isInstance(refused)).toBe(true);
+      expect((refused as Error).message).toContain(`Redis key ${keyPrefix}entries:s holds 3 entries, while the session's revision`);
+      expect(await admin!.llen(`${keyPrefix}entries:s`)).toBe(3);
+      await runRepair(refused, 'make the revision');
+      expect((await loadEntries(store, 's')).map((entry) => entry.id)).toEqual(['s-entry-1', 's-entry-2', 's-entry-3']);
+      await store.append('s', [entryMaker('s', 3).userText('d')], { expectedRevision: 3 });
+      // A list cut short under its revision is refused alike.
+      await admin!.rpop(`${keyPrefix}entries:s`);
+      await expect(store.append('s', [entryMaker('s', 3).userText('again')], { expectedRevision: 3 })).rejects.toSatisfy(SessionStoreCorruptError.isInstance);
+    });
+
+    it('refuses an append after the last readable entry when every later element is unreadable, and the cut back it prints makes the session writable', async () => {
+      const { keyPrefix, store } = setup();
+      const make = entryMaker('s');
+      await store.append('s', [make.userText('a'), make.userText('b'), make.userText('c'), make.userText('d')], { expectedRevision: 0 });
+      await admin!.lset(`${keyPrefix}entries:s`, 2, '{"torn');
+      await admin!.lset(`${keyPrefix}entries:s`, 3, '[]');
+      const loaded = await loadEntries(store, 's');
+      expect(loaded.map((entry) => entry.seq)).toEqual([1, 2]);
+      const refused = await store.append('s', [entryMaker('s', 2).userText('x')], { expectedRevision: 2 }).catch((error: unknown) => error);
+      expect(SessionStoreCorruptError.isInstance(refused)).toBe(true);
+      expect((refused as Error).message).toContain(`entries 3–4 of Redis key ${keyPrefix}entries:s are missing or not a transcript entry`);
+      // Another writer's readable entry past the writer's revision: a conflict, as ever.
+      await admin!.lset(`${keyPrefix}entries:s`, 3, (await admin!.lindex(`${keyPrefix}entries:s`, 1))!);
+      await expect(store.append('s', [entryMaker('s', 2).userText('x')], { expectedRevision: 2 })).rejects.toSatisfy(SessionConflictError.isInstance);
+      await admin!.lset(`${keyPrefix}entries:s`, 3, '[]');
+      await runRepair(refused, 'cut the session back');
+      await store.append('s', [entryMaker('s', 2).userText('x')], { expectedRevision: 2 });
+      expect((await loadEntries(store, 's')).map((entry) => entry.id)).toEqual(['s-entry-1', 's-entry-2', 's-entry-3']);
     });
 
     it('warns about elements that are not entries, naming the seq', async () => {

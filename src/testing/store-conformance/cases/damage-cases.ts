@@ -3,7 +3,9 @@ import { check, checkSameJson, show } from '../check.js';
 import type { ConformanceCase } from '../conformance-case.js';
 import { entryMaker } from '../conformance-entries.js';
 import type { ConformanceSetup } from '../session-store-conformance.js';
-import { appendNext, idsOf, loadAll, loadClean } from '../store-calls.js';
+import type { SessionEntry } from '../../../state/entries.js';
+import type { SessionStore } from '../../../session/session-store.js';
+import { appendNext, hasCode, idsOf, loadAll, loadClean } from '../store-calls.js';
 
 /** Torn or corrupt data: what the store's own medium can have go wrong. */
 export function damageCases({ options, withStore }: ConformanceSetup): ConformanceCase[] {
@@ -47,6 +49,7 @@ export function damageCases({ options, withStore }: ConformanceSetup): Conforman
             for (const warning of outcome.warnings) {
               check(warning.sessionId === 'damaged' && typeof warning.message === 'string' && warning.message.length > 0, `A load warning should name the session and say what was skipped: ${show(warning)}`);
             }
+            await appendAfterDamage(store, outcome.entries);
           }
           checkSameJson(await loadClean(store, 'healthy'), healthy, 'another session after one was damaged');
           const more = entryMaker('healthy', 1);
@@ -56,4 +59,27 @@ export function damageCases({ options, withStore }: ConformanceSetup): Conforman
         }),
     },
   ];
+}
+
+/**
+ * What a host resuming the damaged session does: it writes after the last entry it loaded. The
+ * store either takes the entry (a later load yields it last) or refuses it with
+ * `SessionStoreCorruptError`, which says how to repair the session. A `SessionConflictError` would
+ * be wrong: the host reloads and gets the same refusal, for ever.
+ */
+async function appendAfterDamage(store: SessionStore, loaded: readonly SessionEntry[]): Promise<void> {
+  const last = loaded.at(-1);
+  const revision = last?.seq ?? 0;
+  const next = { ...entryMaker('damaged', revision, 'resumed').userText('written after the damage'), parentId: last?.id ?? null } as SessionEntry;
+  try {
+    await store.append('damaged', [next], { expectedRevision: revision });
+  } catch (error) {
+    check(
+      hasCode('session-store-corrupt')(error),
+      `An append after the last entry a load of damaged data yielded (expectedRevision ${revision}) should be stored, or refused with SessionStoreCorruptError (code session-store-corrupt) saying how to repair the session, not ${show(error)}: a SessionConflictError would refuse the host's every retry.`,
+    );
+    return;
+  }
+  const after = await loadAll(store, 'damaged');
+  check(after.entries.at(-1)?.id === next.id, `An append after damaged data was accepted, but the next load does not end with it: ${show(idsOf(after.entries))}.`);
 }
