@@ -1,3 +1,4 @@
+import { createPlanUnderNewSlug } from './create-plan.js';
 import { allocatePlanSlug, releasePlanName } from './allocate-plan-slug.js';
 import type { RandomSource } from './generate-plan-slug.js';
 import { planFileName } from './plan-name.js';
@@ -100,14 +101,14 @@ export async function copyPlanForFork(options: CopyPlanForForkOptions): Promise<
   checkOptions<CopyPlanForForkOptions>(options, FORK_OPTIONS, { owner: 'copyPlanForFork', usage: 'copyPlanForFork({ store, slug, entries })' });
   const { store, slug, agentId, entries, random } = options;
   const recovered = await recoverPlan({ store, slug, agentId, entries });
-  const forkSlug = await allocatePlanSlug({ store, agentId, ...(random ? { random } : {}) });
-  const name = planFileName({ slug: forkSlug, agentId });
   if (!recovered) {
+    const forkSlug = await allocatePlanSlug({ store, agentId, ...(random ? { random } : {}) });
+    const name = planFileName({ slug: forkSlug, agentId });
     // Nothing written under it: the name is not held in this process any longer.
     releasePlanName(store, name);
     return { slug: forkSlug, name };
   }
-  await store.write(name, recovered.text);
-  releasePlanName(store, name);
-  return { slug: forkSlug, name, copied: { text: recovered.text, source: recovered.source } };
+  // Created, never written over: a name another process took meanwhile is drawn again.
+  const created = await createPlanUnderNewSlug({ store, agentId, text: recovered.text, random });
+  return { ...created, copied: { text: recovered.text, source: recovered.source } };
 }

@@ -23,7 +23,9 @@ import type { Todo } from '../types/todo.js';
 import { diffTodos } from '../todos/diff-todos.js';
 import type { Tool, ToolAgentContext, ToolRunContext, ToolStateStore } from '../tools/types.js';
 import type { AgentServices } from '../tools/builtin/agent-services.js';
-import { allocatePlanSlug, releasePlanName } from '../plan/allocate-plan-slug.js';
+import { allocatePlanSlug, PLAN_SLUG_ATTEMPTS, releasePlanName } from '../plan/allocate-plan-slug.js';
+import { createPlan } from '../plan/create-plan.js';
+import { PlanNameCollisionError } from '../errors/plan-name-collision-error.js';
 import { planFileName } from '../plan/plan-name.js';
 import { memoryPlanStore } from '../plan/memory-plan-store.js';
 import type { PlanStore } from '../plan/plan-store.js';
@@ -641,17 +643,47 @@ export class AgentCore implements AgentServices {
   #slugDraw: Promise<string> | undefined;
 
   /**
+   * Writes the plan under the session's name: over the plan this session saved there before, else
+   * only if the name is free (`createPlan`). A name another session's plan holds (it drew the same
+   * slug, in this process or another) is never written over: the session draws a new slug, up to
+   * `PLAN_SLUG_ATTEMPTS` times. The same text already there counts as written (a save repeated
+   * after a crash between the write and its record).
+   * @throws PlanNameCollisionError when every name drawn is held by another plan.
+   */
+  async #writePlan(text: string): Promise<{ slug: string; name: string }> {
+    const tried: string[] = [];
+    for (;;) {
+      const slug = await this.ensurePlanSlug();
+      const name = planFileName({ slug, agentId: this.agentId });
+      let written: boolean;
+      try {
+        if (this.state.plan?.name === name) {
+          await this.planStore.write(name, text);
+          written = true;
+        } else {
+          written = (await createPlan(this.planStore, name, text)) || (await this.planStore.read(name)) === text;
+        }
+      } finally {
+        releasePlanName(this.planStore, name);
+      }
+      if (written) return { slug, name };
+      tried.push(name);
+      if (tried.length >= PLAN_SLUG_ATTEMPTS) throw new PlanNameCollisionError(tried);
+      // Drawn again: held by nobody in this process, and free in the store when asked.
+      if (this.state.planSlug === slug) {
+        const next = await allocatePlanSlug({ store: this.planStore, agentId: this.agentId });
+        if (this.state.planSlug === slug) this.commit({ kind: 'session-meta', slug: next });
+        else releasePlanName(this.planStore, planFileName({ slug: next, agentId: this.agentId }));
+      }
+    }
+  }
+
+  /**
    * Writes an approved plan to the plan store under the session's name and keeps it in state.
    * `details.alongside` runs right after, its entries recorded in the same append as the plan's.
    */
   async savePlan(text: string, toolUseId?: string, details: { edited?: boolean; clearContext?: boolean; alongside?: (name: string) => void } = {}): Promise<{ name: string; text: string }> {
-    const slug = await this.ensurePlanSlug();
-    const name = planFileName({ slug, agentId: this.agentId });
-    try {
-      await this.planStore.write(name, text);
-    } finally {
-      releasePlanName(this.planStore, name);
-    }
+    const { slug, name } = await this.#writePlan(text);
     this.inOneWrite(() => {
       this.commit({ kind: 'plan-snapshot', slug, name, text });
       this.emit({

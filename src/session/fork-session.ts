@@ -1,6 +1,6 @@
 import { forkState, type ForkOptions } from './fork-state.js';
 import { SessionNotFoundError } from '../errors/session-not-found-error.js';
-import { allocatePlanSlug, releasePlanName } from '../plan/allocate-plan-slug.js';
+import { createPlanUnderNewSlug } from '../plan/create-plan.js';
 import { generatePlanSlug } from '../plan/generate-plan-slug.js';
 import { planFileName } from '../plan/plan-name.js';
 import type { PlanStore } from '../plan/plan-store.js';
@@ -38,12 +38,12 @@ export async function forkSession(store: SessionStore, sessionId: string, option
   const journal = new Journal(store, state.sessionId, state.agentId);
   journal.record({ kind: 'session-meta', forkedFrom: sessionId }, { kind: 'checkpoint', state, reason: 'fork' });
   if (plan) {
-    const slug = options.planStore ? await allocatePlanSlug({ store: options.planStore, agentId: state.agentId }) : generatePlanSlug();
-    const name = planFileName({ slug, agentId: state.agentId });
-    if (options.planStore) {
-      await options.planStore.write(name, plan.text);
-      releasePlanName(options.planStore, name);
-    }
+    const { slug, name } = options.planStore
+      ? await createPlanUnderNewSlug({ store: options.planStore, agentId: state.agentId, text: plan.text })
+      : (() => {
+          const drawn = generatePlanSlug();
+          return { slug: drawn, name: planFileName({ slug: drawn, agentId: state.agentId }) };
+        })();
     journal.record({ kind: 'session-meta', slug }, { kind: 'plan-snapshot', slug, name, text: plan.text });
   }
   await journal.flush();

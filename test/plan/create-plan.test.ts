@@ -1,0 +1,84 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BUILTIN_AGENTS, createAgent, memoryPlanStore, PlanNameCollisionError, type PlanStore } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { createPlan, createPlanUnderNewSlug } from '../../src/plan/create-plan.js';
+
+/** Another process's view of the same plans: another store object over the same data. */
+const otherProcess = (store: PlanStore): PlanStore => ({ read: store.read, write: store.write, exists: store.exists, list: store.list });
+
+/**
+ * Slug draws (one number each, three per slug) follow `slugs`, by index into the word lists, then
+ * the real source; other draws (ids) are left alone.
+ */
+let restore: (() => void) | undefined;
+function drawSlugs(...slugs: Array<[number, number, number]>) {
+  const crypto = globalThis.crypto;
+  const original = crypto.getRandomValues.bind(crypto);
+  const queue = slugs.flat();
+  crypto.getRandomValues = (<T extends ArrayBufferView | null>(array: T) => {
+    if (array instanceof Uint32Array && array.length === 1 && queue.length > 0) {
+      // Index i of a list of n words: a number in [i/n, (i+1)/n); 0.5/100 fits every list.
+      array[0] = Math.floor(((queue.shift()! + 0.5) / 100) * 0x1_0000_0000);
+      return array;
+    }
+    return original(array as never) as T;
+  }) as typeof crypto.getRandomValues;
+  restore = () => {
+    crypto.getRandomValues = original;
+  };
+}
+beforeEach(() => {
+  restore = undefined;
+});
+afterEach(() => restore?.());
+
+describe('createPlan', () => {
+  it('writes only where no plan is', async () => {
+    const store = memoryPlanStore({ initial: { 'taken.md': 'theirs' } });
+    expect(await createPlan(store, 'taken.md', 'mine')).toBe(false);
+    expect(await store.read('taken.md')).toBe('theirs');
+    expect(await createPlan(store, 'free.md', 'mine')).toBe(true);
+    expect(await store.read('free.md')).toBe('mine');
+  });
+
+  it('createPlanUnderNewSlug creates under a name nobody holds, and gives up with PlanNameCollisionError when every name is held', async () => {
+    const plans = memoryPlanStore({ initial: { 'steady-amber-lantern.md': 'theirs' } });
+    const created = await createPlanUnderNewSlug({ store: plans, text: 'mine' });
+    expect(await plans.read(created.name)).toBe('mine');
+    const full: PlanStore = { ...plans, exists: async () => true };
+    await expect(createPlanUnderNewSlug({ store: full, text: 'mine' })).rejects.toSatisfy(PlanNameCollisionError.isInstance);
+  });
+});
+
+describe('a session saving its first plan', () => {
+  it('never writes over the plan of another session that drew the same name since this one drew it (a subagent run drew it, the plan came later)', async () => {
+    const plans = memoryPlanStore();
+    // Session A draws slug [0,0,0] when it starts a subagent; session B draws the same one later and saves its plan; A draws [3,3,3] again.
+    drawSlugs([0, 0, 0], [0, 0, 0], [3, 3, 3]);
+    const child = scriptedModel(['found it']);
+    const a = createAgent({ model: scriptedModel([turn(toolCall('Agent', { description: 'look', prompt: 'look', subagent_type: 'explore' }, 'call_agent')), 'Done.']), planStore: plans, agents: { explore: { ...BUILTIN_AGENTS.explore, model: child } } });
+    expect((await a.run('research first').result).status).toBe('completed');
+    const b = createAgent({ model: scriptedModel([]), planStore: otherProcess(plans) });
+    const saved = await b.savePlan('Plan of B');
+    const mine = await a.savePlan('Plan of A');
+    expect(mine.name).not.toBe(saved.name);
+    expect(await plans.read(saved.name)).toBe('Plan of B');
+    expect(await plans.read(mine.name)).toBe('Plan of A');
+    // A's session keeps its new name: a second plan replaces its own.
+    await a.savePlan('Plan of A, revised');
+    expect(await plans.read(mine.name)).toBe('Plan of A, revised');
+    expect(await plans.read(saved.name)).toBe('Plan of B');
+    expect(a.plan?.name).toBe(mine.name);
+  });
+  it('a save repeated with the text already under its name (a crash between the write and its record) keeps the name', async () => {
+    const plans = memoryPlanStore();
+    const child = scriptedModel(['found it']);
+    const a = createAgent({ model: scriptedModel([turn(toolCall('Agent', { description: 'look', prompt: 'look', subagent_type: 'explore' }, 'call_agent')), 'Done.']), planStore: plans, agents: { explore: { ...BUILTIN_AGENTS.explore, model: child } } });
+    await a.run('research first').result;
+    const slug = a.snapshot().planSlug!;
+    // What the crashed save left: the file written, its record not.
+    await plans.write(`${slug}.md`, 'The plan');
+    expect((await a.savePlan('The plan')).name).toBe(`${slug}.md`);
+    expect(await plans.list()).toEqual([`${slug}.md`]);
+  });
+});
