@@ -233,6 +233,10 @@ export class AgentCore implements AgentServices {
     const own: ToolStateStore = {
       get: <T>(key: string) => core.state.toolState[key] as T | undefined,
       set: (key, value) => core.commit({ kind: 'tool-state', key, value }),
+      flush: async () => {
+        await core.flush();
+        if (core.writeFailure) throw core.writeFailure;
+      },
     };
     // A subagent's file checkpoints are the session's: rewinding the parent undoes its changes.
     this.toolState = withSessionFileCheckpoints(own, () =>

@@ -95,7 +95,8 @@ function sizeOf(checkpoint: FileCheckpoint | undefined): number {
  * the total exceeds `maxBytes` the oldest contents are dropped, leaving stubs that still say a
  * change happened (so a rewind past them is refused rather than restoring a later version); past
  * {@link MAX_FILE_CHECKPOINTS} records the oldest stubs go too, and a rewind that reaches back
- * beyond what is kept is refused.
+ * beyond what is kept is refused. Then `await agent.toolState.flush?.()` before changing the
+ * file, as Write and Edit do: a kill -9 right after the change then still leaves a checkpoint.
  */
 export function recordFileCheckpoint(
   store: ToolStateStore,
@@ -201,6 +202,11 @@ export function withSessionFileCheckpoints(own: ToolStateStore, target: () => Se
       if (!to) return own.set(key, value);
       const isCheckpoint = key !== FILE_CHECKPOINT_INDEX_KEY && typeof value === 'object' && value !== null;
       to.toolState.set(key, isCheckpoint ? { ...value, toolUseId: to.toolUseId } : value);
+    },
+    // The checkpoints land in the session's (the parent's) state: both are flushed.
+    flush: async () => {
+      await own.flush?.();
+      await target()?.toolState.flush?.();
     },
   };
 }

@@ -22,6 +22,13 @@ export interface ToolStateStore {
   get<T = unknown>(key: string): T | undefined;
   /** Sets a JSON-serializable value; `null` removes the key. */
   set(key: string, value: unknown): void;
+  /**
+   * Resolves once every value set so far is stored with the session (the session store took the
+   * append); rejects with the store's failure. Await it before a change a kill -9 must not outrun,
+   * e.g. a file checkpoint (`recordFileCheckpoint`) before the file is written. Present on the
+   * agent's own store; a store a test makes may leave it out.
+   */
+  flush?(): Promise<void>;
 }
 
 /** The running agent, as a tool sees it. */

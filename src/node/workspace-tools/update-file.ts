@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import { unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { ToolAgentContext, ToolOutput } from '../../tools/types.js';
@@ -53,8 +53,12 @@ export async function writeAll(handle: FileHandle, data: Buffer): Promise<void> 
   }
 }
 
-/** Keeps what the file was (its bytes, or that it did not exist) for `rewindFiles`, before it changes. */
-function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer | null): void {
+/**
+ * Keeps what the file was (its bytes, or that it did not exist) for `rewindFiles`, stored with the
+ * session before the file changes: a kill -9 right after the write still leaves a change
+ * `rewindFiles` can undo. A store that fails the append fails the call, and the file is not written.
+ */
+async function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer | null): Promise<void> {
   if (args.checkpoints === false) return;
   recordFileCheckpoint(
     args.agent.toolState,
@@ -66,6 +70,7 @@ function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer | nul
     },
     args.checkpoints,
   );
+  await args.agent.toolState.flush?.();
 }
 
 /**
@@ -74,7 +79,7 @@ function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer | nul
  * file; in place through the open handle where it must be.
  */
 async function finishWrite(handle: FileHandle, args: UpdateFileArgs, real: string, content: string, before: Buffer | null): Promise<void> {
-  keepCheckpoint(args, real, before);
+  if (before !== null) await keepCheckpoint(args, real, before);
   const data = Buffer.from(content, 'utf8');
   const written = await writeOverFile(real, data, await handle.stat(), async () => {
     await writeAll(handle, data);
@@ -117,6 +122,14 @@ async function createNew(args: UpdateFileArgs, real: string): Promise<ToolOutput
     return toolOutput(message, { isError: true });
   }
   try {
+    try {
+      await keepCheckpoint(args, real, null);
+    } catch (error) {
+      // Not recorded, so not ours to leave: the empty file just created goes (a kill -9 right
+      // here leaves it empty, where a rewind cannot see it).
+      await unlink(real).catch(() => undefined);
+      throw error;
+    }
     await finishWrite(opened.handle, args, real, change.content, null);
   } finally {
     await opened.handle.close();
