@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomically } from './fs/write-file-atomically.js';
 import { checkOptions, isNonEmptyString, required } from '../options/index.js';
@@ -53,9 +53,11 @@ export function filePlanStore(options: FilePlanStoreOptions): PlanStore {
       await writeFileAtomically(target, text);
     },
 
+    // Anything at the name holds it (a directory too): a new plan is never drawn onto it.
     async exists(name) {
       try {
-        return (await stat(pathOf(name))).isFile();
+        await lstat(pathOf(name));
+        return true;
       } catch (error) {
         if (isNotFound(error)) return false;
         throw error;

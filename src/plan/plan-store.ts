@@ -12,7 +12,7 @@ export interface PlanStore {
   read(name: string): Promise<string | undefined>;
   /** Creates or replaces the plan under that name. */
   write(name: string, text: string): Promise<void>;
-  /** Whether a plan exists under that name. */
+  /** Whether the name is taken: a plan is under it (or, in a file store, anything else is at that path). */
   exists(name: string): Promise<boolean>;
   /** The names of every stored plan, sorted. */
   list(): Promise<string[]>;

@@ -665,7 +665,8 @@ export class AgentCore implements AgentServices {
           await this.planStore.write(name, text);
           written = true;
         } else {
-          written = (await createPlan(this.planStore, name, text)) || (await this.planStore.read(name)) === text;
+          // What holds the name may not read as a plan (a directory): then it is simply not ours.
+          written = (await createPlan(this.planStore, name, text)) || (await this.planStore.read(name).catch(() => undefined)) === text;
         }
       } finally {
         releasePlanName(this.planStore, name);

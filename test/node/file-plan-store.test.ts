@@ -5,6 +5,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { filePlanStore } from '../../src/node/file-plan-store.js';
 import { allocatePlanSlug } from '../../src/plan/allocate-plan-slug.js';
+import { generatePlanSlug } from '../../src/plan/generate-plan-slug.js';
+import { createAgent } from '../../src/index.js';
+import { scriptedModel } from '../../src/testing/index.js';
+import { drawSlugs } from '../plan/draw-slugs.js';
 import { planFileName, planNameProblem } from '../../src/plan/plan-name.js';
 
 let root: string;
@@ -38,7 +42,8 @@ describe('filePlanStore', () => {
     await mkdir(join(root, 'subdir.md'));
     expect(await store.read('quiet-copper-lantern.md')).toBe('v2 — ünïcödé');
     expect(await store.exists('quiet-copper-lantern-agent-a1.md')).toBe(true);
-    expect(await store.exists('subdir.md')).toBe(false);
+    // Taken, though not a plan: a plan is never drawn onto it.
+    expect(await store.exists('subdir.md')).toBe(true);
     expect(await store.list()).toEqual(['quiet-copper-lantern-agent-a1.md', 'quiet-copper-lantern.md']);
     expect((await readdir(root)).filter((name) => name.startsWith('.tmp-'))).toEqual([]);
   });
@@ -75,6 +80,19 @@ describe('filePlanStore', () => {
     await filePlanStore({ dir }).write('p.md', 'new plan');
     expect(await readFile(outside, 'utf8')).toBe('precious');
     expect(await readFile(join(dir, 'p.md'), 'utf8')).toBe('new plan');
+  });
+
+  it('a directory at a plan name holds it: exists says so, and a session that draws that name saves its plan under another', async () => {
+    const store = filePlanStore({ dir: root });
+    const taken = `${generatePlanSlug(() => 0.005)}.md`;
+    await mkdir(join(root, taken), { recursive: true });
+    expect(await store.exists(taken)).toBe(true);
+    drawSlugs([0, 0, 0], [4, 4, 4]);
+    const agent = createAgent({ model: scriptedModel([]), planStore: store });
+    const saved = await agent.savePlan('The plan');
+    expect(saved.name).not.toBe(taken);
+    expect(await store.read(saved.name)).toBe('The plan');
+    expect(await store.list()).toEqual([saved.name]);
   });
 
   it('needs a directory', () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BUILTIN_AGENTS, createAgent, memoryPlanStore, PlanNameCollisionError, type PlanStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { createPlan, createPlanUnderNewSlug } from '../../src/plan/create-plan.js';
@@ -6,31 +6,7 @@ import { createPlan, createPlanUnderNewSlug } from '../../src/plan/create-plan.j
 /** Another process's view of the same plans: another store object over the same data. */
 const otherProcess = (store: PlanStore): PlanStore => ({ read: store.read, write: store.write, exists: store.exists, list: store.list });
 
-/**
- * Slug draws (one number each, three per slug) follow `slugs`, by index into the word lists, then
- * the real source; other draws (ids) are left alone.
- */
-let restore: (() => void) | undefined;
-function drawSlugs(...slugs: Array<[number, number, number]>) {
-  const crypto = globalThis.crypto;
-  const original = crypto.getRandomValues.bind(crypto);
-  const queue = slugs.flat();
-  crypto.getRandomValues = (<T extends ArrayBufferView | null>(array: T) => {
-    if (array instanceof Uint32Array && array.length === 1 && queue.length > 0) {
-      // Index i of a list of n words: a number in [i/n, (i+1)/n); 0.5/100 fits every list.
-      array[0] = Math.floor(((queue.shift()! + 0.5) / 100) * 0x1_0000_0000);
-      return array;
-    }
-    return original(array as never) as T;
-  }) as typeof crypto.getRandomValues;
-  restore = () => {
-    crypto.getRandomValues = original;
-  };
-}
-beforeEach(() => {
-  restore = undefined;
-});
-afterEach(() => restore?.());
+import { drawSlugs } from './draw-slugs.js';
 
 describe('createPlan', () => {
   it('writes only where no plan is', async () => {
