@@ -67,7 +67,9 @@ async function route(request: IncomingMessage, response: ServerResponse): Promis
     const body = await readJson(request);
     if (typeof body.prompt !== 'string' || body.prompt.trim() === '') return send(response, 400, { error: 'Send { "prompt": "..." } (and optionally a "sessionId").' });
     const sessionId = typeof body.sessionId === 'string' && body.sessionId ? body.sessionId : `session-${randomUUID()}`;
-    return send(response, 202, await queue.enqueueRun({ sessionId, prompt: body.prompt }));
+    // A client that retries sends the same Idempotency-Key header: the prompt still runs once.
+    const key = request.headers['idempotency-key'];
+    return send(response, 202, await queue.enqueueRun({ sessionId, prompt: body.prompt, ...(typeof key === 'string' && key.trim() !== '' ? { idempotencyKey: key } : {}) }));
   }
   if (request.method === 'GET' && parts[0] === 'jobs' && parts.length === 2) {
     const job = await Job.fromId(queue.queue, parts[1]!);

@@ -1,8 +1,9 @@
 import { Queue } from 'bullmq';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { randomId } from '../ids/random-id.js';
+import { LONE_SURROGATE } from '../model/code-point-boundary.js';
 import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
-import { checkOptions, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
+import { checkOptions, describeOptionValue, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { DEFAULT_AGENT_QUEUE_NAME, type AgentJobData } from './agent-job.js';
 import { isJobSessionId } from './is-job-session-id.js';
 import type { AgentQueueLocation } from './bullmq-connection.js';
@@ -31,6 +32,18 @@ export interface EnqueueRunOptions {
   sessionId: string;
   /** The user's message. */
   prompt: string;
+  /**
+   * Your key for this request (an HTTP request's idempotency key, a message id), so that sending
+   * it twice (a client retry, a double submit, two servers handling one message) queues one job
+   * and runs it once. Enqueueing again with the same session and key returns the first job
+   * (`duplicate: true`) while the queue keeps it; once the queue has dropped it (after 10,000
+   * newer completed jobs), the new job finds that run in the session's transcript and runs
+   * nothing. A key reused for another request of the session is refused with a
+   * `ConfigurationError` while the first job is kept. Any non-blank string of well-formed
+   * Unicode, at most 200 bytes of UTF-8.
+   * @default undefined (every call queues a new job)
+   */
+  idempotencyKey?: string;
 }
 
 /** Options of `AgentQueue.enqueueApproval`. */
@@ -41,12 +54,29 @@ export interface EnqueueApprovalOptions {
   approvalId: string;
   /** The answer: `{ behavior: 'allow' }` or `{ behavior: 'deny', message }` (plain JSON: it travels in the job). */
   decision: ApprovalDecision;
+  /**
+   * Your key for this request (an HTTP request's idempotency key, a message id), so that sending
+   * it twice (a client retry, a double submit, two servers handling one message) queues one job
+   * and runs it once. Enqueueing again with the same session and key returns the first job
+   * (`duplicate: true`) while the queue keeps it; once the queue has dropped it (after 10,000
+   * newer completed jobs), the new job finds that run in the session's transcript and runs
+   * nothing. A key reused for another request of the session is refused with a
+   * `ConfigurationError` while the first job is kept. Any non-blank string of well-formed
+   * Unicode, at most 200 bytes of UTF-8.
+   * @default undefined (every call queues a new job)
+   */
+  idempotencyKey?: string;
 }
 
 /** A job on the queue. */
 export interface EnqueuedAgentJob {
-  /** BullMQ's job id (random, unique across queues); the job's run carries `job_<jobId>` as its run id. */
+  /**
+   * BullMQ's job id (random, unique across queues; with an `idempotencyKey`, made of the kind, the
+   * session and the key); the job's run carries `job_<jobId>` as its run id.
+   */
   jobId: string;
+  /** True when an earlier call with the same `idempotencyKey` queued this job: nothing new was queued. */
+  duplicate?: boolean;
   /** The session it runs on. */
   sessionId: string;
 }
@@ -84,7 +114,27 @@ const OPTIONS: OptionsSpec<AgentQueueOptions> = {
   attempts: isPositiveInteger,
 };
 
-const RUN: OptionsSpec<EnqueueRunOptions> = { sessionId: required(isJobSessionId), prompt: required(isNonEmptyString) };
+/** At most this many bytes of UTF-8 in an `idempotencyKey`. */
+const MAX_IDEMPOTENCY_KEY_BYTES = 200;
+
+const isIdempotencyKey: OptionCheck = (value, place) => {
+  const problem =
+    typeof value !== 'string'
+      ? `is ${describeOptionValue(value)}`
+      : value.trim() === ''
+        ? 'is blank'
+        : LONE_SURROGATE.test(value)
+          ? 'has a lone surrogate'
+          : Buffer.byteLength(value, 'utf8') > MAX_IDEMPOTENCY_KEY_BYTES
+            ? `is ${Buffer.byteLength(value, 'utf8')} bytes of UTF-8`
+            : undefined;
+  if (problem === undefined) return;
+  throw new ConfigurationError(
+    `${place.owner}: \`${place.path}\` must be a non-blank string of well-formed Unicode of at most ${MAX_IDEMPOTENCY_KEY_BYTES} bytes of UTF-8, e.g. the request's idempotency key; it ${problem}. Nothing was queued.`,
+  );
+};
+
+const RUN: OptionsSpec<EnqueueRunOptions> = { sessionId: required(isJobSessionId), prompt: required(isNonEmptyString), idempotencyKey: isIdempotencyKey };
 
 const isDecision: OptionCheck = (value) => {
   const decision = value as { behavior?: unknown; message?: unknown } | undefined;
@@ -95,7 +145,18 @@ const isDecision: OptionCheck = (value) => {
   );
 };
 
-const APPROVAL: OptionsSpec<EnqueueApprovalOptions> = { sessionId: required(isJobSessionId), approvalId: required(isNonEmptyString), decision: required(isDecision) };
+const APPROVAL: OptionsSpec<EnqueueApprovalOptions> = {
+  sessionId: required(isJobSessionId),
+  approvalId: required(isNonEmptyString),
+  decision: required(isDecision),
+  idempotencyKey: isIdempotencyKey,
+};
+
+/**
+ * The job id of a keyed request: unique per kind, session and key. Both are URI-encoded (never
+ * ':', which BullMQ refuses in ids, nor '/', which parts them), so two pairs never share an id.
+ */
+const keyedJobId = (kind: AgentJobData['kind'], sessionId: string, key: string): string => `${kind}-key-${encodeURIComponent(sessionId)}/${encodeURIComponent(key)}`;
 
 /**
  * A queue of agent jobs on BullMQ: prompts and approval answers for sessions, run by
@@ -112,22 +173,36 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
     ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
     defaultJobOptions: { attempts: options.attempts ?? 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 10_000 } },
   });
-  const add = async (data: AgentJobData): Promise<EnqueuedAgentJob> => {
-    // A random id, not BullMQ's counter, which starts again at 1 in another queue or once the
-    // queue's Redis is emptied: the job's run id (`job_<jobId>`) must never name an earlier job's
-    // run in the session, or the worker would take that run for this job's and run nothing.
-    const job = await queue.add(data.kind, data, { jobId: `${data.kind}-${randomId(16)}` });
-    return { jobId: job.id!, sessionId: data.sessionId };
+  const add = async (data: AgentJobData, idempotencyKey: string | undefined): Promise<EnqueuedAgentJob> => {
+    if (idempotencyKey === undefined) {
+      // A random id, not BullMQ's counter, which starts again at 1 in another queue or once the
+      // queue's Redis is emptied: the job's run id (`job_<jobId>`) must never name an earlier job's
+      // run in the session, or the worker would take that run for this job's and run nothing.
+      const job = await queue.add(data.kind, data, { jobId: `${data.kind}-${randomId(16)}` });
+      return { jobId: job.id!, sessionId: data.sessionId };
+    }
+    const jobId = keyedJobId(data.kind, data.sessionId, idempotencyKey);
+    // BullMQ adds a job whose id it holds only once (atomically); what it holds tells whose it is.
+    const before = await queue.getJob(jobId);
+    await queue.add(data.kind, data, { jobId });
+    const kept = before ?? (await queue.getJob(jobId));
+    const owner = data.kind === 'run' ? 'enqueueRun' : 'enqueueApproval';
+    if (kept !== undefined && JSON.stringify(kept.data) !== JSON.stringify(data)) {
+      throw new ConfigurationError(
+        `${owner}: the idempotencyKey ${JSON.stringify(idempotencyKey)} of session ${JSON.stringify(data.sessionId)} already queued another request (job ${jobId}); nothing was queued. Use a new key for a new request.`,
+      );
+    }
+    return { jobId, sessionId: data.sessionId, ...(before !== undefined ? { duplicate: true } : {}) };
   };
   return {
     queue,
     enqueueRun(run) {
       checkOptions<EnqueueRunOptions>(run, RUN, { owner: 'enqueueRun', usage: "enqueueRun({ sessionId: 'user-42', prompt: 'Hello' })" });
-      return add({ kind: 'run', sessionId: run.sessionId, prompt: run.prompt });
+      return add({ kind: 'run', sessionId: run.sessionId, prompt: run.prompt }, run.idempotencyKey);
     },
     enqueueApproval(approval) {
       checkOptions<EnqueueApprovalOptions>(approval, APPROVAL, { owner: 'enqueueApproval', usage: "enqueueApproval({ sessionId, approvalId, decision: { behavior: 'allow' } })" });
-      return add({ kind: 'approval', sessionId: approval.sessionId, approvalId: approval.approvalId, decision: approval.decision });
+      return add({ kind: 'approval', sessionId: approval.sessionId, approvalId: approval.approvalId, decision: approval.decision }, approval.idempotencyKey);
     },
     close: () => queue.close(),
   };

@@ -153,6 +153,27 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
     expect(executions(logFile)).toHaveLength(5);
   });
 
+  it.skipIf(!reachable)('a request sent twice with one idempotency key runs once, also when it comes again after the queue dropped its job', { timeout: 120_000 }, async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    startWorker();
+    const sessionId = uniqueName('keyed');
+    const request = { sessionId, prompt: 'Do the task.', idempotencyKey: 'request-1' };
+    const first = await queue.enqueueRun(request);
+    expect((await queue.enqueueRun(request)).duplicate).toBe(true);
+    expect((await finished(first.jobId)).status).toBe('awaiting-approval');
+    const ran = executions(logFile).length;
+    expect(ran).toBeGreaterThan(0);
+    // Dropped by the queue (as after 10,000 newer jobs), then the same request again.
+    await (await Job.fromId(queue.queue, first.jobId))!.remove();
+    const again = await queue.enqueueRun(request);
+    expect(again).toEqual({ jobId: first.jobId, sessionId });
+    expect((await finished(again.jobId)).status).toBe('awaiting-approval');
+    expect(executions(logFile)).toHaveLength(ran);
+    const entries = await entriesOf(sessionId);
+    expect(entries.filter((entry) => entry.kind === 'run-start')).toHaveLength(1);
+    expect(JSON.stringify(entries).split('Do the task.').length - 1).toBe(1);
+  });
+
   it.skipIf(!reachable)('puts a job for a session another worker holds back on the queue (delayed), never runs it beside it', async () => {
     logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
     const sessionId = uniqueName('held');

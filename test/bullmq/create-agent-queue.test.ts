@@ -77,3 +77,66 @@ describe.skipIf(!redis.reachable)('createAgentQueue: session ids', () => {
     expect(sessionId).toBe('user 42 · 🧪 漢字');
   });
 });
+
+describe.skipIf(!redis.reachable)('createAgentQueue: idempotency keys', () => {
+  let queue: AgentQueue;
+  let admin: Redis;
+  const prefix = uniqueName('ah-queue-keys');
+
+  beforeAll(() => {
+    queue = createAgentQueue({ connection: bullConnection(redis.url), queueName: uniqueName('queue'), prefix });
+    admin = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    await queue?.close();
+    await dropPrefix(admin, prefix);
+    await admin?.quit();
+  });
+
+  const waiting = async () => (await queue.queue.getJobCounts('waiting')).waiting;
+
+  it('queues one job for a request sent twice, also when both are sent at once; another session or kind with the same key is another job', async () => {
+    const first = await queue.enqueueRun({ sessionId: 'user-1', prompt: 'Hello', idempotencyKey: 'req-1' });
+    expect(first.duplicate).toBeUndefined();
+    const again = await queue.enqueueRun({ sessionId: 'user-1', prompt: 'Hello', idempotencyKey: 'req-1' });
+    expect(again).toEqual({ ...first, duplicate: true });
+    expect(await waiting()).toBe(1);
+    const racing = await Promise.all(Array.from({ length: 6 }, () => queue.enqueueRun({ sessionId: 'user-1', prompt: 'At once', idempotencyKey: 'req-2' })));
+    expect(new Set(racing.map((job) => job.jobId)).size).toBe(1);
+    expect(await waiting()).toBe(2);
+    // Keys are per session and kind; ':' and '/' in ids do not let two pairs meet.
+    const other = await queue.enqueueRun({ sessionId: 'user-2', prompt: 'Hello', idempotencyKey: 'req-1' });
+    const approval = await queue.enqueueApproval({ sessionId: 'user-1', approvalId: 'approval_1', decision: { behavior: 'allow' }, idempotencyKey: 'req-1' });
+    const slashA = await queue.enqueueRun({ sessionId: 'a/b', prompt: 'Hello', idempotencyKey: 'c' });
+    const slashB = await queue.enqueueRun({ sessionId: 'a', prompt: 'Hello', idempotencyKey: 'b/c' });
+    const colon = await queue.enqueueRun({ sessionId: 'user:3', prompt: 'Hello', idempotencyKey: 'x:y:z' });
+    expect(new Set([first, other, approval, slashA, slashB, colon].map((job) => job.jobId)).size).toBe(6);
+    expect(await waiting()).toBe(7);
+  });
+
+  it('refuses a key reused for another request of the session while the first job is kept, and queues nothing', async () => {
+    await queue.enqueueRun({ sessionId: 'user-9', prompt: 'Write the intro.', idempotencyKey: 'req-9' });
+    const before = await waiting();
+    const thrown = await queue.enqueueRun({ sessionId: 'user-9', prompt: 'Delete everything.', idempotencyKey: 'req-9' }).catch((error: unknown) => error);
+    expect(ConfigurationError.isInstance(thrown)).toBe(true);
+    expect((thrown as Error).message).toMatch(/^enqueueRun: the idempotencyKey "req-9" of session "user-9" already queued another request/);
+    expect(await waiting()).toBe(before);
+    const job = await queue.queue.getJob((await queue.enqueueRun({ sessionId: 'user-9', prompt: 'Write the intro.', idempotencyKey: 'req-9' })).jobId);
+    expect(job?.data).toMatchObject({ prompt: 'Write the intro.' });
+  });
+
+  it.each([
+    ['blank', '  ', /is blank/],
+    ['a lone surrogate', 'req-\ud800', /has a lone surrogate/],
+    ['too long', 'k'.repeat(201), /is 201 bytes of UTF-8/],
+    ['a number', 42, /is 42/],
+  ])('refuses a key that is %s, naming the rule, and queues nothing', async (_, idempotencyKey, shown) => {
+    const before = await waiting();
+    // Refused at once (a throw) or as the promise's rejection: either way, nothing queued.
+    const thrown = await (async () => queue.enqueueRun({ sessionId: 'user-1', prompt: 'Hello', idempotencyKey: idempotencyKey as string }))().catch((error: unknown) => error);
+    expect(ConfigurationError.isInstance(thrown)).toBe(true);
+    expect((thrown as Error).message).toMatch(/^enqueueRun: `idempotencyKey` must be a non-blank string/);
+    expect((thrown as Error).message).toMatch(shown);
+    expect(await waiting()).toBe(before);
+  });
+});
