@@ -158,6 +158,8 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   core.leaseCheck = () => lostLease(parent);
   // Never looser than the parent now: a parent switched to plan mode makes its subagents read-only.
   core.modeCeiling = () => parent.mode;
+  // Never looser than its type, ever: a planning type's approved plan does not let it carry it out.
+  core.modeCap = definition.permissionMode;
   // A read-only type uses an MCP tool only while its server's latest listing says it only reads;
   // so does every subagent below a read-only one (it inherits the parent's refusal).
   core.toolRefusal = subagentToolRefusal(setup.subagentType, definition.readOnly === true, parent.toolRefusal);
