@@ -19,15 +19,15 @@ interface Seen {
   cancelled: boolean;
 }
 
-/** A server whose `build` never answers and sends a progress notification every `everyMs`, until the client cancels the call. */
-function progressForever(seen: Seen, everyMs: number, started: () => void) {
+/** A server whose `build` never answers and sends a progress notification every `everyMs`, until the client cancels the call (or for ever, `deaf`). */
+function progressForever(seen: Seen, everyMs: number, started: () => void, deaf = false) {
   return () => {
     const server = new McpServer({ name: 'hostile', version: '1.0.0' });
     server.registerTool('build', { description: 'Builds for ever, reporting progress.', annotations: { readOnlyHint: true } }, (extra) => {
       const token = extra._meta?.progressToken;
       extra.signal.addEventListener('abort', () => (seen.cancelled = true));
       const tick = () => {
-        if (extra.signal.aborted || token === undefined) return;
+        if ((extra.signal.aborted && !deaf) || token === undefined) return;
         seen.progressSent++;
         void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: seen.progressSent } }).catch(() => undefined);
         setTimeout(tick, everyMs);
@@ -41,11 +41,11 @@ function progressForever(seen: Seen, everyMs: number, started: () => void) {
 }
 
 /** Runs one call of the hostile server's tool with `config`, advancing fake timers by `stepMs` until the run ends (at most `limitMs`). */
-async function callHostile(config: Partial<McpServerConfig>, stepMs: number, limitMs: number) {
+async function callHostile(config: Partial<McpServerConfig>, stepMs: number, limitMs: number, deaf = false) {
   const seen: Seen = { progressSent: 0, cancelled: false };
   const started = deferred();
   const model = scriptedModel([turn(toolCall('mcp__hostile__build', {})), 'Gave up.']);
-  const agent = createAgent({ model, mcpServers: { hostile: { type: 'sdk', server: progressForever(seen, 600, started.resolve), ...config } as McpServerConfig } });
+  const agent = createAgent({ model, mcpServers: { hostile: { type: 'sdk', server: progressForever(seen, 600, started.resolve, deaf), ...config } as McpServerConfig } });
   agents.push(agent);
   await agent.ready;
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
@@ -60,7 +60,7 @@ async function callHostile(config: Partial<McpServerConfig>, stepMs: number, lim
   }
   expect(ended, `the call was still open after ${elapsed} ms`).toBe(true);
   const result = (model.requests[1]!.messages.at(-1)!.content as ToolResultBlock[])[0]!;
-  return { seen, elapsed, result, status: (await run.result).status };
+  return { seen, elapsed, result, status: (await run.result).status, agent };
 }
 
 describe('attack: an MCP server that sends progress for ever', () => {
@@ -72,6 +72,15 @@ describe('attack: an MCP server that sends progress for ever', () => {
     expect(seen.progressSent).toBeGreaterThanOrEqual(8);
     expect(seen.cancelled).toBe(true);
     expect(result).toMatchObject({ is_error: true, content: expect.stringMatching(/kept the call to "build" open for 5000 ms in all.*maxTotalTimeoutMs/) });
+  });
+
+  it('a server that ignores the cancellation and goes on sending progress changes nothing: the run has ended and the server stays connected', async () => {
+    const { seen, agent, status } = await callHostile({ toolTimeoutMs: 1_000, maxTotalTimeoutMs: 3_000 }, 100, 10_000, true);
+    expect(status).toBe('completed');
+    const sentAtEnd = seen.progressSent;
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(seen.progressSent).toBeGreaterThan(sentAtEnd);
+    expect(agent.mcpServers[0]!.status).toBe('connected');
   });
 
   it('ends by default after an hour', async () => {
