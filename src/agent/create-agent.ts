@@ -23,7 +23,7 @@ import { Agent } from './agent.js';
 import { AgentCore, type SessionOrigin } from '../runtime/agent-core.js';
 import type { AgentOptions } from '../runtime/agent-options.js';
 import { validateAgentOptions } from './validate-agent-options.js';
-import { memoryTool, readToolOutputTool } from '../context/index.js';
+import { memoryTool, sessionReadToolOutputTool } from '../context/index.js';
 import { readSnapshot } from '../runtime/snapshot.js';
 import { assertAgentToolsExist, createAgentTools, settleStoppedBackgroundTasks } from '../subagents/index.js';
 import { verifyOnCompletion } from './verify-plan.js';
@@ -37,7 +37,7 @@ function buildCore(options: AgentOptions, state: SessionState, origin: SessionOr
   if (options.enterPlanMode ?? false) builtins.push(createEnterPlanModeTool(services));
   if (options.askUserQuestion ?? false) builtins.push(createAskUserQuestionTool());
   if (options.memory) builtins.push(memoryTool(options.memory));
-  if (options.context?.spill) builtins.push(readToolOutputTool({ store: { load: (handle) => core!.spillStore.load(handle), save: (output) => core!.spillStore.save(output) } }));
+  if (options.context?.spill) builtins.push(sessionReadToolOutputTool({ load: (handle) => core!.spillStore.load(handle), save: (output) => core!.spillStore.save(output) }));
   if (options.agents) builtins.push(...createAgentTools(() => core!, { agents: options.agents }));
   core = new AgentCore(options, agentToolbox(options, builtins, sources), state, origin, journal, revision, sources);
   if (options.agents) assertAgentToolsExist(options.agents, core);

@@ -100,7 +100,8 @@ export interface ContextOptions {
   windows?: Record<string, number>;
   /**
    * Keep long tool results aside whole (in the session state, so in the store and snapshots) and
-   * give the model a preview and a handle; adds the read-only built-in `ReadToolOutput` tool.
+   * give the model a preview and a handle; adds the read-only built-in `ReadToolOutput` tool,
+   * which pages this agent's outputs only (subagents do not spill, and do not get it).
    * `true` for the defaults.
    * @default false (long results are truncated at `maxToolResultChars`)
    */

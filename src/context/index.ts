@@ -23,6 +23,7 @@ export {
 export { memorySpillStore, type SpillStore, type SpilledOutput, type MemorySpillStoreOptions } from './spill/spill-store.js';
 export { spillToolResult, spillHandle, READ_TOOL_OUTPUT_TOOL_NAME, type SpillToolResultOptions, type SpillResult } from './spill/spill-tool-result.js';
 export { readToolOutputTool, type ReadToolOutputToolOptions } from './spill/read-tool-output-tool.js';
+export { sessionReadToolOutputTool, isSessionReadToolOutput } from './spill/session-read-tool-output.js';
 
 // Clearing
 export {

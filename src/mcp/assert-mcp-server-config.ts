@@ -23,6 +23,7 @@ export function assertMcpServerConfig(name: string, config: McpServerConfig): vo
     );
   }
   positive(name, 'toolTimeoutMs', config.toolTimeoutMs);
+  positive(name, 'maxTotalTimeoutMs', config.maxTotalTimeoutMs);
   positive(name, 'connectTimeoutMs', config.connectTimeoutMs);
   positive(name, 'reconnect.initialDelayMs', config.reconnect?.initialDelayMs);
   positive(name, 'reconnect.maxDelayMs', config.reconnect?.maxDelayMs);

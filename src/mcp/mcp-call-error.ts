@@ -82,3 +82,14 @@ export function classifyCallError(error: unknown, server: string, toolName: stri
     ),
   };
 }
+
+/**
+ * The error of a call cancelled at the server's `maxTotalTimeoutMs`: the server kept it open that
+ * long in all (its progress notifications restart `toolTimeoutMs`, not this limit).
+ */
+export function totalTimeoutError(server: string, toolName: string, maxTotalTimeoutMs: number, cause: unknown): McpToolCallError {
+  return new McpToolCallError(
+    `The MCP server "${server}" kept the call to "${toolName}" open for ${maxTotalTimeoutMs} ms in all (progress notifications do not extend that), so the call was cancelled (it may still take effect). Try a smaller request, or raise the server's maxTotalTimeoutMs.`,
+    { server, toolName, timedOut: true, cause },
+  );
+}

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpConnectionError } from '../errors/mcp-connection-error.js';
 import { raceAbort } from '../permissions/race-abort.js';
-import { classifyCallError } from './mcp-call-error.js';
+import { classifyCallError, totalTimeoutError } from './mcp-call-error.js';
 import { connectMcpClient, type ConnectedClient } from './connect-mcp-client.js';
 import { listMcpTools } from './list-mcp-tools.js';
 import type { McpServerConfig, McpServerStatus } from './mcp-server-config.js';
@@ -16,9 +16,15 @@ export interface McpConnectionListener {
 }
 
 const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
+const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 3_600_000;
 
-/** Progress only keeps a call alive (`toolTimeoutMs` restarts); its numbers are not shown. */
+/** Progress only keeps a call alive (`toolTimeoutMs` restarts, up to `maxTotalTimeoutMs`); its numbers are not shown. */
 const ignoreProgress = (): void => undefined;
+
+/** Why a call was cancelled when it reached `maxTotalTimeoutMs` (the server reads it in `notifications/cancelled`). */
+class TotalTimeout extends Error {
+  override name = 'TotalTimeout';
+}
 
 /** What a call gets back: the protocol's `CallToolResult`. */
 export type McpCallResult = { content?: unknown; structuredContent?: unknown; isError?: unknown };
@@ -62,15 +68,27 @@ export class McpConnection {
   async callTool(toolName: string, input: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
     const client = await this.#usableClient(signal);
     const timeout = this.config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    const maxTotal = this.config.maxTotalTimeoutMs ?? Math.max(DEFAULT_MAX_TOTAL_TIMEOUT_MS, timeout);
+    // The total cap runs on its own timer (the SDK's `maxTotalTimeout` is only checked when
+    // progress arrives): it cancels the call as an abort does, so the server is told.
+    const call = new AbortController();
+    const stop = () => call.abort(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+    if (signal.aborted) stop();
+    const timer = setTimeout(() => call.abort(new TotalTimeout(`The call was open for ${maxTotal} ms in all (maxTotalTimeoutMs).`)), maxTotal);
     try {
       // The SDK asks the server for progress (and lets it restart the clock) only with a handler.
-      const options = { signal, timeout, resetTimeoutOnProgress: true, onprogress: ignoreProgress };
+      const options = { signal: call.signal, timeout, resetTimeoutOnProgress: true, onprogress: ignoreProgress };
       return (await client.callTool({ name: toolName, arguments: input }, undefined, options)) as McpCallResult;
     } catch (error) {
       if (signal.aborted) throw error;
+      if (call.signal.reason instanceof TotalTimeout) throw totalTimeoutError(this.name, toolName, maxTotal, error);
       const classified = classifyCallError(error, this.name, toolName, timeout);
       if (classified.connectionLost) this.#lost(client);
       throw classified.error;
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', stop);
     }
   }
 

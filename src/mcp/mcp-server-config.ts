@@ -52,10 +52,20 @@ export interface McpServerConfigBase {
   deferLoading?: boolean;
   /**
    * How long a tool call may wait for the server's answer, in milliseconds (progress
-   * notifications restart the clock).
+   * notifications restart the clock, up to `maxTotalTimeoutMs`).
    * @default 600000 (10 minutes)
    */
   toolTimeoutMs?: number;
+  /**
+   * The longest a tool call may take in all, in milliseconds, however often the server's progress
+   * notifications restart `toolTimeoutMs` (as the MCP SDK's `maxTotalTimeout` request option, but
+   * kept on its own timer: the call ends when it is reached, not at the next notification). The
+   * call is then cancelled (the server is sent `notifications/cancelled`) and the model gets an
+   * error result (`McpToolCallError` with `timedOut: true`). A server that reports progress for
+   * ever thus cannot keep a call, and the run, open for ever.
+   * @default 3600000 (1 hour), or `toolTimeoutMs` when that is longer
+   */
+  maxTotalTimeoutMs?: number;
   /**
    * How long connecting (and listing the tools) may take before the server counts as `failed`.
    * @default 30000

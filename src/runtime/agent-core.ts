@@ -11,7 +11,7 @@ import type { PendingApproval } from '../types/pending-approval.js';
 import { PERMISSION_MODES, type PermissionMode, type PermissionRules, type PermissionUpdate } from '../types/permission.js';
 import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
-import { subagentMode } from '../permissions/stricter-mode.js';
+import { stricterMode, subagentMode } from '../permissions/stricter-mode.js';
 import { createRuleSet, type RuleSet } from '../permissions/rule-set.js';
 import { LiveRuleSet } from './live-rule-set.js';
 import type { RuleBehavior } from '../permissions/compile-rule.js';
@@ -294,10 +294,27 @@ export class AgentCore implements AgentServices {
    */
   sessionParent: AgentCore | undefined;
 
-  /** The current permission mode (for a subagent, capped by its parent's: see {@link modeCeiling}). */
+  /**
+   * For a subagent: the loosest mode it may ever have, its type's `permissionMode` (a planning
+   * type plans for as long as it lives). Unlike {@link modeCeiling} it never lifts, so a mode
+   * change is capped as it is made: nothing records or announces a mode the subagent cannot have
+   * (an approved `ExitPlanMode`, a host answer that sets a mode).
+   */
+  modeCap: PermissionMode | undefined;
+
+  /** Whether this agent can never leave plan mode (a subagent whose type's `permissionMode` is `plan`). */
+  get alwaysPlans(): boolean {
+    return this.modeCap === 'plan';
+  }
+
+  /** The current permission mode (for a subagent, capped by its type's and its parent's: see {@link modeCap}, {@link modeCeiling}). */
   get mode(): PermissionMode {
-    const mode = this.state.permissionMode;
-    return this.modeCeiling ? subagentMode(this.modeCeiling(), mode) : mode;
+    const own = this.capped(this.state.permissionMode);
+    return this.modeCeiling ? subagentMode(this.modeCeiling(), own) : own;
+  }
+
+  private capped(mode: PermissionMode): PermissionMode {
+    return this.modeCap === undefined ? mode : stricterMode(this.modeCap, mode);
   }
 
   /** The approved plan. */
@@ -482,10 +499,14 @@ export class AgentCore implements AgentServices {
     }
   }
 
-  /** Changes the permission mode, saving `prePlanMode` on entering plan mode, and queues the mode's reminder. */
-  setMode(to: PermissionMode, reason: string): void {
-    assertPermissionMode(to);
-    if (to === 'bypassPermissions') this.assertBypassAllowed();
+  /**
+   * Changes the permission mode (never past {@link modeCap}: a capped change to a mode it already
+   * has changes nothing), saving `prePlanMode` on entering plan mode, and queues the mode's reminder.
+   */
+  setMode(requested: PermissionMode, reason: string): void {
+    assertPermissionMode(requested);
+    if (requested === 'bypassPermissions') this.assertBypassAllowed();
+    const to = this.capped(requested);
     const from = this.mode;
     if (from === to) return;
     const reminder = modeReminder(to, { planModeInstructions: this.options.planModeInstructions });

@@ -37,6 +37,11 @@ export interface AgentDefinition {
   model?: Model;
   /**
    * Its permission mode; the stricter of this and the parent's applies (`bypassPermissions` never).
+   * It is a cap for as long as the subagent lives: nothing it or its host does makes its mode
+   * looser than this. A type with `'plan'` plans only: it may present its plan with
+   * `ExitPlanMode` (the host's approval saves it as `{slug}-agent-{agentId}.md`), but the approval,
+   * even one naming a mode to go on in, leaves it in plan mode, so it never gets to write, edit or
+   * run commands; it ends with the plan as its answer, for the parent to carry out.
    * @default the parent's mode
    */
   permissionMode?: PermissionMode;

@@ -7,7 +7,7 @@ import { Toolbox } from '../tool-sources/index.js';
 import { resolveToolSearch, type ResolvedToolSearch } from '../tool-search/index.js';
 import type { ServerTool } from '../tools/server-tool.js';
 import type { Model } from '../model/model.js';
-import type { ContextOptions } from '../context/index.js';
+import { isSessionReadToolOutput, type ContextOptions } from '../context/index.js';
 import { createAskUserQuestionTool } from '../tools/builtin/ask-user-question.js';
 import { createExitPlanModeTool } from '../tools/builtin/exit-plan-mode.js';
 import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
@@ -44,11 +44,14 @@ export interface SubagentSetup {
  * included), narrowed to the definition's `tools` and, for a read-only type, to read-only ones and
  * the MCP tools (whose calls are checked against their server's latest `readOnlyHint`, see
  * `readOnlyRefusal`), plus built-ins bound to the subagent (its own todos, its own plan, its own
- * `ToolSearch`), never `EnterPlanMode`.
+ * `ToolSearch`), never `EnterPlanMode`, nor the parent's `ReadToolOutput`, which pages the
+ * parent's spilled outputs (a subagent spills none: see {@link subagentContext}).
  */
 export function subagentToolNames(parentTools: Iterable<Tool>, definition: AgentDefinition): Tool[] {
   const allowed = definition.tools ? new Set(definition.tools) : undefined;
-  return [...parentTools].filter((tool) => !OWN_BUILTINS.has(tool.name) && (!allowed || allowed.has(tool.name)) && (!definition.readOnly || offeredToReadOnly(tool)));
+  return [...parentTools].filter(
+    (tool) => !OWN_BUILTINS.has(tool.name) && !isSessionReadToolOutput(tool) && (!allowed || allowed.has(tool.name)) && (!definition.readOnly || offeredToReadOnly(tool)),
+  );
 }
 
 /**
@@ -65,7 +68,7 @@ export function subagentServerTools(parentServerTools: readonly ServerTool[], de
  * clearing and compaction (off, or with the host's thresholds and summary instructions) carry
  * over; so does `window` when the subagent runs on the parent's model (a window belongs to a
  * model). Spilling does not: a subagent's long results are truncated at `maxToolResultChars`, and
- * the `ReadToolOutput` it may inherit pages the parent's spilled outputs.
+ * it has no `ReadToolOutput` (the parent's pages the parent's outputs, and is not passed on).
  */
 export function subagentContext(from: ContextOptions | undefined, sameModel: boolean): ContextOptions | undefined {
   if (from === undefined) return undefined;
@@ -158,6 +161,8 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   core.leaseCheck = () => lostLease(parent);
   // Never looser than the parent now: a parent switched to plan mode makes its subagents read-only.
   core.modeCeiling = () => parent.mode;
+  // Never looser than its type, ever: a planning type's approved plan does not let it carry it out.
+  core.modeCap = definition.permissionMode;
   // A read-only type uses an MCP tool only while its server's latest listing says it only reads;
   // so does every subagent below a read-only one (it inherits the parent's refusal).
   core.toolRefusal = subagentToolRefusal(setup.subagentType, definition.readOnly === true, parent.toolRefusal);

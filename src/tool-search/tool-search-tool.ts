@@ -44,8 +44,9 @@ function describe(references: boolean): string {
   ].join('\n');
 }
 
+/** The tools a `select:` query names, each once (in the order first named), and the names no deferred tool has. */
 function selected(catalog: DeferredToolCatalog, query: string): { found: ToolDefinition[]; unknown: string[] } {
-  const names = query.slice('select:'.length).split(',').map((name) => name.trim()).filter(Boolean);
+  const names = new Set(query.slice('select:'.length).split(',').map((name) => name.trim()).filter(Boolean));
   const found: ToolDefinition[] = [];
   const unknown: string[] = [];
   for (const name of names) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, type AgentEvent, type ContextOptions, type Model } from 'agent-harness';
+import { ConfigurationError, createAgent, defineTool, type AgentEvent, type ContextOptions, type Model } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { subagentContext } from '../../src/subagents/build-subagent-core.js';
 
@@ -54,5 +54,49 @@ describe("a subagent's history is managed with the parent's context settings", (
     expect(subagentContext({ spill: true }, true)).toBeUndefined();
     expect(subagentContext({ spill: true, clearing: false, window: 1_000 }, false)).toEqual({ clearing: false });
     expect(subagentContext(undefined, true)).toBeUndefined();
+  });
+});
+
+describe("a subagent and the parent's spilled outputs", () => {
+  const SECRET = `PARENT-ONLY ${'y'.repeat(60_000)}`;
+  const secretTool = defineTool({ name: 'secret', description: 'Reads a long secret.', inputSchema: z.object({}), readOnly: true, execute: () => SECRET });
+
+  /** A parent that spills the long result of its `secret` call (handle `out_p_secret`), then starts a worker that pages that handle. */
+  function spillingParent(worker: Model, tools?: string[]) {
+    return createAgent({
+      model: scriptedModel([turn(toolCall('secret', {}, 'p_secret')), turn(toolCall('Agent', { description: 'look', prompt: 'Look.', subagent_type: 'worker' }, 'p_agent')), 'Done.']),
+      tools: [secretTool],
+      context: { spill: true },
+      agents: { worker: { description: 'Looks.', prompt: 'You look.', model: worker, ...(tools ? { tools } : {}) } },
+    });
+  }
+
+  it('gets no ReadToolOutput: it cannot page through an output the parent kept aside', async () => {
+    const worker = scriptedModel([turn(toolCall('ReadToolOutput', { handle: 'out_p_secret', offset: 0, length: 100 }, 'c_page')), 'Looked.']);
+    const agent = spillingParent(worker);
+    const events: AgentEvent[] = [];
+    for await (const event of agent.run('go')) events.push(event);
+    expect(agent.snapshot().spilled?.['out_p_secret']).toBeDefined();
+    expect(JSON.stringify(worker.requests[1]!.messages)).not.toContain('PARENT-ONLY');
+    const page = events.find((event) => event.type === 'tool-result' && event.toolUseId === 'c_page');
+    expect(page).toMatchObject({ isError: true });
+    expect(worker.requests[0]!.request.tools!.map((tool) => tool.name)).not.toContain('ReadToolOutput');
+  });
+
+  it('a type whose tools name the built-in ReadToolOutput is refused when the agent is created', () => {
+    expect(() => spillingParent(scriptedModel(['Looked.']), ['secret', 'ReadToolOutput'])).toThrow(ConfigurationError);
+    expect(() => spillingParent(scriptedModel(['Looked.']), ['secret', 'ReadToolOutput'])).toThrow(/agents\["worker"\]\.tools names "ReadToolOutput".*remove it/);
+  });
+
+  it("still gets a host tool of that name (no spill): it is the host's, not the session's", async () => {
+    const hostReader = defineTool({ name: 'ReadToolOutput', description: 'Reads.', inputSchema: z.object({}), readOnly: true, execute: () => 'host reader' });
+    const worker = scriptedModel(['Looked.']);
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('Agent', { description: 'look', prompt: 'Look.', subagent_type: 'worker' }, 'p_agent')), 'Done.']),
+      tools: [hostReader],
+      agents: { worker: { description: 'Looks.', prompt: 'You look.', model: worker } },
+    });
+    await agent.run('go').result;
+    expect(worker.requests[0]!.request.tools!.map((tool) => tool.name)).toContain('ReadToolOutput');
   });
 });

@@ -9,6 +9,8 @@ import type { Todo } from '../../types/todo.js';
 export interface AgentServices {
   /** The current permission mode. */
   readonly mode: PermissionMode;
+  /** Whether the agent can never leave plan mode (a subagent whose type's `permissionMode` is `plan`). */
+  readonly alwaysPlans: boolean;
   /** The approved plan, once saved. */
   readonly plan: { name: string; text: string } | undefined;
   /** Whether the agent has a tool of this name (to word replies). */

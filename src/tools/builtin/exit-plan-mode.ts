@@ -75,6 +75,17 @@ export function createExitPlanModeTool(agent: () => AgentServices): ReturnType<t
       const tracking = services.hasTool('TodoWrite') ? ' Track the steps with TodoWrite.' : '';
       const approval = `The user approved your plan${edited ? ' after editing it: the plan below is the edited one, and it is the plan to follow' : ''}.`;
       const fresh = clearContext ? ' The conversation continues in a fresh context that holds this plan.' : '';
+      // A subagent whose type plans never carries its plan out: the agent that started it does.
+      if (services.alwaysPlans) {
+        return [
+          `${approval} You are a subagent that only plans, so you stay in plan mode (the permission mode stays "plan"): only read-only tools run.`,
+          `The approved plan is saved as ${saved.name}. Do not try to carry it out: end with the plan as your final answer, for the agent that started you.${fresh}`,
+          '',
+          'The approved plan:',
+          '',
+          input.plan,
+        ].join('\n');
+      }
       // The host may approve and keep planning (its answer set the mode to plan): say so, not "carry it out".
       const stillPlanning = services.mode === 'plan';
       return [
