@@ -26,7 +26,8 @@ function fromHex(hex: string): string {
  * A plan store in PostgreSQL: the `plans` table, one row per plan name, beside the session
  * tables of the same schema. Names are checked like file names, as in every plan store. A text
  * is kept in the `text` column, or, when it holds a NUL character (which PostgreSQL text cannot
- * hold), as UTF-8 bytes in `text_utf8`, so every text round-trips.
+ * hold), as UTF-8 bytes in `text_utf8`, so every text round-trips. `list()` sorts like every
+ * plan store (`Array.prototype.sort()`), not by the database's collation.
  * @throws ConfigurationError for a missing pool or a bad schema name, and (from `write`) for a
  * text that is not a string.
  * @example
@@ -66,8 +67,9 @@ export function postgresPlanStore(options: PostgresPlanStoreOptions): PlanStore 
     },
     async list() {
       await ready();
-      const { rows } = await pool.query(`SELECT name FROM ${s}.plans ORDER BY name COLLATE "C"`);
-      return rows.map((row) => String(row.name));
+      const { rows } = await pool.query(`SELECT name FROM ${s}.plans`);
+      // In JavaScript: no collation of the database sorts by UTF-16 code units.
+      return rows.map((row) => String(row.name)).sort();
     },
   };
 }

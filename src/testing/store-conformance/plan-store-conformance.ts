@@ -50,6 +50,17 @@ export function planStoreConformance(options: PlanStoreConformanceOptions): Conf
         }),
     },
     {
+      // Every store lists in one order, whatever its backend sorts by: a locale's collation puts
+      // 'a' before 'B', code points (UTF-8 bytes) put U+FF46 before an emoji, UTF-16 units do not.
+      name: 'plans: list() sorts names by UTF-16 code units, as Array.prototype.sort() does',
+      run: () =>
+        withStore(async ({ store }) => {
+          const names = ['\uff46ullwidth.md', '\u{1f9ea}-astral.md', 'a-lower.md', '\u00e9-accented.md', 'B-upper.md', 'Z-upper.md', '\u0101-macron.md'];
+          for (const name of names) await store.write(name, name);
+          checkSameJson(await store.list(), ['B-upper.md', 'Z-upper.md', 'a-lower.md', '\u00e9-accented.md', '\u0101-macron.md', '\u{1f9ea}-astral.md', '\uff46ullwidth.md'], 'list() order');
+        }),
+    },
+    {
       // Any well-formed text: NUL and every other control character too (a plan is what the model
       // wrote). A lone surrogate is not text: UTF-8 stores hold U+FFFD instead, so it is left out.
       name: 'plans: any text round-trips exactly, NUL and control characters included',
