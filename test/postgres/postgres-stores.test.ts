@@ -1,8 +1,8 @@
 // Every PostgreSQL test in one file, so a machine without the server skips them with one line.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
-import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
+import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflictError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
+import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance, toolCall, turn } from 'agent-harness/testing';
 import { migratePostgres, postgresMigrationSql, postgresPlanStore, postgresSessionStore, POSTGRES_SCHEMA_VERSION } from 'agent-harness/postgres';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { loadEntries } from '../../src/session/load-entries.js';
@@ -210,6 +210,24 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     expect(lease!.expiresAt).toBeLessThanOrEqual(Date.now() + 60_000 + 5_000);
     const renewed = await store.leases!.renew(lease!, { ttlMs: 120_000 });
     expect(renewed!.expiresAt).toBeGreaterThan(lease!.expiresAt);
+  });
+
+  it('approves and saves a plan whose text holds a NUL character, with both stores on PostgreSQL, and a resumed agent reads it back', async () => {
+    const plan = '# Plan\n1. Parse the C string "a\u0000b".\n';
+    const name = schema();
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    const planStore = postgresPlanStore({ pool: pool(), schema: name });
+    const model = scriptedModel([turn(toolCall('ExitPlanMode', { plan }, 'toolu_plan')), 'Executing.']);
+    const agent = createAgent({ model, store, planStore, sessionId: 'nul-plan', permissionMode: 'plan', canUseTool: () => ({ behavior: 'allow' }) });
+    const result = await agent.run('plan it').result;
+    expect(result.status).toBe('completed');
+    expect(agent.permissionMode).toBe('default');
+    expect(await planStore.read(agent.plan!.name)).toBe(plan);
+    await agent.close();
+    const resumed = createAgent({ model: scriptedModel([]), store, planStore: postgresPlanStore({ pool: pool(), schema: name }), resume: 'nul-plan' });
+    await resumed.ready;
+    expect(resumed.plan?.text).toBe(plan);
+    await resumed.close();
   });
 
   it('refuses a plan text that is not a string, naming the plan', async () => {
