@@ -32,6 +32,7 @@ import type { AgentOptions, VerifyPlanOnCompletionOptions } from '../runtime/age
 import type { Model } from '../model/model.js';
 import type { AgentDefinition } from '../runtime/agent-definition.js';
 import { CLAUDE_AGENT_SDK_HINTS } from './claude-agent-sdk-hints.js';
+import { assertToolJsonSchema } from '../tools/assert-tool-json-schema.js';
 import { isServerTool } from '../tools/server-tool.js';
 import { MAX_TIMER_MS } from '../session/bound-writes.js';
 import { MAX_SESSION_ID_BYTES, invalidSessionIdReason } from '../session/assert-session-id.js';
@@ -48,7 +49,11 @@ export const isModel: OptionCheck = (value, place) => {
 };
 
 const isTool: OptionCheck = (value, place) => {
-  if (isObject(value) && typeof value.parseInput === 'function' && typeof value.execute === 'function') return;
+  if (isObject(value) && typeof value.parseInput === 'function' && typeof value.execute === 'function') {
+    // What the request will carry: a tool object not made by defineTool (or changed since) is checked here.
+    assertToolJsonSchema(String(value.name), value.jsonSchema);
+    return;
+  }
   if (isServerTool(value)) return;
   throw new ConfigurationError(optionProblem(place, 'a tool made with defineTool({ name, description, inputSchema, execute }) (or serverTool())', value));
 };

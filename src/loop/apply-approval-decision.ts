@@ -60,7 +60,7 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
     }
   } else {
     // The same checks as the model's input: bounds, the schema, then the tool's own validateInput.
-    const validated = await validateToolInput({ tool, input: edit, toolUseId: call.toolUseId, agent: core.toolContext, signal });
+    const validated = await validateToolInput({ tool, input: edit, writtenBy: 'host', toolUseId: call.toolUseId, agent: core.toolContext, signal });
     if (!validated.ok) {
       const message = `The edited input was not run: ${validated.message}`;
       return refuse(message, { type: 'validation', message });

@@ -4,7 +4,7 @@ import { headOfText } from '../model/code-point-boundary.js';
 import { defineTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/input-schema.js';
 import type { Tool, ToolAnnotations } from '../tools/types.js';
-import { jsonSchemaProblem } from './json-schema-problem.js';
+import { jsonSchemaProblem } from '../tools/json-schema-problem.js';
 import { mcpResultToOutput } from './mcp-result-to-output.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 

@@ -11,6 +11,11 @@ export interface ValidateToolInputOptions {
   tool: Tool;
   /** The input to check: the model's, a hook's rewrite, or the host's edit. */
   input: unknown;
+  /**
+   * Who wrote `input`: the host's edits are checked with the tool's `parseHostInput` when it has
+   * one (fields only the host may set).
+   */
+  writtenBy: 'model' | 'host';
   toolUseId: string;
   agent: ToolAgentContext;
   signal: AbortSignal;
@@ -29,7 +34,7 @@ export interface ToolCheckContext {
  * Never throws: a `validateInput` that throws counts as a failed validation.
  */
 export async function validateToolInput(options: ValidateToolInputOptions): Promise<ValidatedInput> {
-  return validateToolInputNow(options.tool, options.input, options);
+  return validateToolInputNow(options.tool, options.input, options, options.writtenBy);
 }
 
 /**
@@ -38,11 +43,11 @@ export async function validateToolInput(options: ValidateToolInputOptions): Prom
  * and `context.signal` is read only when that check runs (a run's signal is made on first read,
  * see `RunAbort`).
  */
-export function validateToolInputNow(tool: Tool, input: unknown, context: ToolCheckContext): ValidatedInput | Promise<ValidatedInput> {
+export function validateToolInputNow(tool: Tool, input: unknown, context: ToolCheckContext, writtenBy: 'model' | 'host' = 'model'): ValidatedInput | Promise<ValidatedInput> {
   // Bounded before anything walks it: a hostile input nested thousands deep never reaches a parser.
   const bounds = jsonBoundsProblem(input, TOOL_INPUT_BOUNDS);
   if (bounds) return { ok: false, message: new ToolInputError(tool.name, [`the input is ${bounds}`]).message };
-  const parsed = tool.parseInput(input);
+  const parsed = writtenBy === 'host' && tool.parseHostInput !== undefined ? tool.parseHostInput(input) : tool.parseInput(input);
   if (!parsed.ok) return { ok: false, message: new ToolInputError(tool.name, parsed.issues).message };
   if (tool.validateInput !== undefined) return checkWithTool(tool, context, parsed.value);
   return { ok: true, value: parsed.value };

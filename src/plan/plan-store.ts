@@ -14,6 +14,9 @@ export interface PlanStore {
   write(name: string, text: string): Promise<void>;
   /** Whether the name is taken: a plan is under it (or, in a file store, anything else is at that path). */
   exists(name: string): Promise<boolean>;
-  /** The names of every stored plan, sorted. */
+  /**
+   * The names of every stored plan, sorted by UTF-16 code units (`Array.prototype.sort()`'s
+   * order), in every store: not by a database's collation or by UTF-8 bytes.
+   */
   list(): Promise<string[]>;
 }

@@ -49,6 +49,16 @@ CREATE TABLE ${s}.plans (
     sql: (s) => `
 ALTER TABLE ${s}.sessions ADD COLUMN last_id text;`,
   },
+  {
+    version: 3,
+    description: 'plans.text_utf8, a plan text with a NUL character as UTF-8 bytes',
+    // PostgreSQL text cannot hold NUL: such a plan goes to text_utf8, every other one stays in
+    // text as before, so plans written before read unchanged.
+    sql: (s) => `
+ALTER TABLE ${s}.plans ALTER COLUMN text DROP NOT NULL;
+ALTER TABLE ${s}.plans ADD COLUMN text_utf8 bytea;
+ALTER TABLE ${s}.plans ADD CONSTRAINT plans_text_or_text_utf8 CHECK ((text IS NULL) <> (text_utf8 IS NULL));`,
+  },
 ];
 
 /** The newest database schema version this build knows. */

@@ -283,7 +283,10 @@ export interface AgentOptions {
   /**
    * Include the opt-in `AskUserQuestion` tool: the model may ask the user 1–4 multiple-choice
    * questions (also while planning). Questions reach `canUseTool` with `reason.type === 'question'`
-   * and a `user-question` event, or wait as pending approvals.
+   * and a `user-question` event, or wait as pending approvals. The host answers with
+   * `updatedInput: { ...input, answers: { [question]: answer } }`; the input it is shown never
+   * holds answers (the model cannot write them: they are stripped from its input), so only the
+   * host's answers count.
    * @default false
    */
   askUserQuestion?: boolean;

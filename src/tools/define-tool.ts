@@ -12,7 +12,10 @@ export interface DefineToolOptions<S extends InputSchema> {
   description: string;
   /**
    * A zod 4 object schema, a zod 3 one wrapped by `zod3Schema` (from `agent-harness/zod3`), or a
-   * plain JSON Schema object. Input is validated against it first.
+   * plain JSON Schema object. Input is validated against it first. A plain JSON Schema is sent as
+   * it is, so it is checked here: an object schema, valid JSON Schema 2020-12 where the
+   * meta-schema constrains it, every `#…` `$ref` resolving (the Messages API refuses every
+   * request of a tool list with a broken schema).
    */
   inputSchema: S;
   /**
@@ -109,7 +112,9 @@ export interface DefineToolOptions<S extends InputSchema> {
 /**
  * Defines a typed tool. The JSON Schema for the API is generated once, here.
  * @throws ConfigurationError for an unknown option (with the nearest valid name), an option of the
- *   wrong type or value (`readOnly: "false"`, `kind: 'write'`), a bad name or a non-object schema.
+ *   wrong type or value (`readOnly: "false"`, `kind: 'write'`), a bad name, a non-object schema,
+ *   or a JSON Schema that breaks JSON Schema 2020-12 (`type: 'strin'`, `properties: 5`, a `$ref`
+ *   to nowhere), naming the keyword's path.
  * @example
  * const wordCount = defineTool({
  *   name: 'word_count',

@@ -1,6 +1,7 @@
 import * as z4 from 'zod/v4/core';
 import { fromJSONSchema } from 'zod/v4';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { assertToolJsonSchema, markToolJsonSchemaChecked, requireObjectSchema } from './assert-tool-json-schema.js';
 import { zod4ToJsonSchema } from './zod4-to-json-schema.js';
 import { isZod3, isZod3WithJsonSchema, zod3ConverterMissing, type Zod3Schema, type Zod3WithJsonSchema } from './zod3-with-json-schema.js';
 
@@ -47,21 +48,12 @@ function stripMeta(schema: Record<string, unknown>): Record<string, unknown> {
   return rest;
 }
 
-function requireObjectSchema(toolName: string, jsonSchema: Record<string, unknown>): Record<string, unknown> {
-  if (jsonSchema.type !== 'object') {
-    throw new ConfigurationError(
-      `Tool "${toolName}" has an input schema of type ${JSON.stringify(jsonSchema.type ?? 'unknown')}; the Messages API needs an object schema. Wrap the fields in z.object({ ... }) (or a JSON Schema with type: "object").`,
-    );
-  }
-  return jsonSchema;
-}
-
 /**
  * Compiles a tool's input schema once, at definition time: zod 4 through its own JSON Schema
  * converter, zod 3 with the JSON Schema `zod3Schema` made for it, plain JSON Schema as given
  * (validated with zod's `fromJSONSchema` where the installed zod has it).
- * @throws ConfigurationError when the schema is not an object schema, cannot be converted, or is
- * a bare zod 3 schema.
+ * @throws ConfigurationError when the schema is not an object schema, cannot be converted, is
+ * a bare zod 3 schema, or (a plain JSON Schema) breaks JSON Schema 2020-12 (`assertToolJsonSchema`).
  */
 export function compileInputSchema(toolName: string, schema: InputSchema): CompiledSchema {
   // Tools made per agent from one schema object (the built-ins, say) compile it once.
@@ -82,8 +74,9 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
     } catch (cause) {
       throw new ConfigurationError(`Tool "${toolName}": its zod input schema cannot be converted to JSON Schema (${String(cause)}). Use JSON-representable types (no transforms on the input side, no functions).`, { cause });
     }
+    markToolJsonSchemaChecked(requireObjectSchema(toolName, jsonSchema));
     return {
-      jsonSchema: requireObjectSchema(toolName, jsonSchema),
+      jsonSchema,
       parse(value) {
         const result = z4.safeParse(schema, value);
         return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues) };
@@ -95,8 +88,9 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
     const zod3: Zod3Schema = schema.zod3;
     // A copy: the pair is frozen and shared, the tool's schema is its own.
     const jsonSchema = { ...schema.jsonSchema };
+    markToolJsonSchemaChecked(requireObjectSchema(toolName, jsonSchema));
     return {
-      jsonSchema: requireObjectSchema(toolName, jsonSchema),
+      jsonSchema,
       parse(value) {
         const result = zod3.safeParse(value);
         return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues) };
@@ -106,7 +100,9 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
   if (typeof schema !== 'object' || schema === null) {
     throw new ConfigurationError(`Tool "${toolName}": inputSchema must be a zod schema or a JSON Schema object, got ${schema === null ? 'null' : typeof schema}.`);
   }
-  const jsonSchema = requireObjectSchema(toolName, stripMeta(schema));
+  const jsonSchema = stripMeta(schema);
+  // Sent as it is: checked here, not by the Messages API refusing every request.
+  assertToolJsonSchema(toolName, jsonSchema);
   const validator = typeof fromJSONSchema === 'function' ? tryFromJsonSchema(jsonSchema) : undefined;
   return {
     jsonSchema,

@@ -211,6 +211,14 @@ export interface Tool<Input = any> {
   readonly providerType?: string | undefined;
   /** Validates raw model input against the schema. */
   parseInput(input: unknown): { ok: true; value: Input } | { ok: false; issues: string[] };
+  /**
+   * Validates an input the host wrote (an `updatedInput` from `canUseTool`, `resolveApproval` or
+   * a hook) when the host may set fields the model may not: `AskUserQuestion`'s `answers`, which
+   * `parseInput` strips from the model's input so the model cannot answer its own questions.
+   * @default parseInput
+   * @internal
+   */
+  parseHostInput?(input: unknown): { ok: true; value: Input } | { ok: false; issues: string[] };
   /** The tool's own semantic validation; a string is the problem, sent to the model. */
   validateInput?(args: ToolCheckArgs<Input>): string | undefined | Promise<string | undefined>;
   /** The tool's own permission opinion on a call (paths outside the workspace, writing commands). */

@@ -449,7 +449,8 @@ describe('attack: an MCP server that lists tools the agent cannot trust', () => 
       { name: 'required_flag', inputSchema: { type: 'object', properties: { a: { type: 'string', required: true } } } },
       { name: 'negative_length', inputSchema: { type: 'object', properties: { a: { type: 'string', maxLength: -1 } } } },
       { name: 'empty_any_of', inputSchema: { type: 'object', properties: { a: { anyOf: [] } } } },
-      { name: 'fine_extras', inputSchema: { type: 'object', 'x-vendor': { anything: [1] }, properties: { a: { type: ['string', 'null'], examples: [{ type: 'nonsense' }], nullable: true }, b: {} }, $defs: { c: { type: 'integer' } } } },
+      { name: 'dangling_ref', inputSchema: { type: 'object', properties: { a: { $ref: '#/$defs/gone' } }, $defs: { c: { type: 'integer' } } } },
+      { name: 'fine_extras', inputSchema: { type: 'object', 'x-vendor': { anything: [1] }, properties: { a: { type: ['string', 'null'], examples: [{ type: 'nonsense' }], nullable: true }, b: {}, d: { $ref: '#/$defs/c' } }, $defs: { c: { type: 'integer' } } } },
     ];
     const model = scriptedModel([turn(toolCall('mcp__raw__fine_extras', { a: null })), 'Done.']);
     const transport = () => scriptedTransport(tools, (name) => ({ result: { content: [{ type: 'text', text: `called ${name}` }] } }));
@@ -460,11 +461,12 @@ describe('attack: an MCP server that lists tools the agent cannot trust', () => 
     const [state] = agent.mcpServers;
     expect(state!.tools).toEqual(['mcp__raw__fine_extras']);
     const reasons = Object.fromEntries(state!.skippedTools.map((tool) => [tool.name, tool.reason]));
-    expect(Object.keys(reasons)).toEqual(['bad_type', 'tuple_items', 'draft4_exclusive', 'required_flag', 'negative_length', 'empty_any_of']);
+    expect(Object.keys(reasons)).toEqual(['bad_type', 'tuple_items', 'draft4_exclusive', 'required_flag', 'negative_length', 'empty_any_of', 'dangling_ref']);
     expect(reasons.bad_type).toMatch(/^The MCP server "raw" lists the tool "bad_type" with an input schema that is not valid JSON Schema 2020-12 \(at properties\.a\.type: "nonsense" is not a JSON type/);
     expect(reasons.tuple_items).toMatch(/at properties\.pair\.items: .* is not a schema/);
     expect(reasons.draft4_exclusive).toMatch(/at properties\.n\.exclusiveMinimum: true is not a number/);
     expect(reasons.required_flag).toMatch(/at properties\.a\.required: true is not a list of distinct property names/);
+    expect(reasons.dangling_ref).toMatch(/at properties\.a\.\$ref: "#\/\$defs\/gone" points to nothing in the schema/);
     const sent = JSON.stringify(model.requests[0]!.request.tools);
     for (const name of Object.keys(reasons)) expect(sent).not.toContain(`mcp__raw__${name}`);
   });

@@ -1,8 +1,8 @@
 // Every PostgreSQL test in one file, so a machine without the server skips them with one line.
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
-import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
+import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
+import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance, toolCall, turn } from 'agent-harness/testing';
 import { migratePostgres, postgresMigrationSql, postgresPlanStore, postgresSessionStore, POSTGRES_SCHEMA_VERSION } from 'agent-harness/postgres';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { loadEntries } from '../../src/session/load-entries.js';
@@ -28,6 +28,13 @@ afterEach(async () => {
 });
 afterAll(() => admin?.end());
 
+/** Undoes migration 3 (plans.text_utf8) on a migrated schema: what a database written by the previous release looks like. */
+async function backToVersion2(name: string): Promise<void> {
+  await admin!.query(
+    `ALTER TABLE "${name}".plans DROP CONSTRAINT plans_text_or_text_utf8, DROP COLUMN text_utf8, ALTER COLUMN text SET NOT NULL; DELETE FROM "${name}".schema_migrations WHERE version = 3`,
+  );
+}
+
 describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
   it('migrates a new schema once, also when several processes start at once', async () => {
     const name = schema();
@@ -36,18 +43,19 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     expect(results.filter((result) => result.from === 0)).toHaveLength(1);
     expect(await migratePostgres({ pool: pool(), schema: name })).toEqual({ schema: name, from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION });
     const { rows } = await admin!.query(`SELECT version, description FROM "${name}".schema_migrations ORDER BY version`);
-    expect(rows.map((row) => row.version)).toEqual([1, 2]);
+    expect(rows.map((row) => row.version)).toEqual([1, 2, 3]);
   });
 
   it('migrates a schema at version 1 with sessions in it: they stay writable, and tell two histories apart from their next append on', async () => {
     const name = schema();
     await migratePostgres({ pool: pool(), schema: name });
+    await backToVersion2(name);
     // Back to what version 1 was: no last_id column.
     await admin!.query(`ALTER TABLE "${name}".sessions DROP COLUMN last_id; DELETE FROM "${name}".schema_migrations WHERE version = 2`);
     const make = entryMaker('old');
     await admin!.query(`INSERT INTO "${name}".sessions (session_id, revision) VALUES ('old', 1)`);
     await admin!.query(`INSERT INTO "${name}".session_entries (session_id, seq, bytes, entry) VALUES ('old', 1, 1, $1::json)`, [JSON.stringify(make.userText('from version 1'))]);
-    expect(await migratePostgres({ pool: pool(), schema: name })).toEqual({ schema: name, from: 1, to: 2 });
+    expect(await migratePostgres({ pool: pool(), schema: name })).toEqual({ schema: name, from: 1, to: POSTGRES_SCHEMA_VERSION });
     const store = postgresSessionStore({ pool: pool(), schema: name });
     await store.append('old', [make.userText('after the upgrade')], { expectedRevision: 1 });
     const { rows } = await admin!.query(`SELECT last_id FROM "${name}".sessions WHERE session_id = 'old'`);
@@ -63,7 +71,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     const store = postgresSessionStore({ pool: pool(), schema: name });
     const error = await store.list().catch((caught: unknown) => caught);
     expect(UnsupportedSchemaVersionError.isInstance(error)).toBe(true);
-    expect((error as UnsupportedSchemaVersionError).supported).toEqual([1, 2]);
+    expect((error as UnsupportedSchemaVersionError).supported).toEqual([1, 2, 3]);
     expect((error as Error).message).toContain(`"${name}"`);
     await expect(postgresSessionStore({ pool: pool(), schema: name, migrate: false }).list()).rejects.toSatisfy(UnsupportedSchemaVersionError.isInstance);
   });
@@ -73,13 +81,39 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     const store = postgresSessionStore({ pool: pool(), schema: name, migrate: false });
     const error = await store.list().catch((caught: unknown) => caught);
     expect(ConfigurationError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/is at version 0, this agent-harness needs 2: run migratePostgres/);
+    expect((error as Error).message).toMatch(/is at version 0, this agent-harness needs 3: run migratePostgres/);
     await admin!.query(postgresMigrationSql({ schema: name }));
     // The failed first check is not remembered: the same store works now.
     const make = entryMaker('s');
     await store.append('s', [make.userText('hello')], { expectedRevision: 0 });
     expect(await store.list()).toEqual(['s']);
-    await postgresPlanStore({ pool: pool(), schema: name, migrate: false }).write('plan.md', '# Plan');
+    const plans = postgresPlanStore({ pool: pool(), schema: name, migrate: false });
+    await plans.write('plan.md', '# Plan\u0000');
+    expect(await plans.read('plan.md')).toBe('# Plan\u0000');
+  });
+
+  it('migrates a schema at version 2 with plans in it: they read unchanged, and a plan with a NUL can be written', async () => {
+    const name = schema();
+    await migratePostgres({ pool: pool(), schema: name });
+    await backToVersion2(name);
+    await admin!.query(`INSERT INTO "${name}".plans (name, text) VALUES ('old.md', $1), ('other.md', '')`, ['# Written at version 2\n\ufeff 🧪']);
+    expect(await migratePostgres({ pool: pool(), schema: name })).toEqual({ schema: name, from: 2, to: 3 });
+    const plans = postgresPlanStore({ pool: pool(), schema: name });
+    expect(await plans.read('old.md')).toBe('# Written at version 2\n\ufeff 🧪');
+    expect(await plans.read('other.md')).toBe('');
+    await plans.write('old.md', 'now with a NUL\u0000');
+    await plans.write('new.md', 'without');
+    expect(await plans.read('old.md')).toBe('now with a NUL\u0000');
+    // A text PostgreSQL can hold stays in the text column, readable with SQL as before.
+    const { rows } = await admin!.query(`SELECT name, text, text_utf8 IS NOT NULL AS bytes FROM "${name}".plans ORDER BY name COLLATE "C"`);
+    expect(rows).toEqual([
+      { name: 'new.md', text: 'without', bytes: false },
+      { name: 'old.md', text: null, bytes: true },
+      { name: 'other.md', text: '', bytes: false },
+    ]);
+    // A row cannot hold both forms, or neither.
+    await expect(admin!.query(`UPDATE "${name}".plans SET text = 'x' WHERE name = 'old.md'`)).rejects.toThrow(/plans_text_or_text_utf8/);
+    await expect(admin!.query(`UPDATE "${name}".plans SET text = NULL WHERE name = 'new.md'`)).rejects.toThrow(/plans_text_or_text_utf8/);
   });
 
   it('refuses bad options with a ConfigurationError that says what to pass', () => {
@@ -205,9 +239,27 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     expect(renewed!.expiresAt).toBeGreaterThan(lease!.expiresAt);
   });
 
-  it('refuses a plan text PostgreSQL cannot hold', async () => {
+  it('approves and saves a plan whose text holds a NUL character, with both stores on PostgreSQL, and a resumed agent reads it back', async () => {
+    const plan = '# Plan\n1. Parse the C string "a\u0000b".\n';
+    const name = schema();
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    const planStore = postgresPlanStore({ pool: pool(), schema: name });
+    const model = scriptedModel([turn(toolCall('ExitPlanMode', { plan }, 'toolu_plan')), 'Executing.']);
+    const agent = createAgent({ model, store, planStore, sessionId: 'nul-plan', permissionMode: 'plan', canUseTool: () => ({ behavior: 'allow' }) });
+    const result = await agent.run('plan it').result;
+    expect(result.status).toBe('completed');
+    expect(agent.permissionMode).toBe('default');
+    expect(await planStore.read(agent.plan!.name)).toBe(plan);
+    await agent.close();
+    const resumed = createAgent({ model: scriptedModel([]), store, planStore: postgresPlanStore({ pool: pool(), schema: name }), resume: 'nul-plan' });
+    await resumed.ready;
+    expect(resumed.plan?.text).toBe(plan);
+    await resumed.close();
+  });
+
+  it('refuses a plan text that is not a string, naming the plan', async () => {
     const plans = postgresPlanStore({ pool: pool(), schema: schema() });
-    await expect(plans.write('plan.md', 'a\u0000b')).rejects.toThrow(/without NUL characters/);
+    await expect(plans.write('plan.md', 42 as never)).rejects.toThrow(/postgresPlanStore\.write\("plan\.md"\) needs the plan text as a string, got number/);
   });
 
   /** Runs the SQL a SessionStoreCorruptError prints as its repair (the parentheses after `marker`). */

@@ -37,7 +37,7 @@ async function runPreToolUseHooks(state: PipelineState): Promise<StepResult> {
     return decided(deny(state, { type: 'hook', hookEvent: 'PreToolUse', message }, message));
   }
   if (verdict.hasUpdatedInput) {
-    const validated = await validateToolInput({ tool, input: verdict.updatedInput, toolUseId, agent, signal });
+    const validated = await validateToolInput({ tool, input: verdict.updatedInput, writtenBy: 'host', toolUseId, agent, signal });
     if (!validated.ok) {
       const message = `A PreToolUse hook rewrote the input into an invalid one. ${validated.message}`;
       return decided(deny(state, { type: 'validation', message }, message));

@@ -34,7 +34,7 @@ export async function permissionRequestHooksStep(
   }
   if (answer.decision !== 'allow') return undefined;
   if (answer.hasUpdatedInput) {
-    const validated = await validateToolInput({ tool, input: answer.updatedInput, toolUseId, agent, signal });
+    const validated = await validateToolInput({ tool, input: answer.updatedInput, writtenBy: 'host', toolUseId, agent, signal });
     if (!validated.ok) {
       const message = `A PermissionRequest hook rewrote the input into an invalid one. ${validated.message}`;
       return deny(state, { type: 'validation', message }, message);

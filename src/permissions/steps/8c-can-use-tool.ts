@@ -64,7 +64,7 @@ export async function canUseToolStep(
       return defer(state, ask.reason, suggestions, ask.blockedPath);
     default: {
       if (result.updatedInput !== undefined) {
-        const validated = await validateToolInput({ tool, input: result.updatedInput, toolUseId, agent, signal });
+        const validated = await validateToolInput({ tool, input: result.updatedInput, writtenBy: 'host', toolUseId, agent, signal });
         if (!validated.ok) {
           const message = `The edited input was rejected. ${validated.message}`;
           return deny(state, { type: 'validation', message }, message);

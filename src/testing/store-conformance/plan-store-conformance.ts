@@ -50,7 +50,44 @@ export function planStoreConformance(options: PlanStoreConformanceOptions): Conf
         }),
     },
     {
-      // Plans are UTF-8 text (a file, a text column): NUL and lone surrogates are not part of the contract.
+      // Every store lists in one order, whatever its backend sorts by: a locale's collation puts
+      // 'a' before 'B', code points (UTF-8 bytes) put U+FF46 before an emoji, UTF-16 units do not.
+      name: 'plans: list() sorts names by UTF-16 code units, as Array.prototype.sort() does',
+      run: () =>
+        withStore(async ({ store }) => {
+          const names = ['\uff46ullwidth.md', '\u{1f9ea}-astral.md', 'a-lower.md', '\u00e9-accented.md', 'B-upper.md', 'Z-upper.md', '\u0101-macron.md'];
+          for (const name of names) await store.write(name, name);
+          checkSameJson(await store.list(), ['B-upper.md', 'Z-upper.md', 'a-lower.md', '\u00e9-accented.md', '\u0101-macron.md', '\u{1f9ea}-astral.md', '\uff46ullwidth.md'], 'list() order');
+        }),
+    },
+    {
+      // Any well-formed text: NUL and every other control character too (a plan is what the model
+      // wrote). A lone surrogate is not text: UTF-8 stores hold U+FFFD instead, so it is left out.
+      name: 'plans: any text round-trips exactly, NUL and control characters included',
+      run: () =>
+        withStore(async ({ store }) => {
+          const controls = Array.from({ length: 32 }, (_, code) => String.fromCharCode(code)).join('') + '\u007f';
+          const texts: Record<string, string> = {
+            'nul.md': '# Plan\u0000\n1. Step with a NUL\u0000 inside.\n\u0000',
+            'controls.md': `${controls} between ${controls}`,
+            'bom.md': '\ufeff# Starts with a byte order mark\ufeff, \ufffe\uffff noncharacters, \u{10ffff} last code point',
+            'only-nul.md': '\u0000',
+            'big-nul.md': '- step\u0000 with ünïcödé 🧪\n'.repeat(40_000),
+          };
+          for (const [name, text] of Object.entries(texts)) await store.write(name, text);
+          for (const [name, text] of Object.entries(texts)) {
+            const read = await store.read(name);
+            check(read === text, `${name} came back changed: wrote ${show(text)}, read ${show(read)}.`);
+          }
+          await store.write('nul.md', 'no NUL any more');
+          check((await store.read('nul.md')) === 'no NUL any more', 'A plan with a NUL, replaced by one without, should read back as the new text.');
+          await store.write('nul.md', 'a NUL again\u0000');
+          check((await store.read('nul.md')) === 'a NUL again\u0000', 'A plan without a NUL, replaced by one with, should read back as the new text.');
+          check((await store.exists('only-nul.md')) === true, 'exists() of a plan with a NUL should be true.');
+        }),
+    },
+    {
+      // Well-formed Unicode: a lone surrogate is not text (see the case above).
       name: 'plans: texts round-trip exactly, big or awkward',
       run: () =>
         withStore(async ({ store }) => {

@@ -44,20 +44,27 @@ function keywordProblem(key: string, value: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * Where a JSON Schema breaks the JSON Schema 2020-12 meta-schema, for the keywords it constrains
- * (types, subschemas, counts, `required`, ...), as a phrase naming the path and the value; or
- * undefined. Keywords it does not know are annotations and pass. The Messages API refuses a
- * request whose tool has such a schema, every request of the session, so an MCP server's tool with
- * one is skipped. Call it on a schema already bounded in depth and size (`jsonBoundsProblem`).
- */
-export function jsonSchemaProblem(schema: unknown, path = '(root)'): string | undefined {
+/** What one walk of a schema gathers for the reference check. */
+interface Walk {
+  /** Every `$ref` that names a place in this document (`#…`), with the path of the keyword. */
+  refs: Array<{ at: string; ref: string }>;
+  /** The `$anchor` (and `$dynamicAnchor`) names. */
+  anchors: Set<string>;
+  /** A subschema with its own `$id` is another resource: its `#…` references are its own. */
+  embeddedResource: boolean;
+}
+
+/** The problem with the first keyword that breaks the meta-schema, depth first. */
+function structureProblem(schema: unknown, path: string, walk: Walk): string | undefined {
   if (typeof schema === 'boolean') return undefined;
   if (!isRecord(schema)) return `at ${path}: ${show(schema)} is not a schema (an object or true/false)`;
   for (const [key, value] of Object.entries(schema)) {
     const at = path === '(root)' ? key : `${path}.${key}`;
     const problem = keywordProblem(key, value);
     if (problem !== undefined) return `at ${at}: ${problem}`;
+    if (key === '$ref' && (value as string).startsWith('#')) walk.refs.push({ at, ref: value as string });
+    else if ((key === '$anchor' || key === '$dynamicAnchor') && typeof value === 'string') walk.anchors.add(value);
+    else if (key === '$id' && path !== '(root)') walk.embeddedResource = true;
     const children: Array<[string, unknown]> = SCHEMA_MAPS.includes(key)
       ? Object.entries(value as Record<string, unknown>).map(([name, child]) => [`${at}.${name}`, child])
       : SCHEMA_LISTS.includes(key)
@@ -66,9 +73,46 @@ export function jsonSchemaProblem(schema: unknown, path = '(root)'): string | un
           ? [[at, value]]
           : [];
     for (const [childPath, child] of children) {
-      const found = jsonSchemaProblem(child, childPath);
+      const found = structureProblem(child, childPath, walk);
       if (found !== undefined) return found;
     }
   }
   return undefined;
+}
+
+/** Whether `ref` (`#`, `#/json/pointer` or `#anchor`) names something in `root`. */
+function resolves(root: unknown, ref: string, anchors: ReadonlySet<string>): boolean {
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    return false;
+  }
+  if (fragment === '') return true;
+  if (!fragment.startsWith('/')) return anchors.has(fragment);
+  let current: unknown = root;
+  for (const token of fragment.slice(1).split('/')) {
+    const name = token.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(current) ? !/^(0|[1-9][0-9]*)$/.test(name) || Number(name) >= current.length : !isRecord(current) || !Object.hasOwn(current, name)) return false;
+    current = (current as Record<string, unknown>)[name];
+  }
+  return isRecord(current) || typeof current === 'boolean';
+}
+
+/**
+ * Where a JSON Schema breaks the JSON Schema 2020-12 meta-schema, for the keywords it constrains
+ * (types, subschemas, counts, `required`, ...), or has a `$ref` to a place in the schema
+ * (`#/$defs/x`, `#anchor`) that is not there, as a phrase naming the path and the value; or
+ * undefined. Keywords it does not know are annotations and pass; references to other documents
+ * (and within a subschema with its own `$id`) are not followed. The Messages API refuses a
+ * request whose tool has such a schema, every request of the session: an MCP server's tool with
+ * one is skipped, a host's tool is refused by `defineTool` and `createAgent`. Call it on a schema
+ * already bounded in depth and size (`jsonBoundsProblem`).
+ */
+export function jsonSchemaProblem(schema: unknown): string | undefined {
+  const walk: Walk = { refs: [], anchors: new Set(), embeddedResource: false };
+  const problem = structureProblem(schema, '(root)', walk);
+  if (problem !== undefined || walk.embeddedResource) return problem;
+  const dangling = walk.refs.find(({ ref }) => !resolves(schema, ref, walk.anchors));
+  return dangling === undefined ? undefined : `at ${dangling.at}: ${show(dangling.ref)} points to nothing in the schema`;
 }
