@@ -1,6 +1,4 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
 import {
-  assertToolSourceOptions,
   resolveToolSources,
   resolveToolSourcesNow,
   Toolbox,
@@ -17,23 +15,6 @@ import type { AgentOptions } from '../runtime/agent-options.js';
  * The agent's tool sources (MCP servers, skills) and its toolbox: the seam between `createAgent`
  * and the tool-sources folder. Everything the agent core needs from them passes here.
  */
-
-/**
- * Checks `tools`, `mcpServers`, `skills` and `toolSearch` before anything loads.
- * @throws ConfigurationError naming the bad entry.
- */
-export function assertToolOptions(options: AgentOptions): void {
-  if (options.tools !== undefined && !Array.isArray(options.tools)) {
-    throw new ConfigurationError('createAgent: `tools` must be an array of tools made with defineTool() (or serverTool()).');
-  }
-  for (const [index, tool] of (options.tools ?? []).entries()) {
-    if (isServerTool(tool)) continue;
-    if (!tool || typeof tool.parseInput !== 'function' || typeof tool.execute !== 'function') {
-      throw new ConfigurationError(`createAgent: tools[${index}] is not a tool; create tools with defineTool({ name, description, inputSchema, execute }).`);
-    }
-  }
-  assertToolSourceOptions(options);
-}
 
 /**
  * Builds the agent's toolbox: the host's tools, those of its sources, the built-ins, and a tool

@@ -7,20 +7,25 @@ import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
 import { bullConnection, dropPrefix } from './fleet-stores.js';
 
-describe.skipIf(!redis.reachable)('createAgentQueue: session ids', () => {
-  let queue: AgentQueue;
-  let admin: Redis;
-  const prefix = uniqueName('ah-queue');
-
+/** A queue of its own for the describe block that calls this, closed and its keys dropped after. */
+function queueFixture(name: string): { queue: AgentQueue } {
+  const fixture = {} as { queue: AgentQueue };
+  let admin: Redis | undefined;
+  const prefix = uniqueName(name);
   beforeAll(() => {
-    queue = createAgentQueue({ connection: bullConnection(redis.url), queueName: uniqueName('queue'), prefix });
+    fixture.queue = createAgentQueue({ connection: bullConnection(redis.url), queueName: uniqueName('queue'), prefix });
     admin = new Redis(redis.url);
   });
   afterAll(async () => {
-    await queue?.close();
-    await dropPrefix(admin, prefix);
+    await fixture.queue?.close();
+    if (admin) await dropPrefix(admin, prefix);
     await admin?.quit();
   });
+  return fixture;
+}
+
+describe.skipIf(!redis.reachable)('createAgentQueue: session ids', () => {
+  const fixture = queueFixture('ah-queue');
 
   // What the stores refuse (assertSessionId), refused when the job is queued, not by the worker that takes it.
   const refused: Array<[string, unknown, RegExp]> = [
@@ -41,87 +46,75 @@ describe.skipIf(!redis.reachable)('createAgentQueue: session ids', () => {
   };
 
   it.each(refused)('enqueueRun refuses a session id with %s at once, naming it and the fix, and queues nothing', async (_, sessionId, shown) => {
-    const thrown = await thrownBy(() => queue.enqueueRun({ sessionId: sessionId as string, prompt: 'Hello' }));
+    const thrown = await thrownBy(() => fixture.queue.enqueueRun({ sessionId: sessionId as string, prompt: 'Hello' }));
     expect(ConfigurationError.isInstance(thrown)).toBe(true);
     const message = (thrown as Error).message;
     expect(message).toMatch(/^enqueueRun: `sessionId`/);
     expect(message).toMatch(shown);
     expect(message).toMatch(/well-formed Unicode/);
     expect(message).toMatch(/e\.g\. "user-42"/);
-    expect(await queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
+    expect(await fixture.queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
   });
 
   it('enqueueApproval refuses such a session id too', async () => {
-    const thrown = await thrownBy(() => queue.enqueueApproval({ sessionId: 'user-\udfff', approvalId: 'approval_x', decision: { behavior: 'allow' } }));
+    const thrown = await thrownBy(() => fixture.queue.enqueueApproval({ sessionId: 'user-\udfff', approvalId: 'approval_x', decision: { behavior: 'allow' } }));
     expect(ConfigurationError.isInstance(thrown)).toBe(true);
     expect((thrown as Error).message).toMatch(/^enqueueApproval: `sessionId`.*"user-\\udfff"/);
-    expect(await queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
+    expect(await fixture.queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
   });
 
   it(`refuses a session id longer than MAX_SESSION_ID_BYTES (${MAX_SESSION_ID_BYTES}) bytes of UTF-8 at once, naming its length and the limit, and queues nothing`, async () => {
     // 67 three-byte characters: 201 bytes, though only 67 characters.
     for (const sessionId of ['s'.repeat(MAX_SESSION_ID_BYTES + 1), '漢'.repeat(67)]) {
-      for (const call of [() => queue.enqueueRun({ sessionId, prompt: 'Hello' }), () => queue.enqueueApproval({ sessionId, approvalId: 'approval_x', decision: { behavior: 'allow' } })]) {
+      for (const call of [() => fixture.queue.enqueueRun({ sessionId, prompt: 'Hello' }), () => fixture.queue.enqueueApproval({ sessionId, approvalId: 'approval_x', decision: { behavior: 'allow' } })]) {
         const thrown = await thrownBy(call);
         expect(ConfigurationError.isInstance(thrown)).toBe(true);
         expect((thrown as Error).message).toMatch(/^enqueue(Run|Approval): `sessionId`/);
         expect((thrown as Error).message).toContain(`is 201 bytes long in UTF-8, at most ${MAX_SESSION_ID_BYTES} are allowed`);
       }
     }
-    expect(await queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
+    expect(await fixture.queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
   });
 
   it('takes any session id the stores take', async () => {
-    expect((await queue.enqueueRun({ sessionId: 's'.repeat(MAX_SESSION_ID_BYTES), prompt: 'Hello' })).sessionId).toHaveLength(MAX_SESSION_ID_BYTES);
-    const { sessionId } = await queue.enqueueRun({ sessionId: 'user 42 · 🧪 漢字', prompt: 'Hello' });
+    expect((await fixture.queue.enqueueRun({ sessionId: 's'.repeat(MAX_SESSION_ID_BYTES), prompt: 'Hello' })).sessionId).toHaveLength(MAX_SESSION_ID_BYTES);
+    const { sessionId } = await fixture.queue.enqueueRun({ sessionId: 'user 42 · 🧪 漢字', prompt: 'Hello' });
     expect(sessionId).toBe('user 42 · 🧪 漢字');
   });
 });
 
 describe.skipIf(!redis.reachable)('createAgentQueue: idempotency keys', () => {
-  let queue: AgentQueue;
-  let admin: Redis;
-  const prefix = uniqueName('ah-queue-keys');
+  const fixture = queueFixture('ah-queue-keys');
 
-  beforeAll(() => {
-    queue = createAgentQueue({ connection: bullConnection(redis.url), queueName: uniqueName('queue'), prefix });
-    admin = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    await queue?.close();
-    await dropPrefix(admin, prefix);
-    await admin?.quit();
-  });
-
-  const waiting = async () => (await queue.queue.getJobCounts('waiting')).waiting;
+  const waiting = async () => (await fixture.queue.queue.getJobCounts('waiting')).waiting;
 
   it('queues one job for a request sent twice, also when both are sent at once; another session or kind with the same key is another job', async () => {
-    const first = await queue.enqueueRun({ sessionId: 'user-1', prompt: 'Hello', idempotencyKey: 'req-1' });
+    const first = await fixture.queue.enqueueRun({ sessionId: 'user-1', prompt: 'Hello', idempotencyKey: 'req-1' });
     expect(first.duplicate).toBeUndefined();
-    const again = await queue.enqueueRun({ sessionId: 'user-1', prompt: 'Hello', idempotencyKey: 'req-1' });
+    const again = await fixture.queue.enqueueRun({ sessionId: 'user-1', prompt: 'Hello', idempotencyKey: 'req-1' });
     expect(again).toEqual({ ...first, duplicate: true });
     expect(await waiting()).toBe(1);
-    const racing = await Promise.all(Array.from({ length: 6 }, () => queue.enqueueRun({ sessionId: 'user-1', prompt: 'At once', idempotencyKey: 'req-2' })));
+    const racing = await Promise.all(Array.from({ length: 6 }, () => fixture.queue.enqueueRun({ sessionId: 'user-1', prompt: 'At once', idempotencyKey: 'req-2' })));
     expect(new Set(racing.map((job) => job.jobId)).size).toBe(1);
     expect(await waiting()).toBe(2);
     // Keys are per session and kind; ':' and '/' in ids do not let two pairs meet.
-    const other = await queue.enqueueRun({ sessionId: 'user-2', prompt: 'Hello', idempotencyKey: 'req-1' });
-    const approval = await queue.enqueueApproval({ sessionId: 'user-1', approvalId: 'approval_1', decision: { behavior: 'allow' }, idempotencyKey: 'req-1' });
-    const slashA = await queue.enqueueRun({ sessionId: 'a/b', prompt: 'Hello', idempotencyKey: 'c' });
-    const slashB = await queue.enqueueRun({ sessionId: 'a', prompt: 'Hello', idempotencyKey: 'b/c' });
-    const colon = await queue.enqueueRun({ sessionId: 'user:3', prompt: 'Hello', idempotencyKey: 'x:y:z' });
+    const other = await fixture.queue.enqueueRun({ sessionId: 'user-2', prompt: 'Hello', idempotencyKey: 'req-1' });
+    const approval = await fixture.queue.enqueueApproval({ sessionId: 'user-1', approvalId: 'approval_1', decision: { behavior: 'allow' }, idempotencyKey: 'req-1' });
+    const slashA = await fixture.queue.enqueueRun({ sessionId: 'a/b', prompt: 'Hello', idempotencyKey: 'c' });
+    const slashB = await fixture.queue.enqueueRun({ sessionId: 'a', prompt: 'Hello', idempotencyKey: 'b/c' });
+    const colon = await fixture.queue.enqueueRun({ sessionId: 'user:3', prompt: 'Hello', idempotencyKey: 'x:y:z' });
     expect(new Set([first, other, approval, slashA, slashB, colon].map((job) => job.jobId)).size).toBe(6);
     expect(await waiting()).toBe(7);
   });
 
   it('refuses a key reused for another request of the session while the first job is kept, and queues nothing', async () => {
-    await queue.enqueueRun({ sessionId: 'user-9', prompt: 'Write the intro.', idempotencyKey: 'req-9' });
+    await fixture.queue.enqueueRun({ sessionId: 'user-9', prompt: 'Write the intro.', idempotencyKey: 'req-9' });
     const before = await waiting();
-    const thrown = await queue.enqueueRun({ sessionId: 'user-9', prompt: 'Delete everything.', idempotencyKey: 'req-9' }).catch((error: unknown) => error);
+    const thrown = await fixture.queue.enqueueRun({ sessionId: 'user-9', prompt: 'Delete everything.', idempotencyKey: 'req-9' }).catch((error: unknown) => error);
     expect(ConfigurationError.isInstance(thrown)).toBe(true);
     expect((thrown as Error).message).toMatch(/^enqueueRun: the idempotencyKey "req-9" of session "user-9" already queued another request/);
     expect(await waiting()).toBe(before);
-    const job = await queue.queue.getJob((await queue.enqueueRun({ sessionId: 'user-9', prompt: 'Write the intro.', idempotencyKey: 'req-9' })).jobId);
+    const job = await fixture.queue.queue.getJob((await fixture.queue.enqueueRun({ sessionId: 'user-9', prompt: 'Write the intro.', idempotencyKey: 'req-9' })).jobId);
     expect(job?.data).toMatchObject({ prompt: 'Write the intro.' });
   });
 
@@ -133,7 +126,7 @@ describe.skipIf(!redis.reachable)('createAgentQueue: idempotency keys', () => {
   ])('refuses a key that is %s, naming the rule, and queues nothing', async (_, idempotencyKey, shown) => {
     const before = await waiting();
     // Refused at once (a throw) or as the promise's rejection: either way, nothing queued.
-    const thrown = await (async () => queue.enqueueRun({ sessionId: 'user-1', prompt: 'Hello', idempotencyKey: idempotencyKey as string }))().catch((error: unknown) => error);
+    const thrown = await (async () => fixture.queue.enqueueRun({ sessionId: 'user-1', prompt: 'Hello', idempotencyKey: idempotencyKey as string }))().catch((error: unknown) => error);
     expect(ConfigurationError.isInstance(thrown)).toBe(true);
     expect((thrown as Error).message).toMatch(/^enqueueRun: `idempotencyKey` must be a non-blank string/);
     expect((thrown as Error).message).toMatch(shown);
