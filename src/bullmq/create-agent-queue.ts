@@ -36,9 +36,10 @@ export interface EnqueueRunOptions {
    * Your key for this request (an HTTP request's idempotency key, a message id), so that sending
    * it twice (a client retry, a double submit, two servers handling one message) queues one job
    * and runs it once. Enqueueing again with the same session and key returns the first job
-   * (`duplicate: true`) while the queue keeps it; once the queue has dropped it (after 10,000
-   * newer completed jobs), the new job finds that run in the session's transcript and runs
-   * nothing. A key reused for another request of the session is refused with a
+   * (`duplicate: true`) while the queue keeps it (waiting, running, completed or failed: a request
+   * whose job failed is tried again under a new key); once the queue has dropped it (after 10,000
+   * newer completed or failed jobs), the new job finds that run in the session's transcript and
+   * runs nothing. A key reused for another request of the session is refused with a
    * `ConfigurationError` while the first job is kept. Any non-blank string of well-formed
    * Unicode, at most 200 bytes of UTF-8.
    * @default undefined (every call queues a new job)
@@ -58,9 +59,10 @@ export interface EnqueueApprovalOptions {
    * Your key for this request (an HTTP request's idempotency key, a message id), so that sending
    * it twice (a client retry, a double submit, two servers handling one message) queues one job
    * and runs it once. Enqueueing again with the same session and key returns the first job
-   * (`duplicate: true`) while the queue keeps it; once the queue has dropped it (after 10,000
-   * newer completed jobs), the new job finds that run in the session's transcript and runs
-   * nothing. A key reused for another request of the session is refused with a
+   * (`duplicate: true`) while the queue keeps it (waiting, running, completed or failed: a request
+   * whose job failed is tried again under a new key); once the queue has dropped it (after 10,000
+   * newer completed or failed jobs), the new job finds that run in the session's transcript and
+   * runs nothing. A key reused for another request of the session is refused with a
    * `ConfigurationError` while the first job is kept. Any non-blank string of well-formed
    * Unicode, at most 200 bytes of UTF-8.
    * @default undefined (every call queues a new job)
