@@ -8,25 +8,23 @@ import type { AssistantMessage, ContentBlock, TextBlock, ToolResultBlock } from 
 import type { RequestTool } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import type { PendingApproval } from '../types/pending-approval.js';
-import { PERMISSION_MODES, type PermissionMode, type PermissionRules, type PermissionUpdate } from '../types/permission.js';
+import { type PermissionMode, type PermissionRules, type PermissionUpdate } from '../types/permission.js';
 import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { stricterMode, subagentMode } from '../permissions/stricter-mode.js';
 import { createRuleSet, type RuleSet } from '../permissions/rule-set.js';
 import { LiveRuleSet } from './live-rule-set.js';
+import { applyCheckedPermissionUpdates, applyPermissionUpdates, checkPermissionUpdates } from './permission-updates.js';
+import { ensurePlanSlug, savePlan, type SavePlanDetails } from './save-plan.js';
+import { requestFreshContext, startFreshContext } from './fresh-context.js';
 import type { RuleBehavior } from '../permissions/compile-rule.js';
 import { assertRulesNameTools } from '../permissions/assert-rules-name-tools.js';
-import { parsePermissionUpdates } from '../permissions/parse-permission-updates.js';
 import type { ResolvedToolSources, Toolbox } from '../tool-sources/index.js';
 import { DEFAULT_PRICES, findPrice, type ModelPrice } from '../model/pricing.js';
 import type { Todo } from '../types/todo.js';
 import { diffTodos } from '../todos/diff-todos.js';
 import type { Tool, ToolAgentContext, ToolRunContext, ToolStateStore } from '../tools/types.js';
 import type { AgentServices } from '../tools/builtin/agent-services.js';
-import { allocatePlanSlug, PLAN_SLUG_ATTEMPTS, releasePlanName } from '../plan/allocate-plan-slug.js';
-import { createPlan } from '../plan/create-plan.js';
-import { PlanNameCollisionError } from '../errors/plan-name-collision-error.js';
-import { planFileName } from '../plan/plan-name.js';
 import { memoryPlanStore } from '../plan/memory-plan-store.js';
 import type { PlanStore } from '../plan/plan-store.js';
 import type { TranscriptWriter } from '../session/journal.js';
@@ -50,14 +48,6 @@ export type AgentEventInput = AgentEvent extends infer E ? (E extends AgentEvent
 export type SessionOrigin = 'startup' | 'resume' | 'fork';
 
 const RULE_BEHAVIORS: readonly RuleBehavior[] = ['allow', 'deny', 'ask'];
-
-/** The permission updates that change rules. */
-type RuleUpdateType = 'addRules' | 'replaceRules' | 'removeRules';
-
-/** The rules in their first order, each once. */
-function unique(rules: readonly string[]): string[] {
-  return rules.filter((rule, index) => rules.indexOf(rule) === index);
-}
 
 /**
  * One agent's session: its state (changed only by committing entries) and the services the loop
@@ -491,7 +481,8 @@ export class AgentCore implements AgentServices {
     this.emit(event);
   }
 
-  private assertBypassAllowed(): void {
+  /** @throws ConfigurationError for `bypassPermissions` without `allowDangerouslySkipPermissions`. */
+  assertBypassAllowed(): void {
     if (!this.options.allowDangerouslySkipPermissions) {
       throw new ConfigurationError(
         'permissionMode "bypassPermissions" runs every tool without asking. It is refused unless you also pass allowDangerouslySkipPermissions: true to createAgent.',
@@ -523,119 +514,23 @@ export class AgentCore implements AgentServices {
     return previous;
   }
 
-  /**
-   * Applies permission updates (from `canUseTool`, a resolved approval, or the host) to the
-   * session, each recorded in the transcript; updates for the `host` destination are also
-   * announced (`permission-update`) for the host to keep beyond the session.
-   * @throws ConfigurationError for a malformed update or rule (nothing is applied then; see {@link checkPermissionUpdates}).
-   */
+  /** See {@link applyPermissionUpdates}. */
   applyPermissionUpdates(updates: unknown): void {
-    this.applyCheckedPermissionUpdates(this.checkPermissionUpdates(updates));
+    applyPermissionUpdates(this, updates);
   }
 
-  /**
-   * Applies updates {@link checkPermissionUpdates} returned (the plain copies a decision records),
-   * without checking them again, recorded in one append: a crash keeps all of them or none (an
-   * allow rule never without the deny rule given with it).
-   */
+  /** See {@link applyCheckedPermissionUpdates}. */
   applyCheckedPermissionUpdates(updates: readonly PermissionUpdate[] | undefined): void {
-    if (!updates?.length) return;
-    this.inOneWrite(() => this.applyEachUpdate(updates));
+    applyCheckedPermissionUpdates(this, updates);
   }
 
-  private applyEachUpdate(updates: readonly PermissionUpdate[]): void {
-    for (const update of updates) {
-      switch (update.type) {
-        case 'addRules':
-        case 'replaceRules':
-        case 'removeRules':
-          this.changeSessionRules(update.type, update.behavior, update.rules as string[]);
-          break;
-        case 'setMode':
-          this.setMode(update.mode, 'permission-update');
-          break;
-        case 'addDirectories':
-        case 'removeDirectories':
-          this.commit({ kind: 'directories-changed', operation: update.type === 'addDirectories' ? 'add' : 'remove', directories: [...update.directories] });
-          break;
-      }
-      if (update.destination === 'host') this.emit({ type: 'permission-update', update });
-    }
-  }
-
-  /**
-   * Checks permission updates whole, applying none: a host's answer with one bad update changes
-   * nothing. Returns plain copies (the known fields, rules as strings) to record and apply.
-   * A rule to add must also name a tool of this agent or of one above it.
-   * @throws ConfigurationError naming the bad update and the fix.
-   */
+  /** See {@link checkPermissionUpdates}. */
   checkPermissionUpdates(updates: unknown): PermissionUpdate[] | undefined {
-    return parsePermissionUpdates(updates, {
-      checkRule: (behavior, rule) => {
-        if (!this.takesRule(behavior, rule)) this.checkRules(behavior, [rule]);
-      },
-      assertModeAllowed: (mode) => {
-        if (mode === 'bypassPermissions') this.assertBypassAllowed();
-      },
-    });
+    return checkPermissionUpdates(this, updates);
   }
 
-  /**
-   * Adds, replaces or removes session rules. A subagent's change is the session's: each rule goes
-   * to the highest agent above it that has the tool it names (recorded there, and inherited from
-   * there by every subagent), and stays the subagent's own only when no agent above has that tool.
-   * @throws ConfigurationError for a malformed rule, or one naming a tool neither this agent nor one above it has (nothing is changed then).
-   */
-  private changeSessionRules(type: RuleUpdateType, behavior: RuleBehavior, rules: readonly string[]): void {
-    const parent = this.sessionParent;
-    if (parent === undefined) return this.changeRules(type, behavior, rules);
-    const above = rules.filter((rule) => parent.takesRule(behavior, rule));
-    const own = rules.filter((rule) => !above.includes(rule));
-    if (type !== 'removeRules') this.checkRules(behavior, own);
-    if (type !== 'addRules' || above.length > 0) parent.changeSessionRules(type, behavior, type === 'removeRules' ? rules : above);
-    if (type === 'removeRules') this.changeRules(type, behavior, rules);
-    else if (type === 'replaceRules' || own.length > 0) this.changeRules(type, behavior, own);
-  }
-
-  /** Whether this agent or one above it has the tool `rule` names. */
-  private takesRule(behavior: RuleBehavior, rule: string): boolean {
-    try {
-      this.checkRules(behavior, [rule]);
-      return true;
-    } catch (error) {
-      if (!ConfigurationError.isInstance(error)) throw error;
-    }
-    return this.sessionParent?.takesRule(behavior, rule) ?? false;
-  }
-
-  /** @throws ConfigurationError for a malformed rule or one naming a tool this agent lacks. */
-  private checkRules(behavior: RuleBehavior, rules: readonly string[]): void {
-    this.assertRulesNameTools({ [behavior]: rules });
-    createRuleSet({ [behavior]: rules });
-  }
-
-  /** Changes this agent's own session rules, recording the change (nothing when it changes nothing). */
-  private changeRules(type: RuleUpdateType, behavior: RuleBehavior, rules: readonly string[]): void {
-    const present = this.state.sessionRules[behavior];
-    const before = this.rulesRevision;
-    if (type === 'addRules') {
-      this.checkRules(behavior, rules);
-      const fresh = unique(rules).filter((rule) => !present.includes(rule));
-      if (fresh.length === 0) return;
-      this.commit({ kind: 'rules-added', behavior, rules: fresh });
-      this.#rulesRevision++;
-      this.rules.changed(before, this.rulesRevision, (compiled) => compiled.add(behavior, fresh));
-      return;
-    }
-    if (type === 'replaceRules') {
-      this.checkRules(behavior, rules);
-      const replacement = unique(rules);
-      if (replacement.length === present.length && replacement.every((rule, index) => rule === present[index])) return;
-      this.commit({ kind: 'rules-changed', behavior, operation: 'replace', rules: replacement });
-    } else {
-      if (!rules.some((rule) => present.includes(rule))) return;
-      this.commit({ kind: 'rules-changed', behavior, operation: 'remove', rules: [...rules] });
-    }
+  /** Counts a change of this agent's own session rules (see {@link rulesRevision}). */
+  bumpRulesRevision(): void {
     this.#rulesRevision++;
   }
 
@@ -648,125 +543,24 @@ export class AgentCore implements AgentServices {
     this.emit({ type: 'todo-update', todos: copy(this.state.todos), previous: copy(previous), changes: diffTodos(previous, this.state.todos) });
   }
 
-  /**
-   * The session's plan slug, drawn on first use. Calls at the same time (two plans saved at once,
-   * parallel `Agent` calls) share one draw, so the session keeps one name.
-   */
+  /** See {@link ensurePlanSlug}. */
   ensurePlanSlug(): Promise<string> {
-    if (this.state.planSlug !== undefined) return Promise.resolve(this.state.planSlug);
-    this.#slugDraw ??= allocatePlanSlug({ store: this.planStore, agentId: this.agentId })
-      .then((slug) => {
-        this.commit({ kind: 'session-meta', slug });
-        return slug;
-      })
-      .finally(() => {
-        this.#slugDraw = undefined;
-      });
-    return this.#slugDraw;
+    return ensurePlanSlug(this);
   }
 
-  #slugDraw: Promise<string> | undefined;
-
-  /**
-   * Writes the plan under the session's name: over the plan this session saved there before, else
-   * only if the name is free (`createPlan`). A name another session's plan holds (it drew the same
-   * slug, in this process or another) is never written over: the session draws a new slug, up to
-   * `PLAN_SLUG_ATTEMPTS` times. The same text already there counts as written (a save repeated
-   * after a crash between the write and its record).
-   * @throws PlanNameCollisionError when every name drawn is held by another plan.
-   */
-  async #writePlan(text: string): Promise<{ slug: string; name: string }> {
-    const tried: string[] = [];
-    for (;;) {
-      const slug = await this.ensurePlanSlug();
-      const name = planFileName({ slug, agentId: this.agentId });
-      let written: boolean;
-      try {
-        if (this.state.plan?.name === name) {
-          await this.planStore.write(name, text);
-          written = true;
-        } else {
-          // What holds the name may not read as a plan (a directory): then it is simply not ours.
-          written = (await createPlan(this.planStore, name, text)) || (await this.planStore.read(name).catch(() => undefined)) === text;
-        }
-      } finally {
-        releasePlanName(this.planStore, name);
-      }
-      if (written) return { slug, name };
-      tried.push(name);
-      if (tried.length >= PLAN_SLUG_ATTEMPTS) throw new PlanNameCollisionError(tried);
-      // Drawn again: held by nobody in this process, and free in the store when asked.
-      if (this.state.planSlug === slug) {
-        const next = await allocatePlanSlug({ store: this.planStore, agentId: this.agentId });
-        if (this.state.planSlug === slug) this.commit({ kind: 'session-meta', slug: next });
-        else releasePlanName(this.planStore, planFileName({ slug: next, agentId: this.agentId }));
-      }
-    }
+  /** See {@link savePlan}. */
+  savePlan(text: string, toolUseId?: string, details?: SavePlanDetails): Promise<{ name: string; text: string }> {
+    return savePlan(this, text, toolUseId, details);
   }
 
-  /**
-   * Writes an approved plan to the plan store under the session's name and keeps it in state.
-   * `details.alongside` runs right after, its entries recorded in the same append as the plan's.
-   */
-  async savePlan(text: string, toolUseId?: string, details: { edited?: boolean; clearContext?: boolean; alongside?: (name: string) => void } = {}): Promise<{ name: string; text: string }> {
-    const { slug, name } = await this.#writePlan(text);
-    this.inOneWrite(() => {
-      this.commit({ kind: 'plan-snapshot', slug, name, text });
-      this.emit({
-        type: 'plan-approved',
-        plan: text,
-        name,
-        ...(toolUseId ? { toolUseId } : {}),
-        ...(details.edited ? { edited: true } : {}),
-        ...(details.clearContext ? { clearContext: true } : {}),
-      });
-      details.alongside?.(name);
-    });
-    return { name, text };
-  }
-
+  /** See {@link requestFreshContext}. */
   requestFreshContext(plan: { text: string; name?: string }): void {
-    this.commit({ kind: 'context-reset', request: { plan: plan.text, ...(plan.name !== undefined ? { name: plan.name } : {}) } });
+    requestFreshContext(this, plan);
   }
 
-  /**
-   * Carries out a requested fresh context (the batch that asked for it is answered): the history
-   * is replaced by one user message with the approved plan (recorded as the session's plan
-   * content), the todo list if there is one, the current mode's reminder, and the reminders queued
-   * for the model's next turn (a background task's end, files rewound), which the history it
-   * replaces never showed. The transcript keeps everything before; resume and fork still see it
-   * in the store.
-   * @param carried - the reminders queued before the batch's results were appended (that append
-   *   consumes them); by default those queued now.
-   */
-  startFreshContext(carried: readonly TextBlock[] = this.takeReminders()): void {
-    const request = this.state.contextReset;
-    if (!request || this.state.openBatch) return;
-    const fresh = structuredClone(this.state);
-    fresh.messages = [];
-    fresh.messageUsage = [];
-    fresh.pendingReminders = [];
-    delete fresh.contextReset;
-    delete fresh.openBatch;
-    // The todos and the mode are the same before and after the checkpoint: the message is made
-    // first, so both are recorded in one append (a crash between two would leave an empty history).
-    const blocks: TextBlock[] = [
-      {
-        type: 'text',
-        text: `The user approved the plan below${request.name ? ` (saved as ${request.name})` : ''} and started a fresh context to carry it out: what was explored before is no longer shown. Carry out the plan now, step by step.\n\n${request.plan}`,
-      },
-    ];
-    if (this.state.todos.length > 0) {
-      const list = this.state.todos.map((todo) => `- [${todo.status === 'completed' ? 'x' : ' '}] ${todo.content} (${todo.status})`).join('\n');
-      blocks.push({ type: 'text', text: `Your todo list so far:\n${list}` });
-    }
-    const planModeInstructions = this.options.planModeInstructions;
-    if (this.mode !== 'default') blocks.push({ type: 'text', text: modeReminder(this.mode, { planModeInstructions }) });
-    // Mode changes are left out: the fresh context states the mode as it is now.
-    const modeReminders = new Set(PERMISSION_MODES.map((mode) => modeReminder(mode, { planModeInstructions })));
-    const reminders = new Set(carried.map((block) => block.text).filter((text) => !modeReminders.has(text)));
-    for (const text of reminders) blocks.push({ type: 'text', text });
-    this.commit({ kind: 'checkpoint', state: fresh, reason: 'clear-context' }, { kind: 'message', message: { role: 'user', content: blocks }, planContent: request.plan });
+  /** See {@link startFreshContext}. */
+  startFreshContext(carried?: readonly TextBlock[]): void {
+    startFreshContext(this, carried);
   }
 
   /** Every approval waiting for the host, with its path. */

@@ -1,0 +1,98 @@
+import { PlanNameCollisionError } from '../errors/plan-name-collision-error.js';
+import { allocatePlanSlug, PLAN_SLUG_ATTEMPTS, releasePlanName } from '../plan/allocate-plan-slug.js';
+import { createPlan } from '../plan/create-plan.js';
+import { planFileName } from '../plan/plan-name.js';
+import type { AgentCore } from './agent-core.js';
+
+// How an agent's session names and saves its approved plans. The AgentCore methods of the same
+// names call these.
+
+/** Details of a {@link savePlan}. */
+export interface SavePlanDetails {
+  /** The host edited the plan before approving it. */
+  edited?: boolean;
+  /** The approval asked for a fresh context. */
+  clearContext?: boolean;
+  /** Runs right after, its entries recorded in the same append as the plan's. */
+  alongside?: (name: string) => void;
+}
+
+/** A slug draw under way, by agent: calls at the same time share it. */
+const slugDraws = new WeakMap<AgentCore, Promise<string>>();
+
+/**
+ * The session's plan slug, drawn on first use. Calls at the same time (two plans saved at once,
+ * parallel `Agent` calls) share one draw, so the session keeps one name.
+ */
+export function ensurePlanSlug(core: AgentCore): Promise<string> {
+  if (core.state.planSlug !== undefined) return Promise.resolve(core.state.planSlug);
+  let draw = slugDraws.get(core);
+  if (draw === undefined) {
+    draw = allocatePlanSlug({ store: core.planStore, agentId: core.agentId })
+      .then((slug) => {
+        core.commit({ kind: 'session-meta', slug });
+        return slug;
+      })
+      .finally(() => slugDraws.delete(core));
+    slugDraws.set(core, draw);
+  }
+  return draw;
+}
+
+/**
+ * Writes the plan under the session's name: over the plan this session saved there before, else
+ * only if the name is free (`createPlan`). A name another session's plan holds (it drew the same
+ * slug, in this process or another) is never written over: the session draws a new slug, up to
+ * `PLAN_SLUG_ATTEMPTS` times. The same text already there counts as written (a save repeated
+ * after a crash between the write and its record).
+ * @throws PlanNameCollisionError when every name drawn is held by another plan.
+ */
+async function writePlan(core: AgentCore, text: string): Promise<{ slug: string; name: string }> {
+  const tried: string[] = [];
+  for (;;) {
+    const slug = await ensurePlanSlug(core);
+    const name = planFileName({ slug, agentId: core.agentId });
+    let written: boolean;
+    try {
+      if (core.state.plan?.name === name) {
+        await core.planStore.write(name, text);
+        written = true;
+      } else {
+        // What holds the name may not read as a plan (a directory): then it is simply not ours.
+        written = (await createPlan(core.planStore, name, text)) || (await core.planStore.read(name).catch(() => undefined)) === text;
+      }
+    } finally {
+      releasePlanName(core.planStore, name);
+    }
+    if (written) return { slug, name };
+    tried.push(name);
+    if (tried.length >= PLAN_SLUG_ATTEMPTS) throw new PlanNameCollisionError(tried);
+    // Drawn again: held by nobody in this process, and free in the store when asked.
+    if (core.state.planSlug === slug) {
+      const next = await allocatePlanSlug({ store: core.planStore, agentId: core.agentId });
+      if (core.state.planSlug === slug) core.commit({ kind: 'session-meta', slug: next });
+      else releasePlanName(core.planStore, planFileName({ slug: next, agentId: core.agentId }));
+    }
+  }
+}
+
+/**
+ * Writes an approved plan to the plan store under the session's name and keeps it in state.
+ * `details.alongside` runs right after, its entries recorded in the same append as the plan's.
+ */
+export async function savePlan(core: AgentCore, text: string, toolUseId?: string, details: SavePlanDetails = {}): Promise<{ name: string; text: string }> {
+  const { slug, name } = await writePlan(core, text);
+  core.inOneWrite(() => {
+    core.commit({ kind: 'plan-snapshot', slug, name, text });
+    core.emit({
+      type: 'plan-approved',
+      plan: text,
+      name,
+      ...(toolUseId ? { toolUseId } : {}),
+      ...(details.edited ? { edited: true } : {}),
+      ...(details.clearContext ? { clearContext: true } : {}),
+    });
+    details.alongside?.(name);
+  });
+  return { name, text };
+}
