@@ -82,7 +82,12 @@ export function sessionStateBlocks(state: CompactionState): TextBlock[] {
     blocks.push(`${TODOS_OPENING} (update it with TodoWrite):\n${JSON.stringify(state.todos, null, 2)}`);
   }
   if (state.pendingApprovals && state.pendingApprovals.length > 0) {
-    const calls = state.pendingApprovals.map((approval) => `- ${approval.toolName} (${approval.toolUseId}): ${approvalInput(approval.input)}`);
+    const calls = state.pendingApprovals.map((approval) => {
+      const call = `${approval.toolName} (${approval.toolUseId}): ${approvalInput(approval.input)}`;
+      // A subagent's call: the model knows only its own call that started the subagent.
+      const outer = approval.path !== undefined && approval.path.length > 1 ? approval.path[0] : undefined;
+      return outer === undefined ? `- ${call}` : `- your call ${outer} waits on its subagent's call ${call}`;
+    });
     blocks.push(`${APPROVALS_OPENING}; do not make them again, their results will follow:\n${calls.join('\n')}`);
   }
   const rules = (['allow', 'deny', 'ask'] as const).flatMap((behavior) => {

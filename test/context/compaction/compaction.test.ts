@@ -95,6 +95,15 @@ describe('the compacted history', () => {
     expect(opening.at(-1)).toBe(DEFAULT_CONTINUATION);
   });
 
+  it("restates a subagent's pending call as what the model's own call waits on, not as a call the model made", () => {
+    const nested = { ...state.pendingApprovals![0]!, toolUseId: 'sub_w1', agentId: 'agent_x', path: ['toolu_agent', 'sub_w1'] };
+    const own = { ...state.pendingApprovals![0]!, path: ['t9'] };
+    const blocks = sessionStateBlocks({ ...state, pendingApprovals: [own, nested] }).map((block) => block.text);
+    const waiting = blocks.find((text) => text.startsWith('Tool calls waiting'))!;
+    expect(waiting).toContain('\n- Write (t9): {"path":"report.md"}');
+    expect(waiting).toContain('\n- your call toolu_agent waits on its subagent\'s call Write (sub_w1): {"path":"report.md"}');
+  });
+
   it("restates a pending call's long input by its head (a summary must fit the window), on whole characters", () => {
     const content = `${'a'.repeat(1_990)}😀${'b'.repeat(100_000)}`;
     const approval = { ...state.pendingApprovals![0]!, input: { path: 'big.md', content } };
