@@ -1,25 +1,28 @@
 import { z } from 'zod/v4';
+import { schemaBuiltOnFirstUse } from '../tools/schema-built-on-first-use.js';
 
 /**
  * The default shape of a structured plan: what it is for, an outline of the result, the steps to
  * get there, and what could go wrong. Domain-neutral (an article, a migration, a trip). Hosts may
  * pass their own schema wherever a schema is taken.
  */
-export const PlanSchema = z.object({
-  goal: z.string().min(1).describe('What the work is meant to achieve, in one or two sentences.'),
-  outline: z.array(z.string()).describe('The shape of the result, one line per part (sections, components, stages).'),
-  steps: z
-    .array(
-      z.object({
-        // Not blank: each step becomes a todo (planToTodos), whose content must not be empty.
-        title: z.string().regex(/\S/, 'must not be blank').describe('The step as an imperative sentence, e.g. "Draft the introduction".'),
-        detail: z.string().optional().describe('How to do it, what to watch for; optional.'),
-      }),
-    )
-    .min(1)
-    .describe('The work to do, in order.'),
-  risks: z.array(z.string()).describe('What could go wrong or needs a decision; may be empty.'),
-});
+export const PlanSchema = schemaBuiltOnFirstUse(() =>
+  z.object({
+    goal: z.string().min(1).describe('What the work is meant to achieve, in one or two sentences.'),
+    outline: z.array(z.string()).describe('The shape of the result, one line per part (sections, components, stages).'),
+    steps: z
+      .array(
+        z.object({
+          // Not blank: each step becomes a todo (planToTodos), whose content must not be empty.
+          title: z.string().regex(/\S/, 'must not be blank').describe('The step as an imperative sentence, e.g. "Draft the introduction".'),
+          detail: z.string().optional().describe('How to do it, what to watch for; optional.'),
+        }),
+      )
+      .min(1)
+      .describe('The work to do, in order.'),
+    risks: z.array(z.string()).describe('What could go wrong or needs a decision; may be empty.'),
+  }),
+);
 
 /** A structured plan, as {@link PlanSchema} validates it. */
 export type StructuredPlan = z.output<typeof PlanSchema>;
