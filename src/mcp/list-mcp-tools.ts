@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { z } from 'zod/v4';
+import { builtOnFirstUse } from '../tools/built-on-first-use.js';
 import { loadMcpSdk } from './load-mcp-sdk.js';
 import { toMcpToolInfo, type McpToolInfo } from './mcp-tool-info.js';
 
@@ -10,7 +11,8 @@ const MAX_PAGES = 100;
  * A page of `tools/list`, each tool checked on its own below: one tool of a shape the protocol
  * does not allow must not cost the server its other tools (the SDK's `listTools` refuses the page).
  */
-const LENIENT_PAGE = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+// Built on first use: at module scope it cost every cold import of agent-harness, MCP or not.
+const lenientPage = builtOnFirstUse(() => z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }));
 
 /** The first problems zod found, as a short phrase. */
 function issuesOf(error: { issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }> }): string {
@@ -39,7 +41,7 @@ export async function listMcpTools(client: Client, options: { signal?: AbortSign
   const valid: unknown[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, LENIENT_PAGE, {
+    const result = await client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, lenientPage(), {
       timeout: options.timeoutMs,
       ...(options.signal ? { signal: options.signal } : {}),
     });
