@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { syncDirectory } from './sync-directory.js';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
@@ -9,7 +10,8 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 export interface WriteFileAtomicallyOptions {
   /**
    * Flushes the new content to disk (`fsync`) before it takes the target's place, so a crash of
-   * the machine right after leaves the old content or the new one, not an empty file.
+   * the machine right after leaves the old content or the new one, not an empty file; and the
+   * directory after (best effort), so the new content is what survives once this resolves.
    * @default true
    */
   fsync?: boolean;
@@ -62,4 +64,6 @@ export async function writeFileAtomically(target: string, data: string | Uint8Ar
   }
   // Linked in place: the temporary name goes (a failure here leaves a stray name, not a bad target).
   if (options.exclusive) await unlink(temporary).catch(() => undefined);
+  // The rename itself made durable: without it a crash of the machine can bring the old file back.
+  if (options.fsync !== false) await syncDirectory(dirname(target));
 }

@@ -1,4 +1,5 @@
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
+import { syncDirectory } from '../fs/sync-directory.js';
 import { dirname } from 'node:path';
 import { entrySeq } from '../../state/entry-seq.js';
 import { readSessionFile } from './read-session-file.js';
@@ -17,18 +18,6 @@ function errorCode(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 }
 
-/** Makes a new directory entry durable; not every platform can open a directory, so best effort. */
-async function syncDirectory(directory: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(directory, 'r');
-    await handle.sync();
-  } catch {
-    // Windows and some file systems refuse; the file's own data is still synced.
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
-}
 
 /**
  * The open, append-mode handle of a session file, and the session's revision as of the file's

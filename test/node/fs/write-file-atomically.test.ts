@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { writeFileAtomically } from '../../../src/node/fs/write-file-atomically.js';
 import { makeTempDir } from '../workspace-tools/helpers.js';
 
@@ -27,6 +27,28 @@ describe('writeFileAtomically', () => {
     expect(await fs.readFile(target, 'utf8')).toBe('new content');
     expect((await fs.stat(target)).ino).not.toBe(before.ino);
     expect(await strays()).toEqual([]);
+  });
+
+  it.skipIf(process.platform !== 'linux')('syncs the new content and then its directory (the rename), unless fsync is false', async () => {
+    const probe = await fs.open(path.join(dir, 'probe'), 'w');
+    const prototype = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+    await probe.close();
+    const synced: string[] = [];
+    const sync = vi.spyOn(prototype, 'sync').mockImplementation(async function (this: { fd: number }) {
+      synced.push(await fs.readlink(`/proc/self/fd/${this.fd}`).catch(() => '?'));
+    });
+    try {
+      const target = path.join(dir, 'draft.md');
+      await writeFileAtomically(target, 'new');
+      expect(synced).toHaveLength(2);
+      expect(synced[0]).toMatch(/\.tmp-/);
+      expect(synced[1]).toBe(await fs.realpath(dir));
+      synced.length = 0;
+      await writeFileAtomically(target, 'newer', { fsync: false });
+      expect(synced).toEqual([]);
+    } finally {
+      sync.mockRestore();
+    }
   });
 
   it('gives the file exactly the mode asked, whatever the umask', async () => {
