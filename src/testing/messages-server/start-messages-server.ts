@@ -99,7 +99,7 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
     }
     item = accounting.withCacheUsage(item, body);
     // The provider's part of a scripted tool search: the search results follow the search calls.
-    if ('content' in item) item = emulateToolSearch(item, body);
+    if ('content' in item) item = await emulateToolSearch(item, body);
     const rest = await sendMessagesResponse(response, item, { body, number, requestId });
     queue.unshift(...rest);
   }
