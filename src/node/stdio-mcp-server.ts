@@ -38,6 +38,11 @@ export interface StdioMcpServerOptions extends McpServerConfigBase {
  * `createAgent({ mcpServers: { name: stdioMcpServer({ command, args }) } })`. The process starts
  * when the agent connects (before its first request), is started again when it dies (with
  * backoff), and ends with `agent.close()`. Needs `@modelcontextprotocol/sdk`.
+ *
+ * Each message the server writes (one line on its stdout) may be at most 10 MB: the MCP SDK's
+ * stdio transport reads no more of a line. A server that writes a longer line, or one that never
+ * ends, loses its connection: a call in progress fails with an error result, and the server is
+ * started again. A result that large (many full-size images, say) has to be split by the server.
  * @throws ConfigurationError when `command` is missing.
  * @example
  * const agent = createAgent({ model, mcpServers: { notes: stdioMcpServer({ command: 'node', args: ['notes-server.js'] }) } });

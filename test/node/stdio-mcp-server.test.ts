@@ -112,6 +112,19 @@ describe('stdioMcpServer', () => {
     expect(list).toMatchObject({ isError: false, content: '(no notes)' });
   });
 
+  it('ends the connection to a server that writes a line that never ends (the MCP SDK reads at most 10 MB of a line), and starts the server again', async () => {
+    // Bounded by the SDK's ReadBuffer (10 MB by default in every version the peer range allows):
+    // without the bound this run would never end and the host's memory would grow with the line.
+    const model = scriptedModel([turn(toolCall('mcp__notes__endless', {})), 'Stopped.']);
+    const agent = agentWith({ model });
+    const { events, result } = await collect(agent.run('go'));
+    expect(result.status).toBe('completed');
+    expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ isError: true, content: expect.stringMatching(/closed the connection during the call to "endless"/) });
+    expect(events.some((event) => event.type === 'mcp-server-status' && event.status === 'reconnecting')).toBe(true);
+    expect(await pidOf(agent, model)).toBeGreaterThan(0);
+    expect(agent.mcpServers[0]!.status).toBe('connected');
+  });
+
   it('reports a server that cannot start as failed, with its stderr to the host, and the agent still runs', async () => {
     const stderr: string[] = [];
     const agent = agentWith({ model: scriptedModel(['Working without notes.']) }, notesServer({ env: { NOTES_FAIL_START: '1' }, onStderr: (text) => stderr.push(text) }));
