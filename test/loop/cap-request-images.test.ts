@@ -74,4 +74,14 @@ describe('the images of one request', () => {
     expect(imagesOf(model.requests[1]!.messages).filter((block) => block.image)).toHaveLength(6);
     expect(model.requests[1]!.messages).toEqual(agent.messages.slice(0, 3));
   });
+
+  it('the summary request of a compaction is capped too', async () => {
+    const model = scriptedModel([turn(...Array.from({ length: 6 }, (_, index) => toolCall('mcp__cam__shots', {}, `call_${index}`))), 'Looked.', turn('<summary>\n## Goal\nLook.\n</summary>')]);
+    const agent = createAgent({ model, mcpServers: { cam: { type: 'sdk', server: shotsServer(20, 0) } }, context: { compaction: { keepTokens: 0 } } });
+    agents.push(agent);
+    expect((await agent.run('Look at every screen.').result).status).toBe('completed');
+    expect((await agent.compact()).compacted).toBe(true);
+    const summary = model.requests.at(-1)!;
+    expect(imagesOf(summary.messages).filter((block) => block.image)).toHaveLength(100);
+  });
 });
