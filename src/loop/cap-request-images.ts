@@ -18,7 +18,13 @@ function sizeOf(base64: string): string {
 }
 
 function note(image: ImageBlock): TextBlock {
-  const what = image.source.type === 'base64' ? `Image of type ${image.source.media_type} (${sizeOf(image.source.data)})` : `Image ${image.source.url}`;
+  const source = image.source as { type: string; media_type?: string; data?: string; url?: string };
+  const what =
+    source.type === 'base64' && typeof source.data === 'string'
+      ? `Image of type ${source.media_type} (${sizeOf(source.data)})`
+      : typeof source.url === 'string'
+        ? `Image ${source.url}`
+        : `Image (${source.type} source)`;
   const block: TextBlock = {
     type: 'text',
     text: `[${what} not sent: a request may carry at most ${MAX_IMAGES_PER_REQUEST} images and 20 MB (base64) of them; the newest are kept]`,
@@ -59,7 +65,8 @@ export function capRequestImages(messages: readonly Message[]): readonly Message
   let chars = 0;
   for (let index = images.length - 1; index >= 0; index--) {
     const image = images[index]!;
-    const size = image.source.type === 'base64' ? image.source.data.length : 0;
+    const data = (image.source as { data?: unknown }).data;
+    const size = typeof data === 'string' ? data.length : 0;
     if (count + 1 > MAX_IMAGES_PER_REQUEST || chars + size > MAX_IMAGE_BASE64_CHARS_PER_REQUEST) {
       dropped.add(image);
       continue;

@@ -3,6 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createAgent, type Agent, type Message } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { PIXEL_PNG } from '../mcp/fixtures/notes-server.js';
+import { capRequestImages } from '../../src/loop/cap-request-images.js';
 
 // The Messages API refuses a whole request past 100 images or 32 MB. One result keeps at most 20
 // images and 10 MB of them, but a turn of parallel calls (and the turns before it) add up: the
@@ -83,5 +84,23 @@ describe('the images of one request', () => {
     expect((await agent.compact()).compacted).toBe(true);
     const summary = model.requests.at(-1)!;
     expect(imagesOf(summary.messages).filter((block) => block.image)).toHaveLength(100);
+  });
+
+  it('counts the images of user messages and URL images too, and keeps a dropped image\'s cache_control on its note', () => {
+    const png = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png', data: PIXEL_PNG } };
+    const messages: Message[] = [
+      { role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' }, cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'Look.' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Seen.' }] },
+      { role: 'user', content: Array.from({ length: 100 }, () => png) },
+    ];
+    const capped = capRequestImages(messages);
+    expect(capped[0]!.content).toEqual([
+      { type: 'text', text: '[Image https://example.com/a.png not sent: a request may carry at most 100 images and 20 MB (base64) of them; the newest are kept]', cache_control: { type: 'ephemeral' } },
+      { type: 'text', text: 'Look.' },
+    ]);
+    expect(capped[1]).toBe(messages[1]);
+    expect(capped[2]).toBe(messages[2]);
+    const within = messages.slice(1);
+    expect(capRequestImages(within)).toBe(within);
   });
 });
