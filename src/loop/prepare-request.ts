@@ -2,10 +2,12 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import type { ModelRequest } from '../model/model.js';
 import { toolsWithOutputTool, type OutputRequest } from './structured-output.js';
 import type { RunAbort } from './run-abort.js';
+import { capRequestImages } from './cap-request-images.js';
 
 /**
  * Builds the request of one turn. System and tools are the same objects every turn (the
- * byte-identical prefix); the history is passed by reference, never copied. The first request
+ * byte-identical prefix); the history is passed by reference, not copied, unless it holds more
+ * images than one request may carry (see capRequestImages). The first request
  * of a session records the prefix in the session state.
  */
 export function prepareRequest(core: AgentCore, abort: RunAbort, output?: OutputRequest): ModelRequest {
@@ -16,7 +18,7 @@ export function prepareRequest(core: AgentCore, abort: RunAbort, output?: Output
   const request: ModelRequest = {
     system: core.system,
     tools: output?.mode === 'tool' ? toolsWithOutputTool(output, core.toolDefinitions) : core.toolDefinitions,
-    messages: core.state.messages,
+    messages: capRequestImages(core.state.messages),
     // The run's signal is made here, at its first model call, if nothing asked for it before (see RunAbort).
     signal: abort.signal,
   };

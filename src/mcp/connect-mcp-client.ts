@@ -31,6 +31,8 @@ export interface ConnectedClient {
   tools: McpToolInfo[];
   serverInfo: { name: string; version: string } | undefined;
   close(): Promise<void>;
+  /** Why the transport ended the connection itself, when it did (see `McpTransportLike.closeReason`). */
+  closeReason(): string | undefined;
 }
 
 /** Whether an error means the server wants authorization (HTTP 401, or the SDK's `UnauthorizedError`). */
@@ -82,7 +84,9 @@ export async function connectMcpClient(args: ConnectMcpClientArgs): Promise<Conn
     await step(() => made.connect(created!.transport as never, { signal: controller.signal, timeout: timeoutMs }));
     const tools = await step(() => listMcpTools(made, { signal: controller.signal, timeoutMs }));
     const version = made.getServerVersion();
-    return { client: made, tools, serverInfo: version ? { name: version.name, version: version.version } : undefined, close };
+    const transport = created.transport;
+    const closeReason = () => (typeof transport.closeReason === 'string' ? transport.closeReason : undefined);
+    return { client: made, tools, serverInfo: version ? { name: version.name, version: version.version } : undefined, close, closeReason };
   } catch (error) {
     await close();
     if (McpConnectionError.isInstance(error)) throw error;

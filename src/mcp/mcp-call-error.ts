@@ -28,10 +28,19 @@ function issuesOf(error: unknown): string | undefined {
  * happened and what the model (or host) can do: a lost connection, a timeout, the server's own
  * error answer, or a result of the wrong shape.
  */
-export function classifyCallError(error: unknown, server: string, toolName: string, timeoutMs: number): ClassifiedCallError {
+export function classifyCallError(error: unknown, server: string, toolName: string, timeoutMs: number, closeReason?: string): ClassifiedCallError {
   const code = (error as { code?: unknown } | null)?.code;
   const name = (error as { name?: unknown } | null)?.name;
   const detail = describeThrown(error);
+  if (name === 'McpError' && code === CONNECTION_CLOSED && closeReason) {
+    return {
+      connectionLost: true,
+      error: new McpConnectionError(
+        `The connection to the MCP server "${server}" was closed during the call to "${toolName}": ${closeReason} The call may or may not have taken effect. The agent reconnects by itself; check what happened before calling it again.`,
+        { server, cause: error },
+      ),
+    };
+  }
   if (name === 'McpError' && code === CONNECTION_CLOSED) {
     return {
       connectionLost: true,

@@ -67,6 +67,8 @@ export class McpConnection {
    */
   async callTool(toolName: string, input: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
     const client = await this.#usableClient(signal);
+    // Kept: when the transport closes, the connection is dropped before the call's promise settles.
+    const connected = this.#connected?.client === client ? this.#connected : undefined;
     const timeout = this.config.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
     const maxTotal = this.config.maxTotalTimeoutMs ?? Math.max(DEFAULT_MAX_TOTAL_TIMEOUT_MS, timeout);
     // The total cap runs on its own timer (the SDK's `maxTotalTimeout` is only checked when
@@ -83,7 +85,7 @@ export class McpConnection {
     } catch (error) {
       if (signal.aborted) throw error;
       if (call.signal.reason instanceof TotalTimeout) throw totalTimeoutError(this.name, toolName, maxTotal, error);
-      const classified = classifyCallError(error, this.name, toolName, timeout);
+      const classified = classifyCallError(error, this.name, toolName, timeout, connected?.closeReason());
       if (classified.connectionLost) this.#lost(client);
       throw classified.error;
     } finally {
@@ -189,7 +191,9 @@ export class McpConnection {
     this.#connected = undefined;
     void connected.close();
     this.#failures = 0;
-    this.#setStatus('reconnecting', new McpConnectionError(`The connection to the MCP server "${this.name}" was lost; reconnecting.`, { server: this.name }));
+    const reason = connected.closeReason();
+    const message = reason ? `The connection to the MCP server "${this.name}" was lost: ${reason} Reconnecting.` : `The connection to the MCP server "${this.name}" was lost; reconnecting.`;
+    this.#setStatus('reconnecting', new McpConnectionError(message, { server: this.name }));
     this.#schedule();
   }
 

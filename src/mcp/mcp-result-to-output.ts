@@ -60,6 +60,7 @@ function resource(value: unknown): Block {
  * What one result may carry in images: the Messages API takes a request of at most 32 MB and 100
  * images, and a result stays in every later request, so a server answering with dozens of
  * full-size images would make the session's requests fail. Images past either bound become notes.
+ * The request as a whole (parallel results, earlier turns) is capped in `loop/cap-request-images.ts`.
  */
 const MAX_IMAGES_PER_RESULT = 20;
 const MAX_IMAGE_BASE64_CHARS_PER_RESULT = 2 * MAX_IMAGE_BASE64_CHARS;

@@ -14,6 +14,13 @@ export interface McpTransportLike {
   onclose?: (() => void) | undefined;
   onerror?: ((error: Error) => void) | undefined;
   onmessage?: ((message: never, extra?: never) => void) | undefined;
+  /**
+   * Why the transport ended the connection itself, when it did: a sentence, read when the
+   * connection closes and named in the server's status and in the error of a call it cut off
+   * (`stdioMcpServer` sets it when the server writes a line past its read limit).
+   * @default undefined
+   */
+  closeReason?: string | undefined;
 }
 
 /** An MCP server object of `@modelcontextprotocol/sdk` (`McpServer` or the low-level `Server`). */

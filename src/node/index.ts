@@ -12,6 +12,6 @@ export { classifyBashCommand, type BashCommandClassification } from './workspace
 export { findCatastrophicCommand, type FindCatastrophicCommandOptions } from './workspace-tools/find-catastrophic-command.js';
 export { fileMemoryStore, type FileMemoryStoreOptions } from './file-memory-store.js';
 export { loadInstructions, type LoadInstructionsOptions, type LoadedInstructions, type InstructionFile } from './load-instructions.js';
-export { stdioMcpServer, type StdioMcpServerOptions } from './stdio-mcp-server.js';
+export { stdioMcpServer, MAX_STDIO_MCP_LINE_BYTES, type StdioMcpServerOptions } from './stdio-mcp-server.js';
 export { loadSkills, type LoadSkillsOptions } from './load-skills.js';
 export { parseSkillFile, splitAllowedTools } from './skills/parse-skill-file.js';

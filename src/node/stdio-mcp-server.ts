@@ -33,11 +33,48 @@ export interface StdioMcpServerOptions extends McpServerConfigBase {
   onStderr?: (text: string) => void;
 }
 
+/** The longest line (one MCP message) read from a stdio MCP server's stdout: 10 MB. */
+export const MAX_STDIO_MCP_LINE_BYTES = 10 * 1024 * 1024;
+
+/** The MCP SDK's error for a line past its read buffer (its wording in 1.32). */
+const READ_BUFFER_OVERFLOW = /ReadBuffer exceeded maximum size/;
+
+/**
+ * Names the reason the SDK's transport ends the connection itself: it reports a line past its
+ * read buffer to `onerror`, then closes. The reason is kept on the transport (`closeReason`) for
+ * the server's status and the call that was cut off.
+ */
+function noteLineOverflow(transport: McpTransportLike): void {
+  let handler: ((error: Error) => void) | undefined;
+  const noting = (given: (error: Error) => void) => (error: Error) => {
+    if (error instanceof Error && READ_BUFFER_OVERFLOW.test(error.message)) {
+      transport.closeReason = `The server wrote a line (one MCP message) of more than ${MAX_STDIO_MCP_LINE_BYTES / (1024 * 1024)} MB on stdout, the most stdioMcpServer reads, so the connection was closed.`;
+    }
+    given(error);
+  };
+  // An accessor, not a wrapper set once: the MCP client reads the handler and sets its own that
+  // calls the one it read, so the getter hands out the handler as set, wrapped, never itself.
+  Object.defineProperty(transport, 'onerror', {
+    configurable: true,
+    enumerable: true,
+    get: () => (handler ? noting(handler) : undefined),
+    set: (value: ((error: Error) => void) | undefined) => {
+      handler = value;
+    },
+  });
+}
+
 /**
  * An MCP server started as a child process and spoken to over stdio, for
  * `createAgent({ mcpServers: { name: stdioMcpServer({ command, args }) } })`. The process starts
  * when the agent connects (before its first request), is started again when it dies (with
  * backoff), and ends with `agent.close()`. Needs `@modelcontextprotocol/sdk`.
+ *
+ * Each message the server writes (one line on its stdout) may be at most
+ * {@link MAX_STDIO_MCP_LINE_BYTES} (10 MB), the MCP SDK's read limit. A server that writes a
+ * longer line, or one that never ends, loses its connection with a reason that names the limit
+ * (the server's status, and the `McpConnectionError` result of a call it cut off), and is started
+ * again: the line never grows the host's memory past the limit.
  * @throws ConfigurationError when `command` is missing.
  * @example
  * const agent = createAgent({ model, mcpServers: { notes: stdioMcpServer({ command: 'node', args: ['notes-server.js'] }) } });
@@ -63,7 +100,9 @@ export function stdioMcpServer(options: StdioMcpServerOptions): McpStdioServerCo
         ...(config.env ? { env: config.env } : {}),
         ...(config.cwd ? { cwd: config.cwd } : {}),
         stderr,
+        maxBufferSize: MAX_STDIO_MCP_LINE_BYTES,
       });
+      noteLineOverflow(transport as unknown as McpTransportLike);
       // Read even without a listener: an unread pipe would stall a chatty server.
       if (stderr === 'pipe') transport.stderr?.on('data', (chunk: Buffer) => onStderr?.(chunk.toString('utf8')));
       return transport as unknown as McpTransportLike;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isGone } from '../process-helpers.js';
 import { ConfigurationError, createAgent, type Agent, type AgentOptions, type McpServerStatusEvent } from 'agent-harness';
-import { stdioMcpServer, type StdioMcpServerOptions } from 'agent-harness/node';
+import { MAX_STDIO_MCP_LINE_BYTES, stdioMcpServer, type StdioMcpServerOptions } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { collect, deferred } from '../helpers.js';
 
@@ -110,6 +110,23 @@ describe('stdioMcpServer', () => {
     expect(malformed!.isError).toBe(true);
     expect(malformed!.content).toMatch(/The MCP server "notes" answered the call to "malformed" with a malformed result \(content: .*\), so it was discarded/);
     expect(list).toMatchObject({ isError: false, content: '(no notes)' });
+  });
+
+  it('ends the connection to a server that writes a line that never ends, naming the 10 MB line limit, and starts the server again', async () => {
+    // Bounded by the SDK's read buffer: without the bound this run would never end and the
+    // host's memory would grow with the line.
+    const model = scriptedModel([turn(toolCall('mcp__notes__endless', {})), 'Stopped.']);
+    const agent = agentWith({ model });
+    const { events, result } = await collect(agent.run('go'));
+    expect(result.status).toBe('completed');
+    const limit = /The server wrote a line \(one MCP message\) of more than 10 MB on stdout, the most stdioMcpServer reads, so the connection was closed\./;
+    expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ isError: true, content: expect.stringMatching(limit) });
+    expect(String(events.find((event) => event.type === 'tool-result')!.content)).toMatch(/The connection to the MCP server "notes" was closed during the call to "endless": /);
+    const lost = events.find((event) => event.type === 'mcp-server-status' && event.status === 'reconnecting') as McpServerStatusEvent;
+    expect(lost.error).toMatch(limit);
+    expect(MAX_STDIO_MCP_LINE_BYTES).toBe(10 * 1024 * 1024);
+    expect(await pidOf(agent, model)).toBeGreaterThan(0);
+    expect(agent.mcpServers[0]!.status).toBe('connected');
   });
 
   it('reports a server that cannot start as failed, with its stderr to the host, and the agent still runs', async () => {

@@ -3,7 +3,8 @@ import { Worker } from 'node:worker_threads';
 /**
  * The worker's code, run with `eval: true` (no file to locate next to the bundle). It compiles
  * the pattern it is given and answers each text with the indexes of its matching lines, split
- * exactly as the caller splits them (`\r?\n`, a final empty line dropped).
+ * exactly as the caller splits them (`\r?\n`, a final empty line dropped), or each list of texts
+ * with the indexes of the texts that match whole.
  */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -11,6 +12,12 @@ let regexp;
 parentPort.on('message', (message) => {
   if (message.type === 'pattern') {
     regexp = new RegExp(message.source, message.flags);
+    return;
+  }
+  if (message.type === 'texts') {
+    const matches = [];
+    for (let index = 0; index < message.texts.length; index++) if (regexp.test(message.texts[index])) matches.push(index);
+    parentPort.postMessage({ id: message.id, matches });
     return;
   }
   const lines = message.text.split(/\\r?\\n/);
@@ -89,11 +96,20 @@ export class RegexSearchWorker {
 
   /** The indexes of the lines of `text` that match. */
   matchingLines(text: string): Promise<number[]> {
+    return this.ask({ type: 'text', text });
+  }
+
+  /** The indexes of the texts the pattern finds, each tested whole (as `RegExp.test` would). */
+  matchingTexts(texts: readonly string[]): Promise<number[]> {
+    return this.ask({ type: 'texts', texts });
+  }
+
+  private ask(message: { type: 'text'; text: string } | { type: 'texts'; texts: readonly string[] }): Promise<number[]> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ type: 'text', id, text });
+      this.worker.postMessage({ ...message, id });
     });
   }
 

@@ -31,7 +31,8 @@ const OPTIONS: OptionsSpec<MessagesServerOptions> = {
  * Like the real API it rejects invalid conversations with HTTP 400 (see `validate`), and it runs
  * the tool search server tool: a scripted `server_tool_use` of `tool_search_tool_regex` or
  * `tool_search_tool_bm25` gets its `tool_search_tool_result`, searched over the request's deferred
- * tools. When the queue
+ * tools (a regex pattern runs in a worker thread with a 2-second budget; past it, the result is the
+ * `execution_time_exceeded` error block). When the queue
  * is empty it answers HTTP 500 saying "the script has no response for request #N" (with
  * `x-should-retry: false`, so the SDK does not retry) and records a `ScriptMismatchError` in
  * `server.errors`.
@@ -99,7 +100,7 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
     }
     item = accounting.withCacheUsage(item, body);
     // The provider's part of a scripted tool search: the search results follow the search calls.
-    if ('content' in item) item = emulateToolSearch(item, body);
+    if ('content' in item) item = await emulateToolSearch(item, body);
     const rest = await sendMessagesResponse(response, item, { body, number, requestId });
     queue.unshift(...rest);
   }

@@ -25,8 +25,8 @@ const body = {
 };
 
 describe('the loopback server runs the tool search server tool', () => {
-  it('inserts the search result after the search call, over the deferred tools only', () => {
-    const turn = emulateToolSearch(
+  it('inserts the search result after the search call, over the deferred tools only', async () => {
+    const turn = await emulateToolSearch(
       { content: [{ type: 'server_tool_use', id: 'srv_1', name: 'tool_search_tool_bm25', input: { query: 'email', limit: 1 } }, { type: 'text', text: 'ok' }] },
       body,
     );
@@ -35,28 +35,52 @@ describe('the loopback server runs the tool search server tool', () => {
       { type: 'tool_search_tool_result', tool_use_id: 'srv_1', content: { type: 'tool_search_tool_search_result', tool_references: [{ type: 'tool_reference', tool_name: 'send_email' }] } },
       { type: 'text', text: 'ok' },
     ]);
-    expect(emulateToolSearch({ content: [{ type: 'server_tool_use', id: 'srv_2', name: 'tool_search_tool_bm25', input: { query: 'always there' } }] }, body).content[1]).toMatchObject({
+    expect((await emulateToolSearch({ content: [{ type: 'server_tool_use', id: 'srv_2', name: 'tool_search_tool_bm25', input: { query: 'always there' } }] }, body)).content[1]).toMatchObject({
       content: { tool_references: [] },
     });
   });
 
-  it('leaves a scripted result, another server tool, and a request without the search tool alone', () => {
+  it('leaves a scripted result, another server tool, and a request without the search tool alone', async () => {
     const scripted = {
       content: [
         { type: 'server_tool_use', id: 'srv_1', name: 'tool_search_tool_bm25', input: { query: 'email' } },
         { type: 'tool_search_tool_result', tool_use_id: 'srv_1', content: { type: 'tool_search_tool_search_result', tool_references: [] } },
       ],
     };
-    expect(emulateToolSearch(scripted, body)).toEqual(scripted);
+    expect(await emulateToolSearch(scripted, body)).toEqual(scripted);
     const web = { content: [{ type: 'server_tool_use', id: 'srv_w', name: 'web_search', input: { query: 'x' } }] };
-    expect(emulateToolSearch(web, body)).toEqual(web);
+    expect(await emulateToolSearch(web, body)).toEqual(web);
     const regexCall = { content: [{ type: 'server_tool_use', id: 'srv_r', name: 'tool_search_tool_regex', input: { pattern: 'email' } }] };
-    expect(emulateToolSearch(regexCall, body)).toEqual(regexCall);
+    expect(await emulateToolSearch(regexCall, body)).toEqual(regexCall);
   });
 
-  it('answers a bad search input with the API error block', () => {
-    const turn = emulateToolSearch({ content: [{ type: 'server_tool_use', id: 'srv_1', name: 'tool_search_tool_bm25', input: { pattern: 'email' } }] }, body);
+  it('answers a bad search input with the API error block', async () => {
+    const turn = await emulateToolSearch({ content: [{ type: 'server_tool_use', id: 'srv_1', name: 'tool_search_tool_bm25', input: { pattern: 'email' } }] }, body);
     expect(turn.content[1]).toMatchObject({ content: { type: 'tool_search_tool_result_error', error_code: 'invalid_tool_input' } });
+  });
+
+  it('answers a catastrophically backtracking regex with execution_time_exceeded, and keeps serving', async () => {
+    // `(a+)+$` against many a's and a final "!" backtracks exponentially: on the main thread it
+    // would block the server (and this test) for far longer than the match budget.
+    const hostile = {
+      ...body,
+      tools: [{ type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' }, body.tools[0], deferred('slow', `${'a'.repeat(30)}!`), deferred('send_email', 'Send an email.')],
+    };
+    server = await startMessagesServer({
+      responses: [
+        { content: [{ type: 'server_tool_use', id: 'srv_1', name: 'tool_search_tool_regex', input: { pattern: '(a+)+$' } }] },
+        { content: [{ type: 'server_tool_use', id: 'srv_2', name: 'tool_search_tool_regex', input: { pattern: 'email' } }] },
+      ],
+    });
+    const client = new Anthropic({ apiKey: 'k', baseURL: server.url, maxRetries: 0 });
+    const refused = await client.messages.stream(hostile as never).finalMessage();
+    expect(refused.content[1]).toMatchObject({
+      type: 'tool_search_tool_result',
+      tool_use_id: 'srv_1',
+      content: { type: 'tool_search_tool_result_error', error_code: 'execution_time_exceeded', error_message: expect.stringMatching(/\(a\+\)\+\$/) },
+    });
+    const found = await client.messages.stream(hostile as never).finalMessage();
+    expect(found.content[1]).toMatchObject({ content: { tool_references: [{ tool_name: 'send_email' }] } });
   });
 
   it('streams the search result to the real SDK client', async () => {
