@@ -117,7 +117,7 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   const builtins: Tool[] = [];
   const wants = (name: string) => parent.hasTool(name) && (!definition.tools || definition.tools.includes(name));
   if (wants('TodoWrite')) builtins.push(createTodoWriteTool(self));
-  if (parent.hasTool('ExitPlanMode')) builtins.push(createExitPlanModeTool(self));
+  if (parent.hasTool('ExitPlanMode')) builtins.push(createExitPlanModeTool(self, { plansOnly: definition.permissionMode === 'plan' }));
   if (wants('AskUserQuestion')) builtins.push(createAskUserQuestionTool());
   if (setup.depthLeft > 0) builtins.push(...setup.agentTools(self, setup.depthLeft));
   const tools = [...inherited, ...builtins];

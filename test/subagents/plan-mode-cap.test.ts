@@ -83,3 +83,26 @@ describe("a subagent whose type's permissionMode is plan", () => {
     expect(asked).toEqual(['ExitPlanMode']);
   });
 });
+
+describe('the ExitPlanMode a subagent reads', () => {
+  const toolDescription = (model: ReturnType<typeof scriptedModel>) => model.requests[0]!.request.tools!.find((tool) => tool.name === 'ExitPlanMode')?.description;
+
+  it("says a plan-only subagent stays in plan mode once approved; another subagent's and the parent's say the plan leaves it", async () => {
+    const planner = scriptedModel(['A plan.']);
+    const worker = scriptedModel(['Done.']);
+    const parent = scriptedModel([
+      turn(toolCall('Agent', { description: 'plan', prompt: 'plan', subagent_type: 'planner' }, 'p1'), toolCall('Agent', { description: 'work', prompt: 'work', subagent_type: 'worker' }, 'p2')),
+      'Parent done.',
+    ]);
+    const agent = createAgent({
+      model: parent,
+      agents: { planner: { description: 'p', prompt: 'p', model: planner, permissionMode: 'plan' }, worker: { description: 'w', prompt: 'w', model: worker } },
+    });
+    expect((await agent.run('go').result).status).toBe('completed');
+    expect(toolDescription(planner)).toContain('You are a subagent that only plans: if the user approves, the plan is saved and you stay in plan mode');
+    for (const model of [worker, parent]) {
+      expect(toolDescription(model)).toContain('If the user approves, you leave plan mode');
+      expect(toolDescription(model)).not.toContain('only plans');
+    }
+  });
+});

@@ -5,6 +5,16 @@ import { defineTool } from '../define-tool.js';
 const DESCRIPTION = `Use this tool when you are in plan mode and have finished planning: it presents your plan to the user for approval.
 Pass the complete plan as markdown in "plan": the goal, the steps in order, and the risks or open questions. If the user approves, you leave plan mode and continue right away with the execution; if they reject it, you receive their feedback and stay in plan mode to revise the plan.`;
 
+/** What a subagent whose type only plans reads: approval does not end its plan mode. */
+const PLANS_ONLY_DESCRIPTION = `Use this tool when you have finished planning: it presents your plan to the user for approval.
+Pass the complete plan as markdown in "plan": the goal, the steps in order, and the risks or open questions. You are a subagent that only plans: if the user approves, the plan is saved and you stay in plan mode, so end with the plan as your final answer for the agent that started you; if they reject it, you receive their feedback and revise the plan.`;
+
+/** Options of {@link createExitPlanModeTool}. */
+export interface ExitPlanModeToolOptions {
+  /** The agent never leaves plan mode (a subagent whose type's `permissionMode` is `plan`): its description says so. */
+  plansOnly?: boolean;
+}
+
 /**
  * Checked and compiled once, at the first agent (not per agent: createAgent's cost; nor at import:
  * a cold start's), and each agent gets a copy whose `execute` reaches its own services.
@@ -49,9 +59,10 @@ let exitPlanModeBase: ReturnType<typeof defineExitPlanMode> | undefined;
  * execution — in a fresh context when the approval carried `clearContext`. What the model reads
  * says plainly what happened: approved, the plan as saved, its name, the mode, whether edited.
  */
-export function createExitPlanModeTool(agent: () => AgentServices): ReturnType<typeof defineExitPlanMode> {
+export function createExitPlanModeTool(agent: () => AgentServices, options: ExitPlanModeToolOptions = {}): ReturnType<typeof defineExitPlanMode> {
   const tool: ReturnType<typeof defineExitPlanMode> = {
     ...(exitPlanModeBase ??= defineExitPlanMode()),
+    ...(options.plansOnly ? { description: PLANS_ONLY_DESCRIPTION } : {}),
     execute: async ({ input, toolUseId, permissionUpdates, hostAnswer }) => {
       const services = agent();
       const edited = hostAnswer?.edited === true;
