@@ -298,7 +298,7 @@ export type { ForkOptions } from './session/fork-state.js';
 export type { OpenBatch, BatchCall, BatchCallState, HostAnswer } from './state/index.js';
 
 // Plans
-export type { PlanStore } from './plan/plan-store.js';
+export type { PlanStore, PlanWriteOptions } from './plan/plan-store.js';
 export { memoryPlanStore, type MemoryPlanStoreOptions } from './plan/memory-plan-store.js';
 export { planFileName, assertPlanName, planNameProblem, MAX_PLAN_NAME_BYTES, type PlanFileNameOptions } from './plan/plan-name.js';
 export { generatePlanSlug, type RandomSource } from './plan/generate-plan-slug.js';

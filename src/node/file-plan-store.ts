@@ -47,10 +47,18 @@ export function filePlanStore(options: FilePlanStoreOptions): PlanStore {
       }
     },
 
-    async write(name, text) {
+    async write(name, text, writeOptions) {
       const target = pathOf(name);
       await mkdir(dir, { recursive: true });
-      await writeFileAtomically(target, text);
+      if (!writeOptions?.ifAbsent) return writeFileAtomically(target, text);
+      try {
+        // Linked in place whole, never over anything already at the name.
+        await writeFileAtomically(target, text, { exclusive: true });
+        return true;
+      } catch (error) {
+        if ((error as { code?: unknown })?.code === 'EEXIST') return false;
+        throw error;
+      }
     },
 
     // Anything at the name holds it (a directory too): a new plan is never drawn onto it.

@@ -5,15 +5,15 @@ import { planFileName } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
 
 /**
- * Writes a plan under `name` only if no plan holds that name (`exists`, then `write`). Two
- * processes asking at the same moment can both find it free: the `PlanStore` contract has no
- * atomic create, so a wrapper that overrides `write` (to log, to encrypt) is never bypassed.
+ * Writes a plan under `name` only if no plan holds that name: `exists`, then
+ * `write(name, text, { ifAbsent: true })`, which every store of the library does atomically (two
+ * processes never both write the name). Through `write` itself, so a wrapper that overrides it
+ * (to log, to encrypt) is never bypassed; one that drops the option writes as before.
  * @returns whether the plan was written (false: another plan holds the name; nothing written).
  */
 export async function createPlan(store: PlanStore, name: string, text: string): Promise<boolean> {
   if (await store.exists(name)) return false;
-  await store.write(name, text);
-  return true;
+  return (await store.write(name, text, { ifAbsent: true })) !== false;
 }
 /** Options of {@link createPlanUnderNewSlug}. */
 export interface CreatePlanUnderNewSlugOptions {

@@ -30,8 +30,13 @@ export function memoryPlanStore(options: MemoryPlanStoreOptions = {}): PlanStore
       assertPlanName(name);
       return plans.get(name);
     },
-    async write(name, text) {
+    async write(name, text, writeOptions) {
       assertPlanName(name);
+      if (writeOptions?.ifAbsent) {
+        if (plans.has(name)) return false;
+        plans.set(name, text);
+        return true;
+      }
       plans.set(name, text);
     },
     async exists(name) {

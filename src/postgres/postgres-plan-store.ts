@@ -46,18 +46,20 @@ export function postgresPlanStore(options: PostgresPlanStoreOptions): PlanStore 
       if (row === undefined) return undefined;
       return row.text_utf8 === null || row.text_utf8 === undefined ? String(row.text) : fromHex(String(row.text_utf8));
     },
-    async write(name, text) {
+    async write(name, text, writeOptions) {
       assertPlanName(name);
       if (typeof text !== 'string') {
         throw new ConfigurationError(`postgresPlanStore.write("${name}") needs the plan text as a string, got ${text === null ? 'null' : typeof text}.`);
       }
       await ready();
       const nul = text.includes('\u0000');
-      await pool.query(
+      const { rows } = await pool.query(
         `INSERT INTO ${s}.plans (name, text, text_utf8) VALUES ($1, $2, decode($3, 'hex'))
-         ON CONFLICT (name) DO UPDATE SET text = EXCLUDED.text, text_utf8 = EXCLUDED.text_utf8, updated_at = now()`,
+         ON CONFLICT (name) DO ${writeOptions?.ifAbsent ? 'NOTHING' : 'UPDATE SET text = EXCLUDED.text, text_utf8 = EXCLUDED.text_utf8, updated_at = now()'}
+         RETURNING 1`,
         [name, nul ? null : text, nul ? utf8Hex(text) : null],
       );
+      if (writeOptions?.ifAbsent) return rows.length === 1;
     },
     async exists(name) {
       assertPlanName(name);

@@ -26,9 +26,10 @@ export function redisPlanStore(options: RedisPlanStoreOptions): PlanStore {
       const text = await client.call('HGET', keys.plans, name);
       return text === null || text === undefined ? undefined : String(text);
     },
-    async write(name, text) {
+    async write(name, text, writeOptions) {
       assertPlanName(name);
       await ready();
+      if (writeOptions?.ifAbsent) return Number(await client.call('HSETNX', keys.plans, name, text)) === 1;
       await client.call('HSET', keys.plans, name, text);
     },
     async exists(name) {

@@ -46,6 +46,27 @@ describe('a session saving its first plan', () => {
     expect(await plans.read(saved.name)).toBe('Plan of B');
     expect(a.plan?.name).toBe(mine.name);
   });
+  it('two agents (other store objects over the same plans, as two processes) saving at once under one drawn name: each keeps its own plan', async () => {
+    const plans = memoryPlanStore();
+    drawSlugs([5, 5, 5], [5, 5, 5], [6, 6, 6]);
+    const one = createAgent({ model: scriptedModel([]), planStore: otherProcess(plans) });
+    const two = createAgent({ model: scriptedModel([]), planStore: otherProcess(plans) });
+    const [first, second] = await Promise.all([one.savePlan('Plan of one'), two.savePlan('Plan of two')]);
+    expect(first.name).not.toBe(second.name);
+    expect(await plans.read(first.name)).toBe('Plan of one');
+    expect(await plans.read(second.name)).toBe('Plan of two');
+  });
+
+  it('a wrapper whose write drops the ifAbsent option is still called, and the plan is saved', async () => {
+    const plans = memoryPlanStore();
+    const written: string[] = [];
+    const logging: PlanStore = { ...plans, write: async (name, text) => (written.push(name), plans.write(name, text)) };
+    const agent = createAgent({ model: scriptedModel([]), planStore: logging });
+    const saved = await agent.savePlan('The plan');
+    expect(written).toEqual([saved.name]);
+    expect(await plans.read(saved.name)).toBe('The plan');
+  });
+
   it('a save repeated with the text already under its name (a crash between the write and its record) keeps the name', async () => {
     const plans = memoryPlanStore();
     const child = scriptedModel(['found it']);

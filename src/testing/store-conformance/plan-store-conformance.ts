@@ -114,6 +114,26 @@ export function planStoreConformance(options: PlanStoreConformanceOptions): Conf
         }),
     },
     {
+      name: 'plans: write with ifAbsent writes only where no plan is; of such writes racing for one name (across instances too) exactly one wins',
+      run: () =>
+        withStore(async ({ store, openPeer }) => {
+          const first = await store.write('first.md', 'one', { ifAbsent: true });
+          // The option is the store's to honour: one that ignores it writes as usual.
+          if (first === undefined) return;
+          check(first === true, `write(name, text, { ifAbsent: true }) of a free name should resolve true, got ${show(first)}.`);
+          check((await store.write('first.md', 'two', { ifAbsent: true })) === false, 'write(…, { ifAbsent: true }) of a name a plan holds should resolve false.');
+          check((await store.read('first.md')) === 'one', 'write(…, { ifAbsent: true }) of a taken name wrote over the plan there.');
+          await store.write('first.md', 'replaced');
+          check((await store.read('first.md')) === 'replaced', 'A write without ifAbsent should still replace the plan.');
+          const peer = openPeer ? await openPeer() : store;
+          const texts = Array.from({ length: 8 }, (_, index) => `contender ${index}`);
+          const results = await Promise.all(texts.map((text, index) => (index % 2 === 0 ? store : peer).write('raced.md', text, { ifAbsent: true })));
+          const winners = texts.filter((_, index) => results[index] === true);
+          check(winners.length === 1, `Of ${texts.length} writes with ifAbsent racing for one name, ${winners.length} resolved true: exactly one should.`);
+          check((await peer.read('raced.md')) === winners[0], `The plan left under a raced name is not the winner's: ${show(await peer.read('raced.md'))}.`);
+        }),
+    },
+    {
       name: 'plans: another instance over the same data sees the writes',
       run: () =>
         withStore(async ({ store, openPeer }) => {
