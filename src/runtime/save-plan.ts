@@ -19,6 +19,10 @@ export interface SavePlanDetails {
 
 /** A slug draw under way, by agent: calls at the same time share it. */
 const slugDraws = new WeakMap<AgentCore, Promise<string>>();
+/** The last plan write of each agent: the next one waits for it. */
+const planWrites = new WeakMap<AgentCore, Promise<unknown>>();
+/** Names an agent wrote its plan under in this process (its snapshot of one may not be recorded yet). */
+const writtenNames = new WeakMap<AgentCore, Set<string>>();
 
 /**
  * The session's plan slug, drawn on first use. Calls at the same time (two plans saved at once,
@@ -47,14 +51,25 @@ export function ensurePlanSlug(core: AgentCore): Promise<string> {
  * after a crash between the write and its record).
  * @throws PlanNameCollisionError when every name drawn is held by another plan.
  */
-async function writePlan(core: AgentCore, text: string): Promise<{ slug: string; name: string }> {
+function writePlan(core: AgentCore, text: string): Promise<{ slug: string; name: string }> {
+  // One at a time per agent: a second save made while the first is under way follows it, so it
+  // finds the name the first took as the session's own (and the last saved is the plan kept).
+  const write = (planWrites.get(core) ?? Promise.resolve())
+    .catch(() => undefined)
+    .then(() => writePlanNow(core, text));
+  planWrites.set(core, write);
+  return write;
+}
+
+/** {@link writePlan}, once the agent's earlier saves are done. */
+async function writePlanNow(core: AgentCore, text: string): Promise<{ slug: string; name: string }> {
   const tried: string[] = [];
   for (;;) {
     const slug = await ensurePlanSlug(core);
     const name = planFileName({ slug, agentId: core.agentId });
     let written: boolean;
     try {
-      if (core.state.plan?.name === name) {
+      if (core.state.plan?.name === name || writtenNames.get(core)?.has(name)) {
         await core.planStore.write(name, text);
         written = true;
       } else {
@@ -64,7 +79,12 @@ async function writePlan(core: AgentCore, text: string): Promise<{ slug: string;
     } finally {
       releasePlanName(core.planStore, name);
     }
-    if (written) return { slug, name };
+    if (written) {
+      let names = writtenNames.get(core);
+      if (names === undefined) writtenNames.set(core, (names = new Set()));
+      names.add(name);
+      return { slug, name };
+    }
     tried.push(name);
     if (tried.length >= PLAN_SLUG_ATTEMPTS) throw new PlanNameCollisionError(tried);
     // Drawn again: held by nobody in this process, and free in the store when asked.
