@@ -1,3 +1,4 @@
+import { warnLargeToolList } from './warn-large-tool-list.js';
 import { describeJson } from '../options/describe-json.js';
 import EventEmitter from 'eventemitter3';
 import { randomId } from '../ids/random-id.js';
@@ -156,6 +157,7 @@ export class Agent {
         this.loadedCore = loaded;
         for (const message of loaded.loadWarnings) loaded.emit({ type: 'warning', message, source: 'session-store' });
         attachToolSources(loaded);
+        warnLargeToolList(loaded);
         this.isReady = true;
       });
       // Hosts that never await `ready` see the failure through run() instead of an unhandled rejection.
@@ -166,6 +168,8 @@ export class Agent {
       attachToolSources(core);
       this.isReady = true;
       this.ready = Promise.resolve();
+      // After the host's listeners: createAgent returned and they were attached meanwhile.
+      queueMicrotask(() => warnLargeToolList(core));
     }
   }
 

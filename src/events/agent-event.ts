@@ -299,10 +299,12 @@ export interface WarningEvent extends EventBase {
   /** A sentence saying what happened and what was done about it. */
   message: string;
   /**
-   * Where it came from: loading the session from its store, or context management (a compaction
-   * that left the context past the automatic compaction threshold).
+   * Where it came from: loading the session from its store, context management (a compaction
+   * that left the context past the automatic compaction threshold), or the tool list (when the
+   * agent is ready: the definitions sent with every request take more than a tenth of the
+   * context window).
    */
-  source: 'session-store' | 'compaction';
+  source: 'session-store' | 'compaction' | 'tools';
 }
 
 /**

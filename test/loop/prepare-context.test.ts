@@ -37,9 +37,9 @@ describe('automatic compaction that does not help', () => {
     const end = events.find((event) => event.type === 'compaction-end') as Extract<AgentEvent, { type: 'compaction-end' }>;
     expect(end.error).toBeUndefined();
     expect(end.tokensAfter).toBeGreaterThanOrEqual(300);
-    const warnings = events.filter((event): event is Extract<AgentEvent, { type: 'warning' }> => event.type === 'warning');
+    // In a 3,000-token window the tool list itself draws a warning (source tools) too.
+    const warnings = events.filter((event): event is Extract<AgentEvent, { type: 'warning' }> => event.type === 'warning' && event.source === 'compaction');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatchObject({ source: 'compaction' });
     expect(warnings[0]!.message).toMatch(/threshold/);
   });
 
