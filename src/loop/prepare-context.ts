@@ -1,3 +1,4 @@
+import { capRequestImages } from './cap-request-images.js';
 import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { clearStaleToolResults, spillHandle, type ContextUsage } from '../context/index.js';
@@ -46,7 +47,8 @@ function afterMeasure(core: AgentCore, measured: ContextUsage, abort: RunAbort, 
 async function measureExactly(core: AgentCore, abort: RunAbort): Promise<ContextUsage> {
   const request = core.context.request(core.system, core.toolDefinitions, core.state);
   try {
-    const counting = core.options.model.countTokens!({ system: core.system, tools: core.toolDefinitions, messages: core.state.messages, signal: abort.signal });
+    // Counted as it will be sent: past the images a request may carry, the oldest are notes.
+    const counting = core.options.model.countTokens!({ system: core.system, tools: core.toolDefinitions, messages: capRequestImages(core.state.messages), signal: abort.signal });
     const { inputTokens } = await abort.race(Promise.resolve(counting));
     return core.context.tracker.observeCount(request, inputTokens);
   } catch {

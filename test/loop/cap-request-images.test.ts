@@ -47,6 +47,19 @@ async function runParallel(calls: number, images: number, size: number) {
 }
 
 describe('the images of one request', () => {
+  it('the count before a turn (countTokens) is of the request as it is sent, capped the same way', async () => {
+    const counted: Array<readonly Message[]> = [];
+    const inner = scriptedModel([turn(...Array.from({ length: 6 }, (_, index) => toolCall('mcp__cam__shots', {}, `call_${index}`))), 'Done.']);
+    const model = { ...inner, capabilities: { ...inner.capabilities, countTokens: true }, countTokens: async (request: { messages: readonly Message[] }) => (counted.push(request.messages), { inputTokens: 1000 }) };
+    const agent = createAgent({ model, mcpServers: { cam: { type: 'sdk', server: shotsServer(20, 0) } } });
+    agents.push(agent);
+    expect((await agent.run('Look at every screen.').result).status).toBe('completed');
+    const last = counted.at(-1)!;
+    expect(imagesOf(last).filter((block) => block.image)).toHaveLength(100);
+    expect(imagesOf(last)).toEqual(imagesOf(inner.requests.at(-1)!.messages));
+  });
+
+
   it('six parallel calls of 20 images each: the request carries 100, the 20 oldest become notes', async () => {
     const { model, agent } = await runParallel(6, 20, 0);
     const sent = imagesOf(model.requests[1]!.messages);
