@@ -33,19 +33,65 @@ function note(image: ImageBlock): TextBlock {
   return block;
 }
 
-/** Every image block of the messages (tool results' images included), oldest first. */
-function imagesOf(messages: readonly Message[]): ImageBlock[] {
-  const images: ImageBlock[] = [];
-  for (const message of messages) {
-    if (typeof message.content === 'string') continue;
-    for (const block of message.content) {
-      if (block.type === 'image') images.push(block as ImageBlock);
+/** Calls `visit` with every image block of `messages[from..to)` (tool results' images included), oldest first. */
+function forEachImage(messages: readonly Message[], visit: (image: ImageBlock) => void, from = 0, to = messages.length): void {
+  for (let index = from; index < to; index++) {
+    const content = messages[index]!.content;
+    if (typeof content === 'string') continue;
+    for (const block of content) {
+      if (block.type === 'image') visit(block as ImageBlock);
       else if (block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content)) {
-        for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) if (inner.type === 'image') images.push(inner);
+        for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) if (inner.type === 'image') visit(inner);
       }
     }
   }
-  return images;
+}
+
+/** The base64 characters of an image (0 for a URL or file source). */
+function charsOf(image: ImageBlock): number {
+  const data = (image.source as { data?: unknown }).data;
+  return typeof data === 'string' ? data.length : 0;
+}
+
+/** The images and base64 characters of a messages array's first `counted` messages, the last of them `last`. */
+interface ImageTally {
+  counted: number;
+  last: Message | undefined;
+  images: number;
+  chars: number;
+}
+
+/** By history array: the agent appends to its array, so each turn counts only the new messages. */
+const tallies = new WeakMap<readonly Message[], ImageTally>();
+
+/**
+ * The images and base64 characters of `messages`. The history's last message is counted each time
+ * (a message of the same role joins it by replacing it); the ones before it once per array: a
+ * history rewritten (a compaction, a clearing) is a new array, and a shrunk one or one whose
+ * counted part changed is counted again from the start.
+ */
+function imageTotals(messages: readonly Message[]): ImageTally {
+  let tally = tallies.get(messages);
+  if (tally === undefined || tally.counted > messages.length - 1 || (tally.counted > 0 && messages[tally.counted - 1] !== tally.last)) {
+    tally = { counted: 0, last: undefined, images: 0, chars: 0 };
+    tallies.set(messages, tally);
+  }
+  const settled = Math.max(0, messages.length - 1);
+  if (tally.counted < settled) {
+    const counting = tally;
+    forEachImage(messages, (image) => tallyImage(counting, image), tally.counted, settled);
+    tally.counted = settled;
+    tally.last = messages[settled - 1];
+  }
+  if (settled === messages.length) return tally;
+  const totals: ImageTally = { ...tally };
+  forEachImage(messages, (image) => tallyImage(totals, image), settled);
+  return totals;
+}
+
+function tallyImage(tally: ImageTally, image: ImageBlock): void {
+  tally.images++;
+  tally.chars += charsOf(image);
 }
 
 /**
@@ -58,15 +104,17 @@ function imagesOf(messages: readonly Message[]): ImageBlock[] {
  * always) the same array is returned, not a copy.
  */
 export function capRequestImages(messages: readonly Message[]): readonly Message[] {
-  const images = imagesOf(messages);
-  if (images.length === 0) return messages;
+  // Every turn asks, so the common answer (within the limits) costs the new messages only.
+  const totals = imageTotals(messages);
+  if (totals.images <= MAX_IMAGES_PER_REQUEST && totals.chars <= MAX_IMAGE_BASE64_CHARS_PER_REQUEST) return messages;
+  const images: ImageBlock[] = [];
+  forEachImage(messages, (image) => void images.push(image));
   const dropped = new Set<ImageBlock>();
   let count = 0;
   let chars = 0;
   for (let index = images.length - 1; index >= 0; index--) {
     const image = images[index]!;
-    const data = (image.source as { data?: unknown }).data;
-    const size = typeof data === 'string' ? data.length : 0;
+    const size = charsOf(image);
     if (count + 1 > MAX_IMAGES_PER_REQUEST || chars + size > MAX_IMAGE_BASE64_CHARS_PER_REQUEST) {
       dropped.add(image);
       continue;
