@@ -175,6 +175,22 @@ function killableStore() {
   return { store, inner, kill: () => (frozen = true) };
 }
 
+/**
+ * A plan-mode agent whose process dies right after the plan store took its approved plan: nothing
+ * written after that lands. Resolves once it died, with what the next process finds.
+ */
+async function killedOnceThePlanIsSaved(canUseTool: CanUseTool, onAgent?: (agent: ReturnType<typeof createAgent>) => void) {
+  const { store, inner, kill } = killableStore();
+  const plans = memoryPlanStore();
+  const saved = deferred();
+  const dying: PlanStore = { ...plans, write: async (name, text) => (await plans.write(name, text), kill(), saved.resolve()) };
+  const agent = createAgent({ model: scriptedModel([...planningTurns(), 'never']), tools, permissionMode: 'plan', canUseTool, store, planStore: dying });
+  onAgent?.(agent);
+  void agent.run('plan it');
+  await saved.promise;
+  return { agent, inner, plans };
+}
+
 describe('attack: stopped between the approval and the first execute turn', () => {
   it('interrupted once the plan is approved: the next run executes, nothing asked again, approved once', async () => {
     const store = memorySessionStore();
@@ -217,14 +233,7 @@ describe('attack: stopped between the approval and the first execute turn', () =
   });
 
   it.each(['run', 'continue'] as const)('killed once the approved plan was saved, before its result was stored: on resume (%s) the approval holds, the plan is not asked for again', async (how) => {
-    const { store, inner, kill } = killableStore();
-    const plans = memoryPlanStore();
-    const saved = deferred();
-    // The process dies right after the plan store took the plan: nothing written after it lands.
-    const dying: PlanStore = { ...plans, write: async (name, text) => (await plans.write(name, text), kill(), saved.resolve()) };
-    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'never']), tools, permissionMode: 'plan', canUseTool: allowAll, store, planStore: dying });
-    void agent.run('plan it');
-    await saved.promise;
+    const { agent, inner, plans } = await killedOnceThePlanIsSaved(allowAll);
 
     const next = scriptedModel([turn(toolCall('write', { path: 'draft.md' }, 'toolu_write')), 'Done.']);
     const approvals: AgentEvent[] = [];
@@ -523,15 +532,8 @@ describe('attack: recoverTodos on tampered or truncated transcripts', () => {
 
 describe('attack: killed before the result of an approval with a fresh context was stored', () => {
   it.each(['run', 'continue'] as const)('on resume (%s) the execution starts in the fresh context with the plan, the exploration not sent', async (how) => {
-    const { store, inner, kill } = killableStore();
-    const plans = memoryPlanStore();
-    const saved = deferred();
-    const dying: PlanStore = { ...plans, write: async (name, text) => (await plans.write(name, text), kill(), saved.resolve()) };
     const approved: AgentEvent[] = [];
-    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'never']), tools, permissionMode: 'plan', canUseTool: approveFresh, store, planStore: dying });
-    agent.on('plan-approved', (event) => approved.push(event));
-    void agent.run('plan it');
-    await saved.promise;
+    const { agent, inner, plans } = await killedOnceThePlanIsSaved(approveFresh, (started) => started.on('plan-approved', (event) => approved.push(event)));
 
     const next = scriptedModel(['Executing.']);
     const resumed = createAgent({ model: next, tools, store: inner, planStore: plans, resume: agent.sessionId, canUseTool: approveFresh });
@@ -753,13 +755,7 @@ describe('attack: killed after an edited plan was approved and saved', () => {
   it('on resume the edited plan is the one kept and the model is told it was edited; the host is not asked again', async () => {
     const edited = `${PLAN}\n3. Ask the editor`;
     const editing: CanUseTool = (_name, _input, context) => (context.reason.type === 'plan-approval' ? { behavior: 'allow', updatedInput: { plan: edited } } : { behavior: 'allow' });
-    const { store, inner, kill } = killableStore();
-    const plans = memoryPlanStore();
-    const saved = deferred();
-    const dying: PlanStore = { ...plans, write: async (name, text) => (await plans.write(name, text), kill(), saved.resolve()) };
-    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'never']), tools, permissionMode: 'plan', canUseTool: editing, store, planStore: dying });
-    void agent.run('plan it');
-    await saved.promise;
+    const { agent, inner, plans } = await killedOnceThePlanIsSaved(editing);
     let asked = 0;
     const resumed = createAgent({ model: scriptedModel(['Executing.']), tools, store: inner, planStore: plans, resume: agent.sessionId, canUseTool: () => (asked++, { behavior: 'allow' }) });
     await resumed.continue().result;
@@ -790,13 +786,7 @@ describe('attack: a plan rejected with a request to stop', () => {
 
 describe('attack: two servers resume the session a crash left with an approved ExitPlanMode', () => {
   it.each(['continue', 'run'] as const)('(%s) only one of them runs it: the other gets a conflict before anything runs', async (how) => {
-    const { store, inner, kill } = killableStore();
-    const plans = memoryPlanStore();
-    const saved = deferred();
-    const dying: PlanStore = { ...plans, write: async (name, text) => (await plans.write(name, text), kill(), saved.resolve()) };
-    const agent = createAgent({ model: scriptedModel([...planningTurns(), 'never']), tools, permissionMode: 'plan', canUseTool: allowAll, store, planStore: dying });
-    void agent.run('plan it');
-    await saved.promise;
+    const { agent, inner, plans } = await killedOnceThePlanIsSaved(allowAll);
 
     const approvedOn: string[] = [];
     const server = (label: string) => {
