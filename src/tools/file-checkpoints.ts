@@ -97,6 +97,9 @@ function sizeOf(checkpoint: FileCheckpoint | undefined): number {
  * {@link MAX_FILE_CHECKPOINTS} records the oldest stubs go too, and a rewind that reaches back
  * beyond what is kept is refused. Then `await agent.toolState.flush?.()` before changing the
  * file, as Write and Edit do: a kill -9 right after the change then still leaves a checkpoint.
+ * @returns the checkpoint's id; a call that then does not change the file after all (the file
+ * appeared meanwhile, the write was refused) takes the record back with
+ * {@link dropFileCheckpoints}, so a rewind does not undo a change that never happened.
  */
 export function recordFileCheckpoint(
   store: ToolStateStore,
@@ -108,7 +111,7 @@ export function recordFileCheckpoint(
     before: { base64: string; bytes: number } | null;
   },
   limits: FileCheckpointLimits = {},
-): void {
+): number {
   const maxBytes = limits.maxBytes ?? DEFAULT_CHECKPOINT_MAX_BYTES;
   const maxFileBytes = Math.min(limits.maxFileBytes ?? DEFAULT_CHECKPOINT_MAX_FILE_BYTES, maxBytes);
   const index = readIndex(store);
@@ -142,6 +145,7 @@ export function recordFileCheckpoint(
   index.contentFrom = Math.max(index.contentFrom, index.first);
   store.set(FILE_CHECKPOINT_KEY_PREFIX + id, checkpoint);
   writeIndex(store, { ...index, next: id + 1 });
+  return id;
 }
 
 /** Whether records older than the oldest kept one were dropped (see {@link recordFileCheckpoint}). */
@@ -160,7 +164,10 @@ export function listFileCheckpoints(store: ToolStateStore): FileCheckpoint[] {
   return kept;
 }
 
-/** Drops checkpoints once they were rewound (a second rewind to the same point changes nothing). */
+/**
+ * Drops checkpoints: once they were rewound (a second rewind to the same point changes nothing),
+ * or one a call recorded and then did not make its change after all.
+ */
 export function dropFileCheckpoints(store: ToolStateStore, ids: readonly number[]): void {
   if (ids.length === 0) return;
   const index = readIndex(store);

@@ -1,8 +1,8 @@
-import { unlink, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { ToolAgentContext, ToolOutput } from '../../tools/types.js';
-import { recordFileCheckpoint } from '../../tools/file-checkpoints.js';
+import { dropFileCheckpoints, recordFileCheckpoint } from '../../tools/file-checkpoints.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { makeDirectories } from './make-directories.js';
 import { notUtf8Message } from './not-utf8-message.js';
@@ -57,10 +57,11 @@ export async function writeAll(handle: FileHandle, data: Buffer): Promise<void> 
  * Keeps what the file was (its bytes, or that it did not exist) for `rewindFiles`, stored with the
  * session before the file changes: a kill -9 right after the write still leaves a change
  * `rewindFiles` can undo. A store that fails the append fails the call, and the file is not written.
+ * @returns the checkpoint's id, `undefined` when none is kept.
  */
-async function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer | null): Promise<void> {
-  if (args.checkpoints === false) return;
-  recordFileCheckpoint(
+async function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer | null): Promise<number | undefined> {
+  if (args.checkpoints === false) return undefined;
+  const id = recordFileCheckpoint(
     args.agent.toolState,
     {
       toolUseId: args.toolUseId,
@@ -70,6 +71,14 @@ async function keepCheckpoint(args: UpdateFileArgs, real: string, before: Buffer
     },
     args.checkpoints,
   );
+  await args.agent.toolState.flush?.();
+  return id;
+}
+
+/** Takes back a checkpoint whose change did not happen (see {@link createNew}). */
+async function withdrawCheckpoint(args: UpdateFileArgs, id: number | undefined): Promise<void> {
+  if (id === undefined) return;
+  dropFileCheckpoints(args.agent.toolState, [id]);
   await args.agent.toolState.flush?.();
 }
 
@@ -116,20 +125,17 @@ async function createNew(args: UpdateFileArgs, real: string): Promise<ToolOutput
   if ((await resolveRealPath(real)) !== real) {
     return toolOutput(`Refused: the directories of ${args.input} changed while it was being created.`, { isError: true });
   }
+  // "It did not exist" is stored before the file is created: a kill -9 at any point after leaves
+  // a file a rewind removes, never one it cannot see (a rewind that finds no file there is done).
+  const checkpoint = await keepCheckpoint(args, real, null);
   const opened = await openCheckedFile(real, 'create');
   if (!opened.ok) {
+    // Nothing was created, so the record goes: a rewind must not remove someone else's file.
+    await withdrawCheckpoint(args, checkpoint);
     const message = opened.code === 'EEXIST' ? `${args.input} was created by someone else meanwhile. Read it first before writing to it.` : opened.message;
     return toolOutput(message, { isError: true });
   }
   try {
-    try {
-      await keepCheckpoint(args, real, null);
-    } catch (error) {
-      // Not recorded, so not ours to leave: the empty file just created goes (a kill -9 right
-      // here leaves it empty, where a rewind cannot see it).
-      await unlink(real).catch(() => undefined);
-      throw error;
-    }
     await finishWrite(opened.handle, args, real, change.content, null);
   } finally {
     await opened.handle.close();

@@ -51,8 +51,8 @@ describe('a file checkpoint is stored before the file changes', () => {
     const agent = createAgent({ model: scriptedModel(script), tools: workspaceTools({ cwd: work }), permissionMode: 'acceptEdits', store });
     const result = await agent.run('change the draft').result;
     expect(result.status).not.toBe('completed');
-    // When the append came, the file held what it held before (a new file: just created, empty).
-    expect(seen).toEqual([before ?? '']);
+    // When the append came, the file held what it held before (a new file: not created yet).
+    expect(seen).toEqual([before]);
     // Nothing the store did not take happened to the file.
     expect(await fs.readFile(file, 'utf8').catch(() => undefined)).toBe(before);
   });
@@ -79,5 +79,57 @@ describe('a file checkpoint is stored before the file changes', () => {
     const rewound = await resumed.rewindFiles({ toMessage: 0 });
     expect(rewound.restored).toEqual([expect.objectContaining({ action: 'restored' })]);
     expect(await fs.readFile(file, 'utf8')).toBe('old\n');
+  });
+
+  it('Write of a new file: the process dies once the checkpoint landed, and a resumed agent\'s rewind removes whatever was created', async () => {
+    const file = path.join(work, 'draft.md');
+    const inner = memorySessionStore();
+    let dead = false;
+    const seen: Array<string | undefined> = [];
+    const store: SessionStore = {
+      ...inner,
+      append: async (sessionId, entries, options) => {
+        if (dead) throw new Error('the process died');
+        const landed = await inner.append(sessionId, entries, options);
+        if (entries.some((entry) => entry.kind === 'tool-state' && entry.key === 'files.checkpoints')) {
+          seen.push(await fs.readFile(file, 'utf8').catch(() => undefined));
+          dead = true; // the checkpoint and its index are stored; nothing after them is
+        }
+        return landed;
+      },
+    };
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('Write', { file_path: 'draft.md', content: 'new\n' })), 'done']), tools: workspaceTools({ cwd: work }), permissionMode: 'acceptEdits', store });
+    await agent.run('write the draft').result;
+    expect(seen).toEqual([undefined]);
+    expect(await fs.readFile(file, 'utf8')).toBe('new\n');
+    const resumed = createAgent({ model: scriptedModel([]), tools: workspaceTools({ cwd: work }), store: inner, resume: agent.sessionId });
+    await resumed.ready;
+    const rewound = await resumed.rewindFiles({ toMessage: 0 });
+    expect(rewound.restored).toEqual([expect.objectContaining({ action: 'deleted' })]);
+    expect(await fs.readFile(file, 'utf8').catch(() => undefined)).toBeUndefined();
+  });
+
+  it('Write of a new file that someone else creates right after the checkpoint: the call fails, the record is taken back, and a rewind leaves their file alone', async () => {
+    const file = path.join(work, 'draft.md');
+    const inner = memorySessionStore();
+    const store: SessionStore = {
+      ...inner,
+      append: async (sessionId, entries, options) => {
+        const landed = await inner.append(sessionId, entries, options);
+        if (entries.some(isCheckpoint) && !(await fs.stat(file).catch(() => undefined))) await fs.writeFile(file, 'theirs\n');
+        return landed;
+      },
+    };
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('Write', { file_path: 'draft.md', content: 'new\n' })), 'done']), tools: workspaceTools({ cwd: work }), permissionMode: 'acceptEdits', store });
+    const result = await agent.run('write the draft').result;
+    expect(result.status).toBe('completed');
+    const answer = agent.messages.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).find((block) => block.type === 'tool_result');
+    expect(JSON.stringify(answer)).toMatch(/created by someone else meanwhile/);
+    expect(await fs.readFile(file, 'utf8')).toBe('theirs\n');
+    const resumed = createAgent({ model: scriptedModel([]), tools: workspaceTools({ cwd: work }), store: inner, resume: agent.sessionId });
+    await resumed.ready;
+    const rewound = await resumed.rewindFiles({ toMessage: 0 });
+    expect(rewound.restored).toEqual([]);
+    expect(await fs.readFile(file, 'utf8')).toBe('theirs\n');
   });
 });
