@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { sweepStaleTemporariesOnce } from './sweep-stale-temporaries.js';
 import { syncDirectory } from './sync-directory.js';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -40,10 +41,12 @@ export interface WriteFileAtomicallyOptions {
  * never crosses file systems; its name leaves the target's name out, so a target at the file-name
  * limit still has one), is flushed, then renamed over the target. A failed write removes the
  * temporary file; a kill -9 between the write and the rename can leave a `.tmp-…` file beside the
- * target, never a damaged target. The file written is a new file: another name hard-linked to the
+ * target, never a damaged target, and the first write of a process in a directory removes such
+ * files there once they are an hour old (see `sweepStaleTemporariesOnce`). The file written is a new file: another name hard-linked to the
  * old one keeps the old content, and its owner is the process's user.
  */
 export async function writeFileAtomically(target: string, data: string | Uint8Array, options: WriteFileAtomicallyOptions = {}): Promise<void> {
+  await sweepStaleTemporariesOnce(dirname(target));
   const temporary = join(dirname(target), `.tmp-${randomBytes(8).toString('hex')}`);
   const handle = await open(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | NOFOLLOW, options.mode ?? 0o666);
   try {
