@@ -6,6 +6,7 @@ import { runSubagent } from './run-subagent.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
 import type { SubagentLimiter } from './subagent-limiter.js';
 import { beginSubagent } from './begin-subagent.js';
+import { truncateText } from '../loop/tool-result-content.js';
 
 /** The tool-state key under which an agent keeps its background tasks (with their outputs once ended). */
 export const BACKGROUND_TASKS_KEY = 'agent-harness/background-tasks';
@@ -25,10 +26,25 @@ function store(parent: AgentCore, task: StoredBackgroundTask): void {
   parent.toolState.set(BACKGROUND_TASKS_KEY, { ...storedBackgroundTasks(parent), [task.taskId]: task });
 }
 
+/**
+ * The output as the model is told of it: bounded like a tool result, as a foreground subagent's
+ * answer is (at `maxToolResultChars`; with `context.spill` on, at the spill threshold), so that a
+ * subagent that answers at length cannot push the parent's next request past the context window.
+ * With spilling on, `TaskOutput` gives the whole output (spilled and paged like any long tool
+ * result), and the note says so.
+ */
+function notifiedOutput(parent: AgentCore, task: StoredBackgroundTask & { output: string }): string {
+  const spill = parent.context.settings.spill;
+  const limit = spill ? spill.maxChars : (parent.options.maxToolResultChars ?? 100_000);
+  if (task.output.length <= limit) return task.output;
+  const cut = truncateText(task.output, limit);
+  return spill ? `${cut}\nCall TaskOutput with task_id "${task.taskId}" for the whole output.` : cut;
+}
+
 /** Records a task's end and tells the model in its next turn (call inside `inOneWrite`: never one without the other). */
 function recordTaskEnd(parent: AgentCore, task: StoredBackgroundTask & { output: string }): void {
   store(parent, task);
-  parent.commit({ kind: 'reminder', text: `Background task ${task.taskId} (${task.subagentType}: ${task.description}) ${task.status}. Its output:\n${task.output}` });
+  parent.commit({ kind: 'reminder', text: `Background task ${task.taskId} (${task.subagentType}: ${task.description}) ${task.status}. Its output:\n${notifiedOutput(parent, task)}` });
 }
 
 /** What a task that was running when its process stopped is recorded with, on resume. */

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { createAgent, type AgentEvent } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+
+const background = (id: string) => toolCall('Agent', { description: 'long job', prompt: 'do the long job', subagent_type: 'worker', run_in_background: true }, id);
+
+/** Runs a background subagent that answers `output`, then one more parent run; returns the parent's last request and the task's end. */
+async function backgroundAnswering(output: string, options: { maxToolResultChars?: number; spill?: boolean } = {}) {
+  const worker = scriptedModel([output]);
+  const parentModel = scriptedModel([turn(background('p_bg')), 'Started it.', 'ok']);
+  const agent = createAgent({
+    model: parentModel,
+    agents: { worker: { description: 'w', prompt: 'w', model: worker } },
+    ...(options.maxToolResultChars !== undefined ? { maxToolResultChars: options.maxToolResultChars } : {}),
+    ...(options.spill ? { context: { spill: true } } : {}),
+  });
+  const ended = new Promise<AgentEvent & { type: 'background-task-end' }>((resolve) => agent.once('background-task-end', resolve));
+  await agent.run('start').result;
+  const end = await ended;
+  expect((await agent.run('next').result).status).toBe('completed');
+  return { request: JSON.stringify(parentModel.requests.at(-1)!.messages), end };
+}
+
+describe('attack: a background subagent that answers at length', () => {
+  it('the notification in the parent’s next turn is bounded at maxToolResultChars, as a foreground answer is; the host’s event keeps it whole', async () => {
+    const huge = 'x'.repeat(2_000_000);
+    const { request, end } = await backgroundAnswering(huge, { maxToolResultChars: 10_000 });
+    expect(request.length).toBeLessThan(20_000);
+    expect(request).toContain('[Output truncated: showing the first 10000 of 2000000 characters.]');
+    expect(end.output).toHaveLength(2_000_000);
+  });
+
+  it('with spilling on, it is bounded at the spill threshold and points to TaskOutput for the rest', async () => {
+    const { request } = await backgroundAnswering('y'.repeat(500_000), { spill: true });
+    expect(request.length).toBeLessThan(50_000);
+    expect(request).toMatch(/Call TaskOutput with task_id \\"task_[\w-]+\\" for the whole output\./);
+  });
+
+  it('a short answer is passed as it is', async () => {
+    const { request } = await backgroundAnswering('All done: 42.');
+    expect(request).toContain('completed. Its output:\\nAll done: 42.');
+  });
+});
