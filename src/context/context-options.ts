@@ -26,7 +26,8 @@ export interface ClearingOptions {
    */
   triggerFraction?: number;
   /**
-   * Results answering the last this-many model messages are kept.
+   * Results answering the last this-many model messages are kept. The results answering the
+   * model's last message, which it has not read yet, are always kept: `0` keeps those only.
    * @default 3
    */
   keepRecentTurns?: number;

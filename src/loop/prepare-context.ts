@@ -65,7 +65,9 @@ function clearStale(core: AgentCore, before: ContextUsage, turn: number): Contex
   const messages = core.state.messages;
   const spilled = core.state.spilled;
   const result = clearStaleToolResults(messages, {
-    keepRecentTurns: clearing.keepRecentTurns,
+    // Never the results the model has not read yet (those answering its last message): cleared
+    // before it saw them, it would be told to make the calls again.
+    keepRecentTurns: Math.max(1, clearing.keepRecentTurns),
     // A loaded skill's instructions are the model's to follow for the rest of the conversation,
     // and the user's answers to a question (AskUserQuestion) are the user's words: no call gets
     // them again.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAgent, type AgentEvent } from 'agent-harness';
+import { z } from 'zod';
+import { CLEARED_TOOL_RESULT_PREFIX, createAgent, defineTool, type AgentEvent, type ToolResultBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
 const background = (id: string) => toolCall('Agent', { description: 'long job', prompt: 'do the long job', subagent_type: 'worker', run_in_background: true }, id);
@@ -39,5 +40,25 @@ describe('attack: a background subagent that answers at length', () => {
   it('a short answer is passed as it is', async () => {
     const { request } = await backgroundAnswering('All done: 42.');
     expect(request).toContain('completed. Its output:\\nAll done: 42.');
+  });
+});
+
+describe('attack: clearing with keepRecentTurns: 0', () => {
+  it('never clears the results the model has not read yet: it reads them whole (and is not told to make the call again); older ones are cleared', async () => {
+    let calls = 0;
+    const fetchPage = defineTool({ name: 'fetch', description: 'Fetches.', inputSchema: z.object({}), readOnly: true, execute: () => `PAGE ${++calls} ${'p'.repeat(5_000)}` });
+    const model = scriptedModel([turn(toolCall('fetch', {}, 'f1')), turn(toolCall('fetch', {}, 'f2')), 'done']);
+    const agent = createAgent({ model, tools: [fetchPage], context: { window: 10_000, clearing: { keepRecentTurns: 0, triggerFraction: 0.01, clearAtLeastChars: 0 }, compaction: false } });
+    expect((await agent.run('go').result).status).toBe('completed');
+    const resultOf = (request: number, id: string) => {
+      const blocks = model.requests[request]!.request.messages.flatMap((message) => (typeof message.content === 'string' ? [] : message.content));
+      return (blocks.find((block) => block.type === 'tool_result' && (block as ToolResultBlock).tool_use_id === id) as ToolResultBlock).content as string;
+    };
+    // Each result reaches the model whole in the request right after its call.
+    expect(resultOf(1, 'f1')).toMatch(/^PAGE 1 p{5000}$/);
+    expect(resultOf(2, 'f2')).toMatch(/^PAGE 2 p{5000}$/);
+    // Once read, an older one is cleared as asked.
+    expect(resultOf(2, 'f1').startsWith(CLEARED_TOOL_RESULT_PREFIX)).toBe(true);
+    expect(calls).toBe(2);
   });
 });
