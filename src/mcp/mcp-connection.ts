@@ -29,6 +29,13 @@ class TotalTimeout extends Error {
 /** What a call gets back: the protocol's `CallToolResult`. */
 export type McpCallResult = { content?: unknown; structuredContent?: unknown; isError?: unknown };
 
+/** A listing of a client's tools under way, and whether another change was announced meanwhile. */
+interface ToolRefresh {
+  client: Client;
+  again: boolean;
+  done: Promise<void>;
+}
+
 /**
  * One agent's connection to one MCP server: connects (bounded by `connectTimeoutMs`), calls tools,
  * follows tool list changes, and when the connection is lost reconnects with exponential backoff
@@ -49,6 +56,8 @@ export class McpConnection {
   /** Failed attempts since the connection was lost. */
   #failures = 0;
   #closed = false;
+  /** The tool listing under way after a change announcement, if any (see `#refreshTools`). */
+  #refreshing: ToolRefresh | undefined;
 
   constructor(name: string, config: McpServerConfig, listener: McpConnectionListener) {
     this.name = name;
@@ -211,14 +220,40 @@ export class McpConnection {
     (this.#timer as { unref?: () => void }).unref?.();
   }
 
-  async #refreshTools(client: Client): Promise<void> {
-    if (this.#connected?.client !== client) return;
-    try {
-      const tools = await listMcpTools(client, { timeoutMs: this.config.connectTimeoutMs ?? 30_000 });
-      if (this.#connected?.client === client) this.#listener.onTools(this, tools);
-    } catch {
-      // The old list stays; a broken connection shows up on the next call.
+  /**
+   * Lists the tools again after the server announced a change. One listing at a time per client:
+   * a change announced while one is under way makes one more listing after it, however many
+   * announcements came. So a storm of announcements costs at most two listings, and an older
+   * listing answered late (an HTTP server answers requests in any order) never replaces a newer
+   * one: a tool whose latest listing dropped `readOnlyHint` is never trusted again by a stale
+   * answer. Resolves once the list is read as of the latest announcement.
+   */
+  #refreshTools(client: Client): Promise<void> {
+    if (this.#connected?.client !== client) return Promise.resolve();
+    const running = this.#refreshing;
+    if (running?.client === client) {
+      running.again = true;
+      return running.done;
     }
+    const refresh: ToolRefresh = { client, again: false, done: Promise.resolve() };
+    refresh.done = (async () => {
+      try {
+        do {
+          refresh.again = false;
+          if (this.#connected?.client !== client) return;
+          try {
+            const tools = await listMcpTools(client, { timeoutMs: this.config.connectTimeoutMs ?? 30_000 });
+            if (this.#connected?.client === client) this.#listener.onTools(this, tools);
+          } catch {
+            // The old list stays; a broken connection shows up on the next call.
+          }
+        } while (refresh.again);
+      } finally {
+        if (this.#refreshing === refresh) this.#refreshing = undefined;
+      }
+    })();
+    this.#refreshing = refresh;
+    return refresh.done;
   }
 
   #setStatus(status: McpServerStatus, error: Error | undefined): void {
