@@ -53,6 +53,7 @@ export { sessionStateBlocks, isSessionStateText, SESSION_STATE_HEADING, LOADED_S
 export {
   buildCompactedHistory,
   conversationInOpening,
+  restatedStateInOpening,
   SUMMARY_HEADING,
   LATEST_PROMPT_HEADING,
   DEFAULT_CONTINUATION,

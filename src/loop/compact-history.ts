@@ -6,6 +6,7 @@ import {
   extractHandoffSummary,
   findCompactionCut,
   LOADED_SKILLS_HEADING,
+  restatedStateInOpening,
   toolResultText,
   promptTooLong,
   unclosedHandoffSummary,
@@ -104,14 +105,18 @@ function loadedSkills(messages: readonly Message[]): string[] {
   const calls = new Map<string, string>();
   const answers = new Map<string, string>();
   const restated: string[] = [];
+  // Only where a compaction put them (the restated state of the opening message): the model's
+  // text, or a user's message, may open with the heading too, and must not become instructions
+  // restated as the agent's records.
+  if (messages[0] !== undefined) {
+    for (const block of restatedStateInOpening(messages[0])) {
+      if (block.text.startsWith(LOADED_SKILLS_HEADING)) restated.push(block.text.slice(LOADED_SKILLS_HEADING.length).trim());
+    }
+  }
   for (const message of messages) {
     if (typeof message.content === 'string') continue;
     for (const block of message.content) {
-      // Only where a compaction put it (the opening user message): the model's own text may open
-      // with the heading too, and must not become instructions restated on the user's side.
-      if (block.type === 'text' && message.role === 'user' && (block as TextBlock).text.startsWith(LOADED_SKILLS_HEADING)) {
-        restated.push((block as TextBlock).text.slice(LOADED_SKILLS_HEADING.length).trim());
-      } else if (block.type === 'tool_use' && (block as ToolUseBlock).name === SKILL_TOOL_NAME) {
+      if (block.type === 'tool_use' && (block as ToolUseBlock).name === SKILL_TOOL_NAME) {
         const skill = ((block as ToolUseBlock).input as { skill?: unknown } | null)?.skill;
         if (typeof skill === 'string') calls.set((block as ToolUseBlock).id, skill);
       } else if (block.type === 'tool_result') {

@@ -2,7 +2,7 @@ import type { ContentBlock, Message, TextBlock } from '../../model/messages.js';
 import { contentBlocks } from '../message-blocks.js';
 import { UnsafeCompactionCutError } from '../../errors/unsafe-compaction-cut-error.js';
 import { isSafeCut } from './find-compaction-cut.js';
-import { isSessionStateText, sessionStateBlocks, type CompactionState } from './session-state-blocks.js';
+import { sessionStateBlockCount, sessionStateBlocks, type CompactionState } from './session-state-blocks.js';
 
 /** The first line of the summary block of a compacted history. */
 export const SUMMARY_HEADING = 'The earlier conversation was compacted. Summary of it:';
@@ -77,6 +77,23 @@ export function buildCompactedHistory(options: BuildCompactedHistoryOptions): Co
   return { messages: [{ role: 'user', content: opening }, ...kept], summarized: cut, kept: kept.length };
 }
 
+/** Whether a message is a compacted history's opening (its first block the summary). */
+function isOpening(message: Message, blocks: readonly ContentBlock[]): boolean {
+  const first = blocks[0];
+  return message.role === 'user' && first?.type === 'text' && (first as TextBlock).text.startsWith(SUMMARY_HEADING);
+}
+
+/**
+ * The state a compaction restated in a compacted history's opening message (the blocks
+ * `sessionStateBlocks` wrote, right after the summary); empty for any other message.
+ * @internal
+ */
+export function restatedStateInOpening(message: Message): TextBlock[] {
+  const blocks = contentBlocks(message);
+  if (!isOpening(message, blocks)) return [];
+  return blocks.slice(1, 1 + sessionStateBlockCount(blocks, 1)) as TextBlock[];
+}
+
 /**
  * The blocks of a compacted history's opening message that are the conversation's own — the
  * restated latest message and the content of a first kept user message merged into it — without
@@ -86,11 +103,12 @@ export function buildCompactedHistory(options: BuildCompactedHistoryOptions): Co
  */
 export function conversationInOpening(message: Message): ContentBlock[] | undefined {
   const blocks = contentBlocks(message);
-  const first = blocks[0];
-  if (message.role !== 'user' || first?.type !== 'text' || !(first as TextBlock).text.startsWith(SUMMARY_HEADING)) return undefined;
-  return blocks.slice(1).filter((block) => {
-    if (block.type !== 'text') return true;
-    const text = (block as TextBlock).text;
-    return !isSessionStateText(text) && text !== LATEST_PROMPT_HEADING && text !== DEFAULT_CONTINUATION;
-  });
+  if (!isOpening(message, blocks)) return undefined;
+  // Told apart by where the compaction put them, not by how a text opens: the user's own message
+  // may open like a state block ("The approved plan (…) is wrong").
+  let at = 1 + sessionStateBlockCount(blocks, 1);
+  const isText = (block: ContentBlock | undefined, text: string) => block?.type === 'text' && (block as TextBlock).text === text;
+  if (isText(blocks[at], LATEST_PROMPT_HEADING)) at++;
+  const end = blocks.length > at && isText(blocks[blocks.length - 1], DEFAULT_CONTINUATION) ? blocks.length - 1 : blocks.length;
+  return blocks.slice(at, end);
 }

@@ -1,5 +1,5 @@
 import { headOfText } from '../../model/code-point-boundary.js';
-import type { TextBlock } from '../../model/messages.js';
+import type { ContentBlock, TextBlock } from '../../model/messages.js';
 import { modeReminder } from '../../permissions/mode-reminder.js';
 import type { PendingApproval } from '../../types/pending-approval.js';
 import type { PermissionMode, PermissionRules } from '../../types/permission.js';
@@ -47,6 +47,41 @@ const RULES_OPENING = 'Permission rules added during this session';
  */
 export function isSessionStateText(text: string): boolean {
   return [SESSION_STATE_HEADING, PLAN_OPENING, TODOS_OPENING, APPROVALS_OPENING, RULES_OPENING, LOADED_SKILLS_HEADING].some((opening) => text.startsWith(opening));
+}
+
+/**
+ * How each restated-state block opens, in full, in the order {@link sessionStateBlocks} writes them.
+ * A text of the conversation may open like one of them by chance ("The approved plan (…) is
+ * wrong"); matched whole, in this order, right after the summary, it is not taken for one.
+ */
+const STATE_BLOCK_OPENINGS: readonly RegExp[] = [
+  SESSION_STATE_HEADING,
+  /^The approved plan \([^\n]*\), exactly as approved:\n\n/,
+  `${TODOS_OPENING} (update it with TodoWrite):\n`,
+  `${APPROVALS_OPENING}; do not make them again, their results will follow:\n`,
+  `${RULES_OPENING}, still in force:\n`,
+  `${LOADED_SKILLS_HEADING}\n\n`,
+].map((opening) => (typeof opening === 'string' ? new RegExp(`^${opening.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) : opening));
+
+/**
+ * How many of `blocks`, from `from` on, are the restated state {@link sessionStateBlocks} wrote:
+ * the longest run of text blocks each opening as one of its parts does, the mode first, the others
+ * in the order they are written, each at most once. What follows is not the state.
+ * @internal
+ */
+export function sessionStateBlockCount(blocks: readonly ContentBlock[], from: number): number {
+  let at = from;
+  let last = -1;
+  while (at < blocks.length) {
+    const block = blocks[at]!;
+    if (block.type !== 'text') break;
+    const text = (block as TextBlock).text;
+    const kind = STATE_BLOCK_OPENINGS.findIndex((opening) => opening.test(text));
+    if (kind === -1 || kind <= last || (last === -1 && kind !== 0)) break;
+    last = kind;
+    at++;
+  }
+  return at - from;
 }
 
 /** Characters of a pending call's input restated after a compaction; its call keeps the whole input. */
