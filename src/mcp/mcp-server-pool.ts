@@ -100,6 +100,7 @@ export class McpServerPool {
     const server = this.#tools.get(connection.name)!;
     server.listed = new Set(listed.map((info) => info.name));
     const added: Tool[] = [];
+    const names = newToolNames(connection.name, listed, server);
     for (const info of listed) {
       // A tool listed before keeps its definition (the prefix never changes) but takes the new
       // annotations: a server that drops readOnlyHint is no longer trusted to only read.
@@ -110,7 +111,7 @@ export class McpServerPool {
         server.skipped.set(info.name, `The MCP server "${connection.name}" lists the tool ${JSON.stringify(info.name)} ${info.problem}, so the tool is not offered.`);
         continue;
       }
-      const name = mcpToolName(connection.name, info.name, server.taken);
+      const name = names.get(info.name) ?? mcpToolName(connection.name, info.name, server.taken);
       try {
         const hints: McpToolHints = { annotations: info.annotations };
         const tool = createMcpTool({
@@ -141,4 +142,30 @@ export class McpServerPool {
     }
     this.#listener?.onState(this.#state(connection));
   }
+}
+
+/** A tool name the Messages API takes as it is (nothing replaced, nothing cut). */
+const PLAIN_TOOL_NAME = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The model's names for the tools of a listing not named yet. They are given in an order that
+ * does not depend on the listing's: first the tools whose names need no change, then by name.
+ * So when two tools would get the same name (`a.b` and `a_b` both become
+ * `mcp__<server>__a_b`), which one keeps it and which one gets a hash is the same in every
+ * process, whatever order the server lists them in: a call parked for approval in one process
+ * runs the same tool when it is approved in another.
+ */
+function newToolNames(server: string, listed: readonly McpToolInfo[], tools: ServerTools): Map<string, string> {
+  const fresh = listed.filter((info) => info.problem === undefined && !tools.byServerName.has(info.name) && !tools.skipped.has(info.name));
+  const rank = (info: McpToolInfo) => (PLAIN_TOOL_NAME.test(info.name) ? 0 : 1);
+  fresh.sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const taken = new Set(tools.taken);
+  const names = new Map<string, string>();
+  for (const info of fresh) {
+    if (names.has(info.name)) continue;
+    const name = mcpToolName(server, info.name, taken);
+    taken.add(name);
+    names.set(info.name, name);
+  }
+  return names;
 }

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, type Agent, type McpTransportLike } from 'agent-harness';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createAgent, memorySessionStore, type Agent, type McpTransportLike } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { collect, tick } from '../helpers.js';
 
-// Attacks on how the agent follows an MCP server's tool list changes: a server that announces
-// changes in a storm, and listings answered out of order (an HTTP server answers concurrent
-// requests in any order).
+// Attacks on how the agent follows an MCP server's tool list: a server that announces changes in
+// a storm, listings answered out of order (an HTTP server answers concurrent requests in any
+// order), and names that collide once normalised, listed in another order after a restart.
 
 const agents: Agent[] = [];
 afterEach(async () => {
@@ -96,5 +97,38 @@ describe('attack: tool listings answered out of order', () => {
     const { events } = await collect(agent.run('save'));
     expect(events.find((event) => event.type === 'tool-result')).toMatchObject({ isError: true });
     expect(calls).toEqual([]);
+  });
+});
+
+describe('attack: an MCP server that lists two tools of the same normalised name, in another order after a restart', () => {
+  it('each name reaches the same tool in every process: a call approved in another process runs the tool that was asked about', async () => {
+    const ran: string[] = [];
+    // `files.delete` and `files_delete` both become mcp__srv__files_delete; listed in `order`.
+    const server = (order: string[]) => () => {
+      const made = new McpServer({ name: 'srv', version: '1.0.0' });
+      for (const name of order) made.registerTool(name, { description: `The ${name} tool.` }, async () => (ran.push(name), { content: [{ type: 'text' as const, text: `ran ${name}` }] }));
+      return made;
+    };
+    const store = memorySessionStore();
+    const names = async (order: string[]) => {
+      const agent = createAgent({ model: scriptedModel([]), mcpServers: { srv: { type: 'sdk', server: server(order) } } });
+      await agent.ready;
+      const tools = agent.mcpServers[0]!.tools;
+      await agent.close();
+      return tools;
+    };
+    expect(await names(['files.delete', 'files_delete'])).toEqual(expect.arrayContaining(['mcp__srv__files_delete']));
+    // The same names, whatever the order.
+    expect((await names(['files.delete', 'files_delete'])).sort()).toEqual((await names(['files_delete', 'files.delete'])).sort());
+
+    const first = createAgent({ model: scriptedModel([turn(toolCall('mcp__srv__files_delete', {}, 'c1'))]), store, sessionId: 'order', mcpServers: { srv: { type: 'sdk', server: server(['files.delete', 'files_delete']) } } });
+    expect((await first.run('clean up').result).status).toBe('awaiting-approval');
+    await first.close();
+    const second = createAgent({ model: scriptedModel(['Done.']), store, resume: 'order', mcpServers: { srv: { type: 'sdk', server: server(['files_delete', 'files.delete']) } } });
+    agents.push(second);
+    await second.ready;
+    expect((await second.resolveApproval(second.pendingApprovals[0]!.id, { behavior: 'allow' }).result).status).toBe('completed');
+    // The name that needs no change keeps it: mcp__srv__files_delete is files_delete in both processes.
+    expect(ran).toEqual(['files_delete']);
   });
 });
