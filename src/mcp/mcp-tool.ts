@@ -93,7 +93,9 @@ export function createMcpTool(options: CreateMcpToolOptions): Tool<Record<string
     );
   }
   const hints = options.hints ?? { annotations: info.annotations };
-  const readOnly = (): boolean => hints.annotations?.readOnlyHint === true;
+  // A tool that says it only reads and also that it may destroy (`destructiveHint: true`, which
+  // the protocol reads only for a tool that writes) contradicts itself: it is taken as writing.
+  const readOnly = (): boolean => hints.annotations?.readOnlyHint === true && hints.annotations.destructiveHint !== true;
   const tool = defineTool({
     name: options.name,
     description: describe(server, info),
