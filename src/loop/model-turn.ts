@@ -15,6 +15,12 @@ export function totalInput(usage: Usage): number {
   return usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
 }
 
+/**
+ * What {@link modelTurn} answers instead of a response when the reactive compaction's summary call
+ * spent the rest of the run's budget: the turn's call is not made again on top of it.
+ */
+export const BUDGET_SPENT_COMPACTING: unique symbol = Symbol('budget spent compacting');
+
 /** The request of a turn; replaced when a too-long prompt was compacted and sent again. */
 export interface TurnRequest {
   /** The turn's number within the run (as on its `turn-start`). */
@@ -25,7 +31,8 @@ export interface TurnRequest {
 /**
  * The model call of one turn. "Prompt is too long" compacts the history and tries once more,
  * never leaving a dead session (the compaction's usage goes to `countUsage`, also when it
- * failed). With a span (the host traces), the response's attributes are set on it. A function
+ * failed), unless the compaction spent the rest of the budget (`spend`): then it answers
+ * {@link BUDGET_SPENT_COMPACTING}, as the budget is checked before every model call. With a span (the host traces), the response's attributes are set on it. A function
  * of its own rather than a closure per turn: without a tracer the loop calls it directly.
  */
 export async function modelTurn(
@@ -34,8 +41,9 @@ export async function modelTurn(
   output: OutputRequest | undefined,
   abort: RunAbort,
   countUsage: (usage: Usage) => void,
+  spend: { readonly exhausted: boolean },
   span: SpanLike | undefined,
-): Promise<ModelResponse> {
+): Promise<ModelResponse | typeof BUDGET_SPENT_COMPACTING> {
   const partial = new PartialUsage();
   // One retry budget for the turn: the attempt after a reactive compaction numbers its retries on.
   const streamOptions: StreamTurnOptions = { turn: turn.number, maxRetries: core.options.maxStreamRetries ?? 2, retries: { used: 0 }, abort, partial, countUsage };
@@ -49,6 +57,7 @@ export async function modelTurn(
       if (!promptTooLong(error) || !core.context.settings.compaction.enabled || abort.aborted) throw error;
       const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
       if (!reactive.compacted) throw error;
+      if (spend.exhausted) return BUDGET_SPENT_COMPACTING;
       turn.request = prepareRequest(core, abort, output);
       answer = await abort.race(streamTurn(core, turn.request, streamOptions));
     }

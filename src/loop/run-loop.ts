@@ -29,7 +29,7 @@ import { RunSpend } from '../model/run-spend.js';
 import { checkStopConditions } from './stop-conditions.js';
 import { checkOutput, checkOutputCall, outputInstruction, STRUCTURED_OUTPUT_TOOL_NAME, type OutputCheck, type OutputRequest } from './structured-output.js';
 import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
-import { modelTurn, totalInput, type TurnRequest } from './model-turn.js';
+import { BUDGET_SPENT_COMPACTING, modelTurn, totalInput, type TurnRequest } from './model-turn.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
 
@@ -330,9 +330,11 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
             tracer,
             `chat ${core.options.model.modelId}`,
             { kind: SPAN_KIND_CLIENT, attributes: { 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': core.options.model.provider, 'gen_ai.request.model': core.options.model.modelId } },
-            (span) => modelTurn(core, turn, input.output, abort, countUsage, span),
+            (span) => modelTurn(core, turn, input.output, abort, countUsage, spend, span),
           )
-        : await modelTurn(core, turn, input.output, abort, countUsage, undefined);
+        : await modelTurn(core, turn, input.output, abort, countUsage, spend, undefined);
+      // A reactive compaction's summary call spent the rest of the budget: the call is not made again.
+      if (response === BUDGET_SPENT_COMPACTING) return await finish('budget-exceeded');
       const { request } = turn;
       countUsage(response.usage);
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,

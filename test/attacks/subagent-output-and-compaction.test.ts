@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CLEARED_TOOL_RESULT_PREFIX, createAgent, defineTool, LATEST_PROMPT_HEADING, LOADED_SKILLS_HEADING, type AgentEvent, type TextBlock, type ToolResultBlock } from 'agent-harness';
+import { CLEARED_TOOL_RESULT_PREFIX, createAgent, defineTool, LATEST_PROMPT_HEADING, ModelError, LOADED_SKILLS_HEADING, type AgentEvent, type TextBlock, type ToolResultBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
 const background = (id: string) => toolCall('Agent', { description: 'long job', prompt: 'do the long job', subagent_type: 'worker', run_in_background: true }, id);
@@ -94,5 +94,32 @@ describe('attack: a user message that opens like the state a compaction restates
     expect(state.some((text) => text.startsWith(LOADED_SKILLS_HEADING))).toBe(false);
     // It stays what it was: the user's message.
     expect(texts.slice(texts.indexOf(LATEST_PROMPT_HEADING) + 1, -1)).toEqual([prompt]);
+  });
+});
+
+describe('attack: a reactive compaction that spends the rest of the budget', () => {
+  it('the refused call is not made again on top of it: the run ends budget-exceeded, as after an automatic compaction', async () => {
+    const probe = defineTool({ name: 'probe', description: 'Probes.', inputSchema: z.object({}), readOnly: true, execute: () => 'x'.repeat(4_000) });
+    const tooLong = new ModelError('prompt is too long: 250000 tokens > 200000 maximum', { status: 400, errorType: 'invalid_request_error' });
+    // claude-sonnet-4-6: $3 per million input tokens; the summary costs $3 against a $1 budget.
+    const model = scriptedModel(
+      [
+        turn(toolCall('probe', {}), { usage: { inputTokens: 1_000, outputTokens: 0 } }),
+        turn('', { error: tooLong }),
+        turn('<summary>Everything so far.</summary>', { usage: { inputTokens: 1_000_000, outputTokens: 0 } }),
+        turn(toolCall('probe', {}), { usage: { inputTokens: 100_000, outputTokens: 0 } }),
+        'done',
+      ],
+      { modelId: 'claude-sonnet-4-6' },
+    );
+    const agent = createAgent({ model, tools: [probe], maxBudgetUsd: 1, maxStreamRetries: 0, context: { window: 1_000_000, clearing: false } });
+    const ends: string[] = [];
+    agent.on('compaction-end', (event) => ends.push(event.trigger));
+    const result = await agent.run('go').result;
+    expect(ends).toEqual(['reactive']);
+    expect(result.status).toBe('budget-exceeded');
+    // The probe turn, the refused call, the summary: no fourth call.
+    expect(model.requests).toHaveLength(3);
+    expect(result.costUsd!).toBeCloseTo((1_001_000 * 3) / 1_000_000, 6);
   });
 });
