@@ -46,7 +46,8 @@ export interface AgentDefinition {
    */
   permissionMode?: PermissionMode;
   /**
-   * The most model calls one of its runs may make.
+   * The most turns (model calls that answer the conversation) one of its runs may make; its
+   * compactions' summary calls are not turns (they count in usage, cost and the budget).
    * @default the parent's `maxTurns`
    */
   maxTurns?: number;

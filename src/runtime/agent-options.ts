@@ -156,7 +156,8 @@ export interface AgentOptions {
    */
   cwd?: string;
   /**
-   * The most model calls one run may make.
+   * The most turns (model calls that answer the conversation) one run may make. The summary
+   * calls of a compaction are not turns: they count in the run's usage, cost and `maxBudgetUsd`.
    * @default 30
    */
   maxTurns?: number;
