@@ -125,7 +125,7 @@ describe('background tasks at any depth', () => {
     await resumed.ready;
     expect(stored(resumed.snapshot())).toEqual([expect.objectContaining({ status: 'interrupted' })]);
     await resumed.run('and the worker?').result;
-    expect(JSON.stringify(model.requests[0]!.messages.at(-1))).toMatch(/Background task task_[\w-]+ \(worker: worker job\) interrupted\. Its output:\\n\(stopped: the agent was closed while it ran\)/);
+    expect(JSON.stringify(model.requests[0]!.messages.at(-1))).toMatch(/Background task task_[\w-]+ \(worker: worker job\) interrupted\. Its output, [^:]*: [^)]*\):\\n<task-output>\\n\(stopped: the agent was closed while it ran\)\\n<\/task-output>/);
     await resumed.close();
   });
 
