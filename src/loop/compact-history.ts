@@ -87,7 +87,9 @@ export function compactionState(core: AgentCore, summarized: readonly Message[] 
   const skills = loadedSkills(summarized);
   return {
     ...(skills.length ? { loadedSkills: skills } : {}),
-    permissionMode: state.permissionMode,
+    // The mode in force, not only its own: a subagent is capped by its type and its parent (a parent
+    // switched to plan mode makes it plan), and the restated records must say so.
+    permissionMode: core.mode,
     ...(core.options.planModeInstructions !== undefined ? { planModeInstructions: core.options.planModeInstructions } : {}),
     ...(state.plan ? { plan: state.plan } : {}),
     todos: state.todos,

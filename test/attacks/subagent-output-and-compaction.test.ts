@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CLEARED_TOOL_RESULT_PREFIX, createAgent, defineTool, LATEST_PROMPT_HEADING, ModelError, LOADED_SKILLS_HEADING, type AgentEvent, type TextBlock, type ToolResultBlock } from 'agent-harness';
+import { CLEARED_TOOL_RESULT_PREFIX, createAgent, defineTool, type Agent, LATEST_PROMPT_HEADING, ModelError, LOADED_SKILLS_HEADING, type AgentEvent, type TextBlock, type ToolResultBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
 const background = (id: string) => toolCall('Agent', { description: 'long job', prompt: 'do the long job', subagent_type: 'worker', run_in_background: true }, id);
@@ -134,5 +134,30 @@ describe('attack: a reactive compaction that spends the rest of the budget', () 
     // The probe turn, the refused call, the summary: no fourth call.
     expect(model.requests).toHaveLength(3);
     expect(result.costUsd!).toBeCloseTo((1_001_000 * 3) / 1_000_000, 6);
+  });
+});
+
+describe('attack: a subagent compacts after its parent switched to plan mode', () => {
+  it('the restated state says the mode in force (plan), not the subagent’s own (default)', async () => {
+    let agent!: Agent;
+    // The parent goes to plan mode while its subagent runs; the subagent's next turn compacts.
+    const big = defineTool({ name: 'big', description: 'Big.', inputSchema: z.object({}), readOnly: true, execute: () => (agent.setPermissionMode('plan'), 'x'.repeat(40_000)) });
+    const model = scriptedModel([
+      turn(toolCall('Agent', { description: 'd', prompt: 'Dig.', subagent_type: 'worker' }, 'p1')),
+      turn(toolCall('big', {}, 'b1'), { usage: { inputTokens: 1_000, outputTokens: 0 } }),
+      turn('<summary>Dug.</summary>'),
+      'Sub done.',
+      'Done.',
+    ]);
+    agent = createAgent({ model, tools: [big], context: { window: 10_000, compaction: { outputReserve: 500, keepTokens: 0 } }, agents: { worker: { description: 'w', prompt: 'w' } } });
+    const compactions: string[] = [];
+    agent.on('compaction-end', (event) => compactions.push(event.agentId ?? 'parent'));
+    expect((await agent.run('go').result).status).toBe('completed');
+    expect(compactions).toHaveLength(1);
+    expect(compactions[0]).not.toBe('parent');
+    // The subagent's request after its compaction.
+    const opening = (model.requests[3]!.messages[0]!.content as TextBlock[]).map((block) => block.text);
+    expect(opening[0]).toMatch(/^The earlier conversation was compacted/);
+    expect(opening[1]).toMatch(/Permission mode: plan\. The session is still in plan mode/);
   });
 });
