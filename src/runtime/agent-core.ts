@@ -441,9 +441,32 @@ export class AgentCore implements AgentServices {
     this.commit({ kind: 'message', message: { role: 'user', content: blocks } });
   }
 
-  /** Content for the next user message: the queued reminders (a user message consumes them). */
+  /**
+   * Content for the next user message: the queued reminders (a user message consumes them), and
+   * for a subagent whose parent changed its mode in force (see {@link modeCeiling}) the reminder of
+   * that mode, once per change.
+   */
   takeReminders(): TextBlock[] {
-    return this.state.pendingReminders.map((reminder): TextBlock => ({ type: 'text', text: reminder }));
+    const reminders = this.state.pendingReminders.map((reminder): TextBlock => ({ type: 'text', text: reminder }));
+    const ceiling = this.ceilingReminder();
+    return ceiling === undefined ? reminders : [...reminders, { type: 'text', text: ceiling }];
+  }
+
+  /** The mode in force a subagent was last told of when its parent's ceiling set it (undefined: its own). */
+  #ceilingTold: PermissionMode | undefined;
+
+  /**
+   * For a subagent: the reminder of the mode in force when its parent's mode (the ceiling) made it
+   * differ from what the subagent was last told (a parent switched to plan mode while it runs,
+   * or back), else undefined. Its own mode changes queue their own reminders.
+   */
+  private ceilingReminder(): string | undefined {
+    if (!this.modeCeiling) return undefined;
+    const effective = this.mode;
+    const own = this.capped(this.state.permissionMode);
+    if (effective === (this.#ceilingTold ?? own)) return undefined;
+    this.#ceilingTold = effective === own ? undefined : effective;
+    return modeReminder(effective, { planModeInstructions: this.options.planModeInstructions });
   }
 
   /** How full the context is: the size the next request would have now. */

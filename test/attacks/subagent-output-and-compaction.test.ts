@@ -161,3 +161,27 @@ describe('attack: a subagent compacts after its parent switched to plan mode', (
     expect(opening[1]).toMatch(/Permission mode: plan\. The session is still in plan mode/);
   });
 });
+
+describe('attack: the parent switches mode while its subagent runs', () => {
+  it('the subagent is told of the mode in force in its next turn (plan, then back to default), once each', async () => {
+    let agent!: Agent;
+    const modes = ['plan', 'default'] as const;
+    let switches = 0;
+    const switchMode = defineTool({ name: 'look', description: 'Looks.', inputSchema: z.object({}), readOnly: true, execute: () => (agent.setPermissionMode(modes[switches++]!), 'seen') });
+    const model = scriptedModel([
+      turn(toolCall('Agent', { description: 'd', prompt: 'Dig.', subagent_type: 'worker' }, 'p1')),
+      turn(toolCall('look', {}, 'l1')),
+      turn(toolCall('look', {}, 'l2')),
+      turn(toolCall('look', {}, 'l3')),
+      'Sub done.',
+      'Done.',
+    ]);
+    agent = createAgent({ model, tools: [switchMode], agents: { worker: { description: 'w', prompt: 'w' } } });
+    expect((await agent.run('go').result).status).toBe('completed');
+    const textsAfter = (request: number) => (model.requests[request]!.messages.at(-1)!.content as TextBlock[]).filter((block) => block.type === 'text').map((block) => block.text);
+    // The subagent's requests 2, 3 and 4: after the switch to plan, after the switch back, after nothing.
+    expect(textsAfter(2)).toEqual([expect.stringMatching(/^Plan mode is active\./)]);
+    expect(textsAfter(3)).toEqual([expect.stringMatching(/^Permission mode is now "default"/)]);
+    expect(textsAfter(4)).toEqual([]);
+  });
+});
