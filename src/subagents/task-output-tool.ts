@@ -17,9 +17,11 @@ export function createTaskOutputTool(parent: () => AgentCore) {
     readOnly: true,
     execute: ({ input }) => {
       const core = parent();
-      const stored = storedBackgroundTasks(core)[input.task_id];
+      const tasks = storedBackgroundTasks(core);
+      // Own keys only: a task id such as "constructor" or "__proto__" names no task.
+      const stored = Object.hasOwn(tasks, input.task_id) ? tasks[input.task_id] : undefined;
       if (!stored) {
-        const known = Object.keys(storedBackgroundTasks(core));
+        const known = Object.keys(tasks);
         return toolOutput(`There is no background task "${input.task_id}".${known.length ? ` Tasks: ${known.join(', ')}.` : ''}`, { isError: true });
       }
       if (stored.status === 'running' && core.backgroundTasks.has(input.task_id)) return `Task ${input.task_id} (${stored.description}) is still running.`;

@@ -185,3 +185,14 @@ describe('attack: the parent switches mode while its subagent runs', () => {
     expect(textsAfter(4)).toEqual([]);
   });
 });
+
+describe('attack: TaskOutput with a task id that is a property of every object', () => {
+  it('"constructor", "__proto__" and "toString" name no task: an error result naming the id, not a made-up answer', async () => {
+    const ids = ['constructor', '__proto__', 'toString'];
+    const model = scriptedModel([turn(...ids.map((id, index) => toolCall('TaskOutput', { task_id: id }, `t${index}`))), 'ok']);
+    const agent = createAgent({ model, agents: { worker: { description: 'w', prompt: 'w' } } });
+    expect((await agent.run('check').result).status).toBe('completed');
+    const results = (model.requests[1]!.messages.at(-1)!.content as ToolResultBlock[]).filter((block) => block.type === 'tool_result');
+    expect(results.map((result) => [result.is_error, result.content])).toEqual(ids.map((id) => [true, `There is no background task "${id}".`]));
+  });
+});
