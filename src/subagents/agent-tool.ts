@@ -123,7 +123,9 @@ export function createAgentTools(
     },
     resume: async ({ nested, approval, signal, run, toolUseId }) => {
       const data = nested.data as AgentCallData;
-      if (!settings.agents[data.subagentType]) {
+      // Own keys only: a stored type such as "constructor" (a tampered snapshot) names no type,
+      // and must not resume as one without any of a type's limits.
+      if (typeof data.subagentType !== 'string' || !Object.hasOwn(settings.agents, data.subagentType)) {
         return toolOutput(`The subagent type "${data.subagentType}" no longer exists, so the subagent could not continue.`, { isError: true });
       }
       const core = parent();

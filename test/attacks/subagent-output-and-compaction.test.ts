@@ -196,3 +196,27 @@ describe('attack: TaskOutput with a task id that is a property of every object',
     expect(results.map((result) => [result.is_error, result.content])).toEqual(ids.map((id) => [true, `There is no background task "${id}".`]));
   });
 });
+
+describe('attack: a snapshot whose parked subagent names a type that is a property of every object', () => {
+  it('"constructor" or "toString" as the stored type does not resume as a type without limits: the call reports the type is gone, nothing runs', async () => {
+    const writes: string[] = [];
+    const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({ text: z.string() }), kind: 'edit', execute: ({ input }) => (writes.push(input.text), 'wrote') });
+    // An explorer (read-only) parked on a write it may never make.
+    const worker = () => scriptedModel([turn(toolCall('write', { text: 'A' }, 'c_w')), 'Sub done.']);
+    const agents = () => ({ explore: { description: 'e', prompt: 'e', model: worker() } });
+    const model = scriptedModel([turn(toolCall('Agent', { description: 'd', prompt: 'Look.', subagent_type: 'explore' }, 'p_agent'))]);
+    const agent = createAgent({ model, tools: [write], agents: agents(), canUseTool: () => ({ behavior: 'defer' }) });
+    await agent.run('go').result;
+    const text = JSON.stringify(agent.snapshot());
+    expect(text).toContain('"subagentType":"explore"');
+    for (const type of ['constructor', 'toString']) {
+      const tampered = JSON.parse(text.replaceAll('"subagentType":"explore"', `"subagentType":"${type}"`));
+      const resumed = createAgent({ model: scriptedModel(['Noted.']), tools: [write], resume: tampered, agents: agents() });
+      const result = await resumed.resolveApproval(resumed.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+      expect(result.status, type).toBe('completed');
+      const answer = (resumed.messages.at(-2)!.content as ToolResultBlock[])[0]!;
+      expect(answer, type).toMatchObject({ tool_use_id: 'p_agent', is_error: true, content: `The subagent type "${type}" no longer exists, so the subagent could not continue.` });
+    }
+    expect(writes).toEqual([]);
+  });
+});
