@@ -2,7 +2,7 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import type { PermissionDecision, PermissionResult } from '../types/permission.js';
 import { validateToolInput } from '../permissions/validate-tool-input.js';
 import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from '../history/json-bounds.js';
-import type { BatchCall } from '../state/index.js';
+import { hostFacingApproval, type BatchCall } from '../state/index.js';
 import { planRejected } from './announce-question.js';
 import { describeInputChange, inputChanged } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
@@ -43,10 +43,11 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
   }
   const tool = core.tools.get(call.toolName);
   if (!tool) return refuse(`No tool named "${call.toolName}" exists any more, so the call was not run.`, { type: 'validation', message: 'unknown tool' });
-  // What runs is what the host was shown: the approval's input (one source, never a second copy).
+  // What runs is what the host was shown: the approval's input (one source, never a second copy),
+  // without answers the model wrote into a question's input (kept by older builds).
   // The host's edit as it was given (the recorded decision leaves out one that is not plain JSON).
   const edit = answer.behavior === 'allow' ? answer.updatedInput : undefined;
-  let input = approval.input;
+  let input = hostFacingApproval(approval).input;
   let note: string | undefined;
   let edited = false;
   if (edit === undefined) {
