@@ -6,13 +6,19 @@ import { truncateText } from './tool-result-content.js';
 /** The result of a call left waiting for approval when the user sent a new prompt instead (it joins that prompt's message). */
 export const SUPERSEDED_BY_PROMPT = 'The user sent a new message instead of answering this permission request, so the call was not run.';
 
+/** What the model is told for a refusal given without a reason (a denial whose message is blank). */
+export const REFUSED_WITHOUT_REASON = 'The call was not run: it was refused, and no reason was given.';
+
 /**
  * Answers a call with an error result (denied, failed, interrupted) and announces it. The message
  * is bounded like a tool's output (`maxToolResultChars`, or spilled when long results are): a
- * thrown error or a host's denial can be as long as any output.
+ * thrown error or a host's denial can be as long as any output. A blank message (a host's
+ * `{ behavior: 'deny', message: '' }`, a hook's empty reason) becomes {@link REFUSED_WITHOUT_REASON}:
+ * the API refuses an error result with empty content, and the history is sent on every later
+ * request, so one empty denial would end the session.
  */
 export function refuseCall(core: AgentCore, call: BatchCall, message: string): void {
-  const content = truncateText(message, resultCharLimit(core));
+  const content = truncateText(typeof message === 'string' && message.trim() !== '' ? message : REFUSED_WITHOUT_REASON, resultCharLimit(core));
   core.answerCall(call, core.spillResult(call.toolName, { type: 'tool_result', tool_use_id: call.toolUseId, content, is_error: true }));
 }
 
