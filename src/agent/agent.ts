@@ -300,7 +300,9 @@ export class Agent {
    * same turn once the last pending call of the batch is answered (while others still wait, the
    * run ends `awaiting-approval` again). A run asked for a typed answer (`outputSchema`) that
    * parked on this approval keeps asking for it; an agent resumed in another process passes
-   * `outputSchema` here again (a schema is code, not part of the snapshot).
+   * `outputSchema` here again (a schema is code, not part of the snapshot). An allow for a tool of
+   * an MCP server that is not connected now ends the run with an `McpConnectionError` and
+   * nothing else: the approval stays pending, to be answered once the server is back.
    * @throws ApprovalNotFoundError for an unknown or already-resolved id.
    * @throws RunInProgressError when a run is active.
    */

@@ -4,8 +4,9 @@
 // session, or a call run against a check that now refuses it.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memorySessionStore, type AgentOptions, type ToolResultBlock } from 'agent-harness';
+import { createAgent, defineTool, McpConnectionError, memorySessionStore, type AgentOptions, type ToolResultBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+import { createNotesServer, type NotesServerState } from '../mcp/fixtures/notes-server.js';
 
 function fixture() {
   const runs: unknown[] = [];
@@ -63,5 +64,65 @@ describe('attack: a subagent\'s approval answered by an agent made without subag
     expect(result.status).toBe('completed');
     expect(resultFor(later.messages, 'p_agent')!.content).toMatch(/subagent type "writer" no longer exists/);
     expect(waiting.runs).toEqual([]);
+  });
+});
+
+describe('attack: an MCP tool\'s approval answered while its server is down', () => {
+  async function mcpWaiting() {
+    const state: NotesServerState = { notes: [], calls: [], cancelled: false };
+    const store = memorySessionStore();
+    const asking = createAgent({ model: scriptedModel([turn(toolCall('mcp__notes__append_note', { text: 'once' }, 'toolu_m'))]), store, mcpServers: { notes: { type: 'sdk', server: () => createNotesServer(state) } } });
+    expect((await asking.run('go').result).status).toBe('awaiting-approval');
+    await asking.close();
+    return { state, store, sessionId: asking.sessionId };
+  }
+  const down = { notes: { type: 'sdk' as const, server: () => Promise.reject(new Error('the notes service is down')) } };
+
+  it('allowing it fails with McpConnectionError naming the server, nothing is claimed or run, and it stays pending until the server is back', async () => {
+    const { state, store, sessionId } = await mcpWaiting();
+    const claims: string[] = [];
+    const claimApproval = ({ approvalId }: { approvalId: string }) => (claims.includes(approvalId) ? false : (claims.push(approvalId), true));
+    const model = scriptedModel(['noted']);
+    const later = createAgent({ model, store, resume: sessionId, mcpServers: down, claimApproval });
+    await later.ready;
+    const [approval] = later.pendingApprovals;
+    const failed = await later.resolveApproval(approval!.id, { behavior: 'allow' }).result;
+    expect(failed.status).toBe('error');
+    expect(McpConnectionError.isInstance(failed.error)).toBe(true);
+    expect((failed.error as McpConnectionError).server).toBe('notes');
+    expect(failed.error!.message).toMatch(/MCP server "notes", which is failed .*still pending: answer it again once the server is connected/);
+    expect(claims).toEqual([]);
+    expect(model.requests).toHaveLength(0);
+    expect(later.pendingApprovals.map((pending) => pending.id)).toEqual([approval!.id]);
+    await later.close();
+
+    // Days later, another process with the server back: the same approval runs, once.
+    const back = createAgent({ model: scriptedModel(['noted']), store, resume: sessionId, claimApproval, mcpServers: { notes: { type: 'sdk', server: () => createNotesServer(state) } } });
+    await back.ready;
+    const done = await back.resolveApproval(approval!.id, { behavior: 'allow' }).result;
+    expect(done.status).toBe('completed');
+    expect(state.notes).toEqual(['once']);
+    expect(claims).toEqual([approval!.id]);
+    await back.close();
+  });
+
+  it('denying it needs no server: the denial is applied', async () => {
+    const { state, store, sessionId } = await mcpWaiting();
+    const later = createAgent({ model: scriptedModel(['ok']), store, resume: sessionId, mcpServers: down });
+    await later.ready;
+    const result = await later.resolveApproval(later.pendingApprovals[0]!.id, { behavior: 'deny', message: 'No.' }).result;
+    expect(result.status).toBe('completed');
+    expect(state.notes).toEqual([]);
+    await later.close();
+  });
+
+  it('a server left out of the config: the call is answered as a tool that no longer exists (held before)', async () => {
+    const { state, store, sessionId } = await mcpWaiting();
+    const later = createAgent({ model: scriptedModel(['ok']), store, resume: sessionId });
+    await later.ready;
+    const result = await later.resolveApproval(later.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+    expect(result.status).toBe('completed');
+    expect(resultFor(later.messages, 'toolu_m')!.content).toMatch(/No tool named "mcp__notes__append_note" exists any more/);
+    expect(state.notes).toEqual([]);
   });
 });
