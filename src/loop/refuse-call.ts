@@ -2,12 +2,10 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import type { BatchCall, OpenBatch } from '../state/index.js';
 import { resultCharLimit } from './result-char-limit.js';
 import { truncateText } from './tool-result-content.js';
+import { REFUSED_WITHOUT_REASON } from '../history/empty-error-result.js';
 
 /** The result of a call left waiting for approval when the user sent a new prompt instead (it joins that prompt's message). */
 export const SUPERSEDED_BY_PROMPT = 'The user sent a new message instead of answering this permission request, so the call was not run.';
-
-/** What the model is told for a refusal given without a reason (a denial whose message is blank). */
-export const REFUSED_WITHOUT_REASON = 'The call was not run: it was refused, and no reason was given.';
 
 /**
  * Answers a call with an error result (denied, failed, interrupted) and announces it. The message

@@ -41,6 +41,33 @@ describe('attack: a denial with an empty message', () => {
     });
   }
 
+  /** A session stored before the mend: the refusal's words taken out again, as an older build stored them. */
+  const oldShape = (snapshot: unknown) => JSON.parse(JSON.stringify(snapshot).replaceAll('The call was not run: it was refused, and no reason was given.', ''));
+
+  it('a snapshot stored with an empty error result in its history: resumed, the next request is valid', async () => {
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('write', { text: 'x' }, 'toolu_w')), 'ok']), tools: [write], canUseTool: () => ({ behavior: 'deny', message: '' }) });
+    await agent.run('go').result;
+    const snapshot = oldShape(agent.snapshot());
+    expect(validateMessagesRequest(snapshot.messages)).toMatch(/content cannot be empty/);
+    const model = scriptedModel(['Carrying on.']);
+    const later = createAgent({ model, tools: [write], resume: snapshot });
+    expect((await later.run('go on').result).status).toBe('completed');
+    expect(validateMessagesRequest(model.requests[0]!.messages)).toBeUndefined();
+  });
+
+  it('a snapshot stored with an empty error result still in its open batch (another call pending): the batch ends valid', async () => {
+    const denyFirst = (_name: string, input: unknown) => ((input as { text: string }).text === 'a' ? { behavior: 'deny' as const, message: '' } : { behavior: 'defer' as const });
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('write', { text: 'a' }, 'toolu_w'), toolCall('write', { text: 'b' }, 'toolu_b'))]), tools: [write], canUseTool: denyFirst });
+    expect((await agent.run('go').result).status).toBe('awaiting-approval');
+    const snapshot = oldShape(agent.snapshot());
+    expect(JSON.stringify(snapshot.openBatch)).toContain('"content":""');
+    const model = scriptedModel(['ok']);
+    const later = createAgent({ model, tools: [write], resume: snapshot });
+    await later.ready;
+    expect((await later.resolveApproval(later.pendingApprovals[0]!.id, { behavior: 'allow' }).result).status).toBe('completed');
+    expect(validateMessagesRequest(model.requests[0]!.messages)).toBeUndefined();
+  });
+
   it('the loopback validator refuses an error result with empty content, as the API does', () => {
     const messages = [
       { role: 'user', content: 'go' },
