@@ -224,6 +224,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
   };
 
   core.leaseLost = undefined;
+  core.nestedStopRequested = false;
   core.commit({ kind: 'run-start', runId: context.runId });
   core.emit({ type: 'run-start', runId: context.runId, prompt: typeof input.prompt === 'string' ? input.prompt : undefined });
   try {
@@ -285,6 +286,8 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
           closeBatch(INTERRUPTED);
           return await finish('interrupted');
         }
+        // A subagent's call the host denied with `interrupt` stops this run too.
+        if (core.nestedStopRequested) decisions.stopRequested = true;
         if (decisions.stopRequested) {
           // The host denied a call and asked to stop: nothing else of the batch runs.
           closeBatch(STOPPED);
