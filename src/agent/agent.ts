@@ -4,7 +4,7 @@ import { randomId } from '../ids/random-id.js';
 import { ToolQueue } from '../loop/tool-queue.js';
 import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
 import { checkPrompt } from './check-prompt.js';
-import { checkApprovalDecision } from './check-approval-decision.js';
+import { checkApprovalDecision } from '../loop/check-approval-decision.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RunInProgressError } from '../errors/run-in-progress-error.js';
 import { ToolInputError } from '../errors/tool-input-error.js';
@@ -315,7 +315,7 @@ export class Agent {
     const pending = this.core.pendingApprovals();
     const approval = pending.find((candidate) => candidate.id === id);
     if (!approval) throw new ApprovalNotFoundError(id, pending.map((candidate) => candidate.id));
-    checkApprovalDecision(decision);
+    checkApprovalDecision(decision, 'resolveApproval');
     // Refused now, with the approval still pending, rather than inside the run once it is used up.
     // Also for a subagent's call: a rule there may name a tool of the subagent or of an agent above
     // it, and a subagent's tools are a subset of its parent's, so this agent's tools are those.

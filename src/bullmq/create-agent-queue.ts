@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { randomId } from '../ids/random-id.js';
 import { LONE_SURROGATE } from '../model/code-point-boundary.js';
 import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
+import { checkApprovalDecision } from '../loop/check-approval-decision.js';
 import { checkOptions, describeOptionValue, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { DEFAULT_AGENT_QUEUE_NAME, type AgentJobData } from './agent-job.js';
 import { isJobSessionId } from './is-job-session-id.js';
@@ -140,11 +141,13 @@ const RUN: OptionsSpec<EnqueueRunOptions> = { sessionId: required(isJobSessionId
 
 const isDecision: OptionCheck = (value) => {
   const decision = value as { behavior?: unknown; message?: unknown } | undefined;
-  if (decision?.behavior === 'allow') return;
-  if (decision?.behavior === 'deny' && typeof decision.message === 'string') return;
-  throw new ConfigurationError(
-    `enqueueApproval: \`decision\` must be { behavior: 'allow' } or { behavior: 'deny', message: 'why, for the model' }, got ${JSON.stringify(value)}.`,
-  );
+  if (decision?.behavior !== 'allow' && !(decision?.behavior === 'deny' && typeof decision.message === 'string')) {
+    throw new ConfigurationError(
+      `enqueueApproval: \`decision\` must be { behavior: 'allow' } or { behavior: 'deny', message: 'why, for the model' }, got ${JSON.stringify(value)}.`,
+    );
+  }
+  // The rest of what resolveApproval checks, refused here rather than failing the job every attempt.
+  checkApprovalDecision(value, 'enqueueApproval');
 };
 
 const APPROVAL: OptionsSpec<EnqueueApprovalOptions> = {
