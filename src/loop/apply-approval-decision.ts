@@ -69,7 +69,9 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
     // A question's answers are the point of the call, not an edit to warn about.
     if (!tool.requiresUserInteraction && !tool.handlesHostAnswer) note = describeInputChange(input, validated.value);
     // Only an input the host really changed is an edit (an echo of the approval's is not).
-    edited = inputChanged(input, validated.value);
+    // Nor is an echo of the input as an older build showed it (a question's, with the answers the
+    // model wrote, which a host may have kept on its own card).
+    edited = inputChanged(input, validated.value) && (input === approval.input || inputChanged(approval.input, validated.value));
     input = validated.value;
   }
   // Whatever the host answered, the deny rules still hold for the input that would run.

@@ -95,6 +95,15 @@ describe('attack: an AskUserQuestion approval of the old shape (the model\'s ans
     expect(answerOf(later.messages)).toBe(HOST_ONLY);
   });
 
+  it('a host that echoes the old approval input it kept (the model\'s answers in it) gives no answers', async () => {
+    const agent = await askedAndWaiting();
+    const snapshot = oldShape(JSON.parse(JSON.stringify(agent.snapshot())));
+    const later = createAgent({ model: scriptedModel(['ok']), askUserQuestion: true, resume: snapshot });
+    const kept = snapshot.openBatch.calls[0].approval.input;
+    await later.resolveApproval(later.pendingApprovals[0]!.id, { behavior: 'allow', updatedInput: kept }).result;
+    expect(answerOf(later.messages)).toMatch(/^The user did not answer your questions/);
+  });
+
   it('a host that merges the answers of the stored input it was shown before the fix still gets only the answers it gives in the edit', async () => {
     // The host kept the old approval (with the model's answers) in its own inbox and merges them.
     const agent = await askedAndWaiting();
