@@ -13,8 +13,9 @@ import type { AgentQueueLocation } from './bullmq-connection.js';
 export interface AgentQueueOptions extends AgentQueueLocation {
   /**
    * How many times a job that failed (a store or model outage, say) is tried in all, with
-   * exponential backoff from one second. A run that a model outage (a retryable `ModelError`) or
-   * a store failure (`SessionWriteError`) ended fails its attempt while attempts are left, and the
+   * exponential backoff from one second. A run that a model outage (a retryable `ModelError`), a
+   * store failure (`SessionWriteError`) or an MCP server that is down when an approval for one of
+   * its tools is answered (`McpConnectionError`) ended fails its attempt while attempts are left, and the
    * next attempt continues it where it stopped; the last one returns its status `error`. A job for
    * a session another worker holds, or whose worker died, is tried again without counting as an
    * attempt.
