@@ -56,7 +56,7 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
     const bounds = jsonBoundsProblem(input, TOOL_INPUT_BOUNDS);
     const parsed = bounds ? undefined : tool.parseInput(input);
     if (bounds || !parsed?.ok) {
-      const message = `The call was not run: the input of its approval does not fit the tool's schema (${bounds ? `the input is ${bounds}` : parsed!.ok ? '' : parsed!.issues.join('; ')}). The stored session may have been altered; ask for the call again.`;
+      const message = `The call was not run: the input of its approval does not fit the tool's schema (${bounds ? `the input is ${bounds}` : parsed!.ok ? '' : parsed!.issues.join('; ')}). The tool has changed since the call was asked (or the stored session was altered); make the call again if it is still needed.`;
       return refuse(message, { type: 'validation', message });
     }
   } else {

@@ -67,6 +67,20 @@ describe('attack: a subagent\'s approval answered by an agent made without subag
   });
 });
 
+describe("attack: the tool's schema changed since the call was asked", () => {
+  it('the stored input no longer fits: the model is told the tool changed, nothing runs, the run goes on', async () => {
+    const { runs, write } = fixture();
+    const asking = createAgent({ model: scriptedModel([turn(toolCall('write', { text: 'x' }, 'toolu_w'))]), tools: [write()] });
+    const [approval] = (await asking.run('go').result).pendingApprovals;
+    const changed = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({ body: z.string() }), kind: 'edit', execute: () => (runs.push('ran'), 'wrote') });
+    const later = createAgent({ model: scriptedModel(['ok']), tools: [changed], resume: JSON.parse(JSON.stringify(asking.snapshot())) });
+    const result = await later.resolveApproval(approval!.id, { behavior: 'allow' }).result;
+    expect(result.status).toBe('completed');
+    expect(runs).toEqual([]);
+    expect(resultFor(later.messages, 'toolu_w')!.content).toMatch(/does not fit the tool's schema .*The tool has changed since the call was asked/);
+  });
+});
+
 describe('attack: an MCP tool\'s approval answered while its server is down', () => {
   async function mcpWaiting() {
     const state: NotesServerState = { notes: [], calls: [], cancelled: false };
