@@ -1,10 +1,10 @@
 import { warnLargeToolList } from './warn-large-tool-list.js';
-import { describeJson } from '../options/describe-json.js';
 import EventEmitter from 'eventemitter3';
 import { randomId } from '../ids/random-id.js';
 import { ToolQueue } from '../loop/tool-queue.js';
 import { ApprovalNotFoundError } from '../errors/approval-not-found-error.js';
 import { checkPrompt } from './check-prompt.js';
+import { checkApprovalDecision } from '../loop/check-approval-decision.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { RunInProgressError } from '../errors/run-in-progress-error.js';
 import { ToolInputError } from '../errors/tool-input-error.js';
@@ -300,8 +300,12 @@ export class Agent {
    * same turn once the last pending call of the batch is answered (while others still wait, the
    * run ends `awaiting-approval` again). A run asked for a typed answer (`outputSchema`) that
    * parked on this approval keeps asking for it; an agent resumed in another process passes
-   * `outputSchema` here again (a schema is code, not part of the snapshot).
+   * `outputSchema` here again (a schema is code, not part of the snapshot). An allow for a tool of
+   * an MCP server that is not connected now ends the run with an `McpConnectionError` and
+   * nothing else: the approval stays pending, to be answered once the server is back.
    * @throws ApprovalNotFoundError for an unknown or already-resolved id.
+   * @throws ConfigurationError for a malformed decision (its behavior, a denial without a message,
+   * a flag that is not a boolean, an `updatedInput` that is not an object): the approval stays pending.
    * @throws RunInProgressError when a run is active.
    */
   resolveApproval(id: string, decision: ApprovalDecision, options: RunOptions = {}): AgentRun {
@@ -311,12 +315,7 @@ export class Agent {
     const pending = this.core.pendingApprovals();
     const approval = pending.find((candidate) => candidate.id === id);
     if (!approval) throw new ApprovalNotFoundError(id, pending.map((candidate) => candidate.id));
-    if (decision?.behavior !== 'allow' && decision?.behavior !== 'deny') {
-      throw new ConfigurationError(`resolveApproval: decision.behavior must be "allow" or "deny", got ${describeJson((decision as { behavior?: unknown } | undefined)?.behavior)}.`);
-    }
-    if (decision.behavior === 'deny' && typeof decision.message !== 'string') {
-      throw new ConfigurationError('resolveApproval: a denial needs a `message` for the model, e.g. { behavior: "deny", message: "The user declined." }.');
-    }
+    checkApprovalDecision(decision, 'resolveApproval');
     // Refused now, with the approval still pending, rather than inside the run once it is used up.
     // Also for a subagent's call: a rule there may name a tool of the subagent or of an agent above
     // it, and a subagent's tools are a subset of its parent's, so this agent's tools are those.

@@ -92,7 +92,8 @@ function freshState(options: AgentOptions): SessionState {
 /**
  * Makes a loaded session safe to continue, recording each step: a repaired history (as a
  * checkpoint), answers for calls that may have been running when the process stopped (an approved
- * built-in `ExitPlanMode` of a session read from its transcript runs again instead), `default`
+ * built-in `ExitPlanMode` of a session read from its transcript runs again instead), the host's
+ * answers to calls after one still waiting kept (from a trusted source) or decided again, `default`
  * instead of `bypassPermissions` (a resumed session never starts without permission checks), and
  * background tasks that were running recorded as interrupted, the model told.
  */
@@ -102,12 +103,22 @@ function continueLoaded(core: AgentCore, repairs: string[], seed: boolean, fromT
   // from its own transcript it runs again, so the host's approval is kept. A snapshot is input,
   // not trust, and a host tool of that name may do anything: those are answered as interrupted.
   const runAgain = fromTranscript ? (call: BatchCall) => call.toolName === 'ExitPlanMode' && isBuiltinExitPlanMode(core.tools.get(call.toolName)) : undefined;
-  core.commit(...settleLoadedState(core.state, runAgain ? { runAgain } : {}));
+  // An answer the host gave while an earlier call still waited is kept where the state can be
+  // trusted (its own transcript, a signed snapshot) and nothing here refuses the call now.
+  const trusted = fromTranscript || core.options.snapshotKey !== undefined;
+  const keepAllowed = trusted ? (call: BatchCall) => stillAllowed(core, call) : undefined;
+  core.commit(...settleLoadedState(core.state, { ...(runAgain ? { runAgain } : {}), ...(keepAllowed ? { keepAllowed } : {}) }));
   if (core.mode === 'bypassPermissions') {
     const reminder = modeReminder('default');
     core.commit({ kind: 'mode-change', from: 'bypassPermissions', to: 'default', reason: 'resume', reminder });
   }
   settleStoppedBackgroundTasks(core);
+}
+
+/** Whether an allowed call may keep its answer in this process: its tool is here and no deny rule now matches its input. */
+function stillAllowed(core: AgentCore, call: BatchCall): boolean {
+  const tool = core.tools.get(call.toolName);
+  return tool !== undefined && core.rules.match('deny', tool, call.input, { cwd: core.options.cwd }) === undefined;
 }
 
 /** Gaps in a transcript's numbering: entries lost to damage in the middle of it. */

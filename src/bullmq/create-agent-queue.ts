@@ -3,6 +3,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { randomId } from '../ids/random-id.js';
 import { LONE_SURROGATE } from '../model/code-point-boundary.js';
 import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
+import { checkApprovalDecision } from '../loop/check-approval-decision.js';
 import { checkOptions, describeOptionValue, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { DEFAULT_AGENT_QUEUE_NAME, type AgentJobData } from './agent-job.js';
 import { isJobSessionId } from './is-job-session-id.js';
@@ -12,8 +13,9 @@ import type { AgentQueueLocation } from './bullmq-connection.js';
 export interface AgentQueueOptions extends AgentQueueLocation {
   /**
    * How many times a job that failed (a store or model outage, say) is tried in all, with
-   * exponential backoff from one second. A run that a model outage (a retryable `ModelError`) or
-   * a store failure (`SessionWriteError`) ended fails its attempt while attempts are left, and the
+   * exponential backoff from one second. A run that a model outage (a retryable `ModelError`), a
+   * store failure (`SessionWriteError`) or an MCP server that is down when an approval for one of
+   * its tools is answered (`McpConnectionError`) ended fails its attempt while attempts are left, and the
    * next attempt continues it where it stopped; the last one returns its status `error`. A job for
    * a session another worker holds, or whose worker died, is tried again without counting as an
    * attempt.
@@ -140,11 +142,13 @@ const RUN: OptionsSpec<EnqueueRunOptions> = { sessionId: required(isJobSessionId
 
 const isDecision: OptionCheck = (value) => {
   const decision = value as { behavior?: unknown; message?: unknown } | undefined;
-  if (decision?.behavior === 'allow') return;
-  if (decision?.behavior === 'deny' && typeof decision.message === 'string') return;
-  throw new ConfigurationError(
-    `enqueueApproval: \`decision\` must be { behavior: 'allow' } or { behavior: 'deny', message: 'why, for the model' }, got ${JSON.stringify(value)}.`,
-  );
+  if (decision?.behavior !== 'allow' && !(decision?.behavior === 'deny' && typeof decision.message === 'string')) {
+    throw new ConfigurationError(
+      `enqueueApproval: \`decision\` must be { behavior: 'allow' } or { behavior: 'deny', message: 'why, for the model' }, got ${JSON.stringify(value)}.`,
+    );
+  }
+  // The rest of what resolveApproval checks, refused here rather than failing the job every attempt.
+  checkApprovalDecision(value, 'enqueueApproval');
 };
 
 const APPROVAL: OptionsSpec<EnqueueApprovalOptions> = {

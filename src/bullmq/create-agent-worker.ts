@@ -5,6 +5,7 @@ import type { AgentRun } from '../agent/agent-run.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { ModelError } from '../errors/model-error.js';
+import { McpConnectionError } from '../errors/mcp-connection-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import { checkOptions, isFunction, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { loadEntries } from '../session/load-entries.js';
@@ -137,7 +138,8 @@ const OPTIONS: OptionsSpec<AgentWorkerOptions> = {
 
 /** An error that ended a run and that a later attempt may get past: a model outage, a store that failed to write. */
 function isOutage(error: Error | undefined): boolean {
-  return (ModelError.isInstance(error) && error.retryable) || SessionWriteError.isInstance(error);
+  // An MCP server down while an approval for its tool is answered: the approval is still pending.
+  return (ModelError.isInstance(error) && error.retryable) || SessionWriteError.isInstance(error) || McpConnectionError.isInstance(error);
 }
 
 /** Puts a job back for later without counting an attempt. */

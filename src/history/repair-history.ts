@@ -1,5 +1,6 @@
 import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import { isBlankText, normalizeAssistantMessage } from './normalize-assistant-message.js';
+import { isEmptyErrorResult, REFUSED_WITHOUT_REASON } from './empty-error-result.js';
 
 /** What {@link repairHistory} returns. */
 export interface RepairedHistory {
@@ -22,8 +23,8 @@ function blocksOf(message: Message): ContentBlock[] {
  * and blank text go, a model's message is normalized like a new one (duplicate ids, oversized
  * inputs), adjacent messages of one role are joined, a history that starts with the model gets a
  * short first user message, every `tool_use` is answered in the next message — in order, first —
- * with the stored result or an error result saying it was lost, and results that answer no call
- * go. A final assistant message's calls are left for the open batch. Pure; never throws.
+ * with the stored result or an error result saying it was lost, results that answer no call
+ * go, and an error result with no content gets a sentence. A final assistant message's calls are left for the open batch. Pure; never throws.
  */
 export function repairHistory(input: readonly unknown[]): RepairedHistory {
   const changes: string[] = [];
@@ -45,8 +46,13 @@ export function repairHistory(input: readonly unknown[]): RepairedHistory {
       else changes.push(`message ${index + 1} was dropped: it had no content`);
       continue;
     }
-    const kept = blocks.filter((block) => !isBlankText(block));
+    let kept = blocks.filter((block) => !isBlankText(block));
     if (kept.length < blocks.length) changes.push(`message ${index + 1}: ${blocks.length - kept.length} blank text block(s) were dropped`);
+    const said = kept.map((block) => (isEmptyErrorResult(block) ? { ...block, content: REFUSED_WITHOUT_REASON } : block));
+    if (said.some((block, position) => block !== kept[position])) {
+      changes.push(`message ${index + 1}: an error result with no content (refused by the API) was given one`);
+      kept = said;
+    }
     if (kept.length > 0) messages.push(typeof message.content === 'string' && kept.length === blocks.length ? message : { role: 'user', content: kept });
     else changes.push(`message ${index + 1} was dropped: it had no content`);
   }

@@ -2,7 +2,7 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import type { PermissionDecision, PermissionResult } from '../types/permission.js';
 import { validateToolInput } from '../permissions/validate-tool-input.js';
 import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from '../history/json-bounds.js';
-import type { BatchCall } from '../state/index.js';
+import { hostFacingApproval, type BatchCall } from '../state/index.js';
 import { planRejected } from './announce-question.js';
 import { describeInputChange, inputChanged } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
@@ -43,10 +43,11 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
   }
   const tool = core.tools.get(call.toolName);
   if (!tool) return refuse(`No tool named "${call.toolName}" exists any more, so the call was not run.`, { type: 'validation', message: 'unknown tool' });
-  // What runs is what the host was shown: the approval's input (one source, never a second copy).
+  // What runs is what the host was shown: the approval's input (one source, never a second copy),
+  // without answers the model wrote into a question's input (kept by older builds).
   // The host's edit as it was given (the recorded decision leaves out one that is not plain JSON).
   const edit = answer.behavior === 'allow' ? answer.updatedInput : undefined;
-  let input = approval.input;
+  let input = hostFacingApproval(approval).input;
   let note: string | undefined;
   let edited = false;
   if (edit === undefined) {
@@ -55,7 +56,7 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
     const bounds = jsonBoundsProblem(input, TOOL_INPUT_BOUNDS);
     const parsed = bounds ? undefined : tool.parseInput(input);
     if (bounds || !parsed?.ok) {
-      const message = `The call was not run: the input of its approval does not fit the tool's schema (${bounds ? `the input is ${bounds}` : parsed!.ok ? '' : parsed!.issues.join('; ')}). The stored session may have been altered; ask for the call again.`;
+      const message = `The call was not run: the input of its approval does not fit the tool's schema (${bounds ? `the input is ${bounds}` : parsed!.ok ? '' : parsed!.issues.join('; ')}). The tool has changed since the call was asked (or the stored session was altered); make the call again if it is still needed.`;
       return refuse(message, { type: 'validation', message });
     }
   } else {
@@ -68,7 +69,9 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
     // A question's answers are the point of the call, not an edit to warn about.
     if (!tool.requiresUserInteraction && !tool.handlesHostAnswer) note = describeInputChange(input, validated.value);
     // Only an input the host really changed is an edit (an echo of the approval's is not).
-    edited = inputChanged(input, validated.value);
+    // Nor is an echo of the input as an older build showed it (a question's, with the answers the
+    // model wrote, which a host may have kept on its own card).
+    edited = inputChanged(input, validated.value) && (input === approval.input || inputChanged(approval.input, validated.value));
     input = validated.value;
   }
   // Whatever the host answered, the deny rules still hold for the input that would run.

@@ -121,6 +121,13 @@ function refusedByPlanMode(core: AgentCore, tool: Tool, input: unknown): boolean
 
 type ResumeApproval = Parameters<typeof resumeCall>[2];
 
+/** What the model is told for a call whose tool this agent no longer has. */
+function toolGone(toolName: string, suspended: boolean): string {
+  return suspended
+    ? `No tool named "${toolName}" exists any more, so the call it suspended (and what it waited on) could not continue; it was stopped.`
+    : `No tool named "${toolName}" exists any more, so the call was not run.`;
+}
+
 /** What the abort and timeout contenders of a call resolve to: values no tool can return. */
 const ABORTED: unique symbol = Symbol('aborted');
 const TIMED_OUT: unique symbol = Symbol('timed out');
@@ -133,7 +140,13 @@ const noop = (): void => undefined;
  * hook or a failure needs one; only a pending promise races the run's abort and the tool's timeout.
  */
 function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval: ResumeApproval | undefined): Promise<void> | undefined {
-  const tool = core.tools.get(call.toolName)!;
+  const tool = core.tools.get(call.toolName);
+  // Gone since the call was decided or suspended (a session resumed by an agent made without it:
+  // no `agents`, an MCP server left out): answered, never a crash that ends the run.
+  if (tool === undefined) {
+    refuseCall(core, call, toolGone(call.toolName, approval !== undefined));
+    return undefined;
+  }
   // A suspended call keeps the input it started with.
   const input = call.input;
   // The last line of defence for "plan mode never writes": whatever was decided earlier (an

@@ -1,6 +1,7 @@
 import { raceAbort } from '../permissions/race-abort.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { ApprovalClaimedError } from '../errors/approval-claimed-error.js';
+import { unreachableMcpServer } from './unreachable-mcp-server.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { PromptBlockedError } from '../errors/prompt-blocked-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
@@ -223,6 +224,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
   };
 
   core.leaseLost = undefined;
+  core.nestedStopRequested = false;
   core.commit({ kind: 'run-start', runId: context.runId });
   core.emit({ type: 'run-start', runId: context.runId, prompt: typeof input.prompt === 'string' ? input.prompt : undefined });
   try {
@@ -284,6 +286,8 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
           closeBatch(INTERRUPTED);
           return await finish('interrupted');
         }
+        // A subagent's call the host denied with `interrupt` stops this run too.
+        if (core.nestedStopRequested) decisions.stopRequested = true;
         if (decisions.stopRequested) {
           // The host denied a call and asked to stop: nothing else of the batch runs.
           closeBatch(STOPPED);
@@ -426,6 +430,11 @@ async function answerApproval(core: AgentCore, approval: NonNullable<RunInput['a
   const batch = core.state.openBatch;
   const call = batch?.calls.find((candidate) => candidate.toolUseId === approval.path[0]);
   if (!batch || !call) return undefined;
+  // Before the claim: an answer that cannot be applied yet must not use up the host's claim key.
+  if (approval.decision.behavior === 'allow') {
+    const unreachable = unreachableMcpServer(core, approval.id);
+    if (unreachable) return unreachable;
+  }
   const claim = core.options.claimApproval;
   if (claim) {
     // Raced with an interrupt: a claim that hangs (a stuck database) must not hold the run or close().

@@ -145,6 +145,12 @@ export class AgentCore implements AgentServices {
   leaseCheck: (() => Error | undefined) | undefined;
   /** What stopped a tool call of the active run from starting: the lease was lost. Cleared when a run starts. */
   leaseLost: Error | undefined;
+  /**
+   * A subagent this run waited on was stopped by a host's denial with `interrupt` (not by this
+   * run's own abort): the host asked to stop the run it sees, so this one ends `interrupted` once
+   * its batch is answered too. Cleared when a run starts.
+   */
+  nestedStopRequested = false;
   /** Aborted by `agent.close()` on the agent the host made; made when first needed. */
   #closing: AbortController | undefined;
   /** Whether `agent.close()` was called on the agent the host made (the session's store hold is released). */

@@ -3,6 +3,7 @@ import type { ToolUseBlock } from '../model/messages.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { BatchCall, SessionState } from '../state/session-state.js';
 import type { PendingApproval } from '../types/pending-approval.js';
+import { hostFacingApproval } from '../state/index.js';
 
 /**
  * The version of the rule below. Bump it whenever an entry kind starts or stops opening or
@@ -131,10 +132,10 @@ export function emptyPendingApprovals(): PendingApprovalsState {
   return { rule: PENDING_APPROVALS_RULE, calls: [] };
 }
 
-/** The approvals a state waits on, flat, in the order the agent lists them (with `path`). */
+/** The approvals a state waits on, flat, in the order the agent lists them (with `path`), as the host is shown them. */
 export function pendingApprovalsIn(state: PendingApprovalsState): PendingApproval[] {
   return state.calls.flatMap((call) =>
-    call.nested === undefined ? call.approvals : pendingApprovalsIn(call.nested.state).map((approval) => ({ ...approval, path: [call.toolUseId, ...(approval.path ?? [])] })),
+    call.nested === undefined ? call.approvals.map(hostFacingApproval) : pendingApprovalsIn(call.nested.state).map((approval) => ({ ...approval, path: [call.toolUseId, ...(approval.path ?? [])] })),
   );
 }
 

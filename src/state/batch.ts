@@ -1,6 +1,7 @@
 import type { ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import type { PendingApproval } from '../types/pending-approval.js';
 import type { BatchCall, OpenBatch, SessionState } from './session-state.js';
+import { hostFacingApproval } from './host-facing-approval.js';
 
 /** The calls of a batch still waiting for the host. */
 export function deferredCalls(batch: OpenBatch): BatchCall[] {
@@ -30,12 +31,12 @@ export function toolUseOf(state: SessionState, toolUseId: string): ToolUseBlock 
 /**
  * Every approval waiting for the host, flat: the session's own deferred calls, and those inside
  * the nested runs suspended calls wait on, each with its `path` — the `toolUseId`s from the
- * outermost call down to the call itself.
+ * outermost call down to the call itself — as the host is shown them ({@link hostFacingApproval}).
  */
 export function pendingApprovalsOf(state: SessionState, prefix: readonly string[] = []): PendingApproval[] {
   const pending: PendingApproval[] = [];
   for (const call of state.openBatch?.calls ?? []) {
-    if (call.state === 'deferred' && call.approval) pending.push({ ...call.approval, path: [...prefix, call.toolUseId] });
+    if (call.state === 'deferred' && call.approval) pending.push({ ...hostFacingApproval(call.approval), path: [...prefix, call.toolUseId] });
     if (call.state === 'suspended' && call.nested) pending.push(...pendingApprovalsOf(call.nested.state, [...prefix, call.toolUseId]));
   }
   return pending;

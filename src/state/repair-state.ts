@@ -1,4 +1,5 @@
 import { repairHistory } from '../history/repair-history.js';
+import { isEmptyErrorResult, REFUSED_WITHOUT_REASON } from '../history/empty-error-result.js';
 import type { ToolUseBlock } from '../model/messages.js';
 import type { BatchCall, SessionState } from './session-state.js';
 
@@ -9,8 +10,16 @@ import type { BatchCall, SessionState } from './session-state.js';
  * @returns what was changed, one sentence each (empty when nothing was).
  */
 export function repairState(state: SessionState): string[] {
+  // A result waiting in the open batch joins the history when the batch ends: mended first.
+  const mended: string[] = [];
+  for (const call of state.openBatch?.calls ?? []) {
+    if (!isEmptyErrorResult(call.result)) continue;
+    call.result = { ...call.result!, content: REFUSED_WITHOUT_REASON };
+    mended.push(`the error result of call ${call.toolUseId} had no content (refused by the API) and was given one`);
+  }
   const { messages, changes } = repairHistory(state.messages);
-  if (changes.length === 0) return changes;
+  if (changes.length === 0) return mended;
+  changes.unshift(...mended);
   const samePlaces = messages.length === state.messages.length && messages.every((message, index) => message.role === state.messages[index]!.role);
   state.messages = messages;
   state.messageUsage = samePlaces ? state.messageUsage : messages.map(() => null);

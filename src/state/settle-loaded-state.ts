@@ -22,6 +22,16 @@ export interface SettleOptions {
    * @default none: every such call is answered as interrupted
    */
   runAgain?: (call: BatchCall) => boolean;
+  /**
+   * Which calls allowed after a call still waiting (so they cannot have started) keep their
+   * answer — the host's approval, given while an earlier call of the batch still waited — instead
+   * of going back to `undecided` for the pipeline to decide again (and ask the host again). The
+   * caller decides: where the state came from can be trusted (the session's own transcript, a
+   * signed snapshot), and nothing in this process refuses the call now (its tool is gone, a deny
+   * rule matches). Applies to nested runs too.
+   * @default none: every such call is decided again
+   */
+  keepAllowed?: (call: BatchCall) => boolean;
 }
 
 /**
@@ -31,9 +41,10 @@ export interface SettleOptions {
  * may have started before the process stopped: they are answered with an `is_error` result,
  * never run again — except those `options.runAgain` says are safe to repeat, which are left
  * allowed (they run when the session goes on: `continue()` or the next prompt). Calls allowed
- * after a waiting call cannot have started (calls run in order):
- * they go back to `undecided` (`call-reset`), so the permission pipeline decides them again in
- * the resuming process — nothing runs on the strength of a decision read from outside. The nested
+ * after a waiting call cannot have started (calls run in order): they keep their answer where
+ * `options.keepAllowed` says so (a trusted source), else go back to `undecided` (`call-reset`), so
+ * the permission pipeline decides them again in the resuming process — nothing runs on the
+ * strength of a decision read from an untrusted source. The nested
  * run of a suspended call is settled the same way (a new `call-suspended` entry). Pure.
  */
 export function settleLoadedState(state: SessionState, options: SettleOptions = {}): EntryDraft[] {
@@ -42,7 +53,8 @@ export function settleLoadedState(state: SessionState, options: SettleOptions = 
   for (const call of state.openBatch?.calls ?? []) {
     if (WAITING.has(call.state)) waiting = true;
     if (call.state === 'suspended' && call.nested) {
-      const nested = settled(call.nested.state);
+      // Only the host's kept answers carry into a nested run (a subagent's plan is not run again).
+      const nested = settled(call.nested.state, options.keepAllowed ? { keepAllowed: options.keepAllowed } : {});
       if (pendingApprovalsOf(nested).length === 0) {
         // The nested run was going on when the process stopped (an answer had reached it): it
         // waits on nothing any more, so the call is answered as interrupted, never run again.
@@ -58,6 +70,7 @@ export function settleLoadedState(state: SessionState, options: SettleOptions = 
     }
     if (call.state !== 'allowed') continue;
     if (waiting) {
+      if (options.keepAllowed?.(call)) continue;
       drafts.push({ kind: 'call-reset', toolUseId: call.toolUseId, reason: 'resume' });
       continue;
     }
@@ -73,8 +86,8 @@ export function settleLoadedState(state: SessionState, options: SettleOptions = 
 }
 
 /** A state with its settling applied (the same object when nothing changes). */
-export function settled(state: SessionState): SessionState {
-  const drafts = settleLoadedState(state);
+export function settled(state: SessionState, options: SettleOptions = {}): SessionState {
+  const drafts = settleLoadedState(state, options);
   if (drafts.length === 0) return state;
   let copy = structuredClone(state);
   for (const draft of drafts) copy = applyEntry(copy, draft);

@@ -72,7 +72,10 @@ export function createAgentTools(
   });
 
   /** The call's result from how the subagent's run ended; a subagent waiting for the host suspends the call. */
-  const answer = (core: AgentCore, result: RunResult, data: AgentCallData) => {
+  const answer = (core: AgentCore, result: RunResult, data: AgentCallData, signal: AbortSignal) => {
+    // Interrupted while this run was not: the host denied a call of the subagent with `interrupt`
+    // (its stop is for the run it sees, this one), not an interrupt of this run reaching it.
+    if (result.status === 'interrupted' && !signal.aborted) parent().nestedStopRequested = true;
     if (result.status === 'awaiting-approval') return suspendCall({ agentId: core.agentId!, state: structuredClone(core.state), data: { ...data } });
     if (result.status === 'completed') return result.text.trim() === '' ? 'The subagent finished without a final message.' : result.text;
     const why = result.status === 'error' ? `failed: ${result.error?.message ?? 'unknown error'}` : `stopped before finishing (${result.status})`;
@@ -119,7 +122,7 @@ export function createAgentTools(
         },
         { waiter: core, signal },
       );
-      return answer(child, result, data);
+      return answer(child, result, data, signal);
     },
     resume: async ({ nested, approval, signal, run, toolUseId }) => {
       const data = nested.data as AgentCallData;
@@ -131,7 +134,7 @@ export function createAgentTools(
       const core = parent();
       const child = buildSubagentCore(setupFor(data.subagentType, nested.agentId, toolUseId, data.depthLeft, false), structuredClone(nested.state));
       const result = await subagentLimiterOf(core).run(child, () => resumeSubagent(child, approval, data, { parent: core, subagentType: data.subagentType, signal, run }), { waiter: core, signal });
-      return answer(child, result, data);
+      return answer(child, result, data, signal);
     },
   });
   return [agentTool, createTaskOutputTool(parent)];

@@ -140,7 +140,10 @@ export type PermissionResult =
       behavior: 'deny';
       /** Sent to the model as the error tool_result; say why and what to do instead. */
       message: string;
-      /** End the run (`interrupted`) once the current batch of tool calls is answered. */
+      /**
+       * End the run (`interrupted`) once the current batch of tool calls is answered. For a
+       * subagent's call, the run the host sees ends too: the subagent stops, then its parent.
+       */
       interrupt?: boolean;
     }
   | {

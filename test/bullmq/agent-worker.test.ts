@@ -9,6 +9,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicModel, ConfigurationError, createAgent, memorySessionStore, type SessionEntry, type SessionStore } from 'agent-harness';
 import { createAgentQueue, createAgentWorker, type AgentJobResult, type AgentQueue, type AgentWorker } from 'agent-harness/bullmq';
 import { startMessagesServer, type MessagesServer, type MessagesServerResponse } from 'agent-harness/testing/messages-server';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { createNotesServer, type NotesServerState } from '../mcp/fixtures/notes-server.js';
 import { Redis } from 'ioredis';
 import { demoTurn, startDemoModelServer } from '../../examples/worker-fleet/demo-script.js';
 import { fleetTools } from '../../examples/worker-fleet/fleet-tools.js';
@@ -128,6 +130,29 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
     await dropPrefix(admin, place.bullPrefix);
     await admin.quit();
     await closeStore(true);
+  });
+
+  it.skipIf(!reachable)("an approval job for an MCP tool whose server is down is tried again as an attempt, and runs the tool once the server is back", { timeout: 120_000 }, async () => {
+    const notes: NotesServerState = { notes: [], calls: [], cancelled: false };
+    let agentsMade = 0;
+    let connections = 0;
+    startWorker({
+      createAgent: (session) => {
+        agentsMade++;
+        const script = agentsMade === 1 ? [turn(toolCall('mcp__notes__append_note', { text: 'once' }, 'toolu_note'))] : ['Noted.'];
+        // The server is down for the approval job's first attempt (the second agent made), then back.
+        const server = () => (++connections === 2 ? Promise.reject(new Error('the notes service is down')) : createNotesServer(notes));
+        return createAgent({ model: scriptedModel(script), mcpServers: { notes: { type: 'sdk', server } }, ...session.agentOptions });
+      },
+    });
+    const sessionId = uniqueName('mcp-down');
+    const parked = await finished((await queue.enqueueRun({ sessionId, prompt: 'Note it.' })).jobId);
+    expect(parked.status).toBe('awaiting-approval');
+    const { jobId } = await queue.enqueueApproval({ sessionId, approvalId: parked.pendingApprovals[0]!, decision: { behavior: 'allow' } });
+    const done = await finished(jobId);
+    expect(done.status).toBe('completed');
+    expect((await Job.fromId(queue.queue, jobId))!.attemptsMade).toBe(2);
+    expect(notes.notes).toEqual(['once']);
   });
 
   it.skipIf(!reachable)('runs a prompt, parks on the approval, and finishes once the approval job is run', { timeout: 120_000 }, async () => {

@@ -63,6 +63,19 @@ describe.skipIf(!redis.reachable)('createAgentQueue: session ids', () => {
     expect(await fixture.queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
   });
 
+  it('enqueueApproval refuses a decision resolveApproval would refuse (an updatedInput that is not an object, a flag that is not a boolean), and queues nothing', async () => {
+    const decisions: Array<[unknown, RegExp]> = [
+      [{ behavior: 'allow', updatedInput: 'x' }, /^enqueueApproval: decision\.updatedInput must be the tool's input object/],
+      [{ behavior: 'deny', message: 'No.', interrupt: 'yes' }, /^enqueueApproval: decision\.interrupt must be true or false, got "yes"/],
+    ];
+    for (const [decision, message] of decisions) {
+      const thrown = await thrownBy(() => fixture.queue.enqueueApproval({ sessionId: 'user-1', approvalId: 'approval_x', decision: decision as never }));
+      expect(ConfigurationError.isInstance(thrown)).toBe(true);
+      expect((thrown as Error).message).toMatch(message);
+    }
+    expect(await fixture.queue.queue.getJobCounts('waiting', 'delayed', 'active')).toEqual({ waiting: 0, delayed: 0, active: 0 });
+  });
+
   it(`refuses a session id longer than MAX_SESSION_ID_BYTES (${MAX_SESSION_ID_BYTES}) bytes of UTF-8 at once, naming its length and the limit, and queues nothing`, async () => {
     // 67 three-byte characters: 201 bytes, though only 67 characters.
     for (const sessionId of ['s'.repeat(MAX_SESSION_ID_BYTES + 1), '漢'.repeat(67)]) {

@@ -76,8 +76,12 @@ function stateOf(snapshot: AgentSnapshot): SessionState {
   return JSON.parse(JSON.stringify(state));
 }
 
-/** What loading does to a state at rest: settle the open batch (see settleLoadedState). */
-const loaded = (state: SessionState): SessionState => settled(state);
+/**
+ * What loading does to a state at rest: settle the open batch (see settleLoadedState). From the
+ * session's own transcript, calls allowed behind a waiting one keep their answer (every tool here
+ * is still there, no deny rule); from an unsigned snapshot they are decided again.
+ */
+const loaded = (state: SessionState, from: 'store' | 'snapshot'): SessionState => settled(state, from === 'store' ? { keepAllowed: () => true } : {});
 
 async function folded(store: ReturnType<typeof memorySessionStore>, agent: Agent): Promise<SessionState> {
   return JSON.parse(JSON.stringify(foldEntries(await loadEntries(store, agent.sessionId), { sessionId: agent.sessionId })));
@@ -123,16 +127,16 @@ describe('live state = folded state = snapshot state', () => {
           // At rest: the live state, the fold of the store, and a snapshot round trip agree.
           const live = stateOf(agent.snapshot());
           expect(live, 'live state vs the fold of the store').toEqual(await folded(store, agent));
-          // Loading (from a snapshot or from a copy of the store) settles the same way: calls that may
-          // have run are answered, allowed calls behind a waiting one are decided again.
-          const expected = loaded(live);
+          // Loading (from a snapshot or from a copy of the store) settles the open batch: calls that
+          // may have run are answered; allowed calls behind a waiting one are decided again (from a
+          // snapshot) or keep their answer (from the store).
           const viaSnapshot = createAgent({ model: queuedModel([]), tools, resume: JSON.parse(JSON.stringify(agent.snapshot())) });
-          expect(stateOf(viaSnapshot.snapshot()), 'state resumed from a snapshot vs live state, loaded').toEqual(expected);
+          expect(stateOf(viaSnapshot.snapshot()), 'state resumed from a snapshot vs live state, loaded').toEqual(loaded(live, 'snapshot'));
           const copy = memorySessionStore();
           await copy.append(agent.sessionId, await loadEntries(store, agent.sessionId), { expectedRevision: 0 });
           const viaStore = createAgent({ model: queuedModel([]), tools, store: copy, resume: agent.sessionId });
           await viaStore.ready;
-          expect(stateOf(viaStore.snapshot()), 'state resumed from the store vs live state, loaded').toEqual(expected);
+          expect(stateOf(viaStore.snapshot()), 'state resumed from the store vs live state, loaded').toEqual(loaded(live, 'store'));
           // And the history is always one the API accepts once the open batch is answered.
           const messages = [...live.messages];
           if (live.openBatch) messages.push({ role: 'user', content: live.openBatch.calls.map((call) => ({ type: 'tool_result', tool_use_id: call.toolUseId, content: 'x' })) });

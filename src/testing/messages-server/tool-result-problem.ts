@@ -36,11 +36,25 @@ export function unansweredToolUse(message: RawMessage, next: RawMessage | undefi
 
 /**
  * A user message's `tool_result` blocks: each must answer a `tool_use` of the previous assistant
- * message, once; and the message must begin with as many `tool_result` blocks as that message
- * had `tool_use` blocks.
+ * message, once; the message must begin with as many `tool_result` blocks as that message
+ * had `tool_use` blocks; and an error result (`is_error: true`) must have content.
  */
 export function toolResultProblem(message: RawMessage, previous: RawMessage | undefined, index: number): string | undefined {
-  return orphanOrDuplicateResult(message, previous, index) ?? resultsNotFirst(message, previous, index);
+  return orphanOrDuplicateResult(message, previous, index) ?? resultsNotFirst(message, previous, index) ?? emptyErrorResult(message, index);
+}
+
+/** An error result must say something: the real API refuses `is_error: true` with empty content. */
+function emptyErrorResult(message: RawMessage, index: number): string | undefined {
+  const blocks = blocksOf(message);
+  for (let position = 0; position < blocks.length; position++) {
+    const block = blocks[position]!;
+    if (block.type !== 'tool_result' || block.is_error !== true) continue;
+    const content = block.content;
+    if (content === undefined || content === '' || (Array.isArray(content) && content.length === 0)) {
+      return `messages.${index}.content.${position}.tool_result: content cannot be empty if \`is_error\` is true`;
+    }
+  }
+  return undefined;
 }
 
 function orphanOrDuplicateResult(message: RawMessage, previous: RawMessage | undefined, index: number): string | undefined {
