@@ -3,7 +3,7 @@ import { compileGlob, type GlobMatcher } from './compile-glob.js';
 import { parseRule } from './parse-rule.js';
 import { parseShellCommand } from './shell/parse-shell-command.js';
 import { splitShellCommand } from './split-shell-command.js';
-import { isAbsolutePath, toWorkspacePath } from './workspace-path.js';
+import { isAbsolutePath, isHomePath, toWorkspacePath } from './workspace-path.js';
 
 /** Which rule list is being matched; allow rules match more strictly than deny and ask rules. */
 export type RuleBehavior = 'allow' | 'deny' | 'ask';
@@ -23,6 +23,8 @@ export interface CompiledRule {
   pathGlob: GlobMatcher | undefined;
   /** For path targets: whether the glob is absolute (matched against absolute paths). */
   pathAbsolute: boolean;
+  /** For path targets: whether the glob starts at a home directory (`~/…`). */
+  pathHome: boolean;
 }
 
 const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -42,6 +44,7 @@ export function compileRule(rule: string): CompiledRule {
     commandExact: undefined,
     pathGlob: undefined,
     pathAbsolute: false,
+    pathHome: false,
   };
   if (parsed.pattern === undefined) return compiled;
   if (parsed.pattern.endsWith(':*')) compiled.commandPrefix = collapse(parsed.pattern.slice(0, -2));
@@ -49,6 +52,7 @@ export function compileRule(rule: string): CompiledRule {
   let glob = parsed.pattern.replace(/\\/g, '/');
   while (glob.startsWith('./')) glob = glob.slice(2);
   compiled.pathAbsolute = isAbsolutePath(glob);
+  compiled.pathHome = isHomePath(glob);
   compiled.pathGlob = compileGlob(compiled.pathAbsolute ? normalizeGlobRoot(glob) : glob);
   return compiled;
 }
@@ -145,13 +149,15 @@ export function matchesCommand(rule: CompiledRule, command: string, behavior: Ru
 /**
  * Whether a path matches a rule with a pattern. Absolute globs match the absolute path. Relative
  * globs match the path relative to `cwd`; for allow rules only paths inside the workspace, so
- * `Edit(**)` never allows `../x` or `/etc/x`; deny and ask rules also match outside paths as given.
+ * `Edit(**)` never allows `../x`, `/etc/x` or `~/.ssh/x`; deny and ask rules also match outside
+ * paths as given. A home glob (`~/…`) matches a path written from home (`~/…`), for an allow rule
+ * only one that does not climb out of it with `..`.
  */
 export function matchesPath(rule: CompiledRule, path: string, behavior: RuleBehavior, cwd: string | undefined): boolean {
   const located = toWorkspacePath(path, cwd);
   const glob = rule.pathGlob!;
   if (rule.pathAbsolute) return located.absolute !== undefined && glob.test(located.absolute);
-  if (behavior === 'allow' && !located.insideWorkspace) return false;
+  if (behavior === 'allow' && !located.insideWorkspace && !(located.home && rule.pathHome && !located.relative.split('/').includes('..'))) return false;
   return glob.test(located.relative);
 }
 
