@@ -9,6 +9,7 @@ import { decidePermission } from '../../src/permissions/decide-permission.js';
 import { createRuleSet } from '../../src/permissions/rule-set.js';
 import type { HooksConfig } from '../../src/hooks/types.js';
 import type { CanUseTool, PermissionMode } from '../../src/types/permission.js';
+import type { Tool } from '../../src/tools/types.js';
 import { bashTool, editTool, makeArgs, readTool } from '../permissions/fixtures.js';
 
 const allowAll: CanUseTool = async () => ({ behavior: 'allow' });
@@ -63,11 +64,11 @@ describe('attack: a failing PermissionRequest hook and a sibling that allows', (
 });
 
 describe("a PreToolUse hook's verdicts: where the pipeline weighs them (README, Permission modes and the pipeline)", () => {
-  const decide = async (options: { decision: 'allow' | 'ask' | 'defer'; mode?: PermissionMode; rules?: Parameters<typeof createRuleSet>[0]; tool?: typeof bashTool; rawInput?: unknown }) => {
+  const decide = async (options: { decision: 'allow' | 'ask' | 'defer'; mode?: PermissionMode; rules?: Parameters<typeof createRuleSet>[0]; tool?: Tool; rawInput?: unknown }) => {
     const canUseTool = vi.fn(allowAll);
     const hooks: HooksConfig = { PreToolUse: [{ hook: () => ({ decision: options.decision, reason: 'hook says so' }) }] };
     const { args } = makeArgs({
-      tool: options.tool ?? bashTool,
+      tool: options.tool ?? (bashTool as Tool),
       rawInput: options.rawInput ?? { command: 'make' },
       mode: options.mode ?? 'default',
       rules: createRuleSet(options.rules ?? {}),
