@@ -1,6 +1,7 @@
 import type { ToolRuleTarget } from '../tools/types.js';
 import { compileGlob, type GlobMatcher } from './compile-glob.js';
 import { parseRule } from './parse-rule.js';
+import { expandedCommands } from './expanded-command-words.js';
 import { parseShellCommand } from './shell/parse-shell-command.js';
 import { splitShellCommand } from './split-shell-command.js';
 import { isAbsolutePath, isHomePath, toWorkspacePath } from './workspace-path.js';
@@ -107,16 +108,37 @@ function commandWords(command: string): string[] {
     .map((word) => word.slice(word.lastIndexOf('/') + 1));
 }
 
-/** Whether the rule's words occur, one after another, anywhere in the line's words. */
-function occursInWords(rule: CompiledRule, command: string): boolean {
+/** The words of a rule's command pattern, the first one reduced to its name (`/bin/rm` → `rm`). */
+export function ruleCommandWords(rule: CompiledRule): string[] {
   const wanted = (rule.commandPrefix ?? rule.commandExact ?? '').split(' ').filter(Boolean);
+  if (wanted.length > 0) wanted[0] = wanted[0]!.slice(wanted[0]!.lastIndexOf('/') + 1);
+  return wanted;
+}
+
+/** Whether the rule's words occur, one after another, anywhere in `words`. */
+function occursIn(rule: CompiledRule, words: readonly string[]): boolean {
+  const wanted = ruleCommandWords(rule);
   if (wanted.length === 0) return false;
-  wanted[0] = wanted[0]!.slice(wanted[0]!.lastIndexOf('/') + 1);
-  const words = commandWords(command);
   for (let start = 0; start + wanted.length <= words.length; start++) {
     if (wanted.every((word, offset) => words[start + offset] === word)) return true;
   }
   return false;
+}
+
+/** Whether the rule's words occur, one after another, anywhere in the line's words. */
+function occursInWords(rule: CompiledRule, command: string): boolean {
+  return occursIn(rule, commandWords(command));
+}
+
+/**
+ * Whether a simple command, as bash will run it (quotes, escapes and line continuations removed,
+ * braces expanded: `{curl,http://x}`, `c{u,}rl`, `cu\⏎rl`), is or holds the rule's command.
+ */
+function matchesExpanded(rule: CompiledRule, command: string): boolean {
+  return expandedCommands(command).some(({ words }) => {
+    if (matchesCommandSegment(rule, collapse(words.join(' ')))) return true;
+    return occursIn(rule, words.map((word) => word.slice(word.lastIndexOf('/') + 1)));
+  });
 }
 
 /** The simple commands of a line and of the substitutions in it (`$(…)`, backticks, `<(…)`), as the shell parser reads them. */
@@ -131,8 +153,9 @@ function nestedSegments(command: string, depth = 0): string[] {
  * Whether a command matches a rule with a pattern. Deny and ask rules match when the whole line
  * does, when any simple command does — also one inside a substitution, and after leading
  * variable assignments — or when the
- * rule's words occur anywhere in the line once quotes, escapes, grouping and paths are stripped:
- * wrappers (`sudo rm`, `{ rm …; }`, `\rm`, `/bin/rm`) cannot slip past them. Allow rules are
+ * rule's words occur anywhere in the line once quotes, escapes, grouping and paths are stripped,
+ * or in the words bash will run once braces are expanded and line continuations joined:
+ * wrappers (`sudo rm`, `{ rm …; }`, `\rm`, `/bin/rm`, `{rm,-rf,x}`, `r\⏎m`) cannot slip past them. Allow rules are
  * matched per simple command by the rule set (every part must be allowed); here only an exact
  * pattern equal to the whole, plain line counts.
  */
@@ -143,7 +166,7 @@ export function matchesCommand(rule: CompiledRule, command: string, behavior: Ru
   if (nestedSegments(command).some((text) => matchesCommandSegment(rule, text) || matchesCommandSegment(rule, withoutAssignments(text)))) {
     return true;
   }
-  return occursInWords(rule, command);
+  return occursInWords(rule, command) || matchesExpanded(rule, command);
 }
 
 /**

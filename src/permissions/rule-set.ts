@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { Tool } from '../tools/types.js';
-import { compileRule, hidesCommands, isPlainCommand, matchesCommandSegment, matchesTarget, type CompiledRule, type RuleBehavior } from './compile-rule.js';
+import { compileRule, hidesCommands, isPlainCommand, matchesCommandSegment, matchesTarget, ruleCommandWords, type CompiledRule, type RuleBehavior } from './compile-rule.js';
+import { expandedCommands, patternMaySpell } from './expanded-command-words.js';
 import { hasReadPathRule, matchReadPaths, readTargetsOf, uncheckableRead } from './read-rules.js';
 import { parseShellCommand } from './shell/parse-shell-command.js';
 import { ruleNamesTool } from './rule-names-tool.js';
@@ -116,9 +117,18 @@ class CompiledRuleSet implements RuleSet {
     const target = tool.ruleTarget;
     if (target?.kind !== 'command' || typeof input !== 'object' || input === null) return undefined;
     const command = (input as Record<string, unknown>)[target.field];
+    if (typeof command !== 'string') return undefined;
+    const rules = list.filter((rule) => ruleNamesTool(rule.toolName, tool.name) && rule.pattern !== undefined);
+    if (rules.length === 0) return undefined;
     // Fails closed: a line the shell parser cannot read cannot be checked either.
-    if (typeof command !== 'string' || !(hidesCommands(command) || parseShellCommand(command).error !== undefined)) return undefined;
-    return list.find((rule) => ruleNamesTool(rule.toolName, tool.name) && rule.pattern !== undefined)?.rule;
+    if (hidesCommands(command) || parseShellCommand(command).error !== undefined) return rules[0]!.rule;
+    // A file-name pattern where a command stands (`cur[l] x`, `sudo /usr/bin/cur? x`) may turn into the rule's command.
+    const patterns = expandedCommands(command).flatMap((expanded) => expanded.commandPatterns);
+    if (patterns.length === 0) return undefined;
+    return rules.find((rule) => {
+      const name = ruleCommandWords(rule)[0];
+      return name !== undefined && patterns.some((pattern) => patternMaySpell(pattern, name));
+    })?.rule;
   }
 
   toJSON(): Record<RuleBehavior, string[]> {
