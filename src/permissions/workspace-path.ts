@@ -26,7 +26,11 @@ export function isHomePath(path: string): boolean {
  * root that `..` does not cancel: `~/../x` stays as it is (it is not `x`).
  */
 export function normalizePath(path: string): string {
-  const slashed = path.replace(/\\/g, '/');
+  return normalizeSlashed(path.replace(/\\/g, '/'));
+}
+
+/** {@link normalizePath} of a path whose separators are `/` only (a `\\` in it is a character of a name). */
+function normalizeSlashed(slashed: string): string {
   const absolute = isAbsolutePath(slashed);
   const home = !absolute && isHomePath(slashed) ? slashed.split('/')[0]! : undefined;
   const root = home !== undefined ? `${home}/` : !absolute ? '' : slashed.startsWith('/') ? '/' : `${slashed.slice(0, 2)}/`;
@@ -59,12 +63,21 @@ export interface WorkspacePath {
 
 /**
  * Locates `path` relative to the workspace root `cwd`. Without `cwd` the path is used as given
- * (normalized): a relative path counts as inside the workspace, an absolute one as outside.
+ * (normalized): a relative path counts as inside the workspace, an absolute one as outside. A
+ * path with a `\\` is inside only when it is inside with `\\` read as a separator (Windows) and
+ * as a character of a name (POSIX).
  * @param path - the path from the tool input.
  * @param cwd - the workspace root (absolute), when the agent has one.
  */
 export function toWorkspacePath(path: string, cwd: string | undefined): WorkspacePath {
-  const normalized = normalizePath(path);
+  const located = locate(normalizePath(path), cwd);
+  // Where `\\` is no separator (POSIX: the workspace tools there read `a\\b/../../x` as `../x`, the
+  // name `a\\b` being one folder), a path is inside only if it is inside read either way.
+  if (located.insideWorkspace && path.includes('\\') && !locate(normalizeSlashed(path), cwd).insideWorkspace) return { ...located, insideWorkspace: false };
+  return located;
+}
+
+function locate(normalized: string, cwd: string | undefined): WorkspacePath {
   // `~/x` is the home directory's, not a folder of the workspace named `~`: the workspace tools
   // read it there. Where home is, the core does not know (no node:os).
   if (isHomePath(normalized)) return { relative: normalized, insideWorkspace: false, absolute: undefined, home: true };

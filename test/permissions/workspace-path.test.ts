@@ -42,6 +42,12 @@ describe('toWorkspacePath', () => {
     // Not a home directory: a file whose name starts with ~.
     expect(toWorkspacePath('~$lock.docx', '/work/p')).toMatchObject({ relative: '~$lock.docx', insideWorkspace: true, home: false });
   });
+  it('takes a path with a backslash as inside only when it is inside read either way (\\ a separator, or a character of a name)', () => {
+    expect(toWorkspacePath('a\\b/../../x', '/work/p')).toMatchObject({ relative: 'x', insideWorkspace: false });
+    expect(toWorkspacePath('/work/p/a\\b/../../x', '/work/p')).toMatchObject({ insideWorkspace: false });
+    expect(toWorkspacePath('src\\a.ts', '/work/p')).toMatchObject({ relative: 'src/a.ts', insideWorkspace: true });
+    expect(toWorkspacePath('a\\..\\..\\x', '/work/p')).toMatchObject({ insideWorkspace: false });
+  });
   it('uses the path as given without cwd', () => {
     expect(toWorkspacePath('src/a.ts', undefined)).toEqual({ relative: 'src/a.ts', insideWorkspace: true, absolute: undefined, home: false });
     expect(toWorkspacePath('/abs/a.ts', undefined)).toEqual({ relative: '/abs/a.ts', insideWorkspace: false, absolute: '/abs/a.ts', home: false });
