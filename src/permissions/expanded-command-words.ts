@@ -17,6 +17,16 @@ const RUNS_ITS_ARGUMENTS = new Set([
 ]);
 
 const GLOB_PATTERN = /[*?[]/;
+
+/** Programs that, given no script (no operand, no code option), read the commands they run from their input. */
+const SCRIPT_READERS: Record<string, RegExp> = Object.fromEntries([
+  ...['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'yash', 'posh', 'rbash', 'fish'].map((name) => [name, /^-[a-zA-Z]*c[a-zA-Z]*$/] as const),
+  ...['python', 'python2', 'python3'].map((name) => [name, /^-[a-zA-Z]*[cm][a-zA-Z]*$/] as const),
+  ['node', /^(-[a-zA-Z]*[ep][a-zA-Z]*|--eval|--print)$/],
+  ['perl', /^-[a-zA-Z]*[eE][a-zA-Z]*$/],
+  ['ruby', /^-[a-zA-Z]*e[a-zA-Z]*$/],
+  ['php', /^-[a-zA-Z]*[rf][a-zA-Z]*$/],
+]);
 const MAX_DEPTH = 4;
 
 /** A simple command's words as bash hands them to the program, and the patterns among them bash expands against file names. */
@@ -25,6 +35,17 @@ export interface ExpandedCommand {
   words: string[];
   /** Words that are file-name patterns (`cur?`, `/usr/bin/c*`): what they become is known only at run time; only those in a place where a word may be a command. */
   commandPatterns: string[];
+  /** A shell or interpreter here reads the commands it runs from its input (`… | sh`, `python3 < x`), so nobody can tell them in advance. */
+  readsCommandsFromInput: boolean;
+}
+
+/** Whether a shell or interpreter among the words (also behind `sudo`, `env` …) runs no script it is given, so reads one from its input. */
+function readsFromInput(words: readonly string[]): boolean {
+  const index = words.findIndex((word, position) => baseName(word) in SCRIPT_READERS && (position === 0 || RUNS_ITS_ARGUMENTS.has(words[0]!)));
+  if (index === -1) return false;
+  const code = SCRIPT_READERS[baseName(words[index]!)]!;
+  const rest = words.slice(index + 1);
+  return !rest.some((word) => code.test(word) || !word.startsWith('-'));
 }
 
 /** A word's expansions: `{a,b}` groups become separate words; a group that expands too far stays as written. */
@@ -52,7 +73,7 @@ function expand(words: readonly ShellWord[]): ExpandedCommand {
       if (word.hasGlob && GLOB_PATTERN.test(value) && commandPlace) patterns.push(baseName(value));
     }
   }
-  return { words: out, commandPatterns: patterns };
+  return { words: out, commandPatterns: patterns, readsCommandsFromInput: readsFromInput(out) };
 }
 
 /**

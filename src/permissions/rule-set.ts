@@ -122,8 +122,11 @@ class CompiledRuleSet implements RuleSet {
     if (rules.length === 0) return undefined;
     // Fails closed: a line the shell parser cannot read cannot be checked either.
     if (hidesCommands(command) || parseShellCommand(command).error !== undefined) return rules[0]!.rule;
+    const expanded = expandedCommands(command);
+    // A shell fed its script through its input (`echo … | base64 -d | sh`) runs what no rule can see.
+    if (expanded.some((simple) => simple.readsCommandsFromInput)) return rules[0]!.rule;
     // A file-name pattern where a command stands (`cur[l] x`, `sudo /usr/bin/cur? x`) may turn into the rule's command.
-    const patterns = expandedCommands(command).flatMap((expanded) => expanded.commandPatterns);
+    const patterns = expanded.flatMap((simple) => simple.commandPatterns);
     if (patterns.length === 0) return undefined;
     return rules.find((rule) => {
       const name = ruleCommandWords(rule)[0];

