@@ -32,6 +32,9 @@ beforeAll(async () => {
   await fs.writeFile(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE-KEY\n');
   await fs.writeFile(path.join(home, '.bashrc'), 'alias ls=ls\n');
   await fs.writeFile(path.join(home, 'notes', 'a.md'), 'note\n');
+  await fs.mkdir(path.join(base, 'elsewhere'));
+  await fs.writeFile(path.join(base, 'elsewhere', 'x.txt'), 'x\n');
+  await fs.symlink(path.join(base, 'elsewhere'), path.join(home, 'linked'));
   // os.homedir() reads HOME: the tools' `~` is this directory for the tests of this file.
   process.env.HOME = home;
   tools = workspaceTools({ cwd: work });
@@ -83,6 +86,8 @@ describe('attack: a project-wide allow rule reaches into the home directory thro
     // A home glob allows what lies below it, and nothing it climbs out to.
     ['Read', { file_path: '~/notes/../.ssh/id_rsa' }, 'Read(~/notes/**)'],
     ['Read', { file_path: '~/../alice/.ssh/id_rsa' }, 'Read(~/**)'],
+    // ... nor through a link there that leads out of home.
+    ['Read', { file_path: '~/linked/x.txt' }, 'Read(~/linked/**)'],
   ])('%s %j is asked, not allowed by %s', async (toolName, input, rule) => {
     expect((await decide(toolName, input, 'default', { allow: [rule] })).behavior).toBe('defer');
   });
