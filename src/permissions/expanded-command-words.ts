@@ -9,7 +9,7 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
  * Commands that run a command named by a later word (`sudo cmd`, `xargs cmd`, `find -exec cmd`),
  * or a script made of their arguments (`sh -c cmd`, `eval cmd`): there, any word may be a command.
  */
-const RUNS_ITS_ARGUMENTS = new Set([
+export const RUNS_ITS_ARGUMENTS: ReadonlySet<string> = new Set([
   'sudo', 'doas', 'pkexec', 'su', 'runuser', 'sg', 'env', 'nice', 'nohup', 'time', 'command', 'builtin', 'exec', 'xargs', 'parallel',
   'timeout', 'stdbuf', 'ionice', 'taskset', 'chrt', 'numactl', 'setsid', 'unshare', 'nsenter', 'chroot', 'flock', 'strace', 'ltrace',
   'watch', 'script', 'unbuffer', 'fakeroot', 'firejail', 'find', 'eval', 'source', '.', 'trap', 'sh', 'bash', 'zsh', 'dash', 'ksh',
