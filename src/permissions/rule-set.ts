@@ -8,8 +8,17 @@ import { ruleNamesTool } from './rule-names-tool.js';
 import { splitShellCommand } from './split-shell-command.js';
 import type { PermissionRules } from '../types/permission.js';
 
-/** The parts of a tool that rule matching reads. */
-export type RuleMatchTool = Pick<Tool, 'name' | 'ruleTarget'>;
+/** The parts of a tool that rule matching reads (`kind`, when given, lets `Edit(…)` deny and ask rules hold for every tool that edits files). */
+export type RuleMatchTool = Pick<Tool, 'name' | 'ruleTarget'> & Partial<Pick<Tool, 'kind'>>;
+
+/** The tool whose path deny and ask rules hold for every tool that edits a file by path (`Write` too). */
+const EDIT_TOOL_NAME = 'Edit';
+
+/** Whether a rule applies to a tool: it names it, or it is an `Edit(…)` deny or ask rule and the tool edits a file by path. */
+function ruleApplies(rule: CompiledRule, tool: RuleMatchTool, behavior: RuleBehavior): boolean {
+  if (ruleNamesTool(rule.toolName, tool.name)) return true;
+  return behavior !== 'allow' && rule.toolName === EDIT_TOOL_NAME && rule.pattern !== undefined && tool.kind === 'edit' && tool.ruleTarget?.kind === 'path';
+}
 
 /** Options of {@link RuleSet.match}. */
 export interface RuleMatchOptions {
@@ -34,7 +43,8 @@ export interface RuleSet {
    * `ruleTarget` (never for a tool without one). A compound shell command meets a deny or ask rule
    * when any part does, and an allow rule only when every part is allowed and none hides a command
    * substitution or a file redirection. Deny and ask rules on `Read(pattern)` also match any
-   * tool's call that reads a matching path (`ruleTarget.reads`: `cat .env` in Bash, Grep of a file).
+   * tool's call that reads a matching path (`ruleTarget.reads`: `cat .env` in Bash, Grep of a file),
+   * and those on `Edit(pattern)` any call of a tool that edits a file by path (`kind: 'edit'`: `Write`).
    */
   match(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined;
   /**
@@ -93,7 +103,7 @@ class CompiledRuleSet implements RuleSet {
       const readRule = targets && matchReadPaths(list, targets, behavior, options?.cwd);
       if (readRule !== undefined) return readRule;
     }
-    const candidates = list.filter((rule) => ruleNamesTool(rule.toolName, tool.name));
+    const candidates = list.filter((rule) => ruleApplies(rule, tool, behavior));
     if (candidates.length === 0) return undefined;
     for (const rule of candidates) {
       if (rule.pattern === undefined || matchesTarget(rule, tool.ruleTarget, input, behavior, options?.cwd)) return rule.rule;
