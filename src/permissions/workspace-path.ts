@@ -16,7 +16,9 @@ const HOME_SEGMENT = /^~[A-Za-z0-9._-]*$/;
  * `~/x` in the user's home, so it is neither relative to the workspace nor known here.
  */
 export function isHomePath(path: string): boolean {
-  return HOME_SEGMENT.test(path.replace(/\\/g, '/').split('/')[0]!);
+  const [first, ...rest] = path.replace(/\\/g, '/').split('/');
+  // A lone `~name` is more likely a file (`~notes.md`) than a user's home.
+  return first === '~' || (rest.length > 0 && HOME_SEGMENT.test(first!));
 }
 
 /**

@@ -41,6 +41,8 @@ describe('toWorkspacePath', () => {
     expect(toWorkspacePath('~', undefined)).toMatchObject({ insideWorkspace: false, home: true });
     // Not a home directory: a file whose name starts with ~.
     expect(toWorkspacePath('~$lock.docx', '/work/p')).toMatchObject({ relative: '~$lock.docx', insideWorkspace: true, home: false });
+    expect(toWorkspacePath('~notes.md', '/work/p')).toMatchObject({ relative: '~notes.md', insideWorkspace: true, home: false });
+    expect(toWorkspacePath('~alice/x', '/work/p')).toMatchObject({ insideWorkspace: false, home: true });
   });
   it('takes a path with a backslash as inside only when it is inside read either way (\\ a separator, or a character of a name)', () => {
     expect(toWorkspacePath('a\\b/../../x', '/work/p')).toMatchObject({ relative: 'x', insideWorkspace: false });
