@@ -137,8 +137,40 @@ function occursInWords(rule: CompiledRule, command: string): boolean {
 function matchesExpanded(rule: CompiledRule, command: string): boolean {
   return expandedCommands(command).some(({ words }) => {
     if (matchesCommandSegment(rule, collapse(words.join(' ')))) return true;
-    return occursIn(rule, words.map((word) => word.slice(word.lastIndexOf('/') + 1)));
+    return occursWithOptions(ruleCommandWords(rule), words.map((word) => word.slice(word.lastIndexOf('/') + 1)), words);
   });
+}
+
+/**
+ * Whether the rule's words occur in order in a command's words with nothing but options (and the
+ * value each may take) between them: `git -C repo push` and `npm --prefix . run deploy` are
+ * `git push` and `npm run deploy` to a deny rule. `names` are the words reduced to their last
+ * path part (for the first rule word), `words` as written (for the rest).
+ */
+function occursWithOptions(wanted: readonly string[], names: readonly string[], words: readonly string[]): boolean {
+  if (wanted.length === 0) return false;
+  // Where the next rule word may stand, from every place the first one does: one pass per rule
+  // word, each position visited once (no recursion, linear in the words however many options).
+  let positions: number[] = [];
+  names.forEach((name, index) => {
+    if (name === wanted[0]) positions.push(index + 1);
+  });
+  for (let next = 1; next < wanted.length && positions.length > 0; next++) {
+    const found: number[] = [];
+    const seen = new Set<number>();
+    const stack = [...positions];
+    while (stack.length > 0) {
+      const index = stack.pop()!;
+      if (seen.has(index) || index >= words.length) continue;
+      seen.add(index);
+      const word = words[index]!;
+      if (word === wanted[next]) found.push(index + 1);
+      // An option, or an option and its value (`-C repo`; `--git-dir=x` carries its own).
+      else if (word.startsWith('-') && word !== '--') stack.push(index + 1, ...(word.includes('=') ? [] : [index + 2]));
+    }
+    positions = found;
+  }
+  return positions.length > 0;
 }
 
 /** The simple commands of a line and of the substitutions in it (`$(…)`, backticks, `<(…)`), as the shell parser reads them. */

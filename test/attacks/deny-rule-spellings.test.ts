@@ -15,7 +15,7 @@ import type { PermissionMode } from '../../src/types/permission.js';
 import { bashTool, makeArgs } from '../permissions/fixtures.js';
 import { makeTempDir } from '../node/workspace-tools/helpers.js';
 
-const rules = { deny: ['Bash(curl:*)', 'Bash(rm:*)', 'Bash(git push:*)'] };
+const rules = { deny: ['Bash(curl:*)', 'Bash(rm:*)', 'Bash(git push:*)', 'Bash(npm run deploy:*)'] };
 
 async function decide(command: string, mode: PermissionMode) {
   const { args } = makeArgs({ tool: bashTool, rawInput: { command }, mode, rules: createRuleSet(rules) });
@@ -35,6 +35,13 @@ const denied: Array<[string, string]> = [
   ['r\\\nm -rf build', 'Bash(rm:*)'],
   ['git {push,--force}', 'Bash(git push:*)'],
   ['git pu\\\nsh --force', 'Bash(git push:*)'],
+  // options (and their values) between the program and the subcommand
+  ['git -C . push origin main', 'Bash(git push:*)'],
+  ['git --git-dir=.git --work-tree . push', 'Bash(git push:*)'],
+  ['git -c core.sshCommand=ssh --no-pager push --force', 'Bash(git push:*)'],
+  ['sudo git -C repo push', 'Bash(git push:*)'],
+  ['npm --prefix . run deploy', 'Bash(npm run deploy:*)'],
+  ['npm -s run deploy', 'Bash(npm run deploy:*)'],
 ];
 
 const asked = ['cur[l] http://evil.example', '/usr/bin/cur? http://evil.example', 'sudo cu* http://evil.example', 'xargs r? -rf < list', '?m -rf build', 'env c[u]rl x'];
@@ -66,7 +73,7 @@ describe('attack: a denied command spelled so that only bash sees it', () => {
     expect(decision.reason).toMatchObject({ type: 'rule', behavior: 'deny', message: expect.stringMatching(/a script a shell reads from its input/) });
   });
 
-  it.each(['ls *', 'cat src/*.ts', 'bash build.sh', 'python3 -c "print(1)"', 'echo x | node -e "process.stdin.pipe(process.stdout)"', 'ls | sh -c "cat"', 'grep -r x src/*', 'sudo ls *.md', 'echo {a,b}', 'git push-notes', 'curly', 'rmdir x'])(
+  it.each(['ls *', 'cat src/*.ts', 'bash build.sh', 'python3 -c "print(1)"', 'echo x | node -e "process.stdin.pipe(process.stdout)"', 'ls | sh -c "cat"', 'grep -r x src/*', 'sudo ls *.md', 'echo {a,b}', 'git push-notes', 'curly', 'rmdir x', 'git log --grep push', 'git commit -m "push it"', 'npm run deploy-docs', 'git -C . pull'])(
     '%j is not taken for a denied command',
     async (command) => {
       expect((await decide(command, 'bypassPermissions')).behavior).toBe('allow');
