@@ -3,6 +3,7 @@ import { checkHookOutput } from './check-hook-output.js';
 import { hookMatches } from './hook-matcher.js';
 import type { HookCallInput, HookEntry, HookEventName, HookInput, HookOutput, HooksConfig } from './types.js';
 import { describeThrown } from '../errors/describe-thrown.js';
+import { readAnswer } from '../options/read-answer.js';
 
 /** The timeout of a hook without its own `timeoutMs`. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
@@ -74,7 +75,8 @@ async function runOne<E extends HookEventName>(
   const fullInput = Object.assign({}, input, { hookEventName: event, signal: controller.signal }) as unknown as HookInput<E>;
   const called = (async (): Promise<Settled<unknown>> => {
     try {
-      return { ok: true, value: await entry.hook(fullInput) };
+      // Read once, inside the try: an output whose fields throw when read is a hook that failed.
+      return { ok: true, value: readAnswer(await entry.hook(fullInput)) };
     } catch (cause) {
       return { ok: false, error: hookFailure(event, index, `threw: ${describeThrown(cause)}`, cause) };
     }

@@ -1,9 +1,10 @@
 import type { ToolRuleTarget } from '../tools/types.js';
 import { compileGlob, type GlobMatcher } from './compile-glob.js';
 import { parseRule } from './parse-rule.js';
+import { expandedCommands } from './expanded-command-words.js';
 import { parseShellCommand } from './shell/parse-shell-command.js';
 import { splitShellCommand } from './split-shell-command.js';
-import { isAbsolutePath, toWorkspacePath } from './workspace-path.js';
+import { isAbsolutePath, isHomePath, toWorkspacePath } from './workspace-path.js';
 
 /** Which rule list is being matched; allow rules match more strictly than deny and ask rules. */
 export type RuleBehavior = 'allow' | 'deny' | 'ask';
@@ -23,6 +24,8 @@ export interface CompiledRule {
   pathGlob: GlobMatcher | undefined;
   /** For path targets: whether the glob is absolute (matched against absolute paths). */
   pathAbsolute: boolean;
+  /** For path targets: whether the glob starts at a home directory (`~/…`). */
+  pathHome: boolean;
 }
 
 const collapse = (text: string): string => text.replace(/\s+/g, ' ').trim();
@@ -42,6 +45,7 @@ export function compileRule(rule: string): CompiledRule {
     commandExact: undefined,
     pathGlob: undefined,
     pathAbsolute: false,
+    pathHome: false,
   };
   if (parsed.pattern === undefined) return compiled;
   if (parsed.pattern.endsWith(':*')) compiled.commandPrefix = collapse(parsed.pattern.slice(0, -2));
@@ -49,6 +53,7 @@ export function compileRule(rule: string): CompiledRule {
   let glob = parsed.pattern.replace(/\\/g, '/');
   while (glob.startsWith('./')) glob = glob.slice(2);
   compiled.pathAbsolute = isAbsolutePath(glob);
+  compiled.pathHome = isHomePath(glob);
   compiled.pathGlob = compileGlob(compiled.pathAbsolute ? normalizeGlobRoot(glob) : glob);
   return compiled;
 }
@@ -103,16 +108,69 @@ function commandWords(command: string): string[] {
     .map((word) => word.slice(word.lastIndexOf('/') + 1));
 }
 
-/** Whether the rule's words occur, one after another, anywhere in the line's words. */
-function occursInWords(rule: CompiledRule, command: string): boolean {
+/** The words of a rule's command pattern, the first one reduced to its name (`/bin/rm` → `rm`). */
+export function ruleCommandWords(rule: CompiledRule): string[] {
   const wanted = (rule.commandPrefix ?? rule.commandExact ?? '').split(' ').filter(Boolean);
+  if (wanted.length > 0) wanted[0] = wanted[0]!.slice(wanted[0]!.lastIndexOf('/') + 1);
+  return wanted;
+}
+
+/** Whether the rule's words occur, one after another, anywhere in `words`. */
+function occursIn(rule: CompiledRule, words: readonly string[]): boolean {
+  const wanted = ruleCommandWords(rule);
   if (wanted.length === 0) return false;
-  wanted[0] = wanted[0]!.slice(wanted[0]!.lastIndexOf('/') + 1);
-  const words = commandWords(command);
   for (let start = 0; start + wanted.length <= words.length; start++) {
     if (wanted.every((word, offset) => words[start + offset] === word)) return true;
   }
   return false;
+}
+
+/** Whether the rule's words occur, one after another, anywhere in the line's words. */
+function occursInWords(rule: CompiledRule, command: string): boolean {
+  return occursIn(rule, commandWords(command));
+}
+
+/**
+ * Whether a simple command, as bash will run it (quotes, escapes and line continuations removed,
+ * braces expanded: `{curl,http://x}`, `c{u,}rl`, `cu\⏎rl`), is or holds the rule's command.
+ */
+function matchesExpanded(rule: CompiledRule, command: string): boolean {
+  return expandedCommands(command).some(({ words }) => {
+    if (matchesCommandSegment(rule, collapse(words.join(' ')))) return true;
+    return occursWithOptions(ruleCommandWords(rule), words.map((word) => word.slice(word.lastIndexOf('/') + 1)), words);
+  });
+}
+
+/**
+ * Whether the rule's words occur in order in a command's words with nothing but options (and the
+ * value each may take) between them: `git -C repo push` and `npm --prefix . run deploy` are
+ * `git push` and `npm run deploy` to a deny rule. `names` are the words reduced to their last
+ * path part (for the first rule word), `words` as written (for the rest).
+ */
+function occursWithOptions(wanted: readonly string[], names: readonly string[], words: readonly string[]): boolean {
+  if (wanted.length === 0) return false;
+  // Where the next rule word may stand, from every place the first one does: one pass per rule
+  // word, each position visited once (no recursion, linear in the words however many options).
+  let positions: number[] = [];
+  names.forEach((name, index) => {
+    if (name === wanted[0]) positions.push(index + 1);
+  });
+  for (let next = 1; next < wanted.length && positions.length > 0; next++) {
+    const found: number[] = [];
+    const seen = new Set<number>();
+    const stack = [...positions];
+    while (stack.length > 0) {
+      const index = stack.pop()!;
+      if (seen.has(index) || index >= words.length) continue;
+      seen.add(index);
+      const word = words[index]!;
+      if (word === wanted[next]) found.push(index + 1);
+      // An option, or an option and its value (`-C repo`; `--git-dir=x` carries its own).
+      else if (word.startsWith('-') && word !== '--') stack.push(index + 1, ...(word.includes('=') ? [] : [index + 2]));
+    }
+    positions = found;
+  }
+  return positions.length > 0;
 }
 
 /** The simple commands of a line and of the substitutions in it (`$(…)`, backticks, `<(…)`), as the shell parser reads them. */
@@ -127,8 +185,9 @@ function nestedSegments(command: string, depth = 0): string[] {
  * Whether a command matches a rule with a pattern. Deny and ask rules match when the whole line
  * does, when any simple command does — also one inside a substitution, and after leading
  * variable assignments — or when the
- * rule's words occur anywhere in the line once quotes, escapes, grouping and paths are stripped:
- * wrappers (`sudo rm`, `{ rm …; }`, `\rm`, `/bin/rm`) cannot slip past them. Allow rules are
+ * rule's words occur anywhere in the line once quotes, escapes, grouping and paths are stripped,
+ * or in the words bash will run once braces are expanded and line continuations joined:
+ * wrappers (`sudo rm`, `{ rm …; }`, `\rm`, `/bin/rm`, `{rm,-rf,x}`, `r\⏎m`) cannot slip past them. Allow rules are
  * matched per simple command by the rule set (every part must be allowed); here only an exact
  * pattern equal to the whole, plain line counts.
  */
@@ -139,19 +198,21 @@ export function matchesCommand(rule: CompiledRule, command: string, behavior: Ru
   if (nestedSegments(command).some((text) => matchesCommandSegment(rule, text) || matchesCommandSegment(rule, withoutAssignments(text)))) {
     return true;
   }
-  return occursInWords(rule, command);
+  return occursInWords(rule, command) || matchesExpanded(rule, command);
 }
 
 /**
  * Whether a path matches a rule with a pattern. Absolute globs match the absolute path. Relative
  * globs match the path relative to `cwd`; for allow rules only paths inside the workspace, so
- * `Edit(**)` never allows `../x` or `/etc/x`; deny and ask rules also match outside paths as given.
+ * `Edit(**)` never allows `../x`, `/etc/x` or `~/.ssh/x`; deny and ask rules also match outside
+ * paths as given. A home glob (`~/…`) matches a path written from home (`~/…`), for an allow rule
+ * only one that does not climb out of it with `..`.
  */
 export function matchesPath(rule: CompiledRule, path: string, behavior: RuleBehavior, cwd: string | undefined): boolean {
   const located = toWorkspacePath(path, cwd);
   const glob = rule.pathGlob!;
   if (rule.pathAbsolute) return located.absolute !== undefined && glob.test(located.absolute);
-  if (behavior === 'allow' && !located.insideWorkspace) return false;
+  if (behavior === 'allow' && !located.insideWorkspace && !(located.home && rule.pathHome && !located.relative.split('/').includes('..'))) return false;
   return glob.test(located.relative);
 }
 

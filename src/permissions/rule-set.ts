@@ -1,14 +1,24 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { Tool } from '../tools/types.js';
-import { compileRule, hidesCommands, isPlainCommand, matchesCommandSegment, matchesTarget, type CompiledRule, type RuleBehavior } from './compile-rule.js';
+import { compileRule, hidesCommands, isPlainCommand, matchesCommandSegment, matchesTarget, ruleCommandWords, type CompiledRule, type RuleBehavior } from './compile-rule.js';
+import { expandedCommands, patternMaySpell } from './expanded-command-words.js';
 import { hasReadPathRule, matchReadPaths, readTargetsOf, uncheckableRead } from './read-rules.js';
 import { parseShellCommand } from './shell/parse-shell-command.js';
 import { ruleNamesTool } from './rule-names-tool.js';
 import { splitShellCommand } from './split-shell-command.js';
 import type { PermissionRules } from '../types/permission.js';
 
-/** The parts of a tool that rule matching reads. */
-export type RuleMatchTool = Pick<Tool, 'name' | 'ruleTarget'>;
+/** The parts of a tool that rule matching reads (`kind`, when given, lets `Edit(…)` deny and ask rules hold for every tool that edits files). */
+export type RuleMatchTool = Pick<Tool, 'name' | 'ruleTarget'> & Partial<Pick<Tool, 'kind'>>;
+
+/** The tool whose path deny and ask rules hold for every tool that edits a file by path (`Write` too). */
+const EDIT_TOOL_NAME = 'Edit';
+
+/** Whether a rule applies to a tool: it names it, or it is an `Edit(…)` deny or ask rule and the tool edits a file by path. */
+function ruleApplies(rule: CompiledRule, tool: RuleMatchTool, behavior: RuleBehavior): boolean {
+  if (ruleNamesTool(rule.toolName, tool.name)) return true;
+  return behavior !== 'allow' && rule.toolName === EDIT_TOOL_NAME && rule.pattern !== undefined && tool.kind === 'edit' && tool.ruleTarget?.kind === 'path';
+}
 
 /** Options of {@link RuleSet.match}. */
 export interface RuleMatchOptions {
@@ -33,7 +43,8 @@ export interface RuleSet {
    * `ruleTarget` (never for a tool without one). A compound shell command meets a deny or ask rule
    * when any part does, and an allow rule only when every part is allowed and none hides a command
    * substitution or a file redirection. Deny and ask rules on `Read(pattern)` also match any
-   * tool's call that reads a matching path (`ruleTarget.reads`: `cat .env` in Bash, Grep of a file).
+   * tool's call that reads a matching path (`ruleTarget.reads`: `cat .env` in Bash, Grep of a file),
+   * and those on `Edit(pattern)` any call of a tool that edits a file by path (`kind: 'edit'`: `Write`).
    */
   match(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined;
   /**
@@ -92,7 +103,7 @@ class CompiledRuleSet implements RuleSet {
       const readRule = targets && matchReadPaths(list, targets, behavior, options?.cwd);
       if (readRule !== undefined) return readRule;
     }
-    const candidates = list.filter((rule) => ruleNamesTool(rule.toolName, tool.name));
+    const candidates = list.filter((rule) => ruleApplies(rule, tool, behavior));
     if (candidates.length === 0) return undefined;
     for (const rule of candidates) {
       if (rule.pattern === undefined || matchesTarget(rule, tool.ruleTarget, input, behavior, options?.cwd)) return rule.rule;
@@ -116,9 +127,21 @@ class CompiledRuleSet implements RuleSet {
     const target = tool.ruleTarget;
     if (target?.kind !== 'command' || typeof input !== 'object' || input === null) return undefined;
     const command = (input as Record<string, unknown>)[target.field];
+    if (typeof command !== 'string') return undefined;
+    const rules = list.filter((rule) => ruleNamesTool(rule.toolName, tool.name) && rule.pattern !== undefined);
+    if (rules.length === 0) return undefined;
     // Fails closed: a line the shell parser cannot read cannot be checked either.
-    if (typeof command !== 'string' || !(hidesCommands(command) || parseShellCommand(command).error !== undefined)) return undefined;
-    return list.find((rule) => ruleNamesTool(rule.toolName, tool.name) && rule.pattern !== undefined)?.rule;
+    if (hidesCommands(command) || parseShellCommand(command).error !== undefined) return rules[0]!.rule;
+    const expanded = expandedCommands(command);
+    // A shell fed its script through its input (`echo … | base64 -d | sh`) runs what no rule can see.
+    if (expanded.some((simple) => simple.readsCommandsFromInput)) return rules[0]!.rule;
+    // A file-name pattern where a command stands (`cur[l] x`, `sudo /usr/bin/cur? x`) may turn into the rule's command.
+    const patterns = expanded.flatMap((simple) => simple.commandPatterns);
+    if (patterns.length === 0) return undefined;
+    return rules.find((rule) => {
+      const name = ruleCommandWords(rule)[0];
+      return name !== undefined && patterns.some((pattern) => patternMaySpell(pattern, name));
+    })?.rule;
   }
 
   toJSON(): Record<RuleBehavior, string[]> {

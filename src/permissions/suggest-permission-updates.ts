@@ -1,5 +1,6 @@
 import type { Tool } from '../tools/types.js';
 import { splitShellCommand } from './split-shell-command.js';
+import { RUNS_ITS_ARGUMENTS } from './expanded-command-words.js';
 import type { PermissionUpdate } from '../types/permission.js';
 import { toWorkspacePath } from './workspace-path.js';
 import { checkOptions, isString, type OptionsSpec } from '../options/index.js';
@@ -23,11 +24,19 @@ const SUBCOMMAND_PROGRAMS = new Set([
 const SUBCOMMAND = /^[A-Za-z][A-Za-z0-9:._-]*$/;
 const GLOB_SPECIAL = /[*?{}()[\]]/;
 
+/**
+ * Programs whose prefix rule would allow any command or any code at all (`sudo:*` runs anything
+ * as root, `bash:*` and `python3:*` any script, `xargs:*` and `find:*` any program): a card
+ * never offers to always allow them; the line is suggested exactly as written.
+ */
+const RUNS_ANYTHING = new Set([...RUNS_ITS_ARGUMENTS, 'python', 'python2', 'python3', 'node', 'perl', 'ruby', 'php', 'lua', 'tclsh', 'osascript', 'awk', 'gawk', 'mawk', 'nawk']);
+
 /** The command prefix an "always allow" rule should name: the program, plus its subcommand. */
 function commandPrefix(segment: string): string | undefined {
   const words = segment.split(' ');
   const program = words[0];
   if (program === undefined || program === '' || /[=()'"`$\\]/.test(program)) return undefined;
+  if (RUNS_ANYTHING.has(program.slice(program.lastIndexOf('/') + 1))) return undefined;
   const second = words[1];
   if (second !== undefined && SUBCOMMAND_PROGRAMS.has(program) && SUBCOMMAND.test(second)) return `${program} ${second}`;
   return program;
@@ -65,7 +74,8 @@ const OPTIONS: OptionsSpec<SuggestPermissionUpdatesOptions> = { cwd: isString };
  * Ready-made "always allow" updates for a call, handed to `canUseTool` as `ctx.suggestions` for
  * the host to echo back in `updatedPermissions`: an allow rule on the command's program and
  * subcommand (`Bash(npm test:*)` for `npm test -- --watch`; one per part of a compound command;
- * the exact line when it hides a substitution or redirection),
+ * the exact line when it hides a substitution or redirection, or when its program runs any other
+ * command or code: `sudo`, `env`, `xargs`, `find`, a shell or an interpreter),
  * on the file's directory (`Edit(src/**)` for `src/a.ts`), or else on the bare tool name; for an
  * edit-kind tool also switching the session to `acceptEdits`.
  * @example

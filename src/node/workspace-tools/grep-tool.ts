@@ -93,7 +93,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       reads: (input) => {
         const target = (input as GrepInput).path ?? '.';
         const spellings = [target, ...ruleAliases(context.boundary, target)];
-        return isDirectorySync(path.resolve(boundary.cwd, target)) ? { paths: [], directories: spellings, skipsRuleMatches: true } : { paths: spellings };
+        return isDirectorySync(boundary.lexical(target)) ? { paths: [], directories: spellings, skipsRuleMatches: true } : { paths: spellings };
       },
     },
     validateInput: ({ input }) => {

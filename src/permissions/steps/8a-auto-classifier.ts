@@ -1,5 +1,6 @@
 import type { PermissionOutcome } from '../decide-permission-types.js';
 import { raceAbort } from '../race-abort.js';
+import { readAnswer } from '../../options/read-answer.js';
 import { allow, deny, interrupted, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
 
 function available(state: PipelineState): boolean {
@@ -26,7 +27,7 @@ export async function autoClassifierStep(state: PipelineState, ask: AskRequest):
   try {
     const raced = await raceAbort(() => autoMode!.classify({ toolName: tool.name, input: state.input, toolUseId, signal }), signal);
     if (raced.aborted) return interrupted(state);
-    verdict = raced.value;
+    verdict = readAnswer(raced.value) as typeof raced.value;
   } catch (error) {
     reportError(state, error);
     return undefined;

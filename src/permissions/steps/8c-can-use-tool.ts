@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { PermissionOutcome } from '../decide-permission-types.js';
 import { raceAbort } from '../race-abort.js';
+import { readAnswer } from '../../options/read-answer.js';
 import type { PermissionResult, PermissionUpdate } from '../../types/permission.js';
 import { validateToolInput } from '../validate-tool-input.js';
 import { allow, defer, deny, interrupted, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
@@ -42,7 +43,8 @@ export async function canUseToolStep(
   try {
     const raced = await raceAbort(() => canUseTool(tool.name, state.input, context), signal);
     if (raced.aborted) return interrupted(state);
-    result = raced.value;
+    // Read once, here: an answer whose fields throw when read is a callback that failed.
+    result = readAnswer(raced.value);
   } catch (error) {
     reportError(state, error);
     const detail = describeThrown(error);

@@ -2,6 +2,7 @@ import type { ToolPermissionCheck } from '../../types/permission.js';
 import { reportError, type AskRequest, type PipelineState, type StepResult } from './pipeline-state.js';
 import { describeThrown } from '../../errors/describe-thrown.js';
 import { describeJson } from '../../options/describe-json.js';
+import { readAnswer } from '../../options/read-answer.js';
 
 const BEHAVIORS = new Set(['allow', 'deny', 'ask', 'passthrough']);
 
@@ -11,7 +12,8 @@ async function callToolCheck(state: PipelineState): Promise<ToolPermissionCheck>
   // Read only when handed out: a run's signal is made on first read (see RunAbort).
   const { signal } = state.args;
   try {
-    const check = await tool.checkPermissions({ input: state.input, toolUseId, agent, signal });
+    // Read once, inside the try: a check whose fields throw when read is a check that failed.
+    const check = readAnswer(await tool.checkPermissions({ input: state.input, toolUseId, agent, signal })) as ToolPermissionCheck;
     if (typeof check === 'object' && check !== null && BEHAVIORS.has(check.behavior)) return check;
     throw new Error(`returned ${describeJson(check)}; expected { behavior: 'allow' | 'deny' | 'ask' | 'passthrough' }`);
   } catch (cause) {
