@@ -4,6 +4,9 @@ import { createAgent, type Agent, type Message } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { PIXEL_PNG } from '../mcp/fixtures/notes-server.js';
 import { capRequestImages } from '../../src/loop/cap-request-images.js';
+import { base64, gifHeader, jpegHeader, pngHeader, webpVp8x } from '../model/image-headers.js';
+
+const webpHeader = (side: number) => webpVp8x(side, side);
 
 // The Messages API refuses a whole request past 100 images or 32 MB. One result keeps at most 20
 // images and 10 MB of them, but a turn of parallel calls (and the turns before it) add up: the
@@ -115,5 +118,66 @@ describe('the images of one request', () => {
     expect(capped[2]).toBe(messages[2]);
     const within = messages.slice(1);
     expect(capRequestImages(within)).toBe(within);
+  });
+});
+
+describe('the pixel size of the images of one request', () => {
+  const image = (header: Uint8Array) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png', data: base64(header) } });
+  const user = (...content: Message['content'] & unknown[]): Message => ({ role: 'user', content: content as never });
+  const assistant: Message = { role: 'assistant', content: [{ type: 'text', text: 'Seen.' }] };
+  const kinds = (messages: readonly Message[]) => imagesOf(messages).map((block) => (block.image ? 'image' : block.note!.replace(/^\[Image of type [^ ]+ \(([^)]*)\) not sent: (.*)\]$/, '$1 | $2')));
+
+  it('an image larger than 8000 pixels a side becomes a note in every request, whatever the count; the history keeps it', () => {
+    const messages: Message[] = [user(image(pngHeader(8001, 10)), { type: 'text', text: 'Look.' }), assistant, user(image(jpegHeader(10, 9000, { exif: 5000 })), image(pngHeader(8000, 8000)))];
+    const capped = capRequestImages(messages);
+    expect(kinds(capped)).toEqual([
+      expect.stringMatching(/^8001×10 pixels, \d+ bytes \| the API takes no image larger than 8000×8000 pixels$/),
+      expect.stringMatching(/^10×9000 pixels, \d+ KiB \| the API takes no image larger than 8000×8000 pixels$/),
+      'image',
+    ]);
+    expect(capped[1]).toBe(messages[1]);
+    expect(kinds(messages)).toEqual(['image', 'image', 'image']);
+  });
+
+  it('more than 20 images: the oldest larger than 2000 pixels become notes until 20 remain or none is large', () => {
+    const small = () => image(gifHeader(2000, 2000));
+    const large = (side: number) => image(webpHeader(side));
+    // 22 images, 4 of them large: leaving out the two oldest large ones brings the request to 20.
+    const messages: Message[] = [user(large(2001), small(), large(3000)), assistant, user(...Array.from({ length: 17 }, small), large(4000), large(2500))];
+    const sent = kinds(capRequestImages(messages));
+    expect(sent).toHaveLength(22);
+    expect(sent.filter((kind) => kind === 'image')).toHaveLength(20);
+    expect(sent[0]).toMatch(/^2001×2001 pixels, .* \| a request of more than 20 images may carry none larger than 2000×2000 pixels; the newest are kept$/);
+    expect(sent[2]).toMatch(/^3000×3000 pixels/);
+    expect(sent.slice(3)).toEqual(Array.from({ length: 19 }, () => 'image'));
+    // 25 images, 3 large: all three go, 22 small ones remain.
+    const many: Message[] = [user(large(2001), ...Array.from({ length: 21 }, small), large(3000), small(), large(7000))];
+    expect(kinds(capRequestImages(many)).filter((kind) => kind !== 'image')).toHaveLength(3);
+    // 20 images, large or not, go as they are (the same array).
+    const twenty: Message[] = [user(...Array.from({ length: 19 }, () => large(7999)), small())];
+    expect(capRequestImages(twenty)).toBe(twenty);
+  });
+
+  it('an agent whose tool answers with a 9000-pixel screenshot sends a note instead, and the next turns too', async () => {
+    const header = pngHeader(9000, 1200);
+    const server = () => {
+      const mcp = new McpServer({ name: 'cam', version: '1.0.0' });
+      mcp.registerTool('shot', { description: 'Takes a screenshot.', annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: 'image' as const, mimeType: 'image/png', data: base64(header) }] }));
+      return mcp;
+    };
+    const model = scriptedModel([turn(toolCall('mcp__cam__shot', {}, 'call_0')), 'A wide one.', 'Still.']);
+    const agent = createAgent({ model, mcpServers: { cam: { type: 'sdk', server } } });
+    agents.push(agent);
+    expect((await agent.run('Look.').result).status).toBe('completed');
+    expect((await agent.run('Again?').result).status).toBe('completed');
+    for (const request of model.requests.slice(1)) expect(kinds(request.messages)).toEqual([expect.stringMatching(/^9000×1200 pixels, .* \| the API takes no image larger than 8000×8000 pixels$/)]);
+    expect(imagesOf(agent.messages).filter((block) => block.image)).toHaveLength(1);
+  });
+
+  it('a URL image or one whose header is not understood is sent as it is', () => {
+    const messages: Message[] = [
+      user(...Array.from({ length: 30 }, () => ({ type: 'image' as const, source: { type: 'url' as const, url: 'https://example.com/huge.png' } })), { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'bm90IGFuIGltYWdl' } }),
+    ];
+    expect(capRequestImages(messages)).toBe(messages);
   });
 });
