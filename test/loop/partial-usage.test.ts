@@ -57,6 +57,7 @@ describe('the usage of a model call that does not complete', () => {
     const result = await run.result;
     expect(result.status).toBe('interrupted');
     expect(result.usage).toEqual(usage(200_000, 1));
+    expect(result.estimatedOutputTokens).toBeUndefined(); // nothing streamed after the report
     expect(result.costUsd).toBeCloseTo(0.200002, 9);
     // Nothing of the given-up turn is kept in the history: only the prompt.
     expect(agent.messages).toHaveLength(1);
@@ -67,7 +68,9 @@ describe('the usage of a model call that does not complete', () => {
     const agent = createAgent({ model, prices });
     const result = await agent.run('Go.').result;
     expect(result.status).toBe('completed');
-    expect(result.usage).toEqual(usage(2_000, 10));
+    // The failed attempt streamed 'Half an ans' (11 ASCII characters) after its report: 3 tokens estimated.
+    expect(result.usage).toEqual(usage(2_000, 10 + 3));
+    expect(result.estimatedOutputTokens).toBe(3);
   });
 
   it('failed midway for good: the run ends with the error and the usage the call reported', async () => {
@@ -75,7 +78,8 @@ describe('the usage of a model call that does not complete', () => {
     const agent = createAgent({ model, prices });
     const result = await agent.run('Go.').result;
     expect(result.status).toBe('error');
-    expect(result.usage).toEqual(usage(5_000));
+    expect(result.usage).toEqual(usage(5_000, 3));
+    expect(result.estimatedOutputTokens).toBe(3);
   });
 
   it('counts toward maxBudgetUsd: a retried attempt that spent the budget stops the run before its next model call', async () => {
@@ -88,13 +92,14 @@ describe('the usage of a model call that does not complete', () => {
     const result = await createAgent({ model, prices, tools: [note], maxBudgetUsd: 1 }).run('Go.').result;
     expect(result.status).toBe('budget-exceeded');
     expect(result.turns).toBe(1);
-    expect(result.usage).toEqual(usage(2_000_001));
+    expect(result.usage).toEqual(usage(2_000_001, 3));
   });
 
   it('a completed call counts its response usage only, not its usage events as well', async () => {
     const { model } = modelOf([[{ type: 'usage', usage: usage(300) }, { type: 'usage', usage: usage(300, 20) }, answer('Done.', usage(300, 20))]]);
     const result = await createAgent({ model, prices }).run('Go.').result;
     expect(result.usage).toEqual(usage(300, 20));
+    expect(result.estimatedOutputTokens).toBeUndefined();
   });
 
   it('a usage event that is not token counts fails the turn with a ModelError that names the field', async () => {
