@@ -83,6 +83,7 @@ export type StopReason =
   | 'stop_sequence'
   | 'pause_turn'
   | 'refusal'
+  | 'model_context_window_exceeded'
   | (string & {});
 
 /** Everything one model call needs. The loop builds it; adapters translate it. */

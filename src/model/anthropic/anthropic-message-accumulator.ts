@@ -7,6 +7,12 @@ import { ModelError } from '../../errors/model-error.js';
 
 type MutableBlock = { type: string; [key: string]: unknown };
 
+/**
+ * Stop reasons that end a response wherever the output was, also inside a tool call's input: the
+ * output limit, the model's context window, a streaming refusal.
+ */
+const CUT_STOP_REASONS: ReadonlySet<string> = new Set(['max_tokens', 'model_context_window_exceeded', 'refusal']);
+
 /** No input given: absent, or an object without keys (how the API opens a streamed `tool_use`). */
 function isEmptyInput(input: unknown): boolean {
   return input === undefined || input === null || (typeof input === 'object' && !Array.isArray(input) && Object.keys(input).length === 0);
@@ -23,9 +29,9 @@ function isEmptyInput(input: unknown): boolean {
  *   `partial_json`; `""` becomes `{}`; JSON that does not parse becomes
  *   `{ __incomplete_json__: raw }` (see `isIncompleteToolInput`). A block still open when the
  *   message ends is finalized the same way. A `tool_use` that is the last block of a message
- *   stopped by `max_tokens`, and got no input (none in its start, no non-empty delta), was cut
- *   before its input: it gets the marker with `""`, not `{}` (a call that completed with no
- *   input, stop reason `tool_use`, keeps `{}`).
+ *   stopped where it was (`max_tokens`, `model_context_window_exceeded`, `refusal`), and got no
+ *   input (none in its start, no non-empty delta), was cut before its input: it gets the marker
+ *   with `""`, not `{}` (a call that completed with no input, stop reason `tool_use`, keeps `{}`).
  * - `citations_delta` appends to `citations`; `signature_delta` sets `signature`.
  * - An unknown delta type is merged into its block field by field (its `type` aside), which is
  *   how `compaction_delta` carries a block's final value. Unknown block types pass through as sent.
@@ -97,7 +103,7 @@ export class AnthropicMessageAccumulator {
     for (const index of [...this.#jsonParts.keys()]) this.#finishToolInput(index);
     // Only the last block can be the one the limit cut; an earlier call without input was whole.
     const last = this.content.length - 1;
-    if (this.stopReason === 'max_tokens' && this.#awaitingInput.has(last)) {
+    if (this.stopReason !== null && CUT_STOP_REASONS.has(this.stopReason) && this.#awaitingInput.has(last)) {
       (this.content[last] as MutableBlock).input = { [INCOMPLETE_TOOL_INPUT_KEY]: '' } satisfies IncompleteToolInput;
     }
     this.#awaitingInput.clear();
