@@ -71,15 +71,22 @@ function note(image: ImageBlock, reason: DropReason): TextBlock {
   return block;
 }
 
-/** Calls `visit` with every image block of `messages[from..to)` (tool results' images included), oldest first. */
-function forEachImage(messages: readonly Message[], visit: (image: ImageBlock) => void, from = 0, to = messages.length): void {
+/**
+ * Calls `visit` with every image block of `messages[from..to)` (tool results' images included),
+ * oldest first, and `visitDocument` with every document block.
+ */
+function forEachImage(messages: readonly Message[], visit: (image: ImageBlock) => void, from = 0, to = messages.length, visitDocument?: () => void): void {
   for (let index = from; index < to; index++) {
     const content = messages[index]!.content;
     if (typeof content === 'string') continue;
     for (const block of content) {
       if (block.type === 'image') visit(block as ImageBlock);
+      else if (block.type === 'document') visitDocument?.();
       else if (block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content)) {
-        for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) if (inner.type === 'image') visit(inner);
+        for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) {
+          if (inner.type === 'image') visit(inner);
+          else if ((inner as { type: string }).type === 'document') visitDocument?.();
+        }
       }
     }
   }
@@ -97,6 +104,8 @@ interface ImageTally {
   last: Message | undefined;
   images: number;
   chars: number;
+  /** Document blocks: the API counts them toward the same limit of {@link MAX_IMAGES_PER_REQUEST}. */
+  documents: number;
   /** Images larger than {@link MAX_IMAGE_SIDE}. */
   tooLarge: number;
   /** Images larger than {@link MAX_IMAGE_SIDE_AMONG_MANY}. */
@@ -115,19 +124,19 @@ const tallies = new WeakMap<readonly Message[], ImageTally>();
 function imageTotals(messages: readonly Message[]): ImageTally {
   let tally = tallies.get(messages);
   if (tally === undefined || tally.counted > messages.length - 1 || (tally.counted > 0 && messages[tally.counted - 1] !== tally.last)) {
-    tally = { counted: 0, last: undefined, images: 0, chars: 0, tooLarge: 0, large: 0 };
+    tally = { counted: 0, last: undefined, images: 0, chars: 0, documents: 0, tooLarge: 0, large: 0 };
     tallies.set(messages, tally);
   }
   const settled = Math.max(0, messages.length - 1);
   if (tally.counted < settled) {
     const counting = tally;
-    forEachImage(messages, (image) => tallyImage(counting, image), tally.counted, settled);
+    forEachImage(messages, (image) => tallyImage(counting, image), tally.counted, settled, () => void counting.documents++);
     tally.counted = settled;
     tally.last = messages[settled - 1];
   }
   if (settled === messages.length) return tally;
   const totals: ImageTally = { ...tally };
-  forEachImage(messages, (image) => tallyImage(totals, image), settled);
+  forEachImage(messages, (image) => tallyImage(totals, image), settled, messages.length, () => void totals.documents++);
   return totals;
 }
 
@@ -142,7 +151,7 @@ function tallyImage(tally: ImageTally, image: ImageBlock): void {
 /** Whether a request with these images is within every limit of the API. */
 function withinLimits(tally: Omit<ImageTally, 'counted' | 'last'>): boolean {
   return (
-    tally.images <= MAX_IMAGES_PER_REQUEST &&
+    tally.images + tally.documents <= MAX_IMAGES_PER_REQUEST &&
     tally.chars <= MAX_IMAGE_BASE64_CHARS_PER_REQUEST &&
     tally.tooLarge === 0 &&
     (tally.images <= MANY_IMAGES || tally.large === 0)
@@ -151,7 +160,8 @@ function withinLimits(tally: Omit<ImageTally, 'counted' | 'last'>): boolean {
 
 /**
  * The messages of a request within the API's image limits: at most {@link MAX_IMAGES_PER_REQUEST}
- * images and {@link MAX_IMAGE_BASE64_CHARS_PER_REQUEST} of base64 data (the newest kept), none
+ * images and documents together (documents are always sent; the images take what they leave)
+ * and {@link MAX_IMAGE_BASE64_CHARS_PER_REQUEST} of base64 image data (the newest kept), none
  * larger than {@link MAX_IMAGE_SIDE} pixels a side, and, in a request of more than
  * {@link MANY_IMAGES} images, none larger than {@link MAX_IMAGE_SIDE_AMONG_MANY} a side (the
  * oldest large ones are left out until no large one or only {@link MANY_IMAGES} images remain).
@@ -164,7 +174,10 @@ function withinLimits(tally: Omit<ImageTally, 'counted' | 'last'>): boolean {
  */
 export function capRequestImages(messages: readonly Message[]): readonly Message[] {
   // Every turn asks, so the common answer (within the limits) costs the new messages only.
-  if (withinLimits(imageTotals(messages))) return messages;
+  const totals = imageTotals(messages);
+  if (withinLimits(totals)) return messages;
+  // Documents are sent as they are; the images share what they leave of the media limit.
+  const maxImages = Math.max(0, MAX_IMAGES_PER_REQUEST - totals.documents);
   const images: ImageBlock[] = [];
   forEachImage(messages, (image) => void images.push(image));
   const dropped = new Map<ImageBlock, DropReason>();
@@ -177,7 +190,7 @@ export function capRequestImages(messages: readonly Message[]): readonly Message
       continue;
     }
     const size = charsOf(image);
-    if (count + 1 > MAX_IMAGES_PER_REQUEST || chars + size > MAX_IMAGE_BASE64_CHARS_PER_REQUEST) {
+    if (count + 1 > maxImages || chars + size > MAX_IMAGE_BASE64_CHARS_PER_REQUEST) {
       dropped.set(image, 'limits');
       continue;
     }

@@ -174,6 +174,19 @@ describe('the pixel size of the images of one request', () => {
     expect(imagesOf(agent.messages).filter((block) => block.image)).toHaveLength(1);
   });
 
+  it('documents count toward the limit of 100 with the images ("too many images and documents: 104 + 1 > 100"): the oldest images give way', () => {
+    const pdf = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' } } as never;
+    const messages: Message[] = [user(pdf, ...Array.from({ length: 50 }, () => image(gifHeader(10, 10)))), assistant, user(...Array.from({ length: 9 }, () => pdf), ...Array.from({ length: 45 }, () => image(gifHeader(10, 10))))];
+    const capped = capRequestImages(messages);
+    const sent = kinds(capped);
+    expect(sent.filter((kind) => kind === 'image')).toHaveLength(90);
+    expect(sent.slice(0, 5).every((kind) => kind.endsWith('the newest are kept') && kind.includes('at most 100 images'))).toBe(true);
+    // Every document is sent.
+    expect(capped.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((block) => block.type === 'document')).toHaveLength(10);
+    const within = messages.slice(2);
+    expect(capRequestImages(within)).toBe(within);
+  });
+
   it('a URL image or one whose header is not understood is sent as it is', () => {
     const messages: Message[] = [
       user(...Array.from({ length: 30 }, () => ({ type: 'image' as const, source: { type: 'url' as const, url: 'https://example.com/huge.png' } })), { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'bm90IGFuIGltYWdl' } }),
