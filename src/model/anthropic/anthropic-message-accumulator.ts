@@ -13,6 +13,16 @@ type MutableBlock = { type: string; [key: string]: unknown };
  */
 const CUT_STOP_REASONS: ReadonlySet<string> = new Set(['max_tokens', 'model_context_window_exceeded', 'refusal']);
 
+/** Blocks that take tool input deltas: `tool_use`, `server_tool_use`, `mcp_tool_use`, and later kinds of call. */
+const takesInput = (type: string) => type.endsWith('tool_use');
+
+/**
+ * Blocks whose shape the API checks when they are sent back (text, thinking, calls and their
+ * results): a delta of a type unknown here is not merged into them, so it can never add a field
+ * the API refuses or overwrite an id, a name or a signature. Blocks of other types take it.
+ */
+const hasKnownShape = (type: string) => type === 'text' || type === 'thinking' || type === 'redacted_thinking' || type.endsWith('tool_use') || type.endsWith('tool_result');
+
 /** No input given: absent, or an object without keys (how the API opens a streamed `tool_use`). */
 function isEmptyInput(input: unknown): boolean {
   return input === undefined || input === null || (typeof input === 'object' && !Array.isArray(input) && Object.keys(input).length === 0);
@@ -32,9 +42,14 @@ function isEmptyInput(input: unknown): boolean {
  *   stopped where it was (`max_tokens`, `model_context_window_exceeded`, `refusal`), and got no
  *   input (none in its start, no non-empty delta), was cut before its input: it gets the marker
  *   with `""`, not `{}` (a call that completed with no input, stop reason `tool_use`, keeps `{}`).
- * - `citations_delta` appends to `citations`; `signature_delta` sets `signature`.
+ * - `citations_delta` appends to a text block's `citations`; `signature_delta` sets a thinking
+ *   block's `signature` (a string); `input_json_delta` feeds blocks of a `…tool_use` type. A
+ *   delta sent to a block of another type is dropped: kept, it would add a field the API refuses
+ *   when the message is sent back.
  * - An unknown delta type is merged into its block field by field (its `type` aside), which is
- *   how `compaction_delta` carries a block's final value. Unknown block types pass through as sent.
+ *   how `compaction_delta` carries a block's final value, unless the block is text, thinking, a
+ *   call or a call's result (their shape is checked by the API; the delta is dropped). Unknown
+ *   block types pass through as sent.
  * - Usage: the last reported value of each counter wins; counters are never summed.
  * - Blocks and a stop reason already present in `message_start` are kept (programmatic tool calling).
  * - Events after `message_stop` are ignored.
@@ -157,14 +172,16 @@ export class AnthropicMessageAccumulator {
         return { type: 'thinking-delta', index, thinking };
       }
       case 'signature_delta':
-        block.signature = delta.signature;
+        if (block.type === 'thinking' && typeof delta.signature === 'string') block.signature = delta.signature;
         return undefined;
       case 'citations_delta': {
+        if (block.type !== 'text') return undefined;
         const citations = Array.isArray(block.citations) ? (block.citations as unknown[]) : [];
         block.citations = [...citations, delta.citation];
         return undefined;
       }
       case 'input_json_delta': {
+        if (!takesInput(block.type)) return undefined;
         const partialJson = String(delta.partial_json ?? '');
         const parts = this.#jsonParts.get(index);
         if (parts) parts.push(partialJson);
@@ -173,6 +190,7 @@ export class AnthropicMessageAccumulator {
         return block.type === 'tool_use' ? { type: 'tool-input-delta', index, partialJson } : undefined;
       }
       default:
+        if (hasKnownShape(block.type)) return undefined;
         for (const [key, value] of Object.entries(delta)) if (key !== 'type') block[key] = value;
         return undefined;
     }
