@@ -23,6 +23,11 @@ const takesInput = (type: string) => type.endsWith('tool_use');
  */
 const hasKnownShape = (type: string) => type === 'text' || type === 'thinking' || type === 'redacted_thinking' || type.endsWith('tool_use') || type.endsWith('tool_result');
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A count the API could have sent: a finite number, 0 or more (anything else is ignored, as null is). */
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
 /** No input given: absent, or an object without keys (how the API opens a streamed `tool_use`). */
 function isEmptyInput(input: unknown): boolean {
   return input === undefined || input === null || (typeof input === 'object' && !Array.isArray(input) && Object.keys(input).length === 0);
@@ -79,28 +84,35 @@ export class AnthropicMessageAccumulator {
    */
   apply(event: AnthropicStreamEvent): ModelStreamEvent | undefined {
     if (this.stopped) return undefined; // one response holds one message; nothing follows message_stop
+    if (!isObject(event)) return undefined; // not an event: nothing to apply
     switch (event.type) {
-      case 'message_start':
+      case 'message_start': {
         this.started = true;
-        this.id = event.message.id;
-        this.model = event.message.model;
+        const message = isObject(event.message) ? event.message : {};
+        if (typeof message.id === 'string') this.id = message.id;
+        if (typeof message.model === 'string') this.model = message.model;
         // Usually empty, but a response may open with blocks already complete (programmatic tool
         // calling sends tool_use blocks and the stop reason right in message_start).
-        for (const block of event.message.content ?? []) this.content.push({ ...(block as MutableBlock) } as ContentBlock);
-        if (event.message.stop_reason != null) this.stopReason = event.message.stop_reason;
-        if (event.message.usage) this.#updateUsage(event.message.usage);
+        if (Array.isArray(message.content)) {
+          for (const block of message.content) if (isObject(block) && typeof block.type === 'string') this.content.push({ ...block } as ContentBlock);
+        }
+        if (typeof message.stop_reason === 'string') this.stopReason = message.stop_reason;
+        if (isObject(message.usage)) this.#updateUsage(message.usage);
         return undefined;
+      }
       case 'content_block_start':
-        return this.#startBlock(event.index, { ...event.content_block });
+        return this.#startBlock(event.index, event.content_block);
       case 'content_block_delta':
-        return this.#applyDelta(event.index, event.delta);
+        return isObject(event.delta) && typeof event.delta.type === 'string' ? this.#applyDelta(event.index, event.delta as { type: string }) : undefined;
       case 'content_block_stop':
         this.#finishToolInput(event.index);
         return undefined;
-      case 'message_delta':
-        if (event.delta.stop_reason !== undefined) this.stopReason = event.delta.stop_reason;
-        if (event.usage) this.#updateUsage(event.usage);
+      case 'message_delta': {
+        const delta: Record<string, unknown> = isObject(event.delta) ? event.delta : {};
+        if (typeof delta.stop_reason === 'string' || delta.stop_reason === null) this.stopReason = delta.stop_reason;
+        if (isObject(event.usage)) this.#updateUsage(event.usage);
         return undefined;
+      }
       case 'message_stop':
         this.stopped = true;
         this.finish();
@@ -137,7 +149,7 @@ export class AnthropicMessageAccumulator {
     return response;
   }
 
-  #startBlock(index: number, block: MutableBlock): ModelStreamEvent | undefined {
+  #startBlock(index: number, started: unknown): ModelStreamEvent | undefined {
     // Like the SDK, blocks are appended in arrival order; deltas address them by index. The API
     // numbers them 0, 1, 2, …: a start at another index (repeated, skipped) would send later
     // deltas into the wrong block, so the answer is refused (and the turn retried) instead.
@@ -147,6 +159,11 @@ export class AnthropicMessageAccumulator {
         { retryable: true },
       );
     }
+    // A block without a type cannot be sent back, and dropping it would renumber the ones after it.
+    if (!isObject(started) || typeof started.type !== 'string') {
+      throw new ModelError(`The response stream started content block ${index} without a block type (got ${JSON.stringify(started)?.slice(0, 100)}); the answer was discarded.`, { retryable: true });
+    }
+    const block = { ...started } as MutableBlock;
     this.content.push(block as ContentBlock);
     if (block.type === 'tool_use' && isEmptyInput(block.input)) this.#awaitingInput.add(index);
     if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
@@ -208,13 +225,9 @@ export class AnthropicMessageAccumulator {
   }
 
   #updateUsage(usage: AnthropicWireUsage): void {
-    if (typeof usage.input_tokens === 'number') this.usage.inputTokens = usage.input_tokens;
-    if (typeof usage.output_tokens === 'number') this.usage.outputTokens = usage.output_tokens;
-    if (typeof usage.cache_read_input_tokens === 'number') {
-      this.usage.cacheReadInputTokens = usage.cache_read_input_tokens;
-    }
-    if (typeof usage.cache_creation_input_tokens === 'number') {
-      this.usage.cacheCreationInputTokens = usage.cache_creation_input_tokens;
-    }
+    if (isCount(usage.input_tokens)) this.usage.inputTokens = usage.input_tokens;
+    if (isCount(usage.output_tokens)) this.usage.outputTokens = usage.output_tokens;
+    if (isCount(usage.cache_read_input_tokens)) this.usage.cacheReadInputTokens = usage.cache_read_input_tokens;
+    if (isCount(usage.cache_creation_input_tokens)) this.usage.cacheCreationInputTokens = usage.cache_creation_input_tokens;
   }
 }
