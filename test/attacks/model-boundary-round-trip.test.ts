@@ -121,3 +121,33 @@ describe('attack: every block the model streamed goes back unchanged, in any pro
     }
   }
 });
+
+describe('attack: a turn paused by the API (pause_turn) is continued as one message, thinking and all', () => {
+  it('the continuation request ends with the paused message as sent; the joined message goes back whole', async () => {
+    server = await startMessagesServer();
+    const [thinking, , serverUse, searchResult] = expected as Array<Record<string, unknown>>;
+    const paused = [
+      frame({ type: 'message_start', message: { id: 'msg_p1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 50, output_tokens: 1 } } }),
+      frame({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      frame({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: thinking!.thinking } }),
+      frame({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: thinking!.signature } }),
+      frame({ type: 'content_block_stop', index: 0 }),
+      frame({ type: 'content_block_start', index: 1, content_block: serverUse }),
+      frame({ type: 'content_block_stop', index: 1 }),
+      frame({ type: 'content_block_start', index: 2, content_block: searchResult }),
+      frame({ type: 'content_block_stop', index: 2 }),
+      frame({ type: 'message_delta', delta: { stop_reason: 'pause_turn', stop_sequence: null }, usage: { output_tokens: 30 } }),
+      frame({ type: 'message_stop' }),
+    ].join('');
+    server.enqueue({ recording: paused }, { content: [{ type: 'text', text: 'Found it.' }, { type: 'tool_use', id: 'toolu_p', name: 'note', input: { text: '42' } }] }, { content: [{ type: 'text', text: 'Noted.' }] });
+    const agent = createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'k', baseURL: server.url, maxRetries: 0 }), tools: [note], canUseTool: () => ({ behavior: 'allow' }) });
+    const result = await agent.run('Search, then note.').result;
+    expect(result.status).toBe('completed');
+    expect(server.errors).toEqual([]);
+    // As sent, but for the adapter's cache breakpoint on the last block that takes one.
+    const withoutBreakpoints = JSON.stringify(server.requests[1]!.messages.at(-1), (key, value: unknown) => (key === 'cache_control' ? undefined : value));
+    expect(withoutBreakpoints).toBe(JSON.stringify({ role: 'assistant', content: [thinking, serverUse, searchResult] }));
+    expect(server.requests[2]!.messages[1]).toEqual({ role: 'assistant', content: [thinking, serverUse, searchResult, { type: 'text', text: 'Found it.' }, { type: 'tool_use', id: 'toolu_p', name: 'note', input: { text: '42' } }] });
+    await agent.close();
+  });
+});
