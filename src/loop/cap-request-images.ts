@@ -75,26 +75,26 @@ function note(image: ImageBlock, reason: DropReason): TextBlock {
  * Calls `visit` with every image block of `messages[from..to)` (tool results' images included),
  * oldest first, and `visitDocument` with every document block.
  */
-function forEachImage(messages: readonly Message[], visit: (image: ImageBlock) => void, from = 0, to = messages.length, visitDocument?: () => void): void {
+function forEachImage(messages: readonly Message[], visit: (image: ImageBlock) => void, from = 0, to = messages.length, visitDocument?: (document: ContentBlock) => void): void {
   for (let index = from; index < to; index++) {
     const content = messages[index]!.content;
     if (typeof content === 'string') continue;
     for (const block of content) {
       if (block.type === 'image') visit(block as ImageBlock);
-      else if (block.type === 'document') visitDocument?.();
+      else if (block.type === 'document') visitDocument?.(block);
       else if (block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content)) {
         for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) {
           if (inner.type === 'image') visit(inner);
-          else if ((inner as { type: string }).type === 'document') visitDocument?.();
+          else if ((inner as { type: string }).type === 'document') visitDocument?.(inner as unknown as ContentBlock);
         }
       }
     }
   }
 }
 
-/** The base64 characters of an image (0 for a URL or file source). */
-function charsOf(image: ImageBlock): number {
-  const data = (image.source as { data?: unknown }).data;
+/** The base64 characters of an image or a document (0 for a URL, file or text source). */
+function charsOf(image: ImageBlock | ContentBlock): number {
+  const data = (image as { source?: { data?: unknown } }).source?.data;
   return typeof data === 'string' ? data.length : 0;
 }
 
@@ -106,6 +106,8 @@ interface ImageTally {
   chars: number;
   /** Document blocks: the API counts them toward the same limit of {@link MAX_IMAGES_PER_REQUEST}. */
   documents: number;
+  /** Base64 characters of the documents: the request's size limit is shared with the images. */
+  documentChars: number;
   /** Images larger than {@link MAX_IMAGE_SIDE}. */
   tooLarge: number;
   /** Images larger than {@link MAX_IMAGE_SIDE_AMONG_MANY}. */
@@ -124,20 +126,25 @@ const tallies = new WeakMap<readonly Message[], ImageTally>();
 function imageTotals(messages: readonly Message[]): ImageTally {
   let tally = tallies.get(messages);
   if (tally === undefined || tally.counted > messages.length - 1 || (tally.counted > 0 && messages[tally.counted - 1] !== tally.last)) {
-    tally = { counted: 0, last: undefined, images: 0, chars: 0, documents: 0, tooLarge: 0, large: 0 };
+    tally = { counted: 0, last: undefined, images: 0, chars: 0, documents: 0, documentChars: 0, tooLarge: 0, large: 0 };
     tallies.set(messages, tally);
   }
   const settled = Math.max(0, messages.length - 1);
   if (tally.counted < settled) {
     const counting = tally;
-    forEachImage(messages, (image) => tallyImage(counting, image), tally.counted, settled, () => void counting.documents++);
+    forEachImage(messages, (image) => tallyImage(counting, image), tally.counted, settled, (document) => tallyDocument(counting, document));
     tally.counted = settled;
     tally.last = messages[settled - 1];
   }
   if (settled === messages.length) return tally;
   const totals: ImageTally = { ...tally };
-  forEachImage(messages, (image) => tallyImage(totals, image), settled, messages.length, () => void totals.documents++);
+  forEachImage(messages, (image) => tallyImage(totals, image), settled, messages.length, (document) => tallyDocument(totals, document));
   return totals;
+}
+
+function tallyDocument(tally: ImageTally, document: ContentBlock): void {
+  tally.documents++;
+  tally.documentChars += charsOf(document);
 }
 
 function tallyImage(tally: ImageTally, image: ImageBlock): void {
@@ -152,7 +159,7 @@ function tallyImage(tally: ImageTally, image: ImageBlock): void {
 function withinLimits(tally: Omit<ImageTally, 'counted' | 'last'>): boolean {
   return (
     tally.images + tally.documents <= MAX_IMAGES_PER_REQUEST &&
-    tally.chars <= MAX_IMAGE_BASE64_CHARS_PER_REQUEST &&
+    tally.chars + tally.documentChars <= MAX_IMAGE_BASE64_CHARS_PER_REQUEST &&
     tally.tooLarge === 0 &&
     (tally.images <= MANY_IMAGES || tally.large === 0)
   );
@@ -160,8 +167,8 @@ function withinLimits(tally: Omit<ImageTally, 'counted' | 'last'>): boolean {
 
 /**
  * The messages of a request within the API's image limits: at most {@link MAX_IMAGES_PER_REQUEST}
- * images and documents together (documents are always sent; the images take what they leave)
- * and {@link MAX_IMAGE_BASE64_CHARS_PER_REQUEST} of base64 image data (the newest kept), none
+ * images and documents together, and {@link MAX_IMAGE_BASE64_CHARS_PER_REQUEST} of their base64
+ * data (documents are always sent; the images, newest first, take what they leave), none
  * larger than {@link MAX_IMAGE_SIDE} pixels a side, and, in a request of more than
  * {@link MANY_IMAGES} images, none larger than {@link MAX_IMAGE_SIDE_AMONG_MANY} a side (the
  * oldest large ones are left out until no large one or only {@link MANY_IMAGES} images remain).
@@ -178,6 +185,7 @@ export function capRequestImages(messages: readonly Message[]): readonly Message
   if (withinLimits(totals)) return messages;
   // Documents are sent as they are; the images share what they leave of the media limit.
   const maxImages = Math.max(0, MAX_IMAGES_PER_REQUEST - totals.documents);
+  const maxChars = Math.max(0, MAX_IMAGE_BASE64_CHARS_PER_REQUEST - totals.documentChars);
   const images: ImageBlock[] = [];
   forEachImage(messages, (image) => void images.push(image));
   const dropped = new Map<ImageBlock, DropReason>();
@@ -190,7 +198,7 @@ export function capRequestImages(messages: readonly Message[]): readonly Message
       continue;
     }
     const size = charsOf(image);
-    if (count + 1 > maxImages || chars + size > MAX_IMAGE_BASE64_CHARS_PER_REQUEST) {
+    if (count + 1 > maxImages || chars + size > maxChars) {
       dropped.set(image, 'limits');
       continue;
     }

@@ -187,6 +187,17 @@ describe('the pixel size of the images of one request', () => {
     expect(capRequestImages(within)).toBe(within);
   });
 
+  it('the base64 of documents shares the 20 MB with the images: a 16 MB PDF leaves room for 4 MB of the newest images', () => {
+    const mb = 1024 * 1024;
+    const big = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' + 'A'.repeat(16 * mb - 12) } } as never;
+    const megabyteImage = () => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/gif', data: base64(gifHeader(10, 10)) + 'A'.repeat(mb - 16) } });
+    const messages: Message[] = [user(big, ...Array.from({ length: 6 }, megabyteImage))];
+    const sent = kinds(capRequestImages(messages));
+    expect(sent).toHaveLength(6);
+    expect(sent.filter((kind) => kind === 'image')).toHaveLength(3);
+    expect(sent.slice(0, 3).every((kind) => kind.includes('at most 100 images and 20 MB'))).toBe(true);
+  });
+
   it('a URL image or one whose header is not understood is sent as it is', () => {
     const messages: Message[] = [
       user(...Array.from({ length: 30 }, () => ({ type: 'image' as const, source: { type: 'url' as const, url: 'https://example.com/huge.png' } })), { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'bm90IGFuIGltYWdl' } }),
