@@ -110,3 +110,36 @@ describe('the usage of a model call that does not complete', () => {
     expect(result.usage).toEqual(usage(0));
   });
 });
+
+describe('the output of a compaction summary given up midway', () => {
+  it('counts in the compaction\'s usage: the reported input plus the estimate of the summary streamed so far', async () => {
+    const streamed = deferred();
+    let call = 0;
+    const model: Model = {
+      specificationVersion: 'v1',
+      provider: 'test',
+      modelId: 'partial-usage-test',
+      async *stream(request) {
+        if (call++ === 0) {
+          yield answer('A long answer to summarize later.', usage(100, 10));
+          return;
+        }
+        yield { type: 'usage', usage: usage(5_000, 1) };
+        yield { type: 'text-delta', index: 0, text: '<summary>' + 'x'.repeat(391) };
+        streamed.resolve();
+        await new Promise<void>((resolve) => request.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      },
+    };
+    const agent = createAgent({ model, prices, context: { compaction: { keepTokens: 0 } } });
+    await agent.run('Go.').result;
+    const ends: Array<{ usage: Usage }> = [];
+    agent.on('compaction-end', (event) => ends.push(event));
+    const controller = new AbortController();
+    const compacting = agent.compact({ signal: controller.signal });
+    await streamed.promise;
+    controller.abort();
+    expect((await compacting).skipped).toBe('interrupted');
+    // 400 ASCII characters streamed after the report: 100 tokens estimated.
+    expect(ends.at(-1)!.usage).toEqual(usage(5_000, 101));
+  });
+});
