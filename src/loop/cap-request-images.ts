@@ -1,5 +1,6 @@
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolResultBlock, ToolResultContentBlock } from '../model/messages.js';
 import { base64Reader, imageDimensions, type ImageDimensions } from '../model/image-dimensions.js';
+import { imageMediaType, type ImageMediaType } from '../model/image-media-type.js';
 
 /**
  * The most images one request carries: the Messages API refuses a request with more (100 for
@@ -22,27 +23,62 @@ export const MAX_IMAGE_SIDE_AMONG_MANY = 2000;
 /** Past this many images in one request, {@link MAX_IMAGE_SIDE_AMONG_MANY} applies. */
 export const MANY_IMAGES = 20;
 
+/** The most base64 data one image may have: the API refuses an image over 5 MB. */
+export const MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
+
 /** Why an image of a request is sent as a note. */
-type DropReason = 'limits' | 'too-large' | 'large-among-many';
+type DropReason = 'limits' | 'too-large' | 'large-among-many' | 'not-an-image' | 'too-heavy';
 
 const reasons: Readonly<Record<DropReason, string>> = {
   limits: `a request may carry at most ${MAX_IMAGES_PER_REQUEST} images and 20 MB (base64) of them; the newest are kept`,
   'too-large': `the API takes no image larger than ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} pixels`,
   'large-among-many': `a request of more than ${MANY_IMAGES} images may carry none larger than ${MAX_IMAGE_SIDE_AMONG_MANY}×${MAX_IMAGE_SIDE_AMONG_MANY} pixels; the newest are kept`,
+  'not-an-image': 'its data is not a JPEG, PNG, GIF or WebP image, the only kinds the API takes',
+  'too-heavy': 'the API takes no image over 5 MB (base64)',
 };
 
-/** By image block: its size as its header states it (null: not known), read once. */
-const dimensions = new WeakMap<ImageBlock, ImageDimensions | null>();
+/** What an image's bytes show: its size (when its header states it) and its type; for a base64 image only. */
+interface ImageFacts {
+  size: ImageDimensions | undefined;
+  /** The type its first bytes show; undefined when they are none the API takes. */
+  type: ImageMediaType | undefined;
+}
+
+/** By image block: what its bytes show (null: not a base64 image), read once. */
+const facts = new WeakMap<ImageBlock, ImageFacts | null>();
+
+function factsOf(image: ImageBlock): ImageFacts | undefined {
+  let found = facts.get(image);
+  if (found === undefined) {
+    const data = (image.source as { data?: unknown } | undefined)?.data;
+    if (typeof data === 'string' && image.source.type === 'base64') {
+      const read = base64Reader(data);
+      found = { size: imageDimensions(read), type: imageMediaType(read(0, 12) ?? new Uint8Array()) };
+    } else found = null;
+    facts.set(image, found);
+  }
+  return found ?? undefined;
+}
 
 /** The size of a base64 image, from its header; undefined for a URL or file source, or a header not understood. */
 function dimensionsOf(image: ImageBlock): ImageDimensions | undefined {
-  let found = dimensions.get(image);
-  if (found === undefined) {
-    const data = (image.source as { data?: unknown }).data;
-    found = (typeof data === 'string' && image.source.type === 'base64' ? imageDimensions(base64Reader(data)) : undefined) ?? null;
-    dimensions.set(image, found);
-  }
-  return found ?? undefined;
+  return factsOf(image)?.size;
+}
+
+/** Why the API would refuse this image whatever else the request holds, if it would. */
+function unfit(image: ImageBlock): DropReason | undefined {
+  const found = factsOf(image);
+  if (found === undefined) return undefined;
+  if (found.type === undefined) return 'not-an-image';
+  if (charsOf(image) > MAX_IMAGE_BASE64_CHARS) return 'too-heavy';
+  if (Math.max(found.size?.width ?? 0, found.size?.height ?? 0) > MAX_IMAGE_SIDE) return 'too-large';
+  return undefined;
+}
+
+/** The media type its bytes show, when its label says another one (the API refuses the mismatch). */
+function relabelled(image: ImageBlock): ImageMediaType | undefined {
+  const type = factsOf(image)?.type;
+  return type !== undefined && type !== (image.source as { media_type?: unknown }).media_type ? type : undefined;
 }
 
 /** The longer side of an image in pixels (0 when not known). */
@@ -58,7 +94,7 @@ function sizeOf(base64: string): string {
 
 function note(image: ImageBlock, reason: DropReason): TextBlock {
   const source = image.source as { type: string; media_type?: string; data?: string; url?: string };
-  const size = reason === 'limits' ? undefined : dimensionsOf(image);
+  const size = reason === 'limits' || reason === 'not-an-image' ? undefined : dimensionsOf(image);
   const pixels = size === undefined ? '' : `${size.width}×${size.height} pixels, `;
   const what =
     source.type === 'base64' && typeof source.data === 'string'
@@ -108,7 +144,7 @@ interface ImageTally {
   documents: number;
   /** Base64 characters of the documents: the request's size limit is shared with the images. */
   documentChars: number;
-  /** Images larger than {@link MAX_IMAGE_SIDE}. */
+  /** Images the API refuses in any request: larger than {@link MAX_IMAGE_SIDE}, over 5 MB, not an image, or labelled with a type their bytes are not. */
   tooLarge: number;
   /** Images larger than {@link MAX_IMAGE_SIDE_AMONG_MANY}. */
   large: number;
@@ -151,7 +187,7 @@ function tallyImage(tally: ImageTally, image: ImageBlock): void {
   tally.images++;
   tally.chars += charsOf(image);
   const side = sideOf(image);
-  if (side > MAX_IMAGE_SIDE) tally.tooLarge++;
+  if (unfit(image) !== undefined || relabelled(image) !== undefined) tally.tooLarge++;
   if (side > MAX_IMAGE_SIDE_AMONG_MANY) tally.large++;
 }
 
@@ -193,8 +229,9 @@ export function capRequestImages(messages: readonly Message[]): readonly Message
   let chars = 0;
   for (let index = images.length - 1; index >= 0; index--) {
     const image = images[index]!;
-    if (sideOf(image) > MAX_IMAGE_SIDE) {
-      dropped.set(image, 'too-large');
+    const refused = unfit(image);
+    if (refused) {
+      dropped.set(image, refused);
       continue;
     }
     const size = charsOf(image);
@@ -213,9 +250,18 @@ export function capRequestImages(messages: readonly Message[]): readonly Message
     dropped.set(image, 'large-among-many');
     count--;
   }
-  if (dropped.size === 0) return messages;
-  const isDropped = (block: ContentBlock | ToolResultContentBlock) => block.type === 'image' && dropped.has(block as ImageBlock);
-  const noteFor = (image: ImageBlock) => note(image, dropped.get(image)!);
+  const relabel = new Map<ImageBlock, ImageMediaType>();
+  for (const image of images) {
+    const type = dropped.has(image) ? undefined : relabelled(image);
+    if (type) relabel.set(image, type);
+  }
+  if (dropped.size === 0 && relabel.size === 0) return messages;
+  const isDropped = (block: ContentBlock | ToolResultContentBlock) => block.type === 'image' && (dropped.has(block as ImageBlock) || relabel.has(block as ImageBlock));
+  const noteFor = (image: ImageBlock): TextBlock | ImageBlock => {
+    const type = relabel.get(image);
+    // Sent with the type its bytes show (the history keeps the block as it was).
+    return type ? { ...image, source: { ...(image.source as { type: 'base64'; media_type: string; data: string }), media_type: type } } : note(image, dropped.get(image)!);
+  };
   const holdsDropped = (block: ContentBlock) => block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content) && ((block as ToolResultBlock).content as ToolResultContentBlock[]).some(isDropped);
   const capped = (block: ContentBlock): ContentBlock => {
     if (isDropped(block)) return noteFor(block as ImageBlock);

@@ -4,7 +4,8 @@ import { createAgent, type Agent, type Message } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { PIXEL_PNG } from '../mcp/fixtures/notes-server.js';
 import { capRequestImages } from '../../src/loop/cap-request-images.js';
-import { base64, gifHeader, jpegHeader, pngHeader, webpVp8x } from '../model/image-headers.js';
+import { imageMediaType } from '../../src/model/image-media-type.js';
+import { base64, bytes, gifHeader, jpegHeader, pngHeader, webpVp8x } from '../model/image-headers.js';
 
 const webpHeader = (side: number) => webpVp8x(side, side);
 
@@ -122,7 +123,7 @@ describe('the images of one request', () => {
 });
 
 describe('the pixel size of the images of one request', () => {
-  const image = (header: Uint8Array) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png', data: base64(header) } });
+  const image = (header: Uint8Array, label?: string) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: label ?? imageMediaType(header)!, data: base64(header) } });
   const user = (...content: Message['content'] & unknown[]): Message => ({ role: 'user', content: content as never });
   const assistant: Message = { role: 'assistant', content: [{ type: 'text', text: 'Seen.' }] };
   const kinds = (messages: readonly Message[]) => imagesOf(messages).map((block) => (block.image ? 'image' : block.note!.replace(/^\[Image of type [^ ]+ \(([^)]*)\) not sent: (.*)\]$/, '$1 | $2')));
@@ -198,10 +199,29 @@ describe('the pixel size of the images of one request', () => {
     expect(sent.slice(0, 3).every((kind) => kind.includes('at most 100 images and 20 MB'))).toBe(true);
   });
 
-  it('a URL image or one whose header is not understood is sent as it is', () => {
+  it('a URL image, or one whose size its header does not state, is sent as it is', () => {
     const messages: Message[] = [
-      user(...Array.from({ length: 30 }, () => ({ type: 'image' as const, source: { type: 'url' as const, url: 'https://example.com/huge.png' } })), { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'bm90IGFuIGltYWdl' } }),
+      user(...Array.from({ length: 30 }, () => ({ type: 'image' as const, source: { type: 'url' as const, url: 'https://example.com/huge.png' } })), image(bytes([0xff, 0xd8, 0xff, 0xe0]))),
     ];
     expect(capRequestImages(messages)).toBe(messages);
+  });
+
+  it('an image the API refuses whatever the request holds: data that is no image, over 5 MB, a label its bytes contradict', () => {
+    const messages: Message[] = [
+      user(
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'bm90IGFuIGltYWdl' } },
+        { type: 'image', source: { type: 'base64', media_type: 'image/gif', data: base64(gifHeader(10, 10)) + 'A'.repeat(5 * 1024 * 1024) } },
+        image(jpegHeader(100, 100), 'image/png'),
+        image(pngHeader(10, 10)),
+      ),
+    ];
+    const capped = capRequestImages(messages);
+    const content = capped[0]!.content as Array<{ type: string; text?: string; source?: { media_type?: string } }>;
+    expect(content[0]!.text).toBe('[Image of type image/png (12 bytes) not sent: its data is not a JPEG, PNG, GIF or WebP image, the only kinds the API takes]');
+    expect(content[1]!.text).toMatch(/^\[Image of type image\/gif \(10×10 pixels, \d+ KiB\) not sent: the API takes no image over 5 MB \(base64\)\]$/);
+    expect(content[2]).toMatchObject({ type: 'image', source: { media_type: 'image/jpeg' } });
+    expect(content[3]).toBe(messages[0]!.content[3]);
+    // The history keeps the blocks as they were.
+    expect((messages[0]!.content as Array<{ source: { media_type: string } }>)[2]!.source.media_type).toBe('image/png');
   });
 });
