@@ -25,6 +25,8 @@ export interface SubagentRunSummary {
   status: RunStatus;
   /** Its token usage (its own subagents' included). */
   usage: Usage;
+  /** The part of `usage.outputTokens` that is an estimate; see `RunResult.estimatedOutputTokens`. Absent when none is. */
+  estimatedOutputTokens?: number;
   /** Its estimated cost in US dollars; undefined for a model without a price. */
   costUsd: number | undefined;
   /** Its model calls. */
@@ -72,8 +74,21 @@ export interface RunResult<Output = unknown> {
   sessionId: string;
   /** The text of the last assistant message of the run ('' when it had none). */
   text: string;
-  /** Token usage summed over the run's model calls. */
+  /**
+   * Token usage summed over the run's model calls. A call that did not complete (interrupted, or
+   * failed midway and retried or not) counts the usage it reported (for the Anthropic API, its
+   * input at `message_start`) plus an estimate of the output it streamed after that report, which
+   * the API never reports for such a call: see `estimatedOutputTokens`.
+   */
   usage: Usage;
+  /**
+   * The part of `usage.outputTokens` (and so of `costUsd` and of what `maxBudgetUsd` is checked
+   * against) that is an estimate, not a count the provider reported: the output streamed by calls
+   * that did not complete, a quarter token per ASCII character and one per other UTF-16 unit of
+   * their text, thinking and tool input (redacted thinking and signatures, which stream no
+   * readable text, are not in it). Subagents' estimates included. Absent when nothing was estimated.
+   */
+  estimatedOutputTokens?: number;
   /** Estimated cost in US dollars from the price table; undefined for a model without a price. */
   costUsd: number | undefined;
   /** Model calls made in this run. */

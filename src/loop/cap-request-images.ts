@@ -1,4 +1,6 @@
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolResultBlock, ToolResultContentBlock } from '../model/messages.js';
+import { base64Reader, imageDimensions, type ImageDimensions } from '../model/image-dimensions.js';
+import { imageMediaType, type ImageMediaType } from '../model/image-media-type.js';
 
 /**
  * The most images one request carries: the Messages API refuses a request with more (100 for
@@ -12,44 +14,123 @@ export const MAX_IMAGES_PER_REQUEST = 100;
  */
 export const MAX_IMAGE_BASE64_CHARS_PER_REQUEST = 20 * 1024 * 1024;
 
+/** The API refuses an image wider or taller than this many pixels, in any request. */
+export const MAX_IMAGE_SIDE = 8000;
+
+/** In a request of more than {@link MANY_IMAGES} images, the API refuses one wider or taller than this. */
+export const MAX_IMAGE_SIDE_AMONG_MANY = 2000;
+
+/** Past this many images in one request, {@link MAX_IMAGE_SIDE_AMONG_MANY} applies. */
+export const MANY_IMAGES = 20;
+
+/** The most base64 data one image may have: the API refuses an image over 5 MB. */
+export const MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
+
+/** Why an image of a request is sent as a note. */
+type DropReason = 'limits' | 'too-large' | 'large-among-many' | 'not-an-image' | 'too-heavy';
+
+const reasons: Readonly<Record<DropReason, string>> = {
+  limits: `a request may carry at most ${MAX_IMAGES_PER_REQUEST} images and 20 MB (base64) of them; the newest are kept`,
+  'too-large': `the API takes no image larger than ${MAX_IMAGE_SIDE}×${MAX_IMAGE_SIDE} pixels`,
+  'large-among-many': `a request of more than ${MANY_IMAGES} images may carry none larger than ${MAX_IMAGE_SIDE_AMONG_MANY}×${MAX_IMAGE_SIDE_AMONG_MANY} pixels; the newest are kept`,
+  'not-an-image': 'its data is not a JPEG, PNG, GIF or WebP image, the only kinds the API takes',
+  'too-heavy': 'the API takes no image over 5 MB (base64)',
+};
+
+/** What an image's bytes show: its size (when its header states it) and its type; for a base64 image only. */
+interface ImageFacts {
+  size: ImageDimensions | undefined;
+  /** The type its first bytes show; undefined when they are none the API takes. */
+  type: ImageMediaType | undefined;
+}
+
+/** By image block: what its bytes show (null: not a base64 image), read once. */
+const facts = new WeakMap<ImageBlock, ImageFacts | null>();
+
+function factsOf(image: ImageBlock): ImageFacts | undefined {
+  let found = facts.get(image);
+  if (found === undefined) {
+    const data = (image.source as { data?: unknown } | undefined)?.data;
+    if (typeof data === 'string' && image.source.type === 'base64') {
+      const read = base64Reader(data);
+      found = { size: imageDimensions(read), type: imageMediaType(read(0, 12) ?? new Uint8Array()) };
+    } else found = null;
+    facts.set(image, found);
+  }
+  return found ?? undefined;
+}
+
+/** The size of a base64 image, from its header; undefined for a URL or file source, or a header not understood. */
+function dimensionsOf(image: ImageBlock): ImageDimensions | undefined {
+  return factsOf(image)?.size;
+}
+
+/** Why the API would refuse this image whatever else the request holds, if it would. */
+function unfit(image: ImageBlock): DropReason | undefined {
+  const found = factsOf(image);
+  if (found === undefined) return undefined;
+  if (found.type === undefined) return 'not-an-image';
+  if (charsOf(image) > MAX_IMAGE_BASE64_CHARS) return 'too-heavy';
+  if (Math.max(found.size?.width ?? 0, found.size?.height ?? 0) > MAX_IMAGE_SIDE) return 'too-large';
+  return undefined;
+}
+
+/** The media type its bytes show, when its label says another one (the API refuses the mismatch). */
+function relabelled(image: ImageBlock): ImageMediaType | undefined {
+  const type = factsOf(image)?.type;
+  return type !== undefined && type !== (image.source as { media_type?: unknown }).media_type ? type : undefined;
+}
+
+/** The longer side of an image in pixels (0 when not known). */
+function sideOf(image: ImageBlock): number {
+  const size = dimensionsOf(image);
+  return size === undefined ? 0 : Math.max(size.width, size.height);
+}
+
 function sizeOf(base64: string): string {
   const bytes = Math.floor((base64.replace(/=+$/, '').length * 3) / 4);
   return bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
 }
 
-function note(image: ImageBlock): TextBlock {
+function note(image: ImageBlock, reason: DropReason): TextBlock {
   const source = image.source as { type: string; media_type?: string; data?: string; url?: string };
+  const size = reason === 'limits' || reason === 'not-an-image' ? undefined : dimensionsOf(image);
+  const pixels = size === undefined ? '' : `${size.width}×${size.height} pixels, `;
   const what =
     source.type === 'base64' && typeof source.data === 'string'
-      ? `Image of type ${source.media_type} (${sizeOf(source.data)})`
+      ? `Image of type ${source.media_type} (${pixels}${sizeOf(source.data)})`
       : typeof source.url === 'string'
         ? `Image ${source.url}`
         : `Image (${source.type} source)`;
-  const block: TextBlock = {
-    type: 'text',
-    text: `[${what} not sent: a request may carry at most ${MAX_IMAGES_PER_REQUEST} images and 20 MB (base64) of them; the newest are kept]`,
-  };
+  const block: TextBlock = { type: 'text', text: `[${what} not sent: ${reasons[reason]}]` };
   if (image.cache_control) block.cache_control = image.cache_control;
   return block;
 }
 
-/** Calls `visit` with every image block of `messages[from..to)` (tool results' images included), oldest first. */
-function forEachImage(messages: readonly Message[], visit: (image: ImageBlock) => void, from = 0, to = messages.length): void {
+/**
+ * Calls `visit` with every image block of `messages[from..to)` (tool results' images included),
+ * oldest first, and `visitDocument` with every document block.
+ */
+function forEachImage(messages: readonly Message[], visit: (image: ImageBlock) => void, from = 0, to = messages.length, visitDocument?: (document: ContentBlock) => void): void {
   for (let index = from; index < to; index++) {
     const content = messages[index]!.content;
     if (typeof content === 'string') continue;
     for (const block of content) {
       if (block.type === 'image') visit(block as ImageBlock);
+      else if (block.type === 'document') visitDocument?.(block);
       else if (block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content)) {
-        for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) if (inner.type === 'image') visit(inner);
+        for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) {
+          if (inner.type === 'image') visit(inner);
+          else if ((inner as { type: string }).type === 'document') visitDocument?.(inner as unknown as ContentBlock);
+        }
       }
     }
   }
 }
 
-/** The base64 characters of an image (0 for a URL or file source). */
-function charsOf(image: ImageBlock): number {
-  const data = (image.source as { data?: unknown }).data;
+/** The base64 characters of an image or a document (0 for a URL, file or text source). */
+function charsOf(image: ImageBlock | ContentBlock): number {
+  const data = (image as { source?: { data?: unknown } }).source?.data;
   return typeof data === 'string' ? data.length : 0;
 }
 
@@ -59,6 +140,14 @@ interface ImageTally {
   last: Message | undefined;
   images: number;
   chars: number;
+  /** Document blocks: the API counts them toward the same limit of {@link MAX_IMAGES_PER_REQUEST}. */
+  documents: number;
+  /** Base64 characters of the documents: the request's size limit is shared with the images. */
+  documentChars: number;
+  /** Images the API refuses in any request: larger than {@link MAX_IMAGE_SIDE}, over 5 MB, not an image, or labelled with a type their bytes are not. */
+  tooLarge: number;
+  /** Images larger than {@link MAX_IMAGE_SIDE_AMONG_MANY}. */
+  large: number;
 }
 
 /** By history array: the agent appends to its array, so each turn counts only the new messages. */
@@ -73,63 +162,112 @@ const tallies = new WeakMap<readonly Message[], ImageTally>();
 function imageTotals(messages: readonly Message[]): ImageTally {
   let tally = tallies.get(messages);
   if (tally === undefined || tally.counted > messages.length - 1 || (tally.counted > 0 && messages[tally.counted - 1] !== tally.last)) {
-    tally = { counted: 0, last: undefined, images: 0, chars: 0 };
+    tally = { counted: 0, last: undefined, images: 0, chars: 0, documents: 0, documentChars: 0, tooLarge: 0, large: 0 };
     tallies.set(messages, tally);
   }
   const settled = Math.max(0, messages.length - 1);
   if (tally.counted < settled) {
     const counting = tally;
-    forEachImage(messages, (image) => tallyImage(counting, image), tally.counted, settled);
+    forEachImage(messages, (image) => tallyImage(counting, image), tally.counted, settled, (document) => tallyDocument(counting, document));
     tally.counted = settled;
     tally.last = messages[settled - 1];
   }
   if (settled === messages.length) return tally;
   const totals: ImageTally = { ...tally };
-  forEachImage(messages, (image) => tallyImage(totals, image), settled);
+  forEachImage(messages, (image) => tallyImage(totals, image), settled, messages.length, (document) => tallyDocument(totals, document));
   return totals;
+}
+
+function tallyDocument(tally: ImageTally, document: ContentBlock): void {
+  tally.documents++;
+  tally.documentChars += charsOf(document);
 }
 
 function tallyImage(tally: ImageTally, image: ImageBlock): void {
   tally.images++;
   tally.chars += charsOf(image);
+  const side = sideOf(image);
+  if (unfit(image) !== undefined || relabelled(image) !== undefined) tally.tooLarge++;
+  if (side > MAX_IMAGE_SIDE_AMONG_MANY) tally.large++;
+}
+
+/** Whether a request with these images is within every limit of the API. */
+function withinLimits(tally: Omit<ImageTally, 'counted' | 'last'>): boolean {
+  return (
+    tally.images + tally.documents <= MAX_IMAGES_PER_REQUEST &&
+    tally.chars + tally.documentChars <= MAX_IMAGE_BASE64_CHARS_PER_REQUEST &&
+    tally.tooLarge === 0 &&
+    (tally.images <= MANY_IMAGES || tally.large === 0)
+  );
 }
 
 /**
- * The messages of a request within the API's image limits ({@link MAX_IMAGES_PER_REQUEST} images,
- * {@link MAX_IMAGE_BASE64_CHARS_PER_REQUEST} of base64 data): the newest images are kept, older
- * ones become a note naming what was left out. Each tool result bounds its own images, but the
- * results of parallel calls, and the turns before them, add up in one request, which the API
- * would refuse whole. Only the request is capped: the history keeps every image (a compaction or
- * clearing that removes newer ones lets older ones be sent again). Within the limits (nearly
- * always) the same array is returned, not a copy.
+ * The messages of a request within the API's image limits: at most {@link MAX_IMAGES_PER_REQUEST}
+ * images and documents together, and {@link MAX_IMAGE_BASE64_CHARS_PER_REQUEST} of their base64
+ * data (documents are always sent; the images, newest first, take what they leave), none
+ * larger than {@link MAX_IMAGE_SIDE} pixels a side, and, in a request of more than
+ * {@link MANY_IMAGES} images, none larger than {@link MAX_IMAGE_SIDE_AMONG_MANY} a side (the
+ * oldest large ones are left out until no large one or only {@link MANY_IMAGES} images remain).
+ * An image left out becomes a note saying what and why. Sizes are read from the images' headers
+ * (PNG, JPEG, GIF, WebP); a URL image, or one whose header is not understood, is sent as it is.
+ * Each tool result bounds its own images, but the results of parallel calls, and the turns before
+ * them, add up in one request, which the API would refuse whole. Only the request is capped: the
+ * history keeps every image (a compaction or clearing that removes newer ones lets older ones be
+ * sent again). Within the limits (nearly always) the same array is returned, not a copy.
  */
 export function capRequestImages(messages: readonly Message[]): readonly Message[] {
   // Every turn asks, so the common answer (within the limits) costs the new messages only.
   const totals = imageTotals(messages);
-  if (totals.images <= MAX_IMAGES_PER_REQUEST && totals.chars <= MAX_IMAGE_BASE64_CHARS_PER_REQUEST) return messages;
+  if (withinLimits(totals)) return messages;
+  // Documents are sent as they are; the images share what they leave of the media limit.
+  const maxImages = Math.max(0, MAX_IMAGES_PER_REQUEST - totals.documents);
+  const maxChars = Math.max(0, MAX_IMAGE_BASE64_CHARS_PER_REQUEST - totals.documentChars);
   const images: ImageBlock[] = [];
   forEachImage(messages, (image) => void images.push(image));
-  const dropped = new Set<ImageBlock>();
+  const dropped = new Map<ImageBlock, DropReason>();
   let count = 0;
   let chars = 0;
   for (let index = images.length - 1; index >= 0; index--) {
     const image = images[index]!;
+    const refused = unfit(image);
+    if (refused) {
+      dropped.set(image, refused);
+      continue;
+    }
     const size = charsOf(image);
-    if (count + 1 > MAX_IMAGES_PER_REQUEST || chars + size > MAX_IMAGE_BASE64_CHARS_PER_REQUEST) {
-      dropped.add(image);
+    if (count + 1 > maxImages || chars + size > maxChars) {
+      dropped.set(image, 'limits');
       continue;
     }
     count++;
     chars += size;
   }
-  if (dropped.size === 0) return messages;
-  const isDropped = (block: ContentBlock | ToolResultContentBlock) => block.type === 'image' && dropped.has(block as ImageBlock);
+  // Oldest first: each large image left out may bring the request down to MANY_IMAGES, where the
+  // newer large ones may stay.
+  for (const image of images) {
+    if (count <= MANY_IMAGES) break;
+    if (dropped.has(image) || sideOf(image) <= MAX_IMAGE_SIDE_AMONG_MANY) continue;
+    dropped.set(image, 'large-among-many');
+    count--;
+  }
+  const relabel = new Map<ImageBlock, ImageMediaType>();
+  for (const image of images) {
+    const type = dropped.has(image) ? undefined : relabelled(image);
+    if (type) relabel.set(image, type);
+  }
+  if (dropped.size === 0 && relabel.size === 0) return messages;
+  const isDropped = (block: ContentBlock | ToolResultContentBlock) => block.type === 'image' && (dropped.has(block as ImageBlock) || relabel.has(block as ImageBlock));
+  const noteFor = (image: ImageBlock): TextBlock | ImageBlock => {
+    const type = relabel.get(image);
+    // Sent with the type its bytes show (the history keeps the block as it was).
+    return type ? { ...image, source: { ...(image.source as { type: 'base64'; media_type: string; data: string }), media_type: type } } : note(image, dropped.get(image)!);
+  };
   const holdsDropped = (block: ContentBlock) => block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content) && ((block as ToolResultBlock).content as ToolResultContentBlock[]).some(isDropped);
   const capped = (block: ContentBlock): ContentBlock => {
-    if (isDropped(block)) return note(block as ImageBlock);
+    if (isDropped(block)) return noteFor(block as ImageBlock);
     if (!holdsDropped(block)) return block;
     const result = block as ToolResultBlock;
-    return { ...result, content: (result.content as ToolResultContentBlock[]).map((item) => (isDropped(item) ? note(item as ImageBlock) : item)) };
+    return { ...result, content: (result.content as ToolResultContentBlock[]).map((item) => (isDropped(item) ? noteFor(item as ImageBlock) : item)) };
   };
   return messages.map((message) => {
     if (typeof message.content === 'string' || !message.content.some((block) => isDropped(block) || holdsDropped(block))) return message;

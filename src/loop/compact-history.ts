@@ -41,8 +41,10 @@ export interface CompactHistoryOptions {
   /**
    * Told what the summary calls used once they are done, whether the compaction succeeded or
    * failed: a run counts them in its usage, cost and budget (a failed summary was paid for too).
+   * The second argument is the part of the output tokens estimated for a summary call given up
+   * midway (see `PartialUsage`).
    */
-  countUsage?: (usage: Usage) => void;
+  countUsage?: (usage: Usage, estimatedOutputTokens: number) => void;
   /**
    * The run's turn the compaction follows (or, for a reactive one, happens in), for the
    * `context-usage` event after it.
@@ -182,15 +184,16 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
 
   core.emit({ type: 'compaction-start', trigger, tokensBefore });
   const usage = emptyUsage();
+  const estimated = { outputTokens: 0 };
   const failed = (failure: CompactionError) => {
-    options.countUsage?.(usage);
+    options.countUsage?.(usage, estimated.outputTokens);
     core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: tokensBefore, summarizedMessages: 0, keptMessages: messages.length, usage, error: failure });
   };
   let summary: string | undefined;
   let kept: LatestPromptCut = { cut, ...(restated ? { restated } : {}) };
   let trimmed = false;
   try {
-    summary = await writeSummary(core, messages, cut, instructions, signal, usage);
+    summary = await writeSummary(core, messages, cut, instructions, signal, usage, estimated);
   } catch (error) {
     if (!signal.aborted) {
       // Every way of shortening the summary request was refused as too long. A reactive
@@ -233,7 +236,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
     if (trigger === 'auto') noteCompaction(core, tokensBefore);
     throw failure;
   }
-  options.countUsage?.(usage);
+  options.countUsage?.(usage, estimated.outputTokens);
   const cutAt = kept.cut;
   const mergedFirst = messages[cutAt]?.role === 'user' ? 1 : 0;
   const next: SessionState = {
@@ -336,7 +339,7 @@ function didNotHelp(trigger: CompactionTrigger, tokens: number, threshold: numbe
  * the host's `clearing.excludeTools`), then with only its first message and its later half (see
  * `startAndLaterHalf`).
  */
-async function writeSummary(core: AgentCore, messages: readonly Message[], cut: number, instructions: string | undefined, signal: AbortSignal, usage: Usage): Promise<string> {
+async function writeSummary(core: AgentCore, messages: readonly Message[], cut: number, instructions: string | undefined, signal: AbortSignal, usage: Usage, estimated: { outputTokens: number }): Promise<string> {
   // The user's answers to questions are the user's words, and the host's excluded tools are never
   // cleared: the summary must see them (a loaded skill is restated from the history itself).
   const excludeTools = [...(core.context.settings.clearing?.excludeTools ?? []), ...questionTools(core)];
@@ -363,7 +366,10 @@ async function writeSummary(core: AgentCore, messages: readonly Message[], cut: 
       const text = response.message.content.filter((block): block is TextBlock => block.type === 'text').map((block) => block.text).join('');
       return summaryOf(text, response.stopReason);
     } catch (error) {
-      partial.countInto((billed) => addUsage(usage, billed));
+      partial.countInto((billed, estimatedOutputTokens) => {
+        addUsage(usage, billed);
+        estimated.outputTokens += estimatedOutputTokens;
+      });
       if (!promptTooLong(error) || signal.aborted) throw error;
       lastError = error;
     }
@@ -404,6 +410,9 @@ async function callModel(core: AgentCore, request: ModelRequest & { signal: Abor
     // Given up (see writeSummary): the stream is read no further.
     if (request.signal.aborted) throw request.signal.reason;
     if (event.type === 'response') response = event.response;
+    else if (event.type === 'text-delta') partial.streamed(event.text);
+    else if (event.type === 'thinking-delta') partial.streamed(event.thinking);
+    else if (event.type === 'tool-input-delta') partial.streamed(event.partialJson);
     // The usage so far, counted if the call does not complete (see ModelStreamEvent).
     else if (event.type === 'usage') {
       const problem = partial.record(event.usage);

@@ -5,7 +5,7 @@ import { promptTooLong } from '../context/index.js';
 import { spanAttributes, type SpanLike } from '../telemetry/index.js';
 import { compactHistory } from './compact-history.js';
 import { prepareRequest } from './prepare-request.js';
-import { PartialUsage } from './partial-usage.js';
+import { PartialUsage, type CountPartialUsage } from './partial-usage.js';
 import { streamTurn, type StreamTurnOptions } from './stream-turn.js';
 import type { OutputRequest } from './structured-output.js';
 import type { RunAbort } from './run-abort.js';
@@ -40,7 +40,7 @@ export async function modelTurn(
   turn: TurnRequest,
   output: OutputRequest | undefined,
   abort: RunAbort,
-  countUsage: (usage: Usage) => void,
+  countUsage: CountPartialUsage,
   spend: { readonly exhausted: boolean },
   span: SpanLike | undefined,
 ): Promise<ModelResponse | typeof BUDGET_SPENT_COMPACTING> {

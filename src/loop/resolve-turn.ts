@@ -1,6 +1,6 @@
 import { randomId } from '../ids/random-id.js';
 import type { AgentCore, AgentEventInput } from '../runtime/agent-core.js';
-import { isIncompleteToolInput } from '../model/incomplete-tool-input.js';
+import { INCOMPLETE_TOOL_INPUT_KEY, isIncompleteToolInput } from '../model/incomplete-tool-input.js';
 import { decidePermissionNow } from '../permissions/decide-permission.js';
 import { isThenable } from '../tools/is-thenable.js';
 import type { PermissionOutcome } from '../permissions/decide-permission-types.js';
@@ -50,7 +50,8 @@ function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number
     }
     const rawInput = toolUseOf(core.state, call.toolUseId)?.input;
     if (isIncompleteToolInput(rawInput)) {
-      deny(core, call, `Your input for "${call.toolName}" was cut off because the response reached the max_tokens limit, so the call was not run. Send the call again with a shorter input (split large content across several calls).`, decisions, { type: 'validation', message: 'input cut off by max_tokens' });
+      const why = incompleteInputProblem(rawInput[INCOMPLETE_TOOL_INPUT_KEY]);
+      deny(core, call, `Your input for "${call.toolName}" ${why.text}, so the call was not run. ${why.fix}`, decisions, { type: 'validation', message: why.audit });
       continue;
     }
     // A call this agent may not make now (a read-only subagent's that writes): refused before anyone is asked.
@@ -192,4 +193,18 @@ function deny(core: AgentCore, call: BatchCall, message: string, decisions: Turn
   core.emit({ type: 'permission-decision', ...decision });
   refuseCall(core, call, message);
   decisions.denials.push(decision);
+}
+
+/** What the model is told about a call whose input did not arrive as a JSON object, by the raw text it streamed. */
+function incompleteInputProblem(raw: string): { text: string; fix: string; audit: string } {
+  const shorter = 'Send the call again with a shorter input (split large content across several calls).';
+  if (raw === '') return { text: 'was cut off before any of it arrived (the response reached a limit: max_tokens or the context window)', fix: shorter, audit: 'input cut off' };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return { text: 'did not parse as JSON: it was cut off (the response reached a limit: max_tokens or the context window) or is not valid JSON', fix: `Send the call again with a complete, valid JSON object as its input. ${shorter}`, audit: 'input cut off or not valid JSON' };
+  }
+  const what = parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`;
+  return { text: `is ${what}, not a JSON object`, fix: 'Send the call again with a JSON object as its input, its fields named as the tool\'s input schema says.', audit: 'input not a JSON object' };
 }

@@ -102,6 +102,8 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
   /** This agent's own model calls (`usage` adds its subagents'). */
   const ownUsage = emptyUsage();
   const subagents: SubagentRunSummary[] = [];
+  /** The part of `usage.outputTokens` estimated for calls given up midway (see `PartialUsage`). */
+  let estimatedOutputTokens = 0;
   let subagentCostUsd = 0;
   let subagentsPriced = true;
   let planVerification: PlanVerification | undefined;
@@ -115,6 +117,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
     reportSubagent: (summary: SubagentRunSummary, nested: readonly SubagentRunSummary[] = []) => {
       subagents.push(summary, ...nested);
       addUsage(usage, summary.usage);
+      estimatedOutputTokens += summary.estimatedOutputTokens ?? 0;
       if (summary.costUsd === undefined) subagentsPriced = false;
       else subagentCostUsd += summary.costUsd;
     },
@@ -130,8 +133,10 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
   /**
    * Counts one of this agent's own model calls (a turn, or a compaction's summary, failed or not)
    * in the run's usage and cost, and in the run tree's running total the budget is checked against.
+   * `estimated`: the part of its output tokens estimated, for a call given up midway.
    */
-  const countUsage = (callUsage: Usage) => {
+  const countUsage = (callUsage: Usage, estimated = 0) => {
+    estimatedOutputTokens += estimated;
     addUsage(usage, callUsage);
     addUsage(ownUsage, callUsage);
     spend.add(callUsage, core.price);
@@ -185,6 +190,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       result.outputAttempts = outputAttempts + 1;
     }
     if (subagents.length) result.subagents = subagents;
+    if (estimatedOutputTokens > 0) result.estimatedOutputTokens = estimatedOutputTokens;
     if (planVerification) result.planVerification = planVerification;
     const running = core.runningBackgroundTasks();
     if (running.length) result.backgroundTasks = running;

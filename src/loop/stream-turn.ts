@@ -1,8 +1,8 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import { ModelError } from '../errors/model-error.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
-import { usageProblem, type Usage } from '../model/usage.js';
-import type { PartialUsage } from './partial-usage.js';
+import { usageProblem } from '../model/usage.js';
+import type { CountPartialUsage, PartialUsage } from './partial-usage.js';
 import type { RunAbort } from './run-abort.js';
 
 /** Options of {@link streamTurn}. */
@@ -29,8 +29,8 @@ export interface StreamTurnOptions {
    * An attempt that failed and is retried here is counted here, through `countUsage`.
    */
   partial: PartialUsage;
-  /** Counts the usage of an attempt that failed midway and is retried. */
-  countUsage: (usage: Usage) => void;
+  /** Counts the usage of an attempt that failed midway and is retried (with its estimated output, see `PartialUsage`). */
+  countUsage: CountPartialUsage;
 }
 
 /**
@@ -58,10 +58,15 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
         }
         switch (event.type) {
           case 'text-delta':
+            partial.streamed(event.text);
             core.emit({ type: 'text-delta', text: event.text });
             break;
           case 'thinking-delta':
+            partial.streamed(event.thinking);
             core.emit({ type: 'thinking-delta', thinking: event.thinking });
+            break;
+          case 'tool-input-delta':
+            partial.streamed(event.partialJson);
             break;
           case 'usage': {
             const problem = partial.record(event.usage);

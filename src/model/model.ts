@@ -83,6 +83,7 @@ export type StopReason =
   | 'stop_sequence'
   | 'pause_turn'
   | 'refusal'
+  | 'model_context_window_exceeded'
   | (string & {});
 
 /** Everything one model call needs. The loop builds it; adapters translate it. */
@@ -130,7 +131,10 @@ export interface ModelResponse {
  * API reports the input at the start of a stream, the output at its end). The loop counts it only
  * when the call does not complete: interrupted, or failed midway (and then retried or not), so the
  * run's usage, cost and budget include what such a call was billed for; a completed call counts
- * its `response.usage`. A model that never yields it leaves such calls uncounted.
+ * its `response.usage`. The text, thinking and tool input deltas such a call yielded after its
+ * last `usage` event are estimated as output tokens on top of it (`RunResult.estimatedOutputTokens`),
+ * so a model that reports its output only at the end need not do anything more. A model that
+ * never yields `usage` leaves such calls uncounted.
  */
 export type ModelStreamEvent =
   | { type: 'text-delta'; index: number; text: string }

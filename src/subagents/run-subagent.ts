@@ -66,6 +66,7 @@ async function runToEnd(core: AgentCore, input: RunInput, args: SubagentRunArgs)
     costUsd: result.costUsd,
     turns: result.turns,
   };
+  if (result.estimatedOutputTokens !== undefined) summary.estimatedOutputTokens = result.estimatedOutputTokens;
   args.run?.reportSubagent?.(summary, result.subagents);
   core.emit({ type: 'subagent-end', subagentType: args.subagentType, summary });
   noteSubagentEnded(args.parent, core);

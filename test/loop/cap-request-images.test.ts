@@ -4,6 +4,10 @@ import { createAgent, type Agent, type Message } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { PIXEL_PNG } from '../mcp/fixtures/notes-server.js';
 import { capRequestImages } from '../../src/loop/cap-request-images.js';
+import { imageMediaType } from '../../src/model/image-media-type.js';
+import { base64, bytes, gifHeader, jpegHeader, pngHeader, webpVp8x } from '../model/image-headers.js';
+
+const webpHeader = (side: number) => webpVp8x(side, side);
 
 // The Messages API refuses a whole request past 100 images or 32 MB. One result keeps at most 20
 // images and 10 MB of them, but a turn of parallel calls (and the turns before it) add up: the
@@ -115,5 +119,109 @@ describe('the images of one request', () => {
     expect(capped[2]).toBe(messages[2]);
     const within = messages.slice(1);
     expect(capRequestImages(within)).toBe(within);
+  });
+});
+
+describe('the pixel size of the images of one request', () => {
+  const image = (header: Uint8Array, label?: string) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: label ?? imageMediaType(header)!, data: base64(header) } });
+  const user = (...content: Message['content'] & unknown[]): Message => ({ role: 'user', content: content as never });
+  const assistant: Message = { role: 'assistant', content: [{ type: 'text', text: 'Seen.' }] };
+  const kinds = (messages: readonly Message[]) => imagesOf(messages).map((block) => (block.image ? 'image' : block.note!.replace(/^\[Image of type [^ ]+ \(([^)]*)\) not sent: (.*)\]$/, '$1 | $2')));
+
+  it('an image larger than 8000 pixels a side becomes a note in every request, whatever the count; the history keeps it', () => {
+    const messages: Message[] = [user(image(pngHeader(8001, 10)), { type: 'text', text: 'Look.' }), assistant, user(image(jpegHeader(10, 9000, { exif: 5000 })), image(pngHeader(8000, 8000)))];
+    const capped = capRequestImages(messages);
+    expect(kinds(capped)).toEqual([
+      expect.stringMatching(/^8001×10 pixels, \d+ bytes \| the API takes no image larger than 8000×8000 pixels$/),
+      expect.stringMatching(/^10×9000 pixels, \d+ KiB \| the API takes no image larger than 8000×8000 pixels$/),
+      'image',
+    ]);
+    expect(capped[1]).toBe(messages[1]);
+    expect(kinds(messages)).toEqual(['image', 'image', 'image']);
+  });
+
+  it('more than 20 images: the oldest larger than 2000 pixels become notes until 20 remain or none is large', () => {
+    const small = () => image(gifHeader(2000, 2000));
+    const large = (side: number) => image(webpHeader(side));
+    // 22 images, 4 of them large: leaving out the two oldest large ones brings the request to 20.
+    const messages: Message[] = [user(large(2001), small(), large(3000)), assistant, user(...Array.from({ length: 17 }, small), large(4000), large(2500))];
+    const sent = kinds(capRequestImages(messages));
+    expect(sent).toHaveLength(22);
+    expect(sent.filter((kind) => kind === 'image')).toHaveLength(20);
+    expect(sent[0]).toMatch(/^2001×2001 pixels, .* \| a request of more than 20 images may carry none larger than 2000×2000 pixels; the newest are kept$/);
+    expect(sent[2]).toMatch(/^3000×3000 pixels/);
+    expect(sent.slice(3)).toEqual(Array.from({ length: 19 }, () => 'image'));
+    // 25 images, 3 large: all three go, 22 small ones remain.
+    const many: Message[] = [user(large(2001), ...Array.from({ length: 21 }, small), large(3000), small(), large(7000))];
+    expect(kinds(capRequestImages(many)).filter((kind) => kind !== 'image')).toHaveLength(3);
+    // 20 images, large or not, go as they are (the same array).
+    const twenty: Message[] = [user(...Array.from({ length: 19 }, () => large(7999)), small())];
+    expect(capRequestImages(twenty)).toBe(twenty);
+  });
+
+  it('an agent whose tool answers with a 9000-pixel screenshot sends a note instead, and the next turns too', async () => {
+    const header = pngHeader(9000, 1200);
+    const server = () => {
+      const mcp = new McpServer({ name: 'cam', version: '1.0.0' });
+      mcp.registerTool('shot', { description: 'Takes a screenshot.', annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: 'image' as const, mimeType: 'image/png', data: base64(header) }] }));
+      return mcp;
+    };
+    const model = scriptedModel([turn(toolCall('mcp__cam__shot', {}, 'call_0')), 'A wide one.', 'Still.']);
+    const agent = createAgent({ model, mcpServers: { cam: { type: 'sdk', server } } });
+    agents.push(agent);
+    expect((await agent.run('Look.').result).status).toBe('completed');
+    expect((await agent.run('Again?').result).status).toBe('completed');
+    for (const request of model.requests.slice(1)) expect(kinds(request.messages)).toEqual([expect.stringMatching(/^9000×1200 pixels, .* \| the API takes no image larger than 8000×8000 pixels$/)]);
+    expect(imagesOf(agent.messages).filter((block) => block.image)).toHaveLength(1);
+  });
+
+  it('documents count toward the limit of 100 with the images ("too many images and documents: 104 + 1 > 100"): the oldest images give way', () => {
+    const pdf = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' } } as never;
+    const messages: Message[] = [user(pdf, ...Array.from({ length: 50 }, () => image(gifHeader(10, 10)))), assistant, user(...Array.from({ length: 9 }, () => pdf), ...Array.from({ length: 45 }, () => image(gifHeader(10, 10))))];
+    const capped = capRequestImages(messages);
+    const sent = kinds(capped);
+    expect(sent.filter((kind) => kind === 'image')).toHaveLength(90);
+    expect(sent.slice(0, 5).every((kind) => kind.endsWith('the newest are kept') && kind.includes('at most 100 images'))).toBe(true);
+    // Every document is sent.
+    expect(capped.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((block) => block.type === 'document')).toHaveLength(10);
+    const within = messages.slice(2);
+    expect(capRequestImages(within)).toBe(within);
+  });
+
+  it('the base64 of documents shares the 20 MB with the images: a 16 MB PDF leaves room for 4 MB of the newest images', () => {
+    const mb = 1024 * 1024;
+    const big = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' + 'A'.repeat(16 * mb - 12) } } as never;
+    const megabyteImage = () => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/gif', data: base64(gifHeader(10, 10)) + 'A'.repeat(mb - 16) } });
+    const messages: Message[] = [user(big, ...Array.from({ length: 6 }, megabyteImage))];
+    const sent = kinds(capRequestImages(messages));
+    expect(sent).toHaveLength(6);
+    expect(sent.filter((kind) => kind === 'image')).toHaveLength(3);
+    expect(sent.slice(0, 3).every((kind) => kind.includes('at most 100 images and 20 MB'))).toBe(true);
+  });
+
+  it('a URL image, or one whose size its header does not state, is sent as it is', () => {
+    const messages: Message[] = [
+      user(...Array.from({ length: 30 }, () => ({ type: 'image' as const, source: { type: 'url' as const, url: 'https://example.com/huge.png' } })), image(bytes([0xff, 0xd8, 0xff, 0xe0]))),
+    ];
+    expect(capRequestImages(messages)).toBe(messages);
+  });
+
+  it('an image the API refuses whatever the request holds: data that is no image, over 5 MB, a label its bytes contradict', () => {
+    const messages: Message[] = [
+      user(
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'bm90IGFuIGltYWdl' } },
+        { type: 'image', source: { type: 'base64', media_type: 'image/gif', data: base64(gifHeader(10, 10)) + 'A'.repeat(5 * 1024 * 1024) } },
+        image(jpegHeader(100, 100), 'image/png'),
+        image(pngHeader(10, 10)),
+      ),
+    ];
+    const capped = capRequestImages(messages);
+    const content = capped[0]!.content as Array<{ type: string; text?: string; source?: { media_type?: string } }>;
+    expect(content[0]!.text).toBe('[Image of type image/png (12 bytes) not sent: its data is not a JPEG, PNG, GIF or WebP image, the only kinds the API takes]');
+    expect(content[1]!.text).toMatch(/^\[Image of type image\/gif \(10×10 pixels, \d+ KiB\) not sent: the API takes no image over 5 MB \(base64\)\]$/);
+    expect(content[2]).toMatchObject({ type: 'image', source: { media_type: 'image/jpeg' } });
+    expect(content[3]).toBe(messages[0]!.content[3]);
+    // The history keeps the blocks as they were.
+    expect((messages[0]!.content as Array<{ source: { media_type: string } }>)[2]!.source.media_type).toBe('image/png');
   });
 });

@@ -57,6 +57,7 @@ describe('the usage of a model call that does not complete', () => {
     const result = await run.result;
     expect(result.status).toBe('interrupted');
     expect(result.usage).toEqual(usage(200_000, 1));
+    expect(result.estimatedOutputTokens).toBeUndefined(); // nothing streamed after the report
     expect(result.costUsd).toBeCloseTo(0.200002, 9);
     // Nothing of the given-up turn is kept in the history: only the prompt.
     expect(agent.messages).toHaveLength(1);
@@ -67,7 +68,9 @@ describe('the usage of a model call that does not complete', () => {
     const agent = createAgent({ model, prices });
     const result = await agent.run('Go.').result;
     expect(result.status).toBe('completed');
-    expect(result.usage).toEqual(usage(2_000, 10));
+    // The failed attempt streamed 'Half an ans' (11 ASCII characters) after its report: 3 tokens estimated.
+    expect(result.usage).toEqual(usage(2_000, 10 + 3));
+    expect(result.estimatedOutputTokens).toBe(3);
   });
 
   it('failed midway for good: the run ends with the error and the usage the call reported', async () => {
@@ -75,7 +78,8 @@ describe('the usage of a model call that does not complete', () => {
     const agent = createAgent({ model, prices });
     const result = await agent.run('Go.').result;
     expect(result.status).toBe('error');
-    expect(result.usage).toEqual(usage(5_000));
+    expect(result.usage).toEqual(usage(5_000, 3));
+    expect(result.estimatedOutputTokens).toBe(3);
   });
 
   it('counts toward maxBudgetUsd: a retried attempt that spent the budget stops the run before its next model call', async () => {
@@ -88,13 +92,14 @@ describe('the usage of a model call that does not complete', () => {
     const result = await createAgent({ model, prices, tools: [note], maxBudgetUsd: 1 }).run('Go.').result;
     expect(result.status).toBe('budget-exceeded');
     expect(result.turns).toBe(1);
-    expect(result.usage).toEqual(usage(2_000_001));
+    expect(result.usage).toEqual(usage(2_000_001, 3));
   });
 
   it('a completed call counts its response usage only, not its usage events as well', async () => {
     const { model } = modelOf([[{ type: 'usage', usage: usage(300) }, { type: 'usage', usage: usage(300, 20) }, answer('Done.', usage(300, 20))]]);
     const result = await createAgent({ model, prices }).run('Go.').result;
     expect(result.usage).toEqual(usage(300, 20));
+    expect(result.estimatedOutputTokens).toBeUndefined();
   });
 
   it('a usage event that is not token counts fails the turn with a ModelError that names the field', async () => {
@@ -103,5 +108,38 @@ describe('the usage of a model call that does not complete', () => {
     expect(result.status).toBe('error');
     expect(result.error?.message).toContain('usage.outputTokens is not a count of tokens');
     expect(result.usage).toEqual(usage(0));
+  });
+});
+
+describe('the output of a compaction summary given up midway', () => {
+  it('counts in the compaction\'s usage: the reported input plus the estimate of the summary streamed so far', async () => {
+    const streamed = deferred();
+    let call = 0;
+    const model: Model = {
+      specificationVersion: 'v1',
+      provider: 'test',
+      modelId: 'partial-usage-test',
+      async *stream(request) {
+        if (call++ === 0) {
+          yield answer('A long answer to summarize later.', usage(100, 10));
+          return;
+        }
+        yield { type: 'usage', usage: usage(5_000, 1) };
+        yield { type: 'text-delta', index: 0, text: '<summary>' + 'x'.repeat(391) };
+        streamed.resolve();
+        await new Promise<void>((resolve) => request.signal?.addEventListener('abort', () => resolve(), { once: true }));
+      },
+    };
+    const agent = createAgent({ model, prices, context: { compaction: { keepTokens: 0 } } });
+    await agent.run('Go.').result;
+    const ends: Array<{ usage: Usage }> = [];
+    agent.on('compaction-end', (event) => ends.push(event));
+    const controller = new AbortController();
+    const compacting = agent.compact({ signal: controller.signal });
+    await streamed.promise;
+    controller.abort();
+    expect((await compacting).skipped).toBe('interrupted');
+    // 400 ASCII characters streamed after the report: 100 tokens estimated.
+    expect(ends.at(-1)!.usage).toEqual(usage(5_000, 101));
   });
 });

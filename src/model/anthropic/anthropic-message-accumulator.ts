@@ -7,6 +7,27 @@ import { ModelError } from '../../errors/model-error.js';
 
 type MutableBlock = { type: string; [key: string]: unknown };
 
+/**
+ * Stop reasons that end a response wherever the output was, also inside a tool call's input: the
+ * output limit, the model's context window, a streaming refusal.
+ */
+const CUT_STOP_REASONS: ReadonlySet<string> = new Set(['max_tokens', 'model_context_window_exceeded', 'refusal']);
+
+/** Blocks that take tool input deltas: `tool_use`, `server_tool_use`, `mcp_tool_use`, and later kinds of call. */
+const takesInput = (type: string) => type.endsWith('tool_use');
+
+/**
+ * Blocks whose shape the API checks when they are sent back (text, thinking, calls and their
+ * results): a delta of a type unknown here is not merged into them, so it can never add a field
+ * the API refuses or overwrite an id, a name or a signature. Blocks of other types take it.
+ */
+const hasKnownShape = (type: string) => type === 'text' || type === 'thinking' || type === 'redacted_thinking' || type.endsWith('tool_use') || type.endsWith('tool_result');
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A count the API could have sent: a finite number, 0 or more (anything else is ignored, as null is). */
+const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
+
 /** No input given: absent, or an object without keys (how the API opens a streamed `tool_use`). */
 function isEmptyInput(input: unknown): boolean {
   return input === undefined || input === null || (typeof input === 'object' && !Array.isArray(input) && Object.keys(input).length === 0);
@@ -23,12 +44,17 @@ function isEmptyInput(input: unknown): boolean {
  *   `partial_json`; `""` becomes `{}`; JSON that does not parse becomes
  *   `{ __incomplete_json__: raw }` (see `isIncompleteToolInput`). A block still open when the
  *   message ends is finalized the same way. A `tool_use` that is the last block of a message
- *   stopped by `max_tokens`, and got no input (none in its start, no non-empty delta), was cut
- *   before its input: it gets the marker with `""`, not `{}` (a call that completed with no
- *   input, stop reason `tool_use`, keeps `{}`).
- * - `citations_delta` appends to `citations`; `signature_delta` sets `signature`.
+ *   stopped where it was (`max_tokens`, `model_context_window_exceeded`, `refusal`), and got no
+ *   input (none in its start, no non-empty delta), was cut before its input: it gets the marker
+ *   with `""`, not `{}` (a call that completed with no input, stop reason `tool_use`, keeps `{}`).
+ * - `citations_delta` appends to a text block's `citations`; `signature_delta` sets a thinking
+ *   block's `signature` (a string); `input_json_delta` feeds blocks of a `…tool_use` type. A
+ *   delta sent to a block of another type is dropped: kept, it would add a field the API refuses
+ *   when the message is sent back.
  * - An unknown delta type is merged into its block field by field (its `type` aside), which is
- *   how `compaction_delta` carries a block's final value. Unknown block types pass through as sent.
+ *   how `compaction_delta` carries a block's final value, unless the block is text, thinking, a
+ *   call or a call's result (their shape is checked by the API; the delta is dropped). Unknown
+ *   block types pass through as sent.
  * - Usage: the last reported value of each counter wins; counters are never summed.
  * - Blocks and a stop reason already present in `message_start` are kept (programmatic tool calling).
  * - Events after `message_stop` are ignored.
@@ -58,28 +84,35 @@ export class AnthropicMessageAccumulator {
    */
   apply(event: AnthropicStreamEvent): ModelStreamEvent | undefined {
     if (this.stopped) return undefined; // one response holds one message; nothing follows message_stop
+    if (!isObject(event)) return undefined; // not an event: nothing to apply
     switch (event.type) {
-      case 'message_start':
+      case 'message_start': {
         this.started = true;
-        this.id = event.message.id;
-        this.model = event.message.model;
+        const message = isObject(event.message) ? event.message : {};
+        if (typeof message.id === 'string') this.id = message.id;
+        if (typeof message.model === 'string') this.model = message.model;
         // Usually empty, but a response may open with blocks already complete (programmatic tool
         // calling sends tool_use blocks and the stop reason right in message_start).
-        for (const block of event.message.content ?? []) this.content.push({ ...(block as MutableBlock) } as ContentBlock);
-        if (event.message.stop_reason != null) this.stopReason = event.message.stop_reason;
-        if (event.message.usage) this.#updateUsage(event.message.usage);
+        if (Array.isArray(message.content)) {
+          for (const block of message.content) if (isObject(block) && typeof block.type === 'string') this.content.push({ ...block } as ContentBlock);
+        }
+        if (typeof message.stop_reason === 'string') this.stopReason = message.stop_reason;
+        if (isObject(message.usage)) this.#updateUsage(message.usage);
         return undefined;
+      }
       case 'content_block_start':
-        return this.#startBlock(event.index, { ...event.content_block });
+        return this.#startBlock(event.index, event.content_block);
       case 'content_block_delta':
-        return this.#applyDelta(event.index, event.delta);
+        return isObject(event.delta) && typeof event.delta.type === 'string' ? this.#applyDelta(event.index, event.delta as { type: string }) : undefined;
       case 'content_block_stop':
         this.#finishToolInput(event.index);
         return undefined;
-      case 'message_delta':
-        if (event.delta.stop_reason !== undefined) this.stopReason = event.delta.stop_reason;
-        if (event.usage) this.#updateUsage(event.usage);
+      case 'message_delta': {
+        const delta: Record<string, unknown> = isObject(event.delta) ? event.delta : {};
+        if (typeof delta.stop_reason === 'string' || delta.stop_reason === null) this.stopReason = delta.stop_reason;
+        if (isObject(event.usage)) this.#updateUsage(event.usage);
         return undefined;
+      }
       case 'message_stop':
         this.stopped = true;
         this.finish();
@@ -97,7 +130,7 @@ export class AnthropicMessageAccumulator {
     for (const index of [...this.#jsonParts.keys()]) this.#finishToolInput(index);
     // Only the last block can be the one the limit cut; an earlier call without input was whole.
     const last = this.content.length - 1;
-    if (this.stopReason === 'max_tokens' && this.#awaitingInput.has(last)) {
+    if (this.stopReason !== null && CUT_STOP_REASONS.has(this.stopReason) && this.#awaitingInput.has(last)) {
       (this.content[last] as MutableBlock).input = { [INCOMPLETE_TOOL_INPUT_KEY]: '' } satisfies IncompleteToolInput;
     }
     this.#awaitingInput.clear();
@@ -116,7 +149,7 @@ export class AnthropicMessageAccumulator {
     return response;
   }
 
-  #startBlock(index: number, block: MutableBlock): ModelStreamEvent | undefined {
+  #startBlock(index: number, started: unknown): ModelStreamEvent | undefined {
     // Like the SDK, blocks are appended in arrival order; deltas address them by index. The API
     // numbers them 0, 1, 2, …: a start at another index (repeated, skipped) would send later
     // deltas into the wrong block, so the answer is refused (and the turn retried) instead.
@@ -126,6 +159,11 @@ export class AnthropicMessageAccumulator {
         { retryable: true },
       );
     }
+    // A block without a type cannot be sent back, and dropping it would renumber the ones after it.
+    if (!isObject(started) || typeof started.type !== 'string') {
+      throw new ModelError(`The response stream started content block ${index} without a block type (got ${JSON.stringify(started)?.slice(0, 100)}); the answer was discarded.`, { retryable: true });
+    }
+    const block = { ...started } as MutableBlock;
     this.content.push(block as ContentBlock);
     if (block.type === 'tool_use' && isEmptyInput(block.input)) this.#awaitingInput.add(index);
     if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
@@ -151,14 +189,16 @@ export class AnthropicMessageAccumulator {
         return { type: 'thinking-delta', index, thinking };
       }
       case 'signature_delta':
-        block.signature = delta.signature;
+        if (block.type === 'thinking' && typeof delta.signature === 'string') block.signature = delta.signature;
         return undefined;
       case 'citations_delta': {
+        if (block.type !== 'text') return undefined;
         const citations = Array.isArray(block.citations) ? (block.citations as unknown[]) : [];
         block.citations = [...citations, delta.citation];
         return undefined;
       }
       case 'input_json_delta': {
+        if (!takesInput(block.type)) return undefined;
         const partialJson = String(delta.partial_json ?? '');
         const parts = this.#jsonParts.get(index);
         if (parts) parts.push(partialJson);
@@ -167,6 +207,7 @@ export class AnthropicMessageAccumulator {
         return block.type === 'tool_use' ? { type: 'tool-input-delta', index, partialJson } : undefined;
       }
       default:
+        if (hasKnownShape(block.type)) return undefined;
         for (const [key, value] of Object.entries(delta)) if (key !== 'type') block[key] = value;
         return undefined;
     }
@@ -184,13 +225,9 @@ export class AnthropicMessageAccumulator {
   }
 
   #updateUsage(usage: AnthropicWireUsage): void {
-    if (typeof usage.input_tokens === 'number') this.usage.inputTokens = usage.input_tokens;
-    if (typeof usage.output_tokens === 'number') this.usage.outputTokens = usage.output_tokens;
-    if (typeof usage.cache_read_input_tokens === 'number') {
-      this.usage.cacheReadInputTokens = usage.cache_read_input_tokens;
-    }
-    if (typeof usage.cache_creation_input_tokens === 'number') {
-      this.usage.cacheCreationInputTokens = usage.cache_creation_input_tokens;
-    }
+    if (isCount(usage.input_tokens)) this.usage.inputTokens = usage.input_tokens;
+    if (isCount(usage.output_tokens)) this.usage.outputTokens = usage.output_tokens;
+    if (isCount(usage.cache_read_input_tokens)) this.usage.cacheReadInputTokens = usage.cache_read_input_tokens;
+    if (isCount(usage.cache_creation_input_tokens)) this.usage.cacheCreationInputTokens = usage.cache_creation_input_tokens;
   }
 }

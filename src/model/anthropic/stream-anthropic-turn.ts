@@ -48,11 +48,11 @@ export async function* streamAnthropicTurn(
       // The SDK may still hand out buffered events after an abort: nothing more is delivered.
       if (context.signal?.aborted) throw abortedError();
       const event = next.value;
-      const delta = accumulator.apply(event);
+      const delta = applyEvent(accumulator, event, context);
       if (delta) yield delta;
       // The usage so far (input at message_start, output at message_delta): what a call given up
       // midway was billed for. A copy: the accumulator goes on updating its own.
-      else if ((event.type === 'message_start' && event.message.usage) || (event.type === 'message_delta' && event.usage)) {
+      else if (reportsUsage(event)) {
         yield { type: 'usage', usage: { ...accumulator.usage } };
       }
     }
@@ -72,4 +72,30 @@ function incompleteStreamError(accumulator: AnthropicMessageAccumulator, context
     retryable: true,
     ...(context.requestId === undefined ? {} : { requestId: context.requestId }),
   });
+}
+
+/** Applies one event; an event malformed past what the accumulator tolerates fails the attempt (retryable), never with a bare TypeError. */
+function applyEvent(accumulator: AnthropicMessageAccumulator, event: AnthropicStreamEvent, context: StreamAnthropicTurnContext): ModelStreamEvent | undefined {
+  try {
+    return accumulator.apply(event);
+  } catch (error) {
+    if (ModelError.isInstance(error)) throw error;
+    const type = typeof (event as { type?: unknown } | null)?.type === 'string' ? (event as { type: string }).type.slice(0, 40) : 'unknown';
+    return failMalformed(error, type, context);
+  }
+}
+
+function failMalformed(error: unknown, type: string, context: StreamAnthropicTurnContext): never {
+  throw new ModelError(`The response stream from the Anthropic API sent a malformed "${type}" event (${error instanceof Error ? error.message : String(error)}); the answer was discarded and the turn can be retried.`, {
+    cause: error,
+    retryable: true,
+    ...(context.requestId === undefined ? {} : { requestId: context.requestId }),
+  });
+}
+
+/** Whether an event carries usage counts (input at `message_start`, output at `message_delta`). */
+function reportsUsage(event: AnthropicStreamEvent): boolean {
+  if (typeof event !== 'object' || event === null) return false;
+  if (event.type === 'message_start') return typeof event.message === 'object' && event.message !== null && typeof event.message.usage === 'object' && event.message.usage !== null;
+  return event.type === 'message_delta' && typeof event.usage === 'object' && event.usage !== null;
 }

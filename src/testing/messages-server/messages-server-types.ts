@@ -157,7 +157,8 @@ export interface MessagesServerOptions {
    * orphan or duplicate tool_result, tool_result blocks not at the start of the user message; a
    * final assistant prefill ending in whitespace; `cache_control` on thinking or empty text, or on
    * more than 4 blocks; thinking with `temperature` other than 1 or `budget_tokens` not below
-   * `max_tokens`.
+   * `max_tokens`; more than 100 images and documents, an image over 8000 pixels a side, or one
+   * over 2000 in a request of more than 20 images (sizes read from the images' headers).
    * @default true
    */
   validate?: boolean;

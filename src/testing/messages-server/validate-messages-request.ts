@@ -1,4 +1,5 @@
 import { blankTextMessage, blockSchemaProblem, textBlockProblem } from './content-block-problem.js';
+import { mediaLimitsProblem } from './media-limits-problem.js';
 import { blocksOf, toolResultProblem, unansweredToolUse, type RawMessage } from './tool-result-problem.js';
 
 /**
@@ -8,7 +9,8 @@ import { blocksOf, toolResultProblem, unansweredToolUse, type RawMessage } from 
  * without `source`, a thinking block without `signature`, `cache_control` on thinking) are
  * reported before conversation rules (first message from the user, alternating roles, non-empty
  * content and text, tool_use ids that match the API's pattern and are unique in the request, tool_use/tool_result pairing, no trailing whitespace in a final assistant
- * prefill). Wording is copied from real 400 bodies. Request-level rules (model, max_tokens,
+ * prefill), then the media limits (100 images and documents; no image over 8000 pixels a side,
+ * nor over 2000 in a request of more than 20 images). Wording is copied from real 400 bodies. Request-level rules (model, max_tokens,
  * thinking, tools, the cache_control count) are checked by `validateMessagesRequestBody`.
  * @param messages - the request's `messages`.
  */
@@ -26,7 +28,7 @@ export function validateMessagesRequest(messages: unknown): string | undefined {
     const problem = conversationProblem(list, index);
     if (problem) return problem;
   }
-  return undefined;
+  return mediaLimitsProblem(list);
 }
 
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;

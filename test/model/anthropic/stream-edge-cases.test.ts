@@ -154,3 +154,42 @@ describe('tool input that parses to a non-object', () => {
     }
   });
 });
+
+describe('a delta whose type does not fit its block', () => {
+  it('leaves the block as the API would take it back: no signature on text, no citations on thinking, no input on text, no field overwritten', async () => {
+    const cite = { type: 'char_location', cited_text: 'x', document_index: 0, start_char_index: 0, end_char_index: 1 };
+    const { response } = await collect([
+      start,
+      { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'SIG' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"a":1}' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'future_delta', text: 5, type2: 'x' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'content_block_start', index: 1, content_block: { type: 'thinking', thinking: '', signature: '' } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'thinking_delta', thinking: 'hm' } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'citations_delta', citation: cite } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'signature_delta', signature: { not: 'a string' } } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'signature_delta', signature: 'SIG' } },
+      { type: 'content_block_stop', index: 1 },
+      { type: 'content_block_start', index: 2, content_block: { type: 'redacted_thinking', data: 'abc' } },
+      { type: 'content_block_delta', index: 2, delta: { type: 'future_delta', data: 'overwritten' } },
+      { type: 'content_block_stop', index: 2 },
+      { type: 'content_block_start', index: 3, content_block: { type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} } },
+      { type: 'content_block_delta', index: 3, delta: { type: 'input_json_delta', partial_json: '{"path":"a"}' } },
+      { type: 'content_block_delta', index: 3, delta: { type: 'future_delta', name: 'Bash', id: 'other' } },
+      { type: 'content_block_stop', index: 3 },
+      { type: 'content_block_start', index: 4, content_block: { type: 'compaction', content: '' } },
+      { type: 'content_block_delta', index: 4, delta: { type: 'compaction_delta', content: 'Summary.' } },
+      { type: 'content_block_stop', index: 4 },
+      ...end,
+    ]);
+    expect(response.message.content).toEqual([
+      { type: 'text', text: 'Hello' },
+      { type: 'thinking', thinking: 'hm', signature: 'SIG' },
+      { type: 'redacted_thinking', data: 'abc' },
+      { type: 'tool_use', id: 'toolu_1', name: 'Read', input: { path: 'a' } },
+      { type: 'compaction', content: 'Summary.' },
+    ]);
+  });
+});

@@ -80,3 +80,38 @@ describe('a tool call cut by max_tokens before any of its input arrived', () => 
     expect(server.errors).toEqual([]);
   });
 });
+
+describe('a tool call cut by another limit of the response before any of its input arrived', () => {
+  it.each(['model_context_window_exceeded', 'refusal'])('stop reason %s: the call gets the marker and is not run, even with all-optional inputs', async (stopReason) => {
+    const cut = await responseTo([start, toolStart(0, 'toolu_cut'), blockStop(0), ...messageEnd(stopReason)]);
+    expect(isIncompleteToolInput(inputOf(cut, 0))).toBe(true);
+    await server!.close();
+
+    const recording = sse([start, toolStart(0, 'toolu_cut'), inputDelta(0, ''), ...messageEnd(stopReason)]);
+    server = await startMessagesServer({ responses: [{ recording }, { content: [{ type: 'text', text: 'Stopped.' }] }] });
+    const ran: unknown[] = [];
+    const shell = defineTool({ name: 'shell', description: 'Runs.', inputSchema: z.object({ command: z.string().optional() }), kind: 'other', execute: ({ input }) => (ran.push(input), 'ran') });
+    const agent = createAgent({
+      model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'k', baseURL: server.url, maxRetries: 0 }),
+      tools: [shell],
+      permissionMode: 'bypassPermissions',
+      allowDangerouslySkipPermissions: true,
+    });
+    await agent.run('go').result;
+    expect(ran).toEqual([]);
+    const answer = (agent.messages[2]!.content as Array<{ type: string; tool_use_id?: string; is_error?: boolean; content?: unknown }>).find((block) => block.type === 'tool_result')!;
+    expect(answer).toMatchObject({ tool_use_id: 'toolu_cut', is_error: true });
+    expect(validateMessagesRequest(agent.messages)).toBeUndefined();
+  });
+
+  it('a call whose JSON is malformed, not cut, is not told it hit max_tokens', async () => {
+    const recording = sse([start, toolStart(0, 'toolu_bad'), inputDelta(0, '{"command": ls}'), blockStop(0), ...messageEnd('tool_use')]);
+    server = await startMessagesServer({ responses: [{ recording }, { content: [{ type: 'text', text: 'Fixed.' }] }] });
+    const shell = defineTool({ name: 'shell', description: 'Runs.', inputSchema: z.object({ command: z.string().optional() }), kind: 'other', execute: () => 'ran' });
+    const agent = createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'k', baseURL: server.url, maxRetries: 0 }), tools: [shell], permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true });
+    await agent.run('go').result;
+    const answer = (agent.messages[2]!.content as Array<{ type: string; content?: unknown }>).find((block) => block.type === 'tool_result')!;
+    expect(JSON.stringify(answer.content)).not.toMatch(/max_tokens limit/);
+    expect(JSON.stringify(answer.content)).toMatch(/not valid JSON|did not parse/);
+  });
+});
