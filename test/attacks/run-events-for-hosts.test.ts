@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createAgent } from 'agent-harness';
-import { scriptedModel } from 'agent-harness/testing';
+import { createAgent, memoryPlanStore, memorySessionStore, type AgentEvent, type PlanStore } from 'agent-harness';
+import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+import { deferred } from '../helpers.js';
 
 /** Resolves once every pending microtask and the next macrotask have run (no wall clock). */
 const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -46,5 +47,62 @@ describe('attack: listeners a host UI registers', () => {
     } finally {
       process.off('unhandledRejection', onUnhandled);
     }
+  });
+});
+
+const PLAN = '# Plan\n1. Read the notes\n2. Write the draft';
+
+/** A plan store whose first write waits for `gate` (and says when it started). */
+function slowPlanStore() {
+  const inner = memoryPlanStore();
+  const writing = deferred();
+  const gate = deferred();
+  let writes = 0;
+  const store: PlanStore = {
+    read: (name) => inner.read(name),
+    exists: (name) => inner.exists(name),
+    list: () => inner.list(),
+    write: async (name, text, options) => {
+      if (writes++ === 0) {
+        writing.resolve();
+        await gate.promise;
+      }
+      return inner.write(name, text, options);
+    },
+  };
+  return { store, writing, gate };
+}
+
+describe('attack: interrupted while an approved plan is being saved', () => {
+  it.each(['interrupt', 'close'] as const)('%s: the call is answered as interrupted, and the plan card, agent.plan and the mode agree it was not approved', async (how) => {
+    const plans = slowPlanStore();
+    const store = memorySessionStore();
+    const model = scriptedModel([turn(toolCall('ExitPlanMode', { plan: PLAN }, 'toolu_plan')), turn(toolCall('ExitPlanMode', { plan: PLAN }, 'toolu_plan2')), 'Executing.']);
+    const options = { model, store, planStore: plans.store, canUseTool: () => ({ behavior: 'allow' as const }) };
+    const agent = createAgent({ ...options, permissionMode: 'plan' });
+    const events: AgentEvent[] = [];
+    for (const type of ['plan-approved', 'mode-change', 'tool-result'] as const) agent.on(type, (event) => events.push(event));
+    const run = agent.run('plan it');
+    await plans.writing.promise;
+    const closing = how === 'close' ? agent.close() : (agent.interrupt(), undefined);
+    plans.gate.resolve();
+    expect((await run.result).status).toBe('interrupted');
+    await closing;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    // The model reads "interrupted, do not assume it completed": the session must not have left plan mode.
+    expect(events.map((event) => event.type)).toEqual(['tool-result']);
+    expect(events[0]).toMatchObject({ toolUseId: 'toolu_plan', isError: true });
+    const live = how === 'close' ? createAgent({ ...options, resume: agent.sessionId }) : agent;
+    await live.ready;
+    expect(live.plan).toBeUndefined();
+    expect(live.permissionMode).toBe('plan');
+    // Planned again, approved: saved once, under the session's name, and the mode leaves plan.
+    const again = await live.run('plan it again').result;
+    expect(again.status).toBe('completed');
+    expect(live.plan).toMatchObject({ text: PLAN });
+    expect(live.permissionMode).toBe('default');
+    expect(await plans.store.list()).toEqual([live.plan!.name]);
+    expect(validateMessagesRequest(model.requests.at(-1)!.messages)).toBeUndefined();
+    await live.close();
   });
 });
