@@ -114,6 +114,8 @@ export async function savePlan(core: AgentCore, text: string, toolUseId?: string
   if (details.signal?.aborted) throw details.signal.reason ?? new Error('interrupted');
   core.inOneWrite(() => {
     core.commit({ kind: 'plan-snapshot', slug, name, text });
+    // Recorded: an interrupt from here on (a plan-approved listener's) lets the call answer itself.
+    if (toolUseId !== undefined && core.running.has(toolUseId)) core.recordedCalls.add(toolUseId);
     core.emit({
       type: 'plan-approved',
       plan: text,

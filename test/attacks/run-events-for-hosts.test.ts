@@ -106,3 +106,24 @@ describe('attack: interrupted while an approved plan is being saved', () => {
     await live.close();
   });
 });
+
+describe('attack: the host interrupts from its plan-approved listener ("approve and stop")', () => {
+  it('the plan is saved and the mode left plan, and the call is answered as approved, not as interrupted', async () => {
+    const model = scriptedModel([turn(toolCall('ExitPlanMode', { plan: PLAN }, 'toolu_plan')), 'Executing.', 'Executing, resumed.']);
+    const agent = createAgent({ model, permissionMode: 'plan', canUseTool: () => ({ behavior: 'allow' }) });
+    const events: AgentEvent[] = [];
+    for (const type of ['plan-approved', 'mode-change', 'tool-result'] as const) agent.on(type, (event) => events.push(event));
+    agent.on('plan-approved', () => agent.interrupt('the host stops to review'));
+    expect((await agent.run('plan it').result).status).toBe('interrupted');
+    expect(agent.plan).toMatchObject({ text: PLAN });
+    expect(agent.permissionMode).toBe('default');
+    expect(events.map((event) => event.type)).toEqual(['plan-approved', 'mode-change', 'tool-result']);
+    const answered = events[2] as Extract<AgentEvent, { type: 'tool-result' }>;
+    expect(answered.isError).toBe(false);
+    expect(String(answered.content)).toContain(`saved as ${agent.plan!.name}`);
+    // What the model reads next agrees with the session.
+    expect((await agent.continue().result).status).toBe('completed');
+    expect(validateMessagesRequest(model.requests.at(-1)!.messages)).toBeUndefined();
+    expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain('You are no longer in plan mode');
+  });
+});
