@@ -107,7 +107,6 @@ async function scenario(seed: number) {
     const events: AgentEvent[] = [];
     for await (const event of run) events.push(event);
     const result = await run.result;
-    if (process.env.DEBUG_SEED) console.log(result.status, events.map((e) => e.type + ("toolUseId" in e ? ":" + (e as { toolUseId: string }).toolUseId : "")).filter((t) => !t.startsWith("text-delta")).join(" "));
     checkRun(events, heard, run.runId, seen);
     expect((events.at(-1) as { result: unknown }).result).toBe(result);
     return result;

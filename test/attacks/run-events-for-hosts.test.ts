@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAgent, memoryPlanStore, memorySessionStore, type AgentEvent, type PlanStore } from 'agent-harness';
+import { z } from 'zod';
+import { createAgent, defineTool, memoryPlanStore, memorySessionStore, type AgentEvent, type PlanStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 import { deferred } from '../helpers.js';
 
@@ -125,5 +126,38 @@ describe('attack: the host interrupts from its plan-approved listener ("approve 
     expect((await agent.continue().result).status).toBe('completed');
     expect(validateMessagesRequest(model.requests.at(-1)!.messages)).toBeUndefined();
     expect(JSON.stringify(model.requests.at(-1)!.messages)).toContain('You are no longer in plan mode');
+  });
+});
+
+describe('attack: close() while the approval card is up (canUseTool or a PreToolUse hook pending)', () => {
+  it.each(['canUseTool', 'hook'] as const)('%s: the call is answered as not run, nothing is pending, and the resumed session goes on without running it', async (where) => {
+    const asked = deferred();
+    const ran: string[] = [];
+    const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({}), kind: 'edit', execute: () => (ran.push('write'), 'wrote') });
+    const store = memorySessionStore();
+    const model = scriptedModel([turn(toolCall('write', {}, 'toolu_w')), 'After.']);
+    const wait = (signal: AbortSignal) => new Promise<void>((resolve) => (asked.resolve(), signal.addEventListener('abort', () => resolve())));
+    const agent = createAgent({
+      model,
+      tools: [write],
+      store,
+      canUseTool: async (_name, _input, context) => (where === 'canUseTool' && (await wait(context.signal)), { behavior: 'allow' as const }),
+      ...(where === 'hook' ? { hooks: { PreToolUse: [{ hook: async (input: { signal: AbortSignal }) => (await wait(input.signal), {}) }] } } : {}),
+    });
+    const results: AgentEvent[] = [];
+    agent.on('tool-result', (event) => results.push(event));
+    const run = agent.run('go');
+    await asked.promise;
+    await agent.close();
+    expect((await run.result).status).toBe('interrupted');
+    expect(results).toMatchObject([{ toolUseId: 'toolu_w', isError: true }]);
+    const resumed = createAgent({ model, tools: [write], store, resume: agent.sessionId, canUseTool: () => ({ behavior: 'allow' }) });
+    await resumed.ready;
+    expect(resumed.pendingApprovals).toEqual([]);
+    expect(resumed.messages).toEqual(agent.messages);
+    expect((await resumed.continue().result).status).toBe('completed');
+    expect(ran).toEqual([]);
+    expect(validateMessagesRequest(model.requests.at(-1)!.messages)).toBeUndefined();
+    await resumed.close();
   });
 });
