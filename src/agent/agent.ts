@@ -636,8 +636,8 @@ export class Agent {
   }
 
   /**
-   * Listens to events of one type (every run of this agent). A listener that throws does not
-   * stop the others or the run: its error is reported as a non-fatal `error` event.
+   * Listens to events of one type (every run of this agent). A listener that throws (or, async,
+   * rejects) does not stop the others or the run: its error is reported as a non-fatal `error` event.
    */
   on<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
     this.emitter.on(type, this.guards.wrap(type, listener));

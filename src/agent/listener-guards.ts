@@ -4,7 +4,7 @@ import { toError } from '../errors/describe-thrown.js';
 type Listener = (event: unknown) => void;
 
 /**
- * Wraps event listeners so that one that throws neither stops the others nor the run: its error
+ * Wraps event listeners so that one that throws (or, async, rejects) neither stops the others nor the run: its error
  * goes to `report` (not for `error` listeners themselves, which would loop). Keeps the wrappers of
  * each listener by event type, so `off` removes one registration of it (the latest, as Node's
  * emitters do): a listener added twice is removed by two `off` calls.
@@ -21,10 +21,16 @@ export class ListenerGuards {
   wrap<E>(type: string, listener: (event: E) => void, once = false): Listener {
     const guard: Listener = (event) => {
       if (once) this.forget(type, listener as Listener, guard);
-      try {
-        listener(event as E);
-      } catch (error) {
+      const fail = (error: unknown) => {
         if (type !== 'error') this.report(toError(error));
+      };
+      try {
+        const returned: unknown = listener(event as E);
+        // An async listener that rejects is reported like one that throws, never left as an
+        // unhandled rejection (which ends a Node process by default).
+        if (isThenable(returned)) returned.then(undefined, fail);
+      } catch (error) {
+        fail(error);
       }
     };
     let byType = this.wrappers.get(listener as Listener);
@@ -52,4 +58,8 @@ export class ListenerGuards {
     registered!.splice(index, 1);
     if (registered!.length === 0) byType!.delete(type);
   }
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
 }

@@ -108,6 +108,12 @@ export class AgentCore implements AgentServices {
   state: SessionState;
   /** Calls executing now. */
   readonly running = new Set<string>();
+  /**
+   * Executing calls whose effect is already recorded in the session (the built-in `ExitPlanMode`
+   * once its plan is saved): an interrupt from then on waits for the call's own answer instead of
+   * answering it as interrupted, so the model is not told "did not complete" about what took effect.
+   */
+  readonly recordedCalls = new Set<string>();
   /** The tool_use ids the history uses, read incrementally. */
   readonly toolUseIds = new ToolUseIdIndex();
   /** Per-agent JSON state for tools, persisted with the session (`tool-state` entries). */

@@ -15,6 +15,12 @@ export interface SavePlanDetails {
   clearContext?: boolean;
   /** Runs right after, its entries recorded in the same append as the plan's. */
   alongside?: (name: string) => void;
+  /**
+   * The signal of the call that saves the plan: aborted while the plan store writes, the plan is
+   * not recorded (the session keeps its plan and mode; the call was already answered as
+   * interrupted) and the save rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /** A slug draw under way, by agent: calls at the same time share it. */
@@ -102,8 +108,14 @@ async function writePlanNow(core: AgentCore, text: string): Promise<{ slug: stri
  */
 export async function savePlan(core: AgentCore, text: string, toolUseId?: string, details: SavePlanDetails = {}): Promise<{ name: string; text: string }> {
   const { slug, name } = await writePlan(core, text);
+  // Interrupted while the store wrote: the call is answered as interrupted, so the approval must
+  // not take effect after it (the model would read "did not complete" in a session that left plan
+  // mode). The text under the session's name is written over by its next save.
+  if (details.signal?.aborted) throw details.signal.reason ?? new Error('interrupted');
   core.inOneWrite(() => {
     core.commit({ kind: 'plan-snapshot', slug, name, text });
+    // Recorded: an interrupt from here on (a plan-approved listener's) lets the call answer itself.
+    if (toolUseId !== undefined && core.running.has(toolUseId)) core.recordedCalls.add(toolUseId);
     core.emit({
       type: 'plan-approved',
       plan: text,

@@ -20,7 +20,7 @@ export interface AgentServices {
    * `plan-approved`). `details.alongside` runs right after, synchronously: what it changes is
    * recorded in the same append as the plan, so a crash keeps all of it or none.
    */
-  savePlan(text: string, toolUseId?: string, details?: { edited?: boolean; clearContext?: boolean; alongside?: (name: string) => void }): Promise<{ name: string; text: string }>;
+  savePlan(text: string, toolUseId?: string, details?: { edited?: boolean; clearContext?: boolean; alongside?: (name: string) => void; signal?: AbortSignal }): Promise<{ name: string; text: string }>;
   /**
    * Asks for the execution to start in a fresh context: once the current batch of calls is
    * answered, the history is replaced by one user message carrying the plan (and the todos).

@@ -63,7 +63,7 @@ export function createExitPlanModeTool(agent: () => AgentServices, options: Exit
   const tool: ReturnType<typeof defineExitPlanMode> = {
     ...(exitPlanModeBase ??= defineExitPlanMode()),
     ...(options.plansOnly ? { description: PLANS_ONLY_DESCRIPTION } : {}),
-    execute: async ({ input, toolUseId, permissionUpdates, hostAnswer }) => {
+    execute: async ({ input, toolUseId, permissionUpdates, hostAnswer, signal }) => {
       const services = agent();
       const edited = hostAnswer?.edited === true;
       const clearContext = hostAnswer?.clearContext === true;
@@ -74,6 +74,9 @@ export function createExitPlanModeTool(agent: () => AgentServices, options: Exit
       const saved = await services.savePlan(input.plan, toolUseId, {
         edited,
         clearContext,
+        // Interrupted while the plan store writes: the approval does not take effect (the call is
+        // answered as interrupted), so the model and the session agree it is still planning.
+        signal,
         alongside: (name) => {
           // The mode the host chose with the approval (even if it left plan mode while the plan
           // waited), else the one from before planning.
