@@ -2,7 +2,7 @@
 // merge of two copies) must not apply twice: a repeated assistant message became a second call
 // that ran again after its one approval. Lines moved or renumbered must fail the load, naming
 // the entry, instead of silently losing the pending approval or replaying the history wrongly.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -78,5 +78,26 @@ describe('attack: a file transcript edited by hand', () => {
     const resumed = createAgent({ model: scriptedModel(['done']), tools, store: fileSessionStore({ dir }), resume: sessionId });
     await expect(resumed.ready).rejects.toThrow(/transcript entry 3 \(approval-pending\) is stored after entry \d+: entries are out of order, or an entry's seq was changed/);
     await expect(forkSession(fileSessionStore({ dir }), sessionId)).rejects.toSatisfy((error: unknown) => SessionStoreCorruptError.isInstance(error));
+  });
+
+  const deep = (levels: number) => `${'{"a":'.repeat(levels)}"x"${'}'.repeat(levels)}`;
+  it.each([
+    ['a message', (seq: number) => `{"$schemaVersion":2,"seq":${seq},"id":"deep","kind":"message","message":{"role":"user","content":[{"type":"text","text":"hi","extra":${deep(100_000)}}]}}`],
+    ['a tool-state value', (seq: number) => `{"$schemaVersion":2,"seq":${seq},"id":"deep","kind":"tool-state","key":"k","value":${deep(100_000)}}`],
+    ['a checkpoint', (seq: number) => `{"$schemaVersion":2,"seq":${seq},"id":"deep","kind":"checkpoint","reason":"fork","state":${deep(100_000)}}`],
+    ['an entry of a kind this build does not know', (seq: number) => `{"$schemaVersion":2,"seq":${seq},"id":"deep","kind":"future-kind","extra":${deep(100_000)}}`],
+  ])('a line nested 100000 levels deep in %s: the load fails with SessionStoreCorruptError naming the entry, never a RangeError; no request is sent', async (_name, line) => {
+    const first = createAgent({ model: scriptedModel(['Hi.']), store: fileSessionStore({ dir }) });
+    await first.run('One.').result;
+    await first.close();
+    const seq = first.snapshot().revision + 1;
+    appendFileSync(join(dir, `${first.sessionId}.jsonl`), `${line(seq)}\n`);
+    const model = scriptedModel(['x']);
+    const resumed = createAgent({ model, store: fileSessionStore({ dir }), resume: first.sessionId });
+    const error = await resumed.ready.then(() => undefined, (caught: unknown) => caught);
+    expect(SessionStoreCorruptError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toContain(`transcript entry ${seq} (`);
+    expect((error as Error).message).toContain('is nested deeper than 162 levels');
+    expect(model.requests).toEqual([]);
   });
 });
