@@ -65,16 +65,23 @@ function recordTaskEnd(parent: AgentCore, task: StoredBackgroundTask & { output:
 /** What a task that was running when its process stopped is recorded with, on resume. */
 const STOPPED_WITH_THE_SESSION = '(it was interrupted: the session stopped while it ran, and was resumed later; it did not finish, and may have had partial effects)';
 
+/** What a fork records for a task that was running in its source when it was made. */
+function runsInTheSource(forkedFrom: string): string {
+  return `(it was started before this session was forked from session "${forkedFrom}" and runs there: its report goes to that session, not to this one)`;
+}
+
 /**
  * On resume: the background tasks recorded as running were stopped with the process that ran
  * them. Each is recorded as `interrupted`, and the model is told, as it would have been told of
- * its end (one append for all of them). Nothing runs again.
+ * its end (one append for all of them). Nothing runs again. A fork (`forkedFrom`) does the same
+ * for the tasks its source was running: they run on there, and report there.
  */
-export function settleStoppedBackgroundTasks(parent: AgentCore): void {
+export function settleStoppedBackgroundTasks(parent: AgentCore, forkedFrom?: string): void {
   const running = Object.values(storedBackgroundTasks(parent)).filter((task) => task.status === 'running' && !parent.backgroundTasks.has(task.taskId));
   if (running.length === 0) return;
+  const output = forkedFrom === undefined ? STOPPED_WITH_THE_SESSION : runsInTheSource(forkedFrom);
   parent.inOneWrite(() => {
-    for (const task of running) recordTaskEnd(parent, { ...task, status: 'interrupted', output: STOPPED_WITH_THE_SESSION });
+    for (const task of running) recordTaskEnd(parent, { ...task, status: 'interrupted', output });
   });
 }
 
