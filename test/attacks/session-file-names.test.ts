@@ -41,6 +41,9 @@ describe('attack: two session ids, one transcript file', () => {
     await store.close!('alpha');
     await expect(store.delete('alpha')).rejects.toThrow(/is the file .*Alpha\.jsonl/);
 
+    // The inbox lists the waiting session once, under its own name, and is not taken down.
+    expect((await store.listPending!()).map((session) => session.sessionId)).toEqual(['Alpha']);
+
     expect(readFileSync(join(dir, 'Alpha.jsonl'), 'utf8')).toBe(original);
     expect(model.requests).toEqual([]);
     const resumed = createAgent({ model: scriptedModel(['done']), tools, store: fileSessionStore({ dir }), resume: 'Alpha' });
