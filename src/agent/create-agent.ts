@@ -78,8 +78,6 @@ function startCore(options: AgentOptions, state: SessionState, origin: 'startup'
   const checkpoint = { kind: 'checkpoint', state: structuredClone(state), reason: origin } as const;
   if (forkedFrom !== undefined) core.commit({ kind: 'session-meta', forkedFrom }, checkpoint);
   else core.commit(checkpoint);
-  // The source's background tasks keep running there; the fork's model must not wait on them.
-  if (forkedFrom !== undefined) settleStoppedBackgroundTasks(core, forkedFrom);
   return core;
 }
 

@@ -3,7 +3,7 @@
 // for a report that could never come, and only a later resume called it interrupted.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memorySessionStore } from 'agent-harness';
+import { createAgent, forkSession, memorySessionStore, defineTool } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { deferred } from '../helpers.js';
 
@@ -11,7 +11,7 @@ const look = defineTool({ name: 'look', description: 'Looks.', inputSchema: z.ob
 const lastUserText = (model: ReturnType<typeof scriptedModel>) => JSON.stringify(model.requests.at(-1)?.messages.at(-1));
 
 describe('attack: a fork while a background task runs', () => {
-  it('the fork is told at once that the task runs in its source and reports there; the source still gets the report', async () => {
+  it('the fork (by agent.fork() or forkSession) is told at once that the task runs in its source and reports there; the source still gets the report', async () => {
     const held = deferred<void>();
     const release = deferred<void>();
     const workerModel = scriptedModel([turn('Looking.', toolCall('look', {}, 'w_look'), { hold: async () => (held.resolve(), release.promise) }), 'Worker report.']);
@@ -21,6 +21,15 @@ describe('attack: a fork while a background task runs', () => {
     const source = createAgent({ model, tools: [look], agents, store });
     await source.run('go').result;
     await held.promise;
+
+    // Forked from the store (no agent): the same, told when the fork is first resumed.
+    const storedFork = await forkSession(store, source.sessionId);
+    const storedForkModel = scriptedModel(['Stored fork.']);
+    const fromStore = createAgent({ model: storedForkModel, tools: [look], agents, store, resume: storedFork });
+    await fromStore.run('in the stored fork').result;
+    expect(lastUserText(storedForkModel)).toContain(`forked from session \\"${source.sessionId}\\" and runs there`);
+    expect(lastUserText(storedForkModel)).not.toMatch(/the session stopped while it ran/);
+    await fromStore.close();
 
     const fork = await source.fork();
     const forkRun = await fork.run('in the fork').result;
