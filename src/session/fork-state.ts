@@ -2,7 +2,7 @@ import { randomId } from '../ids/random-id.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import type { SessionState } from '../state/index.js';
-import { BACKGROUND_TASKS_KEY, taskEndNotification, type StoredBackgroundTask } from '../subagents/task-end-notification.js';
+import { BACKGROUND_TASKS_KEY, taskEndNotification, type StoredBackgroundTask } from './task-end-notification.js';
 
 /** Options of `agent.fork()` and `forkSession()`. */
 export interface ForkOptions {

@@ -1,6 +1,6 @@
 import { randomId } from '../ids/random-id.js';
 import type { BackgroundTaskInfo, RunResult } from '../events/run-result.js';
-import { BACKGROUND_TASKS_KEY, taskEndNotification, type StoredBackgroundTask } from './task-end-notification.js';
+import { BACKGROUND_TASKS_KEY, taskEndNotification, type StoredBackgroundTask } from '../session/task-end-notification.js';
 
 export { BACKGROUND_TASKS_KEY, type StoredBackgroundTask };
 import { ConfigurationError } from '../errors/configuration-error.js';
