@@ -178,6 +178,9 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore, sourc
  */
 export function createAgent(options: AgentOptions): Agent {
   validateAgentOptions(options);
+  // The agent signs and checks with the key as it was given: a host that zeroes its buffer
+  // afterwards (clearing a secret from memory) must not leave snapshots signed with zeros.
+  if (options.snapshotKey instanceof Uint8Array) options = { ...options, snapshotKey: options.snapshotKey.slice() };
   const store = options.store;
   if (store && options.resume !== undefined) return newAgent(options, (sources) => resumeFromStore(options, store, sources));
   if (options.resume === undefined) {

@@ -9,6 +9,7 @@ import { isReplay } from '../session/is-replay.js';
 import { fenceError } from '../session/lease-rules.js';
 import { foldPendingApprovals, pendingApprovalsIn } from '../session/pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
+import { assertOwnSessionFile, isOwnSessionFile } from './session-file/assert-own-session-file.js';
 import { fileSessionLeases } from './session-file/file-session-leases.js';
 import { readLeaseFile, writeLeaseFile } from './session-file/lease-file.js';
 import { takeSessionLock, withOperationLock } from './session-file/operation-lock.js';
@@ -230,6 +231,8 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         if (!writers.has(sessionId) && !(await exists(dir))) return;
         // Never pull the file from under another live writer: the lock is taken first.
         await exclusive(sessionId, async () => {
+          // Never another session's transcript (a name that differs only in case, a link).
+          await assertOwnSessionFile(target.file, sessionId);
           await unlink(target.file).catch((error: unknown) => {
             if (errorCode(error) !== 'ENOENT') throw error;
           });
@@ -257,6 +260,11 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
           for await (const entry of readSessionFile({ file: targetOf(sessionId).file, sessionId, onWarning: options.onWarning })) pending = foldPendingApprovals(pending, [entry]);
           return pending;
         };
+        // A name that opens another session's transcript (a link) is listed under that one's name only.
+        if (!(await isOwnSessionFile(targetOf(sessionId).file))) {
+          options.onWarning?.({ sessionId, message: `Passed over session "${sessionId}" in listPending(): its transcript is another session's file (a link).` });
+          continue;
+        }
         // A session a newer agent-harness wrote is left to the builds that read it.
         const pending = await unlessUnsupported(fold());
         const approvals = pending === undefined ? [] : pendingApprovalsIn(pending);

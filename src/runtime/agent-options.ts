@@ -251,7 +251,8 @@ export interface AgentOptions {
   /**
    * A secret (at least 32 bytes) that signs snapshots (`$signature`, HMAC-SHA-256 over their
    * canonical JSON) and refuses, with `SnapshotInvalidError`, a snapshot that is unsigned or was
-   * altered. Use it whenever a snapshot leaves your server (a browser, a client, a queue).
+   * altered. Use it whenever a snapshot leaves your server (a browser, a client, a queue). The
+   * agent keeps a copy of a `Uint8Array` key, so clearing your buffer afterwards changes nothing.
    * @default undefined (snapshots are unsigned; they are still validated field by field)
    */
   snapshotKey?: SnapshotKey;

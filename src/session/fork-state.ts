@@ -2,6 +2,7 @@ import { randomId } from '../ids/random-id.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import type { SessionState } from '../state/index.js';
+import { BACKGROUND_TASKS_KEY, taskEndNotification, type StoredBackgroundTask } from './task-end-notification.js';
 
 /** Options of `agent.fork()` and `forkSession()`. */
 export interface ForkOptions {
@@ -23,6 +24,7 @@ export interface ForkOptions {
 export function forkState(source: SessionState, options: ForkOptions, planModeInstructions?: string): { state: SessionState; plan: SessionState['plan'] } {
   const state = structuredClone(source);
   state.sessionId = options.sessionId ?? `session_${randomId(16)}`;
+  endSourceBackgroundTasks(state, source.sessionId);
   const plan = state.plan;
   delete state.plan;
   delete state.planSlug;
@@ -54,5 +56,21 @@ function renewApprovalIds(state: SessionState): void {
   for (const call of state.openBatch?.calls ?? []) {
     if (call.approval) call.approval.id = `approval_${randomId(12)}`;
     if (call.nested) renewApprovalIds(call.nested.state);
+  }
+}
+
+/**
+ * The source's background tasks that were running keep running there, and report there: in the
+ * fork they are ended (`interrupted`, saying so), and its model is told in its next turn, so it
+ * never waits on a report that cannot reach it.
+ */
+function endSourceBackgroundTasks(state: SessionState, forkedFrom: string): void {
+  const tasks = state.toolState[BACKGROUND_TASKS_KEY] as Record<string, StoredBackgroundTask> | undefined;
+  if (typeof tasks !== 'object' || tasks === null) return;
+  const output = `(it was started before this session was forked from session "${forkedFrom}" and runs there: its report goes to that session, not to this one)`;
+  for (const [key, task] of Object.entries(tasks)) {
+    if (task?.status !== 'running') continue;
+    tasks[key] = { ...task, status: 'interrupted', output };
+    state.pendingReminders = [...state.pendingReminders, taskEndNotification({ ...task, status: 'interrupted' }, output)];
   }
 }

@@ -1,10 +1,18 @@
 import { applyEntry } from './apply-entry.js';
 import { describeThrown } from '../errors/describe-thrown.js';
+import { nestingDepthOver } from '../history/nesting-depth-over.js';
 import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
 import { SnapshotInvalidError } from '../errors/snapshot-invalid-error.js';
 import type { EntryDraft, SessionEntry } from './entries.js';
 import { createSessionState, type BatchCall, type SessionState } from './session-state.js';
 import { isTokenCount, validateMessage, validateSessionState } from './validate-session-state.js';
+
+/**
+ * How deep one entry may nest: what fits in a snapshot (160 levels), one level down for a
+ * checkpoint's state and two for a suspended call's nested state. Checked without recursion
+ * before anything reads the entry, so an altered line cannot overflow the stack.
+ */
+const MAX_ENTRY_DEPTH = 162;
 
 /** Options of {@link foldEntries}. */
 export interface FoldEntriesOptions {
@@ -43,6 +51,7 @@ export function foldEntries(entries: Iterable<SessionEntry>, options: FoldEntrie
       agentId ??= entry.agentId;
       state = createSessionState({ sessionId: options.sessionId, ...(agentId !== undefined ? { agentId } : {}) });
     }
+    if (nestingDepthOver(entry, MAX_ENTRY_DEPTH)) throw damaged(options.sessionId, entry, `is nested deeper than ${MAX_ENTRY_DEPTH} levels`);
     try {
       if (entry.agentId !== agentId) {
         // A subagent's sidechain: its entries continue the nested run a suspended call waits on

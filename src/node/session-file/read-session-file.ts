@@ -1,6 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { assertSupportedEntry } from '../../session/assert-supported-entry.js';
+import { assertOwnSessionFile } from './assert-own-session-file.js';
 import type { SessionEntry } from '../../state/entries.js';
 import type { SessionStoreWarning } from '../../session/session-store.js';
 
@@ -60,10 +61,12 @@ function parseLine(text: string): Parsed {
  * last line after a crash, or damage in the middle. A complete last line that only lacks its
  * newline is kept: the next append terminates it, and later loads must see the same entries.
  * Yields nothing when the file does not exist.
+ * @throws ConfigurationError when the path opens a file of another name (another session's).
  * @throws UnsupportedSchemaVersionError for an entry whose `$schemaVersion` this build cannot read.
  */
 export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGenerator<SessionEntry> {
   const { file, sessionId, onWarning } = options;
+  await assertOwnSessionFile(file, sessionId);
   let handle;
   try {
     handle = await open(file, 'r');

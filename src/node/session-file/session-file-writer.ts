@@ -3,6 +3,7 @@ import { syncDirectory } from '../fs/sync-directory.js';
 import { dirname } from 'node:path';
 import { entrySeq } from '../../state/entry-seq.js';
 import { readSessionFile } from './read-session-file.js';
+import { assertOwnSessionFile } from './assert-own-session-file.js';
 
 /** Options of {@link SessionFileWriter.open}. */
 export interface SessionFileWriterOptions {
@@ -143,6 +144,7 @@ export class SessionFileWriter {
   /** Opens the file for appending ('a+': writes land at the end, the last byte can still be read). */
   private async openHandle(create: boolean): Promise<void> {
     if (create) await mkdir(dirname(this.options.file), { recursive: true });
+    await assertOwnSessionFile(this.options.file, this.options.sessionId);
     const handle = await open(this.options.file, 'a+');
     try {
       const { dev, ino, size } = await handle.stat();
