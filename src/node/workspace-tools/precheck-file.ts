@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import type { ToolAgentContext } from '../../tools/types.js';
+import { MAX_EDITABLE_BYTES, tooLargeToEditMessage } from './max-editable-bytes.js';
 import { notUtf8Message } from './not-utf8-message.js';
 import { getReadRecord, staleMessage } from './tool-state-records.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
@@ -37,6 +38,7 @@ export async function precheckFile(boundary: WorkspaceBoundary, agent: ToolAgent
   }
   if (stat.isDirectory()) return { status: 'problem', message: `${input} is a directory, not a file.` };
   if (!stat.isFile()) return { status: 'problem', message: `${input} is not a regular file.` };
+  if (stat.size > MAX_EDITABLE_BYTES) return { status: 'problem', message: tooLargeToEditMessage(toolName, input, stat.size) };
   const stale = staleMessage(getReadRecord(agent.toolState, real), { mtimeMs: stat.mtimeMs });
   if (stale) return { status: 'problem', message: stale };
   if (!readContent) return { status: 'existing', content: '' };
