@@ -8,6 +8,7 @@ import { readFileWindow } from './read-file-window.js';
 import { setReadRecord } from './tool-state-records.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
+import { pathInputProblem } from './path-input-problem.js';
 import { MAX_EDITABLE_BYTES } from './max-editable-bytes.js';
 
 const MAX_LINE_CHARS = 2000;
@@ -43,6 +44,7 @@ export function createReadTool(context: WorkspaceContext): Tool<ReadInput> {
     readOnly: true,
     concurrencySafe: true,
     ruleTarget: { field: 'file_path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
+    validateInput: ({ input }) => pathInputProblem('file_path', input.file_path),
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Read', verb: 'reads', input: input.file_path, toolUseId, agent }),
     async execute({ input, toolUseId, agent, signal }) {
