@@ -36,7 +36,8 @@ export async function precheckFile(boundary: WorkspaceBoundary, agent: ToolAgent
   const opened = await openCheckedFile(real, 'read');
   if (!opened.ok) {
     if (opened.code === 'EISDIR') return { status: 'problem', message: `${input} is a directory, not a file.` };
-    return opened.code === 'ENOENT' ? { status: 'missing' } : { status: 'problem', message: opened.message };
+    // Anything else (gone, a path below a file, swapped meanwhile) is for execution to find and report.
+    return { status: 'missing' };
   }
   try {
     const stat = await opened.handle.stat();
