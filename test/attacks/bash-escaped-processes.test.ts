@@ -36,10 +36,10 @@ async function pidsIn(file: string): Promise<number[]> {
 const ESCAPES: Array<[string, string]> = [
   ['job control (set -m): its own process group', 'set -m; sleep 300 & echo $! > pids.txt; echo started'],
   ['setsid, output kept on the pipe', 'setsid sleep 300 & echo $! > pids.txt; echo started'],
-  ['setsid with its output sent away', 'setsid sh -c \'echo $$ > pids.txt; exec sleep 300\' > /dev/null 2>&1 < /dev/null & sleep 0.2; echo started'],
-  ['nohup setsid, double fork', '( nohup setsid sh -c \'echo $$ > pids.txt; exec sleep 300\' > /dev/null 2>&1 & ); sleep 0.2; echo started'],
-  ['env -i setsid, output kept on the pipe (no mark, another session)', 'env -i /usr/bin/setsid /bin/sh -c \'echo $$ > pids.txt; exec sleep 300\' & sleep 0.2; echo started'],
-  ['perl setpgid', 'perl -e \'setpgrp(0,0); open(F, ">pids.txt"); print F "$$\\n"; close F; close STDOUT; close STDERR; sleep 300\' & sleep 0.2; echo started'],
+  ['setsid with its output sent away', 'setsid sh -c \'echo $$ > pids.txt; exec sleep 300\' > /dev/null 2>&1 < /dev/null & until [ -s pids.txt ]; do sleep 0.01; done; echo started'],
+  ['nohup setsid, double fork', '( nohup setsid sh -c \'echo $$ > pids.txt; exec sleep 300\' > /dev/null 2>&1 & ); until [ -s pids.txt ]; do sleep 0.01; done; echo started'],
+  ['env -i setsid, output kept on the pipe (no mark, another session)', 'env -i /usr/bin/setsid /bin/sh -c \'echo $$ > pids.txt; exec sleep 300\' & until [ -s pids.txt ]; do sleep 0.01; done; echo started'],
+  ['perl setpgid', 'perl -e \'setpgrp(0,0); open(F, ">pids.txt"); print F "$$\\n"; close F; close STDOUT; close STDERR; sleep 300\' & until [ -s pids.txt ]; do sleep 0.01; done; echo started'],
 ];
 
 describe.skipIf(process.platform !== 'linux')('Bash: processes that leave the process group do not outlive the call', () => {
