@@ -55,7 +55,7 @@ describe.skipIf(process.platform !== 'linux')('Bash: processes that leave the pr
   }
 
   it('a timeout kills a setsid daemon too', async () => {
-    const result = await callTool(bash, { command: 'setsid sh -c \'echo $$ > pids.txt; exec sleep 300\' > /dev/null 2>&1 & sleep 300', timeout: 1000 }, { answer: () => true });
+    const result = await callTool(bash, { command: 'setsid sh -c \'echo $$ > pids.txt; exec sleep 300\' > /dev/null 2>&1 & until [ -s pids.txt ]; do sleep 0.01; done; sleep 300', timeout: 1000 }, { answer: () => true });
     expect(result.text).toMatch(/timed out/);
     const pids = await pidsIn(path.join(work, 'pids.txt'));
     expect(pids).toHaveLength(1);
