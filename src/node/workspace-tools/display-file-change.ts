@@ -1,6 +1,7 @@
 import type { ToolDisplay } from '../../types/tool-display.js';
 import { unifiedDiff } from '../../tools/unified-diff.js';
 import { openCheckedFile } from './open-checked-file.js';
+import { readOpenFile } from './read-open-file.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
 
 /** Files larger than this are not read for an approval card (the card says so). */
@@ -35,7 +36,7 @@ export async function readForDisplay(boundary: WorkspaceBoundary, input: string)
     const stat = await opened.handle.stat();
     if (!stat.isFile()) return { state: 'unread', shown, why: 'it is not a regular file' };
     if (stat.size > MAX_DISPLAY_FILE_BYTES) return { state: 'unread', shown, why: `it is larger than ${MAX_DISPLAY_FILE_BYTES / 1024} KiB` };
-    const content = await opened.handle.readFile('utf8');
+    const content = (await readOpenFile(opened.handle, stat.size)).toString('utf8');
     if (content.includes('\0')) return { state: 'unread', shown, why: 'it is not a text file' };
     return { state: 'read', shown, content };
   } finally {

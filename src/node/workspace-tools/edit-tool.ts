@@ -8,6 +8,7 @@ import { updateFile, type FileTransform } from './update-file.js';
 import { restoreWorkspaceFile } from './restore-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
+import { pathInputProblem } from './path-input-problem.js';
 import { displayEdit } from './display-edit.js';
 
 const editInput = z.object({
@@ -87,6 +88,8 @@ export function createEditTool(context: WorkspaceContext): Tool<EditInput> {
     display: displayEdit(boundary, applyEdit),
     async validateInput({ input, agent }) {
       if (input.old_string === input.new_string) return 'No changes to make: old_string and new_string are exactly the same.';
+      const pathProblem = pathInputProblem('file_path', input.file_path);
+      if (pathProblem) return pathProblem;
       const precheck = await precheckFile(boundary, agent, input.file_path, true, 'Edit');
       if (precheck.status === 'problem') return precheck.message;
       if (precheck.status === 'unknown') return undefined;

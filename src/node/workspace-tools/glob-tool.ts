@@ -11,6 +11,7 @@ import { truncateEnd } from './truncate-output.js';
 import { walkFiles } from './walk-files.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
+import { pathInputProblem } from './path-input-problem.js';
 
 /** Most paths one Glob call returns. */
 const MAX_GLOB_RESULTS = 100;
@@ -56,7 +57,7 @@ export function createGlobTool(context: WorkspaceContext): Tool<GlobInput> {
     readOnly: true,
     concurrencySafe: true,
     ruleTarget: { field: 'path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
-    validateInput: ({ input }) => globProblem(input.pattern),
+    validateInput: ({ input }) => pathInputProblem('path', input.path) ?? pathInputProblem('pattern', input.pattern) ?? globProblem(input.pattern),
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Glob', verb: 'searches', input: globSearchTarget(input).directory, isDirectory: true, toolUseId, agent }),
     async execute({ input, toolUseId, agent, signal }) {

@@ -16,6 +16,7 @@ import { walkFiles } from './walk-files.js';
 import { isWithin } from './workspace-boundary.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
+import { pathInputProblem } from './path-input-problem.js';
 
 const grepInput = z.object({
   pattern: z.string().min(1).describe('The regular expression to search for (JavaScript syntax), e.g. "function\\s+\\w+" or "TODO".'),
@@ -97,6 +98,8 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       },
     },
     validateInput: ({ input }) => {
+      const pathProblem = pathInputProblem('path', input.path);
+      if (pathProblem) return pathProblem;
       const regexp = compile(input);
       if (typeof regexp === 'string') return regexp;
       return input.glob === undefined ? undefined : globProblem(input.glob);

@@ -1,6 +1,8 @@
-import fs from 'node:fs/promises';
 import type { ToolAgentContext } from '../../tools/types.js';
+import { MAX_EDITABLE_BYTES, tooLargeToEditMessage } from './max-editable-bytes.js';
 import { notUtf8Message } from './not-utf8-message.js';
+import { openCheckedFile } from './open-checked-file.js';
+import { readOpenFile } from './read-open-file.js';
 import { getReadRecord, staleMessage } from './tool-state-records.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
 
@@ -29,19 +31,27 @@ export async function precheckFile(boundary: WorkspaceBoundary, agent: ToolAgent
   } catch {
     return { status: 'unknown' };
   }
-  let stat;
-  try {
-    stat = await fs.stat(real);
-  } catch {
+  // Opened, not looked up twice by name: a file swapped for a FIFO between a stat and a read
+  // would block the read for ever (the open does not block, and only a regular file is read).
+  const opened = await openCheckedFile(real, 'read');
+  if (!opened.ok) {
+    if (opened.code === 'EISDIR') return { status: 'problem', message: `${input} is a directory, not a file.` };
+    // Anything else (gone, a path below a file, swapped meanwhile) is for execution to find and report.
     return { status: 'missing' };
   }
-  if (stat.isDirectory()) return { status: 'problem', message: `${input} is a directory, not a file.` };
-  if (!stat.isFile()) return { status: 'problem', message: `${input} is not a regular file.` };
-  const stale = staleMessage(getReadRecord(agent.toolState, real), { mtimeMs: stat.mtimeMs });
-  if (stale) return { status: 'problem', message: stale };
-  if (!readContent) return { status: 'existing', content: '' };
-  const bytes = await fs.readFile(real);
-  const notText = notUtf8Message(toolName, input, bytes);
-  if (notText !== undefined) return { status: 'problem', message: notText };
-  return { status: 'existing', content: bytes.toString('utf8') };
+  try {
+    const stat = await opened.handle.stat();
+    if (stat.isDirectory()) return { status: 'problem', message: `${input} is a directory, not a file.` };
+    if (!stat.isFile()) return { status: 'problem', message: `${input} is not a regular file.` };
+    if (stat.size > MAX_EDITABLE_BYTES) return { status: 'problem', message: tooLargeToEditMessage(toolName, input, stat.size) };
+    const stale = staleMessage(getReadRecord(agent.toolState, real), { mtimeMs: stat.mtimeMs });
+    if (stale) return { status: 'problem', message: stale };
+    if (!readContent) return { status: 'existing', content: '' };
+    const bytes = await readOpenFile(opened.handle, stat.size);
+    const notText = notUtf8Message(toolName, input, bytes);
+    if (notText !== undefined) return { status: 'problem', message: notText };
+    return { status: 'existing', content: bytes.toString('utf8') };
+  } finally {
+    await opened.handle.close();
+  }
 }

@@ -18,6 +18,12 @@ export interface ReadFileWindowOptions {
   maxImageBytes: number;
   /** Stops the read between two chunks: the read rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Past this many bytes the read stops once the window is filled (or its last line was cut):
+   * the rest of the file is neither hashed nor counted (`partial`).
+   * @default Infinity
+   */
+  maxWholeBytes?: number;
 }
 
 /** What {@link readFileWindow} found. */
@@ -27,8 +33,10 @@ export interface FileWindow {
    * not needed (a binary file, or an image too large to return).
    */
   sha256: string | undefined;
-  /** Total number of lines (a last line without a newline counts). */
+  /** Total number of lines (a last line without a newline counts); with `partial`, the lines read so far. */
   totalLines: number;
+  /** The read stopped past `maxWholeBytes`: the file goes on after the window (not hashed, not counted). */
+  partial: boolean;
   /** The returned lines, without line terminators; cut lines end with a note. */
   lines: string[];
   /** Lines after the window were left out because of `maxBytes`. */
@@ -66,7 +74,7 @@ export async function readFileWindow(handle: FileHandle, options: ReadFileWindow
     }
   };
   const buffer = Buffer.alloc(CHUNK_BYTES);
-  const window: FileWindow = { sha256: undefined, totalLines: 0, lines: [], stoppedByBytes: false, binary: false, notUtf8: false, image: undefined };
+  const window: FileWindow = { sha256: undefined, totalLines: 0, partial: false, lines: [], stoppedByBytes: false, binary: false, notUtf8: false, image: undefined };
   const imageChunks: Buffer[] = [];
   let collecting = true;
   let bytes = 0;
@@ -136,8 +144,15 @@ export async function readFileWindow(handle: FileHandle, options: ReadFileWindow
       validate(chunk);
       addText(decoder.write(chunk));
     }
+    // A huge file (a log of gigabytes, a sparse file): what was asked for is there, the rest is not read.
+    if (!window.binary && position > (options.maxWholeBytes ?? Infinity) && (!collecting || lineCut)) {
+      if (collecting && lineStarted) endLine();
+      window.partial = true;
+      complete = false;
+      break;
+    }
   }
-  if (!window.binary) {
+  if (!window.binary && !window.partial) {
     validate();
     addText(decoder.end());
     if (lineStarted) endLine();

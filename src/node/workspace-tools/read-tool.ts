@@ -8,6 +8,8 @@ import { readFileWindow } from './read-file-window.js';
 import { setReadRecord } from './tool-state-records.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
+import { pathInputProblem } from './path-input-problem.js';
+import { MAX_EDITABLE_BYTES } from './max-editable-bytes.js';
 
 const MAX_LINE_CHARS = 2000;
 /** The Messages API accepts images up to 5 MB base64-encoded, about 3.75 MB of bytes. */
@@ -42,6 +44,7 @@ export function createReadTool(context: WorkspaceContext): Tool<ReadInput> {
     readOnly: true,
     concurrencySafe: true,
     ruleTarget: { field: 'file_path', kind: 'path', aliases: (value) => ruleAliases(context.boundary, value) },
+    validateInput: ({ input }) => pathInputProblem('file_path', input.file_path),
     checkPermissions: ({ input, toolUseId, agent }) =>
       checkPathPermission({ boundary, toolName: 'Read', verb: 'reads', input: input.file_path, toolUseId, agent }),
     async execute({ input, toolUseId, agent, signal }) {
@@ -65,6 +68,7 @@ export function createReadTool(context: WorkspaceContext): Tool<ReadInput> {
           maxBytes: context.maxReadBytes,
           maxLineChars: MAX_LINE_CHARS,
           maxImageBytes: MAX_IMAGE_BYTES,
+          maxWholeBytes: MAX_EDITABLE_BYTES,
           signal,
         }).catch((error: unknown) => {
           if (signal.aborted) return undefined;
@@ -92,7 +96,9 @@ export function createReadTool(context: WorkspaceContext): Tool<ReadInput> {
         }
         const lastLine = startLine + window.lines.length - 1;
         let text = formatLines(window.lines, startLine);
-        if (lastLine < window.totalLines) {
+        if (window.partial) {
+          text += `\n\n[Showing lines ${startLine}-${lastLine} of a file of ${stat.size} bytes; it is too large to read whole (more than ${MAX_EDITABLE_BYTES} bytes), so its lines were not counted. Continue with offset=${lastLine + 1}. Edit and Write refuse a file this large; change it with Bash.]`;
+        } else if (lastLine < window.totalLines) {
           const why = window.stoppedByBytes ? `the ${context.maxReadBytes}-byte limit of one read` : 'the line limit';
           text += `\n\n[Showing lines ${startLine}-${lastLine} of ${window.totalLines} (stopped at ${why}). Continue with offset=${lastLine + 1}.]`;
         }

@@ -59,7 +59,11 @@ export class RegexSearchStopped extends Error {
 export interface RegexSearchWorkerOptions {
   /** The user's pattern, compiled in the worker (never on the main thread's event loop). */
   regexp: RegExp;
-  /** The whole search (all files) must finish within this many milliseconds. */
+  /**
+   * The pattern may spend this many milliseconds matching, over the whole search (all files). Only
+   * the time a text is being matched counts, not the time the caller spends finding and reading
+   * files between two texts.
+   */
   timeoutMs: number;
   /** Stops the search at once. */
   signal: AbortSignal;
@@ -75,7 +79,11 @@ export class RegexSearchWorker {
   private readonly pending = new Map<number, { resolve: (matches: number[]) => void; reject: (error: Error) => void }>();
   private nextId = 0;
   private stopped: RegexSearchStopped | undefined;
-  private readonly timer: NodeJS.Timeout;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly timeoutMs: number;
+  /** Time spent matching so far, and since when the worker has been busy with the current texts. */
+  private busyMs = 0;
+  private busySince: number | undefined;
   private readonly onAbort = () => this.stop(new RegexSearchStopped('aborted'));
   private readonly signal: AbortSignal;
 
@@ -85,10 +93,10 @@ export class RegexSearchWorker {
     this.worker.on('message', ({ id, matches }: { id: number; matches: number[] }) => {
       this.pending.get(id)?.resolve(matches);
       this.pending.delete(id);
+      if (this.pending.size === 0) this.idle();
     });
     this.worker.on('error', (error) => this.stop(error));
-    this.timer = setTimeout(() => this.stop(new RegexSearchStopped('timeout')), options.timeoutMs);
-    this.timer.unref();
+    this.timeoutMs = options.timeoutMs;
     this.signal = options.signal;
     if (options.signal.aborted) this.onAbort();
     else options.signal.addEventListener('abort', this.onAbort, { once: true });
@@ -106,11 +114,26 @@ export class RegexSearchWorker {
 
   private ask(message: { type: 'text'; text: string } | { type: 'texts'; texts: readonly string[] }): Promise<number[]> {
     if (this.stopped) return Promise.reject(this.stopped);
+    if (this.pending.size === 0) this.busy();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...message, id });
     });
+  }
+
+  /** The worker starts matching: the deadline runs, for the time still left. */
+  private busy(): void {
+    this.busySince = performance.now();
+    this.timer = setTimeout(() => this.stop(new RegexSearchStopped('timeout')), Math.max(0, this.timeoutMs - this.busyMs));
+    this.timer.unref();
+  }
+
+  /** The worker answered everything asked: the deadline pauses. */
+  private idle(): void {
+    if (this.busySince !== undefined) this.busyMs += performance.now() - this.busySince;
+    this.busySince = undefined;
+    clearTimeout(this.timer);
   }
 
   private stop(error: Error): void {

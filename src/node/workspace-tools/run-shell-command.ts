@@ -1,5 +1,10 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { killEscapedProcesses, outputPipesOf, startTimeOf } from './kill-escaped-processes.js';
 import { BoundedText } from './truncate-output.js';
+
+/** The variable that marks every process a Bash call starts (see `killEscapedProcesses`). */
+export const COMMAND_MARK_VARIABLE = 'AGENT_HARNESS_COMMAND';
 
 /** Options of {@link runShellCommand}. */
 export interface RunShellCommandOptions {
@@ -39,8 +44,8 @@ const CLOSE_GRACE_MS = 1000;
 /**
  * Runs a shell command in its own process group (`detached: true`, so the shell leads a new
  * session) with stdin closed. On timeout or abort, and also when the shell exits, the whole group
- * is killed with SIGKILL, so nothing the command started outlives the call (except processes that
- * deliberately leave the group with `setsid`).
+ * is killed with SIGKILL, and so, on Linux, are the processes that left it (a `set -m` job, a
+ * `setsid` daemon: see `killEscapedProcesses`), so nothing the command started outlives the call.
  */
 export function runShellCommand(options: RunShellCommandOptions): Promise<ShellCommandResult> {
   const stdout = new BoundedText(options.maxOutputChars);
@@ -48,16 +53,20 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<ShellC
   const result: ShellCommandResult = { stdout: '', stderr: '', exitCode: null, pid: undefined, timedOut: false, aborted: false, spawnError: undefined };
   if (options.signal.aborted) return Promise.resolve({ ...result, aborted: true });
 
+  const environmentMark = `${COMMAND_MARK_VARIABLE}=${randomUUID()}`;
   return new Promise((resolve) => {
     const child = spawn(options.shell, ['-c', options.command], {
       cwd: options.cwd,
-      env: options.env,
+      env: { ...options.env, [COMMAND_MARK_VARIABLE]: environmentMark.slice(COMMAND_MARK_VARIABLE.length + 1) },
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     result.pid = child.pid;
     let finished = false;
     let closeTimer: NodeJS.Timeout | undefined;
+    // Read now, before the command can redirect them: what its processes write their output to.
+    const pipes = outputPipesOf(child.pid);
+    const startedAt = startTimeOf(child.pid);
 
     const killGroup = () => {
       if (child.pid === undefined) return;
@@ -66,6 +75,7 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<ShellC
       } catch {
         // ESRCH: the group is already gone
       }
+      killEscapedProcesses({ sessionId: child.pid, environmentMark, pipes, startedAt });
     };
     const finish = () => {
       if (finished) return;

@@ -1,5 +1,6 @@
 import { headOfText } from '../../model/code-point-boundary.js';
 import { openCheckedFile } from './open-checked-file.js';
+import { readOpenFile } from './read-open-file.js';
 
 /** Files larger than this are skipped by Grep. */
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
@@ -44,7 +45,7 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
     const stat = await opened.handle.stat();
     if (!stat.isFile() || stat.size > MAX_GREP_FILE_BYTES) return undefined;
     mtimeMs = stat.mtimeMs;
-    bytes = await opened.handle.readFile();
+    bytes = await readOpenFile(opened.handle, stat.size);
   } finally {
     await opened.handle.close();
   }

@@ -5,8 +5,10 @@ import type { ToolAgentContext, ToolOutput } from '../../tools/types.js';
 import { dropFileCheckpoints, recordFileCheckpoint } from '../../tools/file-checkpoints.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { makeDirectories } from './make-directories.js';
+import { MAX_EDITABLE_BYTES, tooLargeToEditMessage } from './max-editable-bytes.js';
 import { notUtf8Message } from './not-utf8-message.js';
 import { openCheckedFile } from './open-checked-file.js';
+import { readOpenFile } from './read-open-file.js';
 import { writeOverFile } from './replace-file.js';
 import { authorizePath } from './path-access.js';
 import { sha256 } from './read-file-window.js';
@@ -101,7 +103,9 @@ async function finishWrite(handle: FileHandle, args: UpdateFileArgs, real: strin
 async function updateExisting(args: UpdateFileArgs, real: string, handle: FileHandle): Promise<ToolOutput> {
   const stat = await handle.stat();
   if (!stat.isFile()) return toolOutput(`${args.input} is not a regular file.`, { isError: true });
-  const bytes = await handle.readFile();
+  // Checked before reading: the whole file is held in memory below.
+  if (stat.size > MAX_EDITABLE_BYTES) return toolOutput(tooLargeToEditMessage(args.toolName, args.input, stat.size), { isError: true });
+  const bytes = await readOpenFile(handle, stat.size);
   const stale = staleMessage(getReadRecord(args.agent.toolState, real), { mtimeMs: stat.mtimeMs, sha256: sha256(bytes) });
   if (stale) return toolOutput(stale, { isError: true });
   const shown = args.boundary.display(real);

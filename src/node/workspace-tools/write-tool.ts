@@ -7,6 +7,7 @@ import { updateFile } from './update-file.js';
 import { restoreWorkspaceFile } from './restore-file.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
+import { pathInputProblem } from './path-input-problem.js';
 import { displayWrite } from './display-write.js';
 
 const writeInput = z.object({
@@ -36,6 +37,8 @@ export function createWriteTool(context: WorkspaceContext): Tool<WriteInput> {
     restoreFile: restoreWorkspaceFile,
     display: displayWrite(boundary),
     async validateInput({ input, agent }) {
+      const pathProblem = pathInputProblem('file_path', input.file_path);
+      if (pathProblem) return pathProblem;
       const precheck = await precheckFile(boundary, agent, input.file_path, false, 'Write');
       return precheck.status === 'problem' ? precheck.message : undefined;
     },
