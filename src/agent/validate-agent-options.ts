@@ -191,6 +191,7 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   planStore: isPlanStore,
   maxToolResultChars: isPositiveInteger,
   maxToolConcurrency: isPositiveInteger,
+  maxToolCallsPerTurn: isPositiveInteger,
   maxStreamRetries: isNonNegativeInteger,
   context: shape(CONTEXT_SPEC, { usage: '{ window: 200000, spill: true, compaction: { threshold: 0.9 } }' }),
   memory: shape(MEMORY_SPEC, { usage: '{ store: memoryMemoryStore() }' }),

@@ -328,6 +328,14 @@ export interface AgentOptions {
    */
   maxToolConcurrency?: number;
   /**
+   * How many tool calls of one model answer are considered at most. The calls past it are answered
+   * with an error result that asks the model to send them again in a later answer: none of them
+   * runs, is asked about, or gets an approval card. Bounds what one hostile or runaway answer (a
+   * thousand `tool_use` blocks) can start. Subagents inherit it.
+   * @default 64
+   */
+  maxToolCallsPerTurn?: number;
+  /**
    * How many times a turn is retried after a retryable failure in the middle of a stream
    * (e.g. `overloaded_error`), in all: the attempt after a "prompt is too long" compaction shares
    * the turn's retries. HTTP-level retries are the model adapter's.

@@ -147,6 +147,7 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
     ...(from.planModeInstructions !== undefined ? { planModeInstructions: from.planModeInstructions } : {}),
     ...(from.maxToolResultChars !== undefined ? { maxToolResultChars: from.maxToolResultChars } : {}),
     ...(from.maxToolConcurrency !== undefined ? { maxToolConcurrency: from.maxToolConcurrency } : {}),
+    ...(from.maxToolCallsPerTurn !== undefined ? { maxToolCallsPerTurn: from.maxToolCallsPerTurn } : {}),
     ...(from.maxStreamRetries !== undefined ? { maxStreamRetries: from.maxStreamRetries } : {}),
     ...(from.toolSearch !== undefined ? { toolSearch: from.toolSearch } : {}),
   };
