@@ -124,3 +124,55 @@ describe('tool calls per answer are bounded (maxToolCallsPerTurn)', () => {
     expect(results.filter((block) => block.is_error === true)).toHaveLength(190);
   });
 });
+
+describe('a cut-off answer is visible on the result (RunResult.stopReason)', () => {
+  it.each(['max_tokens', 'refusal', 'model_context_window_exceeded'] as const)('a text answer stopped by %s ends completed with that stopReason', async (stopReason) => {
+    const model = scriptedModel([turn('The article begins, and then', { stopReason })]);
+    const result = await createAgent({ model }).run('Write it.').result;
+    expect(result.status).toBe('completed');
+    expect(result.stopReason).toBe(stopReason);
+  });
+
+  it('a finished answer says end_turn', async () => {
+    const result = await createAgent({ model: scriptedModel(['done']) }).run('go').result;
+    expect(result.stopReason).toBe('end_turn');
+  });
+
+  it('typed output: a cut-off answer whose JSON part validates is not taken; the model is asked again', async () => {
+    const schema = z.object({ title: z.string() });
+    const model = scriptedModel([turn('{"title": "Tide pools"} and now the sections: {"secti', { stopReason: 'max_tokens' }), '{"title": "Tide pools, complete"}']);
+    const result = await createAgent({ model }).run('Outline it.', { outputSchema: schema, outputMode: 'text' }).result;
+    expect(result.status).toBe('completed');
+    expect(result.output).toEqual({ title: 'Tide pools, complete' });
+    expect(result.outputAttempts).toBe(2);
+    expect(JSON.stringify(model.requests[1]!.messages.at(-1))).toContain('cut off');
+  });
+
+  it('typed output: with no retries left, a cut-off answer ends the run with a StructuredOutputError naming the stop reason', async () => {
+    const schema = z.object({ title: z.string() });
+    const model = scriptedModel([turn('{"title": "Half"}', { stopReason: 'max_tokens' })]);
+    const result = await createAgent({ model }).run('Outline it.', { outputSchema: schema, outputMode: 'text', outputRetries: 0 }).result;
+    expect(result.status).toBe('error');
+    expect(result.output).toBeUndefined();
+    expect(result.error?.message).toContain('max_tokens');
+    expect(result.stopReason).toBe('max_tokens');
+  });
+
+  it('a subagent whose report was cut off: the parent model is told so', async () => {
+    const child = scriptedModel([turn('Findings: first, the', { stopReason: 'max_tokens' })]);
+    const parent = scriptedModel([turn(toolCall('Agent', { description: 'research', prompt: 'look', subagent_type: 'worker' }, 'a0')), 'ok']);
+    const agent = createAgent({ model: parent, agents: { worker: { description: 'Works.', prompt: 'Work.', model: child } } });
+    expect((await agent.run('go').result).status).toBe('completed');
+    const results = resultsOf(parent.requests[1]!.messages);
+    expect(JSON.stringify(results[0]!.content)).toContain('cut off');
+  });
+
+  it('through the real SDK: a streamed answer stopped by max_tokens', async () => {
+    server = await startMessagesServer({ responses: [{ content: [{ type: 'text', text: 'Half an article' }], stopReason: 'max_tokens' }] });
+    const agent = createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }) });
+    const result = await agent.run('Write it.').result;
+    expect(result.status).toBe('completed');
+    expect(result.stopReason).toBe('max_tokens');
+    expect(result.text).toBe('Half an article');
+  });
+});
