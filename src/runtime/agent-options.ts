@@ -1,4 +1,5 @@
 import type { Model } from '../model/model.js';
+import type { StreamRetryBackoff } from '../loop/stream-retry-backoff.js';
 import type { AutoModeOptions, CanUseTool, PermissionMode, PermissionRules } from '../types/permission.js';
 import type { HooksConfig } from '../hooks/types.js';
 import type { PlanStore } from '../plan/plan-store.js';
@@ -342,4 +343,11 @@ export interface AgentOptions {
    * @default 2
    */
   maxStreamRetries?: number;
+  /**
+   * The wait before each of those retries: exponential with jitter and capped (see
+   * {@link StreamRetryBackoff}), or the `retryAfterMs` the error carries; `false` retries at once.
+   * `interrupt()` and `close()` end the wait at once. Subagents inherit it.
+   * @default { initialDelayMs: 500, maxDelayMs: 8000 }
+   */
+  streamRetryBackoff?: StreamRetryBackoff | false;
 }

@@ -149,6 +149,7 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
     ...(from.maxToolConcurrency !== undefined ? { maxToolConcurrency: from.maxToolConcurrency } : {}),
     ...(from.maxToolCallsPerTurn !== undefined ? { maxToolCallsPerTurn: from.maxToolCallsPerTurn } : {}),
     ...(from.maxStreamRetries !== undefined ? { maxStreamRetries: from.maxStreamRetries } : {}),
+    ...(from.streamRetryBackoff !== undefined ? { streamRetryBackoff: from.streamRetryBackoff } : {}),
     ...(from.toolSearch !== undefined ? { toolSearch: from.toolSearch } : {}),
   };
   const context = subagentContext(from.context, model.modelId === from.model.modelId);
