@@ -32,6 +32,8 @@ export interface SubagentRunSummary {
   costUsd: number | undefined;
   /** Its model calls. */
   turns: number;
+  /** Why its last model answer stopped (see `RunResult.stopReason`: `max_tokens`, `model_context_window_exceeded` or `refusal` mean its report was cut off). Absent when it made no model call. */
+  stopReason?: StopReason | null;
 }
 
 /** A subagent started with `run_in_background`, as the parent's run result lists it. */

@@ -162,7 +162,9 @@ describe('a cut-off answer is visible on the result (RunResult.stopReason)', () 
     const child = scriptedModel([turn('Findings: first, the', { stopReason: 'max_tokens' })]);
     const parent = scriptedModel([turn(toolCall('Agent', { description: 'research', prompt: 'look', subagent_type: 'worker' }, 'a0')), 'ok']);
     const agent = createAgent({ model: parent, agents: { worker: { description: 'Works.', prompt: 'Work.', model: child } } });
-    expect((await agent.run('go').result).status).toBe('completed');
+    const result = await agent.run('go').result;
+    expect(result.status).toBe('completed');
+    expect(result.subagents?.[0]?.stopReason).toBe('max_tokens');
     const results = resultsOf(parent.requests[1]!.messages);
     expect(JSON.stringify(results[0]!.content)).toContain('cut off');
   });
