@@ -20,6 +20,9 @@ export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 64;
 
 /** What the model is told about a call past the bound on calls per answer. */
 function tooManyCalls(count: number, limit: number, index: number): string {
+  // The full explanation once, on the first call past the bound; a short line on the others, so
+  // that a thousand refused calls do not fill the context with the same paragraph.
+  if (index > limit) return `Not run: past the ${limit} tool calls one answer may make (maxToolCallsPerTurn); see the result of call number ${limit + 1}.`;
   return (
     `This answer made ${count} tool calls, and at most ${limit} of one answer are run (maxToolCallsPerTurn), so this call (number ${index + 1}) was not run. ` +
     `Split your work: send the calls that were not run again in your next answers, at most ${limit} at a time, once you have the results of these.`

@@ -57,6 +57,9 @@ describe('tool calls per answer are bounded (maxToolCallsPerTurn)', () => {
     expect(results.slice(64).every((block) => block.is_error === true)).toBe(true);
     expect(JSON.stringify(results[64]!.content)).toContain('maxToolCallsPerTurn');
     expect(JSON.stringify(results[64]!.content)).toContain('Split your work');
+    // The explanation once; the other refused calls get a short line pointing at it.
+    expect(JSON.stringify(results[500]!.content)).toContain('maxToolCallsPerTurn');
+    expect(JSON.stringify(results[500]!.content).length).toBeLessThan(160);
   });
 
   it('without canUseTool, calls past the bound get no approval card', async () => {
