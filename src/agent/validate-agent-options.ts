@@ -30,6 +30,7 @@ import {
 import { PERMISSION_MODES, type AutoModeOptions, type PermissionRules } from '../types/permission.js';
 import type { AgentOptions, VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js';
 import type { Model } from '../model/model.js';
+import type { StreamRetryBackoff } from '../loop/stream-retry-backoff.js';
 import type { AgentDefinition } from '../runtime/agent-definition.js';
 import { CLAUDE_AGENT_SDK_HINTS } from './claude-agent-sdk-hints.js';
 import { assertToolJsonSchema } from '../tools/assert-tool-json-schema.js';
@@ -90,6 +91,7 @@ const orBoolean = (check: OptionCheck, orTrue: boolean): OptionCheck => (value, 
 
 const isFraction = accepts('a fraction above 0 and at most 1, e.g. 0.8', (value) => typeof value === 'number' && value > 0 && value <= 1);
 
+const STREAM_RETRY_BACKOFF_SPEC: OptionsSpec<StreamRetryBackoff> = { initialDelayMs: isNonNegativeInteger, maxDelayMs: isNonNegativeInteger, sleep: isFunction, random: isFunction };
 const SPILL_SPEC: OptionsSpec<SpillOptions> = { maxChars: isPositiveInteger, headChars: isNonNegativeInteger, tailChars: isNonNegativeInteger };
 const CLEARING_SPEC: OptionsSpec<ClearingOptions> = {
   triggerFraction: isFraction,
@@ -191,7 +193,13 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   planStore: isPlanStore,
   maxToolResultChars: isPositiveInteger,
   maxToolConcurrency: isPositiveInteger,
+  maxToolCallsPerTurn: isPositiveInteger,
   maxStreamRetries: isNonNegativeInteger,
+  streamRetryBackoff: either(
+    'false, or { initialDelayMs?, maxDelayMs?, sleep?, random? }',
+    accepts('false', (value) => value === false),
+    shape(STREAM_RETRY_BACKOFF_SPEC, { usage: '{ initialDelayMs: 500, maxDelayMs: 8000 }' }),
+  ),
   context: shape(CONTEXT_SPEC, { usage: '{ window: 200000, spill: true, compaction: { threshold: 0.9 } }' }),
   memory: shape(MEMORY_SPEC, { usage: '{ store: memoryMemoryStore() }' }),
 };

@@ -10,6 +10,12 @@ export interface ModelErrorOptions extends AgentHarnessErrorOptions {
   retryable?: boolean;
   /** The provider's request id, for support tickets. */
   requestId?: string;
+  /**
+   * How long the provider asked to wait before trying again (a `retry-after`), in milliseconds.
+   * The loop waits this long (up to `streamRetryBackoff.maxDelayMs`) before a retry after a
+   * failure in the middle of a stream, instead of its own backoff.
+   */
+  retryAfterMs?: number;
 }
 
 /** A model call failed: an HTTP error, a mid-stream `error` event, or a broken stream. */
@@ -19,12 +25,16 @@ export class ModelError extends AgentHarnessError {
   readonly errorType: string | undefined;
   readonly retryable: boolean;
   readonly requestId: string | undefined;
+  /** How long the provider asked to wait before trying again, in milliseconds, when it said. */
+  readonly retryAfterMs: number | undefined;
   constructor(message: string, options: ModelErrorOptions = {}) {
     super(ModelError.code, message, options);
     this.status = options.status;
     this.errorType = options.errorType;
     this.retryable = options.retryable ?? false;
     this.requestId = options.requestId;
+    const after = options.retryAfterMs;
+    this.retryAfterMs = typeof after === 'number' && Number.isFinite(after) && after >= 0 ? after : undefined;
   }
   static override isInstance = hasCode<ModelError>(ModelError.code);
 }

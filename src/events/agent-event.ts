@@ -85,6 +85,8 @@ export interface StreamRetryEvent extends EventBase {
   maxRetries: number;
   /** Why the attempt failed: a retryable `ModelError` without an HTTP status (HTTP-level retries are the model adapter's). */
   error: ModelError;
+  /** How long the turn waits before the new attempt, in milliseconds (`streamRetryBackoff`; 0 when it retries at once). */
+  delayMs: number;
 }
 
 /** The model asked for a tool call (emitted once its input is complete). */

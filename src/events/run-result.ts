@@ -1,5 +1,6 @@
 import type { AgentHarnessError } from '../errors/agent-harness-error.js';
 import type { Message } from '../model/messages.js';
+import type { StopReason } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import type { PermissionDecision } from '../types/permission.js';
 import type { PendingApproval } from '../types/pending-approval.js';
@@ -31,6 +32,8 @@ export interface SubagentRunSummary {
   costUsd: number | undefined;
   /** Its model calls. */
   turns: number;
+  /** Why its last model answer stopped (see `RunResult.stopReason`: `max_tokens`, `model_context_window_exceeded` or `refusal` mean its report was cut off). Absent when it made no model call. */
+  stopReason?: StopReason | null;
 }
 
 /** A subagent started with `run_in_background`, as the parent's run result lists it. */
@@ -93,6 +96,16 @@ export interface RunResult<Output = unknown> {
   costUsd: number | undefined;
   /** Model calls made in this run. */
   turns: number;
+  /**
+   * Why the run's last model answer stopped, as the API reported it (also on that turn's
+   * `turn-end`); absent when the run made no model call. A run with status `completed` whose
+   * `stopReason` is `max_tokens`, `model_context_window_exceeded` or `refusal` ended on an answer
+   * that was cut off: `text` may be a half answer (raise the model's `maxTokens`, ask for less,
+   * or continue the session). `end_turn` and `stop_sequence` are answers the model finished.
+   * A run with an `outputSchema` never takes a cut-off answer as its `output`: it asks again
+   * (`outputRetries`), then ends with a `StructuredOutputError`.
+   */
+  stopReason?: StopReason | null;
   /** The messages appended to the session during this run, in order. */
   messages: Message[];
   /** Tool calls denied during this run. */

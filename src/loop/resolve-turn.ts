@@ -15,6 +15,20 @@ import { withSpan, type SpanLike } from '../telemetry/index.js';
 import { CallPermissionArgs } from './call-permission-args.js';
 import type { RunAbort } from './run-abort.js';
 
+/** How many tool calls of one answer are considered when `maxToolCallsPerTurn` is not set. */
+export const DEFAULT_MAX_TOOL_CALLS_PER_TURN = 64;
+
+/** What the model is told about a call past the bound on calls per answer. */
+function tooManyCalls(count: number, limit: number, index: number): string {
+  // The full explanation once, on the first call past the bound; a short line on the others, so
+  // that a thousand refused calls do not fill the context with the same paragraph.
+  if (index > limit) return `Not run: past the ${limit} tool calls one answer may make (maxToolCallsPerTurn); see the result of call number ${limit + 1}.`;
+  return (
+    `This answer made ${count} tool calls, and at most ${limit} of one answer are run (maxToolCallsPerTurn), so this call (number ${index + 1}) was not run. ` +
+    `Split your work: send the calls that were not run again in your next answers, at most ${limit} at a time, once you have the results of these.`
+  );
+}
+
 /** What deciding a batch leaves for the run: denials for the result, and whether the host asked to stop. */
 export interface TurnDecisions {
   /** Denied calls, for `RunResult.permissionDenials`. */
@@ -42,6 +56,12 @@ function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number
     if (call.state !== 'undecided') continue;
     // Aborted, or the host denied a call and asked to stop: the caller answers the rest.
     if (abort.aborted || decisions.stopRequested) return undefined;
+    // Past the bound on calls per answer: answered at once, never run nor asked about.
+    const limit = core.options.maxToolCallsPerTurn ?? DEFAULT_MAX_TOOL_CALLS_PER_TURN;
+    if (index >= limit) {
+      refuseCall(core, call, tooManyCalls(calls.length, limit, index));
+      continue;
+    }
     const tool = core.tools.get(call.toolName);
     if (!tool) {
       const available = [...core.tools.keys()].join(', ');

@@ -28,10 +28,12 @@ import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
 import { RunSpend } from '../model/run-spend.js';
 import { checkStopConditions } from './stop-conditions.js';
-import { checkOutput, checkOutputCall, outputInstruction, STRUCTURED_OUTPUT_TOOL_NAME, type OutputCheck, type OutputRequest } from './structured-output.js';
+import { checkOutput, checkOutputCall, cutOffOutput, outputInstruction, STRUCTURED_OUTPUT_TOOL_NAME, type OutputCheck, type OutputRequest } from './structured-output.js';
 import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
 import { BUDGET_SPENT_COMPACTING, modelTurn, totalInput, type TurnRequest } from './model-turn.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
+import { isCutOff } from './cut-off-answer.js';
+import type { StopReason } from '../model/model.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
 
 /** What starts a run: a prompt, the host's answer to a pending approval (continue the open batch), or neither (`agent.continue()`). */
@@ -126,6 +128,8 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
   const runMessages = new RunMessages();
   let turns = 0;
   let lastText = '';
+  /** The stop reason of the run's last model answer (undefined before the first). */
+  let lastStopReason: StopReason | null | undefined;
   let stopContinuations = 0;
   let output: unknown;
   let outputAttempts = 0;
@@ -191,6 +195,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
     }
     if (subagents.length) result.subagents = subagents;
     if (estimatedOutputTokens > 0) result.estimatedOutputTokens = estimatedOutputTokens;
+    if (lastStopReason !== undefined) result.stopReason = lastStopReason;
     if (planVerification) result.planVerification = planVerification;
     const running = core.runningBackgroundTasks();
     if (running.length) result.backgroundTasks = running;
@@ -207,7 +212,8 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
    * or out of retries — then `outputFailure` is set); false after asking the model again.
    */
   const checkFinalOutput = (text: string): boolean => {
-    const check = checkOutput(text, input.output!);
+    // A cut-off answer is never taken, even when a part of it happens to validate.
+    const check = isCutOff(lastStopReason) ? cutOffOutput(lastStopReason, input.output!) : checkOutput(text, input.output!);
     if (check.ok) {
       output = check.value;
       return true;
@@ -347,6 +353,7 @@ async function runTurns(core: AgentCore, input: RunInput, outerContext: RunConte
       if (response === BUDGET_SPENT_COMPACTING) return await finish('budget-exceeded');
       const { request } = turn;
       countUsage(response.usage);
+      lastStopReason = response.stopReason;
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.
       // Ids used anywhere in the history are taken (the API wants them unique in a request).

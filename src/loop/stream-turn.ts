@@ -4,6 +4,7 @@ import type { ModelRequest, ModelResponse } from '../model/model.js';
 import { usageProblem } from '../model/usage.js';
 import type { CountPartialUsage, PartialUsage } from './partial-usage.js';
 import type { RunAbort } from './run-abort.js';
+import { sleepUnlessAborted, streamRetryDelay } from './stream-retry-backoff.js';
 
 /** Options of {@link streamTurn}. */
 export interface StreamTurnOptions {
@@ -94,7 +95,15 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
       // The failed attempt was billed for what it reported so far: counted before the next one.
       partial.countInto(options.countUsage);
       retries.used++;
-      core.emit({ type: 'stream-retry', turn, retry: retries.used, maxRetries, error });
+      const backoff = core.options.streamRetryBackoff;
+      const delayMs = streamRetryDelay(backoff, retries.used, error);
+      core.emit({ type: 'stream-retry', turn, retry: retries.used, maxRetries, error, delayMs });
+      if (delayMs > 0) {
+        // The caller races this turn against the run's interruption: interrupt() and close() end
+        // the wait at once; the signal also clears the timer, so nothing is left behind.
+        await (backoff !== false && backoff?.sleep ? backoff.sleep : sleepUnlessAborted)(delayMs, abort.signal);
+        if (abort.aborted) throw abort.reason;
+      }
     }
   }
 }

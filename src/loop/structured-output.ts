@@ -2,6 +2,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { extractJson } from '../plan/extract-json.js';
 import { schemaToJsonSchema, validateWithSchema, type ValueSchema } from '../plan/value-schema.js';
 import type { Model, RequestTool, ToolDefinition } from '../model/model.js';
+import { cutOffReason, type CutOffStopReason } from './cut-off-answer.js';
 
 /** The name of the tool a model without native structured output gives its final answer with. */
 export const STRUCTURED_OUTPUT_TOOL_NAME = 'StructuredOutput';
@@ -124,6 +125,19 @@ export function checkOutput(text: string, request: OutputRequest): OutputCheck {
     };
   }
   return { ok: false, issues, retryPrompt: retryPrompt(extracted.error) };
+}
+
+/**
+ * The check of a final answer that was cut off (the output limit, the context window, a
+ * refusal): never valid, whatever part of it parses, since the part may be a half answer.
+ */
+export function cutOffOutput(stopReason: CutOffStopReason, request: OutputRequest): OutputCheck {
+  const how = request.mode === 'tool' && !request.native ? `by calling the ${STRUCTURED_OUTPUT_TOOL_NAME} tool, on its own,` : 'as one JSON object with the required shape, and nothing else,';
+  return {
+    ok: false,
+    issues: [`the answer was cut off before it ended: ${cutOffReason(stopReason)}`],
+    retryPrompt: [`Your final answer could not be used: it was cut off before it ended (${cutOffReason(stopReason)}), so it may be incomplete.`, '', `Send the complete answer again ${how} keeping it short enough to finish.`].join('\n'),
+  };
 }
 
 function invalid(issues: string[]): OutputCheck {

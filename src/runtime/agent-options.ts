@@ -1,4 +1,5 @@
 import type { Model } from '../model/model.js';
+import type { StreamRetryBackoff } from '../loop/stream-retry-backoff.js';
 import type { AutoModeOptions, CanUseTool, PermissionMode, PermissionRules } from '../types/permission.js';
 import type { HooksConfig } from '../hooks/types.js';
 import type { PlanStore } from '../plan/plan-store.js';
@@ -329,10 +330,25 @@ export interface AgentOptions {
    */
   maxToolConcurrency?: number;
   /**
+   * How many tool calls of one model answer are considered at most. The calls past it are answered
+   * with an error result that asks the model to send them again in a later answer: none of them
+   * runs, is asked about, or gets an approval card. Bounds what one hostile or runaway answer (a
+   * thousand `tool_use` blocks) can start. Subagents inherit it.
+   * @default 64
+   */
+  maxToolCallsPerTurn?: number;
+  /**
    * How many times a turn is retried after a retryable failure in the middle of a stream
    * (e.g. `overloaded_error`), in all: the attempt after a "prompt is too long" compaction shares
    * the turn's retries. HTTP-level retries are the model adapter's.
    * @default 2
    */
   maxStreamRetries?: number;
+  /**
+   * The wait before each of those retries: exponential with jitter and capped (see
+   * {@link StreamRetryBackoff}), or the `retryAfterMs` the error carries; `false` retries at once.
+   * `interrupt()` and `close()` end the wait at once. Subagents inherit it.
+   * @default { initialDelayMs: 500, maxDelayMs: 8000 }
+   */
+  streamRetryBackoff?: StreamRetryBackoff | false;
 }

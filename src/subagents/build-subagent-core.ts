@@ -147,7 +147,9 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
     ...(from.planModeInstructions !== undefined ? { planModeInstructions: from.planModeInstructions } : {}),
     ...(from.maxToolResultChars !== undefined ? { maxToolResultChars: from.maxToolResultChars } : {}),
     ...(from.maxToolConcurrency !== undefined ? { maxToolConcurrency: from.maxToolConcurrency } : {}),
+    ...(from.maxToolCallsPerTurn !== undefined ? { maxToolCallsPerTurn: from.maxToolCallsPerTurn } : {}),
     ...(from.maxStreamRetries !== undefined ? { maxStreamRetries: from.maxStreamRetries } : {}),
+    ...(from.streamRetryBackoff !== undefined ? { streamRetryBackoff: from.streamRetryBackoff } : {}),
     ...(from.toolSearch !== undefined ? { toolSearch: from.toolSearch } : {}),
   };
   const context = subagentContext(from.context, model.modelId === from.model.modelId);

@@ -67,6 +67,7 @@ async function runToEnd(core: AgentCore, input: RunInput, args: SubagentRunArgs)
     turns: result.turns,
   };
   if (result.estimatedOutputTokens !== undefined) summary.estimatedOutputTokens = result.estimatedOutputTokens;
+  if (result.stopReason !== undefined) summary.stopReason = result.stopReason;
   args.run?.reportSubagent?.(summary, result.subagents);
   core.emit({ type: 'subagent-end', subagentType: args.subagentType, summary });
   noteSubagentEnded(args.parent, core);

@@ -18,7 +18,7 @@ describe('the turn after a "prompt is too long" compaction', () => {
       turn('Second try', { error: overloaded() }),
       'The deadline is Friday.',
     ]);
-    const agent = createAgent({ model, maxStreamRetries: 3 });
+    const agent = createAgent({ streamRetryBackoff: false, model, maxStreamRetries: 3 });
     await agent.run('Hi.').result;
     const { events, result } = await collect(agent.run('When is the deadline?'));
     expect(result.status).toBe('completed');
@@ -34,7 +34,7 @@ describe('the turn after a "prompt is too long" compaction', () => {
 
   it('gets no more retries than maxStreamRetries in all, before and after the compaction', async () => {
     const model = scriptedModel(['Hello.', turn('First try', { error: overloaded() }), turn('', { error: tooLong() }), turn(SUMMARY), turn('Second try', { error: overloaded() }), 'Never sent.']);
-    const agent = createAgent({ model, maxStreamRetries: 1 });
+    const agent = createAgent({ streamRetryBackoff: false, model, maxStreamRetries: 1 });
     await agent.run('Hi.').result;
     const { events, result } = await collect(agent.run('When is the deadline?'));
     expect(result.status).toBe('error');

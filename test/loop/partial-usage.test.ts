@@ -50,7 +50,7 @@ describe('the usage of a model call that does not complete', () => {
     ['that honours its signal', true],
   ])('interrupted, a model %s: its reported usage counts in the result, the cost and the stored run end', async (_, honoursSignal) => {
     const { model, reported } = modelOf([{ hang: usage(200_000, 1) }], { honoursSignal });
-    const agent = createAgent({ model, prices });
+    const agent = createAgent({ streamRetryBackoff: false, model, prices });
     const run = agent.run('Summarize the long document.');
     await reported;
     await agent.interrupt();
@@ -65,7 +65,7 @@ describe('the usage of a model call that does not complete', () => {
 
   it('failed midway and retried: the failed attempt and the answer both count', async () => {
     const { model } = modelOf([{ fail: usage(1_000), retryable: true }, [{ type: 'usage', usage: usage(1_000) }, answer('Done.', usage(1_000, 10))]]);
-    const agent = createAgent({ model, prices });
+    const agent = createAgent({ streamRetryBackoff: false, model, prices });
     const result = await agent.run('Go.').result;
     expect(result.status).toBe('completed');
     // The failed attempt streamed 'Half an ans' (11 ASCII characters) after its report: 3 tokens estimated.
@@ -75,7 +75,7 @@ describe('the usage of a model call that does not complete', () => {
 
   it('failed midway for good: the run ends with the error and the usage the call reported', async () => {
     const { model } = modelOf([{ fail: usage(5_000), retryable: false }]);
-    const agent = createAgent({ model, prices });
+    const agent = createAgent({ streamRetryBackoff: false, model, prices });
     const result = await agent.run('Go.').result;
     expect(result.status).toBe('error');
     expect(result.usage).toEqual(usage(5_000, 3));
@@ -89,7 +89,7 @@ describe('the usage of a model call that does not complete', () => {
     };
     const { model } = modelOf([{ fail: usage(2_000_000), retryable: true }, [toolCall], [answer('never reached', usage(1))]]);
     const note = defineTool({ name: 'note', description: 'Notes.', inputSchema: z.object({}), readOnly: true, execute: () => 'ok' });
-    const result = await createAgent({ model, prices, tools: [note], maxBudgetUsd: 1 }).run('Go.').result;
+    const result = await createAgent({ streamRetryBackoff: false, model, prices, tools: [note], maxBudgetUsd: 1 }).run('Go.').result;
     expect(result.status).toBe('budget-exceeded');
     expect(result.turns).toBe(1);
     expect(result.usage).toEqual(usage(2_000_001, 3));
@@ -97,14 +97,14 @@ describe('the usage of a model call that does not complete', () => {
 
   it('a completed call counts its response usage only, not its usage events as well', async () => {
     const { model } = modelOf([[{ type: 'usage', usage: usage(300) }, { type: 'usage', usage: usage(300, 20) }, answer('Done.', usage(300, 20))]]);
-    const result = await createAgent({ model, prices }).run('Go.').result;
+    const result = await createAgent({ streamRetryBackoff: false, model, prices }).run('Go.').result;
     expect(result.usage).toEqual(usage(300, 20));
     expect(result.estimatedOutputTokens).toBeUndefined();
   });
 
   it('a usage event that is not token counts fails the turn with a ModelError that names the field', async () => {
     const { model } = modelOf([[{ type: 'usage', usage: { ...usage(1), outputTokens: Number.NaN } }, answer('Done.', usage(1))]]);
-    const result = await createAgent({ model, prices }).run('Go.').result;
+    const result = await createAgent({ streamRetryBackoff: false, model, prices }).run('Go.').result;
     expect(result.status).toBe('error');
     expect(result.error?.message).toContain('usage.outputTokens is not a count of tokens');
     expect(result.usage).toEqual(usage(0));
@@ -130,7 +130,7 @@ describe('the output of a compaction summary given up midway', () => {
         await new Promise<void>((resolve) => request.signal?.addEventListener('abort', () => resolve(), { once: true }));
       },
     };
-    const agent = createAgent({ model, prices, context: { compaction: { keepTokens: 0 } } });
+    const agent = createAgent({ streamRetryBackoff: false, model, prices, context: { compaction: { keepTokens: 0 } } });
     await agent.run('Go.').result;
     const ends: Array<{ usage: Usage }> = [];
     agent.on('compaction-end', (event) => ends.push(event));

@@ -64,7 +64,7 @@ describe('a turn retried after a mid-stream failure', () => {
         answer('Tides follow the moon.', 'Low tide is at six.'),
       ],
     });
-    const agent = createAgent({ model: modelFor(server.url), maxStreamRetries: 2 });
+    const agent = createAgent({ streamRetryBackoff: false, model: modelFor(server.url), maxStreamRetries: 2 });
     const { events, result } = await collect(agent.run('When is low tide?'));
 
     expect(result.status).toBe('completed');
@@ -112,7 +112,7 @@ describe('a turn retried after a mid-stream failure', () => {
 
   it('ends with a fatal error and no stream-retry when the failure outlasts the last retry', async () => {
     server = await startMessagesServer({ responses: [broken('Lost.', 'First answer, lost.'), broken('Lost again.', 'Second answer, lost.')] });
-    const agent = createAgent({ model: modelFor(server.url), maxStreamRetries: 1 });
+    const agent = createAgent({ streamRetryBackoff: false, model: modelFor(server.url), maxStreamRetries: 1 });
     const { events, result } = await collect(agent.run('When is low tide?'));
 
     expect(result.status).toBe('error');
@@ -125,12 +125,12 @@ describe('a turn retried after a mid-stream failure', () => {
 
   it('is never emitted with maxStreamRetries: 0, nor for a failure that is not retried', async () => {
     const overloaded = () => new ModelError('Overloaded.', { errorType: 'overloaded_error', retryable: true });
-    const noRetries = await collect(createAgent({ model: scriptedModel([turn('Partial', { error: overloaded() })]), maxStreamRetries: 0 }).run('go'));
+    const noRetries = await collect(createAgent({ streamRetryBackoff: false, model: scriptedModel([turn('Partial', { error: overloaded() })]), maxStreamRetries: 0 }).run('go'));
     expect(noRetries.result.status).toBe('error');
     expect(shape(noRetries.events)).toEqual(['run-start', 'turn-start', 'text-delta*', 'error', 'run-end']);
 
     const refused = new ModelError('Bad request.', { status: 400, errorType: 'invalid_request_error' });
-    const notRetryable = await collect(createAgent({ model: scriptedModel([turn('Partial', { error: refused })]) }).run('go'));
+    const notRetryable = await collect(createAgent({ streamRetryBackoff: false, model: scriptedModel([turn('Partial', { error: refused })]) }).run('go'));
     expect(notRetryable.result.status).toBe('error');
     expect(shape(notRetryable.events)).toEqual(['run-start', 'turn-start', 'text-delta*', 'error', 'run-end']);
   });
@@ -139,7 +139,7 @@ describe('a turn retried after a mid-stream failure', () => {
     const echo = defineTool({ name: 'echo', description: 'Echoes.', inputSchema: z.object({ text: z.string() }), readOnly: true, execute: ({ input }) => input.text });
     const overloaded = new ModelError('Overloaded.', { errorType: 'overloaded_error', retryable: true });
     const model = scriptedModel([turn('Checking.', toolCall('echo', { text: 'x' })), turn('Half an answ', { error: overloaded }), turn(thinking('Now.'), 'The whole answer.')], { chunkSize: 4 });
-    const agent = createAgent({ model, tools: [echo] });
+    const agent = createAgent({ streamRetryBackoff: false, model, tools: [echo] });
     const heard: AgentEvent[] = [];
     agent.on('stream-retry', (event) => heard.push(event));
     const { events, result } = await collect(agent.run('go'));
@@ -158,7 +158,7 @@ describe('a turn retried after a mid-stream failure', () => {
     const overloaded = new ModelError('Overloaded.', { errorType: 'overloaded_error', retryable: true });
     const child = scriptedModel([turn('The child starts', { error: overloaded }), 'The child found it.'], { chunkSize: 8 });
     const parent = scriptedModel([turn('Asking a helper.', toolCall('Agent', { description: 'look', prompt: 'Find it', subagent_type: 'explore' }, 'p_agent')), 'Parent done.']);
-    const agent = createAgent({ model: parent, agents: { explore: { ...BUILTIN_AGENTS.explore, model: child } } });
+    const agent = createAgent({ streamRetryBackoff: false, model: parent, agents: { explore: { ...BUILTIN_AGENTS.explore, model: child } } });
     const { events, result } = await collect(agent.run('go'));
 
     expect(result.status).toBe('completed');

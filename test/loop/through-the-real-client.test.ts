@@ -66,7 +66,7 @@ describe('the loop through @anthropic-ai/sdk and the loopback server', () => {
     ['server error', { fault: 'server-error', retryAfterMs: 1 } as const, 500],
   ])('ends with a typed ModelError when %s outlasts the retries', async (_name, fault, status) => {
     server = await startMessagesServer({ responses: [fault, fault] });
-    const agent = createAgent({ model: modelFor(server.url, 1), maxStreamRetries: 1 });
+    const agent = createAgent({ streamRetryBackoff: false, model: modelFor(server.url, 1), maxStreamRetries: 1 });
     const result = await agent.run('go').result;
     expect(result.status).toBe('error');
     expect(ModelError.isInstance(result.error)).toBe(true);
@@ -77,7 +77,7 @@ describe('the loop through @anthropic-ai/sdk and the loopback server', () => {
   it('ends with a typed error when mid-stream failures outlast maxStreamRetries', async () => {
     const fault = { fault: 'stream-error', errorType: 'overloaded_error', after: 1, turn: say('lost') } as const;
     server = await startMessagesServer({ responses: [fault, fault] });
-    const agent = createAgent({ model: modelFor(server.url, 0), maxStreamRetries: 1 });
+    const agent = createAgent({ streamRetryBackoff: false, model: modelFor(server.url, 0), maxStreamRetries: 1 });
     const result = await agent.run('go').result;
     expect(result.status).toBe('error');
     expect((result.error as ModelError).errorType).toBe('overloaded_error');

@@ -19,11 +19,11 @@ describe('the usage of a response cut off midway, through the real client', () =
     // The server estimates a response's input from its request when not told: the same request,
     // the same estimate, which the cut-off response reports at its message_start.
     server.enqueue({ content: answer.content });
-    const estimated = (await createAgent({ model: model(server.url) }).run('Answer briefly.').result).usage.inputTokens;
+    const estimated = (await createAgent({ streamRetryBackoff: false, model: model(server.url) }).run('Answer briefly.').result).usage.inputTokens;
     expect(estimated).toBeGreaterThan(0);
 
     server.enqueue({ fault: 'stream-error', after: 3 }, answer);
-    const retried = await createAgent({ model: model(server.url) }).run('Answer briefly.').result;
+    const retried = await createAgent({ streamRetryBackoff: false, model: model(server.url) }).run('Answer briefly.').result;
     expect(retried.status).toBe('completed');
     expect(server.requests).toHaveLength(3);
     expect(retried.usage.inputTokens).toBe(estimated + 1500);
@@ -47,7 +47,7 @@ describe('the output of a call given up midway, through the real client', () => 
   it('an interrupted answer counts its input and an estimate of the output it streamed, marked as such; cost and budget include it', async () => {
     server = await startMessagesServer();
     server.enqueue({ recording: longAnswer(20, 'x'.repeat(100)) });
-    const agent = createAgent({ model: model(server.url) });
+    const agent = createAgent({ streamRetryBackoff: false, model: model(server.url) });
     let deltas = 0;
     agent.on('text-delta', () => {
       if (++deltas === 5) agent.interrupt();
@@ -64,7 +64,7 @@ describe('the output of a call given up midway, through the real client', () => 
   it('non-ASCII output counts one token per UTF-16 unit; an answer that completes reports the API\'s count and no estimate', async () => {
     server = await startMessagesServer();
     server.enqueue({ recording: longAnswer(4, 'é文'.repeat(10)) }, { recording: longAnswer(4, 'é文'.repeat(10)) });
-    const agent = createAgent({ model: model(server.url) });
+    const agent = createAgent({ streamRetryBackoff: false, model: model(server.url) });
     const stop = () => agent.interrupt();
     agent.once('text-delta', stop);
     const interrupted = await agent.run('Write.').result;
@@ -80,7 +80,7 @@ describe('the output of a call given up midway, through the real client', () => 
     server = await startMessagesServer();
     const cut = longAnswer(20, 'y'.repeat(40)).split('\n\n').slice(0, 2 + 10).join('\n\n') + '\n\nevent: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n';
     server.enqueue({ recording: cut }, { recording: longAnswer(2, 'z') });
-    const result = await createAgent({ model: model(server.url) }).run('Write.').result;
+    const result = await createAgent({ streamRetryBackoff: false, model: model(server.url) }).run('Write.').result;
     expect(result.status).toBe('completed');
     // The cut attempt: 1 reported + 10 deltas × 40 characters / 4; the retry: 777 reported.
     expect(result.usage.outputTokens).toBe(1 + 100 + 777);

@@ -1,0 +1,68 @@
+import type { ModelError } from '../errors/model-error.js';
+
+/**
+ * How long a turn waits before it starts over after a failure in the middle of its stream (an
+ * `overloaded_error` frame, a dropped connection): exponential, with jitter, capped. See
+ * `AgentOptions.streamRetryBackoff`.
+ */
+export interface StreamRetryBackoff {
+  /**
+   * The longest wait before the first retry, in milliseconds; each later retry of the same turn
+   * may wait twice as long as the one before. The wait is drawn between half of it and all of it
+   * (jitter, so that many runs failing at once do not retry at once).
+   * @default 500
+   */
+  initialDelayMs?: number;
+  /**
+   * The longest wait before any retry, in milliseconds, a `retryAfterMs` the error carries included.
+   * @default 8000
+   */
+  maxDelayMs?: number;
+  /**
+   * Waits `ms` milliseconds; settles early (either way) once `signal` is aborted. For tests and
+   * hosts with a clock of their own (fake timers, a scheduler). `interrupt()` and `close()` end a
+   * run's wait at once whatever this function does.
+   * @default a `setTimeout` that is cleared when `signal` aborts
+   */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+  /**
+   * A number from 0 (inclusive) to 1 (exclusive), for the jitter.
+   * @default Math.random
+   */
+  random?: () => number;
+}
+
+/** The backoff when `streamRetryBackoff` is not set. */
+export const DEFAULT_STREAM_RETRY_BACKOFF = { initialDelayMs: 500, maxDelayMs: 8000 } as const;
+
+/**
+ * How long to wait before the `retry`-th retry (1 for the first) of a turn that failed with
+ * `error`: the `retryAfterMs` it carries when it carries one, else `initialDelayMs · 2^(retry-1)`
+ * with jitter (between half of it and all of it); never more than `maxDelayMs`. 0 with the backoff
+ * turned off (`false`).
+ */
+export function streamRetryDelay(backoff: StreamRetryBackoff | false | undefined, retry: number, error: ModelError): number {
+  if (backoff === false) return 0;
+  const initial = backoff?.initialDelayMs ?? DEFAULT_STREAM_RETRY_BACKOFF.initialDelayMs;
+  const max = backoff?.maxDelayMs ?? DEFAULT_STREAM_RETRY_BACKOFF.maxDelayMs;
+  const after = error.retryAfterMs;
+  if (after !== undefined) return Math.min(max, after);
+  const ceiling = Math.min(max, initial * 2 ** Math.min(retry - 1, 30));
+  const random = (backoff?.random ?? Math.random)();
+  const unit = Number.isFinite(random) ? Math.min(Math.max(random, 0), 1) : 1;
+  return Math.round(ceiling / 2 + (ceiling / 2) * unit);
+}
+
+/** Waits `ms` milliseconds with a timer that is cleared (and the wait resolved) once `signal` aborts. */
+export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
