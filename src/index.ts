@@ -17,7 +17,7 @@ export type { AgentOptions } from './runtime/agent-options.js';
 export { SNAPSHOT_SCHEMA_VERSION, SUPPORTED_SNAPSHOT_VERSIONS, type AgentSnapshot } from './runtime/snapshot.js';
 export type { SnapshotKey } from './runtime/snapshot-signature.js';
 export type { ClaimApprovalArgs, VerifyPlanOnCompletionOptions } from './runtime/agent-options.js';
-export type { StreamRetryBackoff } from './loop/stream-retry-backoff.js';
+export type { StreamRetryBackoff } from './types/stream-retry-backoff.js';
 
 // Subagents
 export { BUILTIN_AGENTS, type AgentDefinition } from './subagents/agent-definition.js';

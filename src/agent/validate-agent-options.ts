@@ -30,7 +30,7 @@ import {
 import { PERMISSION_MODES, type AutoModeOptions, type PermissionRules } from '../types/permission.js';
 import type { AgentOptions, VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js';
 import type { Model } from '../model/model.js';
-import type { StreamRetryBackoff } from '../loop/stream-retry-backoff.js';
+import type { StreamRetryBackoff } from '../types/stream-retry-backoff.js';
 import type { AgentDefinition } from '../runtime/agent-definition.js';
 import { CLAUDE_AGENT_SDK_HINTS } from './claude-agent-sdk-hints.js';
 import { assertToolJsonSchema } from '../tools/assert-tool-json-schema.js';

@@ -1,5 +1,5 @@
 import type { Model } from '../model/model.js';
-import type { StreamRetryBackoff } from '../loop/stream-retry-backoff.js';
+import type { StreamRetryBackoff } from '../types/stream-retry-backoff.js';
 import type { AutoModeOptions, CanUseTool, PermissionMode, PermissionRules } from '../types/permission.js';
 import type { HooksConfig } from '../hooks/types.js';
 import type { PlanStore } from '../plan/plan-store.js';

@@ -70,7 +70,7 @@ describe('stop conditions', () => {
   it('retries a turn after a retryable mid-stream failure without duplicating history', async () => {
     const overloaded = new ModelError('Overloaded', { errorType: 'overloaded_error', retryable: true });
     const model = scriptedModel([turn('first try', { error: overloaded }), 'second try']);
-    const agent = createAgent({ model });
+    const agent = createAgent({ model, streamRetryBackoff: false });
     const result = await agent.run('hi').result;
     expect(result.status).toBe('completed');
     expect(agent.messages).toHaveLength(2);

@@ -52,7 +52,7 @@ describe('the loop through @anthropic-ai/sdk and the loopback server', () => {
     ['a dropped connection mid-stream', { fault: 'drop-connection', after: 2, turn: say('lost') } as const],
   ])('recovers from %s with nothing duplicated in the history', async (_name, fault) => {
     server = await startMessagesServer({ responses: [echoCall('toolu_a', 'x'), fault, say('recovered')] });
-    const agent = createAgent({ model: modelFor(server.url), tools: [echoTool] });
+    const agent = createAgent({ model: modelFor(server.url), tools: [echoTool], streamRetryBackoff: false });
     const result = await agent.run('go').result;
     expect(result.status).toBe('completed');
     expect(result.text).toBe('recovered');
