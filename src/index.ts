@@ -454,6 +454,7 @@ export {
   RunInProgressError,
   UnsupportedSchemaVersionError,
   ApprovalNotFoundError,
+  type ApprovalNotFoundErrorOptions,
   ScriptMismatchError,
   PromptBlockedError,
   SessionWriteError,

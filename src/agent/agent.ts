@@ -314,7 +314,10 @@ export class Agent {
     this.assertOpen();
     const pending = this.core.pendingApprovals();
     const approval = pending.find((candidate) => candidate.id === id);
-    if (!approval) throw new ApprovalNotFoundError(id, pending.map((candidate) => candidate.id));
+    if (!approval) {
+      const asked = pending.find((candidate) => candidate.toolUseId === id);
+      throw new ApprovalNotFoundError(id, pending.map((candidate) => candidate.id), asked ? { approvalOfCall: asked.id } : {});
+    }
     checkApprovalDecision(decision, 'resolveApproval');
     // Refused now, with the approval still pending, rather than inside the run once it is used up.
     // Also for a subagent's call: a rule there may name a tool of the subagent or of an agent above

@@ -5,7 +5,7 @@ export { ToolExecutionError } from './tool-execution-error.js';
 export { ModelError, type ModelErrorOptions } from './model-error.js';
 export { RunInProgressError } from './run-in-progress-error.js';
 export { UnsupportedSchemaVersionError } from './unsupported-schema-version-error.js';
-export { ApprovalNotFoundError } from './approval-not-found-error.js';
+export { ApprovalNotFoundError, type ApprovalNotFoundErrorOptions } from './approval-not-found-error.js';
 export { ScriptMismatchError } from './script-mismatch-error.js';
 export { PromptBlockedError } from './prompt-blocked-error.js';
 export { SessionWriteError } from './session-write-error.js';
