@@ -65,7 +65,15 @@ export function readSnapshot(value: unknown, options: { snapshotKey?: SnapshotKe
       snapshot.$signature === undefined ? 'the snapshot is not signed, and this agent has a snapshotKey' : 'the signature does not match: the snapshot was altered, or signed with another key',
     );
   }
-  const copy = structuredClone(snapshot);
+  // A copy as JSON: what the bounds above checked. (structuredClone would also copy what JSON
+  // leaves out, such as named properties of an array, which no bound covers: a tampered snapshot
+  // nested them deep enough to overflow the stack.)
+  let copy: Record<string, unknown>;
+  try {
+    copy = JSON.parse(JSON.stringify(snapshot)) as Record<string, unknown>;
+  } catch (error) {
+    throw new SnapshotInvalidError('', `it cannot be copied as JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
   const { state, repairs } = snapshot.$schemaVersion === 1 ? upgradeVersion1(copy) : { state: withoutEnvelope(copy), repairs: [] };
   validateSessionState(state);
   const revision = snapshot.$schemaVersion === 1 ? 0 : snapshot.revision;

@@ -255,6 +255,23 @@ describe('attack: tampered snapshots', () => {
     expect(() => createAgent({ model: scriptedModel([]), tools, resume: tampered })).toThrow(/openBatch\.calls\[0\]\.result\.content\[0\]\.text/);
   });
 
+  it('a call made an array with a named property nested 5,000 levels deep is refused, not a stack overflow (fast-check seed 863305948 found a raw RangeError)', () => {
+    const tampered = structuredClone(BASE) as any;
+    let deep: unknown = 'write';
+    for (let level = 0; level < 5000; level++) deep = [deep];
+    const call: any = ['write'];
+    call.toolName = deep; // an array's named property: not JSON, so no bound saw it
+    tampered.openBatch.calls[0] = call;
+    const { tools } = fixture();
+    let thrown: unknown;
+    try {
+      createAgent({ model: scriptedModel([]), tools, resume: tampered });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(AgentHarnessError.isInstance(thrown), String(thrown)).toBe(true);
+  });
+
   it('the error names the path and the problem', () => {
     const tampered = structuredClone(BASE) as any;
     tampered.openBatch.calls[1].approval.input = 'nope';
