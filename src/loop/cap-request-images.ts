@@ -60,11 +60,6 @@ function factsOf(image: ImageBlock): ImageFacts | undefined {
   return found ?? undefined;
 }
 
-/** The size of a base64 image, from its header; undefined for a URL or file source, or a header not understood. */
-function dimensionsOf(image: ImageBlock): ImageDimensions | undefined {
-  return factsOf(image)?.size;
-}
-
 /** Why the API would refuse this image whatever else the request holds, if it would. */
 function unfit(image: ImageBlock): DropReason | undefined {
   const found = factsOf(image);
@@ -83,7 +78,7 @@ function relabelled(image: ImageBlock): ImageMediaType | undefined {
 
 /** The longer side of an image in pixels (0 when not known). */
 function sideOf(image: ImageBlock): number {
-  const size = dimensionsOf(image);
+  const size = factsOf(image)?.size;
   return size === undefined ? 0 : Math.max(size.width, size.height);
 }
 
@@ -94,7 +89,7 @@ function sizeOf(base64: string): string {
 
 function note(image: ImageBlock, reason: DropReason): TextBlock {
   const source = image.source as { type: string; media_type?: string; data?: string; url?: string };
-  const size = reason === 'limits' || reason === 'not-an-image' ? undefined : dimensionsOf(image);
+  const size = reason === 'limits' || reason === 'not-an-image' ? undefined : factsOf(image)?.size;
   const pixels = size === undefined ? '' : `${size.width}×${size.height} pixels, `;
   const what =
     source.type === 'base64' && typeof source.data === 'string'
@@ -256,21 +251,21 @@ export function capRequestImages(messages: readonly Message[]): readonly Message
     if (type) relabel.set(image, type);
   }
   if (dropped.size === 0 && relabel.size === 0) return messages;
-  const isDropped = (block: ContentBlock | ToolResultContentBlock) => block.type === 'image' && (dropped.has(block as ImageBlock) || relabel.has(block as ImageBlock));
+  const isReplaced = (block: ContentBlock | ToolResultContentBlock) => block.type === 'image' && (dropped.has(block as ImageBlock) || relabel.has(block as ImageBlock));
   const noteFor = (image: ImageBlock): TextBlock | ImageBlock => {
     const type = relabel.get(image);
     // Sent with the type its bytes show (the history keeps the block as it was).
     return type ? { ...image, source: { ...(image.source as { type: 'base64'; media_type: string; data: string }), media_type: type } } : note(image, dropped.get(image)!);
   };
-  const holdsDropped = (block: ContentBlock) => block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content) && ((block as ToolResultBlock).content as ToolResultContentBlock[]).some(isDropped);
+  const holdsDropped = (block: ContentBlock) => block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content) && ((block as ToolResultBlock).content as ToolResultContentBlock[]).some(isReplaced);
   const capped = (block: ContentBlock): ContentBlock => {
-    if (isDropped(block)) return noteFor(block as ImageBlock);
+    if (isReplaced(block)) return noteFor(block as ImageBlock);
     if (!holdsDropped(block)) return block;
     const result = block as ToolResultBlock;
-    return { ...result, content: (result.content as ToolResultContentBlock[]).map((item) => (isDropped(item) ? noteFor(item as ImageBlock) : item)) };
+    return { ...result, content: (result.content as ToolResultContentBlock[]).map((item) => (isReplaced(item) ? noteFor(item as ImageBlock) : item)) };
   };
   return messages.map((message) => {
-    if (typeof message.content === 'string' || !message.content.some((block) => isDropped(block) || holdsDropped(block))) return message;
+    if (typeof message.content === 'string' || !message.content.some((block) => isReplaced(block) || holdsDropped(block))) return message;
     return { ...message, content: message.content.map(capped) } as Message;
   });
 }

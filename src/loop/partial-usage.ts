@@ -1,3 +1,4 @@
+import { countAsciiCharacters } from '../context/index.js';
 import { usageProblem, type Usage } from '../model/usage.js';
 
 /**
@@ -46,8 +47,7 @@ export class PartialUsage {
   /** Notes output the call streamed (a text, thinking or tool input delta), for the estimate. */
   streamed(text: string): void {
     if (typeof text !== 'string') return; // a custom model's malformed delta is not counted
-    let ascii = 0;
-    for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) < 128) ascii++;
+    const ascii = countAsciiCharacters(text);
     this.#ascii += ascii;
     this.#other += text.length - ascii;
   }

@@ -1,8 +1,8 @@
 import type { ModelError } from '../errors/model-error.js';
+import { onAbort } from './on-abort.js';
 import type { StreamRetryBackoff } from '../types/stream-retry-backoff.js';
 
 export type { StreamRetryBackoff };
-
 
 /** The backoff when `streamRetryBackoff` is not set. */
 export const DEFAULT_STREAM_RETRY_BACKOFF = { initialDelayMs: 500, maxDelayMs: 8000 } as const;
@@ -29,12 +29,13 @@ export function streamRetryDelay(backoff: StreamRetryBackoff | false | undefined
 export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise<void>((resolve) => {
-    const done = () => {
+    const stopListening = onAbort(signal, () => {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
       resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    });
+    const timer = setTimeout(() => {
+      stopListening();
+      resolve();
+    }, ms);
   });
 }

@@ -21,13 +21,15 @@ const TOOLS_OVERHEAD = 350;
  * @param text - any text.
  */
 export function estimateTextTokens(text: string): number {
+  const ascii = countAsciiCharacters(text);
+  return Math.ceil(ascii / 4 + (text.length - ascii));
+}
+
+/** The UTF-16 units of `text` below 128 (the rest count a token each in {@link estimateTextTokens}). */
+export function countAsciiCharacters(text: string): number {
   let ascii = 0;
-  let other = 0;
-  for (let index = 0; index < text.length; index++) {
-    if (text.charCodeAt(index) < 128) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 4 + other);
+  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) < 128) ascii++;
+  return ascii;
 }
 
 /**
