@@ -28,7 +28,7 @@ import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
 import { RunSpend } from '../model/run-spend.js';
 import { checkStopConditions } from './stop-conditions.js';
-import { checkOutput, checkOutputCall, cutOffOutput, outputInstruction, STRUCTURED_OUTPUT_TOOL_NAME, type OutputCheck, type OutputRequest } from './structured-output.js';
+import { checkOutput, checkOutputCall, cutOffOutput, outputForTools, outputInstruction, STRUCTURED_OUTPUT_TOOL_NAME, type OutputCheck, type OutputRequest } from './structured-output.js';
 import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
 import { BUDGET_SPENT_COMPACTING, modelTurn, totalInput, type TurnRequest } from './model-turn.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
@@ -98,8 +98,9 @@ export function runLoop(core: AgentCore, input: RunInput, context: RunContext): 
   );
 }
 
-async function runTurns(core: AgentCore, input: RunInput, outerContext: RunContext): Promise<RunResult> {
+async function runTurns(core: AgentCore, given: RunInput, outerContext: RunContext): Promise<RunResult> {
   const { abort } = outerContext;
+  const input = given.output ? { ...given, output: outputForTools(given.output, core.toolDefinitions) } : given;
   const usage = emptyUsage();
   /** This agent's own model calls (`usage` adds its subagents'). */
   const ownUsage = emptyUsage();

@@ -64,6 +64,17 @@ export function prepareOutput(model: Model, schema: ValueSchema, retries: number
 }
 
 /**
+ * The way a run's answer is given on an agent whose request tools are `tools`: an agent with no
+ * tools at all answers in text instead of with `StructuredOutput`, since the call and its result
+ * would stay in the history, and the Messages API refuses every later request that carries
+ * `tool_use` or `tool_result` blocks but defines no tools.
+ */
+export function outputForTools(request: OutputRequest, tools: readonly RequestTool[]): OutputRequest {
+  if (request.mode !== 'tool' || tools.length > 0) return request;
+  return { schema: request.schema, jsonSchema: request.jsonSchema, native: request.native, mode: 'text', retries: request.retries };
+}
+
+/**
  * The tools sent on a turn of a run that gives its answer with `StructuredOutput`: the agent's
  * tools (the stable prefix), then that tool.
  * @throws ConfigurationError when the agent has a tool of that name.

@@ -210,3 +210,41 @@ describe('typed output across an approval', () => {
     expect((await untyped.resolveApproval(parked.pendingApprovals[0]!.id, { behavior: 'allow' }).result).output).toBeUndefined();
   });
 });
+
+describe('typed output on an agent with no tools of its own', () => {
+  const Answer = z.object({ title: z.string() });
+
+  it('answers in text, so the history never holds tool blocks that a later request without tools could not be sent with (the real API refuses them)', async () => {
+    const server = await startMessagesServer({ responses: [{ content: [{ type: 'text', text: '{"title":"Tide pools"}' }] }, { content: [{ type: 'text', text: 'You are welcome.' }] }] as never });
+    try {
+      const model = anthropicModel({ model: 'claude-sonnet-4-5', baseURL: server.url, apiKey: 'test', structuredOutput: false, maxRetries: 0 });
+      const agent = createAgent({ model, todoWrite: false, exitPlanMode: false });
+      const typed = await agent.run('Title it.', { outputSchema: Answer }).result;
+      expect(typed).toMatchObject({ status: 'completed', output: { title: 'Tide pools' } });
+      const first = server.requests[0] as { tools?: unknown[]; messages: unknown[] };
+      expect(first.tools ?? []).toEqual([]);
+      expect(JSON.stringify(first.messages)).toContain('JSON Schema');
+      const plain = await agent.run('Thanks.').result;
+      expect(plain.error?.message).toBeUndefined();
+      expect(plain.status).toBe('completed');
+      expect(JSON.stringify(agent.messages)).not.toMatch(/tool_use|tool_result/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with a tool of its own it still answers with StructuredOutput, and the next run is accepted', async () => {
+    const lookup = defineTool({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({ q: z.string() }), readOnly: true, execute: () => 'facts' });
+    const server = await startMessagesServer({
+      responses: [{ content: [{ type: 'tool_use', id: 'toolu_answer', name: 'StructuredOutput', input: { title: 'Tide pools' } }], stop_reason: 'tool_use' }, { content: [{ type: 'text', text: 'You are welcome.' }] }] as never,
+    });
+    try {
+      const model = anthropicModel({ model: 'claude-sonnet-4-5', baseURL: server.url, apiKey: 'test', structuredOutput: false, maxRetries: 0 });
+      const agent = createAgent({ model, tools: [lookup], todoWrite: false, exitPlanMode: false });
+      expect(await agent.run('Title it.', { outputSchema: Answer }).result).toMatchObject({ status: 'completed', output: { title: 'Tide pools' } });
+      expect(await agent.run('Thanks.').result).toMatchObject({ status: 'completed' });
+    } finally {
+      await server.close();
+    }
+  });
+});

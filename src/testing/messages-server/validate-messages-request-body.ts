@@ -1,5 +1,6 @@
 import { cacheControlProblem } from './cache-control-problem.js';
 import { toolSearchProblem } from './tool-search-problem.js';
+import { blocksOf, type RawMessage } from './tool-result-problem.js';
 import { validateMessagesRequest } from './validate-messages-request.js';
 import { checkOptions, isStringArray, type OptionsSpec } from '../../options/index.js';
 
@@ -23,7 +24,8 @@ const OPTIONS: OptionsSpec<ValidateMessagesRequestBodyOptions> = { betas: isStri
  * Checks a whole Messages API request body the way the real API does and returns its
  * `invalid_request_error` message for the first violation, or undefined when it is valid:
  * required `model` and `max_tokens`, custom tools' `input_schema` of `type: "object"`, the
- * conversation rules of {@link validateMessagesRequest}, `cache_control` placement and count
+ * conversation rules of {@link validateMessagesRequest}, tools defined whenever the messages hold
+ * `tool_use` or `tool_result` blocks, `cache_control` placement and count
  * (at most 4), tool search (no deferred search tool, not every tool deferred, every
  * `tool_reference` naming a tool of the request), and extended thinking's `temperature` and
  * `budget_tokens` limits.
@@ -38,6 +40,7 @@ export function validateMessagesRequestBody(body: unknown, options: ValidateMess
     requiredFieldProblem(request) ??
     toolSchemaProblem(request.tools) ??
     validateMessagesRequest(request.messages) ??
+    toolsRequiredProblem(request) ??
     cacheControlProblem(request) ??
     toolSearchProblem(request) ??
     thinkingProblem(request, options.betas ?? [])
@@ -63,6 +66,13 @@ function toolSchemaProblem(tools: unknown): string | undefined {
     if (schema.type !== 'object') return `tools.${index}.custom.input_schema.type: Input should be 'object'`;
   }
   return undefined;
+}
+
+/** A history with `tool_use` or `tool_result` blocks needs tools in the request (any, not necessarily those called). */
+function toolsRequiredProblem(request: RawBody): string | undefined {
+  if (Array.isArray(request.tools) && request.tools.length > 0) return undefined;
+  const hasToolBlocks = (request.messages as RawMessage[]).some((message) => blocksOf(message).some((block) => block.type === 'tool_use' || block.type === 'tool_result'));
+  return hasToolBlocks ? 'Requests which include `tool_use` or `tool_result` blocks must define tools.' : undefined;
 }
 
 function thinkingProblem(request: RawBody, betas: readonly string[]): string | undefined {

@@ -106,6 +106,19 @@ describe('messages server request-level validation (HTTP 400 like the real API)'
     await lenient.close();
   });
 
+  it('tool_use or tool_result blocks in a request without tools (none, or an empty list); with any tool they are accepted', async () => {
+    const toolBlocks = [
+      { role: 'user', content: 'x' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'StructuredOutput', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'Answer received.' }, { type: 'text', text: 'Thanks.' }] },
+    ];
+    const message = 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
+    expect(await rejection({ ...base, messages: toolBlocks })).toBe(message);
+    expect(await rejection({ ...base, tools: [], messages: toolBlocks })).toBe(message);
+    await accepted({ ...base, tools: [{ name: 'other', description: 'Other.', input_schema: { type: 'object' } }], messages: toolBlocks });
+    await accepted({ ...base, tools: [] });
+  });
+
   it('validateMessagesRequestBody is usable on its own', () => {
     expect(validateMessagesRequestBody(base)).toBeUndefined();
     expect(validateMessagesRequestBody([])).toBe('Input should be a valid dictionary');
