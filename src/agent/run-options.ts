@@ -24,7 +24,8 @@ export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | un
    * only, after the agent's tools; a JSON answer in text is accepted too); `text` — as a JSON
    * object in its final message, with the schema shown in the prompt (the tool list, and so the
    * cached prefix, stays exactly the session's). A validator without a JSON Schema always uses
-   * `text`. Models with native support ignore it.
+   * `text`, and so does an agent with no tools at all (the API refuses a later request whose
+   * history holds tool calls but that defines no tools). Models with native support ignore it.
    * @default 'tool'
    */
   outputMode?: 'tool' | 'text';
