@@ -16,9 +16,13 @@ export type DefineSkillOptions = Skill;
  */
 export function skillProblem(skill: Partial<Skill>, source: string): string | undefined {
   const { name, description } = skill;
+  if (name !== undefined && name !== null && typeof name !== 'string') return `${source} has the name ${quoted(name)}, which is a ${typeof name}; a skill name is a string, e.g. "house-style".`;
   if (typeof name !== 'string' || name === '') return `${source} has no name; add one, e.g. name: house-style.`;
   if (name.length > MAX_NAME || !NAME.test(name)) {
     return `${source} has the name ${quoted(name)}; a skill name is 1-${MAX_NAME} lowercase letters, digits and hyphens, not starting or ending with a hyphen and without "--", e.g. "house-style".`;
+  }
+  if (description !== undefined && description !== null && typeof description !== 'string') {
+    return `${source} (skill "${name}") has a description that is ${typeof description === 'object' ? 'an object' : `a ${typeof description}`}, not a string; give the text that says what the skill does and when to use it.`;
   }
   if (typeof description !== 'string' || description.trim() === '') {
     return `${source} (skill "${name}") has no description; add one that says what the skill does and when to use it.`;

@@ -75,6 +75,33 @@ describe('loadSkills', () => {
     expect(parseSkillFile('\uFEFF---\r\nname: my-skill\r\ndescription: y\r\nunknown: kept out\r\n---\r\nBody\r\n', 'f', 'my-skill')).toEqual({ name: 'my-skill', description: 'y', instructions: 'Body' });
   });
 
+  it('names a name or description that YAML read as a number, a boolean or a list, with the fix, instead of saying there is none', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['---\nname: 123\ndescription: y\n---\n', /the frontmatter field "name" is the number 123, not text; put it in quotes: name: "123"/],
+      ['---\nname: [a]\ndescription: y\n---\n', /the frontmatter field "name" is a list, not text/],
+      ['---\nname: my-skill\ndescription: yes\n---\n', /^(?!.*has no description)/],
+      ['---\nname: my-skill\ndescription: 12\n---\n', /the frontmatter field "description" is the number 12, not text; put it in quotes: description: "12"/],
+      ['---\nname: my-skill\ndescription: true\n---\n', /the frontmatter field "description" is the boolean true, not text/],
+      ['---\nname: my-skill\ndescription: {a: 1}\n---\n', /the frontmatter field "description" is a mapping, not text/],
+    ];
+    for (const [text, message] of cases) {
+      if (text.includes('yes')) {
+        expect(parseSkillFile(text, 'my-skill/SKILL.md', 'my-skill').description).toBe('yes');
+        continue;
+      }
+      expect(() => parseSkillFile(text, 'my-skill/SKILL.md', 'my-skill'), text).toThrow(message);
+    }
+  });
+
+  it('ends the frontmatter only at a "---" line of its own, not at an indented one inside a block value', () => {
+    const text = '---\nname: my-skill\ndescription: |\n  First line.\n  ---\n  After the rule.\n---\nBody';
+    const skill = parseSkillFile(text, 'my-skill/SKILL.md', 'my-skill');
+    expect(skill.description).toBe('First line.\n---\nAfter the rule.\n');
+    expect(skill.instructions).toBe('Body');
+    // Trailing spaces after the fence are still a fence.
+    expect(parseSkillFile('--- \nname: my-skill\ndescription: y\n---  \nBody', 'f', 'my-skill').instructions).toBe('Body');
+  });
+
   it('refuses a frontmatter value that is not plain data (a circular alias) with a SkillFormatError, not a raw TypeError', async () => {
     const circular = [
       '---\nname: x\ndescription: d\nmetadata:\n  loop: &a [*a]\n---\nBody',

@@ -12,6 +12,9 @@ describe('defineSkill', () => {
     expect(() => defineSkill({ name: '-x', description: 'x', instructions: '' })).toThrow(/not starting or ending with a hyphen/);
     expect(() => defineSkill({ name: 'x', description: ' ', instructions: '' })).toThrow(/no description/);
     expect(() => defineSkill({ name: 'x', description: 'y', instructions: undefined as never })).toThrow(/no instructions/);
+    // A name or description of the wrong type is named, not reported as missing.
+    expect(() => defineSkill({ name: 7 as never, description: 'y', instructions: '' })).toThrow(/has the name 7, which is a number; a skill name is a string/);
+    expect(() => defineSkill({ name: 'x', description: ['y'] as never, instructions: '' })).toThrow(/\(skill "x"\) has a description that is an object, not a string/);
   });
 });
 

@@ -37,6 +37,26 @@ function optionalString(source: string, data: Record<string, unknown>, key: stri
   return value;
 }
 
+/** What YAML made of a value that should have been text, for a message: "the number 123", "a list". */
+function describeYamlValue(value: unknown): string {
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `the ${typeof value} ${String(value)}`;
+  if (Array.isArray(value)) return 'a list';
+  if (value instanceof Date) return 'a date';
+  return typeof value === 'object' && value !== null ? 'a mapping' : `a ${typeof value}`;
+}
+
+/**
+ * A field that must be text (`name`, `description`): YAML reads `name: 123` or `description: true`
+ * as a number or a boolean, which is refused by name with the fix rather than reported as missing.
+ */
+function textField(source: string, data: Record<string, unknown>, key: string): string | undefined {
+  const value = data[key];
+  if (value === undefined || value === null || typeof value === 'string') return value ?? undefined;
+  const scalar = typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint';
+  const fix = scalar ? `put it in quotes: ${key}: "${String(value)}"` : `write it as one line of text, e.g. ${key}: house-style`;
+  return fail(source, `the frontmatter field "${key}" is ${describeYamlValue(value)}, not text; ${fix}.`);
+}
+
 function allowedTools(source: string, value: unknown): string[] | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === 'string') return splitAllowedTools(value);
@@ -75,7 +95,8 @@ function metadataJson(source: string, key: string, item: unknown): string {
 export function parseSkillFile(text: string, source: string, folderName?: string): Skill {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[0]?.trim() !== '---') fail(source, 'a SKILL.md must start with YAML frontmatter between "---" lines, holding at least name and description.');
-  const end = lines.findIndex((line, index) => index > 0 && (line.trim() === '---' || line.trim() === '...'));
+  // The closing fence starts its line: an indented "---" is text inside a block value.
+  const end = lines.findIndex((line, index) => index > 0 && (line.trimEnd() === '---' || line.trimEnd() === '...'));
   if (end === -1) fail(source, 'the YAML frontmatter is not closed: add a "---" line after it.');
   let data: unknown;
   try {
@@ -86,8 +107,8 @@ export function parseSkillFile(text: string, source: string, folderName?: string
   if (typeof data !== 'object' || data === null || Array.isArray(data)) fail(source, 'the frontmatter must be a YAML mapping with name and description.');
   const fields = data as Record<string, unknown>;
   const skill: Mutable<Skill> = {
-    name: fields.name as string,
-    description: fields.description as string,
+    name: textField(source, fields, 'name') as string,
+    description: textField(source, fields, 'description') as string,
     instructions: lines.slice(end + 1).join('\n').trim(),
   };
   const license = optionalString(source, fields, 'license');
