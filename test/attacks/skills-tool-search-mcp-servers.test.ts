@@ -263,7 +263,7 @@ describe('attack: SKILL.md files with hostile frontmatter', () => {
       const text = `---\nname: ${name.startsWith('a\\') || name === 'a\\\\b' ? `"${name}"` : name}\ndescription: d\n---\n`;
       const error = thrownBy(() => parseSkillFile(text, 'x/SKILL.md'));
       expect(SkillFormatError.isInstance(error), name).toBe(true);
-      expect((error as Error).message, name).toMatch(/has no name|has the name .*lowercase letters, digits and hyphens/);
+      expect((error as Error).message, name).toMatch(/has no name|has the name .*lowercase letters, digits and hyphens|the frontmatter field "name" is (the number .*|the boolean .*|a list|a mapping), not text/);
     }
     // A number is refused as a name too, though its folder has that name: YAML reads it as a number.
     expect(SkillFormatError.isInstance(thrownBy(() => parseSkillFile('---\nname: 42\ndescription: d\n---\n', '42/SKILL.md', '42')))).toBe(true);
