@@ -8,7 +8,9 @@ import type { Message } from '../../src/model/messages.js';
 import { validateMessagesRequestBody } from '../../src/testing/messages-server/validate-messages-request-body.js';
 import { historyArbitrary } from '../context/compaction/history-arbitrary.js';
 
-const validate = (messages: Message[]) => validateMessagesRequestBody({ model: 'claude-sonnet-4-6', max_tokens: 1000, messages });
+// The session's tools go with the summary request (the API wants tools beside tool blocks).
+const validate = (messages: Message[]) =>
+  validateMessagesRequestBody({ model: 'claude-sonnet-4-6', max_tokens: 1000, tools: [{ name: 'Read', description: 'Reads.', input_schema: { type: 'object' } }], messages });
 
 describe('the shortest summary request (first message and later half)', () => {
   it('for any summarized part, keeps the first message’s blocks and the last message’s, and the request stays valid', () => {
