@@ -50,7 +50,14 @@ export type { RunContext };
 const INTERRUPTED = 'The user interrupted the run before this tool call was answered; it did not run.';
 const STOPPED = 'The user stopped the run when denying another call of this batch, so this call was not run.';
 const MAX_STOP_HOOK_CONTINUATIONS = 3;
+/** The result of a valid StructuredOutput call. */
+const OUTPUT_RECEIVED = 'Answer received.';
 const OUTPUT_FAILED = `This tool call was not run: the run ended because no ${STRUCTURED_OUTPUT_TOOL_NAME} answer was valid within the retries it allows.`;
+
+/** The tool calls of a message. */
+function toolUsesOf(message: Message): ToolUseBlock[] {
+  return Array.isArray(message.content) ? message.content.filter((block): block is ToolUseBlock => block.type === 'tool_use') : [];
+}
 
 /** The check of a StructuredOutput call made beside `others` other calls: an invalid answer. */
 function besideOtherCalls(others: number): OutputCheck {
@@ -236,6 +243,66 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
     tracked(() => core.appendUserContent([...batchResults(batch), ...core.takeReminders()]));
   };
 
+  /**
+   * The run's answer given with the StructuredOutput tool, among `uses` (the calls of the batch's
+   * message): the loop answers it itself. Given beside other calls it is an invalid answer too,
+   * counted against outputRetries (else a model doing so every turn would run to maxTurns). Ends
+   * the run (valid, or out of retries); undefined when the run goes on.
+   */
+  const answerOutputCall = (batch: OpenBatch, uses: readonly ToolUseBlock[]): Promise<RunResult> | undefined => {
+    const outputUse = input.output?.mode === 'tool' ? uses.find((use) => use.name === STRUCTURED_OUTPUT_TOOL_NAME) : undefined;
+    const outputCall = outputUse && batch.calls.find((candidate) => candidate.toolUseId === outputUse.id && candidate.state !== 'done');
+    if (!outputUse || !outputCall) return undefined;
+    const check = uses.length > 1 ? besideOtherCalls(uses.length - 1) : checkOutputCall(outputUse.input, input.output!);
+    if (check.ok) {
+      output = check.value;
+      core.answerCall(outputCall, { type: 'tool_result', tool_use_id: outputCall.toolUseId, content: OUTPUT_RECEIVED });
+      tracked(() => core.appendUserContent(batchResults(batch)));
+      return finish('completed');
+    }
+    refuseCall(core, outputCall, check.retryPrompt);
+    if (outputAttempts >= input.output!.retries) {
+      outputFailure = new StructuredOutputError({ issues: check.issues, responseText: JSON.stringify(outputUse.input), attempts: outputAttempts + 1 });
+      // The run ends here: the other calls of the batch are not run.
+      refuseOpenCalls(core, batch, OUTPUT_FAILED);
+      tracked(() => core.appendUserContent(batchResults(batch)));
+      return finish('error', outputFailure);
+    }
+    outputAttempts++;
+    return undefined;
+  };
+
+  /**
+   * A run without a prompt (`continue()`, an approval's answer) on a session a process left
+   * mid-answer: the StructuredOutput call the model made before it died, unanswered in the open
+   * batch, is checked as the answer (not refused as a tool that does not exist); one the history
+   * already answered as received is the answer. Either way no model call asks for it again.
+   */
+  const takeStoredOutput = (): Promise<RunResult> | undefined => {
+    const { messages } = core.state;
+    const batch = core.state.openBatch;
+    // With an open batch the history ends with the calls; without, with their results.
+    const calling = messages[messages.length - (batch ? 1 : 2)];
+    if (calling?.role !== 'assistant') return undefined;
+    const uses = toolUsesOf(calling);
+    const use = uses.length === 1 && uses[0]!.name === STRUCTURED_OUTPUT_TOOL_NAME ? uses[0]! : undefined;
+    if (!use) return undefined;
+    let received: boolean;
+    if (batch) {
+      const call = batch.calls.find((candidate) => candidate.toolUseId === use.id);
+      if (call?.state !== 'done') return answerOutputCall(batch, uses);
+      received = call.result?.is_error !== true;
+    } else {
+      const answered = messages[messages.length - 1];
+      received = !input.approval && Array.isArray(answered?.content) && answered.content.some((block) => block.type === 'tool_result' && block.tool_use_id === use.id && block.is_error !== true);
+    }
+    const check = received ? checkOutputCall(use.input, input.output!) : undefined;
+    if (!check?.ok) return undefined;
+    output = check.value;
+    if (batch && isBatchDone(batch)) tracked(() => core.appendUserContent(batchResults(batch)));
+    return finish('completed');
+  };
+
   core.leaseLost = undefined;
   core.nestedStopRequested = false;
   core.commit({ kind: 'run-start', runId: context.runId });
@@ -261,6 +328,11 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       const instruction = input.output && !input.output.native ? outputInstruction(input.output) : undefined;
       const blocked = await submitPrompt(core, input.prompt, abort, tracked, instruction);
       if (blocked) return await finish('error', blocked);
+    }
+    if (input.prompt === undefined && input.output?.mode === 'tool') {
+      // Resumed after a process died: an answer the model gave before it is taken, not asked for again.
+      const resumed = takeStoredOutput();
+      if (resumed) return await resumed;
     }
     for (;;) {
       const batch = core.state.openBatch;
@@ -381,30 +453,11 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
         if (call && call.state !== 'done') refuseCall(core, call, refusal.message);
       }
       core.emit({ type: 'turn-end', turn: turns, usage: response.usage, stopReason: response.stopReason, message, toolCalls: uses });
-      const outputUse = input.output?.mode === 'tool' ? uses.find((use) => use.name === STRUCTURED_OUTPUT_TOOL_NAME) : undefined;
-      const outputCall = outputUse && next?.calls.find((candidate) => candidate.toolUseId === outputUse.id && candidate.state !== 'done');
-      if (outputUse && next && outputCall) {
-        // The run's answer, given with the StructuredOutput tool: the loop answers it itself. Given
-        // beside other calls it is an invalid answer too, counted against outputRetries (else a
-        // model doing so every turn would run to maxTurns).
-        const check = uses.length > 1 ? besideOtherCalls(uses.length - 1) : checkOutputCall(outputUse.input, input.output!);
-        if (check.ok) {
-          output = check.value;
-          core.answerCall(outputCall, { type: 'tool_result', tool_use_id: outputCall.toolUseId, content: 'Answer received.' });
-          tracked(() => core.appendUserContent(batchResults(next)));
-          return await finish('completed');
-        }
-        refuseCall(core, outputCall, check.retryPrompt);
-        if (outputAttempts >= input.output!.retries) {
-          outputFailure = new StructuredOutputError({ issues: check.issues, responseText: JSON.stringify(outputUse.input), attempts: outputAttempts + 1 });
-          // The run ends here: the other calls of the batch are not run.
-          refuseOpenCalls(core, next, OUTPUT_FAILED);
-          tracked(() => core.appendUserContent(batchResults(next)));
-          return await finish('error', outputFailure);
-        }
-        outputAttempts++;
+      if (next) {
+        const ended = answerOutputCall(next, uses);
+        if (ended) return await ended;
+        continue;
       }
-      if (next) continue;
       if (response.stopReason === 'pause_turn') continue;
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
         const reason = await stopHookReason(core, stopContinuations > 0, abort);

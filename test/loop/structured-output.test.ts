@@ -1,8 +1,9 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { anthropicModel, ConfigurationError, createAgent, defineTool, StructuredOutputError } from 'agent-harness';
+import { anthropicModel, ConfigurationError, createAgent, defineTool, memorySessionStore, StructuredOutputError } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 import { startMessagesServer } from 'agent-harness/testing/messages-server';
+import { dyingStore } from '../session/dying-store.js';
 
 const Outline = z.object({ title: z.string(), sections: z.array(z.string()).min(1), words: z.number().int() });
 const valid = JSON.stringify({ title: 'Tide pools', sections: ['Intro', 'Life'], words: 800 });
@@ -246,5 +247,67 @@ describe('typed output on an agent with no tools of its own', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('typed output when the process dies mid-answer (killed at every append, resumed with continue())', () => {
+  const Answer = z.object({ title: z.string() });
+  const lookup = () => defineTool({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({}), readOnly: true, execute: () => 'facts' });
+
+  it('takes the StructuredOutput answer the model gave before the process died, never telling it the tool does not exist nor asking again', async () => {
+    let cut = 2;
+    let taken = 0;
+    for (; cut < 60; cut++) {
+      const inner = memorySessionStore();
+      const dying = dyingStore(inner, cut);
+      const first = createAgent({ model: scriptedModel([turn(toolCall('lookup', {}, 'toolu_look')), turn(toolCall('StructuredOutput', { title: 'First' }, 'toolu_answer'))]), tools: [lookup()], store: dying.store });
+      await first.run('Title it.', { outputSchema: Answer }).result;
+      await first.close().catch(() => undefined);
+      if (dying.appends() < cut) break;
+      const where = `killed at append ${cut}`;
+      const model = scriptedModel([turn(toolCall('StructuredOutput', { title: 'Second' }, 'toolu_again'))]);
+      const resumed = createAgent({ model, tools: [lookup()], store: inner, resume: first.sessionId });
+      await resumed.ready;
+      const given = JSON.stringify(resumed.messages).includes('toolu_answer');
+      const result = await resumed.continue({ outputSchema: Answer }).result;
+      expect(result.status, where).toBe('completed');
+      for (const request of model.requests) {
+        expect(validateMessagesRequest(request.messages), where).toBeUndefined();
+        expect(JSON.stringify(request.messages), where).not.toContain('No tool named');
+      }
+      if (given) {
+        // The model's answer was stored: it is the answer, without another model call.
+        taken++;
+        expect(result.output, where).toEqual({ title: 'First' });
+        expect(model.requests, where).toHaveLength(0);
+        expect(validateMessagesRequest(resumed.messages), where).toBeUndefined();
+      }
+      await resumed.close();
+    }
+    expect(cut).toBeGreaterThan(8);
+    expect(taken).toBeGreaterThanOrEqual(2);
+  });
+
+  it('checks a stored answer like a fresh one: an invalid one is sent back and counted, a valid one after it is taken', async () => {
+    // The session as a process left it between storing the model's invalid answer and answering it.
+    const first = createAgent({ model: scriptedModel([turn(toolCall('StructuredOutput', { title: 7 }, 'toolu_bad'))]) });
+    let left: unknown;
+    first.on('tool-call', () => {
+      left ??= JSON.parse(JSON.stringify(first.snapshot()));
+    });
+    await first.run('Title it.', { outputSchema: Answer, outputRetries: 0 }).result;
+    const model = scriptedModel([turn(toolCall('StructuredOutput', { title: 'Fixed' }, 'toolu_fixed'))]);
+    const resumed = createAgent({ model, resume: left as never });
+    expect(resumed.messages.at(-1)).toMatchObject({ role: 'assistant', content: [{ id: 'toolu_bad' }] });
+    const result = await resumed.continue({ outputSchema: Answer }).result;
+    expect(result).toMatchObject({ status: 'completed', output: { title: 'Fixed' }, outputAttempts: 2 });
+    const sentBack = JSON.stringify(model.requests[0]!.messages.at(-1));
+    expect(sentBack).toMatch(/toolu_bad.*title.*Call StructuredOutput again/s);
+    expect(sentBack).not.toContain('No tool named');
+    // Out of retries, the stored invalid answer ends the run with StructuredOutputError.
+    const failing = createAgent({ model: scriptedModel([]), resume: left as never });
+    const failed = await failing.continue({ outputSchema: Answer, outputRetries: 0 }).result;
+    expect(failed.status).toBe('error');
+    expect(StructuredOutputError.isInstance(failed.error)).toBe(true);
   });
 });
