@@ -337,7 +337,8 @@ export class Agent {
    * without calling the model. Tools that may have been running when the process died are not run
    * again: the resume answered them as interrupted — except, in a session resumed from its store,
    * an approved `ExitPlanMode`, which is safe to repeat and runs again (here, or before the next
-   * prompt), so the approval is kept.
+   * prompt), so the approval is kept. With `outputSchema`, a `StructuredOutput` answer the model
+   * gave before the process died is taken (checked like a fresh one), not asked for again.
    * @throws RunInProgressError when a run is active.
    */
   continue(options: RunOptions = {}): AgentRun {
