@@ -3,6 +3,7 @@ import { extractJson } from '../plan/extract-json.js';
 import { schemaToJsonSchema, validateWithSchema, type ValueSchema } from '../plan/value-schema.js';
 import type { Model, RequestTool, ToolDefinition } from '../model/model.js';
 import { cutOffReason, type CutOffStopReason } from './cut-off-answer.js';
+import { rootCombinator } from '../tools/root-combinator.js';
 
 /** The name of the tool a model without native structured output gives its final answer with. */
 export const STRUCTURED_OUTPUT_TOOL_NAME = 'StructuredOutput';
@@ -26,7 +27,7 @@ export interface OutputRequest {
   toolDefinition?: ToolDefinition;
   /** This run's tool list, kept while the agent's list is unchanged (the same array every turn). */
   runTools?: { source: readonly RequestTool[]; length: number; tools: RequestTool[] };
-  /** For `tool` mode: the schema is not an object, so the tool's input wraps it as `{ output }`. */
+  /** For `tool` mode: the schema is not an object (or has oneOf/anyOf/allOf at its top), so the tool's input wraps it as `{ output }`. */
   wrapped?: boolean;
   /** How many more answers may be asked for after an invalid one. */
   retries: number;
@@ -54,7 +55,8 @@ export function prepareOutput(model: Model, schema: ValueSchema, retries: number
   const native = model.structuredOutput === true && jsonSchema !== undefined;
   // A validator with no JSON Schema cannot be a tool's input schema: its answer comes as text.
   if (native || jsonSchema === undefined || mode === 'text') return { schema, jsonSchema, native, mode: 'text', retries: retries ?? 1 };
-  const wrapped = jsonSchema.type !== 'object';
+  // The API takes an input schema only as an object schema without oneOf/anyOf/allOf at its top.
+  const wrapped = jsonSchema.type !== 'object' || rootCombinator(jsonSchema) !== undefined;
   const definition: ToolDefinition = {
     name: STRUCTURED_OUTPUT_TOOL_NAME,
     description: 'Gives your final answer, in the required shape. Call it once, on its own, when you have finished; the run ends with it.',

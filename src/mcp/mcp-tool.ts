@@ -5,6 +5,7 @@ import { defineTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/input-schema.js';
 import type { Tool, ToolAnnotations } from '../tools/types.js';
 import { jsonSchemaProblem } from '../tools/json-schema-problem.js';
+import { rootCombinator } from '../tools/root-combinator.js';
 import { mcpResultToOutput } from './mcp-result-to-output.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 
@@ -73,8 +74,8 @@ function describe(server: string, info: McpToolInfo): string {
  * with each permission question; the result becomes content blocks, `isError` an error result.
  * Whether it is read-only, its kind and its annotations are read from `hints` each time.
  * @throws ConfigurationError when the server's input schema is not an object schema, is larger
- *   or more deeply nested than {@link MCP_INPUT_SCHEMA_BOUNDS} allow, or breaks JSON Schema 2020-12
- *   (which the Messages API refuses).
+ *   or more deeply nested than {@link MCP_INPUT_SCHEMA_BOUNDS} allow, breaks JSON Schema 2020-12, or
+ *   has `oneOf`, `anyOf` or `allOf` at its top level (which the Messages API refuses).
  */
 export function createMcpTool(options: CreateMcpToolOptions): Tool<Record<string, unknown>> {
   const { info, server } = options;
@@ -90,6 +91,12 @@ export function createMcpTool(options: CreateMcpToolOptions): Tool<Record<string
   if (invalid !== undefined) {
     throw new ConfigurationError(
       `The MCP server "${server}" lists the tool "${info.name}" with an input schema that is not valid JSON Schema 2020-12 (${invalid}), so the tool is not offered: the Messages API would refuse every request that carries it. The server has to fix the schema.`,
+    );
+  }
+  const combinator = rootCombinator(info.inputSchema);
+  if (combinator !== undefined) {
+    throw new ConfigurationError(
+      `The MCP server "${server}" lists the tool "${info.name}" with an input schema that has ${combinator} at the top level, which the Messages API refuses in a tool's input schema (every request that carries it), so the tool is not offered. The server has to describe the fields in one object schema.`,
     );
   }
   const hints = options.hints ?? { annotations: info.annotations };

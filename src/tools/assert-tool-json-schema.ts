@@ -1,6 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from '../history/json-bounds.js';
 import { jsonSchemaProblem } from './json-schema-problem.js';
+import { rootCombinator } from './root-combinator.js';
 
 /** Schemas already checked (or made by a converter): a tool made once and given to many agents is checked once. */
 const checked = new WeakSet<object>();
@@ -25,7 +26,8 @@ export function requireObjectSchema(toolName: string, jsonSchema: Record<string,
 
 /**
  * Checks a host tool's JSON Schema as it will be sent: plain JSON within the bounds of a tool
- * input (no cycle, at most 64 levels deep), an object schema, and valid JSON Schema 2020-12 with
+ * input (no cycle, at most 64 levels deep), an object schema without `oneOf`, `anyOf` or `allOf` at
+ * its top level (which the API refuses), and valid JSON Schema 2020-12 with
  * every `#…` reference resolving (`jsonSchemaProblem`, the check MCP tools get). The Messages API
  * refuses every request of the session whose tool list holds a broken schema, so it fails here.
  * @throws ConfigurationError naming the tool, the keyword (its path) and the fix.
@@ -43,6 +45,12 @@ export function assertToolJsonSchema(toolName: string, jsonSchema: unknown): voi
     throw new ConfigurationError(`Tool "${toolName}": its input schema must be a JSON Schema object, got ${Array.isArray(jsonSchema) ? 'an array' : jsonSchema === null ? 'null' : typeof jsonSchema}.`);
   }
   requireObjectSchema(toolName, jsonSchema as Record<string, unknown>);
+  const combinator = rootCombinator(jsonSchema);
+  if (combinator !== undefined) {
+    throw new ConfigurationError(
+      `Tool "${toolName}": its input schema has ${combinator} at the top level, which the Messages API refuses in a tool's input schema (every request that carries it). Describe the fields in one object schema (alternatives may sit inside a property), and check the alternatives in validateInput.`,
+    );
+  }
   const problem = jsonSchemaProblem(jsonSchema);
   if (problem !== undefined) {
     throw new ConfigurationError(

@@ -311,3 +311,21 @@ describe('typed output when the process dies mid-answer (killed at every append,
     expect(StructuredOutputError.isInstance(failed.error)).toBe(true);
   });
 });
+
+describe('typed output with a JSON Schema the Messages API refuses as an input schema', () => {
+  it('an object schema with oneOf, anyOf or allOf at the top level is wrapped as { output }, so the request is accepted', async () => {
+    const Either = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, anyOf: [{ required: ['a'] }, { required: ['b'] }] } as const;
+    const server = await startMessagesServer({ responses: [{ content: [{ type: 'tool_use', id: 'toolu_either', name: 'StructuredOutput', input: { output: { b: 'yes' } } }], stop_reason: 'tool_use' }] as never });
+    try {
+      const model = anthropicModel({ model: 'claude-sonnet-4-5', baseURL: server.url, apiKey: 'test', structuredOutput: false, maxRetries: 0 });
+      const result = await createAgent({ model }).run('Pick.', { outputSchema: Either }).result;
+      expect(result.error?.message).toBeUndefined();
+      expect(result).toMatchObject({ status: 'completed', output: { b: 'yes' } });
+      const tool = (server.requests[0] as unknown as { tools: Array<{ name: string; input_schema: Record<string, unknown> }> }).tools.at(-1)!;
+      expect(tool.name).toBe('StructuredOutput');
+      expect(tool.input_schema).toMatchObject({ type: 'object', required: ['output'], properties: { output: Either } });
+    } finally {
+      await server.close();
+    }
+  });
+});

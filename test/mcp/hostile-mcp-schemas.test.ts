@@ -26,6 +26,7 @@ const TOOLS = [
   { name: 'deep', description: 'A schema 100 objects deep.', inputSchema: nested(100) },
   { name: 'huge', description: 'A schema of 1000 long properties.', inputSchema: wide(1000) },
   { name: 'deep_but_fine', description: 'A schema 10 objects deep.', inputSchema: nested(10) },
+  { name: 'either', description: 'One of two fields, said with a top-level oneOf.', inputSchema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, oneOf: [{ required: ['a'] }, { required: ['b'] }] } },
 ];
 
 function hostileServer(): Server {
@@ -54,10 +55,13 @@ describe('input schemas from an MCP server', () => {
     expect(state!.skippedTools).toEqual([
       { name: 'deep', reason: expect.stringMatching(/^The MCP server "big" lists the tool "deep" with an input schema nested deeper than 32 levels/) },
       { name: 'huge', reason: expect.stringMatching(/^The MCP server "big" lists the tool "huge" with an input schema longer than 64000 characters/) },
+      // The Messages API refuses every request whose tool has oneOf, anyOf or allOf at the top of its input schema.
+      { name: 'either', reason: expect.stringMatching(/^The MCP server "big" lists the tool "either" with an input schema that has oneOf at the top level, which the Messages API refuses/) },
     ]);
     const sent = (model.requests[0]!.request.tools as ToolDefinition[]).map((tool) => tool.name);
     expect(sent).toContain('mcp__big__fine');
     expect(sent).not.toContain('mcp__big__deep');
     expect(sent).not.toContain('mcp__big__huge');
+    expect(sent).not.toContain('mcp__big__either');
   });
 });

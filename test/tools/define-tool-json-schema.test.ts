@@ -33,6 +33,16 @@ describe('defineTool with a raw JSON Schema the Messages API would refuse', () =
     expect(error.message).toMatch(/the Messages API would refuse every request that carries it\. Fix that keyword, or describe the input with zod \(z\.object\(\{ \.\.\. \}\)\)\.$/);
   });
 
+  it('oneOf, anyOf or allOf at the top level (which the Messages API refuses in an input_schema): a ConfigurationError naming the keyword and the fix; nested ones are fine', () => {
+    for (const keyword of ['oneOf', 'anyOf', 'allOf']) {
+      const schema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, [keyword]: [{ required: ['a'] }, { required: ['b'] }] };
+      const error = refusal(() => define(schema));
+      expect(error.message).toMatch(new RegExp(`^Tool "lookup": its input schema has ${keyword} at the top level, which the Messages API refuses in a tool's input schema`));
+      expect(error.message).toMatch(/check the alternatives in validateInput/);
+    }
+    expect(() => define({ type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'number' }] } } })).not.toThrow();
+  });
+
   it('a schema with a cycle, or nested past 64 levels, is refused without exhausting the stack', () => {
     const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
     (cyclic.properties as Record<string, unknown>).self = cyclic;

@@ -1,6 +1,7 @@
 import { cacheControlProblem } from './cache-control-problem.js';
 import { toolSearchProblem } from './tool-search-problem.js';
 import { blocksOf, type RawMessage } from './tool-result-problem.js';
+import { rootCombinator } from '../../tools/root-combinator.js';
 import { validateMessagesRequest } from './validate-messages-request.js';
 import { checkOptions, isStringArray, type OptionsSpec } from '../../options/index.js';
 
@@ -23,7 +24,8 @@ const OPTIONS: OptionsSpec<ValidateMessagesRequestBodyOptions> = { betas: isStri
 /**
  * Checks a whole Messages API request body the way the real API does and returns its
  * `invalid_request_error` message for the first violation, or undefined when it is valid:
- * required `model` and `max_tokens`, custom tools' `input_schema` of `type: "object"`, the
+ * required `model` and `max_tokens`, custom tools' `input_schema` of `type: "object"` without
+ * `oneOf`, `anyOf` or `allOf` at its top level, the
  * conversation rules of {@link validateMessagesRequest}, tools defined whenever the messages hold
  * `tool_use` or `tool_result` blocks, `cache_control` placement and count
  * (at most 4), tool search (no deferred search tool, not every tool deferred, every
@@ -64,6 +66,7 @@ function toolSchemaProblem(tools: unknown): string | undefined {
     if (typeof schema !== 'object' || schema === null) return `tools.${index}.custom.input_schema: Field required`;
     if (schema.type === undefined) return `tools.${index}.custom.input_schema.type: Field required`;
     if (schema.type !== 'object') return `tools.${index}.custom.input_schema.type: Input should be 'object'`;
+    if (rootCombinator(schema) !== undefined) return `tools.${index}.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level`;
   }
   return undefined;
 }

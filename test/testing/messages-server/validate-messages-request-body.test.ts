@@ -119,6 +119,16 @@ describe('messages server request-level validation (HTTP 400 like the real API)'
     await accepted({ ...base, tools: [] });
   });
 
+  it('a custom tool whose input_schema has oneOf, anyOf or allOf at the top level; nested ones are accepted', async () => {
+    for (const keyword of ['oneOf', 'anyOf', 'allOf']) {
+      const tool = { name: 'pick', description: 'Picks.', input_schema: { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, [keyword]: [{ required: ['a'] }, { required: ['b'] }] } };
+      expect(await rejection({ ...base, tools: [{ name: 'fine', description: 'Fine.', input_schema: { type: 'object' } }, tool] })).toBe(
+        'tools.1.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level',
+      );
+    }
+    await accepted({ ...base, tools: [{ name: 'nested', description: 'Nested.', input_schema: { type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'number' }] } } } }] });
+  });
+
   it('validateMessagesRequestBody is usable on its own', () => {
     expect(validateMessagesRequestBody(base)).toBeUndefined();
     expect(validateMessagesRequestBody([])).toBe('Input should be a valid dictionary');
