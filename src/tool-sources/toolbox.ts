@@ -1,3 +1,4 @@
+import { duplicateToolNameMessage } from './duplicate-tool-name.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { wellFormedText } from '../model/code-point-boundary.js';
 import type { RequestTool, ToolDefinition } from '../model/model.js';
@@ -80,7 +81,7 @@ export class Toolbox {
     if (this.search?.kind === 'client') loaded.push(createToolSearchTool({ catalog: this.catalog!, references: this.search.references }));
     for (const tool of [...loaded, ...deferred]) {
       if (this.byName.has(tool.name)) {
-        throw new ConfigurationError(`Two tools are named "${tool.name}". Tool names must be unique; rename one, or leave out the built-in one with its option (todoWrite, exitPlanMode).`);
+        throw new ConfigurationError(duplicateToolNameMessage(tool.name));
       }
       this.byName.set(tool.name, tool);
     }

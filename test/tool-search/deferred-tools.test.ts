@@ -4,6 +4,7 @@ import {
   ConfigurationError,
   createAgent,
   deferTool,
+  defineSkill,
   defineTool,
   isServerToolDefinition,
   serverTool,
@@ -114,6 +115,27 @@ describe('provider server tools in the tool list', () => {
   it('refuses a server tool without a type, and one named like a function tool', () => {
     expect(() => serverTool({ type: '', name: 'x' })).toThrow(ConfigurationError);
     expect(() => createAgent({ model: scriptedModel([]), tools: [echoTool, serverTool({ type: 'web_search_20250305', name: 'echo' })] })).toThrow(/Two tools are named "echo"/);
+  });
+
+  it('a tool of the host named like a built-in it cannot leave out is refused with the fix for that built-in, not an option that does not exist', () => {
+    const named = (name: string) => defineTool({ name, description: 'Mine.', inputSchema: z.object({}), readOnly: true, execute: () => 'mine' });
+    const refusal = (options: Record<string, unknown>) => {
+      try {
+        createAgent({ model: scriptedModel([]), ...options } as never);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'no error';
+    };
+    const toolSearch = refusal({ tools: [named('ToolSearch'), deferTool(named('later'))] });
+    expect(toolSearch).toMatch(/^Two tools are named "ToolSearch": yours, and the built-in one that finds deferred tools/);
+    expect(toolSearch).toMatch(/rename yours/);
+    expect(toolSearch).not.toMatch(/todoWrite, exitPlanMode/);
+    const skill = refusal({ tools: [named('Skill')], skills: [defineSkill({ name: 'house-style', description: 'Style.', instructions: 'Short.' })] });
+    expect(skill).toMatch(/^Two tools are named "Skill": yours, and the built-in one that loads `skills`; rename yours/);
+    expect(refusal({ tools: [named('TodoWrite')] })).toMatch(/^Two tools are named "TodoWrite": yours, and the built-in one; rename yours, or leave the built-in out with `todoWrite: false`/);
+    expect(refusal({ tools: [named('ExitPlanMode')] })).toMatch(/leave the built-in out with `exitPlanMode: false`/);
+    expect(refusal({ tools: [named('dup'), named('dup')] })).toMatch(/^Two tools are named "dup"\. Tool names must be unique; rename one\.$/);
   });
 
   it('types the request tool list as a union hosts can tell apart', () => {
