@@ -17,7 +17,7 @@ export function prepareRequest(core: AgentCore, abort: RunAbort, output?: Output
   }
   const request: ModelRequest = {
     system: core.system,
-    tools: output?.mode === 'tool' ? toolsWithOutputTool(output, core.toolDefinitions) : core.toolDefinitions,
+    tools: output?.mode === 'tool' ? toolsWithOutputTool(output, core.toolDefinitions, (name) => core.hasTool(name)) : core.toolDefinitions,
     messages: capRequestImages(core.state.messages),
     // The run's signal is made here, at its first model call, if nothing asked for it before (see RunAbort).
     signal: abort.signal,

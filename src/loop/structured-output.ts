@@ -79,13 +79,15 @@ export function outputForTools(request: OutputRequest, tools: readonly RequestTo
 /**
  * The tools sent on a turn of a run that gives its answer with `StructuredOutput`: the agent's
  * tools (the stable prefix), then that tool.
+ * @param hasTool - whether the agent has a tool of a name, deferred ones included.
  * @throws ConfigurationError when the agent has a tool of that name.
  */
-export function toolsWithOutputTool(request: OutputRequest, tools: RequestTool[]): RequestTool[] {
+export function toolsWithOutputTool(request: OutputRequest, tools: RequestTool[], hasTool: (name: string) => boolean = () => false): RequestTool[] {
   if (!request.toolDefinition) return tools;
   const cached = request.runTools;
   if (cached && cached.source === tools && cached.length === tools.length) return cached.tools;
-  if (tools.some((tool) => tool.name === STRUCTURED_OUTPUT_TOOL_NAME)) {
+  // A deferred tool of that name counts too: found with the client-side ToolSearch, the model could call it.
+  if (hasTool(STRUCTURED_OUTPUT_TOOL_NAME) || tools.some((tool) => tool.name === STRUCTURED_OUTPUT_TOOL_NAME)) {
     throw new ConfigurationError(`run(): the agent has a tool named ${STRUCTURED_OUTPUT_TOOL_NAME}, the name of the tool typed output is given with; rename it, or pass outputMode: "text".`);
   }
   const withOutput = [...tools, request.toolDefinition];

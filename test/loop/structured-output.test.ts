@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { anthropicModel, ConfigurationError, createAgent, defineTool, memorySessionStore, StructuredOutputError } from 'agent-harness';
+import { anthropicModel, ConfigurationError, createAgent, deferTool, defineTool, memorySessionStore, StructuredOutputError } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 import { startMessagesServer } from 'agent-harness/testing/messages-server';
 import { dyingStore } from '../session/dying-store.js';
@@ -124,6 +124,10 @@ describe('structured output for any run', () => {
     expect(result.status).toBe('error');
     expect(result.error?.message).toMatch(/has a tool named StructuredOutput.*outputMode: "text"/);
     expect((await createAgent({ model: scriptedModel([valid]), tools: [impostor] }).run('x', { outputSchema: Outline, outputMode: 'text' }).result).status).toBe('completed');
+    // A deferred one too (with the client-side ToolSearch it is not in the request's list, yet the model may find and call it).
+    const deferred = await createAgent({ model: scriptedModel([valid]), tools: [deferTool(impostor), defineTool({ name: 'other', description: 'O.', inputSchema: z.object({}), execute: () => 'o' })] }).run('x', { outputSchema: Outline }).result;
+    expect(deferred.status).toBe('error');
+    expect(deferred.error?.message).toMatch(/has a tool named StructuredOutput.*outputMode: "text"/);
     expect(() => createAgent({ model: scriptedModel([]) }).run('x', { outputSchema: Outline, outputMode: 'json' as never })).toThrow(/`outputMode` must be one of "tool", "text"/);
   });
 
