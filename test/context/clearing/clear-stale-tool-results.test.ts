@@ -84,7 +84,7 @@ describe('clearStaleToolResults', () => {
     fc.assert(
       fc.property(historyArbitrary(), fc.nat(4), fc.nat(400), ({ messages }, keepRecentTurns, minimumResultChars) => {
         const { messages: out, cleared } = clearStaleToolResults(messages, { keepRecentTurns, minimumResultChars });
-        expect(validateMessagesRequestBody({ model: 'm', max_tokens: 10, messages: answerOpenCall(out) })).toBeUndefined();
+        expect(validateMessagesRequestBody({ model: 'm', max_tokens: 10, tools: [{ name: 'Read', description: 'Reads.', input_schema: { type: 'object' } }], messages: answerOpenCall(out) })).toBeUndefined();
         expect(out).toHaveLength(messages.length);
         // Same roles, same tool ids in the same places.
         const shape = (list: Message[]) =>

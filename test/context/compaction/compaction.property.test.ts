@@ -9,7 +9,9 @@ import type { Message } from '../../../src/model/messages.js';
 import { validateMessagesRequestBody } from '../../../src/testing/messages-server/validate-messages-request-body.js';
 import { answerOpenCall, historyArbitrary } from './history-arbitrary.js';
 
-const validate = (messages: Message[]) => validateMessagesRequestBody({ model: 'claude-sonnet-4-6', max_tokens: 1000, messages });
+// The session's tools go with every request (the API wants tools beside tool blocks).
+const validate = (messages: Message[]) =>
+  validateMessagesRequestBody({ model: 'claude-sonnet-4-6', max_tokens: 1000, tools: [{ name: 'Read', description: 'Reads.', input_schema: { type: 'object' } }], messages });
 
 const stateArbitrary: fc.Arbitrary<CompactionState> = fc.record({
   permissionMode: fc.constantFrom('default', 'acceptEdits', 'plan', 'auto', 'dontAsk', 'bypassPermissions' as const),
