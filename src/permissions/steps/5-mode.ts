@@ -5,13 +5,17 @@ import { toWorkspacePath } from '../workspace-path.js';
 import { askFromToolCheck, getToolCheck } from './get-tool-check.js';
 import { allow, decided, deny, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
 
-/** The target path of an edit when it lies outside the workspace (only known with `cwd`). */
+/**
+ * The target path of an edit when it is not known to lie inside the workspace: outside `cwd`, or
+ * any path when the agent has no `cwd` (no workspace, so nothing is inside it).
+ */
 function pathOutsideWorkspace(state: PipelineState): string | undefined {
   const { tool, cwd } = state.args;
   const target = tool.ruleTarget;
-  if (target?.kind !== 'path' || cwd === undefined || typeof state.input !== 'object' || state.input === null) return undefined;
+  if (target?.kind !== 'path' || typeof state.input !== 'object' || state.input === null) return undefined;
   const path = (state.input as Record<string, unknown>)[target.field];
   if (typeof path !== 'string') return undefined;
+  if (cwd === undefined) return path;
   return toWorkspacePath(path, cwd).insideWorkspace ? undefined : path;
 }
 
@@ -40,7 +44,8 @@ async function acceptEdits(state: PipelineState): Promise<StepResult> {
 /**
  * Step 5: the mode. `bypassPermissions` allows; `plan` denies what is not read-only (read-only
  * calls go on); `acceptEdits` allows edit-kind calls inside the workspace unless the tool's own
- * check asks or denies. `default`, `auto` and `dontAsk` go on.
+ * check asks or denies (with no `cwd` there is no workspace: a path edit of a tool without its own
+ * check goes on, and is asked unless a rule or hook allows it). `default`, `auto` and `dontAsk` go on.
  */
 export const modeStep: PermissionStep = (state) => {
   const { mode, tool } = state.args;
