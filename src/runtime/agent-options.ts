@@ -325,7 +325,9 @@ export interface AgentOptions {
    * Adds the memory tool (the Messages API's client-side `memory_20250818` shape: view, create,
    * str_replace, insert, delete, rename under `/memories`) backed by the store given:
    * `memoryMemoryStore()`, `fileMemoryStore({ dir })` from `agent-harness/node`, or the host's own.
-   * Paths never leave the store's root.
+   * Paths never leave the store's root. Its writes are asked in every mode but `bypassPermissions`
+   * (in `acceptEdits` too: the store is not the workspace, and later sessions read its notes);
+   * `rules: { allow: ['memory'] }` approves them.
    * @default undefined (no memory tool)
    */
   memory?: MemoryToolOptions;

@@ -57,4 +57,17 @@ describe('acceptEdits without a workspace', () => {
     const { decision } = await decidePermission(makeArgs({ tool: loose, rawInput: { value: 'a' }, mode: 'acceptEdits' }).args);
     expect(decision.behavior).toBe('defer');
   });
+
+  it("a tool check's question in acceptEdits is answered by allow rules as in default mode, then asked", async () => {
+    const asking = { ...editTool, checkPermissions: (): ToolPermissionCheck => ({ behavior: 'ask', message: 'outside', blockedPath: '/srv/shared/a' }) };
+    for (const mode of ['default', 'acceptEdits'] as const) {
+      const ruled = await decidePermission(makeArgs({ tool: asking, rawInput: { file_path: '/srv/shared/a' }, mode, cwd: '/work/p', rules: createRuleSet({ allow: ['Edit(/srv/shared/**)'] }) }).args);
+      expect(ruled.decision, mode).toMatchObject({ behavior: 'allow', reason: { type: 'rule', rule: 'Edit(/srv/shared/**)' } });
+      const asked = await decidePermission(makeArgs({ tool: asking, rawInput: { file_path: '/srv/shared/a' }, mode, cwd: '/work/p' }).args);
+      expect(asked, mode).toMatchObject({ decision: { behavior: 'defer', reason: { type: 'tool-check', message: 'outside' } }, blockedPath: '/srv/shared/a' });
+    }
+    const safety = { ...editTool, checkPermissions: (): ToolPermissionCheck => ({ behavior: 'ask', message: 'hard link', safety: true }) };
+    const held = await decidePermission(makeArgs({ tool: safety, rawInput: { file_path: 'a' }, mode: 'acceptEdits', cwd: '/work/p', rules: createRuleSet({ allow: ['Edit'] }) }).args);
+    expect(held.decision.behavior).toBe('defer');
+  });
 });

@@ -2,7 +2,7 @@ import type { PermissionOutcome } from '../decide-permission-types.js';
 import { isReadOnlyCall } from '../is-read-only-call.js';
 import { DEFAULT_PLAN_MODE_DENY_MESSAGE } from '../mode-reminder.js';
 import { toWorkspacePath } from '../workspace-path.js';
-import { askFromToolCheck, getToolCheck } from './get-tool-check.js';
+import { getToolCheck } from './get-tool-check.js';
 import { allow, decided, deny, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
 
 /**
@@ -34,10 +34,11 @@ async function acceptEdits(state: PipelineState): Promise<StepResult> {
     state.outsidePath = outside;
     return undefined;
   }
-  // The tool's own check (e.g. a path outside the workspace) still stands.
+  // The tool's own check (e.g. a path outside the workspace) still stands. Its question goes on
+  // to the allow rules, as in `default` mode (they answer it as they would there), then is asked.
   const check = await getToolCheck(state);
   if (check.behavior === 'deny') return decided(deny(state, { type: 'tool-check', message: check.message }, check.message));
-  if (check.behavior === 'ask') return askFromToolCheck(check);
+  if (check.behavior === 'ask') return undefined;
   return decided(allow(state, { type: 'mode', mode: 'acceptEdits' }));
 }
 
