@@ -6,6 +6,7 @@ import { hasReadPathRule, matchReadPaths, readTargetsOf, uncheckableRead } from 
 import { parseShellCommand } from './shell/parse-shell-command.js';
 import { ruleNamesTool } from './rule-names-tool.js';
 import { splitShellCommand } from './split-shell-command.js';
+import { hasWritePathRule, matchWritePaths, uncheckableWrite, writeTargetsOf } from './write-rules.js';
 import type { PermissionRules } from '../types/permission.js';
 
 /** The parts of a tool that rule matching reads (`kind`, when given, lets `Edit(…)` deny and ask rules hold for every tool that edits files). */
@@ -44,14 +45,17 @@ export interface RuleSet {
    * when any part does, and an allow rule only when every part is allowed and none hides a command
    * substitution or a file redirection. Deny and ask rules on `Read(pattern)` also match any
    * tool's call that reads a matching path (`ruleTarget.reads`: `cat .env` in Bash, Grep of a file),
-   * and those on `Edit(pattern)` any call of a tool that edits a file by path (`kind: 'edit'`: `Write`).
+   * and those on `Edit(pattern)` any call of a tool that edits a file by path (`kind: 'edit'`: `Write`);
+   * those on `Edit(pattern)` and `Write(pattern)` also any call that writes a matching path
+   * (`ruleTarget.writes`: `echo x > secrets/key`, `rm secrets/key` in Bash).
    */
   match(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined;
   /**
    * A rule of the list that cannot be checked against this call: a command pattern when the
    * command hides what it runs behind expansions (`$X`, `$(…)`, backticks) or cannot be parsed,
    * or a `Read(pattern)` rule when the call reads something that cannot be named in advance
-   * (`cat *`, a recursive `grep -r`). The caller asks the host instead of trusting either
+   * (`cat *`, a recursive `grep -r`), or an `Edit(pattern)` / `Write(pattern)` rule when it writes
+   * such a thing (`rm $F`, `… | xargs rm`). The caller asks the host instead of trusting either
    * answer. `undefined` when there is none.
    */
   uncheckable(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined;
@@ -103,6 +107,11 @@ class CompiledRuleSet implements RuleSet {
       const readRule = targets && matchReadPaths(list, targets, behavior, options?.cwd);
       if (readRule !== undefined) return readRule;
     }
+    if (behavior !== 'allow' && hasWritePathRule(list)) {
+      const targets = writeTargetsOf(tool, input);
+      const writeRule = targets && matchWritePaths(list, targets, behavior, options?.cwd);
+      if (writeRule !== undefined) return writeRule;
+    }
     const candidates = list.filter((rule) => ruleApplies(rule, tool, behavior));
     if (candidates.length === 0) return undefined;
     for (const rule of candidates) {
@@ -123,6 +132,11 @@ class CompiledRuleSet implements RuleSet {
       const targets = readTargetsOf(tool, input);
       const readRule = targets && uncheckableRead(list, targets, options?.cwd);
       if (readRule !== undefined) return readRule;
+    }
+    if (behavior !== 'allow' && hasWritePathRule(list)) {
+      const targets = writeTargetsOf(tool, input);
+      const writeRule = targets && uncheckableWrite(list, targets, options?.cwd);
+      if (writeRule !== undefined) return writeRule;
     }
     const target = tool.ruleTarget;
     if (target?.kind !== 'command' || typeof input !== 'object' || input === null) return undefined;
