@@ -11,13 +11,15 @@ const DESCRIPTOR = /^(\d+|-)$/;
 /** Redirections that open their target for writing (`>&` only when the target is no descriptor). */
 const WRITING_REDIRECTS = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
 /** Shells: with `-c` they run a script given on the command line, without one what they read. */
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh', 'rbash', 'busybox']);
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh', 'rbash']);
 /** Commands that run the command named by a later word (`sudo rm x`, `timeout 5 rm x`). */
 const WRAPPERS = new Set([
   'sudo', 'doas', 'pkexec', 'su', 'runuser', 'sg', 'env', 'nice', 'nohup', 'time', 'command', 'builtin', 'exec', 'timeout', 'stdbuf',
   'ionice', 'taskset', 'chrt', 'numactl', 'setsid', 'unshare', 'nsenter', 'chroot', 'flock', 'strace', 'ltrace', 'watch', 'script',
   'unbuffer', 'fakeroot', 'firejail', 'caffeinate', 'catchsegv',
 ]);
+/** Commands that run a script file in the current shell. */
+const SOURCES = new Set(['source', '.']);
 /** Commands that take the names of the files they pass on from their input. */
 const FROM_INPUT = new Set(['xargs', 'parallel']);
 const MAX_BRACE_WORDS = 1000;
@@ -184,6 +186,8 @@ class WriteCollector {
 
   write(word: ShellWord): void {
     if (word.hasExpansion) return this.setUnknown(`${word.value} is expanded at run time`);
+    // `~+`, `~-`, `~user`: directories known only at run time (`~` and `~/x` are home).
+    if (word.tilde && word.value !== '~' && !word.value.startsWith('~/')) return this.setUnknown(`${word.value} starts at a directory known only at run time`);
     let values = [word.value];
     if (word.hasGlob && word.value.includes('{')) values = expandBraces(word.value, MAX_BRACE_WORDS) ?? [word.value];
     for (const value of values) {
@@ -256,6 +260,14 @@ class WriteCollector {
       words.forEach((word, index) => {
         if (index > 0 && this.runsSomething(path.posix.basename(word.value))) starts.push(index);
       });
+      if (name === 'env' && args.some((arg) => /^(-[a-zA-Z]*C|--chdir)/.test(arg.value))) return this.setUnknown('env runs its command in another directory');
+      // `script -c 'rm x'`, `su -c 'rm x'` run a script given as a string.
+      if (name === 'script' || name === 'su') {
+        args.forEach((arg, index) => {
+          if (arg.value === '-c' || arg.value === '--command') this.scripts.push(args[index + 1]?.value ?? '');
+          else if (arg.value.startsWith('--command=')) this.scripts.push(arg.value.slice('--command='.length));
+        });
+      }
       // `env -S 'rm x'` splits its string into the command it runs.
       if (name === 'env') {
         args.forEach((arg, index) => {
@@ -269,7 +281,7 @@ class WriteCollector {
   }
 
   private runsSomething(name: string): boolean {
-    return name in WRITERS || SHELLS.has(name) || FROM_INPUT.has(name) || name === 'eval' || name === 'find' || name === 'alias';
+    return name in WRITERS || SHELLS.has(name) || FROM_INPUT.has(name) || SOURCES.has(name) || name === 'eval' || name === 'find' || name === 'alias' || name === 'busybox';
   }
 
   /** One command as it runs: `words[0]` is its name. */
@@ -284,6 +296,13 @@ class WriteCollector {
       return;
     }
     if (SHELLS.has(name)) return this.shell(args, redirects);
+    // `busybox rm x` runs its applet `rm`.
+    if (name === 'busybox') return this.run(args, redirects);
+    if (SOURCES.has(name)) return this.source(args, redirects);
+    if (name === 'split' || name === 'csplit' || name === 'mktemp') {
+      if (operands(args).operands.length > 0 || args.some((arg) => /^(-p|--tmpdir|-f|--prefix)/.test(arg.value))) this.setUnknown(`${name} makes files whose names are known only at run time`);
+      return;
+    }
     if (FROM_INPUT.has(name)) {
       if (args.some((arg) => this.runsSomething(path.posix.basename(arg.value)))) this.setUnknown(`${name} takes the names of the files to write from its input`);
       return;
@@ -300,6 +319,14 @@ class WriteCollector {
     const written = writer(args, name);
     if (UNKNOWN in written) return this.setUnknown(written[UNKNOWN]);
     for (const word of written) this.write(word);
+  }
+
+  /** `source file` / `. file`: a script file is the program's own (as `bash file`); one read from input or a substitution is unknown. */
+  private source(args: readonly ShellWord[], redirects: readonly ShellRedirect[]): void {
+    const file = args.find((word) => !word.value.startsWith('-'));
+    if (file === undefined) return;
+    if (file.hasExpansion) return this.setUnknown(`${file.value} is a script known only at run time`);
+    if (/^\/dev\/(stdin|fd\/|tty)|^\/proc\/self\/fd\//.test(file.value) || file.value === '-') return this.shell([], redirects);
   }
 
   /** A shell: the script of `-c`, or a here-document or string it reads as its script; a script it reads from elsewhere is unknown. */

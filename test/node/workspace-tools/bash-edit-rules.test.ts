@@ -124,6 +124,19 @@ const deniedWrites = [
   'git rm secrets/key',
   'rm secrets/{key,other}',
   'tee secrets/key < a.txt',
+  "source /dev/stdin <<< 'rm secrets/key'",
+  "script -c 'rm secrets/key'",
+  "su -c 'rm secrets/key'",
+  'busybox rm secrets/key',
+  "busybox sh -c 'rm secrets/key'",
+  "sudo sh -c 'rm secrets/key'",
+  'exec -a x rm secrets/key',
+  'command -p rm secrets/key',
+  'env -i rm secrets/key',
+  'exec 3>secrets/key',
+  'sed -ie s/a/b/ secrets/key',
+  'tar -czf secrets/key a.txt',
+  'f() { rm secrets/key; }; f',
 ];
 const expanded = deniedWrites.map((command) => command.replace('WORK', '__WORK__'));
 
@@ -142,6 +155,15 @@ const askedWrites = [
   'echo x > "unterminated',
   "alias r=rm\nr secrets/key",
   'cp a.txt secre?s/',
+  'rm ~+/secrets/key',
+  '. <(echo rm secrets/key)',
+  'env -C secrets rm key',
+  'env --chdir=secrets rm key',
+  'split a.txt secrets/part',
+  'mktemp secrets/XXXX',
+  'tar -xf a.tar',
+  'patch -p1 < fix.diff',
+  'git -C secrets rm key',
 ];
 
 const harmless = ['echo x > a.txt', 'cat secrets/key', 'ls secrets', 'cp secrets/key a.txt', 'rm a.txt', 'echo x 2>&1', 'echo x > /dev/null', 'sed s/k/x/ secrets/key', 'git status', 'echo secrets/key'];
