@@ -4,6 +4,7 @@ import { compileRule, hidesCommands, isPlainCommand, matchesCommandSegment, matc
 import { expandedCommands, patternMaySpell } from './expanded-command-words.js';
 import { hasReadPathRule, matchReadPaths, readTargetsOf, uncheckableRead } from './read-rules.js';
 import { parseShellCommand } from './shell/parse-shell-command.js';
+import { renamesCommands } from './renames-commands.js';
 import { ruleNamesTool } from './rule-names-tool.js';
 import { splitShellCommand } from './split-shell-command.js';
 import { hasWritePathRule, matchWritePaths, uncheckableWrite, writeTargetsOf } from './write-rules.js';
@@ -146,6 +147,8 @@ class CompiledRuleSet implements RuleSet {
     if (rules.length === 0) return undefined;
     // Fails closed: a line the shell parser cannot read cannot be checked either.
     if (hidesCommands(command) || parseShellCommand(command).error !== undefined) return rules[0]!.rule;
+    // An alias (`alias g=git`, `git -c alias.p=push p`) runs a command under a name no rule knows.
+    if (renamesCommands(command) !== undefined) return rules[0]!.rule;
     const expanded = expandedCommands(command);
     // A shell fed its script through its input (`echo … | base64 -d | sh`) runs what no rule can see.
     if (expanded.some((simple) => simple.readsCommandsFromInput)) return rules[0]!.rule;
