@@ -63,13 +63,16 @@ const unknown = (reason: string): Written => ({ [UNKNOWN]: reason });
 function destination(name: string, args: readonly ShellWord[], valued: string[]): Written {
   const parsed = operands(args, ['-t', '--target-directory', ...valued]);
   const target = valuesOf(parsed, '-t', '--target-directory');
-  if (name === 'mv' || (name === 'install' && args.some((arg) => arg.value === '-d' || arg.value === '--directory'))) return [...parsed.operands, ...target];
+  // `mv` removes its sources; a link (`ln`, `cp -l`/`-s`) opens its source to writes through the
+  // new name, in this line or a later one (a hard link has no real path leading back).
+  const links = name === 'ln' || (name === 'cp' && args.some((arg) => /^-[a-zA-Z]*[ls]/.test(arg.value) || arg.value === '--link' || arg.value === '--symbolic-link'));
+  if (name === 'mv' || links || (name === 'install' && args.some((arg) => arg.value === '-d' || arg.value === '--directory'))) {
+    if (name === 'ln' && parsed.operands.length === 1 && target.length === 0) return [parsed.operands[0]!, { ...parsed.operands[0]!, value: path.posix.basename(parsed.operands[0]!.value) }];
+    return [...parsed.operands, ...target];
+  }
   if (target.length > 0) return target;
   const last = parsed.operands.at(-1);
-  if (last === undefined) return [];
-  // `ln -s /x/name` makes `name` here.
-  if (name === 'ln' && parsed.operands.length === 1) return [{ ...last, value: path.posix.basename(last.value) }];
-  return [last];
+  return last === undefined ? [] : [last];
 }
 
 /** A short option cluster holding `letter` among flags that take no value (`-pi`, `-i.bak`, `-Ei`). */
@@ -353,7 +356,7 @@ class WriteCollector {
  * What a Bash command writes, for `Edit(...)` and `Write(...)` deny and ask rules: the targets of
  * output redirections (`>`, `>>`, `&>`, `<>` …, also on groups and loops), and the written
  * operands of well-known writing commands — `tee`, `cp`/`mv`/`install`/`ln` (the destination,
- * `-t`; `mv` its sources too), `rm`, `rmdir`, `touch`, `mkdir`, `truncate`, `chmod`, `shred`,
+ * `-t`; `mv` and links, `ln` and `cp -l`/`-s`, their sources too), `rm`, `rmdir`, `touch`, `mkdir`, `truncate`, `chmod`, `shred`,
  * `sed -i`, `perl -i`, `dd of=`, `sort -o`, `curl -o`, `wget -O`, `tar -f`, `git checkout -- …`,
  * `git restore`, `git rm`/`mv` — also behind `sudo`, `env`, `timeout`, `nice` …, in `bash -c`,
  * `eval`, `env -S`, here-documents fed to a shell and substitutions, each relative to every

@@ -137,6 +137,12 @@ const deniedWrites = [
   'sed -ie s/a/b/ secrets/key',
   'tar -czf secrets/key a.txt',
   'f() { rm secrets/key; }; f',
+  // A link to a protected file is a way to write it later (a hard link has no real path back).
+  'ln secrets/key b.txt',
+  'ln -s secrets/key b.txt; echo x > b.txt',
+  'cp -l secrets/key b.txt',
+  'cp --link secrets/key b.txt',
+  'ln -t . secrets/key',
 ];
 const expanded = deniedWrites.map((command) => command.replace('WORK', '__WORK__'));
 
@@ -257,5 +263,7 @@ describe('bashWriteTargets', () => {
     expect(bashWriteTargets(boundary(), 'truncate -s 0 f').paths).not.toContain('0');
     expect(bashWriteTargets(boundary(), 'sed -i -e s/a/b/ f').paths).not.toContain('s/a/b/');
     expect(bashWriteTargets(boundary(), 'sed -n p f').paths).toEqual([]);
+    expect(bashWriteTargets(boundary(), 'cp a.txt b.txt').paths).not.toContain('a.txt');
+    expect(bashWriteTargets(boundary(), 'ln -s /etc/hosts').paths).toEqual(expect.arrayContaining(['/etc/hosts', 'hosts']));
   });
 });
