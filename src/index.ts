@@ -131,6 +131,7 @@ export type {
   ToolStateStore,
   ToolRuleTarget,
   ReadTargets,
+  WriteTargets,
   ToolDisplay,
   ToolAnnotations,
   RestoreFileArgs,

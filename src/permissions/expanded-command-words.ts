@@ -95,7 +95,22 @@ function expandLine(command: string, depth: number): ExpandedCommand[] {
   if (parsed.error !== undefined) return [];
   const own = parsed.commands.map((simple) => expand(simple.words));
   if (depth >= MAX_DEPTH) return own;
-  return [...own, ...parsed.substitutions.flatMap((inner) => expandLine(inner, depth + 1))];
+  const nested = [...parsed.substitutions, ...own.flatMap((simple) => splitStrings(simple.words))];
+  return [...own, ...nested.flatMap((inner) => expandLine(inner, depth + 1))];
+}
+
+/** The strings `env -S` splits into the command it runs (`env -S'git push'`, `env -iS 'x'`, `--split-string=x`), also behind other wrappers. */
+function splitStrings(words: readonly string[]): string[] {
+  const at = words.findIndex((word, index) => word === 'env' && (index === 0 || RUNS_ITS_ARGUMENTS.has(words[0]!)));
+  if (at === -1) return [];
+  const strings: string[] = [];
+  for (let index = at + 1; index < words.length; index++) {
+    const word = words[index]!;
+    if (word === '--split-string' || /^-[a-zA-Z]*S$/.test(word)) strings.push(words[index + 1] ?? '');
+    else if (word.startsWith('--split-string=')) strings.push(word.slice('--split-string='.length));
+    else if (/^-[a-zA-Z]*S./.test(word)) strings.push(word.slice(word.indexOf('S') + 1));
+  }
+  return strings;
 }
 
 /**

@@ -4,8 +4,10 @@ import { compileRule, hidesCommands, isPlainCommand, matchesCommandSegment, matc
 import { expandedCommands, patternMaySpell } from './expanded-command-words.js';
 import { hasReadPathRule, matchReadPaths, readTargetsOf, uncheckableRead } from './read-rules.js';
 import { parseShellCommand } from './shell/parse-shell-command.js';
+import { renamesCommands } from './renames-commands.js';
 import { ruleNamesTool } from './rule-names-tool.js';
 import { splitShellCommand } from './split-shell-command.js';
+import { hasWritePathRule, matchWritePaths, uncheckableWrite, writeTargetsOf } from './write-rules.js';
 import type { PermissionRules } from '../types/permission.js';
 
 /** The parts of a tool that rule matching reads (`kind`, when given, lets `Edit(…)` deny and ask rules hold for every tool that edits files). */
@@ -44,14 +46,17 @@ export interface RuleSet {
    * when any part does, and an allow rule only when every part is allowed and none hides a command
    * substitution or a file redirection. Deny and ask rules on `Read(pattern)` also match any
    * tool's call that reads a matching path (`ruleTarget.reads`: `cat .env` in Bash, Grep of a file),
-   * and those on `Edit(pattern)` any call of a tool that edits a file by path (`kind: 'edit'`: `Write`).
+   * and those on `Edit(pattern)` any call of a tool that edits a file by path (`kind: 'edit'`: `Write`);
+   * those on `Edit(pattern)` and `Write(pattern)` also any call that writes a matching path
+   * (`ruleTarget.writes`: `echo x > secrets/key`, `rm secrets/key` in Bash).
    */
   match(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined;
   /**
    * A rule of the list that cannot be checked against this call: a command pattern when the
    * command hides what it runs behind expansions (`$X`, `$(…)`, backticks) or cannot be parsed,
    * or a `Read(pattern)` rule when the call reads something that cannot be named in advance
-   * (`cat *`, a recursive `grep -r`). The caller asks the host instead of trusting either
+   * (`cat *`, a recursive `grep -r`), or an `Edit(pattern)` / `Write(pattern)` rule when it writes
+   * such a thing (`rm $F`, `… | xargs rm`). The caller asks the host instead of trusting either
    * answer. `undefined` when there is none.
    */
   uncheckable(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined;
@@ -103,6 +108,11 @@ class CompiledRuleSet implements RuleSet {
       const readRule = targets && matchReadPaths(list, targets, behavior, options?.cwd);
       if (readRule !== undefined) return readRule;
     }
+    if (behavior !== 'allow' && hasWritePathRule(list)) {
+      const targets = writeTargetsOf(tool, input);
+      const writeRule = targets && matchWritePaths(list, targets, behavior, options?.cwd);
+      if (writeRule !== undefined) return writeRule;
+    }
     const candidates = list.filter((rule) => ruleApplies(rule, tool, behavior));
     if (candidates.length === 0) return undefined;
     for (const rule of candidates) {
@@ -124,6 +134,11 @@ class CompiledRuleSet implements RuleSet {
       const readRule = targets && uncheckableRead(list, targets, options?.cwd);
       if (readRule !== undefined) return readRule;
     }
+    if (behavior !== 'allow' && hasWritePathRule(list)) {
+      const targets = writeTargetsOf(tool, input);
+      const writeRule = targets && uncheckableWrite(list, targets, options?.cwd);
+      if (writeRule !== undefined) return writeRule;
+    }
     const target = tool.ruleTarget;
     if (target?.kind !== 'command' || typeof input !== 'object' || input === null) return undefined;
     const command = (input as Record<string, unknown>)[target.field];
@@ -132,6 +147,8 @@ class CompiledRuleSet implements RuleSet {
     if (rules.length === 0) return undefined;
     // Fails closed: a line the shell parser cannot read cannot be checked either.
     if (hidesCommands(command) || parseShellCommand(command).error !== undefined) return rules[0]!.rule;
+    // An alias (`alias g=git`, `git -c alias.p=push p`) runs a command under a name no rule knows.
+    if (renamesCommands(command) !== undefined) return rules[0]!.rule;
     const expanded = expandedCommands(command);
     // A shell fed its script through its input (`echo … | base64 -d | sh`) runs what no rule can see.
     if (expanded.some((simple) => simple.readsCommandsFromInput)) return rules[0]!.rule;

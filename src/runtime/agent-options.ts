@@ -118,7 +118,8 @@ export interface AgentOptions {
    */
   verifyPlanOnCompletion?: boolean | VerifyPlanOnCompletionOptions;
   /**
-   * The permission mode a new session starts in. A resumed session (`resume`) keeps
+   * The permission mode a new session starts in (`acceptEdits` approves edits inside the
+   * workspace, which is `cwd`: without one, path edits are asked). A resumed session (`resume`) keeps
    * the mode it was stored with, so the documented `createAgent({ ...options, resume })` does not
    * send an approved plan back to planning; to change it, call `agent.setPermissionMode()` once
    * `agent.ready` resolves. A session stored in `bypassPermissions` resumes in `default`.
@@ -152,8 +153,12 @@ export interface AgentOptions {
    */
   hooks?: HooksConfig;
   /**
-   * Workspace root, used to match path rules (`Edit(src/**)`) against relative paths.
-   * @default undefined (paths are matched as given)
+   * Workspace root, used to match path rules (`Edit(src/**)`) against relative paths, and the
+   * workspace `acceptEdits` approves edits inside. Without it there is no workspace: in
+   * `acceptEdits` a path edit by a tool without its own `checkPermissions` is asked (as an edit
+   * outside the workspace is), unless a rule or hook allows it; edit-kind tools that name no path
+   * (`ruleTarget` of kind `path`) are still approved.
+   * @default undefined (paths are matched as given; no path is inside a workspace)
    */
   cwd?: string;
   /**
@@ -320,7 +325,9 @@ export interface AgentOptions {
    * Adds the memory tool (the Messages API's client-side `memory_20250818` shape: view, create,
    * str_replace, insert, delete, rename under `/memories`) backed by the store given:
    * `memoryMemoryStore()`, `fileMemoryStore({ dir })` from `agent-harness/node`, or the host's own.
-   * Paths never leave the store's root.
+   * Paths never leave the store's root. Its writes are asked in every mode but `bypassPermissions`
+   * (in `acceptEdits` too: the store is not the workspace, and later sessions read its notes);
+   * `rules: { allow: ['memory'] }` approves them.
    * @default undefined (no memory tool)
    */
   memory?: MemoryToolOptions;

@@ -173,6 +173,24 @@ export interface ReadTargets {
   unknown?: string;
 }
 
+/**
+ * What one call writes, so that deny and ask rules on `Edit(...)` and `Write(...)` hold for it
+ * whatever the tool (`echo x > secrets/key` in Bash meets `Edit(secrets/**)`).
+ */
+export interface WriteTargets {
+  /** Files and directories the call writes, creates or removes, each spelling of them (as written, relative to the workspace, real path). */
+  paths: string[];
+  /**
+   * Those of `paths` that are directories, where the call may write below (`rm -r dir`, `cp x dir`):
+   * a rule matching below one denies or asks as for the directory itself, one that may match
+   * something below it makes the call asked.
+   * @default []
+   */
+  directories?: string[];
+  /** Set when the call writes something that cannot be named before it runs (`rm $F`, `rm *`, `… | xargs rm`): `Edit` and `Write` deny and ask rules then make it asked. */
+  unknown?: string;
+}
+
 /** Which input field rule patterns (`Tool(pattern)`) apply to, and how they match. */
 export interface ToolRuleTarget {
   /** Input field holding the value, e.g. `file_path` or `command`. */
@@ -191,6 +209,12 @@ export interface ToolRuleTarget {
    * Must not throw; a throw counts as reading something unknown.
    */
   reads?: (input: unknown) => ReadTargets;
+  /**
+   * What a call writes: deny and ask rules on `Edit(...)` and `Write(...)` apply to these paths
+   * too (so `Edit(secrets/**)` also stops `echo x > secrets/key` and `rm secrets/key` in Bash).
+   * Must not throw; a throw counts as writing something unknown.
+   */
+  writes?: (input: unknown) => WriteTargets;
 }
 
 /** A tool as the runtime holds it. Create one with {@link defineTool}. */

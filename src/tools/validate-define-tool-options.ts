@@ -25,6 +25,7 @@ const RULE_TARGET_SPEC: OptionsSpec<ToolRuleTarget> = {
   kind: required(oneOf(['path', 'command'])),
   aliases: isFunction,
   reads: isFunction,
+  writes: isFunction,
 };
 
 const SPEC: OptionsSpec<DefineToolOptions<InputSchema>> = {

@@ -306,7 +306,8 @@ describe('cache-friendly by construction', () => {
           ]
         : [{ type: 'text', text: 'Noted.' }],
     );
-    const agent = createAgent({ model, memory: { store }, permissionMode: 'acceptEdits' });
+    // Memory writes are asked in acceptEdits too (the store is not the workspace): the allow rule opts in.
+    const agent = createAgent({ model, memory: { store }, permissionMode: 'acceptEdits', rules: { allow: ['memory'] } });
     await agent.run('Remember that I prefer short answers.').result;
     expect(store.files()).toEqual({ 'notes.md': 'Prefers short answers.' });
     const results = model.calls[1]!.messages.at(-1)!.content as ToolResultBlock[];

@@ -54,6 +54,8 @@ describe('native plan mode through @anthropic-ai/sdk', () => {
       tools: [readNote, writeNote],
       enterPlanMode: true,
       canUseTool,
+      // The notes' workspace: acceptEdits approves path edits only inside a known one.
+      cwd: '/notes',
     });
     const events: AgentEvent[] = [];
     for await (const event of agent.run('Write the draft, planning first.')) events.push(event);

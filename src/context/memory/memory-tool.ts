@@ -57,7 +57,9 @@ const required: Record<MemoryCommand['command'], readonly string[]> = {
  * store the host chooses. Paths can never leave the memory root (see `parseMemoryPath`). The
  * Anthropic adapter sends it as the native tool, so the model gets the schema it was trained on;
  * other models see its JSON schema. `view` is read-only (runs in plan mode, without asking); the
- * other commands are edits.
+ * other commands are edits of the store, which is not the workspace and whose notes later sessions
+ * read (a note planted there outlives the session): they are asked in `acceptEdits` too, unless an
+ * allow rule on the tool (`rules: { allow: ['memory'] }`) or a hook approves them.
  * @param options - the store and limits; see {@link MemoryToolOptions}.
  * @example
  * const agent = createAgent({ model, tools: [memoryTool({ store: fileMemoryStore({ dir: './memory' }) })] });
@@ -71,6 +73,17 @@ export function memoryTool(options: MemoryToolOptions): Tool {
     providerType: MEMORY_TOOL_TYPE,
     kind: 'edit',
     isReadOnlyCall: (call) => call.command === 'view',
+    // The notes live in the host's store, not the workspace, and later sessions read them: an
+    // edit `acceptEdits` approves is one inside the workspace, so a memory write is asked unless
+    // a rule (`memory`) or hook allows it.
+    checkPermissions: ({ input: call }) =>
+      call.command === 'view'
+        ? { behavior: 'passthrough' }
+        : {
+            behavior: 'ask',
+            message: `This ${call.command} writes the agent's memory (${call.path ?? call.new_path ?? MEMORY_ROOT}), which lies outside the workspace and is read by later sessions.`,
+            suggestions: [{ type: 'addRules', behavior: 'allow', rules: [MEMORY_TOOL_NAME], destination: 'session' }],
+          },
     validateInput: ({ input: call }) => {
       const missing = required[call.command].filter((field) => call[field as keyof typeof call] === undefined);
       return missing.length > 0 ? `The ${call.command} command needs ${missing.join(' and ')}.` : undefined;

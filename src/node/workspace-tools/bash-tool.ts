@@ -5,6 +5,7 @@ import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
 import { findOutsidePath } from './bash-command-paths.js';
 import { bashReadTargets } from './bash-read-targets.js';
+import { bashWriteTargets } from './bash-write-targets.js';
 import { classifyBashCommand } from './classify-bash-command.js';
 import { findCatastrophicCommand } from './find-catastrophic-command.js';
 import { gitSafeEnvironment } from './git-safe-environment.js';
@@ -79,7 +80,12 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
     kind: 'execute',
     readOnly: false,
     concurrencySafe: false,
-    ruleTarget: { field: 'command', kind: 'command', reads: (input) => bashReadTargets(boundary, (input as BashInput).command) },
+    ruleTarget: {
+      field: 'command',
+      kind: 'command',
+      reads: (input) => bashReadTargets(boundary, (input as BashInput).command),
+      writes: (input) => bashWriteTargets(boundary, (input as BashInput).command),
+    },
     display: displayBash(boundary),
     isReadOnlyCall: (input) => classifyBashCommand(input.command).readOnly,
     validateInput({ input }) {

@@ -18,7 +18,11 @@ export const askRulesStep: PermissionStep = (state) => {
   for (const behavior of ['deny', 'ask'] as const) {
     const unchecked = rules?.uncheckable(behavior, tool, state.input, { cwd });
     if (unchecked !== undefined) {
-      const what = unchecked.startsWith('Read(') && tool.name !== 'Read' ? 'reads files that cannot be named before it runs' : 'hides what it runs (behind a variable, a substitution, a file-name pattern, or in a script a shell reads from its input) or cannot be parsed';
+      const what = unchecked.startsWith('Read(') && tool.name !== 'Read'
+        ? 'reads files that cannot be named before it runs'
+        : /^(Edit|Write)\(/.test(unchecked)
+          ? 'writes files that cannot be named before it runs'
+          : 'hides what it runs (behind a variable, a substitution, a file-name pattern, or in a script a shell reads from its input) or cannot be parsed';
       const message = `The call ${what}, so it cannot be checked against the ${behavior} rule "${unchecked}".`;
       return { type: 'ask', ask: { reason: { type: 'rule', behavior, rule: unchecked, message } } };
     }

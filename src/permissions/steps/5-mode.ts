@@ -2,16 +2,20 @@ import type { PermissionOutcome } from '../decide-permission-types.js';
 import { isReadOnlyCall } from '../is-read-only-call.js';
 import { DEFAULT_PLAN_MODE_DENY_MESSAGE } from '../mode-reminder.js';
 import { toWorkspacePath } from '../workspace-path.js';
-import { askFromToolCheck, getToolCheck } from './get-tool-check.js';
+import { getToolCheck } from './get-tool-check.js';
 import { allow, decided, deny, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
 
-/** The target path of an edit when it lies outside the workspace (only known with `cwd`). */
+/**
+ * The target path of an edit when it is not known to lie inside the workspace: outside `cwd`, or
+ * any path when the agent has no `cwd` (no workspace, so nothing is inside it).
+ */
 function pathOutsideWorkspace(state: PipelineState): string | undefined {
   const { tool, cwd } = state.args;
   const target = tool.ruleTarget;
-  if (target?.kind !== 'path' || cwd === undefined || typeof state.input !== 'object' || state.input === null) return undefined;
+  if (target?.kind !== 'path' || typeof state.input !== 'object' || state.input === null) return undefined;
   const path = (state.input as Record<string, unknown>)[target.field];
   if (typeof path !== 'string') return undefined;
+  if (cwd === undefined) return path;
   return toWorkspacePath(path, cwd).insideWorkspace ? undefined : path;
 }
 
@@ -30,17 +34,19 @@ async function acceptEdits(state: PipelineState): Promise<StepResult> {
     state.outsidePath = outside;
     return undefined;
   }
-  // The tool's own check (e.g. a path outside the workspace) still stands.
+  // The tool's own check (e.g. a path outside the workspace) still stands. Its question goes on
+  // to the allow rules, as in `default` mode (they answer it as they would there), then is asked.
   const check = await getToolCheck(state);
   if (check.behavior === 'deny') return decided(deny(state, { type: 'tool-check', message: check.message }, check.message));
-  if (check.behavior === 'ask') return askFromToolCheck(check);
+  if (check.behavior === 'ask') return undefined;
   return decided(allow(state, { type: 'mode', mode: 'acceptEdits' }));
 }
 
 /**
  * Step 5: the mode. `bypassPermissions` allows; `plan` denies what is not read-only (read-only
  * calls go on); `acceptEdits` allows edit-kind calls inside the workspace unless the tool's own
- * check asks or denies. `default`, `auto` and `dontAsk` go on.
+ * check asks or denies (with no `cwd` there is no workspace: a path edit of a tool without its own
+ * check goes on, and is asked unless a rule or hook allows it). `default`, `auto` and `dontAsk` go on.
  */
 export const modeStep: PermissionStep = (state) => {
   const { mode, tool } = state.args;
