@@ -62,17 +62,18 @@ export async function modelTurn(
       if (abort.aborted) throw error;
       // Media the API cannot take would be sent again with every later turn: replaced by notes.
       if (mediaRefusal(error) !== undefined) {
-        return await recoverRefusedMedia(core, error as ModelError, () => {
+        answer = await recoverRefusedMedia(core, error as ModelError, () => {
           turn.request = prepareRequest(core, abort, output);
           return abort.race(streamTurn(core, turn.request, streamOptions));
         });
+      } else {
+        if (!promptTooLong(error) || !core.context.settings.compaction.enabled) throw error;
+        const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
+        if (!reactive.compacted) throw error;
+        if (spend.exhausted) return BUDGET_SPENT_COMPACTING;
+        turn.request = prepareRequest(core, abort, output);
+        answer = await abort.race(streamTurn(core, turn.request, streamOptions));
       }
-      if (!promptTooLong(error) || !core.context.settings.compaction.enabled) throw error;
-      const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
-      if (!reactive.compacted) throw error;
-      if (spend.exhausted) return BUDGET_SPENT_COMPACTING;
-      turn.request = prepareRequest(core, abort, output);
-      answer = await abort.race(streamTurn(core, turn.request, streamOptions));
     }
   } catch (error) {
     // Given up or failed midway: the call was billed for what it reported (counted at once: an
