@@ -302,11 +302,13 @@ export interface WarningEvent extends EventBase {
   message: string;
   /**
    * Where it came from: loading the session from its store, context management (a compaction
-   * that left the context past the automatic compaction threshold), or the tool list (when the
+   * that left the context past the automatic compaction threshold), the tool list (when the
    * agent is ready: the definitions sent with every request take more than a tenth of the
-   * context window).
+   * context window), or the model (a run completed on an answer cut off by `max_tokens`,
+   * `model_context_window_exceeded` or `refusal`; media the API could not process or refused as
+   * too large, replaced in the history by a note).
    */
-  source: 'session-store' | 'compaction' | 'tools';
+  source: 'session-store' | 'compaction' | 'tools' | 'model';
 }
 
 /**

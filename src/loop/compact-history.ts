@@ -13,6 +13,8 @@ import {
   type CompactionState,
 } from '../context/index.js';
 import { CompactionError } from '../errors/compaction-error.js';
+import { ModelError } from '../errors/model-error.js';
+import { sleepUnlessAborted, streamRetryDelay } from './stream-retry-backoff.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
@@ -337,7 +339,8 @@ function didNotHelp(trigger: CompactionTrigger, tokens: number, threshold: numbe
  * long (a reactive compaction summarizes a prompt the API just refused), it is asked again with
  * the old tool results of the summarized part cleared (never the user's answers to questions, nor
  * the host's `clearing.excludeTools`), then with only its first message and its later half (see
- * `startAndLaterHalf`).
+ * `startAndLaterHalf`). A call that fails in the middle of its stream is retried as a turn is
+ * (`maxStreamRetries` in all, each after the `streamRetryBackoff` wait).
  */
 async function writeSummary(core: AgentCore, messages: readonly Message[], cut: number, instructions: string | undefined, signal: AbortSignal, usage: Usage, estimated: { outputTokens: number }): Promise<string> {
   // The user's answers to questions are the user's words, and the host's excluded tools are never
@@ -350,28 +353,48 @@ async function writeSummary(core: AgentCore, messages: readonly Message[], cut: 
     () => startAndLaterHalf(clearOld()),
   ];
   let lastError: unknown;
+  // Failures in the middle of a stream are retried as a turn's are (maxStreamRetries in all, after
+  // the streamRetryBackoff wait): a compaction retried at once into an overloaded API fails again.
+  const maxRetries = core.options.maxStreamRetries ?? 2;
+  const backoff = core.options.streamRetryBackoff;
+  let retries = 0;
   for (const [index, history] of attempts.entries()) {
     const source = history();
     const end = index === 0 ? cut : source.length;
     const request = buildSummaryRequest({ system: core.system, tools: core.toolDefinitions as never, messages: source, cut: end, ...(instructions ? { instructions } : {}) });
-    // What the call reported so far: counted if it is given up or fails midway (it was billed).
-    const partial = new PartialUsage();
-    try {
-      // Raced: an interrupt ends the compaction at once even when a Model ignores the signal.
-      const raced = await raceAbort(() => callModel(core, { ...request, messages: capRequestImages(request.messages), tools: core.toolDefinitions, signal }, partial), signal);
-      if (raced.aborted) throw signal.reason;
-      const response = raced.value;
-      partial.clear();
-      addUsage(usage, response.usage);
-      const text = response.message.content.filter((block): block is TextBlock => block.type === 'text').map((block) => block.text).join('');
-      return summaryOf(text, response.stopReason);
-    } catch (error) {
-      partial.countInto((billed, estimatedOutputTokens) => {
-        addUsage(usage, billed);
-        estimated.outputTokens += estimatedOutputTokens;
-      });
-      if (!promptTooLong(error) || signal.aborted) throw error;
-      lastError = error;
+    for (;;) {
+      // What the call reported so far: counted if it is given up or fails midway (it was billed).
+      const partial = new PartialUsage();
+      try {
+        // Raced: an interrupt ends the compaction at once even when a Model ignores the signal.
+        const raced = await raceAbort(() => callModel(core, { ...request, messages: capRequestImages(request.messages), tools: core.toolDefinitions, signal }, partial), signal);
+        if (raced.aborted) throw signal.reason;
+        const response = raced.value;
+        partial.clear();
+        addUsage(usage, response.usage);
+        const text = response.message.content.filter((block): block is TextBlock => block.type === 'text').map((block) => block.text).join('');
+        return summaryOf(text, response.stopReason);
+      } catch (error) {
+        partial.countInto((billed, estimatedOutputTokens) => {
+          addUsage(usage, billed);
+          estimated.outputTokens += estimatedOutputTokens;
+        });
+        if (signal.aborted) throw error;
+        // HTTP-level failures were already retried by the adapter, as for a turn (see streamTurn).
+        if (ModelError.isInstance(error) && error.retryable && error.status === undefined && retries < maxRetries) {
+          retries++;
+          const delayMs = streamRetryDelay(backoff, retries, error);
+          if (delayMs > 0) {
+            // Raced too: interrupt() and close() end the wait at once, whatever a host's sleep does.
+            await raceAbort(() => (backoff !== false && backoff?.sleep ? backoff.sleep : sleepUnlessAborted)(delayMs, signal), signal);
+            if (signal.aborted) throw signal.reason;
+          }
+          continue;
+        }
+        if (!promptTooLong(error)) throw error;
+        lastError = error;
+        break;
+      }
     }
   }
   throw lastError;

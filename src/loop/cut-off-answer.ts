@@ -14,3 +14,16 @@ export function cutOffReason(stopReason: CutOffStopReason): string {
   if (stopReason === 'model_context_window_exceeded') return 'it filled the model\'s context window (stop reason "model_context_window_exceeded")';
   return 'the model stopped it as a refusal (stop reason "refusal")';
 }
+
+/**
+ * The `warning` a run that completed on a cut-off answer emits: what happened to `result.text`,
+ * and what would help.
+ */
+export function cutOffWarning(stopReason: CutOffStopReason): string {
+  const what = `The run completed on an answer that was cut off before it ended: ${cutOffReason(stopReason)}, so result.text may be incomplete.`;
+  if (stopReason === 'max_tokens') return `${what} Raise the model's output limit (anthropicModel({ maxTokens })), or ask for a shorter answer.`;
+  if (stopReason === 'model_context_window_exceeded') {
+    return `${what} Free context before the next run: compact the history (agent.compact(), or a lower context.compaction threshold), or use a model with a larger context window.`;
+  }
+  return `${what} The model declined to go on; rephrase the request, or check it against the model's usage policy.`;
+}

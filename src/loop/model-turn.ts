@@ -4,6 +4,9 @@ import type { Usage } from '../model/usage.js';
 import { promptTooLong } from '../context/index.js';
 import { spanAttributes, type SpanLike } from '../telemetry/index.js';
 import { compactHistory } from './compact-history.js';
+import { mediaRefusal } from './drop-refused-media.js';
+import { recoverRefusedMedia } from './recover-refused-media.js';
+import type { ModelError } from '../errors/model-error.js';
 import { prepareRequest } from './prepare-request.js';
 import { PartialUsage, type CountPartialUsage } from './partial-usage.js';
 import { streamTurn, type StreamTurnOptions } from './stream-turn.js';
@@ -29,7 +32,9 @@ export interface TurnRequest {
 }
 
 /**
- * The model call of one turn. "Prompt is too long" compacts the history and tries once more,
+ * The model call of one turn. Media the API refuses (an image it cannot process, a request too
+ * large) is replaced in the history by notes and the turn sent again (see `recoverRefusedMedia`).
+ * "Prompt is too long" compacts the history and tries once more,
  * never leaving a dead session (the compaction's usage goes to `countUsage`, also when it
  * failed), unless the compaction spent the rest of the budget (`spend`): then it answers
  * {@link BUDGET_SPENT_COMPACTING}, as the budget is checked before every model call. With a span (the host traces), the response's attributes are set on it. A function
@@ -54,12 +59,21 @@ export async function modelTurn(
       answer = await abort.race(streamTurn(core, turn.request, streamOptions));
     } catch (error) {
       partial.countInto(countUsage);
-      if (!promptTooLong(error) || !core.context.settings.compaction.enabled || abort.aborted) throw error;
-      const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
-      if (!reactive.compacted) throw error;
-      if (spend.exhausted) return BUDGET_SPENT_COMPACTING;
-      turn.request = prepareRequest(core, abort, output);
-      answer = await abort.race(streamTurn(core, turn.request, streamOptions));
+      if (abort.aborted) throw error;
+      // Media the API cannot take would be sent again with every later turn: replaced by notes.
+      if (mediaRefusal(error) !== undefined) {
+        answer = await recoverRefusedMedia(core, error as ModelError, () => {
+          turn.request = prepareRequest(core, abort, output);
+          return abort.race(streamTurn(core, turn.request, streamOptions));
+        });
+      } else {
+        if (!promptTooLong(error) || !core.context.settings.compaction.enabled) throw error;
+        const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
+        if (!reactive.compacted) throw error;
+        if (spend.exhausted) return BUDGET_SPENT_COMPACTING;
+        turn.request = prepareRequest(core, abort, output);
+        answer = await abort.race(streamTurn(core, turn.request, streamOptions));
+      }
     }
   } catch (error) {
     // Given up or failed midway: the call was billed for what it reported (counted at once: an

@@ -32,7 +32,7 @@ import { checkOutput, checkOutputCall, cutOffOutput, outputForTools, outputInstr
 import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
 import { BUDGET_SPENT_COMPACTING, modelTurn, totalInput, type TurnRequest } from './model-turn.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
-import { isCutOff } from './cut-off-answer.js';
+import { cutOffWarning, isCutOff } from './cut-off-answer.js';
 import type { StopReason } from '../model/model.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
 
@@ -209,6 +209,8 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
     if (running.length) result.backgroundTasks = running;
     if (error) result.error = error;
     if (error) core.emit({ type: 'error', error, fatal: true });
+    // Otherwise only result.stopReason would tell that the answer the run ended on is not whole.
+    else if (status === 'completed' && isCutOff(lastStopReason)) core.emit({ type: 'warning', source: 'model', message: cutOffWarning(lastStopReason) });
     core.commit({ kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage });
     core.emit({ type: 'run-end', result });
     return result;

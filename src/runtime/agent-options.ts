@@ -347,13 +347,15 @@ export interface AgentOptions {
   /**
    * How many times a turn is retried after a retryable failure in the middle of a stream
    * (e.g. `overloaded_error`), in all: the attempt after a "prompt is too long" compaction shares
-   * the turn's retries. HTTP-level retries are the model adapter's.
+   * the turn's retries. A compaction's summary call has as many of its own. HTTP-level retries are
+   * the model adapter's.
    * @default 2
    */
   maxStreamRetries?: number;
   /**
    * The wait before each of those retries: exponential with jitter and capped (see
    * {@link StreamRetryBackoff}), or the `retryAfterMs` the error carries; `false` retries at once.
+   * A compaction's summary call waits the same way before its retries.
    * `interrupt()` and `close()` end the wait at once. Subagents inherit it.
    * @default { initialDelayMs: 500, maxDelayMs: 8000 }
    */

@@ -1,6 +1,7 @@
 import type { APIError } from '@anthropic-ai/sdk';
 import { ModelError } from '../../errors/model-error.js';
 import { describeThrown } from '../../errors/describe-thrown.js';
+import { retryAfterMs } from './retry-after-ms.js';
 
 /**
  * Whether an error is an instance of the SDK's error class of that name, by the names along its
@@ -33,7 +34,8 @@ export interface MapAnthropicErrorContext {
  * with `status`, `errorType`, `retryable` and `requestId` set.
  *
  * - HTTP errors keep their status; 408, 409, 429 and 5xx (529 overloaded included) are retryable,
- *   unless the response said otherwise with `x-should-retry`.
+ *   unless the response said otherwise with `x-should-retry`; `retryAfterMs` is the wait its
+ *   `retry-after-ms` / `retry-after` header asked for.
  * - A mid-stream `error` event (HTTP 200, no status) keeps its `error.type`; `overloaded_error`,
  *   `rate_limit_error`, `api_error` and `timeout_error` are retryable.
  * - Connection failures, timeouts and a stream that breaks off are retryable, without a status.
@@ -98,10 +100,14 @@ function fromApiError(error: APIError, fallbackRequestId: string | undefined): M
       retryable: errorType !== undefined && retryableErrorTypes.has(errorType),
     });
   }
+  // The wait the answer asked for, for the host (a job queue's delay): the SDK has already waited
+  // it before each of its own retries, and the loop does not retry an HTTP error again.
+  const after = retryAfterMs(error.headers);
   return new ModelError(`The Anthropic API answered HTTP ${status}${errorType ? ` ${errorType}` : ''}: ${apiMessage}`, {
     ...common,
     status,
     retryable: isRetryableStatus(status, error.headers),
+    ...(after === undefined ? {} : { retryAfterMs: after }),
   });
 }
 

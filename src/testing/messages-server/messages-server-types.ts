@@ -72,6 +72,19 @@ export type FaultResponse =
       /** HTTP 500 `api_error`. */
       fault: 'server-error';
     })
+  | (HttpFaultTiming & {
+      /**
+       * Any HTTP error in the API's body shape, e.g. 413 `request_too_large` or 400
+       * `invalid_request_error` "Could not process image".
+       */
+      fault: 'api-error';
+      /** The HTTP status, 400 to 599. */
+      status: number;
+      /** The body's `error.type`, e.g. `request_too_large`. */
+      errorType: string;
+      /** The body's `error.message`. */
+      message: string;
+    })
   | {
       /**
        * HTTP 200, some events of `turn`, then an SSE `error` frame and no `message_stop`. A

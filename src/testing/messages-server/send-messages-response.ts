@@ -85,6 +85,8 @@ async function sendFault(
       return sendApiError(response, 529, 'overloaded_error', 'Overloaded', requestId, retryHeaders(fault.retryAfterMs));
     case 'server-error':
       return sendApiError(response, 500, 'api_error', 'Internal server error', requestId, retryHeaders(fault.retryAfterMs));
+    case 'api-error':
+      return sendApiError(response, fault.status, fault.errorType, fault.message, requestId, retryHeaders(fault.retryAfterMs));
     case 'stream-error': {
       const errorType = fault.errorType ?? 'overloaded_error';
       const message = errorType === 'overloaded_error' ? 'Overloaded' : 'Internal server error';

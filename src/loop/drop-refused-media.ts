@@ -1,0 +1,144 @@
+import { ModelError } from '../errors/model-error.js';
+import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolResultContentBlock } from '../model/messages.js';
+
+/**
+ * How the API refused a request because of the media it carries: an image (or PDF) it could not
+ * process (HTTP 400 `invalid_request_error` "Could not process image"), or a body too large for it
+ * (HTTP 413 `request_too_large`).
+ */
+export type MediaRefusal = 'unprocessable-image' | 'unprocessable-document' | 'too-large';
+
+/** Whether `error` is a refusal of the request's media, and which. */
+export function mediaRefusal(error: unknown): MediaRefusal | undefined {
+  if (!ModelError.isInstance(error)) return undefined;
+  if (error.status === 413 || error.errorType === 'request_too_large') return 'too-large';
+  if (error.status !== 400 && error.status !== undefined) return undefined;
+  if (error.errorType !== undefined && error.errorType !== 'invalid_request_error') return undefined;
+  const problem = /could not process (image|pdf|document)/i.exec(error.message)?.[1]?.toLowerCase();
+  if (problem === undefined) return undefined;
+  return problem === 'image' ? 'unprocessable-image' : 'unprocessable-document';
+}
+
+/** Which messages a repair looks at: those sent since the model's last answer, or the whole history. */
+export type MediaScope = 'newest' | 'all';
+
+/** What {@link dropRefusedMedia} did. */
+export interface DroppedMedia {
+  /** The history with the media replaced by notes (a new array; untouched messages shared). */
+  messages: Message[];
+  /** How many images and documents were replaced. */
+  images: number;
+  documents: number;
+}
+
+type MediaBlock = ContentBlock & { type: 'image' | 'document'; source?: { type?: string; media_type?: string; data?: unknown; url?: unknown } };
+
+const isMedia = (block: { type: string }): block is MediaBlock => block.type === 'image' || block.type === 'document';
+
+/** Base64 characters of a media block (0 for a URL or file source). */
+function charsOf(block: MediaBlock): number {
+  const data = block.source?.data;
+  return typeof data === 'string' ? data.length : 0;
+}
+
+function sizeOf(chars: number): string {
+  const bytes = Math.floor((chars * 3) / 4);
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  return bytes >= 1024 ? `${Math.round(bytes / 1024)} KiB` : `${bytes} bytes`;
+}
+
+function note(block: MediaBlock, refusal: MediaRefusal): TextBlock {
+  const kind = block.type === 'image' ? 'Image' : 'Document';
+  const source = block.source ?? {};
+  const what =
+    typeof source.data === 'string'
+      ? `${kind} of type ${String(source.media_type)} (${sizeOf(source.data.length)})`
+      : typeof source.url === 'string'
+        ? `${kind} ${source.url.slice(0, 200)}`
+        : `${kind} (${String(source.type)} source)`;
+  const why = refusal === 'too-large' ? 'the request carrying it was too large for the API (HTTP 413)' : `the API could not process it`;
+  const text: TextBlock = { type: 'text', text: `[${what} removed: ${why}. Ask the user for it again if you need it.]` };
+  if ((block as { cache_control?: TextBlock['cache_control'] }).cache_control) text.cache_control = (block as { cache_control?: TextBlock['cache_control'] }).cache_control;
+  return text;
+}
+
+/** Every media block of `messages[from..]`, tool results' included, oldest first. */
+function mediaIn(messages: readonly Message[], from: number): MediaBlock[] {
+  const found: MediaBlock[] = [];
+  for (let index = from; index < messages.length; index++) {
+    const content = messages[index]!.content;
+    if (typeof content === 'string') continue;
+    for (const block of content) {
+      if (isMedia(block)) found.push(block);
+      else if (block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content)) {
+        for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) if (isMedia(inner)) found.push(inner as MediaBlock);
+      }
+    }
+  }
+  return found;
+}
+
+/** Which media blocks a refusal drops: see {@link dropRefusedMedia}. */
+function chooseMedia(candidates: MediaBlock[], refusal: MediaRefusal): MediaBlock[] {
+  if (refusal === 'unprocessable-image') return candidates.filter((block) => block.type === 'image');
+  if (refusal === 'unprocessable-document') return candidates.filter((block) => block.type === 'document');
+  // Too large: the largest first, until what is left is at most half of what was sent.
+  const total = candidates.reduce((sum, block) => sum + charsOf(block), 0);
+  if (total === 0) return [];
+  const chosen: MediaBlock[] = [];
+  let left = total;
+  for (const block of [...candidates].sort((a, b) => charsOf(b) - charsOf(a))) {
+    if (left <= total / 2 || charsOf(block) === 0) break;
+    chosen.push(block);
+    left -= charsOf(block);
+  }
+  return chosen;
+}
+
+/**
+ * The history with the media a refusal blames replaced by short notes, or undefined when there
+ * is none to replace. The API does not say which block it could not process: the request before
+ * this one was accepted, so it is one sent since the model's last answer (`scope: 'newest'`); a
+ * history loaded already broken, or a second refusal, takes the whole history (`'all'`). For an
+ * image the API could not process, every image in scope is replaced (a PDF: every document); for
+ * a request too large, the largest images and documents (base64) until at most half of their
+ * data is left.
+ */
+export function dropRefusedMedia(messages: readonly Message[], refusal: MediaRefusal, scope: MediaScope): DroppedMedia | undefined {
+  let from = 0;
+  if (scope === 'newest') {
+    for (let index = messages.length - 1; index >= 0; index--) {
+      if (messages[index]!.role === 'assistant') {
+        from = index + 1;
+        break;
+      }
+    }
+  }
+  const dropped = new Set<ContentBlock | ToolResultContentBlock>(chooseMedia(mediaIn(messages, from), refusal));
+  if (dropped.size === 0) return undefined;
+  let images = 0;
+  let documents = 0;
+  const replace = <T extends ContentBlock | ToolResultContentBlock>(block: T): T | TextBlock => {
+    if (!dropped.has(block)) return block;
+    if (block.type === 'image') images++;
+    else documents++;
+    return note(block as MediaBlock, refusal);
+  };
+  const replaced = messages.map((message, index) => {
+    if (index < from || typeof message.content === 'string') return message;
+    let changed = false;
+    const content = message.content.map((block) => {
+      if (dropped.has(block)) {
+        changed = true;
+        return replace(block);
+      }
+      if (block.type !== 'tool_result' || !Array.isArray((block as ToolResultBlock).content)) return block;
+      const inner = (block as ToolResultBlock).content as ToolResultContentBlock[];
+      if (!inner.some((item) => dropped.has(item))) return block;
+      changed = true;
+      return { ...block, content: inner.map(replace) } as ContentBlock;
+    });
+    return changed ? ({ ...message, content } as Message) : message;
+  });
+  return { messages: replaced, images, documents };
+}
