@@ -13,6 +13,7 @@ import { checkPathPermission } from './path-access.js';
 import { resolveSearchRoot } from './search-root.js';
 import { truncateEnd } from './truncate-output.js';
 import { walkFiles } from './walk-files.js';
+import { SearchBudget } from './search-budget.js';
 import { isWithin } from './workspace-boundary.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
@@ -122,6 +123,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       let outputChars = 0;
       let outputLines = 0;
       let stoppedEarly = false;
+      const budget = new SearchBudget(context.search);
       // The model's pattern runs in a worker with a deadline: catastrophic backtracking cannot block the event loop.
       const searcher = new RegexSearchWorker({ regexp, timeoutMs: context.grepTimeoutMs, signal });
       const matchingLines = (text: string) => searcher.matchingLines(text);
@@ -137,7 +139,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
         if (root.stat.isFile()) {
           await search(root.real, (opened) => opened === root.real);
         } else {
-          for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal })) {
+          for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget })) {
             if (signal.aborted) throw new RegexSearchStopped('aborted');
             if (file.isSymbolicLink) continue;
             if (filter && !filter.test(filterOnName ? path.basename(file.relativePath) : file.relativePath)) continue;
@@ -165,7 +167,12 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       }
       if (signal.aborted) return toolOutput('The search was interrupted.', { isError: true });
       const skippedNote = skipped === 0 ? '' : `\n\n[${skipped} file${skipped === 1 ? ' was' : 's were'} not searched: the session's Read rules keep ${skipped === 1 ? 'it' : 'them'} from being read.]`;
-      if (results.length === 0) return (mode === 'files_with_matches' ? 'No files found' : 'No matches found') + skippedNote;
+      // A walk cut short must not claim that nothing matches in the part it never reached.
+      const partialNote = budget.exhausted ? `\n\n${budget.note(input.path ?? '.', `${HINT.slice(0, -1)} (e.g. path: "src", glob: "*.ts").`)}` : '';
+      if (results.length === 0) {
+        const none = mode === 'files_with_matches' ? 'No files found' : 'No matches found';
+        return (partialNote ? `${none} in the part searched.` : none) + skippedNote + partialNote;
+      }
       let lines: string[];
       let header = '';
       if (mode === 'files_with_matches') {
@@ -185,7 +192,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
         limitNote = `\n\n[Showing the first ${input.head_limit} of ${total} ${mode === 'content' ? 'lines' : 'entries'}.]`;
         lines = lines.slice(0, input.head_limit);
       }
-      return truncateEnd(header + lines.join('\n') + limitNote + skippedNote, context.maxOutputChars, HINT);
+      return truncateEnd(header + lines.join('\n') + limitNote + skippedNote, context.maxOutputChars, HINT) + partialNote;
     },
   });
 }

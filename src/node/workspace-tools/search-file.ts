@@ -1,6 +1,7 @@
 import { headOfText } from '../../model/code-point-boundary.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { readOpenFile } from './read-open-file.js';
+import type { FileHandle } from 'node:fs/promises';
 
 /** Files larger than this are skipped by Grep. */
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
@@ -33,22 +34,41 @@ export interface SearchFileOptions {
 }
 
 /**
+ * Reads a regular file that reports size 0 to its end, but no further than `maxBytes`: procfs and
+ * sysfs files (`/proc/<pid>/status`) report 0 and hold text. `undefined` when it holds more.
+ */
+async function readUnsizedFile(handle: FileHandle, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    total += bytesRead;
+    if (total > maxBytes) return undefined;
+    chunks.push(chunk.subarray(0, bytesRead));
+  }
+}
+
+/**
  * Searches one file line by line. Returns `undefined` when it has no match, cannot be opened
  * safely, is not a regular file, is larger than {@link MAX_GREP_FILE_BYTES} or looks binary.
+ * A file that reports size 0 (procfs) is read to its end, up to the same bound.
  */
 export async function searchFile(options: SearchFileOptions): Promise<FileMatches | undefined> {
   const opened = await openCheckedFile(options.absolutePath, 'read', options.accept);
   if (!opened.ok) return undefined;
-  let bytes: Buffer;
+  let bytes: Buffer | undefined;
   let mtimeMs: number;
   try {
     const stat = await opened.handle.stat();
     if (!stat.isFile() || stat.size > MAX_GREP_FILE_BYTES) return undefined;
     mtimeMs = stat.mtimeMs;
-    bytes = await readOpenFile(opened.handle, stat.size);
+    bytes = stat.size === 0 ? await readUnsizedFile(opened.handle, MAX_GREP_FILE_BYTES) : await readOpenFile(opened.handle, stat.size);
   } finally {
     await opened.handle.close();
   }
+  if (!bytes) return undefined;
   if (bytes.subarray(0, 8192).includes(0)) return undefined;
   const text = bytes.toString('utf8');
   const matching = await options.matchingLines(text);

@@ -2,6 +2,7 @@ import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isGitignored, parseGitignore, type GitignoreFile } from './gitignore-rules.js';
+import type { SearchBudget } from './search-budget.js';
 
 /** A file found by {@link walkFiles}. */
 export interface WalkedFile {
@@ -25,6 +26,12 @@ export interface WalkFilesOptions {
   ignoreRoot?: string;
   /** Stops the walk when aborted. */
   signal?: AbortSignal;
+  /**
+   * Bounds the walk: every directory entry read is counted, and the walk ends (without an error)
+   * once the budget is spent; `budget.exhausted` tells the caller its result is partial.
+   * @default unbounded
+   */
+  budget?: SearchBudget;
 }
 
 /** Directory names never descended into. */
@@ -61,10 +68,10 @@ async function ancestorGitignores(root: string, ignoreRoot: string): Promise<Git
  * before its subdirectories'), without following symbolic links,
  * skipping `.git` and `node_modules` directories and whatever the `.gitignore` files of `root`,
  * its subdirectories and its ancestors up to `ignoreRoot` exclude. Unreadable directories are
- * skipped silently.
+ * skipped silently. With a `budget`, stops early once it is spent.
  */
 export async function* walkFiles(options: WalkFilesOptions): AsyncGenerator<WalkedFile> {
-  const { root, signal } = options;
+  const { root, signal, budget } = options;
   const inherited = await ancestorGitignores(root, options.ignoreRoot ?? root);
   const stack: Array<{ directory: string; relative: string; ignores: GitignoreFile[] }> = [
     { directory: root, relative: '', ignores: inherited },
@@ -83,6 +90,7 @@ export async function* walkFiles(options: WalkFilesOptions): AsyncGenerator<Walk
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirectories: typeof stack = [];
     for (const entry of entries) {
+      if (budget && !budget.visit()) return;
       const absolutePath = path.join(directory, entry.name);
       const relativePath = relative === '' ? entry.name : `${relative}/${entry.name}`;
       if (entry.isDirectory()) {
