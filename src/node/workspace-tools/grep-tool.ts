@@ -14,6 +14,7 @@ import { resolveSearchRoot } from './search-root.js';
 import { truncateEnd } from './truncate-output.js';
 import { walkFiles } from './walk-files.js';
 import { SearchBudget } from './search-budget.js';
+import { shownPath, unnameableNote } from './shown-path.js';
 import { isWithin } from './workspace-boundary.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
@@ -80,7 +81,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
     description: [
       'Searches file contents with a regular expression (JavaScript syntax, line by line).',
       'output_mode "files_with_matches" (default) lists matching files, most recently modified first; "content" shows matching lines (with -n line numbers, -A/-B/-C context); "count" shows matches per file.',
-      'Filter files with glob (e.g. "*.ts"). Skips node_modules, .git, files ignored by .gitignore, binary files and symbolic links.',
+      'Filter files with glob (e.g. "*.ts"). Skips node_modules, .git, files ignored by .gitignore, binary files and symbolic links. A path holding a control character (a newline) is shown JSON-quoted.',
       'Use it instead of grep or rg in Bash.',
     ].join('\n'),
     inputSchema: grepInput,
@@ -124,13 +125,15 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       let outputLines = 0;
       let stoppedEarly = false;
       const budget = new SearchBudget(context.search);
+      let unnameable = 0;
+      const onUnnameable = () => void unnameable++;
       // The model's pattern runs in a worker with a deadline: catastrophic backtracking cannot block the event loop.
       const searcher = new RegexSearchWorker({ regexp, timeoutMs: context.grepTimeoutMs, signal });
       const matchingLines = (text: string) => searcher.matchingLines(text);
       const search = async (absolutePath: string, accept: (opened: string) => boolean) => {
         const found = await searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content' });
         if (!found) return;
-        found.display = boundary.display(absolutePath);
+        found.display = shownPath(boundary.display(absolutePath));
         results.push(found);
         outputLines += found.lines.length;
         outputChars += found.lines.reduce((sum, line) => sum + line.text.length + found.display.length + 8, found.display.length);
@@ -139,7 +142,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
         if (root.stat.isFile()) {
           await search(root.real, (opened) => opened === root.real);
         } else {
-          for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget })) {
+          for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget, onUnnameable })) {
             if (signal.aborted) throw new RegexSearchStopped('aborted');
             if (file.isSymbolicLink) continue;
             if (filter && !filter.test(filterOnName ? path.basename(file.relativePath) : file.relativePath)) continue;
@@ -168,10 +171,10 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       if (signal.aborted) return toolOutput('The search was interrupted.', { isError: true });
       const skippedNote = skipped === 0 ? '' : `\n\n[${skipped} file${skipped === 1 ? ' was' : 's were'} not searched: the session's Read rules keep ${skipped === 1 ? 'it' : 'them'} from being read.]`;
       // A walk cut short must not claim that nothing matches in the part it never reached.
-      const partialNote = budget.exhausted ? `\n\n${budget.note(input.path ?? '.', `${HINT.slice(0, -1)} (e.g. path: "src", glob: "*.ts").`)}` : '';
+      const partialNote = unnameableNote(unnameable) + (budget.exhausted ? `\n\n${budget.note(input.path ?? '.', `${HINT.slice(0, -1)} (e.g. path: "src", glob: "*.ts").`)}` : '');
       if (results.length === 0) {
         const none = mode === 'files_with_matches' ? 'No files found' : 'No matches found';
-        return (partialNote ? `${none} in the part searched.` : none) + skippedNote + partialNote;
+        return (budget.exhausted ? `${none} in the part searched.` : none) + skippedNote + partialNote;
       }
       let lines: string[];
       let header = '';

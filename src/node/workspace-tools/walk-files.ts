@@ -32,6 +32,11 @@ export interface WalkFilesOptions {
    * @default unbounded
    */
   budget?: SearchBudget;
+  /**
+   * Called for each entry whose name is not valid UTF-8: it is left out (a directory's files
+   * too), since no path string names it (its name decodes to U+FFFD).
+   */
+  onUnnameable?: (relativePath: string) => void;
 }
 
 /** Directory names never descended into. */
@@ -79,22 +84,33 @@ export async function* walkFiles(options: WalkFilesOptions): AsyncGenerator<Walk
   while (stack.length > 0) {
     signal?.throwIfAborted();
     const { directory, relative, ignores: parentIgnores } = stack.pop()!;
-    let entries: Dirent[];
+    let raw: Dirent<Buffer>[];
     try {
-      entries = await fs.readdir(directory, { withFileTypes: true });
+      raw = await fs.readdir(directory, { withFileTypes: true, encoding: 'buffer' });
     } catch {
       continue;
     }
-    const own = entries.some((entry) => entry.name === '.gitignore') ? await readGitignore(directory) : undefined;
+    const entries: Array<{ name: string; entry: Dirent<Buffer> }> = [];
+    for (const entry of raw) {
+      const name = entry.name.toString('utf8');
+      // Not valid UTF-8: the decoded name names another file (or none). A real U+FFFD round-trips.
+      if (name.includes('\uFFFD') && !Buffer.from(name, 'utf8').equals(entry.name)) {
+        if (budget && !budget.visit()) return;
+        options.onUnnameable?.(relative === '' ? name : `${relative}/${name}`);
+        continue;
+      }
+      entries.push({ name, entry });
+    }
+    const own = entries.some(({ name }) => name === '.gitignore') ? await readGitignore(directory) : undefined;
     const ignores = own ? [...parentIgnores, own] : parentIgnores;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirectories: typeof stack = [];
-    for (const entry of entries) {
+    for (const { name, entry } of entries) {
       if (budget && !budget.visit()) return;
-      const absolutePath = path.join(directory, entry.name);
-      const relativePath = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      const absolutePath = path.join(directory, name);
+      const relativePath = relative === '' ? name : `${relative}/${name}`;
       if (entry.isDirectory()) {
-        if (SKIPPED_DIRECTORIES.has(entry.name) || isGitignored(ignores, absolutePath, true)) continue;
+        if (SKIPPED_DIRECTORIES.has(name) || isGitignored(ignores, absolutePath, true)) continue;
         subdirectories.push({ directory: absolutePath, relative: relativePath, ignores });
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         if (isGitignored(ignores, absolutePath, false)) continue;
