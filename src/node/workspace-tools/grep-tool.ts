@@ -129,7 +129,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       const onUnnameable = () => void unnameable++;
       // The model's pattern runs in a worker with a deadline: catastrophic backtracking cannot block the event loop.
       const searcher = new RegexSearchWorker({ regexp, timeoutMs: context.grepTimeoutMs, signal });
-      const matchingLines = (text: string) => searcher.matchingLines(text);
+      const matchingLines = (text: string, longLine: number) => searcher.lineMatches(text, longLine);
       const search = async (absolutePath: string, accept: (opened: string) => boolean) => {
         const found = await searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content' });
         if (!found) return;

@@ -1,4 +1,5 @@
-import { headOfText } from '../../model/code-point-boundary.js';
+import { codePointBoundary, headOfText } from '../../model/code-point-boundary.js';
+import type { LineMatches } from './regex-search-worker.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { readOpenFile } from './read-open-file.js';
 import type { FileHandle } from 'node:fs/promises';
@@ -25,8 +26,11 @@ export interface SearchFileOptions {
   absolutePath: string;
   /** Which real paths of the opened file are acceptable (inside the authorized search root). */
   accept: (openedRealPath: string) => boolean;
-  /** The indexes of the matching lines of a text (the pattern runs in a worker, see RegexSearchWorker). */
-  matchingLines: (text: string) => Promise<number[]>;
+  /**
+   * The indexes of the matching lines of a text (the pattern runs in a worker, see
+   * RegexSearchWorker), and for lines longer than `longLine` where the first match starts.
+   */
+  matchingLines: (text: string, longLine: number) => Promise<number[] | LineMatches>;
   before: number;
   after: number;
   /** Collect the lines (content mode); otherwise only count. */
@@ -71,7 +75,9 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
   if (!bytes) return undefined;
   if (bytes.subarray(0, 8192).includes(0)) return undefined;
   const text = bytes.toString('utf8');
-  const matching = await options.matchingLines(text);
+  const answer = await options.matchingLines(text, MAX_LINE_CHARS);
+  const matching = Array.isArray(answer) ? answer : answer.lines;
+  const columns = Array.isArray(answer) ? {} : answer.columns;
   if (matching.length === 0) return undefined;
   const lines = text.split(/\r?\n/);
   if (lines[lines.length - 1] === '') lines.pop();
@@ -90,10 +96,24 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
   if (marks) {
     for (let index = 0; index < lines.length && collected.length < MAX_LINES_PER_FILE; index++) {
       if (marks[index] === 0) continue;
-      let text = lines[index]!;
-      if (text.length > MAX_LINE_CHARS) text = `${headOfText(text, MAX_LINE_CHARS)} ... [line truncated]`;
+      const text = marks[index] === 2 ? shownLine(lines[index]!, columns[index]) : shownLine(lines[index]!, undefined);
       collected.push({ number: index + 1, text, isMatch: marks[index] === 2 });
     }
   }
   return { absolutePath: options.absolutePath, display: options.absolutePath, mtimeMs, matchCount, lines: collected };
+}
+
+/** Characters shown before a match deep in a long line. */
+const LEAD_CHARS = 200;
+
+/**
+ * A line as Grep shows it: whole when short; else a window of {@link MAX_LINE_CHARS} characters,
+ * from its start, or (when the match starts too far in to be seen) from a little before the match.
+ */
+function shownLine(line: string, column: number | undefined): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  if (column === undefined || column < MAX_LINE_CHARS - LEAD_CHARS) return `${headOfText(line, MAX_LINE_CHARS)} ... [line truncated]`;
+  const start = codePointBoundary(line, column - LEAD_CHARS);
+  const end = codePointBoundary(line, Math.min(line.length, start + MAX_LINE_CHARS));
+  return `[… ${start} characters …] ${line.slice(start, end)}${end < line.length ? ' ... [line truncated]' : ''}`;
 }

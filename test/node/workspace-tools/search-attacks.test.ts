@@ -113,7 +113,11 @@ describe('contents that fight Grep', () => {
     const result = await callTool(grep, { pattern: 'NEEDLE-HERE', output_mode: 'content' });
     expect(result.text).toContain('NEEDLE-HERE');
     expect(result.text.length).toBeLessThan(2_000);
-    expect(result.text).toMatch(/huge\.txt:1:/);
+    expect(result.text).toMatch(/^huge\.txt:1:\[… 2,?999,?800 characters …\] y+NEEDLE-HERE/);
+    // A match near the start still shows the line from its start; a context line too.
+    await fs.writeFile(path.join(work, 'huge.txt'), `NEEDLE-HERE${'z'.repeat(5_000)}\n${'w'.repeat(5_000)}\n`);
+    const early = await callTool(grep, { pattern: 'NEEDLE-HERE', output_mode: 'content', '-A': 1 });
+    expect(early.text).toMatch(/^huge\.txt:1:NEEDLE-HEREz+ \.\.\. \[line truncated\]\nhuge\.txt-2-w{1000} \.\.\. \[line truncated\]$/);
   });
 
   it('binary files are skipped, case-insensitive matching works', async () => {
