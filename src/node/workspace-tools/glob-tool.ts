@@ -10,7 +10,8 @@ import { resolveSearchRoot } from './search-root.js';
 import { truncateEnd } from './truncate-output.js';
 import { walkFiles } from './walk-files.js';
 import { SearchBudget } from './search-budget.js';
-import { shownPath, unnameableNote } from './shown-path.js';
+import { shownPath } from './shown-path.js';
+import { WalkReport } from './walk-report.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
 import { pathInputProblem } from './path-input-problem.js';
@@ -71,15 +72,14 @@ export function createGlobTool(context: WorkspaceContext): Tool<GlobInput> {
       const matcher = compileGlob(target.pattern);
       const budget = new SearchBudget(context.search);
       const matches: Array<{ absolutePath: string; mtimeMs: number }> = [];
-      let unnameable = 0;
-      const onUnnameable = () => void unnameable++;
-      for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget, onUnnameable })) {
+      const report = new WalkReport();
+      for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget, onUnnameable: report.onUnnameable, onUnreadable: report.onUnreadable })) {
         if (!matcher.test(file.relativePath)) continue;
         const stat = await fs.lstat(file.absolutePath).catch(() => undefined);
         matches.push({ absolutePath: file.absolutePath, mtimeMs: stat?.mtimeMs ?? 0 });
       }
       // A walk cut short must not claim that nothing matches in the part it never reached.
-      const partial = unnameableNote(unnameable) + (budget.exhausted ? `\n\n${budget.note(target.directory, `${NARROW} (e.g. path: "src").`)}` : '');
+      const partial = report.note() + (budget.exhausted ? `\n\n${budget.note(target.directory, `${NARROW} (e.g. path: "src").`)}` : '');
       if (matches.length === 0) return (budget.exhausted ? 'No files found in the part searched.' : 'No files found') + partial;
       matches.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.absolutePath < b.absolutePath ? -1 : 1));
       const shown = matches.slice(0, MAX_GLOB_RESULTS).map((match) => shownPath(boundary.display(match.absolutePath)));

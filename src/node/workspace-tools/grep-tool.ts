@@ -14,7 +14,8 @@ import { resolveSearchRoot } from './search-root.js';
 import { truncateEnd } from './truncate-output.js';
 import { walkFiles } from './walk-files.js';
 import { SearchBudget } from './search-budget.js';
-import { shownPath, unnameableNote } from './shown-path.js';
+import { shownPath } from './shown-path.js';
+import { WalkReport } from './walk-report.js';
 import { isWithin } from './workspace-boundary.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
@@ -125,8 +126,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       let outputLines = 0;
       let stoppedEarly = false;
       const budget = new SearchBudget(context.search);
-      let unnameable = 0;
-      const onUnnameable = () => void unnameable++;
+      const report = new WalkReport();
       // The model's pattern runs in a worker with a deadline: catastrophic backtracking cannot block the event loop.
       const searcher = new RegexSearchWorker({ regexp, timeoutMs: context.grepTimeoutMs, signal });
       const matchingLines = (text: string, longLine: number) => searcher.lineMatches(text, longLine);
@@ -142,7 +142,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
         if (root.stat.isFile()) {
           await search(root.real, (opened) => opened === root.real);
         } else {
-          for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget, onUnnameable })) {
+          for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget, onUnnameable: report.onUnnameable, onUnreadable: report.onUnreadable })) {
             if (signal.aborted) throw new RegexSearchStopped('aborted');
             if (file.isSymbolicLink) continue;
             if (filter && !filter.test(filterOnName ? path.basename(file.relativePath) : file.relativePath)) continue;
@@ -171,7 +171,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       if (signal.aborted) return toolOutput('The search was interrupted.', { isError: true });
       const skippedNote = skipped === 0 ? '' : `\n\n[${skipped} file${skipped === 1 ? ' was' : 's were'} not searched: the session's Read rules keep ${skipped === 1 ? 'it' : 'them'} from being read.]`;
       // A walk cut short must not claim that nothing matches in the part it never reached.
-      const partialNote = unnameableNote(unnameable) + (budget.exhausted ? `\n\n${budget.note(input.path ?? '.', `${HINT.slice(0, -1)} (e.g. path: "src", glob: "*.ts").`)}` : '');
+      const partialNote = report.note() + (budget.exhausted ? `\n\n${budget.note(input.path ?? '.', `${HINT.slice(0, -1)} (e.g. path: "src", glob: "*.ts").`)}` : '');
       if (results.length === 0) {
         const none = mode === 'files_with_matches' ? 'No files found' : 'No matches found';
         return (budget.exhausted ? `${none} in the part searched.` : none) + skippedNote + partialNote;

@@ -9,13 +9,3 @@ const NEEDS_QUOTES = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 export function shownPath(display: string): string {
   return NEEDS_QUOTES.test(display) ? JSON.stringify(display) : display;
 }
-
-/**
- * The note a Glob or Grep result ends with when the walk left out entries whose names are not
- * valid UTF-8 (no tool can name them: the name decodes to U+FFFD), or `''`.
- */
-export function unnameableNote(count: number): string {
-  if (count === 0) return '';
-  const entries = count === 1 ? '1 entry was left out: its name is' : `${count} entries were left out: their names are`;
-  return `\n\n[${entries} not valid UTF-8, so no tool can open it by name. List such names with Bash (\`ls -b\`) and search them there, or rename them.]`;
-}

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isGitignored, parseGitignore, type GitignoreFile } from './gitignore-rules.js';
 import type { SearchBudget } from './search-budget.js';
+import { listDirectory } from './list-directory.js';
 
 /** A file found by {@link walkFiles}. */
 export interface WalkedFile {
@@ -37,6 +38,12 @@ export interface WalkFilesOptions {
    * too), since no path string names it (its name decodes to U+FFFD).
    */
   onUnnameable?: (relativePath: string) => void;
+  /**
+   * Called for each directory that could not be listed (its files are left out): `reason` is the
+   * error's code (`EACCES`), or `changed` for one that was no longer the directory found (swapped
+   * for a symbolic link meanwhile). One removed meanwhile is passed over silently.
+   */
+  onUnreadable?: (relativePath: string, reason: string) => void;
 }
 
 /** Directory names never descended into. */
@@ -72,8 +79,9 @@ async function ancestorGitignores(root: string, ignoreRoot: string): Promise<Git
  * Lists the files below `root`, directory by directory in name order (a directory's files
  * before its subdirectories'), without following symbolic links,
  * skipping `.git` and `node_modules` directories and whatever the `.gitignore` files of `root`,
- * its subdirectories and its ancestors up to `ignoreRoot` exclude. Unreadable directories are
- * skipped silently. With a `budget`, stops early once it is spent.
+ * its subdirectories and its ancestors up to `ignoreRoot` exclude. Directories that cannot be
+ * listed (or are no longer the directory found, see `listDirectory`) are skipped and reported to
+ * `onUnreadable`. With a `budget`, stops early once it is spent.
  */
 export async function* walkFiles(options: WalkFilesOptions): AsyncGenerator<WalkedFile> {
   const { root, signal, budget } = options;
@@ -84,12 +92,12 @@ export async function* walkFiles(options: WalkFilesOptions): AsyncGenerator<Walk
   while (stack.length > 0) {
     signal?.throwIfAborted();
     const { directory, relative, ignores: parentIgnores } = stack.pop()!;
-    let raw: Dirent<Buffer>[];
-    try {
-      raw = await fs.readdir(directory, { withFileTypes: true, encoding: 'buffer' });
-    } catch {
+    const listing = await listDirectory(directory);
+    if (!listing.ok) {
+      if (listing.reason !== 'gone') options.onUnreadable?.(relative === '' ? '.' : relative, listing.reason);
       continue;
     }
+    const raw = listing.entries;
     const entries: Array<{ name: string; entry: Dirent<Buffer> }> = [];
     for (const entry of raw) {
       const name = entry.name.toString('utf8');

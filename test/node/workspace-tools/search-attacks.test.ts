@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { callTool, makeTempDir, toolNamed } from './helpers.js';
@@ -125,5 +125,75 @@ describe('contents that fight Grep', () => {
     await fs.writeFile(path.join(work, 'Text.TXT'), 'NeEdLe\n');
     expect((await callTool(grep, { pattern: 'needle' })).text).toBe('No files found');
     expect((await callTool(grep, { pattern: 'needle', '-i': true })).text).toBe('Found 1 file\nText.TXT');
+  });
+});
+
+describe('directories that change or refuse during the walk', () => {
+  it('a directory swapped for a link to an outside directory mid-walk lists nothing outside the workspace', async () => {
+    const outside = await makeTempDir('ws-outside-');
+    try {
+      await fs.writeFile(path.join(outside, 'OUTSIDE-SECRET.txt'), 'needle\n');
+      await fs.mkdir(path.join(work, 'sub'));
+      await fs.writeFile(path.join(work, 'sub', 'inside.txt'), 'needle\n');
+      const sub = path.join(work, 'sub');
+      let swapped = false;
+      // The swap happens right before the walk first touches sub/ (listed as a directory a moment before).
+      const swap = async (target: unknown) => {
+        if (swapped || String(target) !== sub) return;
+        swapped = true;
+        await fs.rename(sub, path.join(work, 'moved'));
+        await fs.symlink(outside, sub);
+      };
+      const realOpen = fs.open.bind(fs);
+      const realReaddir = fs.readdir.bind(fs) as (...args: unknown[]) => Promise<unknown>;
+      const openSpy = vi.spyOn(fs, 'open').mockImplementation((async (target: string, ...rest: unknown[]) => {
+        await swap(target);
+        return (realOpen as (...args: unknown[]) => Promise<unknown>)(target, ...rest);
+      }) as typeof fs.open);
+      const readdirSpy = vi.spyOn(fs, 'readdir').mockImplementation((async (target: string, ...rest: unknown[]) => {
+        await swap(target);
+        return realReaddir(target, ...rest);
+      }) as unknown as typeof fs.readdir);
+      try {
+        const listed = await callTool(glob, { pattern: '**/*' });
+        expect(swapped).toBe(true);
+        expect(listed.text).not.toContain('OUTSIDE-SECRET');
+        expect(listed.text).toMatch(/1 directory could not be read \(sub: changed during the search\)/);
+      } finally {
+        openSpy.mockRestore();
+        readdirSpy.mockRestore();
+      }
+    } finally {
+      await fs.rm(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('a directory that cannot be read is named in a note, not passed over as if it held nothing', async () => {
+    await fs.mkdir(path.join(work, 'locked'));
+    await fs.writeFile(path.join(work, 'locked', 'x.txt'), 'needle\n');
+    await fs.writeFile(path.join(work, 'open.txt'), 'needle\n');
+    const locked = path.join(work, 'locked');
+    const realOpen = fs.open.bind(fs) as (...args: unknown[]) => Promise<unknown>;
+    const realReaddir = fs.readdir.bind(fs) as (...args: unknown[]) => Promise<unknown>;
+    const denied = () => Object.assign(new Error(`EACCES: permission denied, scandir '${locked}'`), { code: 'EACCES' });
+    const openSpy = vi.spyOn(fs, 'open').mockImplementation((async (target: string, ...rest: unknown[]) => {
+      if (String(target) === locked) throw denied();
+      return realOpen(target, ...rest);
+    }) as typeof fs.open);
+    const readdirSpy = vi.spyOn(fs, 'readdir').mockImplementation((async (target: string, ...rest: unknown[]) => {
+      if (String(target) === locked) throw denied();
+      return realReaddir(target, ...rest);
+    }) as unknown as typeof fs.readdir);
+    try {
+      const searched = await callTool(grep, { pattern: 'needle' });
+      expect(searched.text).toMatch(/^Found 1 file\nopen\.txt/);
+      expect(searched.text).toMatch(/1 directory could not be read \(locked: EACCES\)/);
+      const none = await callTool(glob, { pattern: 'locked/**/*.txt' });
+      expect(none.text).toMatch(/No files found/);
+      expect(none.text).toMatch(/could not be read/);
+    } finally {
+      openSpy.mockRestore();
+      readdirSpy.mockRestore();
+    }
   });
 });
