@@ -116,6 +116,9 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       if (typeof regexp === 'string') return toolOutput(regexp, { isError: true });
       const root = await resolveSearchRoot(boundary, input.path ?? '.', toolUseId, agent);
       if (!root.ok) return toolOutput(root.message, { isError: true });
+      if (!root.stat.isFile() && !root.stat.isDirectory()) {
+        return toolOutput(`${input.path} is not a regular file or a directory (a pipe, a socket or a device); Grep searches files and directories.`, { isError: true });
+      }
       const mode = input.output_mode ?? 'files_with_matches';
       const after = mode === 'content' ? (input['-A'] ?? input['-C'] ?? 0) : 0;
       const before = mode === 'content' ? (input['-B'] ?? input['-C'] ?? 0) : 0;

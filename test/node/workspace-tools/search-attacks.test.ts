@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -108,6 +109,15 @@ describe('trees that fight the walk', () => {
 });
 
 describe('contents that fight Grep', () => {
+  it.runIf(process.platform !== 'win32')('a pipe given as the path is refused by name (never opened, so nothing blocks)', async () => {
+    execFileSync('mkfifo', [path.join(work, 'pipe')]);
+    const result = await callTool(grep, { pattern: 'x', path: 'pipe' });
+    expect(result).toMatchObject({ isError: true, text: 'pipe is not a regular file or a directory (a pipe, a socket or a device); Grep searches files and directories.' });
+    // Inside a searched directory it is passed over, as every entry that is not a file.
+    await fs.writeFile(path.join(work, 'f.txt'), 'x\n');
+    expect((await callTool(grep, { pattern: 'x' })).text).toBe('Found 1 file\nf.txt');
+  });
+
   it('a match far into a huge single line is shown around the match, not as the line\'s unrelated beginning', async () => {
     await fs.writeFile(path.join(work, 'huge.txt'), `${'y'.repeat(3_000_000)}NEEDLE-HERE${'z'.repeat(5_000)}\n`);
     const result = await callTool(grep, { pattern: 'NEEDLE-HERE', output_mode: 'content' });
