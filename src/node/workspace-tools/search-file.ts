@@ -83,12 +83,16 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
   if (lines[lines.length - 1] === '') lines.pop();
   const marks = options.collectLines ? new Uint8Array(lines.length) : undefined;
   let matchCount = 0;
+  // Matches come in order: each line is marked once however wide the context (-C 1000000 on a
+  // file where every line matches would otherwise cost lines × context).
+  let markedTo = -1;
   for (const index of matching) {
     matchCount++;
     if (!marks) continue;
-    const from = Math.max(0, index - options.before);
+    const from = Math.max(0, index - options.before, markedTo + 1);
     const to = Math.min(lines.length - 1, index + options.after);
     for (let context = from; context <= to; context++) if (marks[context] === 0) marks[context] = 1;
+    markedTo = Math.max(markedTo, to);
     marks[index] = 2;
   }
   if (matchCount === 0) return undefined;
