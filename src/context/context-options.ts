@@ -102,7 +102,8 @@ export interface ContextOptions {
   /**
    * Keep long tool results aside whole (in the session state, so in the store and snapshots) and
    * give the model a preview and a handle; adds the read-only built-in `ReadToolOutput` tool,
-   * which pages this agent's outputs only (subagents do not spill, and do not get it).
+   * which pages this agent's outputs only. A subagent spills too, into its own state, and gets a
+   * `ReadToolOutput` of its own that pages its outputs only (never the parent's).
    * `true` for the defaults.
    * @default false (long results are truncated at `maxToolResultChars`)
    */

@@ -91,7 +91,7 @@ export interface AgentOptions {
    * readOnly?, model?, permissionMode?, maxTurns?, maxDepth? } }`, or the built-in types
    * (`BUILTIN_AGENTS`). A subagent never has more than its parent (tools a subset, the stricter
    * mode, the parent's rules, hooks and `canUseTool`; its history is managed with the parent's
-   * `context` settings, `spill` excepted); what it asks reaches `canUseTool` and the
+   * `context` settings, its long results spilled into its own state); what it asks reaches `canUseTool` and the
    * events with its `agentId`, and a deferral suspends the parent's call until `resolveApproval`.
    * @default undefined (no `Agent` tool)
    */

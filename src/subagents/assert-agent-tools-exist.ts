@@ -1,5 +1,4 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { isSessionReadToolOutput } from '../context/index.js';
 import { MCP_TOOL_PREFIX, mcpServerOfToolName } from '../mcp/index.js';
 import { nearestName } from '../options/nearest-name.js';
 import type { ServerTool } from '../tools/server-tool.js';
@@ -20,8 +19,8 @@ export interface SubagentParent {
  * leave it without one. A name `mcp__<server>__<tool>` of a configured MCP server is accepted as
  * rules accept it: its tools are not known before the server connects (`createAgent` checks before
  * that), and a server that is down or drops the tool must not keep the agent from starting; the
- * subagent gets the tool while its parent has it. `EnterPlanMode` and the agent's own
- * `ReadToolOutput` (which pages its spilled outputs) are refused: no subagent gets them.
+ * subagent gets the tool while its parent has it. `EnterPlanMode` is refused: no subagent gets it.
+ * `ReadToolOutput` (with `context.spill`) names the subagent's own, which pages its own outputs.
  * @throws ConfigurationError naming the type, the tool and the tools there are.
  */
 export function assertAgentToolsExist(agents: Readonly<Record<string, AgentDefinition>>, parent: SubagentParent): void {
@@ -31,11 +30,6 @@ export function assertAgentToolsExist(agents: Readonly<Record<string, AgentDefin
     for (const name of definition.tools ?? []) {
       if (name === 'EnterPlanMode') {
         throw new ConfigurationError(`createAgent: agents["${type}"].tools names "EnterPlanMode", which subagents never get (only the main agent plans); remove it.`);
-      }
-      if (isSessionReadToolOutput(parent.tools.get(name))) {
-        throw new ConfigurationError(
-          `createAgent: agents["${type}"].tools names "ReadToolOutput", which pages this agent's own spilled outputs (context.spill); a subagent never gets it (it spills nothing: its long results are truncated at maxToolResultChars), so remove it.`,
-        );
       }
       if (parent.tools.has(name) || serverNames.includes(name)) continue;
       const server = mcpServerOfToolName(name);

@@ -7,7 +7,7 @@ import { Toolbox } from '../tool-sources/index.js';
 import { resolveToolSearch, type ResolvedToolSearch } from '../tool-search/index.js';
 import type { ServerTool } from '../tools/server-tool.js';
 import type { Model } from '../model/model.js';
-import { isSessionReadToolOutput, type ContextOptions } from '../context/index.js';
+import { isSessionReadToolOutput, sessionReadToolOutputTool, type ContextOptions } from '../context/index.js';
 import { createAskUserQuestionTool } from '../tools/builtin/ask-user-question.js';
 import { createExitPlanModeTool } from '../tools/builtin/exit-plan-mode.js';
 import { createTodoWriteTool } from '../tools/builtin/todo-write.js';
@@ -44,8 +44,8 @@ export interface SubagentSetup {
  * included), narrowed to the definition's `tools` and, for a read-only type, to read-only ones and
  * the MCP tools (whose calls are checked against their server's latest `readOnlyHint`, see
  * `readOnlyRefusal`), plus built-ins bound to the subagent (its own todos, its own plan, its own
- * `ToolSearch`), never `EnterPlanMode`, nor the parent's `ReadToolOutput`, which pages the
- * parent's spilled outputs (a subagent spills none: see {@link subagentContext}).
+ * `ToolSearch`, and with `context.spill` its own `ReadToolOutput`), never `EnterPlanMode`, nor
+ * the parent's `ReadToolOutput`, which pages the parent's spilled outputs (see {@link subagentContext}).
  */
 export function subagentToolNames(parentTools: Iterable<Tool>, definition: AgentDefinition): Tool[] {
   const allowed = definition.tools ? new Set(definition.tools) : undefined;
@@ -67,8 +67,9 @@ export function subagentServerTools(parentServerTools: readonly ServerTool[], de
  * The parent's context management, for a subagent's own history: the window table (`windows`),
  * clearing and compaction (off, or with the host's thresholds and summary instructions) carry
  * over; so does `window` when the subagent runs on the parent's model (a window belongs to a
- * model). Spilling does not: a subagent's long results are truncated at `maxToolResultChars`, and
- * it has no `ReadToolOutput` (the parent's pages the parent's outputs, and is not passed on).
+ * model). So does `spill`: a subagent keeps its own long results aside in its own state (a
+ * sidechain `spill` entry) and pages them with a `ReadToolOutput` of its own; the parent's pages
+ * the parent's outputs only, and is not passed on.
  */
 export function subagentContext(from: ContextOptions | undefined, sameModel: boolean): ContextOptions | undefined {
   if (from === undefined) return undefined;
@@ -77,6 +78,7 @@ export function subagentContext(from: ContextOptions | undefined, sameModel: boo
   if (from.windows !== undefined) context.windows = from.windows;
   if (from.clearing !== undefined) context.clearing = from.clearing;
   if (from.compaction !== undefined) context.compaction = from.compaction;
+  if (from.spill !== undefined && from.spill !== false) context.spill = from.spill;
   return Object.keys(context).length > 0 ? context : undefined;
 }
 
@@ -120,6 +122,8 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   if (parent.hasTool('ExitPlanMode')) builtins.push(createExitPlanModeTool(self, { plansOnly: definition.permissionMode === 'plan' }));
   if (wants('AskUserQuestion')) builtins.push(createAskUserQuestionTool());
   if (setup.depthLeft > 0) builtins.push(...setup.agentTools(self, setup.depthLeft));
+  // Its long results are kept in its own state: it pages them (and only them) with its own tool.
+  if (parent.context.settings.spill) builtins.push(sessionReadToolOutputTool({ load: (handle) => self().spillStore.load(handle), save: (output) => self().spillStore.save(output) }));
   const tools = [...inherited, ...builtins];
   const canUseTool = bubblingCanUseTool(setup);
   const from = parent.options;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigurationError, createAgent, defineTool, type AgentEvent, type ContextOptions, type Model } from 'agent-harness';
+import { createAgent, defineTool, type AgentEvent, type ContextOptions, type Model } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { subagentContext } from '../../src/subagents/build-subagent-core.js';
 
@@ -50,9 +50,10 @@ describe("a subagent's history is managed with the parent's context settings", (
     expect(worker.requests).toHaveLength(2);
   });
 
-  it('never takes spill (its results are truncated, not kept aside in a store it could not page)', () => {
-    expect(subagentContext({ spill: true }, true)).toBeUndefined();
-    expect(subagentContext({ spill: true, clearing: false, window: 1_000 }, false)).toEqual({ clearing: false });
+  it('takes spill (its long results are kept in its own state, paged with its own ReadToolOutput)', () => {
+    expect(subagentContext({ spill: true }, true)).toEqual({ spill: true });
+    expect(subagentContext({ spill: { maxChars: 5_000 }, clearing: false, window: 1_000 }, false)).toEqual({ spill: { maxChars: 5_000 }, clearing: false });
+    expect(subagentContext({ spill: false }, true)).toBeUndefined();
     expect(subagentContext(undefined, true)).toBeUndefined();
   });
 });
@@ -71,7 +72,7 @@ describe("a subagent and the parent's spilled outputs", () => {
     });
   }
 
-  it('gets no ReadToolOutput: it cannot page through an output the parent kept aside', async () => {
+  it('gets a ReadToolOutput of its own only: it cannot page through an output the parent kept aside', async () => {
     const worker = scriptedModel([turn(toolCall('ReadToolOutput', { handle: 'out_p_secret', offset: 0, length: 100 }, 'c_page')), 'Looked.']);
     const agent = spillingParent(worker);
     const events: AgentEvent[] = [];
@@ -80,12 +81,14 @@ describe("a subagent and the parent's spilled outputs", () => {
     expect(JSON.stringify(worker.requests[1]!.messages)).not.toContain('PARENT-ONLY');
     const page = events.find((event) => event.type === 'tool-result' && event.toolUseId === 'c_page');
     expect(page).toMatchObject({ isError: true });
-    expect(worker.requests[0]!.request.tools!.map((tool) => tool.name)).not.toContain('ReadToolOutput');
+    expect(page?.type === 'tool-result' && page.content).toMatch(/No kept output has the handle "out_p_secret"/);
   });
 
-  it('a type whose tools name the built-in ReadToolOutput is refused when the agent is created', () => {
-    expect(() => spillingParent(scriptedModel(['Looked.']), ['secret', 'ReadToolOutput'])).toThrow(ConfigurationError);
-    expect(() => spillingParent(scriptedModel(['Looked.']), ['secret', 'ReadToolOutput'])).toThrow(/agents\["worker"\]\.tools names "ReadToolOutput".*remove it/);
+  it('a type whose tools name ReadToolOutput is accepted: the name is its own tool, which cannot reach the parent\'s outputs', async () => {
+    const worker = scriptedModel([turn(toolCall('ReadToolOutput', { handle: 'out_p_secret', search: 'PARENT' }, 'c_page')), 'Looked.']);
+    const agent = spillingParent(worker, ['secret', 'ReadToolOutput']);
+    await agent.run('go').result;
+    expect(JSON.stringify(worker.requests[1]!.messages)).not.toContain('PARENT-ONLY');
   });
 
   it("still gets a host tool of that name (no spill): it is the host's, not the session's", async () => {

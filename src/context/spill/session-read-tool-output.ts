@@ -7,8 +7,8 @@ const made = new WeakSet<object>();
 
 /**
  * The `ReadToolOutput` tool `createAgent` adds with `context.spill`: it pages the outputs that
- * agent kept aside in its own session state, so it is never handed to a subagent (which keeps
- * none of its own: its long results are truncated).
+ * agent kept aside in its own session state, so it is never handed to a subagent (which gets one
+ * of its own, over its own state).
  * @param store - the agent's spill store.
  */
 export function sessionReadToolOutputTool(store: SpillStore): Tool {

@@ -9,12 +9,16 @@ import { checkPathPermission } from './path-access.js';
 import { resolveSearchRoot } from './search-root.js';
 import { truncateEnd } from './truncate-output.js';
 import { walkFiles } from './walk-files.js';
+import { SearchBudget } from './search-budget.js';
+import { shownPath } from './shown-path.js';
+import { WalkReport } from './walk-report.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
 import { pathInputProblem } from './path-input-problem.js';
 
 /** Most paths one Glob call returns. */
 const MAX_GLOB_RESULTS = 100;
+const NARROW = 'Use a more specific pattern or path.';
 
 const globInput = z.object({
   pattern: z.string().min(1).describe('The glob to match file paths against, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
@@ -49,7 +53,7 @@ export function createGlobTool(context: WorkspaceContext): Tool<GlobInput> {
     description: [
       'Finds files by name with a glob pattern ("**/*.ts", "src/**/*.{ts,tsx}", "*.md"): `*` and `?` stay within a directory, `**` spans directories, `{a,b}` lists alternatives.',
       `Returns matching file paths, most recently modified first, at most ${MAX_GLOB_RESULTS}.`,
-      'Skips node_modules, .git and files ignored by .gitignore; symbolic links to directories are not followed.',
+      'Skips node_modules, .git and files ignored by .gitignore; symbolic links to directories are not followed. A path holding a control character (a newline) is shown JSON-quoted.',
       'Use Grep to search file contents.',
     ].join('\n'),
     inputSchema: globInput,
@@ -66,20 +70,24 @@ export function createGlobTool(context: WorkspaceContext): Tool<GlobInput> {
       if (!root.ok) return toolOutput(root.message, { isError: true });
       if (!root.stat.isDirectory()) return toolOutput(`${target.directory} is not a directory.`, { isError: true });
       const matcher = compileGlob(target.pattern);
+      const budget = new SearchBudget(context.search);
       const matches: Array<{ absolutePath: string; mtimeMs: number }> = [];
-      for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal })) {
+      const report = new WalkReport();
+      for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget, onUnnameable: report.onUnnameable, onUnreadable: report.onUnreadable })) {
         if (!matcher.test(file.relativePath)) continue;
         const stat = await fs.lstat(file.absolutePath).catch(() => undefined);
         matches.push({ absolutePath: file.absolutePath, mtimeMs: stat?.mtimeMs ?? 0 });
       }
-      if (matches.length === 0) return 'No files found';
+      // A walk cut short must not claim that nothing matches in the part it never reached.
+      const partial = report.note() + (budget.exhausted ? `\n\n${budget.note(target.directory, `${NARROW} (e.g. path: "src").`)}` : '');
+      if (matches.length === 0) return (budget.exhausted ? 'No files found in the part searched.' : 'No files found') + partial;
       matches.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.absolutePath < b.absolutePath ? -1 : 1));
-      const shown = matches.slice(0, MAX_GLOB_RESULTS).map((match) => boundary.display(match.absolutePath));
+      const shown = matches.slice(0, MAX_GLOB_RESULTS).map((match) => shownPath(boundary.display(match.absolutePath)));
       let text = shown.join('\n');
       if (matches.length > MAX_GLOB_RESULTS) {
-        text += `\n\n[Showing the ${MAX_GLOB_RESULTS} most recently modified of ${matches.length} matches. Use a more specific pattern or path.]`;
+        text += `\n\n[Showing the ${MAX_GLOB_RESULTS} most recently modified of ${matches.length} matches. ${NARROW}]`;
       }
-      return truncateEnd(text, context.maxOutputChars, 'Use a more specific pattern or path.');
+      return truncateEnd(text, context.maxOutputChars, NARROW) + partial;
     },
   });
 }

@@ -13,6 +13,9 @@ import { checkPathPermission } from './path-access.js';
 import { resolveSearchRoot } from './search-root.js';
 import { truncateEnd } from './truncate-output.js';
 import { walkFiles } from './walk-files.js';
+import { SearchBudget } from './search-budget.js';
+import { shownPath } from './shown-path.js';
+import { WalkReport } from './walk-report.js';
 import { isWithin } from './workspace-boundary.js';
 import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
@@ -79,7 +82,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
     description: [
       'Searches file contents with a regular expression (JavaScript syntax, line by line).',
       'output_mode "files_with_matches" (default) lists matching files, most recently modified first; "content" shows matching lines (with -n line numbers, -A/-B/-C context); "count" shows matches per file.',
-      'Filter files with glob (e.g. "*.ts"). Skips node_modules, .git, files ignored by .gitignore, binary files and symbolic links.',
+      'Filter files with glob (e.g. "*.ts"). Skips node_modules, .git, files ignored by .gitignore, binary files and symbolic links. A path holding a control character (a newline) is shown JSON-quoted.',
       'Use it instead of grep or rg in Bash.',
     ].join('\n'),
     inputSchema: grepInput,
@@ -113,6 +116,9 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       if (typeof regexp === 'string') return toolOutput(regexp, { isError: true });
       const root = await resolveSearchRoot(boundary, input.path ?? '.', toolUseId, agent);
       if (!root.ok) return toolOutput(root.message, { isError: true });
+      if (!root.stat.isFile() && !root.stat.isDirectory()) {
+        return toolOutput(`${input.path} is not a regular file or a directory (a pipe, a socket or a device); Grep searches files and directories.`, { isError: true });
+      }
       const mode = input.output_mode ?? 'files_with_matches';
       const after = mode === 'content' ? (input['-A'] ?? input['-C'] ?? 0) : 0;
       const before = mode === 'content' ? (input['-B'] ?? input['-C'] ?? 0) : 0;
@@ -122,13 +128,15 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       let outputChars = 0;
       let outputLines = 0;
       let stoppedEarly = false;
+      const budget = new SearchBudget(context.search);
+      const report = new WalkReport();
       // The model's pattern runs in a worker with a deadline: catastrophic backtracking cannot block the event loop.
       const searcher = new RegexSearchWorker({ regexp, timeoutMs: context.grepTimeoutMs, signal });
-      const matchingLines = (text: string) => searcher.matchingLines(text);
+      const matchingLines = (text: string, longLine: number) => searcher.lineMatches(text, longLine);
       const search = async (absolutePath: string, accept: (opened: string) => boolean) => {
         const found = await searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content' });
         if (!found) return;
-        found.display = boundary.display(absolutePath);
+        found.display = shownPath(boundary.display(absolutePath));
         results.push(found);
         outputLines += found.lines.length;
         outputChars += found.lines.reduce((sum, line) => sum + line.text.length + found.display.length + 8, found.display.length);
@@ -137,7 +145,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
         if (root.stat.isFile()) {
           await search(root.real, (opened) => opened === root.real);
         } else {
-          for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal })) {
+          for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget, onUnnameable: report.onUnnameable, onUnreadable: report.onUnreadable })) {
             if (signal.aborted) throw new RegexSearchStopped('aborted');
             if (file.isSymbolicLink) continue;
             if (filter && !filter.test(filterOnName ? path.basename(file.relativePath) : file.relativePath)) continue;
@@ -165,7 +173,12 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       }
       if (signal.aborted) return toolOutput('The search was interrupted.', { isError: true });
       const skippedNote = skipped === 0 ? '' : `\n\n[${skipped} file${skipped === 1 ? ' was' : 's were'} not searched: the session's Read rules keep ${skipped === 1 ? 'it' : 'them'} from being read.]`;
-      if (results.length === 0) return (mode === 'files_with_matches' ? 'No files found' : 'No matches found') + skippedNote;
+      // A walk cut short must not claim that nothing matches in the part it never reached.
+      const partialNote = report.note() + (budget.exhausted ? `\n\n${budget.note(input.path ?? '.', `${HINT.slice(0, -1)} (e.g. path: "src", glob: "*.ts").`)}` : '');
+      if (results.length === 0) {
+        const none = mode === 'files_with_matches' ? 'No files found' : 'No matches found';
+        return (budget.exhausted ? `${none} in the part searched.` : none) + skippedNote + partialNote;
+      }
       let lines: string[];
       let header = '';
       if (mode === 'files_with_matches') {
@@ -185,7 +198,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
         limitNote = `\n\n[Showing the first ${input.head_limit} of ${total} ${mode === 'content' ? 'lines' : 'entries'}.]`;
         lines = lines.slice(0, input.head_limit);
       }
-      return truncateEnd(header + lines.join('\n') + limitNote + skippedNote, context.maxOutputChars, HINT);
+      return truncateEnd(header + lines.join('\n') + limitNote + skippedNote, context.maxOutputChars, HINT) + partialNote;
     },
   });
 }

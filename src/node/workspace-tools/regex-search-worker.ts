@@ -3,7 +3,8 @@ import { Worker } from 'node:worker_threads';
 /**
  * The worker's code, run with `eval: true` (no file to locate next to the bundle). It compiles
  * the pattern it is given and answers each text with the indexes of its matching lines, split
- * exactly as the caller splits them (`\r?\n`, a final empty line dropped), or each list of texts
+ * exactly as the caller splits them (`\r?\n`, a final empty line dropped) and, for matching lines
+ * longer than `longLine`, where the first match starts (`columns`), or each list of texts
  * with the indexes of the texts that match whole.
  */
 const WORKER_SOURCE = `
@@ -23,10 +24,23 @@ parentPort.on('message', (message) => {
   const lines = message.text.split(/\\r?\\n/);
   if (lines[lines.length - 1] === '') lines.pop();
   const matches = [];
-  for (let index = 0; index < lines.length; index++) if (regexp.test(lines[index])) matches.push(index);
-  parentPort.postMessage({ id: message.id, matches });
+  const columns = {};
+  for (let index = 0; index < lines.length; index++) {
+    if (!regexp.test(lines[index])) continue;
+    matches.push(index);
+    if (message.longLine !== undefined && lines[index].length > message.longLine) columns[index] = regexp.exec(lines[index]).index;
+  }
+  parentPort.postMessage({ id: message.id, matches, columns });
 });
 `;
+
+/** What {@link RegexSearchWorker.lineMatches} found. */
+export interface LineMatches {
+  /** Indexes of the matching lines. */
+  lines: number[];
+  /** For matching lines longer than asked: the character index where the first match starts. */
+  columns: Record<number, number>;
+}
 
 /** Idle workers kept for the next search (starting one costs tens of milliseconds). */
 const idleWorkers: Worker[] = [];
@@ -76,7 +90,7 @@ export interface RegexSearchWorkerOptions {
  */
 export class RegexSearchWorker {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, { resolve: (matches: number[]) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (answer: { matches: number[]; columns?: Record<number, number> }) => void; reject: (error: Error) => void }>();
   private nextId = 0;
   private stopped: RegexSearchStopped | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -90,8 +104,8 @@ export class RegexSearchWorker {
   constructor(options: RegexSearchWorkerOptions) {
     this.worker = takeWorker();
     this.worker.postMessage({ type: 'pattern', source: options.regexp.source, flags: options.regexp.flags.replace(/[gy]/g, '') });
-    this.worker.on('message', ({ id, matches }: { id: number; matches: number[] }) => {
-      this.pending.get(id)?.resolve(matches);
+    this.worker.on('message', ({ id, matches, columns }: { id: number; matches: number[]; columns?: Record<number, number> }) => {
+      this.pending.get(id)?.resolve({ matches, ...(columns ? { columns } : {}) });
       this.pending.delete(id);
       if (this.pending.size === 0) this.idle();
     });
@@ -103,16 +117,26 @@ export class RegexSearchWorker {
   }
 
   /** The indexes of the lines of `text` that match. */
-  matchingLines(text: string): Promise<number[]> {
-    return this.ask({ type: 'text', text });
+  async matchingLines(text: string): Promise<number[]> {
+    return (await this.ask({ type: 'text', text })).matches;
+  }
+
+  /**
+   * The indexes of the lines of `text` that match, and for those longer than `longLine`
+   * characters where the first match starts (a line index to a character index), so a match deep
+   * in a huge line can be shown.
+   */
+  async lineMatches(text: string, longLine: number): Promise<LineMatches> {
+    const { matches, columns } = await this.ask({ type: 'text', text, longLine });
+    return { lines: matches, columns: columns ?? {} };
   }
 
   /** The indexes of the texts the pattern finds, each tested whole (as `RegExp.test` would). */
-  matchingTexts(texts: readonly string[]): Promise<number[]> {
-    return this.ask({ type: 'texts', texts });
+  async matchingTexts(texts: readonly string[]): Promise<number[]> {
+    return (await this.ask({ type: 'texts', texts })).matches;
   }
 
-  private ask(message: { type: 'text'; text: string } | { type: 'texts'; texts: readonly string[] }): Promise<number[]> {
+  private ask(message: { type: 'text'; text: string; longLine?: number } | { type: 'texts'; texts: readonly string[] }): Promise<{ matches: number[]; columns?: Record<number, number> }> {
     if (this.stopped) return Promise.reject(this.stopped);
     if (this.pending.size === 0) this.busy();
     const id = this.nextId++;

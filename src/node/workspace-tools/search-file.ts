@@ -1,6 +1,8 @@
-import { headOfText } from '../../model/code-point-boundary.js';
+import { codePointBoundary, headOfText } from '../../model/code-point-boundary.js';
+import type { LineMatches } from './regex-search-worker.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { readOpenFile } from './read-open-file.js';
+import type { FileHandle } from 'node:fs/promises';
 
 /** Files larger than this are skipped by Grep. */
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
@@ -24,8 +26,11 @@ export interface SearchFileOptions {
   absolutePath: string;
   /** Which real paths of the opened file are acceptable (inside the authorized search root). */
   accept: (openedRealPath: string) => boolean;
-  /** The indexes of the matching lines of a text (the pattern runs in a worker, see RegexSearchWorker). */
-  matchingLines: (text: string) => Promise<number[]>;
+  /**
+   * The indexes of the matching lines of a text (the pattern runs in a worker, see
+   * RegexSearchWorker), and for lines longer than `longLine` where the first match starts.
+   */
+  matchingLines: (text: string, longLine: number) => Promise<number[] | LineMatches>;
   before: number;
   after: number;
   /** Collect the lines (content mode); otherwise only count. */
@@ -33,36 +38,61 @@ export interface SearchFileOptions {
 }
 
 /**
+ * Reads a regular file that reports size 0 to its end, but no further than `maxBytes`: procfs and
+ * sysfs files (`/proc/<pid>/status`) report 0 and hold text. `undefined` when it holds more.
+ */
+async function readUnsizedFile(handle: FileHandle, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.alloc(64 * 1024);
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    total += bytesRead;
+    if (total > maxBytes) return undefined;
+    chunks.push(chunk.subarray(0, bytesRead));
+  }
+}
+
+/**
  * Searches one file line by line. Returns `undefined` when it has no match, cannot be opened
  * safely, is not a regular file, is larger than {@link MAX_GREP_FILE_BYTES} or looks binary.
+ * A file that reports size 0 (procfs) is read to its end, up to the same bound.
  */
 export async function searchFile(options: SearchFileOptions): Promise<FileMatches | undefined> {
   const opened = await openCheckedFile(options.absolutePath, 'read', options.accept);
   if (!opened.ok) return undefined;
-  let bytes: Buffer;
+  let bytes: Buffer | undefined;
   let mtimeMs: number;
   try {
     const stat = await opened.handle.stat();
     if (!stat.isFile() || stat.size > MAX_GREP_FILE_BYTES) return undefined;
     mtimeMs = stat.mtimeMs;
-    bytes = await readOpenFile(opened.handle, stat.size);
+    bytes = stat.size === 0 ? await readUnsizedFile(opened.handle, MAX_GREP_FILE_BYTES) : await readOpenFile(opened.handle, stat.size);
   } finally {
     await opened.handle.close();
   }
+  if (!bytes) return undefined;
   if (bytes.subarray(0, 8192).includes(0)) return undefined;
   const text = bytes.toString('utf8');
-  const matching = await options.matchingLines(text);
+  const answer = await options.matchingLines(text, MAX_LINE_CHARS);
+  const matching = Array.isArray(answer) ? answer : answer.lines;
+  const columns = Array.isArray(answer) ? {} : answer.columns;
   if (matching.length === 0) return undefined;
   const lines = text.split(/\r?\n/);
   if (lines[lines.length - 1] === '') lines.pop();
   const marks = options.collectLines ? new Uint8Array(lines.length) : undefined;
   let matchCount = 0;
+  // Matches come in order: each line is marked once however wide the context (-C 1000000 on a
+  // file where every line matches would otherwise cost lines × context).
+  let markedTo = -1;
   for (const index of matching) {
     matchCount++;
     if (!marks) continue;
-    const from = Math.max(0, index - options.before);
+    const from = Math.max(0, index - options.before, markedTo + 1);
     const to = Math.min(lines.length - 1, index + options.after);
     for (let context = from; context <= to; context++) if (marks[context] === 0) marks[context] = 1;
+    markedTo = Math.max(markedTo, to);
     marks[index] = 2;
   }
   if (matchCount === 0) return undefined;
@@ -70,10 +100,24 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
   if (marks) {
     for (let index = 0; index < lines.length && collected.length < MAX_LINES_PER_FILE; index++) {
       if (marks[index] === 0) continue;
-      let text = lines[index]!;
-      if (text.length > MAX_LINE_CHARS) text = `${headOfText(text, MAX_LINE_CHARS)} ... [line truncated]`;
+      const text = marks[index] === 2 ? shownLine(lines[index]!, columns[index]) : shownLine(lines[index]!, undefined);
       collected.push({ number: index + 1, text, isMatch: marks[index] === 2 });
     }
   }
   return { absolutePath: options.absolutePath, display: options.absolutePath, mtimeMs, matchCount, lines: collected };
+}
+
+/** Characters shown before a match deep in a long line. */
+const LEAD_CHARS = 200;
+
+/**
+ * A line as Grep shows it: whole when short; else a window of {@link MAX_LINE_CHARS} characters,
+ * from its start, or (when the match starts too far in to be seen) from a little before the match.
+ */
+function shownLine(line: string, column: number | undefined): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  if (column === undefined || column < MAX_LINE_CHARS - LEAD_CHARS) return `${headOfText(line, MAX_LINE_CHARS)} ... [line truncated]`;
+  const start = codePointBoundary(line, column - LEAD_CHARS);
+  const end = codePointBoundary(line, Math.min(line.length, start + MAX_LINE_CHARS));
+  return `[… ${start} characters …] ${line.slice(start, end)}${end < line.length ? ' ... [line truncated]' : ''}`;
 }

@@ -2,6 +2,8 @@ import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { isGitignored, parseGitignore, type GitignoreFile } from './gitignore-rules.js';
+import type { SearchBudget } from './search-budget.js';
+import { listDirectory } from './list-directory.js';
 
 /** A file found by {@link walkFiles}. */
 export interface WalkedFile {
@@ -25,6 +27,23 @@ export interface WalkFilesOptions {
   ignoreRoot?: string;
   /** Stops the walk when aborted. */
   signal?: AbortSignal;
+  /**
+   * Bounds the walk: every directory entry read is counted, and the walk ends (without an error)
+   * once the budget is spent; `budget.exhausted` tells the caller its result is partial.
+   * @default unbounded
+   */
+  budget?: SearchBudget;
+  /**
+   * Called for each entry whose name is not valid UTF-8: it is left out (a directory's files
+   * too), since no path string names it (its name decodes to U+FFFD).
+   */
+  onUnnameable?: (relativePath: string) => void;
+  /**
+   * Called for each directory that could not be listed (its files are left out): `reason` is the
+   * error's code (`EACCES`), or `changed` for one that was no longer the directory found (swapped
+   * for a symbolic link meanwhile). One removed meanwhile is passed over silently.
+   */
+  onUnreadable?: (relativePath: string, reason: string) => void;
 }
 
 /** Directory names never descended into. */
@@ -60,11 +79,12 @@ async function ancestorGitignores(root: string, ignoreRoot: string): Promise<Git
  * Lists the files below `root`, directory by directory in name order (a directory's files
  * before its subdirectories'), without following symbolic links,
  * skipping `.git` and `node_modules` directories and whatever the `.gitignore` files of `root`,
- * its subdirectories and its ancestors up to `ignoreRoot` exclude. Unreadable directories are
- * skipped silently.
+ * its subdirectories and its ancestors up to `ignoreRoot` exclude. Directories that cannot be
+ * listed (or are no longer the directory found, see `listDirectory`) are skipped and reported to
+ * `onUnreadable`. With a `budget`, stops early once it is spent.
  */
 export async function* walkFiles(options: WalkFilesOptions): AsyncGenerator<WalkedFile> {
-  const { root, signal } = options;
+  const { root, signal, budget } = options;
   const inherited = await ancestorGitignores(root, options.ignoreRoot ?? root);
   const stack: Array<{ directory: string; relative: string; ignores: GitignoreFile[] }> = [
     { directory: root, relative: '', ignores: inherited },
@@ -72,21 +92,33 @@ export async function* walkFiles(options: WalkFilesOptions): AsyncGenerator<Walk
   while (stack.length > 0) {
     signal?.throwIfAborted();
     const { directory, relative, ignores: parentIgnores } = stack.pop()!;
-    let entries: Dirent[];
-    try {
-      entries = await fs.readdir(directory, { withFileTypes: true });
-    } catch {
+    const listing = await listDirectory(directory);
+    if (!listing.ok) {
+      if (listing.reason !== 'gone') options.onUnreadable?.(relative === '' ? '.' : relative, listing.reason);
       continue;
     }
-    const own = entries.some((entry) => entry.name === '.gitignore') ? await readGitignore(directory) : undefined;
+    const raw = listing.entries;
+    const entries: Array<{ name: string; entry: Dirent<Buffer> }> = [];
+    for (const entry of raw) {
+      const name = entry.name.toString('utf8');
+      // Not valid UTF-8: the decoded name names another file (or none). A real U+FFFD round-trips.
+      if (name.includes('\uFFFD') && !Buffer.from(name, 'utf8').equals(entry.name)) {
+        if (budget && !budget.visit()) return;
+        options.onUnnameable?.(relative === '' ? name : `${relative}/${name}`);
+        continue;
+      }
+      entries.push({ name, entry });
+    }
+    const own = entries.some(({ name }) => name === '.gitignore') ? await readGitignore(directory) : undefined;
     const ignores = own ? [...parentIgnores, own] : parentIgnores;
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const subdirectories: typeof stack = [];
-    for (const entry of entries) {
-      const absolutePath = path.join(directory, entry.name);
-      const relativePath = relative === '' ? entry.name : `${relative}/${entry.name}`;
+    for (const { name, entry } of entries) {
+      if (budget && !budget.visit()) return;
+      const absolutePath = path.join(directory, name);
+      const relativePath = relative === '' ? name : `${relative}/${name}`;
       if (entry.isDirectory()) {
-        if (SKIPPED_DIRECTORIES.has(entry.name) || isGitignored(ignores, absolutePath, true)) continue;
+        if (SKIPPED_DIRECTORIES.has(name) || isGitignored(ignores, absolutePath, true)) continue;
         subdirectories.push({ directory: absolutePath, relative: relativePath, ignores });
       } else if (entry.isFile() || entry.isSymbolicLink()) {
         if (isGitignored(ignores, absolutePath, false)) continue;

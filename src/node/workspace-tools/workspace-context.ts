@@ -5,6 +5,7 @@ import { bashEnvironment } from './bash-environment.js';
 import { DEFAULT_CHECKPOINT_MAX_BYTES, DEFAULT_CHECKPOINT_MAX_FILE_BYTES } from '../../tools/file-checkpoints.js';
 import { validateWorkspaceToolsOptions } from '../validate-workspace-tools-options.js';
 import { WorkspaceBoundary } from './workspace-boundary.js';
+import type { SearchBudgetOptions } from './search-budget.js';
 import type { WorkspaceToolsOptions } from './workspace-tools-options.js';
 
 /** Upper bound of a Bash call's `timeout`, in milliseconds. */
@@ -18,6 +19,8 @@ export interface WorkspaceContext {
   maxOutputChars: number;
   bashTimeoutMs: number;
   grepTimeoutMs: number;
+  /** The bounds of one Glob or Grep walk (see `SearchBudget`). */
+  search: SearchBudgetOptions;
   shell: string;
   env: Record<string, string | undefined>;
   /** Bounds of the file checkpoints Write and Edit keep for `rewindFiles`; `false` keeps none. */
@@ -64,6 +67,11 @@ export function resolveWorkspaceContext(options: WorkspaceToolsOptions): Workspa
     maxOutputChars: positiveInteger('maxOutputChars', options.maxOutputChars, 30_000),
     bashTimeoutMs: positiveInteger('bashTimeoutMs', options.bashTimeoutMs, 120_000, MAX_BASH_TIMEOUT_MS),
     grepTimeoutMs: positiveInteger('grepTimeoutMs', options.grepTimeoutMs, 20_000, MAX_BASH_TIMEOUT_MS),
+    search: {
+      maxEntries: positiveInteger('maxSearchEntries', options.maxSearchEntries, 200_000),
+      timeBudgetMs: positiveInteger('searchTimeBudgetMs', options.searchTimeBudgetMs, 30_000),
+      now: options.now ?? (() => performance.now()),
+    },
     shell: options.shell ?? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'),
     env,
     checkpoints:

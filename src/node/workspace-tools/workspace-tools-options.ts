@@ -62,6 +62,28 @@ export interface WorkspaceToolsOptions {
    */
   grepTimeoutMs?: number;
   /**
+   * The most directory entries (files, directories, links) one Glob or Grep call visits while
+   * walking. Past it the walk stops and the call returns what it found, ending with a note that
+   * the result is partial and how to narrow the search, instead of walking a huge tree (a home
+   * directory, a mounted drive) until the run is interrupted. Ignored directories (`.git`,
+   * `node_modules`, `.gitignore`d) are not entered, so they do not count.
+   * @default 200000
+   */
+  maxSearchEntries?: number;
+  /**
+   * The most time one Glob or Grep call spends walking, reading and matching, in milliseconds,
+   * measured on {@link WorkspaceToolsOptions.now}. Past it the call returns what it found so far,
+   * marked partial (as with `maxSearchEntries`). A slow regular expression is bounded separately,
+   * by `grepTimeoutMs`.
+   * @default 30000
+   */
+  searchTimeBudgetMs?: number;
+  /**
+   * The clock `searchTimeBudgetMs` is measured on, in milliseconds. Tests pass a manual clock.
+   * @default performance.now
+   */
+  now?: () => number;
+  /**
    * The shell Bash runs commands with (`<shell> -c <command>`). The read-only classifier
    * assumes POSIX/bash syntax.
    * @default '/bin/bash' when it exists, else '/bin/sh'

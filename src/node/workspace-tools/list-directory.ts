@@ -1,0 +1,49 @@
+import { constants, existsSync, type Dirent } from 'node:fs';
+import fs from 'node:fs/promises';
+
+/** What {@link listDirectory} found: the entries, or why there are none. */
+export type DirectoryListing =
+  | { ok: true; entries: Dirent<Buffer>[] }
+  /** `gone`: removed meanwhile (nothing to report); `changed`: no longer the directory that was listed; else the error's code. */
+  | { ok: false; reason: 'gone' | 'changed' | string };
+
+/** Linux names an open descriptor's file under /proc/self/fd: the listing reads exactly what was opened. */
+const HAS_PROC_FD = existsSync('/proc/self/fd');
+
+function codeOf(error: unknown): string {
+  const code = typeof error === 'object' && error !== null ? (error as NodeJS.ErrnoException).code : undefined;
+  return typeof code === 'string' ? code : 'error';
+}
+
+/**
+ * Lists a directory the walk found (names as raw bytes) only while it is still that directory:
+ * one swapped for a symbolic link since it was listed, or reached through a parent swapped for
+ * one, would list a place outside the searched root, by names never asked about. On Linux the
+ * directory is opened (not following a final link), its real path read back from the open
+ * descriptor and the descriptor itself listed; elsewhere the real path is checked after listing.
+ * @param directory - its real path (the walk's root is real, and the walk follows no link).
+ */
+export async function listDirectory(directory: string): Promise<DirectoryListing> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    let entries: Dirent<Buffer>[];
+    if (HAS_PROC_FD) {
+      handle = await fs.open(directory, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+      const opened = `/proc/self/fd/${handle.fd}`;
+      if ((await fs.readlink(opened)) !== directory) return { ok: false, reason: 'changed' };
+      entries = await fs.readdir(opened, { withFileTypes: true, encoding: 'buffer' });
+    } else {
+      entries = await fs.readdir(directory, { withFileTypes: true, encoding: 'buffer' });
+      if ((await fs.realpath(directory)) !== directory) return { ok: false, reason: 'changed' };
+    }
+    return { ok: true, entries };
+  } catch (error) {
+    const code = codeOf(error);
+    if (code === 'ENOENT') return { ok: false, reason: 'gone' };
+    // A final link (O_NOFOLLOW) or a file where the directory was: not what was listed.
+    if (code === 'ELOOP' || code === 'ENOTDIR') return { ok: false, reason: 'changed' };
+    return { ok: false, reason: code };
+  } finally {
+    await handle?.close();
+  }
+}
