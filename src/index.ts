@@ -15,7 +15,7 @@ export type { CompactionResult } from './loop/compact-history.js';
 export { AgentRun } from './agent/agent-run.js';
 export type { AgentOptions } from './runtime/agent-options.js';
 export { SNAPSHOT_SCHEMA_VERSION, SUPPORTED_SNAPSHOT_VERSIONS, type AgentSnapshot } from './runtime/snapshot.js';
-export type { SnapshotKey } from './runtime/snapshot-signature.js';
+export type { SnapshotKey, SnapshotKeys } from './runtime/snapshot-signature.js';
 export type { ClaimApprovalArgs, VerifyPlanOnCompletionOptions } from './runtime/agent-options.js';
 export type { StreamRetryBackoff } from './types/stream-retry-backoff.js';
 
