@@ -114,6 +114,7 @@ export { defineTool, type DefineToolOptions } from './tools/define-tool.js';
 export { toolOutput } from './tools/tool-output.js';
 export { suspendCall, isToolSuspension } from './tools/types.js';
 export { unifiedDiff, type UnifiedDiffOptions } from './tools/unified-diff.js';
+export { revealHiddenCharacters } from './tools/reveal-hidden-characters.js';
 export { deferTool } from './tools/defer-tool.js';
 export { serverTool, isServerTool, type ServerTool } from './tools/server-tool.js';
 export type { InputSchema, InferInput, JsonSchemaObject, Zod3Schema, Zod3WithJsonSchema, Zod4Schema } from './tools/input-schema.js';
