@@ -15,7 +15,7 @@ export type { CompactionResult } from './loop/compact-history.js';
 export { AgentRun } from './agent/agent-run.js';
 export type { AgentOptions } from './runtime/agent-options.js';
 export { SNAPSHOT_SCHEMA_VERSION, SUPPORTED_SNAPSHOT_VERSIONS, type AgentSnapshot } from './runtime/snapshot.js';
-export type { SnapshotKey } from './runtime/snapshot-signature.js';
+export type { SnapshotKey, SnapshotKeys } from './runtime/snapshot-signature.js';
 export type { ClaimApprovalArgs, VerifyPlanOnCompletionOptions } from './runtime/agent-options.js';
 export type { StreamRetryBackoff } from './types/stream-retry-backoff.js';
 
@@ -114,6 +114,7 @@ export { defineTool, type DefineToolOptions } from './tools/define-tool.js';
 export { toolOutput } from './tools/tool-output.js';
 export { suspendCall, isToolSuspension } from './tools/types.js';
 export { unifiedDiff, type UnifiedDiffOptions } from './tools/unified-diff.js';
+export { revealHiddenCharacters } from './tools/reveal-hidden-characters.js';
 export { deferTool } from './tools/defer-tool.js';
 export { serverTool, isServerTool, type ServerTool } from './tools/server-tool.js';
 export type { InputSchema, InferInput, JsonSchemaObject, Zod3Schema, Zod3WithJsonSchema, Zod4Schema } from './tools/input-schema.js';

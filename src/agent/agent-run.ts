@@ -15,7 +15,8 @@ export class AgentRun<Output = unknown> implements AsyncIterable<AgentEvent> {
   readonly result: Promise<RunResult<Output>>;
   private readonly buffer: AgentEvent[] = [];
   private done = false;
-  private wake: (() => void) | undefined;
+  /** The reading iterator's hand-off: called when an event arrives or the run ends. */
+  private reader: (() => void) | undefined;
   /** 0: nobody has iterated yet; 1: being iterated; 2: the iteration ended, nobody can read more. */
   private iteration: 0 | 1 | 2 = 0;
   /** Events are kept for an iterator that has not started yet. */
@@ -32,38 +33,80 @@ export class AgentRun<Output = unknown> implements AsyncIterable<AgentEvent> {
     // The last line of defence of "never rejects": the run's own failures already end as `error`.
     this.result = (start((event) => this.push(event)).catch(fail) as Promise<RunResult<Output>>).finally(() => {
       this.done = true;
-      this.wake?.();
+      this.reader?.();
     });
   }
 
   private push(event: AgentEvent): void {
     if (this.iteration === 2 || (this.iteration === 0 && !this.keepForLate)) return;
     this.buffer.push(event);
-    const wake = this.wake;
-    this.wake = undefined;
-    wake?.();
+    this.reader?.();
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
-    if (this.iteration !== 0) throw new ConfigurationError('This AgentRun is already being iterated; iterate a run once, or use agent.on(type, listener) for more consumers.');
-    this.iteration = 1;
+  /**
+   * Reads the run's events. The iteration may be ended at any time: `return()` (what `break`
+   * calls) resolves at once, also while a `next()` is waiting for an event, and that `next()` then
+   * resolves `{ done: true }`. A `return()` before the first `next()` leaves the run to another
+   * iterator.
+   *
+   * @throws {@link ConfigurationError} (from the first `next()`) when the run is already being
+   * iterated, or was.
+   */
+  [Symbol.asyncIterator](): AsyncIterator<AgentEvent> {
+    // Hand-written rather than an async generator: a generator queues `return()` behind a pending
+    // `next()`, so a host stopping the iteration from another task would wait for the next event,
+    // which may be minutes (or an approval) away.
+    let state: 'unstarted' | 'reading' | 'ended' = 'unstarted';
     let index = 0;
-    try {
-      for (;;) {
+    const waiting: Array<(result: IteratorResult<AgentEvent>) => void> = [];
+    const finished = (): IteratorResult<AgentEvent> => ({ done: true, value: undefined });
+    const end = () => {
+      if (state === 'reading') {
+        // A run is iterated once: what comes after the iteration ends has no reader.
+        this.iteration = 2;
+        this.reader = undefined;
+        this.buffer.length = 0;
+      }
+      state = 'ended';
+      for (const resolve of waiting.splice(0)) resolve(finished());
+    };
+    const settle = () => {
+      while (waiting.length > 0) {
         if (index < this.buffer.length) {
           const event = this.buffer[index]!;
           // Drop consumed events so a long run does not hold them all.
           this.buffer[index++] = undefined as never;
-          yield event;
-          continue;
+          waiting.shift()!({ done: false, value: event });
+        } else if (this.done) {
+          end();
+        } else {
+          return;
         }
-        if (this.done) return;
-        await new Promise<void>((resolve) => (this.wake = resolve));
       }
-    } finally {
-      // A run is iterated once: what comes after the iteration ends has no reader.
-      this.iteration = 2;
-      this.buffer.length = 0;
-    }
+    };
+    const iterator: AsyncIterableIterator<AgentEvent> = {
+      next: () => {
+        if (state === 'ended') return Promise.resolve(finished());
+        if (state === 'unstarted') {
+          if (this.iteration !== 0) {
+            state = 'ended';
+            return Promise.reject(new ConfigurationError('This AgentRun is already being iterated; iterate a run once, or use agent.on(type, listener) for more consumers.'));
+          }
+          this.iteration = 1;
+          state = 'reading';
+          this.reader = settle;
+        }
+        return new Promise((resolve) => {
+          waiting.push(resolve);
+          settle();
+        });
+      },
+      return: () => {
+        end();
+        return Promise.resolve(finished());
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
   }
 }

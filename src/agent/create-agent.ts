@@ -25,6 +25,7 @@ import type { AgentOptions } from '../runtime/agent-options.js';
 import { validateAgentOptions } from './validate-agent-options.js';
 import { memoryTool, sessionReadToolOutputTool } from '../context/index.js';
 import { readSnapshot } from '../runtime/snapshot.js';
+import { copySnapshotKeys } from '../runtime/snapshot-signature.js';
 import { assertAgentToolsExist, createAgentTools, settleStoppedBackgroundTasks } from '../subagents/index.js';
 import { verifyOnCompletion } from './verify-plan.js';
 
@@ -178,9 +179,9 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore, sourc
  */
 export function createAgent(options: AgentOptions): Agent {
   validateAgentOptions(options);
-  // The agent signs and checks with the key as it was given: a host that zeroes its buffer
+  // The agent signs and checks with the keys as they were given: a host that zeroes its buffer
   // afterwards (clearing a secret from memory) must not leave snapshots signed with zeros.
-  if (options.snapshotKey instanceof Uint8Array) options = { ...options, snapshotKey: options.snapshotKey.slice() };
+  if (options.snapshotKey !== undefined) options = { ...options, snapshotKey: copySnapshotKeys(options.snapshotKey) };
   const store = options.store;
   if (store && options.resume !== undefined) return newAgent(options, (sources) => resumeFromStore(options, store, sources));
   if (options.resume === undefined) {

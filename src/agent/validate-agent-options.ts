@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { isSnapshotKeys } from '../runtime/is-snapshot-keys.js';
 import { validateHooksConfig } from '../hooks/validate-hooks-config.js';
 import { DEFAULT_PRICES, findPrice, type ModelPrice } from '../model/pricing.js';
 import {
@@ -182,10 +183,7 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   claimApproval: isFunction,
   tracer: isTracer,
   askUserQuestion: isBoolean,
-  snapshotKey: accepts(
-    "a secret of at least 32 bytes (a string or a Uint8Array), e.g. 64 random hex characters kept in your server's configuration",
-    (value) => (typeof value === 'string' ? new TextEncoder().encode(value).length : value instanceof Uint8Array ? value.length : 0) >= 32,
-  ),
+  snapshotKey: isSnapshotKeys,
   todoWrite: isBoolean,
   exitPlanMode: isBoolean,
   enterPlanMode: isBoolean,

@@ -116,11 +116,19 @@ export interface PermissionRequestEvent extends EventBase {
   type: 'permission-request';
   toolUseId: string;
   toolName: string;
+  /**
+   * The call's input as the model wrote it: untrusted text that may hold bidi or control
+   * characters. Render it through `revealHiddenCharacters` (the `display` fields already are).
+   */
   input: unknown;
   reason: PermissionReason;
   suggestions: PermissionUpdate[];
   blockedPath?: string;
-  /** What the approval card shows, from the tool's `display` (a unified diff, a command); absent when the tool has none. */
+  /**
+   * What the approval card shows, from the tool's `display` (a unified diff, a command); absent
+   * when the tool has none. Its text fields (not `file.before`/`file.after`) show bidi, invisible
+   * and control characters as `<U+XXXX>`: they often carry model text (Bash's `description`).
+   */
   display?: ToolDisplay;
   /**
    * The tool's behaviour hints, e.g. an MCP tool's `destructiveHint` (show a stronger warning) or

@@ -4,6 +4,7 @@ import { hookMatches } from './hook-matcher.js';
 import type { HookCallInput, HookEntry, HookEventName, HookInput, HookOutput, HooksConfig } from './types.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 import { readAnswer } from '../options/read-answer.js';
+import { HOOK_OUTPUT_FIELDS } from './hook-output-fields.js';
 
 /** The timeout of a hook without its own `timeoutMs`. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
@@ -76,7 +77,7 @@ async function runOne<E extends HookEventName>(
   const called = (async (): Promise<Settled<unknown>> => {
     try {
       // Read once, inside the try: an output whose fields throw when read is a hook that failed.
-      return { ok: true, value: readAnswer(await entry.hook(fullInput)) };
+      return { ok: true, value: readAnswer(await entry.hook(fullInput), HOOK_OUTPUT_FIELDS[event]) };
     } catch (cause) {
       return { ok: false, error: hookFailure(event, index, `threw: ${describeThrown(cause)}`, cause) };
     }

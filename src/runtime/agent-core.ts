@@ -31,7 +31,7 @@ import type { TranscriptWriter } from '../session/journal.js';
 import { applyEntry, pendingApprovalsOf, wellFormedEntry, wellFormedMessages, type BatchCall, type EntryDraft, type SessionState } from '../state/index.js';
 import type { AgentOptions } from './agent-options.js';
 import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
-import { signSnapshot } from './snapshot-signature.js';
+import { signSnapshot, signingKey } from './snapshot-signature.js';
 import { AgentContext, stateSpillStore } from './agent-context.js';
 import { createToolAgentContext } from './tool-agent-context.js';
 import { withSessionFileCheckpoints } from '../tools/file-checkpoints.js';
@@ -606,7 +606,7 @@ export class AgentCore implements AgentServices {
   /** Plain JSON of everything a resume needs: the state and its revision (signed with `snapshotKey`). */
   snapshot(): AgentSnapshot {
     const snapshot: AgentSnapshot = { $schemaVersion: SNAPSHOT_SCHEMA_VERSION, revision: this.revision, ...structuredClone(this.state) };
-    if (this.options.snapshotKey !== undefined) snapshot.$signature = signSnapshot(snapshot as unknown as Record<string, unknown>, this.options.snapshotKey);
+    if (this.options.snapshotKey !== undefined) snapshot.$signature = signSnapshot(snapshot as unknown as Record<string, unknown>, signingKey(this.options.snapshotKey));
     return snapshot;
   }
 }

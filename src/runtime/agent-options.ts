@@ -12,7 +12,7 @@ import type { ToolSearchMode } from '../tool-search/index.js';
 import type { AgentSnapshot } from './snapshot.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { LeaseLostError } from '../errors/lease-lost-error.js';
-import type { SnapshotKey } from './snapshot-signature.js';
+import type { SnapshotKeys } from './snapshot-signature.js';
 import type { TracerLike } from '../telemetry/tracer-like.js';
 import type { ContextOptions, MemoryToolOptions } from '../context/index.js';
 import type { AgentDefinition } from './agent-definition.js';
@@ -259,9 +259,15 @@ export interface AgentOptions {
    * canonical JSON) and refuses, with `SnapshotInvalidError`, a snapshot that is unsigned or was
    * altered. Use it whenever a snapshot leaves your server (a browser, a client, a queue). The
    * agent keeps a copy of a `Uint8Array` key, so clearing your buffer afterwards changes nothing.
+   *
+   * To rotate the key without invalidating approvals that are still waiting, pass a list: the
+   * first key signs, every key verifies (`[newKey, oldKey]`); take the old key out once the
+   * snapshots signed with it are answered or expired. The agent copies the list too.
+   * @example
+   * createAgent({ model, snapshotKey: [process.env.SNAPSHOT_KEY!, process.env.SNAPSHOT_KEY_PREVIOUS!] })
    * @default undefined (snapshots are unsigned; they are still validated field by field)
    */
-  snapshotKey?: SnapshotKey;
+  snapshotKey?: SnapshotKeys;
   /**
    * The host's OpenTelemetry tracer (`trace.getTracer('my-app')` from `@opentelemetry/api`): spans
    * for the run (`invoke_agent`), each model call (`chat`), each tool call (`execute_tool`) and each

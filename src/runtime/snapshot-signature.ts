@@ -7,6 +7,32 @@ const PREFIX = 'hmac-sha256:';
 /** A key for signing snapshots: a string (UTF-8) or bytes, at least 32 bytes of secret. */
 export type SnapshotKey = string | Uint8Array;
 
+/** One key, or the keys of a rotation: the first signs, every one verifies. */
+export type SnapshotKeys = SnapshotKey | readonly SnapshotKey[];
+
+/** The least length of a key, in bytes. */
+export const MIN_SNAPSHOT_KEY_BYTES = 32;
+
+/** A key's length in bytes (UTF-8 for a string). */
+export function snapshotKeyBytes(key: SnapshotKey): number {
+  return keyBytes(key).length;
+}
+
+/**
+ * The keys as a frozen list of copies: a host that changes its list or zeroes its buffers
+ * afterwards (clearing a secret from memory) must not leave snapshots signed, or checked, with
+ * what it wrote there.
+ */
+export function copySnapshotKeys(keys: SnapshotKeys): readonly SnapshotKey[] {
+  const list: readonly SnapshotKey[] = typeof keys === 'string' || keys instanceof Uint8Array ? [keys] : keys;
+  return Object.freeze(list.map((key) => (typeof key === 'string' ? key : key.slice())));
+}
+
+/** The key that signs: the only one, or the first of a rotation. */
+export function signingKey(keys: SnapshotKeys): SnapshotKey {
+  return typeof keys === 'string' || keys instanceof Uint8Array ? keys : keys[0]!;
+}
+
 function keyBytes(key: SnapshotKey): Uint8Array {
   return typeof key === 'string' ? new TextEncoder().encode(key) : key;
 }
@@ -23,8 +49,13 @@ export function signSnapshot(snapshot: Record<string, unknown>, key: SnapshotKey
   return PREFIX + hex(hmac(sha256, keyBytes(key), new TextEncoder().encode(canonicalJson(rest))));
 }
 
-/** Whether a snapshot's `$signature` is the one `key` gives (compared in constant time). */
-export function verifySnapshotSignature(snapshot: Record<string, unknown>, key: SnapshotKey): boolean {
+/** Whether a snapshot's `$signature` is the one `key` (or one of the keys of a rotation) gives, compared in constant time. */
+export function verifySnapshotSignature(snapshot: Record<string, unknown>, keys: SnapshotKeys): boolean {
+  const list: readonly SnapshotKey[] = typeof keys === 'string' || keys instanceof Uint8Array ? [keys] : keys;
+  return list.some((key) => verifyWith(snapshot, key));
+}
+
+function verifyWith(snapshot: Record<string, unknown>, key: SnapshotKey): boolean {
   const given = snapshot.$signature;
   if (typeof given !== 'string') return false;
   const expected = signSnapshot(snapshot, key);

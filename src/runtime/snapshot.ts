@@ -7,7 +7,7 @@ import type { Message } from '../model/messages.js';
 import type { PermissionMode } from '../types/permission.js';
 import type { BatchCall, SessionState } from '../state/index.js';
 import { validateSessionState } from '../state/validate-session-state.js';
-import { verifySnapshotSignature, type SnapshotKey } from './snapshot-signature.js';
+import { verifySnapshotSignature, type SnapshotKeys } from './snapshot-signature.js';
 
 /** The snapshot format version this build writes. */
 export const SNAPSHOT_SCHEMA_VERSION = 2;
@@ -46,7 +46,7 @@ export interface ReadSnapshot {
  * @throws SnapshotInvalidError naming the path and the problem, or a signature that is missing or wrong.
  * @throws ConfigurationError for something that is not a snapshot at all (a string, null).
  */
-export function readSnapshot(value: unknown, options: { snapshotKey?: SnapshotKey } = {}): ReadSnapshot {
+export function readSnapshot(value: unknown, options: { snapshotKey?: SnapshotKeys } = {}): ReadSnapshot {
   if (typeof value === 'string') {
     throw new ConfigurationError('resume was given a string; pass the snapshot object (JSON.parse it first) or a session id together with a `store`.');
   }

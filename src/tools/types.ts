@@ -78,7 +78,15 @@ export interface ToolRunContext {
 export interface ToolExecuteArgs<Input> {
   /** The validated input. */
   input: Input;
-  /** Aborted on interrupt or timeout; long-running tools must honour it. */
+  /**
+   * Aborted on interrupt or timeout; long-running tools must honour it. Once it fires, the call
+   * is answered as interrupted ("it may have had partial effects. Do not assume it completed")
+   * without waiting for `execute`, whatever it returns later, also when its effect had already
+   * happened: an interrupt is never held up by a tool. (Only the built-in `ExitPlanMode`, whose
+   * effect is recorded in the session itself, answers with its own result after an interrupt.)
+   * A tool whose effect must not be lost to an interrupt makes it idempotent, keyed by
+   * `toolUseId`, so the model can safely ask again.
+   */
   signal: AbortSignal;
   /** The id of the `tool_use` block being answered. */
   toolUseId: string;

@@ -138,3 +138,100 @@ describe('AgentRun.result never rejects', () => {
     expect(await drain(run)).toEqual([]);
   });
 });
+
+/** A run that pushes `events` at once and then waits for `release` before it ends; nothing in between. */
+function blockedRun() {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let push!: (event: AgentEvent) => void;
+  const event = (n: number) => ({ type: 'text-delta', text: `t${n}` }) as unknown as AgentEvent;
+  const run = new AgentRunClass(
+    'run_1',
+    async (pushEvent) => {
+      push = pushEvent;
+      pushEvent(event(1));
+      await released;
+      pushEvent(event(2));
+      return interruptedBeforeStart('run_1', 's');
+    },
+    () => interruptedBeforeStart('run_1', 's'),
+  );
+  return { run, release, push: (n: number) => push(event(n)) };
+}
+
+/** What `promise` settled with by the next turn of the event loop, or 'pending' (no wall clock involved). */
+const settledSoon = <T>(promise: Promise<T>) => Promise.race([promise, new Promise<'pending'>((resolve) => setImmediate(() => resolve('pending')))]);
+
+describe('AgentRun iterator return() while a next() is pending', () => {
+  it('ends the pending next() with done and resolves return() at once, though the run has no event coming', async () => {
+    const { run, release } = blockedRun();
+    const iterator = run[Symbol.asyncIterator]();
+    expect(await iterator.next()).toMatchObject({ done: false, value: { text: 't1' } });
+    const pending = iterator.next();
+    expect(await settledSoon(pending)).toBe('pending');
+    const returned = iterator.return!();
+    expect(await settledSoon(returned)).toEqual({ done: true, value: undefined });
+    expect(await settledSoon(pending)).toEqual({ done: true, value: undefined });
+    // The run itself goes on; what it says next has no reader and is not kept.
+    release();
+    await run.result;
+    expect(held(run)).toBe(0);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    await expect(drain(run)).rejects.toThrow(/already being iterated/);
+  });
+
+  it('lets another task stop a for await that is waiting for an event', async () => {
+    const { run, release } = blockedRun();
+    const iterator = run[Symbol.asyncIterator]();
+    const seen: string[] = [];
+    const consumer = (async () => {
+      for await (const event of { [Symbol.asyncIterator]: () => iterator }) seen.push((event as { text: string }).text);
+      return 'ended';
+    })();
+    await settledSoon(consumer);
+    expect(seen).toEqual(['t1']);
+    await iterator.return!();
+    expect(await settledSoon(consumer)).toBe('ended');
+    release();
+    await run.result;
+  });
+
+  it('ends every queued next() and keeps their order when events do come', async () => {
+    const { run, release, push } = blockedRun();
+    const iterator = run[Symbol.asyncIterator]();
+    const first = iterator.next();
+    const second = iterator.next();
+    const third = iterator.next();
+    expect(await first).toMatchObject({ value: { text: 't1' } });
+    push(7);
+    expect(await second).toMatchObject({ done: false, value: { text: 't7' } });
+    expect(await settledSoon(third)).toBe('pending');
+    const fourth = iterator.next();
+    await iterator.return!();
+    expect(await third).toEqual({ done: true, value: undefined });
+    expect(await fourth).toEqual({ done: true, value: undefined });
+    release();
+    await run.result;
+  });
+
+  it('a return() before the first next() does not claim the run: another iterator still reads every event', async () => {
+    const { run, release } = blockedRun();
+    const unused = run[Symbol.asyncIterator]();
+    expect(await unused.return!()).toEqual({ done: true, value: undefined });
+    expect(await unused.next()).toEqual({ done: true, value: undefined });
+    release();
+    const events = await drain(run);
+    expect(events.map((event) => (event as { text: string }).text)).toEqual(['t1', 't2']);
+  });
+
+  it('an iterator that ended gives done to later next() calls, and a second reader is refused', async () => {
+    const { run, release } = blockedRun();
+    release();
+    const iterator = run[Symbol.asyncIterator]();
+    const texts: string[] = [];
+    for (let step = await iterator.next(); !step.done; step = await iterator.next()) texts.push((step.value as { text: string }).text);
+    expect(texts).toEqual(['t1', 't2']);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    await expect(run[Symbol.asyncIterator]().next()).rejects.toThrow(ConfigurationError);
+  });
+});

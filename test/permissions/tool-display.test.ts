@@ -81,3 +81,33 @@ describe('a tool’s display', () => {
     expect((await run.result).status).toBe('interrupted');
   });
 });
+
+describe('a tool’s display made of model text', () => {
+  it('shows bidi, invisible and control characters of title, summary, body, path and cwd as <U+XXXX> on the card; the call keeps its input', async () => {
+    const tool = publishTool(({ input }) => ({
+      title: `Publish ${input.slug}`,
+      summary: `Publish “${input.slug}”.`,
+      body: input.text,
+      cwd: `/srv/${input.slug}`,
+      file: { path: `posts/${input.slug}.md`, before: null, after: input.text },
+    }));
+    const model = scriptedModel([turn(toolCall('publish', { slug: 'safe\u202Egnp.exe', text: 'ok\x1b]0;owned\x07\nline\u200B2' }, 'toolu_p')), 'Done.']);
+    const requests: AgentEvent[] = [];
+    const agent = createAgent({ model, tools: [tool] });
+    agent.on('permission-request', (event) => requests.push(event));
+    const result = await agent.run('Publish it.').result;
+    expect(result.status).toBe('awaiting-approval');
+    const display = agent.pendingApprovals[0]!.display!;
+    expect(display).toEqual({
+      title: 'Publish safe<U+202E>gnp.exe',
+      summary: 'Publish “safe<U+202E>gnp.exe”.',
+      body: 'ok<U+001B>]0;owned<U+0007>\nline<U+200B>2',
+      cwd: '/srv/safe<U+202E>gnp.exe',
+      // The file's content is what a side-by-side view compares: kept as it is (see ToolDisplay.file).
+      file: { path: 'posts/safe<U+202E>gnp.exe.md', before: null, after: 'ok\x1b]0;owned\x07\nline\u200B2' },
+    });
+    expect(requests[0]).toMatchObject({ display });
+    // The input itself is not rewritten: what runs is what the model asked.
+    expect(agent.pendingApprovals[0]!.input).toEqual({ slug: 'safe\u202Egnp.exe', text: 'ok\x1b]0;owned\x07\nline\u200B2' });
+  });
+});

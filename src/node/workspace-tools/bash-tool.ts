@@ -12,6 +12,8 @@ import { gitSafeEnvironment } from './git-safe-environment.js';
 import { parseShellCommand } from '../../permissions/shell/index.js';
 import { runShellCommand, type ShellCommandResult } from './run-shell-command.js';
 import { truncateMiddle } from './truncate-output.js';
+import { revealHiddenCharactersInOutput } from '../../tools/reveal-hidden-characters.js';
+import { stripTerminalEscapes } from '../../tools/strip-terminal-escapes.js';
 import { MAX_BASH_TIMEOUT_MS, type WorkspaceContext } from './workspace-context.js';
 import { displayBash } from './display-bash.js';
 
@@ -43,7 +45,9 @@ export function suggestBashRule(command: string): PermissionUpdate[] {
 
 function formatResult(result: ShellCommandResult, timeoutMs: number, maxChars: number) {
   if (result.spawnError) return toolOutput(`The shell could not be started: ${result.spawnError}`, { isError: true });
-  const parts = [result.stdout.trimEnd(), result.stderr.trimEnd()].filter((part) => part !== '');
+  // What the model reads and hosts render: the text, not the terminal's instructions.
+  const readable = (output: string) => revealHiddenCharactersInOutput(stripTerminalEscapes(output)).trimEnd();
+  const parts = [readable(result.stdout), readable(result.stderr)].filter((part) => part !== '');
   let status: string | undefined;
   if (result.aborted) status = 'The command was interrupted; it and everything it started were killed.';
   else if (result.timedOut) status = `The command timed out after ${timeoutMs} ms; it and everything it started were killed.`;

@@ -27,7 +27,7 @@ export async function autoClassifierStep(state: PipelineState, ask: AskRequest):
   try {
     const raced = await raceAbort(() => autoMode!.classify({ toolName: tool.name, input: state.input, toolUseId, signal }), signal);
     if (raced.aborted) return interrupted(state);
-    verdict = readAnswer(raced.value) as typeof raced.value;
+    verdict = readAnswer(raced.value, ['behavior', 'message']) as typeof raced.value;
   } catch (error) {
     reportError(state, error);
     return undefined;

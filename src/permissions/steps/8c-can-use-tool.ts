@@ -1,12 +1,15 @@
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { PermissionOutcome } from '../decide-permission-types.js';
 import { raceAbort } from '../race-abort.js';
-import { readAnswer } from '../../options/read-answer.js';
+import { readAnswer, type AnswerField } from '../../options/read-answer.js';
 import type { PermissionResult, PermissionUpdate } from '../../types/permission.js';
 import { validateToolInput } from '../validate-tool-input.js';
 import { allow, defer, deny, interrupted, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
 import { describeThrown } from '../../errors/describe-thrown.js';
 import { describeJson } from '../../options/describe-json.js';
+
+/** The documented fields of a `PermissionResult`: what is read of the answer. */
+const PERMISSION_RESULT_FIELDS: ReadonlyArray<AnswerField<PermissionResult>> = ['behavior', 'updatedInput', 'updatedPermissions', 'clearContext', 'message', 'interrupt'];
 
 function isPermissionResult(value: unknown): value is PermissionResult {
   if (typeof value !== 'object' || value === null) return false;
@@ -44,7 +47,7 @@ export async function canUseToolStep(
     const raced = await raceAbort(() => canUseTool(tool.name, state.input, context), signal);
     if (raced.aborted) return interrupted(state);
     // Read once, here: an answer whose fields throw when read is a callback that failed.
-    result = readAnswer(raced.value);
+    result = readAnswer(raced.value, PERMISSION_RESULT_FIELDS);
   } catch (error) {
     reportError(state, error);
     const detail = describeThrown(error);

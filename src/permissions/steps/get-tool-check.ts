@@ -2,7 +2,10 @@ import type { ToolPermissionCheck } from '../../types/permission.js';
 import { reportError, type AskRequest, type PipelineState, type StepResult } from './pipeline-state.js';
 import { describeThrown } from '../../errors/describe-thrown.js';
 import { describeJson } from '../../options/describe-json.js';
-import { readAnswer } from '../../options/read-answer.js';
+import { readAnswer, type AnswerField } from '../../options/read-answer.js';
+
+/** The documented fields of a `ToolPermissionCheck`: what is read of the answer. */
+const CHECK_FIELDS: ReadonlyArray<AnswerField<ToolPermissionCheck>> = ['behavior', 'message', 'blockedPath', 'suggestions', 'safety', 'askReason'];
 
 const BEHAVIORS = new Set(['allow', 'deny', 'ask', 'passthrough']);
 
@@ -13,7 +16,7 @@ async function callToolCheck(state: PipelineState): Promise<ToolPermissionCheck>
   const { signal } = state.args;
   try {
     // Read once, inside the try: a check whose fields throw when read is a check that failed.
-    const check = readAnswer(await tool.checkPermissions({ input: state.input, toolUseId, agent, signal })) as ToolPermissionCheck;
+    const check = readAnswer(await tool.checkPermissions({ input: state.input, toolUseId, agent, signal }), CHECK_FIELDS) as ToolPermissionCheck;
     if (typeof check === 'object' && check !== null && BEHAVIORS.has(check.behavior)) return check;
     throw new Error(`returned ${describeJson(check)}; expected { behavior: 'allow' | 'deny' | 'ask' | 'passthrough' }`);
   } catch (cause) {

@@ -123,3 +123,16 @@ describe('Bash', () => {
     expect(outcomeOf(raw)).toMatchObject({ isError: true, text: expect.stringMatching(/could not be started/) });
   });
 });
+
+describe('Bash output for the model and hosts', () => {
+  it('drops terminal escapes (colours, titles) and shows bidi and control characters, meaning kept', async () => {
+    const command = String.raw`printf '\033[1;31mFAIL\033[0m test\n\033]0;pwned\007title\nok \342\200\256gnp.exe\n\033[2Kbell\007\n'`;
+    const outcome = await callTool(bash, { command }, { answer: () => true });
+    expect(outcome).toMatchObject({ isError: false, text: 'FAIL test\ntitle\nok <U+202E>gnp.exe\nbell<U+0007>' });
+  });
+
+  it('keeps carriage returns and tabs as they are', async () => {
+    const outcome = await callTool(bash, { command: String.raw`printf 'a\tb\r\nc\n'` }, { answer: () => true });
+    expect(outcome).toMatchObject({ isError: false, text: 'a\tb\r\nc' });
+  });
+});
