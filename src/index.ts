@@ -461,6 +461,8 @@ export {
   SessionNotFoundError,
   HookError,
   PlanNameCollisionError,
+  PlanStoreIfAbsentError,
+  type PlanStoreIfAbsentErrorOptions,
   PlanExtractionError,
   PlanVerificationError,
   SessionLockedError,
