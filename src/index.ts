@@ -463,6 +463,8 @@ export {
   SessionNotFoundError,
   HookError,
   PlanNameCollisionError,
+  PlanStoreIfAbsentError,
+  type PlanStoreIfAbsentErrorOptions,
   PlanExtractionError,
   PlanVerificationError,
   SessionLockedError,

@@ -6,7 +6,7 @@ import { modeReminder } from '../permissions/mode-reminder.js';
 import { copyPlanForResume } from '../plan/copy-plan.js';
 import { Journal, type TranscriptWriter } from '../session/journal.js';
 import { claimSession } from '../session/open-sessions.js';
-import { loadEntries } from '../session/load-entries.js';
+import { loadTranscript } from '../session/load-entries.js';
 import type { SessionStore } from '../session/session-store.js';
 import { createSessionState, foldEntries, settleLoadedState, type BatchCall, type SessionEntry, type SessionState } from '../state/index.js';
 import { repairState } from '../state/repair-state.js';
@@ -58,8 +58,8 @@ function newAgent(options: AgentOptions, make: (sources: ResolvedToolSources) =>
 }
 
 /** A journal for a session, continuing the stored transcript at its last entry. */
-function journalFor(store: SessionStore, state: SessionState, last: SessionEntry | undefined, fencingToken: number | undefined): Journal {
-  const journal = new Journal(store, state.sessionId, state.agentId, { lastId: last?.id ?? null, revision: last?.seq ?? 0 });
+function journalFor(store: SessionStore, state: SessionState, last: { lastId: string | null; revision: number } | undefined, fencingToken: number | undefined): Journal {
+  const journal = new Journal(store, state.sessionId, state.agentId, { lastId: last?.lastId ?? null, revision: last?.revision ?? 0 });
   journal.fencingToken = fencingToken;
   return journal;
 }
@@ -122,12 +122,14 @@ function stillAllowed(core: AgentCore, call: BatchCall): boolean {
   return tool !== undefined && core.rules.match('deny', tool, call.input, { cwd: core.options.cwd }) === undefined;
 }
 
-/** Gaps in a transcript's numbering: entries lost to damage in the middle of it. */
-function gapWarnings(sessionId: string, entries: readonly SessionEntry[]): string[] {
+/** Gaps in a transcript's numbering: entries lost to damage in the middle of it (not copies skipped, `copies`). */
+function gapWarnings(sessionId: string, entries: readonly SessionEntry[], copies: readonly number[]): string[] {
   const warnings: string[] = [];
+  const copied = new Set(copies);
   for (let index = 1; index < entries.length; index++) {
-    const previous = entries[index - 1]!.seq;
+    let previous = entries[index - 1]!.seq;
     const seq = entries[index]!.seq;
+    while (copied.has(previous + 1)) previous += 1;
     if (seq > previous + 1) warnings.push(`Session "${sessionId}": entries ${previous + 1}${seq - 1 > previous + 1 ? `–${seq - 1}` : ''} of the transcript are missing (damaged or removed); the session was rebuilt from the rest.`);
   }
   return warnings;
@@ -139,19 +141,20 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore, sourc
   const snapshot = typeof resume === 'string' ? undefined : readSnapshot(resume, options.snapshotKey !== undefined ? { snapshotKey: options.snapshotKey } : {});
   const sessionId = typeof resume === 'string' ? resume : snapshot!.state.sessionId;
   const warnings: string[] = [];
-  const entries = await loadEntries(store, sessionId, { onWarning: (warning) => warnings.push(warning.message) });
-  warnings.push(...gapWarnings(sessionId, entries));
+  const transcript = await loadTranscript(store, sessionId, { onWarning: (warning) => warnings.push(warning.message) });
+  const { entries } = transcript;
+  warnings.push(...gapWarnings(sessionId, entries, transcript.copies));
   if (typeof resume === 'string' && entries.length === 0) throw new SessionNotFoundError(sessionId);
   const last = entries.at(-1);
   // A snapshot and a store that both hold the session must be at the same revision: an older
   // snapshot would offer answered approvals again and run their tools twice.
-  if (snapshot && last && snapshot.revision !== last.seq) {
-    throw new SessionConflictError({ sessionId, expectedRevision: snapshot.revision, actualRevision: last.seq });
+  if (snapshot && last && snapshot.revision !== transcript.revision) {
+    throw new SessionConflictError({ sessionId, expectedRevision: snapshot.revision, actualRevision: transcript.revision });
   }
   const state = last ? foldEntries(entries, { sessionId, ...(options.agentId !== undefined ? { agentId: options.agentId } : {}) }) : snapshot!.state;
   const repairs = [...(snapshot && !last ? snapshot.repairs : []), ...repairState(state)];
   for (const repair of repairs) warnings.push(`Session "${sessionId}" was repaired while loading: ${repair}.`);
-  const core = buildCore(options, state, 'resume', journalFor(store, state, last, options.fencingToken), sources);
+  const core = buildCore(options, state, 'resume', journalFor(store, state, last ? transcript : undefined, options.fencingToken), sources);
   claimSession(store, sessionId, core);
   continueLoaded(core, repairs, !last, last !== undefined);
   // The plan store lost the plan (another machine, a wiped directory): put it back from the history.

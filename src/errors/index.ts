@@ -19,6 +19,7 @@ export { SessionStoreCorruptError, type SessionStoreCorruptErrorOptions } from '
 export { SessionLockedError, type SessionLockHolder, type SessionLockedErrorOptions } from './session-locked-error.js';
 export { HookError, type HookErrorOptions } from './hook-error.js';
 export { PlanNameCollisionError } from './plan-name-collision-error.js';
+export { PlanStoreIfAbsentError, type PlanStoreIfAbsentErrorOptions } from './plan-store-if-absent-error.js';
 export { PlanExtractionError, type PlanExtractionErrorOptions } from './plan-extraction-error.js';
 export { PlanVerificationError, type PlanVerificationErrorOptions, type PlanVerificationFailure } from './plan-verification-error.js';
 export { UnsafeCompactionCutError } from './unsafe-compaction-cut-error.js';

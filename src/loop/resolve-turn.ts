@@ -1,3 +1,4 @@
+import { mcpToolOrigin } from '../mcp/mcp-tool.js';
 import { randomId } from '../ids/random-id.js';
 import type { AgentCore, AgentEventInput } from '../runtime/agent-core.js';
 import { INCOMPLETE_TOOL_INPUT_KEY, isIncompleteToolInput } from '../model/incomplete-tool-input.js';
@@ -157,6 +158,7 @@ function recordDecision(
         ...(outcome.blockedPath !== undefined ? { blockedPath: outcome.blockedPath } : {}),
         ...(outcome.display !== undefined ? { display: outcome.display } : {}),
         ...(tool.annotations !== undefined ? { toolAnnotations: { ...tool.annotations } } : {}),
+        ...(mcpToolOrigin(tool) !== undefined ? { mcpTool: mcpToolOrigin(tool)! } : {}),
         createdAt: new Date().toISOString(),
       },
     });

@@ -51,6 +51,28 @@ export interface CreateMcpToolOptions {
   hints?: McpToolHints;
 }
 
+/** Which tool of which server an MCP tool calls. */
+export interface McpToolOrigin {
+  /** The server's name in `mcpServers`. */
+  server: string;
+  /** The tool's name on the server (before it was made a model-facing name). */
+  tool: string;
+}
+
+/** The server and server-side name of each tool {@link createMcpTool} made. */
+const origins = new WeakMap<Tool, McpToolOrigin>();
+
+/**
+ * The server and the server-side name of an MCP tool, or undefined for any other tool. Two
+ * processes may give one model-facing name to different tools of a server (tools that collide
+ * once normalised, listed differently): this is what a parked call records, to run only the tool
+ * it was asked about.
+ */
+export function mcpToolOrigin(tool: Tool): McpToolOrigin | undefined {
+  const origin = origins.get(tool);
+  return origin === undefined ? undefined : { ...origin };
+}
+
 /** The tools made with live `hints`: their read-only flag follows the server's latest listing. */
 const followingServer = new WeakSet<Tool>();
 
@@ -120,5 +142,6 @@ export function createMcpTool(options: CreateMcpToolOptions): Tool<Record<string
     annotations: { get: () => hints.annotations, enumerable: true },
   });
   if (options.hints) followingServer.add(live);
+  origins.set(live, { server, tool: info.name });
   return live;
 }

@@ -1,5 +1,6 @@
+import type { Dirent } from 'node:fs';
 import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { unlessUnsupported } from '../session/unless-unsupported.js';
@@ -161,18 +162,27 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   };
 
   const list = async (): Promise<string[]> => {
-    let names: string[];
+    let names: Dirent[];
     try {
-      names = await readdir(dir);
+      names = await readdir(dir, { withFileTypes: true });
     } catch (error) {
       if (errorCode(error) === 'ENOENT') return [];
       throw error;
     }
-    return names
-      .filter((name) => name.endsWith(SESSION_FILE_EXTENSION))
-      .map((name) => name.slice(0, -SESSION_FILE_EXTENSION.length))
-      .filter((sessionId) => sessionIdProblem(sessionId) === undefined)
-      .sort(compareSessionIds);
+    const sessionIds: string[] = [];
+    for (const name of names) {
+      if (!name.name.endsWith(SESSION_FILE_EXTENSION)) continue;
+      const sessionId = name.name.slice(0, -SESSION_FILE_EXTENSION.length);
+      if (sessionIdProblem(sessionId) !== undefined) continue;
+      // A link to another session's transcript is that session (listed under its own name): load,
+      // append and delete refuse the link's name, so listing it would offer a session nobody can open.
+      if (name.isSymbolicLink() && !(await isOwnSessionFile(join(dir, name.name)))) {
+        options.onWarning?.({ sessionId, message: `Passed over "${name.name}" in list(): it is a link to another session's transcript, not a session of its own.` });
+        continue;
+      }
+      sessionIds.push(sessionId);
+    }
+    return sessionIds.sort(compareSessionIds);
   };
 
   const leases = lock ? fileSessionLeases({ targetOf, exclusive: (sessionId, task) => enqueue(sessionId, () => exclusive(sessionId, task)), now, fsync }) : undefined;
@@ -207,9 +217,22 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       };
       await enqueue(sessionId, async () => {
         if (fencingToken === undefined && lock && !writerLocks.has(sessionId)) {
+          // Another session's transcript (a name that differs only in case, a link) is refused before
+          // its lock is taken: on a case-insensitive file system that lock is the other session's.
+          await assertOwnSessionFile(target.file, sessionId);
           await mkdir(dir, { recursive: true });
           await takeSessionLock(target, 'writer', lockWaitMs);
           writerLocks.add(sessionId);
+          try {
+            await exclusive(sessionId, write);
+          } catch (error) {
+            // Refused as another session's transcript (the file appeared since the check, a link
+            // that pointed nowhere): nothing of this store's is in the file, so the lock goes at
+            // once, not at close(), with the writer.
+            if (ConfigurationError.isInstance(error)) await closeWriter(sessionId);
+            throw error;
+          }
+          return;
         }
         await exclusive(sessionId, write);
       });

@@ -1,19 +1,33 @@
 import { PlanNameCollisionError } from '../errors/plan-name-collision-error.js';
+import { PlanStoreIfAbsentError } from '../errors/plan-store-if-absent-error.js';
 import { allocatePlanSlug, PLAN_SLUG_ATTEMPTS, releasePlanName } from './allocate-plan-slug.js';
 import type { RandomSource } from './generate-plan-slug.js';
 import { planFileName } from './plan-name.js';
 import type { PlanStore } from './plan-store.js';
 
+/** How an error names a plan store: its class, or `The plan store` for a plain object. */
+function storeLabel(store: PlanStore): string {
+  const name = (Object.getPrototypeOf(store) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  return typeof name === 'string' && name !== '' && name !== 'Object' ? `The plan store ${name}` : 'The plan store';
+}
+
 /**
  * Writes a plan under `name` only if no plan holds that name: `exists`, then
  * `write(name, text, { ifAbsent: true })`, which every store of the library does atomically (two
  * processes never both write the name). Through `write` itself, so a wrapper that overrides it
- * (to log, to encrypt) is never bypassed; one that drops the option writes as before.
+ * (to log, to encrypt) is never bypassed. A store that does not say whether it wrote (resolves
+ * `undefined`: it ignores the option) is checked by reading the name back: another plan there
+ * means another session wrote the same name at the same moment, and the save fails loudly.
  * @returns whether the plan was written (false: another plan holds the name; nothing written).
+ * @throws PlanStoreIfAbsentError when a store that ignores `ifAbsent` let another plan take the name.
  */
 export async function createPlan(store: PlanStore, name: string, text: string): Promise<boolean> {
   if (await store.exists(name)) return false;
-  return (await store.write(name, text, { ifAbsent: true })) !== false;
+  const wrote = await store.write(name, text, { ifAbsent: true });
+  if (wrote !== undefined) return wrote !== false;
+  const stored = await store.read(name);
+  if (stored !== text) throw new PlanStoreIfAbsentError({ store: storeLabel(store), name, found: stored === undefined ? 'no plan' : 'another plan' });
+  return true;
 }
 /** Options of {@link createPlanUnderNewSlug}. */
 export interface CreatePlanUnderNewSlugOptions {

@@ -24,8 +24,10 @@ export interface PlanStore {
    * Creates or replaces the plan under that name. With `options.ifAbsent`, writes only when no
    * plan holds the name, as one atomic step, and resolves `false` when one does (nothing
    * written), `true` when it wrote: a session's first plan is written this way. A store (or a
-   * wrapper over one) that ignores the option writes as usual, and resolving `undefined` counts
-   * as written; only the atomicity is lost (see above).
+   * wrapper over one) that ignores the option writes as usual and resolves `undefined`: the plan
+   * is then read back, and another session's plan found there (two sessions drew the name at once
+   * and the store let both write) fails the save with `PlanStoreIfAbsentError`; a race the read
+   * back does not overlap goes unseen, so pass the option on.
    */
   write(name: string, text: string, options?: PlanWriteOptions): Promise<void | boolean>;
   /** Whether the name is taken: a plan is under it (or, in a file store, anything else is at that path). */

@@ -19,35 +19,98 @@ function loadedAt(entries: readonly SessionEntry[], seq: number): SessionEntry |
 }
 
 /**
+ * An entry's content apart from where it is stored (its number and the entry before it), as JSON
+ * with object keys sorted: stores that reorder keys (PostgreSQL's jsonb) still compare equal.
+ */
+function placeless(entry: SessionEntry): string {
+  return JSON.stringify({ ...entry, seq: 0, parentId: null }, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : value,
+  );
+}
+
+/** A session's transcript as {@link loadTranscript} reads it. */
+export interface LoadedTranscript {
+  /** The entries to apply, in order, each once. */
+  entries: SessionEntry[];
+  /**
+   * The session's revision: the `seq` of the last entry the store holds, which is that of the last
+   * of `entries` unless the store's last entry was a copy that was skipped.
+   */
+  revision: number;
+  /** The id of the store's last entry (the `parentId` of the next), or null for none. */
+  lastId: string | null;
+  /** Numbers of entries skipped as copies stored under a new number; not gaps in the transcript. */
+  copies: number[];
+}
+
+/**
  * Loads a session's whole transcript, checking each entry's version (a custom store might not)
  * and numbering entries written before entries carried a `seq`. Entries must come in increasing
  * order: a line repeated word for word (a transcript edited by hand, a copy pasted twice) is
  * skipped with a warning, as applying it again would repeat a message or a call; an entry whose
- * number does not follow the one before (lines moved, a number changed) fails the load.
- * @throws SessionStoreCorruptError for an entry out of order, naming it and the entry before it.
+ * number does not follow the one before (lines moved, a number changed) fails the load. An entry
+ * is also known by its id: one stored again under a new number (a line copied with a new `seq`, a
+ * row a store wrote twice) is skipped with a warning when it is the same entry, and fails the
+ * load when the id was reused for something else.
+ * @throws SessionStoreCorruptError for an entry out of order, or one with the id of an earlier entry and other content, naming both.
  */
-export async function loadEntries(store: SessionStore, sessionId: string, options: SessionLoadOptions = {}): Promise<SessionEntry[]> {
+export async function loadTranscript(store: SessionStore, sessionId: string, options: SessionLoadOptions = {}): Promise<LoadedTranscript> {
   const entries: SessionEntry[] = [];
+  const seqOfId = new Map<string, number>();
+  const copies: number[] = [];
   let revision = 0;
+  let lastId: string | null = null;
   for await (const entry of store.load(sessionId, options)) {
-    assertSupportedEntry(entry, `transcript entry ${entries.length + 1} of session "${sessionId}"`);
+    assertSupportedEntry(entry, `transcript entry ${entries.length + copies.length + 1} of session "${sessionId}"`);
     const seq = entrySeq(entry, revision);
+    const kind = typeof entry.kind === 'string' ? entry.kind.slice(0, 40) : 'unknown kind';
     if (seq <= revision) {
       const earlier = loadedAt(entries, seq);
       if (earlier !== undefined && JSON.stringify(earlier) === JSON.stringify(entry)) {
-        options.onWarning?.({ sessionId, seq, message: `Session "${sessionId}": transcript entry ${seq} (${String(entry.kind).slice(0, 40)}) is stored twice; the copy after entry ${revision} was skipped.` });
+        options.onWarning?.({ sessionId, seq, message: `Session "${sessionId}": transcript entry ${seq} (${kind}) is stored twice; the copy after entry ${revision} was skipped.` });
         continue;
       }
       throw new SessionStoreCorruptError({
         sessionId,
-        location: `transcript entry ${seq} (${typeof entry.kind === 'string' ? entry.kind.slice(0, 40) : 'unknown kind'})`,
+        location: `transcript entry ${seq} (${kind})`,
         problem: `is stored after entry ${revision}: entries are out of order, or an entry's seq was changed`,
         repair: 'The transcript was edited; put its lines back in the order of their seq numbers, or restore the session from a backup or a snapshot.',
       });
     }
+    const firstSeq = typeof entry.id === 'string' ? seqOfId.get(entry.id) : undefined;
+    if (firstSeq !== undefined) {
+      const earlier = loadedAt(entries, firstSeq)!;
+      if (placeless(earlier) !== placeless(entry)) {
+        throw new SessionStoreCorruptError({
+          sessionId,
+          location: `transcript entry ${seq} (${kind})`,
+          problem: `has the id ${JSON.stringify(entry.id)} of entry ${firstSeq} (${earlier.kind}) but other content: two entries cannot be told apart`,
+          repair: `The transcript was edited or a store wrote a wrong entry; remove entry ${seq} (or restore the session from a backup or a snapshot).`,
+        });
+      }
+      // The same entry again (a line copied with a new number, a row written twice): applying it
+      // again would repeat a message or a call. The session's revision still counts it.
+      options.onWarning?.({ sessionId, seq, message: `Session "${sessionId}": transcript entry ${seq} (${kind}) is a copy of entry ${firstSeq} stored under a new number; the copy was skipped.` });
+      copies.push(seq);
+      revision = seq;
+      lastId = entry.id;
+      continue;
+    }
+    if (typeof entry.id === 'string') seqOfId.set(entry.id, seq);
     revision = seq;
+    lastId = typeof entry.id === 'string' ? entry.id : null;
     if (entry.seq !== revision) entry.seq = revision;
     entries.push(entry);
   }
-  return entries;
+  return { entries, revision, lastId, copies };
+}
+
+/**
+ * The entries of {@link loadTranscript}: a session's whole transcript, each entry once.
+ * @throws SessionStoreCorruptError for an entry out of order, or one with the id of an earlier entry and other content.
+ */
+export async function loadEntries(store: SessionStore, sessionId: string, options: SessionLoadOptions = {}): Promise<SessionEntry[]> {
+  return (await loadTranscript(store, sessionId, options)).entries;
 }

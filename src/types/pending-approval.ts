@@ -21,6 +21,12 @@ export interface PendingApproval {
   display?: ToolDisplay;
   /** The tool's behaviour hints (an MCP tool's `destructiveHint`, say), to show with the question. */
   toolAnnotations?: ToolAnnotations;
+  /**
+   * For an MCP tool: the server and the tool's name on it when the call was asked. An approval
+   * answered where `toolName` names another tool of the server (its tool set changed, so names
+   * that collide once normalised were given out differently) is refused, not run on that tool.
+   */
+  mcpTool?: { server: string; tool: string };
   /** ISO 8601 time the approval was created. */
   createdAt: string;
   /**

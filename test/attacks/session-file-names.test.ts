@@ -2,11 +2,11 @@
 // (macOS, Windows) `Alpha.jsonl` opens `alpha.jsonl`; a link does the same anywhere. Simulated
 // here with a link, which is what the OS resolves either way: the second id must never read,
 // append to or delete the first session's transcript.
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigurationError, createAgent, forkSession } from 'agent-harness';
+import { ConfigurationError, createAgent, forkSession, type SessionStoreWarning } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { counting } from './counting-write.js';
@@ -51,5 +51,38 @@ describe('attack: two session ids, one transcript file', () => {
     await resumed.resolveApproval(resumed.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
     expect(runs).toEqual(['secret']);
     await resumed.close();
+  });
+
+  it('a refused append leaves no lock behind (on a case-insensitive file system it is the other session’s lock), and list() shows the session once, under its own name', async () => {
+    const own = mkdtempSync(join(dir, 'lock-'));
+    const beta = createAgent({ sessionId: 'Beta', model: scriptedModel(['Hi.']), store: fileSessionStore({ dir: own }) });
+    await beta.run('Hello.').result;
+    await beta.close();
+    symlinkSync('Beta.jsonl', join(own, 'beta.jsonl'));
+    const warnings: SessionStoreWarning[] = [];
+    const store = fileSessionStore({ dir: own, onWarning: (warning) => warnings.push(warning) });
+    const entry = { $schemaVersion: 2, id: 'x1', parentId: null, seq: 1, timestamp: new Date().toISOString(), sessionId: 'beta', kind: 'run-start' } as never;
+    await expect(store.append('beta', [entry], { expectedRevision: 0 })).rejects.toThrow(/is the file .*Beta\.jsonl/);
+    // No close(): the refusal released what the append took at once.
+    expect(existsSync(join(own, 'beta.jsonl.lock'))).toBe(false);
+    // Another process appending under the same name is told the same, not that the session is locked.
+    const other = fileSessionStore({ dir: own, lockWaitMs: 0 });
+    await expect(other.append('beta', [entry], { expectedRevision: 0 })).rejects.toThrow(/is the file .*Beta\.jsonl/);
+    await expect(store.delete('beta')).rejects.toThrow(/is the file .*Beta\.jsonl/);
+    // list() agrees with load(), delete() and listPending(): the link is not a session of its own.
+    expect(await store.list()).toEqual(['Beta']);
+    expect(warnings.map((warning) => warning.sessionId)).toContain('beta');
+    expect(readFileSync(join(own, 'Beta.jsonl'), 'utf8').split('\n').filter(Boolean)).toHaveLength(beta.snapshot().revision);
+  });
+
+  it('a link to another session’s name that pointed nowhere when the append began: the append is refused and its lock released at once', async () => {
+    const own = mkdtempSync(join(dir, 'dangling-'));
+    symlinkSync('Gamma.jsonl', join(own, 'gamma.jsonl'));
+    const store = fileSessionStore({ dir: own });
+    const entry = { $schemaVersion: 2, id: 'g1', parentId: null, seq: 1, timestamp: new Date().toISOString(), sessionId: 'gamma', kind: 'run-start' } as never;
+    await expect(store.append('gamma', [entry], { expectedRevision: 0 })).rejects.toThrow(/is the file .*Gamma\.jsonl/);
+    expect(existsSync(join(own, 'gamma.jsonl.lock'))).toBe(false);
+    // Nothing of "gamma" is in the other session's file.
+    expect(readFileSync(join(own, 'Gamma.jsonl'), 'utf8')).toBe('');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_AGENTS, createAgent, memoryPlanStore, PlanNameCollisionError, type PlanStore } from 'agent-harness';
+import { BUILTIN_AGENTS, createAgent, memoryPlanStore, PlanNameCollisionError, PlanStoreIfAbsentError, type PlanStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { createPlan, createPlanUnderNewSlug } from '../../src/plan/create-plan.js';
 
@@ -65,6 +65,40 @@ describe('a session saving its first plan', () => {
     const saved = await agent.savePlan('The plan');
     expect(written).toEqual([saved.name]);
     expect(await plans.read(saved.name)).toBe('The plan');
+  });
+
+  it('two agents (two processes) saving at once under one drawn name through a store that ignores ifAbsent: never both under that name; the one whose plan was overwritten fails naming the store and the fix', async () => {
+    const plans = memoryPlanStore();
+    // What a custom store that drops the option does: it writes (over anything) and says nothing.
+    const ignoring = (): PlanStore => ({ read: plans.read, exists: plans.exists, list: plans.list, write: async (name, text) => void (await plans.write(name, text)) });
+    drawSlugs([5, 5, 5], [5, 5, 5], [6, 6, 6]);
+    const one = createAgent({ model: scriptedModel([]), planStore: ignoring() });
+    const two = createAgent({ model: scriptedModel([]), planStore: ignoring() });
+    const outcomes = await Promise.allSettled([one.savePlan('Plan of one'), two.savePlan('Plan of two')]);
+    const saved = outcomes.filter((outcome) => outcome.status === 'fulfilled').map((outcome) => (outcome as PromiseFulfilledResult<{ name: string; text: string }>).value);
+    const failed = outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => (outcome as PromiseRejectedResult).reason as Error);
+    // Each saved plan is what its store name holds: no session believes it owns another's plan.
+    for (const plan of saved) expect(await plans.read(plan.name)).toBe(plan.text);
+    expect(new Set(saved.map((plan) => plan.name)).size).toBe(saved.length);
+    expect(failed).toHaveLength(1);
+    expect(PlanStoreIfAbsentError.isInstance(failed[0]), String(failed[0])).toBe(true);
+    expect(failed[0]!.message).toMatch(/ignored write\(".*\.md", text, \{ ifAbsent: true \}\).*found another plan.*resolve true when it wrote and false when it did not/s);
+    expect((failed[0] as PlanStoreIfAbsentError).planName).toBe(saved[0]!.name);
+  });
+
+  it('createPlan through a store that ignores ifAbsent: the plan read back is its own, so it counts as written; another plan read back fails loudly', async () => {
+    const plans = memoryPlanStore();
+    class SloppyPlanStore {
+      read = plans.read;
+      exists = plans.exists;
+      list = plans.list;
+      // Another writer lands between this write and the read back.
+      write = async (name: string, text: string) => void (await plans.write(name, text), await plans.write(name, 'theirs'));
+    }
+    expect(await createPlan({ ...plans, write: async (name, text) => void (await plans.write(name, text)) }, 'mine.md', 'mine')).toBe(true);
+    const error = await createPlan(new SloppyPlanStore(), 'raced.md', 'mine').then(() => undefined, (caught: unknown) => caught);
+    expect(PlanStoreIfAbsentError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toMatch(/^The plan store SloppyPlanStore ignored write\("raced\.md"/);
   });
 
   it('a save repeated with the text already under its name (a crash between the write and its record) keeps the name', async () => {

@@ -147,6 +147,8 @@ export class SessionFileWriter {
     await assertOwnSessionFile(this.options.file, this.options.sessionId);
     const handle = await open(this.options.file, 'a+');
     try {
+      // Checked again once the file exists: a link that pointed nowhere may have been followed.
+      if (create) await assertOwnSessionFile(this.options.file, this.options.sessionId);
       const { dev, ino, size } = await handle.stat();
       this.identity = { dev, ino };
       // Created by this append (under the lock nobody else creates it): nothing to count.

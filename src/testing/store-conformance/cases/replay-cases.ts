@@ -1,11 +1,12 @@
 import { SessionConflictError } from '../../../errors/session-conflict-error.js';
+import { loadTranscript } from '../../../session/load-entries.js';
 import type { SessionEntry } from '../../../state/entries.js';
 import type { SessionStore } from '../../../session/session-store.js';
 import { check, checkRejects, checkSameJson } from '../check.js';
 import type { ConformanceCase } from '../conformance-case.js';
 import { entryMaker } from '../conformance-entries.js';
 import type { ConformanceSetup } from '../session-store-conformance.js';
-import { appendNext, idsOf, loadClean } from '../store-calls.js';
+import { appendNext, hasCode, idsOf, loadClean } from '../store-calls.js';
 
 /** Whether a call resolved; what it threw otherwise, for the failure message. */
 async function resolves(promise: Promise<unknown>): Promise<{ ok: true } | { ok: false; error: unknown }> {
@@ -28,6 +29,32 @@ export function replayCases({ options, withStore }: ConformanceSetup): Conforman
     check(outcome.ok, `${what}: an append of entries already stored where it puts them (a retry after a lost reply) should resolve, but it failed: ${outcome.ok ? '' : String(outcome.error)}`);
   };
   return [
+    {
+      name: 'an entry stored again under a new number (a row written twice) loads once, with a warning; the session stays writable after it; another entry with its id fails the load',
+      run: () =>
+        withStore(async ({ store }) => {
+          const make = entryMaker('copied');
+          const written = [make.userText('one'), make.assistantCalls('toolu_copied'), make.toolResult('toolu_copied', 'done')];
+          await appendNext(store, 'copied', written);
+          // The call's message again, renumbered after the last entry and pointing at it.
+          const copy = { ...written[1]!, seq: 4, parentId: written[2]!.id } as SessionEntry;
+          await store.append('copied', [copy], { expectedRevision: 3 });
+          const warnings: string[] = [];
+          const loaded = await loadTranscript(store, 'copied', { onWarning: (warning) => warnings.push(warning.message) });
+          checkSameJson(idsOf(loaded.entries), idsOf(written), 'the entries loadEntries applies when one is stored again under a new number');
+          check(loaded.revision === 4 && loaded.lastId === copy.id, `The session's revision should still count the copy (4, last id ${copy.id}), not ${loaded.revision} (${String(loaded.lastId)}).`);
+          check(warnings.some((message) => message.includes('entry 4 (message) is a copy of entry 2')), `Loading should warn that entry 4 is a copy of entry 2, but warned: ${JSON.stringify(warnings)}`);
+          // A writer continues after the copy, naming it as the entry before its own.
+          const after = { ...entryMaker('copied', 4).userText('after the copy'), parentId: copy.id } as SessionEntry;
+          await store.append('copied', [after], { expectedRevision: loaded.revision });
+          const reloaded = await loadTranscript(store, 'copied');
+          checkSameJson(idsOf(reloaded.entries), idsOf([...written, after]), 'the entries after an append that followed the copy');
+          // The id of entry 1 with other content: two entries cannot be told apart.
+          const impostor = { ...make.userText('not the same'), id: written[0]!.id, seq: 6, parentId: after.id } as SessionEntry;
+          await store.append('copied', [impostor], { expectedRevision: 5 });
+          await checkRejects(loadTranscript(store, 'copied'), hasCode('session-store-corrupt'), 'Loading a session in which an entry has the id of an earlier one and other content should fail with SessionStoreCorruptError');
+        }),
+    },
     {
       name: 'compare-and-append: an identical replay of a stored append (its reply lost) resolves and stores nothing more, also once the session moved on',
       run: () =>
