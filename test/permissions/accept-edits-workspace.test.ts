@@ -71,3 +71,27 @@ describe('acceptEdits without a workspace', () => {
     expect(held.decision.behavior).toBe('defer');
   });
 });
+
+describe('the suggestions of an edit that acceptEdits would not approve', () => {
+  /** The modes the "always allow" suggestions of an asked edit would switch to. */
+  async function suggestedModes(options: { path: string; mode: 'default' | 'acceptEdits'; cwd?: string }): Promise<unknown[]> {
+    const canUseTool = vi.fn(async () => ({ behavior: 'deny' as const, message: 'no' }));
+    const { args } = makeArgs({ tool: editTool, rawInput: { file_path: options.path }, mode: options.mode, canUseTool, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) });
+    await decidePermission(args);
+    const context = (canUseTool.mock.calls[0] as unknown as [string, unknown, { suggestions: { type: string; mode?: string }[] }])[2];
+    return context.suggestions.filter((update) => update.type === 'setMode').map((update) => update.mode);
+  }
+
+  it('offers acceptEdits for an edit inside the workspace in default mode', async () => {
+    expect(await suggestedModes({ path: 'src/a.ts', mode: 'default', cwd: '/work/p' })).toEqual(['acceptEdits']);
+  });
+
+  it.each([
+    { path: '../x', mode: 'default' as const, cwd: '/work/p' },
+    { path: '/etc/hosts', mode: 'default' as const },
+    { path: '/etc/hosts', mode: 'acceptEdits' as const },
+    { path: '../x', mode: 'acceptEdits' as const, cwd: '/work/p' },
+  ])('does not offer a switch to acceptEdits that would not approve it: $path in $mode, cwd $cwd', async (options) => {
+    expect(await suggestedModes(options)).toEqual([]);
+  });
+});

@@ -368,7 +368,7 @@ describe('step 8: canUseTool', () => {
   it('deny with interrupt, and defer with suggestions', async () => {
     const interrupted = await decidePermission(makeArgs({ tool: bashTool, rawInput: { command: 'make' }, canUseTool: () => ({ behavior: 'deny', message: 'stop', interrupt: true }) }).args);
     expect(interrupted.decision).toMatchObject({ behavior: 'deny', message: 'stop', interrupt: true, reason: { type: 'callback', message: 'stop' } });
-    const deferred = await decidePermission(makeArgs({ tool: editTool, rawInput: { file_path: 'src/a.ts' }, canUseTool: () => ({ behavior: 'defer' }) }).args);
+    const deferred = await decidePermission(makeArgs({ tool: editTool, rawInput: { file_path: 'src/a.ts' }, cwd: '/work/p', canUseTool: () => ({ behavior: 'defer' }) }).args);
     expect(deferred).toEqual({
       decision: { toolName: 'Edit', toolUseId: 'toolu_1', behavior: 'defer', reason: { type: 'default' } },
       input: { file_path: 'src/a.ts' },

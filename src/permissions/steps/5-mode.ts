@@ -9,7 +9,7 @@ import { allow, decided, deny, type PermissionStep, type PipelineState, type Ste
  * The target path of an edit when it is not known to lie inside the workspace: outside `cwd`, or
  * any path when the agent has no `cwd` (no workspace, so nothing is inside it).
  */
-function pathOutsideWorkspace(state: PipelineState): string | undefined {
+export function pathOutsideWorkspace(state: PipelineState): string | undefined {
   const { tool, cwd } = state.args;
   const target = tool.ruleTarget;
   if (target?.kind !== 'path' || typeof state.input !== 'object' || state.input === null) return undefined;

@@ -3,12 +3,22 @@ import { isReadOnlyCall } from '../is-read-only-call.js';
 import { withDescription } from '../describe-permission-update.js';
 import { suggestPermissionUpdates } from '../suggest-permission-updates.js';
 import type { PermissionUpdate } from '../../types/permission.js';
-import { planModeDenial } from './5-mode.js';
+import { pathOutsideWorkspace, planModeDenial } from './5-mode.js';
 import { autoClassifierStep } from './8a-auto-classifier.js';
 import { permissionRequestHooksStep } from './8b-permission-request-hooks.js';
 import { canUseToolStep } from './8c-can-use-tool.js';
 import { defer, deny, type AskRequest, type PipelineState } from './pipeline-state.js';
 import { toolDisplay } from './tool-display.js';
+
+/**
+ * Whether switching to `acceptEdits` would approve this call: not when the session is already in
+ * it (the call was asked there), nor for a path outside the workspace (or any path with no `cwd`)
+ * of a tool without its own check, which `acceptEdits` asks about too.
+ */
+function acceptEditsWouldAllow(state: PipelineState): boolean {
+  if (state.args.mode === 'acceptEdits') return false;
+  return state.args.tool.checkPermissions !== undefined || pathOutsideWorkspace(state) === undefined;
+}
 
 /**
  * The "always allow" updates offered with a question. In plan mode none switches the mode: the
@@ -20,6 +30,7 @@ function suggestionsFor(state: PipelineState, ask: AskRequest): PermissionUpdate
   if (ask.reason.type === 'plan-approval' || ask.reason.type === 'question') return ask.suggestions ?? [];
   let suggestions = ask.suggestions ?? suggestPermissionUpdates(tool, state.input, { cwd });
   if (mode === 'plan') suggestions = suggestions.filter((update) => update.type !== 'setMode');
+  else if (!acceptEditsWouldAllow(state)) suggestions = suggestions.filter((update) => update.type !== 'setMode' || update.mode !== 'acceptEdits');
   // In plain words for the card's buttons ("Allow writing any file in this project").
   return suggestions.map((update) => withDescription(update, { tool, ...(cwd === undefined ? {} : { cwd }) }));
 }
