@@ -13,8 +13,7 @@ import {
   type CompactionState,
 } from '../context/index.js';
 import { CompactionError } from '../errors/compaction-error.js';
-import { ModelError } from '../errors/model-error.js';
-import { sleepUnlessAborted, streamRetryDelay } from './stream-retry-backoff.js';
+import { isStreamRetryable, streamRetryDelay, waitBeforeStreamRetry } from './stream-retry-backoff.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
@@ -381,12 +380,12 @@ async function writeSummary(core: AgentCore, messages: readonly Message[], cut: 
         });
         if (signal.aborted) throw error;
         // HTTP-level failures were already retried by the adapter, as for a turn (see streamTurn).
-        if (ModelError.isInstance(error) && error.retryable && error.status === undefined && retries < maxRetries) {
+        if (isStreamRetryable(error) && retries < maxRetries) {
           retries++;
           const delayMs = streamRetryDelay(backoff, retries, error);
           if (delayMs > 0) {
             // Raced too: interrupt() and close() end the wait at once, whatever a host's sleep does.
-            await raceAbort(() => (backoff !== false && backoff?.sleep ? backoff.sleep : sleepUnlessAborted)(delayMs, signal), signal);
+            await raceAbort(() => waitBeforeStreamRetry(backoff, delayMs, signal), signal);
             if (signal.aborted) throw signal.reason;
           }
           continue;

@@ -1,4 +1,4 @@
-import type { ModelError } from '../errors/model-error.js';
+import { ModelError } from '../errors/model-error.js';
 import { onAbort } from './on-abort.js';
 import type { StreamRetryBackoff } from '../types/stream-retry-backoff.js';
 
@@ -38,4 +38,18 @@ export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<voi
       resolve();
     }, ms);
   });
+}
+
+/**
+ * Whether `error` is a failure inside a model's stream that is retried (`maxStreamRetries`):
+ * retryable and without an HTTP status. HTTP-level failures were already retried by the adapter
+ * (the SDK's own retry), so they are not retried again.
+ */
+export function isStreamRetryable(error: unknown): error is ModelError {
+  return ModelError.isInstance(error) && error.retryable && error.status === undefined;
+}
+
+/** Waits `delayMs` before a stream retry, with the backoff's own `sleep` when it has one. */
+export function waitBeforeStreamRetry(backoff: StreamRetryBackoff | false | undefined, delayMs: number, signal: AbortSignal): Promise<void> {
+  return (backoff !== false && backoff?.sleep ? backoff.sleep : sleepUnlessAborted)(delayMs, signal);
 }

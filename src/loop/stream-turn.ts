@@ -4,7 +4,7 @@ import type { ModelRequest, ModelResponse } from '../model/model.js';
 import { usageProblem } from '../model/usage.js';
 import type { CountPartialUsage, PartialUsage } from './partial-usage.js';
 import type { RunAbort } from './run-abort.js';
-import { sleepUnlessAborted, streamRetryDelay } from './stream-retry-backoff.js';
+import { isStreamRetryable, streamRetryDelay, waitBeforeStreamRetry } from './stream-retry-backoff.js';
 
 /** Options of {@link streamTurn}. */
 export interface StreamTurnOptions {
@@ -90,7 +90,7 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
     } catch (error) {
       // HTTP-level failures were already retried by the adapter (the SDK's own retry); only
       // failures inside a stream, which carry no HTTP status, are retried here.
-      if (!ModelError.isInstance(error) || !error.retryable || error.status !== undefined) throw error;
+      if (!isStreamRetryable(error)) throw error;
       if (retries.used >= maxRetries || abort.aborted) throw error;
       // The failed attempt was billed for what it reported so far: counted before the next one.
       partial.countInto(options.countUsage);
@@ -101,7 +101,7 @@ export async function streamTurn(core: AgentCore, request: ModelRequest, options
       if (delayMs > 0) {
         // The caller races this turn against the run's interruption: interrupt() and close() end
         // the wait at once; the signal also clears the timer, so nothing is left behind.
-        await (backoff !== false && backoff?.sleep ? backoff.sleep : sleepUnlessAborted)(delayMs, abort.signal);
+        await waitBeforeStreamRetry(backoff, delayMs, abort.signal);
         if (abort.aborted) throw abort.reason;
       }
     }
