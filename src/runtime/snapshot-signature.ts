@@ -24,13 +24,17 @@ export function snapshotKeyBytes(key: SnapshotKey): number {
  * what it wrote there.
  */
 export function copySnapshotKeys(keys: SnapshotKeys): readonly SnapshotKey[] {
-  const list: readonly SnapshotKey[] = typeof keys === 'string' || keys instanceof Uint8Array ? [keys] : keys;
-  return Object.freeze(list.map((key) => (typeof key === 'string' ? key : key.slice())));
+  return Object.freeze(keyList(keys).map((key) => (typeof key === 'string' ? key : key.slice())));
 }
 
 /** The key that signs: the only one, or the first of a rotation. */
 export function signingKey(keys: SnapshotKeys): SnapshotKey {
-  return typeof keys === 'string' || keys instanceof Uint8Array ? keys : keys[0]!;
+  return keyList(keys)[0]!;
+}
+
+/** One key as a list of one, a rotation as it is. */
+function keyList(keys: SnapshotKeys): readonly SnapshotKey[] {
+  return typeof keys === 'string' || keys instanceof Uint8Array ? [keys] : keys;
 }
 
 function keyBytes(key: SnapshotKey): Uint8Array {
@@ -43,22 +47,33 @@ function hex(bytes: Uint8Array): string {
   return text;
 }
 
+/** What a snapshot's signature covers: every field but `$signature`, as canonical JSON bytes. */
+function signedBytes(snapshot: Record<string, unknown>): Uint8Array {
+  const { $signature: _ignored, ...rest } = snapshot;
+  return new TextEncoder().encode(canonicalJson(rest));
+}
+
+function signatureOf(bytes: Uint8Array, key: SnapshotKey): string {
+  return PREFIX + hex(hmac(sha256, keyBytes(key), bytes));
+}
+
 /** The signature of a snapshot (every field but `$signature`), over its canonical JSON. */
 export function signSnapshot(snapshot: Record<string, unknown>, key: SnapshotKey): string {
-  const { $signature: _ignored, ...rest } = snapshot;
-  return PREFIX + hex(hmac(sha256, keyBytes(key), new TextEncoder().encode(canonicalJson(rest))));
+  return signatureOf(signedBytes(snapshot), key);
 }
 
-/** Whether a snapshot's `$signature` is the one `key` (or one of the keys of a rotation) gives, compared in constant time. */
+/**
+ * Whether a snapshot's `$signature` is the one `key` (or one of the keys of a rotation) gives,
+ * compared in constant time. The snapshot is serialized once, whatever the number of keys.
+ */
 export function verifySnapshotSignature(snapshot: Record<string, unknown>, keys: SnapshotKeys): boolean {
-  const list: readonly SnapshotKey[] = typeof keys === 'string' || keys instanceof Uint8Array ? [keys] : keys;
-  return list.some((key) => verifyWith(snapshot, key));
-}
-
-function verifyWith(snapshot: Record<string, unknown>, key: SnapshotKey): boolean {
   const given = snapshot.$signature;
   if (typeof given !== 'string') return false;
-  const expected = signSnapshot(snapshot, key);
+  const bytes = signedBytes(snapshot);
+  return keyList(keys).some((key) => sameInConstantTime(given, signatureOf(bytes, key)));
+}
+
+function sameInConstantTime(given: string, expected: string): boolean {
   if (given.length !== expected.length) return false;
   let difference = 0;
   for (let index = 0; index < expected.length; index++) difference |= given.charCodeAt(index) ^ expected.charCodeAt(index);
