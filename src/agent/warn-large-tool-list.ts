@@ -1,4 +1,5 @@
-import { estimateTextTokens } from '../context/accounting/estimate-tokens.js';
+import { cachedToolDefinitionTokens } from '../context/accounting/estimate-tokens.js';
+import type { ToolDefinition } from '../model/model.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 
 /** Past this share of the context window, the tool definitions sent with every request draw a warning. */
@@ -11,16 +12,23 @@ export const LARGE_TOOL_LIST_SHARE = 0.1;
  * of MCP tools do that quietly; deferring them (`deferLoading`) or fewer servers is the cure.
  */
 export function warnLargeToolList(core: AgentCore): void {
-  const sent = core.toolDefinitions.filter((tool) => tool.defer_loading !== true);
-  if (sent.length === 0) return;
-  const tokens = estimateTextTokens(JSON.stringify(sent));
+  // Each definition's estimate is shared by every agent (definitions are shared objects), so a
+  // new agent per request does not serialise its tool schemas again just to find them small.
+  let count = 0;
+  let tokens = 0;
+  for (const tool of core.toolDefinitions) {
+    if (tool.defer_loading === true) continue;
+    count++;
+    tokens += cachedToolDefinitionTokens(tool as ToolDefinition);
+  }
+  if (count === 0) return;
   const window = core.context.window;
   if (tokens <= window * LARGE_TOOL_LIST_SHARE) return;
   core.emit({
     type: 'warning',
     source: 'tools',
     message:
-      `The ${sent.length} tool definitions sent in full with every request take about ${tokens} tokens, ${Math.round((tokens / window) * 100)}% of the model's ${window}-token context window: ` +
+      `The ${count} tool definitions sent in full with every request take about ${tokens} tokens, ${Math.round((tokens / window) * 100)}% of the model's ${window}-token context window: ` +
       'every request pays for them and the conversation has that much less room. Defer the tools the model rarely needs (an MCP server\'s `deferLoading: true`, or `deferTool(tool)`), so a tool search finds them when needed.',
   });
 }

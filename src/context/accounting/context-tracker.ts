@@ -3,14 +3,7 @@ import type { ToolDefinition } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
 import { contextWindowFor } from './context-windows.js';
 import { contextUsage, promptTokens, type ContextUsage } from './context-usage.js';
-import { estimateMessageTokens, estimatePrefixTokensWith, estimateToolDefinitionTokens } from './estimate-tokens.js';
-
-/**
- * Each tool definition's estimate, shared by every tracker: an agent's definitions are the same
- * objects in every session (see the toolbox), and a new agent per request would otherwise
- * serialise every tool schema again.
- */
-const toolDefinitionTokens = new WeakMap<ToolDefinition, number>();
+import { cachedToolDefinitionTokens, estimateMessageTokens, estimatePrefixTokensWith } from './estimate-tokens.js';
 
 /**
  * How many of its latest per-message estimates a tracker keeps at hand: a turn estimates the
@@ -18,12 +11,6 @@ const toolDefinitionTokens = new WeakMap<ToolDefinition, number>();
  * answer moves the anchor.
  */
 const RECENT_ESTIMATES = 4;
-
-function cachedToolTokens(tool: ToolDefinition): number {
-  let tokens = toolDefinitionTokens.get(tool);
-  if (tokens === undefined) toolDefinitionTokens.set(tool, (tokens = estimateToolDefinitionTokens(tool)));
-  return tokens;
-}
 
 /** The parts of a request that take context: the same fields as a `ModelRequest`. */
 export interface ContextRequest {
@@ -193,10 +180,10 @@ class Tracker implements ContextTracker {
   #prefixTokens(request: ContextRequest): number {
     // System and tools are the same objects every turn: each pair is estimated once per tracker.
     // (Not in a WeakMap shared by trackers: each agent has arrays of its own, so it never hit, and
-    // its entries outlived young-generation GCs.) Each tool's estimate is shared (cachedToolTokens).
+    // its entries outlived young-generation GCs.) Each tool's estimate is shared (cachedToolDefinitionTokens).
     const last = this.#prefix;
     if (last !== undefined && last.system === request.system && last.tools === request.tools) return last.tokens;
-    const tokens = estimatePrefixTokensWith(request, cachedToolTokens);
+    const tokens = estimatePrefixTokensWith(request, cachedToolDefinitionTokens);
     this.#prefix = { system: request.system, tools: request.tools, tokens };
     return tokens;
   }

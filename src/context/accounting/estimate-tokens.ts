@@ -101,6 +101,20 @@ export function estimatePrefixTokensWith(prefix: { system: readonly TextBlock[];
   return loaded ? total + TOOLS_OVERHEAD : total;
 }
 
+/**
+ * Each tool definition's estimate, shared by every agent: an agent's definitions are the same
+ * objects in every session (see the toolbox), and a new agent per request would otherwise
+ * serialise every tool schema again.
+ */
+const toolDefinitionTokens = new WeakMap<ToolDefinition, number>();
+
+/** {@link estimateToolDefinitionTokens}, computed once per definition object. @internal */
+export function cachedToolDefinitionTokens(tool: ToolDefinition): number {
+  let tokens = toolDefinitionTokens.get(tool);
+  if (tokens === undefined) toolDefinitionTokens.set(tool, (tokens = estimateToolDefinitionTokens(tool)));
+  return tokens;
+}
+
 /** A rough token count of one tool definition in a request's tool list. @internal */
 export function estimateToolDefinitionTokens(tool: ToolDefinition): number {
   return BLOCK_OVERHEAD + estimateTextTokens(safeJson(tool));
