@@ -123,6 +123,22 @@ function forEachImage(messages: readonly Message[], visit: (image: ImageBlock) =
   }
 }
 
+/** Whether a message holds an image or a document (in a tool result too): most hold neither. */
+function holdsMedia(message: Message): boolean {
+  const content = message.content;
+  if (typeof content === 'string') return false;
+  for (const block of content) {
+    if (block.type === 'image' || block.type === 'document') return true;
+    if (block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content)) {
+      for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) {
+        const type = (inner as { type: string }).type;
+        if (type === 'image' || type === 'document') return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** The base64 characters of an image or a document (0 for a URL, file or text source). */
 function charsOf(image: ImageBlock | ContentBlock): number {
   const data = (image as { source?: { data?: unknown } }).source?.data;
@@ -167,7 +183,7 @@ function imageTotals(messages: readonly Message[]): ImageTally {
     tally.counted = settled;
     tally.last = messages[settled - 1];
   }
-  if (settled === messages.length) return tally;
+  if (settled === messages.length || !holdsMedia(messages[settled]!)) return tally;
   const totals: ImageTally = { ...tally };
   forEachImage(messages, (image) => tallyImage(totals, image), settled, messages.length, (document) => tallyDocument(totals, document));
   return totals;
