@@ -5,14 +5,14 @@ const STOP_WORDS = new Set(['a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'fo
  * `delete_`, `list_`), mapped to that action, so "open a ticket" meets `create_issue` and
  * "cancel a meeting" meets `delete_event`.
  */
-const VERB_SYNONYMS: Record<string, string> = Object.fromEntries(
+const VERB_SYNONYMS: ReadonlyMap<string, string> = new Map(
   Object.entries({
     create: ['add', 'new', 'make', 'open', 'post', 'send', 'write', 'publish', 'schedule', 'insert', 'register', 'upload', 'book', 'start', 'compose', 'submit'],
     delete: ['remove', 'cancel', 'drop', 'destroy', 'erase', 'discard', 'purge'],
     update: ['edit', 'change', 'modify', 'rename', 'patch', 'set', 'amend'],
     get: ['fetch', 'read', 'show', 'view', 'describe', 'retrieve', 'lookup', 'inspect', 'detail'],
     list: ['browse', 'enumerate', 'all'],
-  }).flatMap(([verb, synonyms]) => synonyms.map((synonym) => [synonym, verb])),
+  }).flatMap(([verb, synonyms]) => synonyms.map((synonym): [string, string] => [synonym, verb])),
 );
 
 /** Reduces a word to a rough stem, so `issues` meets `issue` and `queries` meets `query`. */
@@ -25,7 +25,8 @@ function stem(word: string): string {
 /**
  * Splits text into search terms: camelCase, snake_case and `mcp__server__tool` names come apart
  * into words; lower case; common English words dropped; plurals folded; action verbs mapped to
- * the verbs tool names use.
+ * the verbs tool names use. (A Map, not an object: a word such as `constructor` or `__proto__`
+ * must not find an inherited property.)
  */
 export function tokenize(text: string): string[] {
   return text
@@ -34,5 +35,5 @@ export function tokenize(text: string): string[] {
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word !== '' && !STOP_WORDS.has(word))
-    .map((word) => VERB_SYNONYMS[word] ?? stem(word));
+    .map((word) => VERB_SYNONYMS.get(word) ?? stem(word));
 }

@@ -26,6 +26,11 @@ describe('tokenize', () => {
     expect(tokenize('cancel the meeting, edit a note, show details')).toEqual(['delete', 'meeting', 'update', 'note', 'get', 'detail']);
     expect(tokenize('queries, issues and HTTPServer')).toEqual(['query', 'issue', 'http', 'server']);
   });
+
+  it('keeps words that are names of Object.prototype members as words (no inherited lookup)', () => {
+    expect(tokenize('constructor toString valueOf hasOwnProperty')).toEqual(['constructor', 'string', 'value', 'has', 'own', 'property']);
+    expect(tokenize('__proto__ constructor').every((term) => typeof term === 'string')).toBe(true);
+  });
 });
 
 describe('keyword search (BM25)', () => {
