@@ -47,9 +47,10 @@ const MODES: Readonly<Record<PermissionMode, string>> = {
 };
 
 function gerundOf(toolName: string, tool: DescribePermissionUpdateOptions['tool']): string {
-  const known = GERUNDS[toolName];
+  // Own entries only: a tool may be named `constructor` or `toString`.
+  const known = Object.hasOwn(GERUNDS, toolName) ? GERUNDS[toolName] : undefined;
   if (known) return known;
-  const byKind = tool && tool.name === toolName ? KIND_GERUNDS[tool.kind] : undefined;
+  const byKind = tool && tool.name === toolName ? (Object.hasOwn(KIND_GERUNDS, tool.kind) ? KIND_GERUNDS[tool.kind] : undefined) : undefined;
   return byKind ? `${byKind} with ${toolName}` : `using ${toolName}`;
 }
 
@@ -81,7 +82,7 @@ function describeRule(input: PermissionRuleInput, options: DescribePermissionUpd
   }
   const { tool, cwd } = options;
   const gerund = gerundOf(toolName, tool);
-  const target = tool && tool.name === toolName ? tool.ruleTarget?.kind : TARGETS[toolName];
+  const target = tool && tool.name === toolName ? tool.ruleTarget?.kind : Object.hasOwn(TARGETS, toolName) ? TARGETS[toolName] : undefined;
   if (pattern === undefined) {
     if (target === 'path') return `${gerund} any file, inside or outside this project`;
     if (target === 'command') return `${gerund} any command`;
@@ -127,7 +128,7 @@ export function describePermissionUpdate(update: PermissionUpdate, options: Desc
     case 'removeRules':
       return `No longer ${LISTS[update.behavior]} ${rulesInWords(update.rules, options)}${where}`;
     case 'setMode':
-      return `${MODES[update.mode] ?? `Switch to the ${update.mode} mode`}${where}`;
+      return `${(Object.hasOwn(MODES, update.mode) ? MODES[update.mode] : undefined) ?? `Switch to the ${update.mode} mode`}${where}`;
     case 'addDirectories':
       return `Let the tools work in ${joinWords(update.directories)} too${where}`;
     case 'removeDirectories':

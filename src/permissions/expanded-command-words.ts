@@ -41,7 +41,7 @@ export interface ExpandedCommand {
 
 /** Whether a shell or interpreter among the words (also behind `sudo`, `env` …) runs no script it is given, so reads one from its input. */
 function readsFromInput(words: readonly string[]): boolean {
-  const index = words.findIndex((word, position) => baseName(word) in SCRIPT_READERS && (position === 0 || RUNS_ITS_ARGUMENTS.has(words[0]!)));
+  const index = words.findIndex((word, position) => Object.hasOwn(SCRIPT_READERS, baseName(word)) && (position === 0 || RUNS_ITS_ARGUMENTS.has(words[0]!)));
   if (index === -1) return false;
   const code = SCRIPT_READERS[baseName(words[index]!)]!;
   const rest = words.slice(index + 1);

@@ -66,5 +66,10 @@ describe('describePermissionUpdate', () => {
     expect(describePermissionUpdate({ type: 'removeDirectories', directories: ['/srv/shared'], destination: 'session' })).toBe('Stop the tools working in /srv/shared');
     expect(describePermissionUpdate({ type: 'setMode', mode: 'plan', destination: 'host' })).toBe('Switch to plan mode: read only, nothing is changed, and keep it beyond this session');
   });
-});
 
+  it('names tools and modes called after Object.prototype members by their own names', () => {
+    expect(describePermissionUpdate({ type: 'addRules', behavior: 'allow', rules: ['constructor'], destination: 'session' })).toBe('Allow using constructor');
+    expect(describePermissionUpdate({ type: 'addRules', behavior: 'allow', rules: ['toString(x)'], destination: 'session' })).not.toMatch(/function|native code/);
+    expect(describePermissionUpdate({ type: 'setMode', mode: 'toString' as never, destination: 'session' })).toBe('Switch to the toString mode');
+  });
+});

@@ -198,7 +198,7 @@ class PathAnalysis {
     // A brace list becomes several words before the command sees them, options among them
     // (`diff a {--to-file=/etc/x,}`, `diff {-rN,} a b`): each alternative is checked as a word.
     const args = words.flatMap((word) => braceAlternatives(word));
-    const follows = LINK_FOLLOWING[name];
+    const follows = Object.hasOwn(LINK_FOLLOWING, name) ? LINK_FOLLOWING[name] : undefined;
     const following = follows && args.find((arg) => follows(arg.value));
     if (following) throw new OutsidePathFound(ask(`${name} ${following.value} follows symbolic links, which may lead outside the workspace.`));
     if (name === 'cd') return this.changeDirectory(args, states);

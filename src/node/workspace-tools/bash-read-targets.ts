@@ -133,7 +133,7 @@ class ReadCollector {
     }
     if (NON_READERS.has(name)) return;
     if (name === 'xargs' || name === 'parallel') return this.unknown(`${name} takes the names of the files to read from its input`);
-    const recursive = RECURSIVE[name]?.(values) ?? false;
+    const recursive = (Object.hasOwn(RECURSIVE, name) && RECURSIVE[name]!(values)) || false;
     // Everything else counts as reading every path-like argument: an unknown program may read
     // any file it is given (and sudo, env, xargs, timeout … pass theirs on).
     for (const arg of args) this.read(arg, recursive);

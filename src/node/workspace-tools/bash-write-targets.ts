@@ -284,7 +284,7 @@ class WriteCollector {
   }
 
   private runsSomething(name: string): boolean {
-    return name in WRITERS || SHELLS.has(name) || FROM_INPUT.has(name) || SOURCES.has(name) || name === 'eval' || name === 'find' || name === 'alias' || name === 'busybox';
+    return Object.hasOwn(WRITERS, name) || SHELLS.has(name) || FROM_INPUT.has(name) || SOURCES.has(name) || name === 'eval' || name === 'find' || name === 'alias' || name === 'busybox';
   }
 
   /** One command as it runs: `words[0]` is its name. */
@@ -317,7 +317,8 @@ class WriteCollector {
       if (args.some((arg) => /^-fprint/.test(arg.value) || arg.value === '-fls')) this.setUnknown('find writes a file it names in an option');
       return;
     }
-    const writer = WRITERS[name];
+    // Own entries only: a command named `constructor` or `__proto__` is no writer of ours.
+    const writer = Object.hasOwn(WRITERS, name) ? WRITERS[name] : undefined;
     if (writer === undefined) return;
     const written = writer(args, name);
     if (UNKNOWN in written) return this.setUnknown(written[UNKNOWN]);

@@ -246,6 +246,27 @@ describe('writing into a directory', () => {
   });
 });
 
+describe('commands named after Object.prototype members', () => {
+  // The command tables were plain objects: `__proto__ x` found Object.prototype as its script
+  // reader and the decision threw a TypeError; `constructor x` found Object as a writer.
+  const names = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf'];
+  for (const rules of [{ deny: ['Bash(rm:*)'] }, { deny: ['Edit(secrets/**)'] }, { deny: ['Read(secrets/**)'] }]) {
+    it(`are decided like any unknown program, never a thrown error (${rules.deny[0]})`, async () => {
+      for (const name of names) {
+        for (const command of [`${name} x`, `${name} -r secrets`, `sudo ${name} a.txt`]) {
+          const decision = await decide(command, 'default', rules);
+          expect(['defer', 'ask', 'allow', 'deny']).toContain(decision.behavior);
+        }
+      }
+    });
+  }
+
+  it('write nothing known, and read what they are given', () => {
+    const boundary = new WorkspaceBoundary({ cwd: work, roots: [work] });
+    for (const name of names) expect(bashWriteTargets(boundary, `${name} a.txt`)).toMatchObject({ paths: [] });
+  });
+});
+
 describe('bashWriteTargets', () => {
   const boundary = () => new WorkspaceBoundary({ cwd: work, roots: [work] });
   it('names redirection targets and the written operands of writing commands, relative to every cd', () => {
