@@ -98,7 +98,8 @@ function listItem(item: Value, index: number, depth: number, seen: Set<object>):
   if (!isRecord(item)) return `${number}${indent(block(item, depth + 1, seen), pad).trimStart()}`;
   const headlineKey = HEADLINE_KEYS.find((key) => typeof item[key] === 'string' && item[key].trim() !== '');
   const lines = [`${number}${headlineKey ? oneLine(item[headlineKey] as string) : `Item ${index + 1}`}`];
-  const rest: Record<string, Value> = {};
+  // No prototype: a field the model named `__proto__` is a field to show, not the object's prototype.
+  const rest: Record<string, Value> = Object.create(null) as Record<string, Value>;
   for (const [key, value] of Object.entries(item)) {
     if (key === headlineKey || isEmpty(value)) continue;
     if (DETAIL_KEYS.has(key) && typeof value === 'string') lines.push(indent(value.trim(), pad));

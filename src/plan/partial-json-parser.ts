@@ -1,4 +1,5 @@
 import { checkOptions, oneOf, type OptionsSpec } from '../options/index.js';
+import { setOwnField } from '../model/set-own-field.js';
 
 /** `T` with every field, at any depth, possibly missing (a value still streaming). */
 export type DeepPartial<T> = T extends Array<infer Item>
@@ -62,11 +63,6 @@ const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const NUMBER_CHARS = /[\d.eE+-]/;
 const LITERALS: ReadonlyArray<readonly [string, boolean | null]> = [['true', true], ['false', false], ['null', null]];
 
-function setField(target: Record<string, unknown>, key: string, value: unknown): void {
-  // A key named __proto__ must become a plain field, as with JSON.parse.
-  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
-  else target[key] = value;
-}
 
 /**
  * Where the JSON begins: the first `{` followed by `"` or `}`, or (when arrays may be the root)
@@ -133,7 +129,7 @@ export function createPartialJsonParser<T = unknown>(options: PartialJsonParserO
 
   const attach = (container: Frame['container'], slot: string | number, value: unknown): void => {
     if (Array.isArray(container)) container[slot as number] = value;
-    else setField(container, slot as string, value);
+    else setOwnField(container, slot as string, value);
   };
 
   /** Puts a value (complete, or a string still growing) in the slot the innermost frame is filling. */

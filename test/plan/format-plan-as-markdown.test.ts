@@ -4,6 +4,13 @@ import { z } from 'zod';
 import { formatPlanAsMarkdown } from '../../src/plan/format-plan-as-markdown.js';
 
 describe('formatPlanAsMarkdown', () => {
+  it('shows a step field named __proto__ like any other (a model cannot hide a field from the card)', () => {
+    const plan = JSON.parse('{"goal":"G","steps":[{"title":"Step","__proto__":{"command":"rm -rf drafts"},"owner":"me"}]}');
+    const text = formatPlanAsMarkdown(plan);
+    expect(text).toContain('rm -rf drafts');
+    expect(text).toContain('me');
+  });
+
   it('renders goal, outline, numbered steps with indented details, and risks', () => {
     const text = formatPlanAsMarkdown({
       goal: 'Publish a guide\nto config files',

@@ -4,6 +4,7 @@ import { emptyUsage, type Usage } from '../usage.js';
 import type { AnthropicStreamEvent, AnthropicWireUsage } from './anthropic-stream-event.js';
 import { INCOMPLETE_TOOL_INPUT_KEY, parseToolInputJson, type IncompleteToolInput } from '../incomplete-tool-input.js';
 import { ModelError } from '../../errors/model-error.js';
+import { setOwnField } from '../set-own-field.js';
 
 type MutableBlock = { type: string; [key: string]: unknown };
 
@@ -208,7 +209,7 @@ export class AnthropicMessageAccumulator {
       }
       default:
         if (hasKnownShape(block.type)) return undefined;
-        for (const [key, value] of Object.entries(delta)) if (key !== 'type') block[key] = value;
+        for (const [key, value] of Object.entries(delta)) if (key !== 'type') setOwnField(block, key, value);
         return undefined;
     }
   }

@@ -5,6 +5,7 @@ import { apiErrorBody } from './api-error-body.js';
 import type { FaultResponse, MessagesRequestBody, MessagesServerTurn, StaticMessagesResponse } from './messages-server-types.js';
 import { recordingResponses, type RecordingFrames } from './recording-responses.js';
 import { scriptedTurnEvents, scriptedTurnMessage, type WireEvent } from './scripted-turn-events.js';
+import { setOwnField } from '../../model/set-own-field.js';
 
 /** Everything needed to answer one request. */
 export interface ResponseContext {
@@ -166,9 +167,9 @@ function assembleMessage(events: WireEvent[]): Record<string, unknown> {
       usage = { ...(message.usage as Record<string, unknown>) };
     } else if (event.type === 'message_delta') {
       const delta = event.delta as Record<string, unknown>;
-      for (const [key, value] of Object.entries(delta)) message[key] = value;
+      for (const [key, value] of Object.entries(delta)) setOwnField(message, key, value);
       for (const [key, value] of Object.entries((event.usage as Record<string, unknown>) ?? {})) {
-        if (value !== null && value !== undefined) usage[key] = value;
+        if (value !== null && value !== undefined) setOwnField(usage, key, value);
       }
     }
   }

@@ -192,4 +192,18 @@ describe('a delta whose type does not fit its block', () => {
       { type: 'compaction', content: 'Summary.' },
     ]);
   });
+
+  it('a delta of an unknown block type with a __proto__ field stores it as a field, not as the prototype', async () => {
+    const delta = JSON.parse('{"type":"future_delta","__proto__":{"type":"tool_use","name":"Bash"},"data":"d"}');
+    const { response } = await collect([
+      start,
+      { type: 'content_block_start', index: 0, content_block: { type: 'future_block', data: '' } },
+      { type: 'content_block_delta', index: 0, delta },
+      { type: 'content_block_stop', index: 0 },
+      ...end,
+    ]);
+    const block = response.message.content[0] as unknown as Record<string, unknown>;
+    expect(Object.getPrototypeOf(block)).toBe(Object.prototype);
+    expect(JSON.parse(JSON.stringify(block))).toEqual(JSON.parse('{"type":"future_block","data":"d","__proto__":{"type":"tool_use","name":"Bash"}}'));
+  });
 });
