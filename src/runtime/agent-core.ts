@@ -233,7 +233,8 @@ export class AgentCore implements AgentServices {
 
     const core = this;
     const own: ToolStateStore = {
-      get: <T>(key: string) => core.state.toolState[key] as T | undefined,
+      // Own keys only: a key such as `toString` or `constructor` is the host's, unset until set.
+      get: <T>(key: string) => (Object.hasOwn(core.state.toolState, key) ? (core.state.toolState[key] as T) : undefined),
       set: (key, value) => core.commit({ kind: 'tool-state', key, value }),
       flush: async () => {
         await core.flush();

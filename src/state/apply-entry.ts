@@ -2,6 +2,7 @@ import type { AssistantMessage, ContentBlock, Message, TextBlock, ToolResultBloc
 import type { Usage } from '../model/usage.js';
 import type { EntryDraft, SessionEntry } from './entries.js';
 import type { BatchCall, SessionState } from './session-state.js';
+import { setOwnField } from '../model/set-own-field.js';
 
 /**
  * The one place a session's state changes: applies a transcript entry (or a draft of one) to
@@ -53,7 +54,8 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
     case 'tool-state':
       // null removes the key (a consumed record, a dropped checkpoint).
       if (entry.value === null || entry.value === undefined) delete state.toolState[entry.key];
-      else state.toolState[entry.key] = entry.value;
+      // A key `__proto__` is a key like any other, not the record's prototype.
+      else setOwnField(state.toolState, entry.key, entry.value);
       break;
     case 'prefix':
       state.prefix = { system: entry.prefix.system.map((block) => ({ ...block })), toolNames: [...entry.prefix.toolNames] };
