@@ -1,29 +1,17 @@
-import { raceAbort } from '../permissions/race-abort.js';
 import type { AgentCore } from '../runtime/agent-core.js';
-import { ApprovalClaimedError } from '../errors/approval-claimed-error.js';
-import { unreachableMcpServer } from './unreachable-mcp-server.js';
-import { ConfigurationError } from '../errors/configuration-error.js';
-import { PromptBlockedError } from '../errors/prompt-blocked-error.js';
-import { SessionConflictError } from '../errors/session-conflict-error.js';
-import { LeaseLostError } from '../errors/lease-lost-error.js';
-import { SessionWriteError } from '../errors/session-write-error.js';
 import type { PlanVerification, RunResult, RunStatus, SubagentRunSummary } from '../events/run-result.js';
-import { runHooks } from '../hooks/run-hooks.js';
-import { hasHooks } from '../hooks/has-hooks.js';
-import { isBlankText, normalizeAssistantMessage } from '../history/normalize-assistant-message.js';
+import { normalizeAssistantMessage } from '../history/normalize-assistant-message.js';
 import type { ContentBlock, Message, TextBlock, ToolUseBlock } from '../model/messages.js';
 import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
 import { batchResults, isBatchDone, type OpenBatch } from '../state/index.js';
-import { applyApprovalDecision, type ApprovalDecision } from './apply-approval-decision.js';
-import { executeTools, reportHookErrors, resumeCall } from './execute-tools.js';
+import { executeTools } from './execute-tools.js';
 import type { RunContext } from './loop-run-context.js';
-import type { RunAbort } from './run-abort.js';
 import { estimateCost } from '../model/pricing.js';
 import { prepareRequest } from './prepare-request.js';
 import { prepareContext } from './prepare-context.js';
 import { openSubagentsEnded } from './open-subagents.js';
 import { CompactionError } from '../errors/compaction-error.js';
-import { refuseCall, refuseOpenCalls, SUPERSEDED_BY_PROMPT } from './refuse-call.js';
+import { refuseCall, refuseOpenCalls } from './refuse-call.js';
 import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
 import { RunSpend } from '../model/run-spend.js';
@@ -35,12 +23,17 @@ import { StructuredOutputError } from '../errors/structured-output-error.js';
 import { cutOffWarning, isCutOff } from './cut-off-answer.js';
 import type { StopReason } from '../model/model.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
+import { answerApproval, type ApprovalAnswer } from './answer-approval.js';
+import { stopHookReason } from './stop-hook-reason.js';
+import { submitPrompt } from './submit-prompt.js';
+import { textOf } from './text-of.js';
+import { writeError } from './write-error.js';
 
 /** What starts a run: a prompt, the host's answer to a pending approval (continue the open batch), or neither (`agent.continue()`). */
 export interface RunInput {
   prompt?: string | ContentBlock[];
   /** The approval answered, addressed by its id and path (`[toolUseId]` for the agent's own calls). */
-  approval?: { id: string; path: string[]; decision: ApprovalDecision };
+  approval?: ApprovalAnswer;
   /** The run's final answer must validate against a schema (`RunResult.output`). */
   output?: OutputRequest;
 }
@@ -66,11 +59,6 @@ function besideOtherCalls(others: number): OutputCheck {
     issues: [`${STRUCTURED_OUTPUT_TOOL_NAME} was called beside ${others} other tool call(s), not on its own`],
     retryPrompt: `Call ${STRUCTURED_OUTPUT_TOOL_NAME} on its own, once your other tool calls are answered.`,
   };
-}
-
-/** The error a failed store write ends a run with: a stale writer's conflict or lost lease, or an error already saying so, as it is; anything else wrapped. */
-export function writeError(core: AgentCore, failure: Error): Error {
-  return SessionConflictError.isInstance(failure) || LeaseLostError.isInstance(failure) || SessionWriteError.isInstance(failure) ? failure : new SessionWriteError(core.sessionId, failure);
 }
 
 /**
@@ -482,121 +470,4 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
     closeBatch(`The tool call could not be answered because the run failed: ${describeThrown(error)}`);
     return await finish('error', toError(error));
   }
-}
-
-/**
- * Applies the host's answer to a pending approval: after the host's `claimApproval` agrees it is
- * the first answer, to the agent's own deferred call, or — down the path — to the nested run a
- * suspended call waits on. Returns an error when the answer may not be applied.
- */
-function describeValue(value: unknown): string {
-  if (value === null || value === undefined || typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
-}
-
-async function answerApproval(core: AgentCore, approval: NonNullable<RunInput['approval']>, context: RunContext, decisions: TurnDecisions): Promise<Error | undefined> {
-  const batch = core.state.openBatch;
-  const call = batch?.calls.find((candidate) => candidate.toolUseId === approval.path[0]);
-  if (!batch || !call) return undefined;
-  // Before the claim: an answer that cannot be applied yet must not use up the host's claim key.
-  if (approval.decision.behavior === 'allow') {
-    const unreachable = unreachableMcpServer(core, approval.id);
-    if (unreachable) return unreachable;
-  }
-  const claim = core.options.claimApproval;
-  if (claim) {
-    // Raced with an interrupt: a claim that hangs (a stuck database) must not hold the run or close().
-    const raced = await raceAbort(() => claim({ approvalId: approval.id, sessionId: core.sessionId, toolUseId: approval.path[approval.path.length - 1]!, signal: context.abort.signal }), context.abort.signal);
-    if (raced.aborted) return undefined;
-    const claimed: unknown = raced.value;
-    // Only `true` claims: a query result or a count is truthy whether or not the key was taken.
-    if (claimed === false) return new ApprovalClaimedError(core.sessionId, approval.id);
-    if (claimed !== true) {
-      return new ConfigurationError(
-        `claimApproval must return true (this answer is the first) or false (it was answered already), got ${describeValue(claimed)}; nothing was run. Return, e.g., result.rowCount === 1 after an INSERT … ON CONFLICT DO NOTHING.`,
-      );
-    }
-  }
-  if (approval.path.length === 1) {
-    if (call.state === 'deferred' && call.approval?.id === approval.id) {
-      if (await applyApprovalDecision(core, call, approval.decision, context.abort.signal)) decisions.stopRequested = true;
-    }
-    return undefined;
-  }
-  if (call.state === 'suspended') await resumeCall(core, call, { id: approval.id, path: approval.path.slice(1), decision: approval.decision }, context);
-  return undefined;
-}
-
-function textOf(message: Message): string {
-  if (typeof message.content === 'string') return message.content;
-  return message.content
-    .filter((block): block is TextBlock => block.type === 'text')
-    .map((block) => block.text)
-    .join('');
-}
-
-/**
- * Adds the prompt to the history: answers a batch left open by pending approvals (they are
- * superseded), runs `SessionStart` (first prompt) and `UserPromptSubmit` hooks, and appends one
- * user message. Returns an error when a hook blocked the prompt.
- */
-async function submitPrompt(
-  core: AgentCore,
-  prompt: string | ContentBlock[],
-  abort: RunAbort,
-  tracked: (change: () => void) => void,
-  instruction?: string,
-): Promise<PromptBlockedError | undefined> {
-  const context: TextBlock[] = [];
-  // A subagent's prompt comes from its parent's model, not the user: `SubagentStart` hooks see it.
-  const subagent = core.parentToolUseId !== undefined;
-  const source = subagent ? undefined : core.sessionStartSource;
-  if (source !== undefined) core.sessionStartSource = undefined;
-  if (source !== undefined && hasHooks(core.options.hooks, 'SessionStart')) {
-    const start = await runHooks({ event: 'SessionStart', hooks: core.options.hooks, signal: abort.signal, input: { sessionId: core.sessionId, source } });
-    reportHookErrors(core, start.errors);
-    for (const output of start.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
-  }
-  if (!subagent && hasHooks(core.options.hooks, 'UserPromptSubmit')) {
-    const submit = await runHooks({
-      event: 'UserPromptSubmit',
-      hooks: core.options.hooks,
-      signal: abort.signal,
-      input: { sessionId: core.sessionId, prompt: typeof prompt === 'string' ? prompt : textOf({ role: 'user', content: prompt }) },
-    });
-    reportHookErrors(core, submit.errors);
-    const blocking = submit.outputs.find((output) => output?.block);
-    if (blocking) return new PromptBlockedError(blocking.reason);
-    for (const output of submit.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
-  }
-
-  const blocks: ContentBlock[] = [];
-  const batch: OpenBatch | undefined = core.state.openBatch;
-  if (batch) {
-    refuseOpenCalls(core, batch, SUPERSEDED_BY_PROMPT);
-    blocks.push(...batchResults(batch));
-  }
-  if (core.state.contextReset) {
-    // The fresh context an approved plan asked for starts before the new prompt, with the reminders.
-    const carried = core.takeReminders();
-    if (blocks.length > 0) tracked(() => core.appendUserContent(blocks.splice(0)));
-    tracked(() => core.startFreshContext(carried));
-  }
-  blocks.push(...core.takeReminders(), ...context);
-  if (typeof prompt === 'string') blocks.push({ type: 'text', text: prompt });
-  else blocks.push(...prompt.filter((block) => !isBlankText(block)));
-  if (instruction) blocks.push({ type: 'text', text: instruction });
-  tracked(() => core.appendUserContent(blocks));
-  return undefined;
-}
-
-async function stopHookReason(core: AgentCore, stopHookActive: boolean, abort: RunAbort): Promise<string | undefined> {
-  // A subagent's end runs the parent's `SubagentStop` hooks instead.
-  if (core.parentToolUseId !== undefined || !hasHooks(core.options.hooks, 'Stop')) return undefined;
-  const stop = await runHooks({ event: 'Stop', hooks: core.options.hooks, signal: abort.signal, input: { sessionId: core.sessionId, stopHookActive } });
-  reportHookErrors(core, stop.errors);
-  const again = stop.outputs.find((output) => output?.continue);
-  const reason = again?.reason?.trim() ? again.reason : 'A Stop hook asked you to continue working.';
-  return again ? reason : undefined;
 }
