@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { syncDirectory } from '../fs/sync-directory.js';
 import { dirname } from 'node:path';
@@ -18,6 +19,9 @@ export interface SessionFileWriterOptions {
 function errorCode(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 }
+
+/** 'a+' (read, append, create), but a link at the path is not followed (ELOOP): no file is created through it. */
+const APPEND_CREATE_NOFOLLOW = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
 
 /**
@@ -145,7 +149,7 @@ export class SessionFileWriter {
   private async openHandle(create: boolean): Promise<void> {
     if (create) await mkdir(dirname(this.options.file), { recursive: true });
     await assertOwnSessionFile(this.options.file, this.options.sessionId);
-    const handle = await open(this.options.file, 'a+');
+    const handle = await this.openFile();
     try {
       // Checked again once the file exists: a link that pointed nowhere may have been followed.
       if (create) await assertOwnSessionFile(this.options.file, this.options.sessionId);
@@ -161,6 +165,22 @@ export class SessionFileWriter {
       throw error;
     }
     this.handle = handle;
+  }
+
+  /**
+   * Opens the file without following a link when that could create a file (a link made since the
+   * check, pointing nowhere, would otherwise create another session's transcript); a link is
+   * checked again (where it points, or would create a file), then followed.
+   */
+  private async openFile(): Promise<FileHandle> {
+    try {
+      return await open(this.options.file, APPEND_CREATE_NOFOLLOW);
+    } catch (error) {
+      // ELOOP on Linux and macOS, EMLINK on FreeBSD: the path is a link.
+      if (errorCode(error) !== 'ELOOP' && errorCode(error) !== 'EMLINK') throw error;
+    }
+    await assertOwnSessionFile(this.options.file, this.options.sessionId);
+    return open(this.options.file, 'a+');
   }
 
   private async endsWithNewline(): Promise<boolean> {
