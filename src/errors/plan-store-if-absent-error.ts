@@ -14,7 +14,10 @@ export interface PlanStoreIfAbsentErrorOptions {
  * A plan store ignored `write(name, text, { ifAbsent: true })` (it resolved neither `true` nor
  * `false`) and reading the plan back showed that another writer's plan holds the name: two
  * sessions drew the same name at the same moment and the store let both write it. The plan was
- * not saved; the store must write `ifAbsent` atomically and say whether it wrote.
+ * not saved; the store must write `ifAbsent` atomically and say whether it wrote. Only a race
+ * that overlaps the read back is caught: one whose second write lands after it, or that writes
+ * the same text, cannot be seen through the `PlanStore` contract (no compare-and-set), so this
+ * error is a warning sign, not a guarantee.
  */
 export class PlanStoreIfAbsentError extends AgentHarnessError {
   /** The error's code, `plan-store-if-absent`. */

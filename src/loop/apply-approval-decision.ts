@@ -1,4 +1,3 @@
-import { mcpToolOrigin } from '../mcp/mcp-tool.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { PermissionDecision, PermissionResult } from '../types/permission.js';
 import { validateToolInput } from '../permissions/validate-tool-input.js';
@@ -8,6 +7,7 @@ import { planRejected } from './announce-question.js';
 import { describeInputChange, inputChanged } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
 import { commitCallAllowed } from './commit-call-allowed.js';
+import { mcpOriginRefusal } from './mcp-origin-refusal.js';
 
 /** The host's answer to a pending approval. */
 export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
@@ -46,15 +46,9 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
   if (!tool) return refuse(`No tool named "${call.toolName}" exists any more, so the call was not run.`, { type: 'validation', message: 'unknown tool' });
   // The name may now mean another tool of the server (its tools changed since the call was asked,
   // in this process or another): only the tool the model called and the host approved runs.
-  const asked = approval.mcpTool as { server?: unknown; tool?: unknown } | null | undefined;
-  if (asked !== undefined) {
-    const now = mcpToolOrigin(tool);
-    if (now === undefined || asked === null || now.server !== asked.server || now.tool !== asked.tool) {
-      const was = asked !== null && typeof asked.tool === 'string' && typeof asked.server === 'string' ? `the tool ${JSON.stringify(asked.tool)} of the MCP server "${asked.server}"` : 'another tool';
-      const is = now === undefined ? 'a tool that is not that MCP tool' : `its tool ${JSON.stringify(now.tool)}`;
-      const message = `The call was not run: when it was asked, ${call.toolName} was ${was}; it now names ${is} (the server's tools changed since). Make the call again if it is still needed.`;
-      return refuse(message, { type: 'validation', message });
-    }
+  if (approval.mcpTool !== undefined) {
+    const message = mcpOriginRefusal(call.toolName, tool, approval.mcpTool);
+    if (message !== undefined) return refuse(message, { type: 'validation', message });
   }
   // What runs is what the host was shown: the approval's input (one source, never a second copy),
   // without answers the model wrote into a question's input (kept by older builds).

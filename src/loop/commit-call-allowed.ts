@@ -1,3 +1,4 @@
+import { mcpToolOrigin } from '../mcp/mcp-tool.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { BatchCall } from '../state/index.js';
 import type { Tool } from '../tools/types.js';
@@ -21,6 +22,9 @@ export interface AllowedAnswer {
  */
 export function commitCallAllowed(core: AgentCore, call: BatchCall, tool: Tool, input: unknown, answer: AllowedAnswer): void {
   const held = tool.handlesHostAnswer ? answer.updatedPermissions : undefined;
+  // Which MCP tool the name meant when the call was first decided (kept through a reset on resume):
+  // it runs only on that tool.
+  const mcpTool = call.mcpTool ?? mcpToolOrigin(tool);
   const hostAnswer = { ...(answer.edited ? { edited: true } : {}), ...(answer.clearContext === true ? { clearContext: true } : {}) };
   core.commit({
     kind: 'call-allowed',
@@ -29,5 +33,6 @@ export function commitCallAllowed(core: AgentCore, call: BatchCall, tool: Tool, 
     ...(held?.length ? { heldUpdates: held } : {}),
     ...(answer.note ? { note: answer.note } : {}),
     ...(Object.keys(hostAnswer).length ? { hostAnswer } : {}),
+    ...(mcpTool !== undefined ? { mcpTool } : {}),
   });
 }

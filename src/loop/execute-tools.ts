@@ -1,3 +1,4 @@
+import { mcpOriginRefusal } from './mcp-origin-refusal.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { onAbort } from './on-abort.js';
 import type { RunAbort } from './run-abort.js';
@@ -146,6 +147,15 @@ function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval
   if (tool === undefined) {
     refuseCall(core, call, toolGone(call.toolName, approval !== undefined));
     return undefined;
+  }
+  // Allowed while its name meant another MCP tool (the server's tools changed since, or before a
+  // restart): only the tool the call was decided for runs.
+  if (call.mcpTool !== undefined) {
+    const moved = mcpOriginRefusal(call.toolName, tool, call.mcpTool);
+    if (moved !== undefined) {
+      refuseCall(core, call, moved);
+      return undefined;
+    }
   }
   // A suspended call keeps the input it started with.
   const input = call.input;

@@ -1,4 +1,5 @@
 import { mcpToolOrigin } from '../mcp/mcp-tool.js';
+import { mcpOriginRefusal } from './mcp-origin-refusal.js';
 import { randomId } from '../ids/random-id.js';
 import type { AgentCore, AgentEventInput } from '../runtime/agent-core.js';
 import { INCOMPLETE_TOOL_INPUT_KEY, isIncompleteToolInput } from '../model/incomplete-tool-input.js';
@@ -68,6 +69,15 @@ function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number
       const available = [...core.tools.keys()].join(', ');
       deny(core, call, `No tool named "${call.toolName}" exists. Available tools: ${available || 'none'}.`, decisions, { type: 'validation', message: 'unknown tool' });
       continue;
+    }
+    // Allowed for another MCP tool before a restart, and reset to be decided again: never decided
+    // (nor asked about) for the tool that holds the name now.
+    if (call.mcpTool !== undefined) {
+      const moved = mcpOriginRefusal(call.toolName, tool, call.mcpTool);
+      if (moved !== undefined) {
+        deny(core, call, moved, decisions, { type: 'validation', message: moved });
+        continue;
+      }
     }
     const rawInput = toolUseOf(core.state, call.toolUseId)?.input;
     if (isIncompleteToolInput(rawInput)) {

@@ -7,6 +7,7 @@ import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { checkAppend } from '../session/check-append.js';
 import { compareSessionIds } from '../session/compare-session-ids.js';
 import { isReplay } from '../session/is-replay.js';
+import { entryIdClashError } from '../session/entry-id-clash.js';
 import { fenceError } from '../session/lease-rules.js';
 import { foldPendingApprovals, pendingApprovalsIn } from '../session/pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
@@ -190,7 +191,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   return {
     async append(sessionId, entries, appendOptions) {
       const target = targetOf(sessionId);
-      const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('fileSessionStore', entries, appendOptions);
+      const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('fileSessionStore', sessionId, entries, appendOptions);
       if (fencingToken !== undefined && !lock) {
         throw new ConfigurationError('fileSessionStore({ lock: false }) has no leases, so it cannot check a fencingToken: turn lock files on to use leases.');
       }
@@ -213,7 +214,10 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         if (previousId !== undefined && writer.lastId !== undefined && writer.lastId !== previousId) {
           throw new SessionConflictError({ sessionId, expectedRevision, actualRevision: writer.revision });
         }
-        await writer.append(text, revision, lastId);
+        // An id the session holds for another entry: no load could tell the two apart.
+        const clash = await writer.idClash(entries, expectedRevision);
+        if (clash !== undefined) throw entryIdClashError('fileSessionStore', sessionId, clash);
+        await writer.append(text, revision, lastId, entries);
       };
       await enqueue(sessionId, async () => {
         if (fencingToken === undefined && lock && !writerLocks.has(sessionId)) {

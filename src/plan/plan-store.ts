@@ -26,8 +26,12 @@ export interface PlanStore {
    * written), `true` when it wrote: a session's first plan is written this way. A store (or a
    * wrapper over one) that ignores the option writes as usual and resolves `undefined`: the plan
    * is then read back, and another session's plan found there (two sessions drew the name at once
-   * and the store let both write) fails the save with `PlanStoreIfAbsentError`; a race the read
-   * back does not overlap goes unseen, so pass the option on.
+   * and the store let both write) fails the save with `PlanStoreIfAbsentError`. That check is
+   * the most this contract allows, and it is weak: `read`, `write`, `exists` and `list` have no
+   * compare-and-set, so a read back only sees a writer that wrote between this write and the read.
+   * Unseen: a second writer whose write lands after the read (the first session keeps the name and
+   * its plan is later overwritten), and two sessions writing the same text (each reads its own).
+   * No lock in the library closes it across processes. So pass the option on.
    */
   write(name: string, text: string, options?: PlanWriteOptions): Promise<void | boolean>;
   /** Whether the name is taken: a plan is under it (or, in a file store, anything else is at that path). */

@@ -58,7 +58,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void) => loadPostgresEntries({ pool, s, sessionId, ...(onWarning ? { onWarning } : {}) });
   const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
     assertSessionId(sessionId);
-    const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('postgresSessionStore', entries, appendOptions);
+    const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('postgresSessionStore', sessionId, entries, appendOptions);
     // Serialized now, so a later change to the entries by the caller is not written.
     const lines = entries.map((entry) => JSON.stringify(entry));
     const text = `[${lines.join(',')}]`;

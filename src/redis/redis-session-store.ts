@@ -74,7 +74,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
 
   const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
     assertSessionId(sessionId);
-    const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('redisSessionStore', entries, appendOptions);
+    const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('redisSessionStore', sessionId, entries, appendOptions);
     // Serialized now, so a later change to the entries by the caller is not written; the id first,
     // so the next append can tell the entry it follows by its beginning (see IS_OTHER_ENTRY).
     const lines = entries.map((entry) => JSON.stringify(idFirst(entry)));

@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { SessionEntry } from '../state/entries.js';
+import { clashWithinAppend, entryIdClashError } from './entry-id-clash.js';
 import type { SessionAppendOptions } from './session-store.js';
 
 /** An append's arguments, checked. */
@@ -31,7 +32,7 @@ export interface CheckedAppend {
  * @param storeName Names the store in errors, e.g. `memorySessionStore`.
  * @throws ConfigurationError naming the bad value.
  */
-export function checkAppend(storeName: string, entries: readonly SessionEntry[], options: SessionAppendOptions | undefined): CheckedAppend {
+export function checkAppend(storeName: string, sessionId: string, entries: readonly SessionEntry[], options: SessionAppendOptions | undefined): CheckedAppend {
   const expectedRevision = options?.expectedRevision;
   if (!Number.isSafeInteger(expectedRevision) || expectedRevision! < 0) {
     throw new ConfigurationError(
@@ -59,6 +60,8 @@ export function checkAppend(storeName: string, entries: readonly SessionEntry[],
     }
     seqs.push(revision);
   }
+  const clash = clashWithinAppend(entries, seqs);
+  if (clash !== undefined) throw entryIdClashError(storeName, sessionId, clash);
   const parentId = (entries[0] as { parentId?: unknown } | undefined)?.parentId;
   const lastId = (entries.at(-1) as { id?: unknown } | undefined)?.id;
   return {

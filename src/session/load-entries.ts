@@ -1,4 +1,5 @@
 import { assertSupportedEntry } from './assert-supported-entry.js';
+import { placelessJson as placeless } from './entry-id-clash.js';
 import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
 import type { SessionEntry } from '../state/entries.js';
 import { entrySeq } from '../state/entry-seq.js';
@@ -16,18 +17,6 @@ function loadedAt(entries: readonly SessionEntry[], seq: number): SessionEntry |
     else high = middle - 1;
   }
   return undefined;
-}
-
-/**
- * An entry's content apart from where it is stored (its number and the entry before it), as JSON
- * with object keys sorted: stores that reorder keys (PostgreSQL's jsonb) still compare equal.
- */
-function placeless(entry: SessionEntry): string {
-  return JSON.stringify({ ...entry, seq: 0, parentId: null }, (_key, value: unknown) =>
-    value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : value,
-  );
 }
 
 /** A session's transcript as {@link loadTranscript} reads it. */

@@ -4,6 +4,7 @@ import { assertSessionId } from './assert-session-id.js';
 import { checkAppend } from './check-append.js';
 import { compareSessionIds } from './compare-session-ids.js';
 import { isReplay } from './is-replay.js';
+import { clashesWith, entryIdClashError } from './entry-id-clash.js';
 import type { SessionEntry } from '../state/entries.js';
 import { checkLeaseArguments, checkLeaseObject, endLease, extendLease, fenceError, leaseOf, takeLease, type LeaseRecord } from './lease-rules.js';
 import { foldPendingApprovals, pendingApprovalsIn, type PendingApprovalsState } from './pending-approvals.js';
@@ -25,6 +26,8 @@ interface StoredSession {
   entries: SessionEntry[];
   /** The `seq` of the last entry. */
   revision: number;
+  /** The index in `entries` of the first entry with each id. */
+  ids: Map<string, number>;
   pending: PendingApprovalsState;
 }
 
@@ -73,7 +76,7 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
   return {
     async append(sessionId, entries, appendOptions) {
       assertSessionId(sessionId);
-      const { expectedRevision, fencingToken, revision, previousId } = checkAppend('memorySessionStore', entries, appendOptions);
+      const { expectedRevision, fencingToken, revision, previousId } = checkAppend('memorySessionStore', sessionId, entries, appendOptions);
       // Clone everything before storing anything, so a clone failure stores nothing.
       const copies = entries.map((entry) => structuredClone(entry));
       // Nothing to store: nothing checked (as in every store).
@@ -91,8 +94,18 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       // The same revision of another history: the session was deleted and written again.
       const seen = stored?.entries[expectedRevision - 1]?.id;
       if (previousId !== undefined && typeof seen === 'string' && seen !== previousId) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision });
+      // An id the session holds for another entry: no load could tell the two apart.
+      const ids = stored?.ids ?? new Map<string, number>();
+      if (stored !== undefined) {
+        for (const [index, copy] of copies.entries()) {
+          const at = typeof copy.id === 'string' ? ids.get(copy.id) : undefined;
+          if (at !== undefined && clashesWith(stored.entries[at]!, copy)) throw entryIdClashError('memorySessionStore', sessionId, { id: copy.id, storedSeq: stored.entries[at]!.seq ?? at + 1, seq: expectedRevision + index + 1 });
+        }
+      }
       const pending = foldPendingApprovals(stored?.pending, copies);
-      if (stored === undefined) sessions.set(sessionId, { entries: copies, revision, pending });
+      const base = stored?.entries.length ?? 0;
+      for (const [index, copy] of copies.entries()) if (typeof copy.id === 'string' && !ids.has(copy.id)) ids.set(copy.id, base + index);
+      if (stored === undefined) sessions.set(sessionId, { entries: copies, revision, ids, pending });
       else {
         stored.entries.push(...copies);
         stored.revision = revision;

@@ -67,6 +67,7 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         if (entry.heldUpdates?.length) call.heldUpdates = entry.heldUpdates;
         if (entry.note) call.note = entry.note;
         if (entry.hostAnswer && Object.keys(entry.hostAnswer).length > 0) call.hostAnswer = entry.hostAnswer;
+        if (entry.mcpTool !== undefined) call.mcpTool = entry.mcpTool;
         clear(call, 'approval');
         clear(call, 'nested');
       });
@@ -89,6 +90,7 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         clear(call, 'heldUpdates');
         clear(call, 'note');
         clear(call, 'hostAnswer');
+        clear(call, 'mcpTool');
       });
       break;
     case 'call-suspended':
@@ -109,6 +111,7 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         clear(call, 'hostAnswer');
         clear(call, 'approval');
         clear(call, 'nested');
+        clear(call, 'mcpTool');
       });
       break;
     case 'context-reset':
@@ -154,7 +157,7 @@ function clearResults(state: SessionState, stubs: ReadonlyArray<{ toolUseId: str
  * state leave undefined fields out). Deleting a field added before the last one turns the call
  * into a slow dictionary object, once per call per turn.
  */
-function clear(call: BatchCall, field: 'input' | 'heldUpdates' | 'note' | 'hostAnswer' | 'approval' | 'nested'): void {
+function clear(call: BatchCall, field: 'input' | 'heldUpdates' | 'note' | 'hostAnswer' | 'approval' | 'nested' | 'mcpTool'): void {
   if (call[field] !== undefined) call[field] = undefined;
 }
 

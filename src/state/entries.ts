@@ -141,6 +141,8 @@ export interface CallAllowedEntry extends EntryBase {
   note?: string;
   /** What the host's answer said beyond "allow". */
   hostAnswer?: HostAnswer;
+  /** For an MCP tool: the server and the tool's own name the call was decided for; it runs only on that tool. */
+  mcpTool?: { server: string; tool: string };
 }
 
 /** An approved plan asked for a fresh context (set), or the fresh context was started (cleared). */

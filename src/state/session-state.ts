@@ -56,6 +56,12 @@ export interface BatchCall {
   note?: string;
   /** For `allowed`: what the host's answer said beyond "allow", for the tool (see `ToolExecuteArgs.hostAnswer`). */
   hostAnswer?: HostAnswer;
+  /**
+   * For `allowed` (and `undecided` after a reset on resume): for an MCP tool, the server and the
+   * tool's own name the call was first decided for. It runs (or is decided again) only where the
+   * name still means that tool; elsewhere it is refused.
+   */
+  mcpTool?: { server: string; tool: string };
   /** For `deferred`: the pending approval; the input that would run is `approval.input`. */
   approval?: PendingApproval;
   /** For `suspended`: what the call waits on. */

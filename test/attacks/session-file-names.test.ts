@@ -2,7 +2,7 @@
 // (macOS, Windows) `Alpha.jsonl` opens `alpha.jsonl`; a link does the same anywhere. Simulated
 // here with a link, which is what the OS resolves either way: the second id must never read,
 // append to or delete the first session's transcript.
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -82,7 +82,54 @@ describe('attack: two session ids, one transcript file', () => {
     const entry = { $schemaVersion: 2, id: 'g1', parentId: null, seq: 1, timestamp: new Date().toISOString(), sessionId: 'gamma', kind: 'run-start' } as never;
     await expect(store.append('gamma', [entry], { expectedRevision: 0 })).rejects.toThrow(/is the file .*Gamma\.jsonl/);
     expect(existsSync(join(own, 'gamma.jsonl.lock'))).toBe(false);
-    // Nothing of "gamma" is in the other session's file.
-    expect(readFileSync(join(own, 'Gamma.jsonl'), 'utf8')).toBe('');
+    // Nothing was created through the link: no empty file under the other session's name.
+    expect(existsSync(join(own, 'Gamma.jsonl'))).toBe(false);
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('a link to a transcript of the same name elsewhere is still followed: the session is appended to where it points', async () => {
+    const own = mkdtempSync(join(dir, 'same-name-'));
+    const elsewhere = mkdtempSync(join(dir, 'elsewhere-'));
+    writeFileSync(join(elsewhere, 'delta.jsonl'), '');
+    symlinkSync(join(elsewhere, 'delta.jsonl'), join(own, 'delta.jsonl'));
+    const store = fileSessionStore({ dir: own });
+    const entry = { $schemaVersion: 2, id: 'd1', parentId: null, seq: 1, timestamp: new Date().toISOString(), sessionId: 'delta', kind: 'run-start' } as never;
+    await store.append('delta', [entry], { expectedRevision: 0 });
+    await store.close!('delta');
+    expect(JSON.parse(readFileSync(join(elsewhere, 'delta.jsonl'), 'utf8')).id).toBe('d1');
+  });
+
+  it('a lease file that is another session’s (ids that differ only in case share one on a case-insensitive file system) is refused, expired or not; the owner’s lease is untouched', async () => {
+    const own = mkdtempSync(join(dir, 'lease-'));
+    let now = 1_000;
+    const store = fileSessionStore({ dir: own, now: () => now });
+    const held = await store.leases!.acquire('Omega', { holder: 'worker-1', ttlMs: 60_000 });
+    expect(held?.fencingToken).toBe(1);
+    // What a case-insensitive file system does for "omega": the same lease file under another name.
+    symlinkSync('Omega.jsonl.lease', join(own, 'omega.jsonl.lease'));
+    const before = readFileSync(join(own, 'Omega.jsonl.lease'), 'utf8');
+    await expect(store.leases!.acquire('omega', { holder: 'worker-2', ttlMs: 60_000 })).rejects.toThrow(/lease file of session "omega".*holds the lease of session "Omega".*differ in more than letter case/s);
+    now += 120_000;
+    // Expired, the other session's lease is still not this one's to take over (with the next token).
+    await expect(store.leases!.acquire('omega', { holder: 'worker-2', ttlMs: 60_000 })).rejects.toThrow(ConfigurationError);
+    const entry = { $schemaVersion: 2, id: 'o1', parentId: null, seq: 1, timestamp: new Date().toISOString(), sessionId: 'omega', kind: 'run-start' } as never;
+    await expect(store.append('omega', [entry], { expectedRevision: 0, fencingToken: 1 })).rejects.toThrow(/holds the lease of session "Omega"/);
+    expect(readFileSync(join(own, 'Omega.jsonl.lease'), 'utf8')).toBe(before);
+    expect(existsSync(join(own, 'omega.jsonl'))).toBe(false);
+    // The owner goes on with the next token.
+    expect((await store.leases!.acquire('Omega', { holder: 'worker-1', ttlMs: 60_000 }))?.fencingToken).toBe(2);
+  });
+
+  it('a session whose transcript is another session’s file takes no lease (its lease file would be the other’s too)', async () => {
+    const own = mkdtempSync(join(dir, 'lease-transcript-'));
+    const sigma = createAgent({ sessionId: 'Sigma', model: scriptedModel(['Hi.']), store: fileSessionStore({ dir: own }) });
+    await sigma.run('Hello.').result;
+    await sigma.close();
+    symlinkSync('Sigma.jsonl', join(own, 'sigma.jsonl'));
+    const store = fileSessionStore({ dir: own });
+    await expect(store.leases!.acquire('sigma', { holder: 'worker-2', ttlMs: 60_000 })).rejects.toThrow(/session "sigma".*is the file .*Sigma\.jsonl/s);
+    expect(existsSync(join(own, 'sigma.jsonl.lease'))).toBe(false);
+    expect(existsSync(join(own, 'Sigma.jsonl.lease'))).toBe(false);
+    expect((await store.leases!.acquire('Sigma', { holder: 'worker-1', ttlMs: 60_000 }))?.fencingToken).toBe(1);
   });
 });

@@ -361,7 +361,8 @@ function postgresFixture(now: () => number) {
 describe.skipIf(!postgres.reachable)('PostgreSQL stores', () => {
   describeConformance({
     title: 'postgresSessionStore conformance',
-    cases: sessionStoreConformance({ create: ({ now }) => postgresFixture(now), peers: true, damage: true }),
+    // Not yet: this store does not refuse an entry id already stored (no index of ids; see CHANGELOG). Such a session fails to load instead.
+    cases: sessionStoreConformance({ create: ({ now }) => postgresFixture(now), peers: true, damage: true, entryIds: false }),
     describe,
     it,
   });

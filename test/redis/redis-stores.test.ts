@@ -38,7 +38,8 @@ function redisFixture(now: () => number) {
 describe.skipIf(!redis.reachable)('Redis stores', () => {
   describeConformance({
     title: 'redisSessionStore conformance',
-    cases: sessionStoreConformance({ create: ({ now }) => redisFixture(now), peers: true, damage: true }),
+    // Not yet: this store does not refuse an entry id already stored (no index of ids; see CHANGELOG). Such a session fails to load instead.
+    cases: sessionStoreConformance({ create: ({ now }) => redisFixture(now), peers: true, damage: true, entryIds: false }),
     describe,
     it,
   });

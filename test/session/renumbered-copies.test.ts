@@ -75,15 +75,21 @@ describe.each(stores)('an entry stored again under a new number (%s store)', (_n
     },
   );
 
-  it('an entry with the id of an earlier one but other content fails the load, naming both', async () => {
+  it('an entry with the id of an earlier one but other content: the store refuses to append it, and a load that meets one (stored another way) fails, naming both', async () => {
     const store = makeStore();
     const { sessionId, write } = await answeredSession(store);
     const entries = await all(store, sessionId);
     const original = entries.find((entry) => entry.kind === 'message')!;
     const revision = entries.at(-1)!.seq;
     const altered = { ...original, seq: revision + 1, parentId: entries.at(-1)!.id, message: { role: 'user', content: 'Something else.' } } as SessionEntry;
-    await store.append(sessionId, [altered], { expectedRevision: revision });
-    const resumed = createAgent({ model: scriptedModel([]), tools: [write], store, resume: sessionId });
+    await expect(store.append(sessionId, [altered], { expectedRevision: revision })).rejects.toThrow(new RegExp(`entry ${revision + 1} of session "${sessionId}" with the id "${original.id}", which entry ${original.seq} already has with other content`));
+    expect((await all(store, sessionId)).length).toBe(entries.length);
+    // What a store that did not check (a custom one, a restored backup) may hold: the load refuses it.
+    const damaged: SessionStore = { ...store, load: async function* (id, options) {
+      yield* store.load(id, options);
+      yield altered;
+    } };
+    const resumed = createAgent({ model: scriptedModel([]), tools: [write], store: damaged, resume: sessionId });
     const error = await resumed.ready.then(() => undefined, (caught: unknown) => caught);
     expect(SessionStoreCorruptError.isInstance(error), String(error)).toBe(true);
     expect((error as Error).message).toContain(`transcript entry ${revision + 1} (message)`);

@@ -1,12 +1,15 @@
 import { realpath } from 'node:fs';
-import { basename } from 'node:path';
+import { lstat, readlink } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 
 /**
  * Checks that a session's transcript path names a file of that very name, not another session's:
  * on a case-insensitive file system (macOS, Windows) `Abc.jsonl` opens `abc.jsonl`, and a link
  * may point anywhere; either way two sessions would share one transcript, each reading (and
- * appending to) the other's history. A missing file passes: it is created under its own name.
+ * appending to) the other's history. A missing file passes: it is created under its own name. A
+ * link that points nowhere is judged by the name it points to: opening it to append would create
+ * that file, under another session's name.
  * @throws ConfigurationError naming both names and the fix.
  */
 export async function assertOwnSessionFile(file: string, sessionId: string): Promise<void> {
@@ -24,13 +27,36 @@ export async function isOwnSessionFile(file: string): Promise<boolean> {
   return real === undefined || basename(real) === basename(file);
 }
 
-/** The file's path as stored on disk, links resolved; undefined when it does not exist. */
+/** Links followed by hand at most, as the OS does (Linux's limit): a longer chain is a loop. */
+const MAX_LINKS = 40;
+
+/**
+ * The file's path as stored on disk, links resolved; for a link that points nowhere, the path it
+ * points to (what opening it with O_CREAT would create); undefined when there is nothing there.
+ */
 async function realName(file: string): Promise<string | undefined> {
   try {
     // The native call returns the name as stored on disk (its letter case too), links resolved.
     return await new Promise<string>((resolve, reject) => realpath.native(file, (error, path) => (error ? reject(error) : resolve(path))));
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+    if ((error as { code?: unknown }).code === 'ENOENT') return danglingTarget(file);
     throw error;
   }
+}
+
+/** Where a chain of links from `file` ends when its end does not exist; undefined when `file` is no link. */
+async function danglingTarget(file: string): Promise<string | undefined> {
+  let path = file;
+  for (let hops = 0; hops < MAX_LINKS; hops++) {
+    let isLink: boolean;
+    try {
+      isLink = (await lstat(path)).isSymbolicLink();
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ENOENT') return path === file ? undefined : path;
+      throw error;
+    }
+    if (!isLink) return path === file ? undefined : path;
+    path = resolve(dirname(path), await readlink(path));
+  }
+  return path;
 }

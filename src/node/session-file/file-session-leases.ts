@@ -1,5 +1,6 @@
 import { checkLeaseArguments, checkLeaseObject, endLease, extendLease, leaseOf, takeLease, type LeaseRecord } from '../../session/lease-rules.js';
 import type { SessionLeases } from '../../session/session-store.js';
+import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { readLeaseFile, writeLeaseFile } from './lease-file.js';
 import type { SessionFileTarget } from './session-file-target.js';
 
@@ -18,12 +19,17 @@ export interface FileSessionLeasesContext {
 /**
  * Leases of the file store: one `<sessionId>.jsonl.lease` file per session (holder, fencing
  * token, expiry), read and replaced under the session's lock file, so two processes taking the
- * same lease at once cannot both get it.
+ * same lease at once cannot both get it. A lease file names its session: one that names another
+ * (on a case-insensitive file system, ids that differ only in case share one) is refused with
+ * `ConfigurationError`, as is a session whose transcript is another session's file.
  */
 export function fileSessionLeases(context: FileSessionLeasesContext): SessionLeases {
   const change = async (sessionId: string, decide: (current: LeaseRecord | undefined) => LeaseRecord | undefined): Promise<LeaseRecord | undefined> => {
     const target = context.targetOf(sessionId);
     return context.exclusive(sessionId, async () => {
+      // A session whose transcript is another's (a name that differs only in case) takes no lease:
+      // its lease file would be the other session's too.
+      await assertOwnSessionFile(target.file, sessionId);
       const next = decide(await readLeaseFile(target.leaseFile, sessionId));
       if (next !== undefined) await writeLeaseFile(target.leaseFile, sessionId, next, context.fsync);
       return next;

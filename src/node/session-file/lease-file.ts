@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { writeFileAtomically } from '../fs/write-file-atomically.js';
+import { ConfigurationError } from '../../errors/configuration-error.js';
 import { SessionStoreCorruptError } from '../../errors/session-store-corrupt-error.js';
 import type { LeaseRecord } from '../../session/lease-rules.js';
 
@@ -26,6 +27,7 @@ function corrupt(sessionId: string, file: string, problem: string): SessionStore
 /**
  * Reads a session's lease file; undefined when there is none.
  * @throws SessionStoreCorruptError when the file is not a lease this build reads.
+ * @throws ConfigurationError when it is another session's lease (a name that differs only in case).
  */
 export async function readLeaseFile(file: string, sessionId: string): Promise<LeaseRecord | undefined> {
   let text: string;
@@ -43,6 +45,15 @@ export async function readLeaseFile(file: string, sessionId: string): Promise<Le
   }
   if (typeof value !== 'object' || value === null || value.$schemaVersion !== LEASE_FILE_VERSION) {
     throw corrupt(sessionId, file, `is not a lease file of $schemaVersion ${LEASE_FILE_VERSION}`);
+  }
+  // Another session's lease: on a case-insensitive file system (macOS, Windows) `Abc.jsonl.lease`
+  // opens `abc.jsonl.lease`, and the two sessions would share one lease (one blocking the other,
+  // taking over the other's fencing tokens). The file names its owner, as every lease file has.
+  if (typeof value.sessionId === 'string' && value.sessionId !== sessionId) {
+    throw new ConfigurationError(
+      `The lease file of session "${sessionId}", ${file}, holds the lease of session "${value.sessionId}": another session's name (one that differs only in letter case on a case-insensitive file system, or a link). ` +
+        'Nothing was read or written. Use session ids that differ in more than letter case (e.g. generated ids, or lower-case ones), and no links between lease files.',
+    );
   }
   const { holder, fencingToken, expiresAt } = value;
   if (typeof holder !== 'string' || !Number.isSafeInteger(fencingToken) || (fencingToken as number) < 1 || typeof expiresAt !== 'number' || !Number.isFinite(expiresAt)) {

@@ -1,7 +1,10 @@
+import { constants } from 'node:fs';
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { syncDirectory } from '../fs/sync-directory.js';
 import { dirname } from 'node:path';
 import { entrySeq } from '../../state/entry-seq.js';
+import type { SessionEntry } from '../../state/entries.js';
+import { clashesWith, type EntryIdClash } from '../../session/entry-id-clash.js';
 import { readSessionFile } from './read-session-file.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
 
@@ -18,6 +21,9 @@ export interface SessionFileWriterOptions {
 function errorCode(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 }
+
+/** 'a+' (read, append, create), but a link at the path is not followed (ELOOP): no file is created through it. */
+const APPEND_CREATE_NOFOLLOW = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
 
 
 /**
@@ -41,6 +47,8 @@ export class SessionFileWriter {
   revision = 0;
   /** The id of the session's last entry, when it has one that is a string. */
   lastId: string | undefined;
+  /** The `seq` of the first entry with each id, as of {@link revision}. */
+  private ids = new Map<string, number>();
 
   private constructor(options: SessionFileWriterOptions) {
     this.options = options;
@@ -68,6 +76,7 @@ export class SessionFileWriter {
       if (this.handle !== undefined) return false;
       this.revision = 0;
       this.lastId = undefined;
+      this.ids = new Map();
       return true;
     }
     if (this.handle === undefined) await this.openHandle(false);
@@ -75,11 +84,14 @@ export class SessionFileWriter {
     if (current.size === this.knownSize) return true;
     let revision = 0;
     let lastId: unknown;
+    const ids = new Map<string, number>();
     for await (const entry of readSessionFile({ file: this.options.file, sessionId: this.options.sessionId })) {
       revision = entrySeq(entry, revision);
       lastId = entry.id;
+      if (typeof entry.id === 'string' && !ids.has(entry.id)) ids.set(entry.id, revision);
     }
     this.revision = revision;
+    this.ids = ids;
     this.lastId = typeof lastId === 'string' ? lastId : undefined;
     this.knownSize = current.size;
     this.checkLineEnd = true;
@@ -99,10 +111,24 @@ export class SessionFileWriter {
   }
 
   /**
-   * Appends `text` (complete lines) in one write, first ending a torn last line if there is one,
-   * and records the session's new revision and the id of its last entry.
+   * The first of `entries` (to be numbered from `after + 1`) that takes the id of a stored entry
+   * for other content. Read from the file only when an id is already taken (rare).
    */
-  async append(text: string, revision: number, lastId: string | undefined): Promise<void> {
+  async idClash(entries: readonly SessionEntry[], after: number): Promise<EntryIdClash | undefined> {
+    for (const [index, entry] of entries.entries()) {
+      const storedSeq = typeof entry.id === 'string' ? this.ids.get(entry.id) : undefined;
+      if (storedSeq === undefined) continue;
+      const [text] = await this.storedJson(storedSeq - 1, storedSeq);
+      if (text === undefined || clashesWith(JSON.parse(text) as SessionEntry, entry)) return { id: entry.id, storedSeq, seq: after + index + 1 };
+    }
+    return undefined;
+  }
+
+  /**
+   * Appends `text` (complete lines: `entries` as JSON) in one write, first ending a torn last line
+   * if there is one, and records the session's new revision, the id of its last entry and the ids.
+   */
+  async append(text: string, revision: number, lastId: string | undefined, entries: readonly SessionEntry[]): Promise<void> {
     if (this.handle === undefined) await this.openHandle(true);
     const handle = this.handle!;
     let data = Buffer.from(text, 'utf8');
@@ -129,6 +155,8 @@ export class SessionFileWriter {
       this.knownSize = -1;
       throw error;
     }
+    const first = revision - entries.length + 1;
+    for (const [index, entry] of entries.entries()) if (typeof entry.id === 'string' && !this.ids.has(entry.id)) this.ids.set(entry.id, first + index);
     this.revision = revision;
     this.lastId = lastId;
     if (this.knownSize >= 0) this.knownSize += data.length;
@@ -145,7 +173,7 @@ export class SessionFileWriter {
   private async openHandle(create: boolean): Promise<void> {
     if (create) await mkdir(dirname(this.options.file), { recursive: true });
     await assertOwnSessionFile(this.options.file, this.options.sessionId);
-    const handle = await open(this.options.file, 'a+');
+    const handle = await this.openFile();
     try {
       // Checked again once the file exists: a link that pointed nowhere may have been followed.
       if (create) await assertOwnSessionFile(this.options.file, this.options.sessionId);
@@ -161,6 +189,22 @@ export class SessionFileWriter {
       throw error;
     }
     this.handle = handle;
+  }
+
+  /**
+   * Opens the file without following a link when that could create a file (a link made since the
+   * check, pointing nowhere, would otherwise create another session's transcript); a link is
+   * checked again (where it points, or would create a file), then followed.
+   */
+  private async openFile(): Promise<FileHandle> {
+    try {
+      return await open(this.options.file, APPEND_CREATE_NOFOLLOW);
+    } catch (error) {
+      // ELOOP on Linux and macOS, EMLINK on FreeBSD: the path is a link.
+      if (errorCode(error) !== 'ELOOP' && errorCode(error) !== 'EMLINK') throw error;
+    }
+    await assertOwnSessionFile(this.options.file, this.options.sessionId);
+    return open(this.options.file, 'a+');
   }
 
   private async endsWithNewline(): Promise<boolean> {

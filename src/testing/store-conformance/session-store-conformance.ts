@@ -1,6 +1,7 @@
 import type { SessionStore } from '../../session/session-store.js';
 import { basicCases } from './cases/basic-cases.js';
 import { damageCases } from './cases/damage-cases.js';
+import { entryIdCases } from './cases/entry-id-cases.js';
 import { largeCases } from './cases/large-cases.js';
 import { leaseCases } from './cases/lease-cases.js';
 import { pendingCases } from './cases/pending-cases.js';
@@ -63,6 +64,13 @@ export interface SessionStoreConformanceOptions {
    */
   damage?: boolean;
   /**
+   * The store refuses an append that gives the id of a stored entry to other content
+   * (`ConfigurationError`), as the library's memory and file stores do. Turn off only for a store
+   * that cannot look its entries up by id cheaply; such a session then fails to load instead.
+   * @default true
+   */
+  entryIds?: boolean;
+  /**
    * Error codes besides `session-conflict` that a second instance may be refused with when two
    * race (e.g. `session-locked` for a store that admits one writer at a time).
    * @default []
@@ -112,6 +120,7 @@ export function sessionStoreConformance(options: SessionStoreConformanceOptions)
       peers: options.peers ?? false,
       damage: options.damage ?? false,
       peerRefusalCodes: options.peerRefusalCodes ?? [],
+      entryIds: options.entryIds ?? true,
       largeSessionEntries: options.largeSessionEntries ?? 10_000,
       largeEntryChars: options.largeEntryChars ?? 1_000_000,
     },
@@ -133,6 +142,7 @@ export function sessionStoreConformance(options: SessionStoreConformanceOptions)
     ...largeCases(setup),
     ...revisionCases(setup),
     ...replayCases(setup),
+    ...entryIdCases(setup),
     ...leaseCases(setup),
     ...pendingCases(setup),
   ];
