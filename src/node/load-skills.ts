@@ -4,6 +4,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { SkillFormatError } from '../errors/skill-format-error.js';
 import type { Skill } from '../skills/index.js';
 import { parseSkillFile } from './skills/parse-skill-file.js';
+import { checkOptions, describeOptionValue, isFunction, oneOf, type OptionsSpec } from '../options/index.js';
 
 /** The largest `SKILL.md` read: the format asks for instructions under 500 lines. */
 const MAX_SKILL_FILE_BYTES = 1024 * 1024;
@@ -22,6 +23,11 @@ export interface LoadSkillsOptions {
    */
   onWarning?: (message: string, error: SkillFormatError) => void;
 }
+
+const OPTIONS: OptionsSpec<LoadSkillsOptions> = {
+  onInvalid: oneOf(['throw', 'skip']),
+  onWarning: isFunction,
+};
 
 async function isDirectory(file: string): Promise<boolean> {
   try {
@@ -54,12 +60,17 @@ async function readSkill(folder: string): Promise<Skill | undefined> {
  * Markdown body and its `directory` the folder, whose other files the model reads when the
  * instructions refer to them. Sorted by name, so the system prompt's listing is the same on every
  * start. Pass the promise straight to `createAgent({ skills })`.
- * @throws ConfigurationError when `dir` is not a directory; SkillFormatError for a skill that
+ * @throws ConfigurationError when `dir` is not a path string or not a directory, or an option is
+ *   unknown or of the wrong type; SkillFormatError for a skill that
  *   breaks the format (unless `onInvalid: 'skip'`), or two skills of one name.
  * @example
  * const agent = createAgent({ model, skills: loadSkills('./skills'), tools: workspaceTools({ cwd, readOnlyDirectories: ['./skills'] }) });
  */
 export async function loadSkills(dir: string, options: LoadSkillsOptions = {}): Promise<Skill[]> {
+  if (typeof dir !== 'string' || dir === '') {
+    throw new ConfigurationError(`loadSkills takes the path of the folder that holds the skill folders, as in loadSkills('./skills'), got ${describeOptionValue(dir)}.`);
+  }
+  checkOptions<LoadSkillsOptions>(options, OPTIONS, { owner: 'loadSkills', usage: "loadSkills('./skills', { onInvalid: 'skip' })" });
   const root = path.resolve(dir);
   if (!(await isDirectory(root))) throw new ConfigurationError(`loadSkills: ${JSON.stringify(dir)} is not a directory; pass the folder that holds the skill folders.`);
   const own = await readSkill(root);

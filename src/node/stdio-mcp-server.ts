@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { McpServerConfigBase, McpStdioServerConfig, McpTransportLike } from '../mcp/index.js';
+import { anything, checkOptions, isBoolean, isFunction, isNonEmptyString, isPlainObject, isPositiveNumber, isString, isStringArray, oneOf, recordOf, type OptionsSpec } from '../options/index.js';
 
 /** Options of {@link stdioMcpServer}: the Claude Agent SDK's stdio shape, plus the common settings. */
 export interface StdioMcpServerOptions extends McpServerConfigBase {
@@ -27,11 +28,33 @@ export interface StdioMcpServerOptions extends McpServerConfigBase {
    */
   stderr?: 'inherit' | 'ignore' | 'pipe';
   /**
-   * Receives the server's stderr when `stderr` is `'pipe'` (logs, crash reports).
+   * Receives the server's stderr when `stderr` is `'pipe'` (logs, crash reports); refused with
+   * any other `stderr`, where it would never be called.
    * @default undefined
    */
   onStderr?: (text: string) => void;
 }
+
+const OPTIONS: OptionsSpec<StdioMcpServerOptions> = {
+  command: anything, // checked below, with an example
+  args: isStringArray,
+  env: recordOf(isString, 'an object of variable names and string values'),
+  cwd: isNonEmptyString,
+  stderr: oneOf(['inherit', 'ignore', 'pipe']),
+  onStderr: isFunction,
+  deferLoading: isBoolean,
+  toolTimeoutMs: isPositiveNumber,
+  maxTotalTimeoutMs: isPositiveNumber,
+  connectTimeoutMs: isPositiveNumber,
+  reconnect: isPlainObject, // its fields are checked by createAgent, with the server's name
+};
+
+/** Names hosts bring from the Claude Agent SDK's stdio config or from `child_process`. */
+const HINTS: Readonly<Record<string, string>> = {
+  type: "stdioMcpServer() sets `type: 'stdio'` itself; leave `type` out.",
+  arguments: 'did you mean `args`?',
+  argv: 'did you mean `args`?',
+};
 
 /** The longest line (one MCP message) read from a stdio MCP server's stdout: 10 MB. */
 export const MAX_STDIO_MCP_LINE_BYTES = 10 * 1024 * 1024;
@@ -75,13 +98,22 @@ function noteLineOverflow(transport: McpTransportLike): void {
  * longer line, or one that never ends, loses its connection with a reason that names the limit
  * (the server's status, and the `McpConnectionError` result of a call it cut off), and is started
  * again: the line never grows the host's memory past the limit.
- * @throws ConfigurationError when `command` is missing.
+ * @throws ConfigurationError when `command` is missing, an option is unknown or of the wrong type
+ *   (`args` a string rather than an array, say), or `onStderr` is given without `stderr: 'pipe'`.
  * @example
  * const agent = createAgent({ model, mcpServers: { notes: stdioMcpServer({ command: 'node', args: ['notes-server.js'] }) } });
  */
 export function stdioMcpServer(options: StdioMcpServerOptions): McpStdioServerConfig {
   if (typeof options?.command !== 'string' || options.command === '') {
     throw new ConfigurationError('stdioMcpServer() needs the command that starts the server, e.g. { command: "node", args: ["server.js"] }.');
+  }
+  // Checked here, not at the first connect: a string `args` would otherwise reach the child
+  // process as single characters, or fail inside the MCP SDK long after the call that caused it.
+  checkOptions<StdioMcpServerOptions>(options, OPTIONS, { owner: 'stdioMcpServer', usage: 'stdioMcpServer({ command: "node", args: ["server.js"] })', hints: HINTS });
+  if (options.onStderr !== undefined && options.stderr !== 'pipe') {
+    throw new ConfigurationError(
+      `stdioMcpServer: \`onStderr\` receives the server's stderr only with \`stderr: 'pipe'\`, got stderr ${JSON.stringify(options.stderr ?? 'inherit')}; add stderr: 'pipe', or drop onStderr.`,
+    );
   }
   const { stderr = 'inherit', onStderr, ...config } = options;
   return {

@@ -9,6 +9,7 @@ import type { SessionEntry } from '../state/entries.js';
 import { checkLeaseArguments, checkLeaseObject, endLease, extendLease, fenceError, leaseOf, takeLease, type LeaseRecord } from './lease-rules.js';
 import { foldPendingApprovals, pendingApprovalsIn, type PendingApprovalsState } from './pending-approvals.js';
 import type { PendingSession, SessionLeases, SessionStore } from './session-store.js';
+import { checkOptions, isFunction, type OptionsSpec } from '../options/index.js';
 
 /** Options of {@link memorySessionStore}. */
 export interface MemorySessionStoreOptions {
@@ -19,6 +20,8 @@ export interface MemorySessionStoreOptions {
    */
   now?: () => number;
 }
+
+const OPTIONS: OptionsSpec<MemorySessionStoreOptions> = { now: isFunction };
 
 const toJson = (entry: SessionEntry): string => JSON.stringify(entry);
 
@@ -37,13 +40,14 @@ interface StoredSession {
  * so neither the caller nor a reader can change what is stored. Appends are compare-and-append,
  * leases (`store.leases`) fence writers by token, and `listPending()` lists sessions waiting for
  * approval. Nothing survives the process.
- * @throws ConfigurationError (from its methods) for a session id no store accepts (see
- * `MAX_SESSION_ID_BYTES`).
+ * @throws ConfigurationError for an unknown option or a `now` that is not a function, and (from
+ * its methods) for a session id no store accepts (see `MAX_SESSION_ID_BYTES`).
  * @example
  * const store = memorySessionStore();
  * const agent = createAgent({ model, store });
  */
 export function memorySessionStore(options: MemorySessionStoreOptions = {}): SessionStore {
+  checkOptions<MemorySessionStoreOptions>(options, OPTIONS, { owner: 'memorySessionStore', usage: 'memorySessionStore({ now: () => clock })' });
   const now = options.now ?? Date.now;
   const sessions = new Map<string, StoredSession>();
   /** Kept after `delete`, so fencing tokens never repeat for a session id. */

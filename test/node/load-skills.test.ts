@@ -19,6 +19,15 @@ function skillFolder(parent: string, folder: string, text: string): string {
 }
 
 describe('loadSkills', () => {
+  it('rejects a call without a path string, or with wrong options, with a ConfigurationError that names them (not a TypeError from node:path)', async () => {
+    const missing = loadSkills(undefined as unknown as string);
+    await expect(missing).rejects.toBeInstanceOf(ConfigurationError);
+    await expect(missing).rejects.toThrow(/loadSkills takes the path of the folder that holds the skill folders, as in loadSkills\('\.\/skills'\), got undefined/);
+    await expect(loadSkills({ dir: fixtures } as unknown as string)).rejects.toThrow(/loadSkills takes the path .*got \{"dir":/);
+    await expect(loadSkills(fixtures, { onInvalid: 'ignore' } as never)).rejects.toThrow(/loadSkills: `onInvalid` must be one of "throw", "skip", got the string "ignore"/);
+    await expect(loadSkills(fixtures, { oninvalid: 'skip' } as never)).rejects.toThrow(/`oninvalid` is not an option of loadSkills; did you mean `onInvalid`\?/);
+  });
+
   it('reads every skill folder, sorted by name, with its instructions, folder and optional fields', async () => {
     const skills = await loadSkills(fixtures);
     expect(skills.map((skill) => skill.name)).toEqual(['house-style', 'pdf-processing', 'release-notes']);

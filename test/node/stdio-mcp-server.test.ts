@@ -170,4 +170,28 @@ describe('stdioMcpServer', () => {
     expect(() => createAgent({ model: scriptedModel([]), mcpServers: { notes: { type: 'stdio', command: 'node' } } })).toThrow(/stdioMcpServer\(\{ command: "node", args \}\) from agent-harness\/node/);
     expect(() => stdioMcpServer({ command: '' })).toThrow(ConfigurationError);
   });
+
+  it('refuses wrong options when called, naming the option and the fix, not at the first connect', () => {
+    const refuse = (options: unknown, message: RegExp) => {
+      let thrown: unknown;
+      try {
+        stdioMcpServer(options as StdioMcpServerOptions);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigurationError);
+      expect((thrown as ConfigurationError).code).toBe('configuration');
+      expect((thrown as Error).message).toMatch(message);
+    };
+    // A string where the array goes would reach the child process (or the MCP SDK) much later.
+    refuse({ command: 'node', args: 'server.js --verbose' }, /stdioMcpServer: `args` must be an array of strings, got the string "server\.js --verbose"/);
+    refuse({ command: 'node', arg: ['server.js'] }, /`arg` is not an option of stdioMcpServer; did you mean `args`\?/);
+    refuse({ command: 'node', env: { PORT: 8080 } }, /stdioMcpServer: `env.PORT` must be a string, got 8080/);
+    refuse({ command: 'node', stderr: 'stdout' }, /`stderr` must be one of "inherit", "ignore", "pipe", got the string "stdout"/);
+    refuse({ type: 'stdio', command: 'node' }, /sets `type: 'stdio'` itself; leave `type` out/);
+    refuse({ command: 'node', toolTimeoutMs: -1 }, /`toolTimeoutMs` must be a positive number, got -1/);
+    // onStderr is called only for a piped stderr: elsewhere it would be silently never called.
+    refuse({ command: 'node', onStderr: () => undefined }, /`onStderr` receives the server's stderr only with `stderr: 'pipe'`, got stderr "inherit"/);
+    expect(stdioMcpServer({ command: 'node', args: ['server.js'], stderr: 'pipe', onStderr: () => undefined, env: { A: 'b' }, toolTimeoutMs: 1000 })).toMatchObject({ type: 'stdio', command: 'node', args: ['server.js'] });
+  });
 });

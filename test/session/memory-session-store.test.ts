@@ -82,4 +82,12 @@ describe('memorySessionStore', () => {
     await appendEntries(store, 'a', [next('two')]);
     expect(await loadAll(store.load('a'))).toHaveLength(2);
   });
+
+  it('refuses a misspelt or wrong option when made, instead of ignoring it (a clock that never took effect)', () => {
+    expect(() => memorySessionStore({ clock: () => 0 } as never)).toThrow(ConfigurationError);
+    expect(() => memorySessionStore({ clock: () => 0 } as never)).toThrow(/`clock` is not an option of memorySessionStore/);
+    expect(() => memorySessionStore({ now: 5 } as never)).toThrow(/memorySessionStore: `now` must be a function, got 5/);
+    expect(() => memorySessionStore('sessions' as never)).toThrow(/memorySessionStore takes an options object, such as memorySessionStore\(\{ now: \(\) => clock \}\); got the string "sessions"/);
+  });
 });
+

@@ -81,4 +81,27 @@ describe('scriptedModel', () => {
     expect(result.status).toBe('error');
     expect(result.error!.message).toMatch(/script item 0 is a function that returned a text block.*return turn\(\.\.\.\)/);
   });
+
+  it('its builders refuse a wrong argument with a ConfigurationError naming it and an example, not a TypeError or a nameless call', () => {
+    const refuse = (build: () => unknown, message: RegExp) => {
+      let thrown: unknown;
+      try {
+        build();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigurationError);
+      expect((thrown as Error).message).toMatch(message);
+    };
+    // `'type' in 5` threw a bare TypeError; a null part, "Cannot use 'in' operator" too.
+    refuse(() => turn(5 as never), /turn\(\) takes blocks, strings and turn options, got a number; e\.g\. turn\('Let me check\.'/);
+    refuse(() => turn('Hi.', null as never), /turn\(\) takes blocks, strings and turn options, got null/);
+    // A call without a name reached the loop as a tool_use named undefined.
+    refuse(() => (toolCall as (...args: unknown[]) => unknown)(), /toolCall\(\) takes the tool's name first, got undefined; e\.g\. toolCall\('Read'/);
+    refuse(() => toolCall({ name: 'Read' } as never), /toolCall\(\) takes the tool's name first, got \{"name":"Read"\}/);
+    refuse(() => text(42 as never), /text\(\) takes the block's text as a string, got 42/);
+    // The input is the model's to get wrong: a hostile script may send any.
+    expect(toolCall('Read', 'not an object').input).toBe('not an object');
+  });
 });
+

@@ -1,3 +1,5 @@
+import { accepts, checkOptions, type OptionsSpec } from '../../options/index.js';
+
 /**
  * A tool output too long for the context, kept aside whole. Plain JSON, so a session's state or
  * transcript can hold it (e.g. as an entry) and a resumed session can still page through it.
@@ -34,11 +36,17 @@ export interface MemorySpillStoreOptions {
   maxTotalChars?: number;
 }
 
+const OPTIONS: OptionsSpec<MemorySpillStoreOptions> = {
+  maxTotalChars: accepts('a number of characters above 0 (Infinity for no limit)', (value) => typeof value === 'number' && value > 0),
+};
+
 /**
  * A {@link SpillStore} in memory, for one process.
  * @param options - see {@link MemorySpillStoreOptions}.
+ * @throws ConfigurationError for an unknown option or a `maxTotalChars` that is not above 0.
  */
 export function memorySpillStore(options: MemorySpillStoreOptions = {}): SpillStore & { readonly size: number } {
+  checkOptions<MemorySpillStoreOptions>(options, OPTIONS, { owner: 'memorySpillStore', usage: 'memorySpillStore({ maxTotalChars: 1_000_000 })' });
   const limit = options.maxTotalChars ?? Number.POSITIVE_INFINITY;
   const outputs = new Map<string, SpilledOutput>();
   let total = 0;

@@ -42,8 +42,9 @@ export interface AnthropicModelOptions {
    */
   maxTokens?: number;
   /**
-   * Extended thinking, passed through, e.g. `{ type: 'enabled', budget_tokens: 4096 }`.
-   * `budget_tokens` must be below `maxTokens`.
+   * Extended thinking, passed through, e.g. `{ type: 'enabled', budget_tokens: 4096 }` or
+   * `{ type: 'adaptive' }`. With `type: 'enabled'`, `budget_tokens` must be an integer of at least
+   * 1024 and below `maxTokens`.
    * @default undefined (the API's default: no thinking)
    */
   thinking?: AnthropicThinkingConfig;
@@ -60,12 +61,13 @@ export interface AnthropicModelOptions {
    */
   maxRetries?: number;
   /**
-   * Sampling temperature.
+   * Sampling temperature, from 0 to 1; only 1 with `thinking`.
    * @default undefined (the API's default)
    */
   temperature?: number;
   /**
-   * Custom stop sequences; a turn that ends on one reports `stopReason: 'stop_sequence'`.
+   * Custom stop sequences, each with a non-whitespace character (the API refuses blank ones); a
+   * turn that ends on one reports `stopReason: 'stop_sequence'`.
    * @default undefined
    */
   stopSequences?: string[];

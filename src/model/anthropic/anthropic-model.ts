@@ -1,16 +1,17 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import {
+  accepts,
   anything,
+  arrayOf,
   checkOptions,
+  describeOptionValue,
   isBoolean,
-  isFiniteNumber,
   isNonEmptyString,
   isNonNegativeInteger,
   isPlainObject,
   isPositiveInteger,
   isString,
-  isStringArray,
   oneOf,
   recordOf,
   type OptionsSpec,
@@ -132,8 +133,9 @@ const OPTIONS: OptionsSpec<AnthropicModelOptions> = {
   thinking: isPlainObject,
   promptCaching: isBoolean,
   maxRetries: isNonNegativeInteger,
-  temperature: isFiniteNumber,
-  stopSequences: isStringArray,
+  temperature: accepts('a number from 0 to 1 (the range the Messages API takes)', (value) => typeof value === 'number' && value >= 0 && value <= 1),
+  // The API refuses a stop sequence without a non-whitespace character (it would end every answer at once).
+  stopSequences: arrayOf(accepts('a string with a non-whitespace character', (value) => typeof value === 'string' && value.trim() !== ''), 'an array of strings'),
   extraBody: isPlainObject,
   headers: recordOf(isString, 'an object of header names and string values'),
   contextManagement: isPlainObject,
@@ -158,7 +160,8 @@ function validateOptions(options: AnthropicModelOptions): void {
       `anthropicModel() needs a model id, got ${JSON.stringify(options?.model)}; pass e.g. { model: 'claude-sonnet-4-6' }.`,
     );
   }
-  const thinking = options.thinking as { type?: string; budget_tokens?: number } | undefined;
+  const thinking = options.thinking as { type?: unknown; budget_tokens?: unknown } | undefined;
+  if (thinking) checkThinking(thinking);
   if (thinking && thinking.type !== 'disabled') {
     if (options.temperature !== undefined && options.temperature !== 1) {
       throw new ConfigurationError(
@@ -178,6 +181,29 @@ function validateOptions(options: AnthropicModelOptions): void {
   if (options.client && (options.apiKey !== undefined || options.baseURL !== undefined)) {
     throw new ConfigurationError(
       'anthropicModel() got both `client` and `apiKey`/`baseURL`; configure the key and base URL on the client you pass, or drop `client`.',
+    );
+  }
+}
+
+/** The API's smallest thinking budget. */
+const MIN_THINKING_BUDGET = 1024;
+
+/**
+ * What the API would refuse at the first call, refused here: a `thinking` without a `type`, and an
+ * `enabled` one without an integer `budget_tokens` of at least 1024. Other types (`adaptive`, and
+ * those the API adds later) pass as given.
+ */
+function checkThinking(thinking: { type?: unknown; budget_tokens?: unknown }): void {
+  if (typeof thinking.type !== 'string' || thinking.type === '') {
+    throw new ConfigurationError(
+      `anthropicModel: \`thinking.type\` must be a string such as 'enabled' (with budget_tokens), 'adaptive' or 'disabled', got ${describeOptionValue(thinking.type)}; e.g. thinking: { type: 'enabled', budget_tokens: 4096 }.`,
+    );
+  }
+  if (thinking.type !== 'enabled') return;
+  const budget = thinking.budget_tokens;
+  if (!Number.isInteger(budget) || (budget as number) < MIN_THINKING_BUDGET) {
+    throw new ConfigurationError(
+      `anthropicModel: \`thinking.budget_tokens\` must be an integer of at least ${MIN_THINKING_BUDGET} (the API's minimum) with type 'enabled', got ${describeOptionValue(budget)}; e.g. thinking: { type: 'enabled', budget_tokens: 4096 }.`,
     );
   }
 }

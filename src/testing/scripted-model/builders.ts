@@ -1,13 +1,18 @@
 import type { ContentBlock, TextBlock, ThinkingBlock, ToolUseBlock } from '../../model/messages.js';
 import type { ModelRequest, StopReason } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
-import { accepts, checkOptions, isFunction, isNonEmptyString, isPlainObject, type OptionsSpec } from '../../options/index.js';
-import { checkFactoryTurn } from './check-script-items.js';
+import { accepts, checkOptions, describeOptionValue, isFunction, isNonEmptyString, isPlainObject, type OptionsSpec } from '../../options/index.js';
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import { checkFactoryTurn, describeScriptValue } from './check-script-items.js';
 
 let nextToolUseNumber = 1;
 
-/** A text block for a scripted turn. */
+/**
+ * A text block for a scripted turn.
+ * @throws ConfigurationError when `value` is not a string.
+ */
 export function text(value: string): TextBlock {
+  if (typeof value !== 'string') throw new ConfigurationError(`text() takes the block's text as a string, got ${describeOptionValue(value)}; e.g. text('Done.').`);
   return { type: 'text', text: value };
 }
 
@@ -18,9 +23,16 @@ export function thinking(value: string, signature = 'scripted-signature'): Think
 
 /**
  * A tool call for a scripted turn.
+ * @param name - the tool's name.
+ * @param input - the call's input, as the model sends it (not checked: a script may play a model
+ *   that sends a wrong one).
  * @param id - the `tool_use` id; a unique `toolu_scripted_N` when omitted.
+ * @throws ConfigurationError when `name` is not a non-empty string.
  */
 export function toolCall(name: string, input: unknown = {}, id?: string): ToolUseBlock {
+  if (typeof name !== 'string' || name === '') {
+    throw new ConfigurationError(`toolCall() takes the tool's name first, got ${describeOptionValue(name)}; e.g. toolCall('Read', { file_path: 'a.md' }).`);
+  }
   return { type: 'tool_use', id: id ?? `toolu_scripted_${nextToolUseNumber++}`, name, input };
 }
 
@@ -63,6 +75,7 @@ const TURN_OPTIONS: OptionsSpec<ScriptedTurnOptions> = {
 
 /**
  * Builds a scripted turn from blocks (strings become text blocks) and options.
+ * @throws ConfigurationError for a part that is neither a string, a block nor turn options.
  * @example turn('Let me check.', toolCall('Read', { file_path: 'a.md' }))
  */
 export function turn(...parts: Array<ContentBlock | string | ScriptedTurnOptions>): ScriptedTurn {
@@ -70,7 +83,9 @@ export function turn(...parts: Array<ContentBlock | string | ScriptedTurnOptions
   let options: ScriptedTurnOptions = {};
   for (const part of parts) {
     if (typeof part === 'string') content.push(text(part));
-    else if ('type' in part && typeof part.type === 'string') content.push(part as ContentBlock);
+    else if (typeof part !== 'object' || part === null || Array.isArray(part)) {
+      throw new ConfigurationError(`turn() takes blocks, strings and turn options, got ${describeScriptValue(part)}; e.g. turn('Let me check.', toolCall('Read', { file_path: 'a.md' }), { stopReason: 'tool_use' }).`);
+    } else if ('type' in part && typeof part.type === 'string') content.push(part as ContentBlock);
     else {
       checkOptions<ScriptedTurnOptions>(part, TURN_OPTIONS, { owner: 'turn', usage: "turn('text', { stopReason: 'max_tokens' })" });
       options = { ...options, ...part };

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../../../src/errors/configuration-error.js';
 import { readToolOutputTool } from '../../../src/context/spill/read-tool-output-tool.js';
 import { memorySpillStore } from '../../../src/context/spill/spill-store.js';
 import { spillHandle, spillToolResult } from '../../../src/context/spill/spill-tool-result.js';
@@ -129,6 +130,13 @@ describe('ReadToolOutput', () => {
 });
 
 describe('memorySpillStore', () => {
+  it('refuses a misspelt or wrong option when made, instead of keeping everything (a budget that never took effect)', () => {
+    expect(() => memorySpillStore({ maxChars: 10 } as never)).toThrow(/`maxChars` is not an option of memorySpillStore\. Its options are: maxTotalChars\./);
+    expect(() => memorySpillStore({ maxTotalChars: 0 })).toThrow(/memorySpillStore: `maxTotalChars` must be a number of characters above 0 \(Infinity for no limit\), got 0/);
+    expect(() => memorySpillStore({ maxTotalChars: '10' as never })).toThrow(ConfigurationError);
+    expect(memorySpillStore({ maxTotalChars: Number.POSITIVE_INFINITY }).size).toBe(0);
+  });
+
   it('returns copies and drops the oldest outputs past its character budget', () => {
     const store = memorySpillStore({ maxTotalChars: 10 });
     store.save({ handle: 'a', toolUseId: 'a', toolName: 'T', text: '123456' });

@@ -141,4 +141,32 @@ describe('requests the API refuses', () => {
       ConfigurationError,
     );
   });
+
+  it('a temperature outside 0..1, a blank stop sequence and a thinking config the API refuses are refused when the model is made, naming the value and the fix', () => {
+    const refuse = (options: Record<string, unknown>, message: RegExp) => {
+      let thrown: unknown;
+      try {
+        anthropicModel({ model: 'm', apiKey: 'k', ...options });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ConfigurationError);
+      expect((thrown as ConfigurationError).code).toBe('configuration');
+      expect((thrown as Error).message).toMatch(message);
+    };
+    refuse({ temperature: 1.5 }, /anthropicModel: `temperature` must be a number from 0 to 1 \(the range the Messages API takes\), got 1\.5/);
+    refuse({ temperature: -0.1 }, /`temperature` must be a number from 0 to 1.*got -0\.1/);
+    refuse({ temperature: Number.NaN }, /`temperature` must be a number from 0 to 1.*got NaN/);
+    refuse({ stopSequences: ['END', ' \n'] }, /anthropicModel: `stopSequences\[1\]` must be a string with a non-whitespace character, got the string " \\n"/);
+    refuse({ stopSequences: 'END' }, /`stopSequences` must be an array of strings, got the string "END"/);
+    refuse({ thinking: { budget_tokens: 4096 } }, /`thinking\.type` must be a string such as 'enabled' \(with budget_tokens\), 'adaptive' or 'disabled', got undefined/);
+    refuse({ thinking: { type: 'enabled' } }, /`thinking\.budget_tokens` must be an integer of at least 1024 \(the API's minimum\) with type 'enabled', got undefined/);
+    refuse({ thinking: { type: 'enabled', budget_tokens: 512 } }, /`thinking\.budget_tokens` must be an integer of at least 1024.*got 512/);
+    refuse({ thinking: { type: 'enabled', budget_tokens: '4096' } }, /`thinking\.budget_tokens` must be an integer of at least 1024.*got the string "4096"/);
+    // What the API takes passes: the range's ends, other thinking types (adaptive, later ones) as given.
+    expect(anthropicModel({ model: 'm', apiKey: 'k', temperature: 0, stopSequences: ['\n\nHuman:'] }).modelId).toBe('m');
+    expect(anthropicModel({ model: 'm', apiKey: 'k', temperature: 1, thinking: { type: 'enabled', budget_tokens: 1024 } }).modelId).toBe('m');
+    expect(anthropicModel({ model: 'm', apiKey: 'k', thinking: { type: 'adaptive' } }).modelId).toBe('m');
+    expect(anthropicModel({ model: 'm', apiKey: 'k', thinking: { type: 'disabled' } }).modelId).toBe('m');
+  });
 });
