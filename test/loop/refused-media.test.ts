@@ -107,14 +107,15 @@ describe('media the API refuses', () => {
     expect(warnings(events)[0]!.message).toContain('1 document in the history was replaced');
   });
 
-  it('a refusal with no media to drop is reported as it was', async () => {
+  it('a 413 with no media to drop drops nothing; it compacts, and one still too large ends the run saying so', async () => {
     const agent = make();
-    server.enqueue(tooLarge);
+    server.enqueue(tooLarge, ok('<summary>\n## Goal\nJust text.\n</summary>'), tooLarge);
     const { events, result } = await collect(agent.run('Just text.'));
     expect(result.status).toBe('error');
-    expect(result.error).toMatchObject({ status: 413 });
-    expect(warnings(events)).toEqual([]);
-    expect(server.requests).toHaveLength(1);
+    expect(result.error).toMatchObject({ status: 413, retryable: false });
+    expect(result.error!.message).toMatch(/still too large/);
+    expect(warnings(events).filter((warning) => warning.source === 'model')).toEqual([]);
+    expect(server.requests).toHaveLength(3);
   });
 
   it("a custom model's ModelError is recognised too; every new image goes when the API does not say which", async () => {
