@@ -6,6 +6,7 @@ import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
 import { checkApprovalDecision } from '../loop/check-approval-decision.js';
 import { checkOptions, describeOptionValue, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { DEFAULT_AGENT_QUEUE_NAME, type AgentJobData } from './agent-job.js';
+import { AGENT_JOB_BACKOFF_DELAY_MS, AGENT_JOB_BACKOFF_TYPE } from './agent-job-backoff.js';
 import { isJobSessionId } from './is-job-session-id.js';
 import type { AgentQueueLocation } from './bullmq-connection.js';
 
@@ -13,7 +14,8 @@ import type { AgentQueueLocation } from './bullmq-connection.js';
 export interface AgentQueueOptions extends AgentQueueLocation {
   /**
    * How many times a job that failed (a store or model outage, say) is tried in all, with
-   * exponential backoff from one second. A run that a model outage (a retryable `ModelError`), a
+   * exponential backoff from one second, but never sooner than the model's API asked
+   * (`ModelError.retryAfterMs`, from a 429's or 529's `retry-after`). A run that a model outage (a retryable `ModelError`), a
    * store failure (`SessionWriteError`) or an MCP server that is down when an approval for one of
    * its tools is answered (`McpConnectionError`) ended fails its attempt while attempts are left, and the
    * next attempt continues it where it stopped; the last one returns its status `error`. A job for
@@ -177,7 +179,7 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
   const queue = new Queue<AgentJobData>(options.queueName ?? DEFAULT_AGENT_QUEUE_NAME, {
     connection: options.connection,
     ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
-    defaultJobOptions: { attempts: options.attempts ?? 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 10_000 } },
+    defaultJobOptions: { attempts: options.attempts ?? 3, backoff: { type: AGENT_JOB_BACKOFF_TYPE, delay: AGENT_JOB_BACKOFF_DELAY_MS }, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 10_000 } },
   });
   const add = async (data: AgentJobData, idempotencyKey: string | undefined): Promise<EnqueuedAgentJob> => {
     if (idempotencyKey === undefined) {

@@ -14,6 +14,7 @@ import type { SessionLease, SessionStore } from '../session/session-store.js';
 import { DEFAULT_AGENT_QUEUE_NAME, runIdOfJob, type AgentJobData, type AgentJobResult } from './agent-job.js';
 import type { AgentQueueLocation } from './bullmq-connection.js';
 import { jobProgress } from './job-progress.js';
+import { agentJobBackoff } from './agent-job-backoff.js';
 
 /** What the worker hands `createAgent` for one job. */
 export interface AgentWorkerSession {
@@ -262,7 +263,8 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         }
         const result = await run.result;
         if (lost || LeaseLostError.isInstance(result.error)) return putBack(job, token, heldRetryMs);
-        // Failed as an attempt while attempts are left, so BullMQ tries the job again after its backoff.
+        // Failed as an attempt while attempts are left, so BullMQ tries the job again after its backoff
+        // (agentJobBackoff: no sooner than the `retryAfterMs` a rate limit or an overload asked for).
         if (result.status === 'error' && isOutage(result.error) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw result.error;
         return {
           sessionId,
@@ -293,6 +295,8 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     // A job whose worker died is resumed where it stopped, so taking it over again is safe.
     maxStalledCount: 1000,
     name: id,
+    // The agent jobs' backoff (createAgentQueue): exponential, but never sooner than the API's retry-after.
+    settings: { backoffStrategy: (attemptsMade, _type, error, job) => agentJobBackoff(attemptsMade, error, job) },
   });
   worker.on('failed', (job, error) => {
     if (job && !(error instanceof DelayedError)) options.onError?.({ jobId: job.id!, sessionId: job.data.sessionId, error });

@@ -8,11 +8,11 @@ import {
   LOADED_SKILLS_HEADING,
   restatedStateInOpening,
   toolResultText,
-  promptTooLong,
   unclosedHandoffSummary,
   type CompactionState,
 } from '../context/index.js';
 import { CompactionError } from '../errors/compaction-error.js';
+import { refusedForSize } from './refused-for-size.js';
 import { isStreamRetryable, streamRetryDelay, waitBeforeStreamRetry } from './stream-retry-backoff.js';
 import { runHooks } from '../hooks/run-hooks.js';
 import type { Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
@@ -200,7 +200,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
       // Every way of shortening the summary request was refused as too long. A reactive
       // compaction is all that keeps the session going: as a last resort it drops the oldest
       // messages (keeping what an automatic compaction keeps verbatim) instead of failing.
-      const trim = trigger === 'reactive' && promptTooLong(error) ? trimCut(core, messages) : undefined;
+      const trim = trigger === 'reactive' && refusedForSize(error) ? trimCut(core, messages) : undefined;
       if (trim) {
         kept = trim;
         summary = trimmedNote(trim.cut);
@@ -208,7 +208,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
       } else {
         const failure = CompactionError.isInstance(error)
           ? error
-          : trigger === 'reactive' && promptTooLong(error)
+          : trigger === 'reactive' && refusedForSize(error)
             ? tooLongToTrim(trigger, error)
             : new CompactionError(`The compaction (${trigger}) failed: the model could not write the summary (${describeThrown(error)}). The history is unchanged.`, { cause: error });
         failed(failure);
@@ -390,7 +390,8 @@ async function writeSummary(core: AgentCore, messages: readonly Message[], cut: 
           }
           continue;
         }
-        if (!promptTooLong(error)) throw error;
+        // Too long for the window, or too large a body (HTTP 413): a shorter form may pass.
+        if (!refusedForSize(error)) throw error;
         lastError = error;
         break;
       }

@@ -1,11 +1,11 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
-import { promptTooLong } from '../context/index.js';
 import { spanAttributes, type SpanLike } from '../telemetry/index.js';
 import { compactHistory } from './compact-history.js';
 import { mediaRefusal } from './drop-refused-media.js';
 import { recoverRefusedMedia } from './recover-refused-media.js';
+import { refusedForSize, tooLargeToSend } from './refused-for-size.js';
 import type { ModelError } from '../errors/model-error.js';
 import { prepareRequest } from './prepare-request.js';
 import { PartialUsage, type CountPartialUsage } from './partial-usage.js';
@@ -34,7 +34,9 @@ export interface TurnRequest {
 /**
  * The model call of one turn. Media the API refuses (an image it cannot process, a request too
  * large) is replaced in the history by notes and the turn sent again (see `recoverRefusedMedia`).
- * "Prompt is too long" compacts the history and tries once more,
+ * "Prompt is too long", and a request too large (HTTP 413) with no media left to drop, compact
+ * the history and try once more (a 413 that cannot be compacted ends the run with an error that
+ * names the cure, see `tooLargeToSend`),
  * never leaving a dead session (the compaction's usage goes to `countUsage`, also when it
  * failed), unless the compaction spent the rest of the budget (`spend`): then it answers
  * {@link BUDGET_SPENT_COMPACTING}, as the budget is checked before every model call. With a span (the host traces), the response's attributes are set on it. A function
@@ -60,19 +62,40 @@ export async function modelTurn(
     } catch (error) {
       partial.countInto(countUsage);
       if (abort.aborted) throw error;
+      let refused: unknown = error;
+      let repaired: ModelResponse | undefined;
       // Media the API cannot take would be sent again with every later turn: replaced by notes.
       if (mediaRefusal(error) !== undefined) {
-        answer = await recoverRefusedMedia(core, error as ModelError, () => {
-          turn.request = prepareRequest(core, abort, output);
-          return abort.race(streamTurn(core, turn.request, streamOptions));
-        });
-      } else {
-        if (!promptTooLong(error) || !core.context.settings.compaction.enabled) throw error;
+        try {
+          repaired = await recoverRefusedMedia(core, error as ModelError, () => {
+            turn.request = prepareRequest(core, abort, output);
+            return abort.race(streamTurn(core, turn.request, streamOptions));
+          });
+        } catch (again) {
+          // Too large with no media (left) to drop: only a shorter history helps, as for a prompt too long.
+          if (abort.aborted || mediaRefusal(again) !== 'too-large') throw again;
+          refused = again;
+        }
+      }
+      if (repaired !== undefined) answer = repaired;
+      else {
+        if (!refusedForSize(refused)) throw refused;
+        // A 413 left as it is would be sent again, byte for byte, by every retry and every later run.
+        const tooLarge = mediaRefusal(refused) === 'too-large';
+        if (!core.context.settings.compaction.enabled) throw tooLarge ? tooLargeToSend(refused as ModelError, 'compaction-off') : refused;
         const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
-        if (!reactive.compacted) throw error;
+        if (!reactive.compacted) {
+          if (!tooLarge || abort.aborted) throw refused;
+          throw tooLargeToSend(refused as ModelError, reactive.skipped === 'nothing-to-compact' ? 'nothing-to-compact' : 'compaction-blocked');
+        }
         if (spend.exhausted) return BUDGET_SPENT_COMPACTING;
         turn.request = prepareRequest(core, abort, output);
-        answer = await abort.race(streamTurn(core, turn.request, streamOptions));
+        try {
+          answer = await abort.race(streamTurn(core, turn.request, streamOptions));
+        } catch (again) {
+          if (tooLarge && !abort.aborted && mediaRefusal(again) === 'too-large') throw tooLargeToSend(again as ModelError, 'still-too-large');
+          throw again;
+        }
       }
     }
   } catch (error) {

@@ -62,7 +62,7 @@ function droppedWarning(dropped: { images: number; documents: number }, refusal:
   const what = count(dropped.images, dropped.documents);
   return (
     `The model's request was refused because of its media: ${refusedBecause(refusal, error)}. ${what[0]!.toUpperCase()}${what.slice(1)} in the history ${dropped.images + dropped.documents === 1 ? 'was' : 'were'} replaced by a note saying so (also in the session store), and the turn is sent again. ` +
-    (refusal === 'too-large' ? 'Send smaller images or documents (the API takes up to 32 MB per request).' : 'Check the media before sending it (a valid JPEG, PNG, GIF or WebP image; a PDF that opens).')
+    (refusal === 'too-large' ? 'Send smaller images or documents (the API takes up to 32 MB per request).' : 'Check the media before sending it (a valid JPEG, PNG, GIF or WebP image of at most 5 MB; a PDF that opens).')
   );
 }
 

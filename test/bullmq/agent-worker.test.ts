@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { QueueEvents, Job } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicModel, ConfigurationError, createAgent, memorySessionStore, type SessionEntry, type SessionStore } from 'agent-harness';
-import { createAgentQueue, createAgentWorker, type AgentJobResult, type AgentQueue, type AgentWorker } from 'agent-harness/bullmq';
+import { createAgentQueue, createAgentWorker, type AgentJobResult, type AgentQueue, type AgentWorker, type AgentWorkerError } from 'agent-harness/bullmq';
 import { startMessagesServer, type MessagesServer, type MessagesServerResponse } from 'agent-harness/testing/messages-server';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { createNotesServer, type NotesServerState } from '../mcp/fixtures/notes-server.js';
@@ -308,6 +308,43 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
       expect(prompts).toHaveLength(1);
     } finally {
       await flaky.close();
+    }
+  });
+
+  it.skipIf(!reachable)('a run ended by a rate limit with retry-after waits at least that long before its next attempt, then continues without running a tool twice', { timeout: 120_000 }, async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    // HTTP 429 with `retry-after: 30` on the second call of the run (after step 0 ran), then answers again.
+    const limited = await startMessagesServer({ responses: [] });
+    const respond: MessagesServerResponse = ({ body, number }) => {
+      limited.enqueue(respond);
+      return number === 2 ? { fault: 'rate-limit', retryAfterSeconds: 30 } : demoTurn(body);
+    };
+    limited.enqueue(respond);
+    let failedAttempt: (failure: AgentWorkerError) => void = () => undefined;
+    const failed = new Promise<AgentWorkerError>((resolve) => (failedAttempt = resolve));
+    try {
+      startWorker({
+        createAgent: (session) =>
+          createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'offline', baseURL: limited.url, maxRetries: 0 }), tools: fleetTools({ logFile }), ...session.agentOptions }),
+        onError: (failure) => failedAttempt(failure),
+      });
+      const sessionId = uniqueName('retry-after');
+      const { jobId } = await queue.enqueueRun({ sessionId, prompt: 'Do the task.' });
+      const failure = await failed;
+      expect(failure.error).toMatchObject({ code: 'model', status: 429, retryAfterMs: 30_000 });
+      // BullMQ's own backoff would have tried again after 1 s; the API asked for 30.
+      const waiting = (await Job.fromId(queue.queue, jobId))!;
+      expect(waiting.attemptsMade).toBe(1);
+      expect(await waiting.getState()).toBe('delayed');
+      expect(waiting.delay).toBeGreaterThanOrEqual(30_000);
+      // Not waiting out the 30 s here: promoted, the next attempt continues the run.
+      await waiting.promote();
+      const result = await finished(jobId);
+      expect(result.status).toBe('awaiting-approval');
+      expect((await Job.fromId(queue.queue, jobId))!.attemptsMade).toBe(2);
+      expect(executions(logFile).map((execution) => `${execution.name} ${execution.n}`)).toEqual(['step 0', 'step 1']);
+    } finally {
+      await limited.close();
     }
   });
 

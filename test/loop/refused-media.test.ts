@@ -107,14 +107,15 @@ describe('media the API refuses', () => {
     expect(warnings(events)[0]!.message).toContain('1 document in the history was replaced');
   });
 
-  it('a refusal with no media to drop is reported as it was', async () => {
+  it('a 413 with no media to drop drops nothing; it compacts, and one still too large ends the run saying so', async () => {
     const agent = make();
-    server.enqueue(tooLarge);
+    server.enqueue(tooLarge, ok('<summary>\n## Goal\nJust text.\n</summary>'), tooLarge);
     const { events, result } = await collect(agent.run('Just text.'));
     expect(result.status).toBe('error');
-    expect(result.error).toMatchObject({ status: 413 });
-    expect(warnings(events)).toEqual([]);
-    expect(server.requests).toHaveLength(1);
+    expect(result.error).toMatchObject({ status: 413, retryable: false });
+    expect(result.error!.message).toMatch(/still too large/);
+    expect(warnings(events).filter((warning) => warning.source === 'model')).toEqual([]);
+    expect(server.requests).toHaveLength(3);
   });
 
   it("a custom model's ModelError is recognised too; every new image goes when the API does not say which", async () => {
@@ -135,6 +136,14 @@ describe('media the API refuses', () => {
     expect(result.status).toBe('completed');
     expect(calls).toBe(2);
     expect(mediaOf(agent.messages)).toEqual(['note', 'note']);
+  });
+
+  it('"image exceeds 5 MB maximum" (the API names the block by its path): the image is replaced and the turn sent again, instead of every retry being refused', async () => {
+    const agent = make();
+    server.enqueue({ ...couldNotProcess, message: 'messages.0.content.1.image.source.base64: image exceeds 5 MB maximum: 11641928 bytes > 5242880 bytes' }, ok());
+    const { result } = await collect(agent.run([{ type: 'text', text: 'Look.' } as ContentBlock, image()]));
+    expect(result.status).toBe('completed');
+    expect(mediaOf(server.requests[1]!.messages)).toEqual(['note']);
   });
 
   it('a session already broken by an older image: a text-only turn refused drops the images of the whole history', async () => {
@@ -174,5 +183,21 @@ describe('dropRefusedMedia', () => {
     expect(mediaRefusal(new ModelError('HTTP 400 invalid_request_error: prompt is too long', { status: 400, errorType: 'invalid_request_error' }))).toBeUndefined();
     expect(mediaRefusal(new ModelError('HTTP 500: Could not process image', { status: 500 }))).toBeUndefined();
     expect(mediaRefusal(new Error('Could not process image'))).toBeUndefined();
+  });
+
+  it('matches the API\'s own message only: a 400 that merely quotes the phrase drops no media; one naming an image\'s source does', async () => {
+    const { mediaRefusal } = await import('../../src/loop/drop-refused-media.js');
+    const { ModelError } = await import('agent-harness');
+    const http400 = (apiMessage: string) => new ModelError(`The Anthropic API answered HTTP 400 invalid_request_error: ${apiMessage}`, { status: 400, errorType: 'invalid_request_error' });
+    // The real bodies (public issue threads): the message is the phrase and nothing else.
+    expect(mediaRefusal(http400('Could not process image'))).toBe('unprocessable-image');
+    // Other refusals that only mention it are not about the request's media.
+    expect(mediaRefusal(http400('tools.0.custom.description: Could not process image descriptions longer than 1024 characters'))).toBeUndefined();
+    expect(mediaRefusal(http400('messages.3.content.0.text: text content blocks must be non-empty; could not process image placeholder'))).toBeUndefined();
+    expect(mediaRefusal(http400('messages.114: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01N82CRmSxsFBkxD4tYG2md8. Each `tool_use` block must have a corresponding `tool_result` block in the next message.'))).toBeUndefined();
+    // A refusal that names an image's source by its path (also in a tool result) is one of that image.
+    expect(mediaRefusal(http400('messages.44.content.1.image.source.base64: image exceeds 5 MB maximum: 11641928 bytes > 5242880 bytes'))).toBe('unprocessable-image');
+    expect(mediaRefusal(http400('messages.168.content.0.tool_result.content.1.image.source.base64: image exceeds 5 MB maximum: 5649924 bytes > 5242880 bytes'))).toBe('unprocessable-image');
+    expect(mediaRefusal(http400('messages.2.content.0.document.source.base64.data: The PDF specified was not valid.'))).toBe('unprocessable-document');
   });
 });

@@ -19,6 +19,7 @@ import { pathInputProblem } from './path-input-problem.js';
 /** Most paths one Glob call returns. */
 const MAX_GLOB_RESULTS = 100;
 const NARROW = 'Use a more specific pattern or path.';
+const INTERRUPTED = 'The search was interrupted.';
 
 const globInput = z.object({
   pattern: z.string().min(1).describe('The glob to match file paths against, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
@@ -73,11 +74,18 @@ export function createGlobTool(context: WorkspaceContext): Tool<GlobInput> {
       const budget = new SearchBudget(context.search);
       const matches: Array<{ absolutePath: string; mtimeMs: number }> = [];
       const report = new WalkReport();
-      for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget, onUnnameable: report.onUnnameable, onUnreadable: report.onUnreadable })) {
-        if (!matcher.test(file.relativePath)) continue;
-        const stat = await fs.lstat(file.absolutePath).catch(() => undefined);
-        matches.push({ absolutePath: file.absolutePath, mtimeMs: stat?.mtimeMs ?? 0 });
+      try {
+        for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget, onUnnameable: report.onUnnameable, onUnreadable: report.onUnreadable })) {
+          if (!matcher.test(file.relativePath)) continue;
+          const stat = await fs.lstat(file.absolutePath).catch(() => undefined);
+          matches.push({ absolutePath: file.absolutePath, mtimeMs: stat?.mtimeMs ?? 0 });
+        }
+      } catch (error) {
+        // As Grep, Read and Bash answer it: an interrupted search is a result the model reads, not a tool failure.
+        if (signal.aborted) return toolOutput(INTERRUPTED, { isError: true });
+        throw error;
       }
+      if (signal.aborted) return toolOutput(INTERRUPTED, { isError: true });
       // A walk cut short must not claim that nothing matches in the part it never reached.
       const partial = report.note() + (budget.exhausted ? `\n\n${budget.note(target.directory, `${NARROW} (e.g. path: "src").`)}` : '');
       if (matches.length === 0) return (budget.exhausted ? 'No files found in the part searched.' : 'No files found') + partial;

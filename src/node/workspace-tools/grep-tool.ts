@@ -134,7 +134,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       const searcher = new RegexSearchWorker({ regexp, timeoutMs: context.grepTimeoutMs, signal });
       const matchingLines = (text: string, longLine: number) => searcher.lineMatches(text, longLine);
       const search = async (absolutePath: string, accept: (opened: string) => boolean) => {
-        const found = await searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content' });
+        const found = await searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content', signal });
         if (!found) return;
         found.display = shownPath(boundary.display(absolutePath));
         results.push(found);

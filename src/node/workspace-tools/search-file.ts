@@ -2,7 +2,7 @@ import { codePointBoundary, headOfText } from '../../model/code-point-boundary.j
 import type { LineMatches } from './regex-search-worker.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { readOpenFile } from './read-open-file.js';
-import type { FileHandle } from 'node:fs/promises';
+import { readUnsizedFile } from './read-unsized-file.js';
 
 /** Files larger than this are skipped by Grep. */
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
@@ -35,29 +35,15 @@ export interface SearchFileOptions {
   after: number;
   /** Collect the lines (content mode); otherwise only count. */
   collectLines: boolean;
-}
-
-/**
- * Reads a regular file that reports size 0 to its end, but no further than `maxBytes`: procfs and
- * sysfs files (`/proc/<pid>/status`) report 0 and hold text. `undefined` when it holds more.
- */
-async function readUnsizedFile(handle: FileHandle, maxBytes: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const chunk = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, null);
-    if (bytesRead === 0) return Buffer.concat(chunks, total);
-    total += bytesRead;
-    if (total > maxBytes) return undefined;
-    chunks.push(chunk.subarray(0, bytesRead));
-  }
+  /** Stops reading a file of size 0 that keeps giving data (see `readUnsizedFile`). */
+  signal?: AbortSignal;
 }
 
 /**
  * Searches one file line by line. Returns `undefined` when it has no match, cannot be opened
  * safely, is not a regular file, is larger than {@link MAX_GREP_FILE_BYTES} or looks binary.
- * A file that reports size 0 (procfs) is read to its end, up to the same bound.
+ * A file that reports size 0 (procfs) is read to its end, up to the same bound; one whose read
+ * would wait for data (`trace_pipe`), or that fails to read, is passed over.
  */
 export async function searchFile(options: SearchFileOptions): Promise<FileMatches | undefined> {
   const opened = await openCheckedFile(options.absolutePath, 'read', options.accept);
@@ -68,7 +54,14 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
     const stat = await opened.handle.stat();
     if (!stat.isFile() || stat.size > MAX_GREP_FILE_BYTES) return undefined;
     mtimeMs = stat.mtimeMs;
-    bytes = stat.size === 0 ? await readUnsizedFile(opened.handle, MAX_GREP_FILE_BYTES) : await readOpenFile(opened.handle, stat.size);
+    if (stat.size > 0) bytes = await readOpenFile(opened.handle, stat.size);
+    else {
+      const read = await readUnsizedFile(opened.handle, MAX_GREP_FILE_BYTES, options.signal);
+      bytes = typeof read === 'string' ? undefined : read;
+    }
+  } catch {
+    // A file that fails to read (EIO from a sysfs attribute, say) is passed over, as one that fails to open.
+    return undefined;
   } finally {
     await opened.handle.close();
   }

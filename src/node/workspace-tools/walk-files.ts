@@ -1,9 +1,10 @@
-import type { Dirent } from 'node:fs';
-import fs from 'node:fs/promises';
+import { constants, type Dirent } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { isGitignored, parseGitignore, type GitignoreFile } from './gitignore-rules.js';
 import type { SearchBudget } from './search-budget.js';
 import { listDirectory } from './list-directory.js';
+import { readOpenFile } from './read-open-file.js';
 
 /** A file found by {@link walkFiles}. */
 export interface WalkedFile {
@@ -49,14 +50,21 @@ export interface WalkFilesOptions {
 /** Directory names never descended into. */
 export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
+/** Opens without following a link and without waiting on a FIFO (swapped in after the listing): checked by `fstat` after. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
 async function readGitignore(directory: string): Promise<GitignoreFile | undefined> {
   const file = path.join(directory, '.gitignore');
+  let handle: FileHandle | undefined;
   try {
-    const stat = await fs.lstat(file);
+    handle = await fs.open(file, OPEN_FLAGS);
+    const stat = await handle.stat();
     if (!stat.isFile()) return undefined;
-    return parseGitignore(directory, await fs.readFile(file, 'utf8'));
+    return parseGitignore(directory, (await readOpenFile(handle, stat.size)).toString('utf8'));
   } catch {
     return undefined;
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
 }
 

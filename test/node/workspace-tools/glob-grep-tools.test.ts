@@ -65,6 +65,15 @@ describe('Glob', () => {
     expect((await callTool(glob, { pattern: '*', path: 'missing' })).text).toBe('Path does not exist: missing');
   });
 
+  it('an already aborted call answers as Grep does ("The search was interrupted.", an error result), not by throwing AbortError', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const globbed = await callTool(glob, { pattern: '**/*.ts' }, { signal: controller.signal });
+    const grepped = await callTool(grep, { pattern: 'TODO' }, { signal: controller.signal });
+    expect(globbed).toMatchObject({ isError: true, text: 'The search was interrupted.' });
+    expect(grepped).toMatchObject({ isError: globbed.isError, text: globbed.text });
+  });
+
   it('caps the number of results', async () => {
     await Promise.all(Array.from({ length: 120 }, (_, index) => put(`many/f${index}.txt`, '')));
     const result = await callTool(glob, { pattern: 'many/*.txt' });
