@@ -1,4 +1,4 @@
-import type { TextBlock } from '../model/messages.js';
+import type { ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { PERMISSION_MODES } from '../types/permission.js';
 import type { AgentCore } from './agent-core.js';
@@ -41,6 +41,10 @@ export function startFreshContext(core: AgentCore, carried: readonly TextBlock[]
     const list = core.state.todos.map((todo) => `- [${todo.status === 'completed' ? 'x' : ' '}] ${todo.content} (${todo.status})`).join('\n');
     blocks.push({ type: 'text', text: `Your todo list so far:\n${list}` });
   }
+  const answers = questionAnswers(core);
+  if (answers.length > 0) {
+    blocks.push({ type: 'text', text: `Alongside the plan you asked the user questions, and they answered; their answers still apply:\n${answers.join('\n')}` });
+  }
   const planModeInstructions = core.options.planModeInstructions;
   if (core.mode !== 'default') blocks.push({ type: 'text', text: modeReminder(core.mode, { planModeInstructions }) });
   // Mode changes are left out: the fresh context states the mode as it is now.
@@ -48,4 +52,29 @@ export function startFreshContext(core: AgentCore, carried: readonly TextBlock[]
   const reminders = new Set(carried.map((block) => block.text).filter((text) => !modeReminders.has(text)));
   for (const text of reminders) blocks.push({ type: 'text', text });
   core.commit({ kind: 'checkpoint', state: fresh, reason: 'clear-context' }, { kind: 'message', message: { role: 'user', content: blocks }, planContent: request.plan });
+}
+
+/**
+ * The answers to questions (tools that ask the user, `requiresUserInteraction`) of the batch
+ * whose plan approval asked for the fresh context: the user's words, given after the plan was
+ * written, so the plan cannot hold them, and the history that showed them is replaced. Each as
+ * the model read it, after the questions it asked.
+ */
+function questionAnswers(core: AgentCore): string[] {
+  const messages = core.state.messages;
+  const results = messages.at(-1);
+  const calls = messages.at(-2);
+  if (results?.role !== 'user' || calls?.role !== 'assistant' || !Array.isArray(results.content) || !Array.isArray(calls.content)) return [];
+  const answers: string[] = [];
+  for (const block of calls.content as ContentBlock[]) {
+    if (block.type !== 'tool_use') continue;
+    const call = block as ToolUseBlock;
+    if (core.tools.get(call.name)?.requiresUserInteraction !== true) continue;
+    const result = (results.content as ContentBlock[]).find((candidate): candidate is ToolResultBlock => candidate.type === 'tool_result' && candidate.tool_use_id === call.id);
+    if (!result || result.is_error === true) continue;
+    const text = typeof result.content === 'string' ? result.content : result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+    if (text.trim() === '') continue;
+    answers.push(`- ${call.name} ${JSON.stringify(call.input)}: ${text}`);
+  }
+  return answers;
 }

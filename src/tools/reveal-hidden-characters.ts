@@ -30,3 +30,12 @@ export function revealHiddenCharacters(text: string): string {
 export function revealHiddenCharactersInOutput(text: string): string {
   return text.replace(HIDDEN, (character) => (character === '\r' ? character : codePointLabel(character)));
 }
+
+/**
+ * Whether a text shows nothing once rendered: only whitespace and the hidden characters above
+ * (a plan of zero-width spaces is a blank card).
+ * @internal
+ */
+export function isVisiblyBlank(text: string): boolean {
+  return text.replace(HIDDEN, '').trim() === '';
+}

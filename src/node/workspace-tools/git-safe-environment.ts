@@ -28,6 +28,9 @@ export const PINNED_GIT_CONFIG: ReadonlyArray<readonly [key: string, value: stri
   ['gpg.ssh.program', 'ssh-keygen'],
   // A bare repository written as ordinary files (config, info/attributes) would bring its own drivers.
   ['safe.bareRepository', 'explicit'],
+  // `git diff` otherwise writes the stat data it refreshed back to .git/index (GIT_OPTIONAL_LOCKS
+  // does not cover it): a read-only command, run unasked and in plan mode, changes nothing on disk.
+  ['diff.autoRefreshIndex', 'false'],
 ];
 
 /** Variables removed: they would take precedence over the pinned configuration. */
@@ -37,7 +40,8 @@ const REMOVED_VARIABLES = ['GIT_EXTERNAL_DIFF'];
  * Returns a copy of `env` in which git cannot run a pager, hook, fsmonitor daemon, external diff
  * or signature program chosen by a repository's configuration: the entries of
  * {@link PINNED_GIT_CONFIG} are appended after any `GIT_CONFIG_COUNT` entries already present
- * (a later entry wins), `GIT_PAGER` and `PAGER` are `cat`, and `GIT_EXTERNAL_DIFF` is removed.
+ * (a later entry wins), `GIT_PAGER` and `PAGER` are `cat`, `GIT_OPTIONAL_LOCKS` is `0` (with
+ * `diff.autoRefreshIndex` off, `git status` and `git diff` do not write back the index they refreshed), and `GIT_EXTERNAL_DIFF` is removed.
  * A `GIT_CONFIG_COUNT` that is not a non-negative integer is replaced (git would refuse to run).
  *
  * Not closed: `diff.<driver>.textconv`, `diff.<driver>.command` and `filter.<driver>.clean` /
@@ -60,5 +64,8 @@ export function gitSafeEnvironment(env: Record<string, string | undefined>): Rec
   out.GIT_CONFIG_COUNT = String(count);
   out.GIT_PAGER = 'cat';
   out.PAGER = 'cat';
+  // A read-only command runs unasked, in plan mode too: `git status` must not write back the
+  // index it refreshed (an optional lock), which also races the user's own git in the workspace.
+  out.GIT_OPTIONAL_LOCKS = '0';
   return out;
 }

@@ -120,8 +120,9 @@ function checkGitBranch(args: string[]): string | undefined {
   return undefined;
 }
 
-// `git status` and `git diff` may refresh the stat cache in .git/index (status not with
-// GIT_OPTIONAL_LOCKS=0); no tracked or working-tree content changes. `describe --dirty` is left out.
+// `git status` and `git diff` refresh the stat cache of .git/index in memory only: the Bash tool
+// runs them with GIT_OPTIONAL_LOCKS=0 and diff.autoRefreshIndex=false (gitSafeEnvironment), so
+// they write nothing. `describe --dirty` writes the index whatever the setting, so it is left out.
 const GIT_READ_ONLY_SUBCOMMANDS = new Set(['status', 'diff', 'log', 'show', 'rev-parse', 'ls-files', 'blame', 'shortlog']);
 
 function checkGit(args: string[]): string | undefined {

@@ -1,6 +1,7 @@
 import { z } from 'zod/v4';
 import type { AgentServices } from './agent-services.js';
 import { defineTool } from '../define-tool.js';
+import { isVisiblyBlank } from '../reveal-hidden-characters.js';
 
 const DESCRIPTION = `Use this tool when you are in plan mode and have finished planning: it presents your plan to the user for approval.
 Pass the complete plan as markdown in "plan": the goal, the steps in order, and the risks or open questions. If the user approves, you leave plan mode and continue right away with the execution; if they reject it, you receive their feedback and stay in plan mode to revise the plan.`;
@@ -26,10 +27,14 @@ const defineExitPlanMode = () =>
     inputSchema: z.object({ plan: z.string().min(1).describe('The plan to present, in markdown.') }),
     readOnly: true,
     concurrencySafe: false,
-    validateInput: ({ agent: context }) =>
-      context.permissionMode === 'plan'
-        ? undefined
-        : 'You are not in plan mode, so there is no plan to present. Continue with the task directly (use TodoWrite to track steps if helpful).',
+    validateInput: ({ input, agent: context }) => {
+      if (context.permissionMode !== 'plan') {
+        return 'You are not in plan mode, so there is no plan to present. Continue with the task directly (use TodoWrite to track steps if helpful).';
+      }
+      // A plan of blanks or invisible characters is an empty card: nothing to approve, nor to carry out.
+      if (isVisiblyBlank(input.plan)) return 'The plan is blank (only whitespace or invisible characters): write out the plan (the goal, the steps in order, the risks) and present it again.';
+      return undefined;
+    },
     checkPermissions: () => ({ behavior: 'ask', message: 'The plan needs the user\'s approval.', askReason: { type: 'plan-approval' } }),
     // The mode the host chose with its approval applies only once the plan is saved, so nothing
     // runs outside plan mode on a plan that was not kept.

@@ -34,6 +34,7 @@ describe('gitSafeEnvironment', () => {
     expect(env.GIT_CONFIG_COUNT).toBe(String(1 + PINNED_GIT_CONFIG.length));
     expect(env.GIT_EXTERNAL_DIFF).toBeUndefined();
     expect([env.GIT_PAGER, env.PAGER]).toEqual(['cat', 'cat']);
+    expect(env.GIT_OPTIONAL_LOCKS).toBe('0');
     expect(gitSafeEnvironment({ GIT_CONFIG_COUNT: 'bogus' }).GIT_CONFIG_KEY_0).toBe('core.fsmonitor');
   });
 });
@@ -58,6 +59,27 @@ describe('the Bash tool pins git configuration', () => {
     await agent.run('look around').result;
     expect(asked).toEqual([]);
     expect(await exists(path.join(work, 'PWNED-PLAN'))).toBe(false);
+  });
+
+  it('plan mode: `git status` and `git diff` on a file whose stat data changed do not write .git/index back', async () => {
+    // Same content, other times: git refreshes the index's stat data and, with its optional lock, writes the index back.
+    await fs.utimes(path.join(work, 'f.txt'), new Date('2001-02-03T04:05:06Z'), new Date('2001-02-03T04:05:06Z'));
+    const index = path.join(work, '.git', 'index');
+    const before = { bytes: await fs.readFile(index), mtimeMs: (await fs.stat(index)).mtimeMs };
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('Bash', { command: 'git status --porcelain && git diff --stat' }, 'b1')), 'done']),
+      tools: workspaceTools({ cwd: work }),
+      permissionMode: 'plan',
+      cwd: work,
+      canUseTool: async () => ({ behavior: 'deny', message: 'no' }),
+    });
+    const events: { type: string; isError?: boolean }[] = [];
+    agent.on('tool-result', (event) => events.push(event));
+    await agent.run('look around').result;
+    expect(events).toEqual([expect.objectContaining({ toolUseId: 'b1', isError: false })]);
+    expect(await fs.readFile(index)).toEqual(before.bytes);
+    expect((await fs.stat(index)).mtimeMs).toBe(before.mtimeMs);
+    expect(await exists(path.join(work, '.git', 'index.lock'))).toBe(false);
   });
 
   it('`git diff` does not run diff.external, core.pager or hooks from the repository config, and still shows the change', async () => {
