@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, type ToolUseBlock } from 'agent-harness';
+import { createAgent, defineTool, toolOutput, type ToolUseBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
 /** A tool of each schema kind; `ran` records the inputs it ran with. */
@@ -61,6 +61,23 @@ describe('a host callback that changes the tool input in place', () => {
       const agent = createAgent({ model, tools: [sayTool(kind, ran)], hooks: { PostToolUse: [{ hook: (input) => (tamper(input.toolInput), {}) }] } });
       expect((await agent.run('go').result).status).toBe('completed');
       expect((model.requests[1]!.messages[1]!.content as ToolUseBlock[])[0]!.input).toEqual(ORIGINAL);
+    });
+  }
+});
+
+describe('a PostToolUse hook that changes the tool response in place', () => {
+  for (const shape of ['blocks', 'toolOutput'] as const) {
+    it(`(${shape}) does not change the result the model gets: no blank text block reaches the API`, async () => {
+      const blocks = [{ type: 'text' as const, text: 'the answer' }];
+      const tool = defineTool({ name: 'blocks', description: 'Blocks.', inputSchema: z.object({}), readOnly: true, execute: () => (shape === 'blocks' ? blocks : toolOutput(blocks)) });
+      const model = scriptedModel([turn(toolCall('blocks', {}, 't1')), 'done']);
+      const blank = (response: unknown) => {
+        const returned = (Array.isArray(response) ? response : (response as { content: Array<{ text: string }> }).content) as Array<{ text: string }>;
+        returned[0]!.text = '';
+      };
+      const agent = createAgent({ model, tools: [tool], hooks: { PostToolUse: [{ hook: (input) => (blank(input.toolResponse), {}) }] } });
+      expect((await agent.run('go').result).status).toBe('completed');
+      expect(model.requests[1]!.messages[2]!.content).toEqual([{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'the answer' }] }]);
     });
   }
 });
