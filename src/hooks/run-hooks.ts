@@ -5,6 +5,7 @@ import type { HookCallInput, HookEntry, HookEventName, HookInput, HookOutput, Ho
 import { describeThrown } from '../errors/describe-thrown.js';
 import { readAnswer } from '../options/read-answer.js';
 import { HOOK_OUTPUT_FIELDS } from './hook-output-fields.js';
+import { copyToolInput } from './copy-tool-input.js';
 
 /** The timeout of a hook without its own `timeoutMs`. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
@@ -73,7 +74,9 @@ async function runOne<E extends HookEventName>(
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
-  const fullInput = Object.assign({}, input, { hookEventName: event, signal: controller.signal }) as unknown as HookInput<E>;
+  // Each hook gets its own copy of a tool input: a change in place is not a rewrite (see copyToolInput).
+  const fields = 'toolInput' in input ? { hookEventName: event, signal: controller.signal, toolInput: copyToolInput(input.toolInput) } : { hookEventName: event, signal: controller.signal };
+  const fullInput = Object.assign({}, input, fields) as unknown as HookInput<E>;
   const called = (async (): Promise<Settled<unknown>> => {
     try {
       // Read once, inside the try: an output whose fields throw when read is a hook that failed.

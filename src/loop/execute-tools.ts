@@ -346,6 +346,9 @@ function suspend(core: AgentCore, call: BatchCall, suspension: ToolSuspension): 
 async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: unknown, value: unknown, signal: AbortSignal): Promise<ToolResultContent> {
   const maxChars = resultCharLimit(core);
   let { content, isError } = toToolResultContent(value, maxChars);
+  // The blocks are the tool's own, which the hooks get as toolResponse: a hook that changed one in
+  // place (a text made blank) would change the result the API gets after it was checked.
+  if (typeof content !== 'string') content = structuredClone(content);
   const post = await runHooks({
     event: 'PostToolUse',
     hooks: core.options.hooks,

@@ -61,6 +61,9 @@ export function createAgentTools(
     run_in_background: z.boolean().optional().describe('Start it in the background: you get a task id at once and are told when it ends; check its output with TaskOutput.'),
   });
 
+  /** How many levels of subagents a subagent of this type, started here, may start itself. */
+  const depthBelow = (definition: AgentDefinition) => (Number.isFinite(depthLeft) ? Math.min(definition.maxDepth ?? 0, depthLeft - 1) : (definition.maxDepth ?? 0));
+
   const setupFor = (type: string, agentId: string, parentToolUseId: string, left: number, background: boolean): SubagentSetup => ({
     parent: parent(),
     subagentType: type,
@@ -97,8 +100,7 @@ export function createAgentTools(
     kind: 'other',
     execute: async ({ input: call, toolUseId, signal, run }) => {
       const core = parent();
-      const definition = settings.agents[call.subagent_type]!;
-      const left = Number.isFinite(depthLeft) ? Math.min(definition.maxDepth ?? 0, depthLeft - 1) : (definition.maxDepth ?? 0);
+      const left = depthBelow(settings.agents[call.subagent_type]!);
       // The subagent's plan is named after the parent's session: draw the slug once, here.
       if (core.state.planSlug === undefined) {
         // One draw for parallel Agent calls; the parent's own plan is not written now, so its
@@ -130,14 +132,20 @@ export function createAgentTools(
       return answer(child, result, data, signal);
     },
     resume: async ({ nested, approval, signal, run, toolUseId }) => {
-      const data = nested.data as AgentCallData;
+      let data = nested.data as AgentCallData;
       // Own keys only: a stored type such as "constructor" (a tampered snapshot) names no type,
       // and must not resume as one without any of a type's limits.
       if (typeof data.subagentType !== 'string' || !Object.hasOwn(settings.agents, data.subagentType)) {
         return toolOutput(`The subagent type "${data.subagentType}" no longer exists, so the subagent could not continue.`, { isError: true });
       }
       const core = parent();
-      const child = buildSubagentCore(setupFor(data.subagentType, nested.agentId, toolUseId, data.depthLeft, false), structuredClone(nested.state));
+      // Never more than its type allows from here: a stored depth is a claim (a tampered snapshot
+      // would hand a type with maxDepth 0 an Agent tool).
+      const bound = depthBelow(settings.agents[data.subagentType]!);
+      const stored = data.depthLeft;
+      const left = Number.isInteger(stored) && stored >= 0 ? Math.min(stored, bound) : bound;
+      data = { ...data, depthLeft: left };
+      const child = buildSubagentCore(setupFor(data.subagentType, nested.agentId, toolUseId, left, false), structuredClone(nested.state));
       const result = await subagentLimiterOf(core).run(child, () => resumeSubagent(child, approval, data, { parent: core, subagentType: data.subagentType, signal, run }), { waiter: core, signal });
       return answer(child, result, data, signal);
     },

@@ -1,5 +1,6 @@
 import type { ContentBlock, Message, TextBlock } from '../../model/messages.js';
 import type { ToolDefinition } from '../../model/model.js';
+import { estimateImageTokens, estimatePdfPages, PDF_PAGE_TOKEN_ESTIMATE } from './estimate-media-tokens.js';
 
 /**
  * Tokens assumed for an image whose size is not known: about what the API charges for the
@@ -34,7 +35,8 @@ export function countAsciiCharacters(text: string): number {
 
 /**
  * A rough token count of one content block: its text, a tool call's name and JSON input, a tool
- * result's content, {@link IMAGE_TOKEN_ESTIMATE} per image, the JSON of any other block.
+ * result's content, an image by its size (at most {@link IMAGE_TOKEN_ESTIMATE}), a PDF by its pages,
+ * the JSON of any other block.
  * @param block - a content block in wire shape.
  */
 export function estimateBlockTokens(block: ContentBlock): number {
@@ -60,10 +62,31 @@ function blockBody(block: ContentBlock): number {
       return content.reduce<number>((sum, inner: ContentBlock) => sum + estimateBlockTokens(inner), 0);
     }
     case 'image':
-      return IMAGE_TOKEN_ESTIMATE;
+      return estimateImageTokens(record.source, IMAGE_TOKEN_ESTIMATE);
+    case 'document':
+      return documentBody(block, record);
     default:
       return estimateTextTokens(safeJson(record));
   }
+}
+
+/**
+ * A document by what the API makes of it: a PDF by its pages (not its base64, which the API never
+ * reads as text: counted as text, a 1 MB PDF of a dozen pages was a third of a million tokens and
+ * set off a compaction), a text or content document by its text, plus its title and context.
+ */
+function documentBody(block: object, record: Record<string, unknown>): number {
+  const source = (record.source ?? {}) as { type?: unknown; data?: unknown; media_type?: unknown; content?: unknown };
+  let body: number;
+  if (source.type === 'text') body = estimateTextTokens(String(source.data ?? ''));
+  else if (source.type === 'content') {
+    const content = source.content;
+    body = typeof content === 'string' ? estimateTextTokens(content) : Array.isArray(content) ? content.reduce<number>((sum, inner: ContentBlock) => sum + estimateBlockTokens(inner), 0) : 0;
+  } else if (source.type === 'base64' && typeof source.data === 'string') body = estimatePdfPages(block, source.data) * PDF_PAGE_TOKEN_ESTIMATE;
+  // A URL or a file id: its pages are not known here; counted as one.
+  else body = PDF_PAGE_TOKEN_ESTIMATE;
+  for (const field of ['title', 'context'] as const) if (typeof record[field] === 'string') body += estimateTextTokens(record[field]);
+  return body;
 }
 
 /**

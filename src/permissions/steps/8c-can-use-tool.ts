@@ -7,6 +7,7 @@ import { validateToolInput } from '../validate-tool-input.js';
 import { allow, defer, deny, interrupted, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
 import { describeThrown } from '../../errors/describe-thrown.js';
 import { describeJson } from '../../options/describe-json.js';
+import { copyToolInput } from '../../hooks/copy-tool-input.js';
 
 /** The documented fields of a `PermissionResult`: what is read of the answer. */
 const PERMISSION_RESULT_FIELDS: ReadonlyArray<AnswerField<PermissionResult>> = ['behavior', 'updatedInput', 'updatedPermissions', 'clearContext', 'message', 'interrupt'];
@@ -44,7 +45,7 @@ export async function canUseToolStep(
   };
   let result: unknown;
   try {
-    const raced = await raceAbort(() => canUseTool(tool.name, state.input, context), signal);
+    const raced = await raceAbort(() => canUseTool(tool.name, copyToolInput(state.input), context), signal);
     if (raced.aborted) return interrupted(state);
     // Read once, here: an answer whose fields throw when read is a callback that failed.
     result = readAnswer(raced.value, PERMISSION_RESULT_FIELDS);

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, defineTool, toolOutput, type ToolUseBlock } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+
+/** A tool of each schema kind; `ran` records the inputs it ran with. */
+function sayTool(kind: 'zod' | 'json schema', ran: unknown[]) {
+  const inputSchema =
+    kind === 'zod'
+      ? z.object({ text: z.string(), nested: z.object({ value: z.string() }) })
+      : { type: 'object', properties: { text: { type: 'string' }, nested: { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] } }, required: ['text', 'nested'] };
+  return defineTool({
+    name: 'say',
+    description: 'Says.',
+    inputSchema: inputSchema as never,
+    readOnly: true,
+    execute: ({ input }: { input: unknown }) => (ran.push(structuredClone(input)), 'said'),
+  });
+}
+
+/** Changes a tool input in place into one its schema rejects, and returns nothing. */
+const tamper = (toolInput: unknown) => {
+  const input = toolInput as { text: unknown; nested: { value: unknown } };
+  input.text = 42;
+  input.nested.value = 99;
+};
+
+const ORIGINAL = { text: 'hi', nested: { value: 'a' } };
+
+describe('a host callback that changes the tool input in place', () => {
+  for (const kind of ['zod', 'json schema'] as const) {
+    it(`PreToolUse (${kind}): the call runs with the validated input, the history keeps the model's call`, async () => {
+      const ran: unknown[] = [];
+      const model = scriptedModel([turn(toolCall('say', structuredClone(ORIGINAL), 't1')), 'done']);
+      const agent = createAgent({ model, tools: [sayTool(kind, ran)], hooks: { PreToolUse: [{ hook: (input) => (tamper(input.toolInput), {}) }] } });
+      expect((await agent.run('go').result).status).toBe('completed');
+      expect(ran).toEqual([ORIGINAL]);
+      expect((agent.messages[1]!.content as ToolUseBlock[])[0]!.input).toEqual(ORIGINAL);
+      expect((model.requests[1]!.messages[1]!.content as ToolUseBlock[])[0]!.input).toEqual(ORIGINAL);
+    });
+
+    it(`PermissionRequest and canUseTool (${kind}): an allow without updatedInput runs the input that was asked about`, async () => {
+      const ran: unknown[] = [];
+      const tool = sayTool(kind, ran);
+      const model = scriptedModel([turn(toolCall('say', structuredClone(ORIGINAL), 't1')), 'done']);
+      const agent = createAgent({
+        model,
+        tools: [tool],
+        rules: { ask: ['say'] },
+        hooks: { PermissionRequest: [{ hook: (input) => (tamper(input.toolInput), {}) }] },
+        canUseTool: (_name, input) => (tamper(input), { behavior: 'allow' }),
+      });
+      expect((await agent.run('go').result).status).toBe('completed');
+      expect(ran).toEqual([ORIGINAL]);
+      expect((agent.messages[1]!.content as ToolUseBlock[])[0]!.input).toEqual(ORIGINAL);
+    });
+
+    it(`PostToolUse (${kind}): the history keeps the model's call`, async () => {
+      const ran: unknown[] = [];
+      const model = scriptedModel([turn(toolCall('say', structuredClone(ORIGINAL), 't1')), 'done']);
+      const agent = createAgent({ model, tools: [sayTool(kind, ran)], hooks: { PostToolUse: [{ hook: (input) => (tamper(input.toolInput), {}) }] } });
+      expect((await agent.run('go').result).status).toBe('completed');
+      expect((model.requests[1]!.messages[1]!.content as ToolUseBlock[])[0]!.input).toEqual(ORIGINAL);
+    });
+  }
+});
+
+describe('a PostToolUse hook that changes the tool response in place', () => {
+  for (const shape of ['blocks', 'toolOutput'] as const) {
+    it(`(${shape}) does not change the result the model gets: no blank text block reaches the API`, async () => {
+      const blocks = [{ type: 'text' as const, text: 'the answer' }];
+      const tool = defineTool({ name: 'blocks', description: 'Blocks.', inputSchema: z.object({}), readOnly: true, execute: () => (shape === 'blocks' ? blocks : toolOutput(blocks)) });
+      const model = scriptedModel([turn(toolCall('blocks', {}, 't1')), 'done']);
+      const blank = (response: unknown) => {
+        const returned = (Array.isArray(response) ? response : (response as { content: Array<{ text: string }> }).content) as Array<{ text: string }>;
+        returned[0]!.text = '';
+      };
+      const agent = createAgent({ model, tools: [tool], hooks: { PostToolUse: [{ hook: (input) => (blank(input.toolResponse), {}) }] } });
+      expect((await agent.run('go').result).status).toBe('completed');
+      expect(model.requests[1]!.messages[2]!.content).toEqual([{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'the answer' }] }]);
+    });
+  }
+});
