@@ -69,6 +69,8 @@ export interface AgentWorkerOptions extends AgentQueueLocation {
    * The clock the worker times its leases with, in milliseconds (see `leaseTtlMs`); only compared
    * with its own readings. Tests pass the manual clock they give the store
    * (`memorySessionStore({ now })`), so a lease runs out without waiting.
+   * A reading below an earlier one (a wall clock such as `Date.now` set back) is not trusted: no
+   * more tool calls of the job start, and the job is put back for a fresh lease.
    * @default performance.now (monotonic: a step of the system clock does not move a lease's end)
    */
   now?: () => number;
@@ -208,9 +210,18 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     let lost = false;
     /** When the lease ends by this worker's clock, unless a renewal comes back first. */
     let deadline = askedAt + ttlMs;
+    /** The latest reading of the clock, and how far a later one went back from it (a wall clock set back). */
+    let latest = askedAt;
+    let wentBackMs = 0;
+    const read = (): number => {
+      const time = now();
+      if (time < latest) wentBackMs = Math.max(wentBackMs, latest - time);
+      else latest = time;
+      return time;
+    };
     const renewal = setInterval(() => {
       if (!current) return;
-      const sentAt = now();
+      const sentAt = read();
       leases.renew(current, { ttlMs }).then(
         (renewed) => {
           current = renewed;
@@ -225,10 +236,15 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     }, Math.max(1, Math.floor(ttlMs / 3)));
     // Read right before each tool call starts: no store round trip, and a pause that outlasted the
     // lease (when no renewal could run) is seen at once.
+    // A clock that went back cannot tell how long has passed: the lease may have run out meanwhile.
     const checkLease = (): LeaseLostError | undefined => {
-      const time = now();
-      if (!lost && time < deadline) return undefined;
-      const reason = lost ? `the store refused to renew it (worker "${id}")` : `its ${ttlMs} ms (leaseTtlMs) ran out ${time - deadline} ms ago by the clock of worker "${id}", with no renewal since`;
+      const time = read();
+      if (!lost && wentBackMs === 0 && time < deadline) return undefined;
+      const reason = lost
+        ? `the store refused to renew it (worker "${id}")`
+        : wentBackMs > 0
+          ? `the clock of worker "${id}" (its \`now\` option) went back ${wentBackMs} ms while it held the lease, so it cannot tell whether its ${ttlMs} ms (leaseTtlMs) ran out; give the worker a monotonic clock (the default, performance.now)`
+          : `its ${ttlMs} ms (leaseTtlMs) ran out ${time - deadline} ms ago by the clock of worker "${id}", with no renewal since`;
       return new LeaseLostError({ sessionId, fencingToken: lease.fencingToken, currentLease: undefined, now: time, reason });
     };
     try {
