@@ -144,6 +144,12 @@ function isOutage(error: Error | undefined): boolean {
   return (ModelError.isInstance(error) && error.retryable) || SessionWriteError.isInstance(error) || McpConnectionError.isInstance(error);
 }
 
+/** True when the store holds no entry of the session (deleted, or never written); reads one entry at most. */
+async function hasNoEntries(store: SessionStore, sessionId: string): Promise<boolean> {
+  for await (const _entry of store.load(sessionId)) return false;
+  return true;
+}
+
 /** Puts a job back for later without counting an attempt. */
 async function putBack(job: Job, token: string | undefined, delayMs: number): Promise<never> {
   await job.moveToDelayed(Date.now() + delayMs, token);
@@ -237,9 +243,14 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     // Read right before each tool call starts: no store round trip, and a pause that outlasted the
     // lease (when no renewal could run) is seen at once.
     // A clock that went back cannot tell how long has passed: the lease may have run out meanwhile.
+    /** A tool call of the job was let start: the call was stored first, so the session had entries. */
+    let toolStarted = false;
     const checkLease = (): LeaseLostError | undefined => {
       const time = read();
-      if (!lost && wentBackMs === 0 && time < deadline) return undefined;
+      if (!lost && wentBackMs === 0 && time < deadline) {
+        toolStarted = true;
+        return undefined;
+      }
       const reason = lost
         ? `the store refused to renew it (worker "${id}")`
         : wentBackMs > 0
@@ -249,6 +260,17 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     };
     try {
       const entries = await loadEntries(store, sessionId);
+      /**
+       * Puts the job back after its lease was lost, unless the lease ended because the host deleted
+       * the session (a session that had entries has none now): the next attempt would start the run
+       * again from scratch in a new session, sending the prompt again and running its tools twice.
+       */
+      const afterLostLease = async (): Promise<AgentJobResult> => {
+        if ((entries.length > 0 || toolStarted) && (await hasNoEntries(store, sessionId))) return { sessionId, runId, status: 'session-deleted', pendingApprovals: [] };
+        return putBack(job, token, heldRetryMs);
+      };
+      // An answer for a session that is not there (deleted, or never created) has nothing to continue.
+      if (data.kind === 'approval' && entries.length === 0) return { sessionId, runId, status: 'approval-not-pending', pendingApprovals: [] };
       const progress = jobProgress(entries, runId);
       // A run an outage ended failed its attempt (below): this attempt continues it.
       const retrying = progress.endedWith === 'error' && job.attemptsMade > 0;
@@ -277,7 +299,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
           return { sessionId, runId, status: 'approval-not-pending', pendingApprovals: agent.pendingApprovals.map((approval) => approval.id) };
         }
         const result = await run.result;
-        if (lost || LeaseLostError.isInstance(result.error)) return putBack(job, token, heldRetryMs);
+        if (lost || LeaseLostError.isInstance(result.error)) return await afterLostLease();
         // Failed as an attempt while attempts are left, so BullMQ tries the job again after its backoff.
         if (result.status === 'error' && isOutage(result.error) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw result.error;
         return {
@@ -289,7 +311,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         };
       } catch (error) {
         // Lost the lease while loading (the resume's own writes were refused): try again later.
-        if (lost || LeaseLostError.isInstance(error)) return putBack(job, token, heldRetryMs);
+        if (lost || LeaseLostError.isInstance(error)) return await afterLostLease();
         throw error;
       } finally {
         await agent.close();
