@@ -33,9 +33,12 @@ export interface AgentJobResult {
   runId: string;
   /**
    * The run's status; `approval-not-pending` when the approval was already answered by another
-   * job (or superseded by a new prompt) before this job's run began, so nothing ran.
+   * job (or superseded by a new prompt) before this job's run began, or its session is not in the
+   * store (deleted), so nothing ran; `session-deleted` when the host deleted the session while the
+   * job ran (its lease ended with it): the run stops there and is not started again in a new
+   * session, where its prompt and tools would run a second time.
    */
-  status: RunStatus | 'approval-not-pending';
+  status: RunStatus | 'approval-not-pending' | 'session-deleted';
   /** Ids of the approvals the session waits on once the job is done. */
   pendingApprovals: string[];
   /** The message of the error that ended the run, for status `error`. */

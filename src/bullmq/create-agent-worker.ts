@@ -70,6 +70,8 @@ export interface AgentWorkerOptions extends AgentQueueLocation {
    * The clock the worker times its leases with, in milliseconds (see `leaseTtlMs`); only compared
    * with its own readings. Tests pass the manual clock they give the store
    * (`memorySessionStore({ now })`), so a lease runs out without waiting.
+   * A reading below an earlier one (a wall clock such as `Date.now` set back) is not trusted: no
+   * more tool calls of the job start, and the job is put back for a fresh lease.
    * @default performance.now (monotonic: a step of the system clock does not move a lease's end)
    */
   now?: () => number;
@@ -143,6 +145,12 @@ function isOutage(error: Error | undefined): boolean {
   return (ModelError.isInstance(error) && error.retryable) || SessionWriteError.isInstance(error) || McpConnectionError.isInstance(error);
 }
 
+/** True when the store holds no entry of the session (deleted, or never written); reads one entry at most. */
+async function hasNoEntries(store: SessionStore, sessionId: string): Promise<boolean> {
+  for await (const _entry of store.load(sessionId)) return false;
+  return true;
+}
+
 /** Puts a job back for later without counting an attempt. */
 async function putBack(job: Job, token: string | undefined, delayMs: number): Promise<never> {
   await job.moveToDelayed(Date.now() + delayMs, token);
@@ -209,9 +217,18 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     let lost = false;
     /** When the lease ends by this worker's clock, unless a renewal comes back first. */
     let deadline = askedAt + ttlMs;
+    /** The latest reading of the clock, and how far a later one went back from it (a wall clock set back). */
+    let latest = askedAt;
+    let wentBackMs = 0;
+    const read = (): number => {
+      const time = now();
+      if (time < latest) wentBackMs = Math.max(wentBackMs, latest - time);
+      else latest = time;
+      return time;
+    };
     const renewal = setInterval(() => {
       if (!current) return;
-      const sentAt = now();
+      const sentAt = read();
       leases.renew(current, { ttlMs }).then(
         (renewed) => {
           current = renewed;
@@ -226,14 +243,35 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     }, Math.max(1, Math.floor(ttlMs / 3)));
     // Read right before each tool call starts: no store round trip, and a pause that outlasted the
     // lease (when no renewal could run) is seen at once.
+    // A clock that went back cannot tell how long has passed: the lease may have run out meanwhile.
+    /** A tool call of the job was let start: the call was stored first, so the session had entries. */
+    let toolStarted = false;
     const checkLease = (): LeaseLostError | undefined => {
-      const time = now();
-      if (!lost && time < deadline) return undefined;
-      const reason = lost ? `the store refused to renew it (worker "${id}")` : `its ${ttlMs} ms (leaseTtlMs) ran out ${time - deadline} ms ago by the clock of worker "${id}", with no renewal since`;
+      const time = read();
+      if (!lost && wentBackMs === 0 && time < deadline) {
+        toolStarted = true;
+        return undefined;
+      }
+      const reason = lost
+        ? `the store refused to renew it (worker "${id}")`
+        : wentBackMs > 0
+          ? `the clock of worker "${id}" (its \`now\` option) went back ${wentBackMs} ms while it held the lease, so it cannot tell whether its ${ttlMs} ms (leaseTtlMs) ran out; give the worker a monotonic clock (the default, performance.now)`
+          : `its ${ttlMs} ms (leaseTtlMs) ran out ${time - deadline} ms ago by the clock of worker "${id}", with no renewal since`;
       return new LeaseLostError({ sessionId, fencingToken: lease.fencingToken, currentLease: undefined, now: time, reason });
     };
     try {
       const entries = await loadEntries(store, sessionId);
+      /**
+       * Puts the job back after its lease was lost, unless the lease ended because the host deleted
+       * the session (a session that had entries has none now): the next attempt would start the run
+       * again from scratch in a new session, sending the prompt again and running its tools twice.
+       */
+      const afterLostLease = async (): Promise<AgentJobResult> => {
+        if ((entries.length > 0 || toolStarted) && (await hasNoEntries(store, sessionId))) return { sessionId, runId, status: 'session-deleted', pendingApprovals: [] };
+        return putBack(job, token, heldRetryMs);
+      };
+      // An answer for a session that is not there (deleted, or never created) has nothing to continue.
+      if (data.kind === 'approval' && entries.length === 0) return { sessionId, runId, status: 'approval-not-pending', pendingApprovals: [] };
       const progress = jobProgress(entries, runId);
       // A run an outage ended failed its attempt (below): this attempt continues it.
       const retrying = progress.endedWith === 'error' && job.attemptsMade > 0;
@@ -262,7 +300,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
           return { sessionId, runId, status: 'approval-not-pending', pendingApprovals: agent.pendingApprovals.map((approval) => approval.id) };
         }
         const result = await run.result;
-        if (lost || LeaseLostError.isInstance(result.error)) return putBack(job, token, heldRetryMs);
+        if (lost || LeaseLostError.isInstance(result.error)) return await afterLostLease();
         // Failed as an attempt while attempts are left, so BullMQ tries the job again after its backoff
         // (agentJobBackoff: no sooner than the `retryAfterMs` a rate limit or an overload asked for).
         if (result.status === 'error' && isOutage(result.error) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw result.error;
@@ -275,7 +313,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         };
       } catch (error) {
         // Lost the lease while loading (the resume's own writes were refused): try again later.
-        if (lost || LeaseLostError.isInstance(error)) return putBack(job, token, heldRetryMs);
+        if (lost || LeaseLostError.isInstance(error)) return await afterLostLease();
         throw error;
       } finally {
         await agent.close();

@@ -3,12 +3,15 @@ import { anything, checkOptions, isBoolean, isNonEmptyString, type OptionsSpec }
 import { checkPostgresSchema, migratePostgres } from './postgres-migrations.js';
 import type { PostgresPool } from './postgres-pool.js';
 import { DEFAULT_POSTGRES_SCHEMA, quotedSchema } from './postgres-schema.js';
+import { surviveIdleConnectionErrors } from './survive-idle-connection-errors.js';
 
 /** Options shared by the PostgreSQL stores. */
 export interface PostgresStoreOptions {
   /**
    * The host's `pg.Pool` (`new pg.Pool({ connectionString })`). The host owns it: sizes it, ends
-   * it; the stores borrow a connection per call.
+   * it; the stores borrow a connection per call. When the host listens for none of the pool's
+   * `'error'` events, the store adds a listener that ignores them: an idle connection that
+   * PostgreSQL ended (a restart, a failover) would otherwise crash the process.
    */
   pool: PostgresPool;
   /**
@@ -40,6 +43,7 @@ export function storeSetup(options: PostgresStoreOptions, storeName: string, ext
   checkOptions<Record<string, unknown>>(options as unknown as Record<string, unknown>, { ...POSTGRES_STORE_OPTIONS, ...extra }, { owner: storeName, usage: `${storeName}({ pool, schema: 'agent_harness' })` });
   const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
   const s = quotedSchema(schema);
+  surviveIdleConnectionErrors(options.pool);
   let pending: Promise<void> | undefined;
   const ready = (): Promise<void> => {
     pending ??= (options.migrate === false ? checkPostgresSchema({ pool: options.pool, schema }) : migratePostgres({ pool: options.pool, schema }).then(() => undefined)).catch(

@@ -95,6 +95,59 @@ describe.skipIf(!redis.reachable)('createAgentWorker: the lease is checked befor
     }
   });
 
+  it('a worker whose clock stepped back (a wall clock set back by NTP) while it stalled past its lease starts no more tool calls of the job', { timeout: 60_000 }, async () => {
+    // The store's clock and the worker's are apart: the worker was given a wall clock (`Date.now`), not a monotonic one.
+    const storeClock = manualClock();
+    const workerClock = manualClock();
+    const store = memorySessionStore({ now: storeClock.now });
+    const sessionId = uniqueName('stepped-back');
+    const executed: string[] = [];
+    let other: SessionLease | undefined;
+    const step = (name: string) =>
+      defineTool({
+        name,
+        description: name,
+        inputSchema: z.object({}),
+        readOnly: true,
+        concurrencySafe: false,
+        execute: async () => {
+          executed.push(name);
+          if (name === 'first' && !other) {
+            // The worker stalls past its lease, and its clock is set back a minute meanwhile: by
+            // its own readings, less time has passed than when the lease was taken.
+            storeClock.advance(TTL);
+            workerClock.advance(TTL - 60_000);
+            other = await store.leases!.acquire(sessionId, { holder: 'another-worker', ttlMs: TTL });
+          }
+          return `${name} done`;
+        },
+      });
+    const model = scriptedModel([turn(toolCall('first', {}, 'c1'), toolCall('second', {}, 'c2')), 'Done.']);
+    const worker = createAgentWorker({
+      connection: bullConnection(redis.url),
+      queueName,
+      prefix,
+      store,
+      now: workerClock.now,
+      leaseTtlMs: TTL,
+      heldRetryMs: 50,
+      createAgent: (session) => createAgent({ model, tools: [step('first'), step('second')], ...session.agentOptions }),
+    });
+    try {
+      const { jobId } = await queue.enqueueRun({ sessionId, prompt: 'Go' });
+      const delayed = new Promise<void>((resolve) => events.on('delayed', (event) => event.jobId === jobId && resolve()));
+      await delayed;
+      expect(other).toBeDefined();
+      expect(executed).toEqual(['first']);
+      await store.leases!.release(other!);
+      const result = (await (await Job.fromId(queue.queue, jobId))!.waitUntilFinished(events, 30_000)) as AgentJobResult;
+      expect(result.status).toBe('completed');
+      expect(executed).toEqual(['first']);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it('names the clock option when it is not a function', () => {
     expect(() => createAgentWorker({ connection: bullConnection(redis.url), store: memorySessionStore(), createAgent: () => createAgent({ model: scriptedModel([]) }), now: 5 as never })).toThrow(/`now` must be a function/);
   });

@@ -166,6 +166,43 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     }
   });
 
+  it('an append whose connection PostgreSQL ends mid-statement (pg_terminate_backend) stores nothing, and the writer\'s retry stores it once', async () => {
+    const name = schema();
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    const make = entryMaker('killed');
+    await store.append('killed', [make.userText('first')], { expectedRevision: 0 });
+    const second = [make.userText('second'), make.userText('third')];
+    // Another transaction holds the session's row, so the append waits inside its statement.
+    const blocker = await admin!.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`SELECT 1 FROM "${name}".sessions WHERE session_id = 'killed' FOR UPDATE`);
+      const appending = store.append('killed', second, { expectedRevision: 1 });
+      let waiting: number | undefined;
+      while (waiting === undefined) {
+        const { rows } = await admin!.query(
+          `SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1 AND pid <> pg_backend_pid()`,
+          [`%"${name}".session_entries%`],
+        );
+        waiting = rows[0]?.pid as number | undefined;
+      }
+      await admin!.query('SELECT pg_terminate_backend($1)', [waiting]);
+      await expect(appending).rejects.toThrow(/terminat/i);
+      await blocker.query('ROLLBACK');
+    } finally {
+      blocker.release();
+    }
+    expect(await loadEntries(store, 'killed')).toHaveLength(1);
+    // The writer tries again with what it sent: stored once, and the session moves on from there.
+    await store.append('killed', second, { expectedRevision: 1 });
+    await store.append('killed', second, { expectedRevision: 1 });
+    const entries = await loadEntries(store, 'killed');
+    expect(entries.map((entry) => entry.seq)).toEqual([1, 2, 3]);
+    expect(entries.slice(1).map((entry) => entry.id)).toEqual(second.map((entry) => entry.id));
+    await store.append('killed', [make.userText('fourth')], { expectedRevision: 3 });
+    expect(await loadEntries(store, 'killed')).toHaveLength(4);
+  });
+
   it('lists sessions in code point order also when the column sorts by a locale (an ICU collation)', async () => {
     const { rows: icu } = await admin!.query(`SELECT 1 FROM pg_collation WHERE collname = 'en-x-icu'`);
     if (icu.length === 0) return; // A server built without ICU: nothing to check.
