@@ -65,7 +65,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   events: ['model', 'state', 'errors', 'types'],
   hooks: ['model', 'events', 'options', 'errors', 'types'],
   tools: ['model', 'state', 'events', 'history', 'options', 'errors', 'types'],
-  context: ['model', 'tools', 'permissions', 'errors', 'types'],
+  context: ['model', 'tools', 'permissions', 'options', 'errors', 'types'],
   'tool-search': ['model', 'tools', 'errors', 'types'],
   skills: ['tools', 'errors', 'types'],
   mcp: ['model', 'history', 'tools', 'permissions', 'errors', 'types'],
