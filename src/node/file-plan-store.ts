@@ -1,4 +1,5 @@
-import { lstat, mkdir, readFile, readdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { writeFileAtomically } from './fs/write-file-atomically.js';
 import { checkOptions, isNonEmptyString, required } from '../options/index.js';
@@ -19,10 +20,34 @@ function isNotFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
 }
 
+/** Not followed, and never waited on: a link or a FIFO at a plan name is no plan (as `list()` sees it). */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** The text of the regular file at `path`; undefined when there is none, or a link, FIFO or device holds the name. */
+async function readPlanFile(path: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(path, READ_FLAGS);
+  } catch (error) {
+    const code = (error as { code?: unknown })?.code;
+    // ELOOP: a symbolic link (O_NOFOLLOW), which could show any file of the machine as a plan.
+    if (isNotFound(error) || code === 'ELOOP') return undefined;
+    throw error;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return undefined;
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * A plan store backed by a directory: each plan is the file `{dir}/{name}`. Writes are atomic
  * (a temporary file in the same directory, then a rename), so a reader never sees half a plan.
- * Temporary files are named `.tmp-<hex>`; like every dot file, `list()` skips them.
+ * Temporary files are named `.tmp-<hex>`; like every dot file, `list()` skips them. A name held
+ * by anything but a regular file (a symbolic link, a FIFO, a directory) is listed by neither
+ * `list()` nor read by `read()`, which is never followed out of the directory nor left waiting.
  * @throws ConfigurationError when `dir` is missing, and (from its methods) for a plan name with
  * a path separator, `..`, a leading dot, or more than 255 UTF-8 bytes.
  * @example
@@ -39,12 +64,7 @@ export function filePlanStore(options: FilePlanStoreOptions): PlanStore {
 
   return {
     async read(name) {
-      try {
-        return await readFile(pathOf(name), 'utf8');
-      } catch (error) {
-        if (isNotFound(error)) return undefined;
-        throw error;
-      }
+      return readPlanFile(pathOf(name));
     },
 
     async write(name, text, writeOptions) {

@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
 import { filePlanStore } from '../../src/node/file-plan-store.js';
@@ -80,6 +81,23 @@ describe('filePlanStore', () => {
     await filePlanStore({ dir }).write('p.md', 'new plan');
     expect(await readFile(outside, 'utf8')).toBe('precious');
     expect(await readFile(join(dir, 'p.md'), 'utf8')).toBe('new plan');
+  });
+
+  it('reads no plan through a symlink or from a FIFO at a plan name, as list() skips them', async () => {
+    const outside = join(root, 'secret.txt');
+    await writeFile(outside, 'API_KEY=sk-live-123');
+    const dir = join(root, 'plans');
+    await mkdir(dir);
+    await symlink(outside, join(dir, 'linked.md'));
+    execFileSync('mkfifo', [join(dir, 'pipe.md')]);
+    await writeFile(join(dir, 'real.md'), '# Real plan\n');
+    const store = filePlanStore({ dir });
+    expect(await store.read('linked.md')).toBeUndefined();
+    // Opening a FIFO for reading would wait for a writer for ever: the test's timeout is the failure.
+    expect(await store.read('pipe.md')).toBeUndefined();
+    expect(await store.read('real.md')).toBe('# Real plan\n');
+    expect(await store.list()).toEqual(['real.md']);
+    expect(await store.exists('linked.md')).toBe(true);
   });
 
   it('a directory at a plan name holds it: exists says so, and a session that draws that name saves its plan under another', async () => {
