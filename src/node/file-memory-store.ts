@@ -3,6 +3,7 @@ import { lstat, mkdir, open, readdir, realpath, rename, rm } from 'node:fs/promi
 import { join, resolve, sep } from 'node:path';
 import type { MemoryEntryInfo, MemoryStore } from '../context/memory/memory-store.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { isLinkRefusal, readRegularFile } from './fs/read-regular-file.js';
 import { writeFileAtomically } from './fs/write-file-atomically.js';
 import { MemoryAccessError } from '../errors/memory-access-error.js';
 
@@ -18,7 +19,6 @@ export interface FileMemoryStoreOptions {
 }
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-const NONBLOCK = constants.O_NONBLOCK ?? 0;
 
 function code(error: unknown): string | undefined {
   return typeof error === 'object' && error !== null ? (error as NodeJS.ErrnoException).code : undefined;
@@ -116,19 +116,11 @@ export function fileMemoryStore(options: FileMemoryStoreOptions): MemoryStore {
   }
 
   async function readRegular(path: string): Promise<string | undefined> {
-    let handle;
     try {
-      handle = await open(path, constants.O_RDONLY | NOFOLLOW | NONBLOCK);
+      return await readRegularFile(path);
     } catch (error) {
-      if (code(error) === 'ELOOP') throw new MemoryAccessError('The file is a symbolic link; the memory store does not follow links.');
-      if (code(error) === 'ENOENT' || code(error) === 'EISDIR') return undefined;
+      if (isLinkRefusal(error)) throw new MemoryAccessError('The file is a symbolic link; the memory store does not follow links.');
       throw error;
-    }
-    try {
-      if (!(await handle.stat()).isFile()) return undefined;
-      return await handle.readFile('utf8');
-    } finally {
-      await handle.close();
     }
   }
 

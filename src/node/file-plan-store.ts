@@ -1,6 +1,6 @@
-import { constants } from 'node:fs';
-import { lstat, mkdir, open, readdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { isLinkRefusal, readRegularFile } from './fs/read-regular-file.js';
 import { writeFileAtomically } from './fs/write-file-atomically.js';
 import { checkOptions, isNonEmptyString, required } from '../options/index.js';
 import { assertPlanName } from '../plan/plan-name.js';
@@ -18,28 +18,6 @@ export interface FilePlanStoreOptions {
 
 function isNotFound(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
-}
-
-/** Not followed, and never waited on: a link or a FIFO at a plan name is no plan (as `list()` sees it). */
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
-/** The text of the regular file at `path`; undefined when there is none, or a link, FIFO or device holds the name. */
-async function readPlanFile(path: string): Promise<string | undefined> {
-  let handle;
-  try {
-    handle = await open(path, READ_FLAGS);
-  } catch (error) {
-    const code = (error as { code?: unknown })?.code;
-    // ELOOP: a symbolic link (O_NOFOLLOW), which could show any file of the machine as a plan.
-    if (isNotFound(error) || code === 'ELOOP') return undefined;
-    throw error;
-  }
-  try {
-    if (!(await handle.stat()).isFile()) return undefined;
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
-  }
 }
 
 /**
@@ -64,7 +42,13 @@ export function filePlanStore(options: FilePlanStoreOptions): PlanStore {
 
   return {
     async read(name) {
-      return readPlanFile(pathOf(name));
+      try {
+        return await readRegularFile(pathOf(name));
+      } catch (error) {
+        // A link is no plan (list() skips it too): followed, it could show any file of the machine as one.
+        if (isLinkRefusal(error)) return undefined;
+        throw error;
+      }
     },
 
     async write(name, text, writeOptions) {

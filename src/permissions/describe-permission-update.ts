@@ -3,6 +3,7 @@ import type { Tool } from '../tools/types.js';
 import { parseRule } from './parse-rule.js';
 import type { PermissionMode, PermissionRuleInput, PermissionUpdate } from '../types/permission.js';
 import { ruleString } from './rule-input.js';
+import { ownValue } from '../model/own-value.js';
 
 /** Options of {@link describePermissionUpdate}. */
 export interface DescribePermissionUpdateOptions {
@@ -48,9 +49,9 @@ const MODES: Readonly<Record<PermissionMode, string>> = {
 
 function gerundOf(toolName: string, tool: DescribePermissionUpdateOptions['tool']): string {
   // Own entries only: a tool may be named `constructor` or `toString`.
-  const known = Object.hasOwn(GERUNDS, toolName) ? GERUNDS[toolName] : undefined;
+  const known = ownValue(GERUNDS, toolName);
   if (known) return known;
-  const byKind = tool && tool.name === toolName ? (Object.hasOwn(KIND_GERUNDS, tool.kind) ? KIND_GERUNDS[tool.kind] : undefined) : undefined;
+  const byKind = tool && tool.name === toolName ? ownValue(KIND_GERUNDS, tool.kind) : undefined;
   return byKind ? `${byKind} with ${toolName}` : `using ${toolName}`;
 }
 
@@ -82,7 +83,7 @@ function describeRule(input: PermissionRuleInput, options: DescribePermissionUpd
   }
   const { tool, cwd } = options;
   const gerund = gerundOf(toolName, tool);
-  const target = tool && tool.name === toolName ? tool.ruleTarget?.kind : Object.hasOwn(TARGETS, toolName) ? TARGETS[toolName] : undefined;
+  const target = tool && tool.name === toolName ? tool.ruleTarget?.kind : ownValue(TARGETS, toolName);
   if (pattern === undefined) {
     if (target === 'path') return `${gerund} any file, inside or outside this project`;
     if (target === 'command') return `${gerund} any command`;
@@ -128,7 +129,7 @@ export function describePermissionUpdate(update: PermissionUpdate, options: Desc
     case 'removeRules':
       return `No longer ${LISTS[update.behavior]} ${rulesInWords(update.rules, options)}${where}`;
     case 'setMode':
-      return `${(Object.hasOwn(MODES, update.mode) ? MODES[update.mode] : undefined) ?? `Switch to the ${update.mode} mode`}${where}`;
+      return `${ownValue(MODES, update.mode) ?? `Switch to the ${update.mode} mode`}${where}`;
     case 'addDirectories':
       return `Let the tools work in ${joinWords(update.directories)} too${where}`;
     case 'removeDirectories':

@@ -40,6 +40,7 @@ import { guardTracer, type TracerOperation } from '../telemetry/index.js';
 import { TracerError } from '../errors/tracer-error.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 import { wellFormedText } from '../model/code-point-boundary.js';
+import { ownValue } from '../model/own-value.js';
 
 /** An event before the agent stamps it with its session and agent ids. */
 export type AgentEventInput = AgentEvent extends infer E ? (E extends AgentEvent ? Omit<E, 'sessionId' | 'agentId'> : never) : never;
@@ -234,7 +235,7 @@ export class AgentCore implements AgentServices {
     const core = this;
     const own: ToolStateStore = {
       // Own keys only: a key such as `toString` or `constructor` is the host's, unset until set.
-      get: <T>(key: string) => (Object.hasOwn(core.state.toolState, key) ? (core.state.toolState[key] as T) : undefined),
+      get: <T>(key: string) => ownValue(core.state.toolState, key) as T | undefined,
       set: (key, value) => core.commit({ kind: 'tool-state', key, value }),
       flush: async () => {
         await core.flush();

@@ -6,6 +6,7 @@ import { gitRepositoryPlaces } from './git-repository-places.js';
 import { resolvePhysicalPath } from './physical-path.js';
 import { NON_PATH_ARGUMENT_COMMANDS } from './read-only-commands.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
+import { ownValue } from '../../model/own-value.js';
 
 /** Most paths checked for one command (after glob expansion). */
 const MAX_CHECKED_PATHS = 2000;
@@ -198,7 +199,7 @@ class PathAnalysis {
     // A brace list becomes several words before the command sees them, options among them
     // (`diff a {--to-file=/etc/x,}`, `diff {-rN,} a b`): each alternative is checked as a word.
     const args = words.flatMap((word) => braceAlternatives(word));
-    const follows = Object.hasOwn(LINK_FOLLOWING, name) ? LINK_FOLLOWING[name] : undefined;
+    const follows = ownValue(LINK_FOLLOWING, name);
     const following = follows && args.find((arg) => follows(arg.value));
     if (following) throw new OutsidePathFound(ask(`${name} ${following.value} follows symbolic links, which may lead outside the workspace.`));
     if (name === 'cd') return this.changeDirectory(args, states);

@@ -3,6 +3,7 @@ import { parseShellCommand, type ShellSimpleCommand, type ShellWord } from '../.
 import type { ReadTargets } from '../../tools/types.js';
 import { ruleAliases } from './rule-aliases.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
+import { ownValue } from '../../model/own-value.js';
 
 /** Commands that do not read the content of their path arguments (names and metadata at most). */
 const NON_READERS = new Set([
@@ -133,7 +134,7 @@ class ReadCollector {
     }
     if (NON_READERS.has(name)) return;
     if (name === 'xargs' || name === 'parallel') return this.unknown(`${name} takes the names of the files to read from its input`);
-    const recursive = (Object.hasOwn(RECURSIVE, name) && RECURSIVE[name]!(values)) || false;
+    const recursive = ownValue(RECURSIVE, name)?.(values) ?? false;
     // Everything else counts as reading every path-like argument: an unknown program may read
     // any file it is given (and sudo, env, xargs, timeout … pass theirs on).
     for (const arg of args) this.read(arg, recursive);

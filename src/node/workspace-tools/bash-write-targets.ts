@@ -5,6 +5,7 @@ import type { WriteTargets } from '../../tools/types.js';
 import { expandBraces } from './expand-shell-glob.js';
 import { ruleAliases } from './rule-aliases.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
+import { ownValue } from '../../model/own-value.js';
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 const DESCRIPTOR = /^(\d+|-)$/;
@@ -318,7 +319,7 @@ class WriteCollector {
       return;
     }
     // Own entries only: a command named `constructor` or `__proto__` is no writer of ours.
-    const writer = Object.hasOwn(WRITERS, name) ? WRITERS[name] : undefined;
+    const writer = ownValue(WRITERS, name);
     if (writer === undefined) return;
     const written = writer(args, name);
     if (UNKNOWN in written) return this.setUnknown(written[UNKNOWN]);

@@ -1,10 +1,9 @@
-import { constants, type Dirent } from 'node:fs';
-import fs, { type FileHandle } from 'node:fs/promises';
+import type { Dirent } from 'node:fs';
 import path from 'node:path';
 import { isGitignored, parseGitignore, type GitignoreFile } from './gitignore-rules.js';
 import type { SearchBudget } from './search-budget.js';
 import { listDirectory } from './list-directory.js';
-import { readOpenFile } from './read-open-file.js';
+import { readRegularFile } from '../fs/read-regular-file.js';
 
 /** A file found by {@link walkFiles}. */
 export interface WalkedFile {
@@ -50,21 +49,13 @@ export interface WalkFilesOptions {
 /** Directory names never descended into. */
 export const SKIPPED_DIRECTORIES: ReadonlySet<string> = new Set(['.git', 'node_modules']);
 
-/** Opens without following a link and without waiting on a FIFO (swapped in after the listing): checked by `fstat` after. */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
-
 async function readGitignore(directory: string): Promise<GitignoreFile | undefined> {
-  const file = path.join(directory, '.gitignore');
-  let handle: FileHandle | undefined;
+  // Not through a link, nor waiting on a FIFO swapped in after the listing (readRegularFile).
   try {
-    handle = await fs.open(file, OPEN_FLAGS);
-    const stat = await handle.stat();
-    if (!stat.isFile()) return undefined;
-    return parseGitignore(directory, (await readOpenFile(handle, stat.size)).toString('utf8'));
+    const text = await readRegularFile(path.join(directory, '.gitignore'));
+    return text === undefined ? undefined : parseGitignore(directory, text);
   } catch {
     return undefined;
-  } finally {
-    await handle?.close().catch(() => undefined);
   }
 }
 

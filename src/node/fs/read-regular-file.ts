@@ -1,0 +1,34 @@
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/** Not followed, and never waited on: a link fails the open (`ELOOP`), a FIFO opens without waiting for a writer. */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/**
+ * The UTF-8 text of the regular file at `path`, opened without following a final symbolic link
+ * and without waiting on a FIFO; checked with `fstat` on the open handle, so what is read is what
+ * was checked. Undefined when nothing is there, or when a directory, FIFO, socket or device holds
+ * the name.
+ * @throws the open's error otherwise: `ELOOP` for a symbolic link (the caller says what a link means).
+ */
+export async function readRegularFile(path: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(path, READ_FLAGS);
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'ENOENT' || code === 'EISDIR') return undefined;
+    throw error;
+  }
+  try {
+    if (!(await handle.stat()).isFile()) return undefined;
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether `error` is the `ELOOP` of {@link readRegularFile} meeting a symbolic link. */
+export function isLinkRefusal(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'ELOOP';
+}
