@@ -1,4 +1,5 @@
 import type { ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
+import { toolResultText } from '../context/index.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
 import { PERMISSION_MODES } from '../types/permission.js';
 import type { AgentCore } from './agent-core.js';
@@ -72,7 +73,7 @@ function questionAnswers(core: AgentCore): string[] {
     if (core.tools.get(call.name)?.requiresUserInteraction !== true) continue;
     const result = (results.content as ContentBlock[]).find((candidate): candidate is ToolResultBlock => candidate.type === 'tool_result' && candidate.tool_use_id === call.id);
     if (!result || result.is_error === true) continue;
-    const text = typeof result.content === 'string' ? result.content : result.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+    const text = toolResultText(result);
     if (text.trim() === '') continue;
     answers.push(`- ${call.name} ${JSON.stringify(call.input)}: ${text}`);
   }
