@@ -161,6 +161,9 @@ interface ImageTally {
   large: number;
 }
 
+/** The tally of messages with no image and no document (read only, never stored). */
+const NO_MEDIA: ImageTally = Object.freeze({ counted: 0, last: undefined, images: 0, chars: 0, documents: 0, documentChars: 0, tooLarge: 0, large: 0 });
+
 /** By history array: the agent appends to its array, so each turn counts only the new messages. */
 const tallies = new WeakMap<readonly Message[], ImageTally>();
 
@@ -171,6 +174,8 @@ const tallies = new WeakMap<readonly Message[], ImageTally>();
  * counted part changed is counted again from the start.
  */
 function imageTotals(messages: readonly Message[]): ImageTally {
+  // A run's first request (one message, most often with no media) needs no tally to keep.
+  if (messages.length <= 1 && (messages.length === 0 || !holdsMedia(messages[0]!))) return NO_MEDIA;
   let tally = tallies.get(messages);
   if (tally === undefined || tally.counted > messages.length - 1 || (tally.counted > 0 && messages[tally.counted - 1] !== tally.last)) {
     tally = { counted: 0, last: undefined, images: 0, chars: 0, documents: 0, documentChars: 0, tooLarge: 0, large: 0 };
@@ -179,7 +184,10 @@ function imageTotals(messages: readonly Message[]): ImageTally {
   const settled = Math.max(0, messages.length - 1);
   if (tally.counted < settled) {
     const counting = tally;
-    forEachImage(messages, (image) => tallyImage(counting, image), tally.counted, settled, (document) => tallyDocument(counting, document));
+    // Most messages hold no media: the walk (and its closures) only for those that do.
+    for (let index = tally.counted; index < settled; index++) {
+      if (holdsMedia(messages[index]!)) forEachImage(messages, (image) => tallyImage(counting, image), index, index + 1, (document) => tallyDocument(counting, document));
+    }
     tally.counted = settled;
     tally.last = messages[settled - 1];
   }

@@ -120,6 +120,25 @@ describe('the images of one request', () => {
     const within = messages.slice(1);
     expect(capRequestImages(within)).toBe(within);
   });
+
+  it('one history array asked turn after turn: the images of every message count, whether they come first, in the middle or last', () => {
+    // A block of its own each: the history never shares one block between places.
+    const pngs = (count: number) => Array.from({ length: count }, () => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png', data: PIXEL_PNG } }));
+    const text = (role: 'user' | 'assistant', words: string): Message => ({ role, content: [{ type: 'text', text: words }] });
+    // Grown in place, as the agent grows its history: the first turn holds no media.
+    const history: Message[] = [text('user', 'Start.')];
+    expect(capRequestImages(history)).toBe(history);
+    history.push(text('assistant', 'Calling.'), { role: 'user', content: pngs(60) });
+    expect(capRequestImages(history)).toBe(history);
+    history.push(text('assistant', 'More.'), { role: 'user', content: pngs(60) });
+    expect(imagesOf(capRequestImages(history)).filter((block) => !block.image)).toHaveLength(20);
+    // The 120 images are now in the counted part of the history: later text turns still cap them.
+    history.push(text('assistant', 'Done.'), text('user', 'Thanks.'));
+    expect(imagesOf(capRequestImages(history)).filter((block) => !block.image)).toHaveLength(20);
+    // A first message over the limit on its own is capped too.
+    const single: Message[] = [{ role: 'user', content: pngs(101) }];
+    expect(imagesOf(capRequestImages(single)).filter((block) => !block.image)).toHaveLength(1);
+  });
 });
 
 describe('the pixel size of the images of one request', () => {
