@@ -178,15 +178,15 @@ export class AnthropicMessageAccumulator {
     if (!block) return undefined; // a delta for a block that never started: nothing to attach it to
     switch (delta.type) {
       case 'text_delta': {
-        const text = String(delta.text ?? '');
+        const text = deltaText(delta, 'text', index);
         if (block.type !== 'text') return undefined;
-        block.text = String(block.text ?? '') + text;
+        block.text = blockText(block, 'text', index) + text;
         return { type: 'text-delta', index, text };
       }
       case 'thinking_delta': {
-        const thinking = String(delta.thinking ?? '');
+        const thinking = deltaText(delta, 'thinking', index);
         if (block.type !== 'thinking') return undefined;
-        block.thinking = String(block.thinking ?? '') + thinking;
+        block.thinking = blockText(block, 'thinking', index) + thinking;
         return { type: 'thinking-delta', index, thinking };
       }
       case 'signature_delta':
@@ -200,7 +200,7 @@ export class AnthropicMessageAccumulator {
       }
       case 'input_json_delta': {
         if (!takesInput(block.type)) return undefined;
-        const partialJson = String(delta.partial_json ?? '');
+        const partialJson = deltaText(delta, 'partial_json', index);
         const parts = this.#jsonParts.get(index);
         if (parts) parts.push(partialJson);
         else this.#jsonParts.set(index, [partialJson]);
@@ -231,4 +231,29 @@ export class AnthropicMessageAccumulator {
     if (isCount(usage.cache_read_input_tokens)) this.usage.cacheReadInputTokens = usage.cache_read_input_tokens;
     if (isCount(usage.cache_creation_input_tokens)) this.usage.cacheCreationInputTokens = usage.cache_creation_input_tokens;
   }
+}
+
+/**
+ * A delta's text field (`text`, `thinking`, `partial_json`): a string, or nothing (as empty).
+ * Anything else is a malformed stream, refused (the turn is retried) rather than joined into the
+ * answer as "[object Object]" or "42".
+ */
+function deltaText(delta: Record<string, unknown>, field: string, index: number): string {
+  const value = delta[field];
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  throw new ModelError(`The response stream sent a ${String(delta.type)} for content block ${index} whose \`${field}\` is ${describeWireValue(value)}, not a string; the answer was discarded.`, { retryable: true });
+}
+
+/** The text a block started with (`text` of a text block, `thinking` of a thinking block), checked as {@link deltaText} checks a delta's. */
+function blockText(block: MutableBlock, field: 'text' | 'thinking', index: number): string {
+  const value = block[field];
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  throw new ModelError(`The response stream started ${block.type} block ${index} with a \`${field}\` that is ${describeWireValue(value)}, not a string; the answer was discarded.`, { retryable: true });
+}
+
+function describeWireValue(value: unknown): string {
+  const json = JSON.stringify(value);
+  return `${Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`}${json === undefined ? '' : ` (${json.slice(0, 60)})`}`;
 }

@@ -64,6 +64,35 @@ describe('malformed stream events, through the real client', () => {
     expect((answer as ModelError).message).toMatch(/without a block type/);
   });
 
+  const toolStart = { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'look', input: {} } };
+  it.each([
+    ['a text_delta whose text is an object', [start, text('x')[0]!, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: { a: 1 } } }, ...end], /text_delta for content block 0 whose `text` is an object \(\{"a":1\}\), not a string/],
+    ['a text_delta whose text is a number', [start, text('x')[0]!, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 42 } }, ...end], /`text` is a number \(42\)/],
+    ['a text block started with an array as its text', [start, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: ['a'] } }, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'b' } }, ...end], /started text block 0 with a `text` that is an array/],
+    ['a thinking_delta whose thinking is an object', [start, { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }, { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: {} } }, ...end], /thinking_delta for content block 0 whose `thinking` is an object/],
+    ['an input_json_delta whose partial_json is an array', [start, toolStart, { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: ['{}'] } }, ...end], /input_json_delta for content block 0 whose `partial_json` is an array/],
+  ] as Array<[string, Array<Record<string, unknown>>, RegExp]>)('%s: a retryable ModelError naming the field, never "[object Object]" in the answer', async (_name, events, message) => {
+    const answer = await outcome(events);
+    expect(ModelError.isInstance(answer), String((answer as ModelResponse).message?.content?.[0] && JSON.stringify((answer as ModelResponse).message.content))).toBe(true);
+    expect((answer as ModelError).retryable).toBe(true);
+    expect((answer as ModelError).message).toMatch(message);
+  });
+
+  it('a delta with no text at all adds nothing (as before)', async () => {
+    const answer = await outcome([start, text('Hi.')[0]!, text('Hi.')[1]!, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta' } }, text('Hi.')[2]!, ...end]);
+    expect((answer as ModelResponse).message.content).toEqual([{ type: 'text', text: 'Hi.' }]);
+  });
+
+  it('an agent whose stream sends an object as text retries the turn and completes on the next answer', async () => {
+    server = await startMessagesServer({
+      responses: [{ recording: sse([start, text('x')[0]!, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: { a: 1 } } }, ...end]) }, { recording: sse([start, ...text('Fine.'), ...end]) }],
+    });
+    const result = await createAgent({ model: model(), streamRetryBackoff: false }).run('Hi').result;
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe('Fine.');
+    expect(result.text).not.toContain('[object Object]');
+  });
+
   it('an agent given a negative output count completes, counting none of it', async () => {
     server = await startMessagesServer({ responses: [{ recording: sse([start, ...text('Hi.'), { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: -5 } }, { type: 'message_stop' }]) }] });
     const result = await createAgent({ model: model() }).run('Hi').result;
