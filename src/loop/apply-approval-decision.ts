@@ -8,6 +8,7 @@ import { describeInputChange, inputChanged } from './describe-input-change.js';
 import { refuseCall } from './refuse-call.js';
 import { commitCallAllowed } from './commit-call-allowed.js';
 import { mcpOriginRefusal } from './mcp-origin-refusal.js';
+import { copyToolInput } from '../hooks/copy-tool-input.js';
 
 /** The host's answer to a pending approval. */
 export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
@@ -20,7 +21,9 @@ export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
  * that follows executes what is allowed.
  * @returns true when the host asked to stop the run after the batch (a denial with `interrupt`).
  */
-export async function applyApprovalDecision(core: AgentCore, call: BatchCall, answer: ApprovalDecision, signal: AbortSignal): Promise<boolean> {
+export async function applyApprovalDecision(core: AgentCore, call: BatchCall, given: ApprovalDecision, signal: AbortSignal): Promise<boolean> {
+  // The host's edit is copied once: an object it keeps and changes later alters neither what runs nor what is recorded.
+  const answer: ApprovalDecision = given.behavior === 'allow' && given.updatedInput !== undefined ? { ...given, updatedInput: copyToolInput(given.updatedInput) } : given;
   const approval = call.approval!;
   const decision = recordedDecision(core, answer);
   core.commit({

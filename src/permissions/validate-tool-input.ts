@@ -2,6 +2,7 @@ import { ToolInputError } from '../errors/tool-input-error.js';
 import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from '../history/json-bounds.js';
 import type { Tool, ToolAgentContext } from '../tools/types.js';
 import { describeThrown } from '../errors/describe-thrown.js';
+import { copyToolInput } from '../hooks/copy-tool-input.js';
 
 /** The input, validated, or the problem as a sentence for the model. */
 export type ValidatedInput = { ok: true; value: unknown } | { ok: false; message: string };
@@ -44,6 +45,8 @@ export async function validateToolInput(options: ValidateToolInputOptions): Prom
  * see `RunAbort`).
  */
 export function validateToolInputNow(tool: Tool, input: unknown, context: ToolCheckContext, writtenBy: 'model' | 'host' = 'model'): ValidatedInput | Promise<ValidatedInput> {
+  // The host's object stays the host's: what it changes in it later reaches neither the call nor the session.
+  if (writtenBy === 'host') input = copyToolInput(input);
   // Bounded before anything walks it: a hostile input nested thousands deep never reaches a parser.
   const bounds = jsonBoundsProblem(input, TOOL_INPUT_BOUNDS);
   if (bounds) return { ok: false, message: new ToolInputError(tool.name, [`the input is ${bounds}`]).message };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, toolOutput, type ToolUseBlock } from 'agent-harness';
+import { createAgent, defineTool, memorySessionStore, toolOutput, type ToolUseBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
 /** A tool of each schema kind; `ran` records the inputs it ran with. */
@@ -78,6 +78,60 @@ describe('a PostToolUse hook that changes the tool response in place', () => {
       const agent = createAgent({ model, tools: [tool], hooks: { PostToolUse: [{ hook: (input) => (blank(input.toolResponse), {}) }] } });
       expect((await agent.run('go').result).status).toBe('completed');
       expect(model.requests[1]!.messages[2]!.content).toEqual([{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'the answer' }] }]);
+    });
+  }
+});
+
+describe("a host that keeps its updatedInput object and changes it afterwards", () => {
+  const EDIT = { text: 'edited', nested: { value: 'b' } };
+  /** A tool that changes the host's object (as a host's later code would) before it reads its own input. */
+  function editedTool(kind: 'zod' | 'json schema', ran: unknown[], held: () => { text: unknown; nested: { value: unknown } } | undefined) {
+    const inner = sayTool(kind, ran);
+    return {
+      ...inner,
+      execute: (args: { input: unknown }) => {
+        const kept = held();
+        if (kept) tamper(kept);
+        return (inner.execute as (args: { input: unknown }) => unknown)(args);
+      },
+    } as typeof inner;
+  }
+
+  for (const kind of ['zod', 'json schema'] as const) {
+    it(`PreToolUse and canUseTool (${kind}): the call runs the edit as it was given`, async () => {
+      for (const where of ['PreToolUse', 'canUseTool'] as const) {
+        const ran: unknown[] = [];
+        let edit: { text: unknown; nested: { value: unknown } } | undefined;
+        const model = scriptedModel([turn(toolCall('say', structuredClone(ORIGINAL), 't1')), 'done']);
+        const agent = createAgent({
+          model,
+          tools: [editedTool(kind, ran, () => edit)],
+          ...(where === 'PreToolUse'
+            ? { hooks: { PreToolUse: [{ hook: () => ({ decision: 'allow' as const, updatedInput: (edit = structuredClone(EDIT)) }) }] } }
+            : { rules: { ask: ['say'] }, canUseTool: () => ({ behavior: 'allow' as const, updatedInput: (edit = structuredClone(EDIT)) }) }),
+        });
+        expect((await agent.run('go').result).status).toBe('completed');
+        expect(ran, where).toEqual([EDIT]);
+      }
+    });
+
+    it(`resolveApproval (${kind}): the edit runs as given, and the session records it as given`, async () => {
+      const ran: unknown[] = [];
+      let edit: { text: unknown; nested: { value: unknown } } | undefined;
+      const model = scriptedModel([turn(toolCall('say', structuredClone(ORIGINAL), 't1')), 'done']);
+      const store = memorySessionStore();
+      const agent = createAgent({ model, store, tools: [editedTool(kind, ran, () => edit)], rules: { ask: ['say'] }, canUseTool: () => ({ behavior: 'defer' as const }) });
+      expect((await agent.run('go').result).status).toBe('awaiting-approval');
+      const [pending] = agent.pendingApprovals;
+      edit = structuredClone(EDIT);
+      expect((await agent.resolveApproval(pending!.id, { behavior: 'allow', updatedInput: edit }).result).status).toBe('completed');
+      expect(ran).toEqual([EDIT]);
+      tamper(edit);
+      const entries: unknown[] = [];
+      for await (const entry of store.load(agent.sessionId)) entries.push(entry);
+      const recorded = JSON.stringify(entries);
+      expect(recorded).toContain('"text":"edited"');
+      expect(recorded).not.toContain('"text":42');
     });
   }
 });
