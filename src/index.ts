@@ -356,7 +356,7 @@ export {
 } from './interop/claude-code/index.js';
 
 // Todos
-export type { Todo, TodoStatus } from './types/todo.js';
+export { MAX_TODOS, MAX_TODO_TEXT_CHARS, type Todo, type TodoStatus } from './types/todo.js';
 export { TodoSchema, TodoListSchema } from './todos/todo-schema.js';
 export { validateTodos, type TodoValidation } from './todos/validate-todos.js';
 export { diffTodos, type TodoChanges, type TodoStatusChange } from './todos/diff-todos.js';

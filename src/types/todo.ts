@@ -1,3 +1,9 @@
+/** The most items a todo list holds (`TodoWrite`, `setTodos`): the list is stored, and sent to the host and the model whole with every change. */
+export const MAX_TODOS = 500;
+
+/** The most characters of one todo item's `content` or `activeForm`. */
+export const MAX_TODO_TEXT_CHARS = 2000;
+
 /** The status of one todo item. */
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
 

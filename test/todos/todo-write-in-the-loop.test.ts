@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createAgent, type Todo, type ToolResultBlock } from 'agent-harness';
+import { createAgent, MAX_TODO_TEXT_CHARS, MAX_TODOS, ToolInputError, type Todo, type ToolResultBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
 const item = (content: string, status: Todo['status'] = 'pending'): Todo => ({ content, status, activeForm: `Doing ${content}` });
@@ -20,6 +20,37 @@ describe('TodoWrite and todo-update', () => {
     expect(JSON.stringify(result.content)).toMatch(/todos.0.?.status/);
     expect(agent.todos).toEqual([item('keep')]);
     expect(updates).toHaveLength(0);
+  });
+
+  it(`a list of more than ${MAX_TODOS} items, or an item over ${MAX_TODO_TEXT_CHARS} characters, is refused with an error the model can act on; the limits themselves are accepted`, async () => {
+    const many = (count: number) => Array.from({ length: count }, (_, index) => item(`step ${index}`));
+    const long = 'x'.repeat(MAX_TODO_TEXT_CHARS);
+    const model = scriptedModel([
+      turn(toolCall('TodoWrite', { todos: many(MAX_TODOS + 1) }, 'too-many')),
+      turn(toolCall('TodoWrite', { todos: [item(`${long}y`)] }, 'too-long')),
+      turn(toolCall('TodoWrite', { todos: [{ content: 'a', status: 'pending', activeForm: `${long}y` }] }, 'form-too-long')),
+      turn(toolCall('TodoWrite', { todos: [...many(MAX_TODOS - 1), { content: long, status: 'pending', activeForm: long }] }, 'at-limits')),
+      'ok',
+    ]);
+    const agent = createAgent({ model });
+    agent.setTodos([item('keep')]);
+    const updates: Array<{ todos: Todo[] }> = [];
+    agent.on('todo-update', (event) => updates.push(event as never));
+    expect((await agent.run('go').result).status).toBe('completed');
+    const results = model.requests.slice(1).map((request) => (request.messages.at(-1)!.content as ToolResultBlock[])[0]!);
+    expect(results[0]!.is_error).toBe(true);
+    expect(JSON.stringify(results[0]!.content)).toContain(`at most ${MAX_TODOS} items: group the steps into fewer, larger ones`);
+    expect(results[1]!.is_error).toBe(true);
+    expect(JSON.stringify(results[1]!.content)).toMatch(new RegExp(`todos.0.?.content.*at most ${MAX_TODO_TEXT_CHARS} characters`));
+    expect(results[2]!.is_error).toBe(true);
+    expect(JSON.stringify(results[2]!.content)).toMatch(/todos.0.?.activeForm/);
+    expect(results[3]!.is_error).toBeFalsy();
+    expect(updates).toHaveLength(1);
+    expect(agent.todos).toHaveLength(MAX_TODOS);
+    // The host's own list is held to the same limits, with an error naming the field.
+    expect(() => agent.setTodos(many(MAX_TODOS + 1))).toThrow(ToolInputError);
+    expect(() => agent.setTodos([item(`${long}y`)])).toThrow(/todos\[0\]\.content/);
+    expect(agent.todos).toHaveLength(MAX_TODOS);
   });
 
   it('accepts an empty list, duplicates and two in_progress, with correct changes', async () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod/v4';
 import type { AgentServices } from './agent-services.js';
 import { defineTool } from '../define-tool.js';
+import { MAX_TODO_TEXT_CHARS, MAX_TODOS } from '../../types/todo.js';
 
 const DESCRIPTION = `Create and update your todo list for the current task. It is the single source of truth for progress, and the user sees it.
 Use it for tasks with several steps: write the whole list, keep exactly one item in_progress while working, and mark each item completed as soon as it is done (do not batch completions). Send the full list every time; it replaces the previous one.`;
@@ -8,11 +9,11 @@ Use it for tasks with several steps: write the whole list, keep exactly one item
 /** The input schema, built with the tool (see below), not at import. */
 function todoWriteInput() {
   const todo = z.object({
-    content: z.string().min(1).describe('What is to be done, imperative: "Draft the introduction".'),
+    content: z.string().min(1).max(MAX_TODO_TEXT_CHARS, `at most ${MAX_TODO_TEXT_CHARS} characters: say what is to be done in a sentence`).describe('What is to be done, imperative: "Draft the introduction".'),
     status: z.enum(['pending', 'in_progress', 'completed']),
-    activeForm: z.string().min(1).describe('Present continuous, shown while in progress: "Drafting the introduction".'),
+    activeForm: z.string().min(1).max(MAX_TODO_TEXT_CHARS, `at most ${MAX_TODO_TEXT_CHARS} characters`).describe('Present continuous, shown while in progress: "Drafting the introduction".'),
   });
-  return z.object({ todos: z.array(todo).describe('The full, updated todo list.') });
+  return z.object({ todos: z.array(todo).max(MAX_TODOS, `at most ${MAX_TODOS} items: group the steps into fewer, larger ones`).describe('The full, updated todo list.') });
 }
 
 /**
