@@ -41,10 +41,12 @@ export async function listMcpTools(client: Client, options: { signal?: AbortSign
   const valid: unknown[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, lenientPage(), {
-      timeout: options.timeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const result = await pageRequest(options.signal, (signal) =>
+      client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, lenientPage(), {
+        timeout: options.timeoutMs,
+        ...(signal ? { signal } : {}),
+      }),
+    );
     for (const raw of result.tools) {
       const checked = toolShape.safeParse(raw);
       if (checked.success) {
@@ -60,6 +62,24 @@ export async function listMcpTools(client: Client, options: { signal?: AbortSign
   }
   cacheOutputSchemas(client, valid, tools);
   return tools;
+}
+
+/**
+ * Sends one page's request under a signal of its own, aborted with `outer`: the MCP SDK adds an
+ * abort listener to the signal of each request and never removes it, so up to 100 pages on the
+ * connection's one signal left 100 listeners on it (and Node warned of a leak).
+ */
+async function pageRequest<T>(outer: AbortSignal | undefined, send: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (outer === undefined) return send(undefined);
+  const page = new AbortController();
+  if (outer.aborted) page.abort(outer.reason);
+  const stop = () => page.abort(outer.reason);
+  outer.addEventListener('abort', stop, { once: true });
+  try {
+    return await send(page.signal);
+  } finally {
+    outer.removeEventListener('abort', stop);
+  }
 }
 
 /**
