@@ -164,6 +164,12 @@ const APPROVAL: OptionsSpec<EnqueueApprovalOptions> = {
  * The job id of a keyed request: unique per kind, session and key. Both are URI-encoded (never
  * ':', which BullMQ refuses in ids, nor '/', which parts them), so two pairs never share an id.
  */
+/** A job's request, without the id of the call that queued it: what two calls with one key must agree on. */
+const requestOf = (data: AgentJobData): AgentJobData => {
+  const { enqueueId: _enqueueId, ...request } = data;
+  return request;
+};
+
 const keyedJobId = (kind: AgentJobData['kind'], sessionId: string, key: string): string => `${kind}-key-${encodeURIComponent(sessionId)}/${encodeURIComponent(key)}`;
 
 /**
@@ -190,17 +196,20 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       return { jobId: job.id!, sessionId: data.sessionId };
     }
     const jobId = keyedJobId(data.kind, data.sessionId, idempotencyKey);
-    // BullMQ adds a job whose id it holds only once (atomically); what it holds tells whose it is.
-    const before = await queue.getJob(jobId);
-    await queue.add(data.kind, data, { jobId });
-    const kept = before ?? (await queue.getJob(jobId));
+    // BullMQ adds a job whose id it holds only once (atomically), and returns the same answer to
+    // every call: the random id each call puts in its job tells whose job was kept. (Reading the
+    // job before adding it could not: simultaneous calls all found none, and all said they queued it.)
+    const enqueueId = randomId(16);
+    await queue.add(data.kind, { ...data, enqueueId }, { jobId });
+    const kept = await queue.getJob(jobId);
     const owner = data.kind === 'run' ? 'enqueueRun' : 'enqueueApproval';
-    if (kept !== undefined && JSON.stringify(kept.data) !== JSON.stringify(data)) {
+    if (kept !== undefined && kept.data.enqueueId !== enqueueId && JSON.stringify(requestOf(kept.data)) !== JSON.stringify(data)) {
       throw new ConfigurationError(
         `${owner}: the idempotencyKey ${JSON.stringify(idempotencyKey)} of session ${JSON.stringify(data.sessionId)} already queued another request (job ${jobId}); nothing was queued. Use a new key for a new request.`,
       );
     }
-    return { jobId, sessionId: data.sessionId, ...(before !== undefined ? { duplicate: true } : {}) };
+    // A job the queue dropped at once (ended and removed before it was read back) was this call's.
+    return { jobId, sessionId: data.sessionId, ...(kept !== undefined && kept.data.enqueueId !== enqueueId ? { duplicate: true } : {}) };
   };
   return {
     queue,

@@ -131,6 +131,44 @@ describe.skipIf(!redis.reachable)('createAgentQueue: idempotency keys', () => {
     expect(job?.data).toMatchObject({ prompt: 'Write the intro.' });
   });
 
+  it('tells exactly one of simultaneous calls with one key (on two queues, two connections) that it queued the job; the others get duplicate: true', async () => {
+    const second = createAgentQueue({ connection: bullConnection(redis.url), queueName: fixture.queue.queue.name, prefix: fixture.queue.queue.opts.prefix! });
+    try {
+      for (let round = 0; round < 10; round++) {
+        const request = { sessionId: 'user-race', prompt: `Round ${round}`, idempotencyKey: `race-${round}` };
+        const runs = await Promise.all([0, 1, 2, 3].map((index) => (index % 2 === 0 ? fixture.queue : second).enqueueRun(request)));
+        expect(new Set(runs.map((job) => job.jobId)).size).toBe(1);
+        expect(runs.filter((job) => job.duplicate !== true)).toHaveLength(1);
+        const approval = { sessionId: 'user-race', approvalId: `approval_${round}`, decision: { behavior: 'allow' as const }, idempotencyKey: `race-${round}` };
+        const answers = await Promise.all([0, 1, 2, 3].map((index) => (index % 2 === 0 ? fixture.queue : second).enqueueApproval(approval)));
+        expect(answers.filter((job) => job.duplicate !== true)).toHaveLength(1);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('of simultaneous calls with one key for two different requests, one queues its job and the other is refused', async () => {
+    const second = createAgentQueue({ connection: bullConnection(redis.url), queueName: fixture.queue.queue.name, prefix: fixture.queue.queue.opts.prefix! });
+    try {
+      for (let round = 0; round < 5; round++) {
+        const key = `clash-${round}`;
+        const settled = await Promise.allSettled([
+          fixture.queue.enqueueRun({ sessionId: 'user-clash', prompt: 'Write the intro.', idempotencyKey: key }),
+          second.enqueueRun({ sessionId: 'user-clash', prompt: 'Delete everything.', idempotencyKey: key }),
+        ]);
+        const queued = settled.filter((outcome) => outcome.status === 'fulfilled');
+        expect(queued).toHaveLength(1);
+        expect((queued[0] as PromiseFulfilledResult<{ duplicate?: boolean }>).value.duplicate).toBeUndefined();
+        const refused = settled.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
+        expect(ConfigurationError.isInstance(refused.reason)).toBe(true);
+        expect((refused.reason as Error).message).toMatch(/already queued another request/);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+
   it.each([
     ['blank', '  ', /is blank/],
     ['a lone surrogate', 'req-\ud800', /has a lone surrogate/],
