@@ -6,7 +6,7 @@ import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
 import { checkApprovalDecision } from '../loop/check-approval-decision.js';
 import { checkOptions, describeOptionValue, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { DEFAULT_AGENT_QUEUE_NAME, type AgentJobData } from './agent-job.js';
-import { AGENT_JOB_BACKOFF_DELAY_MS, AGENT_JOB_BACKOFF_TYPE } from './agent-job-backoff.js';
+import { AGENT_JOB_BACKOFF_DELAY_MS } from './agent-job-backoff.js';
 import { isJobSessionId } from './is-job-session-id.js';
 import type { AgentQueueLocation } from './bullmq-connection.js';
 
@@ -182,10 +182,13 @@ const keyedJobId = (kind: AgentJobData['kind'], sessionId: string, key: string):
  */
 export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
   checkOptions<AgentQueueOptions>(options, OPTIONS, { owner: 'createAgentQueue', usage: "createAgentQueue({ connection: { host: '127.0.0.1', port: 6379 } })" });
+  // BullMQ's own exponential backoff, which every worker knows: a custom backoff type fails a job
+  // on a worker without that strategy (one of an earlier version, mid-rollout) with "Unknown backoff
+  // strategy" and leaves it active, not retried. The worker stretches it to a `retry-after` itself.
   const queue = new Queue<AgentJobData>(options.queueName ?? DEFAULT_AGENT_QUEUE_NAME, {
     connection: options.connection,
     ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
-    defaultJobOptions: { attempts: options.attempts ?? 3, backoff: { type: AGENT_JOB_BACKOFF_TYPE, delay: AGENT_JOB_BACKOFF_DELAY_MS }, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 10_000 } },
+    defaultJobOptions: { attempts: options.attempts ?? 3, backoff: { type: 'exponential', delay: AGENT_JOB_BACKOFF_DELAY_MS }, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 10_000 } },
   });
   const add = async (data: AgentJobData, idempotencyKey: string | undefined): Promise<EnqueuedAgentJob> => {
     if (idempotencyKey === undefined) {

@@ -303,7 +303,15 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         if (lost || LeaseLostError.isInstance(result.error)) return await afterLostLease();
         // Failed as an attempt while attempts are left, so BullMQ tries the job again after its backoff
         // (agentJobBackoff: no sooner than the `retryAfterMs` a rate limit or an overload asked for).
-        if (result.status === 'error' && isOutage(result.error) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw result.error;
+        if (result.status === 'error' && isOutage(result.error) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) {
+          // The job's backoff (BullMQ's exponential, which a worker of any version knows) stretched
+          // to what the API asked for: BullMQ reads this job object's `opts.backoff` as it fails the
+          // attempt; the job stored in Redis keeps its own.
+          if (ModelError.isInstance(result.error) && result.error.retryAfterMs !== undefined) {
+            job.opts.backoff = { type: 'fixed', delay: agentJobBackoff(job.attemptsMade + 1, result.error, job) };
+          }
+          throw result.error;
+        }
         return {
           sessionId,
           runId,
@@ -333,7 +341,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     // A job whose worker died is resumed where it stopped, so taking it over again is safe.
     maxStalledCount: 1000,
     name: id,
-    // The agent jobs' backoff (createAgentQueue): exponential, but never sooner than the API's retry-after.
+    // The backoff type of jobs queued by earlier versions of createAgentQueue: exponential, but never sooner than the API's retry-after.
     settings: { backoffStrategy: (attemptsMade, _type, error, job) => agentJobBackoff(attemptsMade, error, job) },
   });
   worker.on('failed', (job, error) => {

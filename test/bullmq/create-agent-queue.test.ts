@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError, MAX_SESSION_ID_BYTES } from 'agent-harness';
 import { createAgentQueue, type AgentQueue } from 'agent-harness/bullmq';
+import { QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
@@ -182,5 +183,37 @@ describe.skipIf(!redis.reachable)('createAgentQueue: idempotency keys', () => {
     expect((thrown as Error).message).toMatch(/^enqueueRun: `idempotencyKey` must be a non-blank string/);
     expect((thrown as Error).message).toMatch(shown);
     expect(await waiting()).toBe(before);
+  });
+});
+
+describe.skipIf(!redis.reachable)('createAgentQueue: a worker that knows no agent-harness backoff (an older worker, mid-rollout)', () => {
+  const fixture = queueFixture('ah-queue-rollout');
+
+  it('retries a job that failed on it with exponential backoff from one second, counting the attempt, instead of leaving it stuck', { timeout: 30_000 }, async () => {
+    const { queue } = fixture;
+    const connection = bullConnection(redis.url);
+    const events = new QueueEvents(queue.queue.name, { connection, prefix: queue.queue.opts.prefix! });
+    await events.waitUntilReady();
+    const errors: Error[] = [];
+    // A plain BullMQ worker with no backoffStrategy, whose processor fails the attempt (a model outage, say).
+    const worker = new Worker(queue.queue.name, async () => {
+      throw new Error('the model is overloaded');
+    }, { connection, prefix: queue.queue.opts.prefix!, lockDuration: 1000, stalledInterval: 1000 });
+    worker.on('error', (error) => errors.push(error));
+    try {
+      const { jobId } = await queue.enqueueRun({ sessionId: 'user-rollout', prompt: 'Hello' });
+      const outcome = await new Promise<string>((resolve) => {
+        events.on('delayed', (event) => event.jobId === jobId && resolve('delayed for a retry'));
+        worker.on('error', (error) => resolve(`worker error: ${error.message}`));
+      });
+      expect(outcome).toBe('delayed for a retry');
+      expect(errors).toEqual([]);
+      const job = (await queue.queue.getJob(jobId))!;
+      expect(job.attemptsMade).toBe(1);
+      expect(job.opts.backoff).toEqual({ type: 'exponential', delay: 1000 });
+    } finally {
+      await worker.close(true);
+      await events.close();
+    }
   });
 });
