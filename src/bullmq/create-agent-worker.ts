@@ -273,8 +273,11 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       // An answer for a session that is not there (deleted, or never created) has nothing to continue.
       if (data.kind === 'approval' && entries.length === 0) return { sessionId, runId, status: 'approval-not-pending', pendingApprovals: [] };
       const progress = jobProgress(entries, runId);
-      // A run an outage ended failed its attempt (below): this attempt continues it.
-      const retrying = progress.endedWith === 'error' && job.attemptsMade > 0;
+      // A run an outage ended failed its attempt (below): this attempt continues it. Each such
+      // attempt stored one run end `error` and was counted by BullMQ; one more means the last
+      // attempt's run failed for good (an error no retry gets past, or none left) and its worker
+      // died before BullMQ heard of it: the job ends with that failure, the model is not asked again.
+      const retrying = progress.endedWith === 'error' && progress.errorEnds <= job.attemptsMade;
       if (progress.endedWith !== undefined && !retrying) {
         // The job's run ended, but its worker died before BullMQ heard of it.
         const pending = pendingApprovalsOf(foldEntries(entries, { sessionId }));
