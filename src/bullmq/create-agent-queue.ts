@@ -81,7 +81,10 @@ export interface EnqueuedAgentJob {
    * session and the key); the job's run carries `job_<jobId>` as its run id.
    */
   jobId: string;
-  /** True when an earlier call with the same `idempotencyKey` queued this job: nothing new was queued. */
+  /**
+   * True when another call with the same session and `idempotencyKey` queued this job (an earlier
+   * one, or one sent at the same time: of those, exactly one is told it queued it): nothing new was queued.
+   */
   duplicate?: boolean;
   /** The session it runs on. */
   sessionId: string;
