@@ -2,9 +2,10 @@ import type { MinimalJob } from 'bullmq';
 import { ModelError } from '../errors/model-error.js';
 
 /**
- * The backoff type of agent jobs (`createAgentQueue` sets it on every job); `createAgentWorker`
- * computes it with {@link agentJobBackoff}. A type of its own, since BullMQ asks a worker's custom
- * strategy only for a type it does not know.
+ * The backoff type agent jobs carried before `createAgentQueue` switched to BullMQ's own
+ * `exponential` (which any worker knows); `createAgentWorker` still computes it with
+ * {@link agentJobBackoff} for such jobs left on a queue. A type of its own, since BullMQ asks a
+ * worker's custom strategy only for a type it does not know.
  */
 export const AGENT_JOB_BACKOFF_TYPE = 'agent-harness';
 

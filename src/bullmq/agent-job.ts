@@ -13,6 +13,8 @@ export type AgentJobData =
       sessionId: string;
       /** The user's message. */
       prompt: string;
+      /** The id of the `enqueueRun` call that queued the job, with an `idempotencyKey`: of simultaneous calls with one key, it tells the one whose job it is. */
+      enqueueId?: string;
     }
   | {
       /** Answer the session's pending approval `approvalId`; the run continues once its batch is answered. */
@@ -23,6 +25,8 @@ export type AgentJobData =
       approvalId: string;
       /** The host's answer. */
       decision: ApprovalDecision;
+      /** The id of the `enqueueApproval` call that queued the job, with an `idempotencyKey`: of simultaneous calls with one key, it tells the one whose job it is. */
+      enqueueId?: string;
     };
 
 /** How a job ended: its run's status, or why it had nothing to run. The job's BullMQ return value. */

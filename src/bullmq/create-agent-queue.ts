@@ -6,7 +6,7 @@ import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
 import { checkApprovalDecision } from '../loop/check-approval-decision.js';
 import { checkOptions, describeOptionValue, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { DEFAULT_AGENT_QUEUE_NAME, type AgentJobData } from './agent-job.js';
-import { AGENT_JOB_BACKOFF_DELAY_MS, AGENT_JOB_BACKOFF_TYPE } from './agent-job-backoff.js';
+import { AGENT_JOB_BACKOFF_DELAY_MS } from './agent-job-backoff.js';
 import { isJobSessionId } from './is-job-session-id.js';
 import type { AgentQueueLocation } from './bullmq-connection.js';
 
@@ -81,7 +81,10 @@ export interface EnqueuedAgentJob {
    * session and the key); the job's run carries `job_<jobId>` as its run id.
    */
   jobId: string;
-  /** True when an earlier call with the same `idempotencyKey` queued this job: nothing new was queued. */
+  /**
+   * True when another call with the same session and `idempotencyKey` queued this job (an earlier
+   * one, or one sent at the same time: of those, exactly one is told it queued it): nothing new was queued.
+   */
   duplicate?: boolean;
   /** The session it runs on. */
   sessionId: string;
@@ -164,6 +167,12 @@ const APPROVAL: OptionsSpec<EnqueueApprovalOptions> = {
  * The job id of a keyed request: unique per kind, session and key. Both are URI-encoded (never
  * ':', which BullMQ refuses in ids, nor '/', which parts them), so two pairs never share an id.
  */
+/** A job's request, without the id of the call that queued it: what two calls with one key must agree on. */
+const requestOf = (data: AgentJobData): AgentJobData => {
+  const { enqueueId: _enqueueId, ...request } = data;
+  return request;
+};
+
 const keyedJobId = (kind: AgentJobData['kind'], sessionId: string, key: string): string => `${kind}-key-${encodeURIComponent(sessionId)}/${encodeURIComponent(key)}`;
 
 /**
@@ -176,10 +185,13 @@ const keyedJobId = (kind: AgentJobData['kind'], sessionId: string, key: string):
  */
 export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
   checkOptions<AgentQueueOptions>(options, OPTIONS, { owner: 'createAgentQueue', usage: "createAgentQueue({ connection: { host: '127.0.0.1', port: 6379 } })" });
+  // BullMQ's own exponential backoff, which every worker knows: a custom backoff type fails a job
+  // on a worker without that strategy (one of an earlier version, mid-rollout) with "Unknown backoff
+  // strategy" and leaves it active, not retried. The worker stretches it to a `retry-after` itself.
   const queue = new Queue<AgentJobData>(options.queueName ?? DEFAULT_AGENT_QUEUE_NAME, {
     connection: options.connection,
     ...(options.prefix !== undefined ? { prefix: options.prefix } : {}),
-    defaultJobOptions: { attempts: options.attempts ?? 3, backoff: { type: AGENT_JOB_BACKOFF_TYPE, delay: AGENT_JOB_BACKOFF_DELAY_MS }, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 10_000 } },
+    defaultJobOptions: { attempts: options.attempts ?? 3, backoff: { type: 'exponential', delay: AGENT_JOB_BACKOFF_DELAY_MS }, removeOnComplete: { count: 10_000 }, removeOnFail: { count: 10_000 } },
   });
   const add = async (data: AgentJobData, idempotencyKey: string | undefined): Promise<EnqueuedAgentJob> => {
     if (idempotencyKey === undefined) {
@@ -190,17 +202,20 @@ export function createAgentQueue(options: AgentQueueOptions): AgentQueue {
       return { jobId: job.id!, sessionId: data.sessionId };
     }
     const jobId = keyedJobId(data.kind, data.sessionId, idempotencyKey);
-    // BullMQ adds a job whose id it holds only once (atomically); what it holds tells whose it is.
-    const before = await queue.getJob(jobId);
-    await queue.add(data.kind, data, { jobId });
-    const kept = before ?? (await queue.getJob(jobId));
+    // BullMQ adds a job whose id it holds only once (atomically), and returns the same answer to
+    // every call: the random id each call puts in its job tells whose job was kept. (Reading the
+    // job before adding it could not: simultaneous calls all found none, and all said they queued it.)
+    const enqueueId = randomId(16);
+    await queue.add(data.kind, { ...data, enqueueId }, { jobId });
+    const kept = await queue.getJob(jobId);
     const owner = data.kind === 'run' ? 'enqueueRun' : 'enqueueApproval';
-    if (kept !== undefined && JSON.stringify(kept.data) !== JSON.stringify(data)) {
+    if (kept !== undefined && kept.data.enqueueId !== enqueueId && JSON.stringify(requestOf(kept.data)) !== JSON.stringify(data)) {
       throw new ConfigurationError(
         `${owner}: the idempotencyKey ${JSON.stringify(idempotencyKey)} of session ${JSON.stringify(data.sessionId)} already queued another request (job ${jobId}); nothing was queued. Use a new key for a new request.`,
       );
     }
-    return { jobId, sessionId: data.sessionId, ...(before !== undefined ? { duplicate: true } : {}) };
+    // A job the queue dropped at once (ended and removed before it was read back) was this call's.
+    return { jobId, sessionId: data.sessionId, ...(kept !== undefined && kept.data.enqueueId !== enqueueId ? { duplicate: true } : {}) };
   };
   return {
     queue,

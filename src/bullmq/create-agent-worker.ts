@@ -7,7 +7,7 @@ import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { ModelError } from '../errors/model-error.js';
 import { McpConnectionError } from '../errors/mcp-connection-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
-import { checkOptions, isFunction, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
+import { checkOptions, isAbortSignal, isBoolean, isFunction, isNonEmptyString, isNonNegativeInteger, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { loadEntries } from '../session/load-entries.js';
 import { foldEntries, pendingApprovalsOf } from '../state/index.js';
 import type { SessionLease, SessionStore } from '../session/session-store.js';
@@ -15,6 +15,7 @@ import { DEFAULT_AGENT_QUEUE_NAME, runIdOfJob, type AgentJobData, type AgentJobR
 import type { AgentQueueLocation } from './bullmq-connection.js';
 import { jobProgress } from './job-progress.js';
 import { agentJobBackoff } from './agent-job-backoff.js';
+import type { AgentWorkerCloseOptions } from './agent-worker-close-options.js';
 
 /** What the worker hands `createAgent` for one job. */
 export interface AgentWorkerSession {
@@ -107,8 +108,15 @@ export interface AgentWorker {
   readonly id: string;
   /** The BullMQ worker, for the host's own events and metrics. */
   readonly worker: Worker<AgentJobData, AgentJobResult>;
-  /** Stops taking jobs and waits for the active ones to finish. */
-  close(): Promise<void>;
+  /**
+   * Stops taking jobs and waits for the active ones to finish; with `force` (or once `timeoutMs`
+   * has passed, or `signal` aborted) stops them instead and hands them back to the queue, where
+   * another worker resumes each where it stopped. Resolves once the BullMQ worker is closed.
+   * @throws ConfigurationError naming a bad option.
+   * @example
+   * process.once('SIGTERM', () => void worker.close({ timeoutMs: 20_000 }).then(() => process.exit(0)));
+   */
+  close(options?: AgentWorkerCloseOptions): Promise<void>;
 }
 
 const isConnection: OptionCheck = (value, place) => {
@@ -138,6 +146,8 @@ const OPTIONS: OptionsSpec<AgentWorkerOptions> = {
   workerId: isNonEmptyString,
   onError: isFunction,
 };
+
+const CLOSE_OPTIONS: OptionsSpec<AgentWorkerCloseOptions> = { force: isBoolean, timeoutMs: isNonNegativeInteger, signal: isAbortSignal };
 
 /** An error that ended a run and that a later attempt may get past: a model outage, a store that failed to write. */
 function isOutage(error: Error | undefined): boolean {
@@ -192,9 +202,18 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
    * the first, in the middle of its tool call: it is put back instead, as for another worker.
    */
   const running = new Set<string>();
+  /** How to stop each job under way (a forced close), by job id. */
+  const stops = new Map<string, () => Promise<void>>();
+  /** A forced close began: jobs still handed to this worker go back to the queue at once. */
+  let stopping = false;
+  const stopAll = (): void => {
+    stopping = true;
+    for (const stop of stops.values()) void stop();
+  };
 
   async function processJob(job: Job<AgentJobData, AgentJobResult>, token?: string): Promise<AgentJobResult> {
     const { sessionId } = job.data;
+    if (stopping) return putBack(job, token, 0);
     if (running.has(sessionId)) return putBack(job, token, heldRetryMs);
     running.add(sessionId);
     try {
@@ -215,6 +234,8 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     let current: SessionLease | undefined = lease;
     let agent: Agent | undefined;
     let lost = false;
+    /** A forced close stopped the job: its lease was released, its agent interrupted. */
+    let stopped = false;
     /** When the lease ends by this worker's clock, unless a renewal comes back first. */
     let deadline = askedAt + ttlMs;
     /** The latest reading of the clock, and how far a later one went back from it (a wall clock set back). */
@@ -241,6 +262,19 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         () => undefined, // a failed renewal is retried on the next tick; the lease's expiry is the bound
       );
     }, Math.max(1, Math.floor(ttlMs / 3)));
+    const stop = async (): Promise<void> => {
+      if (stopped) return;
+      stopped = true;
+      lost = true;
+      // The lease goes first, so the interrupted run writes nothing more (not its end): the next
+      // holder reads the run as unfinished, and continues it.
+      const held = current;
+      current = undefined;
+      if (held) await leases.release(held).catch(() => undefined);
+      agent?.interrupt(`the worker "${id}" is closing`);
+    };
+    stops.set(job.id!, stop);
+    if (stopping) void stop();
     // Read right before each tool call starts: no store round trip, and a pause that outlasted the
     // lease (when no renewal could run) is seen at once.
     // A clock that went back cannot tell how long has passed: the lease may have run out meanwhile.
@@ -252,7 +286,9 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         toolStarted = true;
         return undefined;
       }
-      const reason = lost
+      const reason = stopped
+        ? `worker "${id}" is closing (AgentWorker.close with force, timeoutMs or signal)`
+        : lost
         ? `the store refused to renew it (worker "${id}")`
         : wentBackMs > 0
           ? `the clock of worker "${id}" (its \`now\` option) went back ${wentBackMs} ms while it held the lease, so it cannot tell whether its ${ttlMs} ms (leaseTtlMs) ran out; give the worker a monotonic clock (the default, performance.now)`
@@ -268,13 +304,17 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
        */
       const afterLostLease = async (): Promise<AgentJobResult> => {
         if ((entries.length > 0 || toolStarted) && (await hasNoEntries(store, sessionId))) return { sessionId, runId, status: 'session-deleted', pendingApprovals: [] };
-        return putBack(job, token, heldRetryMs);
+        // A job stopped by a closing worker is free for another at once: its lease is released.
+        return putBack(job, token, stopped ? 0 : heldRetryMs);
       };
       // An answer for a session that is not there (deleted, or never created) has nothing to continue.
       if (data.kind === 'approval' && entries.length === 0) return { sessionId, runId, status: 'approval-not-pending', pendingApprovals: [] };
       const progress = jobProgress(entries, runId);
-      // A run an outage ended failed its attempt (below): this attempt continues it.
-      const retrying = progress.endedWith === 'error' && job.attemptsMade > 0;
+      // A run an outage ended failed its attempt (below): this attempt continues it. Each such
+      // attempt stored one run end `error` and was counted by BullMQ; one more means the last
+      // attempt's run failed for good (an error no retry gets past, or none left) and its worker
+      // died before BullMQ heard of it: the job ends with that failure, the model is not asked again.
+      const retrying = progress.endedWith === 'error' && progress.errorEnds <= job.attemptsMade;
       if (progress.endedWith !== undefined && !retrying) {
         // The job's run ended, but its worker died before BullMQ heard of it.
         const pending = pendingApprovalsOf(foldEntries(entries, { sessionId }));
@@ -284,6 +324,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       agent = await options.createAgent({ sessionId, jobId: job.id!, agentOptions });
       try {
         await agent.ready;
+        if (stopped) return await afterLostLease();
         if (agent.sessionId !== sessionId) {
           throw new ConfigurationError(
             `createAgentWorker: createAgent returned an agent for session "${agent.sessionId}" for a job on "${sessionId}"; spread session.agentOptions into createAgent last.`,
@@ -303,7 +344,15 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         if (lost || LeaseLostError.isInstance(result.error)) return await afterLostLease();
         // Failed as an attempt while attempts are left, so BullMQ tries the job again after its backoff
         // (agentJobBackoff: no sooner than the `retryAfterMs` a rate limit or an overload asked for).
-        if (result.status === 'error' && isOutage(result.error) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw result.error;
+        if (result.status === 'error' && isOutage(result.error) && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) {
+          // The job's backoff (BullMQ's exponential, which a worker of any version knows) stretched
+          // to what the API asked for: BullMQ reads this job object's `opts.backoff` as it fails the
+          // attempt; the job stored in Redis keeps its own.
+          if (ModelError.isInstance(result.error) && result.error.retryAfterMs !== undefined) {
+            job.opts.backoff = { type: 'fixed', delay: agentJobBackoff(job.attemptsMade + 1, result.error, job) };
+          }
+          throw result.error;
+        }
         return {
           sessionId,
           runId,
@@ -319,6 +368,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         await agent.close();
       }
     } finally {
+      stops.delete(job.id!);
       clearInterval(renewal);
       if (current) await leases.release(current).catch(() => undefined);
     }
@@ -333,7 +383,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
     // A job whose worker died is resumed where it stopped, so taking it over again is safe.
     maxStalledCount: 1000,
     name: id,
-    // The agent jobs' backoff (createAgentQueue): exponential, but never sooner than the API's retry-after.
+    // The backoff type of jobs queued by earlier versions of createAgentQueue: exponential, but never sooner than the API's retry-after.
     settings: { backoffStrategy: (attemptsMade, _type, error, job) => agentJobBackoff(attemptsMade, error, job) },
   });
   worker.on('failed', (job, error) => {
@@ -341,5 +391,29 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
   });
   // BullMQ reports connection trouble here; without a listener Node would crash the host.
   worker.on('error', () => undefined);
-  return { id, worker, close: () => worker.close() };
+  let closing: Promise<void> | undefined;
+  const close = (closeOptions?: AgentWorkerCloseOptions): Promise<void> => {
+    checkOptions<AgentWorkerCloseOptions>(closeOptions, CLOSE_OPTIONS, { owner: 'AgentWorker.close', optional: true, usage: 'worker.close({ force: true }) or worker.close({ timeoutMs: 20000 })' });
+    const { force = false, timeoutMs, signal } = closeOptions ?? {};
+    if (force || signal?.aborted || timeoutMs === 0) stopAll();
+    if (closing) {
+      signal?.addEventListener('abort', stopAll, { once: true });
+      if (timeoutMs !== undefined && timeoutMs > 0) setTimeout(stopAll, timeoutMs).unref?.();
+      return closing;
+    }
+    closing = (async () => {
+      // BullMQ's close takes no more jobs and waits for those under way, which a stop hands back.
+      const closed = worker.close();
+      const timer = timeoutMs !== undefined && timeoutMs > 0 ? setTimeout(stopAll, timeoutMs) : undefined;
+      signal?.addEventListener('abort', stopAll, { once: true });
+      try {
+        await closed;
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', stopAll);
+      }
+    })();
+    return closing;
+  };
+  return { id, worker, close };
 }

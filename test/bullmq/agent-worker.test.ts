@@ -373,6 +373,44 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
     }
   });
 
+  it.skipIf(!reachable)('a worker closed with force in the middle of a tool call hands the job back at once; another resumes it exactly once', { timeout: 120_000 }, async () => {
+    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    let hang!: (toolUseId: string) => void;
+    const hanging = new Promise<string>((resolve) => (hang = resolve));
+    let hung: string | undefined;
+    // The call waits on a promise nothing settles, and ignores its signal.
+    const stuck = fleetTools({
+      logFile,
+      onStart: ({ toolUseId, name, n }) => {
+        if (name !== 'step' || n !== 1 || hung !== undefined) return;
+        hung = toolUseId;
+        hang(toolUseId);
+        return new Promise<never>(() => undefined);
+      },
+    });
+    const first = startWorker({
+      createAgent: (session) => createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'offline', baseURL: model.url, maxRetries: 0 }), tools: stuck, ...session.agentOptions }),
+    });
+    const sessionId = uniqueName('forced');
+    const { jobId } = await queue.enqueueRun({ sessionId, prompt: 'Do the task.' });
+    const hungCall = await hanging;
+    await first.close({ force: true });
+    expect((await Job.fromId(queue.queue, jobId))!.attemptsMade).toBe(0);
+
+    startWorker();
+    const parked = await finished(jobId);
+    expect(parked.status).toBe('awaiting-approval');
+    const done = await finished((await queue.enqueueApproval({ sessionId, approvalId: parked.pendingApprovals[0]!, decision: { behavior: 'allow' } })).jobId);
+    expect(done.status).toBe('completed');
+    const ran = executions(logFile);
+    const results = storedResults(await entriesOf(sessionId));
+    expect(new Set(ran.map((execution) => execution.toolUseId)).size).toBe(ran.length);
+    expect(results.get(hungCall)).toMatch(INTERRUPTED);
+    expect(ran.map((execution) => `${execution.name} ${execution.n}`)).toEqual(['step 0', 'step 1', 'publish 2', 'step 3', 'step 4']);
+    const prompts = (await entriesOf(sessionId)).filter((entry) => entry.kind === 'message' && entry.message.role === 'user' && JSON.stringify(entry.message.content).includes('Do the task.'));
+    expect(prompts).toHaveLength(1);
+  });
+
   it.skipIf(!reachable)('a worker killed with SIGKILL in the middle of a tool call leaves the session to another, which resumes it exactly once', async () => {
     logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/bullmq/fleet-worker.child.ts'], {

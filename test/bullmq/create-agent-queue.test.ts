@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigurationError, MAX_SESSION_ID_BYTES } from 'agent-harness';
 import { createAgentQueue, type AgentQueue } from 'agent-harness/bullmq';
+import { QueueEvents, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
@@ -131,6 +132,44 @@ describe.skipIf(!redis.reachable)('createAgentQueue: idempotency keys', () => {
     expect(job?.data).toMatchObject({ prompt: 'Write the intro.' });
   });
 
+  it('tells exactly one of simultaneous calls with one key (on two queues, two connections) that it queued the job; the others get duplicate: true', async () => {
+    const second = createAgentQueue({ connection: bullConnection(redis.url), queueName: fixture.queue.queue.name, prefix: fixture.queue.queue.opts.prefix! });
+    try {
+      for (let round = 0; round < 10; round++) {
+        const request = { sessionId: 'user-race', prompt: `Round ${round}`, idempotencyKey: `race-${round}` };
+        const runs = await Promise.all([0, 1, 2, 3].map((index) => (index % 2 === 0 ? fixture.queue : second).enqueueRun(request)));
+        expect(new Set(runs.map((job) => job.jobId)).size).toBe(1);
+        expect(runs.filter((job) => job.duplicate !== true)).toHaveLength(1);
+        const approval = { sessionId: 'user-race', approvalId: `approval_${round}`, decision: { behavior: 'allow' as const }, idempotencyKey: `race-${round}` };
+        const answers = await Promise.all([0, 1, 2, 3].map((index) => (index % 2 === 0 ? fixture.queue : second).enqueueApproval(approval)));
+        expect(answers.filter((job) => job.duplicate !== true)).toHaveLength(1);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('of simultaneous calls with one key for two different requests, one queues its job and the other is refused', async () => {
+    const second = createAgentQueue({ connection: bullConnection(redis.url), queueName: fixture.queue.queue.name, prefix: fixture.queue.queue.opts.prefix! });
+    try {
+      for (let round = 0; round < 5; round++) {
+        const key = `clash-${round}`;
+        const settled = await Promise.allSettled([
+          fixture.queue.enqueueRun({ sessionId: 'user-clash', prompt: 'Write the intro.', idempotencyKey: key }),
+          second.enqueueRun({ sessionId: 'user-clash', prompt: 'Delete everything.', idempotencyKey: key }),
+        ]);
+        const queued = settled.filter((outcome) => outcome.status === 'fulfilled');
+        expect(queued).toHaveLength(1);
+        expect((queued[0] as PromiseFulfilledResult<{ duplicate?: boolean }>).value.duplicate).toBeUndefined();
+        const refused = settled.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
+        expect(ConfigurationError.isInstance(refused.reason)).toBe(true);
+        expect((refused.reason as Error).message).toMatch(/already queued another request/);
+      }
+    } finally {
+      await second.close();
+    }
+  });
+
   it.each([
     ['blank', '  ', /is blank/],
     ['a lone surrogate', 'req-\ud800', /has a lone surrogate/],
@@ -144,5 +183,37 @@ describe.skipIf(!redis.reachable)('createAgentQueue: idempotency keys', () => {
     expect((thrown as Error).message).toMatch(/^enqueueRun: `idempotencyKey` must be a non-blank string/);
     expect((thrown as Error).message).toMatch(shown);
     expect(await waiting()).toBe(before);
+  });
+});
+
+describe.skipIf(!redis.reachable)('createAgentQueue: a worker that knows no agent-harness backoff (an older worker, mid-rollout)', () => {
+  const fixture = queueFixture('ah-queue-rollout');
+
+  it('retries a job that failed on it with exponential backoff from one second, counting the attempt, instead of leaving it stuck', { timeout: 30_000 }, async () => {
+    const { queue } = fixture;
+    const connection = bullConnection(redis.url);
+    const events = new QueueEvents(queue.queue.name, { connection, prefix: queue.queue.opts.prefix! });
+    await events.waitUntilReady();
+    const errors: Error[] = [];
+    // A plain BullMQ worker with no backoffStrategy, whose processor fails the attempt (a model outage, say).
+    const worker = new Worker(queue.queue.name, async () => {
+      throw new Error('the model is overloaded');
+    }, { connection, prefix: queue.queue.opts.prefix!, lockDuration: 1000, stalledInterval: 1000 });
+    worker.on('error', (error) => errors.push(error));
+    try {
+      const { jobId } = await queue.enqueueRun({ sessionId: 'user-rollout', prompt: 'Hello' });
+      const outcome = await new Promise<string>((resolve) => {
+        events.on('delayed', (event) => event.jobId === jobId && resolve('delayed for a retry'));
+        worker.on('error', (error) => resolve(`worker error: ${error.message}`));
+      });
+      expect(outcome).toBe('delayed for a retry');
+      expect(errors).toEqual([]);
+      const job = (await queue.queue.getJob(jobId))!;
+      expect(job.attemptsMade).toBe(1);
+      expect(job.opts.backoff).toEqual({ type: 'exponential', delay: 1000 });
+    } finally {
+      await worker.close(true);
+      await events.close();
+    }
   });
 });

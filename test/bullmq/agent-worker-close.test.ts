@@ -1,0 +1,119 @@
+// AgentWorker.close({ force, timeoutMs, signal }): a shutdown that does not wait for a job under
+// way stops it and hands it back; another worker resumes it, and nothing runs twice.
+import { QueueEvents, Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ConfigurationError, createAgent, defineTool, memorySessionStore, type SessionEntry, type SessionStore, type ToolResultBlock } from 'agent-harness';
+import { createAgentQueue, createAgentWorker, type AgentJobResult, type AgentQueue, type AgentWorkerCloseOptions } from 'agent-harness/bullmq';
+import { scriptedModel, toolCall, turn, type ScriptedModel } from 'agent-harness/testing';
+import { loadEntries } from '../../src/session/load-entries.js';
+import { redis } from '../redis/redis-test-server.js';
+import { uniqueName } from '../server-under-test.js';
+import { bullConnection, dropPrefix } from './fleet-stores.js';
+
+describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under way', () => {
+  const prefix = uniqueName('ah-close');
+  const queueName = uniqueName('close');
+  let queue: AgentQueue;
+  let events: QueueEvents;
+  let admin: Redis;
+
+  beforeAll(async () => {
+    queue = createAgentQueue({ connection: bullConnection(redis.url), queueName, prefix });
+    events = new QueueEvents(queueName, { connection: bullConnection(redis.url), prefix });
+    await events.waitUntilReady();
+    admin = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    await events?.close();
+    await queue?.close();
+    await dropPrefix(admin, prefix);
+    await admin?.quit();
+  });
+
+  /** A session whose first model turn calls `block`, a tool that waits on a promise nothing settles (it ignores its signal). */
+  function blockedJob() {
+    const store: SessionStore = memorySessionStore();
+    const executed: string[] = [];
+    let started!: () => void;
+    const blocked = new Promise<void>((resolve) => (started = resolve));
+    const block = defineTool({
+      name: 'block',
+      description: 'Waits for ever.',
+      inputSchema: z.object({}),
+      readOnly: true,
+      execute: async ({ toolUseId }) => {
+        executed.push(toolUseId);
+        started();
+        await new Promise<never>(() => undefined);
+      },
+    });
+    const model: ScriptedModel = scriptedModel([turn(toolCall('block', {}, 'c1')), 'Done.']);
+    const start = () =>
+      createAgentWorker({ connection: bullConnection(redis.url), queueName, prefix, store, heldRetryMs: 50, createAgent: (session) => createAgent({ model, tools: [block], ...session.agentOptions }) });
+    return { store, executed, blocked, model, start };
+  }
+
+  const closings: Array<[string, (controller: AbortController) => AgentWorkerCloseOptions]> = [
+    ['force', () => ({ force: true })],
+    ['timeoutMs', () => ({ timeoutMs: 20 })],
+    ['signal', (controller) => ({ signal: controller.signal })],
+  ];
+
+  it.each(closings)('with %s, stops a tool blocked on a promise, hands the job back without counting an attempt; another worker finishes it and the tool ran once', { timeout: 30_000 }, async (_, closeOptions) => {
+    const { store, executed, blocked, model, start } = blockedJob();
+    const sessionId = uniqueName('closed');
+    const first = start();
+    const { jobId } = await queue.enqueueRun({ sessionId, prompt: 'Go' });
+    await blocked;
+    const controller = new AbortController();
+    const closed = first.close(closeOptions(controller));
+    controller.abort(new Error('shutdown deadline'));
+    await closed;
+    const handedBack = (await Job.fromId(queue.queue, jobId))!;
+    expect(['waiting', 'delayed']).toContain(await handedBack.getState());
+    expect(handedBack.attemptsMade).toBe(0);
+
+    const second = start();
+    try {
+      const result = (await handedBack.waitUntilFinished(events, 20_000)) as AgentJobResult;
+      expect(result.status).toBe('completed');
+    } finally {
+      await second.close();
+    }
+    expect(executed).toEqual(['c1']);
+    expect(model.requests).toHaveLength(2);
+    const entries = await loadEntries(store, sessionId);
+    const results = entries.filter((entry): entry is Extract<SessionEntry, { kind: 'tool-result' }> => entry.kind === 'tool-result');
+    expect(results.map((entry) => [entry.toolUseId, String((entry.result as ToolResultBlock).content)])).toEqual([['c1', expect.stringMatching(/interrupted/i)]]);
+    // The prompt reached the session once; the run ended once, on the second worker.
+    expect(entries.filter((entry) => entry.kind === 'message' && entry.message.role === 'user' && JSON.stringify(entry.message.content).includes('Go'))).toHaveLength(1);
+    expect(entries.filter((entry) => entry.kind === 'run-end').map((entry) => entry.kind === 'run-end' && entry.status)).toEqual(['completed']);
+  });
+
+  it('a close() that waits is turned into a forced one by close({ force: true })', { timeout: 30_000 }, async () => {
+    const { executed, blocked, start } = blockedJob();
+    const first = start();
+    const { jobId } = await queue.enqueueRun({ sessionId: uniqueName('escalated'), prompt: 'Go' });
+    await blocked;
+    const waiting = first.close();
+    await first.close({ force: true });
+    await waiting;
+    expect(['waiting', 'delayed']).toContain(await (await Job.fromId(queue.queue, jobId))!.getState());
+    expect(executed).toEqual(['c1']);
+    await queue.queue.remove(jobId);
+  });
+
+  it('names a bad option and the fix', async () => {
+    const { start } = blockedJob();
+    const worker = start();
+    try {
+      expect(() => worker.close({ timeoutMs: -1 })).toThrow(ConfigurationError);
+      expect(() => worker.close({ force: 'yes' } as never)).toThrow(/`force`/);
+      expect(() => worker.close({ forced: true } as never)).toThrow(/`forced`/);
+    } finally {
+      await worker.close();
+    }
+  });
+});

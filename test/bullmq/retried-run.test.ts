@@ -1,0 +1,73 @@
+// A run job retried after an outage, whose next attempt then failed for good (an error no attempt
+// gets past) and whose worker died before BullMQ heard of it: the job is handed out again, and
+// must end with the failure the transcript records, not call the model again.
+import { QueueEvents, Worker, Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgent, memorySessionStore, ModelError } from 'agent-harness';
+import { createAgentQueue, createAgentWorker, type AgentJobResult, type AgentQueue } from 'agent-harness/bullmq';
+import { scriptedModel, turn } from 'agent-harness/testing';
+import { loadEntries } from '../../src/session/load-entries.js';
+import { redis } from '../redis/redis-test-server.js';
+import { uniqueName } from '../server-under-test.js';
+import { bullConnection, dropPrefix } from './fleet-stores.js';
+
+describe.skipIf(!redis.reachable)('createAgentWorker: a retried run job whose run already failed for good', () => {
+  const prefix = uniqueName('ah-retried');
+  const queueName = uniqueName('retried');
+  let queue: AgentQueue;
+  let events: QueueEvents;
+  let admin: Redis;
+
+  beforeAll(async () => {
+    queue = createAgentQueue({ connection: bullConnection(redis.url), queueName, prefix });
+    events = new QueueEvents(queueName, { connection: bullConnection(redis.url), prefix });
+    await events.waitUntilReady();
+    admin = new Redis(redis.url);
+  });
+  afterAll(async () => {
+    await events?.close();
+    await queue?.close();
+    await dropPrefix(admin, prefix);
+    await admin?.quit();
+  });
+
+  it('is handed out again after its worker died, ends with status error and does not call the model again', { timeout: 60_000 }, async () => {
+    const store = memorySessionStore();
+    const sessionId = uniqueName('failed-for-good');
+    const jobId = uniqueName('job');
+    const runId = `job_${jobId}`;
+    // Attempt 1 failed on an outage (BullMQ counted it) and is waiting for its retry.
+    const delayed = new Promise<void>((resolve) => events.on('delayed', (event) => event.jobId === jobId && resolve()));
+    const failing = new Worker(queueName, async () => {
+      throw new Error('the model is overloaded');
+    }, { connection: bullConnection(redis.url), prefix });
+    await queue.queue.add('run', { kind: 'run', sessionId, prompt: 'Go' }, { jobId, attempts: 3, backoff: { type: 'fixed', delay: 60_000 } });
+    await delayed;
+    await failing.close();
+    // What the two attempts left in the session: the outage's run end, then the run end of an
+    // error no retry gets past (HTTP 400), after which the worker died.
+    const overloaded = new ModelError('HTTP 529 overloaded_error', { status: 529, retryable: true });
+    const invalid = new ModelError('HTTP 400 invalid_request_error', { status: 400, errorType: 'invalid_request_error', retryable: false });
+    const earlier = createAgent({ model: scriptedModel([turn('Working', { error: overloaded }), turn('Working', { error: invalid })]), store, sessionId });
+    expect((await earlier.run('Go', { runId }).result).status).toBe('error');
+    expect((await earlier.continue({ runId }).result).status).toBe('error');
+    await earlier.close();
+    const ends = (await loadEntries(store, sessionId)).filter((entry) => entry.kind === 'run-end');
+    expect(ends.map((entry) => entry.kind === 'run-end' && entry.status)).toEqual(['error', 'error']);
+
+    const model = scriptedModel(['Asked again.']);
+    const worker = createAgentWorker({ connection: bullConnection(redis.url), queueName, prefix, store, createAgent: (session) => createAgent({ model, ...session.agentOptions }) });
+    try {
+      const job = (await Job.fromId(queue.queue, jobId))!;
+      expect(job.attemptsMade).toBe(1);
+      await job.promote();
+      const result = (await job.waitUntilFinished(events, 30_000)) as AgentJobResult;
+      expect(result).toMatchObject({ sessionId, runId, status: 'error' });
+      expect(model.requests).toHaveLength(0);
+      expect((await loadEntries(store, sessionId)).filter((entry) => entry.kind === 'run-end')).toHaveLength(2);
+    } finally {
+      await worker.close();
+    }
+  });
+});
