@@ -29,6 +29,26 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** A count the API could have sent: a finite number, 0 or more (anything else is ignored, as null is). */
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
+/** What a value is, in a sentence's words ("an object", "a number"), for an error naming it. */
+function describeKind(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  const kind = typeof value;
+  return kind === 'object' || kind === 'undefined' ? `an ${kind}` : `a ${kind}`;
+}
+
+/**
+ * The text a delta carries in `field` (`text_delta.text`, `thinking_delta.thinking`,
+ * `input_json_delta.partial_json`): a string, or '' when absent or null. Anything else is a
+ * malformed stream: joined, it would put "[object Object]" in the answer (and in every later request),
+ * so the event is refused (the stream's reader fails the attempt with a retryable `ModelError`).
+ */
+function deltaString(delta: { type: string; [key: string]: unknown }, field: string): string {
+  const value = delta[field];
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  throw new TypeError(`${delta.type}.${field} is ${describeKind(value)}, not a string`);
+}
+
 /** No input given: absent, or an object without keys (how the API opens a streamed `tool_use`). */
 function isEmptyInput(input: unknown): boolean {
   return input === undefined || input === null || (typeof input === 'object' && !Array.isArray(input) && Object.keys(input).length === 0);
@@ -164,6 +184,11 @@ export class AnthropicMessageAccumulator {
     if (!isObject(started) || typeof started.type !== 'string') {
       throw new ModelError(`The response stream started content block ${index} without a block type (got ${JSON.stringify(started)?.slice(0, 100)}); the answer was discarded.`, { retryable: true });
     }
+    // A text or thinking block opened with a text that is not a string: the deltas would be joined to "[object Object]".
+    const field = started.type === 'text' ? 'text' : started.type === 'thinking' ? 'thinking' : undefined;
+    if (field !== undefined && started[field] !== undefined && typeof started[field] !== 'string') {
+      throw new ModelError(`The response stream started ${started.type} block ${index} whose ${field} is ${describeKind(started[field])}, not a string; the answer was discarded.`, { retryable: true });
+    }
     const block = { ...started } as MutableBlock;
     this.content.push(block as ContentBlock);
     if (block.type === 'tool_use' && isEmptyInput(block.input)) this.#awaitingInput.add(index);
@@ -178,13 +203,13 @@ export class AnthropicMessageAccumulator {
     if (!block) return undefined; // a delta for a block that never started: nothing to attach it to
     switch (delta.type) {
       case 'text_delta': {
-        const text = String(delta.text ?? '');
+        const text = deltaString(delta, 'text');
         if (block.type !== 'text') return undefined;
         block.text = String(block.text ?? '') + text;
         return { type: 'text-delta', index, text };
       }
       case 'thinking_delta': {
-        const thinking = String(delta.thinking ?? '');
+        const thinking = deltaString(delta, 'thinking');
         if (block.type !== 'thinking') return undefined;
         block.thinking = String(block.thinking ?? '') + thinking;
         return { type: 'thinking-delta', index, thinking };
@@ -200,7 +225,7 @@ export class AnthropicMessageAccumulator {
       }
       case 'input_json_delta': {
         if (!takesInput(block.type)) return undefined;
-        const partialJson = String(delta.partial_json ?? '');
+        const partialJson = deltaString(delta, 'partial_json');
         const parts = this.#jsonParts.get(index);
         if (parts) parts.push(partialJson);
         else this.#jsonParts.set(index, [partialJson]);

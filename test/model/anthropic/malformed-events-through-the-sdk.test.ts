@@ -71,3 +71,54 @@ describe('malformed stream events, through the real client', () => {
     expect(result.usage).toMatchObject({ inputTokens: 10, outputTokens: 1 });
   });
 });
+
+describe('a delta whose text is not a string, through the real client', () => {
+  const thinking = (delta: Record<string, unknown>) => [
+    { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+    { type: 'content_block_delta', index: 0, delta },
+    { type: 'content_block_stop', index: 0 },
+  ];
+  const tool = (delta: Record<string, unknown>) => [
+    { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'echo', input: {} } },
+    { type: 'content_block_delta', index: 0, delta },
+    { type: 'content_block_stop', index: 0 },
+  ];
+  const textWith = (delta: Record<string, unknown>) => [{ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, { type: 'content_block_delta', index: 0, delta }, { type: 'content_block_stop', index: 0 }];
+  it.each([
+    ['text_delta.text', 'an object', textWith({ type: 'text_delta', text: { a: 1 } })],
+    ['text_delta.text', 'a number', textWith({ type: 'text_delta', text: 42 })],
+    ['thinking_delta.thinking', 'an array', thinking({ type: 'thinking_delta', thinking: ['x'] })],
+    ['input_json_delta.partial_json', 'an object', tool({ type: 'input_json_delta', partial_json: { text: 'x' } })],
+    ['input_json_delta.partial_json', 'a boolean', tool({ type: 'input_json_delta', partial_json: true })],
+  ] as Array<[string, string, Array<Record<string, unknown>>]>)('%s as %s: a ModelError naming the field, never "[object Object]" in the answer', async (field, what, blocks) => {
+    const answer = await outcome([start, ...blocks, ...end]);
+    expect(ModelError.isInstance(answer)).toBe(true);
+    const error = answer as ModelError;
+    expect(error.message).toContain(field);
+    expect(error.message).toContain(what);
+    expect(error.message).toContain('malformed');
+    expect(error.retryable).toBe(true);
+  });
+
+  it('an agent whose every attempt gets one fails the run with that error, keeping nothing of the answer', async () => {
+    const bad = sse([start, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: { secret: 1 } } }, { type: 'content_block_stop', index: 0 }, ...end]);
+    server = await startMessagesServer({ responses: [{ recording: bad }, { recording: bad }, { recording: bad }] });
+    const agent = createAgent({ model: model(), streamRetryBackoff: false });
+    const result = await agent.run('Hi').result;
+    expect(result.status).toBe('error');
+    expect(ModelError.isInstance(result.error)).toBe(true);
+    expect(result.error!.message).toContain('text_delta.text');
+    expect(JSON.stringify(agent.messages)).not.toContain('[object Object]');
+  });
+});
+
+describe('a text or thinking block opened with a text that is not a string, through the real client', () => {
+  it.each([
+    ['text', { type: 'text', text: { a: 1 } }, 'text_delta', 'text'],
+    ['thinking', { type: 'thinking', thinking: 7, signature: '' }, 'thinking_delta', 'thinking'],
+  ] as Array<[string, Record<string, unknown>, string, string]>)('%s: a ModelError naming the field', async (type, block, deltaType, field) => {
+    const answer = await outcome([start, { type: 'content_block_start', index: 0, content_block: block }, { type: 'content_block_delta', index: 0, delta: { type: deltaType, [field]: 'more' } }, { type: 'content_block_stop', index: 0 }, ...end]);
+    expect(ModelError.isInstance(answer)).toBe(true);
+    expect((answer as ModelError).message).toContain(`${type} block 0 whose ${field} is`);
+  });
+});
