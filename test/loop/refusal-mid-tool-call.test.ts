@@ -36,8 +36,8 @@ function unansweredCalls(messages: readonly Message[]): string[] {
   messages.forEach((message, index) => {
     if (message.role !== 'assistant' || !Array.isArray(message.content)) return;
     const next = messages[index + 1];
-    const answered = new Set(Array.isArray(next?.content) ? next.content.filter((block) => block.type === 'tool_result').map((block) => (block as { tool_use_id: string }).tool_use_id) : []);
-    for (const block of message.content) if (block.type === 'tool_use' && !answered.has(block.id)) open.push(block.id);
+    const answered = new Set<string>(Array.isArray(next?.content) ? next.content.filter((block) => block.type === 'tool_result').map((block) => (block as { tool_use_id: string }).tool_use_id) : []);
+    for (const block of message.content) if (block.type === 'tool_use' && !answered.has(String(block.id))) open.push(String(block.id));
   });
   return open;
 }
