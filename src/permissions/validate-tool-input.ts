@@ -2,6 +2,7 @@ import { ToolInputError } from '../errors/tool-input-error.js';
 import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from '../history/json-bounds.js';
 import type { Tool, ToolAgentContext } from '../tools/types.js';
 import { describeThrown } from '../errors/describe-thrown.js';
+import { copyToolInput } from '../hooks/copy-tool-input.js';
 
 /** The input, validated, or the problem as a sentence for the model. */
 export type ValidatedInput = { ok: true; value: unknown } | { ok: false; message: string };
@@ -47,7 +48,10 @@ export function validateToolInputNow(tool: Tool, input: unknown, context: ToolCh
   // Bounded before anything walks it: a hostile input nested thousands deep never reaches a parser.
   const bounds = jsonBoundsProblem(input, TOOL_INPUT_BOUNDS);
   if (bounds) return { ok: false, message: new ToolInputError(tool.name, [`the input is ${bounds}`]).message };
-  const parsed = writtenBy === 'host' && tool.parseHostInput !== undefined ? tool.parseHostInput(input) : tool.parseInput(input);
+  // The host's input is copied (plain JSON, as just checked): a callback that keeps the object it
+  // gave as `updatedInput` and changes it later changes neither the call that runs nor its record.
+  const given = writtenBy === 'host' ? copyToolInput(input) : input;
+  const parsed = writtenBy === 'host' && tool.parseHostInput !== undefined ? tool.parseHostInput(given) : tool.parseInput(given);
   if (!parsed.ok) return { ok: false, message: new ToolInputError(tool.name, parsed.issues).message };
   if (tool.validateInput !== undefined) return checkWithTool(tool, context, parsed.value);
   return { ok: true, value: parsed.value };
