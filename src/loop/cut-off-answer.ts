@@ -25,5 +25,5 @@ export function cutOffWarning(stopReason: CutOffStopReason): string {
   if (stopReason === 'model_context_window_exceeded') {
     return `${what} Free context before the next run: compact the history (agent.compact(), or a lower context.compaction threshold), or use a model with a larger context window.`;
   }
-  return `${what} The model declined to go on; rephrase the request, or check it against the model's usage policy.`;
+  return `${what} The model declined to go on, and no tool call of a refused answer is run; going on from it as it is tends to be refused again, so rephrase the request, or check it against the model's usage policy.`;
 }

@@ -99,6 +99,35 @@ function mediaIn(messages: readonly Message[], from: number): MediaBlock[] {
   return found;
 }
 
+/** Every media block's path a refusal names, e.g. `messages.3.content.1.image.source.base64` (see {@link MEDIA_SOURCE_PATH}). */
+const NAMED_MEDIA_PATH = /(?:^|: )messages\.(\d+)\.content\.(\d+)(?:\.tool_result\.content\.(\d+))?\.(image|document)\.source\b/gi;
+
+/** The item at `index` of `list`, when `list` is an array and `index` one of its own indices. */
+function at<T>(list: unknown, index: string | undefined): T | undefined {
+  if (!Array.isArray(list) || index === undefined) return undefined;
+  const position = Number(index);
+  return Number.isSafeInteger(position) && position < list.length ? (list[position] as T) : undefined;
+}
+
+/**
+ * The media blocks of `messages` that the refusal's text names by their path in the request (the
+ * request's messages and blocks are the history's, position for position: capped images become
+ * notes in place). A path is taken only when it leads to a block of the kind it names and the
+ * refusal is about (an image for an image refusal): anything else names nothing.
+ */
+function namedMedia(messages: readonly Message[], refusal: MediaRefusal, refusalText: string): MediaBlock[] {
+  const kind = refusal === 'unprocessable-image' ? 'image' : refusal === 'unprocessable-document' ? 'document' : undefined;
+  if (kind === undefined) return [];
+  const found: MediaBlock[] = [];
+  for (const [, message, block, inner, named] of refusalText.matchAll(NAMED_MEDIA_PATH)) {
+    if (named!.toLowerCase() !== kind) continue;
+    let target = at<{ type: string; content?: unknown }>(at<Message>(messages, message)?.content, block);
+    if (inner !== undefined) target = target?.type === 'tool_result' ? at<{ type: string }>(target.content, inner) : undefined;
+    if (target !== undefined && target.type === kind && !found.includes(target as MediaBlock)) found.push(target as MediaBlock);
+  }
+  return found;
+}
+
 /** Which media blocks a refusal drops: see {@link dropRefusedMedia}. */
 function chooseMedia(candidates: MediaBlock[], refusal: MediaRefusal): MediaBlock[] {
   if (refusal === 'unprocessable-image') return candidates.filter((block) => block.type === 'image');
@@ -118,14 +147,19 @@ function chooseMedia(candidates: MediaBlock[], refusal: MediaRefusal): MediaBloc
 
 /**
  * The history with the media a refusal blames replaced by short notes, or undefined when there
- * is none to replace. The API does not say which block it could not process: the request before
- * this one was accepted, so it is one sent since the model's last answer (`scope: 'newest'`); a
- * history loaded already broken, or a second refusal, takes the whole history (`'all'`). For an
- * image the API could not process, every image in scope is replaced (a PDF: every document); for
- * a request too large, the largest images and documents (base64) until at most half of their
- * data is left.
+ * is none to replace. When the refusal's text names blocks by their path in the request
+ * (`messages.3.content.1.image.source.base64: image exceeds 5 MB maximum: …`), only those are
+ * replaced, wherever they are in the history. Otherwise ("Could not process image" says no more)
+ * the block is one sent since the model's last answer, the request before this one having been
+ * accepted (`scope: 'newest'`); a history loaded already broken, or a second refusal, takes the
+ * whole history (`'all'`). For an image the API could not process, every image in scope is
+ * replaced (a PDF: every document); for a request too large, the largest images and documents
+ * (base64) until at most half of their data is left.
+ * @param refusalText - the refusal's message, read for the paths it names (none: the scope's media).
  */
-export function dropRefusedMedia(messages: readonly Message[], refusal: MediaRefusal, scope: MediaScope): DroppedMedia | undefined {
+export function dropRefusedMedia(messages: readonly Message[], refusal: MediaRefusal, scope: MediaScope, refusalText = ''): DroppedMedia | undefined {
+  const named = namedMedia(messages, refusal, refusalText);
+  if (named.length > 0) return replaceMedia(messages, new Set(named), refusal, 0);
   let from = 0;
   if (scope === 'newest') {
     for (let index = messages.length - 1; index >= 0; index--) {
@@ -137,6 +171,11 @@ export function dropRefusedMedia(messages: readonly Message[], refusal: MediaRef
   }
   const dropped = new Set<ContentBlock | ToolResultContentBlock>(chooseMedia(mediaIn(messages, from), refusal));
   if (dropped.size === 0) return undefined;
+  return replaceMedia(messages, dropped, refusal, from);
+}
+
+/** `messages` with the `dropped` blocks (all in `messages[from..]`) replaced by notes. */
+function replaceMedia(messages: readonly Message[], dropped: ReadonlySet<ContentBlock | ToolResultContentBlock>, refusal: MediaRefusal, from: number): DroppedMedia {
   let images = 0;
   let documents = 0;
   const replace = <T extends ContentBlock | ToolResultContentBlock>(block: T): T | TextBlock => {

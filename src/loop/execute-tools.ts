@@ -16,7 +16,7 @@ import { refuseCall } from './refuse-call.js';
 import { lostLease } from './lost-lease.js';
 import { toToolResultContent, truncateText, type ToolResultContent } from './tool-result-content.js';
 import { resultCharLimit } from './result-char-limit.js';
-import { failSpan, withSpan } from '../telemetry/index.js';
+import { failSpanWithoutText, withSpan } from '../telemetry/index.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 
 const INTERRUPTED = 'The user interrupted this tool call before it finished; it may have had partial effects. Do not assume it completed.';
@@ -92,7 +92,8 @@ function tracedCall(core: AgentCore, call: BatchCall, context: RunContext, appro
       await runCall(core, call, Object.assign({}, context, { span }), approval);
       const suspended = call.state === 'suspended';
       span.setAttribute('agent_harness.tool.outcome', suspended ? 'suspended' : call.result?.is_error ? 'error' : 'ok');
-      if (call.result?.is_error) failSpan(span, new Error(typeof call.result.content === 'string' ? call.result.content.slice(0, 200) : 'tool error'));
+      // Not the result's text: a tool's error may quote a secret (the host reads it on `tool-result`).
+      if (call.result?.is_error) failSpanWithoutText(span, 'tool_error');
     },
   );
 }

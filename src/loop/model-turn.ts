@@ -54,56 +54,16 @@ export async function modelTurn(
   const partial = new PartialUsage();
   // One retry budget for the turn: the attempt after a reactive compaction numbers its retries on.
   const streamOptions: StreamTurnOptions = { turn: turn.number, maxRetries: core.options.maxStreamRetries ?? 2, retries: { used: 0 }, abort, partial, countUsage };
-  let answer: ModelResponse;
+  let answer: ModelResponse | typeof BUDGET_SPENT_COMPACTING;
   try {
-    try {
-      // Raced: interrupt() ends the turn at once even when a Model ignores `request.signal`.
-      answer = await abort.race(streamTurn(core, turn.request, streamOptions));
-    } catch (error) {
-      partial.countInto(countUsage);
-      if (abort.aborted) throw error;
-      let refused: unknown = error;
-      let repaired: ModelResponse | undefined;
-      // Media the API cannot take would be sent again with every later turn: replaced by notes.
-      if (mediaRefusal(error) !== undefined) {
-        try {
-          repaired = await recoverRefusedMedia(core, error as ModelError, () => {
-            turn.request = prepareRequest(core, abort, output);
-            return abort.race(streamTurn(core, turn.request, streamOptions));
-          });
-        } catch (again) {
-          // Too large with no media (left) to drop: only a shorter history helps, as for a prompt too long.
-          if (abort.aborted || mediaRefusal(again) !== 'too-large') throw again;
-          refused = again;
-        }
-      }
-      if (repaired !== undefined) answer = repaired;
-      else {
-        if (!refusedForSize(refused)) throw refused;
-        // A 413 left as it is would be sent again, byte for byte, by every retry and every later run.
-        const tooLarge = mediaRefusal(refused) === 'too-large';
-        if (!core.context.settings.compaction.enabled) throw tooLarge ? tooLargeToSend(refused as ModelError, 'compaction-off') : refused;
-        const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
-        if (!reactive.compacted) {
-          if (!tooLarge || abort.aborted) throw refused;
-          throw tooLargeToSend(refused as ModelError, reactive.skipped === 'nothing-to-compact' ? 'nothing-to-compact' : 'compaction-blocked');
-        }
-        if (spend.exhausted) return BUDGET_SPENT_COMPACTING;
-        turn.request = prepareRequest(core, abort, output);
-        try {
-          answer = await abort.race(streamTurn(core, turn.request, streamOptions));
-        } catch (again) {
-          if (tooLarge && !abort.aborted && mediaRefusal(again) === 'too-large') throw tooLargeToSend(again as ModelError, 'still-too-large');
-          throw again;
-        }
-      }
-    }
+    answer = await sendTurn({ core, turn, output, abort, countUsage, spend, streamOptions });
   } catch (error) {
     // Given up or failed midway: the call was billed for what it reported (counted at once: an
     // interrupted run's result is settled right after).
     partial.countInto(countUsage);
     throw error;
   }
+  if (answer === BUDGET_SPENT_COMPACTING) return answer;
   if (span) {
     const attributes = spanAttributes({
       'gen_ai.response.id': answer.id,
@@ -119,3 +79,85 @@ export async function modelTurn(
   return answer;
 }
 
+
+/** What a turn's call and its repairs share. */
+interface TurnAttempt {
+  readonly core: AgentCore;
+  readonly turn: TurnRequest;
+  readonly output: OutputRequest | undefined;
+  readonly abort: RunAbort;
+  readonly countUsage: CountPartialUsage;
+  readonly spend: { readonly exhausted: boolean };
+  readonly streamOptions: StreamTurnOptions;
+}
+
+/**
+ * The turn's call, then, when the API refused it, its repairs in order: the media it refused
+ * (replaced by notes), then a history too long or too large (compacted). Each repair sends the
+ * turn again from the repaired history; a refusal none of them applies to is thrown as it is.
+ */
+async function sendTurn(attempt: TurnAttempt): Promise<ModelResponse | typeof BUDGET_SPENT_COMPACTING> {
+  const { core, turn, abort, countUsage, streamOptions } = attempt;
+  let refused: unknown;
+  try {
+    // Raced: interrupt() ends the turn at once even when a Model ignores `request.signal`.
+    return await abort.race(streamTurn(core, turn.request, streamOptions));
+  } catch (error) {
+    streamOptions.partial.countInto(countUsage);
+    if (abort.aborted) throw error;
+    refused = error;
+  }
+  // Media the API cannot take would be sent again with every later turn: replaced by notes.
+  if (mediaRefusal(refused) !== undefined) {
+    const repaired = await resendWithoutMedia(attempt, refused as ModelError);
+    if ('answer' in repaired) return repaired.answer;
+    refused = repaired.refused;
+  }
+  return resendCompacted(attempt, refused);
+}
+
+/** Prepares the turn's request again from the (repaired) history and sends it. */
+function resend(attempt: TurnAttempt): Promise<ModelResponse> {
+  const { core, turn, abort, output, streamOptions } = attempt;
+  turn.request = prepareRequest(core, abort, output);
+  return abort.race(streamTurn(core, turn.request, streamOptions));
+}
+
+/**
+ * The turn sent again once the media the API refused is replaced by notes (see
+ * `recoverRefusedMedia`); or, for a request too large with no media (left) to drop, that refusal:
+ * only a shorter history helps then, as for a prompt too long.
+ */
+async function resendWithoutMedia(attempt: TurnAttempt, refused: ModelError): Promise<{ answer: ModelResponse } | { refused: unknown }> {
+  try {
+    return { answer: await recoverRefusedMedia(attempt.core, refused, () => resend(attempt)) };
+  } catch (again) {
+    if (attempt.abort.aborted || mediaRefusal(again) !== 'too-large') throw again;
+    return { refused: again };
+  }
+}
+
+/**
+ * "Prompt is too long", or a request too large (HTTP 413): the history is compacted and the turn
+ * sent once more. Any other refusal is thrown as it is; a 413 that compaction cannot cure (off,
+ * nothing to compact, blocked, still too large) ends the run with an error naming the cure.
+ */
+async function resendCompacted(attempt: TurnAttempt, refused: unknown): Promise<ModelResponse | typeof BUDGET_SPENT_COMPACTING> {
+  const { core, turn, abort, countUsage, spend } = attempt;
+  if (!refusedForSize(refused)) throw refused;
+  // A 413 left as it is would be sent again, byte for byte, by every retry and every later run.
+  const tooLarge = mediaRefusal(refused) === 'too-large';
+  if (!core.context.settings.compaction.enabled) throw tooLarge ? tooLargeToSend(refused as ModelError, 'compaction-off') : refused;
+  const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
+  if (!reactive.compacted) {
+    if (!tooLarge || abort.aborted) throw refused;
+    throw tooLargeToSend(refused as ModelError, reactive.skipped === 'nothing-to-compact' ? 'nothing-to-compact' : 'compaction-blocked');
+  }
+  if (spend.exhausted) return BUDGET_SPENT_COMPACTING;
+  try {
+    return await resend(attempt);
+  } catch (again) {
+    if (tooLarge && !abort.aborted && mediaRefusal(again) === 'too-large') throw tooLargeToSend(again as ModelError, 'still-too-large');
+    throw again;
+  }
+}

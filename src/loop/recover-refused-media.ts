@@ -6,9 +6,10 @@ import { dropRefusedMedia, mediaRefusal, type MediaRefusal, type MediaScope } fr
 
 /**
  * Recovers a turn the API refused because of its media (see {@link mediaRefusal}): replaces the
- * media it blames with notes (those sent since the model's last answer first, then the whole
- * history), records the repaired history as a `checkpoint` (so a reload does not send the media
- * again), says so in a `warning` event, and sends the turn again with `send`: at most twice in all.
+ * media it blames with notes (the blocks its message names by their path; without one, those sent
+ * since the model's last answer first, then the whole history), records the repaired history as a
+ * `checkpoint` (so a reload does not send the media again), says so in a `warning` event, and
+ * sends the turn again with `send`: at most twice in all.
  * @param refused - the refusal (`mediaRefusal(error)` is defined).
  * @param send - prepares the turn's request from the repaired history and streams it.
  * @throws the refusal itself when the history holds no media to drop; a {@link ModelError} that
@@ -21,7 +22,8 @@ export async function recoverRefusedMedia(core: AgentCore, refused: ModelError, 
   const droppedInAll = { images: 0, documents: 0 };
   const scopes: MediaScope[] = ['newest', 'all'];
   for (const scope of scopes) {
-    const dropped = dropRefusedMedia(core.state.messages, refusal, scope);
+    // The refusal's own message names the block when it can (`messages.3.content.1.image.source.base64: …`).
+    const dropped = dropRefusedMedia(core.state.messages, refusal, scope, last.message);
     if (dropped === undefined) continue;
     core.commit({ kind: 'checkpoint', state: { ...core.state, messages: dropped.messages }, reason: 'media-refused' });
     droppedInAll.images += dropped.images;

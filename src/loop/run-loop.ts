@@ -42,6 +42,11 @@ export type { RunContext };
 
 const INTERRUPTED = 'The user interrupted the run before this tool call was answered; it did not run.';
 const STOPPED = 'The user stopped the run when denying another call of this batch, so this call was not run.';
+/**
+ * The result of every call of an answer the model stopped as a refusal: the API asks not to go on
+ * from a refused answer as it is, so none of its calls runs (nor is asked about).
+ */
+const REFUSED_ANSWER = 'This tool call was not run: the model stopped its answer as a refusal (stop reason "refusal"), so no call of that answer runs.';
 const MAX_STOP_HOOK_CONTINUATIONS = 3;
 /** The result of a valid StructuredOutput call. */
 const OUTPUT_RECEIVED = 'Answer received.';
@@ -443,7 +448,12 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
         if (call && call.state !== 'done') refuseCall(core, call, refusal.message);
       }
       core.emit({ type: 'turn-end', turn: turns, usage: response.usage, stopReason: response.stopReason, message, toolCalls: uses });
-      if (next) {
+      if (next && response.stopReason === 'refusal') {
+        // A refused answer ends the run as a refused text answer does, its calls answered (so that
+        // the next request carries none unanswered) and none run: a complete call of it is not
+        // the model's intent, and going on from it as it is would be refused again.
+        closeBatch(REFUSED_ANSWER);
+      } else if (next) {
         const ended = answerOutputCall(next, uses);
         if (ended) return await ended;
         continue;

@@ -45,12 +45,13 @@ export async function validateToolInput(options: ValidateToolInputOptions): Prom
  * see `RunAbort`).
  */
 export function validateToolInputNow(tool: Tool, input: unknown, context: ToolCheckContext, writtenBy: 'model' | 'host' = 'model'): ValidatedInput | Promise<ValidatedInput> {
-  // The host's object stays the host's: what it changes in it later reaches neither the call nor the session.
-  if (writtenBy === 'host') input = copyToolInput(input);
   // Bounded before anything walks it: a hostile input nested thousands deep never reaches a parser.
   const bounds = jsonBoundsProblem(input, TOOL_INPUT_BOUNDS);
   if (bounds) return { ok: false, message: new ToolInputError(tool.name, [`the input is ${bounds}`]).message };
-  const parsed = writtenBy === 'host' && tool.parseHostInput !== undefined ? tool.parseHostInput(input) : tool.parseInput(input);
+  // The host's input is copied (plain JSON, as just checked): a callback that keeps the object it
+  // gave as `updatedInput` and changes it later changes neither the call that runs nor its record.
+  const given = writtenBy === 'host' ? copyToolInput(input) : input;
+  const parsed = writtenBy === 'host' && tool.parseHostInput !== undefined ? tool.parseHostInput(given) : tool.parseInput(given);
   if (!parsed.ok) return { ok: false, message: new ToolInputError(tool.name, parsed.issues).message };
   if (tool.validateInput !== undefined) return checkWithTool(tool, context, parsed.value);
   return { ok: true, value: parsed.value };

@@ -272,7 +272,11 @@ export interface AgentOptions {
    * The host's OpenTelemetry tracer (`trace.getTracer('my-app')` from `@opentelemetry/api`): spans
    * for the run (`invoke_agent`), each model call (`chat`), each tool call (`execute_tool`) and each
    * permission decision, with the GenAI semantic-convention attributes (operation, provider, model,
-   * token usage, tool name and call id) and the permission step that decided. Nested spans need the
+   * token usage, tool name and call id) and the permission step that decided. No prompt, model
+   * text, tool input or tool output goes on a span: a tool call that ended in an error result is
+   * marked failed with `error.type: 'tool_error'` only (its text, which may quote a secret, is on
+   * the `tool-result` event); a failed model call or run records its error's message (the API's
+   * refusal, the run's error). Nested spans need the
    * host's context manager (the OpenTelemetry Node SDK registers one). A tracer that throws never
    * breaks a run: the work goes on without that span, and the failure is reported once per run in
    * a non-fatal `error` event with a `TracerError`.

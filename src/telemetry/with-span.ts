@@ -54,3 +54,13 @@ export function failSpan(span: SpanLike | undefined, error: Error): void {
   span?.recordException(error);
   span?.setStatus({ code: STATUS_ERROR, message: error.message });
 }
+
+/**
+ * Marks a span as failed with the kind of failure only (`error.type`), no text: for a failure
+ * whose text comes from the work itself (a tool's error result may quote a token, a URL with its
+ * query, a command's output), which a trace backend would keep and show to whoever reads traces.
+ */
+export function failSpanWithoutText(span: SpanLike, errorType: string): void {
+  span.setAttribute('error.type', errorType);
+  span.setStatus({ code: STATUS_ERROR });
+}

@@ -135,3 +135,95 @@ describe("a host that keeps its updatedInput object and changes it afterwards", 
     });
   }
 });
+
+describe('a host callback that keeps its updatedInput and changes it later', () => {
+  const EDITED = { text: 'edited', nested: { value: 'b' } };
+  /** Changes a kept input in place into one the schema rejects. */
+  const spoil = (kept: { text: unknown; nested: { value: unknown } }) => {
+    kept.text = 42;
+    kept.nested.value = 99;
+  };
+  const twoCalls = () => scriptedModel([turn(toolCall('say', structuredClone(ORIGINAL), 't1'), toolCall('say', structuredClone(ORIGINAL), 't2')), 'done']);
+
+  for (const kind of ['zod', 'json schema'] as const) {
+    // Every call is decided before any runs: the callback for t2 changes what it gave for t1.
+    it(`canUseTool (${kind}): the call runs with the input as it was given, the recorded decision keeps it`, async () => {
+      const ran: unknown[] = [];
+      const kept = structuredClone(EDITED);
+      const decided: unknown[] = [];
+      const agent = createAgent({
+        model: twoCalls(),
+        tools: [sayTool(kind, ran)],
+        rules: { ask: ['say'] },
+        canUseTool: (_name, _input, context) => {
+          if (context.toolUseId === 't1') return { behavior: 'allow', updatedInput: kept };
+          spoil(kept);
+          return { behavior: 'allow' };
+        },
+      });
+      agent.on('permission-decision', (event) => decided.push(structuredClone(event.input)));
+      expect((await agent.run('go').result).status).toBe('completed');
+      expect(ran).toEqual([EDITED, ORIGINAL]);
+      expect(decided[0]).toEqual(EDITED);
+    });
+
+    it(`PreToolUse (${kind}): the call runs with the rewrite as it was given`, async () => {
+      const ran: unknown[] = [];
+      const kept = structuredClone(EDITED);
+      const agent = createAgent({
+        model: twoCalls(),
+        tools: [sayTool(kind, ran)],
+        hooks: {
+          PreToolUse: [
+            {
+              hook: (input) => {
+                if (input.toolUseId === 't1') return { updatedInput: kept };
+                spoil(kept);
+                return {};
+              },
+            },
+          ],
+        },
+      });
+      expect((await agent.run('go').result).status).toBe('completed');
+      expect(ran).toEqual([EDITED, ORIGINAL]);
+    });
+
+    it(`PermissionRequest (${kind}): the call runs with the rewrite as it was given`, async () => {
+      const ran: unknown[] = [];
+      const kept = structuredClone(EDITED);
+      const agent = createAgent({
+        model: twoCalls(),
+        tools: [sayTool(kind, ran)],
+        rules: { ask: ['say'] },
+        hooks: {
+          PermissionRequest: [
+            {
+              hook: (input) => {
+                if (input.toolUseId === 't1') return { decision: 'allow', updatedInput: kept };
+                spoil(kept);
+                return { decision: 'allow' };
+              },
+            },
+          ],
+        },
+      });
+      expect((await agent.run('go').result).status).toBe('completed');
+      expect(ran).toEqual([EDITED, ORIGINAL]);
+    });
+
+    it(`resolveApproval (${kind}): the call runs with the edit as it was given, also when the host changes it while the tool waits to run`, async () => {
+      const ran: unknown[] = [];
+      const kept = structuredClone(EDITED);
+      const agent = createAgent({ model: twoCalls(), tools: [sayTool(kind, ran)], rules: { ask: ['say'] } });
+      const first = await agent.run('go').result;
+      expect(first.status).toBe('awaiting-approval');
+      const [one, two] = first.pendingApprovals;
+      const paused = await agent.resolveApproval(one!.id, { behavior: 'allow', updatedInput: kept }).result;
+      expect(paused.status).toBe('awaiting-approval');
+      spoil(kept);
+      expect((await agent.resolveApproval(two!.id, { behavior: 'allow' }).result).status).toBe('completed');
+      expect(ran).toEqual([EDITED, ORIGINAL]);
+    });
+  }
+});

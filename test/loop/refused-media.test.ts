@@ -146,6 +146,36 @@ describe('media the API refuses', () => {
     expect(mediaOf(server.requests[1]!.messages)).toEqual(['note']);
   });
 
+  it('"image exceeds 5 MB maximum" naming one of several new images: only that one is replaced', async () => {
+    const agent = make();
+    server.enqueue({ ...couldNotProcess, message: 'messages.0.content.2.image.source.base64: image exceeds 5 MB maximum: 11641928 bytes > 5242880 bytes' }, ok());
+    const { events, result } = await collect(agent.run([{ type: 'text', text: 'Look.' } as ContentBlock, image(), image(), image()]));
+    expect(result.status).toBe('completed');
+    expect(mediaOf(server.requests[1]!.messages)).toEqual(['image', 'note', 'image']);
+    expect(mediaOf(agent.messages)).toEqual(['image', 'note', 'image']);
+    expect(warnings(events)[0]!.message).toContain('1 image in the history was replaced');
+  });
+
+  it('a path naming an older image (a session already broken): only that one goes, the new images stay', async () => {
+    const agent = make();
+    server.enqueue(ok('Seen.'));
+    await agent.run([{ type: 'text', text: 'First.' } as ContentBlock, image(), image()]).result;
+    server.enqueue({ ...couldNotProcess, message: 'messages.0.content.1.image.source.base64: image exceeds 5 MB maximum: 5649924 bytes > 5242880 bytes' }, ok());
+    const { result } = await collect(agent.run([{ type: 'text', text: 'Second.' } as ContentBlock, image()]));
+    expect(result.status).toBe('completed');
+    expect(mediaOf(server.requests[2]!.messages)).toEqual(['note', 'image', 'image']);
+  });
+
+  it('a path that names no media block of the history (out of range, a text block): every new image goes, as without a path', async () => {
+    for (const path of ['messages.9.content.1.image.source.base64', 'messages.0.content.0.image.source.base64']) {
+      const agent = make();
+      server.enqueue({ ...couldNotProcess, message: `${path}: image exceeds 5 MB maximum: 11641928 bytes > 5242880 bytes` }, ok());
+      const { result } = await collect(agent.run([{ type: 'text', text: 'Look.' } as ContentBlock, image(), image()]));
+      expect(result.status).toBe('completed');
+      expect(mediaOf(server.requests[server.requests.length - 1]!.messages)).toEqual(['note', 'note']);
+    }
+  });
+
   it('a session already broken by an older image: a text-only turn refused drops the images of the whole history', async () => {
     const agent = make();
     server.enqueue(ok('Seen.'));
@@ -173,6 +203,21 @@ describe('dropRefusedMedia', () => {
     expect(mediaOf(messages)).toEqual(['image', 'image', 'document']);
     expect(dropRefusedMedia(messages, 'unprocessable-document', 'all')).toMatchObject({ images: 0, documents: 1 });
     expect(dropRefusedMedia([{ role: 'user', content: 'text' }], 'too-large', 'all')).toBeUndefined();
+  });
+
+  it('drops only the blocks a path names (in a tool result too), every one in scope without a usable path', async () => {
+    const { dropRefusedMedia } = await import('../../src/loop/drop-refused-media.js');
+    const messages: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'hi' } as ContentBlock, image()] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'shot', input: {} } as ContentBlock] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: 'shot:' }, image(), image()] } as ContentBlock] },
+    ];
+    const named = (message: string) => dropRefusedMedia(messages, 'unprocessable-image', 'newest', message);
+    expect(mediaOf(named('messages.2.content.0.tool_result.content.2.image.source.base64: image exceeds 5 MB maximum: 5649924 bytes > 5242880 bytes')!.messages)).toEqual(['image', 'image', 'note']);
+    expect(mediaOf(named('messages.0.content.1.image.source.base64: image exceeds 5 MB maximum')!.messages)).toEqual(['note', 'image', 'image']);
+    // A path to a block that is not an image (a text, a document for an image refusal): none is named.
+    expect(mediaOf(named('messages.2.content.0.tool_result.content.0.image.source.base64: image exceeds 5 MB maximum')!.messages)).toEqual(['image', 'note', 'note']);
+    expect(mediaOf(named('Could not process image')!.messages)).toEqual(['image', 'note', 'note']);
   });
 
   it('mediaRefusal tells the refusals apart from other errors', async () => {

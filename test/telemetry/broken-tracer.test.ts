@@ -33,7 +33,6 @@ const BROKEN_TRACERS: Record<string, TracerLike> = {
   },
   'span.setAttribute throws': tracerWith(spanThrowingIn('setAttribute')),
   'span.setStatus throws': tracerWith(spanThrowingIn('setStatus')),
-  'span.recordException throws': tracerWith(spanThrowingIn('recordException')),
   'span.end throws': tracerWith(spanThrowingIn('end')),
   'the callback gets no span': { startActiveSpan: (_name, _options, fn) => fn(undefined as never) },
 };
@@ -71,6 +70,19 @@ describe('a tracer that fails never breaks a run', () => {
       expect(events.at(-1)!.type).toBe('run-end');
     });
   }
+
+  it('span.recordException throws (a failed model call records its error): the run fails with that error, and the failure is reported once', async () => {
+    const failing = { specificationVersion: 'v1' as const, provider: 'broken', modelId: 'm', async *stream() { throw new Error('no network'); } };
+    const run = createAgent({ model: failing, tracer: tracerWith(spanThrowingIn('recordException')), maxStreamRetries: 0 }).run('go');
+    const events: AgentEvent[] = [];
+    for await (const event of run) events.push(event);
+    const result = await run.result;
+    expect(result.status).toBe('error');
+    expect(result.error!.message).toContain('no network');
+    const tracerErrors = events.filter((event) => event.type === 'error' && TracerError.isInstance(event.error));
+    expect(tracerErrors).toHaveLength(1);
+    expect(tracerErrors[0]!.type === 'error' && tracerErrors[0]!.error.message).toMatch(/failed in span\.recordException/);
+  });
 
   it('reports once per run: a second run with the same tracer reports again', async () => {
     const agent = createAgent({ model: scriptedModel(['one', 'two']), tracer: BROKEN_TRACERS['startActiveSpan throws']! });

@@ -67,6 +67,23 @@ describe('OpenTelemetry spans (the host\'s tracer, GenAI semantic conventions)',
     expect(new Set(spans.map((span) => span.spanContext().traceId)).size).toBe(1);
   });
 
+  it('a failed tool call marks its span without the text of its error (a tool error may hold a secret)', async () => {
+    exporter.reset();
+    const tracer = provider.getTracer('agent-harness-test');
+    const leaky = defineTool({ name: 'fetch', description: 'Fetches.', inputSchema: z.object({}), readOnly: true, execute: () => { throw new Error('GET https://api.example.com/?token=SECRET-123 answered 401'); } });
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('fetch', {}, 'toolu_f')), 'Done.']), tools: [leaky], tracer });
+    const events: unknown[] = [];
+    agent.on('tool-result', (event) => events.push(event));
+    expect((await agent.run('go').result).status).toBe('completed');
+    const [span] = byName(exporter.getFinishedSpans(), 'execute_tool');
+    expect(span!.status.code).toBe(2);
+    expect(span!.attributes['agent_harness.tool.outcome']).toBe('error');
+    expect(span!.attributes['error.type']).toBe('tool_error');
+    expect(JSON.stringify([span!.status, span!.events, span!.attributes])).not.toContain('SECRET');
+    // The host still gets the text, from the tool-result event.
+    expect(JSON.stringify(events)).toContain('SECRET-123');
+  });
+
   it('nests under the host\'s own span, and a failed run marks its span', async () => {
     exporter.reset();
     const tracer = provider.getTracer('agent-harness-test');

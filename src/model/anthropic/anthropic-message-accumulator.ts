@@ -29,6 +29,26 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 /** A count the API could have sent: a finite number, 0 or more (anything else is ignored, as null is). */
 const isCount = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 
+/** What a value is, in a sentence's words ("an object", "a number"), for an error naming it. */
+function describeKind(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  const kind = typeof value;
+  return kind === 'object' || kind === 'undefined' ? `an ${kind}` : `a ${kind}`;
+}
+
+/**
+ * The text a delta carries in `field` (`text_delta.text`, `thinking_delta.thinking`,
+ * `input_json_delta.partial_json`): a string, or '' when absent or null. Anything else is a
+ * malformed stream: joined, it would put "[object Object]" in the answer (and in every later request),
+ * so the event is refused (the stream's reader fails the attempt with a retryable `ModelError`).
+ */
+function deltaString(delta: { type: string; [key: string]: unknown }, field: string): string {
+  const value = delta[field];
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  throw new TypeError(`${delta.type}.${field} is ${describeKind(value)}, not a string`);
+}
+
 /** No input given: absent, or an object without keys (how the API opens a streamed `tool_use`). */
 function isEmptyInput(input: unknown): boolean {
   return input === undefined || input === null || (typeof input === 'object' && !Array.isArray(input) && Object.keys(input).length === 0);
@@ -164,6 +184,11 @@ export class AnthropicMessageAccumulator {
     if (!isObject(started) || typeof started.type !== 'string') {
       throw new ModelError(`The response stream started content block ${index} without a block type (got ${JSON.stringify(started)?.slice(0, 100)}); the answer was discarded.`, { retryable: true });
     }
+    // A text or thinking block opened with a text that is not a string: the deltas would be joined to "[object Object]".
+    const field = started.type === 'text' ? 'text' : started.type === 'thinking' ? 'thinking' : undefined;
+    if (field !== undefined && started[field] !== undefined && typeof started[field] !== 'string') {
+      throw new ModelError(`The response stream started ${started.type} block ${index} whose ${field} is ${describeKind(started[field])}, not a string; the answer was discarded.`, { retryable: true });
+    }
     const block = { ...started } as MutableBlock;
     this.content.push(block as ContentBlock);
     if (block.type === 'tool_use' && isEmptyInput(block.input)) this.#awaitingInput.add(index);
@@ -178,15 +203,15 @@ export class AnthropicMessageAccumulator {
     if (!block) return undefined; // a delta for a block that never started: nothing to attach it to
     switch (delta.type) {
       case 'text_delta': {
-        const text = deltaText(delta, 'text', index);
+        const text = deltaString(delta, 'text');
         if (block.type !== 'text') return undefined;
-        block.text = blockText(block, 'text', index) + text;
+        block.text = String(block.text ?? '') + text;
         return { type: 'text-delta', index, text };
       }
       case 'thinking_delta': {
-        const thinking = deltaText(delta, 'thinking', index);
+        const thinking = deltaString(delta, 'thinking');
         if (block.type !== 'thinking') return undefined;
-        block.thinking = blockText(block, 'thinking', index) + thinking;
+        block.thinking = String(block.thinking ?? '') + thinking;
         return { type: 'thinking-delta', index, thinking };
       }
       case 'signature_delta':
@@ -200,7 +225,7 @@ export class AnthropicMessageAccumulator {
       }
       case 'input_json_delta': {
         if (!takesInput(block.type)) return undefined;
-        const partialJson = deltaText(delta, 'partial_json', index);
+        const partialJson = deltaString(delta, 'partial_json');
         const parts = this.#jsonParts.get(index);
         if (parts) parts.push(partialJson);
         else this.#jsonParts.set(index, [partialJson]);
@@ -231,29 +256,4 @@ export class AnthropicMessageAccumulator {
     if (isCount(usage.cache_read_input_tokens)) this.usage.cacheReadInputTokens = usage.cache_read_input_tokens;
     if (isCount(usage.cache_creation_input_tokens)) this.usage.cacheCreationInputTokens = usage.cache_creation_input_tokens;
   }
-}
-
-/**
- * A delta's text field (`text`, `thinking`, `partial_json`): a string, or nothing (as empty).
- * Anything else is a malformed stream, refused (the turn is retried) rather than joined into the
- * answer as "[object Object]" or "42".
- */
-function deltaText(delta: Record<string, unknown>, field: string, index: number): string {
-  const value = delta[field];
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return '';
-  throw new ModelError(`The response stream sent a ${String(delta.type)} for content block ${index} whose \`${field}\` is ${describeWireValue(value)}, not a string; the answer was discarded.`, { retryable: true });
-}
-
-/** The text a block started with (`text` of a text block, `thinking` of a thinking block), checked as {@link deltaText} checks a delta's. */
-function blockText(block: MutableBlock, field: 'text' | 'thinking', index: number): string {
-  const value = block[field];
-  if (typeof value === 'string') return value;
-  if (value === undefined || value === null) return '';
-  throw new ModelError(`The response stream started ${block.type} block ${index} with a \`${field}\` that is ${describeWireValue(value)}, not a string; the answer was discarded.`, { retryable: true });
-}
-
-function describeWireValue(value: unknown): string {
-  const json = JSON.stringify(value);
-  return `${Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`}${json === undefined ? '' : ` (${json.slice(0, 60)})`}`;
 }

@@ -64,20 +64,6 @@ describe('malformed stream events, through the real client', () => {
     expect((answer as ModelError).message).toMatch(/without a block type/);
   });
 
-  const toolStart = { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'look', input: {} } };
-  it.each([
-    ['a text_delta whose text is an object', [start, text('x')[0]!, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: { a: 1 } } }, ...end], /text_delta for content block 0 whose `text` is an object \(\{"a":1\}\), not a string/],
-    ['a text_delta whose text is a number', [start, text('x')[0]!, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 42 } }, ...end], /`text` is a number \(42\)/],
-    ['a text block started with an array as its text', [start, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: ['a'] } }, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'b' } }, ...end], /started text block 0 with a `text` that is an array/],
-    ['a thinking_delta whose thinking is an object', [start, { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } }, { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: {} } }, ...end], /thinking_delta for content block 0 whose `thinking` is an object/],
-    ['an input_json_delta whose partial_json is an array', [start, toolStart, { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: ['{}'] } }, ...end], /input_json_delta for content block 0 whose `partial_json` is an array/],
-  ] as Array<[string, Array<Record<string, unknown>>, RegExp]>)('%s: a retryable ModelError naming the field, never "[object Object]" in the answer', async (_name, events, message) => {
-    const answer = await outcome(events);
-    expect(ModelError.isInstance(answer), String((answer as ModelResponse).message?.content?.[0] && JSON.stringify((answer as ModelResponse).message.content))).toBe(true);
-    expect((answer as ModelError).retryable).toBe(true);
-    expect((answer as ModelError).message).toMatch(message);
-  });
-
   it('a delta with no text at all adds nothing (as before)', async () => {
     const answer = await outcome([start, text('Hi.')[0]!, text('Hi.')[1]!, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta' } }, text('Hi.')[2]!, ...end]);
     expect((answer as ModelResponse).message.content).toEqual([{ type: 'text', text: 'Hi.' }]);
@@ -98,5 +84,56 @@ describe('malformed stream events, through the real client', () => {
     const result = await createAgent({ model: model() }).run('Hi').result;
     expect(result.status).toBe('completed');
     expect(result.usage).toMatchObject({ inputTokens: 10, outputTokens: 1 });
+  });
+});
+
+describe('a delta whose text is not a string, through the real client', () => {
+  const thinking = (delta: Record<string, unknown>) => [
+    { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } },
+    { type: 'content_block_delta', index: 0, delta },
+    { type: 'content_block_stop', index: 0 },
+  ];
+  const tool = (delta: Record<string, unknown>) => [
+    { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: 'toolu_1', name: 'echo', input: {} } },
+    { type: 'content_block_delta', index: 0, delta },
+    { type: 'content_block_stop', index: 0 },
+  ];
+  const textWith = (delta: Record<string, unknown>) => [{ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, { type: 'content_block_delta', index: 0, delta }, { type: 'content_block_stop', index: 0 }];
+  it.each([
+    ['text_delta.text', 'an object', textWith({ type: 'text_delta', text: { a: 1 } })],
+    ['text_delta.text', 'a number', textWith({ type: 'text_delta', text: 42 })],
+    ['thinking_delta.thinking', 'an array', thinking({ type: 'thinking_delta', thinking: ['x'] })],
+    ['input_json_delta.partial_json', 'an object', tool({ type: 'input_json_delta', partial_json: { text: 'x' } })],
+    ['input_json_delta.partial_json', 'a boolean', tool({ type: 'input_json_delta', partial_json: true })],
+  ] as Array<[string, string, Array<Record<string, unknown>>]>)('%s as %s: a ModelError naming the field, never "[object Object]" in the answer', async (field, what, blocks) => {
+    const answer = await outcome([start, ...blocks, ...end]);
+    expect(ModelError.isInstance(answer)).toBe(true);
+    const error = answer as ModelError;
+    expect(error.message).toContain(field);
+    expect(error.message).toContain(what);
+    expect(error.message).toContain('malformed');
+    expect(error.retryable).toBe(true);
+  });
+
+  it('an agent whose every attempt gets one fails the run with that error, keeping nothing of the answer', async () => {
+    const bad = sse([start, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: { secret: 1 } } }, { type: 'content_block_stop', index: 0 }, ...end]);
+    server = await startMessagesServer({ responses: [{ recording: bad }, { recording: bad }, { recording: bad }] });
+    const agent = createAgent({ model: model(), streamRetryBackoff: false });
+    const result = await agent.run('Hi').result;
+    expect(result.status).toBe('error');
+    expect(ModelError.isInstance(result.error)).toBe(true);
+    expect(result.error!.message).toContain('text_delta.text');
+    expect(JSON.stringify(agent.messages)).not.toContain('[object Object]');
+  });
+});
+
+describe('a text or thinking block opened with a text that is not a string, through the real client', () => {
+  it.each([
+    ['text', { type: 'text', text: { a: 1 } }, 'text_delta', 'text'],
+    ['thinking', { type: 'thinking', thinking: 7, signature: '' }, 'thinking_delta', 'thinking'],
+  ] as Array<[string, Record<string, unknown>, string, string]>)('%s: a ModelError naming the field', async (type, block, deltaType, field) => {
+    const answer = await outcome([start, { type: 'content_block_start', index: 0, content_block: block }, { type: 'content_block_delta', index: 0, delta: { type: deltaType, [field]: 'more' } }, { type: 'content_block_stop', index: 0 }, ...end]);
+    expect(ModelError.isInstance(answer)).toBe(true);
+    expect((answer as ModelError).message).toContain(`${type} block 0 whose ${field} is`);
   });
 });
