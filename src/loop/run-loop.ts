@@ -1,7 +1,7 @@
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { PlanVerification, RunResult, RunStatus, SubagentRunSummary } from '../events/run-result.js';
-import { normalizeAssistantMessage } from '../history/normalize-assistant-message.js';
-import type { ContentBlock, Message, TextBlock, ToolUseBlock } from '../model/messages.js';
+import { normalizeAssistantMessage, type RefusedToolCall } from '../history/normalize-assistant-message.js';
+import type { AssistantMessage, ContentBlock, Message, TextBlock, ToolUseBlock } from '../model/messages.js';
 import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
 import { batchResults, isBatchDone, type OpenBatch } from '../state/index.js';
 import { executeTools } from './execute-tools.js';
@@ -21,7 +21,8 @@ import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
 import { BUDGET_SPENT_COMPACTING, modelTurn, totalInput, type TurnRequest } from './model-turn.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
 import { cutOffWarning, isCutOff } from './cut-off-answer.js';
-import type { StopReason } from '../model/model.js';
+import type { ModelResponse, StopReason } from '../model/model.js';
+import type { ContextUsage } from '../context/index.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
 import { answerApproval, type ApprovalAnswer } from './answer-approval.js';
 import { stopHookReason } from './stop-hook-reason.js';
@@ -207,6 +208,21 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
     core.commit({ kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage });
     core.emit({ type: 'run-end', result });
     return result;
+  };
+
+  /**
+   * Adds the model's answer to the history (after pause_turn the state joins it to the last
+   * message) and announces it and its calls, answering the calls it could not keep as sent.
+   */
+  const keepAnswer = (message: AssistantMessage, response: ModelResponse, measured: ContextUsage, refused: readonly RefusedToolCall[], uses: readonly ToolUseBlock[]) => {
+    tracked(() => core.pushAssistant(message, response.id, response.usage));
+    core.emit({ type: 'context-usage', turn: turns, usage: measured });
+    for (const use of uses) core.emit({ type: 'tool-call', toolUseId: use.id, toolName: use.name, input: use.input });
+    const batch = core.state.openBatch;
+    for (const refusal of refused) {
+      const call = batch?.calls.find((candidate) => candidate.toolUseId === refusal.toolUseId);
+      if (call && call.state !== 'done') refuseCall(core, call, refusal.message);
+    }
   };
 
   let outputFailure: StructuredOutputError | undefined;
@@ -435,25 +451,22 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       }
       // The context the call took, from its reported usage (before the answer joins the history).
       const measured = core.context.tracker.observeUsage(core.context.request(request.system, request.tools, core.state), response.usage, message);
-      // After pause_turn the model continues the same message: the state joins it to the last one.
-      tracked(() => core.pushAssistant(message, response.id, response.usage));
-      core.emit({ type: 'context-usage', turn: turns, usage: measured });
+      const uses = message.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
+      // A refused answer ends the run as a refused text answer does, its calls answered (so that
+      // the next request carries none unanswered) and none run: a complete call of it is not the
+      // model's intent, and going on from it as it is would be refused again. Stored in the same
+      // append as the answer: a crash in between would leave the calls open for continue() to run.
+      if (uses.length > 0 && response.stopReason === 'refusal') {
+        core.inOneWrite(() => {
+          keepAnswer(message, response, measured, refused, uses);
+          closeBatch(REFUSED_ANSWER);
+        });
+      } else keepAnswer(message, response, measured, refused, uses);
       const text = textOf(message);
       if (text) lastText = text;
       const next = core.state.openBatch;
-      const uses = message.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-      for (const use of uses) core.emit({ type: 'tool-call', toolUseId: use.id, toolName: use.name, input: use.input });
-      for (const refusal of refused) {
-        const call = next?.calls.find((candidate) => candidate.toolUseId === refusal.toolUseId);
-        if (call && call.state !== 'done') refuseCall(core, call, refusal.message);
-      }
       core.emit({ type: 'turn-end', turn: turns, usage: response.usage, stopReason: response.stopReason, message, toolCalls: uses });
-      if (next && response.stopReason === 'refusal') {
-        // A refused answer ends the run as a refused text answer does, its calls answered (so that
-        // the next request carries none unanswered) and none run: a complete call of it is not
-        // the model's intent, and going on from it as it is would be refused again.
-        closeBatch(REFUSED_ANSWER);
-      } else if (next) {
+      if (next) {
         const ended = answerOutputCall(next, uses);
         if (ended) return await ended;
         continue;

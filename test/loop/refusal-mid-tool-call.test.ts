@@ -3,7 +3,7 @@
 // again, the run completes with the refusal (and its warning), and the history stays one the API
 // accepts for the next run (every call answered).
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, defineTool, INCOMPLETE_TOOL_INPUT_KEY, type Message } from 'agent-harness';
+import { createAgent, defineTool, INCOMPLETE_TOOL_INPUT_KEY, memorySessionStore, type Message, type SessionEntry, type SessionStore } from 'agent-harness';
 import { z } from 'zod';
 import { scriptedModel, text, toolCall, turn } from 'agent-harness/testing';
 import { anthropicModel } from '../../src/model/anthropic/anthropic-model.js';
@@ -73,6 +73,21 @@ describe('a refusal in the middle of a tool call', () => {
     expect(next).toMatchObject({ status: 'completed', stopReason: 'end_turn', text: 'Not for this run.' });
     expect(model.requests).toHaveLength(2);
     expect(unansweredCalls(model.requests[1]!.messages)).toEqual([]);
+    expect(ran).toEqual([]);
+  });
+
+  it('the refused answer is stored with its calls\' answers in one append: a crash in between cannot leave them open for continue() to run', async () => {
+    const inner = memorySessionStore();
+    const appends: SessionEntry[][] = [];
+    const store: SessionStore = { ...inner, append: (sessionId, entries, options) => (appends.push([...entries]), inner.append(sessionId, entries, options)) };
+    const { tool, ran } = countingTool();
+    const agent = createAgent({ model: scriptedModel([turn(text('Sure'), toolCall('echo', { text: 'a' }, 'toolu_a'), { stopReason: 'refusal' })]), tools: [tool], store });
+    expect((await agent.run('Do it.').result).stopReason).toBe('refusal');
+    const holding = (predicate: (entry: SessionEntry) => boolean) => appends.findIndex((entries) => entries.some(predicate));
+    const isMessage = (role: string, type: string) => (entry: SessionEntry) => entry.kind === 'message' && entry.message.role === role && JSON.stringify(entry.message.content).includes(`"type":"${type}"`);
+    const call = holding(isMessage('assistant', 'tool_use'));
+    expect(call).toBeGreaterThanOrEqual(0);
+    expect(holding(isMessage('user', 'tool_result'))).toBe(call);
     expect(ran).toEqual([]);
   });
 
