@@ -1,36 +1,20 @@
 // AgentWorker.close({ force, timeoutMs, signal }): a shutdown that does not wait for a job under
 // way stops it and hands it back; another worker resumes it, and nothing runs twice.
-import { QueueEvents, Job } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Job } from 'bullmq';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigurationError, createAgent, defineTool, memorySessionStore, type SessionEntry, type SessionStore, type ToolResultBlock } from 'agent-harness';
-import { createAgentQueue, createAgentWorker, type AgentJobResult, type AgentQueue, type AgentWorkerCloseOptions } from 'agent-harness/bullmq';
+import { createAgentWorker, type AgentJobResult, type AgentWorkerCloseOptions } from 'agent-harness/bullmq';
 import { scriptedModel, toolCall, turn, type ScriptedModel } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
-import { bullConnection, dropPrefix } from './fleet-stores.js';
+import { bullConnection } from './fleet-stores.js';
+import { useQueueUnderTest } from './queue-under-test.js';
 
 describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under way', () => {
-  const prefix = uniqueName('ah-close');
-  const queueName = uniqueName('close');
-  let queue: AgentQueue;
-  let events: QueueEvents;
-  let admin: Redis;
-
-  beforeAll(async () => {
-    queue = createAgentQueue({ connection: bullConnection(redis.url), queueName, prefix });
-    events = new QueueEvents(queueName, { connection: bullConnection(redis.url), prefix });
-    await events.waitUntilReady();
-    admin = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    await events?.close();
-    await queue?.close();
-    await dropPrefix(admin, prefix);
-    await admin?.quit();
-  });
+  const under = useQueueUnderTest('close');
+  const { queueName, prefix } = under;
 
   /** A session whose first model turn calls `block`, a tool that waits on a promise nothing settles (it ignores its signal). */
   function blockedJob() {
@@ -65,19 +49,19 @@ describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under wa
     const { store, executed, blocked, model, start } = blockedJob();
     const sessionId = uniqueName('closed');
     const first = start();
-    const { jobId } = await queue.enqueueRun({ sessionId, prompt: 'Go' });
+    const { jobId } = await under.queue.enqueueRun({ sessionId, prompt: 'Go' });
     await blocked;
     const controller = new AbortController();
     const closed = first.close(closeOptions(controller));
     controller.abort(new Error('shutdown deadline'));
     await closed;
-    const handedBack = (await Job.fromId(queue.queue, jobId))!;
+    const handedBack = (await Job.fromId(under.queue.queue, jobId))!;
     expect(['waiting', 'delayed']).toContain(await handedBack.getState());
     expect(handedBack.attemptsMade).toBe(0);
 
     const second = start();
     try {
-      const result = (await handedBack.waitUntilFinished(events, 20_000)) as AgentJobResult;
+      const result = (await handedBack.waitUntilFinished(under.events, 20_000)) as AgentJobResult;
       expect(result.status).toBe('completed');
     } finally {
       await second.close();
@@ -95,14 +79,14 @@ describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under wa
   it('a close() that waits is turned into a forced one by close({ force: true })', { timeout: 30_000 }, async () => {
     const { executed, blocked, start } = blockedJob();
     const first = start();
-    const { jobId } = await queue.enqueueRun({ sessionId: uniqueName('escalated'), prompt: 'Go' });
+    const { jobId } = await under.queue.enqueueRun({ sessionId: uniqueName('escalated'), prompt: 'Go' });
     await blocked;
     const waiting = first.close();
     await first.close({ force: true });
     await waiting;
-    expect(['waiting', 'delayed']).toContain(await (await Job.fromId(queue.queue, jobId))!.getState());
+    expect(['waiting', 'delayed']).toContain(await (await Job.fromId(under.queue.queue, jobId))!.getState());
     expect(executed).toEqual(['c1']);
-    await queue.queue.remove(jobId);
+    await under.queue.queue.remove(jobId);
   });
 
   it('names a bad option and the fix', async () => {

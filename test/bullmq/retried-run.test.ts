@@ -1,36 +1,20 @@
 // A run job retried after an outage, whose next attempt then failed for good (an error no attempt
 // gets past) and whose worker died before BullMQ heard of it: the job is handed out again, and
 // must end with the failure the transcript records, not call the model again.
-import { QueueEvents, Worker, Job } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker, Job } from 'bullmq';
+import { describe, expect, it } from 'vitest';
 import { createAgent, memorySessionStore, ModelError } from 'agent-harness';
-import { createAgentQueue, createAgentWorker, type AgentJobResult, type AgentQueue } from 'agent-harness/bullmq';
+import { createAgentWorker, type AgentJobResult } from 'agent-harness/bullmq';
 import { scriptedModel, turn } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
-import { bullConnection, dropPrefix } from './fleet-stores.js';
+import { bullConnection } from './fleet-stores.js';
+import { useQueueUnderTest } from './queue-under-test.js';
 
 describe.skipIf(!redis.reachable)('createAgentWorker: a retried run job whose run already failed for good', () => {
-  const prefix = uniqueName('ah-retried');
-  const queueName = uniqueName('retried');
-  let queue: AgentQueue;
-  let events: QueueEvents;
-  let admin: Redis;
-
-  beforeAll(async () => {
-    queue = createAgentQueue({ connection: bullConnection(redis.url), queueName, prefix });
-    events = new QueueEvents(queueName, { connection: bullConnection(redis.url), prefix });
-    await events.waitUntilReady();
-    admin = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    await events?.close();
-    await queue?.close();
-    await dropPrefix(admin, prefix);
-    await admin?.quit();
-  });
+  const under = useQueueUnderTest('retried');
+  const { queueName, prefix } = under;
 
   it('is handed out again after its worker died, ends with status error and does not call the model again', { timeout: 60_000 }, async () => {
     const store = memorySessionStore();
@@ -38,11 +22,11 @@ describe.skipIf(!redis.reachable)('createAgentWorker: a retried run job whose ru
     const jobId = uniqueName('job');
     const runId = `job_${jobId}`;
     // Attempt 1 failed on an outage (BullMQ counted it) and is waiting for its retry.
-    const delayed = new Promise<void>((resolve) => events.on('delayed', (event) => event.jobId === jobId && resolve()));
+    const delayed = new Promise<void>((resolve) => under.events.on('delayed', (event) => event.jobId === jobId && resolve()));
     const failing = new Worker(queueName, async () => {
       throw new Error('the model is overloaded');
     }, { connection: bullConnection(redis.url), prefix });
-    await queue.queue.add('run', { kind: 'run', sessionId, prompt: 'Go' }, { jobId, attempts: 3, backoff: { type: 'fixed', delay: 60_000 } });
+    await under.queue.queue.add('run', { kind: 'run', sessionId, prompt: 'Go' }, { jobId, attempts: 3, backoff: { type: 'fixed', delay: 60_000 } });
     await delayed;
     await failing.close();
     // What the two attempts left in the session: the outage's run end, then the run end of an
@@ -59,10 +43,10 @@ describe.skipIf(!redis.reachable)('createAgentWorker: a retried run job whose ru
     const model = scriptedModel(['Asked again.']);
     const worker = createAgentWorker({ connection: bullConnection(redis.url), queueName, prefix, store, createAgent: (session) => createAgent({ model, ...session.agentOptions }) });
     try {
-      const job = (await Job.fromId(queue.queue, jobId))!;
+      const job = (await Job.fromId(under.queue.queue, jobId))!;
       expect(job.attemptsMade).toBe(1);
       await job.promote();
-      const result = (await job.waitUntilFinished(events, 30_000)) as AgentJobResult;
+      const result = (await job.waitUntilFinished(under.events, 30_000)) as AgentJobResult;
       expect(result).toMatchObject({ sessionId, runId, status: 'error' });
       expect(model.requests).toHaveLength(0);
       expect((await loadEntries(store, sessionId)).filter((entry) => entry.kind === 'run-end')).toHaveLength(2);

@@ -1,39 +1,23 @@
 // A worker that stalled past its lease starts no more tool calls of the job: another worker may
 // hold the session by then. The lease runs on a manual clock (the store's and the worker's), so
 // nothing here waits for it to run out.
-import { QueueEvents, Job } from 'bullmq';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Job } from 'bullmq';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, memorySessionStore, type SessionEntry, type SessionLease, type ToolResultBlock } from 'agent-harness';
-import { createAgentQueue, createAgentWorker, type AgentJobResult, type AgentQueue } from 'agent-harness/bullmq';
+import { createAgentWorker, type AgentJobResult } from 'agent-harness/bullmq';
 import { manualClock, scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
-import { bullConnection, dropPrefix } from './fleet-stores.js';
+import { bullConnection } from './fleet-stores.js';
+import { useQueueUnderTest } from './queue-under-test.js';
 
 const TTL = 30_000;
 
 describe.skipIf(!redis.reachable)('createAgentWorker: the lease is checked before each tool call starts', () => {
-  const prefix = uniqueName('ah-lease');
-  const queueName = uniqueName('lease');
-  let queue: AgentQueue;
-  let events: QueueEvents;
-  let admin: Redis;
-
-  beforeAll(async () => {
-    queue = createAgentQueue({ connection: bullConnection(redis.url), queueName, prefix });
-    events = new QueueEvents(queueName, { connection: bullConnection(redis.url), prefix });
-    await events.waitUntilReady();
-    admin = new Redis(redis.url);
-  });
-  afterAll(async () => {
-    await events?.close();
-    await queue?.close();
-    await dropPrefix(admin, prefix);
-    await admin?.quit();
-  });
+  const under = useQueueUnderTest('lease');
+  const { queueName, prefix } = under;
 
   it('a call decided before the worker stalled past its lease does not start once another worker took the session over; the job is put back and finishes without it', { timeout: 60_000 }, async () => {
     const clock = manualClock();
@@ -70,15 +54,15 @@ describe.skipIf(!redis.reachable)('createAgentWorker: the lease is checked befor
       createAgent: (session) => createAgent({ model, tools: [step('first'), step('second')], ...session.agentOptions }),
     });
     try {
-      const { jobId } = await queue.enqueueRun({ sessionId, prompt: 'Go' });
-      const delayed = new Promise<void>((resolve) => events.on('delayed', (event) => event.jobId === jobId && resolve()));
+      const { jobId } = await under.queue.enqueueRun({ sessionId, prompt: 'Go' });
+      const delayed = new Promise<void>((resolve) => under.events.on('delayed', (event) => event.jobId === jobId && resolve()));
       await delayed;
       // Put back, not run beside the worker that holds the session now.
       expect(other).toBeDefined();
       expect(executed).toEqual(['first']);
       await store.leases!.release(other!);
-      const job = await Job.fromId(queue.queue, jobId);
-      const result = (await job!.waitUntilFinished(events, 30_000)) as AgentJobResult;
+      const job = await Job.fromId(under.queue.queue, jobId);
+      const result = (await job!.waitUntilFinished(under.events, 30_000)) as AgentJobResult;
       expect(result.status).toBe('completed');
       // The second call never ran, in this worker or after.
       expect(executed).toEqual(['first']);
@@ -89,7 +73,7 @@ describe.skipIf(!redis.reachable)('createAgentWorker: the lease is checked befor
       );
       expect(results.get('c2')).toMatch(/interrupted/);
       // Put back without counting an attempt: only the one that finished counts.
-      expect((await Job.fromId(queue.queue, jobId))!.attemptsMade).toBe(1);
+      expect((await Job.fromId(under.queue.queue, jobId))!.attemptsMade).toBe(1);
     } finally {
       await worker.close();
     }
@@ -134,13 +118,13 @@ describe.skipIf(!redis.reachable)('createAgentWorker: the lease is checked befor
       createAgent: (session) => createAgent({ model, tools: [step('first'), step('second')], ...session.agentOptions }),
     });
     try {
-      const { jobId } = await queue.enqueueRun({ sessionId, prompt: 'Go' });
-      const delayed = new Promise<void>((resolve) => events.on('delayed', (event) => event.jobId === jobId && resolve()));
+      const { jobId } = await under.queue.enqueueRun({ sessionId, prompt: 'Go' });
+      const delayed = new Promise<void>((resolve) => under.events.on('delayed', (event) => event.jobId === jobId && resolve()));
       await delayed;
       expect(other).toBeDefined();
       expect(executed).toEqual(['first']);
       await store.leases!.release(other!);
-      const result = (await (await Job.fromId(queue.queue, jobId))!.waitUntilFinished(events, 30_000)) as AgentJobResult;
+      const result = (await (await Job.fromId(under.queue.queue, jobId))!.waitUntilFinished(under.events, 30_000)) as AgentJobResult;
       expect(result.status).toBe('completed');
       expect(executed).toEqual(['first']);
     } finally {
