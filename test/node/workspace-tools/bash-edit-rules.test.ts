@@ -288,3 +288,63 @@ describe('bashWriteTargets', () => {
     expect(bashWriteTargets(boundary(), 'ln -s /etc/hosts').paths).toEqual(expect.arrayContaining(['/etc/hosts', 'hosts']));
   });
 });
+
+describe('code written on the command line (interpreters, awk, sed, make --eval)', () => {
+  // python3 -c "open('secrets/key','w')" wrote a denied path unasked in bypassPermissions, or
+  // behind an allow rule (perl -e unlink+q+secrets/key+ with Bash(perl:*), sed 'w secrets/key').
+  const inline = [
+    `python3 -c "open('secrets/key','w').write('x')"`,
+    `python -c 'import os; os.remove("secrets/key")'`,
+    `node -e "require('fs').writeFileSync('secrets/key','x')"`,
+    `node --eval "require('fs').rmSync('secrets', {recursive: true})"`,
+    'perl -e unlink+q+secrets/key+',
+    `ruby -e 'File.write("secrets/key", "x")'`,
+    `php -r 'unlink("secrets/key");'`,
+    `env python3 -c "open('secrets/key','w')"`,
+    `timeout 5 node -p "require('fs').unlinkSync('secrets/key')"`,
+    "python3 - <<'EOF'\nopen('secrets/key', 'w')\nEOF",
+    `echo "open('secrets/key','w')" | python3`,
+    `awk 'BEGIN { print "x" > "secrets/key" }'`,
+    `awk 'BEGIN { system("rm secrets/key") }'`,
+    `gawk '{ print | "sh" }' a.txt`,
+    "sed -n 'w secrets/key' a.txt",
+    "sed 's/a/b/w secrets/key' a.txt",
+    "sed -e 1d -e 's/a/b/e' a.txt",
+    "make --eval='all: ; rm secrets/key'",
+    'find . -name a.txt -exec python3 -c "import sys" {} +',
+  ];
+  const allowEverything = { deny: ['Edit(secrets/**)'], allow: ['Bash', 'Bash(perl:*)', 'Bash(sed:*)'] };
+
+  it.each(inline.flatMap((command) => (['bypassPermissions', 'acceptEdits', 'default', 'auto'] as const).map((mode) => [command, mode] as const)))(
+    '%j may write anything: with a write deny rule it is asked, never allowed, in %s mode',
+    async (command, mode) => {
+      const decision = await decide(command, mode, allowEverything);
+      expect(decision).toMatchObject({ behavior: 'defer', reason: { type: 'rule', behavior: 'deny', rule: 'Edit(secrets/**)', message: expect.stringContaining('writes files that cannot be named') } });
+    },
+  );
+
+  it.each(inline)('%j is refused at once in plan mode, with or without rules, nobody asked', async (command) => {
+    for (const rules of [{}, allowEverything]) {
+      expect(await decide(command, 'plan', rules), JSON.stringify(rules)).toMatchObject({ behavior: 'deny', reason: { type: 'mode', mode: 'plan' } });
+    }
+  });
+
+  it.each([
+    'python3 build.py',
+    'python3 -m pytest',
+    'python3 --version',
+    'node script.js',
+    "awk '{ print $1 }' a.txt",
+    "awk -F: '$1 == \"x\" { n++ } END { print n }' a.txt",
+    'sed -n 1,5p a.txt',
+    "sed 's/hello/world/g' a.txt",
+    'make',
+    'make -C src test',
+  ])('%j names no write on its line: allowed as before (a program file is its own)', async (command) => {
+    expect(await decide(command, 'bypassPermissions')).toMatchObject({ behavior: 'allow' });
+  });
+
+  it('without write rules nothing changes: an allowed interpreter still runs', async () => {
+    expect(await decide(`python3 -c "print(1)"`, 'default', { allow: ['Bash'] })).toMatchObject({ behavior: 'allow' });
+  });
+});
