@@ -348,3 +348,43 @@ describe('code written on the command line (interpreters, awk, sed, make --eval)
     expect(await decide(`python3 -c "print(1)"`, 'default', { allow: ['Bash'] })).toMatchObject({ behavior: 'allow' });
   });
 });
+
+describe('what a call writes is worked out once per decision', () => {
+  function counting() {
+    const bash = toolNamed(tools, 'Bash');
+    const seen: unknown[] = [];
+    const tool = { ...bash, ruleTarget: { ...bash.ruleTarget!, writes: (input: unknown) => (seen.push(input), bash.ruleTarget!.writes!(input)) } };
+    return { tool, seen };
+  }
+  const rules = { deny: ['Edit(secrets/**)'], ask: ['Write(build/**)'], allow: ['Bash(cp:*)'] };
+  const decideWith = (tool: Tool, command: string, mode: PermissionMode, canUseTool?: Parameters<typeof decidePermission>[0]['canUseTool']) =>
+    decidePermission({ tool, toolUseId: 't', rawInput: { command }, mode, rules: createRuleSet(rules), signal: new AbortController().signal, agent: agentContext(mode), emit: () => {}, cwd: work, ...(canUseTool ? { canUseTool } : {}) });
+
+  it('once when no one is asked (deny, ask, uncheckable and the final check share it), with the same verdicts', async () => {
+    const { tool, seen } = counting();
+    expect((await decideWith(tool, 'cp a.txt b.txt', 'default')).decision).toMatchObject({ behavior: 'allow', reason: { type: 'rule', rule: 'Bash(cp:*)' } });
+    expect(seen).toHaveLength(1);
+    expect((await decideWith(tool, 'cp a.txt secrets/key', 'bypassPermissions')).decision).toMatchObject({ behavior: 'deny', reason: { rule: 'Edit(secrets/**)' } });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('afresh after the host answered, and for the input the host edited', async () => {
+    const { tool, seen } = counting();
+    const outcome = await decideWith(tool, 'echo x > a.txt', 'default', async () => ({ behavior: 'allow', updatedInput: { command: 'echo y > a.txt' } }));
+    expect(outcome.decision.behavior).toBe('allow');
+    expect(seen).toEqual([{ command: 'echo x > a.txt' }, { command: 'echo y > a.txt' }]);
+  });
+
+  it('a link made while the host decided is seen by the final check', async () => {
+    const link = path.join(work, 'later');
+    try {
+      const outcome = await decideWith(toolNamed(tools, 'Bash'), 'echo x > later/key', 'default', async () => {
+        await fs.symlink(path.join(work, 'secrets'), link);
+        return { behavior: 'allow' };
+      });
+      expect(outcome.decision).toMatchObject({ behavior: 'deny', reason: { type: 'rule', rule: 'Edit(secrets/**)' } });
+    } finally {
+      await fs.rm(link, { force: true });
+    }
+  });
+});
