@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { createAgent, defineTool, memorySessionStore, type AgentEvent, type PermissionMode, type SessionStore, type ToolResultBlock } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
+import { dyingStore } from '../session/dying-store.js';
 
 const PLAN = '# Plan\n1. Write the draft';
 const EDITED = '# Plan\n1. Write the outline\n2. Write the draft';
@@ -153,5 +154,44 @@ describe('a plan rejected after the host left plan mode while it waited', () => 
     expect(answer).toContain('"default"');
     expect(agent.plan).toBeUndefined();
     expect(events.filter((event) => event.type === 'plan-rejected')).toHaveLength(1);
+  });
+});
+
+describe('the edited approval answered in another process that dies at any append', () => {
+  it('a third agent resumes consistent: the plan saved is the edited one or none, never in plan mode, nothing run twice or in plan mode', async () => {
+    let cut = 1;
+    for (; cut < 60; cut++) {
+      const inner = memorySessionStore();
+      const { agent: first } = await parked('default', inner);
+      await first.close();
+      const dying = dyingStore(inner, cut);
+      const { write, writes, track } = writer();
+      const answering = createAgent({ model: afterApproval(), tools: [write], store: dying.store, resume: first.sessionId, canUseTool: allowWrites });
+      track(() => answering.permissionMode);
+      const loaded = await answering.ready.then(() => true, () => false);
+      if (loaded) {
+        await answering.resolveApproval(answering.pendingApprovals[0]!.id, { behavior: 'allow', updatedInput: { plan: EDITED } }).result.catch(() => undefined);
+        await answering.close().catch(() => undefined);
+      }
+      const where = `killed at append ${cut}`;
+      if (dying.appends() < cut) break;
+      const resumed = createAgent({ model: afterApproval(), tools: [write], store: inner, resume: first.sessionId, canUseTool: allowWrites });
+      track(() => resumed.permissionMode);
+      await resumed.ready;
+      if (resumed.pendingApprovals.length > 0) {
+        // The answer was not recorded: it is still the host's to give, once.
+        expect(resumed.plan, where).toBeUndefined();
+        await resumed.resolveApproval(resumed.pendingApprovals[0]!.id, { behavior: 'allow', updatedInput: { plan: EDITED } }).result;
+      } else {
+        await resumed.continue().result;
+      }
+      expect(resumed.pendingApprovals, where).toEqual([]);
+      expect(resumed.plan?.text, where).toBe(EDITED);
+      expect(resumed.permissionMode, where).toBe('default');
+      expect(writes.length, where).toBeLessThanOrEqual(1);
+      expect(writes.filter((entry) => entry.mode === 'plan'), where).toEqual([]);
+      await resumed.close();
+    }
+    expect(cut).toBeGreaterThan(3);
   });
 });
