@@ -102,15 +102,29 @@ describe('read-only git commands in a real repository', () => {
     expect((await fs.stat(index)).mtimeMs).toBe(before.mtimeMs);
   });
 
-  it('checking a signed commit runs gpg, which creates ~/.gnupg: `--show-signature` and `%G?` are refused in plan mode', async () => {
-    // A commit with a (bogus) signature: `git log --show-signature` hands it to gpg.
+  /** Makes HEAD a commit with a (bogus) signature: checking it hands it to gpg. */
+  function signHead() {
     const raw = execFileSync('git', ['cat-file', 'commit', 'HEAD'], { cwd: work }).toString();
     const signed = raw.replace(/^(committer .*)$/m, '$1\ngpgsig -----BEGIN PGP SIGNATURE-----\n \n iQEzBAABCAAdFiEE\n -----END PGP SIGNATURE-----');
     const id = execFileSync('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], { cwd: work, input: signed }).toString().trim();
     git('update-ref', 'HEAD', id);
+  }
+
+  it('checking a signed commit runs gpg, which creates ~/.gnupg: `--show-signature` and `%G?` are refused in plan mode', async () => {
+    signHead();
     const { asked, decisions } = await runInPlanMode(['git log --show-signature -1', 'git log -1 --format=%G?', 'git log -1 --oneline']);
     expect(asked).toEqual([]);
     expect(decisions.map((decision) => decision.behavior)).toEqual(['deny', 'deny', 'allow']);
+    await expect(fs.stat(path.join(home, '.gnupg'))).rejects.toThrow();
+  });
+
+  it('a default format the repository sets (format.pretty=%G?) does not make a plain `git log` run gpg', async () => {
+    signHead();
+    git('config', 'format.pretty', '%h %G?');
+    const { asked, results } = await runInPlanMode(['git log -1', 'git show -s']);
+    expect(asked).toEqual([]);
+    expect(results.map((result) => result.isError)).toEqual([false, false]);
+    expect(results.map((result) => String(result.content))).toEqual([expect.stringMatching(/^commit [0-9a-f]{40}/), expect.stringMatching(/^commit [0-9a-f]{40}/)]);
     await expect(fs.stat(path.join(home, '.gnupg'))).rejects.toThrow();
   });
 });
