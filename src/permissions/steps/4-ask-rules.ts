@@ -1,11 +1,9 @@
-import { isReadOnlyCall } from '../is-read-only-call.js';
 import type { PermissionStep } from './pipeline-state.js';
 import type { DecisionMatchOptions } from '../call-targets.js';
 
 /**
  * Step 4: a `PreToolUse` hook that said `ask` or `defer`, or a matching ask rule, sends the call
- * to the ask step, in every mode (also `bypassPermissions`); so does a call that cannot be checked
- * against a deny or ask rule, except in plan mode when it is not read-only (step 5 refuses it).
+ * to the ask step, in every mode (also `bypassPermissions`).
  */
 export const askRulesStep: PermissionStep = (state) => {
   const verdict = state.hookVerdict;
@@ -18,10 +16,7 @@ export const askRulesStep: PermissionStep = (state) => {
   const rule = rules?.match('ask', tool, state.input, options);
   if (rule !== undefined) return { type: 'ask', ask: { reason: { type: 'rule', behavior: 'ask', rule } } };
   // A command that hides what it runs (`$X`, `$(…)`) or does not parse, or a call that reads what
-  // cannot be named in advance, cannot be checked against deny or ask rules: it is asked. In plan
-  // mode one that is not read-only is refused by the mode step instead: no one is asked about a
-  // call that could not run after an approval.
-  if (state.args.mode === 'plan' && !isReadOnlyCall(tool, state.input)) return undefined;
+  // cannot be named in advance, cannot be checked against deny or ask rules: it is asked.
   for (const behavior of ['deny', 'ask'] as const) {
     const unchecked = rules?.uncheckable(behavior, tool, state.input, options);
     if (unchecked !== undefined) {
