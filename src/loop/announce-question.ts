@@ -19,6 +19,16 @@ export function announceQuestion(core: AgentCore, reason: PermissionReason, tool
 /** What the model reads when the host rejects its plan (and the `plan-rejected` event). */
 export function planRejected(core: AgentCore, toolUseId: string, feedback: string): string {
   core.emit({ type: 'plan-rejected', toolUseId, feedback });
+  // The host may have left plan mode while the plan waited: the model is told the mode it is in.
+  if (core.mode !== 'plan') {
+    return [
+      `The user did not approve your plan, and nothing of it was saved. The user has left plan mode: the permission mode is now "${core.mode}".`,
+      '',
+      `The user's feedback: ${feedback}`,
+      '',
+      'Go on with the task as the feedback says (ask the user if something is unclear); there is no plan to present now.',
+    ].join('\n');
+  }
   return [
     'The user did not approve your plan. You are still in plan mode, and nothing was changed.',
     '',

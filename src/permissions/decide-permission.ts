@@ -10,6 +10,7 @@ import { allowRulesStep } from './steps/6-allow-rules.js';
 import { toolCheckStep } from './steps/7-tool-check.js';
 import { askStep } from './steps/8-ask.js';
 import type { PermissionStep, PipelineState, StepResult } from './steps/pipeline-state.js';
+import { CallTargets } from './call-targets.js';
 
 /**
  * Steps 1–7 in their documented order; the first that decides wins, one that asks jumps to
@@ -28,7 +29,12 @@ export const PERMISSION_STEPS: readonly PermissionStep[] = [
 /** A step's verdict as the pipeline's outcome; undefined when the step had no opinion. */
 function settle(state: PipelineState, result: StepResult): PermissionOutcome | Promise<PermissionOutcome> | undefined {
   if (result?.type === 'decided') return result.outcome;
-  if (result?.type === 'ask') return askStep(state, result.ask);
+  if (result?.type === 'ask') {
+    // An answer may take any time, and what a path leads to may change meanwhile: the final check
+    // of an allowed call works out what it reads and writes afresh.
+    state.targets = new CallTargets();
+    return askStep(state, result.ask);
+  }
   return undefined;
 }
 
@@ -85,6 +91,7 @@ export function decidePermissionNow(args: DecidePermissionArgs): PermissionOutco
     hookVerdict: undefined,
     toolCheck: undefined,
     outsidePath: undefined,
+    targets: new CallTargets(),
   };
   const outcome = runSteps(state);
   return isThenable(outcome) ? Promise.resolve(outcome).then((settled) => checkAllowed(state, settled)) : checkAllowed(state, outcome);

@@ -9,6 +9,7 @@ import { ruleNamesTool } from './rule-names-tool.js';
 import { splitShellCommand } from './split-shell-command.js';
 import { hasWritePathRule, matchWritePaths, uncheckableWrite, writeTargetsOf } from './write-rules.js';
 import type { PermissionRules } from '../types/permission.js';
+import { callTargetsOf } from './call-targets.js';
 
 /** The parts of a tool that rule matching reads (`kind`, when given, lets `Edit(…)` deny and ask rules hold for every tool that edits files). */
 export type RuleMatchTool = Pick<Tool, 'name' | 'ruleTarget'> & Partial<Pick<Tool, 'kind'>>;
@@ -81,6 +82,18 @@ function matchAllowedCommand(rules: readonly CompiledRule[], command: string): s
   return first;
 }
 
+/** What a call reads, once per decision when the pipeline's options carry its targets. */
+function readTargetsFor(tool: RuleMatchTool, input: unknown, options: RuleMatchOptions | undefined) {
+  const cache = callTargetsOf(options);
+  return cache ? cache.reads(tool, input, () => readTargetsOf(tool, input)) : readTargetsOf(tool, input);
+}
+
+/** What a call writes, once per decision when the pipeline's options carry its targets. */
+function writeTargetsFor(tool: RuleMatchTool, input: unknown, options: RuleMatchOptions | undefined) {
+  const cache = callTargetsOf(options);
+  return cache ? cache.writes(tool, input, () => writeTargetsOf(tool, input)) : writeTargetsOf(tool, input);
+}
+
 /** A compiled rule set (see {@link createRuleSet}): methods on a prototype, as one is made per agent. */
 class CompiledRuleSet implements RuleSet {
   readonly #lists: Record<RuleBehavior, CompiledRule[]> = { allow: [], deny: [], ask: [] };
@@ -104,12 +117,12 @@ class CompiledRuleSet implements RuleSet {
     // Asked of every call, three times: an empty list (the common case) answers without allocating.
     if (list.length === 0) return undefined;
     if (behavior !== 'allow' && hasReadPathRule(list)) {
-      const targets = readTargetsOf(tool, input);
+      const targets = readTargetsFor(tool, input, options);
       const readRule = targets && matchReadPaths(list, targets, behavior, options?.cwd);
       if (readRule !== undefined) return readRule;
     }
     if (behavior !== 'allow' && hasWritePathRule(list)) {
-      const targets = writeTargetsOf(tool, input);
+      const targets = writeTargetsFor(tool, input, options);
       const writeRule = targets && matchWritePaths(list, targets, behavior, options?.cwd);
       if (writeRule !== undefined) return writeRule;
     }
@@ -130,12 +143,12 @@ class CompiledRuleSet implements RuleSet {
     const list = this.#lists[behavior];
     if (list.length === 0) return undefined;
     if (behavior !== 'allow' && hasReadPathRule(list)) {
-      const targets = readTargetsOf(tool, input);
+      const targets = readTargetsFor(tool, input, options);
       const readRule = targets && uncheckableRead(list, targets, options?.cwd);
       if (readRule !== undefined) return readRule;
     }
     if (behavior !== 'allow' && hasWritePathRule(list)) {
-      const targets = writeTargetsOf(tool, input);
+      const targets = writeTargetsFor(tool, input, options);
       const writeRule = targets && uncheckableWrite(list, targets, options?.cwd);
       if (writeRule !== undefined) return writeRule;
     }

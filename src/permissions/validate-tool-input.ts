@@ -14,7 +14,7 @@ export interface ValidateToolInputOptions {
   input: unknown;
   /**
    * Who wrote `input`: the host's edits are checked with the tool's `parseHostInput` when it has
-   * one (fields only the host may set).
+   * one (fields only the host may set), and its `validateHostInput` when it has one.
    */
   writtenBy: 'model' | 'host';
   toolUseId: string;
@@ -53,15 +53,17 @@ export function validateToolInputNow(tool: Tool, input: unknown, context: ToolCh
   const given = writtenBy === 'host' ? copyToolInput(input) : input;
   const parsed = writtenBy === 'host' && tool.parseHostInput !== undefined ? tool.parseHostInput(given) : tool.parseInput(given);
   if (!parsed.ok) return { ok: false, message: new ToolInputError(tool.name, parsed.issues).message };
-  if (tool.validateInput !== undefined) return checkWithTool(tool, context, parsed.value);
+  // The host's edit is checked by the tool's host check when it has one (see `Tool.validateHostInput`).
+  const check = writtenBy === 'host' && tool.validateHostInput !== undefined ? tool.validateHostInput : tool.validateInput;
+  if (check !== undefined) return checkWithTool(tool, check, context, parsed.value);
   return { ok: true, value: parsed.value };
 }
 
-/** The tool's own `validateInput`, after the schema passed. */
-async function checkWithTool(tool: Tool, context: ToolCheckContext, value: unknown): Promise<ValidatedInput> {
+/** The tool's own `validateInput` (or `validateHostInput`), after the schema passed. */
+async function checkWithTool(tool: Tool, check: NonNullable<Tool['validateInput']>, context: ToolCheckContext, value: unknown): Promise<ValidatedInput> {
   let problem: string | undefined;
   try {
-    problem = await tool.validateInput!({ input: value, toolUseId: context.toolUseId, agent: context.agent, signal: context.signal });
+    problem = await check.call(tool, { input: value, toolUseId: context.toolUseId, agent: context.agent, signal: context.signal });
   } catch (cause) {
     problem = `its validateInput check failed (${describeThrown(cause)})`;
   }

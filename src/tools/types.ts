@@ -253,6 +253,15 @@ export interface Tool<Input = any> {
   parseHostInput?(input: unknown): { ok: true; value: Input } | { ok: false; issues: string[] };
   /** The tool's own semantic validation; a string is the problem, sent to the model. */
   validateInput?(args: ToolCheckArgs<Input>): string | undefined | Promise<string | undefined>;
+  /**
+   * Checks an input the host wrote (its edit of a call it was asked about) instead of
+   * `validateInput`, when a check of the model's call does not hold for the host's answer:
+   * `ExitPlanMode` refuses a model's call outside plan mode, but not the host's edited plan when
+   * the host left plan mode while the approval waited.
+   * @default validateInput
+   * @internal
+   */
+  validateHostInput?(args: ToolCheckArgs<Input>): string | undefined | Promise<string | undefined>;
   /** The tool's own permission opinion on a call (paths outside the workspace, writing commands). */
   checkPermissions?(args: ToolCheckArgs<Input>): ToolPermissionCheck | Promise<ToolPermissionCheck>;
   /** Whether this particular call is read-only (e.g. a Bash command that only reads). */

@@ -6,6 +6,8 @@ import { expandBraces } from './expand-shell-glob.js';
 import { ruleAliases } from './rule-aliases.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
 import { ownValue } from '../../model/own-value.js';
+import { inlineProgramProblem } from './inline-program-problem.js';
+import { interpreterProgram } from './interpreter-code.js';
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 const DESCRIPTOR = /^(\d+|-)$/;
@@ -285,7 +287,7 @@ class WriteCollector {
   }
 
   private runsSomething(name: string): boolean {
-    return Object.hasOwn(WRITERS, name) || SHELLS.has(name) || FROM_INPUT.has(name) || SOURCES.has(name) || name === 'eval' || name === 'find' || name === 'alias' || name === 'busybox';
+    return Object.hasOwn(WRITERS, name) || SHELLS.has(name) || FROM_INPUT.has(name) || SOURCES.has(name) || name === 'eval' || name === 'find' || name === 'alias' || name === 'busybox' || name === 'make' || interpreterProgram(name, []) !== null;
   }
 
   /** One command as it runs: `words[0]` is its name. */
@@ -318,6 +320,9 @@ class WriteCollector {
       if (args.some((arg) => /^-fprint/.test(arg.value) || arg.value === '-fls')) this.setUnknown('find writes a file it names in an option');
       return;
     }
+    // Code written on the line itself (`python3 -c`, `node -e`, awk's `system(`, sed's `w`) may write anything.
+    const inline = inlineProgramProblem(name, args);
+    if (inline !== undefined) this.setUnknown(inline);
     // Own entries only: a command named `constructor` or `__proto__` is no writer of ours.
     const writer = ownValue(WRITERS, name);
     if (writer === undefined) return;
@@ -364,7 +369,8 @@ class WriteCollector {
  * `eval`, `env -S`, here-documents fed to a shell and substitutions, each relative to every
  * directory a `cd` may have led to, with their real paths. What cannot be named before the
  * command runs is `unknown`: expansions and globs in such places, `xargs rm`, `find -delete`,
- * `tar -x`, `patch`, a shell reading its input, a line that does not parse. Programs that write
+ * `tar -x`, `patch`, a shell reading its input, a line that does not parse, code written on the
+ * line itself (`python3 -c`, `node -e`, awk's `system(`, sed's `w`: {@link inlineProgramProblem}). Programs that write
  * on their own (`python script.py`, `make`, `npm install`, `git pull`) are not modelled: an
  * `Edit` deny rule is a rule about the file tools and the shell's own writes, not a sandbox.
  */

@@ -22,6 +22,9 @@ export const PINNED_GIT_CONFIG: ReadonlyArray<readonly [key: string, value: stri
   ['core.pager', 'cat'],
   ['diff.external', SAFE_EXTERNAL_DIFF],
   ['log.showSignature', 'false'],
+  // A repository's default format (`%G?`) would check signatures on a plain `git log` or `git show`:
+  // gpg runs and writes ~/.gnupg. The built-in default instead.
+  ['format.pretty', 'medium'],
   ['gpg.program', 'gpg'],
   ['gpg.openpgp.program', 'gpg'],
   ['gpg.x509.program', 'gpgsm'],

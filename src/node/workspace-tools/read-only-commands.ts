@@ -122,8 +122,41 @@ function checkGitBranch(args: string[]): string | undefined {
 
 // `git status` and `git diff` refresh the stat cache of .git/index in memory only: the Bash tool
 // runs them with GIT_OPTIONAL_LOCKS=0 and diff.autoRefreshIndex=false (gitSafeEnvironment), so
-// they write nothing. `describe --dirty` writes the index whatever the setting, so it is left out.
-const GIT_READ_ONLY_SUBCOMMANDS = new Set(['status', 'diff', 'log', 'show', 'rev-parse', 'ls-files', 'blame', 'shortlog']);
+// they write nothing. `describe --dirty` and `--broken` write the index (or a split index's shared
+// file) whatever the setting (git 2.39), so only `describe` without them is here.
+const GIT_READ_ONLY_SUBCOMMANDS = new Set(['status', 'diff', 'log', 'show', 'rev-parse', 'ls-files', 'blame', 'shortlog', 'describe']);
+
+/** The built-in `--pretty`/`--format` names; any other name is an alias a repository's config may define. */
+const GIT_PRETTY_NAMES = new Set(['oneline', 'short', 'medium', 'full', 'fuller', 'reference', 'email', 'mboxrd', 'raw']);
+
+/**
+ * Why git arguments may run a signature program or write: checking a signature (`--show-signature`,
+ * a `%G…` placeholder) runs gpg, which creates `~/.gnupg` and may start its agent; a `--pretty`
+ * alias may hide such a placeholder in the repository's config.
+ */
+function gitArgumentProblem(subcommand: string, args: string[]): string | undefined {
+  const output = args.find((arg) => isLongOption(arg, ['output']));
+  if (output) return `git ${subcommand} ${output} writes a file`;
+  const signature = args.find((arg) => arg === '--show-signature' || /%G/.test(arg));
+  if (signature) return `git ${subcommand} ${signature} checks signatures with gpg, which writes its files in the home directory`;
+  const alias = args.find((arg) => {
+    const value = /^--(?:pretty|format)=(.*)$/s.exec(arg)?.[1];
+    // A placeholder string or `format:…` is the format itself; a bare word is a name.
+    return value !== undefined && value !== '' && !value.includes('%') && !/^t?format:/.test(value) && !GIT_PRETTY_NAMES.has(value);
+  });
+  if (alias) return `git ${subcommand} ${alias} names a format the repository's configuration may define`;
+  if (subcommand === 'describe') {
+    const dirty = args.find((arg) => /^--(d|di|dir|dirt|dirty|b|br|bro|brok|broke|broken)(=|$)/.test(arg));
+    if (dirty) return `git describe ${dirty} refreshes and writes .git/index`;
+  }
+  return undefined;
+}
+
+/** `git stash list` and `git stash show` only read; any other `git stash` changes the stash or the work tree. */
+function checkGitStash(args: string[]): string | undefined {
+  const [action] = args;
+  return action === 'list' || action === 'show' ? undefined : `git stash ${action ?? ''}`.trimEnd() + ' changes the stash or the working tree';
+}
 
 function checkGit(args: string[]): string | undefined {
   let rest = args;
@@ -131,9 +164,10 @@ function checkGit(args: string[]): string | undefined {
   const [subcommand, ...subArgs] = rest;
   if (subcommand === undefined) return undefined;
   if (subcommand.startsWith('-')) return `git option ${subcommand} before the subcommand is not classified`;
-  const output = subArgs.find((arg) => isLongOption(arg, ['output']));
-  if (output) return `git ${subcommand} ${output} writes a file`;
+  const problem = gitArgumentProblem(subcommand, subArgs);
+  if (problem) return problem;
   if (GIT_READ_ONLY_SUBCOMMANDS.has(subcommand)) return undefined;
+  if (subcommand === 'stash') return checkGitStash(subArgs);
   if (subcommand === 'branch') return checkGitBranch(subArgs);
   if (subcommand === 'remote') {
     return subArgs.every((arg) => arg === '-v' || arg === '--verbose') ? undefined : 'git remote with arguments changes remotes';

@@ -1,4 +1,5 @@
 import type { PermissionStep } from './pipeline-state.js';
+import type { DecisionMatchOptions } from '../call-targets.js';
 
 /**
  * Step 4: a `PreToolUse` hook that said `ask` or `defer`, or a matching ask rule, sends the call
@@ -11,12 +12,13 @@ export const askRulesStep: PermissionStep = (state) => {
     return { type: 'ask', ask: { reason, deferOnly: verdict.decision === 'defer' } };
   }
   const { rules, tool, cwd } = state.args;
-  const rule = rules?.match('ask', tool, state.input, { cwd });
+  const options: DecisionMatchOptions = { cwd, targets: state.targets };
+  const rule = rules?.match('ask', tool, state.input, options);
   if (rule !== undefined) return { type: 'ask', ask: { reason: { type: 'rule', behavior: 'ask', rule } } };
   // A command that hides what it runs (`$X`, `$(…)`) or does not parse, or a call that reads what
   // cannot be named in advance, cannot be checked against deny or ask rules: it is asked.
   for (const behavior of ['deny', 'ask'] as const) {
-    const unchecked = rules?.uncheckable(behavior, tool, state.input, { cwd });
+    const unchecked = rules?.uncheckable(behavior, tool, state.input, options);
     if (unchecked !== undefined) {
       const what = unchecked.startsWith('Read(') && tool.name !== 'Read'
         ? 'reads files that cannot be named before it runs'

@@ -3,6 +3,7 @@ import type { DecidePermissionArgs, PermissionOutcome } from '../decide-permissi
 import type { ToolDisplay } from '../../types/tool-display.js';
 import type { PermissionReason, PermissionUpdate, ToolPermissionCheck } from '../../types/permission.js';
 import { toError } from '../../errors/describe-thrown.js';
+import type { CallTargets } from '../call-targets.js';
 
 /** What the steps share while one call is decided. */
 export interface PipelineState {
@@ -15,6 +16,8 @@ export interface PipelineState {
   toolCheck: Promise<ToolPermissionCheck> | undefined;
   /** A path outside the workspace that kept `acceptEdits` from approving an edit. */
   outsidePath: string | undefined;
+  /** What the call reads and writes, worked out once for the rule checks of this decision (afresh after the ask step). */
+  targets: CallTargets;
   /** The input before the host edited it (set by the ask step's answers). */
   editedFrom?: unknown;
   /** What the approval card shows (the tool's `display`), once the call is asked. */

@@ -20,20 +20,22 @@ export interface ExitPlanModeToolOptions {
  * Checked and compiled once, at the first agent (not per agent: createAgent's cost; nor at import:
  * a cold start's), and each agent gets a copy whose `execute` reaches its own services.
  */
-const defineExitPlanMode = () =>
-  defineTool({
+/** A plan of blanks or invisible characters is an empty card: nothing to approve, nor to carry out. */
+const blankPlan = ({ input }: { input: { plan: string } }): string | undefined =>
+  isVisiblyBlank(input.plan) ? 'The plan is blank (only whitespace or invisible characters): write out the plan (the goal, the steps in order, the risks) and present it again.' : undefined;
+
+const defineExitPlanMode = () => ({
+  ...defineTool({
     name: 'ExitPlanMode',
     description: DESCRIPTION,
     inputSchema: z.object({ plan: z.string().min(1).describe('The plan to present, in markdown.') }),
     readOnly: true,
     concurrencySafe: false,
-    validateInput: ({ input, agent: context }) => {
-      if (context.permissionMode !== 'plan') {
+    validateInput: (args) => {
+      if (args.agent.permissionMode !== 'plan') {
         return 'You are not in plan mode, so there is no plan to present. Continue with the task directly (use TodoWrite to track steps if helpful).';
       }
-      // A plan of blanks or invisible characters is an empty card: nothing to approve, nor to carry out.
-      if (isVisiblyBlank(input.plan)) return 'The plan is blank (only whitespace or invisible characters): write out the plan (the goal, the steps in order, the risks) and present it again.';
-      return undefined;
+      return blankPlan(args);
     },
     checkPermissions: () => ({ behavior: 'ask', message: 'The plan needs the user\'s approval.', askReason: { type: 'plan-approval' } }),
     // The mode the host chose with its approval applies only once the plan is saved, so nothing
@@ -42,7 +44,11 @@ const defineExitPlanMode = () =>
     execute: (): string => {
       throw new Error('ExitPlanMode runs only in the copy createExitPlanModeTool() makes for an agent.');
     },
-  });
+  }),
+  // The host's edit answers a plan the model presented in plan mode: the host may have left plan
+  // mode while the approval waited, and its edited plan is still the plan it approved.
+  validateHostInput: blankPlan,
+});
 
 /** The tools {@link createExitPlanModeTool} made: a host tool may be named `ExitPlanMode` too. */
 const builtins = new WeakSet<object>();

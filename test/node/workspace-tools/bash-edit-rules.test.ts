@@ -288,3 +288,103 @@ describe('bashWriteTargets', () => {
     expect(bashWriteTargets(boundary(), 'ln -s /etc/hosts').paths).toEqual(expect.arrayContaining(['/etc/hosts', 'hosts']));
   });
 });
+
+describe('code written on the command line (interpreters, awk, sed, make --eval)', () => {
+  // python3 -c "open('secrets/key','w')" wrote a denied path unasked in bypassPermissions, or
+  // behind an allow rule (perl -e unlink+q+secrets/key+ with Bash(perl:*), sed 'w secrets/key').
+  const inline = [
+    `python3 -c "open('secrets/key','w').write('x')"`,
+    `python -c 'import os; os.remove("secrets/key")'`,
+    `node -e "require('fs').writeFileSync('secrets/key','x')"`,
+    `node --eval "require('fs').rmSync('secrets', {recursive: true})"`,
+    'perl -e unlink+q+secrets/key+',
+    `ruby -e 'File.write("secrets/key", "x")'`,
+    `php -r 'unlink("secrets/key");'`,
+    `env python3 -c "open('secrets/key','w')"`,
+    `timeout 5 node -p "require('fs').unlinkSync('secrets/key')"`,
+    "python3 - <<'EOF'\nopen('secrets/key', 'w')\nEOF",
+    `echo "open('secrets/key','w')" | python3`,
+    `awk 'BEGIN { print "x" > "secrets/key" }'`,
+    `awk 'BEGIN { system("rm secrets/key") }'`,
+    `gawk '{ print | "sh" }' a.txt`,
+    "sed -n 'w secrets/key' a.txt",
+    "sed 's/a/b/w secrets/key' a.txt",
+    "sed -e 1d -e 's/a/b/e' a.txt",
+    "make --eval='all: ; rm secrets/key'",
+    'find . -name a.txt -exec python3 -c "import sys" {} +',
+  ];
+  const allowEverything = { deny: ['Edit(secrets/**)'], allow: ['Bash', 'Bash(perl:*)', 'Bash(sed:*)'] };
+
+  it.each(inline.flatMap((command) => (['bypassPermissions', 'acceptEdits', 'default', 'auto'] as const).map((mode) => [command, mode] as const)))(
+    '%j may write anything: with a write deny rule it is asked, never allowed, in %s mode',
+    async (command, mode) => {
+      const decision = await decide(command, mode, allowEverything);
+      expect(decision).toMatchObject({ behavior: 'defer', reason: { type: 'rule', behavior: 'deny', rule: 'Edit(secrets/**)', message: expect.stringContaining('writes files that cannot be named') } });
+    },
+  );
+
+  it.each(inline)('%j is refused at once in plan mode, with or without rules, nobody asked', async (command) => {
+    for (const rules of [{}, allowEverything]) {
+      expect(await decide(command, 'plan', rules), JSON.stringify(rules)).toMatchObject({ behavior: 'deny', reason: { type: 'mode', mode: 'plan' } });
+    }
+  });
+
+  it.each([
+    'python3 build.py',
+    'python3 -m pytest',
+    'python3 --version',
+    'node script.js',
+    "awk '{ print $1 }' a.txt",
+    "awk -F: '$1 == \"x\" { n++ } END { print n }' a.txt",
+    'sed -n 1,5p a.txt',
+    "sed 's/hello/world/g' a.txt",
+    'make',
+    'make -C src test',
+  ])('%j names no write on its line: allowed as before (a program file is its own)', async (command) => {
+    expect(await decide(command, 'bypassPermissions')).toMatchObject({ behavior: 'allow' });
+  });
+
+  it('without write rules nothing changes: an allowed interpreter still runs', async () => {
+    expect(await decide(`python3 -c "print(1)"`, 'default', { allow: ['Bash'] })).toMatchObject({ behavior: 'allow' });
+  });
+});
+
+describe('what a call writes is worked out once per decision', () => {
+  function counting() {
+    const bash = toolNamed(tools, 'Bash');
+    const seen: unknown[] = [];
+    const tool = { ...bash, ruleTarget: { ...bash.ruleTarget!, writes: (input: unknown) => (seen.push(input), bash.ruleTarget!.writes!(input)) } };
+    return { tool, seen };
+  }
+  const rules = { deny: ['Edit(secrets/**)'], ask: ['Write(build/**)'], allow: ['Bash(cp:*)'] };
+  const decideWith = (tool: Tool, command: string, mode: PermissionMode, canUseTool?: Parameters<typeof decidePermission>[0]['canUseTool']) =>
+    decidePermission({ tool, toolUseId: 't', rawInput: { command }, mode, rules: createRuleSet(rules), signal: new AbortController().signal, agent: agentContext(mode), emit: () => {}, cwd: work, ...(canUseTool ? { canUseTool } : {}) });
+
+  it('once when no one is asked (deny, ask, uncheckable and the final check share it), with the same verdicts', async () => {
+    const { tool, seen } = counting();
+    expect((await decideWith(tool, 'cp a.txt b.txt', 'default')).decision).toMatchObject({ behavior: 'allow', reason: { type: 'rule', rule: 'Bash(cp:*)' } });
+    expect(seen).toHaveLength(1);
+    expect((await decideWith(tool, 'cp a.txt secrets/key', 'bypassPermissions')).decision).toMatchObject({ behavior: 'deny', reason: { rule: 'Edit(secrets/**)' } });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('afresh after the host answered, and for the input the host edited', async () => {
+    const { tool, seen } = counting();
+    const outcome = await decideWith(tool, 'echo x > a.txt', 'default', async () => ({ behavior: 'allow', updatedInput: { command: 'echo y > a.txt' } }));
+    expect(outcome.decision.behavior).toBe('allow');
+    expect(seen).toEqual([{ command: 'echo x > a.txt' }, { command: 'echo y > a.txt' }]);
+  });
+
+  it('a link made while the host decided is seen by the final check', async () => {
+    const link = path.join(work, 'later');
+    try {
+      const outcome = await decideWith(toolNamed(tools, 'Bash'), 'echo x > later/key', 'default', async () => {
+        await fs.symlink(path.join(work, 'secrets'), link);
+        return { behavior: 'allow' };
+      });
+      expect(outcome.decision).toMatchObject({ behavior: 'deny', reason: { type: 'rule', rule: 'Edit(secrets/**)' } });
+    } finally {
+      await fs.rm(link, { force: true });
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import type { ReadTargets, Tool, WriteTargets } from '../tools/types.js';
+import type { RuleMatchOptions } from './rule-set.js';
+
+type TargetsTool = Pick<Tool, 'name' | 'ruleTarget'>;
+
+/**
+ * What one call reads and writes (its tool's `ruleTarget.reads` and `.writes`), worked out at
+ * most once while the call is decided: the deny rules, the ask rules, what cannot be checked
+ * against either, and the final check of an allowed call all ask for them (a Bash command is
+ * parsed and its paths resolved each time otherwise). Kept for one input of one tool: another
+ * input (a hook's rewrite, the host's edit) is worked out afresh. Made per decision, never
+ * shared between decisions, since what a path leads to may change between them.
+ */
+export class CallTargets {
+  #tool: TargetsTool | undefined;
+  #input: unknown;
+  #reads: { value: ReadTargets | undefined } | undefined;
+  #writes: { value: WriteTargets | undefined } | undefined;
+
+  private forCall(tool: TargetsTool, input: unknown): void {
+    if (tool === this.#tool && input === this.#input) return;
+    this.#tool = tool;
+    this.#input = input;
+    this.#reads = undefined;
+    this.#writes = undefined;
+  }
+
+  /** `compute()` for this call the first time, its answer after. */
+  reads(tool: TargetsTool, input: unknown, compute: () => ReadTargets | undefined): ReadTargets | undefined {
+    this.forCall(tool, input);
+    this.#reads ??= { value: compute() };
+    return this.#reads.value;
+  }
+
+  /** `compute()` for this call the first time, its answer after. */
+  writes(tool: TargetsTool, input: unknown, compute: () => WriteTargets | undefined): WriteTargets | undefined {
+    this.forCall(tool, input);
+    this.#writes ??= { value: compute() };
+    return this.#writes.value;
+  }
+}
+
+/** {@link RuleMatchOptions} as the permission pipeline passes them: with the decision's {@link CallTargets}. */
+export interface DecisionMatchOptions extends RuleMatchOptions {
+  targets?: CallTargets;
+}
+
+/** The decision's targets, when the options carry them (only the pipeline's do). */
+export function callTargetsOf(options: RuleMatchOptions | undefined): CallTargets | undefined {
+  const targets = (options as DecisionMatchOptions | undefined)?.targets;
+  return targets instanceof CallTargets ? targets : undefined;
+}
