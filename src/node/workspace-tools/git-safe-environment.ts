@@ -44,14 +44,17 @@ const REMOVED_VARIABLES = ['GIT_EXTERNAL_DIFF'];
  * or signature program chosen by a repository's configuration: the entries of
  * {@link PINNED_GIT_CONFIG} are appended after any `GIT_CONFIG_COUNT` entries already present
  * (a later entry wins), `GIT_PAGER` and `PAGER` are `cat`, `GIT_OPTIONAL_LOCKS` is `0` (with
- * `diff.autoRefreshIndex` off, `git status` and `git diff` do not write back the index they refreshed), and `GIT_EXTERNAL_DIFF` is removed.
+ * `diff.autoRefreshIndex` off, `git status` and `git diff` do not write back the index they refreshed), `GIT_NO_LAZY_FETCH` is `1`
+ * (git ≥ 2.45: a partial clone's missing object is not fetched through the repository's remote), and `GIT_EXTERNAL_DIFF` is removed.
  * A `GIT_CONFIG_COUNT` that is not a non-negative integer is replaced (git would refuse to run).
  *
  * Not closed: `diff.<driver>.textconv`, `diff.<driver>.command` and `filter.<driver>.clean` /
  * `.process` for a driver named in `.gitattributes` — driver names are arbitrary, so they cannot
  * be pinned; a repository whose own config defines such a driver still runs it on `git diff`,
  * `git show`, `git log -p`, `git blame` or `git status`. Bare repositories are only used when
- * named explicitly (`--git-dir`, which the classifier does not treat as read-only).
+ * named explicitly (`--git-dir`, which the classifier does not treat as read-only). With git before
+ * 2.45, a read of a partial clone's missing object still fetches it with the repository's
+ * `core.sshCommand`.
  * @example spawn('bash', ['-c', command], { env: gitSafeEnvironment(process.env) })
  */
 export function gitSafeEnvironment(env: Record<string, string | undefined>): Record<string, string | undefined> {
@@ -70,5 +73,10 @@ export function gitSafeEnvironment(env: Record<string, string | undefined>): Rec
   // A read-only command runs unasked, in plan mode too: `git status` must not write back the
   // index it refreshed (an optional lock), which also races the user's own git in the workspace.
   out.GIT_OPTIONAL_LOCKS = '0';
+  // In a partial clone, reading an object not yet fetched (`git show`, `git log -p`) fetches it
+  // through the repository's configured remote and `core.sshCommand`: a program of the
+  // repository's choosing, run by a read-only command. Git 2.45 and later honour this and fail the
+  // read instead; older git ignores it (the path stays open there).
+  out.GIT_NO_LAZY_FETCH = '1';
   return out;
 }

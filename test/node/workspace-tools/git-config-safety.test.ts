@@ -35,6 +35,8 @@ describe('gitSafeEnvironment', () => {
     expect(env.GIT_EXTERNAL_DIFF).toBeUndefined();
     expect([env.GIT_PAGER, env.PAGER]).toEqual(['cat', 'cat']);
     expect(env.GIT_OPTIONAL_LOCKS).toBe('0');
+    // A partial clone's missing object is not fetched by a read (git ≥ 2.45 honours it).
+    expect(env.GIT_NO_LAZY_FETCH).toBe('1');
     expect(gitSafeEnvironment({ GIT_CONFIG_COUNT: 'bogus' }).GIT_CONFIG_KEY_0).toBe('core.fsmonitor');
   });
 });
