@@ -14,13 +14,11 @@ import type { PendingApproval } from '../types/pending-approval.js';
 import type { PermissionMode, PermissionRules } from '../types/permission.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
 import { writeError } from '../loop/write-error.js';
-import { SessionWriteError } from '../errors/session-write-error.js';
 import type { SessionState } from '../state/index.js';
 import type { Model } from '../model/model.js';
 import { prepareOutput, type OutputRequest } from '../loop/structured-output.js';
 import type { InferSchemaOutput, ValueSchema } from '../plan/value-schema.js';
 import type { ApprovalDecision } from '../loop/apply-approval-decision.js';
-import { runHooks } from '../hooks/run-hooks.js';
 import type { Todo } from '../types/todo.js';
 import { validateTodos } from '../todos/validate-todos.js';
 import type { AgentCore } from '../runtime/agent-core.js';
@@ -33,13 +31,14 @@ import type { RunResult } from '../events/run-result.js';
 import { raceAbort } from '../permissions/race-abort.js';
 import { onAbort } from '../loop/on-abort.js';
 import { RunAbort } from '../loop/run-abort.js';
-import { boundWrites, DEFAULT_STORE_WRITE_GRACE_MS } from '../session/bound-writes.js';
+import { boundCoreWrites } from './bound-core-writes.js';
+import { closeLoadedCore } from './close-loaded-core.js';
+import { endRunByThrow } from './end-run-by-throw.js';
 import { validateCloseOptions, validateCompactOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
 import { validateRulesArgument } from './validate-agent-options.js';
 import { compactHistory, type CompactionResult } from '../loop/compact-history.js';
 import type { ContextUsage } from '../types/context-usage.js';
 import { attachToolSources } from './agent-tool-sources.js';
-import { subagentRunsEnded } from '../subagents/subagent-runs.js';
 import { rewindFiles, type RewindFilesOptions, type RewindFilesResult } from '../runtime/rewind-files.js';
 import type { McpServerState } from '../types/mcp-server-state.js';
 import type { RunOptions } from './run-options.js';
@@ -394,14 +393,14 @@ export class Agent {
       this.core.runSink = push;
       // Interrupted, the run waits on a store that stopped answering only so long.
       let stopBounding: (() => void) | undefined;
-      const unbound = this.core.journal ? onAbort(abort.signal, () => (stopBounding = this.boundWrites('the run was interrupted'))) : undefined;
+      const unbound = this.core.journal ? onAbort(abort.signal, () => (stopBounding = boundCoreWrites(this.core, 'the run was interrupted'))) : undefined;
       try {
         let result: RunResult;
         try {
           result = await runLoop(this.core, input, { runId, abort, queue: (this.toolQueue ??= new ToolQueue(this.maxToolConcurrency)), sink: push });
         } catch (error) {
           // The loop ends its own failures as `error`; a throw past it is a bug, and still ends the run as one.
-          result = this.endedByThrow(runId, error);
+          result = endRunByThrow(this.core, runId, error);
         }
         this.parkedOutput = result.status === 'awaiting-approval' ? input.output : undefined;
         // Every entry stored before the result resolves (events are delivered as they happen).
@@ -417,36 +416,6 @@ export class Agent {
     }, (error) => failedBeforeStart(runId, this.sessionIdOrUnknown(), error), options.bufferEvents ?? true);
     this.active = { abort, run };
     return run;
-  }
-
-  /**
-   * The result of a run whose loop threw (which it never should): status `error` with what was
-   * thrown, told in a fatal `error` event and `run-end` like any failed run. What the run did
-   * before is in the session, not in this result (its messages, turns and usage are unknown here).
-   */
-  private endedByThrow(runId: string, thrown: unknown): RunResult {
-    const result = failedBeforeStart(runId, this.core.sessionId, thrown);
-    // What broke the loop may break these too: each is tried alone, and the result is the run's answer regardless.
-    const steps = [
-      () => this.core.emit({ type: 'error', error: result.error!, fatal: true }),
-      () => this.core.commit({ kind: 'run-end', runId, status: result.status, usage: result.usage }),
-      () => this.core.emit({ type: 'run-end', result }),
-    ];
-    for (const step of steps) {
-      try {
-        step();
-      } catch {
-        // Nothing more to tell it with.
-      }
-    }
-    return result;
-  }
-
-  /** Gives up on a store write left unanswered for `storeWriteGraceMs` from now (see {@link boundWrites}). */
-  private boundWrites(why: string): () => void {
-    const graceMs = this.core.options.storeWriteGraceMs ?? DEFAULT_STORE_WRITE_GRACE_MS;
-    const cause = () => new Error(`the store left a write unanswered for ${graceMs} ms after ${why} (storeWriteGraceMs), so it was given up and nothing more is written; that write may or may not have been stored`);
-    return boundWrites(this.core.journal!, graceMs, () => new SessionWriteError(this.core.sessionId, cause()));
   }
 
   /**
@@ -603,41 +572,7 @@ export class Agent {
       await this.ready.catch(() => undefined);
     }
     if (!this.loadedCore) return;
-    // SubagentStop hooks still running (a subagent's cleanup after an interrupt) are stopped.
-    this.loadedCore.markClosed();
-    // Every background task of the tree, whichever subagent started it; none starts from now on.
-    const background = [...this.loadedCore.backgroundTasks.values()];
-    for (const task of background) task.controller.abort(new Error('closed'));
-    const active = this.active;
-    if (active) {
-      active.abort.abort(new Error('closed'));
-      await active.run.result;
-    }
-    await Promise.all(aside.map((work) => work.done.catch(() => undefined)));
-    // A foreground subagent of an interrupted run may still be ending (its SubagentStop hooks,
-    // stopped by markClosed above): waited for, as the background tasks are.
-    const subagentsEnded = subagentRunsEnded(this.loadedCore);
-    if (background.length || subagentsEnded) {
-      // A store that stops answering does not hold their ends, nor close(), forever (they never reject).
-      const stopBounding = this.core.journal ? this.boundWrites('the agent was closed') : undefined;
-      await Promise.all([...background.map((task) => task.ended), subagentsEnded]);
-      stopBounding?.();
-    }
-    const ended = await runHooks({
-      event: 'SessionEnd',
-      hooks: this.core.options.hooks,
-      // No run to interrupt: the host's signal stops them (a hook stops itself at its timeoutMs).
-      signal: options.signal ?? new AbortController().signal,
-      abortedBecause: "close()'s signal aborted",
-      input: { sessionId: this.sessionId, reason: options.reason ?? 'closed' },
-    });
-    for (const error of ended.errors) this.core.emit({ type: 'error', error, fatal: false });
-    await this.core.toolSources?.close();
-    const stopBounding = this.core.journal ? this.boundWrites('the agent was closed') : undefined;
-    await this.core.flush();
-    stopBounding?.();
-    // Release what the store holds for this session (a file handle and lock, for the file store).
-    await this.core.options.store?.close?.(this.sessionId);
+    await closeLoadedCore(this.loadedCore, { active: this.active, aside, options });
   }
 
   /**
