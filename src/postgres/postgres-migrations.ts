@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
 import { inTransaction, type PostgresPool, type PostgresPoolClient } from './postgres-pool.js';
-import { DEFAULT_POSTGRES_SCHEMA, quotedSchema, toNumber } from './postgres-schema.js';
+import { DEFAULT_POSTGRES_SCHEMA, entryIdSql, quotedSchema, toNumber } from './postgres-schema.js';
 
 /** One step of the database schema. */
 interface Migration {
@@ -58,6 +58,14 @@ ALTER TABLE ${s}.sessions ADD COLUMN last_id text;`,
 ALTER TABLE ${s}.plans ALTER COLUMN text DROP NOT NULL;
 ALTER TABLE ${s}.plans ADD COLUMN text_utf8 bytea;
 ALTER TABLE ${s}.plans ADD CONSTRAINT plans_text_or_text_utf8 CHECK ((text IS NULL) <> (text_utf8 IS NULL));`,
+  },
+  {
+    version: 4,
+    description: 'session_entries_entry_id, the entries of a session by id',
+    // Not unique: the same entry stored again under a new number is a copy, which loading skips.
+    // An append finds the stored entries with its ids through it, to refuse other content.
+    sql: (s) => `
+CREATE INDEX session_entries_entry_id ON ${s}.session_entries (session_id, ${entryIdSql('entry')});`,
   },
 ];
 

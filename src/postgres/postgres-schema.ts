@@ -39,3 +39,18 @@ export function clockSql(parameter: number): string {
 export function toNumber(value: unknown): number {
   return typeof value === 'number' ? value : Number(value);
 }
+
+/**
+ * SQL for the text of the json `json` with no `\u` escape left, so PostgreSQL's JSON functions
+ * and jsonb read every entry (they refuse the escape of a NUL character or of a lone surrogate):
+ * each escaped backslash becomes U+FDD1, then each `\u` escape the text of itself. Two entries
+ * written by `JSON.stringify` are the same when these texts are (short of a U+FDD1 in one where the other has a backslash).
+ */
+export function entryTextSql(json: string): string {
+  return `replace(replace(${json}::text, '\\\\', chr(64977)), '\\u', '\\\\u')`;
+}
+
+/** SQL for the `id` of the entry in the json `json` (the expression of the index `session_entries_entry_id`). */
+export function entryIdSql(json: string): string {
+  return `(${entryTextSql(json)}::json ->> 'id')`;
+}

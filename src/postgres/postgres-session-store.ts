@@ -3,6 +3,7 @@ import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.
 import { isFunction } from '../options/index.js';
 import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
+import { entryIdClashError } from '../session/entry-id-clash.js';
 import { isReplay } from '../session/is-replay.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
 import { unlessUnsupported } from '../session/unless-unsupported.js';
@@ -11,7 +12,7 @@ import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import { loadPostgresEntries } from './load-postgres-entries.js';
 import { inTransaction } from './postgres-pool.js';
-import { clockSql, toNumber } from './postgres-schema.js';
+import { clockSql, entryIdSql, entryTextSql, toNumber } from './postgres-schema.js';
 import { readSessionHead, refuseAppend, type SessionHead } from './postgres-session-head.js';
 import { postgresSessionLeases } from './postgres-session-leases.js';
 import { storeSetup, type PostgresStoreOptions } from './postgres-store-options.js';
@@ -105,18 +106,33 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
          WHERE r.session_id = $1 AND r.revision = $2 AND ($7::text IS NULL OR r.last_id IS NULL OR r.last_id = $7)
            AND ($8::bigint IS NULL OR (r.lease_token = $8 AND r.lease_expires_at > ${clockSql(9)}))
          RETURNING r.session_id`;
-    const statement = `WITH head AS (${head}),
+    // An entry with the id of a stored one and other content (content compared without seq and
+    // parentId, as jsonb: key order aside) stops the append before the row moves. Read in this
+    // statement's snapshot, so the session must be at the expected revision in it too: a writer
+    // that waited for the row lock of an append it did not see gets a conflict, not a missed id.
+    const clashes = `(SELECT json_build_array(${entryIdSql('item.value')}, e.seq, $2 + item.position)
+        FROM json_array_elements($5::json) WITH ORDINALITY AS item(value, position)
+        JOIN ${s}.session_entries AS e ON e.session_id = $1 AND ${entryIdSql('e.entry')} = ${entryIdSql('item.value')}
+        WHERE ${placelessSql('e.entry')} <> ${placelessSql('item.value')}
+        ORDER BY item.position, e.seq LIMIT 1)`;
+    const seen = `(SELECT coalesce((SELECT revision FROM ${s}.sessions WHERE session_id = $1), 0))`;
+    const statement = `WITH clash AS (SELECT ${clashes} AS found, ${seen} AS seen),
+      head AS (${head.replace('RETURNING', `AND (SELECT found IS NULL AND seen = $2 FROM clash)
+         RETURNING`)}),
       added AS (
         INSERT INTO ${s}.session_entries (session_id, seq, bytes, entry)
         SELECT head.session_id, $2 + item.position, octet_length(item.value::text), item.value
         FROM head, json_array_elements($5::json) WITH ORDINALITY AS item(value, position)
         RETURNING 1
       )
-      SELECT (SELECT count(*) FROM head) AS moved, (SELECT count(*) FROM added) AS added`;
+      SELECT (SELECT count(*) FROM head) AS moved, (SELECT count(*) FROM added) AS added, (SELECT found::text FROM clash) AS clash`;
     const values = [sessionId, expectedRevision, revision, pending, text, lastId ?? null, ...(unfencedNew ? [] : [previousId ?? null, fencingToken ?? null, clock()])];
     let moved: number;
+    let clash: string | null | undefined;
     try {
-      moved = toNumber((await pool.query(statement, values)).rows[0]?.moved ?? 0);
+      const row = (await pool.query(statement, values)).rows[0];
+      moved = toNumber(row?.moved ?? 0);
+      clash = row?.clash as string | null | undefined;
     } catch (error) {
       folded.delete(sessionId);
       // A duplicate (session_id, seq): someone else wrote these numbers first.
@@ -128,6 +144,10 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     }
     if (moved !== 1) {
       folded.delete(sessionId);
+      if (typeof clash === 'string') {
+        const [id, storedSeq, seq] = JSON.parse(clash) as [string, number | string, number | string];
+        throw entryIdClashError('postgresSessionStore', sessionId, { id, storedSeq: toNumber(storedSeq), seq: toNumber(seq) });
+      }
       if (await isStoredReplay(await readSessionHead(pool, s, sessionId, clock()))) return;
       // The row changed back in between (e.g. deleted and written again): still not ours.
       throw new SessionConflictError({ sessionId, expectedRevision });
@@ -260,6 +280,13 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
       return waiting;
     },
   };
+}
+
+/**
+ * SQL for an entry's content apart from where it is stored, as jsonb (see `placelessJson`).
+ */
+function placelessSql(json: string): string {
+  return `(${entryTextSql(json)}::jsonb - 'seq' - 'parentId')`;
 }
 
 /** `text` as an SQL string literal, for the repair commands errors print. */

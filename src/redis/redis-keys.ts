@@ -19,6 +19,8 @@ export interface RedisKeys {
   session: (sessionId: string) => string;
   /** LIST: the session's entries as JSON, index = seq − 1. */
   entries: (sessionId: string) => string;
+  /** HASH: entry id → `<seq> <digest of its content>` of the first entry with that id (from the session's `idsFrom` on). */
+  ids: (sessionId: string) => string;
 }
 
 /**
@@ -37,5 +39,6 @@ export function redisKeys(prefix: unknown): RedisKeys {
     plans: `${prefix}plans`,
     session: (sessionId) => `${prefix}session:${sessionId}`,
     entries: (sessionId) => `${prefix}entries:${sessionId}`,
+    ids: (sessionId) => `${prefix}ids:${sessionId}`,
   };
 }

@@ -31,13 +31,15 @@ end
 `;
 
 /**
- * Compare-and-append. KEYS: session hash, entries list, sessions set, waiting set.
+ * Compare-and-append. KEYS: session hash, entries list, sessions set, waiting set, ids hash.
  * ARGV: session id, expected revision, new revision, fencing token or '', clock or '',
  * pending JSON (or '': folded at no revision, write nothing), pending rule, '1' when the session
  * waits for approval (else '0'), the id the
  * writer saw last (the first entry's parentId) or '', the beginning of that entry as the store
- * writes it (`{"id":<JSON>,`), entries as JSON (each with its id first)…
+ * writes it (`{"id":<JSON>,`), the entries' ids and their content digests (two JSON arrays),
+ * entries as JSON (each with its id first)…
  * Returns {'ok'} | {'conflict', revision} | {'lease-lost', holder, token, expiresAt, now} |
+ * {'clash', id, stored seq, seq} (an entry has the id of a stored one with another digest) |
  * {'corrupt', revision, length} (the entries list does not hold `revision` entries: damaged or
  * restored in part; nothing is written, since entries pushed onto it would not get their seq).
  * An append whose entries are already stored where it would put them, byte for byte, is 'ok'
@@ -49,7 +51,7 @@ end
 export const APPEND_SCRIPT = `${CLOCK}${IS_OTHER_ENTRY}
 local revision = tonumber(redis.call('HGET', KEYS[1], 'revision') or '0')
 local expected = tonumber(ARGV[2])
-local first = 11
+local first = 13
 local count = #ARGV - first + 1
 if revision >= expected + count then
   local stored = redis.call('LRANGE', KEYS[2], expected - revision, expected - revision + count - 1)
@@ -74,9 +76,31 @@ if ARGV[9] ~= '' and revision > 0 then
   local last = redis.call('LINDEX', KEYS[2], revision - 1)
   if last and isOtherEntry(last, ARGV[9], ARGV[10]) then return {'conflict', revision} end
 end
+-- The ids hash covers the entries from idsFrom on (a session written before it existed starts
+-- it at its revision then): an id held there with another digest is another entry's. One held
+-- past the revision is of an entry cut off the list (a repair): forgotten.
+local ids = cjson.decode(ARGV[11])
+local digests = cjson.decode(ARGV[12])
+local idsFrom = redis.call('HGET', KEYS[1], 'idsFrom')
+for index = 1, count do
+  local held = redis.call('HGET', KEYS[5], ids[index])
+  local space = held and string.find(held, ' ', 1, true)
+  if space then
+    local seq = tonumber(string.sub(held, 1, space - 1))
+    if seq == nil or seq > revision then
+      redis.call('HDEL', KEYS[5], ids[index])
+    elseif string.sub(held, space + 1) ~= digests[index] then
+      return {'clash', ids[index], seq, expected + index}
+    end
+  end
+end
 for from = first, #ARGV, 1000 do
   redis.call('RPUSH', KEYS[2], unpack(ARGV, from, math.min(from + 999, #ARGV)))
 end
+for index = 1, count do
+  redis.call('HSETNX', KEYS[5], ids[index], (expected + index) .. ' ' .. digests[index])
+end
+if not idsFrom then redis.call('HSET', KEYS[1], 'idsFrom', revision) end
 redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'pending', ARGV[6], 'pendingRule', ARGV[7])
 if ARGV[8] == '1' then redis.call('SADD', KEYS[4], ARGV[1]) else redis.call('SREM', KEYS[4], ARGV[1]) end
 redis.call('SADD', KEYS[3], ARGV[1])
@@ -94,11 +118,11 @@ return redis.call('LRANGE', KEYS[2], ARGV[2], ARGV[3])
 
 /**
  * Deletes a session's entries and ends its lease (the token stays). KEYS: session hash, entries
- * list, sessions set, waiting set. ARGV: session id, clock or ''.
+ * list, sessions set, waiting set, ids hash. ARGV: session id, clock or ''.
  */
 export const DELETE_SCRIPT = `${CLOCK}
-redis.call('DEL', KEYS[2])
-redis.call('HDEL', KEYS[1], 'revision', 'pending', 'pendingRule')
+redis.call('DEL', KEYS[2], KEYS[5])
+redis.call('HDEL', KEYS[1], 'revision', 'pending', 'pendingRule', 'idsFrom')
 redis.call('SREM', KEYS[3], ARGV[1])
 redis.call('SREM', KEYS[4], ARGV[1])
 local expires = tonumber(redis.call('HGET', KEYS[1], 'leaseExpiresAt') or '0')

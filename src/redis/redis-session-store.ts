@@ -5,6 +5,8 @@ import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
 import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
+import { entryIdClashError } from '../session/entry-id-clash.js';
+import { entryDigest } from './entry-digest.js';
 import { compareSessionIds } from '../session/compare-session-ids.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
 import { unlessUnsupported } from '../session/unless-unsupported.js';
@@ -92,7 +94,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     const result = (await runScript(
       client,
       APPEND_SCRIPT,
-      [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting],
+      [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId)],
       [
         sessionId,
         expectedRevision,
@@ -104,12 +106,18 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
         state && isWaiting(state) ? '1' : '0',
         previousId ?? '',
         previousId === undefined ? '' : `{"id":${JSON.stringify(previousId)},`,
+        JSON.stringify(entries.map((entry) => entry.id)),
+        JSON.stringify(entries.map(entryDigest)),
         ...lines,
       ],
     )) as [string, ...Array<string | number | null>];
     if (result[0] === 'ok' && state) folded.set(sessionId, { revision, lastId, state });
     else folded.delete(sessionId);
     if (result[0] === 'ok') return;
+    if (result[0] === 'clash') {
+      const [, id, storedSeq, seq] = result;
+      throw entryIdClashError('redisSessionStore', sessionId, { id: String(id), storedSeq: Number(storedSeq), seq: Number(seq) });
+    }
     if (result[0] === 'lease-lost') {
       const [, holder, token, expiresAt, now] = result;
       throw new LeaseLostError({
@@ -176,7 +184,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       assertSessionId(sessionId);
       await ready();
       folded.delete(sessionId);
-      await runScript(client, DELETE_SCRIPT, [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting], [sessionId, clock()]);
+      await runScript(client, DELETE_SCRIPT, [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId)], [sessionId, clock()]);
     },
 
     async close(sessionId) {

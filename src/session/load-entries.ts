@@ -42,7 +42,8 @@ export interface LoadedTranscript {
  * number does not follow the one before (lines moved, a number changed) fails the load. An entry
  * is also known by its id: one stored again under a new number (a line copied with a new `seq`, a
  * row a store wrote twice) is skipped with a warning when it is the same entry, and fails the
- * load when the id was reused for something else.
+ * load when the id was reused for something else. An entry right after another that names as its
+ * parent an entry the session never held (copied from another session, edited) fails the load.
  * @throws SessionStoreCorruptError for an entry out of order, or one with the id of an earlier entry and other content, naming both.
  */
 export async function loadTranscript(store: SessionStore, sessionId: string, options: SessionLoadOptions = {}): Promise<LoadedTranscript> {
@@ -66,6 +67,18 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
         location: `transcript entry ${seq} (${kind})`,
         problem: `is stored after entry ${revision}: entries are out of order, or an entry's seq was changed`,
         repair: 'The transcript was edited; put its lines back in the order of their seq numbers, or restore the session from a backup or a snapshot.',
+      });
+    }
+    // The entry right after another names it as its parent: one naming an entry the session never
+    // held was copied from another session or edited (a gap, where a damaged line was skipped, is
+    // not checked: its parent is the entry lost).
+    const parentId = (entry as { parentId?: unknown }).parentId;
+    if (typeof parentId === 'string' && revision > 0 && seq === revision + 1 && lastId !== null && parentId !== lastId && !seqOfId.has(parentId)) {
+      throw new SessionStoreCorruptError({
+        sessionId,
+        location: `transcript entry ${seq} (${kind})`,
+        problem: `names ${JSON.stringify(parentId.slice(0, 80))} as the entry before it, which the session does not hold (entry ${revision} is ${JSON.stringify(lastId.slice(0, 80))}): it was copied from another session or edited`,
+        repair: `Remove entry ${seq} if it does not belong to the session, or restore the session from a backup or a snapshot.`,
       });
     }
     const firstSeq = typeof entry.id === 'string' ? seqOfId.get(entry.id) : undefined;

@@ -28,8 +28,9 @@ afterEach(async () => {
 });
 afterAll(() => admin?.end());
 
-/** Undoes migration 3 (plans.text_utf8) on a migrated schema: what a database written by the previous release looks like. */
+/** Undoes migrations 4 (the entry id index) and 3 (plans.text_utf8) on a migrated schema: what a database written by an earlier release looks like. */
 async function backToVersion2(name: string): Promise<void> {
+  await admin!.query(`DROP INDEX "${name}".session_entries_entry_id; DELETE FROM "${name}".schema_migrations WHERE version = 4`);
   await admin!.query(
     `ALTER TABLE "${name}".plans DROP CONSTRAINT plans_text_or_text_utf8, DROP COLUMN text_utf8, ALTER COLUMN text SET NOT NULL; DELETE FROM "${name}".schema_migrations WHERE version = 3`,
   );
@@ -43,7 +44,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     expect(results.filter((result) => result.from === 0)).toHaveLength(1);
     expect(await migratePostgres({ pool: pool(), schema: name })).toEqual({ schema: name, from: POSTGRES_SCHEMA_VERSION, to: POSTGRES_SCHEMA_VERSION });
     const { rows } = await admin!.query(`SELECT version, description FROM "${name}".schema_migrations ORDER BY version`);
-    expect(rows.map((row) => row.version)).toEqual([1, 2, 3]);
+    expect(rows.map((row) => row.version)).toEqual([1, 2, 3, 4]);
   });
 
   it('migrates a schema at version 1 with sessions in it: they stay writable, and tell two histories apart from their next append on', async () => {
@@ -71,7 +72,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     const store = postgresSessionStore({ pool: pool(), schema: name });
     const error = await store.list().catch((caught: unknown) => caught);
     expect(UnsupportedSchemaVersionError.isInstance(error)).toBe(true);
-    expect((error as UnsupportedSchemaVersionError).supported).toEqual([1, 2, 3]);
+    expect((error as UnsupportedSchemaVersionError).supported).toEqual([1, 2, 3, 4]);
     expect((error as Error).message).toContain(`"${name}"`);
     await expect(postgresSessionStore({ pool: pool(), schema: name, migrate: false }).list()).rejects.toSatisfy(UnsupportedSchemaVersionError.isInstance);
   });
@@ -81,7 +82,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     const store = postgresSessionStore({ pool: pool(), schema: name, migrate: false });
     const error = await store.list().catch((caught: unknown) => caught);
     expect(ConfigurationError.isInstance(error)).toBe(true);
-    expect((error as Error).message).toMatch(/is at version 0, this agent-harness needs 3: run migratePostgres/);
+    expect((error as Error).message).toMatch(/is at version 0, this agent-harness needs 4: run migratePostgres/);
     await admin!.query(postgresMigrationSql({ schema: name }));
     // The failed first check is not remembered: the same store works now.
     const make = entryMaker('s');
@@ -92,12 +93,46 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     expect(await plans.read('plan.md')).toBe('# Plan\u0000');
   });
 
+  it('migrates a schema at version 3 with sessions in it: their entries keep loading, and an entry id already stored with other content is refused from then on', async () => {
+    const name = schema();
+    await migratePostgres({ pool: pool(), schema: name });
+    await admin!.query(`DROP INDEX "${name}".session_entries_entry_id; DELETE FROM "${name}".schema_migrations WHERE version = 4`);
+    const make = entryMaker('old');
+    const written = [make.userText('one'), make.userText('two')];
+    const store3 = postgresSessionStore({ pool: pool(), schema: name, migrate: false });
+    await expect(store3.list()).rejects.toThrow(/is at version 3, this agent-harness needs 4/);
+    await admin!.query(`INSERT INTO "${name}".sessions (session_id, revision, last_id) VALUES ('old', 2, $1)`, [written[1]!.id]);
+    for (const entry of written) {
+      await admin!.query(`INSERT INTO "${name}".session_entries (session_id, seq, bytes, entry) VALUES ('old', $1, 1, $2::json)`, [entry.seq, JSON.stringify(entry)]);
+    }
+    expect(await migratePostgres({ pool: pool(), schema: name })).toEqual({ schema: name, from: 3, to: POSTGRES_SCHEMA_VERSION });
+    const store = postgresSessionStore({ pool: pool(), schema: name });
+    const taken = { ...entryMaker('old', 2).userText('other content'), id: written[0]!.id } as SessionEntry;
+    const refusal = await store.append('old', [taken], { expectedRevision: 2 }).catch((error: unknown) => error);
+    expect(ConfigurationError.isInstance(refusal)).toBe(true);
+    expect((refusal as Error).message).toMatch(/postgresSessionStore\.append got entry 3 of session "old" with the id "old-entry-1", which entry 1 already has with other content/);
+    const next = entryMaker('old', 2).userText('three');
+    await store.append('old', [next], { expectedRevision: 2 });
+    expect((await loadEntries(store, 'old')).map((entry) => entry.id)).toEqual([...written, next].map((entry) => entry.id));
+  });
+
+  it('refuses an entry id already stored with other content also when the entry holds a NUL character, and takes its copy', async () => {
+    const store = postgresSessionStore({ pool: pool(), schema: schema() });
+    const make = entryMaker('nul');
+    const first = make.userText('with a NUL\u0000 and \\u0000');
+    await store.append('nul', [first], { expectedRevision: 0 });
+    const copy = { ...first, seq: 2, parentId: first.id } as SessionEntry;
+    await store.append('nul', [copy], { expectedRevision: 1 });
+    const other = { ...entryMaker('nul', 2).userText('with a NUL\u0000 and \\u0001'), id: first.id, parentId: first.id } as SessionEntry;
+    await expect(store.append('nul', [other], { expectedRevision: 2 })).rejects.toSatisfy(ConfigurationError.isInstance);
+  });
+
   it('migrates a schema at version 2 with plans in it: they read unchanged, and a plan with a NUL can be written', async () => {
     const name = schema();
     await migratePostgres({ pool: pool(), schema: name });
     await backToVersion2(name);
     await admin!.query(`INSERT INTO "${name}".plans (name, text) VALUES ('old.md', $1), ('other.md', '')`, ['# Written at version 2\n\ufeff 🧪']);
-    expect(await migratePostgres({ pool: pool(), schema: name })).toEqual({ schema: name, from: 2, to: 3 });
+    expect(await migratePostgres({ pool: pool(), schema: name })).toEqual({ schema: name, from: 2, to: POSTGRES_SCHEMA_VERSION });
     const plans = postgresPlanStore({ pool: pool(), schema: name });
     expect(await plans.read('old.md')).toBe('# Written at version 2\n\ufeff 🧪');
     expect(await plans.read('other.md')).toBe('');
@@ -398,8 +433,7 @@ function postgresFixture(now: () => number) {
 describe.skipIf(!postgres.reachable)('PostgreSQL stores', () => {
   describeConformance({
     title: 'postgresSessionStore conformance',
-    // Not yet: this store does not refuse an entry id already stored (no index of ids; see CHANGELOG). Such a session fails to load instead.
-    cases: sessionStoreConformance({ create: ({ now }) => postgresFixture(now), peers: true, damage: true, entryIds: false }),
+    cases: sessionStoreConformance({ create: ({ now }) => postgresFixture(now), peers: true, damage: true, entryIds: true }),
     describe,
     it,
   });

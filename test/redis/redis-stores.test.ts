@@ -1,7 +1,7 @@
 // Every Redis test in one file, so a machine without the server skips them with one line.
 import type { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionStoreWarning } from 'agent-harness';
+import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStoreWarning } from 'agent-harness';
 import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
 import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
@@ -38,8 +38,7 @@ function redisFixture(now: () => number) {
 describe.skipIf(!redis.reachable)('Redis stores', () => {
   describeConformance({
     title: 'redisSessionStore conformance',
-    // Not yet: this store does not refuse an entry id already stored (no index of ids; see CHANGELOG). Such a session fails to load instead.
-    cases: sessionStoreConformance({ create: ({ now }) => redisFixture(now), peers: true, damage: true, entryIds: false }),
+    cases: sessionStoreConformance({ create: ({ now }) => redisFixture(now), peers: true, damage: true, entryIds: true }),
     describe,
     it,
   });
@@ -88,11 +87,32 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       await store.listPending!();
       await redisPlanStore({ client, keyPrefix }).write('plan.md', '# Plan');
       const keys = (await admin!.keys(`${keyPrefix}*`)).map((key) => key.slice(keyPrefix.length)).sort();
-      expect(keys).toEqual(['entries:s1', 'layout', 'plans', 'session:s1', 'sessions', 'waiting', 'waiting-rule']);
+      expect(keys).toEqual(['entries:s1', 'ids:s1', 'layout', 'plans', 'session:s1', 'sessions', 'waiting', 'waiting-rule']);
       expect(await admin!.type(`${keyPrefix}entries:s1`)).toBe('list');
-      expect(Object.keys(await admin!.hgetall(`${keyPrefix}session:s1`)).sort()).toEqual(['leaseExpiresAt', 'leaseHolder', 'leaseToken', 'pending', 'pendingRule', 'revision']);
+      expect(Object.keys(await admin!.hgetall(`${keyPrefix}ids:s1`)).sort()).toEqual(['s1-entry-1', 's1-entry-2', 's1-entry-3']);
+      expect(Object.keys(await admin!.hgetall(`${keyPrefix}session:s1`)).sort()).toEqual(['idsFrom', 'leaseExpiresAt', 'leaseHolder', 'leaseToken', 'pending', 'pendingRule', 'revision']);
       await store.delete('s1');
       expect((await admin!.keys(`${keyPrefix}*`)).map((key) => key.slice(keyPrefix.length)).sort()).toEqual(['layout', 'plans', 'session:s1', 'waiting-rule']);
+    });
+
+    it('keeps the entry ids of a session written before the ids hash from its next append on: a taken id with other content is refused, a copy is not', async () => {
+      const { keyPrefix, store } = setup();
+      const make = entryMaker('old');
+      await store.append('old', [make.userText('a'), make.userText('b')], { expectedRevision: 0 });
+      // What an earlier version of the store left: no ids hash, no idsFrom.
+      await admin!.del(`${keyPrefix}ids:old`);
+      await admin!.hdel(`${keyPrefix}session:old`, 'idsFrom');
+      const later = entryMaker('old', 2);
+      const third = later.userText('c');
+      await redisSessionStore({ client: admin!, keyPrefix }).append('old', [third], { expectedRevision: 2 });
+      expect(await admin!.hget(`${keyPrefix}session:old`, 'idsFrom')).toBe('2');
+      const taken = { ...entryMaker('old', 3).userText('other'), id: third.id } as SessionEntry;
+      const refused = await store.append('old', [taken], { expectedRevision: 3 }).catch((error: unknown) => error);
+      expect(ConfigurationError.isInstance(refused)).toBe(true);
+      expect((refused as Error).message).toContain(`redisSessionStore.append got entry 4 of session "old" with the id "${third.id}", which entry 3 already has with other content`);
+      const copy = { ...third, seq: 4, parentId: third.id } as SessionEntry;
+      await store.append('old', [copy], { expectedRevision: 3 });
+      expect(await admin!.llen(`${keyPrefix}entries:old`)).toBe(4);
     });
 
     it('refuses keys written by a newer agent-harness, naming the layout versions it reads', async () => {

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionEntry } from 'agent-harness';
+import { entryDigest } from '../../src/redis/entry-digest.js';
+import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
+
+describe('entryDigest', () => {
+  it('is the same for the same entry under another number, key order aside, and differs for other content', () => {
+    const entry = entryMaker('d').userText('hello');
+    const copy = { ...entry, seq: 9, parentId: 'elsewhere' } as SessionEntry;
+    const reordered = Object.fromEntries(Object.entries(entry).reverse()) as SessionEntry;
+    expect(entryDigest(copy)).toBe(entryDigest(entry));
+    expect(entryDigest(reordered)).toBe(entryDigest(entry));
+    expect(entryDigest(entry)).toMatch(/^[0-9a-f]{16}$/);
+    expect(entryDigest({ ...entryMaker('d').userText('hellp'), id: entry.id } as SessionEntry)).not.toBe(entryDigest(entry));
+  });
+});
