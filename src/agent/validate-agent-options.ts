@@ -138,7 +138,28 @@ const isAgents: OptionCheck = (value, place) => {
   if (Object.keys(value as object).length === 0) {
     throw new ConfigurationError('createAgent: `agents` must define at least one subagent type, e.g. agents: { explore: BUILTIN_AGENTS.explore }; leave it out for no `Agent` tool.');
   }
+  for (const type of Object.keys(value as object)) {
+    const problem = subagentTypeProblem(type);
+    if (problem) throw new ConfigurationError(`${place.owner}: the subagent type ${JSON.stringify(type)} in \`${place.path}\` ${problem}; name types as Claude Code does, lowercase words joined by hyphens: "code-reviewer".`);
+  }
 };
+
+/** The most characters of a subagent type's name (the model writes it in each `Agent` call). */
+const MAX_SUBAGENT_TYPE_CHARS = 64;
+
+/**
+ * Why a subagent type's name cannot serve: the model reads the names in the `Agent` tool's
+ * description and writes one back in `subagent_type`, and hooks match them: a name must be
+ * visible, on one line, and short enough to copy.
+ */
+function subagentTypeProblem(type: string): string | undefined {
+  if (type.trim() === '') return 'is blank';
+  if (type.length > MAX_SUBAGENT_TYPE_CHARS) return `is longer than ${MAX_SUBAGENT_TYPE_CHARS} characters`;
+  if (type !== type.trim()) return 'starts or ends with whitespace';
+  // Control, line-breaking, format (bidi, zero-width) and unassigned characters.
+  if (/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Co}\p{Cs}]/u.test(type)) return 'holds a control, line-break or invisible character';
+  return undefined;
+}
 
 const VERIFY_ON_COMPLETION_SPEC: OptionsSpec<VerifyPlanOnCompletionOptions> = { model: isModel };
 

@@ -115,3 +115,24 @@ describe('the plan functions check their plan store the same way', () => {
     await expect(forkSession({} as never, 's')).rejects.toThrow(/^forkSession: `store` must be a session store .*; it has no append, load, list and delete methods/);
   });
 });
+
+describe('createAgent({ agents }): the names of subagent types', () => {
+  const definition = { description: 'Reviews code.', prompt: 'You review code.' };
+  it.each([
+    ['', /subagent type "" in `agents` is blank/],
+    ['   ', /is blank/],
+    [' reviewer', /starts or ends with whitespace/],
+    ['code\nreviewer', /control, line-break or invisible character/],
+    ['code\u202ereviewer', /control, line-break or invisible character/],
+    ['code\u200breviewer', /control, line-break or invisible character/],
+    ['x'.repeat(65), /longer than 64 characters/],
+  ])('%j is refused with a ConfigurationError naming it and the cure', (type, message) => {
+    const said = refusal({ agents: { [type]: definition } });
+    expect(said).toMatch(message);
+    expect(said).toContain('"code-reviewer"');
+  });
+
+  it.each(['code-reviewer', 'explore', 'Code Reviewer', 'ревьюер', 'x'.repeat(64)])('%j is accepted', (type) => {
+    expect(refusal({ agents: { [type]: definition } })).toBeUndefined();
+  });
+});
