@@ -1,11 +1,17 @@
 import type { MemoryEntryInfo, MemoryStore } from './memory-store.js';
+import { ConfigurationError } from '../../errors/configuration-error.js';
+import { describeOptionValue } from '../../options/describe-option-value.js';
+import { MEMORY_ROOT, parseMemoryPath } from './memory-path.js';
 
 const encoder = new TextEncoder();
 
 /**
  * A {@link MemoryStore} in memory: the notes live as long as the object (one process). For
  * tests, and for hosts that persist `files()` themselves.
- * @param initial - files to start with, by relative path (e.g. `{ 'notes.md': '...' }`).
+ * @param initial - files to start with, by relative path (e.g. `{ 'notes.md': '...' }`): each a
+ * path the memory tool accepts (under `/memories`, without that prefix), its text a string.
+ * @throws ConfigurationError naming a path the model could never reach (`..`, a leading slash,
+ * a hidden name), a text that is not a string, or a file that is also another's directory.
  */
 export function memoryMemoryStore(initial: Readonly<Record<string, string>> = {}): MemoryStore & { files(): Record<string, string> } {
   const files = new Map<string, string>();
@@ -23,7 +29,7 @@ export function memoryMemoryStore(initial: Readonly<Record<string, string>> = {}
     for (const parent of missing) directories.add(parent);
     return true;
   };
-  for (const [path, text] of Object.entries(initial)) {
+  for (const [path, text] of checkedInitialFiles(initial)) {
     makeParents(path);
     files.set(path, text);
   }
@@ -77,4 +83,27 @@ export function memoryMemoryStore(initial: Readonly<Record<string, string>> = {}
       return 'renamed';
     },
   };
+}
+
+/** The initial files of {@link memoryMemoryStore}, checked as the memory tool checks the model's paths. */
+function checkedInitialFiles(initial: unknown): Array<[string, string]> {
+  const owner = 'memoryMemoryStore';
+  if (typeof initial !== 'object' || initial === null || Array.isArray(initial)) {
+    throw new ConfigurationError(`${owner} takes its initial files as an object of texts by relative path, such as memoryMemoryStore({ 'notes.md': '# Notes' }); got ${describeOptionValue(initial)}.`);
+  }
+  const entries = Object.entries(initial as Record<string, unknown>);
+  const paths = new Set(entries.map(([path]) => path));
+  for (const [path, text] of entries) {
+    const parsed = parseMemoryPath(`${MEMORY_ROOT}/${path}`);
+    if ('problem' in parsed || parsed.relative !== path || path === '') {
+      const why = 'problem' in parsed ? parsed.problem : 'it is not in the form the memory tool gives a store (no leading or trailing slash)';
+      throw new ConfigurationError(`${owner}: the initial file ${JSON.stringify(path)} is not a path the memory tool could reach (${why}); give paths relative to ${MEMORY_ROOT}, such as "projects/notes.md".`);
+    }
+    if (typeof text !== 'string') throw new ConfigurationError(`${owner}: the initial file ${JSON.stringify(path)} must be a string of text, got ${describeOptionValue(text)}.`);
+    for (let cut = path.lastIndexOf('/'); cut > 0; cut = path.lastIndexOf('/', cut - 1)) {
+      const parent = path.slice(0, cut);
+      if (paths.has(parent)) throw new ConfigurationError(`${owner}: ${JSON.stringify(parent)} is given as a file and as the directory of ${JSON.stringify(path)}; a path is one or the other.`);
+    }
+  }
+  return entries as Array<[string, string]>;
 }
