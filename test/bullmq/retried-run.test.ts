@@ -54,4 +54,27 @@ describe.skipIf(!redis.reachable)('createAgentWorker: a retried run job whose ru
       await worker.close();
     }
   });
+
+  it('a job queued with the earlier custom backoff type (agent-harness) is still retried after an outage, counting the attempt', { timeout: 60_000 }, async () => {
+    const store = memorySessionStore();
+    const sessionId = uniqueName('legacy-backoff');
+    const jobId = uniqueName('legacy');
+    const overloaded = new ModelError('HTTP 529 overloaded_error', { status: 529, retryable: true });
+    const model = scriptedModel([turn('Working', { error: overloaded })]);
+    const errors: Error[] = [];
+    const worker = createAgentWorker({ connection: bullConnection(redis.url), queueName, prefix, store, createAgent: (session) => createAgent({ model, ...session.agentOptions }) });
+    worker.worker.on('error', (error) => errors.push(error));
+    try {
+      const delayed = new Promise<void>((resolve) => events.on('delayed', (event) => event.jobId === jobId && resolve()));
+      await queue.queue.add('run', { kind: 'run', sessionId, prompt: 'Go' }, { jobId, attempts: 3, backoff: { type: 'agent-harness', delay: 60_000 } });
+      await delayed;
+      const job = (await Job.fromId(queue.queue, jobId))!;
+      expect(job.attemptsMade).toBe(1);
+      expect(job.delay).toBe(60_000);
+      expect(errors).toEqual([]);
+      await job.remove();
+    } finally {
+      await worker.close();
+    }
+  });
 });
