@@ -65,10 +65,10 @@ describe.skipIf(!redis.reachable)('createAgentWorker: a retried run job whose ru
     const worker = createAgentWorker({ connection: bullConnection(redis.url), queueName, prefix, store, createAgent: (session) => createAgent({ model, ...session.agentOptions }) });
     worker.worker.on('error', (error) => errors.push(error));
     try {
-      const delayed = new Promise<void>((resolve) => events.on('delayed', (event) => event.jobId === jobId && resolve()));
-      await queue.queue.add('run', { kind: 'run', sessionId, prompt: 'Go' }, { jobId, attempts: 3, backoff: { type: 'agent-harness', delay: 60_000 } });
+      const delayed = new Promise<void>((resolve) => under.events.on('delayed', (event) => event.jobId === jobId && resolve()));
+      await under.queue.queue.add('run', { kind: 'run', sessionId, prompt: 'Go' }, { jobId, attempts: 3, backoff: { type: 'agent-harness', delay: 60_000 } });
       await delayed;
-      const job = (await Job.fromId(queue.queue, jobId))!;
+      const job = (await Job.fromId(under.queue.queue, jobId))!;
       expect(job.attemptsMade).toBe(1);
       expect(job.delay).toBe(60_000);
       expect(errors).toEqual([]);
