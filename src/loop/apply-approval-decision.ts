@@ -21,9 +21,7 @@ export type ApprovalDecision = Exclude<PermissionResult, { behavior: 'defer' }>;
  * that follows executes what is allowed.
  * @returns true when the host asked to stop the run after the batch (a denial with `interrupt`).
  */
-export async function applyApprovalDecision(core: AgentCore, call: BatchCall, given: ApprovalDecision, signal: AbortSignal): Promise<boolean> {
-  // The host's edit is copied once: an object it keeps and changes later alters neither what runs nor what is recorded.
-  const answer: ApprovalDecision = given.behavior === 'allow' && given.updatedInput !== undefined ? { ...given, updatedInput: copyToolInput(given.updatedInput) } : given;
+export async function applyApprovalDecision(core: AgentCore, call: BatchCall, answer: ApprovalDecision, signal: AbortSignal): Promise<boolean> {
   const approval = call.approval!;
   const decision = recordedDecision(core, answer);
   core.commit({
@@ -119,7 +117,9 @@ function recordedDecision(core: AgentCore, answer: ApprovalDecision): ApprovalDe
   const plainInput = answer.updatedInput !== undefined && jsonBoundsProblem(answer.updatedInput, TOOL_INPUT_BOUNDS) === undefined;
   return {
     behavior: 'allow',
-    ...(plainInput ? { updatedInput: answer.updatedInput } : {}),
+    // A copy: an object the host keeps and changes later does not alter the record (what runs is
+    // validateToolInput's own copy).
+    ...(plainInput ? { updatedInput: copyToolInput(answer.updatedInput) } : {}),
     ...(updatedPermissions ? { updatedPermissions } : {}),
     ...(answer.clearContext === true ? { clearContext: true } : {}),
   };

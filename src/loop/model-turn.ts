@@ -56,7 +56,13 @@ export async function modelTurn(
   const streamOptions: StreamTurnOptions = { turn: turn.number, maxRetries: core.options.maxStreamRetries ?? 2, retries: { used: 0 }, abort, partial, countUsage };
   let answer: ModelResponse | typeof BUDGET_SPENT_COMPACTING;
   try {
-    answer = await sendTurn({ core, turn, output, abort, countUsage, spend, streamOptions });
+    try {
+      // Raced: interrupt() ends the turn at once even when a Model ignores `request.signal`. The
+      // common case, an answer, takes no other step (nor object) than this call.
+      answer = await abort.race(streamTurn(core, turn.request, streamOptions));
+    } catch (error) {
+      answer = await repairTurn({ core, turn, output, abort, countUsage, spend, streamOptions }, error);
+    }
   } catch (error) {
     // Given up or failed midway: the call was billed for what it reported (counted at once: an
     // interrupted run's result is settled right after).
@@ -79,7 +85,6 @@ export async function modelTurn(
   return answer;
 }
 
-
 /** What a turn's call and its repairs share. */
 interface TurnAttempt {
   readonly core: AgentCore;
@@ -92,21 +97,16 @@ interface TurnAttempt {
 }
 
 /**
- * The turn's call, then, when the API refused it, its repairs in order: the media it refused
- * (replaced by notes), then a history too long or too large (compacted). Each repair sends the
- * turn again from the repaired history; a refusal none of them applies to is thrown as it is.
+ * After the turn's call failed with `error`: when the API refused it, its repairs in order: the
+ * media it refused (replaced by notes), then a history too long or too large (compacted). Each
+ * repair sends the turn again from the repaired history; an error none of them applies to (an
+ * interruption too) is thrown as it is.
  */
-async function sendTurn(attempt: TurnAttempt): Promise<ModelResponse | typeof BUDGET_SPENT_COMPACTING> {
-  const { core, turn, abort, countUsage, streamOptions } = attempt;
-  let refused: unknown;
-  try {
-    // Raced: interrupt() ends the turn at once even when a Model ignores `request.signal`.
-    return await abort.race(streamTurn(core, turn.request, streamOptions));
-  } catch (error) {
-    streamOptions.partial.countInto(countUsage);
-    if (abort.aborted) throw error;
-    refused = error;
-  }
+async function repairTurn(attempt: TurnAttempt, error: unknown): Promise<ModelResponse | typeof BUDGET_SPENT_COMPACTING> {
+  const { abort, countUsage, streamOptions } = attempt;
+  streamOptions.partial.countInto(countUsage);
+  if (abort.aborted) throw error;
+  let refused = error;
   // Media the API cannot take would be sent again with every later turn: replaced by notes.
   if (mediaRefusal(refused) !== undefined) {
     const repaired = await resendWithoutMedia(attempt, refused as ModelError);
