@@ -65,24 +65,33 @@ async function perTurn() {
 }
 
 /**
- * One whole run (new session: createAgent + one tool turn + the final answer): the median wall
- * time of single runs (robust to the process being descheduled on a shared machine), and the
- * CPU time per run over all of them (GC included).
+ * One whole run (new session: createAgent + one tool turn + the final answer) for the agent and
+ * the bare loop, their batches interleaved: the median wall time of single runs (robust to the
+ * process being descheduled on a shared machine), and the CPU time per run over all of them (GC
+ * included). It runs first, before the long runs have grown the heap (run after them, the same
+ * build read 20–30% higher).
  */
-async function fixedCost(loop) {
+async function fixedCosts(loops) {
   const model = toolTurnsModel({ toolName: 'trivial', toolTurns: 1 });
-  for (let index = 0; index < FIXED_RUNS; index++) await loop(model, 'Go.', 2); // warm-up
-  const walls = [];
-  const before = process.cpuUsage();
+  for (const loop of Object.values(loops)) for (let index = 0; index < FIXED_RUNS; index++) await loop(model, 'Go.', 2); // warm-up
+  const walls = Object.fromEntries(Object.keys(loops).map((name) => [name, []]));
+  const cpus = Object.fromEntries(Object.keys(loops).map((name) => [name, 0]));
   for (let batch = 0; batch < FIXED_BATCHES; batch++) {
-    for (let index = 0; index < FIXED_RUNS; index++) {
-      const started = performance.now();
-      await loop(model, 'Go.', 2);
-      walls.push((performance.now() - started) * 1000);
+    const names = Object.keys(loops);
+    if (batch % 2 === 1) names.reverse();
+    for (const name of names) {
+      const loop = loops[name];
+      const before = process.cpuUsage();
+      for (let index = 0; index < FIXED_RUNS; index++) {
+        const started = performance.now();
+        await loop(model, 'Go.', 2);
+        walls[name].push((performance.now() - started) * 1000);
+      }
+      const cpu = process.cpuUsage(before);
+      cpus[name] += cpu.user + cpu.system;
     }
   }
-  const cpu = process.cpuUsage(before);
-  return { median: median(walls), cpu: (cpu.user + cpu.system) / walls.length };
+  return Object.fromEntries(Object.keys(loops).map((name) => [name, { median: median(walls[name]), cpu: cpus[name] / walls[name].length }]));
 }
 
 /**
@@ -117,9 +126,8 @@ async function main() {
   if (typeof global.gc !== 'function') throw new Error('run with node --expose-gc (npm run bench:overhead does)');
   const started = performance.now();
   console.log(environmentHeader('agent-harness overhead benchmark (issue 16): per turn, per run, long histories', { quick: !fullRun, extra: [`${RUNS} runs per size`] }));
+  const { agent: agentFixed, bare: bareFixed } = await fixedCosts({ agent: agentLoop, bare: bareLoop });
   const cell = await perTurn();
-  const agentFixed = await fixedCost(agentLoop);
-  const bareFixed = await fixedCost(bareLoop);
   const agentPromoted = await promotedPerRun(agentLoop);
   const barePromoted = await promotedPerRun(bareLoop);
 
