@@ -90,7 +90,7 @@ async function resumeAndCheck(dir: string, label: string): Promise<'resumed' | '
 describe('crash consistency: SIGKILL at every point, then resume in another process', () => {
   // The child's run is scripted, so its events, store appends and tool executions are the same on
   // every run: every kill point is tried once (a seeded random sample of 200 points tried about
-  // three in four of them, many several times, and took twice as long).
+  // three in four of them, many several times, and took about five times as long).
   it('survives a kill at every event, every store append (half written) and every tool execution', async () => {
     const points = (['event', 'write', 'tool'] as const).flatMap((mode) => {
       const total = mode === 'event' ? totals.events : mode === 'write' ? totals.appends : totals.executions;
