@@ -35,12 +35,10 @@ async function countTicks<T>(promise: Promise<T>): Promise<{ value: T; ticks: nu
 describe('Grep with a pathological pattern', () => {
   it('ends with a clear timeout error and the event loop keeps turning meanwhile', async () => {
     const grep = toolNamed(workspaceTools({ cwd: work, grepTimeoutMs: 300 }), 'Grep');
-    const started = performance.now();
     const { value: result, ticks } = await countTicks(callTool(grep, { pattern: '^(a+)+$', output_mode: 'content' }));
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(/stopped after 300 ms: the regular expression "\^\(a\+\)\+\$" takes too long/);
     expect(ticks).toBeGreaterThan(10);
-    expect(performance.now() - started).toBeLessThan(10_000);
   });
 
   it('an abort stops it at once, long before the deadline', async () => {

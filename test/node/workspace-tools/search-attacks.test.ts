@@ -211,11 +211,9 @@ describe('directories that change or refuse during the walk', () => {
 describe('context that fights Grep', () => {
   it('huge -C on a file where every line matches costs one pass over the lines, not lines × context', async () => {
     await fs.writeFile(path.join(work, 'many.txt'), 'x\n'.repeat(200_000));
-    const started = performance.now();
     const result = await callTool(grep, { pattern: '^x', output_mode: 'content', '-C': 1_000_000, head_limit: 3 });
-    const elapsed = performance.now() - started;
     expect(result.text).toMatch(/^many\.txt:1:x\nmany\.txt:2:x\nmany\.txt:3:x\n\n\[Showing the first 3 of/);
-    // Quadratic marking takes minutes here; one pass takes milliseconds (a generous bound for a loaded machine).
-    expect(elapsed).toBeLessThan(15_000);
+    // Quadratic marking takes many minutes here and fails on the test's timeout; one pass takes
+    // milliseconds (no time is asserted: the timeout is far above any load's one pass).
   }, 120_000);
 });
