@@ -97,10 +97,9 @@ describe('compileGlob: brackets, negation, escapes, ** and braces', () => {
     fc.assert(fc.property(name, (inner) => compileGlob(`src/[${inner}]/**`).test(`src/[${inner}]/x`)));
   });
 
+  // No time asserted: a backtracking matcher takes far longer than the test's timeout on these.
   it('stays linear on hostile globs and paths', () => {
-    const started = performance.now();
     const matcher = compileGlob(`${'*a'.repeat(30)}/**/${'**/'.repeat(50)}x`);
-    matcher.test(`${'a'.repeat(5000)}/${'b/'.repeat(2000)}y`);
-    expect(performance.now() - started).toBeLessThan(2000);
-  });
+    expect(matcher.test(`${'a'.repeat(5000)}/${'b/'.repeat(2000)}y`)).toBe(false);
+  }, 30_000);
 });

