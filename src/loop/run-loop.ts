@@ -20,7 +20,7 @@ import { checkOutput, checkOutputCall, cutOffOutput, outputForTools, outputInstr
 import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
 import { BUDGET_SPENT_COMPACTING, modelTurn, totalInput, type TurnRequest } from './model-turn.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
-import { cutOffWarning, isCutOff } from './cut-off-answer.js';
+import { cutOffReason, cutOffWarning, isCutOff } from './cut-off-answer.js';
 import type { ModelResponse, StopReason } from '../model/model.js';
 import type { ContextUsage } from '../context/index.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
@@ -52,6 +52,11 @@ const MAX_STOP_HOOK_CONTINUATIONS = 3;
 /** The result of a valid StructuredOutput call. */
 const OUTPUT_RECEIVED = 'Answer received.';
 const OUTPUT_FAILED = `This tool call was not run: the run ended because no ${STRUCTURED_OUTPUT_TOOL_NAME} answer was valid within the retries it allows.`;
+
+/** The failure of a run asked for a typed output whose model stopped its answer (`responseText`) as a refusal. */
+function refusedOutput(responseText: string, attempts: number): StructuredOutputError {
+  return new StructuredOutputError({ issues: [`the answer was not given: ${cutOffReason('refusal')}`], responseText, attempts, refused: true });
+}
 
 /** The tool calls of a message. */
 function toolUsesOf(message: Message): ToolUseBlock[] {
@@ -215,7 +220,7 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
    * message) and announces it and its calls, answering the calls it could not keep as sent.
    */
   const keepAnswer = (message: AssistantMessage, response: ModelResponse, measured: ContextUsage, refused: readonly RefusedToolCall[], uses: readonly ToolUseBlock[]) => {
-    tracked(() => core.pushAssistant(message, response.id, response.usage));
+    tracked(() => core.pushAssistant(message, response.id, response.usage, response.stopReason));
     core.emit({ type: 'context-usage', turn: turns, usage: measured });
     for (const use of uses) core.emit({ type: 'tool-call', toolUseId: use.id, toolName: use.name, input: use.input });
     const batch = core.state.openBatch;
@@ -231,6 +236,11 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
    * or out of retries — then `outputFailure` is set); false after asking the model again.
    */
   const checkFinalOutput = (text: string): boolean => {
+    // A refusal is not asked again (going on from it as it is would be refused again): no output.
+    if (lastStopReason === 'refusal') {
+      outputFailure = refusedOutput(text, outputAttempts + 1);
+      return true;
+    }
     // A cut-off answer is never taken, even when a part of it happens to validate.
     const check = isCutOff(lastStopReason) ? cutOffOutput(lastStopReason, input.output!) : checkOutput(text, input.output!);
     if (check.ok) {
@@ -319,6 +329,16 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
   core.commit({ kind: 'run-start', runId: context.runId });
   core.emit({ type: 'run-start', runId: context.runId, prompt: typeof input.prompt === 'string' ? input.prompt : undefined });
   try {
+    if (core.state.openBatch?.refused) {
+      // A refused answer's calls left open (a snapshot taken before they were answered): answered
+      // as a fresh refusal answers them, never run. Without a prompt the run ends on that refusal.
+      closeBatch(REFUSED_ANSWER);
+      if (input.prompt === undefined) {
+        lastStopReason = 'refusal';
+        if (input.output) outputFailure = refusedOutput('', 1);
+        return await finish(outputFailure ? 'error' : 'completed', outputFailure);
+      }
+    }
     if (input.approval) {
       const refused = await answerApproval(core, input.approval, context, decisions);
       if (refused) return await finish('error', refused);
@@ -473,7 +493,7 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       }
       if (response.stopReason === 'pause_turn') continue;
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
-        const reason = await stopHookReason(core, stopContinuations > 0, abort);
+        const reason = await stopHookReason(core, stopContinuations > 0, abort, response.stopReason);
         // Interrupted while a Stop hook ran: the run ends interrupted, not completed.
         if (abort.aborted) return await finish('interrupted');
         if (reason !== undefined) {

@@ -77,6 +77,12 @@ export interface BatchCall {
  */
 export interface OpenBatch {
   calls: BatchCall[];
+  /**
+   * The calls are of an answer the model stopped as a refusal: none runs or is asked about; they
+   * are answered as not run (by the run that received the answer, or the next run of a session
+   * read back with them open).
+   */
+  refused?: true;
 }
 
 /** What the first request of the session was sent with, kept until a compaction rewrites it. */

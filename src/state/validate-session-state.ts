@@ -114,6 +114,7 @@ function openBatch(value: unknown, state: Json, history: Json[], path: string): 
   const last = history[history.length - 1];
   const uses = last?.role === 'assistant' ? (last.content as Json[]).filter((entry) => entry.type === 'tool_use') : [];
   if (uses.length === 0) fail(path, 'there is an open batch, but the history does not end with a model message that calls tools');
+  if (batch.refused !== undefined && batch.refused !== true) fail(`${path}.refused`, `expected true or nothing, got ${JSON.stringify(batch.refused)}`);
   const calls = array(batch.calls, `${path}.calls`);
   if (calls.length !== uses.length) fail(`${path}.calls`, `expected ${uses.length} calls, one per tool_use of the last message, got ${calls.length}`);
   const ids = new Set<string>();
