@@ -98,12 +98,15 @@ export interface RunResult<Output = unknown> {
   turns: number;
   /**
    * Why the run's last model answer stopped, as the API reported it (also on that turn's
-   * `turn-end`); absent when the run made no model call. A run with status `completed` whose
+   * `turn-end`); absent when the run made no model call, except `refusal` for a run that
+   * answered the calls of a refused answer a session was read back with (and ended there). A run with status `completed` whose
    * `stopReason` is `max_tokens`, `model_context_window_exceeded` or `refusal` ended on an answer
    * that was cut off: `text` may be a half answer (raise the model's `maxTokens`, ask for less,
    * or continue the session). `end_turn` and `stop_sequence` are answers the model finished.
    * A run with an `outputSchema` never takes a cut-off answer as its `output`: it asks again
-   * (`outputRetries`), then ends with a `StructuredOutputError`.
+   * (`outputRetries`), then ends with a `StructuredOutputError` — except after a refusal, which
+   * ends the run at once (status `error`, a `StructuredOutputError` whose `refused` is true).
+   * After a refusal no `Stop` hook sends the model back either.
    */
   stopReason?: StopReason | null;
   /** The messages appended to the session during this run, in order. */
@@ -115,7 +118,7 @@ export interface RunResult<Output = unknown> {
   /**
    * For a run given an `outputSchema` that completed: its final answer, parsed and validated
    * (typed after the schema). A run whose answer never validated ends with status `error` and a
-   * `StructuredOutputError`.
+   * `StructuredOutputError` (with `refused: true` when the model refused to answer).
    */
   output?: Output;
   /** For a run given an `outputSchema`: how many final answers it took (1 when the first was valid). */

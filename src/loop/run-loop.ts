@@ -329,15 +329,14 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
   core.commit({ kind: 'run-start', runId: context.runId });
   core.emit({ type: 'run-start', runId: context.runId, prompt: typeof input.prompt === 'string' ? input.prompt : undefined });
   try {
-    if (core.state.openBatch?.refused) {
-      // A refused answer's calls left open (a snapshot taken before they were answered): answered
-      // as a fresh refusal answers them, never run. Without a prompt the run ends on that refusal.
-      closeBatch(REFUSED_ANSWER);
-      if (input.prompt === undefined) {
-        lastStopReason = 'refusal';
-        if (input.output) outputFailure = refusedOutput('', 1);
-        return await finish(outputFailure ? 'error' : 'completed', outputFailure);
-      }
+    // A refused answer's calls left open (a snapshot taken before they were answered): answered as
+    // a fresh refusal answers them, never run.
+    if (core.state.openBatch?.refused) closeBatch(REFUSED_ANSWER);
+    if (input.prompt === undefined && core.state.endedOnRefusal) {
+      // Without a prompt the run ends on that refusal: no model call on top of it.
+      lastStopReason = 'refusal';
+      if (input.output) outputFailure = refusedOutput('', 1);
+      return await finish(outputFailure ? 'error' : 'completed', outputFailure);
     }
     if (input.approval) {
       const refused = await answerApproval(core, input.approval, context, decisions);

@@ -180,6 +180,8 @@ function appendMessage(state: SessionState, message: Message, usage: Usage | und
   const { messages } = state;
   const last = messages[messages.length - 1];
   if (message.role === 'user') {
+    // The answers to a refused answer's calls keep the history ending on that refusal.
+    if (state.openBatch?.refused !== true) delete state.endedOnRefusal;
     if (last?.role === 'user') messages[messages.length - 1] = { role: 'user', content: [...blocksOf(last), ...blocksOf(message)] };
     else {
       messages.push(message);
@@ -201,7 +203,10 @@ function appendMessage(state: SessionState, message: Message, usage: Usage | und
   }
   if (usage) state.lastUsage = { ...usage };
   openBatchFor(state, joined);
-  if (refused && state.openBatch) state.openBatch.refused = true;
+  if (refused) {
+    state.endedOnRefusal = true;
+    if (state.openBatch) state.openBatch.refused = true;
+  } else delete state.endedOnRefusal;
 }
 
 /** The batch of an assistant message: calls already known keep their state, new ones are undecided. */

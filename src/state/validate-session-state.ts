@@ -212,6 +212,7 @@ export function validateSessionState(value: unknown, path = ''): asserts value i
   if (state.autoCompactionResumesAt !== undefined && !isTokenCount(state.autoCompactionResumesAt)) {
     fail(at('autoCompactionResumesAt'), `expected a count of tokens, got ${JSON.stringify(state.autoCompactionResumesAt)}`);
   }
+  if (state.endedOnRefusal !== undefined && state.endedOnRefusal !== true) fail(at('endedOnRefusal'), `expected true or nothing, got ${JSON.stringify(state.endedOnRefusal)}`);
   if (state.openBatch !== undefined) openBatch(state.openBatch, state, history, at('openBatch'));
   else {
     // Calls in the last message with no batch to answer them would leave the history unanswered.

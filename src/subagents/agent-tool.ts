@@ -82,7 +82,8 @@ export function createAgentTools(
     if (result.status === 'interrupted' && !signal.aborted) parent().nestedStopRequested = true;
     if (result.status === 'awaiting-approval') return suspendCall({ agentId: core.agentId!, state: structuredClone(core.state), data: { ...data } });
     if (result.status === 'completed') {
-      if (result.text.trim() === '') return 'The subagent finished without a final message.';
+      // A refusal is told as one, with or without text: "finished" would read as a report.
+      if (result.text.trim() === '') return result.stopReason === 'refusal' ? `The subagent gave no report: ${cutOffReason('refusal')}.` : 'The subagent finished without a final message.';
       // The parent model is told when the report it gets is a cut-off one.
       return isCutOff(result.stopReason) ? `${result.text}\n\n(This report was cut off before it ended: ${cutOffReason(result.stopReason)}. It may be incomplete.)` : result.text;
     }

@@ -2,7 +2,7 @@
 // output retry, no Stop hook continuation, and no call of the refused answer runs later either,
 // whether the session goes on in this process or from a transcript / snapshot in another.
 import { describe, expect, it } from 'vitest';
-import { createAgent, defineTool, memorySessionStore, StructuredOutputError, type HookInput, type Message, type SessionEntry } from 'agent-harness';
+import { createAgent, defineTool, memorySessionStore, ModelError, StructuredOutputError, type HookInput, type Message, type SessionEntry } from 'agent-harness';
 import { z } from 'zod';
 import { scriptedModel, text, toolCall, turn } from 'agent-harness/testing';
 import { collect } from '../helpers.js';
@@ -212,6 +212,51 @@ describe('a refused answer left with open calls (a snapshot taken mid-answer, a 
     const left = (await snapshotMidRefusal()) as { openBatch: { refused: unknown } };
     left.openBatch.refused = 'yes';
     expect(() => createAgent({ model: scriptedModel([]), resume: left as never })).toThrow(/openBatch\.refused/);
+  });
+
+  it('continue() after a run that ended on a refused answer with calls (its answers stored): no model call on top of the refusal', async () => {
+    const store = memorySessionStore();
+    const { tool, ran } = countingTool();
+    const model = scriptedModel([turn(text('Sure'), toolCall('echo', { text: 'a' }), { stopReason: 'refusal' }), 'Asked again.']);
+    const agent = createAgent({ model, tools: [tool], store });
+    await agent.run('Do it.').result;
+    await agent.close();
+    const resumed = createAgent({ model, tools: [tool], store, resume: agent.sessionId, canUseTool: async () => ({ behavior: 'allow' }) });
+    const result = await resumed.continue().result;
+    expect(model.requests).toHaveLength(1);
+    expect(ran).toEqual([]);
+    expect(result).toMatchObject({ status: 'completed', stopReason: 'refusal' });
+    await resumed.close();
+  });
+
+  it('a prompt after the refusal clears it: continue() after that prompt failed calls the model', async () => {
+    const { tool } = countingTool();
+    const model = scriptedModel([
+      turn(text('Sure'), toolCall('echo', { text: 'a' }), { stopReason: 'refusal' }),
+      turn('', { error: new ModelError('overloaded', { status: 529, errorType: 'overloaded_error' }) }),
+      'Here is something else.',
+    ]);
+    const agent = createAgent({ model, tools: [tool], maxStreamRetries: 0 });
+    await agent.run('Do it.').result;
+    const failed = await agent.run('Something else then.').result;
+    expect(failed.status).toBe('error');
+    const result = await agent.continue().result;
+    expect(result).toMatchObject({ status: 'completed', text: 'Here is something else.', stopReason: 'end_turn' });
+  });
+
+  it('continue() right after a refused text answer reports the refusal, without a model call', async () => {
+    const model = scriptedModel([turn('I cannot', { stopReason: 'refusal' }), 'Asked again.']);
+    const agent = createAgent({ model });
+    await agent.run('Do it.').result;
+    const result = await agent.continue().result;
+    expect(model.requests).toHaveLength(1);
+    expect(result).toMatchObject({ status: 'completed', stopReason: 'refusal' });
+  });
+
+  it('a snapshot with endedOnRefusal anything but true is refused, naming the field', () => {
+    const agent = createAgent({ model: scriptedModel([]) });
+    const snapshot = { ...JSON.parse(JSON.stringify(agent.snapshot())), endedOnRefusal: 1 };
+    expect(() => createAgent({ model: scriptedModel([]), resume: snapshot })).toThrow(/endedOnRefusal/);
   });
 
   it('a fresh refusal records its stop reason with the answer, so a reader knows it from the transcript', async () => {

@@ -87,7 +87,7 @@ export class AnthropicMessageAccumulator {
   id: string | undefined;
   /** Model id from `message_start`. */
   model: string | undefined;
-  /** Stop reason from `message_delta`; null until it arrives. */
+  /** Stop reason from `message_delta` (the last one reported, except that `refusal` stays); null until it arrives. */
   stopReason: StopReason | null = null;
   /** Usage, last known value of each counter. */
   readonly usage: Usage = emptyUsage();
@@ -130,7 +130,9 @@ export class AnthropicMessageAccumulator {
         return undefined;
       case 'message_delta': {
         const delta: Record<string, unknown> = isObject(event.delta) ? event.delta : {};
-        if (typeof delta.stop_reason === 'string' || delta.stop_reason === null) this.stopReason = delta.stop_reason;
+        // A refusal is final: a later stop reason (a second message_delta) cannot unsay it, or the
+        // refused answer's calls would run and the loop would go on from it.
+        if ((typeof delta.stop_reason === 'string' || delta.stop_reason === null) && this.stopReason !== 'refusal') this.stopReason = delta.stop_reason;
         if (isObject(event.usage)) this.#updateUsage(event.usage);
         return undefined;
       }
