@@ -6,6 +6,20 @@ import { createAgent, defineTool, memorySessionStore, ModelError, StructuredOutp
 import { z } from 'zod';
 import { scriptedModel, text, toolCall, turn } from 'agent-harness/testing';
 import { collect } from '../helpers.js';
+import { anthropicModel } from '../../src/model/anthropic/anthropic-model.js';
+import { startMessagesServer } from '../../src/testing/messages-server/index.js';
+
+/** A streamed answer that the API stops as a refusal after some JSON text (a streaming classifier cutting in). */
+const refusedMidStream = [
+  { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-6', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } },
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: '{"title": ' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: '"How to' } },
+  { type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null, stop_details: { type: 'refusal', category: 'cyber', explanation: 'Declined.' } }, usage: { output_tokens: 5 } },
+  { type: 'message_stop' },
+]
+  .map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`)
+  .join('');
 
 const Answer = z.object({ title: z.string() });
 
@@ -58,6 +72,26 @@ describe('structured output after a refusal', () => {
     expect(error.message).not.toContain('outputRetries');
     expect(events.filter((event) => event.type === 'error')).toHaveLength(1);
     expect(unansweredCalls(agent.messages)).toEqual([]);
+  });
+
+  it('through anthropicModel (native structured output): refused mid-stream after partial JSON, the part is streamed, kept as text, never taken, not asked again', async () => {
+    const server = await startMessagesServer({ responses: [{ recording: refusedMidStream }, { content: [{ type: 'text', text: '{"title": "Again"}' }] }] });
+    try {
+      const model = anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+      const agent = createAgent({ model, hooks: { Stop: [{ hook: (input) => (input.stopReason === 'refusal' ? { continue: true } : {}) }] } });
+      const { events, result } = await collect(agent.run('Title it.', { outputSchema: Answer }));
+      expect(server.requests).toHaveLength(1);
+      expect(events.filter((event) => event.type === 'text-delta').map((event) => (event as { text: string }).text).join('')).toBe('{"title": "How to');
+      expect(result).toMatchObject({ status: 'error', stopReason: 'refusal', text: '{"title": "How to' });
+      expect(result.output).toBeUndefined();
+      expect((result.error as StructuredOutputError).refused).toBe(true);
+      // The next run's request is accepted (the refused text is kept as a whole text block).
+      const next = await agent.run('Something else.', { outputSchema: Answer }).result;
+      expect(next.error?.message).toBeUndefined();
+      expect(next).toMatchObject({ status: "completed", output: { title: "Again" } });
+    } finally {
+      await server.close();
+    }
   });
 
   it('a refusal after an invalid answer: no more retries, attempts counts both answers', async () => {
