@@ -331,7 +331,7 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
   try {
     // A refused answer's calls left open (a snapshot taken before they were answered): answered as
     // a fresh refusal answers them, never run.
-    if (core.state.openBatch?.refused) closeBatch(REFUSED_ANSWER);
+    if (core.state.openBatch && (core.state.openBatch.refused || core.state.endedOnRefusal)) closeBatch(REFUSED_ANSWER);
     if (input.prompt === undefined && core.state.endedOnRefusal) {
       // Without a prompt the run ends on that refusal: no model call on top of it.
       lastStopReason = 'refusal';

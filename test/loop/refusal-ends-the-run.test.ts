@@ -6,6 +6,7 @@ import { createAgent, defineTool, memorySessionStore, ModelError, StructuredOutp
 import { z } from 'zod';
 import { scriptedModel, text, toolCall, turn } from 'agent-harness/testing';
 import { collect } from '../helpers.js';
+import { dyingStore } from '../session/dying-store.js';
 import { anthropicModel } from '../../src/model/anthropic/anthropic-model.js';
 import { startMessagesServer } from '../../src/testing/messages-server/index.js';
 
@@ -242,6 +243,36 @@ describe('a refused answer left with open calls (a snapshot taken mid-answer, a 
     await again.close();
   });
 
+  it('a transcript that also needs a repair on load (a blank text block earlier): the repaired open batch stays refused', async () => {
+    const store = memorySessionStore();
+    const sessionId = 'refused-open-calls-repaired';
+    const base = (seq: number) => ({ $schemaVersion: 2, id: `e${seq}`, parentId: seq === 1 ? null : `e${seq - 1}`, seq, timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(), sessionId });
+    const entries: SessionEntry[] = [
+      // A blank text block (which the API refuses) beside the prompt: loading repairs it.
+      { ...base(1), kind: 'message', message: { role: 'user', content: [{ type: 'text', text: 'Do it.' }, { type: 'text', text: '   ' }] } },
+      {
+        ...base(2),
+        kind: 'message',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_a', name: 'echo', input: { text: 'a' } }] },
+        stopReason: 'refusal',
+      },
+    ];
+    await store.append(sessionId, entries, { expectedRevision: 0 });
+    const { tool, ran } = countingTool();
+    const model = scriptedModel(['Asked again.']);
+    const resumed = createAgent({ model, tools: [tool], store, resume: sessionId, canUseTool: async () => ({ behavior: 'allow' }) });
+    await resumed.ready;
+    // Repaired on load: the blank block is gone.
+    expect(resumed.messages[0]!.content).toEqual([{ type: 'text', text: 'Do it.' }]);
+    expect(resumed.snapshot().openBatch?.refused).toBe(true);
+    const result = await resumed.continue().result;
+    expect(ran).toEqual([]);
+    expect(model.requests).toHaveLength(0);
+    expect(result).toMatchObject({ status: 'completed', stopReason: 'refusal' });
+    expect(unansweredCalls(resumed.messages)).toEqual([]);
+    await resumed.close();
+  });
+
   it('a snapshot whose open batch says refused with anything but true is refused, naming the field', async () => {
     const left = (await snapshotMidRefusal()) as { openBatch: { refused: unknown } };
     left.openBatch.refused = 'yes';
@@ -303,5 +334,38 @@ describe('a refused answer left with open calls (a snapshot taken mid-answer, a 
     const answer = entries.find((entry) => entry.kind === 'message' && entry.message.role === 'assistant');
     expect(answer).toMatchObject({ stopReason: 'refusal' });
     await agent.close();
+  });
+});
+
+describe('a refusal with tool calls, the process killed at every append, resumed with continue()', () => {
+  it('no call of the refused answer ever runs, and once the refusal is stored the model is not called on top of it', async () => {
+    // From 2: at 1 nothing at all is stored (no session to resume).
+    let cut = 2;
+    let stored = 0;
+    for (; cut < 40; cut++) {
+      const inner = memorySessionStore();
+      const dying = dyingStore(inner, cut);
+      const { tool, ran } = countingTool();
+      const first = createAgent({ model: scriptedModel([turn(text('Sure'), toolCall('echo', { text: 'a' }, 'toolu_a'), { stopReason: 'refusal' })]), tools: [tool], store: dying.store });
+      await first.run('Do it.').result;
+      await first.close().catch(() => undefined);
+      if (dying.appends() < cut) break;
+      const where = `killed at append ${cut}`;
+      const model = scriptedModel(['Asked again.']);
+      const resumed = createAgent({ model, tools: [tool], store: inner, resume: first.sessionId, canUseTool: async () => ({ behavior: 'allow' }) });
+      await resumed.ready;
+      const refusalStored = JSON.stringify(resumed.messages).includes('toolu_a');
+      const result = await resumed.continue().result;
+      expect(ran, where).toEqual([]);
+      expect(unansweredCalls(resumed.messages), where).toEqual([]);
+      if (refusalStored) {
+        stored++;
+        expect(model.requests, where).toHaveLength(0);
+        expect(result, where).toMatchObject({ status: 'completed', stopReason: 'refusal' });
+      }
+      await resumed.close();
+    }
+    expect(cut).toBeGreaterThan(2);
+    expect(stored).toBeGreaterThanOrEqual(1);
   });
 });
