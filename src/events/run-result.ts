@@ -1,6 +1,6 @@
 import type { AgentHarnessError } from '../errors/agent-harness-error.js';
 import type { Message } from '../model/messages.js';
-import type { StopReason } from '../model/model.js';
+import type { StopDetails, StopReason } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import type { PermissionDecision } from '../types/permission.js';
 import type { PendingApproval } from '../types/pending-approval.js';
@@ -109,6 +109,11 @@ export interface RunResult<Output = unknown> {
    * After a refusal no `Stop` hook sends the model back either.
    */
   stopReason?: StopReason | null;
+  /**
+   * What the API said about that stop beside `stopReason` (its `stop_details`): for a refusal,
+   * the policy `category` and an `explanation` to show the user. Absent when it said nothing.
+   */
+  stopDetails?: StopDetails;
   /** The messages appended to the session during this run, in order. */
   messages: Message[];
   /** Tool calls denied during this run. */

@@ -21,7 +21,7 @@ import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
 import { BUDGET_SPENT_COMPACTING, modelTurn, totalInput, type TurnRequest } from './model-turn.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
 import { cutOffReason, cutOffWarning, isCutOff } from './cut-off-answer.js';
-import type { ModelResponse, StopReason } from '../model/model.js';
+import type { ModelResponse, StopDetails, StopReason } from '../model/model.js';
 import type { ContextUsage } from '../context/index.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
 import { answerApproval, type ApprovalAnswer } from './answer-approval.js';
@@ -137,6 +137,8 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
   let lastText = '';
   /** The stop reason of the run's last model answer (undefined before the first). */
   let lastStopReason: StopReason | null | undefined;
+  /** What the API said about that stop (`stop_details`), when it said anything. */
+  let lastStopDetails: StopDetails | undefined;
   let stopContinuations = 0;
   let output: unknown;
   let outputAttempts = 0;
@@ -203,13 +205,14 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
     if (subagents.length) result.subagents = subagents;
     if (estimatedOutputTokens > 0) result.estimatedOutputTokens = estimatedOutputTokens;
     if (lastStopReason !== undefined) result.stopReason = lastStopReason;
+    if (lastStopDetails !== undefined) result.stopDetails = lastStopDetails;
     if (planVerification) result.planVerification = planVerification;
     const running = core.runningBackgroundTasks();
     if (running.length) result.backgroundTasks = running;
     if (error) result.error = error;
     if (error) core.emit({ type: 'error', error, fatal: true });
     // Otherwise only result.stopReason would tell that the answer the run ended on is not whole.
-    else if (status === 'completed' && isCutOff(lastStopReason)) core.emit({ type: 'warning', source: 'model', message: cutOffWarning(lastStopReason) });
+    else if (status === 'completed' && isCutOff(lastStopReason)) core.emit({ type: 'warning', source: 'model', message: cutOffWarning(lastStopReason, lastStopDetails) });
     core.commit({ kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage });
     core.emit({ type: 'run-end', result });
     return result;
@@ -457,6 +460,7 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       const { request } = turn;
       countUsage(response.usage);
       lastStopReason = response.stopReason;
+      lastStopDetails = response.stopDetails;
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.
       // Ids used anywhere in the history are taken (the API wants them unique in a request).

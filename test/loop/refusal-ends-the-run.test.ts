@@ -95,6 +95,26 @@ describe('structured output after a refusal', () => {
     }
   });
 
+  it('through anthropicModel: the API\'s stop_details reach RunResult.stopDetails and the warning', async () => {
+    const server = await startMessagesServer({ responses: [{ recording: refusedMidStream }] });
+    try {
+      const model = anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+      const { events, result } = await collect(createAgent({ model }).run('Title it.'));
+      expect(result).toMatchObject({ status: 'completed', stopReason: 'refusal', stopDetails: { type: 'refusal', category: 'cyber', explanation: 'Declined.' } });
+      const warning = events.find((event) => event.type === 'warning') as { message: string };
+      expect(warning.message).toContain('"Declined."');
+      expect(warning.message).toContain('cyber');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('scriptedModel reports stopDetails too (hosts test their refusal messages with it)', async () => {
+    const stopDetails = { type: 'refusal', category: null, explanation: 'Declined for testing.' };
+    const result = await createAgent({ model: scriptedModel([turn('I cannot', { stopReason: 'refusal', stopDetails })]) }).run('Do it.').result;
+    expect(result).toMatchObject({ stopReason: 'refusal', stopDetails });
+  });
+
   it('a refusal after an invalid answer: no more retries, attempts counts both answers', async () => {
     const model = scriptedModel(['not json', turn('{"ti', { stopReason: 'refusal' }), '{"title": "Third"}']);
     const result = await createAgent({ model }).run('Title it.', { outputSchema: Answer, outputMode: 'text', outputRetries: 3 }).result;

@@ -39,3 +39,41 @@ describe('a refusal is not unsaid by a later stop reason', () => {
     expect(response.stopReason).toBe('tool_use');
   });
 });
+
+describe('stop_details', () => {
+  const details = { type: 'refusal', category: 'cyber', explanation: 'This request was declined because it could enable cyber harm.' };
+  it('is kept with the refusal (category and explanation for the user)', async () => {
+    const response = await responseOf([start(), ...call, { type: 'message_delta', delta: { stop_reason: 'refusal', stop_details: details }, usage: { output_tokens: 9 } }, { type: 'message_stop' }]);
+    expect(response).toMatchObject({ stopReason: 'refusal', stopDetails: details });
+  });
+
+  it('null fields stay null; a later delta does not replace a refusal\'s details', async () => {
+    const response = await responseOf([
+      start(),
+      { type: 'message_delta', delta: { stop_reason: 'refusal', stop_details: { type: 'refusal', category: null, explanation: null } } },
+      { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_details: details } },
+      { type: 'message_stop' },
+    ]);
+    expect(response.stopDetails).toEqual({ type: 'refusal', category: null, explanation: null });
+  });
+
+  it.each([
+    ['not an object', 'refused'],
+    ['an object without a string type', { category: 'cyber' }],
+    ['an array', [details]],
+  ])('%s is left out', async (_name, hostile) => {
+    const response = await responseOf([start(), { type: 'message_delta', delta: { stop_reason: 'refusal', stop_details: hostile } }, { type: 'message_stop' }]);
+    expect(response.stopReason).toBe('refusal');
+    expect(response.stopDetails).toBeUndefined();
+  });
+
+  it('fields of the wrong type become null, and an endless explanation is cut', async () => {
+    const response = await responseOf([
+      start(),
+      { type: 'message_delta', delta: { stop_reason: 'refusal', stop_details: { type: 'refusal', category: 7, explanation: 'x'.repeat(100_000) } } },
+      { type: 'message_stop' },
+    ]);
+    expect(response.stopDetails?.category).toBeNull();
+    expect(response.stopDetails?.explanation?.length).toBeLessThanOrEqual(2000);
+  });
+});
