@@ -1,7 +1,7 @@
 // A subagent whose model refuses: none of its refused calls runs, the parent's model is told it was
 // a refusal (not a finished report), and the parent's run goes on from its own, unrefused history.
 import { describe, expect, it } from 'vitest';
-import { createAgent, defineTool, type Message } from 'agent-harness';
+import { createAgent, defineTool, type AgentEvent, type Message } from 'agent-harness';
 import { z } from 'zod';
 import { scriptedModel, text, toolCall, turn } from 'agent-harness/testing';
 
@@ -34,5 +34,24 @@ describe('a refusal inside a subagent', () => {
     expect(content).toContain('refusal');
     expect(content).not.toContain('finished without a final message');
     if (partial) expect(content).toContain(partial);
+  });
+});
+
+describe('a refusal inside a background subagent', () => {
+  it.each([
+    ['with text', turn('Sure, the answer is', { stopReason: 'refusal' }), 'Sure, the answer is'],
+    ['without text', turn({ stopReason: 'refusal' }), undefined],
+  ])('%s: its output, and the notification the parent model gets, say it was a refusal', async (_name, refused, partial) => {
+    const child = scriptedModel([refused]);
+    const parent = scriptedModel([turn(toolCall('Agent', { description: 'long job', prompt: 'look', subagent_type: 'worker', run_in_background: true }, 'toolu_bg')), 'Started.', 'Noted.']);
+    const agent = createAgent({ model: parent, agents: { worker: { description: 'Works.', prompt: 'Work.', model: child } } });
+    const ended = new Promise<AgentEvent>((resolve) => agent.once('background-task-end', resolve));
+    await agent.run('go').result;
+    const event = (await ended) as { output: string; task: { status: string } };
+    expect(event.task.status).toBe('completed');
+    expect(event.output).toContain('refusal');
+    if (partial) expect(event.output).toContain(partial);
+    await agent.run('what happened?').result;
+    expect(JSON.stringify(parent.requests.at(-1)!.messages.at(-1))).toContain('refusal');
   });
 });
