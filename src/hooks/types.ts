@@ -141,6 +141,8 @@ export interface SubagentStopHookInput extends HookInputBase {
   status: string;
   /** Its final text. */
   text: string;
+  /** Why its last model answer stopped (`refusal`: it refused, and `text` is not a finished report); null when it made no model call or the model did not say. */
+  stopReason: StopReason | null;
 }
 
 /**

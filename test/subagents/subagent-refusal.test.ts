@@ -23,8 +23,10 @@ describe('a refusal inside a subagent', () => {
     const { tool, ran } = countingTool();
     const child = scriptedModel([refused, 'Asked again.']);
     const parent = scriptedModel([turn(toolCall('Agent', { description: 'research', prompt: 'look', subagent_type: 'worker' }, 'toolu_agent')), 'I will answer without it.']);
-    const agent = createAgent({ model: parent, tools: [tool], agents: { worker: { description: 'Works.', prompt: 'Work.', model: child } } });
+    const stops: Array<string | null> = [];
+    const agent = createAgent({ model: parent, tools: [tool], agents: { worker: { description: 'Works.', prompt: 'Work.', model: child } }, hooks: { SubagentStop: [{ hook: (input) => void stops.push(input.stopReason) }] } });
     const result = await agent.run('go').result;
+    expect(stops).toEqual(['refusal']);
     expect(ran).toEqual([]);
     expect(child.requests).toHaveLength(1);
     expect(result).toMatchObject({ status: 'completed', stopReason: 'end_turn', text: 'I will answer without it.' });
