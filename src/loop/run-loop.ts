@@ -336,9 +336,13 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
     // a fresh refusal answers them, never run.
     if (core.state.openBatch && (core.state.openBatch.refused || core.state.endedOnRefusal)) closeBatch(REFUSED_ANSWER);
     if (input.prompt === undefined && core.state.endedOnRefusal) {
-      // Without a prompt the run ends on that refusal: no model call on top of it.
+      // Without a prompt the run ends on that refusal: no model call on top of it. Its text is the refused answer's.
       lastStopReason = 'refusal';
-      if (input.output) outputFailure = refusedOutput('', 1);
+      const { messages } = core.state;
+      let index = messages.length - 1;
+      while (index >= 0 && messages[index]!.role !== 'assistant') index--;
+      if (index >= 0) lastText = textOf(messages[index]!);
+      if (input.output) outputFailure = refusedOutput(lastText, 1);
       return await finish(outputFailure ? 'error' : 'completed', outputFailure);
     }
     if (input.approval) {

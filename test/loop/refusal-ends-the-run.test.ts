@@ -193,7 +193,7 @@ describe('a refused answer left with open calls (a snapshot taken mid-answer, a 
     const { events, result } = await collect(resumed.continue());
     expect(ran).toEqual([]);
     expect(model.requests).toHaveLength(0);
-    expect(result).toMatchObject({ status: 'completed', stopReason: 'refusal' });
+    expect(result).toMatchObject({ status: 'completed', stopReason: 'refusal', text: 'Sure, let me' });
     expect(events.some((event) => event.type === 'permission-request')).toBe(false);
     expect(unansweredCalls(resumed.messages)).toEqual([]);
     expect(JSON.stringify(resumed.messages.at(-1))).toContain('refusal');
