@@ -109,6 +109,18 @@ describe('structured output after a refusal', () => {
     }
   });
 
+  it('the loopback server sends a scripted turn\'s stopDetails as stop_details, and anthropicModel reads them', async () => {
+    const stopDetails = { type: 'refusal', category: 'cyber', explanation: 'Declined by the loopback server.' };
+    const server = await startMessagesServer({ responses: [{ content: [{ type: 'text', text: 'I cannot' }], stopReason: 'refusal', stopDetails }] });
+    try {
+      const model = anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test-key', baseURL: server.url, maxRetries: 0 });
+      const result = await createAgent({ model }).run('Do it.').result;
+      expect(result).toMatchObject({ status: 'completed', stopReason: 'refusal', stopDetails, text: 'I cannot' });
+    } finally {
+      await server.close();
+    }
+  });
+
   it('scriptedModel reports stopDetails too (hosts test their refusal messages with it)', async () => {
     const stopDetails = { type: 'refusal', category: null, explanation: 'Declined for testing.' };
     const result = await createAgent({ model: scriptedModel([turn('I cannot', { stopReason: 'refusal', stopDetails })]) }).run('Do it.').result;
