@@ -75,6 +75,7 @@ export {
   type ModelStreamEvent,
   type ModelCapabilities,
   type StopReason,
+  type StopDetails,
   type ToolDefinition,
   type ServerToolDefinition,
   type RequestTool,

@@ -10,6 +10,8 @@ export interface RunOptions<S extends ValueSchema | undefined = ValueSchema | un
    * (typed after the schema). Models with native structured output (`anthropicModel`) are
    * constrained to it; others give it with a final tool call (see `outputMode`). An invalid answer is sent back
    * with what was wrong, `outputRetries` times, then the run ends with `StructuredOutputError`.
+   * A refusal (stop reason `refusal`) is not sent back: the run ends at once with status `error`
+   * and a `StructuredOutputError` whose `refused` is true, and no `output`.
    * @default undefined (no typed output)
    */
   outputSchema?: S;

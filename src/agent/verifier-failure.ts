@@ -22,6 +22,9 @@ function explain(result: RunResult, limits: VerifierLimits): string {
       return `The plan verifier stopped to wait for an approval of its call to ${tool} (an ask rule, a hook or the tool's own check asks for it), which verifyPlan cannot give. Allow the call (an allow rule for ${tool}, say) or give the agent a canUseTool that answers, then run verifyPlan again.`;
     }
     default:
+      if (StructuredOutputError.isInstance(error) && error.refused) {
+        return `The plan verifier's model refused to give a verdict (stop reason "refusal"), so there is none; it was not asked again, since going on from a refused answer tends to be refused again. Check the plan and the work against the model's usage policy, or verify with another model: verifyPlan({ agent, model }).`;
+      }
       if (StructuredOutputError.isInstance(error)) {
         const issues = error.issues.slice(0, 3).join('; ');
         return `The plan verifier gave no valid verdict after ${error.attempts} answer(s)${issues ? ` (${issues})` : ''}. Run verifyPlan again, or give it a more capable model: verifyPlan({ agent, model }).`;

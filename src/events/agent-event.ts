@@ -314,9 +314,10 @@ export interface WarningEvent extends EventBase {
    * agent is ready: the definitions sent with every request take more than a tenth of the
    * context window), or the model (a run completed on an answer cut off by `max_tokens`,
    * `model_context_window_exceeded` or `refusal`; media the API could not process or refused as
-   * too large, replaced in the history by a note).
+   * too large, replaced in the history by a note), or the hooks (a `Stop` hook asked to continue
+   * after a refusal, which is not followed).
    */
-  source: 'session-store' | 'compaction' | 'tools' | 'model';
+  source: 'session-store' | 'compaction' | 'tools' | 'model' | 'hooks';
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { AgentHarnessError } from '../errors/agent-harness-error.js';
 import type { Message } from '../model/messages.js';
-import type { StopReason } from '../model/model.js';
+import type { StopDetails, StopReason } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import type { PermissionDecision } from '../types/permission.js';
 import type { PendingApproval } from '../types/pending-approval.js';
@@ -98,14 +98,22 @@ export interface RunResult<Output = unknown> {
   turns: number;
   /**
    * Why the run's last model answer stopped, as the API reported it (also on that turn's
-   * `turn-end`); absent when the run made no model call. A run with status `completed` whose
+   * `turn-end`); absent when the run made no model call, except `refusal` for a run that
+   * answered the calls of a refused answer a session was read back with (and ended there). A run with status `completed` whose
    * `stopReason` is `max_tokens`, `model_context_window_exceeded` or `refusal` ended on an answer
    * that was cut off: `text` may be a half answer (raise the model's `maxTokens`, ask for less,
    * or continue the session). `end_turn` and `stop_sequence` are answers the model finished.
    * A run with an `outputSchema` never takes a cut-off answer as its `output`: it asks again
-   * (`outputRetries`), then ends with a `StructuredOutputError`.
+   * (`outputRetries`), then ends with a `StructuredOutputError` — except after a refusal, which
+   * ends the run at once (status `error`, a `StructuredOutputError` whose `refused` is true).
+   * After a refusal no `Stop` hook sends the model back either.
    */
   stopReason?: StopReason | null;
+  /**
+   * What the API said about that stop beside `stopReason` (its `stop_details`): for a refusal,
+   * the policy `category` and an `explanation` to show the user. Absent when it said nothing.
+   */
+  stopDetails?: StopDetails;
   /** The messages appended to the session during this run, in order. */
   messages: Message[];
   /** Tool calls denied during this run. */
@@ -115,7 +123,7 @@ export interface RunResult<Output = unknown> {
   /**
    * For a run given an `outputSchema` that completed: its final answer, parsed and validated
    * (typed after the schema). A run whose answer never validated ends with status `error` and a
-   * `StructuredOutputError`.
+   * `StructuredOutputError` (with `refused: true` when the model refused to answer).
    */
   output?: Output;
   /** For a run given an `outputSchema`: how many final answers it took (1 when the first was valid). */

@@ -99,7 +99,7 @@ async function runOne<E extends HookEventName>(
  * next hook's `toolInput`. Never throws: failures are collected in `errors`, and the caller
  * decides what they mean (a failing `PreToolUse` hook denies its call).
  * @example
- * const { outputs, errors } = await runHooks({ event: 'Stop', input: { sessionId, stopHookActive: false }, hooks, signal });
+ * const { outputs, errors } = await runHooks({ event: 'Stop', input: { sessionId, stopHookActive: false, stopReason: 'end_turn' }, hooks, signal });
  */
 export async function runHooks<E extends HookEventName>(options: RunHooksOptions<E>): Promise<RunHooksResult<E>> {
   const { event, hooks, signal } = options;

@@ -1,3 +1,4 @@
+import type { StopReason } from '../model/model.js';
 import type { ToolKind } from '../types/tool-kind.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
 /**
@@ -83,11 +84,19 @@ export interface PostToolUseFailureHookInput extends ToolHookInputBase {
   error: Error;
 }
 
-/** The model ended its turn without tool calls; the hook may send it back to work. */
+/**
+ * The model ended its turn without tool calls (to run); the hook may send it back to work, except
+ * after a refusal (see {@link StopHookOutput.continue}).
+ */
 export interface StopHookInput extends HookInputBase {
   hookEventName: 'Stop';
   /** True when a `Stop` hook already sent the model back in this run (avoid endless loops). */
   stopHookActive: boolean;
+  /**
+   * Why the model's last answer stopped, as the API reported it (`end_turn`, `max_tokens`,
+   * `refusal`, …; null when it did not say). After `refusal` the run ends whatever the hook returns.
+   */
+  stopReason: StopReason | null;
 }
 
 /**
@@ -132,6 +141,8 @@ export interface SubagentStopHookInput extends HookInputBase {
   status: string;
   /** Its final text. */
   text: string;
+  /** Why its last model answer stopped (`refusal`: it refused, and `text` is not a finished report); null when it made no model call or the model did not say. */
+  stopReason: StopReason | null;
 }
 
 /**
@@ -240,7 +251,12 @@ export interface PostToolUseFailureHookOutput {
 
 /** What a `Stop` hook may return. */
 export interface StopHookOutput {
-  /** Send the model back to work instead of stopping (bounded by the loop). */
+  /**
+   * Send the model back to work instead of stopping (bounded by the loop). Not honoured when the
+   * model stopped its answer as a refusal (`stopReason: 'refusal'`): the API asks not to go on
+   * from a refused answer as it is (it tends to be refused again), so the run ends and a `warning`
+   * event (source `hooks`) says the hook's request was not followed.
+   */
   continue?: boolean;
   /** Told to the model when it is sent back. */
   reason?: string;

@@ -20,8 +20,8 @@ import { checkOutput, checkOutputCall, cutOffOutput, outputForTools, outputInstr
 import { failSpan, SPAN_KIND_CLIENT, withSpan } from '../telemetry/index.js';
 import { BUDGET_SPENT_COMPACTING, modelTurn, totalInput, type TurnRequest } from './model-turn.js';
 import { StructuredOutputError } from '../errors/structured-output-error.js';
-import { cutOffWarning, isCutOff } from './cut-off-answer.js';
-import type { ModelResponse, StopReason } from '../model/model.js';
+import { cutOffReason, cutOffWarning, isCutOff } from './cut-off-answer.js';
+import type { ModelResponse, StopDetails, StopReason } from '../model/model.js';
 import type { ContextUsage } from '../context/index.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
 import { answerApproval, type ApprovalAnswer } from './answer-approval.js';
@@ -52,6 +52,11 @@ const MAX_STOP_HOOK_CONTINUATIONS = 3;
 /** The result of a valid StructuredOutput call. */
 const OUTPUT_RECEIVED = 'Answer received.';
 const OUTPUT_FAILED = `This tool call was not run: the run ended because no ${STRUCTURED_OUTPUT_TOOL_NAME} answer was valid within the retries it allows.`;
+
+/** The failure of a run asked for a typed output whose model stopped its answer (`responseText`) as a refusal. */
+function refusedOutput(responseText: string, attempts: number): StructuredOutputError {
+  return new StructuredOutputError({ issues: [`the answer was not given: ${cutOffReason('refusal')}`], responseText, attempts, refused: true });
+}
 
 /** The tool calls of a message. */
 function toolUsesOf(message: Message): ToolUseBlock[] {
@@ -132,6 +137,8 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
   let lastText = '';
   /** The stop reason of the run's last model answer (undefined before the first). */
   let lastStopReason: StopReason | null | undefined;
+  /** What the API said about that stop (`stop_details`), when it said anything. */
+  let lastStopDetails: StopDetails | undefined;
   let stopContinuations = 0;
   let output: unknown;
   let outputAttempts = 0;
@@ -198,13 +205,14 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
     if (subagents.length) result.subagents = subagents;
     if (estimatedOutputTokens > 0) result.estimatedOutputTokens = estimatedOutputTokens;
     if (lastStopReason !== undefined) result.stopReason = lastStopReason;
+    if (lastStopDetails !== undefined) result.stopDetails = lastStopDetails;
     if (planVerification) result.planVerification = planVerification;
     const running = core.runningBackgroundTasks();
     if (running.length) result.backgroundTasks = running;
     if (error) result.error = error;
     if (error) core.emit({ type: 'error', error, fatal: true });
     // Otherwise only result.stopReason would tell that the answer the run ended on is not whole.
-    else if (status === 'completed' && isCutOff(lastStopReason)) core.emit({ type: 'warning', source: 'model', message: cutOffWarning(lastStopReason) });
+    else if (status === 'completed' && isCutOff(lastStopReason)) core.emit({ type: 'warning', source: 'model', message: cutOffWarning(lastStopReason, lastStopDetails) });
     core.commit({ kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage });
     core.emit({ type: 'run-end', result });
     return result;
@@ -215,7 +223,7 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
    * message) and announces it and its calls, answering the calls it could not keep as sent.
    */
   const keepAnswer = (message: AssistantMessage, response: ModelResponse, measured: ContextUsage, refused: readonly RefusedToolCall[], uses: readonly ToolUseBlock[]) => {
-    tracked(() => core.pushAssistant(message, response.id, response.usage));
+    tracked(() => core.pushAssistant(message, response.id, response.usage, response.stopReason));
     core.emit({ type: 'context-usage', turn: turns, usage: measured });
     for (const use of uses) core.emit({ type: 'tool-call', toolUseId: use.id, toolName: use.name, input: use.input });
     const batch = core.state.openBatch;
@@ -231,6 +239,11 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
    * or out of retries — then `outputFailure` is set); false after asking the model again.
    */
   const checkFinalOutput = (text: string): boolean => {
+    // A refusal is not asked again (going on from it as it is would be refused again): no output.
+    if (lastStopReason === 'refusal') {
+      outputFailure = refusedOutput(text, outputAttempts + 1);
+      return true;
+    }
     // A cut-off answer is never taken, even when a part of it happens to validate.
     const check = isCutOff(lastStopReason) ? cutOffOutput(lastStopReason, input.output!) : checkOutput(text, input.output!);
     if (check.ok) {
@@ -319,6 +332,19 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
   core.commit({ kind: 'run-start', runId: context.runId });
   core.emit({ type: 'run-start', runId: context.runId, prompt: typeof input.prompt === 'string' ? input.prompt : undefined });
   try {
+    // A refused answer's calls left open (a snapshot taken before they were answered): answered as
+    // a fresh refusal answers them, never run.
+    if (core.state.openBatch && (core.state.openBatch.refused || core.state.endedOnRefusal)) closeBatch(REFUSED_ANSWER);
+    if (input.prompt === undefined && core.state.endedOnRefusal) {
+      // Without a prompt the run ends on that refusal: no model call on top of it. Its text is the refused answer's.
+      lastStopReason = 'refusal';
+      const { messages } = core.state;
+      let index = messages.length - 1;
+      while (index >= 0 && messages[index]!.role !== 'assistant') index--;
+      if (index >= 0) lastText = textOf(messages[index]!);
+      if (input.output) outputFailure = refusedOutput(lastText, 1);
+      return await finish(outputFailure ? 'error' : 'completed', outputFailure);
+    }
     if (input.approval) {
       const refused = await answerApproval(core, input.approval, context, decisions);
       if (refused) return await finish('error', refused);
@@ -438,6 +464,7 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       const { request } = turn;
       countUsage(response.usage);
       lastStopReason = response.stopReason;
+      lastStopDetails = response.stopDetails;
       // Kept only in a shape every later request is accepted with (no blank text, unique ids,
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.
       // Ids used anywhere in the history are taken (the API wants them unique in a request).
@@ -473,7 +500,7 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       }
       if (response.stopReason === 'pause_turn') continue;
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
-        const reason = await stopHookReason(core, stopContinuations > 0, abort);
+        const reason = await stopHookReason(core, stopContinuations > 0, abort, response.stopReason);
         // Interrupted while a Stop hook ran: the run ends interrupted, not completed.
         if (abort.aborted) return await finish('interrupted');
         if (reason !== undefined) {

@@ -119,5 +119,16 @@ function responseProblem(response: unknown): string | undefined {
   const { message, usage } = response as Partial<ModelResponse>;
   if (typeof message !== 'object' || message === null || message.role !== 'assistant') return 'message is not an assistant message ({ role: "assistant", content: [...] })';
   if (!Array.isArray(message.content)) return 'message.content is not an array of content blocks';
-  return usageProblem(usage);
+  return stopDetailsProblem((response as Partial<ModelResponse>).stopDetails) ?? usageProblem(usage);
+}
+
+/** What is wrong with a custom model's `stopDetails` (it reaches the run's result as given), if anything. */
+function stopDetailsProblem(details: unknown): string | undefined {
+  if (details === undefined) return undefined;
+  if (typeof details !== 'object' || details === null || typeof (details as { type?: unknown }).type !== 'string') return 'stopDetails is not { type: string, category, explanation }';
+  for (const field of ['category', 'explanation'] as const) {
+    const value = (details as Record<string, unknown>)[field];
+    if (value !== null && typeof value !== 'string') return `stopDetails.${field} is not a string or null`;
+  }
+  return undefined;
 }

@@ -86,6 +86,20 @@ export type StopReason =
   | 'model_context_window_exceeded'
   | (string & {});
 
+/**
+ * What the API said about why it stopped, beside the stop reason: for a streaming classifier's
+ * `refusal`, the policy `category` and a human-readable `explanation` a host may show its user
+ * (either may be null when the refusal maps to no named category).
+ */
+export interface StopDetails {
+  /** The kind of stop, e.g. `refusal`. */
+  type: string;
+  /** The policy category (e.g. `cyber`), or null. */
+  category: string | null;
+  /** A sentence for the user, or null (then write your own). */
+  explanation: string | null;
+}
+
 /** Everything one model call needs. The loop builds it; adapters translate it. */
 export interface ModelRequest {
   /** System prompt blocks; identical on every turn of a session. */
@@ -120,6 +134,8 @@ export interface ModelResponse {
   model?: string;
   message: AssistantMessage;
   stopReason: StopReason | null;
+  /** What the provider said about the stop beside `stopReason` (the API's `stop_details`), when it said anything. */
+  stopDetails?: StopDetails;
   usage: Usage;
 }
 

@@ -86,7 +86,13 @@ export async function requestPlan<S extends ValueSchema | undefined = undefined>
     options.phase?.end();
     return { plan: result.output as never, text: result.text, attempts: result.outputAttempts ?? 1 };
   }
-  const failure = result.error as { issues?: string[]; attempts?: number; code?: string } | undefined;
+  const failure = result.error as { issues?: string[]; attempts?: number; code?: string; refused?: boolean } | undefined;
+  if (failure?.code === 'structured-output' && failure.refused) {
+    throw new PlanExtractionError(
+      `requestPlan: the model refused to write the plan (stop reason "refusal"), so there is none; it was not asked again, since going on from a refused answer tends to be refused again. Rephrase the task, or check it against the model's usage policy.`,
+      { attempts: failure.attempts ?? 1, responseText: result.text, issues: failure.issues ?? [], cause: result.error },
+    );
+  }
   if (failure?.code === 'structured-output') {
     const issues = failure.issues ?? [];
     throw new PlanExtractionError(

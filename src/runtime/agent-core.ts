@@ -5,7 +5,7 @@ import type { AgentEvent } from '../events/agent-event.js';
 import type { BackgroundTaskInfo, PlanVerification } from '../events/run-result.js';
 import type { BackgroundTaskRun } from './background-task-run.js';
 import type { AssistantMessage, ContentBlock, TextBlock, ToolResultBlock } from '../model/messages.js';
-import type { RequestTool } from '../model/model.js';
+import type { RequestTool, StopReason } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import type { PendingApproval } from '../types/pending-approval.js';
 import { type PermissionMode, type PermissionRules, type PermissionUpdate } from '../types/permission.js';
@@ -438,11 +438,13 @@ export class AgentCore implements AgentServices {
   }
 
   /** Appends the model's message (with `continued`, after `pause_turn`, its blocks join the last one). */
-  pushAssistant(message: AssistantMessage, messageId: string | undefined, usage: Usage | undefined): void {
+  pushAssistant(message: AssistantMessage, messageId: string | undefined, usage: Usage | undefined, stopReason?: StopReason | null): void {
     // Optional fields set only when present (no spread of a conditional object: this runs every turn).
     const entry: EntryDraft & { kind: 'message' } = { kind: 'message', message };
     if (messageId) entry.messageId = messageId;
     if (usage) entry.usage = usage;
+    // Recorded so that a reader of the session never runs the refused answer's calls.
+    if (stopReason === 'refusal') entry.stopReason = 'refusal';
     this.commit(entry);
   }
 

@@ -15,7 +15,7 @@ import { setOwnField } from '../model/set-own-field.js';
 export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft): SessionState {
   switch (entry.kind) {
     case 'message':
-      appendMessage(state, entry.message, entry.usage);
+      appendMessage(state, entry.message, entry.usage, entry.stopReason === 'refusal');
       break;
     case 'mode-change':
       state.permissionMode = entry.to;
@@ -176,10 +176,12 @@ function blocksOf(message: Message): ContentBlock[] {
  * its tool calls. A message of the same role as the last one joins it (results after an
  * interrupted batch, a continuation after `pause_turn`), so no two adjacent messages share a role.
  */
-function appendMessage(state: SessionState, message: Message, usage: Usage | undefined): void {
+function appendMessage(state: SessionState, message: Message, usage: Usage | undefined, refused: boolean): void {
   const { messages } = state;
   const last = messages[messages.length - 1];
   if (message.role === 'user') {
+    // The answers to a refused answer's calls keep the history ending on that refusal.
+    if (state.openBatch?.refused !== true) delete state.endedOnRefusal;
     if (last?.role === 'user') messages[messages.length - 1] = { role: 'user', content: [...blocksOf(last), ...blocksOf(message)] };
     else {
       messages.push(message);
@@ -201,6 +203,10 @@ function appendMessage(state: SessionState, message: Message, usage: Usage | und
   }
   if (usage) state.lastUsage = { ...usage };
   openBatchFor(state, joined);
+  if (refused) {
+    state.endedOnRefusal = true;
+    if (state.openBatch) state.openBatch.refused = true;
+  } else delete state.endedOnRefusal;
 }
 
 /** The batch of an assistant message: calls already known keep their state, new ones are undecided. */

@@ -42,6 +42,12 @@ export interface MessageEntry extends EntryBase {
   isCompactSummary?: boolean;
   /** Usage of the model call that produced this (assistant) message, counted once per provider message. */
   usage?: Usage;
+  /**
+   * Set on an assistant message the model stopped as a refusal (`'refusal'`; other stop reasons
+   * are not recorded): its tool calls are never run, also when a session is read back with them
+   * unanswered. Transcripts written before it existed do not have it.
+   */
+  stopReason?: 'refusal';
 }
 
 /** The permission mode changed. */

@@ -30,11 +30,14 @@ export function repairState(state: SessionState): string[] {
     return changes;
   }
   const known = new Map((state.openBatch?.calls ?? []).map((call) => [call.toolUseId, call]));
+  // The calls of a refused answer stay refused (never run) however the repair reshaped them.
+  const refused = state.openBatch?.refused === true || state.endedOnRefusal === true;
   state.openBatch = {
     calls: uses.map((use): BatchCall => {
       const call = known.get(use.id);
       return call && call.toolName === use.name ? call : { toolUseId: use.id, toolName: use.name, state: 'undecided' };
     }),
   };
+  if (refused) state.openBatch.refused = true;
   return changes;
 }

@@ -77,6 +77,12 @@ export interface BatchCall {
  */
 export interface OpenBatch {
   calls: BatchCall[];
+  /**
+   * The calls are of an answer the model stopped as a refusal: none runs or is asked about; they
+   * are answered as not run (by the run that received the answer, or the next run of a session
+   * read back with them open).
+   */
+  refused?: true;
 }
 
 /** What the first request of the session was sent with, kept until a compaction rewrites it. */
@@ -141,6 +147,13 @@ export interface SessionState {
    * under the threshold, or a compaction that helped, ends the pause.
    */
   autoCompactionResumesAt?: number;
+  /**
+   * The history ends on an answer the model stopped as a refusal (and the answers to its calls,
+   * which did not run): `continue()` ends on it instead of calling the model on top of it (going on
+   * from a refused answer as it is tends to be refused again). Absent otherwise; the next message
+   * (a prompt, a later answer) clears it.
+   */
+  endedOnRefusal?: true;
 }
 
 /** A tool output kept aside whole: the model sees a preview and the handle it is kept under. */

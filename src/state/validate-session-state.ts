@@ -114,6 +114,7 @@ function openBatch(value: unknown, state: Json, history: Json[], path: string): 
   const last = history[history.length - 1];
   const uses = last?.role === 'assistant' ? (last.content as Json[]).filter((entry) => entry.type === 'tool_use') : [];
   if (uses.length === 0) fail(path, 'there is an open batch, but the history does not end with a model message that calls tools');
+  if (batch.refused !== undefined && batch.refused !== true) fail(`${path}.refused`, `expected true or nothing, got ${JSON.stringify(batch.refused)}`);
   const calls = array(batch.calls, `${path}.calls`);
   if (calls.length !== uses.length) fail(`${path}.calls`, `expected ${uses.length} calls, one per tool_use of the last message, got ${calls.length}`);
   const ids = new Set<string>();
@@ -211,6 +212,7 @@ export function validateSessionState(value: unknown, path = ''): asserts value i
   if (state.autoCompactionResumesAt !== undefined && !isTokenCount(state.autoCompactionResumesAt)) {
     fail(at('autoCompactionResumesAt'), `expected a count of tokens, got ${JSON.stringify(state.autoCompactionResumesAt)}`);
   }
+  if (state.endedOnRefusal !== undefined && state.endedOnRefusal !== true) fail(at('endedOnRefusal'), `expected true or nothing, got ${JSON.stringify(state.endedOnRefusal)}`);
   if (state.openBatch !== undefined) openBatch(state.openBatch, state, history, at('openBatch'));
   else {
     // Calls in the last message with no batch to answer them would leave the history unanswered.

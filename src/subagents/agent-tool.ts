@@ -1,5 +1,5 @@
 import { customAlphabet } from 'nanoid';
-import { cutOffReason, isCutOff } from '../loop/cut-off-answer.js';
+import { completedReport } from './completed-report.js';
 import { z } from 'zod/v4';
 import type { RunResult } from '../events/run-result.js';
 import { releasePlanName } from '../plan/allocate-plan-slug.js';
@@ -81,11 +81,8 @@ export function createAgentTools(
     // (its stop is for the run it sees, this one), not an interrupt of this run reaching it.
     if (result.status === 'interrupted' && !signal.aborted) parent().nestedStopRequested = true;
     if (result.status === 'awaiting-approval') return suspendCall({ agentId: core.agentId!, state: structuredClone(core.state), data: { ...data } });
-    if (result.status === 'completed') {
-      if (result.text.trim() === '') return 'The subagent finished without a final message.';
-      // The parent model is told when the report it gets is a cut-off one.
-      return isCutOff(result.stopReason) ? `${result.text}\n\n(This report was cut off before it ended: ${cutOffReason(result.stopReason)}. It may be incomplete.)` : result.text;
-    }
+    // The parent model is told when the report it gets is a cut-off one, or a refusal.
+    if (result.status === 'completed') return completedReport(result);
     const why = result.status === 'error' ? `failed: ${result.error?.message ?? 'unknown error'}` : `stopped before finishing (${result.status})`;
     return toolOutput(`The ${data.subagentType} subagent ${why}.${result.text ? ` Its last message: ${result.text}` : ''}`, { isError: true });
   };

@@ -1,5 +1,6 @@
 import { randomId } from '../ids/random-id.js';
 import type { BackgroundTaskInfo, RunResult } from '../events/run-result.js';
+import { completedReport } from './completed-report.js';
 import { BACKGROUND_TASKS_KEY, taskEndNotification, type StoredBackgroundTask } from '../session/task-end-notification.js';
 
 export { BACKGROUND_TASKS_KEY, type StoredBackgroundTask };
@@ -129,7 +130,11 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
       (result) =>
         result === undefined
           ? finish('interrupted', NEVER_STARTED)
-          : finish(endStatus(result.status), result.text || result.error?.message || (parent.treeClosed ? '(stopped: the agent was closed while it ran)' : `(ended: ${result.status})`)),
+          : finish(
+              endStatus(result.status),
+              // A completed report says so when it was cut off or refused, as a foreground one does.
+              result.status === 'completed' ? completedReport(result) : result.text || result.error?.message || (parent.treeClosed ? '(stopped: the agent was closed while it ran)' : `(ended: ${result.status})`),
+            ),
       // Stopped while it waited for a place: it never started.
       (error: unknown) => (!began && signal.aborted ? finish('interrupted', NEVER_STARTED) : finish('failed', describeThrown(error))),
     )

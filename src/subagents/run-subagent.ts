@@ -81,7 +81,7 @@ async function runToEnd(core: AgentCore, input: RunInput, args: SubagentRunArgs)
     hooks: args.parent.options.hooks,
     signal: stopSignal.signal,
     abortedBecause: stopSignal.abortedBecause,
-    input: { sessionId: core.sessionId, agentId: summary.agentId, subagentType: args.subagentType, parentToolUseId: summary.parentToolUseId, status: result.status, text: result.text },
+    input: { sessionId: core.sessionId, agentId: summary.agentId, subagentType: args.subagentType, parentToolUseId: summary.parentToolUseId, status: result.status, text: result.text, stopReason: result.stopReason ?? null },
   }).finally(stopSignal.unlink);
   for (const error of stop.errors) args.parent.emit({ type: 'error', error, fatal: false });
   await core.flush();

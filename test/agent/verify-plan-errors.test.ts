@@ -43,7 +43,10 @@ describe('verifyPlan fails with a PlanVerificationError', () => {
     const { agent } = await agentWithPlan([refusal, refusal]);
     const error = await failure(verifyPlan({ agent }));
     expect(error.status).toBe('error');
-    expect(error.message).toMatch(/no valid verdict/);
+    // Asked once: the message names the refusal, not a retry count or a missing verdict's issues.
+    expect(error.message).toMatch(/refused to give a verdict \(stop reason "refusal"\)/);
+    expect((error.cause as StructuredOutputError).refused).toBe(true);
+    expect((error.cause as StructuredOutputError).attempts).toBe(1);
     expect(error.text).toBe("I can't help with that.");
   });
 

@@ -79,7 +79,7 @@ describe('runHooks', () => {
     vi.useFakeTimers();
     const pending = runHooks({
       event: 'Stop',
-      input: { sessionId: 's', stopHookActive: false },
+      input: { sessionId: 's', stopHookActive: false, stopReason: 'end_turn' },
       hooks: { Stop: [{ hook: () => new Promise<never>(() => {}) }, { hook: () => ({ continue: true }) }] },
       signal: new AbortController().signal,
       defaultTimeoutMs: 1000,

@@ -28,6 +28,8 @@ describe('a custom model that breaks the Model contract', () => {
     ['no usage', [{ type: 'response', response: { ...answer, usage: undefined } }], /usage is missing/],
     ['NaN tokens', [{ type: 'response', response: { ...answer, usage: { ...usage, outputTokens: Number.NaN } } }], /usage\.outputTokens is not a count of tokens/],
     ['negative tokens', [{ type: 'response', response: { ...answer, usage: { ...usage, inputTokens: -5 } } }], /usage\.inputTokens/],
+    ['stopDetails that is not an object', [{ type: 'response', response: { ...answer, stopReason: 'refusal', stopDetails: 'cyber' } }], /stopDetails is not/],
+    ['stopDetails with an object explanation', [{ type: 'response', response: { ...answer, stopReason: 'refusal', stopDetails: { type: 'refusal', category: null, explanation: { text: 'x' } } } }], /stopDetails\.explanation/],
   ])('%s: the run ends with a ModelError naming the problem', async (_name, events, message) => {
     const agent = createAgent({ model: customModel(events), maxStreamRetries: 0 });
     const result = await agent.run('Hello.').result;

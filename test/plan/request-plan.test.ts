@@ -48,4 +48,17 @@ describe('requestPlan keeps the plan phase on while it asks', () => {
     expect(written).toEqual([]);
     expect(phase.active).toBe(true);
   });
+
+  it('a refused plan: one model call, a PlanExtractionError that names the refusal (not the schema or maxAttempts), the phase stays on', async () => {
+    const model = scriptedModel([turn('{"goal": "I cannot', { stopReason: 'refusal' }), JSON.stringify(plan)]);
+    const phase = createPlanPhase();
+    const agent = createAgent({ model, hooks: { ...phase.hooks } });
+    phase.begin();
+    const error = await requestPlan(agent, { phase, maxAttempts: 3 }).catch((caught: unknown) => caught);
+    expect(PlanExtractionError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain('"refusal"');
+    expect((error as Error).message).not.toContain('maxAttempts');
+    expect(model.requests).toHaveLength(1);
+    expect(phase.active).toBe(true);
+  });
 });

@@ -21,17 +21,20 @@ import { settled } from '../../src/state/index.js';
 // DESIGN §13: live state = state folded from the store = state from the snapshot, for any
 // sequence of runs, approvals, mode switches, forks and crashes — compared at rest.
 
-type TurnSpec = { kind: 'text' } | { kind: 'calls'; calls: Array<'read' | 'write' | 'todo' | 'unknown'> };
+type TurnSpec = { kind: 'text' } | { kind: 'calls' | 'refused'; calls: Array<'read' | 'write' | 'todo' | 'unknown'> };
 type Op =
   | { kind: 'run'; turns: TurnSpec[] }
   | { kind: 'approve'; pick: number; behavior: 'allow' | 'deny' | 'edit' }
   | { kind: 'mode'; mode: PermissionMode }
   | { kind: 'fork' }
-  | { kind: 'crash'; from: 'store' | 'snapshot' };
+  | { kind: 'crash'; from: 'store' | 'snapshot' }
+  | { kind: 'continue' };
 
 const turnSpec: fc.Arbitrary<TurnSpec> = fc.oneof(
   fc.constant({ kind: 'text' } as const),
   fc.record({ kind: fc.constant('calls' as const), calls: fc.array(fc.constantFrom('read', 'write', 'todo', 'unknown'), { minLength: 1, maxLength: 3 }) }),
+  // An answer the model stops as a refusal, with or without calls (none of which runs).
+  fc.record({ kind: fc.constant('refused' as const), calls: fc.array(fc.constantFrom('read', 'write', 'todo', 'unknown'), { maxLength: 2 }) }),
 );
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('run' as const), turns: fc.array(turnSpec, { maxLength: 3 }) }) },
@@ -39,6 +42,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('mode' as const), mode: fc.constantFrom<PermissionMode>('default', 'acceptEdits', 'plan', 'dontAsk') }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'fork' } as const) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('crash' as const), from: fc.constantFrom('store', 'snapshot') }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'continue' } as const) },
 );
 
 /** A model that plays the queued turns, then answers with text. */
@@ -51,7 +55,7 @@ function queuedModel(queue: TurnSpec[]): Model {
     async *stream(): AsyncGenerator<ModelStreamEvent> {
       const spec = queue.shift() ?? { kind: 'text' };
       const content: ContentBlock[] =
-        spec.kind === 'text'
+        spec.kind === 'text' || (spec.kind === 'refused' && spec.calls.length === 0)
           ? [{ type: 'text', text: `answer ${++id}` }]
           : spec.calls.map((call): ContentBlock => {
               const toolUseId = `toolu_p${++id}`;
@@ -60,7 +64,7 @@ function queuedModel(queue: TurnSpec[]): Model {
               if (call === 'todo') return { type: 'tool_use', id: toolUseId, name: 'TodoWrite', input: { todos: [{ content: `step ${id}`, status: 'pending', activeForm: `Doing ${id}` }] } };
               return { type: 'tool_use', id: toolUseId, name: 'missing_tool', input: {} };
             });
-      yield { type: 'response', response: { message: { role: 'assistant', content }, stopReason: spec.kind === 'text' ? 'end_turn' : 'tool_use', usage: { inputTokens: 3, outputTokens: 2, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } } };
+      yield { type: 'response', response: { message: { role: 'assistant', content }, stopReason: spec.kind === 'refused' ? 'refusal' : spec.kind === 'text' ? 'end_turn' : 'tool_use', usage: { inputTokens: 3, outputTokens: 2, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } } };
     },
   };
 }
@@ -111,6 +115,8 @@ describe('live state = folded state = snapshot state', () => {
                   ? { behavior: 'allow' as const, updatedInput: { n: 999 } }
                   : { behavior: 'allow' as const };
             await agent.resolveApproval(approval.id, decision).result;
+          } else if (step.kind === 'continue') {
+            await agent.continue().result;
           } else if (step.kind === 'mode') {
             agent.setPermissionMode(step.mode);
             await agent.flush();
@@ -140,7 +146,8 @@ describe('live state = folded state = snapshot state', () => {
           // And the history is always one the API accepts once the open batch is answered.
           const messages = [...live.messages];
           if (live.openBatch) messages.push({ role: 'user', content: live.openBatch.calls.map((call) => ({ type: 'tool_result', tool_use_id: call.toolUseId, content: 'x' })) });
-          else messages.push({ role: 'user', content: 'next' });
+          // (A history ending with the answers of a refused answer's calls takes the next prompt into that message.)
+          else if (messages.at(-1)?.role !== 'user') messages.push({ role: 'user', content: 'next' });
           if (messages.length > 1 || live.messages.length > 0) expect(validateMessagesRequest(messages)).toBeUndefined();
         }
         await agent.close();

@@ -291,7 +291,7 @@ export class ClaudeCodeSessionNormalizer {
     const base = this.base(line, thread.agentId);
     if (role === 'assistant') {
       const messageId = stringField(raw.id);
-      const outcome = this.threads.assistant(thread, base, messageId, toUsage(raw.usage), toBlocks(content, problems) ?? [], out);
+      const outcome = this.threads.assistant(thread, base, messageId, toUsage(raw.usage), toBlocks(content, problems) ?? [], out, raw.stop_reason === 'refusal');
       if (outcome === 'late') {
         this.report.warn(`it belongs to message ${messageId!.slice(0, 80)}, which was already complete (its lines came before other messages); the line is skipped`);
       }

@@ -44,13 +44,15 @@ export class ClaudeCodeThreads {
   }
 
   /** Adds an assistant line: it starts a message, joins the open one, or repeats what was read. */
-  assistant(thread: Thread, base: EntryBase, messageId: string | undefined, usage: Usage | undefined, blocks: ContentBlock[], out: SessionEntry[]): AssistantLineOutcome {
+  assistant(thread: Thread, base: EntryBase, messageId: string | undefined, usage: Usage | undefined, blocks: ContentBlock[], out: SessionEntry[], refused = false): AssistantLineOutcome {
     const { stats } = this.context;
     const pending = thread.pending;
     if (pending && messageId !== undefined && pending.messageId === messageId) {
       const fresh = this.freshBlocks(thread, blocks);
       // Claude Code repeats usage on every line; the last line has the final output count.
       if (usage) pending.usage = usage;
+      // A refusal on any line of the message makes the whole message a refused answer (its calls never run).
+      if (refused) pending.stopReason = 'refusal';
       if (fresh.length === 0 && blocks.length > 0) {
         stats.duplicateLines++;
         return 'repeated';
@@ -72,6 +74,7 @@ export class ClaudeCodeThreads {
       message: { role: 'assistant', content: blocks },
       ...(messageId !== undefined ? { messageId } : {}),
       ...(usage ? { usage } : {}),
+      ...(refused ? { stopReason: 'refusal' as const } : {}),
     };
     thread.pendingBlocks = undefined;
     thread.toolUseIndex.clear();

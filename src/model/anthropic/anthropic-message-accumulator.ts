@@ -1,5 +1,5 @@
 import type { ContentBlock } from '../messages.js';
-import type { ModelResponse, ModelStreamEvent, StopReason } from '../model.js';
+import type { ModelResponse, ModelStreamEvent, StopDetails, StopReason } from '../model.js';
 import { emptyUsage, type Usage } from '../usage.js';
 import type { AnthropicStreamEvent, AnthropicWireUsage } from './anthropic-stream-event.js';
 import { INCOMPLETE_TOOL_INPUT_KEY, parseToolInputJson, type IncompleteToolInput } from '../incomplete-tool-input.js';
@@ -49,6 +49,20 @@ function deltaString(delta: { type: string; [key: string]: unknown }, field: str
   throw new TypeError(`${delta.type}.${field} is ${describeKind(value)}, not a string`);
 }
 
+/** The longest `stop_details` text kept (a category, an explanation); longer text is cut. */
+const MAX_STOP_DETAIL_CHARS = 2000;
+
+/** A `stop_details` text field: a string (bounded), else null. */
+function detailText(value: unknown): string | null {
+  return typeof value === 'string' ? value.slice(0, MAX_STOP_DETAIL_CHARS) : null;
+}
+
+/** The API's `stop_details` as {@link StopDetails}, or undefined when it is not an object with a string `type`. */
+function stopDetailsOf(value: unknown): StopDetails | undefined {
+  if (!isObject(value) || typeof value.type !== 'string') return undefined;
+  return { type: value.type.slice(0, 100), category: detailText(value.category), explanation: detailText(value.explanation) };
+}
+
 /** No input given: absent, or an object without keys (how the API opens a streamed `tool_use`). */
 function isEmptyInput(input: unknown): boolean {
   return input === undefined || input === null || (typeof input === 'object' && !Array.isArray(input) && Object.keys(input).length === 0);
@@ -87,8 +101,10 @@ export class AnthropicMessageAccumulator {
   id: string | undefined;
   /** Model id from `message_start`. */
   model: string | undefined;
-  /** Stop reason from `message_delta`; null until it arrives. */
+  /** Stop reason from `message_delta` (the last one reported, except that `refusal` stays); null until it arrives. */
   stopReason: StopReason | null = null;
+  /** `stop_details` from `message_delta` (kept with a refusal, like the stop reason). */
+  stopDetails: StopDetails | undefined;
   /** Usage, last known value of each counter. */
   readonly usage: Usage = emptyUsage();
   /** True once `message_start` arrived. */
@@ -130,7 +146,13 @@ export class AnthropicMessageAccumulator {
         return undefined;
       case 'message_delta': {
         const delta: Record<string, unknown> = isObject(event.delta) ? event.delta : {};
-        if (typeof delta.stop_reason === 'string' || delta.stop_reason === null) this.stopReason = delta.stop_reason;
+        // A refusal is final: a later stop reason (a second message_delta) cannot unsay it, or the
+        // refused answer's calls would run and the loop would go on from it.
+        if ((typeof delta.stop_reason === 'string' || delta.stop_reason === null) && this.stopReason !== 'refusal') {
+          this.stopReason = delta.stop_reason;
+          const details = stopDetailsOf(delta.stop_details);
+          if (details) this.stopDetails = details;
+        }
         if (isObject(event.usage)) this.#updateUsage(event.usage);
         return undefined;
       }
@@ -167,6 +189,7 @@ export class AnthropicMessageAccumulator {
     };
     if (this.id !== undefined) response.id = this.id;
     if (this.model !== undefined) response.model = this.model;
+    if (this.stopDetails !== undefined) response.stopDetails = this.stopDetails;
     return response;
   }
 

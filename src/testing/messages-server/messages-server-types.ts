@@ -1,5 +1,5 @@
 import type { ContentBlock, Message, TextBlock } from '../../model/messages.js';
-import type { StopReason } from '../../model/model.js';
+import type { StopDetails, StopReason } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
 import type { ScriptMismatchError } from '../../errors/script-mismatch-error.js';
 import type { PromptCachingOptions } from './prompt-cache.js';
@@ -17,6 +17,12 @@ export interface MessagesServerTurn {
    * @default 'tool_use' when `content` has a `tool_use` block, else 'end_turn'
    */
   stopReason?: StopReason;
+  /**
+   * Sent as the API's `stop_details` beside the stop reason (e.g. a refusal's `category` and
+   * `explanation`).
+   * @default undefined (none sent)
+   */
+  stopDetails?: StopDetails;
   /**
    * Token counts to report; missing counts are estimated from the request and content sizes.
    * @default estimated

@@ -15,8 +15,15 @@ export function scriptedTurnMessage(turn: MessagesServerTurn, request: MessagesR
     content: turn.content,
     stop_reason: turnStopReason(turn),
     stop_sequence: null,
+    ...(turn.stopDetails ? { stop_details: wireStopDetails(turn) } : {}),
     usage: { ...usage, service_tier: 'standard' },
   };
+}
+
+/** A turn's `stopDetails` as the API sends them (`stop_details`). */
+function wireStopDetails(turn: MessagesServerTurn): Record<string, unknown> | undefined {
+  const details = turn.stopDetails;
+  return details ? { type: details.type, category: details.category, explanation: details.explanation } : undefined;
 }
 
 /**
@@ -49,7 +56,7 @@ export function scriptedTurnEvents(turn: MessagesServerTurn, request: MessagesRe
   events.push(
     {
       type: 'message_delta',
-      delta: { stop_reason: turnStopReason(turn), stop_sequence: null },
+      delta: { stop_reason: turnStopReason(turn), stop_sequence: null, ...(turn.stopDetails ? { stop_details: wireStopDetails(turn) } : {}) },
       usage: { ...usage },
     },
     { type: 'message_stop' },

@@ -1,5 +1,5 @@
 import type { ContentBlock, TextBlock, ThinkingBlock, ToolUseBlock } from '../../model/messages.js';
-import type { ModelRequest, StopReason } from '../../model/model.js';
+import type { ModelRequest, StopDetails, StopReason } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
 import { accepts, checkOptions, describeOptionValue, isFunction, isNonEmptyString, isPlainObject, type OptionsSpec } from '../../options/index.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
@@ -43,6 +43,8 @@ export interface ScriptedTurnOptions {
    * @default 'tool_use' when the turn has tool calls, else 'end_turn'
    */
   stopReason?: StopReason;
+  /** The `stopDetails` reported with it (e.g. a refusal's category and explanation). @default undefined */
+  stopDetails?: StopDetails;
   /** Usage reported for the turn. @default 10 input and 10 output tokens */
   usage?: Partial<Usage>;
   /**
@@ -68,6 +70,7 @@ export type ScriptItem = ScriptedTurn | ScriptedTurnFactory | string | ContentBl
 
 const TURN_OPTIONS: OptionsSpec<ScriptedTurnOptions> = {
   stopReason: isNonEmptyString,
+  stopDetails: isPlainObject,
   usage: isPlainObject,
   hold: isFunction,
   error: accepts('an Error', (value) => value instanceof Error),

@@ -142,6 +142,7 @@ export function scriptedModel(script: ScriptItem[], options: ScriptedModelOption
         model: options.modelId ?? 'scripted',
         message: { role: 'assistant', content: scripted.content.map((block) => ({ ...block })) },
         stopReason: scripted.stopReason ?? (hasToolCalls ? 'tool_use' : 'end_turn'),
+        ...(scripted.stopDetails ? { stopDetails: { ...scripted.stopDetails } } : {}),
         usage: fullUsage(scripted.usage),
       },
     };
