@@ -6,9 +6,9 @@ import type { Tool } from '../../tools/types.js';
 import { findOutsidePath } from './bash-command-paths.js';
 import { bashReadTargets } from './bash-read-targets.js';
 import { bashWriteTargets } from './bash-write-targets.js';
-import { classifyBashCommand } from './classify-bash-command.js';
+import { classifyBashCommand, type BashCommandClassification } from './classify-bash-command.js';
 import { findCatastrophicCommand } from './find-catastrophic-command.js';
-import { gitSafeEnvironment } from './git-safe-environment.js';
+import { gitReadOnlyEnvironment, gitSafeEnvironment } from './git-safe-environment.js';
 import { parseShellCommand } from '../../permissions/shell/index.js';
 import { runShellCommand, type ShellCommandResult } from './run-shell-command.js';
 import { truncateMiddle } from './truncate-output.js';
@@ -16,6 +16,7 @@ import { revealHiddenCharactersInOutput } from '../../tools/reveal-hidden-charac
 import { stripTerminalEscapes } from '../../tools/strip-terminal-escapes.js';
 import { MAX_BASH_TIMEOUT_MS, type WorkspaceContext } from './workspace-context.js';
 import { displayBash } from './display-bash.js';
+import { commandSearchPath, shadowedCommandProblem } from './shadowed-command.js';
 
 const bashInput = z.object({
   command: z.string().min(1).describe('The command to run.'),
@@ -61,6 +62,10 @@ function formatResult(result: ShellCommandResult, timeoutMs: number, maxChars: n
  * Creates the Bash tool: runs a shell command in the working directory. Every command runs with
  * {@link gitSafeEnvironment}: git's pager, hooks, fsmonitor, external diff and signature programs
  * are pinned, so read-only git subcommands do not run programs named in a repository's config.
+ * A command that only reads runs with {@link gitReadOnlyEnvironment} too (no git transport, so a
+ * partial clone's missing object is not fetched with the repository's `core.sshCommand`), and is
+ * read-only only when the programs it names are not found first in a workspace directory on
+ * `PATH` or through a relative `PATH` entry.
  * Residual risk: textconv, external-diff and clean/process filter drivers that a repository's own
  * config defines and its `.gitattributes` selects still run (driver names cannot be pinned);
  * Write/Edit under `.git/` always ask, so the agent cannot add one to a repository without the host.
@@ -71,6 +76,16 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
   const env = gitSafeEnvironment(context.env);
   // With CDPATH, `cd name` may go to a directory outside the workspace that was not checked.
   delete env.CDPATH;
+  const readOnlyEnv = gitReadOnlyEnvironment(env);
+  const searchPath = commandSearchPath(env.PATH, boundary);
+  // Read-only only when every part is on the list and every name it runs is the system's program,
+  // not one a workspace directory on PATH (or a relative PATH entry) puts in its place.
+  const classify = (command: string): BashCommandClassification => {
+    const classification = classifyBashCommand(command);
+    if (!classification.readOnly) return classification;
+    const shadowed = shadowedCommandProblem(command, searchPath);
+    return shadowed ? { readOnly: false, reason: shadowed } : classification;
+  };
   return defineTool({
     name: 'Bash',
     description: [
@@ -91,7 +106,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       writes: (input) => bashWriteTargets(boundary, (input as BashInput).command),
     },
     display: displayBash(boundary),
-    isReadOnlyCall: (input) => classifyBashCommand(input.command).readOnly,
+    isReadOnlyCall: (input) => classify(input.command).readOnly,
     validateInput({ input }) {
       if (input.command.includes('\0')) return 'The command contains a NUL character, which no shell accepts.';
       const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
@@ -99,7 +114,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       return undefined;
     },
     async checkPermissions({ input }) {
-      const classification = classifyBashCommand(input.command);
+      const classification = classify(input.command);
       if (!classification.readOnly) {
         return { behavior: 'ask', message: `This command may change files or run programs: ${classification.reason}.`, suggestions: suggestBashRule(input.command) };
       }
@@ -107,16 +122,22 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       if (outside) return { behavior: 'ask', message: outside.message, blockedPath: outside.blockedPath, suggestions: [] };
       return { behavior: 'passthrough' };
     },
-    async execute({ input, signal }) {
+    async execute({ input, signal, agent }) {
       // Checked again here: a host may have replaced the input when approving it.
       const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
       if (catastrophic) return toolOutput(`Refused, in every permission mode: ${catastrophic}. This command is never run.`, { isError: true });
+      const readOnly = classify(input.command).readOnly;
+      // Looked at again: in plan mode only a read-only command runs, whatever changed since it was allowed.
+      if (!readOnly && agent.permissionMode === 'plan') {
+        return toolOutput('Refused: in plan mode only read-only commands run, and this one no longer is (a program on PATH changed since it was allowed).', { isError: true });
+      }
       const timeoutMs = input.timeout ?? context.bashTimeoutMs;
       const result = await runShellCommand({
         command: input.command,
         cwd: boundary.cwd,
         shell: context.shell,
-        env,
+        // A command that runs unasked cannot reach a git transport (a partial clone's lazy fetch).
+        env: readOnly ? readOnlyEnv : env,
         timeoutMs,
         maxOutputChars: context.maxOutputChars,
         signal,
