@@ -66,8 +66,9 @@ function formatResult(result: ShellCommandResult, timeoutMs: number, maxChars: n
  * partial clone's missing object is not fetched with the repository's `core.sshCommand`), and is
  * read-only only when the programs it names are not found first in a workspace directory on
  * `PATH` or through a relative `PATH` entry.
- * Residual risk: textconv, external-diff and clean/process filter drivers that a repository's own
- * config defines and its `.gitattributes` selects still run (driver names cannot be pinned);
+ * Textconv, external-diff and clean/smudge/process filter drivers cannot be pinned (their names
+ * are the repository's): a git command in a repository whose own configuration (or a submodule's)
+ * defines one is asked, also past allow rules, and refused in plan mode (see `gitDriverProblem`);
  * Write/Edit under `.git/` always ask, so the agent cannot add one to a repository without the host.
  */
 export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
@@ -113,12 +114,21 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       if (catastrophic) return `Refused, in every permission mode: ${catastrophic}. This command is never run.`;
       return undefined;
     },
-    async checkPermissions({ input }) {
+    async checkPermissions({ input, agent }) {
       const classification = classify(input.command);
       if (!classification.readOnly) {
         return { behavior: 'ask', message: `This command may change files or run programs: ${classification.reason}.`, suggestions: suggestBashRule(input.command) };
       }
-      const outside = await findOutsidePath(boundary, input.command);
+      const found = await findOutsidePath(boundary, input.command);
+      // The first finding ends the analysis: a driver further on must not hide behind an outside path an allow rule vouches for.
+      const program = found === undefined || found.runsProgram ? found : await findOutsidePath(boundary, input.command, { programsOnly: true });
+      const outside = program?.runsProgram ? program : found;
+      if (outside?.runsProgram) {
+        // A program the repository names is not a read: in plan mode it never runs; otherwise the
+        // host answers, not an allow rule written for a read (`Bash(git diff:*)`).
+        if (agent.permissionMode === 'plan') return { behavior: 'deny', message: `Refused in plan mode: ${outside.message}` };
+        return { behavior: 'ask', message: outside.message, safety: true, suggestions: [] };
+      }
       if (outside) return { behavior: 'ask', message: outside.message, blockedPath: outside.blockedPath, suggestions: [] };
       return { behavior: 'passthrough' };
     },
@@ -127,9 +137,15 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
       if (catastrophic) return toolOutput(`Refused, in every permission mode: ${catastrophic}. This command is never run.`, { isError: true });
       const readOnly = classify(input.command).readOnly;
-      // Looked at again: in plan mode only a read-only command runs, whatever changed since it was allowed.
-      if (!readOnly && agent.permissionMode === 'plan') {
-        return toolOutput('Refused: in plan mode only read-only commands run, and this one no longer is (a program on PATH changed since it was allowed).', { isError: true });
+      if (agent.permissionMode === 'plan') {
+        // Looked at again: in plan mode only a read-only command runs, whatever changed since it
+        // was allowed, and a git driver the repository names never runs (an allow rule or a hook
+        // may have allowed the call past the tool's own check).
+        if (!readOnly) {
+          return toolOutput('Refused: in plan mode only read-only commands run, and this one no longer is (a program on PATH changed since it was allowed).', { isError: true });
+        }
+        const program = await findOutsidePath(boundary, input.command, { programsOnly: true });
+        if (program?.runsProgram) return toolOutput(`Refused in plan mode: ${program.message}`, { isError: true });
       }
       const timeoutMs = input.timeout ?? context.bashTimeoutMs;
       const result = await runShellCommand({

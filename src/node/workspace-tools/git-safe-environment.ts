@@ -48,10 +48,10 @@ const REMOVED_VARIABLES = ['GIT_EXTERNAL_DIFF'];
  * (git ≥ 2.45 and its security releases: a partial clone's missing object is not fetched through the repository's remote), and `GIT_EXTERNAL_DIFF` is removed.
  * A `GIT_CONFIG_COUNT` that is not a non-negative integer is replaced (git would refuse to run).
  *
- * Not closed: `diff.<driver>.textconv`, `diff.<driver>.command` and `filter.<driver>.clean` /
- * `.process` for a driver named in `.gitattributes` — driver names are arbitrary, so they cannot
- * be pinned; a repository whose own config defines such a driver still runs it on `git diff`,
- * `git show`, `git log -p`, `git blame` or `git status`. Bare repositories are only used when
+ * Not closed here: `diff.<driver>.textconv`, `diff.<driver>.command` and `filter.<driver>.clean` /
+ * `.smudge` / `.process` for a driver named in `.gitattributes` — driver names are arbitrary, so
+ * they cannot be pinned; the Bash tool asks instead (`gitDriverProblem`) before a git command in a
+ * repository whose own config defines one. Bare repositories are only used when
  * named explicitly (`--git-dir`, which the classifier does not treat as read-only). With git before
  * 2.45, a read of a partial clone's missing object still fetches it with the repository's
  * `core.sshCommand` (or `uploadpack`, remote helper, …): commands that run unasked get
