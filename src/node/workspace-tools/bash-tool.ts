@@ -16,7 +16,7 @@ import { revealHiddenCharactersInOutput } from '../../tools/reveal-hidden-charac
 import { stripTerminalEscapes } from '../../tools/strip-terminal-escapes.js';
 import { MAX_BASH_TIMEOUT_MS, type WorkspaceContext } from './workspace-context.js';
 import { displayBash } from './display-bash.js';
-import { commandSearchPath, shadowedCommandProblem } from './shadowed-command.js';
+import { commandSearchPath, shadowedCommandProblem, trustedSearchPath } from './shadowed-command.js';
 
 const bashInput = z.object({
   command: z.string().min(1).describe('The command to run.'),
@@ -65,7 +65,8 @@ function formatResult(result: ShellCommandResult, timeoutMs: number, maxChars: n
  * A command that only reads runs with {@link gitReadOnlyEnvironment} too (no git transport, so a
  * partial clone's missing object is not fetched with the repository's `core.sshCommand`), and is
  * read-only only when the programs it names are not found first in a workspace directory on
- * `PATH` or through a relative `PATH` entry.
+ * `PATH` or through a relative `PATH` entry; it runs with those entries left out of `PATH`, so
+ * what it starts in its turn (a git driver of the user's configuration) is not the workspace's.
  * Textconv, external-diff and clean/smudge/process filter drivers cannot be pinned (their names
  * are the repository's): a git command in a repository whose own configuration (or a submodule's)
  * defines one is asked, also past allow rules, and refused in plan mode (see `gitDriverProblem`);
@@ -77,8 +78,11 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
   const env = gitSafeEnvironment(context.env);
   // With CDPATH, `cd name` may go to a directory outside the workspace that was not checked.
   delete env.CDPATH;
-  const readOnlyEnv = gitReadOnlyEnvironment(env);
   const searchPath = commandSearchPath(env.PATH, boundary);
+  // What a read-only command starts in its turn (a git driver of the user's configuration, `diff`)
+  // is looked up only in the PATH entries outside the workspace.
+  const trustedPath = trustedSearchPath(searchPath, env.PATH);
+  const readOnlyEnv = gitReadOnlyEnvironment(trustedPath === undefined ? env : { ...env, PATH: trustedPath });
   // Read-only only when every part is on the list and every name it runs is the system's program,
   // not one a workspace directory on PATH (or a relative PATH entry) puts in its place.
   const classify = (command: string): BashCommandClassification => {

@@ -112,3 +112,19 @@ export function shadowedCommandProblem(command: string, searchPath: CommandSearc
   }
   return undefined;
 }
+
+/** Searched when no `PATH` entry is trusted: an empty `PATH` would be the working directory. */
+const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/**
+ * The `PATH` a read-only command runs with: the entries that are neither relative nor inside the
+ * workspace, in order. Whatever the command starts in its turn by name — git's drivers and
+ * helpers from the user's configuration (`git-lfs`), `diff`, `ssh`, `gpg` — then cannot be a
+ * program of the workspace either, whatever appears there after the command was allowed.
+ * @returns `undefined` when `PATH` is not set (the shell's default path is used).
+ */
+export function trustedSearchPath(searchPath: CommandSearchPath, pathValue: string | undefined): string | undefined {
+  if (pathValue === undefined) return undefined;
+  const trusted = searchPath.directories.filter((directory) => directory.untrusted === undefined).map((directory) => directory.entry);
+  return trusted.length > 0 ? trusted.join(':') : FALLBACK_PATH;
+}

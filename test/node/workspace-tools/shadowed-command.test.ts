@@ -111,3 +111,31 @@ describe('attack: a relative PATH entry', () => {
 function outcomeText(raw: unknown): string {
   return JSON.stringify(raw);
 }
+
+describe('attack: a program a read-only command starts in its turn', () => {
+  it('a textconv driver of the user\'s own configuration is looked up outside the workspace: a workspace program of its name never runs', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=a@b', '-c', 'user.name=a', ...args], { cwd: work, stdio: 'pipe' });
+    const home = path.join(base, 'home');
+    await fs.mkdir(home);
+    await fs.writeFile(path.join(home, '.gitconfig'), '[diff "conv"]\n\ttextconv = userconv\n');
+    await fs.writeFile(path.join(work, '.gitattributes'), 'notes.md diff=conv\n');
+    git('init', '-q');
+    git('add', '.');
+    git('commit', '-qm', 'one');
+    await fs.writeFile(path.join(work, 'notes.md'), 'changed\n');
+    git('commit', '-qam', 'two');
+    // The agent (acceptEdits) may write here; the user's driver names a program by PATH.
+    await plant(path.join(work, 'node_modules', '.bin', 'userconv'));
+    const bash = toolNamed(workspaceTools({ cwd: work, env: { HOME: home, PATH: `${path.join(work, 'node_modules', '.bin')}:${systemPath}` } }), 'Bash');
+    const result = await callTool(bash, { command: 'git log -p' }, { agent: fakeAgent('plan') });
+    expect(result.check).toEqual({ behavior: 'passthrough' });
+    expect(await exists(marker)).toBe(false);
+  });
+
+  it('PATH with nothing but workspace entries runs read-only commands with the system directories, never an empty PATH', async () => {
+    const bash = bashWith(`${path.join(work, 'bin')}`);
+    const result = await callTool(bash, { command: 'cat notes.md' }, { agent: fakeAgent('plan') });
+    expect(result.text).toBe('notes');
+  });
+});
