@@ -101,6 +101,8 @@ class OutsidePathFound extends Error {
 export interface FindOutsidePathOptions {
   /** Only look for programs the command would run (git drivers), in the directories it may be in; paths are not checked. */
   programsOnly?: boolean;
+  /** The environment git runs with, to list the submodules checked out (see {@link gitDriverProblem}). */
+  gitEnvironment?: Record<string, string | undefined>;
 }
 
 /**
@@ -123,7 +125,7 @@ export interface FindOutsidePathOptions {
 export async function findOutsidePath(boundary: WorkspaceBoundary, command: string | ParsedShellCommand, options: FindOutsidePathOptions = {}): Promise<OutsidePathFinding | undefined> {
   const parsed = typeof command === 'string' ? parseShellCommand(command) : command;
   if (parsed.error !== undefined) return ask(`The command could not be parsed (${parsed.error}), so the paths it reads were not checked.`);
-  const analysis = new PathAnalysis(boundary, options.programsOnly === true);
+  const analysis = new PathAnalysis(boundary, options);
   try {
     await analysis.list(parsed.tree, [{ directory: boundary.cwd, status: 0 }]);
   } catch (error) {
@@ -137,11 +139,14 @@ class PathAnalysis {
   private checked = 0;
   private readonly home: string;
 
+  private readonly programsOnly: boolean;
+
   constructor(
     private readonly boundary: WorkspaceBoundary,
-    private readonly programsOnly: boolean,
+    private readonly options: FindOutsidePathOptions,
   ) {
     this.home = boundary.lexical('~');
+    this.programsOnly = options.programsOnly === true;
   }
 
   async list(items: ShellList, states: ShellState[]): Promise<ShellState[]> {
@@ -255,7 +260,7 @@ class PathAnalysis {
 
   /** A diff or filter driver the repository's configuration defines runs on reads (see {@link gitDriverProblem}). */
   private async gitDrivers(directory: string): Promise<void> {
-    const problem = await gitDriverProblem(directory);
+    const problem = await gitDriverProblem(directory, { gitEnvironment: this.options.gitEnvironment });
     if (problem === undefined) return;
     throw new OutsidePathFound({
       blockedPath: undefined,

@@ -123,9 +123,9 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       if (!classification.readOnly) {
         return { behavior: 'ask', message: `This command may change files or run programs: ${classification.reason}.`, suggestions: suggestBashRule(input.command) };
       }
-      const found = await findOutsidePath(boundary, input.command);
+      const found = await findOutsidePath(boundary, input.command, { gitEnvironment: readOnlyEnv });
       // The first finding ends the analysis: a driver further on must not hide behind an outside path an allow rule vouches for.
-      const program = found === undefined || found.runsProgram ? found : await findOutsidePath(boundary, input.command, { programsOnly: true });
+      const program = found === undefined || found.runsProgram ? found : await findOutsidePath(boundary, input.command, { programsOnly: true, gitEnvironment: readOnlyEnv });
       const outside = program?.runsProgram ? program : found;
       if (outside?.runsProgram) {
         // A program the repository names is not a read: in plan mode it never runs; otherwise the
@@ -148,7 +148,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
         if (!readOnly) {
           return toolOutput('Refused: in plan mode only read-only commands run, and this one no longer is (a program on PATH changed since it was allowed).', { isError: true });
         }
-        const program = await findOutsidePath(boundary, input.command, { programsOnly: true });
+        const program = await findOutsidePath(boundary, input.command, { programsOnly: true, gitEnvironment: readOnlyEnv });
         if (program?.runsProgram) return toolOutput(`Refused in plan mode: ${program.message}`, { isError: true });
       }
       const timeoutMs = input.timeout ?? context.bashTimeoutMs;

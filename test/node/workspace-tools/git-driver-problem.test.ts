@@ -165,6 +165,32 @@ describe('attack: a diff or filter driver of the repository configuration', () =
     expect(await decide('git status', 'plan')).toBe('deny');
   });
 
+  it.each(['an embedded repository added with git add', 'a submodule not absorbed into .git/modules'])('%s: its driver runs on the superproject\'s `git status`, so that is refused in plan mode', async (kind) => {
+    const sub = path.join(work, 'sub');
+    await fs.mkdir(sub);
+    git(sub, 'init', '-q');
+    await fs.writeFile(path.join(sub, '.gitattributes'), '*.txt filter=inner\n');
+    await fs.writeFile(path.join(sub, 's.txt'), 'a\n');
+    git(sub, 'add', '.');
+    git(sub, 'commit', '-qm', 'inner');
+    if (kind.startsWith('an embedded')) git(work, 'add', 'sub');
+    else git(work, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', './sub', 'sub');
+    git(work, 'commit', '-qm', 'with sub');
+    expect(await decide('git status', 'plan')).toBe('allow');
+    git(sub, 'config', 'filter.inner.clean', `touch ${marker}; cat`);
+    await fs.writeFile(path.join(sub, 's.txt'), 'b\n');
+    await fs.utimes(path.join(sub, 's.txt'), new Date('2001-02-03T04:05:06Z'), new Date('2001-02-03T04:05:06Z'));
+    // The attack is real: git status of the superproject runs the submodule's filter.
+    execFileSync('git', ['status'], { cwd: work, stdio: 'pipe' });
+    expect(await exists(marker)).toBe(true);
+    await fs.rm(marker);
+    for (const command of ['git status', 'git diff', 'cd sub && git status']) {
+      const result = await callTool(toolNamed(workspaceTools({ cwd: work }), 'Bash'), { command }, { agent: fakeAgent('plan') });
+      expect(result.check, command).toMatchObject({ behavior: 'deny', message: expect.stringContaining('clean') });
+    }
+    expect(await exists(marker)).toBe(false);
+  });
+
   it('a driver in the user\'s own configuration (Git LFS style) is not the repository\'s: reads still run unasked', async () => {
     const home = path.join(base, 'home');
     await fs.mkdir(home);
