@@ -140,13 +140,14 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       // Checked again here: a host may have replaced the input when approving it.
       const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
       if (catastrophic) return toolOutput(`Refused, in every permission mode: ${catastrophic}. This command is never run.`, { isError: true });
-      const readOnly = classify(input.command).readOnly;
+      const classification = classify(input.command);
+      const readOnly = classification.readOnly;
       if (agent.permissionMode === 'plan') {
         // Looked at again: in plan mode only a read-only command runs, whatever changed since it
         // was allowed, and a git driver the repository names never runs (an allow rule or a hook
         // may have allowed the call past the tool's own check).
         if (!readOnly) {
-          return toolOutput('Refused: in plan mode only read-only commands run, and this one no longer is (a program on PATH changed since it was allowed).', { isError: true });
+          return toolOutput(`Refused: in plan mode only read-only commands run, and this one is not (${classification.reason}); it was allowed before that changed.`, { isError: true });
         }
         const program = await findOutsidePath(boundary, input.command, { programsOnly: true, gitEnvironment: readOnlyEnv });
         if (program?.runsProgram) return toolOutput(`Refused in plan mode: ${program.message}`, { isError: true });
