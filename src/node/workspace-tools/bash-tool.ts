@@ -85,11 +85,11 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
   const readOnlyEnv = gitReadOnlyEnvironment(trustedPath === undefined ? env : { ...env, PATH: trustedPath });
   // Read-only only when every part is on the list and every name it runs is the system's program,
   // not one a workspace directory on PATH (or a relative PATH entry) puts in its place.
-  const classify = (command: string): BashCommandClassification => {
+  const classify = (command: string): BashCommandClassification & { shadowed?: true } => {
     const classification = classifyBashCommand(command);
     if (!classification.readOnly) return classification;
     const shadowed = shadowedCommandProblem(command, searchPath);
-    return shadowed ? { readOnly: false, reason: shadowed } : classification;
+    return shadowed ? { readOnly: false, reason: shadowed, shadowed: true } : classification;
   };
   return defineTool({
     name: 'Bash',
@@ -120,6 +120,10 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
     },
     async checkPermissions({ input, agent }) {
       const classification = classify(input.command);
+      if (classification.shadowed) {
+        // An allow rule on a read (`Bash(ls:*)`) means the system's program, not the workspace's.
+        return { behavior: 'ask', message: `This command may run a program of the workspace: ${classification.reason}.`, safety: true, suggestions: [] };
+      }
       if (!classification.readOnly) {
         return { behavior: 'ask', message: `This command may change files or run programs: ${classification.reason}.`, suggestions: suggestBashRule(input.command) };
       }

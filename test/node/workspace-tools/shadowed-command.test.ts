@@ -6,6 +6,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workspaceTools } from 'agent-harness/node';
+import { decidePermission } from '../../../src/permissions/decide-permission.js';
+import { createRuleSet } from '../../../src/permissions/rule-set.js';
+import { agentContext } from '../../permissions/fixtures.js';
 import { callTool, fakeAgent, makeTempDir, planModeDecision, toolNamed } from './helpers.js';
 
 let base: string;
@@ -45,6 +48,24 @@ describe('attack: a workspace directory on PATH', () => {
     expect(await planModeDecision(bash, command, work)).toBe('deny');
     const result = await callTool(bash, { command });
     expect(result.check).toMatchObject({ behavior: 'ask', message: expect.stringContaining('inside the workspace') });
+    expect(await exists(marker)).toBe(false);
+  });
+
+  it('an allow rule on the read (`Bash(ls:*)`) does not vouch for the workspace program of that name', async () => {
+    await plant(path.join(work, 'bin', 'ls'));
+    const bash = bashWith(`${path.join(work, 'bin')}:${systemPath}`);
+    const outcome = await decidePermission({
+      tool: bash,
+      toolUseId: 'toolu_rule',
+      rawInput: { command: 'ls -la' },
+      mode: 'default',
+      rules: createRuleSet({ allow: ['Bash(ls:*)'] }),
+      signal: new AbortController().signal,
+      agent: agentContext('default'),
+      emit: () => {},
+      cwd: work,
+    });
+    expect(outcome.decision.behavior).not.toBe('allow');
     expect(await exists(marker)).toBe(false);
   });
 
