@@ -51,7 +51,7 @@ function realOrNearest(absolute: string): string {
  * @param pathValue - the `PATH` Bash commands get (`undefined`: the shell's default, all system directories).
  */
 export function commandSearchPath(pathValue: string | undefined, boundary: WorkspaceBoundary): CommandSearchPath {
-  const directories = (pathValue ?? '').split(':').map((entry): SearchDirectory => {
+  const directories = (pathValue ?? '').split(path.delimiter).map((entry): SearchDirectory => {
     if (pathValue === undefined) return { entry, directory: '', untrusted: undefined };
     if (!path.isAbsolute(entry)) {
       const shown = entry === '' ? 'an empty entry (the working directory)' : `the relative entry ${JSON.stringify(entry)}`;
@@ -126,5 +126,5 @@ const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
 export function trustedSearchPath(searchPath: CommandSearchPath, pathValue: string | undefined): string | undefined {
   if (pathValue === undefined) return undefined;
   const trusted = searchPath.directories.filter((directory) => directory.untrusted === undefined).map((directory) => directory.entry);
-  return trusted.length > 0 ? trusted.join(':') : FALLBACK_PATH;
+  return trusted.length > 0 ? trusted.join(path.delimiter) : FALLBACK_PATH;
 }
