@@ -25,7 +25,7 @@ export interface CommandSearchPath {
  */
 const SHELL_BUILTINS: ReadonlySet<string> = new Set(['cd', 'echo', 'printf', 'pwd', 'test', '[', 'true', 'false', 'type', 'command']);
 
-/** Programs a read-only command starts by name from `PATH` in its turn (git's pinned external diff runs `diff`). */
+/** Programs a read-only command starts by name from `PATH` in its turn (git's pinned external diff runs `diff`, its pager `cat`). */
 const STARTED_BY: Readonly<Record<string, readonly string[]>> = { git: ['diff', 'cat'] };
 
 /** The real path of `absolute`, or of its deepest existing ancestor with the rest joined on. */
@@ -51,8 +51,8 @@ function realOrNearest(absolute: string): string {
  * @param pathValue - the `PATH` Bash commands get (`undefined`: the shell's default, all system directories).
  */
 export function commandSearchPath(pathValue: string | undefined, boundary: WorkspaceBoundary): CommandSearchPath {
-  const directories = (pathValue ?? '').split(path.delimiter).map((entry): SearchDirectory => {
-    if (pathValue === undefined) return { entry, directory: '', untrusted: undefined };
+  if (pathValue === undefined) return { directories: [], boundary };
+  const directories = pathValue.split(path.delimiter).map((entry): SearchDirectory => {
     if (!path.isAbsolute(entry)) {
       const shown = entry === '' ? 'an empty entry (the working directory)' : `the relative entry ${JSON.stringify(entry)}`;
       return { entry, directory: entry, untrusted: `PATH has ${shown}` };
@@ -60,8 +60,7 @@ export function commandSearchPath(pathValue: string | undefined, boundary: Works
     const directory = realOrNearest(path.resolve(entry));
     return { entry, directory, untrusted: boundary.contains(directory) ? `PATH entry ${JSON.stringify(entry)} is inside the workspace` : undefined };
   });
-  const relevant = pathValue === undefined ? [] : directories;
-  return { directories: relevant, boundary };
+  return { directories, boundary };
 }
 
 function isProgram(file: string): boolean {
