@@ -37,10 +37,10 @@ const FACTORIES: Record<WorkspaceToolName, (context: WorkspaceContext) => Tool> 
  *
  * Known limits: a read through a hard link to an outside file is not detected (asking whenever
  * `nlink > 1` would ask for every dependency in a pnpm store, and making such a link needs `ln`,
- * which Bash asks about); textconv, external-diff and clean/process filter drivers that a
- * repository's own configuration defines still run on read-only git commands (driver names are
- * arbitrary, so they cannot be pinned; the agent cannot add one without the host, since writes
- * into `.git` ask). Not a sandbox: run untrusted repositories in a container.
+ * which Bash asks about); a git command in a repository whose own configuration defines a
+ * textconv, external-diff or clean/smudge/process filter driver is asked (refused in plan mode)
+ * rather than pinned (driver names are arbitrary), which a driver from the user's own global
+ * configuration is not. Not a sandbox: run untrusted repositories in a container.
  * `Bash` runs commands with a scrubbed environment: only {@link DEFAULT_INHERITED_ENV} and what
  * `inheritEnv` names are inherited from the host, plus the host's explicit `env`.
  * @throws ConfigurationError for an unknown option or tool name (naming the nearest accepted one),

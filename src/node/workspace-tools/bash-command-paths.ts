@@ -2,6 +2,7 @@ import { expandBraces, expandGlob } from './expand-shell-glob.js';
 import { hasGlobSyntax } from '../../permissions/compile-glob.js';
 import fs from 'node:fs/promises';
 import { parseShellCommand, type ParsedShellCommand, type ShellAndOr, type ShellCommandNode, type ShellList, type ShellPipeline, type ShellSimpleCommand, type ShellWord } from '../../permissions/shell/index.js';
+import { gitDriverProblem } from './git-driver-problem.js';
 import { gitRepositoryPlaces } from './git-repository-places.js';
 import { resolvePhysicalPath } from './physical-path.js';
 import { NON_PATH_ARGUMENT_COMMANDS } from './read-only-commands.js';
@@ -16,6 +17,8 @@ export interface OutsidePathFinding {
   /** The outside real path, when one was found. */
   blockedPath: string | undefined;
   message: string;
+  /** Set when the command would run a program (a git driver the repository configures), not read a path: never run in plan mode. */
+  runsProgram?: true;
 }
 
 /** `--name[=value]` where `name` is a non-empty prefix of `option` (GNU accepts unambiguous abbreviations). */
@@ -94,6 +97,14 @@ class OutsidePathFound extends Error {
   }
 }
 
+/** Options of {@link findOutsidePath}. */
+export interface FindOutsidePathOptions {
+  /** Only look for programs the command would run (git drivers), in the directories it may be in; paths are not checked. */
+  programsOnly?: boolean;
+  /** The environment git runs with, to list the submodules checked out (see {@link gitDriverProblem}). */
+  gitEnvironment?: Record<string, string | undefined>;
+}
+
 /**
  * Looks for a path outside the workspace among the arguments of a (read-only) command: every
  * argument and input redirection is resolved like a file path, relative to every directory the
@@ -107,13 +118,14 @@ class OutsidePathFound extends Error {
  * `find -L`, …) also count, since a link below the workspace may lead out of it. Tilde prefixes
  * other than `~` and `~/` (`~+`, `~-`, `~user`), `cd -`, `cd` options and POSIX bracket classes
  * in globs are asked about. Arguments of commands that take no paths (`echo`, `printf`, …) are
- * only looked at when globbed.
+ * only looked at when globbed. A git command in a repository whose own configuration defines a
+ * diff or filter driver is a finding too (`runsProgram`; see {@link gitDriverProblem}).
  * @returns the first outside real path (or another reason to ask), or `undefined`.
  */
-export async function findOutsidePath(boundary: WorkspaceBoundary, command: string | ParsedShellCommand): Promise<OutsidePathFinding | undefined> {
+export async function findOutsidePath(boundary: WorkspaceBoundary, command: string | ParsedShellCommand, options: FindOutsidePathOptions = {}): Promise<OutsidePathFinding | undefined> {
   const parsed = typeof command === 'string' ? parseShellCommand(command) : command;
   if (parsed.error !== undefined) return ask(`The command could not be parsed (${parsed.error}), so the paths it reads were not checked.`);
-  const analysis = new PathAnalysis(boundary);
+  const analysis = new PathAnalysis(boundary, options);
   try {
     await analysis.list(parsed.tree, [{ directory: boundary.cwd, status: 0 }]);
   } catch (error) {
@@ -127,8 +139,14 @@ class PathAnalysis {
   private checked = 0;
   private readonly home: string;
 
-  constructor(private readonly boundary: WorkspaceBoundary) {
+  private readonly programsOnly: boolean;
+
+  constructor(
+    private readonly boundary: WorkspaceBoundary,
+    private readonly options: FindOutsidePathOptions,
+  ) {
     this.home = boundary.lexical('~');
+    this.programsOnly = options.programsOnly === true;
   }
 
   async list(items: ShellList, states: ShellState[]): Promise<ShellState[]> {
@@ -201,9 +219,15 @@ class PathAnalysis {
     const args = words.flatMap((word) => braceAlternatives(word));
     const follows = ownValue(LINK_FOLLOWING, name);
     const following = follows && args.find((arg) => follows(arg.value));
-    if (following) throw new OutsidePathFound(ask(`${name} ${following.value} follows symbolic links, which may lead outside the workspace.`));
+    if (following && !this.programsOnly) throw new OutsidePathFound(ask(`${name} ${following.value} follows symbolic links, which may lead outside the workspace.`));
     if (name === 'cd') return this.changeDirectory(args, states);
-    if (name === 'git' && showsContent(args.map((arg) => arg.value))) for (const state of dedupeDirectories(states)) await this.gitRepository(state.directory);
+    if (name === 'git') {
+      const content = showsContent(args.map((arg) => arg.value));
+      for (const state of dedupeDirectories(states)) {
+        if (content && !this.programsOnly) await this.gitRepository(state.directory);
+        await this.gitDrivers(state.directory);
+      }
+    }
     const pathArguments = NON_PATH_ARGUMENT_COMMANDS.has(name) ? args.filter((arg) => arg.hasGlob) : args;
     for (const state of dedupeDirectories(states)) {
       for (const arg of pathArguments) {
@@ -234,6 +258,17 @@ class PathAnalysis {
     if (unchecked !== undefined) throw new OutsidePathFound(ask(`git may read outside the workspace: ${unchecked}.`));
   }
 
+  /** A diff or filter driver the repository's configuration defines runs on reads (see {@link gitDriverProblem}). */
+  private async gitDrivers(directory: string): Promise<void> {
+    const problem = await gitDriverProblem(directory, { gitEnvironment: this.options.gitEnvironment });
+    if (problem === undefined) return;
+    throw new OutsidePathFound({
+      blockedPath: undefined,
+      runsProgram: true,
+      message: `git may run a program the repository's configuration names (a diff or filter driver): ${problem}.`,
+    });
+  }
+
   private absolute(candidate: string, directory: string): string {
     // Not normalized: `..` keeps its physical meaning after a symbolic link.
     return candidate.startsWith('~') ? this.home + candidate.slice(1) : candidate.startsWith('/') ? candidate : `${directory}/${candidate}`;
@@ -251,7 +286,7 @@ class PathAnalysis {
   }
 
   private async check(candidate: string, word: ShellWord, directory: string): Promise<void> {
-    if (candidate === '') return;
+    if (candidate === '' || this.programsOnly) return;
     if (candidate.startsWith('~') && candidate !== '~' && !candidate.startsWith('~/')) {
       throw new OutsidePathFound(ask(`The command's argument ${candidate} starts with a tilde prefix that expands to a directory that was not checked against the workspace.`));
     }

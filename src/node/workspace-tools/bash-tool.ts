@@ -6,9 +6,9 @@ import type { Tool } from '../../tools/types.js';
 import { findOutsidePath } from './bash-command-paths.js';
 import { bashReadTargets } from './bash-read-targets.js';
 import { bashWriteTargets } from './bash-write-targets.js';
-import { classifyBashCommand } from './classify-bash-command.js';
+import { classifyBashCommand, type BashCommandClassification } from './classify-bash-command.js';
 import { findCatastrophicCommand } from './find-catastrophic-command.js';
-import { gitSafeEnvironment } from './git-safe-environment.js';
+import { gitReadOnlyEnvironment, gitSafeEnvironment } from './git-safe-environment.js';
 import { parseShellCommand } from '../../permissions/shell/index.js';
 import { runShellCommand, type ShellCommandResult } from './run-shell-command.js';
 import { truncateMiddle } from './truncate-output.js';
@@ -16,6 +16,7 @@ import { revealHiddenCharactersInOutput } from '../../tools/reveal-hidden-charac
 import { stripTerminalEscapes } from '../../tools/strip-terminal-escapes.js';
 import { MAX_BASH_TIMEOUT_MS, type WorkspaceContext } from './workspace-context.js';
 import { displayBash } from './display-bash.js';
+import { commandSearchPath, shadowedCommandProblem, trustedSearchPath } from './shadowed-command.js';
 
 const bashInput = z.object({
   command: z.string().min(1).describe('The command to run.'),
@@ -61,8 +62,14 @@ function formatResult(result: ShellCommandResult, timeoutMs: number, maxChars: n
  * Creates the Bash tool: runs a shell command in the working directory. Every command runs with
  * {@link gitSafeEnvironment}: git's pager, hooks, fsmonitor, external diff and signature programs
  * are pinned, so read-only git subcommands do not run programs named in a repository's config.
- * Residual risk: textconv, external-diff and clean/process filter drivers that a repository's own
- * config defines and its `.gitattributes` selects still run (driver names cannot be pinned);
+ * A command that only reads runs with {@link gitReadOnlyEnvironment} too (no git transport, so a
+ * partial clone's missing object is not fetched with the repository's `core.sshCommand`), and is
+ * read-only only when the programs it names are not found first in a workspace directory on
+ * `PATH` or through a relative `PATH` entry; it runs with those entries left out of `PATH`, so
+ * what it starts in its turn (a git driver of the user's configuration) is not the workspace's.
+ * Textconv, external-diff and clean/smudge/process filter drivers cannot be pinned (their names
+ * are the repository's): a git command in a repository whose own configuration (or a submodule's)
+ * defines one is asked, also past allow rules, and refused in plan mode (see `gitDriverProblem`);
  * Write/Edit under `.git/` always ask, so the agent cannot add one to a repository without the host.
  */
 export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
@@ -71,6 +78,19 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
   const env = gitSafeEnvironment(context.env);
   // With CDPATH, `cd name` may go to a directory outside the workspace that was not checked.
   delete env.CDPATH;
+  const searchPath = commandSearchPath(env.PATH, boundary);
+  // What a read-only command starts in its turn (a git driver of the user's configuration, `diff`)
+  // is looked up only in the PATH entries outside the workspace.
+  const trustedPath = trustedSearchPath(searchPath, env.PATH);
+  const readOnlyEnv = gitReadOnlyEnvironment(trustedPath === undefined ? env : { ...env, PATH: trustedPath });
+  // Read-only only when every part is on the list and every name it runs is the system's program,
+  // not one a workspace directory on PATH (or a relative PATH entry) puts in its place.
+  const classify = (command: string): BashCommandClassification & { shadowed?: true } => {
+    const classification = classifyBashCommand(command);
+    if (!classification.readOnly) return classification;
+    const shadowed = shadowedCommandProblem(command, searchPath);
+    return shadowed ? { readOnly: false, reason: shadowed, shadowed: true } : classification;
+  };
   return defineTool({
     name: 'Bash',
     description: [
@@ -91,32 +111,58 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       writes: (input) => bashWriteTargets(boundary, (input as BashInput).command),
     },
     display: displayBash(boundary),
-    isReadOnlyCall: (input) => classifyBashCommand(input.command).readOnly,
+    isReadOnlyCall: (input) => classify(input.command).readOnly,
     validateInput({ input }) {
       if (input.command.includes('\0')) return 'The command contains a NUL character, which no shell accepts.';
       const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
       if (catastrophic) return `Refused, in every permission mode: ${catastrophic}. This command is never run.`;
       return undefined;
     },
-    async checkPermissions({ input }) {
-      const classification = classifyBashCommand(input.command);
+    async checkPermissions({ input, agent }) {
+      const classification = classify(input.command);
+      if (classification.shadowed) {
+        // An allow rule on a read (`Bash(ls:*)`) means the system's program, not the workspace's.
+        return { behavior: 'ask', message: `This command may run a program of the workspace: ${classification.reason}.`, safety: true, suggestions: [] };
+      }
       if (!classification.readOnly) {
         return { behavior: 'ask', message: `This command may change files or run programs: ${classification.reason}.`, suggestions: suggestBashRule(input.command) };
       }
-      const outside = await findOutsidePath(boundary, input.command);
+      const found = await findOutsidePath(boundary, input.command, { gitEnvironment: readOnlyEnv });
+      // The first finding ends the analysis: a driver further on must not hide behind an outside path an allow rule vouches for.
+      const program = found === undefined || found.runsProgram ? found : await findOutsidePath(boundary, input.command, { programsOnly: true, gitEnvironment: readOnlyEnv });
+      const outside = program?.runsProgram ? program : found;
+      if (outside?.runsProgram) {
+        // A program the repository names is not a read: in plan mode it never runs; otherwise the
+        // host answers, not an allow rule written for a read (`Bash(git diff:*)`).
+        if (agent.permissionMode === 'plan') return { behavior: 'deny', message: `Refused in plan mode: ${outside.message}` };
+        return { behavior: 'ask', message: outside.message, safety: true, suggestions: [] };
+      }
       if (outside) return { behavior: 'ask', message: outside.message, blockedPath: outside.blockedPath, suggestions: [] };
       return { behavior: 'passthrough' };
     },
-    async execute({ input, signal }) {
+    async execute({ input, signal, agent }) {
       // Checked again here: a host may have replaced the input when approving it.
       const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
       if (catastrophic) return toolOutput(`Refused, in every permission mode: ${catastrophic}. This command is never run.`, { isError: true });
+      const classification = classify(input.command);
+      const readOnly = classification.readOnly;
+      if (agent.permissionMode === 'plan') {
+        // Looked at again: in plan mode only a read-only command runs, whatever changed since it
+        // was allowed, and a git driver the repository names never runs (an allow rule or a hook
+        // may have allowed the call past the tool's own check).
+        if (!readOnly) {
+          return toolOutput(`Refused: in plan mode only read-only commands run, and this one is not (${classification.reason}); it was allowed before that changed.`, { isError: true });
+        }
+        const program = await findOutsidePath(boundary, input.command, { programsOnly: true, gitEnvironment: readOnlyEnv });
+        if (program?.runsProgram) return toolOutput(`Refused in plan mode: ${program.message}`, { isError: true });
+      }
       const timeoutMs = input.timeout ?? context.bashTimeoutMs;
       const result = await runShellCommand({
         command: input.command,
         cwd: boundary.cwd,
         shell: context.shell,
-        env,
+        // A command that runs unasked cannot reach a git transport (a partial clone's lazy fetch).
+        env: readOnly ? readOnlyEnv : env,
         timeoutMs,
         maxOutputChars: context.maxOutputChars,
         signal,

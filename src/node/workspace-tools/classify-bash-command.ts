@@ -104,7 +104,8 @@ function structureProblem(tree: ShellList): string | undefined {
  * It reads the tree of {@link parseShellCommand}, the parser the permission rules use too. Read-only means no file in the workspace changes, except that `git status` and
  * `git diff` may refresh the stat cache in `.git/index`. Programs a repository's git configuration
  * names are not looked at here: the Bash tool pins pagers, hooks, fsmonitor and `diff.external`
- * (see `gitSafeEnvironment`); textconv and filter drivers a repository defines itself still run.
+ * (see `gitSafeEnvironment`) and asks before git runs in a repository that defines its own
+ * textconv or filter drivers; nor is `PATH` (the Bash tool also checks where each name is found).
  * @param command - the command line as the Bash tool would run it.
  * @example classifyBashCommand('git diff && ls | wc -l') // { readOnly: true, ... }
  * @example classifyBashCommand('ls > files.txt') // { readOnly: false, reason: 'redirection "> files.txt" may write a file' }

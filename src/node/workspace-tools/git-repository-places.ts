@@ -16,6 +16,11 @@ export interface GitRepositoryPlaces {
   places: GitRepositoryPlace[];
   /** Why the places could not all be known (git may read elsewhere too), when that is so. */
   unchecked?: string;
+  /**
+   * Set when `unchecked` is only about the repository's configuration (`core.worktree`, an
+   * include): its git and common directories are all in `places`.
+   */
+  directoriesKnown?: true;
 }
 
 /** Largest `.git` file, `commondir` or `alternates` file read; longer ones are not checked. */
@@ -36,7 +41,14 @@ async function readSmall(file: string): Promise<string | undefined> {
   }
 }
 
-class UncheckedGitRepository extends Error {}
+class UncheckedGitRepository extends Error {
+  constructor(
+    message: string,
+    readonly directoriesKnown = false,
+  ) {
+    super(message);
+  }
+}
 
 const exists = (file: string) => fs.lstat(file).then(() => true, () => false);
 
@@ -91,7 +103,7 @@ async function checkConfiguration(directory: string): Promise<void> {
     const file = path.join(directory, name);
     const text = await readSmall(file);
     if (text !== undefined && /^\s*(\[\s*include|worktree\s*=)/im.test(text)) {
-      throw new UncheckedGitRepository(`${file} sets core.worktree or includes other configuration files`);
+      throw new UncheckedGitRepository(`${file} sets core.worktree or includes other configuration files`, true);
     }
   }
 }
@@ -137,6 +149,6 @@ export async function gitRepositoryPlaces(directory: string): Promise<GitReposit
     }
   } catch (error) {
     const reason = error instanceof UncheckedGitRepository ? error.message : `a file of the repository could not be read (${error instanceof Error ? error.message : String(error)})`;
-    return { places, unchecked: reason };
+    return { places, unchecked: reason, ...(error instanceof UncheckedGitRepository && error.directoriesKnown ? { directoriesKnown: true as const } : {}) };
   }
 }

@@ -45,16 +45,17 @@ const REMOVED_VARIABLES = ['GIT_EXTERNAL_DIFF'];
  * {@link PINNED_GIT_CONFIG} are appended after any `GIT_CONFIG_COUNT` entries already present
  * (a later entry wins), `GIT_PAGER` and `PAGER` are `cat`, `GIT_OPTIONAL_LOCKS` is `0` (with
  * `diff.autoRefreshIndex` off, `git status` and `git diff` do not write back the index they refreshed), `GIT_NO_LAZY_FETCH` is `1`
- * (git ≥ 2.45: a partial clone's missing object is not fetched through the repository's remote), and `GIT_EXTERNAL_DIFF` is removed.
+ * (git ≥ 2.45 and its security releases: a partial clone's missing object is not fetched through the repository's remote), and `GIT_EXTERNAL_DIFF` is removed.
  * A `GIT_CONFIG_COUNT` that is not a non-negative integer is replaced (git would refuse to run).
  *
- * Not closed: `diff.<driver>.textconv`, `diff.<driver>.command` and `filter.<driver>.clean` /
- * `.process` for a driver named in `.gitattributes` — driver names are arbitrary, so they cannot
- * be pinned; a repository whose own config defines such a driver still runs it on `git diff`,
- * `git show`, `git log -p`, `git blame` or `git status`. Bare repositories are only used when
+ * Not closed here: `diff.<driver>.textconv`, `diff.<driver>.command` and `filter.<driver>.clean` /
+ * `.smudge` / `.process` for a driver named in `.gitattributes` — driver names are arbitrary, so
+ * they cannot be pinned; the Bash tool asks instead (`gitDriverProblem`) before a git command in a
+ * repository whose own config defines one. Bare repositories are only used when
  * named explicitly (`--git-dir`, which the classifier does not treat as read-only). With git before
  * 2.45, a read of a partial clone's missing object still fetches it with the repository's
- * `core.sshCommand`.
+ * `core.sshCommand` (or `uploadpack`, remote helper, …): commands that run unasked get
+ * {@link gitReadOnlyEnvironment} on top, which closes that.
  * @example spawn('bash', ['-c', command], { env: gitSafeEnvironment(process.env) })
  */
 export function gitSafeEnvironment(env: Record<string, string | undefined>): Record<string, string | undefined> {
@@ -76,7 +77,25 @@ export function gitSafeEnvironment(env: Record<string, string | undefined>): Rec
   // In a partial clone, reading an object not yet fetched (`git show`, `git log -p`) fetches it
   // through the repository's configured remote and `core.sshCommand`: a program of the
   // repository's choosing, run by a read-only command. Git 2.45 and later honour this and fail the
-  // read instead; older git ignores it (the path stays open there).
+  // read instead (so do the 2.39.4+ … 2.44.1+ security releases); older git ignores it, which
+  // gitReadOnlyEnvironment closes for the commands that run unasked.
   out.GIT_NO_LAZY_FETCH = '1';
   return out;
+}
+
+/**
+ * Returns a copy of a {@link gitSafeEnvironment} for a command that runs unasked because it only
+ * reads (and for every command in plan mode): `GIT_ALLOW_PROTOCOL` is empty, so git refuses every
+ * transport (ssh, file, http, git, remote helpers) before it starts one. A read of a partial
+ * clone's missing object (`git show`, `git log -p`, `git blame`, `git diff`) would otherwise fetch
+ * it with the repository's own `core.sshCommand`, `remote.<name>.uploadpack`, `core.gitProxy`,
+ * `remote.<name>.vcs` helper or credential helper: programs of the repository's choosing. Git
+ * honours the variable on every version in use (since 2.6.1; `GIT_NO_LAZY_FETCH` only since
+ * 2.45), ahead of any `protocol.*.allow` configuration, and passes it to the git processes it
+ * starts. Such a read fails ("transport 'ssh' not allowed") instead; commands the host approves
+ * keep their transports (`git fetch`, `git push`).
+ * @example spawn('bash', ['-c', 'git log -p'], { env: gitReadOnlyEnvironment(gitSafeEnvironment(process.env)) })
+ */
+export function gitReadOnlyEnvironment(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return { ...env, GIT_ALLOW_PROTOCOL: '' };
 }
