@@ -231,6 +231,7 @@ export type { CompactionTrigger } from './types/context-usage.js';
 
 // Sessions
 export type { SessionStore, SessionStoreWarning, SessionLoadOptions } from './session/session-store.js';
+export type { RunEndError } from './state/run-end-error.js';
 export type {
   SessionEntry,
   EntryBase,

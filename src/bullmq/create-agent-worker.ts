@@ -15,6 +15,7 @@ import { DEFAULT_AGENT_QUEUE_NAME, runIdOfJob, type AgentJobData, type AgentJobR
 import type { AgentQueueLocation } from './bullmq-connection.js';
 import { jobProgress } from './job-progress.js';
 import { agentJobBackoff } from './agent-job-backoff.js';
+import { storedOutage } from './stored-outage.js';
 import type { AgentWorkerCloseOptions } from './agent-worker-close-options.js';
 
 /** What the worker hands `createAgent` for one job. */
@@ -315,6 +316,11 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       // attempt's run failed for good (an error no retry gets past, or none left) and its worker
       // died before BullMQ heard of it: the job ends with that failure, the model is not asked again.
       const retrying = progress.endedWith === 'error' && progress.errorEnds <= job.attemptsMade;
+      // An outage ended the last attempt's run while attempts were left, and its worker died before
+      // it failed the attempt (BullMQ did not count it): failed now, as that worker would have, so
+      // the job is tried again after its backoff instead of ending with the outage.
+      const uncounted = progress.endedWith === 'error' && progress.errorEnds === job.attemptsMade + 1 ? storedOutage(progress.lastError) : undefined;
+      if (uncounted !== undefined && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw uncounted;
       if (progress.endedWith !== undefined && !retrying) {
         // The job's run ended, but its worker died before BullMQ heard of it.
         const pending = pendingApprovalsOf(foldEntries(entries, { sessionId }));

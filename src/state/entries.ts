@@ -1,3 +1,4 @@
+import type { RunEndError } from './run-end-error.js';
 import type { Message } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type { ToolResultBlock } from '../model/messages.js';
@@ -294,6 +295,8 @@ export interface RunEndEntry extends EntryBase {
   runId: string;
   status: string;
   usage: Usage;
+  /** For status `error`: what ended the run (absent for other statuses, and in entries written before it was recorded). */
+  error?: RunEndError;
 }
 
 /** One entry of a session transcript. */
