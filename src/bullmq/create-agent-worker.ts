@@ -16,6 +16,7 @@ import type { AgentQueueLocation } from './bullmq-connection.js';
 import { jobProgress } from './job-progress.js';
 import { agentJobBackoff } from './agent-job-backoff.js';
 import { storedOutage } from './stored-outage.js';
+import { closingStore } from './closing-store.js';
 import type { AgentWorkerCloseOptions } from './agent-worker-close-options.js';
 
 /** What the worker hands `createAgent` for one job. */
@@ -263,14 +264,19 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         () => undefined, // a failed renewal is retried on the next tick; the lease's expiry is the bound
       );
     }, Math.max(1, Math.floor(ttlMs / 3)));
+    /** The store the job's agent writes through: shut when a forced close stops the job. */
+    const journal = closingStore(store);
     const stop = async (): Promise<void> => {
       if (stopped) return;
       stopped = true;
       lost = true;
-      // The lease goes first, so the interrupted run writes nothing more (not its end): the next
-      // holder reads the run as unfinished, and continues it.
       const held = current;
       current = undefined;
+      // Writes stop first, so the interrupted run writes nothing more (not its end), even when the
+      // lease cannot be released: the next holder reads the run as unfinished, and continues it.
+      // The writes under way are let land under the lease before it goes: a tool's result being
+      // stored as the close began is kept, so the next holder sees the call ran.
+      await journal.shut(() => new LeaseLostError({ sessionId, fencingToken: lease.fencingToken, currentLease: undefined, now: Date.now() }));
       if (held) await leases.release(held).catch(() => undefined);
       agent?.interrupt(`the worker "${id}" is closing`);
     };
@@ -326,7 +332,7 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         const pending = pendingApprovalsOf(foldEntries(entries, { sessionId }));
         return { sessionId, runId, status: progress.endedWith as AgentJobResult['status'], pendingApprovals: pending.map((approval) => approval.id) };
       }
-      const agentOptions = { store, fencingToken: lease.fencingToken, checkLease, ...(entries.length > 0 ? { resume: sessionId } : { sessionId }) };
+      const agentOptions = { store: journal.store, fencingToken: lease.fencingToken, checkLease, ...(entries.length > 0 ? { resume: sessionId } : { sessionId }) };
       agent = await options.createAgent({ sessionId, jobId: job.id!, agentOptions });
       try {
         await agent.ready;
