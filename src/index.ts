@@ -184,6 +184,7 @@ export {
   type AutoModeOptions,
 } from './types/permission.js';
 export type { PendingApproval } from './types/pending-approval.js';
+export type { McpToolRecord } from './types/mcp-tool-record.js';
 
 export {
   decidePermission,

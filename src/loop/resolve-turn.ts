@@ -70,8 +70,9 @@ function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number
       deny(core, call, `No tool named "${call.toolName}" exists. Available tools: ${available || 'none'}.`, decisions, { type: 'validation', message: 'unknown tool' });
       continue;
     }
-    // Allowed for another MCP tool before a restart, and reset to be decided again: never decided
-    // (nor asked about) for the tool that holds the name now.
+    // Made for another MCP tool (or server, or definition) than the name means now — before a
+    // crash, or allowed before a restart and reset to be decided again: never decided (nor asked
+    // about) for what holds the name now.
     if (call.mcpTool !== undefined) {
       const moved = mcpOriginRefusal(call.toolName, tool, call.mcpTool);
       if (moved !== undefined) {
@@ -155,6 +156,7 @@ function recordDecision(
     if (!abort.aborted) decisions.denials.push(decision);
     if (decision.interrupt) decisions.stopRequested = true;
   } else {
+    const mcpTool = call.mcpTool ?? mcpToolOrigin(tool);
     core.commit({
       kind: 'approval-pending',
       approval: {
@@ -168,7 +170,8 @@ function recordDecision(
         ...(outcome.blockedPath !== undefined ? { blockedPath: outcome.blockedPath } : {}),
         ...(outcome.display !== undefined ? { display: outcome.display } : {}),
         ...(tool.annotations !== undefined ? { toolAnnotations: { ...tool.annotations } } : {}),
-        ...(mcpToolOrigin(tool) !== undefined ? { mcpTool: mcpToolOrigin(tool)! } : {}),
+        // What the model called (recorded with its message), which the card then describes.
+        ...(mcpTool !== undefined ? { mcpTool } : {}),
         createdAt: new Date().toISOString(),
       },
     });
