@@ -274,11 +274,14 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       current = undefined;
       // Writes stop first, so the interrupted run writes nothing more (not its end), even when the
       // lease cannot be released: the next holder reads the run as unfinished, and continues it.
-      // The writes under way are let land under the lease before it goes: a tool's result being
-      // stored as the close began is kept, so the next holder sees the call ran.
-      await journal.shut(() => new LeaseLostError({ sessionId, fencingToken: lease.fencingToken, currentLease: undefined, now: Date.now() }));
-      if (held) await leases.release(held).catch(() => undefined);
+      const underWay = journal.shut(() => new LeaseLostError({ sessionId, fencingToken: lease.fencingToken, currentLease: undefined, now: Date.now() }));
+      // The run ends now, whatever the store does (a hung append is given up after the agent's
+      // storeWriteGraceMs): the job goes back to the queue without waiting on the writes below.
       agent?.interrupt(`the worker "${id}" is closing`);
+      // The writes under way land under the lease before it goes: a tool's result being stored as
+      // the close began is kept, so the next holder sees the call ran.
+      await underWay;
+      if (held) await leases.release(held).catch(() => undefined);
     };
     stops.set(job.id!, stop);
     if (stopping) void stop();

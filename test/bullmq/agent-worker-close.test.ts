@@ -209,6 +209,40 @@ describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under wa
     expect(entries.filter((entry) => entry.kind === 'run-end').map((entry) => entry.kind === 'run-end' && entry.status)).toEqual(['completed']);
   });
 
+  it('a store that never answers the append under way does not hold the forced close: the job goes back, the lease runs out on its own', { timeout: 30_000 }, async () => {
+    const inner = memorySessionStore();
+    let hung!: () => void;
+    const hanging = new Promise<void>((resolve) => (hung = resolve));
+    const store: SessionStore = {
+      append: async (sessionId, entries, options) => {
+        if (entries.some((entry) => entry.kind === 'tool-result')) {
+          hung();
+          await new Promise<never>(() => undefined);
+        }
+        return inner.append(sessionId, entries, options);
+      },
+      load: (sessionId, options) => inner.load(sessionId, options),
+      list: () => inner.list(),
+      delete: (sessionId) => inner.delete(sessionId),
+      leases: inner.leases!,
+    };
+    const work = defineTool({ name: 'work', description: 'Works.', inputSchema: z.object({}), readOnly: true, execute: () => 'done' });
+    const worker = createAgentWorker({
+      connection: bullConnection(redis.url),
+      queueName,
+      prefix,
+      store,
+      createAgent: (session) => createAgent({ model: scriptedModel([turn(toolCall('work', {}, 'c1')), 'Done.']), tools: [work], storeWriteGraceMs: 0, ...session.agentOptions }),
+    });
+    const { jobId } = await under.queue.enqueueRun({ sessionId: uniqueName('hung-store'), prompt: 'Go' });
+    await hanging;
+    await worker.close({ force: true });
+    const job = (await Job.fromId(under.queue.queue, jobId))!;
+    expect(['waiting', 'delayed']).toContain(await job.getState());
+    expect(job.attemptsMade).toBe(0);
+    await job.remove();
+  });
+
   it('names a bad option and the fix', async () => {
     const { start } = blockedJob();
     const worker = start();
