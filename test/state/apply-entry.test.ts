@@ -36,7 +36,7 @@ describe('applyEntry', () => {
     expect(toString!.mcpTool).toBeUndefined();
     fold([{ kind: 'approval-pending', approval: approval('a') }], state);
     expect(a!.mcpTool).toEqual({ server: 'db', tool: 'archive', endpoint: '00' });
-    fold([{ kind: 'tool-result', toolUseId: 'a', result: result('a') }], state);
+    fold([{ kind: 'tool-result', toolUseId: 'a', toolName: 'write', result: result('a') }], state);
     expect(a!.mcpTool).toEqual({ server: 'db', tool: 'archive', endpoint: '00' });
   });
 
