@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, memorySessionStore, type Agent, type AgentOptions, type CanUseTool, type SessionStore } from 'agent-harness';
+import { createAgent, memorySessionStore, type Agent, type AgentOptions, type CanUseTool, type MessageEntry, type SessionEntry, type SessionStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn, type ScriptedModel } from 'agent-harness/testing';
 
 const agents: Agent[] = [];
@@ -248,5 +248,37 @@ describe('an MCP call parked for approval, answered in the same process', () => 
     expect(result.status).toBe('completed');
     expect(calls).toEqual([]);
     expect(JSON.stringify(model.requests.at(-1)!.request.messages)).toMatch(/changed its tool \\"archive\\"/);
+  });
+});
+
+describe('a hostile model naming its MCP call "__proto__"', () => {
+  it('records it like any other: parked, resumed from the store and from a snapshot, run once on the tool it named', async () => {
+    const store = memorySessionStore();
+    const calls: string[] = [];
+    const first = createAgent({ store, mcpServers: sdk(() => dbServer('db', [{ name: 'archive' }], calls)), model: scriptedModel([turn(toolCall('mcp__db__archive', { table: 'users' }, '__proto__'))]) });
+    agents.push(first);
+    const parked = await first.run('Archive users.').result;
+    expect(parked.pendingApprovals[0]!.mcpTool).toMatchObject({ server: 'db', tool: 'archive' });
+    const snapshot = first.snapshot();
+    expect(Object.getPrototypeOf(snapshot.openBatch!.calls[0])).toBe(Object.prototype);
+    // The record is under the call's own key in the stored message, not its prototype.
+    const stored: SessionEntry[] = [];
+    for await (const entry of store.load(first.sessionId)) stored.push(entry);
+    const message = stored.find((entry) => entry.kind === 'message' && entry.mcpTools !== undefined) as MessageEntry;
+    expect(Object.hasOwn(message.mcpTools!, '__proto__')).toBe(true);
+    expect(JSON.parse(JSON.stringify(message.mcpTools))).toMatchObject({ ['__proto__']: { server: 'db', tool: 'archive' } });
+    await first.close();
+    for (const resume of [first.sessionId, snapshot]) {
+      const second = createAgent({ store: typeof resume === 'string' ? store : undefined, mcpServers: sdk(() => dbServer('db', [{ name: 'archive' }], calls)), model: scriptedModel(['Archived.']), resume });
+      agents.push(second);
+      await second.ready;
+      expect(second.snapshot().openBatch!.calls[0]!.mcpTool).toMatchObject({ server: 'db', tool: 'archive' });
+      await second.close();
+    }
+    const third = createAgent({ store, mcpServers: sdk(() => dbServer('db', [{ name: 'archive' }], calls)), model: scriptedModel(['Archived.']), resume: first.sessionId });
+    agents.push(third);
+    await third.ready;
+    expect((await third.resolveApproval(parked.pendingApprovals[0]!.id, { behavior: 'allow' }).result).status).toBe('completed');
+    expect(calls).toEqual(['db:archive(users)']);
   });
 });
