@@ -216,7 +216,10 @@ function openBatchFor(state: SessionState, message: AssistantMessage, mcpTools: 
   state.openBatch = { calls };
 }
 
-/** An undecided call, with the MCP tool its name meant when it was made (an own field of the record only: a key `__proto__` means nothing). */
+/**
+ * An undecided call, with the MCP tool its name meant when it was made, read from the record's own
+ * keys only (a stored `__proto__` key is a `tool_use` id like any other, never the prototype).
+ */
 function newCall(block: ToolUseBlock, mcpTools: Record<string, McpToolRecord> | undefined): BatchCall {
   const mcpTool = mcpTools !== undefined && Object.hasOwn(mcpTools, block.id) ? mcpTools[block.id] : undefined;
   if (mcpTool === undefined || mcpTool === null || typeof mcpTool !== 'object') return { toolUseId: block.id, toolName: block.name, state: 'undecided' };
