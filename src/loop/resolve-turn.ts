@@ -1,5 +1,6 @@
 import { mcpToolOrigin } from '../mcp/mcp-tool.js';
 import { mcpOriginRefusal } from './mcp-origin-refusal.js';
+import { disconnectedMcpServer } from './unreachable-mcp-server.js';
 import { randomId } from '../ids/random-id.js';
 import type { AgentCore, AgentEventInput } from '../runtime/agent-core.js';
 import { INCOMPLETE_TOOL_INPUT_KEY, isIncompleteToolInput } from '../model/incomplete-tool-input.js';
@@ -66,6 +67,13 @@ function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number
     }
     const tool = core.tools.get(call.toolName);
     if (!tool) {
+      // A call made before a restart for a tool of an MCP server that is down now: told as such.
+      const down = disconnectedMcpServer(core, call.toolName);
+      if (down !== undefined) {
+        const why = down.error ? ` (${down.error.replace(/\.+$/, '')})` : '';
+        deny(core, call, `The call was not run: ${call.toolName} is a tool of the MCP server "${down.name}", which is ${down.status}${why}. Make the call again later if it is still needed, or do without it.`, decisions, { type: 'validation', message: 'MCP server not connected' });
+        continue;
+      }
       const available = [...core.tools.keys()].join(', ');
       deny(core, call, `No tool named "${call.toolName}" exists. Available tools: ${available || 'none'}.`, decisions, { type: 'validation', message: 'unknown tool' });
       continue;

@@ -151,15 +151,20 @@ describe('an MCP call undecided when the process died (the host was being asked)
 
   it('where the server is gone (no longer configured, or failing to connect): nothing runs', async () => {
     const goneServers: Array<AgentOptions['mcpServers']> = [{}, { db: { type: 'sdk', connectTimeoutMs: 1000, reconnect: { maxAttempts: 0 }, server: () => Promise.reject(new Error('refused')) } }];
+    const told: string[] = [];
     for (const gone of goneServers) {
       const store = memorySessionStore();
       const calls: string[] = [];
       const sessionId = await crashWhileAsking(store, sdk(() => dbServer('db', [{ name: 'archive' }], calls)), 'mcp__db__archive');
-      const { result, asked } = await resumeAndAllow(store, sessionId, gone, scriptedModel(['Understood.']));
-      expect(result.status).toBe('completed');
-      expect(asked).toEqual([]);
+      const resumed = await resumeAndAllow(store, sessionId, gone, scriptedModel(['Understood.']));
+      expect(resumed.result.status).toBe('completed');
+      expect(resumed.asked).toEqual([]);
       expect(calls).toEqual([]);
+      told.push(resumed.told);
     }
+    // No longer configured: no such tool. Configured but down: the model is told the server is.
+    expect(told[0]).toMatch(/No tool named \\"mcp__db__archive\\" exists/);
+    expect(told[1]).toMatch(/not run: mcp__db__archive is a tool of the MCP server \\"db\\", which is failed \(.*refused/);
   });
 
   it('the record is in the store with the model\'s message: the batch folds with it', async () => {
