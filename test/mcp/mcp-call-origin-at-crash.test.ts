@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, memorySessionStore, type Agent, type AgentOptions, type CanUseTool, type MessageEntry, type SessionEntry, type SessionStore } from 'agent-harness';
+import { BUILTIN_AGENTS, createAgent, memorySessionStore, type Agent, type AgentOptions, type CanUseTool, type MessageEntry, type SessionEntry, type SessionStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn, type ScriptedModel } from 'agent-harness/testing';
 
 const agents: Agent[] = [];
@@ -285,5 +285,72 @@ describe('a hostile model naming its MCP call "__proto__"', () => {
     await third.ready;
     expect((await third.resolveApproval(parked.pendingApprovals[0]!.id, { behavior: 'allow' }).result).status).toBe('completed');
     expect(calls).toEqual(['db:archive(users)']);
+  });
+});
+
+describe('a subagent\'s MCP call', () => {
+  const delegate = toolCall('Agent', { description: 'archive', prompt: 'Archive users.', subagent_type: 'general-purpose' }, 'p1');
+  const withChild = (model: ScriptedModel) => ({ 'general-purpose': { ...BUILTIN_AGENTS['general-purpose'], model } });
+
+  it('undecided when the process died, resumed where the name points at another server: the subagent\'s call is answered as interrupted, nothing is asked or run', async () => {
+    const store = memorySessionStore();
+    const calls: string[] = [];
+    const crashable = crashableStore(store);
+    let asked!: () => void;
+    const question = new Promise<void>((resolve) => (asked = resolve));
+    const first = createAgent({
+      store: crashable.store,
+      mcpServers: sdk(() => dbServer('staging-db', [{ name: 'archive' }], calls)),
+      model: scriptedModel([turn(delegate)]),
+      agents: withChild(scriptedModel([turn(toolCall('mcp__db__archive', { table: 'users' }, 'c1'))])),
+      canUseTool: (toolName, _input, context) =>
+        new Promise((resolve) => {
+          if (toolName !== 'mcp__db__archive') return resolve({ behavior: 'allow' });
+          asked();
+          context.signal.addEventListener('abort', () => resolve({ behavior: 'deny', message: 'closed' }));
+        }),
+    });
+    agents.push(first);
+    void first.run('Delegate the archiving.').result;
+    await question;
+    crashable.die();
+    const questions: string[] = [];
+    const second = createAgent({
+      store,
+      resume: first.sessionId,
+      mcpServers: sdk(() => dbServer('production-db', [{ name: 'archive' }], calls)),
+      model: scriptedModel(['Done.']),
+      agents: withChild(scriptedModel(['Archived.'])),
+      canUseTool: (toolName) => (questions.push(toolName), { behavior: 'allow' }),
+    });
+    agents.push(second);
+    await second.ready;
+    expect((await second.continue().result).status).toBe('completed');
+    expect(calls).toEqual([]);
+    expect(questions).toEqual([]);
+  });
+
+  it('parked for approval, answered in a process where the name points at another server: refused, the subagent is told', async () => {
+    const store = memorySessionStore();
+    const calls: string[] = [];
+    const first = createAgent({
+      store,
+      mcpServers: sdk(() => dbServer('staging-db', [{ name: 'archive' }], calls)),
+      model: scriptedModel([turn(delegate)]),
+      agents: withChild(scriptedModel([turn(toolCall('mcp__db__archive', { table: 'users' }, 'c1'))])),
+      rules: { allow: ['Agent'] },
+    });
+    agents.push(first);
+    const parked = await first.run('Delegate the archiving.').result;
+    expect(parked.status).toBe('awaiting-approval');
+    expect(parked.pendingApprovals[0]).toMatchObject({ toolName: 'mcp__db__archive', mcpTool: { server: 'db', serverInfoName: 'staging-db' } });
+    await first.close();
+    const child = scriptedModel(['Could not archive.']);
+    const second = createAgent({ store, resume: first.sessionId, mcpServers: sdk(() => dbServer('production-db', [{ name: 'archive' }], calls)), model: scriptedModel(['Done.']), agents: withChild(child), rules: { allow: ['Agent'] } });
+    agents.push(second);
+    await second.ready;
+    expect((await second.resolveApproval(parked.pendingApprovals[0]!.id, { behavior: 'allow' }).result).status).toBe('completed');
+    expect(calls).toEqual([]);
+    expect(JSON.stringify(child.requests.at(-1)?.request.messages ?? [])).toMatch(/not run: the MCP server \\"db\\" is not the server it was/);
   });
 });
