@@ -185,6 +185,7 @@ export {
   type AutoModeOptions,
 } from './types/permission.js';
 export type { PendingApproval } from './types/pending-approval.js';
+export type { McpToolRecord } from './types/mcp-tool-record.js';
 
 export {
   decidePermission,
@@ -232,6 +233,7 @@ export type { CompactionTrigger } from './types/context-usage.js';
 
 // Sessions
 export type { SessionStore, SessionStoreWarning, SessionLoadOptions } from './session/session-store.js';
+export type { RunEndError } from './state/run-end-error.js';
 export type {
   SessionEntry,
   EntryBase,

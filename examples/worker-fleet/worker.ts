@@ -2,7 +2,8 @@
  * One worker process of the fleet: takes agent jobs from BullMQ and runs them with the sessions in
  * PostgreSQL. Start as many as you like, on as many machines; `server.ts` starts N of them.
  *
- * Environment: DATABASE_URL, REDIS_URL, FLEET_SCHEMA, FLEET_QUEUE, FLEET_TOOL_LOG, and either
+ * Environment: DATABASE_URL, REDIS_URL, FLEET_SCHEMA, FLEET_QUEUE, FLEET_TOOL_LOG,
+ * FLEET_SHUTDOWN_GRACE_MS (how long a SIGTERM lets jobs under way finish; default 20000), and either
  * ANTHROPIC_API_KEY (a real model) or DEMO_MODEL_URL (the offline demo model's server).
  */
 import pg from 'pg';
@@ -29,8 +30,27 @@ const worker = createAgentWorker({
   onError: ({ jobId, sessionId, error }) => console.error(`job ${jobId} (session ${sessionId}) failed: ${error.message}`),
 });
 
-// The server holds our stdin: when it goes away (even killed), so do we.
-process.stdin.on('end', () => void worker.close().finally(() => process.exit(0)));
+// Shutting down the way a deploy needs it: let the jobs under way finish for a while, then stop
+// them and hand them back to the queue (another worker resumes each where it stopped, nothing runs
+// twice), well inside the platform's grace period (Kubernetes waits 30 s after SIGTERM, then kills).
+// A second signal stops the jobs at once.
+const graceMs = Number(process.env.FLEET_SHUTDOWN_GRACE_MS ?? 20_000);
+const shutdownNow = new AbortController();
+let closing: Promise<void> | undefined;
+function shutdown(): void {
+  if (closing) return shutdownNow.abort();
+  closing = worker
+    .close({ timeoutMs: graceMs, signal: shutdownNow.signal })
+    .catch((error: unknown) => console.error(`worker ${worker.id} did not close cleanly: ${error instanceof Error ? error.message : String(error)}`))
+    .finally(() => process.exit(0));
+}
+// The server holds our stdin: when it goes away (even killed), so do we, at once: nobody is left
+// to wait for, and the jobs under way are resumed by the rest of the fleet.
+process.stdin.on('end', () => {
+  shutdown();
+  shutdownNow.abort();
+});
 process.stdin.resume();
-process.on('SIGTERM', () => void worker.close().finally(() => process.exit(0)));
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
 console.log(`worker ${worker.id} ready (pid ${process.pid})`);

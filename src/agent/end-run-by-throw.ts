@@ -1,3 +1,4 @@
+import { runEndError } from '../state/run-end-error.js';
 import type { RunResult } from '../events/run-result.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { failedBeforeStart } from './failed-before-start.js';
@@ -12,7 +13,7 @@ export function endRunByThrow(core: AgentCore, runId: string, thrown: unknown): 
   // What broke the loop may break these too: each is tried alone, and the result is the run's answer regardless.
   const steps = [
     () => core.emit({ type: 'error', error: result.error!, fatal: true }),
-    () => core.commit({ kind: 'run-end', runId, status: result.status, usage: result.usage }),
+    () => core.commit({ kind: 'run-end', runId, status: result.status, usage: result.usage, error: runEndError(result.error!) }),
     () => core.emit({ type: 'run-end', result }),
   ];
   for (const step of steps) {

@@ -15,6 +15,8 @@ import { DEFAULT_AGENT_QUEUE_NAME, runIdOfJob, type AgentJobData, type AgentJobR
 import type { AgentQueueLocation } from './bullmq-connection.js';
 import { jobProgress } from './job-progress.js';
 import { agentJobBackoff } from './agent-job-backoff.js';
+import { storedOutage } from './stored-outage.js';
+import { closingStore } from './closing-store.js';
 import type { AgentWorkerCloseOptions } from './agent-worker-close-options.js';
 
 /** What the worker hands `createAgent` for one job. */
@@ -262,16 +264,24 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
         () => undefined, // a failed renewal is retried on the next tick; the lease's expiry is the bound
       );
     }, Math.max(1, Math.floor(ttlMs / 3)));
+    /** The store the job's agent writes through: shut when a forced close stops the job. */
+    const journal = closingStore(store);
     const stop = async (): Promise<void> => {
       if (stopped) return;
       stopped = true;
       lost = true;
-      // The lease goes first, so the interrupted run writes nothing more (not its end): the next
-      // holder reads the run as unfinished, and continues it.
       const held = current;
       current = undefined;
-      if (held) await leases.release(held).catch(() => undefined);
+      // Writes stop first, so the interrupted run writes nothing more (not its end), even when the
+      // lease cannot be released: the next holder reads the run as unfinished, and continues it.
+      const underWay = journal.shut(() => new LeaseLostError({ sessionId, fencingToken: lease.fencingToken, currentLease: undefined, now: Date.now() }));
+      // The run ends now, whatever the store does (a hung append is given up after the agent's
+      // storeWriteGraceMs): the job goes back to the queue without waiting on the writes below.
       agent?.interrupt(`the worker "${id}" is closing`);
+      // The writes under way land under the lease before it goes: a tool's result being stored as
+      // the close began is kept, so the next holder sees the call ran.
+      await underWay;
+      if (held) await leases.release(held).catch(() => undefined);
     };
     stops.set(job.id!, stop);
     if (stopping) void stop();
@@ -315,12 +325,17 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       // attempt's run failed for good (an error no retry gets past, or none left) and its worker
       // died before BullMQ heard of it: the job ends with that failure, the model is not asked again.
       const retrying = progress.endedWith === 'error' && progress.errorEnds <= job.attemptsMade;
+      // An outage ended the last attempt's run while attempts were left, and its worker died before
+      // it failed the attempt (BullMQ did not count it): failed now, as that worker would have, so
+      // the job is tried again after its backoff instead of ending with the outage.
+      const uncounted = progress.endedWith === 'error' && progress.errorEnds === job.attemptsMade + 1 ? storedOutage(progress.lastError) : undefined;
+      if (uncounted !== undefined && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw uncounted;
       if (progress.endedWith !== undefined && !retrying) {
         // The job's run ended, but its worker died before BullMQ heard of it.
         const pending = pendingApprovalsOf(foldEntries(entries, { sessionId }));
         return { sessionId, runId, status: progress.endedWith as AgentJobResult['status'], pendingApprovals: pending.map((approval) => approval.id) };
       }
-      const agentOptions = { store, fencingToken: lease.fencingToken, checkLease, ...(entries.length > 0 ? { resume: sessionId } : { sessionId }) };
+      const agentOptions = { store: journal.store, fencingToken: lease.fencingToken, checkLease, ...(entries.length > 0 ? { resume: sessionId } : { sessionId }) };
       agent = await options.createAgent({ sessionId, jobId: job.id!, agentOptions });
       try {
         await agent.ready;

@@ -1,4 +1,5 @@
 import type { SessionEntry } from '../state/entries.js';
+import type { RunEndError } from '../state/run-end-error.js';
 
 /** How far a job's run went, read from the session's transcript. */
 export interface JobProgress {
@@ -9,6 +10,8 @@ export interface JobProgress {
    * failed (each counted by BullMQ), and one more when an attempt then failed for good.
    */
   errorEnds: number;
+  /** What the last of those ends recorded of its error (absent in ends stored by earlier versions). */
+  lastError: RunEndError | undefined;
   /** A `run-start` with its run id is stored. */
   started: boolean;
   /** A user message was stored after that `run-start`, before another run started: the job's prompt reached the session. */
@@ -21,7 +24,7 @@ export interface JobProgress {
  * not answered twice, and what ran is not run again).
  */
 export function jobProgress(entries: readonly SessionEntry[], runId: string): JobProgress {
-  const progress: JobProgress = { endedWith: undefined, errorEnds: 0, started: false, promptDelivered: false };
+  const progress: JobProgress = { endedWith: undefined, errorEnds: 0, lastError: undefined, started: false, promptDelivered: false };
   // Only a user message of the job's own run is its prompt: a worker that died between storing
   // its run's start and its prompt may see another job's run of the session go first.
   let inJobRun = false;
@@ -31,7 +34,10 @@ export function jobProgress(entries: readonly SessionEntry[], runId: string): Jo
       if (inJobRun) progress.started = true;
     } else if (entry.kind === 'run-end' && entry.runId === runId) {
       progress.endedWith = entry.status;
-      if (entry.status === 'error') progress.errorEnds++;
+      if (entry.status === 'error') {
+        progress.errorEnds++;
+        progress.lastError = entry.error;
+      }
     }
     else if (inJobRun && entry.kind === 'message' && entry.message.role === 'user') progress.promptDelivered = true;
   }

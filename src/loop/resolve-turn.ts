@@ -1,5 +1,6 @@
 import { mcpToolOrigin } from '../mcp/mcp-tool.js';
 import { mcpOriginRefusal } from './mcp-origin-refusal.js';
+import { disconnectedMcpServer } from './unreachable-mcp-server.js';
 import { randomId } from '../ids/random-id.js';
 import type { AgentCore, AgentEventInput } from '../runtime/agent-core.js';
 import { INCOMPLETE_TOOL_INPUT_KEY, isIncompleteToolInput } from '../model/incomplete-tool-input.js';
@@ -66,12 +67,20 @@ function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number
     }
     const tool = core.tools.get(call.toolName);
     if (!tool) {
+      // A call made before a restart for a tool of an MCP server that is down now: told as such.
+      const down = disconnectedMcpServer(core, call.toolName);
+      if (down !== undefined) {
+        const why = down.error ? ` (${down.error.replace(/\.+$/, '')})` : '';
+        deny(core, call, `The call was not run: ${call.toolName} is a tool of the MCP server "${down.name}", which is ${down.status}${why}. Make the call again later if it is still needed, or do without it.`, decisions, { type: 'validation', message: 'MCP server not connected' });
+        continue;
+      }
       const available = [...core.tools.keys()].join(', ');
       deny(core, call, `No tool named "${call.toolName}" exists. Available tools: ${available || 'none'}.`, decisions, { type: 'validation', message: 'unknown tool' });
       continue;
     }
-    // Allowed for another MCP tool before a restart, and reset to be decided again: never decided
-    // (nor asked about) for the tool that holds the name now.
+    // Made for another MCP tool (or server, or definition) than the name means now — before a
+    // crash, or allowed before a restart and reset to be decided again: never decided (nor asked
+    // about) for what holds the name now.
     if (call.mcpTool !== undefined) {
       const moved = mcpOriginRefusal(call.toolName, tool, call.mcpTool);
       if (moved !== undefined) {
@@ -155,6 +164,7 @@ function recordDecision(
     if (!abort.aborted) decisions.denials.push(decision);
     if (decision.interrupt) decisions.stopRequested = true;
   } else {
+    const mcpTool = call.mcpTool ?? mcpToolOrigin(tool);
     core.commit({
       kind: 'approval-pending',
       approval: {
@@ -168,7 +178,8 @@ function recordDecision(
         ...(outcome.blockedPath !== undefined ? { blockedPath: outcome.blockedPath } : {}),
         ...(outcome.display !== undefined ? { display: outcome.display } : {}),
         ...(tool.annotations !== undefined ? { toolAnnotations: { ...tool.annotations } } : {}),
-        ...(mcpToolOrigin(tool) !== undefined ? { mcpTool: mcpToolOrigin(tool)! } : {}),
+        // What the model called (recorded with its message), which the card then describes.
+        ...(mcpTool !== undefined ? { mcpTool } : {}),
         createdAt: new Date().toISOString(),
       },
     });

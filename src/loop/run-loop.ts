@@ -1,3 +1,4 @@
+import { runEndError } from '../state/run-end-error.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { PlanVerification, RunResult, RunStatus, SubagentRunSummary } from '../events/run-result.js';
 import { normalizeAssistantMessage, type RefusedToolCall } from '../history/normalize-assistant-message.js';
@@ -213,7 +214,7 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
     if (error) core.emit({ type: 'error', error, fatal: true });
     // Otherwise only result.stopReason would tell that the answer the run ended on is not whole.
     else if (status === 'completed' && isCutOff(lastStopReason)) core.emit({ type: 'warning', source: 'model', message: cutOffWarning(lastStopReason, lastStopDetails) });
-    core.commit({ kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage });
+    core.commit(error ? { kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage, error: runEndError(error) } : { kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage });
     core.emit({ type: 'run-end', result });
     return result;
   };

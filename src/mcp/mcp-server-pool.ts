@@ -4,6 +4,7 @@ import type { McpServerConfig, McpServerState } from './mcp-server-config.js';
 import { createMcpTool, type McpToolHints } from './mcp-tool.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 import { mcpToolName } from './mcp-tool-name.js';
+import { mcpEndpoint, mcpToolDefinition } from './mcp-fingerprint.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 
 /** What the pool reports once the agent is running. */
@@ -101,11 +102,16 @@ export class McpServerPool {
     server.listed = new Set(listed.map((info) => info.name));
     const added: Tool[] = [];
     const names = newToolNames(connection.name, listed, server);
+    const endpoint = mcpEndpoint(connection.config);
     for (const info of listed) {
       // A tool listed before keeps its definition (the prefix never changes) but takes the new
       // annotations: a server that drops readOnlyHint is no longer trusted to only read.
       const known = server.hints.get(info.name);
-      if (known) known.annotations = info.annotations;
+      if (known) {
+        known.annotations = info.annotations;
+        // A call asked about (or allowed) for the tool as listed before does not run on a changed one.
+        if (info.problem === undefined) known.definition = mcpToolDefinition(info);
+      }
       if (server.byServerName.has(info.name) || server.skipped.has(info.name)) continue;
       if (info.problem !== undefined) {
         server.skipped.set(info.name, `The MCP server "${connection.name}" lists the tool ${JSON.stringify(info.name)} ${info.problem}, so the tool is not offered.`);
@@ -113,7 +119,7 @@ export class McpServerPool {
       }
       const name = names.get(info.name) ?? mcpToolName(connection.name, info.name, server.taken);
       try {
-        const hints: McpToolHints = { annotations: info.annotations };
+        const hints: McpToolHints = { annotations: info.annotations, definition: mcpToolDefinition(info) };
         const tool = createMcpTool({
           server: connection.name,
           name,
@@ -122,6 +128,7 @@ export class McpServerPool {
           // The prefix is fixed once the agent runs: a tool arriving later can only be found.
           deferLoading: this.#fixed || connection.config.deferLoading === true,
           call: (toolName, input, signal) => connection.callTool(toolName, input, signal),
+          identity: () => ({ endpoint, serverInfoName: connection.serverInfo?.name }),
         });
         server.byServerName.set(info.name, tool);
         server.hints.set(info.name, hints);

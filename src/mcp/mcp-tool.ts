@@ -8,6 +8,8 @@ import { jsonSchemaProblem } from '../tools/json-schema-problem.js';
 import { rootCombinator } from '../tools/root-combinator.js';
 import { mcpResultToOutput } from './mcp-result-to-output.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
+import { mcpToolDefinition } from './mcp-fingerprint.js';
+import type { McpToolRecord } from '../types/mcp-tool-record.js';
 
 /** Descriptions longer than this are cut: a server's prose should not crowd out the conversation. */
 const MAX_DESCRIPTION = 2048;
@@ -27,6 +29,20 @@ export const MCP_INPUT_SCHEMA_BOUNDS: JsonBounds = { maxDepth: 32, maxChars: 64_
  */
 export interface McpToolHints {
   annotations: ToolAnnotations | undefined;
+  /**
+   * The fingerprint of the tool as last listed (`McpToolRecord.definition`): a call asked about
+   * or allowed for an earlier definition does not run on a changed one.
+   * @default the fingerprint of `info`
+   */
+  definition?: string;
+}
+
+/** Who the server behind a tool is now: what its configuration points at, and the name it gave itself. */
+export interface McpServerIdentity {
+  /** `McpToolRecord.endpoint`. */
+  endpoint: string;
+  /** `McpToolRecord.serverInfoName`: undefined before the server has answered `initialize`. */
+  serverInfoName: string | undefined;
 }
 
 /** Calls a tool on its server; resolves with the protocol's `CallToolResult`. */
@@ -49,28 +65,43 @@ export interface CreateMcpToolOptions {
    * @default the annotations of `info`, fixed
    */
   hints?: McpToolHints;
+  /**
+   * Who the server is now, read each time a call is recorded or checked.
+   * @default unknown (records carry no `endpoint` nor `serverInfoName`)
+   */
+  identity?: () => McpServerIdentity;
 }
 
-/** Which tool of which server an MCP tool calls. */
-export interface McpToolOrigin {
-  /** The server's name in `mcpServers`. */
+/** How each tool {@link createMcpTool} made finds its origin. */
+interface OriginSource {
   server: string;
-  /** The tool's name on the server (before it was made a model-facing name). */
   tool: string;
+  hints: McpToolHints;
+  identity: (() => McpServerIdentity) | undefined;
 }
 
-/** The server and server-side name of each tool {@link createMcpTool} made. */
-const origins = new WeakMap<Tool, McpToolOrigin>();
+/** The origin of each tool {@link createMcpTool} made. */
+const origins = new WeakMap<Tool, OriginSource>();
 
 /**
- * The server and the server-side name of an MCP tool, or undefined for any other tool. Two
- * processes may give one model-facing name to different tools of a server (tools that collide
- * once normalised, listed differently): this is what a parked call records, to run only the tool
- * it was asked about.
+ * The server, the server-side name and the fingerprints (of the server's endpoint and the tool's
+ * definition as now listed) of an MCP tool, or undefined for any other tool. Two processes may
+ * give one model-facing name to different tools of a server (tools that collide once normalised,
+ * listed differently), a configuration may point a server's name at another server, and a server
+ * may change a tool: this is what a call records when the model makes it, to run only the tool it
+ * was made for (and asked about).
  */
-export function mcpToolOrigin(tool: Tool): McpToolOrigin | undefined {
-  const origin = origins.get(tool);
-  return origin === undefined ? undefined : { ...origin };
+export function mcpToolOrigin(tool: Tool): McpToolRecord | undefined {
+  const source = origins.get(tool);
+  if (source === undefined) return undefined;
+  const record: McpToolRecord = { server: source.server, tool: source.tool };
+  const identity = source.identity?.();
+  if (identity !== undefined) {
+    record.endpoint = identity.endpoint;
+    if (identity.serverInfoName !== undefined) record.serverInfoName = identity.serverInfoName;
+  }
+  if (source.hints.definition !== undefined) record.definition = source.hints.definition;
+  return record;
 }
 
 /** The tools made with live `hints`: their read-only flag follows the server's latest listing. */
@@ -122,6 +153,7 @@ export function createMcpTool(options: CreateMcpToolOptions): Tool<Record<string
     );
   }
   const hints = options.hints ?? { annotations: info.annotations };
+  hints.definition ??= mcpToolDefinition(info);
   // A tool that says it only reads and also that it may destroy (`destructiveHint: true`, which
   // the protocol reads only for a tool that writes) contradicts itself: it is taken as writing.
   const readOnly = (): boolean => hints.annotations?.readOnlyHint === true && hints.annotations.destructiveHint !== true;
@@ -142,6 +174,6 @@ export function createMcpTool(options: CreateMcpToolOptions): Tool<Record<string
     annotations: { get: () => hints.annotations, enumerable: true },
   });
   if (options.hints) followingServer.add(live);
-  origins.set(live, { server, tool: info.name });
+  origins.set(live, { server, tool: info.name, hints, identity: options.identity });
   return live;
 }

@@ -4,10 +4,12 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { BackgroundTaskInfo, PlanVerification } from '../events/run-result.js';
 import type { BackgroundTaskRun } from './background-task-run.js';
-import type { AssistantMessage, ContentBlock, TextBlock, ToolResultBlock } from '../model/messages.js';
+import type { AssistantMessage, ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import type { RequestTool, StopReason } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import type { PendingApproval } from '../types/pending-approval.js';
+import type { McpToolRecord } from '../types/mcp-tool-record.js';
+import { mcpToolOrigin } from '../mcp/mcp-tool.js';
 import { type PermissionMode, type PermissionRules, type PermissionUpdate } from '../types/permission.js';
 import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
@@ -445,7 +447,28 @@ export class AgentCore implements AgentServices {
     if (usage) entry.usage = usage;
     // Recorded so that a reader of the session never runs the refused answer's calls.
     if (stopReason === 'refusal') entry.stopReason = 'refusal';
+    const mcpTools = this.mcpToolsOf(message);
+    if (mcpTools) entry.mcpTools = mcpTools;
     this.commit(entry);
+  }
+
+  /**
+   * The MCP tool each call of the model's message names, by `tool_use` id: recorded with the
+   * message, so that a call undecided at a crash runs, after a resume, only on what the model
+   * (and a host asked about it) saw. Undefined when it calls no MCP tool.
+   */
+  private mcpToolsOf(message: AssistantMessage): Record<string, McpToolRecord> | undefined {
+    let records: Record<string, McpToolRecord> | undefined;
+    for (const block of message.content) {
+      if (block.type !== 'tool_use') continue;
+      const use = block as ToolUseBlock;
+      const tool = this.tools.get(use.name);
+      const origin = tool === undefined ? undefined : mcpToolOrigin(tool);
+      if (origin === undefined) continue;
+      records ??= Object.create(null) as Record<string, McpToolRecord>;
+      records[use.id] = origin;
+    }
+    return records;
   }
 
   /**

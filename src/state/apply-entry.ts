@@ -1,3 +1,4 @@
+import type { McpToolRecord } from '../types/mcp-tool-record.js';
 import type { AssistantMessage, ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type { EntryDraft, SessionEntry } from './entries.js';
@@ -15,7 +16,7 @@ import { setOwnField } from '../model/set-own-field.js';
 export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft): SessionState {
   switch (entry.kind) {
     case 'message':
-      appendMessage(state, entry.message, entry.usage, entry.stopReason === 'refusal');
+      appendMessage(state, entry.message, entry.usage, entry.stopReason === 'refusal', entry.mcpTools);
       break;
     case 'mode-change':
       state.permissionMode = entry.to;
@@ -90,7 +91,6 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         clear(call, 'heldUpdates');
         clear(call, 'note');
         clear(call, 'hostAnswer');
-        clear(call, 'mcpTool');
       });
       break;
     case 'call-suspended':
@@ -111,7 +111,8 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
         clear(call, 'hostAnswer');
         clear(call, 'approval');
         clear(call, 'nested');
-        clear(call, 'mcpTool');
+        // mcpTool stays: set when the call was made, it is kept until the batch closes (a cleared
+        // field would be an undefined in a snapshot of a batch still open).
       });
       break;
     case 'context-reset':
@@ -157,7 +158,7 @@ function clearResults(state: SessionState, stubs: ReadonlyArray<{ toolUseId: str
  * state leave undefined fields out). Deleting a field added before the last one turns the call
  * into a slow dictionary object, once per call per turn.
  */
-function clear(call: BatchCall, field: 'input' | 'heldUpdates' | 'note' | 'hostAnswer' | 'approval' | 'nested' | 'mcpTool'): void {
+function clear(call: BatchCall, field: 'input' | 'heldUpdates' | 'note' | 'hostAnswer' | 'approval' | 'nested'): void {
   if (call[field] !== undefined) call[field] = undefined;
 }
 
@@ -176,7 +177,7 @@ function blocksOf(message: Message): ContentBlock[] {
  * its tool calls. A message of the same role as the last one joins it (results after an
  * interrupted batch, a continuation after `pause_turn`), so no two adjacent messages share a role.
  */
-function appendMessage(state: SessionState, message: Message, usage: Usage | undefined, refused: boolean): void {
+function appendMessage(state: SessionState, message: Message, usage: Usage | undefined, refused: boolean, mcpTools: Record<string, McpToolRecord> | undefined): void {
   const { messages } = state;
   const last = messages[messages.length - 1];
   if (message.role === 'user') {
@@ -202,7 +203,7 @@ function appendMessage(state: SessionState, message: Message, usage: Usage | und
     state.messageUsage.push(usage ? { ...usage } : null);
   }
   if (usage) state.lastUsage = { ...usage };
-  openBatchFor(state, joined);
+  openBatchFor(state, joined, mcpTools);
   if (refused) {
     state.endedOnRefusal = true;
     if (state.openBatch) state.openBatch.refused = true;
@@ -210,15 +211,25 @@ function appendMessage(state: SessionState, message: Message, usage: Usage | und
 }
 
 /** The batch of an assistant message: calls already known keep their state, new ones are undecided. */
-function openBatchFor(state: SessionState, message: AssistantMessage): void {
+function openBatchFor(state: SessionState, message: AssistantMessage, mcpTools: Record<string, McpToolRecord> | undefined): void {
   const uses = message.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
   if (uses.length === 0) {
     delete state.openBatch;
     return;
   }
   const known = new Map((state.openBatch?.calls ?? []).map((call) => [call.toolUseId, call]));
-  const calls = uses.map((block): BatchCall => known.get(block.id) ?? { toolUseId: block.id, toolName: block.name, state: 'undecided' });
+  const calls = uses.map((block): BatchCall => known.get(block.id) ?? newCall(block, mcpTools));
   state.openBatch = { calls };
+}
+
+/**
+ * An undecided call, with the MCP tool its name meant when it was made, read from the record's own
+ * keys only (a stored `__proto__` key is a `tool_use` id like any other, never the prototype).
+ */
+function newCall(block: ToolUseBlock, mcpTools: Record<string, McpToolRecord> | undefined): BatchCall {
+  const mcpTool = mcpTools !== undefined && Object.hasOwn(mcpTools, block.id) ? mcpTools[block.id] : undefined;
+  if (mcpTool === undefined || mcpTool === null || typeof mcpTool !== 'object') return { toolUseId: block.id, toolName: block.name, state: 'undecided' };
+  return { toolUseId: block.id, toolName: block.name, state: 'undecided', mcpTool: { ...mcpTool } };
 }
 
 function sumUsage(a: Usage, b: Usage): Usage {

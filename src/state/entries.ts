@@ -1,3 +1,5 @@
+import type { McpToolRecord } from '../types/mcp-tool-record.js';
+import type { RunEndError } from './run-end-error.js';
 import type { Message } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type { ToolResultBlock } from '../model/messages.js';
@@ -48,6 +50,12 @@ export interface MessageEntry extends EntryBase {
    * unanswered. Transcripts written before it existed do not have it.
    */
   stopReason?: 'refusal';
+  /**
+   * For an assistant message: the MCP tool each of its calls named when the model made it, by
+   * `tool_use` id (calls of other tools are left out). A call undecided at a crash is decided on
+   * resume only where its name still means that tool of that server.
+   */
+  mcpTools?: Record<string, McpToolRecord>;
 }
 
 /** The permission mode changed. */
@@ -147,8 +155,8 @@ export interface CallAllowedEntry extends EntryBase {
   note?: string;
   /** What the host's answer said beyond "allow". */
   hostAnswer?: HostAnswer;
-  /** For an MCP tool: the server and the tool's own name the call was decided for; it runs only on that tool. */
-  mcpTool?: { server: string; tool: string };
+  /** For an MCP tool: what its name meant when the call was made (see `MessageEntry.mcpTools`); it runs only on that tool. */
+  mcpTool?: McpToolRecord;
 }
 
 /** An approved plan asked for a fresh context (set), or the fresh context was started (cleared). */
@@ -300,6 +308,8 @@ export interface RunEndEntry extends EntryBase {
   runId: string;
   status: string;
   usage: Usage;
+  /** For status `error`: what ended the run (absent for other statuses, and in entries written before it was recorded). */
+  error?: RunEndError;
 }
 
 /** One entry of a session transcript. */

@@ -1,3 +1,4 @@
+import type { McpToolRecord } from '../types/mcp-tool-record.js';
 import type { Message, TextBlock, ToolResultBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type { PendingApproval } from '../types/pending-approval.js';
@@ -57,11 +58,13 @@ export interface BatchCall {
   /** For `allowed`: what the host's answer said beyond "allow", for the tool (see `ToolExecuteArgs.hostAnswer`). */
   hostAnswer?: HostAnswer;
   /**
-   * For `allowed` (and `undecided` after a reset on resume): for an MCP tool, the server and the
-   * tool's own name the call was first decided for. It runs (or is decided again) only where the
-   * name still means that tool; elsewhere it is refused.
+   * For an MCP tool (kept until the batch closes): what the name meant when the model made the
+   * call (recorded with its message, so also for a call undecided at a crash): the server, the
+   * tool's own name, and fingerprints of the server and the tool's definition. It is decided (or
+   * runs) only where the name still means that tool of that server as then listed; elsewhere it
+   * is refused.
    */
-  mcpTool?: { server: string; tool: string };
+  mcpTool?: McpToolRecord;
   /** For `deferred`: the pending approval; the input that would run is `approval.input`. */
   approval?: PendingApproval;
   /** For `suspended`: what the call waits on. */

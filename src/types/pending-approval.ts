@@ -1,3 +1,4 @@
+import type { McpToolRecord } from './mcp-tool-record.js';
 import type { ToolDisplay } from './tool-display.js';
 import type { PermissionReason, PermissionUpdate } from './permission.js';
 import type { ToolAnnotations } from './tool-annotations.js';
@@ -22,11 +23,14 @@ export interface PendingApproval {
   /** The tool's behaviour hints (an MCP tool's `destructiveHint`, say), to show with the question. */
   toolAnnotations?: ToolAnnotations;
   /**
-   * For an MCP tool: the server and the tool's name on it when the call was asked. An approval
-   * answered where `toolName` names another tool of the server (its tool set changed, so names
-   * that collide once normalised were given out differently) is refused, not run on that tool.
+   * For an MCP tool: the server, the tool's name on it and fingerprints of both, from when the
+   * model made the call (what the card describes). An approval answered where `toolName` now
+   * names another tool of the server (its tool set changed, so names that collide once normalised
+   * were given out differently), another server (the configuration points the server's name
+   * elsewhere, or the server calls itself differently), or the tool changed (description, input
+   * schema, annotations), is refused with a message for the model, not run.
    */
-  mcpTool?: { server: string; tool: string };
+  mcpTool?: McpToolRecord;
   /** ISO 8601 time the approval was created. */
   createdAt: string;
   /**

@@ -89,6 +89,160 @@ describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under wa
     await under.queue.queue.remove(jobId);
   });
 
+  it('a tool result being stored as the forced close begins is kept: the next worker sees the call ran, and it is not answered as interrupted', { timeout: 30_000 }, async () => {
+    const inner = memorySessionStore();
+    const executed: string[] = [];
+    // The append that stores the tool's result waits on a barrier the test opens.
+    let resultWriting!: () => void;
+    const writing = new Promise<void>((resolve) => (resultWriting = resolve));
+    let openBarrier!: () => void;
+    const barrier = new Promise<void>((resolve) => (openBarrier = resolve));
+    let released = false;
+    const store: SessionStore = {
+      append: async (sessionId, entries, options) => {
+        if (entries.some((entry) => entry.kind === 'tool-result') && executed.length === 1 && !released) {
+          resultWriting();
+          await barrier;
+        }
+        return inner.append(sessionId, entries, options);
+      },
+      load: (sessionId, options) => inner.load(sessionId, options),
+      list: () => inner.list(),
+      delete: (sessionId) => inner.delete(sessionId),
+      leases: {
+        ...inner.leases!,
+        acquire: (sessionId, options) => inner.leases!.acquire(sessionId, options),
+        renew: (lease, options) => inner.leases!.renew(lease, options),
+        release: async (lease) => {
+          released = true;
+          return inner.leases!.release(lease);
+        },
+      },
+    };
+    const work = defineTool({
+      name: 'work',
+      description: 'Does the work once.',
+      inputSchema: z.object({}),
+      readOnly: true,
+      execute: async ({ toolUseId }) => {
+        executed.push(toolUseId);
+        return 'work done';
+      },
+    });
+    const model = scriptedModel([turn(toolCall('work', {}, 'c1')), 'Done.', 'Done.']);
+    const start = () => createAgentWorker({ connection: bullConnection(redis.url), queueName, prefix, store, heldRetryMs: 50, createAgent: (session) => createAgent({ model, tools: [work], ...session.agentOptions }) });
+    const sessionId = uniqueName('result-at-close');
+    const first = start();
+    const { jobId } = await under.queue.enqueueRun({ sessionId, prompt: 'Go' });
+    await writing;
+    const closed = first.close({ force: true });
+    // Let the close run as far as it goes without the write (a released lease, before the fix).
+    for (let turnOfLoop = 0; turnOfLoop < 5; turnOfLoop++) await new Promise((resolve) => setImmediate(resolve));
+    openBarrier();
+    await closed;
+
+    const second = start();
+    try {
+      const result = (await (await Job.fromId(under.queue.queue, jobId))!.waitUntilFinished(under.events, 20_000)) as AgentJobResult;
+      expect(result.status).toBe('completed');
+    } finally {
+      await second.close();
+    }
+    expect(executed).toEqual(['c1']);
+    const entries = await loadEntries(inner, sessionId);
+    const results = entries.filter((entry): entry is Extract<SessionEntry, { kind: 'tool-result' }> => entry.kind === 'tool-result');
+    expect(results.map((entry) => [entry.toolUseId, String((entry.result as ToolResultBlock).content)])).toEqual([['c1', 'work done']]);
+    expect(entries.filter((entry) => entry.kind === 'run-end').map((entry) => entry.kind === 'run-end' && entry.status)).toEqual(['completed']);
+  });
+
+  it('when the lease cannot be released, the stopped run still writes nothing more: the job is resumed once the lease runs out, not ended interrupted', { timeout: 30_000 }, async () => {
+    let clock = 1_000_000;
+    const inner = memorySessionStore({ now: () => clock });
+    const store: SessionStore = {
+      append: (sessionId, entries, options) => inner.append(sessionId, entries, options),
+      load: (sessionId, options) => inner.load(sessionId, options),
+      list: () => inner.list(),
+      delete: (sessionId) => inner.delete(sessionId),
+      leases: {
+        ...inner.leases!,
+        acquire: (sessionId, options) => inner.leases!.acquire(sessionId, options),
+        renew: (lease, options) => inner.leases!.renew(lease, options),
+        release: async () => {
+          throw new Error('connection reset');
+        },
+      },
+    };
+    const executed: string[] = [];
+    let started!: () => void;
+    const blocked = new Promise<void>((resolve) => (started = resolve));
+    const block = defineTool({
+      name: 'block',
+      description: 'Waits for ever.',
+      inputSchema: z.object({}),
+      readOnly: true,
+      execute: async ({ toolUseId }) => {
+        executed.push(toolUseId);
+        started();
+        await new Promise<never>(() => undefined);
+      },
+    });
+    const model = scriptedModel([turn(toolCall('block', {}, 'c1')), 'Done.']);
+    const start = () =>
+      createAgentWorker({ connection: bullConnection(redis.url), queueName, prefix, store, leaseTtlMs: 60_000, heldRetryMs: 50, createAgent: (session) => createAgent({ model, tools: [block], ...session.agentOptions }) });
+    const sessionId = uniqueName('unreleased');
+    const first = start();
+    const { jobId } = await under.queue.enqueueRun({ sessionId, prompt: 'Go' });
+    await blocked;
+    await first.close({ force: true });
+    expect((await loadEntries(inner, sessionId)).filter((entry) => entry.kind === 'run-end')).toEqual([]);
+    // The lease the first worker could not release runs out by the store's clock.
+    clock += 60_001;
+    const second = start();
+    try {
+      const result = (await (await Job.fromId(under.queue.queue, jobId))!.waitUntilFinished(under.events, 20_000)) as AgentJobResult;
+      expect(result.status).toBe('completed');
+    } finally {
+      await second.close();
+    }
+    expect(executed).toEqual(['c1']);
+    const entries = await loadEntries(inner, sessionId);
+    expect(entries.filter((entry) => entry.kind === 'run-end').map((entry) => entry.kind === 'run-end' && entry.status)).toEqual(['completed']);
+  });
+
+  it('a store that never answers the append under way does not hold the forced close: the job goes back, the lease runs out on its own', { timeout: 30_000 }, async () => {
+    const inner = memorySessionStore();
+    let hung!: () => void;
+    const hanging = new Promise<void>((resolve) => (hung = resolve));
+    const store: SessionStore = {
+      append: async (sessionId, entries, options) => {
+        if (entries.some((entry) => entry.kind === 'tool-result')) {
+          hung();
+          await new Promise<never>(() => undefined);
+        }
+        return inner.append(sessionId, entries, options);
+      },
+      load: (sessionId, options) => inner.load(sessionId, options),
+      list: () => inner.list(),
+      delete: (sessionId) => inner.delete(sessionId),
+      leases: inner.leases!,
+    };
+    const work = defineTool({ name: 'work', description: 'Works.', inputSchema: z.object({}), readOnly: true, execute: () => 'done' });
+    const worker = createAgentWorker({
+      connection: bullConnection(redis.url),
+      queueName,
+      prefix,
+      store,
+      createAgent: (session) => createAgent({ model: scriptedModel([turn(toolCall('work', {}, 'c1')), 'Done.']), tools: [work], storeWriteGraceMs: 0, ...session.agentOptions }),
+    });
+    const { jobId } = await under.queue.enqueueRun({ sessionId: uniqueName('hung-store'), prompt: 'Go' });
+    await hanging;
+    await worker.close({ force: true });
+    const job = (await Job.fromId(under.queue.queue, jobId))!;
+    expect(['waiting', 'delayed']).toContain(await job.getState());
+    expect(job.attemptsMade).toBe(0);
+    await job.remove();
+  });
+
   it('names a bad option and the fix', async () => {
     const { start } = blockedJob();
     const worker = start();

@@ -55,6 +55,69 @@ describe.skipIf(!redis.reachable)('createAgentWorker: a retried run job whose ru
     }
   });
 
+  it('whose worker died after storing an outage\'s run end but before BullMQ counted the attempt, is retried after its backoff, not ended with status error', { timeout: 60_000 }, async () => {
+    const store = memorySessionStore();
+    const sessionId = uniqueName('uncounted-outage');
+    const jobId = uniqueName('job');
+    const runId = `job_${jobId}`;
+    // Attempt 1's run ended on an overloaded API with attempts left; its worker died right after
+    // storing that end, so BullMQ never counted the attempt (attemptsMade is still 0).
+    const overloaded = new ModelError('HTTP 529 overloaded_error', { status: 529, retryable: true });
+    const earlier = createAgent({ model: scriptedModel([turn('Working', { error: overloaded })]), store, sessionId });
+    expect((await earlier.run('Go', { runId }).result).status).toBe('error');
+    await earlier.close();
+    const [end] = (await loadEntries(store, sessionId)).filter((entry) => entry.kind === 'run-end');
+    expect(end).toMatchObject({ status: 'error', error: { code: 'model', retryable: true, message: 'HTTP 529 overloaded_error' } });
+
+    const model = scriptedModel(['Done after the outage.']);
+    const failures: Error[] = [];
+    const worker = createAgentWorker({ connection: bullConnection(redis.url), queueName, prefix, store, onError: ({ error }) => failures.push(error), createAgent: (session) => createAgent({ model, ...session.agentOptions }) });
+    try {
+      // Delayed for its retry, or (wrongly) finished: either ends the wait.
+      const settled = new Promise<void>((resolve) => {
+        under.events.on('delayed', (event) => event.jobId === jobId && resolve());
+        under.events.on('completed', (event) => event.jobId === jobId && resolve());
+      });
+      await under.queue.queue.add('run', { kind: 'run', sessionId, prompt: 'Go' }, { jobId, attempts: 3, backoff: { type: 'fixed', delay: 60_000 } });
+      await settled;
+      const job = (await Job.fromId(under.queue.queue, jobId))!;
+      expect(await job.getState()).toBe('delayed');
+      // Failed as the dead worker would have failed it: counted, with the outage, and backing off.
+      expect(job.attemptsMade).toBe(1);
+      expect(job.failedReason).toBe('HTTP 529 overloaded_error');
+      expect(failures.map((failure) => failure.message)).toEqual(['HTTP 529 overloaded_error']);
+      expect(model.requests).toHaveLength(0);
+      await job.promote();
+      const result = (await job.waitUntilFinished(under.events, 30_000)) as AgentJobResult;
+      expect(result).toMatchObject({ sessionId, runId, status: 'completed' });
+      expect(model.requests).toHaveLength(1);
+      // The prompt went to the session once.
+      const prompts = (await loadEntries(store, sessionId)).filter((entry) => entry.kind === 'message' && entry.message.role === 'user' && JSON.stringify(entry.message.content).includes('Go'));
+      expect(prompts).toHaveLength(1);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('whose worker died after storing an outage\'s run end on its last attempt, ends with status error', { timeout: 60_000 }, async () => {
+    const store = memorySessionStore();
+    const sessionId = uniqueName('last-outage');
+    const jobId = uniqueName('job');
+    const overloaded = new ModelError('HTTP 529 overloaded_error', { status: 529, retryable: true });
+    const earlier = createAgent({ model: scriptedModel([turn('Working', { error: overloaded })]), store, sessionId });
+    await earlier.run('Go', { runId: `job_${jobId}` }).result;
+    await earlier.close();
+    const model = scriptedModel(['Asked again.']);
+    const worker = createAgentWorker({ connection: bullConnection(redis.url), queueName, prefix, store, createAgent: (session) => createAgent({ model, ...session.agentOptions }) });
+    try {
+      const job = await under.queue.queue.add('run', { kind: 'run', sessionId, prompt: 'Go' }, { jobId, attempts: 1 });
+      expect((await job.waitUntilFinished(under.events, 30_000)) as AgentJobResult).toMatchObject({ status: 'error' });
+      expect(model.requests).toHaveLength(0);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it('a job queued with the earlier custom backoff type (agent-harness) is still retried after an outage, counting the attempt', { timeout: 60_000 }, async () => {
     const store = memorySessionStore();
     const sessionId = uniqueName('legacy-backoff');

@@ -36,7 +36,7 @@ describe('a pending MCP call answered where its name means another tool of the s
     const parked = await first.run('Archive users.').result;
     expect(parked.status).toBe('awaiting-approval');
     const approval = parked.pendingApprovals[0]!;
-    expect(approval.mcpTool).toEqual({ server: 'db', tool: 'archive.table' });
+    expect(approval.mcpTool).toMatchObject({ server: 'db', tool: 'archive.table' });
     await first.close();
 
     // Process two: the server now also lists "archive_table", which takes the plain name.
@@ -44,7 +44,7 @@ describe('a pending MCP call answered where its name means another tool of the s
     const second = createAgent({ store, mcpServers: { db: { type: 'sdk', server: () => dbServer(['archive.table', 'archive_table'], calls) } }, model, resume: first.sessionId });
     agents.push(second);
     await second.ready;
-    expect(second.pendingApprovals.map((pending) => pending.mcpTool)).toEqual([{ server: 'db', tool: 'archive.table' }]);
+    expect(second.pendingApprovals.map((pending) => pending.mcpTool)).toMatchObject([{ server: 'db', tool: 'archive.table' }]);
     const result = await second.resolveApproval(approval.id, { behavior: 'allow' }).result;
     expect(calls).toEqual([]);
     expect(result.status).toBe('completed');
@@ -76,7 +76,7 @@ describe('a pending MCP call answered where its name means another tool of the s
     const second = createAgent({ mcpServers: { db: { type: 'sdk', server: () => dbServer(['archive.table', 'archive_table'], calls) } }, model: scriptedModel(['Understood.']), resume: snapshot });
     agents.push(second);
     await second.ready;
-    expect(second.pendingApprovals[0]!.mcpTool).toEqual({ server: 'db', tool: 'archive.table' });
+    expect(second.pendingApprovals[0]!.mcpTool).toMatchObject({ server: 'db', tool: 'archive.table' });
     await second.resolveApproval(approval.id, { behavior: 'allow' }).result;
     expect(calls).toEqual([]);
   });

@@ -23,6 +23,23 @@ describe('applyEntry', () => {
     expect(closed.openBatch).toBeUndefined();
   });
 
+  it('gives each call of an assistant message the MCP tool its message recorded for it, from own keys only, and keeps it until the batch closes', () => {
+    // As a stored transcript parses: a key "__proto__" is an own key, and a value may be anything.
+    const mcpTools = JSON.parse('{"a":{"server":"db","tool":"archive","endpoint":"00"},"__proto__":{"server":"x","tool":"y"},"c":null}');
+    const state = fold([{ kind: 'message', message: { role: 'user', content: 'go' } }, { kind: 'message', message: { role: 'assistant', content: [use('a'), use('__proto__'), use('c'), use('toString')] }, mcpTools }]);
+    const [a, proto, c, toString] = state.openBatch!.calls;
+    expect(a!.mcpTool).toEqual({ server: 'db', tool: 'archive', endpoint: '00' });
+    expect(a!.mcpTool).not.toBe(mcpTools.a);
+    expect(proto!.mcpTool).toEqual({ server: 'x', tool: 'y' });
+    expect(Object.getPrototypeOf(proto)).toBe(Object.prototype);
+    expect(c!.mcpTool).toBeUndefined();
+    expect(toString!.mcpTool).toBeUndefined();
+    fold([{ kind: 'approval-pending', approval: approval('a') }], state);
+    expect(a!.mcpTool).toEqual({ server: 'db', tool: 'archive', endpoint: '00' });
+    fold([{ kind: 'tool-result', toolUseId: 'a', toolName: 'write', result: result('a') }], state);
+    expect(a!.mcpTool).toEqual({ server: 'db', tool: 'archive', endpoint: '00' });
+  });
+
   it('moves calls through their states: allowed, deferred, suspended, done', () => {
     const state = fold([{ kind: 'message', message: { role: 'user', content: 'go' } }, assistant('a', 'b', 'c')]);
     fold(
