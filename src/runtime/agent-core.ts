@@ -630,9 +630,14 @@ export class AgentCore implements AgentServices {
     return pendingApprovalsOf(this.state);
   }
 
-  /** Plain JSON of everything a resume needs: the state and its revision (signed with `snapshotKey`). */
+  /**
+   * Plain JSON of everything a resume needs: the state and its revision (signed with `snapshotKey`).
+   * Copied through JSON, not `structuredClone`: the state ends a call's fields by setting them to
+   * undefined (see `applyEntry`), which JSON leaves out and a structured clone would keep, and a
+   * snapshot holding undefined is refused as not plain JSON when resumed as it is.
+   */
   snapshot(): AgentSnapshot {
-    const snapshot: AgentSnapshot = { $schemaVersion: SNAPSHOT_SCHEMA_VERSION, revision: this.revision, ...structuredClone(this.state) };
+    const snapshot: AgentSnapshot = { $schemaVersion: SNAPSHOT_SCHEMA_VERSION, revision: this.revision, ...(JSON.parse(JSON.stringify(this.state)) as SessionState) };
     if (this.options.snapshotKey !== undefined) snapshot.$signature = signSnapshot(snapshot as unknown as Record<string, unknown>, signingKey(this.options.snapshotKey));
     return snapshot;
   }
