@@ -26,6 +26,7 @@ const PAGE_BYTES = 4 * 1024 * 1024;
  * JSON is not an entry object is skipped with a warning, and so is a gap in the numbers; an
  * entry of an unknown `$schemaVersion` fails the load.
  * @throws UnsupportedSchemaVersionError for an entry this build cannot read.
+ * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions): AsyncGenerator<SessionEntry> {
   const { pool, s, sessionId, onWarning } = options;
@@ -54,7 +55,7 @@ export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions):
         onWarning?.({ sessionId, seq, message: `Skipped entry ${seq} of ${where}: it is not a transcript entry (a JSON object).` });
         continue;
       }
-      assertSupportedEntry(value, `transcript entry ${seq} of ${where}`);
+      assertSupportedEntry(value, sessionId, `transcript entry ${seq} of ${where}`);
       yield withStoredSeq(value, seq, sessionId, where, onWarning);
     }
   }

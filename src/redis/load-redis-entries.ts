@@ -23,6 +23,7 @@ const CHUNK_CHARS = 4 * 1024 * 1024;
  * loading began. An element that is not a JSON entry object is skipped with a warning, and so
  * is a list shorter than the revision; an entry of an unknown `$schemaVersion` fails the load.
  * @throws UnsupportedSchemaVersionError for an entry this build cannot read.
+ * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* loadRedisEntries(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry> {
   const { client, keys, sessionId, onWarning } = options;
@@ -42,7 +43,7 @@ export async function* loadRedisEntries(options: LoadRedisEntriesOptions): Async
         onWarning?.({ sessionId, seq: position, message: `Skipped entry ${position} of ${where}: it is not a transcript entry (a JSON object).` });
         continue;
       }
-      assertSupportedEntry(value, `transcript entry ${position} of ${where}`);
+      assertSupportedEntry(value, sessionId, `transcript entry ${position} of ${where}`);
       yield withStoredSeq(value, position, sessionId, where, onWarning);
     }
     chunk = Math.max(1, Math.min(1000, Math.floor((chunk * CHUNK_CHARS) / Math.max(chars, 1))));
