@@ -5,6 +5,7 @@ import type { SessionEntry } from '../state/entries.js';
 import type { SessionStoreWarning } from '../session/session-store.js';
 import type { RedisClient } from './redis-client.js';
 import type { RedisKeys } from './redis-keys.js';
+import { corruptFieldError, isStoredCount, onSessionKeys } from './redis-session-damage.js';
 
 /** Options of {@link loadRedisEntries}. */
 export interface LoadRedisEntriesOptions {
@@ -23,16 +24,19 @@ const CHUNK_CHARS = 4 * 1024 * 1024;
  * loading began. An element that is not a JSON entry object is skipped with a warning, and so
  * is a list shorter than the revision; an entry of an unknown `$schemaVersion` fails the load.
  * @throws UnsupportedSchemaVersionError for an entry this build cannot read.
- * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
+ * @throws SessionStoreCorruptError for a `revision` field that is not a count, a key of another type, or an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* loadRedisEntries(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry> {
   const { client, keys, sessionId, onWarning } = options;
-  const revision = Number((await client.call('HGET', keys.session(sessionId), 'revision')) ?? 0);
+  const stored = await onSessionKeys(client, keys, sessionId, () => client.call('HGET', keys.session(sessionId), 'revision'));
+  if (!isStoredCount(stored)) throw corruptFieldError(keys, sessionId, 'revision', stored, Number(await onSessionKeys(client, keys, sessionId, () => client.call('LLEN', keys.entries(sessionId)))));
+  const revision = Number(stored ?? 0);
   const where = `session ${JSON.stringify(sessionId)} (Redis key ${keys.entries(sessionId)})`;
   let chunk = 100;
   let position = 0;
   while (position < revision) {
-    const items = (await client.call('LRANGE', keys.entries(sessionId), position, Math.min(position + chunk, revision) - 1)) as string[];
+    const last = Math.min(position + chunk, revision) - 1;
+    const items = (await onSessionKeys(client, keys, sessionId, () => client.call('LRANGE', keys.entries(sessionId), position, last))) as string[];
     if (items.length === 0) break;
     let chars = 0;
     for (const text of items) {

@@ -1,5 +1,8 @@
 // The stores' Lua scripts. Redis runs a script atomically: nothing else touches the keys between
-// its reads and its writes, which makes each of these a compare-and-set.
+// its reads and its writes, which makes each of these a compare-and-set. Each first checks the
+// hash fields it reads as numbers (DAMAGED_FIELD): one edited by hand is a 'corrupt-field' reply.
+
+import { DAMAGED_FIELD } from './redis-session-damage.js';
 
 /** `now`: the host's clock when given (ARGV[i] not empty), else the server's TIME, in epoch ms. */
 const CLOCK = `
@@ -48,7 +51,10 @@ end
  * At the expected revision, the entry there must be the one the writer saw last: another one
  * means the session was deleted and written again since (a conflict).
  */
-export const APPEND_SCRIPT = `${CLOCK}${IS_OTHER_ENTRY}
+export const APPEND_SCRIPT = `${CLOCK}${IS_OTHER_ENTRY}${DAMAGED_FIELD}
+local damaged = damagedField(KEYS[1], KEYS[2], 'revision')
+if not damaged and ARGV[4] ~= '' then damaged = damagedField(KEYS[1], KEYS[2], 'leaseToken', 'leaseExpiresAt') end
+if damaged then return damaged end
 local revision = tonumber(redis.call('HGET', KEYS[1], 'revision') or '0')
 local expected = tonumber(ARGV[2])
 local first = 13
@@ -111,7 +117,9 @@ return {'ok'}
  * The entries from index ARGV[2] to ARGV[3] if the session is still at revision ARGV[1], else
  * false. KEYS: session hash, entries list.
  */
-export const RANGE_AT_REVISION_SCRIPT = `
+export const RANGE_AT_REVISION_SCRIPT = `${DAMAGED_FIELD}
+local damaged = damagedField(KEYS[1], KEYS[2], 'revision')
+if damaged then return damaged end
 if tonumber(redis.call('HGET', KEYS[1], 'revision') or '0') ~= tonumber(ARGV[1]) then return false end
 return redis.call('LRANGE', KEYS[2], ARGV[2], ARGV[3])
 `;
@@ -120,7 +128,9 @@ return redis.call('LRANGE', KEYS[2], ARGV[2], ARGV[3])
  * Deletes a session's entries and ends its lease (the token stays). KEYS: session hash, entries
  * list, sessions set, waiting set, ids hash. ARGV: session id, clock or ''.
  */
-export const DELETE_SCRIPT = `${CLOCK}
+export const DELETE_SCRIPT = `${CLOCK}${DAMAGED_FIELD}
+local damaged = damagedField(KEYS[1], KEYS[2], 'leaseToken', 'leaseExpiresAt')
+if damaged then return damaged end
 redis.call('DEL', KEYS[2], KEYS[5])
 redis.call('HDEL', KEYS[1], 'revision', 'pending', 'pendingRule', 'idsFrom')
 redis.call('SREM', KEYS[3], ARGV[1])
@@ -135,7 +145,9 @@ return 1
  * Saves refolded pending approvals if the session is still at the revision they were folded at.
  * KEYS: session hash, waiting set. ARGV: session id, revision, pending JSON, rule, '1' when waiting.
  */
-export const SAVE_PENDING_SCRIPT = `
+export const SAVE_PENDING_SCRIPT = `${DAMAGED_FIELD}
+local damaged = damagedField(KEYS[1], false, 'revision')
+if damaged then return damaged end
 if tonumber(redis.call('HGET', KEYS[1], 'revision') or '0') ~= tonumber(ARGV[2]) then return 0 end
 redis.call('HSET', KEYS[1], 'pending', ARGV[3], 'pendingRule', ARGV[4])
 if ARGV[5] == '1' then redis.call('SADD', KEYS[2], ARGV[1]) else redis.call('SREM', KEYS[2], ARGV[1]) end
@@ -146,7 +158,9 @@ return 1
  * Takes the lease when it is free, expired or the holder's own. KEYS: session hash.
  * ARGV: holder, ttl ms, clock or ''. Returns {token, expiresAt} or false.
  */
-export const ACQUIRE_SCRIPT = `${CLOCK}
+export const ACQUIRE_SCRIPT = `${CLOCK}${DAMAGED_FIELD}
+local damaged = damagedField(KEYS[1], false, 'leaseToken', 'leaseExpiresAt')
+if damaged then return damaged end
 local now = clock(ARGV[3])
 local lease = redis.call('HMGET', KEYS[1], 'leaseHolder', 'leaseToken', 'leaseExpiresAt')
 if tonumber(lease[3] or '0') > now and lease[1] ~= ARGV[1] then return false end
@@ -157,7 +171,9 @@ return {token, expires}
 `;
 
 /** Extends a held, unexpired lease. KEYS: session hash. ARGV: holder, token, ttl ms, clock or ''. Returns expiresAt or false. */
-export const RENEW_SCRIPT = `${CLOCK}
+export const RENEW_SCRIPT = `${CLOCK}${DAMAGED_FIELD}
+local damaged = damagedField(KEYS[1], false, 'leaseToken', 'leaseExpiresAt')
+if damaged then return damaged end
 local now = clock(ARGV[4])
 local lease = redis.call('HMGET', KEYS[1], 'leaseHolder', 'leaseToken', 'leaseExpiresAt')
 if lease[1] ~= ARGV[1] or lease[2] ~= ARGV[2] or tonumber(lease[3] or '0') <= now then return false end
@@ -167,7 +183,9 @@ return expires
 `;
 
 /** Ends a held, unexpired lease now. KEYS: session hash. ARGV: token, clock or ''. */
-export const RELEASE_SCRIPT = `${CLOCK}
+export const RELEASE_SCRIPT = `${CLOCK}${DAMAGED_FIELD}
+local damaged = damagedField(KEYS[1], false, 'leaseToken', 'leaseExpiresAt')
+if damaged then return damaged end
 local now = clock(ARGV[2])
 local lease = redis.call('HMGET', KEYS[1], 'leaseToken', 'leaseExpiresAt')
 if lease[1] == ARGV[1] and tonumber(lease[2] or '0') > now then redis.call('HSET', KEYS[1], 'leaseExpiresAt', now) end

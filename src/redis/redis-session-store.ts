@@ -17,6 +17,7 @@ import type { PendingSession, SessionStore, SessionStoreWarning } from '../sessi
 import type { SessionEntry } from '../state/entries.js';
 import { loadRedisEntries } from './load-redis-entries.js';
 import { runScript } from './redis-client.js';
+import { onSessionKeys } from './redis-session-damage.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-keys.js';
 import { checkRedisStoreOptions, layoutSetup, type RedisStoreOptions } from './redis-layout.js';
 import { APPEND_SCRIPT, DELETE_SCRIPT, RANGE_AT_REVISION_SCRIPT, SAVE_PENDING_SCRIPT } from './redis-scripts.js';
@@ -58,7 +59,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void) => loadRedisEntries({ client, keys, sessionId, ...(onWarning ? { onWarning } : {}) });
   /** The session's revision and pending approvals as saved. */
   const readSaved = async (sessionId: string): Promise<SavedPendingApprovals> => {
-    const [revision, pending, rule] = (await client.call('HMGET', keys.session(sessionId), 'revision', 'pending', 'pendingRule')) as Array<string | null>;
+    const [revision, pending, rule] = (await onSessionKeys(client, keys, sessionId, () => client.call('HMGET', keys.session(sessionId), 'revision', 'pending', 'pendingRule'))) as Array<string | null>;
     return { revision: Number(revision ?? 0), pending: pending ?? null, rule: Number(rule ?? 0) };
   };
 
@@ -67,7 +68,10 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     const saved = await readSaved(sessionId);
     const { state, refolded } = await pendingFromSaved(saved, () => load(sessionId));
     // Saved only if nobody appended meanwhile (an append saves its own fold).
-    if (refolded) await runScript(client, SAVE_PENDING_SCRIPT, [keys.session(sessionId), keys.waiting], [sessionId, saved.revision, savedPendingText(state), PENDING_APPROVALS_RULE, isWaiting(state) ? '1' : '0']);
+    if (refolded) {
+      const args = [sessionId, saved.revision, savedPendingText(state), PENDING_APPROVALS_RULE, isWaiting(state) ? '1' : '0'];
+      await onSessionKeys(client, keys, sessionId, () => runScript(client, SAVE_PENDING_SCRIPT, [keys.session(sessionId), keys.waiting], args));
+    }
     return state;
   };
 
@@ -91,7 +95,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       basis = saved.revision === expectedRevision ? { revision: expectedRevision, lastId: undefined, state: (await pendingFromSaved(saved, () => load(sessionId))).state } : undefined;
     }
     const state = basis && foldPendingApprovals(basis.state, entries);
-    const result = (await runScript(
+    const result = (await onSessionKeys(client, keys, sessionId, () => runScript(
       client,
       APPEND_SCRIPT,
       [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId)],
@@ -110,7 +114,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
         JSON.stringify(entries.map(entryDigest)),
         ...lines,
       ],
-    )) as [string, ...Array<string | number | null>];
+    ))) as [string, ...Array<string | number | null>];
     if (result[0] === 'ok' && state) folded.set(sessionId, { revision, lastId, state });
     else folded.delete(sessionId);
     if (result[0] === 'ok') return;
@@ -158,7 +162,8 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
    */
   const onlyUnreadableAfter = async (sessionId: string, expectedRevision: number, revision: number): Promise<boolean> => {
     for (let from = expectedRevision; from < revision; from += TAIL_CHUNK) {
-      const items = (await runScript(client, RANGE_AT_REVISION_SCRIPT, [keys.session(sessionId), keys.entries(sessionId)], [revision, from, Math.min(from + TAIL_CHUNK, revision) - 1])) as string[] | null;
+      const range = [revision, from, Math.min(from + TAIL_CHUNK, revision) - 1];
+      const items = (await onSessionKeys(client, keys, sessionId, () => runScript(client, RANGE_AT_REVISION_SCRIPT, [keys.session(sessionId), keys.entries(sessionId)], range))) as string[] | null;
       // Written meanwhile: a conflict like any other.
       if (items === null) return false;
       if (items.some((text) => parseEntryText(text) !== undefined)) return false;
@@ -184,7 +189,8 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       assertSessionId(sessionId);
       await ready();
       folded.delete(sessionId);
-      await runScript(client, DELETE_SCRIPT, [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId)], [sessionId, clock()]);
+      const sessionKeys = [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId)];
+      await onSessionKeys(client, keys, sessionId, () => runScript(client, DELETE_SCRIPT, sessionKeys, [sessionId, clock()]));
     },
 
     async close(sessionId) {
