@@ -19,7 +19,8 @@ export type IndexBuild = 'built' | 'busy';
  * holding a snapshot would be waited for by the build in turn (a deadlock); it finds `'busy'`
  * instead and goes on (the build's process records the version). Holding the lock, an index
  * already there but not valid is what an attempt that died halfway left (a crash, a cancelled or
- * killed connection): it is dropped, concurrently too, and built again.
+ * killed connection): it is dropped, concurrently too, and built again, unless a backend is
+ * building it right now without the lock (a host's own tool running the published SQL).
  * @param lockKey Names the advisory lock, one per schema.
  * @returns `'built'` once the index is there and valid; `'busy'` when another process builds it.
  */
@@ -29,6 +30,9 @@ export async function buildIndexConcurrently(client: PostgresPoolClient, s: stri
   try {
     const state = await indexState(client, s, index.name);
     if (state === 'valid') return 'built';
+    // Invalid while a build is under way that does not take the lock (the host's own migration
+    // tool running the published SQL): left to it, not dropped under it.
+    if (state === 'invalid' && (await beingBuilt(client, s, index.name))) return 'busy';
     if (state === 'invalid') await client.query(`DROP INDEX CONCURRENTLY IF EXISTS ${s}.${index.name}`);
     // IF NOT EXISTS: a build by an agent-harness that does not take the lock (one from before
     // this change builds it in its migration's transaction) may have committed it meanwhile.
@@ -44,4 +48,15 @@ async function indexState(client: PostgresPoolClient, s: string, name: string): 
   const { rows } = await client.query(`SELECT i.indisvalid AND i.indisready AS valid FROM pg_index AS i WHERE i.indexrelid = to_regclass($1)`, [`${s}.${name}`]);
   if (rows.length === 0) return 'missing';
   return rows[0]!.valid === true ? 'valid' : 'invalid';
+}
+
+/** Whether a backend is building the index now (PostgreSQL 12 and later report it; before, it is taken for none). */
+async function beingBuilt(client: PostgresPoolClient, s: string, name: string): Promise<boolean> {
+  const view = await client.query(`SELECT to_regclass('pg_catalog.pg_stat_progress_create_index') IS NOT NULL AS present`);
+  if (view.rows[0]?.present !== true) return false;
+  const { rows } = await client.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_stat_progress_create_index WHERE index_relid = to_regclass($1) AND pid <> pg_backend_pid()) AS building`,
+    [`${s}.${name}`],
+  );
+  return rows[0]?.building === true;
 }

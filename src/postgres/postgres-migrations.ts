@@ -135,6 +135,23 @@ export function postgresMigrationSql(options: { schema?: string } = {}): string 
   return `${versionTableSql(s)}\n\n${steps.join('\n\n')}\n`;
 }
 
+/**
+ * The SQL that upgrades a schema with rows in it without stopping writers, for hosts that apply
+ * migrations with their own tool: per index-building migration, statements to run one by one,
+ * outside a transaction (PostgreSQL refuses `CONCURRENTLY` in one). docs/stores.md shows it.
+ */
+export function postgresConcurrentIndexSql(options: { schema?: string } = {}): string {
+  const s = quotedSchema(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
+  const steps = MIGRATIONS.filter((migration) => migration.index !== undefined).map((migration) => {
+    const index = migration.index!;
+    return `-- ${migration.version}: ${migration.description}
+-- If an earlier build died halfway (the index is there, INVALID), first: DROP INDEX CONCURRENTLY ${s}.${index.name};
+CREATE INDEX CONCURRENTLY IF NOT EXISTS ${index.name} ${index.on(s)};
+INSERT INTO ${s}.schema_migrations (version, description) VALUES (${migration.version}, '${migration.description}') ON CONFLICT (version) DO NOTHING;`;
+  });
+  return `${steps.join('\n\n')}\n`;
+}
+
 async function currentVersion(client: Pick<PostgresPoolClient, 'query'>, schema: string): Promise<number | undefined> {
   const { rows } = await client.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`${quotedSchema(schema)}.schema_migrations`]);
   if (rows[0]?.present !== true) return undefined;

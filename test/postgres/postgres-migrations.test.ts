@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ConfigurationError, type SessionEntry } from 'agent-harness';
 import { migratePostgres, postgresSessionStore, POSTGRES_SCHEMA_VERSION } from 'agent-harness/postgres';
+import { postgresConcurrentIndexSql } from '../../src/postgres/postgres-migrations.js';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { dropSchema, postgres, testPool, testSchema } from './postgres-test-database.js';
@@ -153,5 +154,22 @@ describe.skipIf(!postgres.reachable)('migratePostgres: the entry-id index (migra
     } finally {
       blocker.release();
     }
+  });
+
+  it('the published concurrent SQL, run statement by statement outside a transaction, brings a schema with rows to version 4 while a writer is open', async () => {
+    const name = await schemaAtVersion3(3);
+    const blocker = await openWriter(name);
+    const statements = postgresConcurrentIndexSql({ schema: name }).split('\n').filter((line) => line.length > 0 && !line.startsWith('--'));
+    const applying = (async () => {
+      for (const statement of statements) await admin!.query(statement);
+    })();
+    await waitingIndexBuild(name);
+    await postgresSessionStore({ pool: pool(), schema: name }).append('s0', [entryMaker('s0', 2).userText('three')], { expectedRevision: 2 });
+    await blocker.query('COMMIT');
+    blocker.release();
+    await applying;
+    expect(await entryIdIndex(name)).toBe('valid');
+    expect(await versions(name)).toEqual([1, 2, 3, 4]);
+    await postgresSessionStore({ pool: pool(), schema: name, migrate: false }).list();
   });
 });
