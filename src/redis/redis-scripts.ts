@@ -101,7 +101,7 @@ end
 -- The ids hash covers the entries from idsFrom on. Those before it (all of a session written
 -- before the hash existed, which has no idsFrom) are added first, once: each id with its seq and
 -- '@' and the SHA-1 of its element, since its digest is computed from the JSON by the store (a
--- 'verify' reply asks it for the digest of the element that still has that SHA-1).
+-- 'verify' reply asks it for the digest, which counts with the SHA-1 of the element it read).
 local ids = cjson.decode(ARGV[11])
 local digests = cjson.decode(ARGV[12])
 local verified = ARGV[13] ~= '' and cjson.decode(ARGV[13]) or {}
@@ -133,8 +133,10 @@ for index = 1, count do
       redis.call('HDEL', KEYS[5], id)
     else
       if string.sub(digest, 1, 1) == '@' then
+        -- The store's digest counts if it was computed from the element as it is now.
         local known = verified[id]
-        if type(known) ~= 'table' or known[1] ~= seq or '@' .. tostring(known[2]) ~= digest then return {'verify', id, seq} end
+        local text = redis.call('LINDEX', KEYS[2], seq - 1)
+        if type(known) ~= 'table' or known[1] ~= seq or not text or redis.sha1hex(text) ~= known[2] then return {'verify', id, seq} end
         digest = known[3]
         redis.call('HSET', KEYS[5], id, seq .. ' ' .. digest)
       end

@@ -98,4 +98,18 @@ describe.skipIf(!redis.reachable)('redisSessionStore: entry ids of a session wri
     const fine = entryMaker('odd', 3, 'fresh').userText('fine');
     await store.append('odd', [fine], { expectedRevision: 3 });
   });
+
+  it('an older entry edited by hand after the backfill: its digest is computed from the element as it is now, so a copy of the edited entry is taken and other content refused', async () => {
+    const { keyPrefix, store } = setup();
+    const make = entryMaker('edited');
+    const written = [make.userText('one'), make.userText('two')];
+    await preIdsSession(keyPrefix, 'edited', written);
+    await store.append('edited', [make.userText('three')], { expectedRevision: 2 });
+    expect(await admin!.hget(`${keyPrefix}ids:edited`, written[0]!.id)).toMatch(/^1 @[0-9a-f]{40}$/);
+    const edited = { ...written[0]!, message: { role: 'user', content: [{ type: 'text', text: 'one, edited' }] } } as SessionEntry;
+    await admin!.lset(`${keyPrefix}entries:edited`, 0, JSON.stringify(edited));
+    const original = { ...written[0]!, seq: 4, parentId: 'edited-entry-3' } as SessionEntry;
+    await expect(store.append('edited', [original], { expectedRevision: 3 })).rejects.toSatisfy(ConfigurationError.isInstance);
+    await store.append('edited', [{ ...edited, seq: 4, parentId: 'edited-entry-3' } as SessionEntry], { expectedRevision: 3 });
+  });
 });
