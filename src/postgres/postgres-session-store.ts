@@ -51,7 +51,11 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   const { s, ready } = storeSetup(options, 'postgresSessionStore', { now: isFunction });
   const { pool } = options;
   const clock = (): number | null => options.now?.() ?? null;
-  /** Sessions `listPending()` could not refold: an entry of a `$schemaVersion` this build does not read. */
+  /**
+   * Sessions `listPending()` could not refold: an entry of a `$schemaVersion` this build does not
+   * read, or damaged data (`SessionStoreCorruptError`); not read again by this instance (the
+   * session's next append folds it again).
+   */
   const unreadable = new Set<string>();
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
   const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
@@ -229,7 +233,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
       const sessionId = String(row.session_id);
       const head = await readSessionHead(pool, s, sessionId, null);
       const refolded = await unlessUnsupported(pendingFromSaved({ ...head, rule: -1 }, () => load(sessionId)));
-      // Written by a newer agent-harness: left to the builds that read it (and not asked for again).
+      // Written by a newer agent-harness (left to the builds that read it), or damaged: not asked for again.
       if (refolded === undefined) {
         unreadable.add(sessionId);
         continue;
