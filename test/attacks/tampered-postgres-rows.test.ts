@@ -231,4 +231,18 @@ describe.skipIf(!postgres.reachable)('attack: PostgreSQL rows tampered with by h
     expect(SessionStoreCorruptError.isInstance(error), String(error)).toBe(true);
     expect((error as Error).message).toContain('lease_token');
   });
+
+  it("listPending passes over a session with a damaged row that has to be refolded, and still lists the others' approvals", async () => {
+    const context = setup();
+    for (const sessionId of ['a-damaged', 'b-waiting']) {
+      const make = entryMaker(sessionId);
+      await context.store.append(sessionId, [make.userText('Go.'), make.assistantCalls('toolu_1'), make.approvalPending(`approval_${sessionId}`, 'toolu_1')], { expectedRevision: 0 });
+    }
+    await setRow(context, 'a-damaged', 1, `{"kind":"message"}`);
+    await context.sql(`UPDATE ${context.t('sessions')} SET pending_rule = 0`);
+    const extra = testPool(2);
+    pools.push(extra);
+    const other = postgresSessionStore({ pool: extra, schema: context.schema });
+    expect((await other.listPending!()).map((session) => session.sessionId)).toEqual(['b-waiting']);
+  });
 });

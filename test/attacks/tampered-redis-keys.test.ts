@@ -208,4 +208,15 @@ describe.skipIf(!redis.reachable)('attack: Redis keys tampered with by hand', ()
     expect(error.message).toContain(context.entries('wrongtype'));
     await corrupt(context, 'wrongtype', context.store.append('wrongtype', [entryMaker('wrongtype', 4).userText('after')], { expectedRevision: 4 }));
   });
+
+  it("listPending passes over a session with a damaged element that has to be refolded, and still lists the others' approvals", async () => {
+    const context = setup();
+    for (const sessionId of ['a-damaged', 'b-waiting']) {
+      const make = entryMaker(sessionId);
+      await context.store.append(sessionId, [make.userText('Go.'), make.assistantCalls('toolu_1'), make.approvalPending(`approval_${sessionId}`, 'toolu_1')], { expectedRevision: 0 });
+    }
+    await setElement(context, 'a-damaged', 1, { kind: 'message' });
+    for (const sessionId of ['a-damaged', 'b-waiting']) await admin!.hset(context.hash(sessionId), 'pendingRule', '0');
+    expect((await context.store.listPending!()).map((session) => session.sessionId)).toEqual(['b-waiting']);
+  });
 });
