@@ -3,7 +3,8 @@ import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionStoreWarning } from '../session/session-store.js';
-import type { RedisClient } from './redis-client.js';
+import { runScript, type RedisClient } from './redis-client.js';
+import { LENGTH_SCRIPT } from './redis-scripts.js';
 import type { RedisKeys } from './redis-keys.js';
 import { corruptFieldError, isStoredCount, onSessionKeys } from './redis-session-damage.js';
 
@@ -54,5 +55,16 @@ export async function* loadRedisEntries(options: LoadRedisEntriesOptions): Async
   }
   if (position < revision) {
     onWarning?.({ sessionId, seq: position + 1, message: `Entries ${position + 1}–${revision} of ${where} are missing (the list is shorter than the session's revision); loaded the others.` });
+  }
+  if (onWarning) {
+    // Read together (one script): an append that lands meanwhile moves the revision with the list.
+    const [now, length] = (await onSessionKeys(client, keys, sessionId, () => runScript(client, LENGTH_SCRIPT, [keys.session(sessionId), keys.entries(sessionId)], []))) as [number, number];
+    if (Number(length) > Number(now)) {
+      onWarning({
+        sessionId,
+        seq: Number(now) + 1,
+        message: `Entries ${Number(now) + 1}–${length} of ${where} lie past the session's revision, ${now} (field "revision" of ${keys.session(sessionId)}): not loaded. The session's next append is refused until they are removed or the revision is raised to take them.`,
+      });
+    }
   }
 }

@@ -156,6 +156,13 @@ redis.call('SADD', KEYS[3], ARGV[1])
 return {'ok'}
 `;
 
+/** The session's revision and the length of its entries list, read together. KEYS: session hash, entries list. */
+export const LENGTH_SCRIPT = `${DAMAGED_FIELD}
+local damaged = damagedField(KEYS[1], KEYS[2], 'revision')
+if damaged then return damaged end
+return {tonumber(redis.call('HGET', KEYS[1], 'revision') or '0'), redis.call('LLEN', KEYS[2])}
+`;
+
 /**
  * The SHA-1 and the text of element ARGV[1] of the entries list KEYS[1], or false when there is none.
  */

@@ -245,4 +245,18 @@ describe.skipIf(!postgres.reachable)('attack: PostgreSQL rows tampered with by h
     const other = postgresSessionStore({ pool: extra, schema: context.schema });
     expect((await other.listPending!()).map((session) => session.sessionId)).toEqual(['b-waiting']);
   });
+
+  it("the session row's revision lowered by hand (0, or below its rows): the load warns that rows lie past it instead of ending the transcript early without a word, and an append is refused with the repair", async () => {
+    const context = setup();
+    const written = await session(context, 'lowered');
+    for (const revision of [2, 0]) {
+      await context.sql(`UPDATE ${context.t('sessions')} SET revision = $1 WHERE session_id = 'lowered'`, [revision]);
+      const loaded = await load(context, 'lowered');
+      expect(loaded.ids).toEqual(written.slice(0, revision).map((entry) => entry.id));
+      expect(loaded.warnings.join('\n')).toContain(`Rows ${revision + 1}–4 of session "lowered"`);
+      expect(loaded.warnings.join('\n')).toContain(`lie past the session's revision, ${revision}`);
+      const next = { ...entryMaker('lowered', revision, 'next').userText('x'), parentId: loaded.lastId } as SessionEntry;
+      await expect(context.store.append('lowered', [next], { expectedRevision: revision })).rejects.toSatisfy(SessionStoreCorruptError.isInstance);
+    }
+  });
 });

@@ -219,4 +219,16 @@ describe.skipIf(!redis.reachable)('attack: Redis keys tampered with by hand', ()
     for (const sessionId of ['a-damaged', 'b-waiting']) await admin!.hset(context.hash(sessionId), 'pendingRule', '0');
     expect((await context.store.listPending!()).map((session) => session.sessionId)).toEqual(['b-waiting']);
   });
+
+  it("the session's revision lowered by hand: the load warns that entries lie past it instead of ending the transcript early without a word, and an append is refused with the repair", async () => {
+    const context = setup();
+    const written = await session(context, 'lowered');
+    await admin!.hset(context.hash('lowered'), 'revision', '2');
+    const loaded = await load(context, 'lowered');
+    expect(loaded.ids).toEqual(written.slice(0, 2).map((entry) => entry.id));
+    expect(loaded.warnings.join('\n')).toContain(`Entries 3–4 of session "lowered"`);
+    expect(loaded.warnings.join('\n')).toContain(`lie past the session's revision, 2`);
+    const next = { ...entryMaker('lowered', 2, 'next').userText('x'), parentId: loaded.lastId } as SessionEntry;
+    await corrupt(context, 'lowered', context.store.append('lowered', [next], { expectedRevision: 2 }));
+  });
 });
