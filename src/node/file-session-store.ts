@@ -3,6 +3,7 @@ import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
 import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { checkAppend } from '../session/check-append.js';
 import { compareSessionIds } from '../session/compare-session-ids.js';
@@ -292,8 +293,10 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
           options.onWarning?.({ sessionId, message: `Passed over session "${sessionId}" in listPending(): its transcript is another session's file (a link).` });
           continue;
         }
-        // A session a newer agent-harness wrote is left to the builds that read it.
-        const pending = await unlessUnsupported(fold());
+        // A session a newer agent-harness wrote is left to the builds that read it; a damaged one is passed over.
+        const pending = await unlessUnsupported(fold(), (error) => {
+          if (SessionStoreCorruptError.isInstance(error)) options.onWarning?.({ sessionId, message: `Passed over session "${sessionId}" in listPending(): ${error.message}` });
+        });
         const approvals = pending === undefined ? [] : pendingApprovalsIn(pending);
         if (approvals.length > 0) waiting.push({ sessionId, approvals });
       }

@@ -26,6 +26,7 @@ const PAGE_BYTES = 4 * 1024 * 1024;
  * JSON is not an entry object is skipped with a warning, and so is a gap in the numbers; an
  * entry of an unknown `$schemaVersion` fails the load.
  * @throws UnsupportedSchemaVersionError for an entry this build cannot read.
+ * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions): AsyncGenerator<SessionEntry> {
   const { pool, s, sessionId, onWarning } = options;
@@ -54,9 +55,35 @@ export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions):
         onWarning?.({ sessionId, seq, message: `Skipped entry ${seq} of ${where}: it is not a transcript entry (a JSON object).` });
         continue;
       }
-      assertSupportedEntry(value, `transcript entry ${seq} of ${where}`);
+      assertSupportedEntry(value, sessionId, `transcript entry ${seq} of ${where}`);
       yield withStoredSeq(value, seq, sessionId, where, onWarning);
     }
   }
   if (after < revision) missing(after + 1, revision);
+  if (onWarning) await warnOfRowsPastRevision(pool, s, sessionId, where, onWarning);
+}
+
+/**
+ * Warns when rows lie past the session's revision (its row edited by hand, a partial restore):
+ * a load stops at the revision, so they are not loaded, and an append is refused until they are
+ * dealt with. Read in one statement (one snapshot): an append that lands meanwhile moves the
+ * revision with its rows, so it is not taken for them.
+ */
+async function warnOfRowsPastRevision(pool: PostgresPool, s: string, sessionId: string, where: string, onWarning: (warning: SessionStoreWarning) => void): Promise<void> {
+  const { rows } = await pool.query(
+    `SELECT r.revision, (SELECT min(e.seq) FROM ${s}.session_entries AS e WHERE e.session_id = $1 AND e.seq > r.revision) AS first_stray,
+       (SELECT max(e.seq) FROM ${s}.session_entries AS e WHERE e.session_id = $1) AS last_row
+     FROM ${s}.sessions AS r WHERE r.session_id = $1`,
+    [sessionId],
+  );
+  const row = rows[0];
+  if (row === undefined || row.first_stray === null || row.first_stray === undefined) return;
+  const revision = toNumber(row.revision);
+  const first = toNumber(row.first_stray);
+  const last = toNumber(row.last_row);
+  onWarning({
+    sessionId,
+    seq: first,
+    message: `Rows ${first}${last > first ? `–${last}` : ''} of ${where} lie past the session's revision, ${revision} (in ${s}.sessions): not loaded. The session's next append is refused until they are deleted or the revision is raised to take them.`,
+  });
 }

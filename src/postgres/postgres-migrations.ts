@@ -1,5 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
+import { toError } from '../errors/describe-thrown.js';
+import { buildIndexConcurrently, type ConcurrentIndex } from './build-index-concurrently.js';
 import { inTransaction, type PostgresPool, type PostgresPoolClient } from './postgres-pool.js';
 import { DEFAULT_POSTGRES_SCHEMA, entryIdSql, quotedSchema, toNumber } from './postgres-schema.js';
 
@@ -7,9 +9,20 @@ import { DEFAULT_POSTGRES_SCHEMA, entryIdSql, quotedSchema, toNumber } from './p
 interface Migration {
   version: number;
   description: string;
-  /** The statements, for the quoted schema `s`. */
+  /** The statements, for the quoted schema `s`: what a new schema runs in its one transaction. */
   sql: (s: string) => string;
+  /**
+   * An index that a schema with rows in it builds with `CREATE INDEX CONCURRENTLY` instead of
+   * `sql`, outside the migration's transaction, so that writers are not stopped while it builds.
+   */
+  index?: ConcurrentIndex;
 }
+
+/** The index of migration 4: a session's entries by id. */
+const ENTRY_ID_INDEX: ConcurrentIndex = {
+  name: 'session_entries_entry_id',
+  on: (s) => `ON ${s}.session_entries (session_id, ${entryIdSql('entry')})`,
+};
 
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -63,9 +76,11 @@ ALTER TABLE ${s}.plans ADD CONSTRAINT plans_text_or_text_utf8 CHECK ((text IS NU
     version: 4,
     description: 'session_entries_entry_id, the entries of a session by id',
     // Not unique: the same entry stored again under a new number is a copy, which loading skips.
-    // An append finds the stored entries with its ids through it, to refuse other content.
+    // An append finds the stored entries with its ids through it, to refuse other content. The
+    // table of a schema migrated before has rows: built concurrently there (see migratePostgres).
     sql: (s) => `
-CREATE INDEX session_entries_entry_id ON ${s}.session_entries (session_id, ${entryIdSql('entry')});`,
+CREATE INDEX ${ENTRY_ID_INDEX.name} ${ENTRY_ID_INDEX.on(s)};`,
+    index: ENTRY_ID_INDEX,
   },
 ];
 
@@ -91,7 +106,11 @@ export interface PostgresMigrationResult {
   schema: string;
   /** The schema version before (0 for a new schema). */
   from: number;
-  /** The schema version now. */
+  /**
+   * The schema version now: {@link POSTGRES_SCHEMA_VERSION}, or lower while another process
+   * builds an index of a later version concurrently (it records the version once the index is
+   * built; the stores work meanwhile, as an append checks entry ids also without the index).
+   */
   to: number;
 }
 
@@ -116,6 +135,23 @@ export function postgresMigrationSql(options: { schema?: string } = {}): string 
   return `${versionTableSql(s)}\n\n${steps.join('\n\n')}\n`;
 }
 
+/**
+ * The SQL that upgrades a schema with rows in it without stopping writers, for hosts that apply
+ * migrations with their own tool: per index-building migration, statements to run one by one,
+ * outside a transaction (PostgreSQL refuses `CONCURRENTLY` in one). docs/stores.md shows it.
+ */
+export function postgresConcurrentIndexSql(options: { schema?: string } = {}): string {
+  const s = quotedSchema(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
+  const steps = MIGRATIONS.filter((migration) => migration.index !== undefined).map((migration) => {
+    const index = migration.index!;
+    return `-- ${migration.version}: ${migration.description}
+-- If an earlier build died halfway (the index is there, INVALID), first: DROP INDEX CONCURRENTLY ${s}.${index.name};
+CREATE INDEX CONCURRENTLY IF NOT EXISTS ${index.name} ${index.on(s)};
+INSERT INTO ${s}.schema_migrations (version, description) VALUES (${migration.version}, '${migration.description}') ON CONFLICT (version) DO NOTHING;`;
+  });
+  return `${steps.join('\n\n')}\n`;
+}
+
 async function currentVersion(client: Pick<PostgresPoolClient, 'query'>, schema: string): Promise<number | undefined> {
   const { rows } = await client.query(`SELECT to_regclass($1) IS NOT NULL AS present`, [`${quotedSchema(schema)}.schema_migrations`]);
   if (rows[0]?.present !== true) return undefined;
@@ -128,25 +164,59 @@ function newerError(schema: string, found: number): UnsupportedSchemaVersionErro
 }
 
 /**
- * Creates or upgrades the stores' tables in one transaction, under an advisory lock so that
- * several processes starting at once migrate once. Safe to call on every start.
+ * Creates or upgrades the stores' tables, under an advisory lock so that several processes
+ * starting at once migrate once. A new schema is created in one transaction. An existing one is
+ * upgraded in one transaction too, except for an index on a table that has rows (migration 4's
+ * on `session_entries`): that one is built with `CREATE INDEX CONCURRENTLY` after the
+ * transaction, so appends go on while it builds; the version is recorded once the index is valid
+ * (an attempt that died halfway is built again by the next call). A process that finds another
+ * one building it does not wait for it (see {@link PostgresMigrationResult.to}). Safe to call on
+ * every start.
  * @throws UnsupportedSchemaVersionError when the database was migrated by a newer agent-harness.
  */
 export async function migratePostgres(options: PostgresMigrationOptions): Promise<PostgresMigrationResult> {
   const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
   const s = quotedSchema(schema);
-  return inTransaction(options.pool, async (client) => {
-    await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`agent-harness:migrate:${schema}`]);
-    await client.query(versionTableSql(s));
-    const from = (await currentVersion(client, schema)) ?? 0;
-    if (from > POSTGRES_SCHEMA_VERSION) throw newerError(schema, from);
-    for (const migration of MIGRATIONS) {
-      if (migration.version <= from) continue;
-      await client.query(migration.sql(s));
-      await client.query(`INSERT INTO ${s}.schema_migrations (version, description) VALUES ($1, $2)`, [migration.version, migration.description]);
+  let from: number | undefined;
+  for (;;) {
+    // The steps up to the first index to build concurrently, in one transaction.
+    const step = await inTransaction(options.pool, async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`agent-harness:migrate:${schema}`]);
+      await client.query(versionTableSql(s));
+      const version = (await currentVersion(client, schema)) ?? 0;
+      if (version > POSTGRES_SCHEMA_VERSION) throw newerError(schema, version);
+      for (const migration of MIGRATIONS) {
+        if (migration.version <= version) continue;
+        // A new schema's tables are empty: its indexes are built in its transaction.
+        if (migration.index !== undefined && version > 0) return { version, deferred: migration };
+        await client.query(migration.sql(s));
+        await client.query(`INSERT INTO ${s}.schema_migrations (version, description) VALUES ($1, $2)`, [migration.version, migration.description]);
+      }
+      return { version, deferred: undefined };
+    });
+    from ??= step.version;
+    const { deferred } = step;
+    if (deferred === undefined) return { schema, from, to: POSTGRES_SCHEMA_VERSION };
+    const client = await options.pool.connect();
+    // The build may take long: a connection PostgreSQL ends meanwhile is reported to the statement
+    // under way (it rejects) and as the client's 'error' event, which would crash the process unheard.
+    const ignore = (): undefined => undefined;
+    const emitter = client as PostgresPoolClient & { on?: (event: string, listener: () => void) => unknown; off?: (event: string, listener: () => void) => unknown };
+    emitter.on?.('error', ignore);
+    let broken: Error | undefined;
+    try {
+      const build = await buildIndexConcurrently(client, s, deferred.index!, `agent-harness:migrate-index:${schema}`);
+      if (build === 'busy') return { schema, from, to: deferred.version - 1 };
+      await client.query(`INSERT INTO ${s}.schema_migrations (version, description) VALUES ($1, $2) ON CONFLICT (version) DO NOTHING`, [deferred.version, deferred.description]);
+    } catch (error) {
+      // A connection a statement failed on may be in any state: not given back to the pool for reuse.
+      broken = toError(error);
+      throw error;
+    } finally {
+      client.release(broken);
+      emitter.off?.('error', ignore);
     }
-    return { schema, from, to: POSTGRES_SCHEMA_VERSION };
-  });
+  }
 }
 
 /**

@@ -51,7 +51,11 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   const { s, ready } = storeSetup(options, 'postgresSessionStore', { now: isFunction });
   const { pool } = options;
   const clock = (): number | null => options.now?.() ?? null;
-  /** Sessions `listPending()` could not refold: an entry of a `$schemaVersion` this build does not read. */
+  /**
+   * Sessions `listPending()` could not refold: an entry of a `$schemaVersion` this build does not
+   * read, or damaged data (`SessionStoreCorruptError`); not read again by this instance (the
+   * session's next append folds it again).
+   */
   const unreadable = new Set<string>();
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
   const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
@@ -74,6 +78,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
       try {
         refuseAppend(sessionId, head, expectedRevision, fencingToken, previousId);
       } catch (error) {
+        if (SessionConflictError.isInstance(error) && head.revision === expectedRevision) await refuseDamagedLastId(sessionId, head, previousId);
         if (SessionConflictError.isInstance(error) && head.revision > expectedRevision && (await onlyUnreadableAfter(sessionId, expectedRevision, head.revision))) {
           throw unreadableTailError({ sessionId, expectedRevision, revision: head.revision, location: `${s}.session_entries`, cutBack: cutBackSql(s, sessionId, expectedRevision) });
         }
@@ -171,6 +176,24 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   };
 
   /**
+   * Throws SessionStoreCorruptError when the session's `last_id` is not the id of its entry at
+   * its revision while that entry is the one the writer saw last (`last_id` edited by hand): a
+   * conflict would send the writer back to a load that ends at the same entry, for ever. Another
+   * entry there (the session deleted and written again) is a conflict, as ever.
+   */
+  const refuseDamagedLastId = async (sessionId: string, head: SessionHead, previousId: string | undefined): Promise<void> => {
+    if (previousId === undefined || head.lastId === null || head.lastId === previousId) return;
+    const { rows } = await pool.query(`SELECT ${entryIdSql('entry')} AS id FROM ${s}.session_entries WHERE session_id = $1 AND seq = $2`, [sessionId, head.revision]);
+    if (rows[0]?.id !== previousId) return;
+    throw new SessionStoreCorruptError({
+      sessionId,
+      location: `the column last_id of its row in ${s}.sessions`,
+      problem: `says its last entry is ${JSON.stringify(head.lastId.slice(0, 80))}, while its entry ${head.revision} (its revision) is ${JSON.stringify(previousId.slice(0, 80))}: the row was edited`,
+      repair: `Nothing was written. Set last_id to the id of entry ${head.revision} (UPDATE ${s}.sessions SET last_id = ${sqlText(previousId)} WHERE session_id = ${sqlText(sessionId)}), or restore the session from a backup.`,
+    });
+  };
+
+  /**
    * Throws SessionStoreCorruptError when rows lie past the session's revision: every append would
    * collide with them (a duplicate key) and be refused as a conflict, for ever.
    */
@@ -210,7 +233,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
       const sessionId = String(row.session_id);
       const head = await readSessionHead(pool, s, sessionId, null);
       const refolded = await unlessUnsupported(pendingFromSaved({ ...head, rule: -1 }, () => load(sessionId)));
-      // Written by a newer agent-harness: left to the builds that read it (and not asked for again).
+      // Written by a newer agent-harness (left to the builds that read it), or damaged: not asked for again.
       if (refolded === undefined) {
         unreadable.add(sessionId);
         continue;

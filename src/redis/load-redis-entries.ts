@@ -3,8 +3,10 @@ import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionStoreWarning } from '../session/session-store.js';
-import type { RedisClient } from './redis-client.js';
+import { runScript, type RedisClient } from './redis-client.js';
+import { LENGTH_SCRIPT } from './redis-scripts.js';
 import type { RedisKeys } from './redis-keys.js';
+import { corruptFieldError, isStoredCount, onSessionKeys } from './redis-session-damage.js';
 
 /** Options of {@link loadRedisEntries}. */
 export interface LoadRedisEntriesOptions {
@@ -23,15 +25,19 @@ const CHUNK_CHARS = 4 * 1024 * 1024;
  * loading began. An element that is not a JSON entry object is skipped with a warning, and so
  * is a list shorter than the revision; an entry of an unknown `$schemaVersion` fails the load.
  * @throws UnsupportedSchemaVersionError for an entry this build cannot read.
+ * @throws SessionStoreCorruptError for a `revision` field that is not a count, a key of another type, or an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* loadRedisEntries(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry> {
   const { client, keys, sessionId, onWarning } = options;
-  const revision = Number((await client.call('HGET', keys.session(sessionId), 'revision')) ?? 0);
+  const stored = await onSessionKeys(client, keys, sessionId, () => client.call('HGET', keys.session(sessionId), 'revision'));
+  if (!isStoredCount(stored)) throw corruptFieldError(keys, sessionId, 'revision', stored, Number(await onSessionKeys(client, keys, sessionId, () => client.call('LLEN', keys.entries(sessionId)))));
+  const revision = Number(stored ?? 0);
   const where = `session ${JSON.stringify(sessionId)} (Redis key ${keys.entries(sessionId)})`;
   let chunk = 100;
   let position = 0;
   while (position < revision) {
-    const items = (await client.call('LRANGE', keys.entries(sessionId), position, Math.min(position + chunk, revision) - 1)) as string[];
+    const last = Math.min(position + chunk, revision) - 1;
+    const items = (await onSessionKeys(client, keys, sessionId, () => client.call('LRANGE', keys.entries(sessionId), position, last))) as string[];
     if (items.length === 0) break;
     let chars = 0;
     for (const text of items) {
@@ -42,12 +48,23 @@ export async function* loadRedisEntries(options: LoadRedisEntriesOptions): Async
         onWarning?.({ sessionId, seq: position, message: `Skipped entry ${position} of ${where}: it is not a transcript entry (a JSON object).` });
         continue;
       }
-      assertSupportedEntry(value, `transcript entry ${position} of ${where}`);
+      assertSupportedEntry(value, sessionId, `transcript entry ${position} of ${where}`);
       yield withStoredSeq(value, position, sessionId, where, onWarning);
     }
     chunk = Math.max(1, Math.min(1000, Math.floor((chunk * CHUNK_CHARS) / Math.max(chars, 1))));
   }
   if (position < revision) {
     onWarning?.({ sessionId, seq: position + 1, message: `Entries ${position + 1}–${revision} of ${where} are missing (the list is shorter than the session's revision); loaded the others.` });
+  }
+  if (onWarning) {
+    // Read together (one script): an append that lands meanwhile moves the revision with the list.
+    const [now, length] = (await onSessionKeys(client, keys, sessionId, () => runScript(client, LENGTH_SCRIPT, [keys.session(sessionId), keys.entries(sessionId)], []))) as [number, number];
+    if (Number(length) > Number(now)) {
+      onWarning({
+        sessionId,
+        seq: Number(now) + 1,
+        message: `Entries ${Number(now) + 1}–${length} of ${where} lie past the session's revision, ${now} (field "revision" of ${keys.session(sessionId)}): not loaded. The session's next append is refused until they are removed or the revision is raised to take them.`,
+      });
+    }
   }
 }

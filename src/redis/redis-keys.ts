@@ -19,7 +19,7 @@ export interface RedisKeys {
   session: (sessionId: string) => string;
   /** LIST: the session's entries as JSON, index = seq − 1. */
   entries: (sessionId: string) => string;
-  /** HASH: entry id → `<seq> <digest of its content>` of the first entry with that id (from the session's `idsFrom` on). */
+  /** HASH: entry id → `<seq> <digest of its content>` (or `<seq> @<SHA-1 of the element>`, filled in for an older session) of the first entry with that id. */
   ids: (sessionId: string) => string;
 }
 

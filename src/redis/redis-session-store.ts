@@ -17,9 +17,10 @@ import type { PendingSession, SessionStore, SessionStoreWarning } from '../sessi
 import type { SessionEntry } from '../state/entries.js';
 import { loadRedisEntries } from './load-redis-entries.js';
 import { runScript } from './redis-client.js';
+import { onSessionKeys } from './redis-session-damage.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-keys.js';
 import { checkRedisStoreOptions, layoutSetup, type RedisStoreOptions } from './redis-layout.js';
-import { APPEND_SCRIPT, DELETE_SCRIPT, RANGE_AT_REVISION_SCRIPT, SAVE_PENDING_SCRIPT } from './redis-scripts.js';
+import { APPEND_SCRIPT, DELETE_SCRIPT, ELEMENT_SCRIPT, RANGE_AT_REVISION_SCRIPT, SAVE_PENDING_SCRIPT } from './redis-scripts.js';
 import { redisSessionLeases } from './redis-session-leases.js';
 
 /** Options of {@link redisSessionStore}. */
@@ -58,7 +59,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void) => loadRedisEntries({ client, keys, sessionId, ...(onWarning ? { onWarning } : {}) });
   /** The session's revision and pending approvals as saved. */
   const readSaved = async (sessionId: string): Promise<SavedPendingApprovals> => {
-    const [revision, pending, rule] = (await client.call('HMGET', keys.session(sessionId), 'revision', 'pending', 'pendingRule')) as Array<string | null>;
+    const [revision, pending, rule] = (await onSessionKeys(client, keys, sessionId, () => client.call('HMGET', keys.session(sessionId), 'revision', 'pending', 'pendingRule'))) as Array<string | null>;
     return { revision: Number(revision ?? 0), pending: pending ?? null, rule: Number(rule ?? 0) };
   };
 
@@ -67,7 +68,10 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     const saved = await readSaved(sessionId);
     const { state, refolded } = await pendingFromSaved(saved, () => load(sessionId));
     // Saved only if nobody appended meanwhile (an append saves its own fold).
-    if (refolded) await runScript(client, SAVE_PENDING_SCRIPT, [keys.session(sessionId), keys.waiting], [sessionId, saved.revision, savedPendingText(state), PENDING_APPROVALS_RULE, isWaiting(state) ? '1' : '0']);
+    if (refolded) {
+      const args = [sessionId, saved.revision, savedPendingText(state), PENDING_APPROVALS_RULE, isWaiting(state) ? '1' : '0'];
+      await onSessionKeys(client, keys, sessionId, () => runScript(client, SAVE_PENDING_SCRIPT, [keys.session(sessionId), keys.waiting], args));
+    }
     return state;
   };
 
@@ -91,26 +95,33 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       basis = saved.revision === expectedRevision ? { revision: expectedRevision, lastId: undefined, state: (await pendingFromSaved(saved, () => load(sessionId))).state } : undefined;
     }
     const state = basis && foldPendingApprovals(basis.state, entries);
-    const result = (await runScript(
-      client,
-      APPEND_SCRIPT,
-      [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId)],
-      [
-        sessionId,
-        expectedRevision,
-        revision,
-        fencingToken ?? '',
-        clock(),
-        state ? savedPendingText(state) : '',
-        PENDING_APPROVALS_RULE,
-        state && isWaiting(state) ? '1' : '0',
-        previousId ?? '',
-        previousId === undefined ? '' : `{"id":${JSON.stringify(previousId)},`,
-        JSON.stringify(entries.map((entry) => entry.id)),
-        JSON.stringify(entries.map(entryDigest)),
-        ...lines,
-      ],
-    )) as [string, ...Array<string | number | null>];
+    const sessionKeys = [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId)];
+    const head = [
+      sessionId,
+      expectedRevision,
+      revision,
+      fencingToken ?? '',
+      clock(),
+      state ? savedPendingText(state) : '',
+      PENDING_APPROVALS_RULE,
+      state && isWaiting(state) ? '1' : '0',
+      previousId ?? '',
+      previousId === undefined ? '' : `{"id":${JSON.stringify(previousId)},`,
+      JSON.stringify(entries.map((entry) => entry.id)),
+      JSON.stringify(entries.map(entryDigest)),
+    ];
+    // Digests of stored entries whose ids the script backfilled (it cannot compute them): asked
+    // for one at a time, each bound to the SHA-1 of the element it was computed from.
+    const verified: Record<string, [number, string, string]> = {};
+    let result: [string, ...Array<string | number | null>];
+    for (let attempt = 0; ; attempt += 1) {
+      const known = Object.keys(verified).length > 0 ? JSON.stringify(verified) : '';
+      result = (await onSessionKeys(client, keys, sessionId, () => runScript(client, APPEND_SCRIPT, sessionKeys, [...head, known, ...lines]))) as typeof result;
+      if (result[0] !== 'verify') break;
+      const [, id, seq] = result;
+      if (attempt > entries.length + 2) throw changingElementError(sessionId, Number(seq));
+      verified[String(id)] = await storedDigest(sessionId, Number(seq));
+    }
     if (result[0] === 'ok' && state) folded.set(sessionId, { revision, lastId, state });
     else folded.delete(sessionId);
     if (result[0] === 'ok') return;
@@ -152,13 +163,32 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     throw new SessionConflictError({ sessionId, expectedRevision, ...(state === undefined && actualRevision === expectedRevision ? {} : { actualRevision }) });
   };
 
+  /** The seq, SHA-1 and content digest of the session's stored entry `seq` (see APPEND_SCRIPT's 'verify'). */
+  const storedDigest = async (sessionId: string, seq: number): Promise<[number, string, string]> => {
+    const element = (await onSessionKeys(client, keys, sessionId, () => runScript(client, ELEMENT_SCRIPT, [keys.entries(sessionId)], [seq - 1]))) as [string, string] | null;
+    if (element === null) return [seq, '', ''];
+    const value = parseEntryText(element[1]);
+    // Not an entry to this reader: no digest an appended entry can have (a clash, not a copy).
+    return [seq, element[0], value === undefined ? 'unreadable' : entryDigest(value as SessionEntry)];
+  };
+
+  /** An element that changed each time the store read it for its digest: another program writes the list. */
+  const changingElementError = (sessionId: string, seq: number): SessionStoreCorruptError =>
+    new SessionStoreCorruptError({
+      sessionId,
+      location: `entry ${seq} of the Redis key ${keys.entries(sessionId)}`,
+      problem: 'changed every time the store read it to check an appended entry\'s id against it: something besides the store writes the list',
+      repair: 'Nothing was written. Stop whatever else writes the key (give it its own key prefix), then append again.',
+    });
+
   /**
    * True when none of the session's entries after `expectedRevision` is one a load can read, and
    * the session is still at `revision`: a writer that loaded it cannot get past `expectedRevision`.
    */
   const onlyUnreadableAfter = async (sessionId: string, expectedRevision: number, revision: number): Promise<boolean> => {
     for (let from = expectedRevision; from < revision; from += TAIL_CHUNK) {
-      const items = (await runScript(client, RANGE_AT_REVISION_SCRIPT, [keys.session(sessionId), keys.entries(sessionId)], [revision, from, Math.min(from + TAIL_CHUNK, revision) - 1])) as string[] | null;
+      const range = [revision, from, Math.min(from + TAIL_CHUNK, revision) - 1];
+      const items = (await onSessionKeys(client, keys, sessionId, () => runScript(client, RANGE_AT_REVISION_SCRIPT, [keys.session(sessionId), keys.entries(sessionId)], range))) as string[] | null;
       // Written meanwhile: a conflict like any other.
       if (items === null) return false;
       if (items.some((text) => parseEntryText(text) !== undefined)) return false;
@@ -184,7 +214,8 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       assertSessionId(sessionId);
       await ready();
       folded.delete(sessionId);
-      await runScript(client, DELETE_SCRIPT, [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId)], [sessionId, clock()]);
+      const sessionKeys = [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId)];
+      await onSessionKeys(client, keys, sessionId, () => runScript(client, DELETE_SCRIPT, sessionKeys, [sessionId, clock()]));
     },
 
     async close(sessionId) {

@@ -53,7 +53,7 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
   let revision = 0;
   let lastId: string | null = null;
   for await (const entry of store.load(sessionId, options)) {
-    assertSupportedEntry(entry, `transcript entry ${entries.length + copies.length + 1} of session "${sessionId}"`);
+    assertSupportedEntry(entry, sessionId, `transcript entry ${entries.length + copies.length + 1} of session "${sessionId}"`);
     const seq = entrySeq(entry, revision);
     const kind = typeof entry.kind === 'string' ? entry.kind.slice(0, 40) : 'unknown kind';
     if (seq <= revision) {

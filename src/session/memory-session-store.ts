@@ -122,7 +122,7 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       // What was stored when loading began; appends made while iterating are not seen.
       const stored = sessions.get(sessionId)?.entries.slice() ?? [];
       for (const [index, entry] of stored.entries()) {
-        assertSupportedEntry(entry, `transcript entry ${index + 1} of session "${sessionId}"`);
+        assertSupportedEntry(entry, sessionId, `transcript entry ${index + 1} of session "${sessionId}"`);
         yield structuredClone(entry);
       }
     },

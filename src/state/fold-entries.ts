@@ -112,6 +112,10 @@ function upgradeEntry(state: SessionState, entry: SessionEntry): Array<SessionEn
  * deep in recovering a plan or settling calls.
  */
 function checkEntry(entry: SessionEntry): void {
+  // Every entry written has both: an object without them is no entry (a row or value edited by hand).
+  const { kind, id } = entry as { kind?: unknown; id?: unknown };
+  if (typeof kind !== 'string') throw new Error(`kind: expected the entry's kind (a string), got ${JSON.stringify(kind) ?? 'none'}`);
+  if (typeof id !== 'string') throw new Error(`id: expected the entry's id (a string), got ${JSON.stringify(id) ?? 'none'}`);
   if (entry.kind === 'message') validateMessage(entry.message);
   else if (entry.kind === 'call-suspended') {
     const nested = entry.nested as Partial<NonNullable<BatchCall['nested']>> | undefined;

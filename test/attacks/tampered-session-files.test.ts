@@ -111,4 +111,19 @@ describe('attack: a session file tampered with on disk', () => {
     expect(error.message).toContain('transcript entry 3');
     expect(error.message).toContain('no-such-entry');
   });
+
+  it('an entry whose $schemaVersion was removed: the load fails with SessionStoreCorruptError naming the line and the field, not with advice to upgrade', async () => {
+    await session('unversioned');
+    const lines = linesOf('unversioned');
+    const { $schemaVersion: _version, ...edited } = JSON.parse(lines[1]!) as SessionEntry;
+    writeLines('unversioned', [lines[0]!, JSON.stringify(edited), lines[2]!, lines[3]!]);
+    const error = await corrupt('unversioned');
+    expect(error.message).toContain('line 2');
+    expect(error.message).toContain('has no $schemaVersion field');
+    expect(error.message).not.toMatch(/Upgrade agent-harness/);
+    // The approval inbox passes over the damaged session, with a warning, instead of failing for every session.
+    const warnings: string[] = [];
+    await expect(fileSessionStore({ dir, onWarning: (warning) => warnings.push(warning.message) }).listPending!()).resolves.toEqual([]);
+    expect(warnings.join('\n')).toMatch(/Passed over session "unversioned" in listPending\(\).*has no \$schemaVersion field/);
+  });
 });

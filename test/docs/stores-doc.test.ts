@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { postgresMigrationSql } from 'agent-harness/postgres';
+import { postgresConcurrentIndexSql } from '../../src/postgres/postgres-migrations.js';
 import { redisKeys } from '../../src/redis/redis-keys.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -15,6 +16,12 @@ describe('docs/stores.md', () => {
   it('shows the migration SQL the PostgreSQL stores run', () => {
     const block = between('postgres-migration-sql').match(/```sql\n([\s\S]*?)```/)![1];
     expect(block).toBe(postgresMigrationSql());
+  });
+
+  it('shows the SQL that builds the indexes of an upgrade concurrently, as migratePostgres builds them', () => {
+    const block = between('postgres-concurrent-index-sql').match(/```sql\n([\s\S]*?)```/)![1];
+    expect(block).toBe(postgresConcurrentIndexSql());
+    expect(block).toContain('CREATE INDEX CONCURRENTLY');
   });
 
   it('lists every Redis key the stores use, and no other', () => {

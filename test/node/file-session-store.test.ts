@@ -3,7 +3,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionConflictError, ConfigurationError, UnsupportedSchemaVersionError } from '../../src/errors/index.js';
+import { SessionConflictError, ConfigurationError, SessionStoreCorruptError, UnsupportedSchemaVersionError } from '../../src/errors/index.js';
 import { fileSessionStore } from '../../src/node/file-session-store.js';
 import type { SessionStore, SessionStoreWarning } from '../../src/session/session-store.js';
 import type { SessionEntry } from '../../src/state/entries.js';
@@ -153,7 +153,10 @@ describe('fileSessionStore', () => {
     expect((error as Error).message).toMatch(/line 2 of .*s\.jsonl with \$schemaVersion 99: this version of agent-harness reads \$schemaVersion 1, 2/);
 
     appendFileSync(fileOf('missing-version'), '{"kind":"message"}\n');
-    await expect(loadAll(store.load('missing-version'))).rejects.toThrow(/\$schemaVersion undefined/);
+    // No version at all is damage, not a newer writer: no advice to upgrade.
+    const missing = await loadAll(store.load('missing-version')).catch((caught: unknown) => caught);
+    expect(SessionStoreCorruptError.isInstance(missing)).toBe(true);
+    expect((missing as Error).message).toMatch(/line 1 of .*missing-version\.jsonl has no \$schemaVersion field/);
   });
 
   it('lists the other sessions\' approvals when one was written by a newer agent-harness', async () => {

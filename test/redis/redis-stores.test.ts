@@ -95,7 +95,7 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       expect((await admin!.keys(`${keyPrefix}*`)).map((key) => key.slice(keyPrefix.length)).sort()).toEqual(['layout', 'plans', 'session:s1', 'waiting-rule']);
     });
 
-    it('keeps the entry ids of a session written before the ids hash from its next append on: a taken id with other content is refused, a copy is not', async () => {
+    it('fills in the entry ids of a session written before the ids hash on its next append: a taken id with other content is refused (also an older entry\'s), a copy is not', async () => {
       const { keyPrefix, store } = setup();
       const make = entryMaker('old');
       await store.append('old', [make.userText('a'), make.userText('b')], { expectedRevision: 0 });
@@ -105,7 +105,9 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       const later = entryMaker('old', 2);
       const third = later.userText('c');
       await redisSessionStore({ client: admin!, keyPrefix }).append('old', [third], { expectedRevision: 2 });
-      expect(await admin!.hget(`${keyPrefix}session:old`, 'idsFrom')).toBe('2');
+      expect(await admin!.hget(`${keyPrefix}session:old`, 'idsFrom')).toBe('0');
+      const older = { ...entryMaker('old', 3).userText('other'), id: 'old-entry-1' } as SessionEntry;
+      await expect(store.append('old', [older], { expectedRevision: 3 })).rejects.toSatisfy(ConfigurationError.isInstance);
       const taken = { ...entryMaker('old', 3).userText('other'), id: third.id } as SessionEntry;
       const refused = await store.append('old', [taken], { expectedRevision: 3 }).catch((error: unknown) => error);
       expect(ConfigurationError.isInstance(refused)).toBe(true);

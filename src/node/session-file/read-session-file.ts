@@ -63,6 +63,7 @@ function parseLine(text: string): Parsed {
  * Yields nothing when the file does not exist.
  * @throws ConfigurationError when the path opens a file of another name (another session's).
  * @throws UnsupportedSchemaVersionError for an entry whose `$schemaVersion` this build cannot read.
+ * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGenerator<SessionEntry> {
   const { file, sessionId, onWarning } = options;
@@ -105,7 +106,7 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
         }
         return undefined;
       }
-      assertSupportedEntry(parsed.entry, `the transcript entry on line ${line} of ${file}`);
+      assertSupportedEntry(parsed.entry, sessionId, `the transcript entry on line ${line} of ${file}`);
       return parsed.entry;
     };
 

@@ -1,3 +1,4 @@
+import { AgentHarnessError } from '../../../errors/agent-harness-error.js';
 import { UnsupportedSchemaVersionError } from '../../../errors/unsupported-schema-version-error.js';
 import type { SessionEntry } from '../../../state/entries.js';
 import { SUPPORTED_ENTRY_VERSIONS } from '../../../state/entries.js';
@@ -37,6 +38,25 @@ async function checkRefusedVersion(store: import('../../../session/session-store
   );
 }
 
+/**
+ * Refused on append (with an agent-harness error), or on load with SessionStoreCorruptError naming
+ * the session and the missing field: an entry without `$schemaVersion` was not written by a newer
+ * agent-harness, so an UnsupportedSchemaVersionError (whose cure is an upgrade) would be wrong advice.
+ */
+async function checkRefusedUnversioned(store: import('../../../session/session-store.js').SessionStore, sessionId: string, entry: SessionEntry): Promise<void> {
+  const isCorrupt = hasCode('session-store-corrupt');
+  let error: unknown;
+  try {
+    await store.append(sessionId, [entry], { expectedRevision: 0 });
+  } catch (caught) {
+    check(AgentHarnessError.isInstance(caught) && !UnsupportedSchemaVersionError.isInstance(caught), `Appending an entry without $schemaVersion failed, but not with an agent-harness error that says what is wrong (not UnsupportedSchemaVersionError, whose cure is an upgrade): ${show(caught)}`);
+    return;
+  }
+  error = await checkRejects(loadAll(store, sessionId), isCorrupt, 'Loading an entry without $schemaVersion should fail with SessionStoreCorruptError (code session-store-corrupt), not UnsupportedSchemaVersionError: upgrading would not read it');
+  const { message } = error as Error;
+  check(message.includes(JSON.stringify(sessionId)) && message.includes('$schemaVersion'), `The error for an entry without $schemaVersion should name the session and the missing field: ${message}`);
+}
+
 /** `$schemaVersion`: unknown versions are refused clearly, version 1 loads numbered. */
 export function schemaCases({ withStore }: ConformanceSetup): ConformanceCase[] {
   return [
@@ -46,9 +66,15 @@ export function schemaCases({ withStore }: ConformanceSetup): ConformanceCase[] 
         withStore(async ({ store }) => {
           const future = { ...entryMaker('future').userText('from a newer version'), $schemaVersion: 99 } as SessionEntry;
           await checkRefusedVersion(store, 'future', future, 'an entry with $schemaVersion 99');
+        }),
+    },
+    {
+      name: 'an entry without $schemaVersion is refused as damaged (SessionStoreCorruptError naming the session and the field), not as written by a newer version',
+      run: () =>
+        withStore(async ({ store }) => {
           const unversioned = entryMaker('unversioned').userText('no version') as Partial<SessionEntry>;
           delete unversioned.$schemaVersion;
-          await checkRefusedVersion(store, 'unversioned', unversioned as SessionEntry, 'an entry without $schemaVersion');
+          await checkRefusedUnversioned(store, 'unversioned', unversioned as SessionEntry);
         }),
     },
     {
