@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createAgent, defineTool, memorySessionStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
-const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({ n: z.number() }), execute: ({ n }) => `wrote ${n}` });
+const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({ n: z.number() }), execute: ({ input }) => `wrote ${input.n}` });
 
 describe('a snapshot of a batch whose calls are partly decided', () => {
   it('resumes as it is, without a JSON round trip (decided calls leave no undefined fields in it)', async () => {
