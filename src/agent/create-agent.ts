@@ -38,7 +38,8 @@ function buildCore(options: AgentOptions, state: SessionState, origin: SessionOr
   if (options.enterPlanMode ?? false) builtins.push(createEnterPlanModeTool(services));
   if (options.askUserQuestion ?? false) builtins.push(createAskUserQuestionTool());
   if (options.memory) builtins.push(memoryTool(options.memory));
-  if (options.context?.spill) builtins.push(sessionReadToolOutputTool({ load: (handle) => core!.spillStore.load(handle), save: (output) => core!.spillStore.save(output) }));
+  const spill = options.context?.spill;
+  if (spill) builtins.push(sessionReadToolOutputTool({ load: (handle) => core!.spillStore.load(handle), save: (output) => core!.spillStore.save(output) }, spill === true ? undefined : spill.maxChars));
   if (options.agents) builtins.push(...createAgentTools(() => core!, { agents: options.agents }));
   core = new AgentCore(options, agentToolbox(options, builtins, sources), state, origin, journal, revision, sources);
   if (options.agents) assertAgentToolsExist(options.agents, core);

@@ -35,7 +35,7 @@ import { signSnapshot, signingKey } from './snapshot-signature.js';
 import { AgentContext, stateSpillStore } from './agent-context.js';
 import { createToolAgentContext } from './tool-agent-context.js';
 import { withSessionFileCheckpoints } from '../tools/file-checkpoints.js';
-import { spillToolResult, type ContextUsage, type SpillStore } from '../context/index.js';
+import { isSessionReadToolOutput, spillToolResult, type ContextUsage, type SpillStore } from '../context/index.js';
 import { guardTracer, type TracerOperation } from '../telemetry/index.js';
 import { TracerError } from '../errors/tracer-error.js';
 import { describeThrown } from '../errors/describe-thrown.js';
@@ -495,6 +495,9 @@ export class AgentCore implements AgentServices {
   spillResult(toolName: string, result: ToolResultBlock): ToolResultBlock {
     const settings = this.context.settings.spill;
     if (!settings) return result;
+    // A page of a kept output, kept again, would be paged with a page kept again, without end:
+    // the agent's own ReadToolOutput answers within the spill limit instead.
+    if (isSessionReadToolOutput(this.tools.get(toolName))) return result;
     const { result: sent, spilled } = spillToolResult(result, { toolName, ...settings });
     if (spilled) void this.spillStore.save(spilled);
     return sent;
