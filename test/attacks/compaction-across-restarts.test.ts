@@ -209,3 +209,50 @@ for (const backend of backends) {
     });
   });
 }
+
+for (const backend of backends) {
+  describe.skipIf(!backend.reachable)(`attack: a compaction interrupted, resumed in a new agent (${backend.kind} store)`, () => {
+    it('run.interrupt() in the summary call: nothing replaced or stored for it; the new agent compacts once and goes on', async () => {
+      const opened = backend.open();
+      cleanups.push(opened.cleanup);
+      const runs: string[] = [];
+      const first = compactingModel();
+      const a = createAgent({ model: first.model, tools: [probeTool(runs)], store: opened.stores(), context: compactingContext });
+      const ends: Array<{ error?: unknown; tokensAfter: number; tokensBefore: number }> = [];
+      a.on('compaction-end', (event) => ends.push(event));
+      const running = a.run('probe it');
+      await first.summaryAsked;
+      const before = a.contextUsage.tokens;
+      a.interrupt();
+      const result = await running.result;
+      expect(result.status).toBe('interrupted');
+      // One compaction-end, failed, that says the history is as it was.
+      expect(ends).toHaveLength(1);
+      expect(String(ends[0]!.error)).toMatch(/interrupted before the summary was written/);
+      expect(ends[0]!.tokensAfter).toBe(ends[0]!.tokensBefore);
+      expect(a.contextUsage.tokens).toBe(before);
+      await a.close();
+      expect(checkpoints(await loadEntries(opened.stores(), a.sessionId))).toEqual([]);
+
+      const model = scriptedModel(['<summary>Probed once.</summary>', 'Done.']);
+      const resumed = createAgent({ model, tools: [probeTool(runs)], store: opened.stores(), resume: a.sessionId, context: compactingContext });
+      await resumed.ready;
+      // Calibrated by the usage stored with the last answer, as the agent before the restart was
+      // (the last answer's own size is estimated now, where it was reported then).
+      expect(resumed.contextUsage.source).toBe('calibrated');
+      expect(Math.abs(resumed.contextUsage.tokens - before) / before).toBeLessThan(0.02);
+      const events: string[] = [];
+      resumed.on('compaction-start', () => events.push('compaction-start'));
+      resumed.on('compaction-end', (event) => events.push(event.error ? 'compaction-failed' : 'compaction-end'));
+      const again = await resumed.continue().result;
+      expect(again.status).toBe('completed');
+      expect(events).toEqual(['compaction-start', 'compaction-end']);
+      expect(model.requests.map((recorded) => asksForSummary(recorded.request))).toEqual([true, false]);
+      for (const recorded of model.requests) expect(validateMessagesRequest(recorded.messages)).toBeUndefined();
+      expect(resumed.contextUsage.tokens).toBeLessThan(before);
+      expect(runs).toEqual(['toolu_probe']);
+      expect(checkpoints(await loadEntries(opened.stores(), a.sessionId))).toHaveLength(1);
+      await resumed.close();
+    });
+  });
+}
