@@ -177,6 +177,29 @@ for (const backend of backends) {
       await Promise.all([a.close().catch(() => undefined), b.close(), c.close()]);
     });
 
+    it.skipIf(backend.kind === 'file')('agent.compact() while the other writes first: it rejects with SessionConflictError, and the store keeps what the other wrote', async () => {
+      const opened = backend.open();
+      cleanups.push(opened.cleanup);
+      const runs: string[] = [];
+      const a = createAgent({ model: scriptedModel([turn(toolCall('probe', {}, 'toolu_probe')), 'Probed.', async () => {
+        await other;
+        return turn('<summary>Probed once.</summary>');
+      }]), tools: [probeTool(runs)], store: opened.stores() });
+      let wrote!: () => void;
+      const other = new Promise<void>((resolve) => (wrote = resolve));
+      await a.run('probe it').result;
+      const compacting = a.compact();
+      const b = createAgent({ model: scriptedModel(['Hi.']), tools: [probeTool(runs)], store: opened.stores(), resume: a.sessionId });
+      expect((await b.run('hello').result).status).toBe('completed');
+      wrote();
+      const failure = await compacting.then(() => undefined, (error: unknown) => error);
+      expect(SessionConflictError.isInstance(failure)).toBe(true);
+      const stored = await loadEntries(opened.stores(), a.sessionId);
+      expect(checkpoints(stored)).toEqual([]);
+      expect(JSON.stringify(stored)).toContain('Hi.');
+      await Promise.all([a.close().catch(() => undefined), b.close()]);
+    });
+
     it('the lease moves to another worker mid-summary: the compacting one fails with LeaseLostError, the new holder goes on', async () => {
       const opened = backend.open();
       cleanups.push(opened.cleanup);

@@ -4,7 +4,7 @@
 // (The plan approval's cuts: test/plan-workflow/approval-crash-points.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memorySessionStore, type AgentOptions, type SessionStore } from 'agent-harness';
+import { createAgent, defineTool, memorySessionStore, ModelError, type AgentOptions, type SessionStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { dyingStore } from './dying-store.js';
@@ -27,6 +27,18 @@ const flows: Record<string, Flow> = {
         context,
       },
       resumed: { model: scriptedModel(['Done.', 'Done.']), tools: tools(ran), context },
+    };
+  },
+  'a reactive compaction after "prompt is too long"': (ran) => {
+    const refuse = () => {
+      throw new ModelError('prompt is too long: 250000 tokens > 200000 maximum', { status: 400, errorType: 'invalid_request_error' });
+    };
+    return {
+      first: {
+        model: scriptedModel([turn(toolCall('probe', {}, 'toolu_probe')), refuse, '<summary>Probed.</summary>', turn(toolCall('write', {}, 'toolu_write')), 'Done.']),
+        tools: tools(ran),
+      },
+      resumed: { model: scriptedModel(['<summary>Probed.</summary>', 'Done.', 'Done.']), tools: tools(ran) },
     };
   },
   "a subagent's tool call": (ran) => ({
