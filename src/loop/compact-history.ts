@@ -267,7 +267,13 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   // and a process killed in that turn would leave the paid summary unstored, to be asked for again.
   if (core.journal) {
     await core.flush();
-    if (core.writeFailure) throw writeError(core, core.writeFailure);
+    if (core.writeFailure) {
+      // The events of the compaction were not delivered (their entries were not stored): the host
+      // is told it failed, the stored history being the one before it.
+      const failure = writeError(core, core.writeFailure);
+      core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: tokensBefore, summarizedMessages: 0, keptMessages: messages.length, usage, error: failure });
+      throw failure;
+    }
   }
   const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: Object.assign(hookInputBase(core), { trigger, summary, tokensBefore, tokensAfter: after.tokens, ...(trimmed ? { trimmed: true as const } : {}) }) });
   reportHookErrors(core, post.errors);

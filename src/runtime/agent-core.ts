@@ -368,8 +368,9 @@ export class AgentCore implements AgentServices {
    * Stamps an event and delivers it to the active run and to listeners. With a session store,
    * delivery waits until every entry committed before it is stored, so a host that saw an event
    * can rely on what it announces being stored; once a write failed, an event that follows an
-   * entry not stored is not delivered at all, except `error` and `run-end`, which announce
-   * nothing stored (so a host always sees the run end).
+   * entry not stored is not delivered at all, except `error`, `run-end` and a failed
+   * `compaction-end`, which announce nothing stored (so a host always sees the run, and a
+   * compaction it saw start, end).
    */
   emit(input: AgentEventInput): AgentEvent {
     // Every caller passes a draft made for this call: it is stamped in place (a copy of each
@@ -382,7 +383,7 @@ export class AgentCore implements AgentServices {
     const journal = this.journal;
     if (!journal) this.deliver(event, sink);
     else if (this.#oneWrite) this.#oneWrite.events.push(() => journal.after(() => this.deliver(event, sink), false));
-    else journal.after(() => this.deliver(event, sink), event.type === 'error' || event.type === 'run-end');
+    else journal.after(() => this.deliver(event, sink), event.type === 'error' || event.type === 'run-end' || (event.type === 'compaction-end' && event.error !== undefined));
     return event;
   }
 

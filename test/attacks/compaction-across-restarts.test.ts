@@ -156,6 +156,10 @@ for (const backend of backends) {
       const runs: string[] = [];
       const first = compactingModel();
       const a = createAgent({ model: first.model, tools: [probeTool(runs)], store: opened.stores(), context: compactingContext });
+      const events: string[] = [];
+      a.on('compaction-start', () => events.push('compaction-start'));
+      a.on('compaction-end', (event) => events.push(event.error ? `compaction-failed: ${event.error.name}` : 'compaction-end'));
+      a.on('run-end', () => events.push('run-end'));
       const running = a.run('probe it');
       await first.summaryAsked;
       const b = createAgent({ model: scriptedModel(['Hi.']), tools: [probeTool(runs)], store: opened.stores(), resume: a.sessionId });
@@ -164,6 +168,10 @@ for (const backend of backends) {
       const result = await running.result;
       expect(result.status).toBe('error');
       expect(SessionConflictError.isInstance(result.error)).toBe(true);
+      // The host saw the compaction start, then fail (never succeed): the store holds the history before it.
+      expect(events).toEqual(['compaction-start', `compaction-failed: ${result.error!.name}`, 'run-end']);
+      // The summary call was paid for, and counted.
+      expect(result.usage.outputTokens).toBeGreaterThan(0);
       // The tool turn and the summary call: no turn went out on the compacted history the store refused.
       expect(first.model.requests).toHaveLength(2);
       const stored = await loadEntries(opened.stores(), a.sessionId);
