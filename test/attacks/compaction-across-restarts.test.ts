@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, LeaseLostError, SessionConflictError, type SessionStore } from 'agent-harness';
+import { createAgent, defineTool, LeaseLostError, SessionConflictError, SessionLockedError, SessionWriteError, type SessionStore } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
@@ -183,6 +183,32 @@ for (const backend of backends) {
       expect(validateMessagesRequest(c.messages)).toBeUndefined();
       expect(runs).toEqual(['toolu_probe']);
       await Promise.all([a.close().catch(() => undefined), b.close(), c.close()]);
+    });
+
+    it.runIf(backend.kind === 'file')('the other cannot write while the compacting one holds the session file: it fails with SessionWriteError (caused by SessionLockedError), and the compaction completes', async () => {
+      const opened = backend.open();
+      cleanups.push(opened.cleanup);
+      const runs: string[] = [];
+      const first = compactingModel();
+      const a = createAgent({ model: first.model, tools: [probeTool(runs)], store: opened.stores(), context: compactingContext });
+      const running = a.run('probe it');
+      await first.summaryAsked;
+      const bModel = scriptedModel(['Hi.']);
+      const b = createAgent({ model: bModel, tools: [probeTool(runs)], store: opened.stores(), resume: a.sessionId });
+      const other = await b.run('hello').result;
+      expect(other.status).toBe('error');
+      // The store's refusal, wrapped as every write failure that is not a conflict or a lost lease is.
+      expect(SessionWriteError.isInstance(other.error)).toBe(true);
+      expect(SessionLockedError.isInstance(other.error!.cause)).toBe(true);
+      // Refused at its first write (the prompt): no model call was made on it.
+      expect(bModel.requests).toHaveLength(0);
+      first.release();
+      expect((await running.result).status).toBe('completed');
+      const stored = await loadEntries(opened.stores(), a.sessionId);
+      expect(checkpoints(stored)).toHaveLength(1);
+      expect(JSON.stringify(stored)).not.toContain('hello');
+      expect(runs).toEqual(['toolu_probe']);
+      await Promise.all([a.close(), b.close().catch(() => undefined)]);
     });
 
     it.skipIf(backend.kind === 'file')('agent.compact() while the other writes first: it rejects with SessionConflictError, and the store keeps what the other wrote', async () => {
