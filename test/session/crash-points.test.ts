@@ -29,6 +29,21 @@ const flows: Record<string, Flow> = {
       resumed: { model: scriptedModel(['Done.', 'Done.']), tools: tools(ran), context },
     };
   },
+  'a clearing of stale tool results, spilled outputs among them': (ran) => {
+    const context = { spill: { maxChars: 20_000 }, clearing: { triggerFraction: 0.01, keepRecentTurns: 0, minimumResultChars: 10, clearAtLeastChars: 1 }, compaction: false as const };
+    return {
+      first: {
+        model: scriptedModel([
+          turn(toolCall('probe', {}, 'toolu_probe')),
+          turn(toolCall('ReadToolOutput', { handle: 'out_toolu_probe', offset: 19_000 }, 'toolu_read'), toolCall('write', {}, 'toolu_write')),
+          'Done.',
+        ]),
+        tools: tools(ran),
+        context,
+      },
+      resumed: { model: scriptedModel(['Done.', 'Done.']), tools: tools(ran), context },
+    };
+  },
   'a reactive compaction after "prompt is too long"': (ran) => {
     const refuse = () => {
       throw new ModelError('prompt is too long: 250000 tokens > 200000 maximum', { status: 400, errorType: 'invalid_request_error' });
