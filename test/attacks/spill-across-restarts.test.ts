@@ -208,6 +208,17 @@ describe('attack: a session file whose spill entry was tampered with (file store
     else expect(outcome.read!.is_error).toBe(true);
   });
 
+  it('the spill entry taken out of the file: the session loads (with a warning), and the read is a tool error', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'attack-spill-tamper-'));
+    const sessionId = await spilledSession(fileSessionStore({ dir }));
+    tamper(sessionId, () => undefined);
+    const outcome = await resumeAndRead(sessionId);
+    expect(outcome.loadError).toBeUndefined();
+    expect(outcome.result!.status).toBe('completed');
+    expect(outcome.read!.is_error).toBe(true);
+    expect(textOf(outcome.read!)).toContain('No kept output has the handle "out_toolu_dump"');
+  });
+
   it('a handle changed to a path in the entry: the kept output is not found by it, and nothing outside the session is read', async () => {
     dir = mkdtempSync(join(tmpdir(), 'attack-spill-tamper-'));
     const sessionId = await spilledSession(fileSessionStore({ dir }));
