@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { createAgent, defineTool, type Message, type SessionStore, type ToolResultBlock } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
+import { loadEntries } from '../../src/session/load-entries.js';
 import { serverBackends } from './server-backends.js';
 
 interface Backend {
@@ -152,6 +153,22 @@ for (const backend of backends) {
       const inSource = await readBack(opened.stores(), source.sessionId, [{ handle: 'out_toolu_after' }]);
       expect(textOf(inSource[0]!)).toContain('line 0: in-the-source');
       expect(textOf(inSource[0]!)).not.toContain('in-the-fork');
+    });
+
+    it('a fork cut before a spilled call does not carry that output (its state, its transcript), and keeps those it still names', async () => {
+      const opened = open();
+      const source = createAgent({ model: scriptedModel([turn(toolCall('dump', {}, 'toolu_dump')), 'Dumped.', turn(toolCall('dump', {}, 'toolu_later')), 'Again.']), tools: [dumpTool('secret-later')], store: opened.stores(), context });
+      await source.run('dump it').result;
+      const keptMessages = source.messages.length;
+      await source.run('dump again').result;
+      const fork = await source.fork({ upTo: keptMessages });
+      await source.close();
+      expect(Object.keys(fork.snapshot().spilled ?? {})).toEqual(['out_toolu_dump']);
+      await fork.close();
+      expect(JSON.stringify(await loadEntries(opened.stores(), fork.sessionId))).not.toContain('out_toolu_later');
+      const [kept, cut] = await readBack(opened.stores(), fork.sessionId, [{ handle: 'out_toolu_dump' }, { handle: 'out_toolu_later' }]);
+      expect(kept!.is_error).toBeFalsy();
+      expect(cut!.is_error).toBe(true);
     });
 
     it('deleting the session deletes its spilled outputs: a new session under the same id cannot read them', async () => {
