@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, LeaseLostError, SessionConflictError, SessionLockedError, SessionWriteError, type SessionStore } from 'agent-harness';
+import { createAgent, defineTool, LeaseLostError, ModelError, SessionConflictError, SessionLockedError, SessionWriteError, type SessionStore } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
@@ -209,6 +209,40 @@ for (const backend of backends) {
       expect(JSON.stringify(stored)).not.toContain('hello');
       expect(runs).toEqual(['toolu_probe']);
       await Promise.all([a.close(), b.close().catch(() => undefined)]);
+    });
+
+    it.skipIf(backend.kind === 'file')('a reactive compaction ("prompt is too long") while the other writes first: SessionConflictError, and the refused turn is not sent again', async () => {
+      const opened = backend.open();
+      cleanups.push(opened.cleanup);
+      const runs: string[] = [];
+      let arrived!: () => void;
+      let release!: () => void;
+      const summaryAsked = new Promise<void>((resolve) => (arrived = resolve));
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const model = scriptedModel([
+        turn(toolCall('probe', {}, 'toolu_probe')),
+        () => {
+          throw new ModelError('prompt is too long: 250000 tokens > 200000 maximum', { status: 400, errorType: 'invalid_request_error' });
+        },
+        async () => {
+          arrived();
+          await released;
+          return turn('<summary>Probed once.</summary>');
+        },
+        'Done.',
+      ]);
+      const a = createAgent({ model, tools: [probeTool(runs)], store: opened.stores() });
+      const running = a.run('probe it');
+      await summaryAsked;
+      const b = createAgent({ model: scriptedModel(['Hi.']), tools: [probeTool(runs)], store: opened.stores(), resume: a.sessionId });
+      expect((await b.run('hello').result).status).toBe('completed');
+      release();
+      const result = await running.result;
+      expect(result.status).toBe('error');
+      expect(SessionConflictError.isInstance(result.error)).toBe(true);
+      expect(model.requests).toHaveLength(3);
+      expect(checkpoints(await loadEntries(opened.stores(), a.sessionId))).toEqual([]);
+      await Promise.all([a.close().catch(() => undefined), b.close()]);
     });
 
     it.skipIf(backend.kind === 'file')('agent.compact() while the other writes first: it rejects with SessionConflictError, and the store keeps what the other wrote', async () => {
