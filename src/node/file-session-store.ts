@@ -3,6 +3,7 @@ import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
+import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
 import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { checkAppend } from '../session/check-append.js';
 import { compareSessionIds } from '../session/compare-session-ids.js';
@@ -293,7 +294,15 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
           continue;
         }
         // A session a newer agent-harness wrote is left to the builds that read it.
-        const pending = await unlessUnsupported(fold());
+        let pending;
+        try {
+          pending = await unlessUnsupported(fold());
+        } catch (error) {
+          // A FIFO or a directory in place of a transcript: that session is damaged, not the inbox.
+          if (!SessionStoreCorruptError.isInstance(error)) throw error;
+          options.onWarning?.({ sessionId, message: `Passed over session "${sessionId}" in listPending(): ${error.message}` });
+          continue;
+        }
         const approvals = pending === undefined ? [] : pendingApprovalsIn(pending);
         if (approvals.length > 0) waiting.push({ sessionId, approvals });
       }
