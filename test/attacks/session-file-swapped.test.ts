@@ -37,6 +37,32 @@ describe.skipIf(process.platform === 'win32')('attack: a session transcript swap
   }
 
   for (const [name, swap] of Object.entries(swaps)) {
+    it(`a ${name} in place of the session's lock file: an append is refused at once with SessionStoreCorruptError naming it`, async () => {
+      dir = mkdtempSync(join(tmpdir(), 'attack-session-swap-'));
+      const agent = createAgent({ model: scriptedModel(['hi']), store: fileSessionStore({ dir }) });
+      await agent.run('hello').result;
+      await agent.close();
+      const lockFile = join(dir, `${agent.sessionId}.jsonl.lock`);
+      swap(lockFile);
+      const resumed = createAgent({ model: scriptedModel(['again']), store: fileSessionStore({ dir }), resume: agent.sessionId });
+      const result = await resumed.run('more').result;
+      expect(result.status).toBe('error');
+      const cause = (result.error as Error & { cause?: unknown }).cause;
+      expect(SessionStoreCorruptError.isInstance(cause)).toBe(true);
+      expect((cause as Error).message).toContain(lockFile);
+      await resumed.close().catch(() => undefined);
+    });
+
+    it(`a ${name} in place of the session's lease file: acquire is refused at once with SessionStoreCorruptError naming it`, async () => {
+      dir = mkdtempSync(join(tmpdir(), 'attack-session-swap-'));
+      const store = fileSessionStore({ dir });
+      const leaseFile = join(dir, 'leased.jsonl.lease');
+      swap(leaseFile);
+      const failure = await store.leases!.acquire('leased', { holder: 'worker', ttlMs: 60_000 }).then(() => undefined, (error: unknown) => error);
+      expect(SessionStoreCorruptError.isInstance(failure)).toBe(true);
+      expect((failure as Error).message).toContain(leaseFile);
+    });
+
     it(`a ${name}: resume fails at once with SessionStoreCorruptError naming the path`, async () => {
       const { sessionId, file } = await swapped(swap);
       const resumed = createAgent({ model: scriptedModel([]), store: fileSessionStore({ dir }), resume: sessionId });
