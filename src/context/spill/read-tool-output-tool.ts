@@ -48,8 +48,12 @@ export function readToolOutputTool(options: ReadToolOutputToolOptions): Tool {
     execute: async ({ input: { handle, offset: asked = 0, length = pageChars, search } }) => {
       const output = await options.store.load(handle);
       // A store keyed by a plain object may hand back what it inherits for "constructor" and the like.
-      if (!output || typeof output.text !== 'string') {
+      if (!output || typeof output !== 'object' || !Object.hasOwn(output, 'text')) {
         return toolOutput(`No kept output has the handle "${handle}". Use the exact handle from the note of a shortened tool result; an output of an earlier session may no longer be kept.`, { isError: true });
+      }
+      // Kept, but damaged in the store (a transcript edited by hand): said so, not read as text.
+      if (typeof output.text !== 'string') {
+        return toolOutput(`The output kept as "${handle}" is damaged in the session's store (its text is not a string), so it cannot be read. Run the call that produced it again if that is safe.`, { isError: true });
       }
       const { text } = output;
       if (search !== undefined) return searchLines(handle, text, search, maxMatches, pageChars);
