@@ -25,6 +25,7 @@ import type { AgentOptions } from '../runtime/agent-options.js';
 import { validateAgentOptions } from './validate-agent-options.js';
 import { memoryTool, sessionReadToolOutputTool } from '../context/index.js';
 import { readSnapshot } from '../runtime/snapshot.js';
+import { calibrateResumedContext } from '../runtime/calibrate-resumed-context.js';
 import { copySnapshotKeys } from '../runtime/snapshot-signature.js';
 import { assertAgentToolsExist, createAgentTools, settleStoppedBackgroundTasks } from '../subagents/index.js';
 import { verifyOnCompletion } from './verify-plan.js';
@@ -38,7 +39,8 @@ function buildCore(options: AgentOptions, state: SessionState, origin: SessionOr
   if (options.enterPlanMode ?? false) builtins.push(createEnterPlanModeTool(services));
   if (options.askUserQuestion ?? false) builtins.push(createAskUserQuestionTool());
   if (options.memory) builtins.push(memoryTool(options.memory));
-  if (options.context?.spill) builtins.push(sessionReadToolOutputTool({ load: (handle) => core!.spillStore.load(handle), save: (output) => core!.spillStore.save(output) }));
+  const spill = options.context?.spill;
+  if (spill) builtins.push(sessionReadToolOutputTool({ load: (handle) => core!.spillStore.load(handle), save: (output) => core!.spillStore.save(output) }, spill === true ? undefined : spill.maxChars));
   if (options.agents) builtins.push(...createAgentTools(() => core!, { agents: options.agents }));
   core = new AgentCore(options, agentToolbox(options, builtins, sources), state, origin, journal, revision, sources);
   if (options.agents) assertAgentToolsExist(options.agents, core);
@@ -155,6 +157,9 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore, sourc
   const repairs = [...(snapshot && !last ? snapshot.repairs : []), ...repairState(state)];
   for (const repair of repairs) warnings.push(`Session "${sessionId}" was repaired while loading: ${repair}.`);
   const core = buildCore(options, state, 'resume', journalFor(store, state, last ? transcript : undefined, options.fencingToken), sources);
+  // The estimate of the context is calibrated by the last reported usage, as it was before the
+  // restart (not after a repair: the history is then not the one that usage was reported for).
+  if (repairs.length === 0) calibrateResumedContext(core, entries);
   claimSession(store, sessionId, core);
   continueLoaded(core, repairs, !last, last !== undefined);
   // The plan store lost the plan (another machine, a wiped directory): put it back from the history.

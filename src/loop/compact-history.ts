@@ -24,6 +24,7 @@ import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
 import { hookInputBase, reportHookErrors } from './execute-tools.js';
 import { noteCompaction } from './compaction-pause.js';
+import { writeError } from './write-error.js';
 import { capRequestImages } from './cap-request-images.js';
 import { keepLatestPrompt, type LatestPromptCut } from './keep-latest-prompt.js';
 import { questionTools } from './question-tools.js';
@@ -146,6 +147,8 @@ function loadedSkills(messages: readonly Message[]): string[] {
  * folds from that boundary; the entries before it keep the full history. Interrupted (`signal`)
  * before that entry, it replaces nothing and returns `skipped: 'interrupted'`.
  * @throws CompactionError when the summary cannot be written (the history is unchanged).
+ * @throws SessionConflictError, LeaseLostError or SessionWriteError when the store refused the
+ *   boundary (it is stored before this resolves, so nothing goes on from a compaction that is not).
  */
 export async function compactHistory(core: AgentCore, options: CompactHistoryOptions): Promise<CompactionResult> {
   const { trigger, signal } = options;
@@ -259,6 +262,19 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   core.emit({ type: 'context-usage', turn: options.turn ?? 0, usage: after });
   const resumesAt = noteCompaction(core, after.tokens);
   if (resumesAt !== undefined) core.emit({ type: 'warning', source: 'compaction', message: didNotHelp(trigger, after.tokens, core.context.compactAt, resumesAt) });
+  // The boundary is stored before anything goes on from it: a turn sent on a compacted history the
+  // store refused (another instance wrote first, the lease was lost) would be paid for and lost,
+  // and a process killed in that turn would leave the paid summary unstored, to be asked for again.
+  if (core.journal) {
+    await core.flush();
+    if (core.writeFailure) {
+      // The events of the compaction were not delivered (their entries were not stored): the host
+      // is told it failed, the stored history being the one before it.
+      const failure = writeError(core, core.writeFailure);
+      core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: tokensBefore, summarizedMessages: 0, keptMessages: messages.length, usage, error: failure });
+      throw failure;
+    }
+  }
   const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: Object.assign(hookInputBase(core), { trigger, summary, tokensBefore, tokensAfter: after.tokens, ...(trimmed ? { trimmed: true as const } : {}) }) });
   reportHookErrors(core, post.errors);
   return { compacted: true, trigger, tokensBefore, tokensAfter: after.tokens, summary, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage, ...(trimmed ? { trimmed: true as const } : {}) };

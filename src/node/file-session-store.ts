@@ -293,7 +293,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
           options.onWarning?.({ sessionId, message: `Passed over session "${sessionId}" in listPending(): its transcript is another session's file (a link).` });
           continue;
         }
-        // A session a newer agent-harness wrote is left to the builds that read it; a damaged one is passed over.
+        // A session a newer agent-harness wrote is left to the builds that read it; a damaged one (an edited entry, a FIFO or a directory in place of its transcript) is passed over.
         const pending = await unlessUnsupported(fold(), (error) => {
           if (SessionStoreCorruptError.isInstance(error)) options.onWarning?.({ sessionId, message: `Passed over session "${sessionId}" in listPending(): ${error.message}` });
         });

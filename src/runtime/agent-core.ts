@@ -37,7 +37,7 @@ import { signSnapshot, signingKey } from './snapshot-signature.js';
 import { AgentContext, stateSpillStore } from './agent-context.js';
 import { createToolAgentContext } from './tool-agent-context.js';
 import { withSessionFileCheckpoints } from '../tools/file-checkpoints.js';
-import { spillToolResult, type ContextUsage, type SpillStore } from '../context/index.js';
+import { isSessionReadToolOutput, spillToolResult, type ContextUsage, type SpillStore } from '../context/index.js';
 import { guardTracer, type TracerOperation } from '../telemetry/index.js';
 import { TracerError } from '../errors/tracer-error.js';
 import { describeThrown } from '../errors/describe-thrown.js';
@@ -370,8 +370,9 @@ export class AgentCore implements AgentServices {
    * Stamps an event and delivers it to the active run and to listeners. With a session store,
    * delivery waits until every entry committed before it is stored, so a host that saw an event
    * can rely on what it announces being stored; once a write failed, an event that follows an
-   * entry not stored is not delivered at all, except `error` and `run-end`, which announce
-   * nothing stored (so a host always sees the run end).
+   * entry not stored is not delivered at all, except `error`, `run-end` and a failed
+   * `compaction-end`, which announce nothing stored (so a host always sees the run, and a
+   * compaction it saw start, end).
    */
   emit(input: AgentEventInput): AgentEvent {
     // Every caller passes a draft made for this call: it is stamped in place (a copy of each
@@ -384,7 +385,7 @@ export class AgentCore implements AgentServices {
     const journal = this.journal;
     if (!journal) this.deliver(event, sink);
     else if (this.#oneWrite) this.#oneWrite.events.push(() => journal.after(() => this.deliver(event, sink), false));
-    else journal.after(() => this.deliver(event, sink), event.type === 'error' || event.type === 'run-end');
+    else journal.after(() => this.deliver(event, sink), event.type === 'error' || event.type === 'run-end' || (event.type === 'compaction-end' && event.error !== undefined));
     return event;
   }
 
@@ -520,6 +521,9 @@ export class AgentCore implements AgentServices {
   spillResult(toolName: string, result: ToolResultBlock): ToolResultBlock {
     const settings = this.context.settings.spill;
     if (!settings) return result;
+    // A page of a kept output, kept again, would be paged with a page kept again, without end:
+    // the agent's own ReadToolOutput answers within the spill limit instead.
+    if (isSessionReadToolOutput(this.tools.get(toolName))) return result;
     const { result: sent, spilled } = spillToolResult(result, { toolName, ...settings });
     if (spilled) void this.spillStore.save(spilled);
     return sent;

@@ -40,6 +40,7 @@ export function forkState(source: SessionState, options: ForkOptions, planModeIn
       state.messages = state.messages.slice(0, keep);
       state.messageUsage = state.messageUsage.slice(0, keep);
       delete state.openBatch;
+      if (state.spilled) state.spilled = spillsNamedIn(state.spilled, state.messages);
       // The cut history may predate the mode's reminder: tell the fork's model its mode again.
       const reminder = modeReminder(state.permissionMode, { planModeInstructions });
       if (state.permissionMode !== 'default' && !state.pendingReminders.includes(reminder)) {
@@ -49,6 +50,17 @@ export function forkState(source: SessionState, options: ForkOptions, planModeIn
   }
   renewApprovalIds(state);
   return { state, plan };
+}
+
+/**
+ * The spilled outputs a cut history still names (in a preview, a cleared result's stub, a
+ * summary): the outputs of the calls cut off go with them, as the host asked, rather than stay in
+ * the fork's state and transcript.
+ */
+function spillsNamedIn(spilled: NonNullable<SessionState['spilled']>, messages: SessionState['messages']): SessionState['spilled'] {
+  const text = JSON.stringify(messages);
+  // fromEntries: own properties whatever the handle (a "__proto__" key stays a key).
+  return Object.fromEntries(Object.entries(spilled).filter(([handle]) => text.includes(JSON.stringify(handle).slice(1, -1))));
 }
 
 /** A fork's pending approvals are its own: new ids, so answering one never answers the other's. */

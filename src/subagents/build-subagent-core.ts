@@ -123,7 +123,8 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   if (wants('AskUserQuestion')) builtins.push(createAskUserQuestionTool());
   if (setup.depthLeft > 0) builtins.push(...setup.agentTools(self, setup.depthLeft));
   // Its long results are kept in its own state: it pages them (and only them) with its own tool.
-  if (parent.context.settings.spill) builtins.push(sessionReadToolOutputTool({ load: (handle) => self().spillStore.load(handle), save: (output) => self().spillStore.save(output) }));
+  const spill = parent.context.settings.spill;
+  if (spill) builtins.push(sessionReadToolOutputTool({ load: (handle) => self().spillStore.load(handle), save: (output) => self().spillStore.save(output) }, spill.maxChars));
   const tools = [...inherited, ...builtins];
   const canUseTool = bubblingCanUseTool(setup);
   const from = parent.options;

@@ -4,7 +4,7 @@
 // (The plan approval's cuts: test/plan-workflow/approval-crash-points.test.ts.)
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memorySessionStore, type AgentOptions, type SessionStore } from 'agent-harness';
+import { createAgent, defineTool, memorySessionStore, ModelError, type AgentOptions, type SessionStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { dyingStore } from './dying-store.js';
@@ -27,6 +27,33 @@ const flows: Record<string, Flow> = {
         context,
       },
       resumed: { model: scriptedModel(['Done.', 'Done.']), tools: tools(ran), context },
+    };
+  },
+  'a clearing of stale tool results, spilled outputs among them': (ran) => {
+    const context = { spill: { maxChars: 20_000 }, clearing: { triggerFraction: 0.01, keepRecentTurns: 0, minimumResultChars: 10, clearAtLeastChars: 1 }, compaction: false as const };
+    return {
+      first: {
+        model: scriptedModel([
+          turn(toolCall('probe', {}, 'toolu_probe')),
+          turn(toolCall('ReadToolOutput', { handle: 'out_toolu_probe', offset: 19_000 }, 'toolu_read'), toolCall('write', {}, 'toolu_write')),
+          'Done.',
+        ]),
+        tools: tools(ran),
+        context,
+      },
+      resumed: { model: scriptedModel(['Done.', 'Done.']), tools: tools(ran), context },
+    };
+  },
+  'a reactive compaction after "prompt is too long"': (ran) => {
+    const refuse = () => {
+      throw new ModelError('prompt is too long: 250000 tokens > 200000 maximum', { status: 400, errorType: 'invalid_request_error' });
+    };
+    return {
+      first: {
+        model: scriptedModel([turn(toolCall('probe', {}, 'toolu_probe')), refuse, '<summary>Probed.</summary>', turn(toolCall('write', {}, 'toolu_write')), 'Done.']),
+        tools: tools(ran),
+      },
+      resumed: { model: scriptedModel(['<summary>Probed.</summary>', 'Done.', 'Done.']), tools: tools(ran) },
     };
   },
   "a subagent's tool call": (ran) => ({

@@ -11,7 +11,8 @@ export interface ReadToolOutputToolOptions {
   /** Where spilled outputs are kept. */
   store: SpillStore;
   /**
-   * The most characters one call returns.
+   * The most characters one call returns: a page, or the lines a search lists (each cut at 500
+   * characters; the first match is always listed).
    * @default 20_000
    */
   pageChars?: number;
@@ -47,11 +48,15 @@ export function readToolOutputTool(options: ReadToolOutputToolOptions): Tool {
     execute: async ({ input: { handle, offset: asked = 0, length = pageChars, search } }) => {
       const output = await options.store.load(handle);
       // A store keyed by a plain object may hand back what it inherits for "constructor" and the like.
-      if (!output || typeof output.text !== 'string') {
+      if (!output || typeof output !== 'object' || !Object.hasOwn(output, 'text')) {
         return toolOutput(`No kept output has the handle "${handle}". Use the exact handle from the note of a shortened tool result; an output of an earlier session may no longer be kept.`, { isError: true });
       }
+      // Kept, but damaged in the store (a transcript edited by hand): said so, not read as text.
+      if (typeof output.text !== 'string') {
+        return toolOutput(`The output kept as "${handle}" is damaged in the session's store (its text is not a string), so it cannot be read. Run the call that produced it again if that is safe.`, { isError: true });
+      }
       const { text } = output;
-      if (search !== undefined) return searchLines(handle, text, search, maxMatches);
+      if (search !== undefined) return searchLines(handle, text, search, maxMatches, pageChars);
       if (asked >= text.length) {
         return toolOutput(`Offset ${asked} is past the end of "${handle}", which has ${text.length} characters.`, { isError: true });
       }
@@ -66,9 +71,14 @@ export function readToolOutputTool(options: ReadToolOutputToolOptions): Tool {
   });
 }
 
-function searchLines(handle: string, text: string, search: string, maxMatches: number): string {
+/** Lists the lines containing `search`: at most `maxMatches`, and no more than `pageChars` of them (a page's worth). */
+function searchLines(handle: string, text: string, search: string, maxMatches: number, pageChars: number): string {
   const needle = search.toLowerCase();
   const found: string[] = [];
+  // Each listed line is cut at 500 characters, or less when a page is smaller.
+  const lineChars = Math.min(500, pageChars);
+  let listed = 0;
+  let full = false;
   let total = 0;
   let start = 0;
   for (let line = 1; start <= text.length; line++) {
@@ -77,7 +87,15 @@ function searchLines(handle: string, text: string, search: string, maxMatches: n
     const content = text.slice(start, end);
     if (content.toLowerCase().includes(needle)) {
       total++;
-      if (found.length < maxMatches) found.push(`${line} (offset ${start}): ${content.length > 500 ? `${headOfText(content, 500)}…` : content}`);
+      if (!full && found.length < maxMatches) {
+        const entry = `${line} (offset ${start}): ${content.length > lineChars ? `${headOfText(content, lineChars)}…` : content}`;
+        // The first match is always listed; later ones only while the listing stays within a page.
+        if (found.length > 0 && listed + entry.length + 1 > pageChars) full = true;
+        else {
+          found.push(entry);
+          listed += entry.length + 1;
+        }
+      }
     }
     if (newline === -1) break;
     start = newline + 1;

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readWithoutWaiting } from './read-without-waiting.js';
 import { writeFileAtomically } from '../fs/write-file-atomically.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import { SessionStoreCorruptError } from '../../errors/session-store-corrupt-error.js';
@@ -32,7 +32,9 @@ function corrupt(sessionId: string, file: string, problem: string): SessionStore
 export async function readLeaseFile(file: string, sessionId: string): Promise<LeaseRecord | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    const read = await readWithoutWaiting(file);
+    if (read === 'not-a-file') throw corrupt(sessionId, file, 'is not a regular file (a FIFO, a socket, a device or a directory holds its name)');
+    text = read;
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
     throw error;

@@ -1,7 +1,9 @@
+import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { assertSupportedEntry } from '../../session/assert-supported-entry.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
+import { notARegularFile } from './not-a-regular-file.js';
 import type { SessionEntry } from '../../state/entries.js';
 import type { SessionStoreWarning } from '../../session/session-store.js';
 
@@ -16,6 +18,8 @@ export interface ReadSessionFileOptions {
 }
 
 type Parsed = { entry: object } | { problem: string };
+
+const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /** Files up to this size are read whole rather than streamed (a 40-message session is ~30 KB). */
 const WHOLE_FILE_BYTES = 256 * 1024;
@@ -62,6 +66,7 @@ function parseLine(text: string): Parsed {
  * newline is kept: the next append terminates it, and later loads must see the same entries.
  * Yields nothing when the file does not exist.
  * @throws ConfigurationError when the path opens a file of another name (another session's).
+ * @throws SessionStoreCorruptError when the path is not a regular file (a FIFO, a directory).
  * @throws UnsupportedSchemaVersionError for an entry whose `$schemaVersion` this build cannot read.
  * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
@@ -70,7 +75,9 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
   await assertOwnSessionFile(file, sessionId);
   let handle;
   try {
-    handle = await open(file, 'r');
+    // Non-blocking: a FIFO put in place of the transcript opens at once (and is refused below)
+    // instead of holding a thread of the pool until something writes to it.
+    handle = await open(file, READ_NONBLOCK);
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return;
     throw error;
@@ -78,7 +85,9 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
   let stream: ReturnType<typeof handle.createReadStream> | undefined;
   let lines: ReturnType<typeof createInterface> | undefined;
   try {
-    const { size } = await handle.stat();
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw notARegularFile(sessionId, file);
+    const { size } = stat;
     if (size === 0) return;
     // A file up to WHOLE_FILE_BYTES (most sessions) is read in one go and split here: one read
     // instead of a read of its last byte, a stream and a line reader, about a third of a resume.

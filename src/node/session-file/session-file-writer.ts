@@ -7,6 +7,7 @@ import type { SessionEntry } from '../../state/entries.js';
 import { clashesWith, type EntryIdClash } from '../../session/entry-id-clash.js';
 import { readSessionFile } from './read-session-file.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
+import { notARegularFile } from './not-a-regular-file.js';
 
 /** Options of {@link SessionFileWriter.open}. */
 export interface SessionFileWriterOptions {
@@ -173,11 +174,20 @@ export class SessionFileWriter {
   private async openHandle(create: boolean): Promise<void> {
     if (create) await mkdir(dirname(this.options.file), { recursive: true });
     await assertOwnSessionFile(this.options.file, this.options.sessionId);
-    const handle = await this.openFile();
+    let handle: FileHandle;
+    try {
+      handle = await this.openFile();
+    } catch (error) {
+      // A directory in place of the transcript: named as the damage it is, not a bare EISDIR.
+      if (errorCode(error) === 'EISDIR') throw notARegularFile(this.options.sessionId, this.options.file);
+      throw error;
+    }
     try {
       // Checked again once the file exists: a link that pointed nowhere may have been followed.
       if (create) await assertOwnSessionFile(this.options.file, this.options.sessionId);
-      const { dev, ino, size } = await handle.stat();
+      const stat = await handle.stat();
+      if (!stat.isFile()) throw notARegularFile(this.options.sessionId, this.options.file);
+      const { dev, ino, size } = stat;
       this.identity = { dev, ino };
       // Created by this append (under the lock nobody else creates it): nothing to count.
       if (create && size === 0) {

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, unlinkSync } from 'node:fs';
-import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { unlinkSync } from 'node:fs';
+import { link, open, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { basename } from 'node:path';
 import { SessionLockedError, type SessionLockHolder } from '../../errors/session-locked-error.js';
+import { SessionStoreCorruptError } from '../../errors/session-store-corrupt-error.js';
+import { readWithoutWaiting, readWithoutWaitingSync } from './read-without-waiting.js';
 
 /** The files a session lock is about. */
 export interface SessionLockTarget {
@@ -90,10 +93,12 @@ export function inspectSessionLock(lockFile: string): Promise<SessionLockState> 
 }
 
 /** `duringOwnAcquisition`: the caller is the one store of this process taking this lock. */
-async function inspect(lockFile: string, duringOwnAcquisition: boolean): Promise<SessionLockState> {
+async function inspect(lockFile: string, duringOwnAcquisition: boolean, sessionId?: string): Promise<SessionLockState> {
   let raw: string;
   try {
-    raw = await readFile(lockFile, 'utf8');
+    const read = await readWithoutWaiting(lockFile);
+    if (read === 'not-a-file') throw lockNotAFile(lockFile, sessionId);
+    raw = read;
   } catch (error) {
     if (errorCode(error) === 'ENOENT') return { state: 'free' };
     throw error;
@@ -116,6 +121,16 @@ async function inspect(lockFile: string, duringOwnAcquisition: boolean): Promise
   return isProcessAlive(holder.pid) ? { state: 'held', holder, heldByThisProcess: false, scope } : { state: 'stale', raw, holder };
 }
 
+/** The error for a lock file that is not a file (a FIFO, a directory): damage from outside, not a holder. */
+function lockNotAFile(lockFile: string, sessionId: string | undefined): SessionStoreCorruptError {
+  return new SessionStoreCorruptError({
+    sessionId: sessionId ?? basename(lockFile).replace(/\.jsonl\.lock$/, ''),
+    location: lockFile,
+    problem: 'is not a regular file (a FIFO, a socket, a device or a directory holds the lock file\'s name), so the lock cannot be read or taken',
+    repair: 'Nothing of this library makes one: stop every writer of this session, then delete it.',
+  });
+}
+
 /** The error for a lock held by someone else. */
 export function sessionLockedError(target: SessionLockTarget, state: Extract<SessionLockState, { state: 'held' }>): SessionLockedError {
   return new SessionLockedError({ ...target, holder: state.holder, heldByThisProcess: state.heldByThisProcess });
@@ -134,7 +149,7 @@ export async function removeStaleLock(lockFile: string, staleRaw: string): Promi
     throw error;
   }
   try {
-    const moved = await readFile(aside, 'utf8').catch(() => undefined);
+    const moved = await readWithoutWaiting(aside).catch(() => undefined);
     if (moved !== staleRaw) {
       // We moved a fresh lock another writer just took: put it back (fails only if a third appeared).
       await link(aside, lockFile).catch(() => undefined);
@@ -166,7 +181,7 @@ async function tryCreate(lockFile: string, content: string): Promise<boolean> {
 function releaseAllOnExit(): void {
   for (const [lockFile, content] of registry.held) {
     try {
-      if (readFileSync(lockFile, 'utf8') === content) unlinkSync(lockFile);
+      if (readWithoutWaitingSync(lockFile) === content) unlinkSync(lockFile);
     } catch {
       // Best effort: a lock left behind is stale once this process is gone.
     }
@@ -203,7 +218,7 @@ export async function tryAcquireSessionLock(target: SessionLockTarget, scope: Se
         }
         return undefined;
       }
-      last = await inspect(lockFile, true);
+      last = await inspect(lockFile, true, target.sessionId);
       if (last.state === 'held') return last;
       if (last.state === 'stale') await removeStaleLock(lockFile, last.raw);
     }
@@ -228,7 +243,7 @@ export async function releaseSessionLock(lockFile: string): Promise<void> {
   if (content === undefined) return;
   registry.held.delete(lockFile);
   try {
-    if ((await readFile(lockFile, 'utf8')) === content) await unlink(lockFile);
+    if ((await readWithoutWaiting(lockFile)) === content) await unlink(lockFile);
   } catch (error) {
     if (errorCode(error) !== 'ENOENT') throw error;
   }
