@@ -2,7 +2,7 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import { spanAttributes, type SpanLike } from '../telemetry/index.js';
-import { compactHistory } from './compact-history.js';
+import { runCompaction } from './run-compaction.js';
 import { mediaRefusal } from './drop-refused-media.js';
 import { recoverRefusedMedia } from './recover-refused-media.js';
 import { refusedForSize, tooLargeToSend } from './refused-for-size.js';
@@ -148,7 +148,7 @@ async function resendCompacted(attempt: TurnAttempt, refused: unknown): Promise<
   // A 413 left as it is would be sent again, byte for byte, by every retry and every later run.
   const tooLarge = mediaRefusal(refused) === 'too-large';
   if (!core.context.settings.compaction.enabled) throw tooLarge ? tooLargeToSend(refused as ModelError, 'compaction-off') : refused;
-  const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
+  const reactive = await runCompaction(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
   if (!reactive.compacted) {
     if (!tooLarge || abort.aborted) throw refused;
     throw tooLargeToSend(refused as ModelError, reactive.skipped === 'nothing-to-compact' ? 'nothing-to-compact' : 'compaction-blocked');

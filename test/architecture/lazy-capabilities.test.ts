@@ -1,0 +1,70 @@
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// Issue 16: a browser host downloads up front only what a new agent needs; each capability below
+// is reached only on an already-asynchronous path and loaded by a dynamic import() the first time
+// it is used. A static import of one of these modules from the core's always-loaded code (a new
+// helper imported "just for a constant") would put it back into every host's first download: this
+// test bundles the sources as a browser app would (esbuild, split at dynamic imports) and names it.
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Modules loaded when first used, with what first uses them. */
+const LAZY: Record<string, string> = {
+  'src/loop/compact-history.ts': 'a compaction',
+};
+
+const EXTERNAL = ['zod', 'zod/*', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'];
+
+/** The source files in the chunks a browser loads up front (the entry and its static imports), and those in lazy chunks. */
+async function bundle(contents: string): Promise<{ upfront: Set<string>; lazy: Set<string> }> {
+  const result = await build({
+    stdin: { contents, resolveDir: root, loader: 'ts', sourcefile: 'app.ts' },
+    absWorkingDir: root,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['browser', 'module', 'import'],
+    splitting: true,
+    write: false,
+    outdir: 'lazy-capabilities-test',
+    metafile: true,
+    logLevel: 'silent',
+    external: EXTERNAL,
+  });
+  const outputs: Metafile['outputs'] = result.metafile.outputs;
+  const entry = Object.keys(outputs).find((path) => outputs[path]!.entryPoint !== undefined)!;
+  const upfrontChunks = new Set([entry]);
+  for (const path of upfrontChunks) {
+    for (const imported of outputs[path]!.imports) if (imported.kind === 'import-statement' && !imported.external) upfrontChunks.add(imported.path);
+  }
+  const upfront = new Set<string>();
+  const lazy = new Set<string>();
+  for (const [path, output] of Object.entries(outputs)) {
+    for (const input of Object.keys(output.inputs)) (upfrontChunks.has(path) ? upfront : lazy).add(input);
+  }
+  return { upfront, lazy };
+}
+
+describe('capabilities loaded when first used (issue 16)', () => {
+  let whole: { upfront: Set<string>; lazy: Set<string> };
+  let agentOnly: { upfront: Set<string>; lazy: Set<string> };
+  beforeAll(async () => {
+    [whole, agentOnly] = await Promise.all([bundle(`export * from './src/index.ts';`), bundle(`export { createAgent, defineTool } from './src/index.ts';`)]);
+  }, 60_000);
+
+  for (const [module, firstUse] of Object.entries(LAZY)) {
+    it(`keeps ${module} out of the up-front chunks of the core, and of an app that imports only createAgent: it loads on ${firstUse}`, () => {
+      expect(whole.upfront.has(module), `${module} is loaded up front by the core`).toBe(false);
+      expect(whole.lazy.has(module), `${module} is in no lazy chunk of the core`).toBe(true);
+      expect(agentOnly.upfront.has(module), `${module} is loaded up front by createAgent`).toBe(false);
+      expect(agentOnly.lazy.has(module), `${module} is in no lazy chunk of an app of createAgent`).toBe(true);
+    });
+  }
+
+  it('has a check that does see a module loaded up front (the agent itself)', () => {
+    expect(whole.upfront.has('src/agent/create-agent.ts')).toBe(true);
+    expect(agentOnly.upfront.has('src/loop/run-loop.ts')).toBe(true);
+  });
+});
