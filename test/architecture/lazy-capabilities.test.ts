@@ -13,6 +13,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** Modules loaded when first used, with what first uses them. */
 const LAZY: Record<string, string> = {
   'src/loop/compact-history.ts': 'a compaction',
+  'src/context/memory/memory-commands.ts': 'a call of the memory tool',
 };
 
 const EXTERNAL = ['zod', 'zod/*', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'];
