@@ -14,6 +14,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const LAZY: Record<string, string> = {
   'src/loop/compact-history.ts': 'a compaction',
   'src/context/memory/memory-commands.ts': 'a call of the memory tool',
+  'src/mcp/connect-mcp-client.ts': 'the first connection to an MCP server',
+  'src/mcp/create-mcp-transport.ts': 'the first connection to an MCP server',
+  'src/mcp/list-mcp-tools.ts': 'the first connection to an MCP server',
+  'src/mcp/load-mcp-sdk.ts': 'the first connection to an MCP server',
+  'src/mcp/mcp-call-error.ts': 'the first connection to an MCP server',
 };
 
 const EXTERNAL = ['zod', 'zod/*', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'];
