@@ -19,6 +19,9 @@ const LAZY: Record<string, string> = {
   'src/mcp/list-mcp-tools.ts': 'the first connection to an MCP server',
   'src/mcp/load-mcp-sdk.ts': 'the first connection to an MCP server',
   'src/mcp/mcp-call-error.ts': 'the first connection to an MCP server',
+  'src/subagents/build-subagent-core.ts': 'the first subagent (an Agent call, verifyPlan)',
+  'src/subagents/run-subagent.ts': 'the first subagent (an Agent call, verifyPlan)',
+  'src/subagents/begin-subagent.ts': 'the first subagent (an Agent call, verifyPlan)',
 };
 
 const EXTERNAL = ['zod', 'zod/*', '@anthropic-ai/sdk', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'];
