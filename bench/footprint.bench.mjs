@@ -47,7 +47,9 @@ async function browserBundle(contents) {
   });
   const outputs = result.metafile.outputs;
   const chunks = Object.keys(outputs).filter((path) => path.endsWith('.js'));
-  const entry = chunks.find((path) => outputs[path].entryPoint !== undefined);
+  // Every chunk a dynamic import loads is an entry point to esbuild too: the app's is the one no import loads.
+  const loaded = new Set(chunks.flatMap((path) => outputs[path].imports.map((imported) => imported.path)));
+  const entry = chunks.find((path) => outputs[path].entryPoint !== undefined && !loaded.has(path));
   if (entry === undefined) throw new Error('esbuild wrote no entry chunk');
   const upfront = new Set([entry]);
   for (const path of upfront) {

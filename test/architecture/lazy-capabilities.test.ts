@@ -44,7 +44,9 @@ async function bundle(contents: string): Promise<{ upfront: Set<string>; lazy: S
     external: EXTERNAL,
   });
   const outputs: Metafile['outputs'] = result.metafile.outputs;
-  const entry = Object.keys(outputs).find((path) => outputs[path]!.entryPoint !== undefined)!;
+  // Every chunk a dynamic import loads is an entry point to esbuild too: the app's is the one no import loads.
+  const loaded = new Set(Object.values(outputs).flatMap((output) => output.imports.map((imported) => imported.path)));
+  const entry = Object.keys(outputs).find((path) => outputs[path]!.entryPoint !== undefined && !loaded.has(path))!;
   const upfrontChunks = new Set([entry]);
   for (const path of upfrontChunks) {
     for (const imported of outputs[path]!.imports) if (imported.kind === 'import-statement' && !imported.external) upfrontChunks.add(imported.path);
