@@ -47,13 +47,20 @@ async function browserBundle(contents) {
   });
   const outputs = result.metafile.outputs;
   const chunks = Object.keys(outputs).filter((path) => path.endsWith('.js'));
-  // Every chunk a dynamic import loads is an entry point to esbuild too: the app's is the one no import loads.
-  const loaded = new Set(chunks.flatMap((path) => outputs[path].imports.map((imported) => imported.path)));
-  const entry = chunks.find((path) => outputs[path].entryPoint !== undefined && !loaded.has(path));
+  // Every module loaded by a dynamic import is an entry point to esbuild too (even when the code
+  // that imports it was shaken off): the app's own entry is the one no dynamic import names.
+  const dynamic = new Set(Object.values(result.metafile.inputs).flatMap((input) => input.imports.filter((imported) => imported.kind === 'dynamic-import').map((imported) => imported.path)));
+  const entry = chunks.find((path) => outputs[path].entryPoint !== undefined && !dynamic.has(outputs[path].entryPoint));
   if (entry === undefined) throw new Error('esbuild wrote no entry chunk');
-  const upfront = new Set([entry]);
-  for (const path of upfront) {
-    for (const imported of outputs[path].imports) if (imported.kind === 'import-statement' && !imported.external) upfront.add(imported.path);
+  const upfront = closure([entry], (kind) => kind === 'import-statement');
+  // Lazy: what the entry can load later (chunks of modules no kept code imports are left out).
+  const reachable = closure([entry], (kind) => kind === 'import-statement' || kind === 'dynamic-import');
+  function closure(start, follows) {
+    const found = new Set(start);
+    for (const path of found) {
+      for (const imported of outputs[path].imports) if (!imported.external && follows(imported.kind)) found.add(imported.path);
+    }
+    return found;
   }
   const files = new Map(result.outputFiles.map((file) => [file.path.slice(file.path.lastIndexOf('browser-bundle/')), file.contents]));
   const measure = (paths) => ({
@@ -70,7 +77,7 @@ async function browserBundle(contents) {
       byPackage.set(name, (byPackage.get(name) ?? 0) + bytesInOutput);
     }
   }
-  return { upfront: measure([...upfront]), lazy: measure(chunks.filter((path) => !upfront.has(path))), byPackage };
+  return { upfront: measure([...upfront]), lazy: measure([...reachable].filter((path) => !upfront.has(path))), byPackage };
 }
 
 async function main() {

@@ -44,9 +44,10 @@ async function bundle(contents: string): Promise<{ upfront: Set<string>; lazy: S
     external: EXTERNAL,
   });
   const outputs: Metafile['outputs'] = result.metafile.outputs;
-  // Every chunk a dynamic import loads is an entry point to esbuild too: the app's is the one no import loads.
-  const loaded = new Set(Object.values(outputs).flatMap((output) => output.imports.map((imported) => imported.path)));
-  const entry = Object.keys(outputs).find((path) => outputs[path]!.entryPoint !== undefined && !loaded.has(path))!;
+  // Every module loaded by a dynamic import is an entry point to esbuild too (even when the code
+  // that imports it was shaken off): the app's own entry is the one no dynamic import names.
+  const dynamic = new Set(Object.values(result.metafile.inputs).flatMap((input) => input.imports.filter((imported) => imported.kind === 'dynamic-import').map((imported) => imported.path)));
+  const entry = Object.keys(outputs).find((path) => outputs[path]!.entryPoint !== undefined && !dynamic.has(outputs[path]!.entryPoint!))!;
   const upfrontChunks = new Set([entry]);
   for (const path of upfrontChunks) {
     for (const imported of outputs[path]!.imports) if (imported.kind === 'import-statement' && !imported.external) upfrontChunks.add(imported.path);
