@@ -3,8 +3,8 @@ import type { ModelRequest, ModelResponse } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import { spanAttributes, type SpanLike } from '../telemetry/index.js';
 import { runCompaction } from './run-compaction.js';
-import { mediaRefusal } from './drop-refused-media.js';
-import { recoverRefusedMedia } from './recover-refused-media.js';
+import { mediaRefusal } from './media-refusal.js';
+import { loadOnce } from '../runtime/load-once.js';
 import { refusedForSize, tooLargeToSend } from './refused-for-size.js';
 import type { ModelError } from '../errors/model-error.js';
 import { prepareRequest } from './prepare-request.js';
@@ -123,6 +123,9 @@ function resend(attempt: TurnAttempt): Promise<ModelResponse> {
   return abort.race(streamTurn(core, turn.request, streamOptions));
 }
 
+/** The recovery from refused media, loaded the first time the API refuses an image or document (rare, and the turn waits on a resend anyway). */
+const loadMediaRecovery = loadOnce(() => import('./recover-refused-media.js'));
+
 /**
  * The turn sent again once the media the API refused is replaced by notes (see
  * `recoverRefusedMedia`); or, for a request too large with no media (left) to drop, that refusal:
@@ -130,6 +133,7 @@ function resend(attempt: TurnAttempt): Promise<ModelResponse> {
  */
 async function resendWithoutMedia(attempt: TurnAttempt, refused: ModelError): Promise<{ answer: ModelResponse } | { refused: unknown }> {
   try {
+    const { recoverRefusedMedia } = await loadMediaRecovery();
     return { answer: await recoverRefusedMedia(attempt.core, refused, () => resend(attempt)) };
   } catch (again) {
     if (attempt.abort.aborted || mediaRefusal(again) !== 'too-large') throw again;

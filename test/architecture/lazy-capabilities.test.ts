@@ -22,6 +22,9 @@ const LAZY: Record<string, string> = {
   'src/subagents/build-subagent-core.ts': 'the first subagent (an Agent call, verifyPlan)',
   'src/subagents/run-subagent.ts': 'the first subagent (an Agent call, verifyPlan)',
   'src/subagents/begin-subagent.ts': 'the first subagent (an Agent call, verifyPlan)',
+  'src/loop/recover-refused-media.ts': 'the first request refused for its media',
+  'src/loop/drop-refused-media.ts': 'the first request refused for its media',
+  'src/runtime/rewind-files.ts': 'the first agent.rewindFiles()',
   'src/interop/claude-code/claude-code-session-normalizer.ts': 'the first iteration of a readClaudeCodeSession reader',
 };
 
