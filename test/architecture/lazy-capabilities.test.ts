@@ -25,6 +25,10 @@ const LAZY: Record<string, string> = {
   'src/loop/recover-refused-media.ts': 'the first request refused for its media',
   'src/loop/drop-refused-media.ts': 'the first request refused for its media',
   'src/runtime/rewind-files.ts': 'the first agent.rewindFiles()',
+  'src/model/anthropic/to-anthropic-request.ts': 'the first call of an anthropicModel',
+  'src/model/anthropic/stream-anthropic-turn.ts': 'the first call of an anthropicModel',
+  'src/model/anthropic/anthropic-message-accumulator.ts': 'the first call of an anthropicModel',
+  'src/model/anthropic/map-anthropic-error.ts': 'the first call of an anthropicModel',
   'src/interop/claude-code/claude-code-session-normalizer.ts': 'the first iteration of a readClaudeCodeSession reader',
 };
 
