@@ -33,7 +33,8 @@ agent.run('hi').result.then((result) => {
 /**
  * One use of each capability the core loads on first use (issue 16: its own chunk, loaded by a
  * dynamic import): a compaction and a failed one (its error class must be the entry's), the memory
- * tool's commands (a failing one too), a subagent, an MCP server in process, a Claude Code session.
+ * tool's commands (a failing one too), a subagent, an MCP server in process, a Claude Code session,
+ * anthropicModel through the real SDK against the loopback server (a refusal too: the entry's ModelError).
  */
 const lazyCapabilities = (importLines: string) => `
 ${importLines}
@@ -75,6 +76,14 @@ const main = async () => {
     let entries = 0;
     for await (const _entry of reader) entries++;
     out.claudeCode = [entries > 0, reader.stats.lines, reader.stats.messages];
+  }
+  {
+    const server = await startMessagesServer({ responses: [{ content: [{ type: 'text', text: 'Hi from the API.' }] }, { fault: 'api-error', status: 400, errorType: 'invalid_request_error', message: 'Bad request.' }] });
+    const agent = createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }) });
+    const answered = await agent.run('hi').result;
+    const refused = await agent.run('again').result;
+    out.anthropic = [answered.text, refused.status, refused.error instanceof ModelError, refused.error?.status];
+    await server.close();
   }
   console.log(JSON.stringify(out));
 };
@@ -146,14 +155,15 @@ describe('the built package', () => {
       subagent: 'Child found it.',
       mcp: 'echo hi',
       claudeCode: [true, 1, 1],
+      anthropic: ['Hi from the API.', 'error', true, 400],
     };
-    const names = 'createAgent, memoryTool, memoryMemoryStore, readClaudeCodeSession, BUILTIN_AGENTS, CompactionError';
+    const names = 'createAgent, memoryTool, memoryMemoryStore, readClaudeCodeSession, BUILTIN_AGENTS, CompactionError, anthropicModel, ModelError';
     const esm = lazyCapabilities(
-      `import { ${names} } from 'agent-harness'; import { scriptedModel, turn, toolCall } from 'agent-harness/testing'; import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'; import { z } from 'zod';`,
+      `import { ${names} } from 'agent-harness'; import { scriptedModel, turn, toolCall } from 'agent-harness/testing'; import { startMessagesServer } from 'agent-harness/testing/messages-server'; import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'; import { z } from 'zod';`,
     );
     expect(runNode(['--input-type=module', '-e', esm])).toEqual(expected);
     const cjs = lazyCapabilities(
-      `const { ${names} } = require('agent-harness'); const { scriptedModel, turn, toolCall } = require('agent-harness/testing'); const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js'); const { z } = require('zod');`,
+      `const { ${names} } = require('agent-harness'); const { scriptedModel, turn, toolCall } = require('agent-harness/testing'); const { startMessagesServer } = require('agent-harness/testing/messages-server'); const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js'); const { z } = require('zod');`,
     );
     expect(runNode(['--input-type=commonjs', '-e', cjs])).toEqual(expected);
   });
