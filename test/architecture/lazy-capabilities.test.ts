@@ -29,8 +29,6 @@ const LAZY: Record<string, string> = {
   'src/model/anthropic/stream-anthropic-turn.ts': 'the first call of an anthropicModel',
   'src/model/anthropic/anthropic-message-accumulator.ts': 'the first call of an anthropicModel',
   'src/model/anthropic/map-anthropic-error.ts': 'the first call of an anthropicModel',
-  'src/agent/run-verifier.ts': 'the first plan verification (verifyPlan, verifyPlanOnCompletion)',
-  'src/agent/verifier-failure.ts': 'the first plan verification (verifyPlan, verifyPlanOnCompletion)',
   'src/interop/claude-code/claude-code-session-normalizer.ts': 'the first iteration of a readClaudeCodeSession reader',
 };
 
