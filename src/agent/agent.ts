@@ -40,17 +40,13 @@ import type { CompactionResult } from '../loop/compact-history.js';
 import { runCompaction } from '../loop/run-compaction.js';
 import type { ContextUsage } from '../types/context-usage.js';
 import { attachToolSources } from './agent-tool-sources.js';
-import type { RewindFilesOptions, RewindFilesResult } from '../runtime/rewind-files.js';
-import { loadOnce } from '../runtime/load-once.js';
+import { rewindFiles, type RewindFilesOptions, type RewindFilesResult } from '../runtime/rewind-files.js';
 import type { McpServerState } from '../types/mcp-server-state.js';
 import type { RunOptions } from './run-options.js';
 import type { CompactOptions } from './compact-options.js';
 import type { CloseOptions } from './close-options.js';
 
 export type { ApprovalDecision };
-
-/** Putting files back (`rewindFiles`), loaded the first time a host rewinds: most never do. */
-const loadRewindFiles = loadOnce(() => import('../runtime/rewind-files.js'));
 
 /**
  * Reads an agent's core; set by `Agent`'s static block. Not a `WeakMap<Agent, () => core>`: an
@@ -501,7 +497,6 @@ export class Agent {
   }
 
   private async rewindNow(options: RewindFilesOptions, stop: AbortSignal): Promise<RewindFilesResult> {
-    const { rewindFiles } = await loadRewindFiles();
     const result = await rewindFiles(this.core, options, stop);
     await this.flush();
     return result;

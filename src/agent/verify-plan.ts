@@ -6,11 +6,12 @@ import { prepareOutput } from '../loop/structured-output.js';
 import type { Model } from '../model/model.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js';
-import { BUILTIN_AGENTS, createAgentTools, loadSubagentCode, subagentLimiterOf } from '../subagents/index.js';
+import { BUILTIN_AGENTS, buildSubagentCore, createAgentTools, runSubagent, subagentLimiterOf } from '../subagents/index.js';
 import type { ToolRunContext } from '../tools/types.js';
 import { Agent, coreOfAgent, workBesideAgent } from './agent.js';
 import { isModel } from './validate-agent-options.js';
 import { checkOptions, isAbortSignal, isString, optionProblem, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
+import { beginSubagent } from '../subagents/begin-subagent.js';
 import { verifierFailure, verifierNotStarted } from './verifier-failure.js';
 import { customAlphabet } from 'nanoid';
 import { sha256 } from '@noble/hashes/sha2';
@@ -97,7 +98,6 @@ const VERIFIER_DESCRIPTION = 'Check the work against the approved plan';
  * @throws PlanVerificationError when it ends without a valid verdict, or never started.
  */
 async function runVerifier(core: AgentCore, plan: string, options: { model?: Model; signal: AbortSignal; reportSubagent?: ToolRunContext['reportSubagent'] }): Promise<PlanVerification> {
-  const { beginSubagent, buildSubagentCore, runSubagent } = await loadSubagentCode();
   const definition = { ...BUILTIN_AGENTS.verify, ...(options.model ? { model: options.model } : {}) };
   const child = buildSubagentCore({
     parent: core,

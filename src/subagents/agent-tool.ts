@@ -10,10 +10,9 @@ import { toolOutput } from '../tools/tool-output.js';
 import { suspendCall, type Tool, type ToolRunContext } from '../tools/types.js';
 import type { AgentDefinition } from './agent-definition.js';
 import { startBackgroundTask } from './background-task.js';
-import type { SubagentSetup } from './build-subagent-core.js';
-import { loadSubagentCode } from './load-subagent-code.js';
-import type { SubagentRunArgs } from './run-subagent.js';
-import type { RunInput } from '../loop/run-loop.js';
+import { beginSubagent } from './begin-subagent.js';
+import { buildSubagentCore, type SubagentSetup } from './build-subagent-core.js';
+import { runSubagent } from './run-subagent.js';
 import { noteSubagentStarted } from '../loop/open-subagents.js';
 import { subagentLimiterOf } from './subagent-limiter.js';
 import { createTaskOutputTool } from './task-output-tool.js';
@@ -100,7 +99,6 @@ export function createAgentTools(
     concurrencySafe: true,
     kind: 'other',
     execute: async ({ input: call, toolUseId, signal, run }) => {
-      const { beginSubagent, buildSubagentCore, runSubagent } = await loadSubagentCode();
       const core = parent();
       const left = depthBelow(settings.agents[call.subagent_type]!);
       // The subagent's plan is named after the parent's session: draw the slug once, here.
@@ -134,7 +132,6 @@ export function createAgentTools(
       return answer(child, result, data, signal);
     },
     resume: async ({ nested, approval, signal, run, toolUseId }) => {
-      const { buildSubagentCore, runSubagent } = await loadSubagentCode();
       let data = nested.data as AgentCallData;
       // Own keys only: a stored type such as "constructor" (a tampered snapshot) names no type,
       // and must not resume as one without any of a type's limits.
@@ -149,7 +146,7 @@ export function createAgentTools(
       const left = Number.isInteger(stored) && stored >= 0 ? Math.min(stored, bound) : bound;
       data = { ...data, depthLeft: left };
       const child = buildSubagentCore(setupFor(data.subagentType, nested.agentId, toolUseId, left, false), structuredClone(nested.state));
-      const result = await subagentLimiterOf(core).run(child, () => resumeSubagent(runSubagent, child, approval, data, { parent: core, subagentType: data.subagentType, signal, run }), { waiter: core, signal });
+      const result = await subagentLimiterOf(core).run(child, () => resumeSubagent(child, approval, data, { parent: core, subagentType: data.subagentType, signal, run }), { waiter: core, signal });
       return answer(child, result, data, signal);
     },
   });
@@ -161,13 +158,7 @@ export function createAgentTools(
  * `subagent-end` (`awaiting-approval`) when it stopped, so it starts again (`resumed`) before the
  * `subagent-end` its run now ends with. Its `SubagentStart` hooks ran when it first started.
  */
-function resumeSubagent(
-  runSubagent: (core: AgentCore, input: RunInput, args: SubagentRunArgs) => Promise<RunResult>,
-  child: AgentCore,
-  approval: NonNullable<RunInput['approval']>,
-  data: AgentCallData,
-  args: { parent: AgentCore; subagentType: string; signal: AbortSignal; run: ToolRunContext | undefined },
-): Promise<RunResult> {
+function resumeSubagent(child: AgentCore, approval: NonNullable<Parameters<typeof runSubagent>[1]['approval']>, data: AgentCallData, args: { parent: AgentCore; subagentType: string; signal: AbortSignal; run: ToolRunContext | undefined }): Promise<RunResult> {
   noteSubagentStarted(args.parent, child);
   child.emit({ type: 'subagent-start', subagentType: data.subagentType, description: data.description, resumed: true });
   return runSubagent(child, { approval }, args);

@@ -5,9 +5,10 @@ import { BACKGROUND_TASKS_KEY, taskEndNotification, type StoredBackgroundTask } 
 export { BACKGROUND_TASKS_KEY, type StoredBackgroundTask };
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentCore } from '../runtime/agent-core.js';
+import { runSubagent } from './run-subagent.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
 import type { SubagentLimiter } from './subagent-limiter.js';
-import { loadSubagentCode } from './load-subagent-code.js';
+import { beginSubagent } from './begin-subagent.js';
 import { truncateText } from '../loop/tool-result-content.js';
 
 
@@ -117,8 +118,6 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
     .run(
       child,
       async () => {
-        // Loaded already: the Agent call that started this task built the subagent with it.
-        const { beginSubagent, runSubagent } = await loadSubagentCode();
         const prompt = await beginSubagent({ ...args, taskId, signal });
         if (prompt === undefined) return undefined;
         began = true;
