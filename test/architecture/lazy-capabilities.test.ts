@@ -82,4 +82,45 @@ describe('capabilities loaded when first used (issue 16)', () => {
     expect(whole.upfront.has('src/agent/create-agent.ts')).toBe(true);
     expect(agentOnly.upfront.has('src/loop/run-loop.ts')).toBe(true);
   });
+
+  it('keeps the static graph of the built core entry to a few dozen files, as tsup splits it (each lazy module costs Node chunk files at import)', async () => {
+    // Every dynamically imported module is an entry point to esbuild, and the modules it shares
+    // with the other entries are split by the set of entries reaching them: a lazy module that
+    // reaches most of the loop (a subagent's run, rewindFiles, the verifier) split dist/index.js
+    // into 62 files, and import('agent-harness') after zod took half as long again. Built as
+    // tsup.config.ts builds it (its entries, ESM, split); 40 files now, 21 before any lazy module.
+    const result = await build({
+      entryPoints: {
+        index: 'src/index.ts',
+        'node/index': 'src/node/index.ts',
+        'testing/index': 'src/testing/index.ts',
+        'postgres/index': 'src/postgres/index.ts',
+        'redis/index': 'src/redis/index.ts',
+        'bullmq/index': 'src/bullmq/index.ts',
+        'zod3/index': 'src/zod3/index.ts',
+        'testing/messages-server/index': 'src/testing/messages-server/index.ts',
+      },
+      absWorkingDir: root,
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      conditions: ['browser', 'module', 'import'],
+      splitting: true,
+      write: false,
+      outdir: 'lazy-capabilities-test',
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [{ name: 'zod3-type-names', setup: (builder) => builder.onResolve({ filter: /^zod\/v3$/ }, () => ({ path: resolve(root, 'src/tools/zod3-type-names.ts') })) }],
+      external: [...EXTERNAL, 'zod/v4', 'zod/v4/core', 'pg', 'ioredis', 'bullmq', 'yaml', 'node:*'],
+    });
+    const outputs: Metafile['outputs'] = result.metafile.outputs;
+    const index = Object.keys(outputs).find((path) => outputs[path]!.entryPoint === 'src/index.ts')!;
+    const files = new Set([index]);
+    for (const path of files) {
+      for (const imported of outputs[path]!.imports) if (imported.kind === 'import-statement' && !imported.external) files.add(imported.path);
+    }
+    expect(files.size, 'files Node loads for import("agent-harness"); group lazy code, or load less of it lazily').toBeLessThanOrEqual(45);
+    expect(files.size).toBeGreaterThan(1);
+  }, 60_000);
 });
