@@ -33,7 +33,8 @@ agent.run('hi').result.then((result) => {
 /**
  * One use of each capability the core loads on first use (issue 16: its own chunk, loaded by a
  * dynamic import): a compaction and a failed one (its error class must be the entry's), the memory
- * tool's commands (a failing one too), a subagent, an MCP server in process, a Claude Code session,
+ * tool's commands (a failing one too), an MCP server in process, a Claude Code session (and a subagent,
+ * which loads with the core),
  * anthropicModel through the real SDK against the loopback server (a refusal too: the entry's ModelError).
  */
 const lazyCapabilities = (importLines: string) => `
