@@ -346,17 +346,21 @@ export { buildPlanRequestPrompt, buildPlanRetryPrompt, type BuildPlanRequestProm
 export { requestPlan, type RequestPlanOptions, type RequestedPlan, type PlanRequestAgent } from './plan/request-plan.js';
 
 // Claude Code interop (reading its session files)
+// (From its files, not its index: the index also carries the normalizer for agent-harness/node,
+// which the core loads only when a reader is first iterated.)
 export {
   readClaudeCodeSession,
   type ReadClaudeCodeSessionOptions,
   type ClaudeCodeSessionSource,
   type ClaudeCodeSessionReader,
-  type ClaudeCodeSessionStats,
-  type ClaudeCodeSessionWarning,
-  type ClaudeCodeSubagent,
-  type ClaudeCodeFileBackup,
-  type ReadClaudeCodeFileBackup,
-} from './interop/claude-code/index.js';
+} from './interop/claude-code/read-claude-code-session.js';
+export type {
+  ClaudeCodeSessionStats,
+  ClaudeCodeSessionWarning,
+  ClaudeCodeSubagent,
+  ClaudeCodeFileBackup,
+  ReadClaudeCodeFileBackup,
+} from './interop/claude-code/claude-code-session-types.js';
 
 // Todos
 export { MAX_TODOS, MAX_TODO_TEXT_CHARS, type Todo, type TodoStatus } from './types/todo.js';

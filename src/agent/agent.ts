@@ -36,7 +36,8 @@ import { closeLoadedCore } from './close-loaded-core.js';
 import { endRunByThrow } from './end-run-by-throw.js';
 import { validateCloseOptions, validateCompactOptions, validateForkOptions, validateRunOptions } from './validate-run-options.js';
 import { validateRulesArgument } from './validate-agent-options.js';
-import { compactHistory, type CompactionResult } from '../loop/compact-history.js';
+import type { CompactionResult } from '../loop/compact-history.js';
+import { runCompaction } from '../loop/run-compaction.js';
 import type { ContextUsage } from '../types/context-usage.js';
 import { attachToolSources } from './agent-tool-sources.js';
 import { rewindFiles, type RewindFilesOptions, type RewindFilesResult } from '../runtime/rewind-files.js';
@@ -269,7 +270,7 @@ export class Agent {
 
   private async compactNow(options: CompactOptions, signal: AbortSignal): Promise<CompactionResult> {
     await this.ready;
-    const result = await compactHistory(this.core, { trigger: 'manual', signal, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) });
+    const result = await runCompaction(this.core, { trigger: 'manual', signal, ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) });
     await this.flush();
     return result;
   }

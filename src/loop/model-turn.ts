@@ -2,9 +2,9 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import { spanAttributes, type SpanLike } from '../telemetry/index.js';
-import { compactHistory } from './compact-history.js';
-import { mediaRefusal } from './drop-refused-media.js';
-import { recoverRefusedMedia } from './recover-refused-media.js';
+import { runCompaction } from './run-compaction.js';
+import { mediaRefusal } from './media-refusal.js';
+import { loadOnce } from '../runtime/load-once.js';
 import { refusedForSize, tooLargeToSend } from './refused-for-size.js';
 import type { ModelError } from '../errors/model-error.js';
 import { prepareRequest } from './prepare-request.js';
@@ -123,6 +123,9 @@ function resend(attempt: TurnAttempt): Promise<ModelResponse> {
   return abort.race(streamTurn(core, turn.request, streamOptions));
 }
 
+/** The recovery from refused media, loaded the first time the API refuses an image or document (rare, and the turn waits on a resend anyway). */
+const loadMediaRecovery = loadOnce(() => import('./recover-refused-media.js'));
+
 /**
  * The turn sent again once the media the API refused is replaced by notes (see
  * `recoverRefusedMedia`); or, for a request too large with no media (left) to drop, that refusal:
@@ -130,6 +133,7 @@ function resend(attempt: TurnAttempt): Promise<ModelResponse> {
  */
 async function resendWithoutMedia(attempt: TurnAttempt, refused: ModelError): Promise<{ answer: ModelResponse } | { refused: unknown }> {
   try {
+    const { recoverRefusedMedia } = await loadMediaRecovery();
     return { answer: await recoverRefusedMedia(attempt.core, refused, () => resend(attempt)) };
   } catch (again) {
     if (attempt.abort.aborted || mediaRefusal(again) !== 'too-large') throw again;
@@ -148,7 +152,7 @@ async function resendCompacted(attempt: TurnAttempt, refused: unknown): Promise<
   // A 413 left as it is would be sent again, byte for byte, by every retry and every later run.
   const tooLarge = mediaRefusal(refused) === 'too-large';
   if (!core.context.settings.compaction.enabled) throw tooLarge ? tooLargeToSend(refused as ModelError, 'compaction-off') : refused;
-  const reactive = await compactHistory(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
+  const reactive = await runCompaction(core, { trigger: 'reactive', signal: abort.signal, countUsage, turn: turn.number });
   if (!reactive.compacted) {
     if (!tooLarge || abort.aborted) throw refused;
     throw tooLargeToSend(refused as ModelError, reactive.skipped === 'nothing-to-compact' ? 'nothing-to-compact' : 'compaction-blocked');

@@ -4,7 +4,8 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import { clearStaleToolResults, spillHandle, type ContextUsage } from '../context/index.js';
 import type { ContentBlock, ToolResultBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
-import { compactHistory, type CompactionResult } from './compact-history.js';
+import type { CompactionResult } from './compact-history.js';
+import { runCompaction } from './run-compaction.js';
 import { autoCompactionDue } from './compaction-pause.js';
 import { questionTools } from './question-tools.js';
 import type { RunAbort } from './run-abort.js';
@@ -35,7 +36,7 @@ function afterMeasure(core: AgentCore, measured: ContextUsage, abort: RunAbort, 
   if (!settings.compaction.enabled || !settings.compaction.auto) return undefined;
   // Not again and again after a compaction that did not help: each one is a model call.
   if (!autoCompactionDue(core, usage)) return undefined;
-  return compactHistory(core, { trigger: 'auto', signal: abort.signal, countUsage, turn }).then((result) => (result.compacted ? result : undefined));
+  return runCompaction(core, { trigger: 'auto', signal: abort.signal, countUsage, turn }).then((result) => (result.compacted ? result : undefined));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { promptTooLong } from '../context/index.js';
 import { ModelError } from '../errors/model-error.js';
-import { mediaRefusal } from './drop-refused-media.js';
+import { mediaRefusal } from './media-refusal.js';
 
 /**
  * Whether the API refused a request for its size, which only a shorter history cures: "prompt is

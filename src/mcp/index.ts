@@ -15,5 +15,4 @@ export { assertMcpServerConfig } from './assert-mcp-server-config.js';
 export { McpServerPool, type McpServerPoolListener } from './mcp-server-pool.js';
 export { mcpToolName, mcpServerOfToolName, assertMcpServerName, MCP_TOOL_PREFIX } from './mcp-tool-name.js';
 export { mcpResultToOutput } from './mcp-result-to-output.js';
-export { MCP_CLIENT_INFO } from './connect-mcp-client.js';
 export { followsServerAnnotations } from './mcp-tool.js';

@@ -1,9 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpConnectionError } from '../errors/mcp-connection-error.js';
 import { raceAbort } from '../permissions/race-abort.js';
-import { classifyCallError, totalTimeoutError } from './mcp-call-error.js';
-import { connectMcpClient, type ConnectedClient } from './connect-mcp-client.js';
-import { listMcpTools } from './list-mcp-tools.js';
+import type { ConnectedClient } from './connect-mcp-client.js';
 import type { McpServerConfig, McpServerStatus } from './mcp-server-config.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 
@@ -14,6 +12,25 @@ export interface McpConnectionListener {
   /** The server's tools are known: after connecting, after reconnecting, after a list change. */
   onTools(connection: McpConnection, tools: McpToolInfo[]): void;
 }
+
+type McpClientCode = typeof import('./mcp-client-code.js');
+
+/** The client code, once loaded: a connected server has loaded it, so its calls read it without waiting. */
+let clientCode: McpClientCode | undefined;
+let clientCodeLoading: Promise<McpClientCode> | undefined;
+
+/**
+ * Loads the client code on the first connection attempt (it is asynchronous anyway). A load that
+ * failed is forgotten, so the next attempt (a reconnection, the next agent) tries again.
+ */
+const loadClientCode = (): Promise<McpClientCode> =>
+  (clientCodeLoading ??= import('./mcp-client-code.js').then(
+    (module) => (clientCode = module),
+    (error: unknown) => {
+      clientCodeLoading = undefined;
+      throw error;
+    },
+  ));
 
 const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
 const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 3_600_000;
@@ -93,6 +110,7 @@ export class McpConnection {
       return (await client.callTool({ name: toolName, arguments: input }, undefined, options)) as McpCallResult;
     } catch (error) {
       if (signal.aborted) throw error;
+      const { classifyCallError, totalTimeoutError } = clientCode ?? (await loadClientCode());
       if (call.signal.reason instanceof TotalTimeout) throw totalTimeoutError(this.name, toolName, maxTotal, error);
       const classified = classifyCallError(error, this.name, toolName, timeout, connected?.closeReason());
       if (classified.connectionLost) this.#lost(client);
@@ -148,6 +166,7 @@ export class McpConnection {
     // A change announced before the connection is ours (while the tools were listed, say): the list read may predate it.
     let changedWhileConnecting = false;
     try {
+      const { connectMcpClient } = await loadClientCode();
       connected = await connectMcpClient({
         name: this.name,
         config: this.config,
@@ -242,6 +261,7 @@ export class McpConnection {
           refresh.again = false;
           if (this.#connected?.client !== client) return;
           try {
+            const { listMcpTools } = clientCode ?? (await loadClientCode());
             const tools = await listMcpTools(client, { timeoutMs: this.config.connectTimeoutMs ?? 30_000 });
             if (this.#connected?.client === client) this.#listener.onTools(this, tools);
           } catch {

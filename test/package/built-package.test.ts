@@ -30,6 +30,67 @@ agent.run('hi').result.then((result) => {
 });
 `;
 
+/**
+ * One use of each capability the core loads on first use (issue 16: its own chunk, loaded by a
+ * dynamic import): a compaction and a failed one (its error class must be the entry's), the memory
+ * tool's commands (a failing one too), an MCP server in process, a Claude Code session (and a subagent,
+ * which loads with the core),
+ * anthropicModel through the real SDK against the loopback server (a refusal too: the entry's ModelError).
+ */
+const lazyCapabilities = (importLines: string) => `
+${importLines}
+const main = async () => {
+  const out = {};
+  {
+    const agent = createAgent({ model: scriptedModel(['Noted.', '<summary>\\n## Goal\\nFriday.\\n</summary>']) });
+    await agent.run('The deadline is Friday.').result;
+    out.compacted = (await agent.compact()).compacted;
+  }
+  {
+    const agent = createAgent({ model: scriptedModel(['Noted.', turn('<summary>\\n## Goal\\nFri', { stopReason: 'max_tokens' })]) });
+    await agent.run('The deadline is Friday.').result;
+    const error = await agent.compact().catch((thrown) => thrown);
+    out.compactionError = [error instanceof CompactionError, error.code];
+  }
+  {
+    const model = scriptedModel([turn(toolCall('memory', { command: 'create', path: '/memories/a.md', file_text: 'hi' }, 'm1'), toolCall('memory', { command: 'view', path: '/memories/gone.md' }, 'm2')), 'Done.']);
+    const agent = createAgent({ model, tools: [memoryTool({ store: memoryMemoryStore() })], permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true });
+    await agent.run('remember').result;
+    out.memory = agent.messages[2].content.map((block) => [block.is_error === true, String(typeof block.content === 'string' ? block.content : block.content[0].text).slice(0, 6)]);
+  }
+  {
+    const child = scriptedModel(['Child found it.']);
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('Agent', { description: 'look', prompt: 'Look.', subagent_type: 'explore' }, 'a1')), 'Done.']), agents: { explore: { ...BUILTIN_AGENTS.explore, model: child } } });
+    await agent.run('delegate').result;
+    out.subagent = agent.messages[2].content[0].content;
+  }
+  {
+    const server = new McpServer({ name: 'echo', version: '1.0.0' });
+    server.registerTool('echo', { description: 'Echoes.', inputSchema: { text: z.string() }, annotations: { readOnlyHint: true } }, async ({ text }) => ({ content: [{ type: 'text', text: 'echo ' + text }] }));
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('mcp__echo__echo', { text: 'hi' }, 'e1')), 'Done.']), mcpServers: { echo: { type: 'sdk', server: () => server } } });
+    await agent.run('echo').result;
+    out.mcp = agent.messages[2].content[0].content;
+    await agent.close();
+  }
+  {
+    const reader = readClaudeCodeSession(JSON.stringify({ type: 'user', uuid: 'u1', sessionId: 's', timestamp: '2026-02-10T10:00:00.000Z', message: { role: 'user', content: 'Hello.' } }));
+    let entries = 0;
+    for await (const _entry of reader) entries++;
+    out.claudeCode = [entries > 0, reader.stats.lines, reader.stats.messages];
+  }
+  {
+    const server = await startMessagesServer({ responses: [{ content: [{ type: 'text', text: 'Hi from the API.' }] }, { fault: 'api-error', status: 400, errorType: 'invalid_request_error', message: 'Bad request.' }] });
+    const agent = createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test-key', baseURL: server.url, maxRetries: 0 }) });
+    const answered = await agent.run('hi').result;
+    const refused = await agent.run('again').result;
+    out.anthropic = [answered.text, refused.status, refused.error instanceof ModelError, refused.error?.status];
+    await server.close();
+  }
+  console.log(JSON.stringify(out));
+};
+main();
+`;
+
 const builtins = new Set(builtinModules);
 const isBuiltin = (specifier: string) => specifier.startsWith('node:') || builtins.has(specifier.split('/')[0]!);
 
@@ -87,6 +148,27 @@ describe('the built package', () => {
     expect(runNode(['--input-type=commonjs', '-e', cjs])).toEqual(expected);
   });
 
+  it('loads each capability the core loads on first use (its own chunk) and runs it, in both formats, with the entry\'s error classes', () => {
+    const expected = {
+      compacted: true,
+      compactionError: [true, 'compaction-failed'],
+      memory: [[false, 'File c'], [true, 'Error:']],
+      subagent: 'Child found it.',
+      mcp: 'echo hi',
+      claudeCode: [true, 1, 1],
+      anthropic: ['Hi from the API.', 'error', true, 400],
+    };
+    const names = 'createAgent, memoryTool, memoryMemoryStore, readClaudeCodeSession, BUILTIN_AGENTS, CompactionError, anthropicModel, ModelError';
+    const esm = lazyCapabilities(
+      `import { ${names} } from 'agent-harness'; import { scriptedModel, turn, toolCall } from 'agent-harness/testing'; import { startMessagesServer } from 'agent-harness/testing/messages-server'; import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'; import { z } from 'zod';`,
+    );
+    expect(runNode(['--input-type=module', '-e', esm])).toEqual(expected);
+    const cjs = lazyCapabilities(
+      `const { ${names} } = require('agent-harness'); const { scriptedModel, turn, toolCall } = require('agent-harness/testing'); const { startMessagesServer } = require('agent-harness/testing/messages-server'); const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js'); const { z } = require('zod');`,
+    );
+    expect(runNode(['--input-type=commonjs', '-e', cjs])).toEqual(expected);
+  });
+
   it('keeps Node built-ins out of the core entry point, in both formats', () => {
     for (const entry of ['index.js', 'index.cjs']) {
       const offending = [...reachableSpecifiers(join(dist, entry))].filter(isBuiltin);
@@ -105,9 +187,10 @@ describe('the built package', () => {
     for (const entry of ['index.js', 'index.cjs']) {
       const specifiers = [...reachableSpecifiers(join(dist, entry))];
       expect(specifiers.filter((specifier) => specifier === 'yaml')).toEqual([]);
-      const source = readFileSync(join(dist, entry), 'utf8');
-      expect(source).toMatch(/import\(['"]@modelcontextprotocol\/sdk\/client\/index\.js['"]\)/);
-      expect(source).not.toMatch(/(?:from\s*|require\(\s*)['"]@modelcontextprotocol/);
+      // The MCP client code is itself a chunk the core loads on a server's first connection.
+      const sources = [...reachable(join(dist, entry)).files].map((file) => readFileSync(file, 'utf8'));
+      expect(sources.some((source) => /import\(['"]@modelcontextprotocol\/sdk\/client\/index\.js['"]\)/.test(source)), entry).toBe(true);
+      for (const source of sources) expect(source).not.toMatch(/(?:from\s*|require\(\s*)['"]@modelcontextprotocol/);
     }
   });
 

@@ -4,9 +4,21 @@ import { builtOnFirstUse } from '../../tools/built-on-first-use.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
 import type { Tool } from '../../tools/types.js';
-import { MemoryCommandFailure, runMemoryCommand, type MemoryCommand } from './memory-commands.js';
+import type { MemoryCommand } from './memory-commands.js';
 import { MEMORY_ROOT } from './memory-path.js';
 import type { MemoryStore } from './memory-store.js';
+
+/**
+ * The commands' code, loaded the first time the tool runs (its `execute` is asynchronous anyway),
+ * so a browser host does not download it up front. A load that failed is forgotten: the next call
+ * tries again.
+ */
+let commandsLoading: Promise<typeof import('./memory-commands.js')> | undefined;
+const loadMemoryCommands = () =>
+  (commandsLoading ??= import('./memory-commands.js').catch((error: unknown) => {
+    commandsLoading = undefined;
+    throw error;
+  }));
 
 /** The Messages API's type for its client-side memory tool. */
 export const MEMORY_TOOL_TYPE = 'memory_20250818';
@@ -89,10 +101,11 @@ export function memoryTool(options: MemoryToolOptions): Tool {
       return missing.length > 0 ? `The ${call.command} command needs ${missing.join(' and ')}.` : undefined;
     },
     execute: async ({ input: call }) => {
+      const commands = await loadMemoryCommands();
       try {
-        return await runMemoryCommand(options.store, call as MemoryCommand, limits);
+        return await commands.runMemoryCommand(options.store, call as MemoryCommand, limits);
       } catch (error) {
-        if (error instanceof MemoryCommandFailure || MemoryAccessError.isInstance(error)) return toolOutput(`Error: ${error.message}`, { isError: true });
+        if (error instanceof commands.MemoryCommandFailure || MemoryAccessError.isInstance(error)) return toolOutput(`Error: ${error.message}`, { isError: true });
         throw error;
       }
     },

@@ -14,7 +14,8 @@ import {
 import { toBlocks } from './claude-code-blocks.js';
 import { isRecord, stringField, toUsage, type JsonRecord } from './claude-code-line-fields.js';
 import { ClaudeCodePlanFiles, type PlanFileBackup } from './claude-code-plan-files.js';
-import type { ClaudeCodeFileBackup, ClaudeCodeSessionStats, ClaudeCodeSessionWarning } from './claude-code-session-types.js';
+import type { ClaudeCodeFileBackup, ClaudeCodeSessionStats, ClaudeCodeSessionWarning, ClaudeCodeSubagent } from './claude-code-session-types.js';
+import { emptyClaudeCodeStats } from './empty-claude-code-stats.js';
 import { ClaudeCodeSubagents } from './claude-code-subagents.js';
 import { remember, type Thread } from './claude-code-thread.js';
 import { ClaudeCodeThreads } from './claude-code-threads.js';
@@ -33,6 +34,17 @@ export interface ClaudeCodeSessionNormalizerOptions {
    * @default false (file-history lines are skipped)
    */
   readsFileBackups?: boolean;
+  /**
+   * The object to keep the counts in: a reader hands out its counts before it loads the
+   * normalizer (see `readClaudeCodeSession`).
+   * @default a new object of zero counts
+   */
+  stats?: ClaudeCodeSessionStats;
+  /**
+   * The map to describe the subagents in, by agent id (the reader's `subagents`).
+   * @default a new map
+   */
+  subagents?: Map<string, ClaudeCodeSubagent>;
 }
 
 /** A plan file backup waiting to be read. */
@@ -69,20 +81,11 @@ const EPOCH = '1970-01-01T00:00:00.000Z';
  * Internal engine of `readClaudeCodeSession` and `readClaudeCodeSessionFile`.
  */
 export class ClaudeCodeSessionNormalizer {
-  readonly stats: ClaudeCodeSessionStats = {
-    lines: 0,
-    malformedLines: 0,
-    skippedLines: 0,
-    skippedByKind: {},
-    entries: 0,
-    messages: 0,
-    mergedLines: 0,
-    duplicateLines: 0,
-    droppedBlocks: 0,
-  };
+  /** Counts so far (the object given as `options.stats`, when given). */
+  readonly stats: ClaudeCodeSessionStats;
 
   /** Each subagent and the tool call that started it, as far as read. */
-  readonly subagents = new ClaudeCodeSubagents();
+  readonly subagents: ClaudeCodeSubagents;
 
   /**
    * Whether plan file backups in file-history lines are collected (see the option); a reader
@@ -94,7 +97,7 @@ export class ClaudeCodeSessionNormalizer {
   /** Agent id of each inline (1.x) sidechain line, to follow `parentUuid` chains. */
   private readonly sidechainAgentByUuid = new Map<string, string>();
   private readonly planFiles = new ClaudeCodePlanFiles();
-  private readonly threads = new ClaudeCodeThreads({ stats: this.stats, subagents: this.subagents, planFiles: this.planFiles });
+  private readonly threads: ClaudeCodeThreads;
   private backups: PendingBackup[] = [];
   private sessionId: string;
   private timestamp = EPOCH;
@@ -103,6 +106,9 @@ export class ClaudeCodeSessionNormalizer {
   private syntheticIds = 0;
 
   constructor(options: ClaudeCodeSessionNormalizerOptions = {}) {
+    this.stats = options.stats ?? emptyClaudeCodeStats();
+    this.subagents = new ClaudeCodeSubagents(options.subagents);
+    this.threads = new ClaudeCodeThreads({ stats: this.stats, subagents: this.subagents, planFiles: this.planFiles });
     this.report = new ClaudeCodeLineReport(this.stats, options.onWarning);
     this.sessionId = options.sessionId ?? '';
     this.readsFileBackups = options.readsFileBackups ?? false;

@@ -15,16 +15,22 @@ export interface ClaudeCodeSessionReader extends AsyncIterable<SessionEntry> {
   readonly subagents: ReadonlyMap<string, ClaudeCodeSubagent>;
 }
 
+/** What a reader shows while it reads: a normalizer's counts and subagents, or the objects one will fill. */
+export interface ClaudeCodeReaderView {
+  readonly stats: ClaudeCodeSessionStats;
+  readonly subagents: { readonly byAgent: ReadonlyMap<string, ClaudeCodeSubagent> };
+}
+
 /** A reader over `iterate()`, which may be started once; `name` is the function to call again. */
 export function onceReader(
-  normalizer: ClaudeCodeSessionNormalizer,
+  view: ClaudeCodeReaderView,
   name: string,
   iterate: () => AsyncIterator<SessionEntry>,
 ): ClaudeCodeSessionReader {
   let started = false;
   return {
-    stats: normalizer.stats,
-    subagents: normalizer.subagents.byAgent,
+    stats: view.stats,
+    subagents: view.subagents.byAgent,
     [Symbol.asyncIterator]() {
       if (started) throw new ConfigurationError(`A Claude Code session reader can be iterated only once; call ${name} again to read it anew.`);
       started = true;

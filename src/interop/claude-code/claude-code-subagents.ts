@@ -23,8 +23,10 @@ const MAX_SUBAGENTS = 10_000;
  * call's `prompt`. Unanswered calls are held until their result arrives.
  */
 export class ClaudeCodeSubagents {
-  readonly byAgent = new Map<string, ClaudeCodeSubagent>();
   private readonly calls = new Map<string, Call>();
+
+  /** @param byAgent - The map to describe the subagents in (the reader's `subagents`). */
+  constructor(readonly byAgent = new Map<string, ClaudeCodeSubagent>()) {}
 
   /** Notes the subagent calls of an assistant message. */
   noteCalls(content: ContentBlock[], parentAgentId: string | undefined): void {

@@ -1,8 +1,9 @@
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import type { SessionEntry } from '../../state/entries.js';
-import { ClaudeCodeSessionNormalizer } from './claude-code-session-normalizer.js';
+import type { ClaudeCodeSessionNormalizer } from './claude-code-session-normalizer.js';
 import { onceReader, readPendingBackups, type ClaudeCodeSessionReader } from './claude-code-session-reader.js';
-import type { ClaudeCodeSessionWarning, ReadClaudeCodeFileBackup } from './claude-code-session-types.js';
+import type { ClaudeCodeSessionStats, ClaudeCodeSessionWarning, ClaudeCodeSubagent, ReadClaudeCodeFileBackup } from './claude-code-session-types.js';
+import { emptyClaudeCodeStats } from './empty-claude-code-stats.js';
 import { LineSplitter } from './line-splitter.js';
 import { checkOptions, isBoolean, isFunction, isNonEmptyString, isString, type OptionsSpec } from '../../options/index.js';
 
@@ -100,13 +101,36 @@ export function readClaudeCodeSession(
   if (options.readFileBackup !== undefined && typeof options.readFileBackup !== 'function') {
     throw new ConfigurationError(`readClaudeCodeSession's readFileBackup must be a function, got ${typeof options.readFileBackup}.`);
   }
+  // The normalizer is loaded when the reader is first iterated (reading is asynchronous anyway):
+  // a browser host does not download it up front. The reader's counts and subagents are the
+  // objects the normalizer will fill, so they read the same before and during the reading.
+  const stats = emptyClaudeCodeStats();
+  const subagents = new Map<string, ClaudeCodeSubagent>();
+  return onceReader({ stats, subagents: { byAgent: subagents } }, 'readClaudeCodeSession', () => normalizeLines({ stats, subagents }, source, options));
+}
+
+/**
+ * The normalizer's module, loaded the first time a reader is iterated. A load that failed is
+ * forgotten: the next reader tries again.
+ */
+let normalizerLoading: Promise<typeof import('./claude-code-session-normalizer.js')> | undefined;
+const loadNormalizer = () =>
+  (normalizerLoading ??= import('./claude-code-session-normalizer.js').catch((error: unknown) => {
+    normalizerLoading = undefined;
+    throw error;
+  }));
+
+async function newNormalizer(view: { stats: ClaudeCodeSessionStats; subagents: Map<string, ClaudeCodeSubagent> }, options: ReadClaudeCodeSessionOptions): Promise<ClaudeCodeSessionNormalizer> {
+  const { ClaudeCodeSessionNormalizer } = await loadNormalizer();
   const normalizer = new ClaudeCodeSessionNormalizer({
     onWarning: options.onWarning,
     sessionId: options.sessionId,
     readsFileBackups: options.readFileBackup !== undefined,
+    stats: view.stats,
+    subagents: view.subagents,
   });
   normalizer.beginSource({ source: options.source, defaultAgentId: options.agentId });
-  return onceReader(normalizer, 'readClaudeCodeSession', () => normalizeLines(normalizer, source, options));
+  return normalizer;
 }
 
 function isIterable(value: unknown): value is Iterable<unknown> | AsyncIterable<unknown> {
@@ -119,10 +143,11 @@ function isIterable(value: unknown): value is Iterable<unknown> | AsyncIterable<
 }
 
 async function* normalizeLines(
-  normalizer: ClaudeCodeSessionNormalizer,
+  view: { stats: ClaudeCodeSessionStats; subagents: Map<string, ClaudeCodeSubagent> },
   source: ClaudeCodeSessionSource,
   options: ReadClaudeCodeSessionOptions,
 ): AsyncGenerator<SessionEntry, void, undefined> {
+  const normalizer = await newNormalizer(view, options);
   const out: SessionEntry[] = [];
   const lines: string[] = [];
   const collect = (line: string): void => {

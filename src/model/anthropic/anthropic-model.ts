@@ -19,10 +19,27 @@ import {
 import type { Model, ModelRequest, ModelStreamEvent, TokenCount } from '../model.js';
 import { CONTEXT_MANAGEMENT_BETA, type AnthropicModelOptions } from './anthropic-model-options.js';
 import type { AnthropicStreamEvent } from './anthropic-stream-event.js';
-import { mapAnthropicError } from './map-anthropic-error.js';
-import { streamAnthropicTurn } from './stream-anthropic-turn.js';
-import { toAnthropicRequest, toCountTokensRequest, type AnthropicRequestSettings } from './to-anthropic-request.js';
+import type { AnthropicRequestSettings } from './to-anthropic-request.js';
 import { anthropicToolSearchSupport } from './tool-search-support.js';
+
+type AnthropicTurnCode = typeof import('./anthropic-turn-code.js');
+
+/** The turn code once loaded: every call after the first reads it without a wait. */
+let turnCode: AnthropicTurnCode | undefined;
+let turnCodeLoading: Promise<AnthropicTurnCode> | undefined;
+
+/**
+ * Loads the request, stream and error code on the first call of any anthropicModel (the call is
+ * asynchronous anyway). A load that failed is forgotten: the next call tries again.
+ */
+const loadTurnCode = (): Promise<AnthropicTurnCode> =>
+  (turnCodeLoading ??= import('./anthropic-turn-code.js').then(
+    (module) => (turnCode = module),
+    (error: unknown) => {
+      turnCodeLoading = undefined;
+      throw error;
+    },
+  ));
 
 const defaultMaxTokens = 8192;
 const defaultMaxRetries = 2;
@@ -82,6 +99,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
   };
 
   async function* stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
+    const { toAnthropicRequest, mapAnthropicError, streamAnthropicTurn } = turnCode ?? (await loadTurnCode());
     const body = toAnthropicRequest(request, settings);
     // Outside the try: a missing SDK is a ConfigurationError, not a stream that broke off (retried).
     const anthropic = await getClient();
@@ -100,6 +118,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
   }
 
   async function countTokens(request: ModelRequest): Promise<TokenCount> {
+    const { toCountTokensRequest, mapAnthropicError } = turnCode ?? (await loadTurnCode());
     const body = toCountTokensRequest(request, settings);
     try {
       const answer = await (await getClient()).messages.countTokens(body as unknown as Anthropic.Messages.MessageCountTokensParams, callOptions(request));
