@@ -182,7 +182,8 @@ function appendMessage(state: SessionState, message: Message, usage: Usage | und
   const last = messages[messages.length - 1];
   if (message.role === 'user') {
     // The answers to a refused answer's calls keep the history ending on that refusal.
-    if (state.openBatch?.refused !== true) delete state.endedOnRefusal;
+    // (Deleted only when set: a delete of a missing field is a runtime call on every turn.)
+    if (state.endedOnRefusal !== undefined && state.openBatch?.refused !== true) delete state.endedOnRefusal;
     if (last?.role === 'user') messages[messages.length - 1] = { role: 'user', content: [...blocksOf(last), ...blocksOf(message)] };
     else {
       messages.push(message);
@@ -207,7 +208,7 @@ function appendMessage(state: SessionState, message: Message, usage: Usage | und
   if (refused) {
     state.endedOnRefusal = true;
     if (state.openBatch) state.openBatch.refused = true;
-  } else delete state.endedOnRefusal;
+  } else if (state.endedOnRefusal !== undefined) delete state.endedOnRefusal;
 }
 
 /** The batch of an assistant message: calls already known keep their state, new ones are undecided. */
