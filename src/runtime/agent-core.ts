@@ -128,6 +128,11 @@ export class AgentCore implements AgentServices {
   /** For a subagent: the parent's call that started it (stamped on its events). */
   parentToolUseId: string | undefined;
   /**
+   * Set for a background subagent and every subagent below it: nobody waits for the host's
+   * answer, so a call that would be parked is denied with this message (see `DecidePermissionArgs`).
+   */
+  cannotWait: string | undefined;
+  /**
    * Set by `createAgent` when `verifyPlanOnCompletion` is on: checks the work against the
    * approved plan at the end of a run whose todos are all completed.
    */
