@@ -145,6 +145,9 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
     ...(canUseTool ? { canUseTool } : {}),
     ...(from.hooks ? { hooks: from.hooks } : {}),
     ...(from.autoMode ? { autoMode: from.autoMode } : {}),
+    // The host's consent to bypassPermissions holds for the session: a subagent's own setMode to it
+    // (an "always allow" answer) is taken, and its mode in force is still never bypassPermissions.
+    ...(from.allowDangerouslySkipPermissions ? { allowDangerouslySkipPermissions: true } : {}),
     ...(from.cwd !== undefined ? { cwd: from.cwd } : {}),
     ...(definition.maxTurns ?? from.maxTurns ? { maxTurns: definition.maxTurns ?? from.maxTurns } : {}),
     ...(from.prices ? { prices: from.prices } : {}),
