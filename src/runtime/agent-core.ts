@@ -125,6 +125,11 @@ export class AgentCore implements AgentServices {
   readonly toolContext: ToolAgentContext;
   /** How this agent object came to be, for the `SessionStart` hook; cleared once it has fired. */
   sessionStartSource: SessionOrigin | undefined;
+  /**
+   * The `SessionStart` hooks' context when the prompt they fired for was blocked by a
+   * `UserPromptSubmit` hook (the history unchanged): it goes with the next prompt instead.
+   */
+  heldSessionStartContext: TextBlock[] | undefined;
   /** For a subagent: the parent's call that started it (stamped on its events). */
   parentToolUseId: string | undefined;
   /**
