@@ -6,6 +6,7 @@ import { describeThrown } from '../errors/describe-thrown.js';
 import { readAnswer } from '../options/read-answer.js';
 import { HOOK_OUTPUT_FIELDS } from './hook-output-fields.js';
 import { copyToolInput } from './copy-tool-input.js';
+import { MAX_TIMER_MS } from '../session/bound-writes.js';
 
 /** The timeout of a hook without its own `timeoutMs`. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
@@ -62,11 +63,14 @@ async function runOne<E extends HookEventName>(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<Settled<unknown>>((resolve) => {
-    timer = setTimeout(() => {
-      const error = hookFailure(event, index, `timed out after ${timeoutMs} ms`, undefined, true);
-      controller.abort(error);
-      resolve({ ok: false, error });
-    }, timeoutMs);
+    // A delay past what a timer holds (about 24.8 days) would fire at once: no timer, no limit.
+    if (timeoutMs <= MAX_TIMER_MS) {
+      timer = setTimeout(() => {
+        const error = hookFailure(event, index, `timed out after ${timeoutMs} ms`, undefined, true);
+        controller.abort(error);
+        resolve({ ok: false, error });
+      }, timeoutMs);
+    }
     onAbort = () => {
       controller.abort(signal.reason);
       resolve({ ok: false, error: hookFailure(event, index, `was aborted because ${abortedBecause}`, signal.reason) });

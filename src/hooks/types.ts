@@ -336,6 +336,7 @@ export interface HookEntry<E extends HookEventName> {
   hook: HookFunction<E>;
   /**
    * Give up on the hook after this many milliseconds (a `PreToolUse` hook then denies its call).
+   * One past 2,147,483,647 (about 24.8 days, the longest timer) sets no limit.
    * @default 60000
    */
   timeoutMs?: number;

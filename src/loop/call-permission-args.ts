@@ -24,6 +24,7 @@ export class CallPermissionArgs implements DecidePermissionArgs {
   readonly canUseTool: CanUseTool | undefined;
   readonly autoMode: AutoModeOptions | undefined;
   readonly agentId: string | undefined;
+  readonly cannotWait: string | undefined;
   readonly cwd: string | undefined;
   readonly agent: ToolAgentContext;
   readonly emit: (event: PermissionEventDraft) => void;
@@ -39,6 +40,7 @@ export class CallPermissionArgs implements DecidePermissionArgs {
     this.canUseTool = core.options.canUseTool;
     this.autoMode = core.options.autoMode;
     this.agentId = core.agentId;
+    this.cannotWait = core.cannotWait;
     this.cwd = core.options.cwd;
     this.agent = core.toolContext;
     this.emit = emit;

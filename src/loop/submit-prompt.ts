@@ -32,6 +32,10 @@ export async function submitPrompt(
     reportHookErrors(core, start.errors);
     for (const output of start.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
   }
+  // The SessionStart context of a first prompt that a UserPromptSubmit hook blocked goes with the next one.
+  if (core.heldSessionStartContext !== undefined) context.unshift(...core.heldSessionStartContext.splice(0));
+  core.heldSessionStartContext = undefined;
+  const startContext = context.length;
   if (!subagent && hasHooks(core.options.hooks, 'UserPromptSubmit')) {
     const submit = await runHooks({
       event: 'UserPromptSubmit',
@@ -41,7 +45,10 @@ export async function submitPrompt(
     });
     reportHookErrors(core, submit.errors);
     const blocking = submit.outputs.find((output) => output?.block);
-    if (blocking) return new PromptBlockedError(blocking.reason);
+    if (blocking) {
+      if (startContext > 0) core.heldSessionStartContext = context.slice(0, startContext);
+      return new PromptBlockedError(blocking.reason);
+    }
     for (const output of submit.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
   }
 

@@ -50,6 +50,13 @@ export interface DecidePermissionArgs {
   /** Aborted on interrupt: releases a `canUseTool` or classifier that never returns. */
   signal: AbortSignal;
   /**
+   * Set when nobody can wait for the host's answer (a background subagent, and every subagent it
+   * starts): a call that would be parked as a pending approval (`defer`, from `canUseTool`, its
+   * absence or a `PreToolUse` hook) is denied instead, with this message for the model.
+   * @default undefined (such a call is parked)
+   */
+  cannotWait?: string;
+  /**
    * Set when the call comes from a subagent.
    * @default agent.agentId
    */

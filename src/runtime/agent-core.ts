@@ -125,8 +125,18 @@ export class AgentCore implements AgentServices {
   readonly toolContext: ToolAgentContext;
   /** How this agent object came to be, for the `SessionStart` hook; cleared once it has fired. */
   sessionStartSource: SessionOrigin | undefined;
+  /**
+   * The `SessionStart` hooks' context when the prompt they fired for was blocked by a
+   * `UserPromptSubmit` hook (the history unchanged): it goes with the next prompt instead.
+   */
+  heldSessionStartContext: TextBlock[] | undefined;
   /** For a subagent: the parent's call that started it (stamped on its events). */
   parentToolUseId: string | undefined;
+  /**
+   * Set for a background subagent and every subagent below it: nobody waits for the host's
+   * answer, so a call that would be parked is denied with this message (see `DecidePermissionArgs`).
+   */
+  cannotWait: string | undefined;
   /**
    * Set by `createAgent` when `verifyPlanOnCompletion` is on: checks the work against the
    * approved plan at the end of a run whose todos are all completed.

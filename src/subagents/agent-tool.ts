@@ -83,7 +83,7 @@ export function createAgentTools(
     if (result.status === 'awaiting-approval') return suspendCall({ agentId: core.agentId!, state: structuredClone(core.state), data: { ...data } });
     // The parent model is told when the report it gets is a cut-off one, or a refusal.
     if (result.status === 'completed') return completedReport(result);
-    const why = result.status === 'error' ? `failed: ${result.error?.message ?? 'unknown error'}` : `stopped before finishing (${result.status})`;
+    const why = result.status === 'error' ? `failed: ${(result.error?.message ?? 'unknown error').replace(/\.$/, '')}` : `stopped before finishing (${result.status})`;
     return toolOutput(`The ${data.subagentType} subagent ${why}.${result.text ? ` Its last message: ${result.text}` : ''}`, { isError: true });
   };
 

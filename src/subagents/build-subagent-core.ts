@@ -93,10 +93,13 @@ export function subagentToolSearch(parentOptions: AgentOptions, model: Model): R
   return resolveToolSearch(support !== 'server' && (mode === 'regex' || mode === 'bm25') ? 'auto' : mode, support, model.modelId);
 }
 
+/** What the model of a background subagent reads for a call that would have waited for the host. */
+const CANNOT_WAIT = 'This background subagent cannot wait for the user\'s approval, so the call was not run. Do without it, or report what you need.';
+
 /** The parent's `canUseTool`, told which subagent asks; a background task cannot wait, so a deferral is a denial. */
 function bubblingCanUseTool(setup: SubagentSetup): CanUseTool | undefined {
   const host = setup.parent.options.canUseTool;
-  const refuse = { behavior: 'deny' as const, message: 'This background subagent cannot wait for the user\'s approval, so the call was not run. Do without it, or report what you need.' };
+  const refuse = { behavior: 'deny' as const, message: CANNOT_WAIT };
   if (!host) return setup.background ? () => refuse : undefined;
   return async (toolName, input, context) => {
     const answer = await host(toolName, input, { subagentType: setup.subagentType, parentToolUseId: setup.parentToolUseId, ...context });
@@ -142,6 +145,9 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
     ...(canUseTool ? { canUseTool } : {}),
     ...(from.hooks ? { hooks: from.hooks } : {}),
     ...(from.autoMode ? { autoMode: from.autoMode } : {}),
+    // The host's consent to bypassPermissions holds for the session: a subagent's own setMode to it
+    // (an "always allow" answer) is taken, and its mode in force is still never bypassPermissions.
+    ...(from.allowDangerouslySkipPermissions ? { allowDangerouslySkipPermissions: true } : {}),
     ...(from.cwd !== undefined ? { cwd: from.cwd } : {}),
     ...(definition.maxTurns ?? from.maxTurns ? { maxTurns: definition.maxTurns ?? from.maxTurns } : {}),
     ...(from.prices ? { prices: from.prices } : {}),
@@ -164,6 +170,8 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
   core = new AgentCore(options, toolbox, initial, state ? 'resume' : 'startup', journal, parent.revision);
   core.emitter = parent.emitter;
   core.parentToolUseId = setup.parentToolUseId;
+  // A background task cannot wait for the host, nor can anything it starts: what would be parked is denied.
+  core.cannotWait = setup.background ? CANNOT_WAIT : parent.cannotWait;
   // Its calls start under the session's lease, as the parent's do: a loss it finds stops the parent too.
   core.leaseCheck = () => lostLease(parent);
   // Never looser than the parent now: a parent switched to plan mode makes its subagents read-only.

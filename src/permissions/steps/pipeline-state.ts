@@ -72,14 +72,19 @@ export function deny(state: PipelineState, reason: PermissionReason, message: st
   };
 }
 
-/** Builds a `defer` outcome: the loop parks the call as a pending approval. */
+/**
+ * Builds a `defer` outcome: the loop parks the call as a pending approval. Where nobody can wait
+ * for the answer (`cannotWait`, a background subagent) it is a denial instead, whichever step
+ * would have parked it (a `PreToolUse` hook's `defer` asks no `canUseTool` that could refuse it).
+ */
 export function defer(
   state: PipelineState,
   reason: PermissionReason,
   suggestions: PermissionUpdate[],
   blockedPath: string | undefined,
 ): PermissionOutcome {
-  const { tool, toolUseId } = state.args;
+  const { tool, toolUseId, cannotWait } = state.args;
+  if (cannotWait !== undefined) return deny(state, reason, cannotWait);
   return {
     decision: { toolName: tool.name, toolUseId, behavior: 'defer', reason },
     input: state.input,
