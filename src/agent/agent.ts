@@ -461,12 +461,22 @@ export class Agent {
     this.core.setTodos(validation.todos);
   }
 
-  /** Saves a plan approved outside `ExitPlanMode` (e.g. the plan-phase flow) to the plan store. */
-  savePlan(text: string): Promise<{ name: string; text: string }> {
+  /**
+   * Saves a plan approved outside `ExitPlanMode` (e.g. the plan-phase flow) to the plan store, and
+   * resolves once the session store has recorded it too.
+   * @throws SessionWriteError (rejects) when the session store failed to record it (a resume would
+   * not know the plan); `SessionConflictError` or `LeaseLostError` when this agent is a stale writer.
+   */
+  async savePlan(text: string): Promise<{ name: string; text: string }> {
     if (typeof text !== 'string' || text.trim() === '') {
-      return Promise.reject(new ConfigurationError('savePlan(text) needs the plan as a non-empty string (use formatPlanAsMarkdown for a structured plan).'));
+      throw new ConfigurationError('savePlan(text) needs the plan as a non-empty string (use formatPlanAsMarkdown for a structured plan).');
     }
-    return this.core.savePlan(text);
+    const saved = await this.core.savePlan(text);
+    // Resolved only once recorded: a host that saw it resolve can rely on a resume finding the plan.
+    await this.core.flush();
+    const failure = this.core.writeFailure;
+    if (failure) throw writeError(this.core, failure);
+    return saved;
   }
 
   /**
