@@ -542,11 +542,18 @@ export class Agent {
     await this.core.flush();
     const { state, plan } = forkState(this.core.state, options, this.core.options.planModeInstructions);
     const fork = this.forkSelf(state, this.core.sessionId);
-    // A fork with tool sources connects its own MCP servers first.
-    await fork.ready;
-    if (plan) await fork.core.savePlan(plan.text);
-    await fork.core.flush();
-    if (fork.core.writeFailure) throw fork.core.writeFailure;
+    try {
+      // A fork with tool sources connects its own MCP servers first.
+      await fork.ready;
+      if (plan) await fork.core.savePlan(plan.text);
+      await fork.core.flush();
+      if (fork.core.writeFailure) throw fork.core.writeFailure;
+    } catch (error) {
+      // A fork that failed (its id taken by a stored session, a store that refused it) is closed,
+      // so it does not hold the session id: resuming that session in this process still works.
+      await fork.close().catch(() => undefined);
+      throw error;
+    }
     return fork;
   }
 
