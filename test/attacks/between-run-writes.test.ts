@@ -3,8 +3,9 @@
 // entries are written outside any run: the loss must surface, not be followed by a run that
 // completes as if the change were stored.
 import { describe, expect, it } from 'vitest';
-import { createAgent, memorySessionStore, SessionWriteError, type SessionStore } from 'agent-harness';
-import { scriptedModel } from 'agent-harness/testing';
+import { z } from 'zod';
+import { createAgent, defineTool, memorySessionStore, SessionWriteError, type Agent, type SessionStore } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
 /** A store over a memory store that refuses the next append once `setDown(true)` was called. */
 function flakyStore(): { store: SessionStore; setDown: (down: boolean) => void; refused: () => number } {
@@ -55,5 +56,20 @@ describe('attack: a host change between runs that the store refused', () => {
     const result = await agent.run('second').result;
     expect(result.status).toBe('error');
     expect(SessionWriteError.isInstance(result.error)).toBe(true);
+  });
+});
+
+describe('savePlan waits for its record: never on itself', () => {
+  it('called from a tool and from a listener during a run, it resolves and the run completes', async () => {
+    let agent: Agent | undefined;
+    const saver = defineTool({ name: 'saver', description: 'Saves a plan.', inputSchema: z.object({}), readOnly: true, execute: async () => (await agent!.savePlan('from tool')).name });
+    agent = createAgent({ model: scriptedModel([turn(toolCall('saver', {}, 'toolu_save')), 'ok']), tools: [saver], store: memorySessionStore() });
+    let fromListener: Promise<unknown> | undefined;
+    agent.on('tool-result', () => {
+      fromListener ??= agent!.savePlan('from listener');
+    });
+    expect((await agent.run('go').result).status).toBe('completed');
+    await fromListener;
+    expect(agent.plan?.text).toBe('from listener');
   });
 });
