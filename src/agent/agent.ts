@@ -461,12 +461,22 @@ export class Agent {
     this.core.setTodos(validation.todos);
   }
 
-  /** Saves a plan approved outside `ExitPlanMode` (e.g. the plan-phase flow) to the plan store. */
-  savePlan(text: string): Promise<{ name: string; text: string }> {
+  /**
+   * Saves a plan approved outside `ExitPlanMode` (e.g. the plan-phase flow) to the plan store, and
+   * resolves once the session store has recorded it too.
+   * @throws SessionWriteError (rejects) when the session store failed to record it (a resume would
+   * not know the plan); `SessionConflictError` or `LeaseLostError` when this agent is a stale writer.
+   */
+  async savePlan(text: string): Promise<{ name: string; text: string }> {
     if (typeof text !== 'string' || text.trim() === '') {
-      return Promise.reject(new ConfigurationError('savePlan(text) needs the plan as a non-empty string (use formatPlanAsMarkdown for a structured plan).'));
+      throw new ConfigurationError('savePlan(text) needs the plan as a non-empty string (use formatPlanAsMarkdown for a structured plan).');
     }
-    return this.core.savePlan(text);
+    const saved = await this.core.savePlan(text);
+    // Resolved only once recorded: a host that saw it resolve can rely on a resume finding the plan.
+    await this.core.flush();
+    const failure = this.core.writeFailure;
+    if (failure) throw writeError(this.core, failure);
+    return saved;
   }
 
   /**
@@ -532,11 +542,18 @@ export class Agent {
     await this.core.flush();
     const { state, plan } = forkState(this.core.state, options, this.core.options.planModeInstructions);
     const fork = this.forkSelf(state, this.core.sessionId);
-    // A fork with tool sources connects its own MCP servers first.
-    await fork.ready;
-    if (plan) await fork.core.savePlan(plan.text);
-    await fork.core.flush();
-    if (fork.core.writeFailure) throw fork.core.writeFailure;
+    try {
+      // A fork with tool sources connects its own MCP servers first.
+      await fork.ready;
+      if (plan) await fork.core.savePlan(plan.text);
+      await fork.core.flush();
+      if (fork.core.writeFailure) throw fork.core.writeFailure;
+    } catch (error) {
+      // A fork that failed (its id taken by a stored session, a store that refused it) is closed,
+      // so it does not hold the session id: resuming that session in this process still works.
+      await fork.close().catch(() => undefined);
+      throw error;
+    }
     return fork;
   }
 

@@ -1,5 +1,7 @@
 import { z } from 'zod/v4';
 import { schemaBuiltOnFirstUse } from '../tools/schema-built-on-first-use.js';
+import { isVisiblyBlank } from '../tools/reveal-hidden-characters.js';
+import { MAX_TODO_TEXT_CHARS, MAX_TODOS } from '../types/todo.js';
 
 /**
  * The default shape of a structured plan: what it is for, an outline of the result, the steps to
@@ -13,12 +15,18 @@ export const PlanSchema = schemaBuiltOnFirstUse(() =>
     steps: z
       .array(
         z.object({
-          // Not blank: each step becomes a todo (planToTodos), whose content must not be empty.
-          title: z.string().regex(/\S/, 'must not be blank').describe('The step as an imperative sentence, e.g. "Draft the introduction".'),
+          // Each step becomes a todo (planToTodos): not blank, nor invisible, nor longer than a todo may be.
+          title: z
+            .string()
+            .regex(/\S/, 'must not be blank')
+            .max(MAX_TODO_TEXT_CHARS, `at most ${MAX_TODO_TEXT_CHARS} characters: say the step in a sentence`)
+            .refine((title) => !isVisiblyBlank(title), 'must not be blank (only whitespace or invisible characters)')
+            .describe('The step as an imperative sentence, e.g. "Draft the introduction".'),
           detail: z.string().optional().describe('How to do it, what to watch for; optional.'),
         }),
       )
       .min(1)
+      .max(MAX_TODOS, `at most ${MAX_TODOS} steps: group them into fewer, larger ones`)
       .describe('The work to do, in order.'),
     risks: z.array(z.string()).describe('What could go wrong or needs a decision; may be empty.'),
   }),

@@ -111,6 +111,22 @@ async function scan(entries: SessionEntrySource, agentId: string | undefined): P
           found.fileHistoryIsLater = false;
         }
         break;
+      case 'checkpoint': {
+        // The state a fork, a resumed snapshot or a compaction starts from: its plan is the
+        // session's, though no approval in this transcript recorded it.
+        const state = isRecord(entry.state) ? entry.state : undefined;
+        const plan = isRecord(state?.plan) ? state.plan : undefined;
+        if (agentId === undefined && nonEmpty(state?.planSlug)) found.slug = state.planSlug;
+        if (plan && nonEmpty(plan.text)) {
+          found.snapshot = { text: plan.text, source: 'snapshot', ...nameOf(plan.name) };
+          found.fileHistoryIsLater = false;
+        }
+        break;
+      }
+      case 'call-allowed':
+        // The input the host approved (its edit of the plan), which the call's own input is not.
+        if (typeof entry.toolUseId === 'string' && calls.has(entry.toolUseId) && isRecord(entry.input)) calls.set(entry.toolUseId, entry.input);
+        break;
       case 'plan-reference':
         if (!nonEmpty(entry.name)) break;
         found.lastReference = { name: entry.name, ...(entry.text !== undefined ? { text: entry.text } : {}) };
@@ -173,11 +189,12 @@ const OPTIONS: OptionsSpec<RecoverPlanOptions> = { entries: required(isEntrySour
 
 /**
  * Finds a session's plan, trying in order: the plan `store` (the file `{slug}.md`, or
- * `{slug}-agent-{agentId}.md`); the last plan `snapshot` entry — saved at approval, or a copy of
+ * `{slug}-agent-{agentId}.md`); the last plan `snapshot` entry — saved at approval, the plan of a `checkpoint` (a fork's or a
+ * resumed snapshot's first state), or a copy of
  * the plan file from Claude Code's file history (`file-history-snapshot` lines, read by
  * `readClaudeCodeSessionFile`) when no later plan came after it; the last approved `ExitPlanMode`
  * call (`exit_plan_mode` in Claude Code 1.0.x: its result's `toolUseResult.plan` when Claude Code
- * recorded one, else the call's `input.plan`, else the plan file it names, looked up in the store;
+ * recorded one, else the approved input's `plan` — the host's edit when it made one, else the call's `input.plan` —, else the plan file it names, looked up in the store;
  * rejected calls are error results and do not count); the last user message's `planContent`; the
  * last plan file reference (an attachment kept through compaction — its text, or the referenced
  * file in the store). Reports which source answered.

@@ -1,6 +1,6 @@
 import type { PlanStep, StructuredPlan } from '../plan/plan-schema.js';
 import { toActiveForm } from './active-form.js';
-import type { Todo } from '../types/todo.js';
+import { MAX_TODO_TEXT_CHARS, type Todo } from '../types/todo.js';
 import { checkOptions, isFunction, type OptionsSpec } from '../options/index.js';
 
 /** Options of {@link planToTodos}. */
@@ -8,7 +8,8 @@ export interface PlanToTodosOptions {
   /**
    * Builds the `activeForm` of a step's todo.
    * @default a present-continuous form of the title ("Draft the intro" → "Drafting the intro"),
-   * or "Working on: {title}" when the title does not start with a known verb
+   * or "Working on: {title}" when the title does not start with a known verb, cut to
+   * `MAX_TODO_TEXT_CHARS` (ending in "…") when the prefix takes it past a todo's limit
    */
   activeForm?: (step: PlanStep) => string;
 }
@@ -23,6 +24,14 @@ const OPTIONS: OptionsSpec<PlanToTodosOptions> = { activeForm: isFunction };
  */
 export function planToTodos(plan: Pick<StructuredPlan, 'steps'>, options: PlanToTodosOptions = {}): Todo[] {
   checkOptions<PlanToTodosOptions>(options, OPTIONS, { owner: 'planToTodos', optional: true });
-  const activeForm = options.activeForm ?? ((step: PlanStep) => toActiveForm(step.title));
+  const activeForm = options.activeForm ?? ((step: PlanStep) => withinTodoLimit(toActiveForm(step.title)));
   return plan.steps.map((step) => ({ content: step.title.trim(), status: 'pending', activeForm: activeForm(step) }));
+}
+
+/** A title the plan schema let through stays a valid todo once "Working on: " is put before it. */
+function withinTodoLimit(text: string): string {
+  if (text.length <= MAX_TODO_TEXT_CHARS) return text;
+  const cut = text.slice(0, MAX_TODO_TEXT_CHARS - 1);
+  // Never leave half of a surrogate pair at the cut.
+  return `${/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
 }

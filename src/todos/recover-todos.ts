@@ -31,8 +31,8 @@ function newTodosOf(toolUseResult: unknown): unknown {
 const OPTIONS: OptionsSpec<RecoverTodosOptions> = { entries: required(isEntrySource), agentId: isNonEmptyString };
 
 /**
- * The last todo list of a session: the latest `todo-update` entry or successful `TodoWrite` call,
- * whichever comes last. For a call, the list Claude Code recorded on its result
+ * The last todo list of a session: the latest `todo-update` entry, successful `TodoWrite` call or
+ * `checkpoint` (the state a fork or a resumed snapshot starts from), whichever comes last. For a call, the list Claude Code recorded on its result
  * (`toolUseResult.newTodos`) is preferred, else the call's input. Calls answered with an error,
  * calls never answered, and lists that fail validation do not count. Claude Code sessions read
  * with `readClaudeCodeSession` or `readClaudeCodeSessionFile` carry `todo-update` entries for
@@ -54,6 +54,13 @@ export async function recoverTodos(options: RecoverTodosOptions): Promise<Todo[]
     if (!isRecord(entry) || entry.agentId !== agentId) continue;
     if (entry.kind === 'todo-update') {
       accept({ todos: entry.todos });
+      continue;
+    }
+    // A checkpoint seeds a fork or a resumed snapshot with the whole state, its list included,
+    // with no todo-update before it. An empty list there is only news after an earlier list.
+    if (entry.kind === 'checkpoint') {
+      const todos = isRecord(entry.state) ? entry.state.todos : undefined;
+      if (Array.isArray(todos) && (todos.length > 0 || latest !== undefined)) accept({ todos });
       continue;
     }
     if (entry.kind !== 'message' || !isRecord(entry.message) || !Array.isArray(entry.message.content)) continue;

@@ -32,10 +32,19 @@ export function revealHiddenCharactersInOutput(text: string): string {
 }
 
 /**
+ * What else draws nothing on its own, for {@link isVisiblyBlank} only (shown as they are by
+ * `revealHiddenCharacters`, since beside other text they are harmless or needed): format
+ * characters (soft hyphen, joiners, the invisible operators U+2061–U+2064, the Mongolian vowel
+ * separator), combining marks with nothing to combine with (variation selectors, the grapheme
+ * joiner, Khmer inherent vowels), the Hangul fillers and the Braille blank.
+ */
+const DRAWS_NOTHING = /[\p{Cf}\p{Mn}\p{Me}\u115f\u1160\u3164\uffa0\u2800]/gu;
+
+/**
  * Whether a text shows nothing once rendered: only whitespace and the hidden characters above
  * (a plan of zero-width spaces is a blank card).
  * @internal
  */
 export function isVisiblyBlank(text: string): boolean {
-  return text.replace(HIDDEN, '').trim() === '';
+  return text.replace(HIDDEN, '').replace(DRAWS_NOTHING, '').trim() === '';
 }
