@@ -28,3 +28,21 @@ describe('attack: raw writes to disk devices through an output option', () => {
     expect(classify(command)).toBeUndefined();
   });
 });
+
+// The README: recursive removal of / "through wrappers (… `xargs` …)". `echo / | xargs rm -rf` was
+// refused; the same path handed to xargs by a here-string or here-document was not.
+describe('attack: xargs fed by a here-string or here-document', () => {
+  it.each(['xargs rm -rf <<< /', 'xargs rm -rf <<< "/usr"', 'xargs -n1 sudo rm -rf <<< "/etc /tmp/x"', 'xargs rm -rf <<EOF\n/usr\nEOF', 'cat <<EOF | xargs rm -rf\n/\nEOF', 'cat <<< /etc | xargs sudo rm -rf'])(
+    'refuses %j',
+    (command) => {
+      expect(classify(command)).toMatch(/would delete the system or a home directory/);
+    },
+  );
+
+  it.each(['xargs rm -rf <<< ./build', 'xargs rm -rf <<EOF\n./dist\nnode_modules/.cache\nEOF', 'xargs echo <<< /', "xargs rm -rf <<'EOF'\n~\nEOF", 'cat list | xargs rm -rf', 'grep x <<< /'])(
+    'lets %j through',
+    (command) => {
+      expect(classify(command)).toBeUndefined();
+    },
+  );
+});
