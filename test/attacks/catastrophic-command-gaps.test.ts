@@ -46,3 +46,15 @@ describe('attack: xargs fed by a here-string or here-document', () => {
     },
   );
 });
+
+// The README: "raw writes to disk devices", "`kill -9 -1`". A device named through
+// /proc/self/root (as `rm -rf /proc/self/root/*` is refused), and kill -1 by other names.
+describe('attack: a disk device through /proc/self/root, and every process killed by another name', () => {
+  it.each(['dd of=/proc/self/root/dev/sda', 'cp /dev/zero /proc/1/root/dev/nvme0n1', 'tee /proc/self/root/proc/self/root/dev/sda < /dev/zero', 'killall5 -9', 'killall5', 'pkill -9 .', 'pkill -KILL -u alice .*', "pkill ''"])('refuses %j', (command) => {
+    expect(classify(command)).toBeTypeOf('string');
+  });
+
+  it.each(['dd if=/proc/self/root/dev/sda of=disk.img', 'pkill -f "node server.js"', 'pkill node', 'cp x /proc/self/root/tmp/y'])('lets %j through', (command) => {
+    expect(classify(command)).toBeUndefined();
+  });
+});

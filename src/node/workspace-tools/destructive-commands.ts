@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ShellWord } from '../../permissions/shell/index.js';
 import { isCriticalTarget, targetLabel, type TargetContext } from './critical-target.js';
 
@@ -18,7 +19,10 @@ const FIND_NARROWING = /^-(i?name|i?path|i?wholename|i?regex|i?lname|newer\w*|[a
 
 /** A block device, memory or any other device node that is not a harmless one (`/dev/null`, ttys, …). */
 export function isDiskDevice(value: string): boolean {
-  return value.startsWith('/dev/') && !HARMLESS_DEVICES.test(value.replace(/\/+$/, ''));
+  // `/proc/self/root/dev/sda` and `/dev/../dev/sda` are the same device node.
+  let normalized = value.startsWith('/') ? path.posix.normalize(value) : value;
+  while (/^\/proc\/[^/]+\/root(\/|$)/.test(normalized)) normalized = path.posix.normalize(`/${normalized.split('/').slice(4).join('/')}`);
+  return normalized.startsWith('/dev/') && !HARMLESS_DEVICES.test(normalized.replace(/\/+$/, ''));
 }
 
 /** `-r`, `-Rf`, `--recursive` or a GNU abbreviation of it (`--recu`). */
@@ -187,6 +191,15 @@ function kill(scan: DestructiveScan): string | undefined {
 
 const always = (reason: string) => () => reason;
 
+/** Patterns that match every process name: `pkill .` is `kill -1` by another name. */
+const MATCHES_EVERY_NAME = new Set(['.', '.*', '.+', '^', '$', '^.*', '.*$', '^.*$', '^.+$', '']);
+
+function pkill(scan: DestructiveScan): string | undefined {
+  const { operands } = split(scan.args);
+  const pattern = operands.find((word) => MATCHES_EVERY_NAME.has(word.value));
+  return pattern ? `pkill ${pattern.value || '""'} would kill every process it may` : undefined;
+}
+
 /** Rules for commands that can destroy the system, by command name. */
 export const DESTRUCTIVE_COMMANDS: ReadonlyMap<string, (scan: DestructiveScan) => string | undefined> = new Map([
   ['rm', rm],
@@ -228,6 +241,8 @@ export const DESTRUCTIVE_COMMANDS: ReadonlyMap<string, (scan: DestructiveScan) =
   ['gdisk', partitions('gdisk', /^-l$/)],
   ['parted', partitions('parted', /^(-l|--list|print)$/)],
   ['kill', kill],
+  ['killall5', always('killall5 signals every process')],
+  ['pkill', pkill],
 ]);
 
 /** The rule for a command name, also for the `mkfs` family (`mkfs.ext4`, `mkfs.vfat`, …). */

@@ -41,7 +41,7 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 const MAX_DEPTH = 8;
 const MAX_WRAPPER_CANDIDATES = 32;
 /** Names worth looking for behind a wrapper or in text that did not parse. */
-const DANGEROUS = /^(rm|mv|find|chmod|chown|chgrp|setfacl|chattr|dd|ddrescue|dcfldd|dc3dd|sg_dd|ddpt|tar|sort|curl|wget|zstd|cp|tee|install|rsync|shred|wipefs|blkdiscard|badblocks|mke2fs|mkswap|mkdosfs|mkntfs|mkexfatfs|mkfs(\..+)?|fdisk|sfdisk|sgdisk|gdisk|parted|kill|eval|source|sh|bash|zsh|dash|ksh|mksh|ash|fish|env|xargs|python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|awk|gawk|mawk)$/;
+const DANGEROUS = /^(rm|mv|find|chmod|chown|chgrp|setfacl|chattr|dd|ddrescue|dcfldd|dc3dd|sg_dd|ddpt|tar|sort|curl|wget|zstd|cp|tee|install|rsync|shred|wipefs|blkdiscard|badblocks|mke2fs|mkswap|mkdosfs|mkntfs|mkexfatfs|mkfs(\..+)?|fdisk|sfdisk|sgdisk|gdisk|parted|kill|killall5|pkill|eval|source|sh|bash|zsh|dash|ksh|mksh|ash|fish|env|xargs|python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|awk|gawk|mawk)$/;
 // Bounded repetitions and a lookbehind keep this linear on long commands.
 const FORK_BOMB_DEFINITION = /(?<![\w:.-])([\w:.-]{1,64})\s{0,8}(?:\(\s{0,8}\))?\s{0,8}\{([^}]{0,200})\}/g;
 
