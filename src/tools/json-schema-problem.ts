@@ -49,7 +49,7 @@ function keywordProblem(key: string, value: unknown): string | undefined {
   } else if (BOOLEANS.includes(key)) {
     if (typeof value !== 'boolean') return `${show(value)} is not true or false`;
   } else if (key === 'dependentRequired') {
-    if (!isRecord(value) || !Object.values(value).every((names) => Array.isArray(names) && names.every((name) => typeof name === 'string'))) return `${show(value)} is not a mapping of names to lists of names`;
+    if (!isRecord(value) || !Object.values(value).every((names) => Array.isArray(names) && names.every((name) => typeof name === 'string') && new Set(names).size === names.length)) return `${show(value)} is not a mapping of names to lists of distinct names`;
   }
   return undefined;
 }

@@ -29,6 +29,7 @@ describe('JSON Schema 2020-12 meta-schema keywords beyond types and subschemas',
     ['contentSchema whose type is not a JSON type', { type: 'object', properties: { a: { type: 'string', contentSchema: { type: 'nonsense' } } } }, /at properties\.a\.contentSchema\.type: "nonsense" is not a JSON type/],
     ['dependencies (draft 7, kept by 2020-12) with a broken schema', { type: 'object', dependencies: { a: { type: 'nonsense' } } }, /at dependencies\.a\.type: "nonsense" is not a JSON type/],
     ['dependencies that is not a mapping', { type: 'object', dependencies: ['a'] }, /at dependencies: .* is not a mapping/],
+    ['dependentRequired with a name twice', { type: 'object', dependentRequired: { a: ['b', 'b'] } }, /at dependentRequired: .* is not a mapping of names to lists of distinct names/],
     ['$vocabulary with a value that is not true or false', { type: 'object', $vocabulary: { 'https://json-schema.org/draft/2020-12/vocab/core': 'yes' } }, /at \$vocabulary: .* is not a mapping of vocabulary URIs to true or false/],
   ])('%s is refused, naming the path', (_what, schema, detail) => {
     const message = refusalOf(schema);
