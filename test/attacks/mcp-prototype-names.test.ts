@@ -16,7 +16,7 @@ afterEach(async () => {
 describe('MCP names shared with Object.prototype', () => {
   it('a server named "constructor" connects, and its tools run', async () => {
     const model = scriptedModel([turn(toolCall('mcp__constructor__list_notes', {})), 'Listed.']);
-    const agent = createAgent({ model, rules: { allow: ['mcp__constructor'] }, mcpServers: { constructor: { type: 'sdk', server: () => createNotesServer() } } });
+    const agent = createAgent({ model, rules: { allow: ['mcp__constructor'] }, mcpServers: { constructor: { type: 'sdk' as const, server: () => createNotesServer() } } });
     agents.push(agent);
     const { events, result } = await collect(agent.run('list'));
     expect(result.status).toBe('completed');
