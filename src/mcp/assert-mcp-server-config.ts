@@ -4,9 +4,14 @@ import { assertMcpServerName } from './mcp-tool-name.js';
 
 const TYPES = ['http', 'sdk', 'stdio', 'transport'];
 
+/** The longest delay a timer waits (2^31-1 ms, about 24.8 days); Node fires a longer one after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 function positive(name: string, field: string, value: unknown): void {
-  if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
-    throw new ConfigurationError(`createAgent: mcpServers.${name}.${field} must be a positive number, got ${JSON.stringify(value)}.`);
+  if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS)) {
+    throw new ConfigurationError(
+      `createAgent: mcpServers.${name}.${field} must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days: a timer fires at once past it), got ${JSON.stringify(value)}.`,
+    );
   }
 }
 

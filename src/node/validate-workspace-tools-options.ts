@@ -40,7 +40,6 @@ const SPEC: OptionsSpec<WorkspaceToolsOptions> = {
   checkpoints: either(
     'true, false, or { maxBytes, maxFileBytes } (positive integers)',
     isBoolean,
-  isFunction,
     shape<{ maxBytes?: number; maxFileBytes?: number }>({ maxBytes: isPositiveInteger, maxFileBytes: isPositiveInteger }, { usage: 'checkpoints: { maxBytes: 8_388_608 }' }),
   ),
   inheritEnv: arrayOf(

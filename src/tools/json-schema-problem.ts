@@ -4,12 +4,14 @@ const TYPES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object'
 /** Keywords whose value is a mapping of names to schemas. */
 const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Keywords whose value is one schema. */
-const SCHEMAS = ['additionalProperties', 'items', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties'];
+const SCHEMAS = ['additionalProperties', 'items', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'];
 /** Keywords whose value is a non-empty list of schemas. */
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const COUNTS = ['maxLength', 'minLength', 'maxItems', 'minItems', 'maxContains', 'minContains', 'maxProperties', 'minProperties'];
 const NUMBERS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
-const STRINGS = ['pattern', 'format', '$ref', '$id', '$anchor', 'title', 'description'];
+const STRINGS = ['pattern', 'format', '$ref', '$id', '$anchor', '$dynamicRef', '$dynamicAnchor', '$schema', '$comment', 'title', 'description', 'contentEncoding', 'contentMediaType'];
+/** The meta-schema's `anchorString`, which `$anchor` and `$dynamicAnchor` must match. */
+const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 const BOOLEANS = ['uniqueItems', 'readOnly', 'writeOnly', 'deprecated'];
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -36,10 +38,18 @@ function keywordProblem(key: string, value: unknown): string | undefined {
     if (typeof value !== 'number' || (key === 'multipleOf' && value <= 0)) return `${show(value)} is not a number${key === 'multipleOf' ? ' above 0' : ''}`;
   } else if (STRINGS.includes(key)) {
     if (typeof value !== 'string') return `${show(value)} is not a string`;
+    if ((key === '$anchor' || key === '$dynamicAnchor') && !ANCHOR.test(value)) return `${show(value)} is not an anchor name (a letter or _, then letters, digits, -, _ or .)`;
+    if (key === '$id' && !/^[^#]*#?$/.test(value)) return `${show(value)} has a fragment, which $id may not have`;
+  } else if (key === 'examples') {
+    if (!Array.isArray(value)) return `${show(value)} is not a list`;
+  } else if (key === '$vocabulary') {
+    if (!isRecord(value) || !Object.values(value).every((used) => typeof used === 'boolean')) return `${show(value)} is not a mapping of vocabulary URIs to true or false`;
+  } else if (key === 'dependencies') {
+    if (!isRecord(value)) return `${show(value)} is not a mapping of names to schemas or lists of names`;
   } else if (BOOLEANS.includes(key)) {
     if (typeof value !== 'boolean') return `${show(value)} is not true or false`;
   } else if (key === 'dependentRequired') {
-    if (!isRecord(value) || !Object.values(value).every((names) => Array.isArray(names) && names.every((name) => typeof name === 'string'))) return `${show(value)} is not a mapping of names to lists of names`;
+    if (!isRecord(value) || !Object.values(value).every((names) => Array.isArray(names) && names.every((name) => typeof name === 'string') && new Set(names).size === names.length)) return `${show(value)} is not a mapping of names to lists of distinct names`;
   }
   return undefined;
 }
@@ -67,6 +77,10 @@ function structureProblem(schema: unknown, path: string, walk: Walk): string | u
     else if (key === '$id' && path !== '(root)') walk.embeddedResource = true;
     const children: Array<[string, unknown]> = SCHEMA_MAPS.includes(key)
       ? Object.entries(value as Record<string, unknown>).map(([name, child]) => [`${at}.${name}`, child])
+      : key === 'dependencies'
+        ? Object.entries(value as Record<string, unknown>)
+            .filter(([, child]) => !(Array.isArray(child) && child.every((name) => typeof name === 'string')))
+            .map(([name, child]) => [`${at}.${name}`, child])
       : SCHEMA_LISTS.includes(key)
         ? (value as unknown[]).map((child, index) => [`${at}.${index}`, child])
         : SCHEMAS.includes(key)

@@ -97,6 +97,6 @@ describe('attack: an MCP server that sends progress for ever', () => {
   it('maxTotalTimeoutMs must be a positive number', () => {
     const make = (maxTotalTimeoutMs: unknown) => () => createAgent({ model: scriptedModel([]), mcpServers: { hostile: { type: 'sdk', server: new McpServer({ name: 'x', version: '1' }), maxTotalTimeoutMs } as McpServerConfig } });
     expect(make(0)).toThrow(ConfigurationError);
-    expect(make(-1)).toThrow('createAgent: mcpServers.hostile.maxTotalTimeoutMs must be a positive number, got -1.');
+    expect(make(-1)).toThrow('createAgent: mcpServers.hostile.maxTotalTimeoutMs must be a positive number of milliseconds, at most 2147483647 (about 24.8 days: a timer fires at once past it), got -1.');
   });
 });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ShellWord } from '../../permissions/shell/index.js';
 import { isCriticalTarget, targetLabel, type TargetContext } from './critical-target.js';
 
@@ -18,7 +19,10 @@ const FIND_NARROWING = /^-(i?name|i?path|i?wholename|i?regex|i?lname|newer\w*|[a
 
 /** A block device, memory or any other device node that is not a harmless one (`/dev/null`, ttys, …). */
 export function isDiskDevice(value: string): boolean {
-  return value.startsWith('/dev/') && !HARMLESS_DEVICES.test(value.replace(/\/+$/, ''));
+  // `/proc/self/root/dev/sda` and `/dev/../dev/sda` are the same device node.
+  let normalized = value.startsWith('/') ? path.posix.normalize(value) : value;
+  while (/^\/proc\/[^/]+\/root(\/|$)/.test(normalized)) normalized = path.posix.normalize(`/${normalized.split('/').slice(4).join('/')}`);
+  return normalized.startsWith('/dev/') && !HARMLESS_DEVICES.test(normalized.replace(/\/+$/, ''));
 }
 
 /** `-r`, `-Rf`, `--recursive` or a GNU abbreviation of it (`--recu`). */
@@ -118,6 +122,39 @@ function writesDevice(name: string, all = false) {
   };
 }
 
+/**
+ * Commands that write the file an option names (`sort -o FILE`, `curl --output=FILE`, `tar -cf
+ * FILE`): the value of one of `shorts` (alone, as the last letter of a cluster, or joined: `-oFILE`)
+ * or of a GNU-abbreviable long option in `longs` (`--output FILE`, `--output=FILE`). With `when`,
+ * only if the arguments also say the command writes (tar's create, append or update modes).
+ */
+function writesOptionValue(name: string, shorts: string, longs: string[], when?: (values: string[]) => boolean) {
+  return (scan: DestructiveScan): string | undefined => {
+    const values = scan.args.map((arg) => arg.value);
+    if (when && !when(values)) return undefined;
+    for (let index = 0; index < values.length; index++) {
+      const arg = values[index]!;
+      if (arg === '--') break;
+      let value: string | undefined;
+      if (arg.startsWith('--')) {
+        const [option, joined] = [arg.slice(2).split('=')[0]!, arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : undefined];
+        if (option.length > 0 && longs.some((long) => long.startsWith(option))) value = joined ?? values[index + 1];
+      } else if (/^-[a-zA-Z]/.test(arg) || (name === 'tar' && index === 0 && /^[a-zA-Z]+$/.test(arg))) {
+        // tar's old style (`tar cf FILE`) bundles its letters without a dash, first.
+        const letters = arg.startsWith('-') ? arg.slice(1) : arg;
+        const at = [...letters].findIndex((letter) => shorts.includes(letter));
+        if (at !== -1) value = at === letters.length - 1 ? values[index + 1] : letters.slice(at + 1);
+      }
+      if (value !== undefined && isDiskDevice(value)) return `${name} writing to ${value} would overwrite a disk`;
+    }
+    return undefined;
+  };
+}
+
+/** tar writes its archive (`-f`) in create, append and update modes: `-c`, `cf`, `--create`, `-r`, `-u`, `-A`. */
+const tarWrites = (values: string[]): boolean =>
+  values.some((value, index) => /^--(create|append|update|concatenate|catenate|delete)$/.test(value) || (/^-?[a-zA-Z]+$/.test(value) && (value.startsWith('-') || index === 0) && /[cruA]/.test(value)));
+
 function dd(scan: DestructiveScan): string | undefined {
   const output = scan.args.map((arg) => arg.value).find((arg) => arg.startsWith('of='));
   return output && (isDiskDevice(output.slice(3)) || /[$`]/.test(output)) ? `dd ${output} would overwrite a disk` : undefined;
@@ -154,6 +191,15 @@ function kill(scan: DestructiveScan): string | undefined {
 
 const always = (reason: string) => () => reason;
 
+/** Patterns that match every process name: `pkill .` is `kill -1` by another name. */
+const MATCHES_EVERY_NAME = new Set(['.', '.*', '.+', '^', '$', '^.*', '.*$', '^.*$', '^.+$', '']);
+
+function pkill(scan: DestructiveScan): string | undefined {
+  const { operands } = split(scan.args);
+  const pattern = operands.find((word) => MATCHES_EVERY_NAME.has(word.value));
+  return pattern ? `pkill ${pattern.value || '""'} would kill every process it may` : undefined;
+}
+
 /** Rules for commands that can destroy the system, by command name. */
 export const DESTRUCTIVE_COMMANDS: ReadonlyMap<string, (scan: DestructiveScan) => string | undefined> = new Map([
   ['rm', rm],
@@ -166,6 +212,16 @@ export const DESTRUCTIVE_COMMANDS: ReadonlyMap<string, (scan: DestructiveScan) =
   ['find', find],
   ['rsync', rsync],
   ['dd', dd],
+  // dd's relatives take its of= operand.
+  ['dcfldd', dd],
+  ['dc3dd', dd],
+  ['sg_dd', dd],
+  ['ddpt', dd],
+  ['tar', writesOptionValue('tar', 'f', ['file'], tarWrites)],
+  ['sort', writesOptionValue('sort', 'o', ['output'])],
+  ['curl', writesOptionValue('curl', 'o', ['output'])],
+  ['wget', writesOptionValue('wget', 'O', ['output-document'])],
+  ['zstd', writesOptionValue('zstd', 'o', [])],
   ['cp', writesDevice('cp')],
   ['install', writesDevice('install')],
   ['tee', writesDevice('tee', true)],
@@ -185,6 +241,8 @@ export const DESTRUCTIVE_COMMANDS: ReadonlyMap<string, (scan: DestructiveScan) =
   ['gdisk', partitions('gdisk', /^-l$/)],
   ['parted', partitions('parted', /^(-l|--list|print)$/)],
   ['kill', kill],
+  ['killall5', always('killall5 signals every process')],
+  ['pkill', pkill],
 ]);
 
 /** The rule for a command name, also for the `mkfs` family (`mkfs.ext4`, `mkfs.vfat`, …). */

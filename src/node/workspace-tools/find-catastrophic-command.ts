@@ -41,7 +41,7 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 const MAX_DEPTH = 8;
 const MAX_WRAPPER_CANDIDATES = 32;
 /** Names worth looking for behind a wrapper or in text that did not parse. */
-const DANGEROUS = /^(rm|mv|find|chmod|chown|chgrp|setfacl|chattr|dd|cp|tee|install|rsync|shred|wipefs|blkdiscard|badblocks|mke2fs|mkswap|mkdosfs|mkntfs|mkexfatfs|mkfs(\..+)?|fdisk|sfdisk|sgdisk|gdisk|parted|kill|eval|source|sh|bash|zsh|dash|ksh|mksh|ash|fish|env|xargs|python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|awk|gawk|mawk)$/;
+const DANGEROUS = /^(rm|mv|find|chmod|chown|chgrp|setfacl|chattr|dd|ddrescue|dcfldd|dc3dd|sg_dd|ddpt|tar|sort|curl|wget|zstd|cp|tee|install|rsync|shred|wipefs|blkdiscard|badblocks|mke2fs|mkswap|mkdosfs|mkntfs|mkexfatfs|mkfs(\..+)?|fdisk|sfdisk|sgdisk|gdisk|parted|kill|killall5|pkill|eval|source|sh|bash|zsh|dash|ksh|mksh|ash|fish|env|xargs|python[\d.]*|pypy[\d.]*|perl[\d.]*|ruby[\d.]*|node|nodejs|bun|deno|php[\d.]*|lua[\d.]*|awk|gawk|mawk)$/;
 // Bounded repetitions and a lookbehind keep this linear on long commands.
 const FORK_BOMB_DEFINITION = /(?<![\w:.-])([\w:.-]{1,64})\s{0,8}(?:\(\s{0,8}\))?\s{0,8}\{([^}]{0,200})\}/g;
 
@@ -152,9 +152,30 @@ function pipedFrom(node: ShellCommandNode | undefined): Stdin | undefined {
     const targets = shown.flatMap((arg) => separators(arg.value).split(/[\s\0]+/).filter(Boolean).map((value) => ({ ...arg, value })));
     return { text, targets };
   }
+  // `cat <<EOF | xargs …`: cat passes its here-document (or here-string) on as it is.
+  if (name?.value === 'cat' && args.every((arg) => arg.value === '-')) return ownStdin(node.command);
   // find prints whole paths (ls prints names relative to its argument, which xargs then takes relative to its own directory).
   if (name?.value === 'find') {
     return { text: undefined, targets: args.filter((arg) => !arg.value.startsWith('-')).flatMap((arg) => [arg, { ...arg, value: `${arg.value.replace(/\/$/, '')}/*`, hasGlob: true }]) };
+  }
+  return undefined;
+}
+
+/**
+ * What a command's own here-string or here-document gives it on stdin (bash lets it override a
+ * pipe), split as xargs splits it: `xargs rm -rf <<< /` is `rm -rf /`. A here-document that
+ * expands `$…` or a backquote has targets known only at run time.
+ */
+function ownStdin(simple: ShellSimpleCommand): Stdin | undefined {
+  for (const redirect of simple.redirects) {
+    const word =
+      redirect.operator === '<<<'
+        ? decodeWord(redirect.target)
+        : redirect.body !== undefined
+          ? { ...redirect.target, value: redirect.body, hasExpansion: /[$`]/.test(redirect.body), hasGlob: false }
+          : undefined;
+    if (word === undefined) continue;
+    return { text: word.value, targets: word.value.split(/[\s\0]+/).filter(Boolean).map((value) => ({ ...word, value })) };
   }
   return undefined;
 }
@@ -242,7 +263,7 @@ function walk(tree: ShellList, commands: ShellSimpleCommand[], scan: Scan, home:
       scan.context = { ...scan.context, directories: [...new Set([...scan.context.directories, ...next])] };
       continue;
     }
-    const found = describeWords(simple.words, scan, simple, stdinOf.get(simple));
+    const found = describeWords(simple.words, scan, simple, ownStdin(simple) ?? stdinOf.get(simple));
     if (found) return found;
   }
   return undefined;
