@@ -286,6 +286,13 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       return finish('completed');
     }
     refuseCall(core, outputCall, check.retryPrompt);
+    // Another StructuredOutput call of the same answer is the same invalid answer: told the same,
+    // not left to be refused as a tool that does not exist (the model was sent it).
+    for (const use of uses) {
+      if (use === outputUse || use.name !== STRUCTURED_OUTPUT_TOOL_NAME) continue;
+      const call = batch.calls.find((candidate) => candidate.toolUseId === use.id && candidate.state !== 'done');
+      if (call) refuseCall(core, call, check.retryPrompt);
+    }
     if (outputAttempts >= input.output!.retries) {
       outputFailure = new StructuredOutputError({ issues: check.issues, responseText: JSON.stringify(outputUse.input), attempts: outputAttempts + 1 });
       // The run ends here: the other calls of the batch are not run.
