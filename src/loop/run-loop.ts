@@ -50,6 +50,15 @@ const STOPPED = 'The user stopped the run when denying another call of this batc
  */
 const REFUSED_ANSWER = 'This tool call was not run: the model stopped its answer as a refusal (stop reason "refusal"), so no call of that answer runs.';
 const MAX_STOP_HOOK_CONTINUATIONS = 3;
+/**
+ * A run's error as its span records it: a StructuredOutputError's issues quote what the model
+ * answered, which a span never carries; the span gets the same error without them.
+ */
+function tracedError(error: Error): Error {
+  if (!StructuredOutputError.isInstance(error) || error.issues.length === 0) return error;
+  return new StructuredOutputError({ issues: [], responseText: '', attempts: error.attempts, refused: error.refused });
+}
+
 /** The result of a valid StructuredOutput call. */
 const OUTPUT_RECEIVED = 'Answer received.';
 const OUTPUT_FAILED = `This tool call was not run: the run ended because no ${STRUCTURED_OUTPUT_TOOL_NAME} answer was valid within the retries it allows.`;
@@ -99,7 +108,7 @@ export function runLoop(core: AgentCore, input: RunInput, context: RunContext): 
       span.setAttribute('agent_harness.run.turns', result.turns);
       span.setAttribute('gen_ai.usage.input_tokens', totalInput(result.usage));
       span.setAttribute('gen_ai.usage.output_tokens', result.usage.outputTokens);
-      if (result.error) failSpan(span, result.error);
+      if (result.error) failSpan(span, tracedError(result.error));
       return result;
     },
   );
