@@ -102,4 +102,12 @@ describe('the README snippets of the first hour, run as written in a host', () =
     expect(requests).toBe(0);
     expect(stdout.trim()).toBe('completed 2');
   });
+
+  it('"How it compares" claims no limit the README itself contradicts: subagents are built in, and the bench it cites exists', () => {
+    const start = readme.indexOf('\n## How it compares\n');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    expect(readme).toContain('\n## Subagents\n');
+    expect(section).not.toMatch(/no built-in subagents/);
+    expect(existsSync(join(root, 'bench', 'README.md'))).toBe(true);
+  });
 });
