@@ -13,6 +13,7 @@ import { prepareContext } from './prepare-context.js';
 import { openSubagentsEnded } from './open-subagents.js';
 import { CompactionError } from '../errors/compaction-error.js';
 import { refuseCall, refuseOpenCalls } from './refuse-call.js';
+import { callsWithoutTools } from './calls-without-tools.js';
 import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
 import { RunSpend } from '../model/run-spend.js';
@@ -486,7 +487,9 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.
       // Ids used anywhere in the history are taken (the API wants them unique in a request).
       const takenIds = core.toolUseIds.idsIn(core.state.messages);
-      const { message, refused } = normalizeAssistantMessage(response.message, { takenIds });
+      const normalized = normalizeAssistantMessage(response.message, { takenIds });
+      // A request without tools: a call in the answer is kept as a note (the API refuses later requests with tool blocks).
+      const { message, refused } = request.tools.length === 0 ? callsWithoutTools(normalized) : normalized;
       if (message.content.length === 0) {
         // Nothing to keep: an empty assistant message would make the next request invalid.
         if (response.stopReason === 'pause_turn') continue;
