@@ -106,8 +106,10 @@ export function outputInstruction(request: OutputRequest): string {
 
 /** Checks the input of a `StructuredOutput` call against the run's schema. */
 export function checkOutputCall(input: unknown, request: OutputRequest): OutputCheck {
+  // A wrapped answer without `output` is no answer, also for a schema that would take undefined ({}, z.unknown()).
+  const given = !request.wrapped || (typeof input === 'object' && input !== null && Object.hasOwn(input, 'output'));
   const value = request.wrapped ? (input as { output?: unknown } | null)?.output : input;
-  const validated = validateWithSchema(request.schema, value);
+  const validated = given ? validateWithSchema(request.schema, value) : { ok: false as const, issues: ['output: required (the answer goes in the `output` field of the input)'] };
   if (validated.ok) return { ok: true, value: validated.value };
   return {
     ok: false,

@@ -87,4 +87,15 @@ describe('StructuredOutput answers from a model that misbehaves', () => {
     expect((result.error as StructuredOutputError).refused).toBe(true);
     expect(model.requests).toHaveLength(1);
   });
+
+  it('a schema that is not an object is answered as { output }: an answer without `output` is invalid, not taken as an undefined output', async () => {
+    for (const schema of [{}, z.unknown(), z.string()]) {
+      const model = scriptedModel([turn(toolCall('StructuredOutput', { a: 1 }, 'toolu_a')), turn(toolCall('StructuredOutput', { output: 'the answer' }, 'toolu_b'))]);
+      const result = await createAgent({ model }).run('go', { outputSchema: schema as never }).result;
+      expect(result).toMatchObject({ status: 'completed', output: 'the answer' });
+      expect(model.requests).toHaveLength(2);
+      expect(JSON.stringify(model.requests[1]!.messages.at(-1))).toMatch(/output/);
+    }
+  });
 });
+
