@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, StructuredOutputError } from 'agent-harness';
+import { ConfigurationError, createAgent, defineTool, StructuredOutputError } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
 /**
@@ -95,6 +95,16 @@ describe('StructuredOutput answers from a model that misbehaves', () => {
       expect(result).toMatchObject({ status: 'completed', output: 'the answer' });
       expect(model.requests).toHaveLength(2);
       expect(JSON.stringify(model.requests[1]!.messages.at(-1))).toMatch(/output/);
+    }
+  });
+
+  it('a JSON Schema that cannot be compiled is refused when it is passed, naming outputSchema; the model is never called', () => {
+    for (const schema of [{ type: 'objekt' }, { $ref: '#/definitions/missing' }]) {
+      const model = scriptedModel(['{}']);
+      const agent = createAgent({ model });
+      expect(() => agent.run('go', { outputSchema: schema })).toThrow(ConfigurationError);
+      expect(() => agent.run('go', { outputSchema: schema })).toThrow(/`outputSchema` cannot be used for validation/);
+      expect(model.requests).toHaveLength(0);
     }
   });
 });
