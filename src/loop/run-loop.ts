@@ -509,7 +509,8 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
           closeBatch(REFUSED_ANSWER);
         });
       } else keepAnswer(message, response, measured, refused, uses);
-      const text = textOf(message);
+      // The text the model streamed: a call kept as a note (callsWithoutTools) is not part of it.
+      const text = textOf(normalized.message);
       if (text) lastText = text;
       const next = core.state.openBatch;
       core.emit({ type: 'turn-end', turn: turns, usage: response.usage, stopReason: response.stopReason, message, toolCalls: uses });

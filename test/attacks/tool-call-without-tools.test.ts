@@ -44,10 +44,14 @@ describe('a tool call from a model that was given no tools', () => {
   }
 
   it('through a custom model (scriptedModel): the call is kept as a note, never as a tool_use block', async () => {
-    const model = scriptedModel([turn(toolCall('search', { q: 'x' }, 'toolu_ghost')), 'Fine.']);
+    const model = scriptedModel([turn('Searching.', toolCall('search', { q: 'x' }, 'toolu_ghost')), 'Fine.']);
     const agent = createAgent({ model, todoWrite: false, exitPlanMode: false });
+    let streamed = '';
+    agent.on('text-delta', (event) => (streamed += event.text));
     const result = await agent.run('go').result;
     expect(result.status).toBe('completed');
+    // result.text is what was streamed: the note is for the history, not the model's text.
+    expect(result.text).toBe(streamed);
     expect(JSON.stringify(agent.messages)).not.toMatch(/"tool_use"|"tool_result"/);
     expect((await agent.run('again').result).status).toBe('completed');
   });
