@@ -13,6 +13,7 @@ import { prepareContext } from './prepare-context.js';
 import { openSubagentsEnded } from './open-subagents.js';
 import { CompactionError } from '../errors/compaction-error.js';
 import { refuseCall, refuseOpenCalls } from './refuse-call.js';
+import { callsWithoutTools } from './calls-without-tools.js';
 import { resolveTurn, type TurnDecisions } from './resolve-turn.js';
 import { RunMessages } from './run-messages.js';
 import { RunSpend } from '../model/run-spend.js';
@@ -50,6 +51,15 @@ const STOPPED = 'The user stopped the run when denying another call of this batc
  */
 const REFUSED_ANSWER = 'This tool call was not run: the model stopped its answer as a refusal (stop reason "refusal"), so no call of that answer runs.';
 const MAX_STOP_HOOK_CONTINUATIONS = 3;
+/**
+ * A run's error as its span records it: a StructuredOutputError's issues quote what the model
+ * answered, which a span never carries; the span gets the same error without them.
+ */
+function tracedError(error: Error): Error {
+  if (!StructuredOutputError.isInstance(error) || error.issues.length === 0) return error;
+  return new StructuredOutputError({ issues: [], responseText: '', attempts: error.attempts, refused: error.refused });
+}
+
 /** The result of a valid StructuredOutput call. */
 const OUTPUT_RECEIVED = 'Answer received.';
 const OUTPUT_FAILED = `This tool call was not run: the run ended because no ${STRUCTURED_OUTPUT_TOOL_NAME} answer was valid within the retries it allows.`;
@@ -99,7 +109,7 @@ export function runLoop(core: AgentCore, input: RunInput, context: RunContext): 
       span.setAttribute('agent_harness.run.turns', result.turns);
       span.setAttribute('gen_ai.usage.input_tokens', totalInput(result.usage));
       span.setAttribute('gen_ai.usage.output_tokens', result.usage.outputTokens);
-      if (result.error) failSpan(span, result.error);
+      if (result.error) failSpan(span, tracedError(result.error));
       return result;
     },
   );
@@ -286,6 +296,13 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       return finish('completed');
     }
     refuseCall(core, outputCall, check.retryPrompt);
+    // Another StructuredOutput call of the same answer is the same invalid answer: told the same,
+    // not left to be refused as a tool that does not exist (the model was sent it).
+    for (const use of uses) {
+      if (use === outputUse || use.name !== STRUCTURED_OUTPUT_TOOL_NAME) continue;
+      const call = batch.calls.find((candidate) => candidate.toolUseId === use.id && candidate.state !== 'done');
+      if (call) refuseCall(core, call, check.retryPrompt);
+    }
     if (outputAttempts >= input.output!.retries) {
       outputFailure = new StructuredOutputError({ issues: check.issues, responseText: JSON.stringify(outputUse.input), attempts: outputAttempts + 1 });
       // The run ends here: the other calls of the batch are not run.
@@ -470,7 +487,9 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       // bounded inputs); calls that cannot be kept as sent are answered with an error below.
       // Ids used anywhere in the history are taken (the API wants them unique in a request).
       const takenIds = core.toolUseIds.idsIn(core.state.messages);
-      const { message, refused } = normalizeAssistantMessage(response.message, { takenIds });
+      const normalized = normalizeAssistantMessage(response.message, { takenIds });
+      // A request without tools: a call in the answer is kept as a note (the API refuses later requests with tool blocks).
+      const { message, refused } = request.tools.length === 0 ? callsWithoutTools(normalized) : normalized;
       if (message.content.length === 0) {
         // Nothing to keep: an empty assistant message would make the next request invalid.
         if (response.stopReason === 'pause_turn') continue;
@@ -490,7 +509,8 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
           closeBatch(REFUSED_ANSWER);
         });
       } else keepAnswer(message, response, measured, refused, uses);
-      const text = textOf(message);
+      // The text the model streamed: a call kept as a note (callsWithoutTools) is not part of it.
+      const text = textOf(normalized.message);
       if (text) lastText = text;
       const next = core.state.openBatch;
       core.emit({ type: 'turn-end', turn: turns, usage: response.usage, stopReason: response.stopReason, message, toolCalls: uses });

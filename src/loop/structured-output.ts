@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { extractJson } from '../plan/extract-json.js';
-import { schemaToJsonSchema, validateWithSchema, type ValueSchema } from '../plan/value-schema.js';
+import { checkJsonSchemaCompiles, schemaToJsonSchema, validateWithSchema, type ValueSchema } from '../plan/value-schema.js';
 import type { Model, RequestTool, ToolDefinition } from '../model/model.js';
 import { cutOffReason, type CutOffStopReason } from './cut-off-answer.js';
 import { rootCombinator } from '../tools/root-combinator.js';
@@ -51,6 +51,7 @@ export function prepareOutput(model: Model, schema: ValueSchema, retries: number
   if (mode !== undefined && mode !== 'tool' && mode !== 'text') {
     throw new ConfigurationError(`run(): \`outputMode\` must be "tool" or "text", got ${JSON.stringify(mode)}.`);
   }
+  checkJsonSchemaCompiles(schema, 'run(): the JSON Schema given as `outputSchema`');
   const jsonSchema = schemaToJsonSchema(schema, 'run(): `outputSchema`');
   const native = model.structuredOutput === true && jsonSchema !== undefined;
   // A validator with no JSON Schema cannot be a tool's input schema: its answer comes as text.
@@ -106,8 +107,10 @@ export function outputInstruction(request: OutputRequest): string {
 
 /** Checks the input of a `StructuredOutput` call against the run's schema. */
 export function checkOutputCall(input: unknown, request: OutputRequest): OutputCheck {
+  // A wrapped answer without `output` is no answer, also for a schema that would take undefined ({}, z.unknown()).
+  const given = !request.wrapped || (typeof input === 'object' && input !== null && Object.hasOwn(input, 'output'));
   const value = request.wrapped ? (input as { output?: unknown } | null)?.output : input;
-  const validated = validateWithSchema(request.schema, value);
+  const validated = given ? validateWithSchema(request.schema, value) : { ok: false as const, issues: ['output: required (the answer goes in the `output` field of the input)'] };
   if (validated.ok) return { ok: true, value: validated.value };
   return {
     ok: false,

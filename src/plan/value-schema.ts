@@ -166,17 +166,29 @@ export function formatSchemaIssues(issues: ReadonlyArray<IssueLike>): string[] {
 
 const jsonSchemaValidators = new WeakMap<object, Zod4Schema>();
 
-function jsonSchemaValidator(schema: JsonSchemaObject): Zod4Schema {
+function jsonSchemaValidator(schema: JsonSchemaObject, where = 'The JSON Schema given as `schema`'): Zod4Schema {
   let validator = jsonSchemaValidators.get(schema);
   if (!validator) {
     try {
       validator = fromJSONSchema(schema as never) as unknown as Zod4Schema;
     } catch (cause) {
-      throw new ConfigurationError(`The JSON Schema given as \`schema\` cannot be used for validation (${String(cause)}). Pass a zod schema, or a simpler JSON Schema.`, { cause });
+      throw new ConfigurationError(`${where} cannot be used for validation (${String(cause)}). Pass a zod schema, or a simpler JSON Schema.`, { cause });
     }
     jsonSchemaValidators.set(schema, validator);
   }
   return validator;
+}
+
+/**
+ * Compiles the validator of a plain JSON Schema object now (it is cached), so that one zod cannot
+ * compile is refused where it is passed rather than when the first answer is checked. Other
+ * schemas (zod, Standard Schema) are left alone.
+ * @param where - Names the schema in the error, e.g. `run(): the JSON Schema given as \`outputSchema\``.
+ * @throws ConfigurationError naming `where` for a JSON Schema zod cannot compile.
+ */
+export function checkJsonSchemaCompiles(schema: ValueSchema, where: string): void {
+  if (typeof schema !== 'object' || schema === null || isZod4(schema) || isZod3(schema) || isZod3WithJsonSchema(schema) || isStandard(schema)) return;
+  jsonSchemaValidator(schema as JsonSchemaObject, where);
 }
 
 /**
