@@ -57,7 +57,8 @@ export interface RuleSet {
    * command hides what it runs behind expansions (`$X`, `$(…)`, backticks) or cannot be parsed,
    * or a `Read(pattern)` rule when the call reads something that cannot be named in advance
    * (`cat *`, a recursive `grep -r`), or an `Edit(pattern)` / `Write(pattern)` rule when it writes
-   * such a thing (`rm $F`, `… | xargs rm`). The caller asks the host instead of trusting either
+   * such a thing (`rm $F`, `… | xargs rm`), or a deny or ask rule with a pattern on a tool that
+   * has no `ruleTarget` to match it against. The caller asks the host instead of trusting either
    * answer. `undefined` when there is none.
    */
   uncheckable(behavior: RuleBehavior, tool: RuleMatchTool, input: unknown, options?: RuleMatchOptions): string | undefined;
@@ -153,7 +154,14 @@ class CompiledRuleSet implements RuleSet {
       if (writeRule !== undefined) return writeRule;
     }
     const target = tool.ruleTarget;
-    if (target?.kind !== 'command' || typeof input !== 'object' || input === null) return undefined;
+    // A pattern on a tool with nothing to match it against (no `ruleTarget`: a tool of the host's
+    // own, an MCP tool) would never match: a deny or ask rule written for it is asked instead of
+    // letting every call through as if it were not there.
+    if (target === undefined) {
+      if (behavior === 'allow') return undefined;
+      return list.find((rule) => rule.pattern !== undefined && ruleNamesTool(rule.toolName, tool.name))?.rule;
+    }
+    if (target.kind !== 'command' || typeof input !== 'object' || input === null) return undefined;
     const command = (input as Record<string, unknown>)[target.field];
     if (typeof command !== 'string') return undefined;
     const rules = list.filter((rule) => ruleNamesTool(rule.toolName, tool.name) && rule.pattern !== undefined);

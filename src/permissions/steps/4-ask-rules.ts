@@ -20,6 +20,10 @@ export const askRulesStep: PermissionStep = (state) => {
   for (const behavior of ['deny', 'ask'] as const) {
     const unchecked = rules?.uncheckable(behavior, tool, state.input, options);
     if (unchecked !== undefined) {
+      if (tool.ruleTarget === undefined) {
+        const message = `The ${behavior} rule "${unchecked}" has a pattern, but the tool "${tool.name}" has no ruleTarget to match it against, so the call is asked instead. Give the tool a ruleTarget (defineTool({ ruleTarget: { field, kind } })), or write the rule as "${tool.name}" to cover every call.`;
+        return { type: 'ask', ask: { reason: { type: 'rule', behavior, rule: unchecked, message } } };
+      }
       const what = unchecked.startsWith('Read(') && tool.name !== 'Read'
         ? 'reads files that cannot be named before it runs'
         : /^(Edit|Write)\(/.test(unchecked)
