@@ -1,0 +1,71 @@
+// Attack class: a port from the Claude Agent SDK that keeps the SDK's shapes
+// (docs/migrating-from-claude-agent-sdk.md). A hook that answers with the SDK's
+// `hookSpecificOutput`, or with its `decision: 'block'`, must never be read as "no opinion": a
+// PreToolUse deny written that way that let the call run would be a policy silently dropped.
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, defineTool, HookError, type HooksConfig, type PermissionRules } from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+
+function setup(hooks: HooksConfig, script = [turn(toolCall('wipe', { target: 'db' }, 't1')), 'Done.'], rules: PermissionRules = { allow: ['wipe'] }) {
+  const ran: string[] = [];
+  const wipe = defineTool({
+    name: 'wipe',
+    description: 'Wipes a target.',
+    inputSchema: z.object({ target: z.string() }),
+    execute: ({ input }) => (ran.push(input.target), `wiped ${input.target}`),
+  });
+  const errors: string[] = [];
+  const agent = createAgent({ model: scriptedModel(script), tools: [wipe], rules, hooks });
+  agent.on('error', (event) => {
+    if (HookError.isInstance(event.error)) errors.push(event.error.message);
+  });
+  return { agent, ran, errors: () => errors };
+}
+
+describe('attack: hooks answering in the Claude Agent SDK shape', () => {
+  it("a PreToolUse hook's hookSpecificOutput deny does not let the call run, and the error names the plain form", async () => {
+    const { agent, ran, errors } = setup({
+      PreToolUse: [
+        {
+          matcher: 'wipe',
+          hook: () => ({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'Not here.' } }) as never,
+        },
+      ],
+    });
+    await agent.run('Wipe the db.').result;
+    expect(ran).toEqual([]);
+    expect(errors().join('\n')).toMatch(/hookSpecificOutput.*\{ decision: 'deny', reason \}/);
+  });
+
+  it('a PreToolUse hook returning the SDK\'s top-level decision "block" does not let the call run', async () => {
+    const { agent, ran, errors } = setup({ PreToolUse: [{ hook: () => ({ decision: 'block', reason: 'No.' }) as never }] });
+    await agent.run('Wipe the db.').result;
+    expect(ran).toEqual([]);
+    expect(errors().join('\n')).toMatch(/"block"/);
+  });
+
+  it("a PermissionRequest hook's hookSpecificOutput allow does not answer the question: the call waits for the host", async () => {
+    const { agent, ran, errors } = setup(
+      { PermissionRequest: [{ hook: () => ({ hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } } }) as never }] },
+      undefined,
+      {},
+    );
+    const result = await agent.run('Wipe the db.').result;
+    expect(result.status).toBe('awaiting-approval');
+    expect(ran).toEqual([]);
+    expect(errors().join('\n')).toMatch(/hookSpecificOutput.*\{ decision: 'allow' \}/);
+  });
+
+  it("a UserPromptSubmit hook's decision \"block\" is reported with the field to use (block: true)", async () => {
+    const { agent, errors } = setup({ UserPromptSubmit: [{ hook: () => ({ decision: 'block', reason: 'No secrets.' }) as never }] }, ['Fine.']);
+    await agent.run('my password is hunter2').result;
+    expect(errors().join('\n')).toMatch(/decision "block".*block: true/);
+  });
+
+  it("a Stop hook's decision \"block\" is reported with the field to use (continue: true)", async () => {
+    const { agent, errors } = setup({ Stop: [{ hook: ({ stopHookActive }) => (stopHookActive ? {} : ({ decision: 'block', reason: 'Check again.' } as never)) }] }, ['Fine.']);
+    await agent.run('Go.').result;
+    expect(errors().join('\n')).toMatch(/decision "block".*continue: true/);
+  });
+});
