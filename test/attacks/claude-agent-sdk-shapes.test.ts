@@ -69,3 +69,43 @@ describe('attack: hooks answering in the Claude Agent SDK shape', () => {
     expect(errors().join('\n')).toMatch(/decision "block".*continue: true/);
   });
 });
+
+describe('attack: createAgent options moved across as written for the Claude Agent SDK', () => {
+  const model = scriptedModel([]);
+  it.each([
+    ['tool names in `tools`', { tools: ['Read', 'Bash'] }, /`tools\[0\]`.*"Read".*workspaceTools\(\{ cwd \}\) from agent-harness\/node.*rules: \{ allow: \['Read'\] \}/],
+    ['the claude_code tools preset', { tools: { type: 'preset', preset: 'claude_code' } }, /`tools`.*no Claude Code preset.*workspaceTools\(\{ cwd \}\)/],
+    ['the claude_code system prompt preset', { system: { type: 'preset', preset: 'claude_code', append: 'Be brief.' } }, /`system`.*no Claude Code prompt to start from or append to/],
+    ['a subagent model alias', { agents: { reviewer: { description: 'Reviews.', prompt: 'Review.', model: 'sonnet' } } }, /agents\.reviewer\.model.*anthropicModel\(\{ model: "sonnet" \}\)/],
+    ['an MCP stdio server without a type', { mcpServers: { notes: { command: 'node', args: ['server.js'] } } }, /stdioMcpServer\(\{ command \}\) from agent-harness\/node/],
+    ['hook entries with a `hooks` array', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [() => ({})] }] } }, /unknown key "hooks"; did you mean "hook"\?/],
+  ])('%s fails with the fix named', (_name, options, message) => {
+    expect(() => createAgent({ model, ...(options as object) } as never)).toThrow(message);
+  });
+
+  it('a system prompt string and real tools still pass', () => {
+    expect(() => createAgent({ model, system: 'You help.', tools: [] })).not.toThrow();
+  });
+});
+
+describe('attack: a canUseTool callback written for the Claude Agent SDK', () => {
+  it('reads the documented context names (toolUseId, reason), not the SDK ones, and an SDK settings destination ends the run with a ConfigurationError', async () => {
+    const seen: Record<string, unknown>[] = [];
+    const wipe = defineTool({ name: 'wipe', description: 'Wipes.', inputSchema: z.object({ target: z.string() }), execute: () => 'wiped' });
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('wipe', { target: 'db' }, 't1')), 'Done.']),
+      tools: [wipe],
+      canUseTool: (_name, _input, context) => {
+        seen.push({ ...context });
+        return { behavior: 'allow', updatedPermissions: [{ type: 'addRules', behavior: 'allow', rules: [{ toolName: 'wipe' }], destination: 'localSettings' }] as never };
+      },
+    });
+    const result = await agent.run('Wipe.').result;
+    expect(seen[0]).toMatchObject({ toolUseId: 't1', reason: { type: 'default' } });
+    expect(seen[0]).not.toHaveProperty('toolUseID');
+    expect(seen[0]).not.toHaveProperty('decisionReason');
+    expect(result.status).toBe('error');
+    expect(result.error?.message).toMatch(/"localSettings"/);
+    expect(agent.snapshot().sessionRules.allow).toEqual([]);
+  });
+});

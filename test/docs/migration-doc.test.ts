@@ -1,6 +1,7 @@
 // docs/migrating-from-claude-agent-sdk.md maps the Claude Agent SDK's options: each one it names
 // must either be an option of createAgent or fail with a hint saying what to write instead.
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -36,4 +37,23 @@ describe('docs/migrating-from-claude-agent-sdk.md', () => {
     expect(message, name).not.toContain('Its options are');
     expect(message, name).toMatch(/is not an option of createAgent; \S/);
   });
+});
+
+describe('docs/migrating-from-claude-agent-sdk.md code', () => {
+  it('every TypeScript block type-checks against the package, as pasted into a host', () => {
+    const blocks = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    const dir = join(root, 'temp', 'migration-doc-blocks');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    blocks.forEach((block, index) => writeFileSync(join(dir, `block-${index + 1}.ts`), `${block}\nexport {};\n`));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ extends: '../../tsconfig.json', compilerOptions: { noEmit: true, noUnusedLocals: false }, include: ['*.ts'] }));
+    let output = '';
+    try {
+      execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { cwd: root, encoding: 'utf8' });
+    } catch (error) {
+      output = String((error as { stdout?: string }).stdout ?? error);
+    }
+    expect(output).toBe('');
+  }, 120_000);
 });
