@@ -109,3 +109,11 @@ describe('attack: a canUseTool callback written for the Claude Agent SDK', () =>
     expect(agent.snapshot().sessionRules.allow).toEqual([]);
   });
 });
+
+it('the hook events the migration guide names are hook events here, and a Notification hook is refused with the list', () => {
+  const model = scriptedModel([]);
+  for (const event of ['PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'PermissionRequest', 'UserPromptSubmit', 'SessionStart', 'SessionEnd', 'Stop', 'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact']) {
+    expect(() => createAgent({ model, hooks: { [event]: [{ hook: () => ({}) }] } as HooksConfig }), event).not.toThrow();
+  }
+  expect(() => createAgent({ model, hooks: { Notification: [{ hook: () => ({}) }] } as never })).toThrow(/Notification is not a hook event; use one of .*PreToolUse/);
+});
