@@ -117,3 +117,13 @@ it('the hook events the migration guide names are hook events here, and a Notifi
   }
   expect(() => createAgent({ model, hooks: { Notification: [{ hook: () => ({}) }] } as never })).toThrow(/Notification is not a hook event; use one of .*PreToolUse/);
 });
+
+it('disallowedTools as a deny rule: the tool denied by name is still offered to the model, and its call is refused, not run (as the migration guide says)', async () => {
+  const ran: string[] = [];
+  const remove = defineTool({ name: 'delete_note', description: 'Deletes.', inputSchema: z.object({}), execute: () => (ran.push('delete'), 'deleted') });
+  const model = scriptedModel([turn(toolCall('delete_note', {}, 'd1')), 'Done.']);
+  const agent = createAgent({ model, tools: [remove], rules: { deny: ['delete_note'] }, permissionMode: 'bypassPermissions', allowDangerouslySkipPermissions: true });
+  await agent.run('Delete.').result;
+  expect(JSON.stringify(model.requests[0])).toContain('"delete_note"');
+  expect(ran).toEqual([]);
+});
