@@ -34,7 +34,7 @@ export function checkHookOutput(event: HookEventName, output: unknown): string |
   if (typeof output !== 'object' || Array.isArray(output)) {
     return `returned ${Array.isArray(output) ? 'an array' : typeof output}; a hook returns an object (or nothing)`;
   }
-  if ('hookSpecificOutput' in output) {
+  if ((output as Record<string, unknown>).hookSpecificOutput !== undefined) {
     return `returned hookSpecificOutput, the Claude Agent SDK's shape; a ${event} hook returns its answer as plain fields: ${PLAIN_FORMS[event] ?? `{ ${HOOK_OUTPUT_FIELDS[event].join(', ') || 'nothing'} }`}`;
   }
   for (const field of TEXT_FIELDS) {
