@@ -45,6 +45,10 @@ export function checkHookOutput(event: HookEventName, output: unknown): string |
     const value = (output as Record<string, unknown>)[field];
     if (value !== undefined && typeof value !== 'boolean') return `returned ${field} ${describeJson(value)}; a hook's ${field} is true or false`;
   }
+  if (event !== 'Stop' && (output as { continue?: unknown }).continue === false) {
+    // The Claude Agent SDK's way to stop the agent from any hook; read as no opinion, the call would run.
+    return `returned continue: false, which only a Stop hook reads (there it means no opinion); to stop here, ${event === 'PreToolUse' ? "deny the call ({ decision: 'deny', reason }) and " : ''}call agent.interrupt()`;
+  }
   const allowed = DECISIONS[event];
   const decision = (output as { decision?: unknown }).decision;
   if (allowed === undefined && decision !== undefined) {

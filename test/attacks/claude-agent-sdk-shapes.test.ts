@@ -127,3 +127,20 @@ it('disallowedTools as a deny rule: the tool denied by name is still offered to 
   expect(JSON.stringify(model.requests[0])).toContain('"delete_note"');
   expect(ran).toEqual([]);
 });
+
+it("a PreToolUse hook's continue: false (the SDK's stop) does not let the call run, and says what to do instead", async () => {
+  const ran: string[] = [];
+  const wipe = defineTool({ name: 'wipe', description: 'Wipes.', inputSchema: z.object({}), execute: () => (ran.push('wipe'), 'wiped') });
+  const errors: string[] = [];
+  const agent = createAgent({
+    model: scriptedModel([turn(toolCall('wipe', {}, 'w1')), 'Done.']),
+    tools: [wipe],
+    rules: { allow: ['wipe'] },
+    hooks: { PreToolUse: [{ hook: () => ({ continue: false, stopReason: 'Budget spent.' }) as never }], Stop: [{ hook: () => ({ continue: false }) }] },
+  });
+  agent.on('error', (event) => errors.push(String(event.error)));
+  await agent.run('Wipe.').result;
+  expect(ran).toEqual([]);
+  expect(errors).toHaveLength(1); // the Stop hook's continue: false is its no opinion, not an error
+  expect(errors[0]).toMatch(/PreToolUse hook #0 returned continue: false.*deny the call.*agent\.interrupt\(\)/);
+});
