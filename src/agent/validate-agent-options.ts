@@ -41,10 +41,21 @@ import { MAX_SESSION_ID_BYTES, invalidSessionIdReason } from '../session/assert-
 import { assertToolSourceOptions } from '../tool-sources/index.js';
 import type { ClearingOptions, CompactionOptions, ContextOptions, MemoryToolOptions, SpillOptions } from '../context/index.js';
 
+/**
+ * The Claude Agent SDK's model aliases (a subagent's `model: 'sonnet'`), which are no model ids:
+ * wrapped as they are, the API would refuse them at the first call.
+ */
+const CLAUDE_MODEL_ALIASES: Readonly<Record<string, string>> = {
+  inherit: " For the parent's model (the Claude Agent SDK's 'inherit'), leave `model` out.",
+  sonnet: " 'sonnet' is an alias of the Claude Agent SDK, not a model id: model: anthropicModel({ model: \"claude-sonnet-4-6\" }).",
+  opus: " 'opus' is an alias of the Claude Agent SDK, not a model id: model: anthropicModel({ model: \"claude-opus-4-6\" }).",
+  haiku: " 'haiku' is an alias of the Claude Agent SDK, not a model id: model: anthropicModel({ model: \"claude-haiku-4-5\" }).",
+};
+
 /** A `Model`: an object with a `stream(request)` method (a model id string gets a hint to wrap it). */
 export const isModel: OptionCheck = (value, place) => {
   if (isObject(value) && typeof value.stream === 'function') return;
-  const fix = typeof value === 'string' ? ` For a model id, wrap it: model: anthropicModel({ model: ${JSON.stringify(value)} }).` : '';
+  const fix = typeof value !== 'string' ? '' : CLAUDE_MODEL_ALIASES[value] ?? ` For a model id, wrap it: model: anthropicModel({ model: ${JSON.stringify(value)} }).`;
   throw new ConfigurationError(
     `${optionProblem(place, 'a Model (an object with a `stream(request)` method), e.g. anthropicModel({ model: "claude-sonnet-4-6" }) or scriptedModel([...]) from agent-harness/testing', value)}${fix}`,
   );

@@ -76,7 +76,9 @@ describe('attack: createAgent options moved across as written for the Claude Age
     ['tool names in `tools`', { tools: ['Read', 'Bash'] }, /`tools\[0\]`.*"Read".*workspaceTools\(\{ cwd \}\) from agent-harness\/node.*rules: \{ allow: \['Read'\] \}/],
     ['the claude_code tools preset', { tools: { type: 'preset', preset: 'claude_code' } }, /`tools`.*no Claude Code preset.*workspaceTools\(\{ cwd \}\)/],
     ['the claude_code system prompt preset', { system: { type: 'preset', preset: 'claude_code', append: 'Be brief.' } }, /`system`.*no Claude Code prompt to start from or append to/],
-    ['a subagent model alias', { agents: { reviewer: { description: 'Reviews.', prompt: 'Review.', model: 'sonnet' } } }, /agents\.reviewer\.model.*anthropicModel\(\{ model: "sonnet" \}\)/],
+    ['a subagent model alias', { agents: { reviewer: { description: 'Reviews.', prompt: 'Review.', model: 'sonnet' } } }, /agents\.reviewer\.model.*'sonnet' is an alias.*anthropicModel\(\{ model: "claude-sonnet-4-6" \}\)/],
+    ["a subagent model 'inherit'", { agents: { reviewer: { description: 'Reviews.', prompt: 'Review.', model: 'inherit' } } }, /agents\.reviewer\.model.*'inherit'\), leave `model` out\.$/],
+    ['a model id string', { model: 'claude-sonnet-4-6' }, /wrap it: model: anthropicModel\(\{ model: "claude-sonnet-4-6" \}\)/],
     ['an MCP stdio server without a type', { mcpServers: { notes: { command: 'node', args: ['server.js'] } } }, /stdioMcpServer\(\{ command \}\) from agent-harness\/node/],
     ['hook entries with a `hooks` array', { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [() => ({})] }] } }, /unknown key "hooks"; did you mean "hook"\?/],
   ])('%s fails with the fix named', (_name, options, message) => {
