@@ -4,7 +4,7 @@
 // PreToolUse deny written that way that let the call run would be a policy silently dropped.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, HookError, type HooksConfig, type PermissionRules } from 'agent-harness';
+import { createAgent, defineTool, HookError, toolOutput, type HooksConfig, type PermissionRules } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
 function setup(hooks: HooksConfig, script = [turn(toolCall('wipe', { target: 'db' }, 't1')), 'Done.'], rules: PermissionRules = { allow: ['wipe'] }) {
@@ -145,4 +145,17 @@ it("a PreToolUse hook's continue: false (the SDK's stop) does not let the call r
   expect(ran).toEqual([]);
   expect(errors).toHaveLength(1); // the Stop hook's continue: false is its no opinion, not an error
   expect(errors[0]).toMatch(/PreToolUse hook #0 returned continue: false.*deny the call.*agent\.interrupt\(\)/);
+});
+
+it("a tool handler moved across as written for the SDK: its { content, isError } reaches the model as JSON, not as an error; toolOutput(content, { isError }) is the error (as the migration guide says)", async () => {
+  const sdkShaped = defineTool({ name: 'sdk_shaped', description: 'Fails the SDK way.', inputSchema: z.object({}), readOnly: true, execute: () => ({ content: [{ type: 'text', text: 'No such note.' }], isError: true }) });
+  const ported = defineTool({ name: 'ported', description: 'Fails this way.', inputSchema: z.object({}), readOnly: true, execute: () => toolOutput([{ type: 'text', text: 'No such note.' }], { isError: true }) });
+  const model = scriptedModel([turn(toolCall('sdk_shaped', {}, 'a1'), toolCall('ported', {}, 'b1')), 'Done.']);
+  await createAgent({ model, tools: [sdkShaped, ported] }).run('Go.').result;
+  const results = (model.requests[1]!.messages.at(-1)!.content as Array<{ tool_use_id: string; is_error?: boolean; content: unknown }>).filter((block) => 'tool_use_id' in block);
+  const byId = Object.fromEntries(results.map((block) => [block.tool_use_id, block]));
+  expect(byId.a1!.is_error).toBeFalsy();
+  expect(JSON.stringify(byId.a1!.content)).toContain('isError');
+  expect(byId.b1!.is_error).toBe(true);
+  expect(JSON.stringify(byId.b1!.content)).toContain('No such note.');
 });
