@@ -39,6 +39,20 @@ describe('docs/migrating-from-claude-agent-sdk.md', () => {
   });
 });
 
+describe('docs/migrating-from-claude-agent-sdk.md options table and hints agree', () => {
+  const rows = [...optionsTable.matchAll(/^\| ([^|]+) \| (.+) \|$/gm)].filter((row) => row[1] !== 'Claude Agent SDK' && !row[1]!.startsWith('---'));
+  const cases = rows.flatMap((row) => {
+    const replacements = [...row[2]!.matchAll(/`([^`]+)`/g)].map((match) => /[A-Za-z]+/.exec(match[1]!)?.[0]).filter((word): word is string => word !== undefined);
+    return [...row[1]!.matchAll(/`([A-Za-z]+)`/g)].map((match) => [match[1]!, replacements] as const);
+  });
+
+  it.each(cases)('the hint for `%s` names what the table says to use', (name, replacements) => {
+    const message = messageFor(name);
+    if (!message.includes('is not an option of createAgent') || replacements.length === 0) return;
+    expect(replacements.some((word) => message.includes(word)), `${message}\nexpected one of: ${replacements.join(', ')}`).toBe(true);
+  });
+});
+
 describe('docs/migrating-from-claude-agent-sdk.md code', () => {
   it('every TypeScript block type-checks against the package, as pasted into a host', () => {
     const blocks = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
