@@ -41,10 +41,21 @@ import { MAX_SESSION_ID_BYTES, invalidSessionIdReason } from '../session/assert-
 import { assertToolSourceOptions } from '../tool-sources/index.js';
 import type { ClearingOptions, CompactionOptions, ContextOptions, MemoryToolOptions, SpillOptions } from '../context/index.js';
 
+/**
+ * The Claude Agent SDK's model aliases (a subagent's `model: 'sonnet'`), which are no model ids:
+ * wrapped as they are, the API would refuse them at the first call.
+ */
+const CLAUDE_MODEL_ALIASES: Readonly<Record<string, string>> = {
+  inherit: " For the parent's model (the Claude Agent SDK's 'inherit'), leave `model` out.",
+  sonnet: " 'sonnet' is an alias of the Claude Agent SDK, not a model id: model: anthropicModel({ model: \"claude-sonnet-4-6\" }).",
+  opus: " 'opus' is an alias of the Claude Agent SDK, not a model id: model: anthropicModel({ model: \"claude-opus-4-6\" }).",
+  haiku: " 'haiku' is an alias of the Claude Agent SDK, not a model id: model: anthropicModel({ model: \"claude-haiku-4-5\" }).",
+};
+
 /** A `Model`: an object with a `stream(request)` method (a model id string gets a hint to wrap it). */
 export const isModel: OptionCheck = (value, place) => {
   if (isObject(value) && typeof value.stream === 'function') return;
-  const fix = typeof value === 'string' ? ` For a model id, wrap it: model: anthropicModel({ model: ${JSON.stringify(value)} }).` : '';
+  const fix = typeof value !== 'string' ? '' : CLAUDE_MODEL_ALIASES[value] ?? ` For a model id, wrap it: model: anthropicModel({ model: ${JSON.stringify(value)} }).`;
   throw new ConfigurationError(
     `${optionProblem(place, 'a Model (an object with a `stream(request)` method), e.g. anthropicModel({ model: "claude-sonnet-4-6" }) or scriptedModel([...]) from agent-harness/testing', value)}${fix}`,
   );
@@ -57,7 +68,33 @@ const isTool: OptionCheck = (value, place) => {
     return;
   }
   if (isServerTool(value)) return;
-  throw new ConfigurationError(optionProblem(place, 'a tool made with defineTool({ name, description, inputSchema, execute }) (or serverTool())', value));
+  // A Claude Agent SDK port passes tool names (`tools: ['Read', 'Bash']`): say where those tools are.
+  const fix =
+    typeof value === 'string'
+      ? " A tool name is not a tool: Claude Code's Read, Write, Edit, Glob, Grep and Bash are workspaceTools({ cwd }) from agent-harness/node, and a list of names that may run unasked is an allow rule list: rules: { allow: ['Read'] }."
+      : '';
+  throw new ConfigurationError(`${optionProblem(place, 'a tool made with defineTool({ name, description, inputSchema, execute }) (or serverTool())', value)}${fix}`);
+};
+
+/** The Claude Agent SDK's preset objects (`{ type: 'preset', preset: 'claude_code' }`), which have nothing to name here. */
+function isClaudeCodePreset(value: unknown): boolean {
+  return isObject(value) && value.type === 'preset';
+}
+
+const isTools: OptionCheck = (value, place) => {
+  if (isClaudeCodePreset(value)) {
+    throw new ConfigurationError(
+      `${optionProblem(place, 'an array of tools made with defineTool()', value)} There is no Claude Code preset: pass the tools themselves, e.g. tools: workspaceTools({ cwd }) from agent-harness/node (Read, Write, Edit, Glob, Grep, Bash).`,
+    );
+  }
+  arrayOf(isTool, 'an array of tools made with defineTool()')(value, place);
+};
+
+const isSystem: OptionCheck = (value, place) => {
+  if (isClaudeCodePreset(value)) {
+    throw new ConfigurationError(`${optionProblem(place, 'a string', value)} There is no Claude Code prompt to start from or append to: pass your whole prompt, system: "You are …".`);
+  }
+  isString(value, place);
 };
 
 /** MCP servers and skills are checked by the tool sources, which know their shapes. */
@@ -179,8 +216,8 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   maxSubagentConcurrency: isPositiveInteger,
   verifyPlanOnCompletion: either('true, false, or { model? }', isBoolean, shape(VERIFY_ON_COMPLETION_SPEC, { usage: '{ model: anthropicModel({ model: "claude-haiku-4-5" }) }' })),
   model: required(isModel),
-  system: isString,
-  tools: arrayOf(isTool, 'an array of tools made with defineTool()'),
+  system: isSystem,
+  tools: isTools,
   mcpServers: isMcpServers,
   skills: isSkills,
   toolSearch: oneOf(['auto', 'regex', 'bm25', 'client']),

@@ -70,6 +70,14 @@ const ALLOWED: Record<string, readonly string[]> = {
   skills: ['tools', 'errors', 'types'],
   mcp: ['model', 'history', 'tools', 'permissions', 'errors', 'types'],
   'tool-sources': ['model', 'tools', 'tool-search', 'skills', 'mcp', 'errors', 'types'],
+  // The middle layers of docs/architecture.md ("permissions", then "plan, todos, session") and the
+  // Claude Code interop beside them: below the runtime, the loop and the agent.
+  ids: [],
+  permissions: ['model', 'history', 'events', 'hooks', 'tools', 'options', 'errors', 'types'],
+  plan: ['model', 'state', 'events', 'hooks', 'tools', 'options', 'errors', 'types'],
+  todos: ['model', 'plan', 'tools', 'options', 'types'],
+  session: ['model', 'state', 'events', 'permissions', 'plan', 'ids', 'options', 'errors', 'types'],
+  interop: ['model', 'state', 'plan', 'todos', 'options', 'errors', 'types'],
 };
 
 // The Node-only entries: `node`, `testing` (its messages server) and `bullmq` (BullMQ runs on Node).

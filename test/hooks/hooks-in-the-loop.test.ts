@@ -86,7 +86,7 @@ describe('hooks in the loop', () => {
     expect(model.remaining).toBe(1);
   });
 
-  it('a Stop hook sends the model back to work, a bounded number of times', async () => {
+  it('a Stop hook sends the model back to work at most three times; the stop after that runs no Stop hook (docs/migrating-from-claude-agent-sdk.md)', async () => {
     const model = scriptedModel(['first', 'second', 'third', 'fourth', 'fifth']);
     let calls = 0;
     const agent = createAgent({ model, hooks: { Stop: [{ hook: (input) => (calls++, { continue: true, reason: `Check your work (${input.stopHookActive})` }) }] } });
