@@ -1,4 +1,5 @@
 import type { PermissionOutcome } from '../decide-permission-types.js';
+import { copyToolInput } from '../../hooks/copy-tool-input.js';
 import { isReadOnlyCall } from '../is-read-only-call.js';
 import { withDescription } from '../describe-permission-update.js';
 import { suggestPermissionUpdates } from '../suggest-permission-updates.js';
@@ -67,7 +68,8 @@ export async function askStep(state: PipelineState, ask: AskRequest): Promise<Pe
     type: 'permission-request',
     toolUseId: state.args.toolUseId,
     toolName: tool.name,
-    input: state.input,
+    // A copy: a listener that changes it in place changes neither the question nor the call.
+    input: copyToolInput(state.input),
     reason: ask.reason,
     suggestions,
     ...(ask.blockedPath === undefined ? {} : { blockedPath: ask.blockedPath }),
