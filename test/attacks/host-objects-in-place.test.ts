@@ -107,3 +107,21 @@ describe('attack: a pending approval or an event changed in place by the host', 
     });
   }
 });
+
+describe('attack: a PostToolUse hook changes the tool\'s response in place', () => {
+  it('neither the model nor the host (the tool-result event\'s output) sees the change', async () => {
+    const count = defineTool({ name: 'count', description: 'Counts.', inputSchema: z.object({}), execute: () => ({ files: 3 }) });
+    const model = scriptedModel([turn(toolCall('count', {}, 'toolu_1')), 'ok']);
+    const agent = createAgent({
+      model,
+      tools: [count],
+      canUseTool: () => ({ behavior: 'allow' }),
+      hooks: { PostToolUse: [{ hook: ({ toolResponse }) => (((toolResponse as { files: unknown }).files = 'changed in place'), {}) }] },
+    });
+    const outputs: unknown[] = [];
+    agent.on('tool-result', (event) => void outputs.push(event.output));
+    expect((await agent.run('go').result).status).toBe('completed');
+    expect(outputs).toEqual([{ files: 3 }]);
+    expect(JSON.stringify(model.requests[1]!.messages.at(-1)!.content)).not.toContain('changed in place');
+  });
+});
