@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 describe('attack: hidden characters in the words of an "always allow" button', () => {
-  it('a Bash command and a path outside the workspace: descriptions show them as code points, on canUseTool and on the pending approval', async () => {
+  it('a Bash command and a path outside the workspace: descriptions and reasons show them as code points, on canUseTool and on the pending approval', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'attack-buttons-'));
     dirs.push(cwd);
     const calls = () =>
@@ -41,6 +41,10 @@ describe('attack: hidden characters in the words of an "always allow" button', (
     for (const description of descriptions) expect(description).not.toMatch(HIDDEN);
     expect(descriptions).toContain('Allow running commands that start with `npm<U+202E> test`');
     expect(descriptions.some((description) => description.includes('out<U+202E>side<U+200B>/'))).toBe(true);
+    // The reason drawn on the card quotes the model's path or command too.
+    const reasons = [...contexts, ...pendingApprovals].map((asked) => asked.reason as { message?: string });
+    expect(reasons.some((reason) => reason.message?.includes('out<U+202E>side'))).toBe(true);
+    for (const reason of reasons) expect(reason.message ?? '').not.toMatch(HIDDEN);
     // The rules themselves are kept as written: they must match the call.
     const bashRule = pendingApprovals[0]!.suggestions[0]!;
     expect(bashRule).toMatchObject({ type: 'addRules', rules: ['Bash(npm\u202e test:*)'] });
