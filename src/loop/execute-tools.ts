@@ -5,6 +5,7 @@ import type { RunAbort } from './run-abort.js';
 import { isReadOnlyCall } from '../permissions/is-read-only-call.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
 import { runHooks } from '../hooks/run-hooks.js';
+import { copyToolInput } from '../hooks/copy-tool-input.js';
 import { hasHooks } from '../hooks/has-hooks.js';
 import type { PermissionResult } from '../types/permission.js';
 import type { BatchCall, NestedRun, OpenBatch } from '../state/index.js';
@@ -354,7 +355,8 @@ async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: un
     event: 'PostToolUse',
     hooks: core.options.hooks,
     signal,
-    input: Object.assign(hookInputBase(core), { toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, toolResponse: value }),
+    // Its own copy of the output too: the host gets `value` as the tool-result event's `output`.
+    input: Object.assign(hookInputBase(core), { toolName: call.toolName, toolInput: input, toolUseId: call.toolUseId, toolResponse: copyToolInput(value) }),
   });
   reportHookErrors(core, post.errors);
   for (const output of post.outputs) {

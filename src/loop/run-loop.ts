@@ -1,4 +1,5 @@
 import { runEndError } from '../state/run-end-error.js';
+import { copyToolInput } from '../hooks/copy-tool-input.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { PlanVerification, RunResult, RunStatus, SubagentRunSummary } from '../events/run-result.js';
 import { normalizeAssistantMessage, type RefusedToolCall } from '../history/normalize-assistant-message.js';
@@ -236,7 +237,8 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
   const keepAnswer = (message: AssistantMessage, response: ModelResponse, measured: ContextUsage, refused: readonly RefusedToolCall[], uses: readonly ToolUseBlock[]) => {
     tracked(() => core.pushAssistant(message, response.id, response.usage, response.stopReason));
     core.emit({ type: 'context-usage', turn: turns, usage: measured });
-    for (const use of uses) core.emit({ type: 'tool-call', toolUseId: use.id, toolName: use.name, input: use.input });
+    // A copy of each input: the block is the history's, and a listener's change in place must not reach it or the call.
+    for (const use of uses) core.emit({ type: 'tool-call', toolUseId: use.id, toolName: use.name, input: copyToolInput(use.input) });
     const batch = core.state.openBatch;
     for (const refusal of refused) {
       const call = batch?.calls.find((candidate) => candidate.toolUseId === refusal.toolUseId);

@@ -4,6 +4,7 @@ import { parseRule } from './parse-rule.js';
 import type { PermissionMode, PermissionRuleInput, PermissionUpdate } from '../types/permission.js';
 import { ruleString } from './rule-input.js';
 import { ownValue } from '../model/own-value.js';
+import { revealHiddenCharacters } from '../tools/reveal-hidden-characters.js';
 
 /** Options of {@link describePermissionUpdate}. */
 export interface DescribePermissionUpdateOptions {
@@ -111,12 +112,17 @@ function joinWords(parts: readonly string[]): string {
  * writing any file in this project", `Bash(npm test:*)` "Allow running commands that start with
  * `npm test`", `setMode: acceptEdits` "Allow file edits in this project without asking, for the
  * rest of this session". Suggestions handed to `canUseTool` and pending approvals carry this as
- * their `description`.
+ * their `description`. Rules and paths are often the model's text: bidi, invisible and control
+ * characters in them are shown as `<U+202E>`, so a button's words cannot be reordered or hidden.
  * @example describePermissionUpdate({ type: 'addRules', behavior: 'allow', rules: ['Edit(src/**)'], destination: 'session' })
  * // 'Allow editing any file in src/'
  */
 export function describePermissionUpdate(update: PermissionUpdate, options: DescribePermissionUpdateOptions = {}): string {
   checkOptions<DescribePermissionUpdateOptions>(options, OPTIONS, { owner: 'describePermissionUpdate', optional: true });
+  return revealHiddenCharacters(updateInWords(update, options));
+}
+
+function updateInWords(update: PermissionUpdate, options: DescribePermissionUpdateOptions): string {
   const where = update.destination === 'host' ? ', and keep it beyond this session' : '';
   switch (update.type) {
     case 'addRules': {

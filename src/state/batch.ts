@@ -28,15 +28,26 @@ export function toolUseOf(state: SessionState, toolUseId: string): ToolUseBlock 
   return last.content.find((block): block is ToolUseBlock => block.type === 'tool_use' && block.id === toolUseId);
 }
 
+/** A copy of a pending approval (plain JSON in the state); one that cannot be copied is given as it is. */
+function copied<T>(approval: T): T {
+  try {
+    return structuredClone(approval);
+  } catch {
+    return approval;
+  }
+}
+
 /**
  * Every approval waiting for the host, flat: the session's own deferred calls, and those inside
  * the nested runs suspended calls wait on, each with its `path` — the `toolUseId`s from the
  * outermost call down to the call itself — as the host is shown them ({@link hostFacingApproval}).
+ * Each is a copy: a host that changes one in place (its `input`, say) changes neither the state
+ * nor what runs when it is allowed.
  */
 export function pendingApprovalsOf(state: SessionState, prefix: readonly string[] = []): PendingApproval[] {
   const pending: PendingApproval[] = [];
   for (const call of state.openBatch?.calls ?? []) {
-    if (call.state === 'deferred' && call.approval) pending.push({ ...hostFacingApproval(call.approval), path: [...prefix, call.toolUseId] });
+    if (call.state === 'deferred' && call.approval) pending.push({ ...copied(hostFacingApproval(call.approval)), path: [...prefix, call.toolUseId] });
     if (call.state === 'suspended' && call.nested) pending.push(...pendingApprovalsOf(call.nested.state, [...prefix, call.toolUseId]));
   }
   return pending;

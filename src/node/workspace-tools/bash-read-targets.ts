@@ -34,6 +34,26 @@ const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh', 'rbash', 'busybox']);
 
 /**
+ * The file a `@file` or `<file` argument names, as curl reads it (`-d @.env`, `--data-binary
+ * @.env`, `-F f=@.env;type=text/plain`, `-F f=<.env`, `--data-urlencode name@.env`): the file
+ * is read and sent. (`user@host` reads as a file `host` too: a rule on such a name is rare.)
+ */
+const FILE_REFERENCE = /^(?:[^=/@<;]*=)?[@<]([^;]+)|^[^=/@<;]+@([^;]+)/;
+
+/**
+ * The path-like parts of an argument ({@link pathsOf}) and the file of a `@file` reference in any of them.
+ */
+function pathsAndReferencesOf(value: string): string[] {
+  const paths = pathsOf(value);
+  for (const candidate of [value, ...paths]) {
+    const match = FILE_REFERENCE.exec(candidate);
+    const reference = match?.[1] ?? match?.[2];
+    if (reference !== undefined) paths.push(reference);
+  }
+  return paths;
+}
+
+/**
  * The path-like parts of an argument: the word, the value of `--opt=value` or `if=value`, the
  * path of `REV:path`, and what may follow a short option in its word (`date -f.env`, `file -m/x`).
  */
@@ -71,7 +91,7 @@ class ReadCollector {
 
   private read(word: ShellWord, asDirectory: boolean): void {
     if (word.hasExpansion) return this.unknown(`${word.value} is expanded at run time`);
-    for (const value of pathsOf(word.value)) {
+    for (const value of pathsAndReferencesOf(word.value)) {
       if (value === '' || value === '-') continue;
       if (word.hasGlob) {
         this.unknown(`the glob ${value} is expanded at run time`);

@@ -133,6 +133,16 @@ const WRITERS: Record<string, (args: readonly ShellWord[], name: string) => Writ
     });
     return named;
   },
+  // Tools that write the file an option names.
+  openssl: (args) => args.flatMap((arg, index) => (/^-(out|keyout|signkey-out)$/.test(arg.value) && args[index + 1] !== undefined ? [args[index + 1]!] : [])),
+  gpg: (args) => valuesOf(operands(args, ['-o', '--output']), '-o', '--output').filter((word) => word.value !== '-'),
+  'ssh-keygen': (args) => (args.some((arg) => /^-[a-zA-Z]*[lyBF]/.test(arg.value)) ? [] : valuesOf(operands(args, ['-f', '-C', '-N', '-t', '-b', '-P', '-O', '-Z', '-a']), '-f').flatMap((word) => [word, { ...word, value: `${word.value}.pub` }])),
+  script: (args) => {
+    const parsed = operands(args, ['-c', '--command', '-t', '--timing', '-T', '--log-timing', '-I', '--log-in', '-O', '--log-out', '-B', '--log-io', '-E', '--echo', '-m', '--logging-format']);
+    return [...parsed.operands.slice(0, 1), ...valuesOf(parsed, '-T', '--log-timing', '-I', '--log-in', '-O', '--log-out', '-B', '--log-io')];
+  },
+  // A database is created and changed by the statements given, or later ones.
+  sqlite3: (args) => operands(args, ['-cmd', '-separator', '-newline', '-nullvalue', '-vfs', '-init']).operands.slice(0, 1),
   unzip: (args) => (args.some((arg) => /^-[a-zA-Z]*[lpZt]/.test(arg.value)) ? [] : unknown('unzip extracts the files its archive names')),
   zip: (args) => operands(args).operands.slice(0, 1),
   patch: (args) => (args.some((arg) => arg.value === '--dry-run') ? [] : unknown('patch writes the files its patch names')),
@@ -151,6 +161,18 @@ const WRITERS: Record<string, (args: readonly ShellWord[], name: string) => Writ
       case 'rm':
       case 'mv':
         return rest;
+      case 'clone': {
+        // The destination, or a folder named after the repository when there is none.
+        const cloned = operands(afterSubcommand, ['-b', '--branch', '-o', '--origin', '--depth', '--reference', '--separate-git-dir', '-c', '--config', '-u', '--upload-pack', '--template', '-j', '--jobs', '--filter']);
+        const separate = valuesOf(cloned, '--separate-git-dir');
+        return cloned.operands.length >= 2 ? [cloned.operands[1]!, ...separate] : unknown('git clone names its folder after the repository');
+      }
+      case 'init':
+        return [...operands(afterSubcommand, ['--template', '--separate-git-dir', '-b', '--initial-branch', '--object-format', '--shared']).operands, ...valuesOf(operands(afterSubcommand, ['--separate-git-dir']), '--separate-git-dir')];
+      case 'worktree': {
+        const [action, ...worktreeArgs] = operands(afterSubcommand, ['-b', '-B', '--reason']).operands;
+        return action?.value === 'add' ? worktreeArgs.slice(0, 1) : [];
+      }
       case 'apply':
       case 'am':
         return afterSubcommand.some((arg) => arg.value === '--check' || arg.value === '--stat') ? [] : unknown(`git ${subcommand.value} writes the files its patch names`);
@@ -365,7 +387,8 @@ class WriteCollector {
  * operands of well-known writing commands — `tee`, `cp`/`mv`/`install`/`ln` (the destination,
  * `-t`; `mv` and links, `ln` and `cp -l`/`-s`, their sources too), `rm`, `rmdir`, `touch`, `mkdir`, `truncate`, `chmod`, `shred`,
  * `sed -i`, `perl -i`, `dd of=`, `sort -o`, `curl -o`, `wget -O`, `tar -f`, `git checkout -- …`,
- * `git restore`, `git rm`/`mv` — also behind `sudo`, `env`, `timeout`, `nice` …, in `bash -c`,
+ * `git restore`, `git rm`/`mv`, `git clone`/`init`/`worktree add`, `openssl -out`, `gpg -o`,
+ * `ssh-keygen -f`, `script`, `sqlite3` — also behind `sudo`, `env`, `timeout`, `nice` …, in `bash -c`,
  * `eval`, `env -S`, here-documents fed to a shell and substitutions, each relative to every
  * directory a `cd` may have led to, with their real paths. What cannot be named before the
  * command runs is `unknown`: expansions and globs in such places, `xargs rm`, `find -delete`,

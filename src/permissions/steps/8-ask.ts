@@ -1,4 +1,5 @@
 import type { PermissionOutcome } from '../decide-permission-types.js';
+import { copyToolInput } from '../../hooks/copy-tool-input.js';
 import { isReadOnlyCall } from '../is-read-only-call.js';
 import { withDescription } from '../describe-permission-update.js';
 import { suggestPermissionUpdates } from '../suggest-permission-updates.js';
@@ -9,6 +10,7 @@ import { permissionRequestHooksStep } from './8b-permission-request-hooks.js';
 import { canUseToolStep } from './8c-can-use-tool.js';
 import { defer, deny, type AskRequest, type PipelineState } from './pipeline-state.js';
 import { toolDisplay } from './tool-display.js';
+import { revealHiddenCharacters } from '../../tools/reveal-hidden-characters.js';
 
 /**
  * Whether switching to `acceptEdits` would approve this call: not when the session is already in
@@ -52,6 +54,10 @@ export async function askStep(state: PipelineState, ask: AskRequest): Promise<Pe
     const message = `Permission to use ${tool.name} was not granted: the session is in dontAsk mode, where calls that need approval are refused without asking. Work with what is already allowed.`;
     return deny(state, { type: 'mode', mode, message }, message);
   }
+  // The reason is drawn on the card, and a tool check's quotes the model's path or command: its
+  // hidden characters are shown as `<U+202E>`, as the display's are.
+  const message = (ask.reason as { message?: unknown }).message;
+  if (typeof message === 'string') ask = { ...ask, reason: { ...ask.reason, message: revealHiddenCharacters(message) } as typeof ask.reason };
   const suggestions = suggestionsFor(state, ask);
   if (ask.deferOnly) {
     await toolDisplay(state);
@@ -67,7 +73,8 @@ export async function askStep(state: PipelineState, ask: AskRequest): Promise<Pe
     type: 'permission-request',
     toolUseId: state.args.toolUseId,
     toolName: tool.name,
-    input: state.input,
+    // A copy: a listener that changes it in place changes neither the question nor the call.
+    input: copyToolInput(state.input),
     reason: ask.reason,
     suggestions,
     ...(ask.blockedPath === undefined ? {} : { blockedPath: ask.blockedPath }),

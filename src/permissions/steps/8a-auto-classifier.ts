@@ -1,6 +1,7 @@
 import type { PermissionOutcome } from '../decide-permission-types.js';
 import { raceAbort } from '../race-abort.js';
 import { readAnswer } from '../../options/read-answer.js';
+import { copyToolInput } from '../../hooks/copy-tool-input.js';
 import { allow, deny, interrupted, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
 
 function available(state: PipelineState): boolean {
@@ -17,7 +18,9 @@ function available(state: PipelineState): boolean {
 /**
  * Step 8a, `auto` mode only: the host's classifier decides what would be asked. Undecided, failed
  * or unavailable → `undefined` (the question goes on to the host). Plan approvals and questions
- * for the user are never classified: they are the host's.
+ * for the user are never classified: they are the host's. The classifier gets its own copy of the
+ * input, as hooks and `canUseTool` do: a change in place reaches neither the host's question nor
+ * the call that runs.
  */
 export async function autoClassifierStep(state: PipelineState, ask: AskRequest): Promise<PermissionOutcome | undefined> {
   const { mode, autoMode, tool, toolUseId } = state.args;
@@ -25,7 +28,7 @@ export async function autoClassifierStep(state: PipelineState, ask: AskRequest):
   const { signal } = state.args;
   let verdict;
   try {
-    const raced = await raceAbort(() => autoMode!.classify({ toolName: tool.name, input: state.input, toolUseId, signal }), signal);
+    const raced = await raceAbort(() => autoMode!.classify({ toolName: tool.name, input: copyToolInput(state.input), toolUseId, signal }), signal);
     if (raced.aborted) return interrupted(state);
     verdict = readAnswer(raced.value, ['behavior', 'message']) as typeof raced.value;
   } catch (error) {
