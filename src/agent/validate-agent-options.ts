@@ -36,7 +36,7 @@ import type { AgentDefinition } from '../runtime/agent-definition.js';
 import { CLAUDE_AGENT_SDK_HINTS } from './claude-agent-sdk-hints.js';
 import { assertToolJsonSchema } from '../tools/assert-tool-json-schema.js';
 import { isServerTool } from '../tools/server-tool.js';
-import { MAX_TIMER_MS } from '../session/bound-writes.js';
+import { MAX_TIMER_MS } from '../types/max-timer-ms.js';
 import { MAX_SESSION_ID_BYTES, invalidSessionIdReason } from '../session/assert-session-id.js';
 import { assertToolSourceOptions } from '../tool-sources/index.js';
 import type { ClearingOptions, CompactionOptions, ContextOptions, MemoryToolOptions, SpillOptions } from '../context/index.js';

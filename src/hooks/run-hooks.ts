@@ -6,7 +6,7 @@ import { describeThrown } from '../errors/describe-thrown.js';
 import { readAnswer } from '../options/read-answer.js';
 import { HOOK_OUTPUT_FIELDS } from './hook-output-fields.js';
 import { copyToolInput } from './copy-tool-input.js';
-import { MAX_TIMER_MS } from '../session/bound-writes.js';
+import { MAX_TIMER_MS } from '../types/max-timer-ms.js';
 
 /** The timeout of a hook without its own `timeoutMs`. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;

@@ -1,11 +1,10 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { MAX_TIMER_MS } from '../types/max-timer-ms.js';
 import type { McpServerConfig } from './mcp-server-config.js';
 import { assertMcpServerName } from './mcp-tool-name.js';
 
 const TYPES = ['http', 'sdk', 'stdio', 'transport'];
 
-/** The longest delay a timer waits (2^31-1 ms, about 24.8 days); Node fires a longer one after 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
 
 function positive(name: string, field: string, value: unknown): void {
   if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS)) {

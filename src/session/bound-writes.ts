@@ -3,9 +3,6 @@ import type { TranscriptWriter } from './journal.js';
 /** How long an interrupted run or `close()` waits on one unanswered store write by default. */
 export const DEFAULT_STORE_WRITE_GRACE_MS = 30_000;
 
-/** setTimeout's largest delay; a longer one fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
-
 /** The least time between two looks at the store, so a grace of 0 does not spin. */
 const MIN_CHECK_MS = 100;
 
