@@ -17,6 +17,8 @@ const LONG = 5000;
 const SHORT = 50;
 const FIXED_RUNS = fullRun ? 2000 : 500; // whole runs per batch
 const FIXED_BATCHES = fullRun ? 9 : 5;
+/** Whole runs of each loop before any is measured: V8 optimizes the run's code over the first few thousand (with 500, the quick mode's median read about twice the steady state). */
+const FIXED_WARMUP = 5000;
 
 const GOAL_TURN_RATIO = 3;
 const GOAL_FLAT = 1.25;
@@ -73,7 +75,7 @@ async function perTurn() {
  */
 async function fixedCosts(loops) {
   const model = toolTurnsModel({ toolName: 'trivial', toolTurns: 1 });
-  for (const loop of Object.values(loops)) for (let index = 0; index < FIXED_RUNS; index++) await loop(model, 'Go.', 2); // warm-up
+  for (const loop of Object.values(loops)) for (let index = 0; index < FIXED_WARMUP; index++) await loop(model, 'Go.', 2); // warm-up
   const walls = Object.fromEntries(Object.keys(loops).map((name) => [name, []]));
   const cpus = Object.fromEntries(Object.keys(loops).map((name) => [name, 0]));
   for (let batch = 0; batch < FIXED_BATCHES; batch++) {
