@@ -36,3 +36,14 @@ describe('MCP timeouts past what a timer can wait', () => {
     expect(result.content).toBe('(no notes)');
   });
 });
+
+describe('stdioMcpServer() timeouts past what a timer can wait', () => {
+  it('refuses them when the config is made, naming the option and the maximum (a plain positive number passed before)', async () => {
+    const { stdioMcpServer } = await import('agent-harness/node');
+    for (const field of ['toolTimeoutMs', 'maxTotalTimeoutMs', 'connectTimeoutMs'] as const) {
+      expect(() => stdioMcpServer({ command: 'node', [field]: 30 * 24 * 60 * 60 * 1000 })).toThrow(ConfigurationError);
+      expect(() => stdioMcpServer({ command: 'node', [field]: 2 ** 31 })).toThrow(new RegExp(`${field}.*at most 2147483647`));
+      expect(stdioMcpServer({ command: 'node', [field]: 2 ** 31 - 1 })[field]).toBe(2 ** 31 - 1);
+    }
+  });
+});

@@ -189,7 +189,7 @@ describe('stdioMcpServer', () => {
     refuse({ command: 'node', env: { PORT: 8080 } }, /stdioMcpServer: `env.PORT` must be a string, got 8080/);
     refuse({ command: 'node', stderr: 'stdout' }, /`stderr` must be one of "inherit", "ignore", "pipe", got the string "stdout"/);
     refuse({ type: 'stdio', command: 'node' }, /sets `type: 'stdio'` itself; leave `type` out/);
-    refuse({ command: 'node', toolTimeoutMs: -1 }, /`toolTimeoutMs` must be a positive number, got -1/);
+    refuse({ command: 'node', toolTimeoutMs: -1 }, /`toolTimeoutMs` must be a positive number of milliseconds, at most 2147483647 .*, got -1/);
     // onStderr is called only for a piped stderr: elsewhere it would be silently never called.
     refuse({ command: 'node', onStderr: () => undefined }, /`onStderr` receives the server's stderr only with `stderr: 'pipe'`, got stderr "inherit"/);
     expect(stdioMcpServer({ command: 'node', args: ['server.js'], stderr: 'pipe', onStderr: () => undefined, env: { A: 'b' }, toolTimeoutMs: 1000 })).toMatchObject({ type: 'stdio', command: 'node', args: ['server.js'] });
