@@ -1,4 +1,4 @@
-import { findFencedBlocks, jsonCandidates, type JsonCandidate, type JsonCandidateStrategy } from './json-candidates.js';
+import { findFencedBlocks, jsonCandidates, MAX_NESTING, nestsTooDeep, type JsonCandidate, type JsonCandidateStrategy } from './json-candidates.js';
 import { validateWithSchema, type InferSchemaOutput, type ValueSchema } from './value-schema.js';
 import { checkOptions, isSchema, type OptionsSpec } from '../options/index.js';
 
@@ -62,12 +62,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function tryParse(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+function tryParse(text: string): { ok: true; value: unknown } | { ok: false; message: string; tooDeep?: true } {
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
+  if (nestsTooDeep(value)) return { ok: false, message: `it nests arrays and objects more than ${MAX_NESTING} levels deep`, tooDeep: true };
+  return { ok: true, value };
 }
 
 /**
@@ -156,7 +159,7 @@ export function extractJson<S extends ValueSchema | undefined = undefined>(
   const { schema } = options;
   let schemaFailure: { issues: string[] } | undefined;
   let truncated: JsonCandidate | undefined;
-  let parseFailure: { candidate: JsonCandidate; message: string } | undefined;
+  let parseFailure: { candidate: JsonCandidate; message: string; tooDeep?: boolean } | undefined;
 
   let budgetExhausted = false;
   /** Values already validated (a nested value is also its parent's envelope variant). */
@@ -173,7 +176,7 @@ export function extractJson<S extends ValueSchema | undefined = undefined>(
       if (candidate.truncated) truncated ??= candidate;
       else if (parseFailure === undefined && candidate.text !== undefined && /^[{["]/.test(candidate.text)) {
         const parsed = tryParse(candidate.text);
-        if (!parsed.ok) parseFailure = { candidate, message: parsed.message };
+        if (!parsed.ok) parseFailure = { candidate, message: parsed.message, ...(parsed.tooDeep ? { tooDeep: true } : {}) };
       }
       continue;
     }
@@ -219,7 +222,9 @@ export function extractJson<S extends ValueSchema | undefined = undefined>(
       ok: false,
       reason: 'invalid-json',
       issues: [],
-      error: `Your answer has JSON that cannot be parsed (${parseFailure.message}). Use double quotes around keys and strings, no trailing commas and no comments. ${ASK_AGAIN}`,
+      error: parseFailure.tooDeep
+        ? `Your answer has JSON that nests arrays and objects more than ${MAX_NESTING} levels deep, which cannot be used. Send it again with less nesting. ${ASK_AGAIN}`
+        : `Your answer has JSON that cannot be parsed (${parseFailure.message}). Use double quotes around keys and strings, no trailing commas and no comments. ${ASK_AGAIN}`,
     };
   }
   return { ok: false, reason: 'no-json', issues: [], error: `Your answer contains no JSON. ${ASK_AGAIN}` };

@@ -143,10 +143,10 @@ describe('extractJson past stray brackets, and never unwrapping a span in the mi
 });
 
 describe('extractJson on large or deep inputs', () => {
-  it('returns a failure, never throws, for deeply nested input that fails the schema', () => {
+  it('returns a failure, never throws, for deeply nested input (refused for its nesting before any schema)', () => {
     for (const deep of ['['.repeat(5000) + ']'.repeat(5000), '{"a":'.repeat(40_000) + '1' + '}'.repeat(40_000)]) {
       const result = extractJson(deep, { schema: PlanSchema });
-      expect(result).toMatchObject({ ok: false, reason: 'schema' });
+      expect(result).toMatchObject({ ok: false, reason: 'invalid-json' });
     }
   });
 
