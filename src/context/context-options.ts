@@ -61,7 +61,9 @@ export interface CompactionOptions {
    */
   threshold?: number;
   /**
-   * Tokens kept free for the answer and the summary call.
+   * Tokens kept free for the answer and the summary call. At most half the window counts (a
+   * reserve sized for a large window, used by a subagent on a smaller model, would otherwise put
+   * the threshold at zero and compact before every request).
    * @default 20_000
    */
   outputReserve?: number;

@@ -187,7 +187,15 @@ describe('when to compact', () => {
   it('compacts at the lower of the threshold and the window less the output reserve', () => {
     expect(compactionThreshold(200_000)).toBe(180_000);
     expect(compactionThreshold(50_000)).toBe(30_000);
-    expect(compactionThreshold(10_000)).toBe(0);
+    // A reserve counts for at most half the window: a 20k reserve on a 10k window used to put the
+    // threshold at 0 (a compaction before every request), as did a 1M window's reserve on a 200k model.
+    expect(compactionThreshold(10_000)).toBe(5_000);
+    expect(compactionThreshold(200_000, { outputReserve: 200_000 })).toBe(100_000);
+    expect(compactionThreshold(200_000, { outputReserve: 250_000 })).toBe(100_000);
+    expect(compactionThreshold(200_000, { outputReserve: 100_000 })).toBe(100_000);
+    expect(compactionThreshold(200_000, { outputReserve: 60_000 })).toBe(140_000);
+    expect(compactionThreshold(200_000, { threshold: 0.3, outputReserve: 250_000 })).toBe(60_000);
+    expect(compactionThreshold(0)).toBe(0);
     expect(compactionThreshold(200_000, { threshold: 0.5, outputReserve: 0 })).toBe(100_000);
     expect(shouldCompact(contextUsage(179_999, 200_000, 'usage'))).toBe(false);
     expect(shouldCompact(contextUsage(180_000, 200_000, 'usage'))).toBe(true);
