@@ -1,6 +1,7 @@
-import { findFencedBlocks, jsonCandidates, MAX_NESTING, nestsTooDeep, type JsonCandidate, type JsonCandidateStrategy } from './json-candidates.js';
+import { findFencedBlocks, jsonCandidates, MAX_NESTING, type JsonCandidate, type JsonCandidateStrategy } from './json-candidates.js';
 import { validateWithSchema, type InferSchemaOutput, type ValueSchema } from './value-schema.js';
 import { checkOptions, isSchema, type OptionsSpec } from '../options/index.js';
+import { nestingDepthOver } from '../history/nesting-depth-over.js';
 
 /** How JSON wrapped in another layer was unwrapped. */
 export type JsonUnwrap =
@@ -69,7 +70,7 @@ function tryParse(text: string): { ok: true; value: unknown } | { ok: false; mes
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
-  if (nestsTooDeep(value)) return { ok: false, message: `it nests arrays and objects more than ${MAX_NESTING} levels deep`, tooDeep: true };
+  if (nestingDepthOver(value, MAX_NESTING)) return { ok: false, message: `it nests arrays and objects more than ${MAX_NESTING} levels deep`, tooDeep: true };
   return { ok: true, value };
 }
 

@@ -1,4 +1,5 @@
 import { isJsonPrefix } from './is-json-prefix.js';
+import { nestingDepthOver } from '../history/nesting-depth-over.js';
 
 /** Where a JSON candidate was found in a model's answer. */
 export type JsonCandidateStrategy = 'whole-text' | 'fenced-block' | 'balanced';
@@ -167,29 +168,6 @@ export function scanBalanced(
 export const MAX_NESTING = 64;
 
 /**
- * Whether `value` nests arrays and objects deeper than {@link MAX_NESTING}, walked without
- * recursion: a value nested thousands deep parses, but `JSON.stringify` (a store, an event's
- * copy) overflows the stack on it.
- */
-export function nestsTooDeep(value: unknown): boolean {
-  const values: unknown[] = [value];
-  const depths: number[] = [0];
-  while (values.length > 0) {
-    const current = values.pop();
-    const depth = depths.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
-    if (depth >= MAX_NESTING) return true;
-    for (const item of Array.isArray(current) ? current : Object.values(current)) {
-      if (typeof item === 'object' && item !== null) {
-        values.push(item);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return false;
-}
-
-/**
  * The parse of a candidate text; prose that cannot start JSON is turned down without `JSON.parse`,
  * and so is a value nested deeper than {@link MAX_NESTING}.
  */
@@ -201,7 +179,7 @@ function parseCandidate(text: string): { parses: boolean; value?: unknown } {
   } catch {
     return { parses: false };
   }
-  return nestsTooDeep(value) ? { parses: false } : { parses: true, value };
+  return nestingDepthOver(value, MAX_NESTING) ? { parses: false } : { parses: true, value };
 }
 
 /** After an opening bracket, JSON has a key or `}` (objects) or a value or `]` (arrays). */

@@ -74,7 +74,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Claude Code interop beside them: below the runtime, the loop and the agent.
   ids: [],
   permissions: ['model', 'history', 'events', 'hooks', 'tools', 'options', 'errors', 'types'],
-  plan: ['model', 'state', 'events', 'hooks', 'tools', 'options', 'errors', 'types'],
+  plan: ['model', 'history', 'state', 'events', 'hooks', 'tools', 'options', 'errors', 'types'],
   todos: ['model', 'plan', 'tools', 'options', 'types'],
   session: ['model', 'state', 'events', 'permissions', 'plan', 'ids', 'options', 'errors', 'types'],
   interop: ['model', 'state', 'plan', 'todos', 'options', 'errors', 'types'],
