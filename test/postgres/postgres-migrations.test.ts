@@ -95,8 +95,11 @@ describe.skipIf(!postgres.reachable)('migratePostgres: the entry-id index (migra
     const blocker = await openWriter(name);
     try {
       const migrating = migratePostgres({ pool: pool(), schema: name });
+      // Its failure is awaited from the start: the migration may see its connection end before the
+      // admin query that ends it returns (an unhandled rejection meanwhile, on a loaded machine).
+      const failed = expect(migrating).rejects.toThrow(/terminat/i);
       await admin!.query('SELECT pg_terminate_backend($1)', [await waitingIndexBuild(name)]);
-      await expect(migrating).rejects.toThrow(/terminat/i);
+      await failed;
       await blocker.query('ROLLBACK');
     } finally {
       blocker.release();
