@@ -1,8 +1,8 @@
 import type { McpServerConfig } from './mcp-server-config.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
 
-/** FNV-1a over UTF-16 units, from a given offset basis. */
-function fnv1a(text: string, basis: number): string {
+/** FNV-1a (32 bits) over UTF-16 units, from a given offset basis (FNV's own by default), as 8 hex digits. */
+export function fnv1a(text: string, basis = 0x811c9dc5): string {
   let hash = basis;
   for (let index = 0; index < text.length; index++) {
     hash ^= text.charCodeAt(index);

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { fnv1a } from './mcp-fingerprint.js';
 
 /** The prefix of every MCP tool name. */
 export const MCP_TOOL_PREFIX = 'mcp__';
@@ -23,12 +24,7 @@ export function assertMcpServerName(name: string): void {
 
 /** A short stable hash (FNV-1a, 6 hex digits) that keeps shortened names apart. */
 function shortHash(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0').slice(0, 6);
+  return fnv1a(text).slice(0, 6);
 }
 
 /**

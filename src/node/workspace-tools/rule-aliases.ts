@@ -1,28 +1,7 @@
-import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
-
-const MAX_LINK_DEPTH = 40;
-
-/** The real path of a path that may not exist yet: its nearest existing ancestor's, joined with the rest. */
-function realPathSync(absolutePath: string, depth = 0): string {
-  if (depth > MAX_LINK_DEPTH) return absolutePath;
-  try {
-    return realpathSync(absolutePath);
-  } catch {
-    // Missing: resolve the parent, then follow a dangling link where a write would land.
-  }
-  const parent = path.dirname(absolutePath);
-  if (parent === absolutePath) return absolutePath;
-  const candidate = path.join(realPathSync(parent, depth), path.basename(absolutePath));
-  try {
-    if (lstatSync(candidate).isSymbolicLink()) return realPathSync(path.resolve(path.dirname(candidate), readlinkSync(candidate)), depth + 1);
-  } catch {
-    // does not exist
-  }
-  return candidate;
-}
+import { realPathSync } from './real-path-sync.js';
 
 /** `target` relative to `root` when it lies inside it (`''` for the root itself), else `undefined`. */
 function within(root: string, target: string): string | undefined {

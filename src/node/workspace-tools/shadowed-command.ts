@@ -1,7 +1,8 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseShellCommand } from '../../permissions/shell/index.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
+import { realPathSync } from './real-path-sync.js';
 
 /** One directory of the Bash tool's `PATH`, and why a program found there cannot be trusted. */
 interface SearchDirectory {
@@ -28,22 +29,6 @@ const SHELL_BUILTINS: ReadonlySet<string> = new Set(['cd', 'echo', 'printf', 'pw
 /** Programs a read-only command starts by name from `PATH` in its turn (git's pinned external diff runs `diff`, its pager `cat`). */
 const STARTED_BY: Readonly<Record<string, readonly string[]>> = { git: ['diff', 'cat'] };
 
-/** The real path of `absolute`, or of its deepest existing ancestor with the rest joined on. */
-function realOrNearest(absolute: string): string {
-  const missing: string[] = [];
-  let current = absolute;
-  for (;;) {
-    try {
-      return path.join(realpathSync(current), ...missing.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return absolute;
-      missing.push(path.basename(current));
-      current = parent;
-    }
-  }
-}
-
 /**
  * Judges the directories of a `PATH` value: an empty or relative entry (`.`, `bin`, `::`) is
  * searched from whatever the working directory is, and an entry inside a workspace root holds
@@ -57,7 +42,7 @@ export function commandSearchPath(pathValue: string | undefined, boundary: Works
       const shown = entry === '' ? 'an empty entry (the working directory)' : `the relative entry ${JSON.stringify(entry)}`;
       return { entry, directory: entry, untrusted: `PATH has ${shown}` };
     }
-    const directory = realOrNearest(path.resolve(entry));
+    const directory = realPathSync(path.resolve(entry));
     return { entry, directory, untrusted: boundary.contains(directory) ? `PATH entry ${JSON.stringify(entry)} is inside the workspace` : undefined };
   });
   return { directories, boundary };
@@ -82,7 +67,7 @@ function nameProblem(name: string, searchPath: CommandSearchPath): string | unde
     if (!isProgram(file)) continue;
     if (untrusted !== undefined) return `${untrusted} and holds a program ${name}, which would run instead of the system's`;
     // A trusted directory's entry may still be a link to a program of the workspace (`npm link`).
-    const real = realOrNearest(file);
+    const real = realPathSync(file);
     return searchPath.boundary.contains(real) ? `${path.join(entry, name)} is a link to a program inside the workspace` : undefined;
   }
   return undefined;
