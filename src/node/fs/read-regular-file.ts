@@ -12,17 +12,26 @@ const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants
  * @throws the open's error otherwise: `ELOOP` for a symbolic link (the caller says what a link means).
  */
 export async function readRegularFile(path: string): Promise<string | undefined> {
-  let handle;
   try {
-    handle = await open(path, READ_FLAGS);
+    return (await readIfRegular(path, READ_FLAGS))?.text;
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     if (code === 'ENOENT' || code === 'EISDIR') return undefined;
     throw error;
   }
+}
+
+/**
+ * The UTF-8 text of the file opened at `path` with `flags`, when the open handle is a regular
+ * file (checked with `fstat`, so what is read is what was checked); undefined when a directory,
+ * FIFO, socket or device holds the name. Give `O_NONBLOCK` so that a FIFO does not wait for a writer.
+ * @throws the open's error.
+ */
+export async function readIfRegular(path: string, flags: number): Promise<{ text: string } | undefined> {
+  const handle = await open(path, flags);
   try {
     if (!(await handle.stat()).isFile()) return undefined;
-    return await handle.readFile('utf8');
+    return { text: await handle.readFile('utf8') };
   } finally {
     await handle.close();
   }

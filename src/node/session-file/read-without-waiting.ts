@@ -1,5 +1,5 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { readIfRegular } from '../fs/read-regular-file.js';
 
 /** Read-only and never waited on: a FIFO opens at once, without a writer (links are followed). */
 const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
@@ -11,13 +11,7 @@ const FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
  * @throws the open's error (`ENOENT` when nothing is there).
  */
 export async function readWithoutWaiting(path: string): Promise<string | 'not-a-file'> {
-  const handle = await open(path, FLAGS);
-  try {
-    if (!(await handle.stat()).isFile()) return 'not-a-file';
-    return await handle.readFile('utf8');
-  } finally {
-    await handle.close();
-  }
+  return (await readIfRegular(path, FLAGS))?.text ?? 'not-a-file';
 }
 
 /** {@link readWithoutWaiting}, synchronous (for an `exit` handler). */
