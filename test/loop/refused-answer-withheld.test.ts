@@ -213,6 +213,33 @@ describe('a session resumed after a refusal', () => {
   });
 });
 
+describe('a compaction after a refusal (agent.compact() before the next prompt)', () => {
+  const big = 'lorem ipsum dolor '.repeat(700);
+  it.each([
+    ['a refused text answer', turn('REFUSED-TEXT ' + big, { stopReason: 'refusal' })],
+    ['a refused answer with a call', turn(text('REFUSED-TEXT ' + big), toolCall('echo', { text: 'x' }, 'toolu_r'), { stopReason: 'refusal' })],
+  ])('%s: the summary request does not hold it, continue() still ends on it, and the next prompt is sent without it', async (_name, refused) => {
+    const { tool, ran } = echoTool();
+    const model = scriptedModel(['A1 ' + big, refused, '<summary>S</summary>', 'Next.']);
+    const agent = createAgent({ model, tools: [tool], context: { window: 200_000, clearing: false, compaction: { keepTokens: 1 } } });
+    await agent.run('P1').result;
+    await agent.run('P2').result;
+    const compaction = await agent.compact();
+    expect(compaction.compacted).toBe(true);
+    expect(sent(model.requests[2]!.messages)).not.toContain('REFUSED-TEXT');
+    const continued = await agent.continue().result;
+    expect(continued).toMatchObject({ status: 'completed', stopReason: 'refusal' });
+    expect(model.requests).toHaveLength(3);
+    await agent.run('P3').result;
+    const messages = model.requests[3]!.messages;
+    expect(validateMessagesRequest(messages)).toBeUndefined();
+    expect(sent(messages)).not.toContain('REFUSED-TEXT');
+    expect(sent(messages)).toMatch(NOTE);
+    expect(sent(messages)).toContain('P2');
+    expect(ran).toEqual([]);
+  });
+});
+
 describe('through anthropicModel and the loopback Messages API (which refuses what the API refuses)', () => {
   it('the request after a refusal is accepted and carries no refused answer', async () => {
     const server = await startMessagesServer({
