@@ -95,6 +95,19 @@ describe('the request after a refused answer', () => {
     expect(sent(model.requests.at(-1)?.messages ?? [])).not.toContain('Partial');
   });
 
+  it('two refusals in a row: each is withheld, and the request stays one the API accepts', async () => {
+    const model = scriptedModel([turn('FIRST-REFUSED', { stopReason: 'refusal' }), turn('SECOND-REFUSED', { stopReason: 'refusal' }), 'Finally.']);
+    const agent = createAgent({ model });
+    await agent.run('One.').result;
+    await agent.run('Two.').result;
+    const third = await agent.run('Three.').result;
+    expect(third).toMatchObject({ status: 'completed', text: 'Finally.' });
+    const messages = model.requests[2]!.messages;
+    expect(validateMessagesRequest(messages)).toBeUndefined();
+    expect(sent(messages)).not.toMatch(/FIRST-REFUSED|SECOND-REFUSED/);
+    expect(JSON.stringify(messages).match(/previous answer was stopped/g)).toHaveLength(2);
+  });
+
   it('refusedAnswers: keep sends the refused answer on, as before', async () => {
     const model = scriptedModel([turn('Sure, here is how to bu', { stopReason: 'refusal' }), 'Fine.']);
     const agent = createAgent({ model, refusedAnswers: 'keep' });
