@@ -262,6 +262,7 @@ export type {
   SpillEntry,
   ResultsClearedEntry,
   CompactionPauseEntry,
+  AnswerWithheldEntry,
   ContextResetEntry,
   CallResetEntry,
   DirectoriesChangedEntry,

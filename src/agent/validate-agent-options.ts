@@ -251,6 +251,7 @@ const AGENT_OPTIONS_SPEC: OptionsSpec<AgentOptions> = {
   maxToolConcurrency: isPositiveInteger,
   maxToolCallsPerTurn: isPositiveInteger,
   maxStreamRetries: isNonNegativeInteger,
+  refusedAnswers: oneOf(['withhold', 'keep']),
   streamRetryBackoff: either(
     'false, or { initialDelayMs?, maxDelayMs?, sleep?, random? }',
     accepts('false', (value) => value === false),

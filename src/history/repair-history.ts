@@ -1,6 +1,8 @@
 import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import { isBlankText, normalizeAssistantMessage } from './normalize-assistant-message.js';
 import { isEmptyErrorResult, REFUSED_WITHOUT_REASON } from './empty-error-result.js';
+import { repairAssistantBlocks } from './repair-assistant-blocks.js';
+import { resultWithoutBlankText } from './result-without-blank-text.js';
 
 /** What {@link repairHistory} returns. */
 export interface RepairedHistory {
@@ -24,7 +26,9 @@ function blocksOf(message: Message): ContentBlock[] {
  * inputs), adjacent messages of one role are joined, a history that starts with the model gets a
  * short first user message, every `tool_use` is answered in the next message — in order, first —
  * with the stored result or an error result saying it was lost, results that answer no call
- * go, and an error result with no content gets a sentence. A final assistant message's calls are left for the open batch. Pure; never throws.
+ * go, an error result with no content gets a sentence, blank text in a result goes, a thinking
+ * block without its signature goes, and so does a server tool's call without its result (or a
+ * result without its call) in a model's message (see `repairAssistantBlocks`). A final assistant message's calls are left for the open batch. Pure; never throws.
  */
 export function repairHistory(input: readonly unknown[]): RepairedHistory {
   const changes: string[] = [];
@@ -39,7 +43,9 @@ export function repairHistory(input: readonly unknown[]): RepairedHistory {
     }
     const blocks = blocksOf(message);
     if (message.role === 'assistant') {
-      const normalized = normalizeAssistantMessage({ role: 'assistant', content: blocks }, { takenIds: usedIds });
+      const repaired = repairAssistantBlocks(blocks);
+      for (const change of repaired.changes) changes.push(`message ${index + 1}: ${change}`);
+      const normalized = normalizeAssistantMessage({ role: 'assistant', content: repaired.content }, { takenIds: usedIds });
       for (const block of normalized.message.content) if (block.type === 'tool_use') usedIds.add((block as ToolUseBlock).id);
       for (const change of normalized.changes) changes.push(`message ${index + 1}: ${change}`);
       if (normalized.message.content.length > 0) messages.push(normalized.message);
@@ -48,6 +54,11 @@ export function repairHistory(input: readonly unknown[]): RepairedHistory {
     }
     let kept = blocks.filter((block) => !isBlankText(block));
     if (kept.length < blocks.length) changes.push(`message ${index + 1}: ${blocks.length - kept.length} blank text block(s) were dropped`);
+    const outputs = kept.map(resultWithoutBlankText);
+    if (outputs.some((block, position) => block !== kept[position])) {
+      changes.push(`message ${index + 1}: blank text in tool results was dropped (a result left without output says so)`);
+      kept = outputs;
+    }
     const said = kept.map((block) => (isEmptyErrorResult(block) ? { ...block, content: REFUSED_WITHOUT_REASON } : block));
     if (said.some((block, position) => block !== kept[position])) {
       changes.push(`message ${index + 1}: an error result with no content (refused by the API) was given one`);

@@ -5,6 +5,8 @@ import { isBlankText } from '../history/normalize-assistant-message.js';
 import type { ContentBlock, TextBlock } from '../model/messages.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { batchResults, type OpenBatch } from '../state/index.js';
+import type { EntryDraft } from '../state/entries.js';
+import { ANSWER_WITHHELD_NOTE } from './answer-withheld-note.js';
 import { reportHookErrors } from './execute-tools.js';
 import { refuseOpenCalls, SUPERSEDED_BY_PROMPT } from './refuse-call.js';
 import type { RunAbort } from './run-abort.js';
@@ -52,6 +54,11 @@ export async function submitPrompt(
     for (const output of submit.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
   }
 
+  // After a refusal the refused answer is left out of what the model is sent from now on (a fresh
+  // context an approved plan asked for drops it anyway). The entry goes in one append with the
+  // prompt: a history left ending on the refused prompt alone would have continue() answer it again.
+  const withheld: EntryDraft | undefined =
+    core.state.endedOnRefusal && core.options.refusedAnswers !== 'keep' && !core.state.contextReset ? { kind: 'answer-withheld', note: ANSWER_WITHHELD_NOTE } : undefined;
   const blocks: ContentBlock[] = [];
   const batch: OpenBatch | undefined = core.state.openBatch;
   if (batch) {
@@ -64,10 +71,12 @@ export async function submitPrompt(
     if (blocks.length > 0) tracked(() => core.appendUserContent(blocks.splice(0)));
     tracked(() => core.startFreshContext(carried));
   }
+  if (withheld) blocks.push({ type: 'text', text: ANSWER_WITHHELD_NOTE });
   blocks.push(...core.takeReminders(), ...context);
   if (typeof prompt === 'string') blocks.push({ type: 'text', text: prompt });
   else blocks.push(...prompt.filter((block) => !isBlankText(block)));
   if (instruction) blocks.push({ type: 'text', text: instruction });
-  tracked(() => core.appendUserContent(blocks));
+  if (withheld) tracked(() => core.commit(withheld, { kind: 'message', message: { role: 'user', content: blocks } }));
+  else tracked(() => core.appendUserContent(blocks));
   return undefined;
 }

@@ -370,4 +370,18 @@ export interface AgentOptions {
    * @default { initialDelayMs: 500, maxDelayMs: 8000 }
    */
   streamRetryBackoff?: StreamRetryBackoff | false;
+  /**
+   * What the model is sent, after a refusal (an answer it stopped with stop reason `refusal`), of
+   * that refused answer. `withhold`: the next prompt's request leaves the refused answer out (with
+   * its tool calls, none of which ran), and the model is told in a short note that its previous
+   * answer was withheld; the user's messages stay. The API asks for the refused turn to be removed
+   * or rephrased before going on, since a conversation that still holds it tends to be refused
+   * again. The transcript keeps the refused answer (its `message` entry, then an
+   * `answer-withheld` entry); `agent.messages`, the history the model is sent, no longer holds
+   * it. To leave the prompt that was refused out too, fork the session before it
+   * (`agent.fork({ upTo })`). `keep`: the refused answer stays in the history and is sent on.
+   * Subagents inherit it.
+   * @default 'withhold'
+   */
+  refusedAnswers?: 'withhold' | 'keep';
 }

@@ -2,7 +2,7 @@ import type { SessionEntry } from '../state/entries.js';
 import type { AgentCore } from './agent-core.js';
 
 /** Entries that rewrite the history (or the request prefix) rather than append to it. */
-const REWRITES = new Set<string>(['checkpoint', 'results-cleared', 'compact-boundary', 'context-reset', 'prefix']);
+const REWRITES = new Set<string>(['checkpoint', 'results-cleared', 'compact-boundary', 'context-reset', 'prefix', 'answer-withheld']);
 
 /**
  * Calibrates a resumed agent's context estimate as the agent that wrote the session had it: by

@@ -40,6 +40,9 @@ export function forkState(source: SessionState, options: ForkOptions, planModeIn
       state.messages = state.messages.slice(0, keep);
       state.messageUsage = state.messageUsage.slice(0, keep);
       delete state.openBatch;
+      // Any cut leaves out the refused answer a history may end on (the last answer): the fork
+      // does not end on a refusal, and its next prompt has nothing to withhold.
+      delete state.endedOnRefusal;
       if (state.spilled) state.spilled = spillsNamedIn(state.spilled, state.messages);
       // The cut history may predate the mode's reminder: tell the fork's model its mode again.
       const reminder = modeReminder(state.permissionMode, { planModeInstructions });

@@ -4,6 +4,7 @@ import type { Usage } from '../model/usage.js';
 import type { EntryDraft, SessionEntry } from './entries.js';
 import type { BatchCall, SessionState } from './session-state.js';
 import { setOwnField } from '../model/set-own-field.js';
+import { withholdRefusedAnswer } from './withhold-refused-answer.js';
 
 /**
  * The one place a session's state changes: applies a transcript entry (or a draft of one) to
@@ -130,6 +131,9 @@ export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft
     case 'compaction-pause':
       if (entry.resumesAt !== undefined) state.autoCompactionResumesAt = entry.resumesAt;
       else delete state.autoCompactionResumesAt;
+      break;
+    case 'answer-withheld':
+      withholdRefusedAnswer(state, entry.note);
       break;
     default:
       // Audit and bookkeeping entries (permission decisions, resolved approvals, runs, plan

@@ -248,6 +248,20 @@ export interface ResultsClearedEntry extends EntryBase {
 }
 
 /**
+ * The answer the model stopped as a refusal (the session's last answer) is left out of the
+ * conversation the model is sent from now on, with the answers to its calls (none of which ran),
+ * and `note` is queued for the next user message to tell the model so. The refused answer stays
+ * in the transcript (its `message` entry); only the history sent on changes. Written when a
+ * prompt follows a refusal (see the agent option `refusedAnswers`).
+ */
+export interface AnswerWithheldEntry extends EntryBase {
+  /** The entry's type. */
+  kind: 'answer-withheld';
+  /** What the model is told in place of its answer. */
+  note: string;
+}
+
+/**
  * Automatic compaction paused after a compaction that did not help (`resumesAt` set), or the
  * pause ended (`resumesAt` absent). Sessions written before this entry existed load unpaused.
  */
@@ -340,7 +354,8 @@ export type SessionEntry =
   | CheckpointEntry
   | SpillEntry
   | ResultsClearedEntry
-  | CompactionPauseEntry;
+  | CompactionPauseEntry
+  | AnswerWithheldEntry;
 
 /** The entry format versions this build reads. */
 export const SUPPORTED_ENTRY_VERSIONS: readonly number[] = [1, 2];

@@ -123,6 +123,8 @@ function checkEntry(entry: SessionEntry): void {
     validateSessionState(nested.state, 'nested.state');
   } else if (entry.kind === 'compaction-pause' && entry.resumesAt !== undefined && !isTokenCount(entry.resumesAt)) {
     throw new Error(`resumesAt: expected a count of tokens, got ${JSON.stringify(entry.resumesAt)}`);
+  } else if (entry.kind === 'answer-withheld' && typeof entry.note !== 'string') {
+    throw new Error(`note: expected the text the model is told in place of its refused answer (a string), got ${JSON.stringify(entry.note) ?? 'none'}`);
   }
 }
 

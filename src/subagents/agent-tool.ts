@@ -82,9 +82,11 @@ export function createAgentTools(
     if (result.status === 'interrupted' && !signal.aborted) parent().nestedStopRequested = true;
     if (result.status === 'awaiting-approval') return suspendCall({ agentId: core.agentId!, state: structuredClone(core.state), data: { ...data } });
     // The parent model is told when the report it gets is a cut-off one, or a refusal.
-    if (result.status === 'completed') return completedReport(result);
+    if (result.status === 'completed') return completedReport(result, core.options.refusedAnswers !== 'keep');
     const why = result.status === 'error' ? `failed: ${(result.error?.message ?? 'unknown error').replace(/\.$/, '')}` : `stopped before finishing (${result.status})`;
-    return toolOutput(`The ${data.subagentType} subagent ${why}.${result.text ? ` Its last message: ${result.text}` : ''}`, { isError: true });
+    // A refused last message is withheld as a completed one is (see completedReport).
+    const last = result.text && !(result.stopReason === 'refusal' && core.options.refusedAnswers !== 'keep') ? ` Its last message: ${result.text}` : '';
+    return toolOutput(`The ${data.subagentType} subagent ${why}.${last}`, { isError: true });
   };
 
   const agentTool = defineTool({

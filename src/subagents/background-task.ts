@@ -133,7 +133,7 @@ export function startBackgroundTask(args: StartBackgroundTaskArgs): string {
           : finish(
               endStatus(result.status),
               // A completed report says so when it was cut off or refused, as a foreground one does.
-              result.status === 'completed' ? completedReport(result) : result.text || result.error?.message || (parent.treeClosed ? '(stopped: the agent was closed while it ran)' : `(ended: ${result.status})`),
+              result.status === 'completed' ? completedReport(result, parent.options.refusedAnswers !== 'keep') : result.text || result.error?.message || (parent.treeClosed ? '(stopped: the agent was closed while it ran)' : `(ended: ${result.status})`),
             ),
       // Stopped while it waited for a place: it never started.
       (error: unknown) => (!began && signal.aborted ? finish('interrupted', NEVER_STARTED) : finish('failed', describeThrown(error))),

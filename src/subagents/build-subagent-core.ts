@@ -162,6 +162,7 @@ export function buildSubagentCore(setup: SubagentSetup, state?: SessionState): A
     ...(from.maxStreamRetries !== undefined ? { maxStreamRetries: from.maxStreamRetries } : {}),
     ...(from.streamRetryBackoff !== undefined ? { streamRetryBackoff: from.streamRetryBackoff } : {}),
     ...(from.toolSearch !== undefined ? { toolSearch: from.toolSearch } : {}),
+    ...(from.refusedAnswers !== undefined ? { refusedAnswers: from.refusedAnswers } : {}),
   };
   const context = subagentContext(from.context, model.modelId === from.model.modelId);
   if (context !== undefined) options.context = context;

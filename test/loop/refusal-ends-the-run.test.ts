@@ -211,7 +211,7 @@ describe('a refused answer left with open calls (a snapshot taken mid-answer, a 
     expect(JSON.stringify(resumed.messages.at(-1))).toContain('refusal');
   });
 
-  it('a new prompt answers them as not run first, then goes on with the prompt', async () => {
+  it('a new prompt leaves the refused answer and its calls out of the request, none run, and goes on with the prompt', async () => {
     const left = await snapshotMidRefusal();
     const { tool, ran } = countingTool();
     const model = scriptedModel(['Here is something else.']);
@@ -220,8 +220,25 @@ describe('a refused answer left with open calls (a snapshot taken mid-answer, a 
     expect(ran).toEqual([]);
     expect(result).toMatchObject({ status: 'completed', text: 'Here is something else.' });
     expect(model.requests).toHaveLength(1);
+    const sent = model.requests[0]!.messages;
+    expect(sent.map((message) => message.role)).toEqual(['user']);
+    expect(JSON.stringify(sent)).not.toContain('Sure, let me');
+    expect(JSON.stringify(sent)).not.toContain('toolu_a');
+    expect(JSON.stringify(sent)).toContain('withheld');
+  });
+
+  it('with refusedAnswers: keep, a new prompt answers them as not run first, then goes on with the refused answer still sent', async () => {
+    const left = await snapshotMidRefusal();
+    const { tool, ran } = countingTool();
+    const model = scriptedModel(['Here is something else.']);
+    const resumed = createAgent({ model, tools: [tool], resume: left, refusedAnswers: 'keep', canUseTool: async () => ({ behavior: 'allow' }) });
+    const result = await resumed.run('Something else then.').result;
+    expect(ran).toEqual([]);
+    expect(result).toMatchObject({ status: 'completed', text: 'Here is something else.' });
+    expect(model.requests).toHaveLength(1);
     expect(unansweredCalls(model.requests[0]!.messages)).toEqual([]);
     expect(JSON.stringify(model.requests[0]!.messages)).toContain('stopped its answer as a refusal');
+    expect(JSON.stringify(model.requests[0]!.messages)).not.toContain('withheld');
   });
 
   it('continue() with an outputSchema: a StructuredOutput call of the refused answer is not taken as the answer', async () => {

@@ -1,5 +1,5 @@
 // A subagent whose model refuses: none of its refused calls runs, the parent's model is told it was
-// a refusal (not a finished report), and the parent's run goes on from its own, unrefused history.
+// a refusal (not a finished report; what it had written is withheld unless `refusedAnswers: 'keep'`), and the parent's run goes on from its own, unrefused history.
 import { describe, expect, it } from 'vitest';
 import { createAgent, defineTool, type AgentEvent, type Message } from 'agent-harness';
 import { z } from 'zod';
@@ -35,7 +35,20 @@ describe('a refusal inside a subagent', () => {
     const content = JSON.stringify(told.content);
     expect(content).toContain('refusal');
     expect(content).not.toContain('finished without a final message');
-    if (partial) expect(content).toContain(partial);
+    // The refused text is withheld from the parent's history (refused context would go on in it).
+    if (partial) expect(content).not.toContain(partial);
+    if (partial) expect(content).toContain('withheld');
+  });
+
+  it('with refusedAnswers: keep, the parent model gets the refused text as a cut-off report', async () => {
+    const child = scriptedModel([turn(text('Sure, looking up'), toolCall('lookup', { q: 'x' }), { stopReason: 'refusal' })]);
+    const parent = scriptedModel([turn(toolCall('Agent', { description: 'research', prompt: 'look', subagent_type: 'worker' }, 'toolu_agent')), 'Done.']);
+    const { tool } = countingTool();
+    const agent = createAgent({ model: parent, tools: [tool], refusedAnswers: 'keep', agents: { worker: { description: 'Works.', prompt: 'Work.', model: child } } });
+    await agent.run('go').result;
+    const told = resultsOf(parent.requests[1]!.messages).find((block) => block.tool_use_id === 'toolu_agent')!;
+    expect(JSON.stringify(told.content)).toContain('Sure, looking up');
+    expect(JSON.stringify(told.content)).toContain('refusal');
   });
 });
 
@@ -52,7 +65,7 @@ describe('a refusal inside a background subagent', () => {
     const event = (await ended) as { output: string; task: { status: string } };
     expect(event.task.status).toBe('completed');
     expect(event.output).toContain('refusal');
-    if (partial) expect(event.output).toContain(partial);
+    if (partial) expect(event.output).not.toContain(partial);
     await agent.run('what happened?').result;
     expect(JSON.stringify(parent.requests.at(-1)!.messages.at(-1))).toContain('refusal');
   });
