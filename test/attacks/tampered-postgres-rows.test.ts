@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { createAgent, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
 import { postgresSessionStore } from 'agent-harness/postgres';
 import { scriptedModel } from 'agent-harness/testing';
-import { loadTranscript } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { postgres } from '../postgres/postgres-test-database.js';
 import { postgresTestScope } from '../postgres/postgres-test-scope.js';
+import { corrupt, load, session } from './tampered-store.js';
 
 const scope = postgresTestScope();
 const admin = scope.admin;
@@ -25,26 +25,6 @@ function setup() {
 }
 
 type Setup = ReturnType<typeof setup>;
-
-/** A session of `count` entries written by the store; its entries. */
-async function session({ store }: Setup, sessionId: string, count = 4, idPrefix = sessionId): Promise<SessionEntry[]> {
-  const make = entryMaker(sessionId, 0, idPrefix);
-  const entries = Array.from({ length: count }, (_, index) => make.userText(`${sessionId} ${index + 1}`));
-  await store.append(sessionId, entries, { expectedRevision: 0 });
-  return entries;
-}
-
-async function load({ store }: Setup, sessionId: string) {
-  const warnings: string[] = [];
-  const loaded = await loadTranscript(store, sessionId, { onWarning: (warning) => warnings.push(warning.message) });
-  return { ids: loaded.entries.map((entry) => entry.id), revision: loaded.revision, lastId: loaded.lastId, warnings };
-}
-
-async function corrupt(context: Setup, sessionId: string): Promise<SessionStoreCorruptError> {
-  const error = await load(context, sessionId).catch((caught: unknown) => caught);
-  expect(SessionStoreCorruptError.isInstance(error), String(error)).toBe(true);
-  return error as SessionStoreCorruptError;
-}
 
 /** Sets row `seq`'s entry to `entry` (a value or SQL text). */
 const setRow = (context: Setup, sessionId: string, seq: number, entry: unknown) =>

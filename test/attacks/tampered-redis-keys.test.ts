@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { createAgent, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
 import { redisSessionStore } from 'agent-harness/redis';
 import { scriptedModel } from 'agent-harness/testing';
-import { loadTranscript } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { redis } from '../redis/redis-test-server.js';
 import { redisTestScope } from '../redis/redis-test-scope.js';
+import { corrupt, load, session } from './tampered-store.js';
 
 const scope = redisTestScope();
 const admin = scope.admin;
@@ -22,25 +22,6 @@ function setup() {
 }
 
 type Setup = ReturnType<typeof setup>;
-
-async function session({ store }: Setup, sessionId: string, count = 4): Promise<SessionEntry[]> {
-  const make = entryMaker(sessionId);
-  const entries = Array.from({ length: count }, (_, index) => make.userText(`${sessionId} ${index + 1}`));
-  await store.append(sessionId, entries, { expectedRevision: 0 });
-  return entries;
-}
-
-async function load({ store }: Setup, sessionId: string) {
-  const warnings: string[] = [];
-  const loaded = await loadTranscript(store, sessionId, { onWarning: (warning) => warnings.push(warning.message) });
-  return { ids: loaded.entries.map((entry) => entry.id), revision: loaded.revision, lastId: loaded.lastId, warnings };
-}
-
-async function corrupt(context: Setup, sessionId: string, action?: Promise<unknown>): Promise<SessionStoreCorruptError> {
-  const error = await (action ?? load(context, sessionId)).then(() => undefined, (caught: unknown) => caught);
-  expect(SessionStoreCorruptError.isInstance(error), String(error)).toBe(true);
-  return error as SessionStoreCorruptError;
-}
 
 const setElement = (context: Setup, sessionId: string, seq: number, entry: unknown) => admin!.lset(context.entries(sessionId), seq - 1, typeof entry === 'string' ? entry : JSON.stringify(entry));
 
