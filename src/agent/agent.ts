@@ -13,7 +13,7 @@ import type { ContentBlock, Message } from '../model/messages.js';
 import type { PendingApproval } from '../types/pending-approval.js';
 import type { PermissionMode, PermissionRules } from '../types/permission.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
-import { writeError } from '../loop/write-error.js';
+import { flushWriteError, writeError } from '../loop/write-error.js';
 import type { SessionState } from '../state/index.js';
 import type { Model } from '../model/model.js';
 import { prepareOutput, type OutputRequest } from '../loop/structured-output.js';
@@ -473,9 +473,8 @@ export class Agent {
     }
     const saved = await this.core.savePlan(text);
     // Resolved only once recorded: a host that saw it resolve can rely on a resume finding the plan.
-    await this.core.flush();
-    const failure = this.core.writeFailure;
-    if (failure) throw writeError(this.core, failure);
+    const failure = await flushWriteError(this.core);
+    if (failure) throw failure;
     return saved;
   }
 
@@ -520,9 +519,7 @@ export class Agent {
    */
   async flush(): Promise<void> {
     await this.ready;
-    await this.core.flush();
-    const failure = this.core.writeFailure;
-    if (failure) throw failure;
+    await this.core.flushOrThrow();
   }
 
   /** Plain JSON holding everything needed to continue this session in any process. */
@@ -546,8 +543,7 @@ export class Agent {
       // A fork with tool sources connects its own MCP servers first.
       await fork.ready;
       if (plan) await fork.core.savePlan(plan.text);
-      await fork.core.flush();
-      if (fork.core.writeFailure) throw fork.core.writeFailure;
+      await fork.core.flushOrThrow();
     } catch (error) {
       // A fork that failed (its id taken by a stored session, a store that refused it) is closed,
       // so it does not hold the session id: resuming that session in this process still works.

@@ -168,8 +168,7 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore, sourc
   } else if (core.plan && !(await core.planStore.exists(core.plan.name))) {
     await core.planStore.write(core.plan.name, core.plan.text);
   }
-  await core.flush();
-  if (core.writeFailure) throw core.writeFailure;
+  await core.flushOrThrow();
   core.loadWarnings = warnings;
   return core;
 }

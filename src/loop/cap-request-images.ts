@@ -1,6 +1,7 @@
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolResultBlock, ToolResultContentBlock } from '../model/messages.js';
 import { base64Reader, imageDimensions, type ImageDimensions } from '../model/image-dimensions.js';
 import { imageMediaType, type ImageMediaType } from '../model/image-media-type.js';
+import { forEachMedia, type MediaBlock } from './for-each-media.js';
 
 /**
  * The most images one request carries: the Messages API refuses a request with more (100 for
@@ -102,42 +103,8 @@ function note(image: ImageBlock, reason: DropReason): TextBlock {
   return block;
 }
 
-/**
- * Calls `visit` with every image block of `messages[from..to)` (tool results' images included),
- * oldest first, and `visitDocument` with every document block.
- */
-function forEachImage(messages: readonly Message[], visit: (image: ImageBlock) => void, from = 0, to = messages.length, visitDocument?: (document: ContentBlock) => void): void {
-  for (let index = from; index < to; index++) {
-    const content = messages[index]!.content;
-    if (typeof content === 'string') continue;
-    for (const block of content) {
-      if (block.type === 'image') visit(block as ImageBlock);
-      else if (block.type === 'document') visitDocument?.(block);
-      else if (block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content)) {
-        for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) {
-          if (inner.type === 'image') visit(inner);
-          else if ((inner as { type: string }).type === 'document') visitDocument?.(inner as unknown as ContentBlock);
-        }
-      }
-    }
-  }
-}
-
-/** Whether a message holds an image or a document (in a tool result too): most hold neither. */
-function holdsMedia(message: Message): boolean {
-  const content = message.content;
-  if (typeof content === 'string') return false;
-  for (const block of content) {
-    if (block.type === 'image' || block.type === 'document') return true;
-    if (block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content)) {
-      for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) {
-        const type = (inner as { type: string }).type;
-        if (type === 'image' || type === 'document') return true;
-      }
-    }
-  }
-  return false;
-}
+/** Whether `messages[index]` holds an image or a document (in a tool result too): most hold neither. */
+const holdsMedia = (messages: readonly Message[], index: number): boolean => forEachMedia(messages, () => true, index, index + 1);
 
 /** The base64 characters of an image or a document (0 for a URL, file or text source). */
 function charsOf(image: ImageBlock | ContentBlock): number {
@@ -175,7 +142,7 @@ const tallies = new WeakMap<readonly Message[], ImageTally>();
  */
 function imageTotals(messages: readonly Message[]): ImageTally {
   // A run's first request (one message, most often with no media) needs no tally to keep.
-  if (messages.length <= 1 && (messages.length === 0 || !holdsMedia(messages[0]!))) return NO_MEDIA;
+  if (messages.length <= 1 && (messages.length === 0 || !holdsMedia(messages, 0))) return NO_MEDIA;
   let tally = tallies.get(messages);
   if (tally === undefined || tally.counted > messages.length - 1 || (tally.counted > 0 && messages[tally.counted - 1] !== tally.last)) {
     tally = { counted: 0, last: undefined, images: 0, chars: 0, documents: 0, documentChars: 0, tooLarge: 0, large: 0 };
@@ -186,20 +153,21 @@ function imageTotals(messages: readonly Message[]): ImageTally {
     const counting = tally;
     // Most messages hold no media: the walk (and its closures) only for those that do.
     for (let index = tally.counted; index < settled; index++) {
-      if (holdsMedia(messages[index]!)) forEachImage(messages, (image) => tallyImage(counting, image), index, index + 1, (document) => tallyDocument(counting, document));
+      if (holdsMedia(messages, index)) forEachMedia(messages, (block) => tallyMedia(counting, block), index, index + 1);
     }
     tally.counted = settled;
     tally.last = messages[settled - 1];
   }
-  if (settled === messages.length || !holdsMedia(messages[settled]!)) return tally;
+  if (settled === messages.length || !holdsMedia(messages, settled)) return tally;
   const totals: ImageTally = { ...tally };
-  forEachImage(messages, (image) => tallyImage(totals, image), settled, messages.length, (document) => tallyDocument(totals, document));
+  forEachMedia(messages, (block) => tallyMedia(totals, block), settled, messages.length);
   return totals;
 }
 
-function tallyDocument(tally: ImageTally, document: ContentBlock): void {
+function tallyMedia(tally: ImageTally, block: MediaBlock): void {
+  if (block.type === 'image') return tallyImage(tally, block);
   tally.documents++;
-  tally.documentChars += charsOf(document);
+  tally.documentChars += charsOf(block);
 }
 
 function tallyImage(tally: ImageTally, image: ImageBlock): void {
@@ -242,7 +210,7 @@ export function capRequestImages(messages: readonly Message[]): readonly Message
   const maxImages = Math.max(0, MAX_IMAGES_PER_REQUEST - totals.documents);
   const maxChars = Math.max(0, MAX_IMAGE_BASE64_CHARS_PER_REQUEST - totals.documentChars);
   const images: ImageBlock[] = [];
-  forEachImage(messages, (image) => void images.push(image));
+  forEachMedia(messages, (block) => void (block.type === 'image' && images.push(block)));
   const dropped = new Map<ImageBlock, DropReason>();
   let count = 0;
   let chars = 0;

@@ -24,7 +24,7 @@ import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
 import { hookInputBase, reportHookErrors } from './execute-tools.js';
 import { noteCompaction } from './compaction-pause.js';
-import { writeError } from './write-error.js';
+import { flushWriteError } from './write-error.js';
 import { capRequestImages } from './cap-request-images.js';
 import { keepLatestPrompt, type LatestPromptCut } from './keep-latest-prompt.js';
 import { questionTools } from './question-tools.js';
@@ -266,11 +266,10 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   // store refused (another instance wrote first, the lease was lost) would be paid for and lost,
   // and a process killed in that turn would leave the paid summary unstored, to be asked for again.
   if (core.journal) {
-    await core.flush();
-    if (core.writeFailure) {
+    const failure = await flushWriteError(core);
+    if (failure) {
       // The events of the compaction were not delivered (their entries were not stored): the host
       // is told it failed, the stored history being the one before it.
-      const failure = writeError(core, core.writeFailure);
       core.emit({ type: 'compaction-end', trigger, tokensBefore, tokensAfter: tokensBefore, summarizedMessages: 0, keptMessages: messages.length, usage, error: failure });
       throw failure;
     }

@@ -1,4 +1,5 @@
 import type { ContentBlock, Message, TextBlock, ToolResultBlock, ToolResultContentBlock } from '../model/messages.js';
+import { forEachMedia } from './for-each-media.js';
 import type { MediaRefusal } from './media-refusal.js';
 
 // The test of a refusal is a file of its own (read on every refused request); the repair below is
@@ -18,8 +19,6 @@ export interface DroppedMedia {
 }
 
 type MediaBlock = ContentBlock & { type: 'image' | 'document'; source?: { type?: string; media_type?: string; data?: unknown; url?: unknown } };
-
-const isMedia = (block: { type: string }): block is MediaBlock => block.type === 'image' || block.type === 'document';
 
 /** Base64 characters of a media block (0 for a URL or file source). */
 function charsOf(block: MediaBlock): number {
@@ -51,16 +50,7 @@ function note(block: MediaBlock, refusal: MediaRefusal): TextBlock {
 /** Every media block of `messages[from..]`, tool results' included, oldest first. */
 function mediaIn(messages: readonly Message[], from: number): MediaBlock[] {
   const found: MediaBlock[] = [];
-  for (let index = from; index < messages.length; index++) {
-    const content = messages[index]!.content;
-    if (typeof content === 'string') continue;
-    for (const block of content) {
-      if (isMedia(block)) found.push(block);
-      else if (block.type === 'tool_result' && Array.isArray((block as ToolResultBlock).content)) {
-        for (const inner of (block as ToolResultBlock).content as ToolResultContentBlock[]) if (isMedia(inner)) found.push(inner as MediaBlock);
-      }
-    }
-  }
+  forEachMedia(messages, (block) => void found.push(block as MediaBlock), from);
   return found;
 }
 

@@ -4,7 +4,7 @@ import type { Usage } from '../model/usage.js';
 import { spanAttributes, type SpanLike } from '../telemetry/index.js';
 import { runCompaction } from './run-compaction.js';
 import { mediaRefusal } from './media-refusal.js';
-import { loadOnce } from '../runtime/load-once.js';
+import { loadOnce } from '../lazy/load-once.js';
 import { refusedForSize, tooLargeToSend } from './refused-for-size.js';
 import type { ModelError } from '../errors/model-error.js';
 import { prepareRequest } from './prepare-request.js';

@@ -1,5 +1,5 @@
 import type { AgentCore } from '../runtime/agent-core.js';
-import { loadOnce } from '../runtime/load-once.js';
+import { loadOnce } from '../lazy/load-once.js';
 import type { CompactHistoryOptions, CompactionResult } from './compact-history.js';
 
 const loadCompactHistory = loadOnce(() => import('./compact-history.js'));

@@ -3,6 +3,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import type { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { loadOnce } from '../lazy/load-once.js';
 
 /** The parts of `@modelcontextprotocol/sdk` the client adapter uses. */
 export interface McpSdk {
@@ -26,40 +27,33 @@ function missing(cause: unknown): ConfigurationError {
   );
 }
 
-let sdk: Promise<McpSdk> | undefined;
-let httpSdk: Promise<McpHttpSdk> | undefined;
-
 /**
  * Loads the SDK's client on first use: hosts that configure no MCP server never load it (it is an
- * optional peer dependency), and the core bundle does not import it.
+ * optional peer dependency), and the core bundle does not import it. A failed load is forgotten.
  * @throws ConfigurationError when the package is not installed.
  */
-export function loadMcpSdk(): Promise<McpSdk> {
-  sdk ??= Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/inMemory.js'), import('@modelcontextprotocol/sdk/types.js')]).then(
+export const loadMcpSdk: () => Promise<McpSdk> = loadOnce(() =>
+  Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/inMemory.js'), import('@modelcontextprotocol/sdk/types.js')]).then(
     ([client, inMemory, types]) => ({ Client: client.Client, InMemoryTransport: inMemory.InMemoryTransport, ToolSchema: types.ToolSchema }),
     (cause: unknown) => {
-      sdk = undefined;
       throw missing(cause);
     },
-  );
-  return sdk;
-}
+  ),
+);
 
 /**
- * Loads the streamable HTTP transport on first use of an `http` server.
+ * Loads the streamable HTTP transport on first use of an `http` server. A failed load is forgotten.
  * @throws ConfigurationError when the package is not installed.
  */
-export function loadMcpHttpSdk(): Promise<McpHttpSdk> {
-  httpSdk ??= Promise.all([import('@modelcontextprotocol/sdk/client/streamableHttp.js'), import('@modelcontextprotocol/sdk/client/auth.js')]).then(
+export const loadMcpHttpSdk: () => Promise<McpHttpSdk> = loadOnce(() =>
+  Promise.all([import('@modelcontextprotocol/sdk/client/streamableHttp.js'), import('@modelcontextprotocol/sdk/client/auth.js')]).then(
     ([http, auth]) => ({
       StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
       StreamableHTTPError: http.StreamableHTTPError,
       UnauthorizedError: auth.UnauthorizedError,
     }),
     (cause: unknown) => {
-      httpSdk = undefined;
       throw missing(cause);
     },
-  );
-  return httpSdk;
-}
+  ),
+);

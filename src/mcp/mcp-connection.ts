@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpConnectionError } from '../errors/mcp-connection-error.js';
+import { loadOnce } from '../lazy/load-once.js';
 import { raceAbort } from '../permissions/race-abort.js';
 import type { ConnectedClient } from './connect-mcp-client.js';
 import type { McpServerConfig, McpServerStatus } from './mcp-server-config.js';
@@ -15,22 +16,12 @@ export interface McpConnectionListener {
 
 type McpClientCode = typeof import('./mcp-client-code.js');
 
-/** The client code, once loaded: a connected server has loaded it, so its calls read it without waiting. */
-let clientCode: McpClientCode | undefined;
-let clientCodeLoading: Promise<McpClientCode> | undefined;
-
 /**
- * Loads the client code on the first connection attempt (it is asynchronous anyway). A load that
+ * Loads the client code on the first connection attempt (it is asynchronous anyway); a connected
+ * server has loaded it, so its calls read `loadClientCode.loaded` without waiting. A load that
  * failed is forgotten, so the next attempt (a reconnection, the next agent) tries again.
  */
-const loadClientCode = (): Promise<McpClientCode> =>
-  (clientCodeLoading ??= import('./mcp-client-code.js').then(
-    (module) => (clientCode = module),
-    (error: unknown) => {
-      clientCodeLoading = undefined;
-      throw error;
-    },
-  ));
+const loadClientCode = loadOnce((): Promise<McpClientCode> => import('./mcp-client-code.js'));
 
 const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
 const DEFAULT_MAX_TOTAL_TIMEOUT_MS = 3_600_000;
@@ -110,7 +101,7 @@ export class McpConnection {
       return (await client.callTool({ name: toolName, arguments: input }, undefined, options)) as McpCallResult;
     } catch (error) {
       if (signal.aborted) throw error;
-      const { classifyCallError, totalTimeoutError } = clientCode ?? (await loadClientCode());
+      const { classifyCallError, totalTimeoutError } = loadClientCode.loaded ?? (await loadClientCode());
       if (call.signal.reason instanceof TotalTimeout) throw totalTimeoutError(this.name, toolName, maxTotal, error);
       const classified = classifyCallError(error, this.name, toolName, timeout, connected?.closeReason());
       if (classified.connectionLost) this.#lost(client);
@@ -261,7 +252,7 @@ export class McpConnection {
           refresh.again = false;
           if (this.#connected?.client !== client) return;
           try {
-            const { listMcpTools } = clientCode ?? (await loadClientCode());
+            const { listMcpTools } = loadClientCode.loaded ?? (await loadClientCode());
             const tools = await listMcpTools(client, { timeoutMs: this.config.connectTimeoutMs ?? 30_000 });
             if (this.#connected?.client === client) this.#listener.onTools(this, tools);
           } catch {

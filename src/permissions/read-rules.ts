@@ -1,8 +1,6 @@
 import type { ReadTargets, Tool, ToolStateStore } from '../tools/types.js';
-import { splitGlobBase } from './compile-glob.js';
 import { compileRule, matchesPath, type CompiledRule, type RuleBehavior } from './compile-rule.js';
-import { normalizePath, toWorkspacePath } from './workspace-path.js';
-import { describeThrown } from '../errors/describe-thrown.js';
+import { declaredTargets, uncheckablePathRule } from './path-rule-targets.js';
 
 /**
  * Read rules for every tool: a `Read(pattern)` deny or ask rule protects the paths it matches
@@ -15,42 +13,23 @@ export const READ_TOOL_NAME = 'Read';
 /** `agent.toolState` key prefix of the Read rules a directory search must skip: `permissions.read-rules:<toolUseId>` → rule strings. */
 export const READ_RULES_KEY_PREFIX = 'permissions.read-rules:';
 
+/** Whether a rule is a `Read(pattern)` rule. */
+const isReadPathRule = (rule: CompiledRule): boolean => rule.toolName === READ_TOOL_NAME && rule.pattern !== undefined;
+
 /** Whether a list has a `Read(pattern)` rule (only then is it worth asking a tool what a call reads). */
 export function hasReadPathRule(rules: readonly CompiledRule[]): boolean {
-  return rules.some((rule) => rule.toolName === READ_TOOL_NAME && rule.pattern !== undefined);
+  return rules.some(isReadPathRule);
 }
 
 /** What a call reads, per its tool; a tool whose `reads` throws counts as reading something unknown. */
 export function readTargetsOf(tool: Pick<Tool, 'name' | 'ruleTarget'>, input: unknown): ReadTargets | undefined {
-  const reads = tool.ruleTarget?.reads;
-  if (reads === undefined || tool.name === READ_TOOL_NAME) return undefined;
-  try {
-    return reads(input);
-  } catch (error) {
-    return { paths: [], unknown: `what the call reads could not be determined (${describeThrown(error)})` };
-  }
-}
-
-const segments = (path: string) => path.split('/').filter((segment) => segment !== '' && segment !== '.');
-const isPrefix = (shorter: string[], longer: string[]) => shorter.length <= longer.length && shorter.every((segment, index) => segment === longer[index]);
-
-/** Whether a Read rule's glob may match a path below `directory` (or the directory itself). */
-export function couldMatchBelow(rule: CompiledRule, directory: string, cwd: string | undefined): boolean {
-  if (rule.pattern === undefined) return false;
-  const located = toWorkspacePath(directory, cwd);
-  const { base } = splitGlobBase(normalizePath(rule.pattern.replace(/\\/g, '/')));
-  if (rule.pathAbsolute) {
-    if (located.absolute === undefined) return true;
-    return isPrefix(segments(base), segments(located.absolute)) || isPrefix(segments(located.absolute), segments(base));
-  }
-  if (base === '.' || located.relative === '.') return true;
-  return isPrefix(segments(base), segments(located.relative)) || isPrefix(segments(located.relative), segments(base));
+  return tool.name === READ_TOOL_NAME ? undefined : declaredTargets(tool.ruleTarget?.reads, input, 'reads');
 }
 
 /** The first Read rule of a list (deny or ask) that matches one of the paths a call reads. */
 export function matchReadPaths(rules: readonly CompiledRule[], targets: ReadTargets, behavior: RuleBehavior, cwd: string | undefined): string | undefined {
   for (const rule of rules) {
-    if (rule.toolName !== READ_TOOL_NAME || rule.pattern === undefined) continue;
+    if (!isReadPathRule(rule)) continue;
     if (targets.paths.some((path) => matchesPath(rule, path, behavior, cwd))) return rule.rule;
   }
   return undefined;
@@ -61,12 +40,7 @@ export function matchReadPaths(rules: readonly CompiledRule[], targets: ReadTarg
  * directory below which the rule may match and does not skip such files itself.
  */
 export function uncheckableRead(rules: readonly CompiledRule[], targets: ReadTargets, cwd: string | undefined): string | undefined {
-  for (const rule of rules) {
-    if (rule.toolName !== READ_TOOL_NAME || rule.pattern === undefined) continue;
-    if (targets.unknown !== undefined) return rule.rule;
-    if (!targets.skipsRuleMatches && (targets.directories ?? []).some((directory) => couldMatchBelow(rule, directory, cwd))) return rule.rule;
-  }
-  return undefined;
+  return uncheckablePathRule(rules, isReadPathRule, targets.unknown, targets.skipsRuleMatches ? [] : (targets.directories ?? []), cwd);
 }
 
 /** Remembers, for one call that skips what the rules keep from reading, which Read rules those are. */

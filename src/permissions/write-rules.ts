@@ -1,7 +1,6 @@
 import type { Tool, WriteTargets } from '../tools/types.js';
 import { matchesPath, type CompiledRule, type RuleBehavior } from './compile-rule.js';
-import { describeThrown } from '../errors/describe-thrown.js';
-import { couldMatchBelow } from './read-rules.js';
+import { declaredTargets, uncheckablePathRule } from './path-rule-targets.js';
 
 /**
  * Write rules for every tool: an `Edit(pattern)` or `Write(pattern)` deny or ask rule protects the
@@ -24,13 +23,7 @@ export function hasWritePathRule(rules: readonly CompiledRule[]): boolean {
 
 /** What a call writes, per its tool; a tool whose `writes` throws counts as writing something unknown. */
 export function writeTargetsOf(tool: Pick<Tool, 'name' | 'ruleTarget'>, input: unknown): WriteTargets | undefined {
-  const writes = tool.ruleTarget?.writes;
-  if (writes === undefined) return undefined;
-  try {
-    return writes(input);
-  } catch (error) {
-    return { paths: [], unknown: `what the call writes could not be determined (${describeThrown(error)})` };
-  }
+  return declaredTargets(tool.ruleTarget?.writes, input, 'writes');
 }
 
 /** The first write rule of a list (deny or ask) that matches one of the paths a call writes. */
@@ -52,10 +45,5 @@ const BELOW = '\u0000any';
  * a directory below which the rule may match (`rm -r build` and `Edit(**\/.env)`).
  */
 export function uncheckableWrite(rules: readonly CompiledRule[], targets: WriteTargets, cwd: string | undefined): string | undefined {
-  for (const rule of rules) {
-    if (!isWritePathRule(rule)) continue;
-    if (targets.unknown !== undefined) return rule.rule;
-    if ((targets.directories ?? []).some((directory) => couldMatchBelow(rule, directory, cwd))) return rule.rule;
-  }
-  return undefined;
+  return uncheckablePathRule(rules, isWritePathRule, targets.unknown, targets.directories ?? [], cwd);
 }

@@ -249,10 +249,7 @@ export class AgentCore implements AgentServices {
       // Own keys only: a key such as `toString` or `constructor` is the host's, unset until set.
       get: <T>(key: string) => ownValue(core.state.toolState, key) as T | undefined,
       set: (key, value) => core.commit({ kind: 'tool-state', key, value }),
-      flush: async () => {
-        await core.flush();
-        if (core.writeFailure) throw core.writeFailure;
-      },
+      flush: () => core.flushOrThrow(),
     };
     // A subagent's file checkpoints are the session's: rewinding the parent undoes its changes.
     this.toolState = withSessionFileCheckpoints(own, () =>
@@ -443,6 +440,16 @@ export class AgentCore implements AgentServices {
   /** Resolves once every entry and event so far is stored and delivered. */
   flush(): Promise<void> {
     return this.journal?.flush() ?? Promise.resolve();
+  }
+
+  /**
+   * Resolves once every entry and event so far is stored and delivered, as {@link flush}.
+   * @throws the store's failure as it is (`SessionConflictError` for a stale copy) when a write failed.
+   */
+  async flushOrThrow(): Promise<void> {
+    await this.flush();
+    const failure = this.writeFailure;
+    if (failure) throw failure;
   }
 
   /** The store refused or failed a write: nothing more can be recorded. */

@@ -57,9 +57,10 @@ for (const entry of imports) {
 const ALLOWED: Record<string, readonly string[]> = {
   errors: [],
   types: [],
+  lazy: [],
   telemetry: [],
   options: ['errors'],
-  model: ['errors', 'types'],
+  model: ['lazy', 'errors', 'types'],
   history: ['model', 'errors', 'types'],
   state: ['model', 'history', 'errors', 'types'],
   events: ['model', 'state', 'errors', 'types'],
@@ -68,7 +69,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   context: ['model', 'tools', 'permissions', 'options', 'errors', 'types'],
   'tool-search': ['model', 'tools', 'errors', 'types'],
   skills: ['tools', 'errors', 'types'],
-  mcp: ['model', 'history', 'tools', 'permissions', 'errors', 'types'],
+  mcp: ['model', 'history', 'tools', 'permissions', 'lazy', 'errors', 'types'],
   'tool-sources': ['model', 'tools', 'tool-search', 'skills', 'mcp', 'errors', 'types'],
   // The middle layers of docs/architecture.md ("permissions", then "plan, todos, session") and the
   // Claude Code interop beside them: below the runtime, the loop and the agent.

@@ -5,11 +5,11 @@
 // error event, no unhandled rejection), no second end is recorded over the first, and the session
 // goes on, the model told once.
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createAgent, defineTool, type Agent, type AgentEvent } from 'agent-harness';
+import { createAgent, type Agent, type AgentEvent } from 'agent-harness';
 import { migratePostgres, postgresSessionStore } from 'agent-harness/postgres';
-import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { scriptedModel } from 'agent-harness/testing';
 import { dropSchema, postgres, testPool, testSchema } from '../postgres/postgres-test-database.js';
+import { backgroundJob } from './background-job.js';
 
 const agents: Agent[] = [];
 const cleanups: Array<() => Promise<void>> = [];
@@ -27,18 +27,9 @@ describe.skipIf(!postgres.reachable)('attack: a background task still running wh
       await pool.end();
     });
     await migratePostgres({ pool, schema });
-    let release!: () => void;
-    const opened = new Promise<void>((resolve) => (release = resolve));
-    const wait = defineTool({ name: 'wait', description: 'Waits.', inputSchema: z.object({}), readOnly: true, execute: async () => (await opened, 'waited') });
-    const agentsOption = (model: ReturnType<typeof scriptedModel>) => ({ worker: { description: 'w', prompt: 'w', model } });
-    const background = toolCall('Agent', { description: 'long job', prompt: 'do it', subagent_type: 'worker', run_in_background: true }, 'p_bg');
+    const { release, wait, agentsOption, starter } = backgroundJob();
 
-    const first = createAgent({
-      model: scriptedModel([turn(background), 'Started.']),
-      tools: [wait],
-      agents: agentsOption(scriptedModel([turn(toolCall('wait', {}, 'c_wait')), 'done: 7'])),
-      store: postgresSessionStore({ pool, schema }),
-    });
+    const first = starter(postgresSessionStore({ pool, schema }));
     agents.push(first);
     expect((await first.run('Start the job.').result).status).toBe('completed');
 

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createAgent, defineTool, SessionLockedError, type Agent, type AgentEvent } from 'agent-harness';
+import { createAgent, SessionLockedError, type Agent, type AgentEvent } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
-import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { scriptedModel } from 'agent-harness/testing';
+import { backgroundJob } from './background-job.js';
 
 const dirs: string[] = [];
 const agents: Agent[] = [];
@@ -23,18 +23,9 @@ describe('attack: a background task still running when another process loads the
   it('the second writer is refused while the first holds the session; the task ends once, as completed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'bg-two-processes-'));
     dirs.push(dir);
-    let release!: () => void;
-    const opened = new Promise<void>((resolve) => (release = resolve));
-    const wait = defineTool({ name: 'wait', description: 'Waits.', inputSchema: z.object({}), readOnly: true, execute: async () => (await opened, 'waited') });
-    const agentsOption = (model: ReturnType<typeof scriptedModel>) => ({ worker: { description: 'w', prompt: 'w', model } });
-    const background = toolCall('Agent', { description: 'long job', prompt: 'do it', subagent_type: 'worker', run_in_background: true }, 'p_bg');
+    const { release, wait, agentsOption, starter } = backgroundJob();
 
-    const first = createAgent({
-      model: scriptedModel([turn(background), 'Started.']),
-      tools: [wait],
-      agents: agentsOption(scriptedModel([turn(toolCall('wait', {}, 'c_wait')), 'done: 7'])),
-      store: fileSessionStore({ dir }),
-    });
+    const first = starter(fileSessionStore({ dir }));
     agents.push(first);
     const errors: unknown[] = [];
     first.on('error', (event: Extract<AgentEvent, { type: 'error' }>) => errors.push(event.error));

@@ -3,57 +3,28 @@
 // load what is good (with a warning naming what was skipped, as docs/stores.md says for damaged
 // data) or fail with the documented error naming the entry and the cure: never loaded silently,
 // never a raw driver error, never a SessionConflictError that a reload cannot get past.
-import type pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
 import { postgresSessionStore } from 'agent-harness/postgres';
 import { scriptedModel } from 'agent-harness/testing';
-import { loadTranscript } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
-import { dropSchema, postgres, testPool, testSchema } from '../postgres/postgres-test-database.js';
+import { postgres } from '../postgres/postgres-test-database.js';
+import { postgresTestScope } from '../postgres/postgres-test-scope.js';
+import { corrupt, load, session } from './tampered-store.js';
 
-const admin = postgres.reachable ? testPool(2) : undefined;
-const pools: pg.Pool[] = [];
-const schemas: string[] = [];
-afterEach(async () => {
-  await Promise.all(pools.splice(0).map((created) => created.end()));
-  for (const name of schemas.splice(0)) await dropSchema(admin!, name);
-});
-afterAll(() => admin?.end());
+const scope = postgresTestScope();
+const admin = scope.admin;
 
 /** A fresh schema with a store on it; `sql` runs as the hand that edits the rows. */
 function setup() {
-  const schema = testSchema();
-  schemas.push(schema);
-  const pool = testPool(2);
-  pools.push(pool);
-  const store = postgresSessionStore({ pool, schema });
+  const schema = scope.schema();
+  const store = postgresSessionStore({ pool: scope.pool(2), schema });
   const t = (table: string) => `"${schema}".${table}`;
   const sql = (text: string, values: unknown[] = []) => admin!.query(text, values);
   return { schema, store, t, sql };
 }
 
 type Setup = ReturnType<typeof setup>;
-
-/** A session of `count` entries written by the store; its entries. */
-async function session({ store }: Setup, sessionId: string, count = 4, idPrefix = sessionId): Promise<SessionEntry[]> {
-  const make = entryMaker(sessionId, 0, idPrefix);
-  const entries = Array.from({ length: count }, (_, index) => make.userText(`${sessionId} ${index + 1}`));
-  await store.append(sessionId, entries, { expectedRevision: 0 });
-  return entries;
-}
-
-async function load({ store }: Setup, sessionId: string) {
-  const warnings: string[] = [];
-  const loaded = await loadTranscript(store, sessionId, { onWarning: (warning) => warnings.push(warning.message) });
-  return { ids: loaded.entries.map((entry) => entry.id), revision: loaded.revision, lastId: loaded.lastId, warnings };
-}
-
-async function corrupt(context: Setup, sessionId: string): Promise<SessionStoreCorruptError> {
-  const error = await load(context, sessionId).catch((caught: unknown) => caught);
-  expect(SessionStoreCorruptError.isInstance(error), String(error)).toBe(true);
-  return error as SessionStoreCorruptError;
-}
 
 /** Sets row `seq`'s entry to `entry` (a value or SQL text). */
 const setRow = (context: Setup, sessionId: string, seq: number, entry: unknown) =>
@@ -240,9 +211,7 @@ describe.skipIf(!postgres.reachable)('attack: PostgreSQL rows tampered with by h
     }
     await setRow(context, 'a-damaged', 1, `{"kind":"message"}`);
     await context.sql(`UPDATE ${context.t('sessions')} SET pending_rule = 0`);
-    const extra = testPool(2);
-    pools.push(extra);
-    const other = postgresSessionStore({ pool: extra, schema: context.schema });
+    const other = postgresSessionStore({ pool: scope.pool(2), schema: context.schema });
     expect((await other.listPending!()).map((session) => session.sessionId)).toEqual(['b-waiting']);
   });
 

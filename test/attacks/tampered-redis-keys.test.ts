@@ -3,53 +3,25 @@
 // to list elements and hash fields. Each must load what is good (with a warning naming what was
 // skipped, as docs/stores.md says for damaged data) or fail with the documented error naming the
 // entry or field and the cure: never loaded silently, never a raw Redis or Lua error.
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
 import { redisSessionStore } from 'agent-harness/redis';
 import { scriptedModel } from 'agent-harness/testing';
-import { loadTranscript } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
-import { dropPrefix, redis, testClient, testPrefix } from '../redis/redis-test-server.js';
+import { redis } from '../redis/redis-test-server.js';
+import { redisTestScope } from '../redis/redis-test-scope.js';
+import { corrupt, load, session } from './tampered-store.js';
 
-const admin = redis.reachable ? testClient() : undefined;
-const clients: Redis[] = [];
-const prefixes: string[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.quit()));
-  for (const prefix of prefixes.splice(0)) await dropPrefix(admin!, prefix);
-});
-afterAll(() => admin?.quit());
+const scope = redisTestScope();
+const admin = scope.admin;
 
 function setup() {
-  const keyPrefix = testPrefix();
-  prefixes.push(keyPrefix);
-  const client = testClient();
-  clients.push(client);
-  const store = redisSessionStore({ client, keyPrefix });
+  const keyPrefix = scope.prefix();
+  const store = redisSessionStore({ client: scope.client(), keyPrefix });
   return { keyPrefix, store, entries: (sessionId: string) => `${keyPrefix}entries:${sessionId}`, hash: (sessionId: string) => `${keyPrefix}session:${sessionId}` };
 }
 
 type Setup = ReturnType<typeof setup>;
-
-async function session({ store }: Setup, sessionId: string, count = 4): Promise<SessionEntry[]> {
-  const make = entryMaker(sessionId);
-  const entries = Array.from({ length: count }, (_, index) => make.userText(`${sessionId} ${index + 1}`));
-  await store.append(sessionId, entries, { expectedRevision: 0 });
-  return entries;
-}
-
-async function load({ store }: Setup, sessionId: string) {
-  const warnings: string[] = [];
-  const loaded = await loadTranscript(store, sessionId, { onWarning: (warning) => warnings.push(warning.message) });
-  return { ids: loaded.entries.map((entry) => entry.id), revision: loaded.revision, lastId: loaded.lastId, warnings };
-}
-
-async function corrupt(context: Setup, sessionId: string, action?: Promise<unknown>): Promise<SessionStoreCorruptError> {
-  const error = await (action ?? load(context, sessionId)).then(() => undefined, (caught: unknown) => caught);
-  expect(SessionStoreCorruptError.isInstance(error), String(error)).toBe(true);
-  return error as SessionStoreCorruptError;
-}
 
 const setElement = (context: Setup, sessionId: string, seq: number, entry: unknown) => admin!.lset(context.entries(sessionId), seq - 1, typeof entry === 'string' ? entry : JSON.stringify(entry));
 

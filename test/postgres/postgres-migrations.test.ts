@@ -3,32 +3,20 @@
 // must build again after an attempt that died halfway (an INVALID index), and must stay safe when
 // two processes migrate at once.
 import type pg from 'pg';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigurationError, type SessionEntry } from 'agent-harness';
 import { migratePostgres, postgresSessionStore, POSTGRES_SCHEMA_VERSION } from 'agent-harness/postgres';
 import { postgresConcurrentIndexSql } from '../../src/postgres/postgres-migrations.js';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
-import { dropSchema, postgres, testPool, testSchema } from './postgres-test-database.js';
+import { postgres } from './postgres-test-database.js';
+import { postgresTestScope } from './postgres-test-scope.js';
 
-const admin = postgres.reachable ? testPool(3) : undefined;
-const pools: pg.Pool[] = [];
-const schemas: string[] = [];
-const pool = (max = 4) => {
-  const created = testPool(max);
-  pools.push(created);
-  return created;
-};
-afterEach(async () => {
-  await Promise.all(pools.splice(0).map((created) => created.end()));
-  for (const name of schemas.splice(0)) await dropSchema(admin!, name);
-});
-afterAll(() => admin?.end());
+const { admin, pool, schema } = postgresTestScope(3);
 
 /** A schema at version 3 (before the entry-id index) with `sessions` sessions of two entries each. */
 async function schemaAtVersion3(sessions = 50): Promise<string> {
-  const name = testSchema();
-  schemas.push(name);
+  const name = schema();
   await migratePostgres({ pool: admin!, schema: name });
   await admin!.query(`DROP INDEX "${name}".session_entries_entry_id; DELETE FROM "${name}".schema_migrations WHERE version = 4`);
   const store = postgresSessionStore({ pool: admin!, schema: name, migrate: false });

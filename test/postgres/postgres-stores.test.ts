@@ -1,5 +1,5 @@
 // Every PostgreSQL test in one file, so a machine without the server skips them with one line.
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
 import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance, toolCall, turn } from 'agent-harness/testing';
@@ -7,26 +7,9 @@ import { migratePostgres, postgresMigrationSql, postgresPlanStore, postgresSessi
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { dropSchema, postgres, testPool, testSchema } from './postgres-test-database.js';
+import { postgresTestScope } from './postgres-test-scope.js';
 
-const pools: pg.Pool[] = [];
-const schemas: string[] = [];
-const pool = () => {
-  const created = testPool();
-  pools.push(created);
-  return created;
-};
-const schema = () => {
-  const name = testSchema();
-  schemas.push(name);
-  return name;
-};
-const admin = postgres.reachable ? testPool(2) : undefined;
-
-afterEach(async () => {
-  await Promise.all(pools.splice(0).map((created) => created.end()));
-  for (const name of schemas.splice(0)) await dropSchema(admin!, name);
-});
-afterAll(() => admin?.end());
+const { admin, pool, schema } = postgresTestScope();
 
 /** Undoes migrations 4 (the entry id index) and 3 (plans.text_utf8) on a migrated schema: what a database written by an earlier release looks like. */
 async function backToVersion2(name: string): Promise<void> {

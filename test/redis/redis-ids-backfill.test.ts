@@ -2,29 +2,20 @@
 // backfilled on its next append, in the append's own script: an append that gives one of its older
 // entries' ids to other content is refused like any other (the session would no longer load), and a
 // copy of an older entry is still taken. The session is built by hand, as an earlier version left it.
-import type { Redis } from 'ioredis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigurationError, type SessionEntry } from 'agent-harness';
 import { redisSessionStore } from 'agent-harness/redis';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
-import { dropPrefix, redis, testClient, testPrefix } from './redis-test-server.js';
+import { redis } from './redis-test-server.js';
+import { redisTestScope } from './redis-test-scope.js';
 
-const admin = redis.reachable ? testClient() : undefined;
-const clients: Redis[] = [];
-const prefixes: string[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.quit()));
-  for (const prefix of prefixes.splice(0)) await dropPrefix(admin!, prefix);
-});
-afterAll(() => admin?.quit());
+const scope = redisTestScope();
+const admin = scope.admin;
 
 function setup() {
-  const keyPrefix = testPrefix();
-  prefixes.push(keyPrefix);
-  const client = testClient();
-  clients.push(client);
-  return { keyPrefix, store: redisSessionStore({ client, keyPrefix }), peer: () => redisSessionStore({ client: admin!, keyPrefix }) };
+  const keyPrefix = scope.prefix();
+  return { keyPrefix, store: redisSessionStore({ client: scope.client(), keyPrefix }), peer: () => redisSessionStore({ client: admin!, keyPrefix }) };
 }
 
 /**

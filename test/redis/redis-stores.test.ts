@@ -1,15 +1,16 @@
 // Every Redis test in one file, so a machine without the server skips them with one line.
 import type { Redis } from 'ioredis';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStoreWarning } from 'agent-harness';
 import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
 import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { dropPrefix, redis, testClient, testPrefix } from './redis-test-server.js';
+import { redisTestScope } from './redis-test-scope.js';
 
-const admin = redis.reachable ? testClient() : undefined;
-afterAll(() => admin?.quit());
+const scope = redisTestScope();
+const admin = scope.admin;
 
 /** A key prefix per case; every client opened is closed and the keys deleted after. */
 function redisFixture(now: () => number) {
@@ -65,19 +66,11 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
   });
 
   describe('beyond the conformance suite', () => {
-    const prefixes: string[] = [];
-    const clients: Redis[] = [];
     const setup = () => {
-      const keyPrefix = testPrefix();
-      const client = testClient();
-      prefixes.push(keyPrefix);
-      clients.push(client);
+      const keyPrefix = scope.prefix();
+      const client = scope.client();
       return { keyPrefix, client, store: redisSessionStore({ client, keyPrefix }) };
     };
-    afterEach(async () => {
-      await Promise.all(clients.splice(0).map((client) => client.quit()));
-      for (const prefix of prefixes.splice(0)) await dropPrefix(admin!, prefix);
-    });
 
     it('keeps exactly the documented keys', async () => {
       const { keyPrefix, store, client } = setup();

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ConfigurationError } from '../../errors/configuration-error.js';
+import { loadOnce } from '../../lazy/load-once.js';
 import {
   accepts,
   anything,
@@ -24,22 +25,12 @@ import { anthropicToolSearchSupport } from './tool-search-support.js';
 
 type AnthropicTurnCode = typeof import('./anthropic-turn-code.js');
 
-/** The turn code once loaded: every call after the first reads it without a wait. */
-let turnCode: AnthropicTurnCode | undefined;
-let turnCodeLoading: Promise<AnthropicTurnCode> | undefined;
-
 /**
  * Loads the request, stream and error code on the first call of any anthropicModel (the call is
- * asynchronous anyway). A load that failed is forgotten: the next call tries again.
+ * asynchronous anyway); every call after the first reads `loadTurnCode.loaded` without a wait. A
+ * load that failed is forgotten: the next call tries again.
  */
-const loadTurnCode = (): Promise<AnthropicTurnCode> =>
-  (turnCodeLoading ??= import('./anthropic-turn-code.js').then(
-    (module) => (turnCode = module),
-    (error: unknown) => {
-      turnCodeLoading = undefined;
-      throw error;
-    },
-  ));
+const loadTurnCode = loadOnce((): Promise<AnthropicTurnCode> => import('./anthropic-turn-code.js'));
 
 const defaultMaxTokens = 8192;
 const defaultMaxRetries = 2;
@@ -58,9 +49,9 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
   validateOptions(options);
   // The SDK is loaded on the first call, not on import: a host that never calls the model (or
   // brings its own Model) does not pay its load time.
-  let client: Promise<Anthropic> | undefined = options.client ? Promise.resolve(options.client) : undefined;
-  const getClient = (): Promise<Anthropic> =>
-    (client ??= import('@anthropic-ai/sdk').then(
+  const given = options.client ? Promise.resolve(options.client) : undefined;
+  const loadClient = loadOnce(() =>
+    import('@anthropic-ai/sdk').then(
       ({ Anthropic: AnthropicClient }) =>
         new AnthropicClient({
           ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
@@ -68,13 +59,14 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
           maxRetries: options.maxRetries ?? defaultMaxRetries,
         }),
       (cause: unknown) => {
-        client = undefined;
         throw new ConfigurationError(
           `anthropicModel() needs the @anthropic-ai/sdk package, which could not be loaded (${cause instanceof Error ? cause.message : String(cause)}). Install it next to agent-harness: npm install @anthropic-ai/sdk`,
           { cause },
         );
       },
-    ));
+    ),
+  );
+  const getClient = (): Promise<Anthropic> => given ?? loadClient();
   const settings: AnthropicRequestSettings = {
     model: options.model,
     maxTokens: options.maxTokens ?? defaultMaxTokens,
@@ -99,7 +91,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
   };
 
   async function* stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
-    const { toAnthropicRequest, mapAnthropicError, streamAnthropicTurn } = turnCode ?? (await loadTurnCode());
+    const { toAnthropicRequest, mapAnthropicError, streamAnthropicTurn } = loadTurnCode.loaded ?? (await loadTurnCode());
     const body = toAnthropicRequest(request, settings);
     // Outside the try: a missing SDK is a ConfigurationError, not a stream that broke off (retried).
     const anthropic = await getClient();
@@ -118,7 +110,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
   }
 
   async function countTokens(request: ModelRequest): Promise<TokenCount> {
-    const { toCountTokensRequest, mapAnthropicError } = turnCode ?? (await loadTurnCode());
+    const { toCountTokensRequest, mapAnthropicError } = loadTurnCode.loaded ?? (await loadTurnCode());
     const body = toCountTokensRequest(request, settings);
     try {
       const answer = await (await getClient()).messages.countTokens(body as unknown as Anthropic.Messages.MessageCountTokensParams, callOptions(request));
