@@ -51,6 +51,13 @@ describe('copyToolInput', () => {
     expect(Object.hasOwn(copy, 'missing')).toBe(true);
   });
 
+  it('copies a Proxy of a flat plain object (structuredClone refuses a Proxy; it was handed over as it was)', () => {
+    const input = new Proxy({ path: '/a' }, {});
+    const copy = copyToolInput(input) as { path: string };
+    expect(copy).not.toBe(input);
+    expect(copy).toStrictEqual({ path: '/a' });
+  });
+
   it('returns a value that is no object as it is', () => {
     for (const value of ['text', 1, null, undefined, true]) expect(copyToolInput(value)).toBe(value);
   });
