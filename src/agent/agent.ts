@@ -24,6 +24,7 @@ import { validateTodos } from '../todos/validate-todos.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { AgentRun } from './agent-run.js';
 import { ListenerGuards } from './listener-guards.js';
+import { checkEventType } from './check-event-type.js';
 import type { AgentSnapshot } from '../runtime/snapshot.js';
 import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart, interruptedBeforeStart } from './failed-before-start.js';
@@ -592,20 +593,31 @@ export class Agent {
   /**
    * Listens to events of one type (every run of this agent). A listener that throws (or, async,
    * rejects) does not stop the others or the run: its error is reported as a non-fatal `error` event.
+   * @throws ConfigurationError when `type` is no agent event's type (`'tool_call'` for `'tool-call'`:
+   *   the message names the likely one), or `listener` is not a function.
    */
   on<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
+    checkEventType('on', type, listener);
     this.emitter.on(type, this.guards.wrap(type, listener));
     return this;
   }
 
-  /** Removes a listener added with `on` or `once`: one registration of it, the latest (a listener added twice needs two calls). */
+  /**
+   * Removes a listener added with `on` or `once`: one registration of it, the latest (a listener added twice needs two calls).
+   * @throws ConfigurationError as `on` does.
+   */
   off<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
+    checkEventType('off', type, listener);
     this.emitter.off(type, this.guards.unwrap(type, listener));
     return this;
   }
 
-  /** Listens to the next event of one type. */
+  /**
+   * Listens to the next event of one type.
+   * @throws ConfigurationError as `on` does.
+   */
   once<T extends AgentEventType>(type: T, listener: (event: AgentEventOf<T>) => void): this {
+    checkEventType('once', type, listener);
     this.emitter.once(type, this.guards.wrap(type, listener, true));
     return this;
   }
