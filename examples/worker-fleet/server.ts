@@ -100,13 +100,15 @@ async function route(request: IncomingMessage, response: ServerResponse): Promis
     const key = request.headers['idempotency-key'];
     return send(response, 202, await queue.enqueueRun({ sessionId, prompt: body.prompt, ...(typeof key === 'string' && key.trim() !== '' ? { idempotencyKey: key } : {}) }));
   }
-  if (request.method === 'GET' && parts[0] === 'jobs' && parts.length === 2) {
-    const job = await Job.fromId(queue.queue, parts[1]!);
-    if (!job) return send(response, 404, { error: `No job ${parts[1]}.` });
+  if (request.method === 'GET' && parts[0] === 'jobs' && parts.length >= 2) {
+    // A keyed job's id holds a '/' (`approval-key-<session>/<key>`): taken raw or percent-encoded.
+    const jobId = parts.slice(1).join('/');
+    const job = await Job.fromId(queue.queue, jobId);
+    if (!job) return send(response, 404, { error: `No job ${jobId}.` });
     const waitMs = Math.min(Number(url.searchParams.get('waitMs') ?? 0) || 0, 30_000);
     // Long polling: the answer comes when the job finishes (or waitMs passes), not on a client's timer.
     if (waitMs > 0) await job.waitUntilFinished(events, waitMs).catch(() => undefined);
-    const current = await Job.fromId(queue.queue, parts[1]!);
+    const current = await Job.fromId(queue.queue, jobId);
     return send(response, 200, { jobId: job.id, state: await current!.getState(), result: current!.returnvalue ?? null, failedReason: current!.failedReason ?? null });
   }
   if (request.method === 'GET' && url.pathname === '/approvals') return send(response, 200, await store.listPending!());
@@ -122,7 +124,9 @@ async function route(request: IncomingMessage, response: ServerResponse): Promis
     if (!waiting?.approvals.some((approval) => approval.id === approvalId)) {
       return send(response, 404, { error: `No approval ${JSON.stringify(approvalId)} of session ${JSON.stringify(sessionId)} is waiting; GET /approvals lists those that are.` });
     }
-    return send(response, 202, await queue.enqueueApproval({ sessionId, approvalId, decision }));
+    // The approval's id is the answer's idempotency key: a retry of the same answer gets the same job
+    // (`duplicate: true`), and a different answer to one approval is refused (422), never queued behind it.
+    return send(response, 202, await queue.enqueueApproval({ sessionId, approvalId, decision, idempotencyKey: approvalId }));
   }
   send(response, 404, { error: `Not found: ${request.method} ${url.pathname}` });
 }

@@ -65,6 +65,12 @@ describe.skipIf(!reachable)('examples/worker-fleet: a hostile client', () => {
     expect(first.status).toBe(202);
     const again = await raw('POST', '/runs', JSON.stringify({ sessionId: 'hostile-key', prompt: 'Write a.md' }), headers);
     expect(again).toEqual({ status: 202, body: { ...first.body, duplicate: true } });
+    // A keyed job's id holds a '/': GET /jobs/:jobId finds it raw and percent-encoded.
+    for (const path of [`/jobs/${first.body.jobId}`, `/jobs/${encodeURIComponent(first.body.jobId)}`]) {
+      const job = await raw('GET', path);
+      expect(job.status, path).toBe(200);
+      expect(job.body.jobId).toBe(first.body.jobId);
+    }
     const other = await raw('POST', '/runs', JSON.stringify({ sessionId: 'hostile-key', prompt: 'Delete everything' }), headers);
     expect(other.status).toBe(422);
     expect(other.body.error).toMatch(/already queued another request/);
