@@ -120,7 +120,7 @@ export async function startApprovalServer(options: ApprovalServerOptions): Promi
       const decision = parseDecision(await readJson(request), pending);
       if ('problem' in decision) return sendJson(response, 400, { error: decision.problem });
       // Another answer to this card (two clicks, two tabs) may have landed while this body was read: only the first counts.
-      if (session.running || !session.state().approvals.some((candidate) => candidate.id === pending.id)) {
+      if (answered.has(pending.id) || session.running || !session.state().approvals.some((candidate) => candidate.id === pending.id)) {
         return sendJson(response, 409, { error: `Approval ${pending.id} was already answered; this answer was not applied.` });
       }
       session.answer(pending.id, decision);
