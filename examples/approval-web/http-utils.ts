@@ -4,13 +4,21 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 const MAX_BODY_BYTES = 1_000_000;
 
-/** Reads a JSON request body (at most 1 MB); undefined when it is empty or not JSON. */
+/** A request body over 1 MB: the server answers 413 and closes the connection. */
+export class BodyTooLargeError extends Error {
+  constructor() {
+    super(`The request body is over ${MAX_BODY_BYTES / 1_000_000} MB; send a shorter one.`);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
+/** Reads a JSON request body; undefined when it is empty or not JSON. @throws BodyTooLargeError over 1 MB. */
 export async function readJson(request: IncomingMessage): Promise<unknown> {
   let size = 0;
   const chunks: Buffer[] = [];
   for await (const chunk of request) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) return undefined;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
     chunks.push(chunk as Buffer);
   }
   try {

@@ -14,11 +14,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ApprovalNotFoundError, RunInProgressError, type Model, type PermissionMode } from 'agent-harness';
+import { ApprovalNotFoundError, ConfigurationError, RunInProgressError, type Model, type PermissionMode } from 'agent-harness';
 import { workspaceTools } from 'agent-harness/node';
 import { ApprovalSession } from './approval-session.js';
 import { DEMO_PROMPT, modelFromEnvironment } from './demo-model.js';
-import { openEventStream, readJson, sendJson, sendStatic } from './http-utils.js';
+import { BodyTooLargeError, openEventStream, readJson, sendJson, sendStatic } from './http-utils.js';
 import { parseDecision } from './parse-decision.js';
 
 /** Options of {@link startApprovalServer}. */
@@ -86,6 +86,8 @@ export async function startApprovalServer(options: ApprovalServerOptions): Promi
       permissionMode: options.permissionMode ?? 'plan',
     },
   });
+  // Approvals answered since the server started: a second answer (a double click, another tab, a retry) gets 409, not 404.
+  const answered = new Set<string>();
   const hello = { type: 'hello', offline: fromEnvironment.offline, suggestedPrompt: DEMO_PROMPT };
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -113,10 +115,16 @@ export async function startApprovalServer(options: ApprovalServerOptions): Promi
     const approval = /^\/api\/approvals\/([\w-]+)$/.exec(path);
     if (method === 'POST' && approval) {
       const pending = session.state().approvals.find((candidate) => candidate.id === approval[1]);
+      if (!pending && answered.has(approval[1]!)) return sendJson(response, 409, { error: `Approval ${approval[1]} was already answered; this answer was not applied.` });
       if (!pending) return sendJson(response, 404, { error: `No approval ${approval[1]} is waiting.` });
       const decision = parseDecision(await readJson(request), pending);
       if ('problem' in decision) return sendJson(response, 400, { error: decision.problem });
+      // Another answer to this card (two clicks, two tabs) may have landed while this body was read: only the first counts.
+      if (answered.has(pending.id) || session.running || !session.state().approvals.some((candidate) => candidate.id === pending.id)) {
+        return sendJson(response, 409, { error: `Approval ${pending.id} was already answered; this answer was not applied.` });
+      }
       session.answer(pending.id, decision);
+      answered.add(pending.id);
       return sendJson(response, 202, { ok: true });
     }
     if (method === 'POST' && path === '/api/session/reset') {
@@ -129,7 +137,13 @@ export async function startApprovalServer(options: ApprovalServerOptions): Promi
 
   const server = createServer((request, response) => {
     route(request, response).catch((error: unknown) => {
-      const status = error instanceof ApprovalNotFoundError ? 404 : error instanceof RunInProgressError ? 409 : 500;
+      const status =
+        error instanceof BodyTooLargeError ? 413
+        : ApprovalNotFoundError.isInstance(error) ? 404
+        : RunInProgressError.isInstance(error) ? 409
+        : ConfigurationError.isInstance(error) ? 400
+        : 500;
+      if (status === 413) response.setHeader('connection', 'close');
       if (!response.headersSent) sendJson(response, status, { error: error instanceof Error ? error.message : String(error) });
       else response.end();
     });

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { Job, QueueEvents } from 'bullmq';
+import { ConfigurationError } from 'agent-harness';
 import { createAgentQueue } from 'agent-harness/bullmq';
 import { postgresSessionStore, migratePostgres } from 'agent-harness/postgres';
 import { startDemoModelServer } from './demo-script.js';
@@ -47,12 +48,40 @@ for (let index = 0; index < Number(env.WORKERS ?? 3); index++) {
   workers.push(worker);
 }
 
+/** A request the client must change: answered with its status and message, never a 500. */
+class HttpError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+const MAX_BODY_BYTES = 1_000_000;
+
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
-  let body = '';
-  for await (const chunk of request) body += chunk;
-  const value: unknown = body ? JSON.parse(body) : {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('The body must be a JSON object.');
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new HttpError(413, `The body is over ${MAX_BODY_BYTES / 1_000_000} MB; send a shorter prompt.`);
+    chunks.push(chunk);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  let value: unknown;
+  try {
+    value = text ? JSON.parse(text) : {};
+  } catch {
+    value = undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError(400, 'The body must be a JSON object, e.g. { "prompt": "..." }.');
   return value as Record<string, unknown>;
+}
+
+function pathParts(pathname: string): string[] {
+  try {
+    return pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    throw new HttpError(400, `The path ${pathname} is not valid percent-encoding.`);
+  }
 }
 
 function send(response: ServerResponse, status: number, value: unknown): void {
@@ -62,7 +91,7 @@ function send(response: ServerResponse, status: number, value: unknown): void {
 
 async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://localhost');
-  const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  const parts = pathParts(url.pathname);
   if (request.method === 'POST' && url.pathname === '/runs') {
     const body = await readJson(request);
     if (typeof body.prompt !== 'string' || body.prompt.trim() === '') return send(response, 400, { error: 'Send { "prompt": "..." } (and optionally a "sessionId").' });
@@ -71,13 +100,15 @@ async function route(request: IncomingMessage, response: ServerResponse): Promis
     const key = request.headers['idempotency-key'];
     return send(response, 202, await queue.enqueueRun({ sessionId, prompt: body.prompt, ...(typeof key === 'string' && key.trim() !== '' ? { idempotencyKey: key } : {}) }));
   }
-  if (request.method === 'GET' && parts[0] === 'jobs' && parts.length === 2) {
-    const job = await Job.fromId(queue.queue, parts[1]!);
-    if (!job) return send(response, 404, { error: `No job ${parts[1]}.` });
+  if (request.method === 'GET' && parts[0] === 'jobs' && parts.length >= 2) {
+    // A keyed job's id holds a '/' (`approval-key-<session>/<key>`): taken raw or percent-encoded.
+    const jobId = parts.slice(1).join('/');
+    const job = await Job.fromId(queue.queue, jobId);
+    if (!job) return send(response, 404, { error: `No job ${jobId}.` });
     const waitMs = Math.min(Number(url.searchParams.get('waitMs') ?? 0) || 0, 30_000);
     // Long polling: the answer comes when the job finishes (or waitMs passes), not on a client's timer.
     if (waitMs > 0) await job.waitUntilFinished(events, waitMs).catch(() => undefined);
-    const current = await Job.fromId(queue.queue, parts[1]!);
+    const current = await Job.fromId(queue.queue, jobId);
     return send(response, 200, { jobId: job.id, state: await current!.getState(), result: current!.returnvalue ?? null, failedReason: current!.failedReason ?? null });
   }
   if (request.method === 'GET' && url.pathname === '/approvals') return send(response, 200, await store.listPending!());
@@ -87,13 +118,27 @@ async function route(request: IncomingMessage, response: ServerResponse): Promis
       return send(response, 400, { error: 'Send { "behavior": "allow" } or { "behavior": "deny", "message": "why, for the model" }.' });
     }
     const decision = body.behavior === 'allow' ? { behavior: 'allow' as const } : { behavior: 'deny' as const, message: body.message as string };
-    return send(response, 202, await queue.enqueueApproval({ sessionId: parts[1]!, approvalId: parts[2]!, decision }));
+    // Only answers to approvals that are waiting are queued: a job for another one would fail on a worker.
+    const [sessionId, approvalId] = [parts[1]!, parts[2]!];
+    const waiting = (await store.listPending!()).find((pending) => pending.sessionId === sessionId);
+    if (!waiting?.approvals.some((approval) => approval.id === approvalId)) {
+      return send(response, 404, { error: `No approval ${JSON.stringify(approvalId)} of session ${JSON.stringify(sessionId)} is waiting; GET /approvals lists those that are.` });
+    }
+    // The approval's id is the answer's idempotency key: a retry of the same answer gets the same job
+    // (`duplicate: true`), and a different answer to one approval is refused (422), never queued behind it.
+    return send(response, 202, await queue.enqueueApproval({ sessionId, approvalId, decision, idempotencyKey: approvalId }));
   }
   send(response, 404, { error: `Not found: ${request.method} ${url.pathname}` });
 }
 
 const server = createServer((request, response) => {
-  route(request, response).catch((error: unknown) => send(response, 500, { error: error instanceof Error ? error.message : String(error) }));
+  route(request, response).catch((error: unknown) => {
+    // The queue's ConfigurationError names what it refused (a session id it cannot take, an
+    // Idempotency-Key already used for another request): the client's to fix, so 422, not 500.
+    const status = error instanceof HttpError ? error.status : ConfigurationError.isInstance(error) ? 422 : 500;
+    if (status === 413) response.setHeader('connection', 'close');
+    send(response, status, { error: error instanceof Error ? error.message : String(error) });
+  });
 });
 server.listen(Number(env.PORT ?? 3000), '127.0.0.1', () => {
   console.log(`Worker fleet API on http://127.0.0.1:${(server.address() as AddressInfo).port} with ${workers.length} workers`);

@@ -71,6 +71,10 @@ describe.skipIf(!reachable)('examples/worker-fleet: an HTTP API in front of work
       ),
     );
     for (const { status } of answers) expect(status).toBe(202);
+    // A second, different answer to an answered approval is not applied: 422 while the first is queued, 404 once it ran.
+    const [, , denied] = ours;
+    const second = await call('POST', `/approvals/${encodeURIComponent(denied!.sessionId)}/${encodeURIComponent(denied!.approvals[0]!.id)}`, { behavior: 'allow' });
+    expect([404, 422]).toContain(second.status);
     const done = await Promise.all(answers.map(({ body }) => settled(body.jobId)));
     for (const result of done) expect(result).toMatchObject({ status: 'completed', pendingApprovals: [] });
     expect(((await call('GET', '/approvals')).body as unknown as PendingSession[]).filter((pending) => pending.sessionId.startsWith(schema))).toEqual([]);
