@@ -432,17 +432,19 @@ export class Agent {
 
   /**
    * Changes the permission mode (emits `mode-change`; the model is told in the next user message).
-   * @throws ConfigurationError for an unknown mode, or `bypassPermissions` without `allowDangerouslySkipPermissions`.
+   * @throws ConfigurationError for an unknown mode, or `bypassPermissions` without `allowDangerouslySkipPermissions`; when the agent is closed.
    */
   setPermissionMode(mode: PermissionMode): void {
+    this.assertOpen();
     this.core.setMode(mode, 'host');
   }
 
   /**
    * Adds permission rules for the rest of the session (kept in snapshots).
-   * @throws ConfigurationError for a malformed rule or one naming no tool of this agent, or an argument that is not `{ allow?, deny?, ask? }` rule lists.
+   * @throws ConfigurationError for a malformed rule or one naming no tool of this agent, or an argument that is not `{ allow?, deny?, ask? }` rule lists; when the agent is closed.
    */
   addRules(rules: PermissionRules): void {
+    this.assertOpen();
     validateRulesArgument(rules, 'agent.addRules');
     this.core.assertRulesNameTools(rules);
     this.core.applyPermissionUpdates(
@@ -455,8 +457,10 @@ export class Agent {
   /**
    * Replaces the todo list (e.g. seeded from a plan with `planToTodos`); emits `todo-update`.
    * @throws ToolInputError naming the bad field when the list is invalid.
+   * @throws ConfigurationError when the agent is closed.
    */
   setTodos(todos: Todo[]): void {
+    this.assertOpen();
     const validation = validateTodos({ todos });
     if (!validation.ok) throw new ToolInputError('setTodos', validation.issues);
     this.core.setTodos(validation.todos);
@@ -466,9 +470,11 @@ export class Agent {
    * Saves a plan approved outside `ExitPlanMode` (e.g. the plan-phase flow) to the plan store, and
    * resolves once the session store has recorded it too.
    * @throws SessionWriteError (rejects) when the session store failed to record it (a resume would
-   * not know the plan); `SessionConflictError` or `LeaseLostError` when this agent is a stale writer.
+   * not know the plan); `SessionConflictError` or `LeaseLostError` when this agent is a stale writer;
+   * `ConfigurationError` when the agent is closed.
    */
   async savePlan(text: string): Promise<{ name: string; text: string }> {
+    this.assertOpen();
     if (typeof text !== 'string' || text.trim() === '') {
       throw new ConfigurationError('savePlan(text) needs the plan as a non-empty string (use formatPlanAsMarkdown for a structured plan).');
     }
@@ -533,9 +539,11 @@ export class Agent {
    * todos, rules and tool state, and its own copy of the plan under a new name. With a store,
    * the fork's transcript is written under its new id. The two never affect each other.
    * @throws RunInProgressError while a run is active.
+   * @throws ConfigurationError (rejects) when the agent is closed (`snapshot()` still works: resume it).
    */
   async fork(options: ForkOptions = {}): Promise<Agent> {
     validateForkOptions(options);
+    this.assertOpen();
     if (this.active) throw new RunInProgressError(this.sessionId);
     await this.core.flush();
     const { state, plan } = forkState(this.core.state, options, this.core.options.planModeInstructions);
