@@ -36,11 +36,26 @@ function isZod4(schema: unknown): schema is Zod4Schema {
   return typeof schema === 'object' && schema !== null && '_zod' in schema;
 }
 
-function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>): string[] {
+function formatIssues(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string; code?: string }>, jsonSchema: Record<string, unknown>): string[] {
   return issues.map((issue) => {
     const path = issue.path.map(String).join('.');
-    return path ? `${path}: ${issue.message}` : issue.message;
+    // An unknown field: say which the object takes, so the model can resend without guessing.
+    const accepted = issue.code === 'unrecognized_keys' ? propertyNamesAt(jsonSchema, issue.path) : undefined;
+    const message = accepted?.length ? `${issue.message} (the fields it takes: ${accepted.join(', ')})` : issue.message;
+    return path ? `${path}: ${message}` : message;
   });
+}
+
+/** The property names of the object schema at `path` (through `properties` and `items`), when it names them. */
+function propertyNamesAt(schema: Record<string, unknown>, path: ReadonlyArray<PropertyKey>): string[] | undefined {
+  let node: unknown = schema;
+  for (const key of path) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    const { properties, items } = node as { properties?: Record<string, unknown>; items?: unknown };
+    node = typeof key === 'number' ? items : properties !== undefined && Object.prototype.hasOwnProperty.call(properties, key) ? properties[key as string] : undefined;
+  }
+  const properties = typeof node === 'object' && node !== null ? (node as { properties?: unknown }).properties : undefined;
+  return typeof properties === 'object' && properties !== null ? Object.keys(properties).slice(0, 50) : undefined;
 }
 
 function stripMeta(schema: Record<string, unknown>): Record<string, unknown> {
@@ -79,7 +94,7 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
       jsonSchema,
       parse(value) {
         const result = z4.safeParse(schema, value);
-        return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues) };
+        return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues, jsonSchema) };
       },
     };
   }
@@ -93,7 +108,7 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
       jsonSchema,
       parse(value) {
         const result = zod3.safeParse(value);
-        return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues) };
+        return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues, jsonSchema) };
       },
     };
   }
@@ -112,7 +127,7 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
       }
       if (!validator) return { ok: true, value };
       const result = z4.safeParse(validator, value);
-      return result.success ? { ok: true, value } : { ok: false, issues: formatIssues(result.error.issues) };
+      return result.success ? { ok: true, value } : { ok: false, issues: formatIssues(result.error.issues, jsonSchema) };
     },
   };
 }

@@ -18,7 +18,7 @@ import { MAX_BASH_TIMEOUT_MS, type WorkspaceContext } from './workspace-context.
 import { displayBash } from './display-bash.js';
 import { commandSearchPath, shadowedCommandProblem, trustedSearchPath } from './shadowed-command.js';
 
-const bashInput = z.object({
+const bashInput = z.strictObject({
   command: z.string().min(1).describe('The command to run.'),
   timeout: z.number().int().positive().max(MAX_BASH_TIMEOUT_MS).optional().describe(`Timeout in milliseconds (up to ${MAX_BASH_TIMEOUT_MS}).`),
   description: z.string().optional().describe('What the command does, in 5-10 words, e.g. "Run the unit tests".'),

@@ -11,7 +11,7 @@ import { ruleAliases } from './rule-aliases.js';
 import { pathInputProblem } from './path-input-problem.js';
 import { displayEdit } from './display-edit.js';
 
-const editInput = z.object({
+const editInput = z.strictObject({
   file_path: z.string().min(1).describe('The path of the file to modify, absolute or relative to the working directory.'),
   old_string: z.string().describe('The exact text to replace (including whitespace and indentation).'),
   new_string: z.string().describe('The text to replace it with (must differ from old_string).'),

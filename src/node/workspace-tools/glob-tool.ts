@@ -21,7 +21,7 @@ const MAX_GLOB_RESULTS = 100;
 const NARROW = 'Use a more specific pattern or path.';
 const INTERRUPTED = 'The search was interrupted.';
 
-const globInput = z.object({
+const globInput = z.strictObject({
   pattern: z.string().min(1).describe('The glob to match file paths against, e.g. "**/*.ts" or "src/**/*.{js,jsx}".'),
   path: z.string().min(1).optional().describe('The directory to search in (default: the working directory).'),
 });

@@ -21,7 +21,7 @@ import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
 import { pathInputProblem } from './path-input-problem.js';
 
-const grepInput = z.object({
+const grepInput = z.strictObject({
   pattern: z.string().min(1).describe('The regular expression to search for (JavaScript syntax), e.g. "function\\s+\\w+" or "TODO".'),
   path: z.string().min(1).optional().describe('The file or directory to search in (default: the working directory).'),
   glob: z.string().min(1).optional().describe('Only search files matching this glob, e.g. "*.ts" (matched against the file name) or "src/**/*.{ts,tsx}".'),

@@ -15,7 +15,7 @@ const MAX_LINE_CHARS = 2000;
 /** The Messages API accepts images up to 5 MB base64-encoded, about 3.75 MB of bytes. */
 const MAX_IMAGE_BYTES = 3_750_000;
 
-const readInput = z.object({
+const readInput = z.strictObject({
   file_path: z.string().min(1).describe('The path of the file to read, absolute or relative to the working directory.'),
   offset: z.number().int().nonnegative().optional().describe('The line number to start reading from (1-based). Only give it for files too large to read at once.'),
   limit: z.number().int().positive().optional().describe('The number of lines to read. Only give it for files too large to read at once.'),

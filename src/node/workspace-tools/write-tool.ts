@@ -10,7 +10,7 @@ import { ruleAliases } from './rule-aliases.js';
 import { pathInputProblem } from './path-input-problem.js';
 import { displayWrite } from './display-write.js';
 
-const writeInput = z.object({
+const writeInput = z.strictObject({
   file_path: z.string().min(1).describe('The path of the file to write, absolute or relative to the working directory.'),
   content: z.string().describe('The complete new content of the file.'),
 });
