@@ -187,7 +187,10 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       try {
         planVerification = await core.verifyOnCompletion({ signal: abort.signal, ...(context.reportSubagent ? { reportSubagent: context.reportSubagent } : {}) });
       } catch (failure) {
-        core.emit({ type: 'error', error: toError(failure), fatal: false });
+        // Stopped by the host (interrupt(), the run's signal, close()): the run ends as the host
+        // asked, not `completed` with an error it caused; the plan stays unverified for next time.
+        if (abort.aborted) status = 'interrupted';
+        else core.emit({ type: 'error', error: toError(failure), fatal: false });
       }
     }
     if (core.journal) await core.flush();

@@ -113,7 +113,9 @@ export interface AgentOptions {
    * work against the plan (`verifyPlan`): the verdict is a `plan-verification` event and
    * `RunResult.planVerification`. `true`, or `{ model }` to verify on another model. A verifier
    * that gives no valid verdict is reported as a non-fatal `error` event (a
-   * `PlanVerificationError`), and the run still completes.
+   * `PlanVerificationError`), and the run still completes; a verification stopped by the host
+   * (`interrupt()`, the run's `signal`, `close()`) ends the run `interrupted`, and the plan is
+   * verified at the next run that completes.
    * @default false
    */
   verifyPlanOnCompletion?: boolean | VerifyPlanOnCompletionOptions;

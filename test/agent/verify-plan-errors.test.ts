@@ -232,3 +232,52 @@ describe('verifyPlan checks its options before any work', () => {
     expect(verifier.requests).toHaveLength(0);
   });
 });
+
+describe('verifyPlanOnCompletion stopped by the host', () => {
+  it('ends the run interrupted (result, run-end event), with no error event, and verifies at the next completed run', async () => {
+    const held = deferred();
+    const model = scriptedModel([
+      turn(toolCall('TodoWrite', { todos: [{ content: 'Write the file', status: 'completed', activeForm: 'Writing' }] }, 't1')),
+      'All done.',
+      turn('Checking', { hold: (signal) => (held.resolve(), new Promise<void>((resolve) => signal!.addEventListener('abort', () => resolve(), { once: true }))) }),
+      'Nothing more to do.',
+      '{"verdict":"compliant","summary":"done","steps":[]}',
+    ]);
+    const agent = createAgent({ model, tools: [read], verifyPlanOnCompletion: true });
+    await agent.savePlan('1. Write the file.');
+    const errors: AgentEvent[] = [];
+    const ends: AgentEvent[] = [];
+    agent.on('error', (event) => errors.push(event));
+    agent.on('run-end', (event) => ends.push(event));
+    const run = agent.run('Carry out the plan.');
+    await held.promise;
+    agent.interrupt('host stopped it');
+    const result = await run.result;
+    expect(result.status).toBe('interrupted');
+    expect(result.planVerification).toBeUndefined();
+    expect(ends.filter((event) => event.agentId === undefined)).toEqual([expect.objectContaining({ result: expect.objectContaining({ status: 'interrupted' }) })]);
+    expect(errors.filter((event) => event.agentId === undefined)).toEqual([]);
+    // Not marked verified: the next run that completes verifies the plan.
+    const next = await agent.run('Anything left?').result;
+    expect(next.status).toBe('completed');
+    expect(next.planVerification).toMatchObject({ verdict: 'compliant' });
+    await agent.close();
+  });
+
+  it('stopped by the run signal, the run ends interrupted as well', async () => {
+    const held = deferred();
+    const model = scriptedModel([
+      turn(toolCall('TodoWrite', { todos: [{ content: 'Write the file', status: 'completed', activeForm: 'Writing' }] }, 't1')),
+      'All done.',
+      turn('Checking', { hold: (signal) => (held.resolve(), new Promise<void>((resolve) => signal!.addEventListener('abort', () => resolve(), { once: true }))) }),
+    ]);
+    const agent = createAgent({ model, tools: [read], verifyPlanOnCompletion: true });
+    await agent.savePlan('1. Write the file.');
+    const controller = new AbortController();
+    const run = agent.run('Carry out the plan.', { signal: controller.signal });
+    await held.promise;
+    controller.abort();
+    expect((await run.result).status).toBe('interrupted');
+    await agent.close();
+  });
+});
