@@ -43,7 +43,8 @@ export interface LoadedTranscript {
  * is also known by its id: one stored again under a new number (a line copied with a new `seq`, a
  * row a store wrote twice) is skipped with a warning when it is the same entry, and fails the
  * load when the id was reused for something else. An entry right after another that names as its
- * parent an entry the session never held (copied from another session, edited) fails the load.
+ * parent an entry the session never held (copied from another session, edited) fails the load, and
+ * so does an entry written for another session (its `sessionId`: a transcript copied whole).
  * @throws SessionStoreCorruptError for an entry out of order, or one with the id of an earlier entry and other content, naming both.
  */
 export async function loadTranscript(store: SessionStore, sessionId: string, options: SessionLoadOptions = {}): Promise<LoadedTranscript> {
@@ -56,6 +57,17 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
     assertSupportedEntry(entry, sessionId, `transcript entry ${entries.length + copies.length + 1} of session "${sessionId}"`);
     const seq = entrySeq(entry, revision);
     const kind = typeof entry.kind === 'string' ? entry.kind.slice(0, 40) : 'unknown kind';
+    // Every entry is written with the id of the session it is appended to (a fork and a
+    // subagent's sidechain too): another id means the line was copied from another session.
+    const ownerId = (entry as { sessionId?: unknown }).sessionId;
+    if (typeof ownerId === 'string' && ownerId !== sessionId) {
+      throw new SessionStoreCorruptError({
+        sessionId,
+        location: `transcript entry ${seq} (${kind})`,
+        problem: `${typeof entry.id === 'string' ? `(id ${JSON.stringify(entry.id.slice(0, 80))}) ` : ''}belongs to session ${JSON.stringify(ownerId.slice(0, 80))}: it (or the whole transcript) was copied from another session`,
+        repair: `Remove the entries of the other session, or restore the session from a backup or a snapshot; to start a session from another one's history, resume that one and call agent.fork().`,
+      });
+    }
     if (seq <= revision) {
       const earlier = loadedAt(entries, seq);
       if (earlier !== undefined && JSON.stringify(earlier) === JSON.stringify(entry)) {

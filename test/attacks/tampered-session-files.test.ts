@@ -80,8 +80,22 @@ describe('attack: a session file tampered with on disk', () => {
     writeLines('victim-end', [...linesOf('victim-end'), JSON.stringify(foreign)]);
     const error = await corrupt('victim-end');
     expect(error.message).toContain('transcript entry 3');
-    expect(error.message).toContain('elsewhere-entry-2');
+    expect(error.message).toContain('belongs to session "elsewhere"');
     expect(written).toHaveLength(2);
+    // The same line with its sessionId edited to pass: its parent still gives it away.
+    writeLines('victim-end', [...linesOf('victim-end').slice(0, 2), JSON.stringify({ ...foreign, sessionId: 'victim-end' })]);
+    const edited = await corrupt('victim-end');
+    expect(edited.message).toContain('transcript entry 3');
+    expect(edited.message).toContain('elsewhere-entry-2');
+  });
+
+  it('a whole transcript copied under another id: the load fails at its first entry, naming the session it belongs to', async () => {
+    await session('original', 3);
+    writeLines('copy', linesOf('original'));
+    const error = await corrupt('copy');
+    expect(error.message).toContain('transcript entry 1');
+    expect(error.message).toContain('belongs to session "original"');
+    expect(error.message).toContain('agent.fork()');
   });
 
   it('a duplicated line in the middle: skipped with a warning, each entry applied once', async () => {
