@@ -234,15 +234,19 @@ describe('verifyPlan checks its options before any work', () => {
 });
 
 describe('verifyPlanOnCompletion stopped by the host', () => {
-  it('ends the run interrupted (result, run-end event), with no error event, and verifies at the next completed run', async () => {
-    const held = deferred();
-    const model = scriptedModel([
+  /** A run that completes its plan's one todo, then a verifier turn held until its signal aborts (`held` resolves when it starts). */
+  function completedPlanThenHeldVerifier(held: { resolve: () => void }, ...after: ScriptItem[]) {
+    return scriptedModel([
       turn(toolCall('TodoWrite', { todos: [{ content: 'Write the file', status: 'completed', activeForm: 'Writing' }] }, 't1')),
       'All done.',
       turn('Checking', { hold: (signal) => (held.resolve(), new Promise<void>((resolve) => signal!.addEventListener('abort', () => resolve(), { once: true }))) }),
-      'Nothing more to do.',
-      '{"verdict":"compliant","summary":"done","steps":[]}',
+      ...after,
     ]);
+  }
+
+  it('ends the run interrupted (result, run-end event), with no error event, and verifies at the next completed run', async () => {
+    const held = deferred();
+    const model = completedPlanThenHeldVerifier(held, 'Nothing more to do.', '{"verdict":"compliant","summary":"done","steps":[]}');
     const agent = createAgent({ model, tools: [read], verifyPlanOnCompletion: true });
     await agent.savePlan('1. Write the file.');
     const errors: AgentEvent[] = [];
@@ -266,11 +270,7 @@ describe('verifyPlanOnCompletion stopped by the host', () => {
 
   it('stopped by the run signal, the run ends interrupted as well', async () => {
     const held = deferred();
-    const model = scriptedModel([
-      turn(toolCall('TodoWrite', { todos: [{ content: 'Write the file', status: 'completed', activeForm: 'Writing' }] }, 't1')),
-      'All done.',
-      turn('Checking', { hold: (signal) => (held.resolve(), new Promise<void>((resolve) => signal!.addEventListener('abort', () => resolve(), { once: true }))) }),
-    ]);
+    const model = completedPlanThenHeldVerifier(held);
     const agent = createAgent({ model, tools: [read], verifyPlanOnCompletion: true });
     await agent.savePlan('1. Write the file.');
     const controller = new AbortController();

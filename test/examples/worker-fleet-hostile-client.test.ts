@@ -2,46 +2,20 @@
 // an Idempotency-Key reused for another prompt, odd session ids, and answers for sessions or
 // approvals that do not exist. Each used to end in a 500 (or in a job queued to fail on a worker);
 // each now gets a 4xx that says what is wrong. No worker is needed: nothing here should run.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { postgres } from '../postgres/postgres-test-database.js';
 import { redis } from '../redis/redis-test-server.js';
-import { uniqueName } from '../server-under-test.js';
-import { dropPrefix } from '../bullmq/fleet-stores.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { fleetServerScope } from './fleet-server-scope.js';
 
 const reachable = postgres.reachable && redis.reachable;
 
 describe.skipIf(!reachable)('examples/worker-fleet: a hostile client', () => {
-  const schema = uniqueName('ah_fleet_hostile');
-  const queueName = uniqueName('fleet-hostile');
-  const logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-hostile-')), 'tools.jsonl');
-  let fleet: ServerProcess;
-
-  beforeAll(async () => {
-    fleet = await startServerProcess({
-      script: 'examples/worker-fleet/server.ts',
-      env: { PORT: '0', WORKERS: '0', DATABASE_URL: postgres.url, REDIS_URL: redis.url, FLEET_SCHEMA: schema, FLEET_QUEUE: queueName, FLEET_TOOL_LOG: logFile, ANTHROPIC_API_KEY: '' },
-      startTimeoutMs: 60_000,
-    });
-  }, 90_000);
-
-  afterAll(async () => {
-    await fleet?.stop('SIGTERM');
-    const pool = new pg.Pool({ connectionString: postgres.url });
-    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await pool.end();
-    const client = new Redis(redis.url);
-    await dropPrefix(client, `bull:${queueName}:`);
-    await client.quit();
-  });
+  const scope = fleetServerScope('fleet_hostile', 0);
+  const { queueName } = scope;
 
   const raw = async (method: string, path: string, body?: string, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${fleet.url}${path}`, { method, ...(body !== undefined ? { body } : {}), headers: { 'content-type': 'application/json', ...headers } });
+    const response = await fetch(`${scope.fleet.url}${path}`, { method, ...(body !== undefined ? { body } : {}), headers: { 'content-type': 'application/json', ...headers } });
     return { status: response.status, body: (await response.json()) as Record<string, any> };
   };
 

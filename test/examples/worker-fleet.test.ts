@@ -1,46 +1,20 @@
 // The worker fleet example, for real: its HTTP API and two worker processes on PostgreSQL and
 // Redis, offline on the demo model. Outside CI, without the servers, it skips with one line.
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import type { PendingSession } from 'agent-harness';
 import { postgres } from '../postgres/postgres-test-database.js';
 import { redis } from '../redis/redis-test-server.js';
-import { uniqueName } from '../server-under-test.js';
-import { dropPrefix } from '../bullmq/fleet-stores.js';
-import { startServerProcess, type ServerProcess } from './server-process.js';
+import { fleetServerScope } from './fleet-server-scope.js';
 
 const reachable = postgres.reachable && redis.reachable;
 
 describe.skipIf(!reachable)('examples/worker-fleet: an HTTP API in front of worker processes', () => {
-  const schema = uniqueName('ah_fleet_example');
-  const queueName = uniqueName('fleet-example');
-  const logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-example-')), 'tools.jsonl');
-  let fleet: ServerProcess;
-
-  beforeAll(async () => {
-    fleet = await startServerProcess({
-      script: 'examples/worker-fleet/server.ts',
-      env: { PORT: '0', WORKERS: '2', DATABASE_URL: postgres.url, REDIS_URL: redis.url, FLEET_SCHEMA: schema, FLEET_QUEUE: queueName, FLEET_TOOL_LOG: logFile, ANTHROPIC_API_KEY: '' },
-      startTimeoutMs: 60_000,
-    });
-  }, 90_000);
-
-  afterAll(async () => {
-    await fleet?.stop('SIGTERM');
-    const pool = new pg.Pool({ connectionString: postgres.url });
-    await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await pool.end();
-    const client = new Redis(redis.url);
-    await dropPrefix(client, `bull:${queueName}:`);
-    await client.quit();
-  });
+  const scope = fleetServerScope('fleet_example', 2);
+  const { schema, logFile } = scope;
 
   const call = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${fleet.url}${path}`, { method, ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
+    const response = await fetch(`${scope.fleet.url}${path}`, { method, ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
     return { status: response.status, body: (await response.json()) as Record<string, any> };
   };
 
@@ -51,7 +25,7 @@ describe.skipIf(!reachable)('examples/worker-fleet: an HTTP API in front of work
       if (body.state === 'completed') return body.result;
       if (body.state === 'failed') throw new Error(`job ${jobId} failed: ${body.failedReason}`);
     }
-    throw new Error(`job ${jobId} did not finish within 6 polls\n${fleet.output()}`);
+    throw new Error(`job ${jobId} did not finish within 6 polls\n${scope.fleet.output()}`);
   };
 
   it('starts runs, lists their approvals, and continues each on whichever worker takes the answer', async () => {

@@ -70,6 +70,14 @@ const shapes: Array<[string, unknown[], string]> = [
   ], 'Found nothing.'],
 ];
 
+
+/** The request sent after the resume: valid for the API, no server call left unanswered, no blank text, and `kept` still in it. */
+function expectRepairedRequest(sent: readonly Message[], kept: string): void {
+  expect(validateMessagesRequest(sent)).toBeUndefined();
+  expect(unansweredServerCalls(sent)).toEqual([]);
+  expect(blankTexts(sent)).toBe(0);
+  expect(JSON.stringify(sent)).toContain(kept);
+}
 describe('attack: shapes the API refuses, stored in a transcript, then resumed', () => {
   it.each(shapes)('%s: the next prompt is sent in a request the API accepts, keeping what can be kept', async (name, messages, kept) => {
     const store = memorySessionStore();
@@ -81,10 +89,7 @@ describe('attack: shapes the API refuses, stored in a transcript, then resumed',
     const result = await agent.run('Next.').result;
     expect(result.error?.message).toBeUndefined();
     const sent = model.requests[0]!.messages;
-    expect(validateMessagesRequest(sent)).toBeUndefined();
-    expect(unansweredServerCalls(sent)).toEqual([]);
-    expect(blankTexts(sent)).toBe(0);
-    expect(JSON.stringify(sent)).toContain(kept);
+    expectRepairedRequest(sent, kept);
     expect(JSON.stringify(sent.at(-1))).toContain('Next.');
     // The host is told what the repair changed (a trimmed trailing space is no change worth a word).
     if (!name.includes('ends in whitespace')) expect(warnings.map((warning) => warning.message).join(' ')).toMatch(/repair|changed|dropped/i);
@@ -98,10 +103,7 @@ describe('attack: shapes the API refuses, stored in a transcript, then resumed',
     const result = await agent.run('Next.').result;
     expect(result.error?.message).toBeUndefined();
     const sent = model.requests[0]!.messages;
-    expect(validateMessagesRequest(sent)).toBeUndefined();
-    expect(unansweredServerCalls(sent)).toEqual([]);
-    expect(blankTexts(sent)).toBe(0);
-    expect(JSON.stringify(sent)).toContain(kept);
+    expectRepairedRequest(sent, kept);
   });
 
   it('through anthropicModel, the loopback server (which refuses what the API refuses) accepts every repaired request', async () => {
