@@ -42,6 +42,9 @@ async function runPreToolUseHooks(state: PipelineState): Promise<StepResult> {
       const message = `A PreToolUse hook rewrote the input into an invalid one. ${validated.message}`;
       return decided(deny(state, { type: 'validation', message }, message));
     }
+    // The model is told its input was rewritten, as for the host's other edits (a question's
+    // answers and a plan are the host's answer there, not an edit: their tools read it so).
+    if (!('editedFrom' in state) && !tool.requiresUserInteraction && !tool.handlesHostAnswer) state.editedFrom = state.input;
     state.input = validated.value;
   }
   if (verdict.decision !== undefined) state.hookVerdict = verdict;
