@@ -1,4 +1,5 @@
 import type { AgentEventType } from './agent-event.js';
+import { ownValue } from '../model/own-value.js';
 
 /**
  * Every `type` an agent's events can have, one entry per member of `AgentEvent` (the `Record`
@@ -41,5 +42,5 @@ export const AGENT_EVENT_TYPES: readonly AgentEventType[] = Object.freeze(Object
 
 /** Whether `value` is the `type` of some `AgentEvent`. */
 export function isAgentEventType(value: unknown): value is AgentEventType {
-  return typeof value === 'string' && Object.prototype.hasOwnProperty.call(EVENT_TYPES, value);
+  return typeof value === 'string' && ownValue(EVENT_TYPES, value) === true;
 }

@@ -103,8 +103,10 @@ function note(image: ImageBlock, reason: DropReason): TextBlock {
   return block;
 }
 
+const stopAtFirst = (): boolean => true;
+
 /** Whether `messages[index]` holds an image or a document (in a tool result too): most hold neither. */
-const holdsMedia = (messages: readonly Message[], index: number): boolean => forEachMedia(messages, () => true, index, index + 1);
+const holdsMedia = (messages: readonly Message[], index: number): boolean => forEachMedia(messages, stopAtFirst, index, index + 1);
 
 /** The base64 characters of an image or a document (0 for a URL, file or text source). */
 function charsOf(image: ImageBlock | ContentBlock): number {

@@ -2,6 +2,7 @@ import * as z4 from 'zod/v4/core';
 import { fromJSONSchema } from 'zod/v4';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { assertToolJsonSchema, markToolJsonSchemaChecked, requireObjectSchema } from './assert-tool-json-schema.js';
+import { ownValue } from '../model/own-value.js';
 import { zod4ToJsonSchema } from './zod4-to-json-schema.js';
 import { isZod3, isZod3WithJsonSchema, zod3ConverterMissing, type Zod3Schema, type Zod3WithJsonSchema } from './zod3-with-json-schema.js';
 
@@ -52,7 +53,7 @@ function propertyNamesAt(schema: Record<string, unknown>, path: ReadonlyArray<Pr
   for (const key of path) {
     if (typeof node !== 'object' || node === null) return undefined;
     const { properties, items } = node as { properties?: Record<string, unknown>; items?: unknown };
-    node = typeof key === 'number' ? items : properties !== undefined && Object.prototype.hasOwnProperty.call(properties, key) ? properties[key as string] : undefined;
+    node = typeof key === 'number' ? items : properties !== undefined && typeof key === 'string' ? ownValue(properties, key) : undefined;
   }
   const properties = typeof node === 'object' && node !== null ? (node as { properties?: unknown }).properties : undefined;
   return typeof properties === 'object' && properties !== null ? Object.keys(properties).slice(0, 50) : undefined;
