@@ -25,7 +25,7 @@ import type { CompactionTrigger } from '../types/context-usage.js';
 import { hookInputBase, reportHookErrors } from './execute-tools.js';
 import { noteCompaction } from './compaction-pause.js';
 import { flushWriteError } from './write-error.js';
-import { capRequestImages } from './cap-request-images.js';
+import { sendableHistory } from './sendable-history.js';
 import { keepLatestPrompt, type LatestPromptCut } from './keep-latest-prompt.js';
 import { questionTools } from './question-tools.js';
 import { startAndLaterHalf } from './start-and-later-half.js';
@@ -381,7 +381,7 @@ async function writeSummary(core: AgentCore, messages: readonly Message[], cut: 
       const partial = new PartialUsage();
       try {
         // Raced: an interrupt ends the compaction at once even when a Model ignores the signal.
-        const raced = await raceAbort(() => callModel(core, { ...request, messages: capRequestImages(request.messages), tools: core.toolDefinitions, signal }, partial), signal);
+        const raced = await raceAbort(() => callModel(core, { ...request, messages: sendableHistory(request.messages, core.toolDefinitions), tools: core.toolDefinitions, signal }, partial), signal);
         if (raced.aborted) throw signal.reason;
         const response = raced.value;
         partial.clear();

@@ -1,4 +1,4 @@
-import { capRequestImages } from './cap-request-images.js';
+import { sendableHistory } from './sendable-history.js';
 import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { clearStaleToolResults, spillHandle, type ContextUsage } from '../context/index.js';
@@ -49,7 +49,7 @@ async function measureExactly(core: AgentCore, abort: RunAbort): Promise<Context
   const request = core.context.request(core.system, core.toolDefinitions, core.state);
   try {
     // Counted as it will be sent: past the images a request may carry, the oldest are notes.
-    const counting = core.options.model.countTokens!({ system: core.system, tools: core.toolDefinitions, messages: capRequestImages(core.state.messages), signal: abort.signal });
+    const counting = core.options.model.countTokens!({ system: core.system, tools: core.toolDefinitions, messages: sendableHistory(core.state.messages, core.toolDefinitions), signal: abort.signal });
     const { inputTokens } = await abort.race(Promise.resolve(counting));
     return core.context.tracker.observeCount(request, inputTokens);
   } catch {

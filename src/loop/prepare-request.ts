@@ -2,12 +2,12 @@ import type { AgentCore } from '../runtime/agent-core.js';
 import type { ModelRequest } from '../model/model.js';
 import { toolsWithOutputTool, type OutputRequest } from './structured-output.js';
 import type { RunAbort } from './run-abort.js';
-import { capRequestImages } from './cap-request-images.js';
+import { sendableHistory } from './sendable-history.js';
 
 /**
  * Builds the request of one turn. System and tools are the same objects every turn (the
  * byte-identical prefix); the history is passed by reference, not copied, unless it holds more
- * images than one request may carry (see capRequestImages). The first request
+ * images than one request may carry or tool blocks the request may not (see sendableHistory). The first request
  * of a session records the prefix in the session state.
  */
 export function prepareRequest(core: AgentCore, abort: RunAbort, output?: OutputRequest): ModelRequest {
@@ -15,10 +15,11 @@ export function prepareRequest(core: AgentCore, abort: RunAbort, output?: Output
   if (core.state.prefix === undefined) {
     core.commit({ kind: 'prefix', prefix: { system: core.system, toolNames: core.toolDefinitions.map((tool) => tool.name) } });
   }
+  const tools = output?.mode === 'tool' ? toolsWithOutputTool(output, core.toolDefinitions, (name) => core.hasTool(name)) : core.toolDefinitions;
   const request: ModelRequest = {
     system: core.system,
-    tools: output?.mode === 'tool' ? toolsWithOutputTool(output, core.toolDefinitions, (name) => core.hasTool(name)) : core.toolDefinitions,
-    messages: capRequestImages(core.state.messages),
+    tools,
+    messages: sendableHistory(core.state.messages, tools),
     // The run's signal is made here, at its first model call, if nothing asked for it before (see RunAbort).
     signal: abort.signal,
   };
