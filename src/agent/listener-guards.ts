@@ -1,4 +1,8 @@
 import { toError } from '../errors/describe-thrown.js';
+import type { AgentEvent } from '../events/agent-event.js';
+import { copyPermissionRequest } from '../permissions/steps/copy-question-part.js';
+
+type PermissionRequestEvent = Extract<AgentEvent, { type: 'permission-request' }>;
 
 /** A listener as the emitter holds it. */
 type Listener = (event: unknown) => void;
@@ -19,13 +23,16 @@ export class ListenerGuards {
 
   /** The guarded wrapper to register for `listener` on `type` (`once`: forgotten when it fires). */
   wrap<E>(type: string, listener: (event: E) => void, once = false): Listener {
+    // A permission question is read by every listener (each may build its card from it): each gets
+    // its own copy, so one that sorts or edits its suggestions in place changes no other's.
+    const own = type === 'permission-request';
     const guard: Listener = (event) => {
       if (once) this.forget(type, listener as Listener, guard);
       const fail = (error: unknown) => {
         if (type !== 'error') this.report(toError(error));
       };
       try {
-        const returned: unknown = listener(event as E);
+        const returned: unknown = listener((own ? copyPermissionRequest(event as PermissionRequestEvent) : event) as E);
         // An async listener that rejects is reported like one that throws, never left as an
         // unhandled rejection (which ends a Node process by default).
         if (isThenable(returned)) returned.then(undefined, fail);

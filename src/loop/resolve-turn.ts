@@ -100,7 +100,7 @@ function resolveFrom(core: AgentCore, calls: readonly BatchCall[], start: number
       deny(core, call, refusal, decisions, { type: 'validation', message: refusal });
       continue;
     }
-    const question: AskedQuestion = { reason: undefined, held: [] };
+    const question: AskedQuestion = { reasonType: undefined, held: [] };
     const tracer = core.options.tracer;
     // A call nothing asynchronous decides (no hook, no question to the host) is decided without a promise.
     const deciding = tracer
@@ -136,7 +136,7 @@ function recordDecision(
   abort: RunAbort,
   decisions: TurnDecisions,
 ): void {
-  const asked = question.reason;
+  const asked = question.reasonType;
   const decision = outcome.decision;
   // The host's updates are checked whole before anything of the answer is recorded or applied
   // (a bad one ends the run with a ConfigurationError), and recorded as plain data.
@@ -159,7 +159,7 @@ function recordDecision(
     else allowCall(core, call, tool, input, details);
   } else if (decision.behavior === 'deny') {
     const message = decision.message ?? `Permission to use ${call.toolName} was denied.`;
-    refuseCall(core, call, asked?.type === 'plan-approval' ? planRejected(core, call.toolUseId, message) : message);
+    refuseCall(core, call, asked === 'plan-approval' ? planRejected(core, call.toolUseId, message) : message);
     // An interrupt is not the host's denial: keep it out of the audit of denials.
     if (!abort.aborted) decisions.denials.push(decision);
     if (decision.interrupt) decisions.stopRequested = true;
@@ -191,7 +191,8 @@ function recordDecision(
 
 /** The question the pipeline put to the host about a call, if it asked one. */
 interface AskedQuestion {
-  reason: PermissionReason | undefined;
+  /** What kind of question it was (read when the host's answer is a denial). */
+  reasonType: PermissionReason['type'] | undefined;
   /**
    * The question's events, held when nobody answers it now (no `canUseTool`: the call will wait
    * for the host), to be announced once its approval is recorded.
@@ -212,7 +213,7 @@ function decideCall(
   const deciding = decidePermissionNow(
     new CallPermissionArgs(core, abort, tool, call.toolUseId, rawInput, (event) => {
       if (event.type !== 'permission-request') return void core.emit(event as AgentEventInput);
-      question.reason = event.reason;
+      question.reasonType = event.reason.type;
       const ask = () => {
         announceQuestion(core, event.reason, call.toolUseId, event.input);
         core.emit(event as AgentEventInput);

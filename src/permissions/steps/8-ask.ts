@@ -9,7 +9,8 @@ import { autoClassifierStep } from './8a-auto-classifier.js';
 import { permissionRequestHooksStep } from './8b-permission-request-hooks.js';
 import { canUseToolStep } from './8c-can-use-tool.js';
 import { defer, deny, type AskRequest, type PipelineState } from './pipeline-state.js';
-import { toolDisplay } from './tool-display.js';
+import { copyDisplay, toolDisplay } from './tool-display.js';
+import { copyQuestionPart } from './copy-question-part.js';
 import { revealHiddenCharacters } from '../../tools/reveal-hidden-characters.js';
 
 /**
@@ -73,12 +74,13 @@ export async function askStep(state: PipelineState, ask: AskRequest): Promise<Pe
     type: 'permission-request',
     toolUseId: state.args.toolUseId,
     toolName: tool.name,
-    // A copy: a listener that changes it in place changes neither the question nor the call.
+    // Copies: a listener that changes them in place changes neither the question, nor the call,
+    // nor the approval the session keeps.
     input: copyToolInput(state.input),
-    reason: ask.reason,
-    suggestions,
+    reason: copyQuestionPart(ask.reason),
+    suggestions: copyQuestionPart(suggestions),
     ...(ask.blockedPath === undefined ? {} : { blockedPath: ask.blockedPath }),
-    ...(display === undefined ? {} : { display }),
+    ...(display === undefined ? {} : { display: copyDisplay(display) }),
     ...(tool.annotations === undefined ? {} : { toolAnnotations: { ...tool.annotations } }),
     ...(agentId === undefined ? {} : { agentId }),
   });

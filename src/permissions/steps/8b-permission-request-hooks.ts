@@ -6,6 +6,7 @@ import type { PermissionUpdate } from '../../types/permission.js';
 import { validateToolInput } from '../validate-tool-input.js';
 import { allow, deny, interrupted, reportError, type AskRequest, type PipelineState } from './pipeline-state.js';
 import { toolHookInput } from './tool-hook-input.js';
+import { copyQuestionPart } from './copy-question-part.js';
 
 /**
  * Step 8b: `PermissionRequest` hooks may answer instead of the host (deny > allow). A hook that
@@ -24,7 +25,7 @@ export async function permissionRequestHooksStep(
   const { signal } = state.args;
   const { outputs, errors } = await runHooks({
     event: 'PermissionRequest',
-    input: Object.assign(toolHookInput(state), { reason: ask.reason, suggestions }),
+    input: Object.assign(toolHookInput(state), { reason: copyQuestionPart(ask.reason), suggestions: copyQuestionPart(suggestions) }),
     hooks,
     signal,
   });

@@ -8,6 +8,8 @@ import { allow, defer, deny, interrupted, reportError, type AskRequest, type Pip
 import { describeThrown } from '../../errors/describe-thrown.js';
 import { describeJson } from '../../options/describe-json.js';
 import { copyToolInput } from '../../hooks/copy-tool-input.js';
+import { copyQuestionPart } from './copy-question-part.js';
+import { copyDisplay } from './tool-display.js';
 
 /** The documented fields of a `PermissionResult`: what is read of the answer. */
 const PERMISSION_RESULT_FIELDS: ReadonlyArray<AnswerField<PermissionResult>> = ['behavior', 'updatedInput', 'updatedPermissions', 'clearContext', 'message', 'interrupt'];
@@ -37,10 +39,11 @@ export async function canUseToolStep(
     signal,
     toolUseId,
     ...(agentId === undefined ? {} : { agentId }),
-    reason: ask.reason,
-    suggestions,
+    // Copies: the host's changes in place reach neither the approval the session keeps nor others.
+    reason: copyQuestionPart(ask.reason),
+    suggestions: copyQuestionPart(suggestions),
     ...(ask.blockedPath === undefined ? {} : { blockedPath: ask.blockedPath }),
-    ...(state.display === undefined ? {} : { display: state.display }),
+    ...(state.display === undefined ? {} : { display: copyDisplay(state.display) }),
     ...(tool.annotations === undefined ? {} : { toolAnnotations: { ...tool.annotations } }),
   };
   let result: unknown;

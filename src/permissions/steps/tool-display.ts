@@ -54,3 +54,8 @@ export async function toolDisplay(state: PipelineState): Promise<ToolDisplay | u
     return undefined;
   }
 }
+
+/** A copy of a card for one reader (its strings are shared: they cannot change in place). */
+export function copyDisplay(display: ToolDisplay): ToolDisplay {
+  return display.file === undefined ? { ...display } : { ...display, file: { ...display.file } };
+}
