@@ -46,16 +46,21 @@ const COMMANDS = [
   'git blame .env',
   'git archive HEAD .env',
   'git format-patch --stdout --root',
+  'git show :0:.env',
+  'git -C . show HEAD:.env',
+  'git -c core.pager=cat show :.env',
+  'git add .env',
 ];
 
 /** Runs one Bash call in `mode` with `Read(**\/.env)` denied; what the model got, and whether the run stopped to ask. */
-async function attempt(command: string, mode: PermissionMode) {
+async function attempt(command: string, mode: PermissionMode, rules = { deny: ['Read(**/.env)'] }) {
   const agent = createAgent({
     model: scriptedModel([turn(toolCall('Bash', { command }, 'c1')), 'Done.']),
     tools: workspaceTools({ cwd: work }),
     cwd: work,
-    rules: { deny: ['Read(**/.env)'] },
+    rules,
     permissionMode: mode,
+    ...(mode === 'bypassPermissions' ? { allowDangerouslySkipPermissions: true } : {}),
   });
   let shown = '';
   agent.on('tool-result', (event) => void (shown += typeof event.content === 'string' ? event.content : JSON.stringify(event.content)));
@@ -77,10 +82,36 @@ describe('attack: a Read-denied file printed through git objects and history', (
     }, 60_000);
   }
 
-  it('the paths git names directly are denied by the rule itself, not merely asked', async () => {
-    for (const command of ['cat .env', 'git show HEAD:.env', 'git cat-file -p HEAD:.env']) {
-      const { shown } = await attempt(command, 'default');
-      expect(shown, command).toContain('denied by the rule "Read(**/.env)"');
+  it('the paths git names directly are denied by the rule itself, not merely asked, in every mode', async () => {
+    const named = [
+      'cat .env',
+      'git show HEAD:.env',
+      'git cat-file -p HEAD:.env',
+      'git show :.env',
+      'git show :0:.env',
+      'git cat-file blob :.env',
+      'git blame .env',
+      'git log -p -- .env',
+      'git log -p .env',
+      'git diff HEAD~0 HEAD -- .env',
+      'git -C . show HEAD:.env',
+      'git -c core.pager=cat show :.env',
+      'git add .env',
+    ];
+    for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as const) {
+      for (const command of named) {
+        const { shown } = await attempt(command, mode);
+        expect(shown, `${mode}: ${command}`).toContain('denied by the rule "Read(**/.env)"');
+      }
+    }
+  }, 60_000);
+
+  it('the same commands, with no rule, still run without asking (they only read)', async () => {
+    for (const command of ['git show HEAD:a.txt', 'git show :a.txt', 'git show :0:a.txt', 'git blame a.txt', 'git log -p -- a.txt']) {
+      const { shown, status } = await attempt(command, 'default', { deny: [] });
+      expect(status, command).toBe('completed');
+      expect(shown, command).toContain('hello');
+      expect(shown, command).not.toContain('denied');
     }
   });
 });

@@ -29,6 +29,12 @@ const RECURSIVE: Record<string, (args: string[]) => boolean> = {
 /** find actions that read or hand files to another program. */
 const FIND_READERS = /^-(exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
 const GIT_CONTENT = new Set(['diff', 'show', 'log', 'grep', 'blame', 'cat-file', 'archive', 'format-patch', 'stash']);
+/** `git add` reads the files it names into the object store, where any of the above prints them. */
+const GIT_STORES = 'add';
+/** git's own options (before the subcommand) that take the next word as their value. */
+const GIT_OPTIONS_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--exec-path']);
+/** A git object named by its path: `REV:path`, `:path` (the index), `:N:path` (a merge stage). */
+const GIT_OBJECT_PATH = /^(?:[^/:-][^:]*)?:.+/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 /** Shells: with `-c` they run a script given on the command line, whose reads count too. */
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh', 'rbash', 'busybox']);
@@ -67,7 +73,8 @@ function pathsOf(value: string): string[] {
     return out;
   }
   if (/^[a-z]+=/.test(value)) return [value.slice(value.indexOf('=') + 1)];
-  const revision = /^[^/:]*:(.+)$/.exec(value);
+  // `REV:path`, `:path`, and `:N:path` (the index at a merge stage).
+  const revision = /^(?::[0-3]:|[^/:]*:)(.+)$/.exec(value);
   return revision ? [value, revision[1]!] : [value];
 }
 
@@ -105,6 +112,39 @@ class ReadCollector {
     }
   }
 
+  /**
+   * What a git command reads: the objects it names by path (`HEAD:.env`, `:.env`, `:0:.env`),
+   * its pathspecs after `--`, and its other operands, which may be paths (`git blame .env`,
+   * `git log -p .env`, `git add .env`) or revisions (read as paths, harmlessly). A content command
+   * that names no path reads the whole tree (`git log -p`, `git show HEAD`). `-C dir` moves
+   * where its paths are found.
+   */
+  private git(args: ShellWord[]): void {
+    let directories = this.directories;
+    let index = 0;
+    for (; index < args.length && args[index]!.value.startsWith('-'); index++) {
+      if (!GIT_OPTIONS_WITH_VALUE.has(args[index]!.value)) continue;
+      const value = args[++index];
+      if (args[index - 1]!.value !== '-C' || value === undefined) continue;
+      if (value.hasExpansion || value.hasGlob) return this.unknown('git -C runs in a directory known only at run time');
+      directories = directories.map((directory) => this.place(value.value, directory));
+    }
+    const subcommand = args[index]?.value;
+    if (subcommand === undefined || (!GIT_CONTENT.has(subcommand) && subcommand !== GIT_STORES)) return;
+    const rest = args.slice(index + 1);
+    const dashDash = rest.findIndex((arg) => arg.value === '--');
+    const before = dashDash === -1 ? rest : rest.slice(0, dashDash);
+    const pathspecs = dashDash === -1 ? [] : rest.slice(dashDash + 1);
+    const objects = before.filter((arg) => GIT_OBJECT_PATH.test(arg.value));
+    const operands = before.filter((arg) => !arg.value.startsWith('-') && !GIT_OBJECT_PATH.test(arg.value));
+    const outer = this.directories;
+    this.directories = directories;
+    for (const arg of [...objects, ...pathspecs]) this.read(arg, true);
+    for (const arg of operands) this.read(arg, false);
+    if (subcommand !== GIT_STORES && objects.length === 0 && pathspecs.length === 0) this.targets.directories.push(...directories);
+    this.directories = outer;
+  }
+
   command(simple: ShellSimpleCommand): void {
     for (const redirect of simple.redirects) {
       if (redirect.operator === '<' || redirect.operator === '<>') this.read(redirect.target, false);
@@ -125,15 +165,7 @@ class ReadCollector {
       return;
     }
     if (name === 'find' && values.some((value) => FIND_READERS.test(value))) return this.unknown(`find ${values.find((value) => FIND_READERS.test(value))} reads the files it finds`);
-    if (name === 'git') {
-      const subcommand = values.find((value) => !value.startsWith('-'));
-      if (subcommand === undefined || !GIT_CONTENT.has(subcommand)) return;
-      const dashDash = values.indexOf('--');
-      const named = dashDash === -1 ? args.filter((arg) => /^[^/:-][^:]*:.+/.test(arg.value)) : args.slice(dashDash + 1);
-      if (named.length === 0) this.targets.directories.push(...this.directories);
-      for (const arg of named) this.read(arg, true);
-      return;
-    }
+    if (name === 'git') return this.git(args);
     // A script run by a shell or eval (also behind sudo, env, timeout …) reads what its commands read.
     const runner = [nameWord, ...args].findIndex((word) => SHELLS.has(path.posix.basename(word.value)) || word.value === 'eval');
     if (runner !== -1) {
@@ -165,7 +197,8 @@ class ReadCollector {
 /**
  * What a Bash command reads, for `Read(...)` deny and ask rules: the path arguments of every
  * command except a few that only look at names (`ls`, `stat`, `touch`, …), input redirections,
- * the files of `git show REV:path` and `git diff -- path`, directories walked by recursive readers
+ * the files of `git show REV:path`, `git show :path`, `git blame path`, `git diff -- path` and
+ * `git add path`, directories walked by recursive readers
  * (`grep -r`, `rg`, `cp -r`, `tar`, `git diff` without paths), each relative to every directory a
  * `cd` may have led to, with their real paths. Globs, expansions and `find -exec` read what cannot
  * be named before the command runs: `unknown`. A line that does not parse is `unknown` too.
