@@ -1,3 +1,4 @@
+import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
 import { isFunction } from '../options/index.js';
@@ -52,9 +53,10 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   const { pool } = options;
   const clock = (): number | null => options.now?.() ?? null;
   /**
-   * Sessions `listPending()` could not refold: an entry of a `$schemaVersion` this build does not
-   * read, or damaged data (`SessionStoreCorruptError`); not read again by this instance (the
-   * session's next append folds it again).
+   * Sessions `listPending()` could not refold because they hold an entry of a `$schemaVersion`
+   * this build does not read: not read again by this instance (the session's next append folds it
+   * again). A damaged session (`SessionStoreCorruptError`) is not remembered: it is tried again
+   * at the next call, so a repair of its rows shows at once.
    */
   const unreadable = new Set<string>();
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
@@ -232,10 +234,12 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     for (const row of rows) {
       const sessionId = String(row.session_id);
       const head = await readSessionHead(pool, s, sessionId, null);
-      const refolded = await unlessUnsupported(pendingFromSaved({ ...head, rule: -1 }, () => load(sessionId)));
-      // Written by a newer agent-harness (left to the builds that read it), or damaged: not asked for again.
+      let newer = false;
+      const refolded = await unlessUnsupported(pendingFromSaved({ ...head, rule: -1 }, () => load(sessionId)), (error) => (newer = UnsupportedSchemaVersionError.isInstance(error)));
+      // Written by a newer agent-harness: left to the builds that read it, not asked for again.
+      // Damaged: passed over now, tried again next time (it may have been repaired by then).
       if (refolded === undefined) {
-        unreadable.add(sessionId);
+        if (newer) unreadable.add(sessionId);
         continue;
       }
       const { state } = refolded;

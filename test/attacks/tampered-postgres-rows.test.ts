@@ -215,6 +215,21 @@ describe.skipIf(!postgres.reachable)('attack: PostgreSQL rows tampered with by h
     expect((await other.listPending!()).map((session) => session.sessionId)).toEqual(['b-waiting']);
   });
 
+  it('a damaged session listPending passed over is listed by the same store once the row is repaired in place, with no append', async () => {
+    const context = setup();
+    const make = entryMaker('a-damaged');
+    const entries = [make.userText('Go.'), make.assistantCalls('toolu_1'), make.approvalPending('approval_a', 'toolu_1')];
+    await context.store.append('a-damaged', entries, { expectedRevision: 0 });
+    const original = await rowEntry(context, 'a-damaged', 1);
+    await setRow(context, 'a-damaged', 1, `{"kind":"message"}`);
+    await context.sql(`UPDATE ${context.t('sessions')} SET pending_rule = 0`);
+    const other = postgresSessionStore({ pool: scope.pool(2), schema: context.schema });
+    expect(await other.listPending!()).toEqual([]);
+    // The operator puts the entry back as it was.
+    await setRow(context, 'a-damaged', 1, original);
+    expect((await other.listPending!()).map((session) => session.sessionId)).toEqual(['a-damaged']);
+  });
+
   it("the session row's revision lowered by hand (0, or below its rows): the load warns that rows lie past it instead of ending the transcript early without a word, and an append is refused with the repair", async () => {
     const context = setup();
     const written = await session(context, 'lowered');
