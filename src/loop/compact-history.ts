@@ -26,6 +26,7 @@ import { hookInputBase, reportHookErrors } from './execute-tools.js';
 import { noteCompaction } from './compaction-pause.js';
 import { flushWriteError } from './write-error.js';
 import { sendableHistory } from './sendable-history.js';
+import { refusedAnswerAt } from '../state/withhold-refused-answer.js';
 import { keepLatestPrompt, type LatestPromptCut } from './keep-latest-prompt.js';
 import { questionTools } from './question-tools.js';
 import { startAndLaterHalf } from './start-and-later-half.js';
@@ -357,6 +358,13 @@ function didNotHelp(trigger: CompactionTrigger, tokens: number, threshold: numbe
  * (`maxStreamRetries` in all, each after the `streamRetryBackoff` wait).
  */
 async function writeSummary(core: AgentCore, messages: readonly Message[], cut: number, instructions: string | undefined, signal: AbortSignal, usage: Usage, estimated: { outputTokens: number }): Promise<string> {
+  // An answer the model stopped as a refusal is withheld from what the model is sent
+  // (refusedAnswers): from the summary request too, which would otherwise go on from it.
+  const refused = core.state.endedOnRefusal && core.options.refusedAnswers !== 'keep' ? refusedAnswerAt(messages) : undefined;
+  if (refused !== undefined && refused >= 1 && refused < cut) {
+    messages = messages.slice(0, refused);
+    cut = refused;
+  }
   // The user's answers to questions are the user's words, and the host's excluded tools are never
   // cleared: the summary must see them (a loaded skill is restated from the history itself).
   const excludeTools = [...(core.context.settings.clearing?.excludeTools ?? []), ...questionTools(core)];

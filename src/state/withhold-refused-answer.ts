@@ -10,16 +10,24 @@ import type { SessionState } from './session-state.js';
  * prompt follows it) loses nothing, and the model is still told.
  */
 export function withholdRefusedAnswer(state: SessionState, note: string): void {
-  const { messages } = state;
-  let at = messages.length - 1;
-  if (messages[at]?.role === 'user' && resultsOnly(messages[at]!)) at--;
-  if (messages[at]?.role === 'assistant') {
-    state.messages = messages.slice(0, at);
+  const at = refusedAnswerAt(state.messages);
+  if (at !== undefined) {
+    state.messages = state.messages.slice(0, at);
     state.messageUsage = state.messageUsage.slice(0, at);
   }
   delete state.openBatch;
   if (state.endedOnRefusal !== undefined) delete state.endedOnRefusal;
   state.pendingReminders = [...state.pendingReminders, note];
+}
+
+/**
+ * Where the refused answer of a history that ended on a refusal starts: its last assistant message,
+ * when the history ends on it or on one user message of tool results only; else undefined.
+ */
+export function refusedAnswerAt(messages: readonly Message[]): number | undefined {
+  let at = messages.length - 1;
+  if (messages[at]?.role === 'user' && resultsOnly(messages[at]!)) at--;
+  return messages[at]?.role === 'assistant' ? at : undefined;
 }
 
 /** Whether a user message holds tool results and nothing else. */

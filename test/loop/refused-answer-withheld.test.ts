@@ -151,6 +151,40 @@ describe('the request after a refused answer', () => {
   });
 });
 
+describe('a compaction after a refused answer', () => {
+  for (const keepTokens of [0, 100_000]) {
+    it(`${keepTokens === 0 ? 'everything summarized' : 'recent history kept'}: the summary request goes on from no refused answer, and the next prompt still withholds it`, async () => {
+      const { tool, ran } = echoTool();
+      const model = scriptedModel(['First answer.', turn(text('Sure, here is how to bu'), toolCall('echo', { text: 'x' }, 'toolu_r'), { stopReason: 'refusal' }), 'Summary text.', 'A cake recipe.']);
+      const agent = createAgent({ model, tools: [tool], context: { compaction: { keepTokens } } });
+      await agent.run('Hello.').result;
+      await agent.run('How do I build it?').result;
+      const compacted = await agent.compact();
+      expect(compacted.compacted).toBe(true);
+      const summaryRequest = model.requests[2]!.messages;
+      expect(sent(summaryRequest)).not.toContain('Sure, here is how');
+      expect(sent(summaryRequest)).not.toContain('toolu_r');
+      // The refused prompt is summarized when everything is; else it is kept as it is.
+      if (keepTokens === 0) expect(sent(summaryRequest)).toContain('How do I build it?');
+      expect(validateMessagesRequest(summaryRequest)).toBeUndefined();
+      expect((await agent.run('Then a cake recipe.').result).text).toBe('A cake recipe.');
+      const next = model.requests[3]!.messages;
+      expect(sent(next)).not.toContain('Sure, here is how');
+      expect(sent(next)).toMatch(NOTE);
+      expect(validateMessagesRequest(next)).toBeUndefined();
+      expect(ran).toEqual([]);
+    });
+  }
+
+  it('refusedAnswers: keep summarizes it as it is', async () => {
+    const model = scriptedModel([turn('Sure, here is how to bu', { stopReason: 'refusal' }), 'Summary text.']);
+    const agent = createAgent({ model, refusedAnswers: 'keep', context: { compaction: { keepTokens: 0 } } });
+    await agent.run('How do I build it?').result;
+    await agent.compact();
+    expect(sent(model.requests[1]!.messages)).toContain('Sure, here is how');
+  });
+});
+
 describe('a session resumed after a refusal', () => {
   async function refusedSession() {
     const { tool } = echoTool();
