@@ -23,7 +23,9 @@ const exchange = fc.record({
 });
 
 /** A valid history: per exchange a prompt, an answer that may call tools, their results, a closing answer. */
-function historyOf(exchanges: Array<fc.RecordValue<typeof exchange extends fc.Arbitrary<infer T> ? T : never>>): Message[] {
+type Exchange = typeof exchange extends fc.Arbitrary<infer T> ? T : never;
+
+function historyOf(exchanges: Exchange[]): Message[] {
   const messages: Message[] = [];
   let id = 0;
   for (const { prompt, text, calls, answer } of exchanges) {

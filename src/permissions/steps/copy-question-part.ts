@@ -10,7 +10,12 @@ import { copyDisplay } from './tool-display.js';
  * (rules, paths, messages), copied only when a question is asked.
  */
 export function copyQuestionPart<T>(part: T): T {
-  return structuredClone(part);
+  try {
+    return structuredClone(part);
+  } catch {
+    // A value a host's check put there that cannot be copied (a function): handed out as it is.
+    return part;
+  }
 }
 
 /** The parts of a `permission-request` event a reader could change in place. */
