@@ -349,7 +349,12 @@ export class AgentCore implements AgentServices {
    * @throws ConfigurationError naming the rule and the tools there are.
    */
   assertRulesNameTools(rules: PermissionRules | undefined): void {
-    assertRulesNameTools(rules, [...this.tools.keys()], { mcpServers: this.toolSources?.mcpServerNames ?? [] });
+    const tools = [...this.tools.values()];
+    assertRulesNameTools(rules, [...this.tools.keys()], {
+      mcpServers: this.toolSources?.mcpServerNames ?? [],
+      pathReaders: tools.some((tool) => tool.ruleTarget?.reads !== undefined),
+      pathWriters: tools.some((tool) => tool.ruleTarget?.writes !== undefined),
+    });
   }
 
   /**
