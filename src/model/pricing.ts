@@ -1,5 +1,6 @@
 import { findModelEntry } from './find-model-entry.js';
-import type { Usage } from './usage.js';
+import { usageProblem, type Usage } from './usage.js';
+import { ConfigurationError } from '../errors/configuration-error.js';
 
 /** Prices in US dollars per million tokens. */
 export interface ModelPrice {
@@ -44,13 +45,46 @@ export function findPrice(modelId: string, table: Readonly<Record<string, ModelP
   return findModelEntry(modelId, table);
 }
 
-/** Estimated cost in US dollars of some usage at a price. */
+/**
+ * Estimated cost in US dollars of some usage at a price.
+ * @throws ConfigurationError when `usage` holds no token counts or `price` no prices (a model
+ *   missing from the table looked up there, say), naming which.
+ */
 export function estimateCost(usage: Usage, price: ModelPrice): number {
+  if (typeof price !== 'object' || price === null || typeof usage !== 'object' || usage === null || typeof price.input !== 'number' || typeof price.output !== 'number') {
+    throw new ConfigurationError(costProblem(usage, price));
+  }
+  // (A string would be coerced to a number below, and a cache price given as one would pass.)
+  if ((price.cacheWrite !== undefined && typeof price.cacheWrite !== 'number') || (price.cacheRead !== undefined && typeof price.cacheRead !== 'number')) throw new ConfigurationError(costProblem(usage, price));
   const perToken = 1 / 1_000_000;
-  return (
+  const cost =
     usage.inputTokens * price.input * perToken +
     usage.outputTokens * price.output * perToken +
     usage.cacheCreationInputTokens * (price.cacheWrite ?? price.input * 1.25) * perToken +
-    usage.cacheReadInputTokens * (price.cacheRead ?? price.input * 0.1) * perToken
-  );
+    usage.cacheReadInputTokens * (price.cacheRead ?? price.input * 0.1) * perToken;
+  if (!Number.isFinite(cost)) throw new ConfigurationError(costProblem(usage, price));
+  return cost;
+}
+
+const PRICE_FIELDS = ['input', 'output', 'cacheWrite', 'cacheRead'] as const;
+
+/** A value as an error message quotes it. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.slice(0, 40));
+  if (typeof value !== 'object' || value === null) return String(value);
+  return Array.isArray(value) ? 'an array' : 'an object without that field';
+}
+
+/** Why `estimateCost` could not price `usage` at `price`. */
+function costProblem(usage: unknown, price: unknown): string {
+  const start = 'estimateCost(usage, price)';
+  if (typeof price !== 'object' || price === null) {
+    return `${start} needs a price in US dollars per million tokens, such as { input: 3, output: 15 } (DEFAULT_PRICES lists the built-in ones by model id prefix); got ${describeValue(price)}.`;
+  }
+  for (const field of PRICE_FIELDS) {
+    const value = (price as Record<string, unknown>)[field];
+    if (value === undefined && (field === 'cacheWrite' || field === 'cacheRead')) continue;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return `${start}: price.${field} must be a price in US dollars per million tokens (a finite number, 0 or more); got ${describeValue(value)}.`;
+  }
+  return `${start}: ${usageProblem(usage) ?? 'usage is not a set of token counts'}.`;
 }
