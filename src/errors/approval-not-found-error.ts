@@ -9,18 +9,21 @@ export interface ApprovalNotFoundErrorOptions {
   approvalOfCall?: string;
 }
 
+/** The `code` of a {@link ApprovalNotFoundError}. */
+const CODE = 'approval-not-found';
+
 /** `resolveApproval()` named an id that is not pending (unknown, or already resolved). */
 export class ApprovalNotFoundError extends AgentHarnessError {
-  static readonly code = 'approval-not-found';
+  static readonly code = CODE;
   readonly approvalId: string;
   constructor(approvalId: string, pendingIds: readonly string[], options: ApprovalNotFoundErrorOptions = {}) {
     super(
-      ApprovalNotFoundError.code,
+      CODE,
       options.approvalOfCall !== undefined
         ? `No pending approval has id "${approvalId}": that is the toolUseId of the call that approval "${options.approvalOfCall}" asks about. Pass the approval's id (PendingApproval.id), not its toolUseId.`
         : `No pending approval has id "${approvalId}"; it is unknown or was already resolved. Pending now: ${pendingIds.length ? pendingIds.map((id) => `"${id}"`).join(', ') : 'none'} (see \`agent.pendingApprovals\`).`,
     );
     this.approvalId = approvalId;
   }
-  static override isInstance = hasCode<ApprovalNotFoundError>(ApprovalNotFoundError.code);
+  static override isInstance = hasCode<ApprovalNotFoundError>(CODE);
 }

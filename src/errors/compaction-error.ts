@@ -12,12 +12,15 @@ export interface CompactionErrorOptions {
   promptTooLong?: boolean;
 }
 
+/** The `code` of a {@link CompactionError}. */
+const CODE = 'compaction-failed';
+
 /**
  * A compaction could not be completed: the summary call failed or returned no summary. The
  * history is left as it was.
  */
 export class CompactionError extends AgentHarnessError {
-  static readonly code = 'compaction-failed';
+  static readonly code = CODE;
   /**
    * True when what is left cannot fit the context window whatever is dropped: after a "prompt is
    * too long" refusal that no summary could shrink, even the user's latest message with the
@@ -26,8 +29,8 @@ export class CompactionError extends AgentHarnessError {
    */
   readonly promptTooLong: boolean;
   constructor(message: string, options: CompactionErrorOptions = {}) {
-    super(CompactionError.code, message, options);
+    super(CODE, message, options);
     this.promptTooLong = options.promptTooLong === true;
   }
-  static override isInstance = hasCode<CompactionError>(CompactionError.code);
+  static override isInstance = hasCode<CompactionError>(CODE);
 }

@@ -1,10 +1,13 @@
 import { AgentHarnessError, hasCode, type AgentHarnessErrorOptions } from './agent-harness-error.js';
 
+/** The `code` of a {@link ConfigurationError}. */
+const CODE = 'configuration';
+
 /** An option passed to the library is missing, malformed or contradicts another. */
 export class ConfigurationError extends AgentHarnessError {
-  static readonly code = 'configuration';
+  static readonly code = CODE;
   constructor(message: string, options?: AgentHarnessErrorOptions) {
-    super(ConfigurationError.code, message, options);
+    super(CODE, message, options);
   }
-  static override isInstance = hasCode<ConfigurationError>(ConfigurationError.code);
+  static override isInstance = hasCode<ConfigurationError>(CODE);
 }

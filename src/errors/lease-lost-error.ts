@@ -43,6 +43,9 @@ function whyLost(options: LeaseLostErrorOptions): string {
   return `the lease expired or was released at ${iso(lease.expiresAt)} (the store's clock reads ${iso(options.now)})`;
 }
 
+/** The `code` of a {@link LeaseLostError}. */
+const CODE = 'lease-lost';
+
 /**
  * A write carried the fencing token of a lease that is no longer the session's current,
  * unexpired lease: it expired, was released, or another worker took the session over. Nothing of
@@ -53,7 +56,7 @@ function whyLost(options: LeaseLostErrorOptions): string {
  */
 export class LeaseLostError extends AgentHarnessError {
   /** The error's code, `lease-lost`. */
-  static readonly code = 'lease-lost';
+  static readonly code = CODE;
   /** The session the refused write was for. */
   readonly sessionId: string;
   /** The fencing token the refused writer carried. */
@@ -62,7 +65,7 @@ export class LeaseLostError extends AgentHarnessError {
   readonly currentLease: LeaseLostErrorLease | undefined;
   constructor(options: LeaseLostErrorOptions) {
     super(
-      LeaseLostError.code,
+      CODE,
       `Session "${options.sessionId}" is no longer leased under fencing token ${options.fencingToken}: ` +
         (options.reason === undefined ? `${whyLost(options)}. Nothing was written.` : `${options.reason}. The tool call about to start was not run, and the run stopped.`) +
         ' Stop working on this session; to continue it, acquire its lease again (store.leases.acquire) and load it afresh.',
@@ -72,5 +75,5 @@ export class LeaseLostError extends AgentHarnessError {
     this.currentLease = options.currentLease;
   }
   /** True for this error, also when thrown by another copy of the library. */
-  static override isInstance = hasCode<LeaseLostError>(LeaseLostError.code);
+  static override isInstance = hasCode<LeaseLostError>(CODE);
 }

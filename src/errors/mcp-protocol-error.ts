@@ -8,20 +8,23 @@ export interface McpProtocolErrorOptions extends AgentHarnessErrorOptions {
   toolName?: string;
 }
 
+/** The `code` of a {@link McpProtocolError}. */
+const CODE = 'mcp-protocol';
+
 /**
  * An MCP server sent something the protocol does not allow: a tool result of the wrong shape, a
  * tool whose input schema is not an object schema. The run goes on; the model sees an error result.
  */
 export class McpProtocolError extends AgentHarnessError {
-  static readonly code = 'mcp-protocol';
+  static readonly code = CODE;
   /** The server's name in `mcpServers`. */
   readonly server: string;
   /** The tool concerned, when there is one. */
   readonly toolName: string | undefined;
   constructor(message: string, options: McpProtocolErrorOptions) {
-    super(McpProtocolError.code, message, options);
+    super(CODE, message, options);
     this.server = options.server;
     this.toolName = options.toolName;
   }
-  static override isInstance = hasCode<McpProtocolError>(McpProtocolError.code);
+  static override isInstance = hasCode<McpProtocolError>(CODE);
 }

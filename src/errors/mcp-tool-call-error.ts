@@ -12,12 +12,15 @@ export interface McpToolCallErrorOptions extends AgentHarnessErrorOptions {
   timedOut?: boolean;
 }
 
+/** The `code` of a {@link McpToolCallError}. */
+const CODE = 'mcp-tool-call';
+
 /**
  * An MCP server answered a tool call with a protocol error (unknown tool, invalid arguments, an
  * internal error), or did not answer in time. The model sees it as an error result.
  */
 export class McpToolCallError extends AgentHarnessError {
-  static readonly code = 'mcp-tool-call';
+  static readonly code = CODE;
   /** The server's name in `mcpServers`. */
   readonly server: string;
   /** The tool's name on the server. */
@@ -27,11 +30,11 @@ export class McpToolCallError extends AgentHarnessError {
   /** True when the call timed out. */
   readonly timedOut: boolean;
   constructor(message: string, options: McpToolCallErrorOptions) {
-    super(McpToolCallError.code, message, options);
+    super(CODE, message, options);
     this.server = options.server;
     this.toolName = options.toolName;
     this.rpcCode = options.rpcCode;
     this.timedOut = options.timedOut ?? false;
   }
-  static override isInstance = hasCode<McpToolCallError>(McpToolCallError.code);
+  static override isInstance = hasCode<McpToolCallError>(CODE);
 }

@@ -18,9 +18,12 @@ export interface ModelErrorOptions extends AgentHarnessErrorOptions {
   retryAfterMs?: number;
 }
 
+/** The `code` of a {@link ModelError}. */
+const CODE = 'model';
+
 /** A model call failed: an HTTP error, a mid-stream `error` event, or a broken stream. */
 export class ModelError extends AgentHarnessError {
-  static readonly code = 'model';
+  static readonly code = CODE;
   readonly status: number | undefined;
   readonly errorType: string | undefined;
   readonly retryable: boolean;
@@ -28,7 +31,7 @@ export class ModelError extends AgentHarnessError {
   /** How long the provider asked to wait before trying again, in milliseconds, when it said. */
   readonly retryAfterMs: number | undefined;
   constructor(message: string, options: ModelErrorOptions = {}) {
-    super(ModelError.code, message, options);
+    super(CODE, message, options);
     this.status = options.status;
     this.errorType = options.errorType;
     this.retryable = options.retryable ?? false;
@@ -36,5 +39,5 @@ export class ModelError extends AgentHarnessError {
     const after = options.retryAfterMs;
     this.retryAfterMs = typeof after === 'number' && Number.isFinite(after) && after >= 0 ? after : undefined;
   }
-  static override isInstance = hasCode<ModelError>(ModelError.code);
+  static override isInstance = hasCode<ModelError>(CODE);
 }

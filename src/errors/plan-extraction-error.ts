@@ -10,17 +10,20 @@ export interface PlanExtractionErrorOptions extends AgentHarnessErrorOptions {
   attempts?: number;
 }
 
+/** The `code` of a {@link PlanExtractionError}. */
+const CODE = 'plan-extraction';
+
 /** The model's answer held no usable structured plan (no JSON, truncated JSON, or JSON failing the schema). */
 export class PlanExtractionError extends AgentHarnessError {
-  static readonly code = 'plan-extraction';
+  static readonly code = CODE;
   readonly issues: readonly string[];
   readonly responseText: string | undefined;
   readonly attempts: number;
   constructor(message: string, options: PlanExtractionErrorOptions = {}) {
-    super(PlanExtractionError.code, message, options);
+    super(CODE, message, options);
     this.issues = options.issues ?? [];
     this.responseText = options.responseText;
     this.attempts = options.attempts ?? 1;
   }
-  static override isInstance = hasCode<PlanExtractionError>(PlanExtractionError.code);
+  static override isInstance = hasCode<PlanExtractionError>(CODE);
 }

@@ -10,6 +10,9 @@ export interface PlanStoreIfAbsentErrorOptions {
   found: 'another plan' | 'no plan';
 }
 
+/** The `code` of a {@link PlanStoreIfAbsentError}. */
+const CODE = 'plan-store-if-absent';
+
 /**
  * A plan store ignored `write(name, text, { ifAbsent: true })` (it resolved neither `true` nor
  * `false`) and reading the plan back showed that another writer's plan holds the name: two
@@ -21,12 +24,12 @@ export interface PlanStoreIfAbsentErrorOptions {
  */
 export class PlanStoreIfAbsentError extends AgentHarnessError {
   /** The error's code, `plan-store-if-absent`. */
-  static readonly code = 'plan-store-if-absent';
+  static readonly code = CODE;
   /** The plan name that was written. */
   readonly planName: string;
   constructor(options: PlanStoreIfAbsentErrorOptions) {
     super(
-      PlanStoreIfAbsentError.code,
+      CODE,
       `${options.store} ignored write("${options.name}", text, { ifAbsent: true }) (it resolved undefined, not true or false), and reading "${options.name}" back found ${options.found}: ` +
         "another session wrote a plan under the same name at the same moment, and the store let both write. This session's plan was not saved. " +
         "Make the store's write(name, text, { ifAbsent: true }) write only where no plan is, in one atomic step, and resolve true when it wrote and false when it did not " +
@@ -35,5 +38,5 @@ export class PlanStoreIfAbsentError extends AgentHarnessError {
     this.planName = options.name;
   }
   /** True for this error, also when thrown by another copy of the library. */
-  static override isInstance = hasCode<PlanStoreIfAbsentError>(PlanStoreIfAbsentError.code);
+  static override isInstance = hasCode<PlanStoreIfAbsentError>(CODE);
 }

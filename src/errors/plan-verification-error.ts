@@ -19,6 +19,9 @@ export interface PlanVerificationErrorOptions extends AgentHarnessErrorOptions {
   text?: string;
 }
 
+/** The `code` of a {@link PlanVerificationError}. */
+const CODE = 'plan-verification';
+
 /**
  * The plan verifier (`verifyPlan`, `verifyPlanOnCompletion`) ended without a valid verdict. The
  * message says what happened and what to do; `status` tells the cases apart, and `cause` holds
@@ -27,16 +30,16 @@ export interface PlanVerificationErrorOptions extends AgentHarnessErrorOptions {
  */
 export class PlanVerificationError extends AgentHarnessError {
   /** The `code` of every PlanVerificationError. */
-  static readonly code = 'plan-verification';
+  static readonly code = CODE;
   /** How the verifier's run ended. */
   readonly status: PlanVerificationFailure;
   /** The verifier's last message ('' when it had none). */
   readonly text: string;
   constructor(message: string, options: PlanVerificationErrorOptions) {
-    super(PlanVerificationError.code, message, options);
+    super(CODE, message, options);
     this.status = options.status;
     this.text = options.text ?? '';
   }
   /** True for a PlanVerificationError, across duplicate installs. */
-  static override isInstance = hasCode<PlanVerificationError>(PlanVerificationError.code);
+  static override isInstance = hasCode<PlanVerificationError>(CODE);
 }

@@ -1,13 +1,16 @@
 import { AgentHarnessError, hasCode } from './agent-harness-error.js';
 
+/** The `code` of a {@link RunInProgressError}. */
+const CODE = 'run-in-progress';
+
 /** `run()` or `resolveApproval()` was called while another run of the same agent is active. */
 export class RunInProgressError extends AgentHarnessError {
-  static readonly code = 'run-in-progress';
+  static readonly code = CODE;
   constructor(sessionId: string) {
     super(
-      RunInProgressError.code,
+      CODE,
       `Agent session "${sessionId}" already has an active run. Await its \`result\` (or call \`agent.interrupt()\`) before starting another; use \`agent.fork()\` for a parallel conversation.`,
     );
   }
-  static override isInstance = hasCode<RunInProgressError>(RunInProgressError.code);
+  static override isInstance = hasCode<RunInProgressError>(CODE);
 }

@@ -1,10 +1,13 @@
 import { AgentHarnessError, hasCode } from './agent-harness-error.js';
 
+/** The `code` of a {@link ScriptMismatchError}. */
+const CODE = 'script-mismatch';
+
 /** A scripted model and the run disagree: a turn was asked for that the script lacks, or turns were left unused. */
 export class ScriptMismatchError extends AgentHarnessError {
-  static readonly code = 'script-mismatch';
+  static readonly code = CODE;
   constructor(message: string) {
-    super(ScriptMismatchError.code, message);
+    super(CODE, message);
   }
-  static override isInstance = hasCode<ScriptMismatchError>(ScriptMismatchError.code);
+  static override isInstance = hasCode<ScriptMismatchError>(CODE);
 }

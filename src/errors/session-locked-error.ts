@@ -31,12 +31,15 @@ function describeHolder(options: SessionLockedErrorOptions): string {
   return `${who}, since ${holder.createdAt}`;
 }
 
+/** The `code` of a {@link SessionLockedError}. */
+const CODE = 'session-locked';
+
 /**
  * A session transcript already has a live writer (another store instance or another process), so
  * this one may not append to it: two writers would interleave lines.
  */
 export class SessionLockedError extends AgentHarnessError {
-  static readonly code = 'session-locked';
+  static readonly code = CODE;
   /** The session that is locked. */
   readonly sessionId: string;
   /** The session's transcript file. */
@@ -47,7 +50,7 @@ export class SessionLockedError extends AgentHarnessError {
   readonly holder: SessionLockHolder | undefined;
   constructor(options: SessionLockedErrorOptions) {
     super(
-      SessionLockedError.code,
+      CODE,
       `Session "${options.sessionId}" (${options.file}) is locked by ${describeHolder(options)}; only one writer per session is allowed. ` +
         `Close the other writer first (store.close(sessionId) or agent.close()), or fork the session to write a copy. ` +
         `If you are sure nothing else writes this session (e.g. the holder is on another host and has stopped), delete ${options.lockFile}.`,
@@ -57,5 +60,5 @@ export class SessionLockedError extends AgentHarnessError {
     this.lockFile = options.lockFile;
     this.holder = options.holder;
   }
-  static override isInstance = hasCode<SessionLockedError>(SessionLockedError.code);
+  static override isInstance = hasCode<SessionLockedError>(CODE);
 }

@@ -12,6 +12,9 @@ export interface SessionStoreCorruptErrorOptions {
   repair: string;
 }
 
+/** The `code` of a {@link SessionStoreCorruptError}. */
+const CODE = 'session-store-corrupt';
+
 /**
  * A store found its own bookkeeping for a session damaged (a lease file or a session's metadata
  * edited by hand, cut short by a disk error) in a way it cannot skip without risking a wrong
@@ -21,16 +24,16 @@ export interface SessionStoreCorruptErrorOptions {
  */
 export class SessionStoreCorruptError extends AgentHarnessError {
   /** The error's code, `session-store-corrupt`. */
-  static readonly code = 'session-store-corrupt';
+  static readonly code = CODE;
   /** The session whose data is damaged. */
   readonly sessionId: string;
   /** Where the damaged data is. */
   readonly location: string;
   constructor(options: SessionStoreCorruptErrorOptions) {
-    super(SessionStoreCorruptError.code, `The stored data of session "${options.sessionId}" at ${options.location} ${options.problem}. ${options.repair}`);
+    super(CODE, `The stored data of session "${options.sessionId}" at ${options.location} ${options.problem}. ${options.repair}`);
     this.sessionId = options.sessionId;
     this.location = options.location;
   }
   /** True for this error, also when thrown by another copy of the library. */
-  static override isInstance = hasCode<SessionStoreCorruptError>(SessionStoreCorruptError.code);
+  static override isInstance = hasCode<SessionStoreCorruptError>(CODE);
 }

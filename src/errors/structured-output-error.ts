@@ -16,13 +16,16 @@ export interface StructuredOutputErrorOptions {
   refused?: boolean;
 }
 
+/** The `code` of a {@link StructuredOutputError}. */
+const CODE = 'structured-output';
+
 /**
  * A run asked for a typed `output` ended without an answer that validates against the schema: none
  * of the answers it allowed (`outputRetries`) did, or the model refused (`refused`; the run does
  * not ask again after a refusal, since going on from a refused answer tends to be refused again).
  */
 export class StructuredOutputError extends AgentHarnessError {
-  static readonly code = 'structured-output';
+  static readonly code = CODE;
   /** What was wrong with the last answer, one issue per line. */
   readonly issues: string[];
   /** The model's last answer. */
@@ -33,7 +36,7 @@ export class StructuredOutputError extends AgentHarnessError {
   readonly refused: boolean;
   constructor(options: StructuredOutputErrorOptions) {
     super(
-      StructuredOutputError.code,
+      CODE,
       options.refused
         ? `The run asked for a typed output, but the model stopped its answer as a refusal (stop reason "refusal") after ${options.attempts} answer(s), so there is no output; the run did not ask again, since going on from a refused answer tends to be refused again. Rephrase the request, or check it against the model's usage policy.`
         : `The run asked for a typed output, but after ${options.attempts} answer(s) none validated against the schema${options.issues.length ? `: ${options.issues.slice(0, 5).join('; ')}` : ''}. Check the schema (can the model fill it?), or allow more answers with outputRetries.`,
@@ -43,5 +46,5 @@ export class StructuredOutputError extends AgentHarnessError {
     this.attempts = options.attempts;
     this.refused = options.refused === true;
   }
-  static override isInstance = hasCode<StructuredOutputError>(StructuredOutputError.code);
+  static override isInstance = hasCode<StructuredOutputError>(CODE);
 }

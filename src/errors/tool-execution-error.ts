@@ -1,16 +1,19 @@
 import { AgentHarnessError, hasCode, type AgentHarnessErrorOptions } from './agent-harness-error.js';
 
+/** The `code` of a {@link ToolExecutionError}. */
+const CODE = 'tool-execution';
+
 /** A tool threw or timed out while executing. The model sees it as an error result. */
 export class ToolExecutionError extends AgentHarnessError {
-  static readonly code = 'tool-execution';
+  static readonly code = CODE;
   /** The tool that failed. */
   readonly toolName: string;
   /** True when the tool ran past its `timeoutMs`. */
   readonly timedOut: boolean;
   constructor(toolName: string, message: string, options: AgentHarnessErrorOptions & { timedOut?: boolean } = {}) {
-    super(ToolExecutionError.code, message, options);
+    super(CODE, message, options);
     this.toolName = toolName;
     this.timedOut = options.timedOut ?? false;
   }
-  static override isInstance = hasCode<ToolExecutionError>(ToolExecutionError.code);
+  static override isInstance = hasCode<ToolExecutionError>(CODE);
 }

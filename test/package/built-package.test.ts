@@ -140,6 +140,22 @@ describe('the built package', () => {
     expect(runNode(['--input-type=commonjs', '-e', script])).toEqual({ status: 'completed', text: 'All done.', todos: 1 });
   });
 
+  it("gives every exported class its own name, in both formats (a logger's `err.constructor.name`, not the bundler's `_ConfigurationError`)", () => {
+    const entries = ['agent-harness', 'agent-harness/node', 'agent-harness/testing', 'agent-harness/postgres', 'agent-harness/redis', 'agent-harness/bullmq', 'agent-harness/zod3', 'agent-harness/testing/messages-server'];
+    const check = (load: string) => `
+const wrong = [];
+for (const entry of ${JSON.stringify(entries)}) {
+  const lib = ${load};
+  for (const [name, value] of Object.entries(lib)) {
+    if (typeof value === 'function' && /^[A-Z]/.test(name) && /^class\b/.test(Function.prototype.toString.call(value)) && value.name !== name) wrong.push(entry + ': ' + name + ' is named ' + value.name);
+  }
+}
+console.log(JSON.stringify(wrong));
+`;
+    expect(runNode(['--input-type=commonjs', '-e', check('require(entry)')])).toEqual([]);
+    expect(runNode(['--input-type=module', '-e', `(async () => { ${check('await import(entry)')} })()`])).toEqual([]);
+  });
+
   it('runs tool calls beyond maxToolConcurrency (p-queue, loaded on first need), in both formats', () => {
     const expected = { status: 'completed', text: 'All done.', answered: ['ok', 'ok', 'ok'] };
     const esm = queuedAgent("import { createAgent, defineTool } from 'agent-harness'; import { scriptedModel, turn, toolCall } from 'agent-harness/testing'; import { z } from 'zod';");
