@@ -15,22 +15,25 @@ export interface AssertRulesNameToolsOptions {
   mcpServers?: readonly string[];
   /**
    * Whether a tool of the agent says what its calls read (`ruleTarget.reads`): a `Read(pattern)`
-   * rule then applies to those reads, also when no tool is named `Read`.
+   * deny or ask rule then applies to those reads, also when no tool is named `Read`.
    * @default false
    */
   pathReaders?: boolean;
   /**
    * Whether a tool of the agent says what its calls write (`ruleTarget.writes`): an
-   * `Edit(pattern)` or `Write(pattern)` rule then applies to those writes, also when no tool has
-   * that name.
+   * `Edit(pattern)` or `Write(pattern)` deny or ask rule then applies to those writes, also when
+   * no tool has that name.
    * @default false
    */
   pathWriters?: boolean;
 }
 
-/** Whether a rule on the reads or writes of every tool applies to some tool of the agent (see the options). */
-function coversPaths(rule: string, name: string, options: AssertRulesNameToolsOptions): boolean {
-  if (!/\(.*\S.*\)\s*$/.test(rule)) return false;
+/**
+ * Whether a deny or ask rule on the reads or writes of every tool applies to some tool of the
+ * agent (see the options). An allow rule covers only the tool it names.
+ */
+function coversPaths(behavior: 'allow' | 'deny' | 'ask', rule: string, name: string, options: AssertRulesNameToolsOptions): boolean {
+  if (behavior === 'allow' || !/\(.*\S.*\)\s*$/.test(rule)) return false;
   return (name === READ_TOOL_NAME && options.pathReaders === true) || (WRITE_RULE_TOOL_NAMES.has(name) && options.pathWriters === true);
 }
 
@@ -45,7 +48,7 @@ export function assertRulesNameTools(rules: PermissionRules | undefined, toolNam
   for (const behavior of ['allow', 'deny', 'ask'] as const) {
     for (const rule of rules?.[behavior] ?? []) {
       const name = typeof rule === 'string' ? rule.trim().split('(')[0]!.trim() : '';
-      if (name === '' || toolNames.some((tool) => ruleNamesTool(name, tool)) || coversPaths(rule, name, options)) continue;
+      if (name === '' || toolNames.some((tool) => ruleNamesTool(name, tool)) || coversPaths(behavior, rule, name, options)) continue;
       const server = mcpServerOfRule(name);
       if (server !== undefined && servers.includes(server)) continue;
       const candidates = [...toolNames, ...servers.map((known) => `mcp__${known}`)];

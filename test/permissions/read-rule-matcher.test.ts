@@ -79,6 +79,9 @@ describe('Read, Edit and Write path rules on an agent whose tools say what they 
     expect(() => createAgent({ model: model(), tools: [reader], rules: { deny: ['Read'] } })).toThrow(/names no tool of this agent/);
     expect(() => createAgent({ model: model(), tools: [reader], rules: { deny: ['Read()'] } })).toThrow(/names no tool of this agent/);
     expect(() => createAgent({ model: model(), tools: [reader], rules: { deny: ['Raed(**/.env)'] } })).toThrow(/names no tool of this agent/);
+    // An allow rule covers only the tool it names: with no Read tool it would allow nothing.
+    expect(() => createAgent({ model: model(), tools: [reader], rules: { allow: ['Read(notes/**)'] } })).toThrow(/The allow rule "Read\(notes\/\*\*\)" names no tool/);
+    expect(() => createAgent({ model: model(), tools: [reader], rules: { ask: ['Read(notes/**)'] } })).not.toThrow();
   });
 
   it('an Edit deny rule stops the writing tool on the path it names', async () => {
