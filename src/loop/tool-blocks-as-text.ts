@@ -57,7 +57,7 @@ export function toolBlocksAsText(messages: readonly Message[]): readonly Message
   const sent = messages.slice(0, first);
   for (let index = first; index < messages.length; index++) {
     const message = messages[index]!;
-    if (!holdsToolBlocks(message)) {
+    if (index !== first && !holdsToolBlocks(message)) {
       sent.push(message);
       continue;
     }

@@ -51,18 +51,17 @@ export function findPrice(modelId: string, table: Readonly<Record<string, ModelP
  *   missing from the table looked up there, say), naming which.
  */
 export function estimateCost(usage: Usage, price: ModelPrice): number {
-  if (typeof price !== 'object' || price === null || typeof usage !== 'object' || usage === null || typeof price.input !== 'number' || typeof price.output !== 'number') {
-    throw new ConfigurationError(costProblem(usage, price));
-  }
-  // (A string would be coerced to a number below, and a cache price given as one would pass.)
-  if ((price.cacheWrite !== undefined && typeof price.cacheWrite !== 'number') || (price.cacheRead !== undefined && typeof price.cacheRead !== 'number')) throw new ConfigurationError(costProblem(usage, price));
+  // One check, by the function that words the error: a string price would be coerced below, and
+  // a negative one would give a negative cost.
+  const problem = costProblem(usage, price);
+  if (problem !== undefined) throw new ConfigurationError(problem);
   const perToken = 1 / 1_000_000;
   const cost =
     usage.inputTokens * price.input * perToken +
     usage.outputTokens * price.output * perToken +
     usage.cacheCreationInputTokens * (price.cacheWrite ?? price.input * 1.25) * perToken +
     usage.cacheReadInputTokens * (price.cacheRead ?? price.input * 0.1) * perToken;
-  if (!Number.isFinite(cost)) throw new ConfigurationError(costProblem(usage, price));
+  if (!Number.isFinite(cost)) throw new ConfigurationError(`estimateCost(usage, price): the cost of these counts at these prices is too large to be a number; got ${cost}.`);
   return cost;
 }
 
@@ -75,8 +74,8 @@ function describeValue(value: unknown): string {
   return Array.isArray(value) ? 'an array' : 'an object without that field';
 }
 
-/** Why `estimateCost` could not price `usage` at `price`. */
-function costProblem(usage: unknown, price: unknown): string {
+/** Why `estimateCost` could not price `usage` at `price`, or `undefined` when it can. */
+function costProblem(usage: unknown, price: unknown): string | undefined {
   const start = 'estimateCost(usage, price)';
   if (typeof price !== 'object' || price === null) {
     return `${start} needs a price in US dollars per million tokens, such as { input: 3, output: 15 } (DEFAULT_PRICES lists the built-in ones by model id prefix); got ${describeValue(price)}.`;
@@ -86,5 +85,6 @@ function costProblem(usage: unknown, price: unknown): string {
     if (value === undefined && (field === 'cacheWrite' || field === 'cacheRead')) continue;
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return `${start}: price.${field} must be a price in US dollars per million tokens (a finite number, 0 or more); got ${describeValue(value)}.`;
   }
-  return `${start}: ${usageProblem(usage) ?? 'usage is not a set of token counts'}.`;
+  const problem = usageProblem(usage);
+  return problem === undefined ? undefined : `${start}: ${problem}.`;
 }

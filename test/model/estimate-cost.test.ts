@@ -18,4 +18,11 @@ describe('estimateCost', () => {
     expect(() => estimateCost({ ...usage, outputTokens: undefined } as unknown as Usage, { input: 3, output: 15 })).toThrow(/usage\.outputTokens is not a count of tokens/);
     expect(() => estimateCost(null as unknown as Usage, { input: 3, output: 15 })).toThrow(/usage is missing/);
   });
+
+  it('a negative price or count is refused, not priced as a negative cost', () => {
+    expect(() => estimateCost(usage, { input: -3, output: 15 })).toThrow(/price\.input must be a price.*0 or more.*got -3/);
+    expect(() => estimateCost(usage, { input: 3, output: 15, cacheWrite: -1 })).toThrow(/price\.cacheWrite/);
+    expect(() => estimateCost({ ...usage, inputTokens: -5 }, { input: 3, output: 15 })).toThrow(/usage\.inputTokens/);
+    expect(estimateCost({ inputTokens: 0, outputTokens: 0, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 }, { input: 0, output: 0 })).toBe(0);
+  });
 });
