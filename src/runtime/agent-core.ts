@@ -13,6 +13,7 @@ import { mcpToolOrigin } from '../mcp/mcp-tool.js';
 import { type PermissionMode, type PermissionRules, type PermissionUpdate } from '../types/permission.js';
 import { assertPermissionMode } from '../permissions/assert-permission-mode.js';
 import { modeReminder } from '../permissions/mode-reminder.js';
+import { READ_RULES_KEY_PREFIX } from '../permissions/read-rules.js';
 import { stricterMode, subagentMode } from '../permissions/stricter-mode.js';
 import { createRuleSet, type RuleSet } from '../permissions/rule-set.js';
 import { LiveRuleSet } from './live-rule-set.js';
@@ -556,7 +557,12 @@ export class AgentCore implements AgentServices {
     // The host is told what the model gets: commit would replace lone surrogates anyway.
     const entry = wellFormedEntry({ kind: 'tool-result', toolUseId: call.toolUseId, toolName: call.toolName, result: given });
     const { result } = entry as { result: ToolResultBlock };
-    this.commitWellFormed([entry]);
+    // The Read rules the deny step recorded for a directory search are for this call only: a call
+    // answered without reading them (denied, interrupted, a tool that ignores them) drops them
+    // with its answer, so they never stay in the session's tool state.
+    const recorded = this.tools.get(call.toolName)?.ruleTarget?.reads !== undefined ? READ_RULES_KEY_PREFIX + call.toolUseId : undefined;
+    if (recorded !== undefined && Object.hasOwn(this.state.toolState, recorded)) this.commitWellFormed([entry, { kind: 'tool-state', key: recorded, value: null }]);
+    else this.commitWellFormed([entry]);
     const event: AgentEventInput & { type: 'tool-result' } = {
       type: 'tool-result',
       toolUseId: call.toolUseId,

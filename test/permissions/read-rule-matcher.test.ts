@@ -57,6 +57,56 @@ describe('readRuleMatcher in a host tool that skips what Read rules match', () =
   });
 });
 
+describe('the Read rules recorded for a call that never runs', () => {
+  const key = 'permissions.read-rules:toolu_list';
+
+  it('are dropped when the call is answered without running (denied after the deny step)', async () => {
+    const { tool, matchers } = listTool(true);
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('list', { dir: 'notes' }, 'toolu_list')), 'Done.']),
+      tools: [tool],
+      rules: { deny: ['Read(**/.env)'], ask: ['list'] },
+      canUseTool: () => ({ behavior: 'deny', message: 'Not now.' }),
+      cwd: '/work',
+    });
+    const result = await agent.run('List my notes.').result;
+    expect(result.status).toBe('completed');
+    expect(matchers).toEqual([]);
+    expect(agent.snapshot().toolState).not.toHaveProperty([key]);
+  });
+
+  it('are dropped when the call runs without reading them (a tool that never calls readRuleMatcher)', async () => {
+    const tool = defineTool({
+      name: 'list',
+      description: 'Lists the files under a directory.',
+      inputSchema: z.object({ dir: z.string() }),
+      readOnly: true,
+      ruleTarget: { field: 'dir', kind: 'path', reads: (input) => ({ paths: [], directories: [(input as { dir: string }).dir], skipsRuleMatches: true }) },
+      execute: () => 'nothing',
+    });
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('list', { dir: 'notes' }, 'toolu_list')), 'Done.']), tools: [tool], rules: { deny: ['Read(**/.env)'] }, cwd: '/work' });
+    expect((await agent.run('List my notes.').result).status).toBe('completed');
+    expect(agent.snapshot().toolState).not.toHaveProperty([key]);
+  });
+
+  it('stay while the call waits for an approval, and reach the tool once it is approved', async () => {
+    const { tool, matchers } = listTool(true);
+    const agent = createAgent({
+      model: scriptedModel([turn(toolCall('list', { dir: 'notes' }, 'toolu_list')), 'Done.']),
+      tools: [tool],
+      rules: { deny: ['Read(**/.env)'], ask: ['list'] },
+      cwd: '/work',
+    });
+    const first = await agent.run('List my notes.').result;
+    expect(first.status).toBe('awaiting-approval');
+    expect(agent.snapshot().toolState).toHaveProperty([key]);
+    const second = await agent.resolveApproval(first.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+    expect(second.status).toBe('completed');
+    expect(matchers).toEqual(['some']);
+    expect(agent.snapshot().toolState).not.toHaveProperty([key]);
+  });
+});
+
 describe('Read, Edit and Write path rules on an agent whose tools say what they read or write', () => {
   const reader = listTool(true).tool;
   const writer = defineTool({
