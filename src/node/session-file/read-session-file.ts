@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { fileLines } from './file-lines.js';
 import { assertSupportedEntry } from '../../session/assert-supported-entry.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
@@ -21,30 +21,11 @@ type Parsed = { entry: object } | { problem: string };
 
 const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
-/** Files up to this size are read whole rather than streamed (a 40-message session is ~30 KB). */
-const WHOLE_FILE_BYTES = 256 * 1024;
-
-/** The first `size` bytes of the file (as it was when its size was taken: later appends are not read). */
-async function readExactly(handle: FileHandle, size: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(size);
-  let offset = 0;
-  while (offset < size) {
-    const { bytesRead } = await handle.read(buffer, offset, size - offset, offset);
-    if (bytesRead === 0) return buffer.subarray(0, offset); // truncated meanwhile
-    offset += bytesRead;
-  }
-  return buffer;
-}
-
-/**
- * The lines of a whole file as `readline` gives them (split at `\n`, `\r\n` and a lone `\r`; no
- * empty line after a final newline), decoded as UTF-8 with U+FFFD for invalid bytes.
- */
-function linesOf(bytes: Buffer): string[] {
-  const lines = bytes.toString('utf8').split(/\r\n|\n|\r/);
-  // What follows a final line break is not a line.
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
+/** Whether the byte at `position` is a newline (false when the file no longer reaches it). */
+async function newlineAt(handle: FileHandle, position: number): Promise<boolean> {
+  const byte = Buffer.alloc(1);
+  const { bytesRead } = await handle.read(byte, 0, 1, position);
+  return bytesRead === 1 && byte[0] === 0x0a;
 }
 
 function parseLine(text: string): Parsed {
@@ -59,12 +40,11 @@ function parseLine(text: string): Parsed {
 }
 
 /**
- * Reads a JSONL transcript line by line: a file up to 256 KiB in one read, a larger one streamed
- * (memory stays bounded by the longest line and 256 KiB), with the same result. Reads the
- * file as it was when reading began. Unparseable lines are skipped with a warning: a cut-short
- * last line after a crash, or damage in the middle. A complete last line that only lacks its
- * newline is kept: the next append terminates it, and later loads must see the same entries.
- * Yields nothing when the file does not exist.
+ * Reads a JSONL transcript line by line, in 64 KiB reads (memory stays bounded by the longest line
+ * and one read). Reads the file as it was when reading began. Unparseable lines are skipped with
+ * a warning: a cut-short last line after a crash, or damage in the middle. A complete last line
+ * that only lacks its newline is kept: the next append terminates it, and later loads must see
+ * the same entries. Yields nothing when the file does not exist.
  * @throws ConfigurationError when the path opens a file of another name (another session's).
  * @throws SessionStoreCorruptError when the path is not a regular file (a FIFO, a directory).
  * @throws UnsupportedSchemaVersionError for an entry whose `$schemaVersion` this build cannot read.
@@ -82,63 +62,42 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
     if ((error as { code?: unknown }).code === 'ENOENT') return;
     throw error;
   }
-  let stream: ReturnType<typeof handle.createReadStream> | undefined;
-  let lines: ReturnType<typeof createInterface> | undefined;
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw notARegularFile(sessionId, file);
+    // Read only what exists now: a concurrent append can't make half a line look like the end.
     const { size } = stat;
     if (size === 0) return;
-    // A file up to WHOLE_FILE_BYTES (most sessions) is read in one go and split here: one read
-    // instead of a read of its last byte, a stream and a line reader, about a third of a resume.
-    const whole = size <= WHOLE_FILE_BYTES ? await readExactly(handle, size) : undefined;
-    let terminated: boolean;
-    if (whole) terminated = whole[size - 1] === 0x0a;
-    else {
-      const lastByte = Buffer.alloc(1);
-      await handle.read(lastByte, 0, 1, size - 1);
-      terminated = lastByte[0] === 0x0a;
-      // Read only what exists now: a concurrent append can't make half a line look like the end.
-      stream = handle.createReadStream({ start: 0, end: size - 1, autoClose: false, encoding: 'utf8', highWaterMark: 256 * 1024 });
-      lines = createInterface({ input: stream, crlfDelay: Infinity });
-    }
-
     const warn = (line: number, message: string) => onWarning?.({ sessionId, line, message });
-    const toEntry = (text: string, line: number, isLast: boolean): SessionEntry | undefined => {
-      if (text.trim().length === 0) return undefined;
-      const parsed = parseLine(text);
-      if ('problem' in parsed) {
-        if (isLast && !terminated) {
-          warn(line, `Skipped the last line (${line}) of ${file}: it was cut short (no newline at the end and ${parsed.problem}), most likely by a crash during a write.`);
-        } else {
-          warn(line, `Skipped line ${line} of ${file}: it ${parsed.problem}.`);
-        }
-        return undefined;
-      }
-      assertSupportedEntry(parsed.entry, sessionId, `the transcript entry on line ${line} of ${file}`);
-      return parsed.entry;
+    const checked = (entry: object, line: number): SessionEntry => {
+      assertSupportedEntry(entry, sessionId, `the transcript entry on line ${line} of ${file}`);
+      return entry as SessionEntry;
     };
 
     // One line of lookahead tells which line is the last.
     let pending: string | undefined;
     let lineNumber = 0;
-    for await (const text of whole ? linesOf(whole) : lines!) {
-      if (pending !== undefined) {
-        const entry = toEntry(pending, lineNumber, false);
-        if (entry !== undefined) yield entry;
+    for await (const batch of fileLines(handle, size)) {
+      for (const text of batch) {
+        if (pending !== undefined && pending.trim().length > 0) {
+          const parsed = parseLine(pending);
+          if ('problem' in parsed) warn(lineNumber, `Skipped line ${lineNumber} of ${file}: it ${parsed.problem}.`);
+          else yield checked(parsed.entry, lineNumber);
+        }
+        // A byte order mark (a file saved by an editor) is not part of the first entry.
+        pending = lineNumber === 0 && text.startsWith('\uFEFF') ? text.slice(1) : text;
+        lineNumber += 1;
       }
-      // A byte order mark (a file saved by an editor) is not part of the first entry.
-      pending = lineNumber === 0 && text.startsWith('\uFEFF') ? text.slice(1) : text;
-      lineNumber += 1;
     }
-    if (pending !== undefined) {
-      const entry = toEntry(pending, lineNumber, true);
-      if (entry !== undefined) yield entry;
+    if (pending !== undefined && pending.trim().length > 0) {
+      const parsed = parseLine(pending);
+      if (!('problem' in parsed)) yield checked(parsed.entry, lineNumber);
+      // Its last byte is read only now: a last line that does not parse is rare.
+      else if (await newlineAt(handle, size - 1)) warn(lineNumber, `Skipped line ${lineNumber} of ${file}: it ${parsed.problem}.`);
+      else warn(lineNumber, `Skipped the last line (${lineNumber}) of ${file}: it was cut short (no newline at the end and ${parsed.problem}), most likely by a crash during a write.`);
     }
   } finally {
-    // Also when the reader stopped early: stop reading, then close (close waits for a pending read).
-    lines?.close();
-    stream?.destroy();
+    // Also when the reader stopped early (close waits for a pending read).
     await handle.close();
   }
 }
