@@ -106,6 +106,17 @@ describe('attack: a Read-denied file printed through git objects and history', (
     }
   }, 60_000);
 
+  it('git add of a directory or of the whole tree (which may take the denied file into the object store) is not run unasked, even in bypassPermissions', async () => {
+    for (const command of ['git log -p', 'git add -A', 'git add --all', 'git add .', 'git add -u', 'git add -Av', 'git add -- .', 'git add sub', "git add '*.env'", 'git add --pathspec-from-file=list.txt']) {
+      const { status, shown } = await attempt(command, 'bypassPermissions');
+      expect(status, command).toBe('awaiting-approval');
+      expect(shown, command).toBe('');
+    }
+    // A file it names that no rule covers is added as before.
+    const { status } = await attempt('git add a.txt', 'bypassPermissions');
+    expect(status).toBe('completed');
+  }, 60_000);
+
   it('the same commands, with no rule, still run without asking (they only read)', async () => {
     for (const command of ['git show HEAD:a.txt', 'git show :a.txt', 'git show :0:a.txt', 'git blame a.txt', 'git log -p -- a.txt']) {
       const { shown, status } = await attempt(command, 'default', { deny: [] });

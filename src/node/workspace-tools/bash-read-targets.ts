@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { parseShellCommand, type ShellSimpleCommand, type ShellWord } from '../../permissions/shell/index.js';
 import type { ReadTargets } from '../../tools/types.js';
@@ -31,6 +32,17 @@ const FIND_READERS = /^-(exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
 const GIT_CONTENT = new Set(['diff', 'show', 'log', 'grep', 'blame', 'cat-file', 'archive', 'format-patch', 'stash']);
 /** `git add` reads the files it names into the object store, where any of the above prints them. */
 const GIT_STORES = 'add';
+/** Whether `absolutePath` is a file that exists and is not a directory. */
+function isExistingFile(absolutePath: string): boolean {
+  try {
+    return !statSync(absolutePath).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** `git add` options that store the whole tree when no path is named: `-A`, `--all`, `-u`, `--update`, `--no-ignore-removal`, in a group (`-Av`). */
+const GIT_ADD_WHOLE_TREE = /^(?:-[a-zA-Z]*[Au][a-zA-Z]*|--all|--update|--no-ignore-removal)$/;
 /** git's own options (before the subcommand) that take the next word as their value. */
 const GIT_OPTIONS_WITH_VALUE = new Set(['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--exec-path']);
 /** A git object named by its path: `REV:path`, `:path` (the index), `:N:path` (a merge stage). */
@@ -96,7 +108,8 @@ class ReadCollector {
     return path.isAbsolute(value) ? value : path.posix.join(directory, value);
   }
 
-  private read(word: ShellWord, asDirectory: boolean): void {
+  /** @param asDirectory - whether the path may be a directory all of whose files are read (or a test of the path placed). */
+  private read(word: ShellWord, asDirectory: boolean | ((placed: string) => boolean)): void {
     if (word.hasExpansion) return this.unknown(`${word.value} is expanded at run time`);
     for (const value of pathsAndReferencesOf(word.value)) {
       if (value === '' || value === '-') continue;
@@ -107,7 +120,7 @@ class ReadCollector {
       for (const directory of this.directories) {
         const placed = this.place(value, directory);
         this.targets.paths.push(placed, ...ruleAliases(this.boundary, placed));
-        if (asDirectory) this.targets.directories.push(placed);
+        if (asDirectory === true || (asDirectory !== false && asDirectory(this.boundary.lexical(placed)))) this.targets.directories.push(placed);
       }
     }
   }
@@ -137,11 +150,17 @@ class ReadCollector {
     const pathspecs = dashDash === -1 ? [] : rest.slice(dashDash + 1);
     const objects = before.filter((arg) => GIT_OBJECT_PATH.test(arg.value));
     const operands = before.filter((arg) => !arg.value.startsWith('-') && !GIT_OBJECT_PATH.test(arg.value));
+    const stores = subcommand === GIT_STORES;
+    if (stores && before.some((arg) => arg.value.startsWith('--pathspec-from-file'))) return this.unknown('git add takes its paths from a file');
     const outer = this.directories;
     this.directories = directories;
     for (const arg of [...objects, ...pathspecs]) this.read(arg, true);
-    for (const arg of operands) this.read(arg, false);
-    if (subcommand !== GIT_STORES && objects.length === 0 && pathspecs.length === 0) this.targets.directories.push(...directories);
+    // What git add names may be a directory (`git add .`), all of whose files it stores, or a
+    // pathspec git matches itself (`git add '*.env'`): only an existing file is just itself.
+    for (const arg of operands) this.read(arg, stores && ((placed) => !isExistingFile(placed)));
+    const named = objects.length > 0 || pathspecs.length > 0 || (stores && operands.length > 0);
+    // A content command that names nothing reads the whole tree; `git add -A` or `-u` stores it.
+    if (!named && (!stores || before.some((arg) => GIT_ADD_WHOLE_TREE.test(arg.value)))) this.targets.directories.push(...directories);
     this.directories = outer;
   }
 
