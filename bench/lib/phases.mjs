@@ -6,11 +6,11 @@ import { median } from './stats.mjs';
  * call), with the source functions that run in between.
  */
 export const PHASES = [
-  ['turn-start', 'model call', 'prepareRequest, streamTurn → streamOnce, model.stream() started'],
-  ['model call', 'turn-end', 'stream drained (streamOnce), addUsage, messages.push, textOf, openBatch, tool-call event'],
-  ['turn-end', 'permission-decision', 'resolveTurn → decidePermission (steps 1-7: validateInput … toolCheck)'],
-  ['permission-decision', 'tool-result', 'executeTools → p-queue add → executeCall (AbortController, race, execute, PostToolUse runHooks, toToolResultContent)'],
-  ['tool-result', 'turn-start', 'executeTools end, batchResults, takeReminders, appendUserContent, checkStopConditions, estimateCost'],
+  ['turn-start', 'model call', 'prepareRequest (sendableHistory, capRequestImages), modelTurn → streamTurn, model.stream() started'],
+  ['model call', 'turn-end', 'stream drained, countUsage, normalizeAssistantMessage, observeUsage, pushAssistant (commit), context-usage and tool-call events'],
+  ['turn-end', 'permission-decision', 'resolveTurn → decidePermissionNow (steps 1-7: validateInput … toolCheck), permission-decision entry'],
+  ['permission-decision', 'tool-result', 'commitCallAllowed, executeTools → runCall (a synchronous tool runs at once, no queue), toToolResultContent, answerCall'],
+  ['tool-result', 'turn-start', 'batchResults, takeReminders, appendUserContent (commit), checkStopConditions, prepareContext'],
 ];
 
 /**

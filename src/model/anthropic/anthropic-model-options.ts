@@ -12,6 +12,12 @@ export type AnthropicThinkingConfig = Anthropic.Messages.ThinkingConfigParam;
  */
 export type AnthropicContextManagement = Anthropic.Beta.Messages.BetaContextManagementConfig;
 
+/**
+ * How much effort the model puts into an answer (`output_config.effort`): `low`, `medium`, `high`,
+ * `xhigh` or `max`, as the SDK lists them.
+ */
+export type AnthropicEffort = NonNullable<Anthropic.Messages.OutputConfig['effort']>;
+
 /** The beta the API needs for `context_management`; sent automatically when it is set. */
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
 
@@ -97,6 +103,15 @@ export interface AnthropicModelOptions {
    * @default true
    */
   structuredOutput?: boolean;
+  /**
+   * How much effort the model puts into each answer, sent as `output_config.effort`: a lower
+   * effort answers with fewer tokens (thinking included), so it costs less and answers sooner; a
+   * higher one is more thorough. Only models that support it take it: the API refuses the request
+   * for others. Merged with an `output_config` given in `extraBody` and with the structured
+   * output's `format`, so none of them replaces another.
+   * @default undefined (the API's default for the model)
+   */
+  effort?: AnthropicEffort;
   /**
    * How this model reaches deferred tools (`deferLoading`): `'server'` sends them with
    * `defer_loading: true` beside the tool search server tool, `'tool-reference'` beside the

@@ -77,6 +77,7 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     extraBody: options.extraBody,
     contextManagement: options.contextManagement,
     structuredOutput: options.structuredOutput,
+    effort: options.effort,
   };
   const headers = requestHeaders(options);
   // With a caller's client, its own retry setting stands unless maxRetries was given explicitly.
@@ -151,6 +152,7 @@ const OPTIONS: OptionsSpec<AnthropicModelOptions> = {
   headers: recordOf(isString, 'an object of header names and string values'),
   contextManagement: isPlainObject,
   structuredOutput: isBoolean,
+  effort: accepts("one of 'low', 'medium', 'high', 'xhigh' or 'max' (output_config.effort)", (value) => typeof value === 'string' && value.trim() !== ''),
   toolSearch: oneOf(['server', 'tool-reference', 'none']),
   countTokens: isBoolean,
 };
@@ -158,6 +160,7 @@ const OPTIONS: OptionsSpec<AnthropicModelOptions> = {
 /** Names hosts bring from the SDK's request or from other libraries, and what they are here. */
 const HINTS: Readonly<Record<string, string>> = {
   max_tokens: 'did you mean `maxTokens`?',
+  output_config: "`effort` sets output_config.effort; a typed output sets its format (run(prompt, { output })); anything else goes in extraBody: { output_config: {…} }.",
   system: "the system prompt is createAgent's `system` option (it stays the same for the whole session).",
   tools: "tools are createAgent's `tools` option.",
   betas: "send beta flags as a header: headers: { 'anthropic-beta': 'name-of-beta' }.",

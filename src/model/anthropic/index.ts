@@ -4,6 +4,7 @@ export {
   type AnthropicModelOptions,
   type AnthropicThinkingConfig,
   type AnthropicContextManagement,
+  type AnthropicEffort,
 } from './anthropic-model-options.js';
 export {
   INCOMPLETE_TOOL_INPUT_KEY,

@@ -1,6 +1,6 @@
 import type { ContentBlock, Message, TextBlock } from '../messages.js';
 import { isServerToolDefinition, type ModelRequest, type RequestTool, type ToolDefinition } from '../model.js';
-import type { AnthropicContextManagement, AnthropicThinkingConfig } from './anthropic-model-options.js';
+import type { AnthropicContextManagement, AnthropicEffort, AnthropicThinkingConfig } from './anthropic-model-options.js';
 
 const ephemeral = { type: 'ephemeral' } as const;
 
@@ -16,6 +16,7 @@ export interface AnthropicRequestSettings {
   extraBody?: Record<string, unknown> | undefined;
   contextManagement?: AnthropicContextManagement | undefined;
   structuredOutput?: boolean | undefined;
+  effort?: AnthropicEffort | undefined;
 }
 
 /** A Messages API request body, in wire shape. */
@@ -53,10 +54,25 @@ export function toAnthropicRequest(request: ModelRequest, settings: AnthropicReq
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     ...(settings.stopSequences !== undefined ? { stop_sequences: settings.stopSequences } : {}),
     ...(settings.contextManagement !== undefined ? { context_management: settings.contextManagement } : {}),
-    ...(request.outputFormat !== undefined && settings.structuredOutput !== false ? { output_config: { format: request.outputFormat } } : {}),
     stream: true as const,
   });
+  const outputConfig = outputConfigOf(request, settings);
+  if (outputConfig !== undefined) body.output_config = outputConfig;
   return body;
+}
+
+/**
+ * The request's `output_config`: what `extraBody` gives, the adapter's `effort` and the typed
+ * output's `format`, merged (each set alone used to replace the others' whole object).
+ */
+function outputConfigOf(request: ModelRequest, settings: AnthropicRequestSettings): Record<string, unknown> | undefined {
+  const format = request.outputFormat !== undefined && settings.structuredOutput !== false ? request.outputFormat : undefined;
+  const given = settings.extraBody?.output_config;
+  if (format === undefined && settings.effort === undefined) return undefined;
+  const config: Record<string, unknown> = typeof given === 'object' && given !== null && !Array.isArray(given) ? { ...(given as Record<string, unknown>) } : {};
+  if (settings.effort !== undefined) config.effort = settings.effort;
+  if (format !== undefined) config.format = format;
+  return config;
 }
 
 /** The request fields the token counting endpoint takes (it refuses `max_tokens`, `stream`, sampling). */

@@ -90,6 +90,43 @@ describe('toAnthropicRequest', () => {
   });
 });
 
+describe('output_config: effort, a typed output\'s format and extraBody merged', () => {
+  const format = { type: 'json_schema', schema: { type: 'object', properties: { title: { type: 'string' } } } } as const;
+  const request = (outputFormat?: typeof format): ModelRequest => ({ system, tools, messages: history(), ...(outputFormat ? { outputFormat } : {}) });
+
+  it('sends effort alone, beside the format, and beside what extraBody puts in output_config', () => {
+    expect(toAnthropicRequest(request(), { ...settings, effort: 'low' }).output_config).toEqual({ effort: 'low' });
+    expect(toAnthropicRequest(request(format), { ...settings, effort: 'high' }).output_config).toEqual({ effort: 'high', format });
+    // extraBody's output_config used to be replaced whole by the format: its effort was lost.
+    expect(toAnthropicRequest(request(format), { ...settings, extraBody: { output_config: { effort: 'medium' } } }).output_config).toEqual({ effort: 'medium', format });
+    // The option wins over extraBody for the same field; the host's extraBody object is not changed.
+    const extraBody = { output_config: { effort: 'max', other: 1 } };
+    expect(toAnthropicRequest(request(), { ...settings, effort: 'low', extraBody }).output_config).toEqual({ effort: 'low', other: 1 });
+    expect(extraBody).toEqual({ output_config: { effort: 'max', other: 1 } });
+  });
+
+  it('sends no output_config when nothing sets one, and extraBody\'s as it is when only it does', () => {
+    expect(toAnthropicRequest(request(), settings)).not.toHaveProperty('output_config');
+    expect(toAnthropicRequest(request(), { ...settings, extraBody: { output_config: { effort: 'low' } } }).output_config).toEqual({ effort: 'low' });
+    // structuredOutput: false leaves the format out (the run validates the answer itself).
+    expect(toAnthropicRequest(request(format), { ...settings, structuredOutput: false, effort: 'low' }).output_config).toEqual({ effort: 'low' });
+  });
+
+  it('anthropicModel takes effort and sends it through the SDK; a bad value is named', async () => {
+    const server = await startMessagesServer();
+    try {
+      const model = anthropicModel({ model: 'claude-test', apiKey: 'test-key', baseURL: server.url, maxRetries: 0, effort: 'low' });
+      server.enqueue({ content: [{ type: 'text', text: 'Hi.' }] });
+      for await (const _event of model.stream({ system, tools: [], messages: [{ role: 'user', content: 'Hi' }] })) void _event;
+      expect(server.requests[0]!.output_config).toEqual({ effort: 'low' });
+    } finally {
+      await server.close();
+    }
+    expect(() => anthropicModel({ model: 'claude-test', effort: 3 as never })).toThrow(/effort.*'low', 'medium', 'high', 'xhigh' or 'max'/);
+    expect(() => anthropicModel({ model: 'claude-test', output_config: {} } as never)).toThrow(/`effort` sets output_config\.effort/);
+  });
+});
+
 describe('anthropicModel request prefix', () => {
   let server: MessagesServer;
   beforeAll(async () => {
