@@ -97,7 +97,7 @@ export interface ContextOptions {
   window?: number;
   /**
    * Entries that extend or override the context window table, by model id prefix, e.g.
-   * `{ 'claude-sonnet-4-5': 1_000_000 }` for the 1M-token beta.
+   * `{ 'claude-sonnet-4-6': 1_000_000 }` for the 1M-token beta.
    * @default {}
    */
   windows?: Record<string, number>;

@@ -169,7 +169,7 @@ describe('structured output for any run', () => {
   it('uses native structured output where the model has it (through the real SDK and the loopback server)', async () => {
     const server = await startMessagesServer({ responses: [{ content: [{ type: 'text', text: valid }] }] as never });
     try {
-      const model = anthropicModel({ model: 'claude-sonnet-4-5', baseURL: server.url, apiKey: 'test' });
+      const model = anthropicModel({ model: 'claude-sonnet-4-6', baseURL: server.url, apiKey: 'test' });
       const result = await createAgent({ model }).run('Outline it.', { outputSchema: Outline }).result;
       expect(result.output?.words).toBe(800);
       const body = server.requests[0]! as { output_config?: { format?: { type: string; schema: { properties: Record<string, unknown> } } }; messages: unknown[] };
@@ -222,7 +222,7 @@ describe('typed output on an agent with no tools of its own', () => {
   it('answers in text, so the history never holds tool blocks that a later request without tools could not be sent with (the real API refuses them)', async () => {
     const server = await startMessagesServer({ responses: [{ content: [{ type: 'text', text: '{"title":"Tide pools"}' }] }, { content: [{ type: 'text', text: 'You are welcome.' }] }] as never });
     try {
-      const model = anthropicModel({ model: 'claude-sonnet-4-5', baseURL: server.url, apiKey: 'test', structuredOutput: false, maxRetries: 0 });
+      const model = anthropicModel({ model: 'claude-sonnet-4-6', baseURL: server.url, apiKey: 'test', structuredOutput: false, maxRetries: 0 });
       const agent = createAgent({ model, todoWrite: false, exitPlanMode: false });
       const typed = await agent.run('Title it.', { outputSchema: Answer }).result;
       expect(typed).toMatchObject({ status: 'completed', output: { title: 'Tide pools' } });
@@ -244,7 +244,7 @@ describe('typed output on an agent with no tools of its own', () => {
       responses: [{ content: [{ type: 'tool_use', id: 'toolu_answer', name: 'StructuredOutput', input: { title: 'Tide pools' } }], stop_reason: 'tool_use' }, { content: [{ type: 'text', text: 'You are welcome.' }] }] as never,
     });
     try {
-      const model = anthropicModel({ model: 'claude-sonnet-4-5', baseURL: server.url, apiKey: 'test', structuredOutput: false, maxRetries: 0 });
+      const model = anthropicModel({ model: 'claude-sonnet-4-6', baseURL: server.url, apiKey: 'test', structuredOutput: false, maxRetries: 0 });
       const agent = createAgent({ model, tools: [lookup], todoWrite: false, exitPlanMode: false });
       expect(await agent.run('Title it.', { outputSchema: Answer }).result).toMatchObject({ status: 'completed', output: { title: 'Tide pools' } });
       expect(await agent.run('Thanks.').result).toMatchObject({ status: 'completed' });
@@ -321,7 +321,7 @@ describe('typed output with a JSON Schema the Messages API refuses as an input s
     const Either = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string' } }, anyOf: [{ required: ['a'] }, { required: ['b'] }] } as const;
     const server = await startMessagesServer({ responses: [{ content: [{ type: 'tool_use', id: 'toolu_either', name: 'StructuredOutput', input: { output: { b: 'yes' } } }], stop_reason: 'tool_use' }] as never });
     try {
-      const model = anthropicModel({ model: 'claude-sonnet-4-5', baseURL: server.url, apiKey: 'test', structuredOutput: false, maxRetries: 0 });
+      const model = anthropicModel({ model: 'claude-sonnet-4-6', baseURL: server.url, apiKey: 'test', structuredOutput: false, maxRetries: 0 });
       const result = await createAgent({ model }).run('Pick.', { outputSchema: Either }).result;
       expect(result.error?.message).toBeUndefined();
       expect(result).toMatchObject({ status: 'completed', output: { b: 'yes' } });

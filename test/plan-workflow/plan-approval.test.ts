@@ -204,7 +204,7 @@ describe('approval that clears the context', () => {
       ] as never,
     });
     try {
-      const model = anthropicModel({ model: 'claude-sonnet-4-5', baseURL: server.url, apiKey: 'test' });
+      const model = anthropicModel({ model: 'claude-sonnet-4-6', baseURL: server.url, apiKey: 'test' });
       const agent = createAgent({ model, tools, permissionMode: 'plan', canUseTool: () => ({ behavior: 'allow', clearContext: true }) });
       const result = await agent.run('plan').result;
       expect(result.error?.message).toBeUndefined();

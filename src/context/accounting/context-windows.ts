@@ -4,7 +4,7 @@ import { findModelEntry } from '../../model/find-model-entry.js';
  * Context windows in tokens by model id prefix; the longest matching prefix wins, so `claude-`
  * is the fallback for Claude models not listed. These are the standard windows: a model run with
  * a larger window (the 1M-token beta of some Sonnet and Opus models) needs its entry overridden,
- * e.g. `{ 'claude-sonnet-4-5': 1_000_000 }`. Frozen: extend it with `windows`, not by changing it.
+ * e.g. `{ 'claude-sonnet-4-6': 1_000_000 }`. Frozen: extend it with `windows`, not by changing it.
  */
 export const DEFAULT_CONTEXT_WINDOWS: Readonly<Record<string, number>> = Object.freeze({
   'claude-': 200_000,
@@ -32,7 +32,7 @@ export interface ContextWindowForOptions {
  * host's own entries.
  * @param modelId - e.g. `claude-sonnet-4-6`.
  * @returns the window, or undefined for a model no entry matches (a non-Claude model).
- * @example contextWindowFor('claude-sonnet-4-5', { windows: { 'claude-sonnet-4-5': 1_000_000 } }); // 1_000_000
+ * @example contextWindowFor('claude-sonnet-4-5', { windows: { 'claude-sonnet-4-6': 1_000_000 } }); // 1_000_000
  */
 export function contextWindowFor(modelId: string, options: ContextWindowForOptions = {}): number | undefined {
   return findModelEntry(modelId, options.windows ? { ...DEFAULT_CONTEXT_WINDOWS, ...options.windows } : DEFAULT_CONTEXT_WINDOWS);
