@@ -32,7 +32,7 @@ export interface ContextWindowForOptions {
  * host's own entries.
  * @param modelId - e.g. `claude-sonnet-4-6`.
  * @returns the window, or undefined for a model no entry matches (a non-Claude model).
- * @example contextWindowFor('claude-sonnet-4-5', { windows: { 'claude-sonnet-4-6': 1_000_000 } }); // 1_000_000
+ * @example contextWindowFor('claude-sonnet-4-6', { windows: { 'claude-sonnet-4-6': 1_000_000 } }); // 1_000_000
  */
 export function contextWindowFor(modelId: string, options: ContextWindowForOptions = {}): number | undefined {
   return findModelEntry(modelId, options.windows ? { ...DEFAULT_CONTEXT_WINDOWS, ...options.windows } : DEFAULT_CONTEXT_WINDOWS);
