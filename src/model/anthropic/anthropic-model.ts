@@ -20,6 +20,7 @@ import {
 import type { Model, ModelRequest, ModelStreamEvent, TokenCount } from '../model.js';
 import { CONTEXT_MANAGEMENT_BETA, type AnthropicModelOptions } from './anthropic-model-options.js';
 import type { AnthropicStreamEvent } from './anthropic-stream-event.js';
+import type { OpenedAnthropicStream } from './stream-anthropic-turn.js';
 import type { AnthropicRequestSettings } from './to-anthropic-request.js';
 import { anthropicToolSearchSupport } from './tool-search-support.js';
 
@@ -91,23 +92,32 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     return call;
   };
 
-  async function* stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
-    const { toAnthropicRequest, mapAnthropicError, streamAnthropicTurn } = loadTurnCode.loaded ?? (await loadTurnCode());
-    const body = toAnthropicRequest(request, settings);
+  /** Sends the request; the SDK's event stream and the request id. */
+  const open = async (code: AnthropicTurnCode, request: ModelRequest): Promise<OpenedAnthropicStream> => {
+    const body = code.toAnthropicRequest(request, settings);
     // Outside the try: a missing SDK is a ConfigurationError, not a stream that broke off (retried).
     const anthropic = await getClient();
-    let events: AsyncIterable<AnthropicStreamEvent>;
-    let requestId: string | undefined;
     try {
       const answer = await anthropic.messages
         .create(body as unknown as Anthropic.Messages.MessageCreateParamsStreaming, callOptions(request))
         .withResponse();
-      events = answer.data as AsyncIterable<AnthropicStreamEvent>;
-      requestId = answer.request_id ?? undefined;
+      return { events: answer.data as AsyncIterable<AnthropicStreamEvent>, requestId: answer.request_id ?? undefined };
     } catch (error) {
-      throw mapAnthropicError(error, { signal: request.signal });
+      throw code.mapAnthropicError(error, { signal: request.signal });
     }
-    yield* streamAnthropicTurn(events, { signal: request.signal, requestId });
+  };
+
+  /** The first call, before the turn code is loaded: loads it, then streams. */
+  async function* streamOnceLoaded(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
+    const code = await loadTurnCode();
+    yield* code.streamAnthropicTurn(() => open(code, request), { signal: request.signal });
+  }
+
+  // Once the code is loaded, the turn's own generator is the stream: one generator fewer for
+  // every event to pass through (a streamed answer has thousands).
+  function stream(request: ModelRequest): AsyncGenerator<ModelStreamEvent, void, undefined> {
+    const code = loadTurnCode.loaded;
+    return code ? code.streamAnthropicTurn(() => open(code, request), { signal: request.signal }) : streamOnceLoaded(request);
   }
 
   async function countTokens(request: ModelRequest): Promise<TokenCount> {
