@@ -39,12 +39,24 @@ describe('memorySessionStore', () => {
     expect(again!.id).toBe('entry-1');
   });
 
-  it('stores nothing when an entry cannot be cloned', async () => {
+  it('stores nothing when an entry cannot be written as JSON (a function, a BigInt, a cycle)', async () => {
     const store = memorySessionStore();
     const next = makeEntries('a');
-    const bad = { ...next('bad'), toolUseResult: () => 'a function' } as SessionEntry;
-    await expect(appendEntries(store, 'a', [next('fine'), bad])).rejects.toThrow();
-    expect(await loadAll(store.load('a'))).toEqual([]);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    for (const field of [() => 'a function', 10n, cyclic]) {
+      const bad = { ...next('bad'), toolUseResult: field } as unknown as SessionEntry;
+      await expect(appendEntries(store, 'a', [next('fine'), bad])).rejects.toThrow();
+      expect(await loadAll(store.load('a'))).toEqual([]);
+    }
+  });
+
+  it('reads back what the other stores would (JSON): an undefined field is left out, a date is its string', async () => {
+    const store = memorySessionStore();
+    const entry = { ...makeEntries('a')('dated'), toolUseResult: { at: new Date(0), gone: undefined, ratio: Number.NaN } } as unknown as SessionEntry;
+    await appendEntries(store, 'a', [entry]);
+    const [loaded] = await loadAll(store.load('a'));
+    expect((loaded as unknown as { toolUseResult: unknown }).toolUseResult).toStrictEqual({ at: '1970-01-01T00:00:00.000Z', ratio: null });
   });
 
   it('does not show appends made while a load iterates', async () => {
