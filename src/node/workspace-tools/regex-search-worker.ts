@@ -3,7 +3,8 @@ import { Worker } from 'node:worker_threads';
 /**
  * The worker's code, run with `eval: true` (no file to locate next to the bundle). It compiles
  * the pattern it is given and answers each text with the indexes of its matching lines, split
- * exactly as the caller splits them (`\r?\n`, a final empty line dropped) and, for matching lines
+ * exactly as the caller splits them (`\r?\n`, a final empty line dropped), or each list of a
+ * file's lines with the indexes of those that match, and, for matching lines
  * longer than `longLine`, where the first match starts (`columns`), or each list of texts
  * with the indexes of the texts that match whole.
  */
@@ -21,8 +22,11 @@ parentPort.on('message', (message) => {
     parentPort.postMessage({ id: message.id, matches });
     return;
   }
-  const lines = message.text.split(/\\r?\\n/);
-  if (lines[lines.length - 1] === '') lines.pop();
+  let lines = message.lines;
+  if (lines === undefined) {
+    lines = message.text.split(/\\r?\\n/);
+    if (lines[lines.length - 1] === '') lines.pop();
+  }
   const matches = [];
   const columns = {};
   for (let index = 0; index < lines.length; index++) {
@@ -122,12 +126,13 @@ export class RegexSearchWorker {
   }
 
   /**
-   * The indexes of the lines of `text` that match, and for those longer than `longLine`
-   * characters where the first match starts (a line index to a character index), so a match deep
-   * in a huge line can be shown.
+   * The indexes of a file's `lines` that match, and for those longer than `longLine` characters
+   * where the first match starts (a line index to a character index), so a match deep in a huge
+   * line can be shown. (Lines, not the file's text: posting a list of lines costs a third of
+   * posting one large string, which the worker would then split again.)
    */
-  async lineMatches(text: string, longLine: number): Promise<LineMatches> {
-    const { matches, columns } = await this.ask({ type: 'text', text, longLine });
+  async lineMatches(lines: readonly string[], longLine: number): Promise<LineMatches> {
+    const { matches, columns } = await this.ask({ type: 'lines', lines, longLine });
     return { lines: matches, columns: columns ?? {} };
   }
 
@@ -136,7 +141,7 @@ export class RegexSearchWorker {
     return (await this.ask({ type: 'texts', texts })).matches;
   }
 
-  private ask(message: { type: 'text'; text: string; longLine?: number } | { type: 'texts'; texts: readonly string[] }): Promise<{ matches: number[]; columns?: Record<number, number> }> {
+  private ask(message: { type: 'text'; text: string; longLine?: number } | { type: 'lines'; lines: readonly string[]; longLine: number } | { type: 'texts'; texts: readonly string[] }): Promise<{ matches: number[]; columns?: Record<number, number> }> {
     if (this.stopped) return Promise.reject(this.stopped);
     if (this.pending.size === 0) this.busy();
     const id = this.nextId++;

@@ -3,6 +3,7 @@ import type { LineMatches } from './regex-search-worker.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { readOpenFile } from './read-open-file.js';
 import { readUnsizedFile } from './read-unsized-file.js';
+import { utf8Lines } from './utf8-lines.js';
 
 /** Files larger than this are skipped by Grep. */
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
@@ -27,10 +28,10 @@ export interface SearchFileOptions {
   /** Which real paths of the opened file are acceptable (inside the authorized search root). */
   accept: (openedRealPath: string) => boolean;
   /**
-   * The indexes of the matching lines of a text (the pattern runs in a worker, see
+   * The indexes of the matching lines of a file (the pattern runs in a worker, see
    * RegexSearchWorker), and for lines longer than `longLine` where the first match starts.
    */
-  matchingLines: (text: string, longLine: number) => Promise<number[] | LineMatches>;
+  matchingLines: (lines: readonly string[], longLine: number) => Promise<number[] | LineMatches>;
   before: number;
   after: number;
   /** Collect the lines (content mode); otherwise only count. */
@@ -67,13 +68,12 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
   }
   if (!bytes) return undefined;
   if (bytes.subarray(0, 8192).includes(0)) return undefined;
-  const text = bytes.toString('utf8');
-  const answer = await options.matchingLines(text, MAX_LINE_CHARS);
+  // Decoded in pieces into lines: a file of 128 KiB or more is never one string (see utf8Lines).
+  const lines = utf8Lines(bytes);
+  const answer = await options.matchingLines(lines, MAX_LINE_CHARS);
   const matching = Array.isArray(answer) ? answer : answer.lines;
   const columns = Array.isArray(answer) ? {} : answer.columns;
   if (matching.length === 0) return undefined;
-  const lines = text.split(/\r?\n/);
-  if (lines[lines.length - 1] === '') lines.pop();
   const marks = options.collectLines ? new Uint8Array(lines.length) : undefined;
   let matchCount = 0;
   // Matches come in order: each line is marked once however wide the context (-C 1000000 on a
