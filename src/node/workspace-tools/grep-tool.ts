@@ -132,7 +132,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       const report = new WalkReport();
       // The model's pattern runs in a worker with a deadline: catastrophic backtracking cannot block the event loop.
       const searcher = new RegexSearchWorker({ regexp, timeoutMs: context.grepTimeoutMs, signal });
-      const matchingLines = (lines: readonly string[], longLine: number) => searcher.lineMatches(lines, longLine);
+      const matchingLines = (file: string | readonly string[], longLine: number) => searcher.lineMatches(file, longLine);
       const search = async (absolutePath: string, accept: (opened: string) => boolean) => {
         const found = await searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content', signal });
         if (!found) return;

@@ -126,13 +126,14 @@ export class RegexSearchWorker {
   }
 
   /**
-   * The indexes of a file's `lines` that match, and for those longer than `longLine` characters
-   * where the first match starts (a line index to a character index), so a match deep in a huge
-   * line can be shown. (Lines, not the file's text: posting a list of lines costs a third of
-   * posting one large string, which the worker would then split again.)
+   * The indexes of the lines of a file (its text, split as `utf8Lines` splits it, or its lines)
+   * that match, and for those longer than `longLine` characters where the first match starts (a
+   * line index to a character index), so a match deep in a huge line can be shown. (A large file
+   * goes as its lines: posting them costs a third of posting one large string, which the worker
+   * would split again; a small file's text costs less to post than its lines.)
    */
-  async lineMatches(lines: readonly string[], longLine: number): Promise<LineMatches> {
-    const { matches, columns } = await this.ask({ type: 'lines', lines, longLine });
+  async lineMatches(file: string | readonly string[], longLine: number): Promise<LineMatches> {
+    const { matches, columns } = await this.ask(typeof file === 'string' ? { type: 'text', text: file, longLine } : { type: 'lines', lines: file, longLine });
     return { lines: matches, columns: columns ?? {} };
   }
 

@@ -8,6 +8,8 @@ import { utf8Lines } from './utf8-lines.js';
 /** Files larger than this are skipped by Grep. */
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 const MAX_LINE_CHARS = 1000;
+/** Files up to this size are decoded whole and posted as one text; larger ones as their lines. */
+const WHOLE_TEXT_BYTES = 64 * 1024;
 const MAX_LINES_PER_FILE = 5000;
 
 /** The matches of one file. */
@@ -28,10 +30,11 @@ export interface SearchFileOptions {
   /** Which real paths of the opened file are acceptable (inside the authorized search root). */
   accept: (openedRealPath: string) => boolean;
   /**
-   * The indexes of the matching lines of a file (the pattern runs in a worker, see
-   * RegexSearchWorker), and for lines longer than `longLine` where the first match starts.
+   * The indexes of the matching lines of a file, given as its text or as its lines (the pattern
+   * runs in a worker, see RegexSearchWorker), and for lines longer than `longLine` where the first
+   * match starts.
    */
-  matchingLines: (lines: readonly string[], longLine: number) => Promise<number[] | LineMatches>;
+  matchingLines: (file: string | readonly string[], longLine: number) => Promise<number[] | LineMatches>;
   before: number;
   after: number;
   /** Collect the lines (content mode); otherwise only count. */
@@ -68,12 +71,19 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
   }
   if (!bytes) return undefined;
   if (bytes.subarray(0, 8192).includes(0)) return undefined;
-  // Decoded in pieces into lines: a file of 128 KiB or more is never one string (see utf8Lines).
-  const lines = utf8Lines(bytes);
-  const answer = await options.matchingLines(lines, MAX_LINE_CHARS);
+  // A large file is decoded in pieces into its lines, so it is never one string of 128 KiB or
+  // more (see utf8Lines), and the worker gets the lines. A small one goes as its text, which costs
+  // less to post than a list of its lines, and is split here only when it matches.
+  const text = bytes.length > WHOLE_TEXT_BYTES ? undefined : bytes.toString('utf8');
+  let lines = text === undefined ? utf8Lines(bytes) : undefined;
+  const answer = await options.matchingLines(lines ?? text!, MAX_LINE_CHARS);
   const matching = Array.isArray(answer) ? answer : answer.lines;
   const columns = Array.isArray(answer) ? {} : answer.columns;
   if (matching.length === 0) return undefined;
+  if (lines === undefined) {
+    lines = text!.split(/\r?\n/);
+    if (lines[lines.length - 1] === '') lines.pop();
+  }
   const marks = options.collectLines ? new Uint8Array(lines.length) : undefined;
   let matchCount = 0;
   // Matches come in order: each line is marked once however wide the context (-C 1000000 on a
