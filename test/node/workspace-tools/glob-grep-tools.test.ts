@@ -97,6 +97,29 @@ describe('Grep', () => {
     expect((await callTool(grep, { pattern: 'TODO', path: 'docs', output_mode: 'content', '-C': 5 })).text.split('\n')).toHaveLength(7);
   });
 
+  it('a file larger than 64 KiB (read as its lines) shows the same lines and numbers as a small one', async () => {
+    // Lines of varied lengths, CRLF and lone CR, multi-byte characters: the 64 KiB pieces end
+    // inside lines and characters, and the matches are spread over them.
+    const lines = Array.from({ length: 6000 }, (_, index) => (index % 997 === 0 ? `needle ${index} é😀` : `line ${index} ${'x'.repeat(index % 37)}${index % 5 === 0 ? '\r' : ''}é`));
+    const text = lines.map((line, index) => (index % 3 === 0 ? `${line}\r\n` : `${line}\n`)).join('');
+    expect(Buffer.byteLength(text)).toBeGreaterThan(128 * 1024);
+    await put('big/large.txt', text);
+    await put('big/small.txt', lines.slice(0, 1000).join('\n'));
+    const expected = (name: string, count: number) =>
+      lines
+        .slice(0, count)
+        .map((line, index) => ({ line, index }))
+        .filter(({ line }) => line.startsWith('needle'))
+        .map(({ line, index }) => `big/${name}:${index + 1}:${line}`);
+    const large = await callTool(grep, { pattern: '^needle', path: 'big/large.txt', output_mode: 'content' });
+    expect(large.text.split('\n')).toEqual(expected('large.txt', 6000));
+    const small = await callTool(grep, { pattern: '^needle', path: 'big/small.txt', output_mode: 'content' });
+    expect(small.text.split('\n')).toEqual(expected('small.txt', 1000));
+    // A lone \r is not a line break: the line that holds one is matched whole.
+    const withReturn = await callTool(grep, { pattern: '^line 5 x{5}\\ré$', path: 'big/large.txt', output_mode: 'content' });
+    expect(withReturn.text).toBe('big/large.txt:6:line 5 xxxxx\ré');
+  });
+
   it('counts, limits and reports no match', async () => {
     expect((await callTool(grep, { pattern: 'TODO', path: 'docs', output_mode: 'count' })).text).toBe('Found 2 matching lines in 1 file\ndocs/guide.md:2');
     const limited = await callTool(grep, { pattern: 'TODO', head_limit: 2 });
