@@ -30,6 +30,8 @@ interface StoredSession {
   texts: string[];
   /** The `seq` of the last entry. */
   revision: number;
+  /** The `id` of the last entry, when it has one (what a writer that saw it names as `previousId`). */
+  lastId: string | undefined;
   /** The index in `entries` of the first entry with each id. */
   ids: Map<string, number>;
   pending: PendingApprovalsState;
@@ -100,7 +102,7 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       }
       if (actualRevision !== expectedRevision) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision });
       // The same revision of another history: the session was deleted and written again.
-      const seen = stored === undefined || expectedRevision === 0 ? undefined : (JSON.parse(stored.texts[expectedRevision - 1]!) as { id?: unknown }).id;
+      const seen = stored?.lastId;
       if (previousId !== undefined && typeof seen === 'string' && seen !== previousId) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision });
       const copies = texts.map((text) => JSON.parse(text) as SessionEntry);
       // An id the session holds for another entry: no load could tell the two apart.
@@ -116,10 +118,13 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       const pending = foldPendingApprovals(stored?.pending, copies);
       const base = stored?.texts.length ?? 0;
       for (const [index, copy] of copies.entries()) if (typeof copy.id === 'string' && !ids.has(copy.id)) ids.set(copy.id, base + index);
-      if (stored === undefined) sessions.set(sessionId, { texts, revision, ids, pending });
+      const last = copies[copies.length - 1]!.id;
+      const lastId = typeof last === 'string' ? last : undefined;
+      if (stored === undefined) sessions.set(sessionId, { texts, revision, lastId, ids, pending });
       else {
         stored.texts.push(...texts);
         stored.revision = revision;
+        stored.lastId = lastId;
         stored.pending = pending;
       }
     },
