@@ -32,7 +32,7 @@ interface StoredSession {
   revision: number;
   /** The `id` of the last entry, when it has one (what a writer that saw it names as `previousId`). */
   lastId: string | undefined;
-  /** The index in `entries` of the first entry with each id. */
+  /** The index in `texts` of the first entry with each id. */
   ids: Map<string, number>;
   pending: PendingApprovalsState;
 }

@@ -69,9 +69,10 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
     const { size } = stat;
     if (size === 0) return;
     const warn = (line: number, message: string) => onWarning?.({ sessionId, line, message });
+    const skipped = (line: number, problem: string) => warn(line, `Skipped line ${line} of ${file}: it ${problem}.`);
     const checked = (entry: object, line: number): SessionEntry => {
       assertSupportedEntry(entry, sessionId, `the transcript entry on line ${line} of ${file}`);
-      return entry as SessionEntry;
+      return entry;
     };
 
     // One line of lookahead tells which line is the last.
@@ -81,7 +82,7 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
       for (const text of batch) {
         if (pending !== undefined && pending.trim().length > 0) {
           const parsed = parseLine(pending);
-          if ('problem' in parsed) warn(lineNumber, `Skipped line ${lineNumber} of ${file}: it ${parsed.problem}.`);
+          if ('problem' in parsed) skipped(lineNumber, parsed.problem);
           else yield checked(parsed.entry, lineNumber);
         }
         // A byte order mark (a file saved by an editor) is not part of the first entry.
@@ -93,7 +94,7 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
       const parsed = parseLine(pending);
       if (!('problem' in parsed)) yield checked(parsed.entry, lineNumber);
       // Its last byte is read only now: a last line that does not parse is rare.
-      else if (await newlineAt(handle, size - 1)) warn(lineNumber, `Skipped line ${lineNumber} of ${file}: it ${parsed.problem}.`);
+      else if (await newlineAt(handle, size - 1)) skipped(lineNumber, parsed.problem);
       else warn(lineNumber, `Skipped the last line (${lineNumber}) of ${file}: it was cut short (no newline at the end and ${parsed.problem}), most likely by a crash during a write.`);
     }
   } finally {

@@ -32,15 +32,6 @@ const FIND_READERS = /^-(exec|execdir|ok|okdir|fprint|fprint0|fprintf|fls)$/;
 const GIT_CONTENT = new Set(['diff', 'show', 'log', 'grep', 'blame', 'cat-file', 'archive', 'format-patch', 'stash']);
 /** `git add` reads the files it names into the object store, where any of the above prints them. */
 const GIT_STORES = 'add';
-/** Whether `absolutePath` is a file that exists and is not a directory. */
-function isExistingFile(absolutePath: string): boolean {
-  try {
-    return !statSync(absolutePath).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
 /** `git add` options that store the whole tree when no path is named: `-A`, `--all`, `-u`, `--update`, `--no-ignore-removal`, in a group (`-Av`). */
 const GIT_ADD_WHOLE_TREE = /^(?:-[a-zA-Z]*[Au][a-zA-Z]*|--all|--update|--no-ignore-removal)$/;
 /** git's own options (before the subcommand) that take the next word as their value. */
@@ -50,6 +41,15 @@ const GIT_OBJECT_PATH = /^(?:[^/:-][^:]*)?:.+/;
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*\+?=/;
 /** Shells: with `-c` they run a script given on the command line, whose reads count too. */
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'yash', 'posh', 'rbash', 'busybox']);
+
+/** Whether `absolutePath` is a file that exists and is not a directory. */
+function isExistingFile(absolutePath: string): boolean {
+  try {
+    return !statSync(absolutePath).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 /**
  * The file a `@file` or `<file` argument names, as curl reads it (`-d @.env`, `--data-binary

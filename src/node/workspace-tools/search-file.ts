@@ -4,12 +4,11 @@ import { openCheckedFile } from './open-checked-file.js';
 import { readOpenFile } from './read-open-file.js';
 import { readUnsizedFile } from './read-unsized-file.js';
 import { utf8Lines } from './utf8-lines.js';
+import { LINE_CHUNK_BYTES, textLines } from '../fs/utf8-line-splitter.js';
 
 /** Files larger than this are skipped by Grep. */
 export const MAX_GREP_FILE_BYTES = 10 * 1024 * 1024;
 const MAX_LINE_CHARS = 1000;
-/** Files up to this size are decoded whole and posted as one text; larger ones as their lines. */
-const WHOLE_TEXT_BYTES = 64 * 1024;
 const MAX_LINES_PER_FILE = 5000;
 
 /** The matches of one file. */
@@ -74,16 +73,13 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
   // A large file is decoded in pieces into its lines, so it is never one string of 128 KiB or
   // more (see utf8Lines), and the worker gets the lines. A small one goes as its text, which costs
   // less to post than a list of its lines, and is split here only when it matches.
-  const text = bytes.length > WHOLE_TEXT_BYTES ? undefined : bytes.toString('utf8');
-  let lines = text === undefined ? utf8Lines(bytes) : undefined;
-  const answer = await options.matchingLines(lines ?? text!, MAX_LINE_CHARS);
+  const text = bytes.length > LINE_CHUNK_BYTES ? undefined : bytes.toString('utf8');
+  const split = text === undefined ? utf8Lines(bytes) : undefined;
+  const answer = await options.matchingLines(split ?? text!, MAX_LINE_CHARS);
   const matching = Array.isArray(answer) ? answer : answer.lines;
   const columns = Array.isArray(answer) ? {} : answer.columns;
   if (matching.length === 0) return undefined;
-  if (lines === undefined) {
-    lines = text!.split(/\r?\n/);
-    if (lines[lines.length - 1] === '') lines.pop();
-  }
+  const lines = split ?? textLines(text!, 'lf');
   const marks = options.collectLines ? new Uint8Array(lines.length) : undefined;
   let matchCount = 0;
   // Matches come in order: each line is marked once however wide the context (-C 1000000 on a
