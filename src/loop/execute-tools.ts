@@ -187,7 +187,9 @@ function runCall(core: AgentCore, call: BatchCall, context: RunContext, approval
   const run: { -readonly [K in keyof ToolRunContext]: ToolRunContext[K] } = { runId: context.runId, sink: context.sink, agentId: core.agentId, parentToolUseId: context.parentToolUseId, span: context.span };
   if (context.reportSubagent) run.reportSubagent = context.reportSubagent;
   if (context.spend) run.spend = context.spend;
-  const args: ToolExecuteArgs<unknown> = { input, signal: controller?.signal ?? abort.signal, toolUseId: call.toolUseId, agent: core.toolContext, run };
+  // The call's own signal, else the run's, made when the tool reads it (see RunAbort.lendSignal).
+  const fields = { input, toolUseId: call.toolUseId, agent: core.toolContext, run };
+  const args: ToolExecuteArgs<unknown> = controller ? { ...fields, signal: controller.signal } : abort.lendSignal(fields);
   // Optional fields only when present (set, not spread: this runs for every call).
   if (call.heldUpdates) args.permissionUpdates = call.heldUpdates;
   if (call.hostAnswer) args.hostAnswer = call.hostAnswer;

@@ -16,13 +16,8 @@ export function prepareRequest(core: AgentCore, abort: RunAbort, output?: Output
     core.commit({ kind: 'prefix', prefix: { system: core.system, toolNames: core.toolDefinitions.map((tool) => tool.name) } });
   }
   const tools = output?.mode === 'tool' ? toolsWithOutputTool(output, core.toolDefinitions, (name) => core.hasTool(name)) : core.toolDefinitions;
-  const request: ModelRequest = {
-    system: core.system,
-    tools,
-    messages: sendableHistory(core.state.messages, tools),
-    // The run's signal is made here, at its first model call, if nothing asked for it before (see RunAbort).
-    signal: abort.signal,
-  };
+  // The run's signal, made when the model reads it if nothing asked for it before (see RunAbort.lendSignal).
+  const request: ModelRequest = abort.lendSignal({ system: core.system, tools, messages: sendableHistory(core.state.messages, tools) });
   if (outputSchema) request.outputFormat = { type: 'json_schema', schema: outputSchema };
   return request;
 }

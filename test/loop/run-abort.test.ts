@@ -33,6 +33,68 @@ describe('RunAbort: a flag now, the AbortSignal when first asked for', () => {
   });
 });
 
+describe('RunAbort.lendSignal: the signal as a property, made when read', () => {
+  it('makes no signal until the property is read, then gives the run\'s own signal', () => {
+    const abort = new RunAbort(10);
+    const request = abort.lendSignal({ messages: [] as unknown[] });
+    const args = abort.lendSignal({ input: {} });
+    expect(abort.signalIfMade).toBeUndefined();
+    expect(Object.keys(request)).toEqual(['messages', 'signal']);
+    expect(JSON.stringify(request)).toBe('{"messages":[],"signal":{}}');
+    const signal = request.signal;
+    expect(signal).toBeInstanceOf(AbortSignal);
+    expect(abort.signalIfMade).toBe(signal);
+    expect(args.signal).toBe(signal);
+    expect(abort.signal).toBe(signal);
+  });
+
+  it('read after the run was interrupted, it is already aborted with the run\'s reason', () => {
+    const abort = new RunAbort(10);
+    const request = abort.lendSignal({});
+    const reason = new Error('interrupted before the model looked');
+    abort.abort(reason);
+    expect(request.signal.aborted).toBe(true);
+    expect(request.signal.reason).toBe(reason);
+  });
+
+  it('a spread copies the signal (made then) as a plain field, and the copy is aborted with the run', () => {
+    const abort = new RunAbort(10);
+    const request = abort.lendSignal({ messages: ['a'] });
+    const copy = { ...request, messages: ['b'] };
+    expect(Object.getOwnPropertyDescriptor(copy, 'signal')).toMatchObject({ writable: true, enumerable: true });
+    expect(copy.signal).toBe(abort.signalIfMade);
+    abort.abort(new Error('stop'));
+    expect(copy.signal.aborted).toBe(true);
+  });
+
+  it('assigning the property replaces it, as on a plain object (no TypeError for a getter without a setter)', () => {
+    const abort = new RunAbort(10);
+    const request = abort.lendSignal({} as { signal?: AbortSignal });
+    const own = new AbortController().signal;
+    request.signal = own;
+    expect(request.signal).toBe(own);
+    expect(Object.getOwnPropertyDescriptor(request, 'signal')).toMatchObject({ value: own, writable: true, enumerable: true, configurable: true });
+    expect(abort.signalIfMade).toBeUndefined();
+    delete request.signal;
+    expect('signal' in request).toBe(false);
+  });
+
+  it('after eight lazy properties in a run the signal is made and lent as a plain field; once made, always a plain field', () => {
+    const abort = new RunAbort(10);
+    for (let index = 0; index < 8; index++) {
+      const lent = abort.lendSignal({});
+      expect(Object.getOwnPropertyDescriptor(lent, 'signal')!.get).toBeTypeOf('function');
+    }
+    expect(abort.signalIfMade).toBeUndefined();
+    const ninth = abort.lendSignal({});
+    expect(abort.signalIfMade).toBeInstanceOf(AbortSignal);
+    expect(Object.getOwnPropertyDescriptor(ninth, 'signal')).toMatchObject({ value: abort.signalIfMade, writable: true });
+    const other = new RunAbort(10);
+    const made = other.signal;
+    expect(Object.getOwnPropertyDescriptor(other.lendSignal({}), 'signal')).toMatchObject({ value: made });
+  });
+});
+
 describe('RunAbort.race: host work the run does not wait for once interrupted', () => {
   it('settles like the work while the run goes on', async () => {
     const abort = new RunAbort(10);
@@ -140,6 +202,36 @@ describe("the run's signal through the agent", () => {
     expect(result.status).toBe('interrupted');
     expect(toolSignal!.aborted).toBe(true);
     expect((toolSignal!.reason as Error).message).toBe('enough');
+  });
+
+  it('a model wrapper that spreads the request, or replaces its signal, still stops on interrupt()', async () => {
+    const held = () => turn('never', { hold: (signal) => new Promise<void>((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true })) });
+    const inner = scriptedModel([held(), held()]);
+    const seen: AbortSignal[] = [];
+    const spreading: Model = { ...inner, stream: (request) => (seen.push(request.signal!), inner.stream({ ...request, messages: [...request.messages] })) };
+    const agent = createAgent({ model: spreading });
+    const run = agent.run('go');
+    await tick();
+    agent.interrupt('stop');
+    expect((await run.result).status).toBe('interrupted');
+    expect(seen[0]!.aborted).toBe(true);
+
+    const own = new AbortController();
+    const replacing: Model = {
+      ...inner,
+      stream: (request) => {
+        const theirs = request.signal!;
+        request.signal = own.signal;
+        theirs.addEventListener('abort', () => own.abort(theirs.reason), { once: true });
+        return inner.stream(request);
+      },
+    };
+    const second = createAgent({ model: replacing });
+    const run2 = second.run('go');
+    await tick();
+    second.interrupt('stop again');
+    expect((await run2.result).status).toBe('interrupted');
+    expect(own.signal.aborted).toBe(true);
   });
 
   it('each run gets a signal of its own: an interrupted run leaves the next one unaborted', async () => {
