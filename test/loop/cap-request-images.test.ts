@@ -141,6 +141,45 @@ describe('the images of one request', () => {
   });
 });
 
+describe('the images of a history asked turn after turn, short and long', () => {
+  const png = () => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png', data: PIXEL_PNG } });
+  const say = (role: 'user' | 'assistant', text: string): Message => ({ role, content: [{ type: 'text', text }] });
+
+  it('the same capping as a fresh copy of the history at every length, across the length where a tally starts being kept', () => {
+    // Seeded: 40 growth steps, images arriving at random turns (also in tool results), many at once.
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let trial = 0; trial < 20; trial++) {
+      const history: Message[] = [say('user', 'Start.')];
+      for (let step = 0; step < 40; step++) {
+        const role = history.length % 2 === 1 ? 'assistant' : 'user';
+        const images = random() < 0.3 ? Math.floor(random() * 40) : 0;
+        const content = Array.from({ length: images }, png);
+        if (role === 'user' && random() < 0.5) history.push({ role, content: [{ type: 'tool_result', tool_use_id: `toolu_${step}`, content: content.length > 0 ? content : 'ok' }] });
+        else history.push(images > 0 && role === 'user' ? { role, content } : say(role, `turn ${step}`));
+        const asked = imagesOf(capRequestImages(history));
+        expect(asked).toEqual(imagesOf(capRequestImages([...history])));
+        // Small images only: exactly the oldest beyond 100 become notes.
+        const total = imagesOf(history).length;
+        expect(asked.filter((block) => !block.image)).toHaveLength(Math.max(0, total - 100));
+      }
+    }
+  });
+
+  it('a long history whose last message is replaced, or that is cut back, is counted again', () => {
+    const history: Message[] = [say('user', 'Start.')];
+    for (let step = 0; step < 10; step++) history.push(say('assistant', 'Calling.'), { role: 'user', content: Array.from({ length: 9 }, png) });
+    expect(imagesOf(capRequestImages(history)).filter((block) => !block.image)).toHaveLength(0);
+    // The last message (not yet in the kept tally) grows past the limit.
+    history[history.length - 1] = { role: 'user', content: Array.from({ length: 20 }, png) };
+    expect(imagesOf(capRequestImages(history)).filter((block) => !block.image)).toHaveLength(1);
+    // Cut back to 12 messages, then grown with a message of 60 images: 5 × 9 + 60 = 105.
+    history.length = 11;
+    history.push({ role: 'user', content: Array.from({ length: 60 }, png) });
+    expect(imagesOf(capRequestImages(history)).filter((block) => !block.image)).toHaveLength(5);
+  });
+});
+
 describe('the pixel size of the images of one request', () => {
   const image = (header: Uint8Array, label?: string) => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: label ?? imageMediaType(header)!, data: base64(header) } });
   const user = (...content: Message['content'] & unknown[]): Message => ({ role: 'user', content: content as never });

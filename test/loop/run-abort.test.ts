@@ -75,7 +75,7 @@ describe('RunAbort.lendSignal: the signal as a property, made when read', () => 
     expect(request.signal).toBe(own);
     expect(Object.getOwnPropertyDescriptor(request, 'signal')).toMatchObject({ value: own, writable: true, enumerable: true, configurable: true });
     expect(abort.signalIfMade).toBeUndefined();
-    delete request.signal;
+    delete (request as { signal?: AbortSignal }).signal;
     expect('signal' in request).toBe(false);
   });
 
