@@ -1,4 +1,5 @@
 import type { PermissionRequestHookOutput } from './types.js';
+import { argumentError, isArrayOf, isObjectValue } from '../errors/argument-error.js';
 
 /** The combined answer of several `PermissionRequest` hooks. */
 export interface ComposedPermissionRequest {
@@ -17,6 +18,7 @@ export interface ComposedPermissionRequest {
  * @param outputs - hook outputs in run order.
  */
 export function composePermissionRequest(outputs: readonly PermissionRequestHookOutput[]): ComposedPermissionRequest {
+  if (!isArrayOf(outputs, isObjectValue)) throw argumentError('composePermissionRequest', 'outputs', 'an array of PermissionRequest hook outputs (objects)', outputs);
   const composed: ComposedPermissionRequest = { decision: undefined, message: undefined, hasUpdatedInput: false, updatedInput: undefined };
   for (const output of outputs) {
     if (output.decision === 'deny') {

@@ -1,4 +1,5 @@
 import type { PreToolUseHookOutput } from './types.js';
+import { argumentError, isArrayOf, isObjectValue } from '../errors/argument-error.js';
 
 /** The combined verdict of several `PreToolUse` hooks. */
 export interface ComposedPreToolUse {
@@ -23,6 +24,7 @@ const STRENGTH = { allow: 1, ask: 2, defer: 3, deny: 4 } as const;
  * @param outputs - hook outputs in run order.
  */
 export function composePreToolUse(outputs: readonly PreToolUseHookOutput[]): ComposedPreToolUse {
+  if (!isArrayOf(outputs, isObjectValue)) throw argumentError('composePreToolUse', 'outputs', 'an array of PreToolUse hook outputs (objects)', outputs);
   const composed: ComposedPreToolUse = { decision: undefined, reason: undefined, hasUpdatedInput: false, updatedInput: undefined };
   for (const output of outputs) {
     if (output.updatedInput !== undefined) {

@@ -7,6 +7,7 @@ import { readAnswer } from '../options/read-answer.js';
 import { HOOK_OUTPUT_FIELDS } from './hook-output-fields.js';
 import { copyToolInput } from './copy-tool-input.js';
 import { MAX_TIMER_MS } from '../types/max-timer-ms.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /** The timeout of a hook without its own `timeoutMs`. */
 export const DEFAULT_HOOK_TIMEOUT_MS = 60_000;
@@ -106,6 +107,9 @@ async function runOne<E extends HookEventName>(
  * const { outputs, errors } = await runHooks({ event: 'Stop', input: { sessionId, stopHookActive: false, stopReason: 'end_turn' }, hooks, signal });
  */
 export async function runHooks<E extends HookEventName>(options: RunHooksOptions<E>): Promise<RunHooksResult<E>> {
+  if (!isObjectValue(options) || typeof options.event !== 'string') throw argumentError('runHooks', 'options', "an options object ({ event: 'PreToolUse', input, hooks, signal })", options);
+  if (options.hooks !== undefined && !isObjectValue(options.hooks)) throw argumentError('runHooks', 'options.hooks', 'a hooks configuration ({ PreToolUse: [...] }) or undefined', options.hooks);
+  if (!isObjectValue(options.signal) || typeof options.signal.aborted !== 'boolean') throw argumentError('runHooks', 'options.signal', 'an AbortSignal', options.signal);
   const { event, hooks, signal } = options;
   const entries = (hooks?.[event] ?? []) as Array<HookEntry<E>>;
   const result: RunHooksResult<E> = { outputs: [], errors: [], ran: 0 };

@@ -1,7 +1,7 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { ApprovalDecision } from './apply-approval-decision.js';
 import { describeJson } from '../options/describe-json.js';
-import { describeOptionValue } from '../options/describe-option-value.js';
+import { describeOptionValue } from '../errors/describe-option-value.js';
 
 /**
  * Checks the host's answer to an approval before anything is applied, so a malformed answer (a

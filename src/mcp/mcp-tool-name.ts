@@ -1,5 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { fnv1a } from './mcp-fingerprint.js';
+import { argumentError } from '../errors/argument-error.js';
 
 /** The prefix of every MCP tool name. */
 export const MCP_TOOL_PREFIX = 'mcp__';
@@ -39,6 +40,9 @@ function shortHash(text: string): string {
  * @param taken - names already given to other tools.
  */
 export function mcpToolName(server: string, tool: string, taken?: ReadonlySet<string>): string {
+  if (typeof server !== 'string') throw argumentError('mcpToolName', 'server', 'a server name (a string)', server);
+  if (typeof tool !== 'string') throw argumentError('mcpToolName', 'tool', "a tool name (a string, the server's name for it)", tool);
+  if (taken !== undefined && !(taken instanceof Set)) throw argumentError('mcpToolName', 'taken', 'a Set of names already taken, or nothing', taken);
   const full = `${MCP_TOOL_PREFIX}${server}__${tool.replace(/[^A-Za-z0-9_-]/g, '_') || '_'}`;
   if (full.length <= MAX_TOOL_NAME && !taken?.has(full)) return full;
   // Ends: `taken` is finite, and each attempt hashes a different text.

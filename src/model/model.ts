@@ -1,5 +1,6 @@
 import type { AssistantMessage, Message, TextBlock } from './messages.js';
 import type { Usage } from './usage.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /** A function tool as sent to the model (the client runs it): name, description and JSON Schema input. */
 export interface ToolDefinition {
@@ -44,6 +45,7 @@ export type RequestTool = ToolDefinition | ServerToolDefinition;
  * memory tool).
  */
 export function isServerToolDefinition(tool: RequestTool): tool is ServerToolDefinition {
+  if (!isObjectValue(tool)) throw argumentError('isServerToolDefinition', 'tool', "a request tool ({ name, input_schema } or a server tool's { type, name })", tool);
   const type = (tool as { type?: unknown }).type;
   return typeof type === 'string' && type !== 'custom' && !('input_schema' in tool);
 }

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { describeOptionValue } from './describe-option-value.js';
+import { describeOptionValue } from '../errors/describe-option-value.js';
 import { nearestName } from './nearest-name.js';
 
 /** Where an option sits, for error messages. */

@@ -1,4 +1,4 @@
-import { describeOptionValue } from './describe-option-value.js';
+import { describeOptionValue } from '../errors/describe-option-value.js';
 
 /**
  * A value's JSON for an error message about what a host returned, or — when JSON cannot write it

@@ -27,4 +27,4 @@ export {
   withMethods,
 } from './option-checks.js';
 export { nearestName } from './nearest-name.js';
-export { describeOptionValue } from './describe-option-value.js';
+export { describeOptionValue } from '../errors/describe-option-value.js';

@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { nearestName } from './nearest-name.js';
-import { describeOptionValue } from './describe-option-value.js';
+import { describeOptionValue } from '../errors/describe-option-value.js';
 import { checkOptions, isObject, optionProblem, type CheckOptionsContext, type OptionCheck, type OptionPlace, type OptionsSpec } from './check-options.js';
 
 /** A check from what the option accepts (said after "must be") and a test of the value. */

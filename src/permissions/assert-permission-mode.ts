@@ -1,6 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { PERMISSION_MODES, type PermissionMode } from '../types/permission.js';
-import { describeOptionValue } from '../options/describe-option-value.js';
+import { describeOptionValue } from '../errors/describe-option-value.js';
 
 /**
  * Checks that a value is a permission mode.

@@ -11,6 +11,7 @@ import { toolCheckStep } from './steps/7-tool-check.js';
 import { askStep } from './steps/8-ask.js';
 import type { PermissionStep, PipelineState, StepResult } from './steps/pipeline-state.js';
 import { CallTargets } from './call-targets.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /**
  * Steps 1–7 in their documented order; the first that decides wins, one that asks jumps to
@@ -77,6 +78,10 @@ function runSteps(state: PipelineState, from = 0): PermissionOutcome | Promise<P
  *   rules, canUseTool, signal, agent, emit: (event) => emitter.emit({ ...event, sessionId }) });
  */
 export async function decidePermission(args: DecidePermissionArgs): Promise<PermissionOutcome> {
+  if (!isObjectValue(args)) throw argumentError('decidePermission', 'args', 'an object ({ tool, toolUseId, rawInput, mode, signal, ... })', args);
+  if (!isObjectValue(args.tool) || typeof args.tool.name !== 'string') throw argumentError('decidePermission', 'args.tool', 'a tool (defineTool())', args.tool);
+  if (typeof args.mode !== 'string') throw argumentError('decidePermission', 'args.mode', "a permission mode ('default', 'acceptEdits', 'plan', 'auto', 'dontAsk' or 'bypassPermissions')", args.mode);
+  if (!isObjectValue(args.signal) || typeof args.signal.aborted !== 'boolean') throw argumentError('decidePermission', 'args.signal', 'an AbortSignal', args.signal);
   return decidePermissionNow(args);
 }
 

@@ -5,6 +5,7 @@ import type { PermissionMode, PermissionRuleInput, PermissionUpdate } from '../t
 import { ruleString } from './rule-input.js';
 import { ownValue } from '../model/own-value.js';
 import { revealHiddenCharacters } from '../tools/reveal-hidden-characters.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /** Options of {@link describePermissionUpdate}. */
 export interface DescribePermissionUpdateOptions {
@@ -118,6 +119,7 @@ function joinWords(parts: readonly string[]): string {
  * // 'Allow editing any file in src/'
  */
 export function describePermissionUpdate(update: PermissionUpdate, options: DescribePermissionUpdateOptions = {}): string {
+  if (!isObjectValue(update) || typeof update.type !== 'string') throw argumentError('describePermissionUpdate', 'update', "a permission update ({ type: 'addRules', ... })", update);
   checkOptions<DescribePermissionUpdateOptions>(options, OPTIONS, { owner: 'describePermissionUpdate', optional: true });
   return revealHiddenCharacters(updateInWords(update, options));
 }

@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /** A permission rule string, parsed. */
 export interface ParsedRule {
@@ -43,5 +44,6 @@ export function parseRule(rule: string): ParsedRule {
 
 /** Formats a parsed rule back into its string form. */
 export function formatRule(rule: ParsedRule): string {
+  if (!isObjectValue(rule) || typeof rule.toolName !== 'string') throw argumentError('formatRule', 'rule', "a parsed rule ({ toolName, pattern }, from parseRule('Bash(npm test:*)'))", rule);
   return rule.pattern === undefined ? rule.toolName : `${rule.toolName}(${rule.pattern})`;
 }

@@ -1,6 +1,7 @@
 import type { ReadTargets, Tool, ToolStateStore } from '../tools/types.js';
 import { compileRule, matchesPath, type CompiledRule, type RuleBehavior } from './compile-rule.js';
 import { declaredTargets, uncheckablePathRule } from './path-rule-targets.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /**
  * Read rules for every tool: a `Read(pattern)` deny or ask rule protects the paths it matches
@@ -56,6 +57,9 @@ export function recordReadRules(store: ToolStateStore, toolUseId: string, rules:
  * @param aliases - its other spellings (its real path), also checked.
  */
 export function readRuleMatcher(store: ToolStateStore, toolUseId: string, cwd: string | undefined): ((path: string, aliases?: readonly string[]) => boolean) | undefined {
+  if (!isObjectValue(store) || typeof store.get !== 'function' || typeof store.set !== 'function') throw argumentError('readRuleMatcher', 'store', "a tool-state store (the tool's agent.toolState)", store);
+  if (typeof toolUseId !== 'string') throw argumentError('readRuleMatcher', 'toolUseId', "the call's toolUseId (a string)", toolUseId);
+  if (cwd !== undefined && typeof cwd !== 'string') throw argumentError('readRuleMatcher', 'cwd', 'a directory (a string) or undefined', cwd);
   const recorded = store.get<string[] | null>(READ_RULES_KEY_PREFIX + toolUseId) ?? undefined;
   if (recorded === undefined) return undefined;
   store.set(READ_RULES_KEY_PREFIX + toolUseId, null);

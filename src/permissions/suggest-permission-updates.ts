@@ -4,6 +4,7 @@ import { RUNS_ITS_ARGUMENTS } from './expanded-command-words.js';
 import type { PermissionUpdate } from '../types/permission.js';
 import { toWorkspacePath } from './workspace-path.js';
 import { checkOptions, isString, type OptionsSpec } from '../options/index.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /** Options of {@link suggestPermissionUpdates}. */
 export interface SuggestPermissionUpdatesOptions {
@@ -87,6 +88,7 @@ export function suggestPermissionUpdates(
   input: unknown,
   options: SuggestPermissionUpdatesOptions = {},
 ): PermissionUpdate[] {
+  if (!isObjectValue(tool) || typeof tool.name !== 'string') throw argumentError('suggestPermissionUpdates', 'tool', 'a tool (defineTool(), or { name, kind, ruleTarget })', tool);
   checkOptions<SuggestPermissionUpdatesOptions>(options, OPTIONS, { owner: 'suggestPermissionUpdates', optional: true });
   let rules: string[] | undefined;
   const target = tool.ruleTarget;

@@ -1,4 +1,5 @@
 import { SLUG_QUALITIES, SLUG_THINGS, SLUG_TONES } from './plan-slug-words.js';
+import { argumentError } from '../errors/argument-error.js';
 
 /** A source of random numbers in `[0, 1)`, like `Math.random`. */
 export type RandomSource = () => number;
@@ -27,5 +28,6 @@ function pick(words: readonly string[], random: RandomSource): string {
  * @default random `crypto.getRandomValues` when available, else `Math.random`
  */
 export function generatePlanSlug(random: RandomSource = defaultRandom): string {
+  if (typeof random !== 'function') throw argumentError('generatePlanSlug', 'random', 'a function returning a number in [0, 1), as Math.random, or nothing', random);
   return `${pick(SLUG_QUALITIES, random)}-${pick(SLUG_TONES, random)}-${pick(SLUG_THINGS, random)}`;
 }

@@ -2,6 +2,7 @@ import type { ExtractJsonFailure } from './extract-json.js';
 import { PlanSchema } from './plan-schema.js';
 import { schemaToJsonSchema, type ValueSchema } from './value-schema.js';
 import { checkOptions, isSchema, isString, type OptionsSpec } from '../options/index.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /** Options of {@link buildPlanRequestPrompt}. */
 export interface BuildPlanRequestPromptOptions {
@@ -46,6 +47,7 @@ export function buildPlanRequestPrompt(options: BuildPlanRequestPromptOptions = 
  * `extractJson` failure, already addressed to the model) and the request to answer again.
  */
 export function buildPlanRetryPrompt(error: string | Pick<ExtractJsonFailure, 'error'>): string {
+  if (typeof error !== 'string' && !(isObjectValue(error) && typeof error.error === 'string')) throw argumentError('buildPlanRetryPrompt', 'error', 'a string or a failed extraction ({ error: string })', error);
   const problem = typeof error === 'string' ? error : error.error;
   return [
     'Your plan could not be used.',

@@ -4,6 +4,7 @@ import type { PlanPhase } from './plan-phase.js';
 import { PlanSchema, type StructuredPlan } from './plan-schema.js';
 import type { InferSchemaOutput, ValueSchema } from './value-schema.js';
 import { checkOptions, isSchema, isAbortSignal, isPlainObject, isPositiveInteger, isString, type OptionsSpec } from '../options/index.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /** What `requestPlan` needs of an agent: a run with a typed output (an `Agent` has it). */
 export interface PlanRequestAgent {
@@ -71,6 +72,7 @@ export async function requestPlan<S extends ValueSchema | undefined = undefined>
   agent: PlanRequestAgent,
   options: RequestPlanOptions<S> = {},
 ): Promise<RequestedPlan<S extends ValueSchema ? InferSchemaOutput<S> : StructuredPlan>> {
+  if (!isObjectValue(agent) || typeof agent.run !== 'function') throw argumentError('requestPlan', 'agent', 'an agent (createAgent())', agent);
   checkOptions<RequestPlanOptions<undefined>>(options, OPTIONS, { owner: 'requestPlan', optional: true });
   const schema = (options.schema ?? PlanSchema) as ValueSchema;
   const maxAttempts = options.maxAttempts ?? 2;

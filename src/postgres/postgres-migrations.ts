@@ -4,6 +4,7 @@ import { toError } from '../errors/describe-thrown.js';
 import { buildIndexConcurrently, type ConcurrentIndex } from './build-index-concurrently.js';
 import { inTransaction, type PostgresPool, type PostgresPoolClient } from './postgres-pool.js';
 import { DEFAULT_POSTGRES_SCHEMA, entryIdSql, quotedSchema, toNumber } from './postgres-schema.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /** One step of the database schema. */
 interface Migration {
@@ -128,6 +129,7 @@ CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (
  * apply migrations with their own tool (then pass `migrate: false` to the stores).
  */
 export function postgresMigrationSql(options: { schema?: string } = {}): string {
+  if (!isObjectValue(options)) throw argumentError('postgresMigrationSql', 'options', 'an options object ({ schema }) or nothing', options);
   const s = quotedSchema(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
   const steps = MIGRATIONS.map(
     (migration) => `-- ${migration.version}: ${migration.description}${migration.sql(s)}\nINSERT INTO ${s}.schema_migrations (version, description) VALUES (${migration.version}, '${migration.description}');`,
@@ -175,6 +177,7 @@ function newerError(schema: string, found: number): UnsupportedSchemaVersionErro
  * @throws UnsupportedSchemaVersionError when the database was migrated by a newer agent-harness.
  */
 export async function migratePostgres(options: PostgresMigrationOptions): Promise<PostgresMigrationResult> {
+  if (!isObjectValue(options) || !isObjectValue(options.pool) || typeof options.pool.connect !== 'function') throw argumentError('migratePostgres', 'options', 'an options object with a pg pool ({ pool: new pg.Pool(...) })', options);
   const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
   const s = quotedSchema(schema);
   let from: number | undefined;

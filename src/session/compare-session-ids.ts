@@ -1,3 +1,4 @@
+import { argumentError } from '../errors/argument-error.js';
 /** A UTF-16 code unit moved so that units compare as their code points do (surrogates after U+FFFF). */
 function weight(unit: number): number {
   if (unit < 0xd800) return unit;
@@ -17,6 +18,8 @@ function weight(unit: number): number {
  * ids.sort(compareSessionIds);
  */
 export function compareSessionIds(a: string, b: string): number {
+  if (typeof a !== 'string') throw argumentError('compareSessionIds', 'a', 'a session id (a string)', a);
+  if (typeof b !== 'string') throw argumentError('compareSessionIds', 'b', 'a session id (a string)', b);
   const length = Math.min(a.length, b.length);
   for (let index = 0; index < length; index++) {
     const x = a.charCodeAt(index);

@@ -4,6 +4,7 @@ import type { SessionEntry } from '../state/entries.js';
 import type { BatchCall, SessionState } from '../state/session-state.js';
 import type { PendingApproval } from '../types/pending-approval.js';
 import { hostFacingApproval } from '../state/index.js';
+import { argumentError, isIterable, isObjectValue } from '../errors/argument-error.js';
 
 /**
  * The version of the rule below. Bump it whenever an entry kind starts or stops opening or
@@ -134,6 +135,7 @@ export function emptyPendingApprovals(): PendingApprovalsState {
 
 /** The approvals a state waits on, flat, in the order the agent lists them (with `path`), as the host is shown them. */
 export function pendingApprovalsIn(state: PendingApprovalsState): PendingApproval[] {
+  if (!isObjectValue(state) || !Array.isArray(state.calls)) throw argumentError('pendingApprovalsIn', 'state', 'a pending-approvals state (foldPendingApprovals())', state);
   return state.calls.flatMap((call) =>
     call.nested === undefined ? call.approvals.map(hostFacingApproval) : pendingApprovalsIn(call.nested.state).map((approval) => ({ ...approval, path: [call.toolUseId, ...(approval.path ?? [])] })),
   );
@@ -190,6 +192,8 @@ function isPendingState(value: unknown, depth: number): value is PendingApproval
  * pending = foldPendingApprovals(pending, laterEntries); // the same as folding all at once
  */
 export function foldPendingApprovals(state: PendingApprovalsState | undefined, entries: Iterable<SessionEntry>): PendingApprovalsState {
+  if (state !== undefined && !isObjectValue(state)) throw argumentError('foldPendingApprovals', 'state', 'a pending-approvals state (from an earlier call) or undefined', state);
+  if (!isIterable(entries)) throw argumentError('foldPendingApprovals', 'entries', 'an array or iterable of session entries', entries);
   let current = state ?? emptyPendingApprovals();
   if (current.rule !== PENDING_APPROVALS_RULE) {
     throw new ConfigurationError(`Cannot continue a pending-approvals state made by rule ${String(current.rule)} with rule ${PENDING_APPROVALS_RULE}: fold the session's entries from the start.`);

@@ -5,6 +5,7 @@ import type { EntryDraft, SessionEntry } from './entries.js';
 import type { BatchCall, SessionState } from './session-state.js';
 import { setOwnField } from '../model/set-own-field.js';
 import { withholdRefusedAnswer } from './withhold-refused-answer.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /**
  * The one place a session's state changes: applies a transcript entry (or a draft of one) to
@@ -15,6 +16,8 @@ import { withholdRefusedAnswer } from './withhold-refused-answer.js';
  * Never throws for a well-typed entry.
  */
 export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft): SessionState {
+  if (!isObjectValue(state) || !Array.isArray(state.messages)) throw argumentError('applyEntry', 'state', 'a session state (createSessionState() or foldEntries())', state);
+  if (!isObjectValue(entry) || typeof entry.kind !== 'string') throw argumentError('applyEntry', 'entry', 'a session entry ({ kind, ... })', entry);
   switch (entry.kind) {
     case 'message':
       appendMessage(state, entry.message, entry.usage, entry.stopReason === 'refusal', entry.mcpTools);

@@ -6,6 +6,7 @@ import { SnapshotInvalidError } from '../errors/snapshot-invalid-error.js';
 import type { EntryDraft, SessionEntry } from './entries.js';
 import { createSessionState, type BatchCall, type SessionState } from './session-state.js';
 import { isTokenCount, validateMessage, validateSessionState } from './validate-session-state.js';
+import { argumentError, isIterable, isObjectValue } from '../errors/argument-error.js';
 
 /**
  * How deep one entry may nest: what fits in a snapshot (160 levels), one level down for a
@@ -32,6 +33,8 @@ export interface FoldEntriesOptions {
  * still shows `allowed`; `settleLoadedState` answers it before the session continues.
  */
 export function foldEntries(entries: Iterable<SessionEntry>, options: FoldEntriesOptions): SessionState {
+  if (!isIterable(entries)) throw argumentError('foldEntries', 'entries', 'an array or iterable of session entries', entries);
+  if (!isObjectValue(options) || typeof options.sessionId !== 'string') throw argumentError('foldEntries', 'options', 'an object with a sessionId string ({ sessionId })', options);
   let state: SessionState | undefined;
   let agentId = options.agentId;
   let batchOpenedByVersion1 = false;

@@ -4,6 +4,7 @@ import type { Usage } from '../model/usage.js';
 import type { PendingApproval } from '../types/pending-approval.js';
 import type { PermissionMode, PermissionRules, PermissionUpdate } from '../types/permission.js';
 import type { Todo } from '../types/todo.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /**
  * Where one tool call of the open batch stands:
@@ -171,6 +172,7 @@ export interface SpilledToolOutput {
 
 /** The state of a new session. */
 export function createSessionState(init: { sessionId: string; agentId?: string; permissionMode?: PermissionMode }): SessionState {
+  if (!isObjectValue(init) || typeof init.sessionId !== 'string') throw argumentError('createSessionState', 'init', 'an object with a sessionId string ({ sessionId })', init);
   const state: SessionState = {
     sessionId: init.sessionId,
     messages: [],

@@ -1,4 +1,5 @@
 import type { Todo, TodoChanges, TodoStatusChange } from '../types/todo.js';
+import { argumentError, isArrayOf, isObjectValue } from '../errors/argument-error.js';
 
 export type { TodoChanges, TodoStatusChange };
 
@@ -9,6 +10,8 @@ export type { TodoChanges, TodoStatusChange };
  * @example diffTodos(previous, next).statusChanges.filter((change) => change.to === 'completed')
  */
 export function diffTodos(previous: readonly Todo[], next: readonly Todo[]): TodoChanges {
+  if (!isArrayOf(previous, isObjectValue)) throw argumentError('diffTodos', 'previous', 'an array of todos', previous);
+  if (!isArrayOf(next, isObjectValue)) throw argumentError('diffTodos', 'next', 'an array of todos', next);
   // Indices of old items not matched yet, by content.
   const unmatched = new Map<string, number[]>();
   previous.forEach((todo, index) => {

@@ -2,6 +2,7 @@ import type { PlanStep, StructuredPlan } from '../plan/plan-schema.js';
 import { toActiveForm } from './active-form.js';
 import { MAX_TODO_TEXT_CHARS, type Todo } from '../types/todo.js';
 import { checkOptions, isFunction, type OptionsSpec } from '../options/index.js';
+import { argumentError, isArrayOf, isObjectValue } from '../errors/argument-error.js';
 
 /** Options of {@link planToTodos}. */
 export interface PlanToTodosOptions {
@@ -23,6 +24,7 @@ const OPTIONS: OptionsSpec<PlanToTodosOptions> = { activeForm: isFunction };
  * @example agent.setTodos(planToTodos(plan));
  */
 export function planToTodos(plan: Pick<StructuredPlan, 'steps'>, options: PlanToTodosOptions = {}): Todo[] {
+  if (!isObjectValue(plan) || !isArrayOf(plan.steps, (step) => isObjectValue(step) && typeof (step as { title?: unknown }).title === 'string')) throw argumentError('planToTodos', 'plan', 'a plan whose steps each have a title ({ steps: [{ title }] })', plan);
   checkOptions<PlanToTodosOptions>(options, OPTIONS, { owner: 'planToTodos', optional: true });
   const activeForm = options.activeForm ?? ((step: PlanStep) => withinTodoLimit(toActiveForm(step.title)));
   return plan.steps.map((step) => ({ content: step.title.trim(), status: 'pending', activeForm: activeForm(step) }));

@@ -1,4 +1,5 @@
 import type { ToolStateStore } from './types.js';
+import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
 /** `toolState` key of the checkpoint index (see {@link recordFileCheckpoint}). */
 export const FILE_CHECKPOINT_INDEX_KEY = 'files.checkpoints';
@@ -112,6 +113,9 @@ export function recordFileCheckpoint(
   },
   limits: FileCheckpointLimits = {},
 ): number {
+  if (!isObjectValue(store) || typeof store.get !== 'function' || typeof store.set !== 'function') throw argumentError('recordFileCheckpoint', 'store', "a tool-state store (the tool's agent.toolState)", store);
+  if (!isObjectValue(change) || typeof change.path !== 'string' || typeof change.toolUseId !== 'string' || typeof change.toolName !== 'string') throw argumentError('recordFileCheckpoint', 'change', 'a change ({ toolUseId, toolName, path, before })', change);
+  if (!isObjectValue(limits)) throw argumentError('recordFileCheckpoint', 'limits', 'an object ({ maxBytes, maxFileBytes }) or nothing', limits);
   const maxBytes = limits.maxBytes ?? DEFAULT_CHECKPOINT_MAX_BYTES;
   const maxFileBytes = Math.min(limits.maxFileBytes ?? DEFAULT_CHECKPOINT_MAX_FILE_BYTES, maxBytes);
   const index = readIndex(store);
@@ -155,6 +159,7 @@ export function fileCheckpointsForgotten(store: ToolStateStore): boolean {
 
 /** The checkpoints kept in a session, oldest first. */
 export function listFileCheckpoints(store: ToolStateStore): FileCheckpoint[] {
+  if (!isObjectValue(store) || typeof store.get !== 'function') throw argumentError('listFileCheckpoints', 'store', "a tool-state store (the tool's agent.toolState)", store);
   const index = readIndex(store);
   const kept: FileCheckpoint[] = [];
   for (let id = index.first; id < index.next; id++) {

@@ -1,3 +1,4 @@
+import { argumentError } from '../errors/argument-error.js';
 /**
  * What a reader cannot see but a renderer obeys: C0 and C1 controls (an ESC that starts a
  * terminal sequence, a bell, a backspace), DEL, a carriage return not followed by a line feed
@@ -23,6 +24,7 @@ function codePointLabel(character: string): string {
  * revealHiddenCharacters('invoice\u202Efdp.exe') // 'invoice<U+202E>fdp.exe'
  */
 export function revealHiddenCharacters(text: string): string {
+  if (typeof text !== 'string') throw argumentError('revealHiddenCharacters', 'text', 'a string', text);
   return text.replace(HIDDEN, codePointLabel);
 }
 

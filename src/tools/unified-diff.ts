@@ -1,4 +1,5 @@
 import { checkOptions, isNonNegativeInteger, isPositiveInteger, isString, type OptionsSpec } from '../options/index.js';
+import { argumentError } from '../errors/argument-error.js';
 
 /** Options of {@link unifiedDiff}. */
 export interface UnifiedDiffOptions {
@@ -121,6 +122,8 @@ function printLine(operation: Operation): string {
  * // '--- a/notes.md\n+++ b/notes.md\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n'
  */
 export function unifiedDiff(before: string | null, after: string | null, options: UnifiedDiffOptions = {}): string {
+  if (before !== null && typeof before !== 'string') throw argumentError('unifiedDiff', 'before', "the text before (a string), or null for a file that did not exist", before);
+  if (after !== null && typeof after !== 'string') throw argumentError('unifiedDiff', 'after', 'the text after (a string), or null for a deleted file', after);
   checkOptions<UnifiedDiffOptions>(options, OPTIONS, { owner: 'unifiedDiff', optional: true });
   const context = options.context ?? 3;
   const operations = diffLines(splitLines(before ?? ''), splitLines(after ?? ''), options.maxEdits ?? 2000);

@@ -1,6 +1,6 @@
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { describeOptionValue } from '../options/describe-option-value.js';
+import { describeOptionValue } from '../errors/describe-option-value.js';
 import { isZod3, type Zod3Schema, type Zod3WithJsonSchema } from '../tools/zod3-with-json-schema.js';
 
 /** Each schema is converted once: tools made per agent from one schema wrap it again and again. */

@@ -76,7 +76,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   ids: [],
   permissions: ['model', 'history', 'events', 'hooks', 'tools', 'options', 'errors', 'types'],
   plan: ['model', 'history', 'state', 'events', 'hooks', 'tools', 'options', 'errors', 'types'],
-  todos: ['model', 'plan', 'tools', 'options', 'types'],
+  todos: ['model', 'plan', 'tools', 'options', 'errors', 'types'],
   session: ['model', 'state', 'events', 'permissions', 'plan', 'ids', 'options', 'errors', 'types'],
   interop: ['model', 'state', 'plan', 'todos', 'options', 'errors', 'types'],
 };

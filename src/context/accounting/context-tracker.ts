@@ -4,6 +4,7 @@ import type { Usage } from '../../model/usage.js';
 import { contextWindowFor } from './context-windows.js';
 import { contextUsage, promptTokens, type ContextUsage } from './context-usage.js';
 import { cachedToolDefinitionTokens, estimateMessageTokens, estimatePrefixTokensWith } from './estimate-tokens.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /**
  * How many of its latest per-message estimates a tracker keeps at hand: a turn estimates the
@@ -93,6 +94,7 @@ interface Anchor {
  * tracker.observeUsage(request, response.usage, response.message);
  */
 export function createContextTracker(options: ContextTrackerOptions = {}): ContextTracker {
+  if (!isObjectValue(options)) throw argumentError('createContextTracker', 'options', 'an options object ({ window, modelId, windows, estimateMessage }) or nothing', options);
   const window = options.window ?? (options.modelId ? contextWindowFor(options.modelId, { windows: options.windows }) : undefined) ?? DEFAULT_CONTEXT_WINDOW;
   return new Tracker(window, options.estimateMessage);
 }

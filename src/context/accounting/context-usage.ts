@@ -1,6 +1,7 @@
 import type { Usage } from '../../model/usage.js';
 
 import type { ContextUsage } from '../../types/context-usage.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 export type { ContextUsage, ContextUsageSource } from '../../types/context-usage.js';
 
@@ -21,5 +22,6 @@ export function contextUsage(tokens: number, window: number, source: ContextUsag
  * @param usage - the usage of one model call.
  */
 export function promptTokens(usage: Usage): number {
+  if (!isObjectValue(usage)) throw argumentError('promptTokens', 'usage', 'a usage ({ inputTokens, cacheReadInputTokens, cacheCreationInputTokens, outputTokens })', usage);
   return usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
 }

@@ -1,4 +1,5 @@
 import { findModelEntry } from '../../model/find-model-entry.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /**
  * Context windows in tokens by model id prefix; the longest matching prefix wins, so `claude-`
@@ -35,5 +36,7 @@ export interface ContextWindowForOptions {
  * @example contextWindowFor('claude-sonnet-4-6', { windows: { 'claude-sonnet-4-6': 1_000_000 } }); // 1_000_000
  */
 export function contextWindowFor(modelId: string, options: ContextWindowForOptions = {}): number | undefined {
+  if (typeof modelId !== 'string') throw argumentError('contextWindowFor', 'modelId', "a model id (a string such as 'claude-sonnet-4-6')", modelId);
+  if (!isObjectValue(options)) throw argumentError('contextWindowFor', 'options', 'an options object ({ windows }) or nothing', options);
   return findModelEntry(modelId, options.windows ? { ...DEFAULT_CONTEXT_WINDOWS, ...options.windows } : DEFAULT_CONTEXT_WINDOWS);
 }

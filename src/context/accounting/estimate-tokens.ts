@@ -1,6 +1,7 @@
 import type { ContentBlock, Message, TextBlock } from '../../model/messages.js';
 import type { ToolDefinition } from '../../model/model.js';
 import { estimateImageTokens, estimatePdfPages, PDF_PAGE_TOKEN_ESTIMATE } from './estimate-media-tokens.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /**
  * Tokens assumed for an image whose size is not known: about what the API charges for the
@@ -22,6 +23,7 @@ const TOOLS_OVERHEAD = 350;
  * @param text - any text.
  */
 export function estimateTextTokens(text: string): number {
+  if (typeof text !== 'string') throw argumentError('estimateTextTokens', 'text', 'a string', text);
   const ascii = countAsciiCharacters(text);
   return Math.ceil(ascii / 4 + (text.length - ascii));
 }
@@ -40,6 +42,7 @@ export function countAsciiCharacters(text: string): number {
  * @param block - a content block in wire shape.
  */
 export function estimateBlockTokens(block: ContentBlock): number {
+  if (!isObjectValue(block)) throw argumentError('estimateBlockTokens', 'block', "a content block ({ type: 'text', text })", block);
   return BLOCK_OVERHEAD + blockBody(block);
 }
 
@@ -94,6 +97,7 @@ function documentBody(block: object, record: Record<string, unknown>): number {
  * @param message - a message in wire shape.
  */
 export function estimateMessageTokens(message: Message): number {
+  if (!isObjectValue(message) || (typeof message.content !== 'string' && !Array.isArray(message.content))) throw argumentError('estimateMessageTokens', 'message', 'a message ({ role, content })', message);
   if (typeof message.content === 'string') return MESSAGE_OVERHEAD + BLOCK_OVERHEAD + estimateTextTokens(message.content);
   let total = MESSAGE_OVERHEAD;
   for (const block of message.content) total += estimateBlockTokens(block);
@@ -108,6 +112,7 @@ export function estimateMessageTokens(message: Message): number {
  * @param prefix - the request's `system` and `tools`.
  */
 export function estimatePrefixTokens(prefix: { system: readonly TextBlock[]; tools: readonly ToolDefinition[] }): number {
+  if (!isObjectValue(prefix) || !Array.isArray(prefix.system) || !Array.isArray(prefix.tools)) throw argumentError('estimatePrefixTokens', 'prefix', 'an object with the system blocks and the tool definitions ({ system: [], tools: [] })', prefix);
   return estimatePrefixTokensWith(prefix, estimateToolDefinitionTokens);
 }
 

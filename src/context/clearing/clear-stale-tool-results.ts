@@ -1,6 +1,7 @@
 import { headOfText } from '../../model/code-point-boundary.js';
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from '../../model/messages.js';
 import { READ_TOOL_OUTPUT_TOOL_NAME } from '../spill/spill-tool-result.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /** The beginning of every stub, so a stub is never cleared again. */
 export const CLEARED_TOOL_RESULT_PREFIX = '[Old tool result cleared to save context:';
@@ -79,6 +80,7 @@ export interface ClearStaleToolResultsResult {
  * @param call - what is being cleared.
  */
 export function describeClearedCall(call: ClearedCall): string {
+  if (!isObjectValue(call) || !isObjectValue(call.result)) throw argumentError('describeClearedCall', 'call', 'a cleared call ({ name, input, result })', call);
   const input = jsonPreview(call.input, 200);
   const text = toolResultText(call.result);
   const images = Array.isArray(call.result.content) ? call.result.content.filter((block) => block.type === 'image').length : 0;
@@ -100,6 +102,8 @@ export function describeClearedCall(call: ClearedCall): string {
  * @param options - see {@link ClearStaleToolResultsOptions}.
  */
 export function clearStaleToolResults(messages: Message[], options: ClearStaleToolResultsOptions = {}): ClearStaleToolResultsResult {
+  if (!Array.isArray(messages)) throw argumentError('clearStaleToolResults', 'messages', 'an array of messages', messages);
+  if (!isObjectValue(options)) throw argumentError('clearStaleToolResults', 'options', 'an options object or nothing', options);
   const keepTurns = options.keepRecentTurns ?? 3;
   const excluded = new Set(options.excludeTools ?? []);
   const minimum = options.minimumResultChars ?? 500;

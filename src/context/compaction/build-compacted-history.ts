@@ -3,6 +3,7 @@ import { contentBlocks } from '../message-blocks.js';
 import { UnsafeCompactionCutError } from '../../errors/unsafe-compaction-cut-error.js';
 import { isSafeCut } from './find-compaction-cut.js';
 import { sessionStateBlockCount, sessionStateBlocks, type CompactionState } from './session-state-blocks.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /** The first line of the summary block of a compacted history. */
 export const SUMMARY_HEADING = 'The earlier conversation was compacted. Summary of it:';
@@ -59,6 +60,10 @@ export interface CompactedHistory {
  * @throws UnsafeCompactionCutError when the cut is not safe (a tool call before it answered after it).
  */
 export function buildCompactedHistory(options: BuildCompactedHistoryOptions): CompactedHistory {
+  if (!isObjectValue(options)) throw argumentError('buildCompactedHistory', 'options', 'an options object ({ messages, cut, summary, state })', options);
+  if (!Array.isArray(options.messages)) throw argumentError('buildCompactedHistory', 'options.messages', 'an array of messages', options.messages);
+  if (typeof options.summary !== 'string') throw argumentError('buildCompactedHistory', 'options.summary', 'a string (the summary the model wrote)', options.summary);
+  if (!isObjectValue(options.state)) throw argumentError('buildCompactedHistory', 'options.state', 'the compaction state ({ permissionMode, todos, ... })', options.state);
   const { messages, cut } = options;
   if (!isSafeCut(messages, cut)) {
     throw new UnsafeCompactionCutError(cut, messages.length);

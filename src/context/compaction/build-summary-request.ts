@@ -4,6 +4,7 @@ import { contentBlocks } from '../message-blocks.js';
 import { UnsafeCompactionCutError } from '../../errors/unsafe-compaction-cut-error.js';
 import { isSafeCut } from './find-compaction-cut.js';
 import { buildHandoffSummaryPrompt } from './handoff-summary-prompt.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /** Options of {@link buildSummaryRequest}. */
 export interface BuildSummaryRequestOptions {
@@ -31,6 +32,8 @@ export interface BuildSummaryRequestOptions {
  * @throws UnsafeCompactionCutError when the cut is not safe.
  */
 export function buildSummaryRequest(options: BuildSummaryRequestOptions): { system: TextBlock[]; tools: ToolDefinition[]; messages: Message[] } {
+  if (!isObjectValue(options)) throw argumentError('buildSummaryRequest', 'options', 'an options object ({ messages, cut })', options);
+  if (!Array.isArray(options.messages)) throw argumentError('buildSummaryRequest', 'options.messages', 'an array of messages', options.messages);
   const { messages, cut } = options;
   if (!isSafeCut(messages, cut)) {
     throw new UnsafeCompactionCutError(cut, messages.length);

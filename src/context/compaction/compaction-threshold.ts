@@ -1,4 +1,5 @@
 import type { ContextUsage } from '../accounting/context-usage.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /** Options of {@link compactionThreshold} and {@link shouldCompact}. */
 export interface CompactionThresholdOptions {
@@ -37,5 +38,6 @@ export function compactionThreshold(window: number, options: CompactionThreshold
  * @param options - see {@link CompactionThresholdOptions}.
  */
 export function shouldCompact(usage: ContextUsage, options: CompactionThresholdOptions = {}): boolean {
+  if (!isObjectValue(usage) || typeof usage.tokens !== 'number' || typeof usage.window !== 'number') throw argumentError('shouldCompact', 'usage', 'a context usage ({ tokens, window })', usage);
   return usage.tokens >= compactionThreshold(usage.window, options);
 }

@@ -1,6 +1,7 @@
 import type { Message } from '../../model/messages.js';
 import { estimateMessageTokens } from '../accounting/estimate-tokens.js';
 import { answersTools, callsTools } from '../message-blocks.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /**
  * Whether the history may be cut before `messages[index]` (everything before it summarized,
@@ -41,6 +42,8 @@ export interface FindCompactionCutOptions {
  *   undefined when no safe cut exists (an empty history).
  */
 export function findCompactionCut(messages: readonly Message[], options: FindCompactionCutOptions = {}): number | undefined {
+  if (!Array.isArray(messages)) throw argumentError('findCompactionCut', 'messages', 'an array of messages', messages);
+  if (!isObjectValue(options)) throw argumentError('findCompactionCut', 'options', 'an options object ({ keepTokens, estimate }) or nothing', options);
   const keep = options.keepTokens ?? 0;
   const estimate = options.estimate ?? estimateMessageTokens;
   let target = messages.length;

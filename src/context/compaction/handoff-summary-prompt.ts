@@ -1,3 +1,4 @@
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 /** The sections of a handoff summary, in order. */
 export const HANDOFF_SUMMARY_SECTIONS = [
   'Goal',
@@ -44,6 +45,7 @@ export interface HandoffSummaryPromptOptions {
  * @param options - see {@link HandoffSummaryPromptOptions}.
  */
 export function buildHandoffSummaryPrompt(options: HandoffSummaryPromptOptions = {}): string {
+  if (!isObjectValue(options)) throw argumentError('buildHandoffSummaryPrompt', 'options', 'an options object ({ instructions }) or nothing', options);
   const sections = HANDOFF_SUMMARY_SECTIONS.map((name) => `## ${name}\n${sectionGuidance[name]}`).join('\n\n');
   const lines = [
     'The conversation so far is about to be replaced by a summary that you write now. The work will continue from that summary alone, so write it as a handoff: someone picking it up must be able to carry on without asking the user to repeat anything.',
@@ -68,6 +70,7 @@ export function buildHandoffSummaryPrompt(options: HandoffSummaryPromptOptions =
  * never closes (a cut-off answer).
  */
 export function extractHandoffSummary(text: string): string | undefined {
+  if (typeof text !== 'string') throw argumentError('extractHandoffSummary', 'text', "a string (the model's answer)", text);
   if (unclosedHandoffSummary(text)) return undefined;
   const matches = [...text.matchAll(/<summary>([\s\S]*?)<\/summary>/g)];
   const inner = matches.length > 0 ? matches[matches.length - 1]![1]! : text.replace(/<analysis>[\s\S]*?<\/analysis>/g, '');

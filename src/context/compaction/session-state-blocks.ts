@@ -4,6 +4,7 @@ import { modeReminder } from '../../permissions/mode-reminder.js';
 import type { PendingApproval } from '../../types/pending-approval.js';
 import type { PermissionMode, PermissionRules } from '../../types/permission.js';
 import type { Todo } from '../../types/todo.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /**
  * The agent's state a compaction restates after the summary, taken from the agent itself and
@@ -105,6 +106,7 @@ function approvalInput(input: unknown): string {
  * @param state - read from the agent; see {@link CompactionState}.
  */
 export function sessionStateBlocks(state: CompactionState): TextBlock[] {
+  if (!isObjectValue(state)) throw argumentError('sessionStateBlocks', 'state', 'the compaction state ({ permissionMode, todos, ... })', state);
   const blocks: string[] = [];
   const reminder = modeReminder(state.permissionMode, { planModeInstructions: state.planModeInstructions });
   blocks.push(

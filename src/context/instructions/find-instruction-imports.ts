@@ -1,3 +1,4 @@
+import { argumentError } from '../../errors/argument-error.js';
 /** One `@path` import found in an instructions file. */
 export interface InstructionImport {
   /** The path as written after `@`, escapes resolved (`@docs/my\ notes.md` → `docs/my notes.md`). */
@@ -18,6 +19,7 @@ const fence = /^\s{0,3}(`{3,}|~{3,})/;
  * @returns the imports in order of appearance.
  */
 export function findInstructionImports(text: string): InstructionImport[] {
+  if (typeof text !== 'string') throw argumentError('findInstructionImports', 'text', 'a string (the instructions file)', text);
   const found: InstructionImport[] = [];
   let inFence: string | undefined;
   let offset = 0;

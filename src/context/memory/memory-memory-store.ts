@@ -1,6 +1,6 @@
 import type { MemoryEntryInfo, MemoryStore } from './memory-store.js';
 import { ConfigurationError } from '../../errors/configuration-error.js';
-import { describeOptionValue } from '../../options/describe-option-value.js';
+import { describeOptionValue } from '../../errors/describe-option-value.js';
 import { MEMORY_ROOT, parseMemoryPath } from './memory-path.js';
 
 const encoder = new TextEncoder();

@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { checkOptions, isPositiveInteger, required as requiredOption, withMethods, type OptionsSpec } from '../../options/index.js';
 import { MemoryAccessError } from '../../errors/memory-access-error.js';
 import { builtOnFirstUse } from '../../tools/built-on-first-use.js';
 import { defineTool } from '../../tools/define-tool.js';
@@ -63,6 +64,11 @@ const required: Record<MemoryCommand['command'], readonly string[]> = {
   rename: ['old_path', 'new_path'],
 };
 
+const MEMORY_TOOL_OPTIONS: OptionsSpec<MemoryToolOptions> = {
+  store: requiredOption(withMethods('a memory store (memoryMemoryStore(), fileMemoryStore({ dir }) from agent-harness/node, or your own implementing MemoryStore)', ['stat', 'readFile', 'list', 'writeFile', 'delete', 'rename'])),
+  maxFileChars: isPositiveInteger,
+};
+
 /**
  * The memory tool in the shape of the Messages API's client-side memory tool (`memory_20250818`):
  * `view`, `create`, `str_replace`, `insert`, `delete` and `rename` under `/memories`, backed by a
@@ -77,6 +83,7 @@ const required: Record<MemoryCommand['command'], readonly string[]> = {
  * const agent = createAgent({ model, tools: [memoryTool({ store: fileMemoryStore({ dir: './memory' }) })] });
  */
 export function memoryTool(options: MemoryToolOptions): Tool {
+  checkOptions<MemoryToolOptions>(options, MEMORY_TOOL_OPTIONS, { owner: 'memoryTool', usage: 'memoryTool({ store: memoryMemoryStore() })' });
   const limits = { maxFileChars: options.maxFileChars ?? 100_000 };
   return defineTool({
     name: MEMORY_TOOL_NAME,

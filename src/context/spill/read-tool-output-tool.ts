@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { checkOptions, isPositiveInteger, required, withMethods, type OptionsSpec } from '../../options/index.js';
 import { codePointBoundary, headOfText } from '../../model/code-point-boundary.js';
 import { defineTool } from '../../tools/define-tool.js';
 import { toolOutput } from '../../tools/tool-output.js';
@@ -26,12 +27,19 @@ export interface ReadToolOutputToolOptions {
 const DESCRIPTION = `Read a tool output that was too long to show in full. Such results show only their beginning and end, with a note naming a handle like "out_toolu_…".
 Give the handle and an offset (a character position, from the note or the previous page) to read the next part, or a search text to list the lines that contain it (case-insensitive), with their line numbers and offsets.`;
 
+const READ_TOOL_OUTPUT_OPTIONS: OptionsSpec<ReadToolOutputToolOptions> = {
+  store: required(withMethods('a spill store (memorySpillStore(), or your own implementing SpillStore)', ['save', 'load'])),
+  pageChars: isPositiveInteger,
+  maxMatches: isPositiveInteger,
+};
+
 /**
  * The built-in, read-only `ReadToolOutput` tool: pages through outputs kept aside by
  * `spillToolResult`, by character offset, or lists the lines containing a text.
  * @param options - the store and page size; see {@link ReadToolOutputToolOptions}.
  */
 export function readToolOutputTool(options: ReadToolOutputToolOptions): Tool {
+  checkOptions<ReadToolOutputToolOptions>(options, READ_TOOL_OUTPUT_OPTIONS, { owner: 'readToolOutputTool', usage: 'readToolOutputTool({ store: memorySpillStore() })' });
   const pageChars = options.pageChars ?? 20_000;
   const maxMatches = options.maxMatches ?? 100;
   const input = z.object({

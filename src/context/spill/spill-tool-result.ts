@@ -1,6 +1,7 @@
 import { codePointBoundary } from '../../model/code-point-boundary.js';
 import type { ImageBlock, TextBlock, ToolResultBlock } from '../../model/messages.js';
 import type { SpilledOutput } from './spill-store.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /** The name of the built-in tool that pages through spilled outputs. */
 export const READ_TOOL_OUTPUT_TOOL_NAME = 'ReadToolOutput';
@@ -40,6 +41,7 @@ export interface SpillResult {
  * @param toolUseId - the call's id.
  */
 export function spillHandle(toolUseId: string): string {
+  if (typeof toolUseId !== 'string') throw argumentError('spillHandle', 'toolUseId', "the call's toolUseId (a string)", toolUseId);
   return `out_${toolUseId.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
@@ -55,6 +57,8 @@ export function spillHandle(toolUseId: string): string {
  * if (spilled) await store.save(spilled);
  */
 export function spillToolResult(result: ToolResultBlock, options: SpillToolResultOptions): SpillResult {
+  if (!isObjectValue(result) || (typeof result.content !== 'string' && !Array.isArray(result.content))) throw argumentError('spillToolResult', 'result', "a tool result block ({ type: 'tool_result', tool_use_id, content })", result);
+  if (!isObjectValue(options) || typeof options.toolName !== 'string') throw argumentError('spillToolResult', 'options', 'an options object with the toolName ({ toolName, maxChars })', options);
   const maxChars = options.maxChars ?? 40_000;
   const blocks = typeof result.content === 'string' ? [{ type: 'text', text: result.content } as TextBlock] : result.content;
   const text = blocks.filter((block): block is TextBlock => block.type === 'text').map((block) => block.text).join('\n');

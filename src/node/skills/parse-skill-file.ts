@@ -1,6 +1,7 @@
 import { parse as parseYaml } from 'yaml';
 import { SkillFormatError } from '../../errors/skill-format-error.js';
 import { skillProblem, type Skill } from '../../skills/index.js';
+import { argumentError } from '../../errors/argument-error.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -9,6 +10,7 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
  * `Bash(npm test:*) Read, Grep` gives three rules.
  */
 export function splitAllowedTools(value: string): string[] {
+  if (typeof value !== 'string') throw argumentError('splitAllowedTools', 'value', "a SKILL.md allowed-tools value (a string such as 'Read Grep Bash(git:*)')", value);
   const rules: string[] = [];
   let current = '';
   let depth = 0;
@@ -93,6 +95,9 @@ function metadataJson(source: string, key: string, item: unknown): string {
  * @throws SkillFormatError naming the file and the problem.
  */
 export function parseSkillFile(text: string, source: string, folderName?: string): Skill {
+  if (typeof text !== 'string') throw argumentError('parseSkillFile', 'text', "a SKILL.md file's text (a string)", text);
+  if (typeof source !== 'string') throw argumentError('parseSkillFile', 'source', 'where the text came from, for messages (a string such as a path)', source);
+  if (folderName !== undefined && typeof folderName !== 'string') throw argumentError('parseSkillFile', 'folderName', "the skill's folder name (a string) or nothing", folderName);
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   if (lines[0]?.trim() !== '---') fail(source, 'a SKILL.md must start with YAML frontmatter between "---" lines, holding at least name and description.');
   // The closing fence starts its line: an indented "---" is text inside a block value.

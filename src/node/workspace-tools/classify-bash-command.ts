@@ -1,6 +1,7 @@
 import { parseShellCommand, type ShellCommandNode, type ShellList, type ShellRedirect, type ShellSimpleCommand } from '../../permissions/shell/index.js';
 import { ENVIRONMENT_DUMPS, READ_ONLY_COMMANDS } from './read-only-commands.js';
 import { expandBraces } from './expand-shell-glob.js';
+import { argumentError } from '../../errors/argument-error.js';
 
 /** The verdict of {@link classifyBashCommand}. */
 export interface BashCommandClassification {
@@ -111,6 +112,7 @@ function structureProblem(tree: ShellList): string | undefined {
  * @example classifyBashCommand('ls > files.txt') // { readOnly: false, reason: 'redirection "> files.txt" may write a file' }
  */
 export function classifyBashCommand(command: string): BashCommandClassification {
+  if (typeof command !== 'string') throw argumentError('classifyBashCommand', 'command', 'a shell command (a string)', command);
   if (command.includes('\0')) return { readOnly: false, reason: 'the command contains a NUL character' };
   const parsed = parseShellCommand(command);
   if (parsed.error) return { readOnly: false, reason: `the command could not be parsed (${parsed.error})` };

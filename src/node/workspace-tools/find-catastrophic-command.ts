@@ -4,6 +4,7 @@ import { parseShellCommand, type ShellCommandNode, type ShellList, type ShellSim
 import { decodeWord, type TargetContext } from './critical-target.js';
 import { destructiveRule, isDiskDevice, type DestructiveScan } from './destructive-commands.js';
 import { findInInterpreterCode, interpreterProgram } from './interpreter-code.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /** Options of {@link findCatastrophicCommand}. */
 export interface FindCatastrophicCommandOptions {
@@ -304,6 +305,8 @@ function scanText(command: string, scan: Scan): string | undefined {
  * @example findCatastrophicCommand('sudo rm -rf /') // 'rm -r / would delete the system or a home directory'
  */
 export function findCatastrophicCommand(command: string, options: FindCatastrophicCommandOptions = {}): string | undefined {
+  if (typeof command !== 'string') throw argumentError('findCatastrophicCommand', 'command', 'a shell command (a string)', command);
+  if (!isObjectValue(options)) throw argumentError('findCatastrophicCommand', 'options', 'an options object ({ cwd, home, workspace }) or nothing', options);
   const home = options.home ?? os.homedir();
   const workspace = options.workspace ?? (options.cwd === undefined ? [] : [options.cwd]);
   return scanText(command, { depth: 0, context: { directories: [options.cwd], home, workspace } });

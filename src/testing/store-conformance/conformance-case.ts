@@ -1,3 +1,4 @@
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 /** One check of a conformance suite, runnable by any test runner. */
 export interface ConformanceCase {
   /** What the case checks, e.g. `compare-and-append: a stale writer is refused, nothing is stored`. */
@@ -38,6 +39,7 @@ export interface DescribeConformanceOptions {
  * describeConformance({ title: 'my store', cases: sessionStoreConformance({ create }), describe, it });
  */
 export function describeConformance(options: DescribeConformanceOptions): void {
+  if (!isObjectValue(options) || typeof options.describe !== 'function' || typeof options.it !== 'function' || !Array.isArray(options.cases) || typeof options.title !== 'string') throw argumentError('describeConformance', 'options', "an object ({ title, cases, describe, it }) with your test runner's describe and it", options);
   const { it } = options;
   options.describe(options.title, () => {
     for (const testCase of options.cases) {

@@ -11,6 +11,7 @@ import { schemaCases } from './cases/schema-cases.js';
 import { sessionIdCases } from './cases/session-id-cases.js';
 import type { ConformanceCase } from './conformance-case.js';
 import { manualClock, type ManualClock } from './manual-clock.js';
+import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /** What the suite hands `create`. */
 export interface SessionStoreConformanceContext {
@@ -113,6 +114,7 @@ export interface ConformanceSetup {
  * });
  */
 export function sessionStoreConformance(options: SessionStoreConformanceOptions): ConformanceCase[] {
+  if (!isObjectValue(options) || typeof options.create !== 'function') throw argumentError('sessionStoreConformance', 'options', 'an options object with a create function ({ create: () => ({ store }) })', options);
   const setup: ConformanceSetup = {
     options: {
       leases: options.leases ?? true,
