@@ -1,5 +1,5 @@
-import { runHooks } from '../hooks/run-hooks.js';
 import type { AgentCore } from '../runtime/agent-core.js';
+import { runHooksUnchecked } from '../hooks/run-hooks.js';
 import { subagentRunsEnded } from '../subagents/subagent-runs.js';
 import type { AgentRun } from './agent-run.js';
 import { boundCoreWrites } from './bound-core-writes.js';
@@ -40,7 +40,7 @@ export async function closeLoadedCore(core: AgentCore, { active, aside, options 
     await Promise.all([...background.map((task) => task.ended), subagentsEnded]);
     stopBounding();
   }
-  const ended = await runHooks({
+  const ended = await runHooksUnchecked({
     event: 'SessionEnd',
     hooks: core.options.hooks,
     // No run to interrupt: the host's signal stops them (a hook stops itself at its timeoutMs).

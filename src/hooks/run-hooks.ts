@@ -110,6 +110,11 @@ export async function runHooks<E extends HookEventName>(options: RunHooksOptions
   if (!isObjectValue(options) || typeof options.event !== 'string') throw argumentError('runHooks', 'options', "an options object ({ event: 'PreToolUse', input, hooks, signal })", options);
   if (options.hooks !== undefined && !isObjectValue(options.hooks)) throw argumentError('runHooks', 'options.hooks', 'a hooks configuration ({ PreToolUse: [...] }) or undefined', options.hooks);
   if (!isObjectValue(options.signal) || typeof options.signal.aborted !== 'boolean') throw argumentError('runHooks', 'options.signal', 'an AbortSignal', options.signal);
+  return runHooksUnchecked<E>(options);
+}
+
+/** {@link runHooks} without its argument checks, for the library's own calls (their arguments are known good). @internal */
+export async function runHooksUnchecked<E extends HookEventName>(options: RunHooksOptions<E>): Promise<RunHooksResult<E>> {
   const { event, hooks, signal } = options;
   const entries = (hooks?.[event] ?? []) as Array<HookEntry<E>>;
   const result: RunHooksResult<E> = { outputs: [], errors: [], ran: 0 };

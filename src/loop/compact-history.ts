@@ -1,4 +1,5 @@
 import type { AgentCore } from '../runtime/agent-core.js';
+import { runHooksUnchecked } from '../hooks/run-hooks.js';
 import {
   buildCompactedHistory,
   buildSummaryRequest,
@@ -14,7 +15,6 @@ import {
 import { CompactionError } from '../errors/compaction-error.js';
 import { refusedForSize } from './refused-for-size.js';
 import { isStreamRetryable, streamRetryDelay, waitBeforeStreamRetry } from './stream-retry-backoff.js';
-import { runHooks } from '../hooks/run-hooks.js';
 import type { Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
@@ -168,7 +168,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
   });
 
   if (signal.aborted) return unchanged('interrupted');
-  const pre = await runHooks({
+  const pre = await runHooksUnchecked({
     event: 'PreCompact',
     hooks: core.options.hooks,
     signal,
@@ -275,7 +275,7 @@ export async function compactHistory(core: AgentCore, options: CompactHistoryOpt
       throw failure;
     }
   }
-  const post = await runHooks({ event: 'PostCompact', hooks: core.options.hooks, signal, input: Object.assign(hookInputBase(core), { trigger, summary, tokensBefore, tokensAfter: after.tokens, ...(trimmed ? { trimmed: true as const } : {}) }) });
+  const post = await runHooksUnchecked({ event: 'PostCompact', hooks: core.options.hooks, signal, input: Object.assign(hookInputBase(core), { trigger, summary, tokensBefore, tokensAfter: after.tokens, ...(trimmed ? { trimmed: true as const } : {}) }) });
   reportHookErrors(core, post.errors);
   return { compacted: true, trigger, tokensBefore, tokensAfter: after.tokens, summary, summarizedMessages: compacted.summarized, keptMessages: compacted.kept, usage, ...(trimmed ? { trimmed: true as const } : {}) };
 }

@@ -1,10 +1,10 @@
 import { mcpOriginRefusal } from './mcp-origin-refusal.js';
+import { runHooksUnchecked } from '../hooks/run-hooks.js';
+import { isReadOnlyCallUnchecked } from '../permissions/is-read-only-call.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { onAbort } from './on-abort.js';
 import type { RunAbort } from './run-abort.js';
-import { isReadOnlyCall } from '../permissions/is-read-only-call.js';
 import { ToolExecutionError } from '../errors/tool-execution-error.js';
-import { runHooks } from '../hooks/run-hooks.js';
 import { copyToolInput } from '../hooks/copy-tool-input.js';
 import { hasHooks } from '../hooks/has-hooks.js';
 import type { PermissionResult } from '../types/permission.js';
@@ -119,7 +119,7 @@ function isConcurrencySafe(core: AgentCore, call: BatchCall): boolean {
  * is "not read-only").
  */
 function refusedByPlanMode(core: AgentCore, tool: Tool, input: unknown): boolean {
-  return core.mode === 'plan' && !isReadOnlyCall(tool, input);
+  return core.mode === 'plan' && !isReadOnlyCallUnchecked(tool, input);
 }
 
 type ResumeApproval = Parameters<typeof resumeCall>[2];
@@ -353,7 +353,7 @@ async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: un
   // The blocks are the tool's own, which the hooks get as toolResponse: a hook that changed one in
   // place (a text made blank) would change the result the API gets after it was checked.
   if (typeof content !== 'string') content = structuredClone(content);
-  const post = await runHooks({
+  const post = await runHooksUnchecked({
     event: 'PostToolUse',
     hooks: core.options.hooks,
     signal,
@@ -376,7 +376,7 @@ async function afterPostToolUseHooks(core: AgentCore, call: BatchCall, input: un
 
 async function failCall(core: AgentCore, call: BatchCall, input: unknown, message: string, error: ToolExecutionError, abort: RunAbort): Promise<void> {
   if (hasHooks(core.options.hooks, 'PostToolUseFailure')) {
-    const failure = await runHooks({
+    const failure = await runHooksUnchecked({
       event: 'PostToolUseFailure',
       hooks: core.options.hooks,
       signal: abort.signal,

@@ -1,5 +1,5 @@
 import { hasHooks } from '../hooks/has-hooks.js';
-import { runHooks } from '../hooks/run-hooks.js';
+import { runHooksUnchecked } from '../hooks/run-hooks.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import { reportHookErrors } from './execute-tools.js';
 import type { RunAbort } from './run-abort.js';
@@ -18,7 +18,7 @@ const NOT_AFTER_REFUSAL =
 export async function stopHookReason(core: AgentCore, stopHookActive: boolean, abort: RunAbort, stopReason: StopReason | null): Promise<string | undefined> {
   // A subagent's end runs the parent's `SubagentStop` hooks instead.
   if (core.parentToolUseId !== undefined || !hasHooks(core.options.hooks, 'Stop')) return undefined;
-  const stop = await runHooks({ event: 'Stop', hooks: core.options.hooks, signal: abort.signal, input: { sessionId: core.sessionId, stopHookActive, stopReason } });
+  const stop = await runHooksUnchecked({ event: 'Stop', hooks: core.options.hooks, signal: abort.signal, input: { sessionId: core.sessionId, stopHookActive, stopReason } });
   reportHookErrors(core, stop.errors);
   const again = stop.outputs.find((output) => output?.continue);
   if (!again) return undefined;

@@ -1,6 +1,6 @@
 import { PromptBlockedError } from '../errors/prompt-blocked-error.js';
+import { runHooksUnchecked } from '../hooks/run-hooks.js';
 import { hasHooks } from '../hooks/has-hooks.js';
-import { runHooks } from '../hooks/run-hooks.js';
 import { isBlankText } from '../history/normalize-assistant-message.js';
 import type { ContentBlock, TextBlock } from '../model/messages.js';
 import type { AgentCore } from '../runtime/agent-core.js';
@@ -30,7 +30,7 @@ export async function submitPrompt(
   const source = subagent ? undefined : core.sessionStartSource;
   if (source !== undefined) core.sessionStartSource = undefined;
   if (source !== undefined && hasHooks(core.options.hooks, 'SessionStart')) {
-    const start = await runHooks({ event: 'SessionStart', hooks: core.options.hooks, signal: abort.signal, input: { sessionId: core.sessionId, source } });
+    const start = await runHooksUnchecked({ event: 'SessionStart', hooks: core.options.hooks, signal: abort.signal, input: { sessionId: core.sessionId, source } });
     reportHookErrors(core, start.errors);
     for (const output of start.outputs) if (output?.additionalContext?.trim()) context.push({ type: 'text', text: output.additionalContext });
   }
@@ -39,7 +39,7 @@ export async function submitPrompt(
   core.heldSessionStartContext = undefined;
   const startContext = context.length;
   if (!subagent && hasHooks(core.options.hooks, 'UserPromptSubmit')) {
-    const submit = await runHooks({
+    const submit = await runHooksUnchecked({
       event: 'UserPromptSubmit',
       hooks: core.options.hooks,
       signal: abort.signal,

@@ -46,6 +46,11 @@ export type RequestTool = ToolDefinition | ServerToolDefinition;
  */
 export function isServerToolDefinition(tool: RequestTool): tool is ServerToolDefinition {
   if (!isObjectValue(tool)) throw argumentError('isServerToolDefinition', 'tool', "a request tool ({ name, input_schema } or a server tool's { type, name })", tool);
+  return isServerToolDefinitionUnchecked(tool);
+}
+
+/** {@link isServerToolDefinition} without its argument checks, for the library's own calls (their arguments are known good). @internal */
+export function isServerToolDefinitionUnchecked(tool: RequestTool): tool is ServerToolDefinition {
   const type = (tool as { type?: unknown }).type;
   return typeof type === 'string' && type !== 'custom' && !('input_schema' in tool);
 }

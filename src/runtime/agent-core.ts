@@ -1,4 +1,6 @@
 import EventEmitter from 'eventemitter3';
+import { spillToolResultUnchecked } from '../context/spill/spill-tool-result.js';
+import { applyEntryUnchecked } from '../state/apply-entry.js';
 import { ToolUseIdIndex } from '../history/tool-use-id-index.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
@@ -31,14 +33,14 @@ import type { AgentServices } from '../tools/builtin/agent-services.js';
 import { memoryPlanStore } from '../plan/memory-plan-store.js';
 import type { PlanStore } from '../plan/plan-store.js';
 import type { TranscriptWriter } from '../session/journal.js';
-import { applyEntry, pendingApprovalsOf, wellFormedEntry, wellFormedMessages, type BatchCall, type EntryDraft, type SessionState } from '../state/index.js';
+import { pendingApprovalsOf, wellFormedEntry, wellFormedMessages, type BatchCall, type EntryDraft, type SessionState } from '../state/index.js';
 import type { AgentOptions } from './agent-options.js';
 import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
 import { signSnapshot, signingKey } from './snapshot-signature.js';
 import { AgentContext, stateSpillStore } from './agent-context.js';
 import { createToolAgentContext } from './tool-agent-context.js';
 import { withSessionFileCheckpoints } from '../tools/file-checkpoints.js';
-import { isSessionReadToolOutput, spillToolResult, type ContextUsage, type SpillStore } from '../context/index.js';
+import { isSessionReadToolOutput, type ContextUsage, type SpillStore } from '../context/index.js';
 import { guardTracer, type TracerOperation } from '../telemetry/index.js';
 import { TracerError } from '../errors/tracer-error.js';
 import { describeThrown } from '../errors/describe-thrown.js';
@@ -376,7 +378,7 @@ export class AgentCore implements AgentServices {
     if (this.#oneWrite && this.journal) this.#oneWrite.drafts.push(...drafts);
     else this.journal?.record(...drafts);
     if (!this.journal) this.unstoredRevision += drafts.length;
-    for (const draft of drafts) this.state = applyEntry(this.state, draft);
+    for (const draft of drafts) this.state = applyEntryUnchecked(this.state, draft);
   }
 
   /**
@@ -547,7 +549,7 @@ export class AgentCore implements AgentServices {
     // A page of a kept output, kept again, would be paged with a page kept again, without end:
     // the agent's own ReadToolOutput answers within the spill limit instead.
     if (isSessionReadToolOutput(this.tools.get(toolName))) return result;
-    const { result: sent, spilled } = spillToolResult(result, { toolName, ...settings });
+    const { result: sent, spilled } = spillToolResultUnchecked(result, { toolName, ...settings });
     if (spilled) void this.spillStore.save(spilled);
     return sent;
   }

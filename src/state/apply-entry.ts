@@ -18,6 +18,11 @@ import { argumentError, isObjectValue } from '../errors/argument-error.js';
 export function applyEntry(state: SessionState, entry: SessionEntry | EntryDraft): SessionState {
   if (!isObjectValue(state) || !Array.isArray(state.messages)) throw argumentError('applyEntry', 'state', 'a session state (createSessionState() or foldEntries())', state);
   if (!isObjectValue(entry) || typeof entry.kind !== 'string') throw argumentError('applyEntry', 'entry', 'a session entry ({ kind, ... })', entry);
+  return applyEntryUnchecked(state, entry);
+}
+
+/** {@link applyEntry} without its argument checks, for the library's own calls (their arguments are known good). @internal */
+export function applyEntryUnchecked(state: SessionState, entry: SessionEntry | EntryDraft): SessionState {
   switch (entry.kind) {
     case 'message':
       appendMessage(state, entry.message, entry.usage, entry.stopReason === 'refusal', entry.mcpTools);

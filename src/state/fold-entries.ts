@@ -1,4 +1,5 @@
 import { applyEntry } from './apply-entry.js';
+import { applyEntryUnchecked } from './apply-entry.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 import { nestingDepthOver } from '../history/nesting-depth-over.js';
 import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
@@ -64,7 +65,7 @@ export function foldEntries(entries: Iterable<SessionEntry>, options: FoldEntrie
       }
       checkEntry(entry);
       if (entry.kind === 'message' && entry.message.role === 'assistant') batchOpenedByVersion1 = entry.$schemaVersion === 1;
-      for (const draft of upgradeEntry(state, entry)) state = applyEntry(state, draft);
+      for (const draft of upgradeEntry(state, entry)) state = applyEntryUnchecked(state, draft);
     } catch (error) {
       // A well-typed entry never throws: this one was altered (edited by hand, written by a bug).
       const problem = SnapshotInvalidError.isInstance(error) ? `${error.path}: ${error.problem}` : describeThrown(error);
@@ -140,7 +141,7 @@ function applyToNestedRun(state: SessionState, agentId: string, entry: SessionEn
     if (call.state !== 'suspended' || !call.nested) continue;
     if (call.nested.agentId === agentId) {
       checkEntry(entry);
-      call.nested.state = applyEntry(call.nested.state, entry);
+      call.nested.state = applyEntryUnchecked(call.nested.state, entry);
       return true;
     }
     if (applyToNestedRun(call.nested.state, agentId, entry)) return true;

@@ -1,5 +1,5 @@
-import { applyEntry } from './apply-entry.js';
 import type { EntryDraft } from './entries.js';
+import { applyEntryUnchecked } from './apply-entry.js';
 import type { BatchCall, SessionState } from './session-state.js';
 import { pendingApprovalsOf } from './batch.js';
 
@@ -90,6 +90,6 @@ export function settled(state: SessionState, options: SettleOptions = {}): Sessi
   const drafts = settleLoadedState(state, options);
   if (drafts.length === 0) return state;
   let copy = structuredClone(state);
-  for (const draft of drafts) copy = applyEntry(copy, draft);
+  for (const draft of drafts) copy = applyEntryUnchecked(copy, draft);
   return copy;
 }

@@ -1,5 +1,5 @@
-import { runHooks } from '../hooks/run-hooks.js';
 import type { AgentCore } from '../runtime/agent-core.js';
+import { runHooksUnchecked } from '../hooks/run-hooks.js';
 
 /** What {@link beginSubagent} needs. */
 export interface BeginSubagentArgs {
@@ -29,7 +29,7 @@ export interface BeginSubagentArgs {
 export async function beginSubagent(args: BeginSubagentArgs): Promise<string | undefined> {
   const { parent, child } = args;
   const background = args.taskId !== undefined;
-  const start = await runHooks({
+  const start = await runHooksUnchecked({
     event: 'SubagentStart',
     hooks: parent.options.hooks,
     signal: args.signal,

@@ -1,5 +1,5 @@
 import { followsServerAnnotations } from '../mcp/index.js';
-import { isReadOnlyCall } from '../permissions/index.js';
+import { isReadOnlyCallUnchecked } from '../permissions/is-read-only-call.js';
 import type { Tool } from '../tools/types.js';
 
 /** Why a subagent may not make a call now (see `AgentCore.toolRefusal`), or undefined when it may. */
@@ -26,7 +26,7 @@ export function readOnlyRefusal(subagentType: string): ToolRefusal {
     if (followsServerAnnotations(tool) && !tool.readOnly) {
       return `The ${subagentType} subagent is read-only, and its MCP server does not mark "${tool.name}" as read-only (readOnlyHint) now, so the call was not run. Use only read-only tools; report what else is needed.`;
     }
-    if (isReadOnlyCall(tool, input)) return undefined;
+    if (isReadOnlyCallUnchecked(tool, input)) return undefined;
     return `The ${subagentType} subagent is read-only, and this ${tool.name} call does not only read (as ${tool.name} judges its input), so it was not run. Make only calls that read; report what else is needed.`;
   };
 }

@@ -1,7 +1,7 @@
 import { randomId } from '../ids/random-id.js';
+import { runHooksUnchecked } from '../hooks/run-hooks.js';
 import { ToolQueue } from '../loop/tool-queue.js';
 import type { RunResult, SubagentRunSummary } from '../events/run-result.js';
-import { runHooks } from '../hooks/run-hooks.js';
 import { runLoop, type RunInput } from '../loop/run-loop.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { ToolRunContext } from '../tools/types.js';
@@ -76,7 +76,7 @@ async function runToEnd(core: AgentCore, input: RunInput, args: SubagentRunArgs)
   // an aborted signal, leaving them no way to clean up after it. A later interrupt, or close(),
   // stops them.
   const stopSignal = subagentStopSignal(core, args.signal);
-  const stop = await runHooks({
+  const stop = await runHooksUnchecked({
     event: 'SubagentStop',
     hooks: args.parent.options.hooks,
     signal: stopSignal.signal,

@@ -1,9 +1,10 @@
 import type { AssistantMessage, Message, TextBlock } from '../../model/messages.js';
+import { promptTokensUnchecked } from './context-usage.js';
 import type { ToolDefinition } from '../../model/model.js';
 import type { Usage } from '../../model/usage.js';
 import { contextWindowFor } from './context-windows.js';
-import { contextUsage, promptTokens, type ContextUsage } from './context-usage.js';
-import { cachedToolDefinitionTokens, estimateMessageTokens, estimatePrefixTokensWith } from './estimate-tokens.js';
+import { contextUsage, type ContextUsage } from './context-usage.js';
+import { cachedToolDefinitionTokens, estimateMessageTokensUnchecked, estimatePrefixTokensWith } from './estimate-tokens.js';
 import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 
 /**
@@ -130,7 +131,7 @@ class Tracker implements ContextTracker {
 
   constructor(window: number, estimateMessage: ((message: Message) => number) | undefined) {
     this.window = window;
-    this.#estimate = estimateMessage ?? estimateMessageTokens;
+    this.#estimate = estimateMessage ?? estimateMessageTokensUnchecked;
     // The default estimate is one pass over the message's text: cheaper to make again, for the
     // rare history rewritten as a new array (a clearing, a compaction), than to keep in a table
     // per message (a WeakMap entry per message cost a sixth of a turn, most of it in GC).
@@ -169,9 +170,9 @@ class Tracker implements ContextTracker {
   }
 
   observeUsage(request: ContextRequest, usage: Usage, message?: AssistantMessage): ContextUsage {
-    this.#setAnchor(request, promptTokens(usage), 'usage');
+    this.#setAnchor(request, promptTokensUnchecked(usage), 'usage');
     this.#exact = message ? { message, tokens: usage.outputTokens } : undefined;
-    return contextUsage(promptTokens(usage) + usage.outputTokens, this.window, 'usage');
+    return contextUsage(promptTokensUnchecked(usage) + usage.outputTokens, this.window, 'usage');
   }
 
   observeCount(request: ContextRequest, inputTokens: number): ContextUsage {

@@ -23,5 +23,10 @@ export function contextUsage(tokens: number, window: number, source: ContextUsag
  */
 export function promptTokens(usage: Usage): number {
   if (!isObjectValue(usage)) throw argumentError('promptTokens', 'usage', 'a usage ({ inputTokens, cacheReadInputTokens, cacheCreationInputTokens, outputTokens })', usage);
+  return promptTokensUnchecked(usage);
+}
+
+/** {@link promptTokens} without its argument checks, for the library's own calls (their arguments are known good). @internal */
+export function promptTokensUnchecked(usage: Usage): number {
   return usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens;
 }

@@ -24,6 +24,11 @@ const TOOLS_OVERHEAD = 350;
  */
 export function estimateTextTokens(text: string): number {
   if (typeof text !== 'string') throw argumentError('estimateTextTokens', 'text', 'a string', text);
+  return estimateTextTokensUnchecked(text);
+}
+
+/** {@link estimateTextTokens} without its argument checks, for the library's own calls (their arguments are known good). @internal */
+export function estimateTextTokensUnchecked(text: string): number {
   const ascii = countAsciiCharacters(text);
   return Math.ceil(ascii / 4 + (text.length - ascii));
 }
@@ -43,6 +48,11 @@ export function countAsciiCharacters(text: string): number {
  */
 export function estimateBlockTokens(block: ContentBlock): number {
   if (!isObjectValue(block)) throw argumentError('estimateBlockTokens', 'block', "a content block ({ type: 'text', text })", block);
+  return estimateBlockTokensUnchecked(block);
+}
+
+/** {@link estimateBlockTokens} without its argument checks, for the library's own calls (their arguments are known good). @internal */
+export function estimateBlockTokensUnchecked(block: ContentBlock): number {
   return BLOCK_OVERHEAD + blockBody(block);
 }
 
@@ -50,26 +60,26 @@ function blockBody(block: ContentBlock): number {
   const record = block as unknown as Record<string, unknown>;
   switch (block.type) {
     case 'text':
-      return estimateTextTokens(String(record.text ?? ''));
+      return estimateTextTokensUnchecked(String(record.text ?? ''));
     case 'thinking':
-      return estimateTextTokens(String(record.thinking ?? ''));
+      return estimateTextTokensUnchecked(String(record.thinking ?? ''));
     case 'redacted_thinking':
       return Math.ceil(String(record.data ?? '').length / 4);
     case 'tool_use':
     case 'server_tool_use':
-      return estimateTextTokens(String(record.name ?? '')) + estimateTextTokens(safeJson(record.input));
+      return estimateTextTokensUnchecked(String(record.name ?? '')) + estimateTextTokensUnchecked(safeJson(record.input));
     case 'tool_result': {
       const content = record.content;
-      if (typeof content === 'string') return estimateTextTokens(content);
+      if (typeof content === 'string') return estimateTextTokensUnchecked(content);
       if (!Array.isArray(content)) return 0;
-      return content.reduce<number>((sum, inner: ContentBlock) => sum + estimateBlockTokens(inner), 0);
+      return content.reduce<number>((sum, inner: ContentBlock) => sum + estimateBlockTokensUnchecked(inner), 0);
     }
     case 'image':
       return estimateImageTokens(record.source, IMAGE_TOKEN_ESTIMATE);
     case 'document':
       return documentBody(block, record);
     default:
-      return estimateTextTokens(safeJson(record));
+      return estimateTextTokensUnchecked(safeJson(record));
   }
 }
 
@@ -81,14 +91,14 @@ function blockBody(block: ContentBlock): number {
 function documentBody(block: object, record: Record<string, unknown>): number {
   const source = (record.source ?? {}) as { type?: unknown; data?: unknown; media_type?: unknown; content?: unknown };
   let body: number;
-  if (source.type === 'text') body = estimateTextTokens(String(source.data ?? ''));
+  if (source.type === 'text') body = estimateTextTokensUnchecked(String(source.data ?? ''));
   else if (source.type === 'content') {
     const content = source.content;
-    body = typeof content === 'string' ? estimateTextTokens(content) : Array.isArray(content) ? content.reduce<number>((sum, inner: ContentBlock) => sum + estimateBlockTokens(inner), 0) : 0;
+    body = typeof content === 'string' ? estimateTextTokensUnchecked(content) : Array.isArray(content) ? content.reduce<number>((sum, inner: ContentBlock) => sum + estimateBlockTokensUnchecked(inner), 0) : 0;
   } else if (source.type === 'base64' && typeof source.data === 'string') body = estimatePdfPages(block, source.data) * PDF_PAGE_TOKEN_ESTIMATE;
   // A URL or a file id: its pages are not known here; counted as one.
   else body = PDF_PAGE_TOKEN_ESTIMATE;
-  for (const field of ['title', 'context'] as const) if (typeof record[field] === 'string') body += estimateTextTokens(record[field]);
+  for (const field of ['title', 'context'] as const) if (typeof record[field] === 'string') body += estimateTextTokensUnchecked(record[field]);
   return body;
 }
 
@@ -98,9 +108,14 @@ function documentBody(block: object, record: Record<string, unknown>): number {
  */
 export function estimateMessageTokens(message: Message): number {
   if (!isObjectValue(message) || (typeof message.content !== 'string' && !Array.isArray(message.content))) throw argumentError('estimateMessageTokens', 'message', 'a message ({ role, content })', message);
-  if (typeof message.content === 'string') return MESSAGE_OVERHEAD + BLOCK_OVERHEAD + estimateTextTokens(message.content);
+  return estimateMessageTokensUnchecked(message);
+}
+
+/** {@link estimateMessageTokens} without its argument checks, for the library's own calls (their arguments are known good). @internal */
+export function estimateMessageTokensUnchecked(message: Message): number {
+  if (typeof message.content === 'string') return MESSAGE_OVERHEAD + BLOCK_OVERHEAD + estimateTextTokensUnchecked(message.content);
   let total = MESSAGE_OVERHEAD;
-  for (const block of message.content) total += estimateBlockTokens(block);
+  for (const block of message.content) total += estimateBlockTokensUnchecked(block);
   return total;
 }
 
@@ -119,7 +134,7 @@ export function estimatePrefixTokens(prefix: { system: readonly TextBlock[]; too
 /** {@link estimatePrefixTokens} with the tools' estimates from `toolTokens` (a cache, say). @internal */
 export function estimatePrefixTokensWith(prefix: { system: readonly TextBlock[]; tools: readonly ToolDefinition[] }, toolTokens: (tool: ToolDefinition) => number): number {
   let total = 0;
-  for (const block of prefix.system) total += BLOCK_OVERHEAD + estimateTextTokens(block.text);
+  for (const block of prefix.system) total += BLOCK_OVERHEAD + estimateTextTokensUnchecked(block.text);
   let loaded = false;
   for (const tool of prefix.tools) {
     if (tool.defer_loading === true) continue;
@@ -145,7 +160,7 @@ export function cachedToolDefinitionTokens(tool: ToolDefinition): number {
 
 /** A rough token count of one tool definition in a request's tool list. @internal */
 export function estimateToolDefinitionTokens(tool: ToolDefinition): number {
-  return BLOCK_OVERHEAD + estimateTextTokens(safeJson(tool));
+  return BLOCK_OVERHEAD + estimateTextTokensUnchecked(safeJson(tool));
 }
 
 function safeJson(value: unknown): string {

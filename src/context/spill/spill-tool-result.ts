@@ -59,6 +59,11 @@ export function spillHandle(toolUseId: string): string {
 export function spillToolResult(result: ToolResultBlock, options: SpillToolResultOptions): SpillResult {
   if (!isObjectValue(result) || (typeof result.content !== 'string' && !Array.isArray(result.content))) throw argumentError('spillToolResult', 'result', "a tool result block ({ type: 'tool_result', tool_use_id, content })", result);
   if (!isObjectValue(options) || typeof options.toolName !== 'string') throw argumentError('spillToolResult', 'options', 'an options object with the toolName ({ toolName, maxChars })', options);
+  return spillToolResultUnchecked(result, options);
+}
+
+/** {@link spillToolResult} without its argument checks, for the library's own calls (their arguments are known good). @internal */
+export function spillToolResultUnchecked(result: ToolResultBlock, options: SpillToolResultOptions): SpillResult {
   const maxChars = options.maxChars ?? 40_000;
   const blocks = typeof result.content === 'string' ? [{ type: 'text', text: result.content } as TextBlock] : result.content;
   const text = blocks.filter((block): block is TextBlock => block.type === 'text').map((block) => block.text).join('\n');

@@ -1,5 +1,6 @@
 import type { ContentBlock, Message, TextBlock } from '../messages.js';
-import { isServerToolDefinition, type ModelRequest, type RequestTool, type ToolDefinition } from '../model.js';
+import { isServerToolDefinitionUnchecked } from '../model.js';
+import { type ModelRequest, type RequestTool, type ToolDefinition } from '../model.js';
 import type { AnthropicContextManagement, AnthropicEffort, AnthropicThinkingConfig } from './anthropic-model-options.js';
 
 const ephemeral = { type: 'ephemeral' } as const;
@@ -151,7 +152,7 @@ function isDeferred(tool: RequestTool): boolean {
  */
 function buildTools(tools: RequestTool[], marker: CacheMarker | undefined): AnthropicToolParam[] {
   const built: AnthropicToolParam[] = tools.map((tool): AnthropicToolParam => {
-    if (isServerToolDefinition(tool)) return { ...tool };
+    if (isServerToolDefinitionUnchecked(tool)) return { ...tool };
     const deferred = tool.defer_loading === true ? { defer_loading: true } : {};
     // A provider tool (e.g. the memory tool) is sent as its native type; the API knows its schema.
     if (tool.type !== undefined && tool.type !== 'custom') return { type: tool.type, name: tool.name, ...deferred };

@@ -1,7 +1,7 @@
 import { composePreToolUse } from '../../hooks/compose-pre-tool-use.js';
-import { runHooks } from '../../hooks/run-hooks.js';
+import { runHooksUnchecked } from '../../hooks/run-hooks.js';
+import { isReadOnlyCallUnchecked } from '../is-read-only-call.js';
 import { hasHooks } from '../../hooks/has-hooks.js';
-import { isReadOnlyCall } from '../is-read-only-call.js';
 import { toolHookInput } from './tool-hook-input.js';
 import { validateToolInput } from '../validate-tool-input.js';
 import { interrupted, decided, deny, reportError, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
@@ -16,9 +16,9 @@ export const preToolUseHooksStep: PermissionStep = (state) => (hasHooks(state.ar
 
 async function runPreToolUseHooks(state: PipelineState): Promise<StepResult> {
   const { hooks, tool, toolUseId, agent, signal } = state.args;
-  const { outputs, errors } = await runHooks({
+  const { outputs, errors } = await runHooksUnchecked({
     event: 'PreToolUse',
-    input: Object.assign(toolHookInput(state), { tool: { readOnly: isReadOnlyCall(tool, state.input), kind: tool.kind } }),
+    input: Object.assign(toolHookInput(state), { tool: { readOnly: isReadOnlyCallUnchecked(tool, state.input), kind: tool.kind } }),
     hooks,
     signal,
   });

@@ -1,6 +1,6 @@
 import type { PermissionOutcome } from '../decide-permission-types.js';
+import { isReadOnlyCallUnchecked } from '../is-read-only-call.js';
 import { copyToolInput } from '../../hooks/copy-tool-input.js';
-import { isReadOnlyCall } from '../is-read-only-call.js';
 import { withDescription } from '../describe-permission-update.js';
 import { suggestPermissionUpdates } from '../suggest-permission-updates.js';
 import type { PermissionUpdate } from '../../types/permission.js';
@@ -46,7 +46,7 @@ function suggestionsFor(state: PipelineState, ask: AskRequest): PermissionUpdate
  */
 export async function askStep(state: PipelineState, ask: AskRequest): Promise<PermissionOutcome> {
   const { mode, tool, emit, agent } = state.args;
-  if (mode === 'plan' && !isReadOnlyCall(tool, state.input)) return planModeDenial(state);
+  if (mode === 'plan' && !isReadOnlyCallUnchecked(tool, state.input)) return planModeDenial(state);
   if (mode === 'dontAsk' && tool.requiresUserInteraction) {
     const message = `The user cannot be asked now (the session is in dontAsk mode), so ${tool.name} was not run. Make a reasonable assumption, say which, and go on.`;
     return deny(state, { type: 'mode', mode, message }, message);

@@ -1,5 +1,5 @@
 import { composePermissionRequest } from '../../hooks/compose-permission-request.js';
-import { runHooks } from '../../hooks/run-hooks.js';
+import { runHooksUnchecked } from '../../hooks/run-hooks.js';
 import { hasHooks } from '../../hooks/has-hooks.js';
 import type { PermissionOutcome } from '../decide-permission-types.js';
 import type { PermissionUpdate } from '../../types/permission.js';
@@ -23,7 +23,7 @@ export async function permissionRequestHooksStep(
   const { hooks, tool, toolUseId, agent } = state.args;
   if (!hasHooks(hooks, 'PermissionRequest')) return undefined;
   const { signal } = state.args;
-  const { outputs, errors } = await runHooks({
+  const { outputs, errors } = await runHooksUnchecked({
     event: 'PermissionRequest',
     input: Object.assign(toolHookInput(state), { reason: copyQuestionPart(ask.reason), suggestions: copyQuestionPart(suggestions) }),
     hooks,
