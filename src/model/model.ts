@@ -123,7 +123,9 @@ export interface ModelRequest {
    * Aborts the call. A Model should stop its request when it aborts (free the connection, stop
    * paying for tokens); the loop does not wait for it either way: on `interrupt()` or `close()`
    * the turn is given up at once, the stream is read no further (which ends it), and nothing it
-   * yields afterwards reaches the host or the session.
+   * yields afterwards reaches the host or the session. The run makes its signal when something
+   * first reads it (here or in a tool's arguments), so a model that never looks at it costs the
+   * run none; reading it, spreading the request or assigning the field work as on a plain field.
    */
   signal?: AbortSignal;
   /**
