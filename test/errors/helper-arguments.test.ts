@@ -79,6 +79,8 @@ describe('the message names the function, the argument, what it takes and what i
     expect(fails(() => core.spillToolResult({ type: 'tool_result', tool_use_id: 't', content: 'x' }, {} as never))).toMatch(/^spillToolResult: `options` must be an options object with the toolName/);
     expect(fails(() => core.memoryTool({ store: {} } as never))).toMatch(/^memoryTool: `store` must be a memory store .*it has no stat, readFile, list, writeFile, delete and rename methods/);
     expect(fails(() => core.readToolOutputTool({ store: core.memorySpillStore(), pageChars: 0 }))).toBe('readToolOutputTool: `pageChars` must be a positive integer, got 0.');
+    expect(fails(() => core.shouldCompact({ tokens: 10, window: 100 } as never, null as never))).toBe('shouldCompact: `options` must be an options object ({ threshold, outputReserve }) or nothing, got null.');
+    expect(fails(() => core.compactionThreshold(200_000, null as never))).toMatch(/^compactionThreshold: `options`/);
   });
 
   it('an async function rejects with the error instead of throwing', async () => {

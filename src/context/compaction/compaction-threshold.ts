@@ -27,6 +27,8 @@ export interface CompactionThresholdOptions {
  * @example compactionThreshold(200_000, { outputReserve: 250_000 }); // 100_000
  */
 export function compactionThreshold(window: number, options: CompactionThresholdOptions = {}): number {
+  if (typeof window !== 'number') throw argumentError('compactionThreshold', 'window', "the model's context window in tokens (a number)", window);
+  if (!isObjectValue(options)) throw argumentError('compactionThreshold', 'options', 'an options object ({ threshold, outputReserve }) or nothing', options);
   const reserve = Math.min(options.outputReserve ?? 20_000, Math.floor(window / 2));
   const fraction = options.threshold ?? 0.9;
   return Math.max(0, Math.min(Math.floor(window * fraction), window - reserve));
@@ -39,5 +41,6 @@ export function compactionThreshold(window: number, options: CompactionThreshold
  */
 export function shouldCompact(usage: ContextUsage, options: CompactionThresholdOptions = {}): boolean {
   if (!isObjectValue(usage) || typeof usage.tokens !== 'number' || typeof usage.window !== 'number') throw argumentError('shouldCompact', 'usage', 'a context usage ({ tokens, window })', usage);
+  if (!isObjectValue(options)) throw argumentError('shouldCompact', 'options', 'an options object ({ threshold, outputReserve }) or nothing', options);
   return usage.tokens >= compactionThreshold(usage.window, options);
 }
