@@ -22,6 +22,15 @@ function malformedVersion(version: unknown): string | undefined {
  * @throws SessionStoreCorruptError naming the session, the entry and the field, for a missing or malformed version.
  */
 export function assertSupportedEntry(value: object, sessionId: string, where: string): asserts value is SessionEntry {
+  // A store of the host's own may hand out anything: null (or another non-object) is damaged data too, not a TypeError.
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SessionStoreCorruptError({
+      sessionId,
+      location: where,
+      problem: `is ${value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`}, not an entry object: the store returned something agent-harness never writes`,
+      repair: 'Check the store: its load() must yield the entries append() was given. Restore the entry from a backup or a snapshot, or remove it from the transcript.',
+    });
+  }
   const version = (value as { $schemaVersion?: unknown }).$schemaVersion;
   if (typeof version === 'number' && SUPPORTED_ENTRY_VERSIONS.includes(version)) return;
   const problem = malformedVersion(version);
