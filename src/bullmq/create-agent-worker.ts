@@ -9,6 +9,7 @@ import { McpConnectionError } from '../errors/mcp-connection-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import { checkOptions, isAbortSignal, isBoolean, isFunction, isNonEmptyString, isNonNegativeInteger, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { loadEntries } from '../session/load-entries.js';
+import { storeEntries } from '../session/store-entries.js';
 import { foldEntries, pendingApprovalsOf } from '../state/index.js';
 import type { SessionLease, SessionStore } from '../session/session-store.js';
 import { DEFAULT_AGENT_QUEUE_NAME, runIdOfJob, type AgentJobData, type AgentJobResult } from './agent-job.js';
@@ -159,7 +160,7 @@ function isOutage(error: Error | undefined): boolean {
 
 /** True when the store holds no entry of the session (deleted, or never written); reads one entry at most. */
 async function hasNoEntries(store: SessionStore, sessionId: string): Promise<boolean> {
-  for await (const _entry of store.load(sessionId)) return false;
+  for await (const _entry of storeEntries(store, sessionId)) return false;
   return true;
 }
 

@@ -3,6 +3,7 @@ import { placelessJson as placeless } from './entry-id-clash.js';
 import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
 import type { SessionEntry } from '../state/entries.js';
 import { entrySeq } from '../state/entry-seq.js';
+import { storeEntries } from './store-entries.js';
 import type { SessionLoadOptions, SessionStore } from './session-store.js';
 
 /** The loaded entry numbered `seq`, found by halving (loaded entries are in increasing order). */
@@ -53,7 +54,7 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
   const copies: number[] = [];
   let revision = 0;
   let lastId: string | null = null;
-  for await (const entry of store.load(sessionId, options)) {
+  for await (const entry of storeEntries(store, sessionId, options)) {
     assertSupportedEntry(entry, sessionId, `transcript entry ${entries.length + copies.length + 1} of session "${sessionId}"`);
     const seq = entrySeq(entry, revision);
     const kind = typeof entry.kind === 'string' ? entry.kind.slice(0, 40) : 'unknown kind';
