@@ -4,6 +4,7 @@ import { hookMatches } from './hook-matcher.js';
 import type { HookCallInput, HookEntry, HookEventName, HookInput, HookOutput, HooksConfig } from './types.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 import { readAnswer } from '../options/read-answer.js';
+import { isAbortSignal } from '../options/option-checks.js';
 import { HOOK_OUTPUT_FIELDS } from './hook-output-fields.js';
 import { copyToolInput } from './copy-tool-input.js';
 import { MAX_TIMER_MS } from '../types/max-timer-ms.js';
@@ -109,7 +110,7 @@ async function runOne<E extends HookEventName>(
 export async function runHooks<E extends HookEventName>(options: RunHooksOptions<E>): Promise<RunHooksResult<E>> {
   if (!isObjectValue(options) || typeof options.event !== 'string') throw argumentError('runHooks', 'options', "an options object ({ event: 'PreToolUse', input, hooks, signal })", options);
   if (options.hooks !== undefined && !isObjectValue(options.hooks)) throw argumentError('runHooks', 'options.hooks', 'a hooks configuration ({ PreToolUse: [...] }) or undefined', options.hooks);
-  if (!isObjectValue(options.signal) || typeof options.signal.aborted !== 'boolean') throw argumentError('runHooks', 'options.signal', 'an AbortSignal', options.signal);
+  isAbortSignal(options.signal, { owner: 'runHooks', path: 'options.signal' });
   return runHooksUnchecked<E>(options);
 }
 

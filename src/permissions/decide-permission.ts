@@ -12,6 +12,7 @@ import { askStep } from './steps/8-ask.js';
 import type { PermissionStep, PipelineState, StepResult } from './steps/pipeline-state.js';
 import { CallTargets } from './call-targets.js';
 import { argumentError, isObjectValue } from '../errors/argument-error.js';
+import { isAbortSignal } from '../options/option-checks.js';
 
 /**
  * Steps 1–7 in their documented order; the first that decides wins, one that asks jumps to
@@ -81,7 +82,7 @@ export async function decidePermission(args: DecidePermissionArgs): Promise<Perm
   if (!isObjectValue(args)) throw argumentError('decidePermission', 'args', 'an object ({ tool, toolUseId, rawInput, mode, signal, ... })', args);
   if (!isObjectValue(args.tool) || typeof args.tool.name !== 'string') throw argumentError('decidePermission', 'args.tool', 'a tool (defineTool())', args.tool);
   if (typeof args.mode !== 'string') throw argumentError('decidePermission', 'args.mode', "a permission mode ('default', 'acceptEdits', 'plan', 'auto', 'dontAsk' or 'bypassPermissions')", args.mode);
-  if (!isObjectValue(args.signal) || typeof args.signal.aborted !== 'boolean') throw argumentError('decidePermission', 'args.signal', 'an AbortSignal', args.signal);
+  isAbortSignal(args.signal, { owner: 'decidePermission', path: 'args.signal' });
   return decidePermissionNow(args);
 }
 

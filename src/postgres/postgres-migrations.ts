@@ -2,7 +2,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
 import { toError } from '../errors/describe-thrown.js';
 import { buildIndexConcurrently, type ConcurrentIndex } from './build-index-concurrently.js';
-import { inTransaction, type PostgresPool, type PostgresPoolClient } from './postgres-pool.js';
+import { assertPostgresPool, inTransaction, type PostgresPool, type PostgresPoolClient } from './postgres-pool.js';
 import { DEFAULT_POSTGRES_SCHEMA, entryIdSql, quotedSchema, toNumber } from './postgres-schema.js';
 import { argumentError, isObjectValue } from '../errors/argument-error.js';
 
@@ -177,7 +177,7 @@ function newerError(schema: string, found: number): UnsupportedSchemaVersionErro
  * @throws UnsupportedSchemaVersionError when the database was migrated by a newer agent-harness.
  */
 export async function migratePostgres(options: PostgresMigrationOptions): Promise<PostgresMigrationResult> {
-  if (!isObjectValue(options) || !isObjectValue(options.pool) || typeof options.pool.connect !== 'function') throw argumentError('migratePostgres', 'options', 'an options object with a pg pool ({ pool: new pg.Pool(...) })', options);
+  assertPostgresPool(options, 'migratePostgres');
   const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
   const s = quotedSchema(schema);
   let from: number | undefined;

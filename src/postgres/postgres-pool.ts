@@ -1,3 +1,4 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
 import { toError } from '../errors/describe-thrown.js';
 
 /** What the stores need of a query result (a `pg` `QueryResult` fits). */
@@ -25,6 +26,19 @@ export interface PostgresPool {
   query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
   /** Takes a connection for a transaction; the stores release it. */
   connect(): Promise<PostgresPoolClient>;
+}
+
+/**
+ * Checks that `options.pool` is a pg pool (`query` and `connect`), for everything in this entry
+ * point that takes one.
+ * @param owner - The function or store, for the message, e.g. `postgresSessionStore`.
+ * @throws ConfigurationError naming the owner and how to make a pool.
+ */
+export function assertPostgresPool(options: { pool?: unknown } | undefined, owner: string): void {
+  const pool = (options as { pool?: { query?: unknown; connect?: unknown } } | null | undefined)?.pool;
+  if (typeof pool?.query !== 'function' || typeof pool.connect !== 'function') {
+    throw new ConfigurationError(`${owner} needs options.pool, a pg.Pool (e.g. new pg.Pool({ connectionString: process.env.DATABASE_URL })), got ${typeof pool}.`);
+  }
 }
 
 /** Runs `task` in a transaction on one connection of the pool; rolls back when it throws. */

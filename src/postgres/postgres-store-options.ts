@@ -1,7 +1,6 @@
-import { ConfigurationError } from '../errors/configuration-error.js';
 import { anything, checkOptions, isBoolean, isNonEmptyString, type OptionsSpec } from '../options/index.js';
 import { checkPostgresSchema, migratePostgres } from './postgres-migrations.js';
-import type { PostgresPool } from './postgres-pool.js';
+import { assertPostgresPool, type PostgresPool } from './postgres-pool.js';
 import { DEFAULT_POSTGRES_SCHEMA, quotedSchema } from './postgres-schema.js';
 import { surviveIdleConnectionErrors } from './survive-idle-connection-errors.js';
 
@@ -36,9 +35,7 @@ const POSTGRES_STORE_OPTIONS: OptionsSpec<Record<string, unknown>> = { pool: any
 
 /** The quoted schema and a once-only readiness check (migration or version check). */
 export function storeSetup(options: PostgresStoreOptions, storeName: string, extra: OptionsSpec<Record<string, unknown>> = {}): { s: string; ready: () => Promise<void> } {
-  if (typeof options?.pool?.query !== 'function' || typeof options.pool.connect !== 'function') {
-    throw new ConfigurationError(`${storeName} needs options.pool, a pg.Pool (e.g. new pg.Pool({ connectionString: process.env.DATABASE_URL })), got ${typeof options?.pool}.`);
-  }
+  assertPostgresPool(options, storeName);
   // Strict: a misspelled option (`schemaName`, `migrations`) is an error, not a silent default.
   checkOptions<Record<string, unknown>>(options as unknown as Record<string, unknown>, { ...POSTGRES_STORE_OPTIONS, ...extra }, { owner: storeName, usage: `${storeName}({ pool, schema: 'agent_harness' })` });
   const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;

@@ -15,13 +15,13 @@ function malformedVersion(version: unknown): string | undefined {
  * above the newest this build knows was written by a newer agent-harness; an entry without one,
  * or with one no agent-harness writes (a string, 0, 1.5), was edited by hand or written by a bug:
  * upgrading would not help, so it is refused as damaged data.
- * @param value A parsed entry (any JSON object).
+ * @param value A parsed entry (any JSON value: a store of the host's own may yield anything).
  * @param sessionId The session the entry belongs to, for the error.
  * @param where Names the entry in the error, e.g. `transcript entry on line 3 of /tmp/s.jsonl`.
  * @throws UnsupportedSchemaVersionError naming the versions this build reads, for a newer version.
  * @throws SessionStoreCorruptError naming the session, the entry and the field, for a missing or malformed version.
  */
-export function assertSupportedEntry(value: object, sessionId: string, where: string): asserts value is SessionEntry {
+export function assertSupportedEntry(value: unknown, sessionId: string, where: string): asserts value is SessionEntry {
   // A store of the host's own may hand out anything: null (or another non-object) is damaged data too, not a TypeError.
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new SessionStoreCorruptError({

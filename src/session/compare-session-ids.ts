@@ -1,4 +1,5 @@
 import { argumentError } from '../errors/argument-error.js';
+
 /** A UTF-16 code unit moved so that units compare as their code points do (surrogates after U+FFFF). */
 function weight(unit: number): number {
   if (unit < 0xd800) return unit;

@@ -11,7 +11,7 @@ import type { SessionLoadOptions, SessionStore } from './session-store.js';
  * @throws ConfigurationError naming what `load` returned and how to write it.
  */
 export function storeEntries(store: SessionStore, sessionId: string, options?: SessionLoadOptions): AsyncIterable<SessionEntry> | Iterable<SessionEntry> {
-  const loaded: unknown = options === undefined ? store.load(sessionId) : store.load(sessionId, options);
+  const loaded: unknown = store.load(sessionId, options);
   if (isReadable(loaded)) return loaded;
   const promised = typeof (loaded as { then?: unknown } | null)?.then === 'function';
   throw new ConfigurationError(

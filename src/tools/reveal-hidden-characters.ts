@@ -1,4 +1,5 @@
 import { argumentError } from '../errors/argument-error.js';
+
 /**
  * What a reader cannot see but a renderer obeys: C0 and C1 controls (an ESC that starts a
  * terminal sequence, a bell, a backspace), DEL, a carriage return not followed by a line feed

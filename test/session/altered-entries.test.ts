@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memorySessionStore, SessionStoreCorruptError, type SessionEntry, type SessionStore } from 'agent-harness';
+import { createAgent, defineTool, SessionStoreCorruptError } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 
@@ -67,33 +67,5 @@ describe('altered transcript entries', () => {
     await sessionWithLine({ kind: 'approval-pending' });
     const pending = await store.listPending!();
     expect(pending.map((session) => session.sessionId)).toContain(waiting.sessionId);
-  });
-
-  it.each([
-    ['null', null, 'is null, not an entry object'],
-    ['a number', 42, 'is a number, not an entry object'],
-    ['a string', 'entry', 'is a string, not an entry object'],
-    ['an array', [], 'is an array, not an entry object'],
-  ])("a store of the host's own whose load() yields %s among the entries: resume fails with SessionStoreCorruptError naming the entry, not a TypeError", async (_name, junk, problem) => {
-    const inner = memorySessionStore();
-    const first = createAgent({ model: scriptedModel(['Hi.']), store: inner });
-    await first.run('One.').result;
-    await first.close();
-    const entries: SessionEntry[] = [];
-    for await (const entry of inner.load(first.sessionId)) entries.push(entry);
-    const store: SessionStore = {
-      append: (sessionId, batch, options) => inner.append(sessionId, batch, options),
-      list: () => inner.list(),
-      delete: (sessionId) => inner.delete(sessionId),
-      async *load() {
-        yield* entries.slice(0, 2);
-        yield junk as unknown as SessionEntry;
-        yield* entries.slice(2);
-      },
-    };
-    const resumed = createAgent({ model: scriptedModel(['Again.']), store, resume: first.sessionId });
-    const failure = await resumed.ready.then(() => undefined, (error: unknown) => error);
-    expect(failure).toBeInstanceOf(SessionStoreCorruptError);
-    expect((failure as Error).message).toContain(`transcript entry 3 of session "${first.sessionId}" ${problem}`);
   });
 });

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, createAgent, memorySessionStore, type SessionEntry, type SessionStore } from 'agent-harness';
+import { ConfigurationError, createAgent, memorySessionStore, SessionStoreCorruptError, type SessionEntry, type SessionStore } from 'agent-harness';
 import { scriptedModel } from 'agent-harness/testing';
 import { storeEntries } from '../../src/session/store-entries.js';
 
 // A session store of the host's own whose load() returns something `for await` cannot read fails
 // a resume with a ConfigurationError that says what load returned and how to write it, not with
-// "TypeError: store.load(...) is not a function or its return value is not async iterable".
+// "TypeError: store.load(...) is not a function or its return value is not async iterable"; one
+// that yields something other than an entry object fails it with a SessionStoreCorruptError.
 
 async function storedSession(): Promise<{ inner: ReturnType<typeof memorySessionStore>; sessionId: string; entries: SessionEntry[] }> {
   const inner = memorySessionStore();
@@ -45,5 +46,25 @@ describe("a store's load() that gives no iterable", () => {
     const read: SessionEntry[] = [];
     for await (const entry of storeEntries(storeWithLoad(inner, () => entries), sessionId)) read.push(entry);
     expect(read).toEqual(entries);
+  });
+});
+
+describe("a store's load() that yields something other than an entry", () => {
+  it.each([
+    ['null', null, 'is null, not an entry object'],
+    ['a number', 42, 'is a number, not an entry object'],
+    ['a string', 'entry', 'is a string, not an entry object'],
+    ['an array', [], 'is an array, not an entry object'],
+  ])("a store of the host's own whose load() yields %s among the entries: resume fails with SessionStoreCorruptError naming the entry, not a TypeError", async (_name, junk, problem) => {
+    const { inner, sessionId, entries } = await storedSession();
+    const store = storeWithLoad(inner, async function* () {
+      yield* entries.slice(0, 2);
+      yield junk as unknown as SessionEntry;
+      yield* entries.slice(2);
+    });
+    const resumed = createAgent({ model: scriptedModel(['Again.']), store, resume: sessionId });
+    const failure = await resumed.ready.then(() => undefined, (error: unknown) => error);
+    expect(failure).toBeInstanceOf(SessionStoreCorruptError);
+    expect((failure as Error).message).toContain(`transcript entry 3 of session "${sessionId}" ${problem}`);
   });
 });

@@ -1,4 +1,5 @@
 import { argumentError, isObjectValue } from '../../errors/argument-error.js';
+
 /** The sections of a handoff summary, in order. */
 export const HANDOFF_SUMMARY_SECTIONS = [
   'Goal',

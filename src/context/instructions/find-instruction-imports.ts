@@ -1,4 +1,5 @@
 import { argumentError } from '../../errors/argument-error.js';
+
 /** One `@path` import found in an instructions file. */
 export interface InstructionImport {
   /** The path as written after `@`, escapes resolved (`@docs/my\ notes.md` → `docs/my notes.md`). */

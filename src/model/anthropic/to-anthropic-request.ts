@@ -1,6 +1,5 @@
 import type { ContentBlock, Message, TextBlock } from '../messages.js';
-import { isServerToolDefinitionUnchecked } from '../model.js';
-import { type ModelRequest, type RequestTool, type ToolDefinition } from '../model.js';
+import { isServerToolDefinitionUnchecked, type ModelRequest, type RequestTool, type ToolDefinition } from '../model.js';
 import type { AnthropicContextManagement, AnthropicEffort, AnthropicThinkingConfig } from './anthropic-model-options.js';
 
 const ephemeral = { type: 'ephemeral' } as const;

@@ -1,4 +1,5 @@
 import { argumentError, isObjectValue } from '../../errors/argument-error.js';
+
 /** One check of a conformance suite, runnable by any test runner. */
 export interface ConformanceCase {
   /** What the case checks, e.g. `compare-and-append: a stale writer is refused, nothing is stored`. */
