@@ -13,6 +13,7 @@ import type { PermissionStep, PipelineState, StepResult } from './steps/pipeline
 import { CallTargets } from './call-targets.js';
 import { argumentError, isObjectValue } from '../errors/argument-error.js';
 import { isAbortSignal } from '../options/option-checks.js';
+import { assertPermissionMode } from './assert-permission-mode.js';
 
 /**
  * Steps 1–7 in their documented order; the first that decides wins, one that asks jumps to
@@ -81,8 +82,11 @@ function runSteps(state: PipelineState, from = 0): PermissionOutcome | Promise<P
 export async function decidePermission(args: DecidePermissionArgs): Promise<PermissionOutcome> {
   if (!isObjectValue(args)) throw argumentError('decidePermission', 'args', 'an object ({ tool, toolUseId, rawInput, mode, signal, ... })', args);
   if (!isObjectValue(args.tool) || typeof args.tool.name !== 'string') throw argumentError('decidePermission', 'args.tool', 'a tool (defineTool())', args.tool);
-  if (typeof args.mode !== 'string') throw argumentError('decidePermission', 'args.mode', "a permission mode ('default', 'acceptEdits', 'plan', 'auto', 'dontAsk' or 'bypassPermissions')", args.mode);
+  if (typeof args.toolUseId !== 'string') throw argumentError('decidePermission', 'args.toolUseId', "the call's toolUseId (a string)", args.toolUseId);
+  assertPermissionMode(args.mode, 'decidePermission: `args.mode`');
   isAbortSignal(args.signal, { owner: 'decidePermission', path: 'args.signal' });
+  if (!isObjectValue(args.agent)) throw argumentError('decidePermission', 'args.agent', "the agent the call runs in (a tool's context.agent)", args.agent);
+  if (typeof args.emit !== 'function') throw argumentError('decidePermission', 'args.emit', 'a function taking the events the pipeline emits', args.emit);
   return decidePermissionNow(args);
 }
 

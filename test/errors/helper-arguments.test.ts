@@ -83,6 +83,16 @@ describe('the message names the function, the argument, what it takes and what i
     expect(fails(() => core.compactionThreshold(200_000, null as never))).toMatch(/^compactionThreshold: `options`/);
   });
 
+  it('decidePermission: each required argument, the mode by the list of modes', async () => {
+    const tool = core.defineTool({ name: 'edit', description: 'Edits.', inputSchema: (await import('zod')).z.object({}), kind: 'edit', execute: () => 'ok' });
+    const args = { tool, toolUseId: 't', rawInput: {}, mode: 'default', signal: new AbortController().signal, agent: {}, emit: () => undefined };
+    await expect(core.decidePermission({ ...args, mode: 'sometimes' } as never)).rejects.toThrow('decidePermission: `args.mode` "sometimes" is not a permission mode; use one of');
+    await expect(core.decidePermission({ ...args, toolUseId: 7 } as never)).rejects.toThrow('decidePermission: `args.toolUseId` must be');
+    await expect(core.decidePermission({ ...args, agent: undefined } as never)).rejects.toThrow('decidePermission: `args.agent` must be');
+    await expect(core.decidePermission({ ...args, emit: 'log' } as never)).rejects.toThrow('decidePermission: `args.emit` must be a function');
+    await expect(core.decidePermission({ ...args, signal: { aborted: false } } as never)).rejects.toThrow('decidePermission: `args.signal` must be an AbortSignal');
+  });
+
   it('an async function rejects with the error instead of throwing', async () => {
     await expect(core.requestPlan({} as never)).rejects.toThrow('requestPlan: `agent` must be an agent (createAgent()), got {}.');
     await expect(core.runHooks({ event: 'Stop', hooks: undefined, input: {} } as never)).rejects.toThrow(/^runHooks: `options.signal` must be an AbortSignal, got undefined\.$/);
