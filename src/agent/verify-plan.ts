@@ -6,6 +6,7 @@ import { prepareOutput } from '../loop/structured-output.js';
 import type { Model } from '../model/model.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js';
+import { randomLowercaseId } from '../ids/random-id.js';
 import { BUILTIN_AGENTS, buildSubagentCore, createAgentTools, runSubagent, subagentLimiterOf } from '../subagents/index.js';
 import type { ToolRunContext } from '../tools/types.js';
 import { Agent, coreOfAgent, workBesideAgent } from './agent.js';
@@ -13,11 +14,10 @@ import { isModel } from './validate-agent-options.js';
 import { checkOptions, isAbortSignal, isString, optionProblem, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { beginSubagent } from '../subagents/begin-subagent.js';
 import { verifierFailure, verifierNotStarted } from './verifier-failure.js';
-import { customAlphabet } from 'nanoid';
 import { sha256 } from '@noble/hashes/sha2';
 import { builtOnFirstUse } from '../tools/built-on-first-use.js';
 
-const newId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
+const newId = () => randomLowercaseId(12);
 
 /** The verdict's shape, as the verifier must answer. */
 const planVerificationSchema = builtOnFirstUse(() =>

@@ -15,11 +15,32 @@ let offset = POOL_BYTES;
 export function randomId(size = 21): string {
   let id = '';
   for (let index = 0; index < size; index++) {
-    if (offset === POOL_BYTES) {
-      globalThis.crypto.getRandomValues(pool);
-      offset = 0;
-    }
+    if (offset === POOL_BYTES) refill();
     id += urlAlphabet[pool[offset++]! & 63];
   }
   return id;
+}
+
+const LOWER_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+/** The largest multiple of 36 a byte can hold: bytes from here up are drawn again, so each character is equally likely. */
+const LOWER_LIMIT = 252;
+
+/**
+ * A random id of `size` lower-case letters and digits (36 characters, about 5.2 bits each), from
+ * the same pool as {@link randomId}: subagent ids, which name plan files
+ * (`{slug}-agent-{agentId}.md`) and so must not depend on a file system's case.
+ */
+export function randomLowercaseId(size: number): string {
+  let id = '';
+  while (id.length < size) {
+    if (offset === POOL_BYTES) refill();
+    const byte = pool[offset++]!;
+    if (byte < LOWER_LIMIT) id += LOWER_ALPHABET[byte % 36];
+  }
+  return id;
+}
+
+function refill(): void {
+  globalThis.crypto.getRandomValues(pool);
+  offset = 0;
 }

@@ -1,10 +1,11 @@
-import { customAlphabet } from 'nanoid';
+import { randomLowercaseId } from '../ids/random-id.js';
 import { completedReport } from './completed-report.js';
 import { z } from 'zod/v4';
 import type { RunResult } from '../events/run-result.js';
 import { releasePlanName } from '../plan/allocate-plan-slug.js';
 import { planFileName } from '../plan/plan-name.js';
 import type { AgentCore } from '../runtime/agent-core.js';
+import { builtOncePerKey } from '../tools/built-once-per-key.js';
 import { defineTool } from '../tools/define-tool.js';
 import { toolOutput } from '../tools/tool-output.js';
 import { suspendCall, type Tool, type ToolRunContext } from '../tools/types.js';
@@ -17,8 +18,8 @@ import { noteSubagentStarted } from '../loop/open-subagents.js';
 import { subagentLimiterOf } from './subagent-limiter.js';
 import { createTaskOutputTool } from './task-output-tool.js';
 
-/** Subagent ids: lower-case letters and digits, safe in plan file names (`{slug}-agent-{agentId}.md`). */
-const newAgentId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 12);
+/** Subagent ids: 12 lower-case letters and digits, safe in plan file names (`{slug}-agent-{agentId}.md`). */
+const newAgentId = () => randomLowercaseId(12);
 
 /** What the `Agent` tools of one agent share. */
 export interface AgentToolSettings {
@@ -32,6 +33,21 @@ interface AgentCallData {
   description: string;
   depthLeft: number;
 }
+
+function agentInput(names: readonly string[]) {
+  return z.object({
+    description: z.string().min(1).max(200).describe('A short (3-5 word) description of the task.'),
+    prompt: z.string().min(1).describe('The task for the subagent, with everything it needs to know: it does not see this conversation.'),
+    subagent_type: z.enum(names as [string, ...string[]]).describe('Which kind of subagent to start.'),
+    run_in_background: z.boolean().optional().describe('Start it in the background: you get a task id at once and are told when it ends; check its output with TaskOutput.'),
+  });
+}
+
+/**
+ * The `Agent` tool's input schema per list of subagent types (the last 64 lists, keyed by the
+ * names in order): see `builtOncePerKey`.
+ */
+const inputFor = builtOncePerKey((key: string) => agentInput(JSON.parse(key) as string[]), 64);
 
 function describeTypes(agents: Readonly<Record<string, AgentDefinition>>): string {
   return Object.entries(agents)
@@ -53,13 +69,7 @@ export function createAgentTools(
   settings: AgentToolSettings,
   depthLeft = Number.POSITIVE_INFINITY,
 ): Tool[] {
-  const names = Object.keys(settings.agents);
-  const input = z.object({
-    description: z.string().min(1).max(200).describe('A short (3-5 word) description of the task.'),
-    prompt: z.string().min(1).describe('The task for the subagent, with everything it needs to know: it does not see this conversation.'),
-    subagent_type: z.enum(names as [string, ...string[]]).describe('Which kind of subagent to start.'),
-    run_in_background: z.boolean().optional().describe('Start it in the background: you get a task id at once and are told when it ends; check its output with TaskOutput.'),
-  });
+  const input = inputFor(JSON.stringify(Object.keys(settings.agents)));
 
   /** How many levels of subagents a subagent of this type, started here, may start itself. */
   const depthBelow = (definition: AgentDefinition) => (Number.isFinite(depthLeft) ? Math.min(definition.maxDepth ?? 0, depthLeft - 1) : (definition.maxDepth ?? 0));

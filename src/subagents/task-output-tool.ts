@@ -1,8 +1,12 @@
 import { z } from 'zod/v4';
 import type { AgentCore } from '../runtime/agent-core.js';
+import { builtOnFirstUse } from '../tools/built-on-first-use.js';
 import { defineTool } from '../tools/define-tool.js';
 import { toolOutput } from '../tools/tool-output.js';
 import { storedBackgroundTasks } from './background-task.js';
+
+/** Built at the first `TaskOutput` tool, then shared by all: its JSON Schema and parser are made once. */
+const taskOutputInput = builtOnFirstUse(() => z.object({ task_id: z.string().min(1).describe('The task id the Agent tool returned.') }));
 
 /**
  * The built-in read-only `TaskOutput` tool: the state of a background subagent task and, once it
@@ -13,7 +17,7 @@ export function createTaskOutputTool(parent: () => AgentCore) {
   return defineTool({
     name: 'TaskOutput',
     description: 'Check a background task started with Agent({ run_in_background: true }): whether it is still running and, once it ended, its output.',
-    inputSchema: z.object({ task_id: z.string().min(1).describe('The task id the Agent tool returned.') }),
+    inputSchema: taskOutputInput(),
     readOnly: true,
     execute: ({ input }) => {
       const core = parent();

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { randomId } from '../../src/ids/random-id.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { randomId, randomLowercaseId } from '../../src/ids/random-id.js';
 
 describe('randomId', () => {
   it('makes ids of the size asked, from the URL-safe alphabet', () => {
@@ -25,5 +25,47 @@ describe('randomId', () => {
 
   it('serves sizes larger than the pool', () => {
     expect(randomId(5000)).toHaveLength(5000);
+  });
+});
+
+describe('randomLowercaseId', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    vi.resetModules();
+  });
+
+  it('makes ids of the size asked, of lower-case letters and digits only, each about as likely', () => {
+    expect(randomLowercaseId(12)).toMatch(/^[a-z0-9]{12}$/);
+    expect(randomLowercaseId(0)).toBe('');
+    const counts = new Map<string, number>();
+    const ids = new Set<string>();
+    for (let index = 0; index < 15_000; index++) {
+      const id = randomLowercaseId(12);
+      ids.add(id);
+      for (const char of id) counts.set(char, (counts.get(char) ?? 0) + 1);
+    }
+    expect(ids.size).toBe(15_000);
+    expect([...counts.keys()].sort().join('')).toBe('0123456789abcdefghijklmnopqrstuvwxyz');
+    // 5,000 expected per character: a byte mapped by `% 36` without drawing 252–255 again would
+    // give 0–3 about 5,800 each.
+    for (const count of counts.values()) expect(Math.abs(count - 5000)).toBeLessThan(500);
+  });
+
+  it('draws again for a byte of 252 and up, and takes the pool from Web Crypto only when it is used up', async () => {
+    // A new instance of the module: its pool is empty until the first id.
+    vi.resetModules();
+    const { randomLowercaseId: fresh } = await import('../../src/ids/random-id.js');
+    let fills = 0;
+    vi.spyOn(globalThis.crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
+      fills++;
+      const bytes = array as unknown as Uint8Array;
+      // 252–255 (to be drawn again) between the bytes that count: 0 → "0", 35 → "z", 36 → "0", 251 → "z".
+      const pattern = [252, 0, 253, 35, 254, 36, 255, 251];
+      for (let index = 0; index < bytes.length; index++) bytes[index] = pattern[index % pattern.length]!;
+      return array;
+    });
+    expect(fresh(4)).toBe('0z0z');
+    expect(fresh(8)).toBe('0z0z0z0z');
+    expect(fills).toBe(1);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { builtOncePerKey } from '../../tools/built-once-per-key.js';
 import { checkOptions, isPositiveInteger, required, withMethods, type OptionsSpec } from '../../options/index.js';
 import { codePointBoundary, headOfText } from '../../model/code-point-boundary.js';
 import { defineTool } from '../../tools/define-tool.js';
@@ -33,6 +34,18 @@ const READ_TOOL_OUTPUT_OPTIONS: OptionsSpec<ReadToolOutputToolOptions> = {
   maxMatches: isPositiveInteger,
 };
 
+function readToolOutputInput(pageChars: number) {
+  return z.object({
+    handle: z.string().min(1).describe('The handle named in the shortened result, e.g. "out_toolu_01A…".'),
+    offset: z.number().int().min(0).optional().describe('Character position to start reading at. Default 0.'),
+    length: z.number().int().min(1).max(pageChars).optional().describe(`How many characters to read, at most ${pageChars}.`),
+    search: z.string().min(1).optional().describe('List the lines containing this text instead of reading a page (case-insensitive).'),
+  });
+}
+
+/** The input schema per page size (the last 16 sizes): see `builtOncePerKey`. */
+const inputFor = builtOncePerKey(readToolOutputInput, 16);
+
 /**
  * The built-in, read-only `ReadToolOutput` tool: pages through outputs kept aside by
  * `spillToolResult`, by character offset, or lists the lines containing a text.
@@ -42,12 +55,7 @@ export function readToolOutputTool(options: ReadToolOutputToolOptions): Tool {
   checkOptions<ReadToolOutputToolOptions>(options, READ_TOOL_OUTPUT_OPTIONS, { owner: 'readToolOutputTool', usage: 'readToolOutputTool({ store: memorySpillStore() })' });
   const pageChars = options.pageChars ?? 20_000;
   const maxMatches = options.maxMatches ?? 100;
-  const input = z.object({
-    handle: z.string().min(1).describe('The handle named in the shortened result, e.g. "out_toolu_01A…".'),
-    offset: z.number().int().min(0).optional().describe('Character position to start reading at. Default 0.'),
-    length: z.number().int().min(1).max(pageChars).optional().describe(`How many characters to read, at most ${pageChars}.`),
-    search: z.string().min(1).optional().describe('List the lines containing this text instead of reading a page (case-insensitive).'),
-  });
+  const input = inputFor(pageChars);
   return defineTool({
     name: READ_TOOL_OUTPUT_TOOL_NAME,
     description: DESCRIPTION,

@@ -127,6 +127,25 @@ describe('ReadToolOutput', () => {
     expect(await call(tool, { handle: 'out_x', offset: 3 })).toMatchObject({ isError: true, content: expect.stringContaining('has 3 characters') });
     expect(tool.parseInput({ handle: 'out_x', length: 10_000_000 }).ok).toBe(false);
   });
+
+  it('shares one input schema between tools of the same page size, and each size keeps its own limit', () => {
+    const small = readToolOutputTool({ store: memorySpillStore(), pageChars: 100 });
+    const smallAgain = readToolOutputTool({ store: memorySpillStore(), pageChars: 100 });
+    const large = readToolOutputTool({ store: memorySpillStore(), pageChars: 5_000 });
+    // Made and compiled once per size (not per agent with context.spill).
+    expect(smallAgain.jsonSchema).toBe(small.jsonSchema);
+    expect(smallAgain.parseInput).toBe(small.parseInput);
+    expect(large.jsonSchema).not.toBe(small.jsonSchema);
+    const lengthLimit = (tool: typeof small) => (tool.jsonSchema as { properties: { length: { maximum: number } } }).properties.length.maximum;
+    expect([lengthLimit(small), lengthLimit(large)]).toEqual([100, 5_000]);
+    expect(small.parseInput({ handle: 'out_x', length: 101 }).ok).toBe(false);
+    expect(large.parseInput({ handle: 'out_x', length: 101 }).ok).toBe(true);
+    // Past the 16 sizes kept, a size made again has its own limit still.
+    for (let size = 1; size <= 20; size++) readToolOutputTool({ store: memorySpillStore(), pageChars: 1_000 + size });
+    const smallLater = readToolOutputTool({ store: memorySpillStore(), pageChars: 100 });
+    expect(lengthLimit(smallLater)).toBe(100);
+    expect(smallLater.parseInput({ handle: 'out_x', length: 101 }).ok).toBe(false);
+  });
 });
 
 describe('memorySpillStore', () => {
