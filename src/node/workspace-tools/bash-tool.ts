@@ -16,7 +16,7 @@ import { revealHiddenCharactersInOutput } from '../../tools/reveal-hidden-charac
 import { stripTerminalEscapes } from '../../tools/strip-terminal-escapes.js';
 import { MAX_BASH_TIMEOUT_MS, type WorkspaceContext } from './workspace-context.js';
 import { displayBash } from './display-bash.js';
-import { commandSearchPath, shadowedCommandProblem, trustedSearchPath } from './shadowed-command.js';
+import { commandSearchPath, shadowedCommandProblem, trustedSearchPath, type CommandSearchPath } from './shadowed-command.js';
 
 const bashInput = z.strictObject({
   command: z.string().min(1).describe('The command to run.'),
@@ -78,17 +78,23 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
   const env = gitSafeEnvironment(context.env);
   // With CDPATH, `cd name` may go to a directory outside the workspace that was not checked.
   delete env.CDPATH;
-  const searchPath = commandSearchPath(env.PATH, boundary);
-  // What a read-only command starts in its turn (a git driver of the user's configuration, `diff`)
-  // is looked up only in the PATH entries outside the workspace.
-  const trustedPath = trustedSearchPath(searchPath, env.PATH);
-  const readOnlyEnv = gitReadOnlyEnvironment(trustedPath === undefined ? env : { ...env, PATH: trustedPath });
+  // The PATH directories are judged (each one's real path: about 5 µs a directory) at the tool's
+  // first command, not when it is made: an agent that never runs Bash does not pay for it.
+  let judged: { searchPath: CommandSearchPath; readOnlyEnv: Record<string, string | undefined> } | undefined;
+  const judgedPath = () => {
+    if (judged) return judged;
+    const searchPath = commandSearchPath(env.PATH, boundary);
+    // What a read-only command starts in its turn (a git driver of the user's configuration, `diff`)
+    // is looked up only in the PATH entries outside the workspace.
+    const trustedPath = trustedSearchPath(searchPath, env.PATH);
+    return (judged = { searchPath, readOnlyEnv: gitReadOnlyEnvironment(trustedPath === undefined ? env : { ...env, PATH: trustedPath }) });
+  };
   // Read-only only when every part is on the list and every name it runs is the system's program,
   // not one a workspace directory on PATH (or a relative PATH entry) puts in its place.
   const classify = (command: string): BashCommandClassification & { shadowed?: true } => {
     const classification = classifyBashCommand(command);
     if (!classification.readOnly) return classification;
-    const shadowed = shadowedCommandProblem(command, searchPath);
+    const shadowed = shadowedCommandProblem(command, judgedPath().searchPath);
     return shadowed ? { readOnly: false, reason: shadowed, shadowed: true } : classification;
   };
   return defineTool({
@@ -127,6 +133,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       if (!classification.readOnly) {
         return { behavior: 'ask', message: `This command may change files or run programs: ${classification.reason}.`, suggestions: suggestBashRule(input.command) };
       }
+      const { readOnlyEnv } = judgedPath();
       const found = await findOutsidePath(boundary, input.command, { gitEnvironment: readOnlyEnv });
       // The first finding ends the analysis: a driver further on must not hide behind an outside path an allow rule vouches for.
       const program = found === undefined || found.runsProgram ? found : await findOutsidePath(boundary, input.command, { programsOnly: true, gitEnvironment: readOnlyEnv });
@@ -153,7 +160,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
         if (!readOnly) {
           return toolOutput(`Refused: in plan mode only read-only commands run, and this one is not (${classification.reason}); it was allowed before that changed.`, { isError: true });
         }
-        const program = await findOutsidePath(boundary, input.command, { programsOnly: true, gitEnvironment: readOnlyEnv });
+        const program = await findOutsidePath(boundary, input.command, { programsOnly: true, gitEnvironment: judgedPath().readOnlyEnv });
         if (program?.runsProgram) return toolOutput(`Refused in plan mode: ${program.message}`, { isError: true });
       }
       const timeoutMs = input.timeout ?? context.bashTimeoutMs;
@@ -162,7 +169,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
         cwd: boundary.cwd,
         shell: context.shell,
         // A command that runs unasked cannot reach a git transport (a partial clone's lazy fetch).
-        env: readOnly ? readOnlyEnv : env,
+        env: readOnly ? judgedPath().readOnlyEnv : env,
         timeoutMs,
         maxOutputChars: context.maxOutputChars,
         signal,

@@ -11,6 +11,13 @@ const MAX_LINK_DEPTH = 40;
 export function realPathSync(absolutePath: string, depth = 0): string {
   if (depth > MAX_LINK_DEPTH) return absolutePath;
   try {
+    // The C library's realpath: about half the time of Node's own walk (a Bash tool judges every
+    // `PATH` directory when it is made).
+    return realpathSync.native(absolutePath);
+  } catch {
+    // Missing, or a system where the native call cannot answer (musl without /proc): Node's walk.
+  }
+  try {
     return realpathSync(absolutePath);
   } catch {
     // Missing: resolve the parent, then follow a dangling link where a write would land.

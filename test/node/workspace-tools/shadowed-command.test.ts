@@ -96,6 +96,19 @@ describe('attack: a workspace directory on PATH', () => {
     expect((await callTool(bash, { command: 'cat notes.md' })).check).toMatchObject({ message: expect.stringContaining('link to a program inside the workspace') });
   });
 
+  it('a PATH link pointed into the workspace after the tool was made, before its first command, is the workspace', async () => {
+    // The PATH is judged at the tool's first command (not when workspaceTools() made it).
+    await plant(path.join(work, 'bin', 'cat'));
+    await fs.mkdir(path.join(base, 'elsewhere'));
+    await fs.symlink(path.join(base, 'elsewhere'), path.join(base, 'linked-bin'));
+    const bash = bashWith(`${path.join(base, 'linked-bin')}:${systemPath}`);
+    await fs.rm(path.join(base, 'linked-bin'));
+    await fs.symlink(path.join(work, 'bin'), path.join(base, 'linked-bin'));
+    expect(await planModeDecision(bash, 'cat notes.md', work)).toBe('deny');
+    expect((await callTool(bash, { command: 'cat notes.md' })).check).toMatchObject({ behavior: 'ask', message: expect.stringContaining('inside the workspace') });
+    expect(await exists(marker)).toBe(false);
+  });
+
   it('plan mode: a program planted after the call was allowed is refused when it would run', async () => {
     const bash = bashWith(`${path.join(work, 'bin')}:${systemPath}`);
     expect(await planModeDecision(bash, 'ls', work)).toBe('allow');
