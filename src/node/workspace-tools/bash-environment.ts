@@ -37,8 +37,12 @@ export interface BashEnvironmentOptions {
 export function bashEnvironment(options: BashEnvironmentOptions): Record<string, string | undefined> {
   const patterns = [...DEFAULT_INHERITED_ENV, ...options.inheritEnv];
   const out: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(options.hostEnv)) {
-    if (value !== undefined && isInherited(name, patterns)) out[name] = value;
+  // The names first, and only the inherited values read: reading every value of `process.env`
+  // (each one a call into the C library's environment) cost three times as much.
+  for (const name of Object.keys(options.hostEnv)) {
+    if (!isInherited(name, patterns)) continue;
+    const value = options.hostEnv[name];
+    if (value !== undefined) out[name] = value;
   }
   for (const [name, value] of Object.entries(options.env)) {
     if (value === undefined) delete out[name];

@@ -11,14 +11,7 @@ const MAX_LINK_DEPTH = 40;
 export function realPathSync(absolutePath: string, depth = 0): string {
   if (depth > MAX_LINK_DEPTH) return absolutePath;
   try {
-    // The C library's realpath: about half the time of Node's own walk (a Bash tool judges every
-    // `PATH` directory when it is made).
-    return realpathSync.native(absolutePath);
-  } catch {
-    // Missing, or a system where the native call cannot answer (musl without /proc): Node's walk.
-  }
-  try {
-    return realpathSync(absolutePath);
+    return existingRealPath(absolutePath);
   } catch {
     // Missing: resolve the parent, then follow a dangling link where a write would land.
   }
@@ -31,4 +24,18 @@ export function realPathSync(absolutePath: string, depth = 0): string {
     // does not exist
   }
   return candidate;
+}
+
+/**
+ * The real path of an existing path, from the C library's `realpath` (about half the time of
+ * Node's own walk: a Bash tool judges every `PATH` directory), or from Node's walk where the
+ * native call cannot answer (musl without /proc).
+ * @throws the walk's error (`ENOENT`, …) when the path does not exist.
+ */
+export function existingRealPath(absolutePath: string): string {
+  try {
+    return realpathSync.native(absolutePath);
+  } catch {
+    return realpathSync(absolutePath);
+  }
 }

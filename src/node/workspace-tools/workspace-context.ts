@@ -1,4 +1,5 @@
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { existingRealPath } from './real-path-sync.js';
 import path from 'node:path';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import { bashEnvironment } from './bash-environment.js';
@@ -30,7 +31,7 @@ export interface WorkspaceContext {
 function realDirectory(option: string, directory: string): string {
   let real: string;
   try {
-    real = realpathSync(path.resolve(directory));
+    real = existingRealPath(path.resolve(directory));
   } catch (cause) {
     throw new ConfigurationError(`workspaceTools: ${option} ${JSON.stringify(directory)} does not exist; pass an existing directory.`, { cause });
   }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { realPathSync } from '../../../src/node/workspace-tools/real-path-sync.js';
+import { existingRealPath, realPathSync } from '../../../src/node/workspace-tools/real-path-sync.js';
 import { makeTempDir } from './helpers.js';
 
 let base: string;
@@ -34,5 +34,17 @@ describe('realPathSync', () => {
     });
     for (const [asked, real] of cases()) expect(realPathSync(asked!)).toBe(real);
     expect(native).toHaveBeenCalled();
+  });
+});
+
+describe('existingRealPath', () => {
+  it('follows links to an existing path, and throws the walk\'s ENOENT for a missing one, also when the C library call cannot answer', () => {
+    expect(existingRealPath(path.join(base, 'link', 'inner'))).toBe(path.join(base, 'target', 'inner'));
+    expect(() => existingRealPath(path.join(base, 'dangling'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
+    vi.spyOn(fs.realpathSync, 'native').mockImplementation(() => {
+      throw Object.assign(new Error('ENOSYS: function not implemented, realpath'), { code: 'ENOSYS' });
+    });
+    expect(existingRealPath(path.join(base, 'link', 'inner'))).toBe(path.join(base, 'target', 'inner'));
+    expect(() => existingRealPath(path.join(base, 'nothing-here'))).toThrow(expect.objectContaining({ code: 'ENOENT' }));
   });
 });
