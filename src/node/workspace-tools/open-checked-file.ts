@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, readlinkSync } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
@@ -21,7 +21,10 @@ const FLAGS: Record<OpenMode, number> = {
 export async function realPathOfOpenFile(handle: FileHandle, openedPath: string): Promise<string | undefined> {
   if (process.platform === 'linux') {
     try {
-      return await fs.readlink(`/proc/self/fd/${handle.fd}`);
+      // Synchronous: /proc answers from the kernel's own tables, never from the file's file
+      // system (it cannot hang on a network mount), and a trip through libuv's thread pool costs
+      // more than the call.
+      return readlinkSync(`/proc/self/fd/${handle.fd}`);
     } catch {
       // /proc not mounted: fall through to the inode comparison
     }

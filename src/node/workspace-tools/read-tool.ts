@@ -69,6 +69,7 @@ export function createReadTool(context: WorkspaceContext): Tool<ReadInput> {
           maxLineChars: MAX_LINE_CHARS,
           maxImageBytes: MAX_IMAGE_BYTES,
           maxWholeBytes: MAX_EDITABLE_BYTES,
+          knownSize: stat.size,
           signal,
         }).catch((error: unknown) => {
           if (signal.aborted) return undefined;

@@ -107,3 +107,57 @@ describe('the Read tool', () => {
     expect(result).toMatchObject({ isError: true, text: 'Reading text.txt was interrupted.' });
   });
 });
+
+/** A handle over `text` whose reads return at most `most` bytes (as procfs and sysfs answer), counting the reads. */
+function shortReadsHandle(text: string, most: number) {
+  const bytes = Buffer.from(text);
+  let reads = 0;
+  const handle = {
+    read: async (buffer: Buffer, offset: number, length: number, position: number) => {
+      reads++;
+      const bytesRead = Math.max(0, Math.min(length, most, bytes.length - position));
+      bytes.copy(buffer, offset, position, position + bytesRead);
+      return { bytesRead, buffer };
+    },
+  } as unknown as FileHandle;
+  return { handle, reads: () => reads };
+}
+
+describe('readFileWindow and the size known when the file was opened', () => {
+  const text = Array.from({ length: 8 }, (_, index) => `line ${index + 1}`).join('\n');
+  const whole = { ...options, maxLines: 100 };
+
+  it('a short read past the known size is the end: no read only to find nothing', async () => {
+    const known = fakeHandle(text.length, (position) => text.charCodeAt(position));
+    const window = await readFileWindow(known.handle, { ...whole, knownSize: text.length });
+    expect(known.reads()).toBe(1);
+    const unknown = fakeHandle(text.length, (position) => text.charCodeAt(position));
+    expect(await readFileWindow(unknown.handle, whole)).toEqual(window);
+    expect(unknown.reads()).toBe(2);
+    expect(window.lines).toHaveLength(8);
+    expect(window.sha256).toBeDefined();
+  });
+
+  it('short reads before the known size (a file system answering in pieces) go on to the end, and the hash is of it all', async () => {
+    const { handle, reads } = shortReadsHandle(text, 10);
+    const window = await readFileWindow(handle, { ...whole, knownSize: text.length });
+    expect(window.lines.join('\n')).toBe(text);
+    expect(reads()).toBe(Math.ceil(text.length / 10));
+    const { handle: plain } = shortReadsHandle(text, 1_000);
+    expect((await readFileWindow(plain, whole)).sha256).toBe(window.sha256);
+  });
+
+  it('a size of 0 (procfs, sysfs) reads until a read returns nothing, whatever the reads return', async () => {
+    const { handle, reads } = shortReadsHandle(text, 10);
+    const window = await readFileWindow(handle, { ...whole, knownSize: 0 });
+    expect(window.lines.join('\n')).toBe(text);
+    expect(reads()).toBe(Math.ceil(text.length / 10) + 1);
+  });
+
+  it('a file that grew after it was opened is read to the end of what it holds at the read', async () => {
+    const grown = `${text}\nline 9`;
+    const { handle } = shortReadsHandle(grown, 1_000);
+    const window = await readFileWindow(handle, { ...whole, knownSize: text.length });
+    expect(window.lines.at(-1)).toBe('line 9');
+  });
+});
