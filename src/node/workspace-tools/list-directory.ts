@@ -1,4 +1,4 @@
-import { constants, existsSync, type Dirent } from 'node:fs';
+import { constants, existsSync, readlinkSync, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 
 /** What {@link listDirectory} found: the entries, or why there are none. */
@@ -30,7 +30,9 @@ export async function listDirectory(directory: string): Promise<DirectoryListing
     if (HAS_PROC_FD) {
       handle = await fs.open(directory, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
       const opened = `/proc/self/fd/${handle.fd}`;
-      if ((await fs.readlink(opened)) !== directory) return { ok: false, reason: 'changed' };
+      // Synchronous: /proc answers from the kernel's tables (it cannot hang on a network mount),
+      // and a trip through libuv's thread pool costs more than the call, once per directory walked.
+      if (readlinkSync(opened) !== directory) return { ok: false, reason: 'changed' };
       entries = await fs.readdir(opened, { withFileTypes: true, encoding: 'buffer' });
     } else {
       entries = await fs.readdir(directory, { withFileTypes: true, encoding: 'buffer' });
