@@ -8,6 +8,7 @@
 // `BENCH_BASE=<other build's dist/ folder>` measures that build too, alternated run by run;
 // `BENCH_TOOLS=Read,Glob` measures only those tools.
 // Info rows: the issue sets no goal on them.
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,7 @@ const calls = {
   Glob: () => ({ pattern: '*.md' }),
   Grep: () => ({ pattern: 'paragraph', output_mode: 'content' }),
   // A Read first (Edit needs the file read), then edits that swap a word back and forth.
+  Bash: () => ({ command: 'ls' }),
   Edit: (index) => (index === 0 ? { file_path: file } : { file_path: file, old_string: index % 2 ? 'Title' : 'Heading', new_string: index % 2 ? 'Heading' : 'Title' }),
 };
 
@@ -63,6 +65,7 @@ const bare = {
   },
   Glob: async () => (await fs.promises.readdir(dir)).filter((name) => name.endsWith('.md')),
   Grep: async () => (await fs.promises.readFile(file, 'utf8')).split('\n').filter((line) => line.includes('paragraph')),
+  Bash: () => new Promise((resolve, reject) => execFile('/bin/bash', ['-c', 'ls'], { cwd: dir }, (error, stdout) => (error ? reject(error) : resolve(stdout)))),
   Edit: async () => {
     const text = await fs.promises.readFile(file, 'utf8');
     await fs.promises.writeFile(file, text.includes('Title') ? text.replace('Title', 'Heading') : text.replace('Heading', 'Title'));

@@ -16,6 +16,13 @@ export interface CommandMarks {
    * before it is none of the command's, and is not looked at further.
    */
   startedAt: number | undefined;
+  /**
+   * The system's fork count ({@link forkCount}) read before the shell was started: with it, a
+   * scan reads only the processes whose pid was given out since the shell's (see
+   * {@link pidsSince}), not every process of the machine.
+   * @default undefined (every process is looked at)
+   */
+  forksBefore?: number | undefined;
 }
 
 /** Most scans: a process that forks while being killed is caught by the next one. */
@@ -85,6 +92,80 @@ export function outputPipesOf(pid: number | undefined): string[] {
   return pipes;
 }
 
+/** The integer `pattern` captures in `text`, or `undefined`. */
+function numberAfter(text: string, pattern: RegExp): number | undefined {
+  const match = pattern.exec(text);
+  const value = match ? Number(match[1]) : Number.NaN;
+  return Number.isSafeInteger(value) ? value : undefined;
+}
+
+function readNumber(file: string, pattern: RegExp): number | undefined {
+  try {
+    return numberAfter(readFileSync(file, 'latin1'), pattern);
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many processes and threads the system has created since it booted (`processes` in /proc/stat), on Linux; else `undefined`. */
+export function forkCount(): number | undefined {
+  return process.platform === 'linux' ? readNumber('/proc/stat', /^processes (\d+)$/m) : undefined;
+}
+
+/** Where the kernel starts giving out pids again after `pid_max`. */
+const RESERVED_PIDS = 300;
+
+/** What {@link pidsSince} works from, all read off /proc. */
+export interface PidWindow {
+  /** The shell's pid. */
+  shellPid: number;
+  /** {@link forkCount} before the shell started. */
+  forksBefore: number;
+  /** {@link forkCount} now. */
+  forksNow: number;
+  /** The last pid given out in this pid namespace (the last field of /proc/loadavg). */
+  lastPid: number;
+  /** /proc/sys/kernel/pid_max. */
+  pidMax: number;
+  /** How many processes are alive now. */
+  alive: number;
+}
+
+/**
+ * Which pids can belong to a process started since the shell: pids are given out in turn,
+ * wrapping at `pid_max`, so those from the shell's up to the last one given out. Only when that is
+ * sure; else `undefined` (look at every process):
+ * - the fork count must have moved (by the shell, at least): a system that reports a fixed count
+ *   (a sandbox's made-up /proc) tells nothing;
+ * - fewer pids can have been given out than it takes to come round again to the shell's (forks,
+ *   plus the pids skipped because they are in use, under half of `pid_max`);
+ * - the last pid must be reachable from the shell's within as many steps.
+ * A process older than the shell may hold a pid in the window (an earlier lap's): the start time
+ * check passes over it.
+ */
+export function pidsSince(window: PidWindow): ((pid: number) => boolean) | undefined {
+  const { shellPid, forksBefore, forksNow, lastPid, pidMax, alive } = window;
+  const forks = forksNow - forksBefore;
+  if (![shellPid, forksBefore, forksNow, lastPid, pidMax, alive].every(Number.isSafeInteger) || forks < 1) return undefined;
+  const steps = forks + alive;
+  if (steps >= pidMax / 2) return undefined;
+  const wrapped = lastPid < shellPid;
+  // Past pid_max the count starts again at 300 (the kernel's RESERVED_PIDS).
+  const distance = wrapped ? pidMax - shellPid + Math.max(0, lastPid - RESERVED_PIDS) : lastPid - shellPid;
+  if (distance > steps) return undefined;
+  return wrapped ? (pid) => pid >= shellPid || pid <= lastPid : (pid) => pid >= shellPid && pid <= lastPid;
+}
+
+/** {@link pidsSince} for this scan, from /proc; `undefined` when /proc does not tell. */
+function scanWindow(marks: CommandMarks, alive: number): ((pid: number) => boolean) | undefined {
+  if (marks.forksBefore === undefined) return undefined;
+  const forksNow = forkCount();
+  const lastPid = readNumber('/proc/loadavg', /(\d+)\s*$/);
+  const pidMax = readNumber('/proc/sys/kernel/pid_max', /^(\d+)/);
+  if (forksNow === undefined || lastPid === undefined || pidMax === undefined) return undefined;
+  return pidsSince({ shellPid: marks.sessionId, forksBefore: marks.forksBefore, forksNow, lastPid, pidMax, alive });
+}
+
 /**
  * Kills (SIGKILL) the processes a Bash call started that left its process group, so that the
  * group kill missed them: a job started under `set -m`, a `setsid` or `setpgid` daemon. On Linux
@@ -92,6 +173,9 @@ export function outputPipesOf(pid: number | undefined): string[] {
  * the call's mark, and processes holding the call's output pipes, until a scan finds none. A
  * process that leaves the session, scrubs its environment and closes its output escapes: a
  * best effort, not a sandbox (run untrusted work in a container). Elsewhere it does nothing.
+ * With `forksBefore`, a scan reads only the processes whose pid was given out since the shell's
+ * ({@link pidsSince}) where /proc makes that sure: a machine with thousands of processes costs
+ * a Bash call a few reads instead of thousands.
  * @returns how many processes were killed.
  */
 export function killEscapedProcesses(marks: CommandMarks): number {
@@ -104,9 +188,13 @@ export function killEscapedProcesses(marks: CommandMarks): number {
     } catch {
       return killed;
     }
+    const pids = entries.filter((entry) => /^\d+$/.test(entry));
+    // Read after the listing: a process started in between has a pid past the last one read, and
+    // is found by the next round (a round that kills something is followed by another).
+    const since = scanWindow(marks, pids.length);
     let found = 0;
-    for (const pid of entries) {
-      if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    for (const pid of pids) {
+      if (Number(pid) === process.pid || (since !== undefined && !since(Number(pid)))) continue;
       const status = statusOf(pid);
       if (status === undefined || (marks.startedAt !== undefined && status.startedAt < marks.startedAt)) continue;
       if (status.session !== marks.sessionId && !carriesMark(pid, marks.environmentMark) && !holdsPipe(pid, marks.pipes)) continue;

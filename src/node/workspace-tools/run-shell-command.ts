@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { killEscapedProcesses, outputPipesOf, startTimeOf } from './kill-escaped-processes.js';
+import { forkCount, killEscapedProcesses, outputPipesOf, startTimeOf } from './kill-escaped-processes.js';
 import { BoundedText } from './truncate-output.js';
 
 /** The variable that marks every process a Bash call starts (see `killEscapedProcesses`). */
@@ -54,6 +54,8 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<ShellC
   if (options.signal.aborted) return Promise.resolve({ ...result, aborted: true });
 
   const environmentMark = `${COMMAND_MARK_VARIABLE}=${randomUUID()}`;
+  // Before the shell exists: every process the command starts is counted after this.
+  const forksBefore = forkCount();
   return new Promise((resolve) => {
     const child = spawn(options.shell, ['-c', options.command], {
       cwd: options.cwd,
@@ -75,7 +77,7 @@ export function runShellCommand(options: RunShellCommandOptions): Promise<ShellC
       } catch {
         // ESRCH: the group is already gone
       }
-      killEscapedProcesses({ sessionId: child.pid, environmentMark, pipes, startedAt });
+      killEscapedProcesses({ sessionId: child.pid, environmentMark, pipes, startedAt, forksBefore });
     };
     const finish = () => {
       if (finished) return;

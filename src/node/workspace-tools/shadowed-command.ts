@@ -50,7 +50,8 @@ export function commandSearchPath(pathValue: string | undefined, boundary: Works
 
 function isProgram(file: string): boolean {
   try {
-    if (!statSync(file).isFile()) return false;
+    // Most PATH directories do not have the name: no error made for each of them.
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return false;
     accessSync(file, constants.X_OK);
     return true;
   } catch {
