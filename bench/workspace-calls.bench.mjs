@@ -1,7 +1,6 @@
 // Issue 16: the CPU a workspace tool call costs. A model turn costs the loop a few microseconds;
 // a Read, Glob, Grep or Edit call costs hundreds (a Bash call milliseconds), most of it in file
-// system calls, process spawns and the trips
-// through libuv's thread pool they take. Measured as process CPU time (`process.cpuUsage`: every
+// system calls, process spawns and the trips through libuv's thread pool they take. Measured as process CPU time (`process.cpuUsage`: every
 // thread, so the thread pool and Grep's regex worker count) per call, over runs of 20 calls of one
 // tool on a 1 KB file in a one-file workspace, the turns included. Beside each, a bare Node
 // version of the same work (what a host writing the tool by hand, with no checks, would do).
