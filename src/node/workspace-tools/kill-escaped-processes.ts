@@ -189,8 +189,9 @@ export function killEscapedProcesses(marks: CommandMarks): number {
       return killed;
     }
     const pids = entries.filter((entry) => /^\d+$/.test(entry));
-    // Read after the listing: a process started in between has a pid past the last one read, and
-    // is found by the next round (a round that kills something is followed by another).
+    // Read after the listing, so the last pid given out covers every listed process. One started
+    // after the listing is in neither, as before: the next round finds it (a round that kills
+    // something is followed by another).
     const since = scanWindow(marks, pids.length);
     let found = 0;
     for (const pid of pids) {
