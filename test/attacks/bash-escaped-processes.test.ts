@@ -39,6 +39,8 @@ const ESCAPES: Array<[string, string]> = [
   ['setsid with its output sent away', 'setsid sh -c \'echo $$ > pids.txt; exec sleep 300\' > /dev/null 2>&1 < /dev/null & until [ -s pids.txt ]; do sleep 0.01; done; echo started'],
   ['nohup setsid, double fork', '( nohup setsid sh -c \'echo $$ > pids.txt; exec sleep 300\' > /dev/null 2>&1 & ); until [ -s pids.txt ]; do sleep 0.01; done; echo started'],
   ['env -i setsid, output kept on the pipe (no mark, another session)', 'env -i /usr/bin/setsid /bin/sh -c \'echo $$ > pids.txt; exec sleep 300\' & until [ -s pids.txt ]; do sleep 0.01; done; echo started'],
+  // Hundreds of pids given out before the daemon's: the scan's window (pids since the shell's) still holds it.
+  ['setsid after 300 other processes came and went', 'for i in $(seq 300); do /bin/true; done; setsid sh -c \'echo $$ > pids.txt; exec sleep 300\' > /dev/null 2>&1 < /dev/null & until [ -s pids.txt ]; do sleep 0.01; done; echo started'],
   ['perl setpgid', 'perl -e \'setpgrp(0,0); open(F, ">pids.txt"); print F "$$\\n"; close F; close STDOUT; close STDERR; sleep 300\' & until [ -s pids.txt ]; do sleep 0.01; done; echo started'],
 ];
 
