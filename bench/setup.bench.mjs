@@ -8,8 +8,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { base, loadBuilds } from './lib/builds.mjs';
 import { environmentHeader, fullRun } from './lib/environment.mjs';
 import { fakeModel, toolUses } from './lib/fake-model.mjs';
 import { median } from './lib/stats.mjs';
@@ -18,9 +18,7 @@ import { renderTable } from './lib/table.mjs';
 const started = performance.now();
 const ROUNDS = fullRun ? 15 : 7;
 const BATCH = 200;
-const base = process.env.BENCH_BASE;
-const load = async (dist) => ({ lib: await import(pathToFileURL(path.join(dist, 'index.js')).href), node: await import(pathToFileURL(path.join(dist, 'node', 'index.js')).href) });
-const builds = { this: await load(path.resolve('dist')), ...(base ? { base: await load(path.resolve(base)) } : {}) };
+const builds = await loadBuilds();
 const cwd = mkdtempSync(path.join(tmpdir(), 'bench-setup-'));
 
 /** A model that answers `Done.` after its first answer (`first`), or at once. */

@@ -6,8 +6,7 @@ import { prepareOutput } from '../loop/structured-output.js';
 import type { Model } from '../model/model.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { VerifyPlanOnCompletionOptions } from '../runtime/agent-options.js';
-import { randomLowercaseId } from '../ids/random-id.js';
-import { BUILTIN_AGENTS, buildSubagentCore, createAgentTools, runSubagent, subagentLimiterOf } from '../subagents/index.js';
+import { BUILTIN_AGENTS, buildSubagentCore, createAgentTools, newAgentId, runSubagent, subagentLimiterOf } from '../subagents/index.js';
 import type { ToolRunContext } from '../tools/types.js';
 import { Agent, coreOfAgent, workBesideAgent } from './agent.js';
 import { isModel } from './validate-agent-options.js';
@@ -16,8 +15,6 @@ import { beginSubagent } from '../subagents/begin-subagent.js';
 import { verifierFailure, verifierNotStarted } from './verifier-failure.js';
 import { sha256 } from '@noble/hashes/sha2';
 import { builtOnFirstUse } from '../tools/built-on-first-use.js';
-
-const newId = () => randomLowercaseId(12);
 
 /** The verdict's shape, as the verifier must answer. */
 const planVerificationSchema = builtOnFirstUse(() =>
@@ -103,8 +100,8 @@ async function runVerifier(core: AgentCore, plan: string, options: { model?: Mod
     parent: core,
     subagentType: 'verify',
     definition,
-    agentId: newId(),
-    parentToolUseId: `verify_${newId()}`,
+    agentId: newAgentId(),
+    parentToolUseId: `verify_${newAgentId()}`,
     depthLeft: 0,
     background: false,
     agentTools: (self, left) => createAgentTools(self, { agents: {} }, left),

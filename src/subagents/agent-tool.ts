@@ -18,8 +18,8 @@ import { noteSubagentStarted } from '../loop/open-subagents.js';
 import { subagentLimiterOf } from './subagent-limiter.js';
 import { createTaskOutputTool } from './task-output-tool.js';
 
-/** Subagent ids: 12 lower-case letters and digits, safe in plan file names (`{slug}-agent-{agentId}.md`). */
-const newAgentId = () => randomLowercaseId(12);
+/** A subagent id: 12 lower-case letters and digits, safe in plan file names (`{slug}-agent-{agentId}.md`). */
+export const newAgentId = (): string => randomLowercaseId(12);
 
 /** What the `Agent` tools of one agent share. */
 export interface AgentToolSettings {

@@ -81,14 +81,14 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
   // The PATH directories are judged (each one's real path: about 5 µs a directory) at the tool's
   // first command, not when it is made: an agent that never runs Bash does not pay for it.
   let judged: { searchPath: CommandSearchPath; readOnlyEnv: Record<string, string | undefined> } | undefined;
-  const judgedPath = () => {
-    if (judged) return judged;
+  const judgePath = () => {
     const searchPath = commandSearchPath(env.PATH, boundary);
     // What a read-only command starts in its turn (a git driver of the user's configuration, `diff`)
     // is looked up only in the PATH entries outside the workspace.
     const trustedPath = trustedSearchPath(searchPath, env.PATH);
-    return (judged = { searchPath, readOnlyEnv: gitReadOnlyEnvironment(trustedPath === undefined ? env : { ...env, PATH: trustedPath }) });
+    return { searchPath, readOnlyEnv: gitReadOnlyEnvironment(trustedPath === undefined ? env : { ...env, PATH: trustedPath }) };
   };
+  const judgedPath = () => (judged ??= judgePath());
   // Read-only only when every part is on the list and every name it runs is the system's program,
   // not one a workspace directory on PATH (or a relative PATH entry) puts in its place.
   const classify = (command: string): BashCommandClassification & { shadowed?: true } => {

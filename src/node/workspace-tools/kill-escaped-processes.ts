@@ -92,19 +92,16 @@ export function outputPipesOf(pid: number | undefined): string[] {
   return pipes;
 }
 
-/** The integer `pattern` captures in `text`, or `undefined`. */
-function numberAfter(text: string, pattern: RegExp): number | undefined {
-  const match = pattern.exec(text);
-  const value = match ? Number(match[1]) : Number.NaN;
-  return Number.isSafeInteger(value) ? value : undefined;
-}
-
+/** The integer `pattern` captures in `file`, or `undefined` (no such file, no match). */
 function readNumber(file: string, pattern: RegExp): number | undefined {
+  let match: RegExpExecArray | null;
   try {
-    return numberAfter(readFileSync(file, 'latin1'), pattern);
+    match = pattern.exec(readFileSync(file, 'latin1'));
   } catch {
     return undefined;
   }
+  const value = match ? Number(match[1]) : Number.NaN;
+  return Number.isSafeInteger(value) ? value : undefined;
 }
 
 /** How many processes and threads the system has created since it booted (`processes` in /proc/stat), on Linux; else `undefined`. */

@@ -83,6 +83,7 @@ export async function readFileWindow(handle: FileHandle, options: ReadFileWindow
   };
   // Not zeroed: only the bytes each read wrote (`subarray(0, bytesRead)`) are ever looked at.
   const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  const knownSize = options.knownSize ?? 0;
   const window: FileWindow = { sha256: undefined, totalLines: 0, partial: false, lines: [], stoppedByBytes: false, binary: false, notUtf8: false, image: undefined };
   const imageChunks: Buffer[] = [];
   let collecting = true;
@@ -161,7 +162,7 @@ export async function readFileWindow(handle: FileHandle, options: ReadFileWindow
       break;
     }
     // A short read of a regular file past the size it had when opened: its end.
-    if (bytesRead < CHUNK_BYTES && options.knownSize !== undefined && options.knownSize > 0 && position >= options.knownSize) break;
+    if (bytesRead < CHUNK_BYTES && knownSize > 0 && position >= knownSize) break;
   }
   if (!window.binary && !window.partial) {
     validate();

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
-import { existingRealPath } from './real-path-sync.js';
 import path from 'node:path';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import { bashEnvironment } from './bash-environment.js';
+import { existingRealPath } from './real-path-sync.js';
 import { DEFAULT_CHECKPOINT_MAX_BYTES, DEFAULT_CHECKPOINT_MAX_FILE_BYTES } from '../../tools/file-checkpoints.js';
 import { validateWorkspaceToolsOptions } from '../validate-workspace-tools-options.js';
 import { WorkspaceBoundary } from './workspace-boundary.js';
