@@ -153,6 +153,9 @@ export {
 export {
   mcpToolName,
   MCP_TOOL_PREFIX,
+  sharedMcpServer,
+  type SharedMcpServer,
+  type SharedMcpServerOptions,
   type McpServerConfig,
   type McpServerConfigBase,
   type McpHttpServerConfig,

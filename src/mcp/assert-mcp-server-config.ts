@@ -5,35 +5,35 @@ import { assertMcpServerName } from './mcp-tool-name.js';
 
 const TYPES = ['http', 'sdk', 'stdio', 'transport'];
 
-
-function positive(name: string, field: string, value: unknown): void {
+function positive(path: string, field: string, value: unknown): void {
   if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS)) {
     throw new ConfigurationError(
-      `createAgent: mcpServers.${name}.${field} must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days: a timer fires at once past it), got ${JSON.stringify(value)}.`,
+      `${path}.${field} must be a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days: a timer fires at once past it), got ${JSON.stringify(value)}.`,
     );
   }
 }
 
 /**
- * Checks one `mcpServers` entry before anything connects.
+ * Checks one MCP server configuration before anything connects.
+ * @param path - names the configuration in the messages: the `mcpServers` entry by default.
  * @throws ConfigurationError naming the server, the bad field and the fix.
  */
-export function assertMcpServerConfig(name: string, config: McpServerConfig): void {
+export function assertMcpServerConfig(name: string, config: McpServerConfig, path = `createAgent: mcpServers.${name}`): void {
   assertMcpServerName(name);
   const type = (config as { type?: unknown } | undefined)?.type;
   if (typeof config !== 'object' || config === null || !TYPES.includes(type as string)) {
     throw new ConfigurationError(
-      `createAgent: mcpServers.${name} needs a type of 'http' ({ type: 'http', url }), 'sdk' ({ type: 'sdk', server }), 'stdio' (stdioMcpServer({ command }) from agent-harness/node) or 'transport' ({ type: 'transport', transport: () => ... }); got ${JSON.stringify(type)}.`,
+      `${path} needs a type of 'http' ({ type: 'http', url }), 'sdk' ({ type: 'sdk', server }), 'stdio' (stdioMcpServer({ command }) from agent-harness/node), 'transport' ({ type: 'transport', transport: () => ... })${path.startsWith('createAgent') ? ', or be a shared server (sharedMcpServer())' : ''}; got ${JSON.stringify(type)}.`,
     );
   }
-  positive(name, 'toolTimeoutMs', config.toolTimeoutMs);
-  positive(name, 'maxTotalTimeoutMs', config.maxTotalTimeoutMs);
-  positive(name, 'connectTimeoutMs', config.connectTimeoutMs);
-  positive(name, 'reconnect.initialDelayMs', config.reconnect?.initialDelayMs);
-  positive(name, 'reconnect.maxDelayMs', config.reconnect?.maxDelayMs);
+  positive(path, 'toolTimeoutMs', config.toolTimeoutMs);
+  positive(path, 'maxTotalTimeoutMs', config.maxTotalTimeoutMs);
+  positive(path, 'connectTimeoutMs', config.connectTimeoutMs);
+  positive(path, 'reconnect.initialDelayMs', config.reconnect?.initialDelayMs);
+  positive(path, 'reconnect.maxDelayMs', config.reconnect?.maxDelayMs);
   const attempts = config.reconnect?.maxAttempts;
   if (attempts !== undefined && !(Number.isInteger(attempts) && attempts >= 0)) {
-    throw new ConfigurationError(`createAgent: mcpServers.${name}.reconnect.maxAttempts must be an integer of 0 or more, got ${JSON.stringify(attempts)}.`);
+    throw new ConfigurationError(`${path}.reconnect.maxAttempts must be an integer of 0 or more, got ${JSON.stringify(attempts)}.`);
   }
   switch (config.type) {
     case 'http': {
@@ -44,30 +44,30 @@ export function assertMcpServerConfig(name: string, config: McpServerConfig): vo
         url = undefined;
       }
       if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-        throw new ConfigurationError(`createAgent: mcpServers.${name}.url must be an http(s) URL of the server's MCP endpoint, got ${JSON.stringify(config.url)}.`);
+        throw new ConfigurationError(`${path}.url must be an http(s) URL of the server's MCP endpoint, got ${JSON.stringify(config.url)}.`);
       }
       return;
     }
     case 'sdk': {
       const server = config.server as unknown;
       if (typeof server !== 'function' && typeof (server as { connect?: unknown } | null)?.connect !== 'function') {
-        throw new ConfigurationError(`createAgent: mcpServers.${name}.server must be an MCP server object (new McpServer(...) from @modelcontextprotocol/sdk) or a function that makes one.`);
+        throw new ConfigurationError(`${path}.server must be an MCP server object (new McpServer(...) from @modelcontextprotocol/sdk) or a function that makes one.`);
       }
       return;
     }
     case 'stdio':
       if (typeof config.command !== 'string' || config.command === '') {
-        throw new ConfigurationError(`createAgent: mcpServers.${name}.command must name the program to start, e.g. 'node'.`);
+        throw new ConfigurationError(`${path}.command must name the program to start, e.g. 'node'.`);
       }
       if (typeof config.transport !== 'function') {
         throw new ConfigurationError(
-          `createAgent: mcpServers.${name} is a stdio server, which needs Node's child processes: create it with stdioMcpServer({ command: ${JSON.stringify(config.command)}, args }) from agent-harness/node.`,
+          `${path} is a stdio server, which needs Node's child processes: create it with stdioMcpServer({ command: ${JSON.stringify(config.command)}, args }) from agent-harness/node.`,
         );
       }
       return;
     case 'transport':
       if (typeof config.transport !== 'function') {
-        throw new ConfigurationError(`createAgent: mcpServers.${name}.transport must be a function that makes a new MCP transport.`);
+        throw new ConfigurationError(`${path}.transport must be a function that makes a new MCP transport.`);
       }
       return;
   }

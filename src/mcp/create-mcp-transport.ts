@@ -34,7 +34,7 @@ export async function createMcpTransport(name: string, config: McpServerConfig):
         await server.connect(serverSide);
       } catch (cause) {
         throw new McpConnectionError(
-          `The in-process MCP server "${name}" could not be connected: ${describeThrown(cause)}. A server object serves one connection at a time; when several agents or forks use it, pass a function that makes one: { type: 'sdk', server: () => createServer() }.`,
+          `The in-process MCP server "${name}" could not be connected: ${describeThrown(cause)}. A server object serves one connection at a time; when several agents or forks use it, pass a function that makes one: { type: 'sdk', server: () => createServer() }, or share one connection between them: sharedMcpServer({ name, server: { type: 'sdk', server } }).`,
           { server: name, cause },
         );
       }

@@ -66,15 +66,28 @@ export class McpConnection {
   #closed = false;
   /** The tool listing under way after a change announcement, if any (see `#refreshTools`). */
   #refreshing: ToolRefresh | undefined;
+  /** The server's tools as last listed (kept through a lost connection), once it has listed them. */
+  tools: McpToolInfo[] | undefined;
+  /** Who closes the connection, for the error of a call made after it is closed. */
+  readonly #closedBy: string;
 
-  constructor(name: string, config: McpServerConfig, listener: McpConnectionListener) {
+  /**
+   * @param closedBy - says what closed the connection and how to get a new one, for the error of
+   *   a call made after it (the agent's own connection by default).
+   */
+  constructor(name: string, config: McpServerConfig, listener: McpConnectionListener, closedBy = 'was closed with the agent; create a new agent to use it again') {
     this.name = name;
     this.config = config;
     this.#listener = listener;
+    this.#closedBy = closedBy;
   }
 
-  /** Connects for the first time; a failure leaves the server `failed` (or `needs-auth`). Never throws. */
+  /**
+   * Connects (for the first time, or again after it `failed`); a failure leaves the server
+   * `failed` (or `needs-auth`). An attempt under way is joined, not doubled. Never throws.
+   */
   connect(): Promise<void> {
+    if (this.#closed || this.#connected) return Promise.resolve();
     return this.#tryConnect('fail');
   }
 
@@ -126,7 +139,7 @@ export class McpConnection {
   }
 
   async #usableClient(signal: AbortSignal): Promise<Client> {
-    if (this.#closed) throw new McpConnectionError(`The MCP server "${this.name}" was closed with the agent; create a new agent to use it again.`, { server: this.name });
+    if (this.#closed) throw new McpConnectionError(`The MCP server "${this.name}" ${this.#closedBy}.`, { server: this.name });
     if (this.#connected) return this.#connected.client;
     if (this.#timer) {
       clearTimeout(this.#timer);
@@ -182,7 +195,7 @@ export class McpConnection {
     this.#connected = connected;
     this.#failures = 0;
     this.serverInfo = connected.serverInfo;
-    this.#listener.onTools(this, connected.tools);
+    this.#listed(connected.tools);
     if (changedWhileConnecting) {
       await this.#refreshTools(connected.client);
       // Lost or closed meanwhile: that path has set the status.
@@ -254,7 +267,7 @@ export class McpConnection {
           try {
             const { listMcpTools } = loadClientCode.loaded ?? (await loadClientCode());
             const tools = await listMcpTools(client, { timeoutMs: this.config.connectTimeoutMs ?? 30_000 });
-            if (this.#connected?.client === client) this.#listener.onTools(this, tools);
+            if (this.#connected?.client === client) this.#listed(tools);
           } catch {
             // The old list stays; a broken connection shows up on the next call.
           }
@@ -265,6 +278,11 @@ export class McpConnection {
     })();
     this.#refreshing = refresh;
     return refresh.done;
+  }
+
+  #listed(tools: McpToolInfo[]): void {
+    this.tools = tools;
+    this.#listener.onTools(this, tools);
   }
 
   #setStatus(status: McpServerStatus, error: Error | undefined): void {

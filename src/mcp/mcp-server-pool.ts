@@ -6,6 +6,7 @@ import type { McpToolInfo } from './mcp-tool-info.js';
 import { mcpToolName } from './mcp-tool-name.js';
 import { mcpEndpoint, mcpToolDefinition } from './mcp-fingerprint.js';
 import { describeThrown } from '../errors/describe-thrown.js';
+import { isSharedMcpServer, type SharedMcpServer } from './shared-mcp-server.js';
 
 /** What the pool reports once the agent is running. */
 export interface McpServerPoolListener {
@@ -34,29 +35,60 @@ interface ServerTools {
 /**
  * The MCP servers of one agent: connects them all before the first request, turns their tools
  * into agent tools (named `mcp__<server>__<tool>`, in configuration order, then listing order),
- * tracks their states, and hands tools that arrive later to the agent as deferred tools.
+ * tracks their states, and hands tools that arrive later to the agent as deferred tools. A shared
+ * server (`sharedMcpServer()`) lends its connection: the agent attaches to it and detaches when
+ * it closes, and the connection stays open for the other agents.
  */
 export class McpServerPool {
   readonly #connections: McpConnection[];
+  /** The shared servers among them, by connection. */
+  readonly #shared = new Map<McpConnection, SharedMcpServer>();
   readonly #tools = new Map<string, ServerTools>();
   #listener: McpServerPoolListener | undefined;
   /** Set once the agent's tool list is fixed: tools made from then on are late. */
   #fixed = false;
+  #closed = false;
+  /** Ends `connectAll` when the agent closes while a shared connection is still connecting. */
+  readonly #closing: { promise: Promise<void>; resolve: () => void };
+  /**
+   * What the connections report to. Held here for the agent's life: a shared server holds it
+   * only weakly, so an agent dropped without `close()` does not stay alive through it.
+   */
+  readonly #connectionListener: McpConnectionListener = {
+    onChange: (connection) => {
+      if (!this.#detached(connection)) this.#listener?.onState(this.#state(connection));
+    },
+    onTools: (connection, tools) => {
+      if (!this.#detached(connection)) this.#onTools(connection, tools);
+    },
+  };
 
-  constructor(configs: Readonly<Record<string, McpServerConfig>>) {
-    const listener: McpConnectionListener = {
-      onChange: (connection) => this.#listener?.onState(this.#state(connection)),
-      onTools: (connection, tools) => this.#onTools(connection, tools),
-    };
+  constructor(configs: Readonly<Record<string, McpServerConfig | SharedMcpServer>>) {
+    let resolve!: () => void;
+    this.#closing = { promise: new Promise<void>((done) => (resolve = done)), resolve };
     this.#connections = Object.entries(configs).map(([name, config]) => {
       this.#tools.set(name, { byServerName: new Map(), hints: new Map(), taken: new Set(), listed: new Set(), skipped: new Map() });
-      return new McpConnection(name, config, listener);
+      if (!isSharedMcpServer(config)) return new McpConnection(name, config, this.#connectionListener);
+      const connection = config.attach(this.#connectionListener);
+      this.#shared.set(connection, config);
+      return connection;
     });
   }
 
-  /** Connects every server at once; resolves when each is connected or has failed. */
+  /**
+   * Connects every server at once; resolves when each is connected or has failed. A shared
+   * server already connected (or reconnecting) is not waited for: its tools as last listed are
+   * taken at once; one that failed before is tried again.
+   */
   async connectAll(): Promise<void> {
-    await Promise.all(this.#connections.map((connection) => connection.connect()));
+    const connecting = this.#connections.map((connection) => {
+      const shared = this.#shared.get(connection);
+      if (!shared) return connection.connect();
+      if (connection.tools) this.#onTools(connection, connection.tools);
+      return shared.connect();
+    });
+    // Closing the agent ends its own connections' attempts, but not a shared one's: it stops waiting.
+    await Promise.race([Promise.all(connecting), this.#closing.promise]);
   }
 
   /** The tools known so far, server by server in configuration order. */
@@ -78,19 +110,40 @@ export class McpServerPool {
     return this.#connections.map((connection) => this.#state(connection));
   }
 
-  /** Closes every connection (ending the processes of stdio servers). */
+  /**
+   * Closes the agent's own connections (ending the processes of stdio servers) and detaches from
+   * the shared ones, which stay open for other agents; the agent reports each server `closed`.
+   */
   async close(): Promise<void> {
-    await Promise.all(this.#connections.map((connection) => connection.close()));
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#closing.resolve();
+    await Promise.all(
+      this.#connections.map((connection) => {
+        const shared = this.#shared.get(connection);
+        if (!shared) return connection.close();
+        shared.detach(this.#connectionListener);
+        this.#listener?.onState(this.#state(connection));
+        return undefined;
+      }),
+    );
+  }
+
+  /** A shared connection this agent no longer uses (it closed): its news are not the agent's. */
+  #detached(connection: McpConnection): boolean {
+    return this.#closed && this.#shared.has(connection);
   }
 
   #state(connection: McpConnection): McpServerState {
     const server = this.#tools.get(connection.name)!;
     const tools = [...server.byServerName.entries()].filter(([name]) => server.listed.has(name)).map(([, tool]) => tool.name);
+    // A shared connection goes on after this agent closed; for the agent, the server is closed.
+    const closed = this.#detached(connection);
     return {
       name: connection.name,
       transport: connection.config.type,
-      status: connection.status,
-      ...(connection.error ? { error: connection.error.message } : {}),
+      status: closed ? 'closed' : connection.status,
+      ...(connection.error && !closed ? { error: connection.error.message } : {}),
       tools,
       skippedTools: [...server.skipped].map(([name, reason]) => ({ name, reason })),
       ...(connection.serverInfo ? { serverInfo: { ...connection.serverInfo } } : {}),

@@ -12,13 +12,14 @@ const SERVER_NAME = /^[A-Za-z0-9-]+(?:_[A-Za-z0-9-]+)*$/;
 const MAX_SERVER_NAME = 32;
 
 /**
- * Checks a key of `mcpServers`.
+ * Checks a key of `mcpServers` (or the name of a shared server).
+ * @param where - names the value in the message.
  * @throws ConfigurationError naming the bad name and the rule.
  */
-export function assertMcpServerName(name: string): void {
+export function assertMcpServerName(name: string, where = 'createAgent: mcpServers key'): void {
   if (!SERVER_NAME.test(name) || name.length > MAX_SERVER_NAME) {
     throw new ConfigurationError(
-      `createAgent: mcpServers key ${JSON.stringify(name)} is not a valid server name: use 1-${MAX_SERVER_NAME} letters, digits, "-" and single "_" (its tools are named mcp__<server>__<tool>), e.g. "github" or "notes-db".`,
+      `${where} ${JSON.stringify(name)} is not a valid server name: use 1-${MAX_SERVER_NAME} letters, digits, "-" and single "_" (its tools are named mcp__<server>__<tool>), e.g. "github" or "notes-db".`,
     );
   }
 }

@@ -6,7 +6,7 @@ import type { PlanStore } from '../plan/plan-store.js';
 import type { Tool } from '../tools/types.js';
 import type { ModelPrice } from '../model/pricing.js';
 import type { ServerTool } from '../tools/server-tool.js';
-import type { McpServerConfig } from '../mcp/index.js';
+import type { McpServerConfig, SharedMcpServer } from '../mcp/index.js';
 import type { Skill } from '../skills/index.js';
 import type { ToolSearchMode } from '../tool-search/index.js';
 import type { AgentSnapshot } from './snapshot.js';
@@ -63,11 +63,13 @@ export interface AgentOptions {
    * permission pipeline as any tool. `{ type: 'http', url, headers? }`, `{ type: 'sdk', server }`,
    * `{ type: 'transport', transport }`, or `stdioMcpServer({ command, args })` from
    * `agent-harness/node`. Connections open before the first request (`agent.ready`), reconnect
-   * with backoff, report `mcp-server-status` events, and close with `agent.close()`. Needs the
-   * optional peer dependency `@modelcontextprotocol/sdk`.
+   * with backoff, report `mcp-server-status` events, and close with `agent.close()`. A server
+   * made by `sharedMcpServer()` (given under its own name) lends one connection to every agent
+   * that names it, for hosts that make an agent per request: it is connected once, and stays
+   * open when an agent closes. Needs the optional peer dependency `@modelcontextprotocol/sdk`.
    * @default {} (no MCP servers)
    */
-  mcpServers?: Record<string, McpServerConfig>;
+  mcpServers?: Record<string, McpServerConfig | SharedMcpServer>;
   /**
    * Skills the model can load with the built-in `Skill` tool: their names and descriptions are
    * listed in the system prompt (fixed for the session), their instructions reach the

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { assertMcpServerConfig, McpServerPool, type McpServerConfig, type McpServerState } from '../mcp/index.js';
+import { assertMcpServerEntry, isSharedMcpServer, McpServerPool, type McpServerConfig, type McpServerState, type SharedMcpServer } from '../mcp/index.js';
 import { wellFormedText } from '../model/code-point-boundary.js';
 import type { TextBlock } from '../model/messages.js';
 import { createSkillTool, skillListing, skillProblem, type Skill } from '../skills/index.js';
@@ -9,7 +9,7 @@ import type { Tool } from '../tools/types.js';
 
 /** The options tool sources come from (a part of the agent's options). */
 export interface ToolSourceOptions {
-  mcpServers?: Readonly<Record<string, McpServerConfig>>;
+  mcpServers?: Readonly<Record<string, McpServerConfig | SharedMcpServer>>;
   skills?: readonly Skill[] | Promise<readonly Skill[]>;
 }
 
@@ -52,9 +52,13 @@ export function toolSourcesAreAsync(options: ToolSourceOptions): boolean {
 export function assertToolSourceOptions(options: ToolSourceOptions): void {
   if (options.mcpServers !== undefined) {
     if (typeof options.mcpServers !== 'object' || options.mcpServers === null || Array.isArray(options.mcpServers)) {
-      throw new ConfigurationError('createAgent: `mcpServers` must be an object of server configurations by name, e.g. { notes: { type: \'http\', url } }.');
+      throw new ConfigurationError('createAgent: `mcpServers` must be an object of server configurations (or shared servers) by name, e.g. { notes: { type: \'http\', url } }.');
     }
-    for (const [name, config] of Object.entries(options.mcpServers)) assertMcpServerConfig(name, config);
+    if (isSharedMcpServer(options.mcpServers)) {
+      const name = options.mcpServers.name;
+      throw new ConfigurationError(`createAgent: \`mcpServers\` is the shared server "${name}" itself; give it by name: mcpServers: { ${JSON.stringify(name)}: server }.`);
+    }
+    for (const [name, config] of Object.entries(options.mcpServers)) assertMcpServerEntry(name, config);
   }
   if (options.skills !== undefined && !isThenable(options.skills)) assertSkills(options.skills);
 }

@@ -5,7 +5,7 @@
  * `pending` (connecting for the first time), `connected`, `reconnecting` (after a lost
  * connection, with backoff), `failed` (could not connect; its tools answer with an error and a
  * call tries to connect again), `needs-auth` (the server wants authorization), `closed`
- * (`agent.close()`).
+ * (`agent.close()`, or the `close()` of a shared server: `sharedMcpServer()`).
  */
 export type McpServerStatus = 'pending' | 'connected' | 'reconnecting' | 'failed' | 'needs-auth' | 'closed';
 

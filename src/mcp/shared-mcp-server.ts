@@ -1,0 +1,203 @@
+import { ConfigurationError } from '../errors/configuration-error.js';
+import { argumentError } from '../errors/argument-error.js';
+import { assertMcpServerConfig } from './assert-mcp-server-config.js';
+import { McpConnection, type McpConnectionListener } from './mcp-connection.js';
+import type { McpServerConfig, McpServerStatus } from './mcp-server-config.js';
+import { assertMcpServerName } from './mcp-tool-name.js';
+
+/** The options of {@link sharedMcpServer}. */
+export interface SharedMcpServerOptions {
+  /**
+   * The server's name: the key every agent gives it in `mcpServers` (its tools are named
+   * `mcp__<name>__<tool>`, the same in every agent and every process). 1–32 letters, digits, `-`
+   * and single `_`.
+   */
+  name: string;
+  /**
+   * How to reach the server: any `mcpServers` entry (`{ type: 'http', url }`, `{ type: 'sdk',
+   * server }`, `{ type: 'transport', transport }`, or `stdioMcpServer(...)` from
+   * `agent-harness/node`). Its timeouts, `reconnect` and `deferLoading` apply as they would to an
+   * agent's own connection. Share only a server whose connection is the same for every agent:
+   * one that acts for a user (that user's `headers` or `authProvider`) belongs to that user's
+   * agents, not to a shared connection.
+   */
+  server: McpServerConfig;
+}
+
+/** Fans a connection's reports out to the agents using it, holding none of them alive. */
+class AgentListeners implements McpConnectionListener {
+  readonly #agents = new Set<WeakRef<McpConnectionListener>>();
+
+  add(listener: McpConnectionListener): void {
+    this.#agents.add(new WeakRef(listener));
+  }
+
+  remove(listener: McpConnectionListener): void {
+    for (const ref of this.#agents) if (ref.deref() === listener) this.#agents.delete(ref);
+  }
+
+  /** How many agents are attached and not yet collected. */
+  get size(): number {
+    this.#each(() => undefined);
+    return this.#agents.size;
+  }
+
+  onChange(connection: McpConnection): void {
+    this.#each((listener) => listener.onChange(connection));
+  }
+
+  onTools(connection: McpConnection, tools: Parameters<McpConnectionListener['onTools']>[1]): void {
+    this.#each((listener) => listener.onTools(connection, tools));
+  }
+
+  #each(report: (listener: McpConnectionListener) => void): void {
+    for (const ref of this.#agents) {
+      const listener = ref.deref();
+      // An agent dropped without close() was collected: forgotten here too.
+      if (!listener) {
+        this.#agents.delete(ref);
+        continue;
+      }
+      // One agent's listener cannot keep the others from hearing (they report to the host's handlers).
+      try {
+        report(listener);
+      } catch {
+        // The agent's own listeners report their errors; nothing here to add.
+      }
+    }
+  }
+}
+
+/**
+ * One connection to an MCP server, shared by every agent that names it in `mcpServers` (made by
+ * {@link sharedMcpServer}). The host owns it: agents attach and detach; only `close()` ends it.
+ */
+export class SharedMcpServer {
+  /** Marks the entry as shared in `mcpServers`. */
+  readonly type = 'shared' as const;
+  /** The server's name: the key agents give it in `mcpServers`. */
+  readonly name: string;
+  /** How the server is reached (the `server` option). */
+  readonly config: McpServerConfig;
+  readonly #listeners = new AgentListeners();
+  readonly #connection: McpConnection;
+  #closed = false;
+
+  /** @internal Use {@link sharedMcpServer}. */
+  constructor(options: SharedMcpServerOptions) {
+    this.name = options.name;
+    this.config = options.server;
+    this.#connection = new McpConnection(
+      options.name,
+      options.server,
+      this.#listeners,
+      "is a shared server that was closed (its close() was called); make a new one with sharedMcpServer() to use it again",
+    );
+  }
+
+  /** Where the connection stands: `pending` until the first agent (or `connect()`) connects it. */
+  get status(): McpServerStatus {
+    return this.#connection.status;
+  }
+
+  /** Why the server is not connected, when it is `failed`, `needs-auth` or `reconnecting`. */
+  get error(): Error | undefined {
+    return this.#connection.error;
+  }
+
+  /** True once `close()` was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** How many live agents use the connection (agents closed, or dropped and collected, are not counted). */
+  get agents(): number {
+    return this.#listeners.size;
+  }
+
+  /**
+   * Connects now (at the host's start, say) rather than when the first agent starts. Resolves once
+   * connected or `failed` (see `status` and `error`); never rejects. A server that `failed` (or
+   * `needs-auth`) is tried again; one that is connected, or reconnecting with backoff, is left as
+   * it is.
+   */
+  connect(): Promise<void> {
+    const status = this.#connection.status;
+    return status === 'pending' || status === 'failed' || status === 'needs-auth' ? this.#connection.connect() : Promise.resolve();
+  }
+
+  /**
+   * Closes the connection for good (a stdio server's process ends). Agents still using it get an
+   * `McpConnectionError` from its tools, and report the server `closed`.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#connection.close();
+  }
+
+  /**
+   * @internal An agent starts using the connection. It hears the connection's changes while it is
+   * referenced: the connection holds the listener weakly, so an agent never closed is still collected.
+   */
+  attach(listener: McpConnectionListener): McpConnection {
+    this.#listeners.add(listener);
+    return this.#connection;
+  }
+
+  /** @internal An agent is done with the connection (it closed). */
+  detach(listener: McpConnectionListener): void {
+    this.#listeners.remove(listener);
+  }
+}
+
+/** True for an `mcpServers` entry made by {@link sharedMcpServer}. */
+export function isSharedMcpServer(value: unknown): value is SharedMcpServer {
+  return value instanceof SharedMcpServer;
+}
+
+/**
+ * Checks one `mcpServers` entry before anything connects: a configuration, or a shared server
+ * given under its own name and not closed.
+ * @throws ConfigurationError naming the server, the bad field and the fix.
+ */
+export function assertMcpServerEntry(name: string, entry: McpServerConfig | SharedMcpServer): void {
+  if (!isSharedMcpServer(entry)) return assertMcpServerConfig(name, entry);
+  assertMcpServerName(name);
+  if (entry.name !== name) {
+    throw new ConfigurationError(
+      `createAgent: mcpServers.${name} is the shared server "${entry.name}": give it under its own name (mcpServers: { ${JSON.stringify(entry.name)}: server }), so its tools are named mcp__${entry.name}__<tool> in every agent.`,
+    );
+  }
+  if (entry.closed) throw new ConfigurationError(`createAgent: mcpServers.${name} is a shared server that was closed (its close() was called); make a new one with sharedMcpServer().`);
+}
+
+/**
+ * A connection to one MCP server that many agents share, for hosts that make an agent per request:
+ * each agent would otherwise connect on its own before its first request (a stdio server's process
+ * started, an HTTP server's handshake and tool listing) and disconnect when it closes. The
+ * connection opens when the first agent starts (or at `connect()`), reconnects with backoff as an
+ * agent's own does, and stays open until its `close()`. A server that `failed` is tried again when
+ * the next agent starts. Tool names, rules and approvals are the same as with an agent's own
+ * connection, so a pending approval resumes in an agent of either kind.
+ * @throws ConfigurationError for a bad `name` or `server`.
+ * @example
+ * ```ts
+ * const notes = sharedMcpServer({ name: 'notes', server: stdioMcpServer({ command: 'node', args: ['notes-server.js'] }) });
+ * // per request:
+ * const agent = createAgent({ model, mcpServers: { notes } });
+ * // at shutdown:
+ * await notes.close();
+ * ```
+ */
+export function sharedMcpServer(options: SharedMcpServerOptions): SharedMcpServer {
+  if (typeof options !== 'object' || options === null) throw argumentError('sharedMcpServer', 'options', '{ name, server }', options);
+  if (typeof options.name !== 'string') {
+    throw new ConfigurationError(`sharedMcpServer: name must be the server's name in mcpServers (a string such as "notes"), got ${JSON.stringify(options.name)}.`);
+  }
+  assertMcpServerName(options.name, 'sharedMcpServer: name');
+  if (isSharedMcpServer(options.server)) {
+    throw new ConfigurationError(`sharedMcpServer: server "${options.name}" is already a shared server; pass it to the agents' mcpServers as it is.`);
+  }
+  assertMcpServerConfig(options.name, options.server, 'sharedMcpServer: server');
+  return new SharedMcpServer({ name: options.name, server: options.server });
+}

@@ -1,0 +1,294 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  ConfigurationError,
+  createAgent,
+  memorySessionStore,
+  sharedMcpServer,
+  type Agent,
+  type AgentOptions,
+  type McpServerStatusEvent,
+  type SharedMcpServer,
+} from 'agent-harness';
+import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { collect, deferred } from '../helpers.js';
+import { createNotesServer, type NotesServerState } from './fixtures/notes-server.js';
+
+const agents: Agent[] = [];
+const servers: SharedMcpServer[] = [];
+afterEach(async () => {
+  await Promise.all(agents.splice(0).map((agent) => agent.close()));
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+function newState(): NotesServerState {
+  return { notes: [], calls: [], cancelled: false };
+}
+
+/** A shared notes server that counts the connections it was asked for. */
+function sharedNotes(state = newState(), extra: { connectTimeoutMs?: number } = {}) {
+  const made = { count: 0 };
+  const server = sharedMcpServer({
+    name: 'notes',
+    server: {
+      type: 'sdk',
+      server: () => {
+        made.count++;
+        return createNotesServer(state);
+      },
+      ...extra,
+    },
+  });
+  servers.push(server);
+  return { server, made, state };
+}
+
+function agentWith(server: SharedMcpServer, options: Partial<AgentOptions> & Pick<AgentOptions, 'model'>) {
+  const agent = createAgent({ mcpServers: { notes: server }, rules: { allow: ['mcp__notes'] }, ...options });
+  agents.push(agent);
+  return agent;
+}
+
+const toolNames = (model: ReturnType<typeof scriptedModel>, index = 0) => (model.requests[index]!.request.tools as Array<{ name: string }>).map((tool) => tool.name);
+
+describe('sharedMcpServer: one connection for many agents', () => {
+  it('connects once for every agent, offers the same tools under the same names, and runs each agent’s calls', async () => {
+    const { server, made, state } = sharedNotes();
+    const models = [0, 1, 2].map((index) => scriptedModel([turn(toolCall('mcp__notes__append_note', { text: `from ${index}` })), 'Saved.']));
+    const started = models.map((model) => agentWith(server, { model }));
+    await Promise.all(started.map((agent) => agent.run('note it').result));
+    expect(made.count).toBe(1);
+    expect(state.notes.sort()).toEqual(['from 0', 'from 1', 'from 2']);
+    expect(toolNames(models[1]!)).toEqual(toolNames(models[0]!));
+    expect(toolNames(models[0]!)).toContain('mcp__notes__note_picture');
+    for (const agent of started) expect(agent.mcpServers[0]).toMatchObject({ name: 'notes', transport: 'sdk', status: 'connected', serverInfo: { name: 'notes', version: '1.2.3' } });
+    expect(server.status).toBe('connected');
+    expect(server.agents).toBe(3);
+  });
+
+  it('leaves the connection open when an agent closes: the agent reports the server closed, the others go on', async () => {
+    const { server, made, state } = sharedNotes();
+    const first = agentWith(server, { model: scriptedModel(['Hello.']) });
+    const model = scriptedModel(['Hello.', turn(toolCall('mcp__notes__append_note', { text: 'after the first closed' })), 'Saved.']);
+    const second = agentWith(server, { model });
+    const statuses: McpServerStatusEvent[] = [];
+    first.on('mcp-server-status', (event) => statuses.push(event));
+    await Promise.all([first.run('hi').result, second.run('hi').result]);
+    await first.close();
+    expect(first.mcpServers[0]!.status).toBe('closed');
+    expect(statuses.map((event) => event.status)).toEqual(['connected', 'closed']);
+    expect(server.status).toBe('connected');
+    expect(server.agents).toBe(1);
+    expect((await second.run('note').result).status).toBe('completed');
+    expect(state.notes).toEqual(['after the first closed']);
+    // A third agent after both: still the one connection.
+    await second.close();
+    await agentWith(server, { model: scriptedModel(['Hi.']) }).run('hi').result;
+    expect(made.count).toBe(1);
+  });
+
+  it('connect() opens it before the first agent, which then starts without waiting for it', async () => {
+    const { server, made } = sharedNotes();
+    expect(server.status).toBe('pending');
+    await server.connect();
+    expect(server.status).toBe('connected');
+    const model = scriptedModel(['Hello.']);
+    const agent = agentWith(server, { model });
+    await agent.ready;
+    expect(agent.mcpServers[0]!.status).toBe('connected');
+    expect(agent.mcpServers[0]!.tools).toContain('mcp__notes__append_note');
+    await agent.run('hi').result;
+    expect(toolNames(model)).toContain('mcp__notes__hang');
+    await server.connect();
+    expect(made.count).toBe(1);
+  });
+
+  it('tries a server that failed again when the next agent starts (a server down at boot does not stay down for the pool)', async () => {
+    let attempts = 0;
+    const server = sharedMcpServer({
+      name: 'notes',
+      server: {
+        type: 'sdk',
+        server: () => {
+          attempts++;
+          if (attempts === 1) throw new Error('database still starting');
+          return createNotesServer();
+        },
+      },
+    });
+    servers.push(server);
+    const early = agentWith(server, { model: scriptedModel(['Without notes.']) });
+    await early.ready;
+    expect(early.mcpServers[0]).toMatchObject({ status: 'failed', tools: [] });
+    expect(early.mcpServers[0]!.error).toMatch(/database still starting/);
+    expect(server.status).toBe('failed');
+    const model = scriptedModel(['With notes.']);
+    const later = agentWith(server, { model });
+    await later.ready;
+    expect(attempts).toBe(2);
+    expect(later.mcpServers[0]!.status).toBe('connected');
+    await later.run('hi').result;
+    expect(toolNames(model)).toContain('mcp__notes__append_note');
+    // The early agent hears the connection come up too.
+    expect(early.mcpServers[0]!.status).toBe('connected');
+  });
+
+  it('an agent closed while the shared connection is still connecting stops waiting at once; the connection goes on for the others', async () => {
+    const started = deferred();
+    let finish!: (server: ReturnType<typeof createNotesServer>) => void;
+    const server = sharedMcpServer({
+      name: 'notes',
+      server: {
+        type: 'sdk',
+        connectTimeoutMs: 3_600_000,
+        server: () => {
+          started.resolve();
+          return new Promise((resolve) => (finish = resolve));
+        },
+      },
+    });
+    servers.push(server);
+    const leaving = createAgent({ model: scriptedModel(['Hello.']), mcpServers: { notes: server } });
+    await started.promise;
+    await leaving.close();
+    await leaving.ready;
+    expect(leaving.mcpServers.map((state) => state.status)).toEqual(['closed']);
+    expect(server.status).toBe('pending');
+    const staying = agentWith(server, { model: scriptedModel(['Hello.']) });
+    finish(createNotesServer());
+    await staying.ready;
+    expect(staying.mcpServers[0]!.status).toBe('connected');
+    expect(server.agents).toBe(1);
+  });
+
+  it('reports a list change to every agent using it; each treats it as its own connection would, and the next agent has the tool up front', async () => {
+    const state = newState();
+    const notes = createNotesServer(state);
+    const server = sharedMcpServer({ name: 'notes', server: { type: 'sdk', server: notes } });
+    servers.push(server);
+    const searching = scriptedModel(['Before.', turn(toolCall('mcp__notes__weather_forecast', { city: 'Oslo' }, 'w1')), 'After.'], { capabilities: { toolSearch: 'tool-reference' } });
+    const withSearch = agentWith(server, { model: searching, toolSearch: 'client' });
+    const plain = scriptedModel(['Before.', 'After.']);
+    const withoutSearch = agentWith(server, { model: plain });
+    await Promise.all([withSearch.run('one').result, withoutSearch.run('one').result]);
+    const heard = [withSearch, withoutSearch].map((agent) => {
+      const changed = deferred();
+      agent.on('mcp-server-status', (event) => {
+        if (event.tools.includes('mcp__notes__weather_forecast') || event.skippedTools.length) changed.resolve();
+      });
+      return changed.promise;
+    });
+    notes.registerTool('weather_forecast', { description: 'Forecast for a city.', inputSchema: { city: z.string() } }, async ({ city }) => ({
+      content: [{ type: 'text', text: `Sunny in ${city}` }],
+    }));
+    await Promise.all(heard);
+    const { events } = await collect(withSearch.run('two'));
+    expect(events.find((event) => event.type === 'tool-result')!.content).toBe('Sunny in Oslo');
+    expect((searching.requests[1]!.request.tools as Array<{ name: string; defer_loading?: boolean }>).at(-1)).toMatchObject({ name: 'mcp__notes__weather_forecast', defer_loading: true });
+    await withoutSearch.run('two').result;
+    expect(JSON.stringify(plain.requests[1]!.request.tools)).toBe(JSON.stringify(plain.requests[0]!.request.tools));
+    expect(withoutSearch.mcpServers[0]!.skippedTools).toEqual([{ name: 'weather_forecast', reason: expect.stringMatching(/next session/) }]);
+    // A new agent takes the tool in its prefix, not deferred.
+    const next = scriptedModel(['Hi.']);
+    await agentWith(server, { model: next }).run('hi').result;
+    expect((next.requests[0]!.request.tools as Array<{ name: string; defer_loading?: boolean }>).find((tool) => tool.name === 'mcp__notes__weather_forecast')).toEqual(
+      expect.not.objectContaining({ defer_loading: true }),
+    );
+  });
+
+  it('once closed, its tools answer with an error naming the fix, the agents report it closed, and no new agent takes it', async () => {
+    const { server } = sharedNotes();
+    const model = scriptedModel(['Hello.', turn(toolCall('mcp__notes__list_notes', {}, 'l1')), 'Could not.']);
+    const agent = agentWith(server, { model });
+    await agent.run('hi').result;
+    await server.close();
+    expect(server.closed).toBe(true);
+    expect(agent.mcpServers[0]!.status).toBe('closed');
+    const { events } = await collect(agent.run('list'));
+    const result = events.find((event) => event.type === 'tool-result')!;
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toMatch(/shared server that was closed.*sharedMcpServer\(\)/);
+    expect(() => createAgent({ model: scriptedModel([]), mcpServers: { notes: server } })).toThrow(ConfigurationError);
+    expect(() => createAgent({ model: scriptedModel([]), mcpServers: { notes: server } })).toThrow(/was closed.*make a new one with sharedMcpServer\(\)/);
+    await server.close();
+  });
+
+  it('resumes a pending approval made with an agent’s own connection in an agent using the shared server, and runs the call once', async () => {
+    const state = newState();
+    const store = memorySessionStore();
+    const own = createAgent({
+      model: scriptedModel([turn(toolCall('mcp__notes__append_note', { text: 'approved later' }))]),
+      mcpServers: { notes: { type: 'sdk', server: () => createNotesServer(state) } },
+      store,
+    });
+    const parked = await own.run('note it').result;
+    expect(parked.status).toBe('awaiting-approval');
+    await own.close();
+    const server = sharedMcpServer({ name: 'notes', server: { type: 'sdk', server: () => createNotesServer(state) } });
+    servers.push(server);
+    const resumed = createAgent({ model: scriptedModel(['Saved.']), mcpServers: { notes: server }, store, resume: own.sessionId });
+    agents.push(resumed);
+    await resumed.ready;
+    const result = await resumed.resolveApproval(parked.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+    expect(result.status).toBe('completed');
+    expect(state.calls).toEqual(['append_note']);
+    expect(state.notes).toEqual(['approved later']);
+  });
+
+  it('does not keep alive an agent that was dropped without close()', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const { server } = sharedNotes();
+    const kept = agentWith(server, { model: scriptedModel(['Hi.']) });
+    await (async () => {
+      // Not in `agents`: nothing but the shared server could still reach it.
+      const dropped = createAgent({ model: scriptedModel(['Hi.']), mcpServers: { notes: server } });
+      await dropped.run('hi').result;
+    })();
+    expect(server.agents).toBe(2);
+    for (let round = 0; round < 20 && server.agents > 1; round++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    expect(server.agents).toBe(1);
+    await kept.run('still here').result;
+    expect(kept.mcpServers[0]!.status).toBe('connected');
+  });
+});
+
+describe('sharedMcpServer: checks', () => {
+  it('refuses a bad name or server, and a shared server passed to itself, naming the fix', () => {
+    expect(() => sharedMcpServer({ name: 'no spaces', server: { type: 'sdk', server: () => createNotesServer() } })).toThrow(/sharedMcpServer: name "no spaces" is not a valid server name/);
+    expect(() => sharedMcpServer({ name: 42 as unknown as string, server: { type: 'sdk', server: () => createNotesServer() } })).toThrow(/sharedMcpServer: name must be/);
+    expect(() => sharedMcpServer({ name: 'notes', server: { type: 'http', url: 'ftp://x' } })).toThrow(/sharedMcpServer: server\.url must be an http\(s\) URL/);
+    expect(() => sharedMcpServer({ name: 'notes', server: { type: 'sdk', server: () => createNotesServer(), toolTimeoutMs: -1 } })).toThrow(/sharedMcpServer: server\.toolTimeoutMs/);
+    expect(() => sharedMcpServer({ name: 'notes', server: { type: 'nope' } as never })).toThrow(/sharedMcpServer: server needs a type of/);
+    expect(() => sharedMcpServer(undefined as never)).toThrow(ConfigurationError);
+    const { server } = sharedNotes();
+    expect(() => sharedMcpServer({ name: 'notes', server: server as never })).toThrow(/already a shared server/);
+  });
+
+  it('refuses a shared server under another name than its own, or given as mcpServers itself', () => {
+    const { server } = sharedNotes();
+    expect(() => createAgent({ model: scriptedModel([]), mcpServers: { docs: server } })).toThrow(/mcpServers\.docs is the shared server "notes": give it under its own name/);
+    expect(() => createAgent({ model: scriptedModel([]), mcpServers: server as never })).toThrow(/is the shared server "notes" itself; give it by name/);
+    expect(() => createAgent({ model: scriptedModel([]), mcpServers: { notes: { type: 'shared' } as never } })).toThrow(/or be a shared server \(sharedMcpServer\(\)\)/);
+    expect(server.status).toBe('pending');
+    expect(server.agents).toBe(0);
+  });
+
+  it('mixes with an agent’s own servers, which still close with the agent', async () => {
+    const { server } = sharedNotes();
+    const ownState = newState();
+    const model = scriptedModel(['Hi.']);
+    const agent = createAgent({ model, mcpServers: { notes: server, scratch: { type: 'sdk', server: () => createNotesServer(ownState) } } });
+    await agent.run('hi').result;
+    expect(toolNames(model).filter((name) => name.startsWith('mcp__')).slice(0, 2)).toEqual(['mcp__notes__list_notes', 'mcp__notes__append_note']);
+    expect(toolNames(model)).toContain('mcp__scratch__list_notes');
+    await agent.close();
+    expect(agent.mcpServers.map((state) => state.status)).toEqual(['closed', 'closed']);
+    expect(server.status).toBe('connected');
+  });
+});
