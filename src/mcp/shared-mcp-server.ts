@@ -27,13 +27,25 @@ export interface SharedMcpServerOptions {
 /** Fans a connection's reports out to the agents using it, holding none of them alive. */
 class AgentListeners implements McpConnectionListener {
   readonly #agents = new Set<WeakRef<McpConnectionListener>>();
+  /** Each listener's reference, to detach it without a search (keys are held weakly). */
+  readonly #refs = new WeakMap<McpConnectionListener, WeakRef<McpConnectionListener>>();
+  /** Drops the reference of an agent collected without closing, so the set never grows with them. */
+  readonly #collected = new FinalizationRegistry<WeakRef<McpConnectionListener>>((ref) => this.#agents.delete(ref));
 
   add(listener: McpConnectionListener): void {
-    this.#agents.add(new WeakRef(listener));
+    if (this.#refs.has(listener)) return;
+    const ref = new WeakRef(listener);
+    this.#agents.add(ref);
+    this.#refs.set(listener, ref);
+    this.#collected.register(listener, ref, ref);
   }
 
   remove(listener: McpConnectionListener): void {
-    for (const ref of this.#agents) if (ref.deref() === listener) this.#agents.delete(ref);
+    const ref = this.#refs.get(listener);
+    if (!ref) return;
+    this.#agents.delete(ref);
+    this.#refs.delete(listener);
+    this.#collected.unregister(ref);
   }
 
   /** How many agents are attached and not yet collected. */

@@ -89,6 +89,19 @@ describe('sharedMcpServer: one connection for many agents', () => {
     expect(made.count).toBe(1);
   });
 
+  it('a fork uses the same connection', async () => {
+    const { server, made, state } = sharedNotes();
+    const agent = agentWith(server, { model: scriptedModel(['First.', turn(toolCall('mcp__notes__append_note', { text: 'from the fork' })), 'Forked.']) });
+    await agent.run('one').result;
+    const fork = await agent.fork();
+    agents.push(fork);
+    await fork.run('two').result;
+    expect(state.notes).toEqual(['from the fork']);
+    expect(made.count).toBe(1);
+    await fork.close();
+    expect(agent.mcpServers[0]!.status).toBe('connected');
+  });
+
   it('connect() opens it before the first agent, which then starts without waiting for it', async () => {
     const { server, made } = sharedNotes();
     expect(server.status).toBe('pending');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isGone } from '../process-helpers.js';
-import { ConfigurationError, createAgent, type Agent, type AgentOptions, type McpServerStatusEvent } from 'agent-harness';
+import { ConfigurationError, createAgent, sharedMcpServer, type Agent, type AgentOptions, type McpServerStatusEvent } from 'agent-harness';
 import { MAX_STDIO_MCP_LINE_BYTES, stdioMcpServer, type StdioMcpServerOptions } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { collect, deferred } from '../helpers.js';
@@ -28,7 +28,7 @@ function notesServer(options: Partial<StdioMcpServerOptions> = {}) {
   return stdioMcpServer({ command: process.execPath, args: ['--import', 'tsx', script], stderr: 'pipe', ...options });
 }
 
-function agentWith(options: Partial<AgentOptions> & Pick<AgentOptions, 'model'>, server = notesServer()) {
+function agentWith(options: Partial<AgentOptions> & Pick<AgentOptions, 'model'>, server: NonNullable<AgentOptions['mcpServers']>[string] = notesServer()) {
   const agent = createAgent({ mcpServers: { notes: server }, rules: { allow: ['mcp__notes'] }, ...options });
   agents.push(agent);
   return agent;
@@ -82,6 +82,29 @@ describe('stdioMcpServer', () => {
     const after = await pidOf(agent, model);
     expect(after).not.toBe(before);
     expect(isGone(before)).toBe(true);
+  });
+
+  it('shared (sharedMcpServer): one process for every agent, restarted once for all after a crash, ended only by the shared server’s close()', async () => {
+    const shared = sharedMcpServer({ name: 'notes', server: notesServer() });
+    try {
+      const models = [scriptedModel([]), scriptedModel([])];
+      const [first, second] = models.map((model) => agentWith({ model }, shared));
+      const before = await pidOf(first!, models[0]!);
+      expect(await pidOf(second!, models[1]!)).toBe(before);
+      const back = [first!, second!].map((agent) => nextStatus(agent, (event) => event.status === 'connected'));
+      models[0]!.push(turn(toolCall('mcp__notes__crash', {})), 'Crashed.');
+      await first!.run('crash it').result;
+      await Promise.all(back);
+      const after = await pidOf(second!, models[1]!);
+      expect(after).not.toBe(before);
+      expect(await pidOf(first!, models[0]!)).toBe(after);
+      await Promise.all([first!.close(), second!.close()]);
+      expect(isGone(after)).toBe(false);
+      await shared.close();
+      expect(await waitGone(after)).toBe(true);
+    } finally {
+      await shared.close();
+    }
   });
 
   it('interrupts a call the server never answers, and the server stays usable', async () => {
