@@ -6,7 +6,7 @@ import type { McpToolInfo } from './mcp-tool-info.js';
 import { mcpToolName } from './mcp-tool-name.js';
 import { mcpEndpoint, mcpToolDefinition } from './mcp-fingerprint.js';
 import { describeThrown } from '../errors/describe-thrown.js';
-import { isSharedMcpServer, type SharedMcpServer } from './shared-mcp-server.js';
+import { isSharedMcpServer, type SharedMcpConnection, type SharedMcpServer } from './shared-mcp-server.js';
 
 /** What the pool reports once the agent is running. */
 export interface McpServerPoolListener {
@@ -42,7 +42,7 @@ interface ServerTools {
 export class McpServerPool {
   readonly #connections: McpConnection[];
   /** The shared servers among them, by connection. */
-  readonly #shared = new Map<McpConnection, SharedMcpServer>();
+  readonly #shared = new Map<McpConnection, SharedMcpConnection>();
   readonly #tools = new Map<string, ServerTools>();
   #listener: McpServerPoolListener | undefined;
   /** Set once the agent's tool list is fixed: tools made from then on are late. */
@@ -69,8 +69,9 @@ export class McpServerPool {
     this.#connections = Object.entries(configs).map(([name, config]) => {
       this.#tools.set(name, { byServerName: new Map(), hints: new Map(), taken: new Set(), listed: new Set(), skipped: new Map() });
       if (!isSharedMcpServer(config)) return new McpConnection(name, config, this.#connectionListener);
-      const connection = config.attach(this.#connectionListener);
-      this.#shared.set(connection, config);
+      const shared = config as SharedMcpConnection;
+      const connection = shared.attach(this.#connectionListener);
+      this.#shared.set(connection, shared);
       return connection;
     });
   }

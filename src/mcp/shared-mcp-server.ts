@@ -84,18 +84,44 @@ class AgentListeners implements McpConnectionListener {
  * One connection to an MCP server, shared by every agent that names it in `mcpServers` (made by
  * {@link sharedMcpServer}). The host owns it: agents attach and detach; only `close()` ends it.
  */
-export class SharedMcpServer {
+export interface SharedMcpServer {
   /** Marks the entry as shared in `mcpServers`. */
-  readonly type = 'shared' as const;
+  readonly type: 'shared';
   /** The server's name: the key agents give it in `mcpServers`. */
   readonly name: string;
   /** How the server is reached (the `server` option). */
+  readonly config: McpServerConfig;
+  /** Where the connection stands: `pending` until the first agent (or `connect()`) connects it. */
+  readonly status: McpServerStatus;
+  /** Why the server is not connected, when it is `failed`, `needs-auth` or `reconnecting`. */
+  readonly error: Error | undefined;
+  /** True once `close()` was called. */
+  readonly closed: boolean;
+  /** How many live agents use the connection (agents closed, or dropped and collected, are not counted). */
+  readonly agents: number;
+  /**
+   * Connects now (at the host's start, say) rather than when the first agent starts. Resolves once
+   * connected or `failed` (see `status` and `error`); never rejects. A server that `failed` (or
+   * `needs-auth`) is tried again; one that is connected, or reconnecting with backoff, is left as
+   * it is.
+   */
+  connect(): Promise<void>;
+  /**
+   * Closes the connection for good (a stdio server's process ends). Agents still using it get an
+   * `McpConnectionError` from its tools, and report the server `closed`.
+   */
+  close(): Promise<void>;
+}
+
+/** The shared server's implementation, with what agents use to attach to it. */
+export class SharedMcpConnection implements SharedMcpServer {
+  readonly type = 'shared' as const;
+  readonly name: string;
   readonly config: McpServerConfig;
   readonly #listeners = new AgentListeners();
   readonly #connection: McpConnection;
   #closed = false;
 
-  /** @internal Use {@link sharedMcpServer}. */
   constructor(options: SharedMcpServerOptions) {
     this.name = options.name;
     this.config = options.server;
@@ -107,48 +133,34 @@ export class SharedMcpServer {
     );
   }
 
-  /** Where the connection stands: `pending` until the first agent (or `connect()`) connects it. */
   get status(): McpServerStatus {
     return this.#connection.status;
   }
 
-  /** Why the server is not connected, when it is `failed`, `needs-auth` or `reconnecting`. */
   get error(): Error | undefined {
     return this.#connection.error;
   }
 
-  /** True once `close()` was called. */
   get closed(): boolean {
     return this.#closed;
   }
 
-  /** How many live agents use the connection (agents closed, or dropped and collected, are not counted). */
   get agents(): number {
     return this.#listeners.size;
   }
 
-  /**
-   * Connects now (at the host's start, say) rather than when the first agent starts. Resolves once
-   * connected or `failed` (see `status` and `error`); never rejects. A server that `failed` (or
-   * `needs-auth`) is tried again; one that is connected, or reconnecting with backoff, is left as
-   * it is.
-   */
   connect(): Promise<void> {
     const status = this.#connection.status;
     return status === 'pending' || status === 'failed' || status === 'needs-auth' ? this.#connection.connect() : Promise.resolve();
   }
 
-  /**
-   * Closes the connection for good (a stdio server's process ends). Agents still using it get an
-   * `McpConnectionError` from its tools, and report the server `closed`.
-   */
   async close(): Promise<void> {
     this.#closed = true;
     await this.#connection.close();
   }
 
   /**
-   * @internal An agent starts using the connection. It hears the connection's changes while it is
+   * An agent starts using the connection. It hears the connection's changes while it is
    * referenced: the connection holds the listener weakly, so an agent never closed is still collected.
    */
   attach(listener: McpConnectionListener): McpConnection {
@@ -156,15 +168,15 @@ export class SharedMcpServer {
     return this.#connection;
   }
 
-  /** @internal An agent is done with the connection (it closed). */
+  /** An agent is done with the connection (it closed). */
   detach(listener: McpConnectionListener): void {
     this.#listeners.remove(listener);
   }
 }
 
-/** True for an `mcpServers` entry made by {@link sharedMcpServer}. */
+/** True for an `mcpServers` entry made by {@link sharedMcpServer} (an object only shaped like one is not). */
 export function isSharedMcpServer(value: unknown): value is SharedMcpServer {
-  return value instanceof SharedMcpServer;
+  return value instanceof SharedMcpConnection;
 }
 
 /**
@@ -211,5 +223,5 @@ export function sharedMcpServer(options: SharedMcpServerOptions): SharedMcpServe
     throw new ConfigurationError(`sharedMcpServer: server "${options.name}" is already a shared server; pass it to the agents' mcpServers as it is.`);
   }
   assertMcpServerConfig(options.name, options.server, 'sharedMcpServer: server');
-  return new SharedMcpServer({ name: options.name, server: options.server });
+  return new SharedMcpConnection({ name: options.name, server: options.server });
 }

@@ -288,6 +288,9 @@ describe('sharedMcpServer: checks', () => {
     expect(() => createAgent({ model: scriptedModel([]), mcpServers: { docs: server } })).toThrow(/mcpServers\.docs is the shared server "notes": give it under its own name/);
     expect(() => createAgent({ model: scriptedModel([]), mcpServers: server as never })).toThrow(/is the shared server "notes" itself; give it by name/);
     expect(() => createAgent({ model: scriptedModel([]), mcpServers: { notes: { type: 'shared' } as never } })).toThrow(/or be a shared server \(sharedMcpServer\(\)\)/);
+    // Shaped like one, with every field, but not made by sharedMcpServer(): refused the same way.
+    const lookalike = { ...server, type: 'shared', name: 'notes', config: server.config, status: 'connected', connect: async () => {}, close: async () => {} };
+    expect(() => createAgent({ model: scriptedModel([]), mcpServers: { notes: lookalike as SharedMcpServer } })).toThrow(/got "shared"/);
     expect(server.status).toBe('pending');
     expect(server.agents).toBe(0);
   });
