@@ -6,7 +6,7 @@ import type { McpToolInfo } from './mcp-tool-info.js';
 import { mcpToolName } from './mcp-tool-name.js';
 import { mcpEndpoint, mcpToolDefinition } from './mcp-fingerprint.js';
 import { describeThrown } from '../errors/describe-thrown.js';
-import { isSharedMcpServer, type SharedMcpConnection, type SharedMcpServer } from './shared-mcp-server.js';
+import { isSharedMcpServer, type MadeMcpTool, type SharedMcpConnection, type SharedMcpServer } from './shared-mcp-server.js';
 
 /** What the pool reports once the agent is running. */
 export interface McpServerPoolListener {
@@ -151,6 +151,32 @@ export class McpServerPool {
     };
   }
 
+  /**
+   * The agent tool for a listed tool, or why it cannot be offered. A shared connection makes it
+   * once for every agent that names and defers it alike (its annotations follow the latest
+   * listing for all of them), so an agent per request does not check and wrap every tool again.
+   */
+  #toolFor(connection: McpConnection, info: McpToolInfo, name: string, deferLoading: boolean, endpoint: string): MadeMcpTool {
+    const make = (): MadeMcpTool => {
+      try {
+        const hints: McpToolHints = { annotations: info.annotations, definition: definitionOf(info) };
+        const tool = createMcpTool({
+          server: connection.name,
+          name,
+          info,
+          hints,
+          deferLoading,
+          call: (toolName, input, signal) => connection.callTool(toolName, input, signal),
+          identity: () => ({ endpoint, serverInfoName: connection.serverInfo?.name }),
+        });
+        return { tool, hints };
+      } catch (error) {
+        return { problem: describeThrown(error) };
+      }
+    };
+    return this.#shared.get(connection)?.madeTool(info, name, deferLoading, make) ?? make();
+  }
+
   #onTools(connection: McpConnection, listed: McpToolInfo[]): void {
     const server = this.#tools.get(connection.name)!;
     server.listed = new Set(listed.map((info) => info.name));
@@ -164,7 +190,7 @@ export class McpServerPool {
       if (known) {
         known.annotations = info.annotations;
         // A call asked about (or allowed) for the tool as listed before does not run on a changed one.
-        if (info.problem === undefined) known.definition = mcpToolDefinition(info);
+        if (info.problem === undefined) known.definition = definitionOf(info);
       }
       if (server.byServerName.has(info.name) || server.skipped.has(info.name)) continue;
       if (info.problem !== undefined) {
@@ -172,25 +198,16 @@ export class McpServerPool {
         continue;
       }
       const name = names.get(info.name) ?? mcpToolName(connection.name, info.name, server.taken);
-      try {
-        const hints: McpToolHints = { annotations: info.annotations, definition: mcpToolDefinition(info) };
-        const tool = createMcpTool({
-          server: connection.name,
-          name,
-          info,
-          hints,
-          // The prefix is fixed once the agent runs: a tool arriving later can only be found.
-          deferLoading: this.#fixed || connection.config.deferLoading === true,
-          call: (toolName, input, signal) => connection.callTool(toolName, input, signal),
-          identity: () => ({ endpoint, serverInfoName: connection.serverInfo?.name }),
-        });
-        server.byServerName.set(info.name, tool);
-        server.hints.set(info.name, hints);
-        server.taken.add(name);
-        added.push(tool);
-      } catch (error) {
-        server.skipped.set(info.name, describeThrown(error));
+      // The prefix is fixed once the agent runs: a tool arriving later can only be found.
+      const made = this.#toolFor(connection, info, name, this.#fixed || connection.config.deferLoading === true, endpoint);
+      if ('problem' in made) {
+        server.skipped.set(info.name, made.problem);
+        continue;
       }
+      server.byServerName.set(info.name, made.tool);
+      server.hints.set(info.name, made.hints);
+      server.taken.add(name);
+      added.push(made.tool);
     }
     if (this.#fixed && added.length) {
       const taken = new Set(this.#listener?.onToolsAdded(added) ?? []);
@@ -203,6 +220,15 @@ export class McpServerPool {
     }
     this.#listener?.onState(this.#state(connection));
   }
+}
+
+/** The fingerprint of each tool as listed (a listing's objects are not changed once made). */
+const definitions = new WeakMap<McpToolInfo, string>();
+
+function definitionOf(info: McpToolInfo): string {
+  let definition = definitions.get(info);
+  if (definition === undefined) definitions.set(info, (definition = mcpToolDefinition(info)));
+  return definition;
 }
 
 /** A tool name the Messages API takes as it is (nothing replaced, nothing cut). */

@@ -4,6 +4,9 @@ import { assertMcpServerConfig } from './assert-mcp-server-config.js';
 import { McpConnection, type McpConnectionListener } from './mcp-connection.js';
 import type { McpServerConfig, McpServerStatus } from './mcp-server-config.js';
 import { assertMcpServerName } from './mcp-tool-name.js';
+import type { McpToolHints } from './mcp-tool.js';
+import type { McpToolInfo } from './mcp-tool-info.js';
+import type { Tool } from '../tools/types.js';
 
 /** The options of {@link sharedMcpServer}. */
 export interface SharedMcpServerOptions {
@@ -23,6 +26,9 @@ export interface SharedMcpServerOptions {
    */
   server: McpServerConfig;
 }
+
+/** An agent tool made from a listed tool (with the hints it reads), or why the tool is not offered. */
+export type MadeMcpTool = { tool: Tool; hints: McpToolHints } | { problem: string };
 
 /** Fans a connection's reports out to the agents using it, holding none of them alive. */
 class AgentListeners implements McpConnectionListener {
@@ -121,6 +127,8 @@ export class SharedMcpConnection implements SharedMcpServer {
   readonly #listeners = new AgentListeners();
   readonly #connection: McpConnection;
   #closed = false;
+  /** Tools made from each listed tool, by model name and deferral (see `madeTool`). */
+  readonly #made = new WeakMap<McpToolInfo, Map<string, MadeMcpTool>>();
 
   constructor(options: SharedMcpServerOptions) {
     this.name = options.name;
@@ -166,6 +174,21 @@ export class SharedMcpConnection implements SharedMcpServer {
   attach(listener: McpConnectionListener): McpConnection {
     this.#listeners.add(listener);
     return this.#connection;
+  }
+
+  /**
+   * The tool made from `info` under `name` (deferred or not), made by `make` the first time. Agents
+   * that give a listed tool the same name share one tool, as they share host tools: it reaches the
+   * same connection, and the annotations it reads follow the latest listing for all of them. A
+   * later listing brings new objects, so a tool first made from it (for a later agent) is new too.
+   */
+  madeTool(info: McpToolInfo, name: string, deferLoading: boolean, make: () => MadeMcpTool): MadeMcpTool {
+    let byName = this.#made.get(info);
+    if (!byName) this.#made.set(info, (byName = new Map()));
+    const key = deferLoading ? `${name} deferred` : name;
+    let made = byName.get(key);
+    if (!made) byName.set(key, (made = make()));
+    return made;
   }
 
   /** An agent is done with the connection (it closed). */

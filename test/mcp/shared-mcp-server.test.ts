@@ -2,6 +2,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   ConfigurationError,
   createAgent,
@@ -209,6 +211,60 @@ describe('sharedMcpServer: one connection for many agents', () => {
     expect((next.requests[0]!.request.tools as Array<{ name: string; defer_loading?: boolean }>).find((tool) => tool.name === 'mcp__notes__weather_forecast')).toEqual(
       expect.not.objectContaining({ defer_loading: true }),
     );
+  });
+
+  it('skips a tool with a bad schema in every agent, with the same reason, and offers the others to each', async () => {
+    const server = new Server({ name: 'big', version: '1.0.0' }, { capabilities: { tools: {} } });
+    const listed = [
+      { name: 'fine', description: 'Fine.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } }, annotations: { readOnlyHint: true } },
+      { name: 'either', description: 'Top-level oneOf.', inputSchema: { type: 'object', properties: { a: { type: 'string' } }, oneOf: [{ required: ['a'] }] } },
+    ];
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+    server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: `called ${request.params.name}` }] }));
+    const shared = sharedMcpServer({ name: 'big', server: { type: 'sdk', server } });
+    servers.push(shared);
+    for (const index of [0, 1]) {
+      const model = scriptedModel([turn(toolCall('mcp__big__fine', { text: 'hi' }, `f${index}`)), 'Done.']);
+      const agent = createAgent({ model, mcpServers: { big: shared } });
+      agents.push(agent);
+      const { events } = await collect(agent.run('go'));
+      expect(events.find((event) => event.type === 'tool-result')!.content).toBe('called fine');
+      expect(agent.mcpServers[0]!.tools).toEqual(['mcp__big__fine']);
+      expect(agent.mcpServers[0]!.skippedTools).toEqual([{ name: 'either', reason: expect.stringMatching(/^The MCP server "big" lists the tool "either" with an input schema that has oneOf at the top level/) }]);
+      expect(toolNames(model)).not.toContain('mcp__big__either');
+    }
+  });
+
+  it('follows the latest annotations in every agent, those started before the change and after it', async () => {
+    const state = newState();
+    const notes = createNotesServer(state);
+    const peek = notes.registerTool('peek', { description: 'Peeks.', annotations: { readOnlyHint: true } }, async () => (state.calls.push('peek'), { content: [{ type: 'text', text: 'peeked' }] }));
+    const server = sharedMcpServer({ name: 'notes', server: { type: 'sdk', server: notes } });
+    servers.push(server);
+    const planning = (id: string) => scriptedModel([turn(toolCall('mcp__notes__peek', {}, `${id}-1`)), 'Planned.', turn(toolCall('mcp__notes__peek', {}, `${id}-2`)), 'Planned again.']);
+    const plan = (name: string) => {
+      const agent = createAgent({ model: planning(name), permissionMode: 'plan', mcpServers: { notes: server } });
+      agents.push(agent);
+      return agent;
+    };
+    const refused = async (agent: Agent) => (await collect(agent.run('plan'))).events.find((event) => event.type === 'tool-result')!.isError;
+    // Two agents started before the change (they share the tool made from the first listing).
+    const [first, second] = [plan('first'), plan('second')];
+    expect(await refused(first)).toBe(false);
+    expect(await refused(second)).toBe(false);
+    expect(state.calls).toEqual(['peek', 'peek']);
+    const heard = [first, second].map((agent) => {
+      const changed = deferred();
+      agent.on('mcp-server-status', () => changed.resolve());
+      return changed.promise;
+    });
+    await first.close();
+    peek.update({ annotations: { destructiveHint: true } });
+    await heard[1];
+    // The one still open follows it, and so does one started after it; the closed one heard nothing.
+    expect(await refused(second)).toBe(true);
+    expect(await refused(plan('after'))).toBe(true);
+    expect(state.calls).toEqual(['peek', 'peek']);
   });
 
   it('once closed, its tools answer with an error naming the fix, the agents report it closed, and no new agent takes it', async () => {
