@@ -2,7 +2,7 @@
 // `createAgent` with one MCP server, a run with one call to its tool and the answer, then
 // `agent.close()`: with the agent's own connection (connected before its first request, closed
 // with it) and with a `sharedMcpServer()` (connected once, lent to every agent). For an in-process
-// server and a stdio server (a Node child process). Run with `npm run bench:mcp-connections`
+// server with one tool and with 101, and a stdio server (a Node child process). Run with `npm run bench:mcp-connections`
 // (builds first); `--full` for more rounds. Info rows, no goal.
 import { cpuUsage } from 'node:process';
 import { loadBuilds } from './lib/builds.mjs';
@@ -15,7 +15,7 @@ import { renderTable } from './lib/table.mjs';
 const started = performance.now();
 const ROUNDS = fullRun ? 9 : 5;
 /** Requests per batch: stdio batches start a process per request with the agent's own connection. */
-const BATCH = { 'in-process': fullRun ? 200 : 100, stdio: fullRun ? 20 : 10 };
+const BATCH = { 'in-process': fullRun ? 200 : 100, 'in-process, 101 tools': fullRun ? 40 : 20, stdio: fullRun ? 20 : 10 };
 const { lib, node } = (await loadBuilds()).this;
 
 const model = fakeModel({
@@ -24,6 +24,7 @@ const model = fakeModel({
 });
 const servers = {
   'in-process': () => ({ type: 'sdk', server: makeNotesServer }),
+  'in-process, 101 tools': () => ({ type: 'sdk', server: () => makeNotesServer({ extraTools: 100 }) }),
   stdio: () => node.stdioMcpServer({ command: process.execPath, args: [notesServerScript] }),
 };
 const shared = Object.fromEntries(Object.entries(servers).map(([kind, config]) => [kind, lib.sharedMcpServer({ name: 'notes', server: config() })]));
@@ -69,7 +70,7 @@ const rows = cases.map((item) => {
   ];
 });
 console.log(environmentHeader('agent-harness MCP connections benchmark (issue 16): an agent per request, each with one MCP server and one call to it', { quick: !fullRun }));
-console.log(`${ROUNDS} rounds; batches of ${BATCH['in-process']} (in-process) and ${BATCH.stdio} (stdio) requests; medians of the batches' means per request\n`);
+console.log(`${ROUNDS} rounds; batches of ${Object.entries(BATCH).map(([kind, size]) => `${size} (${kind})`).join(', ')} requests; medians of the batches' means per request\n`);
 console.log(renderTable(['request (createAgent, run with one MCP call, close)', 'wall', 'CPU of this process', 'shared vs own'], rows));
 console.log('\nCPU of this process leaves out the stdio server processes (started per request with an own connection).');
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; info rows, no goal)`);
