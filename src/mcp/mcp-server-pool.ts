@@ -177,11 +177,21 @@ export class McpServerPool {
     return this.#shared.get(connection)?.madeTool(info, name, deferLoading, make) ?? make();
   }
 
+  /**
+   * The names of the listing's tools not named yet. An agent that has named none yet names them
+   * as every such agent does, so a shared connection names each listing once for all of them.
+   */
+  #namesFor(connection: McpConnection, listed: McpToolInfo[], server: ServerTools): ReadonlyMap<string, string> {
+    const shared = this.#shared.get(connection);
+    const fresh = server.taken.size === 0 && server.skipped.size === 0 && server.byServerName.size === 0;
+    return shared && fresh ? shared.namesOf(listed, () => newToolNames(connection.name, listed, server)) : newToolNames(connection.name, listed, server);
+  }
+
   #onTools(connection: McpConnection, listed: McpToolInfo[]): void {
     const server = this.#tools.get(connection.name)!;
     server.listed = new Set(listed.map((info) => info.name));
     const added: Tool[] = [];
-    const names = newToolNames(connection.name, listed, server);
+    const names = this.#namesFor(connection, listed, server);
     const endpoint = mcpEndpoint(connection.config);
     for (const info of listed) {
       // A tool listed before keeps its definition (the prefix never changes) but takes the new

@@ -129,6 +129,8 @@ export class SharedMcpConnection implements SharedMcpServer {
   #closed = false;
   /** Tools made from each listed tool, by model name and deferral (see `madeTool`). */
   readonly #made = new WeakMap<McpToolInfo, Map<string, MadeMcpTool>>();
+  /** The model's names for each listing, as an agent that has named no tool yet gives them. */
+  readonly #names = new WeakMap<readonly McpToolInfo[], ReadonlyMap<string, string>>();
 
   constructor(options: SharedMcpServerOptions) {
     this.name = options.name;
@@ -189,6 +191,13 @@ export class SharedMcpConnection implements SharedMcpServer {
     let made = byName.get(key);
     if (!made) byName.set(key, (made = make()));
     return made;
+  }
+
+  /** The names `make` gives a listing's tools (an agent that has named none yet), made once per listing. */
+  namesOf(listed: readonly McpToolInfo[], make: () => ReadonlyMap<string, string>): ReadonlyMap<string, string> {
+    let names = this.#names.get(listed);
+    if (!names) this.#names.set(listed, (names = make()));
+    return names;
   }
 
   /** An agent is done with the connection (it closed). */
