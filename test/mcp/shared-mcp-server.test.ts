@@ -235,6 +235,29 @@ describe('sharedMcpServer: one connection for many agents', () => {
     }
   });
 
+  it('names colliding and long tool names as an agent’s own connection does, in every agent', async () => {
+    const listed = ['a.b', 'a_b', `long_${'x'.repeat(80)}`, `long_${'x'.repeat(80)}.`].map((name) => ({ name, description: `Tool ${name}.`, inputSchema: { type: 'object' } }));
+    const makeServer = () => {
+      const server = new Server({ name: 'odd', version: '1.0.0' }, { capabilities: { tools: {} } });
+      server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+      server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: `called ${request.params.name}` }] }));
+      return server;
+    };
+    const shared = sharedMcpServer({ name: 'odd', server: { type: 'sdk', server: makeServer } });
+    servers.push(shared);
+    const namesWith = async (server: AgentOptions['mcpServers']) => {
+      const agent = createAgent({ model: scriptedModel([]), mcpServers: server });
+      agents.push(agent);
+      await agent.ready;
+      return agent.mcpServers[0]!.tools;
+    };
+    const own = await namesWith({ odd: { type: 'sdk', server: makeServer } });
+    expect(new Set(own).size).toBe(4);
+    expect(own).toContain('mcp__odd__a_b');
+    expect(await namesWith({ odd: shared })).toEqual(own);
+    expect(await namesWith({ odd: shared })).toEqual(own);
+  });
+
   it('follows the latest annotations in every agent, those started before the change and after it', async () => {
     const state = newState();
     const notes = createNotesServer(state);
