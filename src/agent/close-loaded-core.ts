@@ -40,15 +40,17 @@ export async function closeLoadedCore(core: AgentCore, { active, aside, options 
     await Promise.all([...background.map((task) => task.ended), subagentsEnded]);
     stopBounding();
   }
-  const ended = await runHooksUnchecked({
-    event: 'SessionEnd',
-    hooks: core.options.hooks,
-    // No run to interrupt: the host's signal stops them (a hook stops itself at its timeoutMs).
-    signal: options.signal ?? new AbortController().signal,
-    abortedBecause: "close()'s signal aborted",
-    input: { sessionId: core.sessionId, reason: options.reason ?? 'closed' },
-  });
-  for (const error of ended.errors) core.emit({ type: 'error', error, fatal: false });
+  if (core.options.hooks?.SessionEnd?.length) {
+    const ended = await runHooksUnchecked({
+      event: 'SessionEnd',
+      hooks: core.options.hooks,
+      // No run to interrupt: the host's signal stops them (a hook stops itself at its timeoutMs).
+      signal: options.signal ?? new AbortController().signal,
+      abortedBecause: "close()'s signal aborted",
+      input: { sessionId: core.sessionId, reason: options.reason ?? 'closed' },
+    });
+    for (const error of ended.errors) core.emit({ type: 'error', error, fatal: false });
+  }
   await core.toolSources?.close();
   const stopBounding = boundCoreWrites(core, 'the agent was closed');
   await core.flush();

@@ -173,15 +173,23 @@ export class AgentCore implements AgentServices {
    * its batch is answered too. Cleared when a run starts.
    */
   nestedStopRequested = false;
-  /** Aborted by `agent.close()` on the agent the host made; made when first needed. */
+  /** Whether `agent.close()` was called on the agent the host made (see {@link closed}). */
+  #closed = false;
+  /** Aborted by `agent.close()` on the agent the host made; made only when something waits on it. */
   #closing: AbortController | undefined;
   /** Whether `agent.close()` was called on the agent the host made (the session's store hold is released). */
   get closed(): boolean {
-    return this.#closing?.signal.aborted ?? false;
+    return this.#closed;
   }
-  /** Marks the agent closed (by `agent.close()`): {@link treeClosing} aborts for its whole tree. */
+  /**
+   * Marks the agent closed (by `agent.close()`): {@link treeClosing} aborts for its whole tree.
+   * Nothing to abort when nothing asked for the signal (most agents): a signal made after this
+   * is born aborted.
+   */
   markClosed(): void {
-    (this.#closing ??= new AbortController()).abort(new Error('closed'));
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#closing?.abort(new Error('closed'));
   }
   /** Whether the agent at the top of this one's tree was closed (nothing more may start in it). */
   get treeClosed(): boolean {
@@ -189,7 +197,12 @@ export class AgentCore implements AgentServices {
   }
   /** Aborted once the agent at the top of this one's tree is closed: what stops work that outlives runs. */
   get treeClosing(): AbortSignal {
-    return this.sessionParent?.treeClosing ?? (this.#closing ??= new AbortController()).signal;
+    if (this.sessionParent) return this.sessionParent.treeClosing;
+    if (!this.#closing) {
+      this.#closing = new AbortController();
+      if (this.#closed) this.#closing.abort(new Error('closed'));
+    }
+    return this.#closing.signal;
   }
   /** Receives events of the active run (set by the run). */
   runSink: ((event: AgentEvent) => void) | undefined;
