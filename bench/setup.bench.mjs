@@ -40,6 +40,11 @@ function measuresOf({ lib, node }) {
     '`workspaceTools({ cwd })`': () => node.workspaceTools({ cwd }),
     'createAgent with `workspaceTools({ cwd })`': () => lib.createAgent({ model: quiet, tools: node.workspaceTools({ cwd }), cwd }),
     'run: one no-op tool call, then the answer': () => lib.createAgent({ model: toolModel, tools: [noop] }).run('Go.').result,
+    'an agent per request: createAgent, a run answering at once, close()': async () => {
+      const agent = lib.createAgent({ model: quiet, tools: [noop] });
+      await agent.run('Go.').result;
+      await agent.close();
+    },
     'run: one Agent call (a subagent answering at once), then the answer': () => lib.createAgent({ model: agentModel, tools: [noop], agents: types(childModel) }).run('Go.').result,
   };
 }
