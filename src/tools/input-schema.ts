@@ -119,13 +119,16 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
   const jsonSchema = stripMeta(schema);
   // Sent as it is: checked here, not by the Messages API refusing every request.
   assertToolJsonSchema(toolName, jsonSchema);
-  const validator = typeof fromJSONSchema === 'function' ? tryFromJsonSchema(jsonSchema) : undefined;
+  // Made at the first call, not here: an MCP server may list a hundred tools per agent, most
+  // never called, and zod's conversion is most of what defining one costs.
+  let validator: Zod4Schema | null | undefined;
   return {
     jsonSchema,
     parse(value) {
       if (typeof value !== 'object' || value === null || Array.isArray(value)) {
         return { ok: false, issues: ['Input must be a JSON object.'] };
       }
+      validator ??= (typeof fromJSONSchema === 'function' ? tryFromJsonSchema(jsonSchema) : undefined) ?? null;
       if (!validator) return { ok: true, value };
       const result = z4.safeParse(validator, value);
       return result.success ? { ok: true, value } : { ok: false, issues: formatIssues(result.error.issues, jsonSchema) };
