@@ -49,7 +49,7 @@ async function isAuthError(error: unknown, config: McpServerConfig): Promise<boo
  */
 export async function connectMcpClient(args: ConnectMcpClientArgs): Promise<ConnectedClient> {
   const { name, config } = args;
-  const { Client: ClientClass } = await loadMcpSdk();
+  const { Client: ClientClass, AjvJsonSchemaValidator } = await loadMcpSdk();
   const timeoutMs = config.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
@@ -73,8 +73,13 @@ export async function connectMcpClient(args: ConnectMcpClientArgs): Promise<Conn
       return raced.value;
     };
     created = await step(() => createMcpTransport(name, config));
+    // The SDK's own validator, made only when a listed tool has an output schema: building one
+    // (an Ajv instance with its formats) costs about 0.3 ms, per connection, and most servers'
+    // tools declare none. One per connection still, as the SDK does (schemas of two servers never meet).
+    let validator: InstanceType<typeof AjvJsonSchemaValidator> | undefined;
     const made: Client = new ClientClass(MCP_CLIENT_INFO, {
       capabilities: {},
+      jsonSchemaValidator: { getValidator: (schema) => (validator ??= new AjvJsonSchemaValidator()).getValidator(schema) },
       listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => args.onToolsChanged(made) } },
     });
     client = made;

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ToolSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { loadOnce } from '../lazy/load-once.js';
 
@@ -11,6 +12,8 @@ export interface McpSdk {
   InMemoryTransport: typeof InMemoryTransport;
   /** The protocol's shape of a listed tool. */
   ToolSchema: typeof ToolSchema;
+  /** The client's default validator of tool output schemas. */
+  AjvJsonSchemaValidator: typeof AjvJsonSchemaValidator;
 }
 
 /** The streamable HTTP client transport and its error types. */
@@ -33,8 +36,18 @@ function missing(cause: unknown): ConfigurationError {
  * @throws ConfigurationError when the package is not installed.
  */
 export const loadMcpSdk: () => Promise<McpSdk> = loadOnce(() =>
-  Promise.all([import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/inMemory.js'), import('@modelcontextprotocol/sdk/types.js')]).then(
-    ([client, inMemory, types]) => ({ Client: client.Client, InMemoryTransport: inMemory.InMemoryTransport, ToolSchema: types.ToolSchema }),
+  Promise.all([
+    import('@modelcontextprotocol/sdk/client/index.js'),
+    import('@modelcontextprotocol/sdk/inMemory.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('@modelcontextprotocol/sdk/validation/ajv'),
+  ]).then(
+    ([client, inMemory, types, ajv]) => ({
+      Client: client.Client,
+      InMemoryTransport: inMemory.InMemoryTransport,
+      ToolSchema: types.ToolSchema,
+      AjvJsonSchemaValidator: ajv.AjvJsonSchemaValidator,
+    }),
     (cause: unknown) => {
       throw missing(cause);
     },
