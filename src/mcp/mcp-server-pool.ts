@@ -52,7 +52,8 @@ export class McpServerPool {
   readonly #closing: { promise: Promise<void>; resolve: () => void };
   /**
    * What the connections report to. Held here for the agent's life: a shared server holds it
-   * only weakly, so an agent dropped without `close()` does not stay alive through it.
+   * weakly once 256 later agents are attached, so an agent dropped without `close()` does not stay
+   * alive through it for ever.
    */
   readonly #connectionListener: McpConnectionListener = {
     onChange: (connection) => {

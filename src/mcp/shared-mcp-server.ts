@@ -30,26 +30,47 @@ export interface SharedMcpServerOptions {
 /** An agent tool made from a listed tool (with the hints it reads), or why the tool is not offered. */
 export type MadeMcpTool = { tool: Tool; hints: McpToolHints } | { problem: string };
 
-/** Fans a connection's reports out to the agents using it, holding none of them alive. */
+/**
+ * The agents a shared connection holds strongly, newest last. Past these, the oldest is held
+ * only weakly: a `WeakRef` costs an agent far more than its lifetime of reports (V8 keeps its
+ * target through the scavenges of the task that made it, so the whole agent is copied to the old
+ * generation: about 40 µs an agent in a loop of agents made per request), while most agents
+ * close long before 256 others have started.
+ */
+const MAX_STRONGLY_HELD = 256;
+
+/**
+ * Fans a connection's reports out to the agents using it. Agents that close are dropped at once;
+ * one dropped without `close()` is held strongly only while it is among the latest
+ * {@link MAX_STRONGLY_HELD}, then weakly, so it is collected and forgotten.
+ */
 class AgentListeners implements McpConnectionListener {
-  readonly #agents = new Set<WeakRef<McpConnectionListener>>();
-  /** Each listener's reference, to detach it without a search (keys are held weakly). */
+  /** The latest agents, oldest first (a `Set` keeps insertion order). */
+  readonly #recent = new Set<McpConnectionListener>();
+  /** Older ones, held weakly. */
+  readonly #older = new Set<WeakRef<McpConnectionListener>>();
+  /** Each older listener's reference, to detach it without a search (keys are held weakly). */
   readonly #refs = new WeakMap<McpConnectionListener, WeakRef<McpConnectionListener>>();
   /** Drops the reference of an agent collected without closing, so the set never grows with them. */
-  readonly #collected = new FinalizationRegistry<WeakRef<McpConnectionListener>>((ref) => this.#agents.delete(ref));
+  readonly #collected = new FinalizationRegistry<WeakRef<McpConnectionListener>>((ref) => this.#older.delete(ref));
 
   add(listener: McpConnectionListener): void {
-    if (this.#refs.has(listener)) return;
-    const ref = new WeakRef(listener);
-    this.#agents.add(ref);
-    this.#refs.set(listener, ref);
-    this.#collected.register(listener, ref, ref);
+    if (this.#recent.has(listener) || this.#refs.has(listener)) return;
+    this.#recent.add(listener);
+    if (this.#recent.size <= MAX_STRONGLY_HELD) return;
+    const oldest = this.#recent.values().next().value!;
+    this.#recent.delete(oldest);
+    const ref = new WeakRef(oldest);
+    this.#older.add(ref);
+    this.#refs.set(oldest, ref);
+    this.#collected.register(oldest, ref, ref);
   }
 
   remove(listener: McpConnectionListener): void {
+    if (this.#recent.delete(listener)) return;
     const ref = this.#refs.get(listener);
     if (!ref) return;
-    this.#agents.delete(ref);
+    this.#older.delete(ref);
     this.#refs.delete(listener);
     this.#collected.unregister(ref);
   }
@@ -57,7 +78,7 @@ class AgentListeners implements McpConnectionListener {
   /** How many agents are attached and not yet collected. */
   get size(): number {
     this.#each(() => undefined);
-    return this.#agents.size;
+    return this.#recent.size + this.#older.size;
   }
 
   onChange(connection: McpConnection): void {
@@ -69,22 +90,24 @@ class AgentListeners implements McpConnectionListener {
   }
 
   #each(report: (listener: McpConnectionListener) => void): void {
-    for (const ref of this.#agents) {
-      const listener = ref.deref();
-      // An agent dropped without close() was collected: forgotten here too.
-      if (!listener) {
-        this.#agents.delete(ref);
-        continue;
-      }
+    const deliver = (listener: McpConnectionListener) => {
       // One agent's listener cannot keep the others from hearing (they report to the host's handlers).
       try {
         report(listener);
       } catch {
         // The agent's own listeners report their errors; nothing here to add.
       }
+    };
+    for (const listener of [...this.#recent]) deliver(listener);
+    for (const ref of [...this.#older]) {
+      const listener = ref.deref();
+      // An agent dropped without close() was collected: forgotten here too.
+      if (listener) deliver(listener);
+      else this.#older.delete(ref);
     }
   }
 }
+
 
 /**
  * One connection to an MCP server, shared by every agent that names it in `mcpServers` (made by
@@ -171,7 +194,8 @@ export class SharedMcpConnection implements SharedMcpServer {
 
   /**
    * An agent starts using the connection. It hears the connection's changes while it is
-   * referenced: the connection holds the listener weakly, so an agent never closed is still collected.
+   * referenced: past the latest 256 agents the connection holds it weakly, so an agent never closed
+   * is collected once 256 later agents are attached.
    */
   attach(listener: McpConnectionListener): McpConnection {
     this.#listeners.add(listener);
@@ -234,14 +258,15 @@ export function assertMcpServerEntry(name: string, entry: McpServerConfig | Shar
  * connection opens when the first agent starts (or at `connect()`), reconnects with backoff as an
  * agent's own does, and stays open until its `close()`. A server that `failed` is tried again when
  * the next agent starts. Tool names, rules and approvals are the same as with an agent's own
- * connection, so a pending approval resumes in an agent of either kind.
+ * connection, so a pending approval resumes in an agent of either kind. Close each agent: it then
+ * detaches at once; one never closed is held only while it is among the latest 256 attached.
  * @throws ConfigurationError for a bad `name` or `server`.
  * @example
  * ```ts
  * const notes = sharedMcpServer({ name: 'notes', server: stdioMcpServer({ command: 'node', args: ['notes-server.js'] }) });
  * // per request:
  * const agent = createAgent({ model, mcpServers: { notes } });
- * // at shutdown:
+ * // ... then agent.close(), which leaves `notes` open; at shutdown:
  * await notes.close();
  * ```
  */

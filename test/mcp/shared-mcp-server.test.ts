@@ -329,24 +329,43 @@ describe('sharedMcpServer: one connection for many agents', () => {
     expect(state.notes).toEqual(['approved later']);
   });
 
-  it('does not keep alive an agent that was dropped without close()', async () => {
+  it('keeps alive at most the latest 256 agents dropped without close(); older ones are collected and forgotten', async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const { server } = sharedNotes();
+    await server.connect();
     const kept = agentWith(server, { model: scriptedModel(['Hi.']) });
-    await (async () => {
-      // Not in `agents`: nothing but the shared server could still reach it.
-      const dropped = createAgent({ model: scriptedModel(['Hi.']), mcpServers: { notes: server } });
-      await dropped.run('hi').result;
-    })();
-    expect(server.agents).toBe(2);
-    for (let round = 0; round < 20 && server.agents > 1; round++) {
+    await kept.ready;
+    // Not in `agents`: nothing but the shared server could still reach them.
+    for (let index = 0; index < 300; index++) await createAgent({ model: scriptedModel([]), mcpServers: { notes: server } }).ready;
+    expect(server.agents).toBe(301);
+    for (let round = 0; round < 20 && server.agents > 257; round++) {
       await new Promise((resolve) => setImmediate(resolve));
       gc();
     }
-    expect(server.agents).toBe(1);
-    await kept.run('still here').result;
-    expect(kept.mcpServers[0]!.status).toBe('connected');
+    // The 44 oldest dropped ones are gone; the first agent, held weakly too, is alive (referenced here).
+    expect(server.agents).toBe(257);
+    const heard: string[] = [];
+    kept.on('mcp-server-status', (event) => heard.push(event.status));
+    await server.close();
+    expect(heard).toEqual(['closed']);
+    await kept.close();
+    expect(server.agents).toBe(256);
+  });
+
+  it('a closed agent is let go at once, whether held strongly or weakly', async () => {
+    const { server } = sharedNotes();
+    await server.connect();
+    const first = createAgent({ model: scriptedModel([]), mcpServers: { notes: server } });
+    await first.ready;
+    const rest = [];
+    for (let index = 0; index < 260; index++) rest.push(createAgent({ model: scriptedModel([]), mcpServers: { notes: server } }));
+    await Promise.all(rest.map((agent) => agent.ready));
+    expect(server.agents).toBe(261);
+    await first.close();
+    expect(server.agents).toBe(260);
+    await Promise.all(rest.map((agent) => agent.close()));
+    expect(server.agents).toBe(0);
   });
 });
 
