@@ -76,7 +76,7 @@ function startCore(options: AgentOptions, state: SessionState, origin: 'startup'
   // The lease is on the host's session; a fork is another session, written without it.
   const journal = journalFor(store, state, undefined, origin === 'fork' ? undefined : options.fencingToken);
   const core = buildCore(options, state, origin, journal, sources);
-  claimSession(store, state.sessionId, core);
+  core.sessionClaim = claimSession(store, state.sessionId);
   // One append: a process killed while a fork is written leaves no half-written session behind.
   const checkpoint = { kind: 'checkpoint', state: structuredClone(state), reason: origin } as const;
   if (forkedFrom !== undefined) core.commit({ kind: 'session-meta', forkedFrom }, checkpoint);
@@ -160,7 +160,7 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore, sourc
   // The estimate of the context is calibrated by the last reported usage, as it was before the
   // restart (not after a repair: the history is then not the one that usage was reported for).
   if (repairs.length === 0) calibrateResumedContext(core, entries);
-  claimSession(store, sessionId, core);
+  core.sessionClaim = claimSession(store, sessionId);
   continueLoaded(core, repairs, !last, last !== undefined);
   // The plan store lost the plan (another machine, a wiped directory): put it back from the history.
   if (core.state.planSlug !== undefined && entries.length > 0) {

@@ -1,3 +1,4 @@
+import type { SessionClaim } from '../session/open-sessions.js';
 import EventEmitter from 'eventemitter3';
 import { spillToolResultUnchecked } from '../context/spill/spill-tool-result.js';
 import { applyEntryUnchecked } from '../state/apply-entry.js';
@@ -189,8 +190,11 @@ export class AgentCore implements AgentServices {
   markClosed(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.sessionClaim?.release();
     this.#closing?.abort(new Error('closed'));
   }
+  /** This agent's hold on its stored session in this process (with a store): released by `close()`. */
+  sessionClaim: SessionClaim | undefined;
   /** Whether the agent at the top of this one's tree was closed (nothing more may start in it). */
   get treeClosed(): boolean {
     return this.sessionParent?.treeClosed ?? this.closed;

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -9,6 +11,7 @@ import {
   memorySessionStore,
   SessionNotFoundError,
   UnsupportedSchemaVersionError,
+  type Agent,
   type AgentSnapshot,
   type SessionEntry,
   type SessionStore,
@@ -207,6 +210,26 @@ describe('sessions in a store', () => {
     const third = createAgent({ model: scriptedModel([]), store, resume: first.sessionId });
     await third.ready;
     expect(third.messages).toEqual(first.messages);
+  });
+
+  it('frees the session of an agent dropped without close() once it is collected', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const store = memorySessionStore();
+    const sessionId = await (async () => {
+      const dropped = createAgent({ model: scriptedModel(['one']), store });
+      await dropped.run('hi').result;
+      return dropped.sessionId;
+    })();
+    let reopened: Agent | undefined;
+    for (let round = 0; round < 20 && !reopened; round++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+      const attempt = createAgent({ model: scriptedModel([]), store, resume: sessionId });
+      if (await attempt.ready.then(() => true, () => false)) reopened = attempt;
+    }
+    expect(reopened?.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
+    await reopened?.close();
   });
 
   it('refuses transcripts written by an unknown version, naming the supported ones', async () => {
