@@ -29,7 +29,6 @@ import type { AgentSnapshot } from '../runtime/snapshot.js';
 import { forkState, type ForkOptions } from '../session/fork-state.js';
 import { failedBeforeStart, interruptedBeforeStart } from './failed-before-start.js';
 import type { RunResult } from '../events/run-result.js';
-import { raceAbort } from '../permissions/race-abort.js';
 import { onAbort } from '../loop/on-abort.js';
 import { RunAbort } from '../loop/run-abort.js';
 import { boundCoreWrites } from './bound-core-writes.js';
@@ -374,8 +373,9 @@ export class Agent {
       try {
         // An interrupt while the session loads or its MCP servers connect ends the run at once.
         // (A ready agent still awaits: the loop starts a microtask after run(), once the host's listeners are on.)
+        // `race` waits on a flag the abort reads, not on the run's signal (which it would make).
         if (this.isReady) await this.ready;
-        else if ((await raceAbort(() => this.ready, abort.signal)).aborted) {
+        else if (await abort.race(this.ready).then(notInterrupted, (error: unknown) => (abort.aborted ? true : Promise.reject(error)))) {
           this.active = undefined;
           external?.removeEventListener('abort', onExternalAbort);
           return interruptedBeforeStart(runId, this.sessionIdOrUnknown());
@@ -629,4 +629,9 @@ export class Agent {
     this.emitter.once(type, this.guards.wrap(type, listener, true));
     return this;
   }
+}
+
+/** What a wait that was not interrupted yields (see the run's start). */
+function notInterrupted(): false {
+  return false;
 }
