@@ -196,6 +196,9 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
       await blocker.query('BEGIN');
       await blocker.query(`SELECT 1 FROM "${name}".sessions WHERE session_id = 'killed' FOR UPDATE`);
       const appending = store.append('killed', second, { expectedRevision: 1 });
+      // Its failure is awaited from the start: the append may see its connection end before the
+      // admin query that ends it returns (an unhandled rejection meanwhile, on a loaded machine).
+      const failed = expect(appending).rejects.toThrow(/terminat/i);
       let waiting: number | undefined;
       while (waiting === undefined) {
         const { rows } = await admin!.query(
@@ -205,7 +208,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
         waiting = rows[0]?.pid as number | undefined;
       }
       await admin!.query('SELECT pg_terminate_backend($1)', [waiting]);
-      await expect(appending).rejects.toThrow(/terminat/i);
+      await failed;
       await blocker.query('ROLLBACK');
     } finally {
       blocker.release();
