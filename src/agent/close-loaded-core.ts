@@ -1,4 +1,5 @@
 import type { AgentCore } from '../runtime/agent-core.js';
+import { hasHooks } from '../hooks/has-hooks.js';
 import { runHooksUnchecked } from '../hooks/run-hooks.js';
 import { subagentRunsEnded } from '../subagents/subagent-runs.js';
 import type { AgentRun } from './agent-run.js';
@@ -40,7 +41,7 @@ export async function closeLoadedCore(core: AgentCore, { active, aside, options 
     await Promise.all([...background.map((task) => task.ended), subagentsEnded]);
     stopBounding();
   }
-  if (core.options.hooks?.SessionEnd?.length) {
+  if (hasHooks(core.options.hooks, 'SessionEnd')) {
     const ended = await runHooksUnchecked({
       event: 'SessionEnd',
       hooks: core.options.hooks,

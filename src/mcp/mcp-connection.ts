@@ -83,11 +83,12 @@ export class McpConnection {
   }
 
   /**
-   * Connects (for the first time, or again after it `failed`); a failure leaves the server
-   * `failed` (or `needs-auth`). An attempt under way is joined, not doubled. Never throws.
+   * Connects (for the first time, or again after it `failed` or asked for authorization); a
+   * failure leaves the server `failed` (or `needs-auth`). An attempt under way is joined, not
+   * doubled; a server connected, closed, or reconnecting with backoff is left as it is. Never throws.
    */
   connect(): Promise<void> {
-    if (this.#closed || this.#connected) return Promise.resolve();
+    if (this.status !== 'pending' && this.status !== 'failed' && this.status !== 'needs-auth') return Promise.resolve();
     return this.#tryConnect('fail');
   }
 

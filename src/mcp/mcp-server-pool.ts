@@ -84,10 +84,8 @@ export class McpServerPool {
    */
   async connectAll(): Promise<void> {
     const connecting = this.#connections.map((connection) => {
-      const shared = this.#shared.get(connection);
-      if (!shared) return connection.connect();
-      if (connection.tools) this.#onTools(connection, connection.tools);
-      return shared.connect();
+      if (this.#shared.has(connection) && connection.tools) this.#onTools(connection, connection.tools);
+      return connection.connect();
     });
     // Closing the agent ends its own connections' attempts, but not a shared one's: it stops waiting.
     await Promise.race([Promise.all(connecting), this.#closing.promise]);

@@ -108,7 +108,6 @@ class AgentListeners implements McpConnectionListener {
   }
 }
 
-
 /**
  * One connection to an MCP server, shared by every agent that names it in `mcpServers` (made by
  * {@link sharedMcpServer}). The host owns it: agents attach and detach; only `close()` ends it.
@@ -183,8 +182,7 @@ export class SharedMcpConnection implements SharedMcpServer {
   }
 
   connect(): Promise<void> {
-    const status = this.#connection.status;
-    return status === 'pending' || status === 'failed' || status === 'needs-auth' ? this.#connection.connect() : Promise.resolve();
+    return this.#connection.connect();
   }
 
   async close(): Promise<void> {
