@@ -1,7 +1,9 @@
 import type { ReadTargets, Tool, WriteTargets } from '../tools/types.js';
 import type { RuleMatchOptions } from './rule-set.js';
+import { isReadOnlyCallUnchecked } from './is-read-only-call.js';
 
 type TargetsTool = Pick<Tool, 'name' | 'ruleTarget'>;
+type ReadOnlyTool = Pick<Tool, 'readOnly' | 'isReadOnlyCall'>;
 
 /**
  * What one call reads and writes (its tool's `ruleTarget.reads` and `.writes`), worked out at
@@ -16,13 +18,28 @@ export class CallTargets {
   #input: unknown;
   #reads: { value: ReadTargets | undefined } | undefined;
   #writes: { value: WriteTargets | undefined } | undefined;
+  #readOnly: boolean | undefined;
 
-  private forCall(tool: TargetsTool, input: unknown): void {
+  private forCall(tool: object, input: unknown): void {
     if (tool === this.#tool && input === this.#input) return;
-    this.#tool = tool;
+    this.#tool = tool as TargetsTool;
     this.#input = input;
     this.#reads = undefined;
     this.#writes = undefined;
+    this.#readOnly = undefined;
+  }
+
+  /**
+   * Whether the call only reads (`isReadOnlyCall`), asked of the tool at most once for this
+   * input: the mode step, the tool-check step and the final check of an allowed call all ask,
+   * and a tool's own answer may cost file system calls (the Bash tool looks up in `PATH` every
+   * program the command names). A tool without a per-call answer is not asked at all.
+   */
+  readOnly(tool: ReadOnlyTool, input: unknown): boolean {
+    if (tool.isReadOnlyCall === undefined) return tool.readOnly;
+    this.forCall(tool, input);
+    this.#readOnly ??= isReadOnlyCallUnchecked(tool, input);
+    return this.#readOnly;
   }
 
   /** `compute()` for this call the first time, its answer after. */

@@ -1,5 +1,4 @@
 import type { DecidePermissionArgs, PermissionOutcome } from './decide-permission-types.js';
-import { isReadOnlyCallUnchecked } from './is-read-only-call.js';
 import { isThenable } from '../tools/is-thenable.js';
 import { validateInputStep } from './steps/1-validate-input.js';
 import { preToolUseHooksStep } from './steps/2-pre-tool-use-hooks.js';
@@ -124,6 +123,6 @@ function enforceInvariants(state: PipelineState, outcome: PermissionOutcome): Pe
 
 function invariantOutcome(state: PipelineState, denied: StepResult, outcome: PermissionOutcome): PermissionOutcome {
   if (denied?.type === 'decided') return denied.outcome;
-  if (state.args.mode === 'plan' && !isReadOnlyCallUnchecked(state.args.tool, state.input)) return planModeDenial(state);
+  if (state.args.mode === 'plan' && !state.targets.readOnly(state.args.tool, state.input)) return planModeDenial(state);
   return outcome;
 }

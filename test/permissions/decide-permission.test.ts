@@ -394,3 +394,44 @@ describe('step 8: canUseTool', () => {
     expect(good).toMatchObject({ decision: { behavior: 'allow', input: { file_path: 'b', text: 't' } }, input: { file_path: 'b', text: 't' } });
   });
 });
+
+describe("a tool's per-call read-only answer", () => {
+  /** A Bash-like tool whose `isReadOnlyCall` reads `answers` (what the workspace is now) and counts the calls. */
+  function countingTool(answers: { readOnly: boolean }) {
+    const isReadOnlyCall = vi.fn((_input: unknown) => answers.readOnly);
+    const tool = defineTool({ name: 'Bash', description: 'Runs a command.', inputSchema: z.object({ command: z.string() }), kind: 'execute', isReadOnlyCall, execute: () => '' });
+    return { tool, isReadOnlyCall };
+  }
+
+  it('is asked once per decision in plan mode (mode step, tool-check step and the final check share it)', async () => {
+    const { tool, isReadOnlyCall } = countingTool({ readOnly: true });
+    const { decision } = await decidePermission(makeArgs({ tool, rawInput: { command: 'ls' }, mode: 'plan' }).args);
+    expect(decision).toMatchObject({ behavior: 'allow', reason: { type: 'read-only' } });
+    expect(isReadOnlyCall).toHaveBeenCalledTimes(1);
+    // A second decision of the same call asks again: nothing is kept between decisions.
+    await decidePermission(makeArgs({ tool, rawInput: { command: 'ls' }, mode: 'plan' }).args);
+    expect(isReadOnlyCall).toHaveBeenCalledTimes(2);
+  });
+
+  it('is asked afresh after a host answer: a call that stopped being read-only while the host looked is refused in plan mode', async () => {
+    const answers = { readOnly: true };
+    const { tool, isReadOnlyCall } = countingTool(answers);
+    const canUseTool: CanUseTool = async () => {
+      // The workspace changes while the card is open (a program of the same name appears on PATH).
+      answers.readOnly = false;
+      return { behavior: 'allow' };
+    };
+    const { decision } = await decidePermission(makeArgs({ tool, rawInput: { command: 'ls' }, mode: 'plan', rules: createRuleSet({ ask: ['Bash'] }), canUseTool }).args);
+    expect(decision).toMatchObject({ behavior: 'deny', reason: { type: 'mode', mode: 'plan' } });
+    // Once before the question (plan mode asks only read-only calls), once with the answer.
+    expect(isReadOnlyCall).toHaveBeenCalledTimes(2);
+  });
+
+  it('is asked afresh for an input a hook rewrote', async () => {
+    const { tool, isReadOnlyCall } = countingTool({ readOnly: true });
+    const hooks = { PreToolUse: [{ hook: () => ({ updatedInput: { command: 'cat a' } }) }] };
+    await decidePermission(makeArgs({ tool, rawInput: { command: 'ls' }, mode: 'plan', hooks }).args);
+    // The hooks are told about the model's input; the steps after them decide the rewritten one, asking once.
+    expect(isReadOnlyCall.mock.calls.map(([input]) => input)).toEqual([{ command: 'ls' }, { command: 'cat a' }]);
+  });
+});

@@ -1,5 +1,4 @@
 import type { PermissionOutcome } from '../decide-permission-types.js';
-import { isReadOnlyCallUnchecked } from '../is-read-only-call.js';
 import { DEFAULT_PLAN_MODE_DENY_MESSAGE } from '../mode-reminder.js';
 import { toWorkspacePath } from '../workspace-path.js';
 import { getToolCheck } from './get-tool-check.js';
@@ -55,7 +54,7 @@ export const modeStep: PermissionStep = (state) => {
       // A question for the user is still asked: nobody else can answer it.
       return tool.requiresUserInteraction ? undefined : decided(allow(state, { type: 'mode', mode }));
     case 'plan':
-      return isReadOnlyCallUnchecked(tool, state.input) ? undefined : decided(planModeDenial(state));
+      return state.targets.readOnly(tool, state.input) ? undefined : decided(planModeDenial(state));
     case 'acceptEdits':
       return acceptEdits(state);
     default:

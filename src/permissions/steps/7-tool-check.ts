@@ -1,5 +1,4 @@
 import { askFromToolCheck, getToolCheck } from './get-tool-check.js';
-import { isReadOnlyCallUnchecked } from '../is-read-only-call.js';
 import type { ToolPermissionCheck } from '../../types/permission.js';
 import { allow, decided, deny, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
 
@@ -24,7 +23,7 @@ function fromCheck(state: PipelineState, check: ToolPermissionCheck): StepResult
     case 'allow':
       return decided(allow(state, { type: 'tool-check' }));
     default:
-      if (isReadOnlyCallUnchecked(state.args.tool, state.input)) return decided(allow(state, { type: 'read-only' }));
+      if (state.targets.readOnly(state.args.tool, state.input)) return decided(allow(state, { type: 'read-only' }));
       return { type: 'ask', ask: { reason: { type: 'default' }, ...(state.outsidePath === undefined ? {} : { blockedPath: state.outsidePath }) } };
   }
 }
