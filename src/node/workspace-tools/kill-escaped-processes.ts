@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdirSync, readlinkSync } from 'node:fs';
+import { readProcText } from './read-proc-text.js';
 
 /** What marks the processes a Bash call started, for {@link killEscapedProcesses}. */
 export interface CommandMarks {
@@ -31,7 +32,7 @@ const MAX_ROUNDS = 20;
 /** The session and start time of a live process; `undefined` for one that is gone or a zombie (it runs no more). */
 function statusOf(pid: string | number): { session: number; startedAt: number } | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readProcText(`/proc/${pid}/stat`);
     // Fields after the command name (which may hold spaces and parentheses), from field 3 (state)
     // on: state ppid pgrp session ... starttime is field 22.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -50,7 +51,7 @@ export function startTimeOf(pid: number | undefined): number | undefined {
 
 function carriesMark(pid: string, mark: string): boolean {
   try {
-    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(mark);
+    return readProcText(`/proc/${pid}/environ`).split('\0').includes(mark);
   } catch {
     return false;
   }
@@ -96,7 +97,7 @@ export function outputPipesOf(pid: number | undefined): string[] {
 function readNumber(file: string, pattern: RegExp): number | undefined {
   let match: RegExpExecArray | null;
   try {
-    match = pattern.exec(readFileSync(file, 'latin1'));
+    match = pattern.exec(readProcText(file));
   } catch {
     return undefined;
   }
@@ -163,6 +164,55 @@ function scanWindow(marks: CommandMarks, alive: number): ((pid: number) => boole
   return pidsSince({ shellPid: marks.sessionId, forksBefore: marks.forksBefore, forksNow, lastPid, pidMax, alive });
 }
 
+/** Most pids a scan reads one by one (those given out since the shell's) rather than listing /proc. */
+const MAX_PROBED_PIDS = 256;
+
+/**
+ * The pids given out since the shell's, when /proc makes that sure ({@link pidsSince}) and they
+ * are few: a scan then reads each one's `/proc/<pid>/stat` (most are gone) instead of listing
+ * every process of the machine first. Thread ids are among them (threads take pids too); the
+ * live count /proc/loadavg gives counts threads, as the pids skipped for being in use must.
+ * `undefined`: list /proc.
+ * @internal exported for tests
+ */
+export function probedPids(marks: CommandMarks): number[] | undefined {
+  if (marks.forksBefore === undefined) return undefined;
+  const forksNow = forkCount();
+  let loadavg: string;
+  try {
+    loadavg = readProcText('/proc/loadavg');
+  } catch {
+    return undefined;
+  }
+  // "0.10 0.20 0.30 2/345 12345": running/live tasks, then the last pid given out.
+  const match = /\d+\/(\d+)\s+(\d+)\s*$/.exec(loadavg);
+  const pidMax = readNumber('/proc/sys/kernel/pid_max', /^(\d+)/);
+  if (!match || forksNow === undefined || pidMax === undefined) return undefined;
+  const shellPid = marks.sessionId;
+  const lastPid = Number(match[2]);
+  const since = pidsSince({ shellPid, forksBefore: marks.forksBefore, forksNow, lastPid, pidMax, alive: Number(match[1]) });
+  if (since === undefined) return undefined;
+  const wrapped = lastPid < shellPid;
+  const count = wrapped ? pidMax - shellPid + lastPid : lastPid - shellPid + 1;
+  if (count > MAX_PROBED_PIDS) return undefined;
+  const pids: number[] = [];
+  if (wrapped) {
+    for (let pid = shellPid; pid < pidMax; pid++) pids.push(pid);
+    for (let pid = 1; pid <= lastPid; pid++) pids.push(pid);
+  } else {
+    for (let pid = shellPid; pid <= lastPid; pid++) pids.push(pid);
+  }
+  return pids;
+}
+
+let ownSession: number | undefined;
+
+/** This process's session: none of a command's processes can be in it (the shell leads a new one), though this process's own threads, whose ids a probe reads, are. */
+function ownSessionId(): number | undefined {
+  ownSession ??= statusOf('self')?.session;
+  return ownSession;
+}
+
 /**
  * Kills (SIGKILL) the processes a Bash call started that left its process group, so that the
  * group kill missed them: a job started under `set -m`, a `setsid` or `setpgid` daemon. On Linux
@@ -179,32 +229,58 @@ export function killEscapedProcesses(marks: CommandMarks): number {
   if (process.platform !== 'linux') return 0;
   let killed = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    let entries: string[];
-    try {
-      entries = readdirSync('/proc');
-    } catch {
-      return killed;
-    }
-    const pids = entries.filter((entry) => /^\d+$/.test(entry));
-    // Read after the listing, so the last pid given out covers every listed process. One started
-    // after the listing is in neither, as before: the next round finds it (a round that kills
-    // something is followed by another).
-    const since = scanWindow(marks, pids.length);
-    let found = 0;
-    for (const pid of pids) {
-      if (Number(pid) === process.pid || (since !== undefined && !since(Number(pid)))) continue;
-      const status = statusOf(pid);
-      if (status === undefined || (marks.startedAt !== undefined && status.startedAt < marks.startedAt)) continue;
-      if (status.session !== marks.sessionId && !carriesMark(pid, marks.environmentMark) && !holdsPipe(pid, marks.pipes)) continue;
-      try {
-        process.kill(Number(pid), 'SIGKILL');
-        found++;
-      } catch {
-        // gone already, or not ours to kill
-      }
-    }
+    const found = scanRound(marks);
+    if (found === undefined) return killed;
     killed += found;
     if (found === 0) break;
   }
   return killed;
+}
+
+/** One scan: kills what it finds of the command's, and says how many; `undefined` when /proc cannot be listed. */
+function scanRound(marks: CommandMarks): number | undefined {
+  const probed = probedPids(marks);
+  if (probed !== undefined) {
+    const session = ownSessionId();
+    let found = 0;
+    for (const pid of probed) {
+      if (pid === process.pid) continue;
+      const status = statusOf(pid);
+      // Gone (most of them), older than the shell (an earlier lap's pid), or one of this process's threads.
+      if (status === undefined || (marks.startedAt !== undefined && status.startedAt < marks.startedAt) || status.session === session) continue;
+      if (killIfMarked(String(pid), status, marks)) found++;
+    }
+    return found;
+  }
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  const pids = entries.filter((entry) => /^\d+$/.test(entry));
+  // Read after the listing, so the last pid given out covers every listed process. One started
+  // after the listing is in neither, as before: the next round finds it (a round that kills
+  // something is followed by another).
+  const since = scanWindow(marks, pids.length);
+  let found = 0;
+  for (const pid of pids) {
+    if (Number(pid) === process.pid || (since !== undefined && !since(Number(pid)))) continue;
+    const status = statusOf(pid);
+    if (status === undefined || (marks.startedAt !== undefined && status.startedAt < marks.startedAt)) continue;
+    if (killIfMarked(pid, status, marks)) found++;
+  }
+  return found;
+}
+
+/** Kills a process of the command's session, or carrying its mark, or holding its output pipes; true when it was killed. */
+function killIfMarked(pid: string, status: { session: number }, marks: CommandMarks): boolean {
+  if (status.session !== marks.sessionId && !carriesMark(pid, marks.environmentMark) && !holdsPipe(pid, marks.pipes)) return false;
+  try {
+    process.kill(Number(pid), 'SIGKILL');
+    return true;
+  } catch {
+    // gone already, or not ours to kill
+    return false;
+  }
 }

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forkCount, killEscapedProcesses, pidsSince, startTimeOf, type PidWindow } from '../../../src/node/workspace-tools/kill-escaped-processes.js';
-import { isGone } from '../../process-helpers.js';
+import { isGone, runTsxChild } from '../../process-helpers.js';
 import { waitUntil } from './helpers.js';
 
 const window = (changes: Partial<PidWindow> = {}): PidWindow => ({ shellPid: 1000, forksBefore: 50_000, forksNow: 50_010, lastPid: 1012, pidMax: 32_768, alive: 80, ...changes });
@@ -77,5 +79,16 @@ describe.skipIf(process.platform !== 'linux')('killEscapedProcesses', () => {
     expect(Number.isSafeInteger(before)).toBe(true);
     spawn('/bin/true').unref();
     expect(forkCount()!).toBeGreaterThan(before);
+  });
+});
+
+describe.skipIf(process.platform !== 'linux')('killEscapedProcesses, reading the pids given out since the shell', () => {
+  it("passes over this process's own threads, whose ids are among them, even one holding what is looked for", async () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const { signal, stdout } = await runTsxChild(join(here, '../fixtures/own-threads-scan.child.ts'), [], join(here, '../../..'));
+    expect(signal).toBeNull();
+    // The daemon (carrying the mark) was killed; the thread (holding the socket) was read and left:
+    // killing it would have killed the process (signal SIGKILL above).
+    expect(JSON.parse(stdout)).toEqual({ killedSome: true, daemonGone: true, probedThread: true });
   });
 });
