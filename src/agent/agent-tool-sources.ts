@@ -3,6 +3,7 @@ import {
   resolveToolSourcesNow,
   Toolbox,
   toolSourcesAreAsync,
+  type LoadingStop,
   type ResolvedToolSources,
 } from '../tool-sources/index.js';
 import { resolveToolSearch } from '../tool-search/index.js';
@@ -33,16 +34,16 @@ export function agentToolbox(options: AgentOptions, builtins: Tool[], sources: R
 /**
  * Calls `make` with the resolved tool sources: at once when nothing needs loading, else once the
  * skills are loaded and the MCP servers connected (the caller's `agent.ready`). When `make`
- * fails, the connections are closed again; when `signal` aborts (the agent closed while
+ * fails, the connections are closed again; when `stop` is stopped (the agent closed while
  * connecting), the servers are closed at once instead of waiting for their connect timeouts.
  */
 export function withToolSources(
   options: AgentOptions,
   make: (sources: ResolvedToolSources) => AgentCore | Promise<AgentCore>,
-  signal?: AbortSignal,
+  stop?: LoadingStop,
 ): AgentCore | Promise<AgentCore> {
   if (!toolSourcesAreAsync(options)) return make(resolveToolSourcesNow(options));
-  return resolveToolSources(options, signal).then(async (sources) => {
+  return resolveToolSources(options, stop).then(async (sources) => {
     try {
       return await make(sources);
     } catch (error) {

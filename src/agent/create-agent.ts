@@ -18,7 +18,7 @@ import type { AgentServices } from '../tools/builtin/agent-services.js';
 import type { Tool } from '../tools/types.js';
 import type { ResolvedToolSources } from '../tool-sources/index.js';
 import { agentToolbox, pendingToolSources, withToolSources } from './agent-tool-sources.js';
-import { toolSourcesAreAsync } from '../tool-sources/index.js';
+import { LoadingStop, toolSourcesAreAsync } from '../tool-sources/index.js';
 import { Agent } from './agent.js';
 import { AgentCore, type SessionOrigin } from '../runtime/agent-core.js';
 import type { AgentOptions } from '../runtime/agent-options.js';
@@ -50,11 +50,11 @@ function buildCore(options: AgentOptions, state: SessionState, origin: SessionOr
 
 /** Makes the agent; `make` builds its core once the tool sources are resolved (see `withToolSources`). */
 function newAgent(options: AgentOptions, make: (sources: ResolvedToolSources) => AgentCore | Promise<AgentCore>): Agent {
-  // Sources that connect can be stopped by close() while they do (only then is a controller made).
-  const loading = toolSourcesAreAsync(options) ? new AbortController() : undefined;
+  // Sources that connect can be stopped by close() while they do.
+  const loading = toolSourcesAreAsync(options) ? new LoadingStop() : undefined;
   return new Agent(
-    withToolSources(options, make, loading?.signal),
-    { maxToolConcurrency: options.maxToolConcurrency ?? 10, model: options.model, ...(loading ? { stopLoading: () => loading.abort() } : {}) },
+    withToolSources(options, make, loading),
+    { maxToolConcurrency: options.maxToolConcurrency ?? 10, model: options.model, ...(loading ? { stopLoading: () => loading.stop() } : {}) },
     (state, forkedFrom) => newAgent(options, (sources) => startCore(options, state, 'fork', sources, forkedFrom)),
   );
 }

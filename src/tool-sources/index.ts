@@ -8,3 +8,4 @@ export {
   type ToolSourceSink,
   type ResolvedToolSources,
 } from './tool-sources.js';
+export { LoadingStop } from './loading-stop.js';

@@ -1,3 +1,4 @@
+import type { LoadingStop } from './loading-stop.js';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { assertMcpServerEntry, isSharedMcpServer, McpServerPool, type McpServerConfig, type McpServerState, type SharedMcpServer } from '../mcp/index.js';
 import { wellFormedText } from '../model/code-point-boundary.js';
@@ -118,16 +119,14 @@ export function resolveToolSourcesNow(options: ToolSourceOptions): ResolvedToolS
 /**
  * Loads the skills and connects every MCP server (at once; each within its `connectTimeoutMs`).
  * A server that cannot connect is `failed` and offers no tools; the agent still starts. When
- * `signal` aborts first, every server is closed and the sources resolve without them.
+ * loading is stopped first (`stop`), every server is closed and the sources resolve without them.
  * @throws SkillFormatError or ConfigurationError when the skills promise rejects or yields bad skills.
  */
-export async function resolveToolSources(options: ToolSourceOptions, signal?: AbortSignal): Promise<ResolvedToolSources> {
+export async function resolveToolSources(options: ToolSourceOptions, stop?: LoadingStop): Promise<ResolvedToolSources> {
   const names = Object.keys(options.mcpServers ?? {});
   const pool = names.length ? new McpServerPool(options.mcpServers!) : undefined;
   // Stopped (the agent closed while connecting): the pool closes, which ends every attempt now.
-  const stop = () => void pool?.close();
-  if (signal?.aborted) stop();
-  else signal?.addEventListener('abort', stop, { once: true });
+  if (pool) stop?.listen(() => void pool.close());
   try {
     const [skills] = await Promise.all([Promise.resolve(options.skills ?? []), pool?.connectAll()]);
     assertSkills(skills);
@@ -136,6 +135,6 @@ export async function resolveToolSources(options: ToolSourceOptions, signal?: Ab
     await pool?.close();
     throw error;
   } finally {
-    signal?.removeEventListener('abort', stop);
+    stop?.listen(undefined);
   }
 }
