@@ -5,6 +5,7 @@ import { defineTool } from '../tools/define-tool.js';
 import type { JsonSchemaObject } from '../tools/input-schema.js';
 import type { Tool, ToolAnnotations } from '../tools/types.js';
 import { jsonSchemaProblem } from '../tools/json-schema-problem.js';
+import { markToolJsonSchemaChecked } from '../tools/assert-tool-json-schema.js';
 import { rootCombinator } from '../tools/root-combinator.js';
 import { mcpResultToOutput } from './mcp-result-to-output.js';
 import type { McpToolInfo } from './mcp-tool-info.js';
@@ -152,6 +153,9 @@ export function createMcpTool(options: CreateMcpToolOptions): Tool<Record<string
       `The MCP server "${server}" lists the tool "${info.name}" with an input schema that has ${combinator} at the top level, which the Messages API refuses in a tool's input schema (every request that carries it), so the tool is not offered. The server has to describe the fields in one object schema.`,
     );
   }
+  // Within the bounds of a tool input (MCP's are stricter), valid, no top-level combinator: what
+  // defineTool would check again, walking the schema twice more. Not an object schema: defineTool says so.
+  if (info.inputSchema.type === 'object') markToolJsonSchemaChecked(info.inputSchema);
   const hints = options.hints ?? { annotations: info.annotations };
   hints.definition ??= mcpToolDefinition(info);
   // A tool that says it only reads and also that it may destroy (`destructiveHint: true`, which

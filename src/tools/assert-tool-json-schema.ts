@@ -6,9 +6,14 @@ import { rootCombinator } from './root-combinator.js';
 /** Schemas already checked (or made by a converter): a tool made once and given to many agents is checked once. */
 const checked = new WeakSet<object>();
 
-/** Records a schema a converter (zod) made from a schema it checked itself. */
+/** Records a schema a converter (zod) made from a schema it checked itself, or one checked as strictly as {@link assertToolJsonSchema} would (an MCP tool's). */
 export function markToolJsonSchemaChecked(jsonSchema: object): void {
   checked.add(jsonSchema);
+}
+
+/** Whether the schema was checked (or marked) already. */
+export function isToolJsonSchemaChecked(jsonSchema: object): boolean {
+  return checked.has(jsonSchema);
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as z4 from 'zod/v4/core';
 import { fromJSONSchema } from 'zod/v4';
 import { ConfigurationError } from '../errors/configuration-error.js';
-import { assertToolJsonSchema, markToolJsonSchemaChecked, requireObjectSchema } from './assert-tool-json-schema.js';
+import { assertToolJsonSchema, isToolJsonSchemaChecked, markToolJsonSchemaChecked, requireObjectSchema } from './assert-tool-json-schema.js';
 import { ownValue } from '../model/own-value.js';
 import { zod4ToJsonSchema } from './zod4-to-json-schema.js';
 import { isZod3, isZod3WithJsonSchema, zod3ConverterMissing, type Zod3Schema, type Zod3WithJsonSchema } from './zod3-with-json-schema.js';
@@ -117,8 +117,11 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
     throw new ConfigurationError(`Tool "${toolName}": inputSchema must be a zod schema or a JSON Schema object, got ${schema === null ? 'null' : typeof schema}.`);
   }
   const jsonSchema = stripMeta(schema);
-  // Sent as it is: checked here, not by the Messages API refusing every request.
-  assertToolJsonSchema(toolName, jsonSchema);
+  // Sent as it is: checked here, not by the Messages API refusing every request. A schema
+  // checked already (an MCP tool's, by createMcpTool) is not walked again: its copy without
+  // `$schema` passes whatever it passed.
+  if (isToolJsonSchemaChecked(schema)) markToolJsonSchemaChecked(jsonSchema);
+  else assertToolJsonSchema(toolName, jsonSchema);
   // Made at the first call, not here: an MCP server may list a hundred tools per agent, most
   // never called, and zod's conversion is most of what defining one costs.
   let validator: Zod4Schema | null | undefined;
