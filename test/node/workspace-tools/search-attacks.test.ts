@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import fsCallbacks from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -154,12 +155,12 @@ describe('directories that change or refuse during the walk', () => {
         await fs.rename(sub, path.join(work, 'moved'));
         await fs.symlink(outside, sub);
       };
-      const realOpen = fs.open.bind(fs);
+      // The walk opens each directory with the callback API (its descriptor is closed synchronously).
+      const realOpen = fsCallbacks.open.bind(fsCallbacks) as (...args: unknown[]) => void;
       const realReaddir = fs.readdir.bind(fs) as (...args: unknown[]) => Promise<unknown>;
-      const openSpy = vi.spyOn(fs, 'open').mockImplementation((async (target: string, ...rest: unknown[]) => {
-        await swap(target);
-        return (realOpen as (...args: unknown[]) => Promise<unknown>)(target, ...rest);
-      }) as typeof fs.open);
+      const openSpy = vi.spyOn(fsCallbacks, 'open').mockImplementation(((target: string, ...rest: unknown[]) => {
+        void swap(target).then(() => realOpen(target, ...rest));
+      }) as unknown as typeof fsCallbacks.open);
       const readdirSpy = vi.spyOn(fs, 'readdir').mockImplementation((async (target: string, ...rest: unknown[]) => {
         await swap(target);
         return realReaddir(target, ...rest);
@@ -183,13 +184,14 @@ describe('directories that change or refuse during the walk', () => {
     await fs.writeFile(path.join(work, 'locked', 'x.txt'), 'needle\n');
     await fs.writeFile(path.join(work, 'open.txt'), 'needle\n');
     const locked = path.join(work, 'locked');
-    const realOpen = fs.open.bind(fs) as (...args: unknown[]) => Promise<unknown>;
+    const realOpen = fsCallbacks.open.bind(fsCallbacks) as (...args: unknown[]) => void;
     const realReaddir = fs.readdir.bind(fs) as (...args: unknown[]) => Promise<unknown>;
     const denied = () => Object.assign(new Error(`EACCES: permission denied, scandir '${locked}'`), { code: 'EACCES' });
-    const openSpy = vi.spyOn(fs, 'open').mockImplementation((async (target: string, ...rest: unknown[]) => {
-      if (String(target) === locked) throw denied();
-      return realOpen(target, ...rest);
-    }) as typeof fs.open);
+    const openSpy = vi.spyOn(fsCallbacks, 'open').mockImplementation(((target: string, ...rest: unknown[]) => {
+      if (String(target) !== locked) return realOpen(target, ...rest);
+      const callback = rest.at(-1) as (error: Error) => void;
+      queueMicrotask(() => callback(denied()));
+    }) as unknown as typeof fsCallbacks.open);
     const readdirSpy = vi.spyOn(fs, 'readdir').mockImplementation((async (target: string, ...rest: unknown[]) => {
       if (String(target) === locked) throw denied();
       return realReaddir(target, ...rest);
