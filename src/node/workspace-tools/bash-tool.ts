@@ -97,6 +97,21 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
     const shadowed = shadowedCommandProblem(command, judgedPath().searchPath);
     return shadowed ? { readOnly: false, reason: shadowed, shadowed: true } : classification;
   };
+  // The permission pipeline asks `isReadOnlyCall` and then `checkPermissions` in one synchronous
+  // stretch, and so do the loop's plan-mode guard and `execute` when the call starts: the second
+  // takes the first's answer (the PATH lookups, about 34 µs a name) for the same command. Kept
+  // only until the stretch ends (a microtask): every later question looks at the workspace as it
+  // is then.
+  let recent: { command: string; classification: ReturnType<typeof classify> } | undefined;
+  const forget = () => {
+    recent = undefined;
+  };
+  const classifyNow = (command: string): ReturnType<typeof classify> => {
+    if (recent?.command === command) return recent.classification;
+    if (recent === undefined) queueMicrotask(forget);
+    recent = { command, classification: classify(command) };
+    return recent.classification;
+  };
   return defineTool({
     name: 'Bash',
     description: [
@@ -117,7 +132,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       writes: (input) => bashWriteTargets(boundary, (input as BashInput).command),
     },
     display: displayBash(boundary),
-    isReadOnlyCall: (input) => classify(input.command).readOnly,
+    isReadOnlyCall: (input) => classifyNow(input.command).readOnly,
     validateInput({ input }) {
       if (input.command.includes('\0')) return 'The command contains a NUL character, which no shell accepts.';
       const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
@@ -125,7 +140,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       return undefined;
     },
     async checkPermissions({ input, agent }) {
-      const classification = classify(input.command);
+      const classification = classifyNow(input.command);
       if (classification.shadowed) {
         // An allow rule on a read (`Bash(ls:*)`) means the system's program, not the workspace's.
         return { behavior: 'ask', message: `This command may run a program of the workspace: ${classification.reason}.`, safety: true, suggestions: [] };
@@ -151,7 +166,8 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
       // Checked again here: a host may have replaced the input when approving it.
       const catastrophic = findCatastrophicCommand(input.command, catastropheOptions);
       if (catastrophic) return toolOutput(`Refused, in every permission mode: ${catastrophic}. This command is never run.`, { isError: true });
-      const classification = classify(input.command);
+      // Asked again now (the loop's plan-mode guard asked it a moment ago, in this same stretch).
+      const classification = classifyNow(input.command);
       const readOnly = classification.readOnly;
       if (agent.permissionMode === 'plan') {
         // Looked at again: in plan mode only a read-only command runs, whatever changed since it

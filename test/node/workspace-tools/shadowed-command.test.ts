@@ -2,6 +2,7 @@
 // `npm run`, whose PATH begins with the project's node_modules/.bin; a `bin/` the host added), or a
 // relative PATH entry (`.`, `bin`, an empty entry), lets a "read-only" name — ls, cat, git, or the
 // `diff` git's pinned external diff runs — start a program of the workspace: in plan mode, unasked.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -114,6 +115,20 @@ describe('attack: a workspace directory on PATH', () => {
     expect(await planModeDecision(bash, 'ls', work)).toBe('allow');
     await plant(path.join(work, 'bin', 'ls'));
     const result = outcomeText(await bash.execute({ input: { command: 'ls' }, toolUseId: 't1', agent: fakeAgent('plan'), signal: new AbortController().signal }));
+    expect(result).toContain('Refused: in plan mode only read-only commands run');
+    expect(await exists(marker)).toBe(false);
+  });
+
+  it('an answer is reused only within one synchronous stretch: a program planted after it is seen at the next question', async () => {
+    const bash = bashWith(`${path.join(work, 'bin')}:${systemPath}`);
+    expect(bash.isReadOnlyCall!({ command: 'ls' })).toBe(true);
+    // The stretch ends (a microtask later); the program is planted without yielding again.
+    await Promise.resolve();
+    mkdirSync(path.join(work, 'bin'), { recursive: true });
+    writeFileSync(path.join(work, 'bin', 'ls'), `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    expect(bash.isReadOnlyCall!({ command: 'ls' })).toBe(false);
+    // And the call, started later, is refused in plan mode.
+    const result = outcomeText(await bash.execute({ input: { command: 'ls' }, toolUseId: 't2', agent: fakeAgent('plan'), signal: new AbortController().signal }));
     expect(result).toContain('Refused: in plan mode only read-only commands run');
     expect(await exists(marker)).toBe(false);
   });
