@@ -75,18 +75,20 @@ function formatResult(result: ShellCommandResult, timeoutMs: number, maxChars: n
 export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
   const { boundary } = context;
   const catastropheOptions = { cwd: boundary.cwd, workspace: [...boundary.roots] };
-  const env = gitSafeEnvironment(context.env);
-  // With CDPATH, `cd name` may go to a directory outside the workspace that was not checked.
-  delete env.CDPATH;
-  // The PATH directories are judged (each one's real path: about 5 µs a directory) at the tool's
-  // first command, not when it is made: an agent that never runs Bash does not pay for it.
-  let judged: { searchPath: CommandSearchPath; readOnlyEnv: Record<string, string | undefined> } | undefined;
+  // The commands' environment and the PATH directories (each one's real path: about 5 µs a
+  // directory) are worked out at the tool's first command, not when it is made: an agent that
+  // never runs Bash does not pay for them (the environment with git's pinned configuration, about
+  // 20 µs). Both come from `context.env`, fixed when the tools were made.
+  let judged: { env: Record<string, string | undefined>; searchPath: CommandSearchPath; readOnlyEnv: Record<string, string | undefined> } | undefined;
   const judgePath = () => {
+    const env = gitSafeEnvironment(context.env);
+    // With CDPATH, `cd name` may go to a directory outside the workspace that was not checked.
+    delete env.CDPATH;
     const searchPath = commandSearchPath(env.PATH, boundary);
     // What a read-only command starts in its turn (a git driver of the user's configuration, `diff`)
     // is looked up only in the PATH entries outside the workspace.
     const trustedPath = trustedSearchPath(searchPath, env.PATH);
-    return { searchPath, readOnlyEnv: gitReadOnlyEnvironment(trustedPath === undefined ? env : { ...env, PATH: trustedPath }) };
+    return { env, searchPath, readOnlyEnv: gitReadOnlyEnvironment(trustedPath === undefined ? env : { ...env, PATH: trustedPath }) };
   };
   const judgedPath = () => (judged ??= judgePath());
   // Read-only only when every part is on the list and every name it runs is the system's program,
@@ -185,7 +187,7 @@ export function createBashTool(context: WorkspaceContext): Tool<BashInput> {
         cwd: boundary.cwd,
         shell: context.shell,
         // A command that runs unasked cannot reach a git transport (a partial clone's lazy fetch).
-        env: readOnly ? judgedPath().readOnlyEnv : env,
+        env: readOnly ? judgedPath().readOnlyEnv : judgedPath().env,
         timeoutMs,
         maxOutputChars: context.maxOutputChars,
         signal,

@@ -41,6 +41,14 @@ function realDirectory(option: string, directory: string): string {
   return real;
 }
 
+let foundShell: string | undefined;
+
+/** `/bin/bash` where there is one, else `/bin/sh`: looked for once per process, not per `workspaceTools()`. */
+function defaultShell(): string {
+  foundShell ??= existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh';
+  return foundShell;
+}
+
 function positiveInteger(option: string, value: number | undefined, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > max) {
@@ -73,7 +81,7 @@ export function resolveWorkspaceContext(options: WorkspaceToolsOptions): Workspa
       timeBudgetMs: positiveInteger('searchTimeBudgetMs', options.searchTimeBudgetMs, 30_000),
       now: options.now ?? (() => performance.now()),
     },
-    shell: options.shell ?? (existsSync('/bin/bash') ? '/bin/bash' : '/bin/sh'),
+    shell: options.shell ?? defaultShell(),
     env,
     checkpoints:
       options.checkpoints === false
