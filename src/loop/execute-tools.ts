@@ -281,7 +281,7 @@ async function raceCall(ending: CallEnding, returned: unknown, controller: Abort
     }
     // Interrupted after the call's effect was recorded (a plan saved): its own answer says what
     // happened, and it comes without a further wait (nothing is left to do but build it).
-    if (outcome === ABORTED && core.recordedCalls.has(call.toolUseId)) outcome = await execution;
+    if (outcome === ABORTED && core.recordedCalls?.has(call.toolUseId) === true) outcome = await execution;
     if (outcome === ABORTED || outcome === TIMED_OUT) {
       execution.catch(noop);
       const message = timedOut
@@ -296,7 +296,7 @@ async function raceCall(ending: CallEnding, returned: unknown, controller: Abort
     await callFailed(ending, error);
   } finally {
     core.running.delete(call.toolUseId);
-    core.recordedCalls.delete(call.toolUseId);
+    core.recordedCalls?.delete(call.toolUseId);
     if (timer) clearTimeout(timer);
     stopListening();
   }

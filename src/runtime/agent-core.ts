@@ -119,8 +119,9 @@ export class AgentCore implements AgentServices {
    * Executing calls whose effect is already recorded in the session (the built-in `ExitPlanMode`
    * once its plan is saved): an interrupt from then on waits for the call's own answer instead of
    * answering it as interrupted, so the model is not told "did not complete" about what took effect.
+   * Made at the first such call (most agents never have one: an empty `Set` is about 140 bytes an idle agent keeps).
    */
-  readonly recordedCalls = new Set<string>();
+  recordedCalls: Set<string> | undefined;
   /** The tool_use ids the history uses, read incrementally. */
   readonly toolUseIds = new ToolUseIdIndex();
   /** Per-agent JSON state for tools, persisted with the session (`tool-state` entries). */

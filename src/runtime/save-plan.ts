@@ -115,7 +115,7 @@ export async function savePlan(core: AgentCore, text: string, toolUseId?: string
   core.inOneWrite(() => {
     core.commit({ kind: 'plan-snapshot', slug, name, text });
     // Recorded: an interrupt from here on (a plan-approved listener's) lets the call answer itself.
-    if (toolUseId !== undefined && core.running.has(toolUseId)) core.recordedCalls.add(toolUseId);
+    if (toolUseId !== undefined && core.running.has(toolUseId)) (core.recordedCalls ??= new Set()).add(toolUseId);
     core.emit({
       type: 'plan-approved',
       plan: text,
