@@ -1,5 +1,6 @@
 import type { SessionEntry } from '../state/entries.js';
 import type { AgentCore } from './agent-core.js';
+import { observeResumedUsage } from '../context/accounting/context-tracker.js';
 
 /** Entries that rewrite the history (or the request prefix) rather than append to it. */
 const REWRITES = new Set<string>(['checkpoint', 'results-cleared', 'compact-boundary', 'context-reset', 'prefix', 'answer-withheld']);
@@ -29,7 +30,7 @@ export function calibrateResumedContext(core: AgentCore, entries: readonly Sessi
     const kept = state.messageUsage[at];
     // A continuation's usage is summed into the message's: not the figure of one request.
     if (at < 0 || !kept || JSON.stringify(kept) !== JSON.stringify(usage)) return;
-    core.context.tracker.observeUsage({ system: core.system, tools: core.toolDefinitions as never, messages: state.messages.slice(0, at) }, usage);
+    observeResumedUsage(core.context.tracker, { system: core.system, tools: core.toolDefinitions as never, messages: state.messages }, at, usage);
     return;
   }
 }

@@ -175,6 +175,19 @@ class Tracker implements ContextTracker {
     return contextUsage(promptTokensUnchecked(usage) + usage.outputTokens, this.window, 'usage');
   }
 
+  /**
+   * {@link observeUsage} for a call whose request was the first `count` messages of
+   * `request.messages` and whose answer is the message at `count` (a resumed session's last call):
+   * anchored on the live history itself, so that the next measure of it continues from the
+   * reported count (a copy of its first part would never match it again, and stayed with every
+   * idle resumed agent).
+   */
+  observeUsageOfPrefix(request: ContextRequest, count: number, usage: Usage): void {
+    this.#setAnchor(request, promptTokensUnchecked(usage), 'usage', count);
+    const answer = request.messages[count];
+    this.#exact = answer?.role === 'assistant' ? { message: answer, tokens: usage.outputTokens } : undefined;
+  }
+
   observeCount(request: ContextRequest, inputTokens: number): ContextUsage {
     this.#setAnchor(request, inputTokens, 'count');
     return contextUsage(inputTokens, this.window, 'count');
@@ -191,13 +204,14 @@ class Tracker implements ContextTracker {
     return tokens;
   }
 
-  #rawTokens(request: ContextRequest): number {
+  /** The estimate of the request made of the first `count` messages (all of them by default). */
+  #rawTokens(request: ContextRequest, count = request.messages.length): number {
     const { messages } = request;
     const sum = this.#sum;
-    const continues = sum !== undefined && sum.messages === messages && messages.length >= sum.count && (sum.count === 0 || messages[sum.count - 1] === sum.last);
+    const continues = sum !== undefined && sum.messages === messages && count >= sum.count && (sum.count === 0 || messages[sum.count - 1] === sum.last);
     let total = continues ? sum.total : 0;
-    for (let index = continues ? sum.count : 0; index < messages.length; index++) total += this.messageTokens(messages[index]!);
-    this.#sum = { messages, count: messages.length, last: messages[messages.length - 1], total };
+    for (let index = continues ? sum.count : 0; index < count; index++) total += this.messageTokens(messages[index]!);
+    this.#sum = { messages, count, last: messages[count - 1], total };
     return this.#prefixTokens(request) + total;
   }
 
@@ -210,10 +224,20 @@ class Tracker implements ContextTracker {
     return anchor;
   }
 
-  #setAnchor(request: ContextRequest, tokens: number, source: Anchor['source']): void {
-    const raw = this.#rawTokens(request);
+  #setAnchor(request: ContextRequest, tokens: number, source: Anchor['source'], count = request.messages.length): void {
+    const raw = this.#rawTokens(request, count);
     if (raw > 0) this.#ratio = Math.min(maxRatio, Math.max(minRatio, tokens / raw));
     const { messages } = request;
-    this.#anchor = { messages, system: request.system, tools: request.tools, count: messages.length, last: messages[messages.length - 1], tokens, source };
+    this.#anchor = { messages, system: request.system, tools: request.tools, count, last: messages[count - 1], tokens, source };
   }
+}
+
+/**
+ * Feeds a resumed session's last reported usage: for the request made of the first `count`
+ * messages of `request.messages`, answered by the message at `count`. The library's tracker
+ * anchors on the history itself; another one is fed that part as a copy.
+ */
+export function observeResumedUsage(tracker: ContextTracker, request: ContextRequest, count: number, usage: Usage): void {
+  if (tracker instanceof Tracker) tracker.observeUsageOfPrefix(request, count, usage);
+  else tracker.observeUsage({ ...request, messages: request.messages.slice(0, count) }, usage);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createContextTracker, DEFAULT_CONTEXT_WINDOW } from '../../../src/context/accounting/context-tracker.js';
+import { createContextTracker, DEFAULT_CONTEXT_WINDOW, observeResumedUsage } from '../../../src/context/accounting/context-tracker.js';
 import { contextWindowFor } from '../../../src/context/accounting/context-windows.js';
 import { estimateMessageTokens, estimatePrefixTokens, estimateTextTokens, IMAGE_TOKEN_ESTIMATE } from '../../../src/context/accounting/estimate-tokens.js';
 import { z } from 'zod';
@@ -187,3 +187,34 @@ describe('deferred tools', () => {
     expect(JSON.stringify(model.requests.at(-1)!.request.messages)).toContain('Say hello.');
   });
 });
+
+describe("a resumed session's last reported usage (observeResumedUsage)", () => {
+  const messages: Message[] = [
+    { role: 'user', content: [{ type: 'text', text: 'Summarize the notes. '.repeat(50) }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'Here is the summary. '.repeat(20) }] },
+  ];
+  const request = { system: [], tools: [], messages };
+  const usage = { inputTokens: 900, outputTokens: 120, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+
+  it("anchors the library's tracker on the history itself: the prompt as reported plus the answer's exact output", () => {
+    const tracker = createContextTracker({ window: 100_000 });
+    const history = [...messages];
+    observeResumedUsage(tracker, { ...request, messages: history }, 1, usage);
+    expect(tracker.measure({ ...request, messages: history })).toMatchObject({ tokens: 1020, source: 'calibrated' });
+    // A message appended to that history is estimated on top, scaled by the same calibration.
+    history.push({ role: 'user', content: [{ type: 'text', text: 'Shorter, please.' }] });
+    const ratio = 900 / estimateMessageTokens(messages[0]!);
+    expect(tracker.measure({ ...request, messages: history }).tokens).toBe(Math.round(1020 + estimateMessageTokens(history[2]!) * ratio));
+  });
+
+  it('feeds another tracker the first part as a request of its own', () => {
+    const seen: unknown[] = [];
+    const host = { window: 1, measure: () => contextUsageOf(0), observeUsage: (given: unknown) => (seen.push(given), contextUsageOf(0)), observeCount: () => contextUsageOf(0), messageTokens: () => 0 };
+    observeResumedUsage(host as never, request, 1, usage);
+    expect(seen).toEqual([{ system: [], tools: [], messages: [messages[0]] }]);
+  });
+});
+
+function contextUsageOf(tokens: number) {
+  return { tokens, window: 1, fraction: tokens, source: 'estimate' as const };
+}
