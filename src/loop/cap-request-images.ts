@@ -133,8 +133,20 @@ interface ImageTally {
 /** The tally of messages with no image and no document (read only, never stored). */
 const NO_MEDIA: ImageTally = Object.freeze({ counted: 0, last: undefined, images: 0, chars: 0, documents: 0, documentChars: 0, tooLarge: 0, large: 0 });
 
-/** By history array: the agent appends to its array, so each turn counts only the new messages. */
+/** By history array, for callers without a {@link MediaTallySlot}: the agent appends to its array, so each turn counts only the new messages. */
 const tallies = new WeakMap<readonly Message[], ImageTally>();
+
+/**
+ * Where an agent keeps the tally of its history's media between requests: one slot per agent,
+ * for the history array it sent last. A `WeakMap` entry per history array cost a whole run about
+ * a microsecond (and the collector an ephemeron) for every agent's first request past the first
+ * message.
+ */
+export interface MediaTallySlot {
+  messages?: readonly Message[];
+  /** An `ImageTally` (opaque to the slot's owner). */
+  tally?: unknown;
+}
 
 /**
  * The images and base64 characters of `messages`. The history's last message is counted each time
@@ -142,13 +154,17 @@ const tallies = new WeakMap<readonly Message[], ImageTally>();
  * history rewritten (a compaction, a clearing) is a new array, and a shrunk one or one whose
  * counted part changed is counted again from the start.
  */
-function imageTotals(messages: readonly Message[]): ImageTally {
+function imageTotals(messages: readonly Message[], slot: MediaTallySlot | undefined): ImageTally {
   // A run's first request (one message, most often with no media) needs no tally to keep.
   if (messages.length <= 1 && (messages.length === 0 || !holdsMedia(messages, 0))) return NO_MEDIA;
-  let tally = tallies.get(messages);
+  let tally = slot === undefined ? tallies.get(messages) : slot.messages === messages ? (slot.tally as ImageTally | undefined) : undefined;
   if (tally === undefined || tally.counted > messages.length - 1 || (tally.counted > 0 && messages[tally.counted - 1] !== tally.last)) {
     tally = { counted: 0, last: undefined, images: 0, chars: 0, documents: 0, documentChars: 0, tooLarge: 0, large: 0 };
-    tallies.set(messages, tally);
+    if (slot === undefined) tallies.set(messages, tally);
+    else {
+      slot.messages = messages;
+      slot.tally = tally;
+    }
   }
   const settled = Math.max(0, messages.length - 1);
   if (tally.counted < settled) {
@@ -204,9 +220,9 @@ function withinLimits(tally: Omit<ImageTally, 'counted' | 'last'>): boolean {
  * history keeps every image (a compaction or clearing that removes newer ones lets older ones be
  * sent again). Within the limits (nearly always) the same array is returned, not a copy.
  */
-export function capRequestImages(messages: readonly Message[]): readonly Message[] {
+export function capRequestImages(messages: readonly Message[], slot?: MediaTallySlot): readonly Message[] {
   // Every turn asks, so the common answer (within the limits) costs the new messages only.
-  const totals = imageTotals(messages);
+  const totals = imageTotals(messages, slot);
   if (withinLimits(totals)) return messages;
   // Documents are sent as they are; the images share what they leave of the media limit.
   const maxImages = Math.max(0, MAX_IMAGES_PER_REQUEST - totals.documents);

@@ -1,6 +1,6 @@
 import type { Message } from '../model/messages.js';
 import type { RequestTool } from '../model/model.js';
-import { capRequestImages } from './cap-request-images.js';
+import { capRequestImages, type MediaTallySlot } from './cap-request-images.js';
 import { toolBlocksAsText } from './tool-blocks-as-text.js';
 
 /**
@@ -8,6 +8,6 @@ import { toolBlocksAsText } from './tool-blocks-as-text.js';
  * oldest are notes (see capRequestImages), and a request that defines no tools carries its tool
  * calls and results as text (see toolBlocksAsText). `messages` itself when nothing needs changing.
  */
-export function sendableHistory(messages: readonly Message[], tools: readonly RequestTool[]): readonly Message[] {
-  return capRequestImages(tools.length === 0 ? toolBlocksAsText(messages) : messages);
+export function sendableHistory(messages: readonly Message[], tools: readonly RequestTool[], slot?: MediaTallySlot): readonly Message[] {
+  return capRequestImages(tools.length === 0 ? toolBlocksAsText(messages) : messages, slot);
 }

@@ -7,7 +7,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { BackgroundTaskInfo, PlanVerification } from '../events/run-result.js';
 import type { BackgroundTaskRun } from './background-task-run.js';
-import type { AssistantMessage, ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
+import type { AssistantMessage, ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import type { RequestTool, StopReason } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import type { PendingApproval } from '../types/pending-approval.js';
@@ -115,6 +115,8 @@ export class AgentCore implements AgentServices {
   state: SessionState;
   /** Calls executing now. */
   readonly running = new Set<string>();
+  /** The tally of the history's images and documents, kept between requests (see `capRequestImages`); made at the first request. */
+  mediaTally: { messages?: readonly Message[]; tally?: unknown } | undefined;
   /**
    * Executing calls whose effect is already recorded in the session (the built-in `ExitPlanMode`
    * once its plan is saved): an interrupt from then on waits for the call's own answer instead of

@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createAgent, type Agent, type Message } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { PIXEL_PNG } from '../mcp/fixtures/notes-server.js';
-import { capRequestImages } from '../../src/loop/cap-request-images.js';
+import { capRequestImages, type MediaTallySlot } from '../../src/loop/cap-request-images.js';
 import { imageMediaType } from '../../src/model/image-media-type.js';
 import { base64, bytes, gifHeader, jpegHeader, pngHeader, webpVp8x } from '../model/image-headers.js';
 
@@ -145,7 +145,14 @@ describe('the images of a history asked turn after turn, short and long', () => 
   const png = () => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png', data: PIXEL_PNG } });
   const say = (role: 'user' | 'assistant', text: string): Message => ({ role, content: [{ type: 'text', text }] });
 
-  it('the same capping as a fresh copy of the history at every length, across the length where a tally starts being kept', () => {
+  // The loop keeps an agent's tally in a slot of its own; other callers by history array.
+  const keepers: Array<[string, () => MediaTallySlot | undefined]> = [
+    ['kept by history array', () => undefined],
+    ["kept in the agent's slot", () => ({})],
+  ];
+
+  it.each(keepers)('the same capping as a fresh copy of the history at every length, across the length where a tally starts being kept (%s)', (_name, makeSlot) => {
+    const slot = makeSlot();
     // Seeded: 40 growth steps, images arriving at random turns (also in tool results), many at once.
     let seed = 7;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
@@ -157,7 +164,7 @@ describe('the images of a history asked turn after turn, short and long', () => 
         const content = Array.from({ length: images }, png);
         if (role === 'user' && random() < 0.5) history.push({ role, content: [{ type: 'tool_result', tool_use_id: `toolu_${step}`, content: content.length > 0 ? content : 'ok' }] });
         else history.push(images > 0 && role === 'user' ? { role, content } : say(role, `turn ${step}`));
-        const asked = imagesOf(capRequestImages(history));
+        const asked = imagesOf(capRequestImages(history, slot));
         expect(asked).toEqual(imagesOf(capRequestImages([...history])));
         // Small images only: exactly the oldest beyond 100 become notes.
         const total = imagesOf(history).length;
@@ -166,17 +173,30 @@ describe('the images of a history asked turn after turn, short and long', () => 
     }
   });
 
-  it('a long history whose last message is replaced, or that is cut back, is counted again', () => {
+  it.each(keepers)('a long history whose last message is replaced, or that is cut back, is counted again (%s)', (_name, makeSlot) => {
+    const slot = makeSlot();
     const history: Message[] = [say('user', 'Start.')];
     for (let step = 0; step < 10; step++) history.push(say('assistant', 'Calling.'), { role: 'user', content: Array.from({ length: 9 }, png) });
-    expect(imagesOf(capRequestImages(history)).filter((block) => !block.image)).toHaveLength(0);
+    expect(imagesOf(capRequestImages(history, slot)).filter((block) => !block.image)).toHaveLength(0);
     // The last message (not yet in the kept tally) grows past the limit.
     history[history.length - 1] = { role: 'user', content: Array.from({ length: 20 }, png) };
-    expect(imagesOf(capRequestImages(history)).filter((block) => !block.image)).toHaveLength(1);
+    expect(imagesOf(capRequestImages(history, slot)).filter((block) => !block.image)).toHaveLength(1);
     // Cut back to 12 messages, then grown with a message of 60 images: 5 × 9 + 60 = 105.
     history.length = 11;
     history.push({ role: 'user', content: Array.from({ length: 60 }, png) });
-    expect(imagesOf(capRequestImages(history)).filter((block) => !block.image)).toHaveLength(5);
+    expect(imagesOf(capRequestImages(history, slot)).filter((block) => !block.image)).toHaveLength(5);
+  });
+
+  it("a slot asked about another history array (a compaction's, a clearing's) counts that one afresh", () => {
+    const slot: MediaTallySlot = {};
+    const plain: Message[] = [say('user', 'Start.')];
+    for (let step = 0; step < 10; step++) plain.push(say('assistant', 'Calling.'), say('user', 'ok'));
+    expect(imagesOf(capRequestImages(plain, slot))).toHaveLength(0);
+    // Another array of the same length, sharing its assistant messages, with 11 images in each
+    // user message: 110, so the 10 oldest become notes (the plain history's tally would say 11).
+    const withImages: Message[] = plain.map((message, index) => (index % 2 === 0 && index > 0 ? { role: 'user', content: Array.from({ length: 11 }, png) } : message));
+    expect(imagesOf(capRequestImages(withImages, slot)).filter((block) => !block.image)).toHaveLength(10);
+    expect(imagesOf(capRequestImages(plain, slot))).toHaveLength(0);
   });
 });
 
