@@ -71,9 +71,9 @@ let exitPlanModeBase: ReturnType<typeof defineExitPlanMode> | undefined;
  * says plainly what happened: approved, the plan as saved, its name, the mode, whether edited.
  */
 export function createExitPlanModeTool(agent: () => AgentServices, options: ExitPlanModeToolOptions = {}): ReturnType<typeof defineExitPlanMode> {
+  // One spread (a second, even of an empty object, made every agent's copy the slow way).
   const tool: ReturnType<typeof defineExitPlanMode> = {
     ...(exitPlanModeBase ??= defineExitPlanMode()),
-    ...(options.plansOnly ? { description: PLANS_ONLY_DESCRIPTION } : {}),
     execute: async ({ input, toolUseId, permissionUpdates, hostAnswer, signal }) => {
       const services = agent();
       const edited = hostAnswer?.edited === true;
@@ -127,6 +127,7 @@ export function createExitPlanModeTool(agent: () => AgentServices, options: Exit
       ].join('\n');
     },
   };
+  if (options.plansOnly) tool.description = PLANS_ONLY_DESCRIPTION;
   builtins.add(tool);
   return tool;
 }
