@@ -6,7 +6,7 @@ import { getHeapSpaceStatistics } from 'node:v8';
 import { z } from 'zod';
 import { createAgent, defineTool } from '../dist/index.js';
 import { bareLoop } from './lib/bare-loop.mjs';
-import { toolTurnsModel } from './lib/fake-model.mjs';
+import { fakeModel, toolTurnsModel } from './lib/fake-model.mjs';
 import { environmentHeader, fullRun, times, us, verdict } from './lib/environment.mjs';
 import { gaps, median } from './lib/stats.mjs';
 import { renderTable } from './lib/table.mjs';
@@ -124,6 +124,29 @@ async function promotedPerRun(loop) {
   return Math.max(0, Math.min(...rounds));
 }
 
+/** Runs one after another on one agent without tools (a chat): {@link CHAT_RUNS} of them, two messages each. */
+const CHAT_RUNS = fullRun ? 5000 : 2500;
+
+/**
+ * A chat agent (no tools at all: `todoWrite` and `exitPlanMode` off) answering run after run, its
+ * history growing by two messages a run: the median run of the last 500 ÷ that of runs 501–1000.
+ * A request without tools carries its history's tool blocks as text, and until the twenty-third
+ * round the history was searched for them from its start at every request.
+ */
+async function chatGrowth() {
+  const model = fakeModel({ decide: () => [{ type: 'text', text: 'Sure.' }] });
+  const agent = createAgent({ model, todoWrite: false, exitPlanMode: false });
+  const times = [];
+  for (let run = 0; run < CHAT_RUNS; run++) {
+    const started = performance.now();
+    const result = await agent.run('Hello again.').result;
+    times.push((performance.now() - started) * 1000);
+    if (result.status !== 'completed') throw new Error(`chat run ended ${result.status}`);
+  }
+  await agent.close();
+  return { early: median(times.slice(500, 1000)), late: median(times.slice(-500)), messages: CHAT_RUNS * 2 };
+}
+
 async function main() {
   if (typeof global.gc !== 'function') throw new Error('run with node --expose-gc (npm run bench:overhead does)');
   const started = performance.now();
@@ -132,6 +155,7 @@ async function main() {
   const cell = await perTurn();
   const agentPromoted = await promotedPerRun(agentLoop);
   const barePromoted = await promotedPerRun(bareLoop);
+  const chat = await chatGrowth();
 
   const rows = [];
   for (const size of SIZES) {
@@ -146,6 +170,7 @@ async function main() {
   rows.push([`  left in the old generation per finished run (bare loop ${Math.round(barePromoted)} B)`, `${Math.round(agentPromoted)} B`, '—', 'info']);
   const long = cell(`agent:${LONG}`) / cell(`agent:${SHORT}`);
   rows.push([`long history, context management on: ${LONG.toLocaleString('en')}-turn ${us(cell(`agent:${LONG}`))} / ${SHORT}-turn ${us(cell(`agent:${SHORT}`))}`, times(long), `≤ ${GOAL_LONG}×`, verdict(long <= GOAL_LONG)]);
+  rows.push([`  a chat without tools, run after run on one agent: runs at ${chat.messages.toLocaleString('en')} messages ${us(chat.late)} / at 1,000–2,000 ${us(chat.early)}`, times(chat.late / chat.early), '—', 'info']);
   console.log(renderTable(['measure', 'value', 'goal', 'result'], rows));
   console.log(
     `\nThe long-history row runs with the default context management (accounting every turn, clearing and automatic compaction enabled);` +

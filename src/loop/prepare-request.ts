@@ -17,7 +17,7 @@ export function prepareRequest(core: AgentCore, abort: RunAbort, output?: Output
   }
   const tools = output?.mode === 'tool' ? toolsWithOutputTool(output, core.toolDefinitions, (name) => core.hasTool(name)) : core.toolDefinitions;
   // The run's signal, made when the model reads it if nothing asked for it before (see RunAbort.lendSignal).
-  const request: ModelRequest = abort.lendSignal({ system: core.system, tools, messages: sendableHistory(core.state.messages, tools, (core.mediaTally ??= {})) });
+  const request: ModelRequest = abort.lendSignal({ system: core.system, tools, messages: sendableHistory(core.state.messages, tools, (core.historyScan ??= {})) });
   if (outputSchema) request.outputFormat = { type: 'json_schema', schema: outputSchema };
   return request;
 }

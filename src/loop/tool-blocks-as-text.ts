@@ -1,5 +1,19 @@
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 
+/**
+ * Where an agent keeps how far its history is known to hold no tool block, between requests of
+ * an agent without tools: each turn then looks at the new messages only (the whole history was
+ * searched every turn, a cost that grew with the session).
+ */
+export interface ToolBlockScanSlot {
+  /** The history array searched last. */
+  scanned?: readonly Message[];
+  /** How many of its first messages hold no tool block. */
+  clean?: number;
+  /** The last of those, to tell an array changed in place (cut back, its message replaced). */
+  cleanLast?: Message | undefined;
+}
+
 /** Whether a message holds a block the API accepts only in a request that defines tools. */
 function holdsToolBlocks(message: Message): boolean {
   if (!Array.isArray(message.content)) return false;
@@ -44,13 +58,22 @@ function resultBlocks(block: ToolResultBlock, names: ReadonlyMap<string, string>
  * changes: the session keeps its blocks. The same history always gives the same text (the prompt
  * cache still applies). Returns `messages` itself when it holds no such block.
  */
-export function toolBlocksAsText(messages: readonly Message[]): readonly Message[] {
+export function toolBlocksAsText(messages: readonly Message[], slot?: ToolBlockScanSlot): readonly Message[] {
+  // Where the search starts: past the messages already known to hold none, for this array.
+  const known = slot !== undefined && slot.scanned === messages && slot.clean! <= messages.length - 1 && (slot.clean === 0 || messages[slot.clean! - 1] === slot.cleanLast) ? slot.clean! : 0;
   let first = -1;
-  for (let index = 0; index < messages.length; index++) {
+  for (let index = known; index < messages.length; index++) {
     if (holdsToolBlocks(messages[index]!)) {
       first = index;
       break;
     }
+  }
+  if (slot !== undefined) {
+    // The last message may still be replaced (a message of the same role joins it): not kept as known.
+    const clean = Math.max(0, (first === -1 ? messages.length : first) - 1);
+    slot.scanned = messages;
+    slot.clean = clean;
+    slot.cleanLast = clean > 0 ? messages[clean - 1] : undefined;
   }
   if (first === -1) return messages;
   const names = new Map<string, string>();

@@ -115,8 +115,12 @@ export class AgentCore implements AgentServices {
   state: SessionState;
   /** Calls executing now. */
   readonly running = new Set<string>();
-  /** The tally of the history's images and documents, kept between requests (see `capRequestImages`); made at the first request. */
-  mediaTally: { messages?: readonly Message[]; tally?: unknown } | undefined;
+  /**
+   * What the loop keeps of the history between requests (see `sendableHistory`): the tally of its
+   * images and documents, and how far it holds no tool block (for requests without tools). Made
+   * at the first request.
+   */
+  historyScan: { messages?: readonly Message[]; tally?: unknown; scanned?: readonly Message[]; clean?: number; cleanLast?: Message | undefined } | undefined;
   /**
    * Executing calls whose effect is already recorded in the session (the built-in `ExitPlanMode`
    * once its plan is saved): an interrupt from then on waits for the call's own answer instead of

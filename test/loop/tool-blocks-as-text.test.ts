@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from 'agent-harness';
 import { validateMessagesRequestBody } from 'agent-harness/testing';
-import { toolBlocksAsText } from '../../src/loop/tool-blocks-as-text.js';
+import { toolBlocksAsText, type ToolBlockScanSlot } from '../../src/loop/tool-blocks-as-text.js';
 
 const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } } as const;
 
@@ -53,5 +53,49 @@ describe('toolBlocksAsText', () => {
     input.self = input;
     const sent = toolBlocksAsText([{ role: 'user', content: 'go' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_c', name: 'loop', input }] }]);
     expect(sent[1]!.content).toEqual([{ type: 'text', text: '(Called the tool "loop" (call toolu_c) with an input that could not be written out. This agent has no tools now.)' }]);
+  });
+});
+
+describe('toolBlocksAsText turn after turn, with the agent’s slot', () => {
+  const say = (role: 'user' | 'assistant', text: string): Message => ({ role, content: [{ type: 'text', text }] });
+
+  it('gives what a fresh search gives at every step: growing, a tool block arriving, the last message replaced, cut back', () => {
+    let seed = 11;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let trial = 0; trial < 30; trial++) {
+      const slot: ToolBlockScanSlot = {};
+      const history: Message[] = [say('user', 'Start.')];
+      for (let step = 0; step < 60; step++) {
+        // One to four changes between two requests (a cut back and a regrowth past it among them).
+        for (let change = Math.floor(random() * 4); change >= 0; change--) {
+          const roll = random();
+          if (roll < 0.1 && history.length > 3) history.length = 1 + Math.floor(random() * (history.length - 1));
+          else if (roll < 0.2) history[history.length - 1] = history[history.length - 1]!.role === 'user' ? say('user', `again ${step}`) : say('assistant', `again ${step}`);
+          else if (roll < 0.3 && history[history.length - 1]!.role === 'user') {
+            // A call and its result, as a session continued by an agent without tools may hold.
+            history.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${step}_${change}`, name: 'read', input: { step } }] });
+            history.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${step}_${change}`, content: 'ok' }] });
+          } else history.push(say(history[history.length - 1]!.role === 'user' ? 'assistant' : 'user', `turn ${step}`));
+        }
+        expect(toolBlocksAsText(history, slot)).toEqual(toolBlocksAsText([...history]));
+      }
+    }
+  });
+
+  it('looks at the new messages only: a history without tool blocks is not searched again from the start', () => {
+    const slot: ToolBlockScanSlot = {};
+    const history: Message[] = [say('user', 'Start.')];
+    for (let step = 0; step < 50; step++) history.push(say('assistant', 'Sure.'), say('user', 'More.'));
+    expect(toolBlocksAsText(history, slot)).toBe(history);
+    // A getter on an early message's content counts how often it is read.
+    let reads = 0;
+    const early = history[3]!;
+    const content = early.content;
+    Object.defineProperty(early, 'content', { get: () => (reads++, content), configurable: true });
+    history.push(say('assistant', 'Sure.'));
+    expect(toolBlocksAsText(history, slot)).toBe(history);
+    expect(reads).toBe(0);
+    expect(toolBlocksAsText(history)).toBe(history);
+    expect(reads).toBeGreaterThan(0);
   });
 });
