@@ -14,6 +14,16 @@ export interface ToolBlockScanSlot {
   cleanLast?: Message | undefined;
 }
 
+/**
+ * Where a search of `messages` may start: past the messages the slot knows hold no tool block,
+ * when it saw this array last and the array still ends that part with the message it saw (not cut
+ * back, not changed there); else 0.
+ */
+function knownClean(messages: readonly Message[], slot: ToolBlockScanSlot | undefined): number {
+  if (slot === undefined || slot.scanned !== messages || slot.clean === undefined || slot.clean > messages.length - 1) return 0;
+  return slot.clean === 0 || messages[slot.clean - 1] === slot.cleanLast ? slot.clean : 0;
+}
+
 /** Whether a message holds a block the API accepts only in a request that defines tools. */
 function holdsToolBlocks(message: Message): boolean {
   if (!Array.isArray(message.content)) return false;
@@ -59,8 +69,7 @@ function resultBlocks(block: ToolResultBlock, names: ReadonlyMap<string, string>
  * cache still applies). Returns `messages` itself when it holds no such block.
  */
 export function toolBlocksAsText(messages: readonly Message[], slot?: ToolBlockScanSlot): readonly Message[] {
-  // Where the search starts: past the messages already known to hold none, for this array.
-  const known = slot !== undefined && slot.scanned === messages && slot.clean! <= messages.length - 1 && (slot.clean === 0 || messages[slot.clean! - 1] === slot.cleanLast) ? slot.clean! : 0;
+  const known = knownClean(messages, slot);
   let first = -1;
   for (let index = known; index < messages.length; index++) {
     if (holdsToolBlocks(messages[index]!)) {

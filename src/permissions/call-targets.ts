@@ -6,10 +6,11 @@ type TargetsTool = Pick<Tool, 'name' | 'ruleTarget'>;
 type ReadOnlyTool = Pick<Tool, 'readOnly' | 'isReadOnlyCall'>;
 
 /**
- * What one call reads and writes (its tool's `ruleTarget.reads` and `.writes`), worked out at
- * most once while the call is decided: the deny rules, the ask rules, what cannot be checked
- * against either, and the final check of an allowed call all ask for them (a Bash command is
- * parsed and its paths resolved each time otherwise). Kept for one input of one tool: another
+ * What one call reads and writes (its tool's `ruleTarget.reads` and `.writes`), and whether it
+ * only reads (its `isReadOnlyCall`), worked out at most once while the call is decided: the deny
+ * rules, the ask rules, what cannot be checked against either, the mode step and the final check
+ * of an allowed call all ask for them (a Bash command is parsed, its paths resolved and its
+ * programs looked up in `PATH` each time otherwise). Kept for one input of one tool: another
  * input (a hook's rewrite, the host's edit) is worked out afresh. Made per decision, never
  * shared between decisions, since what a path leads to may change between them.
  */
