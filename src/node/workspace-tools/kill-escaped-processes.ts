@@ -239,9 +239,10 @@ export function killEscapedProcesses(marks: CommandMarks): number {
 
 /** One scan: kills what it finds of the command's, and says how many; `undefined` when /proc cannot be listed. */
 function scanRound(marks: CommandMarks): number | undefined {
-  const probed = probedPids(marks);
+  // Only with this process's session known: its own threads must be told apart.
+  const session = ownSessionId();
+  const probed = session === undefined ? undefined : probedPids(marks);
   if (probed !== undefined) {
-    const session = ownSessionId();
     let found = 0;
     for (const pid of probed) {
       if (pid === process.pid) continue;
