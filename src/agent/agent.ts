@@ -375,10 +375,15 @@ export class Agent {
         // (A ready agent still awaits: the loop starts a microtask after run(), once the host's listeners are on.)
         // `race` waits on a flag the abort reads, not on the run's signal (which it would make).
         if (this.isReady) await this.ready;
-        else if (await abort.race(this.ready).then(notInterrupted, (error: unknown) => (abort.aborted ? true : Promise.reject(error)))) {
-          this.active = undefined;
-          external?.removeEventListener('abort', onExternalAbort);
-          return interruptedBeforeStart(runId, this.sessionIdOrUnknown());
+        else {
+          try {
+            await abort.race(this.ready);
+          } catch (error) {
+            if (!abort.aborted) throw error;
+            this.active = undefined;
+            external?.removeEventListener('abort', onExternalAbort);
+            return interruptedBeforeStart(runId, this.sessionIdOrUnknown());
+          }
         }
       } catch (error) {
         this.active = undefined;
@@ -629,9 +634,4 @@ export class Agent {
     this.emitter.once(type, this.guards.wrap(type, listener, true));
     return this;
   }
-}
-
-/** What a wait that was not interrupted yields (see the run's start). */
-function notInterrupted(): false {
-  return false;
 }

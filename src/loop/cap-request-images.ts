@@ -1,3 +1,4 @@
+import type { HistoryScan } from '../runtime/history-scan.js';
 import type { ContentBlock, ImageBlock, Message, TextBlock, ToolResultBlock, ToolResultContentBlock } from '../model/messages.js';
 import { base64Reader, imageDimensions, type ImageDimensions } from '../model/image-dimensions.js';
 import { imageMediaType, type ImageMediaType } from '../model/image-media-type.js';
@@ -142,11 +143,7 @@ const tallies = new WeakMap<readonly Message[], ImageTally>();
  * a microsecond (and the collector an ephemeron) for every agent's first request past the first
  * message.
  */
-export interface MediaTallySlot {
-  messages?: readonly Message[];
-  /** An `ImageTally` (opaque to the slot's owner). */
-  tally?: unknown;
-}
+export type MediaTallySlot = Pick<HistoryScan, 'messages' | 'tally'>;
 
 /**
  * The images and base64 characters of `messages`. The history's last message is counted each time

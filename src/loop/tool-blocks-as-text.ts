@@ -1,3 +1,4 @@
+import type { HistoryScan } from '../runtime/history-scan.js';
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 
 /**
@@ -5,14 +6,7 @@ import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from '../mo
  * an agent without tools: each turn then looks at the new messages only (the whole history was
  * searched every turn, a cost that grew with the session).
  */
-export interface ToolBlockScanSlot {
-  /** The history array searched last. */
-  scanned?: readonly Message[];
-  /** How many of its first messages hold no tool block. */
-  clean?: number;
-  /** The last of those, to tell an array changed in place (cut back, its message replaced). */
-  cleanLast?: Message | undefined;
-}
+export type ToolBlockScanSlot = Pick<HistoryScan, 'scanned' | 'clean' | 'cleanLast'>;
 
 /**
  * Where a search of `messages` may start: past the messages the slot knows hold no tool block,

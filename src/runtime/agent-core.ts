@@ -1,3 +1,4 @@
+import type { HistoryScan } from './history-scan.js';
 import type { SessionClaim } from '../session/open-sessions.js';
 import EventEmitter from 'eventemitter3';
 import { spillToolResultUnchecked } from '../context/spill/spill-tool-result.js';
@@ -7,7 +8,7 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { BackgroundTaskInfo, PlanVerification } from '../events/run-result.js';
 import type { BackgroundTaskRun } from './background-task-run.js';
-import type { AssistantMessage, ContentBlock, Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
+import type { AssistantMessage, ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 import type { RequestTool, StopReason } from '../model/model.js';
 import type { Usage } from '../model/usage.js';
 import type { PendingApproval } from '../types/pending-approval.js';
@@ -115,12 +116,8 @@ export class AgentCore implements AgentServices {
   state: SessionState;
   /** Calls executing now. */
   readonly running = new Set<string>();
-  /**
-   * What the loop keeps of the history between requests (see `sendableHistory`): the tally of its
-   * images and documents, and how far it holds no tool block (for requests without tools). Made
-   * at the first request.
-   */
-  historyScan: { messages?: readonly Message[]; tally?: unknown; scanned?: readonly Message[]; clean?: number; cleanLast?: Message | undefined } | undefined;
+  /** What the loop keeps of the history between requests (see `HistoryScan`); made at the first request. */
+  historyScan: HistoryScan | undefined;
   /**
    * Executing calls whose effect is already recorded in the session (the built-in `ExitPlanMode`
    * once its plan is saved): an interrupt from then on waits for the call's own answer instead of

@@ -154,28 +154,12 @@ export function pidsSince(window: PidWindow): ((pid: number) => boolean) | undef
   return wrapped ? (pid) => pid >= shellPid || pid <= lastPid : (pid) => pid >= shellPid && pid <= lastPid;
 }
 
-/** {@link pidsSince} for this scan, from /proc; `undefined` when /proc does not tell. */
-function scanWindow(marks: CommandMarks, alive: number): ((pid: number) => boolean) | undefined {
-  if (marks.forksBefore === undefined) return undefined;
-  const forksNow = forkCount();
-  const lastPid = readNumber('/proc/loadavg', /(\d+)\s*$/);
-  const pidMax = readNumber('/proc/sys/kernel/pid_max', /^(\d+)/);
-  if (forksNow === undefined || lastPid === undefined || pidMax === undefined) return undefined;
-  return pidsSince({ shellPid: marks.sessionId, forksBefore: marks.forksBefore, forksNow, lastPid, pidMax, alive });
-}
-
-/** Most pids a scan reads one by one (those given out since the shell's) rather than listing /proc. */
-const MAX_PROBED_PIDS = 256;
-
 /**
- * The pids given out since the shell's, when /proc makes that sure ({@link pidsSince}) and they
- * are few: a scan then reads each one's `/proc/<pid>/stat` (most are gone) instead of listing
- * every process of the machine first. Thread ids are among them (threads take pids too); the
- * live count /proc/loadavg gives counts threads, as the pids skipped for being in use must.
- * `undefined`: list /proc.
- * @internal exported for tests
+ * The {@link PidWindow} of this moment, from /proc; `undefined` when /proc does not tell.
+ * @param alive - the live processes counted by the caller; by default the live tasks
+ *   /proc/loadavg counts (threads included, as the pids skipped for being in use must be).
  */
-export function probedPids(marks: CommandMarks): number[] | undefined {
+function windowNow(marks: CommandMarks, alive?: number): PidWindow | undefined {
   if (marks.forksBefore === undefined) return undefined;
   const forksNow = forkCount();
   let loadavg: string;
@@ -188,10 +172,23 @@ export function probedPids(marks: CommandMarks): number[] | undefined {
   const match = /\d+\/(\d+)\s+(\d+)\s*$/.exec(loadavg);
   const pidMax = readNumber('/proc/sys/kernel/pid_max', /^(\d+)/);
   if (!match || forksNow === undefined || pidMax === undefined) return undefined;
-  const shellPid = marks.sessionId;
-  const lastPid = Number(match[2]);
-  const since = pidsSince({ shellPid, forksBefore: marks.forksBefore, forksNow, lastPid, pidMax, alive: Number(match[1]) });
-  if (since === undefined) return undefined;
+  return { shellPid: marks.sessionId, forksBefore: marks.forksBefore, forksNow, lastPid: Number(match[2]), pidMax, alive: alive ?? Number(match[1]) };
+}
+
+/** Most pids a scan reads one by one (those given out since the shell's) rather than listing /proc. */
+const MAX_PROBED_PIDS = 256;
+
+/**
+ * The pids given out since the shell's, when /proc makes that sure ({@link pidsSince}) and they
+ * are few: a scan then reads each one's `/proc/<pid>/stat` (most are gone) instead of listing
+ * every process of the machine first. Thread ids are among them (threads take pids too).
+ * `undefined`: list /proc.
+ * @internal exported for tests
+ */
+export function probedPids(marks: CommandMarks): number[] | undefined {
+  const window = windowNow(marks);
+  if (window === undefined || pidsSince(window) === undefined) return undefined;
+  const { shellPid, lastPid, pidMax } = window;
   const wrapped = lastPid < shellPid;
   const count = wrapped ? pidMax - shellPid + lastPid : lastPid - shellPid + 1;
   if (count > MAX_PROBED_PIDS) return undefined;
@@ -263,7 +260,8 @@ function scanRound(marks: CommandMarks): number | undefined {
   // Read after the listing, so the last pid given out covers every listed process. One started
   // after the listing is in neither, as before: the next round finds it (a round that kills
   // something is followed by another).
-  const since = scanWindow(marks, pids.length);
+  const window = windowNow(marks, pids.length);
+  const since = window === undefined ? undefined : pidsSince(window);
   let found = 0;
   for (const pid of pids) {
     if (Number(pid) === process.pid || (since !== undefined && !since(Number(pid)))) continue;

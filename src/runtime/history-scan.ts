@@ -1,0 +1,18 @@
+import type { Message } from '../model/messages.js';
+
+/**
+ * What the loop keeps of an agent's history between requests, so that each request looks at the
+ * new messages only (see `sendableHistory`): one per agent, made at its first request.
+ */
+export interface HistoryScan {
+  /** The history array whose images and documents `tally` counts (see `capRequestImages`). */
+  messages?: readonly Message[];
+  /** That tally, in the loop's own shape. */
+  tally?: unknown;
+  /** The history array searched last for tool blocks, for a request without tools (see `toolBlocksAsText`). */
+  scanned?: readonly Message[];
+  /** How many of its first messages hold no tool block. */
+  clean?: number;
+  /** The last of those, to tell an array changed in place (cut back, its message replaced). */
+  cleanLast?: Message | undefined;
+}
