@@ -133,9 +133,9 @@ const CHAT_RUNS = fullRun ? 5000 : 2500;
  * A request without tools carries its history's tool blocks as text, and until the twenty-third
  * round the history was searched for them from its start at every request.
  */
-async function chatGrowth() {
+async function chatGrowth({ afterToolCalls = false } = {}) {
   const model = fakeModel({ decide: () => [{ type: 'text', text: 'Sure.' }] });
-  const agent = createAgent({ model, todoWrite: false, exitPlanMode: false });
+  const agent = createAgent({ model, todoWrite: false, exitPlanMode: false, ...(afterToolCalls ? { resume: await sessionWithToolCalls() } : {}) });
   const times = [];
   for (let run = 0; run < CHAT_RUNS; run++) {
     const started = performance.now();
@@ -143,8 +143,23 @@ async function chatGrowth() {
     times.push((performance.now() - started) * 1000);
     if (result.status !== 'completed') throw new Error(`chat run ended ${result.status}`);
   }
+  const messages = agent.messages.length;
   await agent.close();
-  return { early: median(times.slice(500, 1000)), late: median(times.slice(-500)), messages: CHAT_RUNS * 2 };
+  return { early: median(times.slice(500, 1000)), late: median(times.slice(-500)), messages };
+}
+
+/**
+ * A snapshot of a session with 20 tool turns, for a chat agent to continue: its requests then
+ * carry those calls and results as text. Until the twenty-fourth round they were written out
+ * again, the whole history with them, at every request.
+ */
+async function sessionWithToolCalls() {
+  const first = createAgent({ model: toolTurnsModel({ toolName: 'trivial', toolTurns: 20 }), tools: [tool], maxTurns: 21 });
+  const result = await first.run('Go.').result;
+  if (result.status !== 'completed') throw new Error(`seed run ended ${result.status}`);
+  const snapshot = first.snapshot();
+  await first.close();
+  return snapshot;
 }
 
 async function main() {
@@ -156,6 +171,7 @@ async function main() {
   const agentPromoted = await promotedPerRun(agentLoop);
   const barePromoted = await promotedPerRun(bareLoop);
   const chat = await chatGrowth();
+  const chatAfterTools = await chatGrowth({ afterToolCalls: true });
 
   const rows = [];
   for (const size of SIZES) {
@@ -171,6 +187,7 @@ async function main() {
   const long = cell(`agent:${LONG}`) / cell(`agent:${SHORT}`);
   rows.push([`long history, context management on: ${LONG.toLocaleString('en')}-turn ${us(cell(`agent:${LONG}`))} / ${SHORT}-turn ${us(cell(`agent:${SHORT}`))}`, times(long), `≤ ${GOAL_LONG}×`, verdict(long <= GOAL_LONG)]);
   rows.push([`  a chat without tools, run after run on one agent: runs at ${chat.messages.toLocaleString('en')} messages ${us(chat.late)} / at 1,000–2,000 ${us(chat.early)}`, times(chat.late / chat.early), '—', 'info']);
+  rows.push([`  the same, continuing a session with tool calls (written out as text): at ${chatAfterTools.messages.toLocaleString('en')} messages ${us(chatAfterTools.late)} / at 1,000–2,000 ${us(chatAfterTools.early)}`, times(chatAfterTools.late / chatAfterTools.early), '—', 'info']);
   console.log(renderTable(['measure', 'value', 'goal', 'result'], rows));
   console.log(
     `\nThe long-history row runs with the default context management (accounting every turn, clearing and automatic compaction enabled);` +

@@ -2,16 +2,17 @@ import type { HistoryScan } from '../runtime/history-scan.js';
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from '../model/messages.js';
 
 /**
- * Where an agent keeps how far its history is known to hold no tool block, between requests of
- * an agent without tools: each turn then looks at the new messages only (the whole history was
- * searched every turn, a cost that grew with the session).
+ * Where an agent keeps how far its history is known to hold no tool block, or how much of it was
+ * already written out as text, between requests of an agent without tools: each turn then looks
+ * at the new messages only (the whole history was searched, and once it held a tool block written
+ * out, every turn: a cost that grew with the session).
  */
-export type ToolBlockScanSlot = Pick<HistoryScan, 'scanned' | 'clean' | 'cleanLast'>;
+export type ToolBlockScanSlot = Pick<HistoryScan, 'scanned' | 'clean' | 'cleanLast' | 'sent' | 'names'>;
 
 /**
- * Where a search of `messages` may start: past the messages the slot knows hold no tool block,
- * when it saw this array last and the array still ends that part with the message it saw (not cut
- * back, not changed there); else 0.
+ * How many first messages of `messages` the slot has settled (see `HistoryScan.clean`): when it
+ * saw this array last and the array still ends that part with the message it saw (not cut back,
+ * not changed there); else 0.
  */
 function knownClean(messages: readonly Message[], slot: ToolBlockScanSlot | undefined): number {
   if (slot === undefined || slot.scanned !== messages || slot.clean === undefined || slot.clean > messages.length - 1) return 0;
@@ -35,8 +36,8 @@ function callNote(block: ToolUseBlock): ContentBlock {
   return { type: 'text', text: `(Called the tool "${block.name}" (call ${block.id}) with ${input}. This agent has no tools now.)` };
 }
 
-function resultBlocks(block: ToolResultBlock, names: ReadonlyMap<string, string>): ContentBlock[] {
-  const name = names.get(block.tool_use_id);
+function resultBlocks(block: ToolResultBlock, names: ReadonlyMap<string, string>, unsettled: ReadonlyMap<string, string> | undefined): ContentBlock[] {
+  const name = unsettled?.get(block.tool_use_id) ?? names.get(block.tool_use_id);
   const head = `(The result${block.is_error === true ? ', an error,' : ''} of the call ${block.tool_use_id}${name === undefined ? '' : ` of "${name}"`}:`;
   if (typeof block.content === 'string') return [{ type: 'text', text: `${head} ${block.content === '' ? '(empty)' : block.content})` }];
   const blocks: ContentBlock[] = [{ type: 'text', text: head }];
@@ -60,46 +61,71 @@ function resultBlocks(block: ToolResultBlock, names: ReadonlyMap<string, string>
  * history holds such blocks but that defines no tools, so a session with tool calls continued by
  * an agent that has none (resumed, forked, or from a snapshot) could not go on. Only what is sent
  * changes: the session keeps its blocks. The same history always gives the same text (the prompt
- * cache still applies). Returns `messages` itself when it holds no such block.
+ * cache still applies). Returns `messages` itself when it holds no such block. With a slot, the
+ * array returned is the slot's: the next request with that slot changes it in place (as the
+ * history itself changes after a request), writing out only the messages after its settled part.
  */
 export function toolBlocksAsText(messages: readonly Message[], slot?: ToolBlockScanSlot): readonly Message[] {
   const known = knownClean(messages, slot);
-  let first = -1;
-  for (let index = known; index < messages.length; index++) {
-    if (holdsToolBlocks(messages[index]!)) {
-      first = index;
-      break;
+  // The last message may still be replaced (a message of the same role joins it): never settled.
+  const settled = Math.max(0, messages.length - 1);
+  let sent: Message[];
+  let names: Map<string, string>;
+  let from: number;
+  if (known > 0 && slot!.sent !== undefined) {
+    // Written out before: its settled part is kept, the rest written out again in place.
+    sent = slot!.sent;
+    sent.length = known;
+    names = slot!.names!;
+    from = known;
+  } else {
+    let first = -1;
+    for (let index = known; index < messages.length; index++) {
+      if (holdsToolBlocks(messages[index]!)) {
+        first = index;
+        break;
+      }
     }
+    if (first === -1) {
+      if (slot !== undefined) remember(slot, messages, settled, undefined, undefined);
+      return messages;
+    }
+    sent = messages.slice(0, first);
+    names = new Map();
+    from = first;
   }
-  if (slot !== undefined) {
-    // The last message may still be replaced (a message of the same role joins it): not kept as known.
-    const clean = Math.max(0, (first === -1 ? messages.length : first) - 1);
-    slot.scanned = messages;
-    slot.clean = clean;
-    slot.cleanLast = clean > 0 ? messages[clean - 1] : undefined;
-  }
-  if (first === -1) return messages;
-  const names = new Map<string, string>();
-  const sent = messages.slice(0, first);
-  for (let index = first; index < messages.length; index++) {
+  // The calls of the unsettled last message are named apart: it may be replaced before the next request.
+  let unsettled: Map<string, string> | undefined;
+  for (let index = from; index < messages.length; index++) {
     const message = messages[index]!;
-    if (index !== first && !holdsToolBlocks(message)) {
+    if (!holdsToolBlocks(message)) {
       sent.push(message);
       continue;
     }
+    if (index >= settled) unsettled = new Map();
     const content: ContentBlock[] = [];
     for (const block of message.content as ContentBlock[]) {
       if (block.type === 'tool_use') {
         const call = block as ToolUseBlock;
-        names.set(call.id, call.name);
+        (unsettled ?? names).set(call.id, call.name);
         content.push(callNote(call));
       } else if (block.type === 'tool_result') {
-        content.push(...resultBlocks(block as ToolResultBlock, names));
+        content.push(...resultBlocks(block as ToolResultBlock, names, unsettled));
       } else {
         content.push(block);
       }
     }
     sent.push({ ...message, content } as Message);
   }
+  if (slot !== undefined) remember(slot, messages, settled, sent, names);
   return sent;
+}
+
+/** Keeps in the slot that the first `settled` messages of `messages` are settled, as `sent` writes them out (undefined: they hold no tool block). */
+function remember(slot: ToolBlockScanSlot, messages: readonly Message[], settled: number, sent: Message[] | undefined, names: Map<string, string> | undefined): void {
+  slot.scanned = messages;
+  slot.clean = settled;
+  slot.cleanLast = settled > 0 ? messages[settled - 1] : undefined;
+  slot.sent = sent;
+  slot.names = names;
 }

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { anthropicModel, createAgent, defineTool, memorySessionStore, type Agent, type Message, type ModelRequest } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequestBody } from 'agent-harness/testing';
 import { startMessagesServer } from 'agent-harness/testing/messages-server';
+import { toolBlocksAsText } from '../../src/loop/tool-blocks-as-text.js';
 
 const lookup = defineTool({ name: 'lookup', description: 'Looks up an order.', inputSchema: z.object({ id: z.string() }), readOnly: true, execute: ({ input }) => `order ${input.id}: shipped` });
 const NO_TOOLS = { todoWrite: false, exitPlanMode: false } as const;
@@ -59,6 +60,23 @@ describe('attack: a history with tool calls continued by an agent with no tools'
     const third = track(createAgent({ model: scriptedModel(['Yes.']), tools: [lookup], store, resume: first.sessionId }));
     await third.ready;
     expect(JSON.stringify(third.messages)).toContain('"tool_use"');
+  });
+
+  it('run after run: every request is valid and what a fresh writing-out gives, the part written out before reused', async () => {
+    const { first, store } = await sessionWithToolTurn();
+    await first.close();
+    const model = scriptedModel(['One.', 'Two.', 'Three.']);
+    const second = track(createAgent({ model, ...NO_TOOLS, store, resume: first.sessionId }));
+    for (const [index, prompt] of ['First?', 'Second?', 'Third?'].entries()) {
+      expect((await second.run(prompt).result).status).toBe('completed');
+      const { request, messages } = model.requests[index]!;
+      expect(apiProblem({ ...request, messages })).toBeUndefined();
+      // The history the request was made from: everything but the answer that came back.
+      expect(messages).toEqual(toolBlocksAsText(second.messages.slice(0, -1)));
+    }
+    // The call's message was written out once, at the first request, not again at each.
+    expect(model.requests[2]!.messages[1]).toBe(model.requests[0]!.messages[1]);
+    expect(JSON.stringify(model.requests[2]!.messages[1])).toContain('lookup');
   });
 
   it('resumed from a snapshot and forked: every request is valid', async () => {

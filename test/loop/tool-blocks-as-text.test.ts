@@ -82,6 +82,73 @@ describe('toolBlocksAsText turn after turn, with the agent’s slot', () => {
     }
   });
 
+  it('gives what a fresh search gives once the history holds tool blocks: calls in the last message replaced, results naming calls cut away', () => {
+    let seed = 5;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let trial = 0; trial < 30; trial++) {
+      const slot: ToolBlockScanSlot = {};
+      const ids: string[] = [];
+      const history: Message[] = [say('user', 'Start.'), { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_first', name: 'first', input: {} }] }];
+      for (let step = 0; step < 60; step++) {
+        for (let change = Math.floor(random() * 4); change >= 0; change--) {
+          const roll = random();
+          const last = history[history.length - 1]!;
+          if (roll < 0.1 && history.length > 3) history.length = 2 + Math.floor(random() * (history.length - 2));
+          else if (roll < 0.4 && last.role === 'user') {
+            // A call, under a name drawn afresh (a replaced message may reuse an id under another name).
+            const id = `toolu_${Math.floor(random() * 12)}`;
+            ids.push(id);
+            const use = { role: 'assistant', content: [{ type: 'tool_use', id, name: `tool${Math.floor(random() * 5)}`, input: { step } }] } as Message;
+            history.push(use);
+          } else if (roll < 0.5) {
+            // The last message replaced (its calls gone, or others in their place).
+            history[history.length - 1] = last.role === 'user' ? say('user', `again ${step}`) : say('assistant', `again ${step}`);
+          } else if (last.role === 'assistant') {
+            // A result for some call made so far (perhaps one whose message was cut away or replaced).
+            const id = ids.length > 0 && random() < 0.8 ? ids[Math.floor(random() * ids.length)]! : 'toolu_first';
+            history.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: `ok ${step}` }] });
+          } else history.push(say('assistant', `turn ${step}`));
+        }
+        expect(toolBlocksAsText(history, slot)).toEqual(toolBlocksAsText([...history]));
+      }
+    }
+  });
+
+  it('does not keep the name of a call whose message was replaced before it settled', () => {
+    const slot: ToolBlockScanSlot = {};
+    const history: Message[] = [say('user', 'Start.'), { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_x', name: 'gone', input: {} }] }];
+    toolBlocksAsText(history, slot);
+    history[1] = say('assistant', 'Never mind.');
+    history.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x', content: 'late' }] });
+    const sent = toolBlocksAsText(history, slot);
+    expect(sent[2]!.content).toEqual([{ type: 'text', text: '(The result of the call toolu_x: late)' }]);
+    expect(sent).toEqual(toolBlocksAsText([...history]));
+  });
+
+  it('writes out only the new messages once the history holds tool blocks', () => {
+    const slot: ToolBlockScanSlot = {};
+    const history: Message[] = [say('user', 'Start.')];
+    for (let step = 0; step < 50; step++) {
+      history.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${step}`, name: 'read', input: {} }] });
+      history.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${step}`, content: 'ok' }] });
+    }
+    const first = toolBlocksAsText(history, slot);
+    const early = first[3];
+    // A getter on an early message's content counts how often it is read.
+    let reads = 0;
+    const message = history[3]!;
+    const content = message.content;
+    Object.defineProperty(message, 'content', { get: () => (reads++, content), configurable: true });
+    history.push(say('assistant', 'Done.'), say('user', 'More.'));
+    const next = toolBlocksAsText(history, slot);
+    expect(reads).toBe(0);
+    // The settled part's text forms are the same objects (so is the array: changed in place).
+    expect(next[3]).toBe(early);
+    expect(next).toBe(first);
+    expect(next).toEqual(toolBlocksAsText([...history]));
+    expect(reads).toBeGreaterThan(0);
+  });
+
   it('looks at the new messages only: a history without tool blocks is not searched again from the start', () => {
     const slot: ToolBlockScanSlot = {};
     const history: Message[] = [say('user', 'Start.')];
