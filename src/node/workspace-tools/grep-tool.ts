@@ -21,6 +21,12 @@ import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
 import { pathInputProblem } from './path-input-problem.js';
 
+/**
+ * How many files Grep has under way at once (opened, read, matched), in walk order: at most this
+ * many files of up to `MAX_GREP_FILE_BYTES` are held at a time.
+ */
+const FILES_SEARCHED_AT_ONCE = 4;
+
 const grepInput = z.strictObject({
   pattern: z.string().min(1).describe('The regular expression to search for (JavaScript syntax), e.g. "function\\s+\\w+" or "TODO".'),
   path: z.string().min(1).optional().describe('The file or directory to search in (default: the working directory).'),
@@ -133,17 +139,23 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       // The model's pattern runs in a worker with a deadline: catastrophic backtracking cannot block the event loop.
       const searcher = new RegexSearchWorker({ regexp, timeoutMs: context.grepTimeoutMs, signal });
       const matchingLines = (file: string | readonly string[], longLine: number) => searcher.lineMatches(file, longLine);
-      const search = async (absolutePath: string, accept: (opened: string) => boolean) => {
-        const found = await searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content', signal });
-        if (!found) return;
-        found.display = shownPath(boundary.display(absolutePath));
-        results.push(found);
-        outputLines += found.lines.length;
-        outputChars += found.lines.reduce((sum, line) => sum + line.text.length + found.display.length + 8, found.display.length);
+      const search = (absolutePath: string, accept: (opened: string) => boolean) => searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content', signal });
+      /** Takes a file's matches into the results, in walk order; true once more has been found than can be returned (content mode). */
+      const take = (found: FileMatches | undefined): boolean => {
+        if (found) {
+          found.display = shownPath(boundary.display(found.absolutePath));
+          results.push(found);
+          outputLines += found.lines.length;
+          outputChars += found.lines.reduce((sum, line) => sum + line.text.length + found.display.length + 8, found.display.length);
+        }
+        return mode === 'content' && (outputChars > context.maxOutputChars || (input.head_limit !== undefined && outputLines > input.head_limit));
       };
+      // The files being searched, in walk order: a few are opened and read while an earlier one is
+      // matched (each file is a handful of trips through the thread pool and one to the worker).
+      const searching: Array<Promise<FileMatches | undefined>> = [];
       try {
         if (root.stat.isFile()) {
-          await search(root.real, (opened) => opened === root.real);
+          take(await search(root.real, (opened) => opened === root.real));
         } else {
           for await (const file of walkFiles({ root: root.real, ignoreRoot: root.ignoreRoot, signal, budget, onUnnameable: report.onUnnameable, onUnreadable: report.onUnreadable })) {
             if (signal.aborted) throw new RegexSearchStopped('aborted');
@@ -153,13 +165,18 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
               skipped++;
               continue;
             }
-            await search(file.absolutePath, (opened) => isWithin(root.real, opened));
+            const searched = search(file.absolutePath, (opened) => isWithin(root.real, opened));
+            // Handled here too: one that fails while an earlier one is awaited is not an unhandled rejection (it is thrown when its turn comes).
+            searched.catch(() => undefined);
+            searching.push(searched);
+            if (searching.length < FILES_SEARCHED_AT_ONCE) continue;
             // In content mode, stop once more has been found than can be returned.
-            if (mode === 'content' && (outputChars > context.maxOutputChars || (input.head_limit !== undefined && outputLines > input.head_limit))) {
+            if (take(await searching.shift()!)) {
               stoppedEarly = true;
               break;
             }
           }
+          while (!stoppedEarly && searching.length > 0) stoppedEarly = take(await searching.shift()!);
         }
       } catch (error) {
         if (signal.aborted || (error instanceof RegexSearchStopped && error.reason === 'aborted')) return toolOutput('The search was interrupted.', { isError: true });
@@ -169,6 +186,9 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
           { isError: true },
         );
       } finally {
+        // Searches still under way (the search stopped early, or failed) end first: no file is left
+        // open, and the worker goes back to the pool rather than being terminated mid-question.
+        await Promise.allSettled(searching);
         await searcher.close();
       }
       if (signal.aborted) return toolOutput('The search was interrupted.', { isError: true });
