@@ -147,6 +147,7 @@ export class McpServerPool {
       tools,
       skippedTools: [...server.skipped].map(([name, reason]) => ({ name, reason })),
       ...(connection.serverInfo ? { serverInfo: { ...connection.serverInfo } } : {}),
+      ...(this.#shared.has(connection) ? { shared: true as const } : {}),
     };
   }
 

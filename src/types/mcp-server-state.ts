@@ -24,4 +24,10 @@ export interface McpServerState {
   skippedTools: Array<{ name: string; reason: string }>;
   /** The server's own name and version, from the MCP handshake. */
   serverInfo?: { name: string; version: string };
+  /**
+   * `true` when the server is a shared one (`sharedMcpServer()`): its connection is not the
+   * agent's own, so `agent.close()` leaves it open for other agents (the agent then reports it
+   * `closed`) and its `status` is the connection's, which every agent using it shares.
+   */
+  shared?: true;
 }

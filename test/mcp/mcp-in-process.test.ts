@@ -65,6 +65,8 @@ describe('MCP servers in process ({ type: "sdk", server })', () => {
     expect(statuses[0]).toMatchObject({ name: 'notes', transport: 'sdk', status: 'connected', serverInfo: { name: 'notes', version: '1.2.3' } });
     expect(agent.mcpServers[0]!.tools).toContain('mcp__notes__hang');
     expect(agent.mcpServers[0]!.skippedTools).toEqual([]);
+    // The agent's own connection: not marked shared.
+    expect('shared' in agent.mcpServers[0]!).toBe(false);
     await agent.close();
     expect(agent.mcpServers[0]!.status).toBe('closed');
     expect(statuses.at(-1)!.status).toBe('closed');

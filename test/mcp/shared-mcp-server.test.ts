@@ -65,7 +65,7 @@ describe('sharedMcpServer: one connection for many agents', () => {
     expect(state.notes.sort()).toEqual(['from 0', 'from 1', 'from 2']);
     expect(toolNames(models[1]!)).toEqual(toolNames(models[0]!));
     expect(toolNames(models[0]!)).toContain('mcp__notes__note_picture');
-    for (const agent of started) expect(agent.mcpServers[0]).toMatchObject({ name: 'notes', transport: 'sdk', status: 'connected', serverInfo: { name: 'notes', version: '1.2.3' } });
+    for (const agent of started) expect(agent.mcpServers[0]).toMatchObject({ name: 'notes', transport: 'sdk', status: 'connected', serverInfo: { name: 'notes', version: '1.2.3' }, shared: true });
     expect(server.status).toBe('connected');
     expect(server.agents).toBe(3);
   });
@@ -81,6 +81,8 @@ describe('sharedMcpServer: one connection for many agents', () => {
     await first.close();
     expect(first.mcpServers[0]!.status).toBe('closed');
     expect(statuses.map((event) => event.status)).toEqual(['connected', 'closed']);
+    // Both events say the server is shared: closed for this agent, open for the others.
+    expect(statuses.map((event) => event.shared)).toEqual([true, true]);
     expect(server.status).toBe('connected');
     expect(server.agents).toBe(1);
     expect((await second.run('note').result).status).toBe('completed');
