@@ -9,18 +9,17 @@ import { Worker } from 'node:worker_threads';
  * with the indexes of the texts that match whole.
  */
 const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
+// Shared with the caller: [0] microseconds spent matching so far, [1] when the current message's
+// matching started (0 when idle), so the caller's deadline counts only this thread's work.
+const clock = new BigInt64Array(workerData.clock);
+const now = () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1000));
 let regexp;
-parentPort.on('message', (message) => {
-  if (message.type === 'pattern') {
-    regexp = new RegExp(message.source, message.flags);
-    return;
-  }
+function answer(message) {
   if (message.type === 'texts') {
     const matches = [];
     for (let index = 0; index < message.texts.length; index++) if (regexp.test(message.texts[index])) matches.push(index);
-    parentPort.postMessage({ id: message.id, matches });
-    return;
+    return { id: message.id, matches };
   }
   let lines = message.lines;
   if (lines === undefined) {
@@ -34,7 +33,23 @@ parentPort.on('message', (message) => {
     matches.push(index);
     if (message.longLine !== undefined && lines[index].length > message.longLine) columns[index] = regexp.exec(lines[index]).index;
   }
-  parentPort.postMessage({ id: message.id, matches, columns });
+  return { id: message.id, matches, columns };
+}
+parentPort.on('message', (message) => {
+  if (message.type === 'pattern') {
+    regexp = new RegExp(message.source, message.flags);
+    return;
+  }
+  const started = now();
+  Atomics.store(clock, 1, started);
+  let answered;
+  try {
+    answered = answer(message);
+  } finally {
+    Atomics.add(clock, 0, now() - started);
+    Atomics.store(clock, 1, 0n);
+  }
+  parentPort.postMessage(answered);
 });
 `;
 
@@ -46,24 +61,42 @@ export interface LineMatches {
   columns: Record<number, number>;
 }
 
+/** A worker and the clock it shares (see WORKER_SOURCE): time spent matching, and since when it is matching now. */
+interface SearchThread {
+  worker: Worker;
+  clock: BigInt64Array;
+}
+
 /** Idle workers kept for the next search (starting one costs tens of milliseconds). */
-const idleWorkers: Worker[] = [];
+const idleWorkers: SearchThread[] = [];
 const MAX_IDLE_WORKERS = 2;
 
-function takeWorker(): Worker {
-  const worker = idleWorkers.pop() ?? new Worker(WORKER_SOURCE, { eval: true });
+function takeWorker(): SearchThread {
+  let thread = idleWorkers.pop();
+  if (!thread) {
+    const clock = new SharedArrayBuffer(16);
+    thread = { worker: new Worker(WORKER_SOURCE, { eval: true, workerData: { clock } }), clock: new BigInt64Array(clock) };
+  }
   // Busy, it keeps the process alive (a script awaiting the search must not exit); idle, it does not.
-  worker.ref();
-  return worker;
+  thread.worker.ref();
+  // A new search's deadline starts from nothing.
+  Atomics.store(thread.clock, 0, 0n);
+  return thread;
 }
 
 /** A worker whose search finished normally goes back to the pool; one that was stopped is terminated. */
-function returnWorker(worker: Worker): void {
+function returnWorker(thread: SearchThread): void {
+  const { worker } = thread;
   worker.removeAllListeners('message');
   worker.removeAllListeners('error');
   worker.unref();
-  if (idleWorkers.length < MAX_IDLE_WORKERS) idleWorkers.push(worker);
+  if (idleWorkers.length < MAX_IDLE_WORKERS) idleWorkers.push(thread);
   else void worker.terminate();
+}
+
+/** Microseconds since the epoch, on the clock every thread of the process shares. */
+function nowMicros(): number {
+  return (performance.timeOrigin + performance.now()) * 1000;
 }
 
 /** Why a search stopped before it finished. */
@@ -79,8 +112,8 @@ export interface RegexSearchWorkerOptions {
   regexp: RegExp;
   /**
    * The pattern may spend this many milliseconds matching, over the whole search (all files). Only
-   * the time a text is being matched counts, not the time the caller spends finding and reading
-   * files between two texts.
+   * the time the worker spends matching counts (it keeps the count itself), not the time the
+   * caller spends finding and reading files, nor the time an answer waits for the caller.
    */
   timeoutMs: number;
   /** Stops the search at once. */
@@ -94,19 +127,18 @@ export interface RegexSearchWorkerOptions {
  */
 export class RegexSearchWorker {
   private readonly worker: Worker;
+  private readonly thread: SearchThread;
   private readonly pending = new Map<number, { resolve: (answer: { matches: number[]; columns?: Record<number, number> }) => void; reject: (error: Error) => void }>();
   private nextId = 0;
   private stopped: RegexSearchStopped | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly timeoutMs: number;
-  /** Time spent matching so far, and since when the worker has been busy with the current texts. */
-  private busyMs = 0;
-  private busySince: number | undefined;
   private readonly onAbort = () => this.stop(new RegexSearchStopped('aborted'));
   private readonly signal: AbortSignal;
 
   constructor(options: RegexSearchWorkerOptions) {
-    this.worker = takeWorker();
+    this.thread = takeWorker();
+    this.worker = this.thread.worker;
     this.worker.postMessage({ type: 'pattern', source: options.regexp.source, flags: options.regexp.flags.replace(/[gy]/g, '') });
     this.worker.on('message', ({ id, matches, columns }: { id: number; matches: number[]; columns?: Record<number, number> }) => {
       this.pending.get(id)?.resolve({ matches, ...(columns ? { columns } : {}) });
@@ -152,17 +184,32 @@ export class RegexSearchWorker {
     });
   }
 
-  /** The worker starts matching: the deadline runs, for the time still left. */
+  /** The worker has texts to match: the deadline runs, for the time still left. */
   private busy(): void {
-    this.busySince = performance.now();
-    this.timer = setTimeout(() => this.stop(new RegexSearchStopped('timeout')), Math.max(0, this.timeoutMs - this.busyMs));
+    this.armDeadline();
+  }
+
+  /**
+   * The time the worker has spent matching, in milliseconds: what it reported when each text was
+   * done, and how long it has been at the current one. Read from the clock it shares, so that the
+   * time an answer waits for this thread (reading other files, walking directories) is not counted.
+   */
+  private matchedMs(): number {
+    const spent = Number(Atomics.load(this.thread.clock, 0));
+    const since = Number(Atomics.load(this.thread.clock, 1));
+    return (spent + (since === 0 ? 0 : Math.max(0, nowMicros() - since))) / 1000;
+  }
+
+  /** Stops the search once the worker has matched for `timeoutMs`; until then waits for what is left. */
+  private armDeadline(): void {
+    const left = this.timeoutMs - this.matchedMs();
+    if (left <= 0) return this.stop(new RegexSearchStopped('timeout'));
+    this.timer = setTimeout(() => this.armDeadline(), left);
     this.timer.unref();
   }
 
   /** The worker answered everything asked: the deadline pauses. */
   private idle(): void {
-    if (this.busySince !== undefined) this.busyMs += performance.now() - this.busySince;
-    this.busySince = undefined;
     clearTimeout(this.timer);
   }
 
@@ -181,7 +228,7 @@ export class RegexSearchWorker {
     clearTimeout(this.timer);
     this.signal.removeEventListener('abort', this.onAbort);
     if (this.stopped || this.pending.size > 0) await this.worker.terminate();
-    else returnWorker(this.worker);
+    else returnWorker(this.thread);
   }
 
   private closed = false;
