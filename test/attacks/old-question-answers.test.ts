@@ -93,6 +93,8 @@ describe('attack: an AskUserQuestion approval of the old shape (the model\'s ans
     expect(pending.input).toEqual({ questions });
     await later.resolveApproval(pending.id, merging(pending.input)).result;
     expect(answerOf(later.messages)).toBe(HOST_ONLY);
+    // Closing the agent closes the store's writer of the session (its open file).
+    await later.close();
   });
 
   it('a host that echoes the old approval input it kept (the model\'s answers in it) gives no answers', async () => {

@@ -49,7 +49,10 @@ describe('attack: a session file tampered with on disk', () => {
     expect(loaded.revision).toBe(4);
     expect(loaded.warnings.join('\n')).toMatch(/line 2/);
     const next = { ...entryMaker('torn-middle', 4).userText('after'), parentId: written[3]!.id } as SessionEntry;
-    await fileSessionStore({ dir }).append('torn-middle', [next], { expectedRevision: 4 });
+    const store = fileSessionStore({ dir });
+    await store.append('torn-middle', [next], { expectedRevision: 4 });
+    // Its writer keeps the file open until then (else the collector closes it, with a warning).
+    await store.close?.('torn-middle');
     expect((await load('torn-middle')).ids).toEqual([written[0]!.id, written[2]!.id, written[3]!.id, next.id]);
   });
 
