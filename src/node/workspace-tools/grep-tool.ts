@@ -9,6 +9,7 @@ import { readRuleMatcher } from '../../permissions/read-rules.js';
 import { globProblem } from './glob-tool.js';
 import { RegexSearchStopped, RegexSearchWorker } from './regex-search-worker.js';
 import { searchFile, type FileMatches } from './search-file.js';
+import { SearchQueue } from './search-queue.js';
 import { checkPathPermission } from './path-access.js';
 import { resolveSearchRoot } from './search-root.js';
 import { truncateEnd } from './truncate-output.js';
@@ -21,11 +22,14 @@ import type { WorkspaceContext } from './workspace-context.js';
 import { ruleAliases } from './rule-aliases.js';
 import { pathInputProblem } from './path-input-problem.js';
 
-/**
- * How many files Grep has under way at once (opened, read, matched), in walk order: at most this
- * many files of up to `MAX_GREP_FILE_BYTES` are held at a time.
- */
+/** How many files Grep has under way at once (opened, read, matched), in walk order. */
 const FILES_SEARCHED_AT_ONCE = 4;
+/**
+ * Larger files (up to `MAX_GREP_FILE_BYTES`), and those of unknown size, are read only when every
+ * earlier one is done: a search holds at most one of them at a time, as when it searched one file
+ * at a time.
+ */
+const MAX_READ_AHEAD_BYTES = 1024 * 1024;
 
 const grepInput = z.strictObject({
   pattern: z.string().min(1).describe('The regular expression to search for (JavaScript syntax), e.g. "function\\s+\\w+" or "TODO".'),
@@ -139,7 +143,8 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       // The model's pattern runs in a worker with a deadline: catastrophic backtracking cannot block the event loop.
       const searcher = new RegexSearchWorker({ regexp, timeoutMs: context.grepTimeoutMs, signal });
       const matchingLines = (file: string | readonly string[], longLine: number) => searcher.lineMatches(file, longLine);
-      const search = (absolutePath: string, accept: (opened: string) => boolean) => searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content', signal });
+      const search = (absolutePath: string, accept: (opened: string) => boolean, beforeRead?: (size: number) => boolean | Promise<boolean>) =>
+        searchFile({ absolutePath, accept, matchingLines, before, after, collectLines: mode === 'content', signal, beforeRead });
       /** Takes a file's matches into the results, in walk order; true once more has been found than can be returned (content mode). */
       const take = (found: FileMatches | undefined): boolean => {
         if (found) {
@@ -151,8 +156,9 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
         return mode === 'content' && (outputChars > context.maxOutputChars || (input.head_limit !== undefined && outputLines > input.head_limit));
       };
       // The files being searched, in walk order: a few are opened and read while an earlier one is
-      // matched (each file is a handful of trips through the thread pool and one to the worker).
-      const searching: Array<Promise<FileMatches | undefined>> = [];
+      // matched (each file is a handful of trips through the thread pool and one to the worker); a
+      // large one is read only in its turn.
+      const searching = new SearchQueue<FileMatches | undefined>();
       try {
         if (root.stat.isFile()) {
           take(await search(root.real, (opened) => opened === root.real));
@@ -165,18 +171,17 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
               skipped++;
               continue;
             }
-            const searched = search(file.absolutePath, (opened) => isWithin(root.real, opened));
-            // Handled here too: one that fails while an earlier one is awaited is not an unhandled rejection (it is thrown when its turn comes).
-            searched.catch(() => undefined);
-            searching.push(searched);
-            if (searching.length < FILES_SEARCHED_AT_ONCE) continue;
+            searching.add((waitForTurn) =>
+              search(file.absolutePath, (opened) => isWithin(root.real, opened), (size) => (size > 0 && size <= MAX_READ_AHEAD_BYTES) || waitForTurn()),
+            );
+            if (searching.size < FILES_SEARCHED_AT_ONCE) continue;
             // In content mode, stop once more has been found than can be returned.
-            if (take(await searching.shift()!)) {
+            if (take(await searching.next())) {
               stoppedEarly = true;
               break;
             }
           }
-          while (!stoppedEarly && searching.length > 0) stoppedEarly = take(await searching.shift()!);
+          while (!stoppedEarly && searching.size > 0) stoppedEarly = take(await searching.next());
         }
       } catch (error) {
         if (signal.aborted || (error instanceof RegexSearchStopped && error.reason === 'aborted')) return toolOutput('The search was interrupted.', { isError: true });
@@ -188,7 +193,7 @@ export function createGrepTool(context: WorkspaceContext): Tool<GrepInput> {
       } finally {
         // Searches still under way (the search stopped early, or failed) end first: no file is left
         // open, and the worker goes back to the pool rather than being terminated mid-question.
-        await Promise.allSettled(searching);
+        await searching.close();
         await searcher.close();
       }
       if (signal.aborted) return toolOutput('The search was interrupted.', { isError: true });

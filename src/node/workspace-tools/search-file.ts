@@ -40,6 +40,12 @@ export interface SearchFileOptions {
   collectLines: boolean;
   /** Stops reading a file of size 0 that keeps giving data (see `readUnsizedFile`). */
   signal?: AbortSignal;
+  /**
+   * Called with the file's size (0 when it does not say, as `/proc` files) before it is read:
+   * `false` (or a promise of it) ends the search of this file without reading it. Lets a caller
+   * with several files under way read a large one only in its turn.
+   */
+  beforeRead?: (size: number) => boolean | Promise<boolean>;
 }
 
 /**
@@ -56,6 +62,8 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
   try {
     const stat = await opened.handle.stat();
     if (!stat.isFile() || stat.size > MAX_GREP_FILE_BYTES) return undefined;
+    const go = options.beforeRead?.(stat.size);
+    if (go === false || (go !== undefined && go !== true && !(await go))) return undefined;
     mtimeMs = stat.mtimeMs;
     if (stat.size > 0) bytes = await readOpenFile(opened.handle, stat.size);
     else {
