@@ -10,10 +10,11 @@ import { Worker } from 'node:worker_threads';
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-// Shared with the caller: [0] microseconds spent matching so far, [1] when the current message's
-// matching started (0 when idle), so the caller's deadline counts only this thread's work.
+// Shared with the caller: [0] nanoseconds spent matching so far, [1] when the current message's
+// matching started (0 when idle), on the monotonic clock every thread of the process reads, so
+// the caller's deadline counts only this thread's work.
 const clock = new BigInt64Array(workerData.clock);
-const now = () => BigInt(Math.round((performance.timeOrigin + performance.now()) * 1000));
+const now = () => process.hrtime.bigint();
 let regexp;
 function answer(message) {
   if (message.type === 'texts') {
@@ -94,11 +95,6 @@ function returnWorker(thread: SearchThread): void {
   else void worker.terminate();
 }
 
-/** Microseconds since the epoch, on the clock every thread of the process shares. */
-function nowMicros(): number {
-  return (performance.timeOrigin + performance.now()) * 1000;
-}
-
 /** Why a search stopped before it finished. */
 export class RegexSearchStopped extends Error {
   constructor(readonly reason: 'timeout' | 'aborted') {
@@ -175,6 +171,8 @@ export class RegexSearchWorker {
   }
 
   private ask(message: { type: 'text'; text: string; longLine?: number } | { type: 'lines'; lines: readonly string[]; longLine: number } | { type: 'texts'; texts: readonly string[] }): Promise<{ matches: number[]; columns?: Record<number, number> }> {
+    // The time is used up (the last answers came in before the deadline was checked): refused as the check would.
+    if (!this.stopped && this.pending.size === 0 && this.matchedMs() >= this.timeoutMs) this.stop(new RegexSearchStopped('timeout'));
     if (this.stopped) return Promise.reject(this.stopped);
     if (this.pending.size === 0) this.busy();
     const id = this.nextId++;
@@ -195,17 +193,26 @@ export class RegexSearchWorker {
    * time an answer waits for this thread (reading other files, walking directories) is not counted.
    */
   private matchedMs(): number {
-    const spent = Number(Atomics.load(this.thread.clock, 0));
-    const since = Number(Atomics.load(this.thread.clock, 1));
-    return (spent + (since === 0 ? 0 : Math.max(0, nowMicros() - since))) / 1000;
+    const spent = Atomics.load(this.thread.clock, 0);
+    const since = Atomics.load(this.thread.clock, 1);
+    // The process's monotonic clock (the worker's too), which a caller's fake timers leave alone.
+    const running = since === 0n ? 0n : process.hrtime.bigint() - since;
+    return Number(spent + (running > 0n ? running : 0n)) / 1e6;
+  }
+
+  /**
+   * Checks the deadline when the worker may have matched for `timeoutMs` (never synchronously: a
+   * question being asked is recorded first, so a stop rejects it too).
+   */
+  private armDeadline(): void {
+    this.timer = setTimeout(() => this.checkDeadline(), Math.max(0, this.timeoutMs - this.matchedMs()));
+    this.timer.unref();
   }
 
   /** Stops the search once the worker has matched for `timeoutMs`; until then waits for what is left. */
-  private armDeadline(): void {
-    const left = this.timeoutMs - this.matchedMs();
-    if (left <= 0) return this.stop(new RegexSearchStopped('timeout'));
-    this.timer = setTimeout(() => this.armDeadline(), left);
-    this.timer.unref();
+  private checkDeadline(): void {
+    if (this.matchedMs() >= this.timeoutMs) this.stop(new RegexSearchStopped('timeout'));
+    else this.armDeadline();
   }
 
   /** The worker answered everything asked: the deadline pauses. */
