@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { base, loadBuilds } from './lib/builds.mjs';
 import { environmentHeader, fullRun } from './lib/environment.mjs';
+import { fakeModel } from './lib/fake-model.mjs';
 import { median } from './lib/stats.mjs';
 import { renderTable } from './lib/table.mjs';
 
@@ -27,18 +28,9 @@ for (let folder = 0; folder < 10; folder++) {
 /** One run: a Grep call (files_with_matches) in plan mode, then the answer. */
 function grepCall({ lib, node }) {
   const tools = node.workspaceTools({ cwd: dir });
-  const usage = { inputTokens: 1, outputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
   return async () => {
-    let turn = 0;
-    const model = {
-      specificationVersion: 'v1',
-      provider: 'bench',
-      modelId: 'bench-fake',
-      async *stream() {
-        const content = turn++ === 0 ? [{ type: 'tool_use', id: `toolu_grep_${turn}`, name: 'Grep', input: { pattern: 'needle' } }] : [{ type: 'text', text: 'Done.' }];
-        yield { type: 'response', response: { message: { role: 'assistant', content }, stopReason: content[0].type === 'tool_use' ? 'tool_use' : 'end_turn', usage: { ...usage } } };
-      },
-    };
+    let calls = 0;
+    const model = fakeModel({ decide: () => (calls++ === 0 ? [{ type: 'tool_use', id: `toolu_grep_${calls}`, name: 'Grep', input: { pattern: 'needle' } }] : [{ type: 'text', text: 'Done.' }]) });
     const result = await lib.createAgent({ model, tools, cwd: dir, permissionMode: 'plan' }).run('Go.').result;
     if (result.status !== 'completed') throw new Error(`the run ended ${result.status}: ${result.error?.message}`);
     const found = result.messages.find((message) => message.role === 'user' && Array.isArray(message.content) && message.content[0]?.type === 'tool_result');

@@ -7,7 +7,7 @@ import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from '../mo
  * at the new messages only (the whole history was searched, and once it held a tool block written
  * out, every turn: a cost that grew with the session).
  */
-export type ToolBlockScanSlot = Pick<HistoryScan, 'scanned' | 'clean' | 'cleanLast' | 'sent' | 'names'>;
+export type ToolBlockScanSlot = Pick<HistoryScan, 'scanned' | 'clean' | 'cleanLast' | 'written'>;
 
 /**
  * How many first messages of `messages` the slot has settled (see `HistoryScan.clean`): when it
@@ -69,14 +69,14 @@ export function toolBlocksAsText(messages: readonly Message[], slot?: ToolBlockS
   const known = knownClean(messages, slot);
   // The last message may still be replaced (a message of the same role joins it): never settled.
   const settled = Math.max(0, messages.length - 1);
+  // Written out before: its settled part is kept, the rest written out again in place.
+  const written = known > 0 ? slot?.written : undefined;
   let sent: Message[];
   let names: Map<string, string>;
   let from: number;
-  if (known > 0 && slot!.sent !== undefined) {
-    // Written out before: its settled part is kept, the rest written out again in place.
-    sent = slot!.sent;
+  if (written !== undefined) {
+    ({ sent, names } = written);
     sent.length = known;
-    names = slot!.names!;
     from = known;
   } else {
     let first = -1;
@@ -87,7 +87,7 @@ export function toolBlocksAsText(messages: readonly Message[], slot?: ToolBlockS
       }
     }
     if (first === -1) {
-      if (slot !== undefined) remember(slot, messages, settled, undefined, undefined);
+      if (slot !== undefined) remember(slot, messages, settled, undefined);
       return messages;
     }
     sent = messages.slice(0, first);
@@ -117,15 +117,14 @@ export function toolBlocksAsText(messages: readonly Message[], slot?: ToolBlockS
     }
     sent.push({ ...message, content } as Message);
   }
-  if (slot !== undefined) remember(slot, messages, settled, sent, names);
+  if (slot !== undefined) remember(slot, messages, settled, written ?? { sent, names });
   return sent;
 }
 
-/** Keeps in the slot that the first `settled` messages of `messages` are settled, as `sent` writes them out (undefined: they hold no tool block). */
-function remember(slot: ToolBlockScanSlot, messages: readonly Message[], settled: number, sent: Message[] | undefined, names: Map<string, string> | undefined): void {
+/** Keeps in the slot that the first `settled` messages of `messages` are settled, as `written` writes them out (undefined: they hold no tool block). */
+function remember(slot: ToolBlockScanSlot, messages: readonly Message[], settled: number, written: HistoryScan['written']): void {
   slot.scanned = messages;
   slot.clean = settled;
   slot.cleanLast = settled > 0 ? messages[settled - 1] : undefined;
-  slot.sent = sent;
-  slot.names = names;
+  slot.written = written;
 }

@@ -12,18 +12,17 @@ export interface HistoryScan {
   /** The history array searched last for tool blocks, for a request without tools (see `toolBlocksAsText`). */
   scanned?: readonly Message[];
   /**
-   * How many of its first messages are settled: they hold no tool block (while `sent` is
-   * undefined), or their text form is kept in `sent`.
+   * How many of its first messages are settled: they hold no tool block (while `written` is
+   * undefined), or their text form is kept in `written`.
    */
   clean?: number;
   /** The last of those, to tell an array changed in place (cut back, its message replaced). */
   cleanLast?: Message | undefined;
   /**
-   * The history as sent last without tools, once it held a tool block: its first `clean` messages
-   * are the text forms of the history's, reused by the next request (only the messages after them
-   * are written out again).
+   * The history as sent last without tools, once it held a tool block (its first `clean` messages
+   * are the text forms of the history's, reused by the next request: only the messages after them
+   * are written out again), and the tool names of the calls among those messages, by call id (what
+   * their results are told by).
    */
-  sent?: Message[] | undefined;
-  /** The tool names of the calls among the first `clean` messages, by call id (what their results are told by). */
-  names?: Map<string, string> | undefined;
+  written?: { sent: Message[]; names: Map<string, string> } | undefined;
 }

@@ -171,20 +171,19 @@ export class RegexSearchWorker {
   }
 
   private ask(message: { type: 'text'; text: string; longLine?: number } | { type: 'lines'; lines: readonly string[]; longLine: number } | { type: 'texts'; texts: readonly string[] }): Promise<{ matches: number[]; columns?: Record<number, number> }> {
-    // The time is used up (the last answers came in before the deadline was checked): refused as the check would.
-    if (!this.stopped && this.pending.size === 0 && this.matchedMs() >= this.timeoutMs) this.stop(new RegexSearchStopped('timeout'));
+    if (!this.stopped && this.pending.size === 0) {
+      // The worker has texts to match again: the deadline runs for the time still left. Used up
+      // (the last answers came in before it was checked), the question is refused as the check would.
+      const left = this.timeoutMs - this.matchedMs();
+      if (left > 0) this.armDeadline(left);
+      else this.stop(new RegexSearchStopped('timeout'));
+    }
     if (this.stopped) return Promise.reject(this.stopped);
-    if (this.pending.size === 0) this.busy();
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ ...message, id });
     });
-  }
-
-  /** The worker has texts to match: the deadline runs, for the time still left. */
-  private busy(): void {
-    this.armDeadline();
   }
 
   /**
@@ -200,19 +199,17 @@ export class RegexSearchWorker {
     return Number(spent + (running > 0n ? running : 0n)) / 1e6;
   }
 
-  /**
-   * Checks the deadline when the worker may have matched for `timeoutMs` (never synchronously: a
-   * question being asked is recorded first, so a stop rejects it too).
-   */
-  private armDeadline(): void {
-    this.timer = setTimeout(() => this.checkDeadline(), Math.max(0, this.timeoutMs - this.matchedMs()));
+  /** Checks the deadline in `leftMs`, when the worker may have matched for `timeoutMs`. */
+  private armDeadline(leftMs: number): void {
+    this.timer = setTimeout(() => this.checkDeadline(), leftMs);
     this.timer.unref();
   }
 
   /** Stops the search once the worker has matched for `timeoutMs`; until then waits for what is left. */
   private checkDeadline(): void {
-    if (this.matchedMs() >= this.timeoutMs) this.stop(new RegexSearchStopped('timeout'));
-    else this.armDeadline();
+    const left = this.timeoutMs - this.matchedMs();
+    if (left > 0) this.armDeadline(left);
+    else this.stop(new RegexSearchStopped('timeout'));
   }
 
   /** The worker answered everything asked: the deadline pauses. */

@@ -62,8 +62,7 @@ export async function searchFile(options: SearchFileOptions): Promise<FileMatche
   try {
     const stat = await opened.handle.stat();
     if (!stat.isFile() || stat.size > MAX_GREP_FILE_BYTES) return undefined;
-    const go = options.beforeRead?.(stat.size);
-    if (go === false || (go !== undefined && go !== true && !(await go))) return undefined;
+    if (options.beforeRead && !(await options.beforeRead(stat.size))) return undefined;
     mtimeMs = stat.mtimeMs;
     if (stat.size > 0) bytes = await readOpenFile(opened.handle, stat.size);
     else {

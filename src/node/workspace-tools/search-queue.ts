@@ -1,3 +1,11 @@
+/** Whether (or when) a search under way may go on. */
+interface Turn {
+  /** Its turn has come (taken by `next()`, or the first search of the queue). */
+  mayGoOn: boolean;
+  /** Set while it waits for its turn: called with whether to go on. */
+  go?: ((go: boolean) => void) | undefined;
+}
+
 /**
  * The searches a walk has under way, taken in the order they were started. Each may go on at
  * once, or hold back until it is the oldest one under way (`waitForTurn`): Grep reads small files
@@ -5,17 +13,14 @@
  * file is held at a time.
  */
 export class SearchQueue<T> {
-  readonly #entries: Array<{ index: number; result: Promise<T> }> = [];
-  /** Searches waiting for their turn, by index. */
-  readonly #waiting = new Map<number, (go: boolean) => void>();
-  #started = 0;
-  /** The index of the oldest search taken: it and every earlier one may go on. */
-  #turn = 0;
+  /** The searches under way, oldest first. */
+  readonly #searches: Array<{ turn: Turn; result: Promise<T> }> = [];
+  #started = false;
   #closed = false;
 
   /** How many searches are under way (started, not taken yet). */
   get size(): number {
-    return this.#entries.length;
+    return this.#searches.length;
   }
 
   /**
@@ -24,37 +29,40 @@ export class SearchQueue<T> {
    * search is not wanted then, and should end without its work.
    */
   add(start: (waitForTurn: () => Promise<boolean>) => Promise<T>): void {
-    const index = this.#started++;
+    const turn: Turn = { mayGoOn: !this.#started };
+    this.#started = true;
     const waitForTurn = (): Promise<boolean> => {
       if (this.#closed) return Promise.resolve(false);
-      if (index <= this.#turn) return Promise.resolve(true);
-      return new Promise((resolve) => this.#waiting.set(index, resolve));
+      if (turn.mayGoOn) return Promise.resolve(true);
+      return new Promise((resolve) => (turn.go = resolve));
     };
     const result = start(waitForTurn);
     // Handled here too: a search that fails while an earlier one is awaited is not an unhandled
     // rejection (it is thrown by `next()` in its turn).
     result.catch(() => undefined);
-    this.#entries.push({ index, result });
+    this.#searches.push({ turn, result });
   }
 
   /** The oldest search under way, which may go on now; its result. */
   next(): Promise<T> {
-    const entry = this.#entries.shift();
-    if (entry === undefined) throw new Error('SearchQueue.next: no search is under way');
-    this.#turn = entry.index;
-    const go = this.#waiting.get(entry.index);
-    if (go !== undefined) {
-      this.#waiting.delete(entry.index);
-      go(true);
-    }
-    return entry.result;
+    const search = this.#searches.shift();
+    if (search === undefined) throw new Error('SearchQueue.next: no search is under way');
+    search.turn.mayGoOn = true;
+    release(search.turn, true);
+    return search.result;
   }
 
   /** Ends the queue: searches waiting for their turn are told not to go on; resolves once every search has settled. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const go of this.#waiting.values()) go(false);
-    this.#waiting.clear();
-    await Promise.allSettled(this.#entries.map((entry) => entry.result));
+    for (const search of this.#searches) release(search.turn, false);
+    await Promise.allSettled(this.#searches.map((search) => search.result));
   }
+}
+
+/** Tells a search waiting for its turn whether to go on. */
+function release(turn: Turn, go: boolean): void {
+  const waiting = turn.go;
+  turn.go = undefined;
+  waiting?.(go);
 }
