@@ -6,7 +6,7 @@ import { modeReminder } from '../permissions/mode-reminder.js';
 import { copyPlanForResume } from '../plan/copy-plan.js';
 import { Journal, type TranscriptWriter } from '../session/journal.js';
 import { claimSession } from '../session/open-sessions.js';
-import { loadTranscript } from '../session/load-entries.js';
+import { loadForResume, wholeTranscript } from './load-for-resume.js';
 import type { SessionStore } from '../session/session-store.js';
 import { createSessionState, foldEntries, settleLoadedState, type BatchCall, type SessionEntry, type SessionState } from '../state/index.js';
 import { repairState } from '../state/repair-state.js';
@@ -142,8 +142,7 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore, sourc
   const resume = options.resume!;
   const snapshot = typeof resume === 'string' ? undefined : readSnapshot(resume, options.snapshotKey !== undefined ? { snapshotKey: options.snapshotKey } : {});
   const sessionId = typeof resume === 'string' ? resume : snapshot!.state.sessionId;
-  const warnings: string[] = [];
-  const transcript = await loadTranscript(store, sessionId, { onWarning: (warning) => warnings.push(warning.message) });
+  const { transcript, warnings, partial } = await loadForResume(store, sessionId, options.agentId);
   const { entries } = transcript;
   warnings.push(...gapWarnings(sessionId, entries, transcript.copies));
   if (typeof resume === 'string' && entries.length === 0) throw new SessionNotFoundError(sessionId);
@@ -164,7 +163,9 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore, sourc
   continueLoaded(core, repairs, !last, last !== undefined);
   // The plan store lost the plan (another machine, a wiped directory): put it back from the history.
   if (core.state.planSlug !== undefined && entries.length > 0) {
-    await copyPlanForResume({ store: core.planStore, slug: core.state.planSlug, entries, ...(core.agentId !== undefined ? { agentId: core.agentId } : {}) });
+    // Read only when the store lacks the plan; from the whole transcript, as the plan may be older than the checkpoint.
+    const planEntries = partial ? wholeTranscript(store, sessionId) : entries;
+    await copyPlanForResume({ store: core.planStore, slug: core.state.planSlug, entries: planEntries, ...(core.agentId !== undefined ? { agentId: core.agentId } : {}) });
   } else if (core.plan && !(await core.planStore.exists(core.plan.name))) {
     await core.planStore.write(core.plan.name, core.plan.text);
   }

@@ -247,7 +247,8 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       const { file } = targetOf(sessionId);
       // Appends this store has queued for the session land first.
       await tails.get(sessionId);
-      yield* readSessionFile({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning });
+      const fromCheckpoint = loadOptions?.fromCheckpoint;
+      yield* readSessionFile({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning, ...(fromCheckpoint ? { fromCheckpoint } : {}) });
     },
 
     list,

@@ -2,6 +2,8 @@ import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSupportedEntry } from './assert-supported-entry.js';
 import { assertSessionId } from './assert-session-id.js';
 import { checkAppend } from './check-append.js';
+import { CheckpointTail } from './checkpoint-tail.js';
+import { parseEntryText } from './parse-entry-text.js';
 import { compareSessionIds } from './compare-session-ids.js';
 import { isReplay } from './is-replay.js';
 import { clashesWith, entryIdClashError } from './entry-id-clash.js';
@@ -24,6 +26,12 @@ export interface MemorySessionStoreOptions {
 const OPTIONS: OptionsSpec<MemorySessionStoreOptions> = { now: isFunction };
 
 const toJson = (entry: SessionEntry): string => JSON.stringify(entry);
+
+/** A stored entry as read back, checked to be one this build reads. */
+function checkedEntry(sessionId: string, entry: unknown, place: number): SessionEntry {
+  assertSupportedEntry(entry, sessionId, `transcript entry ${place} of session "${sessionId}"`);
+  return entry;
+}
 
 interface StoredSession {
   /** Each entry as JSON, as the other stores keep it: parsed again for each reader. */
@@ -129,15 +137,19 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       }
     },
 
-    async *load(sessionId) {
+    async *load(sessionId, loadOptions) {
       assertSessionId(sessionId);
       // What was stored when loading began; appends made while iterating are not seen.
       const stored = sessions.get(sessionId)?.texts.slice() ?? [];
-      for (const [index, text] of stored.entries()) {
-        const entry = JSON.parse(text) as object;
-        assertSupportedEntry(entry, sessionId, `transcript entry ${index + 1} of session "${sessionId}"`);
-        yield entry;
+      const hint = loadOptions?.fromCheckpoint;
+      if (hint) {
+        // Resuming: only the entries from the agent's last checkpoint on are parsed.
+        const tail = new CheckpointTail(hint, parseEntryText);
+        for (const [index, text] of stored.entries()) tail.add(text, index + 1);
+        for (const line of tail.lines()) yield checkedEntry(sessionId, line.parsed ?? JSON.parse(line.text), line.place);
+        return;
       }
+      for (const [index, text] of stored.entries()) yield checkedEntry(sessionId, JSON.parse(text), index + 1);
     },
 
     async list() {

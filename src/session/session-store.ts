@@ -16,6 +16,24 @@ export interface SessionStoreWarning {
 export interface SessionLoadOptions {
   /** Receives warnings (skipped torn lines, ...); loading never fails for them. */
   onWarning?: (warning: SessionStoreWarning) => void;
+  /**
+   * A hint from a load that needs only the entries from an agent's last `checkpoint` on (resuming
+   * folds from there: everything before it is replaced by it). A store may then start at such a
+   * checkpoint instead of the first entry, and yield every entry after it; one that ignores the
+   * hint yields the whole transcript, which is always correct, only slower. A checkpoint to start
+   * at must be of the agent asked for, carry a `seq`, and directly follow the entry stored before
+   * it (a `seq` one more, a `parentId` that is its `id`). The memory and file stores honor it,
+   * parsing only the entries that may be such a checkpoint and those after the last one.
+   * A load started at a checkpoint neither checks nor reports what is stored before it.
+   * @default the whole transcript
+   */
+  fromCheckpoint?: {
+    /**
+     * The agent whose checkpoints count: a subagent's id, or undefined for the agent of the
+     * session's first entry (the main agent), as `foldEntries` folds.
+     */
+    agentId?: string;
+  };
 }
 
 /** Options of `append`: the condition under which the store may append. */

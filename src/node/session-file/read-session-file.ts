@@ -5,7 +5,9 @@ import { assertSupportedEntry } from '../../session/assert-supported-entry.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
 import type { SessionEntry } from '../../state/entries.js';
-import type { SessionStoreWarning } from '../../session/session-store.js';
+import type { SessionLoadOptions, SessionStoreWarning } from '../../session/session-store.js';
+import { CheckpointTail } from '../../session/checkpoint-tail.js';
+import { parseEntryText } from '../../session/parse-entry-text.js';
 
 /** Options of {@link readSessionFile}. */
 export interface ReadSessionFileOptions {
@@ -15,6 +17,8 @@ export interface ReadSessionFileOptions {
   sessionId: string;
   /** Receives a warning for every skipped line. @default warnings are dropped */
   onWarning?: (warning: SessionStoreWarning) => void;
+  /** Start at the agent's last checkpoint, as `SessionLoadOptions.fromCheckpoint` asks. @default the whole file */
+  fromCheckpoint?: SessionLoadOptions['fromCheckpoint'];
 }
 
 type Parsed = { entry: object } | { problem: string };
@@ -51,7 +55,7 @@ function parseLine(text: string): Parsed {
  * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGenerator<SessionEntry> {
-  const { file, sessionId, onWarning } = options;
+  const { file, sessionId, onWarning, fromCheckpoint } = options;
   await assertOwnSessionFile(file, sessionId);
   let handle;
   try {
@@ -75,20 +79,30 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
       return entry;
     };
 
+    // Resuming: the lines before the agent's last checkpoint are not parsed (see CheckpointTail).
+    const tail = fromCheckpoint ? new CheckpointTail(fromCheckpoint, parseEntryText) : undefined;
     // One line of lookahead tells which line is the last.
     let pending: string | undefined;
     let lineNumber = 0;
     for await (const batch of fileLines(handle, size)) {
       for (const text of batch) {
         if (pending !== undefined && pending.trim().length > 0) {
-          const parsed = parseLine(pending);
-          if ('problem' in parsed) skipped(lineNumber, parsed.problem);
-          else yield checked(parsed.entry, lineNumber);
+          if (tail) tail.add(pending, lineNumber);
+          else {
+            const parsed = parseLine(pending);
+            if ('problem' in parsed) skipped(lineNumber, parsed.problem);
+            else yield checked(parsed.entry, lineNumber);
+          }
         }
         // A byte order mark (a file saved by an editor) is not part of the first entry.
         pending = lineNumber === 0 && text.startsWith('\uFEFF') ? text.slice(1) : text;
         lineNumber += 1;
       }
+    }
+    for (const line of tail?.lines() ?? []) {
+      const parsed = line.parsed !== undefined ? ({ entry: line.parsed } as Parsed) : parseLine(line.text);
+      if ('problem' in parsed) skipped(line.place, parsed.problem);
+      else yield checked(parsed.entry, line.place);
     }
     if (pending !== undefined && pending.trim().length > 0) {
       const parsed = parseLine(pending);
