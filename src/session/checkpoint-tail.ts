@@ -10,28 +10,33 @@ export interface TailLine {
   parsed?: unknown;
 }
 
-type Agent = { id: string | undefined };
+/**
+ * Where the library writes an entry's `kind`: before its content, within the first characters of
+ * its JSON (after the ids, the time, and the session's and agent's ids of up to 200 bytes each).
+ */
+export const KIND_WITHIN = 1024;
 
 /**
  * The stored entries of a session from the last `checkpoint` a load may start at, for stores that
- * honor `SessionLoadOptions.fromCheckpoint`: fed every entry's text in order, it parses only the
- * texts that may be a checkpoint (they hold `"checkpoint"`; the library writes no other) and the
- * text before each, and keeps the texts from the last checkpoint that
- * - is of the agent asked for (by default the agent of the first entry, as `foldEntries` folds),
- * - has a `seq`, and directly follows the entry stored before it: a `seq` one more than that
+ * honor `SessionLoadOptions.fromCheckpoint`: fed every entry's text in order, it keeps them all
+ * unparsed, and once they are all in, parses the texts that may be a checkpoint (their beginning
+ * holds `"checkpoint"`, where the library writes an entry's kind), last first, and the text before
+ * each, until one is a checkpoint a load may start at:
+ * - of the agent asked for (by default the agent of the first entry, as `foldEntries` folds),
+ * - with a `seq`, directly following the entry stored before it: a `seq` one more than that
  *   entry's and a `parentId` that is its `id`. An entry copied, moved or numbered again around
  *   it is then seen by the load (which reads what follows), not hidden in what it skips.
- * A text that was not parsed is never judged: a line that would not parse, or an entry the load
- * would refuse, before the checkpoint is simply not read; one after it is read as before.
- * Missing a checkpoint (written with escapes, say) costs only time: the load then starts earlier.
+ * A text before that checkpoint is never parsed nor judged: a line that would not parse, or an
+ * entry the load would refuse, is simply not read; one after it is read as before. Missing a
+ * checkpoint (its kind written late in the object, or with escapes) costs only time: the load
+ * then starts earlier.
  */
 export class CheckpointTail {
-  readonly #agentId: string | undefined;
-  readonly #agentGiven: boolean;
-  #agent: Agent | null | undefined;
-  #lines: TailLine[] = [];
-  #first: TailLine | undefined;
+  readonly #hint: NonNullable<SessionLoadOptions['fromCheckpoint']>;
   readonly #parse: (text: string) => unknown;
+  readonly #lines: TailLine[] = [];
+  /** Indexes in {@link #lines} of the texts that may be a checkpoint. */
+  readonly #candidates: number[] = [];
 
   /**
    * @param hint - the load's `fromCheckpoint`.
@@ -39,51 +44,71 @@ export class CheckpointTail {
    *   undefined for one that does not parse.
    */
   constructor(hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, parse: (text: string) => unknown) {
-    this.#agentGiven = hint.agentId !== undefined;
-    this.#agentId = hint.agentId;
+    this.#hint = hint;
     this.#parse = parse;
   }
 
   /** Adds the next stored entry's text. */
   add(text: string, place: number): void {
-    const line: TailLine = { text, place };
-    if (this.#first === undefined) {
-      this.#first = line;
-      this.#lines.push(line);
-      return;
-    }
-    if (text.includes('"checkpoint"') && this.#startsTail(line)) this.#lines = [];
-    this.#lines.push(line);
+    const index = this.#lines.push({ text, place }) - 1;
+    const head = text.length > KIND_WITHIN ? text.slice(0, KIND_WITHIN) : text;
+    if (index > 0 && head.includes('"checkpoint"')) this.#candidates.push(index);
   }
 
-  /** The texts kept: from the last checkpoint found (or the first entry), in order. */
+  /** The texts from the last checkpoint a load may start at (or all of them), in order. */
   lines(): readonly TailLine[] {
+    const candidates = this.#candidates;
+    if (candidates.length === 0) return this.#lines;
+    const agent = this.#targetAgent();
+    if (agent === null) return this.#lines;
+    for (let at = candidates.length - 1; at >= 0; at--) {
+      const index = candidates[at]!;
+      if (this.#startsTail(index, agent)) return this.#lines.slice(index);
+    }
     return this.#lines;
   }
 
-  #startsTail(line: TailLine): boolean {
-    const entry = (line.parsed = this.#parse(line.text));
-    if (!isRecord(entry) || entry.kind !== 'checkpoint') return false;
-    const agent = this.#targetAgent();
-    if (agent === null || entry.agentId !== agent.id) return false;
-    const { seq, parentId } = entry;
-    if (typeof seq !== 'number' || !Number.isInteger(seq) || seq < 2 || typeof parentId !== 'string') return false;
-    const previous = this.#lines[this.#lines.length - 1]!;
-    previous.parsed ??= this.#parse(previous.text);
-    const before = previous.parsed;
-    return isRecord(before) && before.seq === seq - 1 && before.id === parentId;
+  #parsed(line: TailLine): unknown {
+    if (!('parsed' in line)) line.parsed = this.#parse(line.text);
+    return line.parsed;
+  }
+
+  #startsTail(index: number, agent: CheckpointAgent): boolean {
+    const entry = this.#parsed(this.#lines[index]!);
+    return isCheckpointStart(entry, agent) && isEntryBefore(this.#parsed(this.#lines[index - 1]!), entry);
   }
 
   /** The agent whose checkpoints count; null when it cannot be told (a first entry that does not parse). */
-  #targetAgent(): Agent | null {
-    if (this.#agent !== undefined) return this.#agent;
-    if (this.#agentGiven) return (this.#agent = { id: this.#agentId });
-    const first = this.#first!;
-    first.parsed ??= this.#parse(first.text);
-    const agentId = isRecord(first.parsed) ? first.parsed.agentId : undefined;
-    this.#agent = isRecord(first.parsed) && (agentId === undefined || typeof agentId === 'string') ? { id: agentId } : null;
-    return this.#agent;
+  #targetAgent(): CheckpointAgent | null {
+    return checkpointAgent(this.#hint, () => this.#parsed(this.#lines[0]!));
   }
+}
+
+/** The agent whose checkpoints a load may start at: `{ id: undefined }` is the main agent. */
+export type CheckpointAgent = { id: string | undefined };
+
+/**
+ * The agent whose checkpoints count for `hint`: the one it names, else the agent of the first
+ * entry (`first()`, parsed); null when that cannot be told (a first entry that does not parse).
+ */
+export function checkpointAgent(hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, first: () => unknown): CheckpointAgent | null {
+  if (hint.agentId !== undefined) return { id: hint.agentId };
+  const entry = first();
+  if (!isRecord(entry)) return null;
+  const { agentId } = entry;
+  return agentId === undefined || typeof agentId === 'string' ? { id: agentId } : null;
+}
+
+/** Whether `entry` (a parsed stored entry) is a checkpoint of `agent` with a `seq` past the first and a `parentId`. */
+export function isCheckpointStart(entry: unknown, agent: CheckpointAgent): entry is { seq: number; parentId: string } {
+  if (!isRecord(entry) || entry.kind !== 'checkpoint' || entry.agentId !== agent.id) return false;
+  const { seq, parentId } = entry;
+  return typeof seq === 'number' && Number.isInteger(seq) && seq > 1 && typeof parentId === 'string';
+}
+
+/** Whether `before` (the parsed entry stored right before `entry`) is the entry `entry` follows: `entry`'s seq is one more, its parentId `before`'s id. */
+export function isEntryBefore(before: unknown, entry: { seq: number; parentId: string }): boolean {
+  return isRecord(before) && before.seq === entry.seq - 1 && before.id === entry.parentId;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

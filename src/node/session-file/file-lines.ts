@@ -11,11 +11,12 @@ export const FILE_LINE_CHUNK_BYTES = LINE_CHUNK_BYTES;
  * one per read, and holds at most the longest line and one read in memory. Reads only the first
  * `size` bytes (what a later append adds is not read); a file cut shorter meanwhile ends early.
  * @param chunkBytes - bytes per read (tests use tiny ones to put every boundary everywhere).
+ * @param start - where to start: the first byte of a line (the lines before it are not read).
  */
-export async function* fileLines(handle: FileHandle, size: number, chunkBytes = FILE_LINE_CHUNK_BYTES): AsyncGenerator<string[]> {
+export async function* fileLines(handle: FileHandle, size: number, chunkBytes = FILE_LINE_CHUNK_BYTES, start = 0): AsyncGenerator<string[]> {
   const splitter = new Utf8LineSplitter('any');
-  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size)));
-  for (let position = 0; position < size; ) {
+  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size - start)));
+  for (let position = start; position < size; ) {
     const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
     if (bytesRead === 0) break;
     position += bytesRead;

@@ -1,13 +1,12 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { fileLines } from './file-lines.js';
+import { FILE_LINE_CHUNK_BYTES, fileLines } from './file-lines.js';
 import { assertSupportedEntry } from '../../session/assert-supported-entry.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
 import type { SessionEntry } from '../../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../../session/session-store.js';
-import { CheckpointTail } from '../../session/checkpoint-tail.js';
-import { parseEntryText } from '../../session/parse-entry-text.js';
+import { findCheckpointStart } from './find-checkpoint-start.js';
 
 /** Options of {@link readSessionFile}. */
 export interface ReadSessionFileOptions {
@@ -22,6 +21,12 @@ export interface ReadSessionFileOptions {
 }
 
 type Parsed = { entry: object } | { problem: string };
+
+/**
+ * Transcripts smaller than this are read whole even when a load asks to start at a checkpoint:
+ * scanning them first costs about what parsing the lines before it would save.
+ */
+const TAIL_MIN_BYTES = 256 * 1024;
 
 const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
@@ -79,30 +84,23 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
       return entry;
     };
 
-    // Resuming: the lines before the agent's last checkpoint are not parsed (see CheckpointTail).
-    const tail = fromCheckpoint ? new CheckpointTail(fromCheckpoint, parseEntryText) : undefined;
+    // Resuming a long transcript: from the agent's last checkpoint on (see findCheckpointStart).
+    const start = fromCheckpoint && size >= TAIL_MIN_BYTES ? await findCheckpointStart(handle, size, fromCheckpoint) : undefined;
     // One line of lookahead tells which line is the last.
     let pending: string | undefined;
-    let lineNumber = 0;
-    for await (const batch of fileLines(handle, size)) {
+    let lineNumber = start ? start.place.line - 1 : 0;
+    for await (const batch of fileLines(handle, size, FILE_LINE_CHUNK_BYTES, start?.place.start ?? 0)) {
       for (const text of batch) {
         if (pending !== undefined && pending.trim().length > 0) {
-          if (tail) tail.add(pending, lineNumber);
-          else {
-            const parsed = parseLine(pending);
-            if ('problem' in parsed) skipped(lineNumber, parsed.problem);
-            else yield checked(parsed.entry, lineNumber);
-          }
+          // The checkpoint started at was parsed already (it holds a whole state: parsed once).
+          const parsed = start && lineNumber === start.place.line ? { entry: start.entry } : parseLine(pending);
+          if ('problem' in parsed) skipped(lineNumber, parsed.problem);
+          else yield checked(parsed.entry, lineNumber);
         }
         // A byte order mark (a file saved by an editor) is not part of the first entry.
         pending = lineNumber === 0 && text.startsWith('\uFEFF') ? text.slice(1) : text;
         lineNumber += 1;
       }
-    }
-    for (const line of tail?.lines() ?? []) {
-      const parsed = line.parsed !== undefined ? ({ entry: line.parsed } as Parsed) : parseLine(line.text);
-      if ('problem' in parsed) skipped(line.place, parsed.problem);
-      else yield checked(parsed.entry, line.place);
     }
     if (pending !== undefined && pending.trim().length > 0) {
       const parsed = parseLine(pending);

@@ -1,0 +1,141 @@
+import type { FileHandle } from 'node:fs/promises';
+import { checkpointAgent, isCheckpointStart, isEntryBefore, KIND_WITHIN } from '../../session/checkpoint-tail.js';
+import { parseEntryText } from '../../session/parse-entry-text.js';
+import type { SessionLoadOptions } from '../../session/session-store.js';
+
+/** Where a line of a file is: its bytes `[start, end)` (its break excluded) and its 1-based number. */
+export interface LinePlace {
+  start: number;
+  end: number;
+  line: number;
+}
+
+/** A checkpoint line a load may start at, and its entry (parsed already). */
+export interface CheckpointStart {
+  place: LinePlace;
+  entry: object;
+}
+
+/** Bytes read at a time while scanning (bytes only: no string is made of them). */
+const SCAN_CHUNK_BYTES = 1024 * 1024;
+const LF = 0x0a;
+const CR = 0x0d;
+const CHECKPOINT = Buffer.from('"checkpoint"');
+
+/** What {@link scanLines} finds: the first line, and each line that may be a checkpoint with the (non-empty) line before it. */
+interface TranscriptScan {
+  first: LinePlace | undefined;
+  candidates: Array<{ place: LinePlace; previous: LinePlace }>;
+}
+
+/**
+ * The line of a transcript a load asked for `fromCheckpoint` may start at (see `CheckpointTail`,
+ * which the memory store uses on its texts): the last line that is such a checkpoint, found
+ * without decoding the file. Its lines are split as `fileLines` splits them (at `\n`, `\r\n` and
+ * a lone `\r`) and numbered alike; only a line whose beginning holds `"checkpoint"` (where the
+ * library writes an entry's kind), the line before it and the first line (for the agent) are read
+ * again and parsed, last first. Undefined when none is: the load reads the whole file.
+ * @param size - the bytes of the file to read (what existed when the load began).
+ */
+export async function findCheckpointStart(handle: FileHandle, size: number, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, chunkBytes = SCAN_CHUNK_BYTES): Promise<CheckpointStart | undefined> {
+  const { first, candidates } = await scanLines(handle, size, chunkBytes);
+  if (first === undefined || candidates.length === 0) return undefined;
+  const parseAt = async (place: LinePlace) => parseEntryText(withoutBom((await readBytes(handle, place)).toString('utf8'), place));
+  const firstEntry = hint.agentId === undefined ? await parseAt(first) : undefined;
+  const agent = checkpointAgent(hint, () => firstEntry);
+  if (agent === null) return undefined;
+  for (let at = candidates.length - 1; at >= 0; at--) {
+    const { place, previous } = candidates[at]!;
+    const entry = await parseAt(place);
+    if (!isCheckpointStart(entry, agent)) continue;
+    if (isEntryBefore(await parseAt(previous), entry)) return { place, entry };
+  }
+  return undefined;
+}
+
+/** A byte order mark starting the first line is not part of its entry (as the reader strips it). */
+function withoutBom(text: string, place: LinePlace): string {
+  return place.line === 1 && text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
+/** The bytes of a line (fewer when the file was cut shorter since). */
+async function readBytes(handle: FileHandle, place: LinePlace): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(place.end - place.start);
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, place.start + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/**
+ * Scans the first `size` bytes of a file line by line without decoding it: the first line, and
+ * every later line whose first {@link KIND_WITHIN} bytes hold `"checkpoint"`, with the non-empty
+ * line before it.
+ */
+export async function scanLines(handle: FileHandle, size: number, chunkBytes = SCAN_CHUNK_BYTES): Promise<TranscriptScan> {
+  const scan: TranscriptScan = { first: undefined, candidates: [] };
+  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size)));
+  let previous: LinePlace | undefined;
+  let lineStart = 0;
+  let line = 1;
+  /** The first bytes of the current line read with earlier chunks (up to KIND_WITHIN). */
+  let head: Buffer | undefined;
+  /** The last chunk ended with `\r`: a `\n` starting this one is part of that break. */
+  let afterCr = false;
+  const endLine = (end: number, chunk: Buffer, chunkStart: number) => {
+    const place: LinePlace = { start: lineStart, end, line };
+    if (line === 1) scan.first = place;
+    else if (previous !== undefined && end > lineStart && headOf(place, chunk, chunkStart, head).includes(CHECKPOINT)) scan.candidates.push({ place, previous });
+    if (end > lineStart) previous = place;
+    head = undefined;
+    line += 1;
+  };
+  for (let position = 0; position < size; ) {
+    const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
+    if (bytesRead === 0) break;
+    const chunk = buffer.subarray(0, bytesRead);
+    const chunkStart = position;
+    position += bytesRead;
+    let at = 0;
+    if (afterCr) {
+      afterCr = false;
+      if (chunk[0] === LF) lineStart = chunkStart + (at = 1);
+    }
+    let nextLf = chunk.indexOf(LF, at);
+    let nextCr = chunk.indexOf(CR, at);
+    while (nextLf !== -1 || nextCr !== -1) {
+      const cut = nextCr === -1 || (nextLf !== -1 && nextLf < nextCr) ? nextLf : nextCr;
+      endLine(chunkStart + cut, chunk, chunkStart);
+      at = cut + 1;
+      if (chunk[cut] === CR) {
+        if (at === chunk.length) afterCr = true;
+        else if (chunk[at] === LF) at += 1;
+      }
+      lineStart = chunkStart + at;
+      if (nextLf !== -1 && nextLf < at) nextLf = chunk.indexOf(LF, at);
+      if (nextCr !== -1 && nextCr < at) nextCr = chunk.indexOf(CR, at);
+    }
+    // The line goes on in the next chunk: its first bytes are kept for the check.
+    if (lineStart < position) {
+      const have = head?.length ?? 0;
+      if (have < KIND_WITHIN) {
+        const from = Math.max(lineStart, chunkStart) - chunkStart;
+        const more = chunk.subarray(from, Math.min(chunk.length, from + KIND_WITHIN - have));
+        head = head === undefined ? Buffer.from(more) : Buffer.concat([head, more]);
+      }
+    }
+  }
+  // The last line, when no break ends it (no empty line after a final break).
+  if (lineStart < size) endLine(size, Buffer.alloc(0), size);
+  return scan;
+}
+
+/** The first KIND_WITHIN bytes of the line at `place`, from the bytes kept of earlier chunks and this one. */
+function headOf(place: LinePlace, chunk: Buffer, chunkStart: number, head: Buffer | undefined): Buffer {
+  const from = Math.max(place.start, chunkStart) - chunkStart;
+  const own = chunk.subarray(from, Math.min(place.end - chunkStart, from + KIND_WITHIN - (head?.length ?? 0)));
+  return head === undefined ? own : Buffer.concat([head, own]);
+}
