@@ -51,8 +51,7 @@ export class CheckpointTail {
   /** Adds the next stored entry's text. */
   add(text: string, place: number): void {
     const index = this.#lines.push({ text, place }) - 1;
-    const head = text.length > KIND_WITHIN ? text.slice(0, KIND_WITHIN) : text;
-    if (index > 0 && head.includes('"checkpoint"')) this.#candidates.push(index);
+    if (index > 0 && headOf(text).includes('"checkpoint"')) this.#candidates.push(index);
   }
 
   /** The texts from the last checkpoint a load may start at (or all of them), in order. */
@@ -63,7 +62,12 @@ export class CheckpointTail {
     if (agent === null) return this.#lines;
     for (let at = candidates.length - 1; at >= 0; at--) {
       const index = candidates[at]!;
-      if (this.#startsTail(index, agent)) return this.#lines.slice(index);
+      if (!this.#startsTail(index, agent)) continue;
+      // A copy of an earlier checkpoint (stored again under a new number) is skipped by a load that
+      // sees the original: one is never started at.
+      const idField = idFieldOf(this.#parsed(this.#lines[index]!));
+      if (candidates.slice(0, at).some((earlier) => headOf(this.#lines[earlier]!.text).includes(idField))) continue;
+      return this.#lines.slice(index);
     }
     return this.#lines;
   }
@@ -97,6 +101,19 @@ export function checkpointAgent(hint: NonNullable<SessionLoadOptions['fromCheckp
   if (!isRecord(entry)) return null;
   const { agentId } = entry;
   return agentId === undefined || typeof agentId === 'string' ? { id: agentId } : null;
+}
+
+/** The beginning of an entry's text, where the library writes its id and kind. */
+function headOf(text: string): string {
+  return text.length > KIND_WITHIN ? text.slice(0, KIND_WITHIN) : text;
+}
+
+/**
+ * The `"id":"…"` field of a checkpoint start as the library writes it: a copy of it stored earlier
+ * holds the same text at its beginning.
+ */
+export function idFieldOf(entry: unknown): string {
+  return `"id":${JSON.stringify((entry as { id?: unknown }).id)}`;
 }
 
 /** Whether `entry` (a parsed stored entry) is a checkpoint of `agent` with a `seq` past the first and a `parentId`. */

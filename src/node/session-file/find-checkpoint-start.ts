@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { checkpointAgent, isCheckpointStart, isEntryBefore, KIND_WITHIN } from '../../session/checkpoint-tail.js';
+import { checkpointAgent, idFieldOf, isCheckpointStart, isEntryBefore, KIND_WITHIN } from '../../session/checkpoint-tail.js';
 import { parseEntryText } from '../../session/parse-entry-text.js';
 import type { SessionLoadOptions } from '../../session/session-store.js';
 
@@ -25,7 +25,8 @@ const CHECKPOINT = Buffer.from('"checkpoint"');
 /** What {@link scanLines} finds: the first line, and each line that may be a checkpoint with the (non-empty) line before it. */
 interface TranscriptScan {
   first: LinePlace | undefined;
-  candidates: Array<{ place: LinePlace; previous: LinePlace }>;
+  /** `head`: the line's first KIND_WITHIN bytes (where the library writes its id and kind). */
+  candidates: Array<{ place: LinePlace; previous: LinePlace; head: Buffer }>;
 }
 
 /**
@@ -47,8 +48,12 @@ export async function findCheckpointStart(handle: FileHandle, size: number, hint
   for (let at = candidates.length - 1; at >= 0; at--) {
     const { place, previous } = candidates[at]!;
     const entry = await parseAt(place);
-    if (!isCheckpointStart(entry, agent)) continue;
-    if (isEntryBefore(await parseAt(previous), entry)) return { place, entry };
+    if (!isCheckpointStart(entry, agent) || !isEntryBefore(await parseAt(previous), entry)) continue;
+    // A copy of an earlier checkpoint (stored again under a new number) is skipped by a load that
+    // sees the original: one is never started at.
+    const idField = idFieldOf(entry);
+    if (candidates.slice(0, at).some((earlier) => earlier.head.includes(idField))) continue;
+    return { place, entry };
   }
   return undefined;
 }
@@ -88,7 +93,10 @@ export async function scanLines(handle: FileHandle, size: number, chunkBytes = S
   const endLine = (end: number, chunk: Buffer, chunkStart: number) => {
     const place: LinePlace = { start: lineStart, end, line };
     if (line === 1) scan.first = place;
-    else if (previous !== undefined && end > lineStart && headOf(place, chunk, chunkStart, head).includes(CHECKPOINT)) scan.candidates.push({ place, previous });
+    else if (previous !== undefined && end > lineStart) {
+      const lineHead = headOf(place, chunk, chunkStart, head);
+      if (lineHead.includes(CHECKPOINT)) scan.candidates.push({ place, previous, head: Buffer.from(lineHead) });
+    }
     if (end > lineStart) previous = place;
     head = undefined;
     line += 1;

@@ -1,5 +1,6 @@
 import type { SessionStore } from '../../session/session-store.js';
 import { basicCases } from './cases/basic-cases.js';
+import { checkpointCases } from './cases/checkpoint-cases.js';
 import { damageCases } from './cases/damage-cases.js';
 import { entryIdCases } from './cases/entry-id-cases.js';
 import { largeCases } from './cases/large-cases.js';
@@ -138,6 +139,7 @@ export function sessionStoreConformance(options: SessionStoreConformanceOptions)
   };
   return [
     ...basicCases(setup),
+    ...checkpointCases(setup),
     ...sessionIdCases(setup),
     ...schemaCases(setup),
     ...damageCases(setup),
