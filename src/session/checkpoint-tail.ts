@@ -17,6 +17,12 @@ export interface TailLine {
 export const KIND_WITHIN = 1024;
 
 /**
+ * Transcripts smaller than this (bytes in a file, characters in memory) are read whole even when
+ * a load asks to start at a checkpoint: looking for it first costs about what it would save.
+ */
+export const TAIL_MIN_SIZE = 256 * 1024;
+
+/**
  * The stored entries of a session from the last `checkpoint` a load may start at, for stores that
  * honor `SessionLoadOptions.fromCheckpoint`: fed every entry's text in order, it keeps them all
  * unparsed, and once they are all in, parses the texts that may be a checkpoint (their beginning

@@ -129,6 +129,23 @@ describe('resuming from the last checkpoint', () => {
     });
   }
 
+  for (const kind of ['memory', 'file'] as const) {
+    it(`${kind} store: a transcript under 256 KiB is read whole (looking for the checkpoint would cost what it saves)`, async () => {
+      const store = kind === 'memory' ? memorySessionStore() : fileSessionStore({ dir: tempDir() });
+      const agent = createAgent({ model: scriptedModel(['one', '<summary>\n## Goal\nNotes.\n</summary>', 'two']), store, sessionId: 'small' });
+      await agent.run('First.').result;
+      expect((await agent.compact()).compacted).toBe(true);
+      await agent.run('Second.').result;
+      await agent.close();
+      const whole: SessionEntry[] = [];
+      for await (const entry of store.load('small')) whole.push(entry);
+      const hinted: SessionEntry[] = [];
+      for await (const entry of store.load('small', { fromCheckpoint: {} })) hinted.push(entry);
+      expect(hinted).toEqual(whole);
+      expect(whole.filter((entry) => entry.kind === 'checkpoint')).toHaveLength(2);
+    });
+  }
+
   describe('file store: a transcript edited or damaged around the checkpoint', () => {
     async function written(): Promise<{ dir: string; file: string; lines: string[] }> {
       const dir = tempDir();
@@ -202,7 +219,8 @@ describe('resuming from the last checkpoint', () => {
     const plans = memoryPlanStore();
     const model = scriptedModel([turn(toolCall('ExitPlanMode', { plan: 'Outline, draft, revise.' }, 'toolu_plan')), 'Carrying it out.', '<summary>\n## Goal\nThe article.\n</summary>', 'Done.']);
     const agent = createAgent({ model, store, planStore: plans, sessionId: 'planned', permissionMode: 'plan', canUseTool: () => ({ behavior: 'allow' }) });
-    await agent.run('Plan the article.').result;
+    // Over 256 KiB: a transcript smaller than that is read whole anyway.
+    await agent.run(`Plan the article. ${'Background. '.repeat(30_000)}`).result;
     expect((await agent.compact()).compacted).toBe(true);
     await agent.run('Go on.').result;
     const name = agent.plan!.name;

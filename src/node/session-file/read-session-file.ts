@@ -7,6 +7,7 @@ import { notARegularFile } from './not-a-regular-file.js';
 import type { SessionEntry } from '../../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../../session/session-store.js';
 import { findCheckpointStart } from './find-checkpoint-start.js';
+import { TAIL_MIN_SIZE } from '../../session/checkpoint-tail.js';
 
 /** Options of {@link readSessionFile}. */
 export interface ReadSessionFileOptions {
@@ -21,12 +22,6 @@ export interface ReadSessionFileOptions {
 }
 
 type Parsed = { entry: object } | { problem: string };
-
-/**
- * Transcripts smaller than this are read whole even when a load asks to start at a checkpoint:
- * scanning them first costs about what parsing the lines before it would save.
- */
-const TAIL_MIN_BYTES = 256 * 1024;
 
 const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
@@ -85,7 +80,7 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
     };
 
     // Resuming a long transcript: from the agent's last checkpoint on (see findCheckpointStart).
-    const start = fromCheckpoint && size >= TAIL_MIN_BYTES ? await findCheckpointStart(handle, size, fromCheckpoint) : undefined;
+    const start = fromCheckpoint && size >= TAIL_MIN_SIZE ? await findCheckpointStart(handle, size, fromCheckpoint) : undefined;
     // One line of lookahead tells which line is the last.
     let pending: string | undefined;
     let lineNumber = start ? start.place.line - 1 : 0;

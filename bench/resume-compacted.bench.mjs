@@ -1,0 +1,116 @@
+// Issue 16: what resuming a long session costs (createAgent with `resume` + `await agent.ready`),
+// for a session that compacted its context several times and for one that never did. Run with
+// `npm run build && node bench/resume-compacted.bench.mjs` (`--full` for a longer session);
+// `BENCH_BASE=<other build's dist/ folder>` measures that build too, alternated resume by resume.
+//
+// The session: `TURNS` turns each reading a 20 KB file, through the default context management
+// with clearing off (a 200,000-token window: it compacts about every 35 turns), written to the
+// file store and the memory store; the control is the same session with compaction off too (its
+// only checkpoint is its first entry). Info rows: the issue sets no goal on them.
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { base, loadBuilds } from './lib/builds.mjs';
+import { environmentHeader, fullRun } from './lib/environment.mjs';
+import { median } from './lib/stats.mjs';
+import { renderTable } from './lib/table.mjs';
+
+const started = performance.now();
+const TURNS = fullRun ? 800 : 400;
+const ROUNDS = fullRun ? 21 : 11;
+const CHARS = 20_000;
+const SUMMARY_ASK = 'is about to be replaced by a summary';
+const builds = await loadBuilds();
+const { lib, node } = builds.this;
+
+const read = lib.defineTool({
+  name: 'Read',
+  description: 'Reads a file.',
+  inputSchema: z.object({ path: z.string() }),
+  readOnly: true,
+  execute: ({ input }) => `contents of ${input.path}\n${'lorem ipsum dolor sit amet '.repeat(Math.ceil(CHARS / 27)).slice(0, CHARS)}`,
+});
+
+/** A model that reads `TURNS` files, then answers; it summarizes when asked, and reports the request's estimated size as its input. */
+function writerModel() {
+  let reads = 0;
+  return {
+    specificationVersion: 'v1',
+    provider: 'bench',
+    modelId: 'claude-sonnet-4-6',
+    async *stream(request) {
+      let tokens = lib.estimatePrefixTokens(request);
+      for (const message of request.messages) tokens += lib.estimateMessageTokens(message);
+      const last = request.messages.at(-1);
+      const text = typeof last.content === 'string' ? last.content : last.content.map((block) => block.text ?? '').join('\n');
+      let content;
+      if (text.includes(SUMMARY_ASK)) content = [{ type: 'text', text: `<summary>\n## Goal\nRead every file.\n## Done\n${reads} files read.\n</summary>` }];
+      else if (reads < TURNS) content = [{ type: 'tool_use', id: `toolu_${++reads}`, name: 'Read', input: { path: `file-${reads}.txt` } }];
+      else content = [{ type: 'text', text: 'All files read.' }];
+      const usage = { inputTokens: tokens, outputTokens: 10, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
+      yield { type: 'response', response: { message: { role: 'assistant', content }, stopReason: content[0].type === 'tool_use' ? 'tool_use' : 'end_turn', usage } };
+    },
+  };
+}
+const idleModel = { specificationVersion: 'v1', provider: 'bench', modelId: 'claude-sonnet-4-6', async *stream() {} };
+
+/** Writes the session to `store`; returns its compactions. */
+async function write(store, context) {
+  const agent = lib.createAgent({ model: writerModel(), tools: [read], store, sessionId: 'long', maxTurns: TURNS * 2, context });
+  const result = await agent.run('Read all the files.').result;
+  await agent.close();
+  if (result.status !== 'completed') throw new Error(`the writing run ended ${result.status}: ${result.error?.message}`);
+  return agent.snapshot().compactions ?? 0;
+}
+
+const dir = fs.mkdtempSync(path.join(tmpdir(), 'bench-resume-compacted-'));
+try {
+  const compacting = { clearing: false };
+  const never = { clearing: false, compaction: false };
+  const cases = [];
+  for (const [label, context] of [['compacted', compacting], ['never compacted', never]]) {
+    const folder = path.join(dir, label.replace(' ', '-'));
+    const compactions = await write(node.fileSessionStore({ dir: folder }), context);
+    const memory = lib.memorySessionStore();
+    await write(memory, context);
+    const bytes = fs.statSync(path.join(folder, 'long.jsonl')).size;
+    cases.push({ label, context, compactions, bytes, stores: { file: () => builds.this.node.fileSessionStore({ dir: folder }), memory: () => memory }, fileStore: (build) => build.node.fileSessionStore({ dir: folder }) });
+  }
+  const times = new Map();
+  const record = (key, ms) => (times.get(key) ?? times.set(key, []).get(key)).push(ms);
+  const names = Object.keys(builds);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const name of round % 2 ? names : [...names].reverse()) {
+      const build = builds[name];
+      for (const entry of cases) {
+        for (const kind of ['file', 'memory']) {
+          const store = kind === 'file' ? entry.fileStore(build) : entry.stores.memory();
+          const begun = performance.now();
+          const agent = build.lib.createAgent({ model: idleModel, tools: [read], store, resume: 'long', context: entry.context });
+          await agent.ready;
+          if (round > 0) record(`${name}:${entry.label}:${kind}`, performance.now() - begun);
+          await agent.close();
+        }
+      }
+    }
+  }
+  console.log(environmentHeader('agent-harness resume benchmark (issue 16): a long session, compacted or not', { quick: !fullRun, extra: [`${TURNS} turns of a 20 KB read`, `${ROUNDS - 1} resumes per cell (median)`, ...(base ? [`base = ${base}`] : [])] }));
+  const ms = (key) => `${median(times.get(key)).toFixed(1)} ms`;
+  const rows = [];
+  for (const entry of cases) {
+    for (const kind of ['file', 'memory']) {
+      const key = `${entry.label}:${kind}`;
+      rows.push([
+        `resume, ${entry.label} (${entry.compactions} compactions), ${kind} store${kind === 'file' ? ` (${(entry.bytes / 1e6).toFixed(1)} MB)` : ''}`,
+        ...(base ? [ms(`base:${key}`)] : []),
+        ms(`this:${key}`),
+        'info',
+      ]);
+    }
+  }
+  console.log(renderTable(['measure', ...(base ? ['base'] : []), 'this build', 'result'], rows));
+  console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; median of the resumes after the first round)`);
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true });
+}
