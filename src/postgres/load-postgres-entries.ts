@@ -2,7 +2,8 @@ import { assertSupportedEntry } from '../session/assert-supported-entry.js';
 import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
-import type { SessionStoreWarning } from '../session/session-store.js';
+import type { SessionLoadOptions, SessionStoreWarning } from '../session/session-store.js';
+import { checkpointAgent, idFieldOf, isCheckpointStart, isEntryBefore, KIND_WITHIN, TAIL_MIN_SIZE } from '../session/checkpoint-tail.js';
 import type { PostgresPool } from './postgres-pool.js';
 import { toNumber } from './postgres-schema.js';
 
@@ -14,6 +15,8 @@ export interface LoadPostgresEntriesOptions {
   sessionId: string;
   /** Receives a warning for every entry skipped or missing. */
   onWarning?: (warning: SessionStoreWarning) => void;
+  /** Start at the agent's last checkpoint, as `SessionLoadOptions.fromCheckpoint` asks. @default the whole transcript */
+  fromCheckpoint?: SessionLoadOptions['fromCheckpoint'];
 }
 
 /** Rows per page, and the entry bytes a page stops after (at least one row). */
@@ -29,13 +32,26 @@ const PAGE_BYTES = 4 * 1024 * 1024;
  * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions): AsyncGenerator<SessionEntry> {
-  const { pool, s, sessionId, onWarning } = options;
-  const head = await pool.query(`SELECT revision FROM ${s}.sessions WHERE session_id = $1`, [sessionId]);
+  const { pool, s, sessionId, onWarning, fromCheckpoint } = options;
+  // With the hint, the same statement lists the rows that may be a checkpoint (their beginning
+  // holds the word, where the library writes the kind) when the session is large enough.
+  const head = await pool.query(
+    fromCheckpoint
+      ? `SELECT r.revision, CASE WHEN (SELECT coalesce(sum(e.bytes), 0) FROM ${s}.session_entries AS e WHERE e.session_id = $1 AND e.seq <= r.revision) >= ${TAIL_MIN_SIZE}
+           THEN (SELECT json_agg(json_build_array(e.seq, left(e.entry::text, ${KIND_WITHIN})) ORDER BY e.seq) FROM ${s}.session_entries AS e
+                 WHERE e.session_id = $1 AND e.seq > 1 AND e.seq <= r.revision AND strpos(left(e.entry::text, ${KIND_WITHIN}), '"checkpoint"') > 0)
+         END AS candidates
+         FROM ${s}.sessions AS r WHERE r.session_id = $1`
+      : `SELECT revision FROM ${s}.sessions WHERE session_id = $1`,
+    [sessionId],
+  );
   const revision = toNumber(head.rows[0]?.revision ?? 0);
   const where = `session ${JSON.stringify(sessionId)} in the PostgreSQL schema ${s}`;
   const missing = (from: number, to: number) =>
     onWarning?.({ sessionId, seq: from, message: `Entries ${from}${to > from ? `–${to}` : ''} of ${where} are missing (rows deleted from ${s}.session_entries); loaded the others.` });
-  let after = 0;
+  const candidates = head.rows[0]?.candidates as Array<[number | string, string]> | null | undefined;
+  const start = fromCheckpoint && candidates ? await checkpointStart(pool, s, sessionId, fromCheckpoint, candidates) : undefined;
+  let after = start === undefined ? 0 : start - 1;
   while (after < revision) {
     const { rows } = await pool.query(
       `SELECT seq, entry::text AS entry FROM (
@@ -61,6 +77,36 @@ export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions):
   }
   if (after < revision) missing(after + 1, revision);
   if (onWarning) await warnOfRowsPastRevision(pool, s, sessionId, where, onWarning);
+}
+
+/**
+ * The `seq` of the row a load asked for `fromCheckpoint` may start at (see `CheckpointTail`): of
+ * `candidates` (`[seq, beginning of its JSON]`), last first, the first that is a checkpoint of the
+ * agent, numbered as its row, directly following the row before it, and no copy of an earlier
+ * candidate. Only those rows (and the first, for the agent) are read.
+ */
+async function checkpointStart(pool: PostgresPool, s: string, sessionId: string, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, candidates: Array<[number | string, string]>): Promise<number | undefined> {
+  const entryAt = async (seq: number | 'first'): Promise<unknown> => {
+    const { rows } = await pool.query(
+      seq === 'first'
+        ? `SELECT entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 ORDER BY seq LIMIT 1`
+        : `SELECT entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 AND seq = $2`,
+      seq === 'first' ? [sessionId] : [sessionId, seq],
+    );
+    return rows[0] === undefined ? undefined : parseEntryText(String(rows[0].entry));
+  };
+  const first = hint.agentId === undefined ? await entryAt('first') : undefined;
+  const agent = checkpointAgent(hint, () => first);
+  if (agent === null) return undefined;
+  for (let at = candidates.length - 1; at >= 0; at--) {
+    const seq = toNumber(candidates[at]![0]);
+    const entry = await entryAt(seq);
+    if (!isCheckpointStart(entry, agent) || entry.seq !== seq || !isEntryBefore(await entryAt(seq - 1), entry)) continue;
+    const idField = idFieldOf(entry);
+    if (candidates.slice(0, at).some(([, head]) => head.includes(idField))) continue;
+    return seq;
+  }
+  return undefined;
 }
 
 /**

@@ -10,7 +10,7 @@ import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type 
 import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
-import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
+import type { PendingSession, SessionLoadOptions, SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import { loadPostgresEntries } from './load-postgres-entries.js';
 import { inTransaction } from './postgres-pool.js';
 import { clockSql, entryIdSql, entryTextSql, toNumber } from './postgres-schema.js';
@@ -62,7 +62,8 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
   const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
 
-  const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void) => loadPostgresEntries({ pool, s, sessionId, ...(onWarning ? { onWarning } : {}) });
+  const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void, fromCheckpoint?: SessionLoadOptions['fromCheckpoint']) =>
+    loadPostgresEntries({ pool, s, sessionId, ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
   const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
     assertSessionId(sessionId);
     const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('postgresSessionStore', sessionId, entries, appendOptions);
@@ -259,7 +260,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     async *load(sessionId, loadOptions) {
       assertSessionId(sessionId);
       await ready();
-      yield* load(sessionId, loadOptions?.onWarning);
+      yield* load(sessionId, loadOptions?.onWarning, loadOptions?.fromCheckpoint);
     },
 
     async list() {

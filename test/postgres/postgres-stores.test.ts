@@ -8,6 +8,8 @@ import { entryMaker } from '../../src/testing/store-conformance/conformance-entr
 import { loadEntries } from '../../src/session/load-entries.js';
 import { dropSchema, postgres, testPool, testSchema } from './postgres-test-database.js';
 import { postgresTestScope } from './postgres-test-scope.js';
+import { checkpointScenarios } from '../session/checkpoint-scenarios.js';
+import { parseEntryText } from '../../src/session/parse-entry-text.js';
 
 const { admin, pool, schema } = postgresTestScope();
 
@@ -153,6 +155,51 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
 });
 
 describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the conformance suite', () => {
+  describe('a load with fromCheckpoint starts where the memory and file stores start', () => {
+    // Rows written by hand (as a store would hold them), counted as large: a session under 256 KiB is read whole.
+    const written = checkpointScenarios().filter((scenario) => scenario.texts.every((text) => parseEntryText(text) !== undefined));
+    for (const scenario of written) {
+      it(scenario.name, async () => {
+        const name = schema();
+        const store = postgresSessionStore({ pool: pool(), schema: name });
+        await store.list();
+        const last = JSON.parse(scenario.texts.at(-1)!) as SessionEntry;
+        await admin!.query(`INSERT INTO "${name}".sessions (session_id, revision, last_id) VALUES ('s', $1, $2)`, [scenario.texts.length, last.id]);
+        // Each row at its entry's number (an entry removed leaves a gap in the rows), or its position for one without.
+        const seqs = scenario.texts.map((text, index) => (JSON.parse(text) as { seq?: number }).seq ?? index + 1);
+        await admin!.query(`UPDATE "${name}".sessions SET revision = $1`, [Math.max(...seqs)]);
+        for (const [index, text] of scenario.texts.entries()) {
+          await admin!.query(`INSERT INTO "${name}".session_entries (session_id, seq, bytes, entry) VALUES ('s', $1, 100000, $2::json)`, [seqs[index], text]);
+        }
+        const loaded: SessionEntry[] = [];
+        for await (const entry of store.load('s', { fromCheckpoint: scenario.agentId !== undefined ? { agentId: scenario.agentId } : {} })) loaded.push(entry);
+        expect(loaded.map((entry) => [entry.id, entry.seq])).toEqual(seqs.slice(scenario.start).map((seq, index) => [(JSON.parse(scenario.texts[scenario.start + index]!) as SessionEntry).id, seq]));
+      });
+    }
+
+    it('a compacted session resumes as from its whole transcript, reading the rows from its last checkpoint', async () => {
+      const store = postgresSessionStore({ pool: pool(), schema: schema() });
+      const model = scriptedModel([`One. ${'x'.repeat(150_000)}`, '<summary>\n## Goal\nA.\n</summary>', `Two. ${'y'.repeat(150_000)}`, '<summary>\n## Goal\nB.\n</summary>', 'Three.']);
+      const agent = createAgent({ model, store, sessionId: 'compacted' });
+      await agent.run('First.').result;
+      expect((await agent.compact()).compacted).toBe(true);
+      await agent.run('Second.').result;
+      expect((await agent.compact()).compacted).toBe(true);
+      await agent.run('Third.').result;
+      await agent.close();
+      const whole = await loadEntries(store, 'compacted');
+      const tail: SessionEntry[] = [];
+      for await (const entry of store.load('compacted', { fromCheckpoint: {} })) tail.push(entry);
+      const lastCheckpoint = whole.map((entry) => entry.kind).lastIndexOf('checkpoint');
+      expect(lastCheckpoint).toBeGreaterThan(0);
+      expect(tail).toEqual(whole.slice(lastCheckpoint));
+      const resumed = createAgent({ model: scriptedModel([]), store, resume: 'compacted' });
+      await resumed.ready;
+      expect(resumed.messages).toEqual(agent.messages);
+      await resumed.close();
+    });
+  });
+
   it('loads sessions of big entries in pages bounded by bytes', async () => {
     const store = postgresSessionStore({ pool: pool(), schema: schema() });
     const make = entryMaker('big');
