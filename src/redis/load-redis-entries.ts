@@ -2,7 +2,8 @@ import { assertSupportedEntry } from '../session/assert-supported-entry.js';
 import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
-import type { SessionStoreWarning } from '../session/session-store.js';
+import type { SessionLoadOptions, SessionStoreWarning } from '../session/session-store.js';
+import { textsFromCheckpoint } from '../session/checkpoint-tail.js';
 import { runScript, type RedisClient } from './redis-client.js';
 import { LENGTH_SCRIPT } from './redis-scripts.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -15,6 +16,8 @@ export interface LoadRedisEntriesOptions {
   sessionId: string;
   /** Receives a warning for every entry skipped or missing. */
   onWarning?: (warning: SessionStoreWarning) => void;
+  /** Start at the agent's last checkpoint, as `SessionLoadOptions.fromCheckpoint` asks. @default the whole list */
+  fromCheckpoint?: SessionLoadOptions['fromCheckpoint'];
 }
 
 /** Characters a chunk aims at: chunks shrink after big entries and grow back after small ones. */
@@ -28,11 +31,22 @@ const CHUNK_CHARS = 4 * 1024 * 1024;
  * @throws SessionStoreCorruptError for a `revision` field that is not a count, a key of another type, or an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* loadRedisEntries(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry> {
-  const { client, keys, sessionId, onWarning } = options;
+  const { client, keys, sessionId, onWarning, fromCheckpoint } = options;
   const stored = await onSessionKeys(client, keys, sessionId, () => client.call('HGET', keys.session(sessionId), 'revision'));
   if (!isStoredCount(stored)) throw corruptFieldError(keys, sessionId, 'revision', stored, Number(await onSessionKeys(client, keys, sessionId, () => client.call('LLEN', keys.entries(sessionId)))));
   const revision = Number(stored ?? 0);
   const where = `session ${JSON.stringify(sessionId)} (Redis key ${keys.entries(sessionId)})`;
+  const entryAt = (seq: number, text: string, parsed: unknown = parseEntryText(text)): SessionEntry | undefined => {
+    if (parsed === undefined) {
+      onWarning?.({ sessionId, seq, message: `Skipped entry ${seq} of ${where}: it is not a transcript entry (a JSON object).` });
+      return undefined;
+    }
+    assertSupportedEntry(parsed, sessionId, `transcript entry ${seq} of ${where}`);
+    return withStoredSeq(parsed, seq, sessionId, where, onWarning);
+  };
+  // Resuming: the texts are all read (Redis cannot tell which hold a checkpoint), but only those
+  // from the agent's last checkpoint on are parsed (see textsFromCheckpoint).
+  const held: string[] | undefined = fromCheckpoint ? [] : undefined;
   let chunk = 100;
   let position = 0;
   while (position < revision) {
@@ -43,15 +57,19 @@ export async function* loadRedisEntries(options: LoadRedisEntriesOptions): Async
     for (const text of items) {
       position += 1;
       chars += text.length;
-      const value = parseEntryText(text);
-      if (value === undefined) {
-        onWarning?.({ sessionId, seq: position, message: `Skipped entry ${position} of ${where}: it is not a transcript entry (a JSON object).` });
-        continue;
+      if (held) held.push(text);
+      else {
+        const entry = entryAt(position, text);
+        if (entry !== undefined) yield entry;
       }
-      assertSupportedEntry(value, sessionId, `transcript entry ${position} of ${where}`);
-      yield withStoredSeq(value, position, sessionId, where, onWarning);
     }
     chunk = Math.max(1, Math.min(1000, Math.floor((chunk * CHUNK_CHARS) / Math.max(chars, 1))));
+  }
+  if (held) {
+    for (const line of textsFromCheckpoint(held, fromCheckpoint!, parseEntryText)) {
+      const entry = entryAt(line.place, line.text, 'parsed' in line ? line.parsed : undefined);
+      if (entry !== undefined) yield entry;
+    }
   }
   if (position < revision) {
     onWarning?.({ sessionId, seq: position + 1, message: `Entries ${position + 1}–${revision} of ${where} are missing (the list is shorter than the session's revision); loaded the others.` });

@@ -13,7 +13,7 @@ import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { parseEntryText } from '../session/parse-entry-text.js';
 import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, pendingFromSaved, savedPendingText, type SavedPendingApprovals } from '../session/saved-pending-approvals.js';
-import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
+import type { PendingSession, SessionLoadOptions, SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import type { SessionEntry } from '../state/entries.js';
 import { loadRedisEntries } from './load-redis-entries.js';
 import { runScript } from './redis-client.js';
@@ -56,7 +56,8 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
   const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
 
-  const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void) => loadRedisEntries({ client, keys, sessionId, ...(onWarning ? { onWarning } : {}) });
+  const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void, fromCheckpoint?: SessionLoadOptions['fromCheckpoint']) =>
+    loadRedisEntries({ client, keys, sessionId, ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
   /** The session's revision and pending approvals as saved. */
   const readSaved = async (sessionId: string): Promise<SavedPendingApprovals> => {
     const [revision, pending, rule] = (await onSessionKeys(client, keys, sessionId, () => client.call('HMGET', keys.session(sessionId), 'revision', 'pending', 'pendingRule'))) as Array<string | null>;
@@ -202,7 +203,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     async *load(sessionId, loadOptions) {
       assertSessionId(sessionId);
       await ready();
-      yield* load(sessionId, loadOptions?.onWarning);
+      yield* load(sessionId, loadOptions?.onWarning, loadOptions?.fromCheckpoint);
     },
 
     async list() {

@@ -94,6 +94,22 @@ export class CheckpointTail {
   }
 }
 
+/**
+ * The texts a load with `hint` reads, from a store that holds its entries as texts in order (the
+ * memory store, a Redis list): all of them when they total under {@link TAIL_MIN_SIZE}
+ * characters, else those from the last checkpoint a load may start at (see {@link CheckpointTail}).
+ * @param parse - parses an entry's text, returning undefined for one that does not parse.
+ * @param firstPlace - the place (seq) of the first text.
+ */
+export function textsFromCheckpoint(texts: readonly string[], hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, parse: (text: string) => unknown, firstPlace = 1): readonly TailLine[] {
+  let length = 0;
+  for (const text of texts) length += text.length;
+  if (length < TAIL_MIN_SIZE) return texts.map((text, index) => ({ text, place: firstPlace + index }));
+  const tail = new CheckpointTail(hint, parse);
+  texts.forEach((text, index) => tail.add(text, firstPlace + index));
+  return tail.lines();
+}
+
 /** The agent whose checkpoints a load may start at: `{ id: undefined }` is the main agent. */
 export type CheckpointAgent = { id: string | undefined };
 

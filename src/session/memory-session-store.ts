@@ -2,7 +2,7 @@ import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSupportedEntry } from './assert-supported-entry.js';
 import { assertSessionId } from './assert-session-id.js';
 import { checkAppend } from './check-append.js';
-import { CheckpointTail, TAIL_MIN_SIZE } from './checkpoint-tail.js';
+import { textsFromCheckpoint } from './checkpoint-tail.js';
 import { parseEntryText } from './parse-entry-text.js';
 import { compareSessionIds } from './compare-session-ids.js';
 import { isReplay } from './is-replay.js';
@@ -26,13 +26,6 @@ export interface MemorySessionStoreOptions {
 const OPTIONS: OptionsSpec<MemorySessionStoreOptions> = { now: isFunction };
 
 const toJson = (entry: SessionEntry): string => JSON.stringify(entry);
-
-/** The characters of all the texts. */
-function textLength(texts: readonly string[]): number {
-  let length = 0;
-  for (const text of texts) length += text.length;
-  return length;
-}
 
 /** A stored entry as read back, checked to be one this build reads. */
 function checkedEntry(sessionId: string, entry: unknown, place: number): SessionEntry {
@@ -149,11 +142,9 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       // What was stored when loading began; appends made while iterating are not seen.
       const stored = sessions.get(sessionId)?.texts.slice() ?? [];
       const hint = loadOptions?.fromCheckpoint;
-      if (hint && textLength(stored) >= TAIL_MIN_SIZE) {
+      if (hint) {
         // Resuming: only the entries from the agent's last checkpoint on are parsed.
-        const tail = new CheckpointTail(hint, parseEntryText);
-        for (const [index, text] of stored.entries()) tail.add(text, index + 1);
-        for (const line of tail.lines()) yield checkedEntry(sessionId, line.parsed ?? JSON.parse(line.text), line.place);
+        for (const line of textsFromCheckpoint(stored, hint, parseEntryText)) yield checkedEntry(sessionId, line.parsed ?? JSON.parse(line.text), line.place);
         return;
       }
       for (const [index, text] of stored.entries()) yield checkedEntry(sessionId, JSON.parse(text), index + 1);

@@ -1,9 +1,11 @@
 // Every Redis test in one file, so a machine without the server skips them with one line.
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStoreWarning } from 'agent-harness';
+import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStoreWarning } from 'agent-harness';
 import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
-import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
+import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance } from 'agent-harness/testing';
+import { checkpointScenarios } from '../session/checkpoint-scenarios.js';
+import { parseEntryText } from '../../src/session/parse-entry-text.js';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { dropPrefix, redis, testClient, testPrefix } from './redis-test-server.js';
@@ -71,6 +73,47 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       const client = scope.client();
       return { keyPrefix, client, store: redisSessionStore({ client, keyPrefix }) };
     };
+
+    describe('a load with fromCheckpoint starts where the memory and file stores start', () => {
+      // Lists written by hand (as the store would hold them), past 256 KiB: a session under that is read whole.
+      for (const scenario of checkpointScenarios('x'.repeat(300_000))) {
+        it(scenario.name, async () => {
+          const { keyPrefix, store } = setup();
+          await store.list();
+          await admin!.rpush(`${keyPrefix}entries:s`, ...scenario.texts);
+          await admin!.hset(`${keyPrefix}session:s`, 'revision', scenario.texts.length);
+          const loaded: SessionEntry[] = [];
+          for await (const entry of store.load('s', { fromCheckpoint: scenario.agentId !== undefined ? { agentId: scenario.agentId } : {} })) loaded.push(entry);
+          const expected = scenario.texts.slice(scenario.start).filter((text) => parseEntryText(text) !== undefined);
+          expect(loaded.map((entry) => entry.id)).toEqual(expected.map((text) => (JSON.parse(text) as SessionEntry).id));
+        });
+      }
+
+      it('a compacted session loads from its last checkpoint; under 256 KiB, whole', async () => {
+        const { store } = setup();
+        const model = scriptedModel(['One.', '<summary>\n## Goal\nA.\n</summary>', `Two. ${'y'.repeat(300_000)}`, '<summary>\n## Goal\nB.\n</summary>', 'Three.']);
+        const agent = createAgent({ model, store, sessionId: 'compacted' });
+        await agent.run('First.').result;
+        expect((await agent.compact()).compacted).toBe(true);
+        const small: SessionEntry[] = [];
+        for await (const entry of store.load('compacted', { fromCheckpoint: {} })) small.push(entry);
+        expect(small).toEqual(await loadEntries(store, 'compacted'));
+        await agent.run('Second.').result;
+        expect((await agent.compact()).compacted).toBe(true);
+        await agent.run('Third.').result;
+        await agent.close();
+        const whole = await loadEntries(store, 'compacted');
+        const tail: SessionEntry[] = [];
+        for await (const entry of store.load('compacted', { fromCheckpoint: {} })) tail.push(entry);
+        const lastCheckpoint = whole.map((entry) => entry.kind).lastIndexOf('checkpoint');
+        expect(lastCheckpoint).toBeGreaterThan(0);
+        expect(tail).toEqual(whole.slice(lastCheckpoint));
+        const resumed = createAgent({ model: scriptedModel([]), store, resume: 'compacted' });
+        await resumed.ready;
+        expect(resumed.messages).toEqual(agent.messages);
+        await resumed.close();
+      });
+    });
 
     it('keeps exactly the documented keys', async () => {
       const { keyPrefix, store, client } = setup();

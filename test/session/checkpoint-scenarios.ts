@@ -21,24 +21,28 @@ function session(sessionId = 's') {
   return { make, checkpoint };
 }
 
-export function checkpointScenarios(): CheckpointScenario[] {
+/**
+ * @param padding - text added to the first user message of each transcript (a store reads a
+ *   transcript under 256 KiB whole: tests of stores pad it past that).
+ */
+export function checkpointScenarios(padding = ''): CheckpointScenario[] {
   const scenarios: CheckpointScenario[] = [];
   {
     const { make, checkpoint } = session();
-    const entries = [checkpoint(), make.userText('one'), checkpoint(), make.userText('two'), checkpoint(), make.userText('three')];
+    const entries = [checkpoint(), make.userText(`one${padding}`), checkpoint(), make.userText('two'), checkpoint(), make.userText('three')];
     scenarios.push({ name: 'the last of several checkpoints', texts: entries.map(json), start: 4 });
     scenarios.push({ name: 'none but the first entry', texts: [entries[0], entries[1]].map(json), start: 0 });
   }
   {
     const { make, checkpoint } = session();
-    const entries = [checkpoint(), make.userText('one'), checkpoint(), make.userText('two'), checkpoint('helper'), make.userText('three')];
+    const entries = [checkpoint(), make.userText(`one${padding}`), checkpoint(), make.userText('two'), checkpoint('helper'), make.userText('three')];
     scenarios.push({ name: "a subagent's checkpoint is not the main agent's", texts: entries.map(json), start: 2 });
     scenarios.push({ name: "the subagent's, when asked for", texts: entries.map(json), agentId: 'helper', start: 4 });
     scenarios.push({ name: 'the agent asked for, a first line that does not parse: its last checkpoint', texts: ['not json', ...entries.slice(1).map(json)], agentId: 'helper', start: 4 });
   }
   {
     const { make, checkpoint } = session();
-    const entries: SessionEntry[] = [checkpoint(), make.userText('one'), checkpoint(), make.userText('two'), checkpoint(), make.userText('three')];
+    const entries: SessionEntry[] = [checkpoint(), make.userText(`one${padding}`), checkpoint(), make.userText('two'), checkpoint(), make.userText('three')];
     const texts = entries.map(json);
     scenarios.push({ name: 'a first line that does not parse: no start (the agent cannot be told)', texts: ['not json', ...texts.slice(1)], start: 0 });
     scenarios.push({ name: 'a checkpoint whose entry before it is gone: an earlier one', texts: texts.filter((_, index) => index !== 3), start: 2 });
