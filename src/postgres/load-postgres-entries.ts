@@ -3,7 +3,7 @@ import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../session/session-store.js';
-import { checkpointAgent, idFieldOf, isCheckpointStart, isEntryBefore, KIND_WITHIN, TAIL_MIN_SIZE } from '../session/checkpoint-tail.js';
+import { CHECKPOINT_KIND, checkpointAgent, idFieldOf, isCheckpointStart, isEntryBefore, KIND_WITHIN, MAX_CANDIDATES_TRIED, TAIL_MIN_SIZE } from '../session/checkpoint-tail.js';
 import type { PostgresPool } from './postgres-pool.js';
 import { toNumber } from './postgres-schema.js';
 
@@ -34,12 +34,12 @@ const PAGE_BYTES = 4 * 1024 * 1024;
 export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions): AsyncGenerator<SessionEntry> {
   const { pool, s, sessionId, onWarning, fromCheckpoint } = options;
   // With the hint, the same statement lists the rows that may be a checkpoint (their beginning
-  // holds the word, where the library writes the kind) when the session is large enough.
+  // holds the kind as the library writes it) when the session is large enough.
   const head = await pool.query(
     fromCheckpoint
       ? `SELECT r.revision, CASE WHEN (SELECT coalesce(sum(e.bytes), 0) FROM ${s}.session_entries AS e WHERE e.session_id = $1 AND e.seq <= r.revision) >= ${TAIL_MIN_SIZE}
            THEN (SELECT json_agg(json_build_array(e.seq, left(e.entry::text, ${KIND_WITHIN})) ORDER BY e.seq) FROM ${s}.session_entries AS e
-                 WHERE e.session_id = $1 AND e.seq > 1 AND e.seq <= r.revision AND strpos(left(e.entry::text, ${KIND_WITHIN}), '"checkpoint"') > 0)
+                 WHERE e.session_id = $1 AND e.seq > 1 AND e.seq <= r.revision AND strpos(left(e.entry::text, ${KIND_WITHIN}), '${CHECKPOINT_KIND}') > 0)
          END AS candidates
          FROM ${s}.sessions AS r WHERE r.session_id = $1`
       : `SELECT revision FROM ${s}.sessions WHERE session_id = $1`,
@@ -98,7 +98,7 @@ async function checkpointStart(pool: PostgresPool, s: string, sessionId: string,
   const first = hint.agentId === undefined ? await entryAt('first') : undefined;
   const agent = checkpointAgent(hint, () => first);
   if (agent === null) return undefined;
-  for (let at = candidates.length - 1; at >= 0; at--) {
+  for (let at = candidates.length - 1; at >= Math.max(0, candidates.length - MAX_CANDIDATES_TRIED); at--) {
     const seq = toNumber(candidates[at]![0]);
     const entry = await entryAt(seq);
     if (!isCheckpointStart(entry, agent) || entry.seq !== seq || !isEntryBefore(await entryAt(seq - 1), entry)) continue;

@@ -16,6 +16,16 @@ export interface TailLine {
  */
 export const KIND_WITHIN = 1024;
 
+/** What the beginning of a checkpoint's JSON holds, as the library writes it (no spaces). */
+export const CHECKPOINT_KIND = '"kind":"checkpoint"';
+
+/**
+ * Candidates tried, last first, before a load gives up and reads the whole transcript: entries
+ * whose beginning holds the kind without being a checkpoint (a tool input `{"kind":"checkpoint"}`)
+ * are parsed to tell, and so must be few, or looking would cost more than it saves.
+ */
+export const MAX_CANDIDATES_TRIED = 16;
+
 /**
  * Transcripts smaller than this (bytes in a file, characters in memory) are read whole even when
  * a load asks to start at a checkpoint: looking for it first costs about what it would save.
@@ -26,7 +36,8 @@ export const TAIL_MIN_SIZE = 256 * 1024;
  * The stored entries of a session from the last `checkpoint` a load may start at, for stores that
  * honor `SessionLoadOptions.fromCheckpoint`: fed every entry's text in order, it keeps them all
  * unparsed, and once they are all in, parses the texts that may be a checkpoint (their beginning
- * holds `"checkpoint"`, where the library writes an entry's kind), last first, and the text before
+ * holds `"kind":"checkpoint"`, as the library writes an entry's kind), last first (at most
+ * {@link MAX_CANDIDATES_TRIED} of them), and the text before
  * each, until one is a checkpoint a load may start at:
  * - of the agent asked for (by default the agent of the first entry, as `foldEntries` folds),
  * - with a `seq`, directly following the entry stored before it: a `seq` one more than that
@@ -57,7 +68,7 @@ export class CheckpointTail {
   /** Adds the next stored entry's text. */
   add(text: string, place: number): void {
     const index = this.#lines.push({ text, place }) - 1;
-    if (index > 0 && headOf(text).includes('"checkpoint"')) this.#candidates.push(index);
+    if (index > 0 && headOf(text).includes(CHECKPOINT_KIND)) this.#candidates.push(index);
   }
 
   /** The texts from the last checkpoint a load may start at (or all of them), in order. */
@@ -66,7 +77,7 @@ export class CheckpointTail {
     if (candidates.length === 0) return this.#lines;
     const agent = this.#targetAgent();
     if (agent === null) return this.#lines;
-    for (let at = candidates.length - 1; at >= 0; at--) {
+    for (let at = candidates.length - 1; at >= Math.max(0, candidates.length - MAX_CANDIDATES_TRIED); at--) {
       const index = candidates[at]!;
       if (!this.#startsTail(index, agent)) continue;
       // A copy of an earlier checkpoint (stored again under a new number) is skipped by a load that

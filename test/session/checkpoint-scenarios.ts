@@ -58,5 +58,16 @@ export function checkpointScenarios(padding = ''): CheckpointScenario[] {
     const late = json({ padding: 'x'.repeat(2000), ...entries[4] });
     scenarios.push({ name: 'a checkpoint whose kind is written late in its object is missed: an earlier one', texts: texts.map((text, index) => (index === 4 ? late : text)), start: 2 });
   }
+  {
+    // A tool whose input says "kind":"checkpoint": its calls are candidates, parsed to tell.
+    const callsAfter = (count: number) => {
+      const { make, checkpoint } = session();
+      const entries = [checkpoint(), make.userText(`one${padding}`), checkpoint()];
+      for (let index = 0; index < count; index++) entries.push(make.next({ kind: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${index}`, name: 'Save', input: { kind: 'checkpoint' } }] } }));
+      return entries.map(json);
+    };
+    scenarios.push({ name: 'entries that hold "kind":"checkpoint" in a tool input after the last checkpoint: it is found among the last 16 tried', texts: callsAfter(15), start: 2 });
+    scenarios.push({ name: 'more than 16 such entries after it: the load gives up and reads the whole transcript', texts: callsAfter(16), start: 0 });
+  }
   return scenarios;
 }

@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { checkpointAgent, idFieldOf, isCheckpointStart, isEntryBefore, KIND_WITHIN } from '../../session/checkpoint-tail.js';
+import { CHECKPOINT_KIND, checkpointAgent, idFieldOf, isCheckpointStart, isEntryBefore, KIND_WITHIN, MAX_CANDIDATES_TRIED } from '../../session/checkpoint-tail.js';
 import { parseEntryText } from '../../session/parse-entry-text.js';
 import type { SessionLoadOptions } from '../../session/session-store.js';
 
@@ -20,7 +20,7 @@ export interface CheckpointStart {
 const SCAN_CHUNK_BYTES = 1024 * 1024;
 const LF = 0x0a;
 const CR = 0x0d;
-const CHECKPOINT = Buffer.from('"checkpoint"');
+const CHECKPOINT = Buffer.from(CHECKPOINT_KIND);
 
 /** What {@link scanLines} finds: the first line, and each line that may be a checkpoint with the (non-empty) line before it. */
 interface TranscriptScan {
@@ -33,9 +33,9 @@ interface TranscriptScan {
  * The line of a transcript a load asked for `fromCheckpoint` may start at (see `CheckpointTail`,
  * which the memory store uses on its texts): the last line that is such a checkpoint, found
  * without decoding the file. Its lines are split as `fileLines` splits them (at `\n`, `\r\n` and
- * a lone `\r`) and numbered alike; only a line whose beginning holds `"checkpoint"` (where the
- * library writes an entry's kind), the line before it and the first line (for the agent) are read
- * again and parsed, last first. Undefined when none is: the load reads the whole file.
+ * a lone `\r`) and numbered alike; only a line whose beginning holds `"kind":"checkpoint"` (as
+ * the library writes an entry's kind), the line before it and the first line (for the agent) are
+ * read again and parsed, last first, at most {@link MAX_CANDIDATES_TRIED} of them. Undefined when none is: the load reads the whole file.
  * @param size - the bytes of the file to read (what existed when the load began).
  */
 export async function findCheckpointStart(handle: FileHandle, size: number, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, chunkBytes = SCAN_CHUNK_BYTES): Promise<CheckpointStart | undefined> {
@@ -45,7 +45,7 @@ export async function findCheckpointStart(handle: FileHandle, size: number, hint
   const firstEntry = hint.agentId === undefined ? await parseAt(first) : undefined;
   const agent = checkpointAgent(hint, () => firstEntry);
   if (agent === null) return undefined;
-  for (let at = candidates.length - 1; at >= 0; at--) {
+  for (let at = candidates.length - 1; at >= Math.max(0, candidates.length - MAX_CANDIDATES_TRIED); at--) {
     const { place, previous } = candidates[at]!;
     const entry = await parseAt(place);
     if (!isCheckpointStart(entry, agent) || !isEntryBefore(await parseAt(previous), entry)) continue;
@@ -77,7 +77,7 @@ async function readBytes(handle: FileHandle, place: LinePlace): Promise<Buffer> 
 
 /**
  * Scans the first `size` bytes of a file line by line without decoding it: the first line, and
- * every later line whose first {@link KIND_WITHIN} bytes hold `"checkpoint"`, with the non-empty
+ * every later line whose first {@link KIND_WITHIN} bytes hold `"kind":"checkpoint"`, with the non-empty
  * line before it.
  */
 export async function scanLines(handle: FileHandle, size: number, chunkBytes = SCAN_CHUNK_BYTES): Promise<TranscriptScan> {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findCheckpointStart, scanLines } from '../../../src/node/session-file/find-checkpoint-start.js';
 import { fileLines } from '../../../src/node/session-file/file-lines.js';
-import { KIND_WITHIN } from '../../../src/session/checkpoint-tail.js';
+import { CHECKPOINT_KIND, KIND_WITHIN } from '../../../src/session/checkpoint-tail.js';
 import { checkpointScenarios } from '../../session/checkpoint-scenarios.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'find-checkpoint-start-'));
@@ -35,10 +35,10 @@ function reference(bytes: Buffer): string[] {
   return lines;
 }
 
-const piece = fc.constantFrom('a', 'é', '€', '😀', '\n', '\r', '\r\n', '"checkpoint"', '{"kind":"checkpoint"}', ' ', 'x'.repeat(KIND_WITHIN - 5));
+const piece = fc.constantFrom('a', 'é', '€', '😀', '\n', '\r', '\r\n', '"checkpoint"', '{"kind":"checkpoint"}', '"kind":"check', 'point"', ' ', 'x'.repeat(KIND_WITHIN - 5));
 
 describe('scanLines', () => {
-  it('splits and numbers lines as fileLines does, wherever a chunk ends, and finds the lines whose beginning holds "checkpoint"', async () => {
+  it('splits and numbers lines as fileLines does, wherever a chunk ends, and finds the lines whose beginning holds "kind":"checkpoint"', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 1, max: 24 }), async (pieces, chunkBytes) => {
         const bytes = Buffer.from(pieces.join(''), 'utf8');
@@ -54,7 +54,7 @@ describe('scanLines', () => {
           lines.forEach((line, index) => {
             if (index === 0 || line === '') return;
             const head = Buffer.from(line, 'utf8').subarray(0, KIND_WITHIN);
-            if (previous !== undefined && head.includes('"checkpoint"')) expected.push({ line: index + 1, previous });
+            if (previous !== undefined && head.includes(CHECKPOINT_KIND)) expected.push({ line: index + 1, previous });
             previous = index + 1;
           });
           expect(scan.candidates.map((candidate) => ({ line: candidate.place.line, previous: candidate.previous.line }))).toEqual(expected);
