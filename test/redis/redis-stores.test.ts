@@ -1,10 +1,10 @@
 // Every Redis test in one file, so a machine without the server skips them with one line.
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStoreWarning } from 'agent-harness';
+import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStoreWarning } from 'agent-harness';
 import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
-import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance } from 'agent-harness/testing';
-import { checkpointScenarios } from '../session/checkpoint-scenarios.js';
+import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
+import { checkpointScenarios, expectCompactedSessionLoadsFromCheckpoint } from '../session/checkpoint-scenarios.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
@@ -89,30 +89,7 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
         });
       }
 
-      it('a compacted session loads from its last checkpoint; under 256 KiB, whole', async () => {
-        const { store } = setup();
-        const model = scriptedModel(['One.', '<summary>\n## Goal\nA.\n</summary>', `Two. ${'y'.repeat(300_000)}`, '<summary>\n## Goal\nB.\n</summary>', 'Three.']);
-        const agent = createAgent({ model, store, sessionId: 'compacted' });
-        await agent.run('First.').result;
-        expect((await agent.compact()).compacted).toBe(true);
-        const small: SessionEntry[] = [];
-        for await (const entry of store.load('compacted', { fromCheckpoint: {} })) small.push(entry);
-        expect(small).toEqual(await loadEntries(store, 'compacted'));
-        await agent.run('Second.').result;
-        expect((await agent.compact()).compacted).toBe(true);
-        await agent.run('Third.').result;
-        await agent.close();
-        const whole = await loadEntries(store, 'compacted');
-        const tail: SessionEntry[] = [];
-        for await (const entry of store.load('compacted', { fromCheckpoint: {} })) tail.push(entry);
-        const lastCheckpoint = whole.map((entry) => entry.kind).lastIndexOf('checkpoint');
-        expect(lastCheckpoint).toBeGreaterThan(0);
-        expect(tail).toEqual(whole.slice(lastCheckpoint));
-        const resumed = createAgent({ model: scriptedModel([]), store, resume: 'compacted' });
-        await resumed.ready;
-        expect(resumed.messages).toEqual(agent.messages);
-        await resumed.close();
-      });
+      it('a compacted session loads from its last checkpoint (whole while under 256 KiB) and resumes as written', () => expectCompactedSessionLoadsFromCheckpoint(setup().store));
     });
 
     it('keeps exactly the documented keys', async () => {

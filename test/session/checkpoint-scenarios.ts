@@ -1,5 +1,9 @@
 // Transcripts and the entry a load with `fromCheckpoint` may start at, shared by the tests of the
 // memory store's CheckpointTail and the file store's findCheckpointStart (which must agree).
+import { expect } from 'vitest';
+import { createAgent, type SessionStore } from 'agent-harness';
+import { scriptedModel } from 'agent-harness/testing';
+import { loadEntries } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { createSessionState } from '../../src/state/session-state.js';
 import type { SessionEntry } from '../../src/state/entries.js';
@@ -70,4 +74,33 @@ export function checkpointScenarios(padding = ''): CheckpointScenario[] {
     scenarios.push({ name: 'more than 16 such entries after it: the load gives up and reads the whole transcript', texts: callsAfter(16), start: 0 });
   }
   return scenarios;
+}
+
+/**
+ * Writes a session compacted twice to `store`: while it is under 256 KiB a load with the hint
+ * gives it whole; past that, every entry from its last checkpoint; and it resumes as written.
+ */
+export async function expectCompactedSessionLoadsFromCheckpoint(store: SessionStore): Promise<void> {
+  const model = scriptedModel(['One.', '<summary>\n## Goal\nA.\n</summary>', `Two. ${'y'.repeat(300_000)}`, '<summary>\n## Goal\nB.\n</summary>', 'Three.']);
+  const agent = createAgent({ model, store, sessionId: 'compacted' });
+  const hinted = async () => {
+    const entries: SessionEntry[] = [];
+    for await (const entry of store.load('compacted', { fromCheckpoint: {} })) entries.push(entry);
+    return entries;
+  };
+  await agent.run('First.').result;
+  expect((await agent.compact()).compacted).toBe(true);
+  expect(await hinted()).toEqual(await loadEntries(store, 'compacted'));
+  await agent.run('Second.').result;
+  expect((await agent.compact()).compacted).toBe(true);
+  await agent.run('Third.').result;
+  await agent.close();
+  const whole = await loadEntries(store, 'compacted');
+  const lastCheckpoint = whole.map((entry) => entry.kind).lastIndexOf('checkpoint');
+  expect(lastCheckpoint).toBeGreaterThan(0);
+  expect(await hinted()).toEqual(whole.slice(lastCheckpoint));
+  const resumed = createAgent({ model: scriptedModel([]), store, resume: 'compacted' });
+  await resumed.ready;
+  expect(resumed.messages).toEqual(agent.messages);
+  await resumed.close();
 }
