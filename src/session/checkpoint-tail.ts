@@ -37,12 +37,14 @@ export const TAIL_MIN_SIZE = 256 * 1024;
  * honor `SessionLoadOptions.fromCheckpoint`: fed every entry's text in order, it keeps them all
  * unparsed, and once they are all in, parses the texts that may be a checkpoint (their beginning
  * holds `"kind":"checkpoint"`, as the library writes an entry's kind), last first (at most
- * {@link MAX_CANDIDATES_TRIED} of them), and the text before
- * each, until one is a checkpoint a load may start at:
- * - of the agent asked for (by default the agent of the first entry, as `foldEntries` folds),
+ * {@link MAX_CANDIDATES_TRIED} of them), and the text before each, until one is a checkpoint a
+ * load may start at:
+ * - of the agent asked for (by default the agent of the first entry, as `foldEntries` folds);
  * - with a `seq`, directly following the entry stored before it: a `seq` one more than that
  *   entry's and a `parentId` that is its `id`. An entry copied, moved or numbered again around
- *   it is then seen by the load (which reads what follows), not hidden in what it skips.
+ *   it is then seen by the load (which reads what follows), not hidden in what it skips;
+ * - no copy of an earlier candidate (its `"id":"…"` in that one's beginning): a load that sees
+ *   the original skips the copy, so starting at it would drop everything after the original.
  * A text before that checkpoint is never parsed nor judged: a line that would not parse, or an
  * entry the load would refuse, is simply not read; one after it is read as before. Missing a
  * checkpoint (its kind written late in the object, or with escapes) costs only time: the load
