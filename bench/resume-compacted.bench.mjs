@@ -5,8 +5,10 @@
 //
 // The session: `TURNS` turns each reading a 20 KB file, through the default context management
 // with clearing off (a 200,000-token window: it compacts about every 35 turns), written to the
-// file store and the memory store; the control is the same session with compaction off too (its
-// only checkpoint is its first entry). Info rows: the issue sets no goal on them.
+// file store and the memory store, and to PostgreSQL and Redis when they answer
+// (`AGENT_HARNESS_PG_URL`, `AGENT_HARNESS_REDIS_URL`, else the loopback defaults the tests use; a
+// schema and a key prefix of its own, dropped at the end); the control is the same session with
+// compaction off too (its only checkpoint is its first entry). Info rows: the issue sets no goal on them.
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -56,15 +58,67 @@ function writerModel() {
 const idleModel = { specificationVersion: 'v1', provider: 'bench', modelId: 'claude-sonnet-4-6', async *stream() {} };
 
 /** Writes the session to `store`; returns its compactions. */
-async function write(store, context) {
-  const agent = lib.createAgent({ model: writerModel(), tools: [read], store, sessionId: 'long', maxTurns: TURNS * 2, context });
+function write(store, context) {
+  return writeAs(store, context, 'long');
+}
+
+async function writeAs(store, context, sessionId) {
+  const agent = lib.createAgent({ model: writerModel(), tools: [read], store, sessionId, maxTurns: TURNS * 2, context });
   const result = await agent.run('Read all the files.').result;
   await agent.close();
   if (result.status !== 'completed') throw new Error(`the writing run ended ${result.status}: ${result.error?.message}`);
   return agent.snapshot().compactions ?? 0;
 }
 
+/** PostgreSQL and Redis, when they answer: `{ name, store(build), dispose }` each. */
+async function servers() {
+  const found = [];
+  const tag = `bench_resume_${process.pid}`;
+  try {
+    const { default: pg } = await import('pg');
+    const url = process.env.AGENT_HARNESS_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+    await probe.connect();
+    await probe.end();
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    const postgres = await import('../dist/postgres/index.js');
+    const other = base ? await import(path.join(path.resolve(base), 'postgres', 'index.js')) : undefined;
+    found.push({
+      name: 'PostgreSQL',
+      store: (build) => (build === builds.this || !other ? postgres : other).postgresSessionStore({ pool, schema: tag }),
+      dispose: async () => {
+        await pool.query(`DROP SCHEMA IF EXISTS "${tag}" CASCADE`);
+        await pool.end();
+      },
+    });
+  } catch (error) {
+    console.log(`(PostgreSQL rows left out: ${error.message})`);
+  }
+  try {
+    const { Redis } = await import('ioredis');
+    const url = process.env.AGENT_HARNESS_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    await client.connect();
+    const redis = await import('../dist/redis/index.js');
+    const other = base ? await import(path.join(path.resolve(base), 'redis', 'index.js')) : undefined;
+    const keyPrefix = `${tag}:`;
+    found.push({
+      name: 'Redis',
+      store: (build) => (build === builds.this || !other ? redis : other).redisSessionStore({ client, keyPrefix }),
+      dispose: async () => {
+        const keys = await client.keys(`${keyPrefix}*`);
+        if (keys.length > 0) await client.del(...keys);
+        client.disconnect();
+      },
+    });
+  } catch (error) {
+    console.log(`(Redis rows left out: ${error.message})`);
+  }
+  return found;
+}
+
 const dir = fs.mkdtempSync(path.join(tmpdir(), 'bench-resume-compacted-'));
+const remote = await servers();
 try {
   const compacting = { clearing: false };
   const never = { clearing: false, compaction: false };
@@ -75,8 +129,16 @@ try {
     const memory = lib.memorySessionStore();
     await write(memory, context);
     const bytes = fs.statSync(path.join(folder, 'long.jsonl')).size;
-    cases.push({ label, context, compactions, bytes, stores: { file: () => builds.this.node.fileSessionStore({ dir: folder }), memory: () => memory }, fileStore: (build) => build.node.fileSessionStore({ dir: folder }) });
+    const sessionId = label === 'compacted' ? 'long' : 'never';
+    for (const server of remote) await writeAs(server.store(builds.this), context, sessionId);
+    cases.push({ label, context, compactions, bytes, sessionId, memory, folder });
   }
+  const kinds = ['file', 'memory', ...remote.map((server) => server.name)];
+  const storeFor = (entry, kind, build) => {
+    if (kind === 'file') return build.node.fileSessionStore({ dir: entry.folder });
+    if (kind === 'memory') return entry.memory;
+    return remote.find((server) => server.name === kind).store(build);
+  };
   const times = new Map();
   const record = (key, ms) => (times.get(key) ?? times.set(key, []).get(key)).push(ms);
   const names = Object.keys(builds);
@@ -84,10 +146,10 @@ try {
     for (const name of round % 2 ? names : [...names].reverse()) {
       const build = builds[name];
       for (const entry of cases) {
-        for (const kind of ['file', 'memory']) {
-          const store = kind === 'file' ? entry.fileStore(build) : entry.stores.memory();
+        for (const kind of kinds) {
+          const store = storeFor(entry, kind, build);
           const begun = performance.now();
-          const agent = build.lib.createAgent({ model: idleModel, tools: [read], store, resume: 'long', context: entry.context });
+          const agent = build.lib.createAgent({ model: idleModel, tools: [read], store, resume: kind === 'file' || kind === 'memory' ? 'long' : entry.sessionId, context: entry.context });
           await agent.ready;
           if (round > 0) record(`${name}:${entry.label}:${kind}`, performance.now() - begun);
           await agent.close();
@@ -99,10 +161,10 @@ try {
   const ms = (key) => `${median(times.get(key)).toFixed(1)} ms`;
   const rows = [];
   for (const entry of cases) {
-    for (const kind of ['file', 'memory']) {
+    for (const kind of kinds) {
       const key = `${entry.label}:${kind}`;
       rows.push([
-        `resume, ${entry.label} (${entry.compactions} compactions), ${kind} store${kind === 'file' ? ` (${(entry.bytes / 1e6).toFixed(1)} MB)` : ''}`,
+        `resume, ${entry.label} (${entry.compactions} compactions), ${kind}${kind === 'file' || kind === 'memory' ? ' store' : ''}${kind === 'file' ? ` (${(entry.bytes / 1e6).toFixed(1)} MB)` : ''}`,
         ...(base ? [ms(`base:${key}`)] : []),
         ms(`this:${key}`),
         'info',
@@ -113,4 +175,5 @@ try {
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; median of the resumes after the first round)`);
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
+  for (const server of remote) await server.dispose();
 }
