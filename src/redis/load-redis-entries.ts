@@ -3,7 +3,7 @@ import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../session/session-store.js';
-import { textsFromCheckpoint } from '../session/checkpoint-tail.js';
+import { checkpointAgent, isCheckpointStart, isEntryBefore, MAX_CANDIDATES_TRIED, TAIL_MIN_SIZE } from '../session/checkpoint-tail.js';
 import { runScript, type RedisClient } from './redis-client.js';
 import { LENGTH_SCRIPT } from './redis-scripts.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -20,6 +20,37 @@ export interface LoadRedisEntriesOptions {
   fromCheckpoint?: SessionLoadOptions['fromCheckpoint'];
 }
 
+/**
+ * The `seq` a load asked for `fromCheckpoint` may start at (see `CheckpointTail`): of the
+ * session's checkpoints list (`<seq> <id>` of each entry after the first whose beginning holds the
+ * kind, kept by the append script), last first, at most MAX_CANDIDATES_TRIED, the first that is a
+ * checkpoint of the agent, numbered as its place, directly following the entry before it, and no
+ * copy of an earlier one (its id listed before it). Only those entries (and the first, for the
+ * agent) are read. Undefined when none is (a session written before the list existed has none).
+ */
+async function checkpointStart(client: RedisClient, keys: RedisKeys, sessionId: string, revision: number, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>): Promise<number | undefined> {
+  const listed = (await onSessionKeys(client, keys, sessionId, () => client.call('LRANGE', keys.checkpoints(sessionId), 0, -1))) as string[];
+  const candidates = listed.flatMap((item) => {
+    const space = item.indexOf(' ');
+    const seq = Number(item.slice(0, space));
+    // Past the revision: an entry cut off the list (a repair), not one a load reads.
+    return space > 0 && Number.isInteger(seq) && seq > 1 && seq <= revision ? [{ seq, id: item.slice(space + 1) }] : [];
+  });
+  if (candidates.length === 0) return undefined;
+  const range = async (from: number, to: number) => (await onSessionKeys(client, keys, sessionId, () => client.call('LRANGE', keys.entries(sessionId), from, to))) as string[];
+  const first = hint.agentId === undefined ? parseEntryText((await range(0, 0))[0] ?? '') : undefined;
+  const agent = checkpointAgent(hint, () => first);
+  if (agent === null) return undefined;
+  for (let at = candidates.length - 1; at >= Math.max(0, candidates.length - MAX_CANDIDATES_TRIED); at--) {
+    const { seq, id } = candidates[at]!;
+    if (id === '' || candidates.slice(0, at).some((earlier) => earlier.id === id)) continue;
+    const [before, text] = await range(seq - 2, seq - 1);
+    const entry = parseEntryText(text ?? '');
+    if (isCheckpointStart(entry, agent) && entry.seq === seq && isEntryBefore(parseEntryText(before ?? ''), entry)) return seq;
+  }
+  return undefined;
+}
+
 /** Characters a chunk aims at: chunks shrink after big entries and grow back after small ones. */
 const CHUNK_CHARS = 4 * 1024 * 1024;
 
@@ -32,11 +63,12 @@ const CHUNK_CHARS = 4 * 1024 * 1024;
  */
 export async function* loadRedisEntries(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry> {
   const { client, keys, sessionId, onWarning, fromCheckpoint } = options;
-  const stored = await onSessionKeys(client, keys, sessionId, () => client.call('HGET', keys.session(sessionId), 'revision'));
+  const [stored, bytes] = (await onSessionKeys(client, keys, sessionId, () => client.call('HMGET', keys.session(sessionId), 'revision', 'bytes'))) as [unknown, unknown];
   if (!isStoredCount(stored)) throw corruptFieldError(keys, sessionId, 'revision', stored, Number(await onSessionKeys(client, keys, sessionId, () => client.call('LLEN', keys.entries(sessionId)))));
   const revision = Number(stored ?? 0);
   const where = `session ${JSON.stringify(sessionId)} (Redis key ${keys.entries(sessionId)})`;
-  const entryAt = (seq: number, text: string, parsed: unknown = parseEntryText(text)): SessionEntry | undefined => {
+  const entryAt = (seq: number, text: string): SessionEntry | undefined => {
+    const parsed = parseEntryText(text);
     if (parsed === undefined) {
       onWarning?.({ sessionId, seq, message: `Skipped entry ${seq} of ${where}: it is not a transcript entry (a JSON object).` });
       return undefined;
@@ -44,11 +76,11 @@ export async function* loadRedisEntries(options: LoadRedisEntriesOptions): Async
     assertSupportedEntry(parsed, sessionId, `transcript entry ${seq} of ${where}`);
     return withStoredSeq(parsed, seq, sessionId, where, onWarning);
   };
-  // Resuming: the texts are all read (Redis cannot tell which hold a checkpoint), but only those
-  // from the agent's last checkpoint on are parsed (see textsFromCheckpoint).
-  const held: string[] | undefined = fromCheckpoint ? [] : undefined;
+  // Resuming: from the agent's last checkpoint on, found through the session's checkpoints list.
+  // (A session written before `bytes` was kept counts from then on: read whole until it is large.)
+  const large = Number(bytes) >= TAIL_MIN_SIZE;
+  let position = fromCheckpoint && large && revision > 1 ? ((await checkpointStart(client, keys, sessionId, revision, fromCheckpoint)) ?? 1) - 1 : 0;
   let chunk = 100;
-  let position = 0;
   while (position < revision) {
     const last = Math.min(position + chunk, revision) - 1;
     const items = (await onSessionKeys(client, keys, sessionId, () => client.call('LRANGE', keys.entries(sessionId), position, last))) as string[];
@@ -57,19 +89,10 @@ export async function* loadRedisEntries(options: LoadRedisEntriesOptions): Async
     for (const text of items) {
       position += 1;
       chars += text.length;
-      if (held) held.push(text);
-      else {
-        const entry = entryAt(position, text);
-        if (entry !== undefined) yield entry;
-      }
-    }
-    chunk = Math.max(1, Math.min(1000, Math.floor((chunk * CHUNK_CHARS) / Math.max(chars, 1))));
-  }
-  if (held) {
-    for (const line of textsFromCheckpoint(held, fromCheckpoint!, parseEntryText)) {
-      const entry = entryAt(line.place, line.text, 'parsed' in line ? line.parsed : undefined);
+      const entry = entryAt(position, text);
       if (entry !== undefined) yield entry;
     }
+    chunk = Math.max(1, Math.min(1000, Math.floor((chunk * CHUNK_CHARS) / Math.max(chars, 1))));
   }
   if (position < revision) {
     onWarning?.({ sessionId, seq: position + 1, message: `Entries ${position + 1}–${revision} of ${where} are missing (the list is shorter than the session's revision); loaded the others.` });

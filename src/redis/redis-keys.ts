@@ -21,6 +21,8 @@ export interface RedisKeys {
   entries: (sessionId: string) => string;
   /** HASH: entry id → `<seq> <digest of its content>` (or `<seq> @<SHA-1 of the element>`, filled in for an older session) of the first entry with that id. */
   ids: (sessionId: string) => string;
+  /** LIST: `<seq> <id>` of each entry after the first whose beginning holds `"kind":"checkpoint"`, in order (where a resume may start reading). */
+  checkpoints: (sessionId: string) => string;
 }
 
 /**
@@ -40,5 +42,6 @@ export function redisKeys(prefix: unknown): RedisKeys {
     session: (sessionId) => `${prefix}session:${sessionId}`,
     entries: (sessionId) => `${prefix}entries:${sessionId}`,
     ids: (sessionId) => `${prefix}ids:${sessionId}`,
+    checkpoints: (sessionId) => `${prefix}checkpoints:${sessionId}`,
   };
 }

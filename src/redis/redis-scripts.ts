@@ -3,6 +3,7 @@
 // hash fields it reads as numbers (DAMAGED_FIELD): one edited by hand is a 'corrupt-field' reply.
 
 import { DAMAGED_FIELD } from './redis-session-damage.js';
+import { CHECKPOINT_KIND, KIND_WITHIN } from '../session/checkpoint-tail.js';
 
 /** `now`: the host's clock when given (ARGV[i] not empty), else the server's TIME, in epoch ms. */
 const CLOCK = `
@@ -48,7 +49,8 @@ end
 `;
 
 /**
- * Compare-and-append. KEYS: session hash, entries list, sessions set, waiting set, ids hash.
+ * Compare-and-append. KEYS: session hash, entries list, sessions set, waiting set, ids hash,
+ * checkpoints list.
  * ARGV: session id, expected revision, new revision, fencing token or '', clock or '',
  * pending JSON (or '': folded at no revision, write nothing), pending rule, '1' when the session
  * waits for approval (else '0'), the id the
@@ -150,6 +152,17 @@ end
 for index = 1, count do
   if type(ids[index]) == 'string' then redis.call('HSETNX', KEYS[5], ids[index], (expected + index) .. ' ' .. digests[index]) end
 end
+-- Where a resume may start reading: entries after the first that may be a checkpoint, and the
+-- session's size (a resume reads a small session whole).
+local bytes = 0
+for index = 1, count do bytes = bytes + #ARGV[first + index - 1] end
+redis.call('HINCRBY', KEYS[1], 'bytes', bytes)
+for index = 1, count do
+  local seq = expected + index
+  if seq > 1 and string.find(string.sub(ARGV[first + index - 1], 1, ${KIND_WITHIN}), '${CHECKPOINT_KIND}', 1, true) then
+    redis.call('RPUSH', KEYS[6], seq .. ' ' .. (type(ids[index]) == 'string' and ids[index] or ''))
+  end
+end
 redis.call('HSET', KEYS[1], 'revision', ARGV[3], 'pending', ARGV[6], 'pendingRule', ARGV[7])
 if ARGV[8] == '1' then redis.call('SADD', KEYS[4], ARGV[1]) else redis.call('SREM', KEYS[4], ARGV[1]) end
 redis.call('SADD', KEYS[3], ARGV[1])
@@ -185,13 +198,13 @@ return redis.call('LRANGE', KEYS[2], ARGV[2], ARGV[3])
 
 /**
  * Deletes a session's entries and ends its lease (the token stays). KEYS: session hash, entries
- * list, sessions set, waiting set, ids hash. ARGV: session id, clock or ''.
+ * list, sessions set, waiting set, ids hash, checkpoints list. ARGV: session id, clock or ''.
  */
 export const DELETE_SCRIPT = `${CLOCK}${DAMAGED_FIELD}
 local damaged = damagedField(KEYS[1], KEYS[2], 'leaseToken', 'leaseExpiresAt')
 if damaged then return damaged end
-redis.call('DEL', KEYS[2], KEYS[5])
-redis.call('HDEL', KEYS[1], 'revision', 'pending', 'pendingRule', 'idsFrom')
+redis.call('DEL', KEYS[2], KEYS[5], KEYS[6])
+redis.call('HDEL', KEYS[1], 'revision', 'pending', 'pendingRule', 'idsFrom', 'bytes')
 redis.call('SREM', KEYS[3], ARGV[1])
 redis.call('SREM', KEYS[4], ARGV[1])
 local expires = tonumber(redis.call('HGET', KEYS[1], 'leaseExpiresAt') or '0')

@@ -96,7 +96,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       basis = saved.revision === expectedRevision ? { revision: expectedRevision, lastId: undefined, state: (await pendingFromSaved(saved, () => load(sessionId))).state } : undefined;
     }
     const state = basis && foldPendingApprovals(basis.state, entries);
-    const sessionKeys = [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId)];
+    const sessionKeys = [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId), keys.checkpoints(sessionId)];
     const head = [
       sessionId,
       expectedRevision,
@@ -215,7 +215,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       assertSessionId(sessionId);
       await ready();
       folded.delete(sessionId);
-      const sessionKeys = [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId)];
+      const sessionKeys = [keys.session(sessionId), keys.entries(sessionId), keys.sessions, keys.waiting, keys.ids(sessionId), keys.checkpoints(sessionId)];
       await onSessionKeys(client, keys, sessionId, () => runScript(client, DELETE_SCRIPT, sessionKeys, [sessionId, clock()]));
     },
 

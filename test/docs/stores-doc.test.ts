@@ -27,7 +27,7 @@ describe('docs/stores.md', () => {
   it('lists every Redis key the stores use, and no other', () => {
     const documented = [...between('redis-keys').matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]).sort();
     const keys = redisKeys('<prefix>');
-    const used = [keys.layout, keys.sessions, keys.waiting, keys.waitingRule, keys.plans, keys.session('<id>'), keys.entries('<id>'), keys.ids('<id>')].sort();
+    const used = [keys.layout, keys.sessions, keys.waiting, keys.waitingRule, keys.plans, keys.session('<id>'), keys.entries('<id>'), keys.ids('<id>'), keys.checkpoints('<id>')].sort();
     expect(documented).toEqual(used);
   });
 });

@@ -6,8 +6,10 @@ import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
 import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
 import { checkpointScenarios, expectCompactedSessionLoadsFromCheckpoint } from '../session/checkpoint-scenarios.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
+import { CHECKPOINT_KIND, KIND_WITHIN } from '../../src/session/checkpoint-tail.js';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
+import { createSessionState } from '../../src/state/session-state.js';
 import { dropPrefix, redis, testClient, testPrefix } from './redis-test-server.js';
 import { redisTestScope } from './redis-test-scope.js';
 
@@ -81,7 +83,10 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
           const { keyPrefix, store } = setup();
           await store.list();
           await admin!.rpush(`${keyPrefix}entries:s`, ...scenario.texts);
-          await admin!.hset(`${keyPrefix}session:s`, 'revision', scenario.texts.length);
+          await admin!.hset(`${keyPrefix}session:s`, 'revision', scenario.texts.length, 'bytes', scenario.texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0));
+          // The checkpoints list the append script keeps: each entry after the first whose beginning holds the kind.
+          const listed = scenario.texts.flatMap((text, index) => (index > 0 && text.slice(0, KIND_WITHIN).includes(CHECKPOINT_KIND) ? [`${index + 1} ${(parseEntryText(text) as { id?: string } | undefined)?.id ?? ''}`] : []));
+          if (listed.length > 0) await admin!.rpush(`${keyPrefix}checkpoints:s`, ...listed);
           const loaded: SessionEntry[] = [];
           for await (const entry of store.load('s', { fromCheckpoint: scenario.agentId !== undefined ? { agentId: scenario.agentId } : {} })) loaded.push(entry);
           const expected = scenario.texts.slice(scenario.start).filter((text) => parseEntryText(text) !== undefined);
@@ -103,9 +108,46 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       expect(keys).toEqual(['entries:s1', 'ids:s1', 'layout', 'plans', 'session:s1', 'sessions', 'waiting', 'waiting-rule']);
       expect(await admin!.type(`${keyPrefix}entries:s1`)).toBe('list');
       expect(Object.keys(await admin!.hgetall(`${keyPrefix}ids:s1`)).sort()).toEqual(['s1-entry-1', 's1-entry-2', 's1-entry-3']);
-      expect(Object.keys(await admin!.hgetall(`${keyPrefix}session:s1`)).sort()).toEqual(['idsFrom', 'leaseExpiresAt', 'leaseHolder', 'leaseToken', 'pending', 'pendingRule', 'revision']);
+      expect(Object.keys(await admin!.hgetall(`${keyPrefix}session:s1`)).sort()).toEqual(['bytes', 'idsFrom', 'leaseExpiresAt', 'leaseHolder', 'leaseToken', 'pending', 'pendingRule', 'revision']);
       await store.delete('s1');
       expect((await admin!.keys(`${keyPrefix}*`)).map((key) => key.slice(keyPrefix.length)).sort()).toEqual(['layout', 'plans', 'session:s1', 'waiting-rule']);
+    });
+
+    it('keeps a checkpoints list: each entry after the first that may be a checkpoint, by seq and id; deleted with the session', async () => {
+      const { keyPrefix, store } = setup();
+      const make = entryMaker('s2');
+      const checkpoint = () => make.next({ kind: 'checkpoint', state: createSessionState({ sessionId: 's2' }), reason: 'compaction' });
+      const entries = [checkpoint(), make.userText('one'), checkpoint(), make.next({ kind: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Save', input: { kind: 'checkpoint' } }] } })];
+      await store.append('s2', entries.slice(0, 2), { expectedRevision: 0 });
+      expect(await admin!.exists(`${keyPrefix}checkpoints:s2`)).toBe(0);
+      await store.append('s2', entries.slice(2), { expectedRevision: 2 });
+      expect(await admin!.lrange(`${keyPrefix}checkpoints:s2`, 0, -1)).toEqual([`3 ${entries[2]!.id}`, `4 ${entries[3]!.id}`]);
+      // A replayed append (its reply lost) lists nothing twice.
+      await store.append('s2', entries.slice(2), { expectedRevision: 2 });
+      expect(await admin!.llen(`${keyPrefix}checkpoints:s2`)).toBe(2);
+      await store.delete('s2');
+      expect(await admin!.exists(`${keyPrefix}checkpoints:s2`)).toBe(0);
+      expect(await admin!.hget(`${keyPrefix}session:s2`, 'bytes')).toBeNull();
+    });
+
+    it('a session written before the checkpoints list and its size were kept loads whole with the hint', async () => {
+      const { keyPrefix, store } = setup();
+      const make = entryMaker('old');
+      const checkpoint = () => make.next({ kind: 'checkpoint', state: createSessionState({ sessionId: 'old' }), reason: 'compaction' });
+      const entries = [checkpoint(), make.userText('x'.repeat(300_000)), checkpoint(), make.userText('after')];
+      await store.append('old', entries, { expectedRevision: 0 });
+      const hinted = async () => {
+        const loaded: SessionEntry[] = [];
+        for await (const entry of store.load('old', { fromCheckpoint: {} })) loaded.push(entry);
+        return loaded.map((entry) => entry.seq);
+      };
+      expect(await hinted()).toEqual([3, 4]);
+      await admin!.del(`${keyPrefix}checkpoints:old`);
+      expect(await hinted()).toEqual([1, 2, 3, 4]);
+      await admin!.hdel(`${keyPrefix}session:old`, 'bytes');
+      await store.append('old', [make.userText('one more')], { expectedRevision: 4 });
+      // Counted from then on: small, so read whole.
+      expect(await hinted()).toEqual([1, 2, 3, 4, 5]);
     });
 
     it('fills in the entry ids of a session written before the ids hash on its next append: a taken id with other content is refused (also an older entry\'s), a copy is not', async () => {
