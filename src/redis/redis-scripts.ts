@@ -95,6 +95,8 @@ if ARGV[4] ~= '' then
 end
 local length = redis.call('LLEN', KEYS[2])
 if length ~= revision then return {'corrupt', revision, length} end
+-- Read before anything is written: a checkpoints key of another type fails the script here.
+redis.call('LLEN', KEYS[6])
 if revision ~= expected or ARGV[6] == '' then return {'conflict', revision} end
 if ARGV[9] ~= '' and revision > 0 then
   local last = redis.call('LINDEX', KEYS[2], revision - 1)
@@ -154,9 +156,10 @@ for index = 1, count do
 end
 -- Where a resume may start reading: entries after the first that may be a checkpoint, and the
 -- session's size (a resume reads a small session whole).
-local bytes = 0
+-- (A size edited into something that is no count starts again from this append: only a hint.)
+local bytes = math.floor(tonumber(redis.call('HGET', KEYS[1], 'bytes') or '0') or 0)
 for index = 1, count do bytes = bytes + #ARGV[first + index - 1] end
-redis.call('HINCRBY', KEYS[1], 'bytes', bytes)
+redis.call('HSET', KEYS[1], 'bytes', bytes)
 for index = 1, count do
   local seq = expected + index
   if seq > 1 and string.find(string.sub(ARGV[first + index - 1], 1, ${KIND_WITHIN}), '${CHECKPOINT_KIND}', 1, true) then

@@ -75,6 +75,7 @@ async function wrongTypeError(client: RedisClient, keys: RedisKeys, sessionId: s
     [keys.session(sessionId), 'hash'],
     [keys.entries(sessionId), 'list'],
     [keys.ids(sessionId), 'hash'],
+    [keys.checkpoints(sessionId), 'list'],
   ];
   for (const [key, type] of expected) {
     const found = String(await client.call('TYPE', key));
@@ -82,7 +83,7 @@ async function wrongTypeError(client: RedisClient, keys: RedisKeys, sessionId: s
     return new SessionStoreCorruptError({
       sessionId,
       location: `the Redis key ${key}`,
-      problem: `holds a ${found}, where the store keeps the session's ${type === 'list' ? 'entries (a list)' : 'fields (a hash)'}: another program wrote it, or its key prefix is shared`,
+      problem: `holds a ${found}, where the store keeps the session's ${key === keys.checkpoints(sessionId) ? 'checkpoints (a list)' : type === 'list' ? 'entries (a list)' : 'fields (a hash)'}: another program wrote it, or its key prefix is shared`,
       repair: `Nothing was written. Give the other program its own key prefix, and restore the key from a backup (or DEL ${key}; store.delete(${JSON.stringify(sessionId)}) discards the session).`,
     });
   }

@@ -1,9 +1,9 @@
 // Every Redis test in one file, so a machine without the server skips them with one line.
 import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { ConfigurationError, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStoreWarning } from 'agent-harness';
+import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStoreWarning } from 'agent-harness';
 import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
-import { describeConformance, planStoreConformance, sessionStoreConformance } from 'agent-harness/testing';
+import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance } from 'agent-harness/testing';
 import { checkpointScenarios, expectCompactedSessionLoadsFromCheckpoint } from '../session/checkpoint-scenarios.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
 import { CHECKPOINT_KIND, KIND_WITHIN } from '../../src/session/checkpoint-tail.js';
@@ -148,6 +148,24 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       await store.append('old', [make.userText('one more')], { expectedRevision: 4 });
       // Counted from then on: small, so read whole.
       expect(await hinted()).toEqual([1, 2, 3, 4, 5]);
+      // A size edited into something that is no count neither fails an append nor a load.
+      await admin!.hset(`${keyPrefix}session:old`, 'bytes', 'lots');
+      expect(await hinted()).toEqual([1, 2, 3, 4, 5]);
+      await store.append('old', [make.userText('and another')], { expectedRevision: 5 });
+      expect(Number(await admin!.hget(`${keyPrefix}session:old`, 'bytes'))).toBeGreaterThan(0);
+      // A checkpoints key of another type: the append of a checkpoint is refused, naming the key and the cure; a resume still loads (whole).
+      await admin!.set(`${keyPrefix}checkpoints:old`, 'not a list');
+      const refused = await store.append('old', [checkpoint()], { expectedRevision: 6 }).catch((error: unknown) => error);
+      expect(SessionStoreCorruptError.isInstance(refused)).toBe(true);
+      expect((refused as Error).message).toContain(`${keyPrefix}checkpoints:old`);
+      expect((refused as Error).message).toContain('checkpoints (a list)');
+      // Refused before anything was written: the list still holds the revision's entries.
+      expect(await admin!.llen(`${keyPrefix}entries:old`)).toBe(6);
+      expect(await admin!.hget(`${keyPrefix}session:old`, 'revision')).toBe('6');
+      const resumed = createAgent({ model: scriptedModel([]), store, resume: 'old' });
+      await resumed.ready;
+      expect(resumed.messages.length).toBeGreaterThan(0);
+      await resumed.close();
     });
 
     it('fills in the entry ids of a session written before the ids hash on its next append: a taken id with other content is refused (also an older entry\'s), a copy is not', async () => {
