@@ -201,6 +201,20 @@ describe('resuming from the last checkpoint', () => {
       expect(await same(dir)).toMatchObject({ error: 'session-store-corrupt' });
     });
 
+    it('a file cut anywhere around the last checkpoint (a process killed mid-write) resumes as a whole load resumes it', async () => {
+      const { dir, file, lines } = await written();
+      const whole = readFileSync(file);
+      const at = checkpointLines(lines).at(-1)!;
+      const offsetOf = (line: number) => Buffer.byteLength(lines.slice(0, line).map((text) => `${text}\n`).join(''));
+      // Cuts: inside the line before the checkpoint, at its end, inside the checkpoint (its beginning, its middle), after it, inside the next line.
+      const start = offsetOf(at);
+      const cuts = [offsetOf(at - 1) + 10, start - 1, start, start + 40, start + Math.floor(Buffer.byteLength(lines[at]!) / 2), offsetOf(at + 1) - 1, offsetOf(at + 1), offsetOf(at + 1) + 25];
+      for (const cut of cuts) {
+        writeFileSync(file, whole.subarray(0, cut));
+        await same(dir);
+      }
+    });
+
     it('damage before the last checkpoint is not read: the session resumes from the checkpoint (a whole load would report it)', async () => {
       const { dir, file, lines } = await written();
       const at = checkpointLines(lines)[1]! - 1;
