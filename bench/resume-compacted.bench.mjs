@@ -57,12 +57,8 @@ function writerModel() {
 }
 const idleModel = { specificationVersion: 'v1', provider: 'bench', modelId: 'claude-sonnet-4-6', async *stream() {} };
 
-/** Writes the session to `store`; returns its compactions. */
-function write(store, context) {
-  return writeAs(store, context, 'long');
-}
-
-async function writeAs(store, context, sessionId) {
+/** Writes the session to `store` under `sessionId`; returns its compactions. */
+async function write(store, context, sessionId) {
   const agent = lib.createAgent({ model: writerModel(), tools: [read], store, sessionId, maxTurns: TURNS * 2, context });
   const result = await agent.run('Read all the files.').result;
   await agent.close();
@@ -125,12 +121,13 @@ try {
   const cases = [];
   for (const [label, context] of [['compacted', compacting], ['never compacted', never]]) {
     const folder = path.join(dir, label.replace(' ', '-'));
-    const compactions = await write(node.fileSessionStore({ dir: folder }), context);
-    const memory = lib.memorySessionStore();
-    await write(memory, context);
-    const bytes = fs.statSync(path.join(folder, 'long.jsonl')).size;
+    // Its own id: the PostgreSQL and Redis stores hold both sessions.
     const sessionId = label === 'compacted' ? 'long' : 'never';
-    for (const server of remote) await writeAs(server.store(builds.this), context, sessionId);
+    const compactions = await write(node.fileSessionStore({ dir: folder }), context, sessionId);
+    const memory = lib.memorySessionStore();
+    await write(memory, context, sessionId);
+    const bytes = fs.statSync(path.join(folder, `${sessionId}.jsonl`)).size;
+    for (const server of remote) await write(server.store(builds.this), context, sessionId);
     cases.push({ label, context, compactions, bytes, sessionId, memory, folder });
   }
   const kinds = ['file', 'memory', ...remote.map((server) => server.name)];
@@ -149,7 +146,7 @@ try {
         for (const kind of kinds) {
           const store = storeFor(entry, kind, build);
           const begun = performance.now();
-          const agent = build.lib.createAgent({ model: idleModel, tools: [read], store, resume: kind === 'file' || kind === 'memory' ? 'long' : entry.sessionId, context: entry.context });
+          const agent = build.lib.createAgent({ model: idleModel, tools: [read], store, resume: entry.sessionId, context: entry.context });
           await agent.ready;
           if (round > 0) record(`${name}:${entry.label}:${kind}`, performance.now() - begun);
           await agent.close();

@@ -3,7 +3,7 @@ import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../session/session-store.js';
-import { CHECKPOINT_KIND, checkpointAgent, idFieldOf, isCheckpointStart, isEntryBefore, KIND_WITHIN, MAX_CANDIDATES_TRIED, TAIL_MIN_SIZE } from '../session/checkpoint-tail.js';
+import { CHECKPOINT_KIND, idFieldOf, KIND_WITHIN, pickCheckpointStart, TAIL_MIN_SIZE } from '../session/pick-checkpoint-start.js';
 import type { PostgresPool } from './postgres-pool.js';
 import { toNumber } from './postgres-schema.js';
 
@@ -80,10 +80,9 @@ export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions):
 }
 
 /**
- * The `seq` of the row a load asked for `fromCheckpoint` may start at (see `CheckpointTail`): of
- * `candidates` (`[seq, beginning of its JSON]`), last first, the first that is a checkpoint of the
- * agent, numbered as its row, directly following the row before it, and no copy of an earlier
- * candidate. Only those rows (and the first, for the agent) are read.
+ * The `seq` of the row a load asked for `fromCheckpoint` may start at: of `candidates` (`[seq,
+ * beginning of its JSON]`), the one {@link pickCheckpointStart} picks, numbered as its row. Only
+ * the rows it looks at are read.
  */
 async function checkpointStart(pool: PostgresPool, s: string, sessionId: string, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, candidates: Array<[number | string, string]>): Promise<number | undefined> {
   const entryAt = async (seq: number | 'first'): Promise<unknown> => {
@@ -95,18 +94,14 @@ async function checkpointStart(pool: PostgresPool, s: string, sessionId: string,
     );
     return rows[0] === undefined ? undefined : parseEntryText(String(rows[0].entry));
   };
-  const first = hint.agentId === undefined ? await entryAt('first') : undefined;
-  const agent = checkpointAgent(hint, () => first);
-  if (agent === null) return undefined;
-  for (let at = candidates.length - 1; at >= Math.max(0, candidates.length - MAX_CANDIDATES_TRIED); at--) {
-    const seq = toNumber(candidates[at]![0]);
-    const entry = await entryAt(seq);
-    if (!isCheckpointStart(entry, agent) || entry.seq !== seq || !isEntryBefore(await entryAt(seq - 1), entry)) continue;
-    const idField = idFieldOf(entry);
-    if (candidates.slice(0, at).some(([, head]) => head.includes(idField))) continue;
-    return seq;
-  }
-  return undefined;
+  const start = await pickCheckpointStart(candidates, hint, {
+    first: () => entryAt('first'),
+    entry: ([seq]) => entryAt(toNumber(seq)),
+    before: ([seq]) => entryAt(toNumber(seq) - 1),
+    copied: (entry, earlier) => earlier.some(([, head]) => head.includes(idFieldOf(entry))),
+    seqOf: ([seq]) => toNumber(seq),
+  });
+  return start && toNumber(start.candidate[0]);
 }
 
 /**

@@ -3,7 +3,7 @@ import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../session/session-store.js';
-import { checkpointAgent, isCheckpointStart, isEntryBefore, MAX_CANDIDATES_TRIED, TAIL_MIN_SIZE } from '../session/checkpoint-tail.js';
+import { pickCheckpointStart, TAIL_MIN_SIZE } from '../session/pick-checkpoint-start.js';
 import { runScript, type RedisClient } from './redis-client.js';
 import { LENGTH_SCRIPT } from './redis-scripts.js';
 import type { RedisKeys } from './redis-keys.js';
@@ -21,12 +21,11 @@ export interface LoadRedisEntriesOptions {
 }
 
 /**
- * The `seq` a load asked for `fromCheckpoint` may start at (see `CheckpointTail`): of the
- * session's checkpoints list (`<seq> <id>` of each entry after the first whose beginning holds the
- * kind, kept by the append script), last first, at most MAX_CANDIDATES_TRIED, the first that is a
- * checkpoint of the agent, numbered as its place, directly following the entry before it, and no
- * copy of an earlier one (its id listed before it). Only those entries (and the first, for the
- * agent) are read. Undefined when none is (a session written before the list existed has none).
+ * The `seq` a load asked for `fromCheckpoint` may start at: of the session's checkpoints list
+ * (`<seq> <id>` of each entry after the first whose beginning holds the kind, kept by the append
+ * script), the one {@link pickCheckpointStart} picks, numbered as its place (a copy's id is listed
+ * before it). Only the entries it looks at are read. Undefined when none qualifies (a session
+ * written before the list existed has none).
  */
 async function checkpointStart(client: RedisClient, keys: RedisKeys, sessionId: string, revision: number, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>): Promise<number | undefined> {
   const listed = (await onSessionKeys(client, keys, sessionId, () => client.call('LRANGE', keys.checkpoints(sessionId), 0, -1))) as string[];
@@ -36,19 +35,21 @@ async function checkpointStart(client: RedisClient, keys: RedisKeys, sessionId: 
     // Past the revision: an entry cut off the list (a repair), not one a load reads.
     return space > 0 && Number.isInteger(seq) && seq > 1 && seq <= revision ? [{ seq, id: item.slice(space + 1) }] : [];
   });
-  if (candidates.length === 0) return undefined;
   const range = async (from: number, to: number) => (await onSessionKeys(client, keys, sessionId, () => client.call('LRANGE', keys.entries(sessionId), from, to))) as string[];
-  const first = hint.agentId === undefined ? parseEntryText((await range(0, 0))[0] ?? '') : undefined;
-  const agent = checkpointAgent(hint, () => first);
-  if (agent === null) return undefined;
-  for (let at = candidates.length - 1; at >= Math.max(0, candidates.length - MAX_CANDIDATES_TRIED); at--) {
-    const { seq, id } = candidates[at]!;
-    if (id === '' || candidates.slice(0, at).some((earlier) => earlier.id === id)) continue;
-    const [before, text] = await range(seq - 2, seq - 1);
-    const entry = parseEntryText(text ?? '');
-    if (isCheckpointStart(entry, agent) && entry.seq === seq && isEntryBefore(parseEntryText(before ?? ''), entry)) return seq;
-  }
-  return undefined;
+  // A candidate's element and the one before it come in one LRANGE: the one before is kept.
+  const before = new Map<number, string | undefined>();
+  const start = await pickCheckpointStart(candidates, hint, {
+    first: async () => parseEntryText((await range(0, 0))[0] ?? ''),
+    entry: async ({ seq }) => {
+      const [previous, text] = await range(seq - 2, seq - 1);
+      before.set(seq, previous);
+      return parseEntryText(text ?? '');
+    },
+    before: ({ seq }) => parseEntryText(before.get(seq) ?? ''),
+    copied: (entry, earlier) => earlier.some(({ id }) => id === entry.id),
+    seqOf: ({ seq }) => seq,
+  });
+  return start?.candidate.seq;
 }
 
 /** Characters a chunk aims at: chunks shrink after big entries and grow back after small ones. */

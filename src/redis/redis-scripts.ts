@@ -3,7 +3,7 @@
 // hash fields it reads as numbers (DAMAGED_FIELD): one edited by hand is a 'corrupt-field' reply.
 
 import { DAMAGED_FIELD } from './redis-session-damage.js';
-import { CHECKPOINT_KIND, KIND_WITHIN } from '../session/checkpoint-tail.js';
+import { CHECKPOINT_KIND, KIND_WITHIN } from '../session/pick-checkpoint-start.js';
 
 /** `now`: the host's clock when given (ARGV[i] not empty), else the server's TIME, in epoch ms. */
 const CLOCK = `

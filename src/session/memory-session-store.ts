@@ -2,7 +2,7 @@ import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSupportedEntry } from './assert-supported-entry.js';
 import { assertSessionId } from './assert-session-id.js';
 import { checkAppend } from './check-append.js';
-import { textsFromCheckpoint } from './checkpoint-tail.js';
+import { textsFromCheckpoint } from './pick-checkpoint-start.js';
 import { parseEntryText } from './parse-entry-text.js';
 import { compareSessionIds } from './compare-session-ids.js';
 import { isReplay } from './is-replay.js';
@@ -144,7 +144,7 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       const hint = loadOptions?.fromCheckpoint;
       if (hint) {
         // Resuming: only the entries from the agent's last checkpoint on are parsed.
-        for (const line of textsFromCheckpoint(stored, hint, parseEntryText)) yield checkedEntry(sessionId, line.parsed ?? JSON.parse(line.text), line.place);
+        for (const line of await textsFromCheckpoint(stored, hint, parseEntryText)) yield checkedEntry(sessionId, line.parsed ?? JSON.parse(line.text), line.place);
         return;
       }
       for (const [index, text] of stored.entries()) yield checkedEntry(sessionId, JSON.parse(text), index + 1);

@@ -6,7 +6,7 @@ import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
 import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance } from 'agent-harness/testing';
 import { checkpointScenarios, expectCompactedSessionLoadsFromCheckpoint } from '../session/checkpoint-scenarios.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
-import { CHECKPOINT_KIND, KIND_WITHIN } from '../../src/session/checkpoint-tail.js';
+import { CHECKPOINT_KIND, KIND_WITHIN } from '../../src/session/pick-checkpoint-start.js';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { createSessionState } from '../../src/state/session-state.js';

@@ -1,5 +1,6 @@
 // Transcripts and the entry a load with `fromCheckpoint` may start at, shared by the tests of the
-// memory store's CheckpointTail and the file store's findCheckpointStart (which must agree).
+// memory store's textsFromCheckpoint, the file store's findCheckpointStart and the PostgreSQL and
+// Redis loads (which must agree).
 import { expect } from 'vitest';
 import { createAgent, type SessionStore } from 'agent-harness';
 import { scriptedModel } from 'agent-harness/testing';

@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { CHECKPOINT_KIND, checkpointAgent, idFieldOf, isCheckpointStart, isEntryBefore, KIND_WITHIN, MAX_CANDIDATES_TRIED } from '../../session/checkpoint-tail.js';
+import { CHECKPOINT_KIND, idFieldOf, KIND_WITHIN, pickCheckpointStart } from '../../session/pick-checkpoint-start.js';
 import { parseEntryText } from '../../session/parse-entry-text.js';
 import type { SessionLoadOptions } from '../../session/session-store.js';
 
@@ -30,32 +30,24 @@ interface TranscriptScan {
 }
 
 /**
- * The line of a transcript a load asked for `fromCheckpoint` may start at (see `CheckpointTail`,
- * which the memory store uses on its texts): the last line that is such a checkpoint, found
- * without decoding the file. Its lines are split as `fileLines` splits them (at `\n`, `\r\n` and
- * a lone `\r`) and numbered alike; only a line whose beginning holds `"kind":"checkpoint"` (as
- * the library writes an entry's kind), the line before it and the first line (for the agent) are
- * read again and parsed, last first, at most {@link MAX_CANDIDATES_TRIED} of them. Undefined when none is: the load reads the whole file.
+ * The line of a transcript a load asked for `fromCheckpoint` may start at, found without decoding
+ * the file: its lines are split as `fileLines` splits them (at `\n`, `\r\n` and a lone `\r`) and
+ * numbered alike, and of those whose beginning holds `"kind":"checkpoint"` (as the library writes
+ * an entry's kind) {@link pickCheckpointStart} picks one, reading again only what it looks at.
+ * Undefined when none qualifies: the load reads the whole file.
  * @param size - the bytes of the file to read (what existed when the load began).
  */
 export async function findCheckpointStart(handle: FileHandle, size: number, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, chunkBytes = SCAN_CHUNK_BYTES): Promise<CheckpointStart | undefined> {
   const { first, candidates } = await scanLines(handle, size, chunkBytes);
-  if (first === undefined || candidates.length === 0) return undefined;
+  if (first === undefined) return undefined;
   const parseAt = async (place: LinePlace) => parseEntryText(withoutBom((await readBytes(handle, place)).toString('utf8'), place));
-  const firstEntry = hint.agentId === undefined ? await parseAt(first) : undefined;
-  const agent = checkpointAgent(hint, () => firstEntry);
-  if (agent === null) return undefined;
-  for (let at = candidates.length - 1; at >= Math.max(0, candidates.length - MAX_CANDIDATES_TRIED); at--) {
-    const { place, previous } = candidates[at]!;
-    const entry = await parseAt(place);
-    if (!isCheckpointStart(entry, agent) || !isEntryBefore(await parseAt(previous), entry)) continue;
-    // A copy of an earlier checkpoint (stored again under a new number) is skipped by a load that
-    // sees the original: one is never started at.
-    const idField = idFieldOf(entry);
-    if (candidates.slice(0, at).some((earlier) => earlier.head.includes(idField))) continue;
-    return { place, entry };
-  }
-  return undefined;
+  const start = await pickCheckpointStart(candidates, hint, {
+    first: () => parseAt(first),
+    entry: ({ place }) => parseAt(place),
+    before: ({ previous }) => parseAt(previous),
+    copied: (entry, earlier) => earlier.some(({ head }) => head.includes(idFieldOf(entry))),
+  });
+  return start && { place: start.candidate.place, entry: start.entry };
 }
 
 /** A byte order mark starting the first line is not part of its entry (as the reader strips it). */

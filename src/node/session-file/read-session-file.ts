@@ -7,7 +7,7 @@ import { notARegularFile } from './not-a-regular-file.js';
 import type { SessionEntry } from '../../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../../session/session-store.js';
 import { findCheckpointStart } from './find-checkpoint-start.js';
-import { TAIL_MIN_SIZE } from '../../session/checkpoint-tail.js';
+import { TAIL_MIN_SIZE } from '../../session/pick-checkpoint-start.js';
 
 /** Options of {@link readSessionFile}. */
 export interface ReadSessionFileOptions {

@@ -1,6 +1,6 @@
 // findCheckpointStart finds the line a resume may read a transcript from without decoding the
 // file: its byte scan must split and number lines exactly as fileLines does (wherever a chunk
-// ends), and it must pick the same entry as the memory store's CheckpointTail.
+// ends), and it must pick the same entry as the memory store (textsFromCheckpoint).
 import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findCheckpointStart, scanLines } from '../../../src/node/session-file/find-checkpoint-start.js';
 import { fileLines } from '../../../src/node/session-file/file-lines.js';
-import { CHECKPOINT_KIND, KIND_WITHIN } from '../../../src/session/checkpoint-tail.js';
+import { CHECKPOINT_KIND, KIND_WITHIN } from '../../../src/session/pick-checkpoint-start.js';
 import { checkpointScenarios } from '../../session/checkpoint-scenarios.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'find-checkpoint-start-'));

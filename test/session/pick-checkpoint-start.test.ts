@@ -1,18 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { CheckpointTail } from '../../src/session/checkpoint-tail.js';
+import { textsFromCheckpoint } from '../../src/session/pick-checkpoint-start.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
 import { checkpointScenarios } from './checkpoint-scenarios.js';
 
-describe('CheckpointTail', () => {
+describe('textsFromCheckpoint (pickCheckpointStart over texts, as the memory store reads them)', () => {
   for (const scenario of checkpointScenarios()) {
-    it(scenario.name, () => {
+    it(scenario.name, async () => {
       let parses = 0;
-      const tail = new CheckpointTail(scenario.agentId !== undefined ? { agentId: scenario.agentId } : {}, (text) => {
+      const parse = (text: string) => {
         parses++;
         return parseEntryText(text);
-      });
-      scenario.texts.forEach((text, index) => tail.add(text, index + 1));
-      const lines = tail.lines();
+      };
+      // (No size under which the texts are read whole: the scenarios are small.)
+      const lines = await textsFromCheckpoint(scenario.texts, scenario.agentId !== undefined ? { agentId: scenario.agentId } : {}, parse, 0);
       expect(lines.map((line) => line.text)).toEqual(scenario.texts.slice(scenario.start));
       expect(lines[0]?.place).toBe(scenario.start + 1);
       // Only candidates, the texts before them and the first are parsed, each at most once.
@@ -20,15 +20,14 @@ describe('CheckpointTail', () => {
     });
   }
 
-  it('parses the last checkpoint that qualifies and the text before it, not the earlier ones', () => {
+  it('parses the last checkpoint that qualifies and the text before it, not the earlier ones', async () => {
     const scenario = checkpointScenarios()[0]!;
     const parsed: string[] = [];
-    const tail = new CheckpointTail({}, (text) => {
+    const parse = (text: string) => {
       parsed.push(text);
       return parseEntryText(text);
-    });
-    scenario.texts.forEach((text, index) => tail.add(text, index + 1));
-    expect(tail.lines()).toHaveLength(2);
+    };
+    expect(await textsFromCheckpoint(scenario.texts, {}, parse, 0)).toHaveLength(2);
     expect(parsed).toEqual([scenario.texts[0], scenario.texts[4], scenario.texts[3]]);
   });
 });

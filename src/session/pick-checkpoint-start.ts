@@ -1,0 +1,147 @@
+import type { SessionLoadOptions } from './session-store.js';
+
+/** One stored entry's text, its place (a line number, an index) and, once parsed, its value. */
+export interface TailLine {
+  /** The entry's JSON, as stored. */
+  text: string;
+  /** Where it is stored: a file's line number, a store's position (for warnings). */
+  place: number;
+  /** The parsed value, when the store parsed it already (a checkpoint's or the entry before it). */
+  parsed?: unknown;
+}
+
+/**
+ * Where the library writes an entry's `kind`: before its content, within the first characters of
+ * its JSON (after the ids, the time, and the session's and agent's ids of up to 200 bytes each).
+ */
+export const KIND_WITHIN = 1024;
+
+/** What the beginning of a checkpoint's JSON holds, as the library writes it (no spaces). */
+export const CHECKPOINT_KIND = '"kind":"checkpoint"';
+
+/**
+ * Candidates tried, last first, before a load gives up and reads the whole transcript: entries
+ * whose beginning holds the kind without being a checkpoint (a tool input `{"kind":"checkpoint"}`)
+ * are parsed to tell, and so must be few, or looking would cost more than it saves.
+ */
+const MAX_CANDIDATES_TRIED = 16;
+
+/**
+ * Transcripts smaller than this (bytes in a file, characters in memory) are read whole even when
+ * a load asks to start at a checkpoint: looking for it first costs about what it would save.
+ */
+export const TAIL_MIN_SIZE = 256 * 1024;
+
+/** How a store reads what {@link pickCheckpointStart} looks at, for candidates of type `C`. */
+export interface CheckpointReads<C> {
+  /** The session's first entry, parsed (read only when the hint names no agent). */
+  first(): unknown;
+  /** The candidate's entry, parsed (undefined when it does not parse). */
+  entry(candidate: C): unknown;
+  /** The entry stored right before the candidate's, parsed: read only when the candidate's own qualifies. */
+  before(candidate: C): unknown;
+  /** Whether `entry` (a checkpoint that qualifies otherwise) is a copy of one of the `earlier` candidates. */
+  copied(entry: { id?: unknown }, earlier: readonly C[]): boolean;
+  /** The `seq` the candidate's entry must carry, for a store that keeps entries by number. @default not checked */
+  seqOf?(candidate: C): number;
+}
+
+/**
+ * The candidate a load asked for `fromCheckpoint` may start at, and its entry: of `candidates`
+ * (the entries whose beginning holds `"kind":"checkpoint"`, in order), last first (at most
+ * {@link MAX_CANDIDATES_TRIED} of them), the first that is a checkpoint
+ * - of the agent asked for (by default the agent of the first entry, as `foldEntries` folds);
+ * - with a `seq`, directly following the entry stored before it: a `seq` one more than that
+ *   entry's and a `parentId` that is its `id`. An entry copied, moved or numbered again around
+ *   it is then seen by the load (which reads what follows), not hidden in what it skips;
+ * - no copy of an earlier candidate: a load that sees the original skips the copy, so starting at
+ *   it would drop everything after the original.
+ * Only those candidates, the entries before them and the first entry are read. Undefined when none
+ * qualifies: the load reads the whole transcript. A checkpoint missed as a candidate (its kind
+ * written late in the object, or with escapes) costs only time: the load then starts earlier.
+ * What is before the checkpoint is never read nor judged.
+ */
+export async function pickCheckpointStart<C>(candidates: readonly C[], hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, reads: CheckpointReads<C>): Promise<{ candidate: C; entry: object } | undefined> {
+  if (candidates.length === 0) return undefined;
+  const agent = await checkpointAgent(hint, () => reads.first());
+  if (agent === null) return undefined;
+  for (let at = candidates.length - 1; at >= Math.max(0, candidates.length - MAX_CANDIDATES_TRIED); at--) {
+    const candidate = candidates[at]!;
+    const entry = await reads.entry(candidate);
+    if (!isCheckpointStart(entry, agent) || (reads.seqOf !== undefined && entry.seq !== reads.seqOf(candidate)) || !isEntryBefore(await reads.before(candidate), entry)) continue;
+    if (reads.copied(entry, candidates.slice(0, at))) continue;
+    return { candidate, entry };
+  }
+  return undefined;
+}
+
+/**
+ * The texts a load with `hint` reads, from a store that holds its entries as texts in order (the
+ * memory store): all of them when they total under `minSize` characters, else those from the
+ * checkpoint {@link pickCheckpointStart} picks, parsing only what it reads (kept in `parsed`).
+ * @param parse - parses an entry's text, returning undefined for one that does not parse.
+ * @param minSize - the size under which the texts are all read.
+ */
+export async function textsFromCheckpoint(texts: readonly string[], hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, parse: (text: string) => unknown, minSize = TAIL_MIN_SIZE): Promise<readonly TailLine[]> {
+  const lines: TailLine[] = texts.map((text, index) => ({ text, place: index + 1 }));
+  let length = 0;
+  for (const text of texts) length += text.length;
+  if (length < minSize) return lines;
+  const parsed = (line: TailLine): unknown => {
+    if (!('parsed' in line)) line.parsed = parse(line.text);
+    return line.parsed;
+  };
+  const candidates: number[] = [];
+  for (let index = 1; index < texts.length; index++) if (headOf(texts[index]!).includes(CHECKPOINT_KIND)) candidates.push(index);
+  const start = await pickCheckpointStart(candidates, hint, {
+    first: () => parsed(lines[0]!),
+    entry: (index) => parsed(lines[index]!),
+    before: (index) => parsed(lines[index - 1]!),
+    copied: (entry, earlier) => earlier.some((index) => headOf(texts[index]!).includes(idFieldOf(entry))),
+  });
+  return start === undefined ? lines : lines.slice(start.candidate);
+}
+
+/** The agent whose checkpoints a load may start at: `{ id: undefined }` is the main agent. */
+type CheckpointAgent = { id: string | undefined };
+
+/**
+ * The agent whose checkpoints count for `hint`: the one it names, else the agent of the first
+ * entry (`first()`, parsed); null when that cannot be told (a first entry that does not parse).
+ */
+async function checkpointAgent(hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, first: () => unknown): Promise<CheckpointAgent | null> {
+  if (hint.agentId !== undefined) return { id: hint.agentId };
+  const entry = await first();
+  if (!isRecord(entry)) return null;
+  const { agentId } = entry;
+  return agentId === undefined || typeof agentId === 'string' ? { id: agentId } : null;
+}
+
+/** The beginning of an entry's text, where the library writes its id and kind. */
+function headOf(text: string): string {
+  return text.length > KIND_WITHIN ? text.slice(0, KIND_WITHIN) : text;
+}
+
+/**
+ * The `"id":"…"` field of a checkpoint start as the library writes it: a copy of it stored earlier
+ * holds the same text at its beginning.
+ */
+export function idFieldOf(entry: { id?: unknown }): string {
+  return `"id":${JSON.stringify(entry.id)}`;
+}
+
+/** Whether `entry` (a parsed stored entry) is a checkpoint of `agent` with a `seq` past the first and a `parentId`. */
+function isCheckpointStart(entry: unknown, agent: CheckpointAgent): entry is { seq: number; parentId: string; id?: unknown } {
+  if (!isRecord(entry) || entry.kind !== 'checkpoint' || entry.agentId !== agent.id) return false;
+  const { seq, parentId } = entry;
+  return typeof seq === 'number' && Number.isInteger(seq) && seq > 1 && typeof parentId === 'string';
+}
+
+/** Whether `before` (the parsed entry stored right before `entry`) is the entry `entry` follows: `entry`'s seq is one more, its parentId `before`'s id. */
+function isEntryBefore(before: unknown, entry: { seq: number; parentId: string }): boolean {
+  return isRecord(before) && before.seq === entry.seq - 1 && before.id === entry.parentId;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
