@@ -40,6 +40,7 @@ export function isBlankText(block: ContentBlock): boolean {
 export function normalizeAssistantMessage(message: AssistantMessage, options: { takenIds?: Iterable<string> } = {}): NormalizedAssistantMessage {
   const refused: RefusedToolCall[] = [];
   const changes: string[] = [];
+  if (isKeptAsItIs(message, options.takenIds)) return { message, refused, changes };
   // Ids already used in the history (by the message this one continues after pause_turn, or by
   // any earlier one) count as taken: the API wants every id unique in a request.
   const taken: { has(id: string): boolean } = options.takenIds instanceof Set ? options.takenIds : new Set(options.takenIds ?? []);
@@ -93,6 +94,33 @@ export function normalizeAssistantMessage(message: AssistantMessage, options: { 
   }
   if (blank > 0) changes.unshift(`${blank} empty or whitespace-only text block${blank === 1 ? ' was' : 's were'} dropped`);
   return { message: changes.length === 0 && !trimmed ? message : { role: 'assistant', content }, refused, changes };
+}
+
+/** Past this many calls in one message, {@link isKeptAsItIs} leaves the message to the general path. */
+const MAX_CALLS_CHECKED_IN_PLACE = 32;
+
+/**
+ * Whether {@link normalizeAssistantMessage} would keep `message` as it is (the usual answer), told
+ * without copying anything: no blank text, every call with a valid id used nowhere before (in the
+ * message or in `takenIds`, when it is a Set), a name and an input within bounds, and no
+ * whitespace after the last text.
+ */
+function isKeptAsItIs(message: AssistantMessage, takenIds: Iterable<string> | undefined): boolean {
+  const content: unknown = message.content;
+  if (!Array.isArray(content) || (takenIds !== undefined && !(takenIds instanceof Set))) return false;
+  let calls = 0;
+  for (let index = 0; index < content.length; index++) {
+    const block = content[index] as ContentBlock;
+    if (isBlankText(block)) return false;
+    if (block.type !== 'tool_use') continue;
+    const { id, name, input } = block as ToolUseBlock;
+    if (typeof name !== 'string' || name === '' || typeof id !== 'string' || !TOOL_USE_ID.test(id) || takenIds?.has(id) === true) return false;
+    if (++calls > MAX_CALLS_CHECKED_IN_PLACE) return false;
+    for (let earlier = 0; earlier < index; earlier++) if ((content[earlier] as ToolUseBlock).type === 'tool_use' && (content[earlier] as ToolUseBlock).id === id) return false;
+    if (typeof input !== 'object' || input === null || Array.isArray(input) || jsonBoundsProblem(input, TOOL_INPUT_BOUNDS) !== undefined) return false;
+  }
+  const last = content[content.length - 1] as ContentBlock | undefined;
+  return !(last?.type === 'text' && /\s$/.test((last as TextBlock).text));
 }
 
 function freshId(base: string, taken: { has(id: string): boolean }): string {

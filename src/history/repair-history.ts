@@ -14,9 +14,21 @@ export interface RepairedHistory {
 const LOST_BEGINNING = '(The beginning of this conversation was lost; it continues from here.)';
 const LOST_RESULT = 'The result of this tool call was lost (the stored transcript was damaged). Do not assume it ran or did not run; check before repeating it.';
 
+function isBlock(block: unknown): block is ContentBlock {
+  return typeof block === 'object' && block !== null && typeof (block as { type?: unknown }).type === 'string';
+}
+
+/** A message's blocks: its own array when every element is a block (nothing copied), else those that are. */
 function blocksOf(message: Message): ContentBlock[] {
   if (typeof message.content === 'string') return message.content.trim() === '' ? [] : [{ type: 'text', text: message.content } as TextBlock];
-  return Array.isArray(message.content) ? message.content.filter((block) => typeof block === 'object' && block !== null && typeof block.type === 'string') : [];
+  const content: unknown = message.content;
+  if (!Array.isArray(content)) return [];
+  return content.every(isBlock) ? content : content.filter(isBlock);
+}
+
+/** Whether the user branch of {@link repairHistory} would change `block` (blank text, blank text in a result, an empty error result). */
+function userBlockNeedsRepair(block: ContentBlock): boolean {
+  return isBlankText(block) || resultWithoutBlankText(block) !== block || isEmptyErrorResult(block);
 }
 
 /**
@@ -50,6 +62,12 @@ export function repairHistory(input: readonly unknown[]): RepairedHistory {
       for (const change of normalized.changes) changes.push(`message ${index + 1}: ${change}`);
       if (normalized.message.content.length > 0) messages.push(normalized.message);
       else changes.push(`message ${index + 1} was dropped: it had no content`);
+      continue;
+    }
+    // The usual message needs nothing: kept as it is, with nothing copied (a loaded history of
+    // thousands of messages is repaired on every resume).
+    if (typeof message.content === 'string' ? blocks.length > 0 : blocks === message.content && blocks.length > 0 && !blocks.some(userBlockNeedsRepair)) {
+      messages.push(message);
       continue;
     }
     let kept = blocks.filter((block) => !isBlankText(block));
@@ -110,6 +128,10 @@ function pairResults(messages: Message[], changes: string[]): Message[] {
       repaired.push(message);
       continue;
     }
+    if (answersInOrder(previous, message)) {
+      repaired.push(message);
+      continue;
+    }
     const uses = previous?.role === 'assistant' ? previous.content.filter((block): block is ToolUseBlock => block.type === 'tool_use') : [];
     const blocks = blocksOf(message);
     const results = new Map<string, ToolResultBlock>();
@@ -140,4 +162,27 @@ function pairResults(messages: Message[], changes: string[]): Message[] {
   }
   // A history that ends with calls (the open batch) keeps them unanswered; the batch answers them.
   return repaired;
+}
+
+/**
+ * Whether {@link pairResults} keeps user message `message` as it is: its blocks (an array of
+ * blocks, not empty) answer each call of `previous` (the message before it, when the model's) in
+ * order and first, once each, and no other block is a result. Allocates nothing.
+ */
+function answersInOrder(previous: Message | undefined, message: Message): boolean {
+  const blocks: unknown = message.content;
+  if (!Array.isArray(blocks) || blocks.length === 0 || !blocks.every(isBlock)) return false;
+  let answered = 0;
+  if (previous?.role === 'assistant') {
+    for (const block of previous.content) {
+      if (block.type !== 'tool_use') continue;
+      const answer = blocks[answered];
+      const id = (block as ToolUseBlock).id;
+      // (The calls' ids are unique: every model message was normalized against the ones before.)
+      if (answer?.type !== 'tool_result' || (answer as ToolResultBlock).tool_use_id !== id) return false;
+      answered++;
+    }
+  }
+  for (let index = answered; index < blocks.length; index++) if (blocks[index]!.type === 'tool_result') return false;
+  return true;
 }

@@ -18,8 +18,13 @@ export function resultWithoutBlankText(block: ContentBlock): ContentBlock {
     return content.trim() === '' && content !== '' && result.is_error !== true ? { ...result, content: NO_OUTPUT } : block;
   }
   if (!Array.isArray(content)) return block;
-  const kept = (content as ToolResultContentBlock[]).filter((inner) => inner.type !== 'text' || (typeof inner.text === 'string' && inner.text.trim() !== ''));
-  if (kept.length === content.length) return block;
+  if ((content as ToolResultContentBlock[]).every(isKeptInner)) return block;
+  const kept = (content as ToolResultContentBlock[]).filter(isKeptInner);
   if (kept.length > 0) return { ...result, content: kept };
   return { ...result, content: result.is_error === true ? [] : NO_OUTPUT };
+}
+
+/** Whether a block of a result's content is kept: anything but blank text. */
+function isKeptInner(inner: ToolResultContentBlock): boolean {
+  return inner.type !== 'text' || (typeof inner.text === 'string' && inner.text.trim() !== '');
 }

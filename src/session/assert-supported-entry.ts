@@ -11,6 +11,16 @@ function malformedVersion(version: unknown): string | undefined {
 }
 
 /**
+ * Whether `value` passes {@link assertSupportedEntry}: an entry object with a `$schemaVersion` this
+ * build reads. For a loop over a whole transcript, which names an entry only when it fails.
+ */
+export function isSupportedEntry(value: unknown): value is SessionEntry {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const version = (value as { $schemaVersion?: unknown }).$schemaVersion;
+  return typeof version === 'number' && SUPPORTED_ENTRY_VERSIONS.includes(version);
+}
+
+/**
  * Checks that a stored transcript entry carries a `$schemaVersion` this build reads. A version
  * above the newest this build knows was written by a newer agent-harness; an entry without one,
  * or with one no agent-harness writes (a string, 0, 1.5), was edited by hand or written by a bug:

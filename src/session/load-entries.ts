@@ -1,4 +1,4 @@
-import { assertSupportedEntry } from './assert-supported-entry.js';
+import { assertSupportedEntry, isSupportedEntry } from './assert-supported-entry.js';
 import { placelessJson as placeless } from './entry-id-clash.js';
 import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
 import type { SessionEntry } from '../state/entries.js';
@@ -18,6 +18,11 @@ function loadedAt(entries: readonly SessionEntry[], seq: number): SessionEntry |
     else high = middle - 1;
   }
   return undefined;
+}
+
+/** An entry's kind as an error or a warning names it. */
+function kindOf(entry: SessionEntry): string {
+  return typeof entry.kind === 'string' ? entry.kind.slice(0, 40) : 'unknown kind';
 }
 
 /** A session's transcript as {@link loadTranscript} reads it. */
@@ -55,16 +60,16 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
   let revision = 0;
   let lastId: string | null = null;
   for await (const entry of storeEntries(store, sessionId, options)) {
-    assertSupportedEntry(entry, sessionId, `transcript entry ${entries.length + copies.length + 1} of session "${sessionId}"`);
+    // Named only when it fails: a long transcript would build a string per entry.
+    if (!isSupportedEntry(entry)) assertSupportedEntry(entry, sessionId, `transcript entry ${entries.length + copies.length + 1} of session "${sessionId}"`);
     const seq = entrySeq(entry, revision);
-    const kind = typeof entry.kind === 'string' ? entry.kind.slice(0, 40) : 'unknown kind';
     // Every entry is written with the id of the session it is appended to (a fork and a
     // subagent's sidechain too): another id means the line was copied from another session.
     const ownerId = (entry as { sessionId?: unknown }).sessionId;
     if (typeof ownerId === 'string' && ownerId !== sessionId) {
       throw new SessionStoreCorruptError({
         sessionId,
-        location: `transcript entry ${seq} (${kind})`,
+        location: `transcript entry ${seq} (${kindOf(entry)})`,
         problem: `${typeof entry.id === 'string' ? `(id ${JSON.stringify(entry.id.slice(0, 80))}) ` : ''}belongs to session ${JSON.stringify(ownerId.slice(0, 80))}: it (or the whole transcript) was copied from another session`,
         repair: `Remove the entries of the other session, or restore the session from a backup or a snapshot; to start a session from another one's history, resume that one and call agent.fork().`,
       });
@@ -72,12 +77,12 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
     if (seq <= revision) {
       const earlier = loadedAt(entries, seq);
       if (earlier !== undefined && JSON.stringify(earlier) === JSON.stringify(entry)) {
-        options.onWarning?.({ sessionId, seq, message: `Session "${sessionId}": transcript entry ${seq} (${kind}) is stored twice; the copy after entry ${revision} was skipped.` });
+        options.onWarning?.({ sessionId, seq, message: `Session "${sessionId}": transcript entry ${seq} (${kindOf(entry)}) is stored twice; the copy after entry ${revision} was skipped.` });
         continue;
       }
       throw new SessionStoreCorruptError({
         sessionId,
-        location: `transcript entry ${seq} (${kind})`,
+        location: `transcript entry ${seq} (${kindOf(entry)})`,
         problem: `is stored after entry ${revision}: entries are out of order, or an entry's seq was changed`,
         repair: 'The transcript was edited; put its lines back in the order of their seq numbers, or restore the session from a backup or a snapshot.',
       });
@@ -89,7 +94,7 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
     if (typeof parentId === 'string' && revision > 0 && seq === revision + 1 && lastId !== null && parentId !== lastId && !seqOfId.has(parentId)) {
       throw new SessionStoreCorruptError({
         sessionId,
-        location: `transcript entry ${seq} (${kind})`,
+        location: `transcript entry ${seq} (${kindOf(entry)})`,
         problem: `names ${JSON.stringify(parentId.slice(0, 80))} as the entry before it, which the session does not hold (entry ${revision} is ${JSON.stringify(lastId.slice(0, 80))}): it was copied from another session or edited`,
         repair: `Remove entry ${seq} if it does not belong to the session, or restore the session from a backup or a snapshot.`,
       });
@@ -100,14 +105,14 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
       if (placeless(earlier) !== placeless(entry)) {
         throw new SessionStoreCorruptError({
           sessionId,
-          location: `transcript entry ${seq} (${kind})`,
+          location: `transcript entry ${seq} (${kindOf(entry)})`,
           problem: `has the id ${JSON.stringify(entry.id)} of entry ${firstSeq} (${earlier.kind}) but other content: two entries cannot be told apart`,
           repair: `The transcript was edited or a store wrote a wrong entry; remove entry ${seq} (or restore the session from a backup or a snapshot).`,
         });
       }
       // The same entry again (a line copied with a new number, a row written twice): applying it
       // again would repeat a message or a call. The session's revision still counts it.
-      options.onWarning?.({ sessionId, seq, message: `Session "${sessionId}": transcript entry ${seq} (${kind}) is a copy of entry ${firstSeq} stored under a new number; the copy was skipped.` });
+      options.onWarning?.({ sessionId, seq, message: `Session "${sessionId}": transcript entry ${seq} (${kindOf(entry)}) is a copy of entry ${firstSeq} stored under a new number; the copy was skipped.` });
       copies.push(seq);
       revision = seq;
       lastId = entry.id;

@@ -144,7 +144,8 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       const hint = loadOptions?.fromCheckpoint;
       if (hint) {
         // Resuming: only the entries from the agent's last checkpoint on are parsed.
-        for (const line of await textsFromCheckpoint(stored, hint, parseEntryText)) yield checkedEntry(sessionId, line.parsed ?? JSON.parse(line.text), line.place);
+        const { start, entry } = await textsFromCheckpoint(stored, hint, parseEntryText);
+        for (let index = start; index < stored.length; index++) yield checkedEntry(sessionId, index === start && entry !== undefined ? entry : JSON.parse(stored[index]!), index + 1);
         return;
       }
       for (const [index, text] of stored.entries()) yield checkedEntry(sessionId, JSON.parse(text), index + 1);

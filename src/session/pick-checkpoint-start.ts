@@ -1,15 +1,5 @@
 import type { SessionLoadOptions } from './session-store.js';
 
-/** One stored entry's text, its place (a line number, an index) and, once parsed, its value. */
-export interface TailLine {
-  /** The entry's JSON, as stored. */
-  text: string;
-  /** Where it is stored: a file's line number, a store's position (for warnings). */
-  place: number;
-  /** The parsed value, when the store parsed it already (a checkpoint's or the entry before it). */
-  parsed?: unknown;
-}
-
 /**
  * Where the library writes an entry's `kind`: before its content, within the first characters of
  * its JSON (after the ids, the time, and the session's and agent's ids of up to 200 bytes each).
@@ -75,31 +65,42 @@ export async function pickCheckpointStart<C>(candidates: readonly C[], hint: Non
   return undefined;
 }
 
+/** Where a load of texts in order (the memory store) starts: {@link textsFromCheckpoint}. */
+export interface TextsStart {
+  /** The index of the first text to read: 0 for all of them. */
+  start: number;
+  /** The entry at `start`, parsed already (the checkpoint picked); undefined when it was not. */
+  entry?: object;
+}
+
 /**
- * The texts a load with `hint` reads, from a store that holds its entries as texts in order (the
- * memory store): all of them when they total under `minSize` characters, else those from the
- * checkpoint {@link pickCheckpointStart} picks, parsing only what it reads (kept in `parsed`).
+ * Where a load with `hint` starts in texts held in order (the memory store): at 0 (all of them)
+ * when they total under `minSize` characters or no checkpoint qualifies, else at the checkpoint
+ * {@link pickCheckpointStart} picks. Parses only what that reads; copies nothing.
  * @param parse - parses an entry's text, returning undefined for one that does not parse.
  * @param minSize - the size under which the texts are all read.
  */
-export async function textsFromCheckpoint(texts: readonly string[], hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, parse: (text: string) => unknown, minSize = TAIL_MIN_SIZE): Promise<readonly TailLine[]> {
-  const lines: TailLine[] = texts.map((text, index) => ({ text, place: index + 1 }));
+export async function textsFromCheckpoint(texts: readonly string[], hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, parse: (text: string) => unknown, minSize = TAIL_MIN_SIZE): Promise<TextsStart> {
   let length = 0;
   for (const text of texts) length += text.length;
-  if (length < minSize) return lines;
-  const parsed = (line: TailLine): unknown => {
-    if (!('parsed' in line)) line.parsed = parse(line.text);
-    return line.parsed;
+  if (length < minSize) return { start: 0 };
+  const parsedAt = new Map<number, unknown>();
+  const parsed = (index: number): unknown => {
+    if (!parsedAt.has(index)) parsedAt.set(index, parse(texts[index]!));
+    return parsedAt.get(index);
   };
   const candidates: number[] = [];
-  for (let index = 1; index < texts.length; index++) if (headOf(texts[index]!).includes(CHECKPOINT_KIND)) candidates.push(index);
+  for (let index = 1; index < texts.length; index++) if (holdsNearStart(texts[index]!, CHECKPOINT_KIND)) candidates.push(index);
   const start = await pickCheckpointStart(candidates, hint, {
-    first: () => parsed(lines[0]!),
-    entry: (index) => parsed(lines[index]!),
-    before: (index) => parsed(lines[index - 1]!),
-    copied: (entry, earlier) => earlier.some((index) => headOf(texts[index]!).includes(idFieldOf(entry))),
+    first: () => parsed(0),
+    entry: (index) => parsed(index),
+    before: (index) => parsed(index - 1),
+    copied: (entry, earlier) => {
+      const field = idFieldOf(entry);
+      return earlier.some((index) => holdsNearStart(texts[index]!, field));
+    },
   });
-  return start === undefined ? lines : lines.slice(start.candidate);
+  return start === undefined ? { start: 0 } : { start: start.candidate, entry: start.entry };
 }
 
 /** The agent whose checkpoints a load may start at: `{ id: undefined }` is the main agent. */
@@ -117,9 +118,12 @@ async function checkpointAgent(hint: NonNullable<SessionLoadOptions['fromCheckpo
   return agentId === undefined || typeof agentId === 'string' ? { id: agentId } : null;
 }
 
-/** The beginning of an entry's text, where the library writes its id and kind. */
-function headOf(text: string): string {
-  return text.length > KIND_WITHIN ? text.slice(0, KIND_WITHIN) : text;
+/**
+ * Whether `needle` is within the first {@link KIND_WITHIN} characters of `text` (where the library
+ * writes an entry's id and kind), searched backwards from there: nothing past them is read or copied.
+ */
+function holdsNearStart(text: string, needle: string): boolean {
+  return KIND_WITHIN >= needle.length && text.lastIndexOf(needle, KIND_WITHIN - needle.length) !== -1;
 }
 
 /**

@@ -230,8 +230,10 @@ function openBatchFor(state: SessionState, message: AssistantMessage, mcpTools: 
     delete state.openBatch;
     return;
   }
-  const known = new Map((state.openBatch?.calls ?? []).map((call) => [call.toolUseId, call]));
-  const calls = uses.map((block): BatchCall => known.get(block.id) ?? newCall(block, mcpTools));
+  // A new answer (after a user message) has no batch yet: no calls to look up, and none to index.
+  const open = state.openBatch?.calls;
+  const known = open === undefined || open.length === 0 ? undefined : new Map(open.map((call) => [call.toolUseId, call]));
+  const calls = uses.map((block): BatchCall => known?.get(block.id) ?? newCall(block, mcpTools));
   state.openBatch = { calls };
 }
 

@@ -65,7 +65,9 @@ export function foldEntries(entries: Iterable<SessionEntry>, options: FoldEntrie
       }
       checkEntry(entry);
       if (entry.kind === 'message' && entry.message.role === 'assistant') batchOpenedByVersion1 = entry.$schemaVersion === 1;
-      for (const draft of upgradeEntry(state, entry)) state = applyEntryUnchecked(state, draft);
+      const allowed = version1Allow(state, entry);
+      state = applyEntryUnchecked(state, entry);
+      if (allowed !== undefined) state = applyEntryUnchecked(state, allowed);
     } catch (error) {
       // A well-typed entry never throws: this one was altered (edited by hand, written by a bug).
       const problem = SnapshotInvalidError.isInstance(error) ? `${error.path}: ${error.problem}` : describeThrown(error);
@@ -102,12 +104,15 @@ function markVersion1CallsAllowed(state: SessionState): void {
   }
 }
 
-/** A version 1 resolved approval also allowed the call (version 2 records `call-allowed`). */
-function upgradeEntry(state: SessionState, entry: SessionEntry): Array<SessionEntry | EntryDraft> {
-  if (entry.$schemaVersion !== 1 || entry.kind !== 'approval-resolved' || entry.decision.behavior !== 'allow') return [entry];
+/**
+ * A version 1 resolved approval also allowed the call (version 2 records `call-allowed`): the
+ * entry to apply after it, or undefined (for every other entry). Read before `entry` is applied.
+ */
+function version1Allow(state: SessionState, entry: SessionEntry): EntryDraft | undefined {
+  if (entry.$schemaVersion !== 1 || entry.kind !== 'approval-resolved' || entry.decision.behavior !== 'allow') return undefined;
   const call = state.openBatch?.calls.find((candidate) => candidate.toolUseId === entry.toolUseId);
-  if (call?.state !== 'deferred') return [entry];
-  return [entry, { kind: 'call-allowed', toolUseId: entry.toolUseId, input: entry.input ?? call.approval?.input }];
+  if (call?.state !== 'deferred') return undefined;
+  return { kind: 'call-allowed', toolUseId: entry.toolUseId, input: entry.input ?? call.approval?.input };
 }
 
 /**

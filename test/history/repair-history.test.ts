@@ -53,6 +53,12 @@ describe('repairHistory', () => {
     expect(repaired.changes).toEqual([]);
   });
 
+  it('drops a user message with no blocks, or with nothing but what is no block, saying which', () => {
+    const repaired = repairHistory([user(text('hi')), assistant(text('ok')), user(), assistant(text('and')), user(null, 42), assistant(text('done'))]);
+    expect(repaired.changes.slice(0, 2)).toEqual(['message 3 was dropped: it had no content', 'message 5 was dropped: it had no content']);
+    expect(repaired.messages).toEqual([user(text('hi')), assistant(text('ok'), text('and'), text('done'))]);
+  });
+
   it('never throws on junk, and drops what is not a message', () => {
     const repaired = repairHistory([null, 42, 'x', { role: 'system', content: 'no' }, { role: 'user' }, user(text('hi'))]);
     expect(repaired.messages).toEqual([user(text('hi'))]);
@@ -65,6 +71,11 @@ describe('repairHistory', () => {
       fc.constantFrom('a', 'b', 'c').map(use),
       fc.constantFrom('a', 'b', 'c', 'x').map(result),
       fc.constant({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } }),
+      // Damage a loaded history can hold: an error result with no content, blank text inside a
+      // result, something that is no block.
+      fc.constantFrom('a', 'b').map((id) => ({ type: 'tool_result', tool_use_id: id, content: '', is_error: true })),
+      fc.constantFrom('a', 'b').map((id) => ({ type: 'tool_result', tool_use_id: id, content: [text(' '), text('ok')] })),
+      fc.constant(null),
     );
     const message = fc.record({ role: fc.constantFrom('user', 'assistant'), content: fc.oneof(fc.array(block, { maxLength: 5 }), fc.constantFrom('text', '', '  ')) });
     fc.assert(
@@ -73,11 +84,38 @@ describe('repairHistory', () => {
         if (repaired.messages.length === 0) return;
         // Tool results may only follow calls: a history of results alone repairs to nothing valid to send.
         const request = asRequest(repaired.messages);
+        // No blank text in what the user side says, inside a tool result neither (the API refuses it).
+        const texts = JSON.stringify(repaired.messages.filter((message) => message.role === 'user')).match(/"text":"[^"]*"/g) ?? [];
+        for (const found of texts) expect(found.slice(8, -1).trim()).not.toBe('');
         expect(validateMessagesRequest(request)).toBeUndefined();
-        // Repairing again changes nothing.
-        expect(repairHistory(repaired.messages).changes).toEqual([]);
+        // Repairing again changes nothing, and gives the same messages.
+        const again = repairHistory(repaired.messages);
+        expect(again.changes).toEqual([]);
+        expect(again.messages).toEqual(repaired.messages);
       }),
-      { numRuns: 500, seed: 20261201 },
+      { numRuns: 1500, seed: 20261201 },
+    );
+  });
+
+  it('property: a valid history (calls answered in order, first) comes back as it is, with no changes', () => {
+    // Valid histories in many shapes: each turn's calls (0–3, fresh ids) answered first and in
+    // order, with text before or after; the last model message may leave its calls open.
+    let next = 0;
+    const turn = fc.record({ calls: fc.integer({ min: 0, max: 3 }), said: fc.boolean(), after: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(turn, { minLength: 1, maxLength: 8 }), fc.boolean(), (turns, openAtEnd) => {
+        const messages: Message[] = [user(text('start'))];
+        for (const [index, { calls, said, after }] of turns.entries()) {
+          const ids = Array.from({ length: calls }, () => `toolu_${++next}`);
+          messages.push(assistant(...(said || calls === 0 ? [text('working')] : []), ...ids.map(use)));
+          if (openAtEnd && index === turns.length - 1 && calls > 0) break;
+          messages.push(user(...ids.map(result), ...(after || calls === 0 ? [text('go on')] : [])));
+        }
+        const repaired = repairHistory(messages);
+        expect(repaired.changes).toEqual([]);
+        expect(repaired.messages).toEqual(messages);
+      }),
+      { numRuns: 300, seed: 20261206 },
     );
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SessionStoreCorruptError, UnsupportedSchemaVersionError } from 'agent-harness';
-import { assertSupportedEntry } from '../../src/session/assert-supported-entry.js';
+import { assertSupportedEntry, isSupportedEntry } from '../../src/session/assert-supported-entry.js';
 
 const where = 'transcript entry 3 of session "s"';
 const caught = (value: object): unknown => {
@@ -40,5 +40,20 @@ describe('assertSupportedEntry', () => {
     expect(message).toMatch(problem);
     expect(message).toMatch(/Upgrading agent-harness would not read it/);
     expect((error as SessionStoreCorruptError).sessionId).toBe('s');
+  });
+
+  it.each([
+    ['version 1', { $schemaVersion: 1 }],
+    ['version 2', { $schemaVersion: 2 }],
+    ['version 3', { $schemaVersion: 3 }],
+    ['no version', {}],
+    ['a string version', { $schemaVersion: '2' }],
+    ['a fraction', { $schemaVersion: 1.5 }],
+    ['null', null],
+    ['an array', [{ $schemaVersion: 2 }]],
+    ['a number', 2],
+    ['a string', '{"$schemaVersion":2}'],
+  ])('isSupportedEntry (the check a transcript load makes before naming the entry) agrees with it on %s', (_name, value) => {
+    expect(isSupportedEntry(value)).toBe(caught(value as object) === undefined);
   });
 });
