@@ -16,6 +16,11 @@ function isServerResult(block: ContentBlock): boolean {
   return block.type !== 'tool_result' && block.type.endsWith('_tool_result');
 }
 
+/** Whether {@link repairAssistantBlocks} looks at `block`: thinking, a server tool's call or result. */
+function isLookedAt(block: ContentBlock): boolean {
+  return block.type === 'thinking' || block.type === 'redacted_thinking' || SERVER_CALLS.has(block.type) || isServerResult(block);
+}
+
 /**
  * Makes a stored model message safe to send again, for what a new answer never holds but a
  * transcript written by a crashed or older process may: a thinking block without its signature
@@ -26,6 +31,8 @@ function isServerResult(block: ContentBlock): boolean {
  * answers when the turn continues. Pure.
  */
 export function repairAssistantBlocks(content: ContentBlock[]): RepairedAssistantBlocks {
+  // The usual message holds none of the blocks looked at: nothing to index or copy.
+  if (!content.some(isLookedAt)) return { content, changes: [] };
   const called = new Set<string>();
   const answered = new Set<string>();
   for (const block of content) {

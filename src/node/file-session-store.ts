@@ -17,7 +17,8 @@ import { fileSessionLeases } from './session-file/file-session-leases.js';
 import { readLeaseFile, writeLeaseFile } from './session-file/lease-file.js';
 import { takeSessionLock, withOperationLock } from './session-file/operation-lock.js';
 import { accepts, checkOptions, isBoolean, isFunction, isNonEmptyString, required, type OptionsSpec } from '../options/index.js';
-import { readSessionFile } from './session-file/read-session-file.js';
+import { readSessionFileBatches } from './session-file/read-session-file.js';
+import { batchedEntries } from '../session/entry-batches.js';
 import { SessionFileWriter } from './session-file/session-file-writer.js';
 import { sessionFileTarget } from './session-file/session-file-target.js';
 import { SESSION_FILE_EXTENSION, sessionIdProblem } from './session-file/session-id.js';
@@ -243,12 +244,14 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       });
     },
 
-    async *load(sessionId, loadOptions) {
-      const { file } = targetOf(sessionId);
-      // Appends this store has queued for the session land first.
-      await tails.get(sessionId);
-      const fromCheckpoint = loadOptions?.fromCheckpoint;
-      yield* readSessionFile({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning, ...(fromCheckpoint ? { fromCheckpoint } : {}) });
+    load(sessionId, loadOptions) {
+      return batchedEntries(async function* () {
+        const { file } = targetOf(sessionId);
+        // Appends this store has queued for the session land first.
+        await tails.get(sessionId);
+        const fromCheckpoint = loadOptions?.fromCheckpoint;
+        yield* readSessionFileBatches({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning, ...(fromCheckpoint ? { fromCheckpoint } : {}) });
+      });
     },
 
     list,
@@ -286,7 +289,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         await tails.get(sessionId);
         const fold = async () => {
           let pending = foldPendingApprovals(undefined, []);
-          for await (const entry of readSessionFile({ file: targetOf(sessionId).file, sessionId, onWarning: options.onWarning })) pending = foldPendingApprovals(pending, [entry]);
+          for await (const batch of readSessionFileBatches({ file: targetOf(sessionId).file, sessionId, onWarning: options.onWarning })) pending = foldPendingApprovals(pending, batch);
           return pending;
         };
         // A name that opens another session's transcript (a link) is listed under that one's name only.

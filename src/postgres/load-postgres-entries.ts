@@ -1,4 +1,4 @@
-import { assertSupportedEntry } from '../session/assert-supported-entry.js';
+import { assertSupportedEntry, isSupportedEntry } from '../session/assert-supported-entry.js';
 import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
@@ -71,7 +71,8 @@ export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions):
         onWarning?.({ sessionId, seq, message: `Skipped entry ${seq} of ${where}: it is not a transcript entry (a JSON object).` });
         continue;
       }
-      assertSupportedEntry(value, sessionId, `transcript entry ${seq} of ${where}`);
+      // Named in a string only when it fails (a transcript has thousands of rows).
+      if (!isSupportedEntry(value)) assertSupportedEntry(value, sessionId, `transcript entry ${seq} of ${where}`);
       yield withStoredSeq(value, seq, sessionId, where, onWarning);
     }
   }

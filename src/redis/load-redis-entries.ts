@@ -1,4 +1,4 @@
-import { assertSupportedEntry } from '../session/assert-supported-entry.js';
+import { assertSupportedEntry, isSupportedEntry } from '../session/assert-supported-entry.js';
 import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
@@ -74,7 +74,8 @@ export async function* loadRedisEntries(options: LoadRedisEntriesOptions): Async
       onWarning?.({ sessionId, seq, message: `Skipped entry ${seq} of ${where}: it is not a transcript entry (a JSON object).` });
       return undefined;
     }
-    assertSupportedEntry(parsed, sessionId, `transcript entry ${seq} of ${where}`);
+    // Named in a string only when it fails (a transcript has thousands of elements).
+    if (!isSupportedEntry(parsed)) assertSupportedEntry(parsed, sessionId, `transcript entry ${seq} of ${where}`);
     return withStoredSeq(parsed, seq, sessionId, where, onWarning);
   };
   // Resuming: from the agent's last checkpoint on, found through the session's checkpoints list.

@@ -4,6 +4,7 @@ import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.
 import type { SessionEntry } from '../state/entries.js';
 import { entrySeq } from '../state/entry-seq.js';
 import { storeEntries } from './store-entries.js';
+import { entryBatchesOf } from './entry-batches.js';
 import type { SessionLoadOptions, SessionStore } from './session-store.js';
 
 /** The loaded entry numbered `seq`, found by halving (loaded entries are in increasing order). */
@@ -59,7 +60,8 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
   const copies: number[] = [];
   let revision = 0;
   let lastId: string | null = null;
-  for await (const entry of storeEntries(store, sessionId, options)) {
+  /** Takes one entry, in order. */
+  const take = (entry: SessionEntry): void => {
     // Named only when it fails: a long transcript would build a string per entry.
     if (!isSupportedEntry(entry)) assertSupportedEntry(entry, sessionId, `transcript entry ${entries.length + copies.length + 1} of session "${sessionId}"`);
     const seq = entrySeq(entry, revision);
@@ -78,7 +80,7 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
       const earlier = loadedAt(entries, seq);
       if (earlier !== undefined && JSON.stringify(earlier) === JSON.stringify(entry)) {
         options.onWarning?.({ sessionId, seq, message: `Session "${sessionId}": transcript entry ${seq} (${kindOf(entry)}) is stored twice; the copy after entry ${revision} was skipped.` });
-        continue;
+        return;
       }
       throw new SessionStoreCorruptError({
         sessionId,
@@ -116,13 +118,21 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
       copies.push(seq);
       revision = seq;
       lastId = entry.id;
-      continue;
+      return;
     }
     if (typeof entry.id === 'string') seqOfId.set(entry.id, seq);
     revision = seq;
     lastId = typeof entry.id === 'string' ? entry.id : null;
     if (entry.seq !== revision) entry.seq = revision;
     entries.push(entry);
+  };
+  const loaded = storeEntries(store, sessionId, options);
+  // A library store hands its entries over in arrays: one step of the loop per array, not per entry.
+  const batches = entryBatchesOf(loaded);
+  if (batches !== undefined) {
+    for await (const batch of batches) for (const entry of batch) take(entry);
+  } else {
+    for await (const entry of loaded) take(entry);
   }
   return { entries, revision, lastId, copies };
 }

@@ -1,8 +1,9 @@
 import { SessionConflictError } from '../errors/session-conflict-error.js';
-import { assertSupportedEntry } from './assert-supported-entry.js';
+import { assertSupportedEntry, isSupportedEntry } from './assert-supported-entry.js';
 import { assertSessionId } from './assert-session-id.js';
 import { checkAppend } from './check-append.js';
 import { textsFromCheckpoint } from './pick-checkpoint-start.js';
+import { batchedEntries, entriesInBatches } from './entry-batches.js';
 import { parseEntryText } from './parse-entry-text.js';
 import { compareSessionIds } from './compare-session-ids.js';
 import { isReplay } from './is-replay.js';
@@ -29,7 +30,8 @@ const toJson = (entry: SessionEntry): string => JSON.stringify(entry);
 
 /** A stored entry as read back, checked to be one this build reads. */
 function checkedEntry(sessionId: string, entry: unknown, place: number): SessionEntry {
-  assertSupportedEntry(entry, sessionId, `transcript entry ${place} of session "${sessionId}"`);
+  // Named in a string only when it fails: a load reads thousands.
+  if (!isSupportedEntry(entry)) assertSupportedEntry(entry, sessionId, `transcript entry ${place} of session "${sessionId}"`);
   return entry;
 }
 
@@ -137,20 +139,21 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       }
     },
 
-    async *load(sessionId, loadOptions) {
-      assertSessionId(sessionId);
-      // What was stored when loading began; appends made while iterating are not seen.
-      const stored = sessions.get(sessionId)?.texts.slice() ?? [];
-      const hint = loadOptions?.fromCheckpoint;
-      if (hint) {
+    load(sessionId, loadOptions) {
+      return batchedEntries(async function* () {
+        assertSessionId(sessionId);
+        // What was stored when loading began; appends made while iterating are not seen.
+        const stored = sessions.get(sessionId)?.texts.slice() ?? [];
+        const hint = loadOptions?.fromCheckpoint;
         // Resuming: only the entries from the agent's last checkpoint on are parsed.
-        const { start, entry } = await textsFromCheckpoint(stored, hint, parseEntryText);
-        for (let index = start; index < stored.length; index++) yield checkedEntry(sessionId, index === start && entry !== undefined ? entry : JSON.parse(stored[index]!), index + 1);
-        return;
-      }
-      for (const [index, text] of stored.entries()) yield checkedEntry(sessionId, JSON.parse(text), index + 1);
+        const { start, entry } = hint ? await textsFromCheckpoint(stored, hint, parseEntryText) : { start: 0, entry: undefined };
+        yield* entriesInBatches(stored.length - start, (offset) => {
+          const index = start + offset;
+          // The checkpoint started at was parsed already.
+          return checkedEntry(sessionId, offset === 0 && entry !== undefined ? entry : JSON.parse(stored[index]!), index + 1);
+        });
+      });
     },
-
     async list() {
       return [...sessions.keys()];
     },

@@ -31,4 +31,10 @@ describe('repairAssistantBlocks', () => {
     const content = blocks({ type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} });
     expect(repairAssistantBlocks(content)).toEqual({ content, changes: [] });
   });
+
+  it('drops a server result alone in a message (no call anywhere before it)', () => {
+    const repaired = repairAssistantBlocks(blocks(text, answer('srvtoolu_1'), answer('mcptoolu_1', 'mcp_tool_result')));
+    expect(repaired.content).toEqual([text]);
+    expect(repaired.changes).toEqual(['2 server tool result(s) that answered no call before them were dropped']);
+  });
 });

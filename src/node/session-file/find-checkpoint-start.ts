@@ -75,21 +75,40 @@ async function readBytes(handle: FileHandle, place: LinePlace): Promise<Buffer> 
 export async function scanLines(handle: FileHandle, size: number, chunkBytes = SCAN_CHUNK_BYTES): Promise<TranscriptScan> {
   const scan: TranscriptScan = { first: undefined, candidates: [] };
   const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size)));
-  let previous: LinePlace | undefined;
+  // The last non-empty line (its start is -1 before there is one): an object only for a candidate's.
+  let previousStart = -1;
+  let previousEnd = 0;
+  let previousLine = 0;
   let lineStart = 0;
   let line = 1;
   /** The first bytes of the current line read with earlier chunks (up to KIND_WITHIN). */
   let head: Buffer | undefined;
   /** The last chunk ended with `\r`: a `\n` starting this one is part of that break. */
   let afterCr = false;
+  /** Where the chunk holds the word next, at or after the line being ended (undefined: not looked for in this chunk). */
+  let hit: number | undefined;
+  /** Whether the first KIND_WITHIN bytes of the line ending at `end` hold the word. */
+  const holdsCheckpoint = (end: number, chunk: Buffer, chunkStart: number): boolean => {
+    // A line begun in an earlier chunk: its kept first bytes and this chunk's.
+    if (head !== undefined || lineStart < chunkStart) return headOf({ start: lineStart, end, line }, chunk, chunkStart, head).includes(CHECKPOINT);
+    // A line within the chunk: one search of the chunk serves every line up to the word (most
+    // lines hold none), so no line makes a view of its bytes.
+    const from = lineStart - chunkStart;
+    if (hit === undefined || (hit !== -1 && hit < from)) hit = chunk.indexOf(CHECKPOINT, from);
+    return hit !== -1 && hit + CHECKPOINT.length <= Math.min(end - chunkStart, from + KIND_WITHIN);
+  };
   const endLine = (end: number, chunk: Buffer, chunkStart: number) => {
-    const place: LinePlace = { start: lineStart, end, line };
-    if (line === 1) scan.first = place;
-    else if (previous !== undefined && end > lineStart) {
-      const lineHead = headOf(place, chunk, chunkStart, head);
-      if (lineHead.includes(CHECKPOINT)) scan.candidates.push({ place, previous, head: Buffer.from(lineHead) });
+    if (line === 1) scan.first = { start: lineStart, end, line };
+    else if (previousStart !== -1 && end > lineStart && holdsCheckpoint(end, chunk, chunkStart)) {
+      const place: LinePlace = { start: lineStart, end, line };
+      const previous: LinePlace = { start: previousStart, end: previousEnd, line: previousLine };
+      scan.candidates.push({ place, previous, head: Buffer.from(headOf(place, chunk, chunkStart, head)) });
     }
-    if (end > lineStart) previous = place;
+    if (end > lineStart) {
+      previousStart = lineStart;
+      previousEnd = end;
+      previousLine = line;
+    }
     head = undefined;
     line += 1;
   };
@@ -98,6 +117,7 @@ export async function scanLines(handle: FileHandle, size: number, chunkBytes = S
     if (bytesRead === 0) break;
     const chunk = buffer.subarray(0, bytesRead);
     const chunkStart = position;
+    hit = undefined;
     position += bytesRead;
     let at = 0;
     if (afterCr) {

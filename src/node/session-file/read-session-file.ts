@@ -1,7 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { FILE_LINE_CHUNK_BYTES, fileLines } from './file-lines.js';
-import { assertSupportedEntry } from '../../session/assert-supported-entry.js';
+import { assertSupportedEntry, isSupportedEntry } from '../../session/assert-supported-entry.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
 import type { SessionEntry } from '../../state/entries.js';
@@ -21,8 +21,6 @@ export interface ReadSessionFileOptions {
   fromCheckpoint?: SessionLoadOptions['fromCheckpoint'];
 }
 
-type Parsed = { entry: object } | { problem: string };
-
 const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 
 /** Whether the byte at `position` is a newline (false when the file no longer reaches it). */
@@ -32,15 +30,16 @@ async function newlineAt(handle: FileHandle, position: number): Promise<boolean>
   return bytesRead === 1 && byte[0] === 0x0a;
 }
 
-function parseLine(text: string): Parsed {
+/** A line's entry (any JSON object), or what is wrong with it (a string). */
+function parseLine(text: string): object | string {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return { problem: 'is not valid JSON' };
+    return 'is not valid JSON';
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: 'is not a transcript entry (a JSON object)' };
-  return { entry: value };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'is not a transcript entry (a JSON object)';
+  return value;
 }
 
 /**
@@ -55,6 +54,15 @@ function parseLine(text: string): Parsed {
  * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGenerator<SessionEntry> {
+  for await (const batch of readSessionFileBatches(options)) for (const entry of batch) yield entry;
+}
+
+/**
+ * {@link readSessionFile}'s entries in arrays (none empty), one per read of the file at most: a
+ * warning or an error comes after the array of the entries before it, so a reader of the arrays
+ * sees them in the order a reader of single entries does.
+ */
+export async function* readSessionFileBatches(options: ReadSessionFileOptions): AsyncGenerator<SessionEntry[]> {
   const { file, sessionId, onWarning, fromCheckpoint } = options;
   await assertOwnSessionFile(file, sessionId);
   let handle;
@@ -74,35 +82,44 @@ export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGe
     if (size === 0) return;
     const warn = (line: number, message: string) => onWarning?.({ sessionId, line, message });
     const skipped = (line: number, problem: string) => warn(line, `Skipped line ${line} of ${file}: it ${problem}.`);
-    const checked = (entry: object, line: number): SessionEntry => {
-      assertSupportedEntry(entry, sessionId, `the transcript entry on line ${line} of ${file}`);
-      return entry;
-    };
+    // Named in a string only when it fails (a transcript has thousands of lines).
+    const refuse = (entry: object, line: number) => assertSupportedEntry(entry, sessionId, `the transcript entry on line ${line} of ${file}`);
 
     // Resuming a long transcript: from the agent's last checkpoint on (see findCheckpointStart).
     const start = fromCheckpoint && size >= TAIL_MIN_SIZE ? await findCheckpointStart(handle, size, fromCheckpoint) : undefined;
     // One line of lookahead tells which line is the last.
     let pending: string | undefined;
     let lineNumber = start ? start.place.line - 1 : 0;
+    let entries: SessionEntry[] = [];
     for await (const batch of fileLines(handle, size, FILE_LINE_CHUNK_BYTES, start?.place.start ?? 0)) {
       for (const text of batch) {
         if (pending !== undefined && pending.trim().length > 0) {
           // The checkpoint started at was parsed already (it holds a whole state: parsed once).
-          const parsed = start && lineNumber === start.place.line ? { entry: start.entry } : parseLine(pending);
-          if ('problem' in parsed) skipped(lineNumber, parsed.problem);
-          else yield checked(parsed.entry, lineNumber);
+          const parsed = start && lineNumber === start.place.line ? start.entry : parseLine(pending);
+          if (typeof parsed === 'string' || !isSupportedEntry(parsed)) {
+            // What came before is handed over first, then the warning or the error.
+            if (entries.length > 0) yield entries;
+            entries = [];
+            if (typeof parsed === 'string') skipped(lineNumber, parsed);
+            else refuse(parsed, lineNumber);
+          } else entries.push(parsed);
         }
         // A byte order mark (a file saved by an editor) is not part of the first entry.
         pending = lineNumber === 0 && text.startsWith('\uFEFF') ? text.slice(1) : text;
         lineNumber += 1;
       }
+      if (entries.length > 0) yield entries;
+      entries = [];
     }
     if (pending !== undefined && pending.trim().length > 0) {
       const parsed = parseLine(pending);
-      if (!('problem' in parsed)) yield checked(parsed.entry, lineNumber);
+      if (typeof parsed !== 'string') {
+        if (!isSupportedEntry(parsed)) refuse(parsed, lineNumber);
+        yield [parsed as SessionEntry];
+      }
       // Its last byte is read only now: a last line that does not parse is rare.
-      else if (await newlineAt(handle, size - 1)) skipped(lineNumber, parsed.problem);
-      else warn(lineNumber, `Skipped the last line (${lineNumber}) of ${file}: it was cut short (no newline at the end and ${parsed.problem}), most likely by a crash during a write.`);
+      else if (await newlineAt(handle, size - 1)) skipped(lineNumber, parsed);
+      else warn(lineNumber, `Skipped the last line (${lineNumber}) of ${file}: it was cut short (no newline at the end and ${parsed}), most likely by a crash during a write.`);
     }
   } finally {
     // Also when the reader stopped early (close waits for a pending read).

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { entrySeq } from '../../state/entry-seq.js';
 import type { SessionEntry } from '../../state/entries.js';
 import { clashesWith, type EntryIdClash } from '../../session/entry-id-clash.js';
-import { readSessionFile } from './read-session-file.js';
+import { readSessionFile, readSessionFileBatches } from './read-session-file.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
 
@@ -86,10 +86,12 @@ export class SessionFileWriter {
     let revision = 0;
     let lastId: unknown;
     const ids = new Map<string, number>();
-    for await (const entry of readSessionFile({ file: this.options.file, sessionId: this.options.sessionId })) {
-      revision = entrySeq(entry, revision);
-      lastId = entry.id;
-      if (typeof entry.id === 'string' && !ids.has(entry.id)) ids.set(entry.id, revision);
+    for await (const batch of readSessionFileBatches({ file: this.options.file, sessionId: this.options.sessionId })) {
+      for (const entry of batch) {
+        revision = entrySeq(entry, revision);
+        lastId = entry.id;
+        if (typeof entry.id === 'string' && !ids.has(entry.id)) ids.set(entry.id, revision);
+      }
     }
     this.revision = revision;
     this.ids = ids;

@@ -35,12 +35,24 @@ function reference(bytes: Buffer): string[] {
   return lines;
 }
 
-const piece = fc.constantFrom('a', 'é', '€', '😀', '\n', '\r', '\r\n', '"checkpoint"', '{"kind":"checkpoint"}', '"kind":"check', 'point"', ' ', 'x'.repeat(KIND_WITHIN - 5));
+const piece = fc.constantFrom(
+  'a', 'é', '€', '😀', '\n', '\r', '\r\n', '"checkpoint"', '{"kind":"checkpoint"}', '"kind":"check', 'point"', ' ', 'x'.repeat(KIND_WITHIN - 5),
+  // Whole lines after long runs: lines that begin and end within one read, after reads with none.
+  '\n{"kind":"checkpoint"}\n', 'x'.repeat(200),
+);
 
 describe('scanLines', () => {
+  it('finds a line within one read after reads in which no line held the word', async () => {
+    const bytes = Buffer.from(`a\nb\n${'x'.repeat(60)}\n{"kind":"checkpoint"}\n`);
+    await withFile(bytes, async (handle) => {
+      // Reads of 30 bytes: "b" is looked at in the first, the word's line lies within the third.
+      expect((await scanLines(handle, bytes.length, 30)).candidates.map((candidate) => candidate.place.line)).toEqual([4]);
+    });
+  });
+
   it('splits and numbers lines as fileLines does, wherever a chunk ends, and finds the lines whose beginning holds "kind":"checkpoint"', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(piece, { maxLength: 40 }), fc.integer({ min: 1, max: 24 }), async (pieces, chunkBytes) => {
+      fc.asyncProperty(fc.array(piece, { maxLength: 40 }), fc.oneof(fc.integer({ min: 1, max: 24 }), fc.integer({ min: 25, max: 300 }), fc.integer({ min: 1000, max: 5000 })), async (pieces, chunkBytes) => {
         const bytes = Buffer.from(pieces.join(''), 'utf8');
         const lines = reference(bytes);
         await withFile(bytes, async (handle) => {
@@ -69,7 +81,7 @@ describe('scanLines', () => {
           }
         });
       }),
-      { numRuns: 300 },
+      { numRuns: 600 },
     );
   });
 });
