@@ -8,7 +8,9 @@
 // file store and the memory store, and to PostgreSQL and Redis when they answer
 // (`AGENT_HARNESS_PG_URL`, `AGENT_HARNESS_REDIS_URL`, else the loopback defaults the tests use; a
 // schema and a key prefix of its own, dropped at the end); the control is the same session with
-// compaction off too (its only checkpoint is its first entry). Info rows: the issue sets no goal on them.
+// compaction off too (its only checkpoint is its first entry), and a third session of `SMALL_TURNS`
+// turns of a 300-character read, never compacted: thousands of small entries, where a resume costs
+// per entry (reading, checking, folding) more than per byte. Info rows: the issue sets no goal on them.
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,6 +22,10 @@ import { renderTable } from './lib/table.mjs';
 
 const started = performance.now();
 const TURNS = fullRun ? 800 : 400;
+// The third session: many small turns (a 300-character read each), never compacted, where the
+// cost is per entry rather than per byte.
+const SMALL_TURNS = fullRun ? 4000 : 2000;
+const SMALL_CHARS = 300;
 const ROUNDS = fullRun ? 21 : 11;
 const CHARS = 20_000;
 const SUMMARY_ASK = 'is about to be replaced by a summary';
@@ -31,11 +37,14 @@ const read = lib.defineTool({
   description: 'Reads a file.',
   inputSchema: z.object({ path: z.string() }),
   readOnly: true,
-  execute: ({ input }) => `contents of ${input.path}\n${'lorem ipsum dolor sit amet '.repeat(Math.ceil(CHARS / 27)).slice(0, CHARS)}`,
+  execute: ({ input }) => {
+    const chars = input.path.startsWith('small-') ? SMALL_CHARS : CHARS;
+    return `contents of ${input.path}\n${'lorem ipsum dolor sit amet '.repeat(Math.ceil(chars / 27)).slice(0, chars)}`;
+  },
 });
 
-/** A model that reads `TURNS` files, then answers; it summarizes when asked, and reports the request's estimated size as its input. */
-function writerModel() {
+/** A model that reads `turns` files (named `small-…` for the small reads), then answers; it summarizes when asked, and reports the request's estimated size as its input. */
+function writerModel(turns = TURNS, prefix = 'file') {
   let reads = 0;
   return {
     specificationVersion: 'v1',
@@ -48,7 +57,7 @@ function writerModel() {
       const text = typeof last.content === 'string' ? last.content : last.content.map((block) => block.text ?? '').join('\n');
       let content;
       if (text.includes(SUMMARY_ASK)) content = [{ type: 'text', text: `<summary>\n## Goal\nRead every file.\n## Done\n${reads} files read.\n</summary>` }];
-      else if (reads < TURNS) content = [{ type: 'tool_use', id: `toolu_${++reads}`, name: 'Read', input: { path: `file-${reads}.txt` } }];
+      else if (reads < turns) content = [{ type: 'tool_use', id: `toolu_${++reads}`, name: 'Read', input: { path: `${prefix}-${reads}.txt` } }];
       else content = [{ type: 'text', text: 'All files read.' }];
       const usage = { inputTokens: tokens, outputTokens: 10, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 };
       yield { type: 'response', response: { message: { role: 'assistant', content }, stopReason: content[0].type === 'tool_use' ? 'tool_use' : 'end_turn', usage } };
@@ -58,8 +67,8 @@ function writerModel() {
 const idleModel = { specificationVersion: 'v1', provider: 'bench', modelId: 'claude-sonnet-4-6', async *stream() {} };
 
 /** Writes the session to `store` under `sessionId`; returns its compactions. */
-async function write(store, context, sessionId) {
-  const agent = lib.createAgent({ model: writerModel(), tools: [read], store, sessionId, maxTurns: TURNS * 2, context });
+async function write(store, context, sessionId, turns = TURNS, prefix = 'file') {
+  const agent = lib.createAgent({ model: writerModel(turns, prefix), tools: [read], store, sessionId, maxTurns: turns * 2, context });
   const result = await agent.run('Read all the files.').result;
   await agent.close();
   if (result.status !== 'completed') throw new Error(`the writing run ended ${result.status}: ${result.error?.message}`);
@@ -119,15 +128,19 @@ try {
   const compacting = { clearing: false };
   const never = { clearing: false, compaction: false };
   const cases = [];
-  for (const [label, context] of [['compacted', compacting], ['never compacted', never]]) {
-    const folder = path.join(dir, label.replace(' ', '-'));
-    // Its own id: the PostgreSQL and Redis stores hold both sessions.
-    const sessionId = label === 'compacted' ? 'long' : 'never';
-    const compactions = await write(node.fileSessionStore({ dir: folder }), context, sessionId);
+  const sessions = [
+    // Its own id: the PostgreSQL and Redis stores hold every session.
+    { label: 'compacted', context: compacting, sessionId: 'long', turns: TURNS, prefix: 'file' },
+    { label: 'never compacted', context: never, sessionId: 'never', turns: TURNS, prefix: 'file' },
+    { label: `${SMALL_TURNS} small turns, never compacted`, context: never, sessionId: 'small', turns: SMALL_TURNS, prefix: 'small' },
+  ];
+  for (const { label, context, sessionId, turns, prefix } of sessions) {
+    const folder = path.join(dir, sessionId);
+    const compactions = await write(node.fileSessionStore({ dir: folder }), context, sessionId, turns, prefix);
     const memory = lib.memorySessionStore();
-    await write(memory, context, sessionId);
+    await write(memory, context, sessionId, turns, prefix);
     const bytes = fs.statSync(path.join(folder, `${sessionId}.jsonl`)).size;
-    for (const server of remote) await write(server.store(builds.this), context, sessionId);
+    for (const server of remote) await write(server.store(builds.this), context, sessionId, turns, prefix);
     cases.push({ label, context, compactions, bytes, sessionId, memory, folder });
   }
   const kinds = ['file', 'memory', ...remote.map((server) => server.name)];
@@ -154,7 +167,7 @@ try {
       }
     }
   }
-  console.log(environmentHeader('agent-harness resume benchmark (issue 16): a long session, compacted or not', { quick: !fullRun, extra: [`${TURNS} turns of a 20 KB read`, `${ROUNDS - 1} resumes per cell (median)`, ...(base ? [`base = ${base}`] : [])] }));
+  console.log(environmentHeader('agent-harness resume benchmark (issue 16): a long session, compacted or not', { quick: !fullRun, extra: [`${TURNS} turns of a 20 KB read, or ${SMALL_TURNS} of a 300-character one`, `${ROUNDS - 1} resumes per cell (median)`, ...(base ? [`base = ${base}`] : [])] }));
   const ms = (key) => `${median(times.get(key)).toFixed(1)} ms`;
   const rows = [];
   for (const entry of cases) {

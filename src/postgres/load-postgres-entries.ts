@@ -32,6 +32,15 @@ const PAGE_BYTES = 4 * 1024 * 1024;
  * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions): AsyncGenerator<SessionEntry> {
+  for await (const batch of loadPostgresEntryBatches(options)) for (const entry of batch) yield entry;
+}
+
+/**
+ * {@link loadPostgresEntries}' entries in arrays (none empty), one per page at most: a warning or
+ * an error comes after the array of the entries before it, so a reader of the arrays sees them
+ * in the order a reader of single entries does.
+ */
+export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOptions): AsyncGenerator<SessionEntry[]> {
   const { pool, s, sessionId, onWarning, fromCheckpoint } = options;
   // With the hint, the same statement lists the rows that may be a checkpoint (their beginning
   // holds the kind as the library writes it) when the session is large enough.
@@ -62,19 +71,30 @@ export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions):
       [sessionId, after, revision],
     );
     if (rows.length === 0) break;
+    let batch: SessionEntry[] = [];
     for (const row of rows) {
       const seq = toNumber(row.seq);
+      const value = parseEntryText(String(row.entry));
+      // The usual row: the next number, holding an entry this build reads that says so.
+      if (seq === after + 1 && value !== undefined && isSupportedEntry(value) && value.seq === seq) {
+        after = seq;
+        batch.push(value);
+        continue;
+      }
+      // Anything else may warn or fail: the entries before it are handed over first.
+      if (batch.length > 0) yield batch;
+      batch = [];
       if (seq > after + 1) missing(after + 1, seq - 1);
       after = seq;
-      const value = parseEntryText(String(row.entry));
       if (value === undefined) {
         onWarning?.({ sessionId, seq, message: `Skipped entry ${seq} of ${where}: it is not a transcript entry (a JSON object).` });
         continue;
       }
       // Named in a string only when it fails (a transcript has thousands of rows).
       if (!isSupportedEntry(value)) assertSupportedEntry(value, sessionId, `transcript entry ${seq} of ${where}`);
-      yield withStoredSeq(value, seq, sessionId, where, onWarning);
+      batch.push(withStoredSeq(value, seq, sessionId, where, onWarning));
     }
+    if (batch.length > 0) yield batch;
   }
   if (after < revision) missing(after + 1, revision);
   if (onWarning) await warnOfRowsPastRevision(pool, s, sessionId, where, onWarning);

@@ -10,8 +10,9 @@ import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type 
 import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
-import type { PendingSession, SessionLoadOptions, SessionStore, SessionStoreWarning } from '../session/session-store.js';
-import { loadPostgresEntries } from './load-postgres-entries.js';
+import type { PendingSession, SessionStore } from '../session/session-store.js';
+import { loadPostgresEntries, loadPostgresEntryBatches } from './load-postgres-entries.js';
+import { batchedEntries } from '../session/entry-batches.js';
 import { inTransaction } from './postgres-pool.js';
 import { clockSql, entryIdSql, entryTextSql, toNumber } from './postgres-schema.js';
 import { readSessionHead, refuseAppend, type SessionHead } from './postgres-session-head.js';
@@ -62,8 +63,8 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
   const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
 
-  const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void, fromCheckpoint?: SessionLoadOptions['fromCheckpoint']) =>
-    loadPostgresEntries({ pool, s, sessionId, ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
+  /** A session's entries one by one, for folding its pending approvals. */
+  const load = (sessionId: string) => loadPostgresEntries({ pool, s, sessionId });
   const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
     assertSessionId(sessionId);
     const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('postgresSessionStore', sessionId, entries, appendOptions);
@@ -257,10 +258,13 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   return {
     append,
 
-    async *load(sessionId, loadOptions) {
-      assertSessionId(sessionId);
-      await ready();
-      yield* load(sessionId, loadOptions?.onWarning, loadOptions?.fromCheckpoint);
+    load(sessionId, loadOptions) {
+      return batchedEntries(async function* () {
+        assertSessionId(sessionId);
+        await ready();
+        const { onWarning, fromCheckpoint } = loadOptions ?? {};
+        yield* loadPostgresEntryBatches({ pool, s, sessionId, ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
+      });
     },
 
     async list() {

@@ -63,6 +63,15 @@ const CHUNK_CHARS = 4 * 1024 * 1024;
  * @throws SessionStoreCorruptError for a `revision` field that is not a count, a key of another type, or an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* loadRedisEntries(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry> {
+  for await (const batch of loadRedisEntryBatches(options)) for (const entry of batch) yield entry;
+}
+
+/**
+ * {@link loadRedisEntries}' entries in arrays (none empty), one per read of the list at most: a
+ * warning or an error comes after the array of the entries before it, so a reader of the arrays
+ * sees them in the order a reader of single entries does.
+ */
+export async function* loadRedisEntryBatches(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry[]> {
   const { client, keys, sessionId, onWarning, fromCheckpoint } = options;
   const [stored, bytes] = (await onSessionKeys(client, keys, sessionId, () => client.call('HMGET', keys.session(sessionId), 'revision', 'bytes'))) as [unknown, unknown];
   if (!isStoredCount(stored)) throw corruptFieldError(keys, sessionId, 'revision', stored, Number(await onSessionKeys(client, keys, sessionId, () => client.call('LLEN', keys.entries(sessionId)))));
@@ -88,12 +97,23 @@ export async function* loadRedisEntries(options: LoadRedisEntriesOptions): Async
     const items = (await onSessionKeys(client, keys, sessionId, () => client.call('LRANGE', keys.entries(sessionId), position, last))) as string[];
     if (items.length === 0) break;
     let chars = 0;
+    let batch: SessionEntry[] = [];
     for (const text of items) {
       position += 1;
       chars += text.length;
+      // The usual element: an entry this build reads that says its own number.
+      const parsed = parseEntryText(text);
+      if (parsed !== undefined && isSupportedEntry(parsed) && parsed.seq === position) {
+        batch.push(parsed);
+        continue;
+      }
+      // Anything else may warn or fail: the entries before it are handed over first.
+      if (batch.length > 0) yield batch;
+      batch = [];
       const entry = entryAt(position, text);
-      if (entry !== undefined) yield entry;
+      if (entry !== undefined) batch.push(entry);
     }
+    if (batch.length > 0) yield batch;
     chunk = Math.max(1, Math.min(1000, Math.floor((chunk * CHUNK_CHARS) / Math.max(chars, 1))));
   }
   if (position < revision) {

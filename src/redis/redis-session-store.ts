@@ -13,9 +13,10 @@ import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { parseEntryText } from '../session/parse-entry-text.js';
 import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, pendingFromSaved, savedPendingText, type SavedPendingApprovals } from '../session/saved-pending-approvals.js';
-import type { PendingSession, SessionLoadOptions, SessionStore, SessionStoreWarning } from '../session/session-store.js';
+import type { PendingSession, SessionStore } from '../session/session-store.js';
 import type { SessionEntry } from '../state/entries.js';
-import { loadRedisEntries } from './load-redis-entries.js';
+import { loadRedisEntries, loadRedisEntryBatches } from './load-redis-entries.js';
+import { batchedEntries } from '../session/entry-batches.js';
 import { runScript } from './redis-client.js';
 import { onSessionKeys } from './redis-session-damage.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-keys.js';
@@ -56,8 +57,8 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
   const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
 
-  const load = (sessionId: string, onWarning?: (warning: SessionStoreWarning) => void, fromCheckpoint?: SessionLoadOptions['fromCheckpoint']) =>
-    loadRedisEntries({ client, keys, sessionId, ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
+  /** A session's entries one by one, for folding its pending approvals. */
+  const load = (sessionId: string) => loadRedisEntries({ client, keys, sessionId });
   /** The session's revision and pending approvals as saved. */
   const readSaved = async (sessionId: string): Promise<SavedPendingApprovals> => {
     const [revision, pending, rule] = (await onSessionKeys(client, keys, sessionId, () => client.call('HMGET', keys.session(sessionId), 'revision', 'pending', 'pendingRule'))) as Array<string | null>;
@@ -200,10 +201,13 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   return {
     append,
 
-    async *load(sessionId, loadOptions) {
-      assertSessionId(sessionId);
-      await ready();
-      yield* load(sessionId, loadOptions?.onWarning, loadOptions?.fromCheckpoint);
+    load(sessionId, loadOptions) {
+      return batchedEntries(async function* () {
+        assertSessionId(sessionId);
+        await ready();
+        const { onWarning, fromCheckpoint } = loadOptions ?? {};
+        yield* loadRedisEntryBatches({ client, keys, sessionId, ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
+      });
     },
 
     async list() {

@@ -10,7 +10,7 @@ import { scriptedModel } from 'agent-harness/testing';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { postgres } from '../postgres/postgres-test-database.js';
 import { postgresTestScope } from '../postgres/postgres-test-scope.js';
-import { corrupt, load, session } from './tampered-store.js';
+import { corrupt, load, loadBothWays, session } from './tampered-store.js';
 
 const scope = postgresTestScope();
 const admin = scope.admin;
@@ -242,5 +242,17 @@ describe.skipIf(!postgres.reachable)('attack: PostgreSQL rows tampered with by h
       const next = { ...entryMaker('lowered', revision, 'next').userText('x'), parentId: loaded.lastId } as SessionEntry;
       await expect(context.store.append('lowered', [next], { expectedRevision: revision })).rejects.toSatisfy(SessionStoreCorruptError.isInstance);
     }
+  });
+
+  it('damage through a long session warns in the order of the rows, whether the rows are read by page or one by one', async () => {
+    const context = setup();
+    const written = await session(context, 'order', 40);
+    await setRow(context, 'order', 10, '"just text"');
+    // Entry 5 again in place of 20 (the one after it names it as its parent): a warning of the load, between the store's.
+    await setRow(context, 'order', 20, written[4]!);
+    await setRow(context, 'order', 21, { ...written[20]!, parentId: written[4]!.id });
+    await context.sql(`DELETE FROM ${context.t('session_entries')} WHERE session_id = 'order' AND seq = 30`);
+    const loaded = await loadBothWays(context, 'order', [/Skipped entry 10 /, /Entry 20 .* says it is entry 5;/, /transcript entry 20 \(message\) is a copy of entry 5 /, /Entries 30 .* are missing/]);
+    expect(loaded.ids).toHaveLength(37);
   });
 });

@@ -10,7 +10,7 @@ import { scriptedModel } from 'agent-harness/testing';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { redis } from '../redis/redis-test-server.js';
 import { redisTestScope } from '../redis/redis-test-scope.js';
-import { corrupt, load, session } from './tampered-store.js';
+import { corrupt, load, loadBothWays, session } from './tampered-store.js';
 
 const scope = redisTestScope();
 const admin = scope.admin;
@@ -202,5 +202,17 @@ describe.skipIf(!redis.reachable)('attack: Redis keys tampered with by hand', ()
     expect(loaded.warnings.join('\n')).toContain(`lie past the session's revision, 2`);
     const next = { ...entryMaker('lowered', 2, 'next').userText('x'), parentId: loaded.lastId } as SessionEntry;
     await corrupt(context, 'lowered', context.store.append('lowered', [next], { expectedRevision: 2 }));
+  });
+
+  it('damage through a long session warns in the order of the elements, whether the list is read in ranges or one by one', async () => {
+    const context = setup();
+    const written = await session(context, 'order', 40);
+    await setElement(context, 'order', 10, '"just text"');
+    // Entry 5 again in place of 20 (the one after it names it as its parent): a warning of the load, between the store's.
+    await setElement(context, 'order', 20, written[4]!);
+    await setElement(context, 'order', 21, { ...written[20]!, parentId: written[4]!.id });
+    await setElement(context, 'order', 30, '[1]');
+    const loaded = await loadBothWays(context, 'order', [/Skipped entry 10 /, /Entry 20 .* says it is entry 5;/, /transcript entry 20 \(message\) is a copy of entry 5 /, /Skipped entry 30 /]);
+    expect(loaded.ids).toHaveLength(37);
   });
 });

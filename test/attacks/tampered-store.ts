@@ -27,3 +27,23 @@ export async function corrupt(context: { store: SessionStore }, sessionId: strin
   expect(SessionStoreCorruptError.isInstance(error), String(error)).toBe(true);
   return error as SessionStoreCorruptError;
 }
+
+/**
+ * The session loaded as a resume loads it (the store's entries in arrays) and as a host's store
+ * would be read (one by one): both must give the same; the warnings (the store's and the load's)
+ * must come in the order of the entries they are about.
+ */
+export async function loadBothWays(context: { store: SessionStore }, sessionId: string, expected: RegExp[]) {
+  const store = context.store;
+  const oneByOne: SessionStore = {
+    ...store,
+    async *load(id, options) {
+      yield* store.load(id, options);
+    },
+  };
+  const inArrays = await load(context, sessionId);
+  expect(inArrays).toEqual(await load({ store: oneByOne }, sessionId));
+  expect(inArrays.warnings).toHaveLength(expected.length);
+  expected.forEach((pattern, index) => expect(inArrays.warnings[index]).toMatch(pattern));
+  return inArrays;
+}

@@ -1,7 +1,7 @@
 // What a library store's load returns can also be read in arrays (ENTRY_BATCHES): a resume takes
 // one step of an async loop per array instead of per entry. Read either way, a load must give the
 // same entries, the same warnings in the same places, and the same error after the same entries.
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
