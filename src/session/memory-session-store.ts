@@ -2,7 +2,7 @@ import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSupportedEntry, isSupportedEntry } from './assert-supported-entry.js';
 import { assertSessionId } from './assert-session-id.js';
 import { checkAppend } from './check-append.js';
-import { textsFromCheckpoint } from './pick-checkpoint-start.js';
+import { holdsCheckpointKind, textsFromCheckpoint } from './pick-checkpoint-start.js';
 import { batchedEntries, entriesInBatches } from './entry-batches.js';
 import { parseEntryText } from './parse-entry-text.js';
 import { compareSessionIds } from './compare-session-ids.js';
@@ -45,6 +45,10 @@ interface StoredSession {
   /** The index in `texts` of the first entry with each id. */
   ids: Map<string, number>;
   pending: PendingApprovalsState;
+  /** Where a resume may start: the index of each text past the first whose beginning holds a checkpoint's kind, in order. */
+  checkpoints: number[];
+  /** The characters of all the texts. */
+  chars: number;
 }
 
 /**
@@ -130,8 +134,16 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       for (const [index, copy] of copies.entries()) if (typeof copy.id === 'string' && !ids.has(copy.id)) ids.set(copy.id, base + index);
       const last = copies[copies.length - 1]!.id;
       const lastId = typeof last === 'string' ? last : undefined;
-      if (stored === undefined) sessions.set(sessionId, { texts, revision, lastId, ids, pending });
+      // Told once here rather than on every resume (looked for as the other stores look for it).
+      const checkpoints = stored?.checkpoints ?? [];
+      let chars = stored?.chars ?? 0;
+      for (const [index, text] of texts.entries()) {
+        if (base + index > 0 && holdsCheckpointKind(text)) checkpoints.push(base + index);
+        chars += text.length;
+      }
+      if (stored === undefined) sessions.set(sessionId, { texts, revision, lastId, ids, pending, checkpoints, chars });
       else {
+        stored.chars = chars;
         stored.texts.push(...texts);
         stored.revision = revision;
         stored.lastId = lastId;
@@ -143,10 +155,12 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       return batchedEntries(async function* () {
         assertSessionId(sessionId);
         // What was stored when loading began; appends made while iterating are not seen.
-        const stored = sessions.get(sessionId)?.texts.slice() ?? [];
+        const session = sessions.get(sessionId);
+        const stored = session?.texts.slice() ?? [];
         const hint = loadOptions?.fromCheckpoint;
         // Resuming: only the entries from the agent's last checkpoint on are parsed.
-        const { start, entry } = hint ? await textsFromCheckpoint(stored, hint, parseEntryText) : { start: 0, entry: undefined };
+        const known = session && { candidates: session.checkpoints.slice(), chars: session.chars };
+        const { start, entry } = hint ? await textsFromCheckpoint(stored, hint, parseEntryText, undefined, known) : { start: 0, entry: undefined };
         yield* entriesInBatches(stored.length - start, (offset) => {
           const index = start + offset;
           // The checkpoint started at was parsed already.

@@ -79,18 +79,31 @@ export interface TextsStart {
  * {@link pickCheckpointStart} picks. Parses only what that reads; copies nothing.
  * @param parse - parses an entry's text, returning undefined for one that does not parse.
  * @param minSize - the size under which the texts are all read.
+ * @param known - what the store keeps of the texts already: the indexes of those past the first
+ *   whose beginning holds {@link CHECKPOINT_KIND}, in order, and their characters in all (not
+ *   counted and looked for again).
  */
-export async function textsFromCheckpoint(texts: readonly string[], hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, parse: (text: string) => unknown, minSize = TAIL_MIN_SIZE): Promise<TextsStart> {
-  let length = 0;
-  for (const text of texts) length += text.length;
+export async function textsFromCheckpoint(
+  texts: readonly string[],
+  hint: NonNullable<SessionLoadOptions['fromCheckpoint']>,
+  parse: (text: string) => unknown,
+  minSize = TAIL_MIN_SIZE,
+  known?: { candidates: readonly number[]; chars: number },
+): Promise<TextsStart> {
+  let length = known?.chars ?? 0;
+  if (known === undefined) for (const text of texts) length += text.length;
   if (length < minSize) return { start: 0 };
   const parsedAt = new Map<number, unknown>();
   const parsed = (index: number): unknown => {
     if (!parsedAt.has(index)) parsedAt.set(index, parse(texts[index]!));
     return parsedAt.get(index);
   };
-  const candidates: number[] = [];
-  for (let index = 1; index < texts.length; index++) if (holdsNearStart(texts[index]!, CHECKPOINT_KIND)) candidates.push(index);
+  let candidates = known?.candidates;
+  if (candidates === undefined) {
+    const found: number[] = [];
+    for (let index = 1; index < texts.length; index++) if (holdsCheckpointKind(texts[index]!)) found.push(index);
+    candidates = found;
+  }
   const start = await pickCheckpointStart(candidates, hint, {
     first: () => parsed(0),
     entry: (index) => parsed(index),
@@ -118,12 +131,17 @@ async function checkpointAgent(hint: NonNullable<SessionLoadOptions['fromCheckpo
   return agentId === undefined || typeof agentId === 'string' ? { id: agentId } : null;
 }
 
+/** Whether an entry's text may be a checkpoint: its first {@link KIND_WITHIN} characters hold {@link CHECKPOINT_KIND}. */
+export function holdsCheckpointKind(text: string): boolean {
+  return holdsNearStart(text, CHECKPOINT_KIND);
+}
+
 /**
  * Whether `needle` is within the first {@link KIND_WITHIN} characters of `text` (where the library
- * writes an entry's id and kind), searched backwards from there: nothing past them is read or copied.
+ * writes an entry's id and kind): nothing past them is searched (a view of them, not a copy).
  */
 function holdsNearStart(text: string, needle: string): boolean {
-  return KIND_WITHIN >= needle.length && text.lastIndexOf(needle, KIND_WITHIN - needle.length) !== -1;
+  return (text.length > KIND_WITHIN ? text.slice(0, KIND_WITHIN) : text).includes(needle);
 }
 
 /**
