@@ -51,6 +51,8 @@ const shared: Options = {
   treeshake: true,
   target: 'node20',
   removeNodeProtocol: false,
+  // `import.meta.url` in the CommonJS build (the YAML parser of skill files is required from it when first used).
+  shims: true,
   // pg and ioredis are optional peers: the postgres and redis entries take the host's pool or
   // client and never import them, but stay external should that change. bullmq is an optional
   // peer imported only by the bullmq entry. The MCP SDK is an optional peer loaded with a

@@ -83,7 +83,7 @@ describe('capabilities loaded when first used (issue 16)', () => {
     expect(agentOnly.upfront.has('src/loop/run-loop.ts')).toBe(true);
   });
 
-  it('keeps the static graph of the built core entry to a few dozen files, as tsup splits it (each lazy module costs Node chunk files at import)', async () => {
+  it('keeps the static graph of the built core entry to a few dozen files, as tsup splits it (each lazy module costs Node chunk files at import), and the Node entry free of the YAML parser', async () => {
     // Every dynamically imported module is an entry point to esbuild, and the modules it shares
     // with the other entries are split by the set of entries reaching them: a lazy module that
     // reaches most of the loop (a subagent's run, rewindFiles, the verifier) split dist/index.js
@@ -122,5 +122,19 @@ describe('capabilities loaded when first used (issue 16)', () => {
     }
     expect(files.size, 'files Node loads for import("agent-harness"); group lazy code, or load less of it lazily').toBeLessThanOrEqual(45);
     expect(files.size).toBeGreaterThan(1);
+    // The Node entry loads no YAML parser up front (evaluating it took about 35 ms of the import):
+    // skill files load it when the first is parsed. The check sees the packages it does load.
+    const nodeEntry = Object.keys(outputs).find((path) => outputs[path]!.entryPoint === 'src/node/index.ts')!;
+    const nodeFiles = new Set([nodeEntry]);
+    const packages = new Set<string>();
+    for (const path of nodeFiles) {
+      for (const imported of outputs[path]!.imports) {
+        if (imported.kind !== 'import-statement') continue;
+        if (imported.external) packages.add(imported.path);
+        else nodeFiles.add(imported.path);
+      }
+    }
+    expect([...packages]).toContain('node:fs/promises');
+    expect([...packages], 'packages import("agent-harness/node") loads up front').not.toContain('yaml');
   }, 60_000);
 });

@@ -210,6 +210,15 @@ console.log(JSON.stringify(wrong));
     }
   });
 
+  it('loads the YAML parser of skill files when the first is parsed, not with agent-harness/node, in both formats', () => {
+    const skill = JSON.stringify('---\nname: writer\ndescription: Writes articles.\n---\nPlan first.');
+    const check = (load: string) =>
+      `${load}; const before = Object.keys(require.cache).some((file) => file.includes('/node_modules/yaml/')); const parsed = parseSkillFile(${skill}, '/skills/writer/SKILL.md', 'writer'); console.log(JSON.stringify({ before, after: Object.keys(require.cache).some((file) => file.includes('/node_modules/yaml/')), name: parsed.name }));`;
+    const expected = { before: false, after: true, name: 'writer' };
+    expect(runNode(['--input-type=commonjs', '-e', check("const { parseSkillFile } = require('agent-harness/node')")])).toEqual(expected);
+    expect(runNode(['--input-type=module', '-e', check("import { createRequire } from 'node:module'; const require = createRequire(process.cwd() + '/'); const { parseSkillFile } = await import('agent-harness/node')")])).toEqual(expected);
+  });
+
   it('imports nothing at run time but zod 4 and the optional peers: the small dependencies are bundled, and zod 3 is not loaded', () => {
     const allowed = /^(?:zod|zod\/v4|zod\/v4\/core|@anthropic-ai\/sdk|@modelcontextprotocol\/sdk\/.+)$/;
     for (const entry of ['index.js', 'index.cjs']) {

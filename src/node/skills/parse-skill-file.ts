@@ -1,9 +1,21 @@
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { SkillFormatError } from '../../errors/skill-format-error.js';
 import { skillProblem, type Skill } from '../../skills/index.js';
 import { argumentError } from '../../errors/argument-error.js';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/**
+ * The YAML parser, loaded when the first skill file is parsed: evaluating the package took about
+ * 35 ms of every import of `agent-harness/node`, most of whose hosts load no skill. (Loaded with
+ * `require`, as Node loads it for `import` too: `parseSkillFile` is synchronous.)
+ */
+type YamlParse = (source: string, options: { maxAliasCount: number }) => unknown;
+let yamlParse: YamlParse | undefined;
+function parseYaml(source: string, options: { maxAliasCount: number }): unknown {
+  yamlParse ??= (createRequire(import.meta.url)('yaml') as { parse: YamlParse }).parse;
+  return yamlParse(source, options);
+}
 
 /**
  * Splits an `allowed-tools` string into rules at spaces and commas outside parentheses, so
