@@ -7,7 +7,7 @@ import { CHECKPOINT_KIND, idFieldOf, KIND_WITHIN, pickCheckpointStart, TAIL_MIN_
 import type { PostgresPool } from './postgres-pool.js';
 import { toNumber } from './postgres-schema.js';
 
-/** Options of {@link loadPostgresEntries}. */
+/** Options of {@link loadPostgresEntryBatches}. */
 export interface LoadPostgresEntriesOptions {
   pool: PostgresPool;
   /** The quoted schema. */
@@ -25,20 +25,13 @@ const PAGE_BYTES = 4 * 1024 * 1024;
 
 /**
  * Streams a session's entries in pages (bounded by rows and bytes, so 1 MB entries do not arrive
- * five hundred at a time), up to the revision the session had when loading began. A row whose
- * JSON is not an entry object is skipped with a warning, and so is a gap in the numbers; an
- * entry of an unknown `$schemaVersion` fails the load.
+ * five hundred at a time), up to the revision the session had when loading began, as arrays (none
+ * empty, one per page at most). A row whose JSON is not an entry object is skipped with a
+ * warning, and so is a gap in the numbers; an entry of an unknown `$schemaVersion` fails the
+ * load. A warning or an error comes after the array of the entries before it, so a reader of the
+ * arrays sees them in the order a reader of single entries does.
  * @throws UnsupportedSchemaVersionError for an entry this build cannot read.
  * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
- */
-export async function* loadPostgresEntries(options: LoadPostgresEntriesOptions): AsyncGenerator<SessionEntry> {
-  for await (const batch of loadPostgresEntryBatches(options)) for (const entry of batch) yield entry;
-}
-
-/**
- * {@link loadPostgresEntries}' entries in arrays (none empty), one per page at most: a warning or
- * an error comes after the array of the entries before it, so a reader of the arrays sees them
- * in the order a reader of single entries does.
  */
 export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOptions): AsyncGenerator<SessionEntry[]> {
   const { pool, s, sessionId, onWarning, fromCheckpoint } = options;

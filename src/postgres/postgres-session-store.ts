@@ -11,8 +11,8 @@ import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore } from '../session/session-store.js';
-import { loadPostgresEntries, loadPostgresEntryBatches } from './load-postgres-entries.js';
-import { batchedEntries } from '../session/entry-batches.js';
+import { loadPostgresEntryBatches } from './load-postgres-entries.js';
+import { batchedEntries, entriesOf } from '../session/entry-batches.js';
 import { inTransaction } from './postgres-pool.js';
 import { clockSql, entryIdSql, entryTextSql, toNumber } from './postgres-schema.js';
 import { readSessionHead, refuseAppend, type SessionHead } from './postgres-session-head.js';
@@ -64,7 +64,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
 
   /** A session's entries one by one, for folding its pending approvals. */
-  const load = (sessionId: string) => loadPostgresEntries({ pool, s, sessionId });
+  const load = (sessionId: string) => entriesOf(loadPostgresEntryBatches({ pool, s, sessionId }));
   const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
     assertSessionId(sessionId);
     const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('postgresSessionStore', sessionId, entries, appendOptions);

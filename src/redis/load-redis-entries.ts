@@ -9,7 +9,7 @@ import { LENGTH_SCRIPT } from './redis-scripts.js';
 import type { RedisKeys } from './redis-keys.js';
 import { corruptFieldError, isStoredCount, onSessionKeys } from './redis-session-damage.js';
 
-/** Options of {@link loadRedisEntries}. */
+/** Options of {@link loadRedisEntryBatches}. */
 export interface LoadRedisEntriesOptions {
   client: RedisClient;
   keys: RedisKeys;
@@ -57,19 +57,13 @@ const CHUNK_CHARS = 4 * 1024 * 1024;
 
 /**
  * Streams a session's entries in chunks (LRANGE), up to the revision the session had when
- * loading began. An element that is not a JSON entry object is skipped with a warning, and so
- * is a list shorter than the revision; an entry of an unknown `$schemaVersion` fails the load.
+ * loading began, as arrays (none empty, one per read of the list at most). An element that is
+ * not a JSON entry object is skipped with a warning, and so is a list shorter than the revision;
+ * an entry of an unknown `$schemaVersion` fails the load.
+ * A warning or an error comes after the array of the entries before it, so a reader of the arrays
+ * sees them in the order a reader of single entries does.
  * @throws UnsupportedSchemaVersionError for an entry this build cannot read.
  * @throws SessionStoreCorruptError for a `revision` field that is not a count, a key of another type, or an entry without a `$schemaVersion`, or with one no agent-harness writes.
- */
-export async function* loadRedisEntries(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry> {
-  for await (const batch of loadRedisEntryBatches(options)) for (const entry of batch) yield entry;
-}
-
-/**
- * {@link loadRedisEntries}' entries in arrays (none empty), one per read of the list at most: a
- * warning or an error comes after the array of the entries before it, so a reader of the arrays
- * sees them in the order a reader of single entries does.
  */
 export async function* loadRedisEntryBatches(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry[]> {
   const { client, keys, sessionId, onWarning, fromCheckpoint } = options;
@@ -77,8 +71,7 @@ export async function* loadRedisEntryBatches(options: LoadRedisEntriesOptions): 
   if (!isStoredCount(stored)) throw corruptFieldError(keys, sessionId, 'revision', stored, Number(await onSessionKeys(client, keys, sessionId, () => client.call('LLEN', keys.entries(sessionId)))));
   const revision = Number(stored ?? 0);
   const where = `session ${JSON.stringify(sessionId)} (Redis key ${keys.entries(sessionId)})`;
-  const entryAt = (seq: number, text: string): SessionEntry | undefined => {
-    const parsed = parseEntryText(text);
+  const entryAt = (seq: number, parsed: object | undefined): SessionEntry | undefined => {
     if (parsed === undefined) {
       onWarning?.({ sessionId, seq, message: `Skipped entry ${seq} of ${where}: it is not a transcript entry (a JSON object).` });
       return undefined;
@@ -110,7 +103,7 @@ export async function* loadRedisEntryBatches(options: LoadRedisEntriesOptions): 
       // Anything else may warn or fail: the entries before it are handed over first.
       if (batch.length > 0) yield batch;
       batch = [];
-      const entry = entryAt(position, text);
+      const entry = entryAt(position, parsed);
       if (entry !== undefined) batch.push(entry);
     }
     if (batch.length > 0) yield batch;

@@ -15,8 +15,8 @@ import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, pendingFromSaved, savedPendingText, type SavedPendingApprovals } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore } from '../session/session-store.js';
 import type { SessionEntry } from '../state/entries.js';
-import { loadRedisEntries, loadRedisEntryBatches } from './load-redis-entries.js';
-import { batchedEntries } from '../session/entry-batches.js';
+import { loadRedisEntryBatches } from './load-redis-entries.js';
+import { batchedEntries, entriesOf } from '../session/entry-batches.js';
 import { runScript } from './redis-client.js';
 import { onSessionKeys } from './redis-session-damage.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-keys.js';
@@ -58,7 +58,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
 
   /** A session's entries one by one, for folding its pending approvals. */
-  const load = (sessionId: string) => loadRedisEntries({ client, keys, sessionId });
+  const load = (sessionId: string) => entriesOf(loadRedisEntryBatches({ client, keys, sessionId }));
   /** The session's revision and pending approvals as saved. */
   const readSaved = async (sessionId: string): Promise<SavedPendingApprovals> => {
     const [revision, pending, rule] = (await onSessionKeys(client, keys, sessionId, () => client.call('HMGET', keys.session(sessionId), 'revision', 'pending', 'pendingRule'))) as Array<string | null>;

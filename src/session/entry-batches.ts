@@ -25,10 +25,12 @@ export type BatchedEntries = AsyncGenerator<SessionEntry, void, undefined> & {
  * given or an error thrown for what follows it, so that either reader sees them in the same order.
  */
 export function batchedEntries(batches: () => AsyncGenerator<readonly SessionEntry[], void, undefined>): BatchedEntries {
-  const entries = (async function* () {
-    for await (const batch of batches()) for (const entry of batch) yield entry;
-  })();
-  return Object.assign(entries, { [ENTRY_BATCHES]: batches });
+  return Object.assign(entriesOf(batches()), { [ENTRY_BATCHES]: batches });
+}
+
+/** The entries of `batches`, one by one, in order (for a reader of single entries). */
+export async function* entriesOf(batches: AsyncIterable<readonly SessionEntry[]>): AsyncGenerator<SessionEntry, void, undefined> {
+  for await (const batch of batches) for (const entry of batch) yield entry;
 }
 
 /** The arrays of a load's result made by {@link batchedEntries}, or undefined for any other (a host's store). */

@@ -2,7 +2,7 @@ import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { assertSupportedEntry, isSupportedEntry } from './assert-supported-entry.js';
 import { assertSessionId } from './assert-session-id.js';
 import { checkAppend } from './check-append.js';
-import { holdsCheckpointKind, textsFromCheckpoint } from './pick-checkpoint-start.js';
+import { holdsCheckpointKind, TAIL_MIN_SIZE, textsFromCheckpoint } from './pick-checkpoint-start.js';
 import { batchedEntries, entriesInBatches } from './entry-batches.js';
 import { parseEntryText } from './parse-entry-text.js';
 import { compareSessionIds } from './compare-session-ids.js';
@@ -159,8 +159,10 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
         const stored = session?.texts.slice() ?? [];
         const hint = loadOptions?.fromCheckpoint;
         // Resuming: only the entries from the agent's last checkpoint on are parsed.
-        const known = session && { candidates: session.checkpoints.slice(), chars: session.chars };
-        const { start, entry } = hint ? await textsFromCheckpoint(stored, hint, parseEntryText, undefined, known) : { start: 0, entry: undefined };
+        // (Under TAIL_MIN_SIZE characters, looking costs about what it saves. The list as it is
+        // now: an append made while looking is not read.)
+        const { start, entry } =
+          hint && session && session.chars >= TAIL_MIN_SIZE ? await textsFromCheckpoint(stored, session.checkpoints.slice(), hint, parseEntryText) : { start: 0, entry: undefined };
         yield* entriesInBatches(stored.length - start, (offset) => {
           const index = start + offset;
           // The checkpoint started at was parsed already.

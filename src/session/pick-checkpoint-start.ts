@@ -74,36 +74,23 @@ export interface TextsStart {
 }
 
 /**
- * Where a load with `hint` starts in texts held in order (the memory store): at 0 (all of them)
- * when they total under `minSize` characters or no checkpoint qualifies, else at the checkpoint
- * {@link pickCheckpointStart} picks. Parses only what that reads; copies nothing.
+ * Where a load with `hint` starts in texts held in order (the memory store, for a transcript of at
+ * least {@link TAIL_MIN_SIZE} characters): at the checkpoint {@link pickCheckpointStart} picks of
+ * `candidates`, else at 0 (all of them). Parses only what that reads; copies nothing.
+ * @param candidates - the indexes of the texts past the first that {@link holdsCheckpointKind}, in order.
  * @param parse - parses an entry's text, returning undefined for one that does not parse.
- * @param minSize - the size under which the texts are all read.
- * @param known - what the store keeps of the texts already: the indexes of those past the first
- *   whose beginning holds {@link CHECKPOINT_KIND}, in order, and their characters in all (not
- *   counted and looked for again).
  */
 export async function textsFromCheckpoint(
   texts: readonly string[],
+  candidates: readonly number[],
   hint: NonNullable<SessionLoadOptions['fromCheckpoint']>,
   parse: (text: string) => unknown,
-  minSize = TAIL_MIN_SIZE,
-  known?: { candidates: readonly number[]; chars: number },
 ): Promise<TextsStart> {
-  let length = known?.chars ?? 0;
-  if (known === undefined) for (const text of texts) length += text.length;
-  if (length < minSize) return { start: 0 };
   const parsedAt = new Map<number, unknown>();
   const parsed = (index: number): unknown => {
     if (!parsedAt.has(index)) parsedAt.set(index, parse(texts[index]!));
     return parsedAt.get(index);
   };
-  let candidates = known?.candidates;
-  if (candidates === undefined) {
-    const found: number[] = [];
-    for (let index = 1; index < texts.length; index++) if (holdsCheckpointKind(texts[index]!)) found.push(index);
-    candidates = found;
-  }
   const start = await pickCheckpointStart(candidates, hint, {
     first: () => parsed(0),
     entry: (index) => parsed(index),

@@ -2,6 +2,7 @@ import { expect } from 'vitest';
 import { SessionStoreCorruptError, type SessionEntry, type SessionStore } from 'agent-harness';
 import { loadTranscript } from '../../src/session/load-entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
+import { oneByOne } from '../session/session-entries.js';
 
 // What the attacks on server stores edited by hand (tampered-postgres-rows, tampered-redis-keys)
 // do alike: write a session through the store, load it as a resume does, expect the load to fail.
@@ -34,15 +35,8 @@ export async function corrupt(context: { store: SessionStore }, sessionId: strin
  * must come in the order of the entries they are about.
  */
 export async function loadBothWays(context: { store: SessionStore }, sessionId: string, expected: RegExp[]) {
-  const store = context.store;
-  const oneByOne: SessionStore = {
-    ...store,
-    async *load(id, options) {
-      yield* store.load(id, options);
-    },
-  };
   const inArrays = await load(context, sessionId);
-  expect(inArrays).toEqual(await load({ store: oneByOne }, sessionId));
+  expect(inArrays).toEqual(await load({ store: oneByOne(context.store) }, sessionId));
   expect(inArrays.warnings).toHaveLength(expected.length);
   expected.forEach((pattern, index) => expect(inArrays.warnings[index]).toMatch(pattern));
   return inArrays;

@@ -9,20 +9,10 @@ import { memorySessionStore, type SessionEntry, type SessionStore } from 'agent-
 import { fileSessionStore } from 'agent-harness/node';
 import { batchedEntries, ENTRY_BATCH_SIZE, ENTRY_BATCHES, entriesInBatches, entryBatchesOf } from '../../src/session/entry-batches.js';
 import { loadTranscript } from '../../src/session/load-entries.js';
-import { loadAll, makeEntries } from './session-entries.js';
+import { loadAll, makeEntries, oneByOne } from './session-entries.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ah-entry-batches-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** The same store, its load read one entry at a time (as a host's own store is). */
-function oneByOne(store: SessionStore): SessionStore {
-  return {
-    ...store,
-    async *load(sessionId, options) {
-      yield* store.load(sessionId, options);
-    },
-  };
-}
 
 /** What loadTranscript gives and says, or the error it throws, with every warning before it. */
 async function transcriptOf(store: SessionStore, sessionId: string) {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { textsFromCheckpoint } from '../../src/session/pick-checkpoint-start.js';
+import { holdsCheckpointKind, textsFromCheckpoint } from '../../src/session/pick-checkpoint-start.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
 import { checkpointScenarios } from './checkpoint-scenarios.js';
+
+/** The candidates as the memory store lists them at append: texts past the first that may be a checkpoint. */
+const candidatesOf = (texts: readonly string[]) => texts.flatMap((text, index) => (index > 0 && holdsCheckpointKind(text) ? [index] : []));
 
 describe('textsFromCheckpoint (pickCheckpointStart over texts, as the memory store reads them)', () => {
   for (const scenario of checkpointScenarios()) {
@@ -11,8 +14,8 @@ describe('textsFromCheckpoint (pickCheckpointStart over texts, as the memory sto
         parses++;
         return parseEntryText(text);
       };
-      // (No size under which the texts are read whole: the scenarios are small.)
-      const { start, entry } = await textsFromCheckpoint(scenario.texts, scenario.agentId !== undefined ? { agentId: scenario.agentId } : {}, parse, 0);
+      // (Whether a transcript is large enough to look is the store's check, not this one's.)
+      const { start, entry } = await textsFromCheckpoint(scenario.texts, candidatesOf(scenario.texts), scenario.agentId !== undefined ? { agentId: scenario.agentId } : {}, parse);
       expect(start).toBe(scenario.start);
       // The checkpoint picked comes parsed (a load yields it without parsing it again).
       expect(entry).toEqual(start === 0 ? undefined : parseEntryText(scenario.texts[start]!));
@@ -28,7 +31,7 @@ describe('textsFromCheckpoint (pickCheckpointStart over texts, as the memory sto
       parsed.push(text);
       return parseEntryText(text);
     };
-    expect((await textsFromCheckpoint(scenario.texts, {}, parse, 0)).start).toBe(scenario.texts.length - 2);
+    expect((await textsFromCheckpoint(scenario.texts, candidatesOf(scenario.texts), {}, parse)).start).toBe(scenario.texts.length - 2);
     expect(parsed).toEqual([scenario.texts[0], scenario.texts[4], scenario.texts[3]]);
   });
 });

@@ -55,3 +55,13 @@ export async function appendAsLoaded(store: SessionStore, sessionId: string, tex
   const entry = { ...makeEntries(sessionId)(text), id: `loaded-${revision + 1}`, seq: revision + 1 };
   await store.append(sessionId, [entry], { expectedRevision: revision });
 }
+
+/** The same store, its load read one entry at a time, as a host's own store is (the library's hand loads their entries over in arrays). */
+export function oneByOne(store: SessionStore): SessionStore {
+  return {
+    ...store,
+    async *load(sessionId, options) {
+      yield* store.load(sessionId, options);
+    },
+  };
+}

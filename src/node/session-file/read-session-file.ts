@@ -8,6 +8,7 @@ import type { SessionEntry } from '../../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../../session/session-store.js';
 import { findCheckpointStart } from './find-checkpoint-start.js';
 import { TAIL_MIN_SIZE } from '../../session/pick-checkpoint-start.js';
+import { entriesOf } from '../../session/entry-batches.js';
 
 /** Options of {@link readSessionFile}. */
 export interface ReadSessionFileOptions {
@@ -53,8 +54,8 @@ function parseLine(text: string): object | string {
  * @throws UnsupportedSchemaVersionError for an entry whose `$schemaVersion` this build cannot read.
  * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
-export async function* readSessionFile(options: ReadSessionFileOptions): AsyncGenerator<SessionEntry> {
-  for await (const batch of readSessionFileBatches(options)) for (const entry of batch) yield entry;
+export function readSessionFile(options: ReadSessionFileOptions): AsyncGenerator<SessionEntry> {
+  return entriesOf(readSessionFileBatches(options));
 }
 
 /**
