@@ -22,7 +22,7 @@ export interface TranscriptWriter {
   readonly revision: number;
   /** The first append failure; once set, nothing more is written. */
   readonly failure: Error | undefined;
-  /** Queues entries for appending, in order. */
+  /** Queues entries for appending, in order; the entries of one call are never split between appends. */
   record(...drafts: EntryDraft[]): void;
   /**
    * Runs `fn` once everything recorded so far is stored. When some of it was not (its write
@@ -44,6 +44,12 @@ export interface TranscriptWriter {
  * the store with `SessionConflictError`), and `after(fn)` runs `fn` only once everything recorded
  * before it is stored. The agent delivers events through `after`, so an event is never seen
  * before its entry is stored, nor at all when its entry, or one before it, was not.
+ *
+ * An append takes every entry recorded before it starts (one append at a time, each started a
+ * microtask after the one before it ends): what one step of the loop commits in a row costs the
+ * store one write, a WAL flush or a round trip, not one per entry. So an event waits for the
+ * append of its entry, which may hold later entries too, and a failed append drops the events of
+ * all its entries.
  */
 export class Journal implements TranscriptWriter {
   private readonly store: SessionStore;
@@ -53,6 +59,12 @@ export class Journal implements TranscriptWriter {
   /** The `seq` of the last entry recorded (stored or queued). */
   private recorded: number;
   private tail: Promise<void> = Promise.resolve();
+  /** Entries recorded and not handed to the store yet: the next append takes them all. */
+  private queued: SessionEntry[] = [];
+  /** The revision {@link queued} continues: what the store must hold for its append to land. */
+  private queuedAfter = 0;
+  /** An append is chained that has not started: what is recorded meanwhile joins it. */
+  private appendQueued = false;
   /** The first append failure; once set, nothing more is written. */
   failure: Error | undefined;
   /** Set by the lease holder: carried by every append so a writer that lost its lease is refused. */
@@ -77,11 +89,17 @@ export class Journal implements TranscriptWriter {
     return this.recorded;
   }
 
-  /** Stamps entries (id, parent, seq, time, version) and queues them for appending, in order. */
+  /**
+   * Stamps entries (id, parent, seq, time, version) and queues them for appending, in order.
+   * Entries recorded before the queued append starts go with it: an append takes everything
+   * recorded by then, so the entries of one step of the loop (an answer and the decisions on its
+   * calls; the results and the message carrying them) cost the store one write, not one each.
+   * Never split: the entries of one call are in one append.
+   */
   record(...drafts: EntryDraft[]): void {
     if (drafts.length === 0) return;
-    const expectedRevision = this.recorded;
-    const entries = drafts.map((draft) => {
+    if (this.queued.length === 0) this.queuedAfter = this.recorded;
+    for (const draft of drafts) {
       const id = randomId(12);
       const entry = {
         $schemaVersion: ENTRY_SCHEMA_VERSION,
@@ -94,27 +112,36 @@ export class Journal implements TranscriptWriter {
         ...draft,
       } as SessionEntry;
       this.lastId = id;
-      return entry;
-    });
-    this.tail = this.tail.then(async () => {
-      if (this.failure) {
-        this.unstored = true;
-        return;
-      }
-      try {
-        const answered = await this.released(
-          this.store.append(this.sessionId, entries, {
-            expectedRevision,
-            ...(this.fencingToken !== undefined ? { fencingToken: this.fencingToken } : {}),
-          }),
-        );
-        // Given up (abandon): whether it landed is unknown, so it does not count as stored.
-        if (!answered) this.unstored = true;
-      } catch (error) {
-        this.failure ??= toError(error);
-        this.unstored = true;
-      }
-    });
+      this.queued.push(entry);
+    }
+    if (this.appendQueued) return;
+    this.appendQueued = true;
+    this.tail = this.tail.then(() => this.appendRecorded());
+  }
+
+  /** Appends everything recorded so far, as one compare-and-append on the revision before it. */
+  private async appendRecorded(): Promise<void> {
+    this.appendQueued = false;
+    const entries = this.queued;
+    const expectedRevision = this.queuedAfter;
+    this.queued = [];
+    if (this.failure) {
+      this.unstored = true;
+      return;
+    }
+    try {
+      const answered = await this.released(
+        this.store.append(this.sessionId, entries, {
+          expectedRevision,
+          ...(this.fencingToken !== undefined ? { fencingToken: this.fencingToken } : {}),
+        }),
+      );
+      // Given up (abandon): whether it landed is unknown, so it does not count as stored.
+      if (!answered) this.unstored = true;
+    } catch (error) {
+      this.failure ??= toError(error);
+      this.unstored = true;
+    }
   }
 
   /**

@@ -254,7 +254,7 @@ describe('typed output on an agent with no tools of its own', () => {
   });
 });
 
-describe('typed output when the process dies mid-answer (killed at every append, resumed with continue())', () => {
+describe('typed output when the process dies mid-answer (killed at every entry, resumed with continue())', () => {
   const Answer = z.object({ title: z.string() });
   const lookup = () => defineTool({ name: 'lookup', description: 'Looks up.', inputSchema: z.object({}), readOnly: true, execute: () => 'facts' });
 
@@ -263,12 +263,13 @@ describe('typed output when the process dies mid-answer (killed at every append,
     let taken = 0;
     for (; cut < 60; cut++) {
       const inner = memorySessionStore();
-      const dying = dyingStore(inner, cut);
+      // Cut at every entry: the answer stored without its result is a state a torn write leaves.
+      const dying = dyingStore(inner, cut, { unit: 'entry' });
       const first = createAgent({ model: scriptedModel([turn(toolCall('lookup', {}, 'toolu_look')), turn(toolCall('StructuredOutput', { title: 'First' }, 'toolu_answer'))]), tools: [lookup()], store: dying.store });
       await first.run('Title it.', { outputSchema: Answer }).result;
       await first.close().catch(() => undefined);
-      if (dying.appends() < cut) break;
-      const where = `killed at append ${cut}`;
+      if (dying.entries() < cut) break;
+      const where = `killed at entry ${cut}`;
       const model = scriptedModel([turn(toolCall('StructuredOutput', { title: 'Second' }, 'toolu_again'))]);
       const resumed = createAgent({ model, tools: [lookup()], store: inner, resume: first.sessionId });
       await resumed.ready;
@@ -288,7 +289,7 @@ describe('typed output when the process dies mid-answer (killed at every append,
       }
       await resumed.close();
     }
-    expect(cut).toBeGreaterThan(8);
+    expect(cut).toBeGreaterThan(12);
     expect(taken).toBeGreaterThanOrEqual(2);
   });
 

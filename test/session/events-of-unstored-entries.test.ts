@@ -22,7 +22,9 @@ function failingStore(failsOn: (entries: readonly SessionEntry[]) => boolean) {
   return { store, stored };
 }
 
-const callsTool = (entries: readonly SessionEntry[]) => entries.some((entry) => entry.kind === 'message' && JSON.stringify(entry.message.content).includes('tool_use'));
+/** An append holding an answer of the model that calls a tool (not a result: its `tool_use_id` is no call). */
+const callsTool = (entries: readonly SessionEntry[]) =>
+  entries.some((entry) => entry.kind === 'message' && entry.message.role === 'assistant' && Array.isArray(entry.message.content) && entry.message.content.some((block) => block.type === 'tool_use'));
 
 describe('events and a store that failed to write', () => {
   it('an event announcing an entry that was not stored is not delivered; the run’s error and end still are', async () => {

@@ -1,0 +1,161 @@
+// What a session store costs an agent's turn (issue 16, twenty-seventh round): an agent with a
+// store writes its transcript as it goes and waits for it twice a turn (a tool runs only once its
+// call is stored; a model call only once the results are), so every append in the way is a disk
+// write, a WAL flush or a round trip the turn waits for. For each store: the appends per turn, the
+// wall time per turn, and the CPU time per turn (`process.cpuUsage`: libuv's thread pool included),
+// for turns of one tool call and turns of four parallel calls, through an instant fake model and a
+// trivial read-only tool. Info rows: the issue sets no goal on them.
+//
+// Run: `npm run bench:store-turns` (builds first); `--full` for the full sizes;
+// `BENCH_BASE=<other build's dist/ folder>` measures that build too, alternated run by run.
+// PostgreSQL and Redis are the loopback servers the tests use (or `AGENT_HARNESS_PG_URL` /
+// `AGENT_HARNESS_REDIS_URL`), each with a schema or key prefix of its own, dropped at the end; a
+// server that does not answer is left out with one line.
+import fs from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { base, loadBuilds } from './lib/builds.mjs';
+import { environmentHeader, fullRun } from './lib/environment.mjs';
+import { fakeModel, toolUses } from './lib/fake-model.mjs';
+import { median } from './lib/stats.mjs';
+import { renderTable } from './lib/table.mjs';
+
+const started = performance.now();
+const TURNS = fullRun ? 100 : 40;
+const ROUNDS = fullRun ? 9 : 5;
+const builds = await loadBuilds();
+const names = Object.keys(builds);
+const tag = `bench_store_turns_${process.pid}`;
+
+/** The trivial tool of each build (a tool belongs to the build that defined it). */
+const tools = new Map(
+  Object.values(builds).map((build) => [
+    build,
+    build.lib.defineTool({ name: 'note', description: 'Returns a short note.', inputSchema: z.object({}), readOnly: true, execute: () => 'A short note.' }),
+  ]),
+);
+
+/** `store` with its appends counted. */
+function counted(store) {
+  const counter = { appends: 0 };
+  const wrapped = Object.create(store);
+  wrapped.append = (sessionId, entries, options) => {
+    counter.appends += 1;
+    return store.append(sessionId, entries, options);
+  };
+  // The store's own optional parts (leases, close) stay reachable through the prototype.
+  return { store: wrapped, counter };
+}
+
+/** One run of `TURNS` turns of `calls` calls each, then the answer: appends, wall and CPU per turn. */
+async function run(build, makeStore, sessionId, calls) {
+  const { store, counter } = counted(makeStore(build));
+  let turns = 0;
+  const model = fakeModel({ decide: () => (++turns <= TURNS ? toolUses('note', calls) : [{ type: 'text', text: 'Done.' }]) });
+  const agent = build.lib.createAgent({ model, tools: [tools.get(build)], store, sessionId, maxTurns: TURNS + 1 });
+  const cpu = process.cpuUsage();
+  const wall = performance.now();
+  const result = await agent.run('Take notes.').result;
+  const elapsed = performance.now() - wall;
+  const used = process.cpuUsage(cpu);
+  await agent.close();
+  if (result.status !== 'completed') throw new Error(`the run ended ${result.status}: ${result.error?.message}`);
+  return { appends: counter.appends / (TURNS + 1), wallMs: elapsed / (TURNS + 1), cpuUs: (used.user + used.system) / (TURNS + 1) };
+}
+
+/** PostgreSQL and Redis, when they answer: `{ name, store(build), dispose }` each. */
+async function servers() {
+  const found = [];
+  try {
+    const { default: pg } = await import('pg');
+    const url = process.env.AGENT_HARNESS_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+    const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+    await probe.connect();
+    await probe.end();
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    const own = await import('../dist/postgres/index.js');
+    const other = base ? await import(path.join(path.resolve(base), 'postgres', 'index.js')) : undefined;
+    found.push({
+      name: 'PostgreSQL',
+      store: (build) => (build === builds.this || !other ? own : other).postgresSessionStore({ pool, schema: tag }),
+      dispose: async () => {
+        await pool.query(`DROP SCHEMA IF EXISTS "${tag}" CASCADE`);
+        await pool.end();
+      },
+    });
+  } catch (error) {
+    console.log(`(PostgreSQL rows left out: ${error.message}; set AGENT_HARNESS_PG_URL)`);
+  }
+  try {
+    const { Redis } = await import('ioredis');
+    const url = process.env.AGENT_HARNESS_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    await client.connect();
+    const own = await import('../dist/redis/index.js');
+    const other = base ? await import(path.join(path.resolve(base), 'redis', 'index.js')) : undefined;
+    const keyPrefix = `${tag}:`;
+    found.push({
+      name: 'Redis',
+      store: (build) => (build === builds.this || !other ? own : other).redisSessionStore({ client, keyPrefix }),
+      dispose: async () => {
+        const keys = await client.keys(`${keyPrefix}*`);
+        if (keys.length > 0) await client.del(...keys);
+        client.disconnect();
+      },
+    });
+  } catch (error) {
+    console.log(`(Redis rows left out: ${error.message}; set AGENT_HARNESS_REDIS_URL)`);
+  }
+  return found;
+}
+
+const dir = fs.mkdtempSync(path.join(tmpdir(), 'bench-store-turns-'));
+const remote = await servers();
+const stores = [
+  { name: 'memory', store: (build) => build.lib.memorySessionStore() },
+  { name: 'file', store: (build) => build.node.fileSessionStore({ dir: path.join(dir, 'plain') }) },
+  { name: 'file, fsync', store: (build) => build.node.fileSessionStore({ dir: path.join(dir, 'synced'), fsync: true }) },
+  ...remote,
+];
+const cells = new Map();
+const cell = (key) => cells.get(key) ?? cells.set(key, []).get(key);
+let sessions = 0;
+try {
+  for (let round = 0; round < ROUNDS + 1; round++) {
+    for (const { name, store } of stores) {
+      for (const calls of [1, 4]) {
+        const order = round % 2 === 0 ? names : [...names].reverse();
+        for (const which of order) {
+          const measured = await run(builds[which], store, `session_bench_turns_${++sessions}`, calls);
+          if (round > 0) cell(`${name}|${calls}|${which}`).push(measured); // round 0 warms up
+        }
+      }
+    }
+  }
+} finally {
+  await Promise.all(remote.map((server) => server.dispose()));
+  fs.rmSync(dir, { recursive: true, force: true });
+}
+
+const pick = (key, field) => median(cells.get(key).map((measured) => measured[field]));
+const ms = (value) => (value < 1 ? `${(value * 1000).toFixed(0)} µs` : `${value.toFixed(2)} ms`);
+const rows = [];
+for (const { name } of stores) {
+  for (const calls of [1, 4]) {
+    const row = [`${name}, ${calls} call${calls === 1 ? '' : 's'} a turn`];
+    for (const which of names) {
+      const key = `${name}|${calls}|${which}`;
+      row.push(pick(key, 'appends').toFixed(2), ms(pick(key, 'wallMs')), `${pick(key, 'cpuUs').toFixed(0)} µs`);
+    }
+    if (base) row.push(`${((pick(`${name}|${calls}|this`, 'wallMs') / pick(`${name}|${calls}|base`, 'wallMs') - 1) * 100).toFixed(0)}%`);
+    rows.push(row);
+  }
+}
+const header = ['store, turn'];
+for (const which of names) header.push(`appends/turn${base ? ` (${which})` : ''}`, `wall/turn${base ? ` (${which})` : ''}`, `CPU/turn${base ? ` (${which})` : ''}`);
+if (base) header.push('wall: this vs base');
+
+console.log(environmentHeader('agent-harness store-turns benchmark (issue 16): what a session store costs a turn', { quick: !fullRun, extra: [`${TURNS} tool turns + the answer per run, median of ${ROUNDS} runs per cell${base ? `; base build ${base}` : ''}`] }));
+console.log(renderTable(header, rows));
+console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; per turn = per model call, the answer included; CPU is the whole process's, libuv's thread pool included; info rows, no goal)`);

@@ -1,0 +1,163 @@
+import { describe, expect, it } from 'vitest';
+import { memorySessionStore, type SessionAppendOptions, type SessionEntry, type SessionStore } from 'agent-harness';
+import { Journal, type EntryDraft } from '../../src/session/journal.js';
+import { loadEntries } from '../../src/session/load-entries.js';
+
+/** A store whose appends wait until the test answers them, one by one, in order. */
+function heldStore() {
+  const inner = memorySessionStore();
+  const calls: Array<{ entries: readonly SessionEntry[]; options: SessionAppendOptions; answer: (error?: Error) => Promise<void> }> = [];
+  const store: SessionStore = {
+    ...inner,
+    append: (sessionId, entries, options) =>
+      new Promise<void>((resolve, reject) => {
+        calls.push({
+          entries,
+          options,
+          answer: async (error) => {
+            if (error) return reject(error);
+            await inner.append(sessionId, entries, options).then(resolve, reject);
+          },
+        });
+      }),
+  };
+  return { store, inner, calls };
+}
+
+const say = (text: string): EntryDraft => ({ kind: 'message', message: { role: 'user', content: [{ type: 'text', text }] } });
+const texts = (entries: readonly SessionEntry[]) => entries.map((entry) => (entry.kind === 'message' && Array.isArray(entry.message.content) ? (entry.message.content[0] as { text: string }).text : entry.kind));
+/** Lets every queued microtask (and the microtasks they queue) run. */
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('Journal: what is recorded before an append starts goes with it', () => {
+  it('entries recorded in a row are one append, on the revision before the first', async () => {
+    const { store, inner, calls } = heldStore();
+    const journal = new Journal(store, 'session-a', undefined);
+    journal.record(say('one'));
+    journal.record(say('two'), say('three'));
+    journal.record(say('four'));
+    await settle();
+    expect(calls).toHaveLength(1);
+    expect(texts(calls[0]!.entries)).toEqual(['one', 'two', 'three', 'four']);
+    expect(calls[0]!.options.expectedRevision).toBe(0);
+    expect(calls[0]!.entries.map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
+    await calls[0]!.answer();
+    await journal.flush();
+    expect(texts(await loadEntries(inner, 'session-a'))).toEqual(['one', 'two', 'three', 'four']);
+  });
+
+  it('entries recorded while an append is in flight go together in the next one, after it', async () => {
+    const { store, inner, calls } = heldStore();
+    const journal = new Journal(store, 'session-b', undefined);
+    journal.record(say('one'));
+    await settle();
+    journal.record(say('two'));
+    journal.record(say('three'));
+    await settle();
+    // The second append waits for the first to end.
+    expect(calls).toHaveLength(1);
+    await calls[0]!.answer();
+    await settle();
+    expect(calls).toHaveLength(2);
+    expect(texts(calls[1]!.entries)).toEqual(['two', 'three']);
+    expect(calls[1]!.options.expectedRevision).toBe(1);
+    expect(calls[1]!.entries[0]!.parentId).toBe(calls[0]!.entries[0]!.id);
+    journal.record(say('four'));
+    await calls[1]!.answer();
+    await settle();
+    expect(calls).toHaveLength(3);
+    expect(calls[2]!.options.expectedRevision).toBe(3);
+    await calls[2]!.answer();
+    await journal.flush();
+    const stored = await loadEntries(inner, 'session-b');
+    expect(texts(stored)).toEqual(['one', 'two', 'three', 'four']);
+    expect(stored.map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('continues a stored session on its revision and last id', async () => {
+    const { store, calls } = heldStore();
+    const journal = new Journal(store, 'session-c', undefined, { lastId: 'entry_last', revision: 41 });
+    journal.record(say('one'), say('two'));
+    await settle();
+    expect(calls[0]!.options.expectedRevision).toBe(41);
+    expect(calls[0]!.entries.map((entry) => entry.seq)).toEqual([42, 43]);
+    expect(calls[0]!.entries[0]!.parentId).toBe('entry_last');
+    expect(journal.revision).toBe(43);
+  });
+
+  it('runs an after() once what was recorded before it is stored, never sooner, and in order', async () => {
+    const { store, calls } = heldStore();
+    const journal = new Journal(store, 'session-d', undefined);
+    const seen: string[] = [];
+    journal.record(say('one'));
+    journal.after(() => seen.push('after one'));
+    journal.record(say('two'));
+    journal.after(() => seen.push('after two'));
+    await settle();
+    expect(seen).toEqual([]);
+    await calls[0]!.answer();
+    await journal.flush();
+    expect(seen).toEqual(['after one', 'after two']);
+    // With nothing waiting to be stored, an after() runs without an append.
+    journal.after(() => seen.push('idle'));
+    await journal.flush();
+    expect(seen.at(-1)).toBe('idle');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('a failed append drops the after() of every entry it held, keeps the ones that announce nothing stored, and writes nothing more', async () => {
+    const { store, calls } = heldStore();
+    const journal = new Journal(store, 'session-e', undefined);
+    const seen: string[] = [];
+    journal.record(say('stored'));
+    journal.after(() => seen.push('stored'));
+    await settle();
+    await calls[0]!.answer();
+    await journal.flush();
+    journal.record(say('two'));
+    journal.after(() => seen.push('two'));
+    journal.record(say('three'));
+    journal.after(() => seen.push('three'));
+    journal.after(() => seen.push('the end'), true);
+    await settle();
+    await calls[1]!.answer(new Error('disk full'));
+    await journal.flush();
+    expect(seen).toEqual(['stored', 'the end']);
+    expect(journal.failure?.message).toBe('disk full');
+    journal.record(say('four'));
+    journal.after(() => seen.push('four'));
+    await journal.flush();
+    expect(calls).toHaveLength(2);
+    expect(seen).toEqual(['stored', 'the end']);
+  });
+
+  it('a store that refuses a stale revision refuses the whole append', async () => {
+    const inner = memorySessionStore();
+    const other = new Journal(inner, 'session-f', undefined);
+    other.record(say('theirs'));
+    await other.flush();
+    const stale = new Journal(inner, 'session-f', undefined);
+    stale.record(say('mine'), say('mine too'));
+    stale.record(say('and this'));
+    await stale.flush();
+    expect(stale.failure?.name).toBe('SessionConflictError');
+    expect(texts(await loadEntries(inner, 'session-f'))).toEqual(['theirs']);
+  });
+
+  it('abandon() ends the wait for an append holding several records', async () => {
+    const { store, calls } = heldStore();
+    const journal = new Journal(store, 'session-g', undefined);
+    const seen: string[] = [];
+    journal.record(say('one'));
+    journal.after(() => seen.push('one'));
+    journal.record(say('two'));
+    journal.after(() => seen.push('end'), true);
+    await settle();
+    expect(journal.writingSince).toBeTypeOf('number');
+    journal.abandon(new Error('given up'));
+    await journal.flush();
+    expect(seen).toEqual(['end']);
+    expect(journal.writingSince).toBeUndefined();
+    expect(calls).toHaveLength(1);
+  });
+});
