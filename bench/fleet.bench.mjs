@@ -24,7 +24,7 @@ import { QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createAgentQueue } from 'agent-harness/bullmq';
 import { startDemoModelServer, TOOL_TURNS } from '../examples/worker-fleet/demo-script.ts';
-import { bullConnection, dropKeys, openFleetStore, placeToEnv } from '../test/bullmq/fleet-stores.ts';
+import { bullConnection, dropPrefix, openFleetStore, placeToEnv } from '../test/bullmq/fleet-stores.ts';
 import { loadEntries } from '../src/session/load-entries.ts';
 import { quantile } from './lib/stats.mjs';
 import { renderTable } from './lib/table.mjs';
@@ -184,7 +184,7 @@ async function benchStore(kind) {
   await events.close();
   await queue.close();
   const admin = new Redis(REDIS_URL);
-  await dropKeys(admin, place.bullPrefix);
+  await dropPrefix(admin, place.bullPrefix);
   await admin.quit();
   await close(true);
   return {
