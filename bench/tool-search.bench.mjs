@@ -18,7 +18,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { anthropicModel, createAgent } from '../src/index.ts';
-import { startMessagesServer } from '../src/testing/index.ts';
+import { startMessagesServer } from '../src/testing/messages-server/index.ts';
 import { DeferredToolCatalog } from '../src/tool-search/index.ts';
 import { mcpCatalog, REGEX_TASKS, SEARCH_TASKS } from './lib/mcp-catalog.mjs';
 
