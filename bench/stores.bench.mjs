@@ -1,5 +1,6 @@
 // Session stores side by side (issue 15): appends per second while writing a 1,000-turn session
-// (one compare-and-append per turn, as the agent's journal does), then the time to read it back
+// (one compare-and-append per turn; an agent's journal makes two per tool turn, which
+// bench/store-turns.bench.mjs measures through the agent), then the time to read it back
 // (store.load) and to resume it (createAgent({ store, resume }) + agent.ready).
 //
 // Run: `npm run bench:stores` (builds first). PostgreSQL and Redis are the loopback servers, or
