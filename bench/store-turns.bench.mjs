@@ -24,6 +24,8 @@ import { renderTable } from './lib/table.mjs';
 const started = performance.now();
 const TURNS = fullRun ? 100 : 40;
 const ROUNDS = fullRun ? 9 : 5;
+/** New sessions per cell of the short-run rows. */
+const SHORT_RUNS = fullRun ? 40 : 20;
 const builds = await loadBuilds();
 const names = Object.keys(builds);
 const tag = `bench_store_turns_${process.pid}`;
@@ -62,6 +64,21 @@ async function run(build, makeStore, sessionId, calls) {
   await agent.close();
   if (result.status !== 'completed') throw new Error(`the run ended ${result.status}: ${result.error?.message}`);
   return { appends: counter.appends / (TURNS + 1), wallMs: elapsed / (TURNS + 1), cpuUs: (used.user + used.system) / (TURNS + 1) };
+}
+
+/** `RUNS_PER_CELL` new sessions of one tool turn and the answer, each closed: appends and wall time per run. */
+async function shortRuns(build, makeStore, prefix) {
+  const { store, counter } = counted(makeStore(build));
+  const wall = performance.now();
+  for (let index = 0; index < SHORT_RUNS; index++) {
+    let turns = 0;
+    const model = fakeModel({ decide: () => (++turns <= 1 ? toolUses('note', 1) : [{ type: 'text', text: 'Done.' }]) });
+    const agent = build.lib.createAgent({ model, tools: [tools.get(build)], store, sessionId: `${prefix}_${index}`, maxTurns: 2 });
+    const result = await agent.run('Take a note.').result;
+    await agent.close();
+    if (result.status !== 'completed') throw new Error(`the run ended ${result.status}: ${result.error?.message}`);
+  }
+  return { appends: counter.appends / SHORT_RUNS, wallMs: (performance.now() - wall) / SHORT_RUNS, cpuUs: 0 };
 }
 
 /** PostgreSQL and Redis, when they answer: `{ name, store(build), dispose }` each. */
@@ -124,10 +141,11 @@ let sessions = 0;
 try {
   for (let round = 0; round < ROUNDS + 1; round++) {
     for (const { name, store } of stores) {
-      for (const calls of [1, 4]) {
+      for (const calls of [1, 4, 'short']) {
         const order = round % 2 === 0 ? names : [...names].reverse();
         for (const which of order) {
-          const measured = await run(builds[which], store, `session_bench_turns_${++sessions}`, calls);
+          const id = `session_bench_turns_${++sessions}`;
+          const measured = calls === 'short' ? await shortRuns(builds[which], store, id) : await run(builds[which], store, id, calls);
           if (round > 0) cell(`${name}|${calls}|${which}`).push(measured); // round 0 warms up
         }
       }
@@ -142,11 +160,11 @@ const pick = (key, field) => median(cells.get(key).map((measured) => measured[fi
 const ms = (value) => (value < 1 ? `${(value * 1000).toFixed(0)} µs` : `${value.toFixed(2)} ms`);
 const rows = [];
 for (const { name } of stores) {
-  for (const calls of [1, 4]) {
-    const row = [`${name}, ${calls} call${calls === 1 ? '' : 's'} a turn`];
+  for (const calls of [1, 4, 'short']) {
+    const row = [calls === 'short' ? `${name}, a new session's whole run (per run)` : `${name}, ${calls} call${calls === 1 ? '' : 's'} a turn`];
     for (const which of names) {
       const key = `${name}|${calls}|${which}`;
-      row.push(pick(key, 'appends').toFixed(2), ms(pick(key, 'wallMs')), `${pick(key, 'cpuUs').toFixed(0)} µs`);
+      row.push(pick(key, 'appends').toFixed(2), ms(pick(key, 'wallMs')), calls === 'short' ? '—' : `${pick(key, 'cpuUs').toFixed(0)} µs`);
     }
     if (base) row.push(`${((pick(`${name}|${calls}|this`, 'wallMs') / pick(`${name}|${calls}|base`, 'wallMs') - 1) * 100).toFixed(0)}%`);
     rows.push(row);
@@ -158,4 +176,4 @@ if (base) header.push('wall: this vs base');
 
 console.log(environmentHeader('agent-harness store-turns benchmark (issue 16): what a session store costs a turn', { quick: !fullRun, extra: [`${TURNS} tool turns + the answer per run, median of ${ROUNDS} runs per cell${base ? `; base build ${base}` : ''}`] }));
 console.log(renderTable(header, rows));
-console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; per turn = per model call, the answer included; CPU is the whole process's, libuv's thread pool included; info rows, no goal)`);
+console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; per turn = per model call, the answer included; CPU is the whole process's, libuv's thread pool included; a new session's whole run is createAgent + one tool turn + the answer + close(), ${SHORT_RUNS} per cell, in the "appends/turn" and "wall/turn" columns per run; info rows, no goal)`);
