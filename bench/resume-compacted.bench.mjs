@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { base, loadBuilds } from './lib/builds.mjs';
+import { remoteStores } from './lib/remote-stores.mjs';
 import { environmentHeader, fullRun } from './lib/environment.mjs';
 import { median } from './lib/stats.mjs';
 import { renderTable } from './lib/table.mjs';
@@ -75,55 +76,8 @@ async function write(store, context, sessionId, turns = TURNS, prefix = 'file') 
   return agent.snapshot().compactions ?? 0;
 }
 
-/** PostgreSQL and Redis, when they answer: `{ name, store(build), dispose }` each. */
-async function servers() {
-  const found = [];
-  const tag = `bench_resume_${process.pid}`;
-  try {
-    const { default: pg } = await import('pg');
-    const url = process.env.AGENT_HARNESS_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-    const probe = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-    await probe.connect();
-    await probe.end();
-    const pool = new pg.Pool({ connectionString: url, max: 4 });
-    const postgres = await import('../dist/postgres/index.js');
-    const other = base ? await import(path.join(path.resolve(base), 'postgres', 'index.js')) : undefined;
-    found.push({
-      name: 'PostgreSQL',
-      store: (build) => (build === builds.this || !other ? postgres : other).postgresSessionStore({ pool, schema: tag }),
-      dispose: async () => {
-        await pool.query(`DROP SCHEMA IF EXISTS "${tag}" CASCADE`);
-        await pool.end();
-      },
-    });
-  } catch (error) {
-    console.log(`(PostgreSQL rows left out: ${error.message})`);
-  }
-  try {
-    const { Redis } = await import('ioredis');
-    const url = process.env.AGENT_HARNESS_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    const client = new Redis(url, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 1, retryStrategy: () => null });
-    await client.connect();
-    const redis = await import('../dist/redis/index.js');
-    const other = base ? await import(path.join(path.resolve(base), 'redis', 'index.js')) : undefined;
-    const keyPrefix = `${tag}:`;
-    found.push({
-      name: 'Redis',
-      store: (build) => (build === builds.this || !other ? redis : other).redisSessionStore({ client, keyPrefix }),
-      dispose: async () => {
-        const keys = await client.keys(`${keyPrefix}*`);
-        if (keys.length > 0) await client.del(...keys);
-        client.disconnect();
-      },
-    });
-  } catch (error) {
-    console.log(`(Redis rows left out: ${error.message})`);
-  }
-  return found;
-}
-
 const dir = fs.mkdtempSync(path.join(tmpdir(), 'bench-resume-compacted-'));
-const remote = await servers();
+const remote = await remoteStores({ builds, base, tag: `bench_resume_${process.pid}` });
 try {
   const compacting = { clearing: false };
   const never = { clearing: false, compaction: false };

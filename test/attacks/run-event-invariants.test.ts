@@ -6,18 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, memorySessionStore, type AgentEvent } from 'agent-harness';
 import { scriptedModel, text, toolCall, turn, validateMessagesRequest, type ScriptItem } from 'agent-harness/testing';
+import { mulberry32, type Rng } from './seeded-random.js';
 
-type Rng = () => number;
-function mulberry32(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const pick = <T,>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)]!;
 
 function tools() {

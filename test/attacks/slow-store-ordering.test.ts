@@ -8,25 +8,15 @@ import { z } from 'zod';
 import { createAgent, defineTool, memorySessionStore, type AgentEvent, type SessionEntry, type SessionStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
+import { mulberry32 } from './seeded-random.js';
 
-/** A small seeded generator (mulberry32), so a failing seed can be run again. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const turnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Stores after 0–3 event-loop turns; keeps what is stored, synchronously readable. */
 function slowStore(seed: number) {
   const inner = memorySessionStore();
-  const next = random(seed);
+  const next = mulberry32(seed);
   const stored: SessionEntry[] = [];
   const store = Object.create(inner) as SessionStore;
   let appends = 0;
@@ -64,7 +54,7 @@ describe('a slow store, whatever it is handed per append', () => {
       },
     });
     const calls = (turnIndex: number, count: number) => Array.from({ length: count }, (_, index) => toolCall('note', { n: turnIndex * 10 + index }, `toolu_${seed}_${turnIndex}_${index}`));
-    const shape = random(seed * 7919);
+    const shape = mulberry32(seed * 7919);
     const script = Array.from({ length: 5 }, (_, turnIndex) => turn(`Turn ${turnIndex}.`, ...calls(turnIndex, 1 + Math.floor(shape() * 4))));
     const worker = scriptedModel([turn(toolCall('note', { n: 99 }, `toolu_${seed}_sub`)), 'Sub done.']);
     const model = scriptedModel([...script, turn(toolCall('Agent', { description: 'Help', prompt: 'Take a note.', subagent_type: 'worker' }, `toolu_${seed}_agent`)), 'Done.']);
