@@ -576,7 +576,8 @@ export class Agent {
    * `SessionEnd` hooks (stopped when `options.signal` aborts), closes the MCP connections (stdio
    * servers' processes end), and releases what the session store holds for it (the file store's
    * handle and lock). Once it resolves, no model call, hook or store write of the agent or its
-   * subagents follows (a tool that ignores its abort signal is no longer waited on). The agent
+   * subagents follows, nor a write of a plan the interrupted run was saving (waited for up to
+   * `storeWriteGraceMs`); a tool that ignores its abort signal is no longer waited on. The agent
    * accepts no more runs; its snapshot stays available. A second call while the first is still
    * closing resolves with it, not before (its options are not applied: the first call's are).
    */

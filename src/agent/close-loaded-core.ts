@@ -4,6 +4,8 @@ import { runHooksUnchecked } from '../hooks/run-hooks.js';
 import { subagentRunsEnded } from '../subagents/subagent-runs.js';
 import type { AgentRun } from './agent-run.js';
 import { boundCoreWrites } from './bound-core-writes.js';
+import { planWritesSettled } from '../runtime/save-plan.js';
+import { DEFAULT_STORE_WRITE_GRACE_MS } from '../session/bound-writes.js';
 import type { CloseOptions } from './close-options.js';
 
 /** What `close()` stops and waits for besides the core. */
@@ -32,6 +34,11 @@ export async function closeLoadedCore(core: AgentCore, { active, aside, options 
     await active.run.result;
   }
   await Promise.all(aside.map((work) => work.done.catch(() => undefined)));
+  // A plan the interrupted run was saving: its write goes on in the plan store after the call
+  // gave up on it, and lands before close() resolves (a host may remove the folder next), unless
+  // the store leaves it unanswered for `storeWriteGraceMs`.
+  const planWrite = planWritesSettled(core);
+  if (planWrite) await withinGrace(planWrite, core.options.storeWriteGraceMs ?? DEFAULT_STORE_WRITE_GRACE_MS);
   // A foreground subagent of an interrupted run may still be ending (its SubagentStop hooks,
   // stopped by markClosed above): waited for, as the background tasks are.
   const subagentsEnded = subagentRunsEnded(core);
@@ -58,4 +65,14 @@ export async function closeLoadedCore(core: AgentCore, { active, aside, options 
   stopBounding();
   // Release what the store holds for this session (a file handle and lock, for the file store).
   await core.options.store?.close?.(core.sessionId);
+}
+
+/** `work`, or after `graceMs` if it has not settled by then (the timer does not keep the process alive). */
+function withinGrace(work: Promise<void>, graceMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, graceMs);
+    (timer as { unref?: () => void }).unref?.();
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

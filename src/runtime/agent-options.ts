@@ -244,7 +244,8 @@ export interface AgentOptions {
    * waits on a store write left unanswered before giving it up: the run then ends with a
    * `SessionWriteError` and the agent writes nothing more (load the session again to go on). A
    * store that answers in time changes nothing; a run that is not interrupted always waits, since
-   * a tool runs only once its call is stored. Needs `store`.
+   * a tool runs only once its call is stored. `close()` also waits this long, at most, for a plan
+   * the interrupted run was writing to the plan store (30 s without a `store`). Needs `store`.
    * @default 30000
    */
   storeWriteGraceMs?: number;

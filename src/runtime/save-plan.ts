@@ -67,6 +67,18 @@ function writePlan(core: AgentCore, text: string): Promise<{ slug: string; name:
   return write;
 }
 
+/**
+ * Settles once the agent's plan writes under way have ended, whether they wrote or failed
+ * (`undefined` when it never saved a plan). An interrupted save stops waiting for its write, which
+ * the store finishes on its own: `close()` waits for it, so nothing of the agent's lands after.
+ */
+export function planWritesSettled(core: AgentCore): Promise<void> | undefined {
+  return planWrites.get(core)?.then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 /** {@link writePlan}, once the agent's earlier saves are done. */
 async function writePlanNow(core: AgentCore, text: string): Promise<{ slug: string; name: string }> {
   const tried: string[] = [];
