@@ -51,34 +51,37 @@ function counted(store) {
   return { store: wrapped, counter };
 }
 
+/** A new session of `toolTurns` turns of `calls` calls each, then the answer; `timed` is called around the run alone. */
+async function session(build, store, sessionId, toolTurns, calls, timed = (work) => work()) {
+  let turns = 0;
+  const model = fakeModel({ decide: () => (++turns <= toolTurns ? toolUses('note', calls) : [{ type: 'text', text: 'Done.' }]) });
+  const agent = build.lib.createAgent({ model, tools: [tools.get(build)], store, sessionId, maxTurns: toolTurns + 1 });
+  const result = await timed(() => agent.run('Take notes.').result);
+  await agent.close();
+  if (result.status !== 'completed') throw new Error(`the run ended ${result.status}: ${result.error?.message}`);
+}
+
 /** One run of `TURNS` turns of `calls` calls each, then the answer: appends, wall and CPU per turn. */
 async function run(build, makeStore, sessionId, calls) {
   const { store, counter } = counted(makeStore(build));
-  let turns = 0;
-  const model = fakeModel({ decide: () => (++turns <= TURNS ? toolUses('note', calls) : [{ type: 'text', text: 'Done.' }]) });
-  const agent = build.lib.createAgent({ model, tools: [tools.get(build)], store, sessionId, maxTurns: TURNS + 1 });
-  const cpu = process.cpuUsage();
-  const wall = performance.now();
-  const result = await agent.run('Take notes.').result;
-  const elapsed = performance.now() - wall;
-  const used = process.cpuUsage(cpu);
-  await agent.close();
-  if (result.status !== 'completed') throw new Error(`the run ended ${result.status}: ${result.error?.message}`);
+  let elapsed = 0;
+  let used;
+  await session(build, store, sessionId, TURNS, calls, async (work) => {
+    const cpu = process.cpuUsage();
+    const wall = performance.now();
+    const result = await work();
+    elapsed = performance.now() - wall;
+    used = process.cpuUsage(cpu);
+    return result;
+  });
   return { appends: counter.appends / (TURNS + 1), wallMs: elapsed / (TURNS + 1), cpuUs: (used.user + used.system) / (TURNS + 1) };
 }
 
-/** `RUNS_PER_CELL` new sessions of one tool turn and the answer, each closed: appends and wall time per run. */
+/** `SHORT_RUNS` new sessions of one tool turn and the answer, each closed: appends and wall time per run. */
 async function shortRuns(build, makeStore, prefix) {
   const { store, counter } = counted(makeStore(build));
   const wall = performance.now();
-  for (let index = 0; index < SHORT_RUNS; index++) {
-    let turns = 0;
-    const model = fakeModel({ decide: () => (++turns <= 1 ? toolUses('note', 1) : [{ type: 'text', text: 'Done.' }]) });
-    const agent = build.lib.createAgent({ model, tools: [tools.get(build)], store, sessionId: `${prefix}_${index}`, maxTurns: 2 });
-    const result = await agent.run('Take a note.').result;
-    await agent.close();
-    if (result.status !== 'completed') throw new Error(`the run ended ${result.status}: ${result.error?.message}`);
-  }
+  for (let index = 0; index < SHORT_RUNS; index++) await session(build, store, `${prefix}_${index}`, 1, 1);
   return { appends: counter.appends / SHORT_RUNS, wallMs: (performance.now() - wall) / SHORT_RUNS, cpuUs: 0 };
 }
 

@@ -61,8 +61,6 @@ export class Journal implements TranscriptWriter {
   private tail: Promise<void> = Promise.resolve();
   /** Entries recorded and not handed to the store yet: the next append takes them all. */
   private queued: SessionEntry[] = [];
-  /** The revision {@link queued} continues: what the store must hold for its append to land. */
-  private queuedAfter = 0;
   /** An append is chained that has not started: what is recorded meanwhile joins it. */
   private appendQueued = false;
   /** The first append failure; once set, nothing more is written. */
@@ -98,7 +96,6 @@ export class Journal implements TranscriptWriter {
    */
   record(...drafts: EntryDraft[]): void {
     if (drafts.length === 0) return;
-    if (this.queued.length === 0) this.queuedAfter = this.recorded;
     for (const draft of drafts) {
       const id = randomId(12);
       const entry = {
@@ -123,7 +120,8 @@ export class Journal implements TranscriptWriter {
   private async appendRecorded(): Promise<void> {
     this.appendQueued = false;
     const entries = this.queued;
-    const expectedRevision = this.queuedAfter;
+    // The queue holds the last entries recorded: it continues the revision before them.
+    const expectedRevision = this.recorded - entries.length;
     this.queued = [];
     if (this.failure) {
       this.unstored = true;

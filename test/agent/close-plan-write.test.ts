@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, memoryPlanStore, memorySessionStore, type PlanStore } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { tick } from '../helpers.js';
 
 /** A plan store whose writes wait until the test lets them through. */
 function heldPlanStore() {
@@ -36,7 +37,6 @@ async function savingPlan(planStore: PlanStore, storeWriteGraceMs?: number) {
   return { agent, resolving };
 }
 
-const turnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('close() while a plan is written', () => {
   afterEach(() => void vi.useRealTimers());
@@ -44,10 +44,10 @@ describe('close() while a plan is written', () => {
   it('resolves once the write has landed, the call answered as interrupted', async () => {
     const { store, state } = heldPlanStore();
     const { agent, resolving } = await savingPlan(store);
-    while (!state.release) await turnOfTheLoop();
+    while (!state.release) await tick();
     let closed = false;
     const closing = agent.close().then(() => (closed = true));
-    for (let index = 0; index < 5; index++) await turnOfTheLoop();
+    for (let index = 0; index < 5; index++) await tick();
     // The run has ended (interrupted); close() still waits for the plan store.
     expect((await resolving.result).status).toBe('interrupted');
     expect(closed).toBe(false);
@@ -60,10 +60,10 @@ describe('close() while a plan is written', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { store, state } = heldPlanStore();
     const { agent } = await savingPlan(store, 5_000);
-    while (!state.release) await turnOfTheLoop();
+    while (!state.release) await tick();
     let closed = false;
     const closing = agent.close().then(() => (closed = true));
-    for (let index = 0; index < 5; index++) await turnOfTheLoop();
+    for (let index = 0; index < 5; index++) await tick();
     await vi.advanceTimersByTimeAsync(4_999);
     expect(closed).toBe(false);
     await vi.advanceTimersByTimeAsync(1);

@@ -9,9 +9,9 @@ import { createAgent, defineTool, memorySessionStore, type AgentEvent, type Sess
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { mulberry32 } from './seeded-random.js';
+import { tick } from '../helpers.js';
 
 
-const turnOfTheLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Stores after 0–3 event-loop turns; keeps what is stored, synchronously readable. */
 function slowStore(seed: number) {
@@ -23,7 +23,7 @@ function slowStore(seed: number) {
   store.append = async (sessionId, entries, options) => {
     appends++;
     const turns = Math.floor(next() * 4);
-    for (let index = 0; index < turns; index++) await turnOfTheLoop();
+    for (let index = 0; index < turns; index++) await tick();
     await inner.append(sessionId, entries, options);
     stored.push(...entries);
   };
@@ -49,7 +49,7 @@ describe('a slow store, whatever it is handed per append', () => {
         if (!stored.some((entry) => holdsCall(entry, toolUseId))) problems.push(`${toolUseId} ran before its call was stored`);
         ran.push(toolUseId);
         // Some calls end a few loop turns later, so results are recorded while others are stored.
-        for (let index = 0; index < input.n % 3; index++) await turnOfTheLoop();
+        for (let index = 0; index < input.n % 3; index++) await tick();
         return `note ${input.n}`;
       },
     });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { memorySessionStore, type SessionAppendOptions, type SessionEntry, type SessionStore } from 'agent-harness';
 import { Journal, type EntryDraft } from '../../src/session/journal.js';
 import { loadEntries } from '../../src/session/load-entries.js';
+import { tick } from '../helpers.js';
 
 /** A store whose appends wait until the test answers them, one by one, in order. */
 function heldStore() {
@@ -26,8 +27,6 @@ function heldStore() {
 
 const say = (text: string): EntryDraft => ({ kind: 'message', message: { role: 'user', content: [{ type: 'text', text }] } });
 const texts = (entries: readonly SessionEntry[]) => entries.map((entry) => (entry.kind === 'message' && Array.isArray(entry.message.content) ? (entry.message.content[0] as { text: string }).text : entry.kind));
-/** Lets every queued microtask (and the microtasks they queue) run. */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('Journal: what is recorded before an append starts goes with it', () => {
   it('entries recorded in a row are one append, on the revision before the first', async () => {
@@ -36,7 +35,7 @@ describe('Journal: what is recorded before an append starts goes with it', () =>
     journal.record(say('one'));
     journal.record(say('two'), say('three'));
     journal.record(say('four'));
-    await settle();
+    await tick();
     expect(calls).toHaveLength(1);
     expect(texts(calls[0]!.entries)).toEqual(['one', 'two', 'three', 'four']);
     expect(calls[0]!.options.expectedRevision).toBe(0);
@@ -50,21 +49,21 @@ describe('Journal: what is recorded before an append starts goes with it', () =>
     const { store, inner, calls } = heldStore();
     const journal = new Journal(store, 'session-b', undefined);
     journal.record(say('one'));
-    await settle();
+    await tick();
     journal.record(say('two'));
     journal.record(say('three'));
-    await settle();
+    await tick();
     // The second append waits for the first to end.
     expect(calls).toHaveLength(1);
     await calls[0]!.answer();
-    await settle();
+    await tick();
     expect(calls).toHaveLength(2);
     expect(texts(calls[1]!.entries)).toEqual(['two', 'three']);
     expect(calls[1]!.options.expectedRevision).toBe(1);
     expect(calls[1]!.entries[0]!.parentId).toBe(calls[0]!.entries[0]!.id);
     journal.record(say('four'));
     await calls[1]!.answer();
-    await settle();
+    await tick();
     expect(calls).toHaveLength(3);
     expect(calls[2]!.options.expectedRevision).toBe(3);
     await calls[2]!.answer();
@@ -78,7 +77,7 @@ describe('Journal: what is recorded before an append starts goes with it', () =>
     const { store, calls } = heldStore();
     const journal = new Journal(store, 'session-c', undefined, { lastId: 'entry_last', revision: 41 });
     journal.record(say('one'), say('two'));
-    await settle();
+    await tick();
     expect(calls[0]!.options.expectedRevision).toBe(41);
     expect(calls[0]!.entries.map((entry) => entry.seq)).toEqual([42, 43]);
     expect(calls[0]!.entries[0]!.parentId).toBe('entry_last');
@@ -93,7 +92,7 @@ describe('Journal: what is recorded before an append starts goes with it', () =>
     journal.after(() => seen.push('after one'));
     journal.record(say('two'));
     journal.after(() => seen.push('after two'));
-    await settle();
+    await tick();
     expect(seen).toEqual([]);
     await calls[0]!.answer();
     await journal.flush();
@@ -111,7 +110,7 @@ describe('Journal: what is recorded before an append starts goes with it', () =>
     const seen: string[] = [];
     journal.record(say('stored'));
     journal.after(() => seen.push('stored'));
-    await settle();
+    await tick();
     await calls[0]!.answer();
     await journal.flush();
     journal.record(say('two'));
@@ -119,7 +118,7 @@ describe('Journal: what is recorded before an append starts goes with it', () =>
     journal.record(say('three'));
     journal.after(() => seen.push('three'));
     journal.after(() => seen.push('the end'), true);
-    await settle();
+    await tick();
     await calls[1]!.answer(new Error('disk full'));
     await journal.flush();
     expect(seen).toEqual(['stored', 'the end']);
@@ -152,7 +151,7 @@ describe('Journal: what is recorded before an append starts goes with it', () =>
     journal.after(() => seen.push('one'));
     journal.record(say('two'));
     journal.after(() => seen.push('end'), true);
-    await settle();
+    await tick();
     expect(journal.writingSince).toBeTypeOf('number');
     journal.abandon(new Error('given up'));
     await journal.flush();
