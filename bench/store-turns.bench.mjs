@@ -4,7 +4,8 @@
 // write, a WAL flush or a round trip the turn waits for. For each store: the appends per turn, the
 // wall time per turn, and the CPU time per turn (`process.cpuUsage`: libuv's thread pool included),
 // for turns of one tool call and turns of four parallel calls, through an instant fake model and a
-// trivial read-only tool. Info rows: the issue sets no goal on them.
+// trivial read-only tool; and per run, for a new session's whole run and for a chat answer of an
+// agent kept between runs (twenty-eighth round). Info rows: the issue sets no goal on them.
 //
 // Run: `npm run bench:store-turns` (builds first); `--full` for the full sizes;
 // `BENCH_BASE=<other build's dist/ folder>` measures that build too, alternated run by run.
@@ -85,6 +86,28 @@ async function shortRuns(build, makeStore, prefix) {
   return { appends: counter.appends / SHORT_RUNS, wallMs: (performance.now() - wall) / SHORT_RUNS, cpuUs: 0 };
 }
 
+/** One agent answering `SHORT_RUNS` chat prompts, each a run of one answer (no tools): appends and wall time per run. */
+async function chatRuns(build, makeStore, sessionId) {
+  const { store, counter } = counted(makeStore(build));
+  const model = fakeModel({ decide: () => [{ type: 'text', text: 'Hello.' }] });
+  const agent = build.lib.createAgent({ model, store, sessionId });
+  const first = await agent.run('Hi.').result;
+  if (first.status !== 'completed') throw new Error(`the run ended ${first.status}: ${first.error?.message}`);
+  const before = counter.appends;
+  const wall = performance.now();
+  for (let index = 0; index < SHORT_RUNS; index++) {
+    const result = await agent.run('And now?').result;
+    if (result.status !== 'completed') throw new Error(`the run ended ${result.status}: ${result.error?.message}`);
+  }
+  const elapsed = performance.now() - wall;
+  await agent.close();
+  return { appends: (counter.appends - before) / SHORT_RUNS, wallMs: elapsed / SHORT_RUNS, cpuUs: 0 };
+}
+
+const KINDS = [1, 4, 'short', 'chat'];
+const label = (name, calls) =>
+  calls === 'short' ? `${name}, a new session's whole run (per run)` : calls === 'chat' ? `${name}, a chat answer of a live agent (per run)` : `${name}, ${calls} call${calls === 1 ? '' : 's'} a turn`;
+
 const dir = fs.mkdtempSync(path.join(tmpdir(), 'bench-store-turns-'));
 const remote = await remoteStores({ builds, base, tag });
 const stores = [
@@ -99,11 +122,11 @@ let sessions = 0;
 try {
   for (let round = 0; round < ROUNDS + 1; round++) {
     for (const { name, store } of stores) {
-      for (const calls of [1, 4, 'short']) {
+      for (const calls of KINDS) {
         const order = round % 2 === 0 ? names : [...names].reverse();
         for (const which of order) {
           const id = `session_bench_turns_${++sessions}`;
-          const measured = calls === 'short' ? await shortRuns(builds[which], store, id) : await run(builds[which], store, id, calls);
+          const measured = calls === 'short' ? await shortRuns(builds[which], store, id) : calls === 'chat' ? await chatRuns(builds[which], store, id) : await run(builds[which], store, id, calls);
           if (round > 0) cell(`${name}|${calls}|${which}`).push(measured); // round 0 warms up
         }
       }
@@ -118,11 +141,11 @@ const pick = (key, field) => median(cells.get(key).map((measured) => measured[fi
 const ms = (value) => (value < 1 ? `${(value * 1000).toFixed(0)} µs` : `${value.toFixed(2)} ms`);
 const rows = [];
 for (const { name } of stores) {
-  for (const calls of [1, 4, 'short']) {
-    const row = [calls === 'short' ? `${name}, a new session's whole run (per run)` : `${name}, ${calls} call${calls === 1 ? '' : 's'} a turn`];
+  for (const calls of KINDS) {
+    const row = [label(name, calls)];
     for (const which of names) {
       const key = `${name}|${calls}|${which}`;
-      row.push(pick(key, 'appends').toFixed(2), ms(pick(key, 'wallMs')), calls === 'short' ? '—' : `${pick(key, 'cpuUs').toFixed(0)} µs`);
+      row.push(pick(key, 'appends').toFixed(2), ms(pick(key, 'wallMs')), typeof calls === 'string' ? '—' : `${pick(key, 'cpuUs').toFixed(0)} µs`);
     }
     if (base) row.push(`${((pick(`${name}|${calls}|this`, 'wallMs') / pick(`${name}|${calls}|base`, 'wallMs') - 1) * 100).toFixed(0)}%`);
     rows.push(row);
@@ -134,4 +157,4 @@ if (base) header.push('wall: this vs base');
 
 console.log(environmentHeader('agent-harness store-turns benchmark (issue 16): what a session store costs a turn', { quick: !fullRun, extra: [`${TURNS} tool turns + the answer per run, median of ${ROUNDS} runs per cell${base ? `; base build ${base}` : ''}`] }));
 console.log(renderTable(header, rows));
-console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; per turn = per model call, the answer included; CPU is the whole process's, libuv's thread pool included; a new session's whole run is createAgent + one tool turn + the answer + close(), ${SHORT_RUNS} per cell, in the "appends/turn" and "wall/turn" columns per run; info rows, no goal)`);
+console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; per turn = per model call, the answer included; CPU is the whole process's, libuv's thread pool included; a new session's whole run is createAgent + one tool turn + the answer + close(), ${SHORT_RUNS} per cell, and a chat answer is one run of a text answer on an agent kept between runs, ${SHORT_RUNS} per cell, both in the "appends/turn" and "wall/turn" columns per run; info rows, no goal)`);

@@ -68,7 +68,9 @@ function journalFor(store: SessionStore, state: SessionState, last: { lastId: st
 
 /**
  * A core for a new session (fresh or forked). With a store its transcript starts with a
- * checkpoint of the whole state, so loading it needs nothing else.
+ * checkpoint of the whole state, so loading it needs nothing else. A fresh session's checkpoint
+ * is written with the first append (the first run's start, a change made before it, or
+ * `flush()`), not on its own: a new session's first write is one round trip, not two.
  */
 function startCore(options: AgentOptions, state: SessionState, origin: 'startup' | 'fork', sources: ResolvedToolSources, forkedFrom?: string): AgentCore {
   const store = options.store;
@@ -80,7 +82,9 @@ function startCore(options: AgentOptions, state: SessionState, origin: 'startup'
   // One append: a process killed while a fork is written leaves no half-written session behind.
   const checkpoint = { kind: 'checkpoint', state: structuredClone(state), reason: origin } as const;
   if (forkedFrom !== undefined) core.commit({ kind: 'session-meta', forkedFrom }, checkpoint);
-  else core.commit(checkpoint);
+  else if (origin === 'fork') core.commit(checkpoint);
+  // The live state already is the checkpoint's (a fresh state holds no text to make well-formed).
+  else journal.recordLater(checkpoint);
   return core;
 }
 

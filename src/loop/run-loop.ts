@@ -9,7 +9,7 @@ import { batchResults, isBatchDone, type OpenBatch } from '../state/index.js';
 import { executeTools } from './execute-tools.js';
 import type { RunContext } from './loop-run-context.js';
 import { estimateCost } from '../model/pricing.js';
-import { prepareRequest } from './prepare-request.js';
+import { prepareRequest, recordPrefix } from './prepare-request.js';
 import { prepareContext } from './prepare-context.js';
 import { openSubagentsEnded } from './open-subagents.js';
 import { CompactionError } from '../errors/compaction-error.js';
@@ -28,7 +28,7 @@ import type { ModelResponse, StopDetails, StopReason } from '../model/model.js';
 import type { ContextUsage } from '../context/index.js';
 import { describeThrown, toError } from '../errors/describe-thrown.js';
 import { answerApproval, type ApprovalAnswer } from './answer-approval.js';
-import { stopHookReason } from './stop-hook-reason.js';
+import { runsStopHooks, stopHookReason } from './stop-hook-reason.js';
 import { submitPrompt } from './submit-prompt.js';
 import { textOf } from './text-of.js';
 import { writeError } from './write-error.js';
@@ -182,8 +182,13 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
     // A subagent of this run still ending (its call was not waited for after an interrupt)
     // announces its end before this run's.
     const subagentsEnding = openSubagentsEnded(core);
-    if (subagentsEnding) await subagentsEnding;
+    // A held answer (see the final answer below) is written before anything that may take time.
+    if (subagentsEnding) {
+      void core.flush();
+      await subagentsEnding;
+    }
     if (status === 'completed' && !error && core.verifyOnCompletion) {
+      void core.flush();
       try {
         planVerification = await core.verifyOnCompletion({ signal: abort.signal, ...(context.reportSubagent ? { reportSubagent: context.reportSubagent } : {}) });
       } catch (failure) {
@@ -193,13 +198,23 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
         else core.emit({ type: 'error', error: toError(failure), fatal: false });
       }
     }
-    if (core.journal) await core.flush();
+    if (!core.journal) return settle(status, error);
+    // The run's end is recorded before the wait: it joins the append of a final answer held for
+    // it. Its events wait for the store's answer, and a write that failed (this one or an earlier
+    // one, so the end is not stored) still turns the run into an `error`.
+    recordRunEnd(status, error);
+    await core.flush();
     const failure = core.writeFailure;
-    if (failure && !error) return settle('error', writeError(core, failure));
-    return settle(status, error);
+    if (failure && !error) return settle('error', writeError(core, failure), true);
+    return settle(status, error, true);
   };
 
-  const settle = (status: RunStatus, error?: Error): RunResult => {
+  const recordRunEnd = (status: RunStatus, error: Error | undefined) => {
+    core.commit(error ? { kind: 'run-end', runId: context.runId, status, usage, error: runEndError(error) } : { kind: 'run-end', runId: context.runId, status, usage });
+  };
+
+  /** The run's result, its events, and (unless `endRecorded`) its `run-end` entry. */
+  const settle = (status: RunStatus, error?: Error, endRecorded = false): RunResult => {
     const result: RunResult = {
       status,
       runId: context.runId,
@@ -228,7 +243,7 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
     if (error) core.emit({ type: 'error', error, fatal: true });
     // Otherwise only result.stopReason would tell that the answer the run ended on is not whole.
     else if (status === 'completed' && isCutOff(lastStopReason)) core.emit({ type: 'warning', source: 'model', message: cutOffWarning(lastStopReason, lastStopDetails) });
-    core.commit(error ? { kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage, error: runEndError(error) } : { kind: 'run-end', runId: result.runId, status: result.status, usage: result.usage });
+    if (!endRecorded) recordRunEnd(status, error);
     core.emit({ type: 'run-end', result });
     return result;
   };
@@ -353,6 +368,9 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
   core.leaseLost = undefined;
   core.nestedStopRequested = false;
   core.commit({ kind: 'run-start', runId: context.runId });
+  // A session's first run records the prefix its requests are sent with here, in the run's first
+  // append, not in a write of its own beside the first model call.
+  if (core.state.prefix === undefined) recordPrefix(core);
   core.emit({ type: 'run-start', runId: context.runId, prompt: typeof input.prompt === 'string' ? input.prompt : undefined });
   try {
     // A refused answer's calls left open (a snapshot taken before they were answered): answered as
@@ -525,7 +543,12 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
         continue;
       }
       if (response.stopReason === 'pause_turn') continue;
-      if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
+      const hooked = stopContinuations < MAX_STOP_HOOK_CONTINUATIONS && runsStopHooks(core);
+      // An answer that ends the run is stored with the run's end (finish() records it before it
+      // waits): one write, not two, before the result. Not while a Stop hook runs: the host's hook
+      // may take its time, and the answer is stored (and announced) meanwhile.
+      if (!hooked) core.journal?.hold();
+      if (hooked) {
         const reason = await stopHookReason(core, stopContinuations > 0, abort, response.stopReason);
         // Interrupted while a Stop hook ran: the run ends interrupted, not completed.
         if (abort.aborted) return await finish('interrupted');

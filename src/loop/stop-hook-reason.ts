@@ -9,6 +9,11 @@ import type { StopReason } from '../model/model.js';
 const NOT_AFTER_REFUSAL =
   'A Stop hook asked to continue, but the model stopped its answer as a refusal (stop reason "refusal"), so the run ends instead: going on from a refused answer as it is tends to be refused again. Rephrase the request in a new run, or check it against the model\'s usage policy.';
 
+/** Whether the agent has `Stop` hooks to run when the model would end the run (a subagent's end runs the parent's `SubagentStop` hooks instead). */
+export function runsStopHooks(core: AgentCore): boolean {
+  return core.parentToolUseId === undefined && hasHooks(core.options.hooks, 'Stop');
+}
+
 /**
  * The reason to go on that a `Stop` hook gives when the model would end the run (its own, or a
  * default sentence), or undefined when none asks to continue (a subagent runs `SubagentStop`
@@ -16,8 +21,7 @@ const NOT_AFTER_REFUSAL =
  * but a request to continue is not followed: a `warning` says so.
  */
 export async function stopHookReason(core: AgentCore, stopHookActive: boolean, abort: RunAbort, stopReason: StopReason | null): Promise<string | undefined> {
-  // A subagent's end runs the parent's `SubagentStop` hooks instead.
-  if (core.parentToolUseId !== undefined || !hasHooks(core.options.hooks, 'Stop')) return undefined;
+  if (!runsStopHooks(core)) return undefined;
   const stop = await runHooksUnchecked({ event: 'Stop', hooks: core.options.hooks, signal: abort.signal, input: { sessionId: core.sessionId, stopHookActive, stopReason } });
   reportHookErrors(core, stop.errors);
   const again = stop.outputs.find((output) => output?.continue);

@@ -206,7 +206,10 @@ export interface AgentOptions {
   /**
    * Where the transcript is written as the session goes (an entry is stored before the event
    * announcing it is emitted). `memorySessionStore()` or `fileSessionStore({ dir })` from
-   * `agent-harness/node`.
+   * `agent-harness/node`. A new session is written with its first run, its first change
+   * (`setPermissionMode`, `addRules`, …), `flush()` or `close()`, whichever comes first, in one
+   * append with what that records: `await agent.flush()` before handing its id to another
+   * process that resumes it.
    * @default undefined (nothing is written)
    */
   store?: SessionStore;

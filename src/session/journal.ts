@@ -25,6 +25,12 @@ export interface TranscriptWriter {
   /** Queues entries for appending, in order; the entries of one call are never split between appends. */
   record(...drafts: EntryDraft[]): void;
   /**
+   * Holds the next append back until `flush()` (or `abandon()`), so that what is recorded
+   * meanwhile joins it: a run's final answer waits for the run's end this way, and the two cost
+   * the store one write. Whoever holds must flush before waiting on anything but microtasks.
+   */
+  hold(): void;
+  /**
    * Runs `fn` once everything recorded so far is stored. When some of it was not (its write
    * failed, or came after a failure, or was given up), `fn` is dropped, unless `evenIfUnstored`:
    * for what announces nothing stored (the run's error and end).
@@ -73,6 +79,8 @@ export class Journal implements TranscriptWriter {
   writingSince: number | undefined;
   /** True once an entry recorded here was not stored (its append failed, came after a failure, or was given up). */
   private unstored = false;
+  /** Set by {@link hold}: the next append waits until it is released (by `flush()` or `abandon()`). */
+  private holding: { released: Promise<void>; release: () => void } | undefined;
 
   constructor(store: SessionStore, sessionId: string, agentId: string | undefined, position: JournalPosition = { lastId: null, revision: 0 }) {
     this.store = store;
@@ -96,6 +104,44 @@ export class Journal implements TranscriptWriter {
    */
   record(...drafts: EntryDraft[]): void {
     if (drafts.length === 0) return;
+    this.stamp(drafts);
+    this.startAppend();
+  }
+
+  /**
+   * Queues entries without starting an append: they go with the next one, which the next
+   * `record`, `after` or `flush` starts. A new session's first checkpoint is recorded this way, so
+   * it costs no write of its own (it joins the first run's start, or the first change made
+   * before), and a session nobody used is not written at all until flushed.
+   */
+  recordLater(...drafts: EntryDraft[]): void {
+    this.stamp(drafts);
+  }
+
+  /** {@link TranscriptWriter.hold}. */
+  hold(): void {
+    if (this.holding) return;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holding = { released, release };
+  }
+
+  /** Ends a {@link hold}: the append it held back starts. */
+  private releaseHold(): void {
+    const holding = this.holding;
+    this.holding = undefined;
+    holding?.release();
+  }
+
+  /** Starts an append of what is queued, unless one is already chained (then it joins that one). */
+  private startAppend(): void {
+    if (this.appendQueued || this.queued.length === 0) return;
+    this.appendQueued = true;
+    this.tail = this.tail.then(() => this.appendRecorded());
+  }
+
+  /** Stamps entries (id, parent, seq, time, version) and queues them. */
+  private stamp(drafts: readonly EntryDraft[]): void {
     for (const draft of drafts) {
       const id = randomId(12);
       const entry = {
@@ -111,13 +157,12 @@ export class Journal implements TranscriptWriter {
       this.lastId = id;
       this.queued.push(entry);
     }
-    if (this.appendQueued) return;
-    this.appendQueued = true;
-    this.tail = this.tail.then(() => this.appendRecorded());
   }
 
   /** Appends everything recorded so far, as one compare-and-append on the revision before it. */
   private async appendRecorded(): Promise<void> {
+    // Held (a run's final answer waiting for the run's end): what is recorded meanwhile joins.
+    if (this.holding) await this.holding.released;
     this.appendQueued = false;
     const entries = this.queued;
     // The queue holds the last entries recorded: it continues the revision before them.
@@ -149,6 +194,7 @@ export class Journal implements TranscriptWriter {
    */
   abandon(failure: Error): void {
     this.failure ??= failure;
+    this.releaseHold();
     this.release?.();
   }
 
@@ -175,11 +221,14 @@ export class Journal implements TranscriptWriter {
     const run = () => {
       if (evenIfUnstored || !this.unstored) fn();
     };
+    this.startAppend();
     this.tail = this.tail.then(run, run);
   }
 
-  /** Resolves when everything recorded so far is stored (or failed). */
+  /** Resolves when everything recorded so far is stored (or failed). Ends a {@link hold}. */
   flush(): Promise<void> {
+    this.releaseHold();
+    this.startAppend();
     return this.tail;
   }
 }

@@ -386,20 +386,22 @@ describe('a refused answer left with open calls (a snapshot taken mid-answer, a 
   });
 });
 
-describe('a refusal with tool calls, the process killed at every append, resumed with continue()', () => {
+// Cut by entry: the refused answer is stored in one append with the run's end, so only a cut
+// inside that append (a torn write) leaves the refusal stored without it.
+describe('a refusal with tool calls, the process killed at every entry, resumed with continue()', () => {
   it('no call of the refused answer ever runs, and once the refusal is stored the model is not called on top of it', async () => {
     // From 2: at 1 nothing at all is stored (no session to resume).
     let cut = 2;
     let stored = 0;
     for (; cut < 40; cut++) {
       const inner = memorySessionStore();
-      const dying = dyingStore(inner, cut);
+      const dying = dyingStore(inner, cut, { unit: 'entry' });
       const { tool, ran } = countingTool();
       const first = createAgent({ model: scriptedModel([turn(text('Sure'), toolCall('echo', { text: 'a' }, 'toolu_a'), { stopReason: 'refusal' })]), tools: [tool], store: dying.store });
       await first.run('Do it.').result;
       await first.close().catch(() => undefined);
-      if (dying.appends() < cut) break;
-      const where = `killed at append ${cut}`;
+      if (dying.entries() < cut) break;
+      const where = `killed at entry ${cut}`;
       const model = scriptedModel(['Asked again.']);
       const resumed = createAgent({ model, tools: [tool], store: inner, resume: first.sessionId, canUseTool: async () => ({ behavior: 'allow' }) });
       await resumed.ready;

@@ -67,7 +67,8 @@ describe('a plan approved with a fresh context, the process killed at any append
       expect(ran.filter((id) => id === 'toolu_write').length, where).toBeLessThanOrEqual(1);
       await resumed.close();
     }
-    // The flow has about two dozen appends; each was a cut.
-    expect(cut).toBeGreaterThan(15);
+    // The flow has a dozen appends (two per tool turn, a run's start and its end joining the
+    // final answer); each was a cut.
+    expect(cut).toBeGreaterThan(10);
   });
 });

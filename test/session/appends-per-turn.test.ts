@@ -10,6 +10,7 @@ import { createAgent, defineTool, memorySessionStore, type SessionEntry, type Se
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
+import { tick } from '../helpers.js';
 
 /** `store` with every append it is asked for kept (the entries of each). */
 function recorded(store: SessionStore) {
@@ -79,5 +80,128 @@ describe.each([
     expect(results.length).toBeGreaterThanOrEqual(1);
     expect(results.length).toBeLessThanOrEqual(3);
     await agent.close();
+  });
+});
+
+describe("a run's first and last appends", () => {
+  it("a new session's first run: its checkpoint goes with the run's start, prefix and prompt; the answer with the run's end", async () => {
+    const base = memorySessionStore();
+    const { store, appends } = recorded(base);
+    const agent = createAgent({ model: scriptedModel(['Hello.', 'Again.']), store });
+    expect((await agent.run('Hi.').result).status).toBe('completed');
+    expect(appends.map(kinds)).toEqual([
+      ['checkpoint', 'run-start', 'prefix', 'message:user'],
+      ['message:assistant', 'run-end'],
+    ]);
+    appends.length = 0;
+    expect((await agent.run('Once more.').result).status).toBe('completed');
+    expect(appends.map(kinds)).toEqual([
+      ['run-start', 'message:user'],
+      ['message:assistant', 'run-end'],
+    ]);
+    await agent.close();
+    const resumed = createAgent({ model: scriptedModel([]), store: base, resume: agent.sessionId });
+    await resumed.ready;
+    expect(resumed.messages).toEqual(agent.messages);
+    await resumed.close();
+  });
+
+  it("the answer's events wait for the append that holds the run's end, and come before it", async () => {
+    const base = memorySessionStore();
+    const { store, appends } = recorded(base);
+    const agent = createAgent({ model: scriptedModel(['Hello.']), store });
+    const seen: string[] = [];
+    const storedWhen = () => appends.flat().some((entry) => entry.kind === 'run-end');
+    agent.on('turn-end', () => seen.push(`turn-end ${storedWhen()}`));
+    agent.on('run-end', () => seen.push(`run-end ${storedWhen()}`));
+    await agent.run('Hi.').result;
+    expect(seen).toEqual(['turn-end true', 'run-end true']);
+    await agent.close();
+  });
+
+  it('with a Stop hook, the answer is not held back while the hook runs, and the run ends in an append of its own', async () => {
+    const base = memorySessionStore();
+    const { store, appends } = recorded(base);
+    let storedWhileHooked = false;
+    const agent = createAgent({
+      model: scriptedModel(['Hello.']),
+      store,
+      hooks: {
+        Stop: [
+          {
+            // A hook that takes its time: the answer is stored meanwhile.
+            hook: async () => {
+              for (let wait = 0; wait < 20 && !storedWhileHooked; wait++) {
+                await tick();
+                storedWhileHooked = kinds(await loadEntries(base, agent.sessionId)).includes('message:assistant');
+              }
+            },
+          },
+        ],
+      },
+    });
+    expect((await agent.run('Hi.').result).status).toBe('completed');
+    expect(storedWhileHooked).toBe(true);
+    expect(appends.map(kinds).slice(-2)).toEqual([['message:assistant'], ['run-end']]);
+    await agent.close();
+  });
+
+  it("a store that fails the answer's append: neither the answer nor the run's end is stored, the run is an error, and the answer's events are not delivered", async () => {
+    const base = memorySessionStore();
+    const failing = Object.create(base) as SessionStore;
+    failing.append = (sessionId, entries, options) =>
+      entries.some((entry) => entry.kind === 'message' && entry.message.role === 'assistant') ? Promise.reject(new Error('disk full')) : base.append(sessionId, entries, options);
+    const agent = createAgent({ model: scriptedModel(['Hello.']), store: failing });
+    const seen: string[] = [];
+    agent.on('turn-end', () => seen.push('turn-end'));
+    agent.on('run-end', (event) => seen.push(`run-end ${event.result.status}`));
+    const result = await agent.run('Hi.').result;
+    expect(result.status).toBe('error');
+    expect(result.error?.name).toBe('SessionWriteError');
+    expect(result.error?.message).toContain('disk full');
+    expect(seen).toEqual(['run-end error']);
+    expect(kinds(await loadEntries(base, agent.sessionId))).toEqual(['checkpoint', 'run-start', 'prefix', 'message:user']);
+    await agent.close().catch(() => undefined);
+  });
+
+  it('a new session is written without a run: by flush(), by close(), or with a change made before its first run (and that change announced)', async () => {
+    const base = memorySessionStore();
+    const flushed = createAgent({ model: scriptedModel([]), store: base });
+    await flushed.flush();
+    expect(kinds(await loadEntries(base, flushed.sessionId))).toEqual(['checkpoint']);
+    await flushed.close();
+
+    const closed = createAgent({ model: scriptedModel([]), store: base });
+    await closed.close();
+    expect(kinds(await loadEntries(base, closed.sessionId))).toEqual(['checkpoint']);
+
+    const { store, appends } = recorded(base);
+    const changed = createAgent({ model: scriptedModel([]), store });
+    const modes: string[] = [];
+    changed.on('mode-change', (event) => modes.push(event.to));
+    changed.setPermissionMode('plan');
+    // Written in the background, as any change between runs, in one append with the checkpoint.
+    await tick();
+    await tick();
+    expect(appends.map(kinds)).toEqual([['checkpoint', 'mode-change']]);
+    expect(modes).toEqual(['plan']);
+    await changed.close();
+  });
+
+  it('a second agent creating the same new session in another process: its first run fails on the conflict, and nothing of it is stored', async () => {
+    const base = memorySessionStore();
+    const first = createAgent({ model: scriptedModel(['Mine.']), store: base, sessionId: 'session_shared' });
+    expect((await first.run('Hi.').result).status).toBe('completed');
+    // Another process (this process keeps one agent per session and store, so a second store object over the same data).
+    const elsewhere = Object.create(base) as SessionStore;
+    const second = createAgent({ model: scriptedModel(['Theirs.']), store: elsewhere, sessionId: 'session_shared' });
+    const result = await second.run('Hello?').result;
+    expect(result.status).toBe('error');
+    expect(result.error?.message).toMatch(/conflict|revision/i);
+    const stored = await loadEntries(base, 'session_shared');
+    expect(JSON.stringify(stored)).not.toContain('Hello?');
+    expect(kinds(stored).filter((kind) => kind === 'checkpoint')).toHaveLength(1);
+    await first.close();
+    await second.close().catch(() => undefined);
   });
 });

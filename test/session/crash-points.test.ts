@@ -95,7 +95,9 @@ describe.each(['append', 'entry'] as const)('a process killed at any %s, the ses
       expect(ran.length, `${where}: ${ran.join(', ')}`).toBe(new Set(ran).size);
       await resumed.close();
     }
-    expect(cut).toBeGreaterThan(10);
+    // Every flow is cut at many points: its entries, or its appends (fewer: each step of the
+    // loop is one, and a final answer joins the run's end).
+    expect(cut).toBeGreaterThan(unit === 'entry' ? 10 : 6);
   });
 });
 
@@ -135,9 +137,10 @@ describe('an approval answered with permission updates, the process killed at an
       expect(ran.length, where).toBeLessThanOrEqual(1);
       await resumed.close();
     }
-    // Three appends, each cut: the run's start with the answer and its updates (one append, as the
-    // journal takes what was recorded before it writes), the tool's result, the run's end.
-    expect(cut).toBeGreaterThan(3);
+    // Two appends, each cut: the run's start with the answer and its updates (one append, as the
+    // journal takes what was recorded before it writes), then the tool's result with the run's end
+    // (recorded before the run waits for the store: the run ends awaiting the other approval).
+    expect(cut).toBeGreaterThan(2);
   });
 });
 
