@@ -400,7 +400,8 @@ export class Agent {
       this.core.runSink = push;
       // Interrupted, the run waits on a store that stopped answering only so long.
       let stopBounding: (() => void) | undefined;
-      const unbound = this.core.journal ? onAbort(abort.signal, () => (stopBounding = boundCoreWrites(this.core, 'the run was interrupted'))) : undefined;
+      // (A listener on the run's flag, not its signal: a run with a store makes no signal for it.)
+      const unbound = this.core.journal ? abort.whenAborted(() => (stopBounding = boundCoreWrites(this.core, 'the run was interrupted'))) : undefined;
       try {
         let result: RunResult;
         try {

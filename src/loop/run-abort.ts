@@ -39,6 +39,8 @@ export class RunAbort {
   #wake: ((reason: unknown) => void) | undefined;
   /** Getters {@link RunAbort.lendSignal} defined so far in this run. */
   #lazyLends = 0;
+  /** Called once when the run is interrupted (see {@link RunAbort.whenAborted}). */
+  #listeners: Array<() => void> | undefined;
 
   /** @param toolConcurrency - the run's `maxToolConcurrency`, for the signal's listener limit (see `allowAbortListeners`). */
   constructor(toolConcurrency: number) {
@@ -121,7 +123,25 @@ export class RunAbort {
     });
   }
 
-  /** Interrupts the run (a second call does nothing): the signal, if made, aborts with `reason`, and a {@link RunAbort.race} waiting rejects with it. */
+  /**
+   * Calls `listener` once when the run is interrupted (at once when it is already), without
+   * making the signal: what only the library waits on (the bound on a store's writes) does not
+   * cost the run an `AbortSignal`. Returns a function that takes the listener off.
+   */
+  whenAborted(listener: () => void): () => void {
+    if (this.#aborted) {
+      listener();
+      return ignore;
+    }
+    const listeners = (this.#listeners ??= []);
+    listeners.push(listener);
+    return () => {
+      const index = listeners.indexOf(listener);
+      if (index >= 0) listeners.splice(index, 1);
+    };
+  }
+
+  /** Interrupts the run (a second call does nothing): the signal, if made, aborts with `reason`, a {@link RunAbort.race} waiting rejects with it, and the {@link RunAbort.whenAborted} listeners are called. */
   abort(reason: unknown): void {
     if (this.#aborted) return;
     this.#aborted = true;
@@ -130,6 +150,9 @@ export class RunAbort {
     const wake = this.#wake;
     this.#wake = undefined;
     wake?.(reason);
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    if (listeners) for (const listener of listeners) listener();
   }
 }
 

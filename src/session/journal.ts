@@ -2,6 +2,7 @@ import { randomId } from '../ids/random-id.js';
 import { ENTRY_SCHEMA_VERSION, type EntryDraft, type SessionEntry } from '../state/entries.js';
 import type { SessionStore } from './session-store.js';
 import { toError } from '../errors/describe-thrown.js';
+import { nowIso } from './now-iso.js';
 
 export type { EntryDraft };
 
@@ -149,7 +150,7 @@ export class Journal implements TranscriptWriter {
         id,
         parentId: this.lastId,
         seq: ++this.recorded,
-        timestamp: new Date().toISOString(),
+        timestamp: nowIso(),
         sessionId: this.sessionId,
         ...(this.agentId !== undefined ? { agentId: this.agentId } : {}),
         ...draft,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, type Model, type ModelRequest } from 'agent-harness';
+import { createAgent, defineTool, memorySessionStore, type Model, type ModelRequest } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { RunAbort } from '../../src/loop/run-abort.js';
 import { deferred, tick } from '../helpers.js';
@@ -92,6 +92,59 @@ describe('RunAbort.lendSignal: the signal as a property, made when read', () => 
     const other = new RunAbort(10);
     const made = other.signal;
     expect(Object.getOwnPropertyDescriptor(other.lendSignal({}), 'signal')).toMatchObject({ value: made });
+  });
+});
+
+describe('RunAbort.whenAborted: a listener on the flag, no signal made', () => {
+  it('calls each listener once on abort, after the signal (if made) and a race; one taken off is not called', () => {
+    const abort = new RunAbort(10);
+    const seen: string[] = [];
+    abort.whenAborted(() => seen.push(`first ${String(abort.aborted)}`));
+    const off = abort.whenAborted(() => seen.push('taken off'));
+    abort.whenAborted(() => seen.push('second'));
+    off();
+    expect(abort.signalIfMade).toBeUndefined();
+    abort.abort(new Error('stop'));
+    abort.abort(new Error('again'));
+    expect(seen).toEqual(['first true', 'second']);
+    expect(abort.signalIfMade).toBeUndefined();
+  });
+
+  it('calls a listener added after the abort at once', () => {
+    const abort = new RunAbort(10);
+    abort.abort(new Error('stop'));
+    let called = 0;
+    abort.whenAborted(() => called++);
+    expect(called).toBe(1);
+  });
+
+  it('a run with a session store whose model and tools never read the signal makes no AbortController', async () => {
+    const Original = globalThis.AbortController;
+    let made = 0;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    try {
+      // A model that never looks at the request's signal (scriptedModel listens to it).
+      const model: Model = {
+        provider: 'test',
+        modelId: 'deaf',
+        async *stream() {
+          yield { type: 'response', response: { message: { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] }, stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } } };
+        },
+      } as Model;
+      const agent = createAgent({ model, store: memorySessionStore() });
+      await agent.ready;
+      made = 0;
+      expect((await agent.run('Hi.').result).status).toBe('completed');
+      expect(made).toBe(0);
+      await agent.close();
+    } finally {
+      globalThis.AbortController = Original;
+    }
   });
 });
 
