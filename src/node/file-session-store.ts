@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import { readdir, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
@@ -136,7 +136,6 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   /** Runs `task` as the session's only writer: under this store's writer lock, or an operation lock. */
   const exclusive = async <T>(sessionId: string, task: () => Promise<T>): Promise<T> => {
     if (!lock || writerLocks.has(sessionId)) return task();
-    await mkdir(dir, { recursive: true });
     return withOperationLock(targetOf(sessionId), lockWaitMs, task);
   };
 
@@ -226,7 +225,6 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
           // Another session's transcript (a name that differs only in case, a link) is refused before
           // its lock is taken: on a case-insensitive file system that lock is the other session's.
           await assertOwnSessionFile(target.file, sessionId);
-          await mkdir(dir, { recursive: true });
           await takeSessionLock(target, 'writer', lockWaitMs);
           writerLocks.add(sessionId);
           try {

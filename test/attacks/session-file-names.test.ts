@@ -87,6 +87,16 @@ describe('attack: two session ids, one transcript file', () => {
     expect(await store.list()).toEqual([]);
   });
 
+  it('the same link with lock files off (no check before the lock): the append is refused, and nothing is created through the link', async () => {
+    const own = mkdtempSync(join(dir, 'dangling-unlocked-'));
+    symlinkSync('Epsilon.jsonl', join(own, 'epsilon.jsonl'));
+    const store = fileSessionStore({ dir: own, lock: false });
+    const entry = { $schemaVersion: 2, id: 'e1', parentId: null, seq: 1, timestamp: new Date().toISOString(), sessionId: 'epsilon', kind: 'run-start' } as never;
+    await expect(store.append('epsilon', [entry], { expectedRevision: 0 })).rejects.toThrow(/is the file .*Epsilon\.jsonl/);
+    expect(existsSync(join(own, 'Epsilon.jsonl'))).toBe(false);
+    expect(await store.list()).toEqual([]);
+  });
+
   it('a link to a transcript of the same name elsewhere is still followed: the session is appended to where it points', async () => {
     const own = mkdtempSync(join(dir, 'same-name-'));
     const elsewhere = mkdtempSync(join(dir, 'elsewhere-'));

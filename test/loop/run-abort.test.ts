@@ -130,12 +130,13 @@ describe('RunAbort.whenAborted: a listener on the flag, no signal made', () => {
     try {
       // A model that never looks at the request's signal (scriptedModel listens to it).
       const model: Model = {
+        specificationVersion: 'v1',
         provider: 'test',
         modelId: 'deaf',
         async *stream() {
           yield { type: 'response', response: { message: { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] }, stopReason: 'end_turn', usage: { inputTokens: 1, outputTokens: 1, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } } };
         },
-      } as Model;
+      };
       const agent = createAgent({ model, store: memorySessionStore() });
       await agent.ready;
       made = 0;

@@ -60,6 +60,29 @@ describe('fileSessionStore', () => {
     expect(existsSync(join(nested, 's.jsonl'))).toBe(true);
   });
 
+  it.each([true, false])('lock %s: makes a missing folder on the first append, and again when it was removed between two sessions', async (lock) => {
+    const nested = join(dir, 'x', 'y');
+    const store = storeFor({ dir: nested, lock });
+    await appendEntries(store, 'first', [makeEntries('first')('one')]);
+    expect((await loadAll(store.load('first'))).map(textOf)).toEqual(['one']);
+    await store.close?.('first');
+    rmSync(join(dir, 'x'), { recursive: true, force: true });
+    await appendEntries(store, 'second', [makeEntries('second')('two')]);
+    expect(existsSync(join(nested, 'second.jsonl'))).toBe(true);
+    expect((await loadAll(store.load('second'))).map(textOf)).toEqual(['two']);
+    expect(existsSync(join(nested, 'second.jsonl.lock'))).toBe(lock);
+  });
+
+  it('takes a lease, and appends fenced by it, in a folder that does not exist yet', async () => {
+    const nested = join(dir, 'leased', 'here');
+    const store = storeFor({ dir: nested });
+    const lease = await store.leases!.acquire('s', { holder: 'worker-1', ttlMs: 60_000 });
+    expect(lease).toBeDefined();
+    const next = makeEntries('s');
+    await store.append('s', [next('one')], { expectedRevision: 0, fencingToken: lease!.fencingToken });
+    expect((await loadAll(store.load('s'))).map(textOf)).toEqual(['one']);
+  });
+
   it('keeps the order of concurrent appends, without interleaving', async () => {
     const store = storeFor({ dir });
     const next = makeEntries('s');

@@ -24,7 +24,8 @@ function errorCode(error: unknown): unknown {
 }
 
 /** 'a+' (read, append, create), but a link at the path is not followed (ELOOP): no file is created through it. */
-const APPEND_CREATE_NOFOLLOW = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0);
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const APPEND_CREATE_NOFOLLOW = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | NOFOLLOW;
 
 
 /**
@@ -174,15 +175,20 @@ export class SessionFileWriter {
 
   /** Opens the file for appending ('a+': writes land at the end, the last byte can still be read). */
   private async openHandle(create: boolean): Promise<void> {
-    if (create) await mkdir(dirname(this.options.file), { recursive: true });
-    await assertOwnSessionFile(this.options.file, this.options.sessionId);
+    // Where a link is never followed on creation (O_NOFOLLOW), the check once the file is open
+    // suffices for a file this call may create: opening creates nothing through a link, and the
+    // file is closed unwritten when it is another session's. Elsewhere (Windows) it comes first too.
+    if (!create || !NOFOLLOW) await assertOwnSessionFile(this.options.file, this.options.sessionId);
     let handle: FileHandle;
     try {
       handle = await this.openFile();
     } catch (error) {
       // A directory in place of the transcript: named as the damage it is, not a bare EISDIR.
       if (errorCode(error) === 'EISDIR') throw notARegularFile(this.options.sessionId, this.options.file);
-      throw error;
+      // The store's folder is made when the first file is (not on every new session: it exists).
+      if (!create || errorCode(error) !== 'ENOENT') throw error;
+      await mkdir(dirname(this.options.file), { recursive: true });
+      handle = await this.openFile();
     }
     try {
       // Checked again once the file exists: a link that pointed nowhere may have been followed.
@@ -195,6 +201,8 @@ export class SessionFileWriter {
       if (create && size === 0) {
         this.newDirectoryEntry = true;
         this.knownSize = 0;
+        // Empty: no torn last line to end.
+        this.checkLineEnd = false;
       }
     } catch (error) {
       await handle.close().catch(() => undefined);
