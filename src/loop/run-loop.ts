@@ -548,9 +548,10 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       // waits): one write, not two, before the result. Not while a Stop hook runs: the host's hook
       // may take its time, and the answer is stored (and announced) meanwhile.
       if (!hooked) core.journal?.hold();
-      if (hooked) {
-        const reason = await stopHookReason(core, stopContinuations > 0, abort, response.stopReason);
-        // Interrupted while a Stop hook ran: the run ends interrupted, not completed.
+      if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
+        const reason = hooked ? await stopHookReason(core, stopContinuations > 0, abort, response.stopReason) : undefined;
+        // Interrupted while a Stop hook ran (or by a listener of the answer's events): the run
+        // ends interrupted, not completed.
         if (abort.aborted) return await finish('interrupted');
         if (reason !== undefined) {
           stopContinuations++;

@@ -288,6 +288,12 @@ describe("the run's signal through the agent", () => {
     expect(own.signal.aborted).toBe(true);
   });
 
+  it("a listener that interrupts on the final answer's turn-end ends the run interrupted (no Stop hook, no store)", async () => {
+    const agent = createAgent({ model: scriptedModel(['Hello.']) });
+    agent.on('turn-end', () => agent.interrupt());
+    expect((await agent.run('Hi.').result).status).toBe('interrupted');
+  });
+
   it('each run gets a signal of its own: an interrupted run leaves the next one unaborted', async () => {
     const signals: AbortSignal[] = [];
     const inner = scriptedModel(['one', 'two']);
