@@ -6,10 +6,10 @@ import { releaseSessionLock, sessionLockedError, tryAcquireSessionLock, type Ses
 const MAX_PAUSE_MS = 20;
 
 /**
- * Takes the session's lock for `scope` (making the store's folder if it is missing). While an operation holds it (another worker's fenced
- * append or lease change: microseconds to milliseconds), waits and tries again, up to `waitMs`;
- * a lock left by a dead process is taken over. A writer's lock is refused at once by any other
- * holder, as it always was.
+ * Takes the session's lock for `scope`, making the store's folder if it is missing. While an
+ * operation holds it (another worker's fenced append or lease change: microseconds to
+ * milliseconds), waits and tries again, up to `waitMs`; a lock left by a dead process is taken
+ * over. A writer's lock is refused at once by any other holder, as it always was.
  * @throws SessionLockedError when a writer holds the session until it closes it (an unfenced
  * writer in another store or process), or the lock stays held longer than `waitMs`.
  */
