@@ -26,6 +26,27 @@ function blocksOf(message: Message): ContentBlock[] {
   return content.every(isBlock) ? content : content.filter(isBlock);
 }
 
+/**
+ * A message's own fields besides `role` and `content` (with a value: JSON leaves out the others),
+ * or undefined when it has none: the API refuses any (`messages.0.name: Extra inputs are not
+ * permitted`), so a hand-edited or foreign transcript carrying one would fail every request.
+ */
+function extraFieldsOf(message: Message): string[] | undefined {
+  let extra: string[] | undefined;
+  for (const key in message) {
+    if (key === 'role' || key === 'content' || !Object.hasOwn(message, key) || (message as unknown as Record<string, unknown>)[key] === undefined) continue;
+    (extra ??= []).push(key);
+  }
+  return extra;
+}
+
+/** The sentence {@link repairHistory} reports for the extra fields of message `index` (0-based). */
+function extraFieldsDropped(index: number, extra: readonly string[]): string {
+  const names = extra.slice(0, 5).map((key) => JSON.stringify(key.slice(0, 40)));
+  const more = extra.length > 5 ? ` and ${extra.length - 5} more` : '';
+  return `message ${index + 1}: its field${extra.length === 1 ? '' : 's'} ${names.join(', ')}${more} ${extra.length === 1 ? 'was' : 'were'} dropped (a message has only a role and content; the API refuses any other field)`;
+}
+
 /** Whether the user branch of {@link repairHistory} would change `block` (blank text, blank text in a result, an empty error result). */
 function userBlockNeedsRepair(block: ContentBlock): boolean {
   return isBlankText(block) || resultWithoutBlankText(block) !== block || isEmptyErrorResult(block);
@@ -38,7 +59,8 @@ function userBlockNeedsRepair(block: ContentBlock): boolean {
  * inputs), adjacent messages of one role are joined, a history that starts with the model gets a
  * short first user message, every `tool_use` is answered in the next message — in order, first —
  * with the stored result or an error result saying it was lost, results that answer no call
- * go, an error result with no content gets a sentence, blank text in a result goes, a thinking
+ * go, an error result with no content gets a sentence, blank text in a result goes, a field of a
+ * message other than its role and content goes (the API refuses any), a thinking
  * block without its signature goes, and so does a server tool's call without its result (or a
  * result without its call) in a model's message (see `repairAssistantBlocks`). A final assistant message's calls are left for the open batch. Pure; never throws.
  */
@@ -54,6 +76,8 @@ export function repairHistory(input: readonly unknown[]): RepairedHistory {
       continue;
     }
     const blocks = blocksOf(message);
+    const extra = extraFieldsOf(message);
+    if (extra) changes.push(extraFieldsDropped(index, extra));
     if (message.role === 'assistant') {
       const repaired = repairAssistantBlocks(blocks);
       for (const change of repaired.changes) changes.push(`message ${index + 1}: ${change}`);
@@ -66,7 +90,7 @@ export function repairHistory(input: readonly unknown[]): RepairedHistory {
     }
     // The usual message needs nothing: kept as it is, with nothing copied (a loaded history of
     // thousands of messages is repaired on every resume).
-    if (typeof message.content === 'string' ? blocks.length > 0 : blocks === message.content && blocks.length > 0 && !blocks.some(userBlockNeedsRepair)) {
+    if (!extra && (typeof message.content === 'string' ? blocks.length > 0 : blocks === message.content && blocks.length > 0 && !blocks.some(userBlockNeedsRepair))) {
       messages.push(message);
       continue;
     }
@@ -82,7 +106,7 @@ export function repairHistory(input: readonly unknown[]): RepairedHistory {
       changes.push(`message ${index + 1}: an error result with no content (refused by the API) was given one`);
       kept = said;
     }
-    if (kept.length > 0) messages.push(typeof message.content === 'string' && kept.length === blocks.length ? message : { role: 'user', content: kept });
+    if (kept.length > 0) messages.push(typeof message.content === 'string' && kept.length === blocks.length && !extra ? message : { role: 'user', content: kept });
     else changes.push(`message ${index + 1} was dropped: it had no content`);
   }
   // Pairing can empty a message, which can make two of one role adjacent: repeat until stable.

@@ -59,6 +59,28 @@ describe('repairHistory', () => {
     expect(repaired.messages).toEqual([user(text('hi')), assistant(text('ok'), text('and'), text('done'))]);
   });
 
+  it('drops the fields of a message besides role and content (the API refuses any), saying which; one left undefined is no field', () => {
+    const history = [
+      { role: 'user', content: 'hi', name: 'Init' },
+      { role: 'assistant', content: [text('hello')], id: 'msg_1', usage: { input_tokens: 1 } },
+      { role: 'user', content: [text('more')], cache_control: { type: 'ephemeral' }, note: undefined },
+      { role: 'assistant', content: [text('ok')], stop_reason: undefined },
+    ] as unknown as Message[];
+    const repaired = repairHistory(history);
+    expect(repaired.messages).toEqual([user(text('hi')), assistant(text('hello')), user(text('more')), assistant(text('ok'))]);
+    for (const message of repaired.messages) expect(Object.keys(message).sort()).toEqual(['content', 'role']);
+    expect(repaired.changes).toEqual([
+      'message 1: its field "name" was dropped (a message has only a role and content; the API refuses any other field)',
+      'message 2: its fields "id", "usage" were dropped (a message has only a role and content; the API refuses any other field)',
+      'message 3: its field "cache_control" was dropped (a message has only a role and content; the API refuses any other field)',
+    ]);
+    expect(validateMessagesRequest(history)).toBe('messages.0.name: Extra inputs are not permitted');
+    expect(validateMessagesRequest(asRequest(repaired.messages))).toBeUndefined();
+    // A message without extra fields is kept as the same object (nothing copied on resume).
+    const clean = user(text('hi'));
+    expect(repairHistory([clean]).messages[0]).toBe(clean);
+  });
+
   it('never throws on junk, and drops what is not a message', () => {
     const repaired = repairHistory([null, 42, 'x', { role: 'system', content: 'no' }, { role: 'user' }, user(text('hi'))]);
     expect(repaired.messages).toEqual([user(text('hi'))]);
@@ -77,7 +99,15 @@ describe('repairHistory', () => {
       fc.constantFrom('a', 'b').map((id) => ({ type: 'tool_result', tool_use_id: id, content: [text(' '), text('ok')] })),
       fc.constant(null),
     );
-    const message = fc.record({ role: fc.constantFrom('user', 'assistant'), content: fc.oneof(fc.array(block, { maxLength: 5 }), fc.constantFrom('text', '', '  ')) });
+    const message = fc.record(
+      {
+        role: fc.constantFrom('user', 'assistant'),
+        content: fc.oneof(fc.array(block, { maxLength: 5 }), fc.constantFrom('text', '', '  ')),
+        // A field a hand-edited or foreign transcript may carry, which the API refuses.
+        name: fc.constantFrom('Init', undefined),
+      },
+      { requiredKeys: ['role', 'content'] },
+    );
     fc.assert(
       fc.property(fc.array(message, { maxLength: 12 }), (messages) => {
         const repaired = repairHistory(messages);

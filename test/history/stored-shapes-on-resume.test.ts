@@ -58,6 +58,8 @@ const shapes: Array<[string, unknown[], string]> = [
   ['an assistant message of nothing but an unsigned thinking block', [{ role: 'user', content: 'Hi.' }, { role: 'assistant', content: [{ type: 'thinking', thinking: 'Let me think.' }] }], 'Hi.'],
   ['a trailing assistant message of whitespace-only text', [{ role: 'user', content: 'Hi.' }, { role: 'assistant', content: [{ type: 'text', text: '  \n ' }] }], 'Hi.'],
   ['a trailing assistant message whose text ends in whitespace', [{ role: 'user', content: 'Hi.' }, { role: 'assistant', content: [{ type: 'text', text: 'Hello.\n\n' }] }], 'Hello.'],
+  ['a field of a user message besides role and content (the API refuses it)', [{ role: 'user', content: 'Hi.', name: 'Init' }, { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }] }], 'Hello.'],
+  ['a field of an assistant message besides role and content', [{ role: 'user', content: 'Hi.' }, { role: 'assistant', content: [{ type: 'text', text: 'Hello.' }], id: 'msg_1', cache_control: { type: 'ephemeral' } }], 'Hello.'],
   ['an assistant message ending in a server_tool_use without its result', [
     { role: 'user', content: 'Search.' },
     { role: 'assistant', content: [{ type: 'text', text: 'Searching.' }, { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } }] },

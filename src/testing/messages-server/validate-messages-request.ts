@@ -5,7 +5,8 @@ import { blocksOf, toolResultProblem, unansweredToolUse, type RawMessage } from 
 /**
  * Checks the conversation rules the real Messages API enforces on `messages` and returns the
  * API's own `invalid_request_error` message for the first violation, or undefined when they are
- * valid. Like the API, per-field schema problems (a role other than user/assistant, an image
+ * valid. Like the API, per-field schema problems (a role other than user/assistant, a message
+ * field other than role and content, an image
  * without `source`, a thinking block without `signature`, `cache_control` on thinking) are
  * reported before conversation rules (first message from the user, alternating roles, non-empty
  * content and text, tool_use ids that match the API's pattern and are unique in the request, tool_use/tool_result pairing, no trailing whitespace in a final assistant
@@ -56,6 +57,9 @@ function toolUseIdProblem(list: RawMessage[]): string | undefined {
 function messageSchemaProblem(message: RawMessage | undefined, index: number): string | undefined {
   if (typeof message !== 'object' || message === null) return `messages.${index}: Input should be a valid dictionary`;
   if (message.role !== 'user' && message.role !== 'assistant') return `messages.${index}.role: Input should be 'user' or 'assistant'`;
+  for (const key of Object.keys(message)) {
+    if (key !== 'role' && key !== 'content' && (message as Record<string, unknown>)[key] !== undefined) return `messages.${index}.${key}: Extra inputs are not permitted`;
+  }
   const blocks = blocksOf(message);
   for (let position = 0; position < blocks.length; position++) {
     const problem = blockSchemaProblem(blocks[position]!, { message: index, position });

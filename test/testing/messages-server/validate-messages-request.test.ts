@@ -138,6 +138,8 @@ describe('validateMessagesRequest: block and conversation rules of the real API'
       [go, { role: 'assistant', content: [toolUse('t1')] }, { role: 'user', content: [toolResult('t1'), toolResult('t1')] }],
       /^messages\.2\.content\.1: each tool_use must have a single result\. Found multiple `tool_result` blocks with id: t1/,
     ],
+    ['a field of a message besides role and content', [{ role: 'user', content: 'hi', name: 'Init' }], 'messages.0.name: Extra inputs are not permitted'],
+    ['cache_control on a message (it goes on a block)', [go, { role: 'assistant', content: 'ok', cache_control: { type: 'ephemeral' } }], 'messages.1.cache_control: Extra inputs are not permitted'],
     [
       'cache_control on a thinking block',
       [go, { role: 'assistant', content: [{ type: 'thinking', thinking: 'x', signature: 's', cache_control: { type: 'ephemeral' } }] }],
