@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { workspaceTools } from '../../src/node/workspace-tools.js';
-import { readOpenFile } from '../../src/node/workspace-tools/read-open-file.js';
+import { readOpenFile } from '../../src/node/fs/read-open-file.js';
 import type { Tool } from '../../src/tools/types.js';
 import { callTool, fakeAgent, makeTempDir, toolNamed } from '../node/workspace-tools/helpers.js';
 

@@ -1,5 +1,6 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
+import { readOpenFile } from './read-open-file.js';
 
 /** Not followed, and never waited on: a link fails the open (`ELOOP`), a FIFO opens without waiting for a writer. */
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -48,16 +49,7 @@ const UNKNOWN_SIZE_CHUNK = 8192;
  * `.gitignore` file read.
  */
 async function readWhole(handle: FileHandle, size: number): Promise<string> {
-  if (size > 0) {
-    const buffer = Buffer.allocUnsafe(size);
-    let length = 0;
-    while (length < size) {
-      const { bytesRead } = await handle.read(buffer, length, size - length, length);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-    }
-    return buffer.toString('utf8', 0, length);
-  }
+  if (size > 0) return (await readOpenFile(handle, size)).toString('utf8');
   const chunks: Buffer[] = [];
   let position = 0;
   for (;;) {

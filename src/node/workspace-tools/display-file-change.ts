@@ -1,7 +1,7 @@
 import type { ToolDisplay } from '../../types/tool-display.js';
 import { unifiedDiff } from '../../tools/unified-diff.js';
 import { openCheckedFile } from './open-checked-file.js';
-import { readOpenFile } from './read-open-file.js';
+import { readOpenFile } from '../fs/read-open-file.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
 
 /** Files larger than this are not read for an approval card (the card says so). */

@@ -2,7 +2,7 @@ import type { ToolAgentContext } from '../../tools/types.js';
 import { MAX_EDITABLE_BYTES, tooLargeToEditMessage } from './max-editable-bytes.js';
 import { notUtf8Message } from './not-utf8-message.js';
 import { openCheckedFile } from './open-checked-file.js';
-import { readOpenFile } from './read-open-file.js';
+import { readOpenFile } from '../fs/read-open-file.js';
 import { getReadRecord, staleMessage } from './tool-state-records.js';
 import type { WorkspaceBoundary } from './workspace-boundary.js';
 

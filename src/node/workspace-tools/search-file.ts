@@ -1,7 +1,7 @@
 import { codePointBoundary, headOfText } from '../../model/code-point-boundary.js';
 import type { LineMatches } from './regex-search-worker.js';
 import { openCheckedFile } from './open-checked-file.js';
-import { readOpenFile } from './read-open-file.js';
+import { readOpenFile } from '../fs/read-open-file.js';
 import { readUnsizedFile } from './read-unsized-file.js';
 import { utf8Lines } from './utf8-lines.js';
 import { LINE_CHUNK_BYTES, textLines } from '../fs/utf8-line-splitter.js';

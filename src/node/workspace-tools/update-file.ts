@@ -8,7 +8,7 @@ import { makeDirectories } from './make-directories.js';
 import { MAX_EDITABLE_BYTES, tooLargeToEditMessage } from './max-editable-bytes.js';
 import { notUtf8Message } from './not-utf8-message.js';
 import { openCheckedFile } from './open-checked-file.js';
-import { readOpenFile } from './read-open-file.js';
+import { readOpenFile } from '../fs/read-open-file.js';
 import { writeOverFile } from './replace-file.js';
 import { authorizePath } from './path-access.js';
 import { sha256 } from './read-file-window.js';
