@@ -9,7 +9,7 @@ import { batchResults, isBatchDone, type OpenBatch } from '../state/index.js';
 import { executeTools } from './execute-tools.js';
 import type { RunContext } from './loop-run-context.js';
 import { estimateCost } from '../model/pricing.js';
-import { prepareRequest, recordPrefix } from './prepare-request.js';
+import { prepareRequest } from './prepare-request.js';
 import { prepareContext } from './prepare-context.js';
 import { openSubagentsEnded } from './open-subagents.js';
 import { CompactionError } from '../errors/compaction-error.js';
@@ -182,13 +182,8 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
     // A subagent of this run still ending (its call was not waited for after an interrupt)
     // announces its end before this run's.
     const subagentsEnding = openSubagentsEnded(core);
-    // A held answer (see the final answer below) is written before anything that may take time.
-    if (subagentsEnding) {
-      void core.flush();
-      await subagentsEnding;
-    }
+    if (subagentsEnding) await subagentsEnding;
     if (status === 'completed' && !error && core.verifyOnCompletion) {
-      void core.flush();
       try {
         planVerification = await core.verifyOnCompletion({ signal: abort.signal, ...(context.reportSubagent ? { reportSubagent: context.reportSubagent } : {}) });
       } catch (failure) {
@@ -199,9 +194,10 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
       }
     }
     if (!core.journal) return settle(status, error);
-    // The run's end is recorded before the wait: it joins the append of a final answer held for
-    // it. Its events wait for the store's answer, and a write that failed (this one or an earlier
-    // one, so the end is not stored) still turns the run into an `error`.
+    // The run's end is recorded before the wait: a final answer recorded in the same step of the
+    // loop (no await between them, see below) goes in the same append. Its events wait for the
+    // store's answer, and a write that failed (this one or an earlier one, so the end is not
+    // stored) still turns the run into an `error`.
     recordRunEnd(status, error);
     await core.flush();
     const failure = core.writeFailure;
@@ -370,7 +366,7 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
   core.commit({ kind: 'run-start', runId: context.runId });
   // A session's first run records the prefix its requests are sent with here, in the run's first
   // append, not in a write of its own beside the first model call.
-  if (core.state.prefix === undefined) recordPrefix(core);
+  if (core.state.prefix === undefined) core.commit({ kind: 'prefix', prefix: { system: core.system, toolNames: core.toolDefinitions.map((tool) => tool.name) } });
   core.emit({ type: 'run-start', runId: context.runId, prompt: typeof input.prompt === 'string' ? input.prompt : undefined });
   try {
     // A refused answer's calls left open (a snapshot taken before they were answered): answered as
@@ -543,13 +539,11 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
         continue;
       }
       if (response.stopReason === 'pause_turn') continue;
-      const hooked = stopContinuations < MAX_STOP_HOOK_CONTINUATIONS && runsStopHooks(core);
-      // An answer that ends the run is stored with the run's end (finish() records it before it
-      // waits): one write, not two, before the result. Not while a Stop hook runs: the host's hook
-      // may take its time, and the answer is stored (and announced) meanwhile.
-      if (!hooked) core.journal?.hold();
+      // Without a Stop hook nothing is awaited from the answer to finish(), which records the run's
+      // end before the answer's append starts: one write for both, before the result. A Stop hook
+      // is awaited (the host's hook may take its time; the answer is stored meanwhile).
       if (stopContinuations < MAX_STOP_HOOK_CONTINUATIONS) {
-        const reason = hooked ? await stopHookReason(core, stopContinuations > 0, abort, response.stopReason) : undefined;
+        const reason = runsStopHooks(core) ? await stopHookReason(core, stopContinuations > 0, abort, response.stopReason) : undefined;
         // Interrupted while a Stop hook ran (or by a listener of the answer's events): the run
         // ends interrupted, not completed.
         if (abort.aborted) return await finish('interrupted');

@@ -18,10 +18,10 @@ export function runsStopHooks(core: AgentCore): boolean {
  * The reason to go on that a `Stop` hook gives when the model would end the run (its own, or a
  * default sentence), or undefined when none asks to continue (a subagent runs `SubagentStop`
  * hooks instead, elsewhere). After a refusal the hooks still run (told `stopReason: 'refusal'`),
- * but a request to continue is not followed: a `warning` says so.
+ * but a request to continue is not followed: a `warning` says so. Called when
+ * {@link runsStopHooks} (the loop awaits nothing at a final answer without them).
  */
 export async function stopHookReason(core: AgentCore, stopHookActive: boolean, abort: RunAbort, stopReason: StopReason | null): Promise<string | undefined> {
-  if (!runsStopHooks(core)) return undefined;
   const stop = await runHooksUnchecked({ event: 'Stop', hooks: core.options.hooks, signal: abort.signal, input: { sessionId: core.sessionId, stopHookActive, stopReason } });
   reportHookErrors(core, stop.errors);
   const again = stop.outputs.find((output) => output?.continue);

@@ -26,12 +26,6 @@ export interface TranscriptWriter {
   /** Queues entries for appending, in order; the entries of one call are never split between appends. */
   record(...drafts: EntryDraft[]): void;
   /**
-   * Holds the next append back until `flush()` (or `abandon()`), so that what is recorded
-   * meanwhile joins it: a run's final answer waits for the run's end this way, and the two cost
-   * the store one write. Whoever holds must flush before waiting on anything but microtasks.
-   */
-  hold(): void;
-  /**
    * Runs `fn` once everything recorded so far is stored. When some of it was not (its write
    * failed, or came after a failure, or was given up), `fn` is dropped, unless `evenIfUnstored`:
    * for what announces nothing stored (the run's error and end).
@@ -80,8 +74,6 @@ export class Journal implements TranscriptWriter {
   writingSince: number | undefined;
   /** True once an entry recorded here was not stored (its append failed, came after a failure, or was given up). */
   private unstored = false;
-  /** Set by {@link hold}: the next append waits until it is released (by `flush()` or `abandon()`). */
-  private holding: { released: Promise<void>; release: () => void } | undefined;
 
   constructor(store: SessionStore, sessionId: string, agentId: string | undefined, position: JournalPosition = { lastId: null, revision: 0 }) {
     this.store = store;
@@ -119,21 +111,6 @@ export class Journal implements TranscriptWriter {
     this.stamp(drafts);
   }
 
-  /** {@link TranscriptWriter.hold}. */
-  hold(): void {
-    if (this.holding) return;
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    this.holding = { released, release };
-  }
-
-  /** Ends a {@link hold}: the append it held back starts. */
-  private releaseHold(): void {
-    const holding = this.holding;
-    this.holding = undefined;
-    holding?.release();
-  }
-
   /** Starts an append of what is queued, unless one is already chained (then it joins that one). */
   private startAppend(): void {
     if (this.appendQueued || this.queued.length === 0) return;
@@ -162,8 +139,6 @@ export class Journal implements TranscriptWriter {
 
   /** Appends everything recorded so far, as one compare-and-append on the revision before it. */
   private async appendRecorded(): Promise<void> {
-    // Held (a run's final answer waiting for the run's end): what is recorded meanwhile joins.
-    if (this.holding) await this.holding.released;
     this.appendQueued = false;
     const entries = this.queued;
     // The queue holds the last entries recorded: it continues the revision before them.
@@ -195,7 +170,6 @@ export class Journal implements TranscriptWriter {
    */
   abandon(failure: Error): void {
     this.failure ??= failure;
-    this.releaseHold();
     this.release?.();
   }
 
@@ -226,9 +200,8 @@ export class Journal implements TranscriptWriter {
     this.tail = this.tail.then(run, run);
   }
 
-  /** Resolves when everything recorded so far is stored (or failed). Ends a {@link hold}. */
+  /** Resolves when everything recorded so far is stored (or failed). */
   flush(): Promise<void> {
-    this.releaseHold();
     this.startAppend();
     return this.tail;
   }

@@ -24,10 +24,6 @@ export class SidechainJournal implements TranscriptWriter {
     this.parent.record(...drafts.map((draft): EntryDraft => (draft.agentId !== undefined ? draft : Object.assign({}, draft, { agentId: this.agentId }))));
   }
 
-  hold(): void {
-    this.parent.hold();
-  }
-
   after(fn: () => void, evenIfUnstored?: boolean): void {
     this.parent.after(fn, evenIfUnstored);
   }

@@ -161,7 +161,7 @@ describe('Journal: what is recorded before an append starts goes with it', () =>
   });
 });
 
-describe('Journal: an entry recorded for later, an append held back', () => {
+describe('Journal: an entry recorded for later', () => {
   it('recordLater() starts no append: the next record() takes it along, on revision 0', async () => {
     const { store, inner, calls } = heldStore();
     const journal = new Journal(store, 'session-h', undefined);
@@ -207,65 +207,5 @@ describe('Journal: an entry recorded for later, an append held back', () => {
     await calls[0]!.answer();
     await journal.flush();
     expect(seen).toEqual(['event']);
-  });
-
-  it('hold() keeps the next append back, records join it, and flush() lets it go as one', async () => {
-    const { store, inner, calls } = heldStore();
-    const journal = new Journal(store, 'session-k', undefined);
-    const seen: string[] = [];
-    journal.record(say('answer'));
-    journal.hold();
-    journal.after(() => seen.push('answer'));
-    await tick();
-    await tick();
-    expect(calls).toHaveLength(0);
-    expect(seen).toEqual([]);
-    journal.record(say('end'));
-    const flushed = journal.flush();
-    await tick();
-    expect(calls).toHaveLength(1);
-    expect(texts(calls[0]!.entries)).toEqual(['answer', 'end']);
-    expect(calls[0]!.options.expectedRevision).toBe(0);
-    await calls[0]!.answer();
-    await flushed;
-    expect(seen).toEqual(['answer']);
-    expect(texts(await loadEntries(inner, 'session-k'))).toEqual(['answer', 'end']);
-    // Released: the next record starts its append as before.
-    journal.record(say('later'));
-    await tick();
-    expect(calls).toHaveLength(2);
-  });
-
-  it('hold() while an append is in flight holds the next one, not the one under way', async () => {
-    const { store, calls } = heldStore();
-    const journal = new Journal(store, 'session-l', undefined);
-    journal.record(say('one'));
-    await tick();
-    journal.hold();
-    journal.record(say('two'));
-    await calls[0]!.answer();
-    await tick();
-    await tick();
-    expect(calls).toHaveLength(1);
-    journal.record(say('three'));
-    void journal.flush();
-    await tick();
-    expect(calls).toHaveLength(2);
-    expect(texts(calls[1]!.entries)).toEqual(['two', 'three']);
-    expect(calls[1]!.options.expectedRevision).toBe(1);
-  });
-
-  it('abandon() lets a held append go: nothing waits on it, and it is not written', async () => {
-    const { store, calls } = heldStore();
-    const journal = new Journal(store, 'session-m', undefined);
-    const seen: string[] = [];
-    journal.record(say('answer'));
-    journal.hold();
-    journal.after(() => seen.push('answer'));
-    journal.after(() => seen.push('end'), true);
-    journal.abandon(new Error('lease lost'));
-    await journal.flush();
-    expect(seen).toEqual(['end']);
-    expect(calls).toHaveLength(0);
   });
 });

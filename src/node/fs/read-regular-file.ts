@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { readOpenFile } from './read-open-file.js';
+import { readUnsizedFile } from './read-unsized-file.js';
 
 /** Not followed, and never waited on: a link fails the open (`ELOOP`), a FIFO opens without waiting for a writer. */
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
@@ -39,27 +40,18 @@ export async function readIfRegular(path: string, flags: number): Promise<{ text
   }
 }
 
-/** Bytes read at a time from a file whose size `fstat` gave as 0 (empty, or being written). */
-const UNKNOWN_SIZE_CHUNK = 8192;
-
 /**
  * The UTF-8 text of the open file from its start, as `handle.readFile('utf8')` reads it (the
  * `size` bytes `fstat` gave, or up to the end when it gave 0), without the second `fstat` that
  * makes: one trip through libuv's thread pool less for every lock, lease, plan, memory and
  * `.gitignore` file read.
+ * @throws `EAGAIN` for a size-0 file whose read would wait (opened with `O_NONBLOCK`), as `readFile` does.
  */
 async function readWhole(handle: FileHandle, size: number): Promise<string> {
   if (size > 0) return (await readOpenFile(handle, size)).toString('utf8');
-  const chunks: Buffer[] = [];
-  let position = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(UNKNOWN_SIZE_CHUNK);
-    const { bytesRead } = await handle.read(chunk, 0, UNKNOWN_SIZE_CHUNK, position);
-    if (bytesRead === 0) break;
-    chunks.push(chunk.subarray(0, bytesRead));
-    position += bytesRead;
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  const read = await readUnsizedFile(handle, Number.POSITIVE_INFINITY);
+  if (typeof read === 'string') throw Object.assign(new Error('EAGAIN: resource temporarily unavailable, read'), { code: 'EAGAIN' });
+  return read.toString('utf8');
 }
 
 /** Whether `error` is the `ELOOP` of {@link readRegularFile} meeting a symbolic link. */

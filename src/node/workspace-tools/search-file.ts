@@ -2,7 +2,7 @@ import { codePointBoundary, headOfText } from '../../model/code-point-boundary.j
 import type { LineMatches } from './regex-search-worker.js';
 import { openCheckedFile } from './open-checked-file.js';
 import { readOpenFile } from '../fs/read-open-file.js';
-import { readUnsizedFile } from './read-unsized-file.js';
+import { readUnsizedFile } from '../fs/read-unsized-file.js';
 import { utf8Lines } from './utf8-lines.js';
 import { LINE_CHUNK_BYTES, textLines } from '../fs/utf8-line-splitter.js';
 

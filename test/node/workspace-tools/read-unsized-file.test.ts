@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workspaceTools } from '../../../src/node/workspace-tools.js';
-import { readUnsizedFile } from '../../../src/node/workspace-tools/read-unsized-file.js';
+import { readUnsizedFile } from '../../../src/node/fs/read-unsized-file.js';
 import type { Tool } from '../../../src/tools/types.js';
 import { callTool, makeTempDir, toolNamed } from './helpers.js';
 
