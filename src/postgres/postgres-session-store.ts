@@ -119,11 +119,15 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     // parentId, as jsonb: key order aside) stops the append before the row moves. Read in this
     // statement's snapshot, so the session must be at the expected revision in it too: a writer
     // that waited for the row lock of an append it did not see gets a conflict, not a missed id.
-    const clashes = `(SELECT json_build_array(${entryIdSql('item.value')}, e.seq, $2 + item.position)
-        FROM json_array_elements($5::json) WITH ORDINALITY AS item(value, position)
-        JOIN ${s}.session_entries AS e ON e.session_id = $1 AND ${entryIdSql('e.entry')} = ${entryIdSql('item.value')}
-        WHERE ${placelessSql('e.entry')} <> ${placelessSql('item.value')}
-        ORDER BY item.position, e.seq LIMIT 1)`;
+    // One index lookup per new entry (LATERAL ... LIMIT 1): as a join, the planner hashed every
+    // row of the session whenever it guessed the session short (most are), so an append of a long
+    // session read all of its rows.
+    const clashes = `(SELECT json_build_array(item.id, e.seq, $2 + item.position)
+        FROM (SELECT value, position, ${entryIdSql('value')} AS id FROM json_array_elements($5::json) WITH ORDINALITY AS given(value, position)) AS item
+        CROSS JOIN LATERAL (SELECT e.seq FROM ${s}.session_entries AS e
+          WHERE e.session_id = $1 AND ${entryIdSql('e.entry')} = item.id AND ${placelessSql('e.entry')} <> ${placelessSql('item.value')}
+          ORDER BY e.seq LIMIT 1) AS e
+        ORDER BY item.position LIMIT 1)`;
     const seen = `(SELECT coalesce((SELECT revision FROM ${s}.sessions WHERE session_id = $1), 0))`;
     const statement = `WITH clash AS (SELECT ${clashes} AS found, ${seen} AS seen),
       head AS (${head.replace('RETURNING', `AND (SELECT found IS NULL AND seen = $2 FROM clash)

@@ -190,6 +190,43 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     expect(loaded.map((entry) => entry.seq)).toEqual(entries.map((entry) => entry.seq));
   });
 
+  it('an append reads the stored rows of the ids it brings, not every row of the session', async () => {
+    // The check for an id already stored with other content once joined the new entries to all of
+    // the session's rows whenever the planner guessed the session small (a table not analyzed
+    // yet, a session longer than most): an append cost more the longer the session grew.
+    const name = schema();
+    const writer = postgresSessionStore({ pool: pool(), schema: name });
+    await writer.list();
+    // What a server's table looks like to the planner: many short sessions, analyzed; then one long one.
+    await admin!.query(`INSERT INTO "${name}".sessions (session_id, revision) SELECT 'short-' || g, 10 FROM generate_series(1, 300) AS g`);
+    await admin!.query(
+      `INSERT INTO "${name}".session_entries (session_id, seq, bytes, entry) SELECT 'short-' || g, n, 100, json_build_object('id', 'short-' || g || '-' || n, 'seq', n) FROM generate_series(1, 300) AS g, generate_series(1, 10) AS n`,
+    );
+    await admin!.query(`ANALYZE "${name}".session_entries`);
+    const make = entryMaker('long');
+    await writer.append('long', Array.from({ length: 3000 }, (_, index) => make.userText(`turn ${index}`)), { expectedRevision: 0 });
+    const client = await pool(1).connect();
+    try {
+      // The append runs in a transaction of its own connection, so the counts of the rows its
+      // statements read (pg_stat_xact_user_tables) are its own.
+      await client.query('BEGIN');
+      const store = postgresSessionStore({ pool: { query: (text, values) => client.query(text, values), connect: () => Promise.reject(new Error('not used')) }, schema: name, migrate: false });
+      const rowsRead = async (): Promise<number> => {
+        const { rows } = await client.query(`SELECT seq_tup_read + coalesce(idx_tup_fetch, 0) AS read FROM pg_stat_xact_user_tables WHERE schemaname = $1 AND relname = 'session_entries'`, [name]);
+        return Number(rows[0]?.read ?? 0);
+      };
+      const before = await rowsRead();
+      await store.append('long', [make.userText('one more'), make.userText('and another')], { expectedRevision: 3000 });
+      expect((await rowsRead()) - before).toBeLessThan(10);
+      // The same check still refuses a stored id with other content (the conformance suite has the rest).
+      const taken = { ...make.userText('a copy'), id: 'long-entry-17' };
+      await expect(store.append('long', [taken], { expectedRevision: 3002 })).rejects.toThrow(/entry 3003 of session "long" with the id "long-entry-17", which entry 17 already has with other content/);
+      await client.query('ROLLBACK');
+    } finally {
+      client.release();
+    }
+  });
+
   it('never leaves entries beside revision 0 when deletes race appends', async () => {
     const name = schema();
     const writer = postgresSessionStore({ pool: pool(), schema: name });
