@@ -1,7 +1,7 @@
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { SessionStoreCorruptError } from '../errors/session-store-corrupt-error.js';
-import { isFunction } from '../options/index.js';
+import { isBoolean, isFunction } from '../options/index.js';
 import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
 import { entryIdClashError } from '../session/entry-id-clash.js';
@@ -17,6 +17,7 @@ import { inTransaction } from './postgres-pool.js';
 import { clockSql, entryIdSql, entryTextSql, toNumber } from './postgres-schema.js';
 import { readSessionHead, refuseAppend, type SessionHead } from './postgres-session-head.js';
 import { postgresSessionLeases } from './postgres-session-leases.js';
+import { isPlainPgPool, preparedPool } from './prepared-pool.js';
 import { storeSetup, type PostgresStoreOptions } from './postgres-store-options.js';
 
 /** Options of {@link postgresSessionStore}. */
@@ -26,6 +27,19 @@ export interface PostgresSessionStoreOptions extends PostgresStoreOptions {
    * @default the PostgreSQL server's clock, so every worker reads the same time
    */
   now?: () => number;
+  /**
+   * Send the store's statements as named prepared statements, which PostgreSQL parses and plans
+   * once per connection instead of at every call: an append's statement then takes about a third
+   * of the server's time. The pool's `query` is then called as `query({ name, text, values })`,
+   * as `pg.Pool` takes it. Behind a pooler that does not keep prepared statements across server
+   * connections (PgBouncer in transaction mode before 1.21, or without `max_prepared_statements`),
+   * the first statement PostgreSQL refuses for its name (SQLSTATE 26000 or 42P05) is sent again
+   * unnamed (it did not run), and the store sends its statements unnamed from then on. Turn it off
+   * behind a proxy that pins a server connection to each client holding a prepared statement.
+   * @default true for a `pg.Pool` as `pg` makes it; false for any other pool (a wrapper whose
+   * `query` may read its first argument as the text)
+   */
+  preparedStatements?: boolean;
 }
 
 function errorCode(error: unknown): unknown {
@@ -50,8 +64,8 @@ const REFOLD_LIMIT = 1000;
  * const agent = createAgent({ model, store });
  */
 export function postgresSessionStore(options: PostgresSessionStoreOptions): SessionStore {
-  const { s, ready } = storeSetup(options, 'postgresSessionStore', { now: isFunction });
-  const { pool } = options;
+  const { s, ready } = storeSetup(options, 'postgresSessionStore', { now: isFunction, preparedStatements: isBoolean });
+  const pool = (options.preparedStatements ?? isPlainPgPool(options.pool)) ? preparedPool(options.pool) : options.pool;
   const clock = (): number | null => options.now?.() ?? null;
   /**
    * Sessions `listPending()` could not refold because they hold an entry of a `$schemaVersion`

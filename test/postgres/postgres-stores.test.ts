@@ -227,6 +227,67 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     }
   });
 
+  describe('prepared statements', () => {
+    /** The names of the statements prepared on the one connection of `pool` (a pool of one). */
+    const prepared = async (on: pg.Pool): Promise<string[]> => (await on.query(`SELECT name FROM pg_prepared_statements ORDER BY name`)).rows.map((row) => String(row.name));
+    /** Appends `count` user messages to session `s` and returns what loads. */
+    const appendAndLoad = async (store: ReturnType<typeof postgresSessionStore>, make: ReturnType<typeof entryMaker>, count: number) => {
+      for (let index = 0; index < count; index += 1) {
+        const revision = make.revision;
+        await store.append('s', [make.userText(`message ${revision + 1}`)], { expectedRevision: revision });
+      }
+      return (await loadEntries(store, 's')).map((entry) => entry.seq);
+    };
+
+    it('a pg.Pool gets named statements; preparedStatements: false and a wrapped pool get none', async () => {
+      const name = schema();
+      const plain = pool(1);
+      expect(await appendAndLoad(postgresSessionStore({ pool: plain, schema: name }), entryMaker('s'), 3)).toEqual([1, 2, 3]);
+      expect((await prepared(plain)).filter((each) => each.startsWith('agent_harness_')).length).toBeGreaterThan(0);
+      const off = pool(1);
+      const make = entryMaker('s', 3);
+      expect(await appendAndLoad(postgresSessionStore({ pool: off, schema: name, preparedStatements: false }), make, 2)).toEqual([1, 2, 3, 4, 5]);
+      expect(await prepared(off)).toEqual([]);
+      // A host's wrapper may read its first argument as the text: it is given text only.
+      const inner = pool(1);
+      const texts: unknown[] = [];
+      const wrapper = { query: (text: string, values?: unknown[]) => (texts.push(text), inner.query(text, values)), connect: () => inner.connect() };
+      expect(await appendAndLoad(postgresSessionStore({ pool: wrapper, schema: name }), make, 1)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(texts.every((text) => typeof text === 'string')).toBe(true);
+      expect(await prepared(inner)).toEqual([]);
+      expect(() => postgresSessionStore({ pool: plain, schema: name, preparedStatements: 'yes' as unknown as boolean })).toThrow(ConfigurationError);
+    });
+
+    it('a connection that lost its prepared statements (a pooler moving the client to another server connection) gets each append once, unnamed from then on', async () => {
+      const name = schema();
+      const one = pool(1);
+      const store = postgresSessionStore({ pool: one, schema: name });
+      const make = entryMaker('s');
+      expect(await appendAndLoad(store, make, 2)).toEqual([1, 2]);
+      // The server connection forgets them; pg still takes them for prepared (SQLSTATE 26000 next).
+      await one.query('DEALLOCATE ALL');
+      expect(await appendAndLoad(store, make, 2)).toEqual([1, 2, 3, 4]);
+      expect(await prepared(one)).toEqual([]);
+      const { rows } = await admin!.query(`SELECT revision FROM "${name}".sessions WHERE session_id = 's'`);
+      expect(Number(rows[0].revision)).toBe(4);
+    });
+
+    it('a connection that already holds a statement under the name (42P05) gets the append once, unnamed', async () => {
+      const name = schema();
+      const first = pool(1);
+      const make = entryMaker('s');
+      expect(await appendAndLoad(postgresSessionStore({ pool: first, schema: name }), make, 1)).toEqual([1]);
+      const names = (await prepared(first)).filter((each) => each.startsWith('agent_harness_'));
+      // Another pool's connection, where something else prepared those names (pg does not know).
+      const second = pool(1);
+      for (const each of names) await second.query(`PREPARE ${each} AS SELECT 1`);
+      const store = postgresSessionStore({ pool: second, schema: name });
+      expect(await appendAndLoad(store, make, 2)).toEqual([1, 2, 3]);
+      // None prepared since (pg-pool also drops a connection a statement failed on).
+      expect((await prepared(second)).every((each) => names.includes(each))).toBe(true);
+    });
+  });
+
   it('never leaves entries beside revision 0 when deletes race appends', async () => {
     const name = schema();
     const writer = postgresSessionStore({ pool: pool(), schema: name });
