@@ -19,6 +19,27 @@ export interface SessionFileWriterOptions {
   fsync: boolean;
 }
 
+/**
+ * What a closed writer knew of its file, to open the next writer of the session without counting
+ * the file again: used while the file is the same one (device and inode), of the same size,
+ * unchanged since (its status change time, which every write moves, though only to the clock's
+ * tick on older kernels) and still ending with the bytes the writer wrote last.
+ */
+export interface RememberedSessionFile {
+  dev: bigint;
+  ino: bigint;
+  size: bigint;
+  ctimeNs: bigint;
+  /** The file's last bytes, as the writer's last appends wrote them (at most {@link TAIL_BYTES}). */
+  tail: Buffer;
+  revision: number;
+  lastId: string | undefined;
+  ids: Map<string, number>;
+}
+
+/** The bytes of its file's end a writer keeps, to tell the file it left from another of its size. */
+const TAIL_BYTES = 1024;
+
 function errorCode(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 }
@@ -44,23 +65,48 @@ export class SessionFileWriter {
   /** The file's size when {@link revision} was last true; -1 forces a count on the next refresh. */
   private knownSize = -1;
   /** The file's identity, to notice it was deleted or replaced under the handle. */
-  private identity: { dev: number; ino: number } | undefined;
+  private identity: { dev: bigint; ino: bigint } | undefined;
   /** The session's revision (the `seq` of its last entry) as last read or written by this writer. */
   revision = 0;
   /** The id of the session's last entry, when it has one that is a string. */
   lastId: string | undefined;
   /** The `seq` of the first entry with each id, as of {@link revision}. */
   private ids = new Map<string, number>();
+  /** What the session's previous writer knew, for the first {@link refresh}. */
+  private remembered: RememberedSessionFile | undefined;
+  /** The file's last bytes as this writer wrote them; undefined until it appends, and after a count. */
+  private tail: Buffer | undefined;
 
   private constructor(options: SessionFileWriterOptions) {
     this.options = options;
   }
 
   /** A writer for the session file (opened when it exists) with its revision counted. */
-  static async open(options: SessionFileWriterOptions): Promise<SessionFileWriter> {
+  static async open(options: SessionFileWriterOptions, remembered?: RememberedSessionFile): Promise<SessionFileWriter> {
     const writer = new SessionFileWriter(options);
+    writer.remembered = remembered;
     await writer.refresh();
     return writer;
+  }
+
+  /**
+   * What this writer knows of its file, for the session's next writer ({@link open}), or undefined
+   * when the file's end is not what it wrote last (it has not appended, a write failed midway,
+   * another writer appended since). Call it before {@link close}.
+   */
+  async remember(): Promise<RememberedSessionFile | undefined> {
+    if (this.handle === undefined || this.knownSize < 0 || this.tail === undefined) return undefined;
+    const { dev, ino, size, ctimeNs } = await this.handle.stat({ bigint: true });
+    if (size !== BigInt(this.knownSize)) return undefined;
+    return { dev, ino, size, ctimeNs, tail: this.tail, revision: this.revision, lastId: this.lastId, ids: this.ids };
+  }
+
+  /** True when the file still ends with `tail` (read at its end, `size` bytes long). */
+  private async endsWith(tail: Buffer, size: number): Promise<boolean> {
+    if (tail.length > size) return false;
+    const read = Buffer.alloc(tail.length);
+    const { bytesRead } = await this.handle!.read(read, 0, tail.length, size - tail.length);
+    return bytesRead === tail.length && read.equals(tail);
   }
 
   /**
@@ -70,9 +116,11 @@ export class SessionFileWriter {
    * caller must close this writer and open a new one.
    */
   async refresh(): Promise<boolean> {
+    const remembered = this.remembered;
+    this.remembered = undefined;
     let current;
     try {
-      current = await stat(this.options.file);
+      current = await stat(this.options.file, { bigint: true });
     } catch (error) {
       if (errorCode(error) !== 'ENOENT') throw error;
       if (this.handle !== undefined) return false;
@@ -83,7 +131,25 @@ export class SessionFileWriter {
     }
     if (this.handle === undefined) await this.openHandle(false);
     if (current.ino !== this.identity!.ino || current.dev !== this.identity!.dev) return false;
-    if (current.size === this.knownSize) return true;
+    const size = Number(current.size);
+    if (size === this.knownSize) return true;
+    // The file as the previous writer left it (its last append ended a line): what it knew holds.
+    if (
+      remembered !== undefined &&
+      remembered.dev === current.dev &&
+      remembered.ino === current.ino &&
+      remembered.size === current.size &&
+      remembered.ctimeNs === current.ctimeNs &&
+      (await this.endsWith(remembered.tail, size))
+    ) {
+      this.revision = remembered.revision;
+      this.lastId = remembered.lastId;
+      this.ids = remembered.ids;
+      this.tail = remembered.tail;
+      this.knownSize = size;
+      this.checkLineEnd = false;
+      return true;
+    }
     let revision = 0;
     let lastId: unknown;
     const ids = new Map<string, number>();
@@ -97,8 +163,9 @@ export class SessionFileWriter {
     this.revision = revision;
     this.ids = ids;
     this.lastId = typeof lastId === 'string' ? lastId : undefined;
-    this.knownSize = current.size;
+    this.knownSize = size;
     this.checkLineEnd = true;
+    this.tail = undefined;
     return true;
   }
 
@@ -157,6 +224,7 @@ export class SessionFileWriter {
       // Part of the text may be on disk: count again, on a fresh line, before the next append.
       this.checkLineEnd = true;
       this.knownSize = -1;
+      this.tail = undefined;
       throw error;
     }
     const first = revision - entries.length + 1;
@@ -164,6 +232,9 @@ export class SessionFileWriter {
     this.revision = revision;
     this.lastId = lastId;
     if (this.knownSize >= 0) this.knownSize += data.length;
+    // The file's last bytes are these, whatever came before them.
+    const kept = data.length >= TAIL_BYTES || this.tail === undefined ? data : Buffer.concat([this.tail, data]);
+    this.tail = Buffer.from(kept.subarray(Math.max(0, kept.length - TAIL_BYTES)));
   }
 
   /** Closes the handle. */
@@ -193,12 +264,12 @@ export class SessionFileWriter {
     try {
       // Checked again once the file exists: a link that pointed nowhere may have been followed.
       if (create) await assertOwnSessionFile(this.options.file, this.options.sessionId);
-      const stat = await handle.stat();
+      const stat = await handle.stat({ bigint: true });
       if (!stat.isFile()) throw notARegularFile(this.options.sessionId, this.options.file);
       const { dev, ino, size } = stat;
       this.identity = { dev, ino };
       // Created by this append (under the lock nobody else creates it): nothing to count.
-      if (create && size === 0) {
+      if (create && size === 0n) {
         this.newDirectoryEntry = true;
         this.knownSize = 0;
         // Empty: no torn last line to end.

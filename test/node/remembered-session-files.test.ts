@@ -1,0 +1,120 @@
+// A file store remembers what a closed session's writer knew (revision, last id, ids), so that an
+// agent made per request does not count the whole transcript again at its first append. Counted
+// here by the reads of the transcript (this file replaces the reader with a counting one).
+import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAgent } from '../../src/index.js';
+import { fileSessionStore } from '../../src/node/file-session-store.js';
+import { readSessionFileBatches } from '../../src/node/session-file/read-session-file.js';
+import { scriptedModel } from '../../src/testing/index.js';
+import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
+import { loadEntries } from '../../src/session/load-entries.js';
+
+vi.mock('../../src/node/session-file/read-session-file.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/node/session-file/read-session-file.js')>();
+  return { ...actual, readSessionFileBatches: vi.fn(actual.readSessionFileBatches) };
+});
+
+/** Reads of a transcript from the start (loads, and a writer counting its file) so far. */
+const reads = () => vi.mocked(readSessionFileBatches).mock.calls.length;
+
+/** The reads `work` made. */
+async function readsOf(work: () => Promise<unknown>): Promise<number> {
+  const before = reads();
+  await work();
+  return reads() - before;
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'remembered-session-files-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('fileSessionStore: the writer of a closed session', () => {
+  it('is opened again without reading the transcript when the file is as it left it', async () => {
+    const store = fileSessionStore({ dir });
+    const make = entryMaker('s');
+    await store.append('s', [make.userText('one'), make.userText('two')], { expectedRevision: 0 });
+    await store.close!('s');
+    expect(await readsOf(() => store.append('s', [make.userText('three')], { expectedRevision: 2 }))).toBe(0);
+    await store.close!('s');
+    // What it remembered is what is stored: a stale writer is refused, a stored id with other content too.
+    await expect(store.append('s', [make.userText('late')], { expectedRevision: 2 })).rejects.toThrow(/revision/i);
+    await store.close!('s');
+    await expect(store.append('s', [{ ...entryMaker('s', 3).userText('copy'), id: 's-entry-1' }], { expectedRevision: 3 })).rejects.toThrow(/already has with other content/);
+    await store.close!('s');
+    expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('counts the file again when another writer appended since, and appends after it', async () => {
+    const store = fileSessionStore({ dir });
+    const make = entryMaker('s');
+    await store.append('s', [make.userText('one')], { expectedRevision: 0 });
+    await store.close!('s');
+    // Another process's store appends while this one holds no lock.
+    const other = fileSessionStore({ dir });
+    await other.append('s', [make.userText('two')], { expectedRevision: 1 });
+    await other.close!('s');
+    expect(await readsOf(() => store.append('s', [make.userText('three')], { expectedRevision: 2 }))).toBe(1);
+    await store.close!('s');
+    expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('ends a torn last line written since before appending (the file changed: counted again)', async () => {
+    const store = fileSessionStore({ dir });
+    const make = entryMaker('s');
+    await store.append('s', [make.userText('one')], { expectedRevision: 0 });
+    await store.close!('s');
+    const torn = JSON.stringify(entryMaker('s', 1).userText('torn')).slice(0, 30);
+    appendFileSync(join(dir, 's.jsonl'), torn);
+    await store.append('s', [make.userText('two')], { expectedRevision: 1 });
+    await store.close!('s');
+    expect(readFileSync(join(dir, 's.jsonl'), 'utf8').split('\n')).toEqual([expect.any(String), torn, expect.stringContaining('"two"'), '']);
+  });
+
+  it('starts a deleted session afresh, also when the next history is written by this store', async () => {
+    const store = fileSessionStore({ dir });
+    await store.append('s', [entryMaker('s').userText('one'), entryMaker('s', 1).userText('two')], { expectedRevision: 0 });
+    await store.close!('s');
+    await store.delete('s');
+    const again = entryMaker('s', 0, 'again');
+    await store.append('s', [again.userText('new one')], { expectedRevision: 0 });
+    await store.close!('s');
+    expect((await loadEntries(store, 's')).map((entry) => entry.id)).toEqual(['again-entry-1']);
+  });
+
+  it('keeps at most 100,000 ids of closed sessions: the oldest session is counted again when next written', async () => {
+    const store = fileSessionStore({ dir });
+    const makers = { a: entryMaker('a'), b: entryMaker('b') };
+    for (const sessionId of ['a', 'b'] as const) {
+      await store.append(sessionId, Array.from({ length: 50_001 }, () => makers[sessionId].userText('')), { expectedRevision: 0 });
+      await store.close!(sessionId);
+    }
+    // Together 100,002 ids: a's went when b's were kept.
+    expect(await readsOf(() => store.append('b', [makers.b.userText('more')], { expectedRevision: 50_001 }))).toBe(0);
+    expect(await readsOf(() => store.append('a', [makers.a.userText('more')], { expectedRevision: 50_001 }))).toBe(1);
+    await Promise.all([store.close!('a'), store.close!('b')]);
+  });
+
+  it('an agent made per request reads the transcript once per request (its resume), not again at its first write', async () => {
+    const store = fileSessionStore({ dir });
+    const first = createAgent({ model: scriptedModel(['Hello.']), store, sessionId: 's' });
+    await first.run('Hi.').result;
+    await first.close();
+    for (const answer of ['Second.', 'Third.']) {
+      const count = await readsOf(async () => {
+        const agent = createAgent({ model: scriptedModel([answer]), store, resume: 's' });
+        expect((await agent.run('Again.').result).status).toBe('completed');
+        await agent.close();
+      });
+      expect(count).toBe(1);
+    }
+    const last = createAgent({ model: scriptedModel([]), store, resume: 's' });
+    await last.ready;
+    expect(last.messages.filter((message) => message.role === 'assistant').map((message) => (message.content as Array<{ text: string }>)[0]!.text)).toEqual(['Hello.', 'Second.', 'Third.']);
+    await last.close();
+  });
+});

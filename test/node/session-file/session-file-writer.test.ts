@@ -1,0 +1,105 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SessionFileWriter, type RememberedSessionFile } from '../../../src/node/session-file/session-file-writer.js';
+import { entryMaker } from '../../../src/testing/store-conformance/conformance-entries.js';
+import type { SessionEntry } from '../../../src/state/entries.js';
+
+let dir: string;
+let file: string;
+const writers: SessionFileWriter[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'session-file-writer-'));
+  file = join(dir, 's.jsonl');
+});
+
+afterEach(async () => {
+  for (const writer of writers.splice(0)) await writer.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function open(remembered?: RememberedSessionFile): Promise<SessionFileWriter> {
+  const writer = await SessionFileWriter.open({ sessionId: 's', file, fsync: false }, remembered);
+  writers.push(writer);
+  return writer;
+}
+
+/** Appends `entries` through `writer` as the store does. */
+async function append(writer: SessionFileWriter, entries: SessionEntry[]): Promise<void> {
+  await writer.append(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), entries.at(-1)!.seq, entries.at(-1)!.id, entries);
+}
+
+/** `remembered` as if the file's status change time had not moved (a kernel whose clock ticks every few milliseconds): only the file's end can tell. */
+const sameTick = (remembered: RememberedSessionFile): RememberedSessionFile => ({ ...remembered, ctimeNs: statSync(file, { bigint: true }).ctimeNs });
+
+/** A writer that appended three entries, and what it remembers (its revision changed to 42, so that a writer taking it is told apart from one that counts). */
+async function rememberedAfterThree(): Promise<RememberedSessionFile> {
+  const make = entryMaker('s');
+  const first = await open();
+  await append(first, [make.userText('one'), make.userText('two')]);
+  await append(first, [make.userText('three')]);
+  const remembered = await first.remember();
+  await first.close();
+  expect(remembered).toMatchObject({ revision: 3, lastId: 's-entry-3', size: BigInt(readFileSync(file).length) });
+  expect(remembered!.tail.toString('utf8')).toBe(readFileSync(file, 'utf8').slice(-remembered!.tail.length));
+  return { ...remembered!, revision: 42 };
+}
+
+describe('SessionFileWriter: what a closed writer remembers', () => {
+  it('a writer opened on the file as the last one left it takes what that one knew, without counting', async () => {
+    const writer = await open(await rememberedAfterThree());
+    expect(writer.revision).toBe(42);
+    expect(writer.lastId).toBe('s-entry-3');
+  });
+
+  it('counts again when another writer appended since', async () => {
+    const remembered = await rememberedAfterThree();
+    appendFileSync(file, `${JSON.stringify(entryMaker('s', 3).userText('four'))}\n`);
+    expect((await open(remembered)).revision).toBe(4);
+  });
+
+  it('counts again when the file was written again at the same size (the same inode)', async () => {
+    const remembered = await rememberedAfterThree();
+    // Another history of the same length, written in place: only the content tells it apart.
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replaceAll('s-entry-', 's-other-'));
+    expect(readFileSync(file).length).toBe(Number(remembered.size));
+    const writer = await open(sameTick(remembered));
+    expect(writer.revision).toBe(3);
+    expect(writer.lastId).toBe('s-other-3');
+  });
+
+  it('counts again when only the end differs (a torn line cut and another of the same length put back)', async () => {
+    const remembered = await rememberedAfterThree();
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, `${text.slice(0, -5)}XXXX\n`);
+    expect((await open(sameTick(remembered))).revision).toBe(2);
+  });
+
+  it('counts again when the file was replaced by another one', async () => {
+    const remembered = await rememberedAfterThree();
+    const text = readFileSync(file);
+    rmSync(file);
+    writeFileSync(file, text);
+    expect((await open(remembered)).revision).toBe(3);
+  });
+
+  it('counts again when the status change time moved, even where the end is the same', async () => {
+    const remembered = await rememberedAfterThree();
+    expect((await open({ ...remembered, ctimeNs: remembered.ctimeNs - 1n })).revision).toBe(3);
+  });
+
+  it('remembers nothing before it appended, nor once another writer appended after it', async () => {
+    const make = entryMaker('s');
+    writeFileSync(file, `${JSON.stringify(make.userText('one'))}\n`);
+    const counted = await open();
+    expect(counted.revision).toBe(1);
+    expect(await counted.remember()).toBeUndefined();
+    await append(counted, [make.userText('two')]);
+    expect(await counted.remember()).toMatchObject({ revision: 2 });
+    appendFileSync(file, `${JSON.stringify(make.userText('three'))}\n`);
+    expect(await counted.remember()).toBeUndefined();
+  });
+});
