@@ -10,7 +10,9 @@
 // schema and a key prefix of its own, dropped at the end); the control is the same session with
 // compaction off too (its only checkpoint is its first entry), and a third session of `SMALL_TURNS`
 // turns of a 300-character read, never compacted: thousands of small entries, where a resume costs
-// per entry (reading, checking, folding) more than per byte. Info rows: the issue sets no goal on them.
+// per entry (reading, checking, folding) more than per byte. And per store, a request of a host
+// that makes an agent per request on that third session: resume, one chat answer, close
+// (twenty-ninth round). Info rows: the issue sets no goal on them.
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -66,6 +68,15 @@ function writerModel(turns = TURNS, prefix = 'file') {
   };
 }
 const idleModel = { specificationVersion: 'v1', provider: 'bench', modelId: 'claude-sonnet-4-6', async *stream() {} };
+/** A model that answers in text at once: one chat answer of a request. */
+const chatModel = {
+  specificationVersion: 'v1',
+  provider: 'bench',
+  modelId: 'claude-sonnet-4-6',
+  async *stream() {
+    yield { type: 'response', response: { message: { role: 'assistant', content: [{ type: 'text', text: 'Noted.' }] }, stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 2, cacheReadInputTokens: 0, cacheCreationInputTokens: 0 } } };
+  },
+};
 
 /** Writes the session to `store` under `sessionId`; returns its compactions. */
 async function write(store, context, sessionId, turns = TURNS, prefix = 'file') {
@@ -117,6 +128,15 @@ try {
           await agent.ready;
           if (round > 0) record(`${name}:${entry.label}:${kind}`, performance.now() - begun);
           await agent.close();
+          if (entry.sessionId !== 'small') continue;
+          // A request of a host that makes an agent per request: resume, one chat answer, close
+          // (the answer's entries stay: two more per request, next to thousands).
+          const request = performance.now();
+          const asked = build.lib.createAgent({ model: chatModel, tools: [read], store, resume: entry.sessionId, context: entry.context });
+          const result = await asked.run('One more question.').result;
+          await asked.close();
+          if (result.status !== 'completed') throw new Error(`the request ended ${result.status}: ${result.error?.message}`);
+          if (round > 0) record(`${name}:request:${kind}`, performance.now() - request);
         }
       }
     }
@@ -134,6 +154,15 @@ try {
         'info',
       ]);
     }
+  }
+  const small = cases.find((entry) => entry.sessionId === 'small');
+  for (const kind of kinds) {
+    rows.push([
+      `a request on the ${small.label} session (resume, a chat answer, close), ${kind}${kind === 'file' || kind === 'memory' ? ' store' : ''}`,
+      ...(base ? [ms(`base:request:${kind}`)] : []),
+      ms(`this:request:${kind}`),
+      'info',
+    ]);
   }
   console.log(renderTable(['measure', ...(base ? ['base'] : []), 'this build', 'result'], rows));
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; median of the resumes after the first round)`);

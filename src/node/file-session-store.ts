@@ -19,7 +19,8 @@ import { takeSessionLock, withOperationLock } from './session-file/operation-loc
 import { accepts, checkOptions, isBoolean, isFunction, isNonEmptyString, required, type OptionsSpec } from '../options/index.js';
 import { readSessionFileBatches } from './session-file/read-session-file.js';
 import { batchedEntries } from '../session/entry-batches.js';
-import { SessionFileWriter, type RememberedSessionFile } from './session-file/session-file-writer.js';
+import { SessionFileWriter } from './session-file/session-file-writer.js';
+import { rememberSessionFile, takeRememberedSessionFile } from './session-file/remembered-session-files.js';
 import { sessionFileTarget } from './session-file/session-file-target.js';
 import { SESSION_FILE_EXTENSION, sessionIdProblem } from './session-file/session-id.js';
 import { releaseSessionLock } from './session-file/session-lock.js';
@@ -83,12 +84,6 @@ function errorCode(error: unknown): unknown {
 
 const ignore = (): void => undefined;
 
-/**
- * The most entry ids a store keeps of closed sessions' files (about 70 bytes each, 7 MB in all):
- * the oldest session's go first, and a session with more is counted again when next written.
- */
-const MAX_REMEMBERED_IDS = 100_000;
-
 async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
@@ -123,31 +118,6 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   const lockWaitMs = options.lockWaitMs ?? 10_000;
   const now = options.now ?? Date.now;
   const writers = new Map<string, SessionFileWriter>();
-  /**
-   * What closed writers knew of their files (revision, last id, ids), oldest first, so that an
-   * agent made per request does not count the whole transcript again at its first append; used
-   * only while the file is unchanged since. At most {@link MAX_REMEMBERED_IDS} ids in all.
-   */
-  const remembered = new Map<string, RememberedSessionFile>();
-  let rememberedIds = 0;
-  const forget = (sessionId: string): RememberedSessionFile | undefined => {
-    const state = remembered.get(sessionId);
-    if (state !== undefined) {
-      remembered.delete(sessionId);
-      rememberedIds -= state.ids.size;
-    }
-    return state;
-  };
-  const remember = (sessionId: string, state: RememberedSessionFile): void => {
-    forget(sessionId);
-    if (state.ids.size > MAX_REMEMBERED_IDS) return;
-    remembered.set(sessionId, state);
-    rememberedIds += state.ids.size;
-    for (const oldest of remembered.keys()) {
-      if (rememberedIds <= MAX_REMEMBERED_IDS) break;
-      forget(oldest);
-    }
-  };
   /** Sessions whose lock this store holds until `close` (its unfenced writer's). */
   const writerLocks = new Set<string>();
   /** Per session, the end of the chain of queued work; appends, lease changes, close and delete run one at a time. */
@@ -175,7 +145,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
     writers.delete(sessionId);
     try {
       const state = await writer?.remember().catch(() => undefined);
-      if (state !== undefined) remember(sessionId, state);
+      if (state !== undefined) rememberSessionFile(targetOf(sessionId).file, state);
       await writer?.close();
     } finally {
       if (writerLocks.delete(sessionId)) await releaseSessionLock(targetOf(sessionId).lockFile);
@@ -191,7 +161,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       writers.delete(sessionId);
       await open.close();
     }
-    const writer = await SessionFileWriter.open({ sessionId, file: targetOf(sessionId).file, fsync }, forget(sessionId));
+    const writer = await SessionFileWriter.open({ sessionId, file: targetOf(sessionId).file, fsync }, takeRememberedSessionFile(targetOf(sessionId).file));
     writers.set(sessionId, writer);
     return writer;
   };
@@ -305,7 +275,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         });
         await closeWriter(sessionId);
         // Nothing of the deleted file is worth keeping.
-        forget(sessionId);
+        takeRememberedSessionFile(target.file);
       });
     },
 

@@ -49,15 +49,27 @@ describe('fileSessionStore: the writer of a closed session', () => {
     expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3]);
   });
 
-  it('counts the file again when another writer appended since, and appends after it', async () => {
+  it('is taken by another store of the process too (a store made per request)', async () => {
+    const make = entryMaker('s');
+    const first = fileSessionStore({ dir });
+    await first.append('s', [make.userText('one')], { expectedRevision: 0 });
+    await first.close!('s');
+    const second = fileSessionStore({ dir });
+    expect(await readsOf(() => second.append('s', [make.userText('two')], { expectedRevision: 1 }))).toBe(0);
+    await second.close!('s');
+    // And back: the second one's writer left it in turn.
+    expect(await readsOf(() => first.append('s', [make.userText('three')], { expectedRevision: 2 }))).toBe(0);
+    await first.close!('s');
+    expect((await loadEntries(first, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('counts the file again when another process appended since, and appends after it', async () => {
     const store = fileSessionStore({ dir });
     const make = entryMaker('s');
     await store.append('s', [make.userText('one')], { expectedRevision: 0 });
     await store.close!('s');
-    // Another process's store appends while this one holds no lock.
-    const other = fileSessionStore({ dir });
-    await other.append('s', [make.userText('two')], { expectedRevision: 1 });
-    await other.close!('s');
+    // Another process's writer appends while this store holds no lock.
+    appendFileSync(join(dir, 's.jsonl'), `${JSON.stringify(make.userText('two'))}\n`);
     expect(await readsOf(() => store.append('s', [make.userText('three')], { expectedRevision: 2 }))).toBe(1);
     await store.close!('s');
     expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3]);
@@ -86,7 +98,7 @@ describe('fileSessionStore: the writer of a closed session', () => {
     expect((await loadEntries(store, 's')).map((entry) => entry.id)).toEqual(['again-entry-1']);
   });
 
-  it('keeps at most 100,000 ids of closed sessions: the oldest session is counted again when next written', async () => {
+  it('keeps at most 100,000 ids of closed sessions in a process: the oldest session is counted again when next written', async () => {
     const store = fileSessionStore({ dir });
     const makers = { a: entryMaker('a'), b: entryMaker('b') };
     for (const sessionId of ['a', 'b'] as const) {
@@ -104,9 +116,10 @@ describe('fileSessionStore: the writer of a closed session', () => {
     const first = createAgent({ model: scriptedModel(['Hello.']), store, sessionId: 's' });
     await first.run('Hi.').result;
     await first.close();
-    for (const answer of ['Second.', 'Third.']) {
+    for (const answer of ['Second.', 'Third.', 'Fourth.']) {
       const count = await readsOf(async () => {
-        const agent = createAgent({ model: scriptedModel([answer]), store, resume: 's' });
+        // The last request makes a store of its own too.
+        const agent = createAgent({ model: scriptedModel([answer]), store: answer === 'Fourth.' ? fileSessionStore({ dir }) : store, resume: 's' });
         expect((await agent.run('Again.').result).status).toBe('completed');
         await agent.close();
       });
@@ -114,7 +127,7 @@ describe('fileSessionStore: the writer of a closed session', () => {
     }
     const last = createAgent({ model: scriptedModel([]), store, resume: 's' });
     await last.ready;
-    expect(last.messages.filter((message) => message.role === 'assistant').map((message) => (message.content as Array<{ text: string }>)[0]!.text)).toEqual(['Hello.', 'Second.', 'Third.']);
+    expect(last.messages.filter((message) => message.role === 'assistant').map((message) => (message.content as Array<{ text: string }>)[0]!.text)).toEqual(['Hello.', 'Second.', 'Third.', 'Fourth.']);
     await last.close();
   });
 });

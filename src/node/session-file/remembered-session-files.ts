@@ -1,0 +1,39 @@
+import type { RememberedSessionFile } from './session-file-writer.js';
+
+/**
+ * The most entry ids kept of closed sessions' files in a process (about 70 bytes each, 7 MB in
+ * all): the oldest file's go first, and a session with more is counted again when next written.
+ */
+const MAX_REMEMBERED_IDS = 100_000;
+
+/**
+ * What closed writers knew of their files (revision, last id, ids), by the file's path, oldest
+ * first: the next writer of the session takes it (see `SessionFileWriter.open`), whichever store
+ * of the process opens it, so that an agent (and a store) made per request does not count the
+ * whole transcript again at its first append. The writer takes it only while the file is the one
+ * left behind.
+ */
+const remembered = new Map<string, RememberedSessionFile>();
+let rememberedIds = 0;
+
+/** Takes (and forgets) what was remembered of `file`. */
+export function takeRememberedSessionFile(file: string): RememberedSessionFile | undefined {
+  const state = remembered.get(file);
+  if (state !== undefined) {
+    remembered.delete(file);
+    rememberedIds -= state.ids.size;
+  }
+  return state;
+}
+
+/** Keeps `state` for the next writer of `file`, within the bound, dropping the oldest first. */
+export function rememberSessionFile(file: string, state: RememberedSessionFile): void {
+  takeRememberedSessionFile(file);
+  if (state.ids.size > MAX_REMEMBERED_IDS) return;
+  remembered.set(file, state);
+  rememberedIds += state.ids.size;
+  for (const oldest of remembered.keys()) {
+    if (rememberedIds <= MAX_REMEMBERED_IDS) break;
+    takeRememberedSessionFile(oldest);
+  }
+}
