@@ -27,6 +27,9 @@ async function readsOf(work: () => Promise<unknown>): Promise<number> {
   return reads() - before;
 }
 
+/** A text that makes a transcript of two such entries larger than 64 KiB, the least a closed writer remembers. */
+const big = (text: string) => `${text} ${'x'.repeat(40_000)}`;
+
 let dir: string;
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'remembered-session-files-'));
@@ -37,7 +40,7 @@ describe('fileSessionStore: the writer of a closed session', () => {
   it('is opened again without reading the transcript when the file is as it left it', async () => {
     const store = fileSessionStore({ dir });
     const make = entryMaker('s');
-    await store.append('s', [make.userText('one'), make.userText('two')], { expectedRevision: 0 });
+    await store.append('s', [make.userText(big('one')), make.userText(big('two'))], { expectedRevision: 0 });
     await store.close!('s');
     expect(await readsOf(() => store.append('s', [make.userText('three')], { expectedRevision: 2 }))).toBe(0);
     await store.close!('s');
@@ -52,21 +55,30 @@ describe('fileSessionStore: the writer of a closed session', () => {
   it('is taken by another store of the process too (a store made per request)', async () => {
     const make = entryMaker('s');
     const first = fileSessionStore({ dir });
-    await first.append('s', [make.userText('one')], { expectedRevision: 0 });
+    await first.append('s', [make.userText(big('one')), make.userText(big('two'))], { expectedRevision: 0 });
     await first.close!('s');
     const second = fileSessionStore({ dir });
-    expect(await readsOf(() => second.append('s', [make.userText('two')], { expectedRevision: 1 }))).toBe(0);
+    expect(await readsOf(() => second.append('s', [make.userText('three')], { expectedRevision: 2 }))).toBe(0);
     await second.close!('s');
     // And back: the second one's writer left it in turn.
-    expect(await readsOf(() => first.append('s', [make.userText('three')], { expectedRevision: 2 }))).toBe(0);
+    expect(await readsOf(() => first.append('s', [make.userText('four')], { expectedRevision: 3 }))).toBe(0);
     await first.close!('s');
-    expect((await loadEntries(first, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3]);
+    expect((await loadEntries(first, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('counts a transcript under 64 KiB again (about as fast as remembering it at every close)', async () => {
+    const store = fileSessionStore({ dir });
+    const make = entryMaker('s');
+    await store.append('s', [make.userText('one')], { expectedRevision: 0 });
+    await store.close!('s');
+    expect(await readsOf(() => store.append('s', [make.userText('two')], { expectedRevision: 1 }))).toBe(1);
+    await store.close!('s');
   });
 
   it('counts the file again when another process appended since, and appends after it', async () => {
     const store = fileSessionStore({ dir });
     const make = entryMaker('s');
-    await store.append('s', [make.userText('one')], { expectedRevision: 0 });
+    await store.append('s', [make.userText(big('one'))], { expectedRevision: 0 });
     await store.close!('s');
     // Another process's writer appends while this store holds no lock.
     appendFileSync(join(dir, 's.jsonl'), `${JSON.stringify(make.userText('two'))}\n`);
@@ -102,6 +114,7 @@ describe('fileSessionStore: the writer of a closed session', () => {
     const store = fileSessionStore({ dir });
     const makers = { a: entryMaker('a'), b: entryMaker('b') };
     for (const sessionId of ['a', 'b'] as const) {
+      // Some 7 MB each (no file under 64 KiB is remembered).
       await store.append(sessionId, Array.from({ length: 50_001 }, () => makers[sessionId].userText('')), { expectedRevision: 0 });
       await store.close!(sessionId);
     }
@@ -113,7 +126,9 @@ describe('fileSessionStore: the writer of a closed session', () => {
 
   it('an agent made per request reads the transcript once per request (its resume), not again at its first write', async () => {
     const store = fileSessionStore({ dir });
-    const first = createAgent({ model: scriptedModel(['Hello.']), store, sessionId: 's' });
+    // An answer long enough to make the transcript one a closed writer remembers (64 KiB or more).
+    const hello = `Hello. ${'x'.repeat(70_000)}`;
+    const first = createAgent({ model: scriptedModel([hello]), store, sessionId: 's' });
     await first.run('Hi.').result;
     await first.close();
     for (const answer of ['Second.', 'Third.', 'Fourth.']) {
@@ -127,7 +142,7 @@ describe('fileSessionStore: the writer of a closed session', () => {
     }
     const last = createAgent({ model: scriptedModel([]), store, resume: 's' });
     await last.ready;
-    expect(last.messages.filter((message) => message.role === 'assistant').map((message) => (message.content as Array<{ text: string }>)[0]!.text)).toEqual(['Hello.', 'Second.', 'Third.', 'Fourth.']);
+    expect(last.messages.filter((message) => message.role === 'assistant').map((message) => (message.content as Array<{ text: string }>)[0]!.text)).toEqual([hello, 'Second.', 'Third.', 'Fourth.']);
     await last.close();
   });
 });

@@ -32,6 +32,10 @@ export interface RememberedSessionFile {
   ctimeNs: bigint;
   /** The file's last bytes, as the writer's last appends wrote them (at most {@link TAIL_BYTES}). */
   tail: Buffer;
+  /** The beginning of the file's last line (its entry's id, parent and seq), at most {@link HEAD_BYTES}. */
+  head: Buffer;
+  /** Where {@link head} starts in the file. */
+  headAt: number;
   revision: number;
   lastId: string | undefined;
   ids: Map<string, number>;
@@ -39,6 +43,15 @@ export interface RememberedSessionFile {
 
 /** The bytes of its file's end a writer keeps, to tell the file it left from another of its size. */
 const TAIL_BYTES = 1024;
+
+/** The bytes of the beginning of its file's last line a writer keeps, for the same (the last entry's id is there). */
+const HEAD_BYTES = 256;
+
+/**
+ * The smallest file a writer remembers at its close: counting a smaller one again costs about what
+ * remembering it costs every close (one `fstat`).
+ */
+const REMEMBER_MIN_SIZE = 64 * 1024;
 
 function errorCode(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
@@ -65,7 +78,7 @@ export class SessionFileWriter {
   /** The file's size when {@link revision} was last true; -1 forces a count on the next refresh. */
   private knownSize = -1;
   /** The file's identity, to notice it was deleted or replaced under the handle. */
-  private identity: { dev: bigint; ino: bigint } | undefined;
+  private identity: { dev: number; ino: number } | undefined;
   /** The session's revision (the `seq` of its last entry) as last read or written by this writer. */
   revision = 0;
   /** The id of the session's last entry, when it has one that is a string. */
@@ -74,8 +87,8 @@ export class SessionFileWriter {
   private ids = new Map<string, number>();
   /** What the session's previous writer knew, for the first {@link refresh}. */
   private remembered: RememberedSessionFile | undefined;
-  /** The file's last bytes as this writer wrote them; undefined until it appends, and after a count. */
-  private tail: Buffer | undefined;
+  /** The file's last bytes as this writer wrote them, and the beginning of its last line; undefined until it appends, and after a count. */
+  private tail: { tail: Buffer; head: Buffer; headAt: number } | undefined;
 
   private constructor(options: SessionFileWriterOptions) {
     this.options = options;
@@ -92,21 +105,29 @@ export class SessionFileWriter {
   /**
    * What this writer knows of its file, for the session's next writer ({@link open}), or undefined
    * when the file's end is not what it wrote last (it has not appended, a write failed midway,
-   * another writer appended since). Call it before {@link close}.
+   * another writer appended since) or the file is small (under 64 KiB: counted again quickly).
+   * Call it before {@link close}.
    */
   async remember(): Promise<RememberedSessionFile | undefined> {
-    if (this.handle === undefined || this.knownSize < 0 || this.tail === undefined) return undefined;
+    if (this.handle === undefined || this.knownSize < REMEMBER_MIN_SIZE || this.tail === undefined) return undefined;
     const { dev, ino, size, ctimeNs } = await this.handle.stat({ bigint: true });
     if (size !== BigInt(this.knownSize)) return undefined;
-    return { dev, ino, size, ctimeNs, tail: this.tail, revision: this.revision, lastId: this.lastId, ids: this.ids };
+    return { dev, ino, size, ctimeNs, ...this.tail, revision: this.revision, lastId: this.lastId, ids: this.ids };
   }
 
-  /** True when the file still ends with `tail` (read at its end, `size` bytes long). */
-  private async endsWith(tail: Buffer, size: number): Promise<boolean> {
-    if (tail.length > size) return false;
-    const read = Buffer.alloc(tail.length);
-    const { bytesRead } = await this.handle!.read(read, 0, tail.length, size - tail.length);
-    return bytesRead === tail.length && read.equals(tail);
+  /** True when the file (`size` bytes long) holds `bytes` at `at`. */
+  private async holds(bytes: Buffer, at: number, size: number): Promise<boolean> {
+    if (at < 0 || at + bytes.length > size) return false;
+    const read = Buffer.alloc(bytes.length);
+    const { bytesRead } = await this.handle!.read(read, 0, bytes.length, at);
+    return bytesRead === bytes.length && read.equals(bytes);
+  }
+
+  /** True when the file (`size` bytes long) still ends as `remembered` says: its last bytes, and the beginning of its last line where the last bytes do not reach it. */
+  private async endsAsLeft(remembered: RememberedSessionFile, size: number): Promise<boolean> {
+    const tailAt = size - remembered.tail.length;
+    if (!(await this.holds(remembered.tail, tailAt, size))) return false;
+    return remembered.headAt >= tailAt || this.holds(remembered.head, remembered.headAt, size);
   }
 
   /**
@@ -120,7 +141,8 @@ export class SessionFileWriter {
     this.remembered = undefined;
     let current;
     try {
-      current = await stat(this.options.file, { bigint: true });
+      // To the nanosecond where a previous writer's state may be taken: its status change time.
+      current = remembered === undefined ? await stat(this.options.file) : await stat(this.options.file, { bigint: true });
     } catch (error) {
       if (errorCode(error) !== 'ENOENT') throw error;
       if (this.handle !== undefined) return false;
@@ -130,22 +152,23 @@ export class SessionFileWriter {
       return true;
     }
     if (this.handle === undefined) await this.openHandle(false);
-    if (current.ino !== this.identity!.ino || current.dev !== this.identity!.dev) return false;
+    if (Number(current.ino) !== this.identity!.ino || Number(current.dev) !== this.identity!.dev) return false;
     const size = Number(current.size);
     if (size === this.knownSize) return true;
     // The file as the previous writer left it (its last append ended a line): what it knew holds.
     if (
       remembered !== undefined &&
+      'ctimeNs' in current &&
       remembered.dev === current.dev &&
       remembered.ino === current.ino &&
       remembered.size === current.size &&
       remembered.ctimeNs === current.ctimeNs &&
-      (await this.endsWith(remembered.tail, size))
+      (await this.endsAsLeft(remembered, size))
     ) {
       this.revision = remembered.revision;
       this.lastId = remembered.lastId;
       this.ids = remembered.ids;
-      this.tail = remembered.tail;
+      this.tail = { tail: remembered.tail, head: remembered.head, headAt: remembered.headAt };
       this.knownSize = size;
       this.checkLineEnd = false;
       return true;
@@ -231,10 +254,19 @@ export class SessionFileWriter {
     for (const [index, entry] of entries.entries()) if (typeof entry.id === 'string' && !this.ids.has(entry.id)) this.ids.set(entry.id, first + index);
     this.revision = revision;
     this.lastId = lastId;
-    if (this.knownSize >= 0) this.knownSize += data.length;
-    // The file's last bytes are these, whatever came before them.
-    const kept = data.length >= TAIL_BYTES || this.tail === undefined ? data : Buffer.concat([this.tail, data]);
-    this.tail = Buffer.from(kept.subarray(Math.max(0, kept.length - TAIL_BYTES)));
+    if (this.knownSize < 0) return;
+    const before = this.knownSize;
+    this.knownSize += data.length;
+    // Only a file worth remembering keeps its end: the file's last bytes are these, whatever came
+    // before them, and its last line starts in them (an append writes whole lines).
+    if (this.knownSize < REMEMBER_MIN_SIZE) return;
+    const kept = data.length >= TAIL_BYTES || this.tail === undefined ? data : Buffer.concat([this.tail.tail, data]);
+    const lineStart = data.lastIndexOf(0x0a, data.length - 2) + 1;
+    this.tail = {
+      tail: Buffer.from(kept.subarray(Math.max(0, kept.length - TAIL_BYTES))),
+      head: Buffer.from(data.subarray(lineStart, lineStart + HEAD_BYTES)),
+      headAt: before + lineStart,
+    };
   }
 
   /** Closes the handle. */
@@ -264,12 +296,12 @@ export class SessionFileWriter {
     try {
       // Checked again once the file exists: a link that pointed nowhere may have been followed.
       if (create) await assertOwnSessionFile(this.options.file, this.options.sessionId);
-      const stat = await handle.stat({ bigint: true });
+      const stat = await handle.stat();
       if (!stat.isFile()) throw notARegularFile(this.options.sessionId, this.options.file);
       const { dev, ino, size } = stat;
       this.identity = { dev, ino };
       // Created by this append (under the lock nobody else creates it): nothing to count.
-      if (create && size === 0n) {
+      if (create && size === 0) {
         this.newDirectoryEntry = true;
         this.knownSize = 0;
         // Empty: no torn last line to end.

@@ -26,6 +26,9 @@ async function open(remembered?: RememberedSessionFile): Promise<SessionFileWrit
   return writer;
 }
 
+/** A text that makes a file of three such entries larger than 64 KiB (a smaller one is not remembered: counted again quickly). */
+const big = (text: string) => `${text} ${'x'.repeat(30_000)}`;
+
 /** Appends `entries` through `writer` as the store does. */
 async function append(writer: SessionFileWriter, entries: SessionEntry[]): Promise<void> {
   await writer.append(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), entries.at(-1)!.seq, entries.at(-1)!.id, entries);
@@ -38,8 +41,8 @@ const sameTick = (remembered: RememberedSessionFile): RememberedSessionFile => (
 async function rememberedAfterThree(): Promise<RememberedSessionFile> {
   const make = entryMaker('s');
   const first = await open();
-  await append(first, [make.userText('one'), make.userText('two')]);
-  await append(first, [make.userText('three')]);
+  await append(first, [make.userText(big('one')), make.userText(big('two'))]);
+  await append(first, [make.userText(big('three'))]);
   const remembered = await first.remember();
   await first.close();
   expect(remembered).toMatchObject({ revision: 3, lastId: 's-entry-3', size: BigInt(readFileSync(file).length) });
@@ -93,13 +96,22 @@ describe('SessionFileWriter: what a closed writer remembers', () => {
 
   it('remembers nothing before it appended, nor once another writer appended after it', async () => {
     const make = entryMaker('s');
-    writeFileSync(file, `${JSON.stringify(make.userText('one'))}\n`);
+    writeFileSync(file, `${JSON.stringify(make.userText(big('one')))}\n${JSON.stringify(make.userText(big('two')))}\n${JSON.stringify(make.userText(big('three')))}\n`);
     const counted = await open();
-    expect(counted.revision).toBe(1);
+    expect(counted.revision).toBe(3);
     expect(await counted.remember()).toBeUndefined();
-    await append(counted, [make.userText('two')]);
-    expect(await counted.remember()).toMatchObject({ revision: 2 });
-    appendFileSync(file, `${JSON.stringify(make.userText('three'))}\n`);
+    await append(counted, [make.userText('four')]);
+    expect(await counted.remember()).toMatchObject({ revision: 4 });
+    appendFileSync(file, `${JSON.stringify(make.userText('five'))}\n`);
     expect(await counted.remember()).toBeUndefined();
+  });
+
+  it('remembers nothing of a file under 64 KiB (counted again about as fast as remembered)', async () => {
+    const make = entryMaker('s');
+    const writer = await open();
+    await append(writer, [make.userText('one'), make.userText('x'.repeat(60_000))]);
+    expect(await writer.remember()).toBeUndefined();
+    await append(writer, [make.userText('x'.repeat(5_000))]);
+    expect(await writer.remember()).toMatchObject({ revision: 3 });
   });
 });
