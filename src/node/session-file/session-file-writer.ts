@@ -23,7 +23,8 @@ export interface SessionFileWriterOptions {
  * What a closed writer knew of its file, to open the next writer of the session without counting
  * the file again: used while the file is the same one (device and inode), of the same size,
  * unchanged since (its status change time, which every write moves, though only to the clock's
- * tick on older kernels) and still ending with the bytes the writer wrote last.
+ * tick on older kernels), still ending with the bytes the writer wrote last and with its last line
+ * beginning as the writer wrote it (the last entry's id).
  */
 export interface RememberedSessionFile {
   dev: bigint;
