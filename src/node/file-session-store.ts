@@ -142,13 +142,14 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
 
   const closeWriter = async (sessionId: string): Promise<void> => {
     const writer = writers.get(sessionId);
+    const { file, lockFile } = targetOf(sessionId);
     writers.delete(sessionId);
     try {
       const state = await writer?.remember().catch(() => undefined);
-      if (state !== undefined) rememberSessionFile(targetOf(sessionId).file, state);
+      if (state !== undefined) rememberSessionFile(file, state);
       await writer?.close();
     } finally {
-      if (writerLocks.delete(sessionId)) await releaseSessionLock(targetOf(sessionId).lockFile);
+      if (writerLocks.delete(sessionId)) await releaseSessionLock(lockFile);
     }
   };
 
@@ -161,7 +162,8 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       writers.delete(sessionId);
       await open.close();
     }
-    const writer = await SessionFileWriter.open({ sessionId, file: targetOf(sessionId).file, fsync }, takeRememberedSessionFile(targetOf(sessionId).file));
+    const { file } = targetOf(sessionId);
+    const writer = await SessionFileWriter.open({ sessionId, file, fsync }, takeRememberedSessionFile(file));
     writers.set(sessionId, writer);
     return writer;
   };

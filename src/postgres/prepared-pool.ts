@@ -48,7 +48,7 @@ export function isPlainPgPool(pool: PostgresPool): boolean {
   return (
     typeof candidate.Client === 'function' &&
     typeof candidate.totalCount === 'number' &&
-    !Object.prototype.hasOwnProperty.call(pool, 'query') &&
+    !Object.hasOwn(pool, 'query') &&
     typeof Object.getPrototypeOf(pool)?.query === 'function'
   );
 }

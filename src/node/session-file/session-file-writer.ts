@@ -26,20 +26,24 @@ export interface SessionFileWriterOptions {
  * tick on older kernels), still ending with the bytes the writer wrote last and with its last line
  * beginning as the writer wrote it (the last entry's id).
  */
-export interface RememberedSessionFile {
+export interface RememberedSessionFile extends WrittenEnd {
   dev: bigint;
   ino: bigint;
   size: bigint;
   ctimeNs: bigint;
-  /** The file's last bytes, as the writer's last appends wrote them (at most {@link TAIL_BYTES}). */
-  tail: Buffer;
-  /** The beginning of the file's last line (its entry's id, parent and seq), at most {@link HEAD_BYTES}. */
-  head: Buffer;
-  /** Where {@link head} starts in the file. */
-  headAt: number;
   revision: number;
   lastId: string | undefined;
   ids: Map<string, number>;
+}
+
+/** How a writer's file ends, as its last appends wrote it. */
+interface WrittenEnd {
+  /** The file's last bytes (at most {@link TAIL_BYTES}). */
+  tail: Buffer;
+  /** The beginning of the file's last line (its entry's id, parent and seq), at most {@link HEAD_BYTES}. */
+  head: Buffer;
+  /** Where {@link WrittenEnd.head} starts in the file. */
+  headAt: number;
 }
 
 /** The bytes of its file's end a writer keeps, to tell the file it left from another of its size. */
@@ -88,8 +92,8 @@ export class SessionFileWriter {
   private ids = new Map<string, number>();
   /** What the session's previous writer knew, for the first {@link refresh}. */
   private remembered: RememberedSessionFile | undefined;
-  /** The file's last bytes as this writer wrote them, and the beginning of its last line; undefined until it appends, and after a count. */
-  private tail: { tail: Buffer; head: Buffer; headAt: number } | undefined;
+  /** How the file ends as this writer wrote it; undefined until it appends (past 64 KiB), and after a count. */
+  private end: WrittenEnd | undefined;
 
   private constructor(options: SessionFileWriterOptions) {
     this.options = options;
@@ -110,10 +114,11 @@ export class SessionFileWriter {
    * Call it before {@link close}.
    */
   async remember(): Promise<RememberedSessionFile | undefined> {
-    if (this.handle === undefined || this.knownSize < REMEMBER_MIN_SIZE || this.tail === undefined) return undefined;
+    const end = this.end;
+    if (this.handle === undefined || this.knownSize < REMEMBER_MIN_SIZE || end === undefined) return undefined;
     const { dev, ino, size, ctimeNs } = await this.handle.stat({ bigint: true });
     if (size !== BigInt(this.knownSize)) return undefined;
-    return { dev, ino, size, ctimeNs, ...this.tail, revision: this.revision, lastId: this.lastId, ids: this.ids };
+    return { dev, ino, size, ctimeNs, tail: end.tail, head: end.head, headAt: end.headAt, revision: this.revision, lastId: this.lastId, ids: this.ids };
   }
 
   /** True when the file (`size` bytes long) holds `bytes` at `at`. */
@@ -169,7 +174,7 @@ export class SessionFileWriter {
       this.revision = remembered.revision;
       this.lastId = remembered.lastId;
       this.ids = remembered.ids;
-      this.tail = { tail: remembered.tail, head: remembered.head, headAt: remembered.headAt };
+      this.end = { tail: remembered.tail, head: remembered.head, headAt: remembered.headAt };
       this.knownSize = size;
       this.checkLineEnd = false;
       return true;
@@ -189,7 +194,7 @@ export class SessionFileWriter {
     this.lastId = typeof lastId === 'string' ? lastId : undefined;
     this.knownSize = size;
     this.checkLineEnd = true;
-    this.tail = undefined;
+    this.end = undefined;
     return true;
   }
 
@@ -248,7 +253,7 @@ export class SessionFileWriter {
       // Part of the text may be on disk: count again, on a fresh line, before the next append.
       this.checkLineEnd = true;
       this.knownSize = -1;
-      this.tail = undefined;
+      this.end = undefined;
       throw error;
     }
     const first = revision - entries.length + 1;
@@ -261,9 +266,9 @@ export class SessionFileWriter {
     // Only a file worth remembering keeps its end: the file's last bytes are these, whatever came
     // before them, and its last line starts in them (an append writes whole lines).
     if (this.knownSize < REMEMBER_MIN_SIZE) return;
-    const kept = data.length >= TAIL_BYTES || this.tail === undefined ? data : Buffer.concat([this.tail.tail, data]);
+    const kept = data.length >= TAIL_BYTES || this.end === undefined ? data : Buffer.concat([this.end.tail, data]);
     const lineStart = data.lastIndexOf(0x0a, data.length - 2) + 1;
-    this.tail = {
+    this.end = {
       tail: Buffer.from(kept.subarray(Math.max(0, kept.length - TAIL_BYTES))),
       head: Buffer.from(data.subarray(lineStart, lineStart + HEAD_BYTES)),
       headAt: before + lineStart,
