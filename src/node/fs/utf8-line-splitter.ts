@@ -70,6 +70,11 @@ export class Utf8LineSplitter {
     // (lastIndexOf reads a negative position as 0.)
     if (end < 0) return -1;
     const newline = text.lastIndexOf('\n', end);
-    return this.#breaks === 'any' ? Math.max(newline, text.lastIndexOf('\r', end)) : newline;
+    if (this.#breaks === 'lf') return newline;
+    // A lone `\r` after it is a break too. Looked for after it only: a search back from the end
+    // for a `\r` that text without one does not have reads the whole piece again.
+    let carriage = -1;
+    for (let at = text.indexOf('\r', newline + 1); at !== -1 && at <= end; at = text.indexOf('\r', at + 1)) carriage = at;
+    return Math.max(newline, carriage);
   }
 }

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileLines, FILE_LINE_CHUNK_BYTES } from '../../../src/node/session-file/file-lines.js';
+import { fileLines, FILE_LINE_CHUNK_BYTES, FILE_READ_BYTES } from '../../../src/node/session-file/file-lines.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'file-lines-'));
 let files = 0;
@@ -21,14 +21,14 @@ function reference(bytes: Buffer): string[] {
   return lines;
 }
 
-async function linesOf(bytes: Buffer, chunkBytes?: number, size = bytes.length): Promise<{ lines: string[]; batches: number }> {
+async function linesOf(bytes: Buffer, chunkBytes?: number, size = bytes.length, readBytes?: number): Promise<{ lines: string[]; batches: number }> {
   const file = join(dir, `f${files++}`);
   writeFileSync(file, bytes);
   const handle = await open(file);
   try {
     const lines: string[] = [];
     let batches = 0;
-    for await (const batch of fileLines(handle, size, chunkBytes)) {
+    for await (const batch of fileLines(handle, size, chunkBytes, 0, readBytes ?? chunkBytes)) {
       expect(batch.length).toBeGreaterThan(0);
       batches++;
       lines.push(...batch);
@@ -40,16 +40,16 @@ async function linesOf(bytes: Buffer, chunkBytes?: number, size = bytes.length):
 }
 
 describe('fileLines', () => {
-  it('gives the lines of the whole file for any content and any size of read (property)', async () => {
+  it('gives the lines of the whole file for any content, any size of read and any size of piece decoded (property)', async () => {
     const part = fc.oneof(
       fc.constantFrom('\n', '\r\n', '\r', '\r\r\n', 'é', '😀', '中', '{"a":1}', ' ', ''),
       fc.string({ maxLength: 6 }),
       fc.uint8Array({ minLength: 1, maxLength: 3 }).map((bytes) => Buffer.from(bytes)),
     );
     await fc.assert(
-      fc.asyncProperty(fc.array(part, { maxLength: 40 }), fc.integer({ min: 1, max: 9 }), async (parts, chunkBytes) => {
+      fc.asyncProperty(fc.array(part, { maxLength: 40 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 30 }), async (parts, chunkBytes, readBytes) => {
         const bytes = Buffer.concat(parts.map((value) => (typeof value === 'string' ? Buffer.from(value) : value)));
-        expect((await linesOf(bytes, chunkBytes)).lines).toEqual(reference(bytes));
+        expect((await linesOf(bytes, chunkBytes, bytes.length, readBytes)).lines).toEqual(reference(bytes));
       }),
       { numRuns: 300 },
     );
@@ -60,6 +60,14 @@ describe('fileLines', () => {
     expect((await linesOf(Buffer.from('ab\rcd\r'), 3)).lines).toEqual(['ab', 'cd']);
     expect((await linesOf(Buffer.from('ab\r'), 3)).lines).toEqual(['ab']);
     expect((await linesOf(Buffer.from('\n\r\n'), 1)).lines).toEqual(['', '']);
+  });
+
+  it('lines ended by a lone \\r come out with the read that ends them (not held until the end of the file)', async () => {
+    const lines = Array.from({ length: 30 }, (_, index) => `line ${index}`);
+    const bytes = Buffer.from(`${lines.join('\r')}\r`);
+    const read = await linesOf(bytes, 4, bytes.length, 16);
+    expect(read.lines).toEqual(lines);
+    expect(read.batches).toBeGreaterThanOrEqual(Math.floor(bytes.length / 16) - 1);
   });
 
   it('a character split between two reads is decoded whole; an incomplete one at the end is U+FFFD', async () => {
@@ -74,16 +82,39 @@ describe('fileLines', () => {
     expect((await linesOf(Buffer.from('one\ntw'), 4, 100)).lines).toEqual(['one', 'tw']);
   });
 
-  it('reads a large file in pieces of 64 KiB (decoded pieces stay below V8\'s large-object size) and lines longer than a piece whole', async () => {
+  it('reads a large file in reads of 1 MiB decoded in pieces of 64 KiB (below V8\'s large-object size), and lines longer than a piece or a read whole', async () => {
     expect(FILE_LINE_CHUNK_BYTES).toBeLessThan(128 * 1024);
+    expect(FILE_READ_BYTES).toBe(16 * FILE_LINE_CHUNK_BYTES);
     const long = 'x'.repeat(3 * FILE_LINE_CHUNK_BYTES + 17);
-    const lines = Array.from({ length: 40 }, (_, index) => (index % 7 === 3 ? long : `{"line":${index},"text":"${'é'.repeat(index * 300)}"}`));
+    const longer = 'y'.repeat(FILE_READ_BYTES + 5);
+    const lines = Array.from({ length: 300 }, (_, index) => (index === 150 ? longer : index % 7 === 3 ? long : `{"line":${index},"text":"${'é'.repeat(index * 30)}"}`));
     const bytes = Buffer.from(`${lines.join('\n')}\n`);
-    const read = await linesOf(bytes);
-    expect(read.lines).toEqual(lines);
-    // One batch per read that ended at least one line.
-    expect(read.batches).toBeGreaterThan(1);
-    expect(read.batches).toBeLessThanOrEqual(Math.ceil(bytes.length / FILE_LINE_CHUNK_BYTES));
+    const file = join(dir, `f${files++}`);
+    writeFileSync(file, bytes);
+    const handle = await open(file);
+    const reads: number[] = [];
+    const read = handle.read.bind(handle) as (...args: unknown[]) => Promise<{ bytesRead: number }>;
+    (handle as unknown as { read: unknown }).read = async (...args: unknown[]) => {
+      const result = await read(...args);
+      reads.push(result.bytesRead);
+      return result;
+    };
+    try {
+      const got: string[] = [];
+      let batches = 0;
+      for await (const batch of fileLines(handle, bytes.length)) {
+        batches++;
+        got.push(...batch);
+      }
+      expect(got).toEqual(lines);
+      // Reads of 1 MiB (the last one shorter), one batch for each read that ended a line.
+      expect(reads.length).toBe(Math.ceil(bytes.length / FILE_READ_BYTES));
+      expect(reads.slice(0, -1).every((bytesRead) => bytesRead === FILE_READ_BYTES)).toBe(true);
+      expect(batches).toBeGreaterThan(1);
+      expect(batches).toBeLessThanOrEqual(reads.length);
+    } finally {
+      await handle.close();
+    }
   });
 
   it('an empty file, or a size of 0, gives no lines', async () => {
