@@ -45,10 +45,11 @@ function parseLine(text: string): object | string {
 
 /**
  * Reads a JSONL transcript line by line, in 1 MiB reads decoded 64 KiB at a time (memory stays
- * bounded by the longest line and one read). Reads the file as it was when reading began. Unparseable lines are skipped with
- * a warning: a cut-short last line after a crash, or damage in the middle. A complete last line
- * that only lacks its newline is kept: the next append terminates it, and later loads must see
- * the same entries. Yields nothing when the file does not exist.
+ * bounded by the longest line and one read). Reads the file as it was when reading began.
+ * Unparseable lines are skipped with a warning: a cut-short last line after a crash, or damage in
+ * the middle. A complete last line that only lacks its newline is kept: the next append
+ * terminates it, and later loads must see the same entries. Yields nothing when the file does not
+ * exist.
  * @throws ConfigurationError when the path opens a file of another name (another session's).
  * @throws SessionStoreCorruptError when the path is not a regular file (a FIFO, a directory).
  * @throws UnsupportedSchemaVersionError for an entry whose `$schemaVersion` this build cannot read.
