@@ -57,16 +57,37 @@ export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOpti
   const candidates = head.rows[0]?.candidates as Array<[number | string, string]> | null | undefined;
   const start = fromCheckpoint && candidates ? await checkpointStart(pool, s, sessionId, fromCheckpoint, candidates) : undefined;
   let after = start === undefined ? 0 : start - 1;
-  while (after < revision) {
-    const { rows } = await pool.query(
+  const page = (from: number) =>
+    pool.query(
       `SELECT seq, entry::text AS entry FROM (
          SELECT seq, entry, bytes, sum(bytes) OVER (ORDER BY seq) AS running
          FROM (SELECT seq, entry, bytes FROM ${s}.session_entries WHERE session_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT ${PAGE_ROWS}) AS page
        ) AS sized
        WHERE running - bytes < ${PAGE_BYTES} ORDER BY seq`,
-      [sessionId, after, revision],
+      [sessionId, from, revision],
     );
-    if (rows.length === 0) break;
+  // The next page is asked for as soon as a page arrives, so the server reads it while this one is
+  // parsed and handed over (one statement in flight at a time, as before: a pool of one suffices).
+  let next = after < revision ? page(after) : undefined;
+  try {
+    while (next !== undefined) {
+      const { rows } = await next;
+      next = undefined;
+      if (rows.length === 0) break;
+      const last = toNumber(rows[rows.length - 1]!.seq);
+      if (last < revision) next = page(last);
+      yield* pageEntries(rows);
+    }
+  } finally {
+    // A load given up (a failed entry, a reader that stopped) waits for the page it asked for, and
+    // drops it: no statement of it runs on once it has ended, nor fails unheard.
+    if (next !== undefined) await next.then(undefined, () => undefined);
+  }
+  if (after < revision) missing(after + 1, revision);
+  if (onWarning) await warnOfRowsPastRevision(pool, s, sessionId, where, onWarning);
+
+  /** A page's entries, in arrays as the load yields them. */
+  function* pageEntries(rows: ReadonlyArray<Record<string, unknown>>): Generator<SessionEntry[]> {
     let batch: SessionEntry[] = [];
     for (const row of rows) {
       const seq = toNumber(row.seq);
@@ -92,8 +113,6 @@ export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOpti
     }
     if (batch.length > 0) yield batch;
   }
-  if (after < revision) missing(after + 1, revision);
-  if (onWarning) await warnOfRowsPastRevision(pool, s, sessionId, where, onWarning);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresQueryResult } from './postgres-pool.js';
 
 /** A statement as `pg`'s `query` takes it to prepare it under a name. */
@@ -20,6 +21,15 @@ const MAX_NAMES = 256;
 const LOST_STATEMENT_CODES = new Set(['26000', '42P05']);
 
 /**
+ * True for `pg`'s own refusal of a name its connection holds for another text, before sending
+ * anything: a name the host's code took, say.
+ */
+function isNameTaken(error: unknown): boolean {
+  const { message } = (error ?? {}) as { message?: unknown };
+  return typeof message === 'string' && message.startsWith('Prepared statements must be unique');
+}
+
+/**
  * True for PostgreSQL's refusal to run a prepared statement whose result columns changed type
  * since it was prepared (an `ALTER TABLE` under a running process), before running it.
  */
@@ -28,11 +38,16 @@ function isStalePlan(error: unknown): boolean {
   return code === '0A000' && typeof message === 'string' && message.includes('cached plan must not change result type');
 }
 
-/** The name `text` is prepared under, or undefined once {@link MAX_NAMES} texts have one. */
+/**
+ * The name `text` is prepared under, or undefined once {@link MAX_NAMES} texts have one. Made of
+ * the text's SHA-256 (96 bits of it), not of a count: two copies of the library in one process
+ * (its ES module and CommonJS builds, two versions) share the host's pool, and each numbering its
+ * own texts from 1 would give one name to two statements on a connection, which `pg` refuses.
+ */
 function nameOf(text: string): string | undefined {
   let name = names.get(text);
   if (name === undefined && names.size < MAX_NAMES) {
-    name = `agent_harness_${names.size + 1}`;
+    name = `agent_harness_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
     names.set(text, name);
   }
   return name;
@@ -60,10 +75,11 @@ export function isPlainPgPool(pool: PostgresPool): boolean {
  * does not carry prepared statements along (PgBouncer in transaction mode before 1.21, or without
  * `max_prepared_statements`), the first statement that misses its name (SQLSTATE 26000) or finds
  * it taken (42P05) is sent again unnamed: nothing ran, as PostgreSQL refuses it before running
- * it. From then on this pool's statements go unnamed. A statement PostgreSQL refuses because its
- * result columns changed type since it was prepared (a column altered under a running process)
- * is sent again unnamed too; `pg.Pool` drops the connection it failed on, and with it the stale
- * statement.
+ * it. From then on this pool's statements go unnamed; so they do after `pg` refused a name its
+ * connection holds for another text (it refuses before sending). A statement PostgreSQL refuses
+ * because its result columns changed type since it was prepared (a column altered under a
+ * running process) is sent again unnamed too; `pg.Pool` drops the connection it failed on, and
+ * with it the stale statement.
  */
 export function preparedPool(pool: PostgresPool): PostgresPool {
   let named = true;
@@ -72,7 +88,7 @@ export function preparedPool(pool: PostgresPool): PostgresPool {
     if (name === undefined) return pool.query(text, values);
     const statement: NamedQuery = { name, text, values };
     return (pool.query as unknown as (query: NamedQuery) => Promise<PostgresQueryResult>).call(pool, statement).catch((error: unknown) => {
-      if (LOST_STATEMENT_CODES.has(String((error as { code?: unknown } | null)?.code))) named = false;
+      if (LOST_STATEMENT_CODES.has(String((error as { code?: unknown } | null)?.code)) || isNameTaken(error)) named = false;
       else if (!isStalePlan(error)) throw error;
       return pool.query(text, values);
     });

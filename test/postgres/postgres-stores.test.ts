@@ -272,6 +272,23 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
       expect(Number(rows[0].revision)).toBe(4);
     });
 
+    it('two copies of the library in one process (an ES module and a CommonJS build, two versions) share a pool of one connection, each preparing its statements', async () => {
+      const one = pool(1);
+      const mine = await import('../../src/postgres/prepared-pool.js');
+      // The second copy: the module again under another id, with its own table of names.
+      const copy = (await import('../../src/postgres/prepared-pool.js?second-copy')) as typeof mine;
+      expect(copy).not.toBe(mine);
+      const texts = [`SELECT 'copies-a' AS got`, `SELECT 'copies-b' AS got`];
+      // Each copy names a text the other has not seen first.
+      expect((await mine.preparedPool(one).query(texts[0]!, [])).rows).toEqual([{ got: 'copies-a' }]);
+      expect((await copy.preparedPool(one).query(texts[1]!, [])).rows).toEqual([{ got: 'copies-b' }]);
+      expect((await copy.preparedPool(one).query(texts[0]!, [])).rows).toEqual([{ got: 'copies-a' }]);
+      expect((await mine.preparedPool(one).query(texts[1]!, [])).rows).toEqual([{ got: 'copies-b' }]);
+      const statements = (await one.query(`SELECT name, statement FROM pg_prepared_statements WHERE statement LIKE '%copies-%' ORDER BY statement`)).rows;
+      expect(statements.map((row) => row.statement)).toEqual(texts);
+      expect(statements.every((row) => String(row.name).startsWith('agent_harness_'))).toBe(true);
+    });
+
     it('a connection that already holds a statement under the name (42P05) gets the append once, unnamed', async () => {
       const name = schema();
       const first = pool(1);

@@ -48,9 +48,42 @@ describe('preparedPool', () => {
     await named.query('SELECT $1::int AS b', [2]);
     await named.query('SELECT $1::int AS a', [3]);
     const [a, b, again] = calls as Array<{ name?: string; text: string; values: unknown[] }>;
-    expect(a).toEqual({ name: expect.stringMatching(/^agent_harness_\d+$/), text: 'SELECT $1::int AS a', values: [1] });
+    expect(a).toEqual({ name: expect.stringMatching(/^agent_harness_[0-9a-f]{24}$/), text: 'SELECT $1::int AS a', values: [1] });
     expect(b!.name).not.toBe(a!.name);
     expect(again).toEqual({ ...a, values: [3] });
+  });
+
+  it('names a text by its digest, so another copy of the library in the process (its other build, another version) gives it the same name and other texts other names', async () => {
+    const first = recordingPool();
+    await prepared.preparedPool(first.pool).query('SELECT 1 AS a', []);
+    await prepared.preparedPool(first.pool).query('SELECT 1 AS b', []);
+    vi.resetModules();
+    const copy = await import('../../src/postgres/prepared-pool.js');
+    expect(copy).not.toBe(prepared);
+    const second = recordingPool();
+    // The copy names another text first: a count would give it the first copy's first name.
+    await copy.preparedPool(second.pool).query('SELECT 1 AS b', []);
+    await copy.preparedPool(second.pool).query('SELECT 1 AS a', []);
+    const [a, b] = first.calls as Array<{ name: string }>;
+    const [bAgain, aAgain] = second.calls as Array<{ name: string }>;
+    expect(aAgain!.name).toBe(a!.name);
+    expect(bAgain!.name).toBe(b!.name);
+    expect(a!.name).not.toBe(b!.name);
+  });
+
+  it("on pg's refusal of a name its connection holds for another text (before sending it) sends the statement again unnamed, and every later one unnamed", async () => {
+    let failed = false;
+    const { pool, calls } = recordingPool((call) => {
+      if ((call as { name?: string }).name !== undefined && !failed) {
+        failed = true;
+        return new Error(`Prepared statements must be unique - '${(call as { name: string }).name}' was used for a different statement`);
+      }
+      return { rows: [{ ok: true }], rowCount: 1 };
+    });
+    const named = prepared.preparedPool(pool);
+    expect((await named.query('SELECT true AS ok', [])).rows).toEqual([{ ok: true }]);
+    await named.query('SELECT false AS ok', []);
+    expect(calls).toEqual([expect.objectContaining({ name: expect.any(String), text: 'SELECT true AS ok' }), { text: 'SELECT true AS ok', values: [] }, { text: 'SELECT false AS ok', values: [] }]);
   });
 
   it('on a name the connection lost (26000) or holds already (42P05) sends the statement again unnamed, and every later one unnamed', async () => {
