@@ -227,6 +227,45 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     }
   });
 
+  it('reads a long session in pages, the next asked for while one is handed over; a load given up leaves no statement running', async () => {
+    const name = schema();
+    const make = entryMaker('paged');
+    const inner = pool(1);
+    await postgresSessionStore({ pool: inner, schema: name }).append('paged', Array.from({ length: 1700 }, (_, index) => make.userText(`turn ${index}`)), { expectedRevision: 0 });
+    let running = 0;
+    let most = 0;
+    const pages: number[] = [];
+    const counting = {
+      query: async (text: string, values?: unknown[]) => {
+        running += 1;
+        most = Math.max(most, running);
+        try {
+          return await inner.query(text, values);
+        } finally {
+          running -= 1;
+          if (text.includes('running - bytes')) pages.push(Number(values![1]));
+        }
+      },
+      connect: () => inner.connect(),
+    };
+    const store = postgresSessionStore({ pool: counting, schema: name, migrate: false });
+    // Whole and in order, four pages of at most 500 rows, one statement at a time.
+    expect((await loadEntries(store, 'paged')).map((entry) => entry.seq)).toEqual(Array.from({ length: 1700 }, (_, index) => index + 1));
+    expect(pages).toEqual([0, 500, 1000, 1500]);
+    expect(most).toBe(1);
+    // The next page is asked for before the reader takes this one's entries.
+    pages.length = 0;
+    const reader = store.load('paged')[Symbol.asyncIterator]();
+    const first = await reader.next();
+    expect(first.done).toBe(false);
+    expect(pages).toEqual([0]);
+    expect(running).toBe(1);
+    // Given up: the page asked for is waited for (and dropped) before the load ends.
+    await reader.return!(undefined);
+    expect(running).toBe(0);
+    expect(pages).toEqual([0, 500]);
+  });
+
   describe('prepared statements', () => {
     /** The names of the statements prepared on the one connection of `pool` (a pool of one). */
     const prepared = async (on: pg.Pool): Promise<string[]> => (await on.query(`SELECT name FROM pg_prepared_statements ORDER BY name`)).rows.map((row) => String(row.name));
@@ -276,7 +315,8 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
       const one = pool(1);
       const mine = await import('../../src/postgres/prepared-pool.js');
       // The second copy: the module again under another id, with its own table of names.
-      const copy = (await import('../../src/postgres/prepared-pool.js?second-copy')) as typeof mine;
+      const second = '../../src/postgres/prepared-pool.js?second-copy';
+      const copy = (await import(/* @vite-ignore */ second)) as typeof mine;
       expect(copy).not.toBe(mine);
       const texts = [`SELECT 'copies-a' AS got`, `SELECT 'copies-b' AS got`];
       // Each copy names a text the other has not seen first.
