@@ -75,7 +75,12 @@ export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOpti
       next = undefined;
       if (rows.length === 0) break;
       const last = toNumber(rows[rows.length - 1]!.seq);
-      if (last < revision) next = page(last);
+      if (last < revision) {
+        next = page(last);
+        // pg.Pool hands out a connection in a later tick: sent only then, so the page is parsed
+        // after it leaves (parsed first, the statement would leave only once the page was handed over).
+        await new Promise<void>((resolve) => process.nextTick(resolve));
+      }
       yield* pageEntries(rows);
     }
   } finally {

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { PostgresPool, PostgresQueryResult } from './postgres-pool.js';
 
 /** A statement as `pg`'s `query` takes it to prepare it under a name. */
@@ -40,14 +39,23 @@ function isStalePlan(error: unknown): boolean {
 
 /**
  * The name `text` is prepared under, or undefined once {@link MAX_NAMES} texts have one. Made of
- * the text's SHA-256 (96 bits of it), not of a count: two copies of the library in one process
- * (its ES module and CommonJS builds, two versions) share the host's pool, and each numbering its
- * own texts from 1 would give one name to two statements on a connection, which `pg` refuses.
+ * a 64-bit hash of the text (two FNV-1a lanes), not of a count: two copies of the library in one
+ * process (its ES module and CommonJS builds, two versions) share the host's pool, and each
+ * numbering its own texts from 1 gave one name to two statements on a connection, which `pg`
+ * refuses. Two texts with one hash would meet that refusal, which sends them unnamed.
  */
 function nameOf(text: string): string | undefined {
   let name = names.get(text);
   if (name === undefined && names.size < MAX_NAMES) {
-    name = `agent_harness_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
+    let low = 0x811c9dc5;
+    let high = 0x050c5d1f;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      low = Math.imul(low ^ code, 0x01000193);
+      high = Math.imul(high ^ code, 0x5bd1e995);
+      high ^= high >>> 15;
+    }
+    name = `agent_harness_${(high >>> 0).toString(16).padStart(8, '0')}${(low >>> 0).toString(16).padStart(8, '0')}`;
     names.set(text, name);
   }
   return name;

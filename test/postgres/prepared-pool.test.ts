@@ -48,12 +48,12 @@ describe('preparedPool', () => {
     await named.query('SELECT $1::int AS b', [2]);
     await named.query('SELECT $1::int AS a', [3]);
     const [a, b, again] = calls as Array<{ name?: string; text: string; values: unknown[] }>;
-    expect(a).toEqual({ name: expect.stringMatching(/^agent_harness_[0-9a-f]{24}$/), text: 'SELECT $1::int AS a', values: [1] });
+    expect(a).toEqual({ name: expect.stringMatching(/^agent_harness_[0-9a-f]{16}$/), text: 'SELECT $1::int AS a', values: [1] });
     expect(b!.name).not.toBe(a!.name);
     expect(again).toEqual({ ...a, values: [3] });
   });
 
-  it('names a text by its digest, so another copy of the library in the process (its other build, another version) gives it the same name and other texts other names', async () => {
+  it('names a text by a hash of it, so another copy of the library in the process (its other build, another version) gives it the same name and other texts other names', async () => {
     const first = recordingPool();
     await prepared.preparedPool(first.pool).query('SELECT 1 AS a', []);
     await prepared.preparedPool(first.pool).query('SELECT 1 AS b', []);
