@@ -1,5 +1,5 @@
 // Every PostgreSQL test in one file, so a machine without the server skips them with one line.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
 import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
 import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance, toolCall, turn } from 'agent-harness/testing';
@@ -253,13 +253,27 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     expect((await loadEntries(store, 'paged')).map((entry) => entry.seq)).toEqual(Array.from({ length: 1700 }, (_, index) => index + 1));
     expect(pages).toEqual([0, 500, 1000, 1500]);
     expect(most).toBe(1);
-    // The next page is asked for before the reader takes this one's entries.
+    // The next page is asked for before the reader takes this one's entries, and sent (the pool
+    // hands it a connection) before this one is parsed.
     pages.length = 0;
+    const parse = vi.spyOn(JSON, 'parse');
+    /** Entries parsed when the pool handed out a connection, for each statement of the load. */
+    const parsedAtAcquire: number[] = [];
+    const onAcquire = () => parsedAtAcquire.push(parse.mock.calls.length);
+    inner.on('acquire', onAcquire);
+    let first: IteratorResult<unknown>;
     const reader = store.load('paged')[Symbol.asyncIterator]();
-    const first = await reader.next();
+    try {
+      first = await reader.next();
+    } finally {
+      parse.mockRestore();
+      inner.off('acquire', onAcquire);
+    }
     expect(first.done).toBe(false);
     expect(pages).toEqual([0]);
     expect(running).toBe(1);
+    // The revision, the first page, the second page: sent before any entry of the first was parsed.
+    expect(parsedAtAcquire).toEqual([0, 0, 0]);
     // Given up: the page asked for is waited for (and dropped) before the load ends.
     await reader.return!(undefined);
     expect(running).toBe(0);
