@@ -17,6 +17,19 @@ export interface LoadPostgresEntriesOptions {
   onWarning?: (warning: SessionStoreWarning) => void;
   /** Start at the agent's last checkpoint, as `SessionLoadOptions.fromCheckpoint` asks. @default the whole transcript */
   fromCheckpoint?: SessionLoadOptions['fromCheckpoint'];
+  /** Receives the session's row as the load read it (not called for a session without one). */
+  onHead?: (head: LoadedSessionHead) => void;
+}
+
+/** A session's row as a load read it, in the statement that read its revision. */
+export interface LoadedSessionHead {
+  revision: number;
+  /** The folded pending approvals as stored (JSON text), or null. */
+  pending: string | null;
+  /** The rule that folded `pending`. */
+  rule: number;
+  /** The id of the session's last entry; null when unknown. */
+  lastId: string | null;
 }
 
 /** Rows per page, and the entry bytes a page stops after (at least one row). */
@@ -34,28 +47,37 @@ const PAGE_BYTES = 4 * 1024 * 1024;
  * @throws SessionStoreCorruptError for an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOptions): AsyncGenerator<SessionEntry[]> {
-  const { pool, s, sessionId, onWarning, fromCheckpoint } = options;
+  const { pool, s, sessionId, onWarning, fromCheckpoint, onHead } = options;
   // With the hint, the same statement lists the rows that may be a checkpoint (their beginning
   // holds the kind as the library writes it) when the session is large enough. The kind anywhere
   // is looked for first: left() counts characters, which cost four times the search over all the
-  // rows of a session of small entries.
+  // rows of a session of small entries. With a listener for warnings it also finds rows past the
+  // revision (warned of after the entries): one snapshot, in which an append moves the revision
+  // with its rows, so they are not taken for strays.
+  const candidates = fromCheckpoint
+    ? `CASE WHEN (SELECT coalesce(sum(e.bytes), 0) FROM ${s}.session_entries AS e WHERE e.session_id = $1 AND e.seq <= r.revision) >= ${TAIL_MIN_SIZE}
+         THEN (SELECT json_agg(json_build_array(e.seq, left(e.entry::text, ${KIND_WITHIN})) ORDER BY e.seq) FROM ${s}.session_entries AS e
+               WHERE e.session_id = $1 AND e.seq > 1 AND e.seq <= r.revision AND strpos(e.entry::text, '${CHECKPOINT_KIND}') > 0
+                 AND strpos(left(e.entry::text, ${KIND_WITHIN}), '${CHECKPOINT_KIND}') > 0)
+       END`
+    : 'NULL';
+  const strays = onWarning
+    ? `(SELECT min(e.seq) FROM ${s}.session_entries AS e WHERE e.session_id = $1 AND e.seq > r.revision) AS first_stray,
+       (SELECT max(e.seq) FROM ${s}.session_entries AS e WHERE e.session_id = $1) AS last_row`
+    : 'NULL AS first_stray, NULL AS last_row';
   const head = await pool.query(
-    fromCheckpoint
-      ? `SELECT r.revision, CASE WHEN (SELECT coalesce(sum(e.bytes), 0) FROM ${s}.session_entries AS e WHERE e.session_id = $1 AND e.seq <= r.revision) >= ${TAIL_MIN_SIZE}
-           THEN (SELECT json_agg(json_build_array(e.seq, left(e.entry::text, ${KIND_WITHIN})) ORDER BY e.seq) FROM ${s}.session_entries AS e
-                 WHERE e.session_id = $1 AND e.seq > 1 AND e.seq <= r.revision AND strpos(e.entry::text, '${CHECKPOINT_KIND}') > 0
-                   AND strpos(left(e.entry::text, ${KIND_WITHIN}), '${CHECKPOINT_KIND}') > 0)
-         END AS candidates
-         FROM ${s}.sessions AS r WHERE r.session_id = $1`
-      : `SELECT revision FROM ${s}.sessions WHERE session_id = $1`,
+    `SELECT r.revision, r.pending::text AS pending, r.pending_rule, r.last_id, ${candidates} AS candidates, ${strays}
+     FROM ${s}.sessions AS r WHERE r.session_id = $1`,
     [sessionId],
   );
-  const revision = toNumber(head.rows[0]?.revision ?? 0);
+  const row = head.rows[0];
+  const revision = toNumber(row?.revision ?? 0);
+  if (row !== undefined) onHead?.({ revision, pending: (row.pending as string | null) ?? null, rule: toNumber(row.pending_rule ?? 0), lastId: (row.last_id as string | null) ?? null });
   const where = `session ${JSON.stringify(sessionId)} in the PostgreSQL schema ${s}`;
   const missing = (from: number, to: number) =>
     onWarning?.({ sessionId, seq: from, message: `Entries ${from}${to > from ? `–${to}` : ''} of ${where} are missing (rows deleted from ${s}.session_entries); loaded the others.` });
-  const candidates = head.rows[0]?.candidates as Array<[number | string, string]> | null | undefined;
-  const start = fromCheckpoint && candidates ? await checkpointStart(pool, s, sessionId, fromCheckpoint, candidates) : undefined;
+  const listed = row?.candidates as Array<[number | string, string]> | null | undefined;
+  const start = fromCheckpoint && listed ? await checkpointStart(pool, s, sessionId, fromCheckpoint, listed) : undefined;
   let after = start === undefined ? 0 : start - 1;
   const page = (from: number) =>
     pool.query(
@@ -89,7 +111,15 @@ export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOpti
     if (next !== undefined) await next.then(undefined, () => undefined);
   }
   if (after < revision) missing(after + 1, revision);
-  if (onWarning) await warnOfRowsPastRevision(pool, s, sessionId, where, onWarning);
+  if (onWarning && row?.first_stray !== null && row?.first_stray !== undefined) {
+    const first = toNumber(row.first_stray);
+    const last = toNumber(row.last_row);
+    onWarning({
+      sessionId,
+      seq: first,
+      message: `Rows ${first}${last > first ? `–${last}` : ''} of ${where} lie past the session's revision, ${revision} (in ${s}.sessions): not loaded. The session's next append is refused until they are deleted or the revision is raised to take them.`,
+    });
+  }
 
   /** A page's entries, in arrays as the load yields them. */
   function* pageEntries(rows: ReadonlyArray<Record<string, unknown>>): Generator<SessionEntry[]> {
@@ -143,29 +173,4 @@ async function checkpointStart(pool: PostgresPool, s: string, sessionId: string,
     seqOf: ([seq]) => toNumber(seq),
   });
   return start && toNumber(start.candidate[0]);
-}
-
-/**
- * Warns when rows lie past the session's revision (its row edited by hand, a partial restore):
- * a load stops at the revision, so they are not loaded, and an append is refused until they are
- * dealt with. Read in one statement (one snapshot): an append that lands meanwhile moves the
- * revision with its rows, so it is not taken for them.
- */
-async function warnOfRowsPastRevision(pool: PostgresPool, s: string, sessionId: string, where: string, onWarning: (warning: SessionStoreWarning) => void): Promise<void> {
-  const { rows } = await pool.query(
-    `SELECT r.revision, (SELECT min(e.seq) FROM ${s}.session_entries AS e WHERE e.session_id = $1 AND e.seq > r.revision) AS first_stray,
-       (SELECT max(e.seq) FROM ${s}.session_entries AS e WHERE e.session_id = $1) AS last_row
-     FROM ${s}.sessions AS r WHERE r.session_id = $1`,
-    [sessionId],
-  );
-  const row = rows[0];
-  if (row === undefined || row.first_stray === null || row.first_stray === undefined) return;
-  const revision = toNumber(row.revision);
-  const first = toNumber(row.first_stray);
-  const last = toNumber(row.last_row);
-  onWarning({
-    sessionId,
-    seq: first,
-    message: `Rows ${first}${last > first ? `–${last}` : ''} of ${where} lie past the session's revision, ${revision} (in ${s}.sessions): not loaded. The session's next append is refused until they are deleted or the revision is raised to take them.`,
-  });
 }

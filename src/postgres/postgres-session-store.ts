@@ -11,7 +11,7 @@ import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore } from '../session/session-store.js';
-import { loadPostgresEntryBatches } from './load-postgres-entries.js';
+import { loadPostgresEntryBatches, type LoadedSessionHead } from './load-postgres-entries.js';
 import { batchedEntries, entriesOf } from '../session/entry-batches.js';
 import { inTransaction } from './postgres-pool.js';
 import { clockSql, entryIdSql, entryTextSql, toNumber } from './postgres-schema.js';
@@ -76,6 +76,21 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   const unreadable = new Set<string>();
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
   const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
+
+  /**
+   * Keeps the pending approvals a load read with the session's revision (its row, in one
+   * statement), so that the first append of the agent the load resumes folds onto them instead of
+   * reading the row again: a store made per request then writes a request's first append in one
+   * statement. Only a state saved by this build's rule, at a revision with its last entry's id (an
+   * append checks both against the writer's before it folds onto it); not over a later basis.
+   */
+  const seedFolded = (sessionId: string, head: LoadedSessionHead): void => {
+    if (head.revision === 0 || head.lastId === null || head.rule !== PENDING_APPROVALS_RULE) return;
+    const known = folded.get(sessionId);
+    if (known !== undefined && known.revision >= head.revision) return;
+    const state = parseSavedPending(head.pending);
+    if (state !== undefined) folded.set(sessionId, { revision: head.revision, lastId: head.lastId, state });
+  };
 
   /** A session's entries one by one, for folding its pending approvals. */
   const load = (sessionId: string) => entriesOf(loadPostgresEntryBatches({ pool, s, sessionId }));
@@ -281,7 +296,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
         assertSessionId(sessionId);
         await ready();
         const { onWarning, fromCheckpoint } = loadOptions ?? {};
-        yield* loadPostgresEntryBatches({ pool, s, sessionId, ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
+        yield* loadPostgresEntryBatches({ pool, s, sessionId, onHead: (head) => seedFolded(sessionId, head), ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
       });
     },
 

@@ -227,6 +227,74 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     }
   });
 
+  describe('a store made per request', () => {
+    /** A pool of one that records the text of each statement (prepared statements off: texts only). */
+    const recording = () => {
+      const inner = pool(1);
+      const texts: string[] = [];
+      return { texts, pool: { query: (text: string, values?: unknown[]) => (texts.push(text.replace(/\s+/g, ' ')), inner.query(text, values)), connect: () => inner.connect() } };
+    };
+    const readsRow = (text: string) => text.includes('AS now, r.revision, r.pending::text AS pending');
+
+    it('writes the first append of the session it loaded without reading its row again: a chat request is four statements', async () => {
+      const name = schema();
+      const model = scriptedModel([turn('First answer.'), turn('Second answer.')]);
+      const first = createAgent({ model, store: postgresSessionStore({ pool: pool(1), schema: name }), sessionId: 'chat' });
+      await first.run('Hello.').result;
+      await first.close();
+      const { texts, pool: counted } = recording();
+      const agent = createAgent({ model, store: postgresSessionStore({ pool: counted, schema: name, migrate: false }), resume: 'chat' });
+      expect((await agent.run('And now?').result).status).toBe('completed');
+      await agent.close();
+      // (Before them, the schema's version: a wrapper of the pool is another pool, checked once.)
+      const request = texts.slice(texts.findIndex((text) => text.startsWith('SELECT r.revision')));
+      // The load (its row, then its one page), then the run's start and its end.
+      expect(request).toHaveLength(4);
+      expect(request.filter((text) => text.startsWith('WITH clash'))).toHaveLength(2);
+      expect(texts.some(readsRow)).toBe(false);
+      expect((await loadEntries(postgresSessionStore({ pool: pool(1), schema: name }), 'chat')).filter((entry) => entry.kind === 'message')).toHaveLength(4);
+    });
+
+    it('an append after another writer appended to the session it loaded is refused as a conflict, and writes nothing', async () => {
+      const name = schema();
+      const make = entryMaker('s');
+      const writer = postgresSessionStore({ pool: pool(1), schema: name });
+      await writer.append('s', [make.userText('one'), make.userText('two')], { expectedRevision: 0 });
+      const { texts, pool: counted } = recording();
+      const loader = postgresSessionStore({ pool: counted, schema: name, migrate: false });
+      expect(await loadEntries(loader, 's')).toHaveLength(2);
+      const late = entryMaker('s', 2, 'late');
+      await writer.append('s', [make.userText('three')], { expectedRevision: 2 });
+      await expect(loader.append('s', [late.userText('not three')], { expectedRevision: 2 })).rejects.toThrow(SessionConflictError);
+      expect((await loadEntries(writer, 's')).map((entry) => (entry as { message?: { content: Array<{ text: string }> } }).message?.content[0]?.text)).toEqual(['one', 'two', 'three']);
+      // The same after the session was deleted and written again up to the same revision.
+      await writer.delete('s');
+      const again = entryMaker('s', 0, 'again');
+      await writer.append('s', [again.userText('one'), again.userText('two'), again.userText('three')], { expectedRevision: 0 });
+      expect(await loadEntries(loader, 's')).toHaveLength(3);
+      await writer.delete('s');
+      const third = entryMaker('s', 0, 'third');
+      await writer.append('s', [third.userText('1'), third.userText('2'), third.userText('3')], { expectedRevision: 0 });
+      const onto = entryMaker('s', 3, 'again');
+      await expect(loader.append('s', [onto.userText('four')], { expectedRevision: 3 })).rejects.toThrow(SessionConflictError);
+      expect(await loadEntries(writer, 's')).toHaveLength(3);
+      expect(texts.some(readsRow)).toBe(true);
+    });
+
+    it('folds the pending approvals the load read: an approval waiting before the append is still listed after it, and one whose call it answers is not', async () => {
+      const name = schema();
+      const make = entryMaker('s');
+      const writer = postgresSessionStore({ pool: pool(1), schema: name });
+      await writer.append('s', [make.userText('go'), make.assistantCalls('toolu_a', 'toolu_b'), make.approvalPending('approval_a', 'toolu_a'), make.approvalPending('approval_b', 'toolu_b')], { expectedRevision: 0 });
+      const { texts, pool: counted } = recording();
+      const loader = postgresSessionStore({ pool: counted, schema: name, migrate: false });
+      expect(await loadEntries(loader, 's')).toHaveLength(4);
+      await loader.append('s', [make.toolResult('toolu_a', 'written')], { expectedRevision: 4 });
+      expect(texts.some(readsRow)).toBe(false);
+      expect((await postgresSessionStore({ pool: pool(1), schema: name }).listPending!()).map((session) => session.approvals.map((approval) => approval.id))).toEqual([['approval_b']]);
+    });
+  });
+
   it('reads a long session in pages, the next asked for while one is handed over; a load given up leaves no statement running', async () => {
     const name = schema();
     const make = entryMaker('paged');
