@@ -7,18 +7,19 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../../src/index.js';
 import { fileSessionStore } from '../../src/node/file-session-store.js';
-import { readSessionFileBatches } from '../../src/node/session-file/read-session-file.js';
+import { readOpenSessionFile, readSessionFileBatches } from '../../src/node/session-file/read-session-file.js';
 import { scriptedModel } from '../../src/testing/index.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { loadEntries } from '../../src/session/load-entries.js';
 
 vi.mock('../../src/node/session-file/read-session-file.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../src/node/session-file/read-session-file.js')>();
-  return { ...actual, readSessionFileBatches: vi.fn(actual.readSessionFileBatches) };
+  // A load opens the file (readSessionFileBatches); a writer counts the file it holds open (readOpenSessionFile).
+  return { ...actual, readSessionFileBatches: vi.fn(actual.readSessionFileBatches), readOpenSessionFile: vi.fn(actual.readOpenSessionFile) };
 });
 
 /** Reads of a transcript from the start (loads, and a writer counting its file) so far. */
-const reads = () => vi.mocked(readSessionFileBatches).mock.calls.length;
+const reads = () => vi.mocked(readSessionFileBatches).mock.calls.length + vi.mocked(readOpenSessionFile).mock.calls.length;
 
 /** The reads `work` made. */
 async function readsOf(work: () => Promise<unknown>): Promise<number> {
@@ -71,7 +72,10 @@ describe('fileSessionStore: the writer of a closed session', () => {
     const make = entryMaker('s');
     await store.append('s', [make.userText('one')], { expectedRevision: 0 });
     await store.close!('s');
+    const opened = vi.mocked(readSessionFileBatches).mock.calls.length;
     expect(await readsOf(() => store.append('s', [make.userText('two')], { expectedRevision: 1 }))).toBe(1);
+    // Counted through the writer's own handle: the file is not found and opened a second time.
+    expect(vi.mocked(readSessionFileBatches).mock.calls.length).toBe(opened);
     await store.close!('s');
   });
 

@@ -20,14 +20,23 @@ export const FILE_READ_BYTES = 16 * FILE_LINE_CHUNK_BYTES;
  * @param chunkBytes - bytes decoded at a time (tests use tiny ones to put every boundary everywhere).
  * @param start - where to start: the first byte of a line (the lines before it are not read).
  * @param readBytes - bytes per read (tests use tiny ones too).
+ * @param onLastByte - called with the `size`th byte once it is read (not when the file was cut shorter).
  */
-export async function* fileLines(handle: FileHandle, size: number, chunkBytes = FILE_LINE_CHUNK_BYTES, start = 0, readBytes = FILE_READ_BYTES): AsyncGenerator<string[]> {
+export async function* fileLines(
+  handle: FileHandle,
+  size: number,
+  chunkBytes = FILE_LINE_CHUNK_BYTES,
+  start = 0,
+  readBytes = FILE_READ_BYTES,
+  onLastByte?: (byte: number) => void,
+): AsyncGenerator<string[]> {
   const splitter = new Utf8LineSplitter('any');
   const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(readBytes, size - start)));
   for (let position = start; position < size; ) {
     const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
     if (bytesRead === 0) break;
     position += bytesRead;
+    if (position === size) onLastByte?.(buffer[bytesRead - 1]!);
     let lines: string[] = [];
     for (let at = 0; at < bytesRead; at += chunkBytes) {
       const ended = splitter.push(buffer.subarray(at, Math.min(at + chunkBytes, bytesRead)));

@@ -20,6 +20,8 @@ export interface ReadSessionFileOptions {
   onWarning?: (warning: SessionStoreWarning) => void;
   /** Start at the agent's last checkpoint, as `SessionLoadOptions.fromCheckpoint` asks. @default the whole file */
   fromCheckpoint?: SessionLoadOptions['fromCheckpoint'];
+  /** Told, once the file is read to its end, whether its last byte is a `\n` (not told when the file was cut shorter meanwhile). */
+  onEnd?: (endsWithNewline: boolean) => void;
 }
 
 const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
@@ -65,7 +67,7 @@ export function readSessionFile(options: ReadSessionFileOptions): AsyncGenerator
  * sees them in the order a reader of single entries does.
  */
 export async function* readSessionFileBatches(options: ReadSessionFileOptions): AsyncGenerator<SessionEntry[]> {
-  const { file, sessionId, onWarning, fromCheckpoint } = options;
+  const { file, sessionId } = options;
   await assertOwnSessionFile(file, sessionId);
   let handle;
   try {
@@ -80,51 +82,61 @@ export async function* readSessionFileBatches(options: ReadSessionFileOptions): 
     const stat = await handle.stat();
     if (!stat.isFile()) throw notARegularFile(sessionId, file);
     // Read only what exists now: a concurrent append can't make half a line look like the end.
-    const { size } = stat;
-    if (size === 0) return;
-    const warn = (line: number, message: string) => onWarning?.({ sessionId, line, message });
-    const skipped = (line: number, problem: string) => warn(line, `Skipped line ${line} of ${file}: it ${problem}.`);
-    // Named in a string only when it fails (a transcript has thousands of lines).
-    const refuse = (entry: object, line: number) => assertSupportedEntry(entry, sessionId, `the transcript entry on line ${line} of ${file}`);
-
-    // Resuming a long transcript: from the agent's last checkpoint on (see findCheckpointStart).
-    const start = fromCheckpoint && size >= TAIL_MIN_SIZE ? await findCheckpointStart(handle, size, fromCheckpoint) : undefined;
-    // One line of lookahead tells which line is the last.
-    let pending: string | undefined;
-    let lineNumber = start ? start.place.line - 1 : 0;
-    let entries: SessionEntry[] = [];
-    for await (const batch of fileLines(handle, size, FILE_LINE_CHUNK_BYTES, start?.place.start ?? 0)) {
-      for (const text of batch) {
-        if (pending !== undefined && pending.trim().length > 0) {
-          // The checkpoint started at was parsed already (it holds a whole state: parsed once).
-          const parsed = start && lineNumber === start.place.line ? start.entry : parseLine(pending);
-          if (typeof parsed === 'string' || !isSupportedEntry(parsed)) {
-            // What came before is handed over first, then the warning or the error.
-            if (entries.length > 0) yield entries;
-            entries = [];
-            if (typeof parsed === 'string') skipped(lineNumber, parsed);
-            else refuse(parsed, lineNumber);
-          } else entries.push(parsed);
-        }
-        // A byte order mark (a file saved by an editor) is not part of the first entry.
-        pending = lineNumber === 0 && text.startsWith('\uFEFF') ? text.slice(1) : text;
-        lineNumber += 1;
-      }
-      if (entries.length > 0) yield entries;
-      entries = [];
-    }
-    if (pending !== undefined && pending.trim().length > 0) {
-      const parsed = parseLine(pending);
-      if (typeof parsed !== 'string') {
-        if (!isSupportedEntry(parsed)) refuse(parsed, lineNumber);
-        yield [parsed as SessionEntry];
-      }
-      // Its last byte is read only now: a last line that does not parse is rare.
-      else if (await newlineAt(handle, size - 1)) skipped(lineNumber, parsed);
-      else warn(lineNumber, `Skipped the last line (${lineNumber}) of ${file}: it was cut short (no newline at the end and ${parsed}), most likely by a crash during a write.`);
-    }
+    yield* readOpenSessionFile(handle, stat.size, options);
   } finally {
     // Also when the reader stopped early (close waits for a pending read).
     await handle.close();
+  }
+}
+
+/**
+ * {@link readSessionFileBatches} of a transcript already open (`handle`, a regular file checked to
+ * be the session's), up to its first `size` bytes: for a writer counting the file it holds open,
+ * which need not find and open it again. Leaves the handle open.
+ */
+export async function* readOpenSessionFile(handle: FileHandle, size: number, options: ReadSessionFileOptions): AsyncGenerator<SessionEntry[]> {
+  const { file, sessionId, onWarning, fromCheckpoint, onEnd } = options;
+  if (size === 0) return;
+  const warn = (line: number, message: string) => onWarning?.({ sessionId, line, message });
+  const skipped = (line: number, problem: string) => warn(line, `Skipped line ${line} of ${file}: it ${problem}.`);
+  // Named in a string only when it fails (a transcript has thousands of lines).
+  const refuse = (entry: object, line: number) => assertSupportedEntry(entry, sessionId, `the transcript entry on line ${line} of ${file}`);
+
+  // Resuming a long transcript: from the agent's last checkpoint on (see findCheckpointStart).
+  const start = fromCheckpoint && size >= TAIL_MIN_SIZE ? await findCheckpointStart(handle, size, fromCheckpoint) : undefined;
+  // One line of lookahead tells which line is the last.
+  let pending: string | undefined;
+  let lineNumber = start ? start.place.line - 1 : 0;
+  let entries: SessionEntry[] = [];
+  const onLastByte = onEnd && ((byte: number) => onEnd(byte === 0x0a));
+  for await (const batch of fileLines(handle, size, FILE_LINE_CHUNK_BYTES, start?.place.start ?? 0, undefined, onLastByte)) {
+    for (const text of batch) {
+      if (pending !== undefined && pending.trim().length > 0) {
+        // The checkpoint started at was parsed already (it holds a whole state: parsed once).
+        const parsed = start && lineNumber === start.place.line ? start.entry : parseLine(pending);
+        if (typeof parsed === 'string' || !isSupportedEntry(parsed)) {
+          // What came before is handed over first, then the warning or the error.
+          if (entries.length > 0) yield entries;
+          entries = [];
+          if (typeof parsed === 'string') skipped(lineNumber, parsed);
+          else refuse(parsed, lineNumber);
+        } else entries.push(parsed);
+      }
+      // A byte order mark (a file saved by an editor) is not part of the first entry.
+      pending = lineNumber === 0 && text.startsWith('\uFEFF') ? text.slice(1) : text;
+      lineNumber += 1;
+    }
+    if (entries.length > 0) yield entries;
+    entries = [];
+  }
+  if (pending !== undefined && pending.trim().length > 0) {
+    const parsed = parseLine(pending);
+    if (typeof parsed !== 'string') {
+      if (!isSupportedEntry(parsed)) refuse(parsed, lineNumber);
+      yield [parsed as SessionEntry];
+    }
+    // Its last byte is read only now: a last line that does not parse is rare.
+    else if (await newlineAt(handle, size - 1)) skipped(lineNumber, parsed);
+    else warn(lineNumber, `Skipped the last line (${lineNumber}) of ${file}: it was cut short (no newline at the end and ${parsed}), most likely by a crash during a write.`);
   }
 }

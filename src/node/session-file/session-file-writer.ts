@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { entrySeq } from '../../state/entry-seq.js';
 import type { SessionEntry } from '../../state/entries.js';
 import { clashesWith, type EntryIdClash } from '../../session/entry-id-clash.js';
-import { readSessionFile, readSessionFileBatches } from './read-session-file.js';
+import { readOpenSessionFile, readSessionFile } from './read-session-file.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
 
@@ -182,7 +182,11 @@ export class SessionFileWriter {
     let revision = 0;
     let lastId: unknown;
     const ids = new Map<string, number>();
-    for await (const batch of readSessionFileBatches({ file: this.options.file, sessionId: this.options.sessionId })) {
+    // Through the writer's own handle (the file checked and open): not found and opened again.
+    // Its last byte read too: a torn last line is ended by the next append without reading it again.
+    let endsWithNewline = size === 0;
+    const onEnd = (ends: boolean) => (endsWithNewline = ends);
+    for await (const batch of readOpenSessionFile(this.handle!, size, { file: this.options.file, sessionId: this.options.sessionId, onEnd })) {
       for (const entry of batch) {
         revision = entrySeq(entry, revision);
         lastId = entry.id;
@@ -193,7 +197,8 @@ export class SessionFileWriter {
     this.ids = ids;
     this.lastId = typeof lastId === 'string' ? lastId : undefined;
     this.knownSize = size;
-    this.checkLineEnd = true;
+    // (An append checks the size first: a file changed since is counted again.)
+    this.checkLineEnd = !endsWithNewline;
     this.end = undefined;
     return true;
   }

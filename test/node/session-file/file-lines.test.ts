@@ -117,6 +117,27 @@ describe('fileLines', () => {
     }
   });
 
+  it('tells the last byte of the size given once it is read, and nothing when the file is cut shorter', async () => {
+    const lastOf = async (bytes: Buffer, size: number, readBytes: number): Promise<number[]> => {
+      const file = join(dir, `f${files++}`);
+      writeFileSync(file, bytes);
+      const handle = await open(file);
+      const told: number[] = [];
+      try {
+        for await (const batch of fileLines(handle, size, 2, 0, readBytes, (byte) => told.push(byte))) expect(batch.length).toBeGreaterThan(0);
+      } finally {
+        await handle.close();
+      }
+      return told;
+    };
+    for (const readBytes of [1, 3, 64]) {
+      expect(await lastOf(Buffer.from('one\ntwo\n'), 8, readBytes)).toEqual([0x0a]);
+      expect(await lastOf(Buffer.from('one\ntw'), 6, readBytes)).toEqual([0x77]);
+      expect(await lastOf(Buffer.from('one\ntwo\n'), 5, readBytes)).toEqual([0x74]);
+      expect(await lastOf(Buffer.from('one\n'), 9, readBytes)).toEqual([]);
+    }
+  });
+
   it('an empty file, or a size of 0, gives no lines', async () => {
     expect((await linesOf(Buffer.alloc(0))).lines).toEqual([]);
     expect((await linesOf(Buffer.from('a\n'), undefined, 0)).lines).toEqual([]);
