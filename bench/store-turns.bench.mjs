@@ -5,7 +5,8 @@
 // wall time per turn, and the CPU time per turn (`process.cpuUsage`: libuv's thread pool included),
 // for turns of one tool call and turns of four parallel calls, through an instant fake model and a
 // trivial read-only tool; and per run, for a new session's whole run and for a chat answer of an
-// agent kept between runs (twenty-eighth round). Info rows: the issue sets no goal on them.
+// agent kept between runs (twenty-eighth round), and per request for a host that makes its store
+// and agent per request on a short session (thirtieth round). Info rows: the issue sets no goal on them.
 //
 // Run: `npm run bench:store-turns` (builds first); `--full` for the full sizes;
 // `BENCH_BASE=<other build's dist/ folder>` measures that build too, alternated run by run.
@@ -104,9 +105,41 @@ async function chatRuns(build, makeStore, sessionId) {
   return { appends: (counter.appends - before) / SHORT_RUNS, wallMs: elapsed / SHORT_RUNS, cpuUs: 0 };
 }
 
-const KINDS = [1, 4, 'short', 'chat'];
+/**
+ * A host that makes its store and agent per request (thirtieth round): a short chat session
+ * resumed `SHORT_RUNS` times, each request a new store and agent that resume it, answer once and
+ * close: appends, wall time and CPU per request.
+ */
+async function requests(build, makeStore, sessionId) {
+  const model = fakeModel({ decide: () => [{ type: 'text', text: 'Hello.' }] });
+  const first = build.lib.createAgent({ model, store: makeStore(build), sessionId });
+  await first.run('Hi.').result;
+  await first.close();
+  let appends = 0;
+  const cpu = process.cpuUsage();
+  const wall = performance.now();
+  for (let index = 0; index < SHORT_RUNS; index++) {
+    const { store, counter } = counted(makeStore(build));
+    const agent = build.lib.createAgent({ model, store, resume: sessionId });
+    const result = await agent.run('And now?').result;
+    await agent.close();
+    if (result.status !== 'completed') throw new Error(`the request ended ${result.status}: ${result.error?.message}`);
+    appends += counter.appends;
+  }
+  const elapsed = performance.now() - wall;
+  const used = process.cpuUsage(cpu);
+  return { appends: appends / SHORT_RUNS, wallMs: elapsed / SHORT_RUNS, cpuUs: (used.user + used.system) / SHORT_RUNS };
+}
+
+const KINDS = [1, 4, 'short', 'chat', 'request'];
 const label = (name, calls) =>
-  calls === 'short' ? `${name}, a new session's whole run (per run)` : calls === 'chat' ? `${name}, a chat answer of a live agent (per run)` : `${name}, ${calls} call${calls === 1 ? '' : 's'} a turn`;
+  calls === 'short'
+    ? `${name}, a new session's whole run (per run)`
+    : calls === 'chat'
+      ? `${name}, a chat answer of a live agent (per run)`
+      : calls === 'request'
+        ? `${name}, a request: store and agent made, resume, answer, close (per request)`
+        : `${name}, ${calls} call${calls === 1 ? '' : 's'} a turn`;
 
 const dir = fs.mkdtempSync(path.join(tmpdir(), 'bench-store-turns-'));
 const remote = await remoteStores({ builds, base, tag });
@@ -126,7 +159,14 @@ try {
         const order = round % 2 === 0 ? names : [...names].reverse();
         for (const which of order) {
           const id = `session_bench_turns_${++sessions}`;
-          const measured = calls === 'short' ? await shortRuns(builds[which], store, id) : calls === 'chat' ? await chatRuns(builds[which], store, id) : await run(builds[which], store, id, calls);
+          const measured =
+            calls === 'short'
+              ? await shortRuns(builds[which], store, id)
+              : calls === 'chat'
+                ? await chatRuns(builds[which], store, id)
+                : calls === 'request'
+                  ? await requests(builds[which], store, id)
+                  : await run(builds[which], store, id, calls);
           if (round > 0) cell(`${name}|${calls}|${which}`).push(measured); // round 0 warms up
         }
       }
@@ -145,7 +185,7 @@ for (const { name } of stores) {
     const row = [label(name, calls)];
     for (const which of names) {
       const key = `${name}|${calls}|${which}`;
-      row.push(pick(key, 'appends').toFixed(2), ms(pick(key, 'wallMs')), typeof calls === 'string' ? '—' : `${pick(key, 'cpuUs').toFixed(0)} µs`);
+      row.push(pick(key, 'appends').toFixed(2), ms(pick(key, 'wallMs')), calls === 'short' || calls === 'chat' ? '—' : `${pick(key, 'cpuUs').toFixed(0)} µs`);
     }
     if (base) row.push(`${((pick(`${name}|${calls}|this`, 'wallMs') / pick(`${name}|${calls}|base`, 'wallMs') - 1) * 100).toFixed(0)}%`);
     rows.push(row);
@@ -157,4 +197,4 @@ if (base) header.push('wall: this vs base');
 
 console.log(environmentHeader('agent-harness store-turns benchmark (issue 16): what a session store costs a turn', { quick: !fullRun, extra: [`${TURNS} tool turns + the answer per run, median of ${ROUNDS} runs per cell${base ? `; base build ${base}` : ''}`] }));
 console.log(renderTable(header, rows));
-console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; per turn = per model call, the answer included; CPU is the whole process's, libuv's thread pool included; a new session's whole run is createAgent + one tool turn + the answer + close(), ${SHORT_RUNS} per cell, and a chat answer is one run of a text answer on an agent kept between runs, ${SHORT_RUNS} per cell, both in the "appends/turn" and "wall/turn" columns per run; info rows, no goal)`);
+console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; per turn = per model call, the answer included; CPU is the whole process's, libuv's thread pool included; a new session's whole run is createAgent + one tool turn + the answer + close(), ${SHORT_RUNS} per cell, a chat answer is one run of a text answer on an agent kept between runs, and a request is a store and an agent made to resume a short chat session, answer once and close, ${SHORT_RUNS} per cell, in the "appends/turn", "wall/turn" (and for a request "CPU/turn") columns per run or request; info rows, no goal)`);
