@@ -108,18 +108,21 @@ async function chatRuns(build, makeStore, sessionId) {
 /**
  * A host that makes its store and agent per request (thirtieth round): a short chat session
  * resumed `SHORT_RUNS` times, each request a new store and agent that resume it, answer once and
- * close: appends, wall time and CPU per request.
+ * close: appends, wall time and CPU per request. (The memory store holds its sessions itself: one
+ * store serves every request.)
  */
-async function requests(build, makeStore, sessionId) {
+async function requests(build, makeStore, sessionId, perRequest) {
   const model = fakeModel({ decide: () => [{ type: 'text', text: 'Hello.' }] });
-  const first = build.lib.createAgent({ model, store: makeStore(build), sessionId });
+  const kept = makeStore(build);
+  const storeOf = perRequest ? () => makeStore(build) : () => kept;
+  const first = build.lib.createAgent({ model, store: kept, sessionId });
   await first.run('Hi.').result;
   await first.close();
   let appends = 0;
   const cpu = process.cpuUsage();
   const wall = performance.now();
   for (let index = 0; index < SHORT_RUNS; index++) {
-    const { store, counter } = counted(makeStore(build));
+    const { store, counter } = counted(storeOf());
     const agent = build.lib.createAgent({ model, store, resume: sessionId });
     const result = await agent.run('And now?').result;
     await agent.close();
@@ -144,7 +147,7 @@ const label = (name, calls) =>
 const dir = fs.mkdtempSync(path.join(tmpdir(), 'bench-store-turns-'));
 const remote = await remoteStores({ builds, base, tag });
 const stores = [
-  { name: 'memory', store: (build) => build.lib.memorySessionStore() },
+  { name: 'memory', store: (build) => build.lib.memorySessionStore(), perRequest: false },
   { name: 'file', store: (build) => build.node.fileSessionStore({ dir: path.join(dir, 'plain') }) },
   { name: 'file, fsync', store: (build) => build.node.fileSessionStore({ dir: path.join(dir, 'synced'), fsync: true }) },
   ...remote,
@@ -154,7 +157,7 @@ const cell = (key) => cells.get(key) ?? cells.set(key, []).get(key);
 let sessions = 0;
 try {
   for (let round = 0; round < ROUNDS + 1; round++) {
-    for (const { name, store } of stores) {
+    for (const { name, store, perRequest = true } of stores) {
       for (const calls of KINDS) {
         const order = round % 2 === 0 ? names : [...names].reverse();
         for (const which of order) {
@@ -165,7 +168,7 @@ try {
               : calls === 'chat'
                 ? await chatRuns(builds[which], store, id)
                 : calls === 'request'
-                  ? await requests(builds[which], store, id)
+                  ? await requests(builds[which], store, id, perRequest)
                   : await run(builds[which], store, id, calls);
           if (round > 0) cell(`${name}|${calls}|${which}`).push(measured); // round 0 warms up
         }
