@@ -18,6 +18,7 @@ import { clockSql, entryIdSql, entryTextSql, toNumber } from './postgres-schema.
 import { readSessionHead, refuseAppend, type SessionHead } from './postgres-session-head.js';
 import { postgresSessionLeases } from './postgres-session-leases.js';
 import { isPlainPgPool, preparedPool } from './prepared-pool.js';
+import { keepLatest } from './keep-latest.js';
 import { storeSetup, type PostgresStoreOptions } from './postgres-store-options.js';
 
 /** Options of {@link postgresSessionStore}. */
@@ -50,6 +51,13 @@ function errorCode(error: unknown): unknown {
 const REFOLD_LIMIT = 1000;
 
 /**
+ * Sessions whose pending approvals a store keeps between a load or an append and the next append:
+ * a store kept for the life of a process sees every session it serves, and one that only loads
+ * (a viewer) would keep them all.
+ */
+const MAX_FOLDED = 10_000;
+
+/**
  * A session store in PostgreSQL: a `sessions` row per session (revision, folded pending
  * approvals, lease) and a `session_entries` row per entry, keyed by `(session_id, seq)`. An
  * append is one statement: it moves the session's revision from the expected one to the new one
@@ -76,6 +84,8 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   const unreadable = new Set<string>();
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
   const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
+  /** Keeps `basis` for the session, the latest {@link MAX_FOLDED} sessions at most (an older one's next append reads its row). */
+  const keepFolded = (sessionId: string, basis: { revision: number; lastId: string | undefined; state: PendingApprovalsState }): void => keepLatest(folded, sessionId, basis, MAX_FOLDED);
 
   /**
    * Keeps the pending approvals a load read with the session's revision (its row, in one
@@ -89,7 +99,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     const known = folded.get(sessionId);
     if (known !== undefined && known.revision >= head.revision) return;
     const state = parseSavedPending(head.pending);
-    if (state !== undefined) folded.set(sessionId, { revision: head.revision, lastId: head.lastId, state });
+    if (state !== undefined) keepFolded(sessionId, { revision: head.revision, lastId: head.lastId, state });
   };
 
   /** A session's entries one by one, for folding its pending approvals. */
@@ -194,7 +204,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
       // The row changed back in between (e.g. deleted and written again): still not ours.
       throw new SessionConflictError({ sessionId, expectedRevision });
     }
-    folded.set(sessionId, { revision, lastId, state });
+    keepFolded(sessionId, { revision, lastId, state });
   };
 
   /**
