@@ -5,6 +5,7 @@ import type { SessionEntry } from '../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../session/session-store.js';
 import { CHECKPOINT_KIND, idFieldOf, KIND_WITHIN, pickCheckpointStart, TAIL_MIN_SIZE } from '../session/pick-checkpoint-start.js';
 import type { PostgresPool } from './postgres-pool.js';
+import type { LoadedSessionHead } from '../session/pending-bases.js';
 import { toNumber } from './postgres-schema.js';
 
 /** Options of {@link loadPostgresEntryBatches}. */
@@ -19,17 +20,6 @@ export interface LoadPostgresEntriesOptions {
   fromCheckpoint?: SessionLoadOptions['fromCheckpoint'];
   /** Receives the session's row as the load read it (not called for a session without one). */
   onHead?: (head: LoadedSessionHead) => void;
-}
-
-/** A session's row as a load read it, in the statement that read its revision. */
-export interface LoadedSessionHead {
-  revision: number;
-  /** The folded pending approvals as stored (JSON text), or null. */
-  pending: string | null;
-  /** The rule that folded `pending`. */
-  rule: number;
-  /** The id of the session's last entry; null when unknown. */
-  lastId: string | null;
 }
 
 /** Rows per page, and the entry bytes a page stops after (at least one row). */

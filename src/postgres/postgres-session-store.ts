@@ -6,19 +6,19 @@ import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
 import { entryIdClashError } from '../session/entry-id-clash.js';
 import { isReplay } from '../session/is-replay.js';
-import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
+import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn } from '../session/pending-approvals.js';
 import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore } from '../session/session-store.js';
-import { loadPostgresEntryBatches, type LoadedSessionHead } from './load-postgres-entries.js';
+import { loadPostgresEntryBatches } from './load-postgres-entries.js';
 import { batchedEntries, entriesOf } from '../session/entry-batches.js';
 import { inTransaction } from './postgres-pool.js';
 import { clockSql, entryIdSql, entryTextSql, toNumber } from './postgres-schema.js';
 import { readSessionHead, refuseAppend, type SessionHead } from './postgres-session-head.js';
 import { postgresSessionLeases } from './postgres-session-leases.js';
 import { isPlainPgPool, preparedPool } from './prepared-pool.js';
-import { keepLatest } from './keep-latest.js';
+import { PendingBases } from '../session/pending-bases.js';
 import { storeSetup, type PostgresStoreOptions } from './postgres-store-options.js';
 
 /** Options of {@link postgresSessionStore}. */
@@ -51,13 +51,6 @@ function errorCode(error: unknown): unknown {
 const REFOLD_LIMIT = 1000;
 
 /**
- * Sessions whose pending approvals a store keeps between a load or an append and the next append:
- * a store kept for the life of a process sees every session it serves, and one that only loads
- * (a viewer) would keep them all.
- */
-const MAX_FOLDED = 10_000;
-
-/**
  * A session store in PostgreSQL: a `sessions` row per session (revision, folded pending
  * approvals, lease) and a `session_entries` row per entry, keyed by `(session_id, seq)`. An
  * append is one statement: it moves the session's revision from the expected one to the new one
@@ -83,24 +76,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
    */
   const unreadable = new Set<string>();
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
-  const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
-  /** Keeps `basis` for the session, the latest {@link MAX_FOLDED} sessions at most (an older one's next append reads its row). */
-  const keepFolded = (sessionId: string, basis: { revision: number; lastId: string | undefined; state: PendingApprovalsState }): void => keepLatest(folded, sessionId, basis, MAX_FOLDED);
-
-  /**
-   * Keeps the pending approvals a load read with the session's revision (its row, in one
-   * statement), so that the first append of the agent the load resumes folds onto them instead of
-   * reading the row again: a store made per request then writes a request's first append in one
-   * statement. Only a state saved by this build's rule, at a revision with its last entry's id (an
-   * append checks both against the writer's before it folds onto it); not over a later basis.
-   */
-  const seedFolded = (sessionId: string, head: LoadedSessionHead): void => {
-    if (head.revision === 0 || head.lastId === null || head.rule !== PENDING_APPROVALS_RULE) return;
-    const known = folded.get(sessionId);
-    if (known !== undefined && known.revision >= head.revision) return;
-    const state = parseSavedPending(head.pending);
-    if (state !== undefined) keepFolded(sessionId, { revision: head.revision, lastId: head.lastId, state });
-  };
+  const folded = new PendingBases();
 
   /** A session's entries one by one, for folding its pending approvals. */
   const load = (sessionId: string) => entriesOf(loadPostgresEntryBatches({ pool, s, sessionId }));
@@ -204,7 +180,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
       // The row changed back in between (e.g. deleted and written again): still not ours.
       throw new SessionConflictError({ sessionId, expectedRevision });
     }
-    keepFolded(sessionId, { revision, lastId, state });
+    folded.keep(sessionId, { revision, lastId, state });
   };
 
   /**
@@ -306,7 +282,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
         assertSessionId(sessionId);
         await ready();
         const { onWarning, fromCheckpoint } = loadOptions ?? {};
-        yield* loadPostgresEntryBatches({ pool, s, sessionId, onHead: (head) => seedFolded(sessionId, head), ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
+        yield* loadPostgresEntryBatches({ pool, s, sessionId, onHead: (head) => folded.keepLoaded(sessionId, head), ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
       });
     },
 

@@ -3,9 +3,10 @@ import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../session/session-store.js';
+import type { LoadedSessionHead } from '../session/pending-bases.js';
 import { pickCheckpointStart, TAIL_MIN_SIZE } from '../session/pick-checkpoint-start.js';
 import { runScript, type RedisClient } from './redis-client.js';
-import { LENGTH_SCRIPT } from './redis-scripts.js';
+import { LOAD_HEAD_SCRIPT } from './redis-scripts.js';
 import type { RedisKeys } from './redis-keys.js';
 import { corruptFieldError, isStoredCount, onSessionKeys } from './redis-session-damage.js';
 
@@ -18,6 +19,21 @@ export interface LoadRedisEntriesOptions {
   onWarning?: (warning: SessionStoreWarning) => void;
   /** Start at the agent's last checkpoint, as `SessionLoadOptions.fromCheckpoint` asks. @default the whole list */
   fromCheckpoint?: SessionLoadOptions['fromCheckpoint'];
+  /** Receives the session's saved fields as the load read them (with its revision, in one script). */
+  onHead?: (head: LoadedSessionHead) => void;
+}
+
+/** The id an element of the entries list begins with (the store writes the id first), or null. */
+function idAtStart(text: unknown): string | null {
+  if (typeof text !== 'string') return null;
+  const quoted = /^\{"id":("(?:[^"\\]|\\.)*"),/.exec(text)?.[1];
+  if (quoted === undefined) return null;
+  try {
+    const id: unknown = JSON.parse(quoted);
+    return typeof id === 'string' ? id : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -66,10 +82,15 @@ const CHUNK_CHARS = 4 * 1024 * 1024;
  * @throws SessionStoreCorruptError for a `revision` field that is not a count, a key of another type, or an entry without a `$schemaVersion`, or with one no agent-harness writes.
  */
 export async function* loadRedisEntryBatches(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry[]> {
-  const { client, keys, sessionId, onWarning, fromCheckpoint } = options;
-  const [stored, bytes] = (await onSessionKeys(client, keys, sessionId, () => client.call('HMGET', keys.session(sessionId), 'revision', 'bytes'))) as [unknown, unknown];
-  if (!isStoredCount(stored)) throw corruptFieldError(keys, sessionId, 'revision', stored, Number(await onSessionKeys(client, keys, sessionId, () => client.call('LLEN', keys.entries(sessionId)))));
+  const { client, keys, sessionId, onWarning, fromCheckpoint, onHead } = options;
+  const [stored, bytes, pending, rule, length, last] = (await onSessionKeys(client, keys, sessionId, () =>
+    runScript(client, LOAD_HEAD_SCRIPT, [keys.session(sessionId), keys.entries(sessionId)], []),
+  )) as [unknown, unknown, unknown, unknown, unknown, unknown];
+  if (!isStoredCount(stored)) throw corruptFieldError(keys, sessionId, 'revision', stored, Number(length));
   const revision = Number(stored ?? 0);
+  // The last element is the entry at the revision when the list is as long as the revision says.
+  const lastId = Number(length) === revision ? idAtStart(last) : null;
+  onHead?.({ revision, pending: typeof pending === 'string' ? pending : null, rule: Number(rule ?? 0), lastId });
   const where = `session ${JSON.stringify(sessionId)} (Redis key ${keys.entries(sessionId)})`;
   const entryAt = (seq: number, parsed: object | undefined): SessionEntry | undefined => {
     if (parsed === undefined) {
@@ -112,15 +133,12 @@ export async function* loadRedisEntryBatches(options: LoadRedisEntriesOptions): 
   if (position < revision) {
     onWarning?.({ sessionId, seq: position + 1, message: `Entries ${position + 1}–${revision} of ${where} are missing (the list is shorter than the session's revision); loaded the others.` });
   }
-  if (onWarning) {
-    // Read together (one script): an append that lands meanwhile moves the revision with the list.
-    const [now, length] = (await onSessionKeys(client, keys, sessionId, () => runScript(client, LENGTH_SCRIPT, [keys.session(sessionId), keys.entries(sessionId)], []))) as [number, number];
-    if (Number(length) > Number(now)) {
-      onWarning({
-        sessionId,
-        seq: Number(now) + 1,
-        message: `Entries ${Number(now) + 1}–${length} of ${where} lie past the session's revision, ${now} (field "revision" of ${keys.session(sessionId)}): not loaded. The session's next append is refused until they are removed or the revision is raised to take them.`,
-      });
-    }
+  // Read with the revision (one script): an append that lands meanwhile moves the revision with the list.
+  if (onWarning && Number(length) > revision) {
+    onWarning({
+      sessionId,
+      seq: revision + 1,
+      message: `Entries ${revision + 1}–${Number(length)} of ${where} lie past the session's revision, ${revision} (field "revision" of ${keys.session(sessionId)}): not loaded. The session's next append is refused until they are removed or the revision is raised to take them.`,
+    });
   }
 }

@@ -172,11 +172,17 @@ redis.call('SADD', KEYS[3], ARGV[1])
 return {'ok'}
 `;
 
-/** The session's revision and the length of its entries list, read together. KEYS: session hash, entries list. */
-export const LENGTH_SCRIPT = `${DAMAGED_FIELD}
-local damaged = damagedField(KEYS[1], KEYS[2], 'revision')
-if damaged then return damaged end
-return {tonumber(redis.call('HGET', KEYS[1], 'revision') or '0'), redis.call('LLEN', KEYS[2])}
+/**
+ * What a load reads first, together: the session's fields (revision, bytes, pending approvals and
+ * the rule that folded them), the length of its entries list, and the first 512 bytes of its last
+ * element (which begins with the entry's id). KEYS: session hash, entries list.
+ */
+export const LOAD_HEAD_SCRIPT = `
+local fields = redis.call('HMGET', KEYS[1], 'revision', 'bytes', 'pending', 'pendingRule')
+local length = redis.call('LLEN', KEYS[2])
+local last = false
+if length > 0 then last = string.sub(redis.call('LINDEX', KEYS[2], -1), 1, 512) end
+return {fields[1], fields[2], fields[3], fields[4], length, last}
 `;
 
 /**

@@ -15,6 +15,7 @@ import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, pendingFromSaved, savedPendingText, type SavedPendingApprovals } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore } from '../session/session-store.js';
 import type { SessionEntry } from '../state/entries.js';
+import { PendingBases } from '../session/pending-bases.js';
 import { loadRedisEntryBatches } from './load-redis-entries.js';
 import { batchedEntries, entriesOf } from '../session/entry-batches.js';
 import { runScript } from './redis-client.js';
@@ -55,7 +56,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   const { keys, ready } = layoutSetup(options, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
   const clock = (): number | '' => options.now?.() ?? '';
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
-  const folded = new Map<string, { revision: number; lastId: string | undefined; state: PendingApprovalsState }>();
+  const folded = new PendingBases();
 
   /** A session's entries one by one, for folding its pending approvals. */
   const load = (sessionId: string) => entriesOf(loadRedisEntryBatches({ client, keys, sessionId }));
@@ -124,7 +125,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
       if (attempt > entries.length + 2) throw changingElementError(sessionId, Number(seq));
       verified[String(id)] = await storedDigest(sessionId, Number(seq));
     }
-    if (result[0] === 'ok' && state) folded.set(sessionId, { revision, lastId, state });
+    if (result[0] === 'ok' && state) folded.keep(sessionId, { revision, lastId, state });
     else folded.delete(sessionId);
     if (result[0] === 'ok') return;
     if (result[0] === 'clash') {
@@ -206,7 +207,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
         assertSessionId(sessionId);
         await ready();
         const { onWarning, fromCheckpoint } = loadOptions ?? {};
-        yield* loadRedisEntryBatches({ client, keys, sessionId, ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
+        yield* loadRedisEntryBatches({ client, keys, sessionId, onHead: (head) => folded.keepLoaded(sessionId, head), ...(onWarning ? { onWarning } : {}), ...(fromCheckpoint ? { fromCheckpoint } : {}) });
       });
     },
 

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStoreWarning } from 'agent-harness';
 import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
-import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance } from 'agent-harness/testing';
+import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance, turn } from 'agent-harness/testing';
 import { checkpointScenarios, expectCompactedSessionLoadsFromCheckpoint } from '../session/checkpoint-scenarios.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
 import { CHECKPOINT_KIND, KIND_WITHIN } from '../../src/session/pick-checkpoint-start.js';
@@ -75,6 +75,97 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       const client = scope.client();
       return { keyPrefix, client, store: redisSessionStore({ client, keyPrefix }) };
     };
+
+    describe('a store made per request', () => {
+      /** A client of its own, with the commands sent through it recorded. */
+      const recording = () => {
+        const client = scope.client();
+        const commands: string[] = [];
+        return {
+          commands,
+          client: {
+            call: (command: string, ...args: Array<string | number>) => {
+              commands.push(command);
+              return client.call(command, ...args);
+            },
+          },
+        };
+      };
+      const readsSaved = (commands: readonly string[]) => commands.includes('HMGET');
+
+      it('writes the first append of the session it loaded without reading its hash again: a chat request is four commands', async () => {
+        const { keyPrefix, client } = setup();
+        const model = scriptedModel([turn('First answer.'), turn('Second answer.')]);
+        const first = createAgent({ model, store: redisSessionStore({ client, keyPrefix }), sessionId: 'chat' });
+        await first.run('Hello.').result;
+        await first.close();
+        const { commands, client: counted } = recording();
+        const agent = createAgent({ model, store: redisSessionStore({ client: counted, keyPrefix }), resume: 'chat' });
+        expect((await agent.run('And now?').result).status).toBe('completed');
+        await agent.close();
+        // (Before them, the key layout's version and the scripts' loading: once per client, which a host keeps.)
+        const request = commands.filter((command) => command !== 'SCRIPT').slice(commands.filter((command) => command !== 'SCRIPT').indexOf('EVALSHA'));
+        // The load (its first script, then its one range), then the run's start and its end.
+        expect(request).toEqual(['EVALSHA', 'LRANGE', 'EVALSHA', 'EVALSHA']);
+        expect(readsSaved(commands)).toBe(false);
+        expect((await loadEntries(redisSessionStore({ client, keyPrefix }), 'chat')).filter((entry) => entry.kind === 'message')).toHaveLength(4);
+      });
+
+      it('an append after another writer appended to the session it loaded is refused as a conflict, and writes nothing', async () => {
+        const { keyPrefix, store: writer } = setup();
+        const make = entryMaker('s');
+        await writer.append('s', [make.userText('one'), make.userText('two')], { expectedRevision: 0 });
+        const { commands, client } = recording();
+        const loader = redisSessionStore({ client, keyPrefix });
+        expect(await loadEntries(loader, 's')).toHaveLength(2);
+        await writer.append('s', [make.userText('three')], { expectedRevision: 2 });
+        const late = entryMaker('s', 2, 'late');
+        await expect(loader.append('s', [late.userText('not three')], { expectedRevision: 2 })).rejects.toThrow(SessionConflictError);
+        expect((await loadEntries(writer, 's')).map((entry) => (entry as { message?: { content: Array<{ text: string }> } }).message?.content[0]?.text)).toEqual(['one', 'two', 'three']);
+        // The same after the session was deleted and written again up to the same revision.
+        await writer.delete('s');
+        const again = entryMaker('s', 0, 'again');
+        await writer.append('s', [again.userText('one'), again.userText('two'), again.userText('three')], { expectedRevision: 0 });
+        expect(await loadEntries(loader, 's')).toHaveLength(3);
+        await writer.delete('s');
+        const third = entryMaker('s', 0, 'third');
+        await writer.append('s', [third.userText('1'), third.userText('2'), third.userText('3')], { expectedRevision: 0 });
+        const onto = entryMaker('s', 3, 'again');
+        await expect(loader.append('s', [onto.userText('four')], { expectedRevision: 3 })).rejects.toThrow(SessionConflictError);
+        expect(await loadEntries(writer, 's')).toHaveLength(3);
+        expect(readsSaved(commands)).toBe(true);
+      });
+
+      it('folds the pending approvals the load read: an approval waiting before the append is still listed after it, and one whose call it answers is not', async () => {
+        const { keyPrefix, store: writer } = setup();
+        const make = entryMaker('s');
+        await writer.append('s', [make.userText('go'), make.assistantCalls('toolu_a', 'toolu_b'), make.approvalPending('approval_a', 'toolu_a'), make.approvalPending('approval_b', 'toolu_b')], { expectedRevision: 0 });
+        const { commands, client } = recording();
+        const loader = redisSessionStore({ client, keyPrefix });
+        expect(await loadEntries(loader, 's')).toHaveLength(4);
+        await loader.append('s', [make.toolResult('toolu_a', 'written')], { expectedRevision: 4 });
+        expect(readsSaved(commands)).toBe(false);
+        expect((await redisSessionStore({ client: scope.client(), keyPrefix }).listPending!()).map((session) => session.approvals.map((approval) => approval.id))).toEqual([['approval_b']]);
+      });
+
+      it('reads the id of the last entry as written, quotes and all; a list longer than the revision gives the first append no basis', async () => {
+        const { keyPrefix, store: writer } = setup();
+        const make = entryMaker('s', 0, 'a "quoted\\" id');
+        await writer.append('s', [make.userText('one')], { expectedRevision: 0 });
+        const quoted = recording();
+        const loader = redisSessionStore({ client: quoted.client, keyPrefix });
+        expect(await loadEntries(loader, 's')).toHaveLength(1);
+        await loader.append('s', [make.userText('two')], { expectedRevision: 1 });
+        expect(readsSaved(quoted.commands)).toBe(false);
+        // A stray element past the revision (a partial restore): the last element is not entry 2.
+        await admin!.rpush(`${keyPrefix}entries:s`, JSON.stringify({ id: 'stray' }));
+        const strayed = recording();
+        const other = redisSessionStore({ client: strayed.client, keyPrefix });
+        expect(await loadEntries(other, 's')).toHaveLength(2);
+        await expect(other.append('s', [make.userText('three')], { expectedRevision: 2 })).rejects.toThrow();
+        expect(readsSaved(strayed.commands)).toBe(true);
+      });
+    });
 
     describe('a load with fromCheckpoint starts where the memory and file stores start', () => {
       // Lists written by hand (as the store would hold them), past 256 KiB: a session under that is read whole.

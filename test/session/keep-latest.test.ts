@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keepLatest } from '../../src/postgres/keep-latest.js';
+import { keepLatest } from '../../src/session/keep-latest.js';
 
 describe('keepLatest', () => {
   it('keeps the keys most recently set, dropping the oldest beyond the bound; a key set again is the latest', () => {
