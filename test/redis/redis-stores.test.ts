@@ -76,6 +76,21 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       return { keyPrefix, client, store: redisSessionStore({ client, keyPrefix }) };
     };
 
+    it("a key of another type where the session's hash or entries list belongs fails the load with SessionStoreCorruptError naming the key", async () => {
+      const { keyPrefix, store } = setup();
+      const make = entryMaker('s');
+      await store.append('s', [make.userText('one')], { expectedRevision: 0 });
+      await admin!.del(`${keyPrefix}session:s`);
+      await admin!.set(`${keyPrefix}session:s`, 'not a hash');
+      await expect(loadEntries(store, 's')).rejects.toThrow(new RegExp(`${keyPrefix}session:s[\\s\\S]*holds a string`));
+      await expect(loadEntries(store, 's')).rejects.toThrow(SessionStoreCorruptError);
+      await admin!.del(`${keyPrefix}session:s`);
+      await admin!.hset(`${keyPrefix}session:s`, 'revision', '1');
+      await admin!.del(`${keyPrefix}entries:s`);
+      await admin!.set(`${keyPrefix}entries:s`, 'not a list');
+      await expect(loadEntries(store, 's')).rejects.toThrow(new RegExp(`${keyPrefix}entries:s[\\s\\S]*holds a string`));
+    });
+
     describe('a store made per request', () => {
       /** A client of its own, with the commands sent through it recorded. */
       const recording = () => {
