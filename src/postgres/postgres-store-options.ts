@@ -1,5 +1,5 @@
 import { anything, checkOptions, isBoolean, isNonEmptyString, type OptionsSpec } from '../options/index.js';
-import { checkPostgresSchema, migratePostgres } from './postgres-migrations.js';
+import { checkPostgresSchema, migratePostgres, POSTGRES_SCHEMA_VERSION } from './postgres-migrations.js';
 import { assertPostgresPool, type PostgresPool } from './postgres-pool.js';
 import { DEFAULT_POSTGRES_SCHEMA, quotedSchema } from './postgres-schema.js';
 import { surviveIdleConnectionErrors } from './survive-idle-connection-errors.js';
@@ -25,7 +25,8 @@ export interface PostgresStoreOptions {
    * Create or upgrade the tables on first use (`migratePostgres`, idempotent, under an advisory
    * lock). Turn it off when the runtime role may not change the schema: apply
    * `postgresMigrationSql()` with your own migration tool, and the stores then only check the
-   * version on first use.
+   * version on first use. Either is done once per pool and schema in a process: a store made
+   * later on the same pool does not migrate or check again (one that failed is tried again).
    * @default true
    */
   migrate?: boolean;
@@ -33,7 +34,15 @@ export interface PostgresStoreOptions {
 
 const POSTGRES_STORE_OPTIONS: OptionsSpec<Record<string, unknown>> = { pool: anything, schema: isNonEmptyString, migrate: isBoolean };
 
-/** The quoted schema and a once-only readiness check (migration or version check). */
+/**
+ * Per pool, the schemas a store of this process found ready (migrated, or checked to be at this
+ * build's version): a later store on the same pool and schema does not migrate or check again,
+ * as a store kept for the life of the process would not. A host that makes its store per request
+ * would otherwise run the migration's transaction (five round trips) in every request.
+ */
+const readyByPool = new WeakMap<object, Map<string, Promise<void>>>();
+
+/** The quoted schema and a once-only readiness check (migration or version check), once per pool and schema in a process. */
 export function storeSetup(options: PostgresStoreOptions, storeName: string, extra: OptionsSpec<Record<string, unknown>> = {}): { s: string; ready: () => Promise<void> } {
   assertPostgresPool(options, storeName);
   // Strict: a misspelled option (`schemaName`, `migrations`) is an error, not a silent default.
@@ -41,15 +50,27 @@ export function storeSetup(options: PostgresStoreOptions, storeName: string, ext
   const schema = options.schema ?? DEFAULT_POSTGRES_SCHEMA;
   const s = quotedSchema(schema);
   surviveIdleConnectionErrors(options.pool);
-  let pending: Promise<void> | undefined;
+  const pool = options.pool as object;
   const ready = (): Promise<void> => {
-    pending ??= (options.migrate === false ? checkPostgresSchema({ pool: options.pool, schema }) : migratePostgres({ pool: options.pool, schema }).then(() => undefined)).catch(
-      (error: unknown) => {
+    let schemas = readyByPool.get(pool);
+    if (schemas === undefined) readyByPool.set(pool, (schemas = new Map()));
+    let pending = schemas.get(schema);
+    if (pending === undefined) {
+      const forget = () => schemas.delete(schema);
+      const check =
+        options.migrate === false
+          ? checkPostgresSchema({ pool: options.pool, schema })
+          : migratePostgres({ pool: options.pool, schema }).then(({ to }) => {
+              // Another process still building an index of the last migration: the next store migrates again (and may record it).
+              if (to < POSTGRES_SCHEMA_VERSION) forget();
+            });
+      pending = check.catch((error: unknown) => {
         // Not remembered: the next call tries again (the database may come up later).
-        pending = undefined;
+        forget();
         throw error;
-      },
-    );
+      });
+      schemas.set(schema, pending);
+    }
     return pending;
   };
   return { s, ready };

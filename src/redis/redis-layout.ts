@@ -18,7 +18,6 @@ export interface RedisStoreOptions {
   keyPrefix?: string;
 }
 
-/** The keys and a once-only check of the layout version (set on first use). */
 const REDIS_STORE_OPTIONS: OptionsSpec<Record<string, unknown>> = { client: anything, keyPrefix: isNonEmptyString };
 
 /** Checks a Redis store's options strictly: a misspelled option (`prefix`) is an error, not a silent default. */
@@ -26,20 +25,36 @@ export function checkRedisStoreOptions(options: RedisStoreOptions, storeName: st
   checkOptions<Record<string, unknown>>(options as unknown as Record<string, unknown>, { ...REDIS_STORE_OPTIONS, ...extra }, { owner: storeName, usage: `${storeName}({ client, keyPrefix: 'my-app:' })` });
 }
 
+/**
+ * Per client, the key prefixes a store of this process found at this build's layout: a later
+ * store on the same client and prefix does not check again, as a store kept for the life of the
+ * process would not (a host that makes its store per request would otherwise pay two round trips
+ * a request).
+ */
+const readyByClient = new WeakMap<object, Map<string, Promise<void>>>();
+
+/** The keys and a once-only check of the layout version (set on first use), once per client and prefix in a process. */
 export function layoutSetup(options: RedisStoreOptions, prefix: string): { keys: RedisKeys; ready: () => Promise<void> } {
   const keys = redisKeys(prefix);
-  let pending: Promise<void> | undefined;
+  const client = options.client as object;
   const ready = (): Promise<void> => {
-    pending ??= (async () => {
-      await options.client.call('SET', keys.layout, String(REDIS_LAYOUT_VERSION), 'NX');
-      const found = await options.client.call('GET', keys.layout);
-      if (String(found) !== String(REDIS_LAYOUT_VERSION)) {
-        throw new UnsupportedSchemaVersionError(`the Redis keys under "${prefix}" (key ${keys.layout})`, Number(found), [REDIS_LAYOUT_VERSION]);
-      }
-    })().catch((error: unknown) => {
-      pending = undefined;
-      throw error;
-    });
+    let prefixes = readyByClient.get(client);
+    if (prefixes === undefined) readyByClient.set(client, (prefixes = new Map()));
+    let pending = prefixes.get(prefix);
+    if (pending === undefined) {
+      pending = (async () => {
+        await options.client.call('SET', keys.layout, String(REDIS_LAYOUT_VERSION), 'NX');
+        const found = await options.client.call('GET', keys.layout);
+        if (String(found) !== String(REDIS_LAYOUT_VERSION)) {
+          throw new UnsupportedSchemaVersionError(`the Redis keys under "${prefix}" (key ${keys.layout})`, Number(found), [REDIS_LAYOUT_VERSION]);
+        }
+      })().catch((error: unknown) => {
+        // Not remembered: the next call checks again.
+        prefixes.delete(prefix);
+        throw error;
+      });
+      prefixes.set(prefix, pending);
+    }
     return pending;
   };
   return { keys, ready };

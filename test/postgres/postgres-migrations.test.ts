@@ -103,6 +103,24 @@ describe.skipIf(!postgres.reachable)('migratePostgres: the entry-id index (migra
     expect(rows[0].n).toBe(1);
   });
 
+  it("a store that found another process building the index is not taken as migrated: the pool's next store migrates again and records the version", async () => {
+    const name = await schemaAtVersion3(2);
+    // What another process building the index holds (a session-level advisory lock).
+    const locker = await admin!.connect();
+    const shared = pool();
+    try {
+      await locker.query('SELECT pg_advisory_lock(hashtext($1))', [`agent-harness:migrate-index:${name}`]);
+      expect(await postgresSessionStore({ pool: shared, schema: name }).list()).toHaveLength(2);
+      expect(await versions(name)).toEqual([1, 2, 3]);
+      await locker.query('SELECT pg_advisory_unlock(hashtext($1))', [`agent-harness:migrate-index:${name}`]);
+    } finally {
+      locker.release();
+    }
+    expect(await postgresSessionStore({ pool: shared, schema: name }).list()).toHaveLength(2);
+    expect(await versions(name)).toEqual([1, 2, 3, 4]);
+    expect(await entryIdIndex(name)).toBe('valid');
+  });
+
   it('two processes migrating one schema with rows at once: both resolve, the index is built once and the version recorded once', async () => {
     const name = await schemaAtVersion3();
     const blocker = await openWriter(name);

@@ -50,6 +50,40 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     await expect(postgresSessionStore({ pool: pool(), schema: name }).append('old', [otherHistory], { expectedRevision: 2 })).rejects.toSatisfy(SessionConflictError.isInstance);
   });
 
+  it('migrates or checks a schema once per pool in a process: a store made per request on the same pool does not again; a failed check is not remembered', async () => {
+    const name = schema();
+    const shared = pool(2);
+    // Every statement of the pool's connections, as sent.
+    const texts: string[] = [];
+    shared.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+        const first = args[0] as string | { text?: string };
+        texts.push(typeof first === 'string' ? first : String(first?.text ?? ''));
+        return query(...args);
+      };
+    });
+    const migrations = () => texts.filter((text) => text.includes('pg_advisory_xact_lock')).length;
+    const checks = () => texts.filter((text) => text.includes('to_regclass')).length;
+    // A store that only checks fails on a schema nobody migrated, and is not remembered.
+    await expect(postgresSessionStore({ pool: shared, schema: name, migrate: false }).list()).rejects.toThrow(ConfigurationError);
+    expect(checks()).toBe(1);
+    const make = entryMaker('s');
+    await postgresSessionStore({ pool: shared, schema: name }).append('s', [make.userText('one')], { expectedRevision: 0 });
+    // (The migration reads the version as the check does.)
+    expect([migrations(), checks()]).toEqual([1, 2]);
+    for (let request = 1; request <= 3; request += 1) {
+      await postgresSessionStore({ pool: shared, schema: name }).append('s', [make.userText(`more ${request}`)], { expectedRevision: request });
+      expect(await postgresSessionStore({ pool: shared, schema: name, migrate: false }).list()).toEqual(['s']);
+    }
+    expect([migrations(), checks()]).toEqual([1, 2]);
+    // Another pool (another process, as far as the check knows) migrates, finding the schema current.
+    const other = pool(1);
+    expect((await loadEntries(postgresSessionStore({ pool: other, schema: name }), 's')).map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
+    const { rows } = await admin!.query(`SELECT count(*)::int AS versions FROM "${name}".schema_migrations`);
+    expect(rows[0].versions).toBe(POSTGRES_SCHEMA_VERSION);
+  });
+
   it('refuses a schema migrated by a newer agent-harness, naming the versions it reads', async () => {
     const name = schema();
     await migratePostgres({ pool: pool(), schema: name });

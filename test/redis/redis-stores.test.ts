@@ -126,6 +126,21 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
         expect((await loadEntries(redisSessionStore({ client, keyPrefix }), 'chat')).filter((entry) => entry.kind === 'message')).toHaveLength(4);
       });
 
+      it('checks the key layout once per client and prefix in a process; a refused layout is not remembered', async () => {
+        const keyPrefix = scope.prefix();
+        const { commands, client } = recording();
+        await admin!.set(`${keyPrefix}layout`, '2');
+        await expect(redisSessionStore({ client, keyPrefix }).list()).rejects.toThrow(UnsupportedSchemaVersionError);
+        await admin!.set(`${keyPrefix}layout`, '1');
+        for (let request = 0; request < 3; request += 1) {
+          const make = entryMaker(`s${request}`);
+          await redisSessionStore({ client, keyPrefix }).append(`s${request}`, [make.userText('one')], { expectedRevision: 0 });
+          expect(await redisPlanStore({ client, keyPrefix }).list()).toEqual([]);
+        }
+        // The refused check, then one that passed.
+        expect(commands.filter((command) => command === 'GET')).toHaveLength(2);
+      });
+
       it('an append after another writer appended to the session it loaded is refused as a conflict, and writes nothing', async () => {
         const { keyPrefix, store: writer } = setup();
         const make = entryMaker('s');
