@@ -56,8 +56,8 @@ const REFOLD_LIMIT = 1000;
  * append is one statement: it moves the session's revision from the expected one to the new one
  * (and checks the fencing token) and inserts the entries only if that row changed, so racing
  * writers serialize on the row and exactly one wins; the key refuses a duplicate `seq` besides.
- * Tables are created on first use, once per pool and schema in a process (see {@link migratePostgres}); several stores and processes
- * may share them.
+ * Tables are created on first use, once per pool and schema in a process (see
+ * {@link migratePostgres}); several stores and processes may share them.
  * @throws ConfigurationError for a missing pool or a bad schema name.
  * @example
  * const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
