@@ -35,8 +35,7 @@ function fromHex(hex: string): string {
  * const agent = createAgent({ model, store: postgresSessionStore({ pool }), planStore });
  */
 export function postgresPlanStore(options: PostgresPlanStoreOptions): PlanStore {
-  const { s, ready } = storeSetup(options, 'postgresPlanStore');
-  const { pool } = options;
+  const { s, ready, pool } = storeSetup(options, 'postgresPlanStore');
   return {
     async read(name) {
       assertPlanName(name);

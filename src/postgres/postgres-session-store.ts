@@ -65,8 +65,8 @@ const REFOLD_LIMIT = 1000;
  * const agent = createAgent({ model, store });
  */
 export function postgresSessionStore(options: PostgresSessionStoreOptions): SessionStore {
-  const { s, ready } = storeSetup(options, 'postgresSessionStore', { now: isFunction, preparedStatements: isBoolean });
-  const pool = (options.preparedStatements ?? isPlainPgPool(options.pool)) ? preparedPool(options.pool) : options.pool;
+  const { s, ready, pool: watched } = storeSetup(options, 'postgresSessionStore', { now: isFunction, preparedStatements: isBoolean });
+  const pool = (options.preparedStatements ?? isPlainPgPool(options.pool)) ? preparedPool(watched) : watched;
   const clock = (): number | null => options.now?.() ?? null;
   /**
    * Sessions `listPending()` could not refold because they hold an entry of a `$schemaVersion`

@@ -1,6 +1,6 @@
 import { anything, checkOptions, isBoolean, isNonEmptyString, type OptionsSpec } from '../options/index.js';
 import { checkPostgresSchema, migratePostgres, POSTGRES_SCHEMA_VERSION } from './postgres-migrations.js';
-import { assertPostgresPool, type PostgresPool } from './postgres-pool.js';
+import { assertPostgresPool, type PostgresPool, type PostgresQueryResult } from './postgres-pool.js';
 import { DEFAULT_POSTGRES_SCHEMA, quotedSchema } from './postgres-schema.js';
 import { surviveIdleConnectionErrors } from './survive-idle-connection-errors.js';
 
@@ -42,8 +42,15 @@ const POSTGRES_STORE_OPTIONS: OptionsSpec<Record<string, unknown>> = { pool: any
  */
 const readyByPool = new WeakMap<object, Map<string, Promise<void>>>();
 
-/** The quoted schema and a once-only readiness check (migration or version check), once per pool and schema in a process. */
-export function storeSetup(options: PostgresStoreOptions, storeName: string, extra: OptionsSpec<Record<string, unknown>> = {}): { s: string; ready: () => Promise<void> } {
+/** SQLSTATEs of a statement that found the store's tables (42P01) or its schema (3F000) gone. */
+const MISSING_CODES = new Set(['42P01', '3F000']);
+
+/**
+ * The quoted schema, a once-only readiness check (migration or version check), once per pool and
+ * schema in a process, and the pool to send statements through: a statement that finds the tables
+ * or the schema gone (dropped under the running process) makes the next readiness check run again.
+ */
+export function storeSetup(options: PostgresStoreOptions, storeName: string, extra: OptionsSpec<Record<string, unknown>> = {}): { s: string; ready: () => Promise<void>; pool: PostgresPool } {
   assertPostgresPool(options, storeName);
   // Strict: a misspelled option (`schemaName`, `migrations`) is an error, not a silent default.
   checkOptions<Record<string, unknown>>(options as unknown as Record<string, unknown>, { ...POSTGRES_STORE_OPTIONS, ...extra }, { owner: storeName, usage: `${storeName}({ pool, schema: 'agent_harness' })` });
@@ -73,5 +80,15 @@ export function storeSetup(options: PostgresStoreOptions, storeName: string, ext
     }
     return pending;
   };
-  return { s, ready };
+  const query = options.pool.query as (...args: unknown[]) => Promise<PostgresQueryResult>;
+  const watched: PostgresPool = {
+    // Arguments passed on as given: a named statement is an object.
+    query: ((...args: unknown[]) =>
+      query.apply(options.pool, args).catch((error: unknown) => {
+        if (MISSING_CODES.has(String((error as { code?: unknown } | null)?.code))) readyByPool.get(pool)?.delete(schema);
+        throw error;
+      })) as PostgresPool['query'],
+    connect: () => options.pool.connect(),
+  };
+  return { s, ready, pool: watched };
 }

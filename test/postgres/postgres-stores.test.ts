@@ -84,6 +84,28 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     expect(rows[0].versions).toBe(POSTGRES_SCHEMA_VERSION);
   });
 
+  it('a schema dropped under a running process is migrated again after the statement that found it gone, by that store and by a new one', async () => {
+    const name = schema();
+    const shared = pool(2);
+    const make = entryMaker('s');
+    const store = postgresSessionStore({ pool: shared, schema: name });
+    const plans = postgresPlanStore({ pool: shared, schema: name });
+    await store.append('s', [make.userText('one')], { expectedRevision: 0 });
+    await plans.write('p', 'a plan');
+    await admin!.query(`DROP SCHEMA "${name}" CASCADE`);
+    // The statement that finds it gone fails as it is (nothing is written behind the host's back)...
+    await expect(store.list()).rejects.toMatchObject({ code: expect.stringMatching(/^(42P01|3F000)$/) });
+    // ...and the next one finds the tables made again, empty.
+    expect(await store.list()).toEqual([]);
+    expect(await postgresSessionStore({ pool: shared, schema: name }).list()).toEqual([]);
+    await admin!.query(`DROP SCHEMA "${name}" CASCADE`);
+    await expect(plans.exists('p')).rejects.toMatchObject({ code: expect.stringMatching(/^(42P01|3F000)$/) });
+    expect(await postgresPlanStore({ pool: shared, schema: name }).exists('p')).toBe(false);
+    const again = entryMaker('s');
+    await postgresSessionStore({ pool: shared, schema: name }).append('s', [again.userText('one')], { expectedRevision: 0 });
+    expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1]);
+  });
+
   it('refuses a schema migrated by a newer agent-harness, naming the versions it reads', async () => {
     const name = schema();
     await migratePostgres({ pool: pool(), schema: name });
