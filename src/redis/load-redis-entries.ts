@@ -68,6 +68,9 @@ async function checkpointStart(client: RedisClient, keys: RedisKeys, sessionId: 
   return start?.candidate.seq;
 }
 
+/** Entries of the first chunk (read with the session's fields). */
+const FIRST_CHUNK = 100;
+
 /** Characters a chunk aims at: chunks shrink after big entries and grow back after small ones. */
 const CHUNK_CHARS = 4 * 1024 * 1024;
 
@@ -83,13 +86,14 @@ const CHUNK_CHARS = 4 * 1024 * 1024;
  */
 export async function* loadRedisEntryBatches(options: LoadRedisEntriesOptions): AsyncGenerator<SessionEntry[]> {
   const { client, keys, sessionId, onWarning, fromCheckpoint, onHead } = options;
-  const [stored, bytes, pending, rule, length, last] = (await onSessionKeys(client, keys, sessionId, () =>
-    runScript(client, LOAD_HEAD_SCRIPT, [keys.session(sessionId), keys.entries(sessionId)], []),
-  )) as [unknown, unknown, unknown, unknown, unknown, unknown];
+  // The first range comes with it when the load starts at the first entry (see LOAD_HEAD_SCRIPT).
+  const [stored, bytes, pending, rule, length, lastElement, firstRange] = (await onSessionKeys(client, keys, sessionId, () =>
+    runScript(client, LOAD_HEAD_SCRIPT, [keys.session(sessionId), keys.entries(sessionId)], [FIRST_CHUNK, fromCheckpoint ? '0' : '1', TAIL_MIN_SIZE]),
+  )) as [unknown, unknown, unknown, unknown, unknown, unknown, unknown];
   if (!isStoredCount(stored)) throw corruptFieldError(keys, sessionId, 'revision', stored, Number(length));
   const revision = Number(stored ?? 0);
   // The last element is the entry at the revision when the list is as long as the revision says.
-  const lastId = Number(length) === revision ? idAtStart(last) : null;
+  const lastId = Number(length) === revision ? idAtStart(lastElement) : null;
   onHead?.({ revision, pending: typeof pending === 'string' ? pending : null, rule: Number(rule ?? 0), lastId });
   const where = `session ${JSON.stringify(sessionId)} (Redis key ${keys.entries(sessionId)})`;
   const entryAt = (seq: number, parsed: object | undefined): SessionEntry | undefined => {
@@ -105,10 +109,13 @@ export async function* loadRedisEntryBatches(options: LoadRedisEntriesOptions): 
   // (A session written before `bytes` was kept counts from then on: read whole until it is large.)
   const large = Number(bytes) >= TAIL_MIN_SIZE;
   let position = fromCheckpoint && large && revision > 1 ? ((await checkpointStart(client, keys, sessionId, revision, fromCheckpoint)) ?? 1) - 1 : 0;
-  let chunk = 100;
+  let chunk = FIRST_CHUNK;
+  // The range the first script read is the one this loop would read first.
+  let read = position === 0 && Array.isArray(firstRange) ? (firstRange as string[]) : undefined;
   while (position < revision) {
     const last = Math.min(position + chunk, revision) - 1;
-    const items = (await onSessionKeys(client, keys, sessionId, () => client.call('LRANGE', keys.entries(sessionId), position, last))) as string[];
+    const items = read ?? ((await onSessionKeys(client, keys, sessionId, () => client.call('LRANGE', keys.entries(sessionId), position, last))) as string[]);
+    read = undefined;
     if (items.length === 0) break;
     let chars = 0;
     let batch: SessionEntry[] = [];

@@ -174,15 +174,23 @@ return {'ok'}
 
 /**
  * What a load reads first, together: the session's fields (revision, bytes, pending approvals and
- * the rule that folded them), the length of its entries list, and the first 512 bytes of its last
- * element (which begins with the entry's id). KEYS: session hash, entries list.
+ * the rule that folded them), the length of its entries list, the first 512 bytes of its last
+ * element (which begins with the entry's id), and its first ARGV[1] entries up to the revision
+ * when the load starts at the first entry: a whole load (ARGV[2] = '1'), or a session under
+ * ARGV[3] bytes, which a load from a checkpoint reads whole. KEYS: session hash, entries list.
  */
 export const LOAD_HEAD_SCRIPT = `
 local fields = redis.call('HMGET', KEYS[1], 'revision', 'bytes', 'pending', 'pendingRule')
 local length = redis.call('LLEN', KEYS[2])
 local last = false
 if length > 0 then last = string.sub(redis.call('LINDEX', KEYS[2], -1), 1, 512) end
-return {fields[1], fields[2], fields[3], fields[4], length, last}
+local first = false
+local revision = tonumber(fields[1] or '0')
+local count = tonumber(ARGV[1])
+if revision and revision > 0 and count and count > 0 and (ARGV[2] == '1' or (tonumber(fields[2] or '0') or 0) < tonumber(ARGV[3])) then
+  first = redis.call('LRANGE', KEYS[2], 0, math.min(count, revision) - 1)
+end
+return {fields[1], fields[2], fields[3], fields[4], length, last, first}
 `;
 
 /**

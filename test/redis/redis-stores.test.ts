@@ -108,7 +108,7 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       };
       const readsSaved = (commands: readonly string[]) => commands.includes('HMGET');
 
-      it('writes the first append of the session it loaded without reading its hash again: a chat request is four commands', async () => {
+      it('loads a short session in one script and writes the first append without reading its hash again: a chat request is three commands', async () => {
         const { keyPrefix, client } = setup();
         const model = scriptedModel([turn('First answer.'), turn('Second answer.')]);
         const first = createAgent({ model, store: redisSessionStore({ client, keyPrefix }), sessionId: 'chat' });
@@ -120,8 +120,8 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
         await agent.close();
         // (Before them, the key layout's version and the scripts' loading: once per client, which a host keeps.)
         const request = commands.filter((command) => command !== 'SCRIPT').slice(commands.filter((command) => command !== 'SCRIPT').indexOf('EVALSHA'));
-        // The load (its first script, then its one range), then the run's start and its end.
-        expect(request).toEqual(['EVALSHA', 'LRANGE', 'EVALSHA', 'EVALSHA']);
+        // The load (one script: the hash, the list's length, its first range), then the run's start and its end.
+        expect(request).toEqual(['EVALSHA', 'EVALSHA', 'EVALSHA']);
         expect(readsSaved(commands)).toBe(false);
         expect((await loadEntries(redisSessionStore({ client, keyPrefix }), 'chat')).filter((entry) => entry.kind === 'message')).toHaveLength(4);
       });
@@ -176,6 +176,22 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
         await loader.append('s', [make.toolResult('toolu_a', 'written')], { expectedRevision: 4 });
         expect(readsSaved(commands)).toBe(false);
         expect((await redisSessionStore({ client: scope.client(), keyPrefix }).listPending!()).map((session) => session.approvals.map((approval) => approval.id))).toEqual([['approval_b']]);
+      });
+
+      it('a session longer than the first range loads whole and in order, the first range with the hash and the rest in ranges', async () => {
+        const { keyPrefix, store: writer } = setup();
+        const make = entryMaker('s');
+        await writer.append('s', Array.from({ length: 250 }, (_, index) => make.userText(`turn ${index}`)), { expectedRevision: 0 });
+        const { commands, client } = recording();
+        const loader = redisSessionStore({ client, keyPrefix });
+        expect((await loadEntries(loader, 's')).map((entry) => entry.seq)).toEqual(Array.from({ length: 250 }, (_, index) => index + 1));
+        expect(commands.filter((command) => command === 'LRANGE').length).toBeGreaterThan(0);
+        // A session of one entry is the script alone.
+        const one = entryMaker('t');
+        await writer.append('t', [one.userText('only')], { expectedRevision: 0 });
+        commands.length = 0;
+        expect((await loadEntries(loader, 't')).map((entry) => entry.seq)).toEqual([1]);
+        expect(commands).toEqual(['EVALSHA']);
       });
 
       it('reads the id of the last entry as written, quotes and all; a list longer than the revision gives the first append no basis', async () => {
