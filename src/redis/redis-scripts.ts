@@ -187,7 +187,8 @@ if length > 0 then last = string.sub(redis.call('LINDEX', KEYS[2], -1), 1, 512) 
 local first = false
 local revision = tonumber(fields[1] or '0')
 local count = tonumber(ARGV[1])
-if revision and revision > 0 and count and count > 0 and (ARGV[2] == '1' or (tonumber(fields[2] or '0') or 0) < tonumber(ARGV[3])) then
+-- A revision edited by hand (a fraction, a word) is refused by the caller: no range is read for it.
+if revision and revision > 0 and revision % 1 == 0 and count and count > 0 and (ARGV[2] == '1' or (tonumber(fields[2] or '0') or 0) < tonumber(ARGV[3])) then
   first = redis.call('LRANGE', KEYS[2], 0, math.min(count, revision) - 1)
 end
 return {fields[1], fields[2], fields[3], fields[4], length, last, first}
