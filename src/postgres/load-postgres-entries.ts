@@ -6,6 +6,7 @@ import type { SessionLoadOptions, SessionStoreWarning } from '../session/session
 import { CHECKPOINT_KIND, idFieldOf, KIND_WITHIN, pickCheckpointStart, TAIL_MIN_SIZE } from '../session/pick-checkpoint-start.js';
 import type { PostgresPool } from './postgres-pool.js';
 import type { LoadedSessionHead } from '../session/pending-bases.js';
+import { savedFieldsOf } from './postgres-session-head.js';
 import { toNumber } from './postgres-schema.js';
 
 /** Options of {@link loadPostgresEntryBatches}. */
@@ -61,8 +62,9 @@ export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOpti
     [sessionId],
   );
   const row = head.rows[0];
-  const revision = toNumber(row?.revision ?? 0);
-  if (row !== undefined) onHead?.({ revision, pending: (row.pending as string | null) ?? null, rule: toNumber(row.pending_rule ?? 0), lastId: (row.last_id as string | null) ?? null });
+  const saved = savedFieldsOf(row);
+  const { revision } = saved;
+  if (row !== undefined) onHead?.(saved);
   const where = `session ${JSON.stringify(sessionId)} in the PostgreSQL schema ${s}`;
   const missing = (from: number, to: number) =>
     onWarning?.({ sessionId, seq: from, message: `Entries ${from}${to > from ? `–${to}` : ''} of ${where} are missing (rows deleted from ${s}.session_entries); loaded the others.` });

@@ -1,17 +1,11 @@
 import { SessionConflictError } from '../errors/session-conflict-error.js';
 import { fenceError, type LeaseRecord } from '../session/lease-rules.js';
 import type { PostgresPool } from './postgres-pool.js';
+import type { LoadedSessionHead } from '../session/pending-bases.js';
 import { clockSql, toNumber } from './postgres-schema.js';
 
-/** A session's row as the stores read it, with the lease clock's reading. */
-export interface SessionHead {
-  revision: number;
-  /** The folded pending approvals as stored (JSON text), or null. */
-  pending: string | null;
-  /** The rule that folded `pending`. */
-  rule: number;
-  /** The id of the session's last entry; null when unknown (a row written before schema version 2). */
-  lastId: string | null;
+/** A session's row as the stores read it (its `lastId` null for a row written before schema version 2), with the lease clock's reading. */
+export interface SessionHead extends LoadedSessionHead {
   lease: LeaseRecord | undefined;
   /** The lease clock when the row was read, epoch ms. */
   now: number;
@@ -27,12 +21,19 @@ export async function readSessionHead(pool: PostgresPool, s: string, sessionId: 
   const row = rows[0]!;
   const token = toNumber(row.lease_token ?? 0);
   return {
-    revision: toNumber(row.revision ?? 0),
-    pending: (row.pending as string | null) ?? null,
-    rule: toNumber(row.pending_rule ?? 0),
-    lastId: (row.last_id as string | null) ?? null,
+    ...savedFieldsOf(row),
     lease: token > 0 ? { holder: String(row.lease_holder ?? ''), fencingToken: token, expiresAt: toNumber(row.lease_expires_at) } : undefined,
     now: toNumber(row.now),
+  };
+}
+
+/** The saved fields of a session's row (`revision`, `pending`, `pending_rule`, `last_id`), all zero or null for a session without one. */
+export function savedFieldsOf(row: Record<string, unknown> | undefined): LoadedSessionHead {
+  return {
+    revision: toNumber(row?.revision ?? 0),
+    pending: (row?.pending as string | null | undefined) ?? null,
+    rule: toNumber(row?.pending_rule ?? 0),
+    lastId: (row?.last_id as string | null | undefined) ?? null,
   };
 }
 

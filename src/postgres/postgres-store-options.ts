@@ -3,6 +3,7 @@ import { checkPostgresSchema, migratePostgres, POSTGRES_SCHEMA_VERSION } from '.
 import { assertPostgresPool, type PostgresPool, type PostgresQueryResult } from './postgres-pool.js';
 import { DEFAULT_POSTGRES_SCHEMA, quotedSchema } from './postgres-schema.js';
 import { surviveIdleConnectionErrors } from './survive-idle-connection-errors.js';
+import { oncePerKey, type OncePerKey } from '../lazy/once-per-key.js';
 
 /** Options shared by the PostgreSQL stores. */
 export interface PostgresStoreOptions {
@@ -40,7 +41,7 @@ const POSTGRES_STORE_OPTIONS: OptionsSpec<Record<string, unknown>> = { pool: any
  * as a store kept for the life of the process would not. A host that makes its store per request
  * would otherwise run the migration's transaction (five round trips) in every request.
  */
-const readyByPool = new WeakMap<object, Map<string, Promise<void>>>();
+const readyByPool: OncePerKey<void> = new WeakMap();
 
 /** SQLSTATEs of a statement that found the store's tables (42P01) or its schema (3F000) gone. */
 const MISSING_CODES = new Set(['42P01', '3F000']);
@@ -58,34 +59,22 @@ export function storeSetup(options: PostgresStoreOptions, storeName: string, ext
   const s = quotedSchema(schema);
   surviveIdleConnectionErrors(options.pool);
   const pool = options.pool as object;
-  const ready = (): Promise<void> => {
-    let schemas = readyByPool.get(pool);
-    if (schemas === undefined) readyByPool.set(pool, (schemas = new Map()));
-    let pending = schemas.get(schema);
-    if (pending === undefined) {
-      const forget = () => schemas.delete(schema);
-      const check =
-        options.migrate === false
-          ? checkPostgresSchema({ pool: options.pool, schema })
-          : migratePostgres({ pool: options.pool, schema }).then(({ to }) => {
-              // Another process still building an index of the last migration: the next store migrates again (and may record it).
-              if (to < POSTGRES_SCHEMA_VERSION) forget();
-            });
-      pending = check.catch((error: unknown) => {
-        // Not remembered: the next call tries again (the database may come up later).
-        forget();
-        throw error;
-      });
-      schemas.set(schema, pending);
-    }
-    return pending;
-  };
+  const forget = () => readyByPool.get(pool)?.delete(schema);
+  // A check that failed is tried again by the next call (the database may come up later).
+  const check = (): Promise<void> =>
+    options.migrate === false
+      ? checkPostgresSchema({ pool: options.pool, schema })
+      : migratePostgres({ pool: options.pool, schema }).then(({ to }) => {
+          // Another process still building an index of the last migration: the next store migrates again (and may record it).
+          if (to < POSTGRES_SCHEMA_VERSION) forget();
+        });
+  const ready = (): Promise<void> => oncePerKey(readyByPool, pool, schema, check);
   const query = options.pool.query as (...args: unknown[]) => Promise<PostgresQueryResult>;
   const watched: PostgresPool = {
     // Arguments passed on as given: a named statement is an object.
     query: ((...args: unknown[]) =>
       query.apply(options.pool, args).catch((error: unknown) => {
-        if (MISSING_CODES.has(String((error as { code?: unknown } | null)?.code))) readyByPool.get(pool)?.delete(schema);
+        if (MISSING_CODES.has(String((error as { code?: unknown } | null)?.code))) forget();
         throw error;
       })) as PostgresPool['query'],
     connect: () => options.pool.connect(),

@@ -2,6 +2,7 @@ import { anything, checkOptions, isNonEmptyString, type OptionsSpec } from '../o
 import { UnsupportedSchemaVersionError } from '../errors/unsupported-schema-version-error.js';
 import type { RedisClient } from './redis-client.js';
 import { redisKeys, type RedisKeys } from './redis-keys.js';
+import { oncePerKey, type OncePerKey } from '../lazy/once-per-key.js';
 
 /** The key layout version this build writes. */
 export const REDIS_LAYOUT_VERSION = 1;
@@ -31,31 +32,20 @@ export function checkRedisStoreOptions(options: RedisStoreOptions, storeName: st
  * process would not (a host that makes its store per request would otherwise pay two round trips
  * a request).
  */
-const readyByClient = new WeakMap<object, Map<string, Promise<void>>>();
+const readyByClient: OncePerKey<void> = new WeakMap();
 
 /** The keys and a once-only check of the layout version (set on first use), once per client and prefix in a process. */
 export function layoutSetup(options: RedisStoreOptions, prefix: string): { keys: RedisKeys; ready: () => Promise<void> } {
   const keys = redisKeys(prefix);
   const client = options.client as object;
-  const ready = (): Promise<void> => {
-    let prefixes = readyByClient.get(client);
-    if (prefixes === undefined) readyByClient.set(client, (prefixes = new Map()));
-    let pending = prefixes.get(prefix);
-    if (pending === undefined) {
-      pending = (async () => {
-        await options.client.call('SET', keys.layout, String(REDIS_LAYOUT_VERSION), 'NX');
-        const found = await options.client.call('GET', keys.layout);
-        if (String(found) !== String(REDIS_LAYOUT_VERSION)) {
-          throw new UnsupportedSchemaVersionError(`the Redis keys under "${prefix}" (key ${keys.layout})`, Number(found), [REDIS_LAYOUT_VERSION]);
-        }
-      })().catch((error: unknown) => {
-        // Not remembered: the next call checks again.
-        prefixes.delete(prefix);
-        throw error;
-      });
-      prefixes.set(prefix, pending);
+  // A refused layout is checked again by the next call.
+  const check = async (): Promise<void> => {
+    await options.client.call('SET', keys.layout, String(REDIS_LAYOUT_VERSION), 'NX');
+    const found = await options.client.call('GET', keys.layout);
+    if (String(found) !== String(REDIS_LAYOUT_VERSION)) {
+      throw new UnsupportedSchemaVersionError(`the Redis keys under "${prefix}" (key ${keys.layout})`, Number(found), [REDIS_LAYOUT_VERSION]);
     }
-    return pending;
   };
+  const ready = (): Promise<void> => oncePerKey(readyByClient, client, prefix, check);
   return { keys, ready };
 }

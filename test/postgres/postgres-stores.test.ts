@@ -9,6 +9,7 @@ import { loadEntries } from '../../src/session/load-entries.js';
 import { dropSchema, postgres, testPool, testSchema } from './postgres-test-database.js';
 import { postgresTestScope } from './postgres-test-scope.js';
 import { checkpointScenarios, expectCompactedSessionLoadsFromCheckpoint } from '../session/checkpoint-scenarios.js';
+import { expectAppendAfterLoadRefusedWhenMoved, expectLoadedApprovalsFolded } from '../session/pending-basis-scenarios.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
 
 const { admin, pool, schema } = postgresTestScope();
@@ -313,41 +314,19 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
 
     it('an append after another writer appended to the session it loaded is refused as a conflict, and writes nothing', async () => {
       const name = schema();
-      const make = entryMaker('s');
-      const writer = postgresSessionStore({ pool: pool(1), schema: name });
-      await writer.append('s', [make.userText('one'), make.userText('two')], { expectedRevision: 0 });
       const { texts, pool: counted } = recording();
-      const loader = postgresSessionStore({ pool: counted, schema: name, migrate: false });
-      expect(await loadEntries(loader, 's')).toHaveLength(2);
-      const late = entryMaker('s', 2, 'late');
-      await writer.append('s', [make.userText('three')], { expectedRevision: 2 });
-      await expect(loader.append('s', [late.userText('not three')], { expectedRevision: 2 })).rejects.toThrow(SessionConflictError);
-      expect((await loadEntries(writer, 's')).map((entry) => (entry as { message?: { content: Array<{ text: string }> } }).message?.content[0]?.text)).toEqual(['one', 'two', 'three']);
-      // The same after the session was deleted and written again up to the same revision.
-      await writer.delete('s');
-      const again = entryMaker('s', 0, 'again');
-      await writer.append('s', [again.userText('one'), again.userText('two'), again.userText('three')], { expectedRevision: 0 });
-      expect(await loadEntries(loader, 's')).toHaveLength(3);
-      await writer.delete('s');
-      const third = entryMaker('s', 0, 'third');
-      await writer.append('s', [third.userText('1'), third.userText('2'), third.userText('3')], { expectedRevision: 0 });
-      const onto = entryMaker('s', 3, 'again');
-      await expect(loader.append('s', [onto.userText('four')], { expectedRevision: 3 })).rejects.toThrow(SessionConflictError);
-      expect(await loadEntries(writer, 's')).toHaveLength(3);
+      await expectAppendAfterLoadRefusedWhenMoved(postgresSessionStore({ pool: pool(1), schema: name }), postgresSessionStore({ pool: counted, schema: name, migrate: false }));
       expect(texts.some(readsRow)).toBe(true);
     });
 
     it('folds the pending approvals the load read: an approval waiting before the append is still listed after it, and one whose call it answers is not', async () => {
       const name = schema();
-      const make = entryMaker('s');
-      const writer = postgresSessionStore({ pool: pool(1), schema: name });
-      await writer.append('s', [make.userText('go'), make.assistantCalls('toolu_a', 'toolu_b'), make.approvalPending('approval_a', 'toolu_a'), make.approvalPending('approval_b', 'toolu_b')], { expectedRevision: 0 });
       const { texts, pool: counted } = recording();
       const loader = postgresSessionStore({ pool: counted, schema: name, migrate: false });
-      expect(await loadEntries(loader, 's')).toHaveLength(4);
-      await loader.append('s', [make.toolResult('toolu_a', 'written')], { expectedRevision: 4 });
+      const lister = postgresSessionStore({ pool: pool(1), schema: name });
+      // The loader's first statements check the schema: the writer's store migrates it first.
+      await expectLoadedApprovalsFolded(postgresSessionStore({ pool: pool(1), schema: name }), loader, lister);
       expect(texts.some(readsRow)).toBe(false);
-      expect((await postgresSessionStore({ pool: pool(1), schema: name }).listPending!()).map((session) => session.approvals.map((approval) => approval.id))).toEqual([['approval_b']]);
     });
   });
 

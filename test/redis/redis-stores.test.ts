@@ -5,6 +5,7 @@ import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflic
 import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
 import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance, turn } from 'agent-harness/testing';
 import { checkpointScenarios, expectCompactedSessionLoadsFromCheckpoint } from '../session/checkpoint-scenarios.js';
+import { expectAppendAfterLoadRefusedWhenMoved, expectLoadedApprovalsFolded } from '../session/pending-basis-scenarios.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
 import { CHECKPOINT_KIND, KIND_WITHIN } from '../../src/session/pick-checkpoint-start.js';
 import { loadEntries } from '../../src/session/load-entries.js';
@@ -143,39 +144,16 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
 
       it('an append after another writer appended to the session it loaded is refused as a conflict, and writes nothing', async () => {
         const { keyPrefix, store: writer } = setup();
-        const make = entryMaker('s');
-        await writer.append('s', [make.userText('one'), make.userText('two')], { expectedRevision: 0 });
         const { commands, client } = recording();
-        const loader = redisSessionStore({ client, keyPrefix });
-        expect(await loadEntries(loader, 's')).toHaveLength(2);
-        await writer.append('s', [make.userText('three')], { expectedRevision: 2 });
-        const late = entryMaker('s', 2, 'late');
-        await expect(loader.append('s', [late.userText('not three')], { expectedRevision: 2 })).rejects.toThrow(SessionConflictError);
-        expect((await loadEntries(writer, 's')).map((entry) => (entry as { message?: { content: Array<{ text: string }> } }).message?.content[0]?.text)).toEqual(['one', 'two', 'three']);
-        // The same after the session was deleted and written again up to the same revision.
-        await writer.delete('s');
-        const again = entryMaker('s', 0, 'again');
-        await writer.append('s', [again.userText('one'), again.userText('two'), again.userText('three')], { expectedRevision: 0 });
-        expect(await loadEntries(loader, 's')).toHaveLength(3);
-        await writer.delete('s');
-        const third = entryMaker('s', 0, 'third');
-        await writer.append('s', [third.userText('1'), third.userText('2'), third.userText('3')], { expectedRevision: 0 });
-        const onto = entryMaker('s', 3, 'again');
-        await expect(loader.append('s', [onto.userText('four')], { expectedRevision: 3 })).rejects.toThrow(SessionConflictError);
-        expect(await loadEntries(writer, 's')).toHaveLength(3);
+        await expectAppendAfterLoadRefusedWhenMoved(writer, redisSessionStore({ client, keyPrefix }));
         expect(readsSaved(commands)).toBe(true);
       });
 
       it('folds the pending approvals the load read: an approval waiting before the append is still listed after it, and one whose call it answers is not', async () => {
         const { keyPrefix, store: writer } = setup();
-        const make = entryMaker('s');
-        await writer.append('s', [make.userText('go'), make.assistantCalls('toolu_a', 'toolu_b'), make.approvalPending('approval_a', 'toolu_a'), make.approvalPending('approval_b', 'toolu_b')], { expectedRevision: 0 });
         const { commands, client } = recording();
-        const loader = redisSessionStore({ client, keyPrefix });
-        expect(await loadEntries(loader, 's')).toHaveLength(4);
-        await loader.append('s', [make.toolResult('toolu_a', 'written')], { expectedRevision: 4 });
+        await expectLoadedApprovalsFolded(writer, redisSessionStore({ client, keyPrefix }), redisSessionStore({ client: scope.client(), keyPrefix }));
         expect(readsSaved(commands)).toBe(false);
-        expect((await redisSessionStore({ client: scope.client(), keyPrefix }).listPending!()).map((session) => session.approvals.map((approval) => approval.id))).toEqual([['approval_b']]);
       });
 
       it('a session longer than the first range loads whole and in order, the first range with the hash and the rest in ranges', async () => {
