@@ -51,17 +51,33 @@ export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOpti
                WHERE e.session_id = $1 AND e.seq > 1 AND e.seq <= r.revision AND strpos(e.entry::text, '${CHECKPOINT_KIND}') > 0
                  AND strpos(left(e.entry::text, ${KIND_WITHIN}), '${CHECKPOINT_KIND}') > 0)
        END`
-    : 'NULL';
+    : 'NULL::json';
   const strays = onWarning
     ? `(SELECT min(e.seq) FROM ${s}.session_entries AS e WHERE e.session_id = $1 AND e.seq > r.revision) AS first_stray,
        (SELECT max(e.seq) FROM ${s}.session_entries AS e WHERE e.session_id = $1) AS last_row`
-    : 'NULL AS first_stray, NULL AS last_row';
-  const head = await pool.query(
-    `SELECT r.revision, r.pending::text AS pending, r.pending_rule, r.last_id, ${candidates} AS candidates, ${strays}
-     FROM ${s}.sessions AS r WHERE r.session_id = $1`,
+    : 'NULL::bigint AS first_stray, NULL::bigint AS last_row';
+  // Rows of one page: `bound` is the revision (a parameter, or the first statement's own row).
+  const pageSql = (from: string, bound: string, only = '') =>
+    `SELECT seq, entry::text AS entry FROM (
+       SELECT seq, entry, bytes, sum(bytes) OVER (ORDER BY seq) AS running
+       FROM (SELECT seq, entry, bytes FROM ${s}.session_entries WHERE session_id = $1 AND seq > ${from} AND seq <= ${bound}${only} ORDER BY seq LIMIT ${PAGE_ROWS}) AS page
+     ) AS sized
+     WHERE running - bytes < ${PAGE_BYTES}`;
+  // The first statement also reads the first page when the load starts at the first entry (no
+  // checkpoint listed): in the same snapshot, one round trip less. The session's row comes as one
+  // JSON array in the place of an entry, in the only row whose seq is null; the page's rows are
+  // those of a page.
+  const first = await pool.query(
+    `WITH r AS (
+       SELECT r.revision, r.pending::text AS pending, r.pending_rule, r.last_id, ${candidates} AS candidates, ${strays}
+       FROM ${s}.sessions AS r WHERE r.session_id = $1
+     )
+     SELECT NULL::bigint AS seq, json_build_array(r.revision, r.pending, r.pending_rule, r.last_id, r.candidates, r.first_stray, r.last_row)::text AS entry FROM r
+     UNION ALL
+     SELECT seq, entry FROM (${pageSql('0', '(SELECT revision FROM r)', fromCheckpoint ? ' AND (SELECT candidates FROM r) IS NULL' : '')}) AS first_page`,
     [sessionId],
   );
-  const row = head.rows[0];
+  const { head: row, rows: firstPage } = splitFirstStatement(first.rows);
   const saved = savedFieldsOf(row);
   const { revision } = saved;
   if (row !== undefined) onHead?.(saved);
@@ -71,18 +87,10 @@ export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOpti
   const listed = row?.candidates as Array<[number | string, string]> | null | undefined;
   const start = fromCheckpoint && listed ? await checkpointStart(pool, s, sessionId, fromCheckpoint, listed) : undefined;
   let after = start === undefined ? 0 : start - 1;
-  const page = (from: number) =>
-    pool.query(
-      `SELECT seq, entry::text AS entry FROM (
-         SELECT seq, entry, bytes, sum(bytes) OVER (ORDER BY seq) AS running
-         FROM (SELECT seq, entry, bytes FROM ${s}.session_entries WHERE session_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT ${PAGE_ROWS}) AS page
-       ) AS sized
-       WHERE running - bytes < ${PAGE_BYTES} ORDER BY seq`,
-      [sessionId, from, revision],
-    );
+  const page = (from: number) => pool.query(`${pageSql('$2', '$3')} ORDER BY seq`, [sessionId, from, revision]);
   // The next page is asked for as soon as a page arrives, so the server reads it while this one is
   // parsed and handed over (one statement in flight at a time, as before: a pool of one suffices).
-  let next = after < revision ? page(after) : undefined;
+  let next = after >= revision ? undefined : listed ? page(after) : Promise.resolve({ rows: firstPage });
   try {
     while (next !== undefined) {
       const { rows } = await next;
@@ -140,6 +148,28 @@ export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOpti
     }
     if (batch.length > 0) yield batch;
   }
+}
+
+/**
+ * The session's row (its fields by name, as a statement of its own reads them) and the first
+ * page's rows in order, of the rows of a load's first statement. Their order is not left to the
+ * server (a `UNION ALL` has none): sorted here when they do not come in order, which they do.
+ */
+function splitFirstStatement(rows: ReadonlyArray<Record<string, unknown>>): { head: Record<string, unknown> | undefined; rows: Array<Record<string, unknown>> } {
+  let head: Record<string, unknown> | undefined;
+  const page: Array<Record<string, unknown>> = [];
+  let sorted = true;
+  for (const row of rows) {
+    if (row.seq === null) {
+      const [revision, pending, pending_rule, last_id, candidates, first_stray, last_row] = JSON.parse(String(row.entry)) as unknown[];
+      head = { revision, pending, pending_rule, last_id, candidates, first_stray, last_row };
+      continue;
+    }
+    if (page.length > 0 && toNumber(page[page.length - 1]!.seq) > toNumber(row.seq)) sorted = false;
+    page.push(row);
+  }
+  if (!sorted) page.sort((a, b) => toNumber(a.seq) - toNumber(b.seq));
+  return { head, rows: page };
 }
 
 /**

@@ -218,7 +218,18 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     for (const scenario of written) {
       it(scenario.name, async () => {
         const name = schema();
-        const store = postgresSessionStore({ pool: pool(), schema: name });
+        const inner = pool();
+        /** Rows of each load statement that reads its session's row first. */
+        const firstRows: number[] = [];
+        const counting = {
+          query: async (text: string, values?: unknown[]) => {
+            const result = await inner.query(text, values);
+            if (text.startsWith('WITH r AS')) firstRows.push(result.rows.length);
+            return result;
+          },
+          connect: () => inner.connect(),
+        };
+        const store = postgresSessionStore({ pool: counting, schema: name });
         await store.list();
         const last = JSON.parse(scenario.texts.at(-1)!) as SessionEntry;
         await admin!.query(`INSERT INTO "${name}".sessions (session_id, revision, last_id) VALUES ('s', $1, $2)`, [scenario.texts.length, last.id]);
@@ -231,6 +242,10 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
         const loaded: SessionEntry[] = [];
         for await (const entry of store.load('s', { fromCheckpoint: scenario.agentId !== undefined ? { agentId: scenario.agentId } : {} })) loaded.push(entry);
         expect(loaded.map((entry) => [entry.id, entry.seq])).toEqual(seqs.slice(scenario.start).map((seq, index) => [(JSON.parse(scenario.texts[scenario.start + index]!) as SessionEntry).id, seq]));
+        // The first statement reads the first page only for a load with no checkpoint listed (it
+        // would start there): one that starts at a checkpoint reads the session's row alone.
+        expect(firstRows).toEqual([scenario.start > 0 ? 1 : expect.any(Number)]);
+        if (scenario.texts.slice(1).every((text) => !text.includes('"kind":"checkpoint"'))) expect(firstRows[0]).toBe(1 + scenario.texts.length);
       });
     }
 
@@ -293,7 +308,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     };
     const readsRow = (text: string) => text.includes('AS now, r.revision, r.pending::text AS pending');
 
-    it('writes the first append of the session it loaded without reading its row again: a chat request is four statements', async () => {
+    it('writes the first append of the session it loaded without reading its row again, and loads it in one statement: a chat request is three statements', async () => {
       const name = schema();
       const model = scriptedModel([turn('First answer.'), turn('Second answer.')]);
       const first = createAgent({ model, store: postgresSessionStore({ pool: pool(1), schema: name }), sessionId: 'chat' });
@@ -304,9 +319,10 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
       expect((await agent.run('And now?').result).status).toBe('completed');
       await agent.close();
       // (Before them, the schema's version: a wrapper of the pool is another pool, checked once.)
-      const request = texts.slice(texts.findIndex((text) => text.startsWith('SELECT r.revision')));
-      // The load (its row, then its one page), then the run's start and its end.
-      expect(request).toHaveLength(4);
+      const request = texts.slice(texts.findIndex((text) => text.startsWith('WITH r AS')));
+      // The load (its row and its one page in one statement), then the run's start and its end.
+      expect(request).toHaveLength(3);
+      expect(request[0]).toContain('running - bytes');
       expect(request.filter((text) => text.startsWith('WITH clash'))).toHaveLength(2);
       expect(texts.some(readsRow)).toBe(false);
       expect((await loadEntries(postgresSessionStore({ pool: pool(1), schema: name }), 'chat')).filter((entry) => entry.kind === 'message')).toHaveLength(4);
@@ -337,7 +353,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     await postgresSessionStore({ pool: inner, schema: name }).append('paged', Array.from({ length: 1700 }, (_, index) => make.userText(`turn ${index}`)), { expectedRevision: 0 });
     let running = 0;
     let most = 0;
-    const pages: number[] = [];
+    const pages: Array<number | 'first'> = [];
     const counting = {
       query: async (text: string, values?: unknown[]) => {
         running += 1;
@@ -346,15 +362,16 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
           return await inner.query(text, values);
         } finally {
           running -= 1;
-          if (text.includes('running - bytes')) pages.push(Number(values![1]));
+          if (text.includes('running - bytes')) pages.push(values!.length === 1 ? 'first' : Number(values![1]));
         }
       },
       connect: () => inner.connect(),
     };
     const store = postgresSessionStore({ pool: counting, schema: name, migrate: false });
-    // Whole and in order, four pages of at most 500 rows, one statement at a time.
+    // Whole and in order, four pages of at most 500 rows (the first read with the session's row),
+    // one statement at a time.
     expect((await loadEntries(store, 'paged')).map((entry) => entry.seq)).toEqual(Array.from({ length: 1700 }, (_, index) => index + 1));
-    expect(pages).toEqual([0, 500, 1000, 1500]);
+    expect(pages).toEqual(['first', 500, 1000, 1500]);
     expect(most).toBe(1);
     // The next page is asked for before the reader takes this one's entries, and sent (the pool
     // hands it a connection) before this one is parsed.
@@ -362,7 +379,8 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     const parse = vi.spyOn(JSON, 'parse');
     /** Entries parsed when the pool handed out a connection, for each statement of the load. */
     const parsedAtAcquire: number[] = [];
-    const onAcquire = () => parsedAtAcquire.push(parse.mock.calls.length);
+    // (Entries are JSON objects; the session's row comes as an array.)
+    const onAcquire = () => parsedAtAcquire.push(parse.mock.calls.filter(([text]) => text.startsWith('{')).length);
     inner.on('acquire', onAcquire);
     let first: IteratorResult<unknown>;
     const reader = store.load('paged')[Symbol.asyncIterator]();
@@ -373,14 +391,37 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
       inner.off('acquire', onAcquire);
     }
     expect(first.done).toBe(false);
-    expect(pages).toEqual([0]);
+    expect(pages).toEqual(['first']);
     expect(running).toBe(1);
-    // The revision, the first page, the second page: sent before any entry of the first was parsed.
-    expect(parsedAtAcquire).toEqual([0, 0, 0]);
+    // The session's row with the first page, then the second page: sent before any entry of the first was parsed.
+    expect(parsedAtAcquire).toEqual([0, 0]);
     // Given up: the page asked for is waited for (and dropped) before the load ends.
     await reader.return!(undefined);
     expect(running).toBe(0);
-    expect(pages).toEqual([0, 500]);
+    expect(pages).toEqual(['first', 500]);
+  });
+
+  it("a load's first statement read in any order (a UNION ALL promises none) still gives the session's row and its first page in order", async () => {
+    const name = schema();
+    const make = entryMaker('shuffled');
+    const inner = pool(1);
+    await postgresSessionStore({ pool: inner, schema: name }).append('shuffled', Array.from({ length: 40 }, (_, index) => make.userText(`turn ${index}`)), { expectedRevision: 0 });
+    let reversed = 0;
+    const reversing = {
+      query: async (text: string, values?: unknown[]) => {
+        const result = await inner.query(text, values);
+        if (!text.startsWith('WITH r AS')) return result;
+        reversed += 1;
+        return { ...result, rows: [...result.rows].reverse() };
+      },
+      connect: () => inner.connect(),
+    };
+    const store = postgresSessionStore({ pool: reversing, schema: name, migrate: false });
+    expect((await loadEntries(store, 'shuffled')).map((entry) => entry.seq)).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
+    expect(reversed).toBe(1);
+    // The row read so is the append's basis: the next append is stored after it.
+    await store.append('shuffled', [make.userText('one more')], { expectedRevision: 40 });
+    expect((await loadEntries(store, 'shuffled')).map((entry) => entry.seq)).toHaveLength(41);
   });
 
   describe('prepared statements', () => {
