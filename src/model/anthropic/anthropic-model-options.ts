@@ -56,7 +56,11 @@ export interface AnthropicModelOptions {
   thinking?: AnthropicThinkingConfig;
   /**
    * Marks prompt-cache breakpoints (`cache_control: { type: 'ephemeral' }`) on the last system
-   * block, the last tool definition and the last content block of the last message.
+   * block, the last tool definition, the last content block of the last message, and the last
+   * content block of the message before the latest assistant message (where the previous request
+   * ended: the API looks for a cached prefix only 20 blocks back from a breakpoint, so a turn of
+   * many parallel tool calls would otherwise put the cached history out of reach). With the
+   * caller's own breakpoints, ours stay within the API's four, the last one given up first.
    * @default true
    */
   promptCaching?: boolean;

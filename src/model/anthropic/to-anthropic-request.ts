@@ -49,7 +49,7 @@ export function toAnthropicRequest(request: ModelRequest, settings: AnthropicReq
     max_tokens: settings.maxTokens,
     ...(system.length > 0 ? { system: buildSystem(system, plan.system ? plan.marker : undefined) } : {}),
     ...(tools.length > 0 ? { tools: buildTools(tools, plan.tools ? plan.marker : undefined) } : {}),
-    messages: plan.messages ? withCachedLastMessage(messages, plan.marker) : [...messages],
+    messages: plan.messages ? withCachedMessages(messages, plan.marker, plan.anchor) : [...messages],
     ...(settings.thinking !== undefined ? { thinking: settings.thinking } : {}),
     ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
     ...(settings.stopSequences !== undefined ? { stop_sequences: settings.stopSequences } : {}),
@@ -104,11 +104,12 @@ type CacheMarker = { type: 'ephemeral'; ttl?: '5m' | '1h' };
 
 /**
  * Which breakpoints to add, within the API's limit of four counting the caller's own: the system
- * prompt first, then the tools, then the latest message (the one given up first). When the caller
+ * prompt first, then the tools, then the latest message, then the anchor (the message the
+ * previous request ended with; see {@link withCachedMessages}), given up first. When the caller
  * already uses a one-hour breakpoint, ours are one-hour too (a 5m breakpoint may not precede a 1h one).
  */
 function planBreakpoints(request: ModelRequest, promptCaching: boolean) {
-  const none = { system: false, tools: false, messages: false, marker: ephemeral as CacheMarker };
+  const none = { system: false, tools: false, messages: false, anchor: false, marker: ephemeral as CacheMarker };
   if (!promptCaching) return none;
   const existing: CacheMarker[] = [];
   const collect = (block: unknown) => {
@@ -129,6 +130,7 @@ function planBreakpoints(request: ModelRequest, promptCaching: boolean) {
     // Deferred tools are not part of the cached prefix: the breakpoint goes on the last one that is.
     tools: request.tools.some((tool) => !isDeferred(tool)) && take(),
     messages: take(),
+    anchor: take(),
     marker,
   };
 }
@@ -166,23 +168,42 @@ function buildTools(tools: RequestTool[], marker: CacheMarker | undefined): Anth
   return built;
 }
 
-/** Marks the last cacheable block of the last message (walking back past blocks that take none). */
-function withCachedLastMessage(messages: readonly Message[], marker: CacheMarker): Message[] {
+/**
+ * Marks the last cacheable block (walking back past blocks that take none) of the last message,
+ * and with `anchor` of the message before the latest assistant message: where the previous
+ * request of the loop ended, and so where it wrote its last cache entry. The API looks for a
+ * cached prefix at a breakpoint and up to 20 blocks before it; a turn that adds more (a dozen
+ * parallel tool calls and their results) would otherwise put the previous entry out of reach and
+ * write the whole history to the cache again, at the price of a write instead of a read. A
+ * message whose block already carries a breakpoint (the caller's) is left as it is. Only the
+ * messages marked are copied.
+ */
+function withCachedMessages(messages: readonly Message[], marker: CacheMarker, anchor: boolean): Message[] {
   const copy = messages.slice();
-  const last = copy[copy.length - 1];
-  if (!last) return copy;
-  const content: ContentBlock[] =
-    typeof last.content === 'string' ? [{ type: 'text', text: last.content }] : last.content;
-  for (let index = content.length - 1; index >= 0; index--) {
-    const block = content[index]!;
-    if ('cache_control' in block && block.cache_control) return copy;
-    if (!isCacheable(block)) continue;
-    const marked = [...content];
-    marked[index] = Object.assign({}, block, { cache_control: marker }) as ContentBlock;
-    copy[copy.length - 1] = Object.assign({}, last, { content: marked }) as Message;
-    return copy;
+  const last = copy.length - 1;
+  if (last < 0) return copy;
+  markLastCacheable(copy, last, marker);
+  if (anchor) {
+    let assistant = last;
+    while (assistant >= 0 && copy[assistant]!.role !== 'assistant') assistant--;
+    if (assistant >= 1) markLastCacheable(copy, assistant - 1, marker);
   }
   return copy;
+}
+
+/** Puts `marker` on the last cacheable block of `messages[index]` (a copy of it), unless one there is marked already. */
+function markLastCacheable(messages: Message[], index: number, marker: CacheMarker): void {
+  const message = messages[index]!;
+  const content: ContentBlock[] = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : message.content;
+  for (let position = content.length - 1; position >= 0; position--) {
+    const block = content[position]!;
+    if ('cache_control' in block && block.cache_control) return;
+    if (!isCacheable(block)) continue;
+    const marked = [...content];
+    marked[position] = Object.assign({}, block, { cache_control: marker }) as ContentBlock;
+    messages[index] = Object.assign({}, message, { content: marked }) as Message;
+    return;
+  }
 }
 
 /** Block types known to take a breakpoint; others (thinking, beta blocks) are passed over. */

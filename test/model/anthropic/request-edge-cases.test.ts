@@ -82,7 +82,10 @@ describe('cache breakpoints', () => {
       },
     ];
     const body = toAnthropicRequest({ system: [], tools: [], messages }, settings);
-    expect(countBreakpoints(body.messages)).toBe(1);
+    expect(countBreakpoints([body.messages[1]!])).toBe(1);
+    expect((body.messages[1]!.content as ContentBlock[])[0]).toMatchObject({ type: 'text', cache_control: { type: 'ephemeral' } });
+    // (And the anchor: the message before the assistant's.)
+    expect(countBreakpoints(body.messages)).toBe(2);
   });
 
   it('tool_result with array content gets the breakpoint on the tool_result itself, caller untouched', () => {
@@ -125,6 +128,55 @@ describe('cache breakpoints', () => {
       settings,
     );
     expect(JSON.stringify([one.system, one.tools])).toBe(JSON.stringify([two.system, two.tools]));
+  });
+});
+
+describe('the anchor breakpoint (where the previous request ended)', () => {
+  const marked = (message: Message | undefined) => (Array.isArray(message?.content) ? message.content.map((block) => Boolean((block as { cache_control?: unknown }).cache_control)) : 'string');
+  const call = (id: string): ContentBlock => ({ type: 'tool_use', id, name: 'Read', input: {} });
+  const result = (id: string): ContentBlock => ({ type: 'tool_result', tool_use_id: id, content: 'r' });
+
+  it('goes on the message before the latest assistant message: the tool results before the last turn, or the prompt before a continued answer', () => {
+    const turns: Message[] = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: [call('t1'), call('t2')] },
+      { role: 'user', content: [result('t1'), result('t2')] },
+      { role: 'assistant', content: [call('t3')] },
+      { role: 'user', content: [result('t3')] },
+    ];
+    const body = toAnthropicRequest({ system: [], tools: [], messages: turns }, settings);
+    expect(body.messages.map(marked)).toEqual(['string', [false, false], [false, true], [false], [true]]);
+    // A paused answer continued: the last message is the assistant's, the anchor the one before.
+    const continued = toAnthropicRequest({ system: [], tools: [], messages: turns.slice(0, 4) }, settings);
+    expect(continued.messages.map(marked)).toEqual(['string', [false, false], [false, true], [true]]);
+  });
+
+  it('is not set before the first answer, and walks back past a block that takes none', () => {
+    expect(countBreakpoints(toAnthropicRequest({ system: [], tools: [], messages: [{ role: 'user', content: 'hi' }] }, settings).messages)).toBe(1);
+    const messages: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'go' }, { type: 'text', text: '' }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Done.' }] },
+      { role: 'user', content: 'and now?' },
+    ];
+    expect(toAnthropicRequest({ system: [], tools: [], messages }, settings).messages.map(marked)).toEqual([[true, false], [false], [true]]);
+  });
+
+  it('is the first breakpoint given up when the caller uses some, and a block the caller marked is left as it is', () => {
+    const history: Message[] = [
+      { role: 'user', content: [{ type: 'text', text: 'go' }] },
+      { role: 'assistant', content: [call('t1')] },
+      { role: 'user', content: [result('t1')] },
+    ];
+    const system: TextBlock[] = [{ type: 'text', text: 'A', cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'B' }];
+    const body = toAnthropicRequest({ system, tools: [tool], messages: history }, settings);
+    expect(countBreakpoints(body)).toBe(4);
+    expect(body.messages.map(marked)).toEqual([[false], [false], [true]]);
+    expect(body.messages[0]).toBe(history[0]);
+    // The caller's own breakpoint where the anchor would go: not marked twice, the message shared.
+    const own: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'go', cache_control: { type: 'ephemeral' } }] }, ...history.slice(1)];
+    const withOwn = toAnthropicRequest({ system: [], tools: [tool], messages: own }, settings);
+    expect(withOwn.messages[0]).toBe(own[0]);
+    expect(countBreakpoints(withOwn)).toBe(3);
   });
 });
 

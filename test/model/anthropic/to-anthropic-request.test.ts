@@ -21,14 +21,16 @@ function history(): Message[] {
 }
 
 describe('toAnthropicRequest', () => {
-  it('puts cache_control on the last system block, the last tool and the last block of the last message', () => {
+  it('puts cache_control on the last system block, the last tool, the last block of the last message and of the message before the latest assistant message', () => {
     const body = toAnthropicRequest({ system, tools, messages: history() }, settings);
     expect(body.system?.map((block) => block.cache_control)).toEqual([undefined, { type: 'ephemeral' }]);
     expect(body.tools?.map((tool) => tool.cache_control)).toEqual([undefined, { type: 'ephemeral' }]);
     expect(body.messages[2]!.content).toEqual([
       { type: 'tool_result', tool_use_id: 'toolu_1', content: 'hello', cache_control: { type: 'ephemeral' } },
     ]);
-    expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(3);
+    // The anchor: where the previous request ended (a string turned into its one text block).
+    expect(body.messages[0]!.content).toEqual([{ type: 'text', text: 'Read a.md', cache_control: { type: 'ephemeral' } }]);
+    expect(JSON.stringify(body).match(/cache_control/g)).toHaveLength(4);
   });
 
   it('turns a string last message into a text block carrying the breakpoint', () => {
@@ -36,7 +38,7 @@ describe('toAnthropicRequest', () => {
     expect(body.messages[0]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Hi', cache_control: { type: 'ephemeral' } }] });
   });
 
-  it('does not mutate the caller and copies only the last message', () => {
+  it('does not mutate the caller and copies only the messages it marks', () => {
     const messages = history();
     const snapshot = structuredClone(messages);
     const request: ModelRequest = { system, tools, messages };
@@ -44,7 +46,7 @@ describe('toAnthropicRequest', () => {
     expect(messages).toEqual(snapshot);
     expect(system.some((block) => 'cache_control' in block)).toBe(false);
     expect(tools.some((tool) => 'cache_control' in tool)).toBe(false);
-    expect(body.messages[0]).toBe(messages[0]);
+    expect(body.messages[0]).not.toBe(messages[0]);
     expect(body.messages[1]).toBe(messages[1]);
     expect(body.messages[2]).not.toBe(messages[2]);
   });
