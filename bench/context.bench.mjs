@@ -1,7 +1,7 @@
 // Benchmark: context management (issue 12), side by side with the same session without it.
 //
 // Run from the repository root (no build needed; tsx loads the TypeScript sources):
-//   node --import tsx bench/context.bench.mjs [--turns 2000] [--cache-turns 200]
+//   node --import tsx bench/context.bench.mjs [--turns 2000] [--cache-turns 200] [--wide-turns 30]
 //
 // 1. Long session: `--turns` model calls, each reading a 20 KB file, through createAgent with a
 //    fake in-process model that refuses a prompt over the window exactly as the API does
@@ -16,10 +16,13 @@
 //    (the defaults, same window) and without either (no window).
 // 3. Tokens sent over the whole task with and without compaction, and the cost of one
 //    compaction (its summary call's input and output tokens), from run 2.
+// 4. Wide turns: `--wide-turns` turns of 12 parallel reads (24 blocks a turn, past the API's
+//    20-block cache lookback) and of 2, through the same SDK and server: the cache-read share and
+//    what the input cost at Sonnet 4.6 prices.
 // Prints PASS/MISS per goal; exits non-zero only when something crashes.
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import { anthropicModel, createAgent, defineTool, estimateMessageTokens, estimatePrefixTokens, ModelError } from '../src/index.ts';
+import { anthropicModel, createAgent, DEFAULT_PRICES, defineTool, estimateCost, estimateMessageTokens, estimatePrefixTokens, ModelError } from '../src/index.ts';
 import { startMessagesServer } from '../src/testing/messages-server/index.ts';
 
 function argument(name, fallback) {
@@ -125,6 +128,32 @@ async function cachedSession(withCompaction, clearing = false) {
   return { result, share: u.cacheReadInputTokens / input, input, output: u.outputTokens, compactions, errors: server.errors ?? [] };
 }
 
+/**
+ * Wide turns: `turns` turns of `width` parallel reads each (a call and a result block per read),
+ * no compaction or clearing, through the real SDK and the loopback server's prompt cache (which
+ * looks 20 blocks back from a breakpoint, as the API does). Returns the cache-read share and what
+ * the input cost at Sonnet 4.6 prices (`estimateCost`).
+ */
+async function wideSession(turns, width) {
+  const server = await startMessagesServer({ promptCaching: { now: () => 0 } });
+  let turn = 0;
+  const respond = () => {
+    turn += 1;
+    if (turn > turns) return { content: [{ type: 'text', text: 'All files read.' }] };
+    return { content: Array.from({ length: width }, (_, index) => ({ type: 'tool_use', id: `toolu_${turn}_${index}`, name: 'Read', input: { path: `file-${turn}-${index}.txt` } })) };
+  };
+  for (let index = 0; index <= turns; index++) server.enqueue(respond);
+  const model = anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'bench', baseURL: server.url, maxRetries: 0 });
+  const agent = createAgent({ model, system: `You read files carefully.\n${'Be thorough and precise. '.repeat(200)}`, tools: [fileTool(500)], maxTurns: turns + 1, context: { window: 10_000_000, clearing: false, compaction: false } });
+  const result = await agent.run('Read every file.').result;
+  await agent.close();
+  await server.close();
+  const u = result.usage;
+  const input = u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;
+  const cost = estimateCost({ ...u, outputTokens: 0 }, DEFAULT_PRICES['claude-sonnet-4']);
+  return { status: result.status, share: u.cacheReadInputTokens / input, input, cost, errors: server.errors ?? [] };
+}
+
 const line = (goal, ok, detail) => console.log(`${ok ? 'PASS' : 'MISS'}  ${goal}: ${detail}`);
 
 console.log(`context benchmark — Node ${process.version}\n`);
@@ -153,4 +182,12 @@ line(
   'tokens sent over the whole task: compaction sends fewer',
   cached.input < uncompacted.input,
   `with compaction ${cached.input.toLocaleString('en-US')} input tokens, without ${uncompacted.input.toLocaleString('en-US')} (${((cached.input / uncompacted.input) * 100).toFixed(0)} %); one compaction costs ${Math.round(perCompaction).toLocaleString('en-US')} input + ${Math.round(perCompactionOut)} output tokens`,
+);
+const WIDE_TURNS = argument('--wide-turns', 30);
+const wide = await wideSession(WIDE_TURNS, 12);
+const narrow = await wideSession(WIDE_TURNS, 2);
+line(
+  `cache-read share of input tokens over ${WIDE_TURNS} turns of 12 parallel calls (24 blocks a turn, past the API's 20-block lookback) ≥ 90 %`,
+  wide.status === 'completed' && wide.share >= 0.9 && wide.errors.length === 0,
+  `${(wide.share * 100).toFixed(1)} %, input ${wide.input.toLocaleString('en-US')} tokens costing $${wide.cost.toFixed(2)} at Sonnet 4.6 prices; 2 parallel calls a turn: ${(narrow.share * 100).toFixed(1)} %`,
 );
