@@ -107,6 +107,7 @@ export {
   type AnthropicThinkingConfig,
   type AnthropicContextManagement,
   type AnthropicEffort,
+  type AnthropicPromptCaching,
 } from './model/anthropic/index.js';
 export { INCOMPLETE_TOOL_INPUT_KEY, isIncompleteToolInput, type IncompleteToolInput } from './model/incomplete-tool-input.js';
 export { DEFAULT_PRICES, estimateCost, type ModelPrice } from './model/pricing.js';

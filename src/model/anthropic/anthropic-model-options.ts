@@ -18,6 +18,19 @@ export type AnthropicContextManagement = Anthropic.Beta.Messages.BetaContextMana
  */
 export type AnthropicEffort = NonNullable<Anthropic.Messages.OutputConfig['effort']>;
 
+/** Prompt caching with a chosen lifetime for the adapter's breakpoints (see `AnthropicModelOptions.promptCaching`). */
+export interface AnthropicPromptCaching {
+  /**
+   * How long the cache entries the adapter's breakpoints write live without a hit: `'5m'`, or
+   * `'1h'` for sessions whose requests come further apart than five minutes (a person reading a
+   * plan card or an approval before answering). A one-hour write costs twice the input price
+   * against 1.25 times for five minutes; a read costs a tenth either way, and each hit starts the
+   * lifetime again.
+   * @default '5m' (or '1h' when the request already carries a one-hour breakpoint of the caller's)
+   */
+  ttl?: '5m' | '1h';
+}
+
 /** The beta the API needs for `context_management`; sent automatically when it is set. */
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
 
@@ -61,9 +74,11 @@ export interface AnthropicModelOptions {
    * ended: the API looks for a cached prefix only 20 blocks back from a breakpoint, so a turn of
    * many parallel tool calls would otherwise put the cached history out of reach). With the
    * caller's own breakpoints, ours stay within the API's four, the last one given up first.
-   * @default true
+   * `{ ttl: '1h' }` makes their entries live an hour instead of five minutes (see
+   * {@link AnthropicPromptCaching}); `false` adds none.
+   * @default true (five-minute entries)
    */
-  promptCaching?: boolean;
+  promptCaching?: boolean | AnthropicPromptCaching;
   /**
    * How often the SDK itself retries a request that failed with 408, 409, 429, 5xx or a connection
    * error, honouring `retry-after`. Errors in the middle of a stream are not retried here.

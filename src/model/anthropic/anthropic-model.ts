@@ -9,6 +9,7 @@ import {
   describeOptionValue,
   isBoolean,
   isNonEmptyString,
+  isObject,
   isNonNegativeInteger,
   isPlainObject,
   isPositiveInteger,
@@ -71,7 +72,8 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
   const settings: AnthropicRequestSettings = {
     model: options.model,
     maxTokens: options.maxTokens ?? defaultMaxTokens,
-    promptCaching: options.promptCaching ?? true,
+    promptCaching: options.promptCaching !== false,
+    ...(typeof options.promptCaching === 'object' && options.promptCaching.ttl === '1h' ? { cacheTtl: '1h' as const } : {}),
     thinking: options.thinking,
     temperature: options.temperature,
     stopSequences: options.stopSequences,
@@ -153,7 +155,10 @@ const OPTIONS: OptionsSpec<AnthropicModelOptions> = {
   baseURL: isNonEmptyString,
   maxTokens: isPositiveInteger,
   thinking: isPlainObject,
-  promptCaching: isBoolean,
+  promptCaching: accepts(
+    "true, false or { ttl: '5m' } or { ttl: '1h' } (the lifetime of the cache entries)",
+    (value) => typeof value === 'boolean' || (isObject(value) && Object.keys(value).every((key) => key === 'ttl') && (value.ttl === undefined || value.ttl === '5m' || value.ttl === '1h')),
+  ),
   maxRetries: isNonNegativeInteger,
   temperature: accepts('a number from 0 to 1 (the range the Messages API takes)', (value) => typeof value === 'number' && value >= 0 && value <= 1),
   // The API refuses a stop sequence without a non-whitespace character (it would end every answer at once).

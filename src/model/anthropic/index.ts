@@ -5,6 +5,7 @@ export {
   type AnthropicThinkingConfig,
   type AnthropicContextManagement,
   type AnthropicEffort,
+  type AnthropicPromptCaching,
 } from './anthropic-model-options.js';
 export {
   INCOMPLETE_TOOL_INPUT_KEY,

@@ -3,6 +3,7 @@ import { isServerToolDefinitionUnchecked, type ModelRequest, type RequestTool, t
 import type { AnthropicContextManagement, AnthropicEffort, AnthropicThinkingConfig } from './anthropic-model-options.js';
 
 const ephemeral = { type: 'ephemeral' } as const;
+const oneHour = { type: 'ephemeral', ttl: '1h' } as const;
 
 
 /** The per-model settings that shape every request body. */
@@ -10,6 +11,8 @@ export interface AnthropicRequestSettings {
   model: string;
   maxTokens: number;
   promptCaching: boolean;
+  /** The lifetime of the adapter's breakpoints when not five minutes. */
+  cacheTtl?: '1h' | undefined;
   thinking?: AnthropicThinkingConfig | undefined;
   temperature?: number | undefined;
   stopSequences?: string[] | undefined;
@@ -40,7 +43,7 @@ export interface AnthropicRequestBody {
  */
 export function toAnthropicRequest(request: ModelRequest, settings: AnthropicRequestSettings): AnthropicRequestBody {
   const { system, tools, messages } = request;
-  const plan = planBreakpoints(request, settings.promptCaching);
+  const plan = planBreakpoints(request, settings.promptCaching, settings.cacheTtl);
   // Object.assign keeps the spread's order and precedence (extraBody first, overridden by what
   // follows) without its cost on Node 20: a spread followed by new keys makes a new hidden class
   // per request (see bench/README.md, ninth round).
@@ -108,7 +111,7 @@ type CacheMarker = { type: 'ephemeral'; ttl?: '5m' | '1h' };
  * previous request ended with; see {@link withCachedMessages}), given up first. When the caller
  * already uses a one-hour breakpoint, ours are one-hour too (a 5m breakpoint may not precede a 1h one).
  */
-function planBreakpoints(request: ModelRequest, promptCaching: boolean) {
+function planBreakpoints(request: ModelRequest, promptCaching: boolean, ttl: '1h' | undefined) {
   const none = { system: false, tools: false, messages: false, anchor: false, marker: ephemeral as CacheMarker };
   if (!promptCaching) return none;
   const existing: CacheMarker[] = [];
@@ -123,7 +126,10 @@ function planBreakpoints(request: ModelRequest, promptCaching: boolean) {
   for (const message of request.messages) if (Array.isArray(message.content)) message.content.forEach(collect);
   let budget = MAX_BREAKPOINTS - existing.length;
   const take = () => budget-- > 0;
-  const marker: CacheMarker = existing.some((found) => found.ttl === '1h') ? { type: 'ephemeral', ttl: '1h' } : ephemeral;
+  // One-hour entries when asked for, unless the caller's five-minute breakpoints would then come
+  // before one of ours (the API refuses a 1h breakpoint after a 5m one).
+  const hour = existing.some((found) => found.ttl === '1h') || (ttl === '1h' && !existing.some((found) => found.ttl !== '1h'));
+  const marker: CacheMarker = hour ? oneHour : ephemeral;
   const systemMarked = request.system.length > 0 && !request.system.at(-1)!.cache_control && request.system.at(-1)!.text !== '';
   return {
     system: systemMarked && take(),
