@@ -1,5 +1,5 @@
-import type { Dirent } from 'node:fs';
-import { readdir, stat, unlink } from 'node:fs/promises';
+import type { BigIntStats, Dirent } from 'node:fs';
+import { readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
@@ -19,7 +19,7 @@ import { takeSessionLock, withOperationLock } from './session-file/operation-loc
 import { accepts, checkOptions, isBoolean, isFunction, isNonEmptyString, required, type OptionsSpec } from '../options/index.js';
 import { readSessionFileBatches } from './session-file/read-session-file.js';
 import { batchedEntries } from '../session/entry-batches.js';
-import { SessionFileWriter } from './session-file/session-file-writer.js';
+import { rememberedFromRead, SessionFileWriter, TranscriptCount } from './session-file/session-file-writer.js';
 import { rememberSessionFile, takeRememberedSessionFile } from './session-file/remembered-session-files.js';
 import { sessionFileTarget } from './session-file/session-file-target.js';
 import { SESSION_FILE_EXTENSION, sessionIdProblem } from './session-file/session-id.js';
@@ -253,7 +253,17 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         // Appends this store has queued for the session land first.
         await tails.get(sessionId);
         const fromCheckpoint = loadOptions?.fromCheckpoint;
-        yield* readSessionFileBatches({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning, ...(fromCheckpoint ? { fromCheckpoint } : {}) });
+        // A load that reads the whole file counts it as the session's next writer would, so that
+        // writer (in any store of the process) does not read it all again (when the file is unchanged).
+        const count = new TranscriptCount();
+        const onReadWhole = async (handle: FileHandle, stat: BigIntStats) => {
+          const state = await rememberedFromRead(handle, stat, count);
+          if (state !== undefined) rememberSessionFile(file, state);
+        };
+        for await (const batch of readSessionFileBatches({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning, onReadWhole, ...(fromCheckpoint ? { fromCheckpoint } : {}) })) {
+          count.add(batch);
+          yield batch;
+        }
       });
     },
 

@@ -1,16 +1,19 @@
 // A file store remembers what a closed session's writer knew (revision, last id, ids), so that an
 // agent made per request does not count the whole transcript again at its first append. Counted
 // here by the reads of the transcript (this file replaces the reader with a counting one).
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createAgent } from '../../src/index.js';
+import { createAgent, SessionConflictError } from '../../src/index.js';
 import { fileSessionStore } from '../../src/node/file-session-store.js';
 import { readOpenSessionFile, readSessionFileBatches } from '../../src/node/session-file/read-session-file.js';
 import { scriptedModel } from '../../src/testing/index.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { loadEntries } from '../../src/session/load-entries.js';
+import { takeRememberedSessionFile } from '../../src/node/session-file/remembered-session-files.js';
+import { createSessionState } from '../../src/state/session-state.js';
+import type { SessionEntry } from '../../src/state/entries.js';
 
 vi.mock('../../src/node/session-file/read-session-file.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../src/node/session-file/read-session-file.js')>();
@@ -46,7 +49,7 @@ describe('fileSessionStore: the writer of a closed session', () => {
     expect(await readsOf(() => store.append('s', [make.userText('three')], { expectedRevision: 2 }))).toBe(0);
     await store.close!('s');
     // What it remembered is what is stored: a stale writer is refused, a stored id with other content too.
-    await expect(store.append('s', [make.userText('late')], { expectedRevision: 2 })).rejects.toThrow(/revision/i);
+    await expect(store.append('s', [entryMaker('s', 2, 'late').userText('late')], { expectedRevision: 2 })).rejects.toThrow(SessionConflictError);
     await store.close!('s');
     await expect(store.append('s', [{ ...entryMaker('s', 3).userText('copy'), id: 's-entry-1' }], { expectedRevision: 3 })).rejects.toThrow(/already has with other content/);
     await store.close!('s');
@@ -147,6 +150,104 @@ describe('fileSessionStore: the writer of a closed session', () => {
     const last = createAgent({ model: scriptedModel([]), store, resume: 's' });
     await last.ready;
     expect(last.messages.filter((message) => message.role === 'assistant').map((message) => (message.content as Array<{ text: string }>)[0]!.text)).toEqual([hello, 'Second.', 'Third.', 'Fourth.']);
+    await last.close();
+  });
+});
+
+describe('fileSessionStore: a load that read the whole transcript', () => {
+  /** A session of two big entries written "by another process": nothing of it remembered here. */
+  async function writtenElsewhere(sessionId = 's') {
+    const make = entryMaker(sessionId);
+    const writer = fileSessionStore({ dir });
+    await writer.append(sessionId, [make.userText(big('one')), make.userText(big('two'))], { expectedRevision: 0 });
+    await writer.close!(sessionId);
+    takeRememberedSessionFile(join(dir, `${sessionId}.jsonl`));
+    return make;
+  }
+
+  it("stands for the count of the session's next writer (a store made per request): the file is read once", async () => {
+    const make = await writtenElsewhere();
+    // The load reads it; the first append does not read it again.
+    const store = fileSessionStore({ dir });
+    expect(await readsOf(() => loadEntries(store, 's'))).toBe(1);
+    expect(await readsOf(() => store.append('s', [make.userText('three')], { expectedRevision: 2 }))).toBe(0);
+    await store.close!('s');
+    // What the load counted is what is stored: the revision, and the ids (a stored id with other content is refused).
+    await writtenElsewhere('t');
+    const other = fileSessionStore({ dir });
+    await loadEntries(other, 't');
+    await expect(other.append('t', [entryMaker('t', 1, 'late').userText('late')], { expectedRevision: 1 })).rejects.toThrow(SessionConflictError);
+    await other.close!('t');
+    await loadEntries(other, 't');
+    await expect(other.append('t', [{ ...entryMaker('t', 2).userText('copy'), id: 't-entry-1' }], { expectedRevision: 2 })).rejects.toThrow(/already has with other content/);
+    await other.close!('t');
+    expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('is not taken when the file changed after the load (another process appended): the writer counts it', async () => {
+    const make = await writtenElsewhere();
+    const store = fileSessionStore({ dir });
+    await loadEntries(store, 's');
+    appendFileSync(join(dir, 's.jsonl'), `${JSON.stringify(make.userText('three'))}\n`);
+    await expect(store.append('s', [entryMaker('s', 2, 'stale').userText('stale')], { expectedRevision: 2 })).rejects.toThrow(SessionConflictError);
+    await store.close!('s');
+    await loadEntries(store, 's');
+    // The same size, rewritten (another process replaced an entry's text): counted again too.
+    const file = join(dir, 's.jsonl');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('"three"', '"THREE"'));
+    expect(await readsOf(() => store.append('s', [make.userText('four')], { expectedRevision: 3 }))).toBe(1);
+    await store.close!('s');
+    expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('leaves nothing for the writer when it read from a checkpoint, stopped part way, or found no newline at the end', async () => {
+    // Part way: the reader stopped after the first batch.
+    const make = await writtenElsewhere();
+    const store = fileSessionStore({ dir });
+    const reader = store.load('s')[Symbol.asyncIterator]();
+    await reader.next();
+    await reader.return!(undefined);
+    expect(await readsOf(() => store.append('s', [make.userText('three')], { expectedRevision: 2 }))).toBe(1);
+    await store.close!('s');
+    // No newline at the end (a torn line): the writer counts, and ends the line before appending.
+    takeRememberedSessionFile(join(dir, 's.jsonl'));
+    appendFileSync(join(dir, 's.jsonl'), JSON.stringify(entryMaker('s', 3, 'torn').userText('torn')).slice(0, 30));
+    await loadEntries(store, 's');
+    expect(await readsOf(() => store.append('s', [make.userText('four')], { expectedRevision: 3 }))).toBe(1);
+    await store.close!('s');
+    expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
+    // From a checkpoint (a transcript of 256 KiB or more): only the part after it was read.
+    const compacted = entryMaker('c');
+    const checkpoint = (sessionId: string) => compacted.next({ kind: 'checkpoint', state: createSessionState({ sessionId }), reason: 'compaction' });
+    const writer = fileSessionStore({ dir });
+    await writer.append('c', [checkpoint('c'), ...Array.from({ length: 7 }, (_, index) => compacted.userText(big(`turn ${index}`))), checkpoint('c'), compacted.userText('after')], { expectedRevision: 0 });
+    await writer.close!('c');
+    takeRememberedSessionFile(join(dir, 'c.jsonl'));
+    const resumed: SessionEntry[] = [];
+    for await (const entry of store.load('c', { fromCheckpoint: {} })) resumed.push(entry);
+    expect(resumed.map((entry) => entry.seq)).toEqual([9, 10]);
+    expect(await readsOf(() => store.append('c', [compacted.userText('more')], { expectedRevision: 10 }))).toBe(1);
+    await store.close!('c');
+  });
+
+  it('an agent made per request on a session another process wrote reads it once, and goes on as written', async () => {
+    const hello = `Hello. ${'x'.repeat(70_000)}`;
+    const first = createAgent({ model: scriptedModel([hello]), store: fileSessionStore({ dir }), sessionId: 's' });
+    await first.run('Hi.').result;
+    await first.close();
+    for (const answer of ['Second.', 'Third.']) {
+      takeRememberedSessionFile(join(dir, 's.jsonl'));
+      const count = await readsOf(async () => {
+        const agent = createAgent({ model: scriptedModel([answer]), store: fileSessionStore({ dir }), resume: 's' });
+        expect((await agent.run('Again.').result).status).toBe('completed');
+        await agent.close();
+      });
+      expect(count).toBe(1);
+    }
+    const last = createAgent({ model: scriptedModel([]), store: fileSessionStore({ dir }), resume: 's' });
+    await last.ready;
+    expect(last.messages.filter((message) => message.role === 'assistant').map((message) => (message.content as Array<{ text: string }>)[0]!.text)).toEqual([hello, 'Second.', 'Third.']);
     await last.close();
   });
 });

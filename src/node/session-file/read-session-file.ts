@@ -1,4 +1,5 @@
 import { constants } from 'node:fs';
+import type { BigIntStats } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { FILE_LINE_CHUNK_BYTES, fileLines } from './file-lines.js';
 import { assertSupportedEntry, isSupportedEntry } from '../../session/assert-supported-entry.js';
@@ -22,6 +23,12 @@ export interface ReadSessionFileOptions {
   fromCheckpoint?: SessionLoadOptions['fromCheckpoint'];
   /** Told, once the file is read to its end, whether its last byte is a `\n` (not told when the file was cut shorter meanwhile). */
   onEnd?: (endsWithNewline: boolean) => void;
+  /**
+   * Called, before the file is closed, when every line of it was read (not from a checkpoint) and
+   * it ends with a newline, with its open handle and its status as reading began (`size` is what
+   * was read): what the load saw may then stand for the file as long as it is unchanged.
+   */
+  onReadWhole?: (handle: FileHandle, stat: BigIntStats) => Promise<void>;
 }
 
 const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
@@ -79,10 +86,16 @@ export async function* readSessionFileBatches(options: ReadSessionFileOptions): 
     throw error;
   }
   try {
-    const stat = await handle.stat();
+    const stat = await handle.stat({ bigint: true });
     if (!stat.isFile()) throw notARegularFile(sessionId, file);
+    let endsWithNewline = false;
+    const onEnd = (ends: boolean) => {
+      endsWithNewline = ends;
+      options.onEnd?.(ends);
+    };
     // Read only what exists now: a concurrent append can't make half a line look like the end.
-    yield* readOpenSessionFile(handle, stat.size, options);
+    const whole = yield* readOpenSessionFile(handle, Number(stat.size), options.onReadWhole ? { ...options, onEnd } : options);
+    if (whole && endsWithNewline) await options.onReadWhole?.(handle, stat);
   } finally {
     // Also when the reader stopped early (close waits for a pending read).
     await handle.close();
@@ -93,10 +106,11 @@ export async function* readSessionFileBatches(options: ReadSessionFileOptions): 
  * {@link readSessionFileBatches} of a transcript already open (`handle`, a regular file checked to
  * be the session's), up to its first `size` bytes: for a writer counting the file it holds open,
  * which need not find and open it again. Leaves the handle open.
+ * @returns true when it read the file from its first line (no checkpoint started at).
  */
-export async function* readOpenSessionFile(handle: FileHandle, size: number, options: ReadSessionFileOptions): AsyncGenerator<SessionEntry[]> {
+export async function* readOpenSessionFile(handle: FileHandle, size: number, options: ReadSessionFileOptions): AsyncGenerator<SessionEntry[], boolean> {
   const { file, sessionId, onWarning, fromCheckpoint, onEnd } = options;
-  if (size === 0) return;
+  if (size === 0) return true;
   const warn = (line: number, message: string) => onWarning?.({ sessionId, line, message });
   const skipped = (line: number, problem: string) => warn(line, `Skipped line ${line} of ${file}: it ${problem}.`);
   // Named in a string only when it fails (a transcript has thousands of lines).
@@ -139,4 +153,5 @@ export async function* readOpenSessionFile(handle: FileHandle, size: number, opt
     else if (await newlineAt(handle, size - 1)) skipped(lineNumber, parsed);
     else warn(lineNumber, `Skipped the last line (${lineNumber}) of ${file}: it was cut short (no newline at the end and ${parsed}), most likely by a crash during a write.`);
   }
+  return start === undefined;
 }

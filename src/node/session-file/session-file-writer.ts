@@ -1,4 +1,4 @@
-import { constants } from 'node:fs';
+import { constants, type BigIntStats } from 'node:fs';
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { syncDirectory } from '../fs/sync-directory.js';
 import { dirname } from 'node:path';
@@ -8,6 +8,63 @@ import { clashesWith, type EntryIdClash } from '../../session/entry-id-clash.js'
 import { readOpenSessionFile, readSessionFile } from './read-session-file.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
+
+/** A transcript's revision, last id and ids, counted as its writer counts them. */
+export class TranscriptCount {
+  /** The `seq` of its last entry. */
+  revision = 0;
+  /** The id of its last entry (undefined when that is not a string). */
+  lastId: string | undefined;
+  /** The `seq` of the first entry with each id. */
+  readonly ids = new Map<string, number>();
+
+  /** Counts the next entries read. */
+  add(entries: readonly SessionEntry[]): void {
+    let { revision } = this;
+    let lastId: unknown = this.lastId;
+    for (const entry of entries) {
+      revision = entrySeq(entry, revision);
+      lastId = entry.id;
+      if (typeof entry.id === 'string' && !this.ids.has(entry.id)) this.ids.set(entry.id, revision);
+    }
+    this.revision = revision;
+    this.lastId = typeof lastId === 'string' ? lastId : undefined;
+  }
+}
+
+/** How far back from its end {@link rememberedFromRead} looks for the beginning of a file's last line. */
+const LAST_LINE_WINDOW = 64 * 1024;
+
+/**
+ * What a load that read a transcript whole (its status `stat` as reading began, its last byte a
+ * newline) and counted it (`count`) knows of the file, for the session's next writer: as if a
+ * writer had left it so (see {@link RememberedSessionFile}), its end read now through the load's
+ * handle (one read of at most 64 KiB). Undefined for a file too small to be worth it, or whose
+ * last line is longer than that.
+ */
+export async function rememberedFromRead(handle: FileHandle, stat: BigIntStats, count: TranscriptCount): Promise<RememberedSessionFile | undefined> {
+  const size = Number(stat.size);
+  if (size < REMEMBER_MIN_SIZE) return undefined;
+  const length = Math.min(size, LAST_LINE_WINDOW);
+  const end = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(end, 0, length, size - length);
+  if (bytesRead !== length || end[length - 1] !== 0x0a) return undefined;
+  const lineStart = end.lastIndexOf(0x0a, length - 2) + 1;
+  // No newline before the last one in the window: the last line begins before it (unless the window is the whole file).
+  if (lineStart === 0 && length < size) return undefined;
+  return {
+    dev: stat.dev,
+    ino: stat.ino,
+    size: stat.size,
+    ctimeNs: stat.ctimeNs,
+    tail: Buffer.from(end.subarray(Math.max(0, length - TAIL_BYTES))),
+    head: Buffer.from(end.subarray(lineStart, lineStart + HEAD_BYTES)),
+    headAt: size - length + lineStart,
+    revision: count.revision,
+    lastId: count.lastId,
+    ids: count.ids,
+  };
+}
 
 /** Options of {@link SessionFileWriter.open}. */
 export interface SessionFileWriterOptions {
@@ -179,23 +236,15 @@ export class SessionFileWriter {
       this.checkLineEnd = false;
       return true;
     }
-    let revision = 0;
-    let lastId: unknown;
-    const ids = new Map<string, number>();
+    const count = new TranscriptCount();
     // Through the writer's own handle (the file checked and open): not found and opened again.
     // Its last byte read too: a torn last line is ended by the next append without reading it again.
     let endsWithNewline = size === 0;
     const onEnd = (ends: boolean) => (endsWithNewline = ends);
-    for await (const batch of readOpenSessionFile(this.handle!, size, { file: this.options.file, sessionId: this.options.sessionId, onEnd })) {
-      for (const entry of batch) {
-        revision = entrySeq(entry, revision);
-        lastId = entry.id;
-        if (typeof entry.id === 'string' && !ids.has(entry.id)) ids.set(entry.id, revision);
-      }
-    }
-    this.revision = revision;
-    this.ids = ids;
-    this.lastId = typeof lastId === 'string' ? lastId : undefined;
+    for await (const batch of readOpenSessionFile(this.handle!, size, { file: this.options.file, sessionId: this.options.sessionId, onEnd })) count.add(batch);
+    this.revision = count.revision;
+    this.ids = count.ids;
+    this.lastId = count.lastId;
     this.knownSize = size;
     // (An append checks the size first: a file changed since is counted again.)
     this.checkLineEnd = !endsWithNewline;
