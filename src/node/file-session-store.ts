@@ -22,6 +22,7 @@ import { batchedEntries } from '../session/entry-batches.js';
 import { rememberedFromRead, SessionFileWriter, TranscriptCount } from './session-file/session-file-writer.js';
 import { rememberSessionFile, takeRememberedSessionFile } from './session-file/remembered-session-files.js';
 import { sessionFileTarget } from './session-file/session-file-target.js';
+import { FoldedTranscripts } from './session-file/folded-transcripts.js';
 import { SESSION_FILE_EXTENSION, sessionIdProblem } from './session-file/session-id.js';
 import { releaseSessionLock } from './session-file/session-lock.js';
 
@@ -102,7 +103,8 @@ async function exists(path: string): Promise<boolean> {
  * Without leases, one writer per session: the first append takes the lock until
  * `close(sessionId)`, `delete`, or process exit. With leases (`store.leases`, a lease file per
  * session), workers on this host take turns: a fenced append holds the lock for that append only,
- * after checking the token against the lease file. `listPending()` reads every transcript.
+ * after checking the token against the lease file. `listPending()` reads the transcripts that
+ * changed since the store's last call (see docs/stores.md).
  * @throws ConfigurationError when `dir` is missing, and (from its methods) for a session id that
  * is not a plain file name (a path separator, `..`, a leading dot, other characters than letters,
  * digits, `.`, `_`, `-`) or is longer than `MAX_SESSION_ID_BYTES` (200).
@@ -123,6 +125,8 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
   /** Per session, the end of the chain of queued work; appends, lease changes, close and delete run one at a time. */
   const tails = new Map<string, Promise<void>>();
   const targetOf = (sessionId: string) => sessionFileTarget(dir, sessionId);
+  /** What `listPending()` folded of each transcript, while its file is unchanged. */
+  const folded = new FoldedTranscripts();
 
   const enqueue = <T>(sessionId: string, task: () => Promise<T>): Promise<T> => {
     const result = (tails.get(sessionId) ?? Promise.resolve()).then(task);
@@ -288,6 +292,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         await closeWriter(sessionId);
         // Nothing of the deleted file is worth keeping.
         takeRememberedSessionFile(target.file);
+        folded.forget(sessionId);
       });
     },
 
@@ -300,22 +305,29 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
 
     async listPending() {
       const waiting: PendingSession[] = [];
+      const warn = (warning: SessionStoreWarning) => options.onWarning?.(warning);
       for (const sessionId of await list()) {
         await tails.get(sessionId);
-        const fold = async () => {
-          let pending = foldPendingApprovals(undefined, []);
-          for await (const batch of readSessionFileBatches({ file: targetOf(sessionId).file, sessionId, onWarning: options.onWarning })) pending = foldPendingApprovals(pending, batch);
-          return pending;
-        };
+        const { file } = targetOf(sessionId);
+        // A session a newer agent-harness wrote is left to the builds that read it; a damaged one (an edited entry, a FIFO or a directory in place of its transcript) is passed over.
+        const fold = (onWarning: (warning: SessionStoreWarning) => void) =>
+          unlessUnsupported(
+            (async () => {
+              let pending = foldPendingApprovals(undefined, []);
+              for await (const batch of readSessionFileBatches({ file, sessionId, onWarning })) pending = foldPendingApprovals(pending, batch);
+              return pending;
+            })(),
+            (error) => {
+              if (SessionStoreCorruptError.isInstance(error)) onWarning({ sessionId, message: `Passed over session "${sessionId}" in listPending(): ${error.message}` });
+            },
+          );
         // A name that opens another session's transcript (a link) is listed under that one's name only.
-        if (!(await isOwnSessionFile(targetOf(sessionId).file))) {
-          options.onWarning?.({ sessionId, message: `Passed over session "${sessionId}" in listPending(): its transcript is another session's file (a link).` });
+        if (!(await isOwnSessionFile(file))) {
+          warn({ sessionId, message: `Passed over session "${sessionId}" in listPending(): its transcript is another session's file (a link).` });
           continue;
         }
-        // A session a newer agent-harness wrote is left to the builds that read it; a damaged one (an edited entry, a FIFO or a directory in place of its transcript) is passed over.
-        const pending = await unlessUnsupported(fold(), (error) => {
-          if (SessionStoreCorruptError.isInstance(error)) options.onWarning?.({ sessionId, message: `Passed over session "${sessionId}" in listPending(): ${error.message}` });
-        });
+        // Read only when the file changed since this store last folded it.
+        const pending = await folded.pendingOf(sessionId, file, warn, fold, Date.now());
         const approvals = pending === undefined ? [] : pendingApprovalsIn(pending);
         if (approvals.length > 0) waiting.push({ sessionId, approvals });
       }
