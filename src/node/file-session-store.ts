@@ -321,13 +321,14 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
               if (SessionStoreCorruptError.isInstance(error)) onWarning({ sessionId, message: `Passed over session "${sessionId}" in listPending(): ${error.message}` });
             },
           );
+        // Read only when the file changed since this store last folded it.
+        const known = await folded.lookUp(sessionId, file, warn);
         // A name that opens another session's transcript (a link) is listed under that one's name only.
-        if (!(await isOwnSessionFile(file))) {
+        if (!known.kept && !(await isOwnSessionFile(file))) {
           warn({ sessionId, message: `Passed over session "${sessionId}" in listPending(): its transcript is another session's file (a link).` });
           continue;
         }
-        // Read only when the file changed since this store last folded it.
-        const pending = await folded.pendingOf(sessionId, file, warn, fold, Date.now());
+        const pending = known.kept ? known.pending : await folded.fold(sessionId, known.status, warn, fold, Date.now());
         const approvals = pending === undefined ? [] : pendingApprovalsIn(pending);
         if (approvals.length > 0) waiting.push({ sessionId, approvals });
       }

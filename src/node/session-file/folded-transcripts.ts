@@ -30,24 +30,35 @@ const RACY_MS = 2_000;
  * The folds of a file store's transcripts for `listPending()`, by session: a transcript whose
  * file is unchanged since it was folded (the same device, inode, size, status change and
  * modification times) is not read again, and the warnings its fold gave are given again. An
- * inbox polled over many sessions then reads only the transcripts that changed.
+ * inbox polled over many sessions then reads only the transcripts that changed. A kept fold was
+ * made of the session's own transcript (not a link to another's) and the name still opens that
+ * file, so it is not checked again.
  */
 export class FoldedTranscripts {
   readonly #folded = new Map<string, Folded>();
 
   /**
-   * The session's pending approvals: kept, or folded by `fold` (which reports its warnings to
-   * `warn`) and kept when the file was not changed too recently.
-   * @param now - the process's clock, epoch ms.
+   * The session's file status now, and its pending approvals as kept while the file is the one
+   * folded (its warnings given again to `warn`); `kept` is false when it must be folded.
    */
-  async pendingOf(sessionId: string, file: string, warn: (warning: SessionStoreWarning) => void, fold: (warn: (warning: SessionStoreWarning) => void) => Promise<PendingApprovalsState | undefined>, now: number): Promise<PendingApprovalsState | undefined> {
+  async lookUp(sessionId: string, file: string, warn: (warning: SessionStoreWarning) => void): Promise<{ status: BigIntStats | undefined; kept: boolean; pending: PendingApprovalsState | undefined }> {
     const status = await stat(file, { bigint: true }).catch(() => undefined);
     const known = this.#folded.get(sessionId);
     if (status !== undefined && known !== undefined && same(known, status)) {
       for (const warning of known.warnings) warn(warning);
-      return known.pending;
+      return { status, kept: true, pending: known.pending };
     }
     this.#folded.delete(sessionId);
+    return { status, kept: false, pending: undefined };
+  }
+
+  /**
+   * Folds the session with `fold` (which reports its warnings to the function it is given, passed
+   * on to `warn`) and keeps the result for `status` (the file's, from {@link lookUp}, before it was
+   * read), unless the file changed too recently.
+   * @param now - the process's clock, epoch ms.
+   */
+  async fold(sessionId: string, status: BigIntStats | undefined, warn: (warning: SessionStoreWarning) => void, fold: (warn: (warning: SessionStoreWarning) => void) => Promise<PendingApprovalsState | undefined>, now: number): Promise<PendingApprovalsState | undefined> {
     const warnings: SessionStoreWarning[] = [];
     const pending = await fold((warning) => {
       warnings.push(warning);

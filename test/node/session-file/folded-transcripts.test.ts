@@ -1,7 +1,7 @@
 // A file store's `listPending()` reads a transcript only when its file changed since the store
 // last folded it. Counted here by the loads of transcripts (the reader replaced by a counting one);
 // the process's clock is moved on (Date only) so that files written by the test are not "racy".
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -114,5 +114,25 @@ describe('fileSessionStore.listPending(): transcripts read only when they change
     expect(await readsOf(() => store.listPending!())).toBe(0);
     expect(warnings).toEqual(first);
     expect(makers.size).toBe(2);
+  });
+
+  it("a session's transcript swapped for a link to another session's after it was folded is passed over, with its warning, at every call", async () => {
+    const warnings: SessionStoreWarning[] = [];
+    const store = fileSessionStore({ dir, onWarning: (warning) => warnings.push(warning) });
+    await waitingSessions(store, 2);
+    later();
+    expect(ids(await store.listPending!())).toEqual([
+      ['s0', ['approval_s0']],
+      ['s1', ['approval_s1']],
+    ]);
+    rmSync(join(dir, 's1.jsonl'));
+    symlinkSync(join(dir, 's0.jsonl'), join(dir, 's1.jsonl'));
+    later();
+    for (let call = 0; call < 2; call++) {
+      expect(ids(await store.listPending!())).toEqual([['s0', ['approval_s0']]]);
+      // (Found by the listing, before any fold is looked up: a name swapped later, between the
+      // listing and the look-up, opens another file than the one folded, so it is checked again.)
+      expect(warnings.splice(0).map((warning) => warning.message)).toEqual([expect.stringMatching(/Passed over "s1\.jsonl" in list\(\): it is a link to another session's transcript/)]);
+    }
   });
 });
