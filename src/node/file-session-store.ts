@@ -20,7 +20,7 @@ import { accepts, checkOptions, isBoolean, isFunction, isNonEmptyString, require
 import { readSessionFileBatches } from './session-file/read-session-file.js';
 import { batchedEntries } from '../session/entry-batches.js';
 import { rememberedFromRead, SessionFileWriter, TranscriptCount } from './session-file/session-file-writer.js';
-import { rememberSessionFile, takeRememberedSessionFile } from './session-file/remembered-session-files.js';
+import { MAX_REMEMBERED_IDS, rememberSessionFile, takeRememberedSessionFile } from './session-file/remembered-session-files.js';
 import { sessionFileTarget } from './session-file/session-file-target.js';
 import { FoldedTranscripts } from './session-file/folded-transcripts.js';
 import { SESSION_FILE_EXTENSION, sessionIdProblem } from './session-file/session-id.js';
@@ -259,7 +259,8 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         const fromCheckpoint = loadOptions?.fromCheckpoint;
         // A load that reads the whole file counts it as the session's next writer would, so that
         // writer (in any store of the process) does not read it all again (when the file is unchanged).
-        const count = new TranscriptCount();
+        // (Past the ids a process keeps, it stops collecting them: a viewer's load of a huge one builds no map.)
+        const count = new TranscriptCount(MAX_REMEMBERED_IDS);
         const onReadWhole = async (handle: FileHandle, stat: BigIntStats) => {
           const state = await rememberedFromRead(handle, stat, count);
           if (state !== undefined) rememberSessionFile(file, state);

@@ -15,8 +15,16 @@ export class TranscriptCount {
   revision = 0;
   /** The id of its last entry (undefined when that is not a string). */
   lastId: string | undefined;
-  /** The `seq` of the first entry with each id. */
+  /** The `seq` of the first entry with each id (incomplete once {@link TranscriptCount.overflowed}). */
   readonly ids = new Map<string, number>();
+  /** True once more ids were read than the count keeps: its ids are then not all of them. */
+  overflowed = false;
+  readonly #maxIds: number;
+
+  /** @param maxIds - the most ids kept; past it the count is {@link TranscriptCount.overflowed}. @default no limit */
+  constructor(maxIds = Number.POSITIVE_INFINITY) {
+    this.#maxIds = maxIds;
+  }
 
   /** Counts the next entries read. */
   add(entries: readonly SessionEntry[]): void {
@@ -25,7 +33,11 @@ export class TranscriptCount {
     for (const entry of entries) {
       revision = entrySeq(entry, revision);
       lastId = entry.id;
-      if (typeof entry.id === 'string' && !this.ids.has(entry.id)) this.ids.set(entry.id, revision);
+      if (typeof entry.id !== 'string' || this.overflowed || this.ids.has(entry.id)) continue;
+      if (this.ids.size >= this.#maxIds) {
+        this.overflowed = true;
+        this.ids.clear();
+      } else this.ids.set(entry.id, revision);
     }
     this.revision = revision;
     this.lastId = typeof lastId === 'string' ? lastId : undefined;
@@ -39,12 +51,12 @@ const LAST_LINE_WINDOW = 64 * 1024;
  * What a load that read a transcript whole (its status `stat` as reading began, its last byte a
  * newline) and counted it (`count`) knows of the file, for the session's next writer: as if a
  * writer had left it so (see {@link RememberedSessionFile}), its end read now through the load's
- * handle (one read of at most 64 KiB). Undefined for a file too small to be worth it, or whose
- * last line is longer than that.
+ * handle (one read of at most 64 KiB). Undefined for a file too small to be worth it, whose
+ * last line is longer than that, or whose count overflowed.
  */
 export async function rememberedFromRead(handle: FileHandle, stat: BigIntStats, count: TranscriptCount): Promise<RememberedSessionFile | undefined> {
   const size = Number(stat.size);
-  if (size < REMEMBER_MIN_SIZE) return undefined;
+  if (size < REMEMBER_MIN_SIZE || count.overflowed) return undefined;
   const length = Math.min(size, LAST_LINE_WINDOW);
   const end = Buffer.alloc(length);
   const { bytesRead } = await handle.read(end, 0, length, size - length);

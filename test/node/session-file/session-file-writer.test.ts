@@ -2,7 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SessionFileWriter, type RememberedSessionFile } from '../../../src/node/session-file/session-file-writer.js';
+import { open as fsOpen } from 'node:fs/promises';
+import { rememberedFromRead, SessionFileWriter, TranscriptCount, type RememberedSessionFile } from '../../../src/node/session-file/session-file-writer.js';
 import { entryMaker } from '../../../src/testing/store-conformance/conformance-entries.js';
 import type { SessionEntry } from '../../../src/state/entries.js';
 
@@ -113,5 +114,60 @@ describe('SessionFileWriter: what a closed writer remembers', () => {
     expect(await writer.remember()).toBeUndefined();
     await append(writer, [make.userText('x'.repeat(5_000))]);
     expect(await writer.remember()).toMatchObject({ revision: 3 });
+  });
+});
+
+describe('TranscriptCount and rememberedFromRead: what a load that read a file whole leaves its next writer', () => {
+  const lines = (entries: SessionEntry[]) => entries.map((entry) => `${JSON.stringify(entry)}\n`).join('');
+
+  it('counts as the writer counts (revision, last id, first seq of each id), and its state is taken by the next writer of the unchanged file', async () => {
+    const make = entryMaker('s');
+    const entries = [make.userText(big('one')), make.userText(big('two')), make.userText(big('three'))];
+    writeFileSync(file, lines(entries));
+    const count = new TranscriptCount();
+    count.add(entries.slice(0, 2));
+    count.add(entries.slice(2));
+    expect([count.revision, count.lastId, [...count.ids]]).toEqual([3, 's-entry-3', [['s-entry-1', 1], ['s-entry-2', 2], ['s-entry-3', 3]]]);
+    const handle = await fsOpen(file, 'r');
+    try {
+      const state = await rememberedFromRead(handle, await handle.stat({ bigint: true }), count);
+      expect(state).toMatchObject({ revision: 3, lastId: 's-entry-3', headAt: readFileSync(file, 'utf8').lastIndexOf('\n', statSync(file).size - 2) + 1 });
+      // Taken as it is, not counted again (a revision the file does not have shows it).
+      expect((await open({ ...state!, revision: 99 })).revision).toBe(99);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('leaves nothing past the ids it keeps, for a file under 64 KiB, or one whose last line is longer than 64 KiB', async () => {
+    const make = entryMaker('s');
+    const entries = [make.userText(big('one')), make.userText(big('two')), make.userText(big('three'))];
+    const capped = new TranscriptCount(2);
+    capped.add(entries);
+    expect([capped.overflowed, capped.ids.size, capped.revision, capped.lastId]).toEqual([true, 0, 3, 's-entry-3']);
+    writeFileSync(file, lines(entries));
+    const handle = await fsOpen(file, 'r');
+    const full = new TranscriptCount();
+    full.add(entries);
+    try {
+      expect(await rememberedFromRead(handle, await handle.stat({ bigint: true }), capped)).toBeUndefined();
+      expect(await rememberedFromRead(handle, await handle.stat({ bigint: true }), full)).toBeDefined();
+    } finally {
+      await handle.close();
+    }
+    writeFileSync(file, lines([entries[0]!]));
+    const small = await fsOpen(file, 'r');
+    try {
+      expect(await rememberedFromRead(small, await small.stat({ bigint: true }), full)).toBeUndefined();
+    } finally {
+      await small.close();
+    }
+    writeFileSync(file, lines([entries[0]!, make.userText('x'.repeat(70_000))]));
+    const long = await fsOpen(file, 'r');
+    try {
+      expect(await rememberedFromRead(long, await long.stat({ bigint: true }), full)).toBeUndefined();
+    } finally {
+      await long.close();
+    }
   });
 });
