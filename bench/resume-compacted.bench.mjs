@@ -11,7 +11,8 @@
 // compaction off too (its only checkpoint is its first entry), and a third session of `SMALL_TURNS`
 // turns of a 300-character read, never compacted: thousands of small entries, where a resume costs
 // per entry (reading, checking, folding) more than per byte. And per store, a request of a host
-// that makes an agent per request on that third session: resume, one chat answer, close
+// that makes an agent per request on that third session: resume, one chat answer, close (on the
+// file store also on a copy another process wrote last, of which this one knows nothing)
 // (twenty-ninth round). Info rows: the issue sets no goal on them.
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -137,6 +138,19 @@ try {
           await asked.close();
           if (result.status !== 'completed') throw new Error(`the request ended ${result.status}: ${result.error?.message}`);
           if (round > 0) record(`${name}:request:${kind}`, performance.now() - request);
+          if (kind !== 'file') continue;
+          // The same request on a session another process wrote last: nothing of it is known to
+          // this one (a copy under another id, made before the clock starts).
+          const elsewhere = `small-elsewhere-${name}-${round}`;
+          const text = fs.readFileSync(path.join(entry.folder, `${entry.sessionId}.jsonl`), 'utf8');
+          fs.writeFileSync(path.join(entry.folder, `${elsewhere}.jsonl`), text.replaceAll(`"${entry.sessionId}"`, `"${elsewhere}"`));
+          const copied = performance.now();
+          const other = build.lib.createAgent({ model: chatModel, tools: [read], store: storeFor(entry, kind, build), resume: elsewhere, context: entry.context });
+          const answered = await other.run('One more question.').result;
+          await other.close();
+          if (answered.status !== 'completed') throw new Error(`the request ended ${answered.status}: ${answered.error?.message}`);
+          if (round > 0) record(`${name}:request-elsewhere:${kind}`, performance.now() - copied);
+          fs.rmSync(path.join(entry.folder, `${elsewhere}.jsonl`));
         }
       }
     }
@@ -164,6 +178,7 @@ try {
       'info',
     ]);
   }
+  rows.push([`a request on the ${small.label} session another process wrote last, file store`, ...(base ? [ms('base:request-elsewhere:file')] : []), ms('this:request-elsewhere:file'), 'info']);
   console.log(renderTable(['measure', ...(base ? ['base'] : []), 'this build', 'result'], rows));
   console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s; median of the resumes after the first round)`);
 } finally {
