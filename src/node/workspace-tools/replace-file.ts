@@ -58,9 +58,12 @@ export async function replaceFile(real: string, data: Buffer, options: ReplaceFi
   await writeFileAtomically(real, data, {
     ...rest,
     check: async (handle, temporary) => {
+      // The new file's status as written, when nothing changes it after (its owner as asked).
+      let made: Stats | undefined;
       if (owner) {
-        const made = await handle.stat();
+        made = await handle.stat();
         if (made.uid !== owner.uid || made.gid !== owner.gid) {
+          made = undefined;
           await handle.chown(owner.uid, owner.gid).catch((error: unknown) => {
             throw new CannotReplaceError(real, error);
           });
@@ -75,7 +78,8 @@ export async function replaceFile(real: string, data: Buffer, options: ReplaceFi
       if ((await realPathOfOpenFile(handle, temporary)) !== path.join(path.dirname(real), path.basename(temporary))) {
         throw new Error(`the directories of ${real} lead elsewhere now; refusing to write through them.`);
       }
-      written = await handle.stat();
+      // (The checks above read the file's name and its directory: they change nothing of it.)
+      written = made ?? (await handle.stat());
     },
   }).catch((error: unknown) => {
     const code = (error as { code?: unknown } | null)?.code;
