@@ -10,7 +10,7 @@ import { compareSessionIds } from '../session/compare-session-ids.js';
 import { isReplay } from '../session/is-replay.js';
 import { entryIdClashError } from '../session/entry-id-clash.js';
 import { fenceError } from '../session/lease-rules.js';
-import { foldPendingApprovals, pendingApprovalsIn } from '../session/pending-approvals.js';
+import { foldPendingApprovals, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import { assertOwnSessionFile, isOwnSessionFile } from './session-file/assert-own-session-file.js';
 import { fileSessionLeases } from './session-file/file-session-leases.js';
@@ -93,6 +93,24 @@ async function exists(path: string): Promise<boolean> {
     if (errorCode(error) === 'ENOENT') return false;
     throw error;
   }
+}
+
+/**
+ * The pending approvals of a session's transcript, folded from the file; undefined for a session
+ * a newer agent-harness wrote (left to the builds that read it) or a damaged one (an edited entry,
+ * a FIFO or a directory in place of its transcript), passed over with a warning.
+ */
+function foldTranscript(file: string, sessionId: string, onWarning: (warning: SessionStoreWarning) => void): Promise<PendingApprovalsState | undefined> {
+  return unlessUnsupported(
+    (async () => {
+      let pending = foldPendingApprovals(undefined, []);
+      for await (const batch of readSessionFileBatches({ file, sessionId, onWarning })) pending = foldPendingApprovals(pending, batch);
+      return pending;
+    })(),
+    (error) => {
+      if (SessionStoreCorruptError.isInstance(error)) onWarning({ sessionId, message: `Passed over session "${sessionId}" in listPending(): ${error.message}` });
+    },
+  );
 }
 
 /**
@@ -310,18 +328,6 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       for (const sessionId of await list()) {
         await tails.get(sessionId);
         const { file } = targetOf(sessionId);
-        // A session a newer agent-harness wrote is left to the builds that read it; a damaged one (an edited entry, a FIFO or a directory in place of its transcript) is passed over.
-        const fold = (onWarning: (warning: SessionStoreWarning) => void) =>
-          unlessUnsupported(
-            (async () => {
-              let pending = foldPendingApprovals(undefined, []);
-              for await (const batch of readSessionFileBatches({ file, sessionId, onWarning })) pending = foldPendingApprovals(pending, batch);
-              return pending;
-            })(),
-            (error) => {
-              if (SessionStoreCorruptError.isInstance(error)) onWarning({ sessionId, message: `Passed over session "${sessionId}" in listPending(): ${error.message}` });
-            },
-          );
         // Read only when the file changed since this store last folded it.
         const known = await folded.lookUp(sessionId, file, warn);
         // A name that opens another session's transcript (a link) is listed under that one's name only.
@@ -329,7 +335,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
           warn({ sessionId, message: `Passed over session "${sessionId}" in listPending(): its transcript is another session's file (a link).` });
           continue;
         }
-        const pending = known.kept ? known.pending : await folded.fold(sessionId, known.status, warn, fold, Date.now());
+        const pending = known.kept ? known.pending : await folded.fold(sessionId, known.status, warn, (onWarning) => foldTranscript(file, sessionId, onWarning), Date.now());
         const approvals = pending === undefined ? [] : pendingApprovalsIn(pending);
         if (approvals.length > 0) waiting.push({ sessionId, approvals });
       }

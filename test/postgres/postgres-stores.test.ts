@@ -12,6 +12,9 @@ import { checkpointScenarios, expectCompactedSessionLoadsFromCheckpoint } from '
 import { expectAppendAfterLoadRefusedWhenMoved, expectLoadedApprovalsFolded } from '../session/pending-basis-scenarios.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
 
+/** A host's wrapper of `inner`: its statements go through `query` (and, being a wrapper, unnamed). */
+const wrapped = (inner: pg.Pool, query: (text: string, values?: unknown[]) => Promise<pg.QueryResult>) => ({ query, connect: () => inner.connect() });
+
 const { admin, pool, schema } = postgresTestScope();
 
 /** Undoes migrations 4 (the entry id index) and 3 (plans.text_utf8) on a migrated schema: what a database written by an earlier release looks like. */
@@ -221,14 +224,11 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
         const inner = pool();
         /** Rows of each load statement that reads its session's row first. */
         const firstRows: number[] = [];
-        const counting = {
-          query: async (text: string, values?: unknown[]) => {
-            const result = await inner.query(text, values);
-            if (text.startsWith('WITH r AS')) firstRows.push(result.rows.length);
-            return result;
-          },
-          connect: () => inner.connect(),
-        };
+        const counting = wrapped(inner, async (text, values) => {
+          const result = await inner.query(text, values);
+          if (text.startsWith('WITH r AS')) firstRows.push(result.rows.length);
+          return result;
+        });
         const store = postgresSessionStore({ pool: counting, schema: name });
         await store.list();
         const last = JSON.parse(scenario.texts.at(-1)!) as SessionEntry;
@@ -304,7 +304,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     const recording = () => {
       const inner = pool(1);
       const texts: string[] = [];
-      return { texts, pool: { query: (text: string, values?: unknown[]) => (texts.push(text.replace(/\s+/g, ' ')), inner.query(text, values)), connect: () => inner.connect() } };
+      return { texts, pool: wrapped(inner, (text, values) => (texts.push(text.replace(/\s+/g, ' ')), inner.query(text, values))) };
     };
     const readsRow = (text: string) => text.includes('AS now, r.revision, r.pending::text AS pending');
 
@@ -354,19 +354,16 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     let running = 0;
     let most = 0;
     const pages: Array<number | 'first'> = [];
-    const counting = {
-      query: async (text: string, values?: unknown[]) => {
-        running += 1;
-        most = Math.max(most, running);
-        try {
-          return await inner.query(text, values);
-        } finally {
-          running -= 1;
-          if (text.includes('running - bytes')) pages.push(values!.length === 1 ? 'first' : Number(values![1]));
-        }
-      },
-      connect: () => inner.connect(),
-    };
+    const counting = wrapped(inner, async (text, values) => {
+      running += 1;
+      most = Math.max(most, running);
+      try {
+        return await inner.query(text, values);
+      } finally {
+        running -= 1;
+        if (text.includes('running - bytes')) pages.push(values!.length === 1 ? 'first' : Number(values![1]));
+      }
+    });
     const store = postgresSessionStore({ pool: counting, schema: name, migrate: false });
     // Whole and in order, four pages of at most 500 rows (the first read with the session's row),
     // one statement at a time.
@@ -407,15 +404,12 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     const inner = pool(1);
     await postgresSessionStore({ pool: inner, schema: name }).append('shuffled', Array.from({ length: 40 }, (_, index) => make.userText(`turn ${index}`)), { expectedRevision: 0 });
     let reversed = 0;
-    const reversing = {
-      query: async (text: string, values?: unknown[]) => {
-        const result = await inner.query(text, values);
-        if (!text.startsWith('WITH r AS')) return result;
-        reversed += 1;
-        return { ...result, rows: [...result.rows].reverse() };
-      },
-      connect: () => inner.connect(),
-    };
+    const reversing = wrapped(inner, async (text, values) => {
+      const result = await inner.query(text, values);
+      if (!text.startsWith('WITH r AS')) return result;
+      reversed += 1;
+      return { ...result, rows: [...result.rows].reverse() };
+    });
     const store = postgresSessionStore({ pool: reversing, schema: name, migrate: false });
     expect((await loadEntries(store, 'shuffled')).map((entry) => entry.seq)).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
     expect(reversed).toBe(1);
@@ -448,7 +442,7 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
       // A host's wrapper may read its first argument as the text: it is given text only.
       const inner = pool(1);
       const texts: unknown[] = [];
-      const wrapper = { query: (text: string, values?: unknown[]) => (texts.push(text), inner.query(text, values)), connect: () => inner.connect() };
+      const wrapper = wrapped(inner, (text, values) => (texts.push(text), inner.query(text, values)));
       expect(await appendAndLoad(postgresSessionStore({ pool: wrapper, schema: name }), make, 1)).toEqual([1, 2, 3, 4, 5, 6]);
       expect(texts.every((text) => typeof text === 'string')).toBe(true);
       expect(await prepared(inner)).toEqual([]);

@@ -24,9 +24,9 @@ export interface ReadSessionFileOptions {
   /** Told, once the file is read to its end, whether its last byte is a `\n` (not told when the file was cut shorter meanwhile). */
   onEnd?: (endsWithNewline: boolean) => void;
   /**
-   * Called, before the file is closed, when every line of it was read (not from a checkpoint) and
-   * it ends with a newline, with its open handle and its status as reading began (`size` is what
-   * was read): what the load saw may then stand for the file as long as it is unchanged.
+   * Called, before the file is closed, when every line of it was read (not from a checkpoint),
+   * with its open handle and its status as reading began (`size` is what was read): what the load
+   * saw may then stand for the file as long as it is unchanged.
    */
   onReadWhole?: (handle: FileHandle, stat: BigIntStats) => Promise<void>;
 }
@@ -88,14 +88,9 @@ export async function* readSessionFileBatches(options: ReadSessionFileOptions): 
   try {
     const stat = await handle.stat({ bigint: true });
     if (!stat.isFile()) throw notARegularFile(sessionId, file);
-    let endsWithNewline = false;
-    const onEnd = (ends: boolean) => {
-      endsWithNewline = ends;
-      options.onEnd?.(ends);
-    };
     // Read only what exists now: a concurrent append can't make half a line look like the end.
-    const whole = yield* readOpenSessionFile(handle, Number(stat.size), options.onReadWhole ? { ...options, onEnd } : options);
-    if (whole && endsWithNewline) await options.onReadWhole?.(handle, stat);
+    const whole = yield* readOpenSessionFile(handle, Number(stat.size), options);
+    if (whole) await options.onReadWhole?.(handle, stat);
   } finally {
     // Also when the reader stopped early (close waits for a pending read).
     await handle.close();
