@@ -13,7 +13,9 @@
 // per entry (reading, checking, folding) more than per byte. And per store, a request of a host
 // that makes an agent per request on that third session: resume, one chat answer, close (on the
 // file store also on a copy another process wrote last, of which this one knows nothing)
-// (twenty-ninth round). Info rows: the issue sets no goal on them.
+// (twenty-ninth round). And the same long session with the default context management, which
+// clears old results and so never compacts (thirty-second round). Info rows: the issue sets no
+// goal on them.
 import fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -80,8 +82,8 @@ const chatModel = {
 };
 
 /** Writes the session to `store` under `sessionId`; returns its compactions. */
-async function write(store, context, sessionId, turns = TURNS, prefix = 'file') {
-  const agent = lib.createAgent({ model: writerModel(turns, prefix), tools: [read], store, sessionId, maxTurns: turns * 2, context });
+async function write(store, context, sessionId, turns = TURNS, prefix = 'file', writer = lib) {
+  const agent = writer.createAgent({ model: writerModel(turns, prefix), tools: [read], store, sessionId, maxTurns: turns * 2, context });
   const result = await agent.run('Read all the files.').result;
   await agent.close();
   if (result.status !== 'completed') throw new Error(`the writing run ended ${result.status}: ${result.error?.message}`);
@@ -98,21 +100,32 @@ try {
     // Its own id: the PostgreSQL and Redis stores hold every session.
     { label: 'compacted', context: compacting, sessionId: 'long', turns: TURNS, prefix: 'file' },
     { label: 'never compacted', context: never, sessionId: 'never', turns: TURNS, prefix: 'file' },
+    // The defaults: clearing keeps the context under the compaction threshold, so it never
+    // compacts; checkpoints after clearings (thirty-second round) are what a resume starts at.
+    // Written by each build (the base's without those checkpoints), each resuming its own.
+    { label: 'cleared, never compacted (the defaults)', context: undefined, sessionId: 'cleared', turns: TURNS, prefix: 'file', eachBuild: true },
     { label: `${SMALL_TURNS} small turns, never compacted`, context: never, sessionId: 'small', turns: SMALL_TURNS, prefix: 'small' },
   ];
-  for (const { label, context, sessionId, turns, prefix } of sessions) {
-    const folder = path.join(dir, sessionId);
-    const compactions = await write(node.fileSessionStore({ dir: folder }), context, sessionId, turns, prefix);
-    const memory = lib.memorySessionStore();
-    await write(memory, context, sessionId, turns, prefix);
-    const bytes = fs.statSync(path.join(folder, `${sessionId}.jsonl`)).size;
-    for (const server of remote) await write(server.store(builds.this), context, sessionId, turns, prefix);
-    cases.push({ label, context, compactions, bytes, sessionId, memory, folder });
+  for (const { label, context, sessionId, turns, prefix, eachBuild } of sessions) {
+    const copies = {};
+    for (const name of eachBuild ? Object.keys(builds) : ['this']) {
+      const writer = builds[name];
+      const id = eachBuild ? `${sessionId}-${name}` : sessionId;
+      const folder = path.join(dir, id);
+      const compactions = await write(writer.node.fileSessionStore({ dir: folder }), context, id, turns, prefix, writer.lib);
+      const memory = writer.lib.memorySessionStore();
+      await write(memory, context, id, turns, prefix, writer.lib);
+      const bytes = fs.statSync(path.join(folder, `${id}.jsonl`)).size;
+      for (const server of remote) await write(server.store(writer), context, id, turns, prefix, writer.lib);
+      copies[name] = { compactions, bytes, sessionId: id, memory, folder };
+    }
+    // A session written by this build is resumed by every build; one written by each, by its writer.
+    cases.push({ label, context, ...copies.this, of: (build) => copies[Object.keys(builds).find((name) => builds[name] === build)] ?? copies.this });
   }
   const kinds = ['file', 'memory', ...remote.map((server) => server.name)];
   const storeFor = (entry, kind, build) => {
-    if (kind === 'file') return build.node.fileSessionStore({ dir: entry.folder });
-    if (kind === 'memory') return entry.memory;
+    if (kind === 'file') return build.node.fileSessionStore({ dir: entry.of(build).folder });
+    if (kind === 'memory') return entry.of(build).memory;
     return remote.find((server) => server.name === kind).store(build);
   };
   const times = new Map();
@@ -125,7 +138,7 @@ try {
         for (const kind of kinds) {
           const store = storeFor(entry, kind, build);
           const begun = performance.now();
-          const agent = build.lib.createAgent({ model: idleModel, tools: [read], store, resume: entry.sessionId, context: entry.context });
+          const agent = build.lib.createAgent({ model: idleModel, tools: [read], store, resume: entry.of(build).sessionId, context: entry.context });
           await agent.ready;
           if (round > 0) record(`${name}:${entry.label}:${kind}`, performance.now() - begun);
           await agent.close();
@@ -156,13 +169,18 @@ try {
     }
   }
   console.log(environmentHeader('agent-harness resume benchmark (issue 16): a long session, compacted or not', { quick: !fullRun, extra: [`${TURNS} turns of a 20 KB read, or ${SMALL_TURNS} of a 300-character one`, `${ROUNDS - 1} resumes per cell (median)`, ...(base ? [`base = ${base}`] : [])] }));
+  const megabytes = (entry) => {
+    const size = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;
+    const other = base ? entry.of(builds.base) : undefined;
+    return other && other.bytes !== entry.bytes ? `${size(other.bytes)} as the base wrote it, ${size(entry.bytes)} as this build did` : size(entry.bytes);
+  };
   const ms = (key) => `${median(times.get(key)).toFixed(1)} ms`;
   const rows = [];
   for (const entry of cases) {
     for (const kind of kinds) {
       const key = `${entry.label}:${kind}`;
       rows.push([
-        `resume, ${entry.label} (${entry.compactions} compactions), ${kind}${kind === 'file' || kind === 'memory' ? ' store' : ''}${kind === 'file' ? ` (${(entry.bytes / 1e6).toFixed(1)} MB)` : ''}`,
+        `resume, ${entry.label} (${entry.compactions} compactions), ${kind}${kind === 'file' || kind === 'memory' ? ' store' : ''}${kind === 'file' ? ` (${megabytes(entry)})` : ''}`,
         ...(base ? [ms(`base:${key}`)] : []),
         ms(`this:${key}`),
         'info',

@@ -6,6 +6,7 @@ import type { ContentBlock, ToolResultBlock } from '../model/messages.js';
 import type { Usage } from '../model/usage.js';
 import type { CompactionResult } from './compact-history.js';
 import { runCompaction } from './run-compaction.js';
+import { checkpointAfterClearing } from './checkpoint-after-clearing.js';
 import { autoCompactionDue } from './compaction-pause.js';
 import { questionTools } from './question-tools.js';
 import type { RunAbort } from './run-abort.js';
@@ -88,6 +89,9 @@ function clearStale(core: AgentCore, before: ContextUsage, turn: number): Contex
     }
   });
   core.commit({ kind: 'results-cleared', stubs });
+  let cleared = 0;
+  for (const call of result.cleared) cleared += call.chars;
+  checkpointAfterClearing(core, cleared);
   const after = core.contextUsage();
   core.emit({ type: 'tool-results-cleared', cleared: result.cleared, tokensBefore: before.tokens, tokensAfter: after.tokens });
   core.emit({ type: 'context-usage', turn, usage: after });

@@ -80,6 +80,13 @@ function settingsFor(options: ContextOptions | undefined, window: number): Conte
 export class AgentContext {
   readonly tracker: ContextTracker;
   readonly settings: ContextSettings;
+  /**
+   * Characters of tool results cleared since the last checkpoint: text the transcript holds and
+   * the state no longer does (see `checkpointAfterClearing`). Zero again at every checkpoint.
+   */
+  clearedSinceCheckpoint = 0;
+  /** The state's size (characters of JSON) when `checkpointAfterClearing` last measured it. */
+  stateCharsMeasured = 0;
   private readonly model: Model;
 
   constructor(model: Model, options: ContextOptions | undefined) {

@@ -399,7 +399,10 @@ export class AgentCore implements AgentServices {
     if (this.#oneWrite && this.journal) this.#oneWrite.drafts.push(...drafts);
     else this.journal?.record(...drafts);
     if (!this.journal) this.unstoredRevision += drafts.length;
-    for (const draft of drafts) this.state = applyEntryUnchecked(this.state, draft);
+    for (const draft of drafts) {
+      this.state = applyEntryUnchecked(this.state, draft);
+      if (draft.kind === 'checkpoint') this.context.clearedSinceCheckpoint = 0;
+    }
   }
 
   /**

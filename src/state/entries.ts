@@ -203,7 +203,11 @@ export interface PrefixEntry extends EntryBase {
 export interface CheckpointEntry extends EntryBase {
   kind: 'checkpoint';
   state: SessionState;
-  /** Why it was written: `startup`, `fork`, `snapshot`, `repair`, `clear-context`, `compaction`. */
+  /**
+   * Why it was written: `startup`, `fork`, `snapshot`, `repair`, `clear-context`, `compaction`,
+   * `media-refused`, or `results-cleared` (after a clearing, once the results cleared since the
+   * last checkpoint hold as much text as the state: a resume starts here instead of reading them).
+   */
   reason: string;
   /**
    * For a compaction: the boundary. Entries before this one hold the full history; the state
