@@ -275,15 +275,18 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         // Appends this store has queued for the session land first.
         await tails.get(sessionId);
         const fromCheckpoint = loadOptions?.fromCheckpoint;
-        // A load that reads the whole file counts it as the session's next writer would, so that
-        // writer (in any store of the process) does not read it all again (when the file is unchanged).
+        // A load that reads the whole file (or from a checkpoint, counting the lines before it) counts
+        // it as the session's next writer would, so that writer (in any store of the process) does
+        // not read it all again (when the file is unchanged).
         // (Past the ids a process keeps, it stops collecting them: a viewer's load of a huge one builds no map.)
         const count = new TranscriptCount(MAX_REMEMBERED_IDS);
         const onReadWhole = async (handle: FileHandle, stat: BigIntStats) => {
           const state = await rememberedFromRead(handle, stat, count);
           if (state !== undefined) rememberSessionFile(file, state);
         };
-        for await (const batch of readSessionFileBatches({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning, onReadWhole, ...(fromCheckpoint ? { fromCheckpoint } : {}) })) {
+        // From a checkpoint: the entries before it counted from their lines' beginnings (not parsed).
+        const onCountedBefore = (entries: ReadonlyArray<{ id?: unknown; seq?: unknown }>) => count.add(entries);
+        for await (const batch of readSessionFileBatches({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning, onReadWhole, ...(fromCheckpoint ? { fromCheckpoint, onCountedBefore } : {}) })) {
           count.add(batch);
           yield batch;
         }

@@ -201,7 +201,7 @@ describe('fileSessionStore: a load that read the whole transcript', () => {
     expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
   });
 
-  it('leaves nothing for the writer when it read from a checkpoint, stopped part way, or found no newline at the end', async () => {
+  it('leaves nothing for the writer when it stopped part way, or found no newline at the end', async () => {
     // Part way: the reader stopped after the first batch.
     const make = await writtenElsewhere();
     const store = fileSessionStore({ dir });
@@ -217,17 +217,61 @@ describe('fileSessionStore: a load that read the whole transcript', () => {
     expect(await readsOf(() => store.append('s', [make.userText('four')], { expectedRevision: 3 }))).toBe(1);
     await store.close!('s');
     expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
-    // From a checkpoint (a transcript of 256 KiB or more): only the part after it was read.
-    const compacted = entryMaker('c');
-    const checkpoint = (sessionId: string) => compacted.next({ kind: 'checkpoint', state: createSessionState({ sessionId }), reason: 'compaction' });
+  });
+
+  /** A transcript of 256 KiB or more written by another process: a checkpoint, seven long turns (one written by another program, its keys in another order), a checkpoint, one more. */
+  async function compactedElsewhere(sessionId = 'c') {
+    const make = entryMaker(sessionId);
+    const checkpoint = () => make.next({ kind: 'checkpoint', state: createSessionState({ sessionId }), reason: 'compaction' });
+    const first = checkpoint();
+    const turns = Array.from({ length: 7 }, (_, index) => make.userText(big(`turn ${index}`)));
     const writer = fileSessionStore({ dir });
-    await writer.append('c', [checkpoint('c'), ...Array.from({ length: 7 }, (_, index) => compacted.userText(big(`turn ${index}`))), checkpoint('c'), compacted.userText('after')], { expectedRevision: 0 });
-    await writer.close!('c');
-    takeRememberedSessionFile(join(dir, 'c.jsonl'));
+    await writer.append(sessionId, [first, ...turns, checkpoint(), make.userText('after')], { expectedRevision: 0 });
+    await writer.close!(sessionId);
+    takeRememberedSessionFile(join(dir, `${sessionId}.jsonl`));
+    // One line as another program may write it: the same entry, its keys in another order.
+    const file = join(dir, `${sessionId}.jsonl`);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const { id, ...rest } = JSON.parse(lines[3]!) as Record<string, unknown>;
+    lines[3] = JSON.stringify({ ...rest, id });
+    writeFileSync(file, lines.join('\n'));
+    return { make, turns };
+  }
+
+  it('stands for the count after a load from a checkpoint: the lines before it counted from their beginnings, not read again', async () => {
+    const { make } = await compactedElsewhere();
+    const store = fileSessionStore({ dir });
     const resumed: SessionEntry[] = [];
     for await (const entry of store.load('c', { fromCheckpoint: {} })) resumed.push(entry);
     expect(resumed.map((entry) => entry.seq)).toEqual([9, 10]);
-    expect(await readsOf(() => store.append('c', [compacted.userText('more')], { expectedRevision: 10 }))).toBe(1);
+    expect(await readsOf(() => store.append('c', [make.userText('more')], { expectedRevision: 10 }))).toBe(0);
+    await store.close!('c');
+    expect((await loadEntries(store, 'c')).map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    // The ids before the checkpoint are known: one taken for other content is refused, from a line
+    // written as the library writes it and from the one written in another order alike.
+    for (const index of [0, 2]) {
+      const taken = (await compactedElsewhere('d')).turns[index]!;
+      const other = fileSessionStore({ dir });
+      for await (const _ of other.load('d', { fromCheckpoint: {} }));
+      await expect(other.append('d', [{ ...entryMaker('d', 10).userText('copy'), id: taken.id }], { expectedRevision: 10 })).rejects.toThrow(/already has with other content/);
+      await other.close!('d');
+      rmSync(join(dir, 'd.jsonl'));
+    }
+    // And the revision: a stale writer is refused.
+    await compactedElsewhere('e');
+    const stale = fileSessionStore({ dir });
+    for await (const _ of stale.load('e', { fromCheckpoint: {} }));
+    await expect(stale.append('e', [entryMaker('e', 9, 'late').userText('late')], { expectedRevision: 9 })).rejects.toThrow(SessionConflictError);
+    await stale.close!('e');
+  });
+
+  it('leaves nothing after a load from a checkpoint given up part way', async () => {
+    const { make } = await compactedElsewhere();
+    const store = fileSessionStore({ dir });
+    const reader = store.load('c', { fromCheckpoint: {} })[Symbol.asyncIterator]();
+    await reader.next();
+    await reader.return!(undefined);
+    expect(await readsOf(() => store.append('c', [make.userText('more')], { expectedRevision: 10 }))).toBe(1);
     await store.close!('c');
   });
 

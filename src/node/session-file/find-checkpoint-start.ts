@@ -2,6 +2,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { CHECKPOINT_KIND, idFieldOf, KIND_WITHIN, pickCheckpointStart } from '../../session/pick-checkpoint-start.js';
 import { parseEntryText } from '../../session/parse-entry-text.js';
 import type { SessionLoadOptions } from '../../session/session-store.js';
+import { MAX_REMEMBERED_IDS } from './remembered-session-files.js';
 
 /** Where a line of a file is: its bytes `[start, end)` (its break excluded) and its 1-based number. */
 export interface LinePlace {
@@ -10,10 +11,19 @@ export interface LinePlace {
   line: number;
 }
 
+/**
+ * What a count of the transcript (`TranscriptCount`) needs of an entry: its `id` and `seq`, read
+ * from the beginning of its line where that is as the library writes it; else the line's place,
+ * to be parsed (`countedBefore`).
+ */
+export type CountedLine = { line: number; id: string; seq: number } | LinePlace;
+
 /** A checkpoint line a load may start at, and its entry (parsed already). */
 export interface CheckpointStart {
   place: LinePlace;
   entry: object;
+  /** Every non-empty line of the file, as {@link CountedLine}s; undefined past `MAX_REMEMBERED_IDS` lines. */
+  lines: CountedLine[] | undefined;
 }
 
 /** Bytes read at a time while scanning (bytes only: no string is made of them). */
@@ -27,6 +37,8 @@ interface TranscriptScan {
   first: LinePlace | undefined;
   /** `head`: the line's first KIND_WITHIN bytes (where the library writes its id and kind). */
   candidates: Array<{ place: LinePlace; previous: LinePlace; head: Buffer }>;
+  /** Every non-empty line, in order (see {@link CountedLine}); undefined once there are more than the scan keeps. */
+  lines: CountedLine[] | undefined;
 }
 
 /**
@@ -38,7 +50,8 @@ interface TranscriptScan {
  * @param size - the bytes of the file to read (what existed when the load began).
  */
 export async function findCheckpointStart(handle: FileHandle, size: number, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, chunkBytes = SCAN_CHUNK_BYTES): Promise<CheckpointStart | undefined> {
-  const { first, candidates } = await scanLines(handle, size, chunkBytes);
+  const scan = await scanLines(handle, size, chunkBytes);
+  const { first, candidates } = scan;
   if (first === undefined) return undefined;
   const parseAt = async (place: LinePlace) => parseEntryText(withoutBom((await readBytes(handle, place)).toString('utf8'), place));
   const start = await pickCheckpointStart(candidates, hint, {
@@ -47,7 +60,36 @@ export async function findCheckpointStart(handle: FileHandle, size: number, hint
     before: ({ previous }) => parseAt(previous),
     copied: (entry, earlier) => earlier.some(({ head }) => head.includes(idFieldOf(entry))),
   });
-  return start && { place: start.candidate.place, entry: start.entry };
+  return start && { place: start.candidate.place, entry: start.entry, lines: scan.lines };
+}
+
+/**
+ * The `id` and `seq` of each entry on the lines before line `line`, for a count of the file that
+ * goes on from there: as {@link scanLines} read them from the lines' beginnings, and where a line
+ * is not as the library writes it, from the line parsed (a line that does not parse, or is no
+ * object, counts for nothing, as the reader skips it). What the lines hold past their beginning is
+ * not read: a damaged line whose beginning is the library's counts its id, which only makes an
+ * append of an entry with that very id read the file to compare (see `SessionFileWriter.idClash`).
+ */
+export async function countedBefore(handle: FileHandle, lines: readonly CountedLine[], line: number): Promise<Array<{ id?: unknown; seq?: unknown }>> {
+  const counted: Array<{ id?: unknown; seq?: unknown }> = [];
+  for (const counting of lines) {
+    if (counting.line >= line) break;
+    if ('id' in counting) {
+      counted.push({ id: counting.id, seq: counting.seq });
+      continue;
+    }
+    const text = withoutBom((await readBytes(handle, counting)).toString('utf8'), counting);
+    if (text.trim().length === 0) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      continue;
+    }
+    if (typeof value === 'object' && value !== null && !Array.isArray(value)) counted.push(value as { id?: unknown; seq?: unknown });
+  }
+  return counted;
 }
 
 /** A byte order mark starting the first line is not part of its entry (as the reader strips it). */
@@ -70,10 +112,10 @@ async function readBytes(handle: FileHandle, place: LinePlace): Promise<Buffer> 
 /**
  * Scans the first `size` bytes of a file line by line without decoding it: the first line, and
  * every later line whose first {@link KIND_WITHIN} bytes hold `"kind":"checkpoint"`, with the non-empty
- * line before it.
+ * line before it; and every non-empty line as a {@link CountedLine} (up to `maxLines` of them).
  */
-export async function scanLines(handle: FileHandle, size: number, chunkBytes = SCAN_CHUNK_BYTES): Promise<TranscriptScan> {
-  const scan: TranscriptScan = { first: undefined, candidates: [] };
+export async function scanLines(handle: FileHandle, size: number, chunkBytes = SCAN_CHUNK_BYTES, maxLines = MAX_REMEMBERED_IDS): Promise<TranscriptScan> {
+  const scan: TranscriptScan = { first: undefined, candidates: [], lines: [] };
   const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size)));
   // The last non-empty line (its start is -1 before there is one): an object only for a candidate's.
   let previousStart = -1;
@@ -98,6 +140,18 @@ export async function scanLines(handle: FileHandle, size: number, chunkBytes = S
     return hit !== -1 && hit + CHECKPOINT.length <= Math.min(end - chunkStart, from + KIND_WITHIN);
   };
   const endLine = (end: number, chunk: Buffer, chunkStart: number) => {
+    if (scan.lines !== undefined && end > lineStart) {
+      if (scan.lines.length >= maxLines) scan.lines = undefined;
+      else {
+        const place: LinePlace = { start: lineStart, end, line };
+        // A line within this read is looked at where it is; one begun in an earlier read, in its kept first bytes.
+        const counted =
+          head === undefined && lineStart >= chunkStart
+            ? libraryIdAndSeq(chunk, lineStart - chunkStart, Math.min(end, lineStart + KIND_WITHIN) - chunkStart)
+            : libraryIdAndSeq(headOf(place, chunk, chunkStart, head));
+        scan.lines.push(counted === undefined ? place : { line, id: counted.id, seq: counted.seq });
+      }
+    }
     if (line === 1) scan.first = { start: lineStart, end, line };
     else if (previousStart !== -1 && end > lineStart && holdsCheckpoint(end, chunk, chunkStart)) {
       const place: LinePlace = { start: lineStart, end, line };
@@ -151,6 +205,75 @@ export async function scanLines(handle: FileHandle, size: number, chunkBytes = S
   // The last line, when no break ends it (no empty line after a final break).
   if (lineStart < size) endLine(size, Buffer.alloc(0), size);
   return scan;
+}
+
+const SCHEMA_VERSION_KEY = Buffer.from('{"$schemaVersion":');
+const ID_KEY = Buffer.from(',"id":"');
+const PARENT_ID_KEY = Buffer.from(',"parentId":');
+const NULL = Buffer.from('null');
+const SEQ_KEY = Buffer.from(',"seq":');
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const CLOSE_BRACE = 0x7d;
+
+/** Whether `bytes` holds `word` at `at`, before `end` (compared in JS: a call into the buffer's binding costs more for words this short). */
+function holdsAt(bytes: Uint8Array, word: Uint8Array, at: number, end: number): boolean {
+  if (at + word.length > end) return false;
+  for (let index = 0; index < word.length; index++) if (bytes[at + index] !== word[index]) return false;
+  return true;
+}
+
+const isDigit = (byte: number | undefined) => byte !== undefined && byte >= 0x30 && byte <= 0x39;
+
+/** The end of a JSON string's printable ASCII characters without escapes from `at` (its closing quote), or -1. */
+function plainStringEnd(bytes: Uint8Array, at: number, end: number): number {
+  for (let index = at; index < end; index++) {
+    const byte = bytes[index]!;
+    if (byte === QUOTE) return index;
+    if (byte === BACKSLASH || byte < 0x20 || byte > 0x7e) return -1;
+  }
+  return -1;
+}
+
+/**
+ * The `id` and `seq` of an entry from the beginning of its line, when it begins exactly as the
+ * library writes an entry: `{"$schemaVersion":N,"id":"…","parentId":null|"…","seq":N,` (or `}`),
+ * ids of printable ASCII without escapes, and a `seq` a positive safe integer. Anything else
+ * (another order, escapes, spaces, a byte order mark): undefined, and the line is parsed instead.
+ * Only the beginning is read: a line that goes on as no JSON, or that repeats its `id` key later
+ * (which a parse would take instead), counts with the id at its beginning.
+ */
+export function libraryIdAndSeq(head: Uint8Array, from = 0, end = head.length): { id: string; seq: number } | undefined {
+  if (!holdsAt(head, SCHEMA_VERSION_KEY, from, end)) return undefined;
+  let at = from + SCHEMA_VERSION_KEY.length;
+  if (!isDigit(head[at])) return undefined;
+  while (at < end && isDigit(head[at])) at++;
+  if (!holdsAt(head, ID_KEY, at, end)) return undefined;
+  const idStart = at + ID_KEY.length;
+  const idEnd = plainStringEnd(head, idStart, end);
+  if (idEnd === -1) return undefined;
+  at = idEnd + 1;
+  if (!holdsAt(head, PARENT_ID_KEY, at, end)) return undefined;
+  at += PARENT_ID_KEY.length;
+  if (holdsAt(head, NULL, at, end)) at += NULL.length;
+  else {
+    if (head[at] !== QUOTE || at >= end) return undefined;
+    const parentEnd = plainStringEnd(head, at + 1, end);
+    if (parentEnd === -1) return undefined;
+    at = parentEnd + 1;
+  }
+  if (!holdsAt(head, SEQ_KEY, at, end)) return undefined;
+  at += SEQ_KEY.length;
+  const seqStart = at;
+  // No leading zero (JSON has none), and at most 15 digits: a safe integer.
+  if (at >= end || !isDigit(head[at]) || head[at] === 0x30) return undefined;
+  let seq = 0;
+  while (at < end && isDigit(head[at])) seq = seq * 10 + (head[at++]! - 0x30);
+  if (at - seqStart > 15 || at >= end || (head[at] !== COMMA && head[at] !== CLOSE_BRACE)) return undefined;
+  let id = '';
+  for (let index = idStart; index < idEnd; index++) id += String.fromCharCode(head[index]!);
+  return { id, seq };
 }
 
 /** The first KIND_WITHIN bytes of the line at `place`, from the bytes kept of earlier chunks and this one. */

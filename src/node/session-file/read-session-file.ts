@@ -7,7 +7,7 @@ import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
 import type { SessionEntry } from '../../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../../session/session-store.js';
-import { findCheckpointStart } from './find-checkpoint-start.js';
+import { countedBefore, findCheckpointStart } from './find-checkpoint-start.js';
 import { TAIL_MIN_SIZE } from '../../session/pick-checkpoint-start.js';
 import { entriesOf } from '../../session/entry-batches.js';
 
@@ -24,9 +24,17 @@ export interface ReadSessionFileOptions {
   /** Told, once the file is read to its end, whether its last byte is a `\n` (not told when the file was cut shorter meanwhile). */
   onEnd?: (endsWithNewline: boolean) => void;
   /**
-   * Called, before the file is closed, when every line of it was read (not from a checkpoint),
-   * with its open handle and its status as reading began (`size` is what was read): what the load
-   * saw may then stand for the file as long as it is unchanged.
+   * When the load starts at a checkpoint: told, before the first entry is yielded, the `id` and
+   * `seq` of every entry before it (see `countedBefore`: from the lines' beginnings, without parsing
+   * lines written as the library writes them), so that a count of the file can go on from them.
+   * Not told for a file of more lines than a process keeps ids of (`MAX_REMEMBERED_IDS`).
+   */
+  onCountedBefore?: (entries: ReadonlyArray<{ id?: unknown; seq?: unknown }>) => void;
+  /**
+   * Called, before the file is closed, when every line of it was read, or counted before the
+   * checkpoint the load started at (`onCountedBefore`), with its open handle and its status as
+   * reading began (`size` is what was read): what the load saw may then stand for the file as
+   * long as it is unchanged.
    */
   onReadWhole?: (handle: FileHandle, stat: BigIntStats) => Promise<void>;
 }
@@ -101,10 +109,11 @@ export async function* readSessionFileBatches(options: ReadSessionFileOptions): 
  * {@link readSessionFileBatches} of a transcript already open (`handle`, a regular file checked to
  * be the session's), up to its first `size` bytes: for a writer counting the file it holds open,
  * which need not find and open it again. Leaves the handle open.
- * @returns true when it read the file from its first line (no checkpoint started at).
+ * @returns true when it read the file from its first line, or counted the lines before the
+ * checkpoint it started at (`onCountedBefore`).
  */
 export async function* readOpenSessionFile(handle: FileHandle, size: number, options: ReadSessionFileOptions): AsyncGenerator<SessionEntry[], boolean> {
-  const { file, sessionId, onWarning, fromCheckpoint, onEnd } = options;
+  const { file, sessionId, onWarning, fromCheckpoint, onEnd, onCountedBefore } = options;
   if (size === 0) return true;
   const warn = (line: number, message: string) => onWarning?.({ sessionId, line, message });
   const skipped = (line: number, problem: string) => warn(line, `Skipped line ${line} of ${file}: it ${problem}.`);
@@ -113,6 +122,8 @@ export async function* readOpenSessionFile(handle: FileHandle, size: number, opt
 
   // Resuming a long transcript: from the agent's last checkpoint on (see findCheckpointStart).
   const start = fromCheckpoint && size >= TAIL_MIN_SIZE ? await findCheckpointStart(handle, size, fromCheckpoint) : undefined;
+  const counted = start !== undefined && start.lines !== undefined && onCountedBefore !== undefined;
+  if (counted) onCountedBefore(await countedBefore(handle, start.lines!, start.place.line));
   // One line of lookahead tells which line is the last.
   let pending: string | undefined;
   let lineNumber = start ? start.place.line - 1 : 0;
@@ -148,5 +159,5 @@ export async function* readOpenSessionFile(handle: FileHandle, size: number, opt
     else if (await newlineAt(handle, size - 1)) skipped(lineNumber, parsed);
     else warn(lineNumber, `Skipped the last line (${lineNumber}) of ${file}: it was cut short (no newline at the end and ${parsed}), most likely by a crash during a write.`);
   }
-  return start === undefined;
+  return start === undefined || counted;
 }

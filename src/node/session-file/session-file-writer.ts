@@ -27,7 +27,7 @@ export class TranscriptCount {
   }
 
   /** Counts the next entries read. */
-  add(entries: readonly SessionEntry[]): void {
+  add(entries: ReadonlyArray<{ id?: unknown; seq?: unknown }>): void {
     let { revision } = this;
     let lastId: unknown = this.lastId;
     for (const entry of entries) {

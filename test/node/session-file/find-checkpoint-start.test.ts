@@ -1,13 +1,15 @@
 // findCheckpointStart finds the line a resume may read a transcript from without decoding the
 // file: its byte scan must split and number lines exactly as fileLines does (wherever a chunk
-// ends), and it must pick the same entry as the memory store (textsFromCheckpoint).
+// ends), and it must pick the same entry as the memory store (textsFromCheckpoint). The ids and
+// seqs it reads from the lines' beginnings must count as the lines parsed count (TranscriptCount).
 import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findCheckpointStart, scanLines } from '../../../src/node/session-file/find-checkpoint-start.js';
+import { countedBefore, findCheckpointStart, libraryIdAndSeq, scanLines } from '../../../src/node/session-file/find-checkpoint-start.js';
+import { TranscriptCount } from '../../../src/node/session-file/session-file-writer.js';
 import { fileLines } from '../../../src/node/session-file/file-lines.js';
 import { CHECKPOINT_KIND, KIND_WITHIN } from '../../../src/session/pick-checkpoint-start.js';
 import { checkpointScenarios } from '../../session/checkpoint-scenarios.js';
@@ -106,5 +108,127 @@ describe('findCheckpointStart', () => {
     const bytes = Buffer.from(`\uFEFF${scenario.texts.join('\r\n')}\r\n`, 'utf8');
     const start = await withFile(bytes, (handle) => findCheckpointStart(handle, bytes.length, {}, 5));
     expect(start?.place.line).toBe(scenario.start + 1);
+  });
+});
+
+describe('libraryIdAndSeq', () => {
+  const line = (entry: Record<string, unknown>) => Buffer.from(JSON.stringify(entry));
+  const entry = { $schemaVersion: 2, id: 'Ab3_-xYz09Qr', parentId: 'Zz9_-aaaa000', seq: 1234, timestamp: '2026-12-06T00:00:00.000Z', sessionId: 's', kind: 'message' };
+
+  it('reads the id and seq of a line as the library writes it (a parent or none)', () => {
+    expect(libraryIdAndSeq(line(entry))).toEqual({ id: 'Ab3_-xYz09Qr', seq: 1234 });
+    expect(libraryIdAndSeq(line({ ...entry, parentId: null, seq: 1 }))).toEqual({ id: 'Ab3_-xYz09Qr', seq: 1 });
+    // The object may end right after the seq.
+    expect(libraryIdAndSeq(Buffer.from('{"$schemaVersion":2,"id":"a","parentId":null,"seq":7}'))).toEqual({ id: 'a', seq: 7 });
+  });
+
+  it('leaves every other beginning to a parse of the line', () => {
+    const others = [
+      JSON.stringify({ id: entry.id, $schemaVersion: 2, parentId: null, seq: 1 }), // another order
+      JSON.stringify({ $schemaVersion: 2, id: entry.id, seq: 1, parentId: null }),
+      JSON.stringify({ $schemaVersion: 2, id: 'with "quote"', parentId: null, seq: 1 }), // an escape
+      JSON.stringify({ $schemaVersion: 2, id: 'back\\slash', parentId: null, seq: 1 }),
+      JSON.stringify({ $schemaVersion: 2, id: 'ünïcode', parentId: null, seq: 1 }), // not ASCII
+      JSON.stringify({ $schemaVersion: 2, id: 'tab\there', parentId: null, seq: 1 }),
+      JSON.stringify({ $schemaVersion: 2, id: 'a', parentId: 'p"q', seq: 1 }),
+      JSON.stringify({ $schemaVersion: 2, id: 'a', parentId: 3, seq: 1 }),
+      JSON.stringify({ $schemaVersion: 2, id: 'a', parentId: null, seq: 0 }), // not a positive seq
+      JSON.stringify({ $schemaVersion: 2, id: 'a', parentId: null, seq: -1 }),
+      JSON.stringify({ $schemaVersion: 2, id: 'a', parentId: null, seq: 1.5 }),
+      JSON.stringify({ $schemaVersion: 2, id: 'a', parentId: null, seq: '1' }),
+      JSON.stringify({ $schemaVersion: 2, id: 'a', parentId: null, seq: 1e21 }),
+      JSON.stringify({ $schemaVersion: 2, id: 'a', parentId: null, seq: 1234567890123456 }), // 16 digits: past a safe integer's
+      JSON.stringify({ $schemaVersion: 2, id: 'a', parentId: null }), // no seq (version 1)
+      JSON.stringify({ $schemaVersion: 2, id: 7, parentId: null, seq: 1 }),
+      JSON.stringify({ $schemaVersion: '2', id: 'a', parentId: null, seq: 1 }),
+      '{"$schemaVersion":2,"id":"a","parentId":null,"seq":1e3,"kind":"x"}',
+      '{"$schemaVersion":2,"id":"a","parentId":null,"seq":01,"kind":"x"}',
+      '{ "$schemaVersion":2,"id":"a","parentId":null,"seq":1}',
+      '{"$schemaVersion":2, "id":"a","parentId":null,"seq":1}',
+      '\uFEFF{"$schemaVersion":2,"id":"a","parentId":null,"seq":1}',
+      '{"$schemaVersion":2,"id":"a',
+      '{"$schemaVersion":2,"id":"a","parentId":null,"seq":12',
+      '',
+    ];
+    for (const text of others) expect(libraryIdAndSeq(Buffer.from(text))).toBeUndefined();
+  });
+});
+
+describe('countedBefore', () => {
+  /** Lines of every sort a transcript may hold: as the library writes them, written otherwise, damaged. */
+  const sort = fc.constantFrom('library', 'library', 'library', 'reordered', 'version1', 'odd-id', 'bad-seq', 'string-seq', 'blank', 'damaged', 'not-object', 'duplicate');
+  const lineOf = (kind: string, index: number, text: string): string => {
+    const id = `id${index}`;
+    const base = { $schemaVersion: 2, id, parentId: index > 0 ? `id${index - 1}` : null, seq: index + 1, timestamp: '2026-12-06T00:00:00.000Z', sessionId: 's', kind: 'message', text };
+    switch (kind) {
+      case 'reordered':
+        return JSON.stringify({ kind: 'message', seq: index + 1, id, text });
+      case 'version1':
+        return JSON.stringify({ $schemaVersion: 1, id, parentId: null, kind: 'message', text });
+      case 'odd-id':
+        return JSON.stringify({ ...base, id: `"${id}" ünï\\` });
+      case 'bad-seq':
+        return JSON.stringify({ ...base, seq: 0 });
+      case 'string-seq':
+        return JSON.stringify({ ...base, seq: String(index + 1) });
+      case 'blank':
+        return '   ';
+      case 'damaged':
+        return `not json ${text}`;
+      case 'not-object':
+        return JSON.stringify([id, text]);
+      case 'duplicate':
+        return JSON.stringify({ ...base, id: 'id0' });
+      default:
+        return JSON.stringify(base);
+    }
+  };
+  const counts = (count: TranscriptCount) => ({ revision: count.revision, lastId: count.lastId, ids: [...count.ids] });
+
+  it('counts the lines before a line as the lines parsed count, wherever a read ends and however the lines end', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(sort, fc.string({ unit: 'grapheme', maxLength: 30 }), fc.constantFrom('\n', '\r\n', '\r')), { maxLength: 30 }),
+        fc.boolean(),
+        fc.oneof(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1000, max: 5000 })),
+        async (lines, bom, chunkBytes) => {
+          const texts = lines.map(([kind, text], index) => lineOf(kind, index, text));
+          const bytes = Buffer.from((bom ? '\uFEFF' : '') + texts.map((text, index) => text + lines[index]![2]).join(''), 'utf8');
+          // The reference: each line parsed, as the reader reads it.
+          const expected = new TranscriptCount();
+          reference(bytes).forEach((text, index) => {
+            const own = index === 0 && text.startsWith('\uFEFF') ? text.slice(1) : text;
+            if (own.trim().length === 0) return;
+            try {
+              const value = JSON.parse(own) as unknown;
+              if (typeof value === 'object' && value !== null && !Array.isArray(value)) expected.add([value as { id?: unknown; seq?: unknown }]);
+            } catch {
+              // skipped, as the reader skips it
+            }
+          });
+          await withFile(bytes, async (handle) => {
+            const scan = await scanLines(handle, bytes.length, chunkBytes);
+            const count = new TranscriptCount();
+            count.add(await countedBefore(handle, scan.lines!, Number.POSITIVE_INFINITY));
+            expect(counts(count)).toEqual(counts(expected));
+            // Read from their beginnings: the lines as the library writes them (after a byte order mark, parsed).
+            const fast = scan.lines!.filter((counted) => 'id' in counted).length;
+            expect(fast).toBe(lines.filter(([kind], index) => (kind === 'library' || kind === 'duplicate') && !(bom && index === 0)).length);
+          });
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it('counts only the lines before the one given, and none past the lines a scan keeps', async () => {
+    const texts = Array.from({ length: 6 }, (_, index) => lineOf(index === 2 ? 'reordered' : 'library', index, 'x'));
+    const bytes = Buffer.from(`${texts.join('\n')}\n`);
+    await withFile(bytes, async (handle) => {
+      const scan = await scanLines(handle, bytes.length, 16);
+      expect((await countedBefore(handle, scan.lines!, 4)).map((entry) => entry.id)).toEqual(['id0', 'id1', 'id2']);
+      expect((await scanLines(handle, bytes.length, 16, 6)).lines).toHaveLength(6);
+      expect((await scanLines(handle, bytes.length, 16, 5)).lines).toBeUndefined();
+    });
   });
 });
