@@ -143,13 +143,12 @@ export async function scanLines(handle: FileHandle, size: number, chunkBytes = S
     if (scan.lines !== undefined && end > lineStart) {
       if (scan.lines.length >= maxLines) scan.lines = undefined;
       else {
-        const place: LinePlace = { start: lineStart, end, line };
         // A line within this read is looked at where it is; one begun in an earlier read, in its kept first bytes.
         const counted =
           head === undefined && lineStart >= chunkStart
             ? libraryIdAndSeq(chunk, lineStart - chunkStart, Math.min(end, lineStart + KIND_WITHIN) - chunkStart)
-            : libraryIdAndSeq(headOf(place, chunk, chunkStart, head));
-        scan.lines.push(counted === undefined ? place : { line, id: counted.id, seq: counted.seq });
+            : libraryIdAndSeq(headOf({ start: lineStart, end, line }, chunk, chunkStart, head));
+        scan.lines.push(counted === undefined ? { start: lineStart, end, line } : { line, id: counted.id, seq: counted.seq });
       }
     }
     if (line === 1) scan.first = { start: lineStart, end, line };
@@ -244,7 +243,7 @@ function plainStringEnd(bytes: Uint8Array, at: number, end: number): number {
  * Only the beginning is read: a line that goes on as no JSON, or that repeats its `id` key later
  * (which a parse would take instead), counts with the id at its beginning.
  */
-export function libraryIdAndSeq(head: Uint8Array, from = 0, end = head.length): { id: string; seq: number } | undefined {
+export function libraryIdAndSeq(head: Buffer, from = 0, end = head.length): { id: string; seq: number } | undefined {
   if (!holdsAt(head, SCHEMA_VERSION_KEY, from, end)) return undefined;
   let at = from + SCHEMA_VERSION_KEY.length;
   if (!isDigit(head[at])) return undefined;
@@ -271,9 +270,8 @@ export function libraryIdAndSeq(head: Uint8Array, from = 0, end = head.length): 
   let seq = 0;
   while (at < end && isDigit(head[at])) seq = seq * 10 + (head[at++]! - 0x30);
   if (at - seqStart > 15 || at >= end || (head[at] !== COMMA && head[at] !== CLOSE_BRACE)) return undefined;
-  let id = '';
-  for (let index = idStart; index < idEnd; index++) id += String.fromCharCode(head[index]!);
-  return { id, seq };
+  // Printable ASCII: its latin1 decoding is the string JSON.parse would give.
+  return { id: head.toString('latin1', idStart, idEnd), seq };
 }
 
 /** The first KIND_WITHIN bytes of the line at `place`, from the bytes kept of earlier chunks and this one. */
