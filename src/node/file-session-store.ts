@@ -20,7 +20,7 @@ import { accepts, checkOptions, isBoolean, isFunction, isNonEmptyString, require
 import { readSessionFileBatches } from './session-file/read-session-file.js';
 import { batchedEntries } from '../session/entry-batches.js';
 import { rememberedFromRead, SessionFileWriter, TranscriptCount } from './session-file/session-file-writer.js';
-import { MAX_REMEMBERED_IDS, rememberSessionFile, takeRememberedSessionFile } from './session-file/remembered-session-files.js';
+import { MAX_REMEMBERED_IDS, remembersSessionFile, rememberSessionFile, takeRememberedSessionFile } from './session-file/remembered-session-files.js';
 import { sessionFileTarget } from './session-file/session-file-target.js';
 import { FoldedTranscripts } from './session-file/folded-transcripts.js';
 import { SESSION_FILE_EXTENSION, sessionIdProblem } from './session-file/session-id.js';
@@ -286,8 +286,12 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         };
         // From a checkpoint: the entries before it counted from their lines' beginnings (not parsed).
         const onCountedBefore = (entries: ReadonlyArray<{ id?: unknown; seq?: unknown }>) => count.add(entries);
-        for await (const batch of readSessionFileBatches({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning, onReadWhole, ...(fromCheckpoint ? { fromCheckpoint, onCountedBefore } : {}) })) {
-          count.add(batch);
+        // Not when the process remembers this very file already (a writer of this process closed it,
+        // or a load counted it): the count would be the same.
+        let counting = true;
+        const wantsCount = (stat: BigIntStats) => (counting = !remembersSessionFile(file, stat));
+        for await (const batch of readSessionFileBatches({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning, onReadWhole, wantsCount, ...(fromCheckpoint ? { fromCheckpoint, onCountedBefore } : {}) })) {
+          if (counting) count.add(batch);
           yield batch;
         }
       });

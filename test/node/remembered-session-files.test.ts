@@ -11,7 +11,7 @@ import { readOpenSessionFile, readSessionFileBatches } from '../../src/node/sess
 import { scriptedModel } from '../../src/testing/index.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { loadEntries } from '../../src/session/load-entries.js';
-import { takeRememberedSessionFile } from '../../src/node/session-file/remembered-session-files.js';
+import { rememberSessionFile, takeRememberedSessionFile } from '../../src/node/session-file/remembered-session-files.js';
 import { createSessionState } from '../../src/state/session-state.js';
 import type { SessionEntry } from '../../src/state/entries.js';
 
@@ -263,6 +263,26 @@ describe('fileSessionStore: a load that read the whole transcript', () => {
     for await (const _ of stale.load('e', { fromCheckpoint: {} }));
     await expect(stale.append('e', [entryMaker('e', 9, 'late').userText('late')], { expectedRevision: 9 })).rejects.toThrow(SessionConflictError);
     await stale.close!('e');
+  });
+
+  it('counts nothing again for a file the process remembers as it is (a load after a writer of this process closed it)', async () => {
+    const { make } = await compactedElsewhere();
+    const file = join(dir, 'c.jsonl');
+    const store = fileSessionStore({ dir });
+    for (const fromCheckpoint of [{}, undefined]) {
+      await loadEntries(store, 'c');
+      const counted = takeRememberedSessionFile(file)!;
+      expect(counted.revision).toBe(10);
+      rememberSessionFile(file, counted);
+      // The file unchanged: what is remembered stays, not replaced by the same count made again.
+      for await (const _ of store.load('c', fromCheckpoint ? { fromCheckpoint } : undefined));
+      expect(takeRememberedSessionFile(file)).toBe(counted);
+      rememberSessionFile(file, counted);
+    }
+    // Changed since (appended here, then told apart by its status): counted again, and left for the writer.
+    appendFileSync(file, `${JSON.stringify(make.userText('elsewhere'))}\n`);
+    for await (const _ of store.load('c', { fromCheckpoint: {} }));
+    expect(takeRememberedSessionFile(file)?.revision).toBe(11);
   });
 
   it('leaves nothing after a load from a checkpoint given up part way', async () => {

@@ -48,9 +48,10 @@ interface TranscriptScan {
  * an entry's kind) {@link pickCheckpointStart} picks one, reading again only what it looks at.
  * Undefined when none qualifies: the load reads the whole file.
  * @param size - the bytes of the file to read (what existed when the load began).
+ * @param maxLines - the most lines collected as {@link CheckpointStart.lines} (0: none). @default MAX_REMEMBERED_IDS
  */
-export async function findCheckpointStart(handle: FileHandle, size: number, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, chunkBytes = SCAN_CHUNK_BYTES): Promise<CheckpointStart | undefined> {
-  const scan = await scanLines(handle, size, chunkBytes);
+export async function findCheckpointStart(handle: FileHandle, size: number, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, chunkBytes = SCAN_CHUNK_BYTES, maxLines?: number): Promise<CheckpointStart | undefined> {
+  const scan = await scanLines(handle, size, chunkBytes, maxLines);
   const { first, candidates } = scan;
   if (first === undefined) return undefined;
   const parseAt = async (place: LinePlace) => parseEntryText(withoutBom((await readBytes(handle, place)).toString('utf8'), place));

@@ -37,6 +37,12 @@ export interface ReadSessionFileOptions {
    * long as it is unchanged.
    */
   onReadWhole?: (handle: FileHandle, stat: BigIntStats) => Promise<void>;
+  /**
+   * Asked with the file's status before it is read: false when neither `onCountedBefore` nor
+   * `onReadWhole` is wanted for this file (what they would give is known already), so the lines
+   * before a checkpoint are not counted. @default true
+   */
+  wantsCount?: (stat: BigIntStats) => boolean;
 }
 
 const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
@@ -97,8 +103,9 @@ export async function* readSessionFileBatches(options: ReadSessionFileOptions): 
     const stat = await handle.stat({ bigint: true });
     if (!stat.isFile()) throw notARegularFile(sessionId, file);
     // Read only what exists now: a concurrent append can't make half a line look like the end.
-    const whole = yield* readOpenSessionFile(handle, Number(stat.size), options);
-    if (whole) await options.onReadWhole?.(handle, stat);
+    const counting = options.wantsCount?.(stat) ?? true;
+    const whole = yield* readOpenSessionFile(handle, Number(stat.size), counting ? options : { ...options, onCountedBefore: undefined });
+    if (whole && counting) await options.onReadWhole?.(handle, stat);
   } finally {
     // Also when the reader stopped early (close waits for a pending read).
     await handle.close();
@@ -121,7 +128,8 @@ export async function* readOpenSessionFile(handle: FileHandle, size: number, opt
   const refuse = (entry: object, line: number) => assertSupportedEntry(entry, sessionId, `the transcript entry on line ${line} of ${file}`);
 
   // Resuming a long transcript: from the agent's last checkpoint on (see findCheckpointStart).
-  const start = fromCheckpoint && size >= TAIL_MIN_SIZE ? await findCheckpointStart(handle, size, fromCheckpoint) : undefined;
+  // (The lines are collected only for a count that goes on from them.)
+  const start = fromCheckpoint && size >= TAIL_MIN_SIZE ? await findCheckpointStart(handle, size, fromCheckpoint, undefined, onCountedBefore ? undefined : 0) : undefined;
   const counted = start !== undefined && start.lines !== undefined && onCountedBefore !== undefined;
   if (counted) onCountedBefore(await countedBefore(handle, start.lines!, start.place.line));
   // One line of lookahead tells which line is the last.

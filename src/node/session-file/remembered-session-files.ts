@@ -26,6 +26,15 @@ export function takeRememberedSessionFile(file: string): RememberedSessionFile |
   return state;
 }
 
+/**
+ * Whether what is remembered of `file` is of the file whose status is `stat` (same device, inode,
+ * size and status change time): a load need not count that file for its next writer again.
+ */
+export function remembersSessionFile(file: string, stat: { dev: bigint; ino: bigint; size: bigint; ctimeNs: bigint }): boolean {
+  const state = remembered.get(file);
+  return state !== undefined && state.dev === stat.dev && state.ino === stat.ino && state.size === stat.size && state.ctimeNs === stat.ctimeNs;
+}
+
 /** Keeps `state` for the next writer of `file`, within the bound, dropping the oldest first. */
 export function rememberSessionFile(file: string, state: RememberedSessionFile): void {
   takeRememberedSessionFile(file);
