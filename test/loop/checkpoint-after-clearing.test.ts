@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -22,8 +22,8 @@ const tools = (size: number) => [
   defineTool({ name: 'Note', description: 'Keeps a note.', inputSchema: z.object({ text: z.string() }), readOnly: true, execute: ({ input }) => input.text }),
 ];
 
-/** Reads `reads` files (a `Note` of `noteChars` first, when given), then answers (and reads as many again in the next run); summarizes when asked. */
-function reader(reads: number, noteChars = 0) {
+/** Reads `reads` files (a `Note` of `noteChars` first, when given), then answers (and reads as many again in the next run); summarizes when asked. Its call ids begin with `ids`. */
+function reader(reads: number, noteChars = 0, ids = 'toolu') {
   let done = 0;
   let noted = noteChars === 0;
   return contextModel((request, index): ContentBlock[] => {
@@ -37,7 +37,7 @@ function reader(reads: number, noteChars = 0) {
       return [{ type: 'text', text: 'All read.' }];
     }
     done++;
-    return [{ type: 'tool_use', id: `toolu_${index}`, name: 'Read', input: { path: `file-${index}.txt` } }];
+    return [{ type: 'tool_use', id: `${ids}_${index}`, name: 'Read', input: { path: `file-${index}.txt` } }];
   });
 }
 
@@ -195,5 +195,29 @@ describe('a checkpoint after clearing', () => {
     const own = entries.filter((entry) => entry.agentId !== undefined && entry.agentId !== entries[0]!.agentId);
     expect(own.filter((entry) => entry.kind === 'results-cleared').length).toBeGreaterThan(3);
     expect(checkpoints(entries, 'results-cleared')).toEqual([]);
+  });
+
+  it('a checkpoint torn by a crash as it was written is passed over: the resume starts at the one before and folds the same history', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'checkpoint-after-clearing-'));
+    dirs.push(dir);
+    const { agent, entries } = await write(fileSessionStore({ dir }), reader(60), clearing());
+    const written = checkpoints(entries, 'results-cleared');
+    expect(written.length).toBeGreaterThan(1);
+    const last = written.at(-1)!;
+    // The process died in the middle of writing the last one: the file ends in half of its line.
+    const file = join(dir, `${agent.sessionId}.jsonl`);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.findIndex((line) => line.includes(`"id":"${last.id}"`));
+    writeFileSync(file, `${lines.slice(0, at).join('\n')}\n${lines[at]!.slice(0, lines[at]!.length >> 1)}`);
+    const resumed = createAgent({ model: reader(40, 0, 'again'), tools: tools(8_000), store: fileSessionStore({ dir }), maxTurns: 200, resume: agent.sessionId, context: clearing() });
+    await resumed.ready;
+    expect(resumed.messages).toEqual(foldEntries(entries.slice(0, entries.indexOf(last)), { sessionId: agent.sessionId }).messages);
+    // It goes on, and its next clearing stores a checkpoint again.
+    const result = await resumed.run('Read more.').result;
+    expect(result.status).toBe('completed');
+    await resumed.close();
+    const after = await loadEntries(fileSessionStore({ dir }), agent.sessionId);
+    expect(checkpoints(after, 'results-cleared').length).toBeGreaterThanOrEqual(written.length);
+    expect(foldEntries(after, { sessionId: agent.sessionId }).messages).toEqual(resumed.messages);
   });
 });
