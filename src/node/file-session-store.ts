@@ -96,7 +96,9 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /**
- * The pending approvals of a session's transcript, folded from the file; undefined for a session
+ * The pending approvals of a session's transcript, folded from the file from its last checkpoint
+ * on as a resume reads it (a checkpoint starts the fold over; a transcript under 256 KiB is read
+ * whole), so a long session that changed is not read whole again; undefined for a session
  * a newer agent-harness wrote (left to the builds that read it) or a damaged one (an edited entry,
  * a FIFO or a directory in place of its transcript), passed over with a warning.
  */
@@ -104,7 +106,7 @@ function foldTranscript(file: string, sessionId: string, onWarning: (warning: Se
   return unlessUnsupported(
     (async () => {
       let pending = foldPendingApprovals(undefined, []);
-      for await (const batch of readSessionFileBatches({ file, sessionId, onWarning })) pending = foldPendingApprovals(pending, batch);
+      for await (const batch of readSessionFileBatches({ file, sessionId, onWarning, fromCheckpoint: {} })) pending = foldPendingApprovals(pending, batch);
       return pending;
     })(),
     (error) => {

@@ -9,6 +9,7 @@ import { fileSessionStore } from '../../../src/node/file-session-store.js';
 import { readSessionFileBatches } from '../../../src/node/session-file/read-session-file.js';
 import type { SessionStoreWarning } from '../../../src/session/session-store.js';
 import { entryMaker } from '../../../src/testing/store-conformance/conformance-entries.js';
+import { createSessionState } from '../../../src/state/session-state.js';
 
 vi.mock('../../../src/node/session-file/read-session-file.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../../src/node/session-file/read-session-file.js')>();
@@ -134,5 +135,31 @@ describe('fileSessionStore.listPending(): transcripts read only when they change
       // listing and the look-up, opens another file than the one folded, so it is checked again.)
       expect(warnings.splice(0).map((warning) => warning.message)).toEqual([expect.stringMatching(/Passed over "s1\.jsonl" in list\(\): it is a link to another session's transcript/)]);
     }
+  });
+
+  it('folds a long transcript from its last checkpoint on, as a resume reads it: what comes before is not read', async () => {
+    const store = fileSessionStore({ dir });
+    const make = entryMaker('long');
+    const state = () => createSessionState({ sessionId: 'long' });
+    // Before the checkpoint: an approval the checkpoint's state no longer waits on, long entries,
+    // and an entry of a newer version (a whole read would pass the session over for it).
+    const before = [
+      make.next({ kind: 'checkpoint', state: state(), reason: 'startup' }),
+      make.userText('Go.'),
+      make.assistantCalls('toolu_old'),
+      make.approvalPending('approval_old', 'toolu_old'),
+      ...Array.from({ length: 8 }, (_, index) => make.userText(`turn ${index} ${'x'.repeat(40_000)}`)),
+    ];
+    const newer = { ...make.userText('from a newer version'), $schemaVersion: 99 };
+    const after = [make.next({ kind: 'checkpoint', state: state(), reason: 'compaction' }), make.userText('Again.'), make.assistantCalls('toolu_new'), make.approvalPending('approval_new', 'toolu_new')];
+    await store.append('long', before, { expectedRevision: 0 });
+    appendFileSync(join(dir, 'long.jsonl'), `${JSON.stringify(newer)}\n`);
+    await store.close!('long');
+    appendFileSync(join(dir, 'long.jsonl'), after.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+    later();
+    const warnings: SessionStoreWarning[] = [];
+    expect(ids(await fileSessionStore({ dir, onWarning: (warning) => warnings.push(warning) }).listPending!())).toEqual([['long', ['approval_new']]]);
+    expect(warnings).toEqual([]);
+    expect(vi.mocked(readSessionFileBatches).mock.calls.at(-1)![0].fromCheckpoint).toEqual({});
   });
 });
