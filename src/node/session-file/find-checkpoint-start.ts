@@ -1,4 +1,6 @@
+import type { BigIntStats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { keepScanEnd, scanEndOf } from './scanned-transcripts.js';
 import { CHECKPOINT_KIND, idFieldOf, KIND_WITHIN, pickCheckpointStart } from '../../session/pick-checkpoint-start.js';
 import { parseEntryText } from '../../session/parse-entry-text.js';
 import type { SessionLoadOptions } from '../../session/session-store.js';
@@ -32,14 +34,38 @@ const LF = 0x0a;
 const CR = 0x0d;
 const CHECKPOINT = Buffer.from(CHECKPOINT_KIND);
 
-/** What {@link scanLines} finds: the first line, and each line that may be a checkpoint with the (non-empty) line before it. */
-interface TranscriptScan {
-  first: LinePlace | undefined;
-  /** `head`: the line's first KIND_WITHIN bytes (where the library writes its id and kind). */
-  candidates: Array<{ place: LinePlace; previous: LinePlace; head: Buffer }>;
-  /** Every non-empty line, in order (see {@link CountedLine}); undefined once there are more than the scan keeps. */
-  lines: CountedLine[] | undefined;
+/** A line that may be a checkpoint, with the non-empty line before it and its first KIND_WITHIN bytes (where the library writes its id and kind). */
+export interface CheckpointCandidate {
+  place: LinePlace;
+  previous: LinePlace;
+  head: Buffer;
 }
+
+/** What {@link scanLines} finds: the first line, and each line that may be a checkpoint with the (non-empty) line before it. */
+export interface TranscriptScan {
+  first: LinePlace | undefined;
+  candidates: CheckpointCandidate[];
+  /** Every non-empty line, in order (see {@link CountedLine}); undefined once there are more than the scan keeps (or when it went on from a {@link ScanEnd}). */
+  lines: CountedLine[] | undefined;
+  /** Where it ended, when its last byte is a `\n` (a scan of the file grown since can go on from there). */
+  end: ScanEnd | undefined;
+}
+
+/** Where a scan of a file whose byte before `size` is a `\n` ended: a scan of the file grown since goes on from there. */
+export interface ScanEnd {
+  size: number;
+  /** The number the next line takes. */
+  line: number;
+  /** The last non-empty line. */
+  previous: LinePlace | undefined;
+  first: LinePlace | undefined;
+  candidates: readonly CheckpointCandidate[];
+  /** The file's last bytes (at most 256): to tell the file it scanned from another. */
+  tail: Buffer;
+}
+
+/** The bytes of its end a {@link ScanEnd} keeps. */
+const SCAN_TAIL_BYTES = 256;
 
 /**
  * The line of a transcript a load asked for `fromCheckpoint` may start at, found without decoding
@@ -49,9 +75,20 @@ interface TranscriptScan {
  * Undefined when none qualifies: the load reads the whole file.
  * @param size - the bytes of the file to read (what existed when the load began).
  * @param maxLines - the most lines collected as {@link CheckpointStart.lines} (0: none). @default MAX_REMEMBERED_IDS
+ * @param known - the file's path and status: where a scan of it ended is kept, and a scan that
+ *   collects no lines goes on from the last one kept when the file only grew since (see `scanEndOf`).
  */
-export async function findCheckpointStart(handle: FileHandle, size: number, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, chunkBytes = SCAN_CHUNK_BYTES, maxLines?: number): Promise<CheckpointStart | undefined> {
-  const scan = await scanLines(handle, size, chunkBytes, maxLines);
+export async function findCheckpointStart(
+  handle: FileHandle,
+  size: number,
+  hint: NonNullable<SessionLoadOptions['fromCheckpoint']>,
+  chunkBytes = SCAN_CHUNK_BYTES,
+  maxLines?: number,
+  known?: { file: string; stat: BigIntStats },
+): Promise<CheckpointStart | undefined> {
+  const from = known && maxLines === 0 ? await scanEndOf(known.file, known.stat, handle, size) : undefined;
+  const scan = await scanLines(handle, size, chunkBytes, maxLines, from);
+  if (known && scan.end) keepScanEnd(known.file, known.stat, scan.end);
   const { first, candidates } = scan;
   if (first === undefined) return undefined;
   const parseAt = async (place: LinePlace) => parseEntryText(withoutBom((await readBytes(handle, place)).toString('utf8'), place));
@@ -115,15 +152,17 @@ async function readBytes(handle: FileHandle, place: LinePlace): Promise<Buffer> 
  * every later line whose first {@link KIND_WITHIN} bytes hold `"kind":"checkpoint"`, with the non-empty
  * line before it; and every non-empty line as a {@link CountedLine} (up to `maxLines` of them).
  */
-export async function scanLines(handle: FileHandle, size: number, chunkBytes = SCAN_CHUNK_BYTES, maxLines = MAX_REMEMBERED_IDS): Promise<TranscriptScan> {
-  const scan: TranscriptScan = { first: undefined, candidates: [], lines: [] };
-  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size)));
+export async function scanLines(handle: FileHandle, size: number, chunkBytes = SCAN_CHUNK_BYTES, maxLines = MAX_REMEMBERED_IDS, from?: ScanEnd): Promise<TranscriptScan> {
+  const scan: TranscriptScan = { first: from?.first, candidates: from ? [...from.candidates] : [], lines: from ? undefined : [], end: undefined };
+  const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size - (from?.size ?? 0))));
   // The last non-empty line (its start is -1 before there is one): an object only for a candidate's.
-  let previousStart = -1;
-  let previousEnd = 0;
-  let previousLine = 0;
-  let lineStart = 0;
-  let line = 1;
+  let previousStart = from?.previous?.start ?? -1;
+  let previousEnd = from?.previous?.end ?? 0;
+  let previousLine = from?.previous?.line ?? 0;
+  let lineStart = from?.size ?? 0;
+  let line = from?.line ?? 1;
+  /** The last bytes read (for the scan's end). */
+  let tail = from?.tail ?? Buffer.alloc(0);
   /** The first bytes of the current line read with earlier chunks (up to KIND_WITHIN). */
   let head: Buffer | undefined;
   /** The last chunk ended with `\r`: a `\n` starting this one is part of that break. */
@@ -166,10 +205,11 @@ export async function scanLines(handle: FileHandle, size: number, chunkBytes = S
     head = undefined;
     line += 1;
   };
-  for (let position = 0; position < size; ) {
+  for (let position = from?.size ?? 0; position < size; ) {
     const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
     if (bytesRead === 0) break;
     const chunk = buffer.subarray(0, bytesRead);
+    tail = bytesRead >= SCAN_TAIL_BYTES ? Buffer.from(chunk.subarray(bytesRead - SCAN_TAIL_BYTES)) : Buffer.concat([tail, chunk]).subarray(-SCAN_TAIL_BYTES);
     const chunkStart = position;
     hit = undefined;
     position += bytesRead;
@@ -201,6 +241,11 @@ export async function scanLines(handle: FileHandle, size: number, chunkBytes = S
         head = head === undefined ? Buffer.from(more) : Buffer.concat([head, more]);
       }
     }
+  }
+  // The file read to its end, the last line ended by a `\n` (not a `\r`, which a `\n` appended next would join).
+  if (lineStart === size && !afterCr && tail.length > 0 && tail[tail.length - 1] === LF) {
+    const previous = previousStart === -1 ? undefined : { start: previousStart, end: previousEnd, line: previousLine };
+    scan.end = { size, line, previous, first: scan.first, candidates: scan.candidates, tail };
   }
   // The last line, when no break ends it (no empty line after a final break).
   if (lineStart < size) endLine(size, Buffer.alloc(0), size);

@@ -104,7 +104,7 @@ export async function* readSessionFileBatches(options: ReadSessionFileOptions): 
     if (!stat.isFile()) throw notARegularFile(sessionId, file);
     // Read only what exists now: a concurrent append can't make half a line look like the end.
     const counting = options.wantsCount?.(stat) ?? true;
-    const whole = yield* readOpenSessionFile(handle, Number(stat.size), counting ? options : { ...options, onCountedBefore: undefined });
+    const whole = yield* readOpenSessionFile(handle, Number(stat.size), counting ? options : { ...options, onCountedBefore: undefined }, stat);
     if (whole && counting) await options.onReadWhole?.(handle, stat);
   } finally {
     // Also when the reader stopped early (close waits for a pending read).
@@ -116,10 +116,12 @@ export async function* readSessionFileBatches(options: ReadSessionFileOptions): 
  * {@link readSessionFileBatches} of a transcript already open (`handle`, a regular file checked to
  * be the session's), up to its first `size` bytes: for a writer counting the file it holds open,
  * which need not find and open it again. Leaves the handle open.
+ * @param stat - the file's status as reading began, when known: a scan for a checkpoint may then
+ *   go on from where the last scan of the file ended.
  * @returns true when it read the file from its first line, or counted the lines before the
  * checkpoint it started at (`onCountedBefore`).
  */
-export async function* readOpenSessionFile(handle: FileHandle, size: number, options: ReadSessionFileOptions): AsyncGenerator<SessionEntry[], boolean> {
+export async function* readOpenSessionFile(handle: FileHandle, size: number, options: ReadSessionFileOptions, stat?: BigIntStats): AsyncGenerator<SessionEntry[], boolean> {
   const { file, sessionId, onWarning, fromCheckpoint, onEnd, onCountedBefore } = options;
   if (size === 0) return true;
   const warn = (line: number, message: string) => onWarning?.({ sessionId, line, message });
@@ -129,7 +131,8 @@ export async function* readOpenSessionFile(handle: FileHandle, size: number, opt
 
   // Resuming a long transcript: from the agent's last checkpoint on (see findCheckpointStart).
   // (The lines are collected only for a count that goes on from them.)
-  const start = fromCheckpoint && size >= TAIL_MIN_SIZE ? await findCheckpointStart(handle, size, fromCheckpoint, undefined, onCountedBefore ? undefined : 0) : undefined;
+  // (With the file's status, the scan goes on from where the last one of this file ended: see scanEndOf.)
+  const start = fromCheckpoint && size >= TAIL_MIN_SIZE ? await findCheckpointStart(handle, size, fromCheckpoint, undefined, onCountedBefore ? undefined : 0, stat && { file, stat }) : undefined;
   const counted = start !== undefined && start.lines !== undefined && onCountedBefore !== undefined;
   if (counted) onCountedBefore(await countedBefore(handle, start.lines!, start.place.line));
   // One line of lookahead tells which line is the last.

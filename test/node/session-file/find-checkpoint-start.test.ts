@@ -88,6 +88,44 @@ describe('scanLines', () => {
   });
 });
 
+describe('scanLines going on from where a scan ended', () => {
+  const strip = (scan: Awaited<ReturnType<typeof scanLines>>) => ({ first: scan.first, candidates: scan.candidates, end: scan.end && { ...scan.end, tail: undefined } });
+
+  it('finds what a scan of the whole file finds, from the end of a scan of its beginning (which ended with a newline)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(piece, { maxLength: 40 }), fc.array(piece, { maxLength: 20 }), fc.oneof(fc.integer({ min: 1, max: 24 }), fc.integer({ min: 1000, max: 5000 })), async (before, after, chunkBytes) => {
+        const head = Buffer.from(before.join(''), 'utf8');
+        const whole = Buffer.concat([head, Buffer.from(after.join(''), 'utf8')]);
+        const ended = await withFile(head, (handle) => scanLines(handle, head.length, chunkBytes));
+        // A scan ends where a later one can go on only after a \n that no \r before it makes part of a \r\n... or after a \r\n.
+        if (head.length === 0 || head[head.length - 1] !== 0x0a) {
+          expect(ended.end).toBeUndefined();
+          return;
+        }
+        expect(ended.end?.size).toBe(head.length);
+        expect(ended.end!.tail).toEqual(head.subarray(Math.max(0, head.length - 256)));
+        await withFile(whole, async (handle) => {
+          const direct = await scanLines(handle, whole.length, chunkBytes);
+          const goneOn = await scanLines(handle, whole.length, chunkBytes, undefined, ended.end);
+          expect(goneOn.lines).toBeUndefined();
+          expect(strip(goneOn)).toEqual(strip(direct));
+          expect(goneOn.end?.tail).toEqual(direct.end?.tail);
+        });
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('ends nowhere after a lone \\r (a \\n appended next would join its break) or without a break at the end', async () => {
+    for (const text of ['a\n{"kind":"checkpoint"}\r', 'a\nb', 'a\r']) {
+      const bytes = Buffer.from(text);
+      expect((await withFile(bytes, (handle) => scanLines(handle, bytes.length, 4))).end).toBeUndefined();
+    }
+    const bytes = Buffer.from('a\r\n');
+    expect((await withFile(bytes, (handle) => scanLines(handle, bytes.length, 3))).end).toMatchObject({ size: 3, line: 2 });
+  });
+});
+
 describe('findCheckpointStart', () => {
   for (const scenario of checkpointScenarios()) {
     for (const chunkBytes of [7, 1 << 20]) {
