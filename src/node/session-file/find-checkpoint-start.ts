@@ -151,6 +151,9 @@ async function readBytes(handle: FileHandle, place: LinePlace): Promise<Buffer> 
  * Scans the first `size` bytes of a file line by line without decoding it: the first line, and
  * every later line whose first {@link KIND_WITHIN} bytes hold `"kind":"checkpoint"`, with the non-empty
  * line before it; and every non-empty line as a {@link CountedLine} (up to `maxLines` of them).
+ * @param from - where a scan of the same file ended (its `end`): the scan goes on from there,
+ *   with what that scan found, and collects no lines. The caller checks the file is the one it
+ *   scanned (see `scanEndOf`).
  */
 export async function scanLines(handle: FileHandle, size: number, chunkBytes = SCAN_CHUNK_BYTES, maxLines = MAX_REMEMBERED_IDS, from?: ScanEnd): Promise<TranscriptScan> {
   const scan: TranscriptScan = { first: from?.first, candidates: from ? [...from.candidates] : [], lines: from ? undefined : [], end: undefined };
