@@ -1,3 +1,4 @@
+import type { ClearedToolResult } from '../context/index.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 
 /**
@@ -7,7 +8,7 @@ import type { AgentCore } from '../runtime/agent-core.js';
 export const CLEARED_CHARS_BEFORE_CHECKPOINT = 64 * 1024;
 
 /**
- * After a clearing: stores a checkpoint of the state once the tool results cleared since the last
+ * After a clearing (of `cleared`): stores a checkpoint of the state once the tool results cleared since the last
  * checkpoint hold at least as much text as the whole state (its JSON) does now.
  *
  * A clearing makes the state smaller than the transcript: the results it replaced by stubs stay in
@@ -27,14 +28,14 @@ export const CLEARED_CHARS_BEFORE_CHECKPOINT = 64 * 1024;
  * Only the session's own agent (not a subagent, whose checkpoints the stores do not start a
  * resume at), and only with a store.
  */
-export function checkpointAfterClearing(core: AgentCore, clearedChars: number): void {
+export function checkpointAfterClearing(core: AgentCore, cleared: readonly ClearedToolResult[]): void {
   if (!core.journal || core.sessionParent !== undefined) return;
   const context = core.context;
-  context.clearedSinceCheckpoint += clearedChars;
+  for (const call of cleared) context.clearedSinceCheckpoint += call.chars;
   if (context.clearedSinceCheckpoint < Math.max(CLEARED_CHARS_BEFORE_CHECKPOINT, context.stateCharsMeasured)) return;
   const stateChars = JSON.stringify(core.state).length;
   context.stateCharsMeasured = stateChars;
   if (context.clearedSinceCheckpoint < stateChars) return;
-  // The state is the one the entries just folded (already well-formed); the commit resets the count.
+  // The state as the entries just folded it (the reducer copies it for the live state); the commit resets the count.
   core.commit({ kind: 'checkpoint', state: { ...core.state }, reason: 'results-cleared' });
 }

@@ -89,9 +89,7 @@ function clearStale(core: AgentCore, before: ContextUsage, turn: number): Contex
     }
   });
   core.commit({ kind: 'results-cleared', stubs });
-  let cleared = 0;
-  for (const call of result.cleared) cleared += call.chars;
-  checkpointAfterClearing(core, cleared);
+  checkpointAfterClearing(core, result.cleared);
   const after = core.contextUsage();
   core.emit({ type: 'tool-results-cleared', cleared: result.cleared, tokensBefore: before.tokens, tokensAfter: after.tokens });
   core.emit({ type: 'context-usage', turn, usage: after });

@@ -117,15 +117,9 @@ export async function countedBefore(handle: FileHandle, lines: readonly CountedL
       counted.push({ id: counting.id, seq: counting.seq });
       continue;
     }
-    const text = withoutBom((await readBytes(handle, counting)).toString('utf8'), counting);
-    if (text.trim().length === 0) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      continue;
-    }
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) counted.push(value as { id?: unknown; seq?: unknown });
+    // As the reader reads it: a blank line, or one that is no JSON object, counts for nothing.
+    const entry = parseEntryText(withoutBom((await readBytes(handle, counting)).toString('utf8'), counting));
+    if (entry !== undefined) counted.push(entry as { id?: unknown; seq?: unknown });
   }
   return counted;
 }

@@ -1,3 +1,4 @@
+import type { BigIntStats } from 'node:fs';
 import type { RememberedSessionFile } from './session-file-writer.js';
 
 /**
@@ -26,13 +27,18 @@ export function takeRememberedSessionFile(file: string): RememberedSessionFile |
   return state;
 }
 
+/** Whether `status` is the one `remembered` was left with: the same device, inode, size and status change time. */
+export function isRememberedStatus(remembered: RememberedSessionFile, status: Pick<BigIntStats, 'dev' | 'ino' | 'size' | 'ctimeNs'>): boolean {
+  return remembered.dev === status.dev && remembered.ino === status.ino && remembered.size === status.size && remembered.ctimeNs === status.ctimeNs;
+}
+
 /**
  * Whether what is remembered of `file` is of the file whose status is `stat` (same device, inode,
  * size and status change time): a load need not count that file for its next writer again.
  */
-export function remembersSessionFile(file: string, stat: { dev: bigint; ino: bigint; size: bigint; ctimeNs: bigint }): boolean {
+export function remembersSessionFile(file: string, stat: Pick<BigIntStats, 'dev' | 'ino' | 'size' | 'ctimeNs'>): boolean {
   const state = remembered.get(file);
-  return state !== undefined && state.dev === stat.dev && state.ino === stat.ino && state.size === stat.size && state.ctimeNs === stat.ctimeNs;
+  return state !== undefined && isRememberedStatus(state, stat);
 }
 
 /** Keeps `state` for the next writer of `file`, within the bound, dropping the oldest first. */

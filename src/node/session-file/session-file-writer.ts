@@ -8,6 +8,7 @@ import { clashesWith, type EntryIdClash } from '../../session/entry-id-clash.js'
 import { readOpenSessionFile, readSessionFile } from './read-session-file.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
+import { isRememberedStatus } from './remembered-session-files.js';
 
 /** A transcript's revision, last id and ids, counted as its writer counts them. */
 export class TranscriptCount {
@@ -234,10 +235,7 @@ export class SessionFileWriter {
     if (
       remembered !== undefined &&
       'ctimeNs' in current &&
-      remembered.dev === current.dev &&
-      remembered.ino === current.ino &&
-      remembered.size === current.size &&
-      remembered.ctimeNs === current.ctimeNs &&
+      isRememberedStatus(remembered, current) &&
       (await this.endsAsLeft(remembered, size))
     ) {
       this.revision = remembered.revision;
