@@ -3,11 +3,11 @@ import { parseEntryText } from '../session/parse-entry-text.js';
 import { withStoredSeq } from '../session/stored-seq.js';
 import type { SessionEntry } from '../state/entries.js';
 import type { SessionLoadOptions, SessionStoreWarning } from '../session/session-store.js';
-import { CHECKPOINT_KIND, idFieldOf, KIND_WITHIN, pickCheckpointStart, TAIL_MIN_SIZE } from '../session/pick-checkpoint-start.js';
+import { CHECKPOINT_KIND, KIND_WITHIN, pickLastCheckpoint, TAIL_MIN_SIZE } from '../session/pick-checkpoint-start.js';
 import type { PostgresPool } from './postgres-pool.js';
 import type { LoadedSessionHead } from '../session/pending-bases.js';
 import { savedFieldsOf } from './postgres-session-head.js';
-import { toNumber } from './postgres-schema.js';
+import { entryIdSql, toNumber } from './postgres-schema.js';
 
 /** Options of {@link loadPostgresEntryBatches}. */
 export interface LoadPostgresEntriesOptions {
@@ -39,17 +39,16 @@ const PAGE_BYTES = 4 * 1024 * 1024;
  */
 export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOptions): AsyncGenerator<SessionEntry[]> {
   const { pool, s, sessionId, onWarning, fromCheckpoint, onHead } = options;
-  // With the hint, the same statement lists the rows that may be a checkpoint (their beginning
-  // holds the kind as the library writes it) when the session is large enough. The kind anywhere
-  // is looked for first: left() counts characters, which cost four times the search over all the
-  // rows of a session of small entries. With a listener for warnings it also finds rows past the
+  // With the hint, the same statement looks for checkpoints from the end when the session is large
+  // enough: the numbers of the rows, of the last ones read back, that may be one (their beginning
+  // holds the kind as the library writes it), and the lowest number read. Reading back from the end
+  // stops at the last checkpoint (a row's text is the whole value, decompressed: all of a cleared
+  // session's rows cost about 35 ms). With a listener for warnings it also finds rows past the
   // revision (warned of after the entries): one snapshot, in which an append moves the revision
   // with its rows, so they are not taken for strays.
   const candidates = fromCheckpoint
     ? `CASE WHEN (SELECT coalesce(sum(e.bytes), 0) FROM ${s}.session_entries AS e WHERE e.session_id = $1 AND e.seq <= r.revision) >= ${TAIL_MIN_SIZE}
-         THEN (SELECT json_agg(json_build_array(e.seq, left(e.entry::text, ${KIND_WITHIN})) ORDER BY e.seq) FROM ${s}.session_entries AS e
-               WHERE e.session_id = $1 AND e.seq > 1 AND e.seq <= r.revision AND strpos(e.entry::text, '${CHECKPOINT_KIND}') > 0
-                 AND strpos(left(e.entry::text, ${KIND_WITHIN}), '${CHECKPOINT_KIND}') > 0)
+         THEN (${candidatesBelowSql(s, 'r.revision + 1', String(FIRST_CANDIDATE_ROWS))})
        END`
     : 'NULL::json';
   const strays = onWarning
@@ -84,14 +83,17 @@ export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOpti
   const where = `session ${JSON.stringify(sessionId)} in the PostgreSQL schema ${s}`;
   const missing = (from: number, to: number) =>
     onWarning?.({ sessionId, seq: from, message: `Entries ${from}${to > from ? `–${to}` : ''} of ${where} are missing (rows deleted from ${s}.session_entries); loaded the others.` });
-  const listed = row?.candidates as Array<[number | string, string]> | null | undefined;
+  const listed = row?.candidates as CandidatesPage | null | undefined;
   const start = fromCheckpoint && listed ? await checkpointStart(pool, s, sessionId, fromCheckpoint, listed) : undefined;
-  let after = start === undefined ? 0 : start - 1;
+  let after = start === undefined ? 0 : start.seq - 1;
   const page = (from: number) => pool.query(`${pageSql('$2', '$3')} ORDER BY seq`, [sessionId, from, revision]);
+  // The checkpoint picked was read and parsed to pick it: the pages start after it.
+  const from = start?.seq ?? after;
   // The next page is asked for as soon as a page arrives, so the server reads it while this one is
   // parsed and handed over (one statement in flight at a time, as before: a pool of one suffices).
-  let next = after >= revision ? undefined : listed ? page(after) : Promise.resolve({ rows: firstPage });
+  let next = from >= revision ? undefined : listed ? page(from) : Promise.resolve({ rows: firstPage });
   try {
+    if (start !== undefined) yield* entriesOf([[start.seq, start.entry]]);
     while (next !== undefined) {
       const { rows } = await next;
       next = undefined;
@@ -103,7 +105,7 @@ export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOpti
         // after it leaves (parsed first, the statement would leave only once the page was handed over).
         await new Promise<void>((resolve) => process.nextTick(resolve));
       }
-      yield* pageEntries(rows);
+      yield* entriesOf(rows.map((row) => [toNumber(row.seq), parseEntryText(String(row.entry))]));
     }
   } finally {
     // A load given up (a failed entry, a reader that stopped) waits for the page it asked for, and
@@ -121,12 +123,10 @@ export async function* loadPostgresEntryBatches(options: LoadPostgresEntriesOpti
     });
   }
 
-  /** A page's entries, in arrays as the load yields them. */
-  function* pageEntries(rows: ReadonlyArray<Record<string, unknown>>): Generator<SessionEntry[]> {
+  /** The entries of rows (`[seq, the entry parsed]`, in order), in arrays as the load yields them. */
+  function* entriesOf(rows: ReadonlyArray<[number, unknown]>): Generator<SessionEntry[]> {
     let batch: SessionEntry[] = [];
-    for (const row of rows) {
-      const seq = toNumber(row.seq);
-      const value = parseEntryText(String(row.entry));
+    for (const [seq, value] of rows) {
       // The usual row: the next number, holding an entry this build reads that says so.
       if (seq === after + 1 && value !== undefined && isSupportedEntry(value) && value.seq === seq) {
         after = seq;
@@ -172,27 +172,69 @@ function splitFirstStatement(rows: ReadonlyArray<Record<string, unknown>>): { he
   return { head, rows: page };
 }
 
+/** Rows the first statement of a load reads back from the end for checkpoints; each page after reads eight times as many. */
+const FIRST_CANDIDATE_ROWS = 64;
+
+/** A page of rows read back for checkpoints: `[lowest seq read (null for none), seqs of the candidates, last first]`. */
+type CandidatesPage = [number | string | null, Array<number | string> | null];
+
 /**
- * The `seq` of the row a load asked for `fromCheckpoint` may start at: of `candidates` (`[seq,
- * beginning of its JSON]`), the one {@link pickCheckpointStart} picks, numbered as its row. Only
- * the rows it looks at are read.
+ * SQL for a {@link CandidatesPage} as JSON: of the session's (`$1`) last `rows` rows after the
+ * first below `below`, the lowest number and those whose beginning holds the checkpoint kind. The
+ * kind anywhere is looked for first: left() counts characters, which cost four times the search
+ * over all the rows of a session of small entries.
  */
-async function checkpointStart(pool: PostgresPool, s: string, sessionId: string, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, candidates: Array<[number | string, string]>): Promise<number | undefined> {
+function candidatesBelowSql(s: string, below: string, rows: string): string {
+  return `SELECT json_build_array(min(page.seq), json_agg(page.seq ORDER BY page.seq DESC)
+            FILTER (WHERE strpos(page.entry, '${CHECKPOINT_KIND}') > 0 AND strpos(left(page.entry, ${KIND_WITHIN}), '${CHECKPOINT_KIND}') > 0))
+          FROM (SELECT e.seq, e.entry::text AS entry FROM ${s}.session_entries AS e
+                WHERE e.session_id = $1 AND e.seq > 1 AND e.seq < ${below} ORDER BY e.seq DESC LIMIT ${rows}) AS page`;
+}
+
+/**
+ * The row a load asked for `fromCheckpoint` may start at (its `seq` and entry): of the rows that may be a
+ * checkpoint, read back from the end (`first`, the first page, then pages eight times as large),
+ * the one {@link pickLastCheckpoint} picks, numbered as its row. A copy is looked for by id (the
+ * index `session_entries_entry_id`): any row before it with the id as `JSON.stringify` writes it.
+ * Only the pages read back and the rows it looks at are read.
+ */
+async function checkpointStart(pool: PostgresPool, s: string, sessionId: string, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, first: CandidatesPage): Promise<{ seq: number; entry: object } | undefined> {
+  async function* lastFirst(): AsyncGenerator<number> {
+    let [lowest, seqs] = first;
+    for (let rows = FIRST_CANDIDATE_ROWS * 8; ; rows *= 8) {
+      for (const seq of seqs ?? []) yield toNumber(seq);
+      if (lowest === null || toNumber(lowest) <= 2) return;
+      const { rows: found } = await pool.query(`SELECT (${candidatesBelowSql(s, '$2', '$3')})::text AS page`, [sessionId, toNumber(lowest), rows]);
+      [lowest, seqs] = JSON.parse(String(found[0]?.page ?? '[null,null]')) as CandidatesPage;
+    }
+  }
+  const texts = new Map<number, unknown>();
   const entryAt = async (seq: number | 'first'): Promise<unknown> => {
+    if (seq !== 'first' && texts.has(seq)) return texts.get(seq);
+    // A candidate's row and the one before it come in one statement: the one before is kept.
     const { rows } = await pool.query(
       seq === 'first'
-        ? `SELECT entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 ORDER BY seq LIMIT 1`
-        : `SELECT entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 AND seq = $2`,
+        ? `SELECT seq, entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 ORDER BY seq LIMIT 1`
+        : `SELECT seq, entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 AND seq BETWEEN $2 - 1 AND $2`,
       seq === 'first' ? [sessionId] : [sessionId, seq],
     );
-    return rows[0] === undefined ? undefined : parseEntryText(String(rows[0].entry));
+    if (seq === 'first') return rows[0] === undefined ? undefined : parseEntryText(String(rows[0].entry));
+    for (const row of rows) texts.set(toNumber(row.seq), parseEntryText(String(row.entry)));
+    return texts.get(seq);
   };
-  const start = await pickCheckpointStart(candidates, hint, {
+  const start = await pickLastCheckpoint(lastFirst(), hint, {
     first: () => entryAt('first'),
-    entry: ([seq]) => entryAt(toNumber(seq)),
-    before: ([seq]) => entryAt(toNumber(seq) - 1),
-    copied: (entry, earlier) => earlier.some(([, head]) => head.includes(idFieldOf(entry))),
-    seqOf: ([seq]) => toNumber(seq),
+    entry: (seq) => entryAt(seq),
+    before: (seq) => entryAt(seq - 1),
+    copied: async (entry, seq) => {
+      const { id } = entry;
+      // The whole load tells copies by a string id; one that JSON escapes cannot be looked up as written.
+      if (typeof id !== 'string') return false;
+      if (JSON.stringify(id) !== `"${id}"`) return true;
+      const { rows } = await pool.query(`SELECT EXISTS (SELECT 1 FROM ${s}.session_entries WHERE session_id = $1 AND ${entryIdSql('entry')} = $2 AND seq < $3) AS copied`, [sessionId, id, seq]);
+      return rows[0]?.copied !== false;
+    },
+    seqOf: (seq) => seq,
   });
-  return start && toNumber(start.candidate[0]);
+  return start && { seq: start.candidate, entry: start.entry };
 }

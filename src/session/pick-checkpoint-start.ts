@@ -37,6 +37,18 @@ export interface CheckpointReads<C> {
 }
 
 /**
+ * How a store reads what {@link pickLastCheckpoint} looks at: as {@link CheckpointReads}, but a
+ * copy is looked for by the candidate alone, as the candidates before it are not listed.
+ */
+export interface LastCheckpointReads<C> extends Omit<CheckpointReads<C>, 'copied'> {
+  /**
+   * Whether `entry` (a checkpoint that qualifies otherwise, the entry of `candidate`) may be a copy
+   * of an entry stored before it: true when that cannot be told, so the candidate is passed over.
+   */
+  copied(entry: { id?: unknown }, candidate: C): boolean | Promise<boolean>;
+}
+
+/**
  * The candidate a load asked for `fromCheckpoint` may start at, and its entry: of `candidates`
  * (the entries whose beginning holds `"kind":"checkpoint"`, in order), last first (at most
  * {@link MAX_CANDIDATES_TRIED} of them), the first that is a checkpoint
@@ -52,14 +64,37 @@ export interface CheckpointReads<C> {
  * What is before the checkpoint is never read nor judged.
  */
 export async function pickCheckpointStart<C>(candidates: readonly C[], hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, reads: CheckpointReads<C>): Promise<{ candidate: C; entry: object } | undefined> {
-  if (candidates.length === 0) return undefined;
-  const agent = await checkpointAgent(hint, () => reads.first());
-  if (agent === null) return undefined;
-  for (let at = candidates.length - 1; at >= Math.max(0, candidates.length - MAX_CANDIDATES_TRIED); at--) {
-    const candidate = candidates[at]!;
+  const lastFirst = function* () {
+    for (let at = candidates.length - 1; at >= 0; at--) yield at;
+  };
+  const start = await pickLastCheckpoint(lastFirst(), hint, {
+    first: () => reads.first(),
+    entry: (at) => reads.entry(candidates[at]!),
+    before: (at) => reads.before(candidates[at]!),
+    copied: (entry, at) => reads.copied(entry, candidates.slice(0, at)),
+    ...(reads.seqOf && { seqOf: (at: number) => reads.seqOf!(candidates[at]!) }),
+  });
+  return start && { candidate: candidates[start.candidate]!, entry: start.entry };
+}
+
+/**
+ * {@link pickCheckpointStart} over candidates handed over last first, as a store finds them
+ * reading back from its last entry: none is asked for past the one picked, nor past the
+ * {@link MAX_CANDIDATES_TRIED} tried. A copy is told by {@link LastCheckpointReads.copied}.
+ */
+export async function pickLastCheckpoint<C>(
+  lastFirst: Iterable<C> | AsyncIterable<C>,
+  hint: NonNullable<SessionLoadOptions['fromCheckpoint']>,
+  reads: LastCheckpointReads<C>,
+): Promise<{ candidate: C; entry: object } | undefined> {
+  let agent: CheckpointAgent | null | undefined;
+  let tried = 0;
+  for await (const candidate of lastFirst) {
+    agent ??= await checkpointAgent(hint, () => reads.first());
+    if (agent === null || tried++ === MAX_CANDIDATES_TRIED) return undefined;
     const entry = await reads.entry(candidate);
     if (!isCheckpointStart(entry, agent) || (reads.seqOf !== undefined && entry.seq !== reads.seqOf(candidate)) || !isEntryBefore(await reads.before(candidate), entry)) continue;
-    if (reads.copied(entry, candidates.slice(0, at))) continue;
+    if (await reads.copied(entry, candidate)) continue;
     return { candidate, entry };
   }
   return undefined;

@@ -1,7 +1,8 @@
 // Every PostgreSQL test in one file, so a machine without the server skips them with one line.
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
-import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry } from 'agent-harness';
+import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStore } from 'agent-harness';
 import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance, toolCall, turn } from 'agent-harness/testing';
 import { migratePostgres, postgresMigrationSql, postgresPlanStore, postgresSessionStore, POSTGRES_SCHEMA_VERSION } from 'agent-harness/postgres';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
@@ -11,6 +12,7 @@ import { postgresTestScope } from './postgres-test-scope.js';
 import { checkpointScenarios, expectCompactedSessionLoadsFromCheckpoint } from '../session/checkpoint-scenarios.js';
 import { expectAppendAfterLoadRefusedWhenMoved, expectLoadedApprovalsFolded } from '../session/pending-basis-scenarios.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
+import { createSessionState } from '../../src/state/session-state.js';
 
 /** A host's wrapper of `inner`: its statements go through `query` (and, being a wrapper, unnamed). */
 const wrapped = (inner: pg.Pool, query: (text: string, values?: unknown[]) => Promise<pg.QueryResult>) => ({ query, connect: () => inner.connect() });
@@ -250,6 +252,114 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     }
 
     it('a compacted session loads from its last checkpoint (whole while under 256 KiB) and resumes as written', () => expectCompactedSessionLoadsFromCheckpoint(postgresSessionStore({ pool: pool(), schema: schema() })));
+  });
+
+  describe('a load with fromCheckpoint reads back from the end for the last checkpoint', () => {
+    /** A checkpoint of session `s` (as the scenarios make them). */
+    const checkpointOf = (make: ReturnType<typeof entryMaker>) => make.next({ kind: 'checkpoint', state: createSessionState({ sessionId: 's' }), reason: 'compaction' });
+    /** Stores the texts as rows of session `s` at their entries' numbers, each counted as large (a session under 256 KiB is read whole). */
+    async function storedRows(texts: string[], name = schema()) {
+      const store = postgresSessionStore({ pool: pool(), schema: name });
+      await store.list();
+      const seqs = texts.map((text) => (JSON.parse(text) as { seq: number }).seq);
+      await admin!.query(`INSERT INTO "${name}".sessions (session_id, revision, last_id) VALUES ('s', $1, $2)`, [Math.max(...seqs), (JSON.parse(texts.at(-1)!) as { id: string }).id]);
+      await admin!.query(`INSERT INTO "${name}".session_entries (session_id, seq, bytes, entry) SELECT 's', (value ->> 'seq')::bigint, 100000, value FROM json_array_elements($1::json) AS value`, [`[${texts.join(',')}]`]);
+      return store;
+    }
+    /** The `seq` of the first entry a load with the hint gives. */
+    const firstLoaded = async (store: SessionStore) => {
+      for await (const entry of store.load('s', { fromCheckpoint: {} })) return entry.seq;
+      return undefined;
+    };
+
+    // The first statement reads back 64 rows, the next 512, the next 4,096.
+    for (const after of [0, 63, 64, 575, 576, 700]) {
+      it(`finds the last checkpoint with ${after} entries after it (pages of rows read back: 64, 512, 4,096)`, async () => {
+        const make = entryMaker('s');
+        const entries = [checkpointOf(make), make.userText('one'), checkpointOf(make), make.userText('two'), checkpointOf(make)];
+        for (let index = 0; index < after; index++) entries.push(make.userText(`after ${index}`));
+        const store = await storedRows(entries.map((entry) => JSON.stringify(entry)));
+        expect(await firstLoaded(store)).toBe(5);
+        expect(await loadEntries(store, 's', { fromCheckpoint: {} })).toEqual(entries.slice(4));
+      });
+    }
+
+    it('tries 16 candidates across the pages read back, then reads the whole transcript', async () => {
+      // Entries whose beginning holds the kind (a tool input) after the checkpoint, 100 rows apart.
+      const written = (count: number) => {
+        const make = entryMaker('s');
+        const entries = [checkpointOf(make), make.userText('one'), checkpointOf(make)];
+        for (let index = 0; index < count; index++) {
+          entries.push(make.next({ kind: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${index}`, name: 'Save', input: { kind: 'checkpoint' } }] } }));
+          for (let filler = 0; filler < 100; filler++) entries.push(make.userText(`filler ${index}-${filler}`));
+        }
+        return entries.map((entry) => JSON.stringify(entry));
+      };
+      expect(await firstLoaded(await storedRows(written(15)))).toBe(3);
+      expect(await firstLoaded(await storedRows(written(16)))).toBe(1);
+    });
+
+    it('does not start at a checkpoint whose id a row before it holds, checkpoint or not (a whole load would skip it or refuse it), with the index or without', async () => {
+      const make = entryMaker('s');
+      const entries = [checkpointOf(make), make.userText('one'), checkpointOf(make), make.userText('two'), checkpointOf(make), make.userText('three')];
+      const texts = entries.map((entry) => JSON.stringify(entry));
+      // A message stored with the last checkpoint's id, before it.
+      texts[3] = JSON.stringify({ ...entries[3], id: entries[4]!.id });
+      texts[4] = JSON.stringify({ ...entries[4], parentId: entries[4]!.id });
+      const name = schema();
+      const store = await storedRows(texts, name);
+      expect(await firstLoaded(store)).toBe(3);
+      // The same read without the index (a schema whose migration 4 is still building it): slower, the same start.
+      await admin!.query(`DROP INDEX "${name}".session_entries_entry_id`);
+      expect(await firstLoaded(postgresSessionStore({ pool: pool(), schema: name, migrate: false }))).toBe(3);
+      // Control: with the id its own, the last checkpoint is the start.
+      expect(await firstLoaded(await storedRows(entries.map((entry) => JSON.stringify(entry))))).toBe(5);
+    });
+
+    it('passes over a checkpoint whose id JSON escapes (it cannot be looked up as written): an earlier one', async () => {
+      const make = entryMaker('s');
+      const entries = [checkpointOf(make), make.userText('one'), checkpointOf(make), make.userText('two'), checkpointOf(make), make.userText('three')];
+      const odd = 'a "quoted"\nid';
+      entries[4] = { ...entries[4]!, id: odd };
+      entries[5] = { ...entries[5]!, parentId: odd };
+      expect(await firstLoaded(await storedRows(entries.map((entry) => JSON.stringify(entry))))).toBe(3);
+    });
+
+    it('reads the values of the rows from the last checkpoint on, not of every row of the session', async () => {
+      // Values that do not compress are stored out of line (TOAST): each one read is a lookup in
+      // the TOAST table's index, counted for the transaction in pg_stat_xact_all_tables.
+      const make = entryMaker('s');
+      const entries = [checkpointOf(make)];
+      for (let index = 0; index < 300; index++) entries.push(make.toolResult(`toolu_${index}`, randomBytes(3000).toString('base64')));
+      entries.push(checkpointOf(make));
+      for (let index = 0; index < 10; index++) entries.push(make.userText(`after ${index}`));
+      const name = schema();
+      const writer = postgresSessionStore({ pool: pool(), schema: name });
+      await writer.append('s', entries, { expectedRevision: 0 });
+      const client = await pool(1).connect();
+      try {
+        await client.query('BEGIN');
+        const store = postgresSessionStore({ pool: { query: (text, values) => client.query(text, values), connect: () => Promise.reject(new Error('not used')) }, schema: name, migrate: false });
+        const valuesRead = async (): Promise<number> => {
+          const { rows } = await client.query(
+            `SELECT coalesce(idx_scan, 0) AS read FROM pg_stat_xact_all_tables WHERE relid = (SELECT reltoastrelid FROM pg_class WHERE oid = $1::regclass)`,
+            [`"${name}".session_entries`],
+          );
+          return Number(rows[0]?.read ?? 0);
+        };
+        const before = await valuesRead();
+        expect(await loadEntries(store, 's', { fromCheckpoint: {} })).toEqual(entries.slice(301));
+        const fromCheckpoint = (await valuesRead()) - before;
+        // The 64 rows read back for the kind, at most: not the 300 before them.
+        expect(fromCheckpoint).toBeLessThanOrEqual(64);
+        // Control: a whole load reads every one of them.
+        await loadEntries(store, 's');
+        expect((await valuesRead()) - before - fromCheckpoint).toBeGreaterThanOrEqual(300);
+        await client.query('ROLLBACK');
+      } finally {
+        client.release();
+      }
+    });
   });
 
   it('loads sessions of big entries in pages bounded by bytes', async () => {
