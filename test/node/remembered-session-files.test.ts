@@ -11,7 +11,7 @@ import { readOpenSessionFile, readSessionFileBatches } from '../../src/node/sess
 import { scriptedModel } from '../../src/testing/index.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { loadEntries } from '../../src/session/load-entries.js';
-import { rememberSessionFile, takeRememberedSessionFile } from '../../src/node/session-file/remembered-session-files.js';
+import { MAX_REMEMBERED_IDS, rememberSessionFile, takeRememberedSessionFile } from '../../src/node/session-file/remembered-session-files.js';
 import { createSessionState } from '../../src/state/session-state.js';
 import type { SessionEntry } from '../../src/state/entries.js';
 
@@ -117,17 +117,18 @@ describe('fileSessionStore: the writer of a closed session', () => {
     expect((await loadEntries(store, 's')).map((entry) => entry.id)).toEqual(['again-entry-1']);
   });
 
-  it('keeps at most 100,000 ids of closed sessions in a process: the oldest session is counted again when next written', async () => {
+  it(`keeps at most ${MAX_REMEMBERED_IDS.toLocaleString('en')} ids of closed sessions in a process: the oldest session is counted again when next written`, async () => {
     const store = fileSessionStore({ dir });
     const makers = { a: entryMaker('a'), b: entryMaker('b') };
+    const each = MAX_REMEMBERED_IDS / 2 + 1;
     for (const sessionId of ['a', 'b'] as const) {
-      // Some 7 MB each (no file under 64 KiB is remembered).
-      await store.append(sessionId, Array.from({ length: 50_001 }, () => makers[sessionId].userText('')), { expectedRevision: 0 });
+      // (No file under 64 KiB is remembered.)
+      await store.append(sessionId, Array.from({ length: each }, () => makers[sessionId].userText('')), { expectedRevision: 0 });
       await store.close!(sessionId);
     }
-    // Together 100,002 ids: a's went when b's were kept.
-    expect(await readsOf(() => store.append('b', [makers.b.userText('more')], { expectedRevision: 50_001 }))).toBe(0);
-    expect(await readsOf(() => store.append('a', [makers.a.userText('more')], { expectedRevision: 50_001 }))).toBe(1);
+    // Together two ids more than the bound: a's went when b's were kept.
+    expect(await readsOf(() => store.append('b', [makers.b.userText('more')], { expectedRevision: each }))).toBe(0);
+    expect(await readsOf(() => store.append('a', [makers.a.userText('more')], { expectedRevision: each }))).toBe(1);
     await Promise.all([store.close!('a'), store.close!('b')]);
   });
 

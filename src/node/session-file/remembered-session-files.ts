@@ -2,10 +2,11 @@ import type { BigIntStats } from 'node:fs';
 import type { RememberedSessionFile } from './session-file-writer.js';
 
 /**
- * The most entry ids kept of closed sessions' files in a process (about 70 bytes each, 7 MB in
- * all): the oldest file's go first, and a session with more is counted again when next written.
+ * The most entry ids kept of closed sessions' files in a process (16 to 32 bytes each as hashes,
+ * `EntryIds`: 4 to 8 MB in all): the oldest file's go first, and a session with more is counted
+ * again when next written.
  */
-export const MAX_REMEMBERED_IDS = 100_000;
+export const MAX_REMEMBERED_IDS = 250_000;
 
 /**
  * What closed writers knew of their files (revision, last id, ids), by the file's path, oldest

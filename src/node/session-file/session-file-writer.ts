@@ -9,6 +9,7 @@ import { readOpenSessionFile, readSessionFile } from './read-session-file.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
 import { isRememberedStatus } from './remembered-session-files.js';
+import { EntryIds } from './entry-ids.js';
 
 /** A transcript's revision, last id and ids, counted as its writer counts them. */
 export class TranscriptCount {
@@ -16,8 +17,8 @@ export class TranscriptCount {
   revision = 0;
   /** The id of its last entry (undefined when that is not a string). */
   lastId: string | undefined;
-  /** The `seq` of the first entry with each id (incomplete once {@link TranscriptCount.overflowed}). */
-  readonly ids = new Map<string, number>();
+  /** The `seq` of the entries by id (incomplete once {@link TranscriptCount.overflowed}). */
+  ids = new EntryIds();
   /** True once more ids were read than the count keeps: its ids are then not all of them. */
   overflowed = false;
   readonly #maxIds: number;
@@ -34,11 +35,11 @@ export class TranscriptCount {
     for (const entry of entries) {
       revision = entrySeq(entry, revision);
       lastId = entry.id;
-      if (typeof entry.id !== 'string' || this.overflowed || this.ids.has(entry.id)) continue;
+      if (typeof entry.id !== 'string' || this.overflowed) continue;
       if (this.ids.size >= this.#maxIds) {
         this.overflowed = true;
-        this.ids.clear();
-      } else this.ids.set(entry.id, revision);
+        this.ids = new EntryIds();
+      } else this.ids.add(entry.id, revision);
     }
     this.revision = revision;
     this.lastId = typeof lastId === 'string' ? lastId : undefined;
@@ -103,7 +104,7 @@ export interface RememberedSessionFile extends WrittenEnd {
   ctimeNs: bigint;
   revision: number;
   lastId: string | undefined;
-  ids: Map<string, number>;
+  ids: EntryIds;
 }
 
 /** How a writer's file ends, as its last appends wrote it. */
@@ -158,8 +159,8 @@ export class SessionFileWriter {
   revision = 0;
   /** The id of the session's last entry, when it has one that is a string. */
   lastId: string | undefined;
-  /** The `seq` of the first entry with each id, as of {@link revision}. */
-  private ids = new Map<string, number>();
+  /** The `seq` of the entries by id, as of {@link revision}. */
+  private ids = new EntryIds();
   /** What the session's previous writer knew, for the first {@link refresh}. */
   private remembered: RememberedSessionFile | undefined;
   /** How the file ends as this writer wrote it; undefined until it appends (past 64 KiB), and after a count. */
@@ -224,7 +225,7 @@ export class SessionFileWriter {
       if (this.handle !== undefined) return false;
       this.revision = 0;
       this.lastId = undefined;
-      this.ids = new Map();
+      this.ids = new EntryIds();
       return true;
     }
     if (this.handle === undefined) await this.openHandle(false);
@@ -280,10 +281,16 @@ export class SessionFileWriter {
    */
   async idClash(entries: readonly SessionEntry[], after: number): Promise<EntryIdClash | undefined> {
     for (const [index, entry] of entries.entries()) {
-      const storedSeq = typeof entry.id === 'string' ? this.ids.get(entry.id) : undefined;
-      if (storedSeq === undefined) continue;
-      const [text] = await this.storedJson(storedSeq - 1, storedSeq);
-      if (text === undefined || clashesWith(JSON.parse(text) as SessionEntry, entry)) return { id: entry.id, storedSeq, seq: after + index + 1 };
+      if (typeof entry.id !== 'string') continue;
+      // The stored entries whose id has this one's hash, first first: the first with this very id decides.
+      for (const storedSeq of this.ids.seqsOf(entry.id)) {
+        const [text] = await this.storedJson(storedSeq - 1, storedSeq);
+        const stored = text === undefined ? undefined : (JSON.parse(text) as SessionEntry);
+        // (Gone or changed since it was counted: the append is refused, as it cannot be told.)
+        if (stored !== undefined && stored.id !== entry.id) continue;
+        if (stored === undefined || clashesWith(stored, entry)) return { id: entry.id, storedSeq, seq: after + index + 1 };
+        break;
+      }
     }
     return undefined;
   }
@@ -321,7 +328,7 @@ export class SessionFileWriter {
       throw error;
     }
     const first = revision - entries.length + 1;
-    for (const [index, entry] of entries.entries()) if (typeof entry.id === 'string' && !this.ids.has(entry.id)) this.ids.set(entry.id, first + index);
+    for (const [index, entry] of entries.entries()) if (typeof entry.id === 'string') this.ids.add(entry.id, first + index);
     this.revision = revision;
     this.lastId = lastId;
     if (this.knownSize < 0) return;

@@ -221,7 +221,11 @@ describe('countedBefore', () => {
         return JSON.stringify(base);
     }
   };
-  const counts = (count: TranscriptCount) => ({ revision: count.revision, lastId: count.lastId, ids: [...count.ids] });
+  /** What a count holds: its revision and last id, and the numbers it gives for each id the lines of `length` may hold. */
+  const counts = (count: TranscriptCount, length: number) => {
+    const ids = Array.from({ length }, (_, index) => [`id${index}`, `"id${index}" ünï\\`]).flat();
+    return { revision: count.revision, lastId: count.lastId, size: count.ids.size, seqs: ids.map((id) => count.ids.seqsOf(id)) };
+  };
 
   it('counts the lines before a line as the lines parsed count, wherever a read ends and however the lines end', async () => {
     await fc.assert(
@@ -248,7 +252,7 @@ describe('countedBefore', () => {
             const scan = await scanLines(handle, bytes.length, chunkBytes);
             const count = new TranscriptCount();
             count.add(await countedBefore(handle, scan.lines!, Number.POSITIVE_INFINITY));
-            expect(counts(count)).toEqual(counts(expected));
+            expect(counts(count, lines.length)).toEqual(counts(expected, lines.length));
             // Read from their beginnings: the lines as the library writes them (after a byte order mark, parsed).
             const fast = scan.lines!.filter((counted) => 'id' in counted).length;
             expect(fast).toBe(lines.filter(([kind], index) => (kind === 'library' || kind === 'duplicate') && !(bom && index === 0)).length);

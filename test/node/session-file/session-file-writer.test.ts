@@ -127,7 +127,7 @@ describe('TranscriptCount and rememberedFromRead: what a load that read a file w
     const count = new TranscriptCount();
     count.add(entries.slice(0, 2));
     count.add(entries.slice(2));
-    expect([count.revision, count.lastId, [...count.ids]]).toEqual([3, 's-entry-3', [['s-entry-1', 1], ['s-entry-2', 2], ['s-entry-3', 3]]]);
+    expect([count.revision, count.lastId, count.ids.size, ...['s-entry-1', 's-entry-2', 's-entry-3', 's-entry-4'].map((id) => count.ids.seqsOf(id))]).toEqual([3, 's-entry-3', 3, [1], [2], [3], []]);
     const handle = await fsOpen(file, 'r');
     try {
       const state = await rememberedFromRead(handle, await handle.stat({ bigint: true }), count);
