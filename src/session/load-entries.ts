@@ -5,6 +5,7 @@ import type { SessionEntry } from '../state/entries.js';
 import { entrySeq } from '../state/entry-seq.js';
 import { storeEntries } from './store-entries.js';
 import { entryBatchesOf } from './entry-batches.js';
+import { EntryIds } from './entry-ids.js';
 import type { SessionLoadOptions, SessionStore } from './session-store.js';
 
 /** The loaded entry numbered `seq`, found by halving (loaded entries are in increasing order). */
@@ -56,7 +57,13 @@ export interface LoadedTranscript {
  */
 export async function loadTranscript(store: SessionStore, sessionId: string, options: SessionLoadOptions = {}): Promise<LoadedTranscript> {
   const entries: SessionEntry[] = [];
-  const seqOfId = new Map<string, number>();
+  // The seq of each loaded entry by id (hashes: the entry loaded there tells the very id).
+  const seqOfId = new EntryIds();
+  /** The seq of the loaded entry with the id `id`, if any. */
+  const loadedWithId = (id: string): number | undefined => {
+    for (const seq of seqOfId.seqsOf(id)) if (loadedAt(entries, seq)?.id === id) return seq;
+    return undefined;
+  };
   const copies: number[] = [];
   let revision = 0;
   let lastId: string | null = null;
@@ -93,7 +100,7 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
     // held was copied from another session or edited (a gap, where a damaged line was skipped, is
     // not checked: its parent is the entry lost).
     const parentId = (entry as { parentId?: unknown }).parentId;
-    if (typeof parentId === 'string' && revision > 0 && seq === revision + 1 && lastId !== null && parentId !== lastId && !seqOfId.has(parentId)) {
+    if (typeof parentId === 'string' && revision > 0 && seq === revision + 1 && lastId !== null && parentId !== lastId && loadedWithId(parentId) === undefined) {
       throw new SessionStoreCorruptError({
         sessionId,
         location: `transcript entry ${seq} (${kindOf(entry)})`,
@@ -101,7 +108,7 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
         repair: `Remove entry ${seq} if it does not belong to the session, or restore the session from a backup or a snapshot.`,
       });
     }
-    const firstSeq = typeof entry.id === 'string' ? seqOfId.get(entry.id) : undefined;
+    const firstSeq = typeof entry.id === 'string' ? loadedWithId(entry.id) : undefined;
     if (firstSeq !== undefined) {
       const earlier = loadedAt(entries, firstSeq)!;
       if (placeless(earlier) !== placeless(entry)) {
@@ -120,7 +127,7 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
       lastId = entry.id;
       return;
     }
-    if (typeof entry.id === 'string') seqOfId.set(entry.id, seq);
+    if (typeof entry.id === 'string') seqOfId.add(entry.id, seq);
     revision = seq;
     lastId = typeof entry.id === 'string' ? entry.id : null;
     if (entry.seq !== revision) entry.seq = revision;

@@ -9,7 +9,7 @@ import { readOpenSessionFile, readSessionFile } from './read-session-file.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
 import { isRememberedStatus } from './remembered-session-files.js';
-import { EntryIds } from './entry-ids.js';
+import { EntryIds } from '../../session/entry-ids.js';
 
 /** A transcript's revision, last id and ids, counted as its writer counts them. */
 export class TranscriptCount {

@@ -3,9 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EntryIds } from '../../../src/node/session-file/entry-ids.js';
-import { fileSessionStore } from '../../../src/node/file-session-store.js';
-import { entryMaker } from '../../../src/testing/store-conformance/conformance-entries.js';
+import { EntryIds } from '../../src/session/entry-ids.js';
+import { fileSessionStore } from '../../src/node/file-session-store.js';
+import { loadTranscript } from '../../src/session/load-entries.js';
+import type { SessionStore } from '../../src/session/session-store.js';
+import type { SessionEntry } from '../../src/state/entries.js';
+import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 
 /** Two ids with one hash in this process: of 300,000 ids added, one whose lookup gives two numbers (about ten such pairs are expected; none at all about once in 20,000 runs). */
 function collidingIds(): [string, string] {
@@ -80,5 +83,31 @@ describe('fileSessionStore: an append tells a stored id from another of its hash
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('loadTranscript: ids of one hash are told apart by the entries loaded', () => {
+  /** A store that yields `entries` as they are (no checks of its own). */
+  const storeOf = (entries: SessionEntry[]): SessionStore => ({
+    append: () => Promise.reject(new Error('not used')),
+    async *load() {
+      yield* entries.map((entry) => structuredClone(entry));
+    },
+    list: async () => ['s'],
+    delete: async () => undefined,
+  });
+
+  it('loads two entries whose ids share a hash; refuses an id taken for other content and a parent the session does not hold', async () => {
+    const [first, second] = collidingIds();
+    const make = entryMaker('s');
+    const one = { ...make.userText('one'), id: first };
+    const two = { ...make.userText('two'), id: second, parentId: first };
+    const warnings: string[] = [];
+    const loaded = await loadTranscript(storeOf([one, two]), 's', { onWarning: (warning) => warnings.push(warning.message) });
+    expect([loaded.entries.map((entry) => entry.id), loaded.copies, warnings]).toEqual([[first, second], [], []]);
+    // The first entry's id again, with other content.
+    await expect(loadTranscript(storeOf([one, two, { ...make.userText('three'), id: first, parentId: second }]), 's')).rejects.toThrow(/has the id .* of entry 1 \(message\) but other content/);
+    // A parent the session does not hold, with the hash of an id it holds.
+    await expect(loadTranscript(storeOf([one, { ...entryMaker('s', 1).userText('two'), parentId: second }]), 's')).rejects.toThrow(/as the entry before it, which the session does not hold/);
   });
 });

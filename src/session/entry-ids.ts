@@ -1,5 +1,3 @@
-import { getRandomValues } from 'node:crypto';
-
 /** Slots of a new table (a power of two). */
 const FIRST_SLOTS = 16;
 
@@ -7,17 +5,18 @@ const FIRST_SLOTS = 16;
 const MAX_LOAD = 0.75;
 
 /**
- * This process's seed of the ids' hashes: a transcript written to make its ids share a hash here
- * cannot know it.
+ * This process's seed of the ids' hashes, drawn at the first hash: a transcript written to make
+ * its ids share a hash here cannot know it.
  */
-const SEED = getRandomValues(new Uint32Array(1))[0]!;
+let seed: number | undefined;
 
 /**
- * The `seq` of a transcript's entries by id, for the check an append makes that no new entry takes
- * a stored id for other content. It keeps a 32-bit hash of each id, not the id (16 to 32 bytes
- * an id, where a `Map` of the strings takes about 70): {@link EntryIds.seqsOf} gives the
- * numbers of the entries whose id has the hash of the one asked for, and the caller tells which
- * (if any) has that very id by reading them. Two ids share a hash about once in four billion
+ * The `seq` of a transcript's entries by id: for the check a load makes that no entry takes an
+ * earlier one's id, and the one a file store's append makes that no new entry takes a stored id.
+ * It keeps a 32-bit hash of each id, not the id (16 to 32 bytes an id, where a `Map` of the
+ * strings takes about 78, and a third of the time to fill and look up): {@link EntryIds.seqsOf}
+ * gives the numbers of the entries whose id has the hash of the one asked for, and the caller
+ * tells which (if any) has that very id by reading them. Two ids share a hash about once in four billion
  * lookups of a transcript of one entry, once in forty thousand of one of 100,000 entries; the
  * hash's seed is drawn per process.
  */
@@ -69,9 +68,9 @@ export class EntryIds {
   }
 }
 
-/** A 32-bit hash of `id` (FNV-1a over its UTF-16 code units from {@link SEED}, then mixed so every bit counts). */
+/** A 32-bit hash of `id` (FNV-1a over its UTF-16 code units from the process's seed, then mixed so every bit counts). */
 function hashOf(id: string): number {
-  let hash = SEED ^ 0x811c9dc5;
+  let hash = (seed ??= globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!) ^ 0x811c9dc5;
   for (let index = 0; index < id.length; index++) hash = Math.imul(hash ^ id.charCodeAt(index), 0x01000193);
   hash = Math.imul(hash ^ (hash >>> 16), 0x85ebca6b);
   hash = Math.imul(hash ^ (hash >>> 13), 0xc2b2ae35);
