@@ -192,11 +192,11 @@ function candidatesBelowSql(s: string, below: string, rows: string): string {
 }
 
 /**
- * The row a load asked for `fromCheckpoint` may start at (its `seq` and entry): of the rows that may be a
- * checkpoint, read back from the end (`first`, the first page, then pages eight times as large),
- * the one {@link pickLastCheckpoint} picks, numbered as its row. A copy is looked for by id (the
- * index `session_entries_entry_id`): any row before it with the id as `JSON.stringify` writes it.
- * Only the pages read back and the rows it looks at are read.
+ * The row a load asked for `fromCheckpoint` may start at (its `seq` and entry): of the rows that
+ * may be a checkpoint, read back from the end (`first`, the first page, then pages eight times as
+ * large), the one {@link pickLastCheckpoint} picks, numbered as its row. A copy is looked for by id
+ * (the index `session_entries_entry_id`): any row before it with the id as `JSON.stringify` writes
+ * it. Only the pages read back and the rows it looks at are read.
  */
 async function checkpointStart(pool: PostgresPool, s: string, sessionId: string, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>, first: CandidatesPage): Promise<{ seq: number; entry: object } | undefined> {
   async function* lastFirst(): AsyncGenerator<number> {
@@ -208,9 +208,10 @@ async function checkpointStart(pool: PostgresPool, s: string, sessionId: string,
       [lowest, seqs] = JSON.parse(String(found[0]?.page ?? '[null,null]')) as CandidatesPage;
     }
   }
-  const texts = new Map<number, unknown>();
+  // The rows read, parsed, by seq.
+  const parsed = new Map<number, unknown>();
   const entryAt = async (seq: number | 'first'): Promise<unknown> => {
-    if (seq !== 'first' && texts.has(seq)) return texts.get(seq);
+    if (seq !== 'first' && parsed.has(seq)) return parsed.get(seq);
     // A candidate's row and the one before it come in one statement: the one before is kept.
     const { rows } = await pool.query(
       seq === 'first'
@@ -219,8 +220,8 @@ async function checkpointStart(pool: PostgresPool, s: string, sessionId: string,
       seq === 'first' ? [sessionId] : [sessionId, seq],
     );
     if (seq === 'first') return rows[0] === undefined ? undefined : parseEntryText(String(rows[0].entry));
-    for (const row of rows) texts.set(toNumber(row.seq), parseEntryText(String(row.entry)));
-    return texts.get(seq);
+    for (const row of rows) parsed.set(toNumber(row.seq), parseEntryText(String(row.entry)));
+    return parsed.get(seq);
   };
   const start = await pickLastCheckpoint(lastFirst(), hint, {
     first: () => entryAt('first'),

@@ -16,9 +16,9 @@ let seed: number | undefined;
  * It keeps a 32-bit hash of each id, not the id (16 to 32 bytes an id, where a `Map` of the
  * strings takes about 78, and a third of the time to fill and look up): {@link EntryIds.seqsOf}
  * gives the numbers of the entries whose id has the hash of the one asked for, and the caller
- * tells which (if any) has that very id by reading them. Two ids share a hash about once in four billion
- * lookups of a transcript of one entry, once in forty thousand of one of 100,000 entries; the
- * hash's seed is drawn per process.
+ * tells which (if any) has that very id by reading them. Two ids share a hash about once in four
+ * billion lookups of a transcript of one entry, once in forty thousand of one of 100,000 entries;
+ * the hash's seed is drawn per process.
  */
 export class EntryIds {
   #hashes = new Int32Array(FIRST_SLOTS);
@@ -33,7 +33,7 @@ export class EntryIds {
 
   /** Records that the entry numbered `seq` (an integer of at least 1) has the id `id`. An id added again keeps both numbers. */
   add(id: string, seq: number): void {
-    if ((this.#size + 1) > this.#seqs.length * MAX_LOAD) this.#grow();
+    if (this.#size + 1 > this.#seqs.length * MAX_LOAD) this.#grow();
     this.#place(hashOf(id), seq);
     this.#size++;
   }

@@ -286,8 +286,9 @@ export class SessionFileWriter {
       for (const storedSeq of this.ids.seqsOf(entry.id)) {
         const [text] = await this.storedJson(storedSeq - 1, storedSeq);
         const stored = text === undefined ? undefined : (JSON.parse(text) as SessionEntry);
-        // (Gone or changed since it was counted: the append is refused, as it cannot be told.)
+        // Another id of this hash.
         if (stored !== undefined && stored.id !== entry.id) continue;
+        // This id with other content, or an entry gone since it was counted (it cannot be told): refused.
         if (stored === undefined || clashesWith(stored, entry)) return { id: entry.id, storedSeq, seq: after + index + 1 };
         break;
       }
