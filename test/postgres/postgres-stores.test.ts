@@ -284,6 +284,29 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
       });
     }
 
+    it('an append by another writer while the load reads back is not read: the load ends at the revision it began with', async () => {
+      const make = entryMaker('s');
+      const entries = [checkpointOf(make), make.userText('one'), checkpointOf(make)];
+      for (let index = 0; index < 100; index++) entries.push(make.userText(`after ${index}`));
+      const name = schema();
+      await storedRows(entries.map((entry) => JSON.stringify(entry)), name);
+      const writer = postgresSessionStore({ pool: pool(), schema: name });
+      const inner = pool();
+      let appended = false;
+      // The second page read back (the checkpoint is 100 rows from the end) runs after another writer's append.
+      const racing = wrapped(inner, async (text, values) => {
+        if (!appended && text.includes('json_build_array(min(page.seq)') && !text.startsWith('WITH r AS')) {
+          appended = true;
+          const more = entryMaker('s', entries.length);
+          await writer.append('s', [more.userText('late'), checkpointOf(more), more.userText('later')], { expectedRevision: entries.length });
+        }
+        return inner.query(text, values);
+      });
+      const loaded = await loadEntries(postgresSessionStore({ pool: racing, schema: name }), 's', { fromCheckpoint: {} });
+      expect(appended).toBe(true);
+      expect(loaded).toEqual(entries.slice(2));
+    });
+
     it('tries 16 candidates across the pages read back, then reads the whole transcript', async () => {
       // Entries whose beginning holds the kind (a tool input) after the checkpoint, 100 rows apart.
       const written = (count: number) => {
