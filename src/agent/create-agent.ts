@@ -9,6 +9,7 @@ import { claimSession } from '../session/open-sessions.js';
 import { loadForResume, wholeTranscript } from './load-for-resume.js';
 import type { SessionStore } from '../session/session-store.js';
 import { createSessionState, foldEntries, settleLoadedState, type BatchCall, type SessionEntry, type SessionState } from '../state/index.js';
+import { foldOwnedEntries } from '../state/fold-entries.js';
 import { repairState } from '../state/repair-state.js';
 import { createEnterPlanModeTool } from '../tools/builtin/enter-plan-mode.js';
 import { createExitPlanModeTool, isBuiltinExitPlanMode } from '../tools/builtin/exit-plan-mode.js';
@@ -156,7 +157,8 @@ async function resumeFromStore(options: AgentOptions, store: SessionStore, sourc
   if (snapshot && last && snapshot.revision !== transcript.revision) {
     throw new SessionConflictError({ sessionId, expectedRevision: snapshot.revision, actualRevision: transcript.revision });
   }
-  const state = last ? foldEntries(entries, { sessionId, ...(options.agentId !== undefined ? { agentId: options.agentId } : {}) }) : snapshot!.state;
+  const fold = transcript.owned ? foldOwnedEntries : foldEntries;
+  const state = last ? fold(entries, { sessionId, ...(options.agentId !== undefined ? { agentId: options.agentId } : {}) }) : snapshot!.state;
   const repairs = [...(snapshot && !last ? snapshot.repairs : []), ...repairState(state)];
   for (const repair of repairs) warnings.push(`Session "${sessionId}" was repaired while loading: ${repair}.`);
   const core = buildCore(options, state, 'resume', journalFor(store, state, last ? transcript : undefined, options.fencingToken), sources);

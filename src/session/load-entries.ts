@@ -40,6 +40,11 @@ export interface LoadedTranscript {
   lastId: string | null;
   /** Numbers of entries skipped as copies stored under a new number; not gaps in the transcript. */
   copies: number[];
+  /**
+   * True when the entries were parsed for this load alone (a library store's): nothing else holds
+   * them, so a fold may take their objects as they are (`foldOwnedEntries`).
+   */
+  owned: boolean;
 }
 
 /**
@@ -141,7 +146,7 @@ export async function loadTranscript(store: SessionStore, sessionId: string, opt
   } else {
     for await (const entry of loaded) take(entry);
   }
-  return { entries, revision, lastId, copies };
+  return { entries, revision, lastId, copies, owned: batches !== undefined };
 }
 
 /**
