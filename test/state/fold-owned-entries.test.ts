@@ -19,7 +19,7 @@ describe('foldOwnedEntries: the checkpoint of entries parsed for one load is tak
     await compactedSession(store);
     const loaded = await loadTranscript(store, 's');
     expect(loaded.owned).toBe(true);
-    const checkpoint = loaded.entries.findLast((entry) => entry.kind === 'checkpoint' && entry.seq > 1) as Extract<SessionEntry, { kind: 'checkpoint' }>;
+    const checkpoint = [...loaded.entries].reverse().find((entry) => entry.kind === 'checkpoint' && entry.seq > 1) as Extract<SessionEntry, { kind: 'checkpoint' }>;
     const copied = foldEntries(loaded.entries, { sessionId: 's' });
     const taken = foldOwnedEntries(loaded.entries, { sessionId: 's' });
     expect(taken).toEqual(copied);
