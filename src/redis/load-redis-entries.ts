@@ -37,13 +37,13 @@ function idAtStart(text: unknown): string | null {
 }
 
 /**
- * The `seq` a load asked for `fromCheckpoint` may start at: of the session's checkpoints list
- * (`<seq> <id>` of each entry after the first whose beginning holds the kind, kept by the append
- * script), the one {@link pickCheckpointStart} picks, numbered as its place (a copy's id is listed
+ * Where a load asked for `fromCheckpoint` may start (the `seq` and the entry, parsed): of the
+ * session's checkpoints list (`<seq> <id>` of each entry after the first whose beginning holds the
+ * kind, kept by the append script), the one {@link pickCheckpointStart} picks, numbered as its place (a copy's id is listed
  * before it). Only the entries it looks at are read. Undefined when none qualifies (a session
  * written before the list existed has none).
  */
-async function checkpointStart(client: RedisClient, keys: RedisKeys, sessionId: string, revision: number, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>): Promise<number | undefined> {
+async function checkpointStart(client: RedisClient, keys: RedisKeys, sessionId: string, revision: number, hint: NonNullable<SessionLoadOptions['fromCheckpoint']>): Promise<{ seq: number; entry: object } | undefined> {
   const listed = (await onSessionKeys(client, keys, sessionId, () => client.call('LRANGE', keys.checkpoints(sessionId), 0, -1))) as string[];
   const candidates = listed.flatMap((item) => {
     const space = item.indexOf(' ');
@@ -65,7 +65,7 @@ async function checkpointStart(client: RedisClient, keys: RedisKeys, sessionId: 
     copied: (entry, earlier) => earlier.some(({ id }) => id === entry.id),
     seqOf: ({ seq }) => seq,
   });
-  return start?.candidate.seq;
+  return start && { seq: start.candidate.seq, entry: start.entry };
 }
 
 /** Entries of the first chunk (read with the session's fields). */
@@ -108,7 +108,14 @@ export async function* loadRedisEntryBatches(options: LoadRedisEntriesOptions): 
   // Resuming: from the agent's last checkpoint on, found through the session's checkpoints list.
   // (A session written before `bytes` was kept counts from then on: read whole until it is large.)
   const large = Number(bytes) >= TAIL_MIN_SIZE;
-  let position = fromCheckpoint && large && revision > 1 ? ((await checkpointStart(client, keys, sessionId, revision, fromCheckpoint)) ?? 1) - 1 : 0;
+  const start = fromCheckpoint && large && revision > 1 ? await checkpointStart(client, keys, sessionId, revision, fromCheckpoint) : undefined;
+  let position = 0;
+  if (start !== undefined) {
+    // The checkpoint picked was read and parsed to pick it: the ranges start after it.
+    position = start.seq;
+    const entry = isSupportedEntry(start.entry) && start.entry.seq === start.seq ? start.entry : entryAt(start.seq, start.entry);
+    if (entry !== undefined) yield [entry];
+  }
   let chunk = FIRST_CHUNK;
   // The range the first script read is the one this loop would read first.
   let read = position === 0 && Array.isArray(firstRange) ? (firstRange as string[]) : undefined;

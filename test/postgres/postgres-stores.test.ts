@@ -307,6 +307,25 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
       expect(loaded).toEqual(entries.slice(2));
     });
 
+    it('reads the checkpoint it starts at once: read to pick it, then handed over as parsed', async () => {
+      const make = entryMaker('s');
+      const entries = [checkpointOf(make), make.userText('one'), checkpointOf(make), make.userText('after'), make.userText('and after')];
+      const name = schema();
+      await storedRows(entries.map((entry) => JSON.stringify(entry)), name);
+      const inner = pool();
+      /** The statements that read whole rows, with their parameters. */
+      const reads: Array<{ text: string; values: unknown[] }> = [];
+      const counting = wrapped(inner, async (text, values) => {
+        if (text.includes('entry::text AS entry')) reads.push({ text, values: values ?? [] });
+        return inner.query(text, values);
+      });
+      expect(await loadEntries(postgresSessionStore({ pool: counting, schema: name }), 's', { fromCheckpoint: {} })).toEqual(entries.slice(2));
+      // The pick reads rows 2 and 3 (the checkpoint and the one before it); the page starts after row 3.
+      const pages = reads.filter(({ text }) => text.includes('sum(bytes) OVER') && !text.startsWith('WITH r AS'));
+      expect(pages.map(({ values }) => Number(values[1]))).toEqual([3]);
+      expect(reads.filter(({ text }) => text.includes('BETWEEN')).map(({ values }) => Number(values[1]))).toEqual([3]);
+    });
+
     it('tries 16 candidates across the pages read back, then reads the whole transcript', async () => {
       // Entries whose beginning holds the kind (a tool input) after the checkpoint, 100 rows apart.
       const written = (count: number) => {

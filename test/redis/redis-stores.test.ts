@@ -210,6 +210,28 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       }
 
       it('a compacted session loads from its last checkpoint (whole while under 256 KiB) and resumes as written', () => expectCompactedSessionLoadsFromCheckpoint(setup().store));
+
+      it('reads the checkpoint it starts at once: read to pick it, then handed over as parsed', async () => {
+        const { keyPrefix, store } = setup();
+        const make = entryMaker('s');
+        const checkpoint = () => make.next({ kind: 'checkpoint', state: createSessionState({ sessionId: 's' }), reason: 'compaction' });
+        const entries = [checkpoint(), make.userText('x'.repeat(300_000)), checkpoint(), make.userText('after'), make.userText('and after')];
+        await store.append('s', entries, { expectedRevision: 0 });
+        const client = scope.client();
+        /** The list elements each LRANGE of the entries read, [first, last]. */
+        const ranges: Array<[number, number]> = [];
+        const counted = {
+          call: (command: string, ...args: Array<string | number>) => {
+            if (command === 'LRANGE' && String(args[0]).endsWith('entries:s')) ranges.push([Number(args[1]), Number(args[2])]);
+            return client.call(command, ...args);
+          },
+        };
+        const loaded: SessionEntry[] = [];
+        for await (const entry of redisSessionStore({ client: counted, keyPrefix }).load('s', { fromCheckpoint: {} })) loaded.push(entry);
+        expect(loaded).toEqual(entries.slice(2));
+        // The checkpoint is element 2 (seq 3).
+        expect(ranges.filter(([first, last]) => first <= 2 && 2 <= last)).toHaveLength(1);
+      });
     });
 
     it('keeps exactly the documented keys', async () => {
