@@ -139,12 +139,17 @@ export async function* readOpenSessionFile(handle: FileHandle, size: number, opt
   let pending: string | undefined;
   let lineNumber = start ? start.place.line - 1 : 0;
   let entries: SessionEntry[] = [];
+  // The checkpoint started at was read and parsed to pick it (it holds a whole state): the lines
+  // are read from its line break on (the rest of its line is empty), not decoded again.
+  if (start !== undefined) {
+    if (!isSupportedEntry(start.entry)) refuse(start.entry, start.place.line);
+    entries.push(start.entry as SessionEntry);
+  }
   const onLastByte = onEnd && ((byte: number) => onEnd(byte === 0x0a));
-  for await (const batch of fileLines(handle, size, FILE_LINE_CHUNK_BYTES, start?.place.start ?? 0, undefined, onLastByte)) {
+  for await (const batch of fileLines(handle, size, FILE_LINE_CHUNK_BYTES, start?.place.end ?? 0, undefined, onLastByte)) {
     for (const text of batch) {
       if (pending !== undefined && pending.trim().length > 0) {
-        // The checkpoint started at was parsed already (it holds a whole state: parsed once).
-        const parsed = start && lineNumber === start.place.line ? start.entry : parseLine(pending);
+        const parsed = parseLine(pending);
         if (typeof parsed === 'string' || !isSupportedEntry(parsed)) {
           // What came before is handed over first, then the warning or the error.
           if (entries.length > 0) yield entries;
@@ -160,6 +165,8 @@ export async function* readOpenSessionFile(handle: FileHandle, size: number, opt
     if (entries.length > 0) yield entries;
     entries = [];
   }
+  // (The checkpoint alone, when nothing follows its line: no lines were read.)
+  if (entries.length > 0) yield entries;
   if (pending !== undefined && pending.trim().length > 0) {
     const parsed = parseLine(pending);
     if (typeof parsed !== 'string') {
