@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSessionFile } from '../../../src/node/session-file/read-session-file.js';
 import type { SessionStoreWarning } from '../../../src/session/session-store.js';
+import type { SessionEntry } from '../../../src/state/entries.js';
+import { createSessionState } from '../../../src/state/session-state.js';
+import { entryMaker } from '../../../src/testing/store-conformance/conformance-entries.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'read-session-file-'));
 const entry = (id: string, text = id) => JSON.stringify({ $schemaVersion: 2, id, text });
@@ -70,5 +73,23 @@ describe('readSessionFile reads a small file whole and a large one streamed, wit
   it('yields nothing for a file that is empty or holds only line breaks', async () => {
     expect((await read('')).ids).toEqual([]);
     expect((await read('\n\r\n')).ids).toEqual([]);
+  });
+});
+
+describe('readSessionFile from a checkpoint: the lines after its line break, whatever the break', () => {
+  it('gives the checkpoint (parsed to pick it) and every line after it, with \\n, \\r\\n and lone \\r breaks, and when nothing follows it', async () => {
+    const make = entryMaker('s');
+    const checkpoint = () => make.next({ kind: 'checkpoint', state: createSessionState({ sessionId: 's' }), reason: 'compaction' });
+    const entries = [checkpoint(), make.userText('x'.repeat(300_000)), make.userText('one'), checkpoint(), make.userText('two'), make.userText('three')];
+    for (const lineBreak of ['\n', '\r\n', '\r']) {
+      for (const count of [entries.length, 4]) {
+        const file = join(dir, `${Math.random().toString(36).slice(2)}.jsonl`);
+        const last = count === 4 ? '' : lineBreak;
+        writeFileSync(file, entries.slice(0, count).map((each) => JSON.stringify(each)).join(lineBreak) + last);
+        const loaded: SessionEntry[] = [];
+        for await (const each of readSessionFile({ file, sessionId: 's', fromCheckpoint: {} })) loaded.push(each);
+        expect(loaded).toEqual(entries.slice(3, count));
+      }
+    }
   });
 });
