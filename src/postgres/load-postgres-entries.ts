@@ -210,22 +210,20 @@ async function checkpointStart(pool: PostgresPool, s: string, sessionId: string,
   }
   // The rows read, parsed, by seq.
   const parsed = new Map<number, unknown>();
-  const entryAt = async (seq: number | 'first'): Promise<unknown> => {
-    if (seq !== 'first' && parsed.has(seq)) return parsed.get(seq);
+  const entryAt = async (seq: number): Promise<unknown> => {
+    if (parsed.has(seq)) return parsed.get(seq);
     // A candidate's row and the one before it come in one statement: the one before is kept.
-    const { rows } = await pool.query(
-      seq === 'first'
-        ? `SELECT seq, entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 ORDER BY seq LIMIT 1`
-        : `SELECT seq, entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 AND seq BETWEEN $2 - 1 AND $2`,
-      seq === 'first' ? [sessionId] : [sessionId, seq],
-    );
-    if (seq === 'first') return rows[0] === undefined ? undefined : parseEntryText(String(rows[0].entry));
+    const { rows } = await pool.query(`SELECT seq, entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 AND seq BETWEEN $2 - 1 AND $2`, [sessionId, seq]);
     for (const row of rows) parsed.set(toNumber(row.seq), parseEntryText(String(row.entry)));
     return parsed.get(seq);
   };
+  const firstEntry = async (): Promise<unknown> => {
+    const { rows } = await pool.query(`SELECT entry::text AS entry FROM ${s}.session_entries WHERE session_id = $1 ORDER BY seq LIMIT 1`, [sessionId]);
+    return rows[0] === undefined ? undefined : parseEntryText(String(rows[0].entry));
+  };
   const start = await pickLastCheckpoint(lastFirst(), hint, {
-    first: () => entryAt('first'),
-    entry: (seq) => entryAt(seq),
+    first: firstEntry,
+    entry: entryAt,
     before: (seq) => entryAt(seq - 1),
     copied: async (entry, seq) => {
       const { id } = entry;

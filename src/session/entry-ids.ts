@@ -1,6 +1,9 @@
 /** Slots of a new table (a power of two). */
 const FIRST_SLOTS = 16;
 
+/** What {@link EntryIds.seqsOf} gives for an id with no entry. */
+const NONE: readonly number[] = Object.freeze([]);
+
 /** The share of slots a table fills before it doubles. */
 const MAX_LOAD = 0.75;
 
@@ -39,13 +42,15 @@ export class EntryIds {
   }
 
   /** The numbers of the entries whose id may be `id` (those with its hash), in increasing order: empty when none is. */
-  seqsOf(id: string): number[] {
+  seqsOf(id: string): readonly number[] {
     const hash = hashOf(id);
     const hashes = this.#hashes;
     const seqs = this.#seqs;
     const mask = seqs.length - 1;
-    const found: number[] = [];
-    for (let slot = hash & mask; seqs[slot] !== 0; slot = (slot + 1) & mask) if (hashes[slot] === hash) found.push(seqs[slot]!);
+    // (Most lookups find none: a load looks up every entry's id, so no array is made for them.)
+    let found: number[] | undefined;
+    for (let slot = hash & mask; seqs[slot] !== 0; slot = (slot + 1) & mask) if (hashes[slot] === hash) (found ??= []).push(seqs[slot]!);
+    if (found === undefined) return NONE;
     return found.length > 1 ? found.sort((a, b) => a - b) : found;
   }
 
