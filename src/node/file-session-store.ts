@@ -1,5 +1,5 @@
 import type { BigIntStats, Dirent } from 'node:fs';
-import { readdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { readdir, stat, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ConfigurationError } from '../errors/configuration-error.js';
 import { SessionConflictError } from '../errors/session-conflict-error.js';
@@ -25,6 +25,7 @@ import { sessionFileTarget } from './session-file/session-file-target.js';
 import { FoldedTranscripts } from './session-file/folded-transcripts.js';
 import { SESSION_FILE_EXTENSION, sessionIdProblem } from './session-file/session-id.js';
 import { releaseSessionLock } from './session-file/session-lock.js';
+import type { ReadAt } from './session-file/prefetched-reads.js';
 
 /** Options of {@link fileSessionStore}. */
 export interface FileSessionStoreOptions {
@@ -282,7 +283,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         // not read it all again (when the file is unchanged).
         // (Past the ids a process keeps, it stops collecting them: a viewer's load of a huge one builds no map.)
         const count = new TranscriptCount(MAX_REMEMBERED_IDS);
-        const onReadWhole = async (handle: FileHandle, stat: BigIntStats) => {
+        const onReadWhole = async (handle: ReadAt, stat: BigIntStats) => {
           const state = await rememberedFromRead(handle, stat, count);
           if (state !== undefined) rememberSessionFile(file, state);
         };

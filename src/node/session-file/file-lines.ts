@@ -1,4 +1,4 @@
-import type { FileHandle } from 'node:fs/promises';
+import type { ReadAt } from './prefetched-reads.js';
 import { LINE_CHUNK_BYTES, Utf8LineSplitter } from '../fs/utf8-line-splitter.js';
 
 /** Bytes decoded at a time (below V8's large strings: see `LINE_CHUNK_BYTES`). */
@@ -23,7 +23,7 @@ export const FILE_READ_BYTES = 16 * FILE_LINE_CHUNK_BYTES;
  * @param onLastByte - called with the `size`th byte once it is read (not when the file was cut shorter).
  */
 export async function* fileLines(
-  handle: FileHandle,
+  handle: ReadAt,
   size: number,
   chunkBytes = FILE_LINE_CHUNK_BYTES,
   start = 0,

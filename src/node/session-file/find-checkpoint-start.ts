@@ -1,10 +1,10 @@
 import type { BigIntStats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { keepScanEnd, scanEndOf } from './scanned-transcripts.js';
 import { CHECKPOINT_KIND, idFieldOf, KIND_WITHIN, pickCheckpointStart } from '../../session/pick-checkpoint-start.js';
 import { parseEntryText } from '../../session/parse-entry-text.js';
 import type { SessionLoadOptions } from '../../session/session-store.js';
 import { MAX_REMEMBERED_IDS } from './remembered-session-files.js';
+import type { ReadAt } from './prefetched-reads.js';
 
 /** Where a line of a file is: its bytes `[start, end)` (its break excluded) and its 1-based number. */
 export interface LinePlace {
@@ -79,7 +79,7 @@ const SCAN_TAIL_BYTES = 256;
  *   collects no lines goes on from the last one kept when the file only grew since (see `scanEndOf`).
  */
 export async function findCheckpointStart(
-  handle: FileHandle,
+  handle: ReadAt,
   size: number,
   hint: NonNullable<SessionLoadOptions['fromCheckpoint']>,
   chunkBytes = SCAN_CHUNK_BYTES,
@@ -109,7 +109,7 @@ export async function findCheckpointStart(
  * not read: a damaged line whose beginning is the library's counts its id, which only makes an
  * append of an entry with that very id read the file to compare (see `SessionFileWriter.idClash`).
  */
-export async function countedBefore(handle: FileHandle, lines: readonly CountedLine[], line: number): Promise<Array<{ id?: unknown; seq?: unknown }>> {
+export async function countedBefore(handle: ReadAt, lines: readonly CountedLine[], line: number): Promise<Array<{ id?: unknown; seq?: unknown }>> {
   const counted: Array<{ id?: unknown; seq?: unknown }> = [];
   for (const counting of lines) {
     if (counting.line >= line) break;
@@ -130,7 +130,7 @@ function withoutBom(text: string, place: LinePlace): string {
 }
 
 /** The bytes of a line (fewer when the file was cut shorter since). */
-async function readBytes(handle: FileHandle, place: LinePlace): Promise<Buffer> {
+async function readBytes(handle: ReadAt, place: LinePlace): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(place.end - place.start);
   let filled = 0;
   while (filled < buffer.length) {
@@ -149,7 +149,7 @@ async function readBytes(handle: FileHandle, place: LinePlace): Promise<Buffer> 
  *   with what that scan found, and collects no lines. The caller checks the file is the one it
  *   scanned (see `scanEndOf`).
  */
-export async function scanLines(handle: FileHandle, size: number, chunkBytes = SCAN_CHUNK_BYTES, maxLines = MAX_REMEMBERED_IDS, from?: ScanEnd): Promise<TranscriptScan> {
+export async function scanLines(handle: ReadAt, size: number, chunkBytes = SCAN_CHUNK_BYTES, maxLines = MAX_REMEMBERED_IDS, from?: ScanEnd): Promise<TranscriptScan> {
   const scan: TranscriptScan = { first: from?.first, candidates: from ? [...from.candidates] : [], lines: from ? undefined : [], end: undefined };
   const buffer = Buffer.allocUnsafe(Math.max(1, Math.min(chunkBytes, size - (from?.size ?? 0))));
   // The last non-empty line (its start is -1 before there is one): an object only for a candidate's.

@@ -10,6 +10,7 @@ import type { SessionLoadOptions, SessionStoreWarning } from '../../session/sess
 import { countedBefore, findCheckpointStart } from './find-checkpoint-start.js';
 import { TAIL_MIN_SIZE } from '../../session/pick-checkpoint-start.js';
 import { entriesOf } from '../../session/entry-batches.js';
+import { prefetchedReads, type ReadAt } from './prefetched-reads.js';
 
 /** Options of {@link readSessionFile}. */
 export interface ReadSessionFileOptions {
@@ -36,7 +37,7 @@ export interface ReadSessionFileOptions {
    * reading began (`size` is what was read): what the load saw may then stand for the file as
    * long as it is unchanged.
    */
-  onReadWhole?: (handle: FileHandle, stat: BigIntStats) => Promise<void>;
+  onReadWhole?: (handle: ReadAt, stat: BigIntStats) => Promise<void>;
   /**
    * Asked with the file's status before it is read: false when neither `onCountedBefore` nor
    * `onReadWhole` is wanted for this file (what they would give is known already), so the lines
@@ -46,9 +47,17 @@ export interface ReadSessionFileOptions {
 }
 
 const READ_NONBLOCK = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+/** {@link READ_NONBLOCK}, but a link at the path is not followed (ELOOP). */
+const READ_NONBLOCK_NOFOLLOW = READ_NONBLOCK | (constants.O_NOFOLLOW ?? 0);
+
+/** The file opened through the link at its path (the open that did not follow it failed with `failure`), or that failure. */
+async function openedThroughLink(file: string, failure: unknown): Promise<FileHandle> {
+  if ((failure as { code?: unknown }).code !== 'ELOOP') throw failure;
+  return open(file, READ_NONBLOCK);
+}
 
 /** Whether the byte at `position` is a newline (false when the file no longer reaches it). */
-async function newlineAt(handle: FileHandle, position: number): Promise<boolean> {
+async function newlineAt(handle: ReadAt, position: number): Promise<boolean> {
   const byte = Buffer.alloc(1);
   const { bytesRead } = await handle.read(byte, 0, 1, position);
   return bytesRead === 1 && byte[0] === 0x0a;
@@ -89,28 +98,57 @@ export function readSessionFile(options: ReadSessionFileOptions): AsyncGenerator
  */
 export async function* readSessionFileBatches(options: ReadSessionFileOptions): AsyncGenerator<SessionEntry[]> {
   const { file, sessionId } = options;
-  await assertOwnSessionFile(file, sessionId);
+  // The name is checked while the file opens (each is a trip through libuv's thread pool, and a
+  // small transcript's whole load is a few of them); nothing is read before the check passed, and
+  // nothing is opened through a link before it (a link is opened once the check let it through).
+  // Non-blocking: a FIFO put in place of the transcript opens at once (and is refused below)
+  // instead of holding a thread of the pool until something writes to it.
+  const [own, opened] = await Promise.allSettled([assertOwnSessionFile(file, sessionId), open(file, READ_NONBLOCK_NOFOLLOW)]);
+  if (own.status === 'rejected') {
+    if (opened.status === 'fulfilled') await opened.value.close();
+    throw own.reason;
+  }
   let handle;
   try {
-    // Non-blocking: a FIFO put in place of the transcript opens at once (and is refused below)
-    // instead of holding a thread of the pool until something writes to it.
-    handle = await open(file, READ_NONBLOCK);
+    handle = opened.status === 'fulfilled' ? opened.value : await openedThroughLink(file, opened.reason);
   } catch (error) {
     if ((error as { code?: unknown }).code === 'ENOENT') return;
     throw error;
   }
+  let closing: Promise<void> | undefined;
   try {
-    const stat = await handle.stat({ bigint: true });
+    // The file's first bytes are read while its status is taken: a small transcript is then read
+    // whole, and closed while it is parsed.
+    const first = Buffer.allocUnsafe(PREFETCH_BYTES);
+    const [status, prefetch] = await Promise.allSettled([handle.stat({ bigint: true }), handle.read(first, 0, PREFETCH_BYTES, 0)]);
+    if (status.status === 'rejected') throw status.reason;
+    const stat = status.value;
+    // (A directory or a FIFO fails the read: the status says why.)
     if (!stat.isFile()) throw notARegularFile(sessionId, file);
-    // Read only what exists now: a concurrent append can't make half a line look like the end.
+    if (prefetch.status === 'rejected') throw prefetch.reason;
+    // Read only what existed as reading began: a concurrent append can't make half a line look like the end.
+    const size = Number(stat.size);
+    const bytes = first.subarray(0, prefetch.value.bytesRead);
+    const whole = bytes.length >= size;
+    if (whole) {
+      closing = handle.close();
+      // (Awaited below; a failure is not left unhandled meanwhile.)
+      closing.catch(ignore);
+    }
+    const reads = prefetchedReads(bytes, whole ? undefined : handle);
     const counting = options.wantsCount?.(stat) ?? true;
-    const whole = yield* readOpenSessionFile(handle, Number(stat.size), counting ? options : { ...options, onCountedBefore: undefined }, stat);
-    if (whole && counting) await options.onReadWhole?.(handle, stat);
+    const readWhole = yield* readOpenSessionFile(reads, size, counting ? options : { ...options, onCountedBefore: undefined }, stat);
+    if (readWhole && counting) await options.onReadWhole?.(reads, stat);
   } finally {
     // Also when the reader stopped early (close waits for a pending read).
-    await handle.close();
+    await (closing ?? handle.close());
   }
 }
+
+/** Bytes read from a transcript's beginning while its status is taken (most chat sessions fit). */
+const PREFETCH_BYTES = 64 * 1024;
+
+function ignore(): void {}
 
 /**
  * {@link readSessionFileBatches} of a transcript already open (`handle`, a regular file checked to
@@ -121,7 +159,7 @@ export async function* readSessionFileBatches(options: ReadSessionFileOptions): 
  * @returns true when it read the file from its first line, or counted the lines before the
  * checkpoint it started at (`onCountedBefore`).
  */
-export async function* readOpenSessionFile(handle: FileHandle, size: number, options: ReadSessionFileOptions, stat?: BigIntStats): AsyncGenerator<SessionEntry[], boolean> {
+export async function* readOpenSessionFile(handle: ReadAt, size: number, options: ReadSessionFileOptions, stat?: BigIntStats): AsyncGenerator<SessionEntry[], boolean> {
   const { file, sessionId, onWarning, fromCheckpoint, onEnd, onCountedBefore } = options;
   if (size === 0) return true;
   const warn = (line: number, message: string) => onWarning?.({ sessionId, line, message });

@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import type { ReadAt } from './prefetched-reads.js';
 import type { ScanEnd } from './find-checkpoint-start.js';
 
 /** The most transcripts whose scan a process keeps (the least recently scanned go first). */
@@ -22,7 +22,7 @@ const scanned = new Map<string, { dev: bigint; ino: bigint; end: ScanEnd }>();
  * Undefined otherwise: the file is scanned from its start. What a file rewritten before that end
  * with the same last bytes holds there is not looked at again.
  */
-export async function scanEndOf(file: string, stat: BigIntStats, handle: FileHandle, size: number): Promise<ScanEnd | undefined> {
+export async function scanEndOf(file: string, stat: BigIntStats, handle: ReadAt, size: number): Promise<ScanEnd | undefined> {
   const kept = scanned.get(file);
   if (kept === undefined || kept.dev !== stat.dev || kept.ino !== stat.ino || kept.end.size > size) return undefined;
   const { tail } = kept.end;

@@ -10,6 +10,7 @@ import { assertOwnSessionFile } from './assert-own-session-file.js';
 import { notARegularFile } from './not-a-regular-file.js';
 import { isRememberedStatus } from './remembered-session-files.js';
 import { EntryIds } from '../../session/entry-ids.js';
+import type { ReadAt } from './prefetched-reads.js';
 
 /** A transcript's revision, last id and ids, counted as its writer counts them. */
 export class TranscriptCount {
@@ -56,7 +57,7 @@ const LAST_LINE_WINDOW = 64 * 1024;
  * handle (one read of at most 64 KiB). Undefined for a file too small to be worth it, whose
  * last line is longer than that, or whose count overflowed.
  */
-export async function rememberedFromRead(handle: FileHandle, stat: BigIntStats, count: TranscriptCount): Promise<RememberedSessionFile | undefined> {
+export async function rememberedFromRead(handle: ReadAt, stat: BigIntStats, count: TranscriptCount): Promise<RememberedSessionFile | undefined> {
   const size = Number(stat.size);
   if (size < REMEMBER_MIN_SIZE || count.overflowed) return undefined;
   const length = Math.min(size, LAST_LINE_WINDOW);

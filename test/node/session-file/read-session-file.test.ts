@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,5 +91,87 @@ describe('readSessionFile from a checkpoint: the lines after its line break, wha
         expect(loaded).toEqual(entries.slice(3, count));
       }
     }
+  });
+});
+
+describe('readSessionFile reads the first 64 KiB with the file status, and the rest after', () => {
+  const PREFETCH = 64 * 1024;
+
+  /** Lines of `size` bytes in all (each line ended by \n), one of them across byte 65,536 when `across`. */
+  function fileOf(size: number): { content: string; ids: string[] } {
+    const ids: string[] = [];
+    let content = '';
+    for (let index = 0; ; index++) {
+      const id = `e${index}`;
+      const line = `${entry(id, 'y'.repeat(997))}\n`;
+      if (content.length + line.length > size) {
+        // The last line fills the file to `size` exactly (its text as long as that takes).
+        const rest = size - content.length;
+        const bare = `${entry(id, '')}\n`.length;
+        if (rest >= bare) {
+          content += `${entry(id, 'z'.repeat(rest - bare))}\n`;
+          ids.push(id);
+        } else content += '\n'.repeat(rest);
+        return { content, ids };
+      }
+      content += line;
+      ids.push(id);
+    }
+  }
+
+  it('every line of a file of 64 KiB and a byte either side, with a line across the 64 KiB mark, and beyond', async () => {
+    for (const size of [PREFETCH - 1, PREFETCH, PREFETCH + 1, PREFETCH + 500, 3 * PREFETCH + 7]) {
+      const { content, ids } = fileOf(size);
+      expect(Buffer.byteLength(content)).toBe(size);
+      const result = await read(content);
+      expect(result.ids).toEqual(ids);
+      expect(result.warnings).toEqual([]);
+    }
+    // Without the last newline: the file's last byte (past the mark) is still read.
+    for (const size of [PREFETCH + 1, PREFETCH + 2]) {
+      const { content, ids } = fileOf(size + 1);
+      expect((await read(content.slice(0, -1))).ids).toEqual(ids);
+    }
+    // A line across the mark that is cut short (a crash mid-write) is still told apart from a whole one.
+    const { content } = fileOf(PREFETCH + 300);
+    const torn = content.slice(0, PREFETCH + 10);
+    const result = await read(torn);
+    expect(result.warnings).toMatchObject([{ message: expect.stringContaining('cut short') }]);
+    expect(result.ids.length).toBe(content.slice(0, PREFETCH + 10).split('\n').length - 1);
+  });
+
+  it.skipIf(process.platform !== 'linux')('leaves no descriptor of the file open, read to its end or left after its first entries', async () => {
+    const openOn = (file: string) => readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === file;
+      } catch {
+        return false;
+      }
+    }).length;
+    for (const size of [1000, 3 * PREFETCH]) {
+      const file = join(dir, `fds-${size}.jsonl`);
+      writeFileSync(file, fileOf(size).content);
+      let read = 0;
+      for await (const _ of readSessionFile({ file, sessionId: 's' })) read++;
+      expect(read).toBeGreaterThan(0);
+      expect(openOn(file)).toBe(0);
+      for await (const _ of readSessionFile({ file, sessionId: 's' })) break;
+      expect(openOn(file)).toBe(0);
+    }
+  });
+
+  it.skipIf(process.platform === 'win32')('reads through a link to a file of the same name elsewhere; refuses one to another name', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'read-session-file-elsewhere-'));
+    writeFileSync(join(elsewhere, 'linked.jsonl'), `${entry('a')}\n${entry('b')}\n`);
+    const file = join(dir, 'linked.jsonl');
+    symlinkSync(join(elsewhere, 'linked.jsonl'), file);
+    const ids: string[] = [];
+    for await (const each of readSessionFile({ file, sessionId: 'linked' })) ids.push((each as unknown as { id: string }).id);
+    expect(ids).toEqual(['a', 'b']);
+    const other = join(dir, 'other.jsonl');
+    symlinkSync(join(elsewhere, 'linked.jsonl'), other);
+    await expect(async () => {
+      for await (const _ of readSessionFile({ file: other, sessionId: 'other' })) void _;
+    }).rejects.toThrow(/another session's name/);
   });
 });
