@@ -6,6 +6,7 @@ import { basename } from 'node:path';
 import { SessionLockedError, type SessionLockHolder } from '../../errors/session-locked-error.js';
 import { SessionStoreCorruptError } from '../../errors/session-store-corrupt-error.js';
 import { readWithoutWaiting, readWithoutWaitingSync } from './read-without-waiting.js';
+import { unlinkIfHolding } from './unlink-if-holding.js';
 
 /** The files a session lock is about. */
 export interface SessionLockTarget {
@@ -243,7 +244,7 @@ export async function releaseSessionLock(lockFile: string): Promise<void> {
   if (content === undefined) return;
   registry.held.delete(lockFile);
   try {
-    if ((await readWithoutWaiting(lockFile)) === content) await unlink(lockFile);
+    await unlinkIfHolding(lockFile, content);
   } catch (error) {
     if (errorCode(error) !== 'ENOENT') throw error;
   }
