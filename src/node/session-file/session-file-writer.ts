@@ -1,4 +1,4 @@
-import { constants, type BigIntStats } from 'node:fs';
+import { constants, type BigIntStats, type Stats } from 'node:fs';
 import { mkdir, open, stat, type FileHandle } from 'node:fs/promises';
 import { syncDirectory } from '../fs/sync-directory.js';
 import { dirname } from 'node:path';
@@ -137,6 +137,8 @@ function errorCode(error: unknown): unknown {
 /** 'a+' (read, append, create), but a link at the path is not followed (ELOOP): no file is created through it. */
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const APPEND_CREATE_NOFOLLOW = constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | NOFOLLOW;
+/** The same, creating nothing: for a file that exists. */
+const APPEND_NOFOLLOW = constants.O_RDWR | constants.O_APPEND | NOFOLLOW;
 
 
 /**
@@ -220,7 +222,8 @@ export class SessionFileWriter {
     let current;
     try {
       // To the nanosecond where a previous writer's state may be taken: its status change time.
-      current = remembered === undefined ? await stat(this.options.file) : await stat(this.options.file, { bigint: true });
+      // (A writer not yet open opens its file meanwhile, where it can do so without following a link.)
+      current = this.handle === undefined && NOFOLLOW !== 0 ? await this.statAndOpen(remembered !== undefined) : remembered === undefined ? await stat(this.options.file) : await stat(this.options.file, { bigint: true });
     } catch (error) {
       if (errorCode(error) !== 'ENOENT') throw error;
       if (this.handle !== undefined) return false;
@@ -355,6 +358,25 @@ export class SessionFileWriter {
     await handle?.close();
   }
 
+  /**
+   * {@link refresh}'s status of the path for a writer not yet open, taken while the name is checked
+   * and the file opened without following a link or creating it (each is a trip through libuv's
+   * thread pool; one after the other they were most of a request's first append). The file is kept
+   * open only once the check passed; a link, a directory in its place or a file gone meanwhile are
+   * opened as {@link openHandle} opens them, after the check.
+   * @throws the status's error (`ENOENT`: nothing there, and nothing left open), or the check's.
+   */
+  private async statAndOpen(bigint: boolean): Promise<Stats | BigIntStats> {
+    const { file, sessionId } = this.options;
+    const [status, own, opened] = await Promise.allSettled([bigint ? stat(file, { bigint: true }) : stat(file), assertOwnSessionFile(file, sessionId), open(file, APPEND_NOFOLLOW)]);
+    if (status.status === 'rejected' || own.status === 'rejected') {
+      if (opened.status === 'fulfilled') await opened.value.close();
+      throw status.status === 'rejected' ? status.reason : (own as PromiseRejectedResult).reason;
+    }
+    if (opened.status === 'fulfilled') await this.adopt(opened.value, false);
+    return status.value;
+  }
+
   /** Opens the file for appending ('a+': writes land at the end, the last byte can still be read). */
   private async openHandle(create: boolean): Promise<void> {
     // Where a link is never followed on creation (O_NOFOLLOW), the check once the file is open
@@ -372,6 +394,11 @@ export class SessionFileWriter {
       await mkdir(dirname(this.options.file), { recursive: true });
       handle = await this.openFile();
     }
+    await this.adopt(handle, create);
+  }
+
+  /** Takes `handle`, just opened, as the writer's: a regular file (checked again when `create`), its identity noted. Closes it when it is not. */
+  private async adopt(handle: FileHandle, create: boolean): Promise<void> {
     try {
       // Checked again once the file exists: a link that pointed nowhere may have been followed.
       if (create) await assertOwnSessionFile(this.options.file, this.options.sessionId);

@@ -1,4 +1,4 @@
-import { constants, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { constants, mkdtempSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import type * as FsPromises from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,19 @@ vi.mock('node:fs/promises', async (importOriginal) => {
     open: (path: string, flags: number, mode?: number) => {
       opens.push({ path: String(path), flags });
       return actual.open(path, flags, mode);
+    },
+  };
+});
+
+// A name the check refuses although the file opens (as on a case-insensitive file system, where
+// "Alias.jsonl" opens "alias.jsonl"): stood in for here by refusing one name.
+vi.mock('../../../src/node/session-file/assert-own-session-file.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/node/session-file/assert-own-session-file.js')>();
+  return {
+    ...actual,
+    assertOwnSessionFile: async (file: string, sessionId: string) => {
+      if (file.endsWith('alias.jsonl')) throw new Error(`${file} is another session's name (stand-in)`);
+      return actual.assertOwnSessionFile(file, sessionId);
     },
   };
 });
@@ -46,6 +59,20 @@ describe.skipIf(process.platform === 'win32')('readSessionFile opens nothing thr
     await expect(idsOf(file, 'other')).rejects.toThrow(/another session's name/);
     expect(opens.filter((each) => each.path === file).length).toBeGreaterThan(0);
     expect(opens.filter((each) => each.path === file && followsLinks(each.flags))).toEqual([]);
+  });
+
+  it.skipIf(process.platform !== 'linux')('a file that opens under a name the check refuses: closed again, nothing read', async () => {
+    const file = join(dir, 'alias.jsonl');
+    writeFileSync(file, `${JSON.stringify({ $schemaVersion: 2, id: 'a' })}\n`);
+    await expect(idsOf(file, 'alias')).rejects.toThrow(/another session's name/);
+    const open = readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === file;
+      } catch {
+        return false;
+      }
+    });
+    expect(open).toEqual([]);
   });
 
   it('a link to a file of the same name: opened through the link once the check let it through', async () => {
