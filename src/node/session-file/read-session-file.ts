@@ -100,7 +100,8 @@ export async function* readSessionFileBatches(options: ReadSessionFileOptions): 
   const { file, sessionId } = options;
   // The name is checked while the file opens (each is a trip through libuv's thread pool, and a
   // small transcript's whole load is a few of them); nothing is read before the check passed, and
-  // nothing is opened through a link before it (a link is opened once the check let it through).
+  // (where the system opens without following a link: not on Windows) nothing is opened through a
+  // link before it (a link is opened once the check let it through).
   // Non-blocking: a FIFO put in place of the transcript opens at once (and is refused below)
   // instead of holding a thread of the pool until something writes to it.
   const [own, opened] = await Promise.allSettled([assertOwnSessionFile(file, sessionId), open(file, READ_NONBLOCK_NOFOLLOW)]);
