@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /** Test files that mock a module: they run with modules of their own. */
-const ISOLATED = ['test/model/anthropic/missing-sdk.test.ts', 'test/loop/tool-queue-load-failure.test.ts', 'test/node/workspace-tools/replace-file-fallback.test.ts', 'test/node/remembered-session-files.test.ts', 'test/node/session-file/folded-transcripts.test.ts', 'test/node/session-file/read-session-file-opens.test.ts', 'test/node/session-file/session-file-writer-opens.test.ts'];
+const ISOLATED = ['test/model/anthropic/missing-sdk.test.ts', 'test/loop/tool-queue-load-failure.test.ts', 'test/node/workspace-tools/replace-file-fallback.test.ts', 'test/node/remembered-session-files.test.ts', 'test/node/session-file/folded-transcripts.test.ts', 'test/node/session-file/session-file-opens.test.ts'];
 
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
