@@ -19,7 +19,7 @@ import { takeSessionLock, withOperationLock } from './session-file/operation-loc
 import { accepts, checkOptions, isBoolean, isFunction, isNonEmptyString, required, type OptionsSpec } from '../options/index.js';
 import { readSessionFileBatches } from './session-file/read-session-file.js';
 import { batchedEntries } from '../session/entry-batches.js';
-import { rememberedFromRead, SessionFileWriter, TranscriptCount } from './session-file/session-file-writer.js';
+import { REMEMBER_MIN_SIZE, rememberedFromRead, SessionFileWriter, TranscriptCount } from './session-file/session-file-writer.js';
 import { MAX_REMEMBERED_IDS, remembersSessionFile, rememberSessionFile, takeRememberedSessionFile } from './session-file/remembered-session-files.js';
 import { sessionFileTarget } from './session-file/session-file-target.js';
 import { FoldedTranscripts } from './session-file/folded-transcripts.js';
@@ -290,9 +290,10 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         // From a checkpoint: the entries before it counted from their lines' beginnings (not parsed).
         const onCountedBefore = (entries: ReadonlyArray<{ id?: unknown; seq?: unknown }>) => count.add(entries);
         // Not when the process remembers this very file already (a writer of this process closed it,
-        // or a load counted it): the count would be the same.
+        // or a load counted it): the count would be the same. Nor for a file too small to be
+        // remembered (`rememberedFromRead`): nothing would keep the count.
         let counting = true;
-        const wantsCount = (stat: BigIntStats) => (counting = !remembersSessionFile(file, stat));
+        const wantsCount = (stat: BigIntStats) => (counting = stat.size >= REMEMBER_MIN_SIZE && !remembersSessionFile(file, stat));
         for await (const batch of readSessionFileBatches({ file, sessionId, onWarning: loadOptions?.onWarning ?? options.onWarning, onReadWhole, wantsCount, ...(fromCheckpoint ? { fromCheckpoint, onCountedBefore } : {}) })) {
           if (counting) count.add(batch);
           yield batch;

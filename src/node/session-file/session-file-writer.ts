@@ -128,7 +128,7 @@ const HEAD_BYTES = 256;
  * The smallest file a writer remembers at its close: counting a smaller one again costs about what
  * remembering it costs every close (one `fstat`).
  */
-const REMEMBER_MIN_SIZE = 64 * 1024;
+export const REMEMBER_MIN_SIZE = 64 * 1024;
 
 function errorCode(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
