@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -173,5 +174,35 @@ describe('readSessionFile reads the first 64 KiB with the file status, and the r
     await expect(async () => {
       for await (const _ of readSessionFile({ file: other, sessionId: 'other' })) void _;
     }).rejects.toThrow(/another session's name/);
+  });
+});
+
+describe('readSessionFile while another writer appends', () => {
+  it('every load gives whole entries, a prefix of what was appended, while the file grows past the first 64 KiB read', async () => {
+    const file = join(dir, 'growing.jsonl');
+    writeFileSync(file, '');
+    const written: string[] = [];
+    let appending = true;
+    const appender = (async () => {
+      for (let index = 0; index < 400; index++) {
+        const id = `g${index}`;
+        written.push(id);
+        // Lines of 50 to 1,500 bytes, one write each (as the store appends).
+        await appendFile(file, `${entry(id, 'w'.repeat(50 + ((index * 397) % 1450)))}\n`);
+      }
+      appending = false;
+    })();
+    let loads = 0;
+    while (appending || loads < 3) {
+      const ids: string[] = [];
+      const warnings: SessionStoreWarning[] = [];
+      for await (const each of readSessionFile({ file, sessionId: 's', onWarning: (warning) => warnings.push(warning) })) ids.push((each as unknown as { id: string }).id);
+      expect(warnings).toEqual([]);
+      expect(ids).toEqual(written.slice(0, ids.length));
+      loads++;
+    }
+    await appender;
+    expect(statSync(file).size).toBeGreaterThan(3 * 64 * 1024);
+    expect(loads).toBeGreaterThan(3);
   });
 });
