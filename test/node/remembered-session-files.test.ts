@@ -11,7 +11,9 @@ import { readOpenSessionFile, readSessionFileBatches } from '../../src/node/sess
 import { scriptedModel } from '../../src/testing/index.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { loadEntries } from '../../src/session/load-entries.js';
-import { MAX_REMEMBERED_IDS, rememberSessionFile, takeRememberedSessionFile } from '../../src/node/session-file/remembered-session-files.js';
+import { MAX_REMEMBERED_FILES, MAX_REMEMBERED_IDS, rememberSessionFile, takeRememberedSessionFile } from '../../src/node/session-file/remembered-session-files.js';
+import type { RememberedSessionFile } from '../../src/node/session-file/session-file-writer.js';
+import { EntryIds } from '../../src/session/entry-ids.js';
 import { createSessionState } from '../../src/state/session-state.js';
 import type { SessionEntry } from '../../src/state/entries.js';
 
@@ -130,6 +132,17 @@ describe('fileSessionStore: the writer of a closed session', () => {
     expect(await readsOf(() => store.append('b', [makers.b.userText('more')], { expectedRevision: each }))).toBe(0);
     expect(await readsOf(() => store.append('a', [makers.a.userText('more')], { expectedRevision: each }))).toBe(1);
     await Promise.all([store.close!('a'), store.close!('b')]);
+  });
+
+  it(`keeps at most ${MAX_REMEMBERED_FILES.toLocaleString('en')} closed sessions' files in a process, whatever their ids: the oldest is forgotten first`, () => {
+    const stateOf = (): RememberedSessionFile => ({ dev: 1n, ino: 1n, size: 70_000n, ctimeNs: 1n, tail: Buffer.from('\n'), head: Buffer.from('{'), headAt: 0, revision: 1, lastId: 'a', ids: new EntryIds() });
+    const files = Array.from({ length: MAX_REMEMBERED_FILES + 2 }, (_, index) => join(dir, `bound-${index}.jsonl`));
+    for (const file of files) rememberSessionFile(file, stateOf());
+    expect(takeRememberedSessionFile(files[0]!)).toBeUndefined();
+    expect(takeRememberedSessionFile(files[1]!)).toBeUndefined();
+    expect(takeRememberedSessionFile(files[2]!)).toBeDefined();
+    expect(takeRememberedSessionFile(files.at(-1)!)).toBeDefined();
+    for (const file of files) takeRememberedSessionFile(file);
   });
 
   it('an agent made per request reads the transcript once per request (its resume), not again at its first write', async () => {

@@ -9,6 +9,15 @@ import type { RememberedSessionFile } from './session-file-writer.js';
 export const MAX_REMEMBERED_IDS = 250_000;
 
 /**
+ * The most closed sessions' files remembered in a process, whatever their ids: each takes 3 to 4 KB
+ * besides its ids (its last bytes, the beginning of its last line, the table), so a process that
+ * closes many sessions of few large entries stays within about 16 MB (the ids bound alone let
+ * 250,000 sessions of one entry each be kept). The oldest file's go first. A load of a file
+ * forgotten so counts it again, and is remembered again.
+ */
+export const MAX_REMEMBERED_FILES = 4_096;
+
+/**
  * What closed writers knew of their files (revision, last id, ids), by the file's path, oldest
  * first: the next writer of the session takes it (see `SessionFileWriter.open`), whichever store
  * of the process opens it, so that an agent (and a store) made per request does not count the
@@ -42,14 +51,14 @@ export function remembersSessionFile(file: string, stat: Pick<BigIntStats, 'dev'
   return state !== undefined && isRememberedStatus(state, stat);
 }
 
-/** Keeps `state` for the next writer of `file`, within the bound, dropping the oldest first. */
+/** Keeps `state` for the next writer of `file`, within the bounds (ids and files), dropping the oldest first. */
 export function rememberSessionFile(file: string, state: RememberedSessionFile): void {
   takeRememberedSessionFile(file);
   if (state.ids.size > MAX_REMEMBERED_IDS) return;
   remembered.set(file, state);
   rememberedIds += state.ids.size;
   for (const oldest of remembered.keys()) {
-    if (rememberedIds <= MAX_REMEMBERED_IDS) break;
+    if (rememberedIds <= MAX_REMEMBERED_IDS && remembered.size <= MAX_REMEMBERED_FILES) break;
     takeRememberedSessionFile(oldest);
   }
 }
