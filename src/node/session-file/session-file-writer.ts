@@ -126,7 +126,8 @@ const HEAD_BYTES = 256;
 
 /**
  * The smallest file a writer remembers at its close: counting a smaller one again costs about what
- * remembering it costs every close (one `fstat`).
+ * remembering it costs every close (one `fstat`). A load counts a file for its next writer only
+ * from this size on too (`rememberedFromRead` keeps nothing smaller).
  */
 export const REMEMBER_MIN_SIZE = 64 * 1024;
 
@@ -222,8 +223,9 @@ export class SessionFileWriter {
     let current;
     try {
       // To the nanosecond where a previous writer's state may be taken: its status change time.
+      const status: Promise<Stats | BigIntStats> = remembered === undefined ? stat(this.options.file) : stat(this.options.file, { bigint: true });
       // (A writer not yet open opens its file meanwhile, where it can do so without following a link.)
-      current = this.handle === undefined && NOFOLLOW !== 0 ? await this.statAndOpen(remembered !== undefined) : remembered === undefined ? await stat(this.options.file) : await stat(this.options.file, { bigint: true });
+      current = this.handle === undefined && NOFOLLOW !== 0 ? await this.openWhile(status) : await status;
     } catch (error) {
       if (errorCode(error) !== 'ENOENT') throw error;
       if (this.handle !== undefined) return false;
@@ -359,16 +361,16 @@ export class SessionFileWriter {
   }
 
   /**
-   * {@link refresh}'s status of the path for a writer not yet open, taken while the name is checked
+   * For a writer not yet open, {@link refresh}'s `status` of the path, while the name is checked
    * and the file opened without following a link or creating it (each is a trip through libuv's
    * thread pool; one after the other they were most of a request's first append). The file is kept
    * open only once the check passed; a link, a directory in its place or a file gone meanwhile are
    * opened as {@link openHandle} opens them, after the check.
    * @throws the status's error (`ENOENT`: nothing there, and nothing left open), or the check's.
    */
-  private async statAndOpen(bigint: boolean): Promise<Stats | BigIntStats> {
+  private async openWhile(statusOfPath: Promise<Stats | BigIntStats>): Promise<Stats | BigIntStats> {
     const { file, sessionId } = this.options;
-    const [status, own, opened] = await Promise.allSettled([bigint ? stat(file, { bigint: true }) : stat(file), assertOwnSessionFile(file, sessionId), open(file, APPEND_NOFOLLOW)]);
+    const [status, own, opened] = await Promise.allSettled([statusOfPath, assertOwnSessionFile(file, sessionId), open(file, APPEND_NOFOLLOW)]);
     if (status.status === 'rejected' || own.status === 'rejected') {
       if (opened.status === 'fulfilled') await opened.value.close();
       throw status.status === 'rejected' ? status.reason : (own as PromiseRejectedResult).reason;
