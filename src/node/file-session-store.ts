@@ -11,6 +11,7 @@ import { isReplay } from '../session/is-replay.js';
 import { entryIdClashError } from '../session/entry-id-clash.js';
 import { fenceError } from '../session/lease-rules.js';
 import { foldPendingApprovals, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
+import { entryJson } from '../session/entry-json.js';
 import type { PendingSession, SessionStore, SessionStoreWarning } from '../session/session-store.js';
 import { assertOwnSessionFile, isOwnSessionFile } from './session-file/assert-own-session-file.js';
 import { fileSessionLeases } from './session-file/file-session-leases.js';
@@ -227,7 +228,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         throw new ConfigurationError('fileSessionStore({ lock: false }) has no leases, so it cannot check a fencingToken: turn lock files on to use leases.');
       }
       // Serialized now, so a later change to the entries by the caller is not written.
-      const lines = entries.map((entry) => JSON.stringify(entry));
+      const lines = entries.map((entry, index) => entryJson('fileSessionStore', sessionId, entry, index));
       const text = lines.map((line) => `${line}\n`).join('');
       // Nothing to store: no lock taken, nothing checked.
       if (text.length === 0) return;

@@ -7,6 +7,7 @@ import { checkAppend } from '../session/check-append.js';
 import { entryIdClashError } from '../session/entry-id-clash.js';
 import { isReplay } from '../session/is-replay.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn } from '../session/pending-approvals.js';
+import { entryJson } from '../session/entry-json.js';
 import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
@@ -84,7 +85,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     assertSessionId(sessionId);
     const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('postgresSessionStore', sessionId, entries, appendOptions);
     // Serialized now, so a later change to the entries by the caller is not written.
-    const lines = entries.map((entry) => JSON.stringify(entry));
+    const lines = entries.map((entry, index) => entryJson('postgresSessionStore', sessionId, entry, index));
     const text = `[${lines.join(',')}]`;
     if (entries.length === 0) return;
     await ready();

@@ -9,6 +9,7 @@ import { entryIdClashError } from '../session/entry-id-clash.js';
 import { entryDigest } from './entry-digest.js';
 import { compareSessionIds } from '../session/compare-session-ids.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn, type PendingApprovalsState } from '../session/pending-approvals.js';
+import { entryJson } from '../session/entry-json.js';
 import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { parseEntryText } from '../session/parse-entry-text.js';
 import { unreadableTailError } from '../session/unreadable-tail-error.js';
@@ -86,7 +87,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('redisSessionStore', sessionId, entries, appendOptions);
     // Serialized now, so a later change to the entries by the caller is not written; the id first,
     // so the next append can tell the entry it follows by its beginning (see IS_OTHER_ENTRY).
-    const lines = entries.map((entry) => JSON.stringify(idFirst(entry)));
+    const lines = entries.map((entry, index) => entryJson('redisSessionStore', sessionId, idFirst(entry), index));
     if (lines.length === 0) return;
     await ready();
     let basis = folded.get(sessionId);

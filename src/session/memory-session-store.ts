@@ -5,6 +5,8 @@ import { checkAppend } from './check-append.js';
 import { holdsCheckpointKind, TAIL_MIN_SIZE, textsFromCheckpoint } from './pick-checkpoint-start.js';
 import { batchedEntries, entriesInBatches } from './entry-batches.js';
 import { parseEntryText } from './parse-entry-text.js';
+import { storedEntryId } from './stored-entry-id.js';
+import { entryJson } from './entry-json.js';
 import { compareSessionIds } from './compare-session-ids.js';
 import { isReplay } from './is-replay.js';
 import { clashesWith, entryIdClashError } from './entry-id-clash.js';
@@ -26,13 +28,24 @@ export interface MemorySessionStoreOptions {
 
 const OPTIONS: OptionsSpec<MemorySessionStoreOptions> = { now: isFunction };
 
-const toJson = (entry: SessionEntry): string => JSON.stringify(entry);
-
 /** A stored entry as read back, checked to be one this build reads. */
 function checkedEntry(sessionId: string, entry: unknown, place: number): SessionEntry {
   // Named in a string only when it fails: a load reads thousands.
   if (!isSupportedEntry(entry)) assertSupportedEntry(entry, sessionId, `transcript entry ${place} of session "${sessionId}"`);
   return entry;
+}
+
+const parseEntryJson = (text: string): SessionEntry => JSON.parse(text) as SessionEntry;
+
+/**
+ * Whether a pending-approvals state folded from the caller's entries keeps nothing of them but
+ * strings: no call waits on an approval (a copy of the entry's, whose input it shares) or on a
+ * nested run, and every id is a string.
+ */
+function holdsNothingOf(state: PendingApprovalsState): boolean {
+  const { agentId } = state;
+  if (agentId !== undefined && agentId !== null && typeof agentId !== 'string') return false;
+  return state.calls.every((call) => typeof call.toolUseId === 'string' && call.approvals.length === 0 && call.nested === undefined);
 }
 
 interface StoredSession {
@@ -102,7 +115,7 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       assertSessionId(sessionId);
       const { expectedRevision, fencingToken, revision, previousId } = checkAppend('memorySessionStore', sessionId, entries, appendOptions);
       // Written out before anything is stored, so an entry JSON cannot hold stores nothing.
-      const texts = entries.map(toJson);
+      const texts = entries.map((entry, index) => entryJson('memorySessionStore', sessionId, entry, index));
       // Nothing to store: nothing checked (as in every store).
       if (texts.length === 0) return;
       // Checked and appended with no await in between: the compare-and-append is atomic.
@@ -118,21 +131,28 @@ export function memorySessionStore(options: MemorySessionStoreOptions = {}): Ses
       // The same revision of another history: the session was deleted and written again.
       const seen = stored?.lastId;
       if (previousId !== undefined && typeof seen === 'string' && seen !== previousId) throw new SessionConflictError({ sessionId, expectedRevision, actualRevision });
-      const copies = texts.map((text) => JSON.parse(text) as SessionEntry);
+      // The ids as stored, read from the texts: a getter or `toJSON` could make the caller's
+      // objects name others.
+      const textIds = texts.map(storedEntryId);
       // An id the session holds for another entry: no load could tell the two apart.
       const ids = stored?.ids ?? new Map<string, number>();
       if (stored !== undefined) {
-        for (const [index, copy] of copies.entries()) {
-          const at = typeof copy.id === 'string' ? ids.get(copy.id) : undefined;
+        for (const [index, id] of textIds.entries()) {
+          const at = typeof id === 'string' ? ids.get(id) : undefined;
           if (at === undefined) continue;
-          const held = JSON.parse(stored.texts[at]!) as SessionEntry;
-          if (clashesWith(held, copy)) throw entryIdClashError('memorySessionStore', sessionId, { id: copy.id, storedSeq: held.seq ?? at + 1, seq: expectedRevision + index + 1 });
+          const held = parseEntryJson(stored.texts[at]!);
+          if (clashesWith(held, parseEntryJson(texts[index]!))) throw entryIdClashError('memorySessionStore', sessionId, { id: id as string, storedSeq: held.seq ?? at + 1, seq: expectedRevision + index + 1 });
         }
       }
-      const pending = foldPendingApprovals(stored?.pending, copies);
+      // Folded from the entries as given (as the PostgreSQL and Redis stores fold them), with no
+      // copy made, unless the state would then keep an object of theirs (an approval waiting,
+      // a suspended call's nested run): folded again from copies of what was stored, which the
+      // caller cannot change.
+      let pending = foldPendingApprovals(stored?.pending, entries);
+      if (!holdsNothingOf(pending)) pending = foldPendingApprovals(stored?.pending, texts.map(parseEntryJson));
       const base = stored?.texts.length ?? 0;
-      for (const [index, copy] of copies.entries()) if (typeof copy.id === 'string' && !ids.has(copy.id)) ids.set(copy.id, base + index);
-      const last = copies[copies.length - 1]!.id;
+      for (const [index, id] of textIds.entries()) if (typeof id === 'string' && !ids.has(id)) ids.set(id, base + index);
+      const last = textIds[textIds.length - 1];
       const lastId = typeof last === 'string' ? last : undefined;
       // Told once here rather than on every resume (looked for as the other stores look for it).
       const checkpoints = stored?.checkpoints ?? [];

@@ -9,6 +9,7 @@ import type { SessionStore, SessionStoreWarning } from '../../src/session/sessio
 import type { SessionEntry } from '../../src/state/entries.js';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
 import { appendAsLoaded, appendEntries, loadAll, makeEntries, textOf } from '../session/session-entries.js';
+import { expectUnwritableEntriesRefused } from '../session/unwritable-entry-scenarios.js';
 
 let dir: string;
 const stores: SessionStore[] = [];
@@ -46,6 +47,11 @@ describe('fileSessionStore', () => {
     expect(lines).toHaveLength(4);
     expect(lines[3]).toBe('');
     expect(await store.list()).toEqual(['s1', 's2']);
+  });
+
+  it('refuses an entry that writes as no JSON object (a toJSON returning something else, a BigInt, a cycle) with a ConfigurationError, writing nothing', async () => {
+    await expectUnwritableEntriesRefused(storeFor({ dir }), 'fileSessionStore');
+    expect(readFileSync(fileOf('unwritable'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(['unwritable-entry-1', 'unwritable-entry-2']);
   });
 
   it('creates the directory on the first append, and reads a missing one as empty', async () => {

@@ -11,6 +11,7 @@ import { dropSchema, postgres, testPool, testSchema } from './postgres-test-data
 import { postgresTestScope } from './postgres-test-scope.js';
 import { checkpointScenarios, expectCompactedSessionLoadsFromCheckpoint } from '../session/checkpoint-scenarios.js';
 import { expectAppendAfterLoadRefusedWhenMoved, expectLoadedApprovalsFolded } from '../session/pending-basis-scenarios.js';
+import { expectUnwritableEntriesRefused } from '../session/unwritable-entry-scenarios.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
 import { createSessionState } from '../../src/state/session-state.js';
 
@@ -217,6 +218,9 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
 });
 
 describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the conformance suite', () => {
+  it('refuses an entry that writes as no JSON object (a toJSON returning something else, a BigInt, a cycle) with a ConfigurationError, storing nothing', () =>
+    expectUnwritableEntriesRefused(postgresSessionStore({ pool: pool(), schema: schema() }), 'postgresSessionStore'));
+
   describe('a load with fromCheckpoint starts where the memory and file stores start', () => {
     // Rows written by hand (as a store would hold them), counted as large: a session under 256 KiB is read whole.
     const written = checkpointScenarios().filter((scenario) => scenario.texts.every((text) => parseEntryText(text) !== undefined));

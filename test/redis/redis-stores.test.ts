@@ -6,6 +6,7 @@ import { redisPlanStore, redisSessionStore } from 'agent-harness/redis';
 import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance, turn } from 'agent-harness/testing';
 import { checkpointScenarios, expectCompactedSessionLoadsFromCheckpoint } from '../session/checkpoint-scenarios.js';
 import { expectAppendAfterLoadRefusedWhenMoved, expectLoadedApprovalsFolded } from '../session/pending-basis-scenarios.js';
+import { expectUnwritableEntriesRefused } from '../session/unwritable-entry-scenarios.js';
 import { parseEntryText } from '../../src/session/parse-entry-text.js';
 import { CHECKPOINT_KIND, KIND_WITHIN } from '../../src/session/pick-checkpoint-start.js';
 import { loadEntries } from '../../src/session/load-entries.js';
@@ -76,6 +77,9 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       const client = scope.client();
       return { keyPrefix, client, store: redisSessionStore({ client, keyPrefix }) };
     };
+
+    it('refuses an entry that writes as no JSON object (a toJSON returning something else, a BigInt, a cycle) with a ConfigurationError, storing nothing', () =>
+      expectUnwritableEntriesRefused(setup().store, 'redisSessionStore'));
 
     it("a key of another type where the session's hash or entries list belongs fails the load with SessionStoreCorruptError naming the key", async () => {
       const { keyPrefix, store } = setup();

@@ -3,6 +3,9 @@ import { ConfigurationError, UnsupportedSchemaVersionError } from '../../src/err
 import { memorySessionStore } from '../../src/session/memory-session-store.js';
 import type { SessionEntry } from '../../src/state/entries.js';
 import { appendEntries, loadAll, makeEntries, textOf } from './session-entries.js';
+import { expectUnwritableEntriesRefused } from './unwritable-entry-scenarios.js';
+import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
+import { foldEntries } from '../../src/state/fold-entries.js';
 
 describe('memorySessionStore', () => {
   it('round-trips entries in order, per session', async () => {
@@ -51,6 +54,51 @@ describe('memorySessionStore', () => {
     }
   });
 
+  it('refuses an entry that writes as no JSON object (a toJSON returning something else, a BigInt, a cycle) with a ConfigurationError, storing nothing', () =>
+    expectUnwritableEntriesRefused(memorySessionStore(), 'memorySessionStore'));
+
+  it('indexes the ids it stored, not what the caller\'s objects say: an entry whose JSON (toJSON) names another id is indexed by the one stored', async () => {
+    const store = memorySessionStore();
+    const make = entryMaker('s');
+    const first = make.userText('one');
+    // Its own id says another than its JSON does.
+    const shifty = { ...first, id: 'elsewhere', toJSON: () => first };
+    await store.append('s', [shifty as SessionEntry], { expectedRevision: 0 });
+    const taken = { ...entryMaker('s', 1).userText('other content'), id: first.id } as SessionEntry;
+    await expect(store.append('s', [taken], { expectedRevision: 1 })).rejects.toThrow(/already has with other content/);
+    // The last id stored is the one written too: the next writer names it as the entry it follows.
+    const next = entryMaker('s', 1);
+    await store.append('s', [next.userText('two')], { expectedRevision: 1 });
+    expect((await loadAll(store.load('s'))).map((entry) => entry.id)).toEqual(['s-entry-1', 's-entry-2']);
+  });
+
+  it('keeps no object of the caller\'s in its pending approvals: an approval\'s input or a nested run changed after the append is listed as appended', async () => {
+    const store = memorySessionStore();
+    const make = entryMaker('s');
+    const opened = [make.userText('go'), make.assistantCalls('t1', 't2')];
+    const pending = make.approvalPending('a1', 't1');
+    await store.append('s', [...opened, pending], { expectedRevision: 0 });
+    (pending as { approval: { input: { content: string } } }).approval.input.content = 'changed by the caller';
+    const nestedState = foldEntries(
+      (() => {
+        const inner = entryMaker('nested');
+        return [inner.userText('sub task'), inner.assistantCalls('inner-t'), inner.approvalPending('inner-a', 'inner-t')];
+      })(),
+      { sessionId: 'nested' },
+    );
+    // Another session whose only wait is the nested run.
+    const other = entryMaker('n');
+    const called = [other.userText('go'), other.assistantCalls('t2')];
+    const suspended = other.next({ kind: 'call-suspended', toolUseId: 't2', nested: { agentId: 'sub-1', state: nestedState } } as never);
+    await store.append('n', [...called, suspended], { expectedRevision: 0 });
+    (nestedState.openBatch!.calls[0]!.approval as { input: { content: string } }).input.content = 'changed too';
+    nestedState.openBatch!.calls.length = 0;
+    const listed = await store.listPending!();
+    expect(listed.map(({ sessionId, approvals }) => [sessionId, approvals.map((approval) => [approval.id, (approval.input as { content: string }).content])])).toEqual([
+      ['n', [['inner-a', 'draft']]],
+      ['s', [['a1', 'draft']]],
+    ]);
+  });
   it('reads back what the other stores would (JSON): an undefined field is left out, a date is its string', async () => {
     const store = memorySessionStore();
     const entry = { ...makeEntries('a')('dated'), toolUseResult: { at: new Date(0), gone: undefined, ratio: Number.NaN } } as unknown as SessionEntry;
