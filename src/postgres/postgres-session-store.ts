@@ -13,6 +13,7 @@ import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
 import type { PendingSession, SessionStore } from '../session/session-store.js';
 import { loadPostgresEntryBatches } from './load-postgres-entries.js';
+import { refuseNulIds } from './refuse-nul-ids.js';
 import { batchedEntries, entriesOf } from '../session/entry-batches.js';
 import { inTransaction } from './postgres-pool.js';
 import { clockSql, entryIdSql, entryTextSql, toNumber } from './postgres-schema.js';
@@ -84,6 +85,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
   const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
     assertSessionId(sessionId);
     const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('postgresSessionStore', sessionId, entries, appendOptions);
+    refuseNulIds(sessionId, entries, previousId);
     // Serialized now, so a later change to the entries by the caller is not written.
     const lines = entries.map((entry, index) => entryJson('postgresSessionStore', sessionId, entry, index));
     const text = `[${lines.join(',')}]`;

@@ -175,6 +175,24 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: migrations', () => {
     await expect(store.append('nul', [other], { expectedRevision: 2 })).rejects.toSatisfy(ConfigurationError.isInstance);
   });
 
+  it('refuses an entry whose id, or the parentId that names the stored last entry, holds a NUL character with a ConfigurationError before sending anything; a NUL elsewhere is stored', async () => {
+    const store = postgresSessionStore({ pool: pool(), schema: schema() });
+    const make = entryMaker('nul-id');
+    const first = make.userText('one');
+    const refusal = (what: RegExp) => (error: unknown) => ConfigurationError.isInstance(error) && what.test((error as Error).message) && /Nothing was stored\.$/.test((error as Error).message);
+    await expect(store.append('nul-id', [{ ...first, id: 'a\u0000b' } as SessionEntry], { expectedRevision: 0 })).rejects.toSatisfy(refusal(/entry 1 of session "nul-id" whose id holds a NUL character/));
+    const later = entryMaker('nul-id', 0);
+    const two = [later.userText('one'), { ...later.userText('two'), id: 'c\u0000' } as SessionEntry];
+    await expect(store.append('nul-id', two, { expectedRevision: 0 })).rejects.toSatisfy(refusal(/entry 2 of session "nul-id" whose id holds/));
+    expect(await loadEntries(store, 'nul-id')).toEqual([]);
+    await store.append('nul-id', [first], { expectedRevision: 0 });
+    const next = { ...entryMaker('nul-id', 1).userText('two'), parentId: 'x\u0000' } as SessionEntry;
+    await expect(store.append('nul-id', [next], { expectedRevision: 1 })).rejects.toSatisfy(refusal(/entry 1 of session "nul-id" whose parentId holds a NUL/));
+    // At revision 0 a parentId names nothing stored: not sent, not refused.
+    await store.append('nul-id-2', [{ ...entryMaker('nul-id-2').userText('one'), parentId: 'y\u0000' } as SessionEntry], { expectedRevision: 0 });
+    expect((await loadEntries(store, 'nul-id')).map((entry) => entry.id)).toEqual([first.id]);
+  });
+
   it('migrates a schema at version 2 with plans in it: they read unchanged, and a plan with a NUL can be written', async () => {
     const name = schema();
     await migratePostgres({ pool: pool(), schema: name });
