@@ -26,6 +26,7 @@ import { sessionFileTarget } from './session-file/session-file-target.js';
 import { FoldedTranscripts } from './session-file/folded-transcripts.js';
 import { SESSION_FILE_EXTENSION, sessionIdProblem } from './session-file/session-id.js';
 import { releaseSessionLock } from './session-file/session-lock.js';
+import { closeWhenCollected } from './session-file/close-when-collected.js';
 import type { ReadAt } from './session-file/prefetched-reads.js';
 
 /** Options of {@link fileSessionStore}. */
@@ -220,7 +221,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
 
   const leases = lock ? fileSessionLeases({ targetOf, exclusive: (sessionId, task) => enqueue(sessionId, () => exclusive(sessionId, task)), now, fsync }) : undefined;
 
-  return {
+  const store: SessionStore = {
     async append(sessionId, entries, appendOptions) {
       const target = targetOf(sessionId);
       const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('fileSessionStore', sessionId, entries, appendOptions);
@@ -354,4 +355,9 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       return waiting;
     },
   };
+  // Dropped without close(): its writers are closed and their locks let go once it is collected.
+  closeWhenCollected(store, () => {
+    for (const sessionId of new Set([...writers.keys(), ...writerLocks])) enqueue(sessionId, () => closeWriter(sessionId)).catch(ignore);
+  });
+  return store;
 }

@@ -1,9 +1,11 @@
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SessionConflictError, ConfigurationError, SessionStoreCorruptError, UnsupportedSchemaVersionError } from '../../src/errors/index.js';
+import { SessionConflictError, ConfigurationError, SessionLockedError, SessionStoreCorruptError, UnsupportedSchemaVersionError } from '../../src/errors/index.js';
 import { fileSessionStore } from '../../src/node/file-session-store.js';
 import type { SessionStore, SessionStoreWarning } from '../../src/session/session-store.js';
 import type { SessionEntry } from '../../src/state/entries.js';
@@ -52,6 +54,71 @@ describe('fileSessionStore', () => {
   it('refuses an entry that writes as no JSON object (a toJSON returning something else, a BigInt, a cycle) with a ConfigurationError, writing nothing', async () => {
     await expectUnwritableEntriesRefused(storeFor({ dir }), 'fileSessionStore');
     expect(readFileSync(fileOf('unwritable'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { id: string }).id)).toEqual(['unwritable-entry-1', 'unwritable-entry-2']);
+  });
+
+  it('closes the transcript and lets go of the lock of a store dropped without close() once it is collected', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      const make = entryMaker('s1');
+      const first = make.userText('from the dropped store');
+      await (async () => {
+        // Not in `stores`: nothing but the test's scope of this function reaches it.
+        await fileSessionStore({ dir }).append('s1', [first], { expectedRevision: 0 });
+      })();
+      expect(existsSync(`${fileOf('s1')}.lock`)).toBe(true);
+      const other = storeFor({ dir });
+      const next = make.userText('from another store');
+      let refusals = 0;
+      let appended = false;
+      for (let round = 0; round < 20 && !appended; round++) {
+        appended = await other.append('s1', [next], { expectedRevision: 1 }).then(
+          () => true,
+          (error: unknown) => {
+            if (!SessionLockedError.isInstance(error)) throw error;
+            refusals += 1;
+            return false;
+          },
+        );
+        await new Promise((resolve) => setImmediate(resolve));
+        gc();
+      }
+      // Refused while the dropped store lived, taken once it was collected.
+      expect(refusals).toBeGreaterThan(0);
+      expect(appended).toBe(true);
+      expect((await loadAll(other.load('s1'))).map(textOf)).toEqual(['from the dropped store', 'from another store']);
+      await other.close?.('s1');
+      expect(existsSync(`${fileOf('s1')}.lock`)).toBe(false);
+      // Closed by the store, not by the garbage collector.
+      expect(warnings.filter((message) => /file descriptor|FileHandle/.test(message))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
+  it('goes on appending through methods taken from a store that was then collected: the lock let go is taken again', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // The store object itself is dropped at once; its methods are kept.
+    const { append, close } = fileSessionStore({ dir }) as Required<SessionStore>;
+    const make = entryMaker('s1');
+    const texts = ['one', 'two', 'three', 'four'];
+    await append('s1', [make.userText(texts[0]!)], { expectedRevision: 0 });
+    const lockFile = `${fileOf('s1')}.lock`;
+    for (let round = 0; round < 20 && existsSync(lockFile); round++) {
+      gc();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Collected: its writer closed, its lock let go.
+    expect(existsSync(lockFile)).toBe(false);
+    for (const [index, text] of texts.entries()) if (index > 0) await append('s1', [make.userText(text)], { expectedRevision: index });
+    expect(existsSync(lockFile)).toBe(true);
+    await close('s1');
+    expect(existsSync(`${fileOf('s1')}.lock`)).toBe(false);
+    expect((await loadAll(storeFor({ dir }).load('s1'))).map(textOf)).toEqual(texts);
   });
 
   it('creates the directory on the first append, and reads a missing one as empty', async () => {
