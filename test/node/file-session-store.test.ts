@@ -1,4 +1,6 @@
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createAgent } from 'agent-harness';
+import { scriptedModel } from 'agent-harness/testing';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { setFlagsFromString } from 'node:v8';
@@ -96,6 +98,34 @@ describe('fileSessionStore', () => {
       expect(warnings.filter((message) => /file descriptor|FileHandle/.test(message))).toEqual([]);
     } finally {
       process.off('warning', onWarning);
+    }
+  });
+
+  it('lets go of the transcripts and locks of agents dropped without close() once they are collected, the store itself kept', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const store = storeFor({ dir });
+    const locks = () => readdirSync(dir).filter((name) => name.endsWith('.lock')).length;
+    const sessionIds: string[] = [];
+    await (async () => {
+      for (let index = 0; index < 5; index++) {
+        const agent = createAgent({ model: scriptedModel(['Hi.']), store });
+        await agent.run('Hello').result;
+        sessionIds.push(agent.sessionId);
+      }
+    })();
+    expect(locks()).toBe(5);
+    for (let round = 0; round < 20 && locks() > 0; round++) {
+      gc();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(locks()).toBe(0);
+    // Another store of the process takes each session at once.
+    const other = storeFor({ dir });
+    for (const sessionId of sessionIds) {
+      const resumed = createAgent({ model: scriptedModel(['Again.']), store: other, resume: sessionId });
+      expect((await resumed.run('Once more').result).status).toBe('completed');
+      await resumed.close();
     }
   });
 

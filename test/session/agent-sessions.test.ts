@@ -232,6 +232,29 @@ describe('sessions in a store', () => {
     await reopened?.close();
   });
 
+  it("closes the store's session of an agent dropped without close() once it is collected, and only then", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const inner = memorySessionStore();
+    const closed: string[] = [];
+    const store: SessionStore = { ...inner, close: async (sessionId) => void closed.push(sessionId) };
+    const kept = createAgent({ model: scriptedModel(['kept']), store });
+    await kept.run('hi').result;
+    const sessionId = await (async () => {
+      const dropped = createAgent({ model: scriptedModel(['one']), store });
+      await dropped.run('hi').result;
+      return dropped.sessionId;
+    })();
+    for (let round = 0; round < 20 && closed.length === 0; round++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    // The dropped agent's session, not the one of the agent still held.
+    expect(closed).toEqual([sessionId]);
+    await kept.close();
+    expect(closed).toEqual([sessionId, kept.sessionId]);
+  });
+
   it('refuses transcripts written by an unknown version, naming the supported ones', async () => {
     const future = { $schemaVersion: 99, id: 'x', parentId: null, timestamp: '', sessionId: 'old', kind: 'run-start', runId: 'r' } as SessionEntry;
     const store: SessionStore = {
