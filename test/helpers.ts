@@ -67,3 +67,13 @@ export function watchedStore() {
   };
   return { store, late, watch: () => (watching = true) };
 }
+
+/** What `work` throws, or undefined when it returns. */
+export function thrownBy(work: () => unknown): unknown {
+  try {
+    work();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}

@@ -11,7 +11,7 @@ import { anthropicModel, createAgent, defineSkill, defineTool, deferTool, memory
 import { loadSkills, parseSkillFile, stdioMcpServer, workspaceTools } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { startMessagesServer } from 'agent-harness/testing/messages-server';
-import { collect, deferred, echoTool as echo, tick } from '../helpers.js';
+import { collect, deferred, echoTool as echo, thrownBy, tick } from '../helpers.js';
 import { PIXEL_PNG } from '../mcp/fixtures/notes-server.js';
 
 // Attacks on the tools from outside: SKILL.md files with hostile frontmatter and folders, skills
@@ -229,16 +229,6 @@ function skillFolder(parent: string, folder: string, text: string): string {
   mkdirSync(join(parent, folder), { recursive: true });
   writeFileSync(join(parent, folder, 'SKILL.md'), text);
   return join(parent, folder);
-}
-
-/** What `work` throws, or undefined. */
-function thrownBy(work: () => unknown): unknown {
-  try {
-    work();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 describe('attack: SKILL.md files with hostile frontmatter', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from 'agent-harness';
 import { entryJson } from '../../src/session/entry-json.js';
+import { thrownBy } from '../helpers.js';
 
 describe('entryJson', () => {
   it('writes an entry that is an object as its JSON, a toJSON that returns an object included', () => {
@@ -17,12 +18,7 @@ describe('entryJson', () => {
       [{ toJSON: () => 'y'.repeat(100) }, `writes as "${'y'.repeat(39)}… in JSON`],
     ];
     for (const [value, says] of cases) {
-      let thrown: unknown;
-      try {
-        entryJson('aStore', 'the "session"', value, 2);
-      } catch (error) {
-        thrown = error;
-      }
+      const thrown = thrownBy(() => entryJson('aStore', 'the "session"', value, 2));
       expect(ConfigurationError.isInstance(thrown)).toBe(true);
       expect((thrown as Error).message).toContain('aStore.append got entry 3 of session "the \\"session\\""');
       expect((thrown as Error).message).toContain(says);
@@ -33,12 +29,7 @@ describe('entryJson', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     for (const value of [{ n: 1n }, cyclic]) {
-      let thrown: unknown;
-      try {
-        entryJson('aStore', 's', value, 0);
-      } catch (error) {
-        thrown = error;
-      }
+      const thrown = thrownBy(() => entryJson('aStore', 's', value, 0));
       expect(ConfigurationError.isInstance(thrown)).toBe(true);
       expect((thrown as Error).message).toMatch(/^aStore\.append cannot write entry 1 of session "s" as JSON \([^\n]+\): an entry holds JSON values only/);
       expect((thrown as Error & { cause?: unknown }).cause).toBeInstanceOf(TypeError);
