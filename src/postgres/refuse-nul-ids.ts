@@ -5,11 +5,10 @@ const NUL = '\u0000';
 
 /**
  * Refuses an append whose entry ids, or the `parentId` its first entry names after a stored one
- * (`previousId`), hold a NUL
- * character (U+0000): the store keeps the last entry's id in a `text` column and compares the
- * writer's `parentId` with it, and PostgreSQL text cannot hold that character (the statement
- * would fail with the server's "invalid byte sequence" instead). The library's writers make ids
- * of letters, digits, `-` and `_`; only hand-made entries can hold one.
+ * (`previousId`), hold a NUL character (U+0000): the store keeps the last entry's id in a `text`
+ * column and compares the writer's `parentId` with it, and PostgreSQL text cannot hold that
+ * character (the statement would fail with the server's "invalid byte sequence" instead). The
+ * library's writers make ids of letters, digits, `-` and `_`; only hand-made entries can hold one.
  * @throws ConfigurationError naming the entry and the session, before anything is sent.
  */
 export function refuseNulIds(sessionId: string, entries: readonly SessionEntry[], previousId: string | undefined): void {
