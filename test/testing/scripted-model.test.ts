@@ -18,6 +18,32 @@ describe('scriptedModel', () => {
     expect(agent.messages[1]!.content[0]).toEqual({ type: 'thinking', thinking: 'Let me think about this carefully.', signature: 'scripted-signature' });
   });
 
+  it('plays a hostile model whose tool input JSON cannot write (nested 10,000 levels, a cycle, a BigInt): nothing streams of it, and the loop refuses the call', async () => {
+    let deep: Record<string, unknown> = {};
+    const nested = deep;
+    for (let level = 0; level < 10_000; level++) deep = (deep.a = {}) as Record<string, unknown>;
+    const cyclic: Record<string, unknown> = { text: 'x' };
+    cyclic.self = cyclic;
+    for (const input of [nested, cyclic, { text: 'x', n: 10n }]) {
+      const streamed: unknown[] = [];
+      const model = scriptedModel([turn('Calling.', toolCall('echo', input)), 'Done.']);
+      const played = model.stream.bind(model);
+      model.stream = async function* (request) {
+        for await (const event of played(request)) {
+          if (event.type === 'tool-input-delta') streamed.push(event.partialJson);
+          yield event;
+        }
+      };
+      const agent = createAgent({ model, tools: [echoTool] });
+      const { events, result } = await collect(agent.run('Go.'));
+      expect(result.status).toBe('completed');
+      expect(streamed).toEqual(['']);
+      const answer = events.find((event) => event.type === 'tool-result') as { isError: boolean; content: unknown } | undefined;
+      expect(answer?.isError).toBe(true);
+      expect(JSON.stringify(answer?.content)).toMatch(/was not run/);
+    }
+  });
+
   it('fails loudly when the run asks for a turn the script does not have', async () => {
     const model = scriptedModel([turn(toolCall('echo', { text: 'x' }))]);
     const result = await createAgent({ model, tools: [echoTool] }).run('go').result;

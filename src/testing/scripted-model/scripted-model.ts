@@ -129,7 +129,7 @@ export function scriptedModel(script: ScriptItem[], options: ScriptedModelOption
       } else if (block.type === 'tool_use') {
         const toolUse = block as { id: string; name: string; input: unknown };
         yield { type: 'tool-input-start', index: blockIndex, id: toolUse.id, name: toolUse.name };
-        yield { type: 'tool-input-delta', index: blockIndex, partialJson: JSON.stringify(toolUse.input ?? {}) };
+        yield { type: 'tool-input-delta', index: blockIndex, partialJson: streamedInputJson(toolUse.input) };
         await afterFirstDelta();
       }
     }
@@ -180,4 +180,19 @@ function describeLast(messages: readonly Message[]): string {
   if (!last) return 'none';
   const content = typeof last.content === 'string' ? [{ type: 'text' }] : last.content;
   return `${last.role} message with ${content.map((block) => block.type).join(', ') || 'no blocks'}`;
+}
+
+/**
+ * The JSON a scripted tool call's input streams as: its `JSON.stringify`, or nothing when it has
+ * none (a script playing a hostile model may give an input nested thousands of levels deep, a
+ * cycle or a BigInt, which `JSON.stringify` cannot write). The response carries the input itself
+ * either way, for the loop to judge.
+ */
+function streamedInputJson(input: unknown): string {
+  try {
+    const json: unknown = JSON.stringify(input ?? {});
+    return typeof json === 'string' ? json : '';
+  } catch {
+    return '';
+  }
 }
