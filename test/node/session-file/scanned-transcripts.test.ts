@@ -1,7 +1,7 @@
 // A resume from the last checkpoint scans a transcript's bytes for it; a process that scanned the
 // file before goes on from where that scan ended when the file only grew since, and scans it
 // whole again when it is another file, shorter, or no longer ends as that scan saw it end.
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -74,10 +74,14 @@ describe('a transcript scanned before', () => {
     writeFileSync(file, `${lines.slice(0, 9).join('\n')}\n`);
     expect(await keptEnd(file)).toBeUndefined();
     expect((await firstLoaded())?.seq).toBe(9);
-    // Another file (a new inode) of the same bytes and more.
+    // Another file (a new inode) of the same bytes and more: written beside the old one and renamed
+    // over it, so the two inodes exist at once and cannot share a number (a file removed first may
+    // give its number to the next one created).
     await firstLoaded();
-    rmSync(file);
-    writeFileSync(file, `${lines.slice(0, 9).join('\n')}\n`);
+    const before = statSync(file).ino;
+    writeFileSync(`${file}.new`, `${lines.slice(0, 9).join('\n')}\n`);
+    renameSync(`${file}.new`, file);
+    expect(statSync(file).ino).not.toBe(before);
     expect(await keptEnd(file)).toBeUndefined();
     appendFileSync(file, `${lines[9]}\n`);
     expect((await firstLoaded())?.seq).toBe(9);
