@@ -1,7 +1,7 @@
 // A file store's `listPending()` reads a transcript only when its file changed since the store
 // last folded it. Counted here by the loads of transcripts (the reader replaced by a counting one);
 // the process's clock is moved on (Date only) so that files written by the test are not "racy".
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -74,11 +74,14 @@ describe('fileSessionStore.listPending(): transcripts read only when they change
     // s1: rewritten in place to the same size (another approval's id).
     const s1 = join(dir, 's1.jsonl');
     writeFileSync(s1, readFileSync(s1, 'utf8').replaceAll('approval_s1', 'approval_x1'));
-    // s2: replaced by another file (a new inode) of the same content.
+    // s2: replaced by another file (a new inode) of the same size, written beside it and renamed
+    // over it (a file removed first may give its inode number to the next one created).
     const s2 = join(dir, 's2.jsonl');
     const text = readFileSync(s2, 'utf8');
-    rmSync(s2);
-    writeFileSync(s2, text.replaceAll('approval_s2', 'approval_y2'));
+    const before = statSync(s2).ino;
+    writeFileSync(`${s2}.new`, text.replaceAll('approval_s2', 'approval_y2'));
+    renameSync(`${s2}.new`, s2);
+    expect(statSync(s2).ino).not.toBe(before);
     // s3: deleted.
     await store.delete('s3');
     later();
