@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -82,12 +82,15 @@ describe('SessionFileWriter: what a closed writer remembers', () => {
     expect((await open(sameTick(remembered))).revision).toBe(2);
   });
 
-  it('counts again when the file was replaced by another one', async () => {
+  it('counts again when the file was replaced by another one, even of the same bytes and status change time', async () => {
     const remembered = await rememberedAfterThree();
-    const text = readFileSync(file);
-    rmSync(file);
-    writeFileSync(file, text);
-    expect((await open(remembered)).revision).toBe(3);
+    // Written beside it and renamed over it: a file removed first may give its inode number to the
+    // next one created, which would make it the same file to any check.
+    const before = statSync(file).ino;
+    writeFileSync(`${file}.new`, readFileSync(file));
+    renameSync(`${file}.new`, file);
+    expect(statSync(file).ino).not.toBe(before);
+    expect((await open(sameTick(remembered))).revision).toBe(3);
   });
 
   it('counts again when the status change time moved, even where the end is the same', async () => {
