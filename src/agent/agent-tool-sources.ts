@@ -5,6 +5,7 @@ import {
   toolSourcesAreAsync,
   type LoadingStop,
   type ResolvedToolSources,
+  type ToolSourceSink,
 } from '../tool-sources/index.js';
 import { resolveToolSearch } from '../tool-search/index.js';
 import { isServerTool, type ServerTool } from '../tools/server-tool.js';
@@ -69,8 +70,43 @@ export function pendingToolSources(options: AgentOptions): ResolvedToolSources {
  * the toolbox as deferred tools.
  */
 export function attachToolSources(core: AgentCore): void {
-  core.toolSources?.attach({
-    onMcpState: (state) => core.emit({ type: 'mcp-server-status', ...state }),
-    onToolsAdded: (tools) => core.toolbox.addLateTools(tools),
-  });
+  const sources = core.toolSources;
+  if (!sources) return;
+  if (!sources.holdsOutsideConnections) {
+    sources.attach({
+      onMcpState: (state) => core.emit({ type: 'mcp-server-status', ...state }),
+      onToolsAdded: (tools) => core.toolbox.addLateTools(tools),
+    });
+    return;
+  }
+  // An open stdio pipe or socket is a root for the garbage collector: reached through it
+  // strongly, an agent dropped without close() would live, with its server, until the process
+  // exits. (A WeakRef keeps the agent through the young-generation collections of this task; a
+  // cost beside a process or a socket, which is why only such connections pay it.)
+  sources.attach(weakSink(new WeakRef(core)));
+  droppedSources.register(core, sources, sources);
+}
+
+/**
+ * A sink that reaches the agent through `agent` only. Made in a function of its own: closures
+ * made where `core` is in scope share the context that holds it, so they would reach it strongly.
+ */
+function weakSink(agent: WeakRef<AgentCore>): ToolSourceSink {
+  return {
+    onMcpState: (state) => agent.deref()?.emit({ type: 'mcp-server-status', ...state }),
+    onToolsAdded: (tools) => agent.deref()?.toolbox.addLateTools(tools) ?? [],
+  };
+}
+
+/**
+ * The tool sources of agents dropped without `close()` whose connections reach outside the
+ * process: closed once the agent is collected (a stdio server's process ends, a socket closes).
+ */
+const droppedSources = new FinalizationRegistry<ResolvedToolSources>((sources) => {
+  sources.close().catch(() => undefined);
+});
+
+/** The agent is closing its sources itself: nothing is left for its collection to close. */
+export function closingToolSources(sources: ResolvedToolSources): void {
+  droppedSources.unregister(sources);
 }

@@ -4,6 +4,7 @@ import { runHooksUnchecked } from '../hooks/run-hooks.js';
 import { subagentRunsEnded } from '../subagents/subagent-runs.js';
 import type { AgentRun } from './agent-run.js';
 import { boundCoreWrites } from './bound-core-writes.js';
+import { closingToolSources } from './agent-tool-sources.js';
 import { planWritesSettled } from '../runtime/save-plan.js';
 import { DEFAULT_STORE_WRITE_GRACE_MS } from '../session/bound-writes.js';
 import type { CloseOptions } from './close-options.js';
@@ -59,7 +60,10 @@ export async function closeLoadedCore(core: AgentCore, { active, aside, options 
     });
     for (const error of ended.errors) core.emit({ type: 'error', error, fatal: false });
   }
-  await core.toolSources?.close();
+  if (core.toolSources) {
+    closingToolSources(core.toolSources);
+    await core.toolSources.close();
+  }
   const stopBounding = boundCoreWrites(core, 'the agent was closed');
   await core.flush();
   stopBounding();

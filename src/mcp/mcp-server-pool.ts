@@ -91,6 +91,15 @@ export class McpServerPool {
     await Promise.race([Promise.all(connecting), this.#closing.promise]);
   }
 
+  /**
+   * True when a connection of this pool's own (not a shared server's) reaches outside the process
+   * or past this library: a stdio server's process, an HTTP server's socket, a host's transport.
+   * Such a connection is a root for the garbage collector while it is open.
+   */
+  get holdsOutsideConnections(): boolean {
+    return this.#connections.some((connection) => !this.#shared.has(connection) && connection.config.type !== 'sdk');
+  }
+
   /** The tools known so far, server by server in configuration order. */
   tools(): Tool[] {
     return [...this.#tools.values()].flatMap((server) => [...server.byServerName.values()]);

@@ -35,6 +35,13 @@ export interface ResolvedToolSources {
   mcpStates(): McpServerState[];
   /** The names of the configured MCP servers (rules may name them before their tools exist). */
   mcpServerNames: string[];
+  /**
+   * True when an MCP connection of the agent's own reaches outside the process (a stdio server's
+   * process, an HTTP server's socket, a host's transport): being a root for the garbage collector
+   * while open, it must reach the agent only weakly, or an agent dropped without `close()` would
+   * live, with its server, until the process exits.
+   */
+  holdsOutsideConnections: boolean;
   /** Starts reporting to the agent; the servers' current states are reported at once. */
   attach(sink: ToolSourceSink): void;
   /** Closes the MCP connections. */
@@ -88,6 +95,7 @@ const NO_SOURCES: ResolvedToolSources = Object.freeze({
   tools: Object.freeze([]) as unknown as Tool[],
   system: Object.freeze([]) as unknown as TextBlock[],
   mcpServerNames: Object.freeze([]) as unknown as string[],
+  holdsOutsideConnections: false,
   mcpStates: () => [],
   attach: () => undefined,
   close: () => Promise.resolve(),
@@ -100,6 +108,7 @@ function resolved(skills: readonly Skill[], pool: McpServerPool | undefined, nam
     tools: [...(pool?.tools() ?? []), ...fromSkill.tools],
     system: fromSkill.system,
     mcpServerNames: names,
+    holdsOutsideConnections: pool?.holdsOutsideConnections ?? false,
     mcpStates: () => pool?.states() ?? [],
     attach(sink) {
       if (!pool) return;

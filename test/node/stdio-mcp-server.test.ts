@@ -1,6 +1,8 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { isGone } from '../process-helpers.js';
@@ -63,6 +65,23 @@ describe('stdioMcpServer', () => {
     const pid = await pidOf(agent, model);
     await agent.close();
     expect(await waitGone(pid)).toBe(true);
+  });
+
+  it("ends the server process of an agent dropped without close() once the agent is collected (the open pipes do not keep the agent alive)", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const pid = await (async () => {
+      const model = scriptedModel([]);
+      // Not in `agents`: nothing but the server's connection could still reach it.
+      const agent = createAgent({ model, mcpServers: { notes: notesServer() }, rules: { allow: ['mcp__notes'] } });
+      return pidOf(agent, model);
+    })();
+    expect(isGone(pid)).toBe(false);
+    for (let round = 0; round < 100 && !isGone(pid); round++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(isGone(pid)).toBe(true);
   });
 
   it('answers a call whose server crashes mid-call with an error result, goes on, and restarts the server', async () => {
