@@ -1,8 +1,7 @@
 // Agent runs as BullMQ jobs, against the real Redis (the queue) and PostgreSQL or Redis (the
 // session store). Outside CI, a missing server skips these tests with one line; in CI it fails.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { QueueEvents, Job } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +19,9 @@ import { postgres } from '../postgres/postgres-test-database.js';
 import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
 import { bullConnection, dropPrefix, openFleetStore, placeToEnv, type FleetPlace, type StoreKind } from './fleet-stores.js';
+import { tempDirs } from '../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 const INTERRUPTED = /interrupted/i;
 
@@ -156,7 +158,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
   });
 
   it.skipIf(!reachable)('runs a prompt, parks on the approval, and finishes once the approval job is run', { timeout: 120_000 }, async () => {
-    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
     startWorker();
     const sessionId = uniqueName('s');
     const parked = await finished((await queue.enqueueRun({ sessionId, prompt: 'Do the task.' })).jobId);
@@ -179,7 +181,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
   });
 
   it.skipIf(!reachable)('a request sent twice with one idempotency key runs once, also when it comes again after the queue dropped its job', { timeout: 120_000 }, async () => {
-    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
     startWorker();
     const sessionId = uniqueName('keyed');
     const request = { sessionId, prompt: 'Do the task.', idempotencyKey: 'request-1' };
@@ -200,7 +202,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
   });
 
   it.skipIf(!reachable)('puts a job for a session another worker holds back on the queue (delayed), never runs it beside it', async () => {
-    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
     const sessionId = uniqueName('held');
     const held = (await store.leases!.acquire(sessionId, { holder: 'another-worker', ttlMs: 60_000 }))!;
     const delayed = new Promise<string>((resolve) => events.on('delayed', ({ jobId }) => resolve(jobId)));
@@ -217,7 +219,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
   });
 
   it.skipIf(!reachable)('a worker running several jobs at once puts back a second job of a session it is running, never runs it beside the first', { timeout: 120_000 }, async () => {
-    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let hang!: (toolUseId: string) => void;
@@ -265,7 +267,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
   });
 
   it.skipIf(!reachable)('a job whose worker died between its run-start and its prompt still sends its prompt when another job of the session ran first', { timeout: 120_000 }, async () => {
-    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
     const sessionId = uniqueName('overtaken');
     const jobId = uniqueName('overtaken-job');
     // What a worker killed right after storing its run's start leaves (the prompt is a later append).
@@ -284,7 +286,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
   });
 
   it.skipIf(!reachable)('a run ended by a model outage is tried again as an attempt, and the retry continues it without running a tool twice', { timeout: 120_000 }, async () => {
-    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
     // The model is overloaded on the second call of the run (after step 0 ran), then answers again.
     const flaky = await startMessagesServer({ responses: [] });
     const respond: MessagesServerResponse = ({ body, number }) => {
@@ -312,7 +314,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
   });
 
   it.skipIf(!reachable)('a run ended by a rate limit with retry-after waits at least that long before its next attempt, then continues without running a tool twice', { timeout: 120_000 }, async () => {
-    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
     // HTTP 429 with `retry-after: 30` on the second call of the run (after step 0 ran), then answers again.
     const limited = await startMessagesServer({ responses: [] });
     const respond: MessagesServerResponse = ({ body, number }) => {
@@ -349,7 +351,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
   });
 
   it.skipIf(!reachable)('a job of another queue over the same store (or of a queue whose Redis was emptied) is not taken for an earlier job of the session', { timeout: 120_000 }, async () => {
-    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
     const sessionId = uniqueName('two-queues');
     // Two new queues: BullMQ numbers each queue's jobs from 1 unless the job id is given.
     const opened = [uniqueName('fleet-a'), uniqueName('fleet-b')].map((queueName) => ({
@@ -374,7 +376,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
   });
 
   it.skipIf(!reachable)('a worker closed with force in the middle of a tool call hands the job back at once; another resumes it exactly once', { timeout: 120_000 }, async () => {
-    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
     let hang!: (toolUseId: string) => void;
     const hanging = new Promise<string>((resolve) => (hang = resolve));
     let hung: string | undefined;
@@ -412,7 +414,7 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
   });
 
   it.skipIf(!reachable)('a worker killed with SIGKILL in the middle of a tool call leaves the session to another, which resumes it exactly once', async () => {
-    logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-')), 'executions.jsonl');
+    logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/bullmq/fleet-worker.child.ts'], {
       cwd: REPO_ROOT,
       env: { ...process.env, ...placeToEnv(place), FLEET_LOG: logFile, FLEET_MODEL_URL: model.url, FLEET_HANG_STEP: '1', FLEET_LEASE_MS: '1500', FLEET_LOCK_MS: '1000' },

@@ -3,8 +3,7 @@
 // still reaches the server the model called; where the configuration now points "db" at another
 // server, nothing runs there.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -13,6 +12,9 @@ import { z } from 'zod';
 import { createAgent, type Agent } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel } from 'agent-harness/testing';
+import { tempDirs } from '../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const child = join(root, 'test/mcp/fixtures/mcp-approval-kill.child.mjs');
@@ -46,7 +48,7 @@ describe.skipIf(!existsSync(join(root, 'dist/index.js')))('an MCP call whose pro
     ['the same server', 'db-primary', ['db-primary:archive(users)'], ['mcp__db__archive']],
     ['another server behind the name', 'db-replica', [], []],
   ])('resumed with %s', { timeout: 30_000 }, async (_, resumedServer, ran, asked) => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-harness-mcp-kill-'));
+    const dir = tempDir('agent-harness-mcp-kill-');
     const killed = await killedWhileAsking(dir, 'db-primary');
     expect(killed.signal).toBe('SIGKILL');
     expect(killed.stdout).toBe('asked\n');

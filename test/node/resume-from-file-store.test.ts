@@ -1,14 +1,16 @@
-import { appendFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAgent, type WarningEvent } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel } from 'agent-harness/testing';
+import { tempDirs } from '../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 describe('resuming from the file store after a crash', () => {
   it('skips a torn last line, announces it as a warning event, and goes on', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-harness-torn-'));
+    const dir = tempDir('agent-harness-torn-');
     const first = createAgent({ model: scriptedModel(['one']), store: fileSessionStore({ dir }) });
     await first.run('hello').result;
     await first.close();

@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -9,6 +8,9 @@ import { anthropicModel, createAgent } from 'agent-harness';
 import { validateMessagesRequest } from 'agent-harness/testing';
 import { startMessagesServer, type MessagesServer } from 'agent-harness/testing/messages-server';
 import { notesTools } from '../fixtures/notes-tools.js';
+import { tempDirs } from '../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -25,7 +27,7 @@ function executions(logFile: string): Array<{ tool: string; input: Record<string
 
 describe('approvals that wait', () => {
   it('survive JSON and a new process: approve one with an edited input, deny another; nothing runs twice', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-harness-approval-'));
+    const dir = tempDir('agent-harness-approval-');
     const logFile = join(dir, 'executions.jsonl');
     writeFileSync(logFile, '');
     server = await startMessagesServer({

@@ -1,10 +1,12 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicModel, createAgent, type AgentEvent, type CanUseTool } from 'agent-harness';
 import { startMessagesServer, type MessagesServer, type MessagesServerTurn } from 'agent-harness/testing/messages-server';
 import { notesTools } from '../fixtures/notes-tools.js';
+import { tempDirs } from '../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 let server: MessagesServer | undefined;
 afterEach(async () => {
@@ -23,7 +25,7 @@ function lastUserBlocks(messages: Array<{ role: string; content: unknown }>) {
 
 describe('native plan mode through @anthropic-ai/sdk', () => {
   it('enter, explore read-only, write denied, plan rejected with feedback, revised plan approved into acceptEdits, same run executes', async () => {
-    const logFile = join(mkdtempSync(join(tmpdir(), 'agent-harness-plan-')), 'log.jsonl');
+    const logFile = join(tempDir('agent-harness-plan-'), 'log.jsonl');
     writeFileSync(logFile, '');
     server = await startMessagesServer({
       responses: [

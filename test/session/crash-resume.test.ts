@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,9 @@ import { anthropicModel, createAgent, defineTool, SessionNotFoundError, type Ses
 import { fileSessionStore } from 'agent-harness/node';
 import { startMessagesServer, type MessagesServer } from 'agent-harness/testing/messages-server';
 import { z } from 'zod';
+import { tempDirs } from '../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const child = join(root, 'test/fixtures/kill-run.child.mjs');
@@ -29,7 +31,7 @@ let totals: { events: number; appends: number; executions: number };
 beforeAll(async () => {
   if (!existsSync(join(root, 'dist/index.js'))) throw new Error('The crash test runs the built package: run `npm run build` first (`npm test` does).');
   server = await startMessagesServer({ responses: [] });
-  const dir = mkdtempSync(join(tmpdir(), 'agent-harness-crash-calibrate-'));
+  const dir = tempDir('agent-harness-crash-calibrate-');
   const calibration = await runChild(dir, 'none', 0);
   totals = JSON.parse(calibration.stdout.trim());
   expect(totals).toMatchObject({ status: 'completed' });
@@ -99,7 +101,7 @@ describe('crash consistency: SIGKILL at every point, then resume in another proc
     const outcomes: Record<string, string[]> = { resumed: [], 'nothing-stored': [] };
     const work = async (point: (typeof points)[number]) => {
       const label = `kill point ${point.mode} ${point.at}`;
-      const dir = mkdtempSync(join(tmpdir(), `agent-harness-crash-${point.mode}-${point.at}-`));
+      const dir = tempDir(`agent-harness-crash-${point.mode}-${point.at}-`);
       const { signal } = await runChild(dir, point.mode, point.at);
       expect(signal, label).toBe('SIGKILL');
       outcomes[await resumeAndCheck(dir, label)]!.push(label);

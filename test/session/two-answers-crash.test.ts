@@ -1,14 +1,14 @@
 // Two approvals of one batch, the process stopping after the first answer is stored (at every
 // append of that answer's run) and before the second is given: the session resumed from the same
 // store still waits on what was not answered, and only the last answer completes it.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, memorySessionStore, type SessionStore } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
+import { tempDirs } from '../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 /** The store as a process sees it that stops after `appends` more appends: later ones are lost. */
 function stoppingAfter(inner: SessionStore, appends: number): SessionStore {
@@ -27,7 +27,7 @@ function stoppingAfter(inner: SessionStore, appends: number): SessionStore {
 
 const stores: Array<[string, () => SessionStore]> = [
   ['memory', () => memorySessionStore()],
-  ['file', () => fileSessionStore({ dir: mkdtempSync(join(tmpdir(), 'ah-two-answers-')) })],
+  ['file', () => fileSessionStore({ dir: tempDir('ah-two-answers-') })],
 ];
 
 describe.each(stores)('two answers to one batch with a crash in between (%s store)', (_, makeStore) => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,6 +6,9 @@ import { createAgent, defineTool, type Agent } from 'agent-harness';
 import { workspaceTools } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { createNotesServer } from '../mcp/fixtures/notes-server.js';
+import { tempDirs } from '../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 const agentCall = (type: string, id: string) => toolCall('Agent', { description: `task ${id}`, prompt: 'Do it.', subagent_type: type }, id);
 
@@ -27,7 +29,7 @@ function writeTool(ran: string[]) {
 
 describe('a subagent decides with all of its parent rules', () => {
   it("holds a Read(…) deny for its Grep and Bash though its type has no Read tool", async () => {
-    const cwd = mkdtempSync(join(tmpdir(), 'agent-harness-read-rule-'));
+    const cwd = tempDir('agent-harness-read-rule-');
     writeFileSync(join(cwd, '.env'), 'SECRET=hunter2\n');
     const child = scriptedModel([
       turn(toolCall('Grep', { pattern: 'SECRET', path: '.env', output_mode: 'content' }, 'c_grep'), toolCall('Bash', { command: 'cat .env' }, 'c_cat')),

@@ -1,7 +1,6 @@
 // kill -9 while a subagent's approved call runs: every tool runs exactly once across processes.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,9 @@ import { z } from 'zod';
 import { createAgent, defineTool, type ToolResultBlock } from 'agent-harness';
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel } from 'agent-harness/testing';
+import { tempDirs } from '../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const child = join(root, 'test/fixtures/kill-subagent.child.mjs');
@@ -30,7 +32,7 @@ const started = (dir: string) => {
 let events = 0;
 beforeAll(async () => {
   if (!existsSync(join(root, 'dist/index.js'))) throw new Error('The crash test runs the built package: run `npm run build` first (`npm test` does).');
-  const dir = mkdtempSync(join(tmpdir(), 'agent-harness-subagent-calibrate-'));
+  const dir = tempDir('agent-harness-subagent-calibrate-');
   expect(JSON.parse((await runChild(dir, { MODE: 'setup' })).stdout)).toMatchObject({ status: 'awaiting-approval' });
   const resolved = JSON.parse((await runChild(dir, { MODE: 'resolve' })).stdout);
   expect(resolved).toMatchObject({ status: 'completed' });
@@ -65,7 +67,7 @@ async function resumeAndCheck(dir: string, label: string): Promise<void> {
 
 describe('kill -9 while a subagent continues after an approval', () => {
   it('inside the nested tool: the call is answered as interrupted on resume, never run twice', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'agent-harness-subagent-kill-'));
+    const dir = tempDir('agent-harness-subagent-kill-');
     await runChild(dir, { MODE: 'setup' });
     const killed = await runChild(dir, { MODE: 'resolve', KILL_MODE: 'tool' });
     expect(killed.signal).toBe('SIGKILL');
@@ -79,7 +81,7 @@ describe('kill -9 while a subagent continues after an approval', () => {
     // Twelve kill points spread over the run (every event would take a minute on a loaded machine).
     const points = [...new Set(Array.from({ length: 12 }, (_, index) => 1 + Math.floor((index * (events - 1)) / 11)))];
     for (const at of points) {
-      const dir = mkdtempSync(join(tmpdir(), 'agent-harness-subagent-kill-'));
+      const dir = tempDir('agent-harness-subagent-kill-');
       await runChild(dir, { MODE: 'setup' });
       const killed = await runChild(dir, { MODE: 'resolve', KILL_MODE: 'event', KILL_AT: String(at) });
       expect(killed.signal, `event ${at}`).toBe('SIGKILL');

@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDirs } from '../../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
@@ -11,7 +13,7 @@ const root = path.resolve(import.meta.dirname, '../../..');
 describe('mapAnthropicError with a bundled SDK', () => {
   for (const minify of [false, true]) {
     it(`a 400 from a bundled${minify ? ' + minified' : ''} SDK keeps status 400 and is not retryable`, () => {
-      const dir = mkdtempSync(path.join(tmpdir(), 'review-bundle-'));
+      const dir = tempDir('review-bundle-');
       const entry = path.join(dir, 'entry.ts');
       writeFileSync(
         entry,

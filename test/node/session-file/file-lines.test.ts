@@ -3,14 +3,16 @@
 // `\r\n`, right after a lone `\r`, inside a line longer than a piece. The reference is the whole
 // file decoded and split as readline splits it.
 import fc from 'fast-check';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fileLines, FILE_LINE_CHUNK_BYTES, FILE_READ_BYTES } from '../../../src/node/session-file/file-lines.js';
+import { tempDirs } from '../../temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'file-lines-'));
+const tempDir = tempDirs();
+
+const dir = tempDir('file-lines-');
 let files = 0;
 
 /** The lines of `bytes` decoded whole: split at \r\n, \n and a lone \r, nothing after a final break. */

@@ -1,6 +1,5 @@
-import { mkdtempSync, readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readSessionFile } from '../../../src/node/session-file/read-session-file.js';
@@ -8,8 +7,11 @@ import type { SessionStoreWarning } from '../../../src/session/session-store.js'
 import type { SessionEntry } from '../../../src/state/entries.js';
 import { createSessionState } from '../../../src/state/session-state.js';
 import { entryMaker } from '../../../src/testing/store-conformance/conformance-entries.js';
+import { tempDirs } from '../../temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'read-session-file-'));
+const tempDir = tempDirs();
+
+const dir = tempDir('read-session-file-');
 const entry = (id: string, text = id) => JSON.stringify({ $schemaVersion: 2, id, text });
 // Enough valid lines in front to push a file past the size read in one go (256 KiB), so that the
 // same content is read both ways: whole, and streamed through a line reader.
@@ -162,7 +164,7 @@ describe('readSessionFile reads the first 64 KiB with the file status, and the r
   });
 
   it.skipIf(process.platform === 'win32')('reads through a link to a file of the same name elsewhere; refuses one to another name', async () => {
-    const elsewhere = mkdtempSync(join(tmpdir(), 'read-session-file-elsewhere-'));
+    const elsewhere = tempDir('read-session-file-elsewhere-');
     writeFileSync(join(elsewhere, 'linked.jsonl'), `${entry('a')}\n${entry('b')}\n`);
     const file = join(dir, 'linked.jsonl');
     symlinkSync(join(elsewhere, 'linked.jsonl'), file);

@@ -1,10 +1,12 @@
-import { constants, existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { constants, existsSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import type * as FsPromises from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { readSessionFile } from '../../../src/node/session-file/read-session-file.js';
 import { SessionFileWriter } from '../../../src/node/session-file/session-file-writer.js';
+import { tempDirs } from '../../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 // A transcript's name is checked while it opens (a load, a writer's first append): what is opened before the check passed is seen here.
 const opens = vi.hoisted(() => [] as Array<{ path: string; flags: number }>);
@@ -32,8 +34,8 @@ vi.mock('../../../src/node/session-file/assert-own-session-file.js', async (impo
   };
 });
 
-const dir = mkdtempSync(join(tmpdir(), 'read-session-file-opens-'));
-const elsewhere = mkdtempSync(join(tmpdir(), 'read-session-file-opens-elsewhere-'));
+const dir = tempDir('read-session-file-opens-');
+const elsewhere = tempDir('read-session-file-opens-elsewhere-');
 /** -1: opened by a mode string ('a+': follows links, creates). */
 const followsLinks = (flags: number) => flags === -1 || (flags & constants.O_NOFOLLOW) === 0;
 
@@ -89,8 +91,8 @@ describe.skipIf(process.platform === 'win32')('readSessionFile opens nothing thr
   });
 });
 
-const writerDir = mkdtempSync(join(tmpdir(), 'session-file-writer-opens-'));
-const writerElsewhere = mkdtempSync(join(tmpdir(), 'session-file-writer-opens-elsewhere-'));
+const writerDir = tempDir('session-file-writer-opens-');
+const writerElsewhere = tempDir('session-file-writer-opens-elsewhere-');
 const creates = (flags: number) => flags === -1 || (flags & constants.O_CREAT) !== 0;
 const line = (id: string, seq: number) => `${JSON.stringify({ $schemaVersion: 2, id, seq, kind: 'run-start', runId: 'r' })}\n`;
 

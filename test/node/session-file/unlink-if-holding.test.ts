@@ -1,11 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, lstatSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { unlinkIfHolding } from '../../../src/node/session-file/unlink-if-holding.js';
+import { tempDirs } from '../../temp-dirs.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'unlink-if-holding-'));
+const tempDir = tempDirs();
+
+const dir = tempDir('unlink-if-holding-');
 const content = '{"pid":12,"hostname":"hôte","createdAt":"2026-12-07T00:00:00.000Z"}\n';
 let next = 0;
 const pathWith = (text: string | Buffer) => {

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicModel, createAgent } from 'agent-harness';
 import { workspaceTools } from 'agent-harness/node';
 import { startMessagesServer, type MessagesServer, type MessagesServerTurn } from 'agent-harness/testing/messages-server';
+import { tempDirs } from '../../temp-dirs.js';
+
+const tempDir = tempDirs();
 
 let server: MessagesServer | undefined;
 afterEach(async () => {
@@ -28,7 +30,7 @@ function fingerprint(root: string): Record<string, string> {
 }
 
 function sampleWorkspace(): string {
-  const root = mkdtempSync(join(tmpdir(), 'agent-harness-plan-ws-'));
+  const root = tempDir('agent-harness-plan-ws-');
   mkdirSync(join(root, 'src'));
   writeFileSync(join(root, 'README.md'), '# Sample\n\nA tiny project.\n');
   writeFileSync(join(root, 'src', 'index.js'), 'export const answer = 42;\n');
@@ -91,8 +93,8 @@ describe('plan mode with the workspace tools, through @anthropic-ai/sdk', () => 
 
   it('in acceptEdits, edits in an additional directory run without asking; outside paths are asked', async () => {
     const cwd = sampleWorkspace();
-    const extra = mkdtempSync(join(tmpdir(), 'agent-harness-extra-'));
-    const outside = mkdtempSync(join(tmpdir(), 'agent-harness-outside-'));
+    const extra = tempDir('agent-harness-extra-');
+    const outside = tempDir('agent-harness-outside-');
     server = await startMessagesServer({
       responses: [
         calls(['w1', 'Write', { file_path: join(extra, 'a.md'), content: 'extra' }], ['w2', 'Write', { file_path: join(outside, 'b.md'), content: 'outside' }]),
