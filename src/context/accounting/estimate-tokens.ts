@@ -2,6 +2,7 @@ import type { ContentBlock, Message, TextBlock } from '../../model/messages.js';
 import type { ToolDefinition } from '../../model/model.js';
 import { estimateImageTokens, estimatePdfPages, PDF_PAGE_TOKEN_ESTIMATE } from './estimate-media-tokens.js';
 import { argumentError, isObjectValue } from '../../errors/argument-error.js';
+import { safeJson } from '../../model/safe-json.js';
 
 /**
  * Tokens assumed for an image whose size is not known: about what the API charges for the
@@ -161,13 +162,4 @@ export function cachedToolDefinitionTokens(tool: ToolDefinition): number {
 /** A rough token count of one tool definition in a request's tool list. @internal */
 export function estimateToolDefinitionTokens(tool: ToolDefinition): number {
   return BLOCK_OVERHEAD + estimateTextTokensUnchecked(safeJson(tool));
-}
-
-function safeJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? '';
-  } catch {
-    // A cyclic or BigInt value cannot be sent either; count it as nothing rather than throw here.
-    return '';
-  }
 }

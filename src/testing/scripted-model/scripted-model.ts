@@ -6,6 +6,7 @@ import type { Usage } from '../../model/usage.js';
 import { resolveScriptItem, type ScriptItem, type ScriptedTurn } from './builders.js';
 import { checkScriptItems } from './check-script-items.js';
 import { checkOptions, isBoolean, isNonEmptyString, isPlainObject, isPositiveInteger, type OptionsSpec } from '../../options/index.js';
+import { safeJson } from '../../model/safe-json.js';
 
 /** A request as the scripted model recorded it. */
 export interface RecordedRequest {
@@ -129,7 +130,9 @@ export function scriptedModel(script: ScriptItem[], options: ScriptedModelOption
       } else if (block.type === 'tool_use') {
         const toolUse = block as { id: string; name: string; input: unknown };
         yield { type: 'tool-input-start', index: blockIndex, id: toolUse.id, name: toolUse.name };
-        yield { type: 'tool-input-delta', index: blockIndex, partialJson: streamedInputJson(toolUse.input) };
+        // An input JSON cannot write (a script playing a hostile model: nested thousands of levels,
+        // a cycle, a BigInt) streams nothing; the response carries it for the loop to judge.
+        yield { type: 'tool-input-delta', index: blockIndex, partialJson: safeJson(toolUse.input ?? {}) };
         await afterFirstDelta();
       }
     }
@@ -180,19 +183,4 @@ function describeLast(messages: readonly Message[]): string {
   if (!last) return 'none';
   const content = typeof last.content === 'string' ? [{ type: 'text' }] : last.content;
   return `${last.role} message with ${content.map((block) => block.type).join(', ') || 'no blocks'}`;
-}
-
-/**
- * The JSON a scripted tool call's input streams as: its `JSON.stringify`, or nothing when it has
- * none (a script playing a hostile model may give an input nested thousands of levels deep, a
- * cycle or a BigInt, which `JSON.stringify` cannot write). The response carries the input itself
- * either way, for the loop to judge.
- */
-function streamedInputJson(input: unknown): string {
-  try {
-    const json: unknown = JSON.stringify(input ?? {});
-    return typeof json === 'string' ? json : '';
-  } catch {
-    return '';
-  }
 }
