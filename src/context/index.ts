@@ -8,7 +8,8 @@
 export type { ContextOptions, SpillOptions, ClearingOptions, CompactionOptions } from './context-options.js';
 
 // Accounting
-export { estimateTextTokens, countAsciiCharacters, estimateBlockTokens, estimateMessageTokens, estimatePrefixTokens, IMAGE_TOKEN_ESTIMATE } from './accounting/estimate-tokens.js';
+export { estimateTextTokens, estimateBlockTokens, estimateMessageTokens, estimatePrefixTokens, IMAGE_TOKEN_ESTIMATE } from './accounting/estimate-tokens.js';
+export { countAsciiCharacters } from './accounting/count-ascii-characters.js';
 export { DEFAULT_CONTEXT_WINDOWS, contextWindowFor, type ContextWindowForOptions } from './accounting/context-windows.js';
 export { contextUsage, promptTokens, type ContextUsage, type ContextUsageSource } from './accounting/context-usage.js';
 export {

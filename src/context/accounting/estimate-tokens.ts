@@ -3,6 +3,7 @@ import type { ToolDefinition } from '../../model/model.js';
 import { estimateImageTokens, estimatePdfPages, PDF_PAGE_TOKEN_ESTIMATE } from './estimate-media-tokens.js';
 import { argumentError, isObjectValue } from '../../errors/argument-error.js';
 import { safeJson } from '../../model/safe-json.js';
+import { countAsciiCharacters } from './count-ascii-characters.js';
 
 /**
  * Tokens assumed for an image whose size is not known: about what the API charges for the
@@ -34,12 +35,6 @@ export function estimateTextTokensUnchecked(text: string): number {
   return Math.ceil(ascii / 4 + (text.length - ascii));
 }
 
-/** The UTF-16 units of `text` below 128 (the rest count a token each in {@link estimateTextTokens}). */
-export function countAsciiCharacters(text: string): number {
-  let ascii = 0;
-  for (let index = 0; index < text.length; index++) if (text.charCodeAt(index) < 128) ascii++;
-  return ascii;
-}
 
 /**
  * A rough token count of one content block: its text, a tool call's name and JSON input, a tool
