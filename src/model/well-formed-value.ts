@@ -7,6 +7,19 @@ function isWellFormedText(text: string): boolean {
   return nativeIsWellFormed ? nativeIsWellFormed.call(text) : !LONE_SURROGATE.test(text);
 }
 
+/** Strings at least this long are scanned once per object that holds them (see {@link checkedText}). */
+const LONG_TEXT = 4096;
+
+/**
+ * For an object whose long string field was found well-formed: that string. A string cannot
+ * change, so while the field holds the same string it is not scanned again: a tool result's text
+ * is checked with its `tool-result` entry, and the user message carrying the same block is not
+ * scanned a second time (a 50 KB text outside Latin-1 took about 25 µs a scan here). A field
+ * given another string is compared with it, then scanned. Keyed weakly: nothing is kept beyond
+ * the object.
+ */
+const checkedText = new WeakMap<object, string>();
+
 /**
  * `value` with every lone surrogate in its strings (object keys included) replaced by U+FFFD,
  * so the Messages API takes it: the same value, not a copy, when it has none (the common case
@@ -33,7 +46,13 @@ function isWellFormedValue(value: unknown, keep: ((value: object) => boolean) | 
   const record = value as Record<string, unknown>;
   for (const key in record) {
     if (!Object.hasOwn(record, key)) continue;
-    if (!isWellFormedText(key) || !isWellFormedValue(record[key], keep)) return false;
+    if (!isWellFormedText(key)) return false;
+    const field = record[key];
+    if (typeof field === 'string' && field.length >= LONG_TEXT) {
+      if (checkedText.get(record) === field) continue;
+      if (!isWellFormedText(field)) return false;
+      checkedText.set(record, field);
+    } else if (!isWellFormedValue(field, keep)) return false;
   }
   return true;
 }

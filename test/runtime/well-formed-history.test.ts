@@ -65,6 +65,10 @@ const ENTRY_POINTS: Record<string, () => EntryPoint> = {
     script: [turn(toolCall('ExitPlanMode', { plan: '# Plan\n\n1. Write.' }, 'toolu_plan')), 'ok'],
     options: { permissionMode: 'plan', canUseTool: () => ({ behavior: 'deny', message: `more risks ${HALF}` }) },
   }),
+  // Long texts (4,096 units and more) are remembered per object once found well-formed: a long one must still be checked.
+  'a long prompt': () => ({ script: ['ok'], options: {}, prompt: `${'p'.repeat(10_000)} ${HALF}` }),
+  'a tool that returns a long text': () => ({ script: [callProbe(), 'done'], options: { tools: [probe(() => `${'é'.repeat(10_000)} ${HALF}`)], canUseTool: allow } }),
+  "the model's own long tool input": () => ({ script: [turn(toolCall('probe', { note: `${'n'.repeat(10_000)} ${HALF}` } as never, 'toolu_p')), 'done'], options: { tools: [probe(() => 'ran')], canUseTool: allow } }),
   'the model\'s own tool input': () => ({ script: [turn(toolCall('probe', { note: `half ${HALF}` } as never, 'toolu_p')), 'done'], options: { tools: [probe(() => 'ran')], canUseTool: allow } }),
 };
 
@@ -119,6 +123,44 @@ describe('wellFormedValue', () => {
   it('leaves blocks it is told to keep (thinking, whose signature covers its text)', () => {
     const thinking = { type: 'thinking', thinking: `t ${HALF}`, signature: 's' };
     expect(wellFormedValue([thinking], (block) => (block as { type?: string }).type === 'thinking')[0]).toBe(thinking);
+  });
+
+  describe('long texts, remembered per object once found well-formed', () => {
+    const LONG = '’'.repeat(5000);
+
+    it('checks a field given another text, of another length or the same, and repairs it', () => {
+      const block = { type: 'text', text: LONG };
+      expect(wellFormedValue(block)).toBe(block);
+      block.text = `${LONG}${HALF}`;
+      expect(wellFormedValue(block).text).toBe(`${LONG}${REPLACED}`);
+      block.text = `${LONG.slice(1)}${HALF}`;
+      expect(block.text.length).toBe(LONG.length);
+      expect(wellFormedValue(block).text).toBe(`${LONG.slice(1)}${REPLACED}`);
+    });
+
+    it('never remembers a text that was not well-formed: the same object is repaired every time', () => {
+      const block = { type: 'text', text: `${LONG}${HALF}` };
+      for (let round = 0; round < 3; round++) {
+        const fixed = wellFormedValue(block);
+        expect(fixed, `round ${round}`).not.toBe(block);
+        expect(fixed.text.endsWith(REPLACED), `round ${round}`).toBe(true);
+      }
+    });
+
+    it('checks every long field of an object, not only the one it remembers', () => {
+      const input = { path: LONG, content: `${LONG}x` };
+      expect(wellFormedValue(input)).toBe(input);
+      input.path = `${HALF}${LONG}`;
+      expect(wellFormedValue(input)).toEqual({ path: `${REPLACED}${LONG}`, content: `${LONG}x` });
+      const other = { first: `${LONG}${HALF}`, second: LONG };
+      expect(wellFormedValue(other)).toEqual({ first: `${LONG}${REPLACED}`, second: LONG });
+    });
+
+    it('checks the same long text again in another object', () => {
+      const text = `${LONG}${HALF}`;
+      expect(wellFormedValue({ text }).text).toBe(`${LONG}${REPLACED}`);
+      expect(wellFormedValue([{ text }])[0]!.text).toBe(`${LONG}${REPLACED}`);
+    });
   });
 
   it('replaces lone surrogates in keys, and a lone low surrogate too', () => {
