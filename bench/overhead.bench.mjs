@@ -27,17 +27,17 @@ const GOAL_LONG = 1.25;
 
 const tool = defineTool({ name: 'trivial', description: 'Returns ok at once.', inputSchema: z.object({}), readOnly: true, execute: () => 'ok' });
 
-async function agentLoop(model, prompt, maxTurns) {
-  const result = await createAgent({ model, tools: [tool], maxTurns }).run(prompt).result;
+async function agentLoop(model, prompt, maxTurns, tools = [tool]) {
+  const result = await createAgent({ model, tools, maxTurns }).run(prompt).result;
   if (result.status !== 'completed') throw new Error(`bench run ended ${result.status}${result.error ? `: ${result.error.message}` : ''}`);
   return result;
 }
 
-/** Per-turn times (µs) of one run of `toolTurns` tool turns plus the final text turn. */
-async function timedTurns(loop, toolTurns) {
+/** Per-turn times (µs) of one run of `toolTurns` tool turns plus the final text turn (`rest`: the tool, for a loop that takes it). */
+async function timedTurns(loop, toolTurns, toolName = 'trivial', ...rest) {
   const calls = [];
-  const model = toolTurnsModel({ toolName: 'trivial', toolTurns, onCall: (now) => calls.push(now) });
-  const result = await loop(model, 'Go.', toolTurns + 1);
+  const model = toolTurnsModel({ toolName, toolTurns, onCall: (now) => calls.push(now) });
+  const result = await loop(model, 'Go.', toolTurns + 1, ...rest);
   if (result.turns !== toolTurns + 1) throw new Error(`expected ${toolTurns + 1} turns, got ${result.turns}`);
   return gaps(calls).map((ms) => ms * 1000);
 }
@@ -64,6 +64,37 @@ async function perTurn() {
     }
   }
   return (name) => median(cells.get(name));
+}
+
+/** Turns per run of {@link largeResults}. */
+const LARGE_TURNS = 200;
+
+/**
+ * A tool whose every call answers with a 50 KB text (a file read, a long log): per-turn medians of
+ * the agent and of the bare loop running the same tool, interleaved, for two texts. Source code is
+ * all ASCII; prose has a typographic apostrophe every 49 characters, so V8 keeps it as a two-byte
+ * string. The agent estimates each result's tokens once (one pass over its text); the bare loop
+ * does nothing with it.
+ */
+async function largeResults() {
+  const texts = {
+    code: 'export function add(a: number, b: number): number {\n  return a + b; // sum\n}\n'.repeat(640).slice(0, 50_000),
+    prose: 'The writer’s draft said the tide pools were full. '.repeat(1000).slice(0, 50_000),
+  };
+  const out = {};
+  for (const [kind, text] of Object.entries(texts)) {
+    const large = defineTool({ name: 'large', description: 'Returns a long text.', inputSchema: z.object({}), readOnly: true, execute: () => text });
+    const answer = () => text;
+    const loops = [
+      ['agent', () => timedTurns(agentLoop, LARGE_TURNS, 'large', [large])],
+      ['bare', () => timedTurns(bareLoop, LARGE_TURNS, 'large', answer)],
+    ];
+    for (let index = 0; index < 3; index++) for (const [, measure] of loops) await measure();
+    const cells = { agent: [], bare: [] };
+    for (let run = 0; run < RUNS; run++) for (const [name, measure] of loops) cells[name].push(median(await measure()));
+    out[kind] = { agent: median(cells.agent), bare: median(cells.bare) };
+  }
+  return out;
 }
 
 /**
@@ -172,6 +203,7 @@ async function main() {
   const barePromoted = await promotedPerRun(bareLoop);
   const chat = await chatGrowth();
   const chatAfterTools = await chatGrowth({ afterToolCalls: true });
+  const large = await largeResults();
 
   const rows = [];
   for (const size of SIZES) {
@@ -179,6 +211,10 @@ async function main() {
     rows.push([`per turn, ${size}-turn run: agent ${us(cell(`agent:${size}`))} / bare loop ${us(cell(`bare:${size}`))}`, times(ratio), `≤ ${GOAL_TURN_RATIO}×`, verdict(ratio <= GOAL_TURN_RATIO)]);
   }
   const flat = cell('agent:1000') / cell('agent:10');
+  for (const [kind, label] of [['code', 'source code, ASCII'], ['prose', 'prose with ’, two-byte']]) {
+    const { agent, bare } = large[kind];
+    rows.push([`  per turn of a 200-turn run whose tool answers 50 KB (${label}): agent; bare loop ${us(bare)}, agent answered 'ok' ${us(cell('agent:200'))}`, us(agent), '—', 'info']);
+  }
   rows.push([`  flat: agent 1,000-turn / 10-turn median`, times(flat), `≤ ${GOAL_FLAT}×`, verdict(flat <= GOAL_FLAT)]);
   rows.push([`per run, new session (createAgent + 1 tool turn + answer), median; bare loop ${us(bareFixed.median)}`, us(agentFixed.median), `≤ ${GOAL_FIXED_US} µs`, verdict(agentFixed.median <= GOAL_FIXED_US)]);
   rows.push([`  per run ÷ bare loop`, times(agentFixed.median / bareFixed.median), '—', 'info']);

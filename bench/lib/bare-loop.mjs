@@ -2,14 +2,15 @@
 import { z } from 'zod';
 
 const inputSchema = z.object({});
-const execute = () => 'ok';
+const answerOk = () => 'ok';
 
 /**
  * The bare loop: what a host would write by hand around the same model and the same zod tool —
  * stream the turn, keep the message, validate each call's input, run it, append the results.
- * No permissions, events, hooks, stores or limits.
+ * No permissions, events, hooks, stores or limits. `execute` is the tool's function (it answers
+ * `'ok'` unless given).
  */
-export async function bareLoop(model, prompt, maxTurns) {
+export async function bareLoop(model, prompt, maxTurns, execute = answerOk) {
   const messages = [{ role: 'user', content: [{ type: 'text', text: prompt }] }];
   const request = { messages, tools: [{ name: 'trivial', description: 'Returns ok at once.', input_schema: { type: 'object' } }] };
   for (let turn = 0; turn < maxTurns; turn++) {
