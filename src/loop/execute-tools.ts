@@ -16,6 +16,7 @@ import type { RunContext } from './loop-run-context.js';
 import { refuseCall } from './refuse-call.js';
 import { lostLease } from './lost-lease.js';
 import { toToolResultContent, truncateText, type ToolResultContent } from './tool-result-content.js';
+import { rememberWellFormedText } from '../model/well-formed-value.js';
 import { resultCharLimit } from './result-char-limit.js';
 import { failSpanWithoutText, withSpan } from '../telemetry/index.js';
 import { describeThrown } from '../errors/describe-thrown.js';
@@ -327,6 +328,8 @@ function answer(ending: CallEnding, { content, isError }: ToolResultContent, out
   const { core, call, note } = ending;
   const noted = note ? (typeof content === 'string' ? `${note}\n\n${content}` : [{ type: 'text' as const, text: note }, ...content]) : content;
   const block: ToolResultBlock = { type: 'tool_result', tool_use_id: call.toolUseId, content: noted };
+  // A string content is well-formed as made (ToolResultContent): the entry's check need not scan it again.
+  if (noted === content && typeof content === 'string') rememberWellFormedText(block, content);
   if (isError) block.is_error = true;
   core.answerCall(call, core.spillResult(call.toolName, block), { output, durationMs: performance.now() - ending.started });
 }

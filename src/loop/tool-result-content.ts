@@ -4,6 +4,7 @@ import { isToolOutput } from '../tools/tool-output.js';
 
 /** Content for a tool_result and whether it reports an error. */
 export interface ToolResultContent {
+  /** A string content holds no lone surrogate (`truncateText` replaced each with U+FFFD). */
   content: string | ToolResultContentBlock[];
   isError: boolean;
 }

@@ -21,6 +21,15 @@ const LONG_TEXT = 4096;
 const checkedText = new WeakMap<object, string>();
 
 /**
+ * Records that `holder`'s field holds `text`, known to hold no lone surrogate (made by
+ * `wellFormedText`), so that checking `holder` does not scan it. For a text shorter than the
+ * remembered ones this does nothing. @internal
+ */
+export function rememberWellFormedText(holder: object, text: string): void {
+  if (text.length >= LONG_TEXT) checkedText.set(holder, text);
+}
+
+/**
  * `value` with every lone surrogate in its strings (object keys included) replaced by U+FFFD,
  * so the Messages API takes it: the same value, not a copy, when it has none (the common case
  * costs one scan of its strings); otherwise a copy of the changed path only. Plain JSON data
