@@ -21,6 +21,7 @@ import { accepts, checkOptions, isBoolean, isFunction, isNonEmptyString, require
 import { readSessionFileBatches } from './session-file/read-session-file.js';
 import { batchedEntries } from '../session/entry-batches.js';
 import { REMEMBER_MIN_SIZE, rememberedFromRead, SessionFileWriter, TranscriptCount } from './session-file/session-file-writer.js';
+import { jsonLinesBytes } from './session-file/json-lines-bytes.js';
 import { MAX_REMEMBERED_IDS, remembersSessionFile, rememberSessionFile, takeRememberedSessionFile } from './session-file/remembered-session-files.js';
 import { sessionFileTarget } from './session-file/session-file-target.js';
 import { FoldedTranscripts } from './session-file/folded-transcripts.js';
@@ -230,9 +231,9 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
       }
       // Serialized now, so a later change to the entries by the caller is not written.
       const lines = entries.map((entry, index) => entryJson('fileSessionStore', sessionId, entry, index));
-      const text = lines.map((line) => `${line}\n`).join('');
       // Nothing to store: no lock taken, nothing checked.
-      if (text.length === 0) return;
+      if (lines.length === 0) return;
+      const data = jsonLinesBytes(lines);
       const write = async () => {
         const writer = await currentWriter(sessionId);
         // A retry of an append whose reply was lost: stored already, whatever the lease says now.
@@ -250,7 +251,7 @@ export function fileSessionStore(options: FileSessionStoreOptions): SessionStore
         // An id the session holds for another entry: no load could tell the two apart.
         const clash = await writer.idClash(entries, expectedRevision);
         if (clash !== undefined) throw entryIdClashError('fileSessionStore', sessionId, clash);
-        await writer.append(text, revision, lastId, entries);
+        await writer.append(data, revision, lastId, entries);
       };
       await enqueue(sessionId, async () => {
         if (fencingToken === undefined && lock && !writerLocks.has(sessionId)) {

@@ -8,6 +8,7 @@ import { entryIdClashError } from '../session/entry-id-clash.js';
 import { isReplay } from '../session/is-replay.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn } from '../session/pending-approvals.js';
 import { entryJson } from '../session/entry-json.js';
+import { jsonArrayBytes } from './json-array-bytes.js';
 import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
@@ -68,7 +69,10 @@ const REFOLD_LIMIT = 1000;
  */
 export function postgresSessionStore(options: PostgresSessionStoreOptions): SessionStore {
   const { s, ready, pool: watched } = storeSetup(options, 'postgresSessionStore', { now: isFunction, preparedStatements: isBoolean });
-  const pool = (options.preparedStatements ?? isPlainPgPool(options.pool)) ? preparedPool(watched) : watched;
+  const plainPool = isPlainPgPool(options.pool);
+  const pool = (options.preparedStatements ?? plainPool) ? preparedPool(watched) : watched;
+  /** The entries go to `pg` as UTF-8 bytes, not one string (see the append). */
+  const sendsBytes = plainPool;
   const clock = (): number | null => options.now?.() ?? null;
   /**
    * Sessions `listPending()` could not refold because they hold an entry of a `$schemaVersion`
@@ -88,7 +92,11 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     refuseNulIds(sessionId, entries, previousId);
     // Serialized now, so a later change to the entries by the caller is not written.
     const lines = entries.map((entry, index) => entryJson('postgresSessionStore', sessionId, entry, index));
-    const text = `[${lines.join(',')}]`;
+    // For a pg.Pool as pg makes it, as bytes (pg sends a Buffer in binary format, and a `json`
+    // parameter's binary form is its text): a joined string of two long entries would be made in
+    // V8's large-object space, about ten times slower (json-array-bytes). A pool the host wrapped
+    // may not be pg underneath: it gets the text.
+    const entriesJson = sendsBytes ? jsonArrayBytes(lines) : `[${lines.join(',')}]`;
     if (entries.length === 0) return;
     await ready();
     /** True for a retry of an append whose reply was lost (stored already, whatever the lease says now); else throws the refusal `head` calls for, if any. */
@@ -157,7 +165,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
         RETURNING 1
       )
       SELECT (SELECT count(*) FROM head) AS moved, (SELECT count(*) FROM added) AS added, (SELECT found::text FROM clash) AS clash`;
-    const values = [sessionId, expectedRevision, revision, pending, text, lastId ?? null, ...(unfencedNew ? [] : [previousId ?? null, fencingToken ?? null, clock()])];
+    const values = [sessionId, expectedRevision, revision, pending, entriesJson, lastId ?? null, ...(unfencedNew ? [] : [previousId ?? null, fencingToken ?? null, clock()])];
     let moved: number;
     let clash: string | null | undefined;
     try {

@@ -436,6 +436,24 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     expect(loaded.map((entry) => entry.seq)).toEqual(entries.map((entry) => entry.seq));
   });
 
+  it('stores long entries outside Latin-1 byte for byte, sent as bytes by a pg.Pool and as text by a wrapped pool', async () => {
+    const name = schema();
+    const inner = pool();
+    const texts = ['’'.repeat(70_000), `漢字😀é ${'x'.repeat(5000)} "quoted" \\ back\nslash`, 'tab\tand \u0000 NUL', ''];
+    for (const [label, given] of [['pg.Pool', inner], ['wrapped', wrapped(inner, (text, values) => inner.query(text, values))]] as const) {
+      const store = postgresSessionStore({ pool: given as pg.Pool, schema: name });
+      const sessionId = `wide-${label}`;
+      const make = entryMaker(sessionId);
+      const entries = texts.map((text, index) => make.toolResult(`toolu_${index}`, text));
+      await store.append(sessionId, entries.slice(0, 2), { expectedRevision: 0 });
+      await store.append(sessionId, entries.slice(2), { expectedRevision: 2 });
+      const loaded = await loadEntries(store, sessionId);
+      expect(loaded, label).toEqual(entries);
+      const { rows } = await admin!.query(`SELECT bytes, entry::text AS entry FROM "${name}".session_entries WHERE session_id = $1 ORDER BY seq`, [sessionId]);
+      expect(rows.map((row) => row.bytes), label).toEqual(rows.map((row) => Buffer.byteLength(row.entry, 'utf8')));
+    }
+  });
+
   it('an append reads the stored rows of the ids it brings, not every row of the session', async () => {
     // The check for an id already stored with other content once joined the new entries to all of
     // the session's rows whenever the planner guessed the session small (a table not analyzed

@@ -303,13 +303,13 @@ export class SessionFileWriter {
   }
 
   /**
-   * Appends `text` (complete lines: `entries` as JSON) in one write, first ending a torn last line
+   * Appends `bytes` (complete lines in UTF-8: `entries` as JSON) in one write, first ending a torn last line
    * if there is one, and records the session's new revision, the id of its last entry and the ids.
    */
-  async append(text: string, revision: number, lastId: string | undefined, entries: readonly SessionEntry[]): Promise<void> {
+  async append(bytes: Buffer, revision: number, lastId: string | undefined, entries: readonly SessionEntry[]): Promise<void> {
     if (this.handle === undefined) await this.openHandle(true);
     const handle = this.handle!;
-    let data = Buffer.from(text, 'utf8');
+    let data = bytes;
     if (this.checkLineEnd) {
       if (!(await this.endsWithNewline())) data = Buffer.concat([Buffer.from('\n'), data]);
       this.checkLineEnd = false;

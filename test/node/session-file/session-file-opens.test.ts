@@ -99,7 +99,7 @@ const line = (id: string, seq: number) => `${JSON.stringify({ $schemaVersion: 2,
 async function appendTo(file: string, sessionId: string): Promise<number> {
   const writer = await SessionFileWriter.open({ sessionId, file, fsync: false });
   try {
-    await writer.append(line(`${sessionId}-new`, writer.revision + 1), writer.revision + 1, `${sessionId}-new`, []);
+    await writer.append(Buffer.from(line(`${sessionId}-new`, writer.revision + 1)), writer.revision + 1, `${sessionId}-new`, []);
     return writer.revision;
   } finally {
     await writer.close();

@@ -32,7 +32,7 @@ const big = (text: string) => `${text} ${'x'.repeat(30_000)}`;
 
 /** Appends `entries` through `writer` as the store does. */
 async function append(writer: SessionFileWriter, entries: SessionEntry[]): Promise<void> {
-  await writer.append(entries.map((entry) => `${JSON.stringify(entry)}\n`).join(''), entries.at(-1)!.seq, entries.at(-1)!.id, entries);
+  await writer.append(Buffer.from(entries.map((entry) => `${JSON.stringify(entry)}\n`).join('')), entries.at(-1)!.seq, entries.at(-1)!.id, entries);
 }
 
 /** `remembered` as if the file's status change time had not moved (a kernel whose clock ticks every few milliseconds): only the file's end can tell. */
