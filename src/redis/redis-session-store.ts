@@ -19,7 +19,7 @@ import type { SessionEntry } from '../state/entries.js';
 import { PendingBases } from '../session/pending-bases.js';
 import { loadRedisEntryBatches } from './load-redis-entries.js';
 import { batchedEntries, entriesOf } from '../session/entry-batches.js';
-import { runScript } from './redis-client.js';
+import { runScript, takesBuffers, type ScriptArgument } from './redis-client.js';
 import { onSessionKeys } from './redis-session-damage.js';
 import { DEFAULT_REDIS_KEY_PREFIX } from './redis-keys.js';
 import { checkRedisStoreOptions, layoutSetup, type RedisStoreOptions } from './redis-layout.js';
@@ -56,6 +56,8 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
   const { client } = options;
   const { keys, ready } = layoutSetup(options, options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
   const clock = (): number | '' => options.now?.() ?? '';
+  /** The appended entries go to the client as UTF-8 bytes, not strings (see takesBuffers). */
+  const bytesOk = takesBuffers(client);
   /** The pending approvals at a revision this store wrote or read: the next append folds onto it. */
   const folded = new PendingBases();
 
@@ -89,6 +91,8 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     // so the next append can tell the entry it follows by its beginning (see IS_OTHER_ENTRY).
     const lines = entries.map((entry, index) => entryJson('redisSessionStore', sessionId, idFirst(entry), index));
     if (lines.length === 0) return;
+    // As bytes to ioredis itself (see takesBuffers): made once, for every attempt below.
+    const sentLines: ScriptArgument[] = bytesOk ? lines.map((line) => Buffer.from(line, 'utf8')) : lines;
     await ready();
     let basis = folded.get(sessionId);
     // Folded at this revision of the history the writer saw (not of one deleted since).
@@ -120,7 +124,7 @@ export function redisSessionStore(options: RedisSessionStoreOptions): SessionSto
     let result: [string, ...Array<string | number | null>];
     for (let attempt = 0; ; attempt += 1) {
       const known = Object.keys(verified).length > 0 ? JSON.stringify(verified) : '';
-      result = (await onSessionKeys(client, keys, sessionId, () => runScript(client, APPEND_SCRIPT, sessionKeys, [...head, known, ...lines]))) as typeof result;
+      result = (await onSessionKeys(client, keys, sessionId, () => runScript(client, APPEND_SCRIPT, sessionKeys, [...head, known, ...sentLines]))) as typeof result;
       if (result[0] !== 'verify') break;
       const [, id, seq] = result;
       if (attempt > entries.length + 2) throw changingElementError(sessionId, Number(seq));

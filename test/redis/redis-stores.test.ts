@@ -357,6 +357,26 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2]);
     });
 
+    it('stores long entries outside Latin-1 byte for byte, sent as bytes by an ioredis client and as strings by a wrapped one', async () => {
+      const { keyPrefix, client } = setup();
+      const texts = ['’'.repeat(70_000), `漢字😀é ${'x'.repeat(5000)} "quoted" \\ back\nslash`, 'tab\tand \u0000 NUL', ''];
+      const seen: unknown[][] = [];
+      const wrapped = { call: (command: string, ...args: Array<string | number>) => (seen.push(args), client.call(command, ...args)) };
+      for (const [label, given] of [['ioredis', client], ['wrapped', wrapped]] as const) {
+        const store = redisSessionStore({ client: given as Redis, keyPrefix });
+        const sessionId = `wide-${label}`;
+        const make = entryMaker(sessionId);
+        const entries = texts.map((text, index) => make.toolResult(`toolu_${index}`, text));
+        await store.append(sessionId, entries.slice(0, 2), { expectedRevision: 0 });
+        await store.append(sessionId, entries.slice(2), { expectedRevision: 2 });
+        expect(await loadEntries(store, sessionId), label).toEqual(entries);
+        const stored = await admin!.lrange(`${keyPrefix}entries:${sessionId}`, 0, -1);
+        expect(stored.map((text) => JSON.parse(text)), label).toEqual(entries.map((entry) => JSON.parse(JSON.stringify(entry))));
+      }
+      // The wrapped client was given strings only: it may not take Buffers.
+      expect(seen.flat().filter((arg) => typeof arg !== 'string' && typeof arg !== 'number')).toEqual([]);
+    });
+
     it('loads sessions of big entries in chunks that shrink and grow', async () => {
       const { store } = setup();
       const make = entryMaker('big');
