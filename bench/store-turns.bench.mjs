@@ -41,6 +41,19 @@ const tools = new Map(
   ]),
 );
 
+/**
+ * A tool answering 50 KB of prose with a typographic apostrophe every 49 characters (thirty-sixth
+ * round): V8 keeps such text two bytes a character, so a turn's two entries that carry it (the
+ * result and the user message) are each about 100 KB as JSON.
+ */
+const LONG_TEXT = 'The writer’s draft said the tide pools were full. '.repeat(1000).slice(0, 50_000);
+const longTools = new Map(
+  Object.values(builds).map((build) => [
+    build,
+    build.lib.defineTool({ name: 'read_draft', description: 'Returns the draft.', inputSchema: z.object({}), readOnly: true, execute: () => LONG_TEXT }),
+  ]),
+);
+
 /** `store` with its appends counted. */
 function counted(store) {
   const counter = { appends: 0 };
@@ -54,28 +67,29 @@ function counted(store) {
 }
 
 /** A new session of `toolTurns` turns of `calls` calls each, then the answer; `timed` is called around the run alone. */
-async function session(build, store, sessionId, toolTurns, calls, timed = (work) => work()) {
+async function session(build, store, sessionId, toolTurns, calls, timed = (work) => work(), tool = tools.get(build)) {
   let turns = 0;
-  const model = fakeModel({ decide: () => (++turns <= toolTurns ? toolUses('note', calls) : [{ type: 'text', text: 'Done.' }]) });
-  const agent = build.lib.createAgent({ model, tools: [tools.get(build)], store, sessionId, maxTurns: toolTurns + 1 });
+  const model = fakeModel({ decide: () => (++turns <= toolTurns ? toolUses(tool.name, calls) : [{ type: 'text', text: 'Done.' }]) });
+  const agent = build.lib.createAgent({ model, tools: [tool], store, sessionId, maxTurns: toolTurns + 1 });
   const result = await timed(() => agent.run('Take notes.').result);
   await agent.close();
   if (result.status !== 'completed') throw new Error(`the run ended ${result.status}: ${result.error?.message}`);
 }
 
-/** One run of `TURNS` turns of `calls` calls each, then the answer: appends, wall and CPU per turn. */
+/** One run of `TURNS` turns of `calls` calls each (`'long'`: one call to the tool answering 50 KB), then the answer: appends, wall and CPU per turn. */
 async function run(build, makeStore, sessionId, calls) {
   const { store, counter } = counted(makeStore(build));
   let elapsed = 0;
   let used;
-  await session(build, store, sessionId, TURNS, calls, async (work) => {
+  const long = calls === 'long';
+  await session(build, store, sessionId, TURNS, long ? 1 : calls, async (work) => {
     const cpu = process.cpuUsage();
     const wall = performance.now();
     const result = await work();
     elapsed = performance.now() - wall;
     used = process.cpuUsage(cpu);
     return result;
-  });
+  }, long ? longTools.get(build) : undefined);
   return { appends: counter.appends / (TURNS + 1), wallMs: elapsed / (TURNS + 1), cpuUs: (used.user + used.system) / (TURNS + 1) };
 }
 
@@ -134,9 +148,11 @@ async function requests(build, makeStore, sessionId, perRequest) {
   return { appends: appends / SHORT_RUNS, wallMs: elapsed / SHORT_RUNS, cpuUs: (used.user + used.system) / SHORT_RUNS };
 }
 
-const KINDS = [1, 4, 'short', 'chat', 'request'];
+const KINDS = [1, 4, 'long', 'short', 'chat', 'request'];
 const label = (name, calls) =>
-  calls === 'short'
+  calls === 'long'
+    ? `${name}, 1 call a turn answering 50 KB of prose`
+    : calls === 'short'
     ? `${name}, a new session's whole run (per run)`
     : calls === 'chat'
       ? `${name}, a chat answer of a live agent (per run)`
