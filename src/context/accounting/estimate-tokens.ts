@@ -35,7 +35,6 @@ export function estimateTextTokensUnchecked(text: string): number {
   return Math.ceil(ascii / 4 + (text.length - ascii));
 }
 
-
 /**
  * A rough token count of one content block: its text, a tool call's name and JSON input, a tool
  * result's content, an image by its size (at most {@link IMAGE_TOKEN_ESTIMATE}), a PDF by its pages,
