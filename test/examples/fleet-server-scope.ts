@@ -1,6 +1,6 @@
 // The worker fleet example's server, started once for a describe block on a schema and queue of
 // its own (offline, on the demo model) and cleaned up after it: shared by the fleet's tests.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -28,7 +28,8 @@ export interface FleetServerScope {
 export function fleetServerScope(name: string, workers: number): FleetServerScope {
   const schema = uniqueName(`ah_${name}`);
   const queueName = uniqueName(name.replace(/_/g, '-'));
-  const logFile = join(mkdtempSync(join(tmpdir(), `ah-${name}-`)), 'tools.jsonl');
+  const logDir = mkdtempSync(join(tmpdir(), `ah-${name}-`));
+  const logFile = join(logDir, 'tools.jsonl');
   let fleet: ServerProcess | undefined;
   beforeAll(async () => {
     fleet = await startServerProcess({
@@ -45,6 +46,7 @@ export function fleetServerScope(name: string, workers: number): FleetServerScop
     const client = new Redis(redis.url);
     await dropPrefix(client, `bull:${queueName}:`);
     await client.quit();
+    rmSync(logDir, { recursive: true, force: true });
   });
   return {
     schema,
