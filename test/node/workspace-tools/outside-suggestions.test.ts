@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { createAgent, type PermissionUpdate, type ToolResultBlock } from 'agent-harness';
 import { workspaceTools } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
@@ -8,6 +8,7 @@ import { makeTempDir } from './helpers.js';
 
 it('"always allow" for a path outside the workspace works: the echoed suggestion lets the next read run', async () => {
   const root = await makeTempDir('outside-suggestion-');
+  onTestFinished(() => fs.rm(root, { recursive: true, force: true }));
   const work = path.join(root, 'work');
   await fs.mkdir(work);
   await fs.mkdir(path.join(root, 'shared'));
