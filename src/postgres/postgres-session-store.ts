@@ -9,6 +9,7 @@ import { isReplay } from '../session/is-replay.js';
 import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn } from '../session/pending-approvals.js';
 import { entryJson } from '../session/entry-json.js';
 import { jsonArrayBytes } from './json-array-bytes.js';
+import { takesJsonBytes } from './takes-json-bytes.js';
 import { unlessUnsupported } from '../session/unless-unsupported.js';
 import { unreadableTailError } from '../session/unreadable-tail-error.js';
 import { isWaiting, parseSavedPending, pendingFromSaved, savedPendingText } from '../session/saved-pending-approvals.js';
@@ -69,10 +70,9 @@ const REFOLD_LIMIT = 1000;
  */
 export function postgresSessionStore(options: PostgresSessionStoreOptions): SessionStore {
   const { s, ready, pool: watched } = storeSetup(options, 'postgresSessionStore', { now: isFunction, preparedStatements: isBoolean });
-  const plainPool = isPlainPgPool(options.pool);
-  const pool = (options.preparedStatements ?? plainPool) ? preparedPool(watched) : watched;
+  const pool = (options.preparedStatements ?? isPlainPgPool(options.pool)) ? preparedPool(watched) : watched;
   /** The entries go to `pg` as UTF-8 bytes, not one string (see the append). */
-  const sendsBytes = plainPool;
+  const sendsBytes = takesJsonBytes(options.pool);
   const clock = (): number | null => options.now?.() ?? null;
   /**
    * Sessions `listPending()` could not refold because they hold an entry of a `$schemaVersion`
@@ -92,10 +92,10 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     refuseNulIds(sessionId, entries, previousId);
     // Serialized now, so a later change to the entries by the caller is not written.
     const lines = entries.map((entry, index) => entryJson('postgresSessionStore', sessionId, entry, index));
-    // For a pg.Pool as pg makes it, as bytes (pg sends a Buffer in binary format, and a `json`
+    // For a pg.Pool of pg's own client, as bytes (pg sends a Buffer in binary format, and a `json`
     // parameter's binary form is its text): a joined string of two long entries would be made in
-    // V8's large-object space, about ten times slower (json-array-bytes). A pool the host wrapped
-    // may not be pg underneath: it gets the text.
+    // V8's large-object space, about ten times slower (json-array-bytes). Another pool gets the
+    // text (takes-json-bytes).
     const entriesJson = sendsBytes ? jsonArrayBytes(lines) : `[${lines.join(',')}]`;
     if (entries.length === 0) return;
     await ready();
