@@ -53,9 +53,17 @@ export class Utf8LineSplitter {
       this.#rest += piece;
       return [];
     }
-    const lines = textLines(this.#rest + piece.slice(0, cut + 1), this.#breaks);
+    const head = piece.slice(0, cut + 1);
+    const rest = this.#rest;
     this.#rest = piece.slice(cut + 1);
-    return lines;
+    if (rest === '') return textLines(head, this.#breaks);
+    // The line the earlier pieces began is joined alone, the piece's other lines split where they
+    // are: joined with them into one string, it could reach V8's large-object space (128 KiB),
+    // where a string made of others costs about ten times as much (a transcript of long lines).
+    // After a `\n` no break is split (a `\r\n` ends there); a lone `\r` before it splits in the first part.
+    const newline = head.indexOf('\n');
+    if (newline < 0 || newline === head.length - 1) return textLines(rest + head, this.#breaks);
+    return textLines(rest + head.slice(0, newline + 1), this.#breaks).concat(textLines(head.slice(newline + 1), this.#breaks));
   }
 
   /** The lines left once every piece is given: the last, when no break ended it. */
