@@ -73,10 +73,7 @@ export function attachToolSources(core: AgentCore): void {
   const sources = core.toolSources;
   if (!sources) return;
   if (!sources.holdsOutsideConnections) {
-    sources.attach({
-      onMcpState: (state) => core.emit({ type: 'mcp-server-status', ...state }),
-      onToolsAdded: (tools) => core.toolbox.addLateTools(tools),
-    });
+    sources.attach(sinkOf(() => core));
     return;
   }
   // An open stdio pipe or socket is a root for the garbage collector: reached through it
@@ -92,9 +89,14 @@ export function attachToolSources(core: AgentCore): void {
  * made where `core` is in scope share the context that holds it, so they would reach it strongly.
  */
 function weakSink(agent: WeakRef<AgentCore>): ToolSourceSink {
+  return sinkOf(() => agent.deref());
+}
+
+/** The sink reporting to the agent `agent()` gives (none once it was collected). */
+function sinkOf(agent: () => AgentCore | undefined): ToolSourceSink {
   return {
-    onMcpState: (state) => agent.deref()?.emit({ type: 'mcp-server-status', ...state }),
-    onToolsAdded: (tools) => agent.deref()?.toolbox.addLateTools(tools) ?? [],
+    onMcpState: (state) => agent()?.emit({ type: 'mcp-server-status', ...state }),
+    onToolsAdded: (tools) => agent()?.toolbox.addLateTools(tools) ?? [],
   };
 }
 

@@ -1,7 +1,5 @@
 // The worker fleet example's server, started once for a describe block on a schema and queue of
 // its own (offline, on the demo model) and cleaned up after it: shared by the fleet's tests.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -11,6 +9,7 @@ import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
 import { dropPrefix } from '../bullmq/fleet-stores.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
+import { tempDirs } from '../temp-dirs.js';
 
 /** What a test reads of the fleet started for it. */
 export interface FleetServerScope {
@@ -26,10 +25,11 @@ export interface FleetServerScope {
 
 /** Registers `beforeAll`/`afterAll` that start the fleet server with `workers` worker processes and tear it down. */
 export function fleetServerScope(name: string, workers: number): FleetServerScope {
+  // Its tool log's folder goes after the block's last test.
+  const tempDir = tempDirs();
   const schema = uniqueName(`ah_${name}`);
   const queueName = uniqueName(name.replace(/_/g, '-'));
-  const logDir = mkdtempSync(join(tmpdir(), `ah-${name}-`));
-  const logFile = join(logDir, 'tools.jsonl');
+  const logFile = join(tempDir(`ah-${name}-`), 'tools.jsonl');
   let fleet: ServerProcess | undefined;
   beforeAll(async () => {
     fleet = await startServerProcess({
@@ -46,7 +46,6 @@ export function fleetServerScope(name: string, workers: number): FleetServerScop
     const client = new Redis(redis.url);
     await dropPrefix(client, `bull:${queueName}:`);
     await client.quit();
-    rmSync(logDir, { recursive: true, force: true });
   });
   return {
     schema,
