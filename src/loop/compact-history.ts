@@ -19,6 +19,7 @@ import type { Message, TextBlock, ToolResultBlock, ToolUseBlock } from '../model
 import { SKILL_TOOL_NAME } from '../skills/skill-tool.js';
 import type { ModelRequest, ModelResponse } from '../model/model.js';
 import { addUsage, emptyUsage, type Usage } from '../model/usage.js';
+import { groupDigits } from '../model/group-digits.js';
 import { PartialUsage } from './partial-usage.js';
 import type { SessionState } from '../state/index.js';
 import type { CompactionTrigger } from '../types/context-usage.js';
@@ -313,16 +314,15 @@ function trimmedNote(dropped: number): string {
 }
 
 function trimmedWarning(dropped: number, tokensBefore: number, tokensAfter: number): string {
-  const count = (value: number) => Math.round(value).toLocaleString('en-US');
   return (
-    `The history (${count(tokensBefore)} tokens) was refused as too long and could not be summarized (even the summary request was too long), so its ${dropped} oldest message(s) were dropped, leaving ${count(tokensAfter)} tokens; ` +
+    `The history (${groupDigits(tokensBefore)} tokens) was refused as too long and could not be summarized (even the summary request was too long), so its ${dropped} oldest message(s) were dropped, leaving ${groupDigits(tokensAfter)} tokens; ` +
     'the model is told. The session store keeps the full history. To avoid this, let automatic compaction run earlier (a lower context.compaction threshold) or keep tool results shorter.'
   );
 }
 
 /** The history cannot be made to fit: not even the most recent part a compaction keeps. */
 function tooLongToTrim(trigger: CompactionTrigger, cause?: unknown, left?: number, window?: number): CompactionError {
-  const size = left !== undefined && window !== undefined ? ` (about ${Math.round(left).toLocaleString('en-US')} tokens left against a window of ${window.toLocaleString('en-US')})` : '';
+  const size = left !== undefined && window !== undefined ? ` (about ${groupDigits(left)} tokens left against a window of ${groupDigits(window)})` : '';
   return new CompactionError(
     `The compaction (${trigger}) failed: the prompt is too long for the context window, no summary could be written (even the summary request was too long), and dropping the oldest messages cannot make it fit: ` +
       `the user's latest message with the most recent exchange is too long by itself${size}. The history is unchanged. ` +
@@ -333,18 +333,16 @@ function tooLongToTrim(trigger: CompactionTrigger, cause?: unknown, left?: numbe
 
 /** The summary made the history longer than before and past the window: refused, nothing replaced. */
 function summaryTooLong(trigger: CompactionTrigger, left: number, before: number, window: number): CompactionError {
-  const count = (value: number) => Math.round(value).toLocaleString('en-US');
   return new CompactionError(
-    `The compaction (${trigger}) failed: the summary the model wrote is longer than what it replaces; the compacted history would take about ${count(left)} tokens (${count(before)} before), which does not fit the context window of ${count(window)} tokens. The history is unchanged. ` +
+    `The compaction (${trigger}) failed: the summary the model wrote is longer than what it replaces; the compacted history would take about ${groupDigits(left)} tokens (${groupDigits(before)} before), which does not fit the context window of ${groupDigits(window)} tokens. The history is unchanged. ` +
       'Compact again with instructions for a shorter summary, or lower context.compaction.keepTokens.',
   );
 }
 
 function didNotHelp(trigger: CompactionTrigger, tokens: number, threshold: number, resumesAt: number): string {
-  const count = (value: number) => Math.round(value).toLocaleString('en-US');
   return (
-    `The compaction (${trigger}) left the context at ${count(tokens)} tokens, at or past the automatic compaction threshold of ${count(threshold)}, ` +
-    `so compacting again now would not help: automatic compaction pauses until the context reaches ${count(resumesAt)} tokens (a "prompt is too long" refusal still compacts). ` +
+    `The compaction (${trigger}) left the context at ${groupDigits(tokens)} tokens, at or past the automatic compaction threshold of ${groupDigits(threshold)}, ` +
+    `so compacting again now would not help: automatic compaction pauses until the context reaches ${groupDigits(resumesAt)} tokens (a "prompt is too long" refusal still compacts). ` +
     'If this repeats, lower context.compaction.keepTokens, ask for a shorter summary (instructions), or raise the threshold.'
   );
 }

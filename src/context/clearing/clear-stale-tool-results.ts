@@ -1,4 +1,5 @@
 import { headOfText } from '../../model/code-point-boundary.js';
+import { groupDigits } from '../../model/group-digits.js';
 import type { ContentBlock, Message, ToolResultBlock, ToolUseBlock } from '../../model/messages.js';
 import { READ_TOOL_OUTPUT_TOOL_NAME } from '../spill/spill-tool-result.js';
 import { argumentError, isObjectValue } from '../../errors/argument-error.js';
@@ -88,7 +89,7 @@ export function describeClearedCall(call: ClearedCall): string {
   const again = call.spilledHandle
     ? ` Read it again with ${READ_TOOL_OUTPUT_TOOL_NAME}({ "handle": "${call.spilledHandle}" }).`
     : ' Make the call again if you need it and it is safe to repeat.';
-  const size = `${call.chars.toLocaleString('en-US')} characters${images > 0 ? ` and ${images} image(s)` : ''}`;
+  const size = `${groupDigits(call.chars)} characters${images > 0 ? ` and ${images} image(s)` : ''}`;
   return `${CLEARED_TOOL_RESULT_PREFIX} the ${call.result.is_error ? 'error ' : ''}result of ${call.toolName}(${input}), ${size}.${began}${again}]`;
 }
 
@@ -117,10 +118,12 @@ export function clearStaleToolResults(messages: Message[], options: ClearStaleTo
       protectedFrom = index;
     }
   }
+  // First what would go, then (only when it is enough) the stubs: past the clearing threshold a
+  // history is checked before every model call, and most checks clear nothing (less than
+  // `clearAtLeastChars` would go), so a stub written for each candidate would be thrown away.
   const calls = new Map<string, ToolUseBlock>();
-  const cleared: ClearedToolResult[] = [];
+  const candidates: Array<{ index: number; position: number; call: ToolUseBlock; result: ToolResultBlock; chars: number }> = [];
   let clearedChars = 0;
-  const changed = new Map<number, Message>();
   for (let index = 0; index < protectedFrom; index++) {
     const message = messages[index]!;
     if (message.role === 'assistant') {
@@ -128,7 +131,6 @@ export function clearStaleToolResults(messages: Message[], options: ClearStaleTo
       continue;
     }
     if (typeof message.content === 'string') continue;
-    let content: ContentBlock[] | undefined;
     message.content.forEach((block, position) => {
       if (block.type !== 'tool_result') return;
       const result = block as ToolResultBlock;
@@ -137,16 +139,21 @@ export function clearStaleToolResults(messages: Message[], options: ClearStaleTo
       const hasImage = Array.isArray(result.content) && result.content.some((inner) => inner.type === 'image');
       if (!call || excluded.has(call.name) || text.startsWith(CLEARED_TOOL_RESULT_PREFIX)) return;
       if (text.length < minimum && !hasImage) return;
-      const description = stub({ toolUseId: call.id, toolName: call.name, input: call.input, result, chars: text.length, spilledHandle: spilledHandle(call.id) });
-      content ??= [...(message.content as ContentBlock[])];
-      content[position] = { ...result, content: description };
-      cleared.push({ toolUseId: call.id, toolName: call.name, chars: text.length });
+      candidates.push({ index, position, call, result, chars: text.length });
       clearedChars += text.length;
     });
-    if (content) changed.set(index, { role: 'user', content });
   }
-  if (changed.size === 0 || clearedChars < (options.clearAtLeastChars ?? 0)) return { messages, cleared: [], clearedChars: 0 };
-  return { messages: messages.map((message, index) => changed.get(index) ?? message), cleared, clearedChars };
+  if (candidates.length === 0 || clearedChars < (options.clearAtLeastChars ?? 0)) return { messages, cleared: [], clearedChars: 0 };
+  const changed = new Map<number, ContentBlock[]>();
+  const cleared: ClearedToolResult[] = [];
+  for (const { index, position, call, result, chars } of candidates) {
+    const description = stub({ toolUseId: call.id, toolName: call.name, input: call.input, result, chars, spilledHandle: spilledHandle(call.id) });
+    let content = changed.get(index);
+    if (content === undefined) changed.set(index, (content = [...(messages[index]!.content as ContentBlock[])]));
+    content[position] = { ...result, content: description };
+    cleared.push({ toolUseId: call.id, toolName: call.name, chars });
+  }
+  return { messages: messages.map((message, index) => (changed.has(index) ? { role: 'user', content: changed.get(index)! } : message)), cleared, clearedChars };
 }
 
 /** The text of a tool result: its string, or its text blocks joined by newlines. @internal */

@@ -1,4 +1,5 @@
 import { codePointBoundary } from '../../model/code-point-boundary.js';
+import { groupDigits } from '../../model/group-digits.js';
 import type { ImageBlock, TextBlock, ToolResultBlock } from '../../model/messages.js';
 import type { SpilledOutput } from './spill-store.js';
 import { argumentError, isObjectValue } from '../../errors/argument-error.js';
@@ -101,5 +102,5 @@ function lineEndNear(text: string, at: number, direction: 'back' | 'forward'): n
 }
 
 function format(count: number): string {
-  return count.toLocaleString('en-US');
+  return groupDigits(count);
 }

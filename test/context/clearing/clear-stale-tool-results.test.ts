@@ -68,6 +68,40 @@ describe('clearStaleToolResults', () => {
     expect(twice.messages).toBe(once.messages);
   });
 
+  it('writes a stub only for what it clears: none when less than clearAtLeastChars would go, one per result, oldest first', () => {
+    const written: string[] = [];
+    const stub = (call: { toolUseId: string }) => {
+      written.push(call.toolUseId);
+      return `${CLEARED_TOOL_RESULT_PREFIX} ${call.toolUseId}]`;
+    };
+    const enough = big('first log').length + big('second log').length;
+    const little = clearStaleToolResults(history, { keepRecentTurns: 1, excludeTools: ['memory'], clearAtLeastChars: enough + 1, stub });
+    expect(little.messages).toBe(history);
+    expect(written).toEqual([]);
+    const cleared = clearStaleToolResults(history, { keepRecentTurns: 1, excludeTools: ['memory'], clearAtLeastChars: enough, stub });
+    expect(written).toEqual(['t1', 't4']);
+    expect(cleared.cleared.map((entry) => entry.toolUseId)).toEqual(['t1', 't4']);
+    expect(resultOf(cleared.messages, 't4')).toEqual({ type: 'tool_result', tool_use_id: 't4', content: `${CLEARED_TOOL_RESULT_PREFIX} t4]`, is_error: true });
+  });
+
+  it('copies a message with several cleared results once, each result in its place', () => {
+    const wide: Message[] = [
+      { role: 'user', content: 'Read both.' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'w1', name: 'Read', input: { path: 'a' } }, { type: 'tool_use', id: 'w2', name: 'Read', input: { path: 'b' } }, { type: 'tool_use', id: 'w3', name: 'memory', input: {} }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'w1', content: big('a') }, { type: 'text', text: 'Between.' }, { type: 'tool_result', tool_use_id: 'w3', content: big('kept') }, { type: 'tool_result', tool_use_id: 'w2', content: big('b') }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Read.' }] },
+    ];
+    const { messages, cleared } = clearStaleToolResults(wide, { keepRecentTurns: 1, excludeTools: ['memory'] });
+    expect(cleared.map((entry) => entry.toolUseId)).toEqual(['w1', 'w2']);
+    const content = messages[2]!.content as ToolResultBlock[];
+    expect(content.map((block) => block.type)).toEqual(['tool_result', 'text', 'tool_result', 'tool_result']);
+    expect(String(content[0]!.content)).toContain('Read({"path":"a"})');
+    expect(content[2]!.content).toBe(big('kept'));
+    expect(String(content[3]!.content)).toContain('Read({"path":"b"})');
+    expect(messages[1]).toBe(wide[1]);
+    expect((wide[2]!.content as ToolResultBlock[])[0]!.content).toBe(big('a'));
+  });
+
   it('clears an image result however small its text', () => {
     const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png', data: 'AAAA' } };
     const withImage: Message[] = [

@@ -1,4 +1,5 @@
 import { check, checkSameJson, show } from '../check.js';
+import { groupDigits } from '../../../model/group-digits.js';
 import type { ConformanceCase } from '../conformance-case.js';
 import { entryMaker } from '../conformance-entries.js';
 import type { ConformanceSetup } from '../session-store-conformance.js';
@@ -10,7 +11,7 @@ export function largeCases({ options, withStore }: ConformanceSetup): Conformanc
   const chars = options.largeEntryChars;
   return [
     {
-      name: `a session of ${count.toLocaleString('en-US')} entries loads back whole and in order`,
+      name: `a session of ${groupDigits(count)} entries loads back whole and in order`,
       run: () =>
         withStore(async ({ store }) => {
           const make = entryMaker('large');
@@ -28,7 +29,7 @@ export function largeCases({ options, withStore }: ConformanceSetup): Conformanc
         }),
     },
     {
-      name: `an entry of ${chars.toLocaleString('en-US')} characters round-trips exactly`,
+      name: `an entry of ${groupDigits(chars)} characters round-trips exactly`,
       run: () =>
         withStore(async ({ store }) => {
           const make = entryMaker('big-entry');
