@@ -91,13 +91,7 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
       throw new ConfigurationError(`Tool "${toolName}": its zod input schema cannot be converted to JSON Schema (${String(cause)}). Use JSON-representable types (no transforms on the input side, no functions).`, { cause });
     }
     markToolJsonSchemaChecked(requireObjectSchema(toolName, jsonSchema));
-    return {
-      jsonSchema,
-      parse(value) {
-        const result = z4.safeParse(schema, value);
-        return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues, jsonSchema) };
-      },
-    };
+    return { jsonSchema, parse: zodParse(() => schema, jsonSchema) };
   }
   if (isZod3(schema)) throw zod3ConverterMissing(`Tool "${toolName}": its inputSchema`);
   if (isZod3WithJsonSchema(schema)) {
@@ -137,6 +131,32 @@ function compile(toolName: string, schema: InputSchema): CompiledSchema {
       return result.success ? { ok: true, value } : { ok: false, issues: formatIssues(result.error.issues, jsonSchema) };
     },
   };
+}
+
+/** Validates with the zod schema `schema()` gives (called at each parse: a getter may build it once). */
+function zodParse(schema: () => Zod4Schema, jsonSchema: Record<string, unknown>): CompiledSchema['parse'] {
+  return (value) => {
+    const result = z4.safeParse(schema(), value);
+    return result.success ? { ok: true, value: result.data } : { ok: false, issues: formatIssues(result.error.issues, jsonSchema) };
+  };
+}
+
+/**
+ * A built-in tool's input schema as `defineTool` takes it, given by its JSON Schema written out
+ * and the zod schema that validates its input, built at the first call rather than with the tool:
+ * a process's first agent then neither builds the zod schema nor converts it (bench/README,
+ * thirty-seventh round), and an agent whose model never calls the tool never builds it.
+ * `jsonSchema` must be what {@link zod4ToJsonSchema} makes of `build()`, key order included
+ * (test/tools/builtin/precompiled-input-schemas.test.ts holds each built-in's so).
+ * @returns a stand-in for the zod schema, to pass as `inputSchema` (typed as that schema, for its input type).
+ * @internal
+ */
+export function precompiledInputSchema<S extends Zod4Schema>(jsonSchema: Record<string, unknown>, build: () => S): S {
+  let schema: S | undefined;
+  const standIn = {};
+  markToolJsonSchemaChecked(jsonSchema);
+  compiled.set(standIn, { jsonSchema, parse: zodParse(() => (schema ??= build()), jsonSchema) });
+  return standIn as S;
 }
 
 function tryFromJsonSchema(jsonSchema: Record<string, unknown>): Zod4Schema | undefined {

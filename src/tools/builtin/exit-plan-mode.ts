@@ -1,6 +1,7 @@
 import { z } from 'zod/v4';
 import type { AgentServices } from './agent-services.js';
 import { defineTool } from '../define-tool.js';
+import { precompiledInputSchema } from '../input-schema.js';
 import { isVisiblyBlank } from '../reveal-hidden-characters.js';
 
 const DESCRIPTION = `Use this tool when you are in plan mode and have finished planning: it presents your plan to the user for approval.
@@ -24,11 +25,19 @@ export interface ExitPlanModeToolOptions {
 const blankPlan = ({ input }: { input: { plan: string } }): string | undefined =>
   isVisiblyBlank(input.plan) ? 'The plan is blank (only whitespace or invisible characters): write out the plan (the goal, the steps in order, the risks) and present it again.' : undefined;
 
+const PLAN = 'The plan to present, in markdown.';
+
+/** The input schema, built at the tool's first call. Exported for its test. @internal */
+export const exitPlanModeInput = () => z.object({ plan: z.string().min(1).describe(PLAN) });
+
+/** What zod's converter makes of {@link exitPlanModeInput}, written out (see `precompiledInputSchema`). */
+const exitPlanModeJsonSchema = () => ({ type: 'object', properties: { plan: { type: 'string', minLength: 1, description: PLAN } }, required: ['plan'], additionalProperties: false });
+
 const defineExitPlanMode = () => ({
   ...defineTool({
     name: 'ExitPlanMode',
     description: DESCRIPTION,
-    inputSchema: z.object({ plan: z.string().min(1).describe('The plan to present, in markdown.') }),
+    inputSchema: precompiledInputSchema(exitPlanModeJsonSchema(), exitPlanModeInput),
     readOnly: true,
     concurrencySafe: false,
     validateInput: (args) => {
