@@ -6,11 +6,13 @@
 // `--full` for more import samples; `--bundle-only` skips the import times, and
 // `BENCH_CORE=<path of another build's index.js>` measures that build's bundle instead (to compare
 // builds the same way). A missed goal prints MISS.
+import { spawnSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { importTimes } from './compare/import-time.mjs';
 import { environmentHeader, fullRun, times, verdict } from './lib/environment.mjs';
+import { median } from './lib/stats.mjs';
 import { renderTable } from './lib/table.mjs';
 
 const SAMPLES = Number(process.env.BENCH_IMPORT_SAMPLES ?? (fullRun ? 25 : 9));
@@ -80,6 +82,26 @@ async function browserBundle(contents) {
   return { upfront: measure([...upfront]), lazy: measure([...reachable].filter((path) => !upfront.has(path))), byPackage };
 }
 
+/**
+ * What a process's first agent costs, after the import (a fresh process per sample, the host's
+ * tool defined at load as a host's module would): medians of `createAgent` + a run of one tool
+ * turn and the answer, and of the same again in that process, its code compiled by then. The
+ * first is what a short-lived worker or a serverless function pays on every cold start.
+ */
+function firstAgentTimes(samples) {
+  const script = fileURLToPath(new URL('./lib/first-run-process.mjs', import.meta.url));
+  const first = [];
+  const again = [];
+  for (let index = 0; index < samples; index++) {
+    const child = spawnSync(process.execPath, [script, core], { encoding: 'utf8' });
+    if (child.status !== 0) throw new Error(`the first-agent process failed: ${child.stderr}`);
+    const { firstMs, againMs } = JSON.parse(child.stdout);
+    first.push(firstMs);
+    again.push(againMs);
+  }
+  return { firstMs: median(first), againMs: median(again) };
+}
+
 async function main() {
   const started = performance.now();
   console.log(environmentHeader('agent-harness footprint benchmark (issue 16): cold import and the browser bundle', { quick: !fullRun, extra: [bundleOnly ? 'bundle only (--bundle-only)' : `${SAMPLES} fresh processes per import`, ...(process.env.BENCH_CORE ? [`bundle of BENCH_CORE=${process.env.BENCH_CORE}`] : [])] }));
@@ -90,6 +112,7 @@ async function main() {
         samples: SAMPLES,
         targets: [{ key: 'node' }, { key: 'zod', specifier: 'zod' }, { key: 'harness', specifier: 'agent-harness' }],
       });
+  const firstRuns = bundleOnly ? undefined : firstAgentTimes(SAMPLES);
   const bundle = await browserBundle();
   // What an app that only makes an agent and runs it pays after tree-shaking.
   const minimal = await browserBundle(`import { createAgent } from ${JSON.stringify(core)}; export const agent = (model) => createAgent({ model });`);
@@ -102,6 +125,9 @@ async function main() {
       [`cold import, whole process: agent-harness ${ms(imports.harness.wallMs)} / zod alone ${ms(imports.zod.wallMs)} (Node alone ${ms(imports.node.wallMs)})`, times(ratio), `≤ ${GOAL_IMPORT}×`, verdict(ratio <= GOAL_IMPORT)],
       [`  the import() alone: agent-harness ${imports.harness.importMs.toFixed(1)} ms / zod ${imports.zod.importMs.toFixed(1)} ms`, times(imports.harness.importMs / imports.zod.importMs), '—', 'info'],
     );
+  }
+  if (firstRuns) {
+    rows.push([`the first agent of a fresh process (createAgent + a tool turn + the answer, after the import); the same again in that process ${firstRuns.againMs.toFixed(1)} ms`, `${firstRuns.firstMs.toFixed(1)} ms`, '—', 'info']);
   }
   rows.push(
     [`browser bundle of the core, minified, zod external: loaded up front (${bundle.upfront.chunks} chunks)`, kb(bundle.upfront.bytes), `≤ ${GOAL_BUNDLE / 1000} KB`, verdict(bundle.upfront.bytes <= GOAL_BUNDLE)],
