@@ -16,11 +16,19 @@ export type ScriptArgument = string | number | Buffer;
  * as its bytes and then writes the whole command into one buffer. Given strings only, it joins
  * them into one string, and a string of 128 KiB or more is made in V8's large-object space, about
  * ten times slower: an append of a turn's two 100 KB entries of text outside Latin-1 spent a
- * millisecond there. A client the host wrapped may not take Buffers: it gets strings.
+ * millisecond there. Told by what ioredis has (a boolean `isCluster`, `sendCommand` and
+ * `callBuffer`) and by its `call` being its class's own: a client the host wrapped, a look-alike
+ * (a test double) or one whose `call` was replaced on the instance may not take Buffers, and
+ * gets strings.
  */
 export function takesBuffers(client: RedisClient): boolean {
-  const candidate = client as RedisClient & { isCluster?: unknown; sendCommand?: unknown };
-  return typeof candidate.isCluster === 'boolean' && typeof candidate.sendCommand === 'function';
+  const candidate = client as RedisClient & { isCluster?: unknown; sendCommand?: unknown; callBuffer?: unknown };
+  return (
+    typeof candidate.isCluster === 'boolean' &&
+    typeof candidate.sendCommand === 'function' &&
+    typeof candidate.callBuffer === 'function' &&
+    !Object.hasOwn(client, 'call')
+  );
 }
 
 /** Each client's loaded scripts, by source: EVALSHA sends 40 characters instead of the script. */

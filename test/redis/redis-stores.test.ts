@@ -361,8 +361,13 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
       const { keyPrefix, client } = setup();
       const texts = ['’'.repeat(70_000), `漢字😀é ${'x'.repeat(5000)} "quoted" \\ back\nslash`, 'tab\tand \u0000 NUL', ''];
       const seen: unknown[][] = [];
-      const wrapped = { call: (command: string, ...args: Array<string | number>) => (seen.push(args), client.call(command, ...args)) };
-      for (const [label, given] of [['ioredis', client], ['wrapped', wrapped]] as const) {
+      const forward = (command: string, ...args: Array<string | number>) => (seen.push(args), client.call(command, ...args));
+      const wrapped = { call: forward };
+      // Shaped like ioredis (a boolean isCluster, a sendCommand) without being it.
+      const lookalike = { isCluster: false, sendCommand: () => undefined, call: forward };
+      // ioredis itself, its call replaced on the instance (a host's logging, say).
+      const patched = Object.assign(Object.create(client) as Redis, { call: forward });
+      for (const [label, given] of [['ioredis', client], ['wrapped', wrapped], ['lookalike', lookalike], ['patched', patched]] as const) {
         const store = redisSessionStore({ client: given as Redis, keyPrefix });
         const sessionId = `wide-${label}`;
         const make = entryMaker(sessionId);
@@ -373,7 +378,8 @@ describe.skipIf(!redis.reachable)('Redis stores', () => {
         const stored = await admin!.lrange(`${keyPrefix}entries:${sessionId}`, 0, -1);
         expect(stored.map((text) => JSON.parse(text)), label).toEqual(entries.map((entry) => JSON.parse(JSON.stringify(entry))));
       }
-      // The wrapped client was given strings only: it may not take Buffers.
+      // The wrapped clients were given strings only: they may not take Buffers.
+      expect(seen.length).toBeGreaterThan(6);
       expect(seen.flat().filter((arg) => typeof arg !== 'string' && typeof arg !== 'number')).toEqual([]);
     });
 
