@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import type { BigIntStats } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat as statPath, type FileHandle } from 'node:fs/promises';
 import { FILE_LINE_CHUNK_BYTES, fileLines } from './file-lines.js';
 import { assertSupportedEntry, isSupportedEntry } from '../../session/assert-supported-entry.js';
 import { assertOwnSessionFile } from './assert-own-session-file.js';
@@ -138,11 +138,24 @@ export async function* readSessionFileBatches(options: ReadSessionFileOptions): 
     }
     const reads = prefetchedReads(bytes, whole ? undefined : handle);
     const counting = options.wantsCount?.(stat) ?? true;
-    const readWhole = yield* readOpenSessionFile(reads, size, counting ? options : { ...options, onCountedBefore: undefined }, stat);
+    const readWhole = yield* readOpenSessionFile(reads, size, counting ? options : { ...options, onCountedBefore: undefined }, stat, () => grewPast(file, size));
     if (readWhole && counting) await options.onReadWhole?.(reads, stat);
   } finally {
     // Also when the reader stopped early (close waits for a pending read).
     await (closing ?? handle.close());
+  }
+}
+
+/**
+ * True when the file at `file` now holds more than `size` bytes: the last line read, cut short at
+ * `size`, was being written as the load read (a write that crosses a page boundary shows part of
+ * its line to a reader meanwhile). False when it cannot tell.
+ */
+async function grewPast(file: string, size: number): Promise<boolean> {
+  try {
+    return (await statPath(file)).size > size;
+  } catch {
+    return false;
   }
 }
 
@@ -157,10 +170,18 @@ function ignore(): void {}
  * which need not find and open it again. Leaves the handle open.
  * @param stat - the file's status as reading began, when known: a scan for a checkpoint may then
  *   go on from where the last scan of the file ended.
+ * @param stillWritten - whether the file holds more than `size` bytes now: a last line cut short
+ *   at `size` is then another writer's, being written, and is left out without a warning.
  * @returns true when it read the file from its first line, or counted the lines before the
  * checkpoint it started at (`onCountedBefore`).
  */
-export async function* readOpenSessionFile(handle: ReadAt, size: number, options: ReadSessionFileOptions, stat?: BigIntStats): AsyncGenerator<SessionEntry[], boolean> {
+export async function* readOpenSessionFile(
+  handle: ReadAt,
+  size: number,
+  options: ReadSessionFileOptions,
+  stat?: BigIntStats,
+  stillWritten?: () => Promise<boolean>,
+): AsyncGenerator<SessionEntry[], boolean> {
   const { file, sessionId, onWarning, fromCheckpoint, onEnd, onCountedBefore } = options;
   if (size === 0) return true;
   const warn = (line: number, message: string) => onWarning?.({ sessionId, line, message });
@@ -214,7 +235,9 @@ export async function* readOpenSessionFile(handle: ReadAt, size: number, options
     }
     // Its last byte is read only now: a last line that does not parse is rare.
     else if (await newlineAt(handle, size - 1)) skipped(lineNumber, parsed);
-    else warn(lineNumber, `Skipped the last line (${lineNumber}) of ${file}: it was cut short (no newline at the end and ${parsed}), most likely by a crash during a write.`);
+    // Another writer's line, part written as the load began: not there yet, so no damage to report
+    // (the load gives the entries before it, as for any append it began before).
+    else if (!(await stillWritten?.())) warn(lineNumber, `Skipped the last line (${lineNumber}) of ${file}: it was cut short (no newline at the end and ${parsed}), most likely by a crash during a write.`);
   }
   return start === undefined || counted;
 }

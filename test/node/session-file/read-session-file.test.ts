@@ -180,6 +180,28 @@ describe('readSessionFile reads the first 64 KiB with the file status, and the r
 });
 
 describe('readSessionFile while another writer appends', () => {
+  it('a last line cut short where the load began, that another writer finishes as it reads, is left out without a warning; one that stays cut short is reported', async () => {
+    for (const padded of [false, true]) {
+      for (const finished of [true, false]) {
+        const file = join(dir, `writing-${padded}-${finished}.jsonl`);
+        const before = padded ? PADDING.join('\n') + '\n' : '';
+        writeFileSync(file, `${before}${entry('done')}\n${entry('writing').slice(0, 20)}`);
+        const ids: string[] = [];
+        const warnings: SessionStoreWarning[] = [];
+        for await (const each of readSessionFile({ file, sessionId: 's', onWarning: (warning) => warnings.push(warning) })) {
+          const { id } = each as unknown as { id: string };
+          ids.push(id);
+          // The writer finishes its line once the load has read past the entries before it.
+          if (id === 'done' && finished) await appendFile(file, `${entry('writing').slice(20)}\n`);
+        }
+        const label = `${padded ? 'read in pieces' : 'read whole'}, ${finished ? 'finished meanwhile' : 'still cut short'}`;
+        expect(ids.at(-1), label).toBe('done');
+        if (finished) expect(warnings, label).toEqual([]);
+        else expect(warnings, label).toMatchObject([{ message: expect.stringContaining('cut short') }]);
+      }
+    }
+  });
+
   it('every load gives whole entries, a prefix of what was appended, while the file grows past the first 64 KiB read', async () => {
     const file = join(dir, 'growing.jsonl');
     writeFileSync(file, '');
