@@ -16,7 +16,7 @@
 //   --timeout S       give up after S seconds per store (default 900)
 // PostgreSQL and Redis are the loopback servers or AGENT_HARNESS_PG_URL / AGENT_HARNESS_REDIS_URL.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -65,7 +65,8 @@ async function benchStore(kind) {
     queueName: `${tag}_${kind}`,
     bullPrefix: `${tag}_bull`,
   };
-  const logFile = join(mkdtempSync(join(tmpdir(), 'ah-fleet-bench-')), 'executions.jsonl');
+  const logDir = mkdtempSync(join(tmpdir(), 'ah-fleet-bench-'));
+  const logFile = join(logDir, 'executions.jsonl');
   const { store, close } = await openFleetStore(place);
   const queue = createAgentQueue({ connection: bullConnection(REDIS_URL), queueName: place.queueName, prefix: place.bullPrefix, attempts: 5 });
   const events = new QueueEvents(place.queueName, { connection: bullConnection(REDIS_URL), prefix: place.bullPrefix });
@@ -151,6 +152,7 @@ async function benchStore(kind) {
 
   // Read everything back: executions against stored results, and the transcripts' numbering.
   const executions = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+  rmSync(logDir, { recursive: true, force: true });
   const executedIds = new Map();
   for (const execution of executions) executedIds.set(execution.toolUseId, (executedIds.get(execution.toolUseId) ?? 0) + 1);
   const duplicates = [...executedIds.values()].filter((count) => count > 1).length;

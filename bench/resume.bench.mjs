@@ -6,7 +6,7 @@
  *   npx tsup && node --expose-gc bench/resume.bench.mjs
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,10 +54,15 @@ if (process.argv[2] === '--resume') {
   console.log(JSON.stringify(await resume(process.argv[3])));
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'agent-harness-resume-bench-'));
-  const perTurnMs = await write(dir);
   const runs = [];
-  for (let index = 0; index < 5; index++) {
-    runs.push(JSON.parse(execFileSync(process.execPath, [here, '--resume', dir], { encoding: 'utf8' })));
+  let perTurnMs;
+  try {
+    perTurnMs = await write(dir);
+    for (let index = 0; index < 5; index++) {
+      runs.push(JSON.parse(execFileSync(process.execPath, [here, '--resume', dir], { encoding: 'utf8' })));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
   const times = runs.map((run) => run.elapsed).sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
