@@ -10,6 +10,8 @@ import { createAgent, defineTool } from '../dist/index.js';
 import { fakeModel, toolTurnsModel, toolUses } from './lib/fake-model.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+/** Runs of each kind before any is measured (`BENCH_WARMUP`). */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1500);
 const PARALLEL = 50;
 const gc = globalThis.gc ?? (() => undefined);
 const noop = defineTool({ name: 'noop', description: 'Does nothing.', inputSchema: z.object({}), readOnly: true, execute: () => 'ok' });
@@ -43,9 +45,11 @@ function parentModel(calls, type = 'worker') {
 
 const worker = (toolTurns, tool = 'noop') => ({ description: 'A worker.', prompt: 'You work.', model: toolTurnsModel({ toolName: tool, toolTurns }) });
 
-// Warm-up.
-await time(() => createAgent({ model: toolTurnsModel({ toolName: 'noop', toolTurns: 5 }), tools: [noop] }), 50);
-await time(() => createAgent({ model: parentModel(1), tools: [noop], agents: { worker: worker(5) } }), 50);
+// Warm-up: enough runs for V8 to optimize both paths (with 50 each, a subagent's start read about
+// twice its steady cost: 251 against 109 µs, bench/README thirty-seventh round).
+await time(() => createAgent({ model: toolTurnsModel({ toolName: 'noop', toolTurns: 5 }), tools: [noop] }), WARMUP);
+await time(() => createAgent({ model: parentModel(1), tools: [noop], agents: { worker: worker(5) } }), WARMUP);
+await time(() => createAgent({ model: parentModel(1), tools: [noop], agents: { worker: worker(0) } }), WARMUP);
 
 // 1. Turns.
 const TURNS = 20;
@@ -104,5 +108,5 @@ const rows = [
   [`${PARALLEL} separate agents: peak heap above base`, `${(pick(separateRounds, 'peak') / 1e6).toFixed(1)} MB`],
 ];
 const width = Math.max(...rows.map(([label]) => label.length));
-console.log(`subagents benchmark (${RUNS} runs per median, ${rounds} rounds of ${PARALLEL}; Node ${process.version})`);
+console.log(`subagents benchmark (${RUNS} runs per median after ${WARMUP} of each kind, ${rounds} rounds of ${PARALLEL}; Node ${process.version})`);
 for (const [label, value] of rows) console.log(`${label.padEnd(width)}  ${value}`);
