@@ -96,8 +96,8 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     // parameter's binary form is its text): a joined string of two long entries would be made in
     // V8's large-object space, about ten times slower (json-array-bytes). Another pool gets the
     // text (takes-json-bytes).
-    const entriesJson = sendsBytes ? jsonArrayBytes(lines) : `[${lines.join(',')}]`;
     if (entries.length === 0) return;
+    const entriesJson = sendsBytes ? jsonArrayBytes(lines) : `[${lines.join(',')}]`;
     await ready();
     /** True for a retry of an append whose reply was lost (stored already, whatever the lease says now); else throws the refusal `head` calls for, if any. */
     const isStoredReplay = async (head: SessionHead): Promise<boolean> => {

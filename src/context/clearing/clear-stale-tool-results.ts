@@ -153,7 +153,11 @@ export function clearStaleToolResults(messages: Message[], options: ClearStaleTo
     content[position] = { ...result, content: description };
     cleared.push({ toolUseId: call.id, toolName: call.name, chars });
   }
-  return { messages: messages.map((message, index) => (changed.has(index) ? { role: 'user', content: changed.get(index)! } : message)), cleared, clearedChars };
+  const withStubs = messages.map((message, index) => {
+    const content = changed.get(index);
+    return content === undefined ? message : { role: 'user' as const, content };
+  });
+  return { messages: withStubs, cleared, clearedChars };
 }
 
 /** The text of a tool result: its string, or its text blocks joined by newlines. @internal */

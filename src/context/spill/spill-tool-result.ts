@@ -78,10 +78,10 @@ export function spillToolResultUnchecked(result: ToolResultBlock, options: Spill
   const tailStart = Math.max(headEnd, codePointBoundary(text, lineEndNear(text, text.length - tailBudget, 'forward'), 'forward'));
   const lines = text.split('\n').length;
   const note =
-    `[This output is ${format(text.length)} characters (${format(lines)} lines), too long to show in full. It is kept as "${handle}": ` +
-    `the first ${format(headEnd)} and the last ${format(text.length - tailStart)} characters are shown. ` +
+    `[This output is ${groupDigits(text.length)} characters (${groupDigits(lines)} lines), too long to show in full. It is kept as "${handle}": ` +
+    `the first ${groupDigits(headEnd)} and the last ${groupDigits(text.length - tailStart)} characters are shown. ` +
     `Read any part with ${READ_TOOL_OUTPUT_TOOL_NAME}({ "handle": "${handle}", "offset": ${headEnd} }), or find lines with its "search".]`;
-  const preview = `${note}\n\n${text.slice(0, headEnd)}\n\n[… ${format(tailStart - headEnd)} characters not shown …]\n\n${text.slice(tailStart)}`;
+  const preview = `${note}\n\n${text.slice(0, headEnd)}\n\n[… ${groupDigits(tailStart - headEnd)} characters not shown …]\n\n${text.slice(tailStart)}`;
   const images = blocks.filter((block): block is ImageBlock => block.type === 'image');
   const content: ToolResultBlock['content'] = images.length > 0 ? [{ type: 'text', text: preview }, ...images] : preview;
   return {
@@ -99,8 +99,4 @@ function lineEndNear(text: string, at: number, direction: 'back' | 'forward'): n
   }
   const newline = text.indexOf('\n', at);
   return newline >= 0 && newline <= at + reach ? newline + 1 : at;
-}
-
-function format(count: number): string {
-  return groupDigits(count);
 }
