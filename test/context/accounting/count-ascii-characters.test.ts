@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { countAsciiCharacters } from '../../../src/context/accounting/count-ascii-characters.js';
+import { describe, expect, it, vi } from 'vitest';
+import { countAsciiCharacters, countAsciiCharactersPortable, nativeUnitCopy } from '../../../src/context/accounting/count-ascii-characters.js';
 
 /** The definition: UTF-16 units below 128, one at a time. */
 function unitByUnit(text: string): number {
@@ -66,5 +66,73 @@ describe('countAsciiCharacters', () => {
     let text = '';
     for (let index = 0; index < 2000; index++) text += index % 97 === 0 ? 'ü' : 'chunk ';
     expect(countAsciiCharacters(text)).toBe(unitByUnit(text));
+  });
+});
+
+describe('countAsciiCharacters, the ways it counts', () => {
+  /** Random texts: long ASCII runs with other units scattered in them, or other units throughout. */
+  function randomTexts(count: number, maxLength: number): string[] {
+    const texts: string[] = [];
+    for (let seed = 1; seed <= count; seed++) {
+      const next = random(seed * 7919);
+      const density = next() < 0.3 ? 0.02 : next();
+      const length = Math.floor(next() * maxLength);
+      let text = '';
+      for (let index = 0; index < length; index++) text += next() < density ? PIECES[Math.floor(next() * PIECES.length)]! : 'x';
+      texts.push(text);
+    }
+    return texts;
+  }
+
+  it('counts the same without a native copy of the units (a browser), on fixed and random texts', () => {
+    const fixed = ['', 'é'.repeat(255), 'é'.repeat(9000) + 'x'.repeat(50_000), '漢字'.repeat(30_000), 'ab😀'.repeat(20_000), ('x'.repeat(5000) + '’').repeat(40), '\ud800'.repeat(5000), 'The writer’s draft. '.repeat(3000)];
+    for (const text of [...fixed, ...randomTexts(150, 30_000)]) {
+      expect(countAsciiCharactersPortable(text), `a text of ${text.length} units`).toBe(unitByUnit(text));
+      expect(countAsciiCharacters(text), `a text of ${text.length} units`).toBe(unitByUnit(text));
+    }
+  });
+
+  it('in Node, copies the units of a text in another script natively and counts them exactly from any start', () => {
+    const copy = nativeUnitCopy();
+    expect(copy, 'Node has a native copy of UTF-16 units').toBeTypeOf('function');
+    for (const [index, text] of randomTexts(120, 20_000).entries()) {
+      const from = Math.floor(random(index + 1)() * text.length);
+      expect(copy!(text, from), `a text of ${text.length} units from ${from}`).toBe(unitByUnit(text.slice(from)));
+    }
+    // Odd and even numbers of units, across the 4,096 units copied at a time, lone surrogates last.
+    for (const length of [1, 2, 3, 4095, 4096, 4097, 8191, 8193]) {
+      for (const last of ['x', 'é', '\ud800', '\udfff']) {
+        const text = '漢'.repeat(length - 1) + last;
+        expect(copy!(text, 0), `${length} units ending in U+${last.charCodeAt(0).toString(16)}`).toBe(last === 'x' ? 1 : 0);
+      }
+    }
+    // A unit of 0x80 in either half of a word, next to ASCII: only the bits above the low seven count.
+    for (const text of ['\u0080' + 'x'.repeat(4097), 'x\u0080'.repeat(3000), '\u007f\u0100'.repeat(3000), '\uff7f\u007f'.repeat(3000)]) expect(copy!(text, 0)).toBe(unitByUnit(text));
+  });
+
+  it('uses that copy for a long text in another script, and encodes a mostly ASCII text part by part', () => {
+    const write = vi.spyOn(Buffer.prototype, 'write');
+    try {
+      expect(countAsciiCharacters('漢字'.repeat(30_000))).toBe(0);
+      expect(write).toHaveBeenCalled();
+      write.mockClear();
+      // Other units a few times a part apart (never in two parts in a row): encoded, not copied.
+      const prose = ('x'.repeat(12_000) + '’').repeat(20);
+      expect(countAsciiCharacters(prose)).toBe(prose.length - 20);
+      expect(write).not.toHaveBeenCalled();
+    } finally {
+      write.mockRestore();
+    }
+  });
+
+  it('copies natively only in Node (or a runtime that says it is compatible) with a Buffer', () => {
+    const nodeBuffer = { alloc: (size: number) => Buffer.alloc(size) };
+    expect(nativeUnitCopy({})).toBeUndefined();
+    // A browser bundle's Buffer in the global scope (a copy written in JavaScript): not used.
+    expect(nativeUnitCopy({ Buffer: nodeBuffer, process: { versions: {} } })).toBeUndefined();
+    expect(nativeUnitCopy({ Buffer: nodeBuffer })).toBeUndefined();
+    expect(nativeUnitCopy({ process: { versions: { node: '20.0.0' } } })).toBeUndefined();
+    expect(nativeUnitCopy({ Buffer: { alloc: () => ({}) }, process: { versions: { node: '20.0.0' } } })).toBeUndefined();
+    expect(nativeUnitCopy({ Buffer: nodeBuffer, process: { versions: { node: '20.0.0' } } })).toBeTypeOf('function');
   });
 });
