@@ -113,11 +113,17 @@ export function nativeUnitCopy(globals: object = globalThis): UnitCopy | undefin
       // An odd count leaves a unit of the last part in the last word: zero it.
       if ((count & 1) === 1) units[count] = 0;
       const end = (count + 1) >>> 1;
+      // Two units a word, without a branch (a text in another script would mispredict it at
+      // random): a unit of 128 or more has a bit set above its low seven. Adding 0x7f80 to those
+      // bits below the top one carries into the top bit when any is set; with the top bit itself,
+      // bit 15 (bit 31) flags the low (high) unit. `flags` sums them in its two halves (each at
+      // most 2,048: no carry between them).
+      let flags = 0;
       for (let index = 0; index < end; index++) {
-        // Two units a word: a unit of 128 or more has a bit set above its low seven.
         const word = words[index]!;
-        if ((word & 0xff80ff80) !== 0) other += ((word & 0xff80) === 0 ? 0 : 1) + ((word & 0xff800000) === 0 ? 0 : 1);
+        flags += ((((word & 0x7f807f80) + 0x7f807f80) | word) & 0x80008000) >>> 15;
       }
+      other += (flags & 0xffff) + (flags >>> 16);
       offset += count;
     }
     return offset - from - other + (offset < text.length ? countAsciiUnits(text, offset, text.length) : 0);

@@ -106,8 +106,13 @@ describe('countAsciiCharacters, the ways it counts', () => {
         expect(copy!(text, 0), `${length} units ending in U+${last.charCodeAt(0).toString(16)}`).toBe(last === 'x' ? 1 : 0);
       }
     }
-    // A unit of 0x80 in either half of a word, next to ASCII: only the bits above the low seven count.
-    for (const text of ['\u0080' + 'x'.repeat(4097), 'x\u0080'.repeat(3000), '\u007f\u0100'.repeat(3000), '\uff7f\u007f'.repeat(3000)]) expect(copy!(text, 0)).toBe(unitByUnit(text));
+    // Units at the edges of the bits read, in either half of a word, next to ASCII: 0x80, a unit
+    // whose only high bit is its top one (0x8000–0x807f), and 0x7f beside them.
+    for (const unit of ['\u0080', '\u0100', '\u8000', '\u807f', '\uff7f', '\uffff']) {
+      for (const text of [unit + 'x'.repeat(4097), ('x' + unit).repeat(3000), (unit + '\u007f').repeat(3000), ('\u007f' + unit).repeat(2999) + 'x']) {
+        expect(copy!(text, 0), `U+${unit.charCodeAt(0).toString(16)} in a text of ${text.length}`).toBe(unitByUnit(text));
+      }
+    }
   });
 
   it('uses that copy for a long text in another script, and encodes a mostly ASCII text part by part', () => {
