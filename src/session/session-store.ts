@@ -139,8 +139,9 @@ export interface SessionStore {
    * revision is not the one the first entry's `parentId` names: nothing is stored.
    * @throws LeaseLostError when `options.fencingToken` is not the session's current, unexpired
    * lease (stores with leases): nothing is stored.
-   * @throws ConfigurationError for a missing or negative `expectedRevision`, or an entry whose
-   * `seq` is not the next position: nothing is stored.
+   * @throws ConfigurationError for a missing or negative `expectedRevision`, an entry whose
+   * `seq` is not the next position, or an entry that does not write as a JSON object (a BigInt,
+   * a cycle, a `toJSON` that returns no object): nothing is stored.
    */
   append(sessionId: string, entries: readonly SessionEntry[], options: SessionAppendOptions): Promise<void>;
   /** The session's entries in order; empty for an unknown session. The revision is the last entry's `seq`. */

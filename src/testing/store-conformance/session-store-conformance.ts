@@ -98,7 +98,8 @@ export interface ConformanceSetup {
 }
 
 /**
- * The session store contract as runnable cases: append / load / list / delete, schema versions,
+ * The session store contract as runnable cases: append / load / list / delete, entries that do
+ * not write as JSON objects (refused, nothing stored), schema versions,
  * torn or corrupt data, large sessions, compare-and-append (alone and between instances), leases
  * with fencing tokens, and `listPending()`. Every store of the library passes it; run it on yours.
  * The cases use no test-runner globals: register them with {@link describeConformance} or run

@@ -161,6 +161,27 @@ const breakages: Array<[string, Breakage, RegExp]> = [
     /code point order/,
   ],
   [
+    'writes an append entry by entry, keeping those before one it cannot write',
+    (store) => ({
+      ...store,
+      append: async (sessionId, entries, options) => {
+        for (const [index, entry] of entries.entries()) await store.append(sessionId, [entry], { ...options, expectedRevision: options.expectedRevision + index });
+      },
+    }),
+    /does not write as a JSON object/,
+  ],
+  [
+    'refuses an entry JSON cannot write with a bare TypeError',
+    (store) => ({
+      ...store,
+      append: (sessionId, entries, options) => {
+        for (const entry of entries) JSON.stringify(entry);
+        return store.append(sessionId, entries, options);
+      },
+    }),
+    /does not write as a JSON object/,
+  ],
+  [
     'lists only some sessions',
     (store) => ({ ...store, list: async () => (await store.list()).slice(1) }),
     /list|delete/,

@@ -9,6 +9,22 @@ import { appendNext, hasCode, idsOf, loadClean, sorted } from '../store-calls.js
 /** Strings that break naive storage: NUL, line separators, a lone surrogate (a cut-off emoji), quotes. */
 const AWKWARD_TEXT = 'nul:\u0000 ls:\u2028 ps:\u2029 cr:\r lf:\n tab:\t quote:" backslash:\\ emoji:🧪 lone:\ud83e cjk:漢字 rtl:שלום';
 
+/** A value that refers to itself: no JSON writes it. */
+function cycle(): Record<string, unknown> {
+  const value: Record<string, unknown> = {};
+  value.self = value;
+  return value;
+}
+
+/** Fields that keep an entry from writing as a JSON object, by what they hold. */
+const UNWRITABLE: ReadonlyArray<[string, Record<string, unknown>]> = [
+  ['a BigInt', { toolUseResult: 10n }],
+  ['a cycle', { toolUseResult: cycle() }],
+  ['a toJSON that returns undefined', { toJSON: () => undefined }],
+  ['a toJSON that returns a string', { toJSON: () => 'an entry' }],
+  ['a toJSON that returns an array', { toJSON: () => [1, 2] }],
+];
+
 /** Append, load, list and delete. */
 export function basicCases({ withStore }: ConformanceSetup): ConformanceCase[] {
   return [
@@ -145,6 +161,32 @@ export function basicCases({ withStore }: ConformanceSetup): ConformanceCase[] {
           checkSameJson(await loadClean(store, 'args'), [], 'load() after refused appends');
           checkSameJson(await store.list(), [], 'list() after refused appends');
           await checkRejects(loadClean(store, ''), isConfiguration, 'load() of session id "" should be refused with a ConfigurationError');
+        }),
+    },
+    {
+      name: 'an entry that does not write as a JSON object (a BigInt, a cycle, a toJSON that returns no object) is refused with a ConfigurationError, and nothing of its append is stored',
+      run: () =>
+        withStore(async ({ store }) => {
+          const make = entryMaker('unwritable');
+          const kept = [make.userText('kept')];
+          await appendNext(store, 'unwritable', kept);
+          const isConfiguration = hasCode('configuration');
+          for (const [what, change] of UNWRITABLE) {
+            // The entry that cannot be written comes first, then after a good one: a store that
+            // writes entry by entry would have stored the good one.
+            for (const place of [0, 1]) {
+              const later = entryMaker('unwritable', 1);
+              const unwritable = () => ({ ...later.userText(what), ...change }) as unknown as SessionEntry;
+              const entries = place === 0 ? [unwritable(), later.userText('fine')] : [later.userText('fine'), unwritable()];
+              await checkRejects(appendNext(store, 'unwritable', entries), isConfiguration, `An append whose entry ${place + 1} holds ${what} should be refused with a ConfigurationError`);
+              checkSameJson(idsOf(await loadClean(store, 'unwritable')), idsOf(kept), `the session after the refused append of an entry holding ${what} (entry ${place + 1} of 2)`);
+            }
+          }
+          // Nothing was stored: the session goes on at revision 1.
+          const next = [entryMaker('unwritable', 1).userText('next')];
+          await appendNext(store, 'unwritable', next);
+          checkSameJson(await loadClean(store, 'unwritable'), [...kept, ...next], 'the session after the refused appends and one at revision 1');
+          await store.close?.('unwritable');
         }),
     },
     {
