@@ -9,7 +9,7 @@ const RUN_OPTIONS: OptionsSpec<RunOptions> = {
   signal: isAbortSignal,
   outputSchema: isSchema,
   outputRetries: isNonNegativeInteger,
-  outputMode: oneOf(['tool', 'text']),
+  outputMode: oneOf(['native', 'tool', 'text']),
   runId: isNonEmptyString,
   bufferEvents: isBoolean,
 };

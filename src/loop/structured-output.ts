@@ -8,8 +8,11 @@ import { rootCombinator } from '../tools/root-combinator.js';
 /** The name of the tool a model without native structured output gives its final answer with. */
 export const STRUCTURED_OUTPUT_TOOL_NAME = 'StructuredOutput';
 
-/** How a run without native structured output gets its typed answer (see `RunOptions.outputMode`). */
+/** How a run without native structured output gets its typed answer. */
 export type OutputMode = 'tool' | 'text';
+
+/** How a run gets its typed answer, as `RunOptions.outputMode` takes it. */
+export type RunOutputMode = 'native' | OutputMode;
 
 /** What a run asked for a typed `output` needs through the loop. */
 export interface OutputRequest {
@@ -38,22 +41,32 @@ export type OutputCheck = { ok: true; value: unknown } | { ok: false; issues: st
 
 /**
  * Prepares a run's typed output: checks the schema and the retry count, and decides between the
- * model's native structured output and a schema shown in the prompt.
- * @throws ConfigurationError for a schema that is not one, or a bad `outputRetries`.
+ * model's native structured output (by default where the model has it), a `StructuredOutput`
+ * tool and a schema shown in the prompt (what `mode` asks for, on any model).
+ * @throws ConfigurationError for a schema that is not one, a bad `outputRetries` or `outputMode`,
+ * or `'native'` where the model or the schema cannot give it.
  */
-export function prepareOutput(model: Model, schema: ValueSchema, retries: number | undefined, mode: OutputMode | undefined): OutputRequest {
+export function prepareOutput(model: Model, schema: ValueSchema, retries: number | undefined, mode: RunOutputMode | undefined): OutputRequest {
   if (typeof schema !== 'object' || schema === null) {
     throw new ConfigurationError(`run(): \`outputSchema\` must be a zod schema, a Standard Schema validator or a JSON Schema object, got ${schema === null ? 'null' : typeof schema}.`);
   }
   if (retries !== undefined && !(Number.isInteger(retries) && retries >= 0 && retries <= 10)) {
     throw new ConfigurationError(`run(): \`outputRetries\` must be a whole number from 0 to 10, got ${JSON.stringify(retries)}.`);
   }
-  if (mode !== undefined && mode !== 'tool' && mode !== 'text') {
-    throw new ConfigurationError(`run(): \`outputMode\` must be "tool" or "text", got ${JSON.stringify(mode)}.`);
+  if (mode !== undefined && mode !== 'native' && mode !== 'tool' && mode !== 'text') {
+    throw new ConfigurationError(`run(): \`outputMode\` must be "native", "tool" or "text", got ${JSON.stringify(mode)}.`);
+  }
+  if (mode === 'native' && model.structuredOutput !== true) {
+    throw new ConfigurationError(`run(): \`outputMode: "native"\` needs a model with native structured output, and the model "${model.modelId}" has none (its \`structuredOutput\` is not true): leave \`outputMode\` out to use what the model has, or pass "tool" or "text".`);
   }
   checkJsonSchemaCompiles(schema, 'run(): the JSON Schema given as `outputSchema`');
   const jsonSchema = schemaToJsonSchema(schema, 'run(): `outputSchema`');
-  const native = model.structuredOutput === true && jsonSchema !== undefined;
+  if (mode === 'native' && jsonSchema === undefined) {
+    throw new ConfigurationError('run(): `outputMode: "native"` needs an `outputSchema` with a JSON Schema (a zod schema or a JSON Schema object); this validator has none, so its answer can only come as text: leave `outputMode` out, or pass "text".');
+  }
+  // Native where the model has it, unless the run asks for a tool or text (which keep the
+  // session's cached prefix: the API adds a system prompt of its own for a native format).
+  const native = model.structuredOutput === true && jsonSchema !== undefined && (mode === undefined || mode === 'native');
   // A validator with no JSON Schema cannot be a tool's input schema: its answer comes as text.
   if (native || jsonSchema === undefined || mode === 'text') return { schema, jsonSchema, native, mode: 'text', retries: retries ?? 1 };
   // The API takes an input schema only as an object schema without oneOf/anyOf/allOf at its top.

@@ -128,7 +128,7 @@ describe('structured output for any run', () => {
     const deferred = await createAgent({ model: scriptedModel([valid]), tools: [deferTool(impostor), defineTool({ name: 'other', description: 'O.', inputSchema: z.object({}), execute: () => 'o' })] }).run('x', { outputSchema: Outline }).result;
     expect(deferred.status).toBe('error');
     expect(deferred.error?.message).toMatch(/has a tool named StructuredOutput.*outputMode: "text"/);
-    expect(() => createAgent({ model: scriptedModel([]) }).run('x', { outputSchema: Outline, outputMode: 'json' as never })).toThrow(/`outputMode` must be one of "tool", "text"/);
+    expect(() => createAgent({ model: scriptedModel([]) }).run('x', { outputSchema: Outline, outputMode: 'json' as never })).toThrow(/`outputMode` must be one of "native", "tool", "text"/);
   });
 
   it('sends an invalid answer back with what was wrong, then accepts the corrected one', async () => {
@@ -179,6 +179,36 @@ describe('structured output for any run', () => {
     } finally {
       await server.close();
     }
+  });
+
+  it('on a model with native support, an explicit "text" or "tool" is honoured: no format on the request, the session\'s cached prefix kept', async () => {
+    const text = scriptedModel([valid], { structuredOutput: true });
+    const byText = await createAgent({ model: text }).run('Outline it.', { outputSchema: Outline, outputMode: 'text' }).result;
+    expect(byText.output).toEqual(JSON.parse(valid));
+    expect(text.requests[0]!.request.outputFormat).toBeUndefined();
+    expect(lastUserText(text.requests[0]!.messages)).toContain('JSON Schema');
+    const tool = scriptedModel([turn(toolCall('StructuredOutput', JSON.parse(valid)))], { structuredOutput: true });
+    const byTool = await createAgent({ model: tool }).run('Outline it.', { outputSchema: Outline, outputMode: 'tool' }).result;
+    expect(byTool.output).toEqual(JSON.parse(valid));
+    expect(tool.requests[0]!.request.outputFormat).toBeUndefined();
+    expect(tool.requests[0]!.request.tools.map((definition) => definition.name)).toContain('StructuredOutput');
+    // Left out, or "native": the model's own.
+    for (const outputMode of [undefined, 'native'] as const) {
+      const native = scriptedModel([valid], { structuredOutput: true });
+      const result = await createAgent({ model: native }).run('Outline it.', { outputSchema: Outline, ...(outputMode ? { outputMode } : {}) }).result;
+      expect(result.output).toEqual(JSON.parse(valid));
+      expect(native.requests[0]!.request.outputFormat?.type).toBe('json_schema');
+      expect(lastUserText(native.requests[0]!.messages)).not.toContain('JSON Schema');
+    }
+  });
+
+  it('refuses outputMode "native" where the model has no native structured output, or the schema no JSON Schema, naming the cure', () => {
+    const plain = createAgent({ model: scriptedModel([], { modelId: 'plain-model' }) });
+    expect(() => plain.run('x', { outputSchema: Outline, outputMode: 'native' })).toThrow(ConfigurationError);
+    expect(() => plain.run('x', { outputSchema: Outline, outputMode: 'native' })).toThrow(/"plain-model" has none.*leave `outputMode` out.*"tool" or "text"/);
+    const validatorOnly = { '~standard': { version: 1, vendor: 'custom', validate: (value: unknown) => ({ value }) } };
+    const native = createAgent({ model: scriptedModel([], { structuredOutput: true }) });
+    expect(() => native.run('x', { outputSchema: validatorOnly as never, outputMode: 'native' })).toThrow(/needs an `outputSchema` with a JSON Schema.*pass "text"/);
   });
 
   it('refuses a schema that is not one, and a bad outputRetries, naming them', () => {

@@ -36,10 +36,14 @@ export function blockTokens(json: string): number {
 /**
  * Cuts a request body into the segments prompt caching works on: each tool definition, each
  * system block, each message content block (string content is one block), in that order. Each
- * segment's key hashes the prefix through it, starting from the model id; `tool_choice` and
- * `thinking` enter before the first message, so changing them invalidates cached messages but not
- * cached tools and system, as the API documents. A top-level `cache_control` (automatic caching)
- * puts a breakpoint on the last block.
+ * segment's key hashes the prefix through it, starting from the model id, as the API documents:
+ * - `output_config.format` enters before the system blocks (structured output adds a system
+ *   prompt of its own: "changing the `output_config.format` parameter will invalidate any prompt
+ *   cache for that conversation thread"), so a change of it misses the system and the messages,
+ *   not the tools;
+ * - `tool_choice`, `thinking` and `output_config.effort` enter before the first message, so
+ *   changing them invalidates cached messages but not cached tools and system.
+ * A top-level `cache_control` (automatic caching) puts a breakpoint on the last block.
  * @param body - the parsed request body.
  */
 export function requestSegments(body: Record<string, unknown>): RequestSegments {
@@ -54,9 +58,11 @@ export function requestSegments(body: Record<string, unknown>): RequestSegments 
     segments.push({ tokens, prefixTokens: total, prefixKey: hash.copy().digest('hex'), ...(ttl ? { breakpoint: ttl } : {}) });
   };
   for (const tool of asArray(body.tools)) add(tool);
+  const outputConfig = (typeof body.output_config === 'object' && body.output_config !== null ? body.output_config : {}) as { format?: unknown; effort?: unknown };
+  if (outputConfig.format !== undefined) hash.update(`format:${JSON.stringify(outputConfig.format)}\n`);
   if (typeof body.system === 'string') add({ type: 'text', text: body.system });
   else for (const block of asArray(body.system)) add(block);
-  hash.update(`settings:${JSON.stringify([body.tool_choice ?? null, body.thinking ?? null])}\n`);
+  hash.update(`settings:${JSON.stringify([body.tool_choice ?? null, body.thinking ?? null, outputConfig.effort ?? null])}\n`);
   for (const message of asArray(body.messages) as Array<{ role?: unknown; content?: unknown }>) {
     hash.update(`role:${String(message?.role)}\n`);
     const content = message?.content;

@@ -131,6 +131,34 @@ describe('the prompt cache model', () => {
     expect(cache.apply(model, withThinking).cacheReadInputTokens).toBe(withThinking.segments[1]!.prefixTokens);
   });
 
+  it('a change of output_config.format (structured output) misses the system and the messages, and reads the tools', () => {
+    const cache = createPromptCache({ now: () => 0 });
+    const marked = (request: ReturnType<typeof body>) => ({ ...request, tools: [{ ...request.tools[0]!, description: big('Reads a file.', 1100), cache_control: marker }] });
+    const request = marked(body(['hello'], { systemMarked: true }));
+    cache.apply(model, requestSegments(request));
+    const format = { type: 'json_schema', schema: { type: 'object', properties: { plan: { type: 'string' } } } };
+    const withFormat = requestSegments({ ...request, output_config: { format } });
+    const toolsOnly = withFormat.segments[0]!.prefixTokens;
+    expect(cache.apply(model, withFormat)).toMatchObject({ cacheReadInputTokens: toolsOnly, cacheCreationInputTokens: withFormat.totalTokens - toolsOnly });
+    // The same format again reads it all; another schema misses again; without it, the first entries are read.
+    expect(cache.apply(model, requestSegments({ ...request, output_config: { format } })).cacheReadInputTokens).toBe(withFormat.totalTokens);
+    const otherFormat = requestSegments({ ...request, output_config: { format: { ...format, schema: { type: 'object' } } } });
+    expect(cache.apply(model, otherFormat).cacheReadInputTokens).toBe(toolsOnly);
+    expect(cache.apply(model, requestSegments(request)).cacheReadInputTokens).toBe(requestSegments(request).totalTokens);
+    // An output_config with only an effort leaves the system prefix as it was.
+    const withEffort = requestSegments({ ...request, output_config: { effort: 'high' } });
+    expect(cache.apply(model, withEffort).cacheReadInputTokens).toBe(withEffort.segments[1]!.prefixTokens);
+  });
+
+  it('a change of output_config.effort misses the messages and reads the system prefix', () => {
+    const cache = createPromptCache({ now: () => 0 });
+    const request = { ...body(['hello'], { systemMarked: true }), output_config: { effort: 'high' } };
+    cache.apply(model, requestSegments(request));
+    expect(cache.apply(model, requestSegments(request)).cacheReadInputTokens).toBe(requestSegments(request).totalTokens);
+    const low = requestSegments({ ...request, output_config: { effort: 'low' } });
+    expect(cache.apply(model, low).cacheReadInputTokens).toBe(low.segments[1]!.prefixTokens);
+  });
+
   it('a top-level cache_control puts the breakpoint on the last block (automatic caching)', () => {
     const cache = createPromptCache({ now: () => 0 });
     const request = { ...body(['hello']), cache_control: marker };
