@@ -28,6 +28,25 @@ export const MANY_IMAGES = 20;
 /** The most base64 data one image may have: the API refuses an image over 5 MB. */
 export const MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024;
 
+/**
+ * Past the limit of {@link MAX_IMAGES_PER_REQUEST}, the oldest images are left out this many at a
+ * time. Leaving out only as many as the limit needs changes the request near its start with every
+ * new image (an agent taking a screenshot a turn), and a request that changes near its start reads
+ * nothing after that point from the prompt cache: every turn would write the whole history again
+ * (1.25× the input price instead of 0.1×). Left out ten at a time, the request stays the same for
+ * the next ten images, and the history is written again once in ten turns.
+ */
+export const IMAGES_LEFT_OUT_AT_ONCE = 10;
+
+/** Past {@link MAX_IMAGE_BASE64_CHARS_PER_REQUEST}, the oldest images are left out by at least this much base64 at a time (see {@link IMAGES_LEFT_OUT_AT_ONCE}). */
+export const IMAGE_CHARS_LEFT_OUT_AT_ONCE = 4 * 1024 * 1024;
+
+/** Past {@link MANY_IMAGES} with images larger than {@link MAX_IMAGE_SIDE_AMONG_MANY}, the oldest large ones are left out this many at a time (see {@link IMAGES_LEFT_OUT_AT_ONCE}). */
+export const LARGE_IMAGES_LEFT_OUT_AT_ONCE = 5;
+
+/** `value` rounded up to a multiple of `step`. */
+const roundUp = (value: number, step: number): number => Math.ceil(value / step) * step;
+
 /** Why an image of a request is sent as a note. */
 type DropReason = 'limits' | 'too-large' | 'large-among-many' | 'not-an-image' | 'too-heavy';
 
@@ -206,11 +225,15 @@ function withinLimits(tally: Omit<ImageTally, 'counted' | 'last'>): boolean {
 /**
  * The messages of a request within the API's image limits: at most {@link MAX_IMAGES_PER_REQUEST}
  * images and documents together, and {@link MAX_IMAGE_BASE64_CHARS_PER_REQUEST} of their base64
- * data (documents are always sent; the images, newest first, take what they leave), none
- * larger than {@link MAX_IMAGE_SIDE} pixels a side, and, in a request of more than
- * {@link MANY_IMAGES} images, none larger than {@link MAX_IMAGE_SIDE_AMONG_MANY} a side (the
- * oldest large ones are left out until no large one or only {@link MANY_IMAGES} images remain).
- * An image left out becomes a note saying what and why. Sizes are read from the images' headers
+ * data (documents are always sent; the newest images take what they leave), none larger than
+ * {@link MAX_IMAGE_SIDE} pixels a side, and, in a request of more than {@link MANY_IMAGES}
+ * images, none larger than {@link MAX_IMAGE_SIDE_AMONG_MANY} a side (the oldest large ones are
+ * left out until no large one or only {@link MANY_IMAGES} images remain). Past a limit, the
+ * oldest images are left out a step at a time ({@link IMAGES_LEFT_OUT_AT_ONCE} images,
+ * {@link IMAGE_CHARS_LEFT_OUT_AT_ONCE} of base64, {@link LARGE_IMAGES_LEFT_OUT_AT_ONCE} large
+ * ones), the step a function of the history alone: a request keeps its start, and so reads the
+ * history from the prompt cache, until the next step. An image left out becomes a note saying
+ * what and why. Sizes are read from the images' headers
  * (PNG, JPEG, GIF, WebP); a URL image, or one whose header is not understood, is sent as it is.
  * Each tool result bounds its own images, but the results of parallel calls, and the turns before
  * them, add up in one request, which the API would refuse whole. Only the request is capped: the
@@ -227,30 +250,39 @@ export function capRequestImages(messages: readonly Message[], slot?: MediaTally
   const images: ImageBlock[] = [];
   forEachMedia(messages, (block) => void (block.type === 'image' && images.push(block)));
   const dropped = new Map<ImageBlock, DropReason>();
-  let count = 0;
+  // Oldest first. An image the API refuses in any request goes whatever the others are.
+  const fitting: ImageBlock[] = [];
   let chars = 0;
-  for (let index = images.length - 1; index >= 0; index--) {
-    const image = images[index]!;
-    const refused = unfit(image);
-    if (refused) {
-      dropped.set(image, refused);
-      continue;
-    }
-    const size = charsOf(image);
-    if (count + 1 > maxImages || chars + size > maxChars) {
-      dropped.set(image, 'limits');
-      continue;
-    }
-    count++;
-    chars += size;
-  }
-  // Oldest first: each large image left out may bring the request down to MANY_IMAGES, where the
-  // newer large ones may stay.
   for (const image of images) {
-    if (count <= MANY_IMAGES) break;
-    if (dropped.has(image) || sideOf(image) <= MAX_IMAGE_SIDE_AMONG_MANY) continue;
-    dropped.set(image, 'large-among-many');
-    count--;
+    const refused = unfit(image);
+    if (refused) dropped.set(image, refused);
+    else {
+      fitting.push(image);
+      chars += charsOf(image);
+    }
+  }
+  // The oldest images left out for the limits: a step of images past the count, and the oldest
+  // whose base64 reaches a step of characters past the size. Each depends on the images before
+  // the newest alone, so a new image changes it only when it crosses a step.
+  const overCount = fitting.length - maxImages;
+  let leftOut = overCount > 0 ? Math.min(fitting.length, roundUp(overCount, IMAGES_LEFT_OUT_AT_ONCE)) : 0;
+  const overChars = chars - maxChars;
+  if (overChars > 0) {
+    const target = roundUp(overChars, IMAGE_CHARS_LEFT_OUT_AT_ONCE);
+    let cut = 0;
+    let index = 0;
+    while (index < fitting.length && cut < target) cut += charsOf(fitting[index++]!);
+    leftOut = Math.max(leftOut, index);
+  }
+  for (let index = 0; index < leftOut; index++) dropped.set(fitting[index]!, 'limits');
+  // Of the rest, past MANY_IMAGES: the oldest large ones, a step of them past what brings the
+  // request down to MANY_IMAGES (or all of them).
+  const kept = fitting.length - leftOut;
+  if (kept > MANY_IMAGES) {
+    const large = fitting.slice(leftOut).filter((image) => sideOf(image) > MAX_IMAGE_SIDE_AMONG_MANY);
+    const needed = Math.min(large.length, kept - MANY_IMAGES);
+    const count = needed > 0 ? Math.min(large.length, roundUp(needed, LARGE_IMAGES_LEFT_OUT_AT_ONCE)) : 0;
+    for (let index = 0; index < count; index++) dropped.set(large[index]!, 'large-among-many');
   }
   const relabel = new Map<ImageBlock, ImageMediaType>();
   for (const image of images) {

@@ -108,7 +108,7 @@ describe('the images of one request', () => {
     const messages: Message[] = [
       { role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' }, cache_control: { type: 'ephemeral' } }, { type: 'text', text: 'Look.' }] },
       { role: 'assistant', content: [{ type: 'text', text: 'Seen.' }] },
-      { role: 'user', content: Array.from({ length: 100 }, () => png) },
+      { role: 'user', content: Array.from({ length: 100 }, () => ({ ...png })) },
     ];
     const capped = capRequestImages(messages);
     expect(capped[0]!.content).toEqual([
@@ -116,7 +116,10 @@ describe('the images of one request', () => {
       { type: 'text', text: 'Look.' },
     ]);
     expect(capped[1]).toBe(messages[1]);
-    expect(capped[2]).toBe(messages[2]);
+    // 101 images: the oldest ten give way (a step of IMAGES_LEFT_OUT_AT_ONCE), the URL one first.
+    expect(imagesOf(capped)).toHaveLength(101);
+    expect(imagesOf(capped).slice(0, 10).every((block) => !block.image)).toBe(true);
+    expect(imagesOf(capped).slice(10).filter((block) => block.image)).toHaveLength(91);
     const within = messages.slice(1);
     expect(capRequestImages(within)).toBe(within);
   });
@@ -137,7 +140,7 @@ describe('the images of one request', () => {
     expect(imagesOf(capRequestImages(history)).filter((block) => !block.image)).toHaveLength(20);
     // A first message over the limit on its own is capped too.
     const single: Message[] = [{ role: 'user', content: pngs(101) }];
-    expect(imagesOf(capRequestImages(single)).filter((block) => !block.image)).toHaveLength(1);
+    expect(imagesOf(capRequestImages(single)).filter((block) => !block.image)).toHaveLength(10);
   });
 });
 
@@ -166,9 +169,11 @@ describe('the images of a history asked turn after turn, short and long', () => 
         else history.push(images > 0 && role === 'user' ? { role, content } : say(role, `turn ${step}`));
         const asked = imagesOf(capRequestImages(history, slot));
         expect(asked).toEqual(imagesOf(capRequestImages([...history])));
-        // Small images only: exactly the oldest beyond 100 become notes.
+        // Small images only: the oldest beyond 100 become notes, ten at a time.
         const total = imagesOf(history).length;
-        expect(asked.filter((block) => !block.image)).toHaveLength(Math.max(0, total - 100));
+        const leftOut = total > 100 ? Math.min(total, Math.ceil((total - 100) / 10) * 10) : 0;
+        expect(asked.filter((block) => !block.image)).toHaveLength(leftOut);
+        expect(asked.slice(0, leftOut).every((block) => !block.image)).toBe(true);
       }
     }
   });
@@ -179,12 +184,12 @@ describe('the images of a history asked turn after turn, short and long', () => 
     for (let step = 0; step < 10; step++) history.push(say('assistant', 'Calling.'), { role: 'user', content: Array.from({ length: 9 }, png) });
     expect(imagesOf(capRequestImages(history, slot)).filter((block) => !block.image)).toHaveLength(0);
     // The last message (not yet in the kept tally) grows past the limit.
-    history[history.length - 1] = { role: 'user', content: Array.from({ length: 20 }, png) };
-    expect(imagesOf(capRequestImages(history, slot)).filter((block) => !block.image)).toHaveLength(1);
+    history[history.length - 1] = { role: 'user', content: Array.from({ length: 31 }, png) };
+    expect(imagesOf(capRequestImages(history, slot)).filter((block) => !block.image)).toHaveLength(20);
     // Cut back to 12 messages, then grown with a message of 60 images: 5 × 9 + 60 = 105.
     history.length = 11;
     history.push({ role: 'user', content: Array.from({ length: 60 }, png) });
-    expect(imagesOf(capRequestImages(history, slot)).filter((block) => !block.image)).toHaveLength(5);
+    expect(imagesOf(capRequestImages(history, slot)).filter((block) => !block.image)).toHaveLength(10);
   });
 
   it("a slot asked about another history array (a compaction's, a clearing's) counts that one afresh", () => {
@@ -221,14 +226,20 @@ describe('the pixel size of the images of one request', () => {
   it('more than 20 images: the oldest larger than 2000 pixels become notes until 20 remain or none is large', () => {
     const small = () => image(gifHeader(2000, 2000));
     const large = (side: number) => image(webpHeader(side));
-    // 22 images, 4 of them large: leaving out the two oldest large ones brings the request to 20.
-    const messages: Message[] = [user(large(2001), small(), large(3000)), assistant, user(...Array.from({ length: 17 }, small), large(4000), large(2500))];
+    // 22 images, 6 of them large: two would bring the request to 20; they go five at a time (a
+    // step of LARGE_IMAGES_LEFT_OUT_AT_ONCE), the oldest first.
+    const messages: Message[] = [user(large(2001), small(), large(3000), large(2200), large(2300)), assistant, user(...Array.from({ length: 15 }, small), large(4000), large(2500))];
     const sent = kinds(capRequestImages(messages));
     expect(sent).toHaveLength(22);
-    expect(sent.filter((kind) => kind === 'image')).toHaveLength(20);
+    expect(sent.filter((kind) => kind === 'image')).toHaveLength(17);
     expect(sent[0]).toMatch(/^2001×2001 pixels, .* \| a request of more than 20 images may carry none larger than 2000×2000 pixels; the newest are kept$/);
-    expect(sent[2]).toMatch(/^3000×3000 pixels/);
-    expect(sent.slice(3)).toEqual(Array.from({ length: 19 }, () => 'image'));
+    expect(sent.slice(2, 5).map((kind) => kind.split(' pixels')[0])).toEqual(['3000×3000', '2200×2200', '2300×2300']);
+    expect(sent[20]).toMatch(/^4000×4000 pixels/);
+    expect(sent[21]).toBe('image');
+    expect(sent.slice(5, 20)).toEqual(Array.from({ length: 15 }, () => 'image'));
+    // 22 images, 4 large: a step of five is more than there are: all four go.
+    const four: Message[] = [user(large(2001), small(), large(3000)), assistant, user(...Array.from({ length: 17 }, small), large(4000), large(2500))];
+    expect(kinds(capRequestImages(four)).filter((kind) => kind !== 'image')).toHaveLength(4);
     // 25 images, 3 large: all three go, 22 small ones remain.
     const many: Message[] = [user(large(2001), ...Array.from({ length: 21 }, small), large(3000), small(), large(7000))];
     expect(kinds(capRequestImages(many)).filter((kind) => kind !== 'image')).toHaveLength(3);
@@ -258,23 +269,29 @@ describe('the pixel size of the images of one request', () => {
     const messages: Message[] = [user(pdf, ...Array.from({ length: 50 }, () => image(gifHeader(10, 10)))), assistant, user(...Array.from({ length: 9 }, () => pdf), ...Array.from({ length: 45 }, () => image(gifHeader(10, 10))))];
     const capped = capRequestImages(messages);
     const sent = kinds(capped);
-    expect(sent.filter((kind) => kind === 'image')).toHaveLength(90);
-    expect(sent.slice(0, 5).every((kind) => kind.endsWith('the newest are kept') && kind.includes('at most 100 images'))).toBe(true);
+    // 10 documents leave room for 90 images; 95 are 5 too many: the oldest ten give way.
+    expect(sent.filter((kind) => kind === 'image')).toHaveLength(85);
+    expect(sent.slice(0, 10).every((kind) => kind.endsWith('the newest are kept') && kind.includes('at most 100 images'))).toBe(true);
     // Every document is sent.
     expect(capped.flatMap((message) => (Array.isArray(message.content) ? message.content : [])).filter((block) => block.type === 'document')).toHaveLength(10);
     const within = messages.slice(2);
     expect(capRequestImages(within)).toBe(within);
   });
 
-  it('the base64 of documents shares the 20 MB with the images: a 16 MB PDF leaves room for 4 MB of the newest images', () => {
+  it('the base64 of documents shares the 20 MB with the images: a 16 MB PDF leaves room for 4 MB of the newest images, freed 4 MB at a time', () => {
     const mb = 1024 * 1024;
     const big = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0xLjQK' + 'A'.repeat(16 * mb - 12) } } as never;
     const megabyteImage = () => ({ type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/gif', data: base64(gifHeader(10, 10)) + 'A'.repeat(mb - 16) } });
+    // 6 MB of images where 4 fit: 2 MB too many, so the oldest 4 MB give way (a step of
+    // IMAGE_CHARS_LEFT_OUT_AT_ONCE), the two newest are sent.
     const messages: Message[] = [user(big, ...Array.from({ length: 6 }, megabyteImage))];
     const sent = kinds(capRequestImages(messages));
     expect(sent).toHaveLength(6);
-    expect(sent.filter((kind) => kind === 'image')).toHaveLength(3);
-    expect(sent.slice(0, 3).every((kind) => kind.includes('at most 100 images and 20 MB'))).toBe(true);
+    expect(sent.filter((kind) => kind === 'image')).toHaveLength(2);
+    expect(sent.slice(0, 4).every((kind) => kind.includes('at most 100 images and 20 MB'))).toBe(true);
+    // 9 MB: 5 MB too many, 8 MB give way.
+    const nine: Message[] = [user(big, ...Array.from({ length: 9 }, megabyteImage))];
+    expect(kinds(capRequestImages(nine)).filter((kind) => kind === 'image')).toHaveLength(1);
   });
 
   it('a URL image, or one whose size its header does not state, is sent as it is', () => {
