@@ -19,10 +19,15 @@
 // 4. Wide turns: `--wide-turns` turns of 12 parallel reads (24 blocks a turn, past the API's
 //    20-block cache lookback) and of 2, through the same SDK and server: the cache-read share and
 //    what the input cost at Sonnet 4.6 prices.
+// 5. Screenshots: `--screenshot-turns` turns of one 2560-pixel screenshot each (past 20 images, the
+//    API takes none over 2000 pixels, so the request leaves the oldest out), through the same SDK
+//    and server: the cache-read share and the input cost at Sonnet 4.6 prices.
+// 6. A plan asked for in the middle of a session (`requestPlan`, after 20 reads): the cache-read
+//    share of the plan request and of the whole session, in text mode (the default) and native.
 // Prints PASS/MISS per goal; exits non-zero only when something crashes.
 import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
-import { anthropicModel, createAgent, DEFAULT_PRICES, defineTool, estimateCost, estimateMessageTokens, estimatePrefixTokens, ModelError } from '../src/index.ts';
+import { anthropicModel, createAgent, DEFAULT_PRICES, defineTool, estimateCost, estimateMessageTokens, estimatePrefixTokens, ModelError, requestPlan, toolOutput } from '../src/index.ts';
 import { startMessagesServer } from '../src/testing/messages-server/index.ts';
 
 function argument(name, fallback) {
@@ -154,6 +159,66 @@ async function wideSession(turns, width) {
   return { status: result.status, share: u.cacheReadInputTokens / input, input, cost, errors: server.errors ?? [] };
 }
 
+/** A PNG of `side` × `side` pixels as far as its header tells, padded to about `tokens` of the loopback server's count. */
+function screenshot(side, tokens, turn) {
+  const header = Buffer.alloc(33);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(header);
+  header.writeUInt32BE(side, 16);
+  header.writeUInt32BE(side, 20);
+  const data = header.toString('base64');
+  return { type: 'image', source: { type: 'base64', media_type: 'image/png', data: data + `${turn}`.padEnd(tokens * 4 - data.length, 'A') } };
+}
+
+/**
+ * Screenshots: `turns` turns of one 2560-pixel screenshot each (about 1,600 tokens, as the API
+ * counts such an image), through the real SDK and the loopback server's prompt cache. Past 20
+ * images the request leaves the oldest large ones out, a step at a time.
+ */
+async function screenshotSession(turns) {
+  const server = await startMessagesServer({ promptCaching: { now: () => 0 } });
+  for (let turn = 0; turn < turns; turn++) server.enqueue({ content: [{ type: 'tool_use', id: `toolu_${turn}`, name: 'Screenshot', input: {} }] });
+  server.enqueue({ content: [{ type: 'text', text: 'Watched.' }] });
+  let shots = 0;
+  const tool = defineTool({ name: 'Screenshot', description: 'Takes a screenshot.', inputSchema: z.object({}), readOnly: true, execute: () => toolOutput([screenshot(2560, 1600, shots++)]) });
+  const model = anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'bench', baseURL: server.url, maxRetries: 0 });
+  const agent = createAgent({ model, system: `You watch a screen.\n${'Describe what changes. '.repeat(250)}`, tools: [tool], maxTurns: turns + 1, context: { window: 10_000_000, clearing: false, compaction: false } });
+  const result = await agent.run('Watch the screen.').result;
+  await agent.close();
+  await server.close();
+  const u = result.usage;
+  const input = u.inputTokens + u.cacheReadInputTokens + u.cacheCreationInputTokens;
+  return { status: result.status, share: u.cacheReadInputTokens / input, input, cost: estimateCost({ ...u, outputTokens: 0 }, DEFAULT_PRICES['claude-sonnet-4']), errors: server.errors ?? [] };
+}
+
+/**
+ * A plan asked for in the middle of a session: 20 reads of 2 KB, `requestPlan`, then the run that
+ * writes, through the real SDK and the loopback server's prompt cache. Returns the cache-read
+ * share of the plan request and of the whole session, and the session's input cost.
+ */
+async function planSession(outputMode) {
+  const server = await startMessagesServer({ promptCaching: { now: () => 0 } });
+  for (let turn = 0; turn < 20; turn++) server.enqueue({ content: [{ type: 'tool_use', id: `toolu_${turn}`, name: 'Read', input: { path: `notes-${turn}.md` } }] });
+  server.enqueue({ content: [{ type: 'text', text: 'I have read the notes.' }] });
+  server.enqueue({ content: [{ type: 'text', text: JSON.stringify({ goal: 'An article', outline: ['One', 'Two'], steps: [{ title: 'Write it' }], risks: [] }) }] });
+  server.enqueue({ content: [{ type: 'text', text: 'Written.' }] });
+  const model = anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'bench', baseURL: server.url, maxRetries: 0 });
+  const agent = createAgent({ model, system: `You write articles.\n${'Research, then plan, then write. '.repeat(150)}`, tools: [fileTool(2000)], context: { window: 10_000_000, clearing: false, compaction: false } });
+  const usages = [];
+  agent.on('turn-end', (event) => usages.push(event.usage));
+  await agent.run('Research the notes.').result;
+  const before = usages.length;
+  await requestPlan(agent, { outputMode });
+  const planUsage = usages[before];
+  await agent.run('The plan is approved. Write it.').result;
+  await agent.close();
+  await server.close();
+  const sum = (key) => usages.reduce((total, usage) => total + usage[key], 0);
+  const input = sum('inputTokens') + sum('cacheReadInputTokens') + sum('cacheCreationInputTokens');
+  const planInput = planUsage.inputTokens + planUsage.cacheReadInputTokens + planUsage.cacheCreationInputTokens;
+  const cost = estimateCost({ inputTokens: sum('inputTokens'), cacheReadInputTokens: sum('cacheReadInputTokens'), cacheCreationInputTokens: sum('cacheCreationInputTokens'), outputTokens: 0 }, DEFAULT_PRICES['claude-sonnet-4']);
+  return { share: sum('cacheReadInputTokens') / input, planShare: planUsage.cacheReadInputTokens / planInput, cost, errors: server.errors ?? [] };
+}
+
 const line = (goal, ok, detail) => console.log(`${ok ? 'PASS' : 'MISS'}  ${goal}: ${detail}`);
 
 console.log(`context benchmark — Node ${process.version}\n`);
@@ -190,4 +255,16 @@ line(
   `cache-read share of input tokens over ${WIDE_TURNS} turns of 12 parallel calls (24 blocks a turn, past the API's 20-block lookback) ≥ 90 %`,
   wide.status === 'completed' && wide.share >= 0.9 && wide.errors.length === 0,
   `${(wide.share * 100).toFixed(1)} %, input ${wide.input.toLocaleString('en-US')} tokens costing $${wide.cost.toFixed(2)} at Sonnet 4.6 prices; 2 parallel calls a turn: ${(narrow.share * 100).toFixed(1)} %`,
+);
+const SCREENSHOT_TURNS = argument('--screenshot-turns', 60);
+const shots = await screenshotSession(SCREENSHOT_TURNS);
+if (shots.status !== 'completed' || shots.errors.length > 0) throw new Error(`the screenshot session ended ${shots.status} with ${shots.errors.length} server errors`);
+// Information, not a goal: every tenth request past 20 screenshots writes the history again.
+console.log(`INFO  cache-read share of input tokens over ${SCREENSHOT_TURNS} turns of one 2560-pixel screenshot each (past 20, the oldest large ones go as notes, ten at a time): ${(shots.share * 100).toFixed(1)} %, input ${shots.input.toLocaleString('en-US')} tokens costing $${shots.cost.toFixed(2)} at Sonnet 4.6 prices`);
+const planText = await planSession('text');
+const planNative = await planSession('native');
+line(
+  'a plan asked for after 20 reads (requestPlan) reads the session from the cache: plan request ≥ 90 %',
+  planText.planShare >= 0.9 && planText.errors.length === 0,
+  `plan request ${(planText.planShare * 100).toFixed(1)} %, whole session ${(planText.share * 100).toFixed(1)} %, input $${planText.cost.toFixed(3)}; with outputMode 'native' (a format changes the system prompt): plan request ${(planNative.planShare * 100).toFixed(1)} %, whole session ${(planNative.share * 100).toFixed(1)} %, $${planNative.cost.toFixed(3)}`,
 );

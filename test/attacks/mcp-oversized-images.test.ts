@@ -66,14 +66,14 @@ describe('attack: an MCP server that answers with images larger than the model t
     expect(JSON.stringify(model.requests.at(-1)!.messages)).not.toContain(png(9000, 12));
   });
 
-  it('in a request of more than 20 images, those over 2000 pixels go as notes, oldest first and five at a time, until at most 20 are left; small ones all go', async () => {
+  it('in a request of more than 20 images, those over 2000 pixels go as notes, oldest first and ten at a time, until at most 20 are left; small ones all go', async () => {
     let call = 0;
     // Two parallel calls of 13 images each: 26, of which the first call's 13 are 2100 pixels wide.
     const model = await run(2, () => (call++ === 0 ? Array.from({ length: 13 }, () => png(2100, 1000)) : Array.from({ length: 13 }, () => PIXEL_PNG)));
     const sent = imagesOf(model.requests[1]!.messages);
     expect(sent).toHaveLength(26);
     const notes = sent.filter((item) => item.startsWith('['));
-    // Six too many: the oldest large ones go five at a time (LARGE_IMAGES_LEFT_OUT_AT_ONCE), so ten.
+    // Six too many: the oldest large ones go ten at a time (IMAGES_LEFT_OUT_AT_ONCE).
     expect(notes).toHaveLength(10);
     expect(notes[0]).toMatch(/\(2100×\d+ pixels, \d+ bytes\) not sent: a request of more than 20 images may carry none larger than 2000×2000 pixels; the newest are kept\]$/);
     expect(sent.slice(0, 10).every((item) => item.startsWith('['))).toBe(true);

@@ -226,18 +226,19 @@ describe('the pixel size of the images of one request', () => {
   it('more than 20 images: the oldest larger than 2000 pixels become notes until 20 remain or none is large', () => {
     const small = () => image(gifHeader(2000, 2000));
     const large = (side: number) => image(webpHeader(side));
-    // 22 images, 6 of them large: two would bring the request to 20; they go five at a time (a
-    // step of LARGE_IMAGES_LEFT_OUT_AT_ONCE), the oldest first.
-    const messages: Message[] = [user(large(2001), small(), large(3000), large(2200), large(2300)), assistant, user(...Array.from({ length: 15 }, small), large(4000), large(2500))];
+    // 23 images, 12 of them large: leaving out three would bring the request to 20; they go ten at
+    // a time (a step of IMAGES_LEFT_OUT_AT_ONCE), the oldest first: 13 images are sent.
+    const messages: Message[] = [user(large(2001), small(), ...[3000, 2200, 2300, 2400, 2500, 2600, 2700, 2800].map(large)), assistant, user(...Array.from({ length: 10 }, small), large(4000), large(2500), large(3500))];
     const sent = kinds(capRequestImages(messages));
-    expect(sent).toHaveLength(22);
-    expect(sent.filter((kind) => kind === 'image')).toHaveLength(17);
+    expect(sent).toHaveLength(23);
+    expect(sent.filter((kind) => kind === 'image')).toHaveLength(13);
     expect(sent[0]).toMatch(/^2001×2001 pixels, .* \| a request of more than 20 images may carry none larger than 2000×2000 pixels; the newest are kept$/);
-    expect(sent.slice(2, 5).map((kind) => kind.split(' pixels')[0])).toEqual(['3000×3000', '2200×2200', '2300×2300']);
+    expect(sent[1]).toBe('image');
+    expect(sent.slice(2, 10).map((kind) => kind.split(' pixels')[0])).toEqual(['3000×3000', '2200×2200', '2300×2300', '2400×2400', '2500×2500', '2600×2600', '2700×2700', '2800×2800']);
     expect(sent[20]).toMatch(/^4000×4000 pixels/);
-    expect(sent[21]).toBe('image');
-    expect(sent.slice(5, 20)).toEqual(Array.from({ length: 15 }, () => 'image'));
-    // 22 images, 4 large: a step of five is more than there are: all four go.
+    expect(sent.slice(21)).toEqual(['image', 'image']);
+    expect(sent.slice(10, 20)).toEqual(Array.from({ length: 10 }, () => 'image'));
+    // 22 images, 4 large: a step of ten is more than there are: all four go.
     const four: Message[] = [user(large(2001), small(), large(3000)), assistant, user(...Array.from({ length: 17 }, small), large(4000), large(2500))];
     expect(kinds(capRequestImages(four)).filter((kind) => kind !== 'image')).toHaveLength(4);
     // 25 images, 3 large: all three go, 22 small ones remain.

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, toolOutput, type Message, type Usage } from 'agent-harness';
 import { anthropicModel } from '../../src/model/anthropic/anthropic-model.js';
-import { capRequestImages, IMAGE_CHARS_LEFT_OUT_AT_ONCE, IMAGES_LEFT_OUT_AT_ONCE, LARGE_IMAGES_LEFT_OUT_AT_ONCE } from '../../src/loop/cap-request-images.js';
+import { capRequestImages, IMAGE_CHARS_LEFT_OUT_AT_ONCE, IMAGES_LEFT_OUT_AT_ONCE } from '../../src/loop/cap-request-images.js';
 import { startMessagesServer, type MessagesServer } from '../../src/testing/messages-server/index.js';
 import { requestSegments } from '../../src/testing/messages-server/request-segments.js';
 import { base64, pngHeader } from '../model/image-headers.js';
@@ -60,10 +60,10 @@ describe('screenshots past the image limits and the prompt cache', () => {
     expect(changes).toBe(Math.ceil(200 / IMAGES_LEFT_OUT_AT_ONCE));
   });
 
-  it('large screenshots, one a turn for 100 turns: the request changes once in five turns past 20 images', () => {
+  it('large screenshots, one a turn for 100 turns: the request changes once in ten turns past 20 images', () => {
     const history: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'Watch the screen.' }] }];
     const changes = changesOfTheStart(history, (turn) => ({ role: 'user', content: [screenshot(2560, turn)] }), 100);
-    expect(changes).toBe(Math.ceil(80 / LARGE_IMAGES_LEFT_OUT_AT_ONCE));
+    expect(changes).toBe(Math.ceil(80 / IMAGES_LEFT_OUT_AT_ONCE));
   });
 
   it('1 MB screenshots, one a turn for 60 turns: past 20 MB of them, the request changes once for every 4 MB of new ones', () => {
@@ -74,7 +74,7 @@ describe('screenshots past the image limits and the prompt cache', () => {
     expect(changes).toBe(40 / (IMAGE_CHARS_LEFT_OUT_AT_ONCE / (1024 * 1024)));
   });
 
-  it('an agent taking a 2560-pixel screenshot a turn reads the history from the cache on four turns in five past 20 images', async () => {
+  it('an agent taking a 2560-pixel screenshot a turn reads the history from the cache on nine turns in ten past 20 images', async () => {
     server = await startMessagesServer({ promptCaching: { now: () => 0 } });
     const TURNS = 40;
     for (let turn = 0; turn < TURNS; turn++) server.enqueue({ content: [{ type: 'tool_use', id: `toolu_${turn}`, name: 'Screenshot', input: {} }] });
@@ -91,7 +91,7 @@ describe('screenshots past the image limits and the prompt cache', () => {
     const totals = server.requests.map((body) => requestSegments(body as unknown as Record<string, unknown>).totalTokens);
     // Requests that did not read all of the request before them from the cache.
     const misses = usages.slice(1).filter((usage, index) => usage.cacheReadInputTokens < totals[index]!).length;
-    // Past 20 images (the request of turn 22 on, 20 requests), a step of five large ones at a time.
-    expect(misses).toBe(Math.ceil((TURNS - 20) / LARGE_IMAGES_LEFT_OUT_AT_ONCE));
+    // Past 20 images (the request of turn 22 on, 20 requests), a step of ten large ones at a time.
+    expect(misses).toBe(Math.ceil((TURNS - 20) / IMAGES_LEFT_OUT_AT_ONCE));
   });
 });
