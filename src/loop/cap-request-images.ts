@@ -229,11 +229,11 @@ function withinLimits(tally: Omit<ImageTally, 'counted' | 'last'>): boolean {
  * {@link MAX_IMAGE_SIDE} pixels a side, and, in a request of more than {@link MANY_IMAGES}
  * images, none larger than {@link MAX_IMAGE_SIDE_AMONG_MANY} a side (the oldest large ones are
  * left out until no large one or only {@link MANY_IMAGES} images remain). Past a limit, the
- * oldest images are left out a step at a time ({@link IMAGES_LEFT_OUT_AT_ONCE} images,
- * {@link IMAGE_CHARS_LEFT_OUT_AT_ONCE} of base64, ten large
- * ones), the step a function of the history alone: a request keeps its start, and so reads the
- * history from the prompt cache, until the next step. An image left out becomes a note saying
- * what and why. Sizes are read from the images' headers
+ * oldest images are left out a step at a time ({@link IMAGES_LEFT_OUT_AT_ONCE} images, large
+ * ones too, or {@link IMAGE_CHARS_LEFT_OUT_AT_ONCE} of base64), the step a function of the
+ * history alone: a request keeps its start, and so reads the history from the prompt cache, until
+ * the next step. An image left out becomes a note saying what and why. Sizes are read from the
+ * images' headers
  * (PNG, JPEG, GIF, WebP); a URL image, or one whose header is not understood, is sent as it is.
  * Each tool result bounds its own images, but the results of parallel calls, and the turns before
  * them, add up in one request, which the API would refuse whole. Only the request is capped: the
