@@ -73,6 +73,17 @@ export interface SessionStoreConformanceOptions {
    */
   entryIds?: boolean;
   /**
+   * The store loads each entry with its object keys in the order they were written (as the
+   * library's stores do: they keep each entry's JSON text). A store that reorders them (a
+   * PostgreSQL `jsonb` column sorts them) gives a resumed session requests that differ from the
+   * ones sent before it: the order of a tool call's input is part of the prompt, so the API's
+   * prompt cache reads nothing after the first reordered call, and every resume writes the whole
+   * history to the cache again (1.25× the input price instead of 0.1×). Turn off only for a store
+   * that cannot keep the order, knowing that cost.
+   * @default true
+   */
+  keyOrder?: boolean;
+  /**
    * Error codes besides `session-conflict` that a second instance may be refused with when two
    * race (e.g. `session-locked` for a store that admits one writer at a time).
    * @default []
@@ -125,6 +136,7 @@ export function sessionStoreConformance(options: SessionStoreConformanceOptions)
       damage: options.damage ?? false,
       peerRefusalCodes: options.peerRefusalCodes ?? [],
       entryIds: options.entryIds ?? true,
+      keyOrder: options.keyOrder ?? true,
       largeSessionEntries: options.largeSessionEntries ?? 10_000,
       largeEntryChars: options.largeEntryChars ?? 1_000_000,
     },

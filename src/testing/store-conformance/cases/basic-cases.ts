@@ -26,7 +26,7 @@ const UNWRITABLE: ReadonlyArray<[string, Record<string, unknown>]> = [
 ];
 
 /** Append, load, list and delete. */
-export function basicCases({ withStore }: ConformanceSetup): ConformanceCase[] {
+export function basicCases({ options, withStore }: ConformanceSetup): ConformanceCase[] {
   return [
     {
       name: 'an unknown session loads empty, is not listed, and deletes as a no-op',
@@ -74,6 +74,36 @@ export function basicCases({ withStore }: ConformanceSetup): ConformanceCase[] {
           ];
           await appendNext(store, 'awkward', entries);
           checkSameJson(await loadClean(store, 'awkward'), entries, 'load() of entries with awkward values');
+        }),
+    },
+    {
+      name: "messages and tool results load back with their object keys in the order they were written (a tool call's input is part of the prompt: reordered, a resumed session no longer reads its history from the prompt cache)",
+      ...(options.keyOrder ? {} : { skip: 'the store was declared to reorder object keys (keyOrder: false)' }),
+      run: () =>
+        withStore(async ({ store }) => {
+          const make = entryMaker('key-order');
+          // Keys in neither alphabetical nor length order, at every depth, as a model writes a
+          // tool call's input; none looks like an array index (JavaScript orders those itself).
+          const input = { file_path: 'notes/tide-pools.md', content: 'Anemones.', mode: 'overwrite', options: { zeta: true, alpha: 1, createDirectories: false, b: null } };
+          const entries = [
+            make.next({ kind: 'message', message: { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_order', name: 'Write', input }] } }),
+            make.next({ kind: 'tool-result', toolUseId: 'toolu_order', toolName: 'Write', result: { type: 'tool_result', tool_use_id: 'toolu_order', content: [{ type: 'text', text: 'written' }], is_error: false } }),
+          ];
+          await appendNext(store, 'key-order', entries);
+          const loaded = await loadClean(store, 'key-order');
+          // What goes into a prompt: the message and the result (an entry's own fields may be kept in any order).
+          const prompt = (list: readonly SessionEntry[]) => JSON.stringify(list.map((entry) => ('message' in entry ? entry.message : 'result' in entry ? entry.result : undefined)));
+          const written = prompt(entries);
+          const read = prompt(loaded);
+          if (read !== written) {
+            let at = 0;
+            while (at < read.length && read[at] === written[at]) at += 1;
+            check(
+              false,
+              `Entries should load with the keys of their message and result in the order they were written, but the first difference is at character ${at}: wrote …${JSON.stringify(written.slice(Math.max(0, at - 40), at + 40))}…, loaded …${JSON.stringify(read.slice(Math.max(0, at - 40), at + 40))}…. ` +
+                "A resumed session's requests then differ from the ones sent before (a tool call's input is rendered in the order of its keys), and the API's prompt cache reads nothing after the first reordered call. Keep each entry's JSON text (a json or text column, not jsonb), or declare keyOrder: false.",
+            );
+          }
         }),
     },
     {
