@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, requestPlan, type Usage } from 'agent-harness';
+import { scriptedModel } from 'agent-harness/testing';
 import { anthropicModel } from '../../src/model/anthropic/anthropic-model.js';
 import { startMessagesServer, type MessagesServer } from '../../src/testing/messages-server/index.js';
 import { requestSegments } from '../../src/testing/messages-server/request-segments.js';
@@ -76,6 +77,12 @@ describe("requestPlan({ outputMode: 'native' })", () => {
 });
 
 describe('requestPlan outputMode', () => {
+  it('"native" on a model without native structured output is refused, naming the model and the cure', async () => {
+    const agent = createAgent({ model: scriptedModel([], { modelId: 'plain-model' }) });
+    await expect(requestPlan(agent, { outputMode: 'native' })).rejects.toThrow(/"plain-model" has none.*leave `outputMode` out/);
+    await agent.close();
+  });
+
   it('takes "text" or "native" only, naming the choices', async () => {
     const agent = createAgent({ model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test', baseURL: 'http://127.0.0.1:9' }) });
     await expect(requestPlan(agent, { outputMode: 'tool' as never })).rejects.toThrow(/outputMode.*"text", "native"/);
