@@ -1,27 +1,51 @@
 // The native plan workflow (plan mode, ExitPlanMode approved, the todo list, the writes) keeps the
 // prompt cache warm from request to request: the mode change, the approval and the reminders go
 // into the history, never into the system prompt or the tool list. Also when every step is a new
-// agent resumed from the store (an agent per HTTP request). Through the real SDK and the loopback
-// server's prompt cache.
+// agent resumed from the store (an agent per HTTP request), from each of the library's stores: a
+// store that gave the history back otherwise than it was sent (a key order, a number's form) would
+// make the resumed request miss. Through the real SDK and the loopback server's prompt cache.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memorySessionStore, type Usage } from 'agent-harness';
+import { createAgent, defineTool, memorySessionStore, type SessionStore, type Usage } from 'agent-harness';
+import { fileSessionStore } from 'agent-harness/node';
+import { postgresSessionStore } from 'agent-harness/postgres';
+import { redisSessionStore } from 'agent-harness/redis';
+import { postgres } from '../postgres/postgres-test-database.js';
+import { postgresTestScope } from '../postgres/postgres-test-scope.js';
+import { redis } from '../redis/redis-test-server.js';
+import { redisTestScope } from '../redis/redis-test-scope.js';
 import { anthropicModel } from '../../src/model/anthropic/anthropic-model.js';
 import { startMessagesServer, type MessagesServer } from '../../src/testing/messages-server/index.js';
 import { requestSegments } from '../../src/testing/messages-server/request-segments.js';
 
 let server: MessagesServer | undefined;
+const folders: string[] = [];
 afterEach(async () => {
   await server?.close();
   server = undefined;
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
+const pg = postgresTestScope();
+const redisScope = redisTestScope();
+
+/** Each store of the library, with whether its server answers (the memory and file stores always do). */
+const stores: Array<[string, boolean, () => SessionStore]> = [
+  ['memory', true, () => memorySessionStore()],
+  ['file', true, () => fileSessionStore({ dir: (folders.push(mkdtempSync(join(tmpdir(), 'cache-resume-'))), folders.at(-1)!) })],
+  ['PostgreSQL', postgres.reachable, () => postgresSessionStore({ pool: pg.pool(2), schema: pg.schema() })],
+  ['Redis', redis.reachable, () => redisSessionStore({ client: redisScope.client(), keyPrefix: redisScope.prefix() })],
+];
 
 const read = defineTool({ name: 'Read', description: 'Reads a file.', inputSchema: z.object({ path: z.string() }), readOnly: true, execute: ({ input }) => `Contents of ${input.path}: ${'a line of the notes. '.repeat(40)}` });
 const write = defineTool({ name: 'Write', description: 'Writes a file.', inputSchema: z.object({ path: z.string(), content: z.string() }), kind: 'edit', execute: () => 'written' });
 
 describe('the plan workflow and the prompt cache', () => {
-  for (const perRequest of [false, true]) {
-    it(`every request reads the whole request before it from the cache${perRequest ? ', with a new agent resumed from the store for each step' : ''}`, async () => {
+  const cases = [[false, ...stores[0]!], ...stores.map((store) => [true, ...store])] as Array<[boolean, string, boolean, () => SessionStore]>;
+  for (const [perRequest, storeName, reachable, makeStore] of cases) {
+    it.skipIf(!reachable)(`every request reads the whole request before it from the cache${perRequest ? `, with a new agent resumed from the ${storeName} store for each step` : ''}`, async () => {
       server = await startMessagesServer({ promptCaching: { now: () => 0 } });
       server.enqueue({ content: [{ type: 'tool_use', id: 'toolu_read', name: 'Read', input: { path: 'notes.md' } }] });
       server.enqueue({ content: [{ type: 'tool_use', id: 'toolu_exit', name: 'ExitPlanMode', input: { plan: '# Plan\n1. Write the opening\n2. Write the body' } }] });
@@ -30,7 +54,7 @@ describe('the plan workflow and the prompt cache', () => {
       server.enqueue({ content: [{ type: 'text', text: 'The article is written.' }] });
       const options = {
         model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test', baseURL: server.url, maxRetries: 0 }),
-        store: memorySessionStore(),
+        store: makeStore(),
         tools: [read, write],
         system: `You write articles.\n${'Plan carefully before you write. '.repeat(150)}`,
         permissionMode: 'plan' as const,
