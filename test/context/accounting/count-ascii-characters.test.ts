@@ -130,6 +130,21 @@ describe('countAsciiCharacters, the ways it counts', () => {
     }
   });
 
+  it('counts the same whatever V8 made the string of: a concatenation, a slice, a Latin-1 or UTF-16 decoding, char codes, a property name', () => {
+    const base = 'x'.repeat(5000) + 'é’漢😀'.repeat(700) + 'y'.repeat(3000);
+    const latin1 = Buffer.from('abc\u00e9\u00ff'.repeat(3000), 'latin1').toString('latin1');
+    const utf16 = Buffer.from(base, 'utf16le').toString('utf16le');
+    const decoded = new TextDecoder().decode(new TextEncoder().encode(base));
+    const fromCodes = String.fromCharCode(...Array.from({ length: 9000 }, (_, index) => [0x41, 0xe9, 0x2019, 0x7f, 0x80][index % 5]!));
+    const key = Object.keys({ [base.slice(0, 9000)]: 1 })[0]!;
+    const texts = [base, base + base, base.slice(1234, 17_000), `${base.slice(0, 8000)}${'z'.repeat(10)}${base.slice(9000)}`, latin1, utf16, decoded, fromCodes, key];
+    for (const [index, text] of texts.entries()) {
+      expect(countAsciiCharacters(text), `text ${index}`).toBe(unitByUnit(text));
+      expect(countAsciiCharactersPortable(text), `text ${index}`).toBe(unitByUnit(text));
+      expect(nativeUnitCopy()!(text, 0), `text ${index}`).toBe(unitByUnit(text));
+    }
+  });
+
   it('copies natively only in Node (or a runtime that says it is compatible) with a Buffer', () => {
     const nodeBuffer = { alloc: (size: number) => Buffer.alloc(size) };
     expect(nativeUnitCopy({})).toBeUndefined();
