@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, type Agent, type AgentOptions } from 'agent-harness';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
@@ -33,6 +35,34 @@ describe('MCP servers over streamable HTTP ({ type: "http", url })', () => {
     expect(events.filter((event) => event.type === 'tool-result').map((event) => event.content)).toEqual(['Saved note 1.', 'eggs']);
     expect(agent.mcpServers[0]).toMatchObject({ transport: 'http', status: 'connected', serverInfo: { name: 'notes', version: '1.2.3' } });
     expect(server.requests).toEqual(expect.arrayContaining(['initialize', 'tools/list', 'tools/call:append_note', 'tools/call:list_notes']));
+  });
+
+  it('an agent dropped without close() is collected though its HTTP session keeps a stream open, and the stream is closed then', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const server = await serve({ stateful: true });
+    let collected = false;
+    const watch = new FinalizationRegistry<string>(() => {
+      collected = true;
+    });
+    await (async () => {
+      const model = scriptedModel([turn(toolCall('mcp__notes__append_note', { text: 'kept' })), 'Noted.']);
+      // Not in `agents`: nothing but its HTTP connection could still reach it.
+      const agent = createAgent({ model, mcpServers: { notes: { type: 'http', url: server.url } }, rules: { allow: ['mcp__notes'] } });
+      expect((await agent.run('note it').result).status).toBe('completed');
+      expect(agent.mcpServers[0]).toMatchObject({ transport: 'http', status: 'connected' });
+      watch.register(agent, 'agent');
+    })();
+    // The client keeps a GET stream open for the server's messages: a socket, a root for the collector.
+    for (let round = 0; round < 100 && server.openStreams === 0; round++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(server.openStreams).toBe(1);
+    for (let round = 0; round < 100 && !(collected && server.openStreams === 0); round++) {
+      gc();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(collected).toBe(true);
+    expect(server.openStreams).toBe(0);
+    expect(server.state.notes).toEqual(['kept']);
   });
 
   it('reports a server that asks for authorization as needs-auth, and the agent runs without it', async () => {
