@@ -29,6 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { z } from 'zod';
 import { anthropicModel, createAgent, DEFAULT_PRICES, defineTool, estimateCost, estimateMessageTokens, estimatePrefixTokens, ModelError, requestPlan, toolOutput } from '../src/index.ts';
 import { startMessagesServer } from '../src/testing/messages-server/index.ts';
+import { base64, pngHeader } from '../test/model/image-headers.ts';
 
 function argument(name, fallback) {
   const index = process.argv.indexOf(name);
@@ -161,11 +162,7 @@ async function wideSession(turns, width) {
 
 /** A PNG of `side` × `side` pixels as far as its header tells, padded to about `tokens` of the loopback server's count. */
 function screenshot(side, tokens, turn) {
-  const header = Buffer.alloc(33);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]).copy(header);
-  header.writeUInt32BE(side, 16);
-  header.writeUInt32BE(side, 20);
-  const data = header.toString('base64');
+  const data = base64(pngHeader(side, side));
   return { type: 'image', source: { type: 'base64', media_type: 'image/png', data: data + `${turn}`.padEnd(tokens * 4 - data.length, 'A') } };
 }
 

@@ -32,15 +32,29 @@ function canonical(value: unknown): string {
   );
 }
 
+/** Where two texts first differ, with what each holds around it. */
+function firstDifference(actual: string, expected: string): string {
+  let at = 0;
+  while (at < actual.length && actual[at] === expected[at]) at += 1;
+  const around = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 40), at + 60));
+  return `first difference at character ${at}: expected …${around(expected)}…, got …${around(actual)}…`;
+}
+
 /** @throws StoreConformanceFailure when `actual` and `expected` differ as JSON (key order aside). */
 export function checkSameJson(actual: unknown, expected: unknown, what: string): void {
   const left = canonical(actual);
   const right = canonical(expected);
   if (left === right) return;
-  let at = 0;
-  while (at < left.length && left[at] === right[at]) at += 1;
-  const around = (text: string) => JSON.stringify(text.slice(Math.max(0, at - 40), at + 60));
-  throw new StoreConformanceFailure(`${what}: expected ${show(expected)}, got ${show(actual)} (first difference at character ${at}: expected …${around(right)}…, got …${around(left)}…).`);
+  throw new StoreConformanceFailure(`${what}: expected ${show(expected)}, got ${show(actual)} (${firstDifference(left, right)}).`);
+}
+
+/**
+ * @throws StoreConformanceFailure when the JSON texts `actual` and `expected` differ at all (key
+ * order included), with `cure` after where they differ.
+ */
+export function checkSameJsonText(actual: string, expected: string, what: string, cure: string): void {
+  if (actual === expected) return;
+  throw new StoreConformanceFailure(`${what} (${firstDifference(actual, expected)}). ${cure}`);
 }
 
 /**

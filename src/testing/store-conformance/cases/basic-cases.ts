@@ -1,6 +1,6 @@
 import type { SessionEntry } from '../../../state/entries.js';
 import { loadEntries } from '../../../session/load-entries.js';
-import { check, checkRejects, checkSameJson, show } from '../check.js';
+import { check, checkRejects, checkSameJson, checkSameJsonText, show } from '../check.js';
 import type { ConformanceCase } from '../conformance-case.js';
 import { entryMaker } from '../conformance-entries.js';
 import type { ConformanceSetup } from '../session-store-conformance.js';
@@ -93,17 +93,12 @@ export function basicCases({ options, withStore }: ConformanceSetup): Conformanc
           const loaded = await loadClean(store, 'key-order');
           // What goes into a prompt: the message and the result (an entry's own fields may be kept in any order).
           const prompt = (list: readonly SessionEntry[]) => JSON.stringify(list.map((entry) => ('message' in entry ? entry.message : 'result' in entry ? entry.result : undefined)));
-          const written = prompt(entries);
-          const read = prompt(loaded);
-          if (read !== written) {
-            let at = 0;
-            while (at < read.length && read[at] === written[at]) at += 1;
-            check(
-              false,
-              `Entries should load with the keys of their message and result in the order they were written, but the first difference is at character ${at}: wrote …${JSON.stringify(written.slice(Math.max(0, at - 40), at + 40))}…, loaded …${JSON.stringify(read.slice(Math.max(0, at - 40), at + 40))}…. ` +
-                "A resumed session's requests then differ from the ones sent before (a tool call's input is rendered in the order of its keys), and the API's prompt cache reads nothing after the first reordered call. Keep each entry's JSON text (a json or text column, not jsonb), or declare keyOrder: false.",
-            );
-          }
+          checkSameJsonText(
+            prompt(loaded),
+            prompt(entries),
+            'Entries should load with the keys of their message and result in the order they were written',
+            "A resumed session's requests then differ from the ones sent before (a tool call's input is rendered in the order of its keys), and the API's prompt cache reads nothing after the first reordered call. Keep each entry's JSON text (a json or text column, not jsonb), or declare keyOrder: false.",
+          );
         }),
     },
     {
