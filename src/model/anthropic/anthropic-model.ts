@@ -103,7 +103,8 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
       const answer = await anthropic.messages
         .create(body as unknown as Anthropic.Messages.MessageCreateParamsStreaming, callOptions(request))
         .withResponse();
-      return { events: answer.data as AsyncIterable<AnthropicStreamEvent>, requestId: answer.request_id ?? undefined };
+      const events = answer.data;
+      return { events: events as AsyncIterable<AnthropicStreamEvent>, requestId: answer.request_id ?? undefined, cancel: () => events.controller.abort() };
     } catch (error) {
       throw code.mapAnthropicError(error, { signal: request.signal });
     }

@@ -3,6 +3,7 @@ import type { ModelStreamEvent } from '../model.js';
 import { AnthropicMessageAccumulator } from './anthropic-message-accumulator.js';
 import type { AnthropicStreamEvent } from './anthropic-stream-event.js';
 import { mapAnthropicError } from './map-anthropic-error.js';
+import { readRestOfStream } from './read-rest-of-stream.js';
 
 /** Where the events come from, for error reports. */
 export interface StreamAnthropicTurnContext {
@@ -16,6 +17,8 @@ export interface StreamAnthropicTurnContext {
 export interface OpenedAnthropicStream {
   events: AsyncIterable<AnthropicStreamEvent>;
   requestId?: string | undefined;
+  /** Aborts the HTTP request at once (the SDK stream's `controller.abort()`); see `readRestOfStream`. */
+  cancel?: (() => void) | undefined;
 }
 
 /**
@@ -36,9 +39,11 @@ export async function* streamAnthropicTurn(
   given: StreamAnthropicTurnContext = {},
 ): AsyncGenerator<ModelStreamEvent, void, undefined> {
   let context = given;
+  let cancel: (() => void) | undefined;
   if (typeof events === 'function') {
     const opened = await events();
     events = opened.events;
+    cancel = opened.cancel;
     if (opened.requestId !== undefined) context = { ...given, requestId: opened.requestId };
   }
   const accumulator = new AnthropicMessageAccumulator();
@@ -74,8 +79,17 @@ export async function* streamAnthropicTurn(
     if (context.signal?.aborted) throw abortedError();
     yield { type: 'response', response: accumulator.toResponse() };
   } finally {
-    // The consumer stopped early (break/return): abort the HTTP request under the iterator.
-    if (!finished) await iterator.return?.();
+    if (finished) {
+      // The iterator is done: nothing to hand back.
+    } else if (accumulator.stopped && !context.signal?.aborted) {
+      // The message is complete: the rest of the response (its end, normally at once) is read
+      // in the background, so the connection goes back to the pool instead of being closed.
+      readRestOfStream(iterator, cancel);
+    } else {
+      // The consumer stopped early (break/return), or the run was interrupted: abort the HTTP
+      // request under the iterator.
+      await iterator.return?.();
+    }
   }
 }
 

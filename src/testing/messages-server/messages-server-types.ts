@@ -33,6 +33,13 @@ export interface MessagesServerTurn {
    * @default `msg_loopback_<n>`
    */
   id?: string;
+  /**
+   * A streamed answer's HTTP response ends (its last chunk, after `message_stop`) only once this
+   * settles, fulfilled or rejected: to test what a client does between the last event and the end
+   * of the body, which the real API can send in a later packet. A non-streaming answer ignores it.
+   * @default the response ends right after `message_stop`
+   */
+  endAfter?: PromiseLike<unknown>;
 }
 
 /**
@@ -213,6 +220,12 @@ export interface MessagesServer {
   readonly countTokensRequests: MessagesRequestBody[];
   /** Answers not consumed yet. */
   readonly pendingResponses: number;
+  /**
+   * TCP connections accepted so far. A client that keeps its connections alive opens one for a
+   * whole session of requests made one after the other; one that cuts its responses short (and so
+   * closes its connection) opens one per request.
+   */
+  readonly connections: number;
   /** Adds answers to the end of the queue. */
   enqueue(...responses: MessagesServerResponse[]): void;
   /** Stops the server and closes open connections. */

@@ -63,7 +63,7 @@ export async function sendMessagesResponse(
   }
   const fallbackId = `msg_loopback_${context.number}`;
   if (!streaming) sendJson(response, scriptedTurnMessage(item, context.body, fallbackId), context.requestId);
-  else await sendFrames(response, scriptedTurnEvents(item, context.body, fallbackId).map(toFrame), context.requestId);
+  else await sendFrames(response, scriptedTurnEvents(item, context.body, fallbackId).map(toFrame), context.requestId, item.endAfter);
   return [];
 }
 
@@ -132,7 +132,7 @@ function toFrame(event: WireEvent): string {
   return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-async function sendFrames(response: ServerResponse, frames: string[], requestId: string): Promise<void> {
+async function sendFrames(response: ServerResponse, frames: string[], requestId: string, endAfter?: PromiseLike<unknown>): Promise<void> {
   response.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
@@ -140,8 +140,11 @@ async function sendFrames(response: ServerResponse, frames: string[], requestId:
   });
   // One write per frame, so the client sees the events arrive in separate chunks.
   for (const frame of frames) await write(response, frame);
+  if (endAfter !== undefined) await Promise.resolve(endAfter).then(ignore, ignore);
   response.end();
 }
+
+function ignore(): void {}
 
 function sendJson(response: ServerResponse, value: unknown, requestId: string): void {
   response.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });

@@ -129,6 +129,8 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
       }
     });
   });
+  let connections = 0;
+  server.on('connection', () => connections++);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -142,6 +144,9 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
     errors,
     get pendingResponses() {
       return queue.length;
+    },
+    get connections() {
+      return connections;
     },
     enqueue(...responses) {
       queue.push(...responses);

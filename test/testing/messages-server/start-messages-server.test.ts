@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ScriptMismatchError } from '../../../src/errors/script-mismatch-error.js';
@@ -142,6 +143,41 @@ describe('startMessagesServer', () => {
     expect(text.match(/^event: /gm)).toHaveLength(3);
     expect(text).toContain('event: error\ndata: {"type":"error","error":{"details":null,"type":"overloaded_error","message":"Overloaded"}');
     expect(text).not.toContain('message_stop');
+  });
+
+  it('endAfter holds the end of a streamed body after message_stop until it settles (fulfilled or rejected); a JSON answer ignores it', async () => {
+    for (const settle of ['resolve', 'reject'] as const) {
+      let done!: () => void;
+      const end = new Promise<void>((resolve, reject) => (done = settle === 'resolve' ? resolve : () => reject(new Error('no matter'))));
+      server.enqueue({ content: [{ type: 'text', text: 'held' }], endAfter: end });
+      const response = await post({ ...ask, stream: true });
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      while (!text.includes('event: message_stop')) text += decoder.decode((await reader.read()).value, { stream: true });
+      const rest = reader.read(); // the end: held until `end` settles
+      const raced = await Promise.race([rest.then(() => 'ended'), new Promise((resolve) => setImmediate(() => setImmediate(() => resolve('held'))))]);
+      expect(raced).toBe('held');
+      done();
+      expect((await rest).done).toBe(true);
+    }
+    server.enqueue({ content: [{ type: 'text', text: 'json' }], endAfter: new Promise(() => {}) });
+    expect((await client.messages.create(ask)).content).toMatchObject([{ type: 'text', text: 'json' }]);
+  });
+
+  it('counts the TCP connections it accepted: one per kept-alive client, one per request for a client that closes them', async () => {
+    server.enqueue({ content: [{ type: 'text', text: 'one' }] }, { content: [{ type: 'text', text: 'two' }] }, { content: [{ type: 'text', text: 'three' }] });
+    await client.messages.create(ask);
+    await new Promise<void>((resolve) => setImmediate(resolve)); // Node's fetch frees a connection a setImmediate after its response
+    await client.messages.create(ask);
+    expect(server.connections).toBe(1);
+    // A client without keep-alive: a connection of its own.
+    await new Promise<void>((resolve, reject) => {
+      const request = httpRequest(`${server.url}/v1/messages`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (response) => response.resume().on('end', resolve));
+      request.on('error', reject);
+      request.end(JSON.stringify(ask));
+    });
+    expect(server.connections).toBe(2);
   });
 
   it('answers 404 outside /v1/messages', async () => {
