@@ -1,4 +1,4 @@
-import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { channel } from 'node:diagnostics_channel';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../../../src/agent/create-agent.js';
@@ -24,8 +24,11 @@ function requestOutcomes() {
   };
   const onTrailers = record('complete');
   const onError = record('error');
-  subscribe('undici:request:trailers', onTrailers);
-  subscribe('undici:request:error', onError);
+  // The channels are held here: Node 20 drops a channel nothing references, with its subscribers.
+  const trailers = channel('undici:request:trailers');
+  const errors = channel('undici:request:error');
+  trailers.subscribe(onTrailers);
+  errors.subscribe(onError);
   return {
     outcomes,
     /**
@@ -39,8 +42,8 @@ function requestOutcomes() {
       return outcomes.slice(0, count);
     },
     stop() {
-      unsubscribe('undici:request:trailers', onTrailers);
-      unsubscribe('undici:request:error', onError);
+      trailers.unsubscribe(onTrailers);
+      errors.unsubscribe(onError);
     },
   };
 }
