@@ -315,9 +315,11 @@ export interface WarningEvent extends EventBase {
    * context window), or the model (a run completed on an answer cut off by `max_tokens`,
    * `model_context_window_exceeded` or `refusal`; media the API could not process or refused as
    * too large, replaced in the history by a note), or the hooks (a `Stop` hook asked to continue
-   * after a refusal, which is not followed).
+   * after a refusal, which is not followed), or the prompt cache (at a run's start: the system
+   * prompt or the tools sent in full differ from those the session's requests were sent with, so
+   * the next request writes the whole history to the cache again; said once per change).
    */
-  source: 'session-store' | 'compaction' | 'tools' | 'model' | 'hooks';
+  source: 'session-store' | 'compaction' | 'tools' | 'model' | 'hooks' | 'prompt-cache';
 }
 
 /**

@@ -1,3 +1,4 @@
+import { recordRequestPrefix } from './record-request-prefix.js';
 import { runEndError } from '../state/run-end-error.js';
 import { copyToolInput } from '../hooks/copy-tool-input.js';
 import type { AgentCore } from '../runtime/agent-core.js';
@@ -364,10 +365,11 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
   core.leaseLost = undefined;
   core.nestedStopRequested = false;
   core.commit({ kind: 'run-start', runId: context.runId });
-  // A session's first run records the prefix its requests are sent with here, in the run's first
-  // append, not in a write of its own beside the first model call.
-  if (core.state.prefix === undefined) core.commit({ kind: 'prefix', prefix: { system: core.system, toolNames: core.toolDefinitions.map((tool) => tool.name) } });
   core.emit({ type: 'run-start', runId: context.runId, prompt: typeof input.prompt === 'string' ? input.prompt : undefined });
+  // A session's first run records the prefix its requests are sent with here, in the run's first
+  // append, not in a write of its own beside the first model call; a later run whose prefix
+  // changed says so (a prompt-cache warning) and records the new one.
+  recordRequestPrefix(core);
   try {
     // A refused answer's calls left open (a snapshot taken before they were answered): answered as
     // a fresh refusal answers them, never run.

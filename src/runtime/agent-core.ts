@@ -1,3 +1,4 @@
+import type { CheckedPrefix } from '../loop/record-request-prefix.js';
 import type { HistoryScan } from './history-scan.js';
 import type { SessionClaim } from '../session/open-sessions.js';
 import EventEmitter from 'eventemitter3';
@@ -118,6 +119,8 @@ export class AgentCore implements AgentServices {
   readonly running = new Set<string>();
   /** What the loop keeps of the history between requests (see `HistoryScan`); made at the first request. */
   historyScan: HistoryScan | undefined;
+  /** The request prefix the last run start checked (see `recordRequestPrefix`). */
+  checkedPrefix: CheckedPrefix | undefined;
   /**
    * Executing calls whose effect is already recorded in the session (the built-in `ExitPlanMode`
    * once its plan is saved): an interrupt from then on waits for the call's own answer instead of

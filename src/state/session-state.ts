@@ -93,7 +93,11 @@ export interface OpenBatch {
 export interface RequestPrefix {
   /** The system prompt blocks. */
   system: TextBlock[];
-  /** The names of the tools, in the order they are sent. */
+  /**
+   * The names of the tools sent in full, in the order they are sent. Tools sent deferred
+   * (`defer_loading`) are not part of the prefix; sessions stored by earlier builds list them
+   * too.
+   */
   toolNames: string[];
 }
 
