@@ -100,9 +100,15 @@ export class McpServerPool {
     return this.#connections.some((connection) => !this.#shared.has(connection) && connection.config.type !== 'sdk');
   }
 
-  /** The tools known so far, server by server in configuration order. */
+  /**
+   * The tools known so far, server by server in configuration order, each server's by name: the
+   * order they go in the request's tool list is the same whatever order the server lists them in
+   * (a listing's order may change from one connection to the next, and the tools are the start of
+   * the prompt cache's key: a session whose tools came in another order would write its whole
+   * history to the cache again).
+   */
   tools(): Tool[] {
-    return [...this.#tools.values()].flatMap((server) => [...server.byServerName.values()]);
+    return [...this.#tools.values()].flatMap((server) => [...server.byServerName.values()].sort(byName));
   }
 
   /**
@@ -248,6 +254,11 @@ function definitionOf(info: McpToolInfo): string {
   let definition = definitions.get(info);
   if (definition === undefined) definitions.set(info, (definition = mcpToolDefinition(info)));
   return definition;
+}
+
+/** Orders tools by name (UTF-16 code units: the same in every process and locale). */
+function byName(a: Tool, b: Tool): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /** A tool name the Messages API takes as it is (nothing replaced, nothing cut). */

@@ -34,19 +34,20 @@ function agentWith(options: Partial<AgentOptions> & Pick<AgentOptions, 'model'>,
 const functionNames = (tools: readonly unknown[]) => (tools as ToolDefinition[]).filter((tool) => !isServerToolDefinition(tool)).map((tool) => tool.name);
 
 describe('MCP servers in process ({ type: "sdk", server })', () => {
-  it('offers the server tools as mcp__<server>__<tool> with their JSON Schema, after the host tools and before the built-ins', async () => {
+  it('offers the server tools as mcp__<server>__<tool> with their JSON Schema, by name (not in the listing order), after the host tools and before the built-ins', async () => {
     const model = scriptedModel(['Hello.']);
     const { agent } = agentWith({ model });
     await agent.run('hi').result;
     const tools = model.requests[0]!.request.tools as ToolDefinition[];
+    // The server lists list_notes, append_note, delete_all_notes, note_picture, failing_tool, throwing_tool, hang.
     expect(functionNames(tools)).toEqual([
-      'mcp__notes__list_notes',
       'mcp__notes__append_note',
       'mcp__notes__delete_all_notes',
-      'mcp__notes__note_picture',
       'mcp__notes__failing_tool',
-      'mcp__notes__throwing_tool',
       'mcp__notes__hang',
+      'mcp__notes__list_notes',
+      'mcp__notes__note_picture',
+      'mcp__notes__throwing_tool',
       'TodoWrite',
       'ExitPlanMode',
     ]);

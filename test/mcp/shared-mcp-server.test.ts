@@ -401,7 +401,7 @@ describe('sharedMcpServer: checks', () => {
     const model = scriptedModel(['Hi.']);
     const agent = createAgent({ model, mcpServers: { notes: server, scratch: { type: 'sdk', server: () => createNotesServer(ownState) } } });
     await agent.run('hi').result;
-    expect(toolNames(model).filter((name) => name.startsWith('mcp__')).slice(0, 2)).toEqual(['mcp__notes__list_notes', 'mcp__notes__append_note']);
+    expect(toolNames(model).filter((name) => name.startsWith('mcp__')).slice(0, 2)).toEqual(['mcp__notes__append_note', 'mcp__notes__delete_all_notes']);
     expect(toolNames(model)).toContain('mcp__scratch__list_notes');
     await agent.close();
     expect(agent.mcpServers.map((state) => state.status)).toEqual(['closed', 'closed']);
