@@ -8,14 +8,6 @@ const EXCERPT_CHARS = 40;
 /** Tool names listed per kind of change before "and N more". */
 const LISTED_TOOLS = 5;
 
-/** What the last check of an agent saw: while the agent sends the same prefix, nothing is compared again. */
-export interface CheckedPrefix {
-  system: TextBlock[];
-  tools: RequestTool[];
-  toolCount: number;
-  recorded: RequestPrefix | undefined;
-}
-
 /**
  * Records the request prefix (system prompt and tool names) a session's requests are sent with, at
  * the start of each run: the first run of a session stores it (in the run's first append), and a

@@ -1,4 +1,4 @@
-import type { CheckedPrefix } from '../loop/record-request-prefix.js';
+import type { CheckedPrefix } from './checked-prefix.js';
 import type { HistoryScan } from './history-scan.js';
 import type { SessionClaim } from '../session/open-sessions.js';
 import EventEmitter from 'eventemitter3';
