@@ -69,16 +69,24 @@ export function prefixChanges(recorded: RequestPrefix, system: readonly TextBloc
 function systemDifference(before: readonly TextBlock[], now: readonly TextBlock[]): string | undefined {
   const count = Math.max(before.length, now.length);
   for (let index = 0; index < count; index++) {
-    const was = before[index]?.text;
+    const was = textOf(before, index);
     const is = now[index]?.text;
     if (was === is) continue;
-    if (was === undefined) return `block ${index + 1} of ${now.length} is new (it had ${before.length})`;
+    if (index >= before.length) return `block ${index + 1} of ${now.length} is new (it had ${before.length})`;
     if (is === undefined) return `block ${index + 1} of ${before.length} is gone (it has ${now.length})`;
+    // A stored block without text (a transcript edited by hand): different, with nothing to quote.
+    if (was === undefined) return `block ${index + 1} differs: now ${excerpt(is, 0)}, before no text`;
     let at = 0;
     while (at < was.length && at < is.length && was.charCodeAt(at) === is.charCodeAt(at)) at++;
     return `block ${index + 1} differs from character ${at + 1}: now ${excerpt(is, at)}, before ${excerpt(was, at)}`;
   }
   return undefined;
+}
+
+/** The text of a stored block, or undefined when it has none (stored prefixes are checked as arrays only). */
+function textOf(blocks: readonly TextBlock[], index: number): string | undefined {
+  const text = (blocks[index] as { text?: unknown } | null | undefined)?.text;
+  return typeof text === 'string' ? text : undefined;
 }
 
 function excerpt(text: string, at: number): string {
@@ -99,6 +107,7 @@ function toolDifference(recordedNames: readonly string[], tools: readonly Reques
     else names.push(tool.name);
   }
   const before = deferred.size === 0 ? recordedNames : recordedNames.filter((name) => !deferred.has(name));
+  // Names are checked as strings where the state is loaded; a stored name that is not one simply differs.
   if (before.length === names.length && before.every((name, index) => name === names[index])) return undefined;
   const had = new Set(before);
   const has = new Set(names);

@@ -106,6 +106,22 @@ describe('the request prefix of a session', () => {
     expect(agent.snapshot().prefix).toEqual({ system: [{ type: 'text', text: 'S.' }], toolNames: ['Read'] });
   });
 
+  it('a stored prefix edited by hand (blocks without text, a number for a text) is a difference to report, never a failure', async () => {
+    const first = createAgent({ model: chat(), system: 'S.', tools: [read], todoWrite: false, exitPlanMode: false });
+    await first.run('Hi.').result;
+    for (const system of [[{ type: 'text' }], [{ type: 'text', text: 5 }], [null], ['S.']]) {
+      const snapshot = { ...first.snapshot(), prefix: { system, toolNames: ['Read'] } } as unknown as ReturnType<typeof first.snapshot>;
+      const agent = createAgent({ model: chat(), resume: snapshot, system: 'S.', tools: [read], todoWrite: false, exitPlanMode: false });
+      const warnings: string[] = [];
+      agent.on('warning', (event) => event.source === 'prompt-cache' && warnings.push(event.message));
+      const result = await agent.run('Again.').result;
+      expect(result.status).toBe('completed');
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toContain('the system prompt (block 1 differs: now "S.", before no text)');
+      expect(agent.snapshot().prefix).toEqual({ system: [{ type: 'text', text: 'S.' }], toolNames: ['Read'] });
+    }
+  });
+
   it('a fork given another system prompt is warned about at its first run; the original session is not', async () => {
     const store = memorySessionStore();
     const { sessionId } = await resumeAndRun(store, undefined, { system: 'Original.', tools: [read] });
