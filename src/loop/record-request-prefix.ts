@@ -57,7 +57,7 @@ function isDeferred(tool: RequestTool): boolean {
 }
 
 /** What differs, as phrases ("the system prompt (…)", "the tool list (…)"); empty when nothing does. */
-export function prefixChanges(recorded: RequestPrefix, system: readonly TextBlock[], tools: readonly RequestTool[]): string[] {
+function prefixChanges(recorded: RequestPrefix, system: readonly TextBlock[], tools: readonly RequestTool[]): string[] {
   const changes: string[] = [];
   const systemChange = systemDifference(recorded.system, system);
   if (systemChange !== undefined) changes.push(`the system prompt (${systemChange})`);
