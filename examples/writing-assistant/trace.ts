@@ -24,6 +24,11 @@ export function trace(event: AgentEvent, write: (text: string) => void = (text) 
     case 'error':
       write(`\n  ! ${event.error.message}\n`);
       break;
+    case 'warning':
+      // What the agent noticed and worked around (a refused image, a compaction that did not
+      // help, a system prompt that changed and busts the prompt cache): worth a line.
+      write(`\n  ⚠ ${event.source}: ${event.message}\n`);
+      break;
     default:
       break;
   }
