@@ -1,3 +1,4 @@
+import { storedDecision } from './stored-decision.js';
 import type { AgentCore } from '../runtime/agent-core.js';
 import type { PermissionDecision, PermissionResult } from '../types/permission.js';
 import { validateToolInput } from '../permissions/validate-tool-input.js';
@@ -96,7 +97,8 @@ export async function applyApprovalDecision(core: AgentCore, call: BatchCall, an
   };
   // One append: a crash never keeps the allowed call without the host's permission updates.
   core.inOneWrite(() => {
-    core.commit({ kind: 'permission-decision', decision: allowed });
+    // The input is stored once, by the `call-allowed` entry.
+    core.commit({ kind: 'permission-decision', decision: storedDecision(core, allowed, input) });
     commitCallAllowed(core, call, tool, input, { updatedPermissions: decision.updatedPermissions, edited, note, clearContext: decision.clearContext });
     core.emit({ type: 'permission-decision', ...allowed });
     // Checked when the decision was recorded.

@@ -1,3 +1,4 @@
+import { storedDecision } from './stored-decision.js';
 import { mcpToolOrigin } from '../mcp/mcp-tool.js';
 import { mcpOriginRefusal } from './mcp-origin-refusal.js';
 import { disconnectedMcpServer } from './unreachable-mcp-server.js';
@@ -141,7 +142,8 @@ function recordDecision(
   // The host's updates are checked whole before anything of the answer is recorded or applied
   // (a bad one ends the run with a ConfigurationError), and recorded as plain data.
   if (decision.behavior === 'allow' && decision.updatedPermissions !== undefined) decision.updatedPermissions = core.checkPermissionUpdates(decision.updatedPermissions);
-  core.commit({ kind: 'permission-decision', decision });
+  // An allowed call's input is stored once, by its `call-allowed` entry below.
+  core.commit({ kind: 'permission-decision', decision: storedDecision(core, decision, outcome.input ?? decision.input) });
   const announce = () => {
     for (const held of question.held) held();
     core.emit({ type: 'permission-decision', ...decision });

@@ -124,6 +124,11 @@ export interface ToolResultEntry extends EntryBase {
 /** The pipeline decided about a tool call (the audit log). */
 export interface PermissionDecisionEntry extends EntryBase {
   kind: 'permission-decision';
+  /**
+   * The decision. For an allowed call it is stored without `input`: the `call-allowed` entry
+   * written with it holds the input that runs (the `permission-decision` event carries the
+   * decision whole). Transcripts written by earlier builds have the input here too.
+   */
   decision: PermissionDecision;
 }
 
