@@ -60,14 +60,17 @@ describe('the plan workflow and the prompt cache', () => {
         permissionMode: 'plan' as const,
       };
       const usages: Usage[] = [];
+      const warnings: string[] = [];
       let agent = createAgent(options);
       agent.on('turn-end', (event) => usages.push(event.usage));
+      agent.on('warning', (event) => warnings.push(`${event.source}: ${event.message}`));
       /** The agent that takes the next step: the same one, or a new one resumed from the store. */
       const nextAgent = async () => {
         if (!perRequest) return agent;
         await agent.close();
         agent = createAgent({ ...options, resume: agent.sessionId });
         agent.on('turn-end', (event) => usages.push(event.usage));
+        agent.on('warning', (event) => warnings.push(`${event.source}: ${event.message}`));
         await agent.ready;
         return agent;
       };
@@ -80,6 +83,8 @@ describe('the plan workflow and the prompt cache', () => {
       expect((await next.resolveApproval(next.pendingApprovals[0]!.id, { behavior: 'allow' }).result).status).toBe('completed');
       await next.close();
       expect(server.errors).toEqual([]);
+      // The library keeps the start of the request across the workflow: no prompt-cache (or other) warning.
+      expect(warnings).toEqual([]);
       const totals = server.requests.map((body) => requestSegments(body as unknown as Record<string, unknown>).totalTokens);
       expect(usages).toHaveLength(5);
       for (let index = 1; index < usages.length; index++) {
