@@ -1,3 +1,5 @@
+import { isDeferredTool } from '../model/is-deferred-tool.js';
+import { commonPrefixLength } from '../options/common-prefix-length.js';
 import type { TextBlock } from '../model/messages.js';
 import type { RequestTool } from '../model/model.js';
 import type { AgentCore } from '../runtime/agent-core.js';
@@ -47,13 +49,8 @@ export function recordRequestPrefix(core: AgentCore): void {
 
 function currentPrefix(core: AgentCore): RequestPrefix {
   const toolNames: string[] = [];
-  for (const tool of core.toolDefinitions) if (!isDeferred(tool)) toolNames.push(tool.name);
+  for (const tool of core.toolDefinitions) if (!isDeferredTool(tool)) toolNames.push(tool.name);
   return { system: core.system, toolNames };
-}
-
-/** A tool sent with `defer_loading`: found by a search, not part of the prefix. */
-function isDeferred(tool: RequestTool): boolean {
-  return (tool as { defer_loading?: boolean }).defer_loading === true;
 }
 
 /** What differs, as phrases ("the system prompt (…)", "the tool list (…)"); empty when nothing does. */
@@ -76,8 +73,7 @@ function systemDifference(before: readonly TextBlock[], now: readonly TextBlock[
     if (is === undefined) return `block ${index + 1} of ${before.length} is gone (it has ${now.length})`;
     // A stored block without text (a transcript edited by hand): different, with nothing to quote.
     if (was === undefined) return `block ${index + 1} differs: now ${excerpt(is, 0)}, before no text`;
-    let at = 0;
-    while (at < was.length && at < is.length && was.charCodeAt(at) === is.charCodeAt(at)) at++;
+    const at = commonPrefixLength(was, is);
     return `block ${index + 1} differs from character ${at + 1}: now ${excerpt(is, at)}, before ${excerpt(was, at)}`;
   }
   return undefined;
@@ -103,7 +99,7 @@ function toolDifference(recordedNames: readonly string[], tools: readonly Reques
   const deferred = new Set<string>();
   const names: string[] = [];
   for (const tool of tools) {
-    if (isDeferred(tool)) deferred.add(tool.name);
+    if (isDeferredTool(tool)) deferred.add(tool.name);
     else names.push(tool.name);
   }
   const before = deferred.size === 0 ? recordedNames : recordedNames.filter((name) => !deferred.has(name));

@@ -142,15 +142,15 @@ function recordDecision(
   // The host's updates are checked whole before anything of the answer is recorded or applied
   // (a bad one ends the run with a ConfigurationError), and recorded as plain data.
   if (decision.behavior === 'allow' && decision.updatedPermissions !== undefined) decision.updatedPermissions = core.checkPermissionUpdates(decision.updatedPermissions);
-  // An allowed call's input is stored once, by its `call-allowed` entry below.
-  core.commit({ kind: 'permission-decision', decision: storedDecision(core, decision, outcome.input ?? decision.input) });
+  // What an allowed call runs with; stored once, by its `call-allowed` entry below.
+  const input = outcome.input ?? decision.input;
+  core.commit({ kind: 'permission-decision', decision: storedDecision(core, decision, input) });
   const announce = () => {
     for (const held of question.held) held();
     core.emit({ type: 'permission-decision', ...decision });
   };
   if (decision.behavior !== 'defer') announce();
   if (decision.behavior === 'allow') {
-    const input = outcome.input ?? decision.input;
     // Only an input the host really changed is an edit (an echo of the model's is not).
     const edited = 'editedFrom' in outcome && inputChanged(outcome.editedFrom, input);
     // A question's answers are the point of the call, not an edit to warn about.

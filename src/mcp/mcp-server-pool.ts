@@ -256,8 +256,8 @@ function definitionOf(info: McpToolInfo): string {
   return definition;
 }
 
-/** Orders tools by name (UTF-16 code units: the same in every process and locale). */
-function byName(a: Tool, b: Tool): number {
+/** Orders by name (UTF-16 code units: the same in every process and locale). */
+function byName(a: { name: string }, b: { name: string }): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
@@ -275,7 +275,7 @@ const PLAIN_TOOL_NAME = /^[A-Za-z0-9_-]+$/;
 function newToolNames(server: string, listed: readonly McpToolInfo[], tools: ServerTools): Map<string, string> {
   const fresh = listed.filter((info) => info.problem === undefined && !tools.byServerName.has(info.name) && !tools.skipped.has(info.name));
   const rank = (info: McpToolInfo) => (PLAIN_TOOL_NAME.test(info.name) ? 0 : 1);
-  fresh.sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  fresh.sort((a, b) => rank(a) - rank(b) || byName(a, b));
   const taken = new Set(tools.taken);
   const names = new Map<string, string>();
   for (const info of fresh) {

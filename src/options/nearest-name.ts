@@ -1,3 +1,5 @@
+import { commonPrefixLength } from './common-prefix-length.js';
+
 /** How names are compared: case, `_`, `-` and spaces do not count (`input_schema` is `inputSchema`). */
 function normalize(name: string): string {
   return name.toLowerCase().replace(/[\s_-]/g, '');
@@ -19,12 +21,6 @@ function editDistance(a: string, b: string): number {
     }
   }
   return distance[a.length]![b.length]!;
-}
-
-function commonPrefixLength(a: string, b: string): number {
-  let length = 0;
-  while (length < a.length && length < b.length && a[length] === b[length]) length++;
-  return length;
 }
 
 /** Names longer than this are not compared (a pasted blob is nobody's typo). */

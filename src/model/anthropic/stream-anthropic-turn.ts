@@ -79,16 +79,13 @@ export async function* streamAnthropicTurn(
     if (context.signal?.aborted) throw abortedError();
     yield { type: 'response', response: accumulator.toResponse() };
   } finally {
-    if (finished) {
-      // The iterator is done: nothing to hand back.
-    } else if (accumulator.stopped && !context.signal?.aborted) {
-      // The message is complete: the rest of the response (its end, normally at once) is read
-      // in the background, so the connection goes back to the pool instead of being closed.
-      readRestOfStream(iterator, cancel);
-    } else {
-      // The consumer stopped early (break/return), or the run was interrupted: abort the HTTP
-      // request under the iterator.
-      await iterator.return?.();
+    // The message is complete: the rest of the response (its end, normally at once) is read in
+    // the background, so the connection goes back to the pool instead of being closed. A consumer
+    // that stopped early (break/return), or an interrupted run, aborts the HTTP request under the
+    // iterator. A finished iterator has nothing to hand back.
+    if (!finished) {
+      if (accumulator.stopped && !context.signal?.aborted) readRestOfStream(iterator, cancel);
+      else await iterator.return?.();
     }
   }
 }

@@ -1,3 +1,4 @@
+import { isDeferredTool } from '../is-deferred-tool.js';
 import type { ContentBlock, Message, TextBlock } from '../messages.js';
 import { isServerToolDefinitionUnchecked, type ModelRequest, type RequestTool, type ToolDefinition } from '../model.js';
 import type { AnthropicContextManagement, AnthropicEffort, AnthropicThinkingConfig } from './anthropic-model-options.js';
@@ -134,7 +135,7 @@ function planBreakpoints(request: ModelRequest, promptCaching: boolean, ttl: '1h
   return {
     system: systemMarked && take(),
     // Deferred tools are not part of the cached prefix: the breakpoint goes on the last one that is.
-    tools: request.tools.some((tool) => !isDeferred(tool)) && take(),
+    tools: request.tools.some((tool) => !isDeferredTool(tool)) && take(),
     messages: take(),
     anchor: take(),
     marker,
@@ -146,10 +147,6 @@ function buildSystem(system: TextBlock[], marker: CacheMarker | undefined): Text
   const last = blocks[blocks.length - 1];
   if (marker && last) last.cache_control = marker;
   return blocks;
-}
-
-function isDeferred(tool: RequestTool): boolean {
-  return (tool as { defer_loading?: unknown }).defer_loading === true;
 }
 
 /**
@@ -167,7 +164,7 @@ function buildTools(tools: RequestTool[], marker: CacheMarker | undefined): Anth
   });
   if (!marker) return built;
   for (let index = built.length - 1; index >= 0; index--) {
-    if (isDeferred(tools[index]!)) continue;
+    if (isDeferredTool(tools[index]!)) continue;
     built[index] = Object.assign({}, built[index]!, { cache_control: marker });
     break;
   }
