@@ -3,8 +3,9 @@
 // call is stored; a model call only once the results are), so every append in the way is a disk
 // write, a WAL flush or a round trip the turn waits for. For each store: the appends per turn, the
 // wall time per turn, and the CPU time per turn (`process.cpuUsage`: libuv's thread pool included),
-// for turns of one tool call and turns of four parallel calls, through an instant fake model and a
-// trivial read-only tool; and per run, for a new session's whole run and for a chat answer of an
+// for turns of one tool call (answering at once, or on a later turn of the event loop as a tool
+// doing I/O does: fortieth round) and turns of four parallel calls, through an instant fake model
+// and a trivial read-only tool; and per run, for a new session's whole run and for a chat answer of an
 // agent kept between runs (twenty-eighth round), and per request for a host that makes its store
 // and agent per request on a short session (thirtieth round). Info rows: the issue sets no goal on them.
 //
@@ -54,6 +55,23 @@ const longTools = new Map(
   ]),
 );
 
+/**
+ * The trivial tool answering on a later turn of the event loop (`setImmediate`), as a tool doing
+ * I/O does (fortieth round): its answer comes after the loop's step, not in it.
+ */
+const laterTools = new Map(
+  Object.values(builds).map((build) => [
+    build,
+    build.lib.defineTool({
+      name: 'note',
+      description: 'Returns a short note.',
+      inputSchema: z.object({}),
+      readOnly: true,
+      execute: () => new Promise((resolve) => setImmediate(() => resolve('A short note.'))),
+    }),
+  ]),
+);
+
 /** `store` with its appends counted. */
 function counted(store) {
   const counter = { appends: 0 };
@@ -76,20 +94,25 @@ async function session(build, store, sessionId, toolTurns, calls, timed = (work)
   if (result.status !== 'completed') throw new Error(`the run ended ${result.status}: ${result.error?.message}`);
 }
 
-/** One run of `TURNS` turns of `calls` calls each (`'long'`: one call to the tool answering 50 KB), then the answer: appends, wall and CPU per turn. */
+/**
+ * One run of `TURNS` turns of `calls` calls each (`'long'`: one call to the tool answering 50 KB;
+ * `'later'`: one call to the tool answering on a later turn of the event loop), then the answer:
+ * appends, wall and CPU per turn.
+ */
 async function run(build, makeStore, sessionId, calls) {
   const { store, counter } = counted(makeStore(build));
   let elapsed = 0;
   let used;
   const long = calls === 'long';
-  await session(build, store, sessionId, TURNS, long ? 1 : calls, async (work) => {
+  const later = calls === 'later';
+  await session(build, store, sessionId, TURNS, long || later ? 1 : calls, async (work) => {
     const cpu = process.cpuUsage();
     const wall = performance.now();
     const result = await work();
     elapsed = performance.now() - wall;
     used = process.cpuUsage(cpu);
     return result;
-  }, long ? longTools.get(build) : undefined);
+  }, long ? longTools.get(build) : later ? laterTools.get(build) : undefined);
   return { appends: counter.appends / (TURNS + 1), wallMs: elapsed / (TURNS + 1), cpuUs: (used.user + used.system) / (TURNS + 1) };
 }
 
@@ -148,10 +171,12 @@ async function requests(build, makeStore, sessionId, perRequest) {
   return { appends: appends / SHORT_RUNS, wallMs: elapsed / SHORT_RUNS, cpuUs: (used.user + used.system) / SHORT_RUNS };
 }
 
-const KINDS = [1, 4, 'long', 'short', 'chat', 'request'];
+const KINDS = [1, 'later', 4, 'long', 'short', 'chat', 'request'];
 const label = (name, calls) =>
   calls === 'long'
     ? `${name}, 1 call a turn answering 50 KB of prose`
+    : calls === 'later'
+    ? `${name}, 1 call a turn answering on a later turn of the event loop`
     : calls === 'short'
     ? `${name}, a new session's whole run (per run)`
     : calls === 'chat'

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineTool, memorySessionStore, type AgentEvent, type AgentRun, type CanUseTool, type SessionEntry, type SessionStore } from 'agent-harness';
+import { defineTool, memorySessionStore, type AgentEvent, type AgentRun, type CanUseTool, type SessionEntry, type SessionStore, type ToolResultBlock } from 'agent-harness';
 
 /** A deferred promise a test resolves by hand (no timers). */
 export function deferred<T = void>() {
@@ -76,4 +76,25 @@ export function thrownBy(work: () => unknown): unknown {
     return error;
   }
   return undefined;
+}
+
+/**
+ * The tool results `entries` store, by call id: in a `tool-result` entry, or in the user message
+ * carrying them to the model (a batch's last answer is stored there only; the message's block
+ * wins where both hold one).
+ */
+export function storedResults(entries: readonly SessionEntry[]): Map<string, ToolResultBlock> {
+  const results = new Map<string, ToolResultBlock>();
+  for (const entry of entries) {
+    if (entry.kind === 'tool-result') results.set(entry.toolUseId, entry.result as ToolResultBlock);
+    else if (entry.kind === 'message' && entry.message.role === 'user' && Array.isArray(entry.message.content)) {
+      for (const block of entry.message.content) if (block.type === 'tool_result') results.set((block as ToolResultBlock).tool_use_id, block as ToolResultBlock);
+    }
+  }
+  return results;
+}
+
+/** The ids of the tool calls whose results `entries` store (see {@link storedResults}). */
+export function storedResultIds(entries: readonly SessionEntry[]): Set<string> {
+  return new Set(storedResults(entries).keys());
 }

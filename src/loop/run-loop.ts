@@ -427,9 +427,15 @@ async function runTurns(core: AgentCore, given: RunInput, outerContext: RunConte
           return await finish('error', error);
         }
         if (!decisions.stopRequested) {
-          // A batch of synchronous tools (no hooks, no timeout) runs without a promise.
-          const executing = executeTools(core, batch, context);
-          if (executing) await executing;
+          // A batch of synchronous tools (no hooks, no timeout) runs without a promise. Its last
+          // answer waits for the message below, which every way on from here appends or flushes.
+          core.holdBatchEnd = true;
+          try {
+            const executing = executeTools(core, batch, context);
+            if (executing) await executing;
+          } finally {
+            core.holdBatchEnd = false;
+          }
         }
         const lost = core.leaseLost;
         if (lost) {

@@ -36,7 +36,7 @@ import type { AgentServices } from '../tools/builtin/agent-services.js';
 import { memoryPlanStore } from '../plan/memory-plan-store.js';
 import type { PlanStore } from '../plan/plan-store.js';
 import type { TranscriptWriter } from '../session/journal.js';
-import { pendingApprovalsOf, wellFormedEntry, wellFormedMessages, type BatchCall, type EntryDraft, type SessionState } from '../state/index.js';
+import { completesBatch, pendingApprovalsOf, wellFormedEntry, wellFormedMessages, type BatchCall, type EntryDraft, type SessionState } from '../state/index.js';
 import type { AgentOptions } from './agent-options.js';
 import { SNAPSHOT_SCHEMA_VERSION, type AgentSnapshot } from './snapshot.js';
 import { signSnapshot, signingKey } from './snapshot-signature.js';
@@ -181,6 +181,12 @@ export class AgentCore implements AgentServices {
    * its batch is answered too. Cleared when a run starts.
    */
   nestedStopRequested = false;
+  /**
+   * Set by the loop while it runs a batch whose results it sends on as soon as the batch is done:
+   * the answer that completes the batch is then held for the message carrying the results, which
+   * follows without a wait (one append for both, and that result stored once, in the message).
+   */
+  holdBatchEnd = false;
   /** Whether `agent.close()` was called on the agent the host made (see {@link closed}). */
   #closed = false;
   /** Aborted by `agent.close()` on the agent the host made; made only when something waits on it. */
@@ -417,17 +423,24 @@ export class AgentCore implements AgentServices {
    * compaction it saw start, end).
    */
   emit(input: AgentEventInput): AgentEvent {
-    // Every caller passes a draft made for this call: it is stamped in place (a copy of each
-    // event was a measurable share of a turn).
-    const event = input as AgentEvent;
-    event.sessionId = this.sessionId;
-    if (this.agentId !== undefined) event.agentId = this.agentId;
-    if (this.parentToolUseId !== undefined) event.parentToolUseId = this.parentToolUseId;
+    const event = this.stamped(input);
     const sink = this.runSink;
     const journal = this.journal;
     if (!journal) this.deliver(event, sink);
     else if (this.#oneWrite) this.#oneWrite.events.push(() => journal.after(() => this.deliver(event, sink), false));
     else journal.after(() => this.deliver(event, sink), event.type === 'error' || event.type === 'run-end' || (event.type === 'compaction-end' && event.error !== undefined));
+    return event;
+  }
+
+  /**
+   * The event with this agent's ids. Every caller passes a draft made for the call: it is stamped
+   * in place (a copy of each event was a measurable share of a turn).
+   */
+  private stamped(input: AgentEventInput): AgentEvent {
+    const event = input as AgentEvent;
+    event.sessionId = this.sessionId;
+    if (this.agentId !== undefined) event.agentId = this.agentId;
+    if (this.parentToolUseId !== undefined) event.parentToolUseId = this.parentToolUseId;
     return event;
   }
 
@@ -590,8 +603,7 @@ export class AgentCore implements AgentServices {
     // answered without reading them (denied, interrupted, a tool that ignores them) drops them
     // with its answer, so they never stay in the session's tool state.
     const recorded = this.tools.get(call.toolName)?.ruleTarget?.reads !== undefined ? READ_RULES_KEY_PREFIX + call.toolUseId : undefined;
-    if (recorded !== undefined && Object.hasOwn(this.state.toolState, recorded)) this.commitWellFormed([entry, { kind: 'tool-state', key: recorded, value: null }]);
-    else this.commitWellFormed([entry]);
+    const drafts: EntryDraft[] = recorded !== undefined && Object.hasOwn(this.state.toolState, recorded) ? [entry, { kind: 'tool-state', key: recorded, value: null }] : [entry];
     const event: AgentEventInput & { type: 'tool-result' } = {
       type: 'tool-result',
       toolUseId: call.toolUseId,
@@ -601,7 +613,18 @@ export class AgentCore implements AgentServices {
     };
     if (extra.output !== undefined) event.output = extra.output;
     if (extra.durationMs !== undefined) event.durationMs = extra.durationMs;
-    this.emit(event);
+    const journal = this.journal;
+    if (journal === undefined || !this.holdBatchEnd || this.#oneWrite !== undefined || !completesBatch(this.state.openBatch, call)) {
+      this.commitWellFormed(drafts);
+      this.emit(event);
+      return;
+    }
+    // The batch's last answer: the message carrying the results follows at once, and goes in the
+    // same append, which then stores this result once (in the message) instead of twice.
+    const sink = this.runSink;
+    const stamped = this.stamped(event);
+    journal.hold(drafts, () => this.deliver(stamped, sink));
+    for (const draft of drafts) this.state = applyEntryUnchecked(this.state, draft);
   }
 
   /** @throws ConfigurationError for `bypassPermissions` without `allowDangerouslySkipPermissions`. */

@@ -26,6 +26,14 @@ export interface TranscriptWriter {
   /** Queues entries for appending, in order; the entries of one call are never split between appends. */
   record(...drafts: EntryDraft[]): void;
   /**
+   * Holds the entries of a tool call's answer that completes its batch, and `announce` (its
+   * event), until the next `record`, `after`, `flush` or read of `revision`: the user message that
+   * carries the results follows at once, so both go in one append, and a `tool-result` entry whose
+   * result that message carries is not stored (the message stores it). Anything else takes the
+   * held entries first, in order, unchanged.
+   */
+  hold(drafts: readonly EntryDraft[], announce: () => void): void;
+  /**
    * Runs `fn` once everything recorded so far is stored. When some of it was not (its write
    * failed, or came after a failure, or was given up), `fn` is dropped, unless `evenIfUnstored`:
    * for what announces nothing stored (the run's error and end).
@@ -83,8 +91,9 @@ export class Journal implements TranscriptWriter {
     this.recorded = position.revision;
   }
 
-  /** The revision the transcript has once everything recorded so far is stored. */
+  /** The revision the transcript has once everything recorded so far is stored (held entries included). */
   get revision(): number {
+    this.appendHeld();
     return this.recorded;
   }
 
@@ -97,8 +106,42 @@ export class Journal implements TranscriptWriter {
    */
   record(...drafts: EntryDraft[]): void {
     if (drafts.length === 0) return;
+    const announce = this.releaseHeld(drafts);
     this.stamp(drafts);
     this.startAppend();
+    if (announce) this.afterStored(announce, false);
+  }
+
+  /** Entries held by {@link hold}, not stamped yet, and the events announcing them. */
+  private held: { drafts: EntryDraft[]; announce: Array<() => void> } | undefined;
+
+  /**
+   * Holds the entries of the answer that completes a batch, and its event, for the message that
+   * carries the results (see {@link TranscriptWriter.hold}). A tool turn is then one append
+   * fewer (the answer of an asynchronous tool went alone, a microtask before the message), and
+   * its last result is stored once, not twice. A crash before that append loses what it would
+   * lose a microtask earlier: the call is answered as interrupted on resume, never run again.
+   */
+  hold(drafts: readonly EntryDraft[], announce: () => void): void {
+    if (this.held) {
+      this.held.drafts.push(...drafts);
+      this.held.announce.push(announce);
+    } else this.held = { drafts: [...drafts], announce: [announce] };
+  }
+
+  /**
+   * Stamps the held entries (before `next`, the entries being recorded), leaving out each
+   * `tool-result` whose result a user message in `next` carries (the same block: the message is
+   * made from the batch's results), and returns the events that announce them, for the caller to
+   * deliver once the append holding them is stored.
+   */
+  private releaseHeld(next: readonly EntryDraft[] | undefined): Array<() => void> | undefined {
+    const held = this.held;
+    if (held === undefined) return undefined;
+    this.held = undefined;
+    const carried = next === undefined ? undefined : carriedResults(next);
+    this.stamp(carried === undefined ? held.drafts : held.drafts.filter((draft) => draft.kind !== 'tool-result' || !carried.has(draft.result)));
+    return held.announce;
   }
 
   /**
@@ -108,7 +151,16 @@ export class Journal implements TranscriptWriter {
    * before), and a session nobody used is not written at all until flushed.
    */
   recordLater(...drafts: EntryDraft[]): void {
+    this.appendHeld();
     this.stamp(drafts);
+  }
+
+  /** Appends the held entries as they are, if any (their events once stored). */
+  private appendHeld(): void {
+    const announce = this.releaseHeld(undefined);
+    if (announce === undefined) return;
+    this.startAppend();
+    this.afterStored(announce, false);
   }
 
   /** Starts an append of what is queued, unless one is already chained (then it joins that one). */
@@ -193,16 +245,37 @@ export class Journal implements TranscriptWriter {
    * for what announces nothing stored (the run's error and end).
    */
   after(fn: () => void, evenIfUnstored = false): void {
-    const run = () => {
-      if (evenIfUnstored || !this.unstored) fn();
-    };
+    const announce = this.releaseHeld(undefined);
     this.startAppend();
-    this.tail = this.tail.then(run, run);
+    if (announce) this.afterStored(announce, false);
+    this.afterStored([fn], evenIfUnstored);
+  }
+
+  /** Chains `fns` behind the appends started so far (see {@link after}). */
+  private afterStored(fns: ReadonlyArray<() => void>, evenIfUnstored: boolean): void {
+    for (const fn of fns) {
+      const run = () => {
+        if (evenIfUnstored || !this.unstored) fn();
+      };
+      this.tail = this.tail.then(run, run);
+    }
   }
 
   /** Resolves when everything recorded so far is stored (or failed). */
   flush(): Promise<void> {
+    const announce = this.releaseHeld(undefined);
     this.startAppend();
+    if (announce) this.afterStored(announce, false);
     return this.tail;
   }
+}
+
+/** The `tool_result` blocks the user messages among `drafts` carry (undefined: none). */
+function carriedResults(drafts: readonly EntryDraft[]): Set<object> | undefined {
+  let carried: Set<object> | undefined;
+  for (const draft of drafts) {
+    if (draft.kind !== 'message' || draft.message.role !== 'user' || typeof draft.message.content === 'string') continue;
+    for (const block of draft.message.content) if (block.type === 'tool_result') (carried ??= new Set()).add(block);
+  }
+  return carried;
 }

@@ -13,6 +13,13 @@ export function isBatchDone(batch: OpenBatch): boolean {
   return batch.calls.every((call) => call.state === 'done');
 }
 
+/** True when `call` is the batch's only call not answered yet: answering it completes the batch. */
+export function completesBatch(batch: OpenBatch | undefined, call: BatchCall): boolean {
+  if (batch === undefined) return false;
+  for (const other of batch.calls) if (other !== call && other.state !== 'done') return false;
+  return batch.calls.includes(call);
+}
+
 /** The tool_result blocks of a finished batch, in `tool_use` order. */
 export function batchResults(batch: OpenBatch): ToolResultBlock[] {
   return batch.calls.map((call) => {

@@ -1,7 +1,7 @@
 export { applyEntry } from './apply-entry.js';
 export { foldEntries, type FoldEntriesOptions } from './fold-entries.js';
 export { settleLoadedState, settled, INTERRUPTED_BEFORE_FINISHING, NESTED_INTERRUPTED } from './settle-loaded-state.js';
-export { deferredCalls, isBatchDone, batchResults, toolUseOf, pendingApprovalsOf } from './batch.js';
+export { deferredCalls, isBatchDone, completesBatch, batchResults, toolUseOf, pendingApprovalsOf } from './batch.js';
 export { hostFacingApproval } from './host-facing-approval.js';
 export { entrySeq } from './entry-seq.js';
 export { wellFormedEntry, wellFormedMessages } from './well-formed-entry.js';

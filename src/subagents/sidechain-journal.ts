@@ -20,9 +20,15 @@ export class SidechainJournal implements TranscriptWriter {
   }
 
   record(...drafts: EntryDraft[]): void {
-    // A grandchild's entries already carry their own agentId.
-    this.parent.record(...drafts.map((draft): EntryDraft => (draft.agentId !== undefined ? draft : Object.assign({}, draft, { agentId: this.agentId }))));
+    this.parent.record(...drafts.map(this.marked));
   }
+
+  hold(drafts: readonly EntryDraft[], announce: () => void): void {
+    this.parent.hold(drafts.map(this.marked), announce);
+  }
+
+  /** A draft marked with the subagent's id (a grandchild's entries already carry their own). */
+  private readonly marked = (draft: EntryDraft): EntryDraft => (draft.agentId !== undefined ? draft : Object.assign({}, draft, { agentId: this.agentId }));
 
   after(fn: () => void, evenIfUnstored?: boolean): void {
     this.parent.after(fn, evenIfUnstored);

@@ -9,7 +9,7 @@ import { createAgent, defineTool, memorySessionStore, type AgentEvent, type Sess
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { mulberry32 } from './seeded-random.js';
-import { tick } from '../helpers.js';
+import { storedResultIds, tick } from '../helpers.js';
 
 
 
@@ -33,7 +33,8 @@ function slowStore(seed: number) {
 /** Whether a stored entry announces this tool call (the model's answer holding it). */
 const holdsCall = (entry: SessionEntry, toolUseId: string) =>
   entry.kind === 'message' && entry.message.role === 'assistant' && Array.isArray(entry.message.content) && entry.message.content.some((block) => block.type === 'tool_use' && block.id === toolUseId);
-const holdsResult = (entry: SessionEntry, toolUseId: string) => entry.kind === 'tool-result' && entry.toolUseId === toolUseId;
+/** Whether a stored entry holds this call's result: its `tool-result` entry, or the user message carrying it (the batch's last answer is stored there only). */
+const holdsResult = (entry: SessionEntry, toolUseId: string) => storedResultIds([entry]).has(toolUseId);
 
 describe('a slow store, whatever it is handed per append', () => {
   it.each(Array.from({ length: 12 }, (_, index) => index + 1))('seed %i: events after their entries, tools after their calls, every entry once and in order', async (seed) => {

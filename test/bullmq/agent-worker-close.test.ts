@@ -3,13 +3,14 @@
 import { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigurationError, createAgent, defineTool, memorySessionStore, type SessionEntry, type SessionStore, type ToolResultBlock } from 'agent-harness';
+import { ConfigurationError, createAgent, defineTool, memorySessionStore, type SessionStore } from 'agent-harness';
 import { createAgentWorker, type AgentJobResult, type AgentWorkerCloseOptions } from 'agent-harness/bullmq';
 import { scriptedModel, toolCall, turn, type ScriptedModel } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
 import { bullConnection } from './fleet-stores.js';
+import { storedResultIds, storedResults } from '../helpers.js';
 import { useQueueUnderTest } from './queue-under-test.js';
 
 describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under way', () => {
@@ -69,8 +70,7 @@ describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under wa
     expect(executed).toEqual(['c1']);
     expect(model.requests).toHaveLength(2);
     const entries = await loadEntries(store, sessionId);
-    const results = entries.filter((entry): entry is Extract<SessionEntry, { kind: 'tool-result' }> => entry.kind === 'tool-result');
-    expect(results.map((entry) => [entry.toolUseId, String((entry.result as ToolResultBlock).content)])).toEqual([['c1', expect.stringMatching(/interrupted/i)]]);
+    expect([...storedResults(entries)].map(([toolUseId, result]) => [toolUseId, String(result.content)])).toEqual([['c1', expect.stringMatching(/interrupted/i)]]);
     // The prompt reached the session once; the run ended once, on the second worker.
     expect(entries.filter((entry) => entry.kind === 'message' && entry.message.role === 'user' && JSON.stringify(entry.message.content).includes('Go'))).toHaveLength(1);
     expect(entries.filter((entry) => entry.kind === 'run-end').map((entry) => entry.kind === 'run-end' && entry.status)).toEqual(['completed']);
@@ -100,7 +100,7 @@ describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under wa
     let released = false;
     const store: SessionStore = {
       append: async (sessionId, entries, options) => {
-        if (entries.some((entry) => entry.kind === 'tool-result') && executed.length === 1 && !released) {
+        if (storedResultIds(entries).size > 0 && executed.length === 1 && !released) {
           resultWriting();
           await barrier;
         }
@@ -150,8 +150,7 @@ describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under wa
     }
     expect(executed).toEqual(['c1']);
     const entries = await loadEntries(inner, sessionId);
-    const results = entries.filter((entry): entry is Extract<SessionEntry, { kind: 'tool-result' }> => entry.kind === 'tool-result');
-    expect(results.map((entry) => [entry.toolUseId, String((entry.result as ToolResultBlock).content)])).toEqual([['c1', 'work done']]);
+    expect([...storedResults(entries)].map(([toolUseId, result]) => [toolUseId, String(result.content)])).toEqual([['c1', 'work done']]);
     expect(entries.filter((entry) => entry.kind === 'run-end').map((entry) => entry.kind === 'run-end' && entry.status)).toEqual(['completed']);
   });
 
@@ -215,7 +214,7 @@ describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under wa
     const hanging = new Promise<void>((resolve) => (hung = resolve));
     const store: SessionStore = {
       append: async (sessionId, entries, options) => {
-        if (entries.some((entry) => entry.kind === 'tool-result')) {
+        if (storedResultIds(entries).size > 0) {
           hung();
           await new Promise<never>(() => undefined);
         }

@@ -20,6 +20,7 @@ import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
 import { bullConnection, dropPrefix, openFleetStore, placeToEnv, type FleetPlace, type StoreKind } from './fleet-stores.js';
 import { tempDirs } from '../temp-dirs.js';
+import { storedResults as storedBlocks } from '../helpers.js';
 
 const tempDir = tempDirs();
 
@@ -34,14 +35,10 @@ interface Execution {
 
 const executions = (file: string): Execution[] => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Execution) : []);
 
-/** The tool results stored in a transcript, by call id: acknowledged, or answered as interrupted. */
+/** The tool results stored in a transcript (their entries, or the message carrying them), by call id: acknowledged, or answered as interrupted. */
 function storedResults(entries: readonly SessionEntry[]): Map<string, string> {
   const results = new Map<string, string>();
-  for (const entry of entries) {
-    if (entry.kind !== 'tool-result') continue;
-    const content = entry.result.content;
-    results.set(entry.toolUseId, typeof content === 'string' ? content : JSON.stringify(content));
-  }
+  for (const [toolUseId, { content }] of storedBlocks(entries)) results.set(toolUseId, typeof content === 'string' ? content : JSON.stringify(content));
   return results;
 }
 

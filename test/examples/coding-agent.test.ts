@@ -73,7 +73,7 @@ interface Entry {
   toolName?: string;
   toolUseId?: string;
   result?: { is_error?: boolean };
-  message?: { role: string; content: Array<{ type: string; id?: string; name?: string; input?: { file_path?: string; command?: string } }> | string };
+  message?: { role: string; content: Array<{ type: string; id?: string; name?: string; input?: { file_path?: string; command?: string }; tool_use_id?: string; is_error?: boolean }> | string };
 }
 
 function transcript(workdir: string): Entry[] {
@@ -88,10 +88,16 @@ function toolCalls(entries: Entry[]) {
       ? entry.message.content.filter((block) => block.type === 'tool_use')
       : [],
   );
-  const results = entries.filter((entry) => entry.kind === 'tool-result');
+  // A result is stored in the user message that carries it to the model (a batch's last answer
+  // only there), and in a `tool-result` entry when it came before the batch's last answer.
+  const answers = entries.flatMap((entry) =>
+    entry.kind === 'message' && entry.message?.role === 'user' && Array.isArray(entry.message.content) ? entry.message.content.filter((block) => block.type === 'tool_result') : [],
+  );
+  const resultEntries = entries.filter((entry) => entry.kind === 'tool-result');
   return calls.map((call) => {
-    const answers = results.filter((result) => result.toolUseId === call.id);
-    return { id: call.id!, name: call.name!, input: call.input ?? {}, results: answers.length, ok: answers[0]?.result?.is_error !== true };
+    const answered = answers.filter((block) => block.tool_use_id === call.id);
+    const entered = resultEntries.filter((entry) => entry.toolUseId === call.id);
+    return { id: call.id!, name: call.name!, input: call.input ?? {}, results: answered.length, resultEntries: entered.length, ok: answered[0]?.is_error !== true };
   });
 }
 
@@ -149,6 +155,7 @@ describe('examples/coding-agent', () => {
     const calls = toolCalls(transcript(workdir));
     expect(new Set(calls.map((call) => call.id)).size).toBe(calls.length);
     for (const call of calls) expect(call.results, call.id).toBe(1);
+    for (const call of calls) expect(call.resultEntries, call.id).toBeLessThanOrEqual(1);
     const executed = calls.filter((call) => call.ok);
     expect(executed.filter((call) => call.name === 'Edit').map((call) => call.input.file_path)).toEqual(['src/cart.js', 'test/cart.test.js']);
     expect(executed.filter((call) => call.name === 'Bash').map((call) => call.input.command)).toEqual(['node --test']);

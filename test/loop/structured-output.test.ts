@@ -319,7 +319,15 @@ describe('typed output when the process dies mid-answer (killed at every entry, 
       }
       await resumed.close();
     }
-    expect(cut).toBeGreaterThan(12);
+    // Every entry of the whole run was a cut point.
+    const whole = memorySessionStore();
+    const uncut = createAgent({ model: scriptedModel([turn(toolCall('lookup', {}, 'toolu_look')), turn(toolCall('StructuredOutput', { title: 'First' }, 'toolu_answer'))]), tools: [lookup()], store: whole });
+    await uncut.run('Title it.', { outputSchema: Answer }).result;
+    await uncut.close();
+    let total = 0;
+    for await (const _entry of whole.load(uncut.sessionId)) total++;
+    expect(total).toBeGreaterThan(10);
+    expect(cut).toBe(total + 1);
     expect(taken).toBeGreaterThanOrEqual(2);
   });
 

@@ -18,7 +18,7 @@ import {
   type ToolResultBlock,
 } from 'agent-harness';
 import { scriptedModel, toolCall, turn, validateMessagesRequest } from 'agent-harness/testing';
-import { echoTool } from '../helpers.js';
+import { echoTool, storedResultIds } from '../helpers.js';
 
 const remember = defineTool({
   name: 'remember',
@@ -94,7 +94,7 @@ describe('sessions in a store', () => {
     };
     const agent = createAgent({ model: scriptedModel([turn(toolCall('echo', { text: 'b' }, 'e2')), 'ok']), tools: [echoTool], store: spy });
     const checks: boolean[] = [];
-    agent.on('tool-result', (event) => checks.push(appended.some((entry) => entry.kind === 'tool-result' && entry.toolUseId === event.toolUseId)));
+    agent.on('tool-result', (event) => checks.push(storedResultIds(appended).has(event.toolUseId)));
     agent.on('todo-update', () => checks.push(false));
     agent.on('run-end', (event) => checks.push(appended.some((entry) => entry.kind === 'run-end' && entry.runId === event.result.runId)));
     agent.on('turn-end', (event) => checks.push(appended.filter((entry) => entry.kind === 'message').length >= event.turn + 1));

@@ -1,6 +1,8 @@
 // What a store is asked per turn: the journal hands the entries of one step of the loop to one
 // append, so a tool turn costs two (the answer with the decisions on its calls, before the tools
-// run; the results with the message carrying them, before the next model call), not one per entry.
+// run; the results with the message carrying them, before the next model call), not one per entry,
+// whether the tool answers at once or later; and the batch's last result is stored once, in the
+// message, not in a `tool-result` entry too.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +26,18 @@ function recorded(store: SessionStore) {
 }
 
 const note = () => defineTool({ name: 'note', description: 'Takes a note.', inputSchema: z.object({ n: z.number() }), readOnly: true, execute: ({ input }) => `note ${input.n}` });
+/** The same tool answering a few turns of the event loop later, as a tool doing I/O does. */
+const laterNote = () =>
+  defineTool({
+    name: 'note',
+    description: 'Takes a note.',
+    inputSchema: z.object({ n: z.number() }),
+    readOnly: true,
+    execute: async ({ input }) => {
+      for (let index = 0; index < 1 + (input.n % 3); index++) await tick();
+      return `note ${input.n}`;
+    },
+  });
 const kinds = (entries: readonly SessionEntry[]) => entries.map((entry) => (entry.kind === 'message' ? `message:${entry.message.role}` : entry.kind));
 
 /** The appends between the first answer calling a tool and the last result's message. */
@@ -42,19 +56,27 @@ describe.each([
   ['memory store', () => memorySessionStore()],
   ['file store', () => fileSessionStore({ dir: (dir ??= mkdtempSync(join(tmpdir(), 'appends-per-turn-'))) })],
 ] as const)('a tool turn costs the %s two appends', (_name, makeStore) => {
-  it('one call a turn: the answer with its decision, then the result with its message', async () => {
+  it.each([
+    ['answering at once', note],
+    ['answering later', laterNote],
+  ] as const)('one call a turn of a tool %s: the answer with its decision, then the result in its message', async (_how, tool) => {
     const base = makeStore();
     const { store, appends } = recorded(base);
     const turns = 6;
     const model = scriptedModel([...Array.from({ length: turns }, (_, n) => turn(`Turn ${n}.`, toolCall('note', { n }, `toolu_${n}`))), 'Done.']);
-    const agent = createAgent({ model, tools: [note()], store });
+    const agent = createAgent({ model, tools: [tool()], store });
+    const results: string[] = [];
+    agent.on('tool-result', (event) => results.push(`${event.toolUseId} ${String(event.content)}`));
     const result = await agent.run('Take notes.').result;
     expect(result.status).toBe('completed');
     const perTurn = turnAppends(appends, turns);
     for (let n = 0; n < turns; n++) {
       expect(kinds(perTurn[2 * n]!), `turn ${n}`).toEqual(['message:assistant', 'permission-decision', 'call-allowed']);
-      expect(kinds(perTurn[2 * n + 1]!), `turn ${n}`).toEqual(['tool-result', 'message:user']);
+      expect(kinds(perTurn[2 * n + 1]!), `turn ${n}`).toEqual(['message:user']);
+      expect(perTurn[2 * n + 1]![0]).toMatchObject({ message: { content: [{ type: 'tool_result', tool_use_id: `toolu_${n}`, content: `note ${n}` }] } });
     }
+    // Every result is still announced, once.
+    expect(results).toEqual(Array.from({ length: turns }, (_, n) => `toolu_${n} note ${n}`));
     // The whole run: the session's start, the prompt and the prefix, two per turn, the answer and the end.
     expect(appends.length).toBeLessThanOrEqual(2 * turns + 6);
     // What the store holds is the whole transcript, in order, each append on the revision before it.
@@ -75,11 +97,36 @@ describe.each([
     expect((await agent.run('Take notes.').result).status).toBe('completed');
     const answer = appends.find((batch) => kinds(batch).includes('message:assistant'))!;
     expect(kinds(answer)).toEqual(['message:assistant', ...Array.from({ length: 3 }, () => ['permission-decision', 'call-allowed']).flat()]);
-    // Every result is stored before the next model call, in at most one append per call.
-    const results = appends.filter((batch) => kinds(batch).includes('tool-result'));
-    expect(results.length).toBeGreaterThanOrEqual(1);
-    expect(results.length).toBeLessThanOrEqual(3);
+    // Every result is stored before the next model call, in two appends at most: the results
+    // answered before the last, then the message, which alone holds the last result.
+    const between = appends.slice(appends.indexOf(answer) + 1, -1);
+    expect(between.length).toBeLessThanOrEqual(2);
+    expect(between.flat().filter((entry) => entry.kind === 'tool-result').map((entry) => entry.kind === 'tool-result' && entry.toolUseId)).toEqual(['toolu_1', 'toolu_2']);
+    expect(kinds(between.at(-1)!).at(-1)).toBe('message:user');
     await agent.close();
+  });
+
+  it('three calls a turn answering at different times: those answered before the last are stored as they come, the last with the message only', async () => {
+    const base = makeStore();
+    const { store, appends } = recorded(base);
+    const model = scriptedModel([turn(toolCall('note', { n: 0 }, 'toolu_0'), toolCall('note', { n: 1 }, 'toolu_1'), toolCall('note', { n: 2 }, 'toolu_2')), 'Done.']);
+    const agent = createAgent({ model, tools: [laterNote()], store });
+    const heard: string[] = [];
+    agent.on('tool-result', (event) => heard.push(event.toolUseId));
+    expect((await agent.run('Take notes.').result).status).toBe('completed');
+    const afterAnswer = appends.slice(appends.findIndex((batch) => kinds(batch).includes('message:assistant')) + 1);
+    // toolu_0 answers first, toolu_2 last: its result goes only in the message, in the same append.
+    const resultEntries = afterAnswer.flat().filter((entry) => entry.kind === 'tool-result').map((entry) => entry.kind === 'tool-result' && entry.toolUseId);
+    expect(resultEntries).toEqual(['toolu_0', 'toolu_1']);
+    const messageAppend = afterAnswer.find((batch) => kinds(batch).includes('message:user'))!;
+    expect(kinds(messageAppend).at(-1)).toBe('message:user');
+    expect(kinds(messageAppend)).not.toContain('call-allowed');
+    expect(heard).toEqual(['toolu_0', 'toolu_1', 'toolu_2']);
+    await agent.close();
+    const resumed = createAgent({ model: scriptedModel([]), tools: [note()], store: base, resume: agent.sessionId });
+    await resumed.ready;
+    expect(resumed.messages).toEqual(agent.messages);
+    await resumed.close();
   });
 });
 

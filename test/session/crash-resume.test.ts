@@ -8,6 +8,7 @@ import { fileSessionStore } from 'agent-harness/node';
 import { startMessagesServer, type MessagesServer } from 'agent-harness/testing/messages-server';
 import { z } from 'zod';
 import { tempDirs } from '../temp-dirs.js';
+import { storedResultIds } from '../helpers.js';
 
 const tempDir = tempDirs();
 
@@ -66,7 +67,7 @@ async function resumeAndCheck(dir: string, label: string): Promise<'resumed' | '
   expect(result.status, `${label}: ${result.error?.message}`).toBe('completed');
 
   // Nothing the host saw announced is missing from the transcript.
-  const storedResults = new Set(entries.filter((entry) => entry.kind === 'tool-result').map((entry) => (entry as { toolUseId: string }).toolUseId));
+  const storedResults = storedResultIds(entries);
   const storedRunStarts = entries.filter((entry) => entry.kind === 'run-start').length;
   for (const event of lines(join(dir, 'announced.jsonl'))) {
     if (event.type === 'tool-result') expect(storedResults.has(event.toolUseId), `${label}: announced ${event.toolUseId}`).toBe(true);

@@ -209,3 +209,93 @@ describe('Journal: an entry recorded for later', () => {
     expect(seen).toEqual(['event']);
   });
 });
+
+describe('Journal: the answer that completes a batch, held for the message carrying it', () => {
+  const result = (id: string, text: string) => ({ type: 'tool_result' as const, tool_use_id: id, content: text });
+  const answered = (block: ReturnType<typeof result>): EntryDraft => ({ kind: 'tool-result', toolUseId: block.tool_use_id, toolName: 'note', result: block });
+  const carrying = (...blocks: Array<ReturnType<typeof result>>): EntryDraft => ({ kind: 'message', message: { role: 'user', content: blocks } });
+
+  it('goes in one append with the message, which alone stores the result; the event comes once that append is stored', async () => {
+    const { store, inner, calls } = heldStore();
+    const journal = new Journal(store, 'hold-a', undefined);
+    const block = result('c1', 'done');
+    const heard: string[] = [];
+    journal.hold([answered(block)], () => heard.push('tool-result'));
+    await tick();
+    await tick();
+    // Held: nothing is appended, nothing announced.
+    expect(calls).toHaveLength(0);
+    expect(journal.writingSince).toBeUndefined();
+    journal.record(carrying(block));
+    journal.after(() => heard.push('turn-start'));
+    await tick();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.entries.map((entry) => entry.kind)).toEqual(['message']);
+    expect(calls[0]!.entries[0]!.seq).toBe(1);
+    expect(calls[0]!.entries[0]!.parentId).toBeNull();
+    expect(heard).toEqual([]);
+    await calls[0]!.answer();
+    await journal.flush();
+    expect(heard).toEqual(['tool-result', 'turn-start']);
+    expect(journal.revision).toBe(1);
+    const stored = await loadEntries(inner, 'hold-a');
+    expect(stored.map((entry) => [entry.seq, entry.kind])).toEqual([[1, 'message']]);
+  });
+
+  it('keeps every entry held with it and each result the message does not carry, in order before the message', async () => {
+    const { store, inner, calls } = heldStore();
+    const journal = new Journal(store, 'hold-b', undefined);
+    const carried = result('c2', 'two');
+    const other = result('c9', 'nine');
+    journal.hold([answered(other), answered(carried), { kind: 'tool-state', key: 'k', value: null }], () => undefined);
+    // A block equal to the held one but another object: not the batch's result, so not taken for it.
+    journal.record(carrying(carried, result('c9', 'nine')));
+    await tick();
+    expect(calls[0]!.entries.map((entry) => (entry.kind === 'tool-result' ? `tool-result ${entry.toolUseId}` : entry.kind))).toEqual(['tool-result c9', 'tool-state', 'message']);
+    expect(calls[0]!.entries.map((entry) => entry.seq)).toEqual([1, 2, 3]);
+    expect(calls[0]!.entries[2]!.parentId).toBe(calls[0]!.entries[1]!.id);
+    await calls[0]!.answer();
+    await journal.flush();
+    expect((await loadEntries(inner, 'hold-b')).map((entry) => entry.seq)).toEqual([1, 2, 3]);
+  });
+
+  it.each([
+    ['record() of another entry', (journal: Journal): void => journal.record(say('next'))],
+    ['after()', (journal: Journal): void => journal.after(() => undefined)],
+    ['flush()', (journal: Journal): void => void journal.flush()],
+    ['a read of revision', (journal: Journal): void => expect(journal.revision).toBe(1)],
+    ['recordLater()', (journal: Journal): void => journal.recordLater(say('later'))],
+  ] as const)('is appended as it is, first, by %s, and announced once stored', async (_what, release) => {
+    const { store, inner, calls } = heldStore();
+    const journal = new Journal(store, 'hold-c', undefined);
+    const heard: string[] = [];
+    journal.hold([answered(result('c1', 'done'))], () => heard.push('tool-result'));
+    release(journal);
+    await tick();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.entries[0]).toMatchObject({ seq: 1, kind: 'tool-result', toolUseId: 'c1' });
+    expect(heard).toEqual([]);
+    await calls[0]!.answer();
+    await journal.flush();
+    expect(heard).toEqual(['tool-result']);
+    expect((await loadEntries(inner, 'hold-c'))[0]).toMatchObject({ kind: 'tool-result', toolUseId: 'c1' });
+  });
+
+  it.each([
+    ['with the message', (journal: Journal, block: ReturnType<typeof result>) => journal.record(carrying(block))],
+    ['by flush()', (journal: Journal) => void journal.flush()],
+  ] as const)('a failed append %s: the held answer is not announced, and nothing more is written', async (_how, release) => {
+    const { store, calls } = heldStore();
+    const journal = new Journal(store, 'hold-d', undefined);
+    const block = result('c1', 'done');
+    const heard: string[] = [];
+    journal.hold([answered(block)], () => heard.push('tool-result'));
+    release(journal, block);
+    journal.after(() => heard.push('run-end'), true);
+    await tick();
+    await calls[0]!.answer(new Error('disk full'));
+    await journal.flush();
+    expect(heard).toEqual(['run-end']);
+    expect(journal.failure?.message).toBe('disk full');
+  });
+});

@@ -19,11 +19,16 @@ async function all(store: SessionStore, sessionId: string): Promise<SessionEntry
   return entries;
 }
 
-/** A session that asked for approval, was answered, and ran the call; returns its store and what ran. */
+/**
+ * A session that asked for approval, was answered, and ran the call; returns its store and what
+ * ran. A read-only call before it runs while the approval waits, so its result is stored in a
+ * `tool-result` entry (the batch's last answer is stored only in the message carrying it).
+ */
 async function answeredSession(store: SessionStore) {
   const executed: string[] = [];
   const write = defineTool({ name: 'write', description: 'Writes.', inputSchema: z.object({ text: z.string() }), execute: ({ input }) => (executed.push(input.text), `wrote ${input.text}`) });
-  const asked = createAgent({ model: scriptedModel([turn(toolCall('write', { text: 'a' }, 'w1')), 'Done.']), tools: [write], store });
+  const look = defineTool({ name: 'look', description: 'Looks.', inputSchema: z.object({}), readOnly: true, execute: () => 'looked' });
+  const asked = createAgent({ model: scriptedModel([turn(toolCall('look', {}, 'l1'), toolCall('write', { text: 'a' }, 'w1')), 'Done.']), tools: [look, write], store });
   const [approval] = (await asked.run('Write.').result).pendingApprovals;
   await asked.resolveApproval(approval!.id, { behavior: 'allow' }).result;
   await asked.close();
