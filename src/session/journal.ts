@@ -245,9 +245,8 @@ export class Journal implements TranscriptWriter {
    * for what announces nothing stored (the run's error and end).
    */
   after(fn: () => void, evenIfUnstored = false): void {
-    const announce = this.releaseHeld(undefined);
+    this.appendHeld();
     this.startAppend();
-    if (announce) this.afterStored(announce, false);
     this.afterStored([fn], evenIfUnstored);
   }
 
@@ -263,9 +262,8 @@ export class Journal implements TranscriptWriter {
 
   /** Resolves when everything recorded so far is stored (or failed). */
   flush(): Promise<void> {
-    const announce = this.releaseHeld(undefined);
+    this.appendHeld();
     this.startAppend();
-    if (announce) this.afterStored(announce, false);
     return this.tail;
   }
 }
