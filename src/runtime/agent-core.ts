@@ -614,16 +614,19 @@ export class AgentCore implements AgentServices {
     if (extra.output !== undefined) event.output = extra.output;
     if (extra.durationMs !== undefined) event.durationMs = extra.durationMs;
     const journal = this.journal;
-    if (journal === undefined || !this.holdBatchEnd || this.#oneWrite !== undefined || !completesBatch(this.state.openBatch, call)) {
+    // The batch's last answer: the message carrying the results follows at once, and goes in the
+    // same append, which then stores this result once (in the message) instead of twice. An
+    // earlier answer given while an append is in flight (it would wait for that append anyway)
+    // is held until that append ends: the message takes it along if the batch completes first.
+    const until = journal === undefined || !this.holdBatchEnd || this.#oneWrite !== undefined ? undefined : completesBatch(this.state.openBatch, call) ? 'message' : journal.writingSince !== undefined ? 'write-ends' : undefined;
+    if (until === undefined) {
       this.commitWellFormed(drafts);
       this.emit(event);
       return;
     }
-    // The batch's last answer: the message carrying the results follows at once, and goes in the
-    // same append, which then stores this result once (in the message) instead of twice.
     const sink = this.runSink;
     const stamped = this.stamped(event);
-    journal.hold(drafts, () => this.deliver(stamped, sink));
+    journal!.hold(drafts, () => this.deliver(stamped, sink), until);
     for (const draft of drafts) this.state = applyEntryUnchecked(this.state, draft);
   }
 

@@ -26,13 +26,16 @@ export interface TranscriptWriter {
   /** Queues entries for appending, in order; the entries of one call are never split between appends. */
   record(...drafts: EntryDraft[]): void;
   /**
-   * Holds the entries of a tool call's answer that completes its batch, and `announce` (its
-   * event), until the next `record`, `after`, `flush` or read of `revision`: the user message that
-   * carries the results follows at once, so both go in one append, and a `tool-result` entry whose
-   * result that message carries is not stored (the message stores it). Anything else takes the
-   * held entries first, in order, unchanged.
+   * Holds the entries of a tool call's answer, and `announce` (its event), until the next
+   * `record`, `after`, `flush` or read of `revision` — and with `until: 'write-ends'`, at the
+   * latest until the append in flight ends (the entries would wait for it anyway). The user
+   * message that carries the batch's results then goes in one append with them, and a
+   * `tool-result` entry whose result that message carries is not stored (the message stores it).
+   * Anything else takes the held entries first, in order, unchanged.
+   * @param until - `'message'` for the answer that completes its batch (the message follows at
+   * once); `'write-ends'` for an earlier answer given while an append is in flight.
    */
-  hold(drafts: readonly EntryDraft[], announce: () => void): void;
+  hold(drafts: readonly EntryDraft[], announce: () => void, until: 'message' | 'write-ends'): void;
   /**
    * Runs `fn` once everything recorded so far is stored. When some of it was not (its write
    * failed, or came after a failure, or was given up), `fn` is dropped, unless `evenIfUnstored`:
@@ -112,21 +115,29 @@ export class Journal implements TranscriptWriter {
     if (announce) this.afterStored(announce, false);
   }
 
-  /** Entries held by {@link hold}, not stamped yet, and the events announcing them. */
-  private held: { drafts: EntryDraft[]; announce: Array<() => void> } | undefined;
+  /**
+   * Entries held by {@link hold}, not stamped yet, and the events announcing them; `atWriteEnd`
+   * when some were held only until the append in flight ends.
+   */
+  private held: { drafts: EntryDraft[]; announce: Array<() => void>; atWriteEnd: boolean } | undefined;
 
   /**
    * Holds the entries of the answer that completes a batch, and its event, for the message that
    * carries the results (see {@link TranscriptWriter.hold}). A tool turn is then one append
    * fewer (the answer of an asynchronous tool went alone, a microtask before the message), and
-   * its last result is stored once, not twice. A crash before that append loses what it would
-   * lose a microtask earlier: the call is answered as interrupted on resume, never run again.
+   * its last result is stored once, not twice. An earlier answer given while an append is in
+   * flight is held until that append ends at the latest (it would wait for it anyway): when the
+   * batch completes first, the message takes it along too. A crash before that append loses what
+   * it would lose a microtask earlier: the call is answered as interrupted on resume, never run
+   * again.
    */
-  hold(drafts: readonly EntryDraft[], announce: () => void): void {
+  hold(drafts: readonly EntryDraft[], announce: () => void, until: 'message' | 'write-ends'): void {
+    const atWriteEnd = until === 'write-ends';
     if (this.held) {
       this.held.drafts.push(...drafts);
       this.held.announce.push(announce);
-    } else this.held = { drafts: [...drafts], announce: [announce] };
+      if (atWriteEnd) this.held.atWriteEnd = true;
+    } else this.held = { drafts: [...drafts], announce: [announce], atWriteEnd };
   }
 
   /**
@@ -213,6 +224,9 @@ export class Journal implements TranscriptWriter {
       this.failure ??= toError(error);
       this.unstored = true;
     }
+    // Answers held while this append was in flight go in the next one (behind this append's
+    // events), unless a message took them first.
+    if (this.held?.atWriteEnd) this.appendHeld();
   }
 
   /**

@@ -23,8 +23,8 @@ export class SidechainJournal implements TranscriptWriter {
     this.parent.record(...drafts.map(this.marked));
   }
 
-  hold(drafts: readonly EntryDraft[], announce: () => void): void {
-    this.parent.hold(drafts.map(this.marked), announce);
+  hold(drafts: readonly EntryDraft[], announce: () => void, until: 'message' | 'write-ends'): void {
+    this.parent.hold(drafts.map(this.marked), announce, until);
   }
 
   /** A draft marked with the subagent's id (a grandchild's entries already carry their own). */

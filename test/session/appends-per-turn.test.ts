@@ -12,7 +12,7 @@ import { createAgent, defineTool, memorySessionStore, type SessionEntry, type Se
 import { fileSessionStore } from 'agent-harness/node';
 import { scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
-import { tick } from '../helpers.js';
+import { deferred, tick } from '../helpers.js';
 
 /** `store` with every append it is asked for kept (the entries of each). */
 function recorded(store: SessionStore) {
@@ -127,6 +127,83 @@ describe.each([
     await resumed.ready;
     expect(resumed.messages).toEqual(agent.messages);
     await resumed.close();
+  });
+});
+
+describe('parallel calls while a result is being stored', () => {
+  /**
+   * Four read-only calls, each answering when the test says; the store's append holding the first
+   * result waits until the test opens it, so the others answer while it is in flight.
+   */
+  async function parallel(order: (answer: (id: string) => Promise<void>, open: () => Promise<void>) => Promise<void>) {
+    const base = memorySessionStore();
+    const { store, appends } = recorded(base);
+    const gate = deferred();
+    const slow = Object.create(store) as SessionStore;
+    slow.append = async (sessionId, entries, options) => {
+      if (entries.some((entry) => entry.kind === 'tool-result' && entry.toolUseId === 'a')) await gate.promise;
+      return store.append(sessionId, entries, options);
+    };
+    const answers = new Map(['a', 'b', 'c', 'd'].map((id) => [id, deferred()]));
+    const note = defineTool({
+      name: 'note',
+      description: 'Takes a note.',
+      inputSchema: z.object({ id: z.string() }),
+      readOnly: true,
+      execute: async ({ input }) => {
+        await answers.get(input.id)!.promise;
+        return `note ${input.id}`;
+      },
+    });
+    const model = scriptedModel([turn(...['a', 'b', 'c', 'd'].map((id) => toolCall('note', { id }, id))), 'Done.']);
+    const agent = createAgent({ model, tools: [note], store: slow });
+    const heard: string[] = [];
+    agent.on('tool-result', (event) => heard.push(event.toolUseId));
+    const run = agent.run('Take notes.');
+    // Until the calls run (their allowance stored).
+    for (let index = 0; index < 20 && appends.length < 2; index++) await tick();
+    await order(
+      async (id) => {
+        answers.get(id)!.resolve();
+        for (let index = 0; index < 5; index++) await tick();
+      },
+      async () => {
+        gate.resolve();
+        for (let index = 0; index < 5; index++) await tick();
+      },
+    );
+    expect((await run.result).status).toBe('completed');
+    const afterAnswer = appends.slice(appends.findIndex((batch) => kinds(batch).includes('message:assistant')) + 1, -1);
+    const resumed = createAgent({ model: scriptedModel([]), tools: [note], store: base, resume: agent.sessionId });
+    await resumed.ready;
+    expect(resumed.messages).toEqual(agent.messages);
+    await resumed.close();
+    await agent.close();
+    return { afterAnswer: afterAnswer.map((batch) => batch.map((entry) => (entry.kind === 'tool-result' ? `tool-result ${entry.toolUseId}` : kinds([entry])[0]))), heard };
+  }
+
+  it('the batch completes before that append ends: the results answered meanwhile go only in the message, in the next append', async () => {
+    const { afterAnswer, heard } = await parallel(async (answer, open) => {
+      await answer('a');
+      await answer('b');
+      await answer('c');
+      await answer('d');
+      await open();
+    });
+    expect(afterAnswer).toEqual([['tool-result a'], ['message:user']]);
+    expect(heard).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('that append ends before the batch completes: the results answered meanwhile are stored when it ends, the last only in the message', async () => {
+    const { afterAnswer, heard } = await parallel(async (answer, open) => {
+      await answer('a');
+      await answer('b');
+      await answer('c');
+      await open();
+      await answer('d');
+    });
+    expect(afterAnswer).toEqual([['tool-result a'], ['tool-result b', 'tool-result c'], ['message:user']]);
+    expect(heard).toEqual(['a', 'b', 'c', 'd']);
   });
 });
 

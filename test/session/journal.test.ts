@@ -220,7 +220,7 @@ describe('Journal: the answer that completes a batch, held for the message carry
     const journal = new Journal(store, 'hold-a', undefined);
     const block = result('c1', 'done');
     const heard: string[] = [];
-    journal.hold([answered(block)], () => heard.push('tool-result'));
+    journal.hold([answered(block)], () => heard.push('tool-result'), 'message');
     await tick();
     await tick();
     // Held: nothing is appended, nothing announced.
@@ -247,7 +247,7 @@ describe('Journal: the answer that completes a batch, held for the message carry
     const journal = new Journal(store, 'hold-b', undefined);
     const carried = result('c2', 'two');
     const other = result('c9', 'nine');
-    journal.hold([answered(other), answered(carried), { kind: 'tool-state', key: 'k', value: null }], () => undefined);
+    journal.hold([answered(other), answered(carried), { kind: 'tool-state', key: 'k', value: null }], () => undefined, 'message');
     // A block equal to the held one but another object: not the batch's result, so not taken for it.
     journal.record(carrying(carried, result('c9', 'nine')));
     await tick();
@@ -269,7 +269,7 @@ describe('Journal: the answer that completes a batch, held for the message carry
     const { store, inner, calls } = heldStore();
     const journal = new Journal(store, 'hold-c', undefined);
     const heard: string[] = [];
-    journal.hold([answered(result('c1', 'done'))], () => heard.push('tool-result'));
+    journal.hold([answered(result('c1', 'done'))], () => heard.push('tool-result'), 'message');
     release(journal);
     await tick();
     expect(calls).toHaveLength(1);
@@ -282,6 +282,52 @@ describe('Journal: the answer that completes a batch, held for the message carry
   });
 
   it.each([
+    ['held until the append in flight ends', [['write-ends']]],
+    ['held for a message, then until the append in flight ends', [['message'], ['write-ends']]],
+  ] as const)('%s: appended when that append ends, behind its events, and announced once stored', async (_what, holds) => {
+    const { store, inner, calls } = heldStore();
+    const journal = new Journal(store, 'hold-e', undefined);
+    const heard: string[] = [];
+    journal.record(say('first'));
+    journal.after(() => heard.push('first'));
+    await tick();
+    expect(calls).toHaveLength(1);
+    holds.forEach(([until], index) => journal.hold([answered(result(`c${index}`, 'done'))], () => heard.push(`c${index}`), until));
+    await tick();
+    expect(calls).toHaveLength(1);
+    await calls[0]!.answer();
+    await tick();
+    await tick();
+    // Nothing else was recorded: the held answers went in an append of their own once the first ended.
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.entries.map((entry) => (entry.kind === 'tool-result' ? entry.toolUseId : entry.kind))).toEqual(holds.map((_, index) => `c${index}`));
+    expect(heard).toEqual(['first']);
+    await calls[1]!.answer();
+    await journal.flush();
+    expect(heard).toEqual(['first', ...holds.map((_, index) => `c${index}`)]);
+    expect((await loadEntries(inner, 'hold-e')).map((entry) => entry.seq)).toEqual([1, ...holds.map((_, index) => index + 2)]);
+  });
+
+  it('held until the append in flight ends, then taken by the message recorded before it ends: stored only in the message', async () => {
+    const { store, inner, calls } = heldStore();
+    const journal = new Journal(store, 'hold-f', undefined);
+    journal.record(say('first'));
+    await tick();
+    const early = result('c1', 'early');
+    const last = result('c2', 'last');
+    journal.hold([answered(early)], () => undefined, 'write-ends');
+    journal.hold([answered(last)], () => undefined, 'message');
+    journal.record(carrying(early, last));
+    await calls[0]!.answer();
+    await tick();
+    await tick();
+    expect(calls[1]!.entries.map((entry) => entry.kind)).toEqual(['message']);
+    await calls[1]!.answer();
+    await journal.flush();
+    expect((await loadEntries(inner, 'hold-f')).map((entry) => entry.kind)).toEqual(['message', 'message']);
+  });
+
+  it.each([
     ['with the message', (journal: Journal, block: ReturnType<typeof result>) => journal.record(carrying(block))],
     ['by flush()', (journal: Journal) => void journal.flush()],
   ] as const)('a failed append %s: the held answer is not announced, and nothing more is written', async (_how, release) => {
@@ -289,7 +335,7 @@ describe('Journal: the answer that completes a batch, held for the message carry
     const journal = new Journal(store, 'hold-d', undefined);
     const block = result('c1', 'done');
     const heard: string[] = [];
-    journal.hold([answered(block)], () => heard.push('tool-result'));
+    journal.hold([answered(block)], () => heard.push('tool-result'), 'message');
     release(journal, block);
     journal.after(() => heard.push('run-end'), true);
     await tick();

@@ -18,7 +18,7 @@ describe('SidechainJournal', () => {
     child.record({ kind: 'reminder', text: 'recorded' });
     grandchild.record({ kind: 'reminder', text: 'deeper' });
     const heard: string[] = [];
-    child.hold([answered(block('c1'))], () => heard.push('c1'));
+    child.hold([answered(block('c1'))], () => heard.push('c1'), 'message');
     // Released by the parent's own record, which does not carry the result: stored as it is, marked.
     parent.record({ kind: 'reminder', text: 'parent' });
     await parent.flush();
@@ -37,7 +37,7 @@ describe('SidechainJournal', () => {
     const parent = new Journal(store, 'sidechain-b', undefined);
     const child = new SidechainJournal(parent, 'agent-child');
     const result = block('c2');
-    child.hold([answered(result)], () => undefined);
+    child.hold([answered(result)], () => undefined, 'message');
     child.record({ kind: 'message', message: { role: 'user', content: [result] } });
     await parent.flush();
     const stored = await loadEntries(store, 'sidechain-b');
