@@ -4,8 +4,8 @@
 // write, a WAL flush or a round trip the turn waits for. For each store: the appends per turn, the
 // wall time per turn, and the CPU time per turn (`process.cpuUsage`: libuv's thread pool included),
 // for turns of one tool call (answering at once, or on a later turn of the event loop as a tool
-// doing I/O does: fortieth round) and turns of four parallel calls, through an instant fake model
-// and a trivial read-only tool; and per run, for a new session's whole run and for a chat answer of an
+// doing I/O does: fortieth round) and turns of four parallel calls (the same two ways), through an
+// instant fake model and a trivial read-only tool, with the KB each turn stores; and per run, for a new session's whole run and for a chat answer of an
 // agent kept between runs (twenty-eighth round), and per request for a host that makes its store
 // and agent per request on a short session (thirtieth round). Info rows: the issue sets no goal on them.
 //
@@ -96,16 +96,17 @@ async function session(build, store, sessionId, toolTurns, calls, timed = (work)
 
 /**
  * One run of `TURNS` turns of `calls` calls each (`'long'`: one call to the tool answering 50 KB;
- * `'later'`: one call to the tool answering on a later turn of the event loop), then the answer:
- * appends, wall and CPU per turn.
+ * `'later'` / `'4 later'`: one or four calls to the tool answering on a later turn of the event
+ * loop), then the answer: appends, wall and CPU per turn, and the KB of entries stored per turn
+ * (read back after the run, outside the timing).
  */
 async function run(build, makeStore, sessionId, calls) {
   const { store, counter } = counted(makeStore(build));
   let elapsed = 0;
   let used;
   const long = calls === 'long';
-  const later = calls === 'later';
-  await session(build, store, sessionId, TURNS, long || later ? 1 : calls, async (work) => {
+  const later = calls === 'later' || calls === '4 later';
+  await session(build, store, sessionId, TURNS, long || calls === 'later' ? 1 : later ? 4 : calls, async (work) => {
     const cpu = process.cpuUsage();
     const wall = performance.now();
     const result = await work();
@@ -113,7 +114,9 @@ async function run(build, makeStore, sessionId, calls) {
     used = process.cpuUsage(cpu);
     return result;
   }, long ? longTools.get(build) : later ? laterTools.get(build) : undefined);
-  return { appends: counter.appends / (TURNS + 1), wallMs: elapsed / (TURNS + 1), cpuUs: (used.user + used.system) / (TURNS + 1) };
+  let bytes = 0;
+  for await (const entry of store.load(sessionId)) bytes += Buffer.byteLength(JSON.stringify(entry));
+  return { appends: counter.appends / (TURNS + 1), wallMs: elapsed / (TURNS + 1), cpuUs: (used.user + used.system) / (TURNS + 1), kb: bytes / 1000 / (TURNS + 1) };
 }
 
 /** `SHORT_RUNS` new sessions of one tool turn and the answer, each closed: appends and wall time per run. */
@@ -171,12 +174,14 @@ async function requests(build, makeStore, sessionId, perRequest) {
   return { appends: appends / SHORT_RUNS, wallMs: elapsed / SHORT_RUNS, cpuUs: (used.user + used.system) / SHORT_RUNS };
 }
 
-const KINDS = [1, 'later', 4, 'long', 'short', 'chat', 'request'];
+const KINDS = [1, 'later', 4, '4 later', 'long', 'short', 'chat', 'request'];
 const label = (name, calls) =>
   calls === 'long'
     ? `${name}, 1 call a turn answering 50 KB of prose`
     : calls === 'later'
     ? `${name}, 1 call a turn answering on a later turn of the event loop`
+    : calls === '4 later'
+    ? `${name}, 4 calls a turn answering on a later turn of the event loop`
     : calls === 'short'
     ? `${name}, a new session's whole run (per run)`
     : calls === 'chat'
@@ -229,14 +234,19 @@ for (const { name } of stores) {
     const row = [label(name, calls)];
     for (const which of names) {
       const key = `${name}|${calls}|${which}`;
-      row.push(pick(key, 'appends').toFixed(2), ms(pick(key, 'wallMs')), calls === 'short' || calls === 'chat' ? '—' : `${pick(key, 'cpuUs').toFixed(0)} µs`);
+      row.push(
+        pick(key, 'appends').toFixed(2),
+        ms(pick(key, 'wallMs')),
+        calls === 'short' || calls === 'chat' ? '—' : `${pick(key, 'cpuUs').toFixed(0)} µs`,
+        calls === 'short' || calls === 'chat' || calls === 'request' ? '—' : pick(key, 'kb').toFixed(2),
+      );
     }
     if (base) row.push(`${((pick(`${name}|${calls}|this`, 'wallMs') / pick(`${name}|${calls}|base`, 'wallMs') - 1) * 100).toFixed(0)}%`);
     rows.push(row);
   }
 }
 const header = ['store, turn'];
-for (const which of names) header.push(`appends/turn${base ? ` (${which})` : ''}`, `wall/turn${base ? ` (${which})` : ''}`, `CPU/turn${base ? ` (${which})` : ''}`);
+for (const which of names) header.push(`appends/turn${base ? ` (${which})` : ''}`, `wall/turn${base ? ` (${which})` : ''}`, `CPU/turn${base ? ` (${which})` : ''}`, `KB stored/turn${base ? ` (${which})` : ''}`);
 if (base) header.push('wall: this vs base');
 
 console.log(environmentHeader('agent-harness store-turns benchmark (issue 16): what a session store costs a turn', { quick: !fullRun, extra: [`${TURNS} tool turns + the answer per run, median of ${ROUNDS} runs per cell${base ? `; base build ${base}` : ''}`] }));
