@@ -184,7 +184,9 @@ export class AgentCore implements AgentServices {
   /**
    * Set by the loop while it runs a batch whose results it sends on as soon as the batch is done:
    * the answer that completes the batch is then held for the message carrying the results, which
-   * follows without a wait (one append for both, and that result stored once, in the message).
+   * follows without a wait (one append for both, and that result stored once, in the message), and
+   * an earlier answer given while an append is in flight is held until that append ends (the
+   * message takes it along when the batch completes first).
    */
   holdBatchEnd = false;
   /** Whether `agent.close()` was called on the agent the host made (see {@link closed}). */
