@@ -146,7 +146,8 @@ describe('attack: corrupted transcript lines', () => {
     ['a line of garbage in the middle', (lines) => lines.map((line, index) => (index === Math.floor(lines.length / 2) ? '}{ not json' : line))],
     ['a line cut in half in the middle', (lines) => lines.map((line, index) => (index === Math.floor(lines.length / 2) ? line.slice(0, line.length / 2) : line))],
     ['a line removed from the middle', (lines) => lines.filter((_, index) => index !== Math.floor(lines.length / 2))],
-    ['the tool result line removed', (lines) => lines.filter((line) => !line.includes('"tool-result"'))],
+    // A batch's last result is stored in the user message carrying it (no tool-result line).
+    ['the tool result lines removed', (lines) => lines.filter((line) => !line.includes('"tool-result"') && !line.includes('"tool_result"'))],
     ['every assistant message line removed', (lines) => lines.filter((line) => !line.includes('"role":"assistant"'))],
     ['every user message line removed', (lines) => lines.filter((line) => !line.includes('"role":"user"'))],
     ['two lines swapped', (lines) => { const copy = [...lines]; const middle = Math.floor(copy.length / 2); [copy[middle], copy[middle + 1]] = [copy[middle + 1]!, copy[middle]!]; return copy; }],

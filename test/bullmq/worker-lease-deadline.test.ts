@@ -4,13 +4,14 @@
 import { Job } from 'bullmq';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, memorySessionStore, type SessionEntry, type SessionLease, type ToolResultBlock } from 'agent-harness';
+import { createAgent, defineTool, memorySessionStore, type SessionLease } from 'agent-harness';
 import { createAgentWorker, type AgentJobResult } from 'agent-harness/bullmq';
 import { manualClock, scriptedModel, toolCall, turn } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
 import { redis } from '../redis/redis-test-server.js';
 import { uniqueName } from '../server-under-test.js';
 import { bullConnection } from './fleet-stores.js';
+import { storedResults } from '../helpers.js';
 import { useQueueUnderTest } from './queue-under-test.js';
 
 const TTL = 30_000;
@@ -66,12 +67,8 @@ describe.skipIf(!redis.reachable)('createAgentWorker: the lease is checked befor
       expect(result.status).toBe('completed');
       // The second call never ran, in this worker or after.
       expect(executed).toEqual(['first']);
-      const results = new Map(
-        (await loadEntries(store, sessionId))
-          .filter((entry): entry is Extract<SessionEntry, { kind: 'tool-result' }> => entry.kind === 'tool-result')
-          .map((entry) => [entry.toolUseId, String((entry.result as ToolResultBlock).content)]),
-      );
-      expect(results.get('c2')).toMatch(/interrupted/);
+      const results = storedResults(await loadEntries(store, sessionId));
+      expect(String(results.get('c2')?.content)).toMatch(/interrupted/);
       // Put back without counting an attempt: only the one that finished counts.
       expect((await Job.fromId(under.queue.queue, jobId))!.attemptsMade).toBe(1);
     } finally {
