@@ -410,6 +410,11 @@ export class AgentCore implements AgentServices {
     if (this.#oneWrite && this.journal) this.#oneWrite.drafts.push(...drafts);
     else this.journal?.record(...drafts);
     if (!this.journal) this.unstoredRevision += drafts.length;
+    this.applyDrafts(drafts);
+  }
+
+  /** Applies committed drafts to the state (recorded by the caller). */
+  private applyDrafts(drafts: readonly EntryDraft[]): void {
     for (const draft of drafts) {
       this.state = applyEntryUnchecked(this.state, draft);
       if (draft.kind === 'checkpoint') this.context.clearedSinceCheckpoint = 0;
@@ -616,20 +621,29 @@ export class AgentCore implements AgentServices {
     if (extra.output !== undefined) event.output = extra.output;
     if (extra.durationMs !== undefined) event.durationMs = extra.durationMs;
     const journal = this.journal;
-    // The batch's last answer: the message carrying the results follows at once, and goes in the
-    // same append, which then stores this result once (in the message) instead of twice. An
-    // earlier answer given while an append is in flight (it would wait for that append anyway)
-    // is held until that append ends: the message takes it along if the batch completes first.
-    const until = journal === undefined || !this.holdBatchEnd || this.#oneWrite !== undefined ? undefined : completesBatch(this.state.openBatch, call) ? 'message' : journal.writingSince !== undefined ? 'write-ends' : undefined;
-    if (until === undefined) {
+    const until = journal === undefined ? undefined : this.holdAnswerUntil(journal, call);
+    if (journal === undefined || until === undefined) {
       this.commitWellFormed(drafts);
       this.emit(event);
       return;
     }
     const sink = this.runSink;
     const stamped = this.stamped(event);
-    journal!.hold(drafts, () => this.deliver(stamped, sink), until);
-    for (const draft of drafts) this.state = applyEntryUnchecked(this.state, draft);
+    journal.hold(drafts, () => this.deliver(stamped, sink), until);
+    this.applyDrafts(drafts);
+  }
+
+  /**
+   * How long the journal holds a call's answer (undefined: not at all). The batch's last answer
+   * waits for the message carrying the results, which follows at once and then stores it once
+   * instead of twice; an earlier answer given while an append is in flight (it would wait for
+   * that append anyway) waits until that append ends, and the message takes it along if the batch
+   * completes first. Only while the loop runs a batch ({@link holdBatchEnd}), outside `inOneWrite`.
+   */
+  private holdAnswerUntil(journal: TranscriptWriter, call: BatchCall): 'message' | 'write-ends' | undefined {
+    if (!this.holdBatchEnd || this.#oneWrite !== undefined) return undefined;
+    if (completesBatch(this.state.openBatch, call)) return 'message';
+    return journal.writingSince !== undefined ? 'write-ends' : undefined;
   }
 
   /** @throws ConfigurationError for `bypassPermissions` without `allowDangerouslySkipPermissions`. */

@@ -3,9 +3,10 @@
 // Leases run on a manual clock; nothing here waits on wall-clock time.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, LeaseLostError, memorySessionStore, type SessionEntry, type SessionLease, type SessionStore, type ToolResultBlock } from 'agent-harness';
+import { createAgent, defineTool, LeaseLostError, memorySessionStore, type SessionEntry, type SessionLease, type SessionStore } from 'agent-harness';
 import { manualClock, scriptedModel, toolCall, turn, type ManualClock } from 'agent-harness/testing';
 import { loadEntries } from '../../src/session/load-entries.js';
+import { storedResults } from '../helpers.js';
 
 const TTL = 30_000;
 
@@ -40,8 +41,7 @@ function leaseCheck(clock: ManualClock, lease: SessionLease, takenAt: number) {
   };
 }
 
-const resultsOf = (entries: readonly SessionEntry[]) =>
-  new Map(entries.filter((entry): entry is Extract<SessionEntry, { kind: 'tool-result' }> => entry.kind === 'tool-result').map((entry) => [entry.toolUseId, String((entry.result as ToolResultBlock).content)]));
+const resultsOf = (entries: readonly SessionEntry[]) => new Map([...storedResults(entries)].map(([toolUseId, result]) => [toolUseId, String(result.content)]));
 
 async function leased(store: SessionStore, sessionId: string, holder: string): Promise<SessionLease> {
   return (await store.leases!.acquire(sessionId, { holder, ttlMs: TTL }))!;
