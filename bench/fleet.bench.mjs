@@ -164,20 +164,27 @@ async function benchStore(kind) {
   const storedCalls = new Set();
   for (const sessionId of sessionIds) {
     const entries = await loadEntries(store, sessionId);
+    const results = new Map();
     entries.forEach((entry, index) => {
       if (entry.seq !== index + 1) lostEntries++;
       if (entry.kind === 'message' && entry.message.role === 'assistant') {
         for (const block of entry.message.content) if (block.type === 'tool_use') storedCalls.add(block.id);
       }
-      if (entry.kind === 'tool-result') {
-        const content = typeof entry.result.content === 'string' ? entry.result.content : JSON.stringify(entry.result.content);
-        if (INTERRUPTED.test(content)) interrupted++;
-        else {
-          acknowledged++;
-          if (!executedIds.has(entry.toolUseId)) lostEntries++; // a result with no execution behind it
-        }
+      // A result is stored as a `tool-result` entry, or only in the user message that carries the
+      // results when it completed its batch (docs/stores.md): each counted once.
+      if (entry.kind === 'tool-result') results.set(entry.toolUseId, entry.result);
+      if (entry.kind === 'message' && entry.message.role === 'user' && Array.isArray(entry.message.content)) {
+        for (const block of entry.message.content) if (block.type === 'tool_result') results.set(block.tool_use_id, block);
       }
     });
+    for (const [toolUseId, result] of results) {
+      const content = typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
+      if (INTERRUPTED.test(content)) interrupted++;
+      else {
+        acknowledged++;
+        if (!executedIds.has(toolUseId)) lostEntries++; // a result with no execution behind it
+      }
+    }
     const last = entries.filter((entry) => entry.kind === 'message').at(-1);
     if (last?.message.role === 'assistant' && JSON.stringify(last.message.content).includes(`All ${TOOL_TURNS} steps are done.`)) finished++;
   }
