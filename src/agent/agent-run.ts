@@ -2,6 +2,9 @@ import { ConfigurationError } from '../errors/configuration-error.js';
 import type { AgentEvent } from '../events/agent-event.js';
 import type { RunResult } from '../events/run-result.js';
 
+/** Consumed slots an iterated run's buffer keeps before it drops them (see `settle`). */
+const COMPACT_AFTER = 1024;
+
 /**
  * One run of an agent: iterate it for events (`for await (const event of run)`), or await
  * `run.result`. The run starts at once whether or not anyone iterates; events are buffered for
@@ -74,8 +77,13 @@ export class AgentRun<Output = unknown> implements AsyncIterable<AgentEvent> {
       while (waiting.length > 0) {
         if (index < this.buffer.length) {
           const event = this.buffer[index]!;
-          // Drop consumed events so a long run does not hold them all.
+          // Drop consumed events so a long run does not hold them all, and the slots they leave
+          // once they outnumber the rest (8 bytes each: 4 MB over a run of 500,000 deltas).
           this.buffer[index++] = undefined as never;
+          if (index >= COMPACT_AFTER && index * 2 >= this.buffer.length) {
+            this.buffer.splice(0, index);
+            index = 0;
+          }
           waiting.shift()!({ done: false, value: event });
         } else if (this.done) {
           end();

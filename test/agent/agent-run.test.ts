@@ -42,6 +42,30 @@ describe('AgentRun events', () => {
     expect(held(run)).toBe(0);
   });
 
+  it('an iterated run does not keep a slot per event it handed out: a long run holds what is not read yet', async () => {
+    const { agent } = streamingAgent(6_000);
+    const run = agent.run('go');
+    const slots = () => (run as unknown as { buffer: unknown[] }).buffer.length;
+    let most = 0;
+    let deltas = 0;
+    for await (const event of run) {
+      most = Math.max(most, slots());
+      if (event.type === 'text-delta') deltas++;
+    }
+    expect(deltas).toBe(6_000 + 'Done.'.length);
+    // Consumed slots are dropped once they outnumber the rest (1,024 at least): 6,000 without.
+    expect(most).toBeLessThanOrEqual(2 * 1024 + 16);
+  });
+
+  it('an iterator that starts late reads every buffered event in order, across the drops of consumed slots', async () => {
+    const { agent, heard } = streamingAgent(3_000);
+    const run = agent.run('go');
+    await run.result;
+    const events = await drain(run);
+    expect(ofTypes(events)).toEqual(heard);
+    expect(held(run)).toBe(0);
+  });
+
   it('is iterated once', async () => {
     const { agent } = streamingAgent(3);
     const run = agent.run('go');
