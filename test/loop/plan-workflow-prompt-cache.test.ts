@@ -93,4 +93,53 @@ describe('the plan workflow and the prompt cache', () => {
       }
     });
   }
+
+  it.each([
+    ['the same agent', false],
+    ['a new agent resumed from the store for the approval', true],
+  ])('a plan approved into a fresh context (clearContext) still reads the tools and the system prompt from the cache, and the writes read each request before them (%s)', async (_, perRequest) => {
+    server = await startMessagesServer({ promptCaching: { now: () => 0 } });
+    for (const path of ['notes.md', 'sources.md']) server.enqueue({ content: [{ type: 'tool_use', id: `toolu_${path.split('.')[0]}`, name: 'Read', input: { path } }] });
+    server.enqueue({ content: [{ type: 'tool_use', id: 'toolu_exit', name: 'ExitPlanMode', input: { plan: '# Plan\n1. Write the opening\n2. Write the body' } }] });
+    server.enqueue({ content: [{ type: 'tool_use', id: 'toolu_write', name: 'Write', input: { path: 'article.md', content: 'Tide pools…' } }] });
+    server.enqueue({ content: [{ type: 'text', text: 'The article is written.' }] });
+    const options = {
+      model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test', baseURL: server.url, maxRetries: 0 }),
+      store: memorySessionStore(),
+      tools: [read, write],
+      system: `You write articles.\n${'Plan carefully before you write. '.repeat(150)}`,
+      permissionMode: 'plan' as const,
+      // The resumed agent allows the writes as they come (the approval of the plan is the one its host waits on).
+      canUseTool: async () => ({ behavior: 'allow' as const }),
+    };
+    const usages: Usage[] = [];
+    const first = createAgent({ ...options, canUseTool: undefined });
+    first.on('turn-end', (event) => usages.push(event.usage));
+    const planned = await first.run('Plan an article about tide pools.').result;
+    expect(planned.pendingApprovals.map((approval) => approval.toolName)).toEqual(['ExitPlanMode']);
+    let next = first;
+    if (perRequest) {
+      await first.close();
+      next = createAgent({ ...options, resume: first.sessionId });
+      next.on('turn-end', (event) => usages.push(event.usage));
+      await next.ready;
+    }
+    let done = await next.resolveApproval(next.pendingApprovals[0]!.id, { behavior: 'allow', clearContext: true }).result;
+    // The same agent has no canUseTool: the write waits for the host too.
+    if (!perRequest) done = await next.resolveApproval(done.pendingApprovals[0]!.id, { behavior: 'allow' }).result;
+    expect(done.status, done.error?.message).toBe('completed');
+    await next.close();
+    expect(server.errors).toEqual([]);
+    const requests = server.requests.map((body) => requestSegments(body as unknown as Record<string, unknown>));
+    expect(requests).toHaveLength(5);
+    // The fresh context starts with one message: what comes before it (the tools, the system
+    // prompt) is the planning requests' own start, read from the cache.
+    const fresh = server.requests[3]! as unknown as { messages: unknown[]; tools: unknown[]; system: unknown[] };
+    expect(fresh.messages).toHaveLength(1);
+    const prefix = requests[3]!.segments[fresh.tools.length + fresh.system.length - 1]!.prefixTokens;
+    expect(prefix).toBeGreaterThan(1000);
+    expect(usages[3]!.cacheReadInputTokens).toBe(prefix);
+    expect(usages[3]!.cacheCreationInputTokens).toBe(requests[3]!.totalTokens - prefix);
+    expect(usages[4]!.cacheReadInputTokens).toBe(requests[3]!.totalTokens);
+  });
 });
