@@ -61,7 +61,10 @@ const lifetimes: Record<CacheTtl, number> = { '5m': 5 * 60_000, '1h': 60 * 60_00
  * end of a cacheable prefix (tools, then system, then messages); a request reads the longest
  * cached prefix found at a breakpoint or up to `lookbackBlocks` blocks before one, and writes
  * every later breakpoint whose prefix reaches the model's minimum; an entry lives 5 minutes (or
- * 1 hour with `ttl: '1h'`) from its last use.
+ * 1 hour with `ttl: '1h'`) from its last use. One difference: a request's entries are readable
+ * by the next request at once, where the API makes them readable only once the response that
+ * wrote them has begun. Requests sent together (parallel subagents of one type) each write their
+ * shared prefix on the API; here the later ones read it.
  * @param options - clock, minimum and lookback; see {@link PromptCachingOptions}.
  */
 export function createPromptCache(options: PromptCachingOptions = {}): PromptCache {
