@@ -26,6 +26,7 @@ import { createAgentQueue } from 'agent-harness/bullmq';
 import { startDemoModelServer, TOOL_TURNS } from '../examples/worker-fleet/demo-script.ts';
 import { bullConnection, dropPrefix, openFleetStore, placeToEnv } from '../test/bullmq/fleet-stores.ts';
 import { loadEntries } from '../src/session/load-entries.ts';
+import { storedResults } from '../test/helpers.ts';
 import { quantile } from './lib/stats.mjs';
 import { renderTable } from './lib/table.mjs';
 
@@ -164,20 +165,15 @@ async function benchStore(kind) {
   const storedCalls = new Set();
   for (const sessionId of sessionIds) {
     const entries = await loadEntries(store, sessionId);
-    const results = new Map();
     entries.forEach((entry, index) => {
       if (entry.seq !== index + 1) lostEntries++;
       if (entry.kind === 'message' && entry.message.role === 'assistant') {
         for (const block of entry.message.content) if (block.type === 'tool_use') storedCalls.add(block.id);
       }
-      // A result is stored as a `tool-result` entry, or only in the user message that carries the
-      // results when it completed its batch (docs/stores.md): each counted once.
-      if (entry.kind === 'tool-result') results.set(entry.toolUseId, entry.result);
-      if (entry.kind === 'message' && entry.message.role === 'user' && Array.isArray(entry.message.content)) {
-        for (const block of entry.message.content) if (block.type === 'tool_result') results.set(block.tool_use_id, block);
-      }
     });
-    for (const [toolUseId, result] of results) {
+    // A result is stored as a `tool-result` entry, or only in the user message that carries the
+    // results when it completed its batch (docs/stores.md): each counted once.
+    for (const [toolUseId, result] of storedResults(entries)) {
       const content = typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
       if (INTERRUPTED.test(content)) interrupted++;
       else {

@@ -16,8 +16,12 @@ export function isBatchDone(batch: OpenBatch): boolean {
 /** True when `call` is the batch's only call not answered yet: answering it completes the batch. */
 export function completesBatch(batch: OpenBatch | undefined, call: BatchCall): boolean {
   if (batch === undefined) return false;
-  for (const other of batch.calls) if (other !== call && other.state !== 'done') return false;
-  return batch.calls.includes(call);
+  let found = false;
+  for (const other of batch.calls) {
+    if (other === call) found = true;
+    else if (other.state !== 'done') return false;
+  }
+  return found;
 }
 
 /** The tool_result blocks of a finished batch, in `tool_use` order. */

@@ -42,6 +42,17 @@ const stores: Array<[string, boolean, () => SessionStore]> = [
 const read = defineTool({ name: 'Read', description: 'Reads a file.', inputSchema: z.object({ path: z.string() }), readOnly: true, execute: ({ input }) => `Contents of ${input.path}: ${'a line of the notes. '.repeat(40)}` });
 const write = defineTool({ name: 'Write', description: 'Writes a file.', inputSchema: z.object({ path: z.string(), content: z.string() }), kind: 'edit', execute: () => 'written' });
 
+/** The writing agent's options, in plan mode, on the loopback server started for the test. */
+function writerOptions(running: MessagesServer, store: SessionStore) {
+  return {
+    model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test', baseURL: running.url, maxRetries: 0 }),
+    store,
+    tools: [read, write],
+    system: `You write articles.\n${'Plan carefully before you write. '.repeat(150)}`,
+    permissionMode: 'plan' as const,
+  };
+}
+
 describe('the plan workflow and the prompt cache', () => {
   const cases = [[false, ...stores[0]!], ...stores.map((store) => [true, ...store])] as Array<[boolean, string, boolean, () => SessionStore]>;
   for (const [perRequest, storeName, reachable, makeStore] of cases) {
@@ -52,13 +63,7 @@ describe('the plan workflow and the prompt cache', () => {
       server.enqueue({ content: [{ type: 'tool_use', id: 'toolu_todos', name: 'TodoWrite', input: { todos: [{ content: 'Write the opening', activeForm: 'Writing the opening', status: 'in_progress' }, { content: 'Write the body', activeForm: 'Writing the body', status: 'pending' }] } }] });
       server.enqueue({ content: [{ type: 'tool_use', id: 'toolu_write', name: 'Write', input: { path: 'article.md', content: 'Tide pools…' } }] });
       server.enqueue({ content: [{ type: 'text', text: 'The article is written.' }] });
-      const options = {
-        model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test', baseURL: server.url, maxRetries: 0 }),
-        store: makeStore(),
-        tools: [read, write],
-        system: `You write articles.\n${'Plan carefully before you write. '.repeat(150)}`,
-        permissionMode: 'plan' as const,
-      };
+      const options = writerOptions(server, makeStore());
       const usages: Usage[] = [];
       const warnings: string[] = [];
       let agent = createAgent(options);
@@ -103,24 +108,17 @@ describe('the plan workflow and the prompt cache', () => {
     server.enqueue({ content: [{ type: 'tool_use', id: 'toolu_exit', name: 'ExitPlanMode', input: { plan: '# Plan\n1. Write the opening\n2. Write the body' } }] });
     server.enqueue({ content: [{ type: 'tool_use', id: 'toolu_write', name: 'Write', input: { path: 'article.md', content: 'Tide pools…' } }] });
     server.enqueue({ content: [{ type: 'text', text: 'The article is written.' }] });
-    const options = {
-      model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test', baseURL: server.url, maxRetries: 0 }),
-      store: memorySessionStore(),
-      tools: [read, write],
-      system: `You write articles.\n${'Plan carefully before you write. '.repeat(150)}`,
-      permissionMode: 'plan' as const,
-      // The resumed agent allows the writes as they come (the approval of the plan is the one its host waits on).
-      canUseTool: async () => ({ behavior: 'allow' as const }),
-    };
+    const options = writerOptions(server, memorySessionStore());
     const usages: Usage[] = [];
-    const first = createAgent({ ...options, canUseTool: undefined });
+    const first = createAgent(options);
     first.on('turn-end', (event) => usages.push(event.usage));
     const planned = await first.run('Plan an article about tide pools.').result;
     expect(planned.pendingApprovals.map((approval) => approval.toolName)).toEqual(['ExitPlanMode']);
     let next = first;
     if (perRequest) {
       await first.close();
-      next = createAgent({ ...options, resume: first.sessionId });
+      // The resumed agent allows the writes as they come (the approval of the plan is the one its host waits on).
+      next = createAgent({ ...options, resume: first.sessionId, canUseTool: async () => ({ behavior: 'allow' as const }) });
       next.on('turn-end', (event) => usages.push(event.usage));
       await next.ready;
     }
