@@ -29,6 +29,19 @@ export interface AnthropicPromptCaching {
    * @default '5m' (or '1h' when the request already carries a one-hour breakpoint of the caller's)
    */
   ttl?: '5m' | '1h';
+  /**
+   * How long, at most, a request waits for a concurrent one with the same tools and system prompt
+   * whose response has not begun, so that it reads that prefix from the cache instead of writing
+   * it too. The API makes a cache entry readable only once the response that wrote it has begun:
+   * requests sent together (parallel subagents of one type, sessions of one agent started at once
+   * on one `anthropicModel`) would each pay the write, 1.25× the prefix's input price (2× for
+   * one-hour entries) where a read costs 0.1×. A request waits only while the prefix is not known
+   * to be cached (no response with it began within the entries' lifetime) and is at least the
+   * model's minimum cacheable size (estimated); the wait lasts until the first request's response
+   * begins (about a time to first token), or this long. `0` sends every request at once.
+   * @default 30000
+   */
+  sharedPrefixWaitMs?: number;
 }
 
 /** The beta the API needs for `context_management`; sent automatically when it is set. */
@@ -75,7 +88,9 @@ export interface AnthropicModelOptions {
    * many parallel tool calls would otherwise put the cached history out of reach). With the
    * caller's own breakpoints, ours stay within the API's four, the last one given up first.
    * `{ ttl: '1h' }` makes their entries live an hour instead of five minutes (see
-   * {@link AnthropicPromptCaching}); `false` adds none.
+   * {@link AnthropicPromptCaching}); `false` adds none. Requests sent together with the same
+   * tools and system prompt wait for the first one's response to begin before they are sent, so
+   * they read that prefix rather than each writing it (`sharedPrefixWaitMs`).
    * @default true (five-minute entries)
    */
   promptCaching?: boolean | AnthropicPromptCaching;

@@ -21,6 +21,7 @@ import {
 import type { Model, ModelRequest, ModelStreamEvent, TokenCount } from '../model.js';
 import { CONTEXT_MANAGEMENT_BETA, type AnthropicModelOptions } from './anthropic-model-options.js';
 import type { AnthropicStreamEvent } from './anthropic-stream-event.js';
+import type { SharedPrefixGate, SharedPrefixPass } from './shared-prefix-gate.js';
 import type { OpenedAnthropicStream } from './stream-anthropic-turn.js';
 import type { AnthropicRequestSettings } from './to-anthropic-request.js';
 import { anthropicToolSearchSupport } from './tool-search-support.js';
@@ -35,6 +36,8 @@ type AnthropicTurnCode = typeof import('./anthropic-turn-code.js');
 const loadTurnCode = loadOnce((): Promise<AnthropicTurnCode> => import('./anthropic-turn-code.js'));
 
 const defaultMaxTokens = 8192;
+/** How long a request waits, at most, for a concurrent one's response to begin (`promptCaching.sharedPrefixWaitMs`). */
+const defaultSharedPrefixWaitMs = 30_000;
 const defaultMaxRetries = 2;
 
 /**
@@ -82,6 +85,11 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     structuredOutput: options.structuredOutput,
     effort: options.effort,
   };
+  const prefixWaitMs = !settings.promptCaching
+    ? 0
+    : (typeof options.promptCaching === 'object' ? options.promptCaching.sharedPrefixWaitMs : undefined) ?? defaultSharedPrefixWaitMs;
+  /** Made on the first call (its code loads with the turn's). */
+  let gate: SharedPrefixGate | undefined;
   const headers = requestHeaders(options);
   // With a caller's client, its own retry setting stands unless maxRetries was given explicitly.
   const maxRetries = options.client && options.maxRetries !== undefined ? options.maxRetries : undefined;
@@ -94,18 +102,33 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     return call;
   };
 
-  /** Sends the request; the SDK's event stream and the request id. */
+  /**
+   * Sends the request, once no concurrent request with its prefix is waiting for its response to
+   * begin (see `sharedPrefixWaitMs`); the SDK's event stream, the request id, and the pass the
+   * stream reports its beginning with.
+   */
   const open = async (code: AnthropicTurnCode, request: ModelRequest): Promise<OpenedAnthropicStream> => {
     const body = code.toAnthropicRequest(request, settings);
     // Outside the try: a missing SDK is a ConfigurationError, not a stream that broke off (retried).
     const anthropic = await getClient();
+    let began: SharedPrefixPass | undefined;
+    if (prefixWaitMs > 0) {
+      gate ??= code.sharedPrefixGateFor(settings.model, settings.cacheTtl ?? '5m', prefixWaitMs);
+      const admitted = gate.enter(request, request.signal);
+      try {
+        began = typeof admitted === 'function' ? admitted : await admitted;
+      } catch (reason) {
+        throw code.mapAnthropicError(reason, { signal: request.signal });
+      }
+    }
     try {
       const answer = await anthropic.messages
         .create(body as unknown as Anthropic.Messages.MessageCreateParamsStreaming, callOptions(request))
         .withResponse();
       const events = answer.data;
-      return { events: events as AsyncIterable<AnthropicStreamEvent>, requestId: answer.request_id ?? undefined, cancel: () => events.controller.abort() };
+      return { events: events as AsyncIterable<AnthropicStreamEvent>, requestId: answer.request_id ?? undefined, cancel: () => events.controller.abort(), began };
     } catch (error) {
+      began?.(false);
       throw code.mapAnthropicError(error, { signal: request.signal });
     }
   };
@@ -157,8 +180,13 @@ const OPTIONS: OptionsSpec<AnthropicModelOptions> = {
   maxTokens: isPositiveInteger,
   thinking: isPlainObject,
   promptCaching: accepts(
-    "true, false or { ttl: '5m' } or { ttl: '1h' } (the lifetime of the cache entries)",
-    (value) => typeof value === 'boolean' || (isObject(value) && Object.keys(value).every((key) => key === 'ttl') && (value.ttl === undefined || value.ttl === '5m' || value.ttl === '1h')),
+    "true, false or { ttl?: '5m' | '1h', sharedPrefixWaitMs?: a whole number of milliseconds, 0 or more }",
+    (value) =>
+      typeof value === 'boolean' ||
+      (isObject(value) &&
+        Object.keys(value).every((key) => key === 'ttl' || key === 'sharedPrefixWaitMs') &&
+        (value.ttl === undefined || value.ttl === '5m' || value.ttl === '1h') &&
+        (value.sharedPrefixWaitMs === undefined || (Number.isInteger(value.sharedPrefixWaitMs) && (value.sharedPrefixWaitMs as number) >= 0))),
   ),
   maxRetries: isNonNegativeInteger,
   temperature: accepts('a number from 0 to 1 (the range the Messages API takes)', (value) => typeof value === 'number' && value >= 0 && value <= 1),

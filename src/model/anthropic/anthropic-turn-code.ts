@@ -5,3 +5,4 @@
 export { mapAnthropicError } from './map-anthropic-error.js';
 export { streamAnthropicTurn } from './stream-anthropic-turn.js';
 export { toAnthropicRequest, toCountTokensRequest } from './to-anthropic-request.js';
+export { sharedPrefixGateFor } from './shared-prefix-gate.js';

@@ -19,6 +19,11 @@ export interface OpenedAnthropicStream {
   requestId?: string | undefined;
   /** Aborts the HTTP request at once (the SDK stream's `controller.abort()`); see `readRestOfStream`. */
   cancel?: (() => void) | undefined;
+  /**
+   * Told once whether the response began (its first event was `message_start`) or failed before
+   * it: requests waiting to read this one's prompt prefix from the cache go then.
+   */
+  began?: ((began: boolean) => void) | undefined;
 }
 
 /**
@@ -40,14 +45,22 @@ export async function* streamAnthropicTurn(
 ): AsyncGenerator<ModelStreamEvent, void, undefined> {
   let context = given;
   let cancel: (() => void) | undefined;
+  let began: ((began: boolean) => void) | undefined;
   if (typeof events === 'function') {
     const opened = await events();
     events = opened.events;
     cancel = opened.cancel;
+    began = opened.began;
     if (opened.requestId !== undefined) context = { ...given, requestId: opened.requestId };
   }
   const accumulator = new AnthropicMessageAccumulator();
-  const iterator = events[Symbol.asyncIterator]();
+  let iterator: AsyncIterator<AnthropicStreamEvent>;
+  try {
+    iterator = events[Symbol.asyncIterator]();
+  } catch (error) {
+    began?.(false);
+    throw error;
+  }
   let finished = false;
   const abortedError = () => mapAnthropicError(context.signal?.reason, context);
   try {
@@ -59,6 +72,10 @@ export async function* streamAnthropicTurn(
       } catch (error) {
         finished = true; // the iterator is done once it threw
         throw mapAnthropicError(error, context);
+      }
+      if (began !== undefined) {
+        began(!next.done && (next.value as { type?: unknown } | null)?.type === 'message_start');
+        began = undefined;
       }
       if (next.done) {
         finished = true;
@@ -79,6 +96,8 @@ export async function* streamAnthropicTurn(
     if (context.signal?.aborted) throw abortedError();
     yield { type: 'response', response: accumulator.toResponse() };
   } finally {
+    // Failed or given up before the first event: those waiting for this response go now.
+    began?.(false);
     // The message is complete: the rest of the response (its end, normally at once) is read in
     // the background, so the connection goes back to the pool instead of being closed. A consumer
     // that stopped early (break/return), or an interrupted run, aborts the HTTP request under the

@@ -192,7 +192,10 @@ export interface MessagesServerOptions {
    * Model prompt caching as the API documents it (breakpoints, the longest cached prefix, the
    * minimum cacheable length per model, 5-minute and 1-hour lifetimes on an injectable clock):
    * scripted turns then report `input_tokens`, `cache_read_input_tokens` and
-   * `cache_creation_input_tokens` from it (a turn's own `usage` still wins field by field).
+   * `cache_creation_input_tokens` from it (a turn's own `usage` still wins field by field). As
+   * on the API, a request reads the cache when it arrives and what it writes is readable once its
+   * answer begins: requests that arrive while a response function holds an answer back do not
+   * read what that answer's request writes.
    * @default false (scripted turns report an input estimate and no cache use)
    */
   promptCaching?: boolean | PromptCachingOptions;

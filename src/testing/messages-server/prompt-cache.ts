@@ -1,18 +1,12 @@
 import { findModelEntry } from '../../model/find-model-entry.js';
+import { MINIMUM_CACHEABLE_TOKENS } from '../../model/anthropic/minimum-cacheable-tokens.js';
 import type { CacheTtl, RequestSegments } from './request-segments.js';
 
 /**
  * The smallest prefix the API caches, in tokens, by model id prefix (a shorter prefix is simply
  * not cached: no error, both cache counts zero).
  */
-export const DEFAULT_MINIMUM_CACHEABLE_TOKENS: Readonly<Record<string, number>> = {
-  'claude-': 1024,
-  'claude-opus-4-6': 4096,
-  'claude-opus-4-5': 4096,
-  'claude-haiku-4-5': 4096,
-  'claude-3-5-haiku': 2048,
-  'claude-3-haiku': 2048,
-};
+export const DEFAULT_MINIMUM_CACHEABLE_TOKENS: Readonly<Record<string, number>> = MINIMUM_CACHEABLE_TOKENS;
 
 /** How the loopback server models prompt caching. */
 export interface PromptCachingOptions {
@@ -46,10 +40,23 @@ export interface PromptCacheUsage {
   cacheCreation: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
 }
 
+/** A request's prefixes looked up, its writes not yet made (see {@link PromptCache.lookup}). */
+export interface PromptCacheLookup {
+  /** The request's cache figures. */
+  usage: PromptCacheUsage;
+  /** Writes the request's breakpoints and refreshes the entry it read: its response has begun. */
+  commit(): void;
+}
+
 /** The prompt cache of one loopback server. */
 export interface PromptCache {
   /** Looks the request's prefixes up, writes its breakpoints, and returns its cache figures. */
   apply(model: string, request: RequestSegments): PromptCacheUsage;
+  /**
+   * Looks the request's prefixes up when it arrives; its entries are written by `commit`, when its
+   * response begins, and only then readable by other requests (as on the API).
+   */
+  lookup(model: string, request: RequestSegments): PromptCacheLookup;
   /** Live entries now. */
   readonly size: number;
 }
@@ -61,10 +68,10 @@ const lifetimes: Record<CacheTtl, number> = { '5m': 5 * 60_000, '1h': 60 * 60_00
  * end of a cacheable prefix (tools, then system, then messages); a request reads the longest
  * cached prefix found at a breakpoint or up to `lookbackBlocks` blocks before one, and writes
  * every later breakpoint whose prefix reaches the model's minimum; an entry lives 5 minutes (or
- * 1 hour with `ttl: '1h'`) from its last use. One difference: a request's entries are readable
- * by the next request at once, where the API makes them readable only once the response that
- * wrote them has begun. Requests sent together (parallel subagents of one type) each write their
- * shared prefix on the API; here the later ones read it.
+ * 1 hour with `ttl: '1h'`) from its last use. A request's entries are readable once its response
+ * has begun, as on the API: the server looks a request up when it arrives and writes its entries
+ * when it starts to answer, so requests that arrive while a response function holds an answer
+ * (parallel subagents whose first request has not been answered) each write their shared prefix.
  * @param options - clock, minimum and lookback; see {@link PromptCachingOptions}.
  */
 export function createPromptCache(options: PromptCachingOptions = {}): PromptCache {
@@ -88,7 +95,12 @@ export function createPromptCache(options: PromptCachingOptions = {}): PromptCac
       for (const key of [...entries.keys()]) live(key, at);
       return entries.size;
     },
-    apply(model, { segments, totalTokens }) {
+    apply(model, request) {
+      const found = this.lookup(model, request);
+      found.commit();
+      return found.usage;
+    },
+    lookup(model, { segments, totalTokens }) {
       const at = now();
       const breakpoints = segments.flatMap((segment, index) => (segment.breakpoint ? [index] : []));
       let hit = -1;
@@ -100,14 +112,10 @@ export function createPromptCache(options: PromptCachingOptions = {}): PromptCac
           }
         }
       }
-      if (hit >= 0) {
-        // A hit refreshes the entry's lifetime.
-        const entry = entries.get(segments[hit]!.prefixKey)!;
-        entry.expiresAt = at + lifetimes[entry.ttl];
-      }
       const read = hit >= 0 ? segments[hit]!.prefixTokens : 0;
       const minimum = minimumFor(model);
       const created = { '5m': 0, '1h': 0 };
+      const writes: Array<{ key: string; ttl: CacheTtl }> = [];
       let written = read;
       for (const point of breakpoints) {
         const segment = segments[point]!;
@@ -115,15 +123,23 @@ export function createPromptCache(options: PromptCachingOptions = {}): PromptCac
         const ttl = segment.breakpoint!;
         created[ttl] += segment.prefixTokens - written;
         written = segment.prefixTokens;
-        // No live entry can sit here: the lookback from this breakpoint would have hit it.
-        entries.set(segment.prefixKey, { expiresAt: at + lifetimes[ttl], ttl });
+        writes.push({ key: segment.prefixKey, ttl });
       }
-      return {
+      const hitKey = hit >= 0 ? segments[hit]!.prefixKey : undefined;
+      const commit = () => {
+        const at = now();
+        // A hit refreshes the entry's lifetime (unless it expired since the lookup).
+        const entry = hitKey === undefined ? undefined : live(hitKey, at);
+        if (entry) entry.expiresAt = at + lifetimes[entry.ttl];
+        for (const { key, ttl } of writes) entries.set(key, { expiresAt: at + lifetimes[ttl], ttl });
+      };
+      const usage = {
         inputTokens: totalTokens - written,
         cacheReadInputTokens: read,
         cacheCreationInputTokens: written - read,
         cacheCreation: { ephemeral_5m_input_tokens: created['5m'], ephemeral_1h_input_tokens: created['1h'] },
       };
+      return { usage, commit };
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { Usage } from '../../model/usage.js';
 import type { MessagesRequestBody, StaticMessagesResponse } from './messages-server-types.js';
 import type { RecordedResponse } from './send-messages-response.js';
-import { createPromptCache, type PromptCache, type PromptCachingOptions } from './prompt-cache.js';
+import { createPromptCache, type PromptCache, type PromptCacheLookup, type PromptCachingOptions } from './prompt-cache.js';
 import { requestSegments, type RequestSegments } from './request-segments.js';
 
 /** Options of {@link createRequestAccounting}: the server's prompt caching and context window. */
@@ -17,11 +17,17 @@ export interface RequestAccounting {
   /** The real API's "prompt is too long" message when the request exceeds the window, else undefined. */
   tooLongProblem(body: MessagesRequestBody): string | undefined;
   /**
-   * Applies a request that reaches the model (any answer but an HTTP fault) to the prompt cache;
-   * a scripted turn then reports the cache figures (its own `usage` fields still win).
+   * Looks a request up in the prompt cache as it arrives (the API reads the cache before the
+   * response begins); undefined without prompt caching.
+   */
+  lookUp(body: MessagesRequestBody): PromptCacheLookup | undefined;
+  /**
+   * Writes a request that reaches the model (any answer but an HTTP fault) to the prompt cache as
+   * its response begins, from its lookup at arrival; a scripted turn then reports the cache figures
+   * (its own `usage` fields still win).
    * @returns the answer to send.
    */
-  withCacheUsage<T extends StaticMessagesResponse | RecordedResponse>(item: T, body: MessagesRequestBody): T;
+  withCacheUsage<T extends StaticMessagesResponse | RecordedResponse>(item: T, found: PromptCacheLookup | undefined): T;
 }
 
 /**
@@ -49,10 +55,12 @@ export function createRequestAccounting(options: RequestAccountingOptions): Requ
       const tokens = segmentsOf(body).totalTokens;
       return tokens > window ? `prompt is too long: ${tokens} tokens > ${window} maximum` : undefined;
     },
-    withCacheUsage(item, body) {
+    lookUp: (body) => cache?.lookup(String(body.model), segmentsOf(body)),
+    withCacheUsage(item, found) {
       const httpFault = 'fault' in item && item.fault !== 'stream-error' && item.fault !== 'drop-connection';
-      if (!cache || httpFault) return item;
-      const { inputTokens, cacheReadInputTokens, cacheCreationInputTokens } = cache.apply(String(body.model), segmentsOf(body));
+      if (!found || httpFault) return item;
+      found.commit();
+      const { inputTokens, cacheReadInputTokens, cacheCreationInputTokens } = found.usage;
       if ('fault' in item || 'recording' in item || 'recordedResponse' in item) return item;
       const usage: Partial<Usage> = { inputTokens, cacheReadInputTokens, cacheCreationInputTokens, ...item.usage };
       return { ...item, usage };

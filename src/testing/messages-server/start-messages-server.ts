@@ -90,6 +90,8 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
       return sendApiError(response, 500, 'api_error', message, requestId, { 'x-should-retry': 'false' });
     }
     answered++;
+    // The cache is read as the request arrives; what it writes is readable once its answer begins.
+    const cached = accounting.lookUp(body);
     let item: StaticMessagesResponse | RecordedResponse;
     try {
       item = typeof next === 'function' ? await next({ body, number, headers: request.headers }) : next;
@@ -98,7 +100,7 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
       errors.push(new ScriptMismatchError(message));
       return sendApiError(response, 500, 'api_error', message, requestId, { 'x-should-retry': 'false' });
     }
-    item = accounting.withCacheUsage(item, body);
+    item = accounting.withCacheUsage(item, cached);
     // The provider's part of a scripted tool search: the search results follow the search calls.
     if ('content' in item) item = await emulateToolSearch(item, body);
     const rest = await sendMessagesResponse(response, item, { body, number, requestId });

@@ -119,9 +119,14 @@ describe('promptCaching: { ttl }', () => {
   });
 
   it('refuses a lifetime the API does not take, naming the value and the choices', () => {
-    for (const bad of [{ ttl: '2h' }, { ttl: '1h', scope: 'global' }, 'yes', null, { ttl: 3600 }]) {
-      expect(() => anthropicModel({ model: MODEL, apiKey: 'test', promptCaching: bad as never })).toThrow(/anthropicModel: `promptCaching` must be true, false or \{ ttl: '5m' \} or \{ ttl: '1h' \}/);
+    const bads = [{ ttl: '2h' }, { ttl: '1h', scope: 'global' }, 'yes', null, { ttl: 3600 }, { sharedPrefixWaitMs: -1 }, { sharedPrefixWaitMs: 1.5 }, { sharedPrefixWaitMs: '30s' }, { sharedPrefixWaitMs: Number.POSITIVE_INFINITY }];
+    for (const bad of bads) {
+      expect(() => anthropicModel({ model: MODEL, apiKey: 'test', promptCaching: bad as never })).toThrow(
+        /anthropicModel: `promptCaching` must be true, false or \{ ttl\?: '5m' \| '1h', sharedPrefixWaitMs\?: a whole number of milliseconds, 0 or more \}, got /,
+      );
     }
     expect(() => anthropicModel({ model: MODEL, apiKey: 'test', promptCaching: { ttl: '1h' } })).not.toThrow();
+    expect(() => anthropicModel({ model: MODEL, apiKey: 'test', promptCaching: { sharedPrefixWaitMs: 0 } })).not.toThrow();
+    expect(() => anthropicModel({ model: MODEL, apiKey: 'test', promptCaching: { ttl: '5m', sharedPrefixWaitMs: 5000 } })).not.toThrow();
   });
 });

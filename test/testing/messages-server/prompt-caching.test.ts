@@ -27,6 +27,32 @@ function body(texts: string[], options: { systemMarked?: boolean; ttl?: '1h'; mo
 }
 
 describe('the prompt cache model', () => {
+  it('makes what a request writes readable once its answer begins (commit), not when it is looked up; a hit is refreshed then', () => {
+    let now = 0;
+    const cache = createPromptCache({ now: () => now });
+    const segments = requestSegments(body(['hello there'], { systemMarked: true }));
+    const first = cache.lookup(model, segments);
+    const second = cache.lookup(model, segments);
+    expect(cache.size).toBe(0);
+    expect(first.usage.cacheCreationInputTokens).toBe(segments.totalTokens);
+    expect(second.usage.cacheReadInputTokens).toBe(0);
+    first.commit();
+    second.commit();
+    expect(cache.size).toBe(2); // the system prompt's entry and the message's
+    const third = cache.lookup(model, requestSegments(body(['hello there', 'Hi!', 'next'], { systemMarked: true })));
+    expect(third.usage.cacheReadInputTokens).toBe(segments.totalTokens);
+    // Committed 4 minutes later: the entry read lives 5 minutes from then.
+    now = 240_000;
+    third.commit();
+    now = 240_000 + 299_999;
+    expect(cache.lookup(model, segments).usage.cacheReadInputTokens).toBe(segments.totalTokens);
+    // An entry that expired between lookup and commit is not brought back by the commit.
+    const late = cache.lookup(model, segments);
+    now += 600_000;
+    late.commit();
+    expect(cache.lookup(model, segments).usage.cacheReadInputTokens).toBe(0);
+  });
+
   it('writes at a breakpoint, reads the same prefix next time, and splits input around it', () => {
     let now = 0;
     const cache = createPromptCache({ now: () => now });

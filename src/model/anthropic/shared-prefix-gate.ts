@@ -1,0 +1,194 @@
+import { findModelEntry } from '../find-model-entry.js';
+import { isDeferredTool } from '../is-deferred-tool.js';
+import type { TextBlock } from '../messages.js';
+import type { ModelRequest, RequestTool } from '../model.js';
+import { MINIMUM_CACHEABLE_TOKENS } from './minimum-cacheable-tokens.js';
+
+/** Options of {@link createSharedPrefixGate}. */
+export interface SharedPrefixGateOptions {
+  /**
+   * How long a prefix counts as cached after a response that sent it began: the lifetime of the
+   * adapter's cache entries, less a margin.
+   */
+  knownForMs: number;
+  /** The longest a request waits for another one's response to begin; past it, it is sent anyway. */
+  maxWaitMs: number;
+  /** Prefixes estimated below this many tokens are not cached by the API, so nothing waits for them. */
+  minimumTokens: number;
+  /** The clock. @default Date.now */
+  now?: () => number;
+}
+
+/**
+ * What a request reports once it is sent: `true` when its response began (its first event was
+ * `message_start`), `false` when it failed before that. Called once; later calls do nothing.
+ */
+export type SharedPrefixPass = (began: boolean) => void;
+
+/** See {@link createSharedPrefixGate}. */
+export interface SharedPrefixGate {
+  /**
+   * Admits a request: at once (a function), or once the concurrent request it waits for has begun
+   * its response (a promise). Rejects with the signal's reason when the signal aborts the wait.
+   */
+  enter(request: ModelRequest, signal?: AbortSignal): SharedPrefixPass | Promise<SharedPrefixPass>;
+  /** Requests sent and not begun that others would wait for, and prefixes known cached (for tests). */
+  readonly state: { readonly leaders: number; readonly known: number };
+}
+
+/** How long before its entry's lifetime ends a prefix stops counting as cached (the clocks differ; a read late in the lifetime may miss). */
+const KNOWN_MARGIN_MS = 30_000;
+
+/**
+ * The gate of an `anthropicModel`: prefixes count as cached for the lifetime of its breakpoints'
+ * entries less a margin, and those below the model's minimum cacheable size are let through.
+ * @param model - the model id (its minimum cacheable prefix).
+ * @param ttl - the lifetime of the adapter's cache entries.
+ * @param maxWaitMs - the longest wait (`promptCaching.sharedPrefixWaitMs`).
+ */
+export function sharedPrefixGateFor(model: string, ttl: '5m' | '1h', maxWaitMs: number): SharedPrefixGate {
+  const lifetime = ttl === '1h' ? 3_600_000 : 300_000;
+  return createSharedPrefixGate({ knownForMs: lifetime - KNOWN_MARGIN_MS, maxWaitMs, minimumTokens: findModelEntry(model, MINIMUM_CACHEABLE_TOKENS) ?? 1024 });
+}
+
+/** A prefix: its key and estimated size. */
+interface Prefix {
+  key: string;
+  tokens: number;
+}
+
+/** Prefixes remembered as cached, at most; the oldest is forgotten first. */
+const MAX_KNOWN = 256;
+
+const ignore: SharedPrefixPass = () => {};
+
+/**
+ * Makes requests that share an uncached prompt prefix (the same tools and system prompt) read it
+ * from the cache instead of each writing it. The API makes a cache entry readable only once the
+ * response that wrote it has begun, so requests sent together (parallel subagents of one type,
+ * sessions of one agent started at once) would each pay the write, 1.25× the prefix's input price
+ * (twice for one-hour entries), where a read costs a tenth. While one request with a prefix has
+ * been sent and its response has not begun, the next ones with that prefix wait for it (at most
+ * `maxWaitMs`); once a response with it has begun, the prefix counts as cached for `knownForMs`
+ * and nothing waits for it. A request whose leader failed before its response began takes the lead.
+ *
+ * Costs nothing on the way of a request sent alone beyond a map lookup: the prefix's key is worked
+ * out once per `tools` array (the loop sends the same one every turn).
+ */
+export function createSharedPrefixGate(options: SharedPrefixGateOptions): SharedPrefixGate {
+  const now = options.now ?? Date.now;
+  const leaders = new Map<string, Promise<void>>();
+  const known = new Map<string, number>();
+  const prefixes = new WeakMap<readonly RequestTool[], { system: readonly TextBlock[]; count: number; prefix: Prefix }>();
+
+  const prefixOf = (request: ModelRequest): Prefix => {
+    const memo = prefixes.get(request.tools);
+    if (memo !== undefined && memo.system === request.system && memo.count === request.tools.length) return memo.prefix;
+    const prefix = describePrefix(request);
+    prefixes.set(request.tools, { system: request.system, count: request.tools.length, prefix });
+    return prefix;
+  };
+
+  const isKnown = (key: string): boolean => {
+    const at = known.get(key);
+    if (at === undefined) return false;
+    if (now() - at < options.knownForMs) return true;
+    known.delete(key);
+    return false;
+  };
+
+  const remember = (key: string): void => {
+    known.delete(key); // re-inserted last: the map's order is the order of use
+    known.set(key, now());
+    if (known.size > MAX_KNOWN) known.delete(known.keys().next().value!);
+  };
+
+  /** The pass of a request sent with `key`; a leader's also releases those waiting for it. */
+  const passFor = (key: string, release?: () => void): SharedPrefixPass => {
+    let reported = false;
+    return (began) => {
+      if (reported) return;
+      reported = true;
+      if (began) remember(key);
+      if (release) {
+        leaders.delete(key);
+        release();
+      }
+    };
+  };
+
+  const admit = (key: string, deadline: number, signal: AbortSignal | undefined): SharedPrefixPass | Promise<SharedPrefixPass> => {
+    if (isKnown(key)) return passFor(key);
+    const leader = leaders.get(key);
+    if (leader === undefined) {
+      let release!: () => void;
+      leaders.set(key, new Promise<void>((resolve) => (release = resolve)));
+      return passFor(key, release);
+    }
+    const left = deadline - now();
+    if (left <= 0) return passFor(key);
+    return waitFor(leader, left, signal).then(() => admit(key, deadline, signal));
+  };
+
+  return {
+    enter(request, signal) {
+      if (options.maxWaitMs <= 0 || (request.system.length === 0 && request.tools.length === 0)) return ignore;
+      const prefix = prefixOf(request);
+      if (prefix.tokens < options.minimumTokens) return ignore;
+      return admit(prefix.key, now() + options.maxWaitMs, signal);
+    },
+    get state() {
+      return { leaders: leaders.size, known: known.size };
+    },
+  };
+}
+
+/**
+ * The part of a request the API caches before the messages: the tools that are not deferred, then
+ * the system prompt (the model is the adapter's own, the same for every request of the gate). The
+ * key is a hash of its JSON; its size is estimated at four characters a token, low for JSON
+ * schemas (about three), so a prefix near the API's minimum is let through rather than waited for.
+ */
+function describePrefix(request: ModelRequest): Prefix {
+  const tools: RequestTool[] = [];
+  for (const tool of request.tools) if (!isDeferredTool(tool)) tools.push(tool);
+  const json = JSON.stringify([tools, request.system.map((block) => block.text)]);
+  return { key: hash(json), tokens: Math.floor(json.length / 4) };
+}
+
+/** Two 32-bit multiplicative hashes of the string (FNV-1a and a second multiplier), as 16 hex digits, with its length. */
+function hash(text: string): string {
+  let first = 0x811c9dc5;
+  let second = 0x01000193 ^ text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    first = Math.imul(first ^ code, 0x01000193);
+    second = Math.imul(second ^ code, 0x5bd1e995);
+  }
+  return `${(first >>> 0).toString(16).padStart(8, '0')}${(second >>> 0).toString(16).padStart(8, '0')}:${text.length}`;
+}
+
+/** Resolves when `leader` does or `ms` have passed; rejects with the signal's reason when it aborts first. */
+function waitFor(leader: Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', aborted);
+    };
+    const aborted = () => {
+      done();
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve();
+    }, ms);
+    (timer as { unref?: () => void }).unref?.();
+    signal?.addEventListener('abort', aborted, { once: true });
+    void leader.then(() => {
+      done();
+      resolve();
+    });
+  });
+}

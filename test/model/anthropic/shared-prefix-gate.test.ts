@@ -1,0 +1,185 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createSharedPrefixGate, sharedPrefixGateFor, type SharedPrefixPass } from '../../../src/model/anthropic/shared-prefix-gate.js';
+import type { ModelRequest, RequestTool } from '../../../src/model/model.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A system prompt of about `tokens` tokens at the gate's estimate (four characters a token). */
+const systemOf = (tokens: number, text = 'You write articles. ') => [{ type: 'text' as const, text: text.repeat(Math.ceil((tokens * 4) / text.length)) }];
+const tool = (name: string): RequestTool => ({ name, description: `The ${name} tool.`, input_schema: { type: 'object', properties: { path: { type: 'string' } } } });
+
+const shared = { system: systemOf(2000), tools: [tool('Read'), tool('Grep')] };
+const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({ ...shared, messages: [{ role: 'user', content: 'Go.' }], ...over });
+
+function gate(now = () => 0, maxWaitMs = 30_000) {
+  return createSharedPrefixGate({ knownForMs: 270_000, maxWaitMs, minimumTokens: 1024, now });
+}
+
+/** Whether a promise has settled, after the microtasks queued so far have run. */
+async function settled(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  promise.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  for (let index = 0; index < 10; index++) await Promise.resolve();
+  return done;
+}
+
+describe('the shared-prefix gate', () => {
+  it('sends a request alone at once; one sent while it has not begun waits for it, then the prefix counts as cached', async () => {
+    const prefixes = gate();
+    const first = prefixes.enter(request());
+    expect(typeof first).toBe('function');
+    expect(prefixes.state).toEqual({ leaders: 1, known: 0 });
+    const second = prefixes.enter(request({ messages: [{ role: 'user', content: 'Another task.' }] }));
+    expect(second).toBeInstanceOf(Promise);
+    expect(await settled(second as Promise<SharedPrefixPass>)).toBe(false);
+    (first as SharedPrefixPass)(true);
+    expect(await settled(second as Promise<SharedPrefixPass>)).toBe(true);
+    expect(prefixes.state).toEqual({ leaders: 0, known: 1 });
+    // Known cached: nothing waits for it, not even behind a request not begun.
+    const third = prefixes.enter(request());
+    const fourth = prefixes.enter(request());
+    expect(typeof third).toBe('function');
+    expect(typeof fourth).toBe('function');
+    expect(prefixes.state.leaders).toBe(0);
+  });
+
+  it('lets requests with another prefix go at once, and keys deferred tools out of the prefix', () => {
+    const prefixes = gate();
+    prefixes.enter(request());
+    expect(typeof prefixes.enter(request({ system: systemOf(2000, 'You review code. ') }))).toBe('function');
+    expect(typeof prefixes.enter(request({ tools: [tool('Read')] }))).toBe('function');
+    expect(typeof prefixes.enter(request({ tools: [...shared.tools].reverse() }))).toBe('function');
+    // The same prefix with a deferred tool more: the API caches the same start, so it waits.
+    expect(prefixes.enter(request({ tools: [...shared.tools, { ...tool('Search'), defer_loading: true } as RequestTool] }))).toBeInstanceOf(Promise);
+  });
+
+  it('hands the lead to a waiting request when the first fails before its response begins, and counts nothing cached', async () => {
+    const prefixes = gate();
+    const first = prefixes.enter(request()) as SharedPrefixPass;
+    const second = prefixes.enter(request()) as Promise<SharedPrefixPass>;
+    const third = prefixes.enter(request()) as Promise<SharedPrefixPass>;
+    first(false);
+    expect(await settled(second)).toBe(true);
+    // The second leads now: the third goes on waiting, for it.
+    expect(await settled(third)).toBe(false);
+    expect(prefixes.state).toEqual({ leaders: 1, known: 0 });
+    (await second)(true);
+    expect(await settled(third)).toBe(true);
+    expect(prefixes.state).toEqual({ leaders: 0, known: 1 });
+  });
+
+  it('reports once: a pass called again does not release another leader', async () => {
+    const prefixes = gate();
+    const first = prefixes.enter(request()) as SharedPrefixPass;
+    const second = prefixes.enter(request()) as Promise<SharedPrefixPass>;
+    const third = prefixes.enter(request()) as Promise<SharedPrefixPass>;
+    first(false);
+    await settled(second);
+    first(false);
+    first(true);
+    expect(await settled(third)).toBe(false);
+    expect(prefixes.state).toEqual({ leaders: 1, known: 0 });
+  });
+
+  it('forgets a cached prefix once its entries may have expired', async () => {
+    let now = 0;
+    const prefixes = gate(() => now);
+    (prefixes.enter(request()) as SharedPrefixPass)(true);
+    now = 269_999;
+    expect(typeof prefixes.enter(request())).toBe('function');
+    expect(prefixes.state.leaders).toBe(0);
+    now = 270_000;
+    const leader = prefixes.enter(request());
+    expect(typeof leader).toBe('function');
+    expect(prefixes.enter(request())).toBeInstanceOf(Promise);
+    expect(prefixes.state).toEqual({ leaders: 1, known: 0 });
+  });
+
+  it('waits at most maxWaitMs, then sends anyway', async () => {
+    vi.useFakeTimers();
+    const prefixes = gate(() => Date.now(), 5_000);
+    prefixes.enter(request());
+    const second = prefixes.enter(request()) as Promise<SharedPrefixPass>;
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(await settled(second)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await settled(second)).toBe(true);
+    // Sent without the lead: the first still leads, and a late one still waits for it.
+    expect(prefixes.state.leaders).toBe(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('ends a wait when its signal aborts, with the signal reason, and leaves no timer or listener behind', async () => {
+    vi.useFakeTimers();
+    const prefixes = gate(() => Date.now());
+    const first = prefixes.enter(request()) as SharedPrefixPass;
+    const controller = new AbortController();
+    const listeners = vi.spyOn(controller.signal, 'removeEventListener');
+    const second = prefixes.enter(request(), controller.signal) as Promise<SharedPrefixPass>;
+    const reason = new Error('stopped by the host');
+    controller.abort(reason);
+    await expect(second).rejects.toBe(reason);
+    expect(listeners).toHaveBeenCalledWith('abort', expect.any(Function));
+    expect(vi.getTimerCount()).toBe(0);
+    // An already aborted signal does not wait at all.
+    await expect(prefixes.enter(request(), controller.signal)).rejects.toBe(reason);
+    // The leader is not disturbed.
+    expect(prefixes.state.leaders).toBe(1);
+    first(true);
+    expect(prefixes.state).toEqual({ leaders: 0, known: 1 });
+  });
+
+  it('lets through a prefix below the minimum cacheable size, and everything with maxWaitMs 0', () => {
+    const prefixes = gate();
+    const small = request({ system: systemOf(900), tools: [] });
+    prefixes.enter(small);
+    expect(typeof prefixes.enter(small)).toBe('function');
+    expect(typeof prefixes.enter(request({ system: [], tools: [] }))).toBe('function');
+    expect(prefixes.state.leaders).toBe(0);
+    const off = gate(() => 0, 0);
+    off.enter(request());
+    expect(typeof off.enter(request())).toBe('function');
+    expect(off.state.leaders).toBe(0);
+  });
+
+  it("takes the model's minimum: a prefix of about 2,000 tokens is waited for on Sonnet, not on Haiku 4.5 (4,096)", () => {
+    const sonnet = sharedPrefixGateFor('claude-sonnet-4-6', '5m', 30_000);
+    sonnet.enter(request());
+    expect(sonnet.enter(request())).toBeInstanceOf(Promise);
+    const haiku = sharedPrefixGateFor('claude-haiku-4-5', '5m', 30_000);
+    haiku.enter(request());
+    expect(typeof haiku.enter(request())).toBe('function');
+  });
+
+  it('works the key out again when the tools array changes in place', () => {
+    const prefixes = gate();
+    const tools = [...shared.tools];
+    const mine = request({ tools });
+    prefixes.enter(mine);
+    expect(prefixes.enter(request({ tools }))).toBeInstanceOf(Promise);
+    tools.push(tool('Write'));
+    expect(typeof prefixes.enter(request({ tools }))).toBe('function');
+    expect(prefixes.state.leaders).toBe(2);
+  });
+
+  it('remembers at most 256 cached prefixes, forgetting the least recently used', () => {
+    const prefixes = gate();
+    const first = request({ system: systemOf(2000, 'Prefix number zero. ') });
+    (prefixes.enter(first) as SharedPrefixPass)(true);
+    for (let index = 1; index <= 256; index++) {
+      if (index === 200) (prefixes.enter(first) as SharedPrefixPass)(true); // used again: kept
+      (prefixes.enter(request({ system: systemOf(2000, `Prefix number ${index}. `) })) as SharedPrefixPass)(true);
+    }
+    expect(prefixes.state.known).toBe(256);
+    expect(typeof prefixes.enter(first)).toBe('function');
+    expect(prefixes.state.leaders).toBe(0);
+    const forgotten = request({ system: systemOf(2000, 'Prefix number 1. ') });
+    prefixes.enter(forgotten);
+    expect(prefixes.state.leaders).toBe(1);
+  });
+});
