@@ -51,6 +51,12 @@ export function sharedPrefixGateFor(model: string, ttl: '5m' | '1h', maxWaitMs: 
   return createSharedPrefixGate({ knownForMs: lifetime - KNOWN_MARGIN_MS, maxWaitMs, minimumTokens: findModelEntry(model, MINIMUM_CACHEABLE_TOKENS) ?? 1024 });
 }
 
+/** A request sent with a prefix whose response has not begun: others wait for `begun`. */
+interface Leader {
+  begun: Promise<void>;
+  release: () => void;
+}
+
 /** A prefix: its key and estimated size. */
 interface Prefix {
   key: string;
@@ -69,7 +75,7 @@ const ignore: SharedPrefixPass = () => {};
  * sessions of one agent started at once) would each pay the write, 1.25× the prefix's input price
  * (twice for one-hour entries), where a read costs a tenth. While one request with a prefix has
  * been sent and its response has not begun, the next ones with that prefix wait for it (at most
- * `maxWaitMs`); once a response with it has begun, the prefix counts as cached for `knownForMs`
+ * `maxWaitMs`, after which the request that waited takes the lead from the stale one); once a response with it has begun, the prefix counts as cached for `knownForMs`
  * and nothing waits for it. A request whose leader failed before its response began takes the lead.
  *
  * Costs nothing on the way of a request sent alone beyond a map lookup: the prefix's key is worked
@@ -77,7 +83,7 @@ const ignore: SharedPrefixPass = () => {};
  */
 export function createSharedPrefixGate(options: SharedPrefixGateOptions): SharedPrefixGate {
   const now = options.now ?? Date.now;
-  const leaders = new Map<string, Promise<void>>();
+  const leaders = new Map<string, Leader>();
   const known = new Map<string, number>();
   const prefixes = new WeakMap<readonly RequestTool[], { system: readonly TextBlock[]; count: number; prefix: Prefix }>();
 
@@ -104,30 +110,36 @@ export function createSharedPrefixGate(options: SharedPrefixGateOptions): Shared
   };
 
   /** The pass of a request sent with `key`; a leader's also releases those waiting for it. */
-  const passFor = (key: string, release?: () => void): SharedPrefixPass => {
+  const passFor = (key: string, leader?: Leader): SharedPrefixPass => {
     let reported = false;
     return (began) => {
       if (reported) return;
       reported = true;
       if (began) remember(key);
-      if (release) {
-        leaders.delete(key);
-        release();
+      if (leader) {
+        // A leader that took too long may have been replaced (see `lead`): the new one stays.
+        if (leaders.get(key) === leader) leaders.delete(key);
+        leader.release();
       }
     };
+  };
+
+  const lead = (key: string): SharedPrefixPass => {
+    let release!: () => void;
+    const leader: Leader = { begun: new Promise<void>((resolve) => (release = resolve)), release: () => release() };
+    leaders.set(key, leader);
+    return passFor(key, leader);
   };
 
   const admit = (key: string, deadline: number, signal: AbortSignal | undefined): SharedPrefixPass | Promise<SharedPrefixPass> => {
     if (isKnown(key)) return passFor(key);
     const leader = leaders.get(key);
-    if (leader === undefined) {
-      let release!: () => void;
-      leaders.set(key, new Promise<void>((resolve) => (release = resolve)));
-      return passFor(key, release);
-    }
+    if (leader === undefined) return lead(key);
     const left = deadline - now();
-    if (left <= 0) return passFor(key);
-    return waitFor(leader, left, signal).then(() => admit(key, deadline, signal));
+    // Waited as long as allowed for a leader that has not begun (a hung connection, retries):
+    // this request takes the lead, so that later ones wait for it rather than for the stale one.
+    if (left <= 0) return lead(key);
+    return waitFor(leader.begun, left, signal).then(() => admit(key, deadline, signal));
   };
 
   return {

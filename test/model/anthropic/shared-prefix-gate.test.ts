@@ -109,9 +109,26 @@ describe('the shared-prefix gate', () => {
     expect(await settled(second)).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     expect(await settled(second)).toBe(true);
-    // Sent without the lead: the first still leads, and a late one still waits for it.
-    expect(prefixes.state.leaders).toBe(1);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a request that waited the longest takes the lead from a first one that never began: later ones wait for it, not for the stale one', async () => {
+    vi.useFakeTimers();
+    const prefixes = gate(() => Date.now(), 5_000);
+    const stale = prefixes.enter(request()) as SharedPrefixPass;
+    const second = prefixes.enter(request()) as Promise<SharedPrefixPass>;
+    await vi.advanceTimersByTimeAsync(5_000);
+    const takenOver = await second;
+    expect(prefixes.state.leaders).toBe(1);
+    const third = prefixes.enter(request()) as Promise<SharedPrefixPass>;
+    expect(await settled(third)).toBe(false);
+    // The stale one ending does not release those waiting for the new leader, nor remove it.
+    stale(false);
+    expect(await settled(third)).toBe(false);
+    expect(prefixes.state.leaders).toBe(1);
+    takenOver(true);
+    expect(await settled(third)).toBe(true);
+    expect(prefixes.state).toEqual({ leaders: 0, known: 1 });
   });
 
   it('ends a wait when its signal aborts, with the signal reason, and leaves no timer or listener behind', async () => {
