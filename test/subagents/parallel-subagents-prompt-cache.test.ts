@@ -57,7 +57,7 @@ async function fanOut(sharedPrefixWaitMs: number | undefined) {
   });
   server.enqueue(held, ...Array.from({ length: SUBAGENTS - 1 }, () => announced), { content: [{ type: 'text', text: 'All surveyed.' }] });
 
-  const model = anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test', baseURL: server.url, maxRetries: 0, ...(sharedPrefixWaitMs === undefined ? {} : { promptCaching: { sharedPrefixWaitMs } }) });
+  const model = anthropicModel({ model: 'claude-sonnet-4-6', apiKey: `test-${sharedPrefixWaitMs}`, baseURL: server.url, maxRetries: 0, ...(sharedPrefixWaitMs === undefined ? {} : { promptCaching: { sharedPrefixWaitMs } }) });
   let asked = 0;
   let everyAsked!: () => void;
   const allAsked = new Promise<void>((resolve) => (everyAsked = resolve));

@@ -33,12 +33,15 @@ export interface AnthropicPromptCaching {
    * How long, at most, a request waits for a concurrent one with the same tools and system prompt
    * whose response has not begun, so that it reads that prefix from the cache instead of writing
    * it too. The API makes a cache entry readable only once the response that wrote it has begun:
-   * requests sent together (parallel subagents of one type, sessions of one agent started at once
-   * on one `anthropicModel`) would each pay the write, 1.25× the prefix's input price (2× for
+   * requests sent together (parallel subagents of one type, sessions of one agent started at once)
+   * would each pay the write, 1.25× the prefix's input price (2× for
    * one-hour entries) where a read costs 0.1×. A request waits only while the prefix is not known
    * to be cached (no response with it began within the entries' lifetime) and is at least the
    * model's minimum cacheable size (estimated); the wait lasts until the first request's response
-   * begins (about a time to first token), or this long. `0` sends every request at once.
+   * begins (about a time to first token), or this long. Requests wait for each other across every
+   * `anthropicModel` made with the same `client` (or the same `apiKey` and `baseURL`), model,
+   * `ttl` and wait, so a host that makes a model per request shares too. `0` sends every request
+   * at once.
    * @default 30000
    */
   sharedPrefixWaitMs?: number;

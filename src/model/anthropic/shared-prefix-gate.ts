@@ -39,16 +39,49 @@ export interface SharedPrefixGate {
 /** How long before its entry's lifetime ends a prefix stops counting as cached (the clocks differ; a read late in the lifetime may miss). */
 const KNOWN_MARGIN_MS = 30_000;
 
+/** Where an `anthropicModel`'s requests go: the client it was given, or the key and base URL it makes its client with. */
+export interface SharedPrefixAccount {
+  client?: object | undefined;
+  apiKey?: string | undefined;
+  baseURL?: string | undefined;
+}
+
+/** Gates by account, model and settings, shared by every `anthropicModel` made with the same ones. */
+const byClient = new WeakMap<object, Map<string, SharedPrefixGate>>();
+const byKey = new Map<string, SharedPrefixGate>();
+/** Accounts without a client object remembered, at most (a host making a model per tenant key); the oldest is dropped. */
+const MAX_ACCOUNTS = 64;
+
 /**
  * The gate of an `anthropicModel`: prefixes count as cached for the lifetime of its breakpoints'
- * entries less a margin, and those below the model's minimum cacheable size are let through.
+ * entries less a margin, and those below the model's minimum cacheable size are let through. Every
+ * `anthropicModel` with the same client (or the same API key and base URL), model id, lifetime and
+ * wait shares one gate, so a host that makes a model per request still has its sessions started at
+ * once share their prefix; another account's requests never wait for these (its cache is its own).
+ * @param account - the client, or the API key and base URL.
  * @param model - the model id (its minimum cacheable prefix).
  * @param ttl - the lifetime of the adapter's cache entries.
  * @param maxWaitMs - the longest wait (`promptCaching.sharedPrefixWaitMs`).
  */
-export function sharedPrefixGateFor(model: string, ttl: '5m' | '1h', maxWaitMs: number): SharedPrefixGate {
-  const lifetime = ttl === '1h' ? 3_600_000 : 300_000;
-  return createSharedPrefixGate({ knownForMs: lifetime - KNOWN_MARGIN_MS, maxWaitMs, minimumTokens: findModelEntry(model, MINIMUM_CACHEABLE_TOKENS) ?? 1024 });
+export function sharedPrefixGateFor(account: SharedPrefixAccount, model: string, ttl: '5m' | '1h', maxWaitMs: number): SharedPrefixGate {
+  const settings = `${model}\u0000${ttl}\u0000${maxWaitMs}`;
+  let gates: Map<string, SharedPrefixGate>;
+  let key = settings;
+  if (account.client !== undefined) {
+    gates = byClient.get(account.client) ?? new Map();
+    byClient.set(account.client, gates);
+  } else {
+    gates = byKey;
+    key = `${account.baseURL ?? ''}\u0000${account.apiKey ?? ''}\u0000${settings}`;
+  }
+  let gate = gates.get(key);
+  if (gate === undefined) {
+    const lifetime = ttl === '1h' ? 3_600_000 : 300_000;
+    gate = createSharedPrefixGate({ knownForMs: lifetime - KNOWN_MARGIN_MS, maxWaitMs, minimumTokens: findModelEntry(model, MINIMUM_CACHEABLE_TOKENS) ?? 1024 });
+    gates.set(key, gate);
+    if (gates === byKey && byKey.size > MAX_ACCOUNTS) byKey.delete(byKey.keys().next().value!);
+  }
+  return gate;
 }
 
 /** A request sent with a prefix whose response has not begun: others wait for `begun`. */

@@ -165,12 +165,30 @@ describe('the shared-prefix gate', () => {
   });
 
   it("takes the model's minimum: a prefix of about 2,000 tokens is waited for on Sonnet, not on Haiku 4.5 (4,096)", () => {
-    const sonnet = sharedPrefixGateFor('claude-sonnet-4-6', '5m', 30_000);
+    const sonnet = sharedPrefixGateFor({ apiKey: 'sonnet-test' }, 'claude-sonnet-4-6', '5m', 30_000);
     sonnet.enter(request());
     expect(sonnet.enter(request())).toBeInstanceOf(Promise);
-    const haiku = sharedPrefixGateFor('claude-haiku-4-5', '5m', 30_000);
+    const haiku = sharedPrefixGateFor({ apiKey: 'haiku-test' }, 'claude-haiku-4-5', '5m', 30_000);
     haiku.enter(request());
     expect(typeof haiku.enter(request())).toBe('function');
+  });
+
+  it('is one gate for one account, model and settings: the same client, or the same API key and base URL', () => {
+    const client = {};
+    expect(sharedPrefixGateFor({ client }, 'claude-sonnet-4-6', '5m', 30_000)).toBe(sharedPrefixGateFor({ client }, 'claude-sonnet-4-6', '5m', 30_000));
+    expect(sharedPrefixGateFor({ client }, 'claude-sonnet-4-6', '5m', 30_000)).not.toBe(sharedPrefixGateFor({ client: {} }, 'claude-sonnet-4-6', '5m', 30_000));
+    const account = { apiKey: 'key-a', baseURL: 'http://127.0.0.1:1' };
+    const gate = sharedPrefixGateFor(account, 'claude-sonnet-4-6', '5m', 30_000);
+    expect(sharedPrefixGateFor({ ...account }, 'claude-sonnet-4-6', '5m', 30_000)).toBe(gate);
+    for (const other of [
+      sharedPrefixGateFor({ ...account, apiKey: 'key-b' }, 'claude-sonnet-4-6', '5m', 30_000),
+      sharedPrefixGateFor({ ...account, baseURL: 'http://127.0.0.1:2' }, 'claude-sonnet-4-6', '5m', 30_000),
+      sharedPrefixGateFor(account, 'claude-opus-4-1', '5m', 30_000),
+      sharedPrefixGateFor(account, 'claude-sonnet-4-6', '1h', 30_000),
+      sharedPrefixGateFor(account, 'claude-sonnet-4-6', '5m', 10_000),
+    ]) {
+      expect(other).not.toBe(gate);
+    }
   });
 
   it('works the key out again when the tools array changes in place', () => {

@@ -16,6 +16,9 @@ afterEach(async () => {
 });
 
 const MODEL = 'claude-sonnet-4-6';
+let accounts = 0;
+/** An API key of its own per model made: models of one key and base URL share what they know of the cache, and a port may come again. */
+const account = () => `test-${++accounts}`;
 const system = [{ type: 'text' as const, text: `You research topics for articles.\n${'Read the sources, then sum them up. '.repeat(150)}` }];
 const tools = [{ name: 'Read', description: 'Reads a file.', input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } }];
 const request = (task: string, signal?: AbortSignal): ModelRequest => ({ system, tools, messages: [{ role: 'user', content: task }], ...(signal ? { signal } : {}) });
@@ -67,7 +70,7 @@ describe('requests that share an uncached prefix', () => {
     server = await startMessagesServer({ promptCaching: { now: () => 0 } });
     const first = heldAnswer({ content: [{ type: 'text', text: 'First summed up.' }] });
     server.enqueue(first.respondWith, { content: [{ type: 'text', text: 'Second summed up.' }] });
-    const model = anthropicModel({ model: MODEL, apiKey: 'test', baseURL: server.url, maxRetries: 0 });
+    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 });
     const one = respond(model, request('Sum up notes-1.md.'));
     await first.arrived;
     const two = respond(model, request('Sum up notes-2.md.'));
@@ -88,7 +91,7 @@ describe('requests that share an uncached prefix', () => {
     const first = heldAnswer({ content: [{ type: 'text', text: 'First summed up.' }] });
     const second = announcedAnswer('Second summed up.');
     server.enqueue(first.respondWith, second.respondWith);
-    const model = anthropicModel({ model: MODEL, apiKey: 'test', baseURL: server.url, maxRetries: 0, promptCaching: { sharedPrefixWaitMs: 0 } });
+    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0, promptCaching: { sharedPrefixWaitMs: 0 } });
     const one = respond(model, request('Sum up notes-1.md.'));
     await first.arrived;
     const two = respond(model, request('Sum up notes-2.md.'));
@@ -104,7 +107,7 @@ describe('requests that share an uncached prefix', () => {
     server = await startMessagesServer({ promptCaching: { now: () => 0 } });
     const first = heldAnswer({ fault: 'api-error', status: 400, errorType: 'invalid_request_error', message: 'Refused for the test.' });
     server.enqueue(first.respondWith, { content: [{ type: 'text', text: 'Second summed up.' }] });
-    const model = anthropicModel({ model: MODEL, apiKey: 'test', baseURL: server.url, maxRetries: 0 });
+    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 });
     const one = respond(model, request('Sum up notes-1.md.')).catch((error: unknown) => error);
     await first.arrived;
     const two = respond(model, request('Sum up notes-2.md.'));
@@ -122,7 +125,7 @@ describe('requests that share an uncached prefix', () => {
     server = await startMessagesServer({ promptCaching: { now: () => 0 } });
     const first = heldAnswer({ fault: 'stream-error', after: 0 });
     server.enqueue(first.respondWith, { content: [{ type: 'text', text: 'Second summed up.' }] });
-    const model = anthropicModel({ model: MODEL, apiKey: 'test', baseURL: server.url, maxRetries: 0 });
+    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 });
     const one = respond(model, request('Sum up notes-1.md.')).catch((error: unknown) => error);
     await first.arrived;
     const two = respond(model, request('Sum up notes-2.md.'));
@@ -136,7 +139,7 @@ describe('requests that share an uncached prefix', () => {
   it('an answer that broke off before message_start does not count its prefix as cached: requests sent together after it still wait', async () => {
     server = await startMessagesServer({ promptCaching: { now: () => 0 } });
     server.enqueue({ fault: 'stream-error', after: 0 });
-    const model = anthropicModel({ model: MODEL, apiKey: 'test', baseURL: server.url, maxRetries: 0 });
+    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 });
     await expect(respond(model, request('Sum up notes-0.md.'))).rejects.toBeInstanceOf(ModelError);
     const first = heldAnswer({ content: [{ type: 'text', text: 'First summed up.' }] });
     server.enqueue(first.respondWith, { content: [{ type: 'text', text: 'Second summed up.' }] });
@@ -154,7 +157,7 @@ describe('requests that share an uncached prefix', () => {
     server = await startMessagesServer({ promptCaching: { now: () => 0 } });
     const first = heldAnswer({ fault: 'drop-connection', after: 0 });
     server.enqueue(first.respondWith, { content: [{ type: 'text', text: 'Second summed up.' }] });
-    const model = anthropicModel({ model: MODEL, apiKey: 'test', baseURL: server.url, maxRetries: 0, promptCaching: { sharedPrefixWaitMs: 60_000 } });
+    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0, promptCaching: { sharedPrefixWaitMs: 60_000 } });
     const one = respond(model, request('Sum up notes-1.md.')).catch((error: unknown) => error);
     await first.arrived;
     const two = respond(model, request('Sum up notes-2.md.'));
@@ -169,7 +172,7 @@ describe('requests that share an uncached prefix', () => {
     server = await startMessagesServer({ promptCaching: { now: () => 0 } });
     const first = heldAnswer({ content: [{ type: 'text', text: 'First summed up.' }] });
     server.enqueue(first.respondWith);
-    const model = anthropicModel({ model: MODEL, apiKey: 'test', baseURL: server.url, maxRetries: 0 });
+    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 });
     const one = respond(model, request('Sum up notes-1.md.'));
     await first.arrived;
     const controller = new AbortController();
@@ -187,7 +190,7 @@ describe('requests that share an uncached prefix', () => {
   it('once a response with the prefix has begun, requests sent together go at once (the prefix is cached)', async () => {
     server = await startMessagesServer({ promptCaching: { now: () => 0 } });
     server.enqueue({ content: [{ type: 'text', text: 'Warmed.' }] });
-    const model = anthropicModel({ model: MODEL, apiKey: 'test', baseURL: server.url, maxRetries: 0 });
+    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 });
     await respond(model, request('Sum up notes-0.md.'));
     const third = heldAnswer({ content: [{ type: 'text', text: 'Third summed up.' }] });
     const fourth = announcedAnswer('Fourth summed up.');
@@ -203,22 +206,27 @@ describe('requests that share an uncached prefix', () => {
     expect(answerFour.usage.cacheReadInputTokens).toBe(prefix);
   });
 
-  it('does not wait on another model instance, nor without prompt caching', async () => {
-    for (const models of [
-      [anthropicModel, anthropicModel],
-      [(options: Parameters<typeof anthropicModel>[0]) => anthropicModel({ ...options, promptCaching: false })],
-    ] as const) {
+  it('models made with the same options share the wait (a host making a model per request); another API key or no prompt caching does not wait', async () => {
+    const cases = [
+      { options: {}, other: {}, waits: true },
+      { options: {}, other: { apiKey: 'another-account' }, waits: false },
+      { options: { promptCaching: false }, other: { promptCaching: false }, waits: false },
+    ] as const;
+    for (const { options, other, waits } of cases) {
       server = await startMessagesServer({ promptCaching: { now: () => 0 } });
       const first = heldAnswer({ content: [{ type: 'text', text: 'First summed up.' }] });
       const second = announcedAnswer('Second summed up.');
       server.enqueue(first.respondWith, second.respondWith);
-      const options = { model: MODEL, apiKey: 'test', baseURL: server.url, maxRetries: 0 };
-      const modelOne = models[0](options);
-      const modelTwo = models.length === 2 ? models[1](options) : modelOne;
-      const one = respond(modelOne, request('Sum up notes-1.md.'));
+      const base = { model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 };
+      const one = respond(anthropicModel({ ...base, ...options }), request('Sum up notes-1.md.'));
       await first.arrived;
-      const two = respond(modelTwo, request('Sum up notes-2.md.'));
-      await second.arrived;
+      const two = respond(anthropicModel({ ...base, ...other }), request('Sum up notes-2.md.'));
+      if (waits) {
+        await settle();
+        expect(server.requests).toHaveLength(1);
+      } else {
+        await second.arrived;
+      }
       first.release();
       await Promise.all([one, two]);
       await server.close();
