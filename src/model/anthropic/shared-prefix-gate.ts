@@ -180,7 +180,9 @@ export function createSharedPrefixGate(options: SharedPrefixGateOptions): Shared
       if (options.maxWaitMs <= 0 || (request.system.length === 0 && request.tools.length === 0)) return ignore;
       const prefix = prefixOf(request);
       if (prefix.tokens < options.minimumTokens) return ignore;
-      return admit(prefix.key, now() + options.maxWaitMs, signal);
+      // A native output format is a system prompt of the API's own, ahead of the cached prefix.
+      const key = request.outputFormat === undefined ? prefix.key : `${prefix.key}/${hash(JSON.stringify(request.outputFormat))}`;
+      return admit(key, now() + options.maxWaitMs, signal);
     },
     get state() {
       return { leaders: leaders.size, known: known.size };

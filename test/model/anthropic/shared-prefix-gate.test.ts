@@ -54,6 +54,10 @@ describe('the shared-prefix gate', () => {
     expect(typeof prefixes.enter(request({ system: systemOf(2000, 'You review code. ') }))).toBe('function');
     expect(typeof prefixes.enter(request({ tools: [tool('Read')] }))).toBe('function');
     expect(typeof prefixes.enter(request({ tools: [...shared.tools].reverse() }))).toBe('function');
+    // A native output format is a system prompt of the API's own: another prefix.
+    const format = { type: 'json_schema' as const, schema: { type: 'object', properties: { title: { type: 'string' } } } };
+    expect(typeof prefixes.enter(request({ outputFormat: format }))).toBe('function');
+    expect(prefixes.enter(request({ outputFormat: structuredClone(format) }))).toBeInstanceOf(Promise);
     // The same prefix with a deferred tool more: the API caches the same start, so it waits.
     expect(prefixes.enter(request({ tools: [...shared.tools, { ...tool('Search'), defer_loading: true } as RequestTool] }))).toBeInstanceOf(Promise);
   });
