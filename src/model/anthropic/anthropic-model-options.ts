@@ -37,12 +37,14 @@ export interface AnthropicPromptCaching {
    * would each pay the write, 1.25× the prefix's input price (2× for
    * one-hour entries) where a read costs 0.1×. A request waits only while the prefix is not known
    * to be cached (no response with it began within the entries' lifetime) and is at least the
-   * model's minimum cacheable size (estimated); the wait lasts until the first request's response
-   * begins (about a time to first token), or this long. Requests wait for each other across every
+   * model's minimum cacheable size (estimated), and only for a first request whose own messages
+   * are short (about 4,096 tokens at most: one with a long history begins late, so nothing waits
+   * for it); the wait lasts until that request's response begins (about a time to first token),
+   * or this long, after which the waiting request goes and takes the lead. Requests wait for each other across every
    * `anthropicModel` made with the same `client` (or the same `apiKey` and `baseURL`), model,
    * `ttl` and wait, so a host that makes a model per request shares too. `0` sends every request
    * at once.
-   * @default 30000
+   * @default 10000
    */
   sharedPrefixWaitMs?: number;
 }

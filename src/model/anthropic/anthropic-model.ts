@@ -37,7 +37,7 @@ const loadTurnCode = loadOnce((): Promise<AnthropicTurnCode> => import('./anthro
 
 const defaultMaxTokens = 8192;
 /** How long a request waits, at most, for a concurrent one's response to begin (`promptCaching.sharedPrefixWaitMs`). */
-const defaultSharedPrefixWaitMs = 30_000;
+const defaultSharedPrefixWaitMs = 10_000;
 const defaultMaxRetries = 2;
 
 /**

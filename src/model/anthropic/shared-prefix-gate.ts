@@ -15,6 +15,12 @@ export interface SharedPrefixGateOptions {
   maxWaitMs: number;
   /** Prefixes estimated below this many tokens are not cached by the API, so nothing waits for them. */
   minimumTokens: number;
+  /**
+   * Only a request whose messages are estimated at most this many tokens is waited for: its answer
+   * begins about when its prefix is read. One with a long history or a large document (a session
+   * resumed after a while) begins late, so it is sent without anything waiting for it.
+   */
+  maxLeaderTokens: number;
   /** The clock. @default Date.now */
   now?: () => number;
 }
@@ -35,6 +41,9 @@ export interface SharedPrefixGate {
   /** Requests sent and not begun that others would wait for, and prefixes known cached (for tests). */
   readonly state: { readonly leaders: number; readonly known: number };
 }
+
+/** The longest messages (estimated tokens) of a request others wait for; see `SharedPrefixGateOptions.maxLeaderTokens`. */
+const MAX_LEADER_TOKENS = 4096;
 
 /** How long before its entry's lifetime ends a prefix stops counting as cached (the clocks differ; a read late in the lifetime may miss). */
 const KNOWN_MARGIN_MS = 30_000;
@@ -77,7 +86,7 @@ export function sharedPrefixGateFor(account: SharedPrefixAccount, model: string,
   let gate = gates.get(key);
   if (gate === undefined) {
     const lifetime = ttl === '1h' ? 3_600_000 : 300_000;
-    gate = createSharedPrefixGate({ knownForMs: lifetime - KNOWN_MARGIN_MS, maxWaitMs, minimumTokens: findModelEntry(model, MINIMUM_CACHEABLE_TOKENS) ?? 1024 });
+    gate = createSharedPrefixGate({ knownForMs: lifetime - KNOWN_MARGIN_MS, maxWaitMs, minimumTokens: findModelEntry(model, MINIMUM_CACHEABLE_TOKENS) ?? 1024, maxLeaderTokens: MAX_LEADER_TOKENS });
     gates.set(key, gate);
     if (gates === byKey && byKey.size > MAX_ACCOUNTS) byKey.delete(byKey.keys().next().value!);
   }
@@ -164,15 +173,16 @@ export function createSharedPrefixGate(options: SharedPrefixGateOptions): Shared
     return passFor(key, leader);
   };
 
-  const admit = (key: string, deadline: number, signal: AbortSignal | undefined): SharedPrefixPass | Promise<SharedPrefixPass> => {
+  const admit = (key: string, deadline: number, signal: AbortSignal | undefined, canLead: () => boolean): SharedPrefixPass | Promise<SharedPrefixPass> => {
     if (isKnown(key)) return passFor(key);
     const leader = leaders.get(key);
-    if (leader === undefined) return lead(key);
+    // A request whose own part is long begins late: it goes at once, and nothing waits for it.
+    if (leader === undefined) return canLead() ? lead(key) : passFor(key);
     const left = deadline - now();
     // Waited as long as allowed for a leader that has not begun (a hung connection, retries):
     // this request takes the lead, so that later ones wait for it rather than for the stale one.
     if (left <= 0) return lead(key);
-    return waitFor(leader.begun, left, signal).then(() => admit(key, deadline, signal));
+    return waitFor(leader.begun, left, signal).then(() => admit(key, deadline, signal, canLead));
   };
 
   return {
@@ -182,7 +192,9 @@ export function createSharedPrefixGate(options: SharedPrefixGateOptions): Shared
       if (prefix.tokens < options.minimumTokens) return ignore;
       // A native output format is a system prompt of the API's own, ahead of the cached prefix.
       const key = request.outputFormat === undefined ? prefix.key : `${prefix.key}/${hash(JSON.stringify(request.outputFormat))}`;
-      return admit(key, now() + options.maxWaitMs, signal);
+      let short: boolean | undefined;
+      const canLead = () => (short ??= messagesWithin(request.messages, options.maxLeaderTokens * 4));
+      return admit(key, now() + options.maxWaitMs, signal, canLead);
     },
     get state() {
       return { leaders: leaders.size, known: known.size };
@@ -201,6 +213,16 @@ function describePrefix(request: ModelRequest): Prefix {
   for (const tool of request.tools) if (!isDeferredTool(tool)) tools.push(tool);
   const json = JSON.stringify([tools, request.system.map((block) => block.text)]);
   return { key: hash(json), tokens: Math.floor(json.length / 4) };
+}
+
+/** Whether the messages' JSON is at most `chars` characters long (stops counting past it). */
+function messagesWithin(messages: ModelRequest['messages'], chars: number): boolean {
+  let length = 0;
+  for (const message of messages) {
+    length += typeof message.content === 'string' ? message.content.length : JSON.stringify(message.content).length;
+    if (length > chars) return false;
+  }
+  return true;
 }
 
 /** Two 32-bit multiplicative hashes of the string (FNV-1a and a second multiplier), as 16 hex digits, with its length. */

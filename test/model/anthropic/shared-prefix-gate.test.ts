@@ -14,7 +14,7 @@ const shared = { system: systemOf(2000), tools: [tool('Read'), tool('Grep')] };
 const request = (over: Partial<ModelRequest> = {}): ModelRequest => ({ ...shared, messages: [{ role: 'user', content: 'Go.' }], ...over });
 
 function gate(now = () => 0, maxWaitMs = 30_000) {
-  return createSharedPrefixGate({ knownForMs: 270_000, maxWaitMs, minimumTokens: 1024, now });
+  return createSharedPrefixGate({ knownForMs: 270_000, maxWaitMs, minimumTokens: 1024, maxLeaderTokens: 4096, now });
 }
 
 /** Whether a promise has settled, after the microtasks queued so far have run. */
@@ -45,6 +45,26 @@ describe('the shared-prefix gate', () => {
     const fourth = prefixes.enter(request());
     expect(typeof third).toBe('function');
     expect(typeof fourth).toBe('function');
+    expect(prefixes.state.leaders).toBe(0);
+  });
+
+  it('waits only for a request whose own messages are short: one with a long history goes at once, and nothing waits for it, but it waits for a short one', async () => {
+    const prefixes = gate();
+    const history = Array.from({ length: 40 }, (_, index) => ({ role: index % 2 === 0 ? ('user' as const) : ('assistant' as const), content: [{ type: 'text' as const, text: `Turn ${index}: ${'words '.repeat(100)}` }] }));
+    const long = request({ messages: history });
+    expect(typeof prefixes.enter(long)).toBe('function');
+    expect(prefixes.state.leaders).toBe(0);
+    // A document of 20,000 characters in one message is long too.
+    expect(typeof prefixes.enter(request({ messages: [{ role: 'user', content: 'x'.repeat(20_000) }] }))).toBe('function');
+    expect(prefixes.state.leaders).toBe(0);
+    // 16,384 characters (4,096 tokens at four a token) still lead.
+    const short = prefixes.enter(request({ messages: [{ role: 'user', content: 'x'.repeat(16_384) }] })) as SharedPrefixPass;
+    expect(prefixes.state.leaders).toBe(1);
+    const waiting = prefixes.enter(long) as Promise<SharedPrefixPass>;
+    expect(waiting).toBeInstanceOf(Promise);
+    short(false);
+    // Released by a leader that failed, the long one still does not take the lead.
+    expect(typeof (await waiting)).toBe('function');
     expect(prefixes.state.leaders).toBe(0);
   });
 
