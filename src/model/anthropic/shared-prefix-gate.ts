@@ -117,8 +117,10 @@ const ignore: SharedPrefixPass = () => {};
  * sessions of one agent started at once) would each pay the write, 1.25× the prefix's input price
  * (twice for one-hour entries), where a read costs a tenth. While one request with a prefix has
  * been sent and its response has not begun, the next ones with that prefix wait for it (at most
- * `maxWaitMs`, after which the request that waited takes the lead from the stale one); once a response with it has begun, the prefix counts as cached for `knownForMs`
- * and nothing waits for it. A request whose leader failed before its response began takes the lead.
+ * `maxWaitMs`, after which the request that waited takes the lead from the stale one); once a
+ * response with it has begun, the prefix counts as cached for `knownForMs` and nothing waits for
+ * it. A request whose leader failed before its response began takes the lead. Only a request
+ * whose own messages are short leads (see `maxLeaderTokens`).
  *
  * Costs nothing on the way of a request sent alone beyond a map lookup: the prefix's key is worked
  * out once per `tools` array (the loop sends the same one every turn).
@@ -181,7 +183,7 @@ export function createSharedPrefixGate(options: SharedPrefixGateOptions): Shared
     const left = deadline - now();
     // Waited as long as allowed for a leader that has not begun (a hung connection, retries):
     // this request takes the lead, so that later ones wait for it rather than for the stale one.
-    if (left <= 0) return lead(key);
+    if (left <= 0) return canLead() ? lead(key) : passFor(key);
     return waitFor(leader.begun, left, signal).then(() => admit(key, deadline, signal, canLead));
   };
 

@@ -155,6 +155,19 @@ describe('the shared-prefix gate', () => {
     expect(prefixes.state).toEqual({ leaders: 0, known: 1 });
   });
 
+  it('a request with a long history that waited as long goes without taking the lead', async () => {
+    vi.useFakeTimers();
+    const prefixes = gate(() => Date.now(), 5_000);
+    const stale = prefixes.enter(request()) as SharedPrefixPass;
+    const longWait = prefixes.enter(request({ messages: [{ role: 'user', content: 'x'.repeat(20_000) }] })) as Promise<SharedPrefixPass>;
+    await vi.advanceTimersByTimeAsync(5_000);
+    (await longWait)(true);
+    // The stale leader is still the one later requests wait for (the long one's answer began, so the prefix is cached now).
+    expect(prefixes.state).toEqual({ leaders: 1, known: 1 });
+    stale(false);
+    expect(prefixes.state).toEqual({ leaders: 0, known: 1 });
+  });
+
   it('ends a wait when its signal aborts, with the signal reason, and leaves no timer or listener behind', async () => {
     vi.useFakeTimers();
     const prefixes = gate(() => Date.now());
