@@ -105,6 +105,41 @@ describe('parallel subagents and the prompt cache', () => {
     expect(written).toBe(total - (SUBAGENTS - 1) * prefix);
   });
 
+  it('interrupted while two subagents wait for the first answer to begin: the run ends interrupted at once and the waiting requests are never sent', async () => {
+    server = await startMessagesServer({ promptCaching: { now: () => 0 } });
+    let arrive!: () => void;
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    server.enqueue({
+      content: Array.from({ length: SUBAGENTS }, (_, index) => ({ type: 'tool_use' as const, id: `toolu_agent${index}`, name: 'Agent', input: { description: `survey ${index}`, prompt: `Read notes-${index}.md.`, subagent_type: 'explore' } })),
+    });
+    server.enqueue(async () => {
+      arrive();
+      await released;
+      return { content: [{ type: 'text', text: 'Surveyed.' }] };
+    });
+    const agent = createAgent({
+      model: anthropicModel({ model: 'claude-sonnet-4-6', apiKey: 'test-interrupted', baseURL: server.url, maxRetries: 0 }),
+      system: 'You write articles.',
+      tools: [read],
+      agents: { explore: { ...BUILTIN_AGENTS.explore, prompt: `${BUILTIN_AGENTS.explore.prompt}\n${'Cite the files you read. '.repeat(120)}` } },
+    });
+    const ends: string[] = [];
+    agent.on('subagent-end', (event) => ends.push(event.summary.status));
+    const run = agent.run('Survey the notes.');
+    await arrived;
+    await settle();
+    agent.interrupt();
+    const result = await run.result;
+    release();
+    await agent.close();
+    expect(result.status).toBe('interrupted');
+    expect(server.requests).toHaveLength(2);
+    expect(ends).toHaveLength(SUBAGENTS);
+    expect(ends.every((status) => status === 'interrupted')).toBe(true);
+  });
+
   it('control: with sharedPrefixWaitMs 0 all three are sent at once and each writes the prefix', async () => {
     const { receivedWhileHeld, subagents, totals } = await fanOut(0);
     expect(receivedWhileHeld).toBe(1 + SUBAGENTS);
