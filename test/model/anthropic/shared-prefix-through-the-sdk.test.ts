@@ -2,6 +2,7 @@
 // first one's response has begun, so they read that prefix from the cache instead of each writing
 // it. Through the real SDK and the loopback server, whose prompt cache makes an entry readable only
 // once the response that wrote it has begun, as the API does (the control runs show it).
+import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicModel } from '../../../src/model/anthropic/anthropic-model.js';
 import type { Model, ModelRequest, ModelResponse } from '../../../src/model/model.js';
@@ -206,11 +207,13 @@ describe('requests that share an uncached prefix', () => {
     expect(answerFour.usage.cacheReadInputTokens).toBe(prefix);
   });
 
-  it('models made with the same options share the wait (a host making a model per request); another API key or no prompt caching does not wait', async () => {
+  it('models made with the same options or client share the wait (a host making a model per request); another API key, another client or no prompt caching does not wait', async () => {
     const cases = [
       { options: {}, other: {}, waits: true },
       { options: {}, other: { apiKey: 'another-account' }, waits: false },
       { options: { promptCaching: false }, other: { promptCaching: false }, waits: false },
+      { options: 'client', other: 'client', waits: true },
+      { options: 'client', other: 'another client', waits: false },
     ] as const;
     for (const { options, other, waits } of cases) {
       server = await startMessagesServer({ promptCaching: { now: () => 0 } });
@@ -218,9 +221,12 @@ describe('requests that share an uncached prefix', () => {
       const second = announcedAnswer('Second summed up.');
       server.enqueue(first.respondWith, second.respondWith);
       const base = { model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 };
-      const one = respond(anthropicModel({ ...base, ...options }), request('Sum up notes-1.md.'));
+      const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });
+      const made = (given: (typeof cases)[number]['options']) =>
+        given === 'client' ? anthropicModel({ model: MODEL, client }) : given === 'another client' ? anthropicModel({ model: MODEL, client: new Anthropic({ apiKey: 'test', baseURL: server!.url, maxRetries: 0 }) }) : anthropicModel({ ...base, ...given });
+      const one = respond(made(options), request('Sum up notes-1.md.'));
       await first.arrived;
-      const two = respond(anthropicModel({ ...base, ...other }), request('Sum up notes-2.md.'));
+      const two = respond(made(other), request('Sum up notes-2.md.'));
       if (waits) {
         await settle();
         expect(server.requests).toHaveLength(1);
