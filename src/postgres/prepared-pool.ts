@@ -1,3 +1,4 @@
+import { twoLaneHash } from '../ids/two-lane-hash.js';
 import type { PostgresPool, PostgresQueryResult } from './postgres-pool.js';
 
 /** A statement as `pg`'s `query` takes it to prepare it under a name. */
@@ -47,15 +48,8 @@ function isStalePlan(error: unknown): boolean {
 function nameOf(text: string): string | undefined {
   let name = names.get(text);
   if (name === undefined && names.size < MAX_NAMES) {
-    let low = 0x811c9dc5;
-    let high = 0x050c5d1f;
-    for (let index = 0; index < text.length; index++) {
-      const code = text.charCodeAt(index);
-      low = Math.imul(low ^ code, 0x01000193);
-      high = Math.imul(high ^ code, 0x5bd1e995);
-      high ^= high >>> 15;
-    }
-    name = `agent_harness_${(high >>> 0).toString(16).padStart(8, '0')}${(low >>> 0).toString(16).padStart(8, '0')}`;
+    const { fnv, mixed } = twoLaneHash(text, 0x050c5d1f);
+    name = `agent_harness_${mixed}${fnv}`;
     names.set(text, name);
   }
   return name;

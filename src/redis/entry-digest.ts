@@ -1,3 +1,4 @@
+import { twoLaneHash } from '../ids/two-lane-hash.js';
 import { placelessJson } from '../session/entry-id-clash.js';
 import type { SessionEntry } from '../state/entries.js';
 
@@ -10,13 +11,6 @@ import type { SessionEntry } from '../state/entries.js';
  */
 export function entryDigest(entry: SessionEntry): string {
   const text = placelessJson(entry);
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ text.length;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    a = Math.imul(a ^ code, 0x01000193);
-    b = Math.imul(b ^ code, 0x5bd1e995);
-    b ^= b >>> 15;
-  }
-  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+  const { fnv, mixed } = twoLaneHash(text, 0x01000193 ^ text.length);
+  return fnv + mixed;
 }

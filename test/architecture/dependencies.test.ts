@@ -60,7 +60,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   lazy: [],
   telemetry: [],
   options: ['errors'],
-  model: ['lazy', 'errors', 'types'],
+  model: ['lazy', 'ids', 'errors', 'types'],
   history: ['model', 'errors', 'types'],
   state: ['model', 'history', 'errors', 'types'],
   events: ['model', 'state', 'errors', 'types'],

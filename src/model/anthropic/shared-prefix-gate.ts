@@ -1,3 +1,4 @@
+import { twoLaneHash } from '../../ids/two-lane-hash.js';
 import { findModelEntry } from '../find-model-entry.js';
 import { isDeferredTool } from '../is-deferred-tool.js';
 import type { TextBlock } from '../messages.js';
@@ -227,16 +228,10 @@ function messagesWithin(messages: ModelRequest['messages'], chars: number): bool
   return true;
 }
 
-/** Two 32-bit multiplicative hashes of the string (FNV-1a and a second multiplier), as 16 hex digits, with its length. */
+/** The prefix's key: a 64-bit hash of its JSON, with its length. */
 function hash(text: string): string {
-  let first = 0x811c9dc5;
-  let second = 0x01000193 ^ text.length;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    first = Math.imul(first ^ code, 0x01000193);
-    second = Math.imul(second ^ code, 0x5bd1e995);
-  }
-  return `${(first >>> 0).toString(16).padStart(8, '0')}${(second >>> 0).toString(16).padStart(8, '0')}:${text.length}`;
+  const { fnv, mixed } = twoLaneHash(text, 0x01000193 ^ text.length);
+  return `${fnv}${mixed}:${text.length}`;
 }
 
 /** Resolves when `leader` does or `ms` have passed; rejects with the signal's reason when it aborts first. */
