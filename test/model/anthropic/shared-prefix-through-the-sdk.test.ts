@@ -5,6 +5,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicModel } from '../../../src/model/anthropic/anthropic-model.js';
+import type { AnthropicModelOptions } from '../../../src/model/anthropic/anthropic-model-options.js';
 import type { Model, ModelRequest, ModelResponse } from '../../../src/model/model.js';
 import { ModelError } from '../../../src/errors/model-error.js';
 import { startMessagesServer, type MessagesServer, type MessagesServerResponse } from '../../../src/testing/messages-server/index.js';
@@ -66,25 +67,36 @@ const prefixTokens = (body: unknown) => {
   return segments[tools.length + system.length - 1]!.prefixTokens;
 };
 
+/**
+ * On a new loopback server: sends a request whose answer (`firstAnswer`) is held until the event
+ * loop has run on after the second request was started, then that second one (answered at once).
+ * Returns what each gave (an error in place of a response) and how many requests the server had
+ * received while the first answer was held.
+ */
+async function heldPair(firstAnswer: Parameters<typeof heldAnswer>[0], options: Partial<AnthropicModelOptions> = {}) {
+  server = await startMessagesServer({ promptCaching: { now: () => 0 } });
+  const first = heldAnswer(firstAnswer);
+  server.enqueue(first.respondWith, { content: [{ type: 'text', text: 'Second summed up.' }] });
+  const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0, ...options });
+  const one = respond(model, request('Sum up notes-1.md.')).catch((error: unknown) => error as Error);
+  await first.arrived;
+  const two = respond(model, request('Sum up notes-2.md.'));
+  await settle();
+  const sentWhileHeld = server.requests.length;
+  first.release();
+  return { one: await one, two: await two, sentWhileHeld };
+}
+
 describe('requests that share an uncached prefix', () => {
   it('a request sent while another with the same tools and system prompt has not begun its answer waits for it, and reads that prefix', async () => {
-    server = await startMessagesServer({ promptCaching: { now: () => 0 } });
-    const first = heldAnswer({ content: [{ type: 'text', text: 'First summed up.' }] });
-    server.enqueue(first.respondWith, { content: [{ type: 'text', text: 'Second summed up.' }] });
-    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 });
-    const one = respond(model, request('Sum up notes-1.md.'));
-    await first.arrived;
-    const two = respond(model, request('Sum up notes-2.md.'));
-    await settle();
-    expect(server.requests).toHaveLength(1);
-    first.release();
-    const [answerOne, answerTwo] = await Promise.all([one, two]);
-    expect(server.requests).toHaveLength(2);
-    const prefix = prefixTokens(server.requests[1]);
+    const { one, two, sentWhileHeld } = await heldPair({ content: [{ type: 'text', text: 'First summed up.' }] });
+    expect(sentWhileHeld).toBe(1);
+    expect(server!.requests).toHaveLength(2);
+    const prefix = prefixTokens(server!.requests[1]);
     expect(prefix).toBeGreaterThan(1024);
-    expect(answerOne.usage.cacheReadInputTokens).toBe(0);
-    expect(answerTwo.usage.cacheReadInputTokens).toBe(prefix);
-    expect(answerTwo.usage.cacheCreationInputTokens).toBe(requestSegments(server.requests[1] as never).totalTokens - prefix);
+    expect((one as ModelResponse).usage.cacheReadInputTokens).toBe(0);
+    expect(two.usage.cacheReadInputTokens).toBe(prefix);
+    expect(two.usage.cacheCreationInputTokens).toBe(requestSegments(server!.requests[1] as never).totalTokens - prefix);
   });
 
   it('control: with sharedPrefixWaitMs 0 both are sent at once and both write the prefix (the server reads no entry before its answer begins)', async () => {
@@ -105,36 +117,19 @@ describe('requests that share an uncached prefix', () => {
   });
 
   it('sends the waiting request when the first one fails before its answer begins', async () => {
-    server = await startMessagesServer({ promptCaching: { now: () => 0 } });
-    const first = heldAnswer({ fault: 'api-error', status: 400, errorType: 'invalid_request_error', message: 'Refused for the test.' });
-    server.enqueue(first.respondWith, { content: [{ type: 'text', text: 'Second summed up.' }] });
-    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 });
-    const one = respond(model, request('Sum up notes-1.md.')).catch((error: unknown) => error);
-    await first.arrived;
-    const two = respond(model, request('Sum up notes-2.md.'));
-    await settle();
-    expect(server.requests).toHaveLength(1);
-    first.release();
-    expect(await one).toBeInstanceOf(ModelError);
-    const answerTwo = await two;
+    const { one, two, sentWhileHeld } = await heldPair({ fault: 'api-error', status: 400, errorType: 'invalid_request_error', message: 'Refused for the test.' });
+    expect(sentWhileHeld).toBe(1);
+    expect(one).toBeInstanceOf(ModelError);
     // Nothing was cached by the refused request: the second writes the prefix itself.
-    expect(answerTwo.usage.cacheReadInputTokens).toBe(0);
-    expect(answerTwo.usage.cacheCreationInputTokens).toBeGreaterThan(1024);
+    expect(two.usage.cacheReadInputTokens).toBe(0);
+    expect(two.usage.cacheCreationInputTokens).toBeGreaterThan(1024);
   });
 
   it('sends the waiting request when the first answer breaks off with an error event before message_start', async () => {
-    server = await startMessagesServer({ promptCaching: { now: () => 0 } });
-    const first = heldAnswer({ fault: 'stream-error', after: 0 });
-    server.enqueue(first.respondWith, { content: [{ type: 'text', text: 'Second summed up.' }] });
-    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 });
-    const one = respond(model, request('Sum up notes-1.md.')).catch((error: unknown) => error);
-    await first.arrived;
-    const two = respond(model, request('Sum up notes-2.md.'));
-    await settle();
-    expect(server.requests).toHaveLength(1);
-    first.release();
-    expect(((await one) as ModelError).retryable).toBe(true);
-    expect((await two).message.content).toEqual([{ type: 'text', text: 'Second summed up.' }]);
+    const { one, two, sentWhileHeld } = await heldPair({ fault: 'stream-error', after: 0 });
+    expect(sentWhileHeld).toBe(1);
+    expect((one as ModelError).retryable).toBe(true);
+    expect(two.message.content).toEqual([{ type: 'text', text: 'Second summed up.' }]);
   });
 
   it('an answer that broke off before message_start does not count its prefix as cached: requests sent together after it still wait', async () => {
@@ -155,18 +150,10 @@ describe('requests that share an uncached prefix', () => {
   });
 
   it('sends the waiting request when the connection of the first drops before any event', async () => {
-    server = await startMessagesServer({ promptCaching: { now: () => 0 } });
-    const first = heldAnswer({ fault: 'drop-connection', after: 0 });
-    server.enqueue(first.respondWith, { content: [{ type: 'text', text: 'Second summed up.' }] });
-    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0, promptCaching: { sharedPrefixWaitMs: 60_000 } });
-    const one = respond(model, request('Sum up notes-1.md.')).catch((error: unknown) => error);
-    await first.arrived;
-    const two = respond(model, request('Sum up notes-2.md.'));
-    await settle();
-    expect(server.requests).toHaveLength(1);
-    first.release();
-    expect(await one).toBeInstanceOf(ModelError);
-    expect((await two).message.content).toEqual([{ type: 'text', text: 'Second summed up.' }]);
+    const { one, two, sentWhileHeld } = await heldPair({ fault: 'drop-connection', after: 0 }, { promptCaching: { sharedPrefixWaitMs: 60_000 } });
+    expect(sentWhileHeld).toBe(1);
+    expect(one).toBeInstanceOf(ModelError);
+    expect(two.message.content).toEqual([{ type: 'text', text: 'Second summed up.' }]);
   });
 
   it('a request aborted while it waits fails as aborted and is never sent; the first is not disturbed', async () => {
