@@ -77,7 +77,8 @@ async function heldPair(firstAnswer: Parameters<typeof heldAnswer>[0], options: 
   server = await startMessagesServer({ promptCaching: { now: () => 0 } });
   const first = heldAnswer(firstAnswer);
   server.enqueue(first.respondWith, { content: [{ type: 'text', text: 'Second summed up.' }] });
-  const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0, ...options });
+  // A wait longer than any test: a second request sent only because its wait ran out fails the test.
+  const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0, promptCaching: { sharedPrefixWaitMs: 3_600_000 }, ...options });
   const one = respond(model, request('Sum up notes-1.md.')).catch((error: unknown) => error as Error);
   await first.arrived;
   const two = respond(model, request('Sum up notes-2.md.'));
@@ -150,7 +151,7 @@ describe('requests that share an uncached prefix', () => {
   });
 
   it('sends the waiting request when the connection of the first drops before any event', async () => {
-    const { one, two, sentWhileHeld } = await heldPair({ fault: 'drop-connection', after: 0 }, { promptCaching: { sharedPrefixWaitMs: 60_000 } });
+    const { one, two, sentWhileHeld } = await heldPair({ fault: 'drop-connection', after: 0 });
     expect(sentWhileHeld).toBe(1);
     expect(one).toBeInstanceOf(ModelError);
     expect(two.message.content).toEqual([{ type: 'text', text: 'Second summed up.' }]);
@@ -207,10 +208,16 @@ describe('requests that share an uncached prefix', () => {
       const first = heldAnswer({ content: [{ type: 'text', text: 'First summed up.' }] });
       const second = announcedAnswer('Second summed up.');
       server.enqueue(first.respondWith, second.respondWith);
-      const base = { model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 };
+      // A wait longer than any test: a request sent only because its wait ran out fails the test.
+      const promptCaching = { sharedPrefixWaitMs: 3_600_000 };
+      const base = { model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0, promptCaching };
       const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });
       const made = (given: (typeof cases)[number]['options']) =>
-        given === 'client' ? anthropicModel({ model: MODEL, client }) : given === 'another client' ? anthropicModel({ model: MODEL, client: new Anthropic({ apiKey: 'test', baseURL: server!.url, maxRetries: 0 }) }) : anthropicModel({ ...base, ...given });
+        given === 'client'
+          ? anthropicModel({ model: MODEL, client, promptCaching })
+          : given === 'another client'
+            ? anthropicModel({ model: MODEL, client: new Anthropic({ apiKey: 'test', baseURL: server!.url, maxRetries: 0 }), promptCaching })
+            : anthropicModel({ ...base, ...given });
       const one = respond(made(options), request('Sum up notes-1.md.'));
       await first.arrived;
       const two = respond(made(other), request('Sum up notes-2.md.'));
