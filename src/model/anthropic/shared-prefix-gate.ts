@@ -234,7 +234,10 @@ function hash(text: string): string {
   return `${fnv}${mixed}:${text.length}`;
 }
 
-/** Resolves when `leader` does or `ms` have passed; rejects with the signal's reason when it aborts first. */
+/** The longest delay a timer takes: a longer one fires at once (Node: after 1 ms, with a warning). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Resolves when `leader` does or `ms` have passed (at most about 24.8 days: a timer's limit); rejects with the signal's reason when it aborts first. */
 function waitFor(leader: Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise<void>((resolve, reject) => {
@@ -246,10 +249,13 @@ function waitFor(leader: Promise<void>, ms: number, signal: AbortSignal | undefi
       done();
       reject(signal!.reason);
     };
-    const timer = setTimeout(() => {
-      done();
-      resolve();
-    }, ms);
+    const timer = setTimeout(
+      () => {
+        done();
+        resolve();
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
     (timer as { unref?: () => void }).unref?.();
     signal?.addEventListener('abort', aborted, { once: true });
     void leader.then(() => {

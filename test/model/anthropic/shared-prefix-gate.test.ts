@@ -168,6 +168,17 @@ describe('the shared-prefix gate', () => {
     expect(prefixes.state).toEqual({ leaders: 0, known: 1 });
   });
 
+  it('waits a wait longer than a timer takes at the timer\'s limit, not at once', async () => {
+    const timers = vi.spyOn(globalThis, 'setTimeout');
+    const prefixes = gate(() => 0, Number.MAX_SAFE_INTEGER);
+    const first = prefixes.enter(request()) as SharedPrefixPass;
+    const second = prefixes.enter(request()) as Promise<SharedPrefixPass>;
+    expect(timers).toHaveBeenCalledWith(expect.any(Function), 2_147_483_647);
+    timers.mockRestore();
+    first(true);
+    await second;
+  });
+
   it('ends a wait when its signal aborts, with the signal reason, and leaves no timer or listener behind', async () => {
     vi.useFakeTimers();
     const prefixes = gate(() => Date.now());
