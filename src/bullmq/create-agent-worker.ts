@@ -7,8 +7,9 @@ import { LeaseLostError } from '../errors/lease-lost-error.js';
 import { ModelError } from '../errors/model-error.js';
 import { McpConnectionError } from '../errors/mcp-connection-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
-import { checkOptions, isAbortSignal, isBoolean, isFunction, isNonEmptyString, isNonNegativeInteger, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
+import { accepts, checkOptions, isAbortSignal, isBoolean, isFunction, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
 import { loadEntries } from '../session/load-entries.js';
+import { MAX_TIMER_MS } from '../types/max-timer-ms.js';
 import { storeEntries } from '../session/store-entries.js';
 import { foldEntries, pendingApprovalsOf } from '../state/index.js';
 import type { SessionLease, SessionStore } from '../session/session-store.js';
@@ -150,7 +151,12 @@ const OPTIONS: OptionsSpec<AgentWorkerOptions> = {
   onError: isFunction,
 };
 
-const CLOSE_OPTIONS: OptionsSpec<AgentWorkerCloseOptions> = { force: isBoolean, timeoutMs: isNonNegativeInteger, signal: isAbortSignal };
+const CLOSE_OPTIONS: OptionsSpec<AgentWorkerCloseOptions> = {
+  force: isBoolean,
+  // A timer fires at once past its limit: a longer timeout would stop the jobs at once.
+  timeoutMs: accepts(`an integer of 0 or more, at most ${MAX_TIMER_MS} (about 24.8 days: a timer fires at once past it)`, (value) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= MAX_TIMER_MS),
+  signal: isAbortSignal,
+};
 
 /** An error that ended a run and that a later attempt may get past: a model outage, a store that failed to write. */
 function isOutage(error: Error | undefined): boolean {

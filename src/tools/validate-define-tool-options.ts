@@ -5,13 +5,13 @@ import {
   isFunction,
   isNonEmptyString,
   isPlainObject,
-  isPositiveNumber,
   isString,
   oneOf,
   required,
   shape,
   type OptionsSpec,
 } from '../options/index.js';
+import { MAX_TIMER_MS } from '../types/max-timer-ms.js';
 import type { DefineToolOptions } from './define-tool.js';
 import type { InputSchema } from './input-schema.js';
 import type { ToolKind, ToolRuleTarget } from './types.js';
@@ -46,7 +46,8 @@ const SPEC: OptionsSpec<DefineToolOptions<InputSchema>> = {
   display: isFunction,
   restoreFile: isFunction,
   ruleTarget: shape(RULE_TARGET_SPEC, { usage: "{ field: 'file_path', kind: 'path' }" }),
-  timeoutMs: isPositiveNumber,
+  // A timer fires at once past its limit: a longer timeout would end every call at once.
+  timeoutMs: accepts(`a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days: a timer fires at once past it)`, (value) => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS),
   deferLoading: isBoolean,
   annotations: isPlainObject,
 };

@@ -247,6 +247,8 @@ describe.skipIf(!redis.reachable)('AgentWorker.close: stopping the jobs under wa
     const worker = start();
     try {
       expect(() => worker.close({ timeoutMs: -1 })).toThrow(ConfigurationError);
+      // Past a timer's limit Node fires the timer after 1 ms: the jobs would be stopped at once.
+      expect(() => worker.close({ timeoutMs: 2_147_483_648 })).toThrow(/`timeoutMs` must be an integer of 0 or more, at most 2147483647 \(about 24\.8 days: a timer fires at once past it\), got 2147483648/);
       expect(() => worker.close({ force: 'yes' } as never)).toThrow(/`force`/);
       expect(() => worker.close({ forced: true } as never)).toThrow(/`forced`/);
     } finally {

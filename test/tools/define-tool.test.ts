@@ -67,6 +67,11 @@ describe('defineTool', () => {
     expect(() => defineTool({ name: 'has space', description: '', inputSchema: z.object({}), execute: () => '' })).toThrow('defineTool (tool "has space"): `name` must be 1-64 letters, digits, "_" or "-" (the Messages API\'s rule for tool names), got the string "has space".');
     expect(() => defineTool({ name: 'scalar', description: '', inputSchema: z.string() as never, execute: () => '' })).toThrow(/object schema.*z\.object/);
     expect(() => defineTool({ name: 'slow', description: '', inputSchema: z.object({}), timeoutMs: 0, execute: () => '' })).toThrow(ConfigurationError);
+    // Past a timer's limit Node fires the timer after 1 ms: every call would time out at once.
+    expect(() => defineTool({ name: 'slow', description: '', inputSchema: z.object({}), timeoutMs: 2_147_483_648, execute: () => '' })).toThrow(
+      'defineTool (tool "slow"): `timeoutMs` must be a positive number of milliseconds, at most 2147483647 (about 24.8 days: a timer fires at once past it), got 2147483648.',
+    );
+    expect(defineTool({ name: 'slow', description: '', inputSchema: z.object({}), timeoutMs: 2_147_483_647, execute: () => '' }).timeoutMs).toBe(2_147_483_647);
   });
 
   it('compiles one schema object once, however many tools use it', () => {

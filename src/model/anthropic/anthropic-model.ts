@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { ConfigurationError } from '../../errors/configuration-error.js';
 import { loadOnce } from '../../lazy/load-once.js';
+import { MAX_TIMER_MS } from '../../types/max-timer-ms.js';
 import {
   accepts,
   anything,
@@ -180,13 +181,13 @@ const OPTIONS: OptionsSpec<AnthropicModelOptions> = {
   maxTokens: isPositiveInteger,
   thinking: isPlainObject,
   promptCaching: accepts(
-    "true, false or { ttl?: '5m' | '1h', sharedPrefixWaitMs?: a whole number of milliseconds, 0 or more }",
+    `true, false or { ttl?: '5m' | '1h', sharedPrefixWaitMs?: a whole number of milliseconds from 0 to ${MAX_TIMER_MS} }`,
     (value) =>
       typeof value === 'boolean' ||
       (isObject(value) &&
         Object.keys(value).every((key) => key === 'ttl' || key === 'sharedPrefixWaitMs') &&
         (value.ttl === undefined || value.ttl === '5m' || value.ttl === '1h') &&
-        (value.sharedPrefixWaitMs === undefined || (Number.isInteger(value.sharedPrefixWaitMs) && (value.sharedPrefixWaitMs as number) >= 0))),
+        (value.sharedPrefixWaitMs === undefined || (Number.isInteger(value.sharedPrefixWaitMs) && (value.sharedPrefixWaitMs as number) >= 0 && (value.sharedPrefixWaitMs as number) <= MAX_TIMER_MS))),
   ),
   maxRetries: isNonNegativeInteger,
   temperature: accepts('a number from 0 to 1 (the range the Messages API takes)', (value) => typeof value === 'number' && value >= 0 && value <= 1),

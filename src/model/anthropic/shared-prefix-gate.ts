@@ -1,4 +1,5 @@
 import { twoLaneHash } from '../../ids/two-lane-hash.js';
+import { MAX_TIMER_MS } from '../../types/max-timer-ms.js';
 import { findModelEntry } from '../find-model-entry.js';
 import { isDeferredTool } from '../is-deferred-tool.js';
 import type { TextBlock } from '../messages.js';
@@ -233,9 +234,6 @@ function hash(text: string): string {
   const { fnv, mixed } = twoLaneHash(text, 0x01000193 ^ text.length);
   return `${fnv}${mixed}:${text.length}`;
 }
-
-/** The longest delay a timer takes: a longer one fires at once (Node: after 1 ms, with a warning). */
-const MAX_TIMER_MS = 2_147_483_647;
 
 /** Resolves when `leader` does or `ms` have passed (at most about 24.8 days: a timer's limit); rejects with the signal's reason when it aborts first. */
 function waitFor(leader: Promise<void>, ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -119,10 +119,10 @@ describe('promptCaching: { ttl }', () => {
   });
 
   it('refuses a lifetime the API does not take, naming the value and the choices', () => {
-    const bads = [{ ttl: '2h' }, { ttl: '1h', scope: 'global' }, 'yes', null, { ttl: 3600 }, { sharedPrefixWaitMs: -1 }, { sharedPrefixWaitMs: 1.5 }, { sharedPrefixWaitMs: '30s' }, { sharedPrefixWaitMs: Number.POSITIVE_INFINITY }];
+    const bads = [{ ttl: '2h' }, { ttl: '1h', scope: 'global' }, 'yes', null, { ttl: 3600 }, { sharedPrefixWaitMs: -1 }, { sharedPrefixWaitMs: 1.5 }, { sharedPrefixWaitMs: '30s' }, { sharedPrefixWaitMs: Number.POSITIVE_INFINITY }, { sharedPrefixWaitMs: 2_147_483_648 }];
     for (const bad of bads) {
       expect(() => anthropicModel({ model: MODEL, apiKey: 'test', promptCaching: bad as never })).toThrow(
-        /anthropicModel: `promptCaching` must be true, false or \{ ttl\?: '5m' \| '1h', sharedPrefixWaitMs\?: a whole number of milliseconds, 0 or more \}, got /,
+        /anthropicModel: `promptCaching` must be true, false or \{ ttl\?: '5m' \| '1h', sharedPrefixWaitMs\?: a whole number of milliseconds from 0 to 2147483647 \}, got /,
       );
     }
     expect(() => anthropicModel({ model: MODEL, apiKey: 'test', promptCaching: { ttl: '1h' } })).not.toThrow();

@@ -168,7 +168,7 @@ describe('the shared-prefix gate', () => {
     expect(prefixes.state).toEqual({ leaders: 0, known: 1 });
   });
 
-  it('waits a wait longer than a timer takes at the timer\'s limit, not at once', async () => {
+  it('waits a wait longer than a timer takes (the gate is given one directly) at the timer\'s limit, not at once', async () => {
     const timers = vi.spyOn(globalThis, 'setTimeout');
     const prefixes = gate(() => 0, Number.MAX_SAFE_INTEGER);
     const first = prefixes.enter(request()) as SharedPrefixPass;
