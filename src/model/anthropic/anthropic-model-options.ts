@@ -42,7 +42,7 @@ export interface AnthropicPromptCaching {
    * for it); the wait lasts until that request's response begins (about a time to first token),
    * or this long, after which the waiting request goes and takes the lead. Requests wait for each other across every
    * `anthropicModel` made with the same `client` (or the same `apiKey` and `baseURL`), model,
-   * `ttl` and wait, so a host that makes a model per request shares too; within one process (each
+   * `ttl`, wait, `extraBody` and `headers`, so a host that makes a model per request shares too; within one process (each
    * server of a fleet sends its own first request). `0` sends every request at once.
    * @default 10000
    */

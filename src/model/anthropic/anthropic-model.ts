@@ -114,7 +114,12 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
     const anthropic = await getClient();
     let began: SharedPrefixPass | undefined;
     if (prefixWaitMs > 0) {
-      gate ??= code.sharedPrefixGateFor({ client: options.client, apiKey: options.apiKey, baseURL: options.baseURL }, settings.model, settings.cacheTtl ?? '5m', prefixWaitMs);
+      gate ??= code.sharedPrefixGateFor(
+        { client: options.client, apiKey: options.apiKey, baseURL: options.baseURL, extras: [options.extraBody, headers] },
+        settings.model,
+        settings.cacheTtl ?? '5m',
+        prefixWaitMs,
+      );
       const admitted = gate.enter(request, request.signal);
       try {
         began = typeof admitted === 'function' ? admitted : await admitted;

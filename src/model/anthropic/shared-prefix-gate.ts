@@ -55,7 +55,15 @@ export interface SharedPrefixAccount {
   client?: object | undefined;
   apiKey?: string | undefined;
   baseURL?: string | undefined;
+  /**
+   * What else every request of the model carries (its `extraBody` and headers, e.g. MCP servers or
+   * betas that change what the API caches ahead of the messages): models that differ here never
+   * wait for each other.
+   */
+  extras?: readonly unknown[] | undefined;
 }
+
+let unserializable = 0;
 
 /** Gates by account, model and settings, shared by every `anthropicModel` made with the same ones. */
 const byClient = new WeakMap<object, Map<string, SharedPrefixGate>>();
@@ -75,7 +83,13 @@ const MAX_ACCOUNTS = 64;
  * @param maxWaitMs - the longest wait (`promptCaching.sharedPrefixWaitMs`).
  */
 export function sharedPrefixGateFor(account: SharedPrefixAccount, model: string, ttl: '5m' | '1h', maxWaitMs: number): SharedPrefixGate {
-  const settings = `${model}\u0000${ttl}\u0000${maxWaitMs}`;
+  let extras: string;
+  try {
+    extras = JSON.stringify(account.extras ?? []);
+  } catch {
+    extras = `unserializable ${++unserializable}`; // a request could not carry it either: shared with nothing
+  }
+  const settings = `${model}\u0000${ttl}\u0000${maxWaitMs}\u0000${extras}`;
   let gates: Map<string, SharedPrefixGate>;
   let key = settings;
   if (account.client !== undefined) {

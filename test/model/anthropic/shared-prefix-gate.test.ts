@@ -228,12 +228,19 @@ describe('the shared-prefix gate', () => {
     const account = { apiKey: 'key-a', baseURL: 'http://127.0.0.1:1' };
     const gate = sharedPrefixGateFor(account, 'claude-sonnet-4-6', '5m', 30_000);
     expect(sharedPrefixGateFor({ ...account }, 'claude-sonnet-4-6', '5m', 30_000)).toBe(gate);
+    expect(sharedPrefixGateFor({ ...account, extras: [undefined, undefined] }, 'claude-sonnet-4-6', '5m', 30_000)).toBe(sharedPrefixGateFor({ ...account, extras: [undefined, undefined] }, 'claude-sonnet-4-6', '5m', 30_000));
+    // Extras no request could carry share with nothing (and do not throw).
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(sharedPrefixGateFor({ ...account, extras: [cyclic] }, 'claude-sonnet-4-6', '5m', 30_000)).not.toBe(sharedPrefixGateFor({ ...account, extras: [cyclic] }, 'claude-sonnet-4-6', '5m', 30_000));
     for (const other of [
       sharedPrefixGateFor({ ...account, apiKey: 'key-b' }, 'claude-sonnet-4-6', '5m', 30_000),
       sharedPrefixGateFor({ ...account, baseURL: 'http://127.0.0.1:2' }, 'claude-sonnet-4-6', '5m', 30_000),
       sharedPrefixGateFor(account, 'claude-opus-4-1', '5m', 30_000),
       sharedPrefixGateFor(account, 'claude-sonnet-4-6', '1h', 30_000),
       sharedPrefixGateFor(account, 'claude-sonnet-4-6', '5m', 10_000),
+      sharedPrefixGateFor({ ...account, extras: [{ mcp_servers: [{ type: 'url', url: 'https://mcp.example', name: 'docs' }] }, undefined] }, 'claude-sonnet-4-6', '5m', 30_000),
+      sharedPrefixGateFor({ ...account, extras: [undefined, { 'anthropic-beta': 'some-beta' }] }, 'claude-sonnet-4-6', '5m', 30_000),
     ]) {
       expect(other).not.toBe(gate);
     }
