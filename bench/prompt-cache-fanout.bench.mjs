@@ -9,7 +9,9 @@
 // anthropicModel's default (the others wait for the first answer to begin) and with
 // `promptCaching: { sharedPrefixWaitMs: 0 }` (all sent at once): the subagents' tokens written to
 // and read from the cache, their input cost in token-equivalents (input 1×, write 1.25×, read
-// 0.1×), and the wall time of the fan-out (from the parent's tool call to its last result).
+// 0.1×), and the wall time of the fan-out (from the parent's tool call to its last result). A
+// second table: N sessions of one agent started at the same moment, a model and an agent made per
+// request, each answering its first prompt (their input cost and the wall time until all answered).
 import { BUILTIN_AGENTS, anthropicModel, createAgent } from '../dist/index.js';
 import { startMessagesServer } from '../dist/testing/messages-server/index.js';
 import { environmentHeader } from './lib/environment.mjs';
@@ -49,6 +51,37 @@ async function fanOut(count, sharedPrefixWaitMs) {
   return { ...usage, cost: usage.input + 1.25 * usage.written + 0.1 * usage.read, wallMs: ended - started };
 }
 
+/**
+ * `count` sessions of one agent (a new agent each, one `anthropicModel` per request as a host making
+ * an agent per request would) started at the same moment, each answering its first prompt.
+ */
+async function sessionsAtOnce(count, sharedPrefixWaitMs) {
+  const server = await startMessagesServer({ promptCaching: true });
+  for (let index = 0; index < count; index++) {
+    server.enqueue(async () => {
+      await new Promise((resolve) => setTimeout(resolve, TTFT));
+      return { content: [{ type: 'text', text: 'Hello.' }] };
+    });
+  }
+  const usage = { input: 0, written: 0, read: 0 };
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const model = anthropicModel({ model: 'claude-sonnet-4-6', apiKey: `bench-sessions-${sharedPrefixWaitMs}`, baseURL: server.url, maxRetries: 0, ...(sharedPrefixWaitMs === undefined ? {} : { promptCaching: { sharedPrefixWaitMs } }) });
+      const agent = createAgent({ model, system: PROMPT, tools: [] });
+      const result = await agent.run(`Question ${index}: where do I start?`).result;
+      await agent.close();
+      if (result.status !== 'completed') throw new Error(`run ended ${result.status}: ${result.error?.message}`);
+      usage.input += result.usage.inputTokens;
+      usage.written += result.usage.cacheCreationInputTokens;
+      usage.read += result.usage.cacheReadInputTokens;
+    }),
+  );
+  const wallMs = performance.now() - started;
+  await server.close();
+  return { ...usage, cost: usage.input + 1.25 * usage.written + 0.1 * usage.read, wallMs };
+}
+
 console.log(environmentHeader('agent-harness prompt-cache benchmark (issue 16): parallel subagents of one type', { quick: false, extra: [`time to first token ${TTFT} ms (BENCH_TTFT_MS)`] }));
 const rows = [];
 await fanOut(2, undefined); // warm-up: the SDK and the turn code load
@@ -66,3 +99,15 @@ for (const count of COUNTS) {
   rows.push([`  saved by waiting`, '', '', `${(100 * (1 - waiting.cost / atOnce.cost)).toFixed(0)}%`, `+${(waiting.wallMs - atOnce.wallMs).toFixed(0)} ms`]);
 }
 console.log(renderTable(['Fan-out', 'cache written (tokens)', 'cache read', 'input cost (token-eq.)', 'wall time'], rows));
+
+const sessionRows = [];
+await sessionsAtOnce(2, undefined); // warm-up
+for (const count of COUNTS) {
+  const waiting = await sessionsAtOnce(count, undefined);
+  const atOnce = await sessionsAtOnce(count, 0);
+  const row = (label, figures) => [`${count} sessions, ${label}`, String(figures.written), String(figures.read), figures.cost.toFixed(0), `${figures.wallMs.toFixed(0)} ms`];
+  sessionRows.push(row('first answer waited for (default)', waiting), row('all sent at once (sharedPrefixWaitMs 0)', atOnce));
+  sessionRows.push([`  saved by waiting`, '', '', `${(100 * (1 - waiting.cost / atOnce.cost)).toFixed(0)}%`, `+${(waiting.wallMs - atOnce.wallMs).toFixed(0)} ms`]);
+}
+console.log(`\nSessions of one agent started at once (a model and an agent per request; the same system prompt, each its own first prompt):\n`);
+console.log(renderTable(['Sessions', 'cache written (tokens)', 'cache read', 'input cost (token-eq.)', 'wall time'], sessionRows));
