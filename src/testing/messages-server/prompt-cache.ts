@@ -96,50 +96,53 @@ export function createPromptCache(options: PromptCachingOptions = {}): PromptCac
       return entries.size;
     },
     apply(model, request) {
-      const found = this.lookup(model, request);
+      const found = lookup(model, request);
       found.commit();
       return found.usage;
     },
-    lookup(model, { segments, totalTokens }) {
-      const at = now();
-      const breakpoints = segments.flatMap((segment, index) => (segment.breakpoint ? [index] : []));
-      let hit = -1;
-      for (const point of breakpoints) {
-        for (let index = point; index > hit && index >= Math.max(0, point - lookback + 1); index--) {
-          if (live(segments[index]!.prefixKey, at)) {
-            hit = index;
-            break;
-          }
+    lookup,
+  };
+
+  /** Looks a request up now; its writes wait for `commit`. */
+  function lookup(model: string, { segments, totalTokens }: RequestSegments): PromptCacheLookup {
+    const at = now();
+    const breakpoints = segments.flatMap((segment, index) => (segment.breakpoint ? [index] : []));
+    let hit = -1;
+    for (const point of breakpoints) {
+      for (let index = point; index > hit && index >= Math.max(0, point - lookback + 1); index--) {
+        if (live(segments[index]!.prefixKey, at)) {
+          hit = index;
+          break;
         }
       }
-      const read = hit >= 0 ? segments[hit]!.prefixTokens : 0;
-      const minimum = minimumFor(model);
-      const created = { '5m': 0, '1h': 0 };
-      const writes: Array<{ key: string; ttl: CacheTtl }> = [];
-      let written = read;
-      for (const point of breakpoints) {
-        const segment = segments[point]!;
-        if (point <= hit || segment.prefixTokens < minimum) continue;
-        const ttl = segment.breakpoint!;
-        created[ttl] += segment.prefixTokens - written;
-        written = segment.prefixTokens;
-        writes.push({ key: segment.prefixKey, ttl });
-      }
-      const hitKey = hit >= 0 ? segments[hit]!.prefixKey : undefined;
-      const commit = () => {
-        const at = now();
-        // A hit refreshes the entry's lifetime (unless it expired since the lookup).
-        const entry = hitKey === undefined ? undefined : live(hitKey, at);
-        if (entry) entry.expiresAt = at + lifetimes[entry.ttl];
-        for (const { key, ttl } of writes) entries.set(key, { expiresAt: at + lifetimes[ttl], ttl });
-      };
-      const usage = {
-        inputTokens: totalTokens - written,
-        cacheReadInputTokens: read,
-        cacheCreationInputTokens: written - read,
-        cacheCreation: { ephemeral_5m_input_tokens: created['5m'], ephemeral_1h_input_tokens: created['1h'] },
-      };
-      return { usage, commit };
-    },
-  };
+    }
+    const read = hit >= 0 ? segments[hit]!.prefixTokens : 0;
+    const minimum = minimumFor(model);
+    const created = { '5m': 0, '1h': 0 };
+    const writes: Array<{ key: string; ttl: CacheTtl }> = [];
+    let written = read;
+    for (const point of breakpoints) {
+      const segment = segments[point]!;
+      if (point <= hit || segment.prefixTokens < minimum) continue;
+      const ttl = segment.breakpoint!;
+      created[ttl] += segment.prefixTokens - written;
+      written = segment.prefixTokens;
+      writes.push({ key: segment.prefixKey, ttl });
+    }
+    const hitKey = hit >= 0 ? segments[hit]!.prefixKey : undefined;
+    const commit = () => {
+      const at = now();
+      // A hit refreshes the entry's lifetime (unless it expired since the lookup).
+      const entry = hitKey === undefined ? undefined : live(hitKey, at);
+      if (entry) entry.expiresAt = at + lifetimes[entry.ttl];
+      for (const { key, ttl } of writes) entries.set(key, { expiresAt: at + lifetimes[ttl], ttl });
+    };
+    const usage = {
+      inputTokens: totalTokens - written,
+      cacheReadInputTokens: read,
+      cacheCreationInputTokens: written - read,
+      cacheCreation: { ephemeral_5m_input_tokens: created['5m'], ephemeral_1h_input_tokens: created['1h'] },
+    };
+    return { usage, commit };
+  }
 }
