@@ -120,9 +120,14 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
         settings.cacheTtl ?? '5m',
         prefixWaitMs,
       );
-      const admitted = gate.enter(request, request.signal);
+      let admitted: ReturnType<SharedPrefixGate['enter']> | undefined;
       try {
-        began = typeof admitted === 'function' ? admitted : await admitted;
+        admitted = gate.enter(request, request.signal);
+      } catch {
+        // A request whose prefix cannot be read as JSON is not gated: the SDK fails it as before.
+      }
+      try {
+        began = typeof admitted === 'function' || admitted === undefined ? admitted : await admitted;
       } catch (reason) {
         throw code.mapAnthropicError(reason, { signal: request.signal });
       }

@@ -195,6 +195,19 @@ describe('requests that share an uncached prefix', () => {
     expect(answerFour.usage.cacheReadInputTokens).toBe(prefix);
   });
 
+  it('a request whose tools cannot be read as JSON fails as it did without the wait (a ModelError from the SDK), and holds nothing', async () => {
+    server = await startMessagesServer({ promptCaching: { now: () => 0 } });
+    const model = anthropicModel({ model: MODEL, apiKey: account(), baseURL: server.url, maxRetries: 0 });
+    const schema: Record<string, unknown> = { type: 'object' };
+    schema.self = schema;
+    const failure = await respond(model, { system, tools: [{ name: 'Loop', description: 'A cyclic schema.', input_schema: schema }], messages: [{ role: 'user', content: 'Go.' }] }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ModelError);
+    expect(server.requests).toHaveLength(0);
+    // Nothing was left waiting: a request with the usual prefix goes.
+    server.enqueue({ content: [{ type: 'text', text: 'Summed up.' }] });
+    expect((await respond(model, request('Sum up notes-1.md.'))).message.content).toEqual([{ type: 'text', text: 'Summed up.' }]);
+  });
+
   it('models made with the same options or client share the wait (a host making a model per request); another API key, another client or no prompt caching does not wait', async () => {
     const cases = [
       { options: {}, other: {}, waits: true },
