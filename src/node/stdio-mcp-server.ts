@@ -1,7 +1,6 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
 import type { McpServerConfigBase, McpStdioServerConfig, McpTransportLike } from '../mcp/index.js';
-import { accepts, anything, checkOptions, isBoolean, isFunction, isNonEmptyString, isPlainObject, isString, isStringArray, oneOf, recordOf, type OptionsSpec } from '../options/index.js';
-import { MAX_TIMER_MS } from '../types/max-timer-ms.js';
+import { anything, checkOptions, isBoolean, isFunction, isNonEmptyString, isPlainObject, isString, isStringArray, isTimerMs, oneOf, recordOf, type OptionsSpec } from '../options/index.js';
 
 /** Options of {@link stdioMcpServer}: the Claude Agent SDK's stdio shape, plus the common settings. */
 export interface StdioMcpServerOptions extends McpServerConfigBase {
@@ -35,9 +34,6 @@ export interface StdioMcpServerOptions extends McpServerConfigBase {
    */
   onStderr?: (text: string) => void;
 }
-
-/** A timeout a timer can wait: Node fires one longer than 2^31-1 ms after 1 ms (createAgent checks the same). */
-const isTimerMs = accepts(`a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days: a timer fires at once past it)`, (value) => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS);
 
 const OPTIONS: OptionsSpec<StdioMcpServerOptions> = {
   command: anything, // checked below, with an example

@@ -20,6 +20,7 @@ export {
   isSchema,
   isString,
   isStringArray,
+  isTimerMs,
   oneOf,
   recordOf,
   required,

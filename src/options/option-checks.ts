@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../errors/configuration-error.js';
+import { MAX_TIMER_MS } from '../types/max-timer-ms.js';
 import { nearestName } from './nearest-name.js';
 import { describeOptionValue } from '../errors/describe-option-value.js';
 import { checkOptions, isObject, optionProblem, type CheckOptionsContext, type OptionCheck, type OptionPlace, type OptionsSpec } from './check-options.js';
@@ -27,6 +28,8 @@ export const isFiniteNumber = accepts('a finite number', (value) => typeof value
 export const isPositiveNumber = accepts('a positive number', (value) => typeof value === 'number' && Number.isFinite(value) && value > 0);
 export const isPositiveInteger = accepts('a positive integer', (value) => Number.isInteger(value) && (value as number) > 0);
 export const isNonNegativeInteger = accepts('an integer of 0 or more', (value) => Number.isInteger(value) && (value as number) >= 0);
+/** A timeout a timer can wait: Node fires one longer than 2^31-1 ms after 1 ms. */
+export const isTimerMs = accepts(`a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days: a timer fires at once past it)`, (value) => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS);
 export const isAbortSignal = accepts('an AbortSignal', (value) => isObject(value) && typeof value.aborted === 'boolean' && typeof value.addEventListener === 'function');
 
 /** Names as prose: `a`, `a and b`, `a, b and c`. */

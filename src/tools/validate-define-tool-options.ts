@@ -6,12 +6,12 @@ import {
   isNonEmptyString,
   isPlainObject,
   isString,
+  isTimerMs,
   oneOf,
   required,
   shape,
   type OptionsSpec,
 } from '../options/index.js';
-import { MAX_TIMER_MS } from '../types/max-timer-ms.js';
 import type { DefineToolOptions } from './define-tool.js';
 import type { InputSchema } from './input-schema.js';
 import type { ToolKind, ToolRuleTarget } from './types.js';
@@ -47,7 +47,7 @@ const SPEC: OptionsSpec<DefineToolOptions<InputSchema>> = {
   restoreFile: isFunction,
   ruleTarget: shape(RULE_TARGET_SPEC, { usage: "{ field: 'file_path', kind: 'path' }" }),
   // A timer fires at once past its limit: a longer timeout would end every call at once.
-  timeoutMs: accepts(`a positive number of milliseconds, at most ${MAX_TIMER_MS} (about 24.8 days: a timer fires at once past it)`, (value) => typeof value === 'number' && Number.isFinite(value) && value > 0 && value <= MAX_TIMER_MS),
+  timeoutMs: isTimerMs,
   deferLoading: isBoolean,
   annotations: isPlainObject,
 };

@@ -59,7 +59,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   types: [],
   lazy: [],
   telemetry: [],
-  options: ['errors'],
+  options: ['errors', 'types'],
   model: ['lazy', 'ids', 'errors', 'types'],
   history: ['model', 'errors', 'types'],
   state: ['model', 'history', 'errors', 'types'],

@@ -120,14 +120,9 @@ export function anthropicModel(options: AnthropicModelOptions): Model {
         settings.cacheTtl ?? '5m',
         prefixWaitMs,
       );
-      let admitted: ReturnType<SharedPrefixGate['enter']> | undefined;
+      const admitted = gate.enter(request, request.signal);
       try {
-        admitted = gate.enter(request, request.signal);
-      } catch {
-        // A request whose prefix cannot be read as JSON is not gated: the SDK fails it as before.
-      }
-      try {
-        began = typeof admitted === 'function' || admitted === undefined ? admitted : await admitted;
+        began = typeof admitted === 'function' ? admitted : await admitted;
       } catch (reason) {
         throw code.mapAnthropicError(reason, { signal: request.signal });
       }

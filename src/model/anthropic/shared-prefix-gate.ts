@@ -37,7 +37,8 @@ export type SharedPrefixPass = (began: boolean) => void;
 export interface SharedPrefixGate {
   /**
    * Admits a request: at once (a function), or once the concurrent request it waits for has begun
-   * its response (a promise). Rejects with the signal's reason when the signal aborts the wait.
+   * its response (a promise). Rejects with the signal's reason when the signal aborts the wait;
+   * never throws.
    */
   enter(request: ModelRequest, signal?: AbortSignal): SharedPrefixPass | Promise<SharedPrefixPass>;
   /** Requests sent and not begun that others would wait for, and prefixes known cached (for tests). */
@@ -147,10 +148,15 @@ export function createSharedPrefixGate(options: SharedPrefixGateOptions): Shared
   const known = new Map<string, number>();
   const prefixes = new WeakMap<readonly RequestTool[], { system: readonly TextBlock[]; count: number; prefix: Prefix }>();
 
-  const prefixOf = (request: ModelRequest): Prefix => {
+  const prefixOf = (request: ModelRequest): Prefix | undefined => {
     const memo = prefixes.get(request.tools);
     if (memo !== undefined && memo.system === request.system && memo.count === request.tools.length) return memo.prefix;
-    const prefix = describePrefix(request);
+    let prefix: Prefix;
+    try {
+      prefix = describePrefix(request);
+    } catch {
+      return undefined;
+    }
     prefixes.set(request.tools, { system: request.system, count: request.tools.length, prefix });
     return prefix;
   };
@@ -207,7 +213,8 @@ export function createSharedPrefixGate(options: SharedPrefixGateOptions): Shared
     enter(request, signal) {
       if (options.maxWaitMs <= 0 || (request.system.length === 0 && request.tools.length === 0)) return ignore;
       const prefix = prefixOf(request);
-      if (prefix.tokens < options.minimumTokens) return ignore;
+      // Unreadable as JSON (a cyclic schema): not gated, so the SDK fails the request as it would.
+      if (prefix === undefined || prefix.tokens < options.minimumTokens) return ignore;
       // A native output format is a system prompt of the API's own, ahead of the cached prefix.
       const key = request.outputFormat === undefined ? prefix.key : `${prefix.key}/${hash(JSON.stringify(request.outputFormat))}`;
       let short: boolean | undefined;

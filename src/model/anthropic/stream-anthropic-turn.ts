@@ -54,16 +54,11 @@ export async function* streamAnthropicTurn(
     if (opened.requestId !== undefined) context = { ...given, requestId: opened.requestId };
   }
   const accumulator = new AnthropicMessageAccumulator();
-  let iterator: AsyncIterator<AnthropicStreamEvent>;
-  try {
-    iterator = events[Symbol.asyncIterator]();
-  } catch (error) {
-    began?.(false);
-    throw error;
-  }
+  let iterator: AsyncIterator<AnthropicStreamEvent> | undefined;
   let finished = false;
   const abortedError = () => mapAnthropicError(context.signal?.reason, context);
   try {
+    iterator = events[Symbol.asyncIterator]();
     // Stop reading at message_stop: a transport error after it must not cost the finished message.
     while (!accumulator.stopped) {
       let next: IteratorResult<AnthropicStreamEvent>;
@@ -102,7 +97,7 @@ export async function* streamAnthropicTurn(
     // the background, so the connection goes back to the pool instead of being closed. A consumer
     // that stopped early (break/return), or an interrupted run, aborts the HTTP request under the
     // iterator. A finished iterator has nothing to hand back.
-    if (!finished) {
+    if (!finished && iterator !== undefined) {
       if (accumulator.stopped && !context.signal?.aborted) readRestOfStream(iterator, cancel);
       else await iterator.return?.();
     }

@@ -20,7 +20,7 @@ export interface RequestAccounting {
    * Looks a request up in the prompt cache as it arrives (the API reads the cache before the
    * response begins); undefined without prompt caching.
    */
-  lookUp(body: MessagesRequestBody): PromptCacheLookup | undefined;
+  lookup(body: MessagesRequestBody): PromptCacheLookup | undefined;
   /**
    * Writes a request that reaches the model (any answer but an HTTP fault) to the prompt cache as
    * its response begins, from its lookup at arrival; a scripted turn then reports the cache figures
@@ -55,7 +55,7 @@ export function createRequestAccounting(options: RequestAccountingOptions): Requ
       const tokens = segmentsOf(body).totalTokens;
       return tokens > window ? `prompt is too long: ${tokens} tokens > ${window} maximum` : undefined;
     },
-    lookUp: (body) => cache?.lookup(String(body.model), segmentsOf(body)),
+    lookup: (body) => cache?.lookup(String(body.model), segmentsOf(body)),
     withCacheUsage(item, found) {
       const httpFault = 'fault' in item && item.fault !== 'stream-error' && item.fault !== 'drop-connection';
       if (!found || httpFault) return item;

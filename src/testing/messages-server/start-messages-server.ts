@@ -91,7 +91,7 @@ export async function startMessagesServer(options: MessagesServerOptions = {}): 
     }
     answered++;
     // The cache is read as the request arrives; what it writes is readable once its answer begins.
-    const cached = accounting.lookUp(body);
+    const cached = accounting.lookup(body);
     let item: StaticMessagesResponse | RecordedResponse;
     try {
       item = typeof next === 'function' ? await next({ body, number, headers: request.headers }) : next;
