@@ -16,7 +16,7 @@
 //   --timeout S       give up after S seconds per store (default 900)
 // PostgreSQL and Redis are the loopback servers or AGENT_HARNESS_PG_URL / AGENT_HARNESS_REDIS_URL.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,6 +27,7 @@ import { startDemoModelServer, TOOL_TURNS } from '../examples/worker-fleet/demo-
 import { bullConnection, dropPrefix, openFleetStore, placeToEnv } from '../test/bullmq/fleet-stores.ts';
 import { loadEntries } from '../src/session/load-entries.ts';
 import { storedResults } from '../test/helpers.ts';
+import { postgresCpuMs, redisCpuMs } from './lib/server-cpu.mjs';
 import { quantile } from './lib/stats.mjs';
 import { renderTable } from './lib/table.mjs';
 
@@ -68,12 +69,15 @@ async function benchStore(kind) {
   };
   const logDir = mkdtempSync(join(tmpdir(), 'ah-fleet-bench-'));
   const logFile = join(logDir, 'executions.jsonl');
+  // Each worker keeps its CPU time and its store's statements (or commands) in a file here.
+  const usageDir = join(logDir, 'usage');
+  mkdirSync(usageDir);
   const { store, close } = await openFleetStore(place);
   const queue = createAgentQueue({ connection: bullConnection(REDIS_URL), queueName: place.queueName, prefix: place.bullPrefix, attempts: 5 });
   const events = new QueueEvents(place.queueName, { connection: bullConnection(REDIS_URL), prefix: place.bullPrefix });
   await events.waitUntilReady();
 
-  const env = { ...process.env, ...placeToEnv(place), FLEET_LOG: logFile, FLEET_MODEL_URL: model.url, FLEET_LEASE_MS: args['lease-ms'], FLEET_LOCK_MS: args['lock-ms'], FLEET_CONCURRENCY: args.concurrency };
+  const env = { ...process.env, ...placeToEnv(place), FLEET_LOG: logFile, FLEET_MODEL_URL: model.url, FLEET_LEASE_MS: args['lease-ms'], FLEET_LOCK_MS: args['lock-ms'], FLEET_CONCURRENCY: args.concurrency, FLEET_USAGE: usageDir };
   const startWorker = () => spawn(process.execPath, ['bench/fleet-worker.mjs'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = (worker) => new Promise((resolve, reject) => {
     worker.stdout.once('data', resolve);
@@ -110,6 +114,10 @@ async function benchStore(kind) {
   let completed = 0;
   let failed = 0;
   let approvalsAnswered = 0;
+  // The store servers' CPU, from a ready fleet to the last session (a PostgreSQL server elsewhere: not read).
+  const cpuProbe = new Redis(REDIS_URL);
+  const pgLocal = kind === 'postgres' && ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(PG_URL).hostname);
+  const serversAtStart = { pg: pgLocal ? postgresCpuMs() : undefined, redis: await redisCpuMs(cpuProbe) };
   const started = performance.now();
   const allDone = new Promise((resolve) => {
     const check = () => completed + failed >= SESSIONS && resolve();
@@ -147,9 +155,30 @@ async function benchStore(kind) {
   let timedOut = false;
   await Promise.race([allDone, new Promise((resolve) => setTimeout(() => ((timedOut = true), resolve()), TIMEOUT_MS).unref())]);
   const seconds = (performance.now() - started) / 1000;
+  const pgAtEnd = serversAtStart.pg === undefined ? undefined : postgresCpuMs();
+  const redisCpu = (await redisCpuMs(cpuProbe)) - serversAtStart.redis;
+  await cpuProbe.quit();
   clearInterval(killer);
   clearInterval(progress);
-  for (const worker of workers) worker.kill('SIGKILL');
+  // Each worker writes its usage once more and exits; one that does not within 5 s is killed.
+  await Promise.all(
+    workers.map(
+      (worker) =>
+        new Promise((resolve) => {
+          if (worker.exitCode !== null || worker.signalCode !== null) return resolve();
+          const kill = setTimeout(() => worker.kill('SIGKILL'), 5000);
+          worker.once('exit', () => {
+            clearTimeout(kill);
+            resolve();
+          });
+          worker.kill('SIGUSR2');
+        }),
+    ),
+  );
+  // Killed workers count with what they wrote last (at most 250 ms before the kill).
+  const usage = readdirSync(usageDir).map((name) => JSON.parse(readFileSync(join(usageDir, name), 'utf8')));
+  const workerCpuMs = usage.reduce((sum, { cpuMs }) => sum + cpuMs, 0);
+  const storeRequests = usage.reduce((sum, { storeRequests: sent }) => sum + sent, 0);
 
   // Read everything back: executions against stored results, and the transcripts' numbering.
   const executions = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
@@ -209,6 +238,10 @@ async function benchStore(kind) {
     unstoredCalls,
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
+    workerCpuMs,
+    storeRequests,
+    pgCpuMs: pgAtEnd === undefined ? undefined : pgAtEnd - serversAtStart.pg,
+    redisCpuMs: redisCpu,
   };
 }
 
@@ -223,6 +256,8 @@ for (const kind of args.stores.split(',')) {
 await model.close();
 
 const ms = (value) => (Number.isFinite(value) ? `${value.toFixed(0)} ms` : 'n/a');
+/** A CPU time spread over the sessions completed. */
+const perSession = (result, cpuMs) => (Number.isFinite(cpuMs) && result.completed > 0 ? `${(cpuMs / result.completed).toFixed(1)} ms` : 'n/a');
 console.log(
   `\nWorker fleet: ${SESSIONS} sessions × (${TOOL_TURNS} tool turns + 1 approval), ${WORKERS} workers × ${args.concurrency} jobs, one SIGKILLed every ${KILL_EVERY} ms (lease ${args['lease-ms']} ms, lock ${args['lock-ms']} ms)\n`,
 );
@@ -242,6 +277,10 @@ console.log(
       ['throughput', ...results.map((result) => `${(result.completed / result.seconds).toFixed(1)} sessions/s (${result.seconds.toFixed(1)} s)`)],
       ['approval → continued run done, p50', ...results.map((result) => ms(result.p50))],
       ['approval → continued run done, p99', ...results.map((result) => ms(result.p99))],
+      ['worker CPU per session (all workers, kills included)', ...results.map((result) => perSession(result, result.workerCpuMs))],
+      ['session store statements (PostgreSQL) or commands (Redis) per session', ...results.map((result) => (result.completed ? (result.storeRequests / result.completed).toFixed(1) : 'n/a'))],
+      ['PostgreSQL server CPU per session (all its processes)', ...results.map((result) => (result.kind === 'postgres' ? perSession(result, result.pgCpuMs) : '—'))],
+      ['Redis server CPU per session (BullMQ\'s included)', ...results.map((result) => perSession(result, result.redisCpuMs))],
     ],
   ),
 );
