@@ -8,7 +8,6 @@ import { ModelError } from '../errors/model-error.js';
 import { McpConnectionError } from '../errors/mcp-connection-error.js';
 import { SessionWriteError } from '../errors/session-write-error.js';
 import { accepts, checkOptions, isAbortSignal, isBoolean, isFunction, isNonEmptyString, isObject, isPositiveInteger, required, type OptionCheck, type OptionsSpec } from '../options/index.js';
-import { loadEntries } from '../session/load-entries.js';
 import { MAX_TIMER_MS } from '../types/max-timer-ms.js';
 import { storeEntries } from '../session/store-entries.js';
 import { foldEntries, pendingApprovalsOf } from '../state/index.js';
@@ -313,7 +312,8 @@ export function createAgentWorker(options: AgentWorkerOptions): AgentWorker {
       return new LeaseLostError({ sessionId, fencingToken: lease.fencingToken, currentLease: undefined, now: time, reason });
     };
     try {
-      const entries = await loadEntries(store, sessionId);
+      // Read once: the job's agent resumes from what this load read (closingStore.loadForJob).
+      const entries = await journal.loadForJob(sessionId);
       /**
        * Puts the job back after its lease was lost, unless the lease ended because the host deleted
        * the session (a session that had entries has none now): the next attempt would start the run

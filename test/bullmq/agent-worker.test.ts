@@ -177,6 +177,29 @@ describe.each(kinds)('agent jobs on BullMQ with the $kind store', ({ kind, reach
     expect(executions(logFile)).toHaveLength(5);
   });
 
+  it.skipIf(!reachable)('each job reads its session from the store once: the agent resumes from what the worker read', { timeout: 120_000 }, async () => {
+    logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
+    const loads: string[] = [];
+    const counting: SessionStore = {
+      append: (...args) => store.append(...args),
+      load: (sessionId, options) => (loads.push(sessionId), store.load(sessionId, options)),
+      list: () => store.list(),
+      delete: (sessionId) => store.delete(sessionId),
+      leases: store.leases!,
+      ...(store.listPending ? { listPending: () => store.listPending!() } : {}),
+    };
+    startWorker({ store: counting });
+    const sessionId = uniqueName('one-read');
+    const parked = await finished((await queue.enqueueRun({ sessionId, prompt: 'Do the task.' })).jobId);
+    expect(parked.status).toBe('awaiting-approval');
+    expect(loads.filter((loaded) => loaded === sessionId)).toHaveLength(1);
+    const approved = await finished((await queue.enqueueApproval({ sessionId, approvalId: parked.pendingApprovals[0]!, decision: { behavior: 'allow' } })).jobId);
+    expect(approved.status).toBe('completed');
+    // The approval job's worker read the session, and its agent resumed from that read.
+    expect(loads.filter((loaded) => loaded === sessionId)).toHaveLength(2);
+    expect(executions(logFile).map((execution) => `${execution.name} ${execution.n}`)).toEqual(['step 0', 'step 1', 'publish 2', 'step 3', 'step 4']);
+  });
+
   it.skipIf(!reachable)('a request sent twice with one idempotency key runs once, also when it comes again after the queue dropped its job', { timeout: 120_000 }, async () => {
     logFile = join(tempDir('ah-fleet-'), 'executions.jsonl');
     startWorker();
