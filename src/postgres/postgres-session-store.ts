@@ -86,6 +86,57 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
 
   /** A session's entries one by one, for folding its pending approvals. */
   const load = (sessionId: string) => entriesOf(loadPostgresEntryBatches({ pool, s, sessionId }));
+  /**
+   * The append's statement: one text per kind (a new session's insert or a move of the row) and
+   * per waiting flag, built once per store, so that each append neither builds it again nor makes
+   * the prepared pool hash a new string of some 2 KB to find its name.
+   */
+  const appendStatements = new Map<string, string>();
+  const appendStatement = (unfencedNew: boolean, waiting: 'true' | 'false'): string => {
+    const key = `${unfencedNew} ${waiting}`;
+    const known = appendStatements.get(key);
+    if (known !== undefined) return known;
+    // The row moves from the expected revision to the new one, or nothing happens at all.
+    // The row's own columns only in the WHERE: a writer waiting on the row lock re-checks them
+    // on the row as the other writer left it. last_id tells two histories at one revision apart.
+    const head = unfencedNew
+      ? `INSERT INTO ${s}.sessions AS r (session_id, revision, pending, pending_rule, waiting, last_id)
+         VALUES ($1, $3, $4::json, ${PENDING_APPROVALS_RULE}, ${waiting}, $6)
+         ON CONFLICT (session_id) DO UPDATE
+           SET revision = EXCLUDED.revision, pending = EXCLUDED.pending, pending_rule = EXCLUDED.pending_rule, waiting = EXCLUDED.waiting, last_id = EXCLUDED.last_id, updated_at = now()
+         WHERE r.revision = $2
+         RETURNING r.session_id`
+      : `UPDATE ${s}.sessions AS r SET revision = $3, pending = $4::json, pending_rule = ${PENDING_APPROVALS_RULE}, waiting = ${waiting}, last_id = $6, updated_at = now()
+         WHERE r.session_id = $1 AND r.revision = $2 AND ($7::text IS NULL OR r.last_id IS NULL OR r.last_id = $7)
+           AND ($8::bigint IS NULL OR (r.lease_token = $8 AND r.lease_expires_at > ${clockSql(9)}))
+         RETURNING r.session_id`;
+    // An entry with the id of a stored one and other content (content compared without seq and
+    // parentId, as jsonb: key order aside) stops the append before the row moves. Read in this
+    // statement's snapshot, so the session must be at the expected revision in it too: a writer
+    // that waited for the row lock of an append it did not see gets a conflict, not a missed id.
+    // One index lookup per new entry (LATERAL ... LIMIT 1): as a join, the planner hashed every
+    // row of the session whenever it guessed the session short (most are), so an append of a long
+    // session read all of its rows.
+    const clashes = `(SELECT json_build_array(item.id, e.seq, $2 + item.position)
+        FROM (SELECT value, position, ${entryIdSql('value')} AS id FROM json_array_elements($5::json) WITH ORDINALITY AS given(value, position)) AS item
+        CROSS JOIN LATERAL (SELECT e.seq FROM ${s}.session_entries AS e
+          WHERE e.session_id = $1 AND ${entryIdSql('e.entry')} = item.id AND ${placelessSql('e.entry')} <> ${placelessSql('item.value')}
+          ORDER BY e.seq LIMIT 1) AS e
+        ORDER BY item.position LIMIT 1)`;
+    const seen = `(SELECT coalesce((SELECT revision FROM ${s}.sessions WHERE session_id = $1), 0))`;
+    const statement = `WITH clash AS (SELECT ${clashes} AS found, ${seen} AS seen),
+      head AS (${head.replace('RETURNING', `AND (SELECT found IS NULL AND seen = $2 FROM clash)
+         RETURNING`)}),
+      added AS (
+        INSERT INTO ${s}.session_entries (session_id, seq, bytes, entry)
+        SELECT head.session_id, $2 + item.position, octet_length(item.value::text), item.value
+        FROM head, json_array_elements($5::json) WITH ORDINALITY AS item(value, position)
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM head) AS moved, (SELECT count(*) FROM added) AS added, (SELECT found::text FROM clash) AS clash`;
+    appendStatements.set(key, statement);
+    return statement;
+  };
   const append: SessionStore['append'] = async (sessionId, entries, appendOptions) => {
     assertSessionId(sessionId);
     const { expectedRevision, fencingToken, revision, previousId, lastId } = checkAppend('postgresSessionStore', sessionId, entries, appendOptions);
@@ -127,44 +178,7 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     const pending = savedPendingText(state);
     const waiting = isWaiting(state) ? 'true' : 'false';
     const unfencedNew = expectedRevision === 0 && fencingToken === undefined;
-    // The row moves from the expected revision to the new one, or nothing happens at all.
-    // The row's own columns only in the WHERE: a writer waiting on the row lock re-checks them
-    // on the row as the other writer left it. last_id tells two histories at one revision apart.
-    const head = unfencedNew
-      ? `INSERT INTO ${s}.sessions AS r (session_id, revision, pending, pending_rule, waiting, last_id)
-         VALUES ($1, $3, $4::json, ${PENDING_APPROVALS_RULE}, ${waiting}, $6)
-         ON CONFLICT (session_id) DO UPDATE
-           SET revision = EXCLUDED.revision, pending = EXCLUDED.pending, pending_rule = EXCLUDED.pending_rule, waiting = EXCLUDED.waiting, last_id = EXCLUDED.last_id, updated_at = now()
-         WHERE r.revision = $2
-         RETURNING r.session_id`
-      : `UPDATE ${s}.sessions AS r SET revision = $3, pending = $4::json, pending_rule = ${PENDING_APPROVALS_RULE}, waiting = ${waiting}, last_id = $6, updated_at = now()
-         WHERE r.session_id = $1 AND r.revision = $2 AND ($7::text IS NULL OR r.last_id IS NULL OR r.last_id = $7)
-           AND ($8::bigint IS NULL OR (r.lease_token = $8 AND r.lease_expires_at > ${clockSql(9)}))
-         RETURNING r.session_id`;
-    // An entry with the id of a stored one and other content (content compared without seq and
-    // parentId, as jsonb: key order aside) stops the append before the row moves. Read in this
-    // statement's snapshot, so the session must be at the expected revision in it too: a writer
-    // that waited for the row lock of an append it did not see gets a conflict, not a missed id.
-    // One index lookup per new entry (LATERAL ... LIMIT 1): as a join, the planner hashed every
-    // row of the session whenever it guessed the session short (most are), so an append of a long
-    // session read all of its rows.
-    const clashes = `(SELECT json_build_array(item.id, e.seq, $2 + item.position)
-        FROM (SELECT value, position, ${entryIdSql('value')} AS id FROM json_array_elements($5::json) WITH ORDINALITY AS given(value, position)) AS item
-        CROSS JOIN LATERAL (SELECT e.seq FROM ${s}.session_entries AS e
-          WHERE e.session_id = $1 AND ${entryIdSql('e.entry')} = item.id AND ${placelessSql('e.entry')} <> ${placelessSql('item.value')}
-          ORDER BY e.seq LIMIT 1) AS e
-        ORDER BY item.position LIMIT 1)`;
-    const seen = `(SELECT coalesce((SELECT revision FROM ${s}.sessions WHERE session_id = $1), 0))`;
-    const statement = `WITH clash AS (SELECT ${clashes} AS found, ${seen} AS seen),
-      head AS (${head.replace('RETURNING', `AND (SELECT found IS NULL AND seen = $2 FROM clash)
-         RETURNING`)}),
-      added AS (
-        INSERT INTO ${s}.session_entries (session_id, seq, bytes, entry)
-        SELECT head.session_id, $2 + item.position, octet_length(item.value::text), item.value
-        FROM head, json_array_elements($5::json) WITH ORDINALITY AS item(value, position)
-        RETURNING 1
-      )
-      SELECT (SELECT count(*) FROM head) AS moved, (SELECT count(*) FROM added) AS added, (SELECT found::text FROM clash) AS clash`;
+    const statement = appendStatement(unfencedNew, waiting);
     const values = [sessionId, expectedRevision, revision, pending, entriesJson, lastId ?? null, ...(unfencedNew ? [] : [previousId ?? null, fencingToken ?? null, clock()])];
     let moved: number;
     let clash: string | null | undefined;

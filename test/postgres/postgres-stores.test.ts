@@ -641,6 +641,27 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
       expect(() => postgresSessionStore({ pool: plain, schema: name, preparedStatements: 'yes' as unknown as boolean })).toThrow(ConfigurationError);
     });
 
+    it('each append writes its own session\'s waiting flag and kind of statement, whatever one store sent before (its texts are kept per store)', async () => {
+      const name = schema();
+      const one = pool(1);
+      const store = postgresSessionStore({ pool: one, schema: name });
+      const waiting = async (sessionId: string): Promise<boolean> => (await admin!.query(`SELECT waiting FROM "${name}".sessions WHERE session_id = $1`, [sessionId])).rows[0].waiting;
+      // A session that waits from its first append, then one that does not, then both move on.
+      const a = entryMaker('a');
+      await store.append('a', [a.assistantCalls('t1'), a.approvalPending('ap1', 't1')], { expectedRevision: 0 });
+      const b = entryMaker('b');
+      await store.append('b', [b.userText('hello')], { expectedRevision: 0 });
+      expect([await waiting('a'), await waiting('b')]).toEqual([true, false]);
+      await store.append('b', [b.assistantCalls('t2'), b.approvalPending('ap2', 't2')], { expectedRevision: b.revision - 2 });
+      await store.append('a', [a.toolResult('t1', 'done')], { expectedRevision: a.revision - 1 });
+      expect([await waiting('a'), await waiting('b')]).toEqual([false, true]);
+      await store.append('a', [a.userText('more')], { expectedRevision: a.revision - 1 });
+      await store.append('b', [b.toolResult('t2', 'done')], { expectedRevision: b.revision - 1 });
+      expect([await waiting('a'), await waiting('b')]).toEqual([false, false]);
+      expect((await store.listPending!()).map((pending) => pending.sessionId)).toEqual([]);
+      expect((await loadEntries(store, 'a')).map((entry) => entry.seq)).toEqual([1, 2, 3, 4]);
+    });
+
     it('a connection that lost its prepared statements (a pooler moving the client to another server connection) gets each append once, unnamed from then on', async () => {
       const name = schema();
       const one = pool(1);
