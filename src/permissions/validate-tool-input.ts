@@ -1,6 +1,7 @@
 import { ToolInputError } from '../errors/tool-input-error.js';
 import { jsonBoundsProblem, TOOL_INPUT_BOUNDS } from '../history/json-bounds.js';
 import type { Tool, ToolAgentContext } from '../tools/types.js';
+import { callNowOrLater } from '../tools/call-now-or-later.js';
 import { describeThrown } from '../errors/describe-thrown.js';
 import { copyToolInput } from '../hooks/copy-tool-input.js';
 
@@ -59,14 +60,20 @@ export function validateToolInputNow(tool: Tool, input: unknown, context: ToolCh
   return { ok: true, value: parsed.value };
 }
 
-/** The tool's own `validateInput` (or `validateHostInput`), after the schema passed. */
-async function checkWithTool(tool: Tool, check: NonNullable<Tool['validateInput']>, context: ToolCheckContext, value: unknown): Promise<ValidatedInput> {
-  let problem: string | undefined;
-  try {
-    problem = await check.call(tool, { input: value, toolUseId: context.toolUseId, agent: context.agent, signal: context.signal });
-  } catch (cause) {
-    problem = `its validateInput check failed (${describeThrown(cause)})`;
-  }
+/**
+ * The tool's own `validateInput` (or `validateHostInput`), after the schema passed: read at once
+ * when the check answers synchronously (no promise for the call's decision), else once it settles.
+ */
+function checkWithTool(tool: Tool, check: NonNullable<Tool['validateInput']>, context: ToolCheckContext, value: unknown): ValidatedInput | Promise<ValidatedInput> {
+  return callNowOrLater(
+    () => check.call(tool, { input: value, toolUseId: context.toolUseId, agent: context.agent, signal: context.signal }),
+    (problem) => judged(tool, problem, value),
+    (cause) => judged(tool, `its validateInput check failed (${describeThrown(cause)})`, value),
+  );
+}
+
+/** What a tool's check said of an input: a problem (a non-empty string) refuses it. */
+function judged(tool: Tool, problem: unknown, value: unknown): ValidatedInput {
   if (typeof problem === 'string' && problem !== '') {
     return { ok: false, message: new ToolInputError(tool.name, [problem]).message };
   }

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { HookError } from '../../src/errors/hook-error.js';
 import { ConfigurationError } from '../../src/errors/configuration-error.js';
-import { decidePermission } from '../../src/permissions/decide-permission.js';
+import { decidePermission, decidePermissionNow } from '../../src/permissions/decide-permission.js';
 import { DEFAULT_PLAN_MODE_DENY_MESSAGE } from '../../src/permissions/mode-reminder.js';
 import { createRuleSet } from '../../src/permissions/rule-set.js';
 import type { CanUseTool, ToolPermissionCheck } from '../../src/types/permission.js';
@@ -433,5 +433,54 @@ describe("a tool's per-call read-only answer", () => {
     await decidePermission(makeArgs({ tool, rawInput: { command: 'ls' }, mode: 'plan', hooks }).args);
     // The hooks are told about the model's input; the steps after them decide the rewritten one, asking once.
     expect(isReadOnlyCall.mock.calls.map(([input]) => input)).toEqual([{ command: 'ls' }, { command: 'cat a' }]);
+  });
+});
+
+describe('a decision that awaits nothing is made without a promise', () => {
+  const checked = (answer: 'sync' | 'async', behavior: 'ask' | 'allow' | 'deny') =>
+    defineTool({
+      name: 'Publish',
+      description: 'p',
+      inputSchema: z.object({ n: z.number() }),
+      kind: 'edit',
+      validateInput: ({ input }) => (answer === 'sync' ? (input.n < 0 ? 'n must not be negative' : undefined) : Promise.resolve(input.n < 0 ? 'n must not be negative' : undefined)),
+      checkPermissions: () => {
+        const check: ToolPermissionCheck = behavior === 'deny' ? { behavior, message: 'never on Sundays' } : { behavior };
+        return answer === 'sync' ? check : Promise.resolve(check);
+      },
+      execute: () => '',
+    });
+
+  it.each(['ask', 'allow', 'deny'] as const)('a tool whose validateInput and checkPermissions answer at once (%s): the outcome itself; as promises: a promise of the same', async (behavior) => {
+    for (const mode of ['default', 'acceptEdits'] as const) {
+      const now = decidePermissionNow(makeArgs({ tool: checked('sync', behavior), rawInput: { n: 1 }, mode }).args);
+      expect(now, mode).not.toBeInstanceOf(Promise);
+      const later = decidePermissionNow(makeArgs({ tool: checked('async', behavior), rawInput: { n: 1 }, mode }).args);
+      expect(later, mode).toBeInstanceOf(Promise);
+      const [sync, async] = [now as Awaited<typeof later>, await later];
+      expect(sync.decision.behavior, mode).toBe(async.decision.behavior);
+      expect(sync.decision.reason, mode).toEqual(async.decision.reason);
+    }
+    // With an allow rule, the tool's check is read by step 6: still without a promise.
+    const ruled = decidePermissionNow(makeArgs({ tool: checked('sync', behavior), rawInput: { n: 1 }, rules: createRuleSet({ allow: ['Publish'] }) }).args);
+    expect(ruled).not.toBeInstanceOf(Promise);
+  });
+
+  it('a synchronous validateInput still refuses, and a check that throws at once still fails closed, reporting an error', () => {
+    const refused = decidePermissionNow(makeArgs({ tool: checked('sync', 'allow'), rawInput: { n: -1 } }).args);
+    expect(refused).toMatchObject({ decision: { behavior: 'deny', reason: { type: 'validation' }, message: 'Invalid input for tool "Publish": n must not be negative' } });
+    const broken = defineTool({
+      name: 'Broken',
+      description: 'b',
+      inputSchema: z.object({}),
+      checkPermissions: () => {
+        throw new Error('check bug');
+      },
+      execute: () => '',
+    });
+    const { args, events } = makeArgs({ tool: broken, rawInput: {}, canUseTool: allowAll });
+    const outcome = decidePermissionNow(args);
+    expect(outcome).toMatchObject({ decision: { behavior: 'deny', reason: { type: 'tool-check' } } });
+    expect(events.some((event) => event.type === 'error' && /check bug/.test(String((event as { error?: Error }).error?.message)))).toBe(true);
   });
 });

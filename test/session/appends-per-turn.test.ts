@@ -333,3 +333,54 @@ describe("a run's first and last appends", () => {
     await second.close().catch(() => undefined);
   });
 });
+
+describe('a call that waits for approval', () => {
+  const publish = (display?: () => Promise<{ title: string; summary: string }>) =>
+    defineTool({ name: 'publish', description: 'Publishes.', inputSchema: z.object({ n: z.number() }), kind: 'edit', ...(display ? { display } : {}), execute: () => 'published' });
+
+  it.each([
+    ['a memory store', () => memorySessionStore()],
+    ['a file store', () => fileSessionStore({ dir: (dir ??= mkdtempSync(join(tmpdir(), 'appends-per-turn-'))) })],
+  ] as const)('with %s, the answer goes with its decision and its approval in one append, then the run\'s end', async (_name, makeStore) => {
+    const { store, appends } = recorded(makeStore());
+    const agent = createAgent({ model: scriptedModel([turn('Publishing.', toolCall('publish', { n: 1 }, 'toolu_p'))]), tools: [publish()], store });
+    const requests: string[] = [];
+    agent.on('permission-request', (event) => requests.push(event.toolUseId));
+    const result = await agent.run('Publish it.').result;
+    expect(result.status).toBe('awaiting-approval');
+    expect(appends.slice(-2).map(kinds)).toEqual([['message:assistant', 'permission-decision', 'approval-pending'], ['run-end']]);
+    // The question is still told to the host, once, with the approval it is about stored.
+    expect(requests).toEqual(['toolu_p']);
+    expect(result.pendingApprovals.map((approval) => approval.toolUseId)).toEqual(['toolu_p']);
+  });
+
+  it('a plan presented in plan mode: the answer, its decision and the plan\'s approval in one append, then the run\'s end', async () => {
+    const { store, appends } = recorded(memorySessionStore());
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('ExitPlanMode', { plan: '# Plan\n\n1. Outline\n2. Draft' }, 'toolu_plan'))]), store, permissionMode: 'plan' });
+    const result = await agent.run('Plan an article.').result;
+    expect(result.status).toBe('awaiting-approval');
+    expect(appends.slice(-2).map(kinds)).toEqual([['message:assistant', 'permission-decision', 'approval-pending'], ['run-end']]);
+  });
+
+  it('a display to make, or a canUseTool to ask, is awaited: the answer is stored while it runs, as before', async () => {
+    const { store, appends } = recorded(memorySessionStore());
+    const shown = deferred<{ title: string; summary: string }>();
+    const agent = createAgent({ model: scriptedModel([turn(toolCall('publish', { n: 1 }, 'toolu_d'))]), tools: [publish(() => shown.promise)], store });
+    const running = agent.run('Publish it.').result;
+    // The display is awaited: the answer went to the store on its own meanwhile.
+    while (!appends.some((batch) => kinds(batch).includes('message:assistant'))) await tick();
+    expect(kinds(appends.find((batch) => kinds(batch).includes('message:assistant'))!)).toEqual(['message:assistant']);
+    shown.resolve({ title: 'Publish', summary: 'Publishes the article.' });
+    expect((await running).status).toBe('awaiting-approval');
+    expect(kinds(appends.at(-2)!)).toEqual(['permission-decision', 'approval-pending']);
+
+    const asked = recorded(memorySessionStore());
+    const host = deferred<{ behavior: 'allow' }>();
+    const answered = createAgent({ model: scriptedModel([turn(toolCall('publish', { n: 2 }, 'toolu_h')), 'Done.']), tools: [publish()], store: asked.store, canUseTool: () => host.promise });
+    const done = answered.run('Publish it.').result;
+    while (!asked.appends.some((batch) => kinds(batch).includes('message:assistant'))) await tick();
+    expect(kinds(asked.appends.find((batch) => kinds(batch).includes('message:assistant'))!)).toEqual(['message:assistant']);
+    host.resolve({ behavior: 'allow' });
+    expect((await done).status).toBe('completed');
+  });
+});

@@ -2,6 +2,8 @@ import type { PermissionOutcome } from '../decide-permission-types.js';
 import { DEFAULT_PLAN_MODE_DENY_MESSAGE } from '../mode-reminder.js';
 import { toWorkspacePath } from '../workspace-path.js';
 import { getToolCheck } from './get-tool-check.js';
+import { isThenable } from '../../tools/is-thenable.js';
+import type { ToolPermissionCheck } from '../../types/permission.js';
 import { allow, decided, deny, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
 
 /**
@@ -24,7 +26,7 @@ export function planModeDenial(state: PipelineState): PermissionOutcome {
   return deny(state, { type: 'mode', mode: 'plan', message }, message);
 }
 
-async function acceptEdits(state: PipelineState): Promise<StepResult> {
+function acceptEdits(state: PipelineState): StepResult | Promise<StepResult> {
   if (state.args.tool.kind !== 'edit') return undefined;
   // A tool with its own check knows its workspace (additional directories, symlinks) better than
   // a literal comparison with cwd; without one, the literal comparison is all there is.
@@ -35,7 +37,12 @@ async function acceptEdits(state: PipelineState): Promise<StepResult> {
   }
   // The tool's own check (e.g. a path outside the workspace) still stands. Its question goes on
   // to the allow rules, as in `default` mode (they answer it as they would there), then is asked.
-  const check = await getToolCheck(state);
+  const check = getToolCheck(state);
+  return isThenable(check) ? check.then((settled) => fromEditCheck(state, settled)) : fromEditCheck(state, check);
+}
+
+/** What `acceptEdits` does with the tool's own check of an edit inside the workspace. */
+function fromEditCheck(state: PipelineState, check: ToolPermissionCheck): StepResult {
   if (check.behavior === 'deny') return decided(deny(state, { type: 'tool-check', message: check.message }, check.message));
   if (check.behavior === 'ask') return undefined;
   return decided(allow(state, { type: 'mode', mode: 'acceptEdits' }));

@@ -1,6 +1,7 @@
 import { askFromToolCheck, getToolCheck } from './get-tool-check.js';
-import { allow, decided, type PermissionStep, type PipelineState } from './pipeline-state.js';
-import type { PermissionReason } from '../../types/permission.js';
+import { allow, decided, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
+import type { PermissionReason, ToolPermissionCheck } from '../../types/permission.js';
+import { isThenable } from '../../tools/is-thenable.js';
 import { isHomePath } from '../workspace-path.js';
 
 /**
@@ -24,7 +25,7 @@ export const allowRulesStep: PermissionStep = (state) => {
     if (rule === undefined) return undefined;
     reason = { type: 'rule', behavior: 'allow', rule };
   }
-  return getToolCheck(state).then((check) => {
+  const answered = (check: ToolPermissionCheck): StepResult => {
     if (check.behavior === 'ask' && ((check.safety && !byHook) || check.askReason?.type === 'plan-approval')) return askFromToolCheck(check);
     if (check.behavior === 'ask' && reason.type === 'rule' && check.blockedPath !== undefined && tool.ruleTarget?.kind === 'path') {
       const covering = ruleForRealPath(state, check.blockedPath);
@@ -32,7 +33,9 @@ export const allowRulesStep: PermissionStep = (state) => {
       reason = { type: 'rule', behavior: 'allow', rule: covering };
     }
     return decided(allow(state, reason));
-  });
+  };
+  const check = getToolCheck(state);
+  return isThenable(check) ? check.then(answered) : answered(check);
 };
 
 /**

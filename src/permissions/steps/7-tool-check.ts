@@ -1,4 +1,5 @@
 import { askFromToolCheck, getToolCheck } from './get-tool-check.js';
+import { isThenable } from '../../tools/is-thenable.js';
 import type { ToolPermissionCheck } from '../../types/permission.js';
 import { allow, decided, deny, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
 
@@ -9,7 +10,9 @@ import { allow, decided, deny, type PermissionStep, type PipelineState, type Ste
 export const toolCheckStep: PermissionStep = (state) => {
   // A tool without its own check (not asked yet) has no opinion: decided without a promise.
   if (state.toolCheck === undefined && state.args.tool.checkPermissions === undefined) return fromCheck(state, PASSTHROUGH);
-  return getToolCheck(state).then((check) => fromCheck(state, check));
+  // A check that answered synchronously is decided without a promise too.
+  const check = getToolCheck(state);
+  return isThenable(check) ? check.then((settled) => fromCheck(state, settled)) : fromCheck(state, check);
 };
 
 const PASSTHROUGH: ToolPermissionCheck = { behavior: 'passthrough' };

@@ -4,6 +4,8 @@ import { copyToolInput } from '../../hooks/copy-tool-input.js';
 import { withDescription } from '../describe-permission-update.js';
 import { suggestPermissionUpdates } from '../suggest-permission-updates.js';
 import type { PermissionUpdate } from '../../types/permission.js';
+import type { ToolDisplay } from '../../tools/types.js';
+import { hasHooks } from '../../hooks/has-hooks.js';
 import { pathOutsideWorkspace, planModeDenial } from './5-mode.js';
 import { autoClassifierStep } from './8a-auto-classifier.js';
 import { permissionRequestHooksStep } from './8b-permission-request-hooks.js';
@@ -43,9 +45,13 @@ function suggestionsFor(state: PipelineState, ask: AskRequest): PermissionUpdate
  * read-only is refused without asking (an ask rule cannot open plan mode); `dontAsk` denies;
  * a hook's `defer` parks the call; `auto` lets the classifier decide; then `PermissionRequest`
  * hooks; then a `permission-request` event and `canUseTool` (none → defer).
+ *
+ * Decided without a promise when nothing is awaited (not `auto`, no `PermissionRequest` hook, no
+ * display still to make, no `canUseTool`): the approval of a call then is recorded in the tick
+ * the answer that made the call was, and both go to the store in one write.
  */
-export async function askStep(state: PipelineState, ask: AskRequest): Promise<PermissionOutcome> {
-  const { mode, tool, emit, agent } = state.args;
+export function askStep(state: PipelineState, ask: AskRequest): PermissionOutcome | Promise<PermissionOutcome> {
+  const { mode, tool, hooks, canUseTool } = state.args;
   if (mode === 'plan' && !isReadOnlyCallUnchecked(tool, state.input)) return planModeDenial(state);
   if (mode === 'dontAsk' && tool.requiresUserInteraction) {
     const message = `The user cannot be asked now (the session is in dontAsk mode), so ${tool.name} was not run. Make a reasonable assumption, say which, and go on.`;
@@ -60,6 +66,14 @@ export async function askStep(state: PipelineState, ask: AskRequest): Promise<Pe
   const message = (ask.reason as { message?: unknown }).message;
   if (typeof message === 'string') ask = { ...ask, reason: { ...ask.reason, message: revealHiddenCharacters(message) } as typeof ask.reason };
   const suggestions = suggestionsFor(state, ask);
+  const displayMade = tool.display === undefined || state.display !== undefined;
+  if (!displayMade || (!ask.deferOnly && (mode === 'auto' || hasHooks(hooks, 'PermissionRequest') || canUseTool !== undefined))) return askAfterWaits(state, ask, suggestions);
+  if (!ask.deferOnly) emitRequest(state, ask, suggestions, state.display);
+  return defer(state, ask.reason, suggestions, ask.blockedPath);
+}
+
+/** The rest of step 8 where something is awaited: the display, the classifier, the hooks or the host. */
+async function askAfterWaits(state: PipelineState, ask: AskRequest, suggestions: PermissionUpdate[]): Promise<PermissionOutcome> {
   if (ask.deferOnly) {
     await toolDisplay(state);
     return defer(state, ask.reason, suggestions, ask.blockedPath);
@@ -68,8 +82,14 @@ export async function askStep(state: PipelineState, ask: AskRequest): Promise<Pe
   if (classified !== undefined) return classified;
   const hooked = await permissionRequestHooksStep(state, ask, suggestions);
   if (hooked !== undefined) return hooked;
+  emitRequest(state, ask, suggestions, await toolDisplay(state));
+  return canUseToolStep(state, ask, suggestions);
+}
+
+/** The `permission-request` event of a question about to go to the host. */
+function emitRequest(state: PipelineState, ask: AskRequest, suggestions: PermissionUpdate[], display: ToolDisplay | undefined): void {
+  const { tool, emit, agent } = state.args;
   const agentId = state.args.agentId ?? agent.agentId;
-  const display = await toolDisplay(state);
   emit({
     type: 'permission-request',
     toolUseId: state.args.toolUseId,
@@ -84,5 +104,4 @@ export async function askStep(state: PipelineState, ask: AskRequest): Promise<Pe
     ...(tool.annotations === undefined ? {} : { toolAnnotations: { ...tool.annotations } }),
     ...(agentId === undefined ? {} : { agentId }),
   });
-  return canUseToolStep(state, ask, suggestions);
 }

@@ -12,8 +12,8 @@ export interface PipelineState {
   input: unknown;
   /** The composed `PreToolUse` verdict when it was ask, defer or allow (a deny ends the pipeline). */
   hookVerdict: ComposedPreToolUse | undefined;
-  /** The tool's `checkPermissions` answer, computed at most once (see `getToolCheck`). */
-  toolCheck: Promise<ToolPermissionCheck> | undefined;
+  /** The tool's `checkPermissions` answer (a promise of it while an asynchronous check runs), computed at most once (see `getToolCheck`). */
+  toolCheck: ToolPermissionCheck | Promise<ToolPermissionCheck> | undefined;
   /** A path outside the workspace that kept `acceptEdits` from approving an edit. */
   outsidePath: string | undefined;
   /** What the call reads and writes, worked out once for the rule checks of this decision (afresh after the ask step). */
