@@ -180,4 +180,25 @@ describe('closingStore.loadForJob: one read of the session per job', () => {
     expect(await read(journal.store, 's')).toEqual(entries.map((loaded) => loaded.id));
     expect(host.loads).toHaveLength(8);
   });
+
+  it('a writer outside the lease that moved the session after the read: the agent\'s first append is refused, nothing is lost nor written', async () => {
+    const inner = memorySessionStore();
+    const seed = createAgent({ model: scriptedModel(['Hello.']), store: inner, sessionId: 's' });
+    await seed.run('Hi.').result;
+    await seed.close();
+    const journal = closingStore(inner);
+    const read = await journal.loadForJob('s');
+    const outside = { ...entryMaker('s', read.length, 'outside').userText('written meanwhile'), parentId: read.at(-1)!.id } as SessionEntry;
+    await inner.append('s', [outside], { expectedRevision: read.length });
+    const agent = createAgent({ model: scriptedModel(['Again.']), store: journal.store, resume: 's' });
+    await agent.ready;
+    const result = await agent.run('More.').result;
+    expect(result.status).toBe('error');
+    expect(result.error?.name).toBe('SessionConflictError');
+    await agent.close();
+    const stored: SessionEntry[] = [];
+    for await (const entry of inner.load('s')) stored.push(entry);
+    expect(stored.map((entry) => entry.id)).toEqual([...read.map((entry) => entry.id), outside.id]);
+  });
 });
+
