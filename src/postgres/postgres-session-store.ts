@@ -6,7 +6,7 @@ import { assertSessionId } from '../session/assert-session-id.js';
 import { checkAppend } from '../session/check-append.js';
 import { entryIdClashError } from '../session/entry-id-clash.js';
 import { isReplay } from '../session/is-replay.js';
-import { foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn } from '../session/pending-approvals.js';
+import { emptyPendingApprovals, foldPendingApprovals, PENDING_APPROVALS_RULE, pendingApprovalsIn } from '../session/pending-approvals.js';
 import { entryJson } from '../session/entry-json.js';
 import { jsonArrayBytes } from './json-array-bytes.js';
 import { takesJsonBytes } from './takes-json-bytes.js';
@@ -168,8 +168,13 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
       return false;
     };
     let basis = folded.get(sessionId);
+    // A new session's first append reads no row first: the statement moves only a session at
+    // revision 0 (with no approval pending), and a refusal reads the row then (below), in the order
+    // this read would have: one round trip less for every session a host starts.
+    const unread = expectedRevision === 0;
+    if (unread) basis = { revision: 0, lastId: undefined, state: emptyPendingApprovals() };
     // Folded at this revision of the history the writer saw (not of one deleted since).
-    if (basis?.revision !== expectedRevision || previousId === undefined || basis.lastId !== previousId) {
+    else if (basis?.revision !== expectedRevision || previousId === undefined || basis.lastId !== previousId) {
       const head = await readSessionHead(pool, s, sessionId, clock());
       if (await isStoredReplay(head)) return;
       basis = { revision: expectedRevision, lastId: head.lastId ?? undefined, state: (await pendingFromSaved(head, () => load(sessionId))).state };
@@ -197,11 +202,14 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     }
     if (moved !== 1) {
       folded.delete(sessionId);
+      // Unread: what the read before the statement would have refused (another revision, a lost
+      // lease) or found (this append stored already, its reply lost) comes before a clash.
+      if (unread && (await isStoredReplay(await readSessionHead(pool, s, sessionId, clock())))) return;
       if (typeof clash === 'string') {
         const [id, storedSeq, seq] = JSON.parse(clash) as [string, number | string, number | string];
         throw entryIdClashError('postgresSessionStore', sessionId, { id, storedSeq: toNumber(storedSeq), seq: toNumber(seq) });
       }
-      if (await isStoredReplay(await readSessionHead(pool, s, sessionId, clock()))) return;
+      if (!unread && (await isStoredReplay(await readSessionHead(pool, s, sessionId, clock())))) return;
       // The row changed back in between (e.g. deleted and written again): still not ours.
       throw new SessionConflictError({ sessionId, expectedRevision });
     }

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
-import { ConfigurationError, createAgent, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStore } from 'agent-harness';
+import { ConfigurationError, createAgent, LeaseLostError, PENDING_APPROVALS_RULE, SessionConflictError, SessionStoreCorruptError, UnsupportedSchemaVersionError, type SessionEntry, type SessionStore } from 'agent-harness';
 import { describeConformance, planStoreConformance, scriptedModel, sessionStoreConformance, toolCall, turn } from 'agent-harness/testing';
 import { migratePostgres, postgresMigrationSql, postgresPlanStore, postgresSessionStore, POSTGRES_SCHEMA_VERSION } from 'agent-harness/postgres';
 import { entryMaker } from '../../src/testing/store-conformance/conformance-entries.js';
@@ -608,6 +608,43 @@ describe.skipIf(!postgres.reachable)('PostgreSQL stores: behaviour beyond the co
     // The row read so is the append's basis: the next append is stored after it.
     await store.append('shuffled', [make.userText('one more')], { expectedRevision: 40 });
     expect((await loadEntries(store, 'shuffled')).map((entry) => entry.seq)).toHaveLength(41);
+  });
+
+  describe('a new session\'s first append', () => {
+    it('is one statement: no read of the row before it', async () => {
+      const inner = pool(1);
+      const texts: string[] = [];
+      const store = postgresSessionStore({ pool: wrapped(inner, (text, values) => (texts.push(text), inner.query(text, values))), schema: schema() });
+      const warm = entryMaker('warm');
+      await store.append('warm', [warm.userText('tables made')], { expectedRevision: 0 });
+      texts.length = 0;
+      const make = entryMaker('s');
+      await store.append('s', [make.userText('hello'), make.next({ kind: 'reminder', text: 'r' })], { expectedRevision: 0 });
+      expect(texts).toHaveLength(1);
+      expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2]);
+    });
+
+    it('refuses as the read before it did: another revision (even with an id of a stored entry and other content) is a conflict, a lost lease is LeaseLostError, a retry of a stored append is taken', async () => {
+      const store = postgresSessionStore({ pool: pool(), schema: schema() });
+      const make = entryMaker('s');
+      const first = [make.userText('hello'), make.userText('again')];
+      await store.append('s', first, { expectedRevision: 0 });
+      // The reply was lost and the same append comes again: stored once.
+      await store.append('s', first, { expectedRevision: 0 });
+      expect((await loadEntries(store, 's')).map((entry) => entry.seq)).toEqual([1, 2]);
+      // A writer that believes the session new: a conflict naming the revision, whatever its ids.
+      const stale = entryMaker('s');
+      await expect(store.append('s', [stale.userText('other')], { expectedRevision: 0 })).rejects.toSatisfy((error: unknown) => SessionConflictError.isInstance(error) && (error as SessionConflictError).actualRevision === 2);
+      const clashing = { ...entryMaker('s').userText('other content'), id: first[0]!.id } as SessionEntry;
+      await expect(store.append('s', [clashing], { expectedRevision: 0 })).rejects.toSatisfy(SessionConflictError.isInstance);
+      // A lease taken on a new session, then lost: its holder's first append is refused as such.
+      const lease = await store.leases!.acquire('fenced', { holder: 'a', ttlMs: 60_000 });
+      await store.leases!.release(lease!);
+      await store.leases!.acquire('fenced', { holder: 'b', ttlMs: 60_000 });
+      const fenced = entryMaker('fenced');
+      await expect(store.append('fenced', [fenced.userText('late')], { expectedRevision: 0, fencingToken: lease!.fencingToken })).rejects.toSatisfy(LeaseLostError.isInstance);
+      expect(await loadEntries(store, 'fenced')).toEqual([]);
+    });
   });
 
   describe('prepared statements', () => {
