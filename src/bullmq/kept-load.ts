@@ -76,7 +76,7 @@ async function checkpointStart(entries: readonly SessionEntry[], hint: NonNullab
     first: () => entries[0],
     entry: (index) => entries[index],
     before: (index) => entries[index - 1],
-    copied: (entry, index) => entries.slice(0, index).some((earlier) => earlier.id === entry.id),
+    copied: (entry, index) => entries.findIndex((earlier) => earlier.id === entry.id) < index,
   });
   return picked?.candidate ?? 0;
 }

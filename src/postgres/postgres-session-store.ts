@@ -202,14 +202,15 @@ export function postgresSessionStore(options: PostgresSessionStoreOptions): Sess
     }
     if (moved !== 1) {
       folded.delete(sessionId);
+      const storedReplay = async (): Promise<boolean> => isStoredReplay(await readSessionHead(pool, s, sessionId, clock()));
       // Unread: what the read before the statement would have refused (another revision, a lost
       // lease) or found (this append stored already, its reply lost) comes before a clash.
-      if (unread && (await isStoredReplay(await readSessionHead(pool, s, sessionId, clock())))) return;
+      if (unread && (await storedReplay())) return;
       if (typeof clash === 'string') {
         const [id, storedSeq, seq] = JSON.parse(clash) as [string, number | string, number | string];
         throw entryIdClashError('postgresSessionStore', sessionId, { id, storedSeq: toNumber(storedSeq), seq: toNumber(seq) });
       }
-      if (!unread && (await isStoredReplay(await readSessionHead(pool, s, sessionId, clock())))) return;
+      if (!unread && (await storedReplay())) return;
       // The row changed back in between (e.g. deleted and written again): still not ours.
       throw new SessionConflictError({ sessionId, expectedRevision });
     }

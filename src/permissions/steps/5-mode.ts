@@ -1,8 +1,7 @@
 import type { PermissionOutcome } from '../decide-permission-types.js';
 import { DEFAULT_PLAN_MODE_DENY_MESSAGE } from '../mode-reminder.js';
 import { toWorkspacePath } from '../workspace-path.js';
-import { getToolCheck } from './get-tool-check.js';
-import { isThenable } from '../../tools/is-thenable.js';
+import { withToolCheck } from './get-tool-check.js';
 import type { ToolPermissionCheck } from '../../types/permission.js';
 import { allow, decided, deny, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
 
@@ -37,8 +36,7 @@ function acceptEdits(state: PipelineState): StepResult | Promise<StepResult> {
   }
   // The tool's own check (e.g. a path outside the workspace) still stands. Its question goes on
   // to the allow rules, as in `default` mode (they answer it as they would there), then is asked.
-  const check = getToolCheck(state);
-  return isThenable(check) ? check.then((settled) => fromEditCheck(state, settled)) : fromEditCheck(state, check);
+  return withToolCheck(state, (check) => fromEditCheck(state, check));
 }
 
 /** What `acceptEdits` does with the tool's own check of an edit inside the workspace. */

@@ -1,7 +1,6 @@
-import { askFromToolCheck, getToolCheck } from './get-tool-check.js';
+import { askFromToolCheck, withToolCheck } from './get-tool-check.js';
 import { allow, decided, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
-import type { PermissionReason, ToolPermissionCheck } from '../../types/permission.js';
-import { isThenable } from '../../tools/is-thenable.js';
+import type { PermissionReason } from '../../types/permission.js';
 import { isHomePath } from '../workspace-path.js';
 
 /**
@@ -25,7 +24,7 @@ export const allowRulesStep: PermissionStep = (state) => {
     if (rule === undefined) return undefined;
     reason = { type: 'rule', behavior: 'allow', rule };
   }
-  const answered = (check: ToolPermissionCheck): StepResult => {
+  return withToolCheck(state, (check): StepResult => {
     if (check.behavior === 'ask' && ((check.safety && !byHook) || check.askReason?.type === 'plan-approval')) return askFromToolCheck(check);
     if (check.behavior === 'ask' && reason.type === 'rule' && check.blockedPath !== undefined && tool.ruleTarget?.kind === 'path') {
       const covering = ruleForRealPath(state, check.blockedPath);
@@ -33,9 +32,7 @@ export const allowRulesStep: PermissionStep = (state) => {
       reason = { type: 'rule', behavior: 'allow', rule: covering };
     }
     return decided(allow(state, reason));
-  };
-  const check = getToolCheck(state);
-  return isThenable(check) ? check.then(answered) : answered(check);
+  });
 };
 
 /**

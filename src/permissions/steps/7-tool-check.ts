@@ -1,5 +1,4 @@
-import { askFromToolCheck, getToolCheck } from './get-tool-check.js';
-import { isThenable } from '../../tools/is-thenable.js';
+import { askFromToolCheck, withToolCheck } from './get-tool-check.js';
 import type { ToolPermissionCheck } from '../../types/permission.js';
 import { allow, decided, deny, type PermissionStep, type PipelineState, type StepResult } from './pipeline-state.js';
 
@@ -11,8 +10,7 @@ export const toolCheckStep: PermissionStep = (state) => {
   // A tool without its own check (not asked yet) has no opinion: decided without a promise.
   if (state.toolCheck === undefined && state.args.tool.checkPermissions === undefined) return fromCheck(state, PASSTHROUGH);
   // A check that answered synchronously is decided without a promise too.
-  const check = getToolCheck(state);
-  return isThenable(check) ? check.then((settled) => fromCheck(state, settled)) : fromCheck(state, check);
+  return withToolCheck(state, (check) => fromCheck(state, check));
 };
 
 const PASSTHROUGH: ToolPermissionCheck = { behavior: 'passthrough' };

@@ -4,6 +4,7 @@ import { describeThrown } from '../../errors/describe-thrown.js';
 import { describeJson } from '../../options/describe-json.js';
 import { readAnswer, type AnswerField } from '../../options/read-answer.js';
 import { callNowOrLater } from '../../tools/call-now-or-later.js';
+import { isThenable } from '../../tools/is-thenable.js';
 
 /** The documented fields of a `ToolPermissionCheck`: what is read of the answer. */
 const CHECK_FIELDS: ReadonlyArray<AnswerField<ToolPermissionCheck>> = ['behavior', 'message', 'blockedPath', 'suggestions', 'safety', 'askReason'];
@@ -53,9 +54,18 @@ function failedCheck(state: PipelineState, cause: unknown): ToolPermissionCheck 
  * gave it synchronously, else a promise of it. A check that throws or answers nonsense denies
  * (fail closed) and reports an `error` event.
  */
-export function getToolCheck(state: PipelineState): ToolPermissionCheck | Promise<ToolPermissionCheck> {
+function getToolCheck(state: PipelineState): ToolPermissionCheck | Promise<ToolPermissionCheck> {
   state.toolCheck ??= callToolCheck(state);
   return state.toolCheck;
+}
+
+/**
+ * `then` of the tool's check ({@link getToolCheck}): at once when the check answered
+ * synchronously (the step decides without a promise), else once it settles.
+ */
+export function withToolCheck<R>(state: PipelineState, then: (check: ToolPermissionCheck) => R): R | Promise<R> {
+  const check = getToolCheck(state);
+  return isThenable(check) ? check.then(then) : then(check);
 }
 
 /** The ask request of a tool check that said `ask`: its own reason (e.g. plan approval) or `tool-check`. */
